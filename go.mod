@@ -1,0 +1,3 @@
+module github.com/gopcp/gopcp
+
+go 1.26
