@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs what gopcp's tests compare against: Debian's PCP 6 (pcp,
+# pcp-testsuite for its QA archives, libpcp3-dev for C reference harnesses)
+# and tshark. Safe to run again: it does nothing when all is present.
+#
+# PCP's postinst asks systemd to start pmcd and pmlogger, which fails on
+# machines without systemd. While installing we put a no-op systemctl first
+# on PATH and forbid service starts through policy-rc.d, then take both away:
+# the tests start private daemons of their own and never the system pmcd.
+set -euo pipefail
+
+packages=(pcp pcp-testsuite libpcp3-dev tshark)
+
+installed() {
+	local p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || return 1
+	done
+}
+
+if ! installed; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "setup-pcp: need root to install ${packages[*]}" >&2
+		exit 1
+	fi
+	shim_dir=$(mktemp -d)
+	ln -s /bin/true "$shim_dir/systemctl"
+	made_shim=""
+	if [ ! -e /usr/local/sbin/systemctl ]; then
+		mkdir -p /usr/local/sbin
+		ln -s /bin/true /usr/local/sbin/systemctl
+		made_shim=/usr/local/sbin/systemctl
+	fi
+	made_policy=""
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		made_policy=/usr/sbin/policy-rc.d
+	fi
+	cleanup() {
+		rm -rf "$shim_dir"
+		[ -n "$made_shim" ] && rm -f "$made_shim"
+		[ -n "$made_policy" ] && rm -f "$made_policy"
+		return 0
+	}
+	trap cleanup EXIT
+	export DEBIAN_FRONTEND=noninteractive
+	export PATH="$shim_dir:$PATH"
+	apt-get update -qq
+	# A maintainer script can still fail the first pass on a machine
+	# without systemd; configuring again completes it.
+	apt-get install -y -qq "${packages[@]}" >/tmp/gopcp-apt.log 2>&1 ||
+		dpkg --configure -a >>/tmp/gopcp-apt.log 2>&1 ||
+		{ tail -30 /tmp/gopcp-apt.log >&2; exit 1; }
+	installed || { echo "setup-pcp: ${packages[*]} not all installed" >&2; tail -30 /tmp/gopcp-apt.log >&2; exit 1; }
+fi
+
+# pmcd's start-up script normally builds the system namespace; we never run
+# the system pmcd, so build it here.
+if [ ! -f /var/lib/pcp/pmns/root ]; then
+	(cd /var/lib/pcp/pmns && ./Rebuild -u)
+fi
