@@ -32,4 +32,3 @@ func (s Sem) String() string {
 	}
 	return "???"
 }
-
