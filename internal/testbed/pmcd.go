@@ -1,0 +1,335 @@
+package testbed
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Options configures a private pmcd.
+type Options struct {
+	// Agents are the PMDAs named in pmcd.conf. Nil means PMCDAgent and
+	// SampleAgent.
+	Agents []Agent
+	// Access, when not empty, becomes the body of pmcd.conf's [access]
+	// section, e.g. `disallow ".*" : store;`. Empty means no section,
+	// which pmcd takes as "allow everything".
+	Access string
+	// Args are extra pmcd command line arguments.
+	Args []string
+	// Env holds extra NAME=value settings for pmcd and for tools run
+	// with Run and Command.
+	Env []string
+	// StartTimeout bounds the wait for pmcd to answer; zero means 30s.
+	StartTimeout time.Duration
+}
+
+// DefaultAgents are the agents of a bed whose Options name none.
+func DefaultAgents() []Agent { return []Agent{PMCDAgent(), SampleAgent()} }
+
+// PMCD is a running private pmcd.
+type PMCD struct {
+	in         *Install
+	dir        string
+	port       int
+	agentPorts map[string]int
+	env        []string
+	proc       *proc
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// startAttempts bounds retries when another process takes a port between
+// probing it and pmcd binding it.
+const startAttempts = 5
+
+// StartPMCD starts a private pmcd for the test and stops it when the test
+// ends, logging pmcd's and its agents' logs if the test failed. A missing
+// PCP skips the test unless GOPCP_REQUIRE_PCP=1.
+func StartPMCD(t testing.TB, opts Options) *PMCD {
+	t.Helper()
+	p, err := Start(opts)
+	if errors.Is(err, ErrNotInstalled) {
+		missing(t, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("testbed: logs of pmcd on %s:\n%s", p.Host(), p.Logs())
+		}
+		if err := p.Close(); err != nil {
+			t.Errorf("testbed: stopping pmcd: %v", err)
+		}
+	})
+	return p
+}
+
+// Start starts a private pmcd without a testing.TB, for programs such as
+// capture scripts. The caller must Close it.
+func Start(opts Options) (*PMCD, error) {
+	in, err := Find()
+	if err != nil {
+		return nil, err
+	}
+	agents := opts.Agents
+	if agents == nil {
+		agents = DefaultAgents()
+	}
+	if err := checkAgents(agents); err != nil {
+		return nil, err
+	}
+	// A short directory name keeps the unix socket path within the
+	// 108-byte sun_path limit.
+	dir, err := os.MkdirTemp("", "gopcp-pmcd-")
+	if err != nil {
+		return nil, err
+	}
+	p := &PMCD{in: in, dir: dir, agentPorts: make(map[string]int)}
+	if err := p.start(agents, opts); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func checkAgents(agents []Agent) error {
+	names := make(map[string]bool)
+	domains := make(map[int]bool)
+	for _, a := range agents {
+		if err := a.validate(); err != nil {
+			return err
+		}
+		if names[a.Name] || domains[a.Domain] {
+			return fmt.Errorf("testbed: agent %s (domain %d) appears twice", a.Name, a.Domain)
+		}
+		names[a.Name], domains[a.Domain] = true, true
+	}
+	return nil
+}
+
+func (p *PMCD) start(agents []Agent, opts Options) error {
+	if err := makeDirs(p.dir); err != nil {
+		return err
+	}
+	pmns, err := writePMNS(p.in, p.dir, agents)
+	if err != nil {
+		return err
+	}
+	for _, a := range agents {
+		if a.helpSource != "" {
+			if err := buildHelp(p.in, p.dir, pmns, a); err != nil {
+				return err
+			}
+		}
+	}
+	timeout := opts.StartTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	var lastErr error
+	for range startAttempts {
+		retry, err := p.launch(agents, opts, pmns, timeout)
+		if err == nil {
+			return nil
+		}
+		lastErr = err
+		if !retry {
+			break
+		}
+	}
+	return lastErr
+}
+
+// launch reserves ports, writes pmcd.conf and runs pmcd until it answers.
+// retry reports a failure that another port may cure.
+func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Duration) (retry bool, err error) {
+	p.releasePorts()
+	if p.port, err = reservePort(); err != nil {
+		return false, err
+	}
+	var conf strings.Builder
+	for _, a := range agents {
+		var argv []string
+		port := 0
+		if a.ipc == ipcSocket {
+			if port, err = reservePort(); err != nil {
+				return false, err
+			}
+			p.agentPorts[a.Name] = port
+		}
+		if a.ipc != ipcDSO {
+			if argv, err = daemonArgv(p.in, p.dir, a, port); err != nil {
+				return false, err
+			}
+		}
+		lib := p.in.expand(a.lib)
+		if a.ipc == ipcDSO {
+			if _, err := os.Stat(lib); err != nil {
+				return false, fmt.Errorf("%w: agent %s: %v", ErrNotInstalled, a.Name, err)
+			}
+		}
+		conf.WriteString(a.confLine(lib, argv, port) + "\n")
+	}
+	if opts.Access != "" {
+		conf.WriteString("\n[access]\n" + opts.Access + "\n")
+	}
+	if err := os.WriteFile(p.ConfPath(), []byte(conf.String()), 0o644); err != nil {
+		return false, err
+	}
+
+	p.env = p.buildEnv(opts.Env)
+	args := []string{
+		"-f", // stay in the foreground: no pid file, no setuid
+		"-A", // no service advertisement on the network
+		"-p", strconv.Itoa(p.port),
+		"-c", p.ConfPath(),
+		"-n", pmns,
+		"-s", p.SocketPath(),
+		"-l", p.LogPath(),
+		"-x", filepath.Join(p.dir, "log", "pmcd.fatal"),
+	}
+	args = append(args, opts.Args...)
+	cmd := exec.Command(p.in.PMCD, args...)
+	cmd.Dir = filepath.Join(p.dir, "log")
+	cmd.Env = withoutVars(p.env, "PMCD_PORT", "PMCD_LOCAL", "PMCD_MAXPENDING")
+	out, err := os.Create(filepath.Join(p.dir, "log", "pmcd.stderr"))
+	if err != nil {
+		return false, err
+	}
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
+	if p.proc, err = startProc(cmd); err != nil {
+		return false, fmt.Errorf("testbed: starting pmcd: %w", err)
+	}
+	if err := p.waitReady(agents, timeout); err != nil {
+		stopErr := p.proc.stop(5 * time.Second)
+		logs := p.Logs()
+		retry := strings.Contains(logs, "Address already in use")
+		// Start afresh: the next attempt rewrites every log.
+		clearLogs(p.dir)
+		return retry, fmt.Errorf("%w (stop: %v)\n%s", err, stopErr, logs)
+	}
+	return false, nil
+}
+
+// buildEnv is the environment of pmcd and of the tools run against it: the
+// private run and tmp directories, and PMCD_PORT and PMCD_SOCKET so that a
+// tool's default host reaches this pmcd. A PMPROXY_HOST from the caller
+// would divert tools elsewhere, so it is dropped.
+func (p *PMCD) buildEnv(extra []string) []string {
+	set := []string{
+		"PCP_RUN_DIR=" + filepath.Join(p.dir, "run"),
+		"PCP_TMP_DIR=" + filepath.Join(p.dir, "tmp"),
+		"PMCD_PORT=" + strconv.Itoa(p.port),
+		"PMCD_SOCKET=" + p.SocketPath(),
+	}
+	set = append(set, extra...)
+	names := []string{"PMPROXY_HOST"}
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		names = append(names, name)
+	}
+	return append(withoutVars(os.Environ(), names...), set...)
+}
+
+// withoutVars returns env minus the named variables.
+func withoutVars(env []string, names ...string) []string {
+	out := make([]string, 0, len(env))
+next:
+	for _, kv := range env {
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				continue next
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func (p *PMCD) releasePorts() {
+	if p.port != 0 {
+		releasePort(p.port)
+		p.port = 0
+	}
+	for name, port := range p.agentPorts {
+		releasePort(port)
+		delete(p.agentPorts, name)
+	}
+}
+
+func clearLogs(dir string) {
+	logs, _ := filepath.Glob(filepath.Join(dir, "log", "*"))
+	for _, l := range logs {
+		os.Remove(l)
+	}
+}
+
+// Close stops pmcd and its agents and removes the private directory. It
+// is safe to call more than once.
+func (p *PMCD) Close() error {
+	p.closeOnce.Do(func() {
+		if p.proc != nil {
+			p.closeErr = p.proc.stop(5 * time.Second)
+		}
+		p.releasePorts()
+		if err := os.RemoveAll(p.dir); err != nil && p.closeErr == nil {
+			p.closeErr = err
+		}
+	})
+	return p.closeErr
+}
+
+// Host is the host specification of this pmcd for PCP tools' -h option.
+func (p *PMCD) Host() string { return "localhost:" + strconv.Itoa(p.port) }
+
+// Port is the TCP port pmcd accepts clients on.
+func (p *PMCD) Port() int { return p.port }
+
+// PID is pmcd's process id.
+func (p *PMCD) PID() int { return p.proc.pid() }
+
+// AgentPort is the TCP port of a socket agent, or 0 for other agents.
+func (p *PMCD) AgentPort(name string) int { return p.agentPorts[name] }
+
+// Dir is the bed's private directory; it disappears on Close.
+func (p *PMCD) Dir() string { return p.dir }
+
+// ConfPath is the private pmcd.conf.
+func (p *PMCD) ConfPath() string { return filepath.Join(p.dir, "pmcd.conf") }
+
+// LogPath is pmcd's log file.
+func (p *PMCD) LogPath() string { return filepath.Join(p.dir, "log", "pmcd.log") }
+
+// SocketPath is pmcd's unix domain socket.
+func (p *PMCD) SocketPath() string { return filepath.Join(p.dir, "run", "pmcd.socket") }
+
+// Install is the PCP installation this bed runs.
+func (p *PMCD) Install() *Install { return p.in }
+
+// Env is the environment tools need to reach this pmcd by default.
+func (p *PMCD) Env() []string { return append([]string(nil), p.env...) }
+
+// Logs returns the contents of every log in the bed, for diagnosis.
+func (p *PMCD) Logs() string {
+	var b strings.Builder
+	files, _ := filepath.Glob(filepath.Join(p.dir, "log", "*"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil || len(data) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "==> %s <==\n%s\n", filepath.Base(f), data)
+	}
+	return b.String()
+}

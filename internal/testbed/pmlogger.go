@@ -1,0 +1,182 @@
+package testbed
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// LoggerOptions configures a pmlogger recording from a bed's pmcd.
+type LoggerOptions struct {
+	// Config is pmlogger's configuration text. Empty means
+	// DefaultLoggerConfig.
+	Config string
+	// Name is the archive's base name inside the bed; empty means
+	// "archive". Beds may run several loggers with different names.
+	Name string
+	// Args are extra pmlogger arguments (e.g. "-s", "10" to stop after
+	// ten samples).
+	Args []string
+	// StartTimeout bounds the wait for the control port; zero means 30s.
+	StartTimeout time.Duration
+}
+
+// DefaultLoggerConfig records pmcd's own metrics, which every bed serves.
+const DefaultLoggerConfig = "log mandatory on 100 msec { pmcd.numclients pmcd.version }\n"
+
+// Logger is a running pmlogger.
+type Logger struct {
+	// Archive is the archive base name (without .0, .meta or .index).
+	Archive string
+	// Port is pmlogger's control port, for pmlc -p.
+	Port int
+	// LogPath is pmlogger's own log file.
+	LogPath string
+
+	proc      *proc
+	portBase  int
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// StartLogger starts PCP's pmlogger against this pmcd for the test and
+// stops it (before pmcd) when the test ends.
+func (p *PMCD) StartLogger(t testing.TB, opts LoggerOptions) *Logger {
+	t.Helper()
+	l, err := p.NewLogger(opts)
+	if errors.Is(err, ErrNotInstalled) {
+		missing(t, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			if data, err := os.ReadFile(l.LogPath); err == nil {
+				t.Logf("testbed: pmlogger log:\n%s", data)
+			}
+		}
+		if err := l.Close(); err != nil {
+			t.Errorf("testbed: stopping pmlogger: %v", err)
+		}
+	})
+	return l
+}
+
+// NewLogger starts pmlogger against this pmcd; the caller must Close it.
+// pmlogger takes its control port from PMLOGGER_PORT upwards and writes
+// its port map into the bed's private PCP_TMP_DIR, which is where the
+// actual port is read from.
+func (p *PMCD) NewLogger(opts LoggerOptions) (*Logger, error) {
+	path, err := p.in.Tool("pmlogger")
+	if err != nil {
+		return nil, err
+	}
+	name := opts.Name
+	if name == "" {
+		name = "archive"
+	}
+	if filepath.Base(name) != name {
+		return nil, fmt.Errorf("testbed: logger name %q must be a plain file name", name)
+	}
+	config := opts.Config
+	if config == "" {
+		config = DefaultLoggerConfig
+	}
+	cfgPath := filepath.Join(p.dir, name+".config")
+	if err := os.WriteFile(cfgPath, []byte(config), 0o644); err != nil {
+		return nil, err
+	}
+	base, err := reservePort()
+	if err != nil {
+		return nil, err
+	}
+	l := &Logger{
+		Archive:  filepath.Join(p.dir, name),
+		LogPath:  filepath.Join(p.dir, "log", name+".pmlogger.log"),
+		portBase: base,
+	}
+	args := []string{"-h", p.Host(), "-c", cfgPath, "-l", l.LogPath}
+	args = append(args, opts.Args...)
+	args = append(args, l.Archive)
+	cmd, err := p.Command(context.Background(), path, args...)
+	if err != nil {
+		releasePort(base)
+		return nil, err
+	}
+	cmd.Env = append(cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(base))
+	if l.proc, err = startProc(cmd); err != nil {
+		releasePort(base)
+		return nil, fmt.Errorf("testbed: starting pmlogger: %w", err)
+	}
+	timeout := opts.StartTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	if l.Port, err = l.waitPort(filepath.Join(p.dir, "tmp", "pmlogger", strconv.Itoa(l.proc.pid())), timeout); err != nil {
+		l.Close()
+		data, _ := os.ReadFile(l.LogPath)
+		return nil, fmt.Errorf("%w\n%s", err, data)
+	}
+	return l, nil
+}
+
+// waitPort waits for pmlogger's port map file to be complete: the port,
+// the pmcd host and the archive path, one per line. pmlogger writes it
+// only after its control sockets are listening.
+func (l *Logger) waitPort(mapFile string, timeout time.Duration) (int, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if l.proc.exited() {
+			return 0, fmt.Errorf("testbed: pmlogger exited during start-up: %v", l.proc.err)
+		}
+		if data, err := os.ReadFile(mapFile); err == nil && bytes.Count(data, []byte("\n")) >= 3 {
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Scan()
+			port, err := strconv.Atoi(sc.Text())
+			if err != nil {
+				return 0, fmt.Errorf("testbed: pmlogger port map %s: %v", mapFile, err)
+			}
+			return port, nil
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("testbed: pmlogger wrote no port map %s within %v", mapFile, timeout)
+		}
+		time.Sleep(pollInterval)
+	}
+}
+
+// PID is pmlogger's process id.
+func (l *Logger) PID() int { return l.proc.pid() }
+
+// Exited reports whether pmlogger has ended on its own (for example
+// after -s samples).
+func (l *Logger) Exited() bool { return l.proc.exited() }
+
+// Wait waits up to timeout for pmlogger to end on its own.
+func (l *Logger) Wait(timeout time.Duration) error {
+	select {
+	case <-l.proc.done:
+		return nil
+	case <-time.After(timeout):
+		return fmt.Errorf("testbed: pmlogger still running after %v", timeout)
+	}
+}
+
+// Close stops pmlogger, letting it finish the archive. It is safe to call
+// more than once.
+func (l *Logger) Close() error {
+	l.closeOnce.Do(func() {
+		l.closeErr = l.proc.stop(10 * time.Second)
+		releasePort(l.portBase)
+	})
+	return l.closeErr
+}

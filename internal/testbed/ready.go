@@ -1,0 +1,61 @@
+package testbed
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// pollInterval spaces readiness probes while pmcd starts.
+const pollInterval = 100 * time.Millisecond
+
+// waitReady waits until pmcd answers a fetch of its version and reports
+// every configured agent as running. pmcd listens before it has started
+// its agents, so a bare TCP connect would prove nothing.
+func (p *PMCD) waitReady(agents []Agent, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var last string
+	for {
+		if p.proc.exited() {
+			return fmt.Errorf("testbed: pmcd exited during start-up: %v", p.proc.err)
+		}
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		res := p.RunContext(ctx, nil, "pminfo", "-h", p.Host(), "-f", "pmcd.version", "pmcd.agent.status")
+		cancel()
+		if res.Err == nil {
+			bad := notRunning(res.Stdout, agents)
+			if len(bad) == 0 {
+				return nil
+			}
+			last = "agents not running: " + strings.Join(bad, ", ") + "\n" + res.Stdout
+		} else {
+			last = res.Stderr
+		}
+		if time.Now().Add(pollInterval).After(deadline) {
+			return fmt.Errorf("testbed: pmcd on %s not ready after %v: %s", p.Host(), timeout, last)
+		}
+		time.Sleep(pollInterval)
+	}
+}
+
+// agentStatusLine matches one instance of pminfo -f pmcd.agent.status,
+// e.g. `    inst [29 or "sample"] value 0`.
+var agentStatusLine = regexp.MustCompile(`inst \[\d+ or "([^"]+)"\] value (-?\d+)`)
+
+// notRunning lists the agents whose pmcd.agent.status is missing or not
+// zero (zero meaning "connected and alive").
+func notRunning(pminfo string, agents []Agent) []string {
+	status := make(map[string]string)
+	for _, m := range agentStatusLine.FindAllStringSubmatch(pminfo, -1) {
+		status[m[1]] = m[2]
+	}
+	var bad []string
+	for _, a := range agents {
+		if s, ok := status[a.Name]; !ok || s != "0" {
+			bad = append(bad, a.Name)
+		}
+	}
+	return bad
+}
