@@ -22,6 +22,25 @@ type Message interface {
 // newMessage makes an empty Message for each type this package decodes.
 // Each PDU file adds its constructor here.
 var newMessage = map[Type]func() Message{
+	TypeDescReq:      func() Message { return new(DescReq) },
+	TypeDesc:         func() Message { return new(Desc) },
+	TypeDescIDs:      func() Message { return new(DescIDs) },
+	TypeDescs:        func() Message { return new(Descs) },
+	TypeInstanceReq:  func() Message { return new(InstanceReq) },
+	TypeInstance:     func() Message { return new(Instance) },
+	TypeTextReq:      func() Message { return new(TextReq) },
+	TypeText:         func() Message { return new(Text) },
+	TypePMNSIDs:      func() Message { return new(PMNSIDs) },
+	TypePMNSNames:    func() Message { return new(PMNSNames) },
+	TypePMNSChild:    func() Message { return new(PMNSChild) },
+	TypePMNSTraverse: func() Message { return new(PMNSTraverse) },
+	TypeLabelReq:     func() Message { return new(LabelReq) },
+	TypeLabel:        func() Message { return new(Label) },
+	TypeLogControl:   func() Message { return new(LogControl) },
+	TypeLogRequest:   func() Message { return new(LogRequest) },
+	TypeLogStatus:    func() Message { return new(LogStatus) },
+	TypeLogStatusV2:  func() Message { return new(LogStatusV2) },
+
 	// e.g. TypeFetch: func() Message { return new(Fetch) },
 }
 

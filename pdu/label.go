@@ -1,0 +1,191 @@
+package pdu
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// LabelReq is a LABEL_REQ PDU: a request for the label sets at one level
+// of the label hierarchy. Type is one of the level flags pcp.LabelContext,
+// pcp.LabelDomain, pcp.LabelInDom, pcp.LabelCluster, pcp.LabelItem or
+// pcp.LabelInstances; Ident is then nothing (PCP sends pcp.PMIDNull), a
+// domain number, an InDom, a PMID or an InDom respectively.
+//
+//	ident | type
+type LabelReq struct {
+	Ident uint32
+	Type  int32
+}
+
+const labelReqLen = HeaderSize + 8
+
+// PDUType returns TypeLabelReq.
+func (*LabelReq) PDUType() Type { return TypeLabelReq }
+
+// Append encodes the PDU onto dst.
+func (m *LabelReq) Append(dst []byte, from int32) []byte {
+	dst, start := begin(dst, TypeLabelReq, from)
+	dst = appendU32(dst, m.Ident)
+	dst = appendI32(dst, m.Type)
+	return finish(dst, start)
+}
+
+// Decode parses a LABEL_REQ PDU, which has exactly one length.
+func (m *LabelReq) Decode(pdu []byte) error {
+	d, _ := newDecoder(pdu, TypeLabelReq)
+	*m = LabelReq{Ident: d.u32("ident"), Type: d.i32("type")}
+	return d.done()
+}
+
+// Label is a LABEL PDU, the answer to LABEL_REQ, repeating its Ident and
+// Type: a list of label sets, one per instance for pcp.LabelInstances and
+// at most one otherwise.
+//
+//	ident | type | padding (0) | set count | set ... | JSON ...
+//
+// A set is "inst | label count | JSON offset | JSON length" followed by
+// that many 8-byte labels, "name offset (16 bits) | name length (8) |
+// flags (8) | value offset (16) | value length (16)". The label count may
+// instead be a negative PCP error code, with no labels following. The JSON
+// offset counts from the start of the PDU, the label offsets from the
+// start of their set's JSON. The JSON texts follow the last set, in set
+// order, unpadded, so the PDU's length need not be a multiple of four.
+//
+// In a decoded set, NLabels is the count (or error) from the PDU and
+// Compound is false, since the wire does not carry it. In a set to encode,
+// a negative NLabels is sent as the error it is, and otherwise the count
+// sent is len(Labels). PCP rejects a set with pcp.MaxLabels labels or more
+// or with pcp.MaxLabelJSONLen bytes of JSON or more.
+type Label struct {
+	Ident uint32
+	Type  int32
+	Sets  []pcp.LabelSet
+}
+
+const (
+	labelFixedLen = HeaderSize + 16
+	labelSetSize  = 16
+	labelSize     = 8
+)
+
+// PDUType returns TypeLabel.
+func (*Label) PDUType() Type { return TypeLabel }
+
+// Append encodes the PDU onto dst.
+func (m *Label) Append(dst []byte, from int32) []byte {
+	dst, start := begin(dst, TypeLabel, from)
+	dst = appendU32(dst, m.Ident)
+	dst = appendI32(dst, m.Type)
+	dst = appendI32(dst, 0)
+	dst = appendI32(dst, int32(len(m.Sets)))
+	jsonAt := labelFixedLen
+	for i := range m.Sets {
+		jsonAt += labelSetSize + labelSize*len(sentLabels(&m.Sets[i]))
+	}
+	for i := range m.Sets {
+		s := &m.Sets[i]
+		labels := sentLabels(s)
+		n := int32(len(labels))
+		if s.NLabels < 0 {
+			n = s.NLabels
+		}
+		dst = appendI32(dst, s.Inst)
+		dst = appendI32(dst, n)
+		dst = appendI32(dst, int32(jsonAt))
+		dst = appendI32(dst, int32(len(s.JSON)))
+		jsonAt += len(s.JSON)
+		for _, l := range labels {
+			dst = binary.BigEndian.AppendUint16(dst, l.Name)
+			dst = append(dst, l.NameLen, l.Flags)
+			dst = binary.BigEndian.AppendUint16(dst, l.Value)
+			dst = binary.BigEndian.AppendUint16(dst, l.ValueLen)
+		}
+	}
+	for i := range m.Sets {
+		dst = append(dst, m.Sets[i].JSON...)
+	}
+	return finish(dst, start)
+}
+
+// sentLabels is the labels of s that go on the wire: none when its count
+// is an error.
+func sentLabels(s *pcp.LabelSet) []pcp.Label {
+	if s.NLabels < 0 {
+		return nil
+	}
+	return s.Labels
+}
+
+// Decode parses a LABEL PDU with PCP's limits on label and JSON sizes, and
+// checks besides what PCP leaves unchecked: that each JSON text lies in the
+// PDU after the sets, that each label's name and value lie within its
+// set's JSON, and that nothing follows the last byte of JSON.
+func (m *Label) Decode(pdu []byte) error {
+	d, _ := newDecoder(pdu, TypeLabel)
+	*m = Label{Ident: d.u32("ident"), Type: d.i32("type")}
+	d.i32("padding")
+	n := d.count(labelSetSize, "label set count")
+	if d.err != nil {
+		return d.err
+	}
+	type jsonRef struct{ at, off, len int }
+	refs := make([]jsonRef, n)
+	m.Sets = make([]pcp.LabelSet, n)
+	for i := range m.Sets {
+		s := &m.Sets[i]
+		s.Inst = d.i32("inst")
+		countAt := d.off
+		s.NLabels = d.i32("label count")
+		refs[i].at = d.off
+		refs[i].off = int(d.i32("JSON offset"))
+		refs[i].len = int(d.i32("JSON length"))
+		switch {
+		case d.err != nil:
+		case s.NLabels >= pcp.MaxLabels:
+			d.fail(countAt, fmt.Sprintf("label count %d is not below %d", s.NLabels, pcp.MaxLabels))
+		case int64(s.NLabels)*labelSize > int64(d.remaining()):
+			d.fail(countAt, fmt.Sprintf("label count %d cannot fit in %d bytes", s.NLabels, d.remaining()))
+		case refs[i].len < 0 || refs[i].len >= pcp.MaxLabelJSONLen:
+			d.fail(refs[i].at+4, fmt.Sprintf("JSON length %d outside 0..%d", refs[i].len, pcp.MaxLabelJSONLen-1))
+		}
+		if d.err != nil {
+			return d.err
+		}
+		if s.NLabels > 0 {
+			s.Labels = make([]pcp.Label, s.NLabels)
+		}
+		for j := range s.Labels {
+			b := d.bytes(labelSize, "label")
+			s.Labels[j] = pcp.Label{
+				Name:     binary.BigEndian.Uint16(b),
+				NameLen:  b[2],
+				Flags:    b[3],
+				Value:    binary.BigEndian.Uint16(b[4:]),
+				ValueLen: binary.BigEndian.Uint16(b[6:]),
+			}
+		}
+	}
+	if d.err != nil {
+		return d.err
+	}
+	setsEnd, end := d.off, d.off
+	for i := range m.Sets {
+		r, s := refs[i], &m.Sets[i]
+		if r.off < setsEnd || r.off > len(pdu)-r.len {
+			d.fail(r.at, fmt.Sprintf("JSON of %d bytes at %d outside %d..%d", r.len, r.off, setsEnd, len(pdu)))
+			return d.err
+		}
+		s.JSON = string(pdu[r.off : r.off+r.len])
+		end = max(end, r.off+r.len)
+		for j, l := range s.Labels {
+			if int(l.Name)+int(l.NameLen) > r.len || int(l.Value)+int(l.ValueLen) > r.len {
+				d.fail(r.at+8+j*labelSize, fmt.Sprintf("label %d lies outside its %d bytes of JSON", j, r.len))
+				return d.err
+			}
+		}
+	}
+	d.off = end
+	return d.done()
+}
