@@ -41,7 +41,14 @@ var newMessage = map[Type]func() Message{
 	TypeLogStatus:    func() Message { return new(LogStatus) },
 	TypeLogStatusV2:  func() Message { return new(LogStatusV2) },
 
-	// e.g. TypeFetch: func() Message { return new(Fetch) },
+	TypeError:         func() Message { return new(Error) },
+	TypeCreds:         func() Message { return new(Creds) },
+	TypeAttr:          func() Message { return new(Attr) },
+	TypeProfile:       func() Message { return new(Profile) },
+	TypeFetch:         func() Message { return new(Fetch) },
+	TypeHighResFetch:  func() Message { return new(HighResFetch) },
+	TypeResult:        func() Message { return new(Result) },
+	TypeHighResResult: func() Message { return new(HighResResult) },
 }
 
 // Decode parses a whole PDU of any known type into a new Message.

@@ -1,0 +1,62 @@
+package pdu
+
+import (
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// Fetch is a FETCH PDU: a client's request for the values of some metrics
+// in the context it numbers. Between the context and the count PCP keeps
+// a legacy timestamp field that it sends as zeros and ignores; so do we.
+// The reply is a RESULT.
+type Fetch struct {
+	Context int32
+	PMIDs   []pcp.PMID
+}
+
+// PDUType returns TypeFetch.
+func (*Fetch) PDUType() Type { return TypeFetch }
+
+// Append encodes the PDU onto dst.
+func (m *Fetch) Append(dst []byte, from int32) []byte {
+	return appendFetch(dst, TypeFetch, from, m.Context, m.PMIDs)
+}
+
+// Decode parses a FETCH PDU, reusing m.PMIDs' storage. As in PCP, the
+// list may not be empty.
+func (m *Fetch) Decode(pdu []byte) error {
+	var err error
+	m.Context, m.PMIDs, err = decodeFetch(pdu, TypeFetch, m.PMIDs)
+	return err
+}
+
+func appendFetch(dst []byte, t Type, from, ctx int32, pmids []pcp.PMID) []byte {
+	dst, start := begin(dst, t, from)
+	dst = appendI32(dst, ctx)
+	dst = appendU64(dst, 0)
+	dst = appendI32(dst, int32(len(pmids)))
+	for _, p := range pmids {
+		dst = appendU32(dst, uint32(p))
+	}
+	return finish(dst, start)
+}
+
+func decodeFetch(pdu []byte, t Type, pmids []pcp.PMID) (int32, []pcp.PMID, error) {
+	d, _ := newDecoder(pdu, t)
+	ctx := d.i32("context")
+	d.u64("unused timestamp")
+	at := d.off
+	n := d.count(4, "numpmid")
+	if d.err == nil && n == 0 {
+		d.fail(at, "numpmid is 0")
+	}
+	if d.err == nil && d.remaining() != 4*n {
+		d.fail(at, fmt.Sprintf("numpmid %d but %d bytes follow", n, d.remaining()))
+	}
+	pmids = pmids[:0]
+	for i := 0; i < n && d.err == nil; i++ {
+		pmids = append(pmids, pcp.PMID(d.u32("pmid")))
+	}
+	return ctx, pmids, d.done()
+}

@@ -1,0 +1,369 @@
+package pdu
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// Result is a RESULT PDU: the values of a fetch with a timestamp of
+// microsecond resolution, the reply to FETCH and what agents send pmcd.
+//
+// The body is the timestamp as two signed 32-bit words (seconds,
+// microseconds), the count of value sets, then each value set: PMID,
+// numval, and when numval > 0 the value format and numval (instance,
+// value) pairs. In-situ values are the 32-bit value itself; for the
+// pointer formats it is the offset, in 4-byte words from the start of the
+// PDU, of a value block in the region after the last value set. Each block
+// is a word of type (top 8 bits) and length (24 bits, header included),
+// then the value, then padding to a multiple of 4, which PCP fills with
+// '~'. numval < 0 is a PCP error code for the metric and has no format
+// word.
+//
+// PCP sends numbers inside value blocks in big-endian order and swaps them
+// in place on receipt: 64-bit integers and doubles, floats, and the
+// fields of event records. Decoding does the same, so a decoded block's
+// Data holds them in host order (binary.NativeEndian), which is what
+// pcp.ExtractValue reads; encoding swaps them back.
+type Result struct {
+	pcp.Result
+}
+
+// PDUType returns TypeResult.
+func (*Result) PDUType() Type { return TypeResult }
+
+// Append encodes the PDU onto dst; see AppendResult.
+func (m *Result) Append(dst []byte, from int32) []byte {
+	return AppendResult(dst, from, &m.Result)
+}
+
+// Decode parses a RESULT PDU into m, reusing its storage; see
+// DecodeResultInto.
+func (m *Result) Decode(pdu []byte) error {
+	return DecodeResultInto(&m.Result, pdu)
+}
+
+// AppendResult encodes r as a RESULT PDU onto dst. The timestamp is cut
+// to 32-bit seconds and microseconds, as PCP does. A set with NumVal < 0
+// is sent as that error code with no values; otherwise its numval is
+// len(Values). Value blocks must respect pcp.MaxValueLen.
+func AppendResult(dst []byte, from int32, r *pcp.Result) []byte {
+	dst, start := begin(dst, TypeResult, from)
+	dst = appendI32(dst, int32(r.Timestamp.Sec))
+	dst = appendI32(dst, r.Timestamp.Nsec/1000)
+	dst = appendI32(dst, int32(len(r.Sets)))
+	dst = appendValueSets(dst, start, r.Sets)
+	return finish(dst, start)
+}
+
+// DecodeResultInto parses a RESULT PDU into r, reusing the storage r
+// already has: its Sets, each set's Values and each value's Block.Data
+// are truncated and refilled, as encoding/json reuses slices. So decoding
+// the same shape of result again allocates nothing, and nothing decoded
+// aliases pdu; but any slice the caller shares with r's previous content
+// is overwritten.
+//
+// The layout must be as PCP's decoder demands: value format 0, 1 or 2,
+// every block inside the PDU with a length of at least its header, and
+// the blocks, padded, exactly filling the PDU after the value sets. A
+// 64-bit or double block must hold at least 8 bytes and a float block 4,
+// and event record blocks must parse.
+func DecodeResultInto(r *pcp.Result, pdu []byte) error {
+	d, _ := newDecoder(pdu, TypeResult)
+	at := d.off
+	sec := d.i32("timestamp seconds")
+	usec := d.i32("timestamp microseconds")
+	if d.err == nil && (usec < 0 || usec >= 1e6) {
+		d.fail(at+4, fmt.Sprintf("timestamp microseconds %d out of range", usec))
+	}
+	r.Timestamp = pcp.Timestamp{Sec: int64(sec), Nsec: usec * 1000}
+	at = d.off
+	decodeValueSetsN(d, r, at, d.i32("numpmid"))
+	return d.err
+}
+
+// The sizes of a value set's parts on the wire.
+const (
+	setHeader    = 8 // PMID, numval
+	valFmtSize   = 4
+	valueSize    = 8 // instance, value or offset
+	blockPadding = '~'
+)
+
+// appendValueSets encodes sets followed by their value blocks; start is
+// where the PDU begins in dst, from which block offsets count.
+func appendValueSets(dst []byte, start int, sets []pcp.ValueSet) []byte {
+	blocks := len(dst) - start
+	for i := range sets {
+		blocks += setHeader
+		if n := len(sets[i].Values); sets[i].NumVal >= 0 && n > 0 {
+			blocks += valFmtSize + n*valueSize
+		}
+	}
+	for i := range sets {
+		s := &sets[i]
+		dst = appendU32(dst, uint32(s.PMID))
+		if s.NumVal < 0 {
+			dst = appendI32(dst, s.NumVal)
+			continue
+		}
+		dst = appendI32(dst, int32(len(s.Values)))
+		if len(s.Values) == 0 {
+			continue
+		}
+		dst = appendI32(dst, int32(s.ValFmt))
+		for j := range s.Values {
+			v := &s.Values[j]
+			dst = appendI32(dst, v.Inst)
+			if s.ValFmt == pcp.ValInSitu {
+				dst = appendI32(dst, v.LVal)
+				continue
+			}
+			dst = appendU32(dst, uint32(blocks/4))
+			blocks += align4(v.Block.Len())
+		}
+	}
+	for i := range sets {
+		s := &sets[i]
+		if s.NumVal < 0 || s.ValFmt == pcp.ValInSitu {
+			continue
+		}
+		for j := range s.Values {
+			dst = appendBlock(dst, &s.Values[j].Block)
+		}
+	}
+	return dst
+}
+
+// appendBlock encodes one value block with its numbers in network order.
+func appendBlock(dst []byte, b *pcp.ValueBlock) []byte {
+	dst = appendU32(dst, uint32(b.Type)<<24|uint32(b.Len())&pcp.MaxValueLen)
+	at := len(dst)
+	dst = append(dst, b.Data...)
+	swapBlock(dst[at:], b.Type, binary.NativeEndian)
+	for n := len(b.Data); n%4 != 0; n++ {
+		dst = append(dst, blockPadding)
+	}
+	return dst
+}
+
+// decodeValueSetsN reads n value sets at d's position, then their value
+// blocks, into r; at is where the count was read, for error reports.
+func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
+	if d.err == nil && (n < 0 || int64(n)*setHeader > int64(d.remaining())) {
+		d.fail(at, fmt.Sprintf("numpmid %d cannot fit in %d bytes", n, d.remaining()))
+	}
+	sets := r.Sets[:0]
+	blocks := 0
+	for i := int32(0); i < n && d.err == nil; i++ {
+		if len(sets) < cap(sets) {
+			sets = sets[:len(sets)+1]
+		} else {
+			sets = append(sets, pcp.ValueSet{})
+		}
+		s := &sets[len(sets)-1]
+		s.PMID = pcp.PMID(d.u32("pmid"))
+		s.ValFmt = pcp.ValInSitu
+		s.NumVal = d.i32("numval")
+		s.Values = s.Values[:0]
+		if s.NumVal <= 0 || d.err != nil {
+			continue
+		}
+		at := d.off
+		s.ValFmt = pcp.ValFmt(d.i32("valfmt"))
+		if d.err == nil && (s.ValFmt < pcp.ValInSitu || s.ValFmt > pcp.ValSPtr) {
+			d.fail(at, fmt.Sprintf("pmid %d valfmt %d", s.PMID, s.ValFmt))
+		}
+		if d.err == nil && int64(s.NumVal)*valueSize > int64(d.remaining()) {
+			d.fail(at-4, fmt.Sprintf("numval %d cannot fit in %d bytes", s.NumVal, d.remaining()))
+		}
+		for j := int32(0); j < s.NumVal && d.err == nil; j++ {
+			if len(s.Values) < cap(s.Values) {
+				s.Values = s.Values[:len(s.Values)+1]
+			} else {
+				s.Values = append(s.Values, pcp.Value{})
+			}
+			v := &s.Values[len(s.Values)-1]
+			v.Inst = d.i32("instance")
+			v.LVal = d.i32("value")
+			v.Block.Type = 0
+			v.Block.Data = v.Block.Data[:0]
+			if s.ValFmt != pcp.ValInSitu {
+				blocks++
+			}
+		}
+	}
+	r.Sets = sets
+	if d.err != nil {
+		return
+	}
+	if blocks == 0 {
+		d.done()
+		return
+	}
+	decodeBlocks(d, r)
+}
+
+// decodeBlocks resolves the block offsets that decodeValueSets left in
+// LVal, copying each block into its value. Like PCP, it demands that the
+// first block start where the value sets end and that the padded blocks
+// add up to the rest of the PDU; this also bounds the bytes copied by the
+// PDU's length even if values share a block.
+func decodeBlocks(d *decoder, r *pcp.Result) {
+	region := d.off
+	first := len(d.b)
+	total := 0
+	for i := range r.Sets {
+		s := &r.Sets[i]
+		if s.NumVal <= 0 || s.ValFmt == pcp.ValInSitu {
+			continue
+		}
+		for j := range s.Values {
+			v := &s.Values[j]
+			off := int64(uint32(v.LVal)) * 4
+			v.LVal = 0
+			if off < int64(region) || off+pcp.ValueHeaderSize > int64(len(d.b)) {
+				d.fail(region, fmt.Sprintf("pmid %d value %d: block offset %d outside %d..%d", s.PMID, j, off, region, len(d.b)))
+				return
+			}
+			o := int(off)
+			word := binary.BigEndian.Uint32(d.b[o:])
+			vtype, vlen := pcp.Type(word>>24), int(word&pcp.MaxValueLen)
+			if vlen < pcp.ValueHeaderSize || o+vlen > len(d.b) {
+				d.fail(o, fmt.Sprintf("pmid %d value %d: block length %d at %d in PDU of %d", s.PMID, j, vlen, o, len(d.b)))
+				return
+			}
+			total += align4(vlen)
+			if total > len(d.b)-region {
+				d.fail(o, fmt.Sprintf("value blocks exceed the %d bytes after the value sets", len(d.b)-region))
+				return
+			}
+			first = min(first, o)
+			v.Block.Type = vtype
+			v.Block.Data = append(v.Block.Data[:0], d.b[o+pcp.ValueHeaderSize:o+vlen]...)
+			if err := swapBlock(v.Block.Data, vtype, binary.BigEndian); err != nil {
+				d.fail(o, fmt.Sprintf("pmid %d value %d: %v", s.PMID, j, err))
+				return
+			}
+		}
+	}
+	if first != region || region+total != len(d.b) {
+		d.fail(region, fmt.Sprintf("value blocks cover %d bytes from %d; the region is %d bytes from %d", total, first, len(d.b)-region, region))
+		return
+	}
+	d.off = len(d.b)
+}
+
+// hostIsBig is whether host order is network order, in which case the
+// swaps below have nothing to do.
+var hostIsBig = binary.NativeEndian.Uint16([]byte{0, 1}) == 1
+
+func swap4(b []byte) {
+	if !hostIsBig {
+		b[0], b[1], b[2], b[3] = b[3], b[2], b[1], b[0]
+	}
+}
+
+func swap8(b []byte) {
+	if !hostIsBig {
+		b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7] = b[7], b[6], b[5], b[4], b[3], b[2], b[1], b[0]
+	}
+}
+
+// swapBlock converts a value block's data between network and host order
+// in place, as libpcp does for a block of type t: src is the order data is
+// in now. Block types without numbers are left alone. Data too short for
+// its type, or event records that do not fit their block, are an error;
+// what could be converted before that point has been.
+func swapBlock(data []byte, t pcp.Type, src binary.ByteOrder) error {
+	switch t {
+	case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
+		if len(data) < 8 {
+			return fmt.Errorf("%d bytes for a %d-byte value of type %d", len(data), 8, t)
+		}
+		swap8(data)
+	case pcp.TypeFloat:
+		if len(data) < 4 {
+			return fmt.Errorf("%d bytes for a %d-byte value of type %d", len(data), 4, t)
+		}
+		swap4(data)
+	case pcp.TypeEvent:
+		return swapEvents(data, false, src)
+	case pcp.TypeHighResEvent:
+		return swapEvents(data, true, src)
+	}
+	return nil
+}
+
+// eventFlagMissed is PM_EVENT_FLAG_MISSED: the record's nparams counts
+// missed records and no parameters follow.
+const eventFlagMissed = 1 << 31
+
+// swapEvents converts the body of an event array block (after its type
+// and length word): the record count, then each record's timestamp (32-bit
+// seconds and microseconds, or for high resolution 64-bit seconds and
+// nanoseconds), flags and parameter count, and each parameter's PMID, its
+// type and length word and its value if numeric. A parameter's length
+// counts its type and length word, and its value is padded to 4 bytes.
+// Bytes after the last record are left alone, as PCP leaves them.
+func swapEvents(data []byte, highres bool, src binary.ByteOrder) error {
+	if len(data) < 4 {
+		return fmt.Errorf("event array of %d bytes has no record count", len(data))
+	}
+	nrec := src.Uint32(data)
+	swap4(data)
+	recHeader := 16
+	if highres {
+		recHeader = 24
+	}
+	p := 4
+	for r := uint32(0); r < nrec; r++ {
+		if len(data)-p < recHeader {
+			return fmt.Errorf("event record %d of %d at byte %d overruns the %d-byte array", r, nrec, p, len(data))
+		}
+		rec := data[p : p+recHeader]
+		if highres {
+			swap8(rec[0:])
+			swap8(rec[8:])
+		} else {
+			swap4(rec[0:])
+			swap4(rec[4:])
+		}
+		flags := src.Uint32(rec[recHeader-8:])
+		nparams := src.Uint32(rec[recHeader-4:])
+		swap4(rec[recHeader-8:])
+		swap4(rec[recHeader-4:])
+		p += recHeader
+		if flags&eventFlagMissed != 0 {
+			nparams = 0
+		}
+		for k := uint32(0); k < nparams; k++ {
+			if len(data)-p < 8 {
+				return fmt.Errorf("event record %d parameter %d at byte %d overruns the %d-byte array", r, k, p, len(data))
+			}
+			swap4(data[p:])
+			word := src.Uint32(data[p+4:])
+			swap4(data[p+4:])
+			ptype, plen := pcp.Type(word>>24), int(word&pcp.MaxValueLen)
+			if plen < pcp.ValueHeaderSize || len(data)-(p+4) < plen {
+				return fmt.Errorf("event record %d parameter %d: length %d at byte %d in a %d-byte array", r, k, plen, p, len(data))
+			}
+			val := data[p+8 : p+4+plen]
+			switch ptype {
+			case pcp.Type32, pcp.TypeU32, pcp.TypeFloat:
+				if len(val) < 4 {
+					return fmt.Errorf("event record %d parameter %d: %d bytes for type %d", r, k, len(val), ptype)
+				}
+				swap4(val)
+			case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
+				if len(val) < 8 {
+					return fmt.Errorf("event record %d parameter %d: %d bytes for type %d", r, k, len(val), ptype)
+				}
+				swap8(val)
+			}
+			p += 4 + align4(plen)
+		}
+	}
+	return nil
+}
