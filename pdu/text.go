@@ -1,5 +1,10 @@
 package pdu
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // Flags of TEXT_REQ's type word, PM_TEXT_* in PCP: what kind of text
 // (one-line or full help) about what (a metric or an instance domain).
 // TextDirect is a flag local to the client's API, telling libpcp to skip
@@ -45,7 +50,11 @@ func (m *TextReq) Decode(pdu []byte) error {
 // Text is a TEXT PDU, the answer to TEXT_REQ. Ident repeats the request's
 // identifier; the PDU does not say whether it is a PMID or an InDom.
 //
-//	ident | length | text, padded with '~'
+//	ident (little-endian) | length | text, padded with '~'
+//
+// PCP's agents and pmcd put the identifier into the PDU without converting
+// it to network byte order, so PCP on x86 sends it little-endian, and this
+// package writes and reads it so. PCP's clients ignore it.
 type Text struct {
 	Ident uint32
 	Text  string
@@ -57,7 +66,7 @@ func (*Text) PDUType() Type { return TypeText }
 // Append encodes the PDU onto dst.
 func (m *Text) Append(dst []byte, from int32) []byte {
 	dst, start := begin(dst, TypeText, from)
-	dst = appendU32(dst, m.Ident)
+	dst = binary.LittleEndian.AppendUint32(dst, m.Ident)
 	dst = appendI32(dst, int32(len(m.Text)))
 	dst = appendTildePadded(dst, m.Text)
 	return finish(dst, start)
@@ -66,7 +75,7 @@ func (m *Text) Append(dst []byte, from int32) []byte {
 // Decode parses a TEXT PDU.
 func (m *Text) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeText)
-	*m = Text{Ident: d.u32("ident")}
+	*m = Text{Ident: bits.ReverseBytes32(d.u32("ident"))}
 	m.Text = readPaddedString(d, "text")
 	return d.done()
 }
