@@ -1,0 +1,85 @@
+package pmns
+
+import (
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// subtree is one "path { ... }" block of a file, before the blocks are
+// joined into a tree.
+type subtree struct {
+	name string
+	kids []*node
+	seq  int // definition order
+}
+
+// parseBlocks runs libpcp's parser over the token stream: blocks of names,
+// each name followed by a PMID for a leaf or by nothing for a non-terminal.
+// The input may end anywhere, even inside a block, as libpcp allows.
+func parseBlocks(l *lexer) ([]*subtree, bool) {
+	var blocks []*subtree
+	var cur *subtree
+	state := 0
+	for {
+		tok, ok := l.next()
+		if !ok {
+			return nil, false
+		}
+		if tok.kind == tokEOF {
+			return blocks, true
+		}
+		switch state {
+		case 0:
+			if tok.kind != tokName && tok.kind != tokPath {
+				l.diag("Expected NAME or PATH")
+				return nil, false
+			}
+			cur = &subtree{name: tok.text, seq: len(blocks)}
+			blocks = append(blocks, cur)
+			state = 1
+		case 1:
+			if tok.kind != tokLBrace {
+				l.diag("{ expected")
+				return nil, false
+			}
+			state = 2
+		case 2, 3:
+			switch {
+			case tok.kind == tokName:
+				cur.kids = append(cur.kids, &node{name: tok.text, pmid: pcp.PMIDNull})
+				state = 3
+			case tok.kind == tokPMID && state == 3:
+				cur.kids[len(cur.kids)-1].pmid = tok.pmid
+				state = 2
+			case tok.kind == tokRBrace:
+				if name := firstRepeated(cur.kids); name != "" {
+					l.diagBuf(fmt.Sprintf("Duplicate name \"%s\" in subtree for \"%s\"\n", name, cur.name))
+					return nil, false
+				}
+				state = 0
+			case state == 2:
+				l.diag("Expected NAME or }")
+				return nil, false
+			default:
+				l.diag("Expected NAME, PMID or }")
+				return nil, false
+			}
+		}
+	}
+}
+
+// firstRepeated returns the first name in kids that appears again later, or
+// "" when the names are distinct.
+func firstRepeated(kids []*node) string {
+	count := make(map[string]int, len(kids))
+	for _, k := range kids {
+		count[k.name]++
+	}
+	for _, k := range kids {
+		if count[k.name] > 1 {
+			return k.name
+		}
+	}
+	return ""
+}
