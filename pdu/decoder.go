@@ -167,3 +167,19 @@ func appendPadded(dst []byte, b []byte) []byte {
 	}
 	return dst
 }
+
+// reset starts d on pdu with the checks newDecoder makes, for decoders on
+// a hot path that keep their decoder on the stack rather than the heap.
+func (d *decoder) reset(pdu []byte, want Type) Header {
+	*d = decoder{b: pdu, off: HeaderSize, typ: want}
+	h, err := ParseHeader(pdu)
+	switch {
+	case err != nil:
+		d.err = err
+	case h.Type != want:
+		d.fail(0, fmt.Sprintf("type is %v", h.Type))
+	case int(h.Len) != len(pdu):
+		d.fail(0, fmt.Sprintf("header length %d but %d bytes", h.Len, len(pdu)))
+	}
+	return h
+}

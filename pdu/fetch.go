@@ -43,7 +43,9 @@ func appendFetch(dst []byte, t Type, from, ctx int32, pmids []pcp.PMID) []byte {
 }
 
 func decodeFetch(pdu []byte, t Type, pmids []pcp.PMID) (int32, []pcp.PMID, error) {
-	d, _ := newDecoder(pdu, t)
+	var dec decoder
+	dec.reset(pdu, t)
+	d := &dec
 	ctx := d.i32("context")
 	d.u64("unused timestamp")
 	at := d.off

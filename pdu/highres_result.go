@@ -44,7 +44,9 @@ func AppendHighResResult(dst []byte, from int32, r *pcp.Result) []byte {
 // storage and checking the layout as DecodeResultInto does. Nanoseconds
 // outside 0..999999999 are refused.
 func DecodeHighResResultInto(r *pcp.Result, pdu []byte) error {
-	d, _ := newDecoder(pdu, TypeHighResResult)
+	var dec decoder
+	dec.reset(pdu, TypeHighResResult)
+	d := &dec
 	at := d.off
 	n := d.i32("numpmid")
 	sec := d.i64("timestamp seconds")

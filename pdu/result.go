@@ -70,7 +70,9 @@ func AppendResult(dst []byte, from int32, r *pcp.Result) []byte {
 // 64-bit or double block must hold at least 8 bytes and a float block 4,
 // and event record blocks must parse.
 func DecodeResultInto(r *pcp.Result, pdu []byte) error {
-	d, _ := newDecoder(pdu, TypeResult)
+	var dec decoder
+	dec.reset(pdu, TypeResult)
+	d := &dec
 	at := d.off
 	sec := d.i32("timestamp seconds")
 	usec := d.i32("timestamp microseconds")
