@@ -118,10 +118,11 @@ func sentLabels(s *pcp.LabelSet) []pcp.Label {
 	return s.Labels
 }
 
-// Decode parses a LABEL PDU with PCP's limits on label and JSON sizes, and
-// checks besides what PCP leaves unchecked: that each JSON text lies in the
-// PDU after the sets, that each label's name and value lie within its
-// set's JSON, and that nothing follows the last byte of JSON.
+// Decode parses a LABEL PDU with PCP's limits on label and JSON sizes. It
+// checks besides what PCP's decoder leaves unchecked, holding the PDU to
+// the layout PCP's one encoder gives it: the JSON texts follow the sets
+// back to back in set order up to the end of the PDU, and each label's
+// name and value lie within its set's JSON.
 func (m *Label) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeLabel)
 	*m = Label{Ident: d.u32("ident"), Type: d.i32("type")}
@@ -170,15 +171,15 @@ func (m *Label) Decode(pdu []byte) error {
 	if d.err != nil {
 		return d.err
 	}
-	setsEnd, end := d.off, d.off
+	next := d.off
 	for i := range m.Sets {
 		r, s := refs[i], &m.Sets[i]
-		if r.off < setsEnd || r.off > len(pdu)-r.len {
-			d.fail(r.at, fmt.Sprintf("JSON of %d bytes at %d outside %d..%d", r.len, r.off, setsEnd, len(pdu)))
+		if r.off != next || r.len > len(pdu)-next {
+			d.fail(r.at, fmt.Sprintf("JSON of %d bytes at %d, not at %d within %d bytes", r.len, r.off, next, len(pdu)))
 			return d.err
 		}
 		s.JSON = string(pdu[r.off : r.off+r.len])
-		end = max(end, r.off+r.len)
+		next += r.len
 		for j, l := range s.Labels {
 			if int(l.Name)+int(l.NameLen) > r.len || int(l.Value)+int(l.ValueLen) > r.len {
 				d.fail(r.at+8+j*labelSize, fmt.Sprintf("label %d lies outside its %d bytes of JSON", j, r.len))
@@ -186,6 +187,6 @@ func (m *Label) Decode(pdu []byte) error {
 			}
 		}
 	}
-	d.off = end
+	d.off = next
 	return d.done()
 }
