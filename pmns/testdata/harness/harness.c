@@ -116,32 +116,37 @@ print_children(const char *name, int recurse)
     char **kids = NULL;
     int *status = NULL;
     int n = pmGetChildrenStatus(name, &kids, &status);
-    int i;
+    int i, nkeep = 0;
 
     if (n < 0) {
 	printf("%s error %d\n", name, n);
 	return;
     }
-    if (n == 0) {
-	if (!recurse)
-	    printf("%s leaf\n", name);
-	return;
-    }
-    printf("%s", name);
+    /* keep the children with a non-derived metric below them */
     for (i = 0; i < n; i++) {
 	char buf[1024];
 	if (*name == '\0')
 	    snprintf(buf, sizeof(buf), "%s", kids[i]);
 	else
 	    snprintf(buf, sizeof(buf), "%s.%s", name, kids[i]);
-	if (is_real_prefix(buf))
-	    printf(" %s:%d", kids[i], status[i]);
-	else
-	    status[i] = PMNS_LEAF_STATUS;	/* derived: do not descend */
+	if (is_real_prefix(buf)) {
+	    kids[nkeep] = kids[i];
+	    status[nkeep++] = status[i];
+	}
     }
+    if (nkeep == 0) {
+	if (!recurse)
+	    printf("%s leaf\n", name);
+	free(kids);
+	free(status);
+	return;
+    }
+    printf("%s", name);
+    for (i = 0; i < nkeep; i++)
+	printf(" %s:%d", kids[i], status[i]);
     printf("\n");
     if (recurse) {
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nkeep; i++) {
 	    char buf[1024];
 	    if (status[i] == PMNS_LEAF_STATUS)
 		continue;
