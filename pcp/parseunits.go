@@ -1,0 +1,295 @@
+package pcp
+
+import (
+	"math"
+	"math/big"
+	"strings"
+	"sync"
+)
+
+// ParseUnitsError is pmParseUnitsStr's failure: Msg is the errmsg libpcp
+// returns, word for word, and Err the status, always ErrConv as in PCP.
+type ParseUnitsError struct {
+	Input string
+	Msg   string
+	Err   Error
+}
+
+// Error returns Msg alone, so that it reads as libpcp's errmsg does.
+func (e *ParseUnitsError) Error() string { return e.Msg }
+
+func (e *ParseUnitsError) Unwrap() error { return e.Err }
+
+// ParseUnits parses a units specification as pmParseUnitsStr does, into
+// the units and the multiplier that converts a value given in the string's
+// terms into the returned units.
+//
+// The text before the first "/" is the dividend and the rest the divisor.
+// Each is a space-separated list of numbers (strtod's syntax; they
+// multiply) and unit words, each optionally followed by "^n" for n in -8..15
+// (without a space); at most one word per dimension: a time word
+// ("nanosec", "ns", "millisecond", "s", "hr", "time-7", ...), a space word
+// ("byte", "KB", "KiB", "Kbyte", "Kibibytes", "Kilobyte", ..., "space-9")
+// and a count word ("count", "counts", "count x 10", "count x 10^-8" up to
+// "count x 10^7"). Words are matched without regard to ASCII case. Every
+// output of Units.String other than "x 10^n" parses back to its units with
+// multiplier 1.
+//
+// When both sides name a dimension (or neither does) its scale becomes the
+// base one (byte, sec, count) and the difference goes into the multiplier,
+// as does the quotient of the numbers, divisor over dividend: "2 count"
+// gives count and 0.5.
+//
+// Failures are *ParseUnitsError wrapping ErrConv, with libpcp's errmsg. On
+// failure the units are zero and the multiplier 1. As in C, the string
+// ends at its first NUL byte.
+//
+// Where libpcp aborts, on an assertion that a time scale beyond "hour"
+// ("time-6" to "time-15") was not given on both sides or with a zero
+// power, ParseUnits fails with the message "time scale out of range".
+func ParseUnits(s string) (Units, float64, error) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	fail := func(msg string) (Units, float64, error) {
+		return Units{}, 1, &ParseUnitsError{Input: s, Msg: msg, Err: ErrConv}
+	}
+	dividendText, divisorText, _ := strings.Cut(s, "/")
+	dividend, dividendMult, msg := parseUnitsPart(dividendText)
+	if msg != "" {
+		return fail(msg)
+	}
+	divisor, divisorMult, msg := parseUnitsPart(divisorText)
+	if msg != "" {
+		return fail(msg)
+	}
+
+	var u Units
+	var ok bool
+	if u.DimSpace, ok = unitsDim(dividend.dimSpace - divisor.dimSpace); !ok {
+		return fail("space dimension out of bounds")
+	}
+	if u.DimTime, ok = unitsDim(dividend.dimTime - divisor.dimTime); !ok {
+		return fail("time dimension out of bounds")
+	}
+	if u.DimCount, ok = unitsDim(dividend.dimCount - divisor.dimCount); !ok {
+		return fail("count dimension out of bounds")
+	}
+
+	mult := divisorMult / dividendMult
+	pw := unitsPowers()
+
+	switch {
+	case dividend.dimSpace == 0 && divisor.dimSpace != 0:
+		u.ScaleSpace = uint8(divisor.scaleSpace)
+	case divisor.dimSpace == 0 && dividend.dimSpace != 0:
+		u.ScaleSpace = uint8(dividend.scaleSpace)
+	default: // the scale is byte (0)
+		// Powers of 1024 are powers of two, so Ldexp is exact where C's
+		// pow is, overflow and underflow included.
+		mult *= math.Ldexp(1, -10*dividend.scaleSpace*dividend.dimSpace)
+		mult *= math.Ldexp(1, 10*divisor.scaleSpace*divisor.dimSpace)
+	}
+
+	switch {
+	case dividend.dimCount == 0 && divisor.dimCount != 0:
+		u.ScaleCount = int8(divisor.scaleCount)
+	case divisor.dimCount == 0 && dividend.dimCount != 0:
+		u.ScaleCount = int8(dividend.scaleCount)
+	default: // the scale is one (0)
+		mult *= pw.count[dividend.scaleCount-minCountScale][-dividend.dimCount-minPower]
+		mult *= pw.count[divisor.scaleCount-minCountScale][divisor.dimCount-minPower]
+	}
+
+	switch {
+	case dividend.dimTime == 0 && divisor.dimTime != 0:
+		u.ScaleTime = uint8(divisor.scaleTime)
+	case divisor.dimTime == 0 && dividend.dimTime != 0:
+		u.ScaleTime = uint8(dividend.scaleTime)
+	default:
+		if dividend.scaleTime > int(TimeHour) || divisor.scaleTime > int(TimeHour) {
+			return fail("time scale out of range")
+		}
+		mult *= pw.time[dividend.scaleTime][-dividend.dimTime-minPower]
+		mult *= pw.time[divisor.scaleTime][divisor.dimTime-minPower]
+		if u.DimTime != 0 {
+			u.ScaleTime = TimeSec
+		}
+	}
+	return u, mult, nil
+}
+
+// unitsDim narrows a dimension to pmUnits' signed 4-bit field.
+func unitsDim(d int) (int8, bool) {
+	if d < -8 || d > 7 {
+		return 0, false
+	}
+	return int8(d), true
+}
+
+// unitsPart is one side of a units specification, with room for powers a
+// 4-bit field cannot hold: "/ byte^8" is how -8 is written.
+type unitsPart struct {
+	dimSpace, dimTime, dimCount       int
+	scaleSpace, scaleTime, scaleCount int
+}
+
+// unitWord is a word of the grammar and the scale (or power) it stands for.
+type unitWord struct {
+	word  string
+	scale int
+}
+
+// The words, in libpcp's order: the first that matches wins, which is
+// what makes "count x 10^2" scale 2 but "count x 10^8" scale 1 to the
+// 8th power.
+var (
+	timeWords = []unitWord{
+		{"nanoseconds", 0}, {"nanosecond", 0}, {"nanosec", 0}, {"ns", 0},
+		{"microseconds", 1}, {"microsecond", 1}, {"microsec", 1}, {"us", 1},
+		{"milliseconds", 2}, {"millisecond", 2}, {"millisec", 2}, {"ms", 2},
+		{"seconds", 3}, {"second", 3}, {"sec", 3}, {"s", 3},
+		{"minutes", 4}, {"minute", 4}, {"min", 4},
+		{"hours", 5}, {"hour", 5}, {"hr", 5}, {"h", 5},
+		{"time-0", 0}, {"time-2", 2}, {"time-3", 3}, {"time-4", 4},
+		{"time-5", 5}, {"time-6", 6}, {"time-7", 7}, {"time-8", 8},
+		{"time-9", 9}, {"time-10", 10}, {"time-11", 11}, {"time-12", 12},
+		{"time-13", 13}, {"time-14", 14}, {"time-15", 15}, {"time-1", 1},
+	}
+	spaceWords = buildSpaceWords()
+	countWords = []unitWord{
+		{"count x 10^-8", -8}, {"count x 10^-7", -7}, {"count x 10^-6", -6},
+		{"count x 10^-5", -5}, {"count x 10^-4", -4}, {"count x 10^-3", -3},
+		{"count x 10^-2", -2}, {"count x 10^-1", -1},
+		{"count x 10^2", 2}, {"count x 10^3", 3}, {"count x 10^4", 4},
+		{"count x 10^5", 5}, {"count x 10^6", 6}, {"count x 10^7", 7},
+		{"count x 10", 1}, {"counts", 0}, {"count", 0},
+	}
+	powerWords = []unitWord{
+		{"^-8", -8}, {"^-7", -7}, {"^-6", -6}, {"^-5", -5},
+		{"^-4", -4}, {"^-3", -3}, {"^-2", -2}, {"^-1", -1},
+		{"^0", 0}, {"^2", 2}, {"^3", 3}, {"^4", 4}, {"^5", 5}, {"^6", 6}, {"^7", 7},
+		{"^8", 8}, {"^9", 9}, {"^10", 10}, {"^11", 11}, {"^12", 12},
+		{"^13", 13}, {"^14", 14}, {"^15", 15}, {"^1", 1},
+	}
+)
+
+// buildSpaceWords lists, for each scale from K to Y, the same eight forms
+// libpcp lists ("KB", "KiB", "Kbytes", "Kbyte", "Kibibytes", "Kibibyte",
+// "Kilobytes", "Kilobyte"), after "bytes" and "byte" and before "space-n".
+func buildSpaceWords() []unitWord {
+	w := []unitWord{{"bytes", 0}, {"byte", 0}}
+	for i, names := range [][2]string{
+		{"Kibi", "Kilo"}, {"Mebi", "Mega"}, {"Gibi", "Giga"}, {"Tebi", "Tera"},
+		{"Pebi", "Peta"}, {"Exbi", "Exa"}, {"Zebi", "Zetta"}, {"Yobi", "Yotta"},
+	} {
+		p := names[0][:1]
+		for _, s := range []string{p + "B", p + "iB", p + "bytes", p + "byte",
+			names[0] + "bytes", names[0] + "byte", names[1] + "bytes", names[1] + "byte"} {
+			w = append(w, unitWord{s, i + 1})
+		}
+	}
+	w = append(w, unitWord{"space-0", 0})
+	for i := 2; i <= 15; i++ {
+		w = append(w, unitWord{"space-" + itoa32(int32(i)), i})
+	}
+	return append(w, unitWord{"space-1", 1})
+}
+
+// isCSpace is C's isspace in the C locale.
+func isCSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+
+// matchWord reports the length of the first word of ws that s starts with
+// (ignoring ASCII case) and that is followed by a space, "^" or the end.
+func matchWord(s string, ws []unitWord) (unitWord, bool) {
+	for _, w := range ws {
+		n := len(w.word)
+		if hasPrefixFoldASCII(s, w.word) && (n == len(s) || isCSpace(s[n]) || s[n] == '^') {
+			return w, true
+		}
+	}
+	return unitWord{}, false
+}
+
+// parseUnitsPart parses one side of the "/"; msg is libpcp's errmsg when
+// it fails.
+func parseUnitsPart(s string) (p unitsPart, mult float64, msg string) {
+	mult = 1
+	for len(s) > 0 {
+		c := s[0]
+		if isCSpace(c) {
+			s = s[1:]
+			continue
+		}
+		if c == '-' || c == '.' || isDigit(c) {
+			m, n, erange := unitsStrtod(s)
+			if erange || n == 0 {
+				return unitsPart{}, 1, "invalid floating point literal"
+			}
+			mult *= m
+			s = s[n:]
+			continue
+		}
+		var dim *int
+		if w, ok := matchWord(s, timeWords); ok && p.dimTime == 0 {
+			p.scaleTime, dim, s = w.scale, &p.dimTime, s[len(w.word):]
+		} else if w, ok := matchWord(s, spaceWords); ok && p.dimSpace == 0 {
+			p.scaleSpace, dim, s = w.scale, &p.dimSpace, s[len(w.word):]
+		} else if w, ok := matchWord(s, countWords); ok && p.dimCount == 0 {
+			p.scaleCount, dim, s = w.scale, &p.dimCount, s[len(w.word):]
+		} else {
+			return unitsPart{}, 1, "unrecognized or duplicate base unit"
+		}
+		if len(s) == 0 || isCSpace(s[0]) {
+			*dim = 1
+		} else if w, ok := matchWord(s, powerWords); ok {
+			*dim, s = w.scale, s[len(w.word):]
+		}
+		// Otherwise s is at a "^" no power matches: the next round fails.
+	}
+	return p, mult, ""
+}
+
+// Ranges of the precomputed powers: count scales -8..7, and powers -15..15
+// (a side's power is -8..15 and may be negated).
+const (
+	minCountScale = -8
+	minPower      = -15
+	numPowers     = 31
+)
+
+// unitsPowerTable holds pow(pow(10, s), n) and pow(time_scales[s], n) as
+// glibc computes them for pmParseUnitsStr: correctly rounded, which Go's
+// math.Pow is not always.
+type unitsPowerTable struct {
+	count [16][numPowers]float64
+	time  [6][numPowers]float64
+}
+
+var unitsPowers = sync.OnceValue(func() *unitsPowerTable {
+	t := new(unitsPowerTable)
+	timeScales := [6]float64{0.000000001, 0.000001, 0.001, 1, 60, 3600}
+	for n := range numPowers {
+		for s := range t.count {
+			t.count[s][n] = powRounded(powRounded(10, s+minCountScale), n+minPower)
+		}
+		for s, x := range timeScales {
+			t.time[s][n] = powRounded(x, n+minPower)
+		}
+	}
+	return t
+})
+
+// powRounded is x^n rounded once, to the nearest double.
+func powRounded(x float64, n int) float64 {
+	r := new(big.Rat).SetFloat64(x)
+	p := new(big.Rat).SetInt64(1)
+	for range max(n, -n) {
+		p.Mul(p, r)
+	}
+	if n < 0 {
+		p.Inv(p)
+	}
+	f, _ := p.Float64()
+	return f
+}
