@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,6 +271,46 @@ func TestExtractValueMatchesLibpcp(t *testing.T) {
 		}
 	}
 	checkAgainstLibpcp(t, "extract", input.String(), ours.String(), nil)
+}
+
+// TestExtractValueRandomAgainstLibpcp compares with libpcp directly (no
+// golden file) on value blocks drawn from a fixed seed, mostly of the right
+// length so that conversions are reached.
+func TestExtractValueRandomAgainstLibpcp(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pick := func(n int) int { return int(r.Uint64() % uint64(n)) }
+	var input, ours strings.Builder
+	for range 5000 {
+		valfmt := ValFmt(pick(3))
+		in := extractInTypes[pick(len(extractInTypes))]
+		vtype := in
+		switch pick(4) {
+		case 0:
+			vtype = 0
+		case 1:
+			vtype = Type(pick(256))
+		}
+		if vtype < 0 {
+			vtype = 0
+		}
+		n := []int{0, 1, 3, 4, 4, 4, 5, 7, 8, 8, 8, 8, 9, 12}[pick(14)]
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(r.Uint64())
+		}
+		c := newExtractCase(valfmt, in, int32(r.Uint64()), vtype, data, "x:"+hex.EncodeToString(data))
+		if n == 0 {
+			c = newExtractCase(valfmt, in, c.v.LVal, vtype, data, "-")
+		}
+		input.WriteString(c.line + "\n")
+		for _, out := range extractOutTypes {
+			v := c.v
+			a, err := ExtractValue(c.valfmt, &v, c.in, out)
+			ours.WriteString(renderExtract(c.line, out, a, err) + "\n")
+		}
+	}
+	live := pcptest.Run(t, input.String(), pcptest.Harness(t, filepath.Join("testdata", "harness", "extract.c")))
+	diffLines(t, "gopcp (-) vs libpcp (+)", ours.String(), live, nil)
 }
 
 func TestExtractValueErrors(t *testing.T) {
