@@ -10,11 +10,8 @@ type DescReq struct {
 	PMID pcp.PMID
 }
 
-const (
-	descReqLen = HeaderSize + 4
-	descLen    = HeaderSize + descSize
-	descSize   = 20 // a pmDesc on the wire: pmid, type, indom, sem, units
-)
+// descSize is a pmDesc on the wire: PMID, type, InDom, semantics, units.
+const descSize = 20
 
 // PDUType returns TypeDescReq.
 func (*DescReq) PDUType() Type { return TypeDescReq }

@@ -19,8 +19,6 @@ type LabelReq struct {
 	Type  int32
 }
 
-const labelReqLen = HeaderSize + 8
-
 // PDUType returns TypeLabelReq.
 func (*LabelReq) PDUType() Type { return TypeLabelReq }
 

@@ -27,8 +27,6 @@ type TextReq struct {
 	Type  int32
 }
 
-const textReqLen = HeaderSize + 8
-
 // PDUType returns TypeTextReq.
 func (*TextReq) PDUType() Type { return TypeTextReq }
 
