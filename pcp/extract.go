@@ -22,7 +22,8 @@ var blockOrder = binary.NativeEndian
 // it) and an aggregate in VBP as a copy of the block; event records cannot
 // be extracted. In-situ values can only be 32-bit integers or (an old
 // encoding) a float; a value block must have the length of its type and a
-// block type of either in or 0, else ErrConv.
+// block type of either in or 0, else ErrConv. Numbers in a block's Data are
+// in host byte order, as libpcp holds them once decoded.
 //
 // On error the returned Atom is zero, as libpcp zeroes its output first.
 // A nil v gives ErrConv where libpcp would crash. Numeric conversions do
