@@ -95,9 +95,8 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 			timeoutAt = time.Now().Add(r.Timeout)
 			set = earlier(set, timeoutAt)
 		}
-		if err := dl.SetReadDeadline(set); err != nil {
-			return nil, fmt.Errorf("pdu: setting read deadline: %w", err)
-		}
+		// An error means a closed stream, which the read reports.
+		dl.SetReadDeadline(set)
 		defer dl.SetReadDeadline(time.Time{})
 		if ctx.Done() != nil {
 			fired := make(chan struct{})
@@ -132,9 +131,8 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 		if hasCtxDeadline {
 			set = earlier(ctxDeadline, timeoutAt)
 		}
-		if err := dl.SetReadDeadline(set); err != nil {
-			return nil, fmt.Errorf("pdu: setting read deadline: %w", err)
-		}
+		// An error means a closed stream, which the read reports.
+		dl.SetReadDeadline(set)
 		// A cancellation that fired before the deadline was replaced
 		// would be lost; restore it.
 		if ctx.Err() != nil {
@@ -162,7 +160,7 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 	for have < need {
 		if have == cap(buf) {
 			grown := make([]byte, have, min(need, max(2*cap(buf), firstChunk)))
-			copy(grown, buf)
+			copy(grown, buf[:have])
 			buf = grown
 		}
 		end := min(need, cap(buf))
@@ -179,8 +177,8 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 // readError classifies a failed read of want bytes of which have came.
 func (r *Reader) readError(ctx context.Context, err error, have, want int, part string) error {
 	switch {
-	case ctx.Err() != nil:
-		return ctxError(ctx.Err(), fmt.Sprintf("reading PDU %s (%d of %d bytes)", part, have, want))
+	case ctxDone(ctx, err) != nil:
+		return ctxError(ctxDone(ctx, err), fmt.Sprintf("reading PDU %s (%d of %d bytes)", part, have, want))
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("pdu: timeout after %v reading PDU %s (%d of %d bytes): %w", r.Timeout, part, have, want, pcp.ErrTimeout)
 	case err == io.EOF && have == 0:
@@ -189,6 +187,18 @@ func (r *Reader) readError(ctx context.Context, err error, have, want int, part 
 		return fmt.Errorf("pdu: end of stream in PDU %s (%d of %d bytes): %w: %w", part, have, want, io.ErrUnexpectedEOF, pcp.ErrIPC)
 	}
 	return fmt.Errorf("pdu: reading PDU %s (%d of %d bytes): %w", part, have, want, err)
+}
+
+// ctxDone returns why ctx is done, counting as done a context whose
+// deadline has passed when the I/O deadline set from it fired first.
+func ctxDone(ctx context.Context, ioErr error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && errors.Is(ioErr, os.ErrDeadlineExceeded) && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // ctxError reports a done context; a passed deadline is also a PCP timeout.
@@ -264,9 +274,8 @@ func (w *Writer) write(ctx context.Context, pdu []byte, t Type) error {
 		if w.Timeout > 0 {
 			set = earlier(set, time.Now().Add(w.Timeout))
 		}
-		if err := dl.SetWriteDeadline(set); err != nil {
-			return fmt.Errorf("pdu: setting write deadline: %w", err)
-		}
+		// An error means a closed stream, which the write reports.
+		dl.SetWriteDeadline(set)
 		defer dl.SetWriteDeadline(time.Time{})
 		if ctx.Done() != nil {
 			fired := make(chan struct{})
@@ -291,8 +300,8 @@ func (w *Writer) write(ctx context.Context, pdu []byte, t Type) error {
 		return nil
 	}
 	switch {
-	case ctx.Err() != nil:
-		return ctxError(ctx.Err(), fmt.Sprintf("writing %v PDU (%d of %d bytes)", t, n, len(pdu)))
+	case ctxDone(ctx, err) != nil:
+		return ctxError(ctxDone(ctx, err), fmt.Sprintf("writing %v PDU (%d of %d bytes)", t, n, len(pdu)))
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("pdu: timeout after %v writing %v PDU (%d of %d bytes): %w", w.Timeout, t, n, len(pdu), pcp.ErrTimeout)
 	}
