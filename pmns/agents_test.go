@@ -11,6 +11,10 @@ import (
 // what PCP prints on its standard error.
 func answersOurs(path string, opts Options) string {
 	tree, err := LoadWith(path, opts)
+	return answersOf(tree, err)
+}
+
+func answersOf(tree *Tree, err error) string {
 	if err != nil {
 		var report string
 		if perr, ok := err.(*ParseError); ok {
@@ -27,13 +31,18 @@ func answersOurs(path string, opts Options) string {
 
 func answersPCP(t *testing.T, env, flags []string, path string) string {
 	t.Helper()
-	out, stderr := harness(t, env, append(flags, path, "load")...)
+	return answersPCPIn(t, "", env, flags, path)
+}
+
+func answersPCPIn(t *testing.T, dir string, env, flags []string, path string) string {
+	t.Helper()
+	out, stderr := harnessIn(t, dir, env, append(flags, path, "load")...)
 	if out != "ok\n" {
 		return out + "== stderr\n" + stderr
 	}
 	var b strings.Builder
 	for _, cmd := range []string{"dump", "names", "children"} {
-		out, _ := harness(t, env, append(flags, path, cmd)...)
+		out, _ := harnessIn(t, dir, env, append(flags, path, cmd)...)
 		b.WriteString("== " + cmd + "\n" + out)
 	}
 	return b.String()

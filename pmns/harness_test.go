@@ -29,8 +29,15 @@ const (
 // and standard error.
 func harness(t testing.TB, env []string, args ...string) (string, string) {
 	t.Helper()
+	return harnessIn(t, "", env, args...)
+}
+
+// harnessIn runs the harness in directory dir.
+func harnessIn(t testing.TB, dir string, env []string, args ...string) (string, string) {
+	t.Helper()
 	bin := pcptest.Harness(t, "testdata/harness/harness.c")
 	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
