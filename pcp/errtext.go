@@ -16,13 +16,13 @@ func ErrorOf(code int32) error {
 
 // Boundaries of the ranges pmErrStr decodes differently.
 const (
-	errBase = 12345 // PM_ERR_BASE: codes above -errBase are negated errnos
-	errNYI  = int32(ErrNYI)
+	errTextBase = 12345 // PM_ERR_BASE: codes above -errTextBase are negated errnos
+	errTextNYI  = int32(ErrNYI)
 
 	// Below ErrNYI, libpcp (built with secure sockets, as PCP 6.0.3 is on
 	// Linux) reports code-ErrNYI as a Cyrus SASL status when that is
 	// not below -1000.
-	saslLowest = -1000
+	errTextSASLLowest = -1000
 )
 
 // ErrorText returns exactly what pmErrStr prints for code: PCP's text for
@@ -33,43 +33,41 @@ func ErrorText(code int32) string {
 	switch {
 	case code == 0:
 		return "No error"
-	case code < errNYI:
-		sasl := code - errNYI
-		if sasl < saslLowest {
-			return "Unknown secure sockets error " + itoa32(code) + " (" + itoa32(sasl) + ")"
+	case code < errTextNYI:
+		sasl := code - errTextNYI
+		if sasl < errTextSASLLowest {
+			return "Unknown secure sockets error " + strconv.Itoa(int(code)) + " (" + strconv.Itoa(int(sasl)) + ")"
 		}
-		return "Authentication - " + saslText(sasl)
-	case code < 0 && code > -errBase:
-		return errnoText(-code)
+		return "Authentication - " + errTextSASL(sasl)
+	case code < 0 && code > -errTextBase:
+		return errTextErrno(-code)
 	}
-	if t, ok := pcpErrTexts[Error(code)]; ok {
+	if t, ok := errTextPCP[Error(code)]; ok {
 		return t
 	}
-	return "No such PMAPI error code (" + itoa32(code) + ")"
+	return "No such PMAPI error code (" + strconv.Itoa(int(code)) + ")"
 }
 
-// errnoText is strerror's text for errno n (n > 0), as glibc words it. PCP
+// errTextErrno is strerror's text for errno n (n > 0), as glibc words it. PCP
 // passes unknown numbers through unchanged, so they keep glibc's form.
-func errnoText(n int32) string {
+func errTextErrno(n int32) string {
 	if int(n) < len(errnoTexts) && errnoTexts[n] != "" {
 		return errnoTexts[n]
 	}
-	return "Unknown error " + itoa32(n)
+	return "Unknown error " + strconv.Itoa(int(n))
 }
 
-// saslText is sasl_errstring's text for a SASL status (negative here).
-func saslText(s int32) string {
+// errTextSASL is sasl_errstring's text for a SASL status (negative here).
+func errTextSASL(s int32) string {
 	if i := -int(s); i < len(saslTexts) && saslTexts[i] != "" {
 		return saslTexts[i]
 	}
 	return "undefined error!"
 }
 
-func itoa32(n int32) string { return strconv.FormatInt(int64(n), 10) }
-
-// pcpErrTexts holds libpcp's text for each of its codes. Retired codes are
+// errTextPCP holds libpcp's text for each of its codes. Retired codes are
 // absent: pmErrStr no longer knows them either.
-var pcpErrTexts = map[Error]string{
+var errTextPCP = map[Error]string{
 	ErrGeneric:        "Generic error, already reported above",
 	ErrPMNS:           "Problems parsing PMNS definitions",
 	ErrNoPMNS:         "PMNS not accessible",

@@ -107,7 +107,7 @@ func TestErrorTextMatchesLibpcp(t *testing.T) {
 	codes := errStrCodes()
 	inputs := make([]string, len(codes))
 	for i, c := range codes {
-		inputs[i] = itoa32(c)
+		inputs[i] = strconv.Itoa(int(c))
 	}
 	strCheckGolden(t, "errstr", inputs, func(in string) string {
 		c, _ := strconv.ParseInt(in, 10, 32)
@@ -128,7 +128,7 @@ func TestErrorTextSweep(t *testing.T) {
 	var in strings.Builder
 	var want []string
 	for c := int32(1); c >= -23000; c-- {
-		s := itoa32(c)
+		s := strconv.Itoa(int(c))
 		in.WriteString(s + "\n")
 		want = append(want, s+"\t"+ErrorText(c))
 	}
@@ -147,13 +147,13 @@ func writeErrTables(t *testing.T) {
 			t.Fatalf("golden line %q", line)
 		}
 		switch {
-		case c < 0 && c > -errBase:
+		case c < 0 && c > -errTextBase:
 			if text != "Unknown error "+strconv.Itoa(-c) {
 				errno[-c] = text
 			}
-		case c < int(errNYI) && c-int(errNYI) >= saslLowest:
+		case c < int(errTextNYI) && c-int(errTextNYI) >= errTextSASLLowest:
 			if text = strings.TrimPrefix(text, "Authentication - "); text != "undefined error!" {
-				sasl[int(errNYI)-c] = text
+				sasl[int(errTextNYI)-c] = text
 			}
 		}
 	}
@@ -229,7 +229,7 @@ func TestErrorOf(t *testing.T) {
 
 // Every named code must have its own text, not the unknown-code fallback.
 func TestErrorTextEveryConstant(t *testing.T) {
-	for code, text := range pcpErrTexts {
+	for code, text := range errTextPCP {
 		if code.Error() != text || strings.HasPrefix(text, "No such PMAPI") {
 			t.Errorf("%d: %q", code, code.Error())
 		}

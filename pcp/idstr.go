@@ -5,14 +5,14 @@ import (
 	"strings"
 )
 
-// dynamicDomain is DYNAMIC_PMID: a PMID with this domain and item 0 marks
+// pmidDynamicDomain is DYNAMIC_PMID: a PMID with this domain and item 0 marks
 // the root of a PMNS subtree that an agent (whose domain is then held in
 // the cluster field) enumerates at run time.
-const dynamicDomain = 511
+const pmidDynamicDomain = 511
 
 // IsDynamicRoot reports whether p marks a dynamic PMNS subtree, PCP's
 // IS_DYNAMIC_ROOT.
-func (p PMID) IsDynamicRoot() bool { return p.Domain() == dynamicDomain && p.Item() == 0 }
+func (p PMID) IsDynamicRoot() bool { return p.Domain() == pmidDynamicDomain && p.Item() == 0 }
 
 // String returns pmIDStr's form: "domain.cluster.item", "PM_ID_NULL", or
 // "domain.*.*" for a dynamic subtree's root. The flag bit is not shown.
@@ -69,13 +69,13 @@ func ParsePMID(s string) (PMID, error) {
 	f := strings.Split(s, ".")
 	if len(f) == 3 {
 		if f[1] == "*" && f[2] == "*" {
-			if d, ok := idField(f[0], MaxCluster); ok {
-				return NewPMID(dynamicDomain, d, 0), nil
+			if d, ok := idStrField(f[0], MaxCluster); ok {
+				return NewPMID(pmidDynamicDomain, d, 0), nil
 			}
 		} else {
-			d, ok1 := idField(f[0], MaxDomain)
-			c, ok2 := idField(f[1], MaxCluster)
-			i, ok3 := idField(f[2], MaxItem)
+			d, ok1 := idStrField(f[0], MaxDomain)
+			c, ok2 := idStrField(f[1], MaxCluster)
+			i, ok3 := idStrField(f[2], MaxItem)
 			if ok1 && ok2 && ok3 {
 				return NewPMID(d, c, i), nil
 			}
@@ -91,8 +91,8 @@ func ParseInDom(s string) (InDom, error) {
 		return InDomNull, nil
 	}
 	if ds, ss, ok := strings.Cut(s, "."); ok {
-		d, ok1 := idField(ds, MaxDomain)
-		n, ok2 := idField(ss, MaxSerial)
+		d, ok1 := idStrField(ds, MaxDomain)
+		n, ok2 := idStrField(ss, MaxSerial)
 		if ok1 && ok2 {
 			return NewInDom(d, n), nil
 		}
@@ -100,9 +100,9 @@ func ParseInDom(s string) (InDom, error) {
 	return InDomNull, &IDSyntaxError{Input: s, Err: ErrInDom}
 }
 
-// idField parses one unsigned decimal field of at most limit; digits only,
+// idStrField parses one unsigned decimal field of at most limit; digits only,
 // so no sign, space or base prefix slips through.
-func idField(s string, limit uint32) (uint32, bool) {
+func idStrField(s string, limit uint32) (uint32, bool) {
 	if s == "" || len(s) > 10 {
 		return 0, false
 	}

@@ -3,6 +3,7 @@ package pcp
 import (
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -21,8 +22,9 @@ func (e *ParseUnitsError) Error() string { return e.Msg }
 func (e *ParseUnitsError) Unwrap() error { return e.Err }
 
 // ParseUnits parses a units specification as pmParseUnitsStr does, into
-// the units and the multiplier that converts a value given in the string's
-// terms into the returned units.
+// units and a multiplier: a value in the returned units, times the
+// multiplier, is the value in the units the string names. So "2 count"
+// gives count and 0.5, and "Kbyte / byte" no dimension and 1/1024.
 //
 // The text before the first "/" is the dividend and the rest the divisor.
 // Each is a space-separated list of numbers (strtod's syntax; they
@@ -31,22 +33,22 @@ func (e *ParseUnitsError) Unwrap() error { return e.Err }
 // ("nanosec", "ns", "millisecond", "s", "hr", "time-7", ...), a space word
 // ("byte", "KB", "KiB", "Kbyte", "Kibibytes", "Kilobyte", ..., "space-9")
 // and a count word ("count", "counts", "count x 10", "count x 10^-8" up to
-// "count x 10^7"). Words are matched without regard to ASCII case. Every
-// output of Units.String other than "x 10^n" parses back to its units with
-// multiplier 1.
+// "count x 10^7"). Words are matched without regard to ASCII case.
 //
 // When both sides name a dimension (or neither does) its scale becomes the
-// base one (byte, sec, count) and the difference goes into the multiplier,
-// as does the quotient of the numbers, divisor over dividend: "2 count"
-// gives count and 0.5.
+// base one (byte, sec, count) and the difference goes into the multiplier.
+// Every output of Units.String parses back to its units with multiplier 1,
+// except "x 10^n" (no dimension) and "count x 10^n" for n in 2..7 when it
+// means count x 10 to the n, which reads as the scale 10^n.
 //
 // Failures are *ParseUnitsError wrapping ErrConv, with libpcp's errmsg. On
 // failure the units are zero and the multiplier 1. As in C, the string
 // ends at its first NUL byte.
 //
-// Where libpcp aborts, on an assertion that a time scale beyond "hour"
-// ("time-6" to "time-15") was not given on both sides or with a zero
-// power, ParseUnits fails with the message "time scale out of range".
+// libpcp aborts (an assertion fails) when time appears on both sides, or
+// on neither side after a time word with the power 0, and either side's
+// scale is beyond "hour" ("time-6" to "time-15"); ParseUnits fails there
+// with the message "time scale out of range".
 func ParseUnits(s string) (Units, float64, error) {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		s = s[:i]
@@ -97,8 +99,8 @@ func ParseUnits(s string) (Units, float64, error) {
 	case divisor.dimCount == 0 && dividend.dimCount != 0:
 		u.ScaleCount = int8(dividend.scaleCount)
 	default: // the scale is one (0)
-		mult *= pw.count[dividend.scaleCount-minCountScale][-dividend.dimCount-minPower]
-		mult *= pw.count[divisor.scaleCount-minCountScale][divisor.dimCount-minPower]
+		mult *= pw.count[dividend.scaleCount-unitsMinCountScale][-dividend.dimCount-unitsMinPower]
+		mult *= pw.count[divisor.scaleCount-unitsMinCountScale][divisor.dimCount-unitsMinPower]
 	}
 
 	switch {
@@ -110,8 +112,8 @@ func ParseUnits(s string) (Units, float64, error) {
 		if dividend.scaleTime > int(TimeHour) || divisor.scaleTime > int(TimeHour) {
 			return fail("time scale out of range")
 		}
-		mult *= pw.time[dividend.scaleTime][-dividend.dimTime-minPower]
-		mult *= pw.time[divisor.scaleTime][divisor.dimTime-minPower]
+		mult *= pw.time[dividend.scaleTime][-dividend.dimTime-unitsMinPower]
+		mult *= pw.time[divisor.scaleTime][divisor.dimTime-unitsMinPower]
 		if u.DimTime != 0 {
 			u.ScaleTime = TimeSec
 		}
@@ -134,8 +136,8 @@ type unitsPart struct {
 	scaleSpace, scaleTime, scaleCount int
 }
 
-// unitWord is a word of the grammar and the scale (or power) it stands for.
-type unitWord struct {
+// unitsWord is a word of the grammar and the scale (or power) it stands for.
+type unitsWord struct {
 	word  string
 	scale int
 }
@@ -144,7 +146,7 @@ type unitWord struct {
 // what makes "count x 10^2" scale 2 but "count x 10^8" scale 1 to the
 // 8th power.
 var (
-	timeWords = []unitWord{
+	unitsTimeWords = []unitsWord{
 		{"nanoseconds", 0}, {"nanosecond", 0}, {"nanosec", 0}, {"ns", 0},
 		{"microseconds", 1}, {"microsecond", 1}, {"microsec", 1}, {"us", 1},
 		{"milliseconds", 2}, {"millisecond", 2}, {"millisec", 2}, {"ms", 2},
@@ -156,8 +158,8 @@ var (
 		{"time-9", 9}, {"time-10", 10}, {"time-11", 11}, {"time-12", 12},
 		{"time-13", 13}, {"time-14", 14}, {"time-15", 15}, {"time-1", 1},
 	}
-	spaceWords = buildSpaceWords()
-	countWords = []unitWord{
+	unitsSpaceWords = unitsBuildSpaceWords()
+	unitsCountWords = []unitsWord{
 		{"count x 10^-8", -8}, {"count x 10^-7", -7}, {"count x 10^-6", -6},
 		{"count x 10^-5", -5}, {"count x 10^-4", -4}, {"count x 10^-3", -3},
 		{"count x 10^-2", -2}, {"count x 10^-1", -1},
@@ -165,7 +167,7 @@ var (
 		{"count x 10^5", 5}, {"count x 10^6", 6}, {"count x 10^7", 7},
 		{"count x 10", 1}, {"counts", 0}, {"count", 0},
 	}
-	powerWords = []unitWord{
+	unitsPowerWords = []unitsWord{
 		{"^-8", -8}, {"^-7", -7}, {"^-6", -6}, {"^-5", -5},
 		{"^-4", -4}, {"^-3", -3}, {"^-2", -2}, {"^-1", -1},
 		{"^0", 0}, {"^2", 2}, {"^3", 3}, {"^4", 4}, {"^5", 5}, {"^6", 6}, {"^7", 7},
@@ -174,11 +176,11 @@ var (
 	}
 )
 
-// buildSpaceWords lists, for each scale from K to Y, the same eight forms
+// unitsBuildSpaceWords lists, for each scale from K to Y, the same eight forms
 // libpcp lists ("KB", "KiB", "Kbytes", "Kbyte", "Kibibytes", "Kibibyte",
 // "Kilobytes", "Kilobyte"), after "bytes" and "byte" and before "space-n".
-func buildSpaceWords() []unitWord {
-	w := []unitWord{{"bytes", 0}, {"byte", 0}}
+func unitsBuildSpaceWords() []unitsWord {
+	w := []unitsWord{{"bytes", 0}, {"byte", 0}}
 	for i, names := range [][2]string{
 		{"Kibi", "Kilo"}, {"Mebi", "Mega"}, {"Gibi", "Giga"}, {"Tebi", "Tera"},
 		{"Pebi", "Peta"}, {"Exbi", "Exa"}, {"Zebi", "Zetta"}, {"Yobi", "Yotta"},
@@ -186,29 +188,29 @@ func buildSpaceWords() []unitWord {
 		p := names[0][:1]
 		for _, s := range []string{p + "B", p + "iB", p + "bytes", p + "byte",
 			names[0] + "bytes", names[0] + "byte", names[1] + "bytes", names[1] + "byte"} {
-			w = append(w, unitWord{s, i + 1})
+			w = append(w, unitsWord{s, i + 1})
 		}
 	}
-	w = append(w, unitWord{"space-0", 0})
+	w = append(w, unitsWord{"space-0", 0})
 	for i := 2; i <= 15; i++ {
-		w = append(w, unitWord{"space-" + itoa32(int32(i)), i})
+		w = append(w, unitsWord{"space-" + strconv.Itoa(i), i})
 	}
-	return append(w, unitWord{"space-1", 1})
+	return append(w, unitsWord{"space-1", 1})
 }
 
-// isCSpace is C's isspace in the C locale.
-func isCSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+// cIsSpace is C's isspace in the C locale.
+func cIsSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
-// matchWord reports the length of the first word of ws that s starts with
-// (ignoring ASCII case) and that is followed by a space, "^" or the end.
-func matchWord(s string, ws []unitWord) (unitWord, bool) {
+// unitsMatchWord returns the first word of ws that s starts with (ignoring
+// ASCII case) and that is followed by a space, "^" or the end of s.
+func unitsMatchWord(s string, ws []unitsWord) (unitsWord, bool) {
 	for _, w := range ws {
 		n := len(w.word)
-		if hasPrefixFoldASCII(s, w.word) && (n == len(s) || isCSpace(s[n]) || s[n] == '^') {
+		if cHasPrefixFold(s, w.word) && (n == len(s) || cIsSpace(s[n]) || s[n] == '^') {
 			return w, true
 		}
 	}
-	return unitWord{}, false
+	return unitsWord{}, false
 }
 
 // parseUnitsPart parses one side of the "/"; msg is libpcp's errmsg when
@@ -217,11 +219,11 @@ func parseUnitsPart(s string) (p unitsPart, mult float64, msg string) {
 	mult = 1
 	for len(s) > 0 {
 		c := s[0]
-		if isCSpace(c) {
+		if cIsSpace(c) {
 			s = s[1:]
 			continue
 		}
-		if c == '-' || c == '.' || isDigit(c) {
+		if c == '-' || c == '.' || cIsDigit(c) {
 			m, n, erange := unitsStrtod(s)
 			if erange || n == 0 {
 				return unitsPart{}, 1, "invalid floating point literal"
@@ -231,18 +233,18 @@ func parseUnitsPart(s string) (p unitsPart, mult float64, msg string) {
 			continue
 		}
 		var dim *int
-		if w, ok := matchWord(s, timeWords); ok && p.dimTime == 0 {
+		if w, ok := unitsMatchWord(s, unitsTimeWords); ok && p.dimTime == 0 {
 			p.scaleTime, dim, s = w.scale, &p.dimTime, s[len(w.word):]
-		} else if w, ok := matchWord(s, spaceWords); ok && p.dimSpace == 0 {
+		} else if w, ok := unitsMatchWord(s, unitsSpaceWords); ok && p.dimSpace == 0 {
 			p.scaleSpace, dim, s = w.scale, &p.dimSpace, s[len(w.word):]
-		} else if w, ok := matchWord(s, countWords); ok && p.dimCount == 0 {
+		} else if w, ok := unitsMatchWord(s, unitsCountWords); ok && p.dimCount == 0 {
 			p.scaleCount, dim, s = w.scale, &p.dimCount, s[len(w.word):]
 		} else {
 			return unitsPart{}, 1, "unrecognized or duplicate base unit"
 		}
-		if len(s) == 0 || isCSpace(s[0]) {
+		if len(s) == 0 || cIsSpace(s[0]) {
 			*dim = 1
-		} else if w, ok := matchWord(s, powerWords); ok {
+		} else if w, ok := unitsMatchWord(s, unitsPowerWords); ok {
 			*dim, s = w.scale, s[len(w.word):]
 		}
 		// Otherwise s is at a "^" no power matches: the next round fails.
@@ -253,35 +255,35 @@ func parseUnitsPart(s string) (p unitsPart, mult float64, msg string) {
 // Ranges of the precomputed powers: count scales -8..7, and powers -15..15
 // (a side's power is -8..15 and may be negated).
 const (
-	minCountScale = -8
-	minPower      = -15
-	numPowers     = 31
+	unitsMinCountScale = -8
+	unitsMinPower      = -15
+	unitsNumPowers     = 31
 )
 
 // unitsPowerTable holds pow(pow(10, s), n) and pow(time_scales[s], n) as
 // glibc computes them for pmParseUnitsStr: correctly rounded, which Go's
 // math.Pow is not always.
 type unitsPowerTable struct {
-	count [16][numPowers]float64
-	time  [6][numPowers]float64
+	count [16][unitsNumPowers]float64
+	time  [6][unitsNumPowers]float64
 }
 
 var unitsPowers = sync.OnceValue(func() *unitsPowerTable {
 	t := new(unitsPowerTable)
 	timeScales := [6]float64{0.000000001, 0.000001, 0.001, 1, 60, 3600}
-	for n := range numPowers {
+	for n := range unitsNumPowers {
 		for s := range t.count {
-			t.count[s][n] = powRounded(powRounded(10, s+minCountScale), n+minPower)
+			t.count[s][n] = unitsPowRounded(unitsPowRounded(10, s+unitsMinCountScale), n+unitsMinPower)
 		}
 		for s, x := range timeScales {
-			t.time[s][n] = powRounded(x, n+minPower)
+			t.time[s][n] = unitsPowRounded(x, n+unitsMinPower)
 		}
 	}
 	return t
 })
 
-// powRounded is x^n rounded once, to the nearest double.
-func powRounded(x float64, n int) float64 {
+// unitsPowRounded is x^n rounded once, to the nearest double.
+func unitsPowRounded(x float64, n int) float64 {
 	r := new(big.Rat).SetFloat64(x)
 	p := new(big.Rat).SetInt64(1)
 	for range max(n, -n) {

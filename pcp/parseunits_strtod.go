@@ -27,55 +27,55 @@ func unitsStrtod(s string) (v float64, n int, erange bool) {
 	}
 	rest := s[i:]
 	switch {
-	case hasPrefixFoldASCII(rest, "inf"):
+	case cHasPrefixFold(rest, "inf"):
 		n = i + 3
-		if hasPrefixFoldASCII(rest, "infinity") {
+		if cHasPrefixFold(rest, "infinity") {
 			n = i + 8
 		}
-		return math.Copysign(math.Inf(1), signOf(neg)), n, false
-	case hasPrefixFoldASCII(rest, "nan"):
+		return math.Copysign(math.Inf(1), strtodSign(neg)), n, false
+	case cHasPrefixFold(rest, "nan"):
 		v, n, erange = strtodNaN(rest)
-		return math.Copysign(v, signOf(neg)), i + n, erange
-	case len(rest) >= 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') && hexMantissaFollows(rest[2:]):
+		return math.Copysign(v, strtodSign(neg)), i + n, erange
+	case len(rest) >= 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') && strtodHexFollows(rest[2:]):
 		v, n, erange = strtodHex(rest[2:])
-		return math.Copysign(v, signOf(neg)), i + 2 + n, erange
+		return math.Copysign(v, strtodSign(neg)), i + 2 + n, erange
 	}
 	v, n, erange = strtodDec(rest)
 	if n == 0 {
 		return 0, 0, false
 	}
-	return math.Copysign(v, signOf(neg)), i + n, erange
+	return math.Copysign(v, strtodSign(neg)), i + n, erange
 }
 
-func signOf(neg bool) float64 {
+func strtodSign(neg bool) float64 {
 	if neg {
 		return -1
 	}
 	return 1
 }
 
-func hasPrefixFoldASCII(s, prefix string) bool {
+func cHasPrefixFold(s, prefix string) bool {
 	if len(s) < len(prefix) {
 		return false
 	}
 	for i := 0; i < len(prefix); i++ {
-		if lowerASCII(s[i]) != lowerASCII(prefix[i]) {
+		if cToLower(s[i]) != cToLower(prefix[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func lowerASCII(c byte) byte {
+func cToLower(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
 	return c
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func cIsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func hexVal(c byte) int {
+func cHexVal(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')
@@ -87,11 +87,11 @@ func hexVal(c byte) int {
 	return -1
 }
 
-func hexMantissaFollows(s string) bool {
-	if len(s) > 0 && hexVal(s[0]) >= 0 {
+func strtodHexFollows(s string) bool {
+	if len(s) > 0 && cHexVal(s[0]) >= 0 {
 		return true
 	}
-	return len(s) > 1 && s[0] == '.' && hexVal(s[1]) >= 0
+	return len(s) > 1 && s[0] == '.' && cHexVal(s[1]) >= 0
 }
 
 // strtodNaN reads "nan" and an optional "(chars)" from s. glibc puts the
@@ -102,7 +102,7 @@ func strtodNaN(s string) (float64, int, bool) {
 	erange := false
 	if n < len(s) && s[n] == '(' {
 		j := n + 1
-		for j < len(s) && (isDigit(s[j]) || (lowerASCII(s[j]) >= 'a' && lowerASCII(s[j]) <= 'z') || s[j] == '_') {
+		for j < len(s) && (cIsDigit(s[j]) || (cToLower(s[j]) >= 'a' && cToLower(s[j]) <= 'z') || s[j] == '_') {
 			j++
 		}
 		if j < len(s) && s[j] == ')' {
@@ -125,7 +125,7 @@ func strtoullBase0(s string) (v uint64, all, overflow bool) {
 	digits := s
 	switch {
 	case len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
-		if len(s) == 2 || hexVal(s[2]) < 0 {
+		if len(s) == 2 || cHexVal(s[2]) < 0 {
 			return 0, len(s) == 1, false // just the "0"
 		}
 		base, digits = 16, s[2:]
@@ -134,8 +134,8 @@ func strtoullBase0(s string) (v uint64, all, overflow bool) {
 	}
 	i := 0
 	for ; i < len(digits); i++ {
-		d := uint64(hexVal(digits[i]))
-		if hexVal(digits[i]) < 0 || d >= base {
+		d := uint64(cHexVal(digits[i]))
+		if cHexVal(digits[i]) < 0 || d >= base {
 			break
 		}
 		if v > (math.MaxUint64-d)/base {
@@ -146,13 +146,13 @@ func strtoullBase0(s string) (v uint64, all, overflow bool) {
 	return v, i == len(digits), overflow
 }
 
-// expLimit caps exponents as they are read: far beyond any double, and
+// strtodExpLimit caps exponents as they are read: far beyond any double, and
 // far from overflowing the arithmetic done on them.
-const expLimit = 1 << 40
+const strtodExpLimit = 1 << 40
 
-// readExp reads an exponent's optional sign and digits from s (just past
+// strtodExp reads an exponent's optional sign and digits from s (just past
 // the 'e' or 'p'); n is 0 when there are no digits, so no exponent.
-func readExp(s string) (e int64, n int) {
+func strtodExp(s string) (e int64, n int) {
 	i := 0
 	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -160,8 +160,8 @@ func readExp(s string) (e int64, n int) {
 		i++
 	}
 	start := i
-	for ; i < len(s) && isDigit(s[i]); i++ {
-		if e < expLimit {
+	for ; i < len(s) && cIsDigit(s[i]); i++ {
+		if e < strtodExpLimit {
 			e = e*10 + int64(s[i]-'0')
 		}
 	}
@@ -174,9 +174,9 @@ func readExp(s string) (e int64, n int) {
 	return e, i
 }
 
-// readMantissa splits the digits (as accepted by digit) before and after
+// strtodMantissa splits the digits (as accepted by digit) before and after
 // an optional point at the start of s.
-func readMantissa(s string, digit func(byte) bool) (intPart, fracPart string, n int) {
+func strtodMantissa(s string, digit func(byte) bool) (intPart, fracPart string, n int) {
 	i := 0
 	for i < len(s) && digit(s[i]) {
 		i++
@@ -198,28 +198,28 @@ func readMantissa(s string, digit func(byte) bool) (intPart, fracPart string, n 
 
 // significant strips the leading zeros (counted in lead) and the trailing
 // zeros of a run of digits.
-func significant(digits string) (sig string, lead int) {
+func strtodSignificant(digits string) (sig string, lead int) {
 	t := strings.TrimLeft(digits, "0")
 	return strings.TrimRight(t, "0"), len(digits) - len(t)
 }
 
-// maxSigDigits bounds the digits kept for the exactness check: beyond it
+// strtodMaxDigits bounds the digits kept for the exactness check: beyond it
 // a value cannot be exact (a double has at most 767 significant decimal
 // digits), and cutting there cannot move it across the tininess bound.
-const maxSigDigits = 800
+const strtodMaxDigits = 800
 
 func strtodDec(s string) (float64, int, bool) {
-	intPart, fracPart, n := readMantissa(s, isDigit)
+	intPart, fracPart, n := strtodMantissa(s, cIsDigit)
 	if n == 0 {
 		return 0, 0, false
 	}
 	exp := int64(0)
 	if n < len(s) && (s[n] == 'e' || s[n] == 'E') {
-		if e, m := readExp(s[n+1:]); m > 0 {
+		if e, m := strtodExp(s[n+1:]); m > 0 {
 			exp, n = e, n+1+m
 		}
 	}
-	sig, lead := significant(intPart + fracPart)
+	sig, lead := strtodSignificant(intPart + fracPart)
 	if sig == "" {
 		return 0, n, false
 	}
@@ -235,30 +235,30 @@ func strtodDec(s string) (float64, int, bool) {
 	if math.IsInf(v, 0) {
 		return v, n, true
 	}
-	if v > minNormal {
+	if v > strtodMinNormal {
 		return v, n, false
 	}
-	cut := len(sig) > maxSigDigits
+	cut := len(sig) > strtodMaxDigits
 	if cut {
-		sig = sig[:maxSigDigits]
+		sig = sig[:strtodMaxDigits]
 	}
 	r, _ := new(big.Rat).SetString("0." + sig + "e" + strconv.FormatInt(e10, 10))
-	return v, n, tinyInexact(r, v, cut)
+	return v, n, strtodTinyInexact(r, v, cut)
 }
 
-// maxSigHexDigits plays maxSigDigits's part for hex mantissas.
-const maxSigHexDigits = 300
+// strtodMaxHexDigits plays strtodMaxDigits's part for hex mantissas.
+const strtodMaxHexDigits = 300
 
 func strtodHex(s string) (float64, int, bool) {
-	isHex := func(c byte) bool { return hexVal(c) >= 0 }
-	intPart, fracPart, n := readMantissa(s, isHex)
+	isHex := func(c byte) bool { return cHexVal(c) >= 0 }
+	intPart, fracPart, n := strtodMantissa(s, isHex)
 	exp := int64(0)
 	if n < len(s) && (s[n] == 'p' || s[n] == 'P') {
-		if e, m := readExp(s[n+1:]); m > 0 {
+		if e, m := strtodExp(s[n+1:]); m > 0 {
 			exp, n = e, n+1+m
 		}
 	}
-	sig, lead := significant(intPart + fracPart)
+	sig, lead := strtodSignificant(intPart + fracPart)
 	if sig == "" {
 		return 0, n, false
 	}
@@ -274,35 +274,35 @@ func strtodHex(s string) (float64, int, bool) {
 	if math.IsInf(v, 0) {
 		return v, n, true
 	}
-	if v > minNormal {
+	if v > strtodMinNormal {
 		return v, n, false
 	}
-	cut := len(sig) > maxSigHexDigits
+	cut := len(sig) > strtodMaxHexDigits
 	if cut {
-		sig = sig[:maxSigHexDigits]
+		sig = sig[:strtodMaxHexDigits]
 	}
 	m, _ := new(big.Int).SetString(sig, 16)
 	r := new(big.Rat).SetInt(m)
 	shift := e2 - 4*int64(len(sig)) // small: e2 >= -1076, len(sig) <= 300
 	pow := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(-shift)))
 	r.Quo(r, pow)
-	return v, n, tinyInexact(r, v, cut)
+	return v, n, strtodTinyInexact(r, v, cut)
 }
 
-// minNormal is the smallest normal double, 2^-1022.
-const minNormal = 0x1p-1022
+// strtodMinNormal is the smallest normal double, 2^-1022.
+const strtodMinNormal = 0x1p-1022
 
-// tinyBound is 2^-1022 - 2^-1076: the exact values below it round, to 53
+// strtodTinyBound is 2^-1022 - 2^-1076: the exact values below it round, to 53
 // bits and an unbounded exponent, to less than 2^-1022. glibc sets ERANGE
 // when such a tiny value does not convert exactly.
-var tinyBound = new(big.Rat).Sub(
-	new(big.Rat).SetFloat64(minNormal),
+var strtodTinyBound = new(big.Rat).Sub(
+	new(big.Rat).SetFloat64(strtodMinNormal),
 	new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 1076)))
 
-// tinyInexact reports whether the exact value r (non-negative; cut if
+// strtodTinyInexact reports whether the exact value r (non-negative; cut if
 // digits were dropped from it) is tiny and v is not exactly it.
-func tinyInexact(r *big.Rat, v float64, cut bool) bool {
-	if r.Cmp(tinyBound) >= 0 {
+func strtodTinyInexact(r *big.Rat, v float64, cut bool) bool {
+	if r.Cmp(strtodTinyBound) >= 0 {
 		return false
 	}
 	return cut || r.Cmp(new(big.Rat).SetFloat64(v)) != 0

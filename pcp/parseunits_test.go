@@ -73,24 +73,24 @@ func renderParseUnits(s string) string {
 func parseUnitsGrammarCases() []string {
 	var in []string
 	add := func(s ...string) { in = append(in, s...) }
-	for _, ws := range [][]unitWord{timeWords, spaceWords, countWords} {
+	for _, ws := range [][]unitsWord{unitsTimeWords, unitsSpaceWords, unitsCountWords} {
 		for _, w := range ws {
 			add(w.word, strings.ToUpper(w.word), "/ "+strings.ToLower(w.word))
 		}
 	}
 	// Every power on one word of each axis, and scale-changing quotients
 	// whose multipliers are the powers libpcp computes with pow.
-	for _, p := range powerWords {
+	for _, p := range unitsPowerWords {
 		add("sec"+p.word, "Kbyte"+p.word, "count x 10^3"+p.word, "count x 10"+p.word,
 			"/ hour"+p.word, "x"+p.word, "sec "+p.word)
 	}
 	for _, w := range []string{"ns", "us", "ms", "s", "min", "h"} {
-		for _, p := range powerWords {
+		for _, p := range unitsPowerWords {
 			add(w + p.word + " / sec" + p.word)
 		}
 	}
-	for _, w := range countWords {
-		for _, p := range powerWords {
+	for _, w := range unitsCountWords {
+		for _, p := range unitsPowerWords {
 			add(w.word + p.word + " / count" + p.word)
 		}
 	}
@@ -197,7 +197,7 @@ func TestParseUnitsMatchesLibpcp(t *testing.T) {
 // cases; then as many strings of fragments that exercise strtod's syntax.
 func parseUnitsRandomCases(n int) []string {
 	var pool []string
-	for _, ws := range [][]unitWord{timeWords, spaceWords, countWords} {
+	for _, ws := range [][]unitsWord{unitsTimeWords, unitsSpaceWords, unitsCountWords} {
 		for _, w := range ws {
 			pool = append(pool, w.word)
 		}
@@ -216,7 +216,7 @@ func parseUnitsRandomCases(n int) []string {
 		for range 1 + r.IntN(5) {
 			b.WriteString(pool[r.IntN(len(pool))])
 			if r.IntN(3) == 0 {
-				b.WriteString(powerWords[r.IntN(len(powerWords))].word)
+				b.WriteString(unitsPowerWords[r.IntN(len(unitsPowerWords))].word)
 			}
 			b.WriteString(seps[r.IntN(len(seps))])
 		}
@@ -310,7 +310,7 @@ func unitsStringParsesBack(u Units) bool {
 	if u.DimSpace == 0 && u.DimTime == 0 && u.DimCount == 0 {
 		return false
 	}
-	d := abs8(u.DimCount)
+	d := unitsAbs(u.DimCount)
 	return u.ScaleCount != 1 || d < 2 || d > 7
 }
 
@@ -320,14 +320,14 @@ func unitsStringParsesBack(u Units) bool {
 func TestUnitsPowers(t *testing.T) {
 	pw := unitsPowers()
 	for s := range 16 {
-		if got := pw.count[s][-minPower]; got != 1 {
-			t.Errorf("count scale %d to the 0th = %v", s+minCountScale, got)
+		if got := pw.count[s][-unitsMinPower]; got != 1 {
+			t.Errorf("count scale %d to the 0th = %v", s+unitsMinCountScale, got)
 		}
 	}
-	if got := pw.time[5][2-minPower]; got != 3600*3600 {
+	if got := pw.time[5][2-unitsMinPower]; got != 3600*3600 {
 		t.Errorf("hour^2 = %v", got)
 	}
-	if got := pw.count[3-minCountScale][-2-minPower]; got != 1e-6 {
+	if got := pw.count[3-unitsMinCountScale][-2-unitsMinPower]; got != 1e-6 {
 		t.Errorf("(10^3)^-2 = %v", got)
 	}
 }

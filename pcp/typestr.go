@@ -1,7 +1,7 @@
 package pcp
 
-// typeNames are pmTypeStr's names for PM_TYPE_32 up to PM_TYPE_HIGHRES_EVENT.
-var typeNames = [...]string{
+// typeStrNames are pmTypeStr's names for PM_TYPE_32 up to PM_TYPE_HIGHRES_EVENT.
+var typeStrNames = [...]string{
 	"32", "U32", "64", "U64", "FLOAT", "DOUBLE", "STRING",
 	"AGGREGATE", "AGGREGATE_STATIC", "EVENT", "HIGHRES_EVENT",
 }
@@ -9,8 +9,8 @@ var typeNames = [...]string{
 // String returns pmTypeStr's name for the type, "???" when PCP has none.
 func (t Type) String() string {
 	switch {
-	case t >= 0 && int(t) < len(typeNames):
-		return typeNames[t]
+	case t >= 0 && int(t) < len(typeStrNames):
+		return typeStrNames[t]
 	case t == TypeNoSupport:
 		return "NO_SUPPORT"
 	case t == TypeUnknown:

@@ -2,10 +2,10 @@ package pcp
 
 import "strconv"
 
-// spaceNames and timeNames are pmUnitsStr's words for each defined scale.
+// unitsSpaceNames and unitsTimeNames are pmUnitsStr's words for each defined scale.
 var (
-	spaceNames = [...]string{"byte", "Kbyte", "Mbyte", "Gbyte", "Tbyte", "Pbyte", "Ebyte", "Zbyte", "Ybyte"}
-	timeNames  = [...]string{"nanosec", "microsec", "millisec", "sec", "min", "hour"}
+	unitsSpaceNames = [...]string{"byte", "Kbyte", "Mbyte", "Gbyte", "Tbyte", "Pbyte", "Ebyte", "Zbyte", "Ybyte"}
+	unitsTimeNames  = [...]string{"nanosec", "microsec", "millisec", "sec", "min", "hour"}
 )
 
 // String returns pmUnitsStr's text for u, e.g. "Kbyte / sec",
@@ -30,7 +30,7 @@ func (u Units) String() string {
 				continue
 			}
 			b = u.appendAxis(b, axis)
-			if pow := abs8(dim); pow != 1 {
+			if pow := unitsAbs(dim); pow != 1 {
 				b = append(b, '^')
 				b = strconv.AppendInt(b, pow, 10)
 			}
@@ -56,13 +56,13 @@ func (u Units) String() string {
 func (u Units) appendAxis(b []byte, axis int) []byte {
 	switch axis {
 	case 0:
-		if int(u.ScaleSpace) < len(spaceNames) {
-			return append(b, spaceNames[u.ScaleSpace]...)
+		if int(u.ScaleSpace) < len(unitsSpaceNames) {
+			return append(b, unitsSpaceNames[u.ScaleSpace]...)
 		}
 		return strconv.AppendUint(append(b, "space-"...), uint64(u.ScaleSpace), 10)
 	case 1:
-		if int(u.ScaleTime) < len(timeNames) {
-			return append(b, timeNames[u.ScaleTime]...)
+		if int(u.ScaleTime) < len(unitsTimeNames) {
+			return append(b, unitsTimeNames[u.ScaleTime]...)
 		}
 		return strconv.AppendUint(append(b, "time-"...), uint64(u.ScaleTime), 10)
 	}
@@ -76,8 +76,8 @@ func (u Units) appendAxis(b []byte, axis int) []byte {
 	return strconv.AppendInt(append(b, " x 10^"...), int64(u.ScaleCount), 10)
 }
 
-// abs8 widens before negating so -128 has an absolute value too.
-func abs8(n int8) int64 {
+// unitsAbs widens before negating so -128 has an absolute value too.
+func unitsAbs(n int8) int64 {
 	if n < 0 {
 		return -int64(n)
 	}
