@@ -1,5 +1,7 @@
 package pcp
 
+// Regenerates testdata/golden/errstr.txt from libpcp and errno_texts.go from
+// it; the run that writes the table still tests the old one, so test again.
 //go:generate env UPDATE_GOLDEN=1 go test -run ^TestErrorTextMatchesLibpcp$ .
 
 import (
