@@ -202,6 +202,7 @@ func TestCasesGolden(t *testing.T) {
 func TestCasesLive(t *testing.T) {
 	for _, c := range pmnsCases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			want := casePCP(t, c)
 			if got := caseOurs(c); got != want {
 				t.Errorf("differs from libpcp:\n%s\nlibpcp:\n%s\nus:\n%s", diff(want, got), want, got)

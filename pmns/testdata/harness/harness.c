@@ -10,6 +10,7 @@
  * dynamic root), and reports any name libpcp refuses.  CMD is one of:
  *
  *   load              only load; prints "ok"
+ *   all               dump, names and children, each after a "== CMD" line
  *   dump              every name from the root with its PMID
  *   names             every PMID with pmNameID and then pmNameAll's list
  *   children [NAME]   pmGetChildrenStatus for NAME, or for every non-leaf
@@ -187,6 +188,42 @@ print_names(pmID pmid)
     printf("\n");
 }
 
+static void
+dump(void)
+{
+    char buf[20];
+    int i, sts;
+
+    for (i = 0; i < nreal; i++) {
+	pmID pmid = lookup(real[i], &sts);
+	if (sts < 0)
+	    printf("%s error %d\n", real[i], sts);
+	else
+	    printf("%s %s\n", real[i], pmIDStr_r(pmid, buf, sizeof(buf)));
+    }
+}
+
+static void
+names(void)
+{
+    pmID *seen = calloc(nreal + 1, sizeof(seen[0]));
+    int nseen = 0, i, j, sts;
+
+    for (i = 0; i < nreal; i++) {
+	pmID pmid = lookup(real[i], &sts);
+	if (sts < 0 || pmid == PM_ID_NULL)
+	    continue;
+	for (j = 0; j < nseen; j++)
+	    if (seen[j] == pmid)
+		break;
+	if (j < nseen)
+	    continue;
+	seen[nseen++] = pmid;
+	print_names(pmid);
+    }
+    free(seen);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -242,30 +279,18 @@ main(int argc, char **argv)
 	printf("ok\n");
     }
     else if (strcmp(cmd, "dump") == 0) {
-	for (i = 0; i < nreal; i++) {
-	    pmID pmid = lookup(real[i], &sts);
-	    if (sts < 0)
-		printf("%s error %d\n", real[i], sts);
-	    else
-		printf("%s %s\n", real[i], pmIDStr_r(pmid, buf, sizeof(buf)));
-	}
+	dump();
     }
     else if (strcmp(cmd, "names") == 0) {
-	pmID *seen;
-	int nseen = 0;
-	seen = calloc(nreal + 1, sizeof(seen[0]));
-	for (i = 0; i < nreal; i++) {
-	    pmID pmid = lookup(real[i], &sts);
-	    if (sts < 0 || pmid == PM_ID_NULL)
-		continue;
-	    for (j = 0; j < nseen; j++)
-		if (seen[j] == pmid)
-		    break;
-	    if (j < nseen)
-		continue;
-	    seen[nseen++] = pmid;
-	    print_names(pmid);
-	}
+	names();
+    }
+    else if (strcmp(cmd, "all") == 0) {
+	printf("== dump\n");
+	dump();
+	printf("== names\n");
+	names();
+	printf("== children\n");
+	print_children("", 1);
     }
     else if (strcmp(cmd, "children") == 0) {
 	if (argc > 3) {
