@@ -24,9 +24,8 @@ var (
 )
 
 // checkCapturedFetches decodes every captured fetch PDU of type typ and
-// checks that some fetch asks for sample.long.one.
-func checkCapturedFetches(t *testing.T, typ Type, decode func([]byte) (int32, []pcp.PMID, error)) {
-	seen := false
+// reports whether one asks for sample.long.one.
+func checkCapturedFetches(t *testing.T, typ Type, decode func([]byte) (int32, []pcp.PMID, error)) (longOne bool) {
 	for _, p := range goldenOfType(t, typ) {
 		ctx, pmids, err := decode(p.b)
 		if err != nil {
@@ -36,20 +35,32 @@ func checkCapturedFetches(t *testing.T, typ Type, decode func([]byte) (int32, []
 		if ctx < 0 || len(pmids) == 0 {
 			t.Errorf("%s: context %d, %d PMIDs", p.where(), ctx, len(pmids))
 		}
-		seen = seen || slices.Contains(pmids, pmidSampleLongOne)
+		longOne = longOne || slices.Contains(pmids, pmidSampleLongOne)
 	}
-	if !seen {
-		t.Errorf("no captured %v asks for sample.long.one (%d.%d.%d)", typ,
-			pmidSampleLongOne.Domain(), pmidSampleLongOne.Cluster(), pmidSampleLongOne.Item())
-	}
+	return longOne
 }
 
+func decodeFetchPMIDs(b []byte) (int32, []pcp.PMID, error) {
+	var m Fetch
+	err := m.Decode(b)
+	return m.Context, m.PMIDs, err
+}
+
+func decodeHighResFetchPMIDs(b []byte) (int32, []pcp.PMID, error) {
+	var m HighResFetch
+	err := m.Decode(b)
+	return m.Context, m.PMIDs, err
+}
+
+// TestFetchCaptured decodes the captured FETCH and HIGHRES_FETCH PDUs:
+// one of them must ask for sample.long.one.
 func TestFetchCaptured(t *testing.T) {
-	checkCapturedFetches(t, TypeFetch, func(b []byte) (int32, []pcp.PMID, error) {
-		var m Fetch
-		err := m.Decode(b)
-		return m.Context, m.PMIDs, err
-	})
+	a := checkCapturedFetches(t, TypeFetch, decodeFetchPMIDs)
+	b := checkCapturedFetches(t, TypeHighResFetch, decodeHighResFetchPMIDs)
+	if !a && !b {
+		t.Errorf("no captured fetch asks for sample.long.one (%d.%d.%d)",
+			pmidSampleLongOne.Domain(), pmidSampleLongOne.Cluster(), pmidSampleLongOne.Item())
+	}
 }
 
 func TestFetchRoundTrip(t *testing.T) {

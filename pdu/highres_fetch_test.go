@@ -8,14 +8,6 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-func TestHighResFetchCaptured(t *testing.T) {
-	checkCapturedFetches(t, TypeHighResFetch, func(b []byte) (int32, []pcp.PMID, error) {
-		var m HighResFetch
-		err := m.Decode(b)
-		return m.Context, m.PMIDs, err
-	})
-}
-
 // TestHighResFetchLayout checks that HIGHRES_FETCH is FETCH with another
 // type code, as libpcp builds both with one function.
 func TestHighResFetchLayout(t *testing.T) {

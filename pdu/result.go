@@ -180,20 +180,26 @@ func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
 		if d.err == nil && int64(s.NumVal)*valueSize > int64(d.remaining()) {
 			d.fail(at-4, fmt.Sprintf("numval %d cannot fit in %d bytes", s.NumVal, d.remaining()))
 		}
-		for j := int32(0); j < s.NumVal && d.err == nil; j++ {
+		if d.err != nil {
+			break
+		}
+		// The pairs are known to be there: read them without a check each.
+		pairs := d.b[d.off : d.off+int(s.NumVal)*valueSize]
+		d.off += len(pairs)
+		for ; len(pairs) > 0; pairs = pairs[valueSize:] {
 			if len(s.Values) < cap(s.Values) {
 				s.Values = s.Values[:len(s.Values)+1]
 			} else {
 				s.Values = append(s.Values, pcp.Value{})
 			}
 			v := &s.Values[len(s.Values)-1]
-			v.Inst = d.i32("instance")
-			v.LVal = d.i32("value")
+			v.Inst = int32(binary.BigEndian.Uint32(pairs))
+			v.LVal = int32(binary.BigEndian.Uint32(pairs[4:]))
 			v.Block.Type = 0
 			v.Block.Data = v.Block.Data[:0]
-			if s.ValFmt != pcp.ValInSitu {
-				blocks++
-			}
+		}
+		if s.ValFmt != pcp.ValInSitu {
+			blocks += int(s.NumVal)
 		}
 	}
 	r.Sets = sets
