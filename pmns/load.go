@@ -39,14 +39,6 @@ type Options struct {
 	open func(path string) (io.Reader, error)
 }
 
-// varDir is $PCP_VAR_DIR, from the environment or PCP's default.
-func varDir() string {
-	if d := os.Getenv("PCP_VAR_DIR"); d != "" {
-		return d
-	}
-	return "/var/lib/pcp"
-}
-
 // SystemDir is $PCP_VAR_DIR/pmns, where the system PMNS and stdpmid live.
 func SystemDir() string { return varDir() + "/pmns" }
 

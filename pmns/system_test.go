@@ -3,6 +3,8 @@ package pmns
 import (
 	"os"
 	"testing"
+
+	"github.com/gopcp/gopcp/internal/pcptest"
 )
 
 // The system PMNS as installed with PCP 6.0.3 on Debian, kept in testdata
@@ -54,7 +56,7 @@ func TestSystemPMNSGolden(t *testing.T) {
 func TestSystemPMNSLive(t *testing.T) {
 	path := DefaultPath()
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("no system PMNS at %s", path)
+		pcptest.Missing(t, "no system PMNS at "+path)
 	}
 	for _, mode := range []struct {
 		name string
@@ -76,7 +78,7 @@ func TestSystemPMNSLive(t *testing.T) {
 func TestLoadDefault(t *testing.T) {
 	path := DefaultPath()
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("no system PMNS at %s", path)
+		pcptest.Missing(t, "no system PMNS at "+path)
 	}
 	tree, err := LoadDefault()
 	if err != nil {
