@@ -95,8 +95,8 @@ func TestAddErrors(t *testing.T) {
 		{"a.", pcp.NewPMID(1, 0, 2), pcp.ErrName},
 		{"a..b", pcp.NewPMID(1, 0, 2), pcp.ErrName},
 		{"c", pcp.PMIDNull, pcp.ErrPMID},
-		{"a.b", pcp.NewPMID(1, 0, 2), pcp.ErrPMID}, // another PMID
-		{"a", pcp.NewPMID(1, 0, 2), pcp.ErrPMID},   // a non-terminal
+		{"a.b", pcp.NewPMID(1, 0, 2), pcp.ErrPMID},   // another PMID
+		{"a", pcp.NewPMID(1, 0, 2), pcp.ErrPMID},     // a non-terminal
 		{"a.b.c", pcp.NewPMID(1, 0, 2), pcp.ErrPMID}, // below a leaf
 		{"a.b", pcp.NewPMID(1, 0, 1), nil},           // again, the same
 		{"a.c", pcp.NewPMID(1, 0, 1), nil},           // a second name
