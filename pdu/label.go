@@ -169,15 +169,19 @@ func (m *Label) Decode(pdu []byte) error {
 	if d.err != nil {
 		return d.err
 	}
-	next := d.off
-	for i := range m.Sets {
-		r, s := refs[i], &m.Sets[i]
+	// The texts are checked first so that one copy can hold them all.
+	setsEnd, next := d.off, d.off
+	for _, r := range refs {
 		if r.off != next || r.len > len(pdu)-next {
 			d.fail(r.at, fmt.Sprintf("JSON of %d bytes at %d, not at %d within %d bytes", r.len, r.off, next, len(pdu)))
 			return d.err
 		}
-		s.JSON = string(pdu[r.off : r.off+r.len])
 		next += r.len
+	}
+	all := string(pdu[setsEnd:next])
+	for i := range m.Sets {
+		r, s := refs[i], &m.Sets[i]
+		s.JSON = all[r.off-setsEnd : r.off-setsEnd+r.len]
 		for j, l := range s.Labels {
 			if int(l.Name)+int(l.NameLen) > r.len || int(l.Value)+int(l.ValueLen) > r.len {
 				d.fail(r.at+8+j*labelSize, fmt.Sprintf("label %d lies outside its %d bytes of JSON", j, r.len))

@@ -2,6 +2,7 @@ package pdu
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -21,8 +22,9 @@ func TestPMNSCapturedRoundTrip(t *testing.T) {
 // TestPMNSCapturedExchanges follows each request in a capture to the
 // answer after it on the same connection and checks the pair: a name list is answered by one PMID
 // per name, sample.long.one's being the one `pminfo -m` gives; a PMID is
-// answered by its names; the children of sample.long are as pminfo lists
-// them, with status words exactly when asked for.
+// answered by its names; the children of sample.long, and the metrics
+// under it in a traversal, are as pminfo lists them; status words come
+// exactly when asked for.
 func TestPMNSCapturedExchanges(t *testing.T) {
 	checked := map[string]bool{}
 	for _, c := range loadGolden(t) {
@@ -92,16 +94,23 @@ func TestPMNSCapturedExchanges(t *testing.T) {
 				}
 			case *PMNSTraverse:
 				names, ok := m.(*PMNSNames)
-				if !ok || q.Name != "sample.long" {
+				if !ok {
 					break
 				}
-				checked["traverse"] = true
-				var want []string
-				for _, k := range sampleLongKids {
-					want = append(want, "sample.long."+k)
+				var long []string
+				for _, n := range names.Names {
+					if q.Name != "" && n != q.Name && !strings.HasPrefix(n, q.Name+".") {
+						t.Errorf("%s: %q is not under %q", p.where(), n, q.Name)
+					}
+					if strings.HasPrefix(n, "sample.long.") {
+						long = append(long, strings.TrimPrefix(n, "sample.long."))
+					}
 				}
-				if !slices.Equal(names.Names, want) {
-					t.Errorf("%s: traversal %q, want %q", p.where(), names.Names, want)
+				if q.Name == "sample" || q.Name == "sample.long" {
+					checked["traverse"] = true
+					if !slices.Equal(long, sampleLongKids) {
+						t.Errorf("%s: traversal of %q has sample.long.%q, want %q", p.where(), q.Name, long, sampleLongKids)
+					}
 				}
 			}
 			asked = nil
