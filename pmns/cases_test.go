@@ -57,6 +57,11 @@ var pmnsCases = []pmnsCase{
 	{name: "illegal-pmid-star", text: "root {\n  b 1:*\n}\n"},
 	{name: "illegal-pmid-allstars", text: "root {\n  b *:*:*\n}\n"},
 	{name: "illegal-pmid-colons", text: "root {\n  b 1:2:3:4:5\n}\n"},
+	// A line ending in ':' has no white space left at its end; libpcp then
+	// reads on into stale buffer bytes, which these inputs leave harmless.
+	{name: "trailing-colon", text: "root {\n a 1:2:3:\n}\n"},
+	{name: "trailing-colon-short", text: "root {\n a 1:2:\n}\n"},
+	{name: "trailing-colon-star", text: "root {\n a 1:*:\n b 1:0:2\n}\n"},
 	{name: "dup-name", text: "root {\n  a 1:0:1\n  a 1:0:2   \n}\n"},
 	{name: "dup-name-midline", text: "root {\n  a 1:0:1 b 1:0:2 a 1:0:3 }\n"},
 	{name: "expected-name-or-path", text: "{\n"},

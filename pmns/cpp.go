@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 )
 
 // maxNesting is pmcpp's limit on open inputs: the top-level file and four
@@ -240,13 +241,11 @@ func readInput(path string) ([]byte, error) {
 		return nil, err
 	}
 	if m := st.Mode(); !m.IsRegular() && m&os.ModeCharDevice == 0 {
-		return nil, &os.PathError{Op: "open", Path: path, Err: errNotFile}
+		// pmcpp reports ENOENT for an input that is not a file.
+		return nil, &os.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
 	}
 	return io.ReadAll(f)
 }
-
-// pmcpp reports ENOENT for an input that is not a regular file or device.
-var errNotFile = errNoEnt()
 
 // dirname is dirname(3), which names the directory pmcpp searches first.
 func dirname(path string) string {

@@ -7,8 +7,6 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-func errNoEnt() error { return syscall.ENOENT }
-
 // errnoCode is PCP's code for an operating-system error: the negated errno.
 func errnoCode(err error) pcp.Error {
 	var errno syscall.Errno
