@@ -24,6 +24,9 @@ type goldenPDU struct {
 	connector bool // sent by the connecting side ("> "), else by the accepting side ("< ")
 	b         []byte
 	h         Header
+	// toPMCD and toAgent say whose connection this is: a client's to
+	// pmcd, or pmcd's to an agent (else pmlc's to pmlogger, say).
+	toPMCD, toAgent bool
 }
 
 func (c goldenPDU) where() string { return c.file + ":" + strconv.Itoa(c.line) }
@@ -32,7 +35,19 @@ func (c goldenPDU) where() string { return c.file + ":" + strconv.Itoa(c.line) }
 // the order they were sent.
 type goldenFile struct {
 	name string
-	pdus []goldenPDU
+	// connector and acceptor name the two sides, from the file's
+	// "# connection: A -> B (...)" comment: "pminfo" and "pmcd", "pmcd"
+	// and "pmdasample", "pmlc" and "pmlogger".
+	connector, acceptor string
+	pdus                []goldenPDU
+}
+
+// toPMCD reports a client's connection to pmcd.
+func (f goldenFile) toPMCD() bool { return f.acceptor == "pmcd" }
+
+// toAgent reports pmcd's connection to an agent.
+func (f goldenFile) toAgent() bool {
+	return f.connector == "pmcd" && strings.HasPrefix(f.acceptor, "pmda")
 }
 
 var (
@@ -89,6 +104,12 @@ func readGoldenFile(path string) (goldenFile, error) {
 	sc.Buffer(nil, 64<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
+		if conn, ok := strings.CutPrefix(line, "# connection:"); ok {
+			f := strings.Fields(conn)
+			if len(f) >= 3 && f[1] == "->" {
+				c.connector, c.acceptor = f[0], f[2]
+			}
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -103,7 +124,8 @@ func readGoldenFile(path string) (goldenFile, error) {
 		if err != nil || int(h.Len) != len(b) {
 			return c, &goldenError{path, n, "not one whole PDU"}
 		}
-		c.pdus = append(c.pdus, goldenPDU{file: c.name, line: n, connector: line[0] == '>', b: b, h: h})
+		c.pdus = append(c.pdus, goldenPDU{file: c.name, line: n, connector: line[0] == '>', b: b, h: h,
+			toPMCD: c.toPMCD(), toAgent: c.toAgent()})
 	}
 	return c, sc.Err()
 }

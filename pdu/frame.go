@@ -77,7 +77,8 @@ var longAgo = time.Unix(1, 0)
 // io.ErrUnexpectedEOF and pcp.ErrIPC. A header length under 12 or a
 // negative type is pcp.ErrIPC, a length over MaxLen pcp.ErrTooBig. When
 // ctx is done the read is interrupted and the error wraps ctx.Err() (and
-// pcp.ErrTimeout too if ctx's deadline passed).
+// pcp.ErrTimeout too if ctx's deadline passed). It sets the stream's read
+// deadline only while it reads, and leaves none behind.
 func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(err, "reading PDU")

@@ -68,7 +68,8 @@ func AppendResult(dst []byte, from int32, r *pcp.Result) []byte {
 // every block inside the PDU with a length of at least its header, and
 // the blocks, padded, exactly filling the PDU after the value sets. A
 // 64-bit or double block must hold at least 8 bytes and a float block 4,
-// and event record blocks must parse.
+// and event record blocks must parse. On error r holds whatever was
+// decoded before the fault.
 func DecodeResultInto(r *pcp.Result, pdu []byte) error {
 	var dec decoder
 	dec.reset(pdu, TypeResult)
