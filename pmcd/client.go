@@ -1,0 +1,197 @@
+package pmcd
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// features are the PDU features this pmcd offers a client beyond PCP's
+// base set; none yet.
+const features pdu.Flags = 0
+
+// client is one connection's state; it lives on the connection's goroutine.
+type client struct {
+	s    *Server
+	conn net.Conn
+	r    *pdu.Reader
+	w    *pdu.Writer
+	out  []byte // reused encoding buffer
+}
+
+func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	defer conn.Close()
+
+	c := &client{s: s, conn: conn, r: pdu.NewReader(conn), w: pdu.NewWriter(conn)}
+	c.r.MaxLen = s.maxPDU()
+	c.r.Timeout = s.timeout()
+	c.r.IdleWait = true
+	c.w.Timeout = s.timeout()
+
+	if err := pdu.GreetClient(ctx, c.w, 0, pdu.PMCDInfo(features)); err != nil {
+		s.logf("client %v: cannot greet: %v", conn.RemoteAddr(), err)
+		return
+	}
+	if _, err := pdu.AcceptClient(ctx, c.r); err != nil {
+		s.logf("client %v: handshake: %v", conn.RemoteAddr(), err)
+		return
+	}
+	for {
+		b, err := c.r.ReadPDU(ctx)
+		if err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.ECONNRESET) && ctx.Err() == nil {
+				s.logf("client %v: %v", conn.RemoteAddr(), err)
+			}
+			return
+		}
+		if err := c.handle(ctx, b); err != nil {
+			// A PDU we cannot parse, or a reply we cannot send, ends this
+			// client; the daemon and its other clients carry on.
+			s.logf("client %v: %v", conn.RemoteAddr(), err)
+			return
+		}
+	}
+}
+
+// handle answers one request. A returned error ends the connection; a PCP
+// error for the request itself is sent to the client as an ERROR PDU.
+func (c *client) handle(ctx context.Context, b []byte) error {
+	h, err := pdu.ParseHeader(b)
+	if err != nil {
+		return err
+	}
+	var reply pdu.Message
+	var status error
+	switch h.Type {
+	case pdu.TypeCreds:
+		var m pdu.Creds
+		if err := m.Decode(b); err != nil {
+			return c.refuse(ctx, err)
+		}
+		return nil
+	case pdu.TypeProfile:
+		// Profiles select instances, which only agents have.
+		var m pdu.Profile
+		if err := m.Decode(b); err != nil {
+			return c.refuse(ctx, err)
+		}
+		return nil
+	case pdu.TypePMNSNames:
+		var m pdu.PMNSNames
+		if err = m.Decode(b); err == nil {
+			reply, status = c.lookupNames(m.Names)
+		}
+	case pdu.TypePMNSIDs:
+		var m pdu.PMNSIDs
+		if err = m.Decode(b); err == nil {
+			reply, status = c.namesOf(m.PMIDs)
+		}
+	case pdu.TypePMNSChild:
+		var m pdu.PMNSChild
+		if err = m.Decode(b); err == nil {
+			reply, status = c.children(m.Name, m.Subtype)
+		}
+	case pdu.TypePMNSTraverse:
+		var m pdu.PMNSTraverse
+		if err = m.Decode(b); err == nil {
+			reply, status = c.traverse(m.Name)
+		}
+	case pdu.TypeFetch:
+		var m pdu.Fetch
+		if err = m.Decode(b); err == nil {
+			c.out = pdu.AppendResult(c.out[:0], 0, noAgentResult(m.PMIDs))
+			return c.w.WritePDU(ctx, c.out)
+		}
+	case pdu.TypeHighResFetch:
+		var m pdu.HighResFetch
+		if err = m.Decode(b); err == nil {
+			c.out = pdu.AppendHighResResult(c.out[:0], 0, noAgentResult(m.PMIDs))
+			return c.w.WritePDU(ctx, c.out)
+		}
+	case pdu.TypeDescReq:
+		var m pdu.DescReq
+		if err = m.Decode(b); err == nil {
+			// pmcd answers PM_ERR_PMID for a domain with no agent at all.
+			status = pcp.ErrPMID
+		}
+	case pdu.TypeDescIDs:
+		var m pdu.DescIDs
+		if err = m.Decode(b); err == nil {
+			reply, status = descsWithoutAgents(m.PMIDs)
+		}
+	case pdu.TypeInstanceReq:
+		var m pdu.InstanceReq
+		if err = m.Decode(b); err == nil {
+			// An instance domain of an absent agent is unknown to pmcd.
+			status = pcp.ErrInDom
+		}
+	case pdu.TypeTextReq:
+		var m pdu.TextReq
+		if err = m.Decode(b); err == nil {
+			status = pcp.ErrPMID
+		}
+	case pdu.TypeLabelReq:
+		var m pdu.LabelReq
+		if err = m.Decode(b); err == nil {
+			status = labelsWithoutAgents(m.Type)
+		}
+	case pdu.TypeResult:
+		var m pdu.Result
+		if err = m.Decode(b); err == nil {
+			status = pcp.ErrNoAgent
+		}
+	default:
+		err = pcp.ErrIPC
+	}
+	if err != nil {
+		return c.refuse(ctx, err)
+	}
+	if status != nil {
+		return c.sendError(ctx, status)
+	}
+	c.out = reply.Append(c.out[:0], 0)
+	return c.w.WritePDU(ctx, c.out)
+}
+
+// refuse tells the client its PDU was bad, as pmcd does, then gives the
+// error back so the connection ends.
+func (c *client) refuse(ctx context.Context, err error) error {
+	_ = c.sendError(ctx, pcp.ErrIPC)
+	return err
+}
+
+func (c *client) sendError(ctx context.Context, err error) error {
+	code := pcp.ErrGeneric
+	errors.As(err, &code)
+	return c.w.WriteMessage(ctx, &pdu.Error{Code: int32(code)}, 0)
+}
+
+// labelsWithoutAgents is pmcd's answer to a label request for a level
+// owned by an absent agent. Context labels are pmcd's own and not served
+// yet.
+func labelsWithoutAgents(level int32) error {
+	switch uint8(level) {
+	case pcp.LabelInDom, pcp.LabelInstances:
+		if level>>8 == 0 {
+			return pcp.ErrInDom
+		}
+	case pcp.LabelCluster, pcp.LabelItem:
+		if level>>8 == 0 {
+			return pcp.ErrPMID
+		}
+	case pcp.LabelContext, pcp.LabelDomain:
+		if level>>8 == 0 {
+			return pcp.ErrNoAgent
+		}
+	}
+	return pcp.ErrType
+}
