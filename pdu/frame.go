@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -51,10 +53,27 @@ type Reader struct {
 }
 
 // NewReader returns a Reader on r with PCP's client-side defaults: any
-// length and DefaultTimeout. The deadlines only work when r has a
+// length and RequestTimeout. The deadlines only work when r has a
 // SetReadDeadline method, as a net.Conn does.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: r, Timeout: DefaultTimeout}
+	return &Reader{r: r, Timeout: RequestTimeout()}
+}
+
+// RequestTimeout is how long PCP programs wait for an expected PDU: the
+// seconds in the environment's PMCD_REQUEST_TIMEOUT (fractions allowed),
+// else DefaultTimeout, which is also what a value that is not a number of
+// seconds gets (PCP warns and ignores it). Zero means no limit here, where
+// PCP would give up at once.
+func RequestTimeout() time.Duration {
+	v, ok := os.LookupEnv("PMCD_REQUEST_TIMEOUT")
+	if !ok {
+		return DefaultTimeout
+	}
+	secs, err := strconv.ParseFloat(v, 64)
+	if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) || secs > math.MaxInt64/float64(time.Second) {
+		return DefaultTimeout
+	}
+	return time.Duration(secs * float64(time.Second))
 }
 
 type readDeadliner interface {

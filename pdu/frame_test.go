@@ -317,3 +317,22 @@ func FuzzReadPDU(f *testing.F) {
 		}
 	})
 }
+
+func TestRequestTimeout(t *testing.T) {
+	for v, want := range map[string]time.Duration{
+		"2.5":  2500 * time.Millisecond,
+		"0":    0,
+		"-1":   DefaultTimeout,
+		"abc":  DefaultTimeout,
+		"1e30": DefaultTimeout,
+		"":     DefaultTimeout,
+	} {
+		t.Setenv("PMCD_REQUEST_TIMEOUT", v)
+		if got := RequestTimeout(); got != want {
+			t.Errorf("PMCD_REQUEST_TIMEOUT=%q: %v, want %v", v, got, want)
+		}
+		if got := NewReader(nil).Timeout; got != want {
+			t.Errorf("PMCD_REQUEST_TIMEOUT=%q: NewReader's timeout %v, want %v", v, got, want)
+		}
+	}
+}
