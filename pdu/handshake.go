@@ -176,15 +176,19 @@ func VersionCreds(flags Flags) *Creds {
 	return &Creds{Creds: []Cred{VersionCred{Version: PDUVersion2, Flags: flags}.Cred()}}
 }
 
-// versionOf finds the version credential in m. Like pmcd, it refuses
-// credentials of any other type.
-func versionOf(m *Creds) (VersionCred, error) {
+// versionOf finds the version credential in m. pmcd refuses a client's
+// credentials of any other type (strict) but ignores an agent's, and so
+// does an agent with pmcd's.
+func versionOf(m *Creds, strict bool) (VersionCred, error) {
 	var v VersionCred
 	found := false
 	for _, c := range m.Creds {
 		vc, ok := c.Version()
 		if !ok {
-			return VersionCred{}, fmt.Errorf("pdu: credential of unknown type %#x: %w", uint8(c.Type), pcp.ErrIPC)
+			if strict {
+				return VersionCred{}, fmt.Errorf("pdu: credential of unknown type %#x: %w", uint8(c.Type), pcp.ErrIPC)
+			}
+			continue
 		}
 		v, found = vc, true
 	}
@@ -208,7 +212,7 @@ type Handshake struct {
 // the greeting, fails with pmcd's status if pmcd refused, and answers with
 // a CREDS PDU (sent from this process's pid) asking for the wanted
 // features that pmcd offers. It reads and writes with PCP's defaults (any
-// PDU length, DefaultTimeout) besides ctx, and reads nothing past the
+// PDU length, RequestTimeout) besides ctx, and reads nothing past the
 // greeting, so conn can be handed to a new Reader afterwards.
 func ClientHandshake(ctx context.Context, conn io.ReadWriter, want Flags) (Handshake, error) {
 	r := NewReader(conn)
@@ -288,7 +292,7 @@ func AcceptClient(ctx context.Context, r *Reader) (ClientHello, error) {
 	if err != nil {
 		return ClientHello{}, err
 	}
-	v, err := versionOf(m)
+	v, err := versionOf(m, true)
 	if err != nil {
 		return ClientHello{}, err
 	}
@@ -311,7 +315,7 @@ func agentHandshake(ctx context.Context, r *Reader, w *Writer, flags Flags, from
 	if err != nil {
 		return VersionCred{}, err
 	}
-	return versionOf(m)
+	return versionOf(m, false)
 }
 
 // AcceptAgent is pmcd's side of an agent starting up: it reads the
@@ -322,7 +326,7 @@ func AcceptAgent(ctx context.Context, r *Reader, w *Writer, pmcdPID int32) (Vers
 	if err != nil {
 		return VersionCred{}, err
 	}
-	v, err := versionOf(m)
+	v, err := versionOf(m, false)
 	if err != nil {
 		return VersionCred{}, err
 	}

@@ -58,7 +58,7 @@ func TestGreetingCaptured(t *testing.T) {
 		if err := m.Decode(c0.b); err != nil {
 			t.Fatalf("%s: %v", c0.where(), err)
 		}
-		v, err := versionOf(&m)
+		v, err := versionOf(&m, true)
 		if err != nil {
 			t.Fatalf("%s: %v", c0.where(), err)
 		}
@@ -97,7 +97,7 @@ func TestAgentHandshakeCaptured(t *testing.T) {
 		if err := am.Decode(a.b); err != nil {
 			t.Fatalf("%s: %v", a.where(), err)
 		}
-		av, err := versionOf(&am)
+		av, err := versionOf(&am, false)
 		if err != nil || av.Version != PDUVersion2 {
 			t.Errorf("%s: agent credential %+v, %v", a.where(), av, err)
 		}
@@ -455,5 +455,24 @@ func TestAcceptAgentFromPCP(t *testing.T) {
 	toAgent.Close()
 	if _, err := r.ReadPDU(ctx); err != io.EOF {
 		t.Errorf("after closing the agent's input: %v, want io.EOF", err)
+	}
+}
+
+// TestAcceptAgentLenient: pmcd ignores an agent's credentials of unknown
+// type, where it refuses a client's.
+func TestAcceptAgentLenient(t *testing.T) {
+	ctx := context.Background()
+	_, aw, pr, pw := pipeEnds(t)
+	go func() {
+		m := &Creds{Creds: []Cred{{Type: 9}, VersionCred{Version: PDUVersion2, Flags: FlagAuth}.Cred()}}
+		aw.WriteMessage(ctx, m, 1)
+	}()
+	go func() { // drain pmcd's answer
+		r := NewReader(aw.w.(net.Conn))
+		r.ReadPDU(ctx)
+	}()
+	v, err := AcceptAgent(ctx, pr, pw, 2)
+	if err != nil || v != (VersionCred{Version: PDUVersion2, Flags: FlagAuth}) {
+		t.Errorf("AcceptAgent = %+v, %v", v, err)
 	}
 }
