@@ -109,9 +109,12 @@ type ParseError struct {
 	Err   error
 }
 
+// cppExit is libpcp's message when pmcpp fails.
+const cppExit = "pmcpp returned non-zero exit status"
+
 func (e *ParseError) Error() string {
 	switch {
-	case e.CPP != nil:
+	case e.CPP != nil && (len(e.Diags) == 0 || e.Diags[0].Msg == cppExit):
 		return "pmns: " + e.CPP.Error()
 	case len(e.Diags) > 0:
 		return "pmns: " + e.Diags[0].String()
@@ -133,7 +136,9 @@ func (e *ParseError) Unwrap() []error {
 }
 
 // Report is everything PCP prints on its standard error while refusing the
-// file: pmcpp's message, if any, then libpcp's.
+// file: pmcpp's message, if any, then libpcp's. (When libpcp's parser stops
+// before the end of a failing pmcpp's output, the two processes write at the
+// same time and PCP's order varies; pmcpp's usually comes first.)
 func (e *ParseError) Report() string {
 	var b strings.Builder
 	if e.CPP != nil {

@@ -106,11 +106,11 @@ func (l *lexer) next() (token, bool) {
 // pos to -1; it returns false when libpcp refuses what it read.
 func (l *lexer) readLine() bool {
 	for {
-		if l.pos >= len(l.src) {
+		if l.pos < 0 || l.pos >= len(l.src) {
 			l.pos = -1
 			l.line = -1
 			if l.cppErr != nil {
-				l.diag("pmcpp returned non-zero exit status")
+				l.diag(cppExit)
 				return false
 			}
 			return true
@@ -139,10 +139,14 @@ func (l *lexer) readLine() bool {
 		if len(sq) > 0 && sq[0] == '#' {
 			n, name, ok := parseMarker(sq)
 			if !ok {
+				if n != nil {
+					// sscanf stored the number before failing.
+					l.line = *n
+				}
 				l.diag("Illegal line number control number")
 				return false
 			}
-			l.line, l.file = n-1, name
+			l.line, l.file = *n-1, name
 			continue
 		}
 		l.line++
@@ -188,21 +192,24 @@ func squeeze(raw []byte) []byte {
 
 // parseMarker reads a pmcpp line marker as libpcp's sscanf("# %d \"%s")
 // does: the name is the next word with its last byte (the quote) removed.
-func parseMarker(b []byte) (int32, string, bool) {
+// n is set whenever the number was read, even if the rest fails, because
+// sscanf has stored it by then.
+func parseMarker(b []byte) (n *int32, name string, ok bool) {
 	i := 1
 	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
-	n, used := cInt(b[i:])
+	v, used := cInt(b[i:])
 	if used == 0 {
-		return 0, "", false
+		return nil, "", false
 	}
+	n = &v
 	i += used
 	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	if i == len(b) || b[i] != '"' {
-		return 0, "", false
+		return n, "", false
 	}
 	i++
 	for i < len(b) && isSpace(b[i]) {
@@ -213,7 +220,7 @@ func parseMarker(b []byte) (int32, string, bool) {
 		i++
 	}
 	if i == start {
-		return 0, "", false
+		return n, "", false
 	}
 	return n, string(b[start : i-1]), true
 }

@@ -82,7 +82,7 @@ func LoadWith(path string, opts Options) (*Tree, error) {
 			return nil, &ParseError{
 				Code:  pcp.ErrPMNS,
 				CPP:   &CPPError{File: path, Msg: "No such file or directory", Err: err},
-				Diags: []Diagnostic{{Line: -1, Msg: "pmcpp returned non-zero exit status", Col: -1}},
+				Diags: []Diagnostic{{Line: -1, Msg: cppExit, Col: -1}},
 				Err:   err,
 			}
 		}
@@ -131,11 +131,9 @@ func parseBytes(data []byte, opts Options, named bool) (*Tree, error) {
 			return newTree(root), nil
 		}
 	}
-	perr := &ParseError{Code: pcp.ErrPMNS, Diags: l.diags}
-	if cppErr != nil && l.pos < 0 {
-		// libpcp saw pmcpp's whole output, so its failure is the one
-		// reported; otherwise the parser stopped first.
-		perr.CPP = cppErr
-	}
-	return nil, perr
+	// When pmcpp fails, it says so on its standard error even if libpcp's
+	// parser stopped first (unless pmcpp's output outgrew the pipe and it
+	// never got that far), and it does so before libpcp, which is still
+	// reading.
+	return nil, &ParseError{Code: pcp.ErrPMNS, Diags: l.diags, CPP: cppErr}
 }
