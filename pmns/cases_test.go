@@ -41,6 +41,8 @@ var pmnsCases = []pmnsCase{
 	{name: "marker", text: "root {\n  a 1:0:1\n# 10 \"other.file\"\n  b 1:0:x\n}\n"},
 	{name: "marker-nocpp", mode: "nocpp", text: "root {\n  a 1:0:1\n# 10 \"other.file\"\n  b 1:0:x\n}\n"},
 	{name: "marker-odd", text: "# -3 \"neg\"\nroot {\n  b 1:0:x\n}\n"},
+	{name: "marker-partial", text: "root {\n#5 x\n}\n"},
+	{name: "marker-partial-nocpp", mode: "nocpp", text: "#0 :\n"},
 	{name: "marker-overflow", text: "# 99999999999 \"big\" more\nroot {\n  b 1:0:x\n}\n"},
 	{name: "no-newline", text: "root {\n  a 1:0:1\n  b 1:0:2"},
 	{name: "no-newline-nocpp", mode: "nocpp", text: "root {\n  a 1:0:1\n  b 1:0:2"},
