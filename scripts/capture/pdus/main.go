@@ -1,14 +1,15 @@
 // Command pdus turns tshark captures of PCP traffic into the golden PDU
 // files under pdu/testdata/captures, and indexes those files.
 //
-//	pdus split -pcap F -port N -name NAME [-comment TEXT]... [-out DIR]
+//	pdus split -pcap F -port N -name NAME [-want N] [-index K] [-comment TEXT]... [-out DIR]
 //	pdus readme [-dir DIR] [-note TYPE=TEXT]...
 //
 // split reassembles every TCP connection in the capture whose accepting
 // side uses port N and writes it as DIR/NAME.pdus (NAME-1.pdus, NAME-2.pdus
 // ... when there are several): comment lines, then one line per whole PDU,
 // "> " for PDUs from the connecting side and "< " for the accepting side,
-// in lowercase hex. readme writes DIR/README.md, listing the PDU types in
+// in lowercase hex. -index K keeps only the K-th connection in order of
+// starting, for captures where two clients talk to one server. readme writes DIR/README.md, listing the PDU types in
 // each file and which files hold each type.
 package main
 
@@ -37,7 +38,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: pdus split -pcap F -port N -name NAME [-comment TEXT]... [-out DIR]")
+	fmt.Fprintln(os.Stderr, "usage: pdus split -pcap F -port N -name NAME [-want N] [-index K] [-comment TEXT]... [-out DIR]")
 	fmt.Fprintln(os.Stderr, "       pdus readme [-dir DIR] [-note TYPE=TEXT]...")
 	os.Exit(2)
 }

@@ -21,6 +21,7 @@ func splitCmd(args []string) error {
 	name := fs.String("name", "", "base name of the output file(s)")
 	out := fs.String("out", "pdu/testdata/captures", "output directory")
 	want := fs.Int("want", 0, "fail unless exactly this many connections are found (0: at least one)")
+	index := fs.Int("index", 0, "write only the index-th connection (from 1, in order of starting), as NAME.pdus")
 	var comments multiFlag
 	fs.Var(&comments, "comment", "header comment line (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -39,6 +40,12 @@ func splitCmd(args []string) error {
 	}
 	if len(conns) == 0 || (*want > 0 && len(conns) != *want) {
 		return fmt.Errorf("%s: %d connections to port %d (want %d)", *pcap, len(conns), *port, *want)
+	}
+	if *index > 0 {
+		if *index > len(conns) {
+			return fmt.Errorf("%s: no connection %d of %d to port %d", *pcap, *index, len(conns), *port)
+		}
+		conns = conns[*index-1 : *index]
 	}
 	for i, c := range conns {
 		file := *name
