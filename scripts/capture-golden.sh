@@ -471,7 +471,7 @@ agent_capture events "event records fetched from the agent" \
     "pminfo -h HOST -x -f sample.event.records"
 
 "$pdus" readme -dir "$out" \
-    -note "CONTROL_REQ=no PCP 6.0.3 program sends it: libpcp has an encoder for it, but nothing calls it" \
+    -note "CONTROL_REQ=nothing in PCP 6.0.3 sends it: libpcp has no encoder, and libpcp_pmda's main loop only logs and ignores it" \
     -note "FETCH=only pmcd -> PMDA: 6.0.3 clients send HIGHRES_FETCH because pmcd always advertises PDU_FLAG_HIGHRES" \
     -note "RESULT=clients send it only as a pmStore request; pmcd gets it from PMDAs; pmlogger answers LOG_CONTROL with it" \
     -note "ATTR=also PDU_AUTH (same code) in the SASL exchange" \
