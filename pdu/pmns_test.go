@@ -61,7 +61,9 @@ func TestPMNSCapturedExchanges(t *testing.T) {
 						t.Errorf("%s: %s is %v", p.where(), n, ids.PMIDs[i])
 					}
 				}
-				if int(ids.Status) != known {
+				// pmcd's status is the count of names it knows; an agent,
+				// asked one name at a time, sends its lookup's status, 0.
+				if int(ids.Status) != known && (len(ids.PMIDs) != 1 || ids.Status != 0) {
 					t.Errorf("%s: status %d for %d known names", p.where(), ids.Status, known)
 				}
 			case *PMNSIDs:
