@@ -148,27 +148,31 @@ func askLoggerStatus(t *testing.T, port int, version uint8, m Message) {
 // previous client hung up, so that is retried until ctx ends.
 func dialLogger(ctx context.Context, t *testing.T, port int) (net.Conn, *Reader) {
 	t.Helper()
+	// pmlogger serves one control client at a time: while it is still
+	// finishing with the previous one it refuses with an error code, or
+	// resets the connection outright. Both are worth another try.
+	var last error
 	for {
 		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", net.JoinHostPort("localhost", strconv.Itoa(port)))
-		if err != nil {
-			t.Fatal(err)
+		if err == nil {
+			r := NewReader(conn)
+			var b []byte
+			if b, err = r.ReadPDU(ctx); err == nil {
+				var greeting Error
+				if err := greeting.Decode(b); err != nil {
+					t.Fatalf("pmlogger's greeting %x: %v", b, err)
+				}
+				if greeting.Code >= 0 {
+					return conn, r
+				}
+				err = greeting.Err()
+			}
+			conn.Close()
 		}
-		r := NewReader(conn)
-		b, err := r.ReadPDU(ctx)
-		if err != nil {
-			t.Fatalf("pmlogger's greeting: %v", err)
-		}
-		var greeting Error
-		if err := greeting.Decode(b); err != nil {
-			t.Fatalf("pmlogger's greeting %x: %v", b, err)
-		}
-		if greeting.Code >= 0 {
-			return conn, r
-		}
-		conn.Close()
+		last = err
 		select {
 		case <-ctx.Done():
-			t.Fatalf("pmlogger keeps refusing: %v", greeting.Err())
+			t.Fatalf("pmlogger keeps refusing: %v", last)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
