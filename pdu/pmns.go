@@ -71,8 +71,8 @@ type PMNSNames struct {
 // PDUType returns TypePMNSNames.
 func (*PMNSNames) PDUType() Type { return TypePMNSNames }
 
-// Append encodes the PDU onto dst. It panics if Status is not nil and
-// shorter than Names.
+// Append encodes the PDU onto dst. A name without a status (Status not
+// nil but shorter than Names) is sent as a leaf.
 func (m *PMNSNames) Append(dst []byte, from int32) []byte {
 	dst, start := begin(dst, TypePMNSNames, from)
 	strBytes := 0
@@ -88,7 +88,11 @@ func (m *PMNSNames) Append(dst []byte, from int32) []byte {
 	dst = appendI32(dst, int32(len(m.Names)))
 	for i, s := range m.Names {
 		if m.Status != nil {
-			dst = appendI32(dst, m.Status[i])
+			var st int32 = PMNSLeafStatus
+			if i < len(m.Status) {
+				st = m.Status[i]
+			}
+			dst = appendI32(dst, st)
 		}
 		dst = appendI32(dst, int32(len(s)))
 		dst = appendTildePadded(dst, s)

@@ -185,3 +185,16 @@ func TestPMNSMalformed(t *testing.T) {
 		{"traverse header only", resized(trav, HeaderSize)},
 	})
 }
+
+// TestPMNSNamesShortStatus: a status list shorter than the names encodes
+// the missing ones as leaves instead of failing.
+func TestPMNSNamesShortStatus(t *testing.T) {
+	m := &PMNSNames{Names: []string{"a", "b"}, Status: []int32{PMNSNonLeafStatus}}
+	var got PMNSNames
+	if err := got.Decode(m.Append(nil, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Status) != 2 || got.Status[0] != PMNSNonLeafStatus || got.Status[1] != PMNSLeafStatus {
+		t.Errorf("status %v", got.Status)
+	}
+}
