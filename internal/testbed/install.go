@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/gopcp/gopcp/internal/pcpconf"
 )
 
 // ErrNotInstalled reports that PCP, or a part of it a test bed needs, is
@@ -97,9 +99,9 @@ func Find() (*Install, error) {
 }
 
 func find() (*Install, error) {
-	vars, path, err := loadConf()
+	vars, path, err := pcpconf.Load()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrNotInstalled, err)
 	}
 	in := &Install{ConfPath: path, vars: vars}
 	for _, c := range pmcdCandidates {

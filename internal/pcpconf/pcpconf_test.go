@@ -1,4 +1,4 @@
-package testbed
+package pcpconf
 
 import (
 	"bufio"
@@ -7,16 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/gopcp/internal/pcptest"
 )
 
 // pmconfig runs PCP's pmconfig with only the given environment, so the
 // test's own PCP_* variables cannot leak in.
 func pmconfig(t *testing.T, env []string, args ...string) map[string]string {
 	t.Helper()
-	path, err := Need(t).Tool("pmconfig")
-	if err != nil {
-		missing(t, err)
-	}
+	path := pcptest.NeedTool(t, "pmconfig")
 	cmd := exec.Command(path, args...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
 	out, err := cmd.Output()
@@ -44,7 +43,10 @@ func lookupIn(env map[string]string) func(string) (string, bool) {
 // reported by pmconfig.
 func TestParseConfMatchesPCP(t *testing.T) {
 	t.Parallel()
-	in := Need(t)
+	installed := Path(os.LookupEnv)
+	if _, err := os.Stat(installed); err != nil {
+		pcptest.Missing(t, err.Error())
+	}
 	quoting, err := filepath.Abs("testdata/quoting.conf")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,7 @@ func TestParseConfMatchesPCP(t *testing.T) {
 		path string
 		env  map[string]string // environment overrides
 	}{
-		{"installed", in.ConfPath, nil},
+		{"installed", installed, nil},
 		{"quoting", quoting, nil},
 		{"environment wins", quoting, map[string]string{"PCP_A": "from env", "PCP_B": `"kept quotes"`}},
 		{"empty environment value wins", quoting, map[string]string{"PCP_H": ""}},
@@ -66,7 +68,7 @@ func TestParseConfMatchesPCP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			got, err := parseConf(f, lookupIn(tt.env))
+			got, err := Parse(f, lookupIn(tt.env))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,14 +108,14 @@ func TestConfPath(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{"default", nil, defaultConfPath},
+		{"default", nil, DefaultPath},
 		{"PCP_CONF", map[string]string{"PCP_CONF": "/x/pcp.conf"}, "/x/pcp.conf"},
 		{"PCP_DIR", map[string]string{"PCP_DIR": "/opt/pcp"}, "/opt/pcp/etc/pcp.conf"},
 		{"PCP_CONF beats PCP_DIR", map[string]string{"PCP_CONF": "/x/pcp.conf", "PCP_DIR": "/opt/pcp"}, "/x/pcp.conf"},
 	}
 	for _, tt := range tests {
-		if got := confPath(lookupIn(tt.env)); got != tt.want {
-			t.Errorf("%s: confPath = %q, want %q", tt.name, got, tt.want)
+		if got := Path(lookupIn(tt.env)); got != tt.want {
+			t.Errorf("%s: Path = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
