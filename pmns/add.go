@@ -37,7 +37,7 @@ func (t *Tree) Add(name string, pmid pcp.PMID) error {
 		}
 		if !more {
 			if k.pmid != pmid {
-				return fmt.Errorf("pmns: %q is already %s, not %s: %w", name, describe(k), pmidString(pmid), pcp.ErrPMID)
+				return fmt.Errorf("pmns: %q is already %s, not %s: %w", name, describe(k), pmid.String(), pcp.ErrPMID)
 			}
 			return nil
 		}
@@ -52,7 +52,7 @@ func describe(n *node) string {
 	if len(n.kids) > 0 {
 		return "a non-terminal"
 	}
-	return pmidString(n.pmid)
+	return n.pmid.String()
 }
 
 func firstKid(n *node, name string) *node {

@@ -90,7 +90,7 @@ func checkDups(l *lexer, root *node) bool {
 	walkLeaves(root, func(n *node) bool {
 		if prev := last[n.pmid]; prev != nil && !IsDynamicRoot(n.pmid) {
 			l.diagBuf(fmt.Sprintf("Duplicate metric id (%s) in name space for metrics \"%s\" and \"%s\"\n",
-				pmidString(n.pmid), n.path, prev.path))
+				n.pmid.String(), n.path, prev.path))
 			ok = false
 			return false
 		}

@@ -1,10 +1,6 @@
 package pmns
 
-import (
-	"fmt"
-
-	"github.com/gopcp/gopcp/pcp"
-)
+import "github.com/gopcp/gopcp/pcp"
 
 // dynamicDomain is DYNAMIC_PMID, the domain PCP reserves for the roots of
 // dynamic subtrees (and for derived metrics, which are not ours).
@@ -29,15 +25,4 @@ func DynamicDomain(pmid pcp.PMID) (uint32, bool) {
 		return 0, false
 	}
 	return pmid.Cluster(), true
-}
-
-// pmidString formats a PMID as pmIDStr does, for PCP's messages.
-func pmidString(pmid pcp.PMID) string {
-	switch {
-	case pmid == pcp.PMIDNull:
-		return "PM_ID_NULL"
-	case IsDynamicRoot(pmid):
-		return fmt.Sprintf("%d.*.*", pmid.Cluster())
-	}
-	return fmt.Sprintf("%d.%d.%d", pmid.Domain(), pmid.Cluster(), pmid.Item())
 }

@@ -80,10 +80,10 @@ func checkTree(t *testing.T, tree *Tree) {
 		}
 		all, err := tree.NameAll(pmid)
 		if err != nil || !slices.Contains(all, name) {
-			t.Fatalf("NameAll(%s) = %q, %v; lacks %q", pmidString(pmid), all, err, name)
+			t.Fatalf("NameAll(%s) = %q, %v; lacks %q", pmid.String(), all, err, name)
 		}
 		if id, err := tree.NameID(pmid); err != nil || id != all[0] {
-			t.Fatalf("NameID(%s) = %q, %v; want %q", pmidString(pmid), id, err, all[0])
+			t.Fatalf("NameID(%s) = %q, %v; want %q", pmid.String(), id, err, all[0])
 		}
 		if kids, err := tree.Children(name); err != nil || len(kids) != 0 {
 			t.Fatalf("Children of leaf %q = %v, %v", name, kids, err)

@@ -75,7 +75,7 @@ func ours(tree *Tree, err error, cmd string, args ...string) string {
 			if pmid, err := tree.Lookup(name); err != nil {
 				fmt.Fprintf(&b, "%s error %d\n", name, errCode(err))
 			} else {
-				fmt.Fprintf(&b, "%s %s\n", name, pmidString(pmid))
+				fmt.Fprintf(&b, "%s %s\n", name, pmid.String())
 			}
 		}
 	case "names":
@@ -119,7 +119,7 @@ func ours(tree *Tree, err error, cmd string, args ...string) string {
 			if pmid, err := tree.Lookup(a); err != nil {
 				fmt.Fprintf(&b, "%s error %d\n", a, errCode(err))
 			} else {
-				fmt.Fprintf(&b, "%s %s\n", a, pmidString(pmid))
+				fmt.Fprintf(&b, "%s %s\n", a, pmid.String())
 			}
 		}
 	default:
@@ -146,7 +146,7 @@ func dropEmpty(names []string) []string {
 }
 
 func writeNames(b *strings.Builder, tree *Tree, pmid pcp.PMID) {
-	b.WriteString(pmidString(pmid))
+	b.WriteString(pmid.String())
 	if name, err := tree.NameID(pmid); err != nil {
 		fmt.Fprintf(b, " error %d", errCode(err))
 	} else {

@@ -135,7 +135,7 @@ func (t *Tree) NameAll(pmid pcp.PMID) ([]string, error) {
 func (t *Tree) leavesOf(pmid pcp.PMID) ([]*node, error) {
 	leaves := t.ids[pmid]
 	if len(leaves) == 0 || IsDynamicRoot(pmid) {
-		return nil, fmt.Errorf("pmns: unknown PMID %s: %w", pmidString(pmid), pcp.ErrPMID)
+		return nil, fmt.Errorf("pmns: unknown PMID %s: %w", pmid.String(), pcp.ErrPMID)
 	}
 	return leaves, nil
 }

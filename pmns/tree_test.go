@@ -103,7 +103,7 @@ func TestAddErrors(t *testing.T) {
 	} {
 		err := tree.Add(tc.name, tc.pmid)
 		if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
-			t.Errorf("Add(%q, %s) = %v, want %v", tc.name, pmidString(tc.pmid), err, tc.want)
+			t.Errorf("Add(%q, %s) = %v, want %v", tc.name, tc.pmid.String(), err, tc.want)
 		}
 	}
 	// a.c went in front of a.b, and names come latest in the tree first.
@@ -143,7 +143,7 @@ func TestQueryErrors(t *testing.T) {
 
 	pmid, err := tree.Lookup("x.dyn.some.name")
 	if d, ok := DynamicDomain(pmid); err != nil || !ok || d != 42 {
-		t.Errorf("Lookup below dynamic root = %s, %v; want domain 42", pmidString(pmid), err)
+		t.Errorf("Lookup below dynamic root = %s, %v; want domain 42", pmid.String(), err)
 	}
 	if tree.Len() != 3 {
 		t.Errorf("Len = %d, want 3", tree.Len())
@@ -164,8 +164,8 @@ func TestDynamicPMID(t *testing.T) {
 		{pcp.PMIDNull, 0, false, "PM_ID_NULL"},
 	} {
 		d, ok := DynamicDomain(tc.pmid)
-		if d != tc.domain || ok != tc.ok || IsDynamicRoot(tc.pmid) != tc.ok || pmidString(tc.pmid) != tc.str {
-			t.Errorf("%#x: DynamicDomain = %d, %v; string %q", uint32(tc.pmid), d, ok, pmidString(tc.pmid))
+		if d != tc.domain || ok != tc.ok || IsDynamicRoot(tc.pmid) != tc.ok || tc.pmid.String() != tc.str {
+			t.Errorf("%#x: DynamicDomain = %d, %v; string %q", uint32(tc.pmid), d, ok, tc.pmid.String())
 		}
 	}
 	if DynamicRoot(70) != pcp.PMID(0x7fc11800) {
