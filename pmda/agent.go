@@ -1,0 +1,140 @@
+package pmda
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"strings"
+	"sync"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// Config describes an agent to New.
+type Config struct {
+	// Name is the agent's name, such as "pmdatrivial". Its domain label
+	// is {"agent":NAME} with a leading "pmda" and a trailing " DSO" taken
+	// off, as PCP does.
+	Name string
+	// Domain is the agent's PMID domain number (1..510).
+	Domain uint32
+	// Metrics is the metric table; PMIDs must be unique.
+	Metrics []Metric
+	// InDoms is the instance domain table.
+	InDoms []InDom
+	// Labels are the agent's domain labels, added after "agent".
+	Labels []Label
+	// Fetcher supplies values; it is required. It may also implement
+	// Refresher, Storer, ContextEnder and Attributer.
+	Fetcher Fetcher
+	// Flags are asked of pmcd at the handshake: pdu.FlagAuth to have
+	// client credentials forwarded, pdu.FlagContainer for container
+	// names. Both reach an Attributer.
+	Flags pdu.Flags
+	// Log receives what the agent reports on its way, as a PCP agent's
+	// log file does; nil discards it.
+	Log *log.Logger
+}
+
+// Agent serves one PMDA's metrics. Build it with New; see the package
+// documentation for its concurrency rules.
+type Agent struct {
+	name    string
+	domain  uint32
+	flags   pdu.Flags
+	fetcher Fetcher
+	labels  []Label
+	log     *log.Logger
+
+	metrics map[pcp.PMID]*Metric
+	order   []pcp.PMID // metric table order
+	indoms  map[pcp.InDom]*InDom
+	names   *pmns.Tree // nil when no metric has a name
+
+	mu      sync.Mutex
+	profile profile
+	result  pcp.Result
+	arena   []byte
+}
+
+// New checks cfg and builds an Agent. The tables are copied, with the
+// agent's domain put into every PMID and InDom.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Domain == 0 || cfg.Domain >= pcp.MaxDomain {
+		return nil, fmt.Errorf("pmda: %s: bad domain %d", cfg.Name, cfg.Domain)
+	}
+	if cfg.Fetcher == nil {
+		return nil, fmt.Errorf("pmda: %s: no Fetcher", cfg.Name)
+	}
+	a := &Agent{
+		name:    cfg.Name,
+		domain:  cfg.Domain,
+		flags:   cfg.Flags,
+		fetcher: cfg.Fetcher,
+		labels:  cfg.Labels,
+		log:     cfg.Log,
+		metrics: make(map[pcp.PMID]*Metric, len(cfg.Metrics)),
+		indoms:  make(map[pcp.InDom]*InDom, len(cfg.InDoms)),
+	}
+	if a.log == nil {
+		a.log = log.New(io.Discard, "", 0)
+	}
+	for i := range cfg.InDoms {
+		d := cfg.InDoms[i]
+		d.InDom = pcp.NewInDom(cfg.Domain, d.InDom.Serial())
+		if _, dup := a.indoms[d.InDom]; dup {
+			return nil, fmt.Errorf("pmda: %s: instance domain %v twice", cfg.Name, d.InDom)
+		}
+		a.indoms[d.InDom] = &d
+	}
+	for i := range cfg.Metrics {
+		m := cfg.Metrics[i]
+		id := m.Desc.PMID
+		m.Desc.PMID = pcp.NewPMID(cfg.Domain, id.Cluster(), id.Item())
+		if m.Desc.InDom != pcp.InDomNull {
+			m.Desc.InDom = pcp.NewInDom(cfg.Domain, m.Desc.InDom.Serial())
+			if _, ok := a.indoms[m.Desc.InDom]; !ok {
+				return nil, fmt.Errorf("pmda: %s: metric %v: unknown instance domain %v", cfg.Name, m.Desc.PMID, m.Desc.InDom)
+			}
+		}
+		if _, dup := a.metrics[m.Desc.PMID]; dup {
+			return nil, fmt.Errorf("pmda: %s: metric %v twice", cfg.Name, m.Desc.PMID)
+		}
+		a.metrics[m.Desc.PMID] = &m
+		a.order = append(a.order, m.Desc.PMID)
+		if m.Name != "" {
+			if a.names == nil {
+				a.names = pmns.New()
+			}
+			if err := a.names.Add(m.Name, m.Desc.PMID); err != nil {
+				return nil, fmt.Errorf("pmda: %s: %w", cfg.Name, err)
+			}
+		}
+	}
+	return a, nil
+}
+
+// Name is the agent's name.
+func (a *Agent) Name() string { return a.name }
+
+// Domain is the agent's domain number.
+func (a *Agent) Domain() uint32 { return a.domain }
+
+// Flags are the connection features the agent asks pmcd for.
+func (a *Agent) Flags() pdu.Flags { return a.flags }
+
+// Metric returns the table entry of pmid, or nil.
+func (a *Agent) Metric(pmid pcp.PMID) *Metric { return a.metrics[pmid] }
+
+// labelName is the agent's name as PCP shows it in the "agent" label.
+func labelName(name string) string {
+	if len(name) > 4 && strings.HasPrefix(name, "pmda") {
+		name = name[4:]
+	}
+	if len(name) > 4 && strings.HasSuffix(name, " DSO") {
+		name = name[:len(name)-4]
+	}
+	return name
+}

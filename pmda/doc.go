@@ -1,0 +1,31 @@
+// Package pmda is the agent library: what a Performance Metrics Domain Agent
+// (PMDA) needs to serve its metrics to pmcd, as PCP's libpcp_pmda provides
+// for C agents.
+//
+// An agent author describes the metrics (a Metric per PMID, with descriptor,
+// help text and optional labels) and instance domains (an InDom per
+// instance domain, with its instances), and supplies a Fetcher that returns
+// one value per metric and instance. Further optional interfaces (Refresher,
+// Storer, ContextEnder, Attributer, Labeler) add behaviour; an agent that
+// does not implement one gets libpcp_pmda's default, such as
+// PM_ERR_PERMISSION for every store.
+//
+// The Agent type answers pmcd's requests through a plain method set (Desc,
+// Fetch, Instance, Text, Label, Store, the namespace methods, Profile,
+// EndContext, Attribute) so that a pmcd can call it in-process, and through
+// Dispatch, which decodes one PDU and encodes the reply. Serve is the thin
+// loop that does the agent handshake and then dispatches PDUs read from a
+// pipe or socket until pmcd goes away. A malformed PDU ends Serve with an
+// error wrapping pcp.ErrIPC; nothing pmcd sends makes it panic.
+//
+// Errors follow PCP: the codes are pcp.Error values (pcp.ErrPMID,
+// pcp.ErrInst, pcp.ErrText, ...) and are sent to pmcd as they are, so a
+// callback returning pcp.ErrAppVersion makes pmcd's client see exactly
+// PM_ERR_APPVERSION. Any other Go error is sent as PM_ERR_GENERIC.
+//
+// Concurrency: the metric and instance tables are read-only once the Agent is
+// built. The request methods are meant to be called by one goroutine at a
+// time, as pmcd serialises requests to an agent; Agent guards its own mutable
+// state (the profile, per-context data and buffers) with a mutex, so
+// concurrent calls are safe but run one after the other.
+package pmda

@@ -1,0 +1,124 @@
+package pmda
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// labelSet encodes labels as a PCP label set for inst: a JSON object with
+// the labels sorted by name, as PCP keeps them, each label flagged with
+// level. Names must be unique in a set.
+func labelSet(inst int32, level uint8, labels []Label) (pcp.LabelSet, error) {
+	sorted := slices.Clone(labels)
+	slices.SortFunc(sorted, func(x, y Label) int { return strings.Compare(x.Name, y.Name) })
+	if len(sorted) >= pcp.MaxLabels {
+		return pcp.LabelSet{}, fmt.Errorf("pmda: %d labels: %w", len(sorted), pcp.ErrTooBig)
+	}
+	var b strings.Builder
+	set := pcp.LabelSet{Inst: inst, Labels: make([]pcp.Label, 0, len(sorted))}
+	b.WriteByte('{')
+	for i, l := range sorted {
+		if i > 0 {
+			if sorted[i-1].Name == l.Name {
+				return pcp.LabelSet{}, fmt.Errorf("pmda: label %q twice: %w", l.Name, pcp.ErrLabel)
+			}
+			b.WriteByte(',')
+		}
+		name, err := json.Marshal(l.Name)
+		if err != nil {
+			return pcp.LabelSet{}, fmt.Errorf("pmda: label %q: %w", l.Name, pcp.ErrLabel)
+		}
+		value, err := json.Marshal(l.Value)
+		if err != nil {
+			return pcp.LabelSet{}, fmt.Errorf("pmda: label %q: %v: %w", l.Name, err, pcp.ErrLabel)
+		}
+		// The index points inside the quotes of the name.
+		nameOff := b.Len() + 1
+		b.Write(name)
+		b.WriteByte(':')
+		valueOff := b.Len()
+		b.Write(value)
+		if len(name)-2 > 255 || b.Len() >= pcp.MaxLabelJSONLen {
+			return pcp.LabelSet{}, fmt.Errorf("pmda: label %q too long: %w", l.Name, pcp.ErrTooBig)
+		}
+		set.Labels = append(set.Labels, pcp.Label{
+			Name: uint16(nameOff), NameLen: uint8(len(name) - 2), Flags: level,
+			Value: uint16(valueOff), ValueLen: uint16(len(value)),
+		})
+	}
+	b.WriteByte('}')
+	set.JSON = b.String()
+	set.NLabels = int32(len(set.Labels))
+	return set, nil
+}
+
+// Label returns the label sets of one level of the label hierarchy, as a
+// LABEL_REQ asks for them: level is one of pcp.LabelDomain, LabelInDom,
+// LabelCluster, LabelItem (ident a domain, InDom, PMID, PMID) or
+// LabelInstances (ident an InDom, one set per instance, in table order).
+// A level without labels gives no sets, as libpcp_pmda answers; the domain
+// level always has the agent's name. pcp.LabelContext gives none: pmcd
+// supplies the context's labels itself. An unknown level is pcp.ErrType.
+func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) ([]pcp.LabelSet, error) {
+	one := func(labels []Label) ([]pcp.LabelSet, error) {
+		if len(labels) == 0 {
+			return nil, nil
+		}
+		s, err := labelSet(pcp.InstNull, level, labels)
+		if err != nil {
+			return nil, err
+		}
+		return []pcp.LabelSet{s}, nil
+	}
+	switch level &^ (pcp.LabelCompound | pcp.LabelOptional) {
+	case pcp.LabelContext:
+		return nil, nil
+	case pcp.LabelDomain:
+		labels := append([]Label{{Name: "agent", Value: labelName(a.name)}}, a.labels...)
+		return one(labels)
+	case pcp.LabelInDom:
+		if d := a.indoms[pcp.InDom(ident)]; d != nil {
+			return one(d.Labels)
+		}
+		return nil, nil
+	case pcp.LabelCluster:
+		return nil, nil
+	case pcp.LabelItem:
+		if m := a.metrics[pcp.PMID(ident)]; m != nil {
+			return one(m.Labels)
+		}
+		return nil, nil
+	case pcp.LabelInstances:
+		return a.instanceLabels(pcp.InDom(ident))
+	}
+	return nil, pcp.ErrType
+}
+
+// instanceLabels gives a set per instance of indom, empty ones included,
+// as libpcp_pmda does; the null domain has one set for pcp.InstNull.
+func (a *Agent) instanceLabels(indom pcp.InDom) ([]pcp.LabelSet, error) {
+	if indom == pcp.InDomNull {
+		return []pcp.LabelSet{{Inst: pcp.InstNull}}, nil
+	}
+	d := a.indoms[indom]
+	if d == nil {
+		return nil, nil
+	}
+	sets := make([]pcp.LabelSet, 0, len(d.Instances))
+	for _, in := range d.Instances {
+		s := pcp.LabelSet{Inst: in.ID}
+		if len(in.Labels) > 0 {
+			var err error
+			if s, err = labelSet(in.ID, pcp.LabelInstances, in.Labels); err != nil {
+				return nil, err
+			}
+		}
+		sets = append(sets, s)
+	}
+	return sets, nil
+}

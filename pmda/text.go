@@ -1,0 +1,45 @@
+package pmda
+
+import (
+	"context"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// Text returns help text as a TEXT_REQ asks for it: typ combines
+// pdu.TextOneLine or pdu.TextHelp with pdu.TextPMID or pdu.TextInDom,
+// and ident is then a PMID or an InDom. Missing text, an unknown metric or
+// domain included, is pcp.ErrText, as libpcp_pmda answers.
+func (a *Agent) Text(ctx context.Context, c Client, ident uint32, typ int32) (string, error) {
+	var one, help string
+	if typ&pdu.TextPMID != 0 {
+		m := a.metrics[pcp.PMID(ident)]
+		if m == nil {
+			return "", pcp.ErrText
+		}
+		one, help = m.OneLine, m.Help
+	} else {
+		d := a.indoms[pcp.InDom(ident)]
+		if d == nil {
+			return "", pcp.ErrText
+		}
+		one, help = d.OneLine, d.Help
+	}
+	s := help
+	if typ&pdu.TextOneLine != 0 {
+		s = one
+	}
+	if s == "" {
+		return "", pcp.ErrText
+	}
+	return s, nil
+}
+
+// Desc returns the descriptor of pmid, or pcp.ErrPMID.
+func (a *Agent) Desc(ctx context.Context, c Client, pmid pcp.PMID) (pcp.Desc, error) {
+	if m := a.metrics[pmid]; m != nil {
+		return m.Desc, nil
+	}
+	return pcp.Desc{}, pcp.ErrPMID
+}
