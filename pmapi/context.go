@@ -1,0 +1,277 @@
+package pmapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// contextSlot is the context number sent in PROFILE and FETCH PDUs,
+// libpcp's c_slot: the context's index among the process's contexts.
+// Each Context has a connection of its own, so it is always the first.
+const contextSlot = 0
+
+// Context is a connection to one pmcd, PCP's PM_CONTEXT_HOST context,
+// with the instance profile that goes with it. See the package
+// documentation for its concurrency rules.
+type Context struct {
+	spec *HostSpec
+	opts options
+
+	mu       sync.Mutex
+	conn     *connection // nil when closed or after a connection failure
+	r        *pdu.Reader
+	w        *pdu.Writer
+	closed   bool
+	profile  profile
+	profSent bool // pmcd holds the current profile (libpcp's c_sent)
+
+	failures int       // failed reconnection attempts in a row
+	retryAt  time.Time // no reconnection attempt before this
+}
+
+// Option configures NewHostContext.
+type Option func(*options)
+
+type options struct {
+	ns             *pmns.Tree
+	connectTimeout time.Duration
+	requestTimeout time.Duration
+}
+
+// WithNamespace makes the context answer name questions (LookupName,
+// NameID, NameAll, Children, ChildrenStatus, Traverse) from a local
+// namespace instead of pmcd's, as PCP's tools do with -n.
+func WithNamespace(t *pmns.Tree) Option {
+	return func(o *options) { o.ns = t }
+}
+
+// WithConnectTimeout overrides PMCD_CONNECT_TIMEOUT; zero means no limit
+// besides the context.Context's.
+func WithConnectTimeout(d time.Duration) Option {
+	return func(o *options) { o.connectTimeout = d }
+}
+
+// WithRequestTimeout overrides PMCD_REQUEST_TIMEOUT, the wait for each
+// reply from pmcd; zero means no limit besides the context.Context's.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(o *options) { o.requestTimeout = d }
+}
+
+// NewHostContext connects to the pmcd a host specification names, as
+// pmNewContext(PM_CONTEXT_HOST, spec) does: "host", "host:port[,port...]",
+// "[ipv6-address]:port", "pcp://host:port", "local:" or "unix:" with an
+// optional socket path, and "?container=name" among the attributes.
+// Hosts without ports try each port of PMCD_PORT (default 44321); the
+// connection must be made within PMCD_CONNECT_TIMEOUT (default 5 s) and
+// each reply arrive within PMCD_REQUEST_TIMEOUT (default 10 s).
+//
+// A malformed specification is a *HostSpecError (pcp.ErrGeneric), one
+// without a host pcp.ErrNotHost; failing to connect gives the errno PCP
+// gives (ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH as pcp.Error), and pmcd's
+// refusal its code. Connections through pmproxy, TLS (pcps:) and SASL
+// authentication are not implemented (pcp.ErrNYI).
+func NewHostContext(ctx context.Context, spec string, opts ...Option) (*Context, error) {
+	o := options{connectTimeout: ConnectTimeout(), requestTimeout: pdu.RequestTimeout()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	hs, err := ParseHostSpec(spec)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: %w", err)
+	}
+	if len(hs.Hosts) == 0 {
+		return nil, fmt.Errorf("pmapi: host specification %q: %w", spec, pcp.ErrNotHost)
+	}
+	if _, ok := hs.Attrs[pdu.AttrContainer]; !ok {
+		if name, ok := os.LookupEnv("PCP_CONTAINER"); ok {
+			hs.Attrs[pdu.AttrContainer] = name
+		}
+	}
+	c := &Context{spec: hs, opts: o}
+	c.profile.reset(pdu.ProfileInclude)
+	conn, err := connect(ctx, hs, o.connectTimeout)
+	if err != nil {
+		return nil, err
+	}
+	c.attach(conn)
+	return c, nil
+}
+
+func (c *Context) attach(conn *connection) {
+	c.conn = conn
+	c.r = pdu.NewReader(conn.conn)
+	c.r.Timeout = c.opts.requestTimeout
+	c.w = pdu.NewWriter(conn.conn)
+	c.w.Timeout = c.opts.requestTimeout
+	c.profSent = false
+}
+
+// Spec returns the context's parsed host specification.
+func (c *Context) Spec() *HostSpec { return c.spec }
+
+// Features returns the features pmcd offered when the connection was
+// made (pdu.FlagHighRes, pdu.FlagDescs, pdu.FlagLabels, ...), or 0 when
+// the context has no connection.
+func (c *Context) Features() pdu.Flags {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil {
+		return 0
+	}
+	return c.conn.features
+}
+
+// Close ends the connection, as pmDestroyContext does. Later calls fail
+// with pcp.ErrNoContext. Closing twice is harmless.
+func (c *Context) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.conn == nil {
+		return nil
+	}
+	err := c.conn.conn.Close()
+	c.conn = nil
+	return err
+}
+
+// Reconnect closes the connection, if any, and makes a new one to the
+// same pmcd, as pmReconnectContext does; pmcd gets the instance profile
+// again before the next fetch. After a failed attempt, further attempts
+// within PCP's back-off time (PMCD_RECONNECT_TIMEOUT: 5, 10, 20, 40, then
+// 80 s) fail at once. Failures wrap ETIMEDOUT as in PCP, and the cause.
+func (c *Context) Reconnect(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return fmt.Errorf("pmapi: Reconnect: %w", pcp.ErrNoContext)
+	}
+	etimedout := pcp.Error(-110)
+	if c.failures > 0 && time.Now().Before(c.retryAt) {
+		return fmt.Errorf("pmapi: Reconnect: too soon after a failed attempt: %w", etimedout)
+	}
+	if c.conn != nil {
+		c.conn.conn.Close()
+		c.conn = nil
+	}
+	conn, err := connect(ctx, c.spec, c.opts.connectTimeout)
+	if err != nil {
+		backoff := reconnectBackoff()
+		if c.failures < len(backoff) {
+			c.failures++
+		}
+		c.retryAt = time.Now().Add(backoff[c.failures-1])
+		return fmt.Errorf("pmapi: Reconnect: %w (%w)", etimedout, err)
+	}
+	c.failures = 0
+	c.attach(conn)
+	return nil
+}
+
+// ready checks that the context can talk to pmcd; the caller holds mu.
+func (c *Context) ready() error {
+	switch {
+	case c.closed:
+		return pcp.ErrNoContext
+	case c.conn == nil:
+		return fmt.Errorf("%w: no connection to pmcd (Reconnect)", pcp.ErrIPC)
+	}
+	return nil
+}
+
+// broken drops a connection whose PDU stream can no longer be trusted.
+func (c *Context) broken() {
+	if c.conn != nil {
+		c.conn.conn.Close()
+		c.conn = nil
+	}
+	c.profSent = false
+}
+
+// transportError gives a failed read or write the PCP code libpcp would
+// return for it, keeping ctx's error and any PCP code already there.
+func transportError(err error) error {
+	var code pcp.Error
+	switch {
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%w: pmcd closed the connection", pcp.ErrIPC)
+	case errors.As(err, &code), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	return fmt.Errorf("%w (%w)", pcp.ErrIPC, err)
+}
+
+// send writes one request; the caller holds mu.
+func (c *Context) send(ctx context.Context, req pdu.Message) error {
+	if err := c.ready(); err != nil {
+		return err
+	}
+	if err := c.w.WriteMessage(ctx, req, 0); err != nil {
+		c.broken()
+		return transportError(err)
+	}
+	return nil
+}
+
+// receive reads one reply; the slice is valid until the next read. The
+// caller holds mu.
+func (c *Context) receive(ctx context.Context) ([]byte, pdu.Type, error) {
+	if err := c.ready(); err != nil {
+		return nil, 0, err
+	}
+	buf, err := c.r.ReadPDU(ctx)
+	if err != nil {
+		c.broken()
+		return nil, 0, transportError(err)
+	}
+	h, err := pdu.ParseHeader(buf)
+	if err != nil {
+		c.broken()
+		return nil, 0, err
+	}
+	return buf, h.Type, nil
+}
+
+// call sends req and decodes the reply into resp. An ERROR reply is the
+// error it carries; any other PDU is pcp.ErrIPC. The caller holds mu.
+func (c *Context) call(ctx context.Context, req, resp pdu.Message) error {
+	if err := c.send(ctx, req); err != nil {
+		return err
+	}
+	buf, typ, err := c.receive(ctx)
+	if err != nil {
+		return err
+	}
+	return c.decodeReply(buf, typ, resp)
+}
+
+func (c *Context) decodeReply(buf []byte, typ pdu.Type, resp pdu.Message) error {
+	switch typ {
+	case resp.PDUType():
+		if err := resp.Decode(buf); err != nil {
+			c.broken()
+			return err
+		}
+		return nil
+	case pdu.TypeError:
+		var e pdu.Error
+		if err := e.Decode(buf); err != nil {
+			c.broken()
+			return err
+		}
+		if e.Code < 0 {
+			return e.Err()
+		}
+	}
+	c.broken()
+	return fmt.Errorf("%w: pmcd answered %s with %s", pcp.ErrIPC, resp.PDUType(), typ)
+}

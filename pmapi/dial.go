@@ -1,0 +1,138 @@
+package pmapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// connection is one established, greeted connection to pmcd.
+type connection struct {
+	conn     net.Conn
+	features pdu.Flags // what pmcd offered in its greeting
+	host     string    // the host name (or socket path) actually reached
+	port     int       // the TCP port reached, -1 for a Unix socket
+}
+
+// connect reaches pmcd as libpcp's __pmConnectPMCD does: the Unix socket
+// for local: and unix: specifications (local: falling back to localhost
+// on the default ports), else each of the host's ports in turn until one
+// connects and completes the handshake.
+func connect(ctx context.Context, hs *HostSpec, timeout time.Duration) (*connection, error) {
+	if len(hs.Hosts) > 1 {
+		return nil, fmt.Errorf("pmapi: %s: connections through pmproxy: %w", hs, pcp.ErrNYI)
+	}
+	want, err := wantFlags(hs)
+	if err != nil {
+		return nil, err
+	}
+	host := hs.Hosts[0]
+	ports := host.Ports
+	if len(ports) == 0 {
+		ports = DefaultPorts()
+	}
+	if hs.Kind != HostTCP {
+		c, err := dialOne(ctx, "unix", host.Name, timeout, hs, want)
+		if err == nil {
+			c.host, c.port = host.Name, -1
+			return c, nil
+		}
+		if hs.Kind == HostUnix || ctx.Err() != nil {
+			return nil, err
+		}
+		host = Host{Name: "localhost"}
+		ports = DefaultPorts()
+	}
+	var last error
+	for _, port := range ports {
+		addr := net.JoinHostPort(host.Name, strconv.Itoa(port))
+		c, err := dialOne(ctx, "tcp", addr, timeout, hs, want)
+		if err == nil {
+			c.host, c.port = host.Name, port
+			return c, nil
+		}
+		last = err
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, last
+}
+
+// wantFlags works out the connection features the specification asks for.
+// TLS, SASL authentication and compression are not available here.
+func wantFlags(hs *HostSpec) (pdu.Flags, error) {
+	var want pdu.Flags
+	if hs.Attrs[pdu.AttrProtocol] == "pcps" {
+		return 0, fmt.Errorf("pmapi: %s: secure connections: %w", hs, pcp.ErrNYI)
+	}
+	if v, ok := os.LookupEnv("PCP_SECURE_SOCKETS"); ok && (v == "" || v == "1" || v == "enforce") {
+		return 0, fmt.Errorf("pmapi: %s: secure connections (PCP_SECURE_SOCKETS): %w", hs, pcp.ErrNYI)
+	}
+	if _, ok := hs.Attrs[pdu.AttrCompress]; ok {
+		return 0, fmt.Errorf("pmapi: %s: compression: %w", hs, pcp.Error(-int32(syscall.EOPNOTSUPP)))
+	}
+	for _, k := range []pdu.AttrKey{pdu.AttrUserAuth, pdu.AttrUsername, pdu.AttrPassword, pdu.AttrMethod, pdu.AttrRealm} {
+		if _, ok := hs.Attrs[k]; ok {
+			return 0, fmt.Errorf("pmapi: %s: authentication: %w", hs, pcp.ErrNYI)
+		}
+	}
+	if _, ok := hs.Attrs[pdu.AttrContainer]; ok {
+		want |= pdu.FlagContainer
+	}
+	return want, nil
+}
+
+// dialOne connects to one address within the connect timeout and does the
+// handshake, sending the container name when one was asked for.
+func dialOne(ctx context.Context, network, addr string, timeout time.Duration, hs *HostSpec, want pdu.Flags) (*connection, error) {
+	d := net.Dialer{Timeout: timeout}
+	conn, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: connecting to %s: %w", addr, dialError(ctx, network, err))
+	}
+	hello, err := pdu.ClientHandshake(ctx, conn, want)
+	if err == nil && hello.Sent&pdu.FlagContainer != 0 {
+		w := pdu.NewWriter(conn)
+		err = w.WriteMessage(ctx, &pdu.Attr{Key: pdu.AttrContainer, Value: []byte(hs.Attrs[pdu.AttrContainer])}, 0)
+	}
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("pmapi: handshake with pmcd at %s: %w", addr, err)
+	}
+	return &connection{conn: conn, features: hello.Greeting.Info.Features}, nil
+}
+
+// dialError turns a failed dial into the PCP code libpcp reports: the
+// errno of the refusal, ETIMEDOUT when the connect timeout expires,
+// EHOSTUNREACH for a name that does not resolve, and ECONNREFUSED for a
+// Unix socket that does not exist. A cancelled ctx stays ctx's error.
+func dialError(ctx context.Context, network string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w (%w)", ctx.Err(), err)
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return fmt.Errorf("%w (%w)", pcp.Error(-int32(syscall.EHOSTUNREACH)), err)
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		if network == "unix" && errno == syscall.ENOENT {
+			errno = syscall.ECONNREFUSED
+		}
+		return pcp.Error(-int32(errno))
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return pcp.Error(-int32(syscall.ETIMEDOUT))
+	}
+	return fmt.Errorf("%w (%w)", pcp.ErrIPC, err)
+}

@@ -1,0 +1,119 @@
+package pmapi
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/pcpconf"
+)
+
+// DefaultPort is pmcd's well-known TCP port, PCP's SERVER_PORT.
+const DefaultPort = 44321
+
+// DefaultConnectTimeout is how long PCP waits for a connection to pmcd
+// to be established, the default of PMCD_CONNECT_TIMEOUT.
+const DefaultConnectTimeout = 5 * time.Second
+
+// DefaultPorts returns the ports a host specification without ports
+// means: the comma-separated list in $PMCD_PORT, else DefaultPort. As in
+// PCP, each port is read as C's strtol reads it (decimal, 0x hex or 0
+// octal), and a list with anything else in it, or a negative port, is
+// ignored in favour of the default.
+func DefaultPorts() []int {
+	if env, ok := os.LookupEnv("PMCD_PORT"); ok {
+		if ports, ok := parsePortList(env); ok {
+			return ports
+		}
+	}
+	return []int{DefaultPort}
+}
+
+func parsePortList(s string) ([]int, bool) {
+	var ports []int
+	for _, field := range strings.Split(s, ",") {
+		port, ok := strtol(field)
+		if !ok || port < 0 {
+			return nil, false
+		}
+		ports = append(ports, port)
+	}
+	return ports, true
+}
+
+// strtol parses a whole string as C's strtol with base 0 does, accepting
+// leading white space and a sign; the empty string (or only a sign) is 0.
+func strtol(s string) (int, bool) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" {
+		return 0, true
+	}
+	base := 10
+	switch {
+	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	v, err := strconv.ParseInt(s, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return int(int32(v)), true
+}
+
+// ConnectTimeout returns how long to wait for a connection: the seconds
+// in $PMCD_CONNECT_TIMEOUT (fractions allowed), else
+// DefaultConnectTimeout, which is also what a value that is not a
+// non-negative number gets (PCP warns and ignores it). Zero means no
+// limit.
+func ConnectTimeout() time.Duration {
+	env, ok := os.LookupEnv("PMCD_CONNECT_TIMEOUT")
+	if !ok {
+		return DefaultConnectTimeout
+	}
+	secs, err := strconv.ParseFloat(env, 64)
+	if err != nil || secs < 0 {
+		return DefaultConnectTimeout
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// DefaultSocketPath is pmcd's Unix domain socket: $PMCD_SOCKET, else
+// pmcd.socket in pcp.conf's PCP_RUN_DIR.
+func DefaultSocketPath() string {
+	if env, ok := os.LookupEnv("PMCD_SOCKET"); ok {
+		return env
+	}
+	dir, _ := pcpconf.Get("PCP_RUN_DIR")
+	return dir + "/pmcd.socket"
+}
+
+// reconnectBackoff returns the waits between failed reconnection
+// attempts: the comma-separated positive seconds of
+// $PMCD_RECONNECT_TIMEOUT, else PCP's 5, 10, 20, 40 and 80 seconds.
+func reconnectBackoff() []time.Duration {
+	def := []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second}
+	env, ok := os.LookupEnv("PMCD_RECONNECT_TIMEOUT")
+	if !ok || env == "" {
+		return def
+	}
+	var out []time.Duration
+	for _, field := range strings.Split(env, ",") {
+		n, err := strconv.Atoi(field)
+		if err != nil || n <= 0 {
+			return def
+		}
+		out = append(out, time.Duration(n)*time.Second)
+	}
+	return out
+}

@@ -1,0 +1,338 @@
+package pmapi
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// HostKind says how a host specification reaches pmcd.
+type HostKind int
+
+const (
+	// HostTCP connects to a host name or address on TCP ports.
+	HostTCP HostKind = iota
+	// HostLocal ("local:") tries pmcd's Unix domain socket first and
+	// falls back to localhost on the default ports.
+	HostLocal
+	// HostUnix ("unix:") uses only the Unix domain socket.
+	HostUnix
+)
+
+// Host is one host of a specification: a name (or, for HostLocal and
+// HostUnix, an absolute socket path) and the ports given for it, none
+// meaning the default list (PMCD_PORT).
+type Host struct {
+	Name  string
+	Ports []int
+}
+
+// HostSpec is a parsed host specification, PCP's
+// "[protocol:][//]host[:port[,port...]][@proxy[:port]][?attr[=value]&...]"
+// or "local:[path]" / "unix:[path]" with optional attributes.
+type HostSpec struct {
+	Kind HostKind
+	// Hosts holds pmcd's host first and any pmproxy hosts after it.
+	Hosts []Host
+	// Attrs are the connection attributes the specification names,
+	// by PCP's attribute keys: the protocol ("pcp", "pcps", "local" or
+	// "unix" under AttrProtocol, AttrLocal or AttrUnixSock) and any
+	// "?name=value" pairs PCP knows. Values are URL-decoded.
+	Attrs map[pdu.AttrKey]string
+}
+
+// HostSpecError reports a host specification PCP refuses, with libpcp's
+// message and the byte offset it points at. It wraps pcp.ErrGeneric, the
+// status pmNewContext returns for it.
+type HostSpecError struct {
+	Spec string
+	Pos  int
+	Msg  string
+}
+
+func (e *HostSpecError) Error() string {
+	return fmt.Sprintf("bad host specification %q at offset %d: %s", e.Spec, e.Pos, e.Msg)
+}
+
+// Unwrap returns pcp.ErrGeneric.
+func (e *HostSpecError) Unwrap() error { return pcp.ErrGeneric }
+
+// Report renders the error as libpcp prints it after "pmNewContext: bad
+// host specification": the specification, then a caret under the
+// offending byte and the message.
+func (e *HostSpecError) Report() string {
+	var b strings.Builder
+	b.WriteString(e.Spec)
+	b.WriteByte('\n')
+	for i := 0; i < e.Pos && i < len(e.Spec); i++ {
+		c := e.Spec[i]
+		if c > ' ' && c < 0x7f {
+			c = ' '
+		}
+		b.WriteByte(c)
+	}
+	b.WriteString("^ -- ")
+	b.WriteString(e.Msg)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// ParseHostSpec parses a host specification as pmNewContext does. A
+// specification naming no host at all parses without error but with no
+// Hosts, which NewHostContext reports as pcp.ErrNotHost.
+func ParseHostSpec(spec string) (*HostSpec, error) {
+	hs := &HostSpec{Attrs: make(map[pdu.AttrKey]string)}
+	p := &specParser{spec: spec}
+	protoKey, proto := p.protocol()
+	var err error
+	switch protoKey {
+	case pdu.AttrLocal, pdu.AttrUnixSock:
+		hs.Kind = HostUnix
+		if protoKey == pdu.AttrLocal {
+			hs.Kind = HostLocal
+		}
+		hs.Hosts = []Host{{Name: p.socketPath()}}
+	default:
+		hs.Hosts, err = p.hosts()
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case p.peek() == '?':
+		p.pos++
+	case p.peek() != 0 && p.peek() != '/':
+		return nil, p.fail("unexpected terminal character")
+	}
+	if protoKey != pdu.AttrNone {
+		hs.Attrs[protoKey] = proto
+	}
+	if err := p.attributes(hs.Attrs); err != nil {
+		return nil, err
+	}
+	return hs, nil
+}
+
+type specParser struct {
+	spec string
+	pos  int
+}
+
+// peek returns the byte at the cursor, 0 at the end (where C sees the NUL).
+func (p *specParser) peek() byte {
+	if p.pos >= len(p.spec) {
+		return 0
+	}
+	return p.spec[p.pos]
+}
+
+func (p *specParser) fail(msg string) error {
+	return &HostSpecError{Spec: p.spec, Pos: p.pos, Msg: msg}
+}
+
+func (p *specParser) protocol() (pdu.AttrKey, string) {
+	for _, pr := range []struct {
+		name string
+		key  pdu.AttrKey
+	}{
+		{"pcp", pdu.AttrProtocol},
+		{"pcps", pdu.AttrProtocol},
+		{"local", pdu.AttrLocal},
+		{"unix", pdu.AttrUnixSock},
+	} {
+		if strings.HasPrefix(p.spec[p.pos:], pr.name+":") {
+			p.pos += len(pr.name) + 1
+			for p.peek() == '/' {
+				p.pos++
+			}
+			return pr.key, pr.name
+		}
+	}
+	return pdu.AttrNone, ""
+}
+
+// socketPath reads a Unix socket path up to ':', '?' or the end, making
+// it absolute; an empty path means pmcd's default socket.
+func (p *specParser) socketPath() string {
+	start := p.pos
+	for p.pos < len(p.spec) && p.spec[p.pos] != ':' && p.spec[p.pos] != '?' {
+		p.pos++
+	}
+	path := p.spec[start:p.pos]
+	delimited := p.pos < len(p.spec)
+	if path == "" || (delimited && len(path) == 1) {
+		path = DefaultSocketPath()
+	}
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	return path
+}
+
+func isHostEnd(c byte) bool {
+	return c == ':' || c == '@' || c == 0 || c == '/' || c == '?'
+}
+
+// hosts reads "host[:port,...]" chunks separated by '@'.
+func (p *specParser) hosts() ([]Host, error) {
+	var hosts []Host
+	for {
+		start := p.pos
+		var name string
+		if p.peek() == '[' {
+			end := strings.IndexByte(p.spec[start+1:], ']')
+			if end < 0 {
+				p.pos = len(p.spec)
+				return nil, p.fail("missing closing ']' for host spec")
+			}
+			p.pos = start + 1 + end + 1
+			if !isHostEnd(p.peek()) {
+				return nil, p.fail("extra characters after host spec")
+			}
+			name = p.spec[start+1 : start+1+end]
+		} else {
+			for !isHostEnd(p.peek()) {
+				p.pos++
+			}
+			name = p.spec[start:p.pos]
+		}
+		if p.pos == start {
+			return hosts, nil
+		}
+		h := Host{Name: name}
+		if p.peek() == ':' {
+			p.pos++
+			ports, err := p.ports()
+			if err != nil {
+				return nil, err
+			}
+			h.Ports = ports
+		}
+		hosts = append(hosts, h)
+		if p.peek() != '@' {
+			return hosts, nil
+		}
+		p.pos++
+	}
+}
+
+func (p *specParser) ports() ([]int, error) {
+	var ports []int
+	for {
+		start := p.pos
+		for p.peek() >= '0' && p.peek() <= '9' {
+			p.pos++
+		}
+		c := p.peek()
+		if c != ',' && !isHostEnd(c) || c == ':' {
+			return nil, p.fail("non-numeric port")
+		}
+		if p.pos == start {
+			return nil, p.fail("missing port")
+		}
+		ports = append(ports, atoi(p.spec[start:p.pos]))
+		if c != ',' {
+			return ports, nil
+		}
+		p.pos++
+	}
+}
+
+// atoi converts a run of digits as C's atoi does, wrapping on overflow.
+func atoi(digits string) int {
+	var n int32
+	for i := 0; i < len(digits); i++ {
+		n = n*10 + int32(digits[i]-'0')
+	}
+	return int(n)
+}
+
+var attrNames = map[string]pdu.AttrKey{
+	"compress":  pdu.AttrCompress,
+	"userauth":  pdu.AttrUserAuth,
+	"authorise": pdu.AttrUserAuth,
+	"authorize": pdu.AttrUserAuth,
+	"user":      pdu.AttrUsername,
+	"username":  pdu.AttrUsername,
+	"realm":     pdu.AttrRealm,
+	"authmeth":  pdu.AttrMethod,
+	"method":    pdu.AttrMethod,
+	"pass":      pdu.AttrPassword,
+	"password":  pdu.AttrPassword,
+	"unix":      pdu.AttrUnixSock,
+	"unixsock":  pdu.AttrUnixSock,
+	"local":     pdu.AttrLocal,
+	"uid":       pdu.AttrUserID,
+	"userid":    pdu.AttrUserID,
+	"gid":       pdu.AttrGroupID,
+	"groupid":   pdu.AttrGroupID,
+	"pid":       pdu.AttrProcessID,
+	"processid": pdu.AttrProcessID,
+	"secure":    pdu.AttrSecure,
+	"container": pdu.AttrContainer,
+	"exclusive": pdu.AttrExclusive,
+}
+
+// attributes reads "name[=value]&..." up to '/' or the end. Unknown
+// names are skipped, as PCP does; PCP matches at most 31 bytes of a name.
+func (p *specParser) attributes(attrs map[pdu.AttrKey]string) error {
+	rest := p.spec[p.pos:]
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	if rest == "" {
+		return nil
+	}
+	for _, item := range strings.Split(rest, "&") {
+		name, value, hasValue := strings.Cut(item, "=")
+		if len(name) > 31 {
+			name = name[:31]
+		}
+		key, ok := attrNames[name]
+		if !ok {
+			continue
+		}
+		if hasValue {
+			v, err := url.PathUnescape(value)
+			if err != nil {
+				v = value
+			}
+			value = v
+		}
+		attrs[key] = value
+	}
+	return nil
+}
+
+// String renders the specification as PCP's __pmUnparseHostSpec does.
+func (hs *HostSpec) String() string {
+	var b strings.Builder
+	for i, h := range hs.Hosts {
+		if i > 0 {
+			b.WriteByte('@')
+		}
+		switch {
+		case i == 0 && hs.Kind == HostLocal:
+			b.WriteString("local:/" + strings.TrimPrefix(h.Name, "/"))
+		case i == 0 && hs.Kind == HostUnix:
+			b.WriteString("unix:/" + strings.TrimPrefix(h.Name, "/"))
+		case strings.Contains(h.Name, ":"):
+			b.WriteString("[" + h.Name + "]")
+		default:
+			b.WriteString(h.Name)
+		}
+		for j, port := range h.Ports {
+			if j == 0 {
+				b.WriteByte(':')
+			} else {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatUint(uint64(uint32(port)), 10))
+		}
+	}
+	return b.String()
+}
