@@ -69,6 +69,8 @@ func TestText(t *testing.T) {
 	}
 }
 
+func ie(inst int32, name string) pdu.InstEntry { return pdu.InstEntry{Inst: inst, Name: name} }
+
 func TestInstance(t *testing.T) {
 	a := newTestAgent(t, &testFetcher{})
 	cases := []struct {
@@ -79,12 +81,12 @@ func TestInstance(t *testing.T) {
 		want  []pdu.InstEntry
 		err   error
 	}{
-		{"all", testInDom, pcp.InstNull, "", []pdu.InstEntry{{0, "zero"}, {1, "one two"}, {5, "five"}}, nil},
-		{"by number", testInDom, 5, "", []pdu.InstEntry{{pcp.InstNull, "five"}}, nil},
+		{"all", testInDom, pcp.InstNull, "", []pdu.InstEntry{ie(0, "zero"), ie(1, "one two"), ie(5, "five")}, nil},
+		{"by number", testInDom, 5, "", []pdu.InstEntry{ie(pcp.InstNull, "five")}, nil},
 		{"unknown number", testInDom, 6, "", nil, pcp.ErrInst},
-		{"by name", testInDom, pcp.InstNull, "zero", []pdu.InstEntry{{0, ""}}, nil},
-		{"whole spaced name", testInDom, pcp.InstNull, "one two", []pdu.InstEntry{{1, ""}}, nil},
-		{"first word", testInDom, pcp.InstNull, "one", []pdu.InstEntry{{1, ""}}, nil},
+		{"by name", testInDom, pcp.InstNull, "zero", []pdu.InstEntry{ie(0, "")}, nil},
+		{"whole spaced name", testInDom, pcp.InstNull, "one two", []pdu.InstEntry{ie(1, "")}, nil},
+		{"first word", testInDom, pcp.InstNull, "one", []pdu.InstEntry{ie(1, "")}, nil},
 		{"spaced name matches only whole", testInDom, pcp.InstNull, "one three", nil, pcp.ErrInst},
 		{"prefix is no match", testInDom, pcp.InstNull, "fiv", nil, pcp.ErrInst},
 		{"number and name", testInDom, 0, "zero", nil, pcp.ErrInst},
