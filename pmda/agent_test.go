@@ -200,6 +200,9 @@ func TestFetchProfile(t *testing.T) {
 			{InDom: testInDom, State: pdu.ProfileInclude, Insts: []int32{1}}}}, []int32{0, 5}},
 		{"global exclude", pdu.Profile{State: pdu.ProfileExclude, InDoms: []pdu.InDomProfile{
 			{InDom: other, State: pdu.ProfileInclude}}}, nil},
+		{"first entry of a domain counts", pdu.Profile{State: pdu.ProfileInclude, InDoms: []pdu.InDomProfile{
+			{InDom: testInDom, State: pdu.ProfileExclude, Insts: []int32{1}},
+			{InDom: testInDom, State: pdu.ProfileInclude}}}, []int32{1}},
 		{"other indom only", pdu.Profile{State: pdu.ProfileInclude, InDoms: []pdu.InDomProfile{
 			{InDom: other, State: pdu.ProfileExclude}}}, []int32{0, 1, 5}},
 	}
