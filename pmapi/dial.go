@@ -30,17 +30,16 @@ func connect(ctx context.Context, hs *HostSpec, timeout time.Duration) (*connect
 	if len(hs.Hosts) > 1 {
 		return nil, fmt.Errorf("pmapi: %s: connections through pmproxy: %w", hs, pcp.ErrNYI)
 	}
-	want, err := wantFlags(hs)
-	if err != nil {
-		return nil, err
-	}
+	// Like libpcp, only refuse features that are not available once
+	// pmcd has been reached: an unreachable pmcd is reported as such.
+	want, featureErr := wantFlags(hs)
 	host := hs.Hosts[0]
 	ports := host.Ports
 	if len(ports) == 0 {
 		ports = DefaultPorts()
 	}
 	if hs.Kind != HostTCP {
-		c, err := dialOne(ctx, "unix", host.Name, timeout, hs, want)
+		c, err := dialOne(ctx, "unix", host.Name, timeout, hs, want, featureErr)
 		if err == nil {
 			c.host, c.port = host.Name, -1
 			return c, nil
@@ -54,7 +53,7 @@ func connect(ctx context.Context, hs *HostSpec, timeout time.Duration) (*connect
 	var last error
 	for _, port := range ports {
 		addr := net.JoinHostPort(host.Name, strconv.Itoa(port))
-		c, err := dialOne(ctx, "tcp", addr, timeout, hs, want)
+		c, err := dialOne(ctx, "tcp", addr, timeout, hs, want, featureErr)
 		if err == nil {
 			c.host, c.port = host.Name, port
 			return c, nil
@@ -92,12 +91,17 @@ func wantFlags(hs *HostSpec) (pdu.Flags, error) {
 }
 
 // dialOne connects to one address within the connect timeout and does the
-// handshake, sending the container name when one was asked for.
-func dialOne(ctx context.Context, network, addr string, timeout time.Duration, hs *HostSpec, want pdu.Flags) (*connection, error) {
+// handshake, sending the container name when one was asked for; a
+// non-nil featureErr is returned once connected.
+func dialOne(ctx context.Context, network, addr string, timeout time.Duration, hs *HostSpec, want pdu.Flags, featureErr error) (*connection, error) {
 	d := net.Dialer{Timeout: timeout}
 	conn, err := d.DialContext(ctx, network, addr)
 	if err != nil {
-		return nil, fmt.Errorf("pmapi: connecting to %s: %w", addr, dialError(ctx, network, err))
+		return nil, fmt.Errorf("pmapi: connecting to %s: %w", addr, dialError(ctx, err))
+	}
+	if featureErr != nil {
+		conn.Close()
+		return nil, featureErr
 	}
 	hello, err := pdu.ClientHandshake(ctx, conn, want)
 	if err == nil && hello.Sent&pdu.FlagContainer != 0 {
@@ -113,9 +117,9 @@ func dialOne(ctx context.Context, network, addr string, timeout time.Duration, h
 
 // dialError turns a failed dial into the PCP code libpcp reports: the
 // errno of the refusal, ETIMEDOUT when the connect timeout expires,
-// EHOSTUNREACH for a name that does not resolve, and ECONNREFUSED for a
-// Unix socket that does not exist. A cancelled ctx stays ctx's error.
-func dialError(ctx context.Context, network string, err error) error {
+// and EHOSTUNREACH for a name that does not resolve. A cancelled ctx
+// stays ctx's error.
+func dialError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w (%w)", ctx.Err(), err)
 	}
@@ -125,9 +129,6 @@ func dialError(ctx context.Context, network string, err error) error {
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		if network == "unix" && errno == syscall.ENOENT {
-			errno = syscall.ECONNREFUSED
-		}
 		return pcp.Error(-int32(errno))
 	}
 	var ne net.Error

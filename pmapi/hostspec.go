@@ -2,9 +2,10 @@ package pmapi
 
 import (
 	"fmt"
-	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -297,9 +298,9 @@ func (p *specParser) attributes(attrs map[pdu.AttrKey]string) error {
 			continue
 		}
 		if hasValue {
-			v, err := url.PathUnescape(value)
-			if err != nil {
-				v = value
+			v, ok := urlDecode(value)
+			if !ok {
+				return fmt.Errorf("attribute %q: bad URL encoding %q: %w", name, value, pcp.Error(-int32(syscall.EINVAL)))
 			}
 			value = v
 		}
@@ -308,18 +309,91 @@ func (p *specParser) attributes(attrs map[pdu.AttrKey]string) error {
 	return nil
 }
 
-// String renders the specification as PCP's __pmUnparseHostSpec does.
+// urlDecode undoes application/x-www-form-urlencoded escapes as PCP does:
+// '+' is a space and '%' must start two hex digits.
+func urlDecode(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '+':
+			b.WriteByte(' ')
+		case '%':
+			if i+3 > len(s) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", false
+			}
+			b.WriteByte(byte(v))
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// urlEncode is PCP's encoding of attribute values: letters, digits and
+// "*-._" as they are, a space as '+', anything else as %XX.
+func urlEncode(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("*-._", c) >= 0:
+			b.WriteByte(c)
+		case c == ' ':
+			b.WriteByte('+')
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// attrKeyNames are PCP's names for attributes when it prints them, and
+// whether the value is printed too.
+var attrKeyNames = map[pdu.AttrKey]struct {
+	name      string
+	withValue bool
+}{
+	pdu.AttrProtocol:  {"protocol", true},
+	pdu.AttrCompress:  {"compress", false},
+	pdu.AttrUserAuth:  {"userauth", false},
+	pdu.AttrUsername:  {"username", true},
+	pdu.AttrAuthname:  {"authname", false},
+	pdu.AttrPassword:  {"password", true},
+	pdu.AttrMethod:    {"method", true},
+	pdu.AttrRealm:     {"realm", true},
+	pdu.AttrSecure:    {"secure", true},
+	pdu.AttrUnixSock:  {"unixsock", false},
+	pdu.AttrLocal:     {"local", false},
+	pdu.AttrUserID:    {"userid", true},
+	pdu.AttrGroupID:   {"groupid", true},
+	pdu.AttrProcessID: {"processid", true},
+	pdu.AttrContainer: {"container", true},
+	pdu.AttrExclusive: {"exclusive", false},
+}
+
+// String renders the specification as PCP's __pmUnparseHostAttrsSpec
+// does: the protocol, the hosts with their ports, then the attributes
+// other than the protocol, here in the order of their keys.
 func (hs *HostSpec) String() string {
 	var b strings.Builder
+	switch {
+	case hs.Attrs[pdu.AttrProtocol] != "":
+		b.WriteString(hs.Attrs[pdu.AttrProtocol] + "://")
+	case hasAttr(hs.Attrs, pdu.AttrUnixSock):
+		b.WriteString("unix:/")
+	case hasAttr(hs.Attrs, pdu.AttrLocal):
+		b.WriteString("local:/")
+	}
 	for i, h := range hs.Hosts {
 		if i > 0 {
 			b.WriteByte('@')
 		}
 		switch {
-		case i == 0 && hs.Kind == HostLocal:
-			b.WriteString("local:/" + strings.TrimPrefix(h.Name, "/"))
-		case i == 0 && hs.Kind == HostUnix:
-			b.WriteString("unix:/" + strings.TrimPrefix(h.Name, "/"))
 		case strings.Contains(h.Name, ":"):
 			b.WriteString("[" + h.Name + "]")
 		default:
@@ -334,5 +408,29 @@ func (hs *HostSpec) String() string {
 			b.WriteString(strconv.FormatUint(uint64(uint32(port)), 10))
 		}
 	}
+	keys := make([]pdu.AttrKey, 0, len(hs.Attrs))
+	for k := range hs.Attrs {
+		if k != pdu.AttrProtocol && k != pdu.AttrUnixSock && k != pdu.AttrLocal {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i == 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteByte('&')
+		}
+		kn := attrKeyNames[k]
+		b.WriteString(kn.name)
+		if kn.withValue {
+			b.WriteString("=" + urlEncode(hs.Attrs[k]))
+		}
+	}
 	return b.String()
+}
+
+func hasAttr(attrs map[pdu.AttrKey]string, k pdu.AttrKey) bool {
+	_, ok := attrs[k]
+	return ok
 }
