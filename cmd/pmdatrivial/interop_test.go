@@ -186,6 +186,10 @@ func TestTrivialAgainstPCP(t *testing.T) {
 	// PCP's sample agent) adds {"agent":NAME} at the domain level, and
 	// pmcd merges it with the context labels. Otherwise the sets agree.
 	t.Run("labels", func(t *testing.T) {
+		sample := testbed.StartPMCD(t, testbed.Options{})
+		if out := tool(t, sample, false, "pminfo", "-l", "sample.long.one"); !strings.Contains(out, `{"agent":"sample",`) {
+			t.Fatalf("PCP's sample agent's labels are not as expected:\n%s", out)
+		}
 		got := tool(t, ourBed, false, "pminfo", "-l", "trivial.time")
 		want := tool(t, pcpBed, false, "pminfo", "-l", "trivial.time")
 		want = strings.Replace(want, "labels {", `labels {"agent":"trivial",`, 1)
