@@ -23,9 +23,14 @@
 // callback returning pcp.ErrAppVersion makes pmcd's client see exactly
 // PM_ERR_APPVERSION. Any other Go error is sent as PM_ERR_GENERIC.
 //
-// Concurrency: the metric and instance tables are read-only once the Agent is
-// built. The request methods are meant to be called by one goroutine at a
-// time, as pmcd serialises requests to an agent; Agent guards its own mutable
-// state (the profile, per-context data and buffers) with a mutex, so
-// concurrent calls are safe but run one after the other.
+// Concurrency: the metric and instance tables are read-only once New has
+// built the Agent, so Desc, Instance, Text, Label and the namespace methods
+// may be called from any number of goroutines. Fetch and Profile share the
+// instance profile and the fetch buffers and take the Agent's lock, so
+// concurrent calls are safe but run one after the other. The agent author's
+// callbacks (Fetcher, Refresher, Storer, ContextEnder, Attributer) are called
+// by Fetch one at a time; the others are called from whichever goroutine
+// calls Store, EndContext or Attribute, which with Serve is one goroutine
+// per connection. A Dispatcher, like the Reader it is fed from, belongs to
+// one goroutine.
 package pmda
