@@ -74,12 +74,16 @@ func strtol(s string) (int, bool) {
 // ConnectTimeout returns how long to wait for a connection: the seconds
 // in $PMCD_CONNECT_TIMEOUT (fractions allowed), else
 // DefaultConnectTimeout, which is also what a value that is not a
-// non-negative number gets (PCP warns and ignores it). Zero means no
-// limit.
+// non-negative number gets (PCP warns and ignores it). Zero, which is also
+// what C's strtod makes of an empty value, means no limit.
 func ConnectTimeout() time.Duration {
 	env, ok := os.LookupEnv("PMCD_CONNECT_TIMEOUT")
 	if !ok {
 		return DefaultConnectTimeout
+	}
+	env = strings.TrimLeft(env, " \t\n\v\f\r")
+	if env == "" {
+		return 0
 	}
 	secs, err := strconv.ParseFloat(env, 64)
 	if err != nil || secs < 0 {
