@@ -24,8 +24,10 @@ type Config struct {
 	Metrics []Metric
 	// InDoms is the instance domain table.
 	InDoms []InDom
-	// Labels are the agent's domain labels, added after "agent".
+	// Labels are the agent's domain labels, besides "agent".
 	Labels []Label
+	// ClusterLabels are labels per PMID cluster number.
+	ClusterLabels map[uint32][]Label
 	// Fetcher supplies values; it is required. It may also implement
 	// Refresher, Storer, ContextEnder and Attributer.
 	Fetcher Fetcher
@@ -46,6 +48,7 @@ type Agent struct {
 	flags   pdu.Flags
 	fetcher Fetcher
 	labels  []Label
+	cluster map[uint32][]Label
 	log     *log.Logger
 
 	metrics map[pcp.PMID]*Metric
@@ -74,6 +77,7 @@ func New(cfg Config) (*Agent, error) {
 		flags:   cfg.Flags,
 		fetcher: cfg.Fetcher,
 		labels:  cfg.Labels,
+		cluster: cfg.ClusterLabels,
 		log:     cfg.Log,
 		metrics: make(map[pcp.PMID]*Metric, len(cfg.Metrics)),
 		indoms:  make(map[pcp.InDom]*InDom, len(cfg.InDoms)),

@@ -87,6 +87,9 @@ func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) 
 		}
 		return nil, nil
 	case pcp.LabelCluster:
+		if id := pcp.PMID(ident); id.Domain() == a.domain {
+			return one(a.cluster[id.Cluster()])
+		}
 		return nil, nil
 	case pcp.LabelItem:
 		if m := a.metrics[pcp.PMID(ident)]; m != nil {
