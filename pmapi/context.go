@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -115,7 +116,8 @@ func (c *Context) attach(conn *connection) {
 	c.profSent = false
 }
 
-// Spec returns the context's parsed host specification.
+// Spec returns the context's parsed host specification, which the caller
+// must not modify.
 func (c *Context) Spec() *HostSpec { return c.spec }
 
 // Features returns the features pmcd offered when the connection was
@@ -155,7 +157,7 @@ func (c *Context) Reconnect(ctx context.Context) error {
 	if c.closed {
 		return fmt.Errorf("pmapi: Reconnect: %w", pcp.ErrNoContext)
 	}
-	etimedout := pcp.Error(-110)
+	etimedout := pcp.Error(-int32(syscall.ETIMEDOUT))
 	if c.failures > 0 && time.Now().Before(c.retryAt) {
 		return fmt.Errorf("pmapi: Reconnect: too soon after a failed attempt: %w", etimedout)
 	}

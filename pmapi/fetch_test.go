@@ -70,7 +70,7 @@ func TestFetchMatchesPMInfo(t *testing.T) {
 	bed := startBed(t)
 	c := dial(t, bed)
 	ctx := testContext(t)
-	names := []string{"sample.long.one", "sample.ulonglong.one", "sample.double.one", "sample.string.hullo", "sample.aggregate.hullo", "sample.colour"}
+	names := []string{"sample.long.one", "sample.ulonglong.one", "sample.double.one", "sample.string.hullo", "sample.aggregate.hullo", "sample.colour", "sample.secret.foo.one", "sample.secret.foo.bar.grunt.snort.huff.puff.seven"}
 	pmids, err := c.LookupNames(ctx, names)
 	if err != nil {
 		t.Fatal(err)
