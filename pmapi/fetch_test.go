@@ -278,6 +278,7 @@ func TestStore(t *testing.T) {
 		{"no sets", &pcp.Result{}, pcp.ErrTooSmall},
 		{"no values", &pcp.Result{Sets: []pcp.ValueSet{{PMID: pmids[0]}}}, pcp.ErrValue},
 		{"error set", &pcp.Result{Sets: []pcp.ValueSet{{PMID: pmids[0], NumVal: int32(pcp.ErrPMID)}}}, pcp.ErrValue},
+		{"huge value", &pcp.Result{Sets: []pcp.ValueSet{{PMID: pmids[1], NumVal: 1, ValFmt: pcp.ValDPtr, Values: []pcp.Value{{Block: pcp.ValueBlock{Type: pcp.TypeString, Data: make([]byte, pcp.MaxValueLen)}}}}}}, pcp.ErrTooBig},
 	} {
 		if err := c.Store(ctx, tc.r); !errors.Is(err, tc.want) {
 			t.Errorf("Store(%s): %v, want %v", tc.name, err, tc.want)

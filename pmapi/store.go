@@ -12,8 +12,9 @@ import (
 // holds one value set per metric with at least one value each, for the
 // instances to change, in the value formats a fetch gives (a 32-bit
 // integer in situ, anything else in a value block). The timestamp is not
-// used. An empty result is pcp.ErrTooSmall and a set without values
-// pcp.ErrValue; pmcd's refusal comes back as its code, such as
+// used. An empty result is pcp.ErrTooSmall, a set without values
+// pcp.ErrValue and a value block too long for PCP's 24-bit length
+// pcp.ErrTooBig; pmcd's refusal comes back as its code, such as
 // pcp.ErrPermission from its access control or the agent's answer (for
 // example pcp.ErrPermission, -EACCES, pcp.ErrType or pcp.ErrBadStore).
 func (c *Context) Store(ctx context.Context, r *pcp.Result) error {
@@ -30,6 +31,14 @@ func (c *Context) store(ctx context.Context, r *pcp.Result) error {
 	for _, set := range r.Sets {
 		if set.NumVal < 0 || len(set.Values) == 0 {
 			return pcp.ErrValue
+		}
+		if set.ValFmt == pcp.ValInSitu {
+			continue
+		}
+		for _, v := range set.Values {
+			if v.Block.Len() > pcp.MaxValueLen {
+				return fmt.Errorf("value of %s: %d bytes: %w", set.PMID, len(v.Block.Data), pcp.ErrTooBig)
+			}
 		}
 	}
 	c.mu.Lock()
