@@ -1,7 +1,9 @@
 package pmapi
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -339,4 +341,93 @@ func TestLabelsMatchLibpcp(t *testing.T) {
 	if nonEmpty < len(pmids)*3 {
 		t.Errorf("only %d label sets compared", nonEmpty)
 	}
+}
+
+// mergeLabels merges label sets from the least to the most specific
+// level, later names replacing earlier ones, as pminfo -l shows them.
+func mergeLabels(t *testing.T, levels ...[]pcp.LabelSet) map[string]json.RawMessage {
+	t.Helper()
+	merged := make(map[string]json.RawMessage)
+	for _, sets := range levels {
+		for _, s := range sets {
+			if s.JSON == "" {
+				continue
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(s.JSON), &m); err != nil {
+				t.Fatalf("label JSON %q: %v", s.JSON, err)
+			}
+			maps.Copy(merged, m)
+		}
+	}
+	return merged
+}
+
+// TestLabelsMatchPMInfo merges each metric's label sets and each
+// instance's and compares them with what pminfo -l prints.
+func TestLabelsMatchPMInfo(t *testing.T) {
+	bed := startBed(t)
+	c := dial(t, bed)
+	ctx := testContext(t)
+	names, pmids := leafPMIDs(t, c)
+	must := func(sets []pcp.LabelSet, err error) []pcp.LabelSet {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sets
+	}
+	context := must(c.ContextLabels(ctx))
+	for i, name := range names {
+		res := bed.Run("pminfo", "-h", bed.Host(), "-l", name)
+		if res.Err != nil {
+			t.Fatalf("pminfo -l %s: %v\n%s", name, res.Err, res.Stderr)
+		}
+		d, err := c.LookupDesc(ctx, pmids[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		levels := [][]pcp.LabelSet{context, must(c.DomainLabels(ctx, pmids[i].Domain()))}
+		var insts []pcp.LabelSet
+		if d.InDom != pcp.InDomNull {
+			levels = append(levels, must(c.InDomLabels(ctx, d.InDom)))
+			insts = must(c.InstancesLabels(ctx, d.InDom))
+		}
+		levels = append(levels, must(c.ClusterLabels(ctx, pmids[i])), must(c.ItemLabels(ctx, pmids[i])))
+		want := map[string]map[string]json.RawMessage{}
+		for _, line := range pminfoValues(res.Stdout)[name] {
+			key, text, ok := strings.Cut(line, "labels ")
+			if !ok {
+				continue
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(text), &m); err != nil {
+				t.Fatalf("pminfo -l %s: %q: %v", name, line, err)
+			}
+			want[strings.TrimSpace(key)] = m
+		}
+		if got := mergeLabels(t, levels...); !labelsEqual(got, want[""]) {
+			t.Errorf("%s: merged labels %s; pminfo -l %s", name, jsonText(got), jsonText(want[""]))
+		}
+		for _, s := range insts {
+			iname, err := c.NameInDom(ctx, d.InDom, s.Inst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			key := fmt.Sprintf("inst [%d or %q]", s.Inst, iname)
+			got := mergeLabels(t, append(levels, []pcp.LabelSet{s})...)
+			if !labelsEqual(got, want[key]) {
+				t.Errorf("%s %s: merged labels %s; pminfo -l %s", name, key, jsonText(got), jsonText(want[key]))
+			}
+		}
+	}
+}
+
+func labelsEqual(a, b map[string]json.RawMessage) bool {
+	return maps.EqualFunc(a, b, func(x, y json.RawMessage) bool { return string(x) == string(y) })
+}
+
+func jsonText(m map[string]json.RawMessage) string {
+	b, _ := json.Marshal(m)
+	return string(b)
 }
