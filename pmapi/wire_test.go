@@ -112,16 +112,17 @@ func TestRequestsMatchCaptures(t *testing.T) {
 	colour := pcp.NewInDom(29, 1)
 	for _, tc := range []struct {
 		capture string
-		skip    int // client PDUs of the capture not made here
+		skip    int    // client PDUs of the capture not made here
+		attrs   string // attributes of the host specification
 		calls   func(ctx context.Context, c *Context) error
 	}{
-		{"pminfo-f.pdus", 1, func(ctx context.Context, c *Context) error {
+		{"pminfo-f.pdus", 1, "", func(ctx context.Context, c *Context) error {
 			return run(
 				func() error { _, err := c.Traverse(ctx, "sample.long.one"); return err },
 				func() error { return fetchDesc(ctx, c, "sample.long.one") },
 			)
 		}},
-		{"pmapi-descs.pdus", 1, func(ctx context.Context, c *Context) error {
+		{"pmapi-descs.pdus", 1, "", func(ctx context.Context, c *Context) error {
 			pmids, err := c.LookupNames(ctx, []string{"sample.long.one", "sample.colour", "sample.string.hullo"})
 			if err != nil {
 				return err
@@ -129,11 +130,11 @@ func TestRequestsMatchCaptures(t *testing.T) {
 			_, err = c.LookupDescs(ctx, pmids)
 			return err
 		}},
-		{"pmapi-children-status.pdus", 1, func(ctx context.Context, c *Context) error {
+		{"pmapi-children-status.pdus", 1, "", func(ctx context.Context, c *Context) error {
 			_, err := c.ChildrenStatus(ctx, "sample.secret")
 			return err
 		}},
-		{"pminfo-T.pdus", 1, func(ctx context.Context, c *Context) error {
+		{"pminfo-T.pdus", 1, "", func(ctx context.Context, c *Context) error {
 			return run(
 				func() error { _, err := c.Traverse(ctx, "sample.long.one"); return err },
 				func() error { _, err := c.Traverse(ctx, "sample.colour"); return err },
@@ -148,7 +149,7 @@ func TestRequestsMatchCaptures(t *testing.T) {
 				},
 			)
 		}},
-		{"pminfo-l.pdus", 1, func(ctx context.Context, c *Context) error {
+		{"pminfo-l.pdus", 1, "", func(ctx context.Context, c *Context) error {
 			pmid := pcp.NewPMID(29, 0, 5)
 			return run(
 				func() error { _, err := c.Traverse(ctx, "sample.colour"); return err },
@@ -162,8 +163,14 @@ func TestRequestsMatchCaptures(t *testing.T) {
 				func() error { _, err := c.InstancesLabels(ctx, colour); return err },
 			)
 		}},
+		{"pminfo-container.pdus", 1, "?container=gopcp-test", func(ctx context.Context, c *Context) error {
+			return run(
+				func() error { _, err := c.Traverse(ctx, "sample.long.one"); return err },
+				func() error { return fetchDesc(ctx, c, "sample.long.one") },
+			)
+		}},
 		// pmval first looks up and stores pmcd.client.whoami.
-		{"pmval-i.pdus", 3, func(ctx context.Context, c *Context) error {
+		{"pmval-i.pdus", 3, "", func(ctx context.Context, c *Context) error {
 			var r pcp.Result
 			pmid := pcp.NewPMID(29, 0, 5)
 			return run(
@@ -184,7 +191,7 @@ func TestRequestsMatchCaptures(t *testing.T) {
 			bed := startBed(t)
 			ctx := testContext(t)
 			var rec recorder
-			c, err := NewHostContext(ctx, recordingProxy(t, bed, &rec))
+			c, err := NewHostContext(ctx, recordingProxy(t, bed, &rec)+tc.attrs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -192,7 +199,12 @@ func TestRequestsMatchCaptures(t *testing.T) {
 			if err := tc.calls(ctx, c); err != nil {
 				t.Fatal(err)
 			}
-			got := rec.pdus(t, 1) // our CREDS
+			// CREDS must ask for the same features, from another pid.
+			creds, wantCreds := rec.pdus(t, 0)[0], captured(t, tc.capture, 0)[0]
+			if creds[:16]+creds[24:] != wantCreds[:16]+wantCreds[24:] {
+				t.Errorf("CREDS %s, PCP's client %s", creds, wantCreds)
+			}
+			got := rec.pdus(t, 1)
 
 			want := captured(t, tc.capture, tc.skip)
 			if len(got) != len(want) {
