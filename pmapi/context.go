@@ -99,7 +99,7 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*Context,
 	}
 	c := &Context{spec: hs, opts: o}
 	c.profile.reset(pdu.ProfileInclude)
-	conn, err := connect(ctx, hs, o.connectTimeout)
+	conn, err := connect(ctx, hs, o)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func (c *Context) Reconnect(ctx context.Context) error {
 		c.conn.conn.Close()
 		c.conn = nil
 	}
-	conn, err := connect(ctx, c.spec, c.opts.connectTimeout)
+	conn, err := connect(ctx, c.spec, c.opts)
 	if err != nil {
 		backoff := reconnectBackoff()
 		if c.failures < len(backoff) {

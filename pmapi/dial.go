@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -26,7 +25,7 @@ type connection struct {
 // for local: and unix: specifications (local: falling back to localhost
 // on the default ports), else each of the host's ports in turn until one
 // connects and completes the handshake.
-func connect(ctx context.Context, hs *HostSpec, timeout time.Duration) (*connection, error) {
+func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) {
 	if len(hs.Hosts) > 1 {
 		return nil, fmt.Errorf("pmapi: %s: connections through pmproxy: %w", hs, pcp.ErrNYI)
 	}
@@ -39,7 +38,7 @@ func connect(ctx context.Context, hs *HostSpec, timeout time.Duration) (*connect
 		ports = DefaultPorts()
 	}
 	if hs.Kind != HostTCP {
-		c, err := dialOne(ctx, "unix", host.Name, timeout, hs, want, featureErr)
+		c, err := dialOne(ctx, "unix", host.Name, o, hs, want, featureErr)
 		if err == nil {
 			c.host, c.port = host.Name, -1
 			return c, nil
@@ -53,7 +52,7 @@ func connect(ctx context.Context, hs *HostSpec, timeout time.Duration) (*connect
 	var last error
 	for _, port := range ports {
 		addr := net.JoinHostPort(host.Name, strconv.Itoa(port))
-		c, err := dialOne(ctx, "tcp", addr, timeout, hs, want, featureErr)
+		c, err := dialOne(ctx, "tcp", addr, o, hs, want, featureErr)
 		if err == nil {
 			c.host, c.port = host.Name, port
 			return c, nil
@@ -91,10 +90,10 @@ func wantFlags(hs *HostSpec) (pdu.Flags, error) {
 }
 
 // dialOne connects to one address within the connect timeout and does the
-// handshake, sending the container name when one was asked for; a
-// non-nil featureErr is returned once connected.
-func dialOne(ctx context.Context, network, addr string, timeout time.Duration, hs *HostSpec, want pdu.Flags, featureErr error) (*connection, error) {
-	d := net.Dialer{Timeout: timeout}
+// handshake within the request timeout, sending the container name when
+// one was asked for; a non-nil featureErr is returned once connected.
+func dialOne(ctx context.Context, network, addr string, o options, hs *HostSpec, want pdu.Flags, featureErr error) (*connection, error) {
+	d := net.Dialer{Timeout: o.connectTimeout}
 	conn, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: connecting to %s: %w", addr, dialError(ctx, err))
@@ -103,10 +102,16 @@ func dialOne(ctx context.Context, network, addr string, timeout time.Duration, h
 		conn.Close()
 		return nil, featureErr
 	}
-	hello, err := pdu.ClientHandshake(ctx, conn, want)
+	hctx := ctx
+	if o.requestTimeout > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithTimeout(ctx, o.requestTimeout)
+		defer cancel()
+	}
+	hello, err := pdu.ClientHandshake(hctx, conn, want)
 	if err == nil && hello.Sent&pdu.FlagContainer != 0 {
 		w := pdu.NewWriter(conn)
-		err = w.WriteMessage(ctx, &pdu.Attr{Key: pdu.AttrContainer, Value: []byte(hs.Attrs[pdu.AttrContainer])}, 0)
+		err = w.WriteMessage(hctx, &pdu.Attr{Key: pdu.AttrContainer, Value: []byte(hs.Attrs[pdu.AttrContainer])}, 0)
 	}
 	if err != nil {
 		conn.Close()

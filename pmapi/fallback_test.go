@@ -215,3 +215,30 @@ func TestConnectTimeoutEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestHandshakeTimeout connects to a server that accepts connections but
+// never greets: the handshake must give up within the request timeout.
+func TestHandshakeTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				io.Copy(io.Discard, conn)
+			}()
+		}
+	}()
+	ctx := testContext(t)
+	_, err = NewHostContext(ctx, ln.Addr().String(), WithRequestTimeout(50*time.Millisecond))
+	if !errors.Is(err, pcp.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("NewHostContext with a silent server: %v, want a timeout", err)
+	}
+}
