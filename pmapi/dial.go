@@ -17,8 +17,6 @@ import (
 type connection struct {
 	conn     net.Conn
 	features pdu.Flags // what pmcd offered in its greeting
-	host     string    // the host name (or socket path) actually reached
-	port     int       // the TCP port reached, -1 for a Unix socket
 }
 
 // connect reaches pmcd as libpcp's __pmConnectPMCD does: the Unix socket
@@ -40,7 +38,6 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 	if hs.Kind != HostTCP {
 		c, err := dialOne(ctx, "unix", host.Name, o, hs, want, featureErr)
 		if err == nil {
-			c.host, c.port = host.Name, -1
 			return c, nil
 		}
 		if hs.Kind == HostUnix || ctx.Err() != nil {
@@ -54,7 +51,6 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 		addr := net.JoinHostPort(host.Name, strconv.Itoa(port))
 		c, err := dialOne(ctx, "tcp", addr, o, hs, want, featureErr)
 		if err == nil {
-			c.host, c.port = host.Name, port
 			return c, nil
 		}
 		last = err
