@@ -3,6 +3,7 @@ package pmapi
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -236,4 +237,29 @@ func (a *answer) dropAnonDerived() {
 		}
 	}
 	a.Names, a.Status = names, status
+}
+
+// TestLookupManyNames looks up more names than fit the fast path of one
+// PDU, which libpcp splits into PDUs below pmcd's limit.
+func TestLookupManyNames(t *testing.T) {
+	bed := startBed(t)
+	c := dial(t, bed)
+	ctx := testContext(t)
+	var names []string
+	for i := 0; len(names) < 3000; i++ {
+		names = append(names, sampleNames[i%len(sampleNames)], "sample.no.such.metric.with.a.long.name.to.fill.the.pdu."+strconv.Itoa(i))
+	}
+	want := askLibpcp(t, bed, bed.Host(), "", []req{{"op": "lookup", "names": names}})[0]
+	got, err := c.LookupNames(ctx, names)
+	if err != nil || len(got) != len(want.PMIDs) {
+		t.Fatalf("LookupNames = %d PMIDs, %v; libpcp %d, %d", len(got), err, len(want.PMIDs), want.Sts)
+	}
+	for i := range got {
+		if uint32(got[i]) != want.PMIDs[i] {
+			t.Errorf("%s = %s, libpcp %s", names[i], got[i], pcp.PMID(want.PMIDs[i]))
+		}
+	}
+	if n := namesBatch(names); n >= len(names) {
+		t.Errorf("%d names went in one PDU", n)
+	}
 }
