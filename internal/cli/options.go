@@ -1,0 +1,87 @@
+// Package cli is the command line shared by gopcp's tools: PCP's standard
+// pmGetOptions option set (hosts, archives, namespaces, time window,
+// timezones, debugging, version and help), parsed with pflag but reporting
+// errors and printing usage exactly as libpcp 6.0.3 does, so that scripts
+// reading a tool's stderr see the same text.
+//
+// A tool lists its options in the order its usage message shows them,
+// mixing the standard ones (OptHost, OptArchive, ...) with its own, and
+// handles its own in a callback; the standard ones are handled here.
+package cli
+
+// Option is one entry of a tool's option table, PCP's pmLongOptions: a long
+// name, an optional short letter, the name of its argument ("" when it takes
+// none) and the help line of the usage message ("" hides it). A Header entry
+// starts a section of the usage message instead.
+type Option struct {
+	Long  string
+	Short rune
+	Arg   string
+	Help  string
+
+	header bool
+	std    stdKind
+}
+
+type stdKind int
+
+const (
+	stdNone stdKind = iota
+	stdAlign
+	stdArchive
+	stdDebug
+	stdHost
+	stdContainer
+	stdLocalPMDA
+	stdSpecLocal
+	stdNamespace
+	stdUniqNames
+	stdOrigin
+	stdStart
+	stdSamples
+	stdFinish
+	stdInterval
+	stdTimezone
+	stdHostZone
+	stdVersion
+	stdHelp
+)
+
+// Header starts a section of the usage message, PMAPI_OPTIONS_HEADER.
+func Header(title string) Option { return Option{Help: title, header: true} }
+
+// IsHeader reports whether the entry is a section header.
+func (o Option) IsHeader() bool { return o.header }
+
+// The standard options, with PCP's names, letters and help lines.
+var (
+	OptAlign     = Option{"align", 'A', "TIME", "align sample times on natural boundaries", false, stdAlign}
+	OptArchive   = Option{"archive", 'a', "FILE", "metrics source is a PCP log archive", false, stdArchive}
+	OptDebug     = Option{"debug", 'D', "DBG", "", false, stdDebug}
+	OptHost      = Option{"host", 'h', "HOST", "metrics source is PMCD on host", false, stdHost}
+	OptContainer = Option{"container", 0, "NAME", "specify an individual container to be queried", false, stdContainer}
+	OptLocalPMDA = Option{"local-PMDA", 'L', "", "metrics source is local connection to a PMDA", false, stdLocalPMDA}
+	OptSpecLocal = Option{"spec-local", 'K', "SPEC", "optional additional PMDA spec for local connection", false, stdSpecLocal}
+	OptNamespace = Option{"namespace", 'n', "FILE", "use an alternative PMNS", false, stdNamespace}
+	OptUniqNames = Option{"uniqnames", 'N', "FILE", "like -n but only one name allowed for each PMID", false, stdUniqNames}
+	OptOrigin    = Option{"origin", 'O', "TIME", "initial sample time within the time window", false, stdOrigin}
+	OptStart     = Option{"start", 'S', "TIME", "start of the time window", false, stdStart}
+	OptSamples   = Option{"samples", 's', "N", "terminate after this many samples", false, stdSamples}
+	OptFinish    = Option{"finish", 'T', "TIME", "end of the time window", false, stdFinish}
+	OptInterval  = Option{"interval", 't', "DELTA", "sampling interval", false, stdInterval}
+	OptTimezone  = Option{"timezone", 'Z', "TZ", "set reporting timezone", false, stdTimezone}
+	OptHostZone  = Option{"hostzone", 'z', "", "set reporting timezone to local time of metrics source", false, stdHostZone}
+	OptVersion   = Option{"version", 'V', "", "display version number and exit", false, stdVersion}
+	OptHelp      = Option{"help", '?', "", "show this usage message and exit", false, stdHelp}
+)
+
+// GeneralOptions is PMAPI_GENERAL_OPTIONS: the usual header and standard
+// options of a tool that reports over time.
+func GeneralOptions() []Option {
+	return []Option{Header("General options"), OptAlign, OptArchive, OptDebug,
+		OptHost, OptNamespace, OptOrigin, OptStart, OptSamples, OptFinish,
+		OptInterval, OptTimezone, OptHostZone, OptVersion, OptHelp}
+}
+
+// Version is the PCP version gopcp's tools report for -V.
+const Version = "6.0.3"

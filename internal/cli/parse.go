@@ -1,0 +1,275 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// ContextKind is the kind of metrics source the options select, PCP's
+// PM_CONTEXT_* (0 when none was named).
+type ContextKind int
+
+// Metrics sources.
+const (
+	ContextNone ContextKind = iota
+	ContextHost
+	ContextArchive
+	ContextLocal
+)
+
+// Command describes a tool's command line: its name (argv[0]'s base name),
+// the synopsis after it in the usage message, its option table and the
+// handler of its own options, which is given the option and its argument
+// ("" for options without one) and may report errors with Parsed.Errorf.
+type Command struct {
+	Name    string
+	Usage   string
+	Options []Option
+	Handle  func(o Option, arg string, p *Parsed)
+}
+
+// Parsed is the outcome of parsing, PCP's pmOptions after pmGetOptions.
+type Parsed struct {
+	Context   ContextKind
+	Hosts     []string
+	Archives  []string
+	Container string
+	LocalPMDA bool
+	SpecLocal []string
+	// Namespace is the name space -n or -N loaded, nil without them.
+	Namespace *pmns.Tree
+	Debug     []string
+	Align     string
+	Origin    string
+	Start     string
+	Finish    string
+	Interval  string
+	Samples   int
+	Timezone  string
+	HostZone  bool
+	// Args are the operands left after the options.
+	Args []string
+
+	// Errors counts the problems found; Messages holds what PCP would
+	// print for them (and -V's version line), in order.
+	Errors   int
+	Messages []string
+	// RuntimeErr is set when an error is not a usage mistake (a namespace
+	// that cannot be loaded): the usage message is then not shown.
+	RuntimeErr bool
+	// Exit is set by -V: the tool prints Messages and exits with status 0.
+	Exit bool
+
+	name string
+}
+
+// Errorf records an error in PCP's style, "name: message".
+func (p *Parsed) Errorf(format string, args ...any) {
+	p.Errors++
+	p.Messages = append(p.Messages, p.name+": "+fmt.Sprintf(format, args...)+"\n")
+}
+
+// Progname is the tool's name as messages print it.
+func (p *Parsed) Progname() string { return p.name }
+
+const noArg = "\x00no-argument"
+
+type optValue struct {
+	opt Option
+	cmd *Command
+	p   *Parsed
+}
+
+func (v *optValue) String() string { return "" }
+func (v *optValue) Type() string   { return "string" }
+func (v *optValue) Set(s string) error {
+	if v.opt.Arg == "" {
+		if s != noArg {
+			v.p.Errorf("option '--%s' doesn't allow an argument", v.opt.Long)
+			return nil
+		}
+		s = ""
+	}
+	if v.opt.std != stdNone {
+		v.p.standard(v.opt, s)
+	} else if v.cmd.Handle != nil {
+		v.cmd.Handle(v.opt, s, v.p)
+	}
+	return nil
+}
+
+// Parse reads argv (argv[0] being the program) as pmGetOptions does.
+func Parse(cmd *Command, argv []string) *Parsed {
+	name := cmd.Name
+	if name == "" && len(argv) > 0 {
+		name = filepath.Base(argv[0])
+	}
+	p := &Parsed{name: name}
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.SortFlags = false
+	for _, o := range cmd.Options {
+		if o.header {
+			continue
+		}
+		short := ""
+		if o.Short != 0 {
+			short = string(o.Short)
+		}
+		long := o.Long
+		if long == "" {
+			long = "\x00" + short
+		}
+		f := fs.VarPF(&optValue{opt: o, cmd: cmd, p: p}, long, short, o.Help)
+		if o.Arg == "" {
+			f.NoOptDefVal = noArg
+		}
+	}
+	var args []string
+	if len(argv) > 1 {
+		args = argv[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		p.parseError(err)
+	}
+	p.Args = fs.Args()
+	p.end()
+	return p
+}
+
+func (p *Parsed) parseError(err error) {
+	var ne *pflag.NotExistError
+	var re *pflag.ValueRequiredError
+	var se *pflag.InvalidSyntaxError
+	switch {
+	case errors.As(err, &ne):
+		if ne.GetSpecifiedShortnames() != "" {
+			p.Errorf("invalid option -- '%s'", ne.GetSpecifiedName()[:1])
+		} else {
+			p.Errorf("unrecognized option '--%s'", ne.GetSpecifiedName())
+		}
+	case errors.As(err, &re):
+		if re.GetSpecifiedShortnames() != "" {
+			p.Errorf("option requires an argument -- '%s'", re.GetSpecifiedName()[:1])
+		} else {
+			p.Errorf("option '--%s' requires an argument", re.GetSpecifiedName())
+		}
+	case errors.As(err, &se):
+		p.Errorf("unrecognized option '%s'", se.GetSpecifiedFlag())
+	default:
+		p.Errorf("%v", err)
+	}
+}
+
+func (p *Parsed) standard(o Option, arg string) {
+	switch o.std {
+	case stdAlign:
+		p.Align = arg
+	case stdArchive:
+		if len(p.Hosts) > 0 {
+			p.Errorf("only one host or archive allowed")
+		} else if len(p.Archives) == 0 {
+			p.Archives = append(p.Archives, arg)
+		}
+	case stdDebug:
+		p.Debug = append(p.Debug, arg)
+	case stdHost:
+		switch {
+		case len(p.Hosts) > 0:
+			p.Errorf("too many hosts requested: %s", arg)
+		case len(p.Archives) > 0:
+			p.Errorf("only one host or archive allowed")
+		default:
+			p.Hosts = append(p.Hosts, arg)
+		}
+	case stdContainer:
+		p.Container = arg
+	case stdLocalPMDA:
+		if p.Context != ContextNone {
+			p.Errorf("at most one of -a, -h and -L allowed")
+		} else {
+			p.LocalPMDA = true
+		}
+	case stdSpecLocal:
+		p.SpecLocal = append(p.SpecLocal, arg)
+	case stdNamespace, stdUniqNames:
+		t, err := pmns.LoadWith(arg, pmns.Options{NoDuplicates: o.std == stdUniqNames})
+		if err != nil {
+			p.Errorf("Cannot load namespace from \"%s\": %s", arg, errText(err))
+			p.RuntimeErr = true
+			return
+		}
+		p.Namespace = t
+	case stdOrigin:
+		p.Origin = arg
+	case stdStart:
+		p.Start = arg
+	case stdSamples:
+		n, ok := Strtol(arg)
+		p.Samples = int(int32(n))
+		if !ok || p.Samples < 0 {
+			p.Errorf("-s requires a positive numeric argument")
+		}
+	case stdFinish:
+		p.Finish = arg
+	case stdInterval:
+		p.Interval = arg
+	case stdTimezone:
+		if p.HostZone {
+			p.Errorf("at most one of -Z and -z allowed")
+		} else {
+			p.Timezone = arg
+		}
+	case stdHostZone:
+		if p.Timezone != "" {
+			p.Errorf("at most one of -Z and -z allowed")
+		} else {
+			p.HostZone = true
+		}
+	case stdVersion:
+		p.Exit = true
+		p.Messages = append(p.Messages, fmt.Sprintf("%s version %s\n", p.name, Version))
+	case stdHelp:
+		p.Errors++
+	}
+}
+
+// end is __pmEndOptions: the context the options chose and the checks
+// that need all of them.
+func (p *Parsed) end() {
+	switch {
+	case p.LocalPMDA:
+		p.Context = ContextLocal
+	case len(p.Hosts) > 0 && len(p.Archives) == 0:
+		p.Context = ContextHost
+	case len(p.Archives) > 0 && len(p.Hosts) == 0:
+		p.Context = ContextArchive
+	}
+	if (p.Start != "" || p.Align != "" || p.Origin != "") && p.Context != ContextArchive {
+		p.Errorf("time window options are supported for archives only")
+	}
+	if p.HostZone && p.Context != ContextArchive && p.Context != ContextHost {
+		p.Errorf("use of timezone from metric source requires a source")
+	}
+}
+
+// errText is pmErrStr of the PCP code an error carries.
+func errText(err error) string {
+	var pe pcp.Error
+	if errors.As(err, &pe) {
+		return pcp.ErrorText(int32(pe))
+	}
+	return err.Error()
+}
+
+// ErrText is pmErrStr of the PCP code an error carries, or the error's own
+// text when it carries none.
+func ErrText(err error) string { return errText(err) }

@@ -1,0 +1,28 @@
+package cli
+
+import "testing"
+
+// Expected strings are C's printf output for the same format.
+func TestCFloat(t *testing.T) {
+	tests := []struct {
+		x    float64
+		prec int
+		want string
+	}{
+		{1.5, 8, "1.5"},
+		{0, 16, "0"},
+		{1e6, 8, "1000000"},
+		{1e8, 8, "1e+08"},
+		{123456789, 16, "123456789"},
+		{0.0001, 8, "0.0001"},
+		{0.00001, 8, "1e-05"},
+		{-2.5e-100, 16, "-2.5e-100"},
+		{3.14159265358979, 16, "3.14159265358979"},
+		{1.0 / 3, 8, "0.33333333"},
+	}
+	for _, tt := range tests {
+		if got := CFloat(tt.x, tt.prec); got != tt.want {
+			t.Errorf("CFloat(%v, %d) = %q, want %q", tt.x, tt.prec, got, tt.want)
+		}
+	}
+}
