@@ -22,6 +22,25 @@ type client struct {
 	r    *pdu.Reader
 	w    *pdu.Writer
 	out  []byte // reused encoding buffer
+	num  int32  // the client's number, the "from" of its requests to agents
+
+	// profiles are the client's instance profiles by context number, and
+	// gens count their changes, so agents get a PROFILE only when needed.
+	profiles map[int32]*pdu.Profile
+	gens     map[int32]uint64
+	// used are the domains whose agents have seen this client.
+	used map[uint32]bool
+}
+
+// profileGen is the change count of the profile of ctxnum.
+func (c *client) profileGen(ctxnum int32) uint64 { return c.gens[ctxnum] }
+
+// profileFor is the profile of ctxnum, or the default (every instance).
+func (c *client) profileFor(ctxnum int32) *pdu.Profile {
+	if p := c.profiles[ctxnum]; p != nil {
+		return p
+	}
+	return &pdu.Profile{Context: ctxnum, State: pdu.ProfileInclude}
 }
 
 func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
@@ -31,7 +50,11 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	defer stop()
 	defer conn.Close()
 
-	c := &client{s: s, conn: conn, r: pdu.NewReader(conn), w: pdu.NewWriter(conn)}
+	c := &client{s: s, conn: conn, r: pdu.NewReader(conn), w: pdu.NewWriter(conn),
+		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
+		used: map[uint32]bool{}}
+	defer s.freeClientNum(c.num)
+	defer c.endContexts()
 	c.r.MaxLen = s.maxPDU()
 	c.r.Timeout = s.timeout()
 	c.r.IdleWait = true
@@ -79,75 +102,91 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		}
 		return nil
 	case pdu.TypeProfile:
-		// Profiles select instances, which only agents have.
+		// Kept for the agents, which get it before the context's next
+		// fetch.
 		var m pdu.Profile
 		if err := m.Decode(b); err != nil {
 			return c.refuse(ctx, err)
 		}
+		c.profiles[m.Context] = &m
+		c.gens[m.Context]++
+		return nil
+	case pdu.TypeAttr:
+		var m pdu.Attr
+		if err := m.Decode(b); err != nil {
+			return c.refuse(ctx, err)
+		}
+		m.Value = append([]byte(nil), m.Value...)
+		c.forwardAttr(ctx, &m)
 		return nil
 	case pdu.TypePMNSNames:
 		var m pdu.PMNSNames
 		if err = m.Decode(b); err == nil {
-			reply, status = c.lookupNames(m.Names)
+			reply, status = c.lookupNames(ctx, m.Names)
 		}
 	case pdu.TypePMNSIDs:
 		var m pdu.PMNSIDs
 		if err = m.Decode(b); err == nil {
-			reply, status = c.namesOf(m.PMIDs)
+			reply, status = c.namesOf(ctx, m.PMIDs)
 		}
 	case pdu.TypePMNSChild:
 		var m pdu.PMNSChild
 		if err = m.Decode(b); err == nil {
-			reply, status = c.children(m.Name, m.Subtype)
+			reply, status = c.children(ctx, m.Name, m.Subtype)
 		}
 	case pdu.TypePMNSTraverse:
 		var m pdu.PMNSTraverse
 		if err = m.Decode(b); err == nil {
-			reply, status = c.traverse(m.Name)
+			reply, status = c.traverse(ctx, m.Name)
 		}
 	case pdu.TypeFetch:
 		var m pdu.Fetch
 		if err = m.Decode(b); err == nil {
-			c.out = pdu.AppendResult(c.out[:0], 0, noAgentResult(m.PMIDs))
+			c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
 			return c.w.WritePDU(ctx, c.out)
 		}
 	case pdu.TypeHighResFetch:
 		var m pdu.HighResFetch
 		if err = m.Decode(b); err == nil {
-			c.out = pdu.AppendHighResResult(c.out[:0], 0, noAgentResult(m.PMIDs))
+			c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
 			return c.w.WritePDU(ctx, c.out)
 		}
 	case pdu.TypeDescReq:
 		var m pdu.DescReq
 		if err = m.Decode(b); err == nil {
-			// pmcd answers PM_ERR_PMID for a domain with no agent at all.
-			status = pcp.ErrPMID
+			var d pcp.Desc
+			if d, status = c.desc(ctx, m.PMID); status == nil {
+				reply = &pdu.Desc{Desc: d}
+			}
 		}
 	case pdu.TypeDescIDs:
 		var m pdu.DescIDs
 		if err = m.Decode(b); err == nil {
-			reply, status = descsWithoutAgents(m.PMIDs)
+			reply, status = c.descs(ctx, m.PMIDs)
 		}
 	case pdu.TypeInstanceReq:
 		var m pdu.InstanceReq
 		if err = m.Decode(b); err == nil {
 			// An instance domain of an absent agent is unknown to pmcd.
-			status = pcp.ErrInDom
+			reply, status = c.ask(ctx, m.InDom.Domain(), &m, pcp.ErrInDom)
 		}
 	case pdu.TypeTextReq:
 		var m pdu.TextReq
 		if err = m.Decode(b); err == nil {
-			status = pcp.ErrPMID
+			reply, status = c.ask(ctx, textDomain(&m), &m, pcp.ErrPMID)
 		}
 	case pdu.TypeLabelReq:
 		var m pdu.LabelReq
 		if err = m.Decode(b); err == nil {
-			status = labelsWithoutAgents(m.Type)
+			reply, status = c.labels(ctx, &m)
 		}
 	case pdu.TypeResult:
 		var m pdu.Result
 		if err = m.Decode(b); err == nil {
-			status = pcp.ErrNoAgent
+			status = c.store(ctx, &m.Result)
+			if status == nil {
+				reply = &pdu.Error{}
+			}
 		}
 	default:
 		err = pcp.ErrIPC

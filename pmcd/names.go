@@ -1,6 +1,7 @@
 package pmcd
 
 import (
+	"context"
 	"errors"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -12,15 +13,15 @@ import (
 // that is missing, not a leaf, or in the dynamic subtree of an absent agent
 // gets pcp.PMIDNull and the reply counts the names found; with a single
 // name, its error is the answer instead.
-func (c *client) lookupNames(names []string) (pdu.Message, error) {
+func (c *client) lookupNames(ctx context.Context, names []string) (pdu.Message, error) {
 	ids := make([]pcp.PMID, len(names))
 	found := 0
 	var first error
 	for i, name := range names {
 		id, err := c.s.PMNS.Lookup(name)
 		if err == nil && pmns.IsDynamicRoot(id) {
-			// The agent that owns this subtree would know; there is none.
-			id, err = pcp.PMIDNull, pcp.ErrNoAgent
+			// The agent that owns this subtree knows its names.
+			id, err = c.dynamicLookup(ctx, id, name)
 		}
 		if err != nil {
 			ids[i] = pcp.PMIDNull
@@ -38,23 +39,39 @@ func (c *client) lookupNames(names []string) (pdu.Message, error) {
 	return &pdu.PMNSIDs{Status: int32(found), PMIDs: ids}, nil
 }
 
-// namesOf answers PMNS_IDS (pmNameAll) for one PMID.
-func (c *client) namesOf(ids []pcp.PMID) (pdu.Message, error) {
+// dynamicLookup asks the agent owning the dynamic subtree root for the
+// PMID of name.
+func (c *client) dynamicLookup(ctx context.Context, root pcp.PMID, name string) (pcp.PMID, error) {
+	d, _ := pmns.DynamicDomain(root)
+	m, err := c.ask(ctx, d, &pdu.PMNSNames{Names: []string{name}}, pcp.ErrNoAgent)
+	if err != nil {
+		return pcp.PMIDNull, err
+	}
+	ids := m.(*pdu.PMNSIDs)
+	if len(ids.PMIDs) != 1 || ids.PMIDs[0] == pcp.PMIDNull {
+		return pcp.PMIDNull, pcp.ErrName
+	}
+	return ids.PMIDs[0], nil
+}
+
+// namesOf answers PMNS_IDS (pmNameAll) for one PMID: from the namespace,
+// else from the agent of its domain, which may serve it dynamically.
+func (c *client) namesOf(ctx context.Context, ids []pcp.PMID) (pdu.Message, error) {
 	if len(ids) != 1 {
 		return nil, pcp.ErrIPC
 	}
 	names, err := c.s.PMNS.NameAll(ids[0])
 	if err != nil {
-		// pmcd would ask the domain's agent next; with none it says so.
-		return nil, pcp.ErrNoAgent
+		return c.ask(ctx, ids[0].Domain(), &pdu.PMNSIDs{PMIDs: ids}, pcp.ErrNoAgent)
 	}
 	return &pdu.PMNSNames{Names: names}, nil
 }
 
 // children answers PMNS_CHILD (pmGetChildren and pmGetChildrenStatus).
-func (c *client) children(name string, subtype int32) (pdu.Message, error) {
+func (c *client) children(ctx context.Context, name string, subtype int32) (pdu.Message, error) {
 	if id, err := c.s.PMNS.Lookup(name); err == nil && pmns.IsDynamicRoot(id) {
-		return nil, pcp.ErrNoAgent
+		d, _ := pmns.DynamicDomain(id)
+		return c.ask(ctx, d, &pdu.PMNSChild{Name: name, Subtype: subtype}, pcp.ErrNoAgent)
 	}
 	kids, err := c.s.PMNS.Children(name)
 	if err != nil {
@@ -74,39 +91,36 @@ func (c *client) children(name string, subtype int32) (pdu.Message, error) {
 }
 
 // traverse answers PMNS_TRAVERSE (pmTraversePMNS). The roots of dynamic
-// subtrees stay in the list as pmcd leaves them when their agent is absent.
-func (c *client) traverse(name string) (pdu.Message, error) {
-	names, err := c.s.PMNS.Traverse(name)
+// subtrees are replaced by what their agents list below them; a root
+// stays in the list as pmcd leaves it when its agent is absent or fails.
+func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error) {
+	found, err := c.s.PMNS.Traverse(name)
 	if err != nil {
 		return nil, err
+	}
+	var names []string
+	for _, n := range found {
+		id, err := c.s.PMNS.Lookup(n)
+		if err != nil || !pmns.IsDynamicRoot(id) {
+			names = append(names, n)
+			continue
+		}
+		d, _ := pmns.DynamicDomain(id)
+		below := n
+		if len(name) > len(n) {
+			below = name
+		}
+		m, err := c.ask(ctx, d, &pdu.PMNSTraverse{Name: below}, pcp.ErrNoAgent)
+		if err != nil {
+			names = append(names, n)
+			continue
+		}
+		names = append(names, m.(*pdu.PMNSNames).Names...)
 	}
 	if len(names) == 0 {
 		return nil, pcp.ErrName
 	}
 	return &pdu.PMNSNames{Names: names}, nil
-}
-
-// descsWithoutAgents answers DESC_IDS when no agent exists: one PMID is
-// pmcd's PM_ERR_PMID, several get a DESCS of null descriptors.
-func descsWithoutAgents(ids []pcp.PMID) (pdu.Message, error) {
-	if len(ids) == 1 {
-		return nil, pcp.ErrPMID
-	}
-	descs := make([]pcp.Desc, len(ids))
-	for i := range descs {
-		descs[i].PMID = pcp.PMIDNull
-	}
-	return &pdu.Descs{Descs: descs}, nil
-}
-
-// noAgentResult is the RESULT pmcd sends for metrics whose agents are
-// absent: each value set carries PM_ERR_NOAGENT.
-func noAgentResult(ids []pcp.PMID) *pcp.Result {
-	r := &pcp.Result{Timestamp: pcp.TimestampOf(timeNow()), Sets: make([]pcp.ValueSet, len(ids))}
-	for i, id := range ids {
-		r.Sets[i] = pcp.ValueSet{PMID: id, NumVal: int32(pcp.ErrNoAgent)}
-	}
-	return r
 }
 
 var errNoNamespace = errors.New("pmcd: no namespace")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"sync"
@@ -24,19 +25,73 @@ type Server struct {
 	// Timeout bounds reading one client PDU once it has begun, and
 	// sending one; zero means pdu.DefaultTimeout.
 	Timeout time.Duration
-	// Log receives one line per client problem; nil discards them.
+	// Log receives one line per client or agent problem; nil discards
+	// them.
 	Log *log.Logger
+	// Conf names the agents to start (pmcd's -c); nil means none.
+	Conf *Conf
+	// AgentTimeout bounds each request to an agent (pmcd's -t); zero
+	// means PCP's 5 seconds. An agent that does not answer in time is
+	// marked dead.
+	AgentTimeout time.Duration
+	// AgentStderr receives daemon agents' standard error; nil discards
+	// it.
+	AgentStderr io.Writer
 
-	wg sync.WaitGroup
+	wg     sync.WaitGroup
+	bg     sync.WaitGroup // agents being closed
+	once   sync.Once
+	agents map[uint32]*agent // read-only once started
+
+	numMu sync.Mutex
+	nums  map[int32]bool // client numbers in use
+}
+
+// defaultAgentTimeout is pmcd's default -t.
+const defaultAgentTimeout = 5 * time.Second
+
+// startTimeout is the least time an agent has to start and greet.
+const startTimeout = 10 * time.Second
+
+func (s *Server) agentTimeout() time.Duration {
+	if s.AgentTimeout > 0 {
+		return s.AgentTimeout
+	}
+	return defaultAgentTimeout
+}
+
+// clientNum gives a new client the smallest number not in use, as PCP's
+// pmcd numbers clients by their slot; agents see it as the "from" of the
+// client's requests.
+func (s *Server) clientNum() int32 {
+	s.numMu.Lock()
+	defer s.numMu.Unlock()
+	if s.nums == nil {
+		s.nums = make(map[int32]bool)
+	}
+	n := int32(0)
+	for s.nums[n] {
+		n++
+	}
+	s.nums[n] = true
+	return n
+}
+
+func (s *Server) freeClientNum(n int32) {
+	s.numMu.Lock()
+	defer s.numMu.Unlock()
+	delete(s.nums, n)
 }
 
 // Serve accepts clients on l until ctx is done or l fails, serving each on
 // its own goroutine, and waits for them to finish before returning. It
-// closes l.
+// closes l. The first Serve starts the agents of Conf, under ctx; Close
+// stops them.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	if s.PMNS == nil {
 		return errNoNamespace
 	}
+	s.once.Do(func() { s.startAgents(ctx) })
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
 	defer s.wg.Wait()

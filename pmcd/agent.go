@@ -1,0 +1,142 @@
+package pmcd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// backend is one way of talking to an agent: in-process or over a pipe
+// or socket. Calls come one at a time, under the agent's lock.
+type backend interface {
+	// call sends req on behalf of client from and returns the reply, or
+	// nil for notifications (PROFILE, ATTR, ERROR). A PCP error answer
+	// is a pcp.Error; anything wrapping errAgentLost or pcp.ErrIPC means
+	// the agent can no longer be trusted.
+	call(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error)
+	flags() pdu.Flags
+	close()
+}
+
+// agent is one pmcd.conf agent line and its connection.
+//
+// Concurrency: clients call an agent from their own goroutines, and a
+// fetch calls several agents at once. mu serialises requests to one
+// agent, as its single pipe requires; different agents proceed in
+// parallel. Once dead, an agent stays dead.
+type agent struct {
+	conf AgentConf
+	s    *Server
+
+	mu   sync.Mutex
+	b    backend // nil once dead
+	prof profileKey
+}
+
+// profileKey names the client profile an agent last received: pmcd sends
+// a PROFILE before a fetch only when it changed.
+type profileKey struct {
+	client *client
+	ctxnum int32
+	gen    uint64
+}
+
+// do runs one request with the agent's timeout. A lost, hung or
+// malformed agent is closed and marked dead; then and afterwards requests
+// get pcp.ErrNoAgent.
+func (a *agent) do(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.doLocked(ctx, from, req)
+}
+
+func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
+	if a.b == nil {
+		return nil, pcp.ErrNoAgent
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.s.agentTimeout())
+	defer cancel()
+	reply, err := a.b.call(ctx, from, req)
+	if err == nil {
+		return reply, nil
+	}
+	var code pcp.Error
+	if !errors.Is(err, errAgentLost) && !errors.Is(err, pcp.ErrIPC) && errors.As(err, &code) {
+		return nil, code
+	}
+	if !errors.Is(err, errAgentLost) && !errors.Is(err, pcp.ErrIPC) && ctx.Err() == nil {
+		// A Go agent's own error that is not a PCP code.
+		return nil, pcp.ErrGeneric
+	}
+	a.kill(fmt.Errorf("%v request: %w", req.PDUType(), err))
+	return nil, pcp.ErrNoAgent
+}
+
+// kill closes the agent's connection and marks it dead. a.mu is held.
+func (a *agent) kill(why error) {
+	if a.b == nil {
+		return
+	}
+	a.s.logf("agent %q (domain %d) is dead: %v", a.conf.Name, a.conf.Domain, why)
+	b := a.b
+	a.b = nil
+	// Closing may wait for the process; the lock is not held that long.
+	a.s.bg.Add(1)
+	go func() {
+		defer a.s.bg.Done()
+		b.close()
+	}()
+}
+
+// fetch sends the client's profile for ctxnum if the agent has not got
+// it yet, then the fetch, under one hold of the lock so another client's
+// profile cannot come between them.
+func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PMID) (*pcp.Result, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	key := profileKey{client: c, ctxnum: ctxnum, gen: c.profileGen(ctxnum)}
+	if a.prof != key {
+		if _, err := a.doLocked(ctx, c.num, c.profileFor(ctxnum)); err != nil {
+			return nil, err
+		}
+		a.prof = key
+	}
+	reply, err := a.doLocked(ctx, c.num, &pdu.Fetch{Context: ctxnum, PMIDs: ids})
+	if err != nil {
+		return nil, err
+	}
+	r := &reply.(*pdu.Result).Result
+	if len(r.Sets) != len(ids) {
+		return nil, pcp.ErrPMID
+	}
+	return r, nil
+}
+
+// alive says whether the agent still answers.
+func (a *agent) alive() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.b != nil
+}
+
+// wantsAttrs says whether the agent asked for client attributes.
+func (a *agent) wantsAttrs() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.b != nil && a.b.flags()&(pdu.FlagAuth|pdu.FlagContainer) != 0
+}
+
+// stop closes the agent for good, waiting for its process.
+func (a *agent) stop() {
+	a.mu.Lock()
+	b := a.b
+	a.b = nil
+	a.mu.Unlock()
+	if b != nil {
+		b.close()
+	}
+}

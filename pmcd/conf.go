@@ -1,0 +1,226 @@
+package pmcd
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// AgentKind is how pmcd reaches an agent, as pmcd.conf spells it.
+type AgentKind int
+
+// The kinds of agent line in pmcd.conf.
+const (
+	AgentDSO    AgentKind = iota // "dso": in-process, by entry point
+	AgentPipe                    // "pipe binary": a child on stdin/stdout
+	AgentSocket                  // "socket": a daemon reached on a socket
+)
+
+// maxDomain is the largest domain number pmcd.conf may give an agent.
+const maxDomain = 510
+
+// AgentConf is one agent line of pmcd.conf.
+type AgentConf struct {
+	Name   string
+	Domain uint32
+	Kind   AgentKind
+	// Entry and Path are a DSO's entry point and shared object; in this
+	// pmcd the entry point names an agent registered with RegisterDSO.
+	Entry, Path string
+	// Family ("inet", "ipv6" or "unix") and Addr (port or path) locate a
+	// socket agent.
+	Family, Addr string
+	// Argv is a pipe agent's command, or the optional command that
+	// starts a socket agent.
+	Argv []string
+	// NotReady is a pipe agent's "notready" keyword: it starts busy.
+	NotReady bool
+	// Line is the agent's line number in the file.
+	Line int
+}
+
+// Conf is a parsed pmcd.conf.
+type Conf struct {
+	Agents []AgentConf
+	// Access holds the statements of the [access] section, one per
+	// element without its ';', comments removed. They are kept, not yet
+	// enforced.
+	Access []string
+}
+
+// LoadConf reads and parses the pmcd.conf at path.
+func LoadConf(path string) (*Conf, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseConf(f, path)
+}
+
+// ParseConf parses pmcd.conf text. source names it in messages, which
+// follow PCP's "SOURCE config[line N]: Error: ..." form; every bad line
+// is reported, as PCP's pmcd reports them, joined in one error.
+func ParseConf(r io.Reader, source string) (*Conf, error) {
+	c := &Conf{}
+	var problems []string
+	bad := func(line int, format string, args ...any) {
+		problems = append(problems, fmt.Sprintf("%s config[line %d]: Error: ", source, line)+fmt.Sprintf(format, args...))
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	line := 0
+	access := false
+	var stmt strings.Builder
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		if access {
+			stmt.WriteString(text)
+			stmt.WriteByte(' ')
+			continue
+		}
+		f := strings.Fields(text)
+		if len(f) == 0 {
+			continue
+		}
+		if strings.HasPrefix(f[0], "[") {
+			rest := strings.TrimSpace(text)
+			if !strings.HasPrefix(rest, "[access]") {
+				bad(line, "\"access\" keyword expected")
+				break
+			}
+			access = true
+			stmt.WriteString(rest[len("[access]"):])
+			stmt.WriteByte(' ')
+			continue
+		}
+		a, msg := parseAgentLine(f, line)
+		if msg != "" {
+			bad(line, "%s", msg)
+			continue
+		}
+		for _, o := range c.Agents {
+			if o.Domain == a.Domain {
+				bad(line, "domain number for \"%s\" agent clashes with \"%s\" agent", a.Name, o.Name)
+				a.Name = ""
+				break
+			}
+		}
+		if a.Name != "" {
+			c.Agents = append(c.Agents, a)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s config: %w", source, err)
+	}
+	if access {
+		for _, s := range strings.Split(stmt.String(), ";") {
+			if s = strings.Join(strings.Fields(s), " "); s != "" {
+				c.Access = append(c.Access, s)
+			}
+		}
+		if len(c.Access) == 0 {
+			bad(line, "no valid statements in [access] section")
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &ConfError{Lines: problems}
+	}
+	return c, nil
+}
+
+// ConfError lists what is wrong with a pmcd.conf, one message per line
+// at fault.
+type ConfError struct {
+	Lines []string
+}
+
+func (e *ConfError) Error() string { return strings.Join(e.Lines, "\n") }
+
+// parseAgentLine reads the fields of one agent line, or says what is
+// wrong with it in PCP's words.
+func parseAgentLine(f []string, line int) (AgentConf, string) {
+	a := AgentConf{Name: f[0], Line: line}
+	if len(f) < 2 || !isNumber(f[1]) {
+		return a, fmt.Sprintf("expected domain number for \"%s\" agent", a.Name)
+	}
+	d, err := strconv.Atoi(f[1])
+	if err != nil || d < 0 || d > maxDomain {
+		return a, fmt.Sprintf("Illegal domain number (%s) for \"%s\" agent", f[1], a.Name)
+	}
+	a.Domain = uint32(d)
+	kind := ""
+	if len(f) > 2 {
+		kind = f[2]
+	}
+	rest := f[min(len(f), 3):]
+	switch kind {
+	case "dso":
+		a.Kind = AgentDSO
+		switch {
+		case len(rest) < 1:
+			return a, "expected DSO entry point"
+		case len(rest) < 2:
+			return a, "expected DSO pathname"
+		case len(rest) > 2:
+			return a, "too many parameters for DSO"
+		}
+		a.Entry, a.Path = rest[0], rest[1]
+		if !filepath.IsAbs(a.Path) {
+			return a, fmt.Sprintf("path \"%s\" to PMDA is not absolute", a.Path)
+		}
+	case "pipe":
+		a.Kind = AgentPipe
+		if len(rest) < 1 || rest[0] != "binary" {
+			return a, "pipe PDU type expected (`binary')"
+		}
+		rest = rest[1:]
+		for len(rest) > 0 && rest[0] == "notready" {
+			a.NotReady = true
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			return a, "command to create pipe agent expected."
+		}
+		a.Argv = rest
+	case "socket":
+		a.Kind = AgentSocket
+		if len(rest) < 1 || (rest[0] != "inet" && rest[0] != "ipv6" && rest[0] != "unix") {
+			return a, "expected socket address domain (`inet', `ipv6', or `unix')"
+		}
+		if len(rest) < 2 {
+			return a, "expected socket port name or number"
+		}
+		a.Family, a.Addr = rest[0], rest[1]
+		if a.Family != "unix" && !isNumber(a.Addr) {
+			if _, err := net.LookupPort("tcp", a.Addr); err != nil {
+				return a, fmt.Sprintf("failed to get port number for port name %s", a.Addr)
+			}
+		}
+		a.Argv = rest[2:]
+	default:
+		return a, "expected `dso', `socket' or `pipe'"
+	}
+	return a, ""
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

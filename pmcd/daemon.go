@@ -1,0 +1,205 @@
+package pmcd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// daemon is an agent in a process of its own, reached over a pipe (its
+// stdin and stdout) or a socket. Requests and replies are PDUs; the agent
+// slot's lock keeps one request at a time on the wire.
+type daemon struct {
+	name       string
+	r          *pdu.Reader
+	w          *pdu.Writer
+	conn       io.Closer     // the agent's stdin, or the socket
+	cmd        *exec.Cmd     // nil for a socket agent pmcd did not start
+	done       chan struct{} // closed when cmd has been waited for
+	agentFlags pdu.Flags
+}
+
+// stopGrace is how long a daemon agent has to exit once its input is
+// closed before it is killed.
+const stopGrace = time.Second
+
+func (d *daemon) flags() pdu.Flags { return d.agentFlags }
+
+// startPipe starts a pipe agent's command and does pmcd's side of the
+// handshake within ctx.
+func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer) (*daemon, error) {
+	cmd := exec.Command(ac.Argv[0], ac.Argv[1:]...)
+	cmd.Stderr = stderr
+	// os.Pipe ends support deadlines, which the PDU reader and writer use.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, err
+	}
+	d := &daemon{name: ac.Name, r: pdu.NewReader(outR), w: pdu.NewWriter(inW), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(d.done)
+	}()
+	if err := d.handshake(ctx); err != nil {
+		d.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// startSocket starts a socket agent's command, if the line has one, and
+// connects to the agent, trying again until ctx is done since the agent
+// needs a moment to listen.
+func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer) (*daemon, error) {
+	d := &daemon{name: ac.Name}
+	if len(ac.Argv) > 0 {
+		d.cmd = exec.Command(ac.Argv[0], ac.Argv[1:]...)
+		d.cmd.Stderr = stderr
+		if err := d.cmd.Start(); err != nil {
+			return nil, err
+		}
+		d.done = make(chan struct{})
+		go func() {
+			_ = d.cmd.Wait()
+			close(d.done)
+		}()
+	}
+	network, addr := "tcp4", net.JoinHostPort("127.0.0.1", ac.Addr)
+	switch ac.Family {
+	case "ipv6":
+		network, addr = "tcp6", net.JoinHostPort("::1", ac.Addr)
+	case "unix":
+		network, addr = "unix", ac.Addr
+	}
+	var conn net.Conn
+	var dialer net.Dialer
+	for {
+		var err error
+		conn, err = dialer.DialContext(ctx, network, addr)
+		if err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			d.close()
+			return nil, fmt.Errorf("cannot connect to %s: %v: %w", addr, err, pcp.ErrTimeout)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	d.r, d.w, d.conn = pdu.NewReader(conn), pdu.NewWriter(conn), conn
+	if err := d.handshake(ctx); err != nil {
+		d.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *daemon) handshake(ctx context.Context) error {
+	v, err := pdu.AcceptAgent(ctx, d.r, d.w, int32(os.Getpid()))
+	if err != nil {
+		return fmt.Errorf("handshake: %w", err)
+	}
+	d.agentFlags = v.Flags
+	return nil
+}
+
+// call sends req from client from and, unless req is a notification,
+// reads the agent's reply. An ERROR reply is returned as its PCP code; any
+// failure of the conversation itself is an error the slot takes as the
+// agent's death.
+func (d *daemon) call(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
+	if err := d.w.WriteMessage(ctx, req, from); err != nil {
+		return nil, fmt.Errorf("%w: %w", errAgentLost, err)
+	}
+	switch req.(type) {
+	case *pdu.Profile, *pdu.Attr, *pdu.Error:
+		return nil, nil
+	}
+	b, err := d.r.ReadPDU(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errAgentLost, err)
+	}
+	m, err := pdu.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errAgentLost, err)
+	}
+	if e, ok := m.(*pdu.Error); ok && e.Code < 0 {
+		return nil, pcp.Error(e.Code)
+	}
+	if !replyFits(req, m) {
+		return nil, fmt.Errorf("%w: %v answered with a %T PDU: %w", errAgentLost, req.PDUType(), m, pcp.ErrIPC)
+	}
+	return m, nil
+}
+
+// replyFits says whether m is a reply of the kind req asks for.
+func replyFits(req, m pdu.Message) bool {
+	want := map[pdu.Type]pdu.Type{
+		pdu.TypeFetch:        pdu.TypeResult,
+		pdu.TypeDescReq:      pdu.TypeDesc,
+		pdu.TypeInstanceReq:  pdu.TypeInstance,
+		pdu.TypeTextReq:      pdu.TypeText,
+		pdu.TypeLabelReq:     pdu.TypeLabel,
+		pdu.TypeResult:       pdu.TypeError,
+		pdu.TypePMNSNames:    pdu.TypePMNSIDs,
+		pdu.TypePMNSIDs:      pdu.TypePMNSNames,
+		pdu.TypePMNSChild:    pdu.TypePMNSNames,
+		pdu.TypePMNSTraverse: pdu.TypePMNSNames,
+	}[req.PDUType()]
+	return m.PDUType() == want
+}
+
+// close ends the conversation and the agent's process: closing its input
+// asks it to exit, and it is killed if it has not within stopGrace.
+func (d *daemon) close() {
+	if d.conn != nil {
+		d.conn.Close()
+	}
+	if d.cmd == nil || d.done == nil {
+		return
+	}
+	select {
+	case <-d.done:
+	case <-time.After(stopGrace):
+		_ = d.cmd.Process.Kill()
+		<-d.done
+	}
+}
+
+// errAgentLost marks failures of the conversation with an agent.
+var errAgentLost = errors.New("pmcd: lost contact with agent")
+
+type multiCloser []io.Closer
+
+func (m multiCloser) Close() error {
+	var first error
+	for _, c := range m {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -1,0 +1,69 @@
+package pmcd
+
+import (
+	"context"
+	"sync"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// fetch gathers a client's fetch as PCP's pmcd does: the PMIDs are split
+// by domain, every agent concerned is asked at the same time with its own
+// timeout, and the answers are put back in request order. A domain
+// without an agent, or whose agent fails, gets a value set holding the
+// error (PM_ERR_NOAGENT for an absent or dead agent); the other domains
+// are not held up by it beyond their own timeouts.
+func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pcp.Result {
+	out := &pcp.Result{Sets: make([]pcp.ValueSet, len(ids))}
+	byDomain := make(map[uint32][]int)
+	var order []uint32
+	for i, id := range ids {
+		d := id.Domain()
+		if _, ok := byDomain[d]; !ok {
+			order = append(order, d)
+		}
+		byDomain[d] = append(byDomain[d], i)
+	}
+	var wg sync.WaitGroup
+	for _, d := range order {
+		idx := byDomain[d]
+		a := c.s.agentOf(d)
+		if a == nil {
+			fillError(out, ids, idx, pcp.ErrNoAgent)
+			continue
+		}
+		c.used[d] = true
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sub := make([]pcp.PMID, len(idx))
+			for j, i := range idx {
+				sub[j] = ids[i]
+			}
+			r, err := a.fetch(ctx, c, ctxnum, sub)
+			if err != nil {
+				fillError(out, ids, idx, err)
+				return
+			}
+			for j, i := range idx {
+				out.Sets[i] = r.Sets[j]
+				// Agents answer for the PMIDs asked; keep the client's.
+				out.Sets[i].PMID = ids[i]
+			}
+		}()
+	}
+	wg.Wait()
+	out.Timestamp = pcp.TimestampOf(timeNow())
+	return out
+}
+
+// fillError gives the value sets at idx the error err.
+func fillError(r *pcp.Result, ids []pcp.PMID, idx []int, err error) {
+	code := pcp.ErrGeneric
+	if e, ok := err.(pcp.Error); ok {
+		code = e
+	}
+	for _, i := range idx {
+		r.Sets[i] = pcp.ValueSet{PMID: ids[i], NumVal: int32(code)}
+	}
+}

@@ -1,0 +1,136 @@
+package pmcd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// inProc is a Go agent running inside pmcd, a "dso" line's agent: each
+// request becomes a call of the agent's method set, and the answer is
+// put in the PDU form a daemon agent would have sent.
+type inProc struct {
+	a *pmda.Agent
+}
+
+func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
+
+func (p *inProc) close() {}
+
+// call answers req for client from. A panic in the agent's code is turned
+// into pcp.ErrIPC, which marks the agent dead; the daemon carries on.
+func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (reply pdu.Message, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			reply, err = nil, fmt.Errorf("pmcd: agent %s panicked: %v: %w", p.a.Name(), v, pcp.ErrIPC)
+		}
+	}()
+	c := pmda.Client(from)
+	switch m := req.(type) {
+	case *pdu.Profile:
+		p.a.Profile(m)
+		return nil, nil
+	case *pdu.Attr:
+		return nil, p.a.Attribute(c, m.Key, m.Value)
+	case *pdu.Error:
+		p.a.EndContext(c)
+		return nil, nil
+	case *pdu.Fetch:
+		r, err := p.a.Fetch(ctx, c, m.PMIDs)
+		if err != nil {
+			return nil, err
+		}
+		// The agent reuses its result on the next fetch; keep a copy.
+		return &pdu.Result{Result: copyResult(r)}, nil
+	case *pdu.DescReq:
+		d, err := p.a.Desc(ctx, c, m.PMID)
+		if err != nil {
+			return nil, err
+		}
+		return &pdu.Desc{Desc: d}, nil
+	case *pdu.InstanceReq:
+		return p.a.Instance(ctx, c, m.InDom, m.Inst, m.Name)
+	case *pdu.TextReq:
+		t, err := p.a.Text(ctx, c, m.Ident, m.Type)
+		if err != nil {
+			return nil, err
+		}
+		return &pdu.Text{Ident: m.Ident, Text: t}, nil
+	case *pdu.LabelReq:
+		sets, err := p.a.Label(ctx, c, m.Ident, uint8(m.Type))
+		if err != nil {
+			return nil, err
+		}
+		return &pdu.Label{Ident: m.Ident, Type: m.Type, Sets: sets}, nil
+	case *pdu.Result:
+		if err := p.a.Store(ctx, c, &m.Result); err != nil {
+			return nil, err
+		}
+		return &pdu.Error{}, nil
+	case *pdu.PMNSNames:
+		ids := make([]pcp.PMID, len(m.Names))
+		found := 0
+		var first error
+		for i, name := range m.Names {
+			id, err := p.a.LookupName(ctx, c, name)
+			if err != nil {
+				ids[i] = pcp.PMIDNull
+				if first == nil {
+					first = err
+				}
+				continue
+			}
+			ids[i] = id
+			found++
+		}
+		if found == 0 && first != nil {
+			return nil, first
+		}
+		return &pdu.PMNSIDs{Status: int32(found), PMIDs: ids}, nil
+	case *pdu.PMNSIDs:
+		if len(m.PMIDs) != 1 {
+			return nil, pcp.ErrIPC
+		}
+		names, err := p.a.Names(ctx, c, m.PMIDs[0])
+		if err != nil {
+			return nil, err
+		}
+		return &pdu.PMNSNames{Names: names}, nil
+	case *pdu.PMNSChild:
+		names, status, err := p.a.Children(ctx, c, m.Name)
+		if err != nil {
+			return nil, err
+		}
+		if m.Subtype == pdu.PMNSChildNames {
+			status = nil
+		}
+		return &pdu.PMNSNames{Names: names, Status: status}, nil
+	case *pdu.PMNSTraverse:
+		names, err := p.a.Traverse(ctx, c, m.Name)
+		if err != nil {
+			return nil, err
+		}
+		return &pdu.PMNSNames{Names: names}, nil
+	}
+	return nil, pcp.ErrIPC
+}
+
+// copyResult is a deep copy of r's value sets, value blocks included.
+func copyResult(r *pcp.Result) pcp.Result {
+	out := pcp.Result{Timestamp: r.Timestamp, Sets: make([]pcp.ValueSet, len(r.Sets))}
+	for i, s := range r.Sets {
+		vals := make([]pcp.Value, len(s.Values))
+		copy(vals, s.Values)
+		for j := range vals {
+			if vals[j].Block.Data != nil {
+				vals[j].Block.Data = append([]byte(nil), vals[j].Block.Data...)
+			}
+		}
+		s.Values = vals
+		out.Sets[i] = s
+	}
+	return out
+}
