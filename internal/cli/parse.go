@@ -273,3 +273,11 @@ func errText(err error) string {
 // ErrText is pmErrStr of the PCP code an error carries, or the error's own
 // text when it carries none.
 func ErrText(err error) string { return errText(err) }
+
+// Hosts0 is the first host the options named, else def.
+func (p *Parsed) Hosts0(def string) string {
+	if len(p.Hosts) > 0 {
+		return p.Hosts[0]
+	}
+	return def
+}

@@ -1,0 +1,115 @@
+// Command pminfo is PCP's pminfo(1) for live hosts: it lists metric names
+// and prints their PMIDs, descriptors, help text and values as PCP 6.0.3's
+// pminfo does, character for character.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
+	f := &flags{batch: 128}
+	cmd := command(f)
+	p := cli.Parse(cmd, argv)
+	if done, code := p.Done(); done {
+		fmt.Fprint(stderr, p.Report(cmd))
+		return code
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	errw := &flushFirst{out: out, w: stderr}
+	prog := p.Progname()
+
+	for _, d := range f.derived {
+		fmt.Fprintf(errw, "%s: derived configuration(s) error: %s\n", prog, pcp.ErrorText(int32(pcp.ErrNYI)))
+		_ = d
+	}
+	if p.Context != cli.ContextNone {
+		f.needContext = true
+	}
+	if p.Namespace == nil {
+		f.needContext = true
+	}
+	if f.verify {
+		f.desc, f.mid, f.fullMid, f.help, f.oneline = false, false, false, false, false
+		f.value, f.force, f.label = false, false, false
+	}
+	r := &reporter{f: f, out: out, errw: errw, prog: prog, batch: f.batch,
+		icacheInDom: pcp.InDomNull}
+	if p.Namespace != nil {
+		r.names = treeNames{p.Namespace}
+	}
+	if f.needContext {
+		var spec string
+		switch p.Context {
+		case cli.ContextArchive:
+			fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, p.Archives[0], pcp.ErrorText(int32(pcp.ErrNYI)))
+			return 1
+		case cli.ContextLocal:
+			fmt.Fprintf(errw, "%s: Cannot make standalone connection on localhost: %s\n", prog, pcp.ErrorText(int32(pcp.ErrNYI)))
+			return 1
+		case cli.ContextHost:
+			spec = p.Hosts[0]
+			r.host = true
+		default:
+			spec = "local:"
+			r.host = true
+		}
+		var opts []pmapi.Option
+		if p.Namespace != nil {
+			opts = append(opts, pmapi.WithNamespace(p.Namespace))
+		}
+		source := spec
+		if p.Container != "" {
+			spec = withContainer(spec, p.Container)
+		}
+		c, err := pmapi.NewHostContext(ctx, spec, opts...)
+		if err != nil {
+			var hs *pmapi.HostSpecError
+			if errors.As(err, &hs) {
+				fmt.Fprintf(errw, "pmNewContext: bad host specification\n%s", hs.Report())
+			}
+			fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, cli.ErrText(err))
+			return 1
+		}
+		defer c.Close()
+		r.c = c
+		r.names = c
+	}
+	return r.main(ctx, p.Args)
+}
+
+// flushFirst writes to stderr after flushing what stdout holds, so that the
+// two interleave on a terminal as PCP's line-buffered output does.
+type flushFirst struct {
+	out *bufio.Writer
+	w   io.Writer
+}
+
+func (f *flushFirst) Write(b []byte) (int, error) {
+	f.out.Flush()
+	return f.w.Write(b)
+}
+
+// withContainer adds --container's attribute to a host specification.
+func withContainer(spec, name string) string {
+	for i := 0; i < len(spec); i++ {
+		if spec[i] == '?' {
+			return spec + "&container=" + name
+		}
+	}
+	return spec + "?container=" + name
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// compare says how a case's output is compared with PCP's pminfo.
+type compare int
+
+const (
+	exact compare = iota
+	// values masks the numbers after "value " on both sides, for metrics
+	// whose values change between the two runs.
+	values
+)
+
+var numberValue = regexp.MustCompile(`value -?[0-9][0-9.e+-]*`)
+
+func mask(c compare, s string) string {
+	if c == values {
+		return numberValue.ReplaceAllString(s, "value N")
+	}
+	return s
+}
+
+// TestAgainstPCP runs PCP's pminfo and this one with the same arguments
+// against one pmcd with PCP's sample agent and compares stdout, stderr and
+// the exit status.
+func TestAgainstPCP(t *testing.T) {
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	host := bed.Host()
+	tests := []struct {
+		name   string
+		args   []string
+		noHost bool // the arguments do not get -h host
+		cmp    compare
+	}{
+		{name: "names", args: []string{"sample"}},
+		{name: "whole namespace", args: nil},
+		{name: "pmid", args: []string{"-m", "sample.long"}},
+		{name: "fullpmid", args: []string{"-M", "sample.long", "sample.ulong"}},
+		{name: "desc", args: []string{"-d", "sample.long", "sample.float", "sample.string"}},
+		{name: "desc all sample", args: []string{"-d", "sample"}},
+		{name: "fullindom", args: []string{"-I", "sample.colour", "sample.bin"}},
+		{name: "oneline", args: []string{"-t", "sample"}},
+		{name: "helptext", args: []string{"-T", "sample.long", "sample.colour"}},
+		{name: "oneline fullpmid", args: []string{"-tM", "sample.long.one"}},
+		{name: "fetch long", args: []string{"-f", "sample.long"}},
+		{name: "fetch ulong", args: []string{"-f", "sample.ulong", "sample.longlong", "sample.ulonglong"}},
+		{name: "fetch float double", args: []string{"-f", "sample.float", "sample.double"}},
+		{name: "fetch string", args: []string{"-f", "sample.string.hullo", "sample.string.write_me"}},
+		{name: "fetch indom", args: []string{"-f", "sample.colour", "sample.bin"}},
+		{name: "fetch no values", args: []string{"-f", "sample.noinst", "sample.bad.unknown", "sample.bad.nosupp"}},
+		{name: "fetchall", args: []string{"-F", "sample.colour", "sample.long.one"}},
+		{name: "desc fetch help", args: []string{"-dfT", "sample.long.ten", "sample.colour"}},
+		{name: "long options", args: []string{"--desc", "--fetch", "--pmid", "sample.long.hundred"}},
+		{name: "verify", args: []string{"-v", "sample"}},
+		{name: "verify bad", args: []string{"-v", "sample.bad"}},
+		{name: "batch 1", args: []string{"-b", "1", "-f", "sample.long"}},
+		{name: "batch 3", args: []string{"-b3", "-dm", "sample.long", "sample.ulong"}},
+		{name: "pmid arg", args: []string{"-m", "29.0.6"}},
+		{name: "pmid arg desc", args: []string{"-d", "29.0.5", "sample.long.one"}},
+		{name: "indom arg", args: []string{"29.1"}},
+		{name: "indom arg text", args: []string{"-tT", "29.1", "29.2"}},
+		{name: "indom arg full", args: []string{"-It", "29.1"}},
+		{name: "unknown pmid", args: []string{"-m", "29.999.999"}},
+		{name: "digits only", args: []string{"29"}},
+		{name: "unknown metric", args: []string{"no.such.metric"}},
+		{name: "unknown and known", args: []string{"-m", "sample.long.one", "nosuch", "sample.long.ten"}},
+		{name: "pmcd subtree", args: []string{"-m", "pmcd.pmlogger"}},
+		{name: "pmcd desc", args: []string{"-d", "pmcd.control"}},
+		{name: "changing values", args: []string{"-f", "sample.seconds", "sample.milliseconds"}, cmp: values},
+		{name: "bad option", args: []string{"-y"}, noHost: true},
+		{name: "bad long option", args: []string{"--bogus"}, noHost: true},
+		{name: "missing argument", args: []string{"-Z"}, noHost: true},
+		{name: "missing long argument", args: []string{"sample", "--host"}, noHost: true},
+		{name: "no argument allowed", args: []string{"--fetch=yes"}, noHost: true},
+		{name: "help", args: []string{"-?"}, noHost: true},
+		{name: "long help", args: []string{"--help"}, noHost: true},
+		{name: "version", args: []string{"-V"}, noHost: true},
+		{name: "bad batch", args: []string{"-b", "x", "sample"}, noHost: true},
+		{name: "host and archive", args: []string{"-h", "a", "-a", "b"}, noHost: true},
+		{name: "two hosts", args: []string{"-h", "a", "-h", "b"}, noHost: true},
+		{name: "time window live", args: []string{"-h", "a", "-O", "@10:00"}, noHost: true},
+		{name: "Z and z", args: []string{"-Z", "UTC", "-z"}, noHost: true},
+		{name: "hostzone without source", args: []string{"-z"}, noHost: true},
+		{name: "unreachable host", args: []string{"-h", "localhost:1", "sample"}, noHost: true},
+		{name: "bad host spec", args: []string{"-h", "foo:bar:", "sample"}, noHost: true},
+		{name: "bad host spec bracket", args: []string{"-h", "pcp://[::1", "sample"}, noHost: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if !tt.noHost {
+				args = append([]string{"-h", host}, args...)
+			}
+			want := bed.Run("pminfo", args...)
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"pminfo"}, args...), &stdout, &stderr)
+			if got, w := mask(tt.cmp, stdout.String()), mask(tt.cmp, want.Stdout); got != w {
+				t.Errorf("pminfo %s: stdout differs\n%s", strings.Join(args, " "), diff(w, got))
+			}
+			if got, w := stderr.String(), want.Stderr; got != w {
+				t.Errorf("pminfo %s: stderr differs\n%s", strings.Join(args, " "), diff(w, got))
+			}
+			if code != want.ExitCode {
+				t.Errorf("pminfo %s: exit %d, PCP's %d", strings.Join(args, " "), code, want.ExitCode)
+			}
+		})
+	}
+}
+
+// diff shows the first differing line of PCP's output and ours.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b || (i >= len(w)) != (i >= len(g)) {
+			return "line " + itoa(i+1) + ":\n  PCP:  " + quote(a, i < len(w)) + "\n  ours: " + quote(b, i < len(g))
+		}
+	}
+	return "(equal)"
+}
+
+func quote(s string, present bool) string {
+	if !present {
+		return "<none>"
+	}
+	return "\"" + s + "\""
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
+
+func fmtInt(i int) string {
+	var b []byte
+	if i == 0 {
+		return "0"
+	}
+	for i > 0 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+		i /= 10
+	}
+	return string(b)
+}

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// report prints the queued metrics, pminfo's report().
+func (r *reporter) report(ctx context.Context) {
+	names := r.pending
+	r.pending = nil
+	if len(names) == 0 {
+		return
+	}
+	defer func() {
+		if r.host {
+			r.pdusize = 5 * pduUnit
+		}
+	}()
+	f := r.f
+	pmids := make([]pcp.PMID, len(names))
+	if f.needPMID {
+		ids, err := r.names.LookupNames(ctx, names)
+		if err != nil {
+			kept := names[:0:0]
+			var keptIDs []pcp.PMID
+			for i, n := range names {
+				if i >= len(ids) || ids[i] == pcp.PMIDNull {
+					fmt.Fprintf(r.out, "%s: pmLookupName: %s\n", n, errText(err))
+					continue
+				}
+				kept = append(kept, n)
+				keptIDs = append(keptIDs, ids[i])
+			}
+			names, ids = kept, keptIDs
+		}
+		pmids = ids
+	}
+	var res pcp.Result
+	if f.value || f.label || f.verify {
+		if _, err := r.c.Fetch(ctx, pmids, &res); err != nil {
+			for _, n := range names {
+				fmt.Fprintf(r.out, "%s: pmFetch: %s\n", n, errText(err))
+			}
+			return
+		}
+	}
+	for i, name := range names {
+		var desc pcp.Desc
+		if f.desc || f.value || f.label || f.series || f.verify {
+			d, err := r.c.LookupDesc(ctx, pmids[i])
+			if err != nil {
+				fmt.Fprintf(r.out, "%s: pmLookupDesc: %s\n", name, errText(err))
+				continue
+			}
+			desc = d
+		}
+		if f.desc || f.help || f.value || f.label {
+			r.out.WriteByte('\n')
+		}
+		var vs *pcp.ValueSet
+		if f.value || f.verify {
+			vs = &res.Sets[i]
+			if f.force && vs.NumVal == int32(pcp.ErrProfile) {
+				var ok bool
+				if vs, ok = r.forceFetch(ctx, name, pmids[i], desc.InDom); !ok {
+					continue
+				}
+			}
+		}
+		if f.verify {
+			switch {
+			case desc.Type == pcp.TypeNoSupport:
+				fmt.Fprintf(r.out, "%s: Not Supported\n", name)
+			case vs.NumVal < 0:
+				fmt.Fprintf(r.out, "%s: %s\n", name, pcp.ErrorText(vs.NumVal))
+			case vs.NumVal == 0:
+				fmt.Fprintf(r.out, "%s: No value(s) available\n", name)
+			}
+			continue
+		}
+		r.out.WriteString(name)
+		if f.mid {
+			fmt.Fprintf(r.out, " PMID: %s", pmids[i])
+		}
+		if f.fullMid {
+			fmt.Fprintf(r.out, " = %d = 0x%x", uint32(pmids[i]), uint32(pmids[i]))
+		}
+		if f.oneline {
+			r.oneline(ctx, func(l pmapi.TextLevel) (string, error) { return r.c.LookupText(ctx, pmids[i], l) }, f.fullMid)
+		}
+		r.out.WriteByte('\n')
+		if f.desc {
+			r.printDesc(desc)
+		}
+		if f.help {
+			r.helpText(func(l pmapi.TextLevel) (string, error) { return r.c.LookupText(ctx, pmids[i], l) })
+		}
+		if f.value {
+			r.dump(ctx, desc, vs)
+		}
+	}
+}
+
+// forceFetch is -F's second try for a metric whose instance domain cannot
+// be enumerated by a fetch: every instance is named in the profile.
+func (r *reporter) forceFetch(ctx context.Context, name string, pmid pcp.PMID, indom pcp.InDom) (*pcp.ValueSet, bool) {
+	insts, err := r.c.GetInDom(ctx, indom)
+	if err != nil {
+		fmt.Fprintf(r.out, "%s: pmGetIndom: %s\n", name, errText(err))
+		return nil, false
+	}
+	if len(insts) == 0 {
+		fmt.Fprintf(r.out, "%s: pmGetIndom: No instances?\n", name)
+		return nil, false
+	}
+	ids := make([]int32, len(insts))
+	for i, in := range insts {
+		ids[i] = in.Inst
+	}
+	_ = r.c.DelProfile(indom, nil)
+	_ = r.c.AddProfile(indom, ids)
+	var res pcp.Result
+	_, err = r.c.Fetch(ctx, []pcp.PMID{pmid}, &res)
+	_ = r.c.DelProfile(indom, nil)
+	_ = r.c.AddProfile(indom, nil)
+	if err != nil {
+		fmt.Fprintf(r.out, "%s: pmFetch: %s\n", name, errText(err))
+		return nil, false
+	}
+	return &res.Sets[0], true
+}
+
+func (r *reporter) indom(ctx context.Context, indom pcp.InDom) {
+	f := r.f
+	if f.verify {
+		return
+	}
+	fmt.Fprintf(r.out, "\nInDom: %s", indom)
+	if f.fullIID {
+		fmt.Fprintf(r.out, " = %d =", uint32(indom))
+	}
+	fmt.Fprintf(r.out, " 0x%x", uint32(indom))
+	if f.oneline {
+		r.oneline(ctx, func(l pmapi.TextLevel) (string, error) { return r.c.LookupInDomText(ctx, indom, l) }, f.fullIID)
+	}
+	r.out.WriteByte('\n')
+	if f.help {
+		r.helpText(func(l pmapi.TextLevel) (string, error) { return r.c.LookupInDomText(ctx, indom, l) })
+	}
+}
+
+func (r *reporter) oneline(_ context.Context, get func(pmapi.TextLevel) (string, error), full bool) {
+	text, err := get(pmapi.TextOneLine)
+	if err != nil {
+		fmt.Fprintf(r.out, " One-line Help: Error: %s", errText(err))
+		return
+	}
+	if full {
+		r.out.WriteString("\n    ")
+	} else {
+		r.out.WriteByte(' ')
+	}
+	fmt.Fprintf(r.out, "[%s]", text)
+}
+
+func (r *reporter) helpText(get func(pmapi.TextLevel) (string, error)) {
+	text, err := get(pmapi.TextHelp)
+	if err != nil {
+		fmt.Fprintf(r.out, "Full Help: Error: %s\n", errText(err))
+		return
+	}
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		r.out.WriteString("Help: <empty entry>\n")
+		return
+	}
+	fmt.Fprintf(r.out, "Help:\n%s\n", text)
+}
+
+var typeNames = map[pcp.Type]string{
+	pcp.Type32:              "32-bit int",
+	pcp.TypeU32:             "32-bit unsigned int",
+	pcp.Type64:              "64-bit int",
+	pcp.TypeU64:             "64-bit unsigned int",
+	pcp.TypeFloat:           "float",
+	pcp.TypeDouble:          "double",
+	pcp.TypeString:          "string",
+	pcp.TypeAggregate:       "aggregate",
+	pcp.TypeAggregateStatic: "static aggregate",
+	pcp.TypeEvent:           "event record array",
+	pcp.TypeHighResEvent:    "highres event record array",
+	pcp.TypeNoSupport:       "Not Supported",
+}
+
+func (r *reporter) printDesc(d pcp.Desc) {
+	t, ok := typeNames[d.Type]
+	if !ok {
+		t = fmt.Sprintf("??? (%d)", int32(d.Type))
+	}
+	fmt.Fprintf(r.out, "    Data Type: %s  InDom: %s", t, d.InDom)
+	if r.f.fullIID {
+		fmt.Fprintf(r.out, " = %d =", uint32(d.InDom))
+	}
+	fmt.Fprintf(r.out, " 0x%x\n", uint32(d.InDom))
+	sem := d.Sem.String()
+	fmt.Fprintf(r.out, "    Semantics: %s", sem)
+	if sem == "???" {
+		fmt.Fprintf(r.out, " (%d)", int32(d.Sem))
+	}
+	units := d.Units.String()
+	if units == "" {
+		units = "none"
+	}
+	fmt.Fprintf(r.out, "  Units: %s\n", units)
+}
+
+// instName is the name of an instance from a cache of the last instance
+// domain asked about, as pminfo keeps one.
+func (r *reporter) instName(ctx context.Context, indom pcp.InDom, inst int32) (string, bool) {
+	if indom != r.icacheInDom {
+		r.icache, r.icacheErr = r.c.GetInDom(ctx, indom)
+		r.icacheInDom = indom
+	}
+	for _, in := range r.icache {
+		if in.Inst == inst {
+			return in.Name, true
+		}
+	}
+	return "", false
+}
+
+// dump prints a metric's values, pminfo's mydump.
+func (r *reporter) dump(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet) {
+	if vs.NumVal == 0 {
+		r.out.WriteString("No value(s) available!\n")
+		return
+	}
+	if vs.NumVal < 0 {
+		fmt.Fprintf(r.out, "Error: %s\n", pcp.ErrorText(vs.NumVal))
+		return
+	}
+	for j := range vs.Values {
+		v := &vs.Values[j]
+		if d.InDom != pcp.InDomNull {
+			name, ok := r.instName(ctx, d.InDom, v.Inst)
+			switch {
+			case ok:
+				fmt.Fprintf(r.out, "    inst [%d or \"%s\"]", v.Inst, name)
+			case r.f.force:
+				fmt.Fprintf(r.out, "    inst [%d \"%s\"]\n", v.Inst, "DISAPPEARED")
+				continue
+			default:
+				fmt.Fprintf(r.out, "pmNameIndom: indom=%s inst=%d: %s\n", d.InDom, v.Inst, pcp.ErrorText(int32(pcp.ErrInst)))
+				fmt.Fprintf(r.out, "    inst [%d]", v.Inst)
+			}
+		} else {
+			r.out.WriteString("   ")
+		}
+		fmt.Fprintf(r.out, " value %s\n", cli.FormatValue(vs.ValFmt, d.Type, v))
+	}
+}
