@@ -94,6 +94,11 @@ func (c *client) children(ctx context.Context, name string, subtype int32) (pdu.
 // subtrees are replaced by what their agents list below them; a root
 // stays in the list as pmcd leaves it when its agent is absent or fails.
 func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error) {
+	if id, err := c.s.PMNS.Lookup(name); err == nil && pmns.IsDynamicRoot(id) {
+		// At or below a dynamic root: the agent lists it all.
+		d, _ := pmns.DynamicDomain(id)
+		return c.ask(ctx, d, &pdu.PMNSTraverse{Name: name}, pcp.ErrNoAgent)
+	}
 	found, err := c.s.PMNS.Traverse(name)
 	if err != nil {
 		return nil, err
@@ -106,11 +111,7 @@ func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error)
 			continue
 		}
 		d, _ := pmns.DynamicDomain(id)
-		below := n
-		if len(name) > len(n) {
-			below = name
-		}
-		m, err := c.ask(ctx, d, &pdu.PMNSTraverse{Name: below}, pcp.ErrNoAgent)
+		m, err := c.ask(ctx, d, &pdu.PMNSTraverse{Name: n}, pcp.ErrNoAgent)
 		if err != nil {
 			names = append(names, n)
 			continue

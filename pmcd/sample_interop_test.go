@@ -1,0 +1,121 @@
+package pmcd
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// startWithConf serves tree with the agents of conf until the test ends.
+func startWithConf(t *testing.T, tree *pmns.Tree, conf string, timeout time.Duration) string {
+	t.Helper()
+	c, err := ParseConf(strings.NewReader(conf), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	srv := &Server{PMNS: tree, Conf: c, AgentTimeout: timeout, AgentStderr: os.Stderr}
+	go func() { done <- srv.Serve(ctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		srv.Close()
+	})
+	return "localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// sampleMetrics are sample agent metrics whose answers do not change
+// from one fetch or one agent process to the next. The dynamic subtree
+// sample.secret is listed name by name: its foo.bar.max.redirect is
+// pmcd.agent.status (domain 2), which only PCP's pmcd serves.
+const sampleMetrics = "sample.long sample.ulong sample.double sample.string.hullo " +
+	"sample.colour sample.bin sample.aggregate.hullo sample.secret.bar sample.secret.foo.one " +
+	"sample.secret.foo.two sample.secret.foo.bar.three sample.secret.foo.bar.grunt"
+
+// TestSampleUnderOurs runs PCP's pmdasample as a pipe agent under our
+// pmcd and under PCP's, and wants PCP's tools to print the same against
+// both.
+func TestSampleUnderOurs(t *testing.T) {
+	bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.SampleAgent()}})
+	in := bed.Install()
+	tree, err := pmns.Load(filepath.Join(bed.Dir(), "pmns", "root"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentBin := filepath.Join(in.Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(t.TempDir(), "sample.log")
+	conf := "# the sample agent on a pipe\n" +
+		"sample\t29\tpipe\tbinary\t" + env + " PCP_PMDAS_DIR=" + filepath.Join(bed.Dir(), "pmdas") +
+		" " + agentBin + " -d 29 -l " + logFile + "\n"
+	ours := startWithConf(t, tree, conf, 0)
+
+	tools := map[string]string{}
+	for _, name := range []string{"pminfo", "pmprobe", "pmstore"} {
+		if tools[name], err = in.Tool(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct{ tool, args string }{
+		{"pminfo", "sample"},
+		{"pminfo", "-m " + sampleMetrics},
+		{"pminfo", "-M " + sampleMetrics},
+		{"pminfo", "-d " + sampleMetrics},
+		{"pminfo", "-f " + sampleMetrics},
+		{"pminfo", "-t " + sampleMetrics},
+		{"pminfo", "-T " + sampleMetrics},
+		{"pminfo", "-dfmtT sample.secret.bar sample.secret.foo.one"},
+		{"pminfo", "-f sample.colour sample.nosuch sample.long.one"},
+		{"pminfo", "-x sample.colour"},
+		{"pminfo", "-F sample.colour sample.bin"},
+		{"pminfo", "-I sample.colour"},
+		{"pmprobe", "-v -I " + sampleMetrics},
+		{"pmprobe", "-v sample.colour sample.long.one sample.nosuch"},
+		{"pmstore", "sample.write_me 42"},
+		{"pminfo", "-f sample.write_me"},
+		{"pmstore", "sample.write_me 2"},
+		{"pmstore", "sample.long.one 3"},
+		{"pmstore", "sample.nosuch 3"},
+	}
+	for _, c := range cases {
+		t.Run(c.tool+" "+c.args, func(t *testing.T) {
+			want := runTool(t, tools[c.tool], bed.Host(), c.args)
+			got := runTool(t, tools[c.tool], ours, c.args)
+			if got != want {
+				t.Errorf("%s -h HOST %s: %s", c.tool, c.args, firstDiff(want, got))
+			}
+		})
+	}
+}
+
+// firstDiff shows where two outputs part, a few lines either side.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	i := 0
+	for i < len(w) && i < len(g) && w[i] == g[i] {
+		i++
+	}
+	lo := max(0, i-3)
+	return fmt.Sprintf("from line %d\n--- PCP's pmcd ---\n%s\n--- ours ---\n%s",
+		i+1, strings.Join(w[lo:min(len(w), i+6)], "\n"), strings.Join(g[lo:min(len(g), i+6)], "\n"))
+}
