@@ -50,7 +50,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	r := &reporter{f: f, out: out, errw: errw, prog: prog, batch: f.batch,
 		icacheInDom: pcp.InDomNull}
 	if p.Namespace != nil {
-		r.names = treeNames{p.Namespace}
+		r.names = withAnon{treeNames{p.Namespace}}
 	}
 	if f.needContext {
 		var spec string
@@ -87,7 +87,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		}
 		defer c.Close()
 		r.c = c
-		r.names = c
+		r.names = withAnon{c}
 	}
 	return r.main(ctx, p.Args)
 }

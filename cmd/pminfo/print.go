@@ -43,7 +43,7 @@ func (r *reporter) report(ctx context.Context) {
 	}
 	var res pcp.Result
 	if f.value || f.label || f.verify {
-		if _, err := r.c.Fetch(ctx, pmids, &res); err != nil {
+		if err := r.fetch(ctx, pmids, &res); err != nil {
 			for _, n := range names {
 				fmt.Fprintf(r.out, "%s: pmFetch: %s\n", n, errText(err))
 			}
@@ -53,7 +53,7 @@ func (r *reporter) report(ctx context.Context) {
 	for i, name := range names {
 		var desc pcp.Desc
 		if f.desc || f.value || f.label || f.series || f.verify {
-			d, err := r.c.LookupDesc(ctx, pmids[i])
+			d, err := r.lookupDesc(ctx, pmids[i])
 			if err != nil {
 				fmt.Fprintf(r.out, "%s: pmLookupDesc: %s\n", name, errText(err))
 				continue
@@ -92,14 +92,14 @@ func (r *reporter) report(ctx context.Context) {
 			fmt.Fprintf(r.out, " = %d = 0x%x", uint32(pmids[i]), uint32(pmids[i]))
 		}
 		if f.oneline {
-			r.oneline(ctx, func(l pmapi.TextLevel) (string, error) { return r.c.LookupText(ctx, pmids[i], l) }, f.fullMid)
+			r.oneline(ctx, func(l pmapi.TextLevel) (string, error) { return r.lookupText(ctx, pmids[i], l) }, f.fullMid)
 		}
 		r.out.WriteByte('\n')
 		if f.desc {
 			r.printDesc(desc)
 		}
 		if f.help {
-			r.helpText(func(l pmapi.TextLevel) (string, error) { return r.c.LookupText(ctx, pmids[i], l) })
+			r.helpText(func(l pmapi.TextLevel) (string, error) { return r.lookupText(ctx, pmids[i], l) })
 		}
 		if f.value {
 			r.dump(ctx, desc, vs)
