@@ -4,11 +4,11 @@ import "github.com/gopcp/gopcp/internal/cli"
 
 // flags are what pminfo's own options ask for.
 type flags struct {
-	mid, fullMid, fullIID, desc, label, series bool
+	mid, fullMid, fullIID, desc, label, series  bool
 	oneline, help, value, force, verify, events bool
-	needContext, needPMID                     bool
-	batch                                     int
-	derived                                   []string
+	needContext, needPMID                       bool
+	batch                                       int
+	derived                                     []string
 }
 
 func command(f *flags) *cli.Command {
