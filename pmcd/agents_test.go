@@ -1,0 +1,167 @@
+package pmcd
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/agents/trivial"
+	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// testAgentEnv makes the test binary a pipe agent of domain 251 that
+// misbehaves on its first fetch as the variable's value says.
+const testAgentEnv = "GOPCP_PMCD_TEST_AGENT"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(testAgentEnv); mode != "" {
+		os.Exit(runTestAgent(mode))
+	}
+	RegisterDSO("trivial_init", func(domain uint32) (*pmda.Agent, error) {
+		return trivial.New(domain, nil)
+	})
+	os.Exit(m.Run())
+}
+
+// runTestAgent serves broken.m on stdin and stdout. On a fetch it exits
+// ("dies"), never answers ("hangs") or writes a PDU that lies about its
+// length ("garbles").
+func runTestAgent(mode string) int {
+	a, err := pmda.New(pmda.Config{
+		Name:   "pmdabroken",
+		Domain: 251,
+		Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(251, 0, 0), Type: pcp.Type32,
+			InDom: pcp.InDomNull, Sem: pcp.SemInstant}}},
+		Fetcher: pmda.FetchFunc(func(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+			switch mode {
+			case "dies":
+				os.Exit(3)
+			case "hangs":
+				time.Sleep(time.Hour)
+			case "garbles":
+				// A header whose length is shorter than a header.
+				os.Stdout.Write([]byte{0, 0, 0, 4, 0, 0, 0x70, 0x01, 0, 0, 0, 0})
+				time.Sleep(time.Hour)
+			}
+			return pcp.Atom{L: 7}, nil
+		}),
+	})
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	if err := a.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		log.Print(err)
+		return 1
+	}
+	return 0
+}
+
+const agentsPMNS = `root {
+	trivial
+	broken
+}
+trivial {
+	time	250:0:0
+}
+broken {
+	m	251:0:0
+}
+`
+
+// startAgents serves agentsPMNS with the in-process trivial agent and,
+// when mode is set, the misbehaving pipe agent.
+func startAgents(t *testing.T, mode string, timeout time.Duration) string {
+	t.Helper()
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := "trivial\t250\tdso\ttrivial_init\t/nonexistent/pmda_trivial.so\n"
+	if mode != "" {
+		env, err := exec.LookPath("env")
+		if err != nil {
+			t.Fatal(err)
+		}
+		conf += fmt.Sprintf("broken 251 pipe binary %s %s=%s %s\n", env, testAgentEnv, mode, os.Args[0])
+	}
+	return startWithConf(t, tree, conf, timeout)
+}
+
+// TestInProcessTrivial has PCP's pminfo read trivial.time from our Go
+// trivial agent running inside our pmcd through a dso line.
+func TestInProcessTrivial(t *testing.T) {
+	in := testbed.Need(t)
+	pminfo, err := in.Tool("pminfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := startAgents(t, "", 0)
+	before := time.Now().Unix()
+	out := runTool(t, pminfo, host, "-f trivial.time")
+	after := time.Now().Unix()
+	m := regexp.MustCompile(`^\ntrivial.time\n    value (\d+)\nexit 0\n$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("pminfo -f trivial.time:\n%s", out)
+	}
+	if v, _ := strconv.ParseInt(m[1], 10, 64); v < before || v > after {
+		t.Errorf("trivial.time = %d, not within [%d, %d]", v, before, after)
+	}
+	want := "\ntrivial.time\n    Data Type: 64-bit unsigned int  InDom: PM_INDOM_NULL 0xffffffff\n" +
+		"    Semantics: counter  Units: sec\nHelp:\nThe current time as a count of whole seconds elapsed since\n" +
+		"00:00:00 UTC on 1 January 1970, read from the host's clock at\neach fetch.\nexit 0\n"
+	if got := runTool(t, pminfo, host, "-dT trivial.time"); got != want {
+		t.Errorf("pminfo -dT trivial.time:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBrokenAgent has a pipe agent die, hang or garble its reply in the
+// middle of a fetch that also asks the in-process trivial agent: the
+// broken domain answers PM_ERR_NOAGENT, then and afterwards, and the
+// other domain answers throughout.
+func TestBrokenAgent(t *testing.T) {
+	// Only the hung agent needs the timeout; the others must be noticed
+	// at once, well within theirs.
+	for _, tc := range []struct {
+		mode    string
+		timeout time.Duration
+	}{{"dies", time.Minute}, {"hangs", 500 * time.Millisecond}, {"garbles", time.Minute}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			_, r, w := dial(t, startAgents(t, tc.mode, tc.timeout))
+			broken, triv := pcp.NewPMID(251, 0, 0), trivial.PMID
+			d := roundTrip(t, r, w, &pdu.DescReq{PMID: broken}).(*pdu.Desc)
+			if d.Desc.Type != pcp.Type32 {
+				t.Fatalf("broken agent's descriptor before the fetch: %+v", d.Desc)
+			}
+			start := time.Now()
+			for round := 0; round < 2; round++ {
+				res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{broken, triv}}).(*pdu.Result)
+				if len(res.Sets) != 2 || res.Sets[0].PMID != broken || res.Sets[0].NumVal != int32(pcp.ErrNoAgent) {
+					t.Fatalf("round %d: broken set: %+v", round, res.Sets)
+				}
+				if res.Sets[1].PMID != triv || res.Sets[1].NumVal != 1 {
+					t.Fatalf("round %d: trivial set: %+v", round, res.Sets[1])
+				}
+			}
+			if took := time.Since(start); took > 30*time.Second {
+				t.Errorf("the broken agent took %v to notice", took)
+			}
+			wantError(t, roundTrip(t, r, w, &pdu.DescReq{PMID: broken}), pcp.ErrNoAgent)
+			d = roundTrip(t, r, w, &pdu.DescReq{PMID: triv}).(*pdu.Desc)
+			if d.Desc.PMID != triv {
+				t.Errorf("trivial descriptor after the death: %+v", d.Desc)
+			}
+		})
+	}
+}
