@@ -1,11 +1,14 @@
-// Command pmcd is gopcp's Performance Metrics Collection Daemon. For now it
-// serves a namespace to PCP clients and has no agents; see package pmcd.
+// Command pmcd is gopcp's Performance Metrics Collection Daemon: it serves
+// a namespace to PCP clients and their requests through the agents of its
+// pmcd.conf; see package pmcd.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log"
 	"net"
 	"os"
@@ -14,31 +17,55 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/agents/trivial"
 	"github.com/gopcp/gopcp/pmcd"
+	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/pmns"
 )
+
+func init() {
+	// The Go agents this pmcd runs in-process, by the entry points
+	// pmcd.conf "dso" lines name.
+	pmcd.RegisterDSO("trivial_init", func(domain uint32) (*pmda.Agent, error) {
+		return trivial.New(domain, log.Default())
+	})
+}
 
 func main() {
 	log.SetFlags(log.LstdFlags)
 	log.SetPrefix("pmcd: ")
-	if err := run(); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], nil); err != nil {
+		stop()
 		log.Fatal(err)
 	}
 }
 
-func run() error {
-	fs := flag.NewFlagSet("pmcd", flag.ContinueOnError)
-	port := fs.Int("p", defaultPort(), "accept clients on `port` (PCP's PMCD_PORT, default 44321)")
-	iface := fs.String("i", "", "accept clients only on the interface with `address`")
-	nsFile := fs.String("n", "", "load the namespace from `pmnsfile` instead of the default")
-	limit := fs.Int("L", 0, "refuse client PDUs longer than `bytes` (default 65536)")
-	timeout := fs.Float64("t", 0, "client request timeout in `seconds` (default 10)")
-	fs.Bool("f", true, "run in the foreground (always, for now)")
-	if err := fs.Parse(os.Args[1:]); err != nil {
+// defaultConf is where PCP keeps pmcd.conf.
+func defaultConf() string {
+	if p := os.Getenv("PCP_PMCDCONF_PATH"); p != "" {
+		return p
+	}
+	return "/etc/pcp/pmcd/pmcd.conf"
+}
+
+// run is pmcd with its arguments; ready, if not nil, gets the listening
+// address once clients can connect.
+func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
+	fset := flag.NewFlagSet("pmcd", flag.ContinueOnError)
+	port := fset.Int("p", defaultPort(), "accept clients on `port` (PCP's PMCD_PORT, default 44321)")
+	iface := fset.String("i", "", "accept clients only on the interface with `address`")
+	nsFile := fset.String("n", "", "load the namespace from `pmnsfile` instead of the default")
+	confFile := fset.String("c", "", "read the agents from `config` (default "+defaultConf()+")")
+	limit := fset.Int("L", 0, "refuse client PDUs longer than `bytes` (default 65536)")
+	timeout := fset.Float64("t", 0, "agent request timeout in `seconds` (default 5)")
+	fset.Bool("f", true, "run in the foreground (always, for now)")
+	if err := fset.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if fset.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fset.Arg(0))
 	}
 
 	var tree *pmns.Tree
@@ -52,20 +79,37 @@ func run() error {
 		return fmt.Errorf("cannot load namespace: %w", err)
 	}
 
+	path := *confFile
+	if path == "" {
+		path = defaultConf()
+	}
+	conf, err := pmcd.LoadConf(path)
+	if err != nil {
+		// Without -c, a missing default file means no agents.
+		if *confFile != "" || !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		conf = &pmcd.Conf{}
+	}
+
 	addr := net.JoinHostPort(*iface, strconv.Itoa(*port))
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen: %w", err)
 	}
 	srv := &pmcd.Server{
-		PMNS:    tree,
-		MaxPDU:  *limit,
-		Timeout: time.Duration(*timeout * float64(time.Second)),
-		Log:     log.Default(),
+		PMNS:         tree,
+		MaxPDU:       *limit,
+		AgentTimeout: time.Duration(*timeout * float64(time.Second)),
+		Conf:         conf,
+		Log:          log.Default(),
+		AgentStderr:  os.Stderr,
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	log.Printf("serving %d names on %v", tree.Len(), l.Addr())
+	defer srv.Close()
+	log.Printf("serving %d names and %d agents on %v", tree.Len(), len(conf.Agents), l.Addr())
+	if ready != nil {
+		ready <- l.Addr()
+	}
 	return srv.Serve(ctx, l)
 }
 

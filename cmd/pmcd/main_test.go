@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// TestTrivialDSO runs pmcd with a pmcd.conf naming the Go trivial agent
+// on a dso line and has PCP's pminfo fetch trivial.time from it.
+func TestTrivialDSO(t *testing.T) {
+	in := testbed.Need(t)
+	pminfo, err := in.Tool("pminfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ns := filepath.Join(dir, "root")
+	conf := filepath.Join(dir, "pmcd.conf")
+	if err := os.WriteFile(ns, []byte("root {\n\ttrivial\n}\ntrivial {\n\ttime\t250:0:0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte("trivial\t250\tdso\ttrivial_init\t/var/lib/pcp/pmdas/trivial/pmda_trivial.so\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf, "-t", "2"}, ready)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("run: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("pmcd did not start")
+	}
+	host := "localhost:" + strings.TrimPrefix(addr.String(), "127.0.0.1:")
+	out, err := exec.Command(pminfo, "-h", host, "-f", "trivial.time").CombinedOutput()
+	if err != nil || !regexp.MustCompile(`^\ntrivial.time\n    value \d+\n$`).Match(out) {
+		t.Errorf("pminfo -f trivial.time: %v\n%s", err, out)
+	}
+}
+
+func TestConfErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.conf")
+	if err := os.WriteFile(bad, []byte("a 1 fifo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ns := filepath.Join(dir, "root")
+	if err := os.WriteFile(ns, []byte("root {\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ conf, want string }{
+		{bad, bad + " config[line 1]: Error: expected `dso', `socket' or `pipe'"},
+		{filepath.Join(dir, "missing.conf"), "no such file"},
+	}
+	for _, c := range cases {
+		err := run(context.Background(), []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", c.conf}, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("-c %s: %v, want %q", c.conf, err, c.want)
+		}
+	}
+}
