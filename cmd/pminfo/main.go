@@ -48,7 +48,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		f.value, f.force, f.label = false, false, false
 	}
 	r := &reporter{f: f, out: out, errw: errw, prog: prog, batch: f.batch,
-		icacheInDom: pcp.InDomNull}
+		icacheInDom: pcp.InDomNull, labels: newLabelCache()}
 	if p.Namespace != nil {
 		r.names = withAnon{treeNames{p.Namespace}}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -18,13 +19,34 @@ const (
 	// values masks the numbers after "value " on both sides, for metrics
 	// whose values change between the two runs.
 	values
+	// lines drops the instance lines of sample.scramble.bin, whose
+	// instances change at every fetch by design, and sorts the lines on
+	// both sides.
+	lines
 )
 
 var numberValue = regexp.MustCompile(`value -?[0-9][0-9.e+-]*`)
 
 func mask(c compare, s string) string {
-	if c == values {
+	switch c {
+	case values:
 		return numberValue.ReplaceAllString(s, "value N")
+	case lines:
+		var l []string
+		skip := false
+		for _, line := range strings.Split(s, "\n") {
+			switch {
+			case line == "sample.scramble.bin":
+				skip = true
+			case !strings.HasPrefix(line, " "):
+				skip = false
+			case skip && strings.HasPrefix(line, "    inst "):
+				continue
+			}
+			l = append(l, line)
+		}
+		sort.Strings(l)
+		return strings.Join(l, "\n")
 	}
 	return s
 }
@@ -80,6 +102,13 @@ func TestAgainstPCP(t *testing.T) {
 		{name: "pmcd subtree", args: []string{"-m", "pmcd.pmlogger"}},
 		{name: "pmcd desc", args: []string{"-d", "pmcd.control"}},
 		{name: "changing values", args: []string{"-f", "sample.seconds", "sample.milliseconds"}, cmp: values},
+		{name: "labels", args: []string{"-l", "sample.colour", "sample.long.one", "29.1"}},
+		{name: "labels anonymous", args: []string{"-l", "event.flags"}},
+		{name: "labels all sample", args: []string{"-l", "sample"}, cmp: lines},
+		{name: "labels pmcd", args: []string{"-l", "pmcd.agent", "pmcd.control", "pmcd.pdu_in"}},
+		{name: "series", args: []string{"-s", "sample.long.one", "sample.colour"}},
+		{name: "series all sample", args: []string{"-s", "sample"}, cmp: lines},
+		{name: "labels series desc fetch", args: []string{"-dfls", "sample.bin", "sample.long"}},
 		{name: "bad option", args: []string{"-y"}, noHost: true},
 		{name: "bad long option", args: []string{"--bogus"}, noHost: true},
 		{name: "missing argument", args: []string{"-Z"}, noHost: true},

@@ -98,11 +98,23 @@ func (r *reporter) report(ctx context.Context) {
 		if f.desc {
 			r.printDesc(desc)
 		}
+		if f.series {
+			r.metricSeries(ctx, name, desc)
+		}
+		if f.label {
+			r.metricLabels(ctx, desc)
+		}
 		if f.help {
 			r.helpText(func(l pmapi.TextLevel) (string, error) { return r.lookupText(ctx, pmids[i], l) })
 		}
 		if f.value {
 			r.dump(ctx, desc, vs)
+		}
+		if f.series {
+			r.instSeries(ctx, desc.InDom)
+		}
+		if f.label {
+			r.instLabels(ctx, desc)
 		}
 	}
 }
@@ -150,6 +162,9 @@ func (r *reporter) indom(ctx context.Context, indom pcp.InDom) {
 		r.oneline(ctx, func(l pmapi.TextLevel) (string, error) { return r.c.LookupInDomText(ctx, indom, l) }, f.fullIID)
 	}
 	r.out.WriteByte('\n')
+	if f.label {
+		r.indomLabelLine(ctx, indom)
+	}
 	if f.help {
 		r.helpText(func(l pmapi.TextLevel) (string, error) { return r.c.LookupInDomText(ctx, indom, l) })
 	}

@@ -63,6 +63,8 @@ type reporter struct {
 	icacheInDom pcp.InDom
 	icache      []pmapi.Instance
 	icacheErr   error
+
+	labels labelCache
 }
 
 const pduUnit = 4
