@@ -34,8 +34,17 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	prog := p.Progname()
 
 	for _, d := range f.derived {
-		fmt.Fprintf(errw, "%s: derived configuration(s) error: %s\n", prog, pcp.ErrorText(int32(pcp.ErrNYI)))
-		_ = d
+		// derived metrics are not implemented: a missing file fails as in
+		// PCP, any other is refused as not yet implemented
+		text := pcp.ErrorText(int32(pcp.ErrNYI))
+		if _, err := os.Stat(d); err != nil {
+			text = "No such file or directory"
+		}
+		fmt.Fprintf(errw, "%s: derived configuration(s) error: %s\n", prog, text)
+	}
+	if f.batch < 0 {
+		fmt.Fprintf(errw, "%s: namelist malloc: Cannot allocate memory\n", prog)
+		return 1
 	}
 	if p.Context != cli.ContextNone {
 		f.needContext = true
