@@ -96,8 +96,12 @@ func (c *client) children(ctx context.Context, name string, subtype int32) (pdu.
 func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error) {
 	if id, err := c.s.PMNS.Lookup(name); err == nil && pmns.IsDynamicRoot(id) {
 		// At or below a dynamic root: the agent lists it all.
+		// Without a live agent, the namespace's own answer stands.
 		d, _ := pmns.DynamicDomain(id)
-		return c.ask(ctx, d, &pdu.PMNSTraverse{Name: name}, pcp.ErrNoAgent)
+		m, err := c.ask(ctx, d, &pdu.PMNSTraverse{Name: name}, pcp.ErrNoAgent)
+		if err != pcp.ErrNoAgent {
+			return m, err
+		}
 	}
 	found, err := c.s.PMNS.Traverse(name)
 	if err != nil {

@@ -117,10 +117,3 @@ func (c *client) endContexts() {
 		}
 	}
 }
-
-// contextLabels would be pmcd's own context labels (hostname, domain
-// name, machine id and configured labels); they are not served yet, and
-// the answer is what a pmcd without them gives.
-func (c *client) contextLabels(m *pdu.LabelReq) (pdu.Message, error) {
-	return nil, labelsWithoutAgents(m.Type)
-}

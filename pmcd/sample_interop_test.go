@@ -89,6 +89,8 @@ func TestSampleUnderOurs(t *testing.T) {
 		{"pminfo", "-x sample.colour"},
 		{"pminfo", "-F sample.colour sample.bin"},
 		{"pminfo", "-I sample.colour"},
+		{"pminfo", "-l " + sampleMetrics},
+		{"pminfo", "-l sample.long.one"},
 		{"pmprobe", "-v -I " + sampleMetrics},
 		{"pmprobe", "-v sample.colour sample.long.one sample.nosuch"},
 		{"pmstore", "sample.write_me 42"},
