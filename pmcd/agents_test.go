@@ -20,9 +20,13 @@ import (
 	"github.com/gopcp/gopcp/pmns"
 )
 
-// testAgentEnv makes the test binary a pipe agent of domain 251 that
-// misbehaves on its first fetch as the variable's value says.
-const testAgentEnv = "GOPCP_PMCD_TEST_AGENT"
+// testAgentEnv makes the test binary a pipe agent (of domain 251, or
+// testDomainEnv's) that misbehaves on a fetch as the variable's value
+// says.
+const (
+	testAgentEnv  = "GOPCP_PMCD_TEST_AGENT"
+	testDomainEnv = "GOPCP_PMCD_TEST_DOMAIN"
+)
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(testAgentEnv); mode != "" {
@@ -34,14 +38,18 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// runTestAgent serves broken.m on stdin and stdout. On a fetch it exits
-// ("dies"), never answers ("hangs") or writes a PDU that lies about its
-// length ("garbles").
+// runTestAgent serves metric 0.0 of its domain on stdin and stdout. On a
+// fetch it exits ("dies"), never answers ("hangs"), writes a PDU that
+// lies about its length ("garbles") or answers after slowFetch ("slow").
 func runTestAgent(mode string) int {
+	domain := uint32(251)
+	if d, err := strconv.Atoi(os.Getenv(testDomainEnv)); err == nil {
+		domain = uint32(d)
+	}
 	a, err := pmda.New(pmda.Config{
 		Name:   "pmdabroken",
-		Domain: 251,
-		Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(251, 0, 0), Type: pcp.Type32,
+		Domain: domain,
+		Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(domain, 0, 0), Type: pcp.Type32,
 			InDom: pcp.InDomNull, Sem: pcp.SemInstant}}},
 		Fetcher: pmda.FetchFunc(func(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
 			switch mode {
@@ -49,6 +57,8 @@ func runTestAgent(mode string) int {
 				os.Exit(3)
 			case "hangs":
 				time.Sleep(time.Hour)
+			case "slow":
+				time.Sleep(slowFetch)
 			case "garbles":
 				// A header whose length is shorter than a header.
 				os.Stdout.Write([]byte{0, 0, 0, 4, 0, 0, 0x70, 0x01, 0, 0, 0, 0})
@@ -163,5 +173,42 @@ func TestBrokenAgent(t *testing.T) {
 				t.Errorf("trivial descriptor after the death: %+v", d.Desc)
 			}
 		})
+	}
+}
+
+// slowFetch is how long a "slow" test agent takes over a fetch.
+const slowFetch = time.Second
+
+// TestFetchAsksAgentsAtOnce fetches from three slow agents in one
+// request: they are asked concurrently, so the fetch takes about one
+// agent's time, and the answers come back in the order asked.
+func TestFetchAsksAgentsAtOnce(t *testing.T) {
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := ""
+	for _, d := range []int{251, 252, 254} {
+		conf += fmt.Sprintf("slow%d %d pipe binary %s %s=slow %s=%d %s\n", d, d, env, testAgentEnv, testDomainEnv, d, os.Args[0])
+	}
+	tree, err := pmns.Parse(strings.NewReader("root {\n}\n"), pmns.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r, w := dial(t, startWithConf(t, tree, conf, 0))
+	ids := []pcp.PMID{pcp.NewPMID(254, 0, 0), pcp.NewPMID(251, 0, 0), pcp.NewPMID(7, 0, 0),
+		pcp.NewPMID(252, 0, 0), pcp.NewPMID(251, 0, 1)}
+	start := time.Now()
+	res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: ids}).(*pdu.Result)
+	took := time.Since(start)
+	// One after another would take three times slowFetch.
+	if took >= 2*slowFetch {
+		t.Errorf("fetch took %v: agents asked one after another?", took)
+	}
+	want := []int32{1, 1, int32(pcp.ErrNoAgent), 1, int32(pcp.ErrPMID)}
+	for i, s := range res.Sets {
+		if s.PMID != ids[i] || s.NumVal != want[i] {
+			t.Errorf("set %d: %v numval %d, want %v numval %d", i, s.PMID, s.NumVal, ids[i], want[i])
+		}
 	}
 }
