@@ -252,6 +252,10 @@ func (r *reporter) instName(ctx context.Context, indom pcp.InDom, inst int32) (s
 
 // dump prints a metric's values, pminfo's mydump.
 func (r *reporter) dump(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet) {
+	r.dumpValues(ctx, d, vs, r.f.events)
+}
+
+func (r *reporter) dumpValues(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet, events bool) {
 	if vs.NumVal == 0 {
 		r.out.WriteString("No value(s) available!\n")
 		return
@@ -278,5 +282,8 @@ func (r *reporter) dump(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet) {
 			r.out.WriteString("   ")
 		}
 		fmt.Fprintf(r.out, " value %s\n", cli.FormatValue(vs.ValFmt, d.Type, v))
+		if events && vs.ValFmt != pcp.ValInSitu && (d.Type == pcp.TypeEvent || d.Type == pcp.TypeHighResEvent) {
+			r.eventDump(ctx, v, d.Type == pcp.TypeHighResEvent)
+		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 // FormatValue renders one value as pmPrintValue(f, valfmt, type, v, 1)
 // prints it: numbers in C's %d/%u and %.8g (float) or %.16g (double),
 // strings in double quotes, aggregates (and values that cannot be
-// extracted) as their bytes in hex, preceded by the readings PCP tries.
-// Event records are not decoded.
+// extracted) as their bytes in hex, preceded by the readings PCP tries,
+// and event arrays as a summary of their records.
 func FormatValue(valfmt pcp.ValFmt, t pcp.Type, v *pcp.Value) string {
 	if t != pcp.TypeUnknown && t != pcp.TypeEvent && t != pcp.TypeHighResEvent {
 		a, err := pcp.ExtractValue(valfmt, v, t, t)
@@ -41,7 +41,10 @@ func FormatValue(valfmt pcp.ValFmt, t pcp.Type, v *pcp.Value) string {
 	}
 	switch t {
 	case pcp.TypeEvent, pcp.TypeHighResEvent:
-		return fmt.Sprintf("[%s value not decoded]", t)
+		if valfmt == pcp.ValInSitu {
+			return fmt.Sprintf("[pmlc control value 0x%x not decoded]", uint32(v.LVal))
+		}
+		return eventSummary(v.Block.Data, t == pcp.TypeHighResEvent)
 	}
 	return rawValue(valfmt, v)
 }
