@@ -35,18 +35,38 @@ func TestMain(m *testing.M) {
 	RegisterDSO("trivial_init", func(domain uint32) (*pmda.Agent, error) {
 		return trivial.New(domain, nil)
 	})
+	for _, mode := range []string{"hangs", "panics"} {
+		RegisterDSO("broken_"+mode+"_init", func(domain uint32) (*pmda.Agent, error) {
+			return brokenAgent(domain, mode)
+		})
+	}
 	os.Exit(m.Run())
 }
 
-// runTestAgent serves metric 0.0 of its domain on stdin and stdout. On a
-// fetch it exits ("dies"), never answers ("hangs"), writes a PDU that
-// lies about its length ("garbles") or answers after slowFetch ("slow").
+// runTestAgent serves brokenAgent on stdin and stdout.
 func runTestAgent(mode string) int {
 	domain := uint32(251)
 	if d, err := strconv.Atoi(os.Getenv(testDomainEnv)); err == nil {
 		domain = uint32(d)
 	}
-	a, err := pmda.New(pmda.Config{
+	a, err := brokenAgent(domain, mode)
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	if err := a.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		log.Print(err)
+		return 1
+	}
+	return 0
+}
+
+// brokenAgent serves metric 0.0 of its domain. On a fetch it exits
+// ("dies"), never answers ("hangs"), writes a PDU that lies about its
+// length ("garbles"), panics ("panics") or answers after slowFetch
+// ("slow").
+func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
+	return pmda.New(pmda.Config{
 		Name:   "pmdabroken",
 		Domain: domain,
 		Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(domain, 0, 0), Type: pcp.Type32,
@@ -59,6 +79,8 @@ func runTestAgent(mode string) int {
 				time.Sleep(time.Hour)
 			case "slow":
 				time.Sleep(slowFetch)
+			case "panics":
+				panic("broken agent")
 			case "garbles":
 				// A header whose length is shorter than a header.
 				os.Stdout.Write([]byte{0, 0, 0, 4, 0, 0, 0x70, 0x01, 0, 0, 0, 0})
@@ -67,15 +89,6 @@ func runTestAgent(mode string) int {
 			return pcp.Atom{L: 7}, nil
 		}),
 	})
-	if err != nil {
-		log.Print(err)
-		return 1
-	}
-	if err := a.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
-		log.Print(err)
-		return 1
-	}
-	return 0
 }
 
 const agentsPMNS = `root {
@@ -99,7 +112,9 @@ func startAgents(t *testing.T, mode string, timeout time.Duration) string {
 		t.Fatal(err)
 	}
 	conf := "trivial\t250\tdso\ttrivial_init\t/nonexistent/pmda_trivial.so\n"
-	if mode != "" {
+	if dso, ok := strings.CutPrefix(mode, "dso-"); ok {
+		conf += "broken 251 dso broken_" + dso + "_init /nonexistent/pmda_broken.so\n"
+	} else if mode != "" {
 		env, err := exec.LookPath("env")
 		if err != nil {
 			t.Fatal(err)
@@ -136,8 +151,8 @@ func TestInProcessTrivial(t *testing.T) {
 	}
 }
 
-// TestBrokenAgent has a pipe agent die, hang or garble its reply in the
-// middle of a fetch that also asks the in-process trivial agent: the
+// TestBrokenAgent has a pipe agent die, hang or garble its reply, or an
+// in-process agent hang or panic, in the middle of a fetch that also asks the in-process trivial agent: the
 // broken domain answers PM_ERR_NOAGENT, then and afterwards, and the
 // other domain answers throughout.
 func TestBrokenAgent(t *testing.T) {
@@ -146,7 +161,8 @@ func TestBrokenAgent(t *testing.T) {
 	for _, tc := range []struct {
 		mode    string
 		timeout time.Duration
-	}{{"dies", time.Minute}, {"hangs", 500 * time.Millisecond}, {"garbles", time.Minute}} {
+	}{{"dies", time.Minute}, {"hangs", 500 * time.Millisecond}, {"garbles", time.Minute},
+		{"dso-hangs", 500 * time.Millisecond}, {"dso-panics", time.Minute}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			_, r, w := dial(t, startAgents(t, tc.mode, tc.timeout))
 			broken, triv := pcp.NewPMID(251, 0, 0), trivial.PMID

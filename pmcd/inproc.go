@@ -20,9 +20,33 @@ func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
 
 func (p *inProc) close() {}
 
-// call answers req for client from. A panic in the agent's code is turned
-// into pcp.ErrIPC, which marks the agent dead; the daemon carries on.
-func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (reply pdu.Message, err error) {
+// callResult carries an in-process call's answer back.
+type callResult struct {
+	reply pdu.Message
+	err   error
+}
+
+// call answers req for client from. The agent runs on a goroutine of its
+// own so that pmcd can give up on it at ctx's deadline, as it gives up on
+// a daemon that does not answer: the agent is then marked dead and its
+// goroutine left to finish on its own. A panic in the agent's code is
+// turned into pcp.ErrIPC, which marks the agent dead too; the daemon
+// carries on.
+func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
+	done := make(chan callResult, 1)
+	go func() {
+		reply, err := p.callDirect(ctx, from, req)
+		done <- callResult{reply, err}
+	}()
+	select {
+	case r := <-done:
+		return r.reply, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
+	}
+}
+
+func (p *inProc) callDirect(ctx context.Context, from int32, req pdu.Message) (reply pdu.Message, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			reply, err = nil, fmt.Errorf("pmcd: agent %s panicked: %v: %w", p.a.Name(), v, pcp.ErrIPC)
