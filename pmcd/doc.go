@@ -1,8 +1,32 @@
 // Package pmcd is the Performance Metrics Collection Daemon: it accepts PCP
-// clients, greets them with PCP 6's handshake, and answers their requests.
+// clients, greets them with PCP 6's handshake, and answers their requests
+// from its namespace and its agents, as PCP 6.0.3's pmcd does.
 //
-// For now it is a skeleton with a namespace and no agents: names, PMIDs,
-// children and traversal come from its pmns.Tree exactly as PCP's pmcd
-// answers them, and every request that needs an agent gets the error PCP's
-// pmcd gives for a domain with no agent. Agents come with the pmda package.
+// Agents are named by a pmcd.conf (ParseConf, LoadConf): pipe agents are
+// started as child processes talking PDUs on their stdin and stdout;
+// socket agents are reached on a TCP or Unix socket, started first when
+// the line has a command; "dso" lines name Go agents registered with
+// RegisterDSO by their entry point, which run inside pmcd and are called
+// through the pmda.Agent method set. The [access] section is parsed and
+// kept in Conf.Access but not enforced yet.
+//
+// Each request goes to the agent owning the domain of its PMID, instance
+// domain or name, with the client's number as the PDU's "from": a fetch is
+// split by domain and the agents are asked at the same time, each within
+// Server.AgentTimeout, the answers merged in request order; a client's
+// instance profile is sent to an agent before a fetch whenever the agent
+// last saw another one; DESC_IDS becomes one descriptor request per
+// metric; names below a dynamic subtree root are asked of its agent; and
+// agents hear PM_ERR_NOTCONN when a client goes. pmcd supplies context
+// labels itself.
+//
+// An agent that dies, hangs past the timeout, sends a malformed or
+// unexpected PDU, or (in-process) panics is closed and marked dead: its
+// domain answers PM_ERR_NOAGENT from then on, while the daemon and the
+// other agents carry on. Dead agents are not restarted yet (PCP restarts
+// them on SIGHUP).
+//
+// Concurrency: every client has a goroutine; an agent serves one request
+// at a time under its own lock, so different agents work in parallel. The
+// agent table is fixed once the first Serve has started the agents.
 package pmcd
