@@ -72,3 +72,33 @@ func (s *Server) Close() error {
 	s.bg.Wait()
 	return nil
 }
+
+// RestartDead starts again every agent that has died or failed to start,
+// as PCP's pmcd does on SIGHUP; pmcd.conf is not read again. It returns
+// how many agents answer afterwards. It is safe to call while serving.
+func (s *Server) RestartDead(ctx context.Context) int {
+	live := 0
+	for _, a := range s.agents {
+		if a.alive() {
+			live++
+			continue
+		}
+		b, err := s.startAgent(ctx, a.conf)
+		if err != nil {
+			s.logf("cannot restart agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
+			continue
+		}
+		a.mu.Lock()
+		if a.b == nil {
+			a.b, a.prof = b, profileKey{}
+			b = nil
+		}
+		a.mu.Unlock()
+		if b != nil {
+			b.close() // restarted meanwhile by another call
+		}
+		s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
+		live++
+	}
+	return live
+}

@@ -228,3 +228,37 @@ func TestFetchAsksAgentsAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartDead restarts an agent that died: its domain answers again
+// until it dies again.
+func TestRestartDead(t *testing.T) {
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseConf(strings.NewReader(fmt.Sprintf("broken 251 pipe binary %s %s=dies %s\n", env, testAgentEnv, os.Args[0])), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &Server{PMNS: tree, Conf: c}
+	host := serveOn(t, srv)
+	_, r, w := dial(t, host)
+	broken := pcp.NewPMID(251, 0, 0)
+	for round := 0; round < 2; round++ {
+		if d := roundTrip(t, r, w, &pdu.DescReq{PMID: broken}).(*pdu.Desc); d.Desc.PMID != broken {
+			t.Fatalf("round %d: descriptor %+v", round, d.Desc)
+		}
+		res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{broken}}).(*pdu.Result)
+		if res.Sets[0].NumVal != int32(pcp.ErrNoAgent) {
+			t.Fatalf("round %d: fetch gave %+v", round, res.Sets[0])
+		}
+		wantError(t, roundTrip(t, r, w, &pdu.DescReq{PMID: broken}), pcp.ErrNoAgent)
+		if n := srv.RestartDead(context.Background()); n != 1 {
+			t.Fatalf("round %d: %d agents answer after the restart", round, n)
+		}
+	}
+}

@@ -23,8 +23,9 @@
 // An agent that dies, hangs past the timeout, sends a malformed or
 // unexpected PDU, or (in-process) panics is closed and marked dead: its
 // domain answers PM_ERR_NOAGENT from then on, while the daemon and the
-// other agents carry on. Dead agents are not restarted yet (PCP restarts
-// them on SIGHUP).
+// other agents carry on. RestartDead starts dead agents again, which
+// cmd/pmcd does on SIGHUP as PCP's pmcd does (without re-reading
+// pmcd.conf, which PCP's does).
 //
 // Concurrency: every client has a goroutine; an agent serves one request
 // at a time under its own lock, so different agents work in parallel. The

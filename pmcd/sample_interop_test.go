@@ -23,13 +23,18 @@ func startWithConf(t *testing.T, tree *pmns.Tree, conf string, timeout time.Dura
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, &Server{PMNS: tree, Conf: c, AgentTimeout: timeout, AgentStderr: os.Stderr})
+}
+
+// serveOn runs srv on a loopback port until the test ends, then closes it.
+func serveOn(t *testing.T, srv *Server) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	srv := &Server{PMNS: tree, Conf: c, AgentTimeout: timeout, AgentStderr: os.Stderr}
 	go func() { done <- srv.Serve(ctx, l) }()
 	t.Cleanup(func() {
 		cancel()

@@ -106,6 +106,22 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		AgentStderr:  os.Stderr,
 	}
 	defer srv.Close()
+
+	// SIGHUP restarts agents that have died, as with PCP's pmcd; unlike
+	// PCP's, pmcd.conf is not read again.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				log.Printf("SIGHUP: %d agents answer", srv.RestartDead(ctx))
+			}
+		}
+	}()
 	log.Printf("serving %d names and %d agents on %v", tree.Len(), len(conf.Agents), l.Addr())
 	if ready != nil {
 		ready <- l.Addr()
