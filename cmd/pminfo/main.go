@@ -25,6 +25,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	cmd := command(f)
 	p := cli.Parse(cmd, argv)
 	if done, code := p.Done(); done {
+		// libpcp's own stderr writes, then what pmprintf gathered
 		fmt.Fprint(stderr, p.Report(cmd))
 		return code
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -59,6 +61,17 @@ func mask(c compare, s string) string {
 // the exit status.
 func TestAgainstPCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
+	// PCP loads the system's derived metric definitions, which this
+	// pminfo does not implement; they show up where names are not checked
+	// against pmcd's (a -n namespace without a context), so such cases run
+	// with them turned off.
+	noDerived := testbed.StartPMCD(t, testbed.Options{Env: []string{"PCP_DERIVED_CONFIG="}})
+	nsFile := filepath.Join(t.TempDir(), "pmns")
+	const ns = "root {\n    sample\n    other\n}\nsample {\n    long\n}\n" +
+		"sample.long {\n    one\t29:0:0\n    ten\t29:0:1\n    alias\t29:0:0\n}\nother {\n    nothere\t29:999:1\n}\n"
+	if err := os.WriteFile(nsFile, []byte(ns), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		args   []string
@@ -67,6 +80,8 @@ func TestAgainstPCP(t *testing.T) {
 		// fresh runs each side against its own new pmcd, for the sample
 		// agent's event records, which advance at every fetch
 		fresh bool
+		// plain runs against a bed without derived metric definitions
+		plain bool
 	}{
 		{name: "names", args: []string{"sample"}},
 		{name: "whole namespace", args: nil},
@@ -121,6 +136,11 @@ func TestAgainstPCP(t *testing.T) {
 		{name: "events summary", args: []string{"-f", "sample.event"}, cmp: values, fresh: true},
 		{name: "events unpacked", args: []string{"-x", "sample.event"}, cmp: values, fresh: true},
 		{name: "events unpacked detail", args: []string{"-dx", "sample.event.records", "sample.event.highres_records", "sample.event.no_indom_records"}, cmp: values, fresh: true},
+		{name: "namespace names only", args: []string{"-n", nsFile, "-m"}, plain: true},
+		{name: "namespace with pmcd", args: []string{"-n", nsFile, "-df", "sample", "other"}},
+		{name: "namespace pmid", args: []string{"-n", nsFile, "-m", "29.0.0", "sample.long.hundred"}},
+		{name: "uniqnames duplicate", args: []string{"-N", nsFile, "-m"}, noHost: true},
+		{name: "namespace parse error", args: []string{"-n", "/etc/hosts", "sample"}, noHost: true},
 		{name: "bad option", args: []string{"-y"}, noHost: true},
 		{name: "bad long option", args: []string{"--bogus"}, noHost: true},
 		{name: "missing argument", args: []string{"-Z"}, noHost: true},
@@ -143,6 +163,9 @@ func TestAgainstPCP(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := tt.args
 			pcpBed, ourBed := bed, bed
+			if tt.plain {
+				pcpBed, ourBed = noDerived, noDerived
+			}
 			if tt.fresh {
 				pcpBed = testbed.StartPMCD(t, testbed.Options{})
 				ourBed = testbed.StartPMCD(t, testbed.Options{})

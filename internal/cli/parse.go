@@ -61,6 +61,9 @@ type Parsed struct {
 	// print for them (and -V's version line), in order.
 	Errors   int
 	Messages []string
+	// Direct is what libpcp writes to stderr at once rather than through
+	// pmprintf (a namespace's parse errors); it comes before Messages.
+	Direct string
 	// RuntimeErr is set when an error is not a usage mistake (a namespace
 	// that cannot be loaded): the usage message is then not shown.
 	RuntimeErr bool
@@ -203,6 +206,10 @@ func (p *Parsed) standard(o Option, arg string) {
 	case stdNamespace, stdUniqNames:
 		t, err := pmns.LoadWith(arg, pmns.Options{NoDuplicates: o.std == stdUniqNames})
 		if err != nil {
+			var pe *pmns.ParseError
+			if errors.As(err, &pe) {
+				p.Direct += pe.Report()
+			}
 			p.Errorf("Cannot load namespace from \"%s\": %s", arg, errText(err))
 			p.RuntimeErr = true
 			return

@@ -81,6 +81,8 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 		{"-z"},
 		{"-f", "sample", "-y"},
 		{"sample", "--", "-y"},
+		{"-n", "/nonexistent/pmns"},
+		{"-N", "/etc/hosts", "-y"},
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -154,7 +156,7 @@ func TestParseAccepted(t *testing.T) {
 	for _, tt := range tests {
 		var seen []string
 		p := Parse(pminfoLike(&seen), append([]string{"pminfo"}, tt.args...))
-		p.name, p.Messages = "", nil
+		p.name, p.Messages, p.Direct = "", nil, ""
 		tt.want.Args = append([]string{}, tt.want.Args...)
 		if p.Args == nil {
 			p.Args = []string{}

@@ -53,7 +53,7 @@ func UsageText(cmd *Command, name string) string {
 // messages gathered, then the usage message unless the problem was a
 // runtime one or -V asked to exit.
 func (p *Parsed) Report(cmd *Command) string {
-	s := strings.Join(p.Messages, "")
+	s := p.Direct + strings.Join(p.Messages, "")
 	if p.RuntimeErr || p.Exit {
 		return s
 	}
