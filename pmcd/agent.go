@@ -123,13 +123,6 @@ func (a *agent) alive() bool {
 	return a.b != nil
 }
 
-// wantsAttrs says whether the agent asked for client attributes.
-func (a *agent) wantsAttrs() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.b != nil && a.b.flags()&(pdu.FlagAuth|pdu.FlagContainer) != 0
-}
-
 // stop closes the agent for good, waiting for its process.
 func (a *agent) stop() {
 	a.mu.Lock()

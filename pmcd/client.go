@@ -28,8 +28,6 @@ type client struct {
 	// gens count their changes, so agents get a PROFILE only when needed.
 	profiles map[int32]*pdu.Profile
 	gens     map[int32]uint64
-	// used are the domains whose agents have seen this client.
-	used map[uint32]bool
 }
 
 // profileGen is the change count of the profile of ctxnum.
@@ -51,8 +49,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 
 	c := &client{s: s, conn: conn, r: pdu.NewReader(conn), w: pdu.NewWriter(conn),
-		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
-		used: map[uint32]bool{}}
+		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{}}
 	defer s.freeClientNum(c.num)
 	defer c.endContexts()
 	c.r.MaxLen = s.maxPDU()
@@ -111,14 +108,7 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		c.profiles[m.Context] = &m
 		c.gens[m.Context]++
 		return nil
-	case pdu.TypeAttr:
-		var m pdu.Attr
-		if err := m.Decode(b); err != nil {
-			return c.refuse(ctx, err)
-		}
-		m.Value = append([]byte(nil), m.Value...)
-		c.forwardAttr(ctx, &m)
-		return nil
+
 	case pdu.TypePMNSNames:
 		var m pdu.PMNSNames
 		if err = m.Decode(b); err == nil {

@@ -32,7 +32,6 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 			fillError(out, ids, idx, pcp.ErrNoAgent)
 			continue
 		}
-		c.used[d] = true
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -14,7 +14,6 @@ func (c *client) ask(ctx context.Context, domain uint32, req pdu.Message, notFou
 	if a == nil {
 		return nil, notFound
 	}
-	c.used[domain] = true
 	return a.do(ctx, c.num, req)
 }
 
@@ -97,22 +96,12 @@ func (c *client) store(ctx context.Context, r *pcp.Result) error {
 	return nil
 }
 
-// forwardAttr passes a client attribute to the agents that asked for
-// attributes at their handshake.
-func (c *client) forwardAttr(ctx context.Context, m *pdu.Attr) {
-	for d, a := range c.s.agents {
-		if a.wantsAttrs() {
-			c.used[d] = true
-			_, _ = a.do(ctx, c.num, m)
-		}
-	}
-}
-
-// endContexts tells the agents this client used that its context has
-// ended, with the ERROR PDU of PM_ERR_NOTCONN PCP's pmcd sends.
+// endContexts tells every live agent that this client's context has
+// ended, with the ERROR PDU of PM_ERR_NOTCONN PCP's pmcd sends to all its
+// agents, whether the client used them or not.
 func (c *client) endContexts() {
-	for d := range c.used {
-		if a := c.s.agentOf(d); a != nil {
+	for _, a := range c.s.agents {
+		if a.alive() {
 			_, _ = a.do(context.Background(), c.num, &pdu.Error{Code: int32(pcp.ErrNotConn)})
 		}
 	}
