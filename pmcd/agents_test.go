@@ -262,3 +262,27 @@ func TestRestartDead(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreAcrossDomains checks the answer to stores split over domains:
+// the agent's refusal, or PM_ERR_NOAGENT when a PMID has no agent.
+func TestStoreAcrossDomains(t *testing.T) {
+	_, r, w := dial(t, startAgents(t, "", 0))
+	set := func(id pcp.PMID) pcp.ValueSet {
+		return pcp.ValueSet{PMID: id, NumVal: 1, ValFmt: pcp.ValInSitu, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: 1}}}
+	}
+	cases := []struct {
+		ids  []pcp.PMID
+		want pcp.Error
+	}{
+		{[]pcp.PMID{trivial.PMID}, pcp.ErrPermission},
+		{[]pcp.PMID{pcp.NewPMID(7, 0, 0), trivial.PMID}, pcp.ErrNoAgent},
+		{[]pcp.PMID{trivial.PMID, pcp.NewPMID(7, 0, 0)}, pcp.ErrNoAgent},
+	}
+	for _, c := range cases {
+		req := &pdu.Result{}
+		for _, id := range c.ids {
+			req.Sets = append(req.Sets, set(id))
+		}
+		wantError(t, roundTrip(t, r, w, req), c.want)
+	}
+}

@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"context"
+	"errors"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -75,8 +76,9 @@ func (c *client) labels(ctx context.Context, m *pdu.LabelReq) (pdu.Message, erro
 	return c.ask(ctx, domain, m, pcp.ErrNoAgent)
 }
 
-// store splits a store request by domain and hands each agent its sets,
-// stopping at the first error, which is the answer.
+// store splits a store request by domain and hands every agent its
+// sets, as PCP's pmcd does: the answer is the last agent's error, except
+// that a PMID whose agent is absent or dead makes it PM_ERR_NOAGENT.
 func (c *client) store(ctx context.Context, r *pcp.Result) error {
 	var order []uint32
 	byDomain := make(map[uint32][]pcp.ValueSet)
@@ -87,13 +89,22 @@ func (c *client) store(ctx context.Context, r *pcp.Result) error {
 		}
 		byDomain[d] = append(byDomain[d], set)
 	}
+	var status error
+	homeless := false
 	for _, d := range order {
 		req := &pdu.Result{Result: pcp.Result{Timestamp: r.Timestamp, Sets: byDomain[d]}}
-		if _, err := c.ask(ctx, d, req, pcp.ErrNoAgent); err != nil {
-			return err
+		_, err := c.ask(ctx, d, req, pcp.ErrNoAgent)
+		switch {
+		case errors.Is(err, pcp.ErrNoAgent):
+			homeless = true
+		case err != nil:
+			status = err
 		}
 	}
-	return nil
+	if homeless {
+		return pcp.ErrNoAgent
+	}
+	return status
 }
 
 // endContexts tells every live agent that this client's context has
