@@ -18,7 +18,8 @@ type compare int
 
 const (
 	exact compare = iota
-	// values masks the numbers after "value " on both sides, for metrics
+	// values masks the numbers after "value " (and aggregates' hex, such
+	// as sample.sysinfo's) and times of day on both sides, for metrics
 	// whose values change between the two runs.
 	values
 	// lines drops the instance lines of sample.scramble.bin, whose
@@ -29,14 +30,17 @@ const (
 
 var (
 	numberValue = regexp.MustCompile(`value -?[0-9][0-9.e+-]*`)
+	hexValue    = regexp.MustCompile(`value \[[0-9a-f]+\]`)
 	timeOfDay   = regexp.MustCompile(`[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]+`)
 )
 
 func mask(c compare, s string) string {
 	switch c {
 	case values:
-		return timeOfDay.ReplaceAllString(numberValue.ReplaceAllString(s, "value N"), "HH:MM:SS")
+		s = hexValue.ReplaceAllString(numberValue.ReplaceAllString(s, "value N"), "value [HEX]")
+		return timeOfDay.ReplaceAllString(s, "HH:MM:SS")
 	case lines:
+		s = mask(values, s)
 		var l []string
 		skip := false
 		for _, line := range strings.Split(s, "\n") {
@@ -141,6 +145,9 @@ func TestAgainstPCP(t *testing.T) {
 		{name: "namespace pmid", args: []string{"-n", nsFile, "-m", "29.0.0", "sample.long.hundred"}},
 		{name: "uniqnames duplicate", args: []string{"-N", nsFile, "-m"}, noHost: true},
 		{name: "namespace parse error", args: []string{"-n", "/etc/hosts", "sample"}, noHost: true},
+		{name: "fetch all sample", args: []string{"-f", "sample"}, cmp: lines, fresh: true},
+		{name: "fetchall all sample", args: []string{"-F", "sample"}, cmp: lines, fresh: true},
+		{name: "everything all sample", args: []string{"-dfmMtTlsI", "sample"}, cmp: lines, fresh: true},
 		{name: "bad option", args: []string{"-y"}, noHost: true},
 		{name: "bad long option", args: []string{"--bogus"}, noHost: true},
 		{name: "missing argument", args: []string{"-Z"}, noHost: true},
