@@ -45,6 +45,9 @@ const (
 	stdHostZone
 	stdVersion
 	stdHelp
+	stdGuiMode
+	stdGuiPort
+	stdDerived
 )
 
 // Header starts a section of the usage message, PMAPI_OPTIONS_HEADER.
@@ -73,14 +76,18 @@ var (
 	OptHostZone  = Option{"hostzone", 'z', "", "set reporting timezone to local time of metrics source", false, stdHostZone}
 	OptVersion   = Option{"version", 'V', "", "display version number and exit", false, stdVersion}
 	OptHelp      = Option{"help", '?', "", "show this usage message and exit", false, stdHelp}
+	OptGuiMode   = Option{"guimode", 'g', "", "start in GUI mode with new time control", false, stdGuiMode}
+	OptGuiPort   = Option{"guiport", 'p', "N", "port for connection to existing time control", false, stdGuiPort}
+	OptDerived   = Option{"derived", 0, "FILE", "load derived metric definitions from FILE(s)", false, stdDerived}
 )
 
 // GeneralOptions is PMAPI_GENERAL_OPTIONS: the usual header and standard
 // options of a tool that reports over time.
 func GeneralOptions() []Option {
 	return []Option{Header("General options"), OptAlign, OptArchive, OptDebug,
-		OptHost, OptNamespace, OptOrigin, OptStart, OptSamples, OptFinish,
-		OptInterval, OptTimezone, OptHostZone, OptVersion, OptHelp}
+		OptGuiMode, OptHost, OptNamespace, OptOrigin, OptGuiPort, OptStart,
+		OptSamples, OptFinish, OptInterval, OptTimezone, OptHostZone,
+		OptVersion, OptHelp}
 }
 
 // Version is the PCP version gopcp's tools report for -V.

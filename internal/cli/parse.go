@@ -54,6 +54,11 @@ type Parsed struct {
 	Samples   int
 	Timezone  string
 	HostZone  bool
+	GuiMode   bool
+	GuiPort   int
+	// Derived are the derived metric files --derived named; loading them
+	// is the tool's business.
+	Derived []string
 	// Args are the operands left after the options.
 	Args []string
 
@@ -70,7 +75,8 @@ type Parsed struct {
 	// Exit is set by -V: the tool prints Messages and exits with status 0.
 	Exit bool
 
-	name string
+	name       string
+	guiPortSet bool
 }
 
 // Errorf records an error in PCP's style, "name: message".
@@ -246,6 +252,24 @@ func (p *Parsed) standard(o Option, arg string) {
 		p.Messages = append(p.Messages, fmt.Sprintf("%s version %s\n", p.name, Version))
 	case stdHelp:
 		p.Errors++
+	case stdGuiMode:
+		if p.GuiPort != 0 || p.guiPortSet {
+			p.Errorf("at most one of -g and -p allowed")
+		} else {
+			p.GuiMode = true
+		}
+	case stdGuiPort:
+		if p.GuiMode {
+			p.Errorf("at most one of -g and -p allowed")
+			return
+		}
+		p.guiPortSet = true
+		n, ok := Strtol(arg)
+		if p.GuiPort = int(int32(n)); !ok || p.GuiPort < 0 {
+			p.GuiPort = 0
+		}
+	case stdDerived:
+		p.Derived = append(p.Derived, arg)
 	}
 }
 
