@@ -46,8 +46,9 @@ type profileKey struct {
 }
 
 // do runs one request with the agent's timeout. A lost, hung or
-// malformed agent is closed and marked dead; then and afterwards requests
-// get pcp.ErrNoAgent.
+// malformed agent is closed and marked dead: the request fails with
+// pcp.ErrIPC (pcp.ErrTimeout for a hung agent), and requests after it get
+// pcp.ErrNoAgent, as with PCP's pmcd.
 func (a *agent) do(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -73,7 +74,12 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 		return nil, pcp.ErrGeneric
 	}
 	a.kill(fmt.Errorf("%v request: %w", req.PDUType(), err))
-	return nil, pcp.ErrNoAgent
+	// The request that finds the agent gone fails as PCP's pmcd fails
+	// it; the requests after it get PM_ERR_NOAGENT.
+	if errors.Is(err, pcp.ErrTimeout) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, pcp.ErrTimeout
+	}
+	return nil, pcp.ErrIPC
 }
 
 // kill closes the agent's connection and marks it dead. a.mu is held.
@@ -84,6 +90,7 @@ func (a *agent) kill(why error) {
 	a.s.logf("agent %q (domain %d) is dead: %v", a.conf.Name, a.conf.Domain, why)
 	b := a.b
 	a.b = nil
+	a.s.restartPending.Store(true)
 	// Closing may wait for the process; the lock is not held that long.
 	a.s.bg.Add(1)
 	go func() {
@@ -111,7 +118,13 @@ func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PM
 	}
 	r := &reply.(*pdu.Result).Result
 	if len(r.Sets) != len(ids) {
-		return nil, pcp.ErrPMID
+		// A daemon out of step with its requests is ended; an
+		// in-process agent's slip is only this fetch's PM_ERR_PMID.
+		if a.conf.Kind == AgentDSO {
+			return nil, pcp.ErrPMID
+		}
+		a.kill(fmt.Errorf("%d value sets for %d PMIDs: %w", len(r.Sets), len(ids), pcp.ErrIPC))
+		return nil, pcp.ErrIPC
 	}
 	return r, nil
 }

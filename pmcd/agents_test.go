@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -158,11 +159,15 @@ func TestInProcessTrivial(t *testing.T) {
 func TestBrokenAgent(t *testing.T) {
 	// Only the hung agent needs the timeout; the others must be noticed
 	// at once, well within theirs.
+	// The fetch that finds the agent broken fails with PCP's code for
+	// what happened; later requests get PM_ERR_NOAGENT.
 	for _, tc := range []struct {
 		mode    string
 		timeout time.Duration
-	}{{"dies", time.Minute}, {"hangs", 500 * time.Millisecond}, {"garbles", time.Minute},
-		{"dso-hangs", 500 * time.Millisecond}, {"dso-panics", time.Minute}} {
+		first   pcp.Error
+	}{{"dies", time.Minute, pcp.ErrIPC}, {"hangs", 500 * time.Millisecond, pcp.ErrTimeout},
+		{"garbles", time.Minute, pcp.ErrIPC}, {"dso-hangs", 500 * time.Millisecond, pcp.ErrTimeout},
+		{"dso-panics", time.Minute, pcp.ErrIPC}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			_, r, w := dial(t, startAgents(t, tc.mode, tc.timeout))
 			broken, triv := pcp.NewPMID(251, 0, 0), trivial.PMID
@@ -172,8 +177,12 @@ func TestBrokenAgent(t *testing.T) {
 			}
 			start := time.Now()
 			for round := 0; round < 2; round++ {
+				want := pcp.ErrNoAgent
+				if round == 0 {
+					want = tc.first
+				}
 				res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{broken, triv}}).(*pdu.Result)
-				if len(res.Sets) != 2 || res.Sets[0].PMID != broken || res.Sets[0].NumVal != int32(pcp.ErrNoAgent) {
+				if len(res.Sets) != 2 || res.Sets[0].PMID != broken || res.Sets[0].NumVal != int32(want) {
 					t.Fatalf("round %d: broken set: %+v", round, res.Sets)
 				}
 				if res.Sets[1].PMID != triv || res.Sets[1].NumVal != 1 {
@@ -253,7 +262,7 @@ func TestRestartDead(t *testing.T) {
 			t.Fatalf("round %d: descriptor %+v", round, d.Desc)
 		}
 		res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{broken}}).(*pdu.Result)
-		if res.Sets[0].NumVal != int32(pcp.ErrNoAgent) {
+		if res.Sets[0].NumVal != int32(pcp.ErrIPC) {
 			t.Fatalf("round %d: fetch gave %+v", round, res.Sets[0])
 		}
 		wantError(t, roundTrip(t, r, w, &pdu.DescReq{PMID: broken}), pcp.ErrNoAgent)
@@ -284,5 +293,54 @@ func TestStoreAcrossDomains(t *testing.T) {
 			req.Sets = append(req.Sets, set(id))
 		}
 		wantError(t, roundTrip(t, r, w, req), c.want)
+	}
+}
+
+// TestDyingAgentLikePCP runs the agent that dies on a fetch under PCP's
+// pmcd and under ours, with and without automatic restarts
+// (PMCD_RESTART_AGENTS), and wants PCP's pminfo to print the same before,
+// during and after its deaths.
+func TestDyingAgentLikePCP(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root_broken")
+	if err := os.WriteFile(root, []byte("root {\n\tbroken\n}\nbroken {\n\tm\t251:0:0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{env, testAgentEnv + "=dies", os.Args[0]}
+	tree, err := pmns.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf, err := ParseConf(strings.NewReader("broken 251 pipe binary "+strings.Join(argv, " ")+"\n"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, restart := range []bool{false, true} {
+		t.Run(fmt.Sprintf("restart=%v", restart), func(t *testing.T) {
+			setting := "PMCD_RESTART_AGENTS=0"
+			if restart {
+				setting = "PMCD_RESTART_AGENTS=1"
+			}
+			bed := testbed.StartPMCD(t, testbed.Options{
+				Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.PipeAgent("broken", 251, root, argv...)},
+				Env:    []string{setting},
+			})
+			ours := serveOn(t, &Server{PMNS: tree, Conf: conf, AutoRestart: restart})
+			pminfo, err := bed.Install().Tool("pminfo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range []string{"-d broken.m", "-f broken.m", "-f broken.m", "-d broken.m", "-T broken.m", "-m broken"} {
+				want := runTool(t, pminfo, bed.Host(), args)
+				got := runTool(t, pminfo, ours, args)
+				if got != want {
+					t.Errorf("pminfo %s: %s", args, firstDiff(want, got))
+				}
+			}
+		})
 	}
 }

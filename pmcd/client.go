@@ -89,6 +89,7 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 	if err != nil {
 		return err
 	}
+	c.s.maybeRestart(ctx)
 	var reply pdu.Message
 	var status error
 	switch h.Type {

@@ -146,6 +146,14 @@ func (d *daemon) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errAgentLost, err)
 	}
+	if e, ok := m.(*pdu.Error); ok && req.PDUType() != pdu.TypeResult {
+		// An ERROR answer of 0 where a reply was due is PCP's
+		// PM_ERR_GENERIC; the agent is still in step.
+		if e.Code >= 0 {
+			return nil, pcp.ErrGeneric
+		}
+		return nil, pcp.Error(e.Code)
+	}
 	if e, ok := m.(*pdu.Error); ok && e.Code < 0 {
 		return nil, pcp.Error(e.Code)
 	}

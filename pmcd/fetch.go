@@ -24,6 +24,14 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 		}
 		byDomain[d] = append(byDomain[d], i)
 	}
+	// A hung agent's values carry PM_ERR_TIMEOUT when it was the only
+	// daemon asked, else PM_ERR_NOAGENT, as PCP's pmcd has it.
+	daemons := 0
+	for _, d := range order {
+		if a := c.s.agentOf(d); a != nil && a.conf.Kind != AgentDSO {
+			daemons++
+		}
+	}
 	var wg sync.WaitGroup
 	for _, d := range order {
 		idx := byDomain[d]
@@ -40,6 +48,9 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 				sub[j] = ids[i]
 			}
 			r, err := a.fetch(ctx, c, ctxnum, sub)
+			if err == pcp.ErrTimeout && daemons > 1 {
+				err = pcp.ErrNoAgent
+			}
 			if err != nil {
 				fillError(out, ids, idx, err)
 				return

@@ -8,6 +8,7 @@ import (
 	"log"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopcp/gopcp/pdu"
@@ -37,11 +38,19 @@ type Server struct {
 	// AgentStderr receives daemon agents' standard error; nil discards
 	// it.
 	AgentStderr io.Writer
+	// AutoRestart restarts dead agents, as PCP's pmcd does unless
+	// PMCD_RESTART_AGENTS=0: once an agent has died, the next client
+	// request first restarts every dead agent, at most once a minute.
+	AutoRestart bool
 
 	wg     sync.WaitGroup
 	bg     sync.WaitGroup // agents being closed
 	once   sync.Once
 	agents map[uint32]*agent // read-only once started
+
+	restartPending atomic.Bool // an agent died since the last restart
+	restartMu      sync.Mutex
+	lastRestart    time.Time
 
 	numMu sync.Mutex
 	nums  map[int32]bool // client numbers in use
@@ -133,4 +142,27 @@ func (s *Server) maxPDU() int {
 		return s.MaxPDU
 	}
 	return pdu.ClientMaxLen
+}
+
+// restartInterval is the least time between automatic restarts.
+const restartInterval = time.Minute
+
+// maybeRestart restarts dead agents when AutoRestart asks for it and an
+// agent has died, unless the last automatic restart was under a minute
+// ago; the death stays pending until then.
+func (s *Server) maybeRestart(ctx context.Context) {
+	if !s.AutoRestart || !s.restartPending.Load() {
+		return
+	}
+	s.restartMu.Lock()
+	defer s.restartMu.Unlock()
+	if !s.lastRestart.IsZero() && time.Since(s.lastRestart) < restartInterval {
+		return
+	}
+	if !s.restartPending.Swap(false) {
+		return
+	}
+	s.lastRestart = time.Now()
+	s.logf("restarting dead agents")
+	s.RestartDead(ctx)
 }
