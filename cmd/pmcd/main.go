@@ -104,6 +104,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		Conf:         conf,
 		Log:          log.Default(),
 		AgentStderr:  os.Stderr,
+		// As with PCP, dead agents are restarted unless
+		// PMCD_RESTART_AGENTS is 0.
+		AutoRestart: os.Getenv("PMCD_RESTART_AGENTS") != "0",
 	}
 	defer srv.Close()
 
