@@ -21,11 +21,15 @@
 // labels itself.
 //
 // An agent that dies, hangs past the timeout, sends a malformed or
-// unexpected PDU, or (in-process) panics is closed and marked dead: its
-// domain answers PM_ERR_NOAGENT from then on, while the daemon and the
-// other agents carry on. RestartDead starts dead agents again, which
-// cmd/pmcd does on SIGHUP as PCP's pmcd does (without re-reading
-// pmcd.conf, which PCP's does).
+// unexpected PDU, or (in-process) panics is closed and marked dead, as
+// PCP's pmcd does: the request that finds it so fails with PM_ERR_IPC
+// (PM_ERR_TIMEOUT when it hung; PM_ERR_NOAGENT for a hung agent's values
+// when a fetch waited on several daemons), and its domain answers
+// PM_ERR_NOAGENT from then on, while the daemon and the other agents
+// carry on. With Server.AutoRestart, dead agents are started again before
+// the next request, at most once a minute, as PCP's pmcd does by default;
+// RestartDead does it on demand (cmd/pmcd on SIGHUP, which unlike PCP's
+// does not re-read pmcd.conf).
 //
 // Concurrency: every client has a goroutine; an agent serves one request
 // at a time under its own lock, so different agents work in parallel. The
