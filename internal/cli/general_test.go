@@ -50,7 +50,7 @@ func TestGeneralOptionsAgainstPCP(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := pmvalLike()
-			p := Parse(c, append([]string{"pmval"}, args...))
+			p := ParseEnv(c, append([]string{"pmval"}, args...), cleanEnv())
 			done, status := p.Done()
 			if !done {
 				t.Fatalf("Parse accepted %q; PCP's pmval exited %d: %s", args, code, stderr.String())

@@ -114,13 +114,20 @@ func (v *optValue) Set(s string) error {
 	return nil
 }
 
-// Parse reads argv (argv[0] being the program) as pmGetOptions does.
+// Parse reads argv (argv[0] being the program) as pmGetOptions does,
+// after the PCP_* environment variables that stand for standard options
+// (PCP_HOST, PCP_ARCHIVE, PCP_TIMEZONE, ...).
 func Parse(cmd *Command, argv []string) *Parsed {
+	return parse(cmd, argv, environ())
+}
+
+func parse(cmd *Command, argv, env []string) *Parsed {
 	name := cmd.Name
 	if name == "" && len(argv) > 0 {
 		name = filepath.Base(argv[0])
 	}
 	p := &Parsed{name: name}
+	p.fromEnv(env)
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}

@@ -100,7 +100,7 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 			}
 			var seen []string
 			c := pminfoLike(&seen)
-			p := Parse(c, append([]string{"/usr/bin/pminfo"}, args...))
+			p := ParseEnv(c, append([]string{"/usr/bin/pminfo"}, args...), cleanEnv())
 			done, status := p.Done()
 			if !done {
 				if code == 0 || !strings.Contains(stderr.String(), "Cannot connect") {
@@ -114,6 +114,50 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 			}
 			if status != code {
 				t.Errorf("status %d, PCP's %d", status, code)
+			}
+		})
+	}
+}
+
+// TestEnvironmentAgainstPCP sets standard options through PCP_* variables.
+func TestEnvironmentAgainstPCP(t *testing.T) {
+	pminfo := pcptest.NeedTool(t, "pminfo")
+	tests := []struct {
+		env  []string
+		args []string
+	}{
+		{[]string{"PCP_HOST=a"}, []string{"-h", "b"}},
+		{[]string{"PCP_SAMPLES=x"}, nil},
+		{[]string{"PCP_HOSTZONE=", "PCP_TIMEZONE=UTC"}, nil},
+		{[]string{"PCP_ORIGIN=@10"}, []string{"-h", "a"}},
+		{[]string{"PCP_ARCHIVE=x"}, []string{"-h", "a"}},
+		{[]string{"PCP_NAMESPACE=/nonexistent"}, nil},
+		{[]string{"PCP_HOSTZONE="}, []string{"-Z", "UTC"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(append(tt.env, tt.args...), " "), func(t *testing.T) {
+			env := append(cleanEnv(), tt.env...)
+			cmd := exec.Command(pminfo, tt.args...)
+			cmd.Env = env
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			var seen []string
+			c := pminfoLike(&seen)
+			p := ParseEnv(c, append([]string{"pminfo"}, tt.args...), env)
+			done, status := p.Done()
+			if !done {
+				t.Fatalf("Parse accepted; PCP's pminfo exited %d: %s", code, stderr.String())
+			}
+			if got := p.Report(c); got != stderr.String() || status != code {
+				t.Errorf("Report (%d):\n%s\nPCP's pminfo (%d):\n%s", status, got, code, stderr.String())
 			}
 		})
 	}
@@ -155,7 +199,7 @@ func TestParseAccepted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var seen []string
-		p := Parse(pminfoLike(&seen), append([]string{"pminfo"}, tt.args...))
+		p := ParseEnv(pminfoLike(&seen), append([]string{"pminfo"}, tt.args...), nil)
 		p.name, p.Messages, p.Direct = "", nil, ""
 		tt.want.Args = append([]string{}, tt.want.Args...)
 		if p.Args == nil {
