@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -157,102 +156,6 @@ func parse(cmd *Command, argv, env []string) *Parsed {
 	p.Args = p.scan(cmd, fs, args)
 	p.end()
 	return p
-}
-
-// scan walks the arguments as GNU getopt does, which pflag alone does not:
-// every bad option is reported and parsing goes on, long options may be
-// abbreviated to a unique prefix, and operands may come between options.
-// Each option, with its argument when it takes one, is handed to pflag.
-func (p *Parsed) scan(cmd *Command, fs *pflag.FlagSet, args []string) []string {
-	operands := []string{}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return append(operands, args[i+1:]...)
-		case strings.HasPrefix(a, "--"):
-			name, value, hasValue := strings.Cut(a[2:], "=")
-			o, ok := p.longOption(cmd, name, a[2:])
-			if !ok {
-				continue
-			}
-			chunk := []string{"--" + o.Long}
-			switch {
-			case hasValue:
-				chunk[0] += "=" + value
-			case o.Arg != "" && i+1 < len(args):
-				i++
-				chunk = append(chunk, args[i])
-			}
-			p.pflagParse(fs, chunk)
-		case len(a) > 1 && a[0] == '-':
-			// a cluster of short options: the first that takes an
-			// argument ends it, taking the rest or the next argument
-			chunk := []string{a}
-			for j, c := range a[1:] {
-				o, ok := shortOption(cmd, c)
-				if ok && o.Arg != "" {
-					if j+2 == len(a) && i+1 < len(args) {
-						i++
-						chunk = append(chunk, args[i])
-					}
-					break
-				}
-			}
-			p.pflagParse(fs, chunk)
-		default:
-			operands = append(operands, a)
-		}
-	}
-	return operands
-}
-
-func (p *Parsed) pflagParse(fs *pflag.FlagSet, chunk []string) {
-	if err := fs.Parse(chunk); err != nil {
-		p.parseError(err)
-	}
-}
-
-func shortOption(cmd *Command, c rune) (Option, bool) {
-	for _, o := range cmd.Options {
-		if !o.header && o.Short == c {
-			return o, true
-		}
-	}
-	return Option{}, false
-}
-
-// longOption finds a long option by its name or a prefix of it, as GNU
-// getopt does, reporting unknown and ambiguous names in its words (text
-// is the argument after the dashes, "=value" included).
-func (p *Parsed) longOption(cmd *Command, name, text string) (Option, bool) {
-	var found []Option
-	for _, o := range cmd.Options {
-		if o.header || o.Long == "" {
-			continue
-		}
-		if o.Long == name {
-			return o, true
-		}
-		if strings.HasPrefix(o.Long, name) {
-			found = append(found, o)
-		}
-	}
-	switch len(found) {
-	case 0:
-		p.Errorf("unrecognized option '--%s'", text)
-		return Option{}, false
-	case 1:
-		return found[0], true
-	}
-	// getopt names the first match, then the others latest first
-	var b strings.Builder
-	fmt.Fprintf(&b, "option '--%s' is ambiguous; possibilities: '--%s'", text, found[0].Long)
-	for i := len(found) - 1; i > 0; i-- {
-		fmt.Fprintf(&b, " '--%s'", found[i].Long)
-	}
-	p.Errorf("%s", b.String())
-	return Option{}, false
 }
 
 func (p *Parsed) parseError(err error) {
