@@ -77,6 +77,8 @@ func (s *Server) Close() error {
 // as PCP's pmcd does on SIGHUP; pmcd.conf is not read again. It returns
 // how many agents answer afterwards. It is safe to call while serving.
 func (s *Server) RestartDead(ctx context.Context) int {
+	// Before the first Serve, this is the first start.
+	s.once.Do(func() { s.startAgents(ctx) })
 	live := 0
 	for _, a := range s.agents {
 		if a.alive() {

@@ -58,22 +58,47 @@ const sampleMetrics = "sample.long sample.ulong sample.double sample.string.hull
 // pmcd and under PCP's, and wants PCP's tools to print the same against
 // both.
 func TestSampleUnderOurs(t *testing.T) {
-	bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.SampleAgent()}})
+	// sample.colour counts its fetches, so each pair of agents starts
+	// afresh: PCP's pmcd and ours then fetch it equally often.
+	for _, ipc := range []string{"pipe", "socket"} {
+		t.Run(ipc, func(t *testing.T) {
+			bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.SampleAgent()}})
+			tree, err := pmns.Load(filepath.Join(bed.Dir(), "pmns", "root"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			agentBin := filepath.Join(bed.Install().Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
+			env, err := exec.LookPath("env")
+			if err != nil {
+				t.Fatal(err)
+			}
+			logFile := filepath.Join(t.TempDir(), "sample.log")
+			command := env + " PCP_PMDAS_DIR=" + filepath.Join(bed.Dir(), "pmdas") + " " + agentBin + " -d 29 -l " + logFile
+			conf := "# the sample agent on a pipe\nsample\t29\tpipe\tbinary\t" + command + "\n"
+			if ipc == "socket" {
+				port := freePort(t)
+				conf = "sample 29 socket inet " + port + " " + command + " -i " + port + "\n"
+			}
+			compareSample(t, bed, startWithConf(t, tree, conf, 0))
+		})
+	}
+}
+
+// freePort finds a TCP port nobody listens on at the moment.
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// compareSample runs PCP's tools against PCP's pmcd and against ours.
+func compareSample(t *testing.T, bed *testbed.PMCD, ours string) {
 	in := bed.Install()
-	tree, err := pmns.Load(filepath.Join(bed.Dir(), "pmns", "root"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	agentBin := filepath.Join(in.Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
-	env, err := exec.LookPath("env")
-	if err != nil {
-		t.Fatal(err)
-	}
-	logFile := filepath.Join(t.TempDir(), "sample.log")
-	conf := "# the sample agent on a pipe\n" +
-		"sample\t29\tpipe\tbinary\t" + env + " PCP_PMDAS_DIR=" + filepath.Join(bed.Dir(), "pmdas") +
-		" " + agentBin + " -d 29 -l " + logFile + "\n"
-	ours := startWithConf(t, tree, conf, 0)
+	var err error
 
 	tools := map[string]string{}
 	for _, name := range []string{"pminfo", "pmprobe", "pmstore"} {
