@@ -1,6 +1,12 @@
 // Command pminfo is PCP's pminfo(1) for live hosts: it lists metric names
-// and prints their PMIDs, descriptors, help text and values as PCP 6.0.3's
-// pminfo does, character for character.
+// and prints their PMIDs, descriptors, help text, labels, series
+// identifiers and values (event records unpacked with -x) as PCP 6.0.3's
+// pminfo does, character for character, with its messages and exit codes.
+//
+// Not yet implemented, and reported in PCP's words as such: archives (-a),
+// local PMDA contexts (-L, -K) and derived metric definitions (-c,
+// --derived; a missing file fails as in PCP). Time zone options are
+// accepted and checked but have no effect on a live host.
 package main
 
 import (
