@@ -148,6 +148,8 @@ func TestAgainstPCP(t *testing.T) {
 		{name: "fetch all sample", args: []string{"-f", "sample"}, cmp: lines, fresh: true},
 		{name: "fetchall all sample", args: []string{"-F", "sample"}, cmp: lines, fresh: true},
 		{name: "everything all sample", args: []string{"-dfmMtTlsI", "sample"}, cmp: lines, fresh: true},
+		{name: "needs profile", args: []string{"-f", "sample.needprofile", "sample.bad.fetch.again"}},
+		{name: "needs profile forced", args: []string{"-F", "sample.needprofile", "sample.long.ten"}, cmp: values},
 		{name: "bad option", args: []string{"-y"}, noHost: true},
 		{name: "bad long option", args: []string{"--bogus"}, noHost: true},
 		{name: "missing argument", args: []string{"-Z"}, noHost: true},
