@@ -193,6 +193,10 @@ func (p *Parsed) standard(o Option, arg string) {
 			p.Archives = append(p.Archives, arg)
 		}
 	case stdDebug:
+		if !validDebug(arg) {
+			p.Errorf("unrecognized debug options specification (%s)", arg)
+			return
+		}
 		p.Debug = append(p.Debug, arg)
 	case stdHost:
 		switch {

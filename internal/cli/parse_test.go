@@ -97,6 +97,12 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 		{"-zZ", "UTC"},
 		{"-Z"},
 		{"--host=a", "--ho", "b"},
+		{"-D", "foo"},
+		{"-D", "pdu,bogus"},
+		{"-D", "1x"},
+		{"-D", "3,FETCH,pdu", "-y"},
+		{"--debug=-1,", "-y"},
+		{"-D", "pdu,,fetch"},
 		{"-n", "/nonexistent/pmns"},
 		{"-N", "/etc/hosts", "-y"},
 	}
