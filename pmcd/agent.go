@@ -35,6 +35,10 @@ type agent struct {
 	mu   sync.Mutex
 	b    backend // nil once dead
 	prof profileKey
+	// notReady is set while a daemon agent has said it is busy
+	// (PM_ERR_PMDANOTREADY, or "notready" in pmcd.conf): requests get
+	// PM_ERR_AGAIN until it sends PM_ERR_PMDAREADY.
+	notReady bool
 }
 
 // profileKey names the client profile an agent last received: pmcd sends
@@ -59,6 +63,9 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 	if a.b == nil {
 		return nil, pcp.ErrNoAgent
 	}
+	if a.notReady {
+		return nil, pcp.ErrAgain
+	}
 	ctx, cancel := context.WithTimeout(ctx, a.s.agentTimeout())
 	defer cancel()
 	reply, err := a.b.call(ctx, from, req)
@@ -67,6 +74,10 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 	}
 	var code pcp.Error
 	if !errors.Is(err, errAgentLost) && !errors.Is(err, pcp.ErrIPC) && errors.As(err, &code) {
+		if d, ok := a.b.(*daemon); ok && code == pcp.ErrPMDANotReady {
+			a.waitReady(d)
+			return nil, pcp.ErrAgain
+		}
 		return nil, code
 	}
 	if !errors.Is(err, errAgentLost) && !errors.Is(err, pcp.ErrIPC) && ctx.Err() == nil {
@@ -145,4 +156,39 @@ func (a *agent) stop() {
 	if b != nil {
 		b.close()
 	}
+}
+
+// waitReady marks daemon d busy and watches for the PM_ERR_PMDAREADY it
+// sends when it can take requests again. No request is sent meanwhile,
+// so the watcher has the connection to itself; it ends when the agent is
+// ready, dead or closed. a.mu is held.
+func (a *agent) waitReady(d *daemon) {
+	a.notReady = true
+	a.s.bg.Add(1)
+	go func() {
+		defer a.s.bg.Done()
+		for {
+			b, err := d.r.ReadPDU(context.Background())
+			var m pdu.Error
+			if err == nil {
+				err = m.Decode(b)
+			}
+			a.mu.Lock()
+			if a.b != d {
+				a.mu.Unlock()
+				return
+			}
+			switch {
+			case err != nil:
+				a.kill(fmt.Errorf("waiting for it to be ready: %w", err))
+			case pcp.Error(m.Code) == pcp.ErrPMDAReady:
+				a.notReady = false
+			default:
+				a.mu.Unlock()
+				continue
+			}
+			a.mu.Unlock()
+			return
+		}
+	}()
 }

@@ -26,6 +26,11 @@ func (s *Server) startAgents(ctx context.Context) {
 			continue
 		}
 		a.b = b
+		if d, ok := b.(*daemon); ok && ac.NotReady {
+			a.mu.Lock()
+			a.waitReady(d)
+			a.mu.Unlock()
+		}
 	}
 }
 
@@ -92,7 +97,10 @@ func (s *Server) RestartDead(ctx context.Context) int {
 		}
 		a.mu.Lock()
 		if a.b == nil {
-			a.b, a.prof = b, profileKey{}
+			a.b, a.prof, a.notReady = b, profileKey{}, false
+			if d, ok := b.(*daemon); ok && a.conf.NotReady {
+				a.waitReady(d)
+			}
 			b = nil
 		}
 		a.mu.Unlock()

@@ -55,6 +55,12 @@ func runTestAgent(mode string) int {
 		log.Print(err)
 		return 1
 	}
+	if mode == "startsbusy" {
+		// Started with "notready" in pmcd.conf: ready after a while.
+		time.AfterFunc(busyFor, func() {
+			os.Stdout.Write((&pdu.Error{Code: int32(pcp.ErrPMDAReady)}).Append(nil, 0))
+		})
+	}
 	if err := a.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 		log.Print(err)
 		return 1
@@ -67,6 +73,15 @@ func runTestAgent(mode string) int {
 // length ("garbles"), panics ("panics") or answers after slowFetch
 // ("slow").
 func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
+	if mode == "notready" {
+		return pmda.New(pmda.Config{
+			Name:   "pmdabusy",
+			Domain: domain,
+			Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(domain, 0, 0), Type: pcp.Type32,
+				InDom: pcp.InDomNull, Sem: pcp.SemInstant}}},
+			Fetcher: &busyFetcher{},
+		})
+	}
 	return pmda.New(pmda.Config{
 		Name:   "pmdabroken",
 		Domain: domain,
@@ -120,7 +135,11 @@ func startAgents(t *testing.T, mode string, timeout time.Duration) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		conf += fmt.Sprintf("broken 251 pipe binary %s %s=%s %s\n", env, testAgentEnv, mode, os.Args[0])
+		notready := ""
+		if mode == "startsbusy" {
+			notready = "notready "
+		}
+		conf += fmt.Sprintf("broken 251 pipe binary %s%s %s=%s %s\n", notready, env, testAgentEnv, mode, os.Args[0])
 	}
 	return startWithConf(t, tree, conf, timeout)
 }
@@ -342,5 +361,55 @@ func TestDyingAgentLikePCP(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// busyFetcher answers its first fetch with PM_ERR_PMDANOTREADY, as a
+// PCP agent does when busy, and tells pmcd it is ready again after
+// busyFor; later fetches are answered.
+type busyFetcher struct{ fetches int }
+
+const busyFor = time.Second
+
+func (f *busyFetcher) Refresh(context.Context, []pcp.PMID) error {
+	f.fetches++
+	if f.fetches > 1 {
+		return nil
+	}
+	time.AfterFunc(busyFor, func() {
+		os.Stdout.Write((&pdu.Error{Code: int32(pcp.ErrPMDAReady)}).Append(nil, 0))
+	})
+	return pcp.ErrPMDANotReady
+}
+
+func (f *busyFetcher) Fetch(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+	return pcp.Atom{L: 7}, nil
+}
+
+// TestAgentNotReady has an agent say it is busy, or start busy as
+// pmcd.conf's "notready" says: its values are PM_ERR_AGAIN, without
+// asking it, until it says it is ready.
+func TestAgentNotReady(t *testing.T) {
+	for _, mode := range []string{"notready", "startsbusy"} {
+		t.Run(mode, func(t *testing.T) { testNotReady(t, mode) })
+	}
+}
+
+func testNotReady(t *testing.T, mode string) {
+	_, r, w := dial(t, startAgents(t, mode, 0))
+	busy := pcp.NewPMID(251, 0, 0)
+	fetch := func() int32 {
+		return roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{busy}}).(*pdu.Result).Sets[0].NumVal
+	}
+	if got := fetch(); got != int32(pcp.ErrAgain) {
+		t.Fatalf("first fetch: numval %d, want %d", got, pcp.ErrAgain)
+	}
+	wantError(t, roundTrip(t, r, w, &pdu.DescReq{PMID: busy}), pcp.ErrAgain)
+	deadline := time.Now().Add(10 * time.Second)
+	for fetch() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the agent never became ready")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
