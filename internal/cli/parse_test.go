@@ -101,7 +101,7 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 		{"-D", "pdu,bogus"},
 		{"-D", "1x"},
 		{"-D", "3,FETCH,pdu", "-y"},
-		{"--debug=-1,", "-y"},
+		{"--debug=fetch,", "-y"},
 		{"-D", "pdu,,fetch"},
 		{"-n", "/nonexistent/pmns"},
 		{"-N", "/etc/hosts", "-y"},
