@@ -31,6 +31,15 @@
 // RestartDead does it on demand (cmd/pmcd on SIGHUP, which unlike PCP's
 // does not re-read pmcd.conf).
 //
+// An agent that answers PM_ERR_PMDANOTREADY, or is started with
+// "notready" in pmcd.conf, gets no requests until it sends
+// PM_ERR_PMDAREADY; meanwhile its domain answers PM_ERR_AGAIN.
+//
+// Not done yet: enforcing [access], client attributes (credentials of
+// Unix socket clients, container names) and their forwarding to agents,
+// the userid and groupid context labels, pmcd's own agent (domain 2),
+// re-reading pmcd.conf on SIGHUP, and connection limits.
+//
 // Concurrency: every client has a goroutine; an agent serves one request
 // at a time under its own lock, so different agents work in parallel. The
 // agent table is fixed once the first Serve has started the agents.
