@@ -103,6 +103,10 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 		{"-D", "3,FETCH,pdu", "-y"},
 		{"--debug=fetch,", "-y"},
 		{"-D", "pdu,,fetch"},
+		{"-yV"},
+		{"-yzZ"},
+		{"-qbx", "-y"},
+		{"-fb"},
 		{"-n", "/nonexistent/pmns"},
 		{"-N", "/etc/hosts", "-y"},
 	}

@@ -34,20 +34,31 @@ func (p *Parsed) scan(cmd *Command, fs *pflag.FlagSet, args []string) []string {
 			}
 			p.pflagParse(fs, chunk)
 		case len(a) > 1 && a[0] == '-':
-			// a cluster of short options: the first that takes an
-			// argument ends it, taking the rest or the next argument
-			chunk := []string{a}
-			for j, c := range a[1:] {
+			// a cluster of short options, each handed to pflag on its
+			// own; the first that takes an argument ends the cluster,
+			// taking the rest of it or else the next argument
+			cluster := a[1:]
+			for j, c := range cluster {
 				o, ok := shortOption(cmd, c)
-				if ok && o.Arg != "" {
-					if j+2 == len(a) && i+1 < len(args) {
+				if !ok {
+					p.Errorf("invalid option -- '%c'", c)
+					continue
+				}
+				chunk := []string{"-" + string(c)}
+				if o.Arg != "" {
+					rest := cluster[j+len(string(c)):]
+					switch {
+					case rest != "":
+						chunk[0] += rest
+					case i+1 < len(args):
 						i++
 						chunk = append(chunk, args[i])
 					}
+					p.pflagParse(fs, chunk)
 					break
 				}
+				p.pflagParse(fs, chunk)
 			}
-			p.pflagParse(fs, chunk)
 		default:
 			operands = append(operands, a)
 		}
