@@ -1,0 +1,167 @@
+package pmcd
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/agents/trivial"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// testAgentEnv makes the test binary a pipe agent (of domain 251, or
+// testDomainEnv's) that misbehaves on a fetch as the variable's value
+// says.
+const (
+	testAgentEnv  = "GOPCP_PMCD_TEST_AGENT"
+	testDomainEnv = "GOPCP_PMCD_TEST_DOMAIN"
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(testAgentEnv); mode != "" {
+		os.Exit(runTestAgent(mode))
+	}
+	RegisterDSO("trivial_init", func(domain uint32) (*pmda.Agent, error) {
+		return trivial.New(domain, nil)
+	})
+	for _, mode := range []string{"hangs", "panics"} {
+		RegisterDSO("broken_"+mode+"_init", func(domain uint32) (*pmda.Agent, error) {
+			return brokenAgent(domain, mode)
+		})
+	}
+	os.Exit(m.Run())
+}
+
+// runTestAgent serves brokenAgent on stdin and stdout.
+func runTestAgent(mode string) int {
+	domain := uint32(251)
+	if d, err := strconv.Atoi(os.Getenv(testDomainEnv)); err == nil {
+		domain = uint32(d)
+	}
+	a, err := brokenAgent(domain, mode)
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	if mode == "startsbusy" {
+		// Started with "notready" in pmcd.conf: ready after a while.
+		time.AfterFunc(busyFor, func() {
+			os.Stdout.Write((&pdu.Error{Code: int32(pcp.ErrPMDAReady)}).Append(nil, 0))
+		})
+	}
+	if err := a.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		log.Print(err)
+		return 1
+	}
+	return 0
+}
+
+// brokenAgent serves metric 0.0 of its domain. On a fetch it exits
+// ("dies"), never answers ("hangs"), writes a PDU that lies about its
+// length ("garbles"), panics ("panics") or answers after slowFetch
+// ("slow").
+func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
+	if mode == "notready" {
+		return pmda.New(pmda.Config{
+			Name:   "pmdabusy",
+			Domain: domain,
+			Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(domain, 0, 0), Type: pcp.Type32,
+				InDom: pcp.InDomNull, Sem: pcp.SemInstant}}},
+			Fetcher: &busyFetcher{},
+		})
+	}
+	return pmda.New(pmda.Config{
+		Name:   "pmdabroken",
+		Domain: domain,
+		Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(domain, 0, 0), Type: pcp.Type32,
+			InDom: pcp.InDomNull, Sem: pcp.SemInstant}}},
+		Fetcher: pmda.FetchFunc(func(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+			switch mode {
+			case "dies":
+				os.Exit(3)
+			case "hangs":
+				time.Sleep(time.Hour)
+			case "slow":
+				time.Sleep(slowFetch)
+			case "panics":
+				panic("broken agent")
+			case "garbles":
+				// A header whose length is shorter than a header.
+				os.Stdout.Write([]byte{0, 0, 0, 4, 0, 0, 0x70, 0x01, 0, 0, 0, 0})
+				time.Sleep(time.Hour)
+			}
+			return pcp.Atom{L: 7}, nil
+		}),
+	})
+}
+
+const agentsPMNS = `root {
+	trivial
+	broken
+}
+trivial {
+	time	250:0:0
+}
+broken {
+	m	251:0:0
+}
+`
+
+// startAgents serves agentsPMNS with the in-process trivial agent and,
+// when mode is set, the misbehaving pipe agent.
+func startAgents(t *testing.T, mode string, timeout time.Duration) string {
+	t.Helper()
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := "trivial\t250\tdso\ttrivial_init\t/nonexistent/pmda_trivial.so\n"
+	if dso, ok := strings.CutPrefix(mode, "dso-"); ok {
+		conf += "broken 251 dso broken_" + dso + "_init /nonexistent/pmda_broken.so\n"
+	} else if mode != "" {
+		env, err := exec.LookPath("env")
+		if err != nil {
+			t.Fatal(err)
+		}
+		notready := ""
+		if mode == "startsbusy" {
+			notready = "notready "
+		}
+		conf += fmt.Sprintf("broken 251 pipe binary %s%s %s=%s %s\n", notready, env, testAgentEnv, mode, os.Args[0])
+	}
+	return startWithConf(t, tree, conf, timeout)
+}
+
+// slowFetch is how long a "slow" test agent takes over a fetch.
+const slowFetch = time.Second
+
+// busyFetcher answers its first fetch with PM_ERR_PMDANOTREADY, as a
+// PCP agent does when busy, and tells pmcd it is ready again after
+// busyFor; later fetches are answered.
+type busyFetcher struct{ fetches int }
+
+const busyFor = time.Second
+
+func (f *busyFetcher) Refresh(context.Context, []pcp.PMID) error {
+	f.fetches++
+	if f.fetches > 1 {
+		return nil
+	}
+	time.AfterFunc(busyFor, func() {
+		os.Stdout.Write((&pdu.Error{Code: int32(pcp.ErrPMDAReady)}).Append(nil, 0))
+	})
+	return pcp.ErrPMDANotReady
+}
+
+func (f *busyFetcher) Fetch(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+	return pcp.Atom{L: 7}, nil
+}
