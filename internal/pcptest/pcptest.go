@@ -7,7 +7,6 @@ package pcptest
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -61,32 +60,7 @@ var (
 // the test is skipped or failed as Missing says.
 func Harness(t testing.TB, src string) string {
 	t.Helper()
-	abs, err := filepath.Abs(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if bin, ok := built[abs]; ok {
-		return bin
-	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		Missing(t, "gcc is not installed")
-	}
-	if _, err := os.Stat("/usr/include/pcp/pmapi.h"); err != nil {
-		Missing(t, "libpcp3-dev is not installed")
-	}
-	dir, err := os.MkdirTemp("", "gopcp-harness-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".c"))
-	out, err := exec.Command("gcc", "-O1", "-o", bin, abs, "-lpcp", "-lm").CombinedOutput()
-	if err != nil {
-		t.Fatalf("cannot compile harness %s: %v\n%s", src, err, out)
-	}
-	built[abs] = bin
-	return bin
+	return HarnessWith(t, src, "-O1")
 }
 
 // Run runs a program with the given standard input and returns its

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// HarnessWith is Harness compiled with the given gcc flags in place of
-// -O1: benchmarks that time libpcp next to gopcp build their harness with
-// "-O2". Each (source, flags) pair is built once per test binary.
+// HarnessWith is Harness with the given gcc flags (Harness uses -O1;
+// benchmarks that time libpcp next to gopcp build with -O2). Each (source,
+// flags) pair is built once per test binary.
 func HarnessWith(t testing.TB, src string, cflags ...string) string {
 	t.Helper()
 	abs, err := filepath.Abs(src)
