@@ -65,9 +65,27 @@ func (s *ValueSet) Err() error {
 type Result struct {
 	Timestamp Timestamp
 	Sets      []ValueSet
+
+	// arena is the storage Arena hands out, kept for the next decode.
+	arena []byte
 }
 
-// Reset empties r while keeping its storage for reuse.
+// Arena returns n bytes of storage that belongs to r, for a decoder to
+// copy a PDU's value blocks into and point Block.Data at, so that decoding
+// into a used Result allocates nothing. The bytes are those of the last
+// call whenever r's storage is big enough: calling Arena again, which
+// decoding into r does, overwrites the data of values decoded before. Only
+// a larger n than ever before allocates, and then the slices handed out
+// earlier keep the old storage. A negative n counts as 0.
+func (r *Result) Arena(n int) []byte {
+	n = max(n, 0)
+	if cap(r.arena) < n {
+		r.arena = make([]byte, n)
+	}
+	return r.arena[:n]
+}
+
+// Reset empties r while keeping its storage for reuse, the arena included.
 func (r *Result) Reset() {
 	for i := range r.Sets {
 		r.Sets[i].Values = r.Sets[i].Values[:0]

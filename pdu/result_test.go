@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -315,6 +316,123 @@ func TestDecodeResultIntoNoAlloc(t *testing.T) {
 		t.Errorf("%v allocations per decode into a used Result", allocs)
 	}
 	sameResult(t, r, mixedResult())
+}
+
+// TestDecodeResultBlocksOutOfPlace decodes blocks that are not laid out
+// one after another in value order, as PCP's encoders lay them out: each
+// value must still get its own copy of its block, swapped once, even when
+// two values share one block.
+func TestDecodeResultBlocksOutOfPlace(t *testing.T) {
+	// One set of two pointer values: the vlists end at byte 52 (word 13),
+	// where two U64 blocks of 12 bytes lie, at words 13 and 16.
+	u64 := uint32(pcp.TypeU64)<<24 | 12
+	blocks := []uint32{u64, 0, 1, u64, 0, 2}
+	for _, tt := range []struct {
+		name     string
+		off0     uint32
+		off1     uint32
+		want0    uint64
+		want1    uint64
+		prevUsed bool
+	}{
+		{"in order", 13, 16, 1, 2, false},
+		{"reversed", 16, 13, 2, 1, false},
+		{"shared", 13, 13, 1, 1, false},
+		{"shared second", 16, 16, 2, 2, true},
+	} {
+		pdu := resultPDU(1, append([]uint32{5, 2, uint32(pcp.ValDPtr), 0, tt.off0, 1, tt.off1}, blocks...)...)
+		in := bytes.Clone(pdu)
+		for _, r := range []*pcp.Result{new(pcp.Result), usedResult(t)} {
+			err := DecodeResultInto(r, pdu)
+			if tt.name == "shared second" {
+				// The first block is not referenced: the region does not
+				// start with a block.
+				if err == nil {
+					t.Errorf("%s: decoded", tt.name)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if !bytes.Equal(pdu, in) {
+				t.Fatalf("%s: decoding changed the PDU", tt.name)
+			}
+			vs := r.Sets[0].Values
+			for j, want := range []uint64{tt.want0, tt.want1} {
+				d := vs[j].Block.Data
+				if vs[j].Block.Type != pcp.TypeU64 || len(d) != 8 || binary.NativeEndian.Uint64(d) != want {
+					t.Errorf("%s: value %d: type %d data %x, want %d", tt.name, j, vs[j].Block.Type, d, want)
+				}
+				if cap(d) != len(d) {
+					t.Errorf("%s: value %d: Data has room for %d bytes after it", tt.name, j, cap(d)-len(d))
+				}
+			}
+			vs[0].Block.Data[0] ^= 0xff
+			if binary.NativeEndian.Uint64(vs[1].Block.Data) != tt.want1 {
+				t.Errorf("%s: the values share their bytes", tt.name)
+			}
+		}
+	}
+}
+
+// usedResult is a Result that has held a decoded result, so that its
+// storage is reused.
+func usedResult(t *testing.T) *pcp.Result {
+	t.Helper()
+	r := new(pcp.Result)
+	if err := DecodeResultInto(r, AppendResult(nil, 0, mixedResult())); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestDecodeResultArena checks that decoding keeps its value blocks in
+// the Result's arena, that Reset keeps the arena, and that values are
+// copies, not views of the PDU.
+func TestDecodeResultArena(t *testing.T) {
+	b := AppendResult(nil, 0, mixedResult())
+	r := usedResult(t)
+	arena := r.Arena(0)
+	if cap(arena) == 0 {
+		t.Fatal("decoding value blocks left the arena empty")
+	}
+	r.Reset()
+	if err := DecodeResultInto(r, b); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Arena(0); cap(got) != cap(arena) || &got[:1][0] != &arena[:1][0] {
+		t.Error("Reset or a decode of the same size replaced the arena")
+	}
+	whole := arena[:cap(arena)]
+	for _, s := range r.Sets {
+		for _, v := range s.Values {
+			if s.ValFmt == pcp.ValInSitu {
+				if v.Block.Data != nil {
+					t.Errorf("%v: in-situ value with block data %x", s.PMID, v.Block.Data)
+				}
+				continue
+			}
+			if !within(v.Block.Data, whole) {
+				t.Errorf("%v: block data outside the arena", s.PMID)
+			}
+			if within(v.Block.Data, b) {
+				t.Errorf("%v: block data inside the PDU", s.PMID)
+			}
+		}
+	}
+	if got := r.Arena(-1); len(got) != 0 {
+		t.Errorf("Arena(-1) has %d bytes", len(got))
+	}
+}
+
+// within says whether the bytes of sub lie in those of buf.
+func within(sub, buf []byte) bool {
+	if len(sub) == 0 || len(buf) == 0 {
+		return false
+	}
+	p, lo, hi := uintptr(unsafe.Pointer(&sub[0])), uintptr(unsafe.Pointer(&buf[0])), uintptr(unsafe.Pointer(&buf[len(buf)-1]))
+	return p >= lo && p <= hi
 }
 
 // TestDecodeResultIntoReuse decodes results of different shapes into one
