@@ -29,19 +29,87 @@ var blockOrder = binary.NativeEndian
 // A nil v gives ErrConv where libpcp would crash. Numeric conversions do
 // not allocate.
 func ExtractValue(valfmt ValFmt, v *Value, in Type, out Type) (Atom, error) {
-	if v == nil {
-		return Atom{}, ErrConv
-	}
-	switch valfmt {
-	case ValInSitu:
-		return extractInSitu(v.LVal, in, out)
-	case ValDPtr, ValSPtr:
-		return extractBlock(&v.Block, in, out)
-	}
-	return Atom{}, ErrConv
+	// This wrapper is small enough to be inlined, so that the Atom lives
+	// in the caller's frame and extract stores the one field it sets
+	// straight into it. Go keeps a struct of Atom's size in memory, not in
+	// registers, and an Atom returned from a call is stored field by field
+	// and then copied with wide loads, which defeats the processor's
+	// store-to-load forwarding. Such copies, one at each of three levels
+	// of calls, were most of the time of a numeric extraction.
+	var a Atom
+	err := extract(&a, valfmt, v, in, out)
+	return a, err
 }
 
-func extractInSitu(lval int32, in, out Type) (Atom, error) {
+// extract is ExtractValue: it stores the value into a, which is zero,
+// and on error leaves a as it is.
+func extract(a *Atom, valfmt ValFmt, v *Value, in, out Type) error {
+	if v == nil {
+		return ErrConv
+	}
+	// The helpers return the converted number as the 64 bits of out's
+	// representation, so that only here is a field of a set.
+	var bits uint64
+	var err error
+	switch valfmt {
+	case ValInSitu:
+		bits, err = extractInSitu(v.LVal, in, out)
+	case ValDPtr, ValSPtr:
+		b := &v.Block
+		// A block typed 0 is accepted for any input type: old agents and
+		// archives left the block type unset.
+		if b.Type != in && b.Type != 0 {
+			return ErrConv
+		}
+		switch in {
+		case TypeString:
+			if out != TypeString {
+				return ErrConv
+			}
+			s := b.Data
+			if i := bytes.IndexByte(s, 0); i >= 0 {
+				s = s[:i]
+			}
+			a.CP = string(s)
+			return nil
+		case TypeAggregate:
+			if out != TypeAggregate {
+				return ErrConv
+			}
+			a.VBP = &ValueBlock{Type: b.Type, Data: bytes.Clone(b.Data)}
+			return nil
+		}
+		bits, err = extractBlock(b.Data, in, out)
+	default:
+		return ErrConv
+	}
+	if err != nil {
+		return err
+	}
+	// A conversion succeeds only for these output types.
+	switch out {
+	case Type32:
+		a.L = int32(bits)
+	case TypeU32:
+		a.UL = uint32(bits)
+	case Type64:
+		a.LL = int64(bits)
+	case TypeU64:
+		a.ULL = bits
+	case TypeFloat:
+		a.F = math.Float32frombits(uint32(bits))
+	case TypeDouble:
+		a.D = math.Float64frombits(bits)
+	}
+	return nil
+}
+
+// The functions below return a number converted to out as the bits of
+// its representation in the Atom field for out: the value itself for the
+// integer types (32-bit ones in the low half) and the IEEE 754 bits for
+// float and double.
+
+func extractInSitu(lval int32, in, out Type) (uint64, error) {
 	switch in {
 	case Type32, TypeUnknown:
 		return convertSigned(int64(lval), out)
@@ -50,159 +118,142 @@ func extractInSitu(lval int32, in, out Type) (Atom, error) {
 	case TypeFloat:
 		return convertFloat32(math.Float32frombits(uint32(lval)), out)
 	}
-	return Atom{}, ErrConv
+	return 0, ErrConv
 }
 
-func extractBlock(b *ValueBlock, in, out Type) (Atom, error) {
-	// A block typed 0 is accepted for any input type: old agents and
-	// archives left the block type unset.
-	if b.Type != in && b.Type != 0 {
-		return Atom{}, ErrConv
-	}
+// extractBlock converts the number in a block's data, of type in; the
+// block's type has been checked.
+func extractBlock(data []byte, in, out Type) (uint64, error) {
 	switch in {
 	case Type64:
-		if len(b.Data) != 8 {
-			return Atom{}, ErrConv
+		if len(data) != 8 {
+			return 0, ErrConv
 		}
-		return convertSigned(int64(blockOrder.Uint64(b.Data)), out)
+		return convertSigned(int64(blockOrder.Uint64(data)), out)
 	case TypeU64:
-		if len(b.Data) != 8 {
-			return Atom{}, ErrConv
+		if len(data) != 8 {
+			return 0, ErrConv
 		}
-		return convertUnsigned(blockOrder.Uint64(b.Data), out)
+		return convertUnsigned(blockOrder.Uint64(data), out)
 	case TypeFloat:
-		if len(b.Data) != 4 {
-			return Atom{}, ErrConv
+		if len(data) != 4 {
+			return 0, ErrConv
 		}
-		return convertFloat32(math.Float32frombits(blockOrder.Uint32(b.Data)), out)
+		return convertFloat32(math.Float32frombits(blockOrder.Uint32(data)), out)
 	case TypeDouble:
-		if len(b.Data) != 8 {
-			return Atom{}, ErrConv
+		if len(data) != 8 {
+			return 0, ErrConv
 		}
-		return convertFloat64(math.Float64frombits(blockOrder.Uint64(b.Data)), out)
-	case TypeString:
-		if out != TypeString {
-			return Atom{}, ErrConv
-		}
-		s := b.Data
-		if i := bytes.IndexByte(s, 0); i >= 0 {
-			s = s[:i]
-		}
-		return Atom{CP: string(s)}, nil
-	case TypeAggregate:
-		if out != TypeAggregate {
-			return Atom{}, ErrConv
-		}
-		return Atom{VBP: &ValueBlock{Type: b.Type, Data: bytes.Clone(b.Data)}}, nil
+		return convertFloat64(math.Float64frombits(blockOrder.Uint64(data)), out)
 	}
-	return Atom{}, ErrConv
+	return 0, ErrConv
 }
 
 // convertSigned converts a 32- or 64-bit signed source. There is no lower
 // bound check towards Type32: libpcp lets a large negative 64-bit value
 // wrap, and so do we.
-func convertSigned(x int64, out Type) (Atom, error) {
+func convertSigned(x int64, out Type) (uint64, error) {
 	switch out {
 	case Type32:
 		if x > math.MaxInt32 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
-		return Atom{L: int32(x)}, nil
+		return uint64(uint32(int32(x))), nil
 	case TypeU32:
 		if x > math.MaxUint32 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
 		if x < 0 {
-			return Atom{}, ErrSign
+			return 0, ErrSign
 		}
-		return Atom{UL: uint32(x)}, nil
+		return uint64(x), nil
 	case Type64:
-		return Atom{LL: x}, nil
+		return uint64(x), nil
 	case TypeU64:
 		if x < 0 {
-			return Atom{}, ErrSign
+			return 0, ErrSign
 		}
-		return Atom{ULL: uint64(x)}, nil
+		return uint64(x), nil
 	case TypeFloat:
-		return Atom{F: float32(x)}, nil
+		return uint64(math.Float32bits(float32(x))), nil
 	case TypeDouble:
-		return Atom{D: float64(x)}, nil
+		return math.Float64bits(float64(x)), nil
 	}
-	return Atom{}, ErrConv
+	return 0, ErrConv
 }
 
-func convertUnsigned(x uint64, out Type) (Atom, error) {
+func convertUnsigned(x uint64, out Type) (uint64, error) {
 	switch out {
 	case Type32:
 		if x > math.MaxInt32 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
-		return Atom{L: int32(x)}, nil
+		return x, nil
 	case TypeU32:
 		if x > math.MaxUint32 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
-		return Atom{UL: uint32(x)}, nil
+		return x, nil
 	case Type64:
 		if x > math.MaxInt64 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
-		return Atom{LL: int64(x)}, nil
+		return x, nil
 	case TypeU64:
-		return Atom{ULL: x}, nil
+		return x, nil
 	case TypeFloat:
-		return Atom{F: float32(x)}, nil
+		return uint64(math.Float32bits(float32(x))), nil
 	case TypeDouble:
-		return Atom{D: float64(x)}, nil
+		return math.Float64bits(float64(x)), nil
 	}
-	return Atom{}, ErrConv
+	return 0, ErrConv
 }
 
 // convertFloat32 widens to double, which is exact: libpcp's float limits
 // (2^31 and 2^32) and its double limits (2^31-1 and 2^32-1) select the same
 // floats, since no float lies between them. Float to float must not pass
 // through double, which would quieten a signalling NaN.
-func convertFloat32(f float32, out Type) (Atom, error) {
+func convertFloat32(f float32, out Type) (uint64, error) {
 	if out == TypeFloat {
-		return Atom{F: f}, nil
+		return uint64(math.Float32bits(f)), nil
 	}
 	return convertFloat64(float64(f), out)
 }
 
-func convertFloat64(d float64, out Type) (Atom, error) {
+func convertFloat64(d float64, out Type) (uint64, error) {
 	switch out {
 	case Type32:
 		if math.Abs(d) >= math.MaxInt32 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
-		return Atom{L: x86Int32(d)}, nil
+		return uint64(uint32(x86Int32(d))), nil
 	case TypeU32:
 		if d >= math.MaxUint32 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
 		if d < 0 {
-			return Atom{}, ErrSign
+			return 0, ErrSign
 		}
-		return Atom{UL: x86Uint32(d)}, nil
+		return uint64(x86Uint32(d)), nil
 	case Type64:
 		if d >= 0x1p63 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
-		return Atom{LL: x86Int64(d)}, nil
+		return uint64(x86Int64(d)), nil
 	case TypeU64:
 		if d >= 0x1p64 {
-			return Atom{}, ErrTrunc
+			return 0, ErrTrunc
 		}
 		if d < 0 {
-			return Atom{}, ErrSign
+			return 0, ErrSign
 		}
-		return Atom{ULL: x86Uint64(d)}, nil
+		return x86Uint64(d), nil
 	case TypeFloat:
-		return Atom{F: float32(d)}, nil
+		return uint64(math.Float32bits(float32(d))), nil
 	case TypeDouble:
-		return Atom{D: d}, nil
+		return math.Float64bits(d), nil
 	}
-	return Atom{}, ErrConv
+	return 0, ErrConv
 }
 
 // The float-to-integer truncations below are total: where C's cast is
