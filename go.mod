@@ -2,4 +2,4 @@ module github.com/gopcp/gopcp
 
 go 1.26
 
-require github.com/spf13/pflag v1.0.10 // indirect
+require github.com/spf13/pflag v1.0.10
