@@ -1,7 +1,6 @@
 package pcp
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -194,33 +193,7 @@ func convCases() []convCase {
 }
 
 func renderConv(c convCase, a Atom, err error) string {
-	p := c.line() + " -> "
-	if err != nil {
-		var e Error
-		if !errors.As(err, &e) {
-			return p + "not a PCP error: " + err.Error()
-		}
-		left := "0000000000000000"
-		if a != (Atom{}) {
-			left = fmt.Sprintf("nonzero %+v", a)
-		}
-		return fmt.Sprintf("%serr %d left %s", p, e, left)
-	}
-	switch c.t {
-	case Type32:
-		return p + fmt.Sprint(a.L)
-	case TypeU32:
-		return p + fmt.Sprint(a.UL)
-	case Type64:
-		return p + fmt.Sprint(a.LL)
-	case TypeU64:
-		return p + fmt.Sprint(a.ULL)
-	case TypeFloat:
-		return fmt.Sprintf("%sf%08x", p, math.Float32bits(a.F))
-	case TypeDouble:
-		return fmt.Sprintf("%sd%016x", p, math.Float64bits(a.D))
-	}
-	return p + fmt.Sprintf("ok %+v", a)
+	return renderAtom(c.line()+" -> ", c.t, a, err)
 }
 
 func TestConvScaleMatchesLibpcp(t *testing.T) {

@@ -220,7 +220,12 @@ func extractCases() []extractCase {
 
 // renderExtract prints an answer as the harness prints libpcp's.
 func renderExtract(line string, out Type, a Atom, err error) string {
-	p := fmt.Sprintf("%s -> %d: ", line, out)
+	return renderAtom(fmt.Sprintf("%s -> %d: ", line, out), out, a, err)
+}
+
+// renderAtom prints an answer of type out, or its error, after the prefix
+// p, in the form the libpcp harnesses print theirs.
+func renderAtom(p string, out Type, a Atom, err error) string {
 	if err != nil {
 		var e Error
 		if !errors.As(err, &e) {
