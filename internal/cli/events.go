@@ -160,9 +160,13 @@ func eventSummary(data []byte, highres bool) string {
 			break
 		}
 		if flags&eventFlagMissed != 0 {
-			// PCP does not step over a missed record's header here
-			missed += int(nparams)
-			continue
+			// PCP does not step over a missed record's header here, so
+			// every later record reads this same header again: count them
+			// all at once rather than looping up to 2^31 times on a
+			// hostile record count.
+			missed += int(nparams) * int((n-1)-r)
+			last = ts
+			break
 		}
 		d = d[size:]
 		for p := int32(0); p < nparams; p++ {
