@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/fixture"
 	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -28,9 +29,9 @@ func harness(t testing.TB) string {
 	return pcptest.HarnessWith(t, "testdata/harness/bench.c", "-O2")
 }
 
-// benchResult is pcptest.MixedResult: 100 metrics × 10 instances of
+// benchResult is fixture.MixedResult: 100 metrics × 10 instances of
 // mixed in-situ and block values.
-func benchResult() *pcp.Result { return pcptest.MixedResult() }
+func benchResult() *pcp.Result { return fixture.MixedResult() }
 
 // capturedHighRes is the largest HIGHRES_RESULT pmcd sent pmlogger in the
 // golden capture: sample.long.one, sample.colour and sample.event.records.

@@ -3,13 +3,13 @@ package pdu
 import (
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/fixture"
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// benchResult is pcptest.MixedResult: 100 metrics × 10 instances of
+// benchResult is fixture.MixedResult: 100 metrics × 10 instances of
 // mixed in-situ and block values.
-func benchResult() *pcp.Result { return pcptest.MixedResult() }
+func benchResult() *pcp.Result { return fixture.MixedResult() }
 
 const benchValues = 100 * 10
 
