@@ -17,19 +17,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gopcp/gopcp/agents/trivial"
+	// The Go agents this pmcd runs in-process, found by the entry
+	// points pmcd.conf "dso" lines name.
+	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/pmcd"
-	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/pmns"
 )
-
-func init() {
-	// The Go agents this pmcd runs in-process, by the entry points
-	// pmcd.conf "dso" lines name.
-	pmcd.RegisterDSO("trivial_init", func(domain uint32) (*pmda.Agent, error) {
-		return trivial.New(domain, log.Default())
-	})
-}
 
 func main() {
 	log.SetFlags(log.LstdFlags)
