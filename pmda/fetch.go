@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // Fetch gathers the values of pmids for client c, one value set per PMID
@@ -25,6 +26,9 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := a.begin(ctx, c, pdu.TypeFetch, 0); err != nil {
+		return nil, err
+	}
 	if r, ok := a.fetcher.(Refresher); ok {
 		if err := r.Refresh(ctx, pmids); err != nil {
 			return nil, err
@@ -36,10 +40,17 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 	// Growing within capacity brings back the earlier sets with their
 	// Values storage, so a steady fetch allocates nothing.
 	res.Sets = slices.Grow(res.Sets, len(pmids))[:len(pmids)]
+	sf, bySet := a.fetcher.(SetFetcher)
 	for i, id := range pmids {
 		set := &res.Sets[i]
 		set.PMID = id
-		if err := a.fetchSet(ctx, set); err != nil {
+		if bySet {
+			if err := a.fetchBySet(ctx, c, sf, set); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := a.fetchSet(ctx, c, set); err != nil {
 			return nil, err
 		}
 	}
@@ -47,7 +58,7 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 }
 
 // fetchSet fills one value set, keeping whatever Values storage it had.
-func (a *Agent) fetchSet(ctx context.Context, set *pcp.ValueSet) error {
+func (a *Agent) fetchSet(ctx context.Context, c Client, set *pcp.ValueSet) error {
 	set.Values = set.Values[:0]
 	set.ValFmt = pcp.ValInSitu
 	m := a.metrics[set.PMID]
@@ -75,12 +86,14 @@ func (a *Agent) fetchSet(ctx context.Context, set *pcp.ValueSet) error {
 	}
 	if m.Desc.InDom == pcp.InDomNull {
 		one(pcp.InstNull)
-	} else if d := a.indoms[m.Desc.InDom]; d != nil {
-		for _, in := range d.Instances {
-			if a.profile.selects(d.InDom, in.ID) {
+	} else if insts, err := a.instances(ctx, c, m.Desc.InDom); err == nil {
+		for _, in := range insts {
+			if a.profile.selects(m.Desc.InDom, in.ID) {
 				one(in.ID)
 			}
 		}
+	} else {
+		last = err
 	}
 	if err := ctx.Err(); err != nil {
 		return err

@@ -8,12 +8,12 @@ import (
 	"github.com/gopcp/gopcp/pdu"
 )
 
-// lookupName finds an instance by name, in table order: a name equal to
+// lookupName finds an instance of insts by name, in order: a name equal to
 // the instance's, or a name without spaces equal to the instance name's
 // first word (so "1" finds "1 minute").
-func (d *InDom) lookupName(name string) (Instance, bool) {
+func lookupName(insts []Instance, name string) (Instance, bool) {
 	spaced := strings.IndexByte(name, ' ') >= 0
-	for _, in := range d.Instances {
+	for _, in := range insts {
 		if in.Name == name {
 			return in, true
 		}
@@ -27,9 +27,9 @@ func (d *InDom) lookupName(name string) (Instance, bool) {
 	return Instance{}, false
 }
 
-// lookup finds an instance by number.
-func (d *InDom) lookup(id int32) (Instance, bool) {
-	for _, in := range d.Instances {
+// lookup finds an instance of insts by number.
+func lookup(insts []Instance, id int32) (Instance, bool) {
+	for _, in := range insts {
 		if in.ID == id {
 			return in, true
 		}
@@ -43,25 +43,28 @@ func (d *InDom) lookup(id int32) (Instance, bool) {
 // lookup by name, names only for a lookup by number. An unknown domain is
 // pcp.ErrInDom, an unknown instance pcp.ErrInst. The profile does not apply.
 func (a *Agent) Instance(ctx context.Context, c Client, indom pcp.InDom, inst int32, name string) (*pdu.Instance, error) {
-	d, ok := a.indoms[indom]
-	if !ok {
-		return nil, pcp.ErrInDom
+	if err := a.begin(ctx, c, pdu.TypeInstanceReq, uint32(indom)); err != nil {
+		return nil, err
+	}
+	insts, err := a.instances(ctx, c, indom)
+	if err != nil {
+		return nil, err
 	}
 	res := &pdu.Instance{InDom: indom}
 	switch {
 	case inst == pcp.InstNull && name == "":
-		res.Entries = make([]pdu.InstEntry, len(d.Instances))
-		for i, in := range d.Instances {
+		res.Entries = make([]pdu.InstEntry, len(insts))
+		for i, in := range insts {
 			res.Entries[i] = pdu.InstEntry{Inst: in.ID, Name: in.Name}
 		}
 	case name == "":
-		in, ok := d.lookup(inst)
+		in, ok := lookup(insts, inst)
 		if !ok {
 			return nil, pcp.ErrInst
 		}
 		res.Entries = []pdu.InstEntry{{Inst: pcp.InstNull, Name: in.Name}}
 	case inst == pcp.InstNull:
-		in, ok := d.lookupName(name)
+		in, ok := lookupName(insts, name)
 		if !ok {
 			return nil, pcp.ErrInst
 		}

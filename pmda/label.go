@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // labelSet encodes labels as a PCP label set for inst: a JSON object with
@@ -65,6 +66,14 @@ func labelSet(inst int32, level uint8, labels []Label) (pcp.LabelSet, error) {
 // level always has the agent's name. pcp.LabelContext gives none: pmcd
 // supplies the context's labels itself. An unknown level is pcp.ErrType.
 func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) ([]pcp.LabelSet, error) {
+	if err := a.begin(ctx, c, pdu.TypeLabelReq, ident); err != nil {
+		return nil, err
+	}
+	if l, ok := a.fetcher.(Labeler); ok {
+		if sets, handled, err := l.LabelSets(ctx, c, ident, level); handled || err != nil {
+			return sets, err
+		}
+	}
 	one := func(labels []Label) ([]pcp.LabelSet, error) {
 		if len(labels) == 0 {
 			return nil, nil
@@ -97,23 +106,23 @@ func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) 
 		}
 		return nil, nil
 	case pcp.LabelInstances:
-		return a.instanceLabels(pcp.InDom(ident))
+		return a.instanceLabels(ctx, c, pcp.InDom(ident))
 	}
 	return nil, pcp.ErrType
 }
 
 // instanceLabels gives a set per instance of indom, empty ones included,
 // as libpcp_pmda does; the null domain has one set for pcp.InstNull.
-func (a *Agent) instanceLabels(indom pcp.InDom) ([]pcp.LabelSet, error) {
+func (a *Agent) instanceLabels(ctx context.Context, c Client, indom pcp.InDom) ([]pcp.LabelSet, error) {
 	if indom == pcp.InDomNull {
 		return []pcp.LabelSet{{Inst: pcp.InstNull}}, nil
 	}
-	d := a.indoms[indom]
-	if d == nil {
+	insts, err := a.instances(ctx, c, indom)
+	if err != nil {
 		return nil, nil
 	}
-	sets := make([]pcp.LabelSet, 0, len(d.Instances))
-	for _, in := range d.Instances {
+	sets := make([]pcp.LabelSet, 0, len(insts))
+	for _, in := range insts {
 		s := pcp.LabelSet{Inst: in.ID}
 		if len(in.Labels) > 0 {
 			var err error

@@ -16,6 +16,9 @@ import (
 
 // LookupName returns the PMID of a full metric name.
 func (a *Agent) LookupName(ctx context.Context, c Client, name string) (pcp.PMID, error) {
+	if n, ok := a.fetcher.(Namer); ok {
+		return n.LookupName(ctx, c, name)
+	}
 	if a.names == nil {
 		return pcp.PMIDNull, pcp.ErrName
 	}
@@ -28,6 +31,9 @@ func (a *Agent) LookupName(ctx context.Context, c Client, name string) (pcp.PMID
 
 // Names returns every name of pmid.
 func (a *Agent) Names(ctx context.Context, c Client, pmid pcp.PMID) ([]string, error) {
+	if n, ok := a.fetcher.(Namer); ok {
+		return n.Names(ctx, c, pmid)
+	}
 	if a.names == nil {
 		return nil, pcp.ErrPMID
 	}
@@ -41,6 +47,9 @@ func (a *Agent) Names(ctx context.Context, c Client, pmid pcp.PMID) ([]string, e
 // Children lists the names one level below name, each with its status
 // (pdu.PMNSLeafStatus or pdu.PMNSNonLeafStatus).
 func (a *Agent) Children(ctx context.Context, c Client, name string) (names []string, status []int32, err error) {
+	if n, ok := a.fetcher.(Namer); ok {
+		return n.Children(ctx, c, name)
+	}
 	if a.names == nil {
 		return nil, nil, pcp.ErrName
 	}
@@ -61,6 +70,9 @@ func (a *Agent) Children(ctx context.Context, c Client, name string) (names []st
 
 // Traverse lists the full names of every metric at or below name.
 func (a *Agent) Traverse(ctx context.Context, c Client, name string) ([]string, error) {
+	if n, ok := a.fetcher.(Namer); ok {
+		return n.Traverse(ctx, c, name)
+	}
 	if a.names == nil {
 		return nil, pcp.ErrName
 	}

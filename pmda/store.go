@@ -12,6 +12,9 @@ import (
 // pcp.ErrPMID before the Storer sees it. Sets are handed to the Storer in
 // order and the first error ends the request.
 func (a *Agent) Store(ctx context.Context, c Client, r *pcp.Result) error {
+	if err := a.begin(ctx, c, pdu.TypeResult, 0); err != nil {
+		return err
+	}
 	s, ok := a.fetcher.(Storer)
 	if !ok {
 		return pcp.ErrPermission

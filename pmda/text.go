@@ -12,6 +12,9 @@ import (
 // and ident is then a PMID or an InDom. Missing text, an unknown metric or
 // domain included, is pcp.ErrText, as libpcp_pmda answers.
 func (a *Agent) Text(ctx context.Context, c Client, ident uint32, typ int32) (string, error) {
+	if err := a.begin(ctx, c, pdu.TypeTextReq, ident); err != nil {
+		return "", err
+	}
 	var one, help string
 	if typ&pdu.TextPMID != 0 {
 		m := a.metrics[pcp.PMID(ident)]
@@ -38,6 +41,12 @@ func (a *Agent) Text(ctx context.Context, c Client, ident uint32, typ int32) (st
 
 // Desc returns the descriptor of pmid, or pcp.ErrPMID.
 func (a *Agent) Desc(ctx context.Context, c Client, pmid pcp.PMID) (pcp.Desc, error) {
+	if err := a.begin(ctx, c, pdu.TypeDescReq, uint32(pmid)); err != nil {
+		return pcp.Desc{}, err
+	}
+	if d, ok := a.fetcher.(Describer); ok {
+		return d.Desc(ctx, c, pmid)
+	}
 	if m := a.metrics[pmid]; m != nil {
 		return m.Desc, nil
 	}
