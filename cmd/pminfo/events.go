@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 )
 
 // eventDump prints -x's unpacked event records of one value, pminfo's
 // myeventdump.
 func (r *reporter) eventDump(ctx context.Context, v *pcp.Value, highres bool) {
-	recs, err := cli.UnpackEvents(v.Block.Data, highres)
+	recs, err := pcp.UnpackEvents(v.Block.Data, highres)
 	if err != nil {
 		call := "pmUnpackEventRecords"
 		if highres {
@@ -22,7 +21,7 @@ func (r *reporter) eventDump(ctx context.Context, v *pcp.Value, highres bool) {
 		return
 	}
 	for i, rec := range recs {
-		fmt.Fprintf(r.out, "    --- event record [%d] timestamp %s", i, cli.Stamp(rec.Time, highres))
+		fmt.Fprintf(r.out, "    --- event record [%d] timestamp %s", i, pcp.FormatStamp(rec.Time, highres))
 		if len(rec.Params) == 0 {
 			r.out.WriteString(" ---\n\tNo parameters\n")
 			continue
@@ -38,14 +37,14 @@ func (r *reporter) eventParam(ctx context.Context, vs *pcp.ValueSet, index int, 
 	names, err := r.nameAll(ctx, vs.PMID)
 	if err == nil {
 		if index == 0 {
-			if vs.PMID == cli.PMIDEventFlags {
+			if vs.PMID == pcp.PMIDEventFlags {
 				*flags = uint32(vs.Values[0].LVal)
 				fmt.Fprintf(r.out, " flags 0x%x (%s) ---\n", *flags, pcp.EventFlagsStr(*flags))
 				return
 			}
 			r.out.WriteString(" ---\n")
 		}
-		if *flags&(1<<31) != 0 && index == 1 && vs.PMID == cli.PMIDEventMissed {
+		if *flags&(1<<31) != 0 && index == 1 && vs.PMID == pcp.PMIDEventMissed {
 			fmt.Fprintf(r.out, "        ==> %d missed event records\n", vs.Values[0].LVal)
 			return
 		}

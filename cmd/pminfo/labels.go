@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -109,7 +108,7 @@ func (r *reporter) instanceLabels(ctx context.Context, indom pcp.InDom) []pcp.La
 }
 
 func (r *reporter) printLabels(what string, sets []*pcp.LabelSet) {
-	if json, ok := cli.MergeLabelSets(sets, nil); ok {
+	if json, ok := pcp.MergeLabelSets(sets, nil); ok {
 		fmt.Fprintf(r.out, "%slabels %s\n", what, json)
 	}
 }
@@ -151,7 +150,7 @@ func (r *reporter) instLabels(ctx context.Context, d pcp.Desc) {
 		} else {
 			inst = pcp.InstNull
 		}
-		json, ok := cli.MergeLabelSets(sets, nil)
+		json, ok := pcp.MergeLabelSets(sets, nil)
 		if !ok {
 			continue
 		}

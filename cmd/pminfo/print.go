@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -281,7 +280,7 @@ func (r *reporter) dumpValues(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet,
 		} else {
 			r.out.WriteString("   ")
 		}
-		fmt.Fprintf(r.out, " value %s\n", cli.FormatValue(vs.ValFmt, d.Type, v))
+		fmt.Fprintf(r.out, " value %s\n", pcp.FormatValue(vs.ValFmt, d.Type, v, 1))
 		if events && vs.ValFmt != pcp.ValInSitu && (d.Type == pcp.TypeEvent || d.Type == pcp.TypeHighResEvent) {
 			r.eventDump(ctx, v, d.Type == pcp.TypeHighResEvent)
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -21,12 +20,12 @@ func sha1hex(s string) string {
 // metricSeries prints -s's source and metric series identifiers: SHA-1
 // hashes of the JSON texts PCP's series identifiers are defined over.
 func (r *reporter) metricSeries(ctx context.Context, name string, d pcp.Desc) {
-	if json, ok := cli.MergeLabelSets([]*pcp.LabelSet{r.contextLabels(ctx)}, intrinsic); ok {
+	if json, ok := pcp.MergeLabelSets([]*pcp.LabelSet{r.contextLabels(ctx)}, intrinsic); ok {
 		fmt.Fprintf(r.out, "    Source: %s\n", sha1hex(`{"series":"source","labels":`+json+`}`))
 	}
 	sets := []*pcp.LabelSet{r.contextLabels(ctx), r.domainLabels(ctx, d.PMID.Domain()),
 		r.indomLabels(ctx, d.InDom), r.clusterLabels(ctx, d.PMID), r.itemLabels(ctx, d.PMID)}
-	if json, ok := cli.MergeLabelSets(sets, intrinsic); ok {
+	if json, ok := pcp.MergeLabelSets(sets, intrinsic); ok {
 		text := fmt.Sprintf(`{"series":"metric","name":"%s","labels":%s,"semantics":"%s","type":"%s","units":"%s"}`,
 			name, json, d.Sem, d.Type, d.Units)
 		fmt.Fprintf(r.out, "    Series: %s\n", sha1hex(text))
@@ -53,7 +52,7 @@ func (r *reporter) instSeries(ctx context.Context, indom pcp.InDom) {
 		} else if i < len(r.icache) {
 			inst = r.icache[i].Inst
 		}
-		json, ok := cli.MergeLabelSets(sets, nil)
+		json, ok := pcp.MergeLabelSets(sets, nil)
 		if !ok {
 			continue
 		}

@@ -1,9 +1,7 @@
-package cli
+package pcp
 
 import (
 	"strings"
-
-	"github.com/gopcp/gopcp/pcp"
 )
 
 // MergeLabelSets merges label sets of increasing precedence into one JSON
@@ -12,7 +10,7 @@ import (
 // are kept. Nil sets and sets holding an error are skipped; ok is false when
 // every set was, in which case PCP prints nothing. Compound (nested) values
 // are replaced whole rather than merged member by member.
-func MergeLabelSets(sets []*pcp.LabelSet, keep func(l pcp.Label) bool) (json string, ok bool) {
+func MergeLabelSets(sets []*LabelSet, keep func(l Label) bool) (json string, ok bool) {
 	type kv struct {
 		name, value string
 		drop        bool

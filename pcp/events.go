@@ -1,12 +1,9 @@
-package cli
+package pcp
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/gopcp/gopcp/pcp"
 )
 
 // EventRecord is one record of an event array value unpacked as
@@ -15,18 +12,19 @@ import (
 // record has flags (and then event.missed for a record of missed events).
 type EventRecord struct {
 	Time   time.Time
-	Params []pcp.ValueSet
+	Params []ValueSet
 }
 
-// Anonymous metrics libpcp creates for event records.
+// The anonymous metrics libpcp defines in every context for the flags
+// and missed-record counts of event records, event.flags and event.missed.
 var (
-	PMIDEventFlags  = pcp.NewPMID(511, 0, 1)
-	PMIDEventMissed = pcp.NewPMID(511, 0, 2)
+	PMIDEventFlags  = NewPMID(511, 0, 1)
+	PMIDEventMissed = NewPMID(511, 0, 2)
 )
 
-const eventFlagMissed = 1 << 31
-
-var errEventArray = errors.New("event array is truncated")
+// errEventArray is an event array whose records run past its end, which
+// libpcp's checks report as PM_ERR_TOOSMALL.
+var errEventArray = fmt.Errorf("%w: event array is truncated", ErrTooSmall)
 
 var hostOrder = binary.NativeEndian
 
@@ -80,7 +78,7 @@ func UnpackEvents(data []byte, highres bool) ([]EventRecord, error) {
 		rec := EventRecord{Time: ts}
 		count := int(nparams)
 		switch {
-		case flags&eventFlagMissed != 0:
+		case flags&EventFlagMissed != 0:
 			count = 2
 		case flags != 0:
 			count++
@@ -90,7 +88,7 @@ func UnpackEvents(data []byte, highres bool) ([]EventRecord, error) {
 			case p == 0 && flags != 0:
 				rec.Params = append(rec.Params, inSitu(PMIDEventFlags, int32(flags)))
 				continue
-			case p == 1 && flags&eventFlagMissed != 0:
+			case p == 1 && flags&EventFlagMissed != 0:
 				rec.Params = append(rec.Params, inSitu(PMIDEventMissed, nparams))
 				continue
 			}
@@ -98,21 +96,21 @@ func UnpackEvents(data []byte, highres bool) ([]EventRecord, error) {
 			if err != nil {
 				return nil, err
 			}
-			pmid := pcp.PMID(hostOrder.Uint32(d))
+			pmid := PMID(hostOrder.Uint32(d))
 			word := hostOrder.Uint32(d[4:])
-			t := pcp.Type(word >> 24)
+			t := Type(word >> 24)
 			val := d[8 : 4+int(word&0xffffff)]
 			switch t {
-			case pcp.Type32, pcp.TypeU32:
+			case Type32, TypeU32:
 				if len(val) < 4 {
 					return nil, errEventArray
 				}
 				rec.Params = append(rec.Params, inSitu(pmid, int32(hostOrder.Uint32(val))))
-			case pcp.TypeEvent, pcp.TypeHighResEvent:
-				return nil, pcp.ErrType
+			case TypeEvent, TypeHighResEvent:
+				return nil, ErrType
 			default:
-				vs := pcp.ValueSet{PMID: pmid, NumVal: 1, ValFmt: pcp.ValDPtr,
-					Values: []pcp.Value{{Inst: pcp.InstNull, Block: pcp.ValueBlock{Type: t, Data: append([]byte(nil), val...)}}}}
+				vs := ValueSet{PMID: pmid, NumVal: 1, ValFmt: ValDPtr,
+					Values: []Value{{Inst: InstNull, Block: ValueBlock{Type: t, Data: append([]byte(nil), val...)}}}}
 				rec.Params = append(rec.Params, vs)
 			}
 			d = d[psize:]
@@ -122,14 +120,14 @@ func UnpackEvents(data []byte, highres bool) ([]EventRecord, error) {
 	return out, nil
 }
 
-func inSitu(pmid pcp.PMID, v int32) pcp.ValueSet {
-	return pcp.ValueSet{PMID: pmid, NumVal: 1, ValFmt: pcp.ValInSitu,
-		Values: []pcp.Value{{Inst: pcp.InstNull, LVal: v}}}
+func inSitu(pmid PMID, v int32) ValueSet {
+	return ValueSet{PMID: pmid, NumVal: 1, ValFmt: ValInSitu,
+		Values: []Value{{Inst: InstNull, LVal: v}}}
 }
 
-// Stamp is pmPrintStamp's local time of day to the millisecond, or with
+// FormatStamp is pmPrintStamp's local time of day to the millisecond, or with
 // highres pmPrintHighResStamp's to the nanosecond.
-func Stamp(t time.Time, highres bool) string {
+func FormatStamp(t time.Time, highres bool) string {
 	t = t.Local()
 	if highres {
 		return fmt.Sprintf("%02d:%02d:%02d.%09d", t.Hour(), t.Minute(), t.Second(), t.Nanosecond())
@@ -137,9 +135,9 @@ func Stamp(t time.Time, highres bool) string {
 	return fmt.Sprintf("%02d:%02d:%02d.%03d", t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1e6)
 }
 
-// eventSummary is what pmPrintValue prints for an event array: the record
+// EventSummary is what pmPrintValue prints for an event array: the record
 // count, the missed records, and the first and last timestamps.
-func eventSummary(data []byte, highres bool) string {
+func EventSummary(data []byte, highres bool) string {
 	if len(data) < 4 {
 		return "[0 event records]"
 	}
@@ -159,7 +157,7 @@ func eventSummary(data []byte, highres bool) string {
 		if r == n-1 {
 			break
 		}
-		if flags&eventFlagMissed != 0 {
+		if flags&EventFlagMissed != 0 {
 			// PCP does not step over a missed record's header here, so
 			// every later record reads this same header again: count them
 			// all at once rather than looping up to 2^31 times on a
@@ -189,9 +187,9 @@ func eventSummary(data []byte, highres bool) string {
 		if n > 1 {
 			s += "s"
 		}
-		s += " " + Stamp(first, highres)
+		s += " " + FormatStamp(first, highres)
 		if n > 1 {
-			s += "..." + Stamp(last, highres)
+			s += "..." + FormatStamp(last, highres)
 		}
 	}
 	return s + "]"

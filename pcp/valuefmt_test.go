@@ -1,9 +1,9 @@
-package cli
+package pcp
 
 import "testing"
 
 // Expected strings are C's printf output for the same format.
-func TestCFloat(t *testing.T) {
+func TestFormatG(t *testing.T) {
 	tests := []struct {
 		x    float64
 		prec int
@@ -21,8 +21,8 @@ func TestCFloat(t *testing.T) {
 		{1.0 / 3, 8, "0.33333333"},
 	}
 	for _, tt := range tests {
-		if got := CFloat(tt.x, tt.prec); got != tt.want {
-			t.Errorf("CFloat(%v, %d) = %q, want %q", tt.x, tt.prec, got, tt.want)
+		if got := FormatG(tt.x, tt.prec); got != tt.want {
+			t.Errorf("FormatG(%v, %d) = %q, want %q", tt.x, tt.prec, got, tt.want)
 		}
 	}
 }
