@@ -36,7 +36,11 @@ func DefaultAgents() []Agent { return []Agent{PMCDAgent(), SampleAgent()} }
 
 // PMCD is a running private pmcd.
 type PMCD struct {
-	in         *Install
+	in *Install
+	// bin is the pmcd program this bed runs: PCP's (in.PMCD) or gopcp's
+	// (StartGoPMCD).
+	bin        string
+	goPMCD     bool
 	dir        string
 	port       int
 	agentPorts map[string]int
@@ -81,6 +85,12 @@ func Start(opts Options) (*PMCD, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startWith(in, in.PMCD, false, opts)
+}
+
+// startWith starts the pmcd program bin (gopcp's when goPMCD) in a new
+// bed.
+func startWith(in *Install, bin string, goPMCD bool, opts Options) (*PMCD, error) {
 	agents := opts.Agents
 	if agents == nil {
 		agents = DefaultAgents()
@@ -94,7 +104,7 @@ func Start(opts Options) (*PMCD, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &PMCD{in: in, dir: dir, agentPorts: make(map[string]int)}
+	p := &PMCD{in: in, bin: bin, goPMCD: goPMCD, dir: dir, agentPorts: make(map[string]int)}
 	if err := p.start(agents, opts); err != nil {
 		p.Close()
 		return nil, err
@@ -173,7 +183,9 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 			}
 		}
 		lib := p.in.expand(a.lib)
-		if a.ipc == ipcDSO {
+		// gopcp's pmcd runs Go agents registered under the entry point
+		// and never opens the library.
+		if a.ipc == ipcDSO && !p.goPMCD {
 			if _, err := os.Stat(lib); err != nil {
 				return false, fmt.Errorf("%w: agent %s: %v", ErrNotInstalled, a.Name, err)
 			}
@@ -188,7 +200,41 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 	}
 
 	p.env = p.buildEnv(opts.Env)
-	args := []string{
+	args := p.args(pmns)
+	args = append(args, opts.Args...)
+	cmd := exec.Command(p.bin, args...)
+	cmd.Dir = filepath.Join(p.dir, "log")
+	cmd.Env = withoutVars(p.env, "PMCD_PORT", "PMCD_LOCAL", "PMCD_MAXPENDING")
+	out, err := os.Create(p.stderrPath())
+	if err != nil {
+		return false, err
+	}
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
+	if p.proc, err = startProc(cmd); err != nil {
+		return false, fmt.Errorf("testbed: starting pmcd: %w", err)
+	}
+	ready := p.waitReady
+	if p.goPMCD {
+		ready = p.waitGoReady
+	}
+	if err := ready(agents, timeout); err != nil {
+		stopErr := p.proc.stop(5 * time.Second)
+		logs := p.Logs()
+		retry := strings.Contains(logs, "Address already in use")
+		// Start afresh: the next attempt rewrites every log.
+		clearLogs(p.dir)
+		return retry, fmt.Errorf("%w (stop: %v)\n%s", err, stopErr, logs)
+	}
+	return false, nil
+}
+
+// args is the command line of the bed's pmcd, before Options.Args.
+func (p *PMCD) args(pmns string) []string {
+	if p.goPMCD {
+		return p.goArgs(pmns)
+	}
+	return []string{
 		"-f", // stay in the foreground: no pid file, no setuid
 		"-A", // no service advertisement on the network
 		"-p", strconv.Itoa(p.port),
@@ -198,28 +244,14 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 		"-l", p.LogPath(),
 		"-x", filepath.Join(p.dir, "log", "pmcd.fatal"),
 	}
-	args = append(args, opts.Args...)
-	cmd := exec.Command(p.in.PMCD, args...)
-	cmd.Dir = filepath.Join(p.dir, "log")
-	cmd.Env = withoutVars(p.env, "PMCD_PORT", "PMCD_LOCAL", "PMCD_MAXPENDING")
-	out, err := os.Create(filepath.Join(p.dir, "log", "pmcd.stderr"))
-	if err != nil {
-		return false, err
+}
+
+// stderrPath is the file that takes pmcd's standard output and error.
+func (p *PMCD) stderrPath() string {
+	if p.goPMCD {
+		return p.goStderrPath()
 	}
-	defer out.Close()
-	cmd.Stdout, cmd.Stderr = out, out
-	if p.proc, err = startProc(cmd); err != nil {
-		return false, fmt.Errorf("testbed: starting pmcd: %w", err)
-	}
-	if err := p.waitReady(agents, timeout); err != nil {
-		stopErr := p.proc.stop(5 * time.Second)
-		logs := p.Logs()
-		retry := strings.Contains(logs, "Address already in use")
-		// Start afresh: the next attempt rewrites every log.
-		clearLogs(p.dir)
-		return retry, fmt.Errorf("%w (stop: %v)\n%s", err, stopErr, logs)
-	}
-	return false, nil
+	return filepath.Join(p.dir, "log", "pmcd.stderr")
 }
 
 // buildEnv is the environment of pmcd and of the tools run against it: the
