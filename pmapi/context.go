@@ -44,6 +44,8 @@ type Option func(*options)
 
 type options struct {
 	ns             *pmns.Tree
+	local          *LocalAgents // for local contexts
+	warn           io.Writer    // local contexts' warnings
 	connectTimeout time.Duration
 	requestTimeout time.Duration
 }

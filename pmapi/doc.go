@@ -1,26 +1,40 @@
-// Package pmapi is the client side of PCP's Performance Metrics API: a
-// Context connected to a pmcd that answers the PMAPI's questions about
-// names, metadata, instances, help text and labels, fetches values and
-// stores new ones, speaking the PDUs libpcp 6.0.3 speaks and returning
-// what libpcp's calls return.
+// Package pmapi is the client side of PCP's Performance Metrics API:
+// contexts that answer the PMAPI's questions about names, metadata,
+// instances, help text and labels, fetch values and store new ones,
+// returning what libpcp 6.0.3's calls return.
 //
-// A Context corresponds to one PM_CONTEXT_HOST context of libpcp
-// (pmNewContext with a host specification). Its methods are named after
-// the PMAPI calls without the "pm" prefix (LookupName for pmLookupName,
-// Fetch for pmFetch and so on) and keep their semantics, including partial
-// success where the C calls have it; failures are errors wrapping the PCP
-// codes (pcp.ErrName, pcp.ErrPMID, ...), so errors.Is works through the
-// context each method adds.
+// # Contexts
+//
+// Source is the method set every kind of context has; tools and
+// libraries take a Source and so work on any of them:
+//
+//   - Context is PM_CONTEXT_HOST, a connection to a pmcd (NewHostContext),
+//     speaking the PDUs libpcp speaks.
+//   - LocalContext is PM_CONTEXT_LOCAL (NewLocalContext): agents run in
+//     this process, found in the pmda registry by the entry points of
+//     pmcd.conf's "dso" lines as changed by -K specifications
+//     (LocalAgents), with names from the local namespace.
+//   - An archive context (PM_CONTEXT_ARCHIVE) implements the same methods
+//     over package archive's reader; NewContext returns pcp.ErrNYI for it
+//     until it is wired in.
+//
+// Derived metrics (package derive) wrap a Source in another. The methods
+// are named after the PMAPI calls without the "pm" prefix (LookupName for
+// pmLookupName, Fetch for pmFetch and so on) and keep their semantics,
+// including partial success where the C calls have it; failures are
+// errors wrapping the PCP codes (pcp.ErrName, pcp.ErrPMID, ...), so
+// errors.Is works through the context each method adds.
 //
 // # Concurrency
 //
-// A Context is safe for concurrent use by several goroutines. Each call
-// holds the Context's lock for its whole request and reply, so exchanges
-// on the connection never interleave; calls from different goroutines are
-// served one after the other. Every call that talks to pmcd takes a
-// context.Context whose deadline and cancellation are honoured besides the
-// request timeout (PMCD_REQUEST_TIMEOUT). A failure of the connection
-// itself (a timeout, a cancelled exchange, pmcd going away) closes it,
-// since the reply stream can no longer be trusted; later calls fail with
-// pcp.ErrIPC until Reconnect succeeds.
+// Contexts are safe for concurrent use by several goroutines. A host
+// Context holds its lock for a whole request and reply, so exchanges on
+// the connection never interleave; calls from different goroutines are
+// served one after the other, and a LocalContext likewise serves one call
+// at a time. Every call that may talk to pmcd takes a context.Context
+// whose deadline and cancellation are honoured besides the request
+// timeout (PMCD_REQUEST_TIMEOUT). A failure of a host connection itself
+// (a timeout, a cancelled exchange, pmcd going away) closes it, since the
+// reply stream can no longer be trusted; later calls fail with pcp.ErrIPC
+// until Reconnect succeeds.
 package pmapi

@@ -94,9 +94,8 @@ func (c *Context) DelProfile(indom pcp.InDom, insts []int32) error {
 
 func (c *Context) changeProfile(indom pcp.InDom, insts []int32, add bool) error {
 	name := "DelProfile"
-	state := pdu.ProfileExclude
 	if add {
-		name, state = "AddProfile", pdu.ProfileInclude
+		name = "AddProfile"
 	}
 	if indom == pcp.InDomNull && len(insts) > 0 {
 		return fmt.Errorf("pmapi: %s: instances with PM_INDOM_NULL: %w", name, pcp.ErrProfileSpec)
@@ -107,14 +106,25 @@ func (c *Context) changeProfile(indom pcp.InDom, insts []int32, add bool) error 
 		return fmt.Errorf("pmapi: %s: %w", name, pcp.ErrNoContext)
 	}
 	c.profSent = false
-	if indom == pcp.InDomNull {
-		c.profile.reset(state)
-		return nil
+	c.profile.change(indom, insts, add)
+	return nil
+}
+
+// change applies pmAddProfile (add) or pmDelProfile to the profile; the
+// PM_INDOM_NULL with instances case is the caller's to refuse.
+func (p *profile) change(indom pcp.InDom, insts []int32, add bool) {
+	state := pdu.ProfileExclude
+	if add {
+		state = pdu.ProfileInclude
 	}
-	e := c.profile.entry(indom)
+	if indom == pcp.InDomNull {
+		p.reset(state)
+		return
+	}
+	e := p.entry(indom)
 	if len(insts) == 0 {
 		e.State, e.Insts = state, nil
-		return nil
+		return
 	}
 	// Insts lists the exceptions to the entry's state: those excluded
 	// from an including entry, those included in an excluding one.
@@ -123,7 +133,6 @@ func (c *Context) changeProfile(indom pcp.InDom, insts []int32, add bool) error 
 	} else {
 		e.Insts = union(e.Insts, insts)
 	}
-	return nil
 }
 
 // sendProfile sends the profile when pmcd does not have it yet; pmcd

@@ -1,0 +1,577 @@
+package pmapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// localClient is the client number agents of a local context see: the
+// context is their only client.
+const localClient pmda.Client = 0
+
+// LocalContext is PCP's PM_CONTEXT_LOCAL: agents running in this process,
+// called directly with no pmcd, and names from the local namespace. The
+// agents are the pmda registry's constructors named by the entry points
+// of a LocalAgents table. See the package documentation for the
+// concurrency rules; calls are served one after the other.
+type LocalContext struct {
+	ns *pmns.Tree
+
+	mu      sync.Mutex
+	closed  bool
+	agents  map[uint32]*pmda.Agent
+	profile profile
+}
+
+// WithLocalAgents gives NewLocalContext the agent table to run, as -K
+// specifications have changed it; without it the table is read from
+// pmcd.conf.
+func WithLocalAgents(t *LocalAgents) Option {
+	return func(o *options) { o.local = t }
+}
+
+// WithWarnings sends the warnings of NewLocalContext (agents that cannot
+// be started) to w, where libpcp prints them on stderr; without it they
+// go to os.Stderr.
+func WithWarnings(w io.Writer) Option {
+	return func(o *options) { o.warn = w }
+}
+
+// NewLocalContext starts the agents of the table (WithLocalAgents, else
+// pmcd.conf's "dso" lines) in-process, as pmNewContext(PM_CONTEXT_LOCAL)
+// does. An entry whose entry point the pmda registry does not know, or
+// whose agent fails to start, is skipped with a warning, as libpcp skips
+// a DSO it cannot load. Names come from WithNamespace's tree, else the
+// local namespace (pmns.LoadDefault).
+func NewLocalContext(ctx context.Context, opts ...Option) (*LocalContext, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.warn == nil {
+		o.warn = os.Stderr
+	}
+	table := o.local
+	if table == nil {
+		table = NewLocalAgents()
+	}
+	list, err := table.List()
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: local context: %w", err)
+	}
+	ns := o.ns
+	if ns == nil {
+		if ns, err = pmns.LoadDefault(); err != nil {
+			return nil, fmt.Errorf("pmapi: local context: %w", err)
+		}
+	}
+	c := &LocalContext{ns: ns, agents: make(map[uint32]*pmda.Agent)}
+	c.profile.reset(pdu.ProfileInclude)
+	for _, la := range list {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		newAgent, ok := pmda.Lookup(la.Entry)
+		if !ok {
+			fmt.Fprintf(o.warn, "pmapi: local context: Warning: no in-process agent for entry point \"%s\" of \"%s\"; domain %d skipped\n", la.Entry, la.Path, la.Domain)
+			continue
+		}
+		a, err := newAgent(uint32(la.Domain))
+		if err != nil {
+			fmt.Fprintf(o.warn, "pmapi: local context: Warning: initialization routine \"%s\" failed for \"%s\": %v\n", la.Entry, la.Path, err)
+			continue
+		}
+		if _, dup := c.agents[uint32(la.Domain)]; !dup {
+			c.agents[uint32(la.Domain)] = a
+		}
+	}
+	return c, nil
+}
+
+// Kind is KindLocal.
+func (c *LocalContext) Kind() Kind { return KindLocal }
+
+// Domains lists the domains of the agents the context runs, in order.
+func (c *LocalContext) Domains() []uint32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]uint32, 0, len(c.agents))
+	for d := range c.agents {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// agent returns the agent of a domain; the caller holds mu.
+func (c *LocalContext) agent(domain uint32) (*pmda.Agent, error) {
+	if c.closed {
+		return nil, pcp.ErrNoContext
+	}
+	a := c.agents[domain]
+	if a == nil {
+		return nil, pcp.ErrNoAgent
+	}
+	return a, nil
+}
+
+// call runs f on the agent of a domain under the lock, turning a panic
+// in the agent into pcp.ErrIPC as pmcd does for its in-process agents.
+func (c *LocalContext) call(domain uint32, f func(a *pmda.Agent) error) (err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, err := c.agent(domain)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("agent %s panicked: %v: %w", a.Name(), v, pcp.ErrIPC)
+		}
+	}()
+	return f(a)
+}
+
+// Close ends the context, telling each agent its client has gone.
+func (c *LocalContext) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	for _, a := range c.agents {
+		a.EndContext(localClient)
+	}
+	return nil
+}
+
+// HostName is this machine's name, as pmGetContextHostName answers for a
+// local context.
+func (c *LocalContext) HostName(context.Context) (string, error) {
+	name, err := os.Hostname()
+	if err != nil {
+		return "localhost", fmt.Errorf("pmapi: HostName: %w", err)
+	}
+	return name, nil
+}
+
+// LookupName returns the PMID of a name in the local namespace.
+func (c *LocalContext) LookupName(_ context.Context, name string) (pcp.PMID, error) {
+	id, err := c.ns.Lookup(name)
+	if err != nil {
+		return pcp.PMIDNull, fmt.Errorf("pmapi: LookupName %q: %w", name, err)
+	}
+	return id, nil
+}
+
+// LookupNames is pmLookupName on the local namespace: names not found
+// get pcp.PMIDNull, and only a single name fails the call.
+func (c *LocalContext) LookupNames(_ context.Context, names []string) ([]pcp.PMID, error) {
+	if len(names) == 0 {
+		return nil, fmt.Errorf("pmapi: LookupNames: %w", pcp.ErrTooSmall)
+	}
+	ids := make([]pcp.PMID, len(names))
+	for i, name := range names {
+		id, err := c.ns.Lookup(name)
+		if err != nil {
+			if len(names) == 1 {
+				return []pcp.PMID{pcp.PMIDNull}, fmt.Errorf("pmapi: LookupNames: %w", err)
+			}
+			id = pcp.PMIDNull
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// NameID returns a name of a PMID from the local namespace.
+func (c *LocalContext) NameID(_ context.Context, pmid pcp.PMID) (string, error) {
+	name, err := c.ns.NameID(pmid)
+	if err != nil {
+		return "", fmt.Errorf("pmapi: NameID %s: %w", pmid, err)
+	}
+	return name, nil
+}
+
+// NameAll returns every name of a PMID in the local namespace.
+func (c *LocalContext) NameAll(_ context.Context, pmid pcp.PMID) ([]string, error) {
+	names, err := c.ns.NameAll(pmid)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: NameAll %s: %w", pmid, err)
+	}
+	return names, nil
+}
+
+// Children returns the names below a node of the local namespace.
+func (c *LocalContext) Children(_ context.Context, name string) ([]string, error) {
+	kids, err := c.ns.Children(name)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
+	}
+	names := make([]string, len(kids))
+	for i, k := range kids {
+		names[i] = k.Name
+	}
+	return names, nil
+}
+
+// ChildrenStatus is Children with whether each child is a metric.
+func (c *LocalContext) ChildrenStatus(_ context.Context, name string) ([]pmns.Child, error) {
+	kids, err := c.ns.Children(name)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: ChildrenStatus %q: %w", name, err)
+	}
+	return kids, nil
+}
+
+// Traverse returns the metric names at or below a node of the local
+// namespace.
+func (c *LocalContext) Traverse(_ context.Context, name string) ([]string, error) {
+	names, err := c.ns.Traverse(name)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: Traverse %q: %w", name, err)
+	}
+	return names, nil
+}
+
+// LookupDesc asks the metric's agent for its descriptor; a domain
+// without an agent is pcp.ErrNoAgent.
+func (c *LocalContext) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+	var d pcp.Desc
+	err := c.call(pmid.Domain(), func(a *pmda.Agent) (err error) {
+		d, err = a.Desc(ctx, localClient, pmid)
+		return err
+	})
+	if err != nil {
+		return pcp.Desc{}, fmt.Errorf("pmapi: LookupDesc %s: %w", pmid, err)
+	}
+	return d, nil
+}
+
+// LookupDescs is LookupDesc for several metrics: a metric that fails
+// gets a descriptor whose PMID is pcp.PMIDNull.
+func (c *LocalContext) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+	if len(pmids) == 0 {
+		return nil, fmt.Errorf("pmapi: LookupDescs: %w", pcp.ErrTooSmall)
+	}
+	out := make([]pcp.Desc, len(pmids))
+	for i, id := range pmids {
+		d, err := c.LookupDesc(ctx, id)
+		if err != nil {
+			if len(pmids) == 1 {
+				return out, err
+			}
+			d = pcp.Desc{PMID: pcp.PMIDNull}
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+func (c *LocalContext) instance(ctx context.Context, indom pcp.InDom, inst int32, name string) (*pdu.Instance, error) {
+	if indom == pcp.InDomNull {
+		return nil, pcp.ErrInDom
+	}
+	var reply *pdu.Instance
+	err := c.call(indom.Domain(), func(a *pmda.Agent) (err error) {
+		reply, err = a.Instance(ctx, localClient, indom, inst, name)
+		return err
+	})
+	return reply, err
+}
+
+// GetInDom returns the instances of an instance domain from its agent.
+func (c *LocalContext) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error) {
+	reply, err := c.instance(ctx, indom, pcp.InstNull, "")
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: GetInDom %s: %w", indom, err)
+	}
+	insts := make([]Instance, len(reply.Entries))
+	for i, e := range reply.Entries {
+		insts[i] = Instance{Inst: e.Inst, Name: e.Name}
+	}
+	return insts, nil
+}
+
+// LookupInDom returns the number of a named instance.
+func (c *LocalContext) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
+	reply, err := c.instance(ctx, indom, pcp.InstNull, name)
+	if err == nil && len(reply.Entries) == 0 {
+		err = pcp.ErrInst
+	}
+	if err != nil {
+		return pcp.InstNull, fmt.Errorf("pmapi: LookupInDom %s %q: %w", indom, name, err)
+	}
+	return reply.Entries[0].Inst, nil
+}
+
+// NameInDom returns the name of an instance.
+func (c *LocalContext) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
+	reply, err := c.instance(ctx, indom, inst, "")
+	if err == nil && len(reply.Entries) == 0 {
+		err = pcp.ErrInst
+	}
+	if err != nil {
+		return "", fmt.Errorf("pmapi: NameInDom %s %d: %w", indom, inst, err)
+	}
+	return reply.Entries[0].Name, nil
+}
+
+func (c *LocalContext) text(ctx context.Context, domain, ident uint32, typ int32) (string, error) {
+	for {
+		var text string
+		err := c.call(domain, func(a *pmda.Agent) (err error) {
+			text, err = a.Text(ctx, localClient, ident, typ)
+			return err
+		})
+		if err == nil && text != "" {
+			return text, nil
+		}
+		if typ&pdu.TextHelp == 0 || typ&pdu.TextDirect != 0 {
+			return text, err
+		}
+		typ = typ&^pdu.TextHelp | pdu.TextOneLine
+	}
+}
+
+// LookupText returns a metric's help text from its agent, the one-line
+// text standing in for missing full text as with a host context.
+func (c *LocalContext) LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error) {
+	text, err := c.text(ctx, pmid.Domain(), uint32(pmid), int32(level)|pdu.TextPMID)
+	if err != nil {
+		return "", fmt.Errorf("pmapi: LookupText %s: %w", pmid, err)
+	}
+	return text, nil
+}
+
+// LookupInDomText returns an instance domain's help text.
+func (c *LocalContext) LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error) {
+	text, err := c.text(ctx, indom.Domain(), uint32(indom), int32(level)|pdu.TextInDom)
+	if err != nil {
+		return "", fmt.Errorf("pmapi: LookupInDomText %s: %w", indom, err)
+	}
+	return text, nil
+}
+
+// ContextLabels returns the labels a local context has, as libpcp makes
+// them: the host's (see HostLabels) and the user and group of this
+// process, which are optional.
+func (c *LocalContext) ContextLabels(context.Context) ([]pcp.LabelSet, error) {
+	set, err := localContextLabels()
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: ContextLabels: %w", err)
+	}
+	return []pcp.LabelSet{set}, nil
+}
+
+func (c *LocalContext) labels(ctx context.Context, call string, domain, ident uint32, level uint8) ([]pcp.LabelSet, error) {
+	var sets []pcp.LabelSet
+	err := c.call(domain, func(a *pmda.Agent) (err error) {
+		if level == pcp.LabelInstances {
+			// instance labels follow the profile, as pmcd's do
+			a.Profile(c.profile.message())
+		}
+		sets, err = a.Label(ctx, localClient, ident, level)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: %s: %w", call, err)
+	}
+	return sets, nil
+}
+
+// DomainLabels returns an agent's labels.
+func (c *LocalContext) DomainLabels(ctx context.Context, domain uint32) ([]pcp.LabelSet, error) {
+	return c.labels(ctx, "DomainLabels", domain, domain, pcp.LabelDomain)
+}
+
+// InDomLabels returns an instance domain's labels.
+func (c *LocalContext) InDomLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
+	return c.labels(ctx, "InDomLabels", indom.Domain(), uint32(indom), pcp.LabelInDom)
+}
+
+// ClusterLabels returns the labels of a metric's cluster.
+func (c *LocalContext) ClusterLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
+	return c.labels(ctx, "ClusterLabels", pmid.Domain(), uint32(pmid), pcp.LabelCluster)
+}
+
+// ItemLabels returns a metric's labels.
+func (c *LocalContext) ItemLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
+	return c.labels(ctx, "ItemLabels", pmid.Domain(), uint32(pmid), pcp.LabelItem)
+}
+
+// InstancesLabels returns one label set per instance the profile selects.
+func (c *LocalContext) InstancesLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
+	return c.labels(ctx, "InstancesLabels", indom.Domain(), uint32(indom), pcp.LabelInstances)
+}
+
+// AddProfile is pmAddProfile for the local context; see Context.AddProfile.
+func (c *LocalContext) AddProfile(indom pcp.InDom, insts []int32) error {
+	return c.changeProfile("AddProfile", indom, insts, true)
+}
+
+// DelProfile is pmDelProfile for the local context; see Context.DelProfile.
+func (c *LocalContext) DelProfile(indom pcp.InDom, insts []int32) error {
+	return c.changeProfile("DelProfile", indom, insts, false)
+}
+
+func (c *LocalContext) changeProfile(name string, indom pcp.InDom, insts []int32, add bool) error {
+	if indom == pcp.InDomNull && len(insts) > 0 {
+		return fmt.Errorf("pmapi: %s: instances with PM_INDOM_NULL: %w", name, pcp.ErrProfileSpec)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return fmt.Errorf("pmapi: %s: %w", name, pcp.ErrNoContext)
+	}
+	c.profile.change(indom, insts, add)
+	return nil
+}
+
+// Fetch gets values from the agents, as pmFetch does for a local
+// context: each agent is given the profile and asked for its metrics;
+// metrics of a domain without an agent get pcp.ErrNoAgent in their value
+// set. The timestamp is the time of the fetch. r's storage is reused;
+// nothing in it aliases the agents' buffers.
+func (c *LocalContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error) {
+	if len(pmids) == 0 {
+		return 0, fmt.Errorf("pmapi: Fetch: %w", pcp.ErrTooSmall)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return 0, fmt.Errorf("pmapi: Fetch: %w", pcp.ErrNoContext)
+	}
+	r.Reset()
+	r.Sets = slices.Grow(r.Sets, len(pmids))[:len(pmids)]
+	for i, id := range pmids {
+		r.Sets[i] = pcp.ValueSet{PMID: id, Values: r.Sets[i].Values[:0]}
+	}
+	// one request per agent, its PMIDs in request order
+	var asked []uint32
+	for _, id := range pmids {
+		if !slices.Contains(asked, id.Domain()) {
+			asked = append(asked, id.Domain())
+		}
+	}
+	for _, dom := range asked {
+		var ids []pcp.PMID
+		var idx []int
+		for i, id := range pmids {
+			if id.Domain() == dom {
+				ids = append(ids, id)
+				idx = append(idx, i)
+			}
+		}
+		a := c.agents[dom]
+		if a == nil {
+			for _, i := range idx {
+				r.Sets[i].NumVal = int32(pcp.ErrNoAgent)
+			}
+			continue
+		}
+		res, err := c.fetchAgent(ctx, a, ids)
+		if err != nil {
+			code := pcp.ErrGeneric
+			if pe, ok := asPCPError(err); ok {
+				code = pe
+			}
+			if ctx.Err() != nil {
+				return 0, fmt.Errorf("pmapi: Fetch: %w", ctx.Err())
+			}
+			for _, i := range idx {
+				r.Sets[i].NumVal = int32(code)
+			}
+			continue
+		}
+		// the agent reuses its result at its next fetch: copy it now
+		copySets(r, res, idx)
+	}
+	r.Timestamp = pcp.TimestampOf(time.Now())
+	return 0, nil
+}
+
+func (c *LocalContext) fetchAgent(ctx context.Context, a *pmda.Agent, ids []pcp.PMID) (res *pcp.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = nil, fmt.Errorf("agent %s panicked: %v: %w", a.Name(), v, pcp.ErrIPC)
+		}
+	}()
+	a.Profile(c.profile.message())
+	return a.Fetch(ctx, localClient, ids)
+}
+
+// copySets copies an agent's value sets into r at the request positions
+// idx, value blocks included.
+func copySets(r *pcp.Result, res *pcp.Result, idx []int) {
+	for j, s := range res.Sets {
+		if j >= len(idx) {
+			break
+		}
+		out := &r.Sets[idx[j]]
+		out.PMID, out.NumVal, out.ValFmt = s.PMID, s.NumVal, s.ValFmt
+		for _, v := range s.Values {
+			if len(v.Block.Data) > 0 {
+				v.Block.Data = slices.Clone(v.Block.Data)
+			}
+			out.Values = append(out.Values, v)
+		}
+		if out.ValFmt == pcp.ValSPtr {
+			out.ValFmt = pcp.ValDPtr
+		}
+	}
+}
+
+// Store hands each agent its part of r, as pmStore does for a local
+// context; the first failure is returned.
+func (c *LocalContext) Store(ctx context.Context, r *pcp.Result) error {
+	if r == nil || len(r.Sets) == 0 {
+		return fmt.Errorf("pmapi: Store: %w", pcp.ErrTooSmall)
+	}
+	for _, s := range r.Sets {
+		if s.NumVal <= 0 || len(s.Values) == 0 {
+			return fmt.Errorf("pmapi: Store %s: %w", s.PMID, pcp.ErrValue)
+		}
+	}
+	var first error
+	var doms []uint32
+	for _, s := range r.Sets {
+		if !slices.Contains(doms, s.PMID.Domain()) {
+			doms = append(doms, s.PMID.Domain())
+		}
+	}
+	for _, dom := range doms {
+		part := &pcp.Result{Timestamp: r.Timestamp}
+		for _, s := range r.Sets {
+			if s.PMID.Domain() == dom {
+				part.Sets = append(part.Sets, s)
+			}
+		}
+		err := c.call(dom, func(a *pmda.Agent) error { return a.Store(ctx, localClient, part) })
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return fmt.Errorf("pmapi: Store: %w", first)
+	}
+	return nil
+}
+
+func asPCPError(err error) (pcp.Error, bool) {
+	var pe pcp.Error
+	ok := errors.As(err, &pe)
+	return pe, ok
+}

@@ -1,0 +1,275 @@
+package pmapi
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// LocalAgent is one entry of a local context's agent table: the domain,
+// the shared object PCP would load and its entry point. The entry point
+// names the in-process agent of the pmda registry that stands in for the
+// shared object; the path is kept for messages only.
+type LocalAgent struct {
+	Domain int
+	Path   string
+	Entry  string
+}
+
+// LocalAgents is the table of agents local contexts run, PCP's DSO table:
+// built from the "dso" lines of pmcd.conf ($PCP_PMCDCONF_PATH) and changed
+// by the -K specifications of PCP's tools (Spec). The pmcd agent's line is
+// skipped, as it only works inside pmcd, and a "linux" line of any type
+// stands for the linux agent in-process (domain 60, linux_init), as in
+// PCP. A LocalAgents is not safe for concurrent changes; build it before
+// making contexts from it.
+type LocalAgents struct {
+	built  bool
+	agents []LocalAgent
+	// deleted entries keep their place with Domain -1, as in PCP.
+}
+
+// NewLocalAgents returns a table that is read from pmcd.conf when first
+// needed: by the first Add or Del, or by a context made from it. A Clear
+// before that leaves the table empty without reading the file.
+func NewLocalAgents() *LocalAgents { return &LocalAgents{} }
+
+// build reads pmcd.conf once.
+func (t *LocalAgents) build() error {
+	if t.built {
+		return nil
+	}
+	t.built = true
+	pmdas := pmdasDir()
+	path, ok := pcpconf.Get("PCP_PMCDCONF_PATH")
+	if !ok {
+		return pcp.ErrGeneric
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return errnoOf(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, len(b)+1)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "#"), strings.HasPrefix(line, "pmcd"):
+			continue
+		case strings.HasPrefix(line, "linux"):
+			t.agents = append(t.agents, LocalAgent{60, filepath.Join(pmdas, "linux", "pmda_linux.so"), "linux_init"})
+			continue
+		case strings.HasPrefix(line, "["):
+			// the access control section ends the agent lines
+			return nil
+		}
+		f := strings.Fields(line)
+		if len(f) < 3 || f[2] != "dso" {
+			continue
+		}
+		domain, _ := strconv.Atoi(f[1])
+		a := LocalAgent{Domain: domain}
+		if len(f) > 3 {
+			a.Entry = f[3]
+		}
+		if len(f) > 4 {
+			a.Path = f[4]
+		}
+		t.agents = append(t.agents, a)
+	}
+	return nil
+}
+
+// errnoOf is an operating system error as the PCP code libpcp returns
+// for it, -errno, keeping the error's text after it.
+func errnoOf(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return fmt.Errorf("%w (%v)", pcp.Error(-int32(errno)), err)
+	}
+	return err
+}
+
+func pmdasDir() string {
+	if d, ok := pcpconf.Get("PCP_PMDAS_DIR"); ok {
+		return d
+	}
+	return "/var/lib/pcp/pmdas"
+}
+
+// Add appends an agent to the table, as pmSpecLocalPMDA's "add" does.
+func (t *LocalAgents) Add(domain int, path, entry string) error {
+	if err := t.build(); err != nil {
+		return err
+	}
+	t.agents = append(t.agents, LocalAgent{Domain: domain, Path: path, Entry: entry})
+	return nil
+}
+
+// Del drops the agents of a domain (unless domain is -1) and those of a
+// path (unless path is ""), as pmSpecLocalPMDA's "del" does; finding
+// none is pcp.ErrInDom, PCP's answer.
+func (t *LocalAgents) Del(domain int, path string) error {
+	if err := t.build(); err != nil {
+		return err
+	}
+	found := false
+	for i := range t.agents {
+		a := &t.agents[i]
+		if (domain != -1 && a.Domain == domain) || (path != "" && a.Path == path) {
+			a.Domain = -1
+			found = true
+		}
+	}
+	if !found {
+		return pcp.ErrInDom
+	}
+	return nil
+}
+
+// Clear empties the table, as pmSpecLocalPMDA's "clear" does.
+func (t *LocalAgents) Clear() {
+	t.built = true
+	t.agents = nil
+}
+
+// List returns the table's live entries in order; the caller must not
+// change them. It reads pmcd.conf if that was not done yet.
+func (t *LocalAgents) List() ([]LocalAgent, error) {
+	if err := t.build(); err != nil {
+		return nil, err
+	}
+	var out []LocalAgent
+	for _, a := range t.agents {
+		if a.Domain >= 0 {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// SpecError is a -K specification pmSpecLocalPMDA refuses; its text is
+// PCP's message.
+type SpecError struct {
+	Spec string
+	Msg  string
+	Err  error // the table's error, for "__pmLocalPMDA: ..." messages
+}
+
+func (e *SpecError) Error() string { return e.Msg }
+func (e *SpecError) Unwrap() error {
+	if e.Err != nil {
+		return e.Err
+	}
+	return pcp.ErrGeneric
+}
+
+// Spec applies one -K specification, as pmSpecLocalPMDA does:
+// "add,DOMAIN,PATH,ENTRY", "del,DOMAIN", "del,,PATH" or "clear". A
+// malformed specification is a *SpecError with PCP's message.
+func (t *LocalAgents) Spec(spec string) error {
+	bad := func(msg string) error { return &SpecError{Spec: spec, Msg: msg} }
+	var op, rest string
+	switch {
+	case strings.HasPrefix(spec, "add"):
+		op, rest = "add", spec[3:]
+	case strings.HasPrefix(spec, "del"):
+		op, rest = "del", spec[3:]
+	case strings.HasPrefix(spec, "clear"):
+		if spec != "clear" {
+			return bad("unexpected text after clear op in spec")
+		}
+		t.Clear()
+		return nil
+	default:
+		return bad("bad op in spec")
+	}
+	if !strings.HasPrefix(rest, ",") {
+		return bad("expected , after op in spec")
+	}
+	rest = rest[1:]
+	domain := -1
+	switch {
+	case rest == "":
+		return bad("missing domain in spec")
+	case rest[0] != ',':
+		n, tail := strtolPrefix(rest)
+		if (tail != "" && tail[0] != ',') || n < 0 || n > 510 {
+			return bad("bad domain in spec")
+		}
+		domain = int(n)
+		rest = strings.TrimPrefix(tail, ",")
+	default:
+		if op != "del" {
+			return bad("missing domain in spec")
+		}
+		rest = rest[1:]
+	}
+	var path, entry string
+	switch {
+	case strings.HasPrefix(rest, ","):
+		entry = rest[1:]
+	case rest != "":
+		var hasEntry bool
+		path, entry, hasEntry = strings.Cut(rest, ",")
+		if (!hasEntry || entry == "") && op != "del" {
+			return bad("missing init-routine in spec")
+		}
+	default:
+		if op != "del" {
+			return bad("missing dso-path in spec")
+		}
+	}
+	if domain == -1 && path == "" {
+		return bad("missing domain and dso-path in spec")
+	}
+	var err error
+	if op == "add" {
+		err = t.Add(domain, path, entry)
+	} else {
+		err = t.Del(domain, path)
+	}
+	if err != nil {
+		return &SpecError{Spec: spec, Msg: "__pmLocalPMDA: " + errorText(err), Err: err}
+	}
+	return nil
+}
+
+// strtolPrefix reads a decimal number from the start of s as strtol does
+// (sign allowed, no digits giving 0 and s unchanged) and returns the rest.
+func strtolPrefix(s string) (int64, string) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return 0, s
+	}
+	n, err := strconv.ParseInt(s[:j], 10, 64)
+	if err != nil {
+		n = 1 << 40 // out of any domain's range
+	}
+	return n, s[j:]
+}
+
+// errorText is pmErrStr of the PCP code an error carries.
+func errorText(err error) string {
+	var pe pcp.Error
+	if errors.As(err, &pe) {
+		return pcp.ErrorText(int32(pe))
+	}
+	return err.Error()
+}

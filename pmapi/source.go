@@ -1,0 +1,132 @@
+package pmapi
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// Kind is the kind of a context, PCP's PM_CONTEXT_* numbers.
+type Kind int
+
+// Context kinds.
+const (
+	KindLocal   Kind = 0 // PM_CONTEXT_LOCAL: in-process agents, no pmcd
+	KindHost    Kind = 1 // PM_CONTEXT_HOST: a pmcd
+	KindArchive Kind = 2 // PM_CONTEXT_ARCHIVE: PCP archives
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindLocal:
+		return "local"
+	case KindHost:
+		return "host"
+	case KindArchive:
+		return "archive"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Namer answers the namespace questions of a context.
+type Namer interface {
+	LookupName(ctx context.Context, name string) (pcp.PMID, error)
+	LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error)
+	NameID(ctx context.Context, pmid pcp.PMID) (string, error)
+	NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error)
+	Children(ctx context.Context, name string) ([]string, error)
+	ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error)
+	Traverse(ctx context.Context, name string) ([]string, error)
+}
+
+// Describer answers the metadata questions of a context: descriptors,
+// instance domains and help text.
+type Describer interface {
+	LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error)
+	LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error)
+	GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error)
+	LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error)
+	NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error)
+	LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error)
+	LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error)
+}
+
+// Labeler gives the label sets of each level of the label hierarchy,
+// pmGetContextLabels to pmGetInstancesLabels; MergedLabels puts them
+// together as pmLookupLabels does.
+type Labeler interface {
+	ContextLabels(ctx context.Context) ([]pcp.LabelSet, error)
+	DomainLabels(ctx context.Context, domain uint32) ([]pcp.LabelSet, error)
+	InDomLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error)
+	ClusterLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error)
+	ItemLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error)
+	InstancesLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error)
+}
+
+// Fetcher gets values: the instance profile says which instances of each
+// instance domain a fetch returns.
+type Fetcher interface {
+	AddProfile(indom pcp.InDom, insts []int32) error
+	DelProfile(indom pcp.InDom, insts []int32) error
+	Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error)
+}
+
+// Source is a PMAPI context of any kind: every tool and library that
+// reads metrics takes a Source, so that it works alike on a pmcd
+// (*Context), on in-process agents (*LocalContext) and on archives (the
+// archive context fills in the same methods, answering Store with
+// pcp.ErrNotHost). Derived metrics wrap a Source in another Source.
+//
+// Every method that may talk to a server takes a context.Context. The
+// implementations in this package are safe for concurrent use.
+type Source interface {
+	Namer
+	Describer
+	Labeler
+	Fetcher
+	// Store changes values, as pmStore does.
+	Store(ctx context.Context, r *pcp.Result) error
+	// HostName is pmGetContextHostName: the host the metrics come from.
+	// The name is always set; the error says why the best answer could
+	// not be had.
+	HostName(ctx context.Context) (string, error)
+	// Kind says what sort of context this is.
+	Kind() Kind
+	// Close ends the context, as pmDestroyContext does.
+	Close() error
+}
+
+// Kind is KindHost.
+func (c *Context) Kind() Kind { return KindHost }
+
+var (
+	_ Source = (*Context)(nil)
+	_ Source = (*LocalContext)(nil)
+)
+
+// NewContext makes a context of the given kind, as pmNewContext does: for
+// KindHost, name is a host specification (see NewHostContext); for
+// KindLocal, the agents of $PCP_PMCDCONF_PATH's "dso" lines that the pmda
+// registry knows, with name unused (see NewLocalContext). Archives are
+// opened by the archive context, not yet wired here (pcp.ErrNYI).
+func NewContext(ctx context.Context, kind Kind, name string, opts ...Option) (Source, error) {
+	switch kind {
+	case KindHost:
+		c, err := NewHostContext(ctx, name, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case KindLocal:
+		c, err := NewLocalContext(ctx, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	case KindArchive:
+		return nil, fmt.Errorf("pmapi: archive %q: %w", name, pcp.ErrNYI)
+	}
+	return nil, fmt.Errorf("pmapi: context kind %d: %w", int(kind), pcp.ErrNoContext)
+}
