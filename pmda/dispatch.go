@@ -62,7 +62,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 		if err := m.Decode(req); err != nil {
 			return err
 		}
-		a.Profile(&m)
+		a.ProfileFrom(c, &m)
 		return nil
 	case pdu.TypeAttr:
 		var m pdu.Attr

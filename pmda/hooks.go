@@ -26,6 +26,22 @@ type RequestHook interface {
 	BeginRequest(ctx context.Context, c Client, t pdu.Type, ident uint32) error
 }
 
+// ProfileHook is implemented by a Fetcher that wants to know when a
+// client's instance profile arrives (PCP's agents count it as a request
+// received).
+type ProfileHook interface {
+	ProfileArrived(c Client)
+}
+
+// ProfileFrom is Profile for a profile that client c sent; it tells a
+// ProfileHook first.
+func (a *Agent) ProfileFrom(c Client, m *pdu.Profile) {
+	if h, ok := a.fetcher.(ProfileHook); ok {
+		h.ProfileArrived(c)
+	}
+	a.Profile(m)
+}
+
 // InstanceLister is implemented by a Fetcher whose instance domains change:
 // Instances returns the current members of indom, in the order fetches
 // visit them, or pcp.ErrInDom for a domain the agent does not have. The

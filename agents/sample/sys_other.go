@@ -1,0 +1,16 @@
+//go:build !linux
+
+package sample
+
+import "os"
+
+// sysinfo is sample.sysinfo's value where there is no sysinfo(2): the
+// 64 bytes PCP's agent sends on such systems.
+func sysinfo() []byte {
+	return []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345679[].")
+}
+
+// dataSize is not known here.
+func dataSize() uint32 { return 0 }
+
+func pid() int { return os.Getpid() }

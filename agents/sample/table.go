@@ -1,0 +1,227 @@
+package sample
+
+import "github.com/gopcp/gopcp/pcp"
+
+// def is one row of the metric table: the item number in cluster 0, the
+// names the metric has in PCP's namespace for the agent (the first is the
+// one the agent uses), and its descriptor. PCP's sample agent keeps every
+// metric in cluster 0.
+type def struct {
+	item  uint32
+	names []string
+	typ   pcp.Type
+	indom uint32 // instance domain serial, noInDom for none
+	sem   pcp.Sem
+	units pcp.Units
+}
+
+// Instance domain serials, numbered in the order PCP's agent creates them.
+const (
+	noInDom uint32 = iota
+	colourInDom
+	binInDom
+	mirageInDom
+	familyInDom
+	hordesInDom
+	dodgeyInDom
+	dynamicInDom
+	manyInDom
+	scrambleInDom
+	eventInDom
+	ghostInDom
+	procInDom
+)
+
+// u builds units in PMDA_PMUNITS's argument order.
+func u(dimSpace, dimTime, dimCount int8, scaleSpace, scaleTime uint8, scaleCount int8) pcp.Units {
+	return pcp.Units{DimSpace: dimSpace, DimTime: dimTime, DimCount: dimCount,
+		ScaleSpace: scaleSpace, ScaleTime: scaleTime, ScaleCount: scaleCount}
+}
+
+// defs is the metric table, in PCP's order. sample.bad.unknown (54) and
+// sample.dynamic.meta.metric (86) have placeholder descriptors: the first
+// never has one, the second's is changed by stores.
+var defs = []def{
+	{0, []string{"sample.control"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{1, []string{"sample.daemon_pid", "sample.dupnames.daemon_pid", "sample.dupnames.pid_daemon"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{2, []string{"sample.seconds", "sample.dupnames.two.seconds"}, pcp.TypeU32, noInDom, pcp.SemCounter, u(0, 1, 0, 0, pcp.TimeSec, 0)},
+	{3, []string{"sample.milliseconds"}, pcp.TypeDouble, noInDom, pcp.SemCounter, u(0, 1, 0, 0, pcp.TimeMSec, 0)},
+	{4, []string{"sample.load"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{5, []string{"sample.colour", "sample.dupnames.four.colour"}, pcp.Type32, colourInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{6, []string{"sample.bin", "sample.dupnames.two.bin", "sample.dupnames.three.bin", "sample.dupnames.four.bin", "sample.dupnames.five.bin"}, pcp.Type32, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{7, []string{"sample.drift"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{8, []string{"sample.step"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{9, []string{"sample.noinst"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{10, []string{"sample.long.one"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{11, []string{"sample.long.ten"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{12, []string{"sample.long.hundred"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{13, []string{"sample.long.million"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{14, []string{"sample.long.write_me"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{15, []string{"sample.float.one"}, pcp.TypeFloat, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{16, []string{"sample.float.ten", "sample.dupnames.two.float.ten"}, pcp.TypeFloat, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{17, []string{"sample.float.hundred"}, pcp.TypeFloat, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{18, []string{"sample.float.million"}, pcp.TypeFloat, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{19, []string{"sample.float.write_me"}, pcp.TypeFloat, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{20, []string{"sample.longlong.one"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{21, []string{"sample.longlong.ten"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{22, []string{"sample.longlong.hundred"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{23, []string{"sample.longlong.million"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{24, []string{"sample.longlong.write_me"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{25, []string{"sample.double.one"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{26, []string{"sample.double.ten", "sample.dupnames.two.double.ten"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{27, []string{"sample.double.hundred"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{28, []string{"sample.double.million"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{29, []string{"sample.double.write_me"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{30, []string{"sample.string.null"}, pcp.TypeString, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{31, []string{"sample.string.hullo"}, pcp.TypeString, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{32, []string{"sample.string.write_me"}, pcp.TypeString, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{33, []string{"sample.aggregate.null"}, pcp.TypeAggregate, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{34, []string{"sample.aggregate.hullo"}, pcp.TypeAggregate, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{35, []string{"sample.aggregate.write_me"}, pcp.TypeAggregate, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{36, []string{"sample.write_me", "sample.dupnames.two.write_me", "sample.dupnames.three.write_me"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, -1, 1, 0, pcp.TimeSec, 0)},
+	{37, []string{"sample.mirage"}, pcp.Type32, mirageInDom, pcp.SemInstant, u(1, -1, 0, pcp.SpaceKByte, pcp.TimeSec, 0)},
+	{38, []string{"sample.mirage_longlong"}, pcp.Type64, mirageInDom, pcp.SemInstant, u(1, -1, 0, 0, pcp.TimeMSec, 0)},
+	{39, []string{"sample.sysinfo"}, pcp.TypeAggregate, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{40, []string{"sample.pdu"}, pcp.TypeU64, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{41, []string{"sample.recv_pdu"}, pcp.TypeU32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{42, []string{"sample.xmit_pdu"}, pcp.TypeU32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{43, []string{"sample.percontext.pdu"}, pcp.Type32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{44, []string{"sample.percontext.recv_pdu"}, pcp.Type32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{45, []string{"sample.percontext.xmit_pdu"}, pcp.Type32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{46, []string{"sample.lights", "sample.dupnames.two.lights"}, pcp.TypeString, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{47, []string{"sample.magnitude"}, pcp.Type32, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{48, []string{"sample.bucket", "sample.dupnames.five.bucket"}, pcp.Type32, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{49, []string{"sample.needprofile"}, pcp.TypeFloat, familyInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{50, []string{"sample.part_bin", "sample.dupnames.five.part_bin"}, pcp.Type32, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{51, []string{"sample.bogus_bin"}, pcp.Type32, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{52, []string{"sample.hordes.one"}, pcp.Type32, hordesInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{53, []string{"sample.hordes.two"}, pcp.Type32, hordesInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{54, []string{"sample.bad.unknown"}, pcp.Type32, noInDom, 0, u(0, 0, 0, 0, 0, 0)},
+	{55, []string{"sample.bad.nosupport"}, pcp.TypeNoSupport, noInDom, 0, u(0, 0, 0, 0, 0, 0)},
+	{56, []string{"sample.not_ready"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{57, []string{"sample.wrap.long"}, pcp.Type32, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{58, []string{"sample.wrap.ulong"}, pcp.TypeU32, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{59, []string{"sample.wrap.longlong"}, pcp.Type64, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{60, []string{"sample.wrap.ulonglong"}, pcp.TypeU64, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{160, []string{"sample.slow_wrap.long"}, pcp.Type32, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{161, []string{"sample.slow_wrap.ulong"}, pcp.TypeU32, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{162, []string{"sample.slow_wrap.longlong"}, pcp.Type64, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{163, []string{"sample.slow_wrap.ulonglong"}, pcp.TypeU64, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{61, []string{"sample.dodgey.control"}, pcp.Type32, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{62, []string{"sample.dodgey.value"}, pcp.Type32, dodgeyInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{63, []string{"sample.step_counter"}, pcp.Type32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{64, []string{"sample.rapid"}, pcp.TypeU32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{65, []string{"sample.scale_step.bytes_up"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(1, -1, 0, 0, pcp.TimeSec, 0)},
+	{66, []string{"sample.scale_step.bytes_down"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(1, 0, 0, 0, 0, 0)},
+	{67, []string{"sample.scale_step.count_up"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, -1, 1, 0, pcp.TimeSec, 0)},
+	{68, []string{"sample.scale_step.count_down"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{69, []string{"sample.scale_step.time_up_secs"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 1, 0, 0, pcp.TimeSec, 0)},
+	{70, []string{"sample.scale_step.time_up_nanosecs"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 1, 0, 0, pcp.TimeNSec, 0)},
+	{71, []string{"sample.scale_step.none_up"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{72, []string{"sample.const_rate.value"}, pcp.TypeU32, noInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{73, []string{"sample.const_rate.gradient"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{74, []string{"sample.error_code"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{75, []string{"sample.error_check"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{76, []string{"sample.dynamic.counter"}, pcp.Type32, dynamicInDom, pcp.SemCounter, u(0, 0, 1, 0, 0, 0)},
+	{77, []string{"sample.dynamic.discrete"}, pcp.Type32, dynamicInDom, pcp.SemDiscrete, u(0, 0, 1, 0, 0, 0)},
+	{78, []string{"sample.dynamic.instant"}, pcp.Type32, dynamicInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{79, []string{"sample.many.count"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{80, []string{"sample.many.int"}, pcp.Type32, manyInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{81, []string{"sample.byte_ctr"}, pcp.Type32, noInDom, pcp.SemCounter, u(1, 0, 0, 0, 0, 0)},
+	{82, []string{"sample.byte_rate"}, pcp.Type32, noInDom, pcp.SemInstant, u(1, -1, 0, 0, pcp.TimeSec, 0)},
+	{83, []string{"sample.kbyte_ctr"}, pcp.Type32, noInDom, pcp.SemCounter, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{84, []string{"sample.kbyte_rate"}, pcp.Type32, noInDom, pcp.SemInstant, u(1, -1, 0, pcp.SpaceKByte, pcp.TimeSec, 0)},
+	{85, []string{"sample.byte_rate_perhour"}, pcp.Type32, noInDom, pcp.SemInstant, u(1, -1, 0, 0, pcp.TimeHour, 0)},
+	{86, []string{"sample.dynamic.meta.metric"}, pcp.Type32, noInDom, 0, u(0, 0, 0, 0, 0, 0)},
+	{87, []string{"sample.dynamic.meta.pmdesc.type"}, pcp.TypeU32, noInDom, pcp.SemDiscrete, u(0, 0, 1, 0, 0, 0)},
+	{88, []string{"sample.dynamic.meta.pmdesc.indom"}, pcp.TypeU32, noInDom, pcp.SemDiscrete, u(0, 0, 1, 0, 0, 0)},
+	{89, []string{"sample.dynamic.meta.pmdesc.sem"}, pcp.TypeU32, noInDom, pcp.SemDiscrete, u(0, 0, 1, 0, 0, 0)},
+	{90, []string{"sample.dynamic.meta.pmdesc.units"}, pcp.TypeU32, noInDom, pcp.SemDiscrete, u(0, 0, 1, 0, 0, 0)},
+	{91, []string{"sample.datasize"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{92, []string{"sample.darkness"}, pcp.Type32, colourInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{93, []string{"sample.ulong.one"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{94, []string{"sample.ulong.ten"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{95, []string{"sample.ulong.hundred"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{96, []string{"sample.ulong.million"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{97, []string{"sample.ulong.write_me"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{98, []string{"sample.ulonglong.one"}, pcp.TypeU64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{99, []string{"sample.ulonglong.ten"}, pcp.TypeU64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{100, []string{"sample.ulonglong.hundred"}, pcp.TypeU64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{101, []string{"sample.ulonglong.million"}, pcp.TypeU64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{102, []string{"sample.ulonglong.write_me"}, pcp.TypeU64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{103, []string{"sample.long.bin", "sample.dupnames.five.long_bin"}, pcp.Type32, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{104, []string{"sample.long.bin_ctr"}, pcp.Type32, binInDom, pcp.SemCounter, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{105, []string{"sample.ulong.bin"}, pcp.TypeU32, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{106, []string{"sample.ulong.bin_ctr"}, pcp.TypeU32, binInDom, pcp.SemCounter, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{107, []string{"sample.float.bin"}, pcp.TypeFloat, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{108, []string{"sample.float.bin_ctr"}, pcp.TypeFloat, binInDom, pcp.SemCounter, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{109, []string{"sample.longlong.bin"}, pcp.Type64, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{110, []string{"sample.longlong.bin_ctr"}, pcp.Type64, binInDom, pcp.SemCounter, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{111, []string{"sample.ulonglong.bin"}, pcp.TypeU64, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{112, []string{"sample.ulonglong.bin_ctr"}, pcp.TypeU64, binInDom, pcp.SemCounter, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{113, []string{"sample.double.bin"}, pcp.TypeDouble, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{114, []string{"sample.double.bin_ctr"}, pcp.TypeDouble, binInDom, pcp.SemCounter, u(1, 0, 0, pcp.SpaceKByte, 0, 0)},
+	{115, []string{"sample.ulong.count.base"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(-1, 0, 1, pcp.SpaceMByte, 0, 0)},
+	{116, []string{"sample.ulong.count.deca"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(-1, 0, 1, pcp.SpaceMByte, 0, 1)},
+	{117, []string{"sample.ulong.count.hecto"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(-1, 0, 1, pcp.SpaceMByte, 0, 2)},
+	{118, []string{"sample.ulong.count.kilo"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(-1, 0, 1, pcp.SpaceMByte, 0, 3)},
+	{119, []string{"sample.ulong.count.mega"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(-1, 0, 1, pcp.SpaceMByte, 0, 6)},
+	{120, []string{"sample.scramble.version"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{121, []string{"sample.scramble.bin"}, pcp.Type32, scrambleInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{122, []string{"sample.percontext.control.ctx"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{123, []string{"sample.percontext.control.active"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{124, []string{"sample.percontext.control.start"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{125, []string{"sample.percontext.control.end"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{126, []string{"sample.event.reset"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{127, []string{"sample.event.type"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{128, []string{"sample.event.param_32"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{129, []string{"sample.event.param_u32"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{130, []string{"sample.event.param_64"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{131, []string{"sample.event.param_u64"}, pcp.TypeU64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{132, []string{"sample.event.param_float"}, pcp.TypeFloat, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{133, []string{"sample.event.param_double"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{134, []string{"sample.event.param_string"}, pcp.TypeString, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{135, []string{"sample.event.param_aggregate"}, pcp.TypeAggregate, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{136, []string{"sample.event.records"}, pcp.TypeEvent, eventInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{137, []string{"sample.event.no_indom_records"}, pcp.TypeEvent, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{138, []string{"sample.bad.novalues"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{139, []string{"sample.event.highres_records"}, pcp.TypeHighResEvent, eventInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{140, []string{"sample.event.reset_highres"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{141, []string{"sample.negative.ctr.m_32"}, pcp.Type32, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{142, []string{"sample.negative.ctr.m_64"}, pcp.Type64, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{143, []string{"sample.negative.ctr.m_float"}, pcp.TypeFloat, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{144, []string{"sample.negative.ctr.m_double"}, pcp.TypeDouble, noInDom, pcp.SemCounter, u(0, 0, 0, 0, 0, 0)},
+	{145, []string{"sample.negative.instant.m_32"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{146, []string{"sample.negative.instant.m_64"}, pcp.Type64, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{147, []string{"sample.negative.instant.m_float"}, pcp.TypeFloat, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{148, []string{"sample.negative.instant.m_double"}, pcp.TypeDouble, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{149, []string{"sample.negative.discrete.m_32"}, pcp.Type32, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{150, []string{"sample.negative.discrete.m_64"}, pcp.Type64, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{151, []string{"sample.negative.discrete.m_float"}, pcp.TypeFloat, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{152, []string{"sample.negative.discrete.m_double"}, pcp.TypeDouble, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{153, []string{"sample.string.bin"}, pcp.TypeString, binInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{154, []string{"sample.bad.fetch.again"}, pcp.Type32, noInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{155, []string{"sample.controller.mirage"}, pcp.Type32, noInDom, pcp.SemDiscrete, u(0, 1, 0, 0, pcp.TimeMSec, 0)},
+	{156, []string{"sample.proc.ordinal"}, pcp.TypeU32, procInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{157, []string{"sample.proc.exec"}, pcp.TypeString, procInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{158, []string{"sample.proc.time"}, pcp.TypeU64, procInDom, pcp.SemCounter, u(0, 1, 0, 0, pcp.TimeMSec, 0)},
+	{159, []string{"sample.proc.reset"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{164, []string{"sample.updown.obs"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{165, []string{"sample.updown.control.repeat"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{166, []string{"sample.updown.control.min"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{167, []string{"sample.updown.control.max"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{168, []string{"sample.updown.control.step"}, pcp.TypeU32, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{1000, []string{"sample.secret.bar"}, pcp.TypeString, noInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{1001, []string{"sample.secret.foo.one"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1002, []string{"sample.secret.foo.two"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1003, []string{"sample.secret.foo.bar.three"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1004, []string{"sample.secret.foo.bar.four"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1005, []string{"sample.secret.foo.bar.grunt.five"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1006, []string{"sample.secret.foo.bar.grunt.snort.six"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1007, []string{"sample.secret.foo.bar.grunt.snort.huff.puff.seven"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1008, []string{"sample.ghosts.visible"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+	{1009, []string{"sample.ghosts.origin"}, pcp.TypeString, ghostInDom, pcp.SemDiscrete, u(0, 0, 0, 0, 0, 0)},
+	{1010, []string{"sample.ghosts.karma"}, pcp.TypeU32, ghostInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{1011, []string{"sample.ghosts.state"}, pcp.TypeU32, ghostInDom, pcp.SemInstant, u(0, 0, 0, 0, 0, 0)},
+	{1023, []string{"sample.bigid"}, pcp.Type32, noInDom, pcp.SemInstant, u(0, 0, 1, 0, 0, 0)},
+}
