@@ -3,10 +3,14 @@
 // identifiers and values (event records unpacked with -x) as PCP 6.0.3's
 // pminfo does, character for character, with its messages and exit codes.
 //
-// Not yet implemented, and reported in PCP's words as such: archives (-a),
-// local PMDA contexts (-L, -K) and derived metric definitions (-c,
-// --derived; a missing file fails as in PCP). Time zone options are
-// accepted and checked but have no effect on a live host.
+// Local contexts (-L, with -K changing the agent table) run gopcp's
+// in-process agents (package agents/all) where PCP loads DSO agents.
+//
+// Not yet implemented, and reported in PCP's words as such: archives (-a)
+// and derived metric definitions (-c, --derived; a missing file fails as
+// in PCP); -c is where package derive's definitions will be loaded into a
+// wrapping Source. Time zone options are accepted and checked but have no
+// effect on a live host.
 package main
 
 import (
@@ -17,6 +21,7 @@ import (
 	"io"
 	"os"
 
+	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -69,36 +74,23 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		r.names = withAnon{treeNames{p.Namespace}}
 	}
 	if f.needContext {
-		var spec string
-		switch p.Context {
-		case cli.ContextArchive:
-			fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, p.Archives[0], pcp.ErrorText(int32(pcp.ErrNYI)))
-			return 1
-		case cli.ContextLocal:
-			fmt.Fprintf(errw, "%s: Cannot make standalone connection on localhost: %s\n", prog, pcp.ErrorText(int32(pcp.ErrNYI)))
-			return 1
-		case cli.ContextHost:
-			spec = p.Hosts[0]
-			r.host = true
-		default:
-			spec = "local:"
-			r.host = true
-		}
-		var opts []pmapi.Option
-		if p.Namespace != nil {
-			opts = append(opts, pmapi.WithNamespace(p.Namespace))
-		}
-		source := spec
-		if p.Container != "" {
-			spec = withContainer(spec, p.Container)
-		}
-		c, err := pmapi.NewHostContext(ctx, spec, opts...)
+		kind := p.Kind()
+		source := p.Source("local:")
+		r.host = kind == pmapi.KindHost
+		c, err := p.NewSource(ctx, kind, source)
 		if err != nil {
 			var hs *pmapi.HostSpecError
-			if errors.As(err, &hs) {
-				fmt.Fprintf(errw, "pmNewContext: bad host specification\n%s", hs.Report())
+			switch {
+			case kind == pmapi.KindLocal:
+				fmt.Fprintf(errw, "%s: Cannot make standalone connection on localhost: %s\n", prog, cli.ErrText(err))
+			case kind == pmapi.KindArchive:
+				fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, source, cli.ErrText(err))
+			default:
+				if errors.As(err, &hs) {
+					fmt.Fprintf(errw, "pmNewContext: bad host specification\n%s", hs.Report())
+				}
+				fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, cli.ErrText(err))
 			}
-			fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, cli.ErrText(err))
 			return 1
 		}
 		defer c.Close()
@@ -118,14 +110,4 @@ type flushFirst struct {
 func (f *flushFirst) Write(b []byte) (int, error) {
 	f.out.Flush()
 	return f.w.Write(b)
-}
-
-// withContainer adds --container's attribute to a host specification.
-func withContainer(spec, name string) string {
-	for i := 0; i < len(spec); i++ {
-		if spec[i] == '?' {
-			return spec + "&container=" + name
-		}
-	}
-	return spec + "?container=" + name
 }

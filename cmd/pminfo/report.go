@@ -53,7 +53,7 @@ type reporter struct {
 	errw  io.Writer
 	prog  string
 	names names
-	c     *pmapi.Context
+	c     pmapi.Source
 	host  bool
 
 	batch   int

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -43,6 +45,9 @@ type Parsed struct {
 	Container string
 	LocalPMDA bool
 	SpecLocal []string
+	// LocalAgents is the agent table -K specifications changed, nil
+	// without them (a local context then reads pmcd.conf).
+	LocalAgents *pmapi.LocalAgents
 	// Namespace is the name space -n or -N loaded, nil without them.
 	Namespace *pmns.Tree
 	Debug     []string
@@ -51,11 +56,13 @@ type Parsed struct {
 	Start     string
 	Finish    string
 	Interval  string
-	Samples   int
-	Timezone  string
-	HostZone  bool
-	GuiMode   bool
-	GuiPort   int
+	// IntervalDur is -t's interval, zero without -t.
+	IntervalDur time.Duration
+	Samples     int
+	Timezone    string
+	HostZone    bool
+	GuiMode     bool
+	GuiPort     int
 	// Derived are the derived metric files --derived named; loading them
 	// is the tool's business.
 	Derived []string
@@ -217,6 +224,12 @@ func (p *Parsed) standard(o Option, arg string) {
 		}
 	case stdSpecLocal:
 		p.SpecLocal = append(p.SpecLocal, arg)
+		if p.LocalAgents == nil {
+			p.LocalAgents = pmapi.NewLocalAgents()
+		}
+		if err := p.LocalAgents.Spec(arg); err != nil {
+			p.Errorf("pmSpecLocalPMDA failed: %s", err.Error())
+		}
 	case stdNamespace, stdUniqNames:
 		t, err := pmns.LoadWith(arg, pmns.Options{NoDuplicates: o.std == stdUniqNames})
 		if err != nil {
@@ -243,6 +256,15 @@ func (p *Parsed) standard(o Option, arg string) {
 		p.Finish = arg
 	case stdInterval:
 		p.Interval = arg
+		d, err := ParseInterval(arg)
+		if err != nil {
+			var ie *IntervalError
+			errors.As(err, &ie)
+			p.Errorf("-t argument not in pmParseHighResInterval(3) format:")
+			p.Messages = append(p.Messages, ie.Report()+"\n")
+			return
+		}
+		p.IntervalDur = d
 	case stdTimezone:
 		if p.HostZone {
 			p.Errorf("at most one of -Z and -z allowed")
