@@ -1,0 +1,63 @@
+// Command pmdasimple is the simple agent (package agents/simple) as a
+// daemon for pmcd: by default it talks to pmcd on standard input and
+// output, as pmcd.conf's "pipe binary" line starts it.
+//
+//	simple	253	pipe	binary	/path/to/pmdasimple -d 253
+//
+// Options are PCP's for daemon agents: -d domain, -l logfile (default
+// simple.log), -p (pipe), -i port and -u socket (wait for pmcd to
+// connect), -U user and -D debug (accepted and ignored). simple.now's
+// instances are read from $PCP_PMDAS_DIR/simple/simple.conf, or from the
+// file named by -c, which PCP's agent does not have.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gopcp/gopcp/agents/simple"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	opts := pmda.DaemonOptions{Domain: simple.Domain, LogFile: "simple.log"}
+	fs := flag.NewFlagSet(simple.Name, flag.ContinueOnError)
+	opts.Flags(fs)
+	config := fs.String("c", "", "read simple.now's instances from `file` (default $PCP_PMDAS_DIR/simple/simple.conf)")
+	if err := fs.Parse(args); err != nil {
+		return 1
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "%s: unexpected argument %q\n", simple.Name, fs.Arg(0))
+		fs.Usage()
+		return 1
+	}
+	logger, closer, err := opts.OpenLog(simple.Name + ": ")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", simple.Name, err)
+		return 1
+	}
+	defer closer.Close()
+	agent, err := simple.New(opts.Domain, simple.Options{Config: *config, Log: logger})
+	if err != nil {
+		logger.Print(err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger.Printf("started, domain %d", opts.Domain)
+	if err := opts.Run(ctx, agent, os.Stdin, os.Stdout); err != nil {
+		logger.Print(err)
+		return 1
+	}
+	logger.Print("pmcd closed the connection; exiting")
+	return 0
+}
