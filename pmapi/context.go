@@ -223,6 +223,7 @@ func (c *Context) send(ctx context.Context, req pdu.Message) error {
 		c.broken()
 		return transportError(err)
 	}
+	countPDU(&pduCount.out, req.PDUType())
 	return nil
 }
 
@@ -242,6 +243,7 @@ func (c *Context) receive(ctx context.Context) ([]byte, pdu.Type, error) {
 		c.broken()
 		return nil, 0, err
 	}
+	countPDU(&pduCount.in, h.Type)
 	return buf, h.Type, nil
 }
 

@@ -105,9 +105,18 @@ func dialOne(ctx context.Context, network, addr string, o options, hs *HostSpec,
 		defer cancel()
 	}
 	hello, err := pdu.ClientHandshake(hctx, conn, want)
+	if err == nil || hello.Greeting.Status != 0 {
+		countPDU(&pduCount.in, pdu.TypeError)
+	}
+	if err == nil {
+		countPDU(&pduCount.out, pdu.TypeCreds)
+	}
 	if err == nil && hello.Sent&pdu.FlagContainer != 0 {
 		w := pdu.NewWriter(conn)
 		err = w.WriteMessage(hctx, &pdu.Attr{Key: pdu.AttrContainer, Value: []byte(hs.Attrs[pdu.AttrContainer])}, 0)
+		if err == nil {
+			countPDU(&pduCount.out, pdu.TypeAttr)
+		}
 	}
 	if err != nil {
 		conn.Close()

@@ -18,6 +18,10 @@ type Option struct {
 	Short rune
 	Arg   string
 	Help  string
+	// LongOnly shows Short in the usage message but does not accept it
+	// on the command line, for options a tool lists with a letter its
+	// getopt string lacks (pmprobe's -d).
+	LongOnly bool
 
 	header bool
 	std    stdKind
@@ -58,27 +62,27 @@ func (o Option) IsHeader() bool { return o.header }
 
 // The standard options, with PCP's names, letters and help lines.
 var (
-	OptAlign     = Option{"align", 'A', "TIME", "align sample times on natural boundaries", false, stdAlign}
-	OptArchive   = Option{"archive", 'a', "FILE", "metrics source is a PCP log archive", false, stdArchive}
-	OptDebug     = Option{"debug", 'D', "DBG", "", false, stdDebug}
-	OptHost      = Option{"host", 'h', "HOST", "metrics source is PMCD on host", false, stdHost}
-	OptContainer = Option{"container", 0, "NAME", "specify an individual container to be queried", false, stdContainer}
-	OptLocalPMDA = Option{"local-PMDA", 'L', "", "metrics source is local connection to a PMDA", false, stdLocalPMDA}
-	OptSpecLocal = Option{"spec-local", 'K', "SPEC", "optional additional PMDA spec for local connection", false, stdSpecLocal}
-	OptNamespace = Option{"namespace", 'n', "FILE", "use an alternative PMNS", false, stdNamespace}
-	OptUniqNames = Option{"uniqnames", 'N', "FILE", "like -n but only one name allowed for each PMID", false, stdUniqNames}
-	OptOrigin    = Option{"origin", 'O', "TIME", "initial sample time within the time window", false, stdOrigin}
-	OptStart     = Option{"start", 'S', "TIME", "start of the time window", false, stdStart}
-	OptSamples   = Option{"samples", 's', "N", "terminate after this many samples", false, stdSamples}
-	OptFinish    = Option{"finish", 'T', "TIME", "end of the time window", false, stdFinish}
-	OptInterval  = Option{"interval", 't', "DELTA", "sampling interval", false, stdInterval}
-	OptTimezone  = Option{"timezone", 'Z', "TZ", "set reporting timezone", false, stdTimezone}
-	OptHostZone  = Option{"hostzone", 'z', "", "set reporting timezone to local time of metrics source", false, stdHostZone}
-	OptVersion   = Option{"version", 'V', "", "display version number and exit", false, stdVersion}
-	OptHelp      = Option{"help", '?', "", "show this usage message and exit", false, stdHelp}
-	OptGuiMode   = Option{"guimode", 'g', "", "start in GUI mode with new time control", false, stdGuiMode}
-	OptGuiPort   = Option{"guiport", 'p', "N", "port for connection to existing time control", false, stdGuiPort}
-	OptDerived   = Option{"derived", 0, "FILE", "load derived metric definitions from FILE(s)", false, stdDerived}
+	OptAlign     = Option{"align", 'A', "TIME", "align sample times on natural boundaries", false, false, stdAlign}
+	OptArchive   = Option{"archive", 'a', "FILE", "metrics source is a PCP log archive", false, false, stdArchive}
+	OptDebug     = Option{"debug", 'D', "DBG", "", false, false, stdDebug}
+	OptHost      = Option{"host", 'h', "HOST", "metrics source is PMCD on host", false, false, stdHost}
+	OptContainer = Option{"container", 0, "NAME", "specify an individual container to be queried", false, false, stdContainer}
+	OptLocalPMDA = Option{"local-PMDA", 'L', "", "metrics source is local connection to a PMDA", false, false, stdLocalPMDA}
+	OptSpecLocal = Option{"spec-local", 'K', "SPEC", "optional additional PMDA spec for local connection", false, false, stdSpecLocal}
+	OptNamespace = Option{"namespace", 'n', "FILE", "use an alternative PMNS", false, false, stdNamespace}
+	OptUniqNames = Option{"uniqnames", 'N', "FILE", "like -n but only one name allowed for each PMID", false, false, stdUniqNames}
+	OptOrigin    = Option{"origin", 'O', "TIME", "initial sample time within the time window", false, false, stdOrigin}
+	OptStart     = Option{"start", 'S', "TIME", "start of the time window", false, false, stdStart}
+	OptSamples   = Option{"samples", 's', "N", "terminate after this many samples", false, false, stdSamples}
+	OptFinish    = Option{"finish", 'T', "TIME", "end of the time window", false, false, stdFinish}
+	OptInterval  = Option{"interval", 't', "DELTA", "sampling interval", false, false, stdInterval}
+	OptTimezone  = Option{"timezone", 'Z', "TZ", "set reporting timezone", false, false, stdTimezone}
+	OptHostZone  = Option{"hostzone", 'z', "", "set reporting timezone to local time of metrics source", false, false, stdHostZone}
+	OptVersion   = Option{"version", 'V', "", "display version number and exit", false, false, stdVersion}
+	OptHelp      = Option{"help", '?', "", "show this usage message and exit", false, false, stdHelp}
+	OptGuiMode   = Option{"guimode", 'g', "", "start in GUI mode with new time control", false, false, stdGuiMode}
+	OptGuiPort   = Option{"guiport", 'p', "N", "port for connection to existing time control", false, false, stdGuiPort}
+	OptDerived   = Option{"derived", 0, "FILE", "load derived metric definitions from FILE(s)", false, false, stdDerived}
 )
 
 // GeneralOptions is PMAPI_GENERAL_OPTIONS: the usual header and standard

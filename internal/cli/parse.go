@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -299,6 +301,13 @@ func (p *Parsed) standard(o Option, arg string) {
 			p.GuiPort = 0
 		}
 	case stdDerived:
+		// libpcp loads the definitions at once; until derived metrics are
+		// wired in, an unreadable file fails here as it does there and a
+		// readable one is kept for the tool
+		if _, err := os.Stat(arg); err != nil {
+			p.Errorf("pmLoadDerivedConfig failed: %s", errText(errnoError(err)))
+			return
+		}
 		p.Derived = append(p.Derived, arg)
 	}
 }
@@ -320,6 +329,15 @@ func (p *Parsed) end() {
 	if p.HostZone && p.Context != ContextArchive && p.Context != ContextHost {
 		p.Errorf("use of timezone from metric source requires a source")
 	}
+}
+
+// errnoError is an operating system error as its PCP code, -errno.
+func errnoError(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return pcp.Error(-int32(errno))
+	}
+	return err
 }
 
 // errText is pmErrStr of the PCP code an error carries.

@@ -74,7 +74,7 @@ func (p *Parsed) pflagParse(fs *pflag.FlagSet, chunk []string) {
 
 func shortOption(cmd *Command, c rune) (Option, bool) {
 	for _, o := range cmd.Options {
-		if !o.header && o.Short == c {
+		if !o.header && !o.LongOnly && o.Short == c {
 			return o, true
 		}
 	}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// noInDom marks the instance cache empty; no instance domain has it.
+const noInDom = pcp.InDom(0xfffffffe)
+
+// pdusMax is PDU_MAX, the PDU types pmprobe -V prints.
+const pdusMax = 23
+
+// chunkCeiling is PCP's PDU_CHUNK * 64, the bytes a batch of names may
+// take in one lookup.
+const chunkCeiling = 1024 * 64
+
+type prober struct {
+	f   *flags
+	src pmapi.Source
+	out *bufio.Writer
+
+	names []string
+	pmids []pcp.PMID
+
+	// the instances of the last instance domain asked for, pmprobe's
+	// lookup cache
+	lastInDom pcp.InDom
+	insts     []pmapi.Instance
+	instErr   error
+}
+
+func errText(err error) string { return cli.ErrText(err) }
+
+func code(err error) int32 {
+	if pe, ok := asPCP(err); ok {
+		return int32(pe)
+	}
+	return int32(pcp.ErrGeneric)
+}
+
+func (p *prober) probe(ctx context.Context, args []string) {
+	switch {
+	case len(args) == 0:
+		if list, err := p.src.Traverse(ctx, ""); err == nil {
+			p.names = append(p.names, list...)
+		}
+	case p.f.faster:
+		p.names = append(p.names, args...)
+	default:
+		for _, a := range args {
+			list, err := p.src.Traverse(ctx, a)
+			if err != nil {
+				fmt.Fprintf(p.out, "%s %d %s\n", a, code(err), errText(err))
+				continue
+			}
+			p.names = append(p.names, list...)
+		}
+	}
+	p.lookup(ctx)
+	p.report(ctx)
+}
+
+// lookup finds the PMIDs in batches that keep each PMNS_NAMES request
+// small, dropping (and reporting) names that are not found.
+func (p *prober) lookup(ctx context.Context) {
+	var names []string
+	var pmids []pcp.PMID
+	for idx := 0; idx < len(p.names); {
+		b, bytes := 0, 0
+		for ; idx+b < len(p.names); b++ {
+			n := len(p.names[idx+b]) + 32
+			if b > p.f.batch || n+bytes >= chunkCeiling {
+				b--
+				break
+			}
+			bytes += n
+		}
+		if b <= 0 {
+			// PCP makes no progress here either; stop rather than spin
+			break
+		}
+		batch := p.names[idx : idx+b]
+		ids, err := p.src.LookupNames(ctx, batch)
+		for i, name := range batch {
+			if err != nil && (i >= len(ids) || ids[i] == pcp.PMIDNull) {
+				fmt.Fprintf(p.out, "%s %d %s\n", name, code(err), errText(err))
+				continue
+			}
+			// after a partial success the names not found stay, with
+			// PM_ID_NULL, as in PCP
+			id := pcp.PMIDNull
+			if i < len(ids) {
+				id = ids[i]
+			}
+			names = append(names, name)
+			pmids = append(pmids, id)
+		}
+		idx += b
+	}
+	p.names, p.pmids = names, pmids
+}
+
+func (p *prober) instances(ctx context.Context, indom pcp.InDom) ([]pmapi.Instance, error) {
+	if indom != p.lastInDom {
+		p.insts, p.instErr = p.src.GetInDom(ctx, indom)
+		p.lastInDom = indom
+	}
+	return p.insts, p.instErr
+}
+
+func (p *prober) report(ctx context.Context) {
+	f := p.f
+	var res pcp.Result
+	for fetched := 0; fetched < len(p.pmids); {
+		batch := 1
+		if f.force && (f.internal || f.external) {
+			p.indomOnly(ctx, fetched)
+			fetched++
+			continue
+		}
+		batch = min(len(p.pmids)-fetched, max(f.batch, 1))
+		if f.batch <= 0 {
+			batch = len(p.pmids) - fetched
+		}
+		if _, err := p.src.Fetch(ctx, p.pmids[fetched:fetched+batch], &res); err != nil {
+			fmt.Fprintf(p.out, "%s %d %s (pmFetch)\n", p.names[fetched], code(err), errText(err))
+			fetched += batch
+			continue
+		}
+		for b := 0; b < batch; b++ {
+			p.metric(ctx, p.names[fetched+b], p.pmids[fetched+b], &res.Sets[b])
+		}
+		fetched += batch
+	}
+}
+
+// indomOnly is -f with -i or -I: the instance domain's instances without
+// a fetch.
+func (p *prober) indomOnly(ctx context.Context, i int) {
+	f := p.f
+	d, err := p.src.LookupDesc(ctx, p.pmids[i])
+	if err != nil {
+		fmt.Fprintf(p.out, "%s %d %s (pmLookupDesc)\n", p.names[i], code(err), errText(err))
+		return
+	}
+	if d.InDom == pcp.InDomNull {
+		fmt.Fprintf(p.out, "%s 1 PM_IN_NULL", p.names[i])
+		if f.internal && f.external {
+			p.out.WriteString(" PM_IN_NULL")
+		}
+		p.out.WriteByte('\n')
+		return
+	}
+	insts, err := p.instances(ctx, d.InDom)
+	if err != nil {
+		fmt.Fprintf(p.out, "%s %d %s (pmGetInDom)\n", p.names[i], code(err), errText(err))
+		return
+	}
+	fmt.Fprintf(p.out, "%s %d", p.names[i], len(insts))
+	for _, in := range insts {
+		if f.internal {
+			fmt.Fprintf(p.out, " ?%d", in.Inst)
+		}
+		if f.external {
+			fmt.Fprintf(p.out, " \"%s\"", in.Name)
+		}
+	}
+	p.out.WriteByte('\n')
+}
+
+func (p *prober) metric(ctx context.Context, name string, pmid pcp.PMID, vs *pcp.ValueSet) {
+	f := p.f
+	fmt.Fprintf(p.out, "%s ", name)
+	var d pcp.Desc
+	if f.internal || f.external || f.values {
+		var err error
+		if d, err = p.src.LookupDesc(ctx, pmid); err != nil {
+			fmt.Fprintf(p.out, "%d %s (pmLookupDesc)\n", code(err), errText(err))
+			return
+		}
+	}
+	switch {
+	case vs.NumVal < 0:
+		fmt.Fprintf(p.out, "%d %s", vs.NumVal, pcp.ErrorText(vs.NumVal))
+	case vs.NumVal == 0:
+		p.out.WriteString("0")
+	default:
+		fmt.Fprintf(p.out, "%d", vs.NumVal)
+		if f.values {
+			for j := range vs.Values {
+				p.out.WriteByte(' ')
+				p.out.WriteString(pcp.FormatValue(vs.ValFmt, d.Type, &vs.Values[j], 1))
+			}
+		}
+		if f.internal || f.external {
+			if d.InDom == pcp.InDomNull {
+				p.out.WriteString(" PM_IN_NULL")
+				if f.internal && f.external {
+					p.out.WriteString(" PM_IN_NULL")
+				}
+				break
+			}
+			insts, err := p.instances(ctx, d.InDom)
+			if err != nil {
+				fmt.Fprintf(p.out, "%d %s (pmGetInDom)\n", code(err), errText(err))
+				return
+			}
+			for _, v := range vs.Values {
+				if f.internal {
+					fmt.Fprintf(p.out, " ?%d", v.Inst)
+				}
+				if f.external {
+					k := 0
+					for k < len(insts) && insts[k].Inst != v.Inst {
+						k++
+					}
+					if k < len(insts) {
+						fmt.Fprintf(p.out, " \"%s\"", insts[k].Name)
+					} else {
+						fmt.Fprintf(p.out, " ?%d", v.Inst)
+					}
+				}
+			}
+		}
+	}
+	p.out.WriteByte('\n')
+}
+
+// pduCounts is -V's report of the PDUs exchanged with pmcd.
+func (p *prober) pduCounts() {
+	out, in := pmapi.PDUCounts()
+	for _, row := range []struct {
+		label string
+		n     [pmapi.NumPDUTypes]uint64
+	}{{"PDUs send", out}, {"PDUs recv", in}} {
+		p.out.WriteString(row.label)
+		total := uint64(0)
+		for i := 0; i < pdusMax; i++ {
+			fmt.Fprintf(p.out, " %3d", row.n[i])
+			total += row.n[i]
+		}
+		fmt.Fprintf(p.out, "\nTotal: %d\n", total)
+	}
+}
+
+func asPCP(err error) (pcp.Error, bool) {
+	var pe pcp.Error
+	ok := errors.As(err, &pe)
+	return pe, ok
+}
