@@ -29,6 +29,7 @@ func (s *agent) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 		s.redoDodgey()
 	}
 	s.fetchNow = s.now()
+	s.streams.plan(s.domain, pmids)
 	var dyn, ghost, proc bool
 	for _, id := range pmids {
 		if id.Domain() != s.domain || id.Cluster() != 0 {
@@ -176,7 +177,8 @@ func (s *agent) value(c pmda.Client, item uint32, inst int32, n int) (pcp.Atom, 
 	case 2:
 		a.UL = uint32(now.Unix() - s.begun.Unix())
 	case 3:
-		a.D = 1000 * now.Sub(s.begun).Seconds()
+		// PCP's agent works in microseconds.
+		a.D = float64(now.Sub(s.begun).Microseconds()) / 1000
 	case 4:
 		a.L = 42
 	case 5:
@@ -400,7 +402,7 @@ func (s *agent) value(c pmda.Client, item uint32, inst int32, n int) (pcp.Atom, 
 	case 90:
 		a.UL = s.magic.Units.Pack()
 	case 91:
-		a.UL = dataSize()
+		a.UL = s.dataGrowth()
 	case 93:
 		a.UL = 1
 	case 94:
@@ -434,11 +436,11 @@ func (s *agent) value(c pmda.Client, item uint32, inst int32, n int) (pcp.Atom, 
 	case 120:
 		a.LL = s.scrambleV
 	case 126:
-		a.L = s.eventFetch
+		a.L = s.eventFetch % 4
 	case 136, 137, 139:
 		return s.eventValue(item, inst)
 	case 140:
-		a.L = s.hiresFetch
+		a.L = s.hiresFetch % 4
 	case 141, 145, 149:
 		s.negL++
 		a.L = s.negL
@@ -457,7 +459,7 @@ func (s *agent) value(c pmda.Client, item uint32, inst int32, n int) (pcp.Atom, 
 			a.CP = a.CP[:3]
 		}
 	case 155:
-		a.UL = uint32(s.mirageGap / time.Millisecond)
+		a.L = int32(s.mirageGap / time.Millisecond)
 	case 156:
 		a.UL = s.proc.ordinalOf(inst)
 	case 157:

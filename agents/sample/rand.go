@@ -4,11 +4,12 @@ package sample
 // same ones PCP's agent draws from, so that a fresh agent of either kind
 // goes through the same values and instances when asked the same things.
 
-// rand48 is the 48-bit linear congruential generator of lrand48(3), in the
-// state it starts in when nothing has seeded it.
+// rand48 is the 48-bit linear congruential generator of lrand48(3). GNU
+// libc's starts from a state of zero when nothing has seeded it, as PCP's
+// agent leaves it.
 type rand48 struct{ x uint64 }
 
-func newRand48() rand48 { return rand48{x: 0x1234ABCD330E} }
+func newRand48() rand48 { return rand48{} }
 
 // next is lrand48's next value, in [0, 2^31).
 func (r *rand48) next() int64 {

@@ -64,6 +64,9 @@ type agent struct {
 	begun time.Time
 	// fetchNow is the clock reading of the fetch in progress.
 	fetchNow time.Time
+	// dataBase is the data size when the agent started, for
+	// sample.datasize's growth; -1 until the first fetch of it in pmcd.
+	dataBase int64
 	rnd      rand48
 	scr      scrambler
 	pid      uint32
@@ -130,8 +133,11 @@ type agent struct {
 	ghostState int32
 	mirageCtl  time.Time
 	mirageGap  time.Duration
-	eventFetch int32
+	eventFetch int32 // fetches of fungus's records, settable
+	eventX     int32 // fetches of bogus's records
 	hiresFetch int32
+	hiresX     int32
+	streams    eventStreams
 }
 
 type updown struct {
@@ -191,6 +197,10 @@ func newAgent(domain uint32, opts Options) *agent {
 		Sem: pcp.SemDiscrete, Units: u(1, -1, 0, pcp.SpaceByte, pcp.TimeSec, 0),
 	}
 	s.begun = s.now()
+	s.dataBase = -1
+	if !opts.DSO {
+		s.dataBase = int64(dataSize())
+	}
 	s.colour = names(0, []string{"red", "green", "blue"})
 	s.family = names(0, []string{"colleen", "terry", "emma", "cathy", "fat bald bastard"})
 	s.events = names(0, []string{"fungus", "bogus"})
@@ -220,6 +230,7 @@ func newAgent(domain uint32, opts Options) *agent {
 	s.updown = updown{dir: 1, click: 5, repeat: 5, max: 200, step: 10}
 	s.visible, s.ghostState = -1, 23
 	s.proc.rnd.seed = 1
+	s.streams = newEvents()
 	s.mirageGap = 10 * time.Second
 	s.redoMirage()
 	s.redoDynamic(false)
@@ -270,6 +281,17 @@ func (s *agent) metrics() []pmda.Metric {
 		ms = append(ms, m)
 	}
 	return ms
+}
+
+// dataGrowth is sample.datasize: kilobytes the process's data has grown
+// since the agent started (a daemon) or since the first fetch of it (in
+// pmcd), as PCP's agent measures its heap.
+func (s *agent) dataGrowth() uint32 {
+	now := int64(dataSize())
+	if s.dataBase < 0 {
+		s.dataBase = now
+	}
+	return uint32(max(now-s.dataBase, 0))
 }
 
 func itoa(i int32) string { return strconv.Itoa(int(i)) }

@@ -81,6 +81,18 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 	if err != nil {
 		return err
 	}
+	// PCP's agent reads the value through a union, signed or unsigned
+	// as suits the variable rather than the metric's type.
+	switch d.typ {
+	case pcp.Type32:
+		av.UL = uint32(av.L)
+	case pcp.TypeU32:
+		av.L = int32(av.UL)
+	case pcp.Type64:
+		av.ULL = uint64(av.LL)
+	case pcp.TypeU64:
+		av.LL = int64(av.ULL)
+	}
 	switch d.item {
 	case 0:
 		s.control = av.L
@@ -160,9 +172,9 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 		s.scrambleV = 0
 		s.scramble = append(s.scramble[:0], s.bin...)
 	case 126:
-		s.eventFetch = av.L
+		s.eventFetch, s.eventX = av.L, av.L
 	case 140:
-		s.hiresFetch = av.L
+		s.hiresFetch, s.hiresX = av.L, av.L
 	case 141, 145, 149:
 		s.negL = av.L
 	case 142, 146, 150:
