@@ -152,7 +152,7 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 		Domain:  domain,
 		Metrics: metrics,
 		InDoms:  indoms,
-		Labels:  []pmda.Label{{Name: "role", Value: "testing"}},
+		Labels:  domainLabels,
 		Fetcher: a,
 		Log:     a.log,
 	})
@@ -276,6 +276,22 @@ func (a *agent) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) (
 	}
 	return nil, pcp.ErrInDom
 }
+
+// LabelSets answers the domain level as simple.c does: its own label
+// only. libpcp_pmda adds {"agent":NAME} to the domain only for agents that
+// give no domain labels of their own, and simple gives "role".
+func (a *agent) LabelSets(ctx context.Context, c pmda.Client, ident uint32, level uint8) ([]pcp.LabelSet, bool, error) {
+	if level&^(pcp.LabelCompound|pcp.LabelOptional) != pcp.LabelDomain {
+		return nil, false, nil
+	}
+	s, err := pmda.NewLabelSet(pcp.InstNull, level, domainLabels)
+	if err != nil {
+		return nil, true, err
+	}
+	return []pcp.LabelSet{s}, true, nil
+}
+
+var domainLabels = []pmda.Label{{Name: "role", Value: "testing"}}
 
 // Store sets simple.numfetch or the colours, with simple.c's answers:
 // PM_ERR_BADSTORE for a value out of range (which is clamped and stored),

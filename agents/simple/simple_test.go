@@ -172,7 +172,7 @@ func TestLabels(t *testing.T) {
 		t.Errorf("instance labels %s", got)
 	}
 	sets, err = a.Label(ctx, 0, Domain, pcp.LabelDomain)
-	if err != nil || len(sets) != 1 || string(sets[0].JSON) != `{"agent":"simple","role":"testing"}` {
+	if err != nil || len(sets) != 1 || string(sets[0].JSON) != `{"role":"testing"}` {
 		t.Errorf("domain labels %v %v", sets, err)
 	}
 }
