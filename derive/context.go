@@ -1,0 +1,584 @@
+package derive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// Source is the context derived metrics extend: a live host, an archive
+// or local agents. Its methods have the shapes of pmapi.Context's, which
+// satisfies it with one thin adapter for Fetch (pmapi's also returns
+// pmcd's state-change flags). LookupNames answers pcp.PMIDNull for
+// unknown names in a list of several, and LookupDescs a Desc whose PMID
+// is pcp.PMIDNull for PMIDs it cannot describe.
+type Source interface {
+	LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error)
+	LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error)
+	LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error)
+	NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error)
+	Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error
+}
+
+// Namespace is the part of a Source's namespace that Context merges
+// derived names into; a Source without it gets derived names only.
+type Namespace interface {
+	NameID(ctx context.Context, pmid pcp.PMID) (string, error)
+	ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error)
+	Traverse(ctx context.Context, name string) ([]string, error)
+}
+
+// metric is one derived metric as a context sees it.
+type metric struct {
+	def     *Def
+	global  bool
+	masked  bool // a global hidden by a per-context metric of the same name
+	bound   bool // binding attempted
+	binding bool // binding under way (a definition that uses itself)
+	expr    *bound
+	err     error // why binding failed
+}
+
+// Context adds derived metrics to a Source: the registry's global ones
+// (including any registered later) and its own. It is safe for concurrent
+// use; fetches are serialised because delta() and rate() keep state.
+type Context struct {
+	src Source
+	reg *Registry
+
+	mu      sync.Mutex
+	metrics []*metric
+	seen    int // registry definitions copied so far
+	local   int // per-context metrics added
+	scratch pcp.Result
+}
+
+// NewContext layers the derived metrics of reg (Global() when nil) over src.
+func NewContext(src Source, reg *Registry) *Context {
+	if reg == nil {
+		reg = Global()
+	}
+	return &Context{src: src, reg: reg}
+}
+
+// Source returns the context derived metrics are added to.
+func (c *Context) Source() Source { return c.src }
+
+// refresh picks up global definitions registered since the last call.
+func (c *Context) refresh() {
+	for _, d := range c.reg.snapshot(c.seen) {
+		m := &metric{def: d, global: true}
+		for _, o := range c.metrics {
+			if !o.global && o.def.Name == d.Name {
+				m.masked = true
+			}
+		}
+		c.metrics = append(c.metrics, m)
+		c.seen++
+	}
+}
+
+func (c *Context) byName(name string) *metric {
+	for _, m := range c.metrics {
+		if !m.masked && m.def.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+func (c *Context) byPMID(pmid pcp.PMID) *metric {
+	for _, m := range c.metrics {
+		if !m.masked && m.def.PMID == pmid {
+			return m
+		}
+	}
+	return nil
+}
+
+// AddDerived adds a derived metric to this context only,
+// pmAddDerivedMetric: it masks a global one of the same name and is
+// checked against the context's metrics at once. An operand the context
+// lacks leaves the metric defined but unusable, as in libpcp.
+func (c *Context) AddDerived(ctx context.Context, name, expr string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refresh()
+	for _, m := range c.metrics {
+		if m.def.Name == name && !m.global {
+			return &AddError{Name: name, Msg: "Duplicate per-context derived metric name"}
+		}
+	}
+	tree, err := Parse(name, expr)
+	if err != nil {
+		var se *SyntaxError
+		errors.As(err, &se)
+		se.call = "Syntax Error: pmAddDerivedMetric"
+		return se
+	}
+	// per-context PMIDs count down from the top of the dynamic domain,
+	// with PCP's flag bit set
+	n := uint32(c.local)
+	cluster, item := uint32(maxCluster)-n/maxItem, uint32(maxItem)-n%maxItem
+	if n/maxItem > maxCluster {
+		return &AddError{Name: name, Msg: "per-context PMID space exhausted"}
+	}
+	pmid := pcp.NewPMID(DynamicDomain, cluster, item) | 1<<31
+	for _, m := range c.metrics {
+		if m.global && m.def.Name == name {
+			m.masked = true
+		}
+	}
+	m := &metric{def: &Def{Name: name, Expr: expr, PMID: pmid, Tree: tree}}
+	c.metrics = append(c.metrics, m)
+	c.local++
+	c.bind(ctx, m)
+	var sem *SemanticError
+	if errors.As(m.err, &sem) {
+		return &SyntaxError{Name: name, Expr: expr, Msg: sem.Msg, call: "Semantic Error: pmAddDerivedMetric"}
+	}
+	return nil
+}
+
+// AddError is a per-context definition refused before parsing.
+type AddError struct {
+	Name string
+	Msg  string
+}
+
+func (e *AddError) Error() string {
+	return fmt.Sprintf("Error: pmAddDerivedMetric(\"%s\", ...): returns %d\n%s", e.Name, pcp.ErrBadDerive.Code(), e.Msg)
+}
+
+func (e *AddError) Unwrap() error { return pcp.ErrBadDerive }
+
+// ctxResolver resolves operand names for binding inside a context.
+type ctxResolver struct {
+	c   *Context
+	ctx context.Context
+}
+
+func (r ctxResolver) lookup(name string) (pcp.PMID, error) {
+	pmids, err := r.c.src.LookupNames(r.ctx, []string{name})
+	if err == nil && len(pmids) == 1 && pmids[0] != pcp.PMIDNull {
+		return pmids[0], nil
+	}
+	if m := r.c.byName(name); m != nil {
+		return m.def.PMID, nil
+	}
+	if err == nil {
+		err = pcp.ErrName
+	}
+	return pcp.PMIDNull, err
+}
+
+func (r ctxResolver) desc(pmid pcp.PMID) (pcp.Desc, error) {
+	if m := r.c.byPMID(pmid); m != nil && IsDerived(pmid) {
+		return r.c.descOf(r.ctx, m)
+	}
+	descs, err := r.c.src.LookupDescs(r.ctx, []pcp.PMID{pmid})
+	if err != nil {
+		return pcp.Desc{}, err
+	}
+	if len(descs) != 1 || descs[0].PMID == pcp.PMIDNull {
+		return pcp.Desc{}, pcp.ErrPMID
+	}
+	return descs[0], nil
+}
+
+// bind checks m against the context's metrics the first time it is
+// needed, as libpcp's __dmbind does.
+func (c *Context) bind(ctx context.Context, m *metric) {
+	if m.bound {
+		return
+	}
+	if m.binding {
+		// libpcp recurses until its stack overflows; refuse instead
+		m.err = fmt.Errorf("derived metric %s is defined in terms of itself: %w", m.def.Name, pcp.ErrBadDerive)
+		return
+	}
+	m.binding = true
+	defer func() { m.binding, m.bound = false, true }()
+	if !m.def.Anon {
+		// a real metric of the same name wins
+		if pmids, err := c.src.LookupNames(ctx, []string{m.def.Name}); err == nil && len(pmids) == 1 &&
+			pmids[0] != pcp.PMIDNull && !IsDerived(pmids[0]) {
+			m.err = fmt.Errorf("derived metric %s: name of metric %s: %w", m.def.Name, pmids[0], pcp.ErrBadDerive)
+			return
+		}
+	}
+	b, err := bind(m.def.Name, m.def.Tree, ctxResolver{c, ctx})
+	if err != nil {
+		if m.err == nil {
+			m.err = err
+		}
+		var sem *SemanticError
+		if errors.As(err, &sem) && m.global {
+			c.reg.warn("%s\n", sem.Error())
+		}
+		return
+	}
+	if m.err != nil { // a cycle found deeper down
+		return
+	}
+	b.desc.PMID = m.def.PMID
+	m.expr = b
+}
+
+func (c *Context) descOf(ctx context.Context, m *metric) (pcp.Desc, error) {
+	c.bind(ctx, m)
+	if m.expr == nil {
+		return pcp.Desc{}, pcp.ErrBadDerive
+	}
+	return m.expr.desc, nil
+}
+
+// usable reports whether a metric belongs in the namespace: anonymous
+// metrics always, others unless binding them failed.
+func (c *Context) usable(ctx context.Context, m *metric, bindNow bool) bool {
+	if m.masked {
+		return false
+	}
+	if bindNow {
+		c.bind(ctx, m)
+	}
+	return m.def.Anon || !m.bound || m.expr != nil
+}
+
+// LookupNames maps names to PMIDs: real metrics first, then derived ones.
+func (c *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+	pmids, err := c.src.LookupNames(ctx, names)
+	if err != nil && !errors.Is(err, pcp.ErrName) {
+		return pmids, err
+	}
+	if len(pmids) != len(names) {
+		pmids = make([]pcp.PMID, len(names))
+		for i := range pmids {
+			pmids[i] = pcp.PMIDNull
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refresh()
+	found := 0
+	for i, name := range names {
+		if pmids[i] == pcp.PMIDNull {
+			if m := c.byName(name); m != nil {
+				pmids[i] = m.def.PMID
+			}
+		}
+		if pmids[i] != pcp.PMIDNull {
+			found++
+		}
+	}
+	if found == 0 && len(names) == 1 {
+		return pmids, fmt.Errorf("derive: LookupNames %q: %w", names[0], pcp.ErrName)
+	}
+	return pmids, nil
+}
+
+// LookupDescs returns descriptors; a derived metric that cannot be bound
+// in this context, like a PMID the source does not know, gets a Desc
+// whose PMID is pcp.PMIDNull.
+func (c *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+	out := make([]pcp.Desc, len(pmids))
+	var real []pcp.PMID
+	var where []int
+	c.mu.Lock()
+	c.refresh()
+	for i, pmid := range pmids {
+		if m := c.byPMID(pmid); m != nil && IsDerived(pmid) {
+			d, err := c.descOf(ctx, m)
+			if err != nil {
+				d = pcp.Desc{PMID: pcp.PMIDNull}
+			}
+			out[i] = d
+			continue
+		}
+		real = append(real, pmid)
+		where = append(where, i)
+	}
+	c.mu.Unlock()
+	if len(real) > 0 {
+		descs, err := c.src.LookupDescs(ctx, real)
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range where {
+			out[i] = descs[k]
+		}
+	}
+	return out, nil
+}
+
+// LookupDesc returns one descriptor, pmLookupDesc: a derived metric that
+// cannot be bound is pcp.ErrBadDerive.
+func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+	c.mu.Lock()
+	c.refresh()
+	m := c.byPMID(pmid)
+	if m != nil && IsDerived(pmid) {
+		d, err := c.descOf(ctx, m)
+		c.mu.Unlock()
+		if err != nil {
+			return d, fmt.Errorf("derive: LookupDesc %s: %w", pmid, err)
+		}
+		return d, nil
+	}
+	c.mu.Unlock()
+	descs, err := c.src.LookupDescs(ctx, []pcp.PMID{pmid})
+	if err != nil {
+		return pcp.Desc{}, err
+	}
+	if len(descs) != 1 || descs[0].PMID == pcp.PMIDNull {
+		return pcp.Desc{}, fmt.Errorf("derive: LookupDesc %s: %w", pmid, pcp.ErrPMID)
+	}
+	return descs[0], nil
+}
+
+// BindError returns why a derived metric cannot be used in this
+// context (a missing operand, a semantic error), or nil.
+func (c *Context) BindError(ctx context.Context, pmid pcp.PMID) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refresh()
+	m := c.byPMID(pmid)
+	if m == nil {
+		return pcp.ErrPMID
+	}
+	c.bind(ctx, m)
+	return m.err
+}
+
+// NameID returns the name of a PMID, derived or real.
+func (c *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
+	if IsDerived(pmid) {
+		c.mu.Lock()
+		c.refresh()
+		m := c.byPMID(pmid)
+		c.mu.Unlock()
+		if m != nil {
+			return m.def.Name, nil
+		}
+	}
+	if ns, ok := c.src.(Namespace); ok {
+		return ns.NameID(ctx, pmid)
+	}
+	return "", fmt.Errorf("derive: NameID %s: %w", pmid, pcp.ErrPMID)
+}
+
+// Traverse lists the metric names under name, real ones first, then the
+// derived ones that can be used in this context.
+func (c *Context) Traverse(ctx context.Context, name string) ([]string, error) {
+	var names []string
+	var srcErr error
+	if ns, ok := c.src.(Namespace); ok {
+		names, srcErr = ns.Traverse(ctx, name)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refresh()
+	n := 0
+	for _, m := range c.metrics {
+		if under(m.def.Name, name) && c.usable(ctx, m, true) {
+			names = append(names, m.def.Name)
+			n++
+		}
+	}
+	if n == 0 && srcErr != nil {
+		return nil, srcErr
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("derive: Traverse %q: %w", name, pcp.ErrName)
+	}
+	return names, nil
+}
+
+func under(full, prefix string) bool {
+	return prefix == "" || full == prefix || strings.HasPrefix(full, prefix) && full[len(prefix)] == '.'
+}
+
+// ChildrenStatus lists the children of name, real ones first, then those
+// only derived metrics add. A derived leaf has no children.
+func (c *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+	var kids []pmns.Child
+	var srcErr error
+	if ns, ok := c.src.(Namespace); ok {
+		kids, srcErr = ns.ChildrenStatus(ctx, name)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refresh()
+	var extra []pmns.Child
+	for _, m := range c.metrics {
+		if !under(m.def.Name, name) || !c.usable(ctx, m, false) {
+			continue
+		}
+		if m.def.Name == name {
+			return kids, srcErr // a derived leaf
+		}
+		rest := m.def.Name
+		if name != "" {
+			rest = m.def.Name[len(name)+1:]
+		}
+		first, _, more := strings.Cut(rest, ".")
+		if !slices.ContainsFunc(extra, func(k pmns.Child) bool { return k.Name == first }) {
+			extra = append(extra, pmns.Child{Name: first, Leaf: !more})
+		}
+	}
+	if len(extra) == 0 {
+		return kids, srcErr
+	}
+	for _, k := range extra {
+		if !slices.ContainsFunc(kids, func(r pmns.Child) bool { return r.Name == k.Name }) {
+			kids = append(kids, k)
+		}
+	}
+	return kids, nil
+}
+
+// LookupText returns a derived metric's help text (oneline, or help
+// when help is true); only global metrics loaded from configuration
+// files have any.
+func (c *Context) LookupText(pmid pcp.PMID, help bool) (string, error) {
+	return c.reg.HelpText(pmid, help)
+}
+
+// Fetch fetches pmids into r, computing derived metrics from their
+// operands, which are fetched from the source once however many derived
+// metrics use them.
+func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refresh()
+	var derived []*metric
+	want := make([]pcp.PMID, 0, len(pmids))
+	seen := map[pcp.PMID]bool{}
+	addReal := func(p pcp.PMID) {
+		if !seen[p] {
+			seen[p] = true
+			want = append(want, p)
+		}
+	}
+	for _, p := range pmids {
+		m := c.byPMID(p)
+		if m == nil || !IsDerived(p) {
+			addReal(p)
+			continue
+		}
+		c.bind(ctx, m)
+		if !slices.Contains(derived, m) {
+			derived = append(derived, m)
+		}
+		if m.expr != nil {
+			operands(m.expr, addReal)
+		}
+	}
+	if len(derived) == 0 {
+		return c.src.Fetch(ctx, pmids, r)
+	}
+	in := &c.scratch
+	in.Reset()
+	if len(want) > 0 {
+		if err := c.src.Fetch(ctx, want, in); err != nil {
+			return err
+		}
+	} else {
+		in.Timestamp = pcp.Timestamp{}
+	}
+	sets := make(map[pcp.PMID]*pcp.ValueSet, len(in.Sets))
+	for i := range in.Sets {
+		sets[in.Sets[i].PMID] = &in.Sets[i]
+	}
+	e := &evaluator{ctx: ctx, stamp: in.Timestamp, sets: sets, inst: c.src}
+	results := map[pcp.PMID]int32{}
+	for _, m := range derived {
+		if m.expr == nil {
+			results[m.def.PMID] = pcp.ErrPMID.Code()
+			continue
+		}
+		results[m.def.PMID] = e.eval(m.expr)
+	}
+	r.Reset()
+	r.Timestamp = in.Timestamp
+	for _, p := range pmids {
+		n, isDerived := results[p]
+		if !isDerived {
+			r.Sets = append(r.Sets, copySet(sets[p], p))
+			continue
+		}
+		m := c.byPMID(p)
+		r.Sets = append(r.Sets, derivedSet(m, p, n))
+	}
+	return nil
+}
+
+// operands calls f for each metric an expression reads.
+func operands(b *bound, f func(pcp.PMID)) {
+	if b.left != nil {
+		operands(b.left, f)
+	}
+	if b.right != nil {
+		operands(b.right, f)
+	}
+	if b.op == OpName && b.pmid != pcp.PMIDNull && (b.left == nil) {
+		f(b.pmid)
+	}
+}
+
+func copySet(s *pcp.ValueSet, pmid pcp.PMID) pcp.ValueSet {
+	if s == nil {
+		return pcp.ValueSet{PMID: pmid, NumVal: pcp.ErrPMID.Code()}
+	}
+	out := pcp.ValueSet{PMID: s.PMID, NumVal: s.NumVal, ValFmt: s.ValFmt}
+	if s.NumVal > 0 {
+		out.Values = make([]pcp.Value, s.NumVal)
+		for i, v := range s.Values[:s.NumVal] {
+			out.Values[i] = pcp.Value{Inst: v.Inst, LVal: v.LVal,
+				Block: pcp.ValueBlock{Type: v.Block.Type, Data: append([]byte(nil), v.Block.Data...)}}
+		}
+		if out.ValFmt == pcp.ValSPtr {
+			out.ValFmt = pcp.ValDPtr
+		}
+	}
+	return out
+}
+
+// derivedSet turns an expression's values into a value set.
+func derivedSet(m *metric, pmid pcp.PMID, n int32) pcp.ValueSet {
+	vs := pcp.ValueSet{PMID: pmid, NumVal: n}
+	if n <= 0 || m.expr == nil {
+		if n > 0 {
+			vs.NumVal = 0
+		}
+		return vs
+	}
+	t := m.expr.desc.Type
+	if t == pcp.Type32 || t == pcp.TypeU32 {
+		vs.ValFmt = pcp.ValInSitu
+	} else {
+		vs.ValFmt = pcp.ValDPtr
+	}
+	vs.Values = make([]pcp.Value, n)
+	for i, v := range m.expr.vals[:n] {
+		out := pcp.Value{Inst: v.inst}
+		switch t {
+		case pcp.Type32, pcp.TypeU32:
+			out.LVal = i32(v.bits)
+		case pcp.TypeFloat:
+			out.Block = pcp.ValueBlock{Type: t, Data: native.AppendUint32(nil, uint32(v.bits))}
+		case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
+			out.Block = pcp.ValueBlock{Type: t, Data: native.AppendUint64(nil, v.bits)}
+		default:
+			out.Block = pcp.ValueBlock{Type: t, Data: append([]byte(nil), v.blk...)}
+		}
+		vs.Values[i] = out
+	}
+	return vs
+}

@@ -1,0 +1,455 @@
+package derive
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// SyntaxError is a definition rejected when it is registered: the
+// scanner's or parser's complaint and the byte offset of the token where
+// libpcp stopped. Msg is empty where libpcp gives no reason.
+type SyntaxError struct {
+	Name string
+	Expr string
+	Pos  int
+	Msg  string
+
+	call string // the failing call as the message names it
+}
+
+// Error formats the error as pmRegisterDerivedMetric does: the call, the
+// expression, a caret under the offending token and the reason.
+func (e *SyntaxError) Error() string {
+	call := e.call
+	if call == "" {
+		call = "Error: pmRegisterDerivedMetric"
+	}
+	return e.format(call + "(\"" + e.Name + "\", ...)")
+}
+
+func (e *SyntaxError) format(head string) string {
+	var b strings.Builder
+	b.WriteString(head + "\n" + e.Expr + "\n")
+	if e.Pos != 0 {
+		// libpcp pads with a width of the offset's magnitude, so an
+		// empty expression (offset -1) has its caret in column 1
+		b.WriteString(strings.Repeat(" ", max(e.Pos, -e.Pos)))
+	}
+	b.WriteString("^\n")
+	if e.Msg != "" {
+		b.WriteString(e.Msg + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Unwrap makes every syntax error a pcp.ErrBadDerive.
+func (e *SyntaxError) Unwrap() error { return pcp.ErrBadDerive }
+
+// Parse parses a derived metric expression, reporting errors as
+// pmRegisterDerived would for a metric called name.
+func Parse(name, expr string) (*Node, error) {
+	if i := strings.IndexByte(expr, 0); i >= 0 {
+		expr = expr[:i]
+	}
+	p := &parser{lex: lexer{src: expr}, name: name}
+	n := p.parse()
+	if p.err != nil {
+		return nil, p.err
+	}
+	return n, nil
+}
+
+// parser is a precedence-climbing parser that reproduces the behaviour
+// of libpcp's bison grammar on bad input. Bison reports the message of
+// the innermost construct on its stack that has an error rule, at the
+// token it could not use; frames mirrors those constructs.
+type parser struct {
+	lex    lexer
+	name   string
+	tok    token
+	have   bool
+	frames []string
+	err    *SyntaxError
+}
+
+// abort unwinds the parse once an error is recorded.
+type abort struct{}
+
+func (p *parser) peek() token {
+	if !p.have {
+		p.tok = p.lex.next()
+		p.have = true
+	}
+	return p.tok
+}
+
+func (p *parser) take() token {
+	t := p.peek()
+	p.have = false
+	return t
+}
+
+// fail stops at token t with the innermost frame's message (or the
+// scanner's own complaint).
+func (p *parser) fail(t token) {
+	msg := ""
+	if t.kind == tokError {
+		msg = t.msg
+	} else if len(p.frames) > 0 {
+		msg = p.frames[len(p.frames)-1]
+	}
+	p.stop(t.pos, msg)
+}
+
+// stop records an error at pos, as the semantic actions of the grammar do.
+func (p *parser) stop(pos int, msg string) {
+	p.err = &SyntaxError{Name: p.name, Expr: p.lex.src, Pos: pos, Msg: msg}
+	panic(abort{})
+}
+
+func (p *parser) push(msg string) { p.frames = append(p.frames, msg) }
+func (p *parser) pop()            { p.frames = p.frames[:len(p.frames)-1] }
+
+func follow(what, after string) string { return what + " expected to follow " + after }
+
+const (
+	aexpr = "Arithmetic expression"
+	bexpr = "Boolean expression"
+	opStr = "Arithmetic or relational or boolean operator"
+)
+
+// precedence levels, lowest first, as the grammar's %left lines declare
+const (
+	precQuest = 1 + iota
+	precBool
+	precNot
+	precRel
+	precAdd
+	precMul
+)
+
+var binOps = map[tokKind]struct {
+	op   Op
+	prec int
+}{
+	tokPlus: {OpPlus, precAdd}, tokMinus: {OpMinus, precAdd},
+	tokStar: {OpStar, precMul}, tokSlash: {OpSlash, precMul},
+	tokLT: {OpLT, precRel}, tokLEQ: {OpLEQ, precRel}, tokEQ: {OpEQ, precRel},
+	tokGEQ: {OpGEQ, precRel}, tokGT: {OpGT, precRel}, tokNEQ: {OpNEQ, precRel},
+	tokAnd: {OpAnd, precBool}, tokOr: {OpOr, precBool},
+	tokQuest: {OpQuest, precQuest},
+}
+
+// initialOps are the tokens whose appearance first in an expression has
+// its own message.
+var initialOps = map[tokKind]bool{
+	tokPlus: true, tokStar: true, tokSlash: true, tokLParen: true, tokRParen: true,
+	tokLT: true, tokLEQ: true, tokEQ: true, tokGEQ: true, tokGT: true, tokNEQ: true,
+	tokAnd: true, tokOr: true, tokQuest: true, tokColon: true,
+}
+
+// nameFollow are the tokens after which a bare metric name is complete;
+// bison merges them over every context an expression can appear in.
+var nameFollow = map[tokKind]bool{
+	tokEOS: true, tokPlus: true, tokMinus: true, tokStar: true, tokSlash: true,
+	tokLT: true, tokLEQ: true, tokEQ: true, tokGEQ: true, tokGT: true, tokNEQ: true,
+	tokAnd: true, tokOr: true, tokQuest: true, tokColon: true, tokRParen: true,
+	tokLParen: true, tokComma: true,
+}
+
+func (p *parser) parse() (n *Node) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abort); !ok {
+				panic(r)
+			}
+			n = nil
+		}
+	}()
+	t := p.peek()
+	if initialOps[t.kind] && t.kind != tokLParen {
+		p.take()
+		p.push(fmt.Sprintf("Unexpected initial '%s'", t.text))
+		p.fail(p.peek())
+	}
+	n = p.expr(precQuest, true)
+	switch t := p.peek(); t.kind {
+	case tokEOS:
+		return n
+	case tokLParen, tokRParen:
+		p.take()
+		p.push(fmt.Sprintf("Unexpected '%s'", t.text))
+		p.fail(p.peek())
+	}
+	p.fail(p.peek())
+	return nil
+}
+
+// expr parses an expression whose operators bind at least as tightly as
+// prec. initial says the expression starts the input.
+func (p *parser) expr(prec int, initial bool) *Node {
+	left := p.unary(prec, initial)
+	for {
+		t := p.peek()
+		b, ok := binOps[t.kind]
+		if !ok || b.prec < prec {
+			return left
+		}
+		p.take()
+		if b.op == OpQuest {
+			p.push(follow(aexpr, "QUEST"))
+			mid := p.expr(precQuest, false)
+			if p.peek().kind != tokColon {
+				p.fail(p.peek())
+			}
+			p.take()
+			p.pop()
+			p.push(follow(aexpr, "COLON"))
+			right := p.expr(precQuest+1, false)
+			p.pop()
+			left = &Node{Op: OpQuest, Left: left, Right: &Node{Op: OpColon, Left: mid, Right: right}}
+			continue
+		}
+		what := aexpr
+		if b.op.boolean() {
+			what = bexpr
+		}
+		p.push(follow(what, opName[b.op]))
+		right := p.expr(b.prec+1, false)
+		p.pop()
+		left = &Node{Op: b.op, Left: left, Right: right}
+	}
+}
+
+func (p *parser) unary(prec int, initial bool) *Node {
+	switch p.peek().kind {
+	case tokMinus:
+		p.take()
+		p.push(follow(aexpr, "NEG"))
+		// unary minus binds as tightly as binary minus
+		n := &Node{Op: OpNeg, Left: p.expr(precAdd+1, false)}
+		p.pop()
+		return n
+	case tokNot:
+		p.take()
+		p.push(follow(bexpr, "NOT"))
+		n := &Node{Op: OpNot, Left: p.expr(precNot+1, false)}
+		p.pop()
+		return n
+	}
+	return p.primary(initial)
+}
+
+func (p *parser) primary(initial bool) *Node {
+	t := p.peek()
+	switch t.kind {
+	case tokLParen:
+		p.take()
+		if initial {
+			p.push("Unexpected initial '('")
+			defer p.pop()
+		}
+		n := p.expr(precQuest, false)
+		if p.peek().kind != tokRParen {
+			p.fail(p.peek())
+		}
+		p.take()
+		if p.peek().kind == tokInstName {
+			return &Node{Op: OpInst, Left: n, Value: p.take().text, Paren: true}
+		}
+		return n
+	case tokInteger, tokDouble:
+		p.take()
+		return constant(t)
+	case tokName:
+		p.take()
+		n := &Node{Op: OpName, Value: t.text}
+		next := p.peek()
+		if next.kind == tokInstName {
+			p.take()
+			return &Node{Op: OpInst, Left: n, Value: next.text}
+		}
+		if !nameFollow[next.kind] {
+			p.push(follow(opStr, "NAME"))
+			p.fail(next)
+		}
+		return n
+	case tokMkconst:
+		return p.mkconst()
+	case tokRescale:
+		return p.rescale()
+	case tokMatchinst:
+		return p.matchinst()
+	case tokScalar:
+		p.take()
+		p.take() // "("
+		p.push(follow("<expr>", "scalar("))
+		n := &Node{Op: OpScalar, Left: p.expr(precQuest, false)}
+		p.expect(tokRParen)
+		p.pop()
+		return n
+	case tokAvg, tokCount, tokDefined, tokDelta, tokInstant, tokMax, tokMin, tokRate, tokSum, tokAnon:
+		return p.function()
+	}
+	p.fail(t)
+	return nil
+}
+
+func (p *parser) expect(k tokKind) token {
+	if p.peek().kind != k {
+		p.fail(p.peek())
+	}
+	return p.take()
+}
+
+var funcOps = map[tokKind]Op{
+	tokAvg: OpAvg, tokCount: OpCount, tokDefined: OpDefined, tokDelta: OpDelta,
+	tokInstant: OpInstant, tokMax: OpMax, tokMin: OpMin, tokRate: OpRate,
+	tokSum: OpSum, tokAnon: OpAnon,
+}
+
+var anonTypes = map[string]pcp.Type{
+	"PM_TYPE_32": pcp.Type32, "PM_TYPE_U32": pcp.TypeU32, "PM_TYPE_64": pcp.Type64,
+	"PM_TYPE_U64": pcp.TypeU64, "PM_TYPE_FLOAT": pcp.TypeFloat, "PM_TYPE_DOUBLE": pcp.TypeDouble,
+}
+
+// function parses f(name), the functions whose operand is a metric name.
+func (p *parser) function() *Node {
+	t := p.take()
+	p.take() // "("
+	op := funcOps[t.kind]
+	if op != OpDefined { // the grammar has no error rule for defined(
+		p.push(follow("Metric name", t.text+"("))
+		defer p.pop()
+	}
+	name := p.expect(tokName)
+	p.expect(tokRParen)
+	n := &Node{Op: op, Left: &Node{Op: OpName, Value: name.text}}
+	if op == OpAnon {
+		typ, ok := anonTypes[name.text]
+		if !ok {
+			// libpcp goes on with a freed node here; refuse instead
+			p.stop(name.pos, fmt.Sprintf("type=%s not allowed for anon()", name.text))
+		}
+		n.Desc = pcp.Desc{PMID: pcp.PMIDNull, Type: typ, InDom: pcp.InDomNull, Sem: pcp.SemDiscrete}
+		n.Left = &Node{Op: OpInteger, Value: "0", Desc: n.Desc}
+	}
+	return n
+}
+
+func constant(t token) *Node {
+	n := &Node{Op: OpInteger, Value: t.text,
+		Desc: pcp.Desc{PMID: pcp.PMIDNull, Type: pcp.TypeU32, InDom: pcp.InDomNull, Sem: pcp.SemDiscrete}}
+	if t.kind == tokDouble {
+		n.Op = OpDouble
+		n.Desc.Type = pcp.TypeDouble
+	}
+	return n
+}
+
+func (p *parser) mkconst() *Node {
+	p.take()
+	p.take() // "("
+	t := p.peek()
+	if t.kind != tokInteger && t.kind != tokDouble {
+		p.fail(t)
+	}
+	p.take()
+	n := constant(t)
+	p.expect(tokComma)
+	for {
+		p.spec(n)
+		if p.peek().kind == tokComma {
+			p.take()
+			continue
+		}
+		end := p.expect(tokRParen)
+		if n.Op == OpDouble && n.Desc.Type != pcp.TypeDouble && n.Desc.Type != pcp.TypeFloat {
+			p.stop(end.pos, fmt.Sprintf("Incompatible floating point constant and type '%s'", n.Desc.Type))
+		}
+		return n
+	}
+}
+
+func (p *parser) spec(n *Node) {
+	tag := p.peek()
+	if tag.kind != tokType && tag.kind != tokSemantics && tag.kind != tokUnits {
+		p.fail(tag)
+	}
+	p.take()
+	p.expect(tokAssign)
+	v := p.peek()
+	if v.kind != tokString && v.kind != tokName && v.kind != tokInteger {
+		p.fail(v)
+	}
+	p.take()
+	switch tag.kind {
+	case tokType:
+		typ, ok := map[string]pcp.Type{"32": pcp.Type32, "U32": pcp.TypeU32, "64": pcp.Type64,
+			"U64": pcp.TypeU64, "FLOAT": pcp.TypeFloat, "DOUBLE": pcp.TypeDouble}[strings.ToUpper(v.text)]
+		if !ok {
+			p.stop(v.pos, fmt.Sprintf("Unrecognized value for type '%s'", v.text))
+		}
+		n.Desc.Type = typ
+	case tokSemantics:
+		sem, ok := map[string]pcp.Sem{"COUNTER": pcp.SemCounter, "INSTANT": pcp.SemInstant,
+			"DISCRETE": pcp.SemDiscrete}[strings.ToUpper(v.text)]
+		if !ok {
+			p.stop(v.pos, fmt.Sprintf("Unrecognized value for semantics '%s'", v.text))
+		}
+		n.Desc.Sem = sem
+	case tokUnits:
+		u, _, err := pcp.ParseUnits(v.text)
+		if err != nil {
+			p.stop(v.pos, fmt.Sprintf("Illegal units: '%s'", err))
+		}
+		n.Desc.Units = u
+	}
+}
+
+func (p *parser) rescale() *Node {
+	p.take()
+	p.take() // "("
+	p.push(follow(opStr, "rescale("))
+	arg := p.expr(precQuest, false)
+	p.expect(tokComma)
+	p.pop()
+	p.push(follow("Units string", "rescale(<expr>,"))
+	units := p.expect(tokString)
+	end := p.expect(tokRParen)
+	p.pop()
+	u, _, err := pcp.ParseUnits(units.text)
+	if err != nil {
+		p.stop(end.pos, fmt.Sprintf("Illegal units: '%s'", err))
+	}
+	return &Node{Op: OpRescale, Left: arg, Units: u}
+}
+
+func (p *parser) matchinst() *Node {
+	p.take()
+	p.take() // "("
+	n := &Node{Op: OpMatch}
+	p.push(follow("<filter>, <expr>)", "matchinst("))
+	if p.peek().kind == tokNot {
+		p.take()
+		n.Invert = true
+	}
+	pat := p.expect(tokPattern)
+	re, err := compileERE(pat.text)
+	if err != nil {
+		p.stop(pat.pos, fmt.Sprintf("bad regular expression: '%s'", err))
+	}
+	n.Pattern, n.Re = pat.text, re
+	p.pop()
+	p.push(follow(", <expr>)", "matchinst(<filter>"))
+	p.expect(tokComma)
+	p.pop()
+	p.push(follow("<expr>)", "matchinst(<filter>,"))
+	n.Left = p.expr(precQuest, false)
+	p.expect(tokRParen)
+	p.lex.inMatchinst = false
+	p.pop()
+	return n
+}
