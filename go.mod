@@ -3,3 +3,5 @@ module github.com/gopcp/gopcp
 go 1.26
 
 require github.com/spf13/pflag v1.0.10
+
+require github.com/ulikunitz/xz v0.5.15 // indirect

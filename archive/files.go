@@ -1,0 +1,161 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// compressed lists the suffixes of compressed archive files in the order
+// libpcp tries them when the plain file is missing.
+var compressed = []string{".xz", ".lzma", ".bz2", ".bz", ".gz", ".Z", ".z"}
+
+func compressedSuffix(s string) bool {
+	for _, c := range compressed {
+		if s == c {
+			return true
+		}
+	}
+	return false
+}
+
+// fileData is the content of one archive file, mapped or read.
+type fileData struct {
+	b     []byte
+	unmap func()
+}
+
+func (f *fileData) close() {
+	if f != nil && f.unmap != nil {
+		f.unmap()
+		f.unmap = nil
+	}
+}
+
+// openFile reads an archive file by its plain name, falling back to a
+// compressed copy of it as libpcp does. A plain file is mapped; a
+// compressed one is decompressed into memory (a stream that breaks off
+// keeps what came before the break, so the records before the damage
+// still read).
+func openFile(path string) (*fileData, error) {
+	name := path
+	suffix := ""
+	if i := strings.LastIndexByte(path, '.'); i >= 0 && compressedSuffix(path[i:]) {
+		suffix = path[i:]
+	} else if _, err := os.Stat(path); err != nil && errors.Is(err, fs.ErrNotExist) {
+		for _, c := range compressed {
+			if _, err := os.Stat(path + c); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				name, suffix = path+c, c
+				break
+			}
+		}
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if suffix == "" {
+		return mapFile(f)
+	}
+	return decompress(f, suffix)
+}
+
+func decompress(f *os.File, suffix string) (*fileData, error) {
+	br := bufio.NewReaderSize(f, 1<<16)
+	var r io.Reader
+	var err error
+	switch suffix {
+	case ".xz", ".lzma":
+		magic, _ := br.Peek(6)
+		if bytes.Equal(magic, []byte{0xfd, '7', 'z', 'X', 'Z', 0}) {
+			var xr *xz.Reader
+			xr, err = xz.NewReader(br)
+			r = xr
+		} else {
+			var lr *lzma.Reader
+			lr, err = lzma.NewReader(br)
+			r = lr
+		}
+	case ".bz2", ".bz":
+		r = bzip2.NewReader(br)
+	default:
+		var gr *gzip.Reader
+		gr, err = gzip.NewReader(br)
+		r = gr
+	}
+	if err != nil {
+		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
+	}
+	var buf bytes.Buffer
+	if st, err := f.Stat(); err == nil {
+		buf.Grow(int(min(st.Size()*6, 1<<30)))
+	}
+	_, err = io.Copy(&buf, r)
+	if err != nil && buf.Len() == 0 {
+		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
+	}
+	return &fileData{b: buf.Bytes()}, nil
+}
+
+// baseName strips an archive file's suffix (".meta", ".index" or a volume
+// number, each perhaps followed by a compression suffix) as
+// __pmLogBaseNameVol does, returning the base, the suffix (without the
+// compression suffix and the dot) and whether it was an archive file name.
+func baseName(name string) (base, kind string, ok bool) {
+	s := name
+	if i := strings.LastIndexByte(s, '.'); i >= 0 && compressedSuffix(s[i:]) {
+		if strings.LastIndexByte(s[:i], '.') < 0 {
+			return name, "", false
+		}
+		s = s[:i]
+	}
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 {
+		return name, "", false
+	}
+	q := s[i+1:]
+	switch {
+	case q == "index" || q == "meta":
+		return s[:i], q, true
+	case q != "" && isVolume(q):
+		return s[:i], q, true
+	}
+	return name, "", false
+}
+
+// isVolume reports whether s is all of what strtol reads as a number.
+func isVolume(s string) bool {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// volumeNumber is strtoul's reading of a volume suffix.
+func volumeNumber(s string) (int, bool) {
+	n, err := strconv.ParseUint(s, 10, 31)
+	if err != nil {
+		return 0, false
+	}
+	return int(n), true
+}

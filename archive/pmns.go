@@ -1,0 +1,138 @@
+package archive
+
+import (
+	"strings"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// pmIDNull is PM_ID_NULL, the PMID of an inner node of the name space.
+const pmIDNull = 0xffffffff
+
+// nameNode is a node of the archive's name space as libpcp builds it from
+// the names in descriptor records: children are kept newest first, and a
+// name that clashes with an existing one of another PMID is dropped.
+type nameNode struct {
+	name          string
+	pmid          uint32
+	parent, first *nameNode
+	next          *nameNode
+}
+
+type nameTree struct {
+	root  nameNode
+	names map[pcp.PMID][]string // in pmNameAll's order, built by finish
+}
+
+func newNameTree() *nameTree { return &nameTree{root: nameNode{pmid: pmIDNull}} }
+
+// add inserts name for pmid as __pmAddPMNSNode does; a clash is ignored,
+// as libpcp ignores PM_ERR_PMID when loading an archive.
+func (t *nameTree) add(pmid pcp.PMID, name string) {
+	root := &t.root
+	for {
+		comp, rest, more := strings.Cut(name, ".")
+		var np *nameNode
+		for c := root.first; c != nil; c = c.next {
+			if c.name == comp {
+				np = c
+				break
+			}
+		}
+		if np == nil {
+			parent := root
+			first := true
+			for {
+				n := &nameNode{name: comp, pmid: pmIDNull, parent: parent}
+				if first {
+					first = false
+					n.next = parent.first
+				}
+				parent.first = n
+				parent = n
+				if !more {
+					break
+				}
+				comp, rest, more = strings.Cut(rest, ".")
+			}
+			parent.pmid = uint32(pmid)
+			return
+		}
+		if !more {
+			return // same PMID: nothing to do; another: PM_ERR_PMID, ignored
+		}
+		root, name = np, rest
+	}
+}
+
+// finish indexes the names of each PMID in the order pmNameAll returns
+// them: libpcp's hash chains are filled in a depth-first walk, each new
+// node at the head, so the names come in reverse walk order.
+func (t *nameTree) finish() {
+	t.names = make(map[pcp.PMID][]string)
+	var walk func(n *nameNode)
+	walk = func(n *nameNode) {
+		for c := n.first; c != nil; c = c.next {
+			if c.pmid != pmIDNull {
+				p := pcp.PMID(c.pmid)
+				t.names[p] = append(t.names[p], fullName(c))
+			}
+			walk(c)
+		}
+	}
+	walk(&t.root)
+	for _, l := range t.names {
+		for i, j := 0, len(l)-1; i < j; i, j = i+1, j-1 {
+			l[i], l[j] = l[j], l[i]
+		}
+	}
+}
+
+func fullName(n *nameNode) string {
+	var parts []string
+	for ; n.parent != nil; n = n.parent {
+		parts = append(parts, n.name)
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, ".")
+}
+
+// locate finds the node for a full name.
+func (t *nameTree) locate(name string) *nameNode {
+	n := &t.root
+	for {
+		comp, rest, more := strings.Cut(name, ".")
+		var found *nameNode
+		for c := n.first; c != nil; c = c.next {
+			if c.name == comp {
+				found = c
+				break
+			}
+		}
+		if found == nil {
+			return nil
+		}
+		if !more {
+			return found
+		}
+		n, name = found, rest
+	}
+}
+
+// leaves lists the full names of the leaves under n in the order
+// pmTraversePMNS visits them.
+func leaves(n *nameNode, prefix string, out []string) []string {
+	if n.first == nil {
+		return append(out, prefix)
+	}
+	for c := n.first; c != nil; c = c.next {
+		name := c.name
+		if prefix != "" {
+			name = prefix + "." + c.name
+		}
+		out = leaves(c, name, out)
+	}
+	return out
+}

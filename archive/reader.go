@@ -1,0 +1,246 @@
+package archive
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// Mode is the direction a Reader moves in, PM_MODE_FORW or PM_MODE_BACK.
+type Mode int
+
+// The directions, with PCP's numbers.
+const (
+	Forward  Mode = 2 // PM_MODE_FORW
+	Backward Mode = 3 // PM_MODE_BACK
+)
+
+// Reader reads an archive's data records in time order, forwards or
+// backwards, as libpcp's pmFetchArchive does: from a time (the origin),
+// skipping records out of order, across volumes, with <mark> records
+// (a Result with no value sets) delivered as they are. A Reader is for
+// one goroutine; open several for concurrent reading.
+type Reader struct {
+	a        *Archive
+	features bool
+
+	cur  *volume // the open volume, nil before any
+	pos  int     // position in cur
+	seen map[int]bool
+
+	savedVol int
+	savedPos int
+	serial   bool
+	origin   pcp.Timestamp
+	mode     Mode
+
+	buf []byte // a record with its decoding prefix
+}
+
+// NewReader starts a reader at the archive's start, going forwards.
+func (a *Archive) NewReader() *Reader {
+	r := &Reader{a: a, features: true, seen: map[int]bool{}, mode: Forward, origin: a.Label.Start, savedVol: a.MinVol}
+	if v, err := a.openVolume(a.MinVol, false); err == nil {
+		r.cur = v
+		r.pos = v.hdr
+		r.seen[v.num] = true
+	}
+	r.savedPos = labelSize(a.Version())
+	return r
+}
+
+// SetMode positions the reader at t, to read in direction m from there
+// on, as pmSetMode does: the next Fetch returns the first record at or
+// after t (Forward) or at or before t (Backward).
+func (r *Reader) SetMode(m Mode, t pcp.Timestamp) {
+	r.mode, r.origin, r.serial = m, t, false
+}
+
+// Origin is the time of the last record fetched, or the time SetMode set.
+func (r *Reader) Origin() pcp.Timestamp { return r.origin }
+
+// Position reports the volume and byte offset the reader will read next.
+func (r *Reader) Position() (vol int, off int64) { return r.savedVol, int64(r.savedPos) }
+
+// changeVol makes vol the open volume, __pmLogChangeVol.
+func (r *Reader) changeVol(vol int) error {
+	if r.cur != nil && r.cur.num == vol {
+		return nil
+	}
+	if !r.a.vols[vol] {
+		return fmt.Errorf("volume %d: %w", vol, pcp.Error(-2))
+	}
+	v, err := r.a.openVolume(vol, r.features && !r.seen[vol])
+	if err != nil {
+		return err
+	}
+	r.seen[vol] = true
+	r.cur = v
+	r.pos = v.hdr
+	return nil
+}
+
+// Fetch reads the next record in the reader's direction into res,
+// reusing res's storage; at the end it returns pcp.ErrEOL. A damaged
+// record gives an *Error wrapping pcp.ErrLogRec with the volume and
+// offset; the records before it have all been returned.
+func (r *Reader) Fetch(res *pcp.Result) error {
+	if err := r.changeVol(r.savedVol); err != nil {
+		return err
+	}
+	r.pos = r.savedPos
+	for {
+		if !r.serial {
+			if err := r.setTime(); err != nil {
+				return err
+			}
+			back := Backward
+			if r.mode == Backward {
+				back = Forward
+			}
+			for r.read(back, res, false) == nil {
+				d := res.Timestamp.Sub(r.origin)
+				if (r.mode == Forward && d < 0) || (r.mode == Backward && d > 0) || d == 0 {
+					break
+				}
+			}
+			r.serial = true
+		}
+		if err := r.read(r.mode, res, false); err != nil {
+			return err
+		}
+		d := res.Timestamp.Sub(r.origin)
+		if (d < 0 && r.mode == Forward) || (d > 0 && r.mode == Backward) {
+			continue
+		}
+		break
+	}
+	r.origin = res.Timestamp
+	if r.cur != nil {
+		r.savedVol, r.savedPos = r.cur.num, r.pos
+	}
+	return nil
+}
+
+// read is __pmLogRead: the next record from the current position in
+// direction m, moving to the next (or previous) volume at the end of one.
+// paranoid adds the checks libpcp makes when it looks for the end.
+func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
+	if r.cur == nil {
+		return pcp.ErrEOL
+	}
+	if m == Backward {
+		for r.pos <= r.cur.hdr {
+			vol := r.cur.num - 1
+			for ; vol >= r.a.MinVol; vol-- {
+				if r.changeVol(vol) == nil {
+					r.pos = len(r.cur.data)
+					break
+				}
+			}
+			if vol < r.a.MinVol {
+				return pcp.ErrEOL
+			}
+		}
+		r.pos -= 4
+	}
+	for {
+		if r.pos < 0 || len(r.cur.data)-r.pos < 4 {
+			if m == Backward {
+				return pcp.ErrEOL
+			}
+			next := r.cur.num + 1
+			for ; next <= r.a.MaxVol; next++ {
+				if r.changeVol(next) == nil {
+					break
+				}
+			}
+			if next > r.a.MaxVol {
+				return pcp.ErrEOL
+			}
+			continue
+		}
+		break
+	}
+	v := r.cur
+	offset := r.pos
+	if m == Backward {
+		offset += 4
+	}
+	head := int32(binary.BigEndian.Uint32(v.data[r.pos:]))
+	rlen := int(head) - 8
+	bad := func(at int, msg string) error {
+		return &Error{File: r.a.VolumePath(v.num), Offset: int64(at), Msg: msg, Code: pcp.ErrLogRec}
+	}
+	if rlen < 0 || (m == Backward && rlen > offset) {
+		r.pos = offset
+		return bad(r.pos, fmt.Sprintf("record length %d", head))
+	}
+	var start int // of the record's header word
+	if m == Backward {
+		start = offset - 8 - rlen
+		if start < 0 {
+			r.pos = offset
+			return bad(offset, fmt.Sprintf("record length %d", head))
+		}
+	} else {
+		start = offset
+		if rlen > len(v.data)-start-4 {
+			r.pos = offset
+			return bad(start, fmt.Sprintf("record of %d bytes cut short at %d", head, len(v.data)))
+		}
+		if len(v.data)-start-4-rlen < 4 {
+			r.pos = offset
+			return bad(start, "record trailer missing")
+		}
+	}
+	other := int32(binary.BigEndian.Uint32(v.data[start+4+rlen:]))
+	if m == Backward {
+		other = int32(binary.BigEndian.Uint32(v.data[start:]))
+	}
+	if other != head {
+		r.pos = offset
+		return bad(start, fmt.Sprintf("record length %d does not match the trailer %d", head, other))
+	}
+	body := v.data[start+4 : start+4+rlen]
+	if paranoid && !paranoidOK(body, r.a.Version()) {
+		r.pos = offset
+		return bad(start, "record fails the end-of-archive checks")
+	}
+	r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
+	r.buf = append(r.buf, body...)
+	if err := pdu.DecodeLogRecordInto(res, r.buf, r.a.Version() == Version3); err != nil {
+		r.pos = offset
+		var de *pdu.DecodeError
+		if errors.As(err, &de) {
+			return bad(start+4+de.Offset-pdu.LogRecordPrefix, de.Msg)
+		}
+		return bad(start, err.Error())
+	}
+	if m == Backward {
+		r.pos = start
+	} else {
+		r.pos = start + 8 + rlen
+	}
+	return nil
+}
+
+// paranoidOK is the size check libpcp adds when reading for the end of an
+// archive: a record must hold its fixed fields, and a <mark> nothing more.
+func paranoidOK(body []byte, version int) bool {
+	hdr := 12 // timestamp and count, without the length words
+	if version == Version3 {
+		hdr = 16
+	}
+	if len(body) < hdr {
+		return false
+	}
+	n := int32(binary.BigEndian.Uint32(body[hdr-4:]))
+	if n < 1 && len(body) != hdr {
+		return false
+	}
+	return true
+}

@@ -1,0 +1,266 @@
+// Command pmdumplog prints the content of a PCP archive (its label,
+// metadata, temporal index and data records) as PCP 6.0.3's pmdumplog
+// does, with its options and output. What it prints comes from package
+// archive; this command only parses options and formats.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/pcptz"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// dumper holds what the printing routines share.
+type dumper struct {
+	f       *flags
+	out     *bufio.Writer
+	errw    io.Writer
+	prog    string
+	a       *archive.Archive
+	label   archive.Label
+	version int
+	loc     *time.Location
+}
+
+func run(argv []string, stdout, stderr io.Writer) int {
+	var f flags
+	cmd := command(&f)
+	p := cli.Parse(cmd, argv)
+	dropWindowComplaint(p)
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	defer out.Flush()
+	prog := p.Progname()
+
+	done, code := p.Done()
+	if badOperands := (f.rawSet && len(p.Args) != 0) || (!f.rawSet && len(p.Args) == 0); done || badOperands {
+		if !p.Exit {
+			code = 1
+		}
+		out.Flush()
+		fmt.Fprint(stderr, p.Report(cmd))
+		return code
+	}
+
+	if f.rawSet {
+		return rawDump(f.raw, prog, out, stderr)
+	}
+	if !(f.desc || f.labelsets || f.help || f.diskInDom || f.inDom || f.label || f.metrics || f.index) {
+		f.metrics = true
+	}
+	name := p.Args[0]
+	names := p.Args[1:]
+	if st, err := os.Stat(name); strings.ContainsRune(name, ',') || (err == nil && st.IsDir()) {
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: Multiple archives are not supported\n", prog)
+		return 1
+	}
+
+	a, err := archive.Open(name, archive.Options{})
+	if err != nil && errors.Is(err, pcp.ErrFeature) {
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: Warning: unsupported feature bits, other errors may follow ...\n", prog)
+		a, err = archive.Open(name, archive.Options{NoFeatureCheck: true})
+	}
+	if err != nil {
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: Cannot open archive \"%s\": %s\n", prog, name, archive.Code(err).Error())
+		return 1
+	}
+
+	d := &dumper{f: &f, out: out, errw: stderr, prog: prog, a: a, label: a.Label, version: a.Version()}
+	d.loc = pcptz.Local()
+	switch {
+	case p.HostZone:
+		d.loc = pcptz.Load(a.Label.Timezone)
+		fmt.Fprintf(out, "Note: timezone set to local timezone of host \"%s\" from archive\n\n", a.Label.Hostname)
+	case p.Timezone != "":
+		d.loc = pcptz.Load(p.Timezone)
+		fmt.Fprintf(out, "Note: timezone set to \"TZ=%s\"\n\n", p.Timezone)
+	}
+
+	// The time window: the archive's bounds, narrowed by -S and -T.
+	start := a.Label.Start
+	finish, endErr := a.End()
+	if endErr != nil {
+		finish = pcp.Timestamp{Sec: math.MaxInt64}
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: Cannot locate end of archive %s: %s\n", prog, name, archive.Code(endErr).Error())
+		fmt.Fprintf(stderr, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
+		fmt.Fprintf(stderr, "         produce complete information.  Continuing and hoping for the best.\n\n")
+	}
+	window := p.Start != "" || p.Finish != ""
+	if window {
+		var msgs []string
+		start, finish, msgs = parseWindow(p.Start, p.Finish, start, finish, d.loc)
+		if len(msgs) > 0 {
+			out.Flush()
+			for _, m := range msgs {
+				fmt.Fprintf(stderr, "%s", m)
+			}
+			return 1
+		}
+	}
+
+	var pmids []pcp.PMID
+	if len(names) > 0 {
+		for _, n := range names {
+			id, err := a.Meta.LookupName(n)
+			if err == nil {
+				pmids = append(pmids, id)
+				continue
+			}
+			if errors.Is(err, pcp.ErrNonLeaf) {
+				leaves, _ := a.Meta.Traverse(n)
+				for _, l := range leaves {
+					if id, err := a.Meta.LookupName(l); err == nil {
+						pmids = append(pmids, id)
+					} else {
+						out.Flush()
+						fmt.Fprintf(stderr, "%s: pmLookupName(%s): %s\n", prog, l, archive.Code(err).Error())
+					}
+				}
+				continue
+			}
+			out.Flush()
+			fmt.Fprintf(stderr, "%s: pmLookupName(%s): %s\n", prog, n, archive.Code(err).Error())
+		}
+		if len(pmids) == 0 {
+			out.Flush()
+			fmt.Fprintf(stderr, "No metric names can be translated, dump abandoned\n")
+			return 1
+		}
+	}
+
+	rd := a.NewReader()
+	if f.reverse {
+		rd.SetMode(archive.Backward, finish)
+	} else {
+		rd.SetMode(archive.Forward, start)
+	}
+
+	if f.label {
+		d.dumpLabel()
+	}
+	if f.desc {
+		d.dumpDesc()
+	}
+	if f.labelsets {
+		d.dumpLabelSets()
+	}
+	if f.help {
+		d.dumpHelp()
+	}
+	if f.diskInDom {
+		if code := d.dumpDiskInDom(); code != 0 {
+			return code
+		}
+	}
+	if f.inDom {
+		d.dumpInDom()
+	}
+	if f.index {
+		d.dumpIndex()
+	}
+	if f.metrics {
+		return d.dumpRecords(rd, pmids, window, start, finish)
+	}
+	return 0
+}
+
+// dropWindowComplaint undoes a check internal/cli makes at parse time
+// that pmdumplog's libpcp makes only once the archive operand is known
+// (PM_OPTFLAG_DONE): the time window needs an archive, and pmdumplog
+// always has one.
+func dropWindowComplaint(p *cli.Parsed) {
+	const msg = "time window options are supported for archives only"
+	kept := p.Messages[:0]
+	for _, m := range p.Messages {
+		if strings.HasSuffix(m, ": "+msg+"\n") {
+			p.Errors--
+			continue
+		}
+		kept = append(kept, m)
+	}
+	p.Messages = kept
+}
+
+func (d *dumper) dumpRecords(rd *archive.Reader, pmids []pcp.PMID, window bool, start, finish pcp.Timestamp) int {
+	var done pcp.Timestamp
+	if !d.f.reverse {
+		done = pcp.Timestamp{Sec: math.MaxInt32}
+		if window {
+			done = finish
+		}
+	} else if window {
+		done = start
+	}
+	var res, pick pcp.Result
+	first := true
+	for {
+		err := rd.Fetch(&res)
+		if err != nil {
+			if errors.Is(err, pcp.ErrEOL) {
+				return 0
+			}
+			d.out.Flush()
+			fmt.Fprintf(d.errw, "%s: pmFetch: %s\n", d.prog, archive.Code(err).Error())
+			return 1
+		}
+		r := &res
+		if len(pmids) > 0 && !(len(res.Sets) == 0 && d.f.marks) {
+			pick.Timestamp = res.Timestamp
+			pick.Sets = pick.Sets[:0]
+			for _, id := range pmids {
+				for i := range res.Sets {
+					if res.Sets[i].PMID == id {
+						pick.Sets = append(pick.Sets, res.Sets[i])
+						break
+					}
+				}
+			}
+			if len(pick.Sets) == 0 {
+				continue
+			}
+			r = &pick
+		}
+		if first && d.f.reverse {
+			first = false
+			fmt.Fprintf(d.out, "\nLog finished at %.24s - dump in reverse order\n", d.ctime(r.Timestamp.Sec))
+		}
+		c := cmpStamp(r.Timestamp, done)
+		if (!d.f.reverse && c > 0) || (d.f.reverse && c < 0) {
+			return 0
+		}
+		d.out.WriteByte('\n')
+		d.dumpResult(r)
+	}
+}
+
+func cmpStamp(a, b pcp.Timestamp) int {
+	switch {
+	case a.Sec != b.Sec:
+		if a.Sec < b.Sec {
+			return -1
+		}
+		return 1
+	case a.Nsec < b.Nsec:
+		return -1
+	case a.Nsec > b.Nsec:
+		return 1
+	}
+	return 0
+}

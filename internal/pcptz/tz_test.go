@@ -1,0 +1,38 @@
+package pcptz
+
+import (
+	"testing"
+	"time"
+)
+
+func TestRules(t *testing.T) {
+	at := func(s string) time.Time {
+		x, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	cases := []struct {
+		tz   string
+		when string
+		want string
+	}{
+		{"EST-10", "2020-01-01T00:00:00Z", "10:00 EST"},
+		{"PST8PDT", "2020-07-01T12:00:00Z", "05:00 PDT"},
+		{"PST8PDT", "2020-01-01T12:00:00Z", "04:00 PST"},
+		{"AEST-10AEDT,M10.1.0,M4.1.0/3", "2020-01-01T00:00:00Z", "11:00 AEDT"},
+		{"AEST-10AEDT,M10.1.0,M4.1.0/3", "2020-07-01T00:00:00Z", "10:00 AEST"},
+		{"EST-10EDT", "2020-07-01T00:00:00Z", "11:00 EDT"},
+		{":Australia/Melbourne", "2020-07-01T00:00:00Z", "10:00 AEST"},
+		{"UTC", "2020-07-01T00:00:00Z", "00:00 UTC"},
+		{"GMT", "2020-07-01T00:00:00Z", "00:00 GMT"},
+		{"garbage!", "2020-07-01T00:00:00Z", "00:00 UTC"},
+	}
+	for _, c := range cases {
+		got := at(c.when).In(Load(c.tz)).Format("15:04 MST")
+		if got != c.want {
+			t.Errorf("%q at %s: got %s, want %s", c.tz, c.when, got, c.want)
+		}
+	}
+}

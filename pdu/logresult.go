@@ -1,0 +1,67 @@
+package pdu
+
+import (
+	"encoding/binary"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// LogRecordPrefix is the room DecodeLogRecordInto wants before an archive
+// data record's body: PCP reads each record behind a fake PDU header, and
+// the offsets of value blocks inside the record count from the start of
+// that header, so the body must sit at this offset in the buffer.
+const LogRecordPrefix = HeaderSize
+
+// DecodeLogRecordInto decodes the body of an archive data record (what
+// lies between the record's leading and trailing length words) into r,
+// reusing r's storage as DecodeResultInto does. buf holds LogRecordPrefix
+// bytes of any content and then the body. A version 2 record starts with
+// a timestamp of 32-bit seconds and microseconds, a version 3 record
+// (v3 true) with 64-bit seconds and 32-bit nanoseconds; then come the
+// count of value sets, the sets and their blocks as in a RESULT PDU.
+//
+// As in PCP the timestamp is taken as it is, unchecked. A record whose
+// value sets or blocks do not follow the layout gives a *DecodeError
+// (wrapping pcp.ErrIPC); r then holds what was decoded before the fault.
+func DecodeLogRecordInto(r *pcp.Result, buf []byte, v3 bool) error {
+	d := decoder{b: buf, off: HeaderSize, typ: TypeResult}
+	if len(buf) < HeaderSize {
+		d.fail(0, "record shorter than its prefix")
+		return d.err
+	}
+	if v3 {
+		hi := d.u32("timestamp seconds")
+		lo := d.u32("timestamp seconds")
+		nsec := d.i32("timestamp nanoseconds")
+		r.Timestamp = pcp.Timestamp{Sec: int64(uint64(hi)<<32 | uint64(lo)), Nsec: nsec}
+	} else {
+		sec := d.i32("timestamp seconds")
+		usec := d.i32("timestamp microseconds")
+		r.Timestamp = pcp.Timestamp{Sec: int64(sec), Nsec: usec * 1000}
+	}
+	at := d.off
+	n := d.i32("numpmid")
+	if d.err != nil {
+		r.Sets = r.Sets[:0]
+		return d.err
+	}
+	decodeValueSetsN(&d, r, at, n)
+	return d.err
+}
+
+// AppendLogRecord encodes r as the body of an archive data record (see
+// DecodeLogRecordInto) onto dst, whose first LogRecordPrefix bytes from
+// start are the record's prefix: block offsets count from start. It
+// returns the extended slice; the caller writes the length words.
+func AppendLogRecord(dst []byte, start int, r *pcp.Result, v3 bool) []byte {
+	if v3 {
+		dst = binary.BigEndian.AppendUint32(dst, uint32(uint64(r.Timestamp.Sec)>>32))
+		dst = binary.BigEndian.AppendUint32(dst, uint32(r.Timestamp.Sec))
+		dst = appendI32(dst, r.Timestamp.Nsec)
+	} else {
+		dst = appendI32(dst, int32(r.Timestamp.Sec))
+		dst = appendI32(dst, r.Timestamp.Nsec/1000)
+	}
+	dst = appendI32(dst, int32(len(r.Sets)))
+	return appendValueSets(dst, start, r.Sets)
+}
