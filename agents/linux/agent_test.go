@@ -1,0 +1,58 @@
+package linux
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// TestTable checks every exported metric has PCP's descriptor, help text
+// and a value or an expected absence on this host.
+func TestTable(t *testing.T) {
+	x, err := newLinux(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := x.agent(Domain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i := range pcpDescs {
+		d := &pcpDescs[i]
+		if _, ok := x.bindings[d.name]; !ok {
+			continue
+		}
+		n++
+		m := a.Metric(d.desc(Domain).PMID)
+		if m == nil {
+			t.Errorf("%s: not in the agent", d.name)
+			continue
+		}
+		if m.Desc != d.desc(Domain) {
+			t.Errorf("%s: desc %+v, PCP's %+v", d.name, m.Desc, d.desc(Domain))
+		}
+		if m.OneLine == "" || m.Help == "" {
+			t.Errorf("%s: no help", d.name)
+		}
+	}
+	t.Logf("%d of PCP's %d metrics", n, len(pcpDescs))
+	var pmids []pcp.PMID
+	for i := range pcpDescs {
+		if _, ok := x.bindings[pcpDescs[i].name]; ok {
+			pmids = append(pmids, pcpDescs[i].desc(Domain).PMID)
+		}
+	}
+	res, err := a.Fetch(context.Background(), 0, pmids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := 0
+	for _, s := range res.Sets {
+		if s.NumVal <= 0 {
+			empty++
+		}
+	}
+	t.Logf("%d of %d fetched metrics have no values here", empty, len(res.Sets))
+}

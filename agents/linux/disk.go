@@ -1,0 +1,343 @@
+package linux
+
+import "strings"
+
+// diskStat is one line of /proc/diskstats.
+type diskStat struct {
+	rdIOs, rdMerges, rdSectors, rdTicks uint64
+	wrIOs, wrMerges, wrSectors, wrTicks uint64
+	inflight, ioTicks, aveq             uint64
+	dsIOs, dsMerges, dsSectors, dsTicks uint64
+	flIOs, flTicks                      uint64
+	capacity                            uint64 // Kbytes, from sysfs
+	scheduler                           string
+	kind                                diskKind
+	present                             bool
+}
+
+type diskKind uint8
+
+const (
+	kindOther diskKind = iota
+	kindDisk
+	kindPartition
+	kindDM
+	kindMD
+)
+
+// diskData is /proc/diskstats by device, indexed by each instance
+// domain's numbers.
+type diskData struct {
+	byKind [kindMD + 1][]diskStat
+	dmName []byte
+	sysBuf fileBuf
+	path   []byte
+}
+
+// diskFields are the per-device metrics: name suffix and value.
+var diskFields = []struct {
+	name string
+	val  func(d *diskStat) uint64
+}{
+	{"read", func(d *diskStat) uint64 { return d.rdIOs }},
+	{"write", func(d *diskStat) uint64 { return d.wrIOs }},
+	{"total", func(d *diskStat) uint64 { return d.rdIOs + d.wrIOs }},
+	{"blkread", func(d *diskStat) uint64 { return d.rdSectors }},
+	{"blkwrite", func(d *diskStat) uint64 { return d.wrSectors }},
+	{"blktotal", func(d *diskStat) uint64 { return d.rdSectors + d.wrSectors }},
+	{"read_bytes", func(d *diskStat) uint64 { return d.rdSectors / 2 }},
+	{"write_bytes", func(d *diskStat) uint64 { return d.wrSectors / 2 }},
+	{"total_bytes", func(d *diskStat) uint64 { return (d.rdSectors + d.wrSectors) / 2 }},
+	{"read_merge", func(d *diskStat) uint64 { return d.rdMerges }},
+	{"write_merge", func(d *diskStat) uint64 { return d.wrMerges }},
+	{"avactive", func(d *diskStat) uint64 { return d.ioTicks }},
+	{"aveq", func(d *diskStat) uint64 { return d.aveq }},
+	{"read_rawactive", func(d *diskStat) uint64 { return d.rdTicks }},
+	{"write_rawactive", func(d *diskStat) uint64 { return d.wrTicks }},
+	{"total_rawactive", func(d *diskStat) uint64 { return d.rdTicks + d.wrTicks }},
+	{"discard", func(d *diskStat) uint64 { return d.dsIOs }},
+	{"blkdiscard", func(d *diskStat) uint64 { return d.dsSectors }},
+	{"discard_bytes", func(d *diskStat) uint64 { return d.dsSectors / 2 }},
+	{"discard_merge", func(d *diskStat) uint64 { return d.dsMerges }},
+	{"discard_rawactive", func(d *diskStat) uint64 { return d.dsTicks }},
+	{"flush", func(d *diskStat) uint64 { return d.flIOs }},
+	{"flush_rawactive", func(d *diskStat) uint64 { return d.flTicks }},
+	{"inflight", func(d *diskStat) uint64 { return d.inflight }},
+}
+
+// diskFamilies are the instance domains /proc/diskstats feeds.
+var diskFamilies = []struct {
+	prefix string
+	kind   diskKind
+	indom  int
+}{
+	{"disk.dev.", kindDisk, diskInDom},
+	{"disk.partitions.", kindPartition, partitionsInDom},
+	{"disk.dm.", kindDM, dmInDom},
+	{"disk.md.", kindMD, mdInDom},
+}
+
+func (x *Linux) bindDisks() {
+	dd := &x.disks
+	x.sources[srcDiskstats] = x.readDiskstats
+	for _, fam := range diskFamilies {
+		kind := fam.kind
+		for _, f := range diskFields {
+			val := f.val
+			x.bindKnown(fam.prefix+f.name, srcDiskstats, func(inst int32) (pcpAtom, error) {
+				d := dd.get(kind, inst)
+				if d == nil {
+					return pcpAtom{}, noInst
+				}
+				return u64(val(d)), nil
+			})
+		}
+		x.bindKnown(fam.prefix+"capacity", srcDiskstats, func(inst int32) (pcpAtom, error) {
+			d := dd.get(kind, inst)
+			if d == nil {
+				return pcpAtom{}, noInst
+			}
+			if d.capacity == 0 {
+				return pcpAtom{}, errNoValue
+			}
+			return u64(d.capacity), nil
+		})
+	}
+	for _, f := range diskFields {
+		if f.name == "inflight" {
+			continue // summed below as PCP does, over disks only
+		}
+		val := f.val
+		x.bindKnown("disk.all."+f.name, srcDiskstats, func(int32) (pcpAtom, error) {
+			var sum uint64
+			for i := range dd.byKind[kindDisk] {
+				if d := &dd.byKind[kindDisk][i]; d.present {
+					sum += val(d)
+				}
+			}
+			return u64(sum), nil
+		})
+	}
+	x.bind("disk.all.inflight", srcDiskstats, func(int32) (pcpAtom, error) {
+		var sum uint64
+		for i := range dd.byKind[kindDisk] {
+			if d := &dd.byKind[kindDisk][i]; d.present {
+				sum += d.inflight
+			}
+		}
+		return u64(sum), nil
+	})
+	x.bind("disk.dev.scheduler", srcDiskstats, func(inst int32) (pcpAtom, error) {
+		d := dd.get(kindDisk, inst)
+		if d == nil {
+			return pcpAtom{}, noInst
+		}
+		return str(d.scheduler), nil
+	})
+	x.bind("hinv.ndisk", srcDiskstats, func(int32) (pcpAtom, error) {
+		return u32(uint64(len(x.indoms[diskInDom].list()))), nil
+	})
+	x.bind("hinv.map.scsi_id", srcDiskstats, func(inst int32) (pcpAtom, error) {
+		if dd.get(kindDisk, inst) == nil {
+			return pcpAtom{}, noInst
+		}
+		return str("unknown"), nil
+	})
+	for _, n := range []struct {
+		metric string
+		kind   diskKind
+		indom  int
+	}{{"hinv.map.dmname", kindDM, dmInDom}, {"hinv.map.mdname", kindMD, mdInDom}} {
+		n := n
+		x.bind(n.metric, srcDiskstats, func(inst int32) (pcpAtom, error) {
+			if dd.get(n.kind, inst) == nil {
+				return pcpAtom{}, noInst
+			}
+			for _, in := range x.indoms[n.indom].list() {
+				if in.ID == inst {
+					return str(in.Name), nil
+				}
+			}
+			return pcpAtom{}, noInst
+		})
+	}
+}
+
+// get returns the device of kind numbered inst, or nil.
+func (dd *diskData) get(kind diskKind, inst int32) *diskStat {
+	s := dd.byKind[kind]
+	if inst < 0 || int(inst) >= len(s) || !s[inst].present {
+		return nil
+	}
+	return &s[inst]
+}
+
+// classify sorts a device name into disk, partition, device-mapper or md
+// device, or something PCP leaves out (loop, ram and zram devices, CD
+// drives), by the same naming rules PCP's agent uses.
+func classify(name []byte) diskKind {
+	n := string(name)
+	switch {
+	case strings.HasPrefix(n, "loop"), strings.HasPrefix(n, "ram"), strings.HasPrefix(n, "zram"):
+		return kindOther
+	case strings.HasPrefix(n, "dm-"):
+		return kindDM
+	case strings.HasPrefix(n, "md"):
+		return kindMD
+	case len(n) > 2 && strings.HasPrefix(n, "sr") && isDigit(n[2]):
+		return kindOther
+	case strings.Contains(n, "xvm"):
+		return kindOther
+	case isPartition(n):
+		return kindPartition
+	case isWWID(n):
+		return kindOther
+	}
+	return kindDisk
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isPartition: names ending in a digit are partitions, except whole
+// drives whose names end in digits by design (mmcblk0, nvme0n1, rbd0,
+// nbd0, where a partition adds "p" and a number).
+func isPartition(n string) bool {
+	if n == "" || !isDigit(n[len(n)-1]) {
+		return false
+	}
+	for _, pre := range []string{"mmcblk", "nvme", "rbd", "nbd"} {
+		if strings.HasPrefix(n, pre) {
+			return strings.IndexByte(n[len(pre):], 'p') >= 0
+		}
+	}
+	return true
+}
+
+// isWWID recognises a multipath WWID used as a device name.
+func isWWID(n string) bool {
+	return len(n) == 18 && (n[0] == '1' || n[0] == '2' || n[0] == '3')
+}
+
+// readDiskstats parses /proc/diskstats and lists the disk, partition,
+// device-mapper and md instance domains; sizes and schedulers come from
+// /sys/block.
+func (x *Linux) readDiskstats() error {
+	b, err := x.readProc("diskstats")
+	if err != nil {
+		return err
+	}
+	dd := &x.disks
+	for k := range dd.byKind {
+		for i := range dd.byKind[k] {
+			dd.byKind[k][i].present = false
+		}
+	}
+	for _, fam := range diskFamilies {
+		x.indoms[fam.indom].begin()
+	}
+	for len(b) > 0 {
+		var line []byte
+		line, b = nextLine(b)
+		x.fields = fields(line, x.fields)
+		f := x.fields
+		if len(f) < 14 {
+			continue
+		}
+		name := f[2]
+		kind := classify(name)
+		if kind == kindOther {
+			continue
+		}
+		instName := name
+		if kind == kindDM {
+			instName = x.dmName(name)
+		}
+		var t *indomTable
+		switch kind {
+		case kindDisk:
+			t = &x.indoms[diskInDom]
+		case kindPartition:
+			t = &x.indoms[partitionsInDom]
+		case kindDM:
+			t = &x.indoms[dmInDom]
+		default:
+			t = &x.indoms[mdInDom]
+		}
+		id := t.add(instName)
+		for int(id) >= len(dd.byKind[kind]) {
+			dd.byKind[kind] = append(dd.byKind[kind], diskStat{})
+		}
+		d := &dd.byKind[kind][id]
+		vals := [17]uint64{}
+		for i := 3; i < len(f) && i-3 < len(vals); i++ {
+			vals[i-3] = parseU64(f[i])
+		}
+		d.rdIOs, d.rdMerges, d.rdSectors, d.rdTicks = vals[0], vals[1], vals[2], vals[3]
+		d.wrIOs, d.wrMerges, d.wrSectors, d.wrTicks = vals[4], vals[5], vals[6], vals[7]
+		d.inflight, d.ioTicks, d.aveq = vals[8], vals[9], vals[10]
+		d.dsIOs, d.dsMerges, d.dsSectors, d.dsTicks = vals[11], vals[12], vals[13], vals[14]
+		d.flIOs, d.flTicks = vals[15], vals[16]
+		d.kind, d.present = kind, true
+		d.capacity = x.blockSize(name, kind)
+		if kind == kindDisk {
+			d.scheduler = x.scheduler(name, d.scheduler)
+		}
+	}
+	for _, fam := range diskFamilies {
+		x.indoms[fam.indom].end()
+	}
+	return nil
+}
+
+// sysBlock reads /sys/block/NAME/rel (or /sys/class/block for a
+// partition) into the disk buffer.
+func (x *Linux) sysBlock(name []byte, partition bool, rel string) ([]byte, error) {
+	dd := &x.disks
+	dir := "block/"
+	if partition {
+		dir = "class/block/"
+	}
+	dd.path = append(append(append(append(append(dd.path[:0], x.sys...), '/'), dir...), name...), '/')
+	dd.path = append(dd.path, rel...)
+	return dd.sysBuf.read(string(dd.path))
+}
+
+// blockSize is a device's size in Kbytes, 0 when unknown.
+func (x *Linux) blockSize(name []byte, kind diskKind) uint64 {
+	b, err := x.sysBlock(name, kind == kindPartition, "size")
+	if err != nil {
+		return 0
+	}
+	return parseU64(b) / 2
+}
+
+// scheduler is the I/O scheduler a disk uses: the bracketed entry of its
+// queue/scheduler file, "none" when it has no choice, "unknown" without
+// the file.
+func (x *Linux) scheduler(name []byte, old string) string {
+	b, err := x.sysBlock(name, false, "queue/scheduler")
+	if err != nil {
+		return keepString(old, []byte("unknown"))
+	}
+	b = trimSpace(b)
+	for i, c := range b {
+		if c == '[' {
+			for j := i + 1; j < len(b); j++ {
+				if b[j] == ']' {
+					return keepString(old, b[i+1:j])
+				}
+			}
+		}
+	}
+	return keepString(old, b)
+}
+
+// dmName is a device-mapper device's name from /sys/block/dm-N/dm/name.
+func (x *Linux) dmName(dev []byte) []byte {
+	b, err := x.sysBlock(dev, false, "dm/name")
+	if err != nil {
+		return dev
+	}
+	x.disks.dmName = append(x.disks.dmName[:0], trimSpace(b)...)
+	return x.disks.dmName
+}

@@ -1,0 +1,323 @@
+package linux
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// Domain is the Linux agent's domain number, LINUX in PCP's domain list.
+const Domain = 60
+
+// Name is the agent's name, as its daemon is called.
+const Name = "pmdalinux"
+
+// Options configures the agent.
+type Options struct {
+	// ProcRoot and SysRoot are where /proc and /sys are read from. Empty
+	// means $LINUX_STATSPATH/proc and $LINUX_STATSPATH/sys, which is
+	// /proc and /sys when LINUX_STATSPATH is not set, as in PCP's agent.
+	ProcRoot, SysRoot string
+	// EtcRoot is where the distribution's release files are read
+	// (kernel.uname.distro); empty means $LINUX_STATSPATH/etc.
+	EtcRoot string
+	// Log receives the agent's reports; nil discards them.
+	Log *log.Logger
+}
+
+// pcpDesc is one row of pcpDescs.
+type pcpDesc struct {
+	name          string
+	cluster, item uint32
+	typ           pcp.Type
+	indom         int32
+	sem           pcp.Sem
+	units         uint32
+}
+
+// desc is the row's descriptor in domain.
+func (d *pcpDesc) desc(domain uint32) pcp.Desc {
+	in := pcp.InDomNull
+	if d.indom >= 0 {
+		in = pcp.NewInDom(domain, uint32(d.indom))
+	}
+	return pcp.Desc{
+		PMID:  pcp.NewPMID(domain, d.cluster, d.item),
+		Type:  d.typ,
+		InDom: in,
+		Sem:   d.sem,
+		Units: pcp.UnpackUnits(d.units),
+	}
+}
+
+// getter answers one metric for one instance (pcp.InstNull without an
+// instance domain) from the data the last refresh parsed.
+type getter func(inst int32) (pcp.Atom, error)
+
+// binding is how the agent serves one metric: the source its refresh
+// needs, and how a value is read.
+type binding struct {
+	src source
+	get getter
+}
+
+// Linux is the agent's Fetcher: the parsed state of every source and the
+// metric bindings.
+type Linux struct {
+	proc, sys string
+	etc       string
+	log       *log.Logger
+	hz        uint64 // the kernel's USER_HZ, ticks per second in /proc/stat
+	pageSize  uint64
+
+	fb      fileBuf
+	fields  [][]byte
+	scratch []byte
+	prefix  []byte
+
+	bindings map[string]binding
+	byPMID   map[pcp.PMID]*binding
+	sources  [numSources]func() error
+	errs     [numSources]error
+	indoms   [numInDoms]indomTable
+	declared [numInDoms]bool
+
+	stat       statData
+	mem        kvData
+	vm         kvData
+	vmTotals   vmstatData
+	load       loadData
+	uptime     uptimeData
+	disks      diskData
+	netdev     netDevData
+	netaddr    netAddrData
+	snmp       kvData
+	snmp6      kvData
+	filesys    filesysData
+	swaps      swapsData
+	cpuinfo    cpuinfoData
+	uname      unameData
+	pressure   pressureData
+	softirqs   softirqData
+	interrupts interruptData
+	sysk       sysKernelData
+	sockstat   kvData
+	softnet    softnetData
+	buddy      buddyData
+	ksm        kvData
+	nodes      nodeData
+}
+
+// New returns the Linux agent for domain (normally Domain).
+func New(domain uint32, opts Options) (*pmda.Agent, error) {
+	x, err := newLinux(opts)
+	if err != nil {
+		return nil, err
+	}
+	return x.agent(domain)
+}
+
+func newLinux(opts Options) (*Linux, error) {
+	base := os.Getenv("LINUX_STATSPATH")
+	x := &Linux{
+		proc:     opts.ProcRoot,
+		sys:      opts.SysRoot,
+		etc:      opts.EtcRoot,
+		log:      opts.Log,
+		bindings: make(map[string]binding),
+	}
+	if x.proc == "" {
+		x.proc = filepath.Join(base, "/proc")
+	}
+	if x.sys == "" {
+		x.sys = filepath.Join(base, "/sys")
+	}
+	if x.etc == "" {
+		x.etc = filepath.Join(base, "/etc")
+	}
+	if x.log == nil {
+		x.log = log.New(io.Discard, "", 0)
+	}
+	x.hz = x.userHZ()
+	x.pageSize = uint64(os.Getpagesize())
+	x.bindAll()
+	for name := range x.bindings {
+		if findDesc(name) == nil {
+			return nil, fmt.Errorf("linux: %s is bound but PCP has no such metric", name)
+		}
+	}
+	return x, nil
+}
+
+// agent builds the pmda.Agent over x, refreshing every source once so
+// that instance requests made before the first fetch have answers.
+func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
+	var metrics []pmda.Metric
+	x.byPMID = make(map[pcp.PMID]*binding, len(x.bindings))
+	for i := range pcpDescs {
+		d := &pcpDescs[i]
+		b, ok := x.bindings[d.name]
+		if !ok {
+			continue
+		}
+		one, full := helpText(d.name)
+		m := pmda.Metric{Name: d.name, Desc: d.desc(domain), OneLine: one, Help: full}
+		metrics = append(metrics, m)
+		x.byPMID[m.Desc.PMID] = &b
+		if d.indom >= 0 {
+			x.declared[d.indom] = true
+		}
+	}
+	var indoms []pmda.InDom
+	for serial, used := range x.declared {
+		if used {
+			one, full := indomHelp(serial)
+			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), OneLine: one, Help: full})
+		}
+	}
+	for s := range x.sources {
+		x.refreshSource(source(s))
+	}
+	return pmda.New(pmda.Config{
+		Name:    Name,
+		Domain:  domain,
+		Metrics: metrics,
+		InDoms:  indoms,
+		Fetcher: x,
+		Log:     x.log,
+	})
+}
+
+// findDesc returns PCP's row for name, or nil.
+func findDesc(name string) *pcpDesc {
+	for i := range pcpDescs {
+		if pcpDescs[i].name == name {
+			return &pcpDescs[i]
+		}
+	}
+	return nil
+}
+
+// bind registers how the metric called name is served.
+func (x *Linux) bind(name string, src source, get getter) {
+	x.bindings[name] = binding{src, get}
+}
+
+// bindKnown binds name only if PCP has such a metric: for names made by
+// combining parts, where not every combination exists.
+func (x *Linux) bindKnown(name string, src source, get getter) {
+	if findDesc(name) != nil {
+		x.bind(name, src, get)
+	}
+}
+
+// refreshSource reads one source, keeping its error for the values that
+// depend on it.
+func (x *Linux) refreshSource(s source) {
+	if f := x.sources[s]; f != nil {
+		prev := x.errs[s]
+		x.errs[s] = f()
+		// Report a source's failure once, not at every fetch.
+		if err := x.errs[s]; err != nil && (prev == nil || prev.Error() != err.Error()) {
+			x.log.Printf("%v", err)
+		}
+	}
+}
+
+// Refresh reads each source the requested metrics need, once.
+func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
+	var need uint64
+	x.noteNetNeeds(pmids)
+	for _, id := range pmids {
+		if b := x.byPMID[id]; b != nil {
+			need |= 1 << b.src
+		}
+	}
+	for s := source(0); s < numSources; s++ {
+		if need&(1<<s) != 0 {
+			x.refreshSource(s)
+		}
+	}
+	return nil
+}
+
+// Fetch reads one value from what Refresh parsed. A source that could not
+// be read leaves its metrics without values.
+func (x *Linux) Fetch(_ context.Context, m *pmda.Metric, inst int32) (pcp.Atom, error) {
+	b := x.byPMID[m.Desc.PMID]
+	if b == nil {
+		return pcp.Atom{}, pcp.ErrPMID
+	}
+	if x.errs[b.src] != nil {
+		return pcp.Atom{}, pmda.ErrNoValue
+	}
+	return b.get(inst)
+}
+
+// Instances lists an instance domain as the last refresh of its source
+// found it.
+func (x *Linux) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
+	s := indom.Serial()
+	if s >= numInDoms || !x.declared[s] {
+		return nil, pcp.ErrInDom
+	}
+	return x.indoms[s].list(), nil
+}
+
+// procPath and sysPath name files under the configured roots.
+func (x *Linux) procPath(rel string) string { return x.proc + "/" + rel }
+func (x *Linux) sysPath(rel string) string  { return x.sys + "/" + rel }
+
+// readProc reads a file under /proc into the shared buffer.
+func (x *Linux) readProc(rel string) ([]byte, error) { return x.fb.read(x.procPath(rel)) }
+
+// Atom helpers.
+// Integers fill every integer field, so a getter serves whichever width
+// PCP's descriptor gives the metric.
+func u64(v uint64) pcp.Atom {
+	return pcp.Atom{L: int32(v), UL: uint32(v), LL: int64(v), ULL: v}
+}
+func u32(v uint64) pcp.Atom  { return u64(v) }
+func i64(v int64) pcp.Atom   { return u64(uint64(v)) }
+func i32(v int64) pcp.Atom   { return u64(uint64(v)) }
+func f32(v float64) pcp.Atom { return pcp.Atom{F: float32(v), D: v} }
+func f64(v float64) pcp.Atom { return pcp.Atom{F: float32(v), D: v} }
+func str(s string) pcp.Atom  { return pcp.Atom{CP: s} }
+
+// noInst is the error for an instance the data does not have.
+var noInst = pcp.ErrInst
+
+// pcpAtom and errNoValue shorten the getters' signatures.
+type pcpAtom = pcp.Atom
+
+var errNoValue = pmda.ErrNoValue
+
+// errAppVersion marks a metric this kernel cannot supply.
+var errAppVersion = pcp.ErrAppVersion
+
+// userHZ is the tick rate of /proc/stat's times: the AT_CLKTCK entry of
+// this process's auxiliary vector, else Linux's constant 100.
+func (x *Linux) userHZ() uint64 {
+	b, err := os.ReadFile("/proc/self/auxv")
+	if err != nil {
+		return 100
+	}
+	for len(b) >= 16 {
+		key := nativeU64(b[:8])
+		val := nativeU64(b[8:16])
+		if key == 17 && val > 0 { // AT_CLKTCK
+			return val
+		}
+		if key == 0 {
+			break
+		}
+		b = b[16:]
+	}
+	return 100
+}

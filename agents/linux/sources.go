@@ -1,0 +1,61 @@
+package linux
+
+// source is one file or group of files a refresh reads; metrics name the
+// source they need, and a fetch reads each needed source once.
+type source uint
+
+const (
+	srcStat source = iota
+	srcMeminfo
+	srcLoadavg
+	srcUptime
+	srcVmstat
+	srcDiskstats
+	srcNetDev
+	srcNetAddr
+	srcSnmp
+	srcSnmp6
+	srcSockstat
+	srcSoftnet
+	srcFilesys
+	srcSwaps
+	srcCPUInfo
+	srcUname
+	srcPressure
+	srcSoftirqs
+	srcInterrupts
+	srcSysKernel
+	srcBuddyinfo
+	srcKSM
+	srcNodes
+	srcStatic
+	numSources
+)
+
+// bindAll binds every metric family.
+func (x *Linux) bindAll() {
+	x.sources[srcStatic] = func() error { return nil }
+	x.bindStat()
+	x.bindMeminfo()
+	x.bindLoadavg()
+	x.bindUptime()
+	x.bindVmstat()
+	x.bindDisks()
+	x.bindNetDev()
+	x.bindNetAddr()
+	x.bindSnmp()
+	x.bindSnmp6()
+	x.bindSockstat()
+	x.bindSoftnet()
+	x.bindFilesys()
+	x.bindSwaps()
+	x.bindCPUInfo()
+	x.bindUname()
+	x.bindPressure()
+	x.bindSoftirqs()
+	x.bindInterrupts()
+	x.bindSysKernel()
+	x.bindBuddyinfo()
+	x.bindKSM()
+	x.bindNodes()
+}
