@@ -35,6 +35,8 @@ type Context struct {
 	profile  profile
 	profSent bool // pmcd holds the current profile (libpcp's c_sent)
 
+	counts pduCounters
+
 	failures int       // failed reconnection attempts in a row
 	retryAt  time.Time // no reconnection attempt before this
 }
@@ -110,6 +112,12 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*Context,
 }
 
 func (c *Context) attach(conn *connection) {
+	for _, t := range conn.handshakeIn {
+		countPDU(&c.counts.in, t)
+	}
+	for _, t := range conn.handshakeOut {
+		countPDU(&c.counts.out, t)
+	}
 	c.conn = conn
 	c.r = pdu.NewReader(conn.conn)
 	c.r.Timeout = c.opts.requestTimeout
@@ -223,7 +231,7 @@ func (c *Context) send(ctx context.Context, req pdu.Message) error {
 		c.broken()
 		return transportError(err)
 	}
-	countPDU(&pduCount.out, req.PDUType())
+	countPDU(&c.counts.out, req.PDUType())
 	return nil
 }
 
@@ -243,7 +251,7 @@ func (c *Context) receive(ctx context.Context) ([]byte, pdu.Type, error) {
 		c.broken()
 		return nil, 0, err
 	}
-	countPDU(&pduCount.in, h.Type)
+	countPDU(&c.counts.in, h.Type)
 	return buf, h.Type, nil
 }
 

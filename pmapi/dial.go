@@ -17,6 +17,8 @@ import (
 type connection struct {
 	conn     net.Conn
 	features pdu.Flags // what pmcd offered in its greeting
+	// the PDUs of the handshake, for the context's counters
+	handshakeIn, handshakeOut []pdu.Type
 }
 
 // connect reaches pmcd as libpcp's __pmConnectPMCD does: the Unix socket
@@ -105,24 +107,19 @@ func dialOne(ctx context.Context, network, addr string, o options, hs *HostSpec,
 		defer cancel()
 	}
 	hello, err := pdu.ClientHandshake(hctx, conn, want)
-	if err == nil || hello.Greeting.Status != 0 {
-		countPDU(&pduCount.in, pdu.TypeError)
-	}
-	if err == nil {
-		countPDU(&pduCount.out, pdu.TypeCreds)
-	}
+	// the greeting in, CREDS out, and ATTR for a container
+	hsIn := []pdu.Type{pdu.TypeError}
+	hsOut := []pdu.Type{pdu.TypeCreds}
 	if err == nil && hello.Sent&pdu.FlagContainer != 0 {
 		w := pdu.NewWriter(conn)
 		err = w.WriteMessage(hctx, &pdu.Attr{Key: pdu.AttrContainer, Value: []byte(hs.Attrs[pdu.AttrContainer])}, 0)
-		if err == nil {
-			countPDU(&pduCount.out, pdu.TypeAttr)
-		}
+		hsOut = append(hsOut, pdu.TypeAttr)
 	}
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("pmapi: handshake with pmcd at %s: %w", addr, err)
 	}
-	return &connection{conn: conn, features: hello.Greeting.Info.Features}, nil
+	return &connection{conn: conn, features: hello.Greeting.Info.Features, handshakeIn: hsIn, handshakeOut: hsOut}, nil
 }
 
 // dialError turns a failed dial into the PCP code libpcp reports: the

@@ -10,9 +10,9 @@ import (
 // DESCS; PCP's tools print the first PDU_MAX (23) of them.
 const NumPDUTypes = int(pdu.TypeDescs-pdu.TypeError) + 1
 
-// pduCount holds the process-wide PDU counters of host contexts, as
-// libpcp's __pmPDUCntOut and __pmPDUCntIn do.
-var pduCount struct {
+// pduCounters count a host context's PDUs by type, as libpcp's
+// __pmPDUCntOut and __pmPDUCntIn do for a process.
+type pduCounters struct {
 	out, in [NumPDUTypes]atomic.Uint64
 }
 
@@ -23,13 +23,13 @@ func countPDU(counters *[NumPDUTypes]atomic.Uint64, t pdu.Type) {
 }
 
 // PDUCounts returns how many PDUs of each type (index type-0x7000) the
-// process's host contexts have sent to and received from pmcd, the
-// handshake included, as pmprobe -V reports them. It is safe for
-// concurrent use.
-func PDUCounts() (out, in [NumPDUTypes]uint64) {
+// context has sent to and received from pmcd, the handshakes of its
+// connections included, as pmprobe -V reports them for its one context.
+// It is safe for concurrent use.
+func (c *Context) PDUCounts() (out, in [NumPDUTypes]uint64) {
 	for i := range out {
-		out[i] = pduCount.out[i].Load()
-		in[i] = pduCount.in[i].Load()
+		out[i] = c.counts.out[i].Load()
+		in[i] = c.counts.in[i].Load()
 	}
 	return out, in
 }

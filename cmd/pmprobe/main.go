@@ -86,7 +86,7 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		f.faster = true
 	case 'd':
 		p.Messages = append(p.Messages, fmt.Sprintf("%s version %s\n", p.Progname(), cli.Version))
-		f.version = true
+		p.Exit = true
 	case 'V':
 		f.verbose = true
 	case 'v':
@@ -103,9 +103,9 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	f := &flags{batch: 128}
 	cmd := command(f)
 	p := cli.Parse(cmd, argv)
-	if p.Errors > 0 || f.version || p.Exit {
+	if p.Errors > 0 || p.Exit {
 		fmt.Fprint(stderr, p.Report(cmd))
-		if f.version || p.Exit {
+		if p.Exit {
 			return 0
 		}
 		return 1
@@ -137,7 +137,13 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	pr := &prober{f: f, src: pmapi.WithAnonMetrics(src), out: out, lastInDom: noInDom}
 	pr.probe(ctx, p.Args)
 	if f.verbose {
-		pr.pduCounts()
+		var out, in [pmapi.NumPDUTypes]uint64
+		if c, ok := src.(interface {
+			PDUCounts() (out, in [pmapi.NumPDUTypes]uint64)
+		}); ok {
+			out, in = c.PDUCounts()
+		}
+		pr.pduCounts(out, in)
 	}
 	return 0
 }

@@ -234,8 +234,7 @@ func (p *prober) metric(ctx context.Context, name string, pmid pcp.PMID, vs *pcp
 }
 
 // pduCounts is -V's report of the PDUs exchanged with pmcd.
-func (p *prober) pduCounts() {
-	out, in := pmapi.PDUCounts()
+func (p *prober) pduCounts(out, in [pmapi.NumPDUTypes]uint64) {
 	for _, row := range []struct {
 		label string
 		n     [pmapi.NumPDUTypes]uint64

@@ -37,6 +37,10 @@ type Command struct {
 	Usage   string
 	Options []Option
 	Handle  func(o Option, arg string, p *Parsed)
+	// POSIX stops option processing at the first operand, as getopt
+	// does for tools with PM_OPTFLAG_POSIX (pmstore, whose values may
+	// start with a minus sign).
+	POSIX bool
 }
 
 // Parsed is the outcome of parsing, PCP's pmOptions after pmGetOptions.
@@ -258,9 +262,9 @@ func (p *Parsed) standard(o Option, arg string) {
 		p.Finish = arg
 	case stdInterval:
 		p.Interval = arg
-		d, err := ParseInterval(arg)
+		d, err := pmapi.ParseInterval(arg)
 		if err != nil {
-			var ie *IntervalError
+			var ie *pmapi.IntervalError
 			errors.As(err, &ie)
 			p.Errorf("-t argument not in pmParseHighResInterval(3) format:")
 			p.Messages = append(p.Messages, ie.Report()+"\n")

@@ -60,6 +60,9 @@ func (p *Parsed) scan(cmd *Command, fs *pflag.FlagSet, args []string) []string {
 				p.pflagParse(fs, chunk)
 			}
 		default:
+			if cmd.POSIX {
+				return append(operands, args[i:]...)
+			}
 			operands = append(operands, a)
 		}
 	}

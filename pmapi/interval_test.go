@@ -1,4 +1,4 @@
-package cli
+package pmapi
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package cli
+package pmapi
 
 import (
 	"math"
@@ -52,7 +52,7 @@ func (e *IntervalError) Report() string {
 	return b.String()
 }
 
-// ParseInterval reads an interval as pmParseHighResInterval does: a sum
+// ParseInterval reads an interval as pmParseHighResInterval does (the -t option of PCP's tools): a sum
 // of numbers each followed by an optional unit ("1.5", "2 sec", "1min
 // 30s", "100 msec"), seconds when there is none.
 func ParseInterval(spec string) (time.Duration, error) {
