@@ -23,6 +23,8 @@ const (
 	mdInDom         = 25
 	buddyInDom      = 31
 	zoneInDom       = 32
+	zoneProtInDom   = 33
+	scsiInDom       = 11
 	softirqInDom    = 36
 	pressureInDom   = 37
 	intrCPUInDom    = 40

@@ -24,6 +24,10 @@ type Options struct {
 	// means $LINUX_STATSPATH/proc and $LINUX_STATSPATH/sys, which is
 	// /proc and /sys when LINUX_STATSPATH is not set, as in PCP's agent.
 	ProcRoot, SysRoot string
+	// BandwidthConf is the per-node memory bandwidth file behind
+	// mem.numa.max_bandwidth; empty means $PCP_PMDAS_DIR/linux/bandwidth.conf
+	// (PCP_PMDAS_DIR defaulting to /var/lib/pcp/pmdas).
+	BandwidthConf string
 	// EtcRoot is where the distribution's release files are read
 	// (kernel.uname.distro); empty means $LINUX_STATSPATH/etc.
 	EtcRoot string
@@ -112,6 +116,11 @@ type Linux struct {
 	buddy      buddyData
 	ksm        kvData
 	nodes      nodeData
+	zones      zoneData
+	numa       numaData
+	slabs      slabData
+	hw         hardwareData
+	bandwidth  bandwidthConf
 }
 
 // New returns the Linux agent for domain (normally Domain).
@@ -137,6 +146,14 @@ func newLinux(opts Options) (*Linux, error) {
 	}
 	if x.sys == "" {
 		x.sys = filepath.Join(base, "/sys")
+	}
+	x.bandwidth.path = opts.BandwidthConf
+	if x.bandwidth.path == "" {
+		dir := os.Getenv("PCP_PMDAS_DIR")
+		if dir == "" {
+			dir = "/var/lib/pcp/pmdas"
+		}
+		x.bandwidth.path = filepath.Join(dir, "linux", "bandwidth.conf")
 	}
 	if x.etc == "" {
 		x.etc = filepath.Join(base, "/etc")

@@ -28,6 +28,10 @@ const (
 	srcBuddyinfo
 	srcKSM
 	srcNodes
+	srcZoneinfo
+	srcNUMA
+	srcSlabinfo
+	srcHardware
 	srcStatic
 	numSources
 )
@@ -58,4 +62,9 @@ func (x *Linux) bindAll() {
 	x.bindBuddyinfo()
 	x.bindKSM()
 	x.bindNodes()
+	x.bindZoneinfo()
+	x.bindNUMA()
+	x.bindSlabinfo()
+	x.bindHardware()
+	x.bindBandwidth()
 }

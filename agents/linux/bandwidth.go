@@ -1,0 +1,76 @@
+package linux
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// bandwidthConf reads the optional per-node memory bandwidth settings
+// (bandwidth.conf: "Version:1.0" first, then "nodeN:MBPS" lines, #
+// comments), re-reading the file only when its modification time changes.
+// A malformed file or an unknown node leaves the rest unread, as PCP's
+// agent does.
+type bandwidthConf struct {
+	path  string
+	mtime int64
+	read  bool
+	bw    map[string]float64
+}
+
+func (c *bandwidthConf) refresh() {
+	st, err := os.Stat(c.path)
+	if err != nil {
+		c.bw, c.read, c.mtime = nil, false, 0
+		return
+	}
+	if c.read && st.ModTime().UnixNano() == c.mtime {
+		return
+	}
+	c.read, c.mtime = true, st.ModTime().UnixNano()
+	c.bw = map[string]float64{}
+	b, err := os.ReadFile(c.path)
+	if err != nil {
+		return
+	}
+	version := false
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		line = strings.TrimLeft(line, " \t")
+		if strings.Contains(line, "Version") {
+			k, v, ok := strings.Cut(line, ":")
+			if !ok || !strings.HasPrefix(k, "Version") || !strings.HasPrefix(strings.TrimLeft(v, " \t"), "1.0") {
+				return
+			}
+			version = true
+			continue
+		}
+		if !version {
+			return
+		}
+		node, v, ok := strings.Cut(line, ":")
+		if !ok {
+			return
+		}
+		f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		c.bw[node] = f
+	}
+}
+
+func (x *Linux) bindBandwidth() {
+	c := &x.bandwidth
+	x.bind("mem.numa.max_bandwidth", srcNUMA, func(inst int32) (pcpAtom, error) {
+		c.refresh()
+		for _, in := range x.indoms[nodeInDom].list() {
+			if in.ID == inst {
+				if v := c.bw[in.Name]; v > 0 {
+					return f64(v), nil
+				}
+				return pcpAtom{}, errNoValue
+			}
+		}
+		return pcpAtom{}, noInst
+	})
+}
