@@ -30,7 +30,8 @@ func (s *agent) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	}
 	s.fetchNow = s.now()
 	s.streams.plan(s.domain, pmids)
-	var dyn, ghost, proc bool
+	var dyn, ghost bool
+	s.procDone = false
 	for _, id := range pmids {
 		if id.Domain() != s.domain || id.Cluster() != 0 {
 			continue
@@ -45,11 +46,6 @@ func (s *agent) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 			if !ghost {
 				ghost = true
 				s.ghostState = (s.ghostState + 1) % 24
-			}
-		case 156, 157, 158:
-			if !proc {
-				proc = true
-				s.proc.redo(s.fetchNow)
 			}
 		}
 	}
@@ -100,6 +96,11 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 	}
 	if item == 121 {
 		s.reshuffle()
+	}
+	if item >= 156 && item <= 158 && !s.procDone {
+		// At most once a fetch, when the first of them is reached.
+		s.procDone = true
+		s.proc.redo(time.Now())
 	}
 	insts, err := s.members(indom)
 	if err != nil {

@@ -1,12 +1,11 @@
 package sample
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"slices"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -220,10 +219,12 @@ func (s *agent) redoDynamic(increment bool) {
 	} else if !s.dyn.seen || !st.ModTime().Equal(s.dyn.modTime) {
 		s.dyn.seen, s.dyn.modTime = true, st.ModTime()
 		insts, err := readDynamic(s.dynPath)
-		if err != nil {
-			s.log.Printf("sample.dynamic: %v", err)
-		}
 		s.dynamic = insts
+		if err != nil {
+			// The counters are left as they were, as PCP's agent does.
+			s.log.Printf("sample.dynamic: %v", err)
+			return
+		}
 		for _, in := range insts {
 			if int(in.ID) >= len(s.dyn.ctr) {
 				s.dyn.ctr = append(s.dyn.ctr, make([]int32, int(in.ID)+1-len(s.dyn.ctr))...)
@@ -238,57 +239,50 @@ func (s *agent) redoDynamic(increment bool) {
 	}
 }
 
-// readDynamic parses the control file; on a malformed entry the domain
-// is empty, as in PCP's agent.
+// readDynamic parses the control file: an instance number (scanf's %d:
+// white space, a sign, digits) and a name (the next word, on the same
+// line), over and over. A malformed entry empties the domain, as in PCP's
+// agent.
 func readDynamic(path string) ([]pmda.Instance, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(strings.NewReader(string(b)))
-	sc.Split(scanWordsQuoted)
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' }
 	var insts []pmda.Instance
-	for sc.Scan() {
-		var id int32
-		if _, err := fmt.Sscanf(sc.Text(), "%d", &id); err != nil {
-			return nil, fmt.Errorf("%s: missing instance number at %q", path, sc.Text())
+	i := 0
+	for {
+		for i < len(b) && isSpace(b[i]) {
+			i++
 		}
-		if id < 0 || id >= 1<<22 {
-			return nil, fmt.Errorf("%s: instance number %d out of range", path, id)
+		if i == len(b) {
+			return insts, nil
 		}
-		if !sc.Scan() {
+		start := i
+		if b[i] == '+' || b[i] == '-' {
+			i++
+		}
+		digits := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == digits {
+			return nil, fmt.Errorf("%s: missing instance number at byte %d", path, start)
+		}
+		id, err := strconv.ParseInt(string(b[start:i]), 10, 64)
+		if err != nil || id < 0 || id >= 1<<22 {
+			return nil, fmt.Errorf("%s: instance number %s out of range", path, b[start:i])
+		}
+		for i < len(b) && isSpace(b[i]) && b[i] != '\n' {
+			i++
+		}
+		if i == len(b) || b[i] == '\n' {
 			return nil, fmt.Errorf("%s: no name for instance %d", path, id)
 		}
-		insts = append(insts, pmda.Instance{ID: id, Name: strings.Trim(sc.Text(), `"`)})
-	}
-	return insts, nil
-}
-
-// scanWordsQuoted splits on white space, keeping a double-quoted string
-// with its spaces as one token.
-func scanWordsQuoted(data []byte, atEOF bool) (int, []byte, error) {
-	start := 0
-	for start < len(data) && (data[start] == ' ' || data[start] == '\t' || data[start] == '\n' || data[start] == '\r') {
-		start++
-	}
-	if start == len(data) {
-		return len(data), nil, nil
-	}
-	if data[start] == '"' {
-		for i := start + 1; i < len(data); i++ {
-			if data[i] == '"' {
-				return i + 1, data[start : i+1], nil
-			}
+		start = i
+		for i < len(b) && !isSpace(b[i]) {
+			i++
 		}
-	} else {
-		for i := start; i < len(data); i++ {
-			if data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r' {
-				return i, data[start:i], nil
-			}
-		}
+		insts = append(insts, pmda.Instance{ID: int32(id), Name: string(b[start:i])})
 	}
-	if atEOF {
-		return len(data), data[start:], nil
-	}
-	return start, nil, nil
 }

@@ -67,6 +67,8 @@ type agent struct {
 	// dataBase is the data size when the agent started, for
 	// sample.datasize's growth; -1 until the first fetch of it in pmcd.
 	dataBase int64
+	// procDone says sample.proc's table has moved on in this fetch.
+	procDone bool
 	rnd      rand48
 	scr      scrambler
 	pid      uint32

@@ -2,8 +2,6 @@ package sample
 
 import (
 	"os"
-	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -17,19 +15,11 @@ func sysinfo() []byte {
 	return append([]byte(nil), b...)
 }
 
-// dataSize is the process's data segment in kilobytes.
-func dataSize() uint32 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmData:"); ok {
-			n, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 32)
-			return uint32(n)
-		}
-	}
-	return 0
+// dataSize is where the process's data segment ends, in kilobytes: the
+// program break, which brk(2) with an argument of 0 reports.
+func dataSize() uint64 {
+	brk, _, _ := syscall.RawSyscall(syscall.SYS_BRK, 0, 0, 0)
+	return uint64(brk / 1024)
 }
 
 func pid() int { return os.Getpid() }

@@ -11,6 +11,6 @@ func sysinfo() []byte {
 }
 
 // dataSize is not known here.
-func dataSize() uint32 { return 0 }
+func dataSize() uint64 { return 0 }
 
 func pid() int { return os.Getpid() }
