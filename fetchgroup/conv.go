@@ -1,0 +1,205 @@
+package fetchgroup
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// conversion is what a scale string asks of a metric's values.
+type conversion struct {
+	rate  bool      // divide the difference from the previous fetch by the time between
+	units bool      // rescale to out and multiply by mult
+	out   pcp.Units // the metric's dimensions, the requested scales
+	mult  float64
+}
+
+// timeMultiplier turns a rate per second into one per the time unit of a
+// scale expression such as "count/hour".
+var timeMultiplier = map[uint8]float64{
+	pcp.TimeNSec: 1e-9, pcp.TimeUSec: 1e-6, pcp.TimeMSec: 1e-3,
+	pcp.TimeSec: 1, pcp.TimeMin: 60, pcp.TimeHour: 3600,
+}
+
+// prepare checks that values described by d convert to type out under
+// scale, and says how.
+func prepare(d pcp.Desc, scale string, out pcp.Type) (conversion, error) {
+	var c conversion
+	if !convertible(d.Type) {
+		return c, fmt.Errorf("values of type %s cannot be converted: %w", typeName(d.Type), pcp.ErrType)
+	}
+	if !convertible(out) {
+		return c, fmt.Errorf("output type %s: %w", typeName(out), pcp.ErrType)
+	}
+	switch scale {
+	case "":
+		c.rate = d.Sem == pcp.SemCounter
+		return c, nil
+	case "rate":
+		c.rate = true
+		return c, nil
+	case "instant":
+		return c, nil
+	}
+	u, mult, err := pcp.ParseUnits(scale)
+	if err != nil {
+		return c, fmt.Errorf("scale %q: %w", scale, err)
+	}
+	c.out, c.mult, c.units = u, mult, true
+	in := d.Units
+	if in.DimSpace != u.DimSpace || in.DimCount != u.DimCount {
+		return c, fmt.Errorf("scale %q does not have the dimensions of the metric's units: %w", scale, pcp.ErrConv)
+	}
+	switch in.DimTime {
+	case u.DimTime:
+		return c, nil
+	case u.DimTime + 1:
+		m, ok := timeMultiplier[u.ScaleTime]
+		if !ok {
+			return c, fmt.Errorf("scale %q: time scale %d: %w", scale, u.ScaleTime, pcp.ErrConv)
+		}
+		c.mult *= m
+		c.out.DimTime++
+		c.rate = true
+		return c, nil
+	}
+	return c, fmt.Errorf("scale %q does not have the dimensions of the metric's units: %w", scale, pcp.ErrConv)
+}
+
+func typeName(t pcp.Type) string { return t.String() }
+
+// counterWrap is libpcp's PCP_COUNTER_WRAP: a negative difference of a
+// counter is taken as one wrap of its integer type.
+func counterWrap() bool {
+	_, ok := os.LookupEnv("PCP_COUNTER_WRAP")
+	return ok
+}
+
+// extractAs converts one value of type in to out as pmExtractValue does,
+// and also between numbers and strings: a number becomes its decimal or
+// %e text, a string is parsed as pmstore parses its argument.
+func extractAs(valfmt pcp.ValFmt, v *pcp.Value, in, out pcp.Type) (pcp.Atom, error) {
+	switch {
+	case in != pcp.TypeString && out == pcp.TypeString:
+		a, err := pcp.ExtractValue(valfmt, v, in, in)
+		if err != nil {
+			return pcp.Atom{}, err
+		}
+		var s string
+		switch in {
+		case pcp.Type32:
+			s = strconv.FormatInt(int64(a.L), 10)
+		case pcp.TypeU32:
+			s = strconv.FormatUint(uint64(a.UL), 10)
+		case pcp.Type64:
+			s = strconv.FormatInt(a.LL, 10)
+		case pcp.TypeU64:
+			s = strconv.FormatUint(a.ULL, 10)
+		case pcp.TypeFloat:
+			s = formatE(float64(a.F), 9)
+		case pcp.TypeDouble:
+			s = formatE(a.D, 17)
+		}
+		return pcp.Atom{CP: s}, nil
+	case in == pcp.TypeString && out != pcp.TypeString:
+		a, err := pcp.ExtractValue(valfmt, v, in, pcp.TypeString)
+		if err != nil {
+			return pcp.Atom{}, err
+		}
+		return pmapi.StringValue(a.CP, out)
+	}
+	return pcp.ExtractValue(valfmt, v, in, out)
+}
+
+// find converts the value of instance inst (any instance when the metric
+// has none) of the first value set for pmid at or after sets[from].
+func find(sets []pcp.ValueSet, from int, pmid pcp.PMID, d *pcp.Desc, inst int32, out pcp.Type) (pcp.Atom, error) {
+	for i := from; i < len(sets); i++ {
+		s := &sets[i]
+		if s.PMID != pmid {
+			continue
+		}
+		if s.NumVal < 0 {
+			return pcp.Atom{}, pcp.Error(s.NumVal)
+		}
+		if d.InDom == pcp.InDomNull {
+			if len(s.Values) > 0 {
+				return extractAs(s.ValFmt, &s.Values[0], d.Type, out)
+			}
+			continue
+		}
+		// Fetch sorts every value set by instance.
+		if j, ok := slices.BinarySearchFunc(s.Values, inst, cmpInst); ok {
+			return extractAs(s.ValFmt, &s.Values[j], d.Type, out)
+		}
+	}
+	return pcp.Atom{}, pcp.ErrValue
+}
+
+// sample is one fetched result: the value sets and their time.
+type sample struct {
+	sets []pcp.ValueSet
+	ts   pcp.Timestamp
+}
+
+// value is one output value: the value set for pmid found from sets[from]
+// on, converted under c to out, with prev (when not nil) the previous
+// fetch for rates.
+func (g *Group) value(cur *sample, from int, pmid pcp.PMID, d *pcp.Desc, inst int32, c *conversion, out pcp.Type) (pcp.Atom, error) {
+	if !c.rate && !c.units {
+		return find(cur.sets, from, pmid, d, inst, out)
+	}
+	a, err := find(cur.sets, from, pmid, d, inst, pcp.TypeDouble)
+	if err != nil {
+		return pcp.Atom{}, err
+	}
+	v := a.D
+	if c.rate {
+		if g.prev == nil {
+			return pcp.Atom{}, pcp.ErrAgain
+		}
+		dt := cur.ts.Sub(g.prev.ts)
+		if dt < 1e-9 {
+			dt = 1e-9
+		}
+		p, err := find(g.prev.sets, from, pmid, d, inst, pcp.TypeDouble)
+		if err != nil {
+			return pcp.Atom{}, err
+		}
+		delta := v - p.D
+		if delta < 0 {
+			if !g.wrap {
+				return pcp.Atom{}, pcp.ErrValue
+			}
+			switch d.Type {
+			case pcp.Type32, pcp.TypeU32:
+				delta += 1 << 32
+			case pcp.Type64, pcp.TypeU64:
+				delta += 1 << 64
+			}
+		}
+		v = delta / dt
+	}
+	if c.units {
+		s, err := pcp.ConvScale(pcp.TypeDouble, pcp.Atom{D: v}, d.Units, c.out)
+		if err != nil {
+			return pcp.Atom{}, err
+		}
+		v = s.D * c.mult
+	}
+	return fromDouble(v, out)
+}
+
+func cmpInst(v pcp.Value, inst int32) int {
+	switch {
+	case v.Inst < inst:
+		return -1
+	case v.Inst > inst:
+		return 1
+	}
+	return 0
+}

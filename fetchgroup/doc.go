@@ -1,0 +1,61 @@
+// Package fetchgroup fetches a fixed group of metrics again and again and
+// hands back their values already converted, as libpcp's fetchgroups
+// (pmCreateFetchGroup, pmExtendFetchGroup_*, pmFetchGroup) do.
+//
+// A Group owns a private PMAPI context of any kind (host, local, archive;
+// Source gives it to the caller for settings such as an archive's time
+// mode). In the setup stage the caller extends the group with what it
+// wants, each extension checked at once (names, instances, types, units)
+// and returning a typed handle:
+//
+//   - ExtendItem: one metric, with an instance when it has an instance
+//     domain;
+//   - ExtendInDom: every instance of a metric, sorted by instance number,
+//     with codes, names, values and per-instance errors, up to a maximum
+//     past which the whole is pcp.ErrTooBig;
+//   - ExtendEvent: one field of every record of an event metric's value,
+//     with each record's timestamp, in record order;
+//   - ExtendTimestamp: the timestamp of the fetch.
+//
+// Then each Fetch issues one fetch of every metric the group names and
+// fills every handle, whose Value, Err and the like are read afterwards.
+//
+// # Conversions
+//
+// The value type is the handle's type parameter (int32, uint32, int64,
+// uint64, float32, float64 or string), whatever the metric's own type:
+// numbers convert to one another (pcp.ErrTrunc, pcp.ErrSign where they do
+// not fit), to strings (as %d, %u, or %.9e and %.17e for floats) and from
+// strings (as pmstore parses them). The scale argument is libpcp's:
+//
+//   - "" : no unit change, and a rate for counters (PM_SEM_COUNTER);
+//   - "rate": a rate whatever the semantics;
+//   - "instant": never a rate;
+//   - a units expression for pmParseUnitsStr ("kbyte", "count/sec",
+//     "2 millisec"): the value is rescaled to those units and multiplied by
+//     the expression's number. Its dimensions must be the metric's, or its
+//     time dimension one less than the metric's, which asks for a rate
+//     per the expression's time unit. Anything else is pcp.ErrConv.
+//
+// A rate is the plain difference of the two last fetches over the time
+// between them, negative when a counter wraps (unless PCP_COUNTER_WRAP is
+// set in the environment when the group is made, as in libpcp); the first
+// fetch has no previous value and gives pcp.ErrAgain. Event fields cannot
+// be rates.
+//
+// # Unusual situations
+//
+// Before every fetch each output is reset to a sentinel: NaN for floating
+// types, all bits set (-1, or the largest unsigned value) for integers and
+// "" for strings, with the error pcp.ErrValue, so that a value that cannot
+// be had never shows a stale number. A metric's own error (from the agent,
+// or for the whole fetch) becomes its handle's error. Metrics with
+// discrete semantics are the exception: when a fetch returns no value for
+// one, its handle keeps the value and error it had, which suits archives
+// holding metrics logged once.
+//
+// # Concurrency
+//
+// A Group and its handles are for one goroutine at a time; several groups
+// may be used concurrently.
+package fetchgroup
