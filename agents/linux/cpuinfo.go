@@ -180,7 +180,7 @@ func (x *Linux) readCPUInfo() error {
 			ci.path = append(append(ci.path[:0], x.sys...), "/devices/system/cpu/cpu"...)
 			ci.path = strconv.AppendInt(ci.path, int64(n), 10)
 			ci.path = append(append(ci.path, "/thermal_throttle/"...), f...)
-			v, err := x.fb.read(string(ci.path))
+			v, err := x.fb.readBytes(ci.path)
 			ci.cpus[n].thermal[i] = 0
 			if err == nil {
 				ci.cpus[n].thermal[i] = parseU64(v)

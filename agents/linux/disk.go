@@ -299,7 +299,7 @@ func (x *Linux) sysBlock(name []byte, partition bool, rel string) ([]byte, error
 	}
 	dd.path = append(append(append(append(append(dd.path[:0], x.sys...), '/'), dir...), name...), '/')
 	dd.path = append(dd.path, rel...)
-	return dd.sysBuf.read(string(dd.path))
+	return dd.sysBuf.readBytes(dd.path)
 }
 
 // blockSize is a device's size in Kbytes, 0 when unknown.

@@ -65,7 +65,7 @@ func (x *Linux) readHardware() error {
 		}
 		f := &hw.freq[n]
 		*f = cpuFreq{}
-		if b, err := x.fb.read(x.cpufreqPath(n, "stats/time_in_state")); err == nil {
+		if b, err := x.fb.readBytes(x.cpufreqPath(n, "stats/time_in_state")); err == nil {
 			f.hasCount, f.hasTime, f.hasMax, f.hasMin = true, true, true, true
 			for len(b) > 0 {
 				var line []byte
@@ -85,25 +85,25 @@ func (x *Linux) readHardware() error {
 			}
 			continue
 		}
-		if b, err := x.fb.read(x.cpufreqPath(n, "cpuinfo_max_freq")); err == nil {
+		if b, err := x.fb.readBytes(x.cpufreqPath(n, "cpuinfo_max_freq")); err == nil {
 			f.max, f.hasMax = parseU64(b)/1000, true
 		}
-		if b, err := x.fb.read(x.cpufreqPath(n, "cpuinfo_min_freq")); err == nil {
+		if b, err := x.fb.readBytes(x.cpufreqPath(n, "cpuinfo_min_freq")); err == nil {
 			f.min, f.hasMin = parseU64(b)/1000, true
 		}
-		if b, err := x.fb.read(x.cpufreqPath(n, "scaling_cur_freq")); err == nil {
+		if b, err := x.fb.readBytes(x.cpufreqPath(n, "scaling_cur_freq")); err == nil {
 			f.count, f.hasCount = parseU64(b)/1000, true
 		}
 	}
 	return nil
 }
 
-func (x *Linux) cpufreqPath(cpu int, rel string) string {
+func (x *Linux) cpufreqPath(cpu int, rel string) []byte {
 	hw := &x.hw
 	hw.path = append(append(hw.path[:0], x.sys...), "/devices/system/cpu/cpu"...)
 	hw.path = strconv.AppendInt(hw.path, int64(cpu), 10)
 	hw.path = append(append(hw.path, "/cpufreq/"...), rel...)
-	return string(hw.path)
+	return hw.path
 }
 
 // countDir counts the entries of dir that keep accepts; a missing

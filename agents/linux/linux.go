@@ -80,10 +80,11 @@ type Linux struct {
 	hz        uint64 // the kernel's USER_HZ, ticks per second in /proc/stat
 	pageSize  uint64
 
-	fb      fileBuf
-	fields  [][]byte
-	scratch []byte
-	prefix  []byte
+	fb         fileBuf
+	fields     [][]byte
+	scratch    []byte
+	onlinePath []byte
+	prefix     []byte
 
 	bindings map[string]binding
 	byPMID   map[pcp.PMID]*binding
@@ -256,6 +257,9 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 			need |= 1 << b.src
 		}
 	}
+	if need&(1<<srcNetAddr) != 0 {
+		need |= 1 << srcNetDev // addresses are looked up by interface
+	}
 	for s := source(0); s < numSources; s++ {
 		if need&(1<<s) != 0 {
 			x.refreshSource(s)
@@ -287,12 +291,10 @@ func (x *Linux) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom) ([]
 	return x.indoms[s].list(), nil
 }
 
-// procPath and sysPath name files under the configured roots.
-func (x *Linux) procPath(rel string) string { return x.proc + "/" + rel }
-func (x *Linux) sysPath(rel string) string  { return x.sys + "/" + rel }
-
-// readProc reads a file under /proc into the shared buffer.
-func (x *Linux) readProc(rel string) ([]byte, error) { return x.fb.read(x.procPath(rel)) }
+// readProc and readSys read a file under /proc or /sys into the shared
+// buffer.
+func (x *Linux) readProc(rel string) ([]byte, error) { return x.fb.readJoin(x.proc, rel) }
+func (x *Linux) readSys(rel string) ([]byte, error)  { return x.fb.readJoin(x.sys, rel) }
 
 // Atom helpers.
 // Integers fill every integer field, so a getter serves whichever width

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // pressureData is /proc/pressure/{cpu,memory,io,irq}: per kind, "some"
@@ -162,15 +163,15 @@ func (x *Linux) bindUname() {
 	}
 }
 
+// utsString is a NUL-terminated uname field, as a view of the array.
 func utsString(b []int8) []byte {
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
+	u := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b))
+	for i, c := range u {
 		if c == 0 {
-			break
+			return u[:i]
 		}
-		out = append(out, byte(c))
 	}
-	return out
+	return u
 }
 
 // distro names the distribution from the first release file found, as
@@ -278,12 +279,20 @@ var ksmFiles = []struct{ metric, file string }{
 
 func (x *Linux) bindKSM() {
 	k := &x.ksm
+	type ksmFile struct {
+		path string
+		slot int
+	}
+	var files []ksmFile
+	for _, f := range ksmFiles {
+		files = append(files, ksmFile{"kernel/mm/ksm/" + f.file, k.slot(f.file)})
+	}
 	x.sources[srcKSM] = func() error {
 		k.reset()
-		for _, f := range ksmFiles {
-			b, err := x.fb.read(x.sysPath("kernel/mm/ksm/" + f.file))
+		for _, f := range files {
+			b, err := x.readSys(f.path)
 			if err == nil {
-				k.set([]byte(f.file), parseU64(b))
+				k.vals[f.slot], k.seen[f.slot] = parseU64(b), true
 			}
 		}
 		return nil
@@ -297,6 +306,7 @@ func (x *Linux) bindKSM() {
 type nodeData struct {
 	cpuNode []int32 // by CPU number; -1 when unknown
 	online  []uint64
+	listed  bool
 }
 
 // nodeOf is cpu's node, -1 when unknown.
@@ -330,17 +340,30 @@ func (x *Linux) bindNodes() {
 // sysOnline reads /sys/devices/system/KIND/KINDN/online; a CPU or node
 // without the file (CPU 0 usually) is online.
 func (x *Linux) sysOnline(kind string, n int) uint64 {
-	b, err := x.fb.read(x.sys + "/devices/system/" + kind + "/" + kind + strconv.Itoa(n) + "/online")
+	p := append(append(x.onlinePath[:0], x.sys...), "/devices/system/"...)
+	p = append(append(p, kind...), '/')
+	p = strconv.AppendInt(append(p, kind...), int64(n), 10)
+	x.onlinePath = append(p, "/online"...)
+	b, err := x.fb.readBytes(x.onlinePath)
 	if err != nil {
 		return 1
 	}
 	return parseU64(b)
 }
 
-// readNodes lists the NUMA nodes and which CPUs each holds.
+// readNodes lists the NUMA nodes and which CPUs each holds, once, as
+// PCP's agent does at start; later refreshes update whether each node is
+// online.
 func (x *Linux) readNodes() error {
 	nd := &x.nodes
 	t := &x.indoms[nodeInDom]
+	if nd.listed {
+		for _, in := range t.list() {
+			nd.online[in.ID] = x.sysOnline("node", int(in.ID))
+		}
+		return nil
+	}
+	nd.listed = true
 	t.begin()
 	for i := range nd.cpuNode {
 		nd.cpuNode[i] = -1

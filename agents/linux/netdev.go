@@ -188,7 +188,7 @@ func (x *Linux) netAttr(name, rel string) ([]byte, bool) {
 	nd := &x.netdev
 	nd.path = append(append(append(append(nd.path[:0], x.sys...), "/class/net/"...), name...), '/')
 	nd.path = append(nd.path, rel...)
-	b, err := nd.attrB.read(string(nd.path))
+	b, err := nd.attrB.readBytes(nd.path)
 	if err != nil {
 		return nil, false
 	}
@@ -374,19 +374,21 @@ func (x *Linux) readNetAddr() error {
 		a.hasInet, a.hasIPv6, a.hasHW = false, false, false
 		return a
 	}
-	if ents, err := os.ReadDir(x.sys + "/class/net"); err == nil {
-		for _, e := range ents {
-			b, err := x.fb.read(x.sys + "/class/net/" + e.Name() + "/address")
-			if err != nil {
-				continue
-			}
-			b = trimSpace(b)
-			if len(b) == 0 {
-				continue
-			}
-			a := entry([]byte(e.Name()))
-			a.hw, a.hasHW = keepString(a.hw, b), true
+	// Hardware addresses of the interfaces /proc/net/dev lists (the
+	// refresh reads it first).
+	for _, in := range x.indoms[netDevInDom].list() {
+		nd := &x.netdev
+		nd.path = append(append(append(append(nd.path[:0], x.sys...), "/class/net/"...), in.Name...), "/address"...)
+		b, err := x.fb.readBytes(nd.path)
+		if err != nil {
+			continue
 		}
+		b = trimSpace(b)
+		if len(b) == 0 {
+			continue
+		}
+		a := entry([]byte(in.Name))
+		a.hw, a.hasHW = keepString(a.hw, b), true
 	}
 	na.reqs = x.netdev.sock.ipv4Addrs(na.reqs, func(name []byte, ip [4]byte) {
 		a := entry(name)

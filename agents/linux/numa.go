@@ -1,9 +1,6 @@
 package linux
 
-import (
-	"bytes"
-	"strconv"
-)
+import "strconv"
 
 // numaMeminfoFields are the /sys/devices/system/node/nodeN/meminfo labels
 // behind mem.numa.util metrics. A label matches anywhere in a line and a
@@ -99,19 +96,19 @@ func (x *Linux) readNUMA() error {
 	return nil
 }
 
-func (x *Linux) nodeFile(n int, name string) string {
+func (x *Linux) nodeFile(n int, name string) []byte {
 	nd := &x.numa
 	nd.path = append(append(nd.path[:0], x.sys...), "/devices/system/node/node"...)
 	nd.path = strconv.AppendInt(nd.path, int64(n), 10)
 	nd.path = append(append(nd.path, '/'), name...)
-	return string(nd.path)
+	return nd.path
 }
 
 // scanTable reads path, finding each label anywhere in a line and taking
 // the first number after it.
-func (x *Linux) scanTable(path string, tab []struct{ metric, label string }, vals []uint64, ok []bool) {
+func (x *Linux) scanTable(path []byte, tab []struct{ metric, label string }, vals []uint64, ok []bool) {
 	clear(ok)
-	b, err := x.fb.read(path)
+	b, err := x.fb.readBytes(path)
 	if err != nil {
 		return
 	}
@@ -119,7 +116,7 @@ func (x *Linux) scanTable(path string, tab []struct{ metric, label string }, val
 		var line []byte
 		line, b = nextLine(b)
 		for i, f := range tab {
-			p := bytes.Index(line, []byte(f.label))
+			p := indexString(line, f.label)
 			if p < 0 {
 				continue
 			}

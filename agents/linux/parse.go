@@ -150,3 +150,16 @@ func keepString(old string, b []byte) string {
 	}
 	return string(b)
 }
+
+// indexString is bytes.Index for a string needle, without converting it.
+func indexString(b []byte, s string) int {
+	if len(s) == 0 {
+		return 0
+	}
+	for i := 0; i+len(s) <= len(b); i++ {
+		if b[i] == s[0] && string(b[i:i+len(s)]) == s {
+			return i
+		}
+	}
+	return -1
+}

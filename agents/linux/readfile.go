@@ -1,24 +1,56 @@
 package linux
 
 import (
-	"errors"
-	"io"
-	"os"
+	"syscall"
+	"unsafe"
 )
 
-// fileBuf reads whole files into a buffer kept between reads, so a steady
-// agent does not allocate for file contents.
+// fileBuf reads whole files into a buffer kept between reads, and builds
+// their paths in a second kept buffer, so a steady agent allocates
+// nothing to read a file. Errors are the bare syscall.Errno (ENOENT for a
+// missing file), which needs no allocation either.
 type fileBuf struct {
-	buf []byte
+	buf  []byte
+	path []byte
 }
 
-// read returns the contents of path in b's buffer, valid until the next read.
+// readHook, when set (by tests), replaces the file system.
+var readHook func(path string) ([]byte, error)
+
+// atFDCWD is AT_FDCWD for openat(2).
+var atFDCWD = -100
+
+// read returns the contents of path, valid until the next read.
 func (b *fileBuf) read(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	b.path = append(b.path[:0], path...)
+	return b.readPath()
+}
+
+// readJoin reads dir/rel.
+func (b *fileBuf) readJoin(dir, rel string) ([]byte, error) {
+	b.path = append(append(append(b.path[:0], dir...), '/'), rel...)
+	return b.readPath()
+}
+
+// readBytes reads the path held in p.
+func (b *fileBuf) readBytes(p []byte) ([]byte, error) {
+	b.path = append(b.path[:0], p...)
+	return b.readPath()
+}
+
+// readPath reads the file named by b.path.
+func (b *fileBuf) readPath() ([]byte, error) {
+	if readHook != nil {
+		return readHook(string(b.path))
 	}
-	defer f.Close()
+	b.path = append(b.path, 0)
+	fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD),
+		uintptr(unsafe.Pointer(&b.path[0])), syscall.O_RDONLY|syscall.O_CLOEXEC, 0, 0, 0)
+	b.path = b.path[:len(b.path)-1]
+	if errno != 0 {
+		return nil, errno
+	}
+	defer syscall.Close(int(fd))
 	if cap(b.buf) < 4096 {
 		b.buf = make([]byte, 0, 4096)
 	}
@@ -27,13 +59,16 @@ func (b *fileBuf) read(path string) ([]byte, error) {
 		if len(b.buf) == cap(b.buf) {
 			b.buf = append(b.buf, 0)[:len(b.buf)]
 		}
-		n, err := f.Read(b.buf[len(b.buf):cap(b.buf)])
-		b.buf = b.buf[:len(b.buf)+n]
-		if errors.Is(err, io.EOF) || (err == nil && n == 0) {
-			return b.buf, nil
+		n, err := syscall.Read(int(fd), b.buf[len(b.buf):cap(b.buf)])
+		if err == syscall.EINTR {
+			continue
 		}
 		if err != nil {
 			return nil, err
 		}
+		if n == 0 {
+			return b.buf, nil
+		}
+		b.buf = b.buf[:len(b.buf)+n]
 	}
 }

@@ -1,0 +1,65 @@
+package linux
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// allPMIDs builds the agent over this host and lists every metric it
+// serves.
+func allPMIDs(tb testing.TB) (*pmda.Agent, []pcp.PMID) {
+	tb.Helper()
+	x, err := newLinux(Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a, err := x.agent(Domain)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var pmids []pcp.PMID
+	for i := range pcpDescs {
+		if _, ok := x.bindings[pcpDescs[i].name]; ok {
+			pmids = append(pmids, pcpDescs[i].desc(Domain).PMID)
+		}
+	}
+	return a, pmids
+}
+
+// BenchmarkFetchAll fetches every metric the agent serves, each source
+// read once.
+func BenchmarkFetchAll(b *testing.B) {
+	a, pmids := allPMIDs(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Fetch(ctx, 0, pmids); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestFetchAllocs checks a steady fetch of every metric allocates next to
+// nothing: no allocation per value (over a thousand values here), only
+// the few the system calls for filesystem statistics and interface
+// addresses make.
+func TestFetchAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads the host's /proc a few hundred times")
+	}
+	a, pmids := allPMIDs(t)
+	ctx := context.Background()
+	a.Fetch(ctx, 0, pmids) // first fetch sizes the buffers
+	n := testing.AllocsPerRun(20, func() {
+		if _, err := a.Fetch(ctx, 0, pmids); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if limit := 64.0; n > limit {
+		t.Errorf("%.0f allocations per fetch of %d metrics; want at most %.0f", n, len(pmids), limit)
+	}
+	t.Logf("%.0f allocations per fetch of %d metrics", n, len(pmids))
+}
