@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// conn is the open agent: a daemon on a pipe or socket, or a Go agent
+// from the registry served in-process over a pipe, the way pmcd runs it.
+type conn struct {
+	name string // as "status" shows it
+	kind string // "daemon" or "dso"
+	cmd  *exec.Cmd
+	r    *pdu.Reader
+	w    *pdu.Writer
+	c    io.Closer
+	done chan struct{} // an in-process agent's Serve has returned
+	ver  int
+}
+
+// handshake waits for the agent's credentials and answers them, as
+// dbpmda's version exchange does; failure only warns.
+func (s *session) handshake(c *conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.credsTimeout)
+	defer cancel()
+	c.r.Timeout = s.credsTimeout
+	v, err := pdu.AcceptAgent(ctx, c.r, c.w, int32(os.Getpid()))
+	c.r.Timeout = 0
+	if err != nil {
+		s.errorf("Warning: no version exchange with PMDA %s after %d secs\n", c.name, int(s.credsTimeout/time.Second))
+		c.ver = 2
+		return
+	}
+	c.ver = int(v.Version)
+}
+
+// openPipe starts a daemon agent with its standard input and output as
+// the pipe to it; its standard error is ours.
+func (s *session) openPipe(path string, args []string) {
+	if _, err := os.Stat(path); err != nil {
+		s.errorf("openpmda: stat %s failed: %s\n", path, errnoText(err))
+		return
+	}
+	s.close()
+	base := path
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			base = path[i+1:]
+			break
+		}
+	}
+	line := "Start " + base + " PMDA: " + path
+	for _, a := range args {
+		line += " " + a
+	}
+	s.printf("%s\n", line)
+	cmd := exec.Command(path, args...)
+	cmd.Stderr = s.stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		s.errorf("openpmda: create process failed: %v\n", err)
+		return
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		s.errorf("openpmda: create process failed: %v\n", err)
+		return
+	}
+	if err := cmd.Start(); err != nil {
+		s.errorf("openpmda: create process failed: %s\n", errnoText(err))
+		return
+	}
+	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out), w: pdu.NewWriter(in), c: in}
+	s.conn = c
+	s.resetProfile()
+	s.handshake(c)
+}
+
+// openSocket connects to a daemon agent waiting on a Unix socket or a
+// loopback TCP port.
+func (s *session) openSocket(network, addr, label string) {
+	if network == "unix" {
+		if _, err := os.Stat(addr); err != nil {
+			s.errorf("opensocket: %s: %s\n", addr, errnoText(err))
+			return
+		}
+	}
+	s.close()
+	nc, err := net.Dial(network, addr)
+	if err != nil {
+		s.errorf("opensocket: connect: %s\n", errnoText(err))
+		return
+	}
+	if network == "unix" {
+		s.printf("Connect to PMDA on socket %s\n", addr)
+	} else {
+		s.printf("Connect to PMDA on %s\n", label)
+		addr = label
+	}
+	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc), w: pdu.NewWriter(nc), c: nc}
+	s.conn = c
+	s.resetProfile()
+	s.handshake(c)
+}
+
+// openDSO runs a Go agent from the registry, named by the entry point a
+// pmcd.conf dso line would give; the library path is only shown.
+func (s *session) openDSO(path, entry string, domain int32) {
+	newAgent, ok := pmda.Lookup(entry)
+	if !ok {
+		s.errorf("Error: couldn't find init function `%s' in %s\n", entry, path)
+		return
+	}
+	agent, err := newAgent(uint32(domain))
+	if domain == 0 || err != nil {
+		if err == nil {
+			err = fmt.Errorf("domain 0")
+		}
+		s.errorf("Error: %s: %v\n", entry, err)
+		return
+	}
+	s.close()
+	a, b := net.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		agent.Serve(context.Background(), b, b)
+		b.Close()
+	}()
+	c := &conn{name: path, kind: "dso", r: pdu.NewReader(a), w: pdu.NewWriter(a), c: a, done: done}
+	s.conn = c
+	s.resetProfile()
+	s.handshake(c)
+}
+
+// close ends the connection as pmcd ends one: an error PDU saying the
+// client is gone, then the pipe closed.
+func (s *session) close() {
+	c := s.conn
+	if c == nil {
+		return
+	}
+	s.conn = nil
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	c.w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrNotConn)}, 0)
+	cancel()
+	c.c.Close()
+	if c.cmd != nil {
+		if rc, ok := c.cmd.Stdout.(io.Closer); ok {
+			rc.Close()
+		}
+		waited := make(chan struct{})
+		go func() { c.cmd.Wait(); close(waited) }()
+		select {
+		case <-waited:
+		case <-time.After(5 * time.Second):
+			c.cmd.Process.Kill()
+			<-waited
+		}
+	}
+	if c.done != nil {
+		<-c.done
+	}
+}
+
+// call sends one request and reads the answer, PDU errors included.
+// dead reports an agent gone; otherwise err is what the answer said.
+func (s *session) call(m pdu.Message) (reply pdu.Message, err error) {
+	ctx := context.Background()
+	if err := s.conn.w.WriteMessage(ctx, m, 0); err != nil {
+		return nil, err
+	}
+	return s.read()
+}
+
+func (s *session) send(m pdu.Message) error {
+	return s.conn.w.WriteMessage(context.Background(), m, 0)
+}
+
+// errDead is an agent that closed its end: PCP's "PDU empty".
+var errDead = errors.New("PDU empty, PMDA may have died")
+
+func (s *session) read() (pdu.Message, error) {
+	b, err := s.conn.r.ReadPDU(context.Background())
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+			return nil, errDead
+		}
+		return nil, err
+	}
+	return pdu.Decode(b)
+}
+
+// errnoText is the C library's text for a system error.
+func errnoText(err error) string {
+	var errno interface{ Errno() uintptr }
+	_ = errno
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *net.OpError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	var se *os.SyscallError
+	if errors.As(err, &se) {
+		err = se.Err
+	}
+	return errText(err)
+}
+
+func itoa(n int32) string { return strconv.Itoa(int(n)) }

@@ -1,0 +1,257 @@
+// Command dbpmda is PCP's dbpmda(1), the interactive debugger for agents:
+// it starts an agent (open pipe), or connects to one waiting on a socket,
+// or runs a Go agent from the registry in-process (open dso, naming the
+// entry point a pmcd.conf dso line would), and sends it the requests pmcd
+// would, one command at a time, printing the answers as PCP 6.0.3's dbpmda
+// prints them: desc, fetch, instance, text, name, pmid, children,
+// traverse, store, profile, label, attr, getdesc, getiname, timer, status,
+// help, wait, namespace, close and quit.
+//
+//	dbpmda [-efi] [-n pmnsfile] [-q timeout] [-U user]
+//
+// Commands come from standard input; -e echoes them, -i prompts. Debug
+// flags (-D, debug) are accepted and shown by status; watch is accepted
+// and does nothing (it opens an xterm in PCP).
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmns"
+
+	_ "github.com/gopcp/gopcp/agents/all" // agents for "open dso"
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+type flags struct {
+	echo, norc, interactive bool
+	pmns                    string
+	credsTimeout            int
+}
+
+func command(f *flags) *cli.Command {
+	return &cli.Command{
+		Name:  "dbpmda",
+		Usage: "[options]",
+		Options: []cli.Option{
+			cli.Header("General options"),
+			cli.OptDebug,
+			{Long: "namespace", Short: 'n', Arg: "FILE", Help: "use an alternative PMNS"},
+			{Long: "norc", Short: 'f', Help: "skip .dbpmdarc processing"},
+			{Long: "creds-timeout", Short: 'q', Arg: "N", Help: "initial negoptionsotiation timeout (seconds)"},
+			{Long: "username", Short: 'U', Arg: "USER", Help: "run under named user account"},
+			{Long: "valgrind", Short: 'v', Help: "running under valgrind, don't dlclose() dso PMDAs"},
+			cli.OptHelp,
+			cli.Header("Input options"),
+			{Long: "echo-input", Short: 'e', Help: "echo input"},
+			{Long: "interactive", Short: 'i', Help: "be interactive and prompt"},
+		},
+		Handle: func(o cli.Option, arg string, p *cli.Parsed) {
+			switch o.Short {
+			case 'e':
+				f.echo = true
+			case 'f':
+				f.norc = true
+			case 'i':
+				f.interactive = true
+			case 'n':
+				f.pmns = arg
+			case 'q':
+				n, ok := cli.Strtol(arg)
+				if !ok || n <= 0 {
+					p.Errorf("-q requires a positive numeric argument")
+					return
+				}
+				f.credsTimeout = int(n)
+			}
+		},
+	}
+}
+
+// session is dbpmda's state: the namespace, the open agent, the profile
+// and the switches.
+type session struct {
+	stdout, stderr io.Writer
+	prog           string
+	tree           *pmns.Tree
+	nsName         string // as status shows it
+	conn           *conn
+	credsTimeout   time.Duration
+	profile        profile
+	profileChanged bool
+	timer          bool
+	getDesc        bool
+	getIname       bool
+	debug          []string
+	echo, prompt   bool
+}
+
+func (s *session) printf(format string, args ...any) { fmt.Fprintf(s.stdout, format, args...) }
+func (s *session) errorf(format string, args ...any) { fmt.Fprintf(s.stderr, format, args...) }
+
+func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := &flags{credsTimeout: 3}
+	cmd := command(f)
+	p := cli.Parse(cmd, argv)
+	if len(p.Args) > 0 {
+		p.Errors++
+	}
+	if done, _ := p.Done(); done || p.Errors > 0 {
+		fmt.Fprint(stderr, p.Report(cmd))
+		return 1
+	}
+	s := &session{stdout: stdout, stderr: stderr, prog: p.Progname(),
+		credsTimeout: time.Duration(f.credsTimeout) * time.Second, echo: f.echo, debug: p.Debug}
+	if file, ok := stdin.(*os.File); ok && isTerminal(file) {
+		s.prompt = true
+	}
+	if f.interactive {
+		s.prompt = true
+	}
+	var err error
+	if f.pmns == "" {
+		s.nsName = "(default)"
+		if s.tree, err = pmns.LoadDefault(); err != nil {
+			s.errorf("%s: Cannot load default namespace: %s\n", s.prog, errText(err))
+			return 1
+		}
+	} else {
+		s.nsName = f.pmns
+		if s.tree, err = pmns.Load(f.pmns); err != nil {
+			s.errorf("%s: Cannot load namespace from \"%s\": %s\n", s.prog, f.pmns, errText(err))
+			return 1
+		}
+	}
+	s.resetProfile()
+	defer s.close()
+	if !f.norc {
+		if rc, err := os.Open(".dbpmdarc"); err == nil {
+			echo, prompt := s.echo, s.prompt
+			s.echo, s.prompt = true, false
+			quit := s.loop(bufio.NewReader(rc), ".dbpmdarc")
+			rc.Close()
+			s.echo, s.prompt = echo, prompt
+			if quit {
+				return 0
+			}
+		}
+	}
+	s.loop(bufio.NewReader(stdin), "")
+	return 0
+}
+
+// isTerminal reports whether f is a terminal, as isatty does.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// loop reads and runs commands until the input ends or quit; it reports
+// whether quit ended it.
+func (s *session) loop(in *bufio.Reader, config string) bool {
+	for {
+		if s.prompt {
+			s.printf("dbpmda> ")
+		}
+		line, err := in.ReadString('\n')
+		if line == "" && err != nil {
+			if s.prompt {
+				s.printf("\n")
+			}
+			return false
+		}
+		line = strings.ReplaceAll(line, "\r", "")
+		if s.runLine(line, config) {
+			return true
+		}
+	}
+}
+
+// runLine parses and runs one line, echoing it as PCP's scanner does: as
+// far as it has read at each warning or error, and the rest at the end.
+func (s *session) runLine(line, config string) (quit bool) {
+	echoed := 0
+	echoTo := func(at int) {
+		if s.echo && at > echoed {
+			s.printf("%s", line[echoed:at])
+			echoed = at
+		}
+	}
+	lx := &lexer{line: line}
+	ps := &parser{lx: lx, s: s}
+	st, ok := ps.parse()
+	for _, pr := range ps.problems {
+		echoTo(pr.at)
+		if !pr.fatal {
+			if config != "" {
+				s.errorf("Warning [%s, line 1]\n%s\n", config, pr.msg)
+			} else {
+				s.errorf("Warning: %s\n", pr.msg)
+			}
+			continue
+		}
+		echoTo(len(line))
+		s.mark(line, pr.at)
+		if config != "" {
+			s.errorf("Error [%s, line 1]: %s\nType 'help' for a list of commands.\n", config, pr.msg)
+		} else {
+			s.errorf("Error: %s\nType 'help' for a list of commands.\n", pr.msg)
+		}
+	}
+	echoTo(len(line))
+	if !ok {
+		return false
+	}
+	return s.exec(st)
+}
+
+// mark points at where the scanner was when it found an error.
+func (s *session) mark(line string, at int) {
+	var b strings.Builder
+	b.WriteString("       ") // the prompt's width and a space
+	for i := 0; i < at-1 && i < len(line); i++ {
+		switch line[i] {
+		case '\t':
+			b.WriteByte('\t')
+		case '\n':
+			i = len(line)
+			continue
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	b.WriteString("^ at or near here\n")
+	s.printf("%s", b.String())
+}
+
+// lookupName resolves a metric name in the namespace.
+func (s *session) lookupName(name string) (pcp.PMID, error) {
+	return s.tree.Lookup(name)
+}
+
+// hasPMID reports whether the namespace names pmid.
+func (s *session) hasPMID(id pcp.PMID) bool {
+	_, err := s.tree.NameID(id)
+	return err == nil
+}
+
+// errText is pmErrStr of an error: PCP's text for PCP codes and errnos.
+func errText(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return pcp.ErrorText(-int32(errno))
+	}
+	return cli.ErrText(err)
+}
