@@ -1,0 +1,29 @@
+package linux
+
+import "sort"
+
+// Names lists the metrics the agent serves, in PCP's namespace order.
+func Names() []string {
+	x, err := newLinux(Options{})
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for i := range pcpDescs {
+		if _, ok := x.bindings[pcpDescs[i].name]; ok {
+			names = append(names, pcpDescs[i].name)
+		}
+	}
+	return names
+}
+
+// PCPNames lists every metric PCP 6.0.3's pmdalinux served on the host the
+// descriptor table was captured on.
+func PCPNames() []string {
+	names := make([]string, len(pcpDescs))
+	for i := range pcpDescs {
+		names[i] = pcpDescs[i].name
+	}
+	sort.Strings(names)
+	return names
+}
