@@ -37,6 +37,10 @@ type Command struct {
 	Usage   string
 	Options []Option
 	Handle  func(o Option, arg string, p *Parsed)
+	// DeferEnd leaves the checks that need all the options (the context
+	// kind, time windows) to the tool's call of End, as PCP's tools with
+	// PM_OPTFLAG_DONE do when an operand may name the source (pmval).
+	DeferEnd bool
 	// POSIX stops option processing at the first operand, as getopt
 	// does for tools with PM_OPTFLAG_POSIX (pmstore, whose values may
 	// start with a minus sign).
@@ -65,10 +69,12 @@ type Parsed struct {
 	// IntervalDur is -t's interval, zero without -t.
 	IntervalDur time.Duration
 	Samples     int
-	Timezone    string
-	HostZone    bool
-	GuiMode     bool
-	GuiPort     int
+	// SamplesSet says -s was given, telling -s 0 from no -s.
+	SamplesSet bool
+	Timezone   string
+	HostZone   bool
+	GuiMode    bool
+	GuiPort    int
 	// Derived are the derived metric files --derived named; loading them
 	// is the tool's business.
 	Derived []string
@@ -167,7 +173,9 @@ func parse(cmd *Command, argv, env []string) *Parsed {
 		args = argv[1:]
 	}
 	p.Args = p.scan(cmd, fs, args)
-	p.end()
+	if !cmd.DeferEnd {
+		p.end()
+	}
 	return p
 }
 
@@ -253,6 +261,7 @@ func (p *Parsed) standard(o Option, arg string) {
 	case stdStart:
 		p.Start = arg
 	case stdSamples:
+		p.SamplesSet = true
 		n, ok := Strtol(arg)
 		p.Samples = int(int32(n))
 		if !ok || p.Samples < 0 {
@@ -315,6 +324,10 @@ func (p *Parsed) standard(o Option, arg string) {
 		p.Derived = append(p.Derived, arg)
 	}
 }
+
+// End is __pmEndOptions for a command with DeferEnd: the context the
+// options chose and the checks that need all of them.
+func (p *Parsed) End() { p.end() }
 
 // end is __pmEndOptions: the context the options chose and the checks
 // that need all of them.

@@ -1,0 +1,261 @@
+// Command pmval is PCP's pmval(1) for live sources: it reports the values
+// of one metric (all instances, or those -i or the metric specification
+// names) at each interval, counters as rates unless -r, from a pmcd or
+// from in-process agents (-L, -K), printing what PCP 6.0.3's pmval prints,
+// character for character, with its messages and exit codes. Event
+// metrics are unpacked record by record; -x stores a filter value first.
+//
+// Not done: archives (-a, -U and the -S/-T/-O/-A window, refused in
+// PCP's words until the archive context is wired into pmapi), a finish
+// time (-T) for live sources, and the GUI time control (-g, -p), which is
+// refused.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	_ "github.com/gopcp/gopcp/agents/all"
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
+}
+
+// flags are pmval's own options.
+type flags struct {
+	delay     bool
+	fixed     int // -f digits, -1 without
+	insts     []string
+	instsSet  bool
+	raw       bool
+	nointerp  bool
+	verbose   bool
+	cols      int
+	filter    string
+	filterSet bool
+	xflag     int
+	nosamples bool
+}
+
+func command(f *flags) *cli.Command {
+	opts := cli.GeneralOptions()
+	opts = append(opts, cli.OptSpecLocal, cli.OptLocalPMDA, cli.OptContainer, cli.OptDerived,
+		cli.Header("Reporting options"),
+		cli.Option{Long: "delay", Short: 'd', Help: "delay, pause between updates for archive replay"},
+		cli.Option{Long: "precision", Short: 'f', Arg: "N", Help: "fixed output format with N digits precision"},
+		cli.Option{Long: "instances", Short: 'i', Arg: "INST", Help: "comma-separated metrics instance list"},
+		cli.Option{Long: "raw", Short: 'r', Help: "output raw counter values (no rate conversion)"},
+		cli.Option{Long: "nointerp", Short: 'U', Arg: "FILE", Help: "non-interpolated fetching; ignores interval"},
+		cli.Option{Long: "verbose", Short: 'v', Help: "increase diagnostic output"},
+		cli.Option{Long: "width", Short: 'w', Arg: "N", Help: "set the width of each column of output"},
+		cli.Option{Long: "filter", Short: 'x', Arg: "VALUE", Help: "store to the metric before fetching (filter)"},
+		cli.Option{Long: "timestamp", Short: 'X', Help: "include date and microseconds in reported timestamps"},
+	)
+	return &cli.Command{
+		Name:     "pmval",
+		Usage:    "[options] metricname",
+		Options:  opts,
+		Handle:   f.handle,
+		DeferEnd: true,
+	}
+}
+
+func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
+	switch o.Short {
+	case 'd':
+		f.delay = true
+	case 'f':
+		n, ok := strictInt(arg)
+		f.fixed = n
+		if !ok || n < 0 {
+			p.Errorf("-f requires +ve numeric argument")
+		}
+	case 'i':
+		f.instsSet = true
+		f.insts = append(f.insts, instanceList(arg)...)
+	case 'r':
+		f.raw = true
+	case 'U':
+		p.Archives = append(p.Archives, arg)
+		f.nointerp = true
+	case 'v':
+		f.verbose = true
+	case 'w':
+		n, ok := strictInt(arg)
+		f.cols = n
+		if !ok || n < 1 {
+			p.Errorf("-w requires +ve numeric argument")
+		}
+	case 'x':
+		f.filter, f.filterSet = arg, true
+	case 'X':
+		f.xflag++
+	}
+}
+
+// strictInt is strtol over the whole argument, as pmval checks -f and -w.
+func strictInt(s string) (int, bool) {
+	n, ok := cli.Strtol(s)
+	return int(int32(n)), ok
+}
+
+// instanceList splits -i's argument as pmval's getinstance does: names
+// separated by commas or blanks, each possibly in single or double quotes.
+func instanceList(s string) []string {
+	var out []string
+	sep := func(c byte) bool { return c == ',' || c == ' ' || c == '\t' || c == '\n' }
+	i := 0
+	for {
+		for i < len(s) && sep(s[i]) {
+			i++
+		}
+		if i >= len(s) {
+			return out
+		}
+		if q := s[i]; q == '"' || q == '\'' {
+			i++
+			start := i
+			for i < len(s) && s[i] != q {
+				i++
+			}
+			out = append(out, s[start:i])
+			if i < len(s) {
+				i++
+			}
+		} else {
+			start := i
+			for i < len(s) && !sep(s[i]) {
+				i++
+			}
+			out = append(out, s[start:i])
+		}
+		if i < len(s) {
+			i++ // the character after a name is consumed, as strtok-like scanning does
+		}
+	}
+}
+
+func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
+	f := &flags{fixed: -1}
+	cmd := command(f)
+	p := cli.Parse(cmd, argv)
+	prog := p.Progname()
+	// pmval's -s 0 means no samples at all, not "until stopped"
+	f.nosamples = p.SamplesSet && p.Samples == 0
+	if p.Exit {
+		fmt.Fprint(stderr, p.Report(cmd))
+		return 0
+	}
+	switch {
+	case p.Errors == 0 && len(p.Args) == 0:
+		p.Errorf("error - no metricname specified")
+	case p.Errors == 0 && len(p.Args) > 1:
+		p.Errorf("error - too many arguments")
+	}
+	if p.Errors > 0 {
+		fmt.Fprint(stderr, p.Report(cmd))
+		return 1
+	}
+
+	// the metric specification may name the source
+	kind, source := pmapi.KindHost, "local:"
+	switch {
+	case len(p.Hosts) > 0:
+		source = p.Hosts[0]
+	case len(p.Archives) > 0:
+		kind, source = pmapi.KindArchive, p.Archives[0]
+	case p.LocalPMDA:
+		kind, source = pmapi.KindLocal, ""
+	}
+	spec, err := pmapi.ParseMetricSpec(p.Args[0], kind, source)
+	if err != nil {
+		var me *pmapi.MetricSpecError
+		if errors.As(err, &me) {
+			p.Messages = append(p.Messages, me.Report())
+		}
+		p.Errors++
+	} else {
+		switch spec.Kind {
+		case pmapi.KindArchive:
+			if len(p.Archives) == 0 {
+				p.Archives = append(p.Archives, spec.Source)
+			}
+			kind, source = pmapi.KindArchive, spec.Source
+		case pmapi.KindLocal:
+			p.LocalPMDA = true
+			kind, source = pmapi.KindLocal, ""
+		default:
+			if len(p.Hosts) == 0 {
+				p.Hosts = append(p.Hosts, spec.Source)
+			}
+			source = spec.Source
+		}
+	}
+	p.End()
+	if p.Context != cli.ContextArchive && f.delay {
+		p.Errorf("delay can only be used with archives")
+	}
+	if p.GuiMode || p.GuiPort != 0 {
+		p.Errorf("GUI time control (-g, -p) is not supported")
+	}
+	if p.Errors > 0 {
+		fmt.Fprint(stderr, p.Report(cmd))
+		return 1
+	}
+	kind = p.Kind()
+	if p.Finish != "" && kind != pmapi.KindArchive {
+		fmt.Fprintf(stderr, "%s: -T is not supported for live sources yet\n", prog)
+		return 1
+	}
+
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	errw := &flushFirst{out: out, w: stderr}
+	src, err := p.NewSource(ctx, kind, source)
+	if err != nil {
+		switch kind {
+		case pmapi.KindArchive:
+			fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, source, cli.ErrText(err))
+		case pmapi.KindHost:
+			var hs *pmapi.HostSpecError
+			if errors.As(err, &hs) {
+				fmt.Fprintf(errw, "pmNewContext: bad host specification\n%s", hs.Report())
+			}
+			fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, cli.ErrText(err))
+		default:
+			fmt.Fprintf(errw, "%s: Cannot establish local context: %s\n", prog, cli.ErrText(err))
+		}
+		return 1
+	}
+	defer src.Close()
+	host, _ := src.HostName(ctx)
+	out.WriteString(p.TimezoneNote(host))
+
+	v := &valuer{f: f, p: p, src: pmapi.WithAnonMetrics(src), out: out, errw: errw, prog: prog,
+		kind: kind, host: host, spec: spec}
+	return v.main(ctx)
+}
+
+// flushFirst writes to stderr after flushing stdout, keeping the order a
+// terminal would show.
+type flushFirst struct {
+	out *bufio.Writer
+	w   io.Writer
+}
+
+func (f *flushFirst) Write(b []byte) (int, error) {
+	f.out.Flush()
+	return f.w.Write(b)
+}
+
+// exitStatus ends the run with a status after its message was written.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit %d", int(e)) }

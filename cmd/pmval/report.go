@@ -1,0 +1,612 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// valuer is pmval's state: the metric, its instances and the sampling.
+type valuer struct {
+	f    *flags
+	p    *cli.Parsed
+	src  pmapi.Source
+	out  *bufio.Writer
+	errw io.Writer
+	prog string
+	kind pmapi.Kind
+	host string
+	spec *pmapi.MetricSpec
+
+	metric  string
+	pmid    pcp.PMID
+	desc    pcp.Desc
+	scale   float64 // counter rate conversion to seconds
+	iall    bool
+	inames  []string
+	iids    []int32
+	pairs   []pmapi.Instance // sorted by number
+	events  bool
+	cols    int
+	style   int // instance label style, -1 until decided
+	samples int
+	wrap    int // PCP_COUNTER_WRAP, -1 until read
+
+	nameCache map[int32]string
+	descCache map[pcp.PMID]*paramDesc
+}
+
+func (v *valuer) main(ctx context.Context) int {
+	if err := v.setup(ctx); err != nil {
+		if st, ok := err.(exitStatus); ok {
+			return int(st)
+		}
+		return 1
+	}
+	v.loop(ctx)
+	return 0
+}
+
+func (v *valuer) fatal(format string, args ...any) error {
+	fmt.Fprintf(v.errw, format, args...)
+	return exitStatus(1)
+}
+
+func (v *valuer) setup(ctx context.Context) error {
+	f, p := v.f, v.p
+	v.samples = p.Samples
+	if !p.SamplesSet && !f.nosamples {
+		v.samples = -1
+	} else if p.Samples == 0 && !f.nosamples {
+		v.samples = -1
+	}
+	interval := p.IntervalDur
+	if interval == 0 {
+		interval = time.Second
+	}
+	v.p.IntervalDur = interval
+	v.style = -1
+	v.wrap = -1
+
+	// initapi
+	v.metric = v.spec.Metric
+	v.iall = true
+	if v.spec.Insts != nil && len(v.spec.Insts) > 0 {
+		v.inames = v.spec.Insts
+		v.iall = false
+	} else if f.instsSet {
+		v.inames = f.insts
+		v.iall = len(f.insts) == 0
+	}
+	id, err := v.src.LookupName(ctx, v.metric)
+	if err != nil {
+		return v.fatal("%s: pmLookupName(%s): %s\n", v.prog, v.metric, cli.ErrText(err))
+	}
+	v.pmid = id
+	if v.desc, err = v.src.LookupDesc(ctx, id); err != nil {
+		return v.fatal("%s: pmLookupDesc: %s\n", v.prog, cli.ErrText(err))
+	}
+	if v.desc.InDom == pcp.InDomNull && len(v.spec.Insts) > 0 {
+		return v.fatal("%s: %s: singular metrics do not have instances\n", v.prog, v.spec.Metric)
+	}
+	if v.desc.Type == pcp.TypeEvent || v.desc.Type == pcp.TypeHighResEvent {
+		v.events = true
+	}
+	if v.desc.Sem == pcp.SemCounter {
+		u := v.desc.Units
+		switch {
+		case u.DimTime == 0:
+			v.scale = 1
+		case u.ScaleTime > pcp.TimeSec:
+			v.scale = math.Pow(60, float64(int(pcp.TimeSec)-int(u.ScaleTime)))
+		default:
+			v.scale = math.Pow(1000, float64(int(pcp.TimeSec)-int(u.ScaleTime)))
+		}
+		// PCP keeps the scale in a float
+		v.scale = float64(float32(v.scale))
+	}
+	if err := v.initInsts(ctx); err != nil {
+		return err
+	}
+	if err := v.initFilter(ctx); err != nil {
+		return err
+	}
+
+	if p.Timezone == "" && !p.HostZone && !v.events {
+		v.out.WriteByte('\n')
+	}
+	v.cols = f.cols
+	if v.cols <= 0 {
+		w, ok := howide(v.desc.Type)
+		if !ok {
+			return v.fatal("pmval: unknown performance metric value type %s\n", v.desc.Type)
+		}
+		v.cols = w
+	}
+	if (f.fixed == 0 && f.fixed > v.cols) || (f.fixed > 0 && f.fixed > v.cols-2) {
+		return v.fatal("%s: -f %d too large for column width %d\n", v.prog, f.fixed, v.cols)
+	}
+	v.header()
+	return nil
+}
+
+// howide is the column width of a type's values.
+func howide(t pcp.Type) (int, bool) {
+	switch t {
+	case pcp.Type32, pcp.TypeU32:
+		return 11, true
+	case pcp.Type64, pcp.TypeU64, pcp.TypeDouble, pcp.TypeString, pcp.TypeAggregate, pcp.TypeAggregateStatic:
+		return 21, true
+	case pcp.TypeFloat:
+		return 13, true
+	case pcp.TypeEvent, pcp.TypeHighResEvent:
+		return 0, true
+	}
+	return 0, false
+}
+
+// initInsts finds the instances to report, sorted by number: those named,
+// which go into the profile, or all of the instance domain.
+func (v *valuer) initInsts(ctx context.Context) error {
+	v.pairs = nil
+	if v.desc.InDom == pcp.InDomNull {
+		return nil
+	}
+	if !v.iall {
+		v.iids = v.iids[:0]
+		for _, name := range v.inames {
+			n, err := v.src.LookupInDom(ctx, v.desc.InDom, name)
+			if err != nil {
+				return v.fatal("%s: instance %s not available\n", v.prog, name)
+			}
+			v.iids = append(v.iids, n)
+			v.pairs = append(v.pairs, pmapi.Instance{Inst: n, Name: name})
+		}
+		if err := v.src.AddProfile(v.desc.InDom, v.iids); err != nil {
+			return v.fatal("%s: pmAddProfile: %s\n", v.prog, cli.ErrText(err))
+		}
+	} else {
+		insts, err := v.src.GetInDom(ctx, v.desc.InDom)
+		if err != nil {
+			return v.fatal("%s: pmGetInDom(%s): %s\n", v.prog, v.desc.InDom, cli.ErrText(err))
+		}
+		v.pairs = insts
+	}
+	slices.SortStableFunc(v.pairs, func(a, b pmapi.Instance) int { return int(a.Inst) - int(b.Inst) })
+	return nil
+}
+
+// initFilter is -x: the filter value stored to the metric, for hosts.
+func (v *valuer) initFilter(ctx context.Context) error {
+	if !v.f.filterSet || v.kind != pmapi.KindHost {
+		return nil
+	}
+	t := v.desc.Type
+	var atom pcp.Atom
+	if v.events {
+		t = pcp.TypeString
+		atom.CP = v.f.filter
+	} else {
+		var err error
+		atom, err = pmapi.StringValue(v.f.filter, t)
+		switch {
+		case err == nil:
+		case isCode(err, pcp.ErrType):
+			return v.fatal("%s: filter \"%s\" incompatible with metric type (PM_TYPE_%s)\n", v.prog, v.f.filter, t)
+		case isRange(err):
+			return v.fatal("%s: filter value \"%s\" is out of range for metric data type (PM_TYPE_%s)\n", v.prog, v.f.filter, t)
+		default:
+			return v.fatal("%s: failed to convert value \"%s\": %s\n", v.prog, v.f.filter, cli.ErrText(err))
+		}
+	}
+	vs := pcp.ValueSet{PMID: v.pmid}
+	insts := []int32{pcp.InstNull}
+	if !v.iall && len(v.iids) > 0 {
+		insts = v.iids
+	}
+	for _, inst := range insts {
+		val, vf, err := pmapi.StuffValue(atom, t, inst)
+		if err != nil {
+			return v.fatal("%s: stuff value \"%s\" failed: %s\n", v.prog, v.f.filter, cli.ErrText(err))
+		}
+		vs.Values = append(vs.Values, val)
+		vs.ValFmt = vf
+	}
+	vs.NumVal = int32(len(vs.Values))
+	if err := v.src.Store(ctx, &pcp.Result{Sets: []pcp.ValueSet{vs}}); err != nil {
+		return v.fatal("%s: store value \"%s\" failed: %s\n", v.prog, v.f.filter, cli.ErrText(err))
+	}
+	return nil
+}
+
+func (v *valuer) rate() bool { return !v.f.raw && v.desc.Sem == pcp.SemCounter }
+
+// header is pmval's printhdr.
+func (v *valuer) header() {
+	w := v.out
+	if !v.events {
+		fmt.Fprintf(w, "metric:    %s\n", v.metric)
+	}
+	fmt.Fprintf(w, "host:      %s\n", v.host)
+	if !v.events {
+		w.WriteString("semantics: ")
+		switch v.desc.Sem {
+		case pcp.SemCounter:
+			w.WriteString("cumulative counter")
+			if !v.f.raw {
+				w.WriteString(" (converting to rate)")
+			}
+		case pcp.SemInstant:
+			w.WriteString("instantaneous value")
+		case pcp.SemDiscrete:
+			w.WriteString("discrete instantaneous value")
+		default:
+			w.WriteString("unknown")
+		}
+		w.WriteByte('\n')
+		u := v.desc.Units
+		fmt.Fprintf(w, "units:     %s", unitsStr(u))
+		if v.rate() {
+			w.WriteString(" (converting to ")
+			if u.DimTime == 0 {
+				u.ScaleTime = pcp.TimeSec
+			}
+			u.DimTime--
+			if u.DimSpace == 0 && u.DimTime == 0 && u.DimCount == 0 {
+				w.WriteString("time utilization)")
+			} else {
+				fmt.Fprintf(w, "%s)", unitsStr(u))
+			}
+		}
+		w.WriteByte('\n')
+	}
+	if v.samples < 0 {
+		w.WriteString("samples:   all\n")
+	} else {
+		fmt.Fprintf(w, "samples:   %d\n", v.samples)
+	}
+	if v.samples > 1 {
+		fmt.Fprintf(w, "interval:  %1.2f sec\n", v.p.IntervalDur.Seconds())
+	}
+}
+
+func unitsStr(u pcp.Units) string {
+	if s := u.String(); s != "" {
+		return s
+	}
+	return "none"
+}
+
+// fetch is pmval's getvals: a fetch of the metric with its values sorted
+// by instance, or false when there is nothing to report (after saying
+// so). A failed fetch ends the program, as in PCP.
+func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, bool) {
+	if _, err := v.src.Fetch(ctx, []pcp.PMID{v.pmid}, r); err != nil {
+		fmt.Fprintf(v.errw, "\n%s: pmFetch: %s\n", v.prog, cli.ErrText(err))
+		v.out.Flush()
+		os.Exit(1)
+	}
+	vs := &r.Sets[0]
+	switch {
+	case vs.NumVal == 0:
+		if !v.events {
+			v.out.WriteString("No values available\n")
+		} else if v.f.verbose {
+			fmt.Fprintf(v.out, "%s: No values available\n", v.metric)
+		}
+		return nil, false
+	case vs.NumVal < 0:
+		if v.events && vs.NumVal == int32(pcp.ErrNotConn) {
+			v.out.Flush()
+			os.Exit(0)
+		}
+		fmt.Fprintf(v.errw, "\n%s: pmFetch: %s\n", v.prog, pcp.ErrorText(vs.NumVal))
+		return nil, false
+	}
+	slices.SortStableFunc(vs.Values, func(a, b pcp.Value) int {
+		switch {
+		case a.Inst < b.Inst:
+			return -1
+		case a.Inst > b.Inst:
+			return 1
+		}
+		return 0
+	})
+	return vs, true
+}
+
+// loop is pmval's main loop: fetch, wait, fetch and print, with rates
+// from the previous fetch for counters.
+func (v *valuer) loop(ctx context.Context) {
+	var prev, cur pcp.Result
+	havePrev, noValues, reporting := false, false, false
+	var prevSet *pcp.ValueSet
+	forever := v.samples < 0
+	n := v.samples
+	for forever || n > 0 {
+		n--
+		if !havePrev {
+			if vs, ok := v.fetch(ctx, &prev); ok {
+				havePrev = true
+				prevSet = vs
+				if v.desc.InDom != pcp.InDomNull {
+					v.labels()
+				}
+				switch {
+				case v.events:
+					v.printEvents(ctx, vs)
+					reporting = true
+					v.out.Flush()
+					continue
+				case !v.rate():
+					v.printValues(vs)
+					reporting = true
+					v.out.Flush()
+					continue
+				case noValues || reporting:
+					v.out.WriteString("No values available\n")
+				}
+				noValues = false
+			} else {
+				noValues = true
+			}
+		}
+		v.out.Flush()
+		sleep(ctx, v.p.IntervalDur)
+		if !havePrev {
+			continue
+		}
+		vs, ok := v.fetch(ctx, &cur)
+		if !ok {
+			havePrev = false
+			continue
+		}
+		if v.iall && !v.knownInsts(vs) {
+			v.initInsts(ctx)
+			v.labels()
+		}
+		switch {
+		case v.events:
+			v.printEvents(ctx, vs)
+		case !v.rate():
+			v.printValues(vs)
+		default:
+			v.printRates(vs, cur.Timestamp, prevSet, prev.Timestamp)
+		}
+		reporting = true
+		v.out.Flush()
+		// this value becomes the previous one
+		prev, cur = cur, prev
+		prevSet = &prev.Sets[0]
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// knownInsts is pmval's chkinsts: whether every value's instance has a
+// name.
+func (v *valuer) knownInsts(vs *pcp.ValueSet) bool {
+	if v.desc.InDom == pcp.InDomNull || v.events {
+		return true
+	}
+	for _, val := range vs.Values {
+		if !slices.ContainsFunc(v.pairs, func(p pmapi.Instance) bool { return p.Inst == val.Inst }) {
+			return false
+		}
+	}
+	return true
+}
+
+// labels prints the instance names as column headings.
+func (v *valuer) labels() {
+	if v.events {
+		return
+	}
+	w := v.out
+	cols := v.cols
+	if v.style == -1 {
+		v.style = 0
+		for _, p := range v.pairs {
+			if len(p.Name) > cols {
+				v.style = 2
+				break
+			}
+			if len(p.Name) > cols-3 {
+				v.style = 1
+			}
+		}
+		if v.style == 2 {
+			for i, p := range v.pairs {
+				fmt.Fprintf(w, "full label for instance[%d]: %s\n", i, p.Name)
+			}
+		}
+	}
+	w.WriteByte('\n')
+	for _, p := range v.pairs {
+		if !v.rate() || v.style != 0 || v.f.fixed != -1 {
+			fmt.Fprintf(w, "%*.*s ", cols, cols, p.Name)
+		} else {
+			// shifted left for the decimal places of a rate
+			fmt.Fprintf(w, "%*.*s    ", cols-3, cols-3, p.Name)
+		}
+	}
+	if len(v.pairs) > 0 {
+		w.WriteByte('\n')
+	}
+}
+
+// real is pmval's printreal: a double in a column, with a layout that
+// keeps the decimal points of rates lined up unless -f fixes the digits.
+func (v *valuer) real(x float64, sem pcp.Sem, width int) {
+	w := v.out
+	if x < 0 && sem == pcp.SemCounter {
+		fmt.Fprintf(w, "%*s", width, "!")
+		return
+	}
+	if v.f.fixed != -1 {
+		fmt.Fprintf(w, "%*.*f", width, v.f.fixed, x)
+		return
+	}
+	switch {
+	case x == 0:
+		fmt.Fprintf(w, "%*.0f.0   ", width-5, x)
+	case x < 0.1 || x > 9999:
+		fmt.Fprintf(w, "%*.3E", width, x)
+	case x <= 0.9999:
+		fmt.Fprintf(w, "%*.4f", width, x)
+	case x <= 9.999:
+		fmt.Fprintf(w, "%*.3f ", width-1, x)
+	case x <= 99.99:
+		fmt.Fprintf(w, "%*.2f  ", width-2, x)
+	case x <= 999.9:
+		fmt.Fprintf(w, "%*.1f   ", width-3, x)
+	default:
+		fmt.Fprintf(w, "%*.0f.    ", width-5, x)
+	}
+}
+
+func (v *valuer) doReal() bool {
+	return v.desc.Type == pcp.TypeFloat || v.desc.Type == pcp.TypeDouble
+}
+
+// value prints one value in a column: floats through real, the rest as
+// pmPrintValue does.
+func (v *valuer) value(vs *pcp.ValueSet, val *pcp.Value, width int) {
+	if v.doReal() {
+		a, err := pcp.ExtractValue(vs.ValFmt, val, v.desc.Type, pcp.TypeDouble)
+		if err != nil {
+			fmt.Fprintf(v.errw, "%s:printvals pmExtractValue: %s\n", v.prog, cli.ErrText(err))
+			v.out.Flush()
+			os.Exit(1)
+		}
+		v.real(a.D, v.desc.Sem, width)
+		return
+	}
+	v.out.WriteString(pcp.FormatValue(vs.ValFmt, v.desc.Type, val, width))
+}
+
+// printValues is pmval's printvals.
+func (v *valuer) printValues(vs *pcp.ValueSet) {
+	w := v.out
+	if v.desc.InDom == pcp.InDomNull {
+		if vs.NumVal == 1 {
+			v.value(vs, &vs.Values[0], v.cols)
+		} else {
+			fmt.Fprintf(w, "%*s", v.cols, "?")
+		}
+		w.WriteByte('\n')
+		return
+	}
+	for _, p := range v.pairs {
+		j := slices.IndexFunc(vs.Values, func(x pcp.Value) bool { return x.Inst == p.Inst })
+		if j >= 0 {
+			v.value(vs, &vs.Values[j], v.cols)
+		} else {
+			fmt.Fprintf(w, "%*s", v.cols, "?")
+		}
+		w.WriteByte(' ')
+	}
+	w.WriteByte('\n')
+	for j := range vs.Values {
+		if !v.iall || slices.ContainsFunc(v.pairs, func(p pmapi.Instance) bool { return p.Inst == vs.Values[j].Inst }) {
+			continue
+		}
+		w.WriteString("Warning: value=")
+		v.value(vs, &vs.Values[j], 1)
+		fmt.Fprintf(w, ", but instance=%d is unknown\n", vs.Values[j].Inst)
+	}
+}
+
+// printRate is pmval's printrate: the change per second of a counter.
+func (v *valuer) printRate(valfmt pcp.ValFmt, cur, prev *pcp.Value, delta float64, width int) {
+	a, err := pcp.ExtractValue(valfmt, cur, v.desc.Type, pcp.TypeDouble)
+	if err != nil {
+		fmt.Fprintf(v.errw, "%s:printrate prev pmExtractValue: %s\n", v.prog, cli.ErrText(err))
+		v.out.Flush()
+		os.Exit(1)
+	}
+	b, err := pcp.ExtractValue(valfmt, prev, v.desc.Type, pcp.TypeDouble)
+	if err != nil {
+		fmt.Fprintf(v.errw, "%s:printrate this pmExtractValue: %s\n", v.prog, cli.ErrText(err))
+		v.out.Flush()
+		os.Exit(1)
+	}
+	x := a.D - b.D
+	if x < 0 {
+		if v.wrap == -1 {
+			v.wrap = 0
+			if _, ok := os.LookupEnv("PCP_COUNTER_WRAP"); ok {
+				v.wrap = 1
+			}
+		}
+		if v.wrap == 1 {
+			switch v.desc.Type {
+			case pcp.Type32, pcp.TypeU32:
+				x += float64(math.MaxUint32) + 1
+			case pcp.Type64, pcp.TypeU64:
+				x += float64(math.MaxUint64) + 1
+			}
+		}
+	}
+	v.real(x/delta, pcp.SemCounter, width)
+}
+
+// printRates is pmval's printrates.
+func (v *valuer) printRates(cur *pcp.ValueSet, curTime pcp.Timestamp, prev *pcp.ValueSet, prevTime pcp.Timestamp) {
+	w := v.out
+	delta := float64(float32(v.scale)) * curTime.Sub(prevTime)
+	if v.desc.InDom == pcp.InDomNull {
+		if cur.NumVal == 1 && prev.NumVal == 1 {
+			v.printRate(cur.ValFmt, &cur.Values[0], &prev.Values[0], delta, v.cols)
+		} else {
+			fmt.Fprintf(w, "%*s", v.cols, "?")
+		}
+		w.WriteByte('\n')
+		return
+	}
+	for _, p := range v.pairs {
+		j := slices.IndexFunc(cur.Values, func(x pcp.Value) bool { return x.Inst == p.Inst })
+		k := -1
+		if j >= 0 {
+			k = slices.IndexFunc(prev.Values, func(x pcp.Value) bool { return x.Inst == p.Inst })
+		}
+		if j >= 0 && k >= 0 {
+			v.printRate(cur.ValFmt, &cur.Values[j], &prev.Values[k], delta, v.cols)
+		} else {
+			fmt.Fprintf(w, "%*s", v.cols, "?")
+		}
+		w.WriteByte(' ')
+	}
+	w.WriteByte('\n')
+	for j := range cur.Values {
+		if !v.iall || slices.ContainsFunc(v.pairs, func(p pmapi.Instance) bool { return p.Inst == cur.Values[j].Inst }) {
+			continue
+		}
+		if j < len(prev.Values) && cur.Values[j].Inst == prev.Values[j].Inst {
+			w.WriteString("Warning: value=")
+			v.printRate(cur.ValFmt, &cur.Values[j], &prev.Values[j], delta, 1)
+			fmt.Fprintf(w, ", but instance=%d is unknown\n", cur.Values[j].Inst)
+		}
+	}
+}
+
+func isCode(err error, code pcp.Error) bool {
+	var pe pcp.Error
+	return asPCP(err, &pe) && pe == code
+}
