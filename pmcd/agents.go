@@ -10,32 +10,55 @@ import (
 
 // startAgents starts every agent of s.Conf, each within the agent
 // timeout (at least PCP's five seconds, as agents load their tables
-// first). An agent that fails to start is logged and left dead: its
-// domain answers PM_ERR_NOAGENT, as with PCP's pmcd.
+// first), and publishes the first state. An agent that fails to start is
+// logged and left dead: its domain answers PM_ERR_NOAGENT, as with PCP's
+// pmcd.
 func (s *Server) startAgents(ctx context.Context) {
-	if s.Conf == nil {
-		return
-	}
-	s.agents = make(map[uint32]*agent, len(s.Conf.Agents))
-	for _, ac := range s.Conf.Agents {
-		a := &agent{conf: ac, s: s}
-		s.agents[ac.Domain] = a
-		b, err := s.startAgent(ctx, ac)
-		if err != nil {
-			s.logf("cannot start agent %q (domain %d): %v", ac.Name, ac.Domain, err)
-			continue
-		}
-		a.b = b
-		if d, ok := b.(*daemon); ok && ac.NotReady {
-			a.mu.Lock()
-			a.waitReady(d)
-			a.mu.Unlock()
+	st := &state{conf: s.Conf, pmns: s.PMNS, acl: s.aclOf(s.Conf), agents: map[uint32]*agent{}}
+	if s.Conf != nil {
+		for _, ac := range s.Conf.Agents {
+			a := s.newAgentSlot(ac)
+			st.agents[ac.Domain] = a
+			st.order = append(st.order, a)
+			s.bringUp(ctx, a)
 		}
 	}
+	s.cur.Store(st)
+}
+
+// newAgentSlot is the slot of one pmcd.conf agent line, not yet started.
+func (s *Server) newAgentSlot(ac AgentConf) *agent {
+	return &agent{conf: ac, s: s}
+}
+
+// bringUp starts a's agent, logging a failure; a must be dead.
+func (s *Server) bringUp(ctx context.Context, a *agent) bool {
+	b, err := s.startAgent(ctx, a.conf)
+	if err != nil {
+		s.logf("cannot start agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
+		return false
+	}
+	a.mu.Lock()
+	if a.b != nil {
+		// Started meanwhile by another caller.
+		a.mu.Unlock()
+		b.close()
+		return true
+	}
+	a.b, a.prof, a.notReady = b, profileKey{}, false
+	if d, ok := b.(*daemon); ok && a.conf.NotReady {
+		a.waitReady(d)
+	}
+	a.mu.Unlock()
+	return true
 }
 
 func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) {
-	ctx, cancel := context.WithTimeout(ctx, max(s.agentTimeout(), startTimeout))
+	limit := max(s.agentTimeout(), startTimeout)
+	if s.StartTimeout > 0 {
+		limit = s.StartTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var stderr io.Writer
 	if s.AgentStderr != nil {
@@ -56,22 +79,17 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 		}
 		return &inProc{a: a}, nil
 	case AgentPipe:
-		return startPipe(ctx, ac, stderr)
+		return startPipe(ctx, ac, stderr, s.AgentDir)
 	case AgentSocket:
-		return startSocket(ctx, ac, stderr)
+		return startSocket(ctx, ac, stderr, s.AgentDir)
 	}
 	return nil, pcp.ErrIPC
-}
-
-// agentOf is the agent of a domain, or nil when pmcd.conf names none.
-func (s *Server) agentOf(domain uint32) *agent {
-	return s.agents[domain]
 }
 
 // Close stops the agents, closing their connections and waiting for
 // their processes. Call it once every Serve has returned.
 func (s *Server) Close() error {
-	for _, a := range s.agents {
+	for _, a := range s.st().agents {
 		a.stop()
 	}
 	s.bg.Wait()
@@ -79,36 +97,23 @@ func (s *Server) Close() error {
 }
 
 // RestartDead starts again every agent that has died or failed to start,
-// as PCP's pmcd does on SIGHUP; pmcd.conf is not read again. It returns
+// as PCP's pmcd does on SIGHUP when pmcd.conf is unchanged. It returns
 // how many agents answer afterwards. It is safe to call while serving.
 func (s *Server) RestartDead(ctx context.Context) int {
 	// Before the first Serve, this is the first start.
 	s.once.Do(func() { s.startAgents(ctx) })
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
 	live := 0
-	for _, a := range s.agents {
+	for _, a := range s.st().order {
 		if a.alive() {
 			live++
 			continue
 		}
-		b, err := s.startAgent(ctx, a.conf)
-		if err != nil {
-			s.logf("cannot restart agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
-			continue
+		if s.bringUp(ctx, a) {
+			s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
+			live++
 		}
-		a.mu.Lock()
-		if a.b == nil {
-			a.b, a.prof, a.notReady = b, profileKey{}, false
-			if d, ok := b.(*daemon); ok && a.conf.NotReady {
-				a.waitReady(d)
-			}
-			b = nil
-		}
-		a.mu.Unlock()
-		if b != nil {
-			b.close() // restarted meanwhile by another call
-		}
-		s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
-		live++
 	}
 	return live
 }

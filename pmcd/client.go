@@ -5,24 +5,49 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
 
 // features are the PDU features this pmcd offers a client beyond PCP's
-// base set; none yet.
-const features pdu.Flags = 0
+// base set, those PCP's pmcd offers: authentication (which a client asks
+// for only when it has a user name or must prove who it is remotely;
+// this pmcd has no SASL, so such a client is refused) and containers
+// (whose names are forwarded to the agents that want them).
+const features = pdu.FlagAuth | pdu.FlagContainer
 
-// client is one connection's state; it lives on the connection's goroutine.
+// client is one connection's state; it lives on the connection's
+// goroutine, except what Reload and pmcd's own agent look at, which is
+// under mu.
 type client struct {
 	s    *Server
 	conn net.Conn
 	r    *pdu.Reader
 	w    *pdu.Writer
-	out  []byte // reused encoding buffer
-	num  int32  // the client's number, the "from" of its requests to agents
+	wmu  sync.Mutex // one writer at a time: the client's goroutine or Reload
+	out  []byte     // reused encoding buffer
+	num  int32      // the client's number, the "from" of its requests to agents
+	st   *state     // the state the current request works with
+
+	id    ClientID
+	start time.Time // when it connected, for pmcd.client.start_date
+
+	mu sync.Mutex
+	// deny holds the operations access control denies this client.
+	deny int
+	// acl is the access control that counted this client, and
+	// hostCounted and acctCounted what it counted.
+	acl                      *Access
+	hostCounted, acctCounted bool
+	// attrs are the client's connection attributes, in PCP's order, for
+	// the agents that want them.
+	attrs []clientAttr
+	// whoami is what the client stored into pmcd.client.whoami.
+	whoami string
 
 	// profiles are the client's instance profiles by context number, and
 	// gens count their changes, so agents get a PROFILE only when needed.
@@ -49,21 +74,66 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 
 	c := &client{s: s, conn: conn, r: pdu.NewReader(conn), w: pdu.NewWriter(conn),
-		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{}}
+		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
+		id: clientIDOf(conn), start: timeNow()}
 	defer s.freeClientNum(c.num)
-	defer c.endContexts()
 	c.r.MaxLen = s.maxPDU()
 	c.r.Timeout = s.timeout()
 	c.r.IdleWait = true
 	c.w.Timeout = s.timeout()
+	c.st = s.st()
 
-	if err := pdu.GreetClient(ctx, c.w, 0, pdu.PMCDInfo(features)); err != nil {
+	// Access control judges the host first; a client it refuses gets the
+	// reason in place of the greeting and is gone.
+	deny, err := c.st.acl.AdmitHost(c.id)
+	if err != nil {
+		s.logf("access violation from host %s: %v", c.id, err)
+		s.countOut(pdu.TypeError)
+		_ = pdu.GreetClient(ctx, c.w, int32(errCode(err)), pdu.PDUInfo{})
+		return
+	}
+	c.acl, c.hostCounted, c.deny = c.st.acl, true, deny
+	if c.id.HasCreds {
+		c.attrs = credAttrs(c.id)
+	}
+	s.addClient(c)
+	defer s.dropClient(c)
+	defer c.endContexts()
+
+	extra := features
+	if c.st.acl.hasAccounts() || s.RequireCreds {
+		extra |= pdu.FlagCredsReqd
+	}
+	s.countOut(pdu.TypeError)
+	if err := pdu.GreetClient(ctx, c.w, 0, pdu.PMCDInfo(extra)); err != nil {
 		s.logf("client %v: cannot greet: %v", conn.RemoteAddr(), err)
 		return
 	}
-	if _, err := pdu.AcceptClient(ctx, c.r); err != nil {
+	hello, err := pdu.AcceptClient(ctx, c.r)
+	if err != nil {
 		s.logf("client %v: handshake: %v", conn.RemoteAddr(), err)
 		return
+	}
+	s.countIn(pdu.TypeCreds)
+	// Then the account, now that the client has said who it is; a
+	// refusal is an ERROR PDU, after which the client may do nothing.
+	if err := c.negotiate(ctx, hello.Flags); err != nil {
+		if !errors.Is(err, pcp.ErrPermission) {
+			s.logf("client %v: %v", conn.RemoteAddr(), err)
+			return
+		}
+		c.mu.Lock()
+		c.deny = opAll
+		c.mu.Unlock()
+		if c.sendError(ctx, err) != nil {
+			return
+		}
+	} else if err := c.admitAccount(); err != nil {
+		if c.sendError(ctx, err) != nil {
+			return
+		}
+	} else if c.id.HasCreds {
+		c.sendAttrs(ctx)
 	}
 	for {
 		b, err := c.r.ReadPDU(ctx)
@@ -89,7 +159,14 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 	if err != nil {
 		return err
 	}
+	c.s.countIn(h.Type)
 	c.s.maybeRestart(ctx)
+	c.st = c.s.st()
+	if op := opOf(h.Type); op != 0 && c.denied(op) {
+		// As PCP's pmcd, a refused PDU gets an ERROR even when it
+		// expects no answer (PROFILE).
+		return c.sendError(ctx, pcp.ErrPermission)
+	}
 	var reply pdu.Message
 	var status error
 	switch h.Type {
@@ -99,6 +176,12 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 			return c.refuse(ctx, err)
 		}
 		return nil
+	case pdu.TypeAttr:
+		var m pdu.Attr
+		if err := m.Decode(b); err != nil {
+			return c.refuse(ctx, err)
+		}
+		return c.attribute(ctx, &m)
 	case pdu.TypeProfile:
 		// Kept for the agents, which get it before the context's next
 		// fetch.
@@ -134,13 +217,13 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		var m pdu.Fetch
 		if err = m.Decode(b); err == nil {
 			c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
-			return c.w.WritePDU(ctx, c.out)
+			return c.write(ctx, c.out)
 		}
 	case pdu.TypeHighResFetch:
 		var m pdu.HighResFetch
 		if err = m.Decode(b); err == nil {
 			c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
-			return c.w.WritePDU(ctx, c.out)
+			return c.write(ctx, c.out)
 		}
 	case pdu.TypeDescReq:
 		var m pdu.DescReq
@@ -189,7 +272,17 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		return c.sendError(ctx, status)
 	}
 	c.out = reply.Append(c.out[:0], 0)
-	return c.w.WritePDU(ctx, c.out)
+	return c.write(ctx, c.out)
+}
+
+// write sends one encoded PDU, counting it for pmcd.pdu_out.
+func (c *client) write(ctx context.Context, b []byte) error {
+	if h, err := pdu.ParseHeader(b); err == nil {
+		c.s.countOut(h.Type)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.w.WritePDU(ctx, b)
 }
 
 // refuse tells the client its PDU was bad, as pmcd does, then gives the
@@ -200,9 +293,17 @@ func (c *client) refuse(ctx context.Context, err error) error {
 }
 
 func (c *client) sendError(ctx context.Context, err error) error {
+	c.s.countOut(pdu.TypeError)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.w.WriteMessage(ctx, &pdu.Error{Code: int32(errCode(err))}, 0)
+}
+
+// errCode is the PCP code of err, PM_ERR_GENERIC when it has none.
+func errCode(err error) pcp.Error {
 	code := pcp.ErrGeneric
 	errors.As(err, &code)
-	return c.w.WriteMessage(ctx, &pdu.Error{Code: int32(code)}, 0)
+	return code
 }
 
 // labelsWithoutAgents is pmcd's answer to a label request for a level

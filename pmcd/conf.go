@@ -47,10 +47,16 @@ type AgentConf struct {
 // Conf is a parsed pmcd.conf.
 type Conf struct {
 	Agents []AgentConf
-	// Access holds the statements of the [access] section, one per
-	// element without its ';', comments removed. They are kept, not yet
-	// enforced.
+	// Access holds the statements of the [access] section (and of the
+	// optional pmcd.conf.access file), one per element without its ';',
+	// comments removed.
 	Access []string
+	// ACL is the access control those statements set up, nil when there
+	// are none (everything allowed).
+	ACL *Access
+	// Warnings are PCP's complaints about statements that were ignored,
+	// such as a host name that does not resolve.
+	Warnings []string
 }
 
 // LoadConf reads and parses the pmcd.conf at path.
@@ -60,13 +66,25 @@ func LoadConf(path string) (*Conf, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ParseConf(f, path)
+	// PCP reads access statements from PATH.access too, after the
+	// [access] section, with no [access] line of its own.
+	extra, err := os.ReadFile(path + ".access")
+	if err != nil {
+		extra = nil
+	}
+	return parseConf(f, path, extra)
 }
 
 // ParseConf parses pmcd.conf text. source names it in messages, which
 // follow PCP's "SOURCE config[line N]: Error: ..." form; every bad line
 // is reported, as PCP's pmcd reports them, joined in one error.
 func ParseConf(r io.Reader, source string) (*Conf, error) {
+	return parseConf(r, source, nil)
+}
+
+// parseConf is ParseConf with the text of an optional pmcd.conf.access
+// file.
+func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	c := &Conf{}
 	var problems []string
 	bad := func(line int, format string, args ...any) {
@@ -76,7 +94,8 @@ func ParseConf(r io.Reader, source string) (*Conf, error) {
 	sc.Buffer(nil, 1<<20)
 	line := 0
 	access := false
-	var stmt strings.Builder
+	accessFirst := 0
+	var accessLines []string
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -84,8 +103,7 @@ func ParseConf(r io.Reader, source string) (*Conf, error) {
 			text = text[:i]
 		}
 		if access {
-			stmt.WriteString(text)
-			stmt.WriteByte(' ')
+			accessLines = append(accessLines, text)
 			continue
 		}
 		f := strings.Fields(text)
@@ -99,8 +117,8 @@ func ParseConf(r io.Reader, source string) (*Conf, error) {
 				break
 			}
 			access = true
-			stmt.WriteString(rest[len("[access]"):])
-			stmt.WriteByte(' ')
+			accessFirst = line
+			accessLines = append(accessLines, rest[len("[access]"):])
 			continue
 		}
 		a, msg := parseAgentLine(f, line)
@@ -122,20 +140,52 @@ func ParseConf(r io.Reader, source string) (*Conf, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s config: %w", source, err)
 	}
+	acl := &Access{myAddr: myHostAddrs}
+	accessFailed := false
+	parse := func(lines []string, first int, source string) {
+		p := &accessParser{toks: tokenizeAccess(lines, first), source: source, lastLine: first + len(lines), acl: acl}
+		p.parse()
+		c.Warnings = append(c.Warnings, p.msgs...)
+		if p.failed {
+			accessFailed = true
+		}
+		c.Access = append(c.Access, statements(lines)...)
+	}
 	if access {
-		for _, s := range strings.Split(stmt.String(), ";") {
-			if s = strings.Join(strings.Fields(s), " "); s != "" {
-				c.Access = append(c.Access, s)
+		parse(accessLines, accessFirst, "pmcd")
+	}
+	if accessFile != nil {
+		lines := strings.Split(string(accessFile), "\n")
+		for i, l := range lines {
+			if j := strings.IndexByte(l, '#'); j >= 0 {
+				lines[i] = l[:j]
 			}
 		}
-		if len(c.Access) == 0 {
-			bad(line, "no valid statements in [access] section")
-		}
+		parse(lines, 1, "access")
+	}
+	if accessFailed {
+		// The access messages, warnings too, explain the failure.
+		problems = append(problems, c.Warnings...)
+	}
+	if len(acl.hosts) > 0 || acl.hasAccounts() {
+		c.ACL = acl
 	}
 	if len(problems) > 0 {
 		return nil, &ConfError{Lines: problems}
 	}
 	return c, nil
+}
+
+// statements splits access text into its statements, without their ';'
+// and with white space made single.
+func statements(lines []string) []string {
+	var out []string
+	for _, s := range strings.Split(strings.Join(lines, " "), ";") {
+		if s = strings.Join(strings.Fields(s), " "); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // ConfError lists what is wrong with a pmcd.conf, one message per line

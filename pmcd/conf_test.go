@@ -57,7 +57,7 @@ func TestParseConfErrors(t *testing.T) {
 		{"a 1 socket inet no-such-service-here\n", "f config[line 1]: Error: failed to get port number for port name no-such-service-here"},
 		{"a 1 fifo x\n", "f config[line 1]: Error: expected `dso', `socket' or `pipe'"},
 		{"a 1 dso e /p\nb 1 dso e /q\n", `f config[line 2]: Error: domain number for "b" agent clashes with "a" agent`},
-		{"a 1 dso e /p\n[access]\n", "f config[line 2]: Error: no valid statements in [access] section"},
+		{"a 1 dso e /p\n[access]\n", "pmcd config[line 3]: Error: no valid statements in [access] section"},
 		{"a 1 dso e /p\n[acl]\n", `f config[line 2]: Error: "access" keyword expected`},
 		{"# two bad lines\na\nb 1\n", "f config[line 2]: Error: expected domain number for \"a\" agent\n" +
 			"f config[line 3]: Error: expected `dso', `socket' or `pipe'"},

@@ -35,9 +35,10 @@ func (d *daemon) flags() pdu.Flags { return d.agentFlags }
 
 // startPipe starts a pipe agent's command and does pmcd's side of the
 // handshake within ctx.
-func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer) (*daemon, error) {
+func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) (*daemon, error) {
 	cmd := exec.Command(ac.Argv[0], ac.Argv[1:]...)
 	cmd.Stderr = stderr
+	cmd.Dir = dir
 	// os.Pipe ends support deadlines, which the PDU reader and writer use.
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -73,11 +74,12 @@ func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer) (*daemon, er
 // startSocket starts a socket agent's command, if the line has one, and
 // connects to the agent, trying again until ctx is done since the agent
 // needs a moment to listen.
-func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer) (*daemon, error) {
+func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) (*daemon, error) {
 	d := &daemon{name: ac.Name}
 	if len(ac.Argv) > 0 {
 		d.cmd = exec.Command(ac.Argv[0], ac.Argv[1:]...)
 		d.cmd.Stderr = stderr
+		d.cmd.Dir = dir
 		if err := d.cmd.Start(); err != nil {
 			return nil, err
 		}

@@ -28,14 +28,14 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 	// daemon asked, else PM_ERR_NOAGENT, as PCP's pmcd has it.
 	daemons := 0
 	for _, d := range order {
-		if a := c.s.agentOf(d); a != nil && a.conf.Kind != AgentDSO {
+		if a := c.agentOf(d); a != nil && a.conf.Kind != AgentDSO {
 			daemons++
 		}
 	}
 	var wg sync.WaitGroup
 	for _, d := range order {
 		idx := byDomain[d]
-		a := c.s.agentOf(d)
+		a := c.agentOf(d)
 		if a == nil {
 			fillError(out, ids, idx, pcp.ErrNoAgent)
 			continue

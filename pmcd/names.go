@@ -18,7 +18,7 @@ func (c *client) lookupNames(ctx context.Context, names []string) (pdu.Message, 
 	found := 0
 	var first error
 	for i, name := range names {
-		id, err := c.s.PMNS.Lookup(name)
+		id, err := c.st.pmns.Lookup(name)
 		if err == nil && pmns.IsDynamicRoot(id) {
 			// The agent that owns this subtree knows its names.
 			id, err = c.dynamicLookup(ctx, id, name)
@@ -60,7 +60,7 @@ func (c *client) namesOf(ctx context.Context, ids []pcp.PMID) (pdu.Message, erro
 	if len(ids) != 1 {
 		return nil, pcp.ErrIPC
 	}
-	names, err := c.s.PMNS.NameAll(ids[0])
+	names, err := c.st.pmns.NameAll(ids[0])
 	if err != nil {
 		return c.ask(ctx, ids[0].Domain(), &pdu.PMNSIDs{PMIDs: ids}, pcp.ErrNoAgent)
 	}
@@ -69,11 +69,11 @@ func (c *client) namesOf(ctx context.Context, ids []pcp.PMID) (pdu.Message, erro
 
 // children answers PMNS_CHILD (pmGetChildren and pmGetChildrenStatus).
 func (c *client) children(ctx context.Context, name string, subtype int32) (pdu.Message, error) {
-	if id, err := c.s.PMNS.Lookup(name); err == nil && pmns.IsDynamicRoot(id) {
+	if id, err := c.st.pmns.Lookup(name); err == nil && pmns.IsDynamicRoot(id) {
 		d, _ := pmns.DynamicDomain(id)
 		return c.ask(ctx, d, &pdu.PMNSChild{Name: name, Subtype: subtype}, pcp.ErrNoAgent)
 	}
-	kids, err := c.s.PMNS.Children(name)
+	kids, err := c.st.pmns.Children(name)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (c *client) children(ctx context.Context, name string, subtype int32) (pdu.
 // subtrees are replaced by what their agents list below them; a root
 // stays in the list as pmcd leaves it when its agent is absent or fails.
 func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error) {
-	if id, err := c.s.PMNS.Lookup(name); err == nil && pmns.IsDynamicRoot(id) {
+	if id, err := c.st.pmns.Lookup(name); err == nil && pmns.IsDynamicRoot(id) {
 		// At or below a dynamic root: the agent lists it all.
 		// Without a live agent, the namespace's own answer stands.
 		d, _ := pmns.DynamicDomain(id)
@@ -103,13 +103,13 @@ func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error)
 			return m, err
 		}
 	}
-	found, err := c.s.PMNS.Traverse(name)
+	found, err := c.st.pmns.Traverse(name)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, n := range found {
-		id, err := c.s.PMNS.Lookup(n)
+		id, err := c.st.pmns.Lookup(n)
 		if err != nil || !pmns.IsDynamicRoot(id) {
 			names = append(names, n)
 			continue

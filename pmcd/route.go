@@ -11,7 +11,7 @@ import (
 // ask sends req to the agent of domain for this client; notFound is the
 // answer when pmcd.conf names no agent for the domain.
 func (c *client) ask(ctx context.Context, domain uint32, req pdu.Message, notFound error) (pdu.Message, error) {
-	a := c.s.agentOf(domain)
+	a := c.agentOf(domain)
 	if a == nil {
 		return nil, notFound
 	}
@@ -70,7 +70,7 @@ func (c *client) labels(ctx context.Context, m *pdu.LabelReq) (pdu.Message, erro
 	default:
 		return nil, pcp.ErrType
 	}
-	if c.s.agentOf(domain) == nil || m.Type>>8 != 0 {
+	if c.agentOf(domain) == nil || m.Type>>8 != 0 {
 		return nil, labelsWithoutAgents(m.Type)
 	}
 	return c.ask(ctx, domain, m, pcp.ErrNoAgent)
@@ -111,7 +111,7 @@ func (c *client) store(ctx context.Context, r *pcp.Result) error {
 // ended, with the ERROR PDU of PM_ERR_NOTCONN PCP's pmcd sends to all its
 // agents, whether the client used them or not.
 func (c *client) endContexts() {
-	for _, a := range c.s.agents {
+	for _, a := range c.s.st().order {
 		if a.alive() {
 			_, _ = a.do(context.Background(), c.num, &pdu.Error{Code: int32(pcp.ErrNotConn)})
 		}

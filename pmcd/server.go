@@ -38,6 +38,19 @@ type Server struct {
 	// AgentStderr receives daemon agents' standard error; nil discards
 	// it.
 	AgentStderr io.Writer
+	// AgentDir is the working directory of the agents pmcd starts
+	// (PCP's pmcd runs them in $PCP_LOG_DIR/pmcd); empty means pmcd's.
+	AgentDir string
+	// RequireCreds refuses clients without credentials, as pmcd -S does
+	// (only Unix-socket clients have them).
+	RequireCreds bool
+	// Hostname is the name pmcd.hostname reports (pmcd -H); empty means
+	// the host's name.
+	Hostname string
+	// StartTimeout bounds an agent's start and first handshake (pmcd -q
+	// sets the handshake part); zero means 10 seconds or the agent
+	// timeout if longer.
+	StartTimeout time.Duration
 	// AutoRestart restarts dead agents, as PCP's pmcd does unless
 	// PMCD_RESTART_AGENTS=0: once an agent has died, the next client
 	// request first restarts every dead agent, at most once a minute.
@@ -54,7 +67,22 @@ type Server struct {
 
 	numMu sync.Mutex
 	nums  map[int32]bool // client numbers in use
+
+	cur      atomic.Pointer[state] // nil until the first Serve
+	reloadMu sync.Mutex            // one Reload or RestartDead at a time
+
+	clientsMu sync.Mutex
+	clients   map[*client]struct{}
+
+	// pduIn and pduOut count PDUs by type (less TypeError) for pmcd's
+	// own agent.
+	pduIn, pduOut [pduTypes]atomic.Uint64
+	// sighups counts Rescan calls, for pmcd.sighups.
+	sighups atomic.Uint64
 }
+
+// pduTypes is how many PDU types pmcd counts, ERROR to DESCS.
+const pduTypes = int(pdu.TypeDescs-pdu.TypeError) + 1
 
 // defaultAgentTimeout is pmcd's default -t.
 const defaultAgentTimeout = 5 * time.Second
@@ -97,7 +125,7 @@ func (s *Server) freeClientNum(n int32) {
 // closes l. The first Serve starts the agents of Conf, under ctx; Close
 // stops them.
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
-	if s.PMNS == nil {
+	if s.PMNS == nil && s.cur.Load() == nil {
 		return errNoNamespace
 	}
 	s.once.Do(func() { s.startAgents(ctx) })

@@ -35,7 +35,7 @@ func TestTrivialDSO(t *testing.T) {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf, "-t", "2"}, ready)
+		done <- run(ctx, []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf, "-t", "2", "-s", "", "-l", filepath.Join(dir, "pmcd.log")}, ready)
 	}()
 	defer func() {
 		cancel()
@@ -73,7 +73,7 @@ func TestConfErrors(t *testing.T) {
 		{filepath.Join(dir, "missing.conf"), "no such file"},
 	}
 	for _, c := range cases {
-		err := run(context.Background(), []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", c.conf}, nil)
+		err := run(context.Background(), []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", c.conf, "-s", "", "-l", filepath.Join(dir, "pmcd.log"), "-x", filepath.Join(dir, "fatal")}, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("-c %s: %v, want %q", c.conf, err, c.want)
 		}

@@ -151,15 +151,18 @@ func sweepBuildDirs() {
 func (p *PMCD) goArgs(pmns string) []string {
 	return []string{
 		"-f",
+		"-A",
 		"-p", strconv.Itoa(p.port),
 		"-c", p.ConfPath(),
 		"-n", pmns,
+		"-s", p.SocketPath(),
+		"-l", p.LogPath(),
+		"-x", filepath.Join(p.dir, "log", "pmcd.fatal"),
 	}
 }
 
-// goStderrPath is where gopcp's pmcd writes: its log goes to standard
-// error.
-func (p *PMCD) goStderrPath() string { return p.LogPath() }
+// goStderrPath takes what gopcp's pmcd writes outside its log.
+func (p *PMCD) goStderrPath() string { return filepath.Join(p.dir, "log", "pmcd.stderr") }
 
 // waitGoReady waits until gopcp's pmcd answers a namespace request (a
 // listing of every name). It starts its agents before it accepts the
@@ -173,7 +176,7 @@ func (p *PMCD) waitGoReady(_ []Agent, timeout time.Duration) error {
 			return fmt.Errorf("testbed: gopcp pmcd exited during start-up: %v", p.proc.err)
 		}
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
-		res := p.RunContext(ctx, nil, "pminfo", "-h", p.Host())
+		res := p.RunContext(ctx, nil, "pminfo", "-h", p.probeHost())
 		cancel()
 		if res.Err == nil {
 			return nil

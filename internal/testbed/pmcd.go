@@ -29,6 +29,10 @@ type Options struct {
 	Env []string
 	// StartTimeout bounds the wait for pmcd to answer; zero means 30s.
 	StartTimeout time.Duration
+	// ReadyHost is the host specification the start-up probe uses, for
+	// an Access that refuses the default (Host(), over TCP); "unix:"
+	// probes over the bed's Unix socket.
+	ReadyHost string
 }
 
 // DefaultAgents are the agents of a bed whose Options name none.
@@ -41,6 +45,7 @@ type PMCD struct {
 	// (StartGoPMCD).
 	bin        string
 	goPMCD     bool
+	readyHost  string
 	dir        string
 	port       int
 	agentPorts map[string]int
@@ -104,7 +109,7 @@ func startWith(in *Install, bin string, goPMCD bool, opts Options) (*PMCD, error
 	if err != nil {
 		return nil, err
 	}
-	p := &PMCD{in: in, bin: bin, goPMCD: goPMCD, dir: dir, agentPorts: make(map[string]int)}
+	p := &PMCD{in: in, bin: bin, goPMCD: goPMCD, readyHost: opts.ReadyHost, dir: dir, agentPorts: make(map[string]int)}
 	if err := p.start(agents, opts); err != nil {
 		p.Close()
 		return nil, err

@@ -22,7 +22,7 @@ func (p *PMCD) waitReady(agents []Agent, timeout time.Duration) error {
 			return fmt.Errorf("testbed: pmcd exited during start-up: %v", p.proc.err)
 		}
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
-		res := p.RunContext(ctx, nil, "pminfo", "-h", p.Host(), "-f", "pmcd.version", "pmcd.agent.status")
+		res := p.RunContext(ctx, nil, "pminfo", "-h", p.probeHost(), "-f", "pmcd.version", "pmcd.agent.status")
 		cancel()
 		if res.Err == nil {
 			bad := notRunning(res.Stdout, agents)
@@ -38,6 +38,17 @@ func (p *PMCD) waitReady(agents []Agent, timeout time.Duration) error {
 		}
 		time.Sleep(pollInterval)
 	}
+}
+
+// probeHost is where the start-up probe reaches pmcd.
+func (p *PMCD) probeHost() string {
+	switch p.readyHost {
+	case "":
+		return p.Host()
+	case "unix:":
+		return "unix:" + p.SocketPath()
+	}
+	return p.readyHost
 }
 
 // agentStatusLine matches one instance of pminfo -f pmcd.agent.status,

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/pcpconf"
+)
+
+// options are pmcd's command line settings, named as in PCP's pmcd(1).
+type options struct {
+	usage      bool
+	foreground bool
+	hostname   string
+	username   string
+	config     string
+	pduLimit   int
+	credsWait  int // -q, seconds
+	timeout    int // -t, seconds; -1 unset
+	verify     bool
+	ifaces     []string
+	ports      []int
+	socket     string
+	socketSet  bool
+	reqAuth    bool
+	logPath    string
+	fatalPath  string
+	nsPath     string
+	uniqNames  bool
+	trace      int
+}
+
+func command(o *options) *cli.Command {
+	return &cli.Command{
+		Name:  "pmcd",
+		Usage: "[options]",
+		Options: []cli.Option{
+			cli.Header("General options"),
+			cli.OptDebug,
+			{Long: "namespace", Short: 'n', Arg: "FILE", Help: "use an alternative PMNS"},
+			{Long: "uniqnames", Short: 'N', Arg: "FILE", Help: "like -n but only one name allowed for each PMID"},
+			{Long: "help", Short: '?', Help: "show this usage message and exit"},
+			cli.Header("Service options"),
+			{Short: 'A', Help: "disable service advertisement"},
+			{Long: "foreground", Short: 'f', Help: "run in the foreground"},
+			{Long: "hostname", Short: 'H', Arg: "HOST", Help: "set the hostname to be used for pmcd.hostname metric"},
+			{Long: "username", Short: 'U', Arg: "USER", Help: "in daemon mode, run as named user [default pcp]"},
+			cli.Header("Configuration options"),
+			{Long: "config", Short: 'c', Arg: "PATH", Help: "path to configuration file"},
+			{Short: 'L', Arg: "BYTES", Help: "maximum size for PDUs from clients [default 65536]"},
+			{Short: 'q', Arg: "TIME", Help: "PMDA initial negotiation timeout (seconds) [default 3]"},
+			{Short: 't', Arg: "TIME", Help: "PMDA response timeout (seconds) [default 5]"},
+			{Long: "verify", Short: 'v', Help: "check validity of pmcd configuration, then exit"},
+			cli.Header("Connection options"),
+			{Long: "interface", Short: 'i', Arg: "ADDR", Help: "accept connections on this IP address"},
+			{Long: "port", Short: 'p', Arg: "N", Help: "accept connections on this port"},
+			{Long: "socket", Short: 's', Arg: "PATH", Help: "Unix domain socket file [default $PCP_RUN_DIR/pmcd.socket]"},
+			{Long: "remotecert", Short: 'Q', Help: "require remote clients to provide a certificate"},
+			{Long: "reqauth", Short: 'S', Help: "require all clients to authenticate"},
+			cli.Header("Diagnostic options"),
+			{Long: "trace", Short: 'T', Arg: "FLAG", Help: "Event trace control"},
+			{Long: "log", Short: 'l', Arg: "PATH", Help: "redirect diagnostics and trace output"},
+			{Short: 'x', Arg: "PATH", Help: "fatal messages at startup sent to file [default /dev/tty]"},
+		},
+		Handle: o.handle,
+	}
+}
+
+func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
+	switch opt.Short {
+	case '?':
+		o.usage = true
+	case 'n', 'N':
+		o.nsPath, o.uniqNames = arg, opt.Short == 'N'
+	case 'A', 'Q':
+		// No service advertisement and no TLS in this pmcd.
+	case 'f':
+		o.foreground = true
+	case 'H':
+		o.hostname = arg
+	case 'U':
+		o.username = arg
+	case 'c':
+		o.config = arg
+	case 'L':
+		n, ok := cli.Strtol(arg)
+		if !ok || n <= 0 {
+			p.Errorf("-L requires a positive value")
+			return
+		}
+		o.pduLimit = int(n)
+	case 'q':
+		n, err := strconv.Atoi(arg)
+		if err != nil || n <= 0 {
+			p.Errorf("-q requires a positive numeric argument")
+			return
+		}
+		o.credsWait = n
+	case 't':
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 {
+			p.Errorf("-t requires a positive numeric argument")
+			return
+		}
+		o.timeout = n
+	case 'v':
+		o.verify = true
+	case 'i':
+		o.ifaces = append(o.ifaces, arg)
+	case 'p':
+		for _, f := range strings.Split(arg, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 0 || n > 65535 {
+				p.Errorf("-p requires a positive numeric argument (%s)", arg)
+				return
+			}
+			o.ports = append(o.ports, n)
+		}
+	case 's':
+		o.socket, o.socketSet = arg, true
+	case 'S':
+		o.reqAuth = true
+	case 'T':
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 {
+			p.Errorf("-T requires a positive numeric argument")
+			return
+		}
+		o.trace = n
+	case 'l':
+		o.logPath = arg
+	case 'x':
+		o.fatalPath = arg
+	}
+}
+
+// defaults fills in what the options left unset, from PCP's environment
+// and pcp.conf as PCP's pmcd does.
+func (o *options) defaults() {
+	if o.config == "" {
+		o.config = confVar("PCP_PMCDCONF_PATH", "/etc/pcp/pmcd/pmcd.conf")
+	}
+	if len(o.ports) == 0 {
+		o.ports = defaultPorts()
+	}
+	if !o.socketSet {
+		o.socket = confVar("PCP_RUN_DIR", "/run/pcp") + "/pmcd.socket"
+	}
+	if o.logPath == "" {
+		o.logPath = confVar("PCP_LOG_DIR", "/var/log/pcp") + "/pmcd/pmcd.log"
+	}
+	if o.fatalPath == "" {
+		o.fatalPath = "/dev/tty"
+	}
+}
+
+// confVar is a pcp.conf variable, the environment first, else def.
+func confVar(name, def string) string {
+	if v, ok := pcpconf.Get(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// defaultPorts follows PCP: the ports listed in PMCD_PORT, else 44321.
+func defaultPorts() []int {
+	var out []int
+	for _, f := range strings.Split(os.Getenv("PMCD_PORT"), ",") {
+		if p, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && p > 0 && p < 65536 {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		out = []int{44321}
+	}
+	return out
+}

@@ -1,0 +1,345 @@
+package pmcd
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// lookupHostTimeout bounds the resolution of one host name in [access].
+const lookupHostTimeout = 10 * time.Second
+
+// lookupHost resolves a host name of [access]; tests replace it.
+var lookupHost = func(name string) ([]net.IP, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), lookupHostTimeout)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	ips := make([]net.IP, len(addrs))
+	for i, a := range addrs {
+		ips[i] = a.IP
+	}
+	return ips, nil
+}
+
+// myHostAddrs are the addresses of this host's name, which stand for
+// "localhost" and for loopback clients, as in PCP.
+func myHostAddrs() []net.IP {
+	name, err := os.Hostname()
+	if err != nil {
+		return nil
+	}
+	ips, _ := lookupHost(name)
+	return ips
+}
+
+// hostSpec is one address pattern a pmcd.conf host name stands for.
+type hostSpec struct {
+	name  string
+	unix  bool
+	addr  net.IP
+	mask  net.IPMask
+	level int
+}
+
+var (
+	errHostUnreach = pcp.Error(-int32(syscall.EHOSTUNREACH))
+	errHostDown    = pcp.Error(-int32(syscall.EHOSTDOWN))
+)
+
+// hostSpecs expands a host identifier as PCP does: "*" is every inet,
+// IPv6 and Unix-socket client; "unix:" the Unix socket; "local:" the
+// Unix socket and localhost; a trailing "*" an address wildcard; anything
+// else a name or address, resolved to all its addresses ("localhost" to
+// this host's own).
+func (a *Access) hostSpecs(name string) ([]hostSpec, error) {
+	if name == "*" {
+		in, _ := wildcardSpec(".*")
+		v6, _ := wildcardSpec(":*")
+		return []hostSpec{in, v6, {name: "unix:", unix: true, level: 1}}, nil
+	}
+	if i := strings.IndexByte(name, '*'); i >= 0 && i != len(name)-1 {
+		return nil, errInval
+	}
+	var specs []hostSpec
+	switch {
+	case strings.HasPrefix(name, "unix:"):
+		return []hostSpec{{name: "unix:", unix: true, level: 1}}, nil
+	case strings.HasPrefix(name, "local:"):
+		specs = append(specs, hostSpec{name: "unix:", unix: true, level: 1})
+		name = "localhost"
+	case strings.HasSuffix(name, "*"):
+		s, err := wildcardSpec(name)
+		if err != nil {
+			return nil, err
+		}
+		return []hostSpec{s}, nil
+	}
+	var ips []net.IP
+	if strings.EqualFold(name, "localhost") {
+		if ips = a.myAddr(); len(ips) == 0 {
+			return nil, errHostDown
+		}
+	} else {
+		var err error
+		if ips, err = lookupHost(name); err != nil || len(ips) == 0 {
+			if len(specs) > 0 {
+				return specs, nil
+			}
+			return nil, errHostUnreach
+		}
+	}
+	seen := map[string]bool{}
+	for _, ip := range ips {
+		if ip4 := ip.To4(); ip4 != nil {
+			ip = ip4
+		}
+		if seen[string(ip)] {
+			continue
+		}
+		seen[string(ip)] = true
+		specs = append(specs, hostSpec{name: name, addr: ip, mask: net.CIDRMask(len(ip)*8, len(ip)*8)})
+	}
+	return specs, nil
+}
+
+// wildcardSpec reads an inet ("129.127.*", ".*") or IPv6 ("fe80:*",
+// "fe80::1:*", ":*") wildcard: the given components must match and the
+// rest is free; the level counts the free components.
+func wildcardSpec(name string) (hostSpec, error) {
+	body := strings.TrimSuffix(name, "*")
+	if strings.Contains(name, ":") {
+		return ipv6Wildcard(name, body)
+	}
+	if !strings.Contains(name, ".") {
+		return hostSpec{}, errInval
+	}
+	addr := make(net.IP, 4)
+	mask := make(net.IPMask, 4)
+	level := 4
+	if body != "." {
+		// As PCP reads it, the last number may touch the '*'.
+		parts := strings.Split(strings.TrimSuffix(body, "."), ".")
+		for _, p := range parts {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 || n > 255 || !isNumber(p) {
+				return hostSpec{}, errInval
+			}
+			addr[4-level] = byte(n)
+			mask[4-level] = 0xff
+			level--
+			if level < 1 {
+				return hostSpec{}, errInval
+			}
+		}
+	}
+	return hostSpec{name: name, addr: addr, mask: mask, level: level}, nil
+}
+
+// ipv6Wildcard reads an IPv6 wildcard. With a "::" the "*" stands for the
+// last 16 bits only; without, for everything after the given groups.
+func ipv6Wildcard(name, body string) (hostSpec, error) {
+	if body == ":" || body == "::" {
+		return hostSpec{name: name, addr: make(net.IP, 16), mask: make(net.IPMask, 16), level: 8}, nil
+	}
+	if !strings.HasSuffix(body, ":") {
+		return hostSpec{}, errInval
+	}
+	if strings.Contains(body, "::") {
+		if strings.Count(body, "::") > 1 {
+			return hostSpec{}, errInval
+		}
+		ip := net.ParseIP(body + "0")
+		if ip == nil {
+			return hostSpec{}, errInval
+		}
+		// The given groups must match, wherever "::" puts them.
+		groupsOf := strings.Split(body, ":")
+		for i, g := range groupsOf {
+			if g != "" {
+				groupsOf[i] = "ffff"
+			}
+		}
+		maskIP := net.ParseIP(strings.Join(groupsOf, ":") + "0")
+		if maskIP == nil {
+			return hostSpec{}, errInval
+		}
+		mask := net.IPMask(maskIP.To16())
+		groups := strings.Count(strings.Trim(body, ":"), ":") + 1
+		return hostSpec{name: name, addr: ip.Mask(mask), mask: mask, level: 8 - groups}, nil
+	}
+	parts := strings.Split(strings.TrimSuffix(body, ":"), ":")
+	if len(parts) >= 8 {
+		return hostSpec{}, errInval
+	}
+	addr := make(net.IP, 16)
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 16, 16)
+		if err != nil {
+			return hostSpec{}, errInval
+		}
+		addr[2*i], addr[2*i+1] = byte(n>>8), byte(n)
+	}
+	return hostSpec{name: name, addr: addr, mask: net.CIDRMask(16*len(parts), 128), level: 8 - len(parts)}, nil
+}
+
+// addHost adds a statement's permissions for one host identifier.
+func (a *Access) addHost(name string, s permSpec) error {
+	if s.maxCons < 0 {
+		return errInval
+	}
+	specs, err := a.hostSpecs(name)
+	if err != nil {
+		return err
+	}
+	found := 0
+	for _, sp := range specs {
+		i := 0
+		var match *hostEntry
+		for ; i < len(a.hosts); i++ {
+			e := a.hosts[i]
+			if e.level > sp.level {
+				break
+			}
+			if e.level == sp.level && e.unix == sp.unix && e.addr.Equal(sp.addr) {
+				match = e
+				break
+			}
+		}
+		if match != nil {
+			if !mergePerms(&match.specOps, &match.denyOps, &match.maxCons, s) {
+				a.notes = append(a.notes, fmt.Sprintf("Permission clash for %s with earlier statement for %s", sp.name, match.spec))
+				continue
+			}
+		} else {
+			e := &hostEntry{spec: sp.name, unix: sp.unix, addr: sp.addr, mask: sp.mask, level: sp.level,
+				specOps: s.spec, denyOps: s.spec & s.deny, maxCons: s.maxCons}
+			a.hosts = append(a.hosts[:i], append([]*hostEntry{e}, a.hosts[i:]...)...)
+		}
+		found++
+	}
+	if found == 0 {
+		return errInval
+	}
+	return nil
+}
+
+// addUser adds a statement's permissions for one user name or "*".
+func (a *Access) addUser(name string, s permSpec) error {
+	return a.addAccount(&a.users, "user", name, s, func() (uint32, map[uint32]bool, error) {
+		u, err := user.Lookup(name)
+		if err != nil {
+			return 0, nil, err
+		}
+		uid, err := strconv.ParseUint(u.Uid, 10, 32)
+		if err != nil {
+			return 0, nil, err
+		}
+		gids, err := u.GroupIds()
+		if err != nil {
+			return 0, nil, err
+		}
+		ids := map[uint32]bool{}
+		for _, g := range gids {
+			if n, err := strconv.ParseUint(g, 10, 32); err == nil {
+				ids[uint32(n)] = true
+			}
+		}
+		return uint32(uid), ids, nil
+	})
+}
+
+// addGroup adds a statement's permissions for one group name or "*".
+func (a *Access) addGroup(name string, s permSpec) error {
+	return a.addAccount(&a.groups, "group", name, s, func() (uint32, map[uint32]bool, error) {
+		g, err := user.LookupGroup(name)
+		if err != nil {
+			return 0, nil, err
+		}
+		gid, err := strconv.ParseUint(g.Gid, 10, 32)
+		if err != nil {
+			return 0, nil, err
+		}
+		return uint32(gid), groupMembers(name, uint32(gid)), nil
+	})
+}
+
+// addAccount is addUser and addGroup: list[0] is the "*" entry, which
+// denies everything until a statement for "*" says otherwise.
+func (a *Access) addAccount(list *[]*acctEntry, kind, name string, s permSpec, lookup func() (uint32, map[uint32]bool, error)) error {
+	if s.maxCons < 0 {
+		return errInval
+	}
+	if len(*list) == 0 {
+		*list = []*acctEntry{{name: "*", specOps: opAll, denyOps: opAll}}
+	}
+	if name == "*" {
+		e := (*list)[0]
+		e.specOps, e.denyOps, e.maxCons, e.curCons = s.spec, s.spec&s.deny, s.maxCons, 0
+		return nil
+	}
+	id, ids, err := lookup()
+	if err != nil {
+		a.notes = append(a.notes, fmt.Sprintf("Failed to lookup %s \"%s\": %v", kind, name, err))
+		return errInval
+	}
+	for _, e := range (*list)[1:] {
+		if e.id == id {
+			if !mergePerms(&e.specOps, &e.denyOps, &e.maxCons, s) {
+				a.notes = append(a.notes, fmt.Sprintf("Permission clash for %s %s with earlier statement", kind, name))
+				return errInval
+			}
+			return nil
+		}
+	}
+	*list = append(*list, &acctEntry{name: name, id: id, ids: ids, specOps: s.spec, denyOps: s.spec & s.deny, maxCons: s.maxCons})
+	return nil
+}
+
+// groupMembers lists the user ids in a group: its listed members and the
+// users whose primary group it is.
+func groupMembers(name string, gid uint32) map[uint32]bool {
+	ids := map[uint32]bool{}
+	var members []string
+	if f, err := os.Open("/etc/group"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			f := strings.Split(sc.Text(), ":")
+			if len(f) >= 4 && f[0] == name && f[3] != "" {
+				members = append(members, strings.Split(f[3], ",")...)
+			}
+		}
+		f.Close()
+	}
+	for _, m := range members {
+		if u, err := user.Lookup(m); err == nil {
+			if n, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
+				ids[uint32(n)] = true
+			}
+		}
+	}
+	if f, err := os.Open("/etc/passwd"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			f := strings.Split(sc.Text(), ":")
+			if len(f) >= 4 && f[3] == strconv.FormatUint(uint64(gid), 10) {
+				if n, err := strconv.ParseUint(f[2], 10, 32); err == nil {
+					ids[uint32(n)] = true
+				}
+			}
+		}
+		f.Close()
+	}
+	return ids
+}

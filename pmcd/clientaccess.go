@@ -1,0 +1,245 @@
+package pmcd
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// opOf is the operation a client PDU needs permission for, as PCP's pmcd
+// classes them: storing is OpStore, everything else a client asks
+// (names, descriptors, instances, text, labels, profiles, values) is
+// OpFetch; CREDS and ATTR need none.
+func opOf(t pdu.Type) int {
+	switch t {
+	case pdu.TypeResult:
+		return OpStore
+	case pdu.TypeProfile, pdu.TypeFetch, pdu.TypeHighResFetch, pdu.TypeInstanceReq,
+		pdu.TypeLabelReq, pdu.TypeDescReq, pdu.TypeDescIDs, pdu.TypeTextReq,
+		pdu.TypePMNSIDs, pdu.TypePMNSNames, pdu.TypePMNSChild, pdu.TypePMNSTraverse:
+		return OpFetch
+	}
+	return 0
+}
+
+func (c *client) denied(op int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.deny&op != 0
+}
+
+// admitAccount applies user and group access control once the client
+// has greeted; a refusal denies it everything from then on.
+func (c *client) admitAccount() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s.RequireCreds && !c.id.HasCreds {
+		c.deny = opAll
+		return pcp.ErrPermission
+	}
+	deny, counted, err := c.acl.AdmitAccount(c.id, c.deny)
+	c.deny = deny
+	c.acctCounted = counted
+	return err
+}
+
+// release gives back what access control counted for the client. c.mu
+// is held.
+func (c *client) release() {
+	if c.hostCounted {
+		c.acl.ReleaseHost(c.id)
+	}
+	if c.acctCounted {
+		c.acl.ReleaseAccount(c.id)
+	}
+	c.hostCounted, c.acctCounted = false, false
+}
+
+// readmit judges the client again under acl, as PCP's pmcd does for
+// every client after re-reading pmcd.conf: a client no longer allowed is
+// told why and disconnected.
+func (c *client) readmit(acl *Access) {
+	c.mu.Lock()
+	c.release()
+	c.acl = acl
+	deny, err := acl.AdmitHost(c.id)
+	if err == nil {
+		c.hostCounted = true
+		var counted bool
+		deny, counted, err = acl.AdmitAccount(c.id, deny)
+		c.acctCounted = counted
+	}
+	c.deny = deny
+	c.mu.Unlock()
+	if err != nil {
+		c.s.logf("client %s no longer allowed: %v", c.id, err)
+		ctx, cancel := context.WithTimeout(context.Background(), c.s.timeout())
+		_ = c.sendError(ctx, err)
+		cancel()
+		c.conn.Close()
+	}
+}
+
+// clientAttr is one connection attribute of a client.
+type clientAttr struct {
+	key   pdu.AttrKey
+	value string
+}
+
+// credAttrs are the attributes PCP's pmcd gives a client whose
+// credentials it knows: its user, group and process ids.
+func credAttrs(id ClientID) []clientAttr {
+	attrs := []clientAttr{
+		{pdu.AttrUserID, strconv.FormatUint(uint64(id.UID), 10)},
+		{pdu.AttrGroupID, strconv.FormatUint(uint64(id.GID), 10)},
+	}
+	if id.PID != 0 {
+		attrs = append(attrs, clientAttr{pdu.AttrProcessID, strconv.FormatUint(uint64(id.PID), 10)})
+	}
+	return attrs
+}
+
+// wantsAttrs says whether an agent asked for clients' attributes.
+func wantsAttrs(f pdu.Flags) bool { return f&(pdu.FlagAuth|pdu.FlagContainer) != 0 }
+
+// sendAttrs gives the client's attributes to every live agent that asked
+// for them, each as an ATTR PDU from the client, value NUL-terminated as
+// PCP's pmcd sends it.
+func (c *client) sendAttrs(ctx context.Context) {
+	c.mu.Lock()
+	attrs := c.attrs
+	c.mu.Unlock()
+	if len(attrs) == 0 {
+		return
+	}
+	for _, a := range c.st.order {
+		a.sendAttrs(ctx, c.num, attrs)
+	}
+}
+
+// sendAttrs gives one client's attributes to the agent if it wants them.
+func (a *agent) sendAttrs(ctx context.Context, from int32, attrs []clientAttr) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.b == nil || a.notReady || !wantsAttrs(a.b.flags()) {
+		return
+	}
+	for _, at := range attrs {
+		if _, err := a.doLocked(ctx, from, &pdu.Attr{Key: at.key, Value: append([]byte(at.value), 0)}); err != nil {
+			return
+		}
+	}
+}
+
+// ClientID is what access control knows of a client: its address, or
+// that it came through the Unix socket, and its credentials when it has
+// them (Unix-socket clients).
+type ClientID struct {
+	IP       net.IP
+	Unix     bool
+	HasCreds bool
+	UID, GID uint32
+	PID      uint32
+}
+
+func (id ClientID) String() string {
+	if id.Unix {
+		if id.HasCreds {
+			return fmt.Sprintf("local:uid=%d,gid=%d", id.UID, id.GID)
+		}
+		return "local:"
+	}
+	return id.IP.String()
+}
+
+// clientIDOf identifies the peer of conn.
+func clientIDOf(conn net.Conn) ClientID {
+	switch a := conn.RemoteAddr().(type) {
+	case *net.TCPAddr:
+		ip := a.IP
+		if ip4 := ip.To4(); ip4 != nil {
+			ip = ip4
+		}
+		return ClientID{IP: ip}
+	}
+	if uc, ok := conn.(*net.UnixConn); ok {
+		id := ClientID{Unix: true}
+		if uid, gid, pid, err := peerCreds(uc); err == nil {
+			id.HasCreds, id.UID, id.GID, id.PID = true, uid, gid, pid
+		}
+		return id
+	}
+	// Anything else (a pipe in tests) is taken as a local process
+	// without credentials.
+	return ClientID{Unix: true}
+}
+
+// addClient and dropClient keep the table of connected clients that
+// Reload and pmcd's own agent look at.
+func (s *Server) addClient(c *client) {
+	s.clientsMu.Lock()
+	defer s.clientsMu.Unlock()
+	if s.clients == nil {
+		s.clients = map[*client]struct{}{}
+	}
+	s.clients[c] = struct{}{}
+}
+
+func (s *Server) dropClient(c *client) {
+	s.clientsMu.Lock()
+	delete(s.clients, c)
+	s.clientsMu.Unlock()
+	c.mu.Lock()
+	c.release()
+	c.mu.Unlock()
+}
+
+// clientList is a snapshot of the connected clients.
+func (s *Server) clientList() []*client {
+	s.clientsMu.Lock()
+	defer s.clientsMu.Unlock()
+	out := make([]*client, 0, len(s.clients))
+	for c := range s.clients {
+		out = append(out, c)
+	}
+	return out
+}
+
+// countIn and countOut count PDUs by type for pmcd.pdu_in and
+// pmcd.pdu_out.
+func (s *Server) countIn(t pdu.Type) {
+	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.pduIn) {
+		s.pduIn[i].Add(1)
+	}
+}
+
+func (s *Server) countOut(t pdu.Type) {
+	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.pduOut) {
+		s.pduOut[i].Add(1)
+	}
+}
+
+// attribute takes a connection attribute a client sends after the
+// handshake. A container name is kept and forwarded to the agents that
+// want attributes, as PCP's pmcd does; the SASL exchange that other
+// attributes begin is not supported and ends the connection.
+func (c *client) attribute(ctx context.Context, m *pdu.Attr) error {
+	if m.Key != pdu.AttrContainer {
+		return c.refuse(ctx, fmt.Errorf("client attribute %d: %w", m.Key, pcp.ErrIPC))
+	}
+	value := string(m.Value)
+	if i := len(value); i > 0 && value[i-1] == 0 {
+		value = value[:i-1]
+	}
+	c.mu.Lock()
+	c.attrs = append(slices.DeleteFunc(c.attrs, func(a clientAttr) bool { return a.key == pdu.AttrContainer }),
+		clientAttr{pdu.AttrContainer, value})
+	c.mu.Unlock()
+	c.sendAttrs(ctx)
+	return nil
+}

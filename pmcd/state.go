@@ -1,0 +1,44 @@
+package pmcd
+
+import (
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// state is what pmcd.conf and the namespace set up: the namespace, the
+// agents by domain and in pmcd.conf order, and the access control. A
+// state is never changed once published; Reload publishes a new one, and
+// each request works with the state it found when it began.
+type state struct {
+	conf   *Conf
+	pmns   *pmns.Tree
+	agents map[uint32]*agent
+	order  []*agent
+	acl    *Access
+}
+
+// st is the state in force.
+func (s *Server) st() *state {
+	if st := s.cur.Load(); st != nil {
+		return st
+	}
+	return &state{conf: s.Conf, pmns: s.PMNS, acl: s.aclOf(s.Conf)}
+}
+
+// aclOf is the access control of conf, nil for none.
+func (s *Server) aclOf(conf *Conf) *Access {
+	if conf == nil {
+		return nil
+	}
+	return conf.ACL
+}
+
+// agentOf is the agent of a domain, or nil when pmcd.conf names none.
+func (s *Server) agentOf(domain uint32) *agent {
+	return s.st().agents[domain]
+}
+
+// agentOf is the agent of a domain in the state of the client's current
+// request.
+func (c *client) agentOf(domain uint32) *agent {
+	return c.st.agents[domain]
+}
