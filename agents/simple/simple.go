@@ -142,6 +142,11 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 		return nil, fmt.Errorf("simple: help text: %w", err)
 	}
 	pmda.NewHelp(entries).Apply(domain, metrics, indoms)
+	// simple.c's names live in pmcd's namespace only: like it, the agent
+	// answers no namespace requests (PM_ERR_NAME, PM_ERR_PMID).
+	for i := range metrics {
+		metrics[i].Name = ""
+	}
 	a.colors = indoms[ColorInDom].Instances
 	name := opts.Name
 	if name == "" {

@@ -87,6 +87,7 @@ type session struct {
 	prog           string
 	tree           *pmns.Tree
 	nsName         string // as status shows it
+	loaded         string // the namespace given at the start, reloaded after a failed change
 	conn           *conn
 	credsTimeout   time.Duration
 	profile        profile
@@ -130,10 +131,15 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		s.nsName = f.pmns
 		if s.tree, err = pmns.Load(f.pmns); err != nil {
+			var pe *pmns.ParseError
+			if errors.As(err, &pe) {
+				s.errorf("%s", pe.Report())
+			}
 			s.errorf("%s: Cannot load namespace from \"%s\": %s\n", s.prog, f.pmns, errText(err))
 			return 1
 		}
 	}
+	s.loaded = s.nsName
 	s.resetProfile()
 	defer s.close()
 	if !f.norc {

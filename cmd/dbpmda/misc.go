@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -98,12 +99,18 @@ func (s *session) debugText() string {
 func (s *session) namespace(path string) {
 	tree, err := pmns.Load(path)
 	if err != nil {
+		var pe *pmns.ParseError
+		if errors.As(err, &pe) {
+			s.errorf("%s", pe.Report())
+		}
 		s.errorf("%s: Cannot load namespace from \"%s\": %s\n", s.prog, path, errText(err))
 		if s.nsName == "(default)" {
 			s.errorf("%s: Reload default namespace\n", s.prog)
 		} else {
-			s.errorf("%s: Reload namespace from \"%s\"\n", s.prog, s.nsName)
+			s.errorf("%s: Reload namespace from \"%s\"\n", s.prog, s.loaded)
 		}
+		// status names the file asked for, whatever was loaded
+		s.nsName = path
 		return
 	}
 	s.tree = tree

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/pcptest"
+)
+
+// simpleRoot is the simple agent's namespace, domain 253.
+const simpleRoot = `root {
+	simple
+}
+
+simple {
+	numfetch	253:0:0
+	color	253:0:1
+	time
+	now	253:2:4
+}
+
+simple.time {
+	user	253:1:2
+	sys	253:1:3
+}
+`
+
+var (
+	pointerRE = regexp.MustCompile(`dump from 0x[0-9a-f]+`)
+	pidRE     = regexp.MustCompile(`\(pid: \d+\)`)
+	timerRE   = regexp.MustCompile(`Timer: [0-9.]+ seconds`)
+	// the values of simple.now and simple.time follow the clock
+	clockRE = regexp.MustCompile(`(?m)^(  253\.(1\.[23]|2\.4) .*\n(?:(?:    inst|   value).*\n)*)`)
+	// and so do the values a store of them shows before replacing them
+	clockStoreRE = regexp.MustCompile(`(?m)^(253\.(?:1\.[23]|2\.4)(?: \[\d+\])?: )\S+ ->`)
+)
+
+// mask hides what differs from run to run: addresses, process numbers,
+// timings and clock readings.
+func mask(s string) string {
+	s = pointerRE.ReplaceAllString(s, "dump from ADDR")
+	s = pidRE.ReplaceAllString(s, "(pid: PID)")
+	s = timerRE.ReplaceAllString(s, "Timer: T seconds")
+	s = clockStoreRE.ReplaceAllString(s, "${1}CLOCK ->")
+	return clockRE.ReplaceAllString(s, "CLOCK\n")
+}
+
+func buildTool(t *testing.T, dir, pkg, name string) string {
+	t.Helper()
+	bin := filepath.Join(dir, name)
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+// runDbpmda runs prog on script with -e, stdout and stderr merged in the
+// order written, from dir.
+func runDbpmda(t *testing.T, prog, dir, script string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(prog, append([]string{"-e", "-f"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", prog, err, out)
+	}
+	return string(out)
+}
+
+// world holds the agents and namespaces the scripts use.
+type world struct {
+	dir, sampleRoot, simpleRoot string
+	pcpSample, pcpSimple        string
+	ourSample, ourSimple        string
+	env                         []string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	// Everyone may read it: PCP's agents drop to user pcp before they
+	// read their configuration and help.
+	dir, err := os.MkdirTemp("", "gopcp-dbpmda-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	w := &world{dir: dir}
+	pmdas := "/var/lib/pcp/pmdas"
+	w.pcpSample = filepath.Join(pmdas, "sample", "pmdasample")
+	w.sampleRoot = filepath.Join(pmdas, "sample", "root")
+	for _, f := range []string{w.pcpSample, w.sampleRoot, filepath.Join(pmdas, "simple", "simple.c")} {
+		if _, err := os.Stat(f); err != nil {
+			pcptest.Missing(t, "PCP's sample and simple agents: "+err.Error())
+		}
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		pcptest.Missing(t, "gcc is not installed")
+	}
+	w.simpleRoot = filepath.Join(w.dir, "simple.root")
+	os.WriteFile(w.simpleRoot, []byte(simpleRoot), 0o644)
+	// PCP's simple agent, compiled as the guide does, reading its
+	// configuration from the private PCP_PMDAS_DIR.
+	os.MkdirAll(filepath.Join(w.dir, "pmdas", "simple"), 0o755)
+	os.WriteFile(filepath.Join(w.dir, "pmdas", "simple", "simple.conf"), []byte("sec,min,hour\n"), 0o644)
+	os.WriteFile(filepath.Join(w.dir, "domain.h"), []byte("#define SIMPLE 253\n"), 0o644)
+	w.pcpSimple = filepath.Join(w.dir, "pmdasimple-c")
+	if out, err := exec.Command("gcc", "-O1", "-I", w.dir, "-o", w.pcpSimple, filepath.Join(pmdas, "simple", "simple.c"),
+		"-lpcp_pmda", "-lpcp").CombinedOutput(); err != nil {
+		t.Fatalf("compiling PCP's simple.c: %v\n%s", err, out)
+	}
+	w.ourSample = buildTool(t, w.dir, "../pmdasample", "pmdasample")
+	w.ourSimple = buildTool(t, w.dir, "../pmdasimple", "pmdasimple")
+	w.env = []string{"PCP_PMDAS_DIR=" + filepath.Join(w.dir, "pmdas")}
+	// Help databases for PCP's agents, built by PCP's newhelp.
+	newhelp := pcptest.NeedTool(t, "newhelp")
+	var src []byte
+	src, err = os.ReadFile(filepath.Join(pmdas, "simple", "help"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	helpSrc := filepath.Join(w.dir, "simple.help")
+	os.WriteFile(helpSrc, []byte(strings.ReplaceAll(string(src), "@ SIMPLE.", "@ 253.")), 0o644)
+	if out, err := exec.Command(newhelp, "-n", w.simpleRoot, "-o", filepath.Join(w.dir, "pmdas", "simple", "help"), helpSrc).CombinedOutput(); err != nil {
+		t.Fatalf("newhelp: %v\n%s", err, out)
+	}
+	return w
+}
+
+func (w *world) script(t *testing.T, name, sample, simple string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := strings.NewReplacer("@SAMPLE@", sample, "@SIMPLE@", simple, "@DIR@", w.dir)
+	return r.Replace(string(b))
+}
+
+func compare(t *testing.T, what, got, want string) {
+	t.Helper()
+	got, want = mask(got), mask(want)
+	if got == want {
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(gl) || i < len(wl); i++ {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			t.Errorf("%s: first difference at line %d:\nours:  %q\nPCP's: %q\n\nours:\n%s\nPCP's:\n%s", what, i+1, g, w, got, want)
+			return
+		}
+	}
+}
+
+// TestAgainstPCP runs each script through PCP's dbpmda and ours with the
+// same agent (PCP's own, then ours) and compares everything printed.
+func TestAgainstPCP(t *testing.T) {
+	theirs := pcptest.NeedTool(t, "dbpmda")
+	w := newWorld(t)
+	ours := buildTool(t, w.dir, ".", "dbpmda")
+	cases := []struct {
+		name, script, root string
+		sample, simple     string
+	}{
+		{"PCP's sample agent", "sample.script", w.sampleRoot, w.pcpSample, ""},
+		{"our sample agent", "sample.script", w.sampleRoot, w.ourSample, ""},
+		{"PCP's simple agent", "simple.script", w.simpleRoot, "", w.pcpSimple},
+		{"our simple agent", "simple.script", w.simpleRoot, "", w.ourSimple},
+		{"errors", "errors.script", w.sampleRoot, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			script := w.script(t, c.script, c.sample, c.simple)
+			want := runDbpmda(t, theirs, w.dir, script, w.env, "-n", c.root)
+			got := runDbpmda(t, ours, w.dir, script, w.env, "-n", c.root)
+			if !strings.Contains(want, "PMID") && c.name != "errors" {
+				t.Fatalf("PCP's dbpmda did not get answers:\n%s", want)
+			}
+			compare(t, c.script, got, want)
+		})
+	}
+}
+
+// TestOurSimpleAsPCPs runs the simple script through our dbpmda with our
+// simple agent, as a daemon and in-process (open dso simple_init), and
+// through PCP's dbpmda with PCP's simple agent: the agents must answer
+// alike, apart from the help text, which is our own.
+func TestOurSimpleAsPCPs(t *testing.T) {
+	theirs := pcptest.NeedTool(t, "dbpmda")
+	w := newWorld(t)
+	ours := buildTool(t, w.dir, ".", "dbpmda")
+	script := w.script(t, "simple.script", "", w.pcpSimple)
+	want := runDbpmda(t, theirs, w.dir, script, w.env, "-n", w.simpleRoot)
+	noText := func(s string) string {
+		// drop the answers to text requests (after their header line):
+		// PCP's prose against ours
+		var out []string
+		skip, header := false, false
+		for _, l := range strings.Split(s, "\n") {
+			switch {
+			case isCommand(l):
+				skip, header = strings.HasPrefix(l, "text "), strings.HasPrefix(l, "text ")
+			case header:
+				header = false
+			case skip:
+				continue
+			}
+			out = append(out, l)
+		}
+		return strings.Join(out, "\n")
+	}
+	daemon := runDbpmda(t, ours, w.dir, w.script(t, "simple.script", "", w.ourSimple), w.env, "-n", w.simpleRoot)
+	daemon = strings.ReplaceAll(daemon, w.ourSimple, w.pcpSimple)
+	daemon = strings.ReplaceAll(daemon, "Start pmdasimple PMDA", "Start pmdasimple-c PMDA")
+	compare(t, "our pmdasimple", noText(daemon), noText(want))
+
+	dsoScript := strings.Replace(script, "open pipe "+w.pcpSimple+" -d 253 -l "+w.dir+"/simple.log",
+		"open dso "+w.dir+"/pmda_simple.so simple_init 253", 1)
+	dso := runDbpmda(t, ours, w.dir, dsoScript, w.env, "-n", w.simpleRoot)
+	dso = strings.Replace(dso, "open dso "+w.dir+"/pmda_simple.so simple_init 253\n",
+		"open pipe "+w.pcpSimple+" -d 253 -l "+w.dir+"/simple.log\nStart pmdasimple-c PMDA: "+w.pcpSimple+" -d 253 -l "+w.dir+"/simple.log\n", 1)
+	dso = strings.Replace(dso, "PMDA:                   "+w.dir+"/pmda_simple.so\nConnection:             dso\nDSO Interface Version:  7\n",
+		"PMDA:                   "+w.pcpSimple+"\nConnection:             daemon (pid: 1)\n", 1)
+	compare(t, "our simple agent in-process", noText(dso), noText(want))
+}
+
+// isCommand reports whether an echoed line starts a command of the
+// simple script.
+func isCommand(l string) bool {
+	for _, c := range []string{"open", "getdesc", "desc", "fetch", "instance", "text", "name", "children",
+		"traverse", "pmid", "store", "profile", "getiname", "status", "label", "close", "quit"} {
+		if strings.HasPrefix(l, c+" ") || l == c {
+			return true
+		}
+	}
+	return false
+}
