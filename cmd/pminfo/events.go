@@ -34,7 +34,7 @@ func (r *reporter) eventDump(ctx context.Context, v *pcp.Value, highres bool) {
 }
 
 func (r *reporter) eventParam(ctx context.Context, vs *pcp.ValueSet, index int, flags *uint32) {
-	names, err := r.nameAll(ctx, vs.PMID)
+	names, err := r.c.NameAll(ctx, vs.PMID)
 	if err == nil {
 		if index == 0 {
 			if vs.PMID == pcp.PMIDEventFlags {
@@ -52,19 +52,11 @@ func (r *reporter) eventParam(ctx context.Context, vs *pcp.ValueSet, index int, 
 	} else {
 		fmt.Fprintf(r.out, "\tPMID: %s\n", vs.PMID)
 	}
-	d, err := r.lookupDesc(ctx, vs.PMID)
+	d, err := r.c.LookupDesc(ctx, vs.PMID)
 	if err != nil {
 		fmt.Fprintf(r.out, "\tpmLookupDesc: %s\n", errText(err))
 		return
 	}
 	r.out.WriteString("    ")
 	r.dumpValues(ctx, d, vs, false)
-}
-
-// nameAll is NameAll knowing the anonymous metrics.
-func (r *reporter) nameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
-	if m := anonByPMID(pmid); m != nil {
-		return []string{m.name}, nil
-	}
-	return r.c.NameAll(ctx, pmid)
 }

@@ -94,8 +94,8 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer c.Close()
-		r.c = c
-		r.names = withAnon{c}
+		r.c = pmapi.WithAnonMetrics(c)
+		r.names = r.c
 	}
 	return r.main(ctx, p.Args)
 }

@@ -52,7 +52,7 @@ func (r *reporter) report(ctx context.Context) {
 	for i, name := range names {
 		var desc pcp.Desc
 		if f.desc || f.value || f.label || f.series || f.verify {
-			d, err := r.lookupDesc(ctx, pmids[i])
+			d, err := r.c.LookupDesc(ctx, pmids[i])
 			if err != nil {
 				fmt.Fprintf(r.out, "%s: pmLookupDesc: %s\n", name, errText(err))
 				continue
@@ -91,7 +91,7 @@ func (r *reporter) report(ctx context.Context) {
 			fmt.Fprintf(r.out, " = %d = 0x%x", uint32(pmids[i]), uint32(pmids[i]))
 		}
 		if f.oneline {
-			r.oneline(ctx, func(l pmapi.TextLevel) (string, error) { return r.lookupText(ctx, pmids[i], l) }, f.fullMid)
+			r.oneline(ctx, func(l pmapi.TextLevel) (string, error) { return r.c.LookupText(ctx, pmids[i], l) }, f.fullMid)
 		}
 		r.out.WriteByte('\n')
 		if f.desc {
@@ -104,7 +104,7 @@ func (r *reporter) report(ctx context.Context) {
 			r.metricLabels(ctx, desc)
 		}
 		if f.help {
-			r.helpText(func(l pmapi.TextLevel) (string, error) { return r.lookupText(ctx, pmids[i], l) })
+			r.helpText(func(l pmapi.TextLevel) (string, error) { return r.c.LookupText(ctx, pmids[i], l) })
 		}
 		if f.value {
 			r.dump(ctx, desc, vs)
