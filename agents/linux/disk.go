@@ -13,6 +13,12 @@ type diskStat struct {
 	scheduler                           string
 	kind                                diskKind
 	present                             bool
+	// zram devices' io_stat (4), mm_stat (8) and bd_stat (3) figures,
+	// each group with whether its file was read.
+	zio  [4]uint64
+	zmm  [8]uint64
+	zbd  [3]uint64
+	zhas [3]bool
 }
 
 type diskKind uint8
@@ -23,12 +29,13 @@ const (
 	kindPartition
 	kindDM
 	kindMD
+	kindZram
 )
 
 // diskData is /proc/diskstats by device, indexed by each instance
 // domain's numbers.
 type diskData struct {
-	byKind [kindMD + 1][]diskStat
+	byKind [kindZram + 1][]diskStat
 	dmName []byte
 	sysBuf fileBuf
 	path   []byte
@@ -75,6 +82,7 @@ var diskFamilies = []struct {
 	{"disk.partitions.", kindPartition, partitionsInDom},
 	{"disk.dm.", kindDM, dmInDom},
 	{"disk.md.", kindMD, mdInDom},
+	{"zram.", kindZram, zramInDom},
 }
 
 func (x *Linux) bindDisks() {
@@ -97,7 +105,7 @@ func (x *Linux) bindDisks() {
 			if d == nil {
 				return pcpAtom{}, noInst
 			}
-			if d.capacity == 0 {
+			if d.capacity == 0 && kind != kindZram {
 				return pcpAtom{}, errNoValue
 			}
 			return u64(d.capacity), nil
@@ -178,7 +186,9 @@ func (dd *diskData) get(kind diskKind, inst int32) *diskStat {
 func classify(name []byte) diskKind {
 	n := string(name)
 	switch {
-	case strings.HasPrefix(n, "loop"), strings.HasPrefix(n, "ram"), strings.HasPrefix(n, "zram"):
+	case strings.HasPrefix(n, "zram"):
+		return kindZram
+	case strings.HasPrefix(n, "loop"), strings.HasPrefix(n, "ram"):
 		return kindOther
 	case strings.HasPrefix(n, "dm-"):
 		return kindDM
@@ -260,6 +270,8 @@ func (x *Linux) readDiskstats() error {
 			t = &x.indoms[partitionsInDom]
 		case kindDM:
 			t = &x.indoms[dmInDom]
+		case kindZram:
+			t = &x.indoms[zramInDom]
 		default:
 			t = &x.indoms[mdInDom]
 		}
@@ -281,6 +293,9 @@ func (x *Linux) readDiskstats() error {
 		d.capacity = x.blockSize(name, kind)
 		if kind == kindDisk {
 			d.scheduler = x.scheduler(name, d.scheduler)
+		}
+		if kind == kindZram {
+			x.zramStats(name, d)
 		}
 	}
 	for _, fam := range diskFamilies {
@@ -340,4 +355,75 @@ func (x *Linux) dmName(dev []byte) []byte {
 	}
 	x.disks.dmName = append(x.disks.dmName[:0], trimSpace(b)...)
 	return x.disks.dmName
+}
+
+// zramStats reads a zram device's sysfs statistics files.
+func (x *Linux) zramStats(name []byte, d *diskStat) {
+	for i, f := range []struct {
+		file string
+		dst  []uint64
+	}{{"io_stat", d.zio[:]}, {"mm_stat", d.zmm[:]}, {"bd_stat", d.zbd[:]}} {
+		b, err := x.sysBlock(name, false, f.file)
+		d.zhas[i] = false
+		if err != nil {
+			continue
+		}
+		n := 0
+		for n < len(f.dst) {
+			var v []byte
+			v, b = nextField(b)
+			if len(v) == 0 {
+				break
+			}
+			f.dst[n] = parseU64(v)
+			n++
+		}
+		d.zhas[i] = n == len(f.dst)
+	}
+}
+
+// zramFields are the zram statistics metrics: group (0 io, 1 mm, 2 bd),
+// index, and how PCP scales them (bytes or 4 Kbyte pages to Kbytes).
+var zramFields = []struct {
+	name       string
+	group, idx int
+	shift      int // >0 shifts left, <0 right
+}{
+	{"io_stat.failed.reads", 0, 0, 0}, {"io_stat.failed.writes", 0, 1, 0},
+	{"io_stat.invalid", 0, 2, 0}, {"io_stat.notify_free", 0, 3, 0},
+	{"mm_stat.data_size.original", 1, 0, -10}, {"mm_stat.data_size.compressed", 1, 1, -10},
+	{"mm_stat.mem.used_total", 1, 2, -10}, {"mm_stat.mem.limit", 1, 3, -10},
+	{"mm_stat.mem.max_used", 1, 4, -10}, {"mm_stat.pages.same", 1, 5, 2},
+	{"mm_stat.pages.compacted", 1, 6, 2}, {"mm_stat.pages.huge", 1, 7, 2},
+	{"bd_stat.count", 2, 0, 2}, {"bd_stat.reads", 2, 1, 2}, {"bd_stat.writes", 2, 2, 2},
+}
+
+func (x *Linux) bindZram() {
+	dd := &x.disks
+	for _, f := range zramFields {
+		x.bind("zram."+f.name, srcDiskstats, func(inst int32) (pcpAtom, error) {
+			d := dd.get(kindZram, inst)
+			if d == nil {
+				return pcpAtom{}, noInst
+			}
+			if !d.zhas[f.group] {
+				return pcpAtom{}, errNoValue
+			}
+			var v uint64
+			switch f.group {
+			case 0:
+				v = d.zio[f.idx]
+			case 1:
+				v = d.zmm[f.idx]
+			default:
+				v = d.zbd[f.idx]
+			}
+			if f.shift > 0 {
+				v <<= f.shift
+			} else {
+				v >>= -f.shift
+			}
+			return u64(v), nil
+		})
+	}
 }

@@ -25,6 +25,7 @@ const (
 	zoneInDom       = 32
 	zoneProtInDom   = 33
 	scsiInDom       = 11
+	zramInDom       = 38
 	softirqInDom    = 36
 	pressureInDom   = 37
 	intrCPUInDom    = 40

@@ -28,6 +28,13 @@ type Options struct {
 	// mem.numa.max_bandwidth; empty means $PCP_PMDAS_DIR/linux/bandwidth.conf
 	// (PCP_PMDAS_DIR defaulting to /var/lib/pcp/pmdas).
 	BandwidthConf string
+	// UtmpPath is the login records file (kernel.all.nusers, ...); empty
+	// means /var/run/utmp.
+	UtmpPath string
+	// InterfacesConf holds the pattern of interface names network.all
+	// leaves out; empty means $PCP_SYSCONF_DIR/linux/interfaces.conf, and
+	// without that file PCP's default pattern.
+	InterfacesConf string
 	// EtcRoot is where the distribution's release files are read
 	// (kernel.uname.distro); empty means $LINUX_STATSPATH/etc.
 	EtcRoot string
@@ -122,6 +129,16 @@ type Linux struct {
 	slabs      slabData
 	hw         hardwareData
 	bandwidth  bandwidthConf
+	ipc        ipcData
+	vfs        [9]int64
+	vfsOK      bool
+	login      [3]uint64
+	netAll     netAllData
+	rpc        rpcData
+	scsiDev    []string
+	ttys       []ttyLine
+	tapes      []tapeDev
+	utmp       string
 }
 
 // New returns the Linux agent for domain (normally Domain).
@@ -156,6 +173,19 @@ func newLinux(opts Options) (*Linux, error) {
 		}
 		x.bandwidth.path = filepath.Join(dir, "linux", "bandwidth.conf")
 	}
+	x.utmp = opts.UtmpPath
+	if x.utmp == "" {
+		x.utmp = "/var/run/utmp"
+	}
+	ifconf := opts.InterfacesConf
+	if ifconf == "" {
+		dir := os.Getenv("PCP_SYSCONF_DIR")
+		if dir == "" {
+			dir = "/etc/pcp"
+		}
+		ifconf = filepath.Join(dir, "linux", "interfaces.conf")
+	}
+	x.netAll.skip = loadInterfacesConf(ifconf)
 	if x.etc == "" {
 		x.etc = filepath.Join(base, "/etc")
 	}

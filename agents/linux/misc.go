@@ -134,6 +134,7 @@ func (x *Linux) bindSysKernel() {
 // unameData is uname(2) and the distribution's name, read once.
 type unameData struct {
 	sysname, nodename, release, version, machine, distro string
+	pmdaUname                                            string
 }
 
 func (x *Linux) bindUname() {
@@ -148,6 +149,7 @@ func (x *Linux) bindUname() {
 		u.release = keepString(u.release, utsString(un.Release[:]))
 		u.version = keepString(u.version, utsString(un.Version[:]))
 		u.machine = keepString(u.machine, utsString(un.Machine[:]))
+		u.pmdaUname = keepString(u.pmdaUname, []byte(u.sysname+" "+u.nodename+" "+u.release+" "+u.version+" "+u.machine))
 		if u.distro == "" {
 			u.distro = x.distro()
 		}

@@ -32,6 +32,13 @@ const (
 	srcNUMA
 	srcSlabinfo
 	srcHardware
+	srcIPC
+	srcVFS
+	srcLogin
+	srcNFS
+	srcSCSI
+	srcTTY
+	srcTape
 	srcStatic
 	numSources
 )
@@ -67,4 +74,6 @@ func (x *Linux) bindAll() {
 	x.bindSlabinfo()
 	x.bindHardware()
 	x.bindBandwidth()
+	x.bindIPC()
+	x.bindMore()
 }

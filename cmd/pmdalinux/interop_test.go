@@ -154,7 +154,7 @@ func fetchAll(t *testing.T, ctx context.Context, c *pmapi.Context, names []strin
 // permissionBound are metrics PCP's agent cannot read as the unprivileged
 // user it runs as (PCP's pmcd starts it with -U pcp); ours runs as the test
 // does.
-var permissionBound = []string{"mem.slabinfo."}
+var permissionBound = []string{"mem.slabinfo.", "tty.serial."}
 
 // TestValues fetches every metric from PCP's agent, ours, and PCP's again,
 // through one client, and compares: instance names identical; counters
