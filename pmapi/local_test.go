@@ -234,3 +234,21 @@ func TestLocalAgentsSpec(t *testing.T) {
 		}
 	}
 }
+
+func FuzzLocalAgentsSpec(f *testing.F) {
+	for _, s := range []string{"clear", "add,29,/p/x.so,x_init", "del,29", "del,,/p", "add,", "add,-1,x,y", "add,2,,y", "del,1,2,3,4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		table := NewLocalAgents()
+		table.Clear()
+		err := table.Spec(spec)
+		if err == nil {
+			return
+		}
+		var se *SpecError
+		if !errors.As(err, &se) || se.Error() == "" {
+			t.Fatalf("%q: %T %v", spec, err, err)
+		}
+	})
+}
