@@ -4,4 +4,4 @@ go 1.26
 
 require github.com/spf13/pflag v1.0.10
 
-require github.com/ulikunitz/xz v0.5.15 // indirect
+require github.com/ulikunitz/xz v0.5.15

@@ -159,3 +159,25 @@ func volumeNumber(s string) (int, bool) {
 	}
 	return int(n), true
 }
+
+// StatSize is __pmStat's view of a file's size: whether the file (or a
+// compressed copy of it) exists, and its size, -1 for a compressed file,
+// whose size on disk is not its content's.
+func StatSize(path string) (size int64, exists bool) {
+	if st, err := os.Stat(path); err == nil {
+		return st.Size(), true
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return -1, false
+	}
+	if i := strings.LastIndexByte(path, '.'); i >= 0 && compressedSuffix(path[i:]) {
+		return -1, false
+	}
+	for _, c := range compressed {
+		if _, err := os.Stat(path + c); err == nil {
+			return -1, true
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return -1, false
+		}
+	}
+	return -1, false
+}

@@ -149,9 +149,12 @@ func cstring(b []byte, max int) string {
 }
 
 // loadTimestamp reads a version 3 timestamp: 64-bit seconds, 32-bit
-// nanoseconds.
+// nanoseconds. libpcp stores the seconds as two big-endian words, the
+// low half first (its swapping of the halves on a little-endian host
+// comes out that way), so they are read that way.
 func loadTimestamp(b []byte) pcp.Timestamp {
-	return pcp.Timestamp{Sec: int64(binary.BigEndian.Uint64(b)), Nsec: int32(binary.BigEndian.Uint32(b[8:]))}
+	sec := uint64(binary.BigEndian.Uint32(b[4:]))<<32 | uint64(binary.BigEndian.Uint32(b))
+	return pcp.Timestamp{Sec: int64(sec), Nsec: int32(binary.BigEndian.Uint32(b[8:]))}
 }
 
 // loadTimeval reads a version 2 timestamp: 32-bit seconds, microseconds.
@@ -160,6 +163,7 @@ func loadTimeval(b []byte) pcp.Timestamp {
 }
 
 func putTimestamp(b []byte, t pcp.Timestamp) {
-	binary.BigEndian.PutUint64(b, uint64(t.Sec))
+	binary.BigEndian.PutUint32(b, uint32(uint64(t.Sec)))
+	binary.BigEndian.PutUint32(b[4:], uint32(uint64(t.Sec)>>32))
 	binary.BigEndian.PutUint32(b[8:], uint32(t.Nsec))
 }

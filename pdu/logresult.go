@@ -30,8 +30,10 @@ func DecodeLogRecordInto(r *pcp.Result, buf []byte, v3 bool) error {
 		return d.err
 	}
 	if v3 {
-		hi := d.u32("timestamp seconds")
+		// libpcp writes the seconds' low word first (see
+		// __pmPutTimestamp on a little-endian host).
 		lo := d.u32("timestamp seconds")
+		hi := d.u32("timestamp seconds")
 		nsec := d.i32("timestamp nanoseconds")
 		r.Timestamp = pcp.Timestamp{Sec: int64(uint64(hi)<<32 | uint64(lo)), Nsec: nsec}
 	} else {
@@ -55,8 +57,8 @@ func DecodeLogRecordInto(r *pcp.Result, buf []byte, v3 bool) error {
 // returns the extended slice; the caller writes the length words.
 func AppendLogRecord(dst []byte, start int, r *pcp.Result, v3 bool) []byte {
 	if v3 {
-		dst = binary.BigEndian.AppendUint32(dst, uint32(uint64(r.Timestamp.Sec)>>32))
 		dst = binary.BigEndian.AppendUint32(dst, uint32(r.Timestamp.Sec))
+		dst = binary.BigEndian.AppendUint32(dst, uint32(uint64(r.Timestamp.Sec)>>32))
 		dst = appendI32(dst, r.Timestamp.Nsec)
 	} else {
 		dst = appendI32(dst, int32(r.Timestamp.Sec))

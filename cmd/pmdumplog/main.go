@@ -181,15 +181,15 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// dropWindowComplaint undoes a check internal/cli makes at parse time
+// dropWindowComplaint undoes the checks internal/cli makes at parse time
 // that pmdumplog's libpcp makes only once the archive operand is known
-// (PM_OPTFLAG_DONE): the time window needs an archive, and pmdumplog
-// always has one.
+// (PM_OPTFLAG_DONE): the time window and -z need an archive, and
+// pmdumplog always has one.
 func dropWindowComplaint(p *cli.Parsed) {
-	const msg = "time window options are supported for archives only"
 	kept := p.Messages[:0]
 	for _, m := range p.Messages {
-		if strings.HasSuffix(m, ": "+msg+"\n") {
+		if strings.HasSuffix(m, ": time window options are supported for archives only\n") ||
+			strings.HasSuffix(m, ": use of timezone from metric source requires a source\n") {
 			p.Errors--
 			continue
 		}

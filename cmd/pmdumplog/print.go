@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gopcp/gopcp/archive"
@@ -335,11 +334,12 @@ func (d *dumper) dumpIndex() {
 		e := &d.a.Index[i]
 		fmt.Fprintf(w, "%s\t  %5d  %11d  %11d\n", d.stamp(e.Stamp), e.Vol, e.MetaOffset, e.DataOffset)
 		if i == 0 {
-			metaSize = statSize(d.a.Base + ".meta")
+			metaSize, _ = archive.StatSize(d.a.Base + ".meta")
 		}
 		if last == nil || e.Vol != last.Vol {
-			logSize = statSize(d.a.Base + "." + fmt.Sprint(e.Vol))
-			if logSize < 0 {
+			var ok bool
+			logSize, ok = archive.StatSize(d.a.Base + "." + fmt.Sprint(e.Vol))
+			if !ok {
 				fmt.Fprintf(w, "\t\tWarning: file missing for log volume %d\n", e.Vol)
 			}
 		}
@@ -370,10 +370,3 @@ func (d *dumper) dumpIndex() {
 	}
 }
 
-func statSize(path string) int64 {
-	st, err := os.Stat(path)
-	if err != nil {
-		return -1
-	}
-	return st.Size()
-}
