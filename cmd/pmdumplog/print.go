@@ -369,4 +369,3 @@ func (d *dumper) dumpIndex() {
 		last = e
 	}
 }
-
