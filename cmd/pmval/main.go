@@ -5,10 +5,12 @@
 // character for character, with its messages and exit codes. Event
 // metrics are unpacked record by record; -x stores a filter value first.
 //
+// For live sources -T takes an offset from now ("2sec", "+1min").
+//
 // Not done: archives (-a, -U and the -S/-T/-O/-A window, refused in
-// PCP's words until the archive context is wired into pmapi), a finish
-// time (-T) for live sources, and the GUI time control (-g, -p), which is
-// refused.
+// PCP's words until the archive context is wired into pmapi), -T as an
+// absolute time for live sources, and the GUI time control (-g, -p),
+// which is refused.
 package main
 
 import (
@@ -18,6 +20,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"time"
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
@@ -210,9 +214,15 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	kind = p.Kind()
+	var finish time.Duration
 	if p.Finish != "" && kind != pmapi.KindArchive {
-		fmt.Fprintf(stderr, "%s: -T is not supported for live sources yet\n", prog)
-		return 1
+		// a live source starts now; the end may be an offset from it
+		d, err := pmapi.ParseInterval(strings.TrimPrefix(p.Finish, "+"))
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: -T %s: only an offset from now is supported for live sources\n", prog, p.Finish)
+			return 1
+		}
+		finish = d
 	}
 
 	out := bufio.NewWriter(stdout)
@@ -239,7 +249,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	out.WriteString(p.TimezoneNote(host))
 
 	v := &valuer{f: f, p: p, src: pmapi.WithAnonMetrics(src), out: out, errw: errw, prog: prog,
-		kind: kind, host: host, spec: spec}
+		kind: kind, host: host, spec: spec, finish: finish}
 	return v.main(ctx)
 }
 

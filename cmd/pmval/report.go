@@ -26,6 +26,8 @@ type valuer struct {
 	kind pmapi.Kind
 	host string
 	spec *pmapi.MetricSpec
+	// finish is -T's offset from the start, for a live source
+	finish time.Duration
 
 	metric  string
 	pmid    pcp.PMID
@@ -74,6 +76,20 @@ func (v *valuer) setup(ctx context.Context) error {
 		interval = time.Second
 	}
 	v.p.IntervalDur = interval
+	if v.finish > 0 && v.samples < 0 {
+		// as many fetches as fit in the window, and the one at its start,
+		// computed on absolute times in seconds as PCP does
+		origin := time.Now()
+		end := origin.Add(v.finish)
+		secs := func(t time.Time) float64 { return float64(t.Unix()) + float64(t.Nanosecond())/1e9 }
+		n := int(int32((secs(end) - secs(origin)) / interval.Seconds()))
+		if n < 0 {
+			n = 0
+		} else {
+			n++
+		}
+		v.samples = n
+	}
 	v.style = -1
 	v.wrap = -1
 
