@@ -46,6 +46,8 @@ func toF32(b uint64, t pcp.Type) float32 {
 		return float32(int64(b))
 	case pcp.TypeU64:
 		return float32(b)
+	case pcp.TypeDouble:
+		return float32(f64(b))
 	}
 	return f32(b)
 }
