@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -39,6 +41,38 @@ type agent struct {
 	// (PM_ERR_PMDANOTREADY, or "notready" in pmcd.conf): requests get
 	// PM_ERR_AGAIN until it sends PM_ERR_PMDAREADY.
 	notReady bool
+	// reason says why a dead agent stopped, pmcd.agent.status's code.
+	reason int32
+	// state is what publish last worked out from b, notReady and reason,
+	// readable without mu.
+	state atomic.Int32
+}
+
+// Why an agent stopped, in the low byte of pmcd.agent.status as PCP has
+// it; the next byte holds an exit status and the one after a signal.
+const (
+	reasonExit     = 2
+	reasonNoStart  = 4
+	reasonProtocol = 8
+)
+
+// status is pmcd.agent.status: 0 running, 1 busy, else why it stopped.
+// It takes no lock, so pmcd's own agent can report on every agent,
+// itself included, while requests hold their locks.
+func (a *agent) status() int32 { return a.state.Load() }
+
+// publish records the agent's status for status and alive. a.mu is held.
+func (a *agent) publish() {
+	switch {
+	case a.b != nil && a.notReady:
+		a.state.Store(1)
+	case a.b != nil:
+		a.state.Store(0)
+	case a.reason != 0:
+		a.state.Store(a.reason)
+	default:
+		a.state.Store(reasonNoStart)
+	}
 }
 
 // profileKey names the client profile an agent last received: pmcd sends
@@ -68,7 +102,19 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.s.agentTimeout())
 	defer cancel()
+	_, isDaemon := a.b.(*daemon)
+	if isDaemon {
+		a.s.countOut(req.PDUType())
+	}
 	reply, err := a.b.call(ctx, from, req)
+	if isDaemon {
+		switch {
+		case reply != nil:
+			a.s.countIn(reply.PDUType())
+		case err != nil && !errors.Is(err, errAgentLost):
+			a.s.countIn(pdu.TypeError)
+		}
+	}
 	if err == nil {
 		return reply, nil
 	}
@@ -101,12 +147,32 @@ func (a *agent) kill(why error) {
 	a.s.logf("agent %q (domain %d) is dead: %v", a.conf.Name, a.conf.Domain, why)
 	b := a.b
 	a.b = nil
+	a.reason = reasonProtocol
+	a.publish()
 	a.s.restartPending.Store(true)
 	// Closing may wait for the process; the lock is not held that long.
 	a.s.bg.Add(1)
 	go func() {
 		defer a.s.bg.Done()
 		b.close()
+		// The process's end, once known, adds to why it stopped.
+		if d, ok := b.(*daemon); ok && d.cmd != nil && d.cmd.ProcessState != nil {
+			extra := int32(0)
+			if ws, ok := d.cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+				switch {
+				case ws.Exited():
+					extra = int32(ws.ExitStatus()) << 8
+				case ws.Signaled():
+					extra = int32(ws.Signal()) << 16
+				}
+			}
+			a.mu.Lock()
+			if a.b == nil {
+				a.reason |= extra
+				a.publish()
+			}
+			a.mu.Unlock()
+		}
 	}()
 }
 
@@ -140,11 +206,11 @@ func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PM
 	return r, nil
 }
 
-// alive says whether the agent still answers.
+// alive says whether the agent still answers (or is busy); it takes no
+// lock.
 func (a *agent) alive() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.b != nil
+	st := a.state.Load()
+	return st == 0 || st == 1
 }
 
 // stop closes the agent for good, waiting for its process.
@@ -152,6 +218,10 @@ func (a *agent) stop() {
 	a.mu.Lock()
 	b := a.b
 	a.b = nil
+	if b != nil {
+		a.reason = reasonExit
+	}
+	a.publish()
 	a.mu.Unlock()
 	if b != nil {
 		b.close()
@@ -164,6 +234,7 @@ func (a *agent) stop() {
 // ready, dead or closed. a.mu is held.
 func (a *agent) waitReady(d *daemon) {
 	a.notReady = true
+	a.publish()
 	a.s.bg.Add(1)
 	go func() {
 		defer a.s.bg.Done()
@@ -183,6 +254,7 @@ func (a *agent) waitReady(d *daemon) {
 				a.kill(fmt.Errorf("waiting for it to be ready: %w", err))
 			case pcp.Error(m.Code) == pcp.ErrPMDAReady:
 				a.notReady = false
+				a.publish()
 			default:
 				a.mu.Unlock()
 				continue

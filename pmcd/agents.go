@@ -14,6 +14,7 @@ import (
 // logged and left dead: its domain answers PM_ERR_NOAGENT, as with PCP's
 // pmcd.
 func (s *Server) startAgents(ctx context.Context) {
+	s.trace.Store(s.Trace)
 	st := &state{conf: s.Conf, pmns: s.PMNS, acl: s.aclOf(s.Conf), agents: map[uint32]*agent{}}
 	if s.Conf != nil {
 		for _, ac := range s.Conf.Agents {
@@ -28,7 +29,9 @@ func (s *Server) startAgents(ctx context.Context) {
 
 // newAgentSlot is the slot of one pmcd.conf agent line, not yet started.
 func (s *Server) newAgentSlot(ac AgentConf) *agent {
-	return &agent{conf: ac, s: s}
+	a := &agent{conf: ac, s: s}
+	a.state.Store(reasonNoStart)
+	return a
 }
 
 // bringUp starts a's agent, logging a failure; a must be dead.
@@ -36,8 +39,13 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 	b, err := s.startAgent(ctx, a.conf)
 	if err != nil {
 		s.logf("cannot start agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
+		a.mu.Lock()
+		a.reason = reasonNoStart
+		a.publish()
+		a.mu.Unlock()
 		return false
 	}
+	s.seqnum.Add(1)
 	a.mu.Lock()
 	if a.b != nil {
 		// Started meanwhile by another caller.
@@ -45,7 +53,8 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 		b.close()
 		return true
 	}
-	a.b, a.prof, a.notReady = b, profileKey{}, false
+	a.b, a.prof, a.notReady, a.reason = b, profileKey{}, false, 0
+	a.publish()
 	if d, ok := b.(*daemon); ok && a.conf.NotReady {
 		a.waitReady(d)
 	}
@@ -66,6 +75,13 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 	}
 	switch ac.Kind {
 	case AgentDSO:
+		if ac.Entry == pmcdEntry {
+			a, err := s.newPMCDAgent(ac.Domain)
+			if err != nil {
+				return nil, err
+			}
+			return &inProc{a: a}, nil
+		}
 		newAgent := lookupDSO(ac.Entry)
 		if newAgent == nil {
 			return nil, fmt.Errorf("no in-process agent has the entry point %q", ac.Entry)

@@ -31,6 +31,7 @@ type client struct {
 	wmu  sync.Mutex // one writer at a time: the client's goroutine or Reload
 	out  []byte     // reused encoding buffer
 	num  int32      // the client's number, the "from" of its requests to agents
+	seq  int32      // the client's place in order of arrival, its pmcd.client.* instance
 	st   *state     // the state the current request works with
 
 	id    ClientID
@@ -75,7 +76,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 
 	c := &client{s: s, conn: conn, r: pdu.NewReader(conn), w: pdu.NewWriter(conn),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
-		id: clientIDOf(conn), start: timeNow()}
+		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1}
 	defer s.freeClientNum(c.num)
 	c.r.MaxLen = s.maxPDU()
 	c.r.Timeout = s.timeout()

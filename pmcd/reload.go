@@ -52,6 +52,7 @@ func (s *Server) Reload(ctx context.Context, conf *Conf, tree *pmns.Tree) {
 		}
 	}
 	s.cur.Store(next)
+	s.seqnum.Add(1)
 	// Agents new to this state hear of the clients' attributes.
 	for _, c := range s.clientList() {
 		c.mu.Lock()

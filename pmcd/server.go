@@ -79,6 +79,21 @@ type Server struct {
 	pduIn, pduOut [pduTypes]atomic.Uint64
 	// sighups counts Rescan calls, for pmcd.sighups.
 	sighups atomic.Uint64
+	// Files, when set, is what a store into pmcd.control.sighup has
+	// Rescan read again.
+	Files *Files
+	// Trace is pmcd -T's mask; pmcd's agent reports and changes it.
+	Trace int32
+
+	rescanMu        sync.Mutex
+	seqnum          atomic.Uint32 // bumped whenever agents or names change
+	clientSeq       atomic.Int32  // numbers clients in order of arrival
+	unixServing     atomic.Bool   // a Unix socket is being served
+	debug           atomic.Int32  // pmcd.control.debug
+	trace           atomic.Int32  // pmcd.control.trace*
+	registers       [pmcdRegisters]atomic.Int32
+	timeoutOverride atomic.Int64 // pmcd.control.timeout once stored
+	timeoutSet      atomic.Bool
 }
 
 // pduTypes is how many PDU types pmcd counts, ERROR to DESCS.
@@ -91,6 +106,12 @@ const defaultAgentTimeout = 5 * time.Second
 const startTimeout = 10 * time.Second
 
 func (s *Server) agentTimeout() time.Duration {
+	if s.timeoutSet.Load() {
+		if d := time.Duration(s.timeoutOverride.Load()); d > 0 {
+			return d
+		}
+		return 24 * 365 * time.Hour // 0: wait for ever, as PCP's pmcd
+	}
 	if s.AgentTimeout > 0 {
 		return s.AgentTimeout
 	}
@@ -129,6 +150,10 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		return errNoNamespace
 	}
 	s.once.Do(func() { s.startAgents(ctx) })
+	if _, ok := l.(*net.UnixListener); ok {
+		s.unixServing.Store(true)
+		defer s.unixServing.Store(false)
+	}
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
 	defer s.wg.Wait()

@@ -46,9 +46,10 @@ func modTime(path string) time.Time {
 // restarted, and every client judged again by the new access control; a
 // pmcd.conf that is unchanged only has its dead agents restarted, and one
 // with errors or no agents is ignored. What happened is logged as PCP
-// logs it. Rescan is safe to call while serving, but calls must not
-// overlap.
+// logs it. Rescan is safe to call while serving; calls take turns.
 func (s *Server) Rescan(ctx context.Context, f *Files) {
+	s.rescanMu.Lock()
+	defer s.rescanMu.Unlock()
 	s.sighups.Add(1)
 	var tree *pmns.Tree
 	if f.PMNSPath != "" {

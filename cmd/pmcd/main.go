@@ -183,6 +183,8 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		AgentDir:     agentDir,
 		RequireCreds: o.reqAuth,
 		Hostname:     o.hostname,
+		Files:        files,
+		Trace:        int32(o.trace),
 		// As with PCP, dead agents are restarted unless
 		// PMCD_RESTART_AGENTS is 0.
 		AutoRestart: os.Getenv("PMCD_RESTART_AGENTS") != "0",

@@ -164,11 +164,18 @@ func (p *PMCD) goArgs(pmns string) []string {
 // goStderrPath takes what gopcp's pmcd writes outside its log.
 func (p *PMCD) goStderrPath() string { return filepath.Join(p.dir, "log", "pmcd.stderr") }
 
-// waitGoReady waits until gopcp's pmcd answers a namespace request (a
-// listing of every name). It starts its agents before it accepts the
-// first client, so an answer means every agent has been started (or has
-// failed to start, which its log says).
-func (p *PMCD) waitGoReady(_ []Agent, timeout time.Duration) error {
+// waitGoReady waits until gopcp's pmcd is ready. With its own agent
+// (pmcd_init) configured, that is PCP's test: pmcd.agent.status shows
+// every agent running. Without it, an answer to a namespace request (a
+// listing of every name) must do: gopcp's pmcd starts its agents before
+// it accepts the first client, so the answer means every agent has been
+// started or has failed to, which its log says.
+func (p *PMCD) waitGoReady(agents []Agent, timeout time.Duration) error {
+	for _, a := range agents {
+		if a.ipc == ipcDSO && a.entry == "pmcd_init" {
+			return p.waitReady(agents, timeout)
+		}
+	}
 	deadline := time.Now().Add(timeout)
 	var last string
 	for {

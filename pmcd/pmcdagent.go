@@ -1,0 +1,530 @@
+package pmcd
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// pmcdEntry is the pmcd.conf entry point of pmcd's own agent.
+const pmcdEntry = "pmcd_init"
+
+// pmcdVersion and pmcdBuild are the PCP version and build this pmcd
+// reports, those whose behaviour it follows.
+const (
+	pmcdVersion = "6.0.3"
+	pmcdBuild   = "1"
+)
+
+// pmcdAgent serves pmcd.* from the Server's state. It is safe for
+// concurrent use.
+type pmcdAgent struct {
+	s *Server
+
+	mu  sync.Mutex
+	cpu map[pmda.Client]cpuMark // per client, for cputime.per_pdu_in
+}
+
+// cpuMark is where a client's last fetch of cputime.per_pdu_in left off.
+type cpuMark struct {
+	cpuMS float64
+	pdus  uint64
+}
+
+// newPMCDAgent builds pmcd's agent for domain (2 in PCP's pmcd.conf).
+func (s *Server) newPMCDAgent(domain uint32) (*pmda.Agent, error) {
+	ms, indoms := pmcdTable()
+	return pmda.New(pmda.Config{
+		Name:    "pmcd",
+		Domain:  domain,
+		Metrics: ms,
+		InDoms:  indoms,
+		Fetcher: &pmcdAgent{s: s, cpu: map[pmda.Client]cpuMark{}},
+		Log:     s.Log,
+	})
+}
+
+// Fetch is not used: FetchSet answers every fetch.
+func (p *pmcdAgent) Fetch(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+	return pcp.Atom{}, pcp.ErrPMID
+}
+
+// EndContext forgets a client's cputime mark.
+func (p *pmcdAgent) EndContext(c pmda.Client) {
+	p.mu.Lock()
+	delete(p.cpu, c)
+	p.mu.Unlock()
+}
+
+// Instances lists the instance domains whose members come and go.
+func (p *pmcdAgent) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
+	switch indom.Serial() {
+	case pmcdInDomRegister:
+		out := make([]pmda.Instance, pmcdRegisters)
+		for i := range out {
+			out[i] = pmda.Instance{ID: int32(i), Name: strconv.Itoa(i)}
+		}
+		return out, nil
+	case pmcdInDomBufs:
+		return bufInstances, nil
+	case pmcdInDomAgents:
+		var out []pmda.Instance
+		for _, a := range p.s.st().order {
+			out = append(out, pmda.Instance{ID: int32(a.conf.Domain), Name: a.conf.Name})
+		}
+		return out, nil
+	case pmcdInDomClients:
+		var out []pmda.Instance
+		for _, c := range p.s.clientsBySeq() {
+			out = append(out, pmda.Instance{ID: int32(c.seq), Name: strconv.Itoa(int(c.seq))})
+		}
+		return out, nil
+	case pmcdInDomLoggers:
+		var out []pmda.Instance
+		for _, l := range findLoggers() {
+			out = append(out, pmda.Instance{ID: l.pid, Name: l.name})
+		}
+		return out, nil
+	case pmcdInDomPmies:
+		var out []pmda.Instance
+		for _, e := range findPmies() {
+			out = append(out, pmda.Instance{ID: e.pid, Name: e.name})
+		}
+		return out, nil
+	}
+	return nil, pcp.ErrInDom
+}
+
+// FetchSet builds every value set of pmcd's agent.
+func (p *pmcdAgent) FetchSet(_ context.Context, c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(inst int32, t pcp.Type, a *pcp.Atom) error) error {
+	one := func(t pcp.Type, a pcp.Atom) error { return add(pcp.InstNull, t, &a) }
+	s := p.s
+	switch pmid.Cluster() {
+	case 0:
+		return p.fetchGlobal(c, pmid, pv, add, one)
+	case 1, 2:
+		counts := &s.pduIn
+		if pmid.Cluster() == 2 {
+			counts = &s.pduOut
+		}
+		item := pmid.Item()
+		var n uint64
+		switch {
+		case item == 16:
+			for i := range counts {
+				n += counts[i].Load()
+			}
+		case item < 16 && item != 11:
+			n = counts[item].Load()
+		case item > 16 && item <= 24:
+			n = counts[item-1].Load()
+		default:
+			return pcp.ErrPMID
+		}
+		return one(pcp.TypeU32, pcp.Atom{UL: uint32(n)})
+	case 3:
+		indom := pcp.NewInDom(pmid.Domain(), pmcdInDomLoggers)
+		host := p.hostname()
+		for _, l := range findLoggers() {
+			if !pv.Selects(indom, l.pid) {
+				continue
+			}
+			var a pcp.Atom
+			t := pcp.TypeString
+			switch pmid.Item() {
+			case 0:
+				a.UL, t = uint32(l.port), pcp.TypeU32
+			case 1:
+				a.CP = l.pmcdHost
+			case 2:
+				a.CP = l.archive
+			case 3:
+				a.CP = host
+			default:
+				return pcp.ErrPMID
+			}
+			if err := add(l.pid, t, &a); err != nil {
+				return err
+			}
+		}
+		return nil
+	case 4:
+		return p.fetchAgents(pmid, pv, add)
+	case 5:
+		return p.fetchPmies(pmid, pv, add)
+	case 6:
+		indom := pcp.NewInDom(pmid.Domain(), pmcdInDomClients)
+		for _, cl := range s.clientsBySeq() {
+			if !pv.Selects(indom, cl.seq) {
+				continue
+			}
+			var a pcp.Atom
+			cl.mu.Lock()
+			switch pmid.Item() {
+			case 0:
+				a.CP = cl.whoami
+			case 1:
+				a.CP = cl.start.Format("Mon Jan _2 15:04:05 2006")
+			case 2:
+				for _, at := range cl.attrs {
+					if at.key == attrContainer {
+						a.CP = at.value
+					}
+				}
+			default:
+				cl.mu.Unlock()
+				return pcp.ErrPMID
+			}
+			cl.mu.Unlock()
+			if err := add(cl.seq, pcp.TypeString, &a); err != nil {
+				return err
+			}
+		}
+		return nil
+	case 7:
+		cpu := cpuMillis()
+		switch pmid.Item() {
+		case 0:
+			return one(pcp.TypeU64, pcp.Atom{ULL: uint64(cpu)})
+		case 1:
+			var in uint64
+			for i := range s.pduIn {
+				in += s.pduIn[i].Load()
+			}
+			p.mu.Lock()
+			last, seen := p.cpu[c]
+			p.cpu[c] = cpuMark{cpuMS: cpu, pdus: in}
+			p.mu.Unlock()
+			var d float64
+			switch {
+			case !seen && in > 0:
+				d = cpu * 1000 / float64(in)
+			case seen && in > last.pdus:
+				d = 1000 * (cpu - last.cpuMS) / float64(in-last.pdus)
+			}
+			return one(pcp.TypeDouble, pcp.Atom{D: d})
+		}
+		return pcp.ErrPMID
+	case 8:
+		return p.fetchFeature(pmid, one)
+	}
+	return pcp.ErrPMID
+}
+
+func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error, one func(pcp.Type, pcp.Atom) error) error {
+	s := p.s
+	u32 := func(v uint32) error { return one(pcp.TypeU32, pcp.Atom{UL: v}) }
+	i32 := func(v int32) error { return one(pcp.Type32, pcp.Atom{L: v}) }
+	str := func(v string) error { return one(pcp.TypeString, pcp.Atom{CP: v}) }
+	switch pmid.Item() {
+	case 0:
+		return i32(s.debug.Load())
+	case 1:
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return u32(uint32(m.HeapInuse / 1024))
+	case 2:
+		n := uint32(0)
+		for _, a := range s.st().order {
+			if a.alive() {
+				n++
+			}
+		}
+		return u32(n)
+	case 3:
+		return u32(uint32(len(s.clientList())))
+	case 4:
+		return u32(uint32(s.agentTimeout() / time.Second))
+	case 5:
+		return str(timezone())
+	case 6:
+		return str(simABI())
+	case 7:
+		return str(pmcdVersion)
+	case 8:
+		indom := pcp.NewInDom(pmid.Domain(), pmcdInDomRegister)
+		for i := range s.registers {
+			if pv.Selects(indom, int32(i)) {
+				if err := add(int32(i), pcp.Type32, &pcp.Atom{L: s.registers[i].Load()}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case 9:
+		return i32(boolInt(s.trace.Load()&traceConn != 0))
+	case 10:
+		return i32(boolInt(s.trace.Load()&tracePDU != 0))
+	case 11:
+		return i32(traceBufs)
+	case 12, 13, 15:
+		return i32(0)
+	case 14:
+		return i32(boolInt(s.trace.Load()&traceNoBuf != 0))
+	case 16:
+		return str(services())
+	case 17:
+		return u32(uint32(highestFD()))
+	case 18, 19:
+		indom := pcp.NewInDom(pmid.Domain(), pmcdInDomBufs)
+		for _, b := range bufInstances {
+			if pv.Selects(indom, b.ID) {
+				if err := add(b.ID, pcp.Type32, &pcp.Atom{}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case 20:
+		return str(pmcdBuild)
+	case 21:
+		return str(p.hostname())
+	case 22:
+		return u32(uint32(s.sighups.Load()))
+	case 23:
+		return one(pcp.TypeU64, pcp.Atom{ULL: uint64(os.Getpid())})
+	case 24:
+		return u32(uint32(s.seqnum.Load()))
+	case 25:
+		set, err := hostLabelSet(sysconfDir())
+		if err != nil {
+			return str("")
+		}
+		return str(set.JSON)
+	case 26:
+		return str(zoneinfo())
+	}
+	return pcp.ErrPMID
+}
+
+func (p *pmcdAgent) fetchAgents(pmid pcp.PMID, pv pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error) error {
+	indom := pcp.NewInDom(pmid.Domain(), pmcdInDomAgents)
+	agents := append([]*agent(nil), p.s.st().order...)
+	sort.Slice(agents, func(i, j int) bool { return agents[i].conf.Domain < agents[j].conf.Domain })
+	for _, a := range agents {
+		inst := int32(a.conf.Domain)
+		if !pv.Selects(indom, inst) {
+			continue
+		}
+		var at pcp.Atom
+		t := pcp.TypeU32
+		switch pmid.Item() {
+		case 0:
+			at.UL = map[AgentKind]uint32{AgentDSO: 0, AgentSocket: 2, AgentPipe: 4}[a.conf.Kind]
+		case 1:
+			t, at.L = pcp.Type32, a.status()
+		case 2:
+			at.UL = 0
+		case 3:
+			t, at.CP = pcp.TypeString, a.conf.Name
+		default:
+			return pcp.ErrPMID
+		}
+		if err := add(inst, t, &at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *pmcdAgent) fetchPmies(pmid pcp.PMID, pv pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error) error {
+	indom := pcp.NewInDom(pmid.Domain(), pmcdInDomPmies)
+	for _, e := range findPmies() {
+		if !pv.Selects(indom, e.pid) {
+			continue
+		}
+		var a pcp.Atom
+		t := pcp.TypeU32
+		st := e.stats
+		switch pmid.Item() {
+		case 0:
+			t, a.CP = pcp.TypeString, st.config
+		case 1:
+			t, a.CP = pcp.TypeString, st.logfile
+		case 2:
+			t, a.CP = pcp.TypeString, st.host
+		case 3:
+			a.UL = st.numRules
+		case 4:
+			a.UL = st.actions
+		case 5:
+			a.UL = st.evalTrue
+		case 6:
+			a.UL = st.evalFalse
+		case 7:
+			a.UL = st.evalUnknown
+		case 8:
+			t, a.F = pcp.TypeFloat, st.evalExpected
+		case 9:
+			a.UL = st.evalActual
+		default:
+			return pcp.ErrPMID
+		}
+		if err := add(e.pid, t, &a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The server features pmcd.feature.* report, by item.
+func (p *pmcdAgent) fetchFeature(pmid pcp.PMID, one func(pcp.Type, pcp.Atom) error) error {
+	s := p.s
+	var v bool
+	switch pmid.Item() {
+	case 0, 1, 6, 8, 9: // secure, compress, discovery, local, client certs
+	case 2: // ipv6
+		v = true
+	case 3, 7: // authentication offered, containers
+		v = true
+	case 4:
+		v = s.RequireCreds || s.st().acl.hasAccounts()
+	case 5:
+		v = s.unixServing.Load()
+	default:
+		return pcp.ErrPMID
+	}
+	return one(pcp.TypeU32, pcp.Atom{UL: uint32(boolInt(v))})
+}
+
+// hostname is pmcd.hostname: -H's name, else the host's.
+func (p *pmcdAgent) hostname() string {
+	if p.s.Hostname != "" {
+		return p.s.Hostname
+	}
+	h, err := os.Hostname()
+	if err != nil {
+		return "localhost"
+	}
+	return h
+}
+
+// Store changes what pmcd lets clients change: the debug flags, the
+// agent timeout, the registers, tracing, a client's whoami, and the
+// push buttons (dumptrace, dumpconn, sighup).
+func (p *pmcdAgent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) error {
+	s := p.s
+	if set.NumVal < 1 {
+		return pcp.ErrPermission
+	}
+	id := set.PMID
+	first := &set.Values[0]
+	// The numeric controls are 32-bit, carried in the value itself.
+	numeric := !(id.Cluster() == 6 && id.Item() == 0)
+	if numeric && set.ValFmt != pcp.ValInSitu {
+		return pcp.ErrConv
+	}
+	num := func() int32 { return first.LVal }
+	switch {
+	case id.Cluster() == 0 && id.Item() == 0:
+		s.debug.Store(num())
+	case id.Cluster() == 0 && id.Item() == 4:
+		s.timeoutOverride.Store(int64(time.Duration(uint32(num())) * time.Second))
+		s.timeoutSet.Store(true)
+	case id.Cluster() == 0 && id.Item() == 8:
+		for _, v := range set.Values {
+			if v.Inst < 0 || v.Inst >= pmcdRegisters {
+				return pcp.ErrInst
+			}
+			s.registers[v.Inst].Store(v.LVal)
+		}
+	case id.Cluster() == 0 && (id.Item() == 9 || id.Item() == 10 || id.Item() == 14):
+		bit := map[uint32]int32{9: traceConn, 10: tracePDU, 14: traceNoBuf}[id.Item()]
+		for {
+			old := s.trace.Load()
+			nv := old &^ bit
+			if num() != 0 {
+				nv |= bit
+			}
+			if s.trace.CompareAndSwap(old, nv) {
+				break
+			}
+		}
+	case id.Cluster() == 0 && id.Item() == 11:
+		// The trace buffer's size is fixed in this pmcd.
+	case id.Cluster() == 0 && id.Item() == 12:
+		s.logf("trace dump requested: this pmcd keeps no trace buffer")
+	case id.Cluster() == 0 && id.Item() == 13:
+		s.dumpConnections()
+	case id.Cluster() == 0 && id.Item() == 15:
+		if s.Files != nil {
+			go s.Rescan(context.WithoutCancel(ctx), s.Files)
+		} else {
+			s.sighups.Add(1)
+			go s.RestartDead(context.WithoutCancel(ctx))
+		}
+	case id.Cluster() == 6 && id.Item() == 0:
+		for _, cl := range s.clientList() {
+			if cl.num == int32(c) {
+				cl.mu.Lock()
+				a, err := pcp.ExtractValue(set.ValFmt, first, pcp.TypeString, pcp.TypeString)
+				if err != nil {
+					cl.mu.Unlock()
+					return err
+				}
+				cl.whoami = a.CP
+				cl.mu.Unlock()
+			}
+		}
+	default:
+		return pcp.ErrPermission
+	}
+	return nil
+}
+
+func boolInt(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cpuMillis is pmcd's CPU time, user and system, in milliseconds.
+func cpuMillis() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec)*1000 + float64(t.Usec)/1000 }
+	return tv(ru.Utime) + tv(ru.Stime)
+}
+
+// highestFD is the largest open file descriptor of this process.
+func highestFD() int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return 0
+	}
+	hi := 0
+	for _, e := range entries {
+		if n, err := strconv.Atoi(e.Name()); err == nil && n > hi {
+			hi = n
+		}
+	}
+	return hi
+}
+
+// simABI is pmcd.simabi: the machine name PCP's build records.
+func simABI() string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "x86_64"
+	case "arm64":
+		return "aarch64"
+	case "386":
+		return "ia32"
+	case "ppc64le":
+		return "ppc64le"
+	case "s390x":
+		return "s390x"
+	}
+	return runtime.GOARCH
+}

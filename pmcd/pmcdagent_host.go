@@ -1,0 +1,239 @@
+package pmcd
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// pmcd -T's bits, as PCP numbers them, and its trace buffer size.
+const (
+	traceConn  = 1
+	tracePDU   = 2
+	traceNoBuf = 256
+	traceBufs  = 20
+)
+
+const attrContainer = pdu.AttrContainer
+
+func confDir(name, def string) string {
+	if v, ok := pcpconf.Get(name); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// processExists says whether pid names a live process.
+func processExists(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
+
+// services is pmcd.services: pmcd, and pmproxy when its pid file in
+// $PCP_RUN_DIR names a live process.
+func services() string {
+	out := "pmcd"
+	b, err := os.ReadFile(filepath.Join(confDir("PCP_RUN_DIR", "/run/pcp"), "pmproxy.pid"))
+	if err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && processExists(pid) {
+			out += " pmproxy"
+		}
+	}
+	return out
+}
+
+// timezone is pmcd.timezone, the local zone as a POSIX TZ string as
+// libpcp gives it: $TZ when set, else the zone's abbreviations and its
+// offset west of UTC, e.g. "UTC" or "EST+5EDT".
+func timezone() string {
+	if tz := os.Getenv("TZ"); tz != "" && !strings.HasPrefix(tz, ":") {
+		return tz
+	}
+	year := time.Now().Year()
+	jan := time.Date(year, 1, 1, 0, 0, 0, 0, time.Local)
+	jul := time.Date(year, 7, 1, 0, 0, 0, 0, time.Local)
+	stdName, stdOff := jan.Zone()
+	dstName, dstOff := jul.Zone()
+	if dstOff < stdOff {
+		stdName, stdOff, dstName, dstOff = dstName, dstOff, stdName, stdOff
+	}
+	out := stdName
+	if stdOff != 0 || stdName != "UTC" {
+		west := -stdOff
+		sign := "+"
+		if west < 0 {
+			sign, west = "-", -west
+		}
+		out += sign + strconv.Itoa(west/3600)
+		if m := west % 3600 / 60; m != 0 {
+			out += ":" + strconv.Itoa(m)
+		}
+	}
+	if dstOff != stdOff {
+		out += dstName
+	}
+	return out
+}
+
+// zoneinfo is pmcd.zoneinfo: ":" and the zoneinfo name of the local
+// zone, from $TZ or /etc/localtime, else "".
+func zoneinfo() string {
+	if tz := os.Getenv("TZ"); strings.HasPrefix(tz, ":") {
+		return tz
+	}
+	target, err := filepath.EvalSymlinks("/etc/localtime")
+	if err != nil {
+		return ""
+	}
+	if i := strings.Index(target, "zoneinfo/"); i >= 0 {
+		return ":" + target[i+len("zoneinfo/"):]
+	}
+	return ""
+}
+
+// logger is one running pmlogger's port file in $PCP_TMP_DIR/pmlogger.
+type logger struct {
+	pid      int32
+	name     string
+	port     int
+	pmcdHost string
+	archive  string
+}
+
+// findLoggers reads the port files of the pmloggers running on this
+// host: each is named by the logger's pid (or "primary") and holds its
+// control port, the host it records and its archive, a line each.
+func findLoggers() []logger {
+	dir := filepath.Join(confDir("PCP_TMP_DIR", "/var/tmp"), "pmlogger")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []logger
+	for _, e := range entries {
+		name := e.Name()
+		pid, err := strconv.Atoi(name)
+		if name != "primary" && (err != nil || pid <= 1 || !processExists(pid)) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(string(b), "\n")
+		port, err := strconv.Atoi(lines[0])
+		if err != nil || len(lines) < 2 {
+			continue
+		}
+		l := logger{pid: int32(pid), name: name, port: port}
+		if len(lines) > 1 {
+			l.pmcdHost = lines[1]
+		}
+		if len(lines) > 2 {
+			l.archive = lines[2]
+		}
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })
+	return out
+}
+
+// pmieStats is pmie's statistics file, pmiestats_t.
+type pmieStats struct {
+	config, logfile, host                               string
+	evalExpected                                        float32
+	numRules, actions, evalTrue, evalFalse, evalUnknown uint32
+	evalActual                                          uint32
+}
+
+type pmie struct {
+	pid   int32
+	name  string
+	stats pmieStats
+}
+
+// The layout of pmiestats_t on Linux: three NUL-padded strings of
+// MAXPATHLEN+1, MAXPATHLEN+1 and MAXHOSTNAMELEN+1 bytes, a float aligned
+// to 4, then seven unsigned ints, version last (1).
+const (
+	pmiePath     = 4097
+	pmieHost     = 65
+	pmieFloatOff = (2*pmiePath + pmieHost + 3) &^ 3
+	pmieSize     = pmieFloatOff + 4 + 7*4
+)
+
+// findPmies reads the statistics files of the pmies running on this
+// host, $PCP_TMP_DIR/pmie/PID.
+func findPmies() []pmie {
+	dir := filepath.Join(confDir("PCP_TMP_DIR", "/var/tmp"), "pmie")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []pmie
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || !processExists(pid) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || len(b) != pmieSize {
+			continue
+		}
+		u := func(off int) uint32 { return binary.NativeEndian.Uint32(b[off:]) }
+		if u(pmieFloatOff+4+6*4) != 1 {
+			continue
+		}
+		cstr := func(b []byte) string {
+			if i := strings.IndexByte(string(b), 0); i >= 0 {
+				return string(b[:i])
+			}
+			return string(b)
+		}
+		st := pmieStats{
+			config:       cstr(b[:pmiePath]),
+			logfile:      cstr(b[pmiePath : 2*pmiePath]),
+			host:         cstr(b[2*pmiePath : 2*pmiePath+pmieHost]),
+			evalExpected: math.Float32frombits(u(pmieFloatOff)),
+			numRules:     u(pmieFloatOff + 4),
+			actions:      u(pmieFloatOff + 8),
+			evalTrue:     u(pmieFloatOff + 12),
+			evalFalse:    u(pmieFloatOff + 16),
+			evalUnknown:  u(pmieFloatOff + 20),
+			evalActual:   u(pmieFloatOff + 24),
+		}
+		out = append(out, pmie{pid: int32(pid), name: e.Name(), stats: st})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })
+	return out
+}
+
+// clientsBySeq is the connected clients in order of arrival.
+func (s *Server) clientsBySeq() []*client {
+	cs := s.clientList()
+	sort.Slice(cs, func(i, j int) bool { return cs[i].seq < cs[j].seq })
+	return cs
+}
+
+// dumpConnections logs the clients and agents, as a store into
+// pmcd.control.dumpconn asks.
+func (s *Server) dumpConnections() {
+	for _, c := range s.clientsBySeq() {
+		s.logf("client %d (seq %d): %s since %s", c.num, c.seq, c.id, c.start.Format(time.RFC3339))
+	}
+	for _, a := range s.st().order {
+		s.logf("agent %q domain %d status %d", a.conf.Name, a.conf.Domain, a.status())
+	}
+}
