@@ -126,6 +126,10 @@ func (x *Linux) readCPUInfo() error {
 		key := trimSpace(line[:colon])
 		val := trimSpace(line[colon+1:])
 		if string(key) == "processor" {
+			if parseU64(val) > maxCPU {
+				c = nil
+				continue
+			}
 			n := int(parseU64(val))
 			for len(ci.cpus) <= n {
 				ci.cpus = append(ci.cpus, cpuInfo{})

@@ -29,6 +29,9 @@ func (x *Linux) parseIRQ(b []byte, t *irqTable, lineDom, cpuDom *indomTable) {
 		if len(f) == 0 {
 			break
 		}
+		if !hasPrefix(f, "CPU") || parseU64(f[3:]) > maxCPU {
+			continue
+		}
 		t.cpus = append(t.cpus, int(parseU64(f[3:])))
 	}
 	clear(t.seen)

@@ -21,13 +21,15 @@ func (x *Linux) bindSnmp() {
 func (x *Linux) readSnmp() error {
 	k := &x.snmp
 	k.reset()
-	var firstErr error
+	// Each file's metrics go without values when it is missing (the
+	// slots stay unset); the source fails only when neither exists.
+	var failed int
+	var lastErr error
 	for _, file := range []string{"net/snmp", "net/netstat"} {
 		b, err := x.readProc(file)
 		if err != nil {
-			if firstErr == nil {
-				firstErr = err
-			}
+			failed++
+			lastErr = err
 			continue
 		}
 		for len(b) > 0 {
@@ -51,7 +53,10 @@ func (x *Linux) readSnmp() error {
 			}
 		}
 	}
-	return firstErr
+	if failed == 2 {
+		return lastErr
+	}
+	return nil
 }
 
 // snmp6Groups are /proc/net/snmp6's prefixes and PCP's metric groups.
@@ -122,13 +127,13 @@ func (x *Linux) bindSockstat() {
 func (x *Linux) readSockstat() error {
 	k := &x.sockstat
 	k.reset()
-	var firstErr error
+	var failed int
+	var lastErr error
 	for _, file := range []string{"net/sockstat", "net/sockstat6"} {
 		b, err := x.readProc(file)
 		if err != nil {
-			if firstErr == nil {
-				firstErr = err
-			}
+			failed++
+			lastErr = err
 			continue
 		}
 		for len(b) > 0 {
@@ -156,7 +161,10 @@ func (x *Linux) readSockstat() error {
 			}
 		}
 	}
-	return firstErr
+	if failed == 2 {
+		return lastErr
+	}
+	return nil
 }
 
 // softnetData is /proc/net/softnet_stat: one line of hexadecimal counters
@@ -208,7 +216,10 @@ func (x *Linux) readSoftnet() error {
 		}
 		cpu := row
 		if len(f) >= 13 { // Linux 5.10 and later name the CPU
-			cpu = int(parseHex(f[12]))
+			cpu = int(min(parseHex(f[12]), maxCPU))
+		}
+		if cpu > maxCPU {
+			break
 		}
 		for len(sn.cpus) <= cpu {
 			sn.cpus = append(sn.cpus, [6]uint64{})

@@ -19,6 +19,10 @@ const (
 	tGuestNice
 )
 
+// maxCPU bounds the CPU numbers believed from /proc text, so a corrupt
+// file cannot make the agent allocate without limit.
+const maxCPU = 1 << 16
+
 // statData is /proc/stat.
 type statData struct {
 	all     cpuTimes
@@ -135,7 +139,7 @@ func (x *Linux) readStat() error {
 		switch {
 		case string(key) == "cpu":
 			parseTimes(&s.all, rest)
-		case hasPrefix(key, "cpu"):
+		case hasPrefix(key, "cpu") && parseU64(key[3:]) <= maxCPU:
 			n := int(parseU64(key[3:]))
 			for len(s.cpus) <= n {
 				s.cpus = append(s.cpus, cpuTimes{})
