@@ -47,8 +47,8 @@ func BenchmarkFetchAll(b *testing.B) {
 // the few the system calls for filesystem statistics and interface
 // addresses make.
 func TestFetchAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads the host's /proc a few hundred times")
+	if testing.Short() || raceEnabled {
+		t.Skip("reads the host's /proc a few hundred times; the race detector allocates for itself")
 	}
 	a, pmids := allPMIDs(t)
 	ctx := context.Background()
