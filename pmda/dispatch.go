@@ -177,7 +177,13 @@ func (d *Dispatcher) reply(ctx context.Context, m pdu.Message, err error) error 
 		}
 		m = &pdu.Error{Code: code(err)}
 	}
-	return d.w.WriteMessage(ctx, m, 0)
+	if err := d.w.WriteMessage(ctx, m, 0); err != nil {
+		return err
+	}
+	if errors.Is(err, pcp.ErrPMDANotReady) {
+		return d.awaitReady(ctx)
+	}
+	return nil
 }
 
 // code0 is code for an error and 0 for none.

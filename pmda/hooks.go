@@ -26,6 +26,28 @@ type RequestHook interface {
 	BeginRequest(ctx context.Context, c Client, t pdu.Type, ident uint32) error
 }
 
+// Readier is implemented by a Fetcher that can be busy: when a request
+// is answered with pcp.ErrPMDANotReady, the Dispatcher calls AwaitReady,
+// which returns once the agent can work again, and then tells pmcd with
+// an ERROR PDU holding pcp.ErrPMDAReady, as libpcp_pmda's agents do.
+// Requests wait meanwhile; pmcd sends none to an agent it knows is busy.
+type Readier interface {
+	AwaitReady(ctx context.Context)
+}
+
+// awaitReady waits for a Readier and says it is ready again.
+func (d *Dispatcher) awaitReady(ctx context.Context) error {
+	r, ok := d.a.fetcher.(Readier)
+	if !ok {
+		return nil
+	}
+	r.AwaitReady(ctx)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return d.w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrPMDAReady)}, 0)
+}
+
 // ProfileHook is implemented by a Fetcher that wants to know when a
 // client's instance profile arrives (PCP's agents count it as a request
 // received).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -26,10 +27,32 @@ func (s *agent) BeginRequest(ctx context.Context, c pmda.Client, t pdu.Type, ide
 	defer s.mu.Unlock()
 	s.ctx.recv(c)
 	s.ctx.xmit(c)
+	if s.notReady > 0 && !s.dso && t != pdu.TypeLabelReq {
+		// Busy, as sample.not_ready asked: pmcd hears so now and that
+		// the agent is ready again once AwaitReady returns.
+		return pcp.ErrPMDANotReady
+	}
 	if t == pdu.TypeTextReq && s.errorCode < 0 && pcp.PMID(ident) == pcp.NewPMID(s.domain, 0, 75) {
 		return pcp.Error(s.errorCode)
 	}
 	return nil
+}
+
+// AwaitReady is pmda.Readier: the agent stays busy for the seconds
+// stored in sample.not_ready, then is ready again.
+func (s *agent) AwaitReady(ctx context.Context) {
+	s.mu.Lock()
+	d := time.Duration(s.notReady) * time.Second
+	s.mu.Unlock()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	s.notReady = 0
+	s.mu.Unlock()
 }
 
 // ProfileArrived counts a profile as a request received.
