@@ -161,6 +161,16 @@ func (p *PMCD) goArgs(pmns string) []string {
 	}
 }
 
+// goEnv is what gopcp's pmcd gets besides the bed's environment: a
+// private PCP_LOG_DIR, whose pmcd directory its daemon agents run in (as
+// PCP's rc script runs pmcd there), so an agent's default log never
+// lands in the system's log directory.
+func (p *PMCD) goEnv() []string {
+	dir := filepath.Join(p.dir, "log")
+	_ = os.MkdirAll(filepath.Join(dir, "pmcd"), 0o755)
+	return []string{"PCP_LOG_DIR=" + dir}
+}
+
 // goStderrPath takes what gopcp's pmcd writes outside its log.
 func (p *PMCD) goStderrPath() string { return filepath.Join(p.dir, "log", "pmcd.stderr") }
 

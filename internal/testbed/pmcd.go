@@ -210,6 +210,9 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 	cmd := exec.Command(p.bin, args...)
 	cmd.Dir = filepath.Join(p.dir, "log")
 	cmd.Env = withoutVars(p.env, "PMCD_PORT", "PMCD_LOCAL", "PMCD_MAXPENDING")
+	if p.goPMCD {
+		cmd.Env = append(cmd.Env, p.goEnv()...)
+	}
 	out, err := os.Create(p.stderrPath())
 	if err != nil {
 		return false, err

@@ -1,0 +1,224 @@
+package pmcd_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// bedStarters are the two daemons the live tests compare.
+var bedStarters = []struct {
+	name  string
+	start func(testing.TB, testbed.Options) *testbed.PMCD
+}{{"PCP", testbed.StartPMCD}, {"gopcp", testbed.StartGoPMCD}}
+
+// childOf finds the process whose parent is pid and whose command line
+// contains word.
+func childOf(t *testing.T, pid int, word string) int {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		stat, err := os.ReadFile(d + "/stat")
+		if err != nil {
+			continue
+		}
+		// The parent pid is the field after the ")" that ends the name.
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(pid) {
+			continue
+		}
+		cmd, _ := os.ReadFile(d + "/cmdline")
+		if strings.Contains(string(cmd), word) {
+			n, _ := strconv.Atoi(filepath.Base(d))
+			return n
+		}
+	}
+	return 0
+}
+
+// eventually runs check until it reports true, for at most 20 seconds:
+// pmcd acts on a signal in its own time.
+func eventually(t *testing.T, what string, check func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ok, last := check()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still %s", what, last)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestKilledAgentBackAfterSIGHUP kills the sample agent of PCP's pmcd
+// and of ours, with automatic restarts off: the other agent still
+// answers, sample's metrics give PM_ERR_NOAGENT in PCP's words, and
+// after SIGHUP sample is back. Both daemons must print the same.
+func TestKilledAgentBackAfterSIGHUP(t *testing.T) {
+	t.Parallel()
+	outs := compareAtEnd(t)
+	for _, b := range bedStarters {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			bed := b.start(t, testbed.Options{Env: []string{"PMCD_RESTART_AGENTS=0"}})
+			pid := childOf(t, bed.PID(), "pmdasample")
+			if pid == 0 {
+				t.Fatal("no sample agent process")
+			}
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "sample after SIGKILL", func() (bool, string) {
+				res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.version")
+				want := "sample.long.one\nNo value(s) available!\n"
+				ok := strings.Contains(res.Stdout, "pmcd.version\n    value \"6.0.3\"") &&
+					(strings.Contains(res.Stderr+res.Stdout, "No PMCD agent for domain of request") || strings.Contains(res.Stdout, want))
+				return ok, res.Stdout + res.Stderr
+			})
+			res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.version")
+			outs.record(b.name, "dead", res.Stdout+res.Stderr)
+			if err := syscall.Kill(bed.PID(), syscall.SIGHUP); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "sample after SIGHUP", func() (bool, string) {
+				res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one")
+				return res.Err == nil && strings.Contains(res.Stdout, "value 1\n"), res.Stdout + res.Stderr
+			})
+			res = bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.agent.status", "pmcd.sighups")
+			outs.record(b.name, "back", res.Stdout+res.Stderr)
+		})
+	}
+}
+
+// outputs collects what each daemon printed at each step, for comparing
+// once the parallel subtests are done.
+type outputs struct {
+	mu sync.Mutex
+	m  map[string]map[string]string // step -> daemon -> output
+}
+
+func (o *outputs) record(daemon, step, out string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.m[step] == nil {
+		o.m[step] = map[string]string{}
+	}
+	o.m[step][daemon] = out
+}
+
+// compareAtEnd returns outputs that are compared, PCP's pmcd against
+// ours, when t's subtests have finished.
+func compareAtEnd(t *testing.T) *outputs {
+	o := &outputs{m: map[string]map[string]string{}}
+	t.Cleanup(func() {
+		for step, by := range o.m {
+			if len(by) == 2 && by["PCP"] != by["gopcp"] {
+				t.Errorf("%s: ours:\n%s\nPCP's:\n%s", step, by["gopcp"], by["PCP"])
+			}
+		}
+	})
+	return o
+}
+
+// TestSIGHUPReconfigures edits pmcd.conf and the namespace of a running
+// pmcd, as installing an agent does, and signals it: the new agent is
+// started and its names known (and, with ours, it runs in pmcd's agent
+// directory); then removing sample's line stops sample.
+// PCP's pmcd and ours must agree at each step.
+func TestSIGHUPReconfigures(t *testing.T) {
+	t.Parallel()
+	outs := compareAtEnd(t)
+	for _, b := range bedStarters {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			bed := b.start(t, testbed.Options{})
+			confPath := bed.ConfPath()
+			nsPath := filepath.Join(bed.Dir(), "pmns", "root")
+			conf, err := os.ReadFile(confPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ns, err := os.ReadFile(nsPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Install a second sample agent in domain 30 with one name,
+			// as an Install script would: a pmcd.conf line and a subtree.
+			item := regexp.MustCompile(`PMID: 29\.(\d+)\.(\d+)`).FindStringSubmatch(
+				bed.Run("pminfo", "-h", bed.Host(), "-m", "sample.long.one").Stdout)
+			if item == nil {
+				t.Fatal("no PMID for sample.long.one")
+			}
+			bin := filepath.Join(bed.Install().Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
+			second := "sampletwo\t30\tpipe\tbinary\t" + bin + " -d 30\n"
+			newNS := strings.Replace(string(ns), "root {", "root {\n\tsampletwo", 1) +
+				"\nsampletwo {\n\tone\t30:" + item[1] + ":" + item[2] + "\n}\n"
+			writeFile(t, nsPath, newNS)
+			writeFile(t, confPath, string(conf)+second)
+			if err := syscall.Kill(bed.PID(), syscall.SIGHUP); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "new agent after SIGHUP", func() (bool, string) {
+				res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sampletwo.one", "sample.long.one")
+				return res.Err == nil && strings.Contains(res.Stdout, "sampletwo.one\n    value 1\n"), res.Stdout + res.Stderr
+			})
+			res := bed.Run("pminfo", "-h", bed.Host(), "-d", "-f", "pmcd.agent.name", "pmcd.agent.type", "sampletwo")
+			outs.record(b.name, "installed", res.Stdout+res.Stderr)
+			// Ours runs the new agent in $PCP_LOG_DIR/pmcd (the bed's
+			// log/pmcd), where its default log, sample.log, appears.
+			if _, err := os.Stat(filepath.Join(bed.Dir(), "log", "pmcd", "sample.log")); err != nil && b.name == "gopcp" {
+				t.Errorf("the new agent did not run in $PCP_LOG_DIR/pmcd: %v", err)
+			}
+			sample := childOf(t, bed.PID(), "pmdasample")
+			if sample == 0 {
+				t.Fatal("no sample agent process")
+			}
+			// Remove sample from pmcd.conf (its names stay).
+			var kept []string
+			for _, l := range strings.Split(string(conf)+second, "\n") {
+				if !strings.HasPrefix(l, "sample\t") {
+					kept = append(kept, l)
+				}
+			}
+			writeFile(t, confPath, strings.Join(kept, "\n"))
+			if err := syscall.Kill(bed.PID(), syscall.SIGHUP); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "sample gone after SIGHUP", func() (bool, string) {
+				res := bed.Run("pminfo", "-h", bed.Host(), "-f", "pmcd.agent.name", "sample.long.one")
+				gone := !strings.Contains(res.Stdout, `"sample"`) && syscall.Kill(sample, 0) != nil
+				return gone, res.Stdout + res.Stderr
+			})
+			res = bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.sighups", "pmcd.numagents", "pmcd.agent.name")
+			outs.record(b.name, "removed", res.Stdout+res.Stderr)
+		})
+	}
+}
+
+// writeFile replaces a file's contents, making sure its modification
+// time moves on, which is how pmcd tells that it changed.
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := st.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
