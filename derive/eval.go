@@ -351,6 +351,12 @@ func (e *evaluator) evalQuest(b *bound) int32 {
 	if yes.desc.InDom == pcp.InDomNull && no.desc.InDom != pcp.InDomNull {
 		pickInst = no
 	}
+	// libpcp reads instances past the end of the chosen operand's values
+	// when it has fewer than the other; take them from the one that has
+	// them all
+	if pickInst.numval < n && no.desc.InDom != pcp.InDomNull && no.numval == n {
+		pickInst = no
+	}
 	var pick *bound
 	for i := range int(n) {
 		if i < int(guard.numval) {
