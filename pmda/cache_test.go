@@ -389,3 +389,31 @@ func FuzzCacheLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestCacheFileReadByLibpcpPMDA saves a cache of ours and has libpcp_pmda
+// load it: the same entries, keys and numbering mode come back.
+func TestCacheFileReadByLibpcpPMDA(t *testing.T) {
+	bin := buildCacheHarness(t)
+	dir := t.TempDir()
+	pmdaDir := filepath.Join(dir, "config", "pmda")
+	c := NewCache(pcp.NewInDom(253, 0))
+	c.SetDir(pmdaDir)
+	script := "add eth0\nadd eth1 primary\naddkey ff80 keyed\naddkey - named\nadd gone\ncull gone\nhide eth0\nsave\n"
+	runCacheScript(c, script)
+	check := "load\nsize\nlookup 0\nlookup 1\nlookupname eth1\nlookupkey ff80 x\nlookupkey - named\nadd eth2\nactiveall\nwalk\n"
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "PCP_VAR_DIR="+dir)
+	cmd.Stdin = strings.NewReader(check)
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewCache(pcp.NewInDom(253, 0))
+	d.SetDir(pmdaDir)
+	if got := runCacheScript(d, check); got != string(want) {
+		t.Errorf("our file loaded:\nby us:\n%s\nby libpcp_pmda:\n%s", got, want)
+	}
+	if !strings.Contains(string(want), "load: 4") {
+		t.Errorf("libpcp_pmda loaded:\n%s", want)
+	}
+}
