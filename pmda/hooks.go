@@ -74,6 +74,14 @@ type InstanceLister interface {
 	Instances(ctx context.Context, c Client, indom pcp.InDom) ([]Instance, error)
 }
 
+// InstanceFinder is implemented by a Fetcher that looks single instances
+// up its own way for instance requests: by number (name "") or by name
+// (inst pcp.InstNull), answering pcp.ErrInst for none. Without it the
+// Agent matches as libpcp_pmda's pmdaInstance does.
+type InstanceFinder interface {
+	FindInstance(ctx context.Context, c Client, indom pcp.InDom, inst int32, name string) (Instance, error)
+}
+
 // Describer is implemented by a Fetcher whose descriptors change or
 // depend on the agent's state: Desc answers every descriptor request,
 // with pcp.ErrPMID for a PMID it does not know.

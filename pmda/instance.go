@@ -51,11 +51,22 @@ func (a *Agent) Instance(ctx context.Context, c Client, indom pcp.InDom, inst in
 		return nil, err
 	}
 	res := &pdu.Instance{InDom: indom}
+	finder, _ := a.fetcher.(InstanceFinder)
 	switch {
 	case inst == pcp.InstNull && name == "":
 		res.Entries = make([]pdu.InstEntry, len(insts))
 		for i, in := range insts {
 			res.Entries[i] = pdu.InstEntry{Inst: in.ID, Name: in.Name}
+		}
+	case (name == "") != (inst == pcp.InstNull) && finder != nil:
+		in, err := finder.FindInstance(ctx, c, indom, inst, name)
+		if err != nil {
+			return nil, err
+		}
+		if name == "" {
+			res.Entries = []pdu.InstEntry{{Inst: pcp.InstNull, Name: in.Name}}
+		} else {
+			res.Entries = []pdu.InstEntry{{Inst: in.ID}}
 		}
 	case name == "":
 		in, ok := lookup(insts, inst)

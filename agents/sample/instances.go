@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -285,4 +286,33 @@ func readDynamic(path string) ([]pmda.Instance, error) {
 		}
 		insts = append(insts, pmda.Instance{ID: int32(id), Name: string(b[start:i])})
 	}
+}
+
+// FindInstance looks one instance up as PCP's agent does, as
+// pmda.InstanceFinder: by number among all the domain's instances (every
+// ghost, visible or not), or by name comparing the name's first word with
+// each instance name's first word.
+func (s *agent) FindInstance(_ context.Context, _ pmda.Client, indom pcp.InDom, inst int32, name string) (pmda.Instance, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	insts, err := s.members(indom)
+	if err != nil {
+		return pmda.Instance{}, err
+	}
+	if indom == pcp.NewInDom(s.domain, ghostInDom) {
+		insts = s.ghosts
+	}
+	word, _, _ := strings.Cut(name, " ")
+	for _, in := range insts {
+		if name == "" {
+			if in.ID == inst {
+				return in, nil
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(in.Name, word); ok && (rest == "" || rest[0] == ' ') {
+			return in, nil
+		}
+	}
+	return pmda.Instance{}, pcp.ErrInst
 }

@@ -322,3 +322,35 @@ func TestEvents(t *testing.T) {
 		}
 	}
 }
+
+func TestInstanceLookup(t *testing.T) {
+	a := newTest(t)
+	ctx := context.Background()
+	family := pcp.NewInDom(Domain, familyInDom)
+	for _, c := range []struct {
+		name string
+		want int32
+	}{
+		{"fat", 4},
+		{"fat bald", 4}, // PCP's agent compares first words only
+		{"colleen xyz", 0},
+		{"emma", 2},
+	} {
+		res, err := a.Instance(ctx, 0, family, pcp.InstNull, c.name)
+		if err != nil || res.Entries[0].Inst != c.want {
+			t.Errorf("%q: %+v %v, want %d", c.name, res, err, c.want)
+		}
+	}
+	if _, err := a.Instance(ctx, 0, family, pcp.InstNull, "fa"); !errors.Is(err, pcp.ErrInst) {
+		t.Errorf("a prefix of a word matched: %v", err)
+	}
+	// Every ghost has a name, visible or not.
+	ghosts := pcp.NewInDom(Domain, ghostInDom)
+	res, err := a.Instance(ctx, 0, ghosts, 5, "")
+	if err != nil || res.Entries[0].Name != "Hitodama" {
+		t.Errorf("ghost 5: %+v %v", res, err)
+	}
+	if res, err := a.Instance(ctx, 0, ghosts, pcp.InstNull, ""); err != nil || len(res.Entries) != 0 {
+		t.Errorf("no ghosts visible, but the domain lists %+v %v", res, err)
+	}
+}
