@@ -139,6 +139,7 @@ type Linux struct {
 	ttys       []ttyLine
 	tapes      []tapeDev
 	utmp       string
+	conns      connData
 }
 
 // New returns the Linux agent for domain (normally Domain).

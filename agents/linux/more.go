@@ -18,6 +18,7 @@ func (x *Linux) bindMore() {
 	x.bindTTY()
 	x.bindTape()
 	x.bindZram()
+	x.bindConns()
 	x.bind("pmda.uname", srcUname, func(int32) (pcpAtom, error) {
 		u := &x.uname
 		return str(u.pmdaUname), nil

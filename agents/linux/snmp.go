@@ -21,6 +21,7 @@ func (x *Linux) bindSnmp() {
 func (x *Linux) readSnmp() error {
 	k := &x.snmp
 	k.reset()
+	x.conns.icmpInOK, x.conns.icmpOutOK = [256]bool{}, [256]bool{}
 	// Each file's metrics go without values when it is missing (the
 	// slots stay unset); the source fails only when neither exists.
 	var failed int
@@ -47,6 +48,10 @@ func (x *Linux) readSnmp() error {
 				val, vrest = nextField(vrest)
 				if len(name) == 0 || len(val) == 0 {
 					break
+				}
+				if string(sec) == "IcmpMsg:" {
+					x.conns.icmpmsg(name, parseU64(val))
+					continue
 				}
 				// sec keeps its colon: "Tcp:" + "RtoMin" is the key.
 				k.setPrefixed(&x.scratch, sec, name, uint64(parseI64(val)))

@@ -39,6 +39,10 @@ const (
 	srcSCSI
 	srcTTY
 	srcTape
+	srcConns
+	srcLocks
+	srcUevent
+	srcTmpfs
 	srcStatic
 	numSources
 )

@@ -1,0 +1,347 @@
+package linux
+
+import (
+	"strconv"
+	"syscall"
+
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// Socket tables (/proc/net/{tcp,tcp6,udp,udp6,raw,raw6,unix}), file locks
+// (/proc/locks), ICMP message types (IcmpMsg of /proc/net/snmp), tmpfs
+// mounts and the kernel's uevent sequence number.
+
+// tcpStates are the TCP states in the kernel's numbering (1..11).
+var tcpStates = []string{"established", "syn_sent", "syn_recv", "fin_wait1", "fin_wait2",
+	"time_wait", "close", "close_wait", "last_ack", "listen", "closing"}
+
+type connData struct {
+	tcp, tcp6 [12]uint64
+	udp, udp6 [2]uint64 // established, listen
+	raw, raw6 uint64
+	unix      [4]uint64 // datagram count, stream established, listen, count
+	ok        map[string]bool
+	locks     [3][3]uint64 // posix, flock, lease × read, write, count
+	locksOK   bool
+	icmpIn    [256]uint64
+	icmpOut   [256]uint64
+	icmpInOK  [256]bool
+	icmpOutOK [256]bool
+	uevent    uint64
+	ueventOK  bool
+	tmpfs     []mount
+}
+
+const (
+	icmpmsgInDom = 23
+	tmpfsInDom   = 18
+)
+
+func (x *Linux) bindConns() {
+	c := &x.conns
+	c.ok = map[string]bool{}
+	x.sources[srcConns] = x.readConns
+	have := func(file string) bool { return c.ok[file] }
+	for i, s := range tcpStates {
+		x.bind("network.tcpconn."+s, srcConns, func(int32) (pcpAtom, error) {
+			if !have("net/tcp") {
+				return pcpAtom{}, errNoValue
+			}
+			return u32(c.tcp[i+1]), nil
+		})
+		x.bind("network.tcpconn6."+s, srcConns, func(int32) (pcpAtom, error) {
+			if !have("net/tcp6") {
+				return pcpAtom{}, errNoValue
+			}
+			return u32(c.tcp6[i+1]), nil
+		})
+	}
+	for i, s := range []string{"established", "listen"} {
+		x.bind("network.udpconn."+s, srcConns, func(int32) (pcpAtom, error) {
+			if !have("net/udp") {
+				return pcpAtom{}, errNoValue
+			}
+			return u32(c.udp[i]), nil
+		})
+		x.bind("network.udpconn6."+s, srcConns, func(int32) (pcpAtom, error) {
+			if !have("net/udp6") {
+				return pcpAtom{}, errNoValue
+			}
+			return u32(c.udp6[i]), nil
+		})
+	}
+	x.bind("network.rawconn.count", srcConns, func(int32) (pcpAtom, error) {
+		if !have("net/raw") {
+			return pcpAtom{}, errNoValue
+		}
+		return u32(c.raw), nil
+	})
+	x.bind("network.rawconn6.count", srcConns, func(int32) (pcpAtom, error) {
+		if !have("net/raw6") {
+			return pcpAtom{}, errNoValue
+		}
+		return u32(c.raw6), nil
+	})
+	for i, s := range []string{"datagram.count", "stream.established", "stream.listen", "stream.count"} {
+		x.bind("network.unix."+s, srcConns, func(int32) (pcpAtom, error) {
+			if !have("net/unix") {
+				return pcpAtom{}, errNoValue
+			}
+			return u32(c.unix[i]), nil
+		})
+	}
+	for k, kind := range []string{"posix", "flock", "lease"} {
+		for a, acc := range []string{"read", "write", "count"} {
+			x.bind("vfs.locks."+kind+"."+acc, srcLocks, func(int32) (pcpAtom, error) {
+				if !c.locksOK {
+					return pcpAtom{}, errNoValue
+				}
+				return u32(c.locks[k][a]), nil
+			})
+		}
+	}
+	x.sources[srcLocks] = x.readLocks
+
+	// ICMP message types: 256 instances Type0..Type255, values for the
+	// types the kernel lists.
+	ins := make([]pmda.Instance, 256)
+	for i := range ins {
+		ins[i] = pmda.Instance{ID: int32(i), Name: "Type" + strconv.Itoa(i)}
+	}
+	x.indoms[icmpmsgInDom].set(ins)
+	for _, dir := range []struct {
+		name string
+		vals *[256]uint64
+		ok   *[256]bool
+	}{{"intype", &c.icmpIn, &c.icmpInOK}, {"outtype", &c.icmpOut, &c.icmpOutOK}} {
+		x.bind("network.icmpmsg."+dir.name, srcSnmp, func(inst int32) (pcpAtom, error) {
+			if inst < 0 || inst > 255 {
+				return pcpAtom{}, noInst
+			}
+			if !dir.ok[inst] {
+				return pcpAtom{}, errNoValue
+			}
+			return u64(dir.vals[inst]), nil
+		})
+	}
+
+	x.bind("sysfs.kernel.uevent_seqnum", srcUevent, func(int32) (pcpAtom, error) {
+		if !c.ueventOK {
+			return pcpAtom{}, errNoValue
+		}
+		return u64(c.uevent), nil
+	})
+	x.sources[srcUevent] = func() error {
+		b, err := x.readSys("kernel/uevent_seqnum")
+		c.ueventOK = err == nil
+		if err == nil {
+			c.uevent = parseU64(b)
+		}
+		return nil
+	}
+	x.bindTmpfs()
+}
+
+// icmpmsg records an IcmpMsg field such as InType3 or OutType0.
+func (c *connData) icmpmsg(name []byte, v uint64) {
+	var vals *[256]uint64
+	var ok *[256]bool
+	switch {
+	case hasPrefix(name, "InType"):
+		vals, ok, name = &c.icmpIn, &c.icmpInOK, name[len("InType"):]
+	case hasPrefix(name, "OutType"):
+		vals, ok, name = &c.icmpOut, &c.icmpOutOK, name[len("OutType"):]
+	default:
+		return
+	}
+	if n := parseU64(name); n < 256 && len(name) > 0 {
+		vals[n], ok[n] = v, true
+	}
+}
+
+func (x *Linux) readConns() error {
+	c := &x.conns
+	count := func(file string, f func(fields [][]byte)) {
+		b, err := x.readProc(file)
+		c.ok[file] = err == nil
+		if err != nil {
+			return
+		}
+		_, b = nextLine(b)
+		for len(b) > 0 {
+			var line []byte
+			line, b = nextLine(b)
+			x.fields = fields(line, x.fields)
+			if len(x.fields) > 0 {
+				f(x.fields)
+			}
+		}
+	}
+	for _, t := range []struct {
+		file   string
+		states *[12]uint64
+	}{{"net/tcp", &c.tcp}, {"net/tcp6", &c.tcp6}} {
+		*t.states = [12]uint64{}
+		count(t.file, func(f [][]byte) {
+			if len(f) > 3 {
+				if s := parseHex(f[3]); s < 12 {
+					t.states[s]++
+				}
+			}
+		})
+	}
+	for _, u := range []struct {
+		file string
+		n    *[2]uint64
+	}{{"net/udp", &c.udp}, {"net/udp6", &c.udp6}} {
+		*u.n = [2]uint64{}
+		count(u.file, func(f [][]byte) {
+			if len(f) > 3 {
+				switch parseHex(f[3]) {
+				case 1:
+					u.n[0]++
+				case 7:
+					u.n[1]++
+				}
+			}
+		})
+	}
+	c.raw, c.raw6 = 0, 0
+	count("net/raw", func([][]byte) { c.raw++ })
+	count("net/raw6", func([][]byte) { c.raw6++ })
+	c.unix = [4]uint64{}
+	count("net/unix", func(f [][]byte) {
+		if len(f) < 6 {
+			return
+		}
+		typ, st := parseHex(f[4]), parseHex(f[5])
+		switch typ {
+		case 2: // SOCK_DGRAM
+			c.unix[0]++
+		case 1: // SOCK_STREAM
+			switch st {
+			case 1:
+				c.unix[1]++
+			case 3:
+				c.unix[2]++
+			}
+			c.unix[3]++
+		}
+	})
+	return nil
+}
+
+// readLocks counts /proc/locks lines by kind and access.
+func (x *Linux) readLocks() error {
+	c := &x.conns
+	c.locks = [3][3]uint64{}
+	b, err := x.readProc("locks")
+	c.locksOK = err == nil
+	if err != nil {
+		return nil
+	}
+	for len(b) > 0 {
+		var line []byte
+		line, b = nextLine(b)
+		x.fields = fields(line, x.fields)
+		f := x.fields
+		// "1: POSIX  ADVISORY  WRITE 1234 ..." ("->" marks a waiter, with
+		// the fields shifted by one)
+		if len(f) > 1 && string(f[1]) == "->" {
+			f = f[1:]
+		}
+		if len(f) < 4 {
+			continue
+		}
+		k := -1
+		switch {
+		case hasPrefix(f[1], "POSIX"), hasPrefix(f[1], "ACCESS"), hasPrefix(f[1], "OFDLCK"):
+			k = 0
+		case hasPrefix(f[1], "FLOCK"):
+			k = 1
+		case hasPrefix(f[1], "DELEG"), hasPrefix(f[1], "LEASE"):
+			k = 2
+		}
+		if k < 0 {
+			continue
+		}
+		c.locks[k][2]++
+		switch {
+		case hasPrefix(f[3], "READ"):
+			c.locks[k][0]++
+		case hasPrefix(f[3], "WRITE"):
+			c.locks[k][1]++
+		case hasPrefix(f[3], "RW"):
+			c.locks[k][0]++
+			c.locks[k][1]++
+		}
+	}
+	return nil
+}
+
+func (x *Linux) bindTmpfs() {
+	c := &x.conns
+	x.sources[srcTmpfs] = x.readTmpfs
+	stat := func(name string, f func(s *syscall.Statfs_t) pcpAtom) {
+		x.bind("tmpfs."+name, srcTmpfs, func(inst int32) (pcpAtom, error) {
+			if inst < 0 || int(inst) >= len(c.tmpfs) || !c.tmpfs[inst].present || !c.tmpfs[inst].statOK {
+				return pcpAtom{}, noInst
+			}
+			return f(&c.tmpfs[inst].st), nil
+		})
+	}
+	kb := func(blocks uint64, s *syscall.Statfs_t) uint64 { return blocks * uint64(s.Bsize) / 1024 }
+	stat("capacity", func(s *syscall.Statfs_t) pcpAtom { return u64(kb(s.Blocks, s)) })
+	stat("used", func(s *syscall.Statfs_t) pcpAtom { return u64(kb(s.Blocks-s.Bfree, s)) })
+	stat("free", func(s *syscall.Statfs_t) pcpAtom { return u64(kb(s.Bfree, s)) })
+	stat("maxfiles", func(s *syscall.Statfs_t) pcpAtom { return u32(s.Files) })
+	stat("usedfiles", func(s *syscall.Statfs_t) pcpAtom { return u32(s.Files - s.Ffree) })
+	stat("freefiles", func(s *syscall.Statfs_t) pcpAtom { return u32(s.Ffree) })
+	stat("full", func(s *syscall.Statfs_t) pcpAtom {
+		used := s.Blocks - s.Bfree
+		return f64(100 * float64(used) / float64(used+s.Bavail))
+	})
+}
+
+// readTmpfs lists tmpfs mounts, named by mount point.
+func (x *Linux) readTmpfs() error {
+	c := &x.conns
+	b, err := x.readProc("self/mounts")
+	if err != nil {
+		return err
+	}
+	for i := range c.tmpfs {
+		c.tmpfs[i].present = false
+	}
+	t := &x.indoms[tmpfsInDom]
+	t.begin()
+	defer t.end()
+	for len(b) > 0 {
+		var line []byte
+		line, b = nextLine(b)
+		x.fields = fields(line, x.fields)
+		f := x.fields
+		if len(f) < 3 || string(f[2]) != "tmpfs" {
+			continue
+		}
+		path := unescapeMount(f[1])
+		dup := false
+		for _, in := range t.scratch {
+			if in.Name == string(path) {
+				dup = true
+			}
+		}
+		if dup {
+			continue
+		}
+		id := t.add(path)
+		for int(id) >= len(c.tmpfs) {
+			c.tmpfs = append(c.tmpfs, mount{})
+		}
+		m := &c.tmpfs[id]
+		m.present = true
+		m.path = keepString(m.path, path)
+		m.statOK = syscall.Statfs(m.path, &m.st) == nil
+	}
+	return nil
+}
