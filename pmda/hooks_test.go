@@ -238,3 +238,48 @@ func TestEventArray(t *testing.T) {
 		}
 	}
 }
+
+// busy says it is not ready until released, as an agent told to pause
+// does.
+type busy struct {
+	hooked
+	release chan struct{}
+}
+
+func (b *busy) BeginRequest(context.Context, Client, pdu.Type, uint32) error {
+	return pcp.ErrPMDANotReady
+}
+
+func (b *busy) AwaitReady(ctx context.Context) {
+	select {
+	case <-b.release:
+	case <-ctx.Done():
+	}
+}
+
+// TestReadier checks the dispatcher's answer to a busy agent: the request
+// gets PM_ERR_PMDANOTREADY, and once the agent is ready an unsolicited
+// PM_ERR_PMDAREADY follows.
+func TestReadier(t *testing.T) {
+	b := &busy{hooked: hooked{requests: map[Client][]pdu.Type{}}, release: make(chan struct{})}
+	a, err := New(Config{Name: "pmdabusy", Domain: testDomain, Metrics: testMetrics(), InDoms: testInDoms(), Fetcher: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startAgent(t, a)
+	reply := p.call(&pdu.DescReq{PMID: pmid(itemU32)}, 1)
+	if e, ok := reply.(*pdu.Error); !ok || pcp.Error(e.Code) != pcp.ErrPMDANotReady {
+		t.Fatalf("busy agent answered %+v", reply)
+	}
+	close(b.release)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	raw, err := p.r.ReadPDU(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := pdu.Decode(raw)
+	if e, ok := m.(*pdu.Error); err != nil || !ok || pcp.Error(e.Code) != pcp.ErrPMDAReady {
+		t.Errorf("after release: %+v %v", m, err)
+	}
+}
