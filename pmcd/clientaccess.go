@@ -93,15 +93,16 @@ type clientAttr struct {
 
 // credAttrs are the attributes PCP's pmcd gives a client whose
 // credentials it knows: its user, group and process ids.
+// They go to agents in the order PCP's pmcd sends them: process, group,
+// user.
 func credAttrs(id ClientID) []clientAttr {
-	attrs := []clientAttr{
-		{pdu.AttrUserID, strconv.FormatUint(uint64(id.UID), 10)},
-		{pdu.AttrGroupID, strconv.FormatUint(uint64(id.GID), 10)},
-	}
+	var attrs []clientAttr
 	if id.PID != 0 {
 		attrs = append(attrs, clientAttr{pdu.AttrProcessID, strconv.FormatUint(uint64(id.PID), 10)})
 	}
-	return attrs
+	return append(attrs,
+		clientAttr{pdu.AttrGroupID, strconv.FormatUint(uint64(id.GID), 10)},
+		clientAttr{pdu.AttrUserID, strconv.FormatUint(uint64(id.UID), 10)})
 }
 
 // wantsAttrs says whether an agent asked for clients' attributes.
