@@ -232,8 +232,9 @@ func TestInstallRemoveLive(t *testing.T) {
 	frag := filepath.Join(dir, "pmns")
 	os.WriteFile(frag, []byte(simpleFragment), 0o644)
 	agent := filepath.Join(dir, "pmdasimple")
+	trivial := filepath.Join(dir, "pmdatrivial")
 	tool := filepath.Join(dir, "pmdaconf")
-	for pkg, bin := range map[string]string{"../pmdasimple": agent, ".": tool} {
+	for pkg, bin := range map[string]string{"../pmdasimple": agent, "../pmdatrivial": trivial, ".": tool} {
 		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
 		}
@@ -283,6 +284,21 @@ func TestInstallRemoveLive(t *testing.T) {
 			if strings.Contains(string(conf), "simple") {
 				t.Errorf("pmcd.conf after remove:\n%s", conf)
 			}
+
+			// An agent serving its own names: the namespace gets
+			// "trivial 250:*:*" and pmcd asks the agent.
+			out = pmdaconf(append(append([]string{"install"}, common...),
+				"trivial", "250", "pipe", "binary", trivial, "-d", "250", "-l", filepath.Join(dir, "trivial.log"))...)
+			if !strings.Contains(out, "Check trivial metrics have appeared ... 1 metrics") {
+				t.Errorf("install trivial said:\n%s", out)
+			}
+			if ns, _ := os.ReadFile(root); !strings.Contains(string(ns), "\ttrivial\t250:*:*\n") {
+				t.Errorf("namespace after install:\n%s", ns)
+			}
+			if r := bed.Run("pminfo", "-h", bed.Host(), "-d", "trivial.time"); r.Err != nil || !strings.Contains(r.Stdout, "Data Type: 64-bit unsigned int") {
+				t.Errorf("pminfo -d trivial.time: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
+			}
+			pmdaconf(append(append([]string{"remove"}, common...), "trivial")...)
 		})
 	}
 }
