@@ -6,7 +6,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
@@ -50,17 +52,18 @@ func goFetch(t testing.TB, bed *testbed.PMCD) (func() error, int) {
 }
 
 // cFetch runs libpcp's side for the given seconds and returns ns per
-// fetch and the values one fetch gives.
-func cFetch(t testing.TB, bed *testbed.PMCD, seconds float64) (float64, int) {
+// fetch, the values one fetch gives and the client's CPU ns per fetch.
+func cFetch(t testing.TB, bed *testbed.PMCD, seconds float64) (float64, int, float64) {
 	bin := pcptest.HarnessWith(t, "testdata/harness/pmapi_fetch.c", "-O2")
 	out := pcptest.Run(t, "", bin, append([]string{bed.Host(), strconv.FormatFloat(seconds, 'f', -1, 64)}, fetchMetrics...)...)
 	var n int64
 	var ns float64
 	var values int
-	if _, err := fmt.Sscanf(strings.TrimSpace(out), "fetches %d ns_per_fetch %g values %d", &n, &ns, &values); err != nil {
+	var cpu float64
+	if _, err := fmt.Sscanf(strings.TrimSpace(out), "fetches %d ns_per_fetch %g values %d cpu_ns_per_fetch %g", &n, &ns, &values, &cpu); err != nil {
 		t.Fatalf("harness output %q: %v", out, err)
 	}
-	return ns, values
+	return ns, values, cpu
 }
 
 // TestPMAPIFetchAgree checks that libpcp and pmapi get the same number of
@@ -68,7 +71,7 @@ func cFetch(t testing.TB, bed *testbed.PMCD, seconds float64) (float64, int) {
 func TestPMAPIFetchAgree(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	_, goValues := goFetch(t, bed)
-	_, cValues := cFetch(t, bed, 0.01)
+	_, cValues, _ := cFetch(t, bed, 0.01)
 	if goValues != cValues || goValues < 50 {
 		t.Fatalf("values per fetch: pmapi %d, libpcp %d", goValues, cValues)
 	}
@@ -83,28 +86,32 @@ func TestPMAPIFetchSideBySide(t *testing.T) {
 	}
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	fetch, values := goFetch(t, bed)
-	rounds := 3
+	// The machine is shared, so the two sides alternate in short slices
+	// and the ratio is the median of the slices' ratios.
+	rounds := 9
 	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
-	var cs, gos []float64
+	var cs, gos, ratios, ccpu, gcpu []float64
 	for range rounds {
-		ns, _ := cFetch(t, bed, 1)
-		cs = append(cs, ns)
-		res := testing.Benchmark(func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := fetch(); err != nil {
-					b.Fatal(err)
-				}
+		ns, _, cc := cFetch(t, bed, 0.3)
+		n, start, cpu0 := 0, time.Now(), cpuNow()
+		for time.Since(start) < 300*time.Millisecond {
+			if err := fetch(); err != nil {
+				t.Fatal(err)
 			}
-		})
-		gos = append(gos, float64(res.T.Nanoseconds())/float64(res.N))
-		t.Logf("round: libpcp %.0f ns/fetch, pmapi %.0f ns/fetch (%d allocs/op)", ns, gos[len(gos)-1], res.AllocsPerOp())
+			n++
+		}
+		g := float64(time.Since(start).Nanoseconds()) / float64(n)
+		gc := float64(cpuNow()-cpu0) / float64(n)
+		cs, gos, ratios = append(cs, ns), append(gos, g), append(ratios, ns/g)
+		ccpu, gcpu = append(ccpu, cc), append(gcpu, gc)
+		t.Logf("slice: libpcp %.0f ns/fetch (cpu %.0f), pmapi %.0f ns/fetch (cpu %.0f), ratio %.2f", ns, cc, g, gc, ns/g)
 	}
+	allocs := testing.AllocsPerRun(100, func() { fetch() })
 	c, g := median(cs), median(gos)
-	t.Logf("fetch of %d metrics, %d values, against PCP's pmcd: libpcp %.1f µs (%.0f fetches/s), pmapi %.1f µs (%.0f fetches/s), ratio libpcp/pmapi %.2f",
-		len(fetchMetrics), values, c/1e3, 1e9/c, g/1e3, 1e9/g, c/g)
+	t.Logf("fetch of %d metrics, %d values, against PCP's pmcd, %d slices: libpcp %.1f µs (%.0f fetches/s, client cpu %.1f µs), pmapi %.1f µs (%.0f fetches/s, client cpu %.1f µs, %.0f allocs/fetch); median ratio libpcp/pmapi %.2f, client cpu ratio %.2f",
+		len(fetchMetrics), values, rounds, c/1e3, 1e9/c, median(ccpu)/1e3, g/1e3, 1e9/g, median(gcpu)/1e3, allocs, median(ratios), median(ccpu)/median(gcpu))
 }
 
 // BenchmarkPMAPIFetch times pmapi's side alone.
@@ -117,4 +124,13 @@ func BenchmarkPMAPIFetch(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// cpuNow is this process's user and system time in nanoseconds.
+func cpuNow() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

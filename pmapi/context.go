@@ -1,6 +1,7 @@
 package pmapi
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -119,7 +120,8 @@ func (c *Context) attach(conn *connection) {
 		countPDU(&c.counts.out, t)
 	}
 	c.conn = conn
-	c.r = pdu.NewReader(conn.conn)
+	// a buffered reader takes a reply's header and body in one read
+	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(conn.conn, 64<<10), conn.conn})
 	c.r.Timeout = c.opts.requestTimeout
 	c.w = pdu.NewWriter(conn.conn)
 	c.w.Timeout = c.opts.requestTimeout
@@ -289,3 +291,12 @@ func (c *Context) decodeReply(buf []byte, typ pdu.Type, resp pdu.Message) error 
 	c.broken()
 	return fmt.Errorf("%w: pmcd answered %s with %s", pcp.ErrIPC, resp.PDUType(), typ)
 }
+
+// bufferedConn reads a connection through a buffer while keeping its read
+// deadline settable, which the PDU reader uses for timeouts.
+type bufferedConn struct {
+	*bufio.Reader
+	conn interface{ SetReadDeadline(time.Time) error }
+}
+
+func (b *bufferedConn) SetReadDeadline(t time.Time) error { return b.conn.SetReadDeadline(t) }

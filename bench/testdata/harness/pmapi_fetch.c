@@ -3,12 +3,22 @@
  * by argv[1], looks up the metrics named by the other arguments and times
  * pmFetch (with pmFreeResult, as a caller must) of all of them, every
  * instance, growing the count until one timed run lasts argv[2] seconds.
- * Prints "fetches N ns_per_fetch X values V".
+ * Prints "fetches N ns_per_fetch X values V cpu_ns_per_fetch C", C being
+ * this process's user and system time.
  */
 #include <pcp/pmapi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/resource.h>
+
+static double
+cpu(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
 
 static double
 now(void)
@@ -22,7 +32,7 @@ int
 main(int argc, char **argv)
 {
     int		sts, i, n, values = 0;
-    double	target, start, elapsed = 0;
+    double	target, start, elapsed = 0, cpu0, cpuused = 0;
     pmID	pmids[64];
     pmResult	*r;
 
@@ -54,6 +64,7 @@ main(int argc, char **argv)
     for (;;) {
 	long k;
 	start = now();
+	cpu0 = cpu();
 	for (k = 0; k < count; k++) {
 	    if ((sts = pmFetch(n, pmids, &r)) < 0) {
 		fprintf(stderr, "pmFetch: %s\n", pmErrStr(sts));
@@ -62,10 +73,11 @@ main(int argc, char **argv)
 	    pmFreeResult(r);
 	}
 	elapsed = now() - start;
+	cpuused = cpu() - cpu0;
 	if (elapsed >= target || count >= 100000000)
 	    break;
 	count = elapsed > 0 ? (long)(count * 1.2 * target / elapsed) + 1 : count * 100;
     }
-    printf("fetches %ld ns_per_fetch %.1f values %d\n", count, elapsed * 1e9 / count, values);
+    printf("fetches %ld ns_per_fetch %.1f values %d cpu_ns_per_fetch %.1f\n", count, elapsed * 1e9 / count, values, cpuused * 1e9 / count);
     return 0;
 }
