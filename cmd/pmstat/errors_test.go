@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// TestErrorsAgainstPCP compares what PCP's pmstat and ours print and
+// return for bad options and sources that cannot be used.
+func TestErrorsAgainstPCP(t *testing.T) {
+	pmstat := pcptest.NeedTool(t, "pmstat")
+	bed := testbed.StartPMCD(t, testbed.Options{}) // pmcd and sample: none of pmstat's metrics
+	for _, args := range [][]string{
+		{"--help"},
+		{"-V"},
+		{"-q"},
+		{"extra"},
+		{"-P", "-h", bed.Host()},
+		{"-s", "x"},
+		{"-t", "nonsense"},
+		{"-h", "localhost:1", "-s", "1"},
+		{"-h", bed.Host(), "-s", "1"},
+		{"-h", "localhost:1", "-h", bed.Host(), "-s", "1"},
+		{"-Z", "UTC", "-z"},
+	} {
+		t.Run(fmtArgs(args), func(t *testing.T) {
+			var wout, werr bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, pmstat, args...)
+			cmd.Stdout, cmd.Stderr = &wout, &werr
+			wcode := 0
+			if err := cmd.Run(); err != nil {
+				ee, ok := err.(*exec.ExitError)
+				if !ok {
+					t.Fatal(err)
+				}
+				wcode = ee.ExitCode()
+			}
+			var gout, gerr bytes.Buffer
+			gcode := run(context.Background(), append([]string{"pmstat"}, args...), &gout, &gerr, func(time.Duration) {})
+			if wcode != gcode || wout.String() != gout.String() || werr.String() != gerr.String() {
+				t.Errorf("PCP: exit %d\n%s%s\ngopcp: exit %d\n%s%s", wcode, wout.String(), werr.String(), gcode, gout.String(), gerr.String())
+			}
+		})
+	}
+}
+
+func fmtArgs(args []string) string {
+	var b bytes.Buffer
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a)
+	}
+	return b.String()
+}

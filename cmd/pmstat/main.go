@@ -1,0 +1,195 @@
+// Command pmstat is PCP's pmstat(1): a vmstat-like line per interval of
+// load average, memory, swapping, I/O, interrupts, context switches and
+// CPU use, from one or several pmcds (-h, repeated, or -H's file) or from
+// in-process agents (-L), printing what PCP 6.0.3's pmstat prints. It is
+// built on package fetchgroup: one group per source, its values already
+// converted to the units and rates the report shows.
+//
+// Archives (-a) wait for the archive context in pmapi: the report is
+// written for any pmapi.Source, and the archive-specific parts (-P, "No
+// data in the archive", interpolated sampling) are in place for it.
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	_ "github.com/gopcp/gopcp/agents/all"
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr, sleep))
+}
+
+func sleep(d time.Duration) { time.Sleep(d) }
+
+// flags are pmstat's own options.
+type flags struct {
+	tail  bool // -l
+	pause bool // -P
+	xcpu  bool // -x
+}
+
+// optHost is -h as pmstat takes it: repeatable, each one more source.
+var optHost = cli.Option{Long: "host", Short: 'h', Arg: "HOST", Help: "metrics source is PMCD on host"}
+
+func command(f *flags) *cli.Command {
+	var opts []cli.Option
+	for _, o := range cli.GeneralOptions() {
+		if o.Short == 'h' {
+			o = optHost
+		}
+		opts = append(opts, o)
+	}
+	opts = append(opts,
+		cli.Header("Alternate sources"),
+		cli.Option{Long: "hostsfile", Short: 'H', Arg: "FILE", Help: "read metric source hosts from a file"},
+		cli.OptLocalPMDA,
+		cli.Header("Reporting options"),
+		// "charcters" is PCP's spelling
+		cli.Option{Long: "suffix", Short: 'l', Help: "print last 7 charcters of the host name(s)"},
+		cli.Option{Long: "pause", Short: 'P', Help: "pause between updates for archive replay"},
+		cli.Option{Long: "xcpu", Short: 'x', Help: "extended CPU statistics reporting"},
+	)
+	return &cli.Command{Name: "pmstat", Usage: "[options]", Options: opts, Handle: f.handle}
+}
+
+func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
+	switch o.Short {
+	case 'h':
+		f.addHost(p, arg)
+	case 'H':
+		data, err := os.ReadFile(arg)
+		if err != nil {
+			p.Errorf("cannot open hosts file %s: %s", arg, cli.ErrText(err))
+			return
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || line[0] == '#' {
+				continue
+			}
+			for _, h := range strings.Fields(line) {
+				f.addHost(p, h)
+			}
+		}
+	case 'l':
+		f.tail = true
+	case 'P':
+		f.pause = true
+	case 'x':
+		f.xcpu = true
+	default:
+		p.Errors++
+	}
+}
+
+// addHost adds one more host source, which pmstat allows any number of
+// but not beside archives or -L.
+func (f *flags) addHost(p *cli.Parsed, host string) {
+	switch {
+	case len(p.Archives) > 0:
+		p.Errorf("only one host or archive allowed")
+	case p.LocalPMDA:
+		p.Errorf("at most one of -a, -h and -L allowed")
+	default:
+		p.Hosts = append(p.Hosts, host)
+	}
+}
+
+func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep func(time.Duration)) int {
+	f := &flags{}
+	cmd := command(f)
+	p := cli.Parse(cmd, argv)
+	prog := p.Progname()
+	if len(p.Args) > 0 && p.Errors == 0 {
+		p.Errorf("too many options")
+	}
+	if f.pause && p.Kind() != pmapi.KindArchive {
+		p.Errorf("-P can only be used with archives")
+	}
+	if p.Errors > 0 || p.Exit {
+		// pmstat's options keep the interval as a timeval, and libpcp
+		// names the parser of that form in -t's message
+		for i, m := range p.Messages {
+			p.Messages[i] = strings.Replace(m, "pmParseHighResInterval(3)", "pmParseInterval(3)", 1)
+		}
+		fmt.Fprint(stderr, p.Report(cmd))
+		if p.Exit {
+			return 0
+		}
+		return 1
+	}
+	if p.GuiMode || p.GuiPort != 0 {
+		fmt.Fprintf(stderr, "%s: time control (-g, -p) is not supported\n", prog)
+		return 1
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+
+	r := &reporter{out: out, xcpu: f.xcpu, tail: f.tail, rows: 21, interval: 5 * time.Second}
+	if p.IntervalDur > 0 {
+		r.interval = p.IntervalDur
+	}
+	kind := p.Kind()
+	warn := func(format string, args ...any) {
+		out.Flush()
+		fmt.Fprintf(stderr, format, args...)
+	}
+	names := p.Hosts
+	if kind == pmapi.KindArchive {
+		names = p.Archives
+	}
+	if len(names) > 0 {
+		for _, name := range names {
+			s, err := newStat(ctx, p, kind, name)
+			if err != nil {
+				warn("%s: %s\n", prog, statError(err, name))
+				continue
+			}
+			r.stats = append(r.stats, s)
+		}
+	} else {
+		// Without a source, the local pmcd, else in-process agents.
+		s, err := newStat(ctx, p, pmapi.KindHost, "local:")
+		if err != nil {
+			kind = pmapi.KindLocal
+			if s, err = newStat(ctx, p, kind, ""); err != nil {
+				warn("%s: %s\n", prog, statError(err, ""))
+			}
+		}
+		if s != nil {
+			r.stats = append(r.stats, s)
+		}
+	}
+	if len(r.stats) == 0 {
+		warn("%s: No place to get data from!\n", prog)
+		return 1
+	}
+	defer func() {
+		for _, s := range r.stats {
+			s.close()
+		}
+	}()
+	r.kind = kind
+	r.pause = f.pause
+	loc, note := timezone(ctx, p, r.stats[0])
+	r.loc = loc
+	out.WriteString(note)
+	r.rows = terminalRows(r.rows)
+	samples := -1
+	if p.SamplesSet {
+		samples = p.Samples
+		if samples == 0 {
+			samples = -1 // -s 0 is as no -s
+		}
+	}
+	return r.report(ctx, samples, sleep)
+}
