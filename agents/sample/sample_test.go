@@ -354,3 +354,37 @@ func TestInstanceLookup(t *testing.T) {
 		t.Errorf("no ghosts visible, but the domain lists %+v %v", res, err)
 	}
 }
+
+// TestConcurrent exercises the agent from several goroutines at once, as
+// pmcd's clients do to an in-process agent; run with -race.
+func TestConcurrent(t *testing.T) {
+	a := newTest(t)
+	ctx := context.Background()
+	var all []pcp.PMID
+	for _, d := range defs {
+		all = append(all, pmid(d.item))
+	}
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 20 {
+				c := pmda.Client(g)
+				if _, err := a.Fetch(ctx, c, all); err != nil {
+					t.Error(err)
+				}
+				a.Instance(ctx, c, pcp.NewInDom(Domain, mirageInDom), pcp.InstNull, "")
+				a.Label(ctx, c, uint32(pcp.NewInDom(Domain, binInDom)), pcp.LabelInstances)
+				a.Desc(ctx, c, pmid(86))
+				a.Traverse(ctx, c, "sample.secret")
+				store(a, 79, int32(i%7))
+				store(a, 37, int32(i))
+				store(a, 1008, int32(i%9)-1)
+				a.EndContext(c)
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
