@@ -60,3 +60,26 @@ func TestCredentialsToAgents(t *testing.T) {
 // normAttr hides the client's process id and number, which differ
 // between runs.
 var normAttr = regexp.MustCompile(`(processid=|ctx=)\d+`)
+
+// TestCredentialLabels compares the context labels of a Unix-socket
+// client, which carry its user and group ids, and of a TCP client, which
+// do not, between PCP's pmcd and ours.
+func TestCredentialLabels(t *testing.T) {
+	t.Parallel()
+	outs := compareAtEnd(t)
+	for _, b := range bedStarters {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			bed := b.start(t, testbed.Options{})
+			var all string
+			for _, host := range []string{"unix:" + bed.SocketPath(), bed.Host()} {
+				res := bed.Run("pminfo", "-h", host, "-l", "pmcd.version", "sample.long.one")
+				if res.Err != nil {
+					t.Fatal(res.Err)
+				}
+				all += res.Stdout
+			}
+			outs.record(b.name, "labels", all)
+		})
+	}
+}

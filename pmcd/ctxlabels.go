@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
@@ -21,15 +22,22 @@ import (
 // optional), overridden by hostname, domainname and machineid (or
 // machineid_sha256 when labels.conf asks for it).
 //
-// Not yet done: the userid and groupid set of clients whose credentials
-// pmcd knows (Unix socket clients), the container label, and label
+// Clients whose credentials pmcd knows (Unix socket clients) also get
+// userid and groupid. Not yet done: the container label, and label
 // values that are themselves JSON objects (compound labels), which are
 // dropped from the files.
 func (c *client) contextLabels(m *pdu.LabelReq) (pdu.Message, error) {
 	if m.Type>>8 != 0 {
 		return nil, pcp.ErrType
 	}
-	set, err := hostLabelSet(sysconfDir())
+	labels := hostLabels(sysconfDir())
+	if c.id.HasCreds {
+		// A client whose credentials pmcd knows (Unix socket) also
+		// gets its user and group ids, as numbers.
+		labels["groupid"] = ctxLabel{json.RawMessage(strconv.FormatUint(uint64(c.id.GID), 10)), pcp.LabelContext}
+		labels["userid"] = ctxLabel{json.RawMessage(strconv.FormatUint(uint64(c.id.UID), 10)), pcp.LabelContext}
+	}
+	set, err := encodeLabels(labels)
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +60,11 @@ type ctxLabel struct {
 // hostLabelSet builds the context label set from the configuration
 // under sysconf and the host's names.
 func hostLabelSet(sysconf string) (pcp.LabelSet, error) {
+	return encodeLabels(hostLabels(sysconf))
+}
+
+// hostLabels are the context labels every client gets.
+func hostLabels(sysconf string) map[string]ctxLabel {
 	labels := map[string]ctxLabel{}
 	readLabelDir(filepath.Join(sysconf, "labels"), pcp.LabelContext, labels)
 	readLabelDir(filepath.Join(sysconf, "labels", "optional"), pcp.LabelContext|pcp.LabelOptional, labels)
@@ -71,7 +84,7 @@ func hostLabelSet(sysconf string) (pcp.LabelSet, error) {
 	labels["domainname"] = ctxLabel{str(dom), pcp.LabelContext}
 	idName, id := machineID(sysconf)
 	labels[idName] = ctxLabel{str(id), pcp.LabelContext}
-	return encodeLabels(labels)
+	return labels
 }
 
 // readLabelDir merges the flat JSON objects of the files in dir, in name
