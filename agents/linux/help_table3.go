@@ -1,5 +1,7 @@
 package linux
 
+import "strings"
+
 func init() {
 	for _, v := range []struct{ group, file string }{{"tcpconn", "/proc/net/tcp"}, {"tcpconn6", "/proc/net/tcp6"}} {
 		for _, s := range tcpStates {
@@ -36,6 +38,18 @@ func init() {
 	} {
 		metricHelp["tmpfs."+n] = t
 	}
+	for _, f := range fchostFields {
+		metricHelp["fchost."+f.metric] = [2]string{"Fibre Channel " + f.metric + " per host adapter",
+			"The " + f.file + " statistic of each Fibre Channel host, from\n/sys/class/fc_host/HOST/statistics (words converted to bytes)."}
+	}
+	for n, t := range map[string]string{
+		"total": "NFS server threads", "pools": "NFS server thread pools",
+		"requests": "requests that arrived at the NFS server's pools", "enqueued": "requests queued because no thread was free",
+		"processed": "times an NFS server thread was woken to process a request", "timedout": "times an idle NFS server thread timed out",
+	} {
+		metricHelp["nfs.server.threads."+n] = [2]string{strings.ToUpper(t[:1]) + t[1:], "The count of " + t + ", from /proc/fs/nfsd (pool_threads and, summed\nover pools, pool_stats); no value when the NFS server is not loaded."}
+	}
+	indomHelps[fchostInDom] = [2]string{"Fibre Channel hosts", "One instance per Fibre Channel host adapter in /sys/class/fc_host."}
 	indomHelps[icmpmsgInDom] = [2]string{"ICMP message types", "The 256 ICMP message types, named TypeN."}
 	indomHelps[tmpfsInDom] = [2]string{"Mounted tmpfs filesystems", "One instance per mounted tmpfs, named by its mount point."}
 }

@@ -140,6 +140,8 @@ type Linux struct {
 	tapes      []tapeDev
 	utmp       string
 	conns      connData
+	fchosts    []fcHost
+	nfsd       nfsdData
 }
 
 // New returns the Linux agent for domain (normally Domain).

@@ -19,6 +19,7 @@ func (x *Linux) bindMore() {
 	x.bindTape()
 	x.bindZram()
 	x.bindConns()
+	x.bindFCHost()
 	x.bind("pmda.uname", srcUname, func(int32) (pcpAtom, error) {
 		u := &x.uname
 		return str(u.pmdaUname), nil

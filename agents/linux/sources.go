@@ -43,6 +43,8 @@ const (
 	srcLocks
 	srcUevent
 	srcTmpfs
+	srcFCHost
+	srcNFSD
 	srcStatic
 	numSources
 )
