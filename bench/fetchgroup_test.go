@@ -1,0 +1,130 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/fetchgroup"
+	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// goFetchGroup makes a fetchgroup of every instance of fetchMetrics as
+// doubles (counters as rates) and returns its fetch and the values one
+// fetch fills.
+func goFetchGroup(t testing.TB, bed *testbed.PMCD) (func() error, int) {
+	ctx := context.Background()
+	g, err := fetchgroup.Create(ctx, pmapi.KindHost, bed.Host())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	var hs []*fetchgroup.InDom[float64]
+	for _, m := range fetchMetrics {
+		h, err := fetchgroup.ExtendInDom[float64](ctx, g, m, "", 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs = append(hs, h)
+	}
+	fetch := func() error {
+		_, err := g.Fetch(ctx)
+		return err
+	}
+	fetch()
+	if err := fetch(); err != nil {
+		t.Fatal(err)
+	}
+	values := 0
+	for _, h := range hs {
+		for _, in := range h.Instances() {
+			if in.Err == nil {
+				values++
+			}
+		}
+	}
+	return fetch, values
+}
+
+// cFetchGroup runs libpcp's side for the given seconds and returns ns per
+// fetch, the values one fetch fills and the client's CPU ns per fetch.
+func cFetchGroup(t testing.TB, bed *testbed.PMCD, seconds float64) (float64, int, float64) {
+	bin := pcptest.HarnessWith(t, "testdata/harness/fetchgroup_fetch.c", "-O2")
+	out := pcptest.Run(t, "", bin, append([]string{bed.Host(), strconv.FormatFloat(seconds, 'f', -1, 64)}, fetchMetrics...)...)
+	var (
+		n      int64
+		ns     float64
+		values int
+		cpu    float64
+	)
+	if _, err := fmt.Sscanf(strings.TrimSpace(out), "fetches %d ns_per_fetch %g values %d cpu_ns_per_fetch %g", &n, &ns, &values, &cpu); err != nil {
+		t.Fatalf("harness output %q: %v", out, err)
+	}
+	return ns, values, cpu
+}
+
+// TestFetchGroupAgree checks that libpcp's fetchgroup and ours fill the
+// same number of values, so the benchmark times equal work.
+func TestFetchGroupAgree(t *testing.T) {
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	_, goValues := goFetchGroup(t, bed)
+	_, cValues, _ := cFetchGroup(t, bed, 0.01)
+	if goValues != cValues || goValues < 50 {
+		t.Fatalf("values per fetch: fetchgroup %d, libpcp %d", goValues, cValues)
+	}
+}
+
+// TestFetchGroupSideBySide times fetchgroup fetches of 10 metrics × all
+// instances, converted to doubles with counters as rates, through package
+// fetchgroup and through libpcp's pmFetchGroup against one PCP pmcd, in
+// alternating slices (GOPCP_BENCH=1; GOPCP_BENCH_ROUNDS slices, medians
+// reported).
+func TestFetchGroupSideBySide(t *testing.T) {
+	if os.Getenv("GOPCP_BENCH") != "1" {
+		t.Skip("GOPCP_BENCH=1 runs the side-by-side benchmarks")
+	}
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	fetch, values := goFetchGroup(t, bed)
+	rounds := 9
+	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	var cs, gos, ratios, ccpu, gcpu []float64
+	for range rounds {
+		ns, _, cc := cFetchGroup(t, bed, 0.3)
+		n, start, cpu0 := 0, time.Now(), cpuNow()
+		for time.Since(start) < 300*time.Millisecond {
+			if err := fetch(); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		g := float64(time.Since(start).Nanoseconds()) / float64(n)
+		gc := float64(cpuNow()-cpu0) / float64(n)
+		cs, gos, ratios = append(cs, ns), append(gos, g), append(ratios, ns/g)
+		ccpu, gcpu = append(ccpu, cc), append(gcpu, gc)
+		t.Logf("slice: libpcp %.0f ns/fetch (cpu %.0f), fetchgroup %.0f ns/fetch (cpu %.0f), ratio %.2f", ns, cc, g, gc, ns/g)
+	}
+	allocs := testing.AllocsPerRun(100, func() { fetch() })
+	c, g := median(cs), median(gos)
+	t.Logf("fetchgroup of %d metrics, %d values as doubles, against PCP's pmcd, %d slices: libpcp %.1f µs (%.0f fetches/s, client cpu %.1f µs), gopcp %.1f µs (%.0f fetches/s, client cpu %.1f µs, %.0f allocs/fetch); median ratio libpcp/gopcp %.2f, client cpu ratio %.2f",
+		len(fetchMetrics), values, rounds, c/1e3, 1e9/c, median(ccpu)/1e3, g/1e3, 1e9/g, median(gcpu)/1e3, allocs, median(ratios), median(ccpu)/median(gcpu))
+}
+
+// BenchmarkFetchGroup times package fetchgroup's side alone.
+func BenchmarkFetchGroup(b *testing.B) {
+	bed := testbed.StartPMCD(b, testbed.Options{})
+	fetch, _ := goFetchGroup(b, bed)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := fetch(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
