@@ -26,7 +26,9 @@ const localClient pmda.Client = 0
 // of a LocalAgents table. See the package documentation for the
 // concurrency rules; calls are served one after the other.
 type LocalContext struct {
-	ns *pmns.Tree
+	ns    *pmns.Tree
+	table *LocalAgents // for Dup
+	warn  io.Writer
 
 	mu      sync.Mutex
 	closed  bool
@@ -76,7 +78,7 @@ func NewLocalContext(ctx context.Context, opts ...Option) (*LocalContext, error)
 			return nil, fmt.Errorf("pmapi: local context: %w", err)
 		}
 	}
-	c := &LocalContext{ns: ns, agents: make(map[uint32]*pmda.Agent)}
+	c := &LocalContext{ns: ns, table: table, warn: o.warn, agents: make(map[uint32]*pmda.Agent)}
 	c.profile.reset(pdu.ProfileInclude)
 	for _, la := range list {
 		if err := ctx.Err(); err != nil {

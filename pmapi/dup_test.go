@@ -1,0 +1,86 @@
+package pmapi
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+func TestLocalDupAndZone(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newTestLocal(t)
+	colour, err := c.LookupName(ctx, "cube.colour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	indom := pcp.NewInDom(42, 0)
+	if err := c.DelProfile(indom, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddProfile(indom, []int32{1}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Dup(ctx, WithAnonMetrics(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	// the copy has the profile; changing the original leaves it alone
+	if err := c.AddProfile(pcp.InDomNull, nil); err != nil {
+		t.Fatal(err)
+	}
+	var r pcp.Result
+	if _, err := d.Fetch(ctx, []pcp.PMID{colour}, &r); err != nil || r.Sets[0].NumVal != 1 || r.Sets[0].Values[0].Inst != 1 {
+		t.Errorf("Fetch on the duplicate = %+v, %v", r.Sets, err)
+	}
+	if _, err := c.Fetch(ctx, []pcp.PMID{colour}, &r); err != nil || r.Sets[0].NumVal != 3 {
+		t.Errorf("Fetch on the original = %+v, %v", r.Sets, err)
+	}
+	if tz, err := c.TimeZone(ctx); err != nil || tz == "" {
+		t.Errorf("TimeZone = %q, %v", tz, err)
+	}
+	t.Setenv("TZ", "EST-10")
+	if tz := localZone(); tz != "EST-10" {
+		t.Errorf("localZone with TZ = %q", tz)
+	}
+	t.Setenv("TZ", "")
+	if tz := localZone(); tz == "" {
+		t.Error("localZone without TZ is empty")
+	}
+}
+
+func TestHostDupAndZone(t *testing.T) {
+	bed := startBed(t)
+	c := dial(t, bed)
+	ctx := testContext(t)
+	tz, err := c.TimeZone(ctx)
+	if err != nil || tz == "" {
+		t.Fatalf("TimeZone = %q, %v", tz, err)
+	}
+	want := bed.Run("pmprobe", "-v", "-h", bed.Host(), "pmcd.zoneinfo", "pmcd.timezone").Stdout
+	if !strings.Contains(want, `"`+tz+`"`) {
+		t.Errorf("TimeZone = %q; pmprobe says %q", tz, want)
+	}
+	colour, err := c.LookupName(ctx, "sample.colour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d0, _ := c.LookupDesc(ctx, colour)
+	c.DelProfile(d0.InDom, nil)
+	c.AddProfile(d0.InDom, []int32{2})
+	d, err := c.Dup(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c.AddProfile(pcp.InDomNull, nil)
+	var r pcp.Result
+	if _, err := d.Fetch(ctx, []pcp.PMID{colour}, &r); err != nil || r.Sets[0].NumVal != 1 || r.Sets[0].Values[0].Inst != 2 {
+		t.Errorf("Fetch on the duplicate = %+v, %v", r.Sets, err)
+	}
+	if _, err := c.Fetch(ctx, []pcp.PMID{colour}, &r); err != nil || r.Sets[0].NumVal != 3 {
+		t.Errorf("Fetch on the original = %+v, %v", r.Sets, err)
+	}
+}
