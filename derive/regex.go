@@ -13,14 +13,25 @@ type ereError string
 
 func (e ereError) Error() string { return string(e) }
 
-// compileERE compiles a POSIX extended regular expression with Go's
-// regexp. The two dialects differ in escapes and bracket expressions, so
-// the pattern is rewritten first: inside brackets a backslash is an
-// ordinary character in POSIX, and outside them a backslash before an
-// ordinary character means that character. GNU's \< and \> become \b.
-// Back references, which RE2 cannot run, are refused.
+var posixClasses = map[string]bool{
+	"alpha": true, "upper": true, "lower": true, "digit": true, "xdigit": true, "space": true,
+	"print": true, "punct": true, "graph": true, "cntrl": true, "blank": true, "alnum": true,
+}
+
+// compileERE compiles a POSIX extended regular expression, as glibc's
+// regcomp(REG_EXTENDED|REG_NOSUB) reads it, with Go's regexp. The pattern
+// is rewritten first where the dialects differ: a backslash inside a
+// bracket expression is an ordinary character, outside one it makes the
+// next character literal; an unmatched ')' is literal; a repetition of a
+// repetition ("a**") applies to the repeated atom; "{,n}" is "{0,n}";
+// GNU's \< and \> become \b. What RE2 cannot do is refused with glibc's
+// words for the nearest fault: back references ("Invalid back
+// reference") and counts above 1000 ("Invalid content of \{\}").
 func compileERE(pat string) (*regexp.Regexp, error) {
-	var b strings.Builder
+	var out strings.Builder
+	atom := -1        // start in out of the last atom, -1 when none
+	repeated := false // the last atom already carries a repetition
+	var groups []int  // starts of the open groups
 	for i := 0; i < len(pat); i++ {
 		c := pat[i]
 		switch c {
@@ -30,38 +41,112 @@ func compileERE(pat string) (*regexp.Regexp, error) {
 			}
 			i++
 			d := pat[i]
+			atom, repeated = out.Len(), false
 			switch {
 			case d >= '1' && d <= '9':
 				return nil, ereError("Invalid back reference")
 			case strings.IndexByte("wWsSbB", d) >= 0:
-				b.WriteByte('\\')
-				b.WriteByte(d)
+				out.WriteByte('\\')
+				out.WriteByte(d)
 			case d == '<' || d == '>':
-				b.WriteString(`\b`)
+				out.WriteString(`\b`)
 			default:
-				b.WriteString(regexp.QuoteMeta(string(d)))
+				out.WriteString(regexp.QuoteMeta(string(d)))
 			}
 		case '[':
-			end, class, ok := bracket(pat, i)
-			if !ok {
-				return nil, ereError("Unmatched [, [^, [:, [., or [=")
+			end, class, err := bracket(pat, i)
+			if err != nil {
+				return nil, err
 			}
-			b.WriteString(class)
+			atom, repeated = out.Len(), false
+			out.WriteString(class)
 			i = end
+		case '(':
+			groups = append(groups, out.Len())
+			out.WriteByte('(')
+			atom = -1
+		case ')':
+			if len(groups) == 0 {
+				atom, repeated = out.Len(), false
+				out.WriteString(`\)`)
+				continue
+			}
+			atom, repeated = groups[len(groups)-1], false
+			groups = groups[:len(groups)-1]
+			out.WriteByte(')')
+		case '|':
+			out.WriteByte('|')
+			atom = -1
+		case '*', '+', '?', '{':
+			op := string(c)
+			if c == '{' {
+				end := strings.IndexByte(pat[i:], '}')
+				if end < 0 {
+					return nil, ereError(`Unmatched \{`)
+				}
+				body := pat[i+1 : i+end]
+				if !validInterval(body) {
+					return nil, ereError(`Invalid content of \{\}`)
+				}
+				if strings.HasPrefix(body, ",") {
+					body = "0" + body
+				}
+				op = "{" + body + "}"
+				i += end
+			}
+			if atom < 0 {
+				return nil, ereError("Invalid preceding regular expression")
+			}
+			if repeated {
+				s := out.String()
+				out.Reset()
+				out.WriteString(s[:atom] + "(?:" + s[atom:] + ")")
+			}
+			out.WriteString(op)
+			repeated = true
 		default:
-			b.WriteByte(c)
+			atom, repeated = out.Len(), false
+			out.WriteByte(c)
 		}
 	}
-	re, err := regexp.Compile(b.String())
+	re, err := regexp.Compile(out.String())
 	if err != nil {
 		return nil, ereErrorOf(err)
 	}
 	return re, nil
 }
 
+// validInterval checks the inside of {...}: m, m, or m,n (m may be
+// empty before a comma) with counts glibc and RE2 both accept.
+func validInterval(body string) bool {
+	lo, hi, comma := strings.Cut(body, ",")
+	num := func(s string) (int, bool) {
+		if s == "" || len(s) > 4 {
+			return 0, false
+		}
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if !isDigit(s[i]) {
+				return 0, false
+			}
+			n = n*10 + int(s[i]-'0')
+		}
+		return n, n <= 1000
+	}
+	l, ok := num(lo)
+	if !ok && !(comma && lo == "") {
+		return false
+	}
+	if !comma || hi == "" {
+		return true
+	}
+	h, ok := num(hi)
+	return ok && h >= l
+}
+
 // bracket translates the bracket expression starting at pat[i] and
 // returns the index of its closing ']'.
-func bracket(pat string, i int) (int, string, bool) {
+func bracket(pat string, i int) (int, string, error) {
 	var b strings.Builder
 	b.WriteByte('[')
 	j := i + 1
@@ -69,28 +154,35 @@ func bracket(pat string, i int) (int, string, bool) {
 		b.WriteByte('^')
 		j++
 	}
+	if j >= len(pat) {
+		return 0, "", ereError("Invalid regular expression")
+	}
+	unmatched := ereError("Unmatched [, [^, [:, [., or [=")
 	first := true
 	for ; j < len(pat); j++ {
 		c := pat[j]
 		switch {
 		case c == ']' && !first:
 			b.WriteByte(']')
-			return j, b.String(), true
+			return j, b.String(), nil
 		case c == '[' && j+1 < len(pat) && (pat[j+1] == ':' || pat[j+1] == '.' || pat[j+1] == '='):
 			kind := pat[j+1]
 			end := strings.Index(pat[j+2:], string(kind)+"]")
 			if end < 0 {
-				return 0, "", false
+				return 0, "", unmatched
 			}
 			body := pat[j+2 : j+2+end]
 			switch kind {
 			case ':':
+				if !posixClasses[body] {
+					return 0, "", ereError("Invalid character class name")
+				}
 				b.WriteString("[:" + body + ":]")
 			default:
 				// a collating element or equivalence class of one
 				// character is that character
 				if len(body) != 1 {
-					return 0, "", false
+					return 0, "", ereError("Invalid collation character")
 				}
 				b.WriteString(regexp.QuoteMeta(body))
 			}
@@ -103,7 +195,7 @@ func bracket(pat string, i int) (int, string, bool) {
 		}
 		first = false
 	}
-	return 0, "", false
+	return 0, "", unmatched
 }
 
 func ereErrorOf(err error) error {

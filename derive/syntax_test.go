@@ -150,9 +150,19 @@ func TestSyntaxRandom(t *testing.T) {
 		n = 300
 	}
 	r := rand.New(rand.NewSource(6))
+	var seeds []string
+	for _, l := range readLines(t, "testdata/cases.txt") {
+		if l != "" && l[0] != '#' {
+			seeds = append(seeds, strings.TrimPrefix(l, "!"))
+		}
+	}
 	exprs := make([]string, n)
 	for i := range exprs {
-		exprs[i] = randomTokens(r)
+		if i%2 == 0 {
+			exprs[i] = randomTokens(r)
+		} else {
+			exprs[i] = mutate(r, seeds[r.Intn(len(seeds))])
+		}
 	}
 	want := registerVerdicts(t, exprs)
 	bad := 0
@@ -165,4 +175,29 @@ func TestSyntaxRandom(t *testing.T) {
 		}
 	}
 	t.Logf("%d random expressions, %d differ from libpcp", n, bad)
+}
+
+// mutate damages a good expression: a byte deleted, duplicated or
+// replaced by a token, reaching deeper into the grammar than random
+// token sequences do.
+func mutate(r *rand.Rand, s string) string {
+	if s == "" {
+		return s
+	}
+	tokens := []string{"(", ")", "+", "*", "/", "?", ":", ",", "[x]", "!", "&&", "<", "a", "1", "2.5", `"s"`, "=", " ", "/p/"}
+	for n := 1 + r.Intn(2); n > 0; n-- {
+		i := r.Intn(len(s))
+		switch r.Intn(3) {
+		case 0:
+			s = s[:i] + s[i+1:]
+		case 1:
+			s = s[:i] + s[i:i+1] + s[i:]
+		default:
+			s = s[:i] + tokens[r.Intn(len(tokens))] + s[i:]
+		}
+		if s == "" {
+			return s
+		}
+	}
+	return s
 }
