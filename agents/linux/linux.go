@@ -293,6 +293,9 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	if need&(1<<srcNetAddr) != 0 {
 		need |= 1 << srcNetDev // addresses are looked up by interface
 	}
+	if need&(1<<srcNUMA) != 0 {
+		need |= 1 << srcMeminfo // for the huge page size
+	}
 	for s := source(0); s < numSources; s++ {
 		if need&(1<<s) != 0 {
 			x.refreshSource(s)

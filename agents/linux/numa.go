@@ -75,13 +75,10 @@ func (x *Linux) bindNUMA() {
 	}
 }
 
-// readNUMA reads each node's meminfo and numastat, and /proc/meminfo for
-// the huge page size.
+// readNUMA reads each node's meminfo and numastat (the refresh reads
+// /proc/meminfo first, for the huge page size).
 func (x *Linux) readNUMA() error {
 	nd := &x.numa
-	if err := x.readMeminfo(); err != nil {
-		x.errs[srcMeminfo] = err
-	}
 	for _, in := range x.indoms[nodeInDom].list() {
 		n := int(in.ID)
 		for len(nd.mem) <= n {
