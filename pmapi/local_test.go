@@ -252,3 +252,38 @@ func FuzzLocalAgentsSpec(f *testing.F) {
 		}
 	})
 }
+
+// TestLocalConcurrent uses one local context from several goroutines, for
+// the race detector: calls are served one at a time.
+func TestLocalConcurrent(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newTestLocal(t)
+	ids, err := c.LookupNames(ctx, []string{"cube.one", "cube.colour", "cube.name"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	for g := range 4 {
+		go func() {
+			var r pcp.Result
+			for i := range 50 {
+				if _, err := c.Fetch(ctx, ids, &r); err != nil {
+					done <- err
+					return
+				}
+				if g%2 == 0 {
+					c.AddProfile(pcp.NewInDom(42, 0), []int32{int32(i % 3)})
+				} else if _, err := c.GetInDom(ctx, pcp.NewInDom(42, 0)); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
