@@ -73,6 +73,8 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "bad option", Args: []string{"-y", "a", "b"}, NoHost: true},
 		{Name: "unreachable host", Args: []string{"-h", "localhost:1", "sample.long.write_me", "1"}, NoHost: true},
 		{Name: "bad host spec", Args: []string{"-h", "foo:bar:", "sample.long.write_me", "1"}, NoHost: true},
+		{Name: "namespace", Args: []string{"-n", sampleRoot, "-F", "sample.long.write_me", "8"}},
+		{Name: "namespace unknown", Args: []string{"-n", sampleRoot, "sampledso.long.write_me", "8"}},
 		{Name: "local", Args: append(append([]string{}, local...), "-F", "sample.long.write_me", "21"), NoHost: true},
 		{Name: "local instances", Args: append(append([]string{}, local...), "-i", "red", "sample.colour", "21"), NoHost: true},
 		{Name: "local no agent", Args: []string{"-L", "-K", "clear", "-n", sampleRoot, "sample.long.write_me", "21"}, NoHost: true},
