@@ -1,0 +1,51 @@
+package derive
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// TestPCPFailures covers definitions on which PCP 6.0.3 crashes, hangs
+// or returns garbage (the '!' lines of testdata/cases.txt and a few
+// more), where gopcp does the sane thing documented in docs/derive.md.
+func TestPCPFailures(t *testing.T) {
+	src := newFake()
+	reg := NewRegistry()
+	defs := []struct{ name, expr string }{
+		{"f.paren", "(m.ctr * 2)[inst2]"},                // PCP: uninitialised regex, hangs
+		{"f.scalar", "scalar(matchinst(/none/, m.ctr))"}, // PCP: reads an empty list, crashes
+		{"f.not", "!m.val"},                              // PCP: 0/1 stored as an int in a double
+		{"f.self", "f.self + 1"},                         // PCP: endless recursion
+		{"f.loop1", "f.loop2 + 1"},
+		{"f.loop2", "f.loop1 + 1"},
+	}
+	for _, d := range defs {
+		if err := reg.Register(d.name, d.expr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := NewContext(src, reg)
+	res := fetchAll(t, c, []string{"f.paren", "f.scalar", "f.not"})
+	if g := res[0]; g.n != 1 || g.vals[2] != 40 {
+		t.Errorf("(m.ctr * 2)[inst2] = %v, want inst 2's value, 40", g)
+	}
+	if g := res[1]; g.n != 0 {
+		t.Errorf("scalar of no values = %v, want no values", g)
+	}
+	if g := res[2]; g.n != 1 || g.vals[-1] != 0 {
+		t.Errorf("!m.val with m.val 5 = %v, want 0", g)
+	}
+	ctx := context.Background()
+	for _, name := range []string{"f.self", "f.loop1", "f.loop2"} {
+		pmids, err := c.LookupNames(ctx, []string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.LookupDesc(ctx, pmids[0]); !errors.Is(err, pcp.ErrBadDerive) {
+			t.Errorf("%s: LookupDesc error %v, want PM_ERR_BADDERIVE", name, err)
+		}
+	}
+}
