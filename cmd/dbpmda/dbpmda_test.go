@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
@@ -81,7 +82,40 @@ type world struct {
 	env                         []string
 }
 
+// shared is the world every test uses, built once.
+var shared struct {
+	sync.Mutex
+	w   *world
+	dbp string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.w != nil {
+		os.RemoveAll(shared.w.dir)
+	}
+	os.Exit(code)
+}
+
+// newWorld returns the shared world, building it the first time, and
+// our dbpmda.
 func newWorld(t *testing.T) *world {
+	t.Helper()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.w == nil {
+		shared.w = buildWorld(t)
+		shared.dbp = buildTool(t, shared.w.dir, ".", "dbpmda")
+	}
+	return shared.w
+}
+
+func ourDbpmda(t *testing.T) string {
+	newWorld(t)
+	return shared.dbp
+}
+
+func buildWorld(t *testing.T) *world {
 	t.Helper()
 	// Everyone may read it: PCP's agents drop to user pcp before they
 	// read their configuration and help.
@@ -89,7 +123,6 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755)
 	w := &world{dir: dir}
 	pmdas := "/var/lib/pcp/pmdas"
@@ -170,7 +203,7 @@ func compare(t *testing.T, what, got, want string) {
 func TestAgainstPCP(t *testing.T) {
 	theirs := pcptest.NeedTool(t, "dbpmda")
 	w := newWorld(t)
-	ours := buildTool(t, w.dir, ".", "dbpmda")
+	ours := ourDbpmda(t)
 	cases := []struct {
 		name, script, root string
 		sample, simple     string
@@ -201,7 +234,7 @@ func TestAgainstPCP(t *testing.T) {
 func TestOurSimpleAsPCPs(t *testing.T) {
 	theirs := pcptest.NeedTool(t, "dbpmda")
 	w := newWorld(t)
-	ours := buildTool(t, w.dir, ".", "dbpmda")
+	ours := ourDbpmda(t)
 	script := w.script(t, "simple.script", "", w.pcpSimple)
 	want := runDbpmda(t, theirs, w.dir, script, w.env, "-n", w.simpleRoot)
 	noText := func(s string) string {
@@ -247,4 +280,68 @@ func isCommand(l string) bool {
 		}
 	}
 	return false
+}
+
+// TestPythonAgent drives PCP's Python simple agent (python3-pcp) with
+// PCP's dbpmda and ours.
+func TestPythonAgent(t *testing.T) {
+	theirs := pcptest.NeedTool(t, "dbpmda")
+	py := "/var/lib/pcp/pmdas/simple/pmdasimple.python"
+	if _, err := os.Stat(py); err != nil {
+		pcptest.Missing(t, "PCP's pmdasimple.python: "+err.Error())
+	}
+	if err := exec.Command("python3", "-c", "import pcp.pmda").Run(); err != nil {
+		pcptest.Missing(t, "python3-pcp is not installed")
+	}
+	w := newWorld(t)
+	ours := ourDbpmda(t)
+	b, err := os.ReadFile("testdata/python.script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := strings.ReplaceAll(string(b), "@PYTHON@", py)
+	want := runDbpmda(t, theirs, w.dir, script, w.env, "-n", w.simpleRoot)
+	got := runDbpmda(t, ours, w.dir, script, w.env, "-n", w.simpleRoot)
+	if !strings.Contains(want, `[  2] inst: 2 name: "hour"`) {
+		t.Fatalf("PCP's dbpmda did not get answers from the Python agent:\n%s", want)
+	}
+	compare(t, "python.script", got, want)
+}
+
+// TestUnixSocketAgent connects both dbpmdas to our pmdasimple waiting on
+// a Unix socket (-u), one agent each, and compares.
+func TestUnixSocketAgent(t *testing.T) {
+	theirs := pcptest.NeedTool(t, "dbpmda")
+	w := newWorld(t)
+	ours := ourDbpmda(t)
+	var outs []string
+	for i, prog := range []string{theirs, ours} {
+		sock := filepath.Join(w.dir, "simple"+itoa(int32(i))+".socket")
+		agent := exec.Command(w.ourSimple, "-u", sock, "-l", filepath.Join(w.dir, "socket.log"))
+		agent.Env = append(os.Environ(), w.env...)
+		if err := agent.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { agent.Wait(); close(done) }()
+		t.Cleanup(func() { agent.Process.Kill(); <-done })
+		for j := 0; j < 500; j++ {
+			if _, err := os.Stat(sock); err == nil {
+				break
+			}
+			select {
+			case <-done:
+				t.Fatal("agent exited")
+			default:
+			}
+			exec.Command("sleep", "0.01").Run()
+		}
+		script := "open socket unix " + sock + "\ndesc simple.color\nfetch simple.numfetch simple.color\ninstance 253.0\nstatus\nclose\n"
+		out := runDbpmda(t, prog, w.dir, script, w.env, "-n", w.simpleRoot)
+		outs = append(outs, strings.ReplaceAll(out, sock, "SOCKET"))
+	}
+	if !strings.Contains(outs[0], "Connect to PMDA on socket SOCKET") || !strings.Contains(outs[0], "value 201") {
+		t.Fatalf("PCP's dbpmda did not get answers:\n%s", outs[0])
+	}
+	compare(t, "unix socket", outs[1], outs[0])
 }

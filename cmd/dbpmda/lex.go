@@ -95,17 +95,23 @@ func (l *lexer) next() token {
 		}
 		return i
 	}
-	// A file name: the longest run of non-blanks, unless a keyword or a
-	// name is as long (the scanner prefers the earlier rule on a tie).
+	// A file name: the longest run of non-blanks, unless a keyword, a
+	// name or a number is as long (the scanner prefers the earlier rule on
+	// a tie). Until one is read the scanner stays ready for it.
 	if l.fname {
-		l.fname = false
 		end := span(func(b byte) bool { return b != ' ' && b != '\t' && b != '\n' }, start)
 		word := s[start:end]
 		nameEnd := start
-		if isNameStart(c) {
+		switch {
+		case isNameStart(c):
 			nameEnd = span(isNameChar, start+1)
+		case isDigit(c):
+			nameEnd = span(func(b byte) bool { return isDigit(b) || b == '.' }, start)
+		case c == '"' || c == '\'' || c == '#':
+			nameEnd = end
 		}
 		if nameEnd < end {
+			l.fname = false
 			l.pos = end
 			return token{kind: tPath, text: word, end: l.consumed(end)}
 		}
