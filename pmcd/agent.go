@@ -100,8 +100,13 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 	if a.notReady {
 		return nil, pcp.ErrAgain
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.s.agentTimeout())
-	defer cancel()
+	// pmcd's own agent answers from memory at once; any other agent has
+	// the agent timeout.
+	if p, ok := a.b.(*inProc); !ok || !p.own {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.s.agentTimeout())
+		defer cancel()
+	}
 	_, isDaemon := a.b.(*daemon)
 	if isDaemon {
 		a.s.countOut(req.PDUType())

@@ -80,7 +80,7 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 			if err != nil {
 				return nil, err
 			}
-			return &inProc{a: a}, nil
+			return &inProc{a: a, own: true}, nil
 		}
 		newAgent := lookupDSO(ac.Entry)
 		if newAgent == nil {

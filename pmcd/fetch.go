@@ -15,6 +15,12 @@ import (
 // are not held up by it beyond their own timeouts.
 func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pcp.Result {
 	out := &pcp.Result{Sets: make([]pcp.ValueSet, len(ids))}
+	if d, ok := oneDomain(ids); ok {
+		// The usual case: one agent, asked on this goroutine.
+		c.fetchOne(ctx, ctxnum, d, ids, out)
+		out.Timestamp = pcp.TimestampOf(timeNow())
+		return out
+	}
 	byDomain := make(map[uint32][]int)
 	var order []uint32
 	for i, id := range ids {
@@ -75,5 +81,45 @@ func fillError(r *pcp.Result, ids []pcp.PMID, idx []int, err error) {
 	}
 	for _, i := range idx {
 		r.Sets[i] = pcp.ValueSet{PMID: ids[i], NumVal: int32(code)}
+	}
+}
+
+// oneDomain reports whether every PMID is of one domain, and which.
+func oneDomain(ids []pcp.PMID) (uint32, bool) {
+	if len(ids) == 0 {
+		return 0, false
+	}
+	d := ids[0].Domain()
+	for _, id := range ids[1:] {
+		if id.Domain() != d {
+			return 0, false
+		}
+	}
+	return d, true
+}
+
+// fetchOne is fetchAll for PMIDs of one domain, d.
+func (c *client) fetchOne(ctx context.Context, ctxnum int32, d uint32, ids []pcp.PMID, out *pcp.Result) {
+	a := c.agentOf(d)
+	if a == nil {
+		for i, id := range ids {
+			out.Sets[i] = pcp.ValueSet{PMID: id, NumVal: int32(pcp.ErrNoAgent)}
+		}
+		return
+	}
+	r, err := a.fetch(ctx, c, ctxnum, ids)
+	if err != nil {
+		code := pcp.ErrGeneric
+		if e, ok := err.(pcp.Error); ok {
+			code = e
+		}
+		for i, id := range ids {
+			out.Sets[i] = pcp.ValueSet{PMID: id, NumVal: int32(code)}
+		}
+		return
+	}
+	for i := range ids {
+		out.Sets[i] = r.Sets[i]
+		out.Sets[i].PMID = ids[i]
 	}
 }

@@ -14,6 +14,9 @@ import (
 // put in the PDU form a daemon agent would have sent.
 type inProc struct {
 	a *pmda.Agent
+	// own marks pmcd's own agent, which answers from pmcd's memory and is
+	// called directly, without a goroutine to time it out.
+	own bool
 }
 
 func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
@@ -33,6 +36,9 @@ type callResult struct {
 // turned into pcp.ErrIPC, which marks the agent dead too; the daemon
 // carries on.
 func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
+	if p.own {
+		return p.callDirect(ctx, from, req)
+	}
 	done := make(chan callResult, 1)
 	go func() {
 		reply, err := p.callDirect(ctx, from, req)

@@ -400,11 +400,7 @@ func (p *pmcdAgent) hostname() string {
 	if p.s.Hostname != "" {
 		return p.s.Hostname
 	}
-	h, err := os.Hostname()
-	if err != nil {
-		return "localhost"
-	}
-	return h
+	return hostname()
 }
 
 // Store changes what pmcd lets clients change: the debug flags, the

@@ -1,0 +1,180 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// pmcdBenchSets are the metric sets fetched: sample metrics, answered by
+// PCP's sample agent on a pipe under both daemons, and metrics of pmcd's
+// own agent, answered inside each daemon.
+var pmcdBenchSets = []struct {
+	name  string
+	names []string
+}{
+	{"sample (pipe agent)", []string{"sample.long.one", "sample.long.ten", "sample.ulong.hundred",
+		"sample.longlong.million", "sample.float.one", "sample.double.ten", "sample.string.hullo",
+		"sample.colour", "sample.bin", "sample.seconds", "sample.milliseconds", "sample.load"}},
+	{"pmcd (in-process agent)", []string{"pmcd.version", "pmcd.numagents", "pmcd.numclients",
+		"pmcd.control.timeout", "pmcd.pdu_in.total", "pmcd.pdu_out.total", "pmcd.agent.status",
+		"pmcd.agent.type", "pmcd.control.register", "pmcd.hostname"}},
+}
+
+// pmcdRun is one timed run: round trips and their latencies.
+type pmcdRun struct {
+	fetches   int
+	perSecond float64
+	latencies []time.Duration
+}
+
+// loadPMCD has n clients, each with its own pmapi context, fetch pmids
+// from bed as fast as they can for d, and returns the round trips per
+// second of all of them and every round trip's latency.
+func loadPMCD(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d time.Duration) pmcdRun {
+	ctx := context.Background()
+	ctxs := make([]*pmapi.Context, n)
+	for i := range ctxs {
+		c, err := pmapi.NewHostContext(ctx, bed.Host())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		var r pcp.Result
+		if _, err := c.Fetch(ctx, pmids, &r); err != nil { // warm up
+			t.Fatal(err)
+		}
+		ctxs[i] = c
+	}
+	lats := make([][]time.Duration, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	var errOnce sync.Once
+	var firstErr error
+	for i, c := range ctxs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r pcp.Result
+			<-start
+			end := time.Now().Add(d)
+			for {
+				t0 := time.Now()
+				if t0.After(end) {
+					return
+				}
+				if _, err := c.Fetch(ctx, pmids, &r); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return
+				}
+				lats[i] = append(lats[i], time.Since(t0))
+			}
+		}()
+	}
+	t0 := time.Now()
+	close(start)
+	wg.Wait()
+	took := time.Since(t0)
+	if firstErr != nil {
+		t.Fatal(firstErr)
+	}
+	var all []time.Duration
+	for _, l := range lats {
+		all = append(all, l...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	return pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all}
+}
+
+func quantile(l []time.Duration, q float64) time.Duration {
+	if len(l) == 0 {
+		return 0
+	}
+	return l[min(len(l)-1, int(q*float64(len(l))))]
+}
+
+// rssKB is a process's resident set size from /proc/PID/status.
+func rssKB(t testing.TB, pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.Fields(rest)[0])
+			return n
+		}
+	}
+	return 0
+}
+
+// TestPMCDSideBySide runs PCP's pmcd and ours with the same agents
+// (their own pmcd agent, PCP's pmdasample on a pipe) and has the same Go
+// client fetch the same metrics from each, with 1 and with 32 concurrent
+// clients: round trips per second and latency median and p99, the median
+// of GOPCP_BENCH_ROUNDS rounds (3 by default) of 2 s each, daemons
+// alternating; then each daemon's resident memory (GOPCP_BENCH=1).
+func TestPMCDSideBySide(t *testing.T) {
+	if os.Getenv("GOPCP_BENCH") != "1" {
+		t.Skip("GOPCP_BENCH=1 runs the side-by-side benchmarks")
+	}
+	rounds := 3
+	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	theirs := testbed.StartPMCD(t, testbed.Options{})
+	ours := testbed.StartGoPMCD(t, testbed.Options{})
+	beds := []*testbed.PMCD{theirs, ours}
+
+	var table strings.Builder
+	table.WriteString("| metrics | clients | PCP fetches/s | gopcp fetches/s | ratio | PCP median µs | gopcp median µs | PCP p99 µs | gopcp p99 µs |\n" +
+		"|---|---|---|---|---|---|---|---|---|\n")
+	for _, set := range pmcdBenchSets {
+		c, err := pmapi.NewHostContext(context.Background(), theirs.Host())
+		if err != nil {
+			t.Fatal(err)
+		}
+		pmids, err := c.LookupNames(context.Background(), set.names)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, clients := range []int{1, 32} {
+			var rate, med, p99 [2][]float64
+			for r := 0; r < rounds; r++ {
+				for i, bed := range beds {
+					run := loadPMCD(t, bed, pmids, clients, 2*time.Second)
+					rate[i] = append(rate[i], run.perSecond)
+					med[i] = append(med[i], float64(quantile(run.latencies, 0.5).Microseconds()))
+					p99[i] = append(p99[i], float64(quantile(run.latencies, 0.99).Microseconds()))
+				}
+			}
+			m := func(v []float64) float64 {
+				sort.Float64s(v)
+				return v[len(v)/2]
+			}
+			fmt.Fprintf(&table, "| %s | %d | %.0f | %.0f | %.2f | %.0f | %.0f | %.0f | %.0f |\n",
+				set.name, clients, m(rate[0]), m(rate[1]), m(rate[1])/m(rate[0]),
+				m(med[0]), m(med[1]), m(p99[0]), m(p99[1]))
+		}
+	}
+	pr, gr := rssKB(t, theirs.PID()), rssKB(t, ours.PID())
+	fmt.Fprintf(&table, "\n| daemon RSS after the runs | PCP pmcd | gopcp pmcd | ratio |\n|---|---|---|---|\n| KiB | %d | %d | %.2f |\n",
+		pr, gr, float64(gr)/float64(pr))
+	t.Logf("ratio = gopcp fetches/s ÷ PCP fetches/s (above 1: gopcp faster); RSS ratio = gopcp ÷ PCP\n%s", table.String())
+	if out := os.Getenv("GOPCP_BENCH_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(table.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
