@@ -42,6 +42,9 @@ type indomTable struct {
 	next    int32
 	scratch []pmda.Instance
 	pub     atomic.Pointer[[]pmda.Instance]
+	// labels, when set, gives each instance its labels as the listing is
+	// published (only when it changes).
+	labels func(pmda.Instance) []pmda.Label
 }
 
 type idName struct {
@@ -87,6 +90,11 @@ func (t *indomTable) end() {
 	}
 	out := make([]pmda.Instance, len(t.scratch))
 	copy(out, t.scratch)
+	if t.labels != nil {
+		for i := range out {
+			out[i].Labels = t.labels(out[i])
+		}
+	}
 	t.pub.Store(&out)
 }
 

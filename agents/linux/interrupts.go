@@ -13,6 +13,10 @@ type irqTable struct {
 	name   []byte
 	// errors and missed are the ERR and MIS lines of /proc/interrupts.
 	errors, missed uint64
+	// text is each line's description (what follows the counts, spaces
+	// collapsed), kept for the labels.
+	text    map[string]string
+	textBuf []byte
 }
 
 type interruptData struct{ irqTable }
@@ -80,6 +84,24 @@ func (x *Linux) parseIRQ(b []byte, t *irqTable, lineDom, cpuDom *indomTable) {
 			}
 		}
 		t.counts[id] = c
+		t.textBuf = t.textBuf[:0]
+		for {
+			var w []byte
+			w, rest = nextField(rest)
+			if len(w) == 0 {
+				break
+			}
+			if len(t.textBuf) > 0 {
+				t.textBuf = append(t.textBuf, ' ')
+			}
+			t.textBuf = append(t.textBuf, w...)
+		}
+		if t.text == nil {
+			t.text = map[string]string{}
+		}
+		if old, ok := t.text[string(key)]; !ok || old != string(t.textBuf) {
+			t.text[string(key)] = string(t.textBuf)
+		}
 	}
 	lineDom.end()
 	cpuDom.end()

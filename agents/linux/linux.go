@@ -198,6 +198,7 @@ func newLinux(opts Options) (*Linux, error) {
 	x.hz = x.userHZ()
 	x.pageSize = uint64(os.Getpagesize())
 	x.bindAll()
+	x.setInstanceLabels()
 	for name := range x.bindings {
 		if findDesc(name) == nil {
 			return nil, fmt.Errorf("linux: %s is bound but PCP has no such metric", name)
@@ -218,7 +219,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 			continue
 		}
 		one, full := helpText(d.name)
-		m := pmda.Metric{Name: d.name, Desc: d.desc(domain), OneLine: one, Help: full}
+		m := pmda.Metric{Name: d.name, Desc: d.desc(domain), OneLine: one, Help: full, Labels: itemLabels(d.name)}
 		metrics = append(metrics, m)
 		x.byPMID[m.Desc.PMID] = &b
 		if d.indom >= 0 {
@@ -229,7 +230,8 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 	for serial, used := range x.declared {
 		if used {
 			one, full := indomHelp(serial)
-			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), OneLine: one, Help: full})
+			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), OneLine: one, Help: full,
+				Labels: indomLabels[serial]})
 		}
 	}
 	for s := range x.sources {

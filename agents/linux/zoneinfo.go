@@ -107,8 +107,20 @@ func (x *Linux) readZoneinfo() error {
 			}
 			node = bytes.TrimSuffix(x.fields[1], []byte(","))
 			z.name = append(append(append(z.name[:0], x.fields[3]...), "::node"...), node...)
+			// A node's own figures follow its first zone's heading; PCP lists
+			// the node before that zone.
+			next, _ := nextLine(b)
+			perNode := hasPrefix(trimSpace(next), "per-node stats")
+			var nodeID int32 = -1
+			if perNode {
+				z.pname = append(append(z.pname[:0], "node"...), node...)
+				nodeID = slot(z.pname)
+			}
 			zone = slot(z.name)
 			cur = zone
+			if perNode {
+				cur = nodeID
+			}
 			continue
 		}
 		if cur < 0 {
@@ -117,13 +129,7 @@ func (x *Linux) readZoneinfo() error {
 		tl := trimSpace(line)
 		switch {
 		case hasPrefix(tl, "per-node stats"):
-			z.pname = append(append(z.pname[:0], "node"...), node...)
-			// The node's instance comes before its zone's in the listing.
-			zname := t.scratch[len(t.scratch)-1]
-			t.scratch = t.scratch[:len(t.scratch)-1]
-			cur = slot(z.pname)
-			t.scratch = append(t.scratch, zname)
-			continue
+			continue // the heading chose the node
 		case hasPrefix(tl, "pages free"):
 			cur = zone
 			tl = tl[len("pages "):]

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -270,3 +271,47 @@ func compare(d pcp.Desc, ours, before, after map[string]any) string {
 func quote(s string) string { return "\"" + s + "\"" }
 
 func ftoa(f float64) string { return strings.TrimRight(strings.TrimRight(strconvF(f), "0"), ".") }
+
+var instNumRE = regexp.MustCompile(`inst \[\d+ or `)
+
+// labelBlocks splits pminfo -l output into metric blocks with instance
+// numbers removed and lines sorted: instance numbers are assigned per run
+// (PCP's agent keeps them in its cache files), names and labels are what
+// must agree.
+func labelBlocks(out string) map[string]string {
+	blocks := map[string]string{}
+	for _, b := range strings.Split(strings.TrimSpace(out), "\n\n") {
+		lines := strings.Split(instNumRE.ReplaceAllString(strings.TrimSpace(b), "inst ["), "\n")
+		if len(lines) == 0 {
+			continue
+		}
+		rest := lines[1:]
+		sort.Strings(rest)
+		blocks[lines[0]] = strings.Join(rest, "\n")
+	}
+	return blocks
+}
+
+// TestLabels: PCP's pminfo -l of every metric we serve gives the same
+// label sets (context, domain, instance domain, item and instance) as with
+// PCP's agent, instance numbers aside.
+func TestLabels(t *testing.T) {
+	theirs, oursPipe, oursGo := beds(t)
+	names := linux.Names()
+	want := labelBlocks(runTool(t, theirs, "pminfo", append([]string{"-l"}, names...)...))
+	for _, ours := range []*testbed.PMCD{oursPipe, oursGo} {
+		got := labelBlocks(runTool(t, ours, "pminfo", append([]string{"-l"}, names...)...))
+		bad := 0
+		for _, name := range names {
+			if skip(name) || got[name] == want[name] {
+				continue
+			}
+			if bad++; bad <= 10 {
+				t.Errorf("%s (go pmcd %v) labels:\nours:\n%s\nPCP's:\n%s", name, ours.IsGo(), got[name], want[name])
+			}
+		}
+		if bad > 10 {
+			t.Errorf("go pmcd %v: %d metrics' labels differ", ours.IsGo(), bad)
+		}
+	}
+}
