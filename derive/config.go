@@ -248,7 +248,7 @@ func (r *Registry) quoted(where, text string, delim byte, br *bufio.Reader, line
 		default:
 			b, err := br.ReadByte()
 			if err != nil {
-				r.warn("[%s] Error: pmLoadDerivedConfig: missing termination (%c) for value\n", strings.TrimSuffix(strings.TrimPrefix(where, "["), "] ")[:0]+whereAt(where, lineno+lines-1), delim)
+				r.warn("%sError: pmLoadDerivedConfig: missing termination (%c) for value\n", whereAt(where, lineno+max(lines-1, 0)), delim)
 				return "", max(lines-1, 0), false
 			}
 			c = b
@@ -281,9 +281,6 @@ func (r *Registry) quoted(where, text string, delim byte, br *bufio.Reader, line
 		tail, _ := br.ReadString('\n')
 		if t := strings.TrimSpace(tail); t != "" {
 			r.warn("%sWarning: pmLoadDerivedConfig: extra text (%s) after attribute value will be ignored\n", whereAt(where, lineno+extra), t)
-		}
-		if strings.HasSuffix(tail, "\n") {
-			// the rest of the closing line is consumed here
 		}
 	}
 	return string(v), extra, true

@@ -1,0 +1,86 @@
+package derive
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// TestConfigAgainstPCP loads testdata/config.conf, a file with every
+// kind of bad line, and compares the messages and the help texts with
+// those of PCP's pminfo -t and -T.
+func TestConfigAgainstPCP(t *testing.T) {
+	conf, err := filepath.Abs("testdata/config.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testbed.StartPMCD(t, testbed.Options{})
+	run := func(args ...string) (string, string) {
+		cmd, err := p.Command(context.Background(), "pminfo", append([]string{"-h", p.Host()}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, "PCP_DERIVED_CONFIG="+conf)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		_ = cmd.Run()
+		return out.String(), errb.String()
+	}
+	wantT, wantErr := run("-t", "cfg")
+	wantHelp, _ := run("-T", "cfg.e", "cfg.f")
+
+	var warnings strings.Builder
+	reg := NewRegistry()
+	reg.Warn = func(m string) { warnings.WriteString(m) }
+	if _, err := reg.LoadConfig(conf); err != nil {
+		t.Fatal(err)
+	}
+	if got := warnings.String(); got != wantErr {
+		diffReport(t, nil, wantErr, got)
+	}
+	ctx := context.Background()
+	pc, err := pmapi.NewHostContext(ctx, p.Host())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	dc := NewContext(hostSource{pc}, reg)
+	names, err := dc.Traverse(ctx, "cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotT, gotHelp strings.Builder
+	for _, n := range names {
+		pmids, _ := dc.LookupNames(ctx, []string{n})
+		text, err := dc.LookupText(pmids[0], false)
+		switch {
+		case errors.Is(err, pcp.ErrText):
+			fmt.Fprintf(&gotT, "%s One-line Help: Error: %s\n", n, pcp.ErrText.Error())
+		case err != nil:
+			t.Fatal(err)
+		default:
+			fmt.Fprintf(&gotT, "%s [%s]\n", n, text)
+		}
+		if n == "cfg.e" || n == "cfg.f" {
+			text, err := dc.LookupText(pmids[0], true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&gotHelp, "\n%s\nHelp:\n%s\n", n, text)
+		}
+	}
+	if gotT.String() != wantT {
+		diffReport(t, nil, wantT, gotT.String())
+	}
+	if strings.TrimSuffix(gotHelp.String(), "\n") != strings.TrimSuffix(wantHelp, "\n") {
+		diffReport(t, nil, wantHelp, gotHelp.String())
+	}
+}
