@@ -54,10 +54,20 @@ func runTool(t *testing.T, bed *testbed.PMCD, tool string, args ...string) strin
 	return r.Stdout + r.Stderr
 }
 
-// TestDescriptors: every metric we serve has PCP's descriptor, through
-// PCP's pminfo against each pmcd, and one-line and full help.
-func TestDescriptors(t *testing.T) {
+// TestAgainstPCP runs the comparisons with PCP's agent on one set of
+// beds: PCP's pmcd with PCP's pmdalinux, PCP's pmcd with ours as a pipe
+// agent, gopcp's pmcd with ours in-process.
+func TestAgainstPCP(t *testing.T) {
 	theirs, oursPipe, oursGo := beds(t)
+	t.Run("descriptors", func(t *testing.T) { testDescriptors(t, theirs, oursPipe, oursGo) })
+	t.Run("labels", func(t *testing.T) { testLabels(t, theirs, oursPipe, oursGo) })
+	t.Run("values", func(t *testing.T) { testValues(t, theirs, oursPipe, oursGo) })
+	t.Run("pmlogger", func(t *testing.T) { testPMLoggerDefaultConfig(t, theirs, oursPipe, oursGo) })
+}
+
+// testDescriptors: every metric we serve has PCP's descriptor, through
+// PCP's pminfo against each pmcd, and one-line and full help.
+func testDescriptors(t *testing.T, theirs, oursPipe, oursGo *testbed.PMCD) {
 	names := linux.Names()
 	want := runTool(t, theirs, "pminfo", append([]string{"-d"}, names...)...)
 	for _, ours := range []*testbed.PMCD{oursPipe, oursGo} {
@@ -157,13 +167,12 @@ func fetchAll(t *testing.T, ctx context.Context, c *pmapi.Context, names []strin
 // does.
 var permissionBound = []string{"mem.slabinfo.", "tty.serial."}
 
-// TestValues fetches every metric from PCP's agent, ours, and PCP's again,
+// testValues fetches every metric from PCP's agent, ours, and PCP's again,
 // through one client, and compares: instance names identical; counters
 // between PCP's two readings within 2% (and 1000 units) either way;
 // discrete values equal (floats within 2%); strings equal; instantaneous
 // values present where PCP's are.
-func TestValues(t *testing.T) {
-	theirs, oursPipe, oursGo := beds(t)
+func testValues(t *testing.T, theirs, oursPipe, oursGo *testbed.PMCD) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	names := linux.Names()
@@ -292,11 +301,10 @@ func labelBlocks(out string) map[string]string {
 	return blocks
 }
 
-// TestLabels: PCP's pminfo -l of every metric we serve gives the same
+// testLabels: PCP's pminfo -l of every metric we serve gives the same
 // label sets (context, domain, instance domain, item and instance) as with
 // PCP's agent, instance numbers aside.
-func TestLabels(t *testing.T) {
-	theirs, oursPipe, oursGo := beds(t)
+func testLabels(t *testing.T, theirs, oursPipe, oursGo *testbed.PMCD) {
 	names := linux.Names()
 	want := labelBlocks(runTool(t, theirs, "pminfo", append([]string{"-l"}, names...)...))
 	for _, ours := range []*testbed.PMCD{oursPipe, oursGo} {

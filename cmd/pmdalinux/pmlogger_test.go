@@ -60,12 +60,11 @@ func loggerWarnings(t *testing.T, bed *testbed.PMCD, name, config string) ([]str
 	return out, log
 }
 
-// TestPMLoggerDefaultConfig generates pmlogger's default configuration
+// testPMLoggerDefaultConfig generates pmlogger's default configuration
 // with PCP's pmlogconf against PCP's own Linux agent, then records with
 // it from each pmcd hosting ours: pmlogger must warn about nothing it
 // does not also warn about with PCP's agent.
-func TestPMLoggerDefaultConfig(t *testing.T) {
-	theirs, oursPipe, oursGo := beds(t)
+func testPMLoggerDefaultConfig(t *testing.T, theirs, oursPipe, oursGo *testbed.PMCD) {
 	cfg := filepath.Join(t.TempDir(), "config.default")
 	if r := theirs.Run("pmlogconf", "-c", "-h", theirs.Host(), cfg); r.Err != nil {
 		t.Fatalf("pmlogconf: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
