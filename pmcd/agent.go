@@ -100,14 +100,20 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 	if a.notReady {
 		return nil, pcp.ErrAgain
 	}
-	// pmcd's own agent answers from memory at once; any other agent has
-	// the agent timeout.
-	if p, ok := a.b.(*inProc); !ok || !p.own {
+	// pmcd's own agent answers from memory at once. A daemon's reads and
+	// writes each have the agent timeout, and the request goes on even if
+	// the client goes, which keeps the conversation in step; an
+	// in-process agent has the timeout as a deadline.
+	d, isDaemon := a.b.(*daemon)
+	switch p, ok := a.b.(*inProc); {
+	case isDaemon:
+		d.r.Timeout, d.w.Timeout = a.s.agentTimeout(), a.s.agentTimeout()
+		ctx = context.Background()
+	case ok && !p.own:
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, a.s.agentTimeout())
 		defer cancel()
 	}
-	_, isDaemon := a.b.(*daemon)
 	if isDaemon {
 		a.s.countOut(req.PDUType())
 	}
