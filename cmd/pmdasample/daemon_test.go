@@ -16,7 +16,10 @@ import (
 // with status 0, as PCP's does.
 func TestControlStops(t *testing.T) {
 	dir := t.TempDir()
-	bin := buildOurs(t, dir)
+	bin, err := buildOurs(t)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(bin, "-l", filepath.Join(dir, "sample.log"))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testbed"
@@ -23,43 +26,60 @@ import (
 
 var update = flag.Bool("update", os.Getenv("UPDATE_GOLDEN") == "1", "rewrite testdata/*.golden from PCP's agent")
 
-// worldDir makes a directory everyone can read: pmcd's agents may run as
-// user pcp.
-func worldDir(t *testing.T) string {
-	t.Helper()
+// worldDir makes a directory everyone can read, removed when t ends:
+// pmcd's agents may run as user pcp.
+func worldDir(t testing.TB) (string, error) {
 	dir, err := os.MkdirTemp("", "gopcp-sample-")
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return dir, os.Chmod(dir, 0o755)
 }
 
-// buildOurs builds this command into dir.
-func buildOurs(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "pmdasample")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// ourBinary is this command, built once per test binary into a
+// directory everyone can read.
+var ourBinary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func buildOurs(t testing.TB) (string, error) {
+	ourBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "gopcp-pmdasample-bin-")
+		if err == nil {
+			err = os.Chmod(dir, 0o755)
+		}
+		if err != nil {
+			ourBinary.err = err
+			return
+		}
+		bin := filepath.Join(dir, "pmdasample")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			ourBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		ourBinary.path = bin
+	})
+	return ourBinary.path, ourBinary.err
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if ourBinary.path != "" {
+		os.RemoveAll(filepath.Dir(ourBinary.path))
 	}
-	return bin
+	os.Exit(code)
 }
 
 // samplePMNS writes a namespace root holding PCP's sample namespace as
 // PCP installs it, for domain 29.
-func samplePMNS(t *testing.T, in *testbed.Install, dir string) string {
-	t.Helper()
+func samplePMNS(in *testbed.Install, dir string) (string, error) {
 	src := filepath.Join(in.Var("PCP_PMDAS_DIR"), "sample", "pmns")
 	path := filepath.Join(dir, "root_sample")
 	text := "root {\n\tsample\n}\n\n#define SAMPLE 29\n#include \"" + src + "\"\n"
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return path, os.WriteFile(path, []byte(text), 0o644)
 }
 
 // pair is our agent and PCP's, each under a private PCP pmcd.
@@ -81,55 +101,79 @@ const (
 	dsoUnderOurs                 // our agent in-process in our pmcd as sampledso
 )
 
-func startPair(t *testing.T) pair { return startSetup(t, oursUnderPCP) }
-
 // startSetup starts PCP's agent under PCP's pmcd and, beside it, the
-// agent and pmcd the setup names.
-func startSetup(t *testing.T, how setup) pair {
-	in := testbed.Need(t)
-	dir := worldDir(t)
-	root := samplePMNS(t, in, dir)
-	pmdas := filepath.Join(dir, "pmdas")
-	if err := os.MkdirAll(filepath.Join(pmdas, "sample"), 0o755); err != nil {
-		t.Fatal(err)
+// agent and pmcd the setup names. It may run on any goroutine: it reports
+// errors rather than failing t, which it uses for clean-ups only.
+func startSetup(t testing.TB, in *testbed.Install, how setup) (pair, error) {
+	var p pair
+	dir, err := worldDir(t)
+	if err != nil {
+		return p, err
 	}
-	p := pair{oursDir: pmdas}
+	root, err := samplePMNS(in, dir)
+	if err != nil {
+		return p, err
+	}
+	p.oursDir = filepath.Join(dir, "pmdas")
+	if err := os.MkdirAll(filepath.Join(p.oursDir, "sample"), 0o755); err != nil {
+		return p, err
+	}
+	start := func(goPMCD bool, opts testbed.Options) (*testbed.PMCD, error) {
+		var bed *testbed.PMCD
+		var err error
+		if goPMCD {
+			bed, err = testbed.StartGo(opts)
+		} else {
+			bed, err = testbed.Start(opts)
+		}
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("logs of pmcd on %s:\n%s", bed.Host(), bed.Logs())
+			}
+			bed.Close()
+		})
+		return bed, nil
+	}
+	var oursOpts testbed.Options
+	goPMCD := how != oursUnderPCP
+	theirsOpts := testbed.Options{}
 	switch how {
 	case oursUnderPCP, oursUnderOurs:
-		bin := buildOurs(t, dir)
-		opts := testbed.Options{Agents: []testbed.Agent{
-			testbed.PMCDAgent(),
-			testbed.PipeAgent("sample", 29, root, "/usr/bin/env", "PCP_PMDAS_DIR="+pmdas,
-				bin, "-d", "29", "-l", filepath.Join(dir, "sample.log")),
-		}}
-		if how == oursUnderPCP {
-			p.ours = testbed.StartPMCD(t, opts)
-		} else {
-			p.ours = testbed.StartGoPMCD(t, opts)
+		bin, err := buildOurs(t)
+		if err != nil {
+			return p, err
 		}
-		p.theirs = testbed.StartPMCD(t, testbed.Options{})
+		oursOpts.Agents = []testbed.Agent{
+			testbed.PMCDAgent(),
+			testbed.PipeAgent("sample", 29, root, "/usr/bin/env", "PCP_PMDAS_DIR="+p.oursDir,
+				bin, "-d", "29", "-l", filepath.Join(dir, "sample.log")),
+		}
 	case theirsUnderOurs:
-		p.ours = testbed.StartGoPMCD(t, testbed.Options{})
-		p.oursDir = filepath.Join(p.ours.Dir(), "pmdas")
-		p.theirs = testbed.StartPMCD(t, testbed.Options{})
 	case dsoUnderOurs:
 		dso := filepath.Join(dir, "root_sampledso")
 		text := "root {\n\tsampledso\n}\n\n#define SAMPLE 30\n#define sample sampledso\n#include \"" +
 			filepath.Join(in.Var("PCP_PMDAS_DIR"), "sample", "pmns") + "\"\n"
 		if err := os.WriteFile(dso, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+			return p, err
 		}
-		p.ours = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{
-			testbed.PMCDAgent(),
-			testbed.GoDSOAgent("sampledso", 30, "sample_init", dso),
-		}})
-		p.theirs = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
+		oursOpts.Agents = []testbed.Agent{testbed.PMCDAgent(), testbed.GoDSOAgent("sampledso", 30, "sample_init", dso)}
+		theirsOpts.Agents = []testbed.Agent{
 			testbed.PMCDAgent(),
 			testbed.DSOAgent("sampledso", 30, "$PCP_PMDAS_DIR/sample/pmda_sample.so", "sample_init", dso),
-		}})
+		}
 		p.dso = true
 	}
-	return p
+	if p.ours, err = start(goPMCD, oursOpts); err != nil {
+		return p, err
+	}
+	if how == theirsUnderOurs {
+		p.oursDir = filepath.Join(p.ours.Dir(), "pmdas")
+	}
+	p.theirs, err = start(false, theirsOpts)
+	return p, err
 }
 
 func tool(bed *testbed.PMCD, name string, args ...string) string {
@@ -187,22 +231,23 @@ func mask(s string) string {
 // agents, one after the other, and returns the transcripts, masked.
 // Lines starting "#" are comments; "@dynamic FILE-LINES" writes
 // sample/dynamic.indom for both agents (lines separated by "|").
-func script(t *testing.T, p pair, name string) (ours, theirs string) {
-	t.Helper()
-	o, w := runScript(t, p, name)
+func script(p pair, name string) (ours, theirs string, err error) {
+	o, w, err := runScript(p, name)
+	if err != nil {
+		return "", "", err
+	}
 	if p.dso {
 		// The in-process agents are sampledso; compare as sample.
 		o = strings.ReplaceAll(o, "sampledso", "sample")
 		w = strings.ReplaceAll(w, "sampledso", "sample")
 	}
-	return mask(o), mask(w)
+	return mask(o), mask(w), nil
 }
 
-func runScript(t *testing.T, p pair, name string) (ours, theirs string) {
-	t.Helper()
+func runScript(p pair, name string) (ours, theirs string, err error) {
 	b, err := os.ReadFile(filepath.Join("testdata", name+".cmds"))
 	if err != nil {
-		t.Fatal(err)
+		return "", "", err
 	}
 	var o, w strings.Builder
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -214,7 +259,7 @@ func runScript(t *testing.T, p pair, name string) (ours, theirs string) {
 			for _, dir := range []string{p.oursDir, filepath.Join(p.theirs.Dir(), "pmdas")} {
 				path := filepath.Join(dir, "sample", "dynamic.indom")
 				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
+					return "", "", err
 				}
 			}
 			continue
@@ -223,11 +268,14 @@ func runScript(t *testing.T, p pair, name string) (ours, theirs string) {
 			line = strings.ReplaceAll(line, "sample.", "sampledso.")
 			line = strings.ReplaceAll(line, " sample", " sampledso")
 		}
+		// The two agents are independent: ask both at once.
 		f := strings.Fields(line)
+		done := make(chan string)
+		go func() { done <- tool(p.theirs, f[0], f[1:]...) }()
 		o.WriteString("$ " + line + "\n" + tool(p.ours, f[0], f[1:]...))
-		w.WriteString("$ " + line + "\n" + tool(p.theirs, f[0], f[1:]...))
+		w.WriteString("$ " + line + "\n" + <-done)
 	}
-	return o.String(), w.String()
+	return o.String(), w.String(), nil
 }
 
 // maskHelp replaces help texts by whether there is one: pminfo -tT's
@@ -311,16 +359,76 @@ func diff(a, b string) string {
 	return out.String()
 }
 
-// TestAgainstPCP runs each script against a fresh pair of agents.
+// job is one script run against one pair of agents.
+type job struct {
+	name   string // the subtest's
+	script string
+	how    setup
+
+	ours, theirs string
+	err          error
+}
+
+// parallelPairs is how many pairs of pmcds run at once: they mostly wait
+// for each other and for PCP's tools, so more than the processors.
+const parallelPairs = 8
+
+// TestAgainstPCP runs every script against fresh pairs of agents, several
+// pairs at once, then compares the transcripts: our pmdasample under
+// PCP's pmcd against PCP's pmdasample (and the golden files), and then
+// with our pmcd in the way (see the setups).
 func TestAgainstPCP(t *testing.T) {
+	in := testbed.Need(t)
+	var jobs []*job
 	for _, name := range []string{"metadata", "values", "stores", "events", "dynamic", "probe", "busy", "help"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			ours, theirs := script(t, startPair(t), name)
-			if name == "help" {
+		jobs = append(jobs, &job{name: name, script: name, how: oursUnderPCP})
+	}
+	for _, c := range []struct {
+		name    string
+		how     setup
+		scripts []string
+	}{
+		{"ours-under-our-pmcd", oursUnderOurs, []string{"metadata", "values", "stores", "events"}},
+		{"PCPs-under-our-pmcd", theirsUnderOurs, []string{"values", "stores"}},
+		{"in-process", dsoUnderOurs, []string{"metadata", "values", "events"}},
+	} {
+		for _, name := range c.scripts {
+			jobs = append(jobs, &job{name: c.name + "/" + name, script: name, how: c.how})
+		}
+	}
+	sem := make(chan struct{}, parallelPairs)
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			p, err := startSetup(t, in, j.how)
+			if err == nil {
+				j.ours, j.theirs, err = script(p, j.script)
+			}
+			j.err = err
+		}()
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		t.Run(j.name, func(t *testing.T) {
+			if errors.Is(j.err, testbed.ErrNotInstalled) {
+				testbed.Need(t)
+			}
+			if j.err != nil {
+				t.Fatal(j.err)
+			}
+			ours, theirs := j.ours, j.theirs
+			if j.script == "help" {
 				ours, theirs = maskHelp(ours), maskHelp(theirs)
 			}
-			compare(t, name, ours, theirs)
+			if j.how == oursUnderPCP {
+				compare(t, j.script, ours, theirs)
+				return
+			}
+			compareWith(t, j.script, pmcdDifferences(t, ours), pmcdDifferences(t, theirs), false)
 		})
 	}
 }
@@ -400,28 +508,4 @@ func maskValues(s, name string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// TestUnderOurPMCD repeats the comparison with our pmcd in the way:
-// our pmdasample under our pmcd, PCP's pmdasample under our pmcd, and our
-// agent in-process (sampledso, domain 30) against PCP's pmda_sample.so in
-// PCP's pmcd, each against PCP's agent under PCP's pmcd.
-func TestUnderOurPMCD(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		how     setup
-		scripts []string
-	}{
-		{"ours", oursUnderOurs, []string{"metadata", "values", "stores", "events"}},
-		{"PCP's", theirsUnderOurs, []string{"values", "stores"}},
-		{"dso", dsoUnderOurs, []string{"metadata", "values", "events"}},
-	} {
-		for _, name := range c.scripts {
-			t.Run(c.name+"/"+name, func(t *testing.T) {
-				t.Parallel()
-				ours, theirs := script(t, startSetup(t, c.how), name)
-				compareWith(t, name, pmcdDifferences(t, ours), pmcdDifferences(t, theirs), false)
-			})
-		}
-	}
 }
