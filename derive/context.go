@@ -521,13 +521,16 @@ func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) er
 
 // operands calls f for each metric an expression reads.
 func operands(b *bound, f func(pcp.PMID)) {
+	if b.op == OpDefined {
+		return
+	}
 	if b.left != nil {
 		operands(b.left, f)
 	}
 	if b.right != nil {
 		operands(b.right, f)
 	}
-	if b.op == OpName && b.pmid != pcp.PMIDNull && (b.left == nil) {
+	if b.op == OpName && b.pmid != pcp.PMIDNull {
 		f(b.pmid)
 	}
 }

@@ -47,6 +47,15 @@ func (b *bound) setN(n int32) int32 {
 // eval computes b's values and returns how many there are, or a PCP
 // error code.
 func (e *evaluator) eval(b *bound) int32 {
+	if b.op == OpDefined {
+		// decided when the metric was bound; the operand is not fetched
+		v := uint64(0)
+		if b.left.pmid != pcp.PMIDNull {
+			v = 1
+		}
+		b.vals = append(b.vals[:0], ival{inst: -1, bits: v})
+		return b.setN(1)
+	}
 	if b.left != nil {
 		if n := e.eval(b.left); n < 0 {
 			if b.op == OpCount {
@@ -70,13 +79,6 @@ func (e *evaluator) eval(b *bound) int32 {
 		return 1
 	case OpName:
 		return e.evalName(b)
-	case OpDefined:
-		v := uint64(0)
-		if b.left.pmid != pcp.PMIDNull {
-			v = 1
-		}
-		b.vals = append(b.vals[:0], ival{inst: -1, bits: v})
-		return b.setN(1)
 	case OpAnon, OpColon:
 		return b.setN(0)
 	case OpDelta, OpRate:
