@@ -290,7 +290,16 @@ func TestPythonAgent(t *testing.T) {
 	if _, err := os.Stat(py); err != nil {
 		pcptest.Missing(t, "PCP's pmdasimple.python: "+err.Error())
 	}
-	if err := exec.Command("python3", "-c", "import pcp.pmda").Run(); err != nil {
+	// the system's Python has python3-pcp; one earlier in $PATH (pyenv,
+	// virtualenv) may not
+	python := ""
+	for _, p := range []string{"/usr/bin/python3", "python3"} {
+		if err := exec.Command(p, "-c", "import pcp.pmda").Run(); err == nil {
+			python = p
+			break
+		}
+	}
+	if python == "" {
 		pcptest.Missing(t, "python3-pcp is not installed")
 	}
 	w := newWorld(t)
@@ -299,7 +308,7 @@ func TestPythonAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := strings.ReplaceAll(string(b), "@PYTHON@", py)
+	script := strings.NewReplacer("@PYTHON@", py, "/usr/bin/python3", python).Replace(string(b))
 	want := runDbpmda(t, theirs, w.dir, script, w.env, "-n", w.simpleRoot)
 	got := runDbpmda(t, ours, w.dir, script, w.env, "-n", w.simpleRoot)
 	if !strings.Contains(want, `[  2] inst: 2 name: "hour"`) {

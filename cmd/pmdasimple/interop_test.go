@@ -115,17 +115,22 @@ func buildPCPC(t *testing.T, in *testbed.Install, dir string) string {
 	return bin
 }
 
-// pythonAgent is PCP's Python simple agent, when python3-pcp is there.
-func pythonAgent(t *testing.T, in *testbed.Install) string {
+// pythonAgent is PCP's Python simple agent and the Python that has
+// python3-pcp: the system's, which a python3 earlier in $PATH (a pyenv or
+// virtualenv) may hide.
+func pythonAgent(t *testing.T, in *testbed.Install) (python, agent string) {
 	t.Helper()
-	py := filepath.Join(in.Var("PCP_PMDAS_DIR"), "simple", "pmdasimple.python")
-	if _, err := os.Stat(py); err != nil {
+	agent = filepath.Join(in.Var("PCP_PMDAS_DIR"), "simple", "pmdasimple.python")
+	if _, err := os.Stat(agent); err != nil {
 		pcptest.Missing(t, "PCP's pmdasimple.python: "+err.Error())
 	}
-	if err := exec.Command("python3", "-c", "import pcp.pmda").Run(); err != nil {
-		pcptest.Missing(t, "python3-pcp is not installed")
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if err := exec.Command(py, "-c", "import pcp.pmda").Run(); err == nil {
+			return py, agent
+		}
 	}
-	return py
+	pcptest.Missing(t, "python3-pcp is not installed")
+	return "", ""
 }
 
 func tool(t *testing.T, bed *testbed.PMCD, prog string, args ...string) string {
@@ -231,8 +236,8 @@ func TestAgainstPCPSimple(t *testing.T) {
 func TestPythonSimpleUnderOurPMCD(t *testing.T) {
 	in := testbed.Need(t)
 	w := newWorld(t, in)
-	py := pythonAgent(t, in)
-	pyAgent := testbed.PipeAgent("simple", 253, w.pmns, w.env("python3", py)...)
+	python, py := pythonAgent(t, in)
+	pyAgent := testbed.PipeAgent("simple", 253, w.pmns, w.env(python, py)...)
 	pcpBed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pyAgent}})
 	ourBed := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pyAgent}})
 	compareRuns(t, "PCP's Python agent under our pmcd vs PCP's", converse(t, ourBed), converse(t, pcpBed))
