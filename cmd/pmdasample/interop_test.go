@@ -197,6 +197,8 @@ var nondeterministic = map[string]bool{
 	"sample.seconds": true, "sample.dupnames.two.seconds": true, "sample.milliseconds": true,
 	"sample.sysinfo": true, "sample.ulonglong.bin": true, "sample.ulonglong.bin_ctr": true,
 	"sample.proc.time": true, "sample.step": true, "sample.step_counter": true,
+	// The heap's growth: whether malloc moves the program break.
+	"sample.datasize": true,
 }
 
 // mask hides the varying parts of tool output. Values are hidden in
