@@ -56,6 +56,7 @@ type Context struct {
 	metrics []*metric
 	seen    int // registry definitions copied so far
 	local   int // per-context metrics added
+	limit   int // most per-context metrics allowed; -1 for no limit
 	scratch pcp.Result
 }
 
@@ -64,7 +65,31 @@ func NewContext(src Source, reg *Registry) *Context {
 	if reg == nil {
 		reg = Global()
 	}
-	return &Context{src: src, reg: reg}
+	reg.mu.Lock()
+	limit := reg.limit
+	reg.mu.Unlock()
+	return &Context{src: src, reg: reg, limit: limit}
+}
+
+// SetLimit bounds the number of per-context derived metrics,
+// pmSetDerivedControl's PCP_DERIVED_CONTEXT_LIMIT; -1 means no limit. A
+// new Context starts with its registry's limit, as in libpcp.
+func (c *Context) SetLimit(n int) {
+	c.mu.Lock()
+	c.limit = n
+	c.mu.Unlock()
+}
+
+// Rebind forgets every binding and all history, so that each definition
+// is checked again against the context's metrics when next used. pmapi
+// calls it when a context is re-established (pmReconnectContext), when
+// metrics may have come or gone and defined() may change its answer.
+func (c *Context) Rebind() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.metrics {
+		m.bound, m.binding, m.expr, m.err = false, false, nil, nil
+	}
 }
 
 // Source returns the context derived metrics are added to.
@@ -110,6 +135,9 @@ func (c *Context) AddDerived(ctx context.Context, name, expr string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refresh()
+	if c.limit >= 0 && c.local >= c.limit {
+		return &AddError{Name: name, Msg: "Too many per-context derived metrics"}
+	}
 	for _, m := range c.metrics {
 		if m.def.Name == name && !m.global {
 			return &AddError{Name: name, Msg: "Duplicate per-context derived metric name"}

@@ -3,6 +3,7 @@ package derive
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -47,5 +48,48 @@ func TestPCPFailures(t *testing.T) {
 		if _, err := c.LookupDesc(ctx, pmids[0]); !errors.Is(err, pcp.ErrBadDerive) {
 			t.Errorf("%s: LookupDesc error %v, want PM_ERR_BADDERIVE", name, err)
 		}
+	}
+}
+
+// TestLimitsAndRebind checks the limits on the number of definitions and
+// that Rebind checks definitions afresh.
+func TestLimitsAndRebind(t *testing.T) {
+	ctx := context.Background()
+	reg := NewRegistry()
+	reg.SetLimit(1)
+	if err := reg.Register("l.a", "m.val"); err != nil {
+		t.Fatal(err)
+	}
+	err := reg.Register("l.b", "m.val")
+	if !errors.Is(err, pcp.ErrBadDerive) || !strings.Contains(err.Error(), "Too many global derived metrics") {
+		t.Errorf("second global over a limit of 1: %v", err)
+	}
+	src := newFake()
+	c := NewContext(src, reg)
+	c.SetLimit(1)
+	if err := c.AddDerived(ctx, "l.c", "m.val * 2"); err != nil {
+		t.Fatal(err)
+	}
+	err = c.AddDerived(ctx, "l.d", "m.val")
+	if !errors.Is(err, pcp.ErrBadDerive) || !strings.Contains(err.Error(), "Too many per-context derived metrics") {
+		t.Errorf("second per-context over a limit of 1: %v", err)
+	}
+	if err := c.AddDerived(ctx, "l.e", "defined(m.new)"); err == nil {
+		t.Errorf("a third definition passed the limit")
+	}
+	c.SetLimit(-1)
+	if err := c.AddDerived(ctx, "l.e", "defined(m.new)"); err != nil {
+		t.Fatal(err)
+	}
+	if res := fetchAll(t, c, []string{"l.e"}); res[0].vals[-1] != 0 {
+		t.Errorf("defined(m.new) before m.new exists = %v", res[0].vals)
+	}
+	src.descs["m.new"] = pcp.Desc{PMID: pcp.NewPMID(1, 0, 9), Type: pcp.Type32, InDom: pcp.InDomNull, Sem: pcp.SemInstant}
+	if res := fetchAll(t, c, []string{"l.e"}); res[0].vals[-1] != 0 {
+		t.Errorf("defined(m.new) changed before Rebind: %v", res[0].vals)
+	}
+	c.Rebind()
+	if res := fetchAll(t, c, []string{"l.e"}); res[0].vals[-1] != 1 {
+		t.Errorf("defined(m.new) after Rebind = %v, want 1", res[0].vals)
 	}
 }
