@@ -59,7 +59,8 @@ type Conf struct {
 	Warnings []string
 }
 
-// LoadConf reads and parses the pmcd.conf at path.
+// LoadConf reads and parses the pmcd.conf at path; messages name it
+// "pmcd", as PCP's do.
 func LoadConf(path string) (*Conf, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -72,7 +73,8 @@ func LoadConf(path string) (*Conf, error) {
 	if err != nil {
 		extra = nil
 	}
-	return parseConf(f, path, extra)
+	// PCP's pmcd names neither file in its messages, only "pmcd".
+	return parseConf(f, "pmcd", extra)
 }
 
 // ParseConf parses pmcd.conf text. source names it in messages, which

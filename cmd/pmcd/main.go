@@ -59,11 +59,26 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	p := cli.Parse(cmd, append([]string{"pmcd"}, args...))
 	if len(p.Args) > 0 && p.Errors == 0 {
 		p.Errors++
+		o.valueErrors++
+	}
+	// An unknown option or a missing argument is, to PCP's pmcd, a
+	// request for the usage message.
+	if p.Errors > o.valueErrors {
+		o.usage = true
 	}
 	if o.usage || p.Errors > 0 {
 		fmt.Fprint(os.Stderr, p.Report(cmd))
 		if o.usage {
 			return exitError(0)
+		}
+		// As PCP's pmcd, say so in its log style, and in -x's file.
+		fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Error: pmcd not started due to errors!\n",
+			time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid())
+		if o.fatalPath != "" {
+			if f, err := os.OpenFile(o.fatalPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
+				fmt.Fprintf(f, "NOTE: pmcd not started due to errors!  Log file \"%s\" has vanished!\n", o.logPath)
+				f.Close()
+			}
 		}
 		return exitError(1)
 	}

@@ -69,7 +69,7 @@ func TestConfErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []struct{ conf, want string }{
-		{bad, bad + " config[line 1]: Error: expected `dso', `socket' or `pipe'"},
+		{bad, "pmcd config[line 1]: Error: expected `dso', `socket' or `pipe'"},
 		{filepath.Join(dir, "missing.conf"), "no such file"},
 	}
 	for _, c := range cases {

@@ -30,6 +30,9 @@ type options struct {
 	nsPath     string
 	uniqNames  bool
 	trace      int
+	// valueErrors counts bad option values (as opposed to unknown
+	// options or missing arguments, which PCP's pmcd takes as -?).
+	valueErrors int
 }
 
 func command(o *options) *cli.Command {
@@ -87,6 +90,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 	case 'L':
 		n, ok := cli.Strtol(arg)
 		if !ok || n <= 0 {
+			o.valueErrors++
 			p.Errorf("-L requires a positive value")
 			return
 		}
@@ -94,6 +98,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 	case 'q':
 		n, err := strconv.Atoi(arg)
 		if err != nil || n <= 0 {
+			o.valueErrors++
 			p.Errorf("-q requires a positive numeric argument")
 			return
 		}
@@ -101,6 +106,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 	case 't':
 		n, err := strconv.Atoi(arg)
 		if err != nil || n < 0 {
+			o.valueErrors++
 			p.Errorf("-t requires a positive numeric argument")
 			return
 		}
@@ -113,7 +119,8 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 		for _, f := range strings.Split(arg, ",") {
 			n, err := strconv.Atoi(f)
 			if err != nil || n < 0 || n > 65535 {
-				p.Errorf("-p requires a positive numeric argument (%s)", arg)
+				o.valueErrors++
+			p.Errorf("-p requires a positive numeric argument (%s)", arg)
 				return
 			}
 			o.ports = append(o.ports, n)
@@ -125,6 +132,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 	case 'T':
 		n, err := strconv.Atoi(arg)
 		if err != nil || n < 0 {
+			o.valueErrors++
 			p.Errorf("-T requires a positive numeric argument")
 			return
 		}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// buildPMCD builds this command for tests that need it as a process.
+func buildPMCD(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pmcd")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestUsageLikePCP compares the usage message and status of -? and of a
+// bad option with PCP's pmcd.
+func TestUsageLikePCP(t *testing.T) {
+	in := testbed.Need(t)
+	ours := buildPMCD(t)
+	for _, args := range [][]string{{"-?"}, {"-Z"}, {"-L", "0"}, {"-t", "x"}, {"extra"}} {
+		run := func(bin string) string {
+			cmd := exec.Command(bin, args...)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			text := stamp.ReplaceAllString(strings.ReplaceAll(out.String(), bin, "pmcd"), "[TIME] pmcd(PID)")
+			return text + "status " + string(rune('0'+code))
+		}
+		if got, want := run(ours), run(in.PMCD); got != want {
+			t.Errorf("pmcd %v:\nours:\n%s\nPCP's:\n%s", args, got, want)
+		}
+	}
+}
+
+// TestVerifyLikePCP runs pmcd -v on good and bad configurations with
+// PCP's pmcd and ours: the same status, and the same messages.
+func TestVerifyLikePCP(t *testing.T) {
+	in := testbed.Need(t)
+	ours := buildPMCD(t)
+	dir := t.TempDir()
+	for _, text := range []string{
+		"pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n",
+		"pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n[access]\nallow localhost : fetch\n",
+		"a x dso e /p\n",
+	} {
+		conf := filepath.Join(dir, "pmcd.conf")
+		if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run := func(bin string) (string, int) {
+			out, err := exec.Command(bin, "-v", "-c", conf).CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			return string(out), code
+		}
+		gotOut, gotCode := run(ours)
+		wantOut, wantCode := run(in.PMCD)
+		if gotCode != wantCode || gotOut != wantOut {
+			t.Errorf("pmcd -v on %q: ours %d %q, PCP's %d %q", text, gotCode, gotOut, wantCode, wantOut)
+		}
+	}
+}
+
+// TestFatalFile starts pmcd on a busy port: it must fail, with PCP's
+// note and the log in -x's file.
+func TestFatalFile(t *testing.T) {
+	dir := t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	ns := filepath.Join(dir, "root")
+	conf := filepath.Join(dir, "pmcd.conf")
+	os.WriteFile(ns, []byte("root {\n}\n"), 0o644)
+	os.WriteFile(conf, []byte("pmcd 2 dso pmcd_init /p.so\n"), 0o644)
+	fatal, logPath := filepath.Join(dir, "fatal"), filepath.Join(dir, "pmcd.log")
+	err = run(context.Background(), []string{"-f", "-i", "127.0.0.1", "-p", itoa(port), "-n", ns, "-c", conf,
+		"-s", "", "-l", logPath, "-x", fatal}, nil)
+	if err == nil {
+		t.Fatal("pmcd started on a busy port")
+	}
+	b, _ := os.ReadFile(fatal)
+	if !strings.HasPrefix(string(b), "NOTE: pmcd not started due to errors!  Log file \""+logPath+"\" contains ...\n") ||
+		!strings.Contains(string(b), "cannot listen") {
+		t.Errorf("fatal file:\n%s", b)
+	}
+}
+
+// TestSocketNotTaken starts a pmcd on a Unix socket another server
+// answers on: it must leave that socket alone and still serve TCP.
+func TestSocketNotTaken(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "pmcd.socket")
+	other, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ns := filepath.Join(dir, "root")
+	conf := filepath.Join(dir, "pmcd.conf")
+	os.WriteFile(ns, []byte("root {\n}\n"), 0o644)
+	os.WriteFile(conf, []byte("pmcd 2 dso pmcd_init /p.so\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf, "-s", sock,
+			"-l", filepath.Join(dir, "pmcd.log")}, ready)
+	}()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("run: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("pmcd did not start")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+	if _, err := os.Stat(sock); err != nil {
+		t.Errorf("the other server's socket was removed: %v", err)
+	}
+	logText, _ := os.ReadFile(filepath.Join(dir, "pmcd.log"))
+	if !strings.Contains(string(logText), "in use by another pmcd") {
+		t.Errorf("log does not say why there is no Unix socket:\n%s", logText)
+	}
+}
+
+// stamp matches the time and process id before a logged message.
+var stamp = regexp.MustCompile(`\[[^\]]*\] pmcd\(\d+\)`)
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + itoa(n%10)
+}
