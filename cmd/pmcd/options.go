@@ -120,7 +120,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 			n, err := strconv.Atoi(f)
 			if err != nil || n < 0 || n > 65535 {
 				o.valueErrors++
-			p.Errorf("-p requires a positive numeric argument (%s)", arg)
+				p.Errorf("-p requires a positive numeric argument (%s)", arg)
 				return
 			}
 			o.ports = append(o.ports, n)
