@@ -243,19 +243,19 @@ func (s *agent) value(c pmda.Client, item uint32, inst int32, n int) (pcp.Atom, 
 	case 39:
 		a.VBP = &pcp.ValueBlock{Type: pcp.TypeAggregate, Data: sysinfo()}
 	case 46:
-		if s.n46 == 0 {
-			s.col46 = s.rnd.next() % 3
-			s.n46 = 1 + s.rnd.next()%10
+		if s.lightFetches == 0 {
+			s.lightColour = s.rnd.next() % 3
+			s.lightFetches = 1 + s.rnd.next()%10
 		}
-		s.n46--
-		a.CP = lightNames[s.col46]
+		s.lightFetches--
+		a.CP = lightNames[s.lightColour]
 	case 47:
-		if s.n47 == 0 {
-			s.mag47 = 1 << (1 + s.rnd.next()%6)
-			s.n47 = 1 + s.rnd.next()%5
+		if s.magnitudeFetches == 0 {
+			s.magnitude = 1 << (1 + s.rnd.next()%6)
+			s.magnitudeFetches = 1 + s.rnd.next()%5
 		}
-		s.n47--
-		a.L = int32(s.mag47)
+		s.magnitudeFetches--
+		a.L = int32(s.magnitude)
 	case 49:
 		a.F = [...]float32{3.05, 12.05, 11.09, 11.09, 5.26}[inst]
 	case 10:

@@ -22,6 +22,7 @@ import (
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -83,63 +84,66 @@ type agent struct {
 	proc                                        procs
 	dyn                                         dynamicState
 
-	// values
-	x          int32 // shared by colour and mirage
-	control    int32
-	drift      int32
-	sign       int32
-	step       int32
-	writeMe    int32
-	long       int32
-	ulong      uint32
-	longlong   int64
-	ulonglong  uint64
-	float      float32
-	double     float64
-	str        string
-	aggr       []byte
-	binVal     [9]int32
-	col46      int64
-	n46        int64
-	mag47      int64
-	n47        int64
-	nbyte      int32
-	rapid      uint32
-	rapidCtr   uint64
-	wrap       int32
-	uwrap      uint32
-	llwrap     int64
-	ullwrap    uint64
-	swrap      int32
-	uswrap     uint32
-	llswrap    int64
-	ullswrap   uint64
-	errorCode  int32
-	notReady   int32
-	dodgeyCtl  int32
-	tmpDodgey  int32
-	newDodgey  int32
-	manyCount  int32
-	scrambleV  int64
-	negL       int32
-	negLL      int64
-	negF       float32
-	negD       float64
-	constGrad  uint32
-	constValue uint32
-	constAt    time.Time
-	scaleStep  [7]float64
-	scaleN     [7]int
-	updown     updown
-	visible    int32 // ghosts visible, -1 for none and hidden names
-	ghostState int32
-	mirageCtl  time.Time
-	mirageGap  time.Duration
-	eventFetch int32 // fetches of fungus's records, settable
-	eventX     int32 // fetches of bogus's records
-	hiresFetch int32
-	hiresX     int32
-	streams    eventStreams
+	// The values behind the metrics, named for them; x is the counter
+	// colour and the mirages share, the *wrap ones the wrapping
+	// counters, neg* the sample.negative.* values, and the light and
+	// magnitude fields hold a value and how many more fetches it lasts.
+	x                int32
+	control          int32
+	drift            int32
+	sign             int32
+	step             int32
+	writeMe          int32
+	long             int32
+	ulong            uint32
+	longlong         int64
+	ulonglong        uint64
+	float            float32
+	double           float64
+	str              string
+	aggr             []byte
+	binVal           [9]int32
+	lightColour      int64
+	lightFetches     int64
+	magnitude        int64
+	magnitudeFetches int64
+	nbyte            int32
+	rapid            uint32
+	rapidCtr         uint64
+	wrap             int32
+	uwrap            uint32
+	llwrap           int64
+	ullwrap          uint64
+	swrap            int32
+	uswrap           uint32
+	llswrap          int64
+	ullswrap         uint64
+	errorCode        int32
+	notReady         int32
+	dodgeyCtl        int32
+	tmpDodgey        int32
+	newDodgey        int32
+	manyCount        int32
+	scrambleV        int64
+	negL             int32
+	negLL            int64
+	negF             float32
+	negD             float64
+	constGrad        uint32
+	constValue       uint32
+	constAt          time.Time
+	scaleStep        [7]float64
+	scaleN           [7]int
+	updown           updown
+	visible          int32 // ghosts visible, -1 for none and hidden names
+	ghostState       int32
+	mirageCtl        time.Time
+	mirageGap        time.Duration
+	eventFetch       int32 // fetches of fungus's records, settable
+	eventX           int32 // fetches of bogus's records
+	hiresFetch       int32
+	hiresX           int32
+	streams          eventStreams
 }
 
 type updown struct {
@@ -162,8 +166,9 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 		Labels:        []pmda.Label{{Name: "role", Value: "testing"}},
 		ClusterLabels: map[uint32][]pmda.Label{0: {{Name: "cluster", Value: "zero"}}},
 		Fetcher:       s,
-		Flags:         0,
-		Log:           opts.Log,
+		// PCP's agent asks for clients' credentials.
+		Flags: pdu.FlagAuth,
+		Log:   opts.Log,
 	})
 }
 
