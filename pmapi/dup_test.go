@@ -52,6 +52,7 @@ func TestLocalDupAndZone(t *testing.T) {
 }
 
 func TestHostDupAndZone(t *testing.T) {
+	t.Parallel()
 	bed := startBed(t)
 	c := dial(t, bed)
 	ctx := testContext(t)

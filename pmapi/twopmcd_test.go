@@ -166,6 +166,7 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 // PCP's sample agent, the same questions through pmapi: the answers must
 // be the same.
 func TestSameAnswersBothPMCDs(t *testing.T) {
+	t.Parallel()
 	opts := testbed.Options{Env: []string{noDerived}}
 	theirs := testbed.StartPMCD(t, opts)
 	ours := testbed.StartGoPMCD(t, opts)
