@@ -286,11 +286,13 @@ func (c *client) write(ctx context.Context, b []byte) error {
 	return c.w.WritePDU(ctx, b)
 }
 
-// refuse tells the client its PDU was bad, as pmcd does, then gives the
-// error back so the connection ends.
+// refuse tells the client its PDU was bad with PM_ERR_IPC, as PCP's
+// pmcd does, and keeps the connection: the PDU was whole, so the stream
+// is still in step. (A PDU that cannot be framed ends the connection in
+// serveClient.)
 func (c *client) refuse(ctx context.Context, err error) error {
-	_ = c.sendError(ctx, pcp.ErrIPC)
-	return err
+	c.s.logf("client %v: %v", c.conn.RemoteAddr(), err)
+	return c.sendError(ctx, pcp.ErrIPC)
 }
 
 func (c *client) sendError(ctx context.Context, err error) error {

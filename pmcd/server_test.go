@@ -128,22 +128,27 @@ func TestNamespaceRequests(t *testing.T) {
 }
 
 // TestBadPDUEndsOnlyThatClient sends PDUs that lie about themselves; each
-// gets PM_ERR_IPC and its connection closed, while another client is
-// served throughout.
+// gets PM_ERR_IPC, and one that cannot even be framed has its connection
+// closed (a whole PDU leaves the stream in step, so as with PCP's pmcd
+// the connection stays), while another client is served throughout.
 func TestBadPDUEndsOnlyThatClient(t *testing.T) {
 	host := startOurs(t, testTree(t))
 	_, gr, gw := dial(t, host)
-	bad := [][]byte{
+	bad := []struct {
+		b      []byte
+		closes bool
+	}{
 		// PMNS_NAMES claiming a million names in 12 bytes of body.
-		{0, 0, 0, 24, 0, 0, 0x70, 0x0e, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0f, 0x42, 0x40},
+		{[]byte{0, 0, 0, 24, 0, 0, 0x70, 0x0e, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0f, 0x42, 0x40}, false},
 		// A PDU type nobody knows.
-		{0, 0, 0, 12, 0, 0, 0x71, 0x99, 0, 0, 0, 1},
+		{[]byte{0, 0, 0, 12, 0, 0, 0x71, 0x99, 0, 0, 0, 1}, false},
 		// A length shorter than a header.
-		{0, 0, 0, 4, 0, 0, 0x70, 0x03, 0, 0, 0, 1},
+		{[]byte{0, 0, 0, 4, 0, 0, 0x70, 0x03, 0, 0, 0, 1}, true},
 		// A length over the client limit: refused before reading the body.
-		{0, 0x10, 0, 0, 0, 0, 0x70, 0x03, 0, 0, 0, 1},
+		{[]byte{0, 0x10, 0, 0, 0, 0, 0x70, 0x03, 0, 0, 0, 1}, true},
 	}
-	for i, b := range bad {
+	for i, tc := range bad {
+		b := tc.b
 		conn, r, _ := dial(t, host)
 		if _, err := conn.Write(b); err != nil {
 			t.Fatal(err)
@@ -156,6 +161,15 @@ func TestBadPDUEndsOnlyThatClient(t *testing.T) {
 				t.Fatalf("case %d: undecodable reply: %v", i, derr)
 			}
 			wantError(t, m, pcp.ErrIPC)
+			if !tc.closes {
+				// Still in step: a good request on the same connection.
+				ids := roundTrip(t, r, pdu.NewWriter(conn), &pdu.PMNSNames{Names: []string{"kernel.all.load"}}).(*pdu.PMNSIDs)
+				if ids.PMIDs[0] != pcp.NewPMID(60, 2, 0) {
+					t.Errorf("case %d: lookup after it gave %v", i, ids.PMIDs)
+				}
+				cancel()
+				continue
+			}
 			_, err = r.ReadPDU(ctx)
 		}
 		cancel()
