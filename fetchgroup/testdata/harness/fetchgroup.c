@@ -37,7 +37,7 @@ struct handle {
     struct timeval tv;
 };
 
-static struct handle h[256];
+static struct handle h[16384];
 static int nh;
 
 static const char *
@@ -141,6 +141,10 @@ main(int argc, char **argv)
 
 	if (n < 1 || sscanf(line, "%31s", cmd) != 1)
 	    continue;
+	if (nh >= (int)(sizeof(h) / sizeof(h[0]))) {
+	    fprintf(stderr, "too many handles\n");
+	    return 2;
+	}
 	memset(p, 0, sizeof(*p));
 	if (strcmp(cmd, "item") == 0) {
 	    sscanf(line, "%*s %255s %255s %255s %255s", a[0], a[1], a[2], a[3]);
