@@ -185,11 +185,12 @@ func TestLocalAgentsSpec(t *testing.T) {
 		wantErr string
 		want    []LocalAgent
 	}{
-		{specs: nil, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}, {70, "/x/pmda_mmv.so", "mmv_init"}}},
+		// as in PCP, any line of the file whose third word is "dso" counts
+		{specs: nil, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}, {70, "/x/pmda_mmv.so", "mmv_init"}, {1, "/x", "bar_init"}}},
 		{specs: []string{"clear"}, want: nil},
 		{specs: []string{"clear", "add,29,/p/s.so,sample_init"}, want: []LocalAgent{{29, "/p/s.so", "sample_init"}}},
-		{specs: []string{"del,70"}, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
-		{specs: []string{"del,,/x/pmda_mmv.so"}, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
+		{specs: []string{"del,70", "del,1"}, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
+		{specs: []string{"del,,/x/pmda_mmv.so", "del,,/x"}, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
 		{specs: []string{"del,99"}, wantErr: "__pmLocalPMDA: Unknown or illegal instance domain identifier"},
 		{specs: []string{"bogus"}, wantErr: "bad op in spec"},
 		{specs: []string{"clear,"}, wantErr: "unexpected text after clear op in spec"},

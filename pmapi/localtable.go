@@ -68,9 +68,6 @@ func (t *LocalAgents) build() error {
 		case strings.HasPrefix(line, "linux"):
 			t.agents = append(t.agents, LocalAgent{60, filepath.Join(pmdas, "linux", "pmda_linux.so"), "linux_init"})
 			continue
-		case strings.HasPrefix(line, "["):
-			// the access control section ends the agent lines
-			return nil
 		}
 		f := strings.Fields(line)
 		if len(f) < 3 || f[2] != "dso" {
