@@ -2,9 +2,12 @@
 // a namespace to PCP clients and their requests through the agents of its
 // pmcd.conf, with PCP's pmcd options; see package pmcd.
 //
-// It always runs in the foreground (-f is accepted); -A, -Q, -U and -T
-// are accepted and have no effect, as this pmcd neither advertises itself,
-// offers TLS, changes user nor traces PDUs.
+// It always runs in the foreground; without -f it writes its pid to
+// $PCP_RUN_DIR/pmcd.pid, as PCP's pmcd does when it becomes a daemon, for
+// the scripts that signal it. -A, -Q and -U are accepted and have no
+// effect, as this pmcd neither advertises itself, offers TLS nor changes
+// user; -T's bits are reported by pmcd.control.trace* but nothing is
+// traced.
 package main
 
 import (
@@ -230,6 +233,16 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 			}
 		}
 	}()
+	if !o.foreground {
+		// Without -f PCP's pmcd records its pid for the rc scripts and
+		// for agents' Install and Remove scripts, which signal it.
+		pidFile := filepath.Join(confVar("PCP_RUN_DIR", "/run/pcp"), "pmcd.pid")
+		if err := os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+			logger.Printf("Warning: cannot write %s: %v", pidFile, err)
+		} else {
+			defer os.Remove(pidFile)
+		}
+	}
 	srv.RestartDead(ctx) // starts the agents before the first client
 	logger.Printf("Info: serving %d names and %d agents on %d sockets", tree.Len(), len(conf.Agents), len(listeners))
 	if ready != nil {
