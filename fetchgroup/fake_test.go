@@ -284,3 +284,56 @@ func TestFromDouble(t *testing.T) {
 		}
 	}
 }
+
+// endSource is an archive context whose last instance appears only at the
+// archive's end.
+type endSource struct {
+	fakeSource
+	atEnd, visits int
+}
+
+func (e *endSource) Kind() pmapi.Kind { return pmapi.KindArchive }
+
+func (e *endSource) AtEnd(ctx context.Context, f func() error) error {
+	e.visits++
+	e.atEnd++
+	defer func() { e.atEnd-- }()
+	return f()
+}
+
+func (e *endSource) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
+	if name == "late" {
+		if e.atEnd == 0 {
+			return 0, pcp.ErrInst
+		}
+		return 9, nil
+	}
+	return e.fakeSource.LookupInDom(ctx, indom, name)
+}
+
+func TestArchiveLookupAtEnd(t *testing.T) {
+	ctx := context.Background()
+	descs := map[string]pcp.Desc{"m": {PMID: pmidA, Type: pcp.Type32, InDom: indom, Sem: pcp.SemInstant}}
+	insts := map[pcp.InDom][]pmapi.Instance{indom: {{Inst: 1, Name: "early"}}}
+
+	arch := &endSource{fakeSource: fakeSource{descs: descs, insts: insts}}
+	g := New(arch)
+	if _, err := ExtendItem[int32](ctx, g, "m", "early", ""); err != nil || arch.visits != 0 {
+		t.Errorf("early instance: %v, %d visits to the end", err, arch.visits)
+	}
+	if _, err := ExtendItem[int32](ctx, g, "m", "late", ""); err != nil || arch.visits != 1 || arch.atEnd != 0 {
+		t.Errorf("late instance: %v, %d visits to the end, still there %d", err, arch.visits, arch.atEnd)
+	}
+	if _, err := ExtendItem[int32](ctx, g, "m", "never", ""); !errors.Is(err, pcp.ErrInst) || arch.visits != 2 {
+		t.Errorf("missing instance: %v, %d visits", err, arch.visits)
+	}
+	if _, err := ExtendEvent[int32](ctx, g, "m", "late", "m2", "", 1); !errors.Is(err, pcp.ErrName) || arch.visits != 3 {
+		t.Errorf("event with unknown field: %v, %d visits", err, arch.visits)
+	}
+
+	// a host context has no second chance
+	host := &fakeSource{descs: descs, insts: insts}
+	if _, err := ExtendItem[int32](ctx, New(host), "m", "late", ""); !errors.Is(err, pcp.ErrInst) {
+		t.Errorf("late instance on a host: %v", err)
+	}
+}
