@@ -58,6 +58,8 @@ type Context struct {
 	local   int // per-context metrics added
 	limit   int // most per-context metrics allowed; -1 for no limit
 	scratch pcp.Result
+	fetch   fetchState
+	index   map[pcp.PMID]*metric // unmasked metrics by PMID; nil when stale
 }
 
 // NewContext layers the derived metrics of reg (Global() when nil) over src.
@@ -106,6 +108,7 @@ func (c *Context) refresh() {
 		}
 		c.metrics = append(c.metrics, m)
 		c.seen++
+		c.index = nil
 	}
 }
 
@@ -119,12 +122,15 @@ func (c *Context) byName(name string) *metric {
 }
 
 func (c *Context) byPMID(pmid pcp.PMID) *metric {
-	for _, m := range c.metrics {
-		if !m.masked && m.def.PMID == pmid {
-			return m
+	if c.index == nil {
+		c.index = make(map[pcp.PMID]*metric, len(c.metrics))
+		for _, m := range c.metrics {
+			if !m.masked {
+				c.index[m.def.PMID] = m
+			}
 		}
 	}
-	return nil
+	return c.index[pmid]
 }
 
 // AddDerived adds a derived metric to this context only,
@@ -166,6 +172,7 @@ func (c *Context) AddDerived(ctx context.Context, name, expr string) error {
 	m := &metric{def: &Def{Name: name, Expr: expr, PMID: pmid, Tree: tree}}
 	c.metrics = append(c.metrics, m)
 	c.local++
+	c.index = nil
 	c.bind(ctx, m)
 	var sem *SemanticError
 	if errors.As(m.err, &sem) {
@@ -480,71 +487,119 @@ func (c *Context) LookupText(pmid pcp.PMID, help bool) (string, error) {
 
 // Fetch fetches pmids into r, computing derived metrics from their
 // operands, which are fetched from the source once however many derived
-// metrics use them.
+// metrics use them. The values r holds stay valid until r is used again.
 func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refresh()
-	var derived []*metric
-	want := make([]pcp.PMID, 0, len(pmids))
-	seen := map[pcp.PMID]bool{}
-	addReal := func(p pcp.PMID) {
-		if !seen[p] {
-			seen[p] = true
-			want = append(want, p)
-		}
-	}
+	f := &c.fetch
+	f.reset()
 	for _, p := range pmids {
 		m := c.byPMID(p)
 		if m == nil || !IsDerived(p) {
-			addReal(p)
+			f.addReal(p)
 			continue
 		}
 		c.bind(ctx, m)
-		if !slices.Contains(derived, m) {
-			derived = append(derived, m)
+		if _, dup := f.results[p]; !dup {
+			f.results[p] = 0
+			f.derived = append(f.derived, m)
 		}
 		if m.expr != nil {
-			operands(m.expr, addReal)
+			operands(m.expr, f.addReal)
 		}
 	}
-	if len(derived) == 0 {
+	if len(f.derived) == 0 {
 		return c.src.Fetch(ctx, pmids, r)
 	}
 	in := &c.scratch
 	in.Reset()
-	if len(want) > 0 {
-		if err := c.src.Fetch(ctx, want, in); err != nil {
+	if len(f.want) > 0 {
+		if err := c.src.Fetch(ctx, f.want, in); err != nil {
 			return err
 		}
-	} else {
-		in.Timestamp = pcp.Timestamp{}
 	}
-	sets := make(map[pcp.PMID]*pcp.ValueSet, len(in.Sets))
 	for i := range in.Sets {
-		sets[in.Sets[i].PMID] = &in.Sets[i]
+		f.sets[in.Sets[i].PMID] = &in.Sets[i]
 	}
-	e := &evaluator{ctx: ctx, stamp: in.Timestamp, sets: sets, inst: c.src}
-	results := map[pcp.PMID]int32{}
-	for _, m := range derived {
+	e := evaluator{ctx: ctx, stamp: in.Timestamp, sets: f.sets, inst: c.src}
+	for _, m := range f.derived {
 		if m.expr == nil {
-			results[m.def.PMID] = pcp.ErrPMID.Code()
+			f.results[m.def.PMID] = pcp.ErrPMID.Code()
 			continue
 		}
-		results[m.def.PMID] = e.eval(m.expr)
+		f.results[m.def.PMID] = e.eval(m.expr)
 	}
+	// one block of storage, from r's arena, for every value block
+	size := 0
+	for _, p := range pmids {
+		if n, ok := f.results[p]; ok {
+			size += derivedSize(c.byPMID(p), n)
+		} else if s := f.sets[p]; s != nil && s.NumVal > 0 && s.ValFmt != pcp.ValInSitu {
+			for _, v := range s.Values[:s.NumVal] {
+				size += len(v.Block.Data)
+			}
+		}
+	}
+	arena := r.Arena(size)[:0]
 	r.Reset()
 	r.Timestamp = in.Timestamp
 	for _, p := range pmids {
-		n, isDerived := results[p]
-		if !isDerived {
-			r.Sets = append(r.Sets, copySet(sets[p], p))
-			continue
+		vs := nextSet(r)
+		if n, ok := f.results[p]; ok {
+			arena = derivedSet(vs, c.byPMID(p), p, n, arena)
+		} else {
+			arena = copySet(vs, f.sets[p], p, arena)
 		}
-		m := c.byPMID(p)
-		r.Sets = append(r.Sets, derivedSet(m, p, n))
 	}
 	return nil
+}
+
+// fetchState is Fetch's working storage, kept between fetches.
+type fetchState struct {
+	seen    map[pcp.PMID]bool
+	want    []pcp.PMID
+	derived []*metric
+	sets    map[pcp.PMID]*pcp.ValueSet
+	results map[pcp.PMID]int32
+}
+
+func (f *fetchState) reset() {
+	if f.seen == nil {
+		f.seen = map[pcp.PMID]bool{}
+		f.sets = map[pcp.PMID]*pcp.ValueSet{}
+		f.results = map[pcp.PMID]int32{}
+	}
+	clear(f.seen)
+	clear(f.sets)
+	clear(f.results)
+	f.want = f.want[:0]
+	f.derived = f.derived[:0]
+}
+
+func (f *fetchState) addReal(p pcp.PMID) {
+	if !f.seen[p] {
+		f.seen[p] = true
+		f.want = append(f.want, p)
+	}
+}
+
+// nextSet appends a value set to r, reusing the storage of one a
+// previous fetch left there.
+func nextSet(r *pcp.Result) *pcp.ValueSet {
+	if len(r.Sets) < cap(r.Sets) {
+		r.Sets = r.Sets[:len(r.Sets)+1]
+	} else {
+		r.Sets = append(r.Sets, pcp.ValueSet{})
+	}
+	vs := &r.Sets[len(r.Sets)-1]
+	vals := vs.Values[:0]
+	*vs = pcp.ValueSet{Values: vals}
+	return vs
+}
+
+func growValues(vs *pcp.ValueSet, n int) {
+	vs.Values = slices.Grow(vs.Values[:0], n)[:n]
 }
 
 // operands calls f for each metric an expression reads.
@@ -563,32 +618,65 @@ func operands(b *bound, f func(pcp.PMID)) {
 	}
 }
 
-func copySet(s *pcp.ValueSet, pmid pcp.PMID) pcp.ValueSet {
+func copySet(out *pcp.ValueSet, s *pcp.ValueSet, pmid pcp.PMID, arena []byte) []byte {
 	if s == nil {
-		return pcp.ValueSet{PMID: pmid, NumVal: pcp.ErrPMID.Code()}
+		out.PMID, out.NumVal = pmid, pcp.ErrPMID.Code()
+		return arena
 	}
-	out := pcp.ValueSet{PMID: s.PMID, NumVal: s.NumVal, ValFmt: s.ValFmt}
-	if s.NumVal > 0 {
-		out.Values = make([]pcp.Value, s.NumVal)
-		for i, v := range s.Values[:s.NumVal] {
-			out.Values[i] = pcp.Value{Inst: v.Inst, LVal: v.LVal,
-				Block: pcp.ValueBlock{Type: v.Block.Type, Data: append([]byte(nil), v.Block.Data...)}}
-		}
-		if out.ValFmt == pcp.ValSPtr {
-			out.ValFmt = pcp.ValDPtr
+	out.PMID, out.NumVal, out.ValFmt = s.PMID, s.NumVal, s.ValFmt
+	if s.NumVal <= 0 {
+		return arena
+	}
+	growValues(out, int(s.NumVal))
+	for i, v := range s.Values[:s.NumVal] {
+		o := &out.Values[i]
+		*o = pcp.Value{Inst: v.Inst, LVal: v.LVal, Block: pcp.ValueBlock{Type: v.Block.Type}}
+		if s.ValFmt != pcp.ValInSitu {
+			at := len(arena)
+			arena = append(arena, v.Block.Data...)
+			o.Block.Data = arena[at:len(arena):len(arena)]
 		}
 	}
-	return out
+	if out.ValFmt == pcp.ValSPtr {
+		out.ValFmt = pcp.ValDPtr
+	}
+	return arena
+}
+
+// blockSize is the bytes of one value of type t held in a block.
+func blockSize(t pcp.Type) int {
+	switch t {
+	case pcp.Type32, pcp.TypeU32:
+		return 0
+	case pcp.TypeFloat:
+		return 4
+	}
+	return 8
+}
+
+func derivedSize(m *metric, n int32) int {
+	if n <= 0 || m.expr == nil {
+		return 0
+	}
+	t := m.expr.desc.Type
+	if numeric(t) {
+		return int(n) * blockSize(t)
+	}
+	size := 0
+	for _, v := range m.expr.vals[:n] {
+		size += len(v.blk)
+	}
+	return size
 }
 
 // derivedSet turns an expression's values into a value set.
-func derivedSet(m *metric, pmid pcp.PMID, n int32) pcp.ValueSet {
-	vs := pcp.ValueSet{PMID: pmid, NumVal: n}
+func derivedSet(vs *pcp.ValueSet, m *metric, pmid pcp.PMID, n int32, arena []byte) []byte {
+	vs.PMID, vs.NumVal = pmid, n
 	if n <= 0 || m.expr == nil {
 		if n > 0 {
 			vs.NumVal = 0
 		}
-		return vs
+		return arena
 	}
 	t := m.expr.desc.Type
 	if t == pcp.Type32 || t == pcp.TypeU32 {
@@ -596,20 +684,23 @@ func derivedSet(m *metric, pmid pcp.PMID, n int32) pcp.ValueSet {
 	} else {
 		vs.ValFmt = pcp.ValDPtr
 	}
-	vs.Values = make([]pcp.Value, n)
+	growValues(vs, int(n))
 	for i, v := range m.expr.vals[:n] {
-		out := pcp.Value{Inst: v.inst}
+		out := &vs.Values[i]
+		*out = pcp.Value{Inst: v.inst}
+		at := len(arena)
 		switch t {
 		case pcp.Type32, pcp.TypeU32:
 			out.LVal = i32(v.bits)
+			continue
 		case pcp.TypeFloat:
-			out.Block = pcp.ValueBlock{Type: t, Data: native.AppendUint32(nil, uint32(v.bits))}
+			arena = native.AppendUint32(arena, uint32(v.bits))
 		case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
-			out.Block = pcp.ValueBlock{Type: t, Data: native.AppendUint64(nil, v.bits)}
+			arena = native.AppendUint64(arena, v.bits)
 		default:
-			out.Block = pcp.ValueBlock{Type: t, Data: append([]byte(nil), v.blk...)}
+			arena = append(arena, v.blk...)
 		}
-		vs.Values[i] = out
+		out.Block = pcp.ValueBlock{Type: t, Data: arena[at:len(arena):len(arena)]}
 	}
-	return vs
+	return arena
 }
