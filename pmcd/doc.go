@@ -7,8 +7,17 @@
 // socket agents are reached on a TCP or Unix socket, started first when
 // the line has a command; "dso" lines name Go agents registered with
 // RegisterDSO by their entry point, which run inside pmcd and are called
-// through the pmda.Agent method set. The [access] section is parsed and
-// kept in Conf.Access but not enforced yet.
+// through the pmda.Agent method set. The entry point "pmcd_init" is
+// pmcd's own agent (domain 2): every pmcd.* metric of PCP's pmcd agent,
+// from this daemon's state.
+//
+// Access control: the [access] section (and pmcd.conf.access) is parsed
+// with PCP's grammar and messages and enforced with PCP's rules (Access):
+// hosts by name, address, wildcard, "unix:", "local:" and "*", users and
+// groups by the credentials of Unix-socket clients (SO_PEERCRED), the
+// operations fetch and store, "all except", and connection limits. A
+// refused connection gets PM_ERR_PERMISSION or PM_ERR_CONNLIMIT in place
+// of the greeting; a refused request gets PM_ERR_PERMISSION.
 //
 // Each request goes to the agent owning the domain of its PMID, instance
 // domain or name, with the client's number as the PDU's "from": a fetch is
@@ -18,7 +27,8 @@
 // last saw another one; DESC_IDS becomes one descriptor request per
 // metric; names below a dynamic subtree root are asked of its agent; and
 // agents hear PM_ERR_NOTCONN when a client goes. pmcd supplies context
-// labels itself.
+// labels itself, with the user and group ids of Unix-socket clients, whose
+// credentials also go to the agents that ask for them as ATTR PDUs.
 //
 // An agent that dies, hangs past the timeout, sends a malformed or
 // unexpected PDU, or (in-process) panics is closed and marked dead, as
@@ -28,19 +38,27 @@
 // PM_ERR_NOAGENT from then on, while the daemon and the other agents
 // carry on. With Server.AutoRestart, dead agents are started again before
 // the next request, at most once a minute, as PCP's pmcd does by default;
-// RestartDead does it on demand (cmd/pmcd on SIGHUP, which unlike PCP's
-// does not re-read pmcd.conf).
+// RestartDead does it on demand. A client PDU that cannot be framed ends
+// that client's connection; a whole one that cannot be decoded gets
+// PM_ERR_IPC.
+//
+// Reconfiguration: Reload puts a new pmcd.conf and namespace in force
+// while serving (unchanged live agents kept, others started or stopped,
+// every client judged again by the new access control); Rescan is PCP's
+// SIGHUP, reading the files again only when they changed.
 //
 // An agent that answers PM_ERR_PMDANOTREADY, or is started with
 // "notready" in pmcd.conf, gets no requests until it sends
 // PM_ERR_PMDAREADY; meanwhile its domain answers PM_ERR_AGAIN.
 //
-// Not done yet: enforcing [access], client attributes (credentials of
-// Unix socket clients, container names) and their forwarding to agents,
-// the userid and groupid context labels, pmcd's own agent (domain 2),
-// re-reading pmcd.conf on SIGHUP, and connection limits.
+// Not done: TLS and SASL authentication (a client that must authenticate
+// is offered PCP's mechanisms and then refused), containers beyond
+// forwarding their names, PDU tracing.
 //
 // Concurrency: every client has a goroutine; an agent serves one request
 // at a time under its own lock, so different agents work in parallel. The
-// agent table is fixed once the first Serve has started the agents.
+// agents, namespace and access control in force form one immutable state
+// that Reload replaces atomically; a request works with the state it found
+// when it began. Server's methods are safe for concurrent use once Serve
+// has started.
 package pmcd
