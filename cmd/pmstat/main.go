@@ -21,6 +21,7 @@ import (
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
@@ -157,8 +158,13 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 			r.stats = append(r.stats, s)
 		}
 	} else {
-		// Without a source, the local pmcd, else in-process agents.
-		s, err := newStat(ctx, p, pmapi.KindHost, "local:")
+		// Without a source, the local pmcd, else in-process agents;
+		// with -L, in-process agents at once.
+		var s *stat
+		var err error = pcp.ErrNoContext
+		if kind != pmapi.KindLocal {
+			s, err = newStat(ctx, p, kind, "local:")
+		}
 		if err != nil {
 			kind = pmapi.KindLocal
 			if s, err = newStat(ctx, p, kind, ""); err != nil {
