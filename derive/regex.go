@@ -159,8 +159,21 @@ func bracket(pat string, i int) (int, string, error) {
 	}
 	unmatched := ereError("Unmatched [, [^, [:, [., or [=")
 	first := true
+	rangeState := 0 // 1: after a range's '-', 2: after the range's end
 	for ; j < len(pat); j++ {
 		c := pat[j]
+		isRange := c == '-' && !first && j+1 < len(pat) && pat[j+1] != ']'
+		switch {
+		case rangeState == 1:
+			rangeState = 2
+		case isRange && rangeState == 2:
+			// "a-c-e": glibc will not start a range at a range's end
+			return 0, "", ereError("Invalid range end")
+		case isRange:
+			rangeState = 1
+		default:
+			rangeState = 0
+		}
 		switch {
 		case c == ']' && !first:
 			b.WriteByte(']')
