@@ -63,6 +63,7 @@ func TestAgainstPCP(t *testing.T) {
 	t.Run("labels", func(t *testing.T) { testLabels(t, theirs, oursPipe, oursGo) })
 	t.Run("values", func(t *testing.T) { testValues(t, theirs, oursPipe, oursGo) })
 	t.Run("pmlogger", func(t *testing.T) { testPMLoggerDefaultConfig(t, theirs, oursPipe, oursGo) })
+	t.Run("tools", func(t *testing.T) { testTools(t, theirs, oursPipe, oursGo) })
 }
 
 // testDescriptors: every metric we serve has PCP's descriptor, through
