@@ -456,7 +456,7 @@ func (c *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child
 			continue
 		}
 		if m.def.Name == name {
-			return kids, srcErr // a derived leaf
+			return nil, nil // a derived leaf has no children
 		}
 		rest := m.def.Name
 		if name != "" {
