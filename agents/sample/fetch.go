@@ -67,7 +67,13 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 	}
 	switch item {
 	case 86:
+		// PCP's agent makes one value for this metric whatever its
+		// descriptor says, more only when the instance domain it was
+		// given is one of the agent's.
 		typ, indom = s.magic.Type, s.magic.InDom
+		if _, err := s.members(indom); err != nil {
+			indom = pcp.InDomNull
+		}
 	case 54:
 		return pcp.ErrPMID
 	case 92, 138, 9, 127, 128, 129, 130, 131, 132, 133, 134, 135:
