@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 //go:embed defaults/*.conf
@@ -75,15 +77,25 @@ func (r *Registry) loadPath(path string, recover bool) (int, error) {
 	return total, nil
 }
 
+// configErr wraps a file system error with the PCP code libpcp returns
+// for it, the negated errno.
+func configErr(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return fmt.Errorf("derive: configuration: %w (%w)", pcp.Error(-int32(errno)), err)
+	}
+	return fmt.Errorf("derive: configuration: %w", err)
+}
+
 func (r *Registry) loadComponent(name string, recover bool) (int, error) {
 	st, err := os.Stat(name)
 	if err != nil {
-		return 0, fmt.Errorf("derived metrics configuration: %w", err)
+		return 0, configErr(err)
 	}
 	if st.Mode().IsRegular() {
 		f, err := os.Open(name)
 		if err != nil {
-			return 0, fmt.Errorf("derived metrics configuration: %w", err)
+			return 0, configErr(err)
 		}
 		defer f.Close()
 		return r.loadConfig(name, f), nil
@@ -93,14 +105,14 @@ func (r *Registry) loadComponent(name string, recover bool) (int, error) {
 	}
 	d, err := os.Open(name)
 	if err != nil {
-		return 0, fmt.Errorf("derived metrics configuration: %w", err)
+		return 0, configErr(err)
 	}
 	// directory order, not sorted: libpcp uses readdir's order, and the
 	// order decides the PMIDs
 	entries, err := d.Readdirnames(-1)
 	d.Close()
 	if err != nil && !errors.Is(err, io.EOF) {
-		return 0, fmt.Errorf("derived metrics configuration: %w", err)
+		return 0, configErr(err)
 	}
 	total := 0
 	for _, e := range entries {

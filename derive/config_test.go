@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testbed"
@@ -82,5 +84,29 @@ func TestConfigAgainstPCP(t *testing.T) {
 	}
 	if strings.TrimSuffix(gotHelp.String(), "\n") != strings.TrimSuffix(wantHelp, "\n") {
 		diffReport(t, nil, wantHelp, gotHelp.String())
+	}
+}
+
+// TestLoadConfigErrors checks that a missing file is reported with
+// libpcp's code (the negated errno) and that directories are descended.
+func TestLoadConfigErrors(t *testing.T) {
+	reg := NewRegistry()
+	_, err := reg.LoadConfig("testdata/no-such-file.conf")
+	if !errors.Is(err, pcp.Error(-int32(syscall.ENOENT))) {
+		t.Errorf("missing file: %v, want -ENOENT", err)
+	}
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.conf"), []byte("d.one = sample.long.one\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, "b"), []byte("d.two = sample.long.ten\nd.three = 3\n"), 0o644)
+	n, err := reg.LoadConfig(dir + ":" + filepath.Join(dir, "a.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Errorf("loaded %d metrics, want 3 (a.conf twice is a duplicate the second time)", n)
 	}
 }

@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,44 @@ func FuzzParse(f *testing.F) {
 		}
 		if got := again.String(); got != text {
 			t.Fatalf("%q prints as %q, then as %q", expr, text, got)
+		}
+	})
+}
+
+// FuzzConfig loads arbitrary configuration files: no panic, and every
+// metric registered can be found again.
+func FuzzConfig(f *testing.F) {
+	for _, file := range []string{"testdata/config.conf", "defaults/cpu.conf", "defaults/iostat.conf"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		reg := NewRegistry()
+		n := reg.loadConfig("fuzz.conf", strings.NewReader(text))
+		if got := len(reg.Defs()) - 2; got != n {
+			t.Fatalf("%d metrics registered, %d reported", got, n)
+		}
+	})
+}
+
+// FuzzERE compiles arbitrary patterns: no panic, and a pattern accepted
+// compiles to a regexp Go can run.
+func FuzzERE(f *testing.F) {
+	for _, c := range regexCases {
+		f.Add(c[0])
+	}
+	f.Fuzz(func(t *testing.T, pat string) {
+		re, err := compileERE(pat)
+		if err == nil && re == nil {
+			t.Fatalf("%q: no regexp and no error", pat)
+		}
+		if err != nil {
+			if _, ok := err.(ereError); !ok {
+				t.Fatalf("%q: error %T is not glibc's kind", pat, err)
+			}
 		}
 	})
 }
