@@ -17,7 +17,7 @@ func fixture(t *testing.T) *Linux {
 	x, err := newLinux(Options{
 		ProcRoot: "testdata/fixture/proc", SysRoot: "testdata/fixture/sys",
 		EtcRoot: "testdata/fixture/etc", UtmpPath: "testdata/fixture/utmp",
-		InterfacesConf: "testdata/fixture/nonexistent",
+		InterfacesConf: "testdata/fixture/nonexistent", NoCache: true,
 	})
 	if err != nil {
 		t.Fatal(err)

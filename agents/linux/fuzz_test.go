@@ -29,7 +29,7 @@ func FuzzSources(f *testing.F) {
 	f.Add([]byte("\x01Node 0, zone\n  per-node stats\n pages free\n protection: (,,,"))
 	f.Add([]byte("\x02cpu99999999999 1 2\nintr\n"))
 	x, err := newLinux(Options{ProcRoot: root + "/proc", SysRoot: root + "/sys", EtcRoot: root + "/etc",
-		UtmpPath: root + "/utmp", InterfacesConf: root + "/none"})
+		UtmpPath: root + "/utmp", InterfacesConf: root + "/none", NoCache: true})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -38,6 +38,11 @@ type Options struct {
 	// EtcRoot is where the distribution's release files are read
 	// (kernel.uname.distro); empty means $LINUX_STATSPATH/etc.
 	EtcRoot string
+	// CacheDir is where PCP's agent keeps its instance cache files, read
+	// (never written) so that instances keep the numbers PCP's agent gave
+	// them; empty means $PCP_VAR_DIR/config/pmda. NoCache skips them.
+	CacheDir string
+	NoCache  bool
 	// Log receives the agent's reports; nil discards them.
 	Log *log.Logger
 }
@@ -92,6 +97,9 @@ type Linux struct {
 	scratch    []byte
 	onlinePath []byte
 	prefix     []byte
+
+	cacheDir string
+	noCache  bool
 
 	bindings map[string]binding
 	byPMID   map[pcp.PMID]*binding
@@ -159,6 +167,8 @@ func newLinux(opts Options) (*Linux, error) {
 		proc:     opts.ProcRoot,
 		sys:      opts.SysRoot,
 		etc:      opts.EtcRoot,
+		cacheDir: opts.CacheDir,
+		noCache:  opts.NoCache,
 		log:      opts.Log,
 		bindings: make(map[string]binding),
 	}
@@ -233,6 +243,9 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), OneLine: one, Help: full,
 				Labels: indomLabels[serial]})
 		}
+	}
+	if !x.noCache {
+		x.seedInstanceNumbers(domain, x.cacheDir)
 	}
 	for s := range x.sources {
 		x.refreshSource(source(s))
