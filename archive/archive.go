@@ -28,7 +28,6 @@ type Archive struct {
 
 	metaFile string
 	idxFile  string
-	metaData []byte
 	vols     map[int]bool // the volume numbers present
 
 	mu     sync.Mutex
@@ -59,6 +58,7 @@ func Open(name string, opt Options) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
+	v.close()
 	a.Label = v.label
 	version := a.Label.Version()
 
@@ -89,7 +89,6 @@ func Open(name string, opt Options) (*Archive, error) {
 	if ml.Version() != version {
 		return nil, &Error{File: a.metaFile, Code: pcp.ErrLabel, Msg: "metadata label version differs from the data volume's"}
 	}
-	a.metaData = mf.b
 	a.Meta, err = loadMeta(mf.b, version)
 	if err != nil {
 		return nil, withFile(err, a.metaFile)
@@ -190,6 +189,14 @@ func find(name string) (*Archive, error) {
 
 // checkLabel is __pmLogChkLabel on a file's content.
 func checkLabel(b []byte, vol int, features bool) (Label, error) {
+	return checkLabelSized(b, len(b), vol, features)
+}
+
+// checkLabelSized is checkLabel on the start of a file of the given size.
+func checkLabelSized(b []byte, size int, vol int, features bool) (Label, error) {
+	if size == 0 {
+		b = nil
+	}
 	l, err := DecodeLabel(b)
 	if err != nil {
 		return l, err
@@ -203,7 +210,7 @@ func checkLabel(b []byte, vol int, features bool) (Label, error) {
 	if features && l.Features&^KnownFeatures != 0 {
 		return l, &Error{Code: pcp.ErrFeature, Msg: "unknown feature bits"}
 	}
-	if len(b) == labelSize(l.Version()) {
+	if size == labelSize(l.Version()) {
 		return l, &Error{Code: pcp.ErrNoData, Msg: "no records after the label"}
 	}
 	return l, nil

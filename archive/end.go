@@ -22,7 +22,6 @@ func (a *Archive) End() (pcp.Timestamp, error) {
 }
 
 func (a *Archive) findEnd() (pcp.Timestamp, error) {
-	var res pcp.Result
 	hdr := labelSize(a.Version())
 	for vol := a.MaxVol; vol >= a.MinVol; vol-- {
 		if !a.vols[vol] {
@@ -32,14 +31,33 @@ func (a *Archive) findEnd() (pcp.Timestamp, error) {
 		if err != nil {
 			continue
 		}
-		if len(v.data) <= hdr {
+		if v.size <= hdr {
+			v.close()
 			continue
 		}
 		r := &Reader{a: a, cur: v, seen: map[int]bool{vol: true}}
-		physend := len(v.data)
+		ts, ok, stop := r.endOf(hdr)
+		v.close()
+		if ok {
+			return ts, nil
+		}
+		if stop {
+			break
+		}
+	}
+	return pcp.Timestamp{}, &Error{File: a.Base, Code: pcp.ErrLogRec, Msg: "no complete record found"}
+}
+
+// endOf finds the last good record of the reader's volume; stop says the
+// volume is too damaged to look at earlier ones.
+func (r *Reader) endOf(hdr int) (ts pcp.Timestamp, ok, stop bool) {
+	var res pcp.Result
+	a, v, vol := r.a, r.cur, r.cur.num
+	{
+		physend := v.size
 		r.pos = physend
 		if r.readHere(Backward, &res) == nil {
-			return res.Timestamp, nil
+			return res.Timestamp, true, false
 		}
 		logend := hdr
 		i := len(a.Index) - 1
@@ -53,12 +71,12 @@ func (a *Archive) findEnd() (pcp.Timestamp, error) {
 			}
 		}
 		if i < 0 {
-			continue
+			return ts, false, false
 		}
 		r.pos = logend
 		if logend > hdr {
 			if r.readHere(Backward, &res) != nil {
-				break
+				return ts, false, true
 			}
 			// Reading backwards leaves the position at the record's
 			// start; libpcp's peek stream is left there too.
@@ -67,10 +85,11 @@ func (a *Archive) findEnd() (pcp.Timestamp, error) {
 		var last pcp.Timestamp
 		for {
 			off := r.pos
-			if off < 0 || len(v.data)-off < 4 {
+			b := v.at(off, 4)
+			if b == nil {
 				break
 			}
-			head := int(int32(binary.BigEndian.Uint32(v.data[off:])))
+			head := int(int32(binary.BigEndian.Uint32(b)))
 			if off+head > physend {
 				break
 			}
@@ -81,10 +100,10 @@ func (a *Archive) findEnd() (pcp.Timestamp, error) {
 			last = res.Timestamp
 		}
 		if found {
-			return last, nil
+			return last, true, false
 		}
 	}
-	return pcp.Timestamp{}, &Error{File: a.Base, Code: pcp.ErrLogRec, Msg: "no complete record found"}
+	return ts, false, false
 }
 
 // readHere reads one record in the current volume only, with the
@@ -93,7 +112,7 @@ func (r *Reader) readHere(m Mode, res *pcp.Result) error {
 	if m == Backward && r.pos <= r.cur.hdr {
 		return pcp.ErrEOL
 	}
-	if m == Forward && len(r.cur.data)-r.pos < 4 {
+	if m == Forward && r.cur.size-r.pos < 4 {
 		return pcp.ErrEOL
 	}
 	return r.read(m, res, true)

@@ -313,7 +313,11 @@ func (m *Meta) Text(kind, class, ident uint32) (string, error) {
 // file in file order, as recorded (instances unsorted, deltas not
 // resolved), with the record type and the instance count it gives.
 func (a *Archive) EachDiskInDom(f func(typ int, indom pcp.InDom, id *InDom, numinst int32)) error {
-	b := a.metaData
+	fd, err := openFile(a.metaFile)
+	if err != nil {
+		return err
+	}
+	b := fd.b
 	off := labelSize(a.Version())
 	for off+8 <= len(b) {
 		hlen := int(int32(binary.BigEndian.Uint32(b[off:])))
@@ -339,4 +343,30 @@ func (a *Archive) EachDiskInDom(f func(typ int, indom pcp.InDom, id *InDom, numi
 		off += 4
 	}
 	return nil
+}
+
+// Find returns the index of instance inst in id, by binary search over
+// the sorted instances (linear for an unresolved delta record).
+func (id *InDom) Find(inst int32) (int, bool) {
+	if id.Delta {
+		for i, x := range id.Insts {
+			if x == inst {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	lo, hi := 0, len(id.Insts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if id.Insts[m] < inst {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(id.Insts) && id.Insts[lo] == inst {
+		return lo, true
+	}
+	return 0, false
 }

@@ -78,8 +78,16 @@ func (r *Reader) changeVol(vol int) error {
 		return err
 	}
 	r.seen[vol] = true
+	r.cur.close()
 	r.cur = v
 	r.pos = v.hdr
+	return nil
+}
+
+// Close releases the reader's open file.
+func (r *Reader) Close() error {
+	r.cur.close()
+	r.cur = nil
 	return nil
 }
 
@@ -137,7 +145,7 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 			vol := r.cur.num - 1
 			for ; vol >= r.a.MinVol; vol-- {
 				if r.changeVol(vol) == nil {
-					r.pos = len(r.cur.data)
+					r.pos = r.cur.size
 					break
 				}
 			}
@@ -148,7 +156,7 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 		r.pos -= 4
 	}
 	for {
-		if r.pos < 0 || len(r.cur.data)-r.pos < 4 {
+		if r.pos < 0 || r.cur.size-r.pos < 4 {
 			if m == Backward {
 				return pcp.ErrEOL
 			}
@@ -170,7 +178,7 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	if m == Backward {
 		offset += 4
 	}
-	head := int32(binary.BigEndian.Uint32(v.data[r.pos:]))
+	head := int32(binary.BigEndian.Uint32(v.at(r.pos, 4)))
 	rlen := int(head) - 8
 	bad := func(at int, msg string) error {
 		return &Error{File: r.a.VolumePath(v.num), Offset: int64(at), Msg: msg, Code: pcp.ErrLogRec}
@@ -188,24 +196,29 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 		}
 	} else {
 		start = offset
-		if rlen > len(v.data)-start-4 {
+		if rlen > v.size-start-4 {
 			r.pos = offset
-			return bad(start, fmt.Sprintf("record of %d bytes cut short at %d", head, len(v.data)))
+			return bad(start, fmt.Sprintf("record of %d bytes cut short at %d", head, v.size))
 		}
-		if len(v.data)-start-4-rlen < 4 {
+		if v.size-start-4-rlen < 4 {
 			r.pos = offset
 			return bad(start, "record trailer missing")
 		}
 	}
-	other := int32(binary.BigEndian.Uint32(v.data[start+4+rlen:]))
+	rec := v.at(start, rlen+8)
+	if rec == nil {
+		r.pos = offset
+		return bad(start, "record cannot be read")
+	}
+	other := int32(binary.BigEndian.Uint32(rec[4+rlen:]))
 	if m == Backward {
-		other = int32(binary.BigEndian.Uint32(v.data[start:]))
+		other = int32(binary.BigEndian.Uint32(rec))
 	}
 	if other != head {
 		r.pos = offset
 		return bad(start, fmt.Sprintf("record length %d does not match the trailer %d", head, other))
 	}
-	body := v.data[start+4 : start+4+rlen]
+	body := rec[4 : 4+rlen]
 	if paranoid && !paranoidOK(body, r.a.Version()) {
 		r.pos = offset
 		return bad(start, "record fails the end-of-archive checks")

@@ -33,7 +33,7 @@ func (r *Reader) setTime() error {
 				r.cur = nil
 				return pcp.ErrLogFile
 			}
-			r.pos = len(r.cur.data)
+			r.pos = r.cur.size
 		}
 		r.save()
 		return nil
@@ -53,10 +53,11 @@ func (r *Reader) setTime() error {
 				size = 0
 				if r.seen[a.MaxVol] {
 					if r.cur != nil {
-						size = int64(len(r.cur.data))
+						size = int64(r.cur.size)
 					}
 				} else if v, err := a.openVolume(a.MaxVol, false); err == nil {
-					size = int64(len(v.data))
+					size = int64(v.size)
+					v.close()
 				}
 			}
 			if e.DataOffset > size {

@@ -1,34 +1,108 @@
 package archive
 
-// volume is one data volume in memory.
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// volume is one data volume being read. A plain file is read through a
+// window of large sequential reads (so memory stays small however big
+// the volume); a compressed one is decompressed into memory whole, as
+// libpcp decompresses into a temporary file.
 type volume struct {
 	num   int
 	label Label
-	data  []byte
-	// hdr is labelSize: where the records start.
-	hdr int
+	hdr   int // labelSize: where the records start
+	size  int
+
+	f      *os.File // plain file, nil when in memory
+	mem    []byte   // the content, when in memory
+	win    []byte   // a window of f's content ...
+	winOff int      // ... starting at this offset
 }
 
-// openVolume reads data volume vol and checks its label as
+// windowSize is the size of each read of a plain volume.
+const windowSize = 1 << 20
+
+// at returns n bytes at off, or nil when they are not all in the file.
+// The slice is valid until the next call.
+func (v *volume) at(off, n int) []byte {
+	if off < 0 || n < 0 || off > v.size-n {
+		return nil
+	}
+	if v.f == nil {
+		return v.mem[off : off+n]
+	}
+	if off >= v.winOff && off+n <= v.winOff+len(v.win) {
+		return v.win[off-v.winOff : off-v.winOff+n]
+	}
+	size := max(windowSize, n)
+	start := off
+	if off < v.winOff {
+		// Reading backwards: the window ends where the request does.
+		start = max(0, off+n-size)
+	}
+	end := min(start+size, v.size)
+	if cap(v.win) < size {
+		v.win = make([]byte, size)
+	}
+	v.win = v.win[:end-start]
+	got, err := v.f.ReadAt(v.win, int64(start))
+	if err != nil && err != io.EOF {
+		v.win = v.win[:0]
+		return nil
+	}
+	v.win = v.win[:got]
+	v.winOff = start
+	if off+n > start+got {
+		return nil
+	}
+	return v.win[off-start : off-start+n]
+}
+
+func (v *volume) close() {
+	if v != nil && v.f != nil {
+		v.f.Close()
+		v.f = nil
+	}
+}
+
+// openVolume opens data volume vol and checks its label as
 // __pmLogChangeVol does.
 func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 	path := a.VolumePath(vol)
-	f, err := openFile(path)
-	if err != nil {
+	v := &volume{num: vol}
+	if f, err := os.Open(path); err == nil {
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() || st.Size() != int64(int(st.Size())) {
+			fd, err := mapFile(f)
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			v.mem, v.size = fd.b, len(fd.b)
+		} else {
+			v.f, v.size = f, int(st.Size())
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) || strings.HasSuffix(path, ".") {
 		return nil, err
+	} else {
+		fd, err := openFile(path)
+		if err != nil {
+			return nil, err
+		}
+		v.mem, v.size = fd.b, len(fd.b)
 	}
-	l, err := checkLabel(f.b, vol, features)
+	head := v.at(0, min(v.size, labelV3Size+8))
+	l, err := checkLabelSized(head, v.size, vol, features)
 	if err != nil {
+		v.close()
 		return nil, withFile(err, path)
 	}
-	return &volume{num: vol, label: l, data: f.b, hdr: labelSize(l.Version())}, nil
-}
-
-// volumeSize is the size of volume vol's file content, or -1.
-func (a *Archive) volumeSize(vol int) int64 {
-	f, err := openFile(a.VolumePath(vol))
-	if err != nil {
-		return -1
-	}
-	return int64(len(f.b))
+	v.label = l
+	v.hdr = labelSize(l.Version())
+	return v, nil
 }

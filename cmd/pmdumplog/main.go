@@ -34,6 +34,8 @@ type dumper struct {
 	label   archive.Label
 	version int
 	loc     *time.Location
+	metrics map[pcp.PMID]*metricInfo
+	scratch []byte
 }
 
 func run(argv []string, stdout, stderr io.Writer) int {

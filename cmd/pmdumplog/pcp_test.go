@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
 )
@@ -32,14 +34,15 @@ const qaDir = "/var/lib/pcp/testsuite/archives"
 const goldenTZ = "Australia/Melbourne"
 
 // optionSets are the option sets compared; "all" ones run on every
-// archive, the others on every archive of sample.
+// archive, the others on every archive of sample (on every archive too
+// with GOPCP_PMDUMPLOG_ALL=1, which takes a few minutes).
 var optionSets = []struct {
 	args []string
 	all  bool
 }{
 	{[]string{"-a"}, true},
 	{[]string{"-ehIL"}, true},
-	{[]string{"-z", "-xxx", "-r"}, true},
+	{[]string{"-z", "-xxx", "-r"}, false},
 	{[]string{"-Z", "EST-10EDT", "-xx", "-dilt"}, false},
 	{[]string{"-M", "-s", "-x"}, false},
 	{[]string{"-m", "-l", "-Z", "UTC"}, false},
@@ -101,11 +104,13 @@ func sum(b []byte) string { h := sha256.Sum256(b); return hex.EncodeToString(h[:
 
 type caseKey struct{ opts, name string }
 
+var everything = os.Getenv("GOPCP_PMDUMPLOG_ALL") == "1" || os.Getenv("UPDATE_GOLDEN") == "1"
+
 func cases(t *testing.T) []caseKey {
 	var out []caseKey
 	for _, set := range optionSets {
 		for _, n := range archiveNames(t) {
-			if set.all || sample.MatchString(n) {
+			if set.all || everything || sample.MatchString(n) {
 				out = append(out, caseKey{strings.Join(set.args, " "), n})
 			}
 		}
@@ -138,7 +143,9 @@ func readGolden(t *testing.T) map[caseKey]outcome {
 
 func runTool(prog string, opts, name string) (outcome, []byte, []byte) {
 	args := append(strings.Fields(opts), name)
-	cmd := exec.Command(prog, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Dir = qaDir
 	cmd.Env = append(os.Environ(), "TZ="+goldenTZ)
 	var out, errb bytes.Buffer
@@ -292,7 +299,7 @@ func TestInProcess(t *testing.T) {
 	defer os.Chdir(wd)
 	n := 0
 	for _, c := range cases(t) {
-		if c.opts != "-a" || !sample.MatchString(c.name) {
+		if c.opts != "-a" || !sample.MatchString(c.name) || strings.HasPrefix(c.name, "bozo") {
 			continue
 		}
 		want, ok := golden[c]

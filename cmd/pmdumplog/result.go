@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
@@ -52,17 +53,17 @@ func (d *dumper) dumpResult(r *pcp.Result) {
 	w.WriteByte('\n')
 	for i := range r.Sets {
 		s := &r.Sets[i]
-		names := d.metricNames(s.PMID)
+		m := d.metric(s.PMID)
 		if s.NumVal == 0 {
-			fmt.Fprintf(w, "    %s (%s): No values returned!\n", s.PMID, names)
+			fmt.Fprintf(w, "%s: No values returned!\n", m.head)
 			continue
 		}
 		if s.NumVal < 0 {
-			fmt.Fprintf(w, "    %s (%s): %s\n", s.PMID, names, pcp.Error(s.NumVal).Error())
+			fmt.Fprintf(w, "%s: %s\n", m.head, pcp.Error(s.NumVal).Error())
 			continue
 		}
-		desc, err := d.a.Meta.Desc(s.PMID)
-		if err != nil {
+		desc := m.desc
+		if !m.hasDesc {
 			desc.InDom = pcp.InDom(0xffffffff)
 			if s.ValFmt == pcp.ValInSitu {
 				desc.Type = pcp.Type32
@@ -70,14 +71,19 @@ func (d *dumper) dumpResult(r *pcp.Result) {
 				desc.Type = pcp.TypeAggregate
 			}
 		}
+		var id *archive.InDom
+		if desc.InDom != pcp.InDom(0xffffffff) {
+			id, _ = d.a.Meta.InDomAt(desc.InDom, r.Timestamp)
+		}
 		for j := range s.Values {
 			if desc.Type == pcp.TypeEvent || desc.Type == pcp.TypeHighResEvent {
-				d.dumpEvent(names, s, j, desc, r.Timestamp)
+				d.dumpEvent(m.names, s, j, desc, r.Timestamp)
 				continue
 			}
 			v := &s.Values[j]
 			if j == 0 {
-				fmt.Fprintf(w, "    %s (%s):", s.PMID, names)
+				w.WriteString(m.head)
+				w.WriteByte(':')
 				if s.NumVal > 1 {
 					w.WriteString("\n       ")
 				}
@@ -86,14 +92,73 @@ func (d *dumper) dumpResult(r *pcp.Result) {
 			}
 			if desc.InDom != pcp.InDom(0xffffffff) {
 				w.WriteString(" inst [")
-				w.WriteString(d.instName(desc.InDom, v.Inst, r.Timestamp))
+				d.writeInst(id, v.Inst)
 				w.WriteByte(']')
 			}
 			w.WriteString(" value ")
-			w.WriteString(pcp.FormatValue(s.ValFmt, desc.Type, v, 1))
+			d.writeValue(s.ValFmt, desc.Type, v)
 			w.WriteByte('\n')
 		}
 	}
+}
+
+// metricInfo is what printing a metric's values needs, kept per PMID.
+type metricInfo struct {
+	head    string // "    PMID (names)"
+	names   string
+	desc    pcp.Desc
+	hasDesc bool
+}
+
+func (d *dumper) metric(pmid pcp.PMID) *metricInfo {
+	if m, ok := d.metrics[pmid]; ok {
+		return m
+	}
+	names := d.metricNames(pmid)
+	m := &metricInfo{head: fmt.Sprintf("    %s (%s)", pmid, names), names: names}
+	if desc, err := d.a.Meta.Desc(pmid); err == nil {
+		m.desc, m.hasDesc = desc, true
+	}
+	if d.metrics == nil {
+		d.metrics = map[pcp.PMID]*metricInfo{}
+	}
+	d.metrics[pmid] = m
+	return m
+}
+
+// writeInst writes "inst or "name"" with the instance's name in id, or
+// "inst or ???".
+func (d *dumper) writeInst(id *archive.InDom, inst int32) {
+	w := d.out
+	d.scratch = strconv.AppendInt(d.scratch[:0], int64(inst), 10)
+	w.Write(d.scratch)
+	if id != nil {
+		if i, ok := id.Find(inst); ok {
+			w.WriteString(" or \"")
+			w.WriteString(id.Names[i])
+			w.WriteByte('"')
+			return
+		}
+	}
+	w.WriteString(" or ???")
+}
+
+// writeValue is pmPrintValue with width 1; integers, the common case, are
+// written without building a string.
+func (d *dumper) writeValue(valfmt pcp.ValFmt, t pcp.Type, v *pcp.Value) {
+	if valfmt == pcp.ValInSitu {
+		switch t {
+		case pcp.Type32:
+			d.scratch = strconv.AppendInt(d.scratch[:0], int64(v.LVal), 10)
+			d.out.Write(d.scratch)
+			return
+		case pcp.TypeU32:
+			d.scratch = strconv.AppendUint(d.scratch[:0], uint64(uint32(v.LVal)), 10)
+			d.out.Write(d.scratch)
+			return
+		}
+	}
+	d.out.WriteString(pcp.FormatValue(valfmt, t, v, 1))
 }
 
 func (d *dumper) instName(indom pcp.InDom, inst int32, t pcp.Timestamp) string {
