@@ -45,13 +45,14 @@ func (k *kvData) setPrefixed(scratch *[]byte, prefix, key []byte, v uint64) {
 // value returns slot i's value, or false when the last parse lacked it.
 func (k *kvData) value(i int) (uint64, bool) { return k.vals[i], k.seen[i] }
 
-// getter returns a getter of slot i scaled by mul and packed by pack.
-func (k *kvData) getter(i int, mul uint64, pack func(uint64) pcpAtom) getter {
+// getter returns a getter of slot i: its value, or no value when the
+// last parse did not see the name.
+func (k *kvData) getter(i int) getter {
 	return func(int32) (pcpAtom, error) {
 		v, ok := k.value(i)
 		if !ok {
 			return pcpAtom{}, errNoValue
 		}
-		return pack(v * mul), nil
+		return u64(v), nil
 	}
 }

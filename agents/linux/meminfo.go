@@ -60,7 +60,7 @@ func (x *Linux) bindMeminfo() {
 	k := &x.mem
 	x.sources[srcMeminfo] = x.readMeminfo
 	for _, e := range meminfoDirect {
-		x.bind(e.metric, srcMeminfo, k.getter(k.slot(e.key), 1, u64))
+		x.bind(e.metric, srcMeminfo, k.getter(k.slot(e.key)))
 	}
 	total, free := k.slot("MemTotal"), k.slot("MemFree")
 	cached, buffers := k.slot("Cached"), k.slot("Buffers")

@@ -300,7 +300,7 @@ func (x *Linux) bindKSM() {
 		return nil
 	}
 	for _, f := range ksmFiles {
-		x.bind("mem.ksm."+f.metric, srcKSM, k.getter(k.slot(f.file), 1, u64))
+		x.bind("mem.ksm."+f.metric, srcKSM, k.getter(k.slot(f.file)))
 	}
 }
 

@@ -41,7 +41,7 @@ func (x *Linux) bindMore() {
 		return pcpAtom{}, noInst
 	})
 	x.sources[srcSCSI] = x.readSCSI
-	x.bind("network.tcp.fastopenactivefail", srcSnmp, x.snmp.getter(x.snmp.slot("TcpExt:TCPFastOpenActiveFail"), 1, u64))
+	x.bind("network.tcp.fastopenactivefail", srcSnmp, x.snmp.getter(x.snmp.slot("TcpExt:TCPFastOpenActiveFail")))
 }
 
 // pcpVersion is the PCP release whose agent this one matches.
@@ -93,12 +93,11 @@ func (x *Linux) bindVFS() {
 	}
 }
 
-// netAllData sums the counters of physical interfaces: those whose names
-// do not match the pattern of interfaces.conf (loopback, bonds, bridges,
+// netAllData says which interfaces network.all leaves out: those whose
+// names match the pattern of interfaces.conf (loopback, bonds, bridges,
 // tunnels and the like).
 type netAllData struct {
 	skip *regexp.Regexp
-	sum  [8]uint64 // in bytes packets errors drops, out bytes packets errors drops
 }
 
 const defaultVirtualIfs = "^(lo|bond[0-9]+|team[0-9]+|face)$"
@@ -125,7 +124,6 @@ func loadInterfacesConf(path string) *regexp.Regexp {
 }
 
 func (x *Linux) bindNetAll() {
-	na := &x.netAll
 	names := []string{"in.bytes", "in.packets", "in.errors", "in.drops", "out.bytes", "out.packets", "out.errors", "out.drops"}
 	for i, n := range names {
 		x.bind("network.all."+n, srcNetDev, func(int32) (pcpAtom, error) { return u64(x.netAllSum(i)), nil })
@@ -135,11 +133,10 @@ func (x *Linux) bindNetAll() {
 			return u64(x.netAllSum(i) + x.netAllSum(i+4)), nil
 		})
 	}
-	_ = na
 }
 
-// netAllSum sums counter i (of netAllData.sum's order) over physical
-// interfaces.
+// netAllSum sums counter i (in bytes, packets, errors, drops, then the
+// same out) over physical interfaces.
 func (x *Linux) netAllSum(i int) uint64 {
 	col := []int{0, 1, 2, 3, 8, 9, 10, 11}[i]
 	var sum uint64

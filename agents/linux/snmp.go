@@ -12,7 +12,7 @@ func (x *Linux) bindSnmp() {
 	k := &x.snmp
 	x.sources[srcSnmp] = x.readSnmp
 	for _, f := range snmpFields {
-		x.bind(f.metric, srcSnmp, k.getter(k.slot(f.section+":"+f.field), 1, u64))
+		x.bind(f.metric, srcSnmp, k.getter(k.slot(f.section+":"+f.field)))
 	}
 }
 
@@ -82,7 +82,7 @@ func (x *Linux) bindSnmp6() {
 				continue
 			}
 			// The key is the lower-cased kernel name, which is PCP's.
-			x.bind(name, srcSnmp6, k.getter(k.slot(strings.ToLower(g.prefix)+name[len(g.group):]), 1, u64))
+			x.bind(name, srcSnmp6, k.getter(k.slot(strings.ToLower(g.prefix)+name[len(g.group):])))
 		}
 	}
 }
@@ -123,7 +123,7 @@ func (x *Linux) bindSockstat() {
 		if key == "total" {
 			key = "sockets.used"
 		}
-		x.bind(name, srcSockstat, k.getter(k.slot(key), 1, u32))
+		x.bind(name, srcSockstat, k.getter(k.slot(key)))
 	}
 }
 

@@ -22,7 +22,7 @@ func (x *Linux) bindVmstat() {
 		if !strings.HasPrefix(name, prefix) || vmstatTotals[name[len(prefix):]] {
 			continue
 		}
-		x.bind(name, srcVmstat, k.getter(k.slot(name[len(prefix):]), 1, u64))
+		x.bind(name, srcVmstat, k.getter(k.slot(name[len(prefix):])))
 	}
 	// Before 2.6.18 the slab count was one line; later it is two.
 	slab, rec, unrec := k.slot("nr_slab"), k.slot("nr_slab_reclaimable"), k.slot("nr_slab_unreclaimable")
@@ -53,8 +53,8 @@ func (x *Linux) bindVmstat() {
 	x.bind(prefix+"pgsteal_total", srcVmstat, func(int32) (pcpAtom, error) { return u64(t.stealTotal), nil })
 	x.bind(prefix+"pgscan_kswapd_total", srcVmstat, func(int32) (pcpAtom, error) { return u64(t.scanKswapd), nil })
 	x.bind(prefix+"pgscan_direct_total", srcVmstat, func(int32) (pcpAtom, error) { return u64(t.scanDirect), nil })
-	x.bind("swap.pagesin", srcVmstat, k.getter(k.slot("pswpin"), 1, u32))
-	x.bind("swap.pagesout", srcVmstat, k.getter(k.slot("pswpout"), 1, u32))
+	x.bind("swap.pagesin", srcVmstat, k.getter(k.slot("pswpin")))
+	x.bind("swap.pagesout", srcVmstat, k.getter(k.slot("pswpout")))
 	// Linux 2.6 and later count pages swapped, not swap operations.
 	noOps := func(int32) (pcpAtom, error) { return pcpAtom{}, errAppVersion }
 	x.bind("swap.in", srcVmstat, noOps)
