@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -26,23 +27,54 @@ type conn struct {
 	w    *pdu.Writer
 	c    io.Closer
 	done chan struct{} // an in-process agent's Serve has returned
-	ver  int
+	ver  int           // the agent's protocol version; 0 unknown
+	fd   int           // the descriptor PCP's dbpmda would read from, for messages
 }
 
-// handshake waits for the agent's credentials and answers them, as
-// dbpmda's version exchange does; failure only warns.
+// handshake waits for the agent's credentials and answers them with
+// dbpmda's (version 2, no features), as dbpmda's version exchange does;
+// failure only warns, leaving the agent's version unknown.
 func (s *session) handshake(c *conn) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.credsTimeout)
 	defer cancel()
 	c.r.Timeout = s.credsTimeout
-	v, err := pdu.AcceptAgent(ctx, c.r, c.w, int32(os.Getpid()))
-	c.r.Timeout = 0
-	if err != nil {
+	defer func() { c.r.Timeout = 0 }()
+	warn := func() {
 		s.errorf("Warning: no version exchange with PMDA %s after %d secs\n", c.name, int(s.credsTimeout/time.Second))
-		c.ver = 2
+	}
+	b, err := c.r.ReadPDU(ctx)
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		s.errorf("pmdaversion: expecting PDU_CREDS, got EOF\n")
+		warn()
+		return
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, pcp.ErrTimeout):
+		s.errorf("__pmGetPDU(%d): %s\n", c.fd, pcp.ErrorText(int32(pcp.ErrTimeout)))
+		warn()
+		return
+	case err != nil:
+		s.errorf("__pmGetPDU(%d): %s\n", c.fd, errText(err))
+		warn()
 		return
 	}
-	c.ver = int(v.Version)
+	m, err := pdu.Decode(b)
+	creds, ok := m.(*pdu.Creds)
+	if err != nil || !ok {
+		h, _ := pdu.ParseHeader(b)
+		s.errorf("pmdaversion: expecting PDU_CREDS, got PDU type %s\n", h.Type)
+		warn()
+		return
+	}
+	for _, cr := range creds.Creds {
+		if v, ok := cr.Version(); ok {
+			c.ver = int(v.Version)
+		}
+	}
+	if c.ver != 0 {
+		if err := c.w.WriteMessage(ctx, pdu.VersionCreds(0), int32(os.Getpid())); err != nil {
+			s.errorf("Warning: version exchange failed for PMDA %s: %s\n", c.name, errText(err))
+		}
+	}
 }
 
 // openPipe starts a daemon agent with its standard input and output as
@@ -81,7 +113,7 @@ func (s *session) openPipe(path string, args []string) {
 		s.errorf("openpmda: create process failed: %s\n", errnoText(err))
 		return
 	}
-	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out), w: pdu.NewWriter(in), c: in}
+	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out), w: pdu.NewWriter(in), c: in, fd: 5}
 	s.conn = c
 	s.resetProfile()
 	s.handshake(c)
@@ -108,7 +140,7 @@ func (s *session) openSocket(network, addr, label string) {
 		s.printf("Connect to PMDA on %s\n", label)
 		addr = label
 	}
-	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc), w: pdu.NewWriter(nc), c: nc}
+	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc), w: pdu.NewWriter(nc), c: nc, fd: 3}
 	s.conn = c
 	s.resetProfile()
 	s.handshake(c)
@@ -164,7 +196,7 @@ func (s *session) close() {
 		go func() { c.cmd.Wait(); close(waited) }()
 		select {
 		case <-waited:
-		case <-time.After(5 * time.Second):
+		case <-time.After(2 * time.Second):
 			c.cmd.Process.Kill()
 			<-waited
 		}
@@ -177,15 +209,21 @@ func (s *session) close() {
 // call sends one request and reads the answer, PDU errors included.
 // dead reports an agent gone; otherwise err is what the answer said.
 func (s *session) call(m pdu.Message) (reply pdu.Message, err error) {
-	ctx := context.Background()
-	if err := s.conn.w.WriteMessage(ctx, m, 0); err != nil {
+	if err := s.send(m); err != nil {
 		return nil, err
 	}
 	return s.read()
 }
 
+// send writes a request. Writing to an agent that has gone is not an
+// error here: as with PCP's dbpmda, the failure shows when the answer
+// is read.
 func (s *session) send(m pdu.Message) error {
-	return s.conn.w.WriteMessage(context.Background(), m, 0)
+	err := s.conn.w.WriteMessage(context.Background(), m, 0)
+	if errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrClosedPipe) {
+		return nil
+	}
+	return err
 }
 
 // errDead is an agent that closed its end: PCP's "PDU empty".

@@ -354,3 +354,18 @@ func TestUnixSocketAgent(t *testing.T) {
 	}
 	compare(t, "unix socket", outs[1], outs[0])
 }
+
+// TestSilentAgent opens an agent that never sends its credentials: both
+// dbpmdas give up after -q seconds with the same warnings.
+func TestSilentAgent(t *testing.T) {
+	theirs := pcptest.NeedTool(t, "dbpmda")
+	w := newWorld(t)
+	ours := ourDbpmda(t)
+	script := w.script(t, "hang.script", "", "")
+	want := runDbpmda(t, theirs, w.dir, script, w.env, "-q", "1", "-n", w.sampleRoot)
+	got := runDbpmda(t, ours, w.dir, script, w.env, "-q", "1", "-n", w.sampleRoot)
+	if !strings.Contains(want, "no version exchange") {
+		t.Fatalf("PCP's dbpmda:\n%s", want)
+	}
+	compare(t, "hang.script", got, want)
+}

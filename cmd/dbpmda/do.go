@@ -93,6 +93,7 @@ func (s *session) answerErr(err error, what string) {
 // reply reads an answer, printing an error PDU or a failure; ok is false
 // when the answer is not the wanted kind.
 func (s *session) reply(m pdu.Message, err error) (pdu.Message, bool) {
+	s.dead = err == errDead
 	if err != nil {
 		s.answerErr(err, "")
 		return nil, false
@@ -125,7 +126,9 @@ func (s *session) request(st stmt) bool {
 		if s.getDesc || s.getIname {
 			for _, id := range st.pmids {
 				d, ok := s.desc(id)
-				if !ok {
+				// PCP's dbpmda goes on after an empty answer (an agent
+				// gone), which its error check does not catch
+				if !ok && !s.dead {
 					return false
 				}
 				descs = append(descs, d)
@@ -302,7 +305,7 @@ func (s *session) store(st stmt) bool {
 	s.printf("PMID: %s\n", st.pmid)
 	s.printf("Getting description...\n")
 	d, ok := s.desc(st.pmid)
-	if !ok {
+	if !ok && !s.dead {
 		return false
 	}
 	if !s.sendProfile(true) {
@@ -542,7 +545,11 @@ func (s *session) status() {
 				pid = s.conn.cmd.Process.Pid
 			}
 			s.printf("daemon (pid: %d)\n", pid)
-			s.printf("PMDA PMAPI Version:     %d\n", s.conn.ver)
+			if s.conn.ver == 0 {
+				s.printf("PMDA PMAPI Version:     unknown!\n")
+			} else {
+				s.printf("PMDA PMAPI Version:     %d\n", s.conn.ver)
+			}
 		}
 	}
 	s.printf("Debug options:          %s\n", s.debugText())

@@ -97,6 +97,7 @@ type session struct {
 	getIname       bool
 	debug          []string
 	echo, prompt   bool
+	dead           bool // the last answer was the agent going away
 }
 
 func (s *session) printf(format string, args ...any) { fmt.Fprintf(s.stdout, format, args...) }
