@@ -194,13 +194,21 @@ func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PM
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	key := profileKey{client: c, ctxnum: ctxnum, gen: c.profileGen(ctxnum)}
+	var req pdu.Message = &pdu.Fetch{Context: ctxnum, PMIDs: ids}
 	if a.prof != key {
-		if _, err := a.doLocked(ctx, c.num, c.profileFor(ctxnum)); err != nil {
+		if _, ok := a.b.(*daemon); ok {
+			// One write for both PDUs: the bytes are PCP's, the
+			// system calls half.
+			a.s.countOut(pdu.TypeProfile)
+			req = profiledFetch{c.profileFor(ctxnum), req.(*pdu.Fetch)}
+		} else if _, err := a.doLocked(ctx, c.num, c.profileFor(ctxnum)); err != nil {
 			return nil, err
 		}
-		a.prof = key
 	}
-	reply, err := a.doLocked(ctx, c.num, &pdu.Fetch{Context: ctxnum, PMIDs: ids})
+	reply, err := a.doLocked(ctx, c.num, req)
+	// The profile went, whatever the agent made of the fetch; an agent
+	// lost meanwhile starts afresh with no profile when restarted.
+	a.prof = key
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +224,21 @@ func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PM
 	}
 	return r, nil
 }
+
+// profiledFetch is a PROFILE and a FETCH sent to a daemon agent
+// together. It is only ever encoded.
+type profiledFetch struct {
+	prof  *pdu.Profile
+	fetch *pdu.Fetch
+}
+
+func (m profiledFetch) PDUType() pdu.Type { return pdu.TypeFetch }
+
+func (m profiledFetch) Append(dst []byte, from int32) []byte {
+	return m.fetch.Append(m.prof.Append(dst, from), from)
+}
+
+func (m profiledFetch) Decode([]byte) error { return pcp.ErrIPC }
 
 // alive says whether the agent still answers (or is busy); it takes no
 // lock.
