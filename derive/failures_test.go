@@ -93,3 +93,23 @@ func TestLimitsAndRebind(t *testing.T) {
 		t.Errorf("defined(m.new) after Rebind = %v, want 1", res[0].vals)
 	}
 }
+
+// TestPackageFunctions checks the functions named after libpcp's calls,
+// which work on the process's registry.
+func TestPackageFunctions(t *testing.T) {
+	t.Setenv("PCP_DERIVED_CONFIG", "")
+	if err := RegisterDerived("pkg.a", "sample.long.one + 1"); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := RegisterDerivedMetric("pkg.b", "sample.long.one +")
+	want := "Error: pmRegisterDerivedMetric(\"pkg.b\", ...)\nsample.long.one +\n                ^\nArithmetic expression expected to follow PLUS\n"
+	if err == nil || msg != want {
+		t.Errorf("RegisterDerivedMetric message %q, want %q", msg, want)
+	}
+	if msg, err := RegisterDerivedMetric("pkg.a", "1"); err == nil || !strings.Contains(msg, "Duplicate global derived metric name") {
+		t.Errorf("duplicate: %q %v", msg, err)
+	}
+	if _, err := LoadDerivedConfig("testdata/no-such-file.conf"); err == nil {
+		t.Errorf("LoadDerivedConfig of a missing file succeeded")
+	}
+}
