@@ -242,8 +242,6 @@ func (s *session) read() (pdu.Message, error) {
 
 // errnoText is the C library's text for a system error.
 func errnoText(err error) string {
-	var errno interface{ Errno() uintptr }
-	_ = errno
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,16 +76,13 @@ func (s *session) exec(st stmt) bool {
 	return false
 }
 
-// answerErr prints what went wrong with a request as dbpmda does.
-func (s *session) answerErr(err error, what string) {
-	var e *pdu.Error
+// answerErr prints what went wrong with reading an answer as dbpmda does.
+func (s *session) answerErr(err error) {
 	switch {
 	case err == errDead:
 		s.printf("Error: __pmGetPDU() failed: PDU empty, PMDA may have died\n")
 	case err != nil:
 		s.printf("Error: __pmGetPDU() failed: %s\n", errText(err))
-	default:
-		_ = e
 	}
 }
 
@@ -95,7 +91,7 @@ func (s *session) answerErr(err error, what string) {
 func (s *session) reply(m pdu.Message, err error) (pdu.Message, bool) {
 	s.dead = err == errDead
 	if err != nil {
-		s.answerErr(err, "")
+		s.answerErr(err)
 		return nil, false
 	}
 	if e, ok := m.(*pdu.Error); ok {
@@ -355,7 +351,7 @@ func (s *session) store(st stmt) bool {
 	s.printf("Sending Result...\n")
 	m, err = s.call(&pdu.Result{Result: r})
 	if err != nil {
-		s.answerErr(err, "")
+		s.answerErr(err)
 		return false
 	}
 	if e, ok := m.(*pdu.Error); ok {
@@ -604,11 +600,4 @@ var typeNames = map[pcp.Type]string{
 	pcp.TypeAggregateStatic: "static aggregate",
 	pcp.TypeEvent:           "event record array",
 	pcp.TypeHighResEvent:    "highres event record array",
-}
-
-// sorted returns a sorted copy.
-func sorted(x []int32) []int32 {
-	y := slices.Clone(x)
-	slices.Sort(y)
-	return y
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -168,10 +169,7 @@ func TestNamespaceAgainstPCP(t *testing.T) {
 }
 
 func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
+	n, _ := strconv.Atoi(s)
 	return n
 }
 
@@ -179,24 +177,10 @@ func firstDiff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
 	for i := 0; i < len(al) && i < len(bl); i++ {
 		if al[i] != bl[i] {
-			return "line " + itoa(i+1) + ": ours " + al[i] + " | PCP's " + bl[i]
+			return "line " + strconv.Itoa(i+1) + ": ours " + al[i] + " | PCP's " + bl[i]
 		}
 	}
 	return "lengths differ"
-}
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
-
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
 }
 
 // simpleFragment is the simple agent's namespace as PCP ships it, with
@@ -247,7 +231,7 @@ func TestInstallRemoveLive(t *testing.T) {
 		t.Run(what, func(t *testing.T) {
 			bed := start(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent()}})
 			root := filepath.Join(bed.Dir(), "pmns", "root")
-			common := []string{"-c", bed.ConfPath(), "-n", root, "-P", itoa(bed.PID()), "-h", bed.Host(), "-t", "30s"}
+			common := []string{"-c", bed.ConfPath(), "-n", root, "-P", strconv.Itoa(bed.PID()), "-h", bed.Host(), "-t", "30s"}
 			pmdaconf := func(args ...string) string {
 				t.Helper()
 				out, err := exec.Command(tool, args...).CombinedOutput()
