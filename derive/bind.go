@@ -289,16 +289,12 @@ func checkRescale(name string, b *bound) error {
 	if !numeric(b.desc.Type) {
 		return semErr(name, b, "Non-arithmetic operand for function")
 	}
-	one := oneOf(b.desc.Type)
+	one := pcp.Atom{L: 1, UL: 1, LL: 1, ULL: 1, F: 1, D: 1}
 	if _, err := pcp.ConvScale(b.desc.Type, one, b.left.desc.Units, b.right.desc.Units); err != nil {
 		return semErr(name, b, "Incompatible dimensions")
 	}
 	b.desc.Units = b.right.desc.Units
 	return nil
-}
-
-func oneOf(t pcp.Type) pcp.Atom {
-	return pcp.Atom{L: 1, UL: 1, LL: 1, ULL: 1, F: 1, D: 1}
 }
 
 func sameDims(a, b pcp.Units) bool {

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,7 +43,7 @@ func registerVerdicts(t testing.TB, exprs []string) []string {
 // ourVerdict is what Parse says, in the harness's format; the harness
 // numbers its metrics from 0.
 func ourVerdict(i int, expr string) string {
-	_, err := Parse("gopcp.check.m"+itoa(i), expr)
+	_, err := Parse("gopcp.check.m"+strconv.Itoa(i), expr)
 	if err == nil {
 		return "ok"
 	}
@@ -54,21 +55,6 @@ func ourVerdict(i int, expr string) string {
 		return "error is not PM_ERR_BADDERIVE"
 	}
 	return se.Error()
-}
-
-func itoa(i int) string {
-	return fmtInt(i)
-}
-
-func fmtInt(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 func readLines(t testing.TB, path string) []string {
