@@ -236,7 +236,7 @@ func (p *HelpParser) entry(buf []byte) {
 	for len(rest) > 0 && rest[0] != '\n' && isSpace(rest[0]) {
 		rest = rest[1:]
 	}
-	nl := bytesIndexNL(rest)
+	nl := strings.IndexByte(rest, '\n') // body ends in one, so there is one
 	e := HelpEntry{Name: name, OneLine: rest[:nl], Line: p.line}
 	text := rest[nl+1:]
 	for len(text) > 0 && text[len(text)-1] == '\n' {
@@ -264,15 +264,6 @@ func (p *HelpParser) entry(buf []byte) {
 	if p.opts.Notify != nil {
 		p.opts.Notify(&p.entries[len(p.entries)-1], nil)
 	}
-}
-
-func bytesIndexNL(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return i
-		}
-	}
-	return len(s) - 1
 }
 
 func (e *HelpEntry) idString() string {
