@@ -54,38 +54,50 @@ func services() string {
 	return out
 }
 
-// timezone is pmcd.timezone, the local zone as a POSIX TZ string as
-// libpcp gives it: $TZ when set, else the zone's abbreviations and its
-// offset west of UTC, e.g. "UTC" or "EST+5EDT".
-func timezone() string {
-	if tz := os.Getenv("TZ"); tz != "" && !strings.HasPrefix(tz, ":") {
-		return tz
+// timezone is pmcd.timezone: the host's zone (never $TZ, which PCP's
+// pmcd clears first) as libpcp squashes it into a POSIX TZ string, the
+// current abbreviation and offset west of UTC, e.g. "UTC", "EST+5",
+// "IST-5:30".
+func timezone() string { return timezoneAt(time.Now(), hostZone()) }
+
+func timezoneAt(now time.Time, loc *time.Location) string {
+	name, east := now.In(loc).Zone()
+	west := -east
+	if west == 0 {
+		return name
 	}
-	year := time.Now().Year()
-	jan := time.Date(year, 1, 1, 0, 0, 0, 0, time.Local)
-	jul := time.Date(year, 7, 1, 0, 0, 0, 0, time.Local)
-	stdName, stdOff := jan.Zone()
-	dstName, dstOff := jul.Zone()
-	if dstOff < stdOff {
-		stdName, stdOff, dstName, dstOff = dstName, dstOff, stdName, stdOff
+	// C's division: hours truncated toward zero, minutes unsigned.
+	hours, mins := west/3600, west%3600/60
+	if mins < 0 {
+		mins = -mins
 	}
-	out := stdName
-	if stdOff != 0 || stdName != "UTC" {
-		west := -stdOff
-		sign := "+"
-		if west < 0 {
-			sign, west = "-", -west
-		}
-		out += sign + strconv.Itoa(west/3600)
-		if m := west % 3600 / 60; m != 0 {
-			out += ":" + strconv.Itoa(m)
-		}
+	sign := "+"
+	if hours < 0 || (hours == 0 && west < 0) {
+		sign = "-"
 	}
-	if dstOff != stdOff {
-		out += dstName
+	h := hours
+	if h < 0 {
+		h = -h
+	}
+	out := name + sign + strconv.Itoa(h)
+	if mins != 0 {
+		out += ":" + strconv.Itoa(mins/10) + strconv.Itoa(mins%10)
 	}
 	return out
 }
+
+// hostZone is the zone of /etc/localtime, whatever $TZ says.
+func hostZone() *time.Location {
+	if b, err := os.ReadFile("/etc/localtime"); err == nil {
+		if loc, err := time.LoadLocationFromTZData("Local", b); err == nil {
+			return loc
+		}
+	}
+	return timeLocal
+}
+
+// timeLocal is the local zone; tests replace it.
+var timeLocal = time.Local
 
 // zoneinfo is pmcd.zoneinfo: ":" and the zoneinfo name of the local
 // zone, from $TZ or /etc/localtime, else "".
