@@ -30,25 +30,7 @@ func (s *agent) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	}
 	s.fetchNow = s.now()
 	s.streams.plan(s.domain, pmids)
-	var dyn, ghost bool
-	s.procDone = false
-	for _, id := range pmids {
-		if id.Domain() != s.domain || id.Cluster() != 0 {
-			continue
-		}
-		switch id.Item() {
-		case 76, 77, 78:
-			if !dyn {
-				dyn = true
-				s.redoDynamic(true)
-			}
-		case 1009, 1010, 1011:
-			if !ghost {
-				ghost = true
-				s.ghostState = (s.ghostState + 1) % 24
-			}
-		}
-	}
+	s.procDone, s.dynDone, s.ghostDone = false, false, false
 	return nil
 }
 
@@ -61,6 +43,16 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 		return pmda.ErrNoValue // PCP's agent answers no values, not an error
 	}
 	item := pmid.Item()
+	// Some domains move on once a fetch, when the first of their
+	// metrics is reached (not if the fetch fails before).
+	switch {
+	case item >= 76 && item <= 78 && !s.dynDone:
+		s.dynDone = true
+		s.redoDynamic(true)
+	case item >= 1009 && item <= 1011 && !s.ghostDone:
+		s.ghostDone = true
+		s.ghostState = (s.ghostState + 1) % 24
+	}
 	typ, indom := d.typ, pcp.InDomNull
 	if d.indom != noInDom {
 		indom = pcp.NewInDom(s.domain, d.indom)
@@ -127,8 +119,11 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 			if s.dodgeyCtl > 5 && n == 0 {
 				s.newDodgey--
 			}
-			if s.tmpDodgey <= 0 {
+			if s.tmpDodgey < 0 {
 				return pcp.Error(s.tmpDodgey)
+			}
+			if s.tmpDodgey == 0 {
+				return pmda.ErrNoValue
 			}
 			if inst > s.tmpDodgey {
 				continue
@@ -407,7 +402,7 @@ func (s *agent) value(c pmda.Client, item uint32, inst int32, n int) (pcp.Atom, 
 	case 89:
 		a.UL = uint32(s.magic.Sem)
 	case 90:
-		a.UL = s.magic.Units.Pack()
+		a.UL = s.magicUnits
 	case 91:
 		a.UL = s.dataGrowth()
 	case 93:

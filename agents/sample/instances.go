@@ -129,12 +129,20 @@ func has(insts []pmda.Instance, id int32) bool {
 }
 
 // redoMany sizes sample.many.int's domain to manyCount instances.
-func (s *agent) redoMany() {
+// It returns what PCP's agent returns, which a store into many.count puts
+// in sample.error_code: for an empty domain, whatever error number the C
+// library's realloc left behind, which is ENOMEM's.
+func (s *agent) redoMany() int32 {
 	s.manyCount = min(max(s.manyCount, 0), 999999)
+	if s.manyCount == 0 {
+		s.many = nil
+		return -12 // -ENOMEM
+	}
 	s.many = make([]pmda.Instance, s.manyCount)
 	for i := range s.many {
 		s.many[i] = pmda.Instance{ID: int32(i), Name: "i-" + itoa(int32(i))}
 	}
+	return 0
 }
 
 // redoDodgey sets sample.dodgey.value's behaviour from dodgey.control:

@@ -62,18 +62,23 @@ type agent struct {
 
 	defs  map[uint32]*def // by item
 	magic pcp.Desc        // sample.dynamic.meta.metric's descriptor
-	begun time.Time
+	// magicUnits is the descriptor's units word as stored, padding
+	// included, which PCP's agent gives back as it was.
+	magicUnits uint32
+	begun      time.Time
 	// fetchNow is the clock reading of the fetch in progress.
 	fetchNow time.Time
 	// dataBase is the data size when the agent started, for
 	// sample.datasize's growth; -1 until the first fetch of it in pmcd.
 	dataBase int64
-	// procDone says sample.proc's table has moved on in this fetch.
-	procDone bool
-	rnd      rand48
-	scr      scrambler
-	pid      uint32
-	exit     func()
+	// procDone, dynDone and ghostDone say sample.proc's table,
+	// sample.dynamic's counters and the ghosts' state have moved on in
+	// this fetch.
+	procDone, dynDone, ghostDone bool
+	rnd                          rand48
+	scr                          scrambler
+	pid                          uint32
+	exit                         func()
 
 	ctx perContext
 
@@ -203,6 +208,7 @@ func newAgent(domain uint32, opts Options) *agent {
 		PMID: pcp.NewPMID(domain, 0, 86), Type: pcp.Type32, InDom: pcp.InDomNull,
 		Sem: pcp.SemDiscrete, Units: u(1, -1, 0, pcp.SpaceByte, pcp.TimeSec, 0),
 	}
+	s.magicUnits = s.magic.Units.Pack()
 	s.begun = s.now()
 	s.dataBase = -1
 	if !opts.DSO {

@@ -154,8 +154,7 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 		s.errorCode = av.L
 	case 79:
 		s.manyCount = av.L
-		s.redoMany()
-		s.errorCode = 0 // PCP's agent keeps the resize's status here
+		s.errorCode = s.redoMany() // PCP's agent keeps the resize's status here
 	case 87:
 		s.magic.Type = pcp.Type(av.L)
 	case 88:
@@ -164,6 +163,7 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 		s.magic.Sem = pcp.Sem(av.L)
 	case 90:
 		s.magic.Units = pcp.UnpackUnits(uint32(av.L))
+		s.magicUnits = uint32(av.L) // with the padding bits, as stored
 	case 97:
 		s.ulong = av.UL
 	case 102:

@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,21 +111,14 @@ func buildPCPHelp(t *testing.T, in *testbed.Install, dir string) {
 
 // ask sends one request and returns the replies PCP's agent sends: none
 // for notifications, else one (two for a busy agent, not asked here).
-func (a *pcpAgent) ask(t *testing.T, raw []byte, reply bool) []byte {
-	t.Helper()
+func (a *pcpAgent) ask(raw []byte, reply bool) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := a.w.WritePDU(ctx, raw); err != nil {
-		t.Fatal(err)
-	}
-	if !reply {
-		return nil
+	if err := a.w.WritePDU(ctx, raw); err != nil || !reply {
+		return nil, err
 	}
 	b, err := a.r.ReadPDU(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append([]byte(nil), b...)
+	return append([]byte(nil), b...), err
 }
 
 // twins sends the same requests to PCP's agent and ours and compares the
@@ -136,6 +131,7 @@ type twins struct {
 	from   int32
 	same   int
 	checks int
+	recent []string // the last requests, for failures
 }
 
 func newTwins(t *testing.T) *twins {
@@ -157,7 +153,14 @@ func (tw *twins) do(m pdu.Message, reply bool, how likeness) {
 	t := tw.t
 	t.Helper()
 	raw := m.Append(nil, tw.from)
-	want := tw.pcp.ask(t, raw, reply)
+	tw.recent = append(tw.recent, fmt.Sprintf("from %d %v %+v", tw.from, m.PDUType(), m))
+	if len(tw.recent) > 8 {
+		tw.recent = tw.recent[1:]
+	}
+	want, err := tw.pcp.ask(raw, reply)
+	if err != nil {
+		t.Fatalf("PCP's agent failed: %v; the last requests:\n%s", err, strings.Join(tw.recent, "\n"))
+	}
 	tw.out.Reset()
 	if err := tw.ours.Dispatch(context.Background(), raw); err != nil {
 		t.Fatalf("%v: %v", m.PDUType(), err)
@@ -337,4 +340,133 @@ func TestTwinAgents(t *testing.T) {
 	tw.from = 8
 	fetches()
 	t.Logf("%d of %d replies as PCP's agent's (byte for byte but for %d varying values and help text)", tw.same, tw.checks, len(changing))
+}
+
+// TestTwinRandom sends PCP's agent and ours the same long random run of
+// requests (a fixed seed, so a failure repeats): fetches of random sets of
+// metrics under random instance profiles, stores of random values into
+// the writable metrics, instance, descriptor and label requests, from
+// several client contexts that come and go. Every reply must be PCP's,
+// byte for byte. Stores that would make either agent sleep, stop, follow
+// the clock or build a value from an arbitrary type are left out.
+func TestTwinRandom(t *testing.T) {
+	for seed := range uint64(seeds) {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) { twinRandom(t, seed) })
+	}
+}
+
+// seeds is how many random runs TestTwinRandom makes.
+var seeds = 4
+
+func twinRandom(t *testing.T, seed uint64) {
+	tw := newTwins(t)
+	rng := rand.New(rand.NewPCG(29, seed))
+	var steady []pcp.PMID
+	for _, d := range defs {
+		if !varying[d.item] {
+			steady = append(steady, pcp.NewPMID(Domain, 0, d.item))
+		}
+	}
+	var writable []uint32
+	for item, shape := range storeShapes {
+		switch item {
+		// stop, sleep, the clock, arbitrary types, an instance domain
+		// PCP's agent answers for with an uninitialised instance number
+		case 0, 56, 73, 87, 88, 155:
+			continue
+		}
+		if shape == oneInSitu || shape == anyInSitu || shape == someValues {
+			writable = append(writable, item)
+		}
+	}
+	slices.Sort(writable)
+	store := func(item uint32, v int32) {
+		tw.do(&pdu.Result{Result: pcp.Result{Sets: []pcp.ValueSet{{
+			PMID: pcp.NewPMID(Domain, 0, item), NumVal: 1, ValFmt: pcp.ValInSitu,
+			Values: []pcp.Value{{Inst: pcp.InstNull, LVal: v}},
+		}}}}, true, sameBytes)
+	}
+	// pmcd sends a profile before any fetch (PCP's agent relies on it).
+	tw.do(&pdu.Profile{State: pdu.ProfileInclude}, false, sameBytes)
+	store(155, 3600000) // mirage changes only when asked
+	for range 1500 {
+		tw.from = int32(rng.IntN(4))
+		switch op := rng.IntN(10); {
+		case op < 4:
+			n := 1 + rng.IntN(12)
+			ids := make([]pcp.PMID, n)
+			for i := range ids {
+				ids[i] = steady[rng.IntN(len(steady))]
+			}
+			tw.do(&pdu.Fetch{PMIDs: ids}, true, sameBytes)
+		case op < 6:
+			item := writable[rng.IntN(len(writable))]
+			v := int32(rng.IntN(41) - 10)
+			switch item {
+			case 79: // many.count: keep the domain small
+				v = int32(rng.IntN(30))
+			case 6: // bins exist every hundred
+				v = int32(rng.IntN(1000))
+			case 90: // units: the descriptor PDU has no room for the padding bits
+				v <<= 8
+			}
+			if item == 6 {
+				tw.do(&pdu.Result{Result: pcp.Result{Sets: []pcp.ValueSet{{
+					PMID: pcp.NewPMID(Domain, 0, 6), NumVal: 1, ValFmt: pcp.ValInSitu,
+					Values: []pcp.Value{{Inst: int32(100 * (1 + rng.IntN(10))), LVal: v}},
+				}}}}, true, sameBytes)
+				continue
+			}
+			store(item, v)
+		case op < 7:
+			// Not the ghosts': PCP's agent counts their values before
+			// the profile and answers with whatever memory holds for
+			// the instances left out, or crashes.
+			serial := uint32(1 + rng.IntN(13))
+			if serial == ghostInDom {
+				serial = colourInDom
+			}
+			indom := pcp.NewInDom(Domain, serial)
+			var insts []int32
+			for range rng.IntN(4) {
+				insts = append(insts, int32(rng.IntN(10)*100+rng.IntN(6)))
+			}
+			slices.Sort(insts)
+			insts = slices.Compact(insts)
+			state := int32(pdu.ProfileExclude)
+			if rng.IntN(2) == 0 {
+				state = pdu.ProfileInclude
+			}
+			tw.do(&pdu.Profile{State: pdu.ProfileInclude, InDoms: []pdu.InDomProfile{{InDom: indom, State: state, Insts: insts}}}, false, sameBytes)
+		case op < 8:
+			indom := pcp.NewInDom(Domain, uint32(1+rng.IntN(13)))
+			switch rng.IntN(3) {
+			case 0:
+				tw.do(&pdu.InstanceReq{InDom: indom, Inst: pcp.InstNull}, true, sameBytes)
+			case 1:
+				tw.do(&pdu.InstanceReq{InDom: indom, Inst: int32(rng.IntN(10) * 100)}, true, sameBytes)
+			default:
+				names := []string{"red", "bin-500", "m-00", "fat bald", "i-3", "d2", "Mogwai", "0003 /usr/bin/bobo", "nosuch"}
+				tw.do(&pdu.InstanceReq{InDom: indom, Inst: pcp.InstNull, Name: names[rng.IntN(len(names))]}, true, sameBytes)
+			}
+		case op < 9:
+			id := steady[rng.IntN(len(steady))]
+			tw.do(&pdu.DescReq{PMID: id}, true, sameBytes)
+			tw.do(&pdu.LabelReq{Ident: uint32(id), Type: int32(pcp.LabelItem)}, true, sameBytes)
+		default:
+			if rng.IntN(4) == 0 {
+				// A context ends; pmcd sends a profile before the next
+				// fetch (PCP's agent would use the freed one).
+				tw.do(&pdu.Error{Code: int32(pcp.ErrNotConn)}, false, sameBytes)
+				tw.do(&pdu.Profile{State: pdu.ProfileInclude}, false, sameBytes)
+			} else {
+				indom := pcp.NewInDom(Domain, uint32(1+rng.IntN(13)))
+				tw.do(&pdu.LabelReq{Ident: uint32(indom), Type: int32(pcp.LabelInstances)}, true, sameBytes)
+			}
+		}
+		if t.Failed() {
+			break
+		}
+	}
+	t.Logf("%d of %d replies as PCP's agent's", tw.same, tw.checks)
 }
