@@ -377,7 +377,7 @@ func TestConcurrent(t *testing.T) {
 				a.Label(ctx, c, uint32(pcp.NewInDom(Domain, binInDom)), pcp.LabelInstances)
 				a.Desc(ctx, c, pmid(86))
 				a.Traverse(ctx, c, "sample.secret")
-				store(a, 79, int32(i%7))
+				store(a, 79, int32(i%7)+1)
 				store(a, 37, int32(i))
 				store(a, 1008, int32(i%9)-1)
 				a.EndContext(c)
