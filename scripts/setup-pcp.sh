@@ -9,7 +9,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev tshark)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev python3-pcp tshark)
 
 installed() {
 	local p
