@@ -109,8 +109,9 @@ var (
 // NewContext makes a context of the given kind, as pmNewContext does: for
 // KindHost, name is a host specification (see NewHostContext); for
 // KindLocal, the agents of $PCP_PMCDCONF_PATH's "dso" lines that the pmda
-// registry knows, with name unused (see NewLocalContext). Archives are
-// opened by the archive context, not yet wired here (pcp.ErrNYI).
+// registry knows, with name unused (see NewLocalContext); for
+// KindArchive, an archive, a comma-separated list of archives or a
+// directory of them (see NewArchiveContext).
 func NewContext(ctx context.Context, kind Kind, name string, opts ...Option) (Source, error) {
 	switch kind {
 	case KindHost:
@@ -126,7 +127,11 @@ func NewContext(ctx context.Context, kind Kind, name string, opts ...Option) (So
 		}
 		return c, nil
 	case KindArchive:
-		return nil, fmt.Errorf("pmapi: archive %q: %w", name, pcp.ErrNYI)
+		c, err := NewArchiveContext(ctx, name, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
 	}
 	return nil, fmt.Errorf("pmapi: context kind %d: %w", int(kind), pcp.ErrNoContext)
 }

@@ -249,7 +249,15 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	out.WriteString(p.TimezoneNote(host))
 
 	v := &valuer{f: f, p: p, src: pmapi.WithAnonMetrics(src), out: out, errw: errw, prog: prog,
-		kind: kind, host: host, spec: spec, finish: finish}
+		kind: kind, host: host, spec: spec, finish: finish, amode: pmapi.ModeInterp, source: source}
+	if ac, ok := src.(*pmapi.ArchiveContext); ok {
+		v.archive, v.ac = true, ac
+		v.times = p.ContextOptions(ctx, src, true)
+		if p.Errors > 0 {
+			fmt.Fprint(errw, strings.Join(p.Messages, ""))
+			return 1
+		}
+	}
 	return v.main(ctx)
 }
 

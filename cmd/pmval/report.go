@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -43,6 +44,15 @@ type valuer struct {
 	samples int
 	wrap    int // PCP_COUNTER_WRAP, -1 until read
 
+	// archives
+	archive    bool
+	ac         *pmapi.ArchiveContext
+	times      *cli.Times
+	amode      pmapi.Mode
+	rawArchive bool
+	reporting  bool
+	source     string
+
 	nameCache map[int32]string
 	descCache map[pcp.PMID]*paramDesc
 }
@@ -54,8 +64,7 @@ func (v *valuer) main(ctx context.Context) int {
 		}
 		return 1
 	}
-	v.loop(ctx)
-	return 0
+	return v.loop(ctx)
 }
 
 func (v *valuer) fatal(format string, args ...any) error {
@@ -137,6 +146,11 @@ func (v *valuer) setup(ctx context.Context) error {
 		return err
 	}
 
+	if v.archive {
+		if err := v.archiveSetup(); err != nil {
+			return err
+		}
+	}
 	if p.Timezone == "" && !p.HostZone && !v.events {
 		v.out.WriteByte('\n')
 	}
@@ -180,7 +194,13 @@ func (v *valuer) initInsts(ctx context.Context) error {
 	if !v.iall {
 		v.iids = v.iids[:0]
 		for _, name := range v.inames {
-			n, err := v.src.LookupInDom(ctx, v.desc.InDom, name)
+			var n int32
+			var err error
+			if v.archive {
+				n, err = v.ac.LookupInDomArchive(v.desc.InDom, name)
+			} else {
+				n, err = v.src.LookupInDom(ctx, v.desc.InDom, name)
+			}
 			if err != nil {
 				return v.fatal("%s: instance %s not available\n", v.prog, name)
 			}
@@ -191,7 +211,13 @@ func (v *valuer) initInsts(ctx context.Context) error {
 			return v.fatal("%s: pmAddProfile: %s\n", v.prog, cli.ErrText(err))
 		}
 	} else {
-		insts, err := v.src.GetInDom(ctx, v.desc.InDom)
+		var insts []pmapi.Instance
+		var err error
+		if v.archive {
+			insts, err = v.ac.GetInDomArchive(v.desc.InDom)
+		} else {
+			insts, err = v.src.GetInDom(ctx, v.desc.InDom)
+		}
 		if err != nil {
 			return v.fatal("%s: pmGetInDom(%s): %s\n", v.prog, v.desc.InDom, cli.ErrText(err))
 		}
@@ -252,7 +278,16 @@ func (v *valuer) header() {
 	if !v.events {
 		fmt.Fprintf(w, "metric:    %s\n", v.metric)
 	}
+	if v.archive {
+		fmt.Fprintf(w, "archive:   %s\n", v.source)
+	}
 	fmt.Fprintf(w, "host:      %s\n", v.host)
+	if v.archive {
+		fmt.Fprintf(w, "start:     %s", v.ctime(v.times.Window.Origin.Sec))
+		if v.times.Window.End.Sec != cli.MaxTime {
+			fmt.Fprintf(w, "end:       %s", v.ctime(v.times.Window.End.Sec))
+		}
+	}
 	if !v.events {
 		w.WriteString("semantics: ")
 		switch v.desc.Sem {
@@ -290,7 +325,7 @@ func (v *valuer) header() {
 	} else {
 		fmt.Fprintf(w, "samples:   %d\n", v.samples)
 	}
-	if v.samples > 1 {
+	if v.samples > 1 && (!v.archive || v.amode == pmapi.ModeInterp) {
 		fmt.Fprintf(w, "interval:  %1.2f sec\n", v.p.IntervalDur.Seconds())
 	}
 }
@@ -302,31 +337,64 @@ func unitsStr(u pcp.Units) string {
 	return "none"
 }
 
+// The outcomes of fetch besides a value set.
+const (
+	fetchNone  = -1 // nothing to report this time (said so)
+	fetchEnd   = -2 // past the end of the time window
+	fetchDone  = -3 // the end of the archive: pmval exits quietly
+	fetchFatal = -4 // the error was reported; pmval exits with 1
+)
+
 // fetch is pmval's getvals: a fetch of the metric with its values sorted
-// by instance, or false when there is nothing to report (after saying
-// so). A failed fetch ends the program, as in PCP.
-func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, bool) {
-	if _, err := v.src.Fetch(ctx, []pcp.PMID{v.pmid}, r); err != nil {
-		fmt.Fprintf(v.errw, "\n%s: pmFetch: %s\n", v.prog, cli.ErrText(err))
-		v.out.Flush()
-		os.Exit(1)
+// by instance, or one of the fetch* outcomes.
+func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, int) {
+	i := 0
+	var err error
+	if v.rawArchive {
+		i, err = v.fetchRaw(ctx, r)
+		if err == nil && i < 0 {
+			return nil, fetchNone
+		}
+	} else {
+		_, err = v.src.Fetch(ctx, []pcp.PMID{v.pmid}, r)
 	}
-	vs := &r.Sets[0]
+	if err != nil {
+		if errors.Is(err, pcp.ErrEOL) {
+			return nil, fetchDone
+		}
+		call := "pmFetch"
+		if v.rawArchive {
+			call = "pmFetchArchive"
+		}
+		fmt.Fprintf(v.errw, "\n%s: %s: %s\n", v.prog, call, cli.ErrText(err))
+		return nil, fetchFatal
+	}
+	if v.archive && r.Timestamp.Sub(v.times.Window.End) > 0 {
+		return nil, fetchEnd
+	}
+	vs := &r.Sets[i]
 	switch {
 	case vs.NumVal == 0:
+		if v.archive {
+			v.stamp(r.Timestamp)
+			v.out.WriteString("  ")
+		}
 		if !v.events {
 			v.out.WriteString("No values available\n")
 		} else if v.f.verbose {
 			fmt.Fprintf(v.out, "%s: No values available\n", v.metric)
 		}
-		return nil, false
+		return nil, fetchNone
 	case vs.NumVal < 0:
 		if v.events && vs.NumVal == int32(pcp.ErrNotConn) {
-			v.out.Flush()
-			os.Exit(0)
+			return nil, fetchDone
 		}
-		fmt.Fprintf(v.errw, "\n%s: pmFetch: %s\n", v.prog, pcp.ErrorText(vs.NumVal))
-		return nil, false
+		call := "pmFetch"
+		if v.rawArchive {
+			call = "pmFetchArchive"
+		}
+		fmt.Fprintf(v.errw, "\n%s: %s: %s\n", v.prog, call, pcp.ErrorText(vs.NumVal))
+		return nil, fetchNone
 	}
 	slices.SortStableFunc(vs.Values, func(a, b pcp.Value) int {
 		switch {
@@ -337,21 +405,23 @@ func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, bool)
 		}
 		return 0
 	})
-	return vs, true
+	return vs, 0
 }
 
 // loop is pmval's main loop: fetch, wait, fetch and print, with rates
-// from the previous fetch for counters.
-func (v *valuer) loop(ctx context.Context) {
+// from the previous fetch for counters. It returns the exit status.
+func (v *valuer) loop(ctx context.Context) int {
 	var prev, cur pcp.Result
-	havePrev, noValues, reporting := false, false, false
+	havePrev, noValues := false, false
 	var prevSet *pcp.ValueSet
 	forever := v.samples < 0
 	n := v.samples
 	for forever || n > 0 {
 		n--
 		if !havePrev {
-			if vs, ok := v.fetch(ctx, &prev); ok {
+			vs, st := v.fetch(ctx, &prev)
+			switch {
+			case st == 0:
 				havePrev = true
 				prevSet = vs
 				if v.desc.InDom != pcp.InDomNull {
@@ -359,36 +429,66 @@ func (v *valuer) loop(ctx context.Context) {
 				}
 				switch {
 				case v.events:
+					if v.archive {
+						v.stamp(prev.Timestamp)
+						v.out.WriteString("  ")
+					}
 					v.printEvents(ctx, vs)
-					reporting = true
+					v.reporting = true
 					v.out.Flush()
 					continue
 				case !v.rate():
+					if v.archive {
+						v.stamp(prev.Timestamp)
+					}
 					v.printValues(vs)
-					reporting = true
+					v.reporting = true
 					v.out.Flush()
 					continue
-				case noValues || reporting:
+				case noValues || v.reporting:
+					if v.archive {
+						v.stamp(prev.Timestamp)
+						v.out.WriteString("  ")
+					}
 					v.out.WriteString("No values available\n")
 				}
 				noValues = false
-			} else {
+			case st == fetchEnd:
+				return 0
+			case st == fetchDone:
+				return 0
+			case st == fetchFatal:
+				return 1
+			default:
 				noValues = true
 			}
 		}
 		v.out.Flush()
-		sleep(ctx, v.p.IntervalDur)
+		if v.f.delay || !v.archive {
+			sleep(ctx, v.p.IntervalDur)
+		}
 		if !havePrev {
 			continue
 		}
-		vs, ok := v.fetch(ctx, &cur)
-		if !ok {
+		vs, st := v.fetch(ctx, &cur)
+		switch st {
+		case fetchEnd, fetchDone:
+			return 0
+		case fetchFatal:
+			return 1
+		case fetchNone:
 			havePrev = false
 			continue
 		}
 		if v.iall && !v.knownInsts(vs) {
 			v.initInsts(ctx)
 			v.labels()
+		}
+		if v.archive {
+			v.stamp(cur.Timestamp)
+			if v.events {
+				v.out.WriteString("  ")
+			}
 		}
 		switch {
 		case v.events:
@@ -398,12 +498,13 @@ func (v *valuer) loop(ctx context.Context) {
 		default:
 			v.printRates(vs, cur.Timestamp, prevSet, prev.Timestamp)
 		}
-		reporting = true
+		v.reporting = true
 		v.out.Flush()
 		// this value becomes the previous one
 		prev, cur = cur, prev
-		prevSet = &prev.Sets[0]
+		prevSet = vs
 	}
+	return 0
 }
 
 func sleep(ctx context.Context, d time.Duration) {
@@ -454,7 +555,17 @@ func (v *valuer) labels() {
 		}
 	}
 	w.WriteByte('\n')
-	for _, p := range v.pairs {
+	for i, p := range v.pairs {
+		if v.archive && i == 0 {
+			switch {
+			case v.f.xflag > 1:
+				fmt.Fprintf(w, "%*c", 34, ' ')
+			case v.f.xflag == 1:
+				fmt.Fprintf(w, "%*c", 31, ' ')
+			default:
+				fmt.Fprintf(w, "%*c", 12, ' ')
+			}
+		}
 		if !v.rate() || v.style != 0 || v.f.fixed != -1 {
 			fmt.Fprintf(w, "%*.*s ", cols, cols, p.Name)
 		} else {

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/pcptz"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// Times is what pmGetContextOptions settles once a context exists: the
+// reporting time zone and the time window.
+type Times struct {
+	// Zone is the zone times are reported in: -Z's, the source's with
+	// -z, else the local one.
+	Zone *time.Location
+	// Window is the time window; for a live source it starts now and has
+	// no end (End.Sec is MaxTime).
+	Window Window
+	// Windowed says a window was computed (window options given, or
+	// asked for by the tool).
+	Windowed bool
+}
+
+// zoner is a source that knows its time zone.
+type zoner interface {
+	TimeZone(ctx context.Context) (string, error)
+}
+
+// ContextOptions is pmGetContextOptions: with -z the source's time zone,
+// with -Z the one named, and the time window from -S -T -A -O over the
+// archive's bounds when any was given or boundaries asks for it. Problems
+// are recorded as PCP words them (p.Errors, p.Messages, p.RuntimeErr);
+// messages libpcp writes straight to stderr go to stderr.
+func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundaries bool) *Times {
+	t := &Times{Zone: pcptz.Local()}
+	switch {
+	case p.HostZone:
+		if z, ok := src.(zoner); ok {
+			tz, err := z.TimeZone(ctx)
+			if err != nil {
+				p.Errorf("Cannot set context timezone: %s", errText(err))
+			} else {
+				t.Zone = pcptz.Load(tz)
+			}
+		}
+	case p.Timezone != "":
+		t.Zone = pcptz.Load(p.Timezone)
+	}
+	window := p.Start != "" || p.Finish != "" || p.Align != "" || p.Origin != "" || boundaries
+	if p.Errors == 0 && window {
+		first, last, ok := p.bounds(src)
+		if ok {
+			w, _, err := ParseTimeWindow(p.Start, p.Finish, p.Align, p.Origin, first, last, t.Zone)
+			if err != nil {
+				msg := err.Error()
+				if te, ok := err.(*TimeError); ok {
+					msg = te.Report()
+				}
+				p.Errorf("invalid time window.\n%s", msg)
+			} else {
+				t.Window, t.Windowed = w, true
+			}
+		}
+	}
+	if p.Errors > 0 {
+		p.RuntimeErr = true
+	}
+	return t
+}
+
+// bounds is __pmBoundaryOptions for one context: an archive's label start
+// and end, or now and no end for a live source.
+func (p *Parsed) bounds(src pmapi.Source) (first, last pcp.Timestamp, ok bool) {
+	a, isArchive := src.(*pmapi.ArchiveContext)
+	if !isArchive {
+		return pcp.TimestampOf(time.Now()), pcp.Timestamp{Sec: MaxTime}, true
+	}
+	first = a.Start()
+	end, err := a.End()
+	if err != nil {
+		end = pcp.Timestamp{Sec: MaxTime}
+		fmt.Fprintf(os.Stderr, "%s: Cannot locate end of archive %s: %s\n", p.name, p.Archives[0], errText(err))
+		fmt.Fprintf(os.Stderr, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
+		fmt.Fprintf(os.Stderr, "         produce complete information.  Continuing and hoping for the best.\n\n")
+	}
+	return first, end, true
+}

@@ -1,0 +1,558 @@
+package pmapi
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// Mode is how an archive context moves through time, PCP's PM_MODE_*.
+type Mode int
+
+// The archive modes, with PCP's numbers.
+const (
+	ModeInterp Mode = 1 // PM_MODE_INTERP: values at evenly spaced times, interpolated
+	ModeForw   Mode = 2 // PM_MODE_FORW: the archive's records, forwards
+	ModeBack   Mode = 3 // PM_MODE_BACK: the archive's records, backwards
+)
+
+// ArchiveContext is a PM_CONTEXT_ARCHIVE context: metrics read from a PCP
+// archive, or from several archives of one host taken as one (a list or
+// a directory), as pmNewContext opens them. Names, descriptors, instance
+// domains, help text and labels come from the archives' metadata (the
+// instance domains and labels in force at the context's current time);
+// Fetch reads the records according to SetMode. Store answers
+// pcp.ErrNotHost.
+//
+// An ArchiveContext is safe for concurrent use; its calls are serialized.
+type ArchiveContext struct {
+	name string
+	opts options
+
+	mu      sync.Mutex
+	logs    []*archive.Archive // in time order
+	cur     int                // the archive the reader is in
+	rd      *archive.Reader
+	tree    *pmns.Tree // the archives' names, built when first needed
+	profile profile
+	closed  bool
+
+	mode   Mode
+	origin pcp.Timestamp
+	delta  time.Duration // the interpolation step, negative backwards
+	interp *interpolator
+	scratch pcp.Result
+}
+
+var _ Source = (*ArchiveContext)(nil)
+
+// NewArchiveContext opens an archive context: name is an archive (its
+// base name or the name of one of its files), a comma-separated list of
+// archives, or a directory holding archives, as pmNewContext accepts
+// them. The archives of a list or directory must come from one host and
+// not overlap in time (pcp.ErrLogHost, pcp.ErrLogOverlap). The context
+// starts as libpcp's does: at the first archive's start, reading forwards
+// (ModeForw).
+func NewArchiveContext(ctx context.Context, name string, opts ...Option) (*ArchiveContext, error) {
+	c := &ArchiveContext{name: name, mode: ModeForw}
+	for _, o := range opts {
+		o(&c.opts)
+	}
+	logs, err := openArchives(name)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: archive %q: %w", name, err)
+	}
+	c.logs = logs
+	c.profile.reset(pdu.ProfileInclude)
+	c.origin = logs[0].Label.Start
+	c.rd = logs[0].NewReader()
+	return c, nil
+}
+
+// Kind is KindArchive.
+func (c *ArchiveContext) Kind() Kind { return KindArchive }
+
+// Close ends the context.
+func (c *ArchiveContext) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return fmt.Errorf("pmapi: Close: %w", pcp.ErrNoContext)
+	}
+	c.closed = true
+	if c.rd != nil {
+		c.rd.Close()
+	}
+	return nil
+}
+
+// Label is pmGetArchiveLabel: the label of the first archive.
+func (c *ArchiveContext) Label() archive.Label { return c.logs[0].Label }
+
+// Archives are the archives of the context, in time order.
+func (c *ArchiveContext) Archives() []*archive.Archive { return slices.Clone(c.logs) }
+
+// Start is the time of the context's first archive's label.
+func (c *ArchiveContext) Start() pcp.Timestamp { return c.logs[0].Label.Start }
+
+// End is pmGetArchiveEnd: the time of the last record of the last
+// archive.
+func (c *ArchiveContext) End() (pcp.Timestamp, error) {
+	var last error
+	for i := len(c.logs) - 1; i >= 0; i-- {
+		t, err := c.logs[i].End()
+		if err == nil {
+			return t, nil
+		}
+		last = err
+	}
+	return pcp.Timestamp{}, fmt.Errorf("pmapi: End: %w", last)
+}
+
+// HostName is the host the archive's label names.
+func (c *ArchiveContext) HostName(context.Context) (string, error) {
+	return c.logs[0].Label.Hostname, nil
+}
+
+// TimeZone is the archive's time zone as pmNewContextZone takes it: the
+// label's POSIX TZ (version 3 archives also record a zoneinfo name,
+// which libpcp 6.0.3 does not use for this).
+func (c *ArchiveContext) TimeZone(context.Context) (string, error) {
+	return c.logs[0].Label.Timezone, nil
+}
+
+// Origin is the context's current time: where the next fetch reads from.
+func (c *ArchiveContext) Origin() pcp.Timestamp {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.origin
+}
+
+// meta is the metadata of the archive holding the current time, where
+// libpcp looks for instance domains and labels.
+func (c *ArchiveContext) meta() *archive.Meta { return c.logs[c.cur].Meta }
+
+// Store is refused: archives cannot be changed (pcp.ErrNotHost).
+func (c *ArchiveContext) Store(context.Context, *pcp.Result) error {
+	return fmt.Errorf("pmapi: Store: %w", pcp.ErrNotHost)
+}
+
+// names gives the namespace answering name questions: -n's when given,
+// else the one built from the archives' metric names.
+func (c *ArchiveContext) names() *pmns.Tree {
+	if c.opts.ns != nil {
+		return c.opts.ns
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tree == nil {
+		t := pmns.New()
+		for _, a := range c.logs {
+			all, _ := a.Meta.Traverse("")
+			for i := len(all) - 1; i >= 0; i-- {
+				if id, err := a.Meta.LookupName(all[i]); err == nil {
+					_ = t.Add(all[i], id) // a clash keeps the first, as libpcp does
+				}
+			}
+		}
+		c.tree = t
+	}
+	return c.tree
+}
+
+// LookupName returns the PMID of a metric name.
+func (c *ArchiveContext) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
+	if c.opts.ns == nil && len(c.logs) == 1 {
+		id, err := c.logs[0].Meta.LookupName(name)
+		if err != nil {
+			return pcp.PMIDNull, fmt.Errorf("pmapi: LookupName %q: %w", name, err)
+		}
+		return id, nil
+	}
+	id, err := c.names().Lookup(name)
+	if err != nil {
+		return pcp.PMIDNull, fmt.Errorf("pmapi: LookupName %q: %w", name, err)
+	}
+	return id, nil
+}
+
+// LookupNames is pmLookupName: names not found get pcp.PMIDNull, and
+// only a single name fails the call.
+func (c *ArchiveContext) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+	if len(names) == 0 {
+		return nil, fmt.Errorf("pmapi: LookupNames: %w", pcp.ErrTooSmall)
+	}
+	ids := make([]pcp.PMID, len(names))
+	for i, name := range names {
+		id, err := c.LookupName(ctx, name)
+		if err != nil {
+			if len(names) == 1 {
+				return []pcp.PMID{pcp.PMIDNull}, err
+			}
+			id = pcp.PMIDNull
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// NameID returns a name of a PMID.
+func (c *ArchiveContext) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
+	names, err := c.NameAll(ctx, pmid)
+	if err != nil {
+		return "", fmt.Errorf("pmapi: NameID %s: %w", pmid, err)
+	}
+	return names[0], nil
+}
+
+// NameAll returns every name of a PMID.
+func (c *ArchiveContext) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
+	if c.opts.ns == nil && len(c.logs) == 1 {
+		names, err := c.logs[0].Meta.Names(pmid)
+		if err != nil {
+			return nil, fmt.Errorf("pmapi: NameAll %s: %w", pmid, err)
+		}
+		return slices.Clone(names), nil
+	}
+	names, err := c.names().NameAll(pmid)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: NameAll %s: %w", pmid, err)
+	}
+	return names, nil
+}
+
+// Children returns the names one level below a node.
+func (c *ArchiveContext) Children(ctx context.Context, name string) ([]string, error) {
+	kids, err := c.ChildrenStatus(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(kids))
+	for i, k := range kids {
+		out[i] = k.Name
+	}
+	return out, nil
+}
+
+// ChildrenStatus is Children with whether each child is a metric.
+func (c *ArchiveContext) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+	kids, err := c.names().Children(name)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
+	}
+	return kids, nil
+}
+
+// Traverse returns the metric names at or below a node, in the order
+// libpcp's archive namespace gives them.
+func (c *ArchiveContext) Traverse(ctx context.Context, name string) ([]string, error) {
+	if c.opts.ns == nil && len(c.logs) == 1 {
+		names, err := c.logs[0].Meta.Traverse(name)
+		if err != nil {
+			return nil, fmt.Errorf("pmapi: Traverse %q: %w", name, err)
+		}
+		return names, nil
+	}
+	names, err := c.names().Traverse(name)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: Traverse %q: %w", name, err)
+	}
+	return names, nil
+}
+
+// LookupDesc returns a metric's descriptor; pcp.ErrPMIDLog when the
+// archives do not describe it.
+func (c *ArchiveContext) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+	for i := len(c.logs) - 1; i >= 0; i-- {
+		if d, err := c.logs[i].Meta.Desc(pmid); err == nil {
+			return d, nil
+		}
+	}
+	return pcp.Desc{}, fmt.Errorf("pmapi: LookupDesc %s: %w", pmid, pcp.ErrPMIDLog)
+}
+
+// LookupDescs is LookupDesc for several metrics, as pmLookupDescs: the
+// descriptors of metrics the archives lack have pcp.PMIDNull, and only a
+// single metric fails the call.
+func (c *ArchiveContext) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+	if len(pmids) == 0 {
+		return nil, fmt.Errorf("pmapi: LookupDescs: %w", pcp.ErrTooSmall)
+	}
+	out := make([]pcp.Desc, len(pmids))
+	for i, id := range pmids {
+		d, err := c.LookupDesc(ctx, id)
+		if err != nil {
+			if len(pmids) == 1 {
+				return nil, err
+			}
+			d = pcp.Desc{PMID: pcp.PMIDNull}
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// indomNow is the instance domain in force at the context's time, as
+// pmGetInDom finds it in an archive.
+func (c *ArchiveContext) indomNow(indom pcp.InDom) (*archive.InDom, error) {
+	c.mu.Lock()
+	t := c.origin
+	c.mu.Unlock()
+	var last error = pcp.ErrInDomLog
+	for i := len(c.logs) - 1; i >= 0; i-- {
+		id, err := c.logs[i].Meta.InDomAt(indom, t)
+		if err == nil {
+			return id, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+// GetInDom returns the instances of indom at the context's current time.
+func (c *ArchiveContext) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error) {
+	if indom == pcp.InDomNull {
+		return nil, fmt.Errorf("pmapi: GetInDom: %w", pcp.ErrInDom)
+	}
+	id, err := c.indomNow(indom)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: GetInDom %s: %w", indom, err)
+	}
+	out := make([]Instance, len(id.Insts))
+	for i := range id.Insts {
+		out[i] = Instance{Inst: id.Insts[i], Name: id.Names[i]}
+	}
+	return out, nil
+}
+
+// LookupInDom returns the instance of indom named name at the context's
+// current time.
+func (c *ArchiveContext) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
+	if indom == pcp.InDomNull {
+		return 0, fmt.Errorf("pmapi: LookupInDom: %w", pcp.ErrInDom)
+	}
+	c.mu.Lock()
+	t := c.origin
+	c.mu.Unlock()
+	inst, err := c.meta().LookupInDom(indom, name, t)
+	if err != nil {
+		return 0, fmt.Errorf("pmapi: LookupInDom %s %q: %w", indom, name, err)
+	}
+	return inst, nil
+}
+
+// NameInDom returns the name of an instance at the context's current
+// time.
+func (c *ArchiveContext) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
+	if indom == pcp.InDomNull {
+		return "", fmt.Errorf("pmapi: NameInDom: %w", pcp.ErrInDom)
+	}
+	c.mu.Lock()
+	t := c.origin
+	c.mu.Unlock()
+	name, err := c.meta().NameInDom(indom, inst, t)
+	if err != nil {
+		return "", fmt.Errorf("pmapi: NameInDom %s %d: %w", indom, inst, err)
+	}
+	return name, nil
+}
+
+// GetInDomArchive is pmGetInDomArchive: every instance indom has had in
+// the archive, newest records first, each instance once with the name it
+// was last recorded with.
+func (c *ArchiveContext) GetInDomArchive(indom pcp.InDom) ([]Instance, error) {
+	if indom == pcp.InDomNull {
+		return nil, fmt.Errorf("pmapi: GetInDomArchive: %w", pcp.ErrInDom)
+	}
+	var out []Instance
+	seen := map[int32]bool{}
+	found := false
+	for i := len(c.logs) - 1; i >= 0; i-- {
+		c.logs[i].Meta.EachInDom(func(id pcp.InDom, history []*archive.InDom) {
+			if id != indom {
+				return
+			}
+			found = true
+			for j := len(history) - 1; j >= 0; j-- {
+				h := history[j]
+				for k, inst := range h.Insts {
+					if h.Delta && h.Deleted != nil && h.Deleted[k] {
+						continue
+					}
+					if !seen[inst] {
+						seen[inst] = true
+						out = append(out, Instance{Inst: inst, Name: h.Names[k]})
+					}
+				}
+			}
+		})
+	}
+	if !found {
+		return nil, fmt.Errorf("pmapi: GetInDomArchive %s: %w", indom, pcp.ErrInDomLog)
+	}
+	return out, nil
+}
+
+// LookupInDomArchive is pmLookupInDomArchive: the instance of indom
+// named name at any time in the archive.
+func (c *ArchiveContext) LookupInDomArchive(indom pcp.InDom, name string) (int32, error) {
+	insts, err := c.GetInDomArchive(indom)
+	if err != nil {
+		return 0, err
+	}
+	for _, in := range insts {
+		if in.Name == name {
+			return in.Inst, nil
+		}
+	}
+	for _, in := range insts {
+		if j := indexByte(in.Name, ' '); j >= 0 && len(name) >= j && name[:j] == in.Name[:j] && (len(name) == j || name[j] == ' ') {
+			return in.Inst, nil
+		}
+	}
+	return 0, fmt.Errorf("pmapi: LookupInDomArchive %s %q: %w", indom, name, pcp.ErrInstLog)
+}
+
+// NameInDomArchive is pmNameInDomArchive: the name of an instance at any
+// time in the archive.
+func (c *ArchiveContext) NameInDomArchive(indom pcp.InDom, inst int32) (string, error) {
+	insts, err := c.GetInDomArchive(indom)
+	if err != nil {
+		return "", err
+	}
+	for _, in := range insts {
+		if in.Inst == inst {
+			return in.Name, nil
+		}
+	}
+	return "", fmt.Errorf("pmapi: NameInDomArchive %s %d: %w", indom, inst, pcp.ErrInstLog)
+}
+
+func indexByte(s string, b byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// LookupText returns a metric's help text from the archives; pcp.ErrText
+// when they hold none.
+func (c *ArchiveContext) LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error) {
+	return c.text(archive.TextPMID, uint32(pmid), level)
+}
+
+// LookupInDomText returns an instance domain's help text.
+func (c *ArchiveContext) LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error) {
+	return c.text(archive.TextInDom, uint32(indom), level)
+}
+
+func (c *ArchiveContext) text(kind, ident uint32, level TextLevel) (string, error) {
+	class := uint32(archive.TextOneLine)
+	if level == TextHelp {
+		class = archive.TextHelp
+	}
+	for i := len(c.logs) - 1; i >= 0; i-- {
+		if s, err := c.logs[i].Meta.Text(kind, class, ident); err == nil {
+			return s, nil
+		}
+	}
+	return "", fmt.Errorf("pmapi: LookupText: %w", pcp.ErrText)
+}
+
+// The label levels, PM_LABEL_*.
+const (
+	labelContext   = 1 << 0
+	labelDomain    = 1 << 1
+	labelInDom     = 1 << 2
+	labelCluster   = 1 << 3
+	labelItem      = 1 << 4
+	labelInstances = 1 << 5
+)
+
+func (c *ArchiveContext) labels(typ, ident uint32) ([]pcp.LabelSet, error) {
+	c.mu.Lock()
+	t := c.origin
+	c.mu.Unlock()
+	sets, err := c.meta().LabelsAt(typ, ident, t)
+	if err != nil {
+		return nil, fmt.Errorf("pmapi: labels: %w", err)
+	}
+	return sets, nil
+}
+
+// ContextLabels are the archive's context labels at the current time.
+func (c *ArchiveContext) ContextLabels(context.Context) ([]pcp.LabelSet, error) {
+	return c.labels(labelContext, uint32(pcp.PMIDNull))
+}
+
+// DomainLabels are a domain's labels at the current time.
+func (c *ArchiveContext) DomainLabels(_ context.Context, domain uint32) ([]pcp.LabelSet, error) {
+	return c.labels(labelDomain, domain)
+}
+
+// InDomLabels are an instance domain's labels at the current time.
+func (c *ArchiveContext) InDomLabels(_ context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
+	return c.labels(labelInDom, uint32(indom))
+}
+
+// ClusterLabels are a metric cluster's labels at the current time.
+func (c *ArchiveContext) ClusterLabels(_ context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
+	return c.labels(labelCluster, uint32(pmid))
+}
+
+// ItemLabels are a metric's labels at the current time.
+func (c *ArchiveContext) ItemLabels(_ context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
+	return c.labels(labelItem, uint32(pmid))
+}
+
+// InstancesLabels are the labels of an instance domain's instances at the
+// current time.
+func (c *ArchiveContext) InstancesLabels(_ context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
+	return c.labels(labelInstances, uint32(indom))
+}
+
+// AddProfile adds instances to the instance profile, as pmAddProfile.
+func (c *ArchiveContext) AddProfile(indom pcp.InDom, insts []int32) error {
+	return c.changeProfile(indom, insts, true)
+}
+
+// DelProfile removes instances from the instance profile.
+func (c *ArchiveContext) DelProfile(indom pcp.InDom, insts []int32) error {
+	return c.changeProfile(indom, insts, false)
+}
+
+func (c *ArchiveContext) changeProfile(indom pcp.InDom, insts []int32, add bool) error {
+	if indom == pcp.InDomNull && len(insts) > 0 {
+		return fmt.Errorf("pmapi: profile: instances with PM_INDOM_NULL: %w", pcp.ErrProfileSpec)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return fmt.Errorf("pmapi: profile: %w", pcp.ErrNoContext)
+	}
+	c.profile.change(indom, insts, add)
+	return nil
+}
+
+// admits reports whether the profile lets an instance of indom through,
+// __pmInProfile.
+func (p *profile) admits(indom pcp.InDom, inst int32) bool {
+	e := p.find(indom)
+	if e == nil {
+		return p.state == pdu.ProfileInclude
+	}
+	listed := slices.Contains(e.Insts, inst)
+	if e.State == pdu.ProfileInclude {
+		return !listed
+	}
+	return listed
+}

@@ -1,0 +1,455 @@
+package pmapi
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"sort"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// interpolator answers fetches in ModeInterp with libpcp's rules
+// (interp.c): for each instance the closest value or <mark> at or before
+// the requested time (the prior) and at or after it (the next), then
+//
+//   - discrete metrics: the prior value, when it is a value;
+//   - instantaneous metrics: the prior value, when both bounds are
+//     values;
+//   - counters: the straight line between the two values (integers
+//     rounded), when both are values and the type is numeric
+//     (pcp.ErrType otherwise), with no value after a <mark> crossed since
+//     the previous fetch that returned values;
+//   - strings, aggregates and events: the prior value, as above.
+//
+// The instances asked for are those the instance domain ever had in the
+// archive (pmGetInDomArchive) that the profile admits, in libpcp's hash
+// order. Discrete metrics of instance domains that once had 16 or more
+// instances also have no value before an instance first appears in the
+// metadata or after the instance domain drops it.
+//
+// The metric's values are gathered in one pass over the archives the
+// first time a metric is asked for, so each fetch is a binary search.
+type interpolator struct {
+	c     *ArchiveContext
+	start pcp.Timestamp // the first archive's start: times are offsets from it
+	end   float64
+	marks []float64 // the times of <mark> records, real and between archives
+
+	metrics map[pcp.PMID]*imetric
+	scanned bool
+
+	prevT   float64 // the time of the previous fetch
+	hasPrev bool
+	wrap    bool
+}
+
+// imetric is one metric's history.
+type imetric struct {
+	desc   pcp.Desc
+	err    pcp.Error // ErrPMIDLog when the archives lack it
+	valfmt pcp.ValFmt
+	insts  map[int32]*iseries
+	order  []int32 // the instances in the order results list them
+	alive  map[int32][2]float64
+	last   int32 // the number of values last returned, -1 for none yet
+}
+
+// iseries is one instance's values by time.
+type iseries struct {
+	times []float64
+	vals  []pcp.Value
+}
+
+func newInterpolator(c *ArchiveContext) *interpolator {
+	_, wrap := os.LookupEnv("PCP_COUNTER_WRAP")
+	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: wrap}
+	ip.end = math.Inf(-1)
+	if end, err := c.End(); err == nil {
+		ip.end = ip.rel(end)
+	}
+	return ip
+}
+
+// reposition forgets the previous fetch, as a SetMode does.
+func (ip *interpolator) reposition() {
+	ip.hasPrev = false
+	for _, m := range ip.metrics {
+		m.last = -1
+	}
+}
+
+func (ip *interpolator) rel(t pcp.Timestamp) float64 { return t.Sub(ip.start) }
+
+// load gathers the histories of the metrics in want from every record.
+func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
+	first := !ip.scanned
+	var r pcp.Result
+	for i, a := range ip.c.logs {
+		rd := a.NewReader()
+		for {
+			err := rd.Fetch(&r)
+			if errors.Is(err, pcp.ErrEOL) {
+				break
+			}
+			if err != nil {
+				rd.Close()
+				return err
+			}
+			t := ip.rel(r.Timestamp)
+			if len(r.Sets) == 0 {
+				if first {
+					ip.marks = append(ip.marks, t)
+				}
+				continue
+			}
+			for s := range r.Sets {
+				vs := &r.Sets[s]
+				m := want[vs.PMID]
+				if m == nil || vs.NumVal <= 0 {
+					continue
+				}
+				m.valfmt = vs.ValFmt
+				for _, v := range vs.Values {
+					is := m.insts[v.Inst]
+					if is == nil {
+						if m.desc.InDom != pcp.InDomNull {
+							continue
+						}
+						// a singular metric's value, whatever its instance
+						is = m.insts[pcp.InstNull]
+						if is == nil {
+							continue
+						}
+					}
+					v.Block.Data = append([]byte(nil), v.Block.Data...)
+					is.times = append(is.times, t)
+					is.vals = append(is.vals, v)
+				}
+			}
+		}
+		rd.Close()
+		if first {
+			end, err := a.End()
+			if err == nil && i < len(ip.c.logs)-1 {
+				ip.marks = append(ip.marks, ip.rel(addNsec(end, 1000000)))
+			}
+		}
+	}
+	ip.scanned = true
+	sort.Float64s(ip.marks)
+	return nil
+}
+
+// metric sets up a metric's instances, not yet its history.
+func (ip *interpolator) metric(id pcp.PMID) *imetric {
+	m := &imetric{insts: map[int32]*iseries{}, last: -1}
+	d, err := ip.c.LookupDesc(context.Background(), id)
+	if err != nil {
+		m.err = pcp.ErrPMIDLog
+		return m
+	}
+	m.desc = d
+	if d.InDom == pcp.InDomNull {
+		m.insts[pcp.InstNull] = &iseries{}
+		m.order = []int32{pcp.InstNull}
+		return m
+	}
+	insts, err := ip.c.GetInDomArchive(d.InDom)
+	if err != nil {
+		return m
+	}
+	n := uint32(len(insts))
+	ids := make([]int32, len(insts))
+	for i, in := range insts {
+		ids[i] = in.Inst
+		m.insts[in.Inst] = &iseries{}
+	}
+	// libpcp's hash table of n buckets, each chain newest first
+	pos := make(map[int32]int, len(ids))
+	for i, id := range ids {
+		pos[id] = i
+	}
+	sort.SliceStable(ids, func(a, b int) bool {
+		ka, kb := uint32(ids[a])%n, uint32(ids[b])%n
+		if ka != kb {
+			return ka < kb
+		}
+		return pos[ids[a]] > pos[ids[b]]
+	})
+	m.order = ids
+	m.alive = ip.lifetimes(d.InDom)
+	return m
+}
+
+// lifetimes are the first and last times each instance of a big instance
+// domain is in the metadata (-1 when unbounded), nil for small ones.
+func (ip *interpolator) lifetimes(indom pcp.InDom) map[int32][2]float64 {
+	const threshold = 16
+	var hist []*archive.InDom
+	for _, a := range ip.c.logs {
+		a.Meta.EachInDom(func(id pcp.InDom, h []*archive.InDom) {
+			if id == indom {
+				hist = append(hist, h...)
+			}
+		})
+	}
+	big := false
+	for _, h := range hist {
+		if len(h.Insts) >= threshold {
+			big = true
+		}
+	}
+	if !big {
+		return nil
+	}
+	out := map[int32][2]float64{}
+	prior := -1.0
+	for i := len(hist) - 1; i >= 0; i-- { // newest first
+		t := ip.rel(hist[i].Stamp)
+		for _, inst := range hist[i].Insts {
+			life, ok := out[inst]
+			if !ok {
+				life = [2]float64{t, prior}
+			} else {
+				life[0] = t
+			}
+			out[inst] = life
+		}
+		prior = t
+	}
+	return out
+}
+
+// bound is one side of an instance's bracket: a value, a <mark>, or
+// nothing.
+type bound struct {
+	t    float64
+	mark bool
+	ok   bool
+	v    *pcp.Value
+}
+
+func (ip *interpolator) prior(is *iseries, t float64) bound {
+	var b bound
+	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] > t }) - 1; i >= 0 {
+		b = bound{t: is.times[i], ok: true, v: &is.vals[i]}
+	}
+	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] > t }) - 1; i >= 0 {
+		if !b.ok || ip.marks[i] >= b.t {
+			b = bound{t: ip.marks[i], ok: true, mark: true}
+		}
+	}
+	return b
+}
+
+func (ip *interpolator) next(is *iseries, t float64) bound {
+	var b bound
+	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) {
+		b = bound{t: is.times[i], ok: true, v: &is.vals[i]}
+	}
+	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] >= t }); i < len(ip.marks) {
+		if !b.ok || ip.marks[i] <= b.t {
+			b = bound{t: ip.marks[i], ok: true, mark: true}
+		}
+	}
+	return b
+}
+
+// markBetween reports a <mark> crossed going from the previous fetch's
+// time to t.
+func (ip *interpolator) markBetween(t float64) bool {
+	if !ip.hasPrev {
+		return false
+	}
+	lo, hi := ip.prevT, t
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] > lo })
+	return i < len(ip.marks) && ip.marks[i] <= hi
+}
+
+func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
+	c := ip.c
+	t := ip.rel(c.origin)
+	if t < -0.001 || t > ip.end+0.001 {
+		return pcp.ErrEOL
+	}
+	want := map[pcp.PMID]*imetric{}
+	for _, id := range pmids {
+		if id == pcp.PMIDNull {
+			continue
+		}
+		if _, ok := ip.metrics[id]; !ok {
+			m := ip.metric(id)
+			ip.metrics[id] = m
+			if m.err == 0 {
+				want[id] = m
+			}
+		}
+	}
+	if len(want) > 0 || !ip.scanned {
+		if err := ip.load(want); err != nil {
+			return err
+		}
+	}
+	seenMark := ip.markBetween(t)
+
+	r.Timestamp = c.origin
+	r.Sets = growSets(r.Sets, len(pmids))
+	for j, id := range pmids {
+		out := &r.Sets[j]
+		*out = pcp.ValueSet{PMID: id, Values: out.Values[:0]}
+		if id == pcp.PMIDNull {
+			continue
+		}
+		m := ip.metrics[id]
+		if m.err != 0 {
+			out.NumVal = int32(m.err)
+			continue
+		}
+		out.ValFmt = m.valfmt
+		typeErr := false
+		for _, inst := range m.order {
+			if m.desc.InDom != pcp.InDomNull && !c.profile.admits(m.desc.InDom, inst) {
+				continue
+			}
+			v, ok, terr := ip.value(m, m.insts[inst], inst, t, seenMark)
+			if terr {
+				typeErr = true
+			}
+			if ok {
+				v.Inst = inst
+				out.Values = append(out.Values, v)
+			}
+		}
+		out.NumVal = int32(len(out.Values))
+		if typeErr {
+			out.NumVal = int32(pcp.ErrType)
+			out.Values = out.Values[:0]
+		}
+		if len(out.Values) > 0 && m.valfmt != pcp.ValInSitu {
+			out.ValFmt = pcp.ValDPtr
+		}
+		m.last = out.NumVal
+	}
+	ip.prevT, ip.hasPrev = t, true
+	return nil
+}
+
+// value is one instance's value at t; typeErr reports a counter of a
+// type that cannot be interpolated.
+func (ip *interpolator) value(m *imetric, is *iseries, inst int32, t float64, seenMark bool) (v pcp.Value, ok, typeErr bool) {
+	lo, hi := ip.prior(is, t), ip.next(is, t)
+	sem := m.desc.Sem
+	if sem == pcp.SemDiscrete {
+		if !lo.ok || lo.mark {
+			return v, false, false
+		}
+		if life, ok := m.alive[inst]; ok {
+			if life[0] > t || (life[1] >= 0 && t > life[1]) {
+				return v, false, false
+			}
+		}
+		return *lo.v, true, false
+	}
+	if !lo.ok || lo.mark || !hi.ok || hi.mark {
+		return v, false, false
+	}
+	if sem == pcp.SemCounter {
+		switch m.desc.Type {
+		case pcp.Type32, pcp.TypeU32, pcp.Type64, pcp.TypeU64, pcp.TypeFloat, pcp.TypeDouble:
+		default:
+			return v, false, true
+		}
+		if seenMark && m.last > 0 {
+			return v, false, false
+		}
+	}
+	if lo.t == t {
+		return *lo.v, true, false
+	}
+	if hi.t == t {
+		return *hi.v, true, false
+	}
+	if sem != pcp.SemCounter {
+		return *lo.v, true, false
+	}
+	return ip.line(m, lo, hi, t), true, false
+}
+
+// line is a counter's value on the straight line between two values, as
+// libpcp computes it type by type.
+func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
+	span := hi.t - lo.t
+	dt := t - lo.t
+	switch m.desc.Type {
+	case pcp.Type32:
+		a, b := lo.v.LVal, hi.v.LVal
+		var x float64
+		if b >= a || !ip.wrap {
+			x = 0.5 + float64(a) + dt*float64(b-a)/span
+		} else {
+			x = 0.5 + dt*float64(int32(uint32(math.MaxUint32)-uint32(a)+1+uint32(b)))/span + float64(a)
+		}
+		return pcp.Value{LVal: int32(int64(x))}
+	case pcp.TypeU32:
+		a, b := uint32(lo.v.LVal), uint32(hi.v.LVal)
+		var x uint32
+		switch {
+		case b >= a:
+			x = uint32(0.5 + float64(a) + dt*float64(b-a)/span)
+		case ip.wrap:
+			x = uint32(0.5+dt*float64(math.MaxUint32-a+1+b)/span) + a
+		default:
+			x = uint32(0.5 + float64(a) - dt*float64(a-b)/span)
+		}
+		return pcp.Value{LVal: int32(x)}
+	case pcp.TypeFloat:
+		if m.valfmt == pcp.ValInSitu {
+			a, b := math.Float32frombits(uint32(lo.v.LVal)), math.Float32frombits(uint32(hi.v.LVal))
+			f := float32(float64(a) + dt*float64(b-a)/span)
+			return pcp.Value{LVal: int32(math.Float32bits(f))}
+		}
+		a, b := math.Float32frombits(binary.NativeEndian.Uint32(lo.v.Block.Data)), math.Float32frombits(binary.NativeEndian.Uint32(hi.v.Block.Data))
+		f := float32(float64(a) + dt*float64(b-a)/span)
+		d := make([]byte, 4)
+		binary.NativeEndian.PutUint32(d, math.Float32bits(f))
+		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeFloat, Data: d}}
+	case pcp.Type64:
+		a, b := int64(binary.NativeEndian.Uint64(lo.v.Block.Data)), int64(binary.NativeEndian.Uint64(hi.v.Block.Data))
+		diff := b - a
+		if b < a && ip.wrap {
+			diff = int64(uint64(math.MaxUint64) - uint64(a) + 1 + uint64(b))
+		}
+		x := int64(0.5 + float64(a) + dt*float64(diff)/span)
+		d := make([]byte, 8)
+		binary.NativeEndian.PutUint64(d, uint64(x))
+		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.Type64, Data: d}}
+	case pcp.TypeU64:
+		a, b := binary.NativeEndian.Uint64(lo.v.Block.Data), binary.NativeEndian.Uint64(hi.v.Block.Data)
+		var x uint64
+		switch {
+		case b >= a:
+			x = uint64(0.5 + float64(a) + dt*float64(b-a)/span)
+		case ip.wrap:
+			x = uint64(0.5 + float64(a) + dt*float64(math.MaxUint64-a+1+b)/span)
+		default:
+			x = uint64(0.5 + float64(a) - dt*float64(a-b)/span)
+		}
+		d := make([]byte, 8)
+		binary.NativeEndian.PutUint64(d, x)
+		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeU64, Data: d}}
+	case pcp.TypeDouble:
+		a, b := math.Float64frombits(binary.NativeEndian.Uint64(lo.v.Block.Data)), math.Float64frombits(binary.NativeEndian.Uint64(hi.v.Block.Data))
+		x := a + dt*(b-a)/span
+		d := make([]byte, 8)
+		binary.NativeEndian.PutUint64(d, math.Float64bits(x))
+		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeDouble, Data: d}}
+	}
+	return *lo.v
+}
