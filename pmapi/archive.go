@@ -44,10 +44,10 @@ type ArchiveContext struct {
 	profile profile
 	closed  bool
 
-	mode   Mode
-	origin pcp.Timestamp
-	delta  time.Duration // the interpolation step, negative backwards
-	interp *interpolator
+	mode    Mode
+	origin  pcp.Timestamp
+	delta   time.Duration // the interpolation step, negative backwards
+	interp  *interpolator
 	scratch pcp.Result
 }
 
