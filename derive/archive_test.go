@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,4 +179,66 @@ func TestArchiveAgainstPCP(t *testing.T) {
 		total += len(g.exprs)
 	}
 	t.Logf("%d derived metrics over QA archives compared with libpcp", total)
+}
+
+// TestArchiveRandomAgainstPCP defines random expressions over the
+// metrics of a QA archive and compares 30 interpolated fetches of each
+// with libpcp's.
+func TestArchiveRandomAgainstPCP(t *testing.T) {
+	if _, err := os.Stat(qaArchives); err != nil {
+		pcptest.Missing(t, "PCP's QA archives (pcp-testsuite) are not installed")
+	}
+	n := 100
+	if s := os.Getenv("DERIVE_RANDOM_N"); s != "" {
+		fmt.Sscan(s, &n)
+	}
+	g := exprGen{
+		r: rand.New(rand.NewSource(randomSeed())),
+		scalars: []string{"kernel.all.cpu.user", "kernel.all.cpu.sys", "kernel.all.cpu.idle", "kernel.all.intr",
+			"kernel.all.pswitch", "mem.util.used", "mem.util.free", "mem.physmem", "hinv.ncpu", "swap.pagesin",
+			"kernel.all.load[1 minute]", "kernel.all.uptime"},
+		sets: []string{"disk.dev.read", "disk.dev.write", "disk.dev.total", "disk.dev.read_bytes", "disk.dev.avactive",
+			"kernel.percpu.cpu.user", "kernel.percpu.cpu.sys", "network.interface.in.bytes", "network.interface.out.bytes"},
+		insts: []string{"hda", "hdb", "cpu0", "cpu1", "eth0", "lo", "sda"},
+		// max() and min() of no values are garbage in libpcp (it answers
+		// a value it never set), and early interpolated fetches have none
+		funcs: []string{"sum", "avg", "count", "instant", "delta", "rate"},
+	}
+	group := archiveGroup{archive: "20041125", mode: "interp", ms: 15000, fetches: 30}
+	for i := range n {
+		group.names = append(group.names, fmt.Sprintf("a.r.m%03d", i))
+		group.exprs = append(group.exprs, g.expr(3))
+	}
+	var conf strings.Builder
+	for i, e := range group.exprs {
+		fmt.Fprintf(&conf, "%s = %s\n", group.names[i], e)
+		fmt.Fprintf(&conf, "reset.m%03d = matchinst(/x/, disk.dev.read)\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "random.conf")
+	if err := os.WriteFile(path, []byte(conf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := pcptest.Harness(t, "testdata/harness/archfetch.c")
+	bad := 0
+	for i := range group.names {
+		one := group
+		one.names, one.exprs = group.names[i:i+1], group.exprs[i:i+1]
+		args := []string{filepath.Join(qaArchives, one.archive), path, one.mode, strconv.Itoa(one.ms), strconv.Itoa(one.fetches), one.names[0]}
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
+		want, err := cmd.Output()
+		if err != nil {
+			t.Logf("%s = %s: libpcp fails (%v)", one.names[0], one.exprs[0], err)
+			bad++
+			continue
+		}
+		if got := ourArchiveFetch(t, one, path); got != string(want) {
+			bad++
+			if bad <= 5 {
+				t.Errorf("%s = %s:", one.names[0], one.exprs[0])
+				diffReport(t, nil, string(want), got)
+			}
+		}
+	}
+	t.Logf("%d random expressions over %s, 30 interpolated fetches each: %d differ", n, group.archive, bad)
 }

@@ -514,10 +514,13 @@ func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) er
 	}
 	in := &c.scratch
 	in.Reset()
-	if len(f.want) > 0 {
-		if err := c.src.Fetch(ctx, f.want, in); err != nil {
-			return err
-		}
+	if len(f.want) == 0 {
+		// only constants: the source is still asked, as libpcp asks it,
+		// for the timestamp (and an archive's position moves on)
+		f.want = append(f.want, pmids...)
+	}
+	if err := c.src.Fetch(ctx, f.want, in); err != nil {
+		return err
 	}
 	for i := range in.Sets {
 		f.sets[in.Sets[i].PMID] = &in.Sets[i]

@@ -399,6 +399,10 @@ func (e *evaluator) evalAggregate(b *bound) int32 {
 		b.vals = append(b.vals, ival{inst: -1, bits: l.vals[0].bits, blk: l.vals[0].blk})
 		return b.setN(1)
 	}
+	if (b.op == OpMax || b.op == OpMin) && l.numval <= 0 {
+		// libpcp answers one value it never set; there is none
+		return b.setN(0)
+	}
 	t, lt := b.desc.Type, l.desc.Type
 	acc := uint64(0)
 	if b.op == OpSum {

@@ -14,7 +14,19 @@ import (
 // exprGen builds random expressions over the sample agent's metrics with
 // stable values. Many are semantically wrong on purpose (mixed instance
 // domains, counters in the wrong place): those compare error messages.
-type exprGen struct{ r *rand.Rand }
+type exprGen struct {
+	r *rand.Rand
+	// the metrics to draw from; nil means the sample agent's
+	scalars, sets, insts []string
+	funcs                []string
+}
+
+func (g exprGen) pick(list, def []string) string {
+	if list == nil {
+		list = def
+	}
+	return list[g.r.Intn(len(list))]
+}
 
 var (
 	genScalars = []string{"sample.long.one", "sample.long.ten", "sample.long.hundred", "sample.long.million",
@@ -32,16 +44,19 @@ var (
 func (g exprGen) leaf() string {
 	switch g.r.Intn(6) {
 	case 0, 1:
-		return genScalars[g.r.Intn(len(genScalars))]
+		return g.pick(g.scalars, genScalars)
 	case 2:
-		return genSets[g.r.Intn(len(genSets))]
+		return g.pick(g.sets, genSets)
 	case 3:
 		return genConsts[g.r.Intn(len(genConsts))]
 	case 4:
-		return genSets[g.r.Intn(len(genSets))] + "[" + genInsts[g.r.Intn(len(genInsts))] + "]"
+		return g.pick(g.sets, genSets) + "[" + g.pick(g.insts, genInsts) + "]"
 	}
-	f := []string{"sum", "avg", "count", "max", "min", "instant"}[g.r.Intn(6)]
-	return f + "(" + genSets[g.r.Intn(len(genSets))] + ")"
+	f := g.pick(g.funcs, []string{"sum", "avg", "count", "max", "min", "instant"})
+	if g.r.Intn(2) == 0 {
+		return f + "(" + g.pick(g.scalars, genScalars) + ")"
+	}
+	return f + "(" + g.pick(g.sets, genSets) + ")"
 }
 
 func (g exprGen) expr(depth int) string {
@@ -83,7 +98,7 @@ func TestRandomAgainstPCP(t *testing.T) {
 	if testing.Short() {
 		n = 50
 	}
-	g := exprGen{rand.New(rand.NewSource(randomSeed()))}
+	g := exprGen{r: rand.New(rand.NewSource(randomSeed()))}
 	var b strings.Builder
 	names := make([]string, n)
 	for i := range names {
