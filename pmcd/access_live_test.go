@@ -60,11 +60,17 @@ func TestAccessLikePCP(t *testing.T) {
 			[]accessRun{fetchLocal, storeLocal}},
 		{"wildcard address", "disallow 127.0.* : store;", "",
 			[]accessRun{fetchTCP, storeTCP, storeLocal}},
+		{"credentials required (-S)", "", "unix:",
+			[]accessRun{fetchTCP, fetchLocal, storeLocal}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			opts := testbed.Options{Access: c.access, ReadyHost: c.ready}
+			if c.access == "" {
+				// pmcd -S: credentials required of every client.
+				opts = testbed.Options{Args: []string{"-S"}, ReadyHost: c.ready}
+			}
 			ref := testbed.StartPMCD(t, opts)
 			ours := testbed.StartGoPMCD(t, opts)
 			for _, r := range c.runs {

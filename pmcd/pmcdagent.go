@@ -380,7 +380,9 @@ func (p *pmcdAgent) fetchFeature(pmid pcp.PMID, one func(pcp.Type, pcp.Atom) err
 	s := p.s
 	var v bool
 	switch pmid.Item() {
-	case 0, 1, 6, 8, 9: // secure, compress, discovery, local, client certs
+	case 0, 1, 6, 9: // secure, compress, discovery, client certs
+	case 8:
+		v = s.Local
 	case 2: // ipv6
 		v = true
 	case 3, 7: // authentication offered, containers

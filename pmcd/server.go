@@ -84,6 +84,9 @@ type Server struct {
 	Files *Files
 	// Trace is pmcd -T's mask; pmcd's agent reports and changes it.
 	Trace int32
+	// Local says the listeners take this host's clients only
+	// (PMCD_LOCAL), for pmcd.feature.local.
+	Local bool
 
 	rescanMu        sync.Mutex
 	seqnum          atomic.Uint32 // bumped whenever agents or names change

@@ -202,6 +202,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		RequireCreds: o.reqAuth,
 		Hostname:     o.hostname,
 		Files:        files,
+		Local:        o.local,
 		Trace:        int32(o.trace),
 		// As with PCP, dead agents are restarted unless
 		// PMCD_RESTART_AGENTS is 0.
@@ -289,6 +290,11 @@ func listen(o *options, logger *log.Logger) ([]net.Listener, error) {
 	for _, iface := range ifaces {
 		for _, port := range o.ports {
 			l, err := net.Listen("tcp", net.JoinHostPort(iface, strconv.Itoa(port)))
+			if err != nil && o.local && iface == "::1" {
+				// A host without IPv6 serves local clients on 127.0.0.1.
+				logger.Printf("Warning: no IPv6 loopback: %v", err)
+				continue
+			}
 			if err != nil {
 				for _, o := range out {
 					o.Close()

@@ -30,6 +30,7 @@ type options struct {
 	nsPath     string
 	uniqNames  bool
 	trace      int
+	local      bool // PMCD_LOCAL: loopback only
 	// valueErrors counts bad option values (as opposed to unknown
 	// options or missing arguments, which PCP's pmcd takes as -?).
 	valueErrors int
@@ -152,6 +153,13 @@ func (o *options) defaults() {
 	}
 	if len(o.ports) == 0 {
 		o.ports = defaultPorts()
+	}
+	// PMCD_LOCAL, a non-zero number, keeps pmcd to this host's clients.
+	if n, err := strconv.Atoi(os.Getenv("PMCD_LOCAL")); err == nil && n != 0 {
+		o.local = true
+		if len(o.ifaces) == 0 {
+			o.ifaces = []string{"127.0.0.1", "::1"}
+		}
 	}
 	if !o.socketSet {
 		o.socket = confVar("PCP_RUN_DIR", "/run/pcp") + "/pmcd.socket"
