@@ -93,6 +93,14 @@ func TestPMCDAgentStores(t *testing.T) {
 		if res.Err == nil {
 			t.Errorf("go=%v: store into pmcd.numagents allowed", bed.IsGo())
 		}
+		// A store into pmcd.control.sighup reconfigures as SIGHUP does.
+		if res := bed.Run("pmstore", "-h", bed.Host(), "pmcd.control.sighup", "1"); res.Err != nil {
+			t.Fatalf("go=%v: %v", bed.IsGo(), res.Err)
+		}
+		eventually(t, "pmcd.sighups after the store", func() (bool, string) {
+			res := bed.Run("pminfo", "-h", bed.Host(), "-f", "pmcd.sighups")
+			return strings.Contains(res.Stdout, "value 1\n"), res.Stdout
+		})
 	}
 }
 
