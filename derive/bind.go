@@ -29,6 +29,8 @@ type bound struct {
 	saveLast  bool
 	timeScale float64
 
+	lastAggr uint64 // max() and min(): the last answer
+
 	inst      int32 // OpInst: the selected instance, once looked up
 	instKnown bool
 	matches   map[int32]bool // OpMatch: verdicts by instance

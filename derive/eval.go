@@ -399,12 +399,14 @@ func (e *evaluator) evalAggregate(b *bound) int32 {
 		b.vals = append(b.vals, ival{inst: -1, bits: l.vals[0].bits, blk: l.vals[0].blk})
 		return b.setN(1)
 	}
-	if (b.op == OpMax || b.op == OpMin) && l.numval <= 0 {
-		// libpcp answers one value it never set; there is none
-		return b.setN(0)
-	}
 	t, lt := b.desc.Type, l.desc.Type
 	acc := uint64(0)
+	if b.op == OpMax || b.op == OpMin {
+		// of no values, libpcp answers whatever its value holds: the last
+		// answer, or zero when there was none (fresh memory; libpcp's can
+		// hold anything)
+		acc = b.lastAggr
+	}
 	if b.op == OpSum {
 		acc = ofBool(false, t)
 	}
@@ -443,6 +445,7 @@ func (e *evaluator) evalAggregate(b *bound) int32 {
 			}
 		}
 	}
+	b.lastAggr = acc
 	b.vals = append(b.vals, ival{inst: -1, bits: acc})
 	return b.setN(1)
 }
