@@ -21,26 +21,36 @@ type eventStreams struct {
 	// last use put there; knowing how many uses follow lets each build
 	// that content.
 	pending [2][2]int
+	planned bool
+	pmids   []pcp.PMID // the fetch in hand's, for plan
 }
 
-// plan counts the event array uses a fetch of pmids will make.
-func (e *eventStreams) plan(domain uint32, pmids []pcp.PMID) {
+// plan counts the event array uses a fetch of pmids will make under the
+// profile: sample.event.records and highres_records use an array per
+// instance the profile selects, no_indom_records bogus's legacy array.
+func (e *eventStreams) plan(domain uint32, pmids []pcp.PMID, prof pmda.ProfileView) {
 	e.pending = [2][2]int{}
+	indom := pcp.NewInDom(domain, eventInDom)
 	for _, id := range pmids {
 		if id.Domain() != domain || id.Cluster() != 0 {
 			continue
 		}
 		switch id.Item() {
-		case 136:
-			e.pending[0][0]++
-			e.pending[0][1]++
+		case 136, 139:
+			hr := 0
+			if id.Item() == 139 {
+				hr = 1
+			}
+			for inst := range 2 {
+				if prof.Selects(indom, int32(inst)) {
+					e.pending[hr][inst]++
+				}
+			}
 		case 137:
 			e.pending[0][1]++
-		case 139:
-			e.pending[1][0]++
-			e.pending[1][1]++
 		}
 	}
+	e.planned = true
 }
 
 func newEvents() eventStreams {
@@ -67,6 +77,9 @@ func (s *agent) eventValue(item uint32, inst int32) (pcp.Atom, error) {
 	if highres {
 		arr = s.streams.hires[inst]
 		count, xcount = &s.hiresFetch, &s.hiresX
+	}
+	if !s.streams.planned {
+		s.streams.plan(s.domain, s.streams.pmids, s.fetchProf)
 	}
 	hr := 0
 	if highres {

@@ -29,7 +29,8 @@ func (s *agent) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 		s.redoDodgey()
 	}
 	s.fetchNow = s.now()
-	s.streams.plan(s.domain, pmids)
+	s.streams.planned = false
+	s.streams.pmids = append(s.streams.pmids[:0], pmids...)
 	s.procDone, s.dynDone, s.ghostDone = false, false, false
 	return nil
 }
@@ -43,6 +44,7 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 		return pmda.ErrNoValue // PCP's agent answers no values, not an error
 	}
 	item := pmid.Item()
+	s.fetchProf = prof
 	// Some domains move on once a fetch, when the first of their
 	// metrics is reached (not if the fetch fails before).
 	switch {

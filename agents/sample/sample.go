@@ -66,8 +66,10 @@ type agent struct {
 	// included, which PCP's agent gives back as it was.
 	magicUnits uint32
 	begun      time.Time
-	// fetchNow is the clock reading of the fetch in progress.
-	fetchNow time.Time
+	// fetchNow is the clock reading of the fetch in progress, and
+	// fetchProf its instance profile.
+	fetchNow  time.Time
+	fetchProf pmda.ProfileView
 	// dataBase is the data size when the agent started, for
 	// sample.datasize's growth; -1 until the first fetch of it in pmcd.
 	dataBase int64

@@ -147,6 +147,7 @@ const (
 	sameBytes  likeness = iota
 	sameLength          // values that read clocks or the process
 	sameType            // help text, which is our own
+	sameEvents          // event records, whose times are the clock's
 )
 
 func (tw *twins) do(m pdu.Message, reply bool, how likeness) {
@@ -182,6 +183,12 @@ func (tw *twins) do(m pdu.Message, reply bool, how likeness) {
 		t.Errorf("%+v: reply %v, PCP's %v", m, gh.Type, wh.Type)
 	case how == sameType:
 		tw.same++
+	case how == sameEvents:
+		if d := eventsDiff(got, want); d != "" {
+			t.Errorf("%v: %s", m.PDUType(), d)
+		} else {
+			tw.same++
+		}
 	case how == sameLength && gh.Len != wh.Len:
 		t.Errorf("%+v: %d bytes, PCP's %d", m, gh.Len, wh.Len)
 	case how == sameBytes && !bytes.Equal(got, want):
@@ -214,6 +221,66 @@ func replyDiff(got, want []byte) string {
 	return b.String()
 }
 
+// eventsDiff compares two RESULTs with event records, everything but the
+// records' times: value sets, instances, and each record's flags and
+// parameters.
+func eventsDiff(got, want []byte) string {
+	if bytes.Equal(got, want) {
+		return ""
+	}
+	g, err1 := pdu.Decode(got)
+	w, err2 := pdu.Decode(want)
+	gr, ok1 := g.(*pdu.Result)
+	wr, ok2 := w.(*pdu.Result)
+	if err1 != nil || err2 != nil || !ok1 || !ok2 || len(gr.Sets) != len(wr.Sets) {
+		return replyDiff(got, want)
+	}
+	for i := range gr.Sets {
+		x, y := &gr.Sets[i], &wr.Sets[i]
+		if x.PMID != y.PMID || x.NumVal != y.NumVal || len(x.Values) != len(y.Values) {
+			return fmt.Sprintf("%v: %+v, PCP's %+v", x.PMID, *x, *y)
+		}
+		for j := range x.Values {
+			xv, yv := &x.Values[j], &y.Values[j]
+			if xv.Inst != yv.Inst || xv.Block.Type != yv.Block.Type {
+				return fmt.Sprintf("%v value %d: %+v, PCP's %+v", x.PMID, j, *xv, *yv)
+			}
+			highres := xv.Block.Type == pcp.TypeHighResEvent
+			if !highres && xv.Block.Type != pcp.TypeEvent {
+				if fmt.Sprint(*xv) != fmt.Sprint(*yv) {
+					return fmt.Sprintf("%v value %d: %+v, PCP's %+v", x.PMID, j, *xv, *yv)
+				}
+				continue
+			}
+			xr, err1 := pcp.UnpackEvents(xv.Block.Data, highres)
+			yr, err2 := pcp.UnpackEvents(yv.Block.Data, highres)
+			if err1 != nil || err2 != nil || len(xr) != len(yr) {
+				return fmt.Sprintf("%v value %d: %d records (%v), PCP's %d (%v)", x.PMID, j, len(xr), err1, len(yr), err2)
+			}
+			for k := range xr {
+				if highres {
+					zeroMissed(xr[k])
+				}
+				if a, b := fmt.Sprintf("%+v", xr[k].Params), fmt.Sprintf("%+v", yr[k].Params); a != b {
+					return fmt.Sprintf("%v value %d record %d:\n  ours  %s\n  PCP's %s", x.PMID, j, k, a, b)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// zeroMissed sets a high resolution record's count of missed records to
+// 0: libpcp's encoder (htonEventArray) sends it so, and our pdu package
+// does not yet (reported), so the count differs on the wire though both
+// agents build the same array.
+func zeroMissed(r pcp.EventRecord) {
+	if len(r.Params) == 2 && r.Params[0].PMID == pcp.PMIDEventFlags &&
+		uint32(r.Params[0].Values[0].LVal)&pcp.EventFlagMissed != 0 && r.Params[1].PMID == pcp.PMIDEventMissed {
+		r.Params[1].Values[0].LVal = 0
+	}
+}
+
 // varying are the items whose values read the clock, the process or the
 // kernel.
 var varying = map[uint32]bool{1: true, 2: true, 3: true, 8: true, 39: true, 63: true, 91: true,
@@ -242,6 +309,7 @@ func TestTwinAgents(t *testing.T) {
 		tw.do(&pdu.DescReq{PMID: id}, true, sameBytes)
 		tw.do(&pdu.LabelReq{Ident: uint32(id), Type: int32(pcp.LabelItem)}, true, sameBytes)
 		tw.do(&pdu.TextReq{Ident: uint32(id), Type: pdu.TextPMID | pdu.TextOneLine}, true, sameType)
+		tw.do(&pdu.TextReq{Ident: uint32(id), Type: pdu.TextPMID | pdu.TextHelp}, true, sameType)
 	}
 	tw.do(&pdu.LabelReq{Ident: Domain, Type: int32(pcp.LabelDomain)}, true, sameBytes)
 	tw.do(&pdu.LabelReq{Ident: uint32(pcp.NewPMID(Domain, 0, 0)), Type: int32(pcp.LabelCluster)}, true, sameBytes)
@@ -252,6 +320,8 @@ func TestTwinAgents(t *testing.T) {
 		tw.do(&pdu.InstanceReq{InDom: indom, Inst: pcp.InstNull, Name: "bin-300"}, true, sameBytes)
 		tw.do(&pdu.LabelReq{Ident: uint32(indom), Type: int32(pcp.LabelInDom)}, true, sameBytes)
 		tw.do(&pdu.LabelReq{Ident: uint32(indom), Type: int32(pcp.LabelInstances)}, true, sameBytes)
+		tw.do(&pdu.TextReq{Ident: uint32(indom), Type: pdu.TextInDom | pdu.TextOneLine}, true, sameType)
+		tw.do(&pdu.TextReq{Ident: uint32(indom), Type: pdu.TextInDom | pdu.TextHelp}, true, sameType)
 	}
 	for _, name := range []string{"sample.secret", "sample.secret.foo", "sample.ghosts", "sample.secret.foo.bar.grunt"} {
 		tw.do(&pdu.PMNSTraverse{Name: name}, true, sameBytes)
@@ -321,7 +391,7 @@ func TestTwinAgents(t *testing.T) {
 		tw.do(&pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(Domain, 0, 62), pcp.NewPMID(Domain, 0, 37), pcp.NewPMID(Domain, 0, 38)}}, true, sameBytes)
 		tw.do(&pdu.InstanceReq{InDom: pcp.NewInDom(Domain, mirageInDom), Inst: pcp.InstNull}, true, sameBytes)
 		tw.do(&pdu.InstanceReq{InDom: pcp.NewInDom(Domain, dodgeyInDom), Inst: pcp.InstNull}, true, sameBytes)
-		tw.do(&pdu.Fetch{PMIDs: events}, true, sameLength)
+		tw.do(&pdu.Fetch{PMIDs: events}, true, sameEvents)
 	}
 	tw.do(&pdu.DescReq{PMID: pcp.NewPMID(Domain, 0, 75)}, true, sameBytes)
 	tw.do(&pdu.DescReq{PMID: pcp.NewPMID(Domain, 0, 86)}, true, sameBytes)
@@ -392,6 +462,13 @@ func twinRandom(t *testing.T, seed uint64) {
 	for range 1500 {
 		tw.from = int32(rng.IntN(4))
 		switch op := rng.IntN(10); {
+		case op < 4 && rng.IntN(8) == 0:
+			// Event records, with other metrics among them.
+			ids := []pcp.PMID{pcp.NewPMID(Domain, 0, []uint32{136, 137, 139}[rng.IntN(3)]), steady[rng.IntN(len(steady))]}
+			if rng.IntN(2) == 0 {
+				ids = append(ids, pcp.NewPMID(Domain, 0, 137))
+			}
+			tw.do(&pdu.Fetch{PMIDs: ids}, true, sameEvents)
 		case op < 4:
 			n := 1 + rng.IntN(12)
 			ids := make([]pcp.PMID, n)

@@ -461,9 +461,10 @@ func dropMetric(s, name string) string {
 // Where the two pmcds differ, not the agents (see docs/agents/sample.md):
 // our pmcd has no agent of its own yet (domain 2), which the first of the
 // agent's dynamic names stands for; it leaves out names a dynamic
-// namespace agent does not know where PCP's reports them; PCP's pmcd
-// reports high resolution records of missed events with a count of 0
-// where the agent sent 7000; the agents count PDUs, which depend on how
+// namespace agent does not know where PCP's reports them; libpcp's
+// encoder sends high resolution records of missed events with a count of
+// 0 where the agents built 7000, and our pdu package does not (yet); the
+// agents count PDUs, which depend on how
 // often each pmcd sends profiles; and datasize measures the pmcd process
 // for in-process agents.
 var (
