@@ -24,8 +24,9 @@ import (
 // pcpAgent is PCP's pmdasample run as pmcd runs it, on a pipe, with this
 // test in pmcd's place.
 type pcpAgent struct {
-	r *pdu.Reader
-	w *pdu.Writer
+	r   *pdu.Reader
+	w   *pdu.Writer
+	dir string // its PCP_PMDAS_DIR
 }
 
 func startPCPAgent(t *testing.T) *pcpAgent {
@@ -71,7 +72,7 @@ func startPCPAgent(t *testing.T) *pcpAgent {
 			<-done
 		}
 	})
-	a := &pcpAgent{r: pdu.NewReader(stdout), w: pdu.NewWriter(stdin)}
+	a := &pcpAgent{r: pdu.NewReader(stdout), w: pdu.NewWriter(stdin), dir: dir}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := pdu.AcceptAgent(ctx, a.r, a.w, int32(os.Getpid())); err != nil {
@@ -132,12 +133,36 @@ type twins struct {
 	same   int
 	checks int
 	recent []string // the last requests, for failures
+	dir    string   // our agent's PCP_PMDAS_DIR
 }
 
 func newTwins(t *testing.T) *twins {
-	tw := &twins{t: t, pcp: startPCPAgent(t), from: 7}
-	tw.ours = pmda.NewDispatcher(newTest(t), pdu.NewWriter(&tw.out))
+	tw := &twins{t: t, pcp: startPCPAgent(t), from: 7, dir: t.TempDir()}
+	a, err := New(Domain, Options{PMDAsDir: tw.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw.ours = pmda.NewDispatcher(a, pdu.NewWriter(&tw.out))
 	return tw
+}
+
+// dynamic writes sample.dynamic's control file for both agents, each
+// version with a later modification time than the last.
+func (tw *twins) dynamic(text string, version int) {
+	tw.t.Helper()
+	at := time.Unix(1700000000+int64(version), 0)
+	for _, dir := range []string{tw.pcp.dir, tw.dir} {
+		if err := os.MkdirAll(filepath.Join(dir, "sample"), 0o755); err != nil {
+			tw.t.Fatal(err)
+		}
+		path := filepath.Join(dir, "sample", "dynamic.indom")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			tw.t.Fatal(err)
+		}
+		if err := os.Chtimes(path, at, at); err != nil {
+			tw.t.Fatal(err)
+		}
+	}
 }
 
 // how a pair of replies is compared
@@ -392,6 +417,15 @@ func TestTwinAgents(t *testing.T) {
 		tw.do(&pdu.InstanceReq{InDom: pcp.NewInDom(Domain, mirageInDom), Inst: pcp.InstNull}, true, sameBytes)
 		tw.do(&pdu.InstanceReq{InDom: pcp.NewInDom(Domain, dodgeyInDom), Inst: pcp.InstNull}, true, sameBytes)
 		tw.do(&pdu.Fetch{PMIDs: events}, true, sameEvents)
+	}
+	dyn := []pcp.PMID{pcp.NewPMID(Domain, 0, 76), pcp.NewPMID(Domain, 0, 77), pcp.NewPMID(Domain, 0, 78)}
+	for v, text := range []string{"1 one\n3 three\n10 ten\n", "1 one\n3 three\n10 ten\n", "2 two 0 zero\n7 seven", "5 five\nbad\n", "", "4\nfour\n", "12abc\n9 nine"} {
+		if v != 1 {
+			tw.dynamic(text, v)
+		}
+		tw.do(&pdu.InstanceReq{InDom: pcp.NewInDom(Domain, dynamicInDom), Inst: pcp.InstNull}, true, sameBytes)
+		tw.do(&pdu.Fetch{PMIDs: dyn}, true, sameBytes)
+		tw.do(&pdu.Fetch{PMIDs: dyn[:1]}, true, sameBytes)
 	}
 	tw.do(&pdu.DescReq{PMID: pcp.NewPMID(Domain, 0, 75)}, true, sameBytes)
 	tw.do(&pdu.DescReq{PMID: pcp.NewPMID(Domain, 0, 86)}, true, sameBytes)
