@@ -41,7 +41,8 @@ func (x *Linux) bindConns() {
 	c := &x.conns
 	c.ok = map[string]bool{}
 	x.sources[srcConns] = x.readConns
-	have := func(file string) bool { return c.ok[file] }
+	// A missing socket table counts no sockets, as PCP's agent has it.
+	have := func(string) bool { return true }
 	for i, s := range tcpStates {
 		x.bind("network.tcpconn."+s, srcConns, func(int32) (pcpAtom, error) {
 			if !have("net/tcp") {
@@ -92,10 +93,8 @@ func (x *Linux) bindConns() {
 	}
 	for k, kind := range []string{"posix", "flock", "lease"} {
 		for a, acc := range []string{"read", "write", "count"} {
+			// Without /proc/locks there are no locks to count.
 			x.bind("vfs.locks."+kind+"."+acc, srcLocks, func(int32) (pcpAtom, error) {
-				if !c.locksOK {
-					return pcpAtom{}, errNoValue
-				}
 				return u32(c.locks[k][a]), nil
 			})
 		}
@@ -219,11 +218,13 @@ func (x *Linux) readConns() error {
 		case 2: // SOCK_DGRAM
 			c.unix[0]++
 		case 1: // SOCK_STREAM
+			// The kernel's socket states: 1 unconnected (a listener's), 3
+			// connected.
 			switch st {
 			case 1:
-				c.unix[1]++
-			case 3:
 				c.unix[2]++
+			case 3:
+				c.unix[1]++
 			}
 			c.unix[3]++
 		}

@@ -21,8 +21,14 @@ type cpuinfoData struct {
 func (x *Linux) bindCPUInfo() {
 	ci := &x.cpuinfo
 	x.sources[srcCPUInfo] = x.readCPUInfo
+	// A CPU /proc/stat lists but /proc/cpuinfo does not describes as
+	// "unknown", with no clock, cache or BogoMIPS figures, as with PCP.
+	var unknown cpuInfo
 	get := func(inst int32) *cpuInfo {
 		if inst < 0 || int(inst) >= len(ci.cpus) || !ci.cpus[inst].seen {
+			if x.stat.has(inst) {
+				return &unknown
+			}
 			return nil
 		}
 		return &ci.cpus[inst]
@@ -100,13 +106,13 @@ var cpuinfoPrefixes = []struct {
 
 // readCPUInfo parses /proc/cpuinfo and each CPU's thermal throttle counts.
 func (x *Linux) readCPUInfo() error {
-	b, err := x.readProc("cpuinfo")
-	if err != nil {
-		return err
-	}
 	ci := &x.cpuinfo
 	for i := range ci.cpus {
 		ci.cpus[i].seen = false
+	}
+	b, err := x.readProc("cpuinfo")
+	if err != nil {
+		return nil // every CPU is then "unknown"
 	}
 	var c *cpuInfo
 	var got [kClock + 1]bool

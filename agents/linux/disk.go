@@ -11,6 +11,7 @@ type diskStat struct {
 	flIOs, flTicks                      uint64
 	capacity                            uint64 // Kbytes, from sysfs
 	scheduler                           string
+	kernelName                          string // dm-0 for a mapping named by its instance
 	kind                                diskKind
 	present                             bool
 	// zram devices' io_stat (4), mm_stat (8) and bd_stat (3) figures,
@@ -88,6 +89,7 @@ var diskFamilies = []struct {
 func (x *Linux) bindDisks() {
 	dd := &x.disks
 	x.sources[srcDiskstats] = x.readDiskstats
+	x.sources[srcPartitions] = x.readPartitions
 	for _, fam := range diskFamilies {
 		kind := fam.kind
 		for _, f := range diskFields {
@@ -100,7 +102,7 @@ func (x *Linux) bindDisks() {
 				return u64(val(d)), nil
 			})
 		}
-		x.bindKnown(fam.prefix+"capacity", srcDiskstats, func(inst int32) (pcpAtom, error) {
+		x.bindKnown(fam.prefix+"capacity", srcPartitions, func(inst int32) (pcpAtom, error) {
 			d := dd.get(kind, inst)
 			if d == nil {
 				return pcpAtom{}, noInst
@@ -156,17 +158,13 @@ func (x *Linux) bindDisks() {
 		kind   diskKind
 		indom  int
 	}{{"hinv.map.dmname", kindDM, dmInDom}, {"hinv.map.mdname", kindMD, mdInDom}} {
-		n := n
+		// The kernel's name (dm-0) of the device the instance names.
 		x.bind(n.metric, srcDiskstats, func(inst int32) (pcpAtom, error) {
-			if dd.get(n.kind, inst) == nil {
+			d := dd.get(n.kind, inst)
+			if d == nil {
 				return pcpAtom{}, noInst
 			}
-			for _, in := range x.indoms[n.indom].list() {
-				if in.ID == inst {
-					return str(in.Name), nil
-				}
-			}
-			return pcpAtom{}, noInst
+			return str(d.kernelName), nil
 		})
 	}
 }
@@ -260,7 +258,11 @@ func (x *Linux) readDiskstats() error {
 		}
 		instName := name
 		if kind == kindDM {
-			instName = x.dmName(name)
+			// A mapping without a name is left out, as PCP leaves it.
+			var ok bool
+			if instName, ok = x.dmName(name); !ok {
+				continue
+			}
 		}
 		var t *indomTable
 		switch kind {
@@ -290,7 +292,8 @@ func (x *Linux) readDiskstats() error {
 		d.dsIOs, d.dsMerges, d.dsSectors, d.dsTicks = vals[11], vals[12], vals[13], vals[14]
 		d.flIOs, d.flTicks = vals[15], vals[16]
 		d.kind, d.present = kind, true
-		d.capacity = x.blockSize(name, kind)
+		d.kernelName = keepString(d.kernelName, name)
+		d.capacity = 0 // from /proc/partitions, when a capacity is asked for
 		if kind == kindDisk {
 			d.scheduler = x.scheduler(name, d.scheduler)
 		}
@@ -317,13 +320,59 @@ func (x *Linux) sysBlock(name []byte, partition bool, rel string) ([]byte, error
 	return dd.sysBuf.readBytes(dd.path)
 }
 
-// blockSize is a device's size in Kbytes, 0 when unknown.
-func (x *Linux) blockSize(name []byte, kind diskKind) uint64 {
-	b, err := x.sysBlock(name, kind == kindPartition, "size")
-	if err != nil {
-		return 0
+// readPartitions takes device sizes (Kbytes) from /proc/partitions, as
+// PCP's agent does for the capacity metrics; a zram device's size comes
+// from its sysfs disksize instead. The refresh reads /proc/diskstats
+// first, so the devices are known.
+func (x *Linux) readPartitions() error {
+	dd := &x.disks
+	b, err := x.readProc("partitions")
+	if err == nil {
+		for len(b) > 0 {
+			var line []byte
+			line, b = nextLine(b)
+			x.fields = fields(line, x.fields)
+			f := x.fields
+			if len(f) < 4 || !isDigit(f[0][0]) {
+				continue
+			}
+			name := f[3]
+			kind := classify(name)
+			switch kind {
+			case kindOther:
+				continue
+			case kindDM:
+				var ok bool
+				if name, ok = x.dmName(name); !ok {
+					continue
+				}
+			}
+			if d := dd.byName(x, kind, name); d != nil {
+				d.capacity = parseU64(f[2])
+			}
+		}
 	}
-	return parseU64(b) / 2
+	for _, in := range x.indoms[zramInDom].list() {
+		if d := dd.get(kindZram, in.ID); d != nil {
+			if v, err := x.sysBlock([]byte(in.Name), false, "disksize"); err == nil {
+				d.capacity = parseU64(v) >> 10
+			}
+		}
+	}
+	return nil
+}
+
+// kindInDom is each kind of device's instance domain.
+var kindInDom = [...]int{kindDisk: diskInDom, kindPartition: partitionsInDom, kindDM: dmInDom,
+	kindMD: mdInDom, kindZram: zramInDom}
+
+// byName finds the device of kind called name.
+func (dd *diskData) byName(x *Linux, kind diskKind, name []byte) *diskStat {
+	e, ok := x.indoms[kindInDom[kind]].ids[string(name)]
+	if !ok {
+		return nil
+	}
+	return dd.get(kind, e.id)
 }
 
 // scheduler is the I/O scheduler a disk uses: the bracketed entry of its
@@ -348,13 +397,13 @@ func (x *Linux) scheduler(name []byte, old string) string {
 }
 
 // dmName is a device-mapper device's name from /sys/block/dm-N/dm/name.
-func (x *Linux) dmName(dev []byte) []byte {
+func (x *Linux) dmName(dev []byte) ([]byte, bool) {
 	b, err := x.sysBlock(dev, false, "dm/name")
-	if err != nil {
-		return dev
+	if err != nil || len(trimSpace(b)) == 0 {
+		return dev, false
 	}
 	x.disks.dmName = append(x.disks.dmName[:0], trimSpace(b)...)
-	return x.disks.dmName
+	return x.disks.dmName, true
 }
 
 // zramStats reads a zram device's sysfs statistics files.

@@ -111,12 +111,14 @@ func TestFixtureValues(t *testing.T) {
 		{"disk.dev.flush_rawactive", "sda", 9.0},
 		{"disk.dev.inflight", "sda", 1.0},
 		{"disk.dev.capacity", "sda", 976762584.0},
-		{"disk.dev.capacity", "nvme0n1", pmda.ErrNoValue},
+		{"disk.dev.capacity", "nvme0n1", pmda.ErrNoValue}, // not in /proc/partitions
+		{"disk.partitions.capacity", "sda1", 976761560.0},
 		{"disk.dev.scheduler", "sda", "none"},
 		{"disk.dev.scheduler", "nvme0n1", "unknown"},
 		{"disk.all.read", "", 1100.0},
 		{"disk.partitions.read", "sda1", 90.0},
-		{"disk.dm.read", "dm-0", 5.0},
+		{"disk.dm.read", "vg-root", 5.0},
+		{"hinv.map.dmname", "vg-root", "dm-0"},
 		{"hinv.ndisk", "", 2.0},
 		{"network.interface.in.bytes", "eth0", 50000.0},
 		{"network.interface.collisions", "eth0", 10.0},
@@ -153,7 +155,8 @@ func TestFixtureValues(t *testing.T) {
 		{"kernel.all.pressure.memory.full.avg", "1 minute", 0.25},
 		{"kernel.all.pressure.memory.full.total", "", 678.0},
 		{"kernel.all.pressure.cpu.some.total", "", 999.0},
-		{"kernel.all.pressure.io.some.total", "", pmda.ErrNoValue},
+		{"kernel.all.pressure.io.some.total", "", 4242.0},
+		{"kernel.all.pressure.irq.full.total", "", pmda.ErrNoValue}, // no file
 		{"mem.buddyinfo.pages", "Normal::order2::node0", 30.0},
 		{"mem.buddyinfo.total", "Normal::order2::node0", 30 * 4 * page},
 		{"swapdev.length", "/dev/sdb2", 1048576.0},
@@ -169,7 +172,22 @@ func TestFixtureValues(t *testing.T) {
 		{"filesys.mountdir", "/dev/sda1", "/"},
 		{"kernel.uname.distro", "", "?"},
 		{"kernel.all.nusers", "", 0.0},
-		{"vfs.files.count", "", pmda.ErrNoValue},
+		{"vfs.files.count", "", 1500.0},
+		{"vfs.locks.posix.count", "", 2.0},
+		{"vfs.locks.posix.write", "", 2.0},
+		{"vfs.locks.posix.read", "", 1.0},
+		{"vfs.locks.flock.read", "", 1.0},
+		{"vfs.locks.lease.count", "", 1.0},
+		{"kernel.all.nptys", "", 0.0},
+		{"kernel.all.pid_max", "", 32768.0},
+		{"kernel.pernode.cpu.user", "node0", ms(1000)}, // no NUMA: one node
+		{"hinv.cpu.vendor", "cpu0", "unknown"},
+		{"network.sockstat.tcp6.inuse", "", 9.0},
+		{"network.sockstat.raw.inuse", "", 0.0}, // not in the file: zero, as PCP
+		{"network.unix.stream.listen", "", 3.0},
+		{"network.unix.stream.established", "", 2.0},
+		{"network.unix.stream.count", "", 5.0},
+		{"network.rawconn.count", "", 0.0}, // no file: zero, as PCP
 	}
 	for _, c := range cases {
 		a, err := x.value(t, c.name, c.inst)
@@ -226,7 +244,7 @@ func TestFixtureInstances(t *testing.T) {
 		{cpuInDom, []string{"cpu0", "cpu1"}},
 		{diskInDom, []string{"sda", "nvme0n1"}},
 		{partitionsInDom, []string{"sda1"}},
-		{dmInDom, []string{"dm-0"}},
+		{dmInDom, []string{"vg-root"}},
 		{netDevInDom, []string{"lo", "eth0"}},
 		{loadavgInDom, []string{"1 minute", "5 minute", "15 minute"}},
 		{interruptInDom, []string{"0", "24", "NMI"}},

@@ -1,6 +1,8 @@
 package linux
 
 import (
+	"cmp"
+	"slices"
 	"sync/atomic"
 
 	"github.com/gopcp/gopcp/pmda"
@@ -83,8 +85,11 @@ func (t *indomTable) addID(name []byte, id int32) {
 	t.scratch = append(t.scratch, pmda.Instance{ID: e.id, Name: e.name})
 }
 
-// end publishes the listing if it differs from the published one.
+// end publishes the listing if it differs from the published one. The
+// listing is in instance number order, the order in which PCP's agent
+// walks its instance caches, so values come in the same order.
 func (t *indomTable) end() {
+	slices.SortFunc(t.scratch, func(a, b pmda.Instance) int { return cmp.Compare(a.ID, b.ID) })
 	if p := t.pub.Load(); p != nil && sameInstances(*p, t.scratch) {
 		return
 	}

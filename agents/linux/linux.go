@@ -139,7 +139,6 @@ type Linux struct {
 	bandwidth  bandwidthConf
 	ipc        ipcData
 	vfs        [9]int64
-	vfsOK      bool
 	login      [3]uint64
 	netAll     netAllData
 	rpc        rpcData
@@ -307,6 +306,9 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	}
 	if need&(1<<srcNetAddr) != 0 {
 		need |= 1 << srcNetDev // addresses are looked up by interface
+	}
+	if need&(1<<srcPartitions) != 0 {
+		need |= 1 << srcDiskstats // sizes are looked up by device
 	}
 	if need&(1<<srcNUMA) != 0 {
 		need |= 1 << srcMeminfo // for the huge page size

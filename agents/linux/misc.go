@@ -111,10 +111,13 @@ func (x *Linux) bindSysKernel() {
 	s := &x.sysk
 	files := []string{"sys/kernel/pid_max", "sys/kernel/pty/nr", "sys/kernel/random/entropy_avail", "sys/kernel/random/poolsize"}
 	vals := []*uint64{&s.pidMax, &s.nptys, &s.entropy, &s.poolsize}
+	// Without its file, pid_max is the kernel's largest (1<<22) and the
+	// others zero, as PCP's agent reports them.
+	defaults := []uint64{1 << 22, 0, 0, 0}
 	x.sources[srcSysKernel] = func() error {
 		for i, f := range files {
 			b, err := x.readProc(f)
-			s.has[i] = err == nil
+			*vals[i] = defaults[i]
 			if err == nil {
 				*vals[i] = parseU64(b)
 			}
@@ -122,12 +125,7 @@ func (x *Linux) bindSysKernel() {
 		return nil
 	}
 	for i, name := range []string{"kernel.all.pid_max", "kernel.all.nptys", "kernel.all.entropy.avail", "kernel.all.entropy.poolsize"} {
-		x.bind(name, srcSysKernel, func(int32) (pcpAtom, error) {
-			if !s.has[i] {
-				return pcpAtom{}, errNoValue
-			}
-			return u32(*vals[i]), nil
-		})
+		x.bind(name, srcSysKernel, func(int32) (pcpAtom, error) { return u32(*vals[i]), nil })
 	}
 }
 
@@ -291,10 +289,11 @@ func (x *Linux) bindKSM() {
 	}
 	x.sources[srcKSM] = func() error {
 		k.reset()
+		// A missing file reads as zero, as PCP's agent has it.
 		for _, f := range files {
-			b, err := x.readSys(f.path)
-			if err == nil {
-				k.vals[f.slot], k.seen[f.slot] = parseU64(b), true
+			k.vals[f.slot], k.seen[f.slot] = 0, true
+			if b, err := x.readSys(f.path); err == nil {
+				k.vals[f.slot] = parseU64(b)
 			}
 		}
 		return nil
@@ -309,10 +308,14 @@ type nodeData struct {
 	cpuNode []int32 // by CPU number; -1 when unknown
 	online  []uint64
 	listed  bool
+	single  bool // no NUMA information: every CPU is on node 0
 }
 
 // nodeOf is cpu's node, -1 when unknown.
 func (n *nodeData) nodeOf(cpu int) int32 {
+	if n.single && cpu >= 0 {
+		return 0
+	}
 	if cpu < 0 || cpu >= len(n.cpuNode) {
 		return -1
 	}
@@ -360,6 +363,9 @@ func (x *Linux) readNodes() error {
 	nd := &x.nodes
 	t := &x.indoms[nodeInDom]
 	if nd.listed {
+		if nd.single {
+			return nil
+		}
 		for _, in := range t.list() {
 			nd.online[in.ID] = x.sysOnline("node", int(in.ID))
 		}
@@ -372,8 +378,13 @@ func (x *Linux) readNodes() error {
 	}
 	ents, err := os.ReadDir(x.sys + "/devices/system/node")
 	if err != nil {
+		// Without NUMA in sysfs, all CPUs make one node, node0, as PCP's
+		// agent has it.
+		t.addID([]byte("node0"), 0)
+		nd.online = append(nd.online[:0], 1)
+		nd.single = true
 		t.end()
-		return nil // not a NUMA kernel: no nodes
+		return nil
 	}
 	for _, e := range ents {
 		name := e.Name()
@@ -389,26 +400,20 @@ func (x *Linux) readNodes() error {
 			nd.online = append(nd.online, 0)
 		}
 		nd.online[n] = x.sysOnline("node", n)
-		b, err := x.fb.read(x.sys + "/devices/system/node/" + name + "/cpulist")
+		// The node's CPUs are its cpuN entries, as PCP's agent finds them.
+		cpus, err := os.ReadDir(x.sys + "/devices/system/node/" + name)
 		if err != nil {
 			continue
 		}
-		for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
-			lo, hi, isRange := strings.Cut(r, "-")
-			a, err1 := strconv.Atoi(lo)
-			z := a
-			if isRange {
-				z, _ = strconv.Atoi(hi)
-			}
-			if err1 != nil {
+		for _, e := range cpus {
+			c, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "cpu"))
+			if !strings.HasPrefix(e.Name(), "cpu") || err != nil || c < 0 || c > maxCPU {
 				continue
 			}
-			for c := a; c <= z; c++ {
-				for len(nd.cpuNode) <= c {
-					nd.cpuNode = append(nd.cpuNode, -1)
-				}
-				nd.cpuNode[c] = int32(n)
+			for len(nd.cpuNode) <= c {
+				nd.cpuNode = append(nd.cpuNode, -1)
 			}
+			nd.cpuNode[c] = int32(n)
 		}
 	}
 	t.end()

@@ -64,23 +64,19 @@ func (x *Linux) bindVFS() {
 	for _, f := range vfsFiles {
 		for _, m := range f.metrics {
 			slot := i
-			x.bind(m, srcVFS, func(int32) (pcpAtom, error) {
-				if !x.vfsOK {
-					return pcpAtom{}, errNoValue
-				}
-				return i32(x.vfs[slot]), nil
-			})
+			x.bind(m, srcVFS, func(int32) (pcpAtom, error) { return i32(x.vfs[slot]), nil })
 			i++
 		}
 	}
+	// Files that cannot be read leave zeros, as PCP's agent reports.
 	x.sources[srcVFS] = func() error {
-		x.vfsOK = true
+		x.vfs = [9]int64{}
 		i := 0
 		for _, f := range vfsFiles {
 			b, err := x.readProc(f.file)
 			if err != nil {
-				x.vfsOK = false // PCP reports none of them then
-				return nil
+				i += len(f.metrics)
+				continue
 			}
 			for range f.metrics {
 				var v []byte

@@ -94,7 +94,11 @@ func (x *Linux) readSnmp6() error {
 		return err
 	}
 	k := &x.snmp6
-	k.reset()
+	// Fields this kernel does not list read as zero, as PCP's agent has
+	// them when the file exists.
+	for i := range k.seen {
+		k.vals[i], k.seen[i] = 0, true
+	}
 	for len(b) > 0 {
 		var line []byte
 		line, b = nextLine(b)
@@ -132,13 +136,14 @@ func (x *Linux) bindSockstat() {
 func (x *Linux) readSockstat() error {
 	k := &x.sockstat
 	k.reset()
-	var failed int
-	var lastErr error
+	// Lines this kernel does not print, and the lines of a file it does
+	// not have, read as zero, as PCP's agent has them.
+	for i := range k.seen {
+		k.vals[i], k.seen[i] = 0, true
+	}
 	for _, file := range []string{"net/sockstat", "net/sockstat6"} {
 		b, err := x.readProc(file)
 		if err != nil {
-			failed++
-			lastErr = err
 			continue
 		}
 		for len(b) > 0 {
@@ -165,9 +170,6 @@ func (x *Linux) readSockstat() error {
 				k.setPrefixed(&x.scratch, x.prefix, name, uint64(parseI64(val)))
 			}
 		}
-	}
-	if failed == 2 {
-		return lastErr
 	}
 	return nil
 }

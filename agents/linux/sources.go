@@ -45,6 +45,7 @@ const (
 	srcTmpfs
 	srcFCHost
 	srcNFSD
+	srcPartitions
 	srcStatic
 	numSources
 )
