@@ -28,6 +28,9 @@ func TestErrorsAgainstPCP(t *testing.T) {
 		{"-h", bed.Host(), "-s", "1"},
 		{"-h", "localhost:1", "-h", bed.Host(), "-s", "1"},
 		{"-Z", "UTC", "-z"},
+		{"-H", "/nonexistent/hosts"},
+		{"-a", "/nonexistent/archive", "-H", "/nonexistent/hosts"},
+		{"-a", "/nonexistent/archive", "-h", bed.Host()},
 	} {
 		t.Run(fmtArgs(args), func(t *testing.T) {
 			var wout, werr bytes.Buffer

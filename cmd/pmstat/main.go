@@ -13,10 +13,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	_ "github.com/gopcp/gopcp/agents/all"
@@ -67,20 +69,7 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	case 'h':
 		f.addHost(p, arg)
 	case 'H':
-		data, err := os.ReadFile(arg)
-		if err != nil {
-			p.Errorf("cannot open hosts file %s: %s", arg, cli.ErrText(err))
-			return
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimSpace(line)
-			if line == "" || line[0] == '#' {
-				continue
-			}
-			for _, h := range strings.Fields(line) {
-				f.addHost(p, h)
-			}
-		}
+		f.addHostsFile(p, arg)
 	case 'l':
 		f.tail = true
 	case 'P':
@@ -92,16 +81,42 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	}
 }
 
-// addHost adds one more host source, which pmstat allows any number of
-// but not beside archives or -L.
+// addHost adds one more host source: pmstat takes any number of them,
+// but not beside archives.
 func (f *flags) addHost(p *cli.Parsed, host string) {
-	switch {
-	case len(p.Archives) > 0:
+	if len(p.Archives) > 0 {
 		p.Errorf("only one host or archive allowed")
-	case p.LocalPMDA:
-		p.Errorf("at most one of -a, -h and -L allowed")
-	default:
-		p.Hosts = append(p.Hosts, host)
+		return
+	}
+	p.Hosts = append(p.Hosts, host)
+}
+
+// addHostsFile adds the hosts a file names, one per line: the first word
+// of each line that is not blank or a comment.
+func (f *flags) addHostsFile(p *cli.Parsed, path string) {
+	if len(p.Archives) > 0 {
+		p.Errorf("only one of hosts or archives allowed")
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var errno syscall.Errno
+		if errors.As(err, &errno) {
+			err = pcp.Error(-int32(errno))
+		}
+		p.Errorf("cannot open hosts file %s: %s", path, cli.ErrText(err))
+		p.RuntimeErr = true
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimLeft(line, " \t\v\f\r")
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if end := strings.IndexAny(line, " \t\v\f\r#"); end >= 0 {
+			line = line[:end]
+		}
+		p.Hosts = append(p.Hosts, line)
 	}
 }
 

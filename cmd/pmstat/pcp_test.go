@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,7 +23,12 @@ import (
 // few milliseconds between the two programs' fetches can change.
 func TestAgainstPCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent()}})
+	hosts := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(hosts, []byte("# hosts\n\n  "+bed.Host()+" more words\n\t#"+bed.Host()+"\n"+bed.Host()+"#x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
+		{"-H", hosts, "-t", "0.3", "-s", "1"},
 		{"-t", "0.4", "-s", "3"},
 		{"-x", "-t", "0.4", "-s", "2"},
 		{"-t", "0.3", "-s", "2", "-h", bed.Host()},
