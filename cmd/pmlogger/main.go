@@ -1,0 +1,289 @@
+// Command pmlogger is PCP's pmlogger(1): it records metrics from a pmcd
+// into an archive (version 3, or 2 with -V 2) as its configuration file
+// says, stopping after -s samples or bytes, at -T's time, or on SIGINT,
+// SIGTERM or SIGHUP... (SIGHUP switches volumes, as in PCP), and
+// switching data volumes by -v. The work is package pmlogger's; this
+// file holds the options and messages.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+		"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmlogger"
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stderr))
+}
+
+type flags struct {
+	config, logFile, labelHost, note, endTime string
+	check, report, localTZ                    bool
+	interval                                  time.Duration
+	version                                   int
+	samples, volSamples                       int
+	bytes, volBytes                           int64
+	exitTime, volTime                         time.Duration
+	errs                                      []string
+}
+
+func command(f *flags) *cli.Command {
+	return &cli.Command{
+		Name:  "pmlogger",
+		Usage: "[options] archive",
+		Options: []cli.Option{
+			cli.Header("Options"),
+			{Long: "config", Short: 'c', Arg: "FILE", Help: "file to load configuration from"},
+			{Long: "check", Short: 'C', Help: "parse configuration and exit"},
+			cli.OptDebug,
+			cli.OptHost,
+			{Long: "labelhost", Short: 'H', Arg: "LABELHOST", Help: "override the hostname written into the label"},
+			{Long: "pmlc-ipc-version", Short: 'I', Arg: "VERSION", Help: "set IPC version for pmlc port"},
+			{Long: "log", Short: 'l', Arg: "FILE", Help: "redirect diagnostics and trace output"},
+			{Long: "linger", Short: 'L', Help: "run even if not primary logger instance and nothing to log"},
+			{Long: "note", Short: 'm', Arg: "MSG", Help: "descriptive note to be added to the port map file"},
+			cli.OptNamespace,
+			{Long: "notify", Short: 'N', Help: "notify service manager (if any) when started and ready"},
+			{Long: "primary", Short: 'P', Help: "execute as primary logger instance"},
+			{Long: "report", Short: 'r', Help: "report record sizes and archive growth rate"},
+			{Long: "size", Short: 's', Arg: "SIZE", Help: "terminate after endsize has been accumulated"},
+			{Long: "interval", Short: 't', Arg: "DELTA", Help: "default logging interval [default 60.0 seconds]"},
+			{Long: "finish", Short: 'T', Arg: "TIME", Help: "end of the time window"},
+			{Short: 'u', Help: "output is unbuffered [default now, so -u is a no-op]"},
+			{Long: "volsize", Short: 'v', Arg: "SIZE", Help: "switch log volumes after size has been accumulated"},
+			{Long: "version", Short: 'V', Arg: "NUM", Help: "version for archive (default 3)"},
+			{Short: 'x', Arg: "FD", Help: "control file descriptor for running from pmRecordControl(3)"},
+			{Short: 'y', Help: "set timezone for times to local time rather than from PMCD host"},
+			cli.OptHelp,
+		},
+		Handle: f.handle,
+	}
+}
+
+func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
+	prog := p.Progname()
+	switch o.Short {
+	case 'c':
+		f.config = arg
+	case 'C':
+		f.check = true
+	case 'H':
+		f.labelHost = arg
+	case 'l':
+		f.logFile = arg
+	case 'm':
+		f.note = arg
+	case 'r':
+		f.report = true
+	case 's':
+		if err := parseSize(arg, &f.samples, &f.bytes, &f.exitTime); err != nil {
+			p.Errorf("%s: illegal size argument '%s' for exit size\n", prog, arg)
+		}
+	case 'v':
+		if err := parseSize(arg, &f.volSamples, &f.volBytes, &f.volTime); err != nil {
+			p.Errorf("%s: illegal size argument '%s' for volume size\n", prog, arg)
+		}
+	case 't':
+		d, err := pmapi.ParseInterval(arg)
+		if err != nil {
+			p.Errorf("%s: illegal -t argument\n%v\n", prog, err)
+		}
+		f.interval = d
+	case 'T':
+		f.endTime = arg
+	case 'V':
+		n, err := strconv.Atoi(arg)
+		if err != nil || (n != 2 && n != 3) {
+			p.Errorf("%s: -V requires a version number of 2 or 3\n", prog)
+		}
+		f.version = n
+	case 'y':
+		f.localTZ = true
+	}
+}
+
+// parseSize reads -s and -v arguments: a count of samples, a size with
+// b, k, m or g, or a time interval.
+func parseSize(arg string, samples *int, bytes *int64, d *time.Duration) error {
+	i := 0
+	for i < len(arg) && arg[i] >= '0' && arg[i] <= '9' {
+		i++
+	}
+	if i > 0 {
+		n, err := strconv.ParseInt(arg[:i], 10, 64)
+		if err != nil {
+			return err
+		}
+		switch strings.ToLower(arg[i:]) {
+		case "":
+			*samples = int(n)
+			return nil
+		case "b":
+			*bytes = n
+			return nil
+		case "k":
+			*bytes = n << 10
+			return nil
+		case "m":
+			*bytes = n << 20
+			return nil
+		case "g":
+			*bytes = n << 30
+			return nil
+		}
+	}
+	v, err := pmapi.ParseInterval(arg)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+func run(argv []string, stdin io.Reader, stderr io.Writer) int {
+	f := &flags{interval: 60 * time.Second}
+	cmd := command(f)
+	p := cli.Parse(cmd, argv)
+	if p.Errors > 0 || p.Exit || len(p.Args) != 1 {
+		if len(p.Args) != 1 && !p.Exit {
+			p.Errors++
+		}
+		fmt.Fprint(stderr, p.Report(cmd))
+		if p.Exit {
+			return 0
+		}
+		return 1
+	}
+	prog := p.Progname()
+	var src []byte
+	var err error
+	cfgName := f.config
+	if f.config == "" {
+		cfgName = "<stdin>"
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(f.config)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: Cannot open config file \"%s\": %v\n", prog, f.config, err)
+		return 1
+	}
+	cfg, err := pmlogger.ParseConfig(string(src), cfgName, f.interval)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s\n", err)
+		return 1
+	}
+
+	logw := stderr
+	if f.logFile != "" && !f.check {
+		lf, err := os.OpenFile(f.logFile, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: cannot open log file \"%s\": %v\n", prog, f.logFile, err)
+			return 1
+		}
+		defer lf.Close()
+		logw = lf
+	}
+	host := p.Hosts0("local:")
+	hn, _ := os.Hostname()
+	fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	fmt.Fprintf(logw, "[%s] %s(%d) Info: Start\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctxSrc, err := p.NewSource(ctx, pmapi.KindHost, host)
+	if err != nil {
+		fmt.Fprintf(logw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, host, cli.ErrText(err))
+		return 1
+	}
+	defer ctxSrc.Close()
+	fmt.Fprintf(logw, "Config parsed\n")
+
+	opt := pmlogger.Options{
+		Archive:    p.Args[0],
+		Version:    f.version,
+		ConfigFile: cfgName,
+		Samples:    f.samples,
+		Bytes:      f.bytes,
+		VolSamples: f.volSamples,
+		VolBytes:   f.volBytes,
+		VolTime:    f.volTime,
+		Hostname:   f.labelHost,
+		Log:        logw,
+	}
+	if f.exitTime > 0 {
+		opt.End = time.Now().Add(f.exitTime)
+	}
+	if f.endTime != "" {
+		end, err := cli.ParseTime(f.endTime, pcpNow(), pcpFar(), time.Local)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: illegal -T argument\n%v\n", prog, err)
+			return 1
+		}
+		opt.End = end.Time()
+	}
+	if f.check {
+		return 0
+	}
+	lg, err := pmlogger.New(ctx, ctxSrc, cfg, opt)
+	if err != nil {
+		fmt.Fprintf(logw, "%s: %v\n", prog, err)
+		return 1
+	}
+	name, _ := ctxSrc.HostName(ctx)
+	fmt.Fprintf(logw, "Starting logger for host \"%s\" via \"%s\"\n", name, host)
+	fmt.Fprintf(logw, "Archive basename: %s\n", p.Args[0])
+
+	// SIGHUP switches volumes, as in PCP; it arrives between samples.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for {
+			select {
+			case <-hup:
+				lg.RequestNewVolume()
+			case <-runCtx.Done():
+				return
+			}
+		}
+	}()
+	runErr := lg.Run(runCtx)
+	msg := lg.StopMessage()
+	if msg == "" && ctx.Err() != nil {
+		msg = "Caught signal"
+	}
+	closeCtx, cancelClose := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelClose()
+	if err := lg.Close(closeCtx); err != nil {
+		fmt.Fprintf(logw, "%s: closing the archive: %v\n", prog, err)
+	}
+	if runErr != nil {
+		fmt.Fprintf(logw, "%s: %v\n", prog, runErr)
+		return 1
+	}
+	if msg == "" {
+		msg = "End of run time"
+	}
+	fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, exiting\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
+	fmt.Fprintf(logw, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	return 0
+}
+
+func pcpNow() pcp.Timestamp { return pcp.TimestampOf(time.Now()) }
+
+// pcpFar is the open end of -T's window.
+func pcpFar() pcp.Timestamp { return pcp.Timestamp{Sec: 1<<31 - 1} }

@@ -1,0 +1,443 @@
+package pmlogger
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// State is a logging request's control: mandatory or advisory, on or
+// off, or mandatory maybe (advisory requests decide).
+type State struct {
+	Mandatory bool
+	On        bool
+	Maybe     bool
+}
+
+func (s State) String() string {
+	switch {
+	case s.Maybe:
+		return "mandatory maybe"
+	case s.Mandatory && s.On:
+		return "mandatory on"
+	case s.Mandatory:
+		return "mandatory off"
+	case s.On:
+		return "advisory on"
+	}
+	return "advisory off"
+}
+
+// MetricSpec names a metric (or a subtree of the namespace) and,
+// optionally, the instances to log: each an instance name or, when
+// Number is set for it, an instance identifier.
+type MetricSpec struct {
+	Name  string
+	Insts []InstSpec
+}
+
+// InstSpec is one instance in a metric's [ ] list.
+type InstSpec struct {
+	Name   string
+	Number int32
+	ByNum  bool
+}
+
+// Statement is one "log ..." clause of a configuration.
+type Statement struct {
+	State State
+	// Interval between samples; zero with Once false means the request
+	// turns logging off.
+	Interval time.Duration
+	Once     bool
+	Metrics  []MetricSpec
+	Line     int
+}
+
+// AccessRule is one line of the [access] section.
+type AccessRule struct {
+	Allow  bool
+	Hosts  []string
+	Ops    []string // all, enquire, advisory, mandatory
+	Except bool
+	Line   int
+}
+
+// Config is a parsed pmlogger configuration.
+type Config struct {
+	Statements []Statement
+	Access     []AccessRule
+}
+
+// maxDelta is PMLC_MAX_DELTA in milliseconds.
+const maxDelta = 0x7ffffffe
+
+// ParseConfig parses pmlogger's configuration language: "log" clauses
+// (mandatory on/off/maybe, advisory on/off; intervals as "[every] N
+// unit", "once" or "default", which is defaultInterval), metric lists
+// with optional instance lists, "#" comments and an optional [access]
+// section. Errors name the file and line as pmlogger does.
+func ParseConfig(src, file string, defaultInterval time.Duration) (*Config, error) {
+	toks, err := scan(src, file)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{toks: toks, file: file, def: defaultInterval}
+	return p.config()
+}
+
+type token struct {
+	text   string
+	quoted bool
+	line   int
+}
+
+func scan(src, file string) ([]token, error) {
+	var out []token
+	line := 1
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			line++
+			i++
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case strings.IndexByte("[],{}:;", c) >= 0:
+			out = append(out, token{text: string(c), line: line})
+			i++
+		case c == '"':
+			j := strings.IndexAny(src[i+1:], "\"\n")
+			if j <= 0 || src[i+1+j] != '"' {
+				return nil, fmt.Errorf("%s[%d]: Unexpected character '\"'", file, line)
+			}
+			out = append(out, token{text: src[i+1 : i+1+j], quoted: true, line: line})
+			i += j + 2
+		default:
+			j := i
+			for j < len(src) && strings.IndexByte(" \t\r\n#[],{};\"", src[j]) < 0 {
+				// A colon ends a word unless it is part of an IPv6
+				// address or a unix:/local: URL.
+				if src[j] == ':' && !colonInWord(src, i, j) {
+					break
+				}
+				j++
+			}
+			if j == i {
+				return nil, fmt.Errorf("%s[%d]: Unexpected character '%c'", file, line, c)
+			}
+			out = append(out, token{text: src[i:j], line: line})
+			i = j
+		}
+	}
+	return out, nil
+}
+
+func colonInWord(src string, start, at int) bool {
+	word := src[start:at]
+	if word == "unix" || word == "local" {
+		return true
+	}
+	if at+1 < len(src) && (src[at+1] == ':' || isHex(src[at+1]) || src[at+1] == '*') {
+		for k := start; k < at; k++ {
+			if !isHex(src[k]) && src[k] != ':' {
+				return false
+			}
+		}
+		return true
+	}
+	return at == start && at+1 < len(src) && src[at+1] == ':'
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+type parser struct {
+	toks []token
+	pos  int
+	file string
+	def  time.Duration
+}
+
+func (p *parser) peek() *token {
+	if p.pos < len(p.toks) {
+		return &p.toks[p.pos]
+	}
+	return nil
+}
+
+func (p *parser) next() *token {
+	t := p.peek()
+	if t != nil {
+		p.pos++
+	}
+	return t
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	line := 0
+	if t := p.peek(); t != nil {
+		line = t.line
+	} else if len(p.toks) > 0 {
+		line = p.toks[len(p.toks)-1].line
+	}
+	return fmt.Errorf("%s[%d]: %s", p.file, line, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) is(word string) bool {
+	t := p.peek()
+	return t != nil && !t.quoted && t.text == word
+}
+
+func (p *parser) config() (*Config, error) {
+	cfg := &Config{}
+	for p.peek() != nil {
+		if p.is("[") {
+			if err := p.access(cfg); err != nil {
+				return nil, err
+			}
+			break
+		}
+		st, err := p.statement()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Statements = append(cfg.Statements, st)
+	}
+	return cfg, nil
+}
+
+func (p *parser) statement() (Statement, error) {
+	var st Statement
+	st.Line = p.peek().line
+	if p.is("log") {
+		p.next()
+	}
+	switch {
+	case p.is("mandatory"):
+		p.next()
+		if p.is("maybe") {
+			p.next()
+			st.State = State{Maybe: true}
+			return p.metrics(st)
+		}
+		st.State.Mandatory = true
+	case p.is("advisory"):
+		p.next()
+	}
+	switch {
+	case p.is("on"):
+		p.next()
+		st.State.On = true
+		if err := p.frequency(&st); err != nil {
+			return st, err
+		}
+	case p.is("off"):
+		p.next()
+	default:
+		return st, p.errorf("syntax error")
+	}
+	return p.metrics(st)
+}
+
+func (p *parser) frequency(st *Statement) error {
+	switch {
+	case p.is("once"):
+		p.next()
+		st.Once = true
+		return nil
+	case p.is("default"):
+		p.next()
+		st.Interval = p.def
+		return nil
+	case p.is("every"):
+		p.next()
+	}
+	t := p.next()
+	if t == nil || t.quoted {
+		return p.errorf("syntax error")
+	}
+	n, err := strconv.ParseInt(t.text, 10, 64)
+	if err != nil {
+		p.pos--
+		return p.errorf("syntax error")
+	}
+	u := p.next()
+	if u == nil {
+		return p.errorf("syntax error")
+	}
+	var unit int64
+	switch u.text {
+	case "msec", "msecs", "millisecond", "milliseconds":
+		unit = 1
+	case "sec", "secs", "second", "seconds":
+		unit = 1000
+	case "min", "mins", "minute", "minutes":
+		unit = 60000
+	case "hour", "hours":
+		unit = 3600000
+	default:
+		p.pos--
+		return p.errorf("syntax error")
+	}
+	ms := n * unit
+	if ms > maxDelta || n > maxDelta {
+		return p.errorf("Logging delta (%d msec) cannot be bigger than %d msec", ms, maxDelta)
+	}
+	st.Interval = time.Duration(ms) * time.Millisecond
+	return nil
+}
+
+func (p *parser) metrics(st Statement) (Statement, error) {
+	if !p.is("{") {
+		m, err := p.metric()
+		if err != nil {
+			return st, err
+		}
+		st.Metrics = append(st.Metrics, m)
+		return st, nil
+	}
+	p.next()
+	for {
+		if p.is("}") {
+			p.next()
+			if len(st.Metrics) == 0 {
+				p.pos--
+				return st, p.errorf("syntax error")
+			}
+			return st, nil
+		}
+		if p.is(",") && len(st.Metrics) > 0 {
+			p.next()
+		}
+		m, err := p.metric()
+		if err != nil {
+			return st, err
+		}
+		st.Metrics = append(st.Metrics, m)
+	}
+}
+
+func validName(s string) bool {
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) metric() (MetricSpec, error) {
+	t := p.peek()
+	if t == nil || t.quoted || !validName(t.text) {
+		return MetricSpec{}, p.errorf("syntax error")
+	}
+	p.next()
+	m := MetricSpec{Name: t.text}
+	if !p.is("[") {
+		return m, nil
+	}
+	p.next()
+	for {
+		t := p.next()
+		if t == nil {
+			return m, p.errorf("syntax error")
+		}
+		if !t.quoted && t.text == "]" {
+			if len(m.Insts) == 0 {
+				p.pos--
+				return m, p.errorf("syntax error")
+			}
+			return m, nil
+		}
+		if !t.quoted && t.text == "," && len(m.Insts) > 0 {
+			continue
+		}
+		if !t.quoted && strings.IndexByte("[{}:;,", t.text[0]) >= 0 {
+			p.pos--
+			return m, p.errorf("syntax error")
+		}
+		if n, err := strconv.ParseInt(t.text, 10, 32); err == nil && !t.quoted {
+			m.Insts = append(m.Insts, InstSpec{Number: int32(n), ByNum: true})
+		} else {
+			m.Insts = append(m.Insts, InstSpec{Name: t.text})
+		}
+	}
+}
+
+func (p *parser) access(cfg *Config) error {
+	p.next()
+	if !p.is("access") {
+		return p.errorf("syntax error")
+	}
+	p.next()
+	if !p.is("]") {
+		return p.errorf("syntax error")
+	}
+	p.next()
+	for p.peek() != nil {
+		r := AccessRule{Line: p.peek().line}
+		switch {
+		case p.is("allow"):
+			r.Allow = true
+		case p.is("disallow"):
+		default:
+			return p.errorf("syntax error")
+		}
+		p.next()
+		for {
+			t := p.next()
+			if t == nil || (!t.quoted && strings.IndexByte(",:;[]{}", t.text[0]) >= 0) {
+				p.pos--
+				return p.errorf("syntax error")
+			}
+			r.Hosts = append(r.Hosts, t.text)
+			if p.is(",") {
+				p.next()
+				continue
+			}
+			break
+		}
+		if !p.is(":") {
+			return p.errorf("syntax error")
+		}
+		p.next()
+		for {
+			t := p.next()
+			if t == nil {
+				return p.errorf("syntax error")
+			}
+			switch t.text {
+			case "all", "enquire", "advisory", "mandatory":
+				r.Ops = append(r.Ops, t.text)
+			case "except":
+				r.Except = true
+				continue
+			default:
+				p.pos--
+				return p.errorf("syntax error")
+			}
+			if p.is(",") {
+				p.next()
+				continue
+			}
+			break
+		}
+		if !p.is(";") {
+			return p.errorf("syntax error")
+		}
+		p.next()
+		cfg.Access = append(cfg.Access, r)
+	}
+	return nil
+}
