@@ -143,4 +143,3 @@ func diff(want, got string) string {
 	}
 	return b.String()
 }
-

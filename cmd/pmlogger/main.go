@@ -12,7 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-		"strconv"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
