@@ -337,3 +337,24 @@ func TestArchiveLookupAtEnd(t *testing.T) {
 		t.Errorf("late instance on a host: %v", err)
 	}
 }
+
+func TestClosedGroup(t *testing.T) {
+	ctx := context.Background()
+	src := &fakeSource{descs: map[string]pcp.Desc{"d": {PMID: pmidA, Type: pcp.Type32, InDom: pcp.InDomNull}}}
+	g := New(src)
+	if err := g.Close(); err != nil || !src.closed {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := g.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := ExtendItem[int32](ctx, g, "d", "", ""); !errors.Is(err, pcp.ErrNoContext) {
+		t.Errorf("ExtendItem after Close: %v", err)
+	}
+	if _, err := ExtendEvent[int32](ctx, g, "d", "", "d", "", 1); !errors.Is(err, pcp.ErrNoContext) {
+		t.Errorf("ExtendEvent after Close: %v", err)
+	}
+	if _, err := g.Fetch(ctx); !errors.Is(err, pcp.ErrNoContext) {
+		t.Errorf("Fetch after Close: %v", err)
+	}
+}

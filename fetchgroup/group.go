@@ -67,6 +67,9 @@ func (g *Group) addPMID(pmid pcp.PMID) {
 
 // lookup finds a metric's PMID and descriptor.
 func (g *Group) lookup(ctx context.Context, metric string) (pcp.PMID, pcp.Desc, error) {
+	if g.src == nil {
+		return 0, pcp.Desc{}, pcp.ErrNoContext
+	}
 	pmid, err := g.src.LookupName(ctx, metric)
 	if err != nil {
 		return 0, pcp.Desc{}, err
@@ -99,7 +102,7 @@ func (g *Group) instance(ctx context.Context, d pcp.Desc, instance string) (int3
 // appear late in the archive are known, as libpcp does. Contexts of other
 // kinds, and archive contexts without the means, keep the first error.
 func (g *Group) retryAtEnd(ctx context.Context, err error, lookup func() error) error {
-	if g.src.Kind() != pmapi.KindArchive {
+	if g.src == nil || g.src.Kind() != pmapi.KindArchive {
 		return err
 	}
 	e, ok := g.src.(EndVisitor)
@@ -124,6 +127,9 @@ type EndVisitor interface {
 // previous successful fetch stays the base for rates. The StateChange is
 // what the context reported.
 func (g *Group) Fetch(ctx context.Context) (pmapi.StateChange, error) {
+	if g.src == nil {
+		return 0, fmt.Errorf("fetchgroup: closed: %w", pcp.ErrNoContext)
+	}
 	for _, m := range g.members {
 		m.reset()
 	}
@@ -198,6 +204,7 @@ func (g *Group) Clear() {
 }
 
 // Close clears the group and closes its context, pmDestroyFetchGroup.
+// Later calls fail with pcp.ErrNoContext.
 func (g *Group) Close() error {
 	g.Clear()
 	if g.src == nil {
