@@ -390,7 +390,7 @@ func TestAgainstPCP(t *testing.T) {
 		how     setup
 		scripts []string
 	}{
-		{"ours-under-our-pmcd", oursUnderOurs, []string{"metadata", "values", "stores", "events"}},
+		{"ours-under-our-pmcd", oursUnderOurs, []string{"metadata", "values", "stores", "events", "probe", "help"}},
 		{"PCPs-under-our-pmcd", theirsUnderOurs, []string{"values", "stores"}},
 		{"in-process", dsoUnderOurs, []string{"metadata", "values", "events"}},
 	} {
