@@ -136,8 +136,11 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	} else if c.id.HasCreds {
 		c.sendAttrs(ctx)
 	}
+	quiet := context.WithoutCancel(ctx)
 	for {
-		b, err := c.r.ReadPDU(ctx)
+		// Shutting down closes the connection, which ends the read;
+		// a context without cancellation spares each PDU a callback.
+		b, err := c.r.ReadPDU(quiet)
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.ECONNRESET) && ctx.Err() == nil {
 				s.logf("client %v: %v", conn.RemoteAddr(), err)
@@ -283,7 +286,8 @@ func (c *client) write(ctx context.Context, b []byte) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return c.w.WritePDU(ctx, b)
+	// As for reads, closing the connection is what interrupts a write.
+	return c.w.WritePDU(context.WithoutCancel(ctx), b)
 }
 
 // refuse tells the client its PDU was bad with PM_ERR_IPC, as PCP's

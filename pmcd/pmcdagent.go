@@ -31,6 +31,8 @@ type pmcdAgent struct {
 
 	mu  sync.Mutex
 	cpu map[pmda.Client]cpuMark // per client, for cputime.per_pdu_in
+
+	hostCache hostCache
 }
 
 // cpuMark is where a client's last fetch of cputime.per_pdu_in left off.
@@ -240,7 +242,10 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 		}
 		return u32(n)
 	case 3:
-		return u32(uint32(len(s.clientList())))
+		s.clientsMu.Lock()
+		n := len(s.clients)
+		s.clientsMu.Unlock()
+		return u32(uint32(n))
 	case 4:
 		return u32(uint32(s.agentTimeout() / time.Second))
 	case 5:
@@ -402,7 +407,24 @@ func (p *pmcdAgent) hostname() string {
 	if p.s.Hostname != "" {
 		return p.s.Hostname
 	}
-	return hostname()
+	return p.hostCache.get()
+}
+
+// hostCache keeps the host's name for a second: fetched often, it rarely
+// changes.
+type hostCache struct {
+	mu   sync.Mutex
+	name string
+	at   time.Time
+}
+
+func (h *hostCache) get() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if now := time.Now(); h.name == "" || now.Sub(h.at) > time.Second {
+		h.name, h.at = hostname(), now
+	}
+	return h.name
 }
 
 // Store changes what pmcd lets clients change: the debug flags, the
