@@ -1,9 +1,3 @@
-//go:build pmapiarchive
-
-// The archive comparison needs pmapi's archive contexts, which are being
-// written beside this package: build it with -tags pmapiarchive until
-// they are committed, then drop this constraint.
-
 package derive
 
 import (
