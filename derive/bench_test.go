@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
@@ -151,4 +152,64 @@ func BenchmarkEval(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestArchiveSideBySide times 20 derived metrics fetched from a QA
+// archive, interpolated, by libpcp and by derive over pmapi's archive
+// context, in one run. GOPCP_BENCH=1 runs it.
+func TestArchiveSideBySide(t *testing.T) {
+	if os.Getenv("GOPCP_BENCH") != "1" {
+		t.Skip("GOPCP_BENCH=1 runs the side-by-side benchmark")
+	}
+	g := archiveGroups(t)[0]
+	g.exprs, g.names = g.exprs[:20], g.names[:20]
+	var b strings.Builder
+	for i, e := range g.exprs {
+		fmt.Fprintf(&b, "%s = %s\n", g.names[i], e)
+	}
+	conf := filepath.Join(t.TempDir(), "bench.conf")
+	if err := os.WriteFile(conf, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const fetches, passes, ms = 200, 20, 5000
+	arch := filepath.Join(qaArchives, g.archive)
+	bin := pcptest.HarnessWith(t, "testdata/harness/archbench.c", "-O2")
+	cmd := exec.Command(bin, append([]string{arch, conf, strconv.Itoa(ms), strconv.Itoa(fetches), strconv.Itoa(passes)}, g.names...)...)
+	cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("archbench: %v", err)
+	}
+	cNs, _ := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+
+	ctx := context.Background()
+	reg := NewRegistry()
+	if _, err := reg.LoadConfig(conf); err != nil {
+		t.Fatal(err)
+	}
+	ac, err := pmapi.NewArchiveContext(ctx, arch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ac.Close()
+	dc := NewContext(archiveSource{ac}, reg)
+	pmids, err := dc.LookupNames(ctx, g.names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r pcp.Result
+	start := time.Now()
+	for range passes {
+		if err := ac.SetMode(pmapi.ModeInterp, ac.Start(), ms*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		for range fetches {
+			if err := dc.Fetch(ctx, pmids, &r); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	goNs := float64(time.Since(start).Nanoseconds()) / (passes * fetches)
+	t.Logf("20 derived metrics from %s, interpolated every %d ms: libpcp %.0f ns/fetch, gopcp %.0f ns/fetch, libpcp/gopcp = %.2f",
+		g.archive, ms, cNs, goNs, cNs/goNs)
 }
