@@ -104,8 +104,8 @@ func Global() *Registry {
 	return global
 }
 
-// errRegister is how registration refuses a name, with libpcp's text and
-// no position.
+// refuse is how registration turns a definition down before parsing,
+// with libpcp's text and no position.
 func (r *Registry) refuse(name, expr, msg string) error {
 	return &SyntaxError{Name: name, Expr: expr, Pos: 0, Msg: msg}
 }
