@@ -46,6 +46,13 @@ type agent struct {
 	// state is what publish last worked out from b, notReady and reason,
 	// readable without mu.
 	state atomic.Int32
+	// fenced is set by a store into pmcd.agent.fenced: the agent gets no
+	// requests, which fail with PM_ERR_PMDAFENCED.
+	fenced atomic.Bool
+	// wantsAttrs caches whether the running agent asked for client
+	// attributes, so that agents which did not are skipped without the
+	// lock (pmcd's own agent forwards a container while holding its own).
+	wantsAttrs atomic.Bool
 }
 
 // Why an agent stopped, in the low byte of pmcd.agent.status as PCP has
@@ -96,6 +103,9 @@ func (a *agent) do(ctx context.Context, from int32, req pdu.Message) (pdu.Messag
 func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
 	if a.b == nil {
 		return nil, pcp.ErrNoAgent
+	}
+	if a.fenced.Load() {
+		return nil, pcp.ErrPMDAFenced
 	}
 	if a.notReady {
 		return nil, pcp.ErrAgain

@@ -54,6 +54,7 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 		return true
 	}
 	a.b, a.prof, a.notReady, a.reason = b, profileKey{}, false, 0
+	a.wantsAttrs.Store(wantsAttrs(b.flags()))
 	a.publish()
 	if d, ok := b.(*daemon); ok && a.conf.NotReady {
 		a.waitReady(d)

@@ -125,6 +125,9 @@ func (c *client) sendAttrs(ctx context.Context) {
 
 // sendAttrs gives one client's attributes to the agent if it wants them.
 func (a *agent) sendAttrs(ctx context.Context, from int32, attrs []clientAttr) {
+	if !a.wantsAttrs.Load() {
+		return
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.b == nil || a.notReady || !wantsAttrs(a.b.flags()) {
@@ -237,10 +240,31 @@ func (c *client) attribute(ctx context.Context, m *pdu.Attr) error {
 	if i := len(value); i > 0 && value[i-1] == 0 {
 		value = value[:i-1]
 	}
+	c.setContainer(ctx, value)
+	return nil
+}
+
+// setContainer records the client's container and tells the agents that
+// want attributes.
+func (c *client) setContainer(ctx context.Context, name string) {
 	c.mu.Lock()
-	c.attrs = append(slices.DeleteFunc(c.attrs, func(a clientAttr) bool { return a.key == pdu.AttrContainer }),
-		clientAttr{pdu.AttrContainer, value})
+	c.attrs = append(slices.DeleteFunc(slices.Clone(c.attrs), func(a clientAttr) bool { return a.key == pdu.AttrContainer }),
+		clientAttr{pdu.AttrContainer, name})
+	attrs := c.attrs
 	c.mu.Unlock()
-	c.sendAttrs(ctx)
+	for _, a := range c.s.st().order {
+		a.sendAttrs(ctx, c.num, attrs)
+	}
+}
+
+// clientByNum is the connected client with number n, or nil.
+func (s *Server) clientByNum(n int32) *client {
+	s.clientsMu.Lock()
+	defer s.clientsMu.Unlock()
+	for c := range s.clients {
+		if c.num == n {
+			return c
+		}
+	}
 	return nil
 }

@@ -327,7 +327,7 @@ func (p *pmcdAgent) fetchAgents(pmid pcp.PMID, pv pmda.ProfileView, add func(int
 		case 1:
 			t, at.L = pcp.Type32, a.status()
 		case 2:
-			at.UL = 0
+			at.UL = uint32(boolInt(a.fenced.Load()))
 		case 3:
 			t, at.CP = pcp.TypeString, a.conf.Name
 		default:
@@ -427,75 +427,137 @@ func (h *hostCache) get() string {
 	return h.name
 }
 
-// Store changes what pmcd lets clients change: the debug flags, the
-// agent timeout, the registers, tracing, a client's whoami, and the
-// push buttons (dumptrace, dumpconn, sighup).
+// Store changes what pmcd lets clients change, with PCP's checks and
+// codes: the debug flags, the agent timeout, the registers, tracing,
+// fencing agents off (root on the Unix socket only), a client's whoami and
+// container, the configuration sequence number, and the push buttons
+// (dumptrace, dumpconn, sighup). Anything else is PM_ERR_PMID.
 func (p *pmcdAgent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) error {
 	s := p.s
-	if set.NumVal < 1 {
-		return pcp.ErrPermission
-	}
 	id := set.PMID
-	first := &set.Values[0]
-	// The numeric controls are 32-bit, carried in the value itself.
-	numeric := !(id.Cluster() == 6 && id.Item() == 0)
-	if numeric && set.ValFmt != pcp.ValInSitu {
+	strs := id.Cluster() == 6
+	if !strs && set.NumVal > 0 && set.ValFmt != pcp.ValInSitu {
 		return pcp.ErrConv
 	}
-	num := func() int32 { return first.LVal }
-	switch {
-	case id.Cluster() == 0 && id.Item() == 0:
-		s.debug.Store(num())
-	case id.Cluster() == 0 && id.Item() == 4:
-		s.timeoutOverride.Store(int64(time.Duration(uint32(num())) * time.Second))
-		s.timeoutSet.Store(true)
-	case id.Cluster() == 0 && id.Item() == 8:
-		for _, v := range set.Values {
-			if v.Inst < 0 || v.Inst >= pmcdRegisters {
-				return pcp.ErrInst
+	if set.NumVal < 1 {
+		return pcp.ErrInst
+	}
+	first := &set.Values[0]
+	val := first.LVal
+	switch id.Cluster() {
+	case 0:
+		switch id.Item() {
+		case 0:
+			s.debug.Store(val)
+		case 4:
+			if val < 0 {
+				return pcp.ErrSign
 			}
-			s.registers[v.Inst].Store(v.LVal)
-		}
-	case id.Cluster() == 0 && (id.Item() == 9 || id.Item() == 10 || id.Item() == 14):
-		bit := map[uint32]int32{9: traceConn, 10: tracePDU, 14: traceNoBuf}[id.Item()]
-		for {
-			old := s.trace.Load()
-			nv := old &^ bit
-			if num() != 0 {
-				nv |= bit
-			}
-			if s.trace.CompareAndSwap(old, nv) {
-				break
-			}
-		}
-	case id.Cluster() == 0 && id.Item() == 11:
-		// The trace buffer's size is fixed in this pmcd.
-	case id.Cluster() == 0 && id.Item() == 12:
-		s.logf("trace dump requested: this pmcd keeps no trace buffer")
-	case id.Cluster() == 0 && id.Item() == 13:
-		s.dumpConnections()
-	case id.Cluster() == 0 && id.Item() == 15:
-		if s.Files != nil {
-			go s.Rescan(context.WithoutCancel(ctx), s.Files)
-		} else {
-			s.sighups.Add(1)
-			go s.RestartDead(context.WithoutCancel(ctx))
-		}
-	case id.Cluster() == 6 && id.Item() == 0:
-		for _, cl := range s.clientList() {
-			if cl.num == int32(c) {
-				cl.mu.Lock()
-				a, err := pcp.ExtractValue(set.ValFmt, first, pcp.TypeString, pcp.TypeString)
-				if err != nil {
-					cl.mu.Unlock()
-					return err
+			s.timeoutOverride.Store(int64(time.Duration(val) * time.Second))
+			s.timeoutSet.Store(true)
+		case 8:
+			for _, v := range set.Values {
+				if v.Inst < 0 || v.Inst >= pmcdRegisters {
+					return pcp.ErrInst
 				}
-				cl.whoami = a.CP
-				cl.mu.Unlock()
+				s.registers[v.Inst].Store(v.LVal)
+			}
+		case 9, 10, 14:
+			bit := map[uint32]int32{9: traceConn, 10: tracePDU, 14: traceNoBuf}[id.Item()]
+			if val != 0 && val != 1 {
+				return pcp.ErrBadStore
+			}
+			for {
+				old := s.trace.Load()
+				nv := old &^ bit
+				if val == 1 {
+					nv |= bit
+				}
+				if s.trace.CompareAndSwap(old, nv) {
+					break
+				}
+			}
+		case 11:
+			if val < 0 {
+				return pcp.ErrSign
+			}
+			// The trace buffer's size is fixed in this pmcd.
+		case 12:
+			s.logf("trace dump requested: this pmcd keeps no trace buffer")
+		case 13:
+			s.dumpConnections()
+		case 15:
+			s.logf("pmcd reset via pmcd.control.sighup")
+			if s.Files != nil {
+				go s.Rescan(context.WithoutCancel(ctx), s.Files)
+			} else {
+				s.sighups.Add(1)
+				go s.RestartDead(context.WithoutCancel(ctx))
+			}
+		case 24:
+			s.seqnum.Add(1)
+		default:
+			return pcp.ErrPMID
+		}
+	case 4:
+		if id.Item() != 2 {
+			return pcp.ErrPMID
+		}
+		return p.fence(c, set)
+	case 6:
+		if id.Item() != 0 && id.Item() != 2 {
+			return pcp.ErrPMID
+		}
+		if set.NumVal != 1 {
+			return pcp.ErrInst
+		}
+		a, err := pcp.ExtractValue(set.ValFmt, first, pcp.TypeString, pcp.TypeString)
+		if err != nil {
+			return err
+		}
+		cl := s.clientByNum(int32(c))
+		if cl == nil {
+			return pcp.ErrNotConn
+		}
+		if id.Item() == 0 {
+			cl.mu.Lock()
+			cl.whoami = a.CP
+			cl.mu.Unlock()
+			return nil
+		}
+		cl.setContainer(context.WithoutCancel(ctx), a.CP)
+	default:
+		return pcp.ErrPMID
+	}
+	return nil
+}
+
+// fence sets pmcd.agent.fenced: a fenced agent gets no requests and its
+// domain answers PM_ERR_PMDAFENCED. Only root, known by a Unix-socket
+// client's credentials, may; pmcd's own agent is never fenced.
+func (p *pmcdAgent) fence(c pmda.Client, set *pcp.ValueSet) error {
+	cl := p.s.clientByNum(int32(c))
+	if cl == nil || !cl.id.HasCreds || cl.id.UID != 0 {
+		return pcp.ErrPermission
+	}
+	order := p.s.st().order
+	for _, v := range set.Values {
+		if v.LVal != 0 && v.LVal != 1 {
+			return pcp.ErrBadStore
+		}
+		found := false
+		for _, a := range order {
+			if a.conf.Entry == pmcdEntry && a.conf.Kind == AgentDSO {
+				continue
+			}
+			if v.Inst == pcp.InstNull || int32(a.conf.Domain) == v.Inst {
+				a.fenced.Store(v.LVal == 1)
+				found = true
 			}
 		}
-	default:
-		return pcp.ErrPermission
+		if !found && v.Inst != pcp.InstNull {
+			return pcp.ErrInst
+		}
 	}
 	return nil
 }

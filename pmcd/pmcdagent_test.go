@@ -122,3 +122,34 @@ func diffLines(got, want string) string {
 	}
 	return b.String()
 }
+
+// TestFencingLikePCP fences the sample agent off through
+// pmcd.agent.fenced, as root over the Unix socket, and compares what
+// PCP's pminfo gets from both daemons; a TCP client may not fence.
+func TestFencingLikePCP(t *testing.T) {
+	t.Parallel()
+	outs := compareAtEnd(t)
+	for _, b := range bedStarters {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			bed := b.start(t, testbed.Options{})
+			unix := "unix:" + bed.SocketPath()
+			var all string
+			for _, step := range [][]string{
+				{"pmstore", "-h", bed.Host(), "-i", "sample", "pmcd.agent.fenced", "1"},
+				{"pmstore", "-h", unix, "-i", "sample", "pmcd.agent.fenced", "1"},
+				{"pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.agent.fenced", "pmcd.version"},
+				{"pmstore", "-h", unix, "-i", "sample", "pmcd.agent.fenced", "2"},
+				{"pmstore", "-h", unix, "pmcd.control.timeout", "-1"},
+				{"pmstore", "-h", unix, "pmcd.control.traceconn", "3"},
+				{"pmstore", "-h", unix, "-i", "sample", "pmcd.agent.fenced", "0"},
+				{"pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.agent.fenced"},
+			} {
+				res := bed.Run(step[0], step[1:]...)
+				out := strings.ReplaceAll(res.Stdout+res.Stderr, bed.Host(), "HOST")
+				all += strings.ReplaceAll(out, unix, "UNIX") + "---\n"
+			}
+			outs.record(b.name, "fencing", all)
+		})
+	}
+}
