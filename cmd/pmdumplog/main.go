@@ -107,7 +107,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	window := p.Start != "" || p.Finish != ""
 	if window {
 		var msgs []string
-		start, finish, msgs = parseWindow(p.Start, p.Finish, start, finish, d.loc)
+		start, finish, msgs = parseWindow(prog, p.Start, p.Finish, start, finish, d.loc)
 		if len(msgs) > 0 {
 			out.Flush()
 			for _, m := range msgs {

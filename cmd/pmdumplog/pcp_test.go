@@ -46,6 +46,12 @@ var optionSets = []struct {
 	{[]string{"-Z", "EST-10EDT", "-xx", "-dilt"}, false},
 	{[]string{"-M", "-s", "-x"}, false},
 	{[]string{"-m", "-l", "-Z", "UTC"}, false},
+	{[]string{"-S", "+10", "-T", "+20", "-x"}, false},
+	{[]string{"-r", "-S", "+5", "-T", "-3", "-L"}, false},
+	{[]string{"-S", "@10:56", "-T", "-1m", "-s"}, false},
+	{[]string{"-S", "garbage"}, false},
+	// Metric names after the archive: leaves, an inner node, unknown.
+	{[]string{"-M", "ARCHIVE", "sample.seconds", "sample.bin", "disk", "no.such.metric", "kernel.all.load"}, false},
 }
 
 // sample is a spread of archives for the smaller option sets: both
@@ -142,7 +148,7 @@ func readGolden(t *testing.T) map[caseKey]outcome {
 }
 
 func runTool(prog string, opts, name string) (outcome, []byte, []byte) {
-	args := append(strings.Fields(opts), name)
+	args := caseArgs(opts, name)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prog, args...)
@@ -156,6 +162,19 @@ func runTool(prog string, opts, name string) (outcome, []byte, []byte) {
 		code = ee.ExitCode()
 	}
 	return outcome{code, sum(out.Bytes()), sum(errb.Bytes())}, out.Bytes(), errb.Bytes()
+}
+
+// caseArgs puts the archive where the option set says ARCHIVE, else
+// last.
+func caseArgs(opts, name string) []string {
+	args := strings.Fields(opts)
+	for i, a := range args {
+		if a == "ARCHIVE" {
+			args[i] = name
+			return args
+		}
+	}
+	return append(args, name)
 }
 
 func needQA(t *testing.T) {
@@ -307,7 +326,7 @@ func TestInProcess(t *testing.T) {
 			continue
 		}
 		var out, errb bytes.Buffer
-		code := run(append([]string{"pmdumplog"}, append(strings.Fields(c.opts), c.name)...), &out, &errb)
+		code := run(append([]string{"pmdumplog"}, caseArgs(c.opts, c.name)...), &out, &errb)
 		got := outcome{code, sum(out.Bytes()), sum(errb.Bytes())}
 		if got != want {
 			t.Errorf("in process: pmdumplog %s %s: ours %v, PCP's %v", c.opts, c.name, got, want)

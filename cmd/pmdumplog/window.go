@@ -3,13 +3,20 @@ package main
 import (
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// parseWindow applies -S and -T to the archive's bounds. Only offsets
-// from the bounds ("+N" and "-N" with PCP's units) and seconds since the
-// Epoch ("@N") are read here; PCP's full time syntax belongs to
-// internal/cli.
-func parseWindow(startArg, finishArg string, start, finish pcp.Timestamp, loc *time.Location) (pcp.Timestamp, pcp.Timestamp, []string) {
-	return start, finish, nil
+// parseWindow applies -S and -T to the archive's bounds with PCP's time
+// syntax, as pmGetContextOptions does; a bad time gives libpcp's message.
+func parseWindow(prog, startArg, finishArg string, start, finish pcp.Timestamp, loc *time.Location) (pcp.Timestamp, pcp.Timestamp, []string) {
+	w, _, err := cli.ParseTimeWindow(startArg, finishArg, "", "", start, finish, loc)
+	if err != nil {
+		msg := err.Error()
+		if te, ok := err.(*cli.TimeError); ok {
+			msg = te.Report()
+		}
+		return start, finish, []string{prog + ": invalid time window.\n" + msg + "\n"}
+	}
+	return w.Start, w.End, nil
 }
