@@ -407,6 +407,23 @@ func TestTwinAgents(t *testing.T) {
 		PMID: pcp.NewPMID(Domain, 0, 6), NumVal: 1, ValFmt: pcp.ValInSitu,
 		Values: []pcp.Value{{Inst: 350, LVal: 3}},
 	}}}}, true, sameBytes)
+	// Several sets in one store: applied in order up to the first
+	// refusal; unknown metrics refused.
+	insitu := func(item uint32, v int32) pcp.ValueSet {
+		return pcp.ValueSet{PMID: pcp.NewPMID(Domain, 0, item), NumVal: 1, ValFmt: pcp.ValInSitu,
+			Values: []pcp.Value{{Inst: pcp.InstNull, LVal: v}}}
+	}
+	for _, sets := range [][]pcp.ValueSet{
+		{insitu(14, 1), insitu(36, 2), insitu(97, 3)},
+		{insitu(14, 4), insitu(10, 5), insitu(36, 6)},
+		{insitu(500, 1)},
+		{{PMID: pcp.NewPMID(Domain, 3, 1), NumVal: 1, ValFmt: pcp.ValInSitu, Values: []pcp.Value{{Inst: pcp.InstNull}}}},
+		{{PMID: pcp.NewPMID(Domain, 0, 14), NumVal: 2, ValFmt: pcp.ValInSitu, Values: []pcp.Value{{Inst: 1}, {Inst: 2}}}},
+	} {
+		tw.do(&pdu.Result{Result: pcp.Result{Sets: sets}}, true, sameBytes)
+		tw.do(&pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(Domain, 0, 14), pcp.NewPMID(Domain, 0, 36), pcp.NewPMID(Domain, 0, 97)}}, true, sameBytes)
+		tw.do(&pdu.LabelReq{Ident: uint32(pcp.NewPMID(Domain, 0, 14)), Type: int32(pcp.LabelItem)}, true, sameBytes)
+	}
 	store(61, 50) // dodgey misbehaves at random
 	store(155, 0) // mirage changes at every fetch
 	store(126, 0) // event cycles from the start
