@@ -527,6 +527,28 @@ func twinRandom(t *testing.T, seed uint64) {
 				ids[i] = steady[rng.IntN(len(steady))]
 			}
 			tw.do(&pdu.Fetch{PMIDs: ids}, true, sameBytes)
+		case op < 6 && rng.IntN(3) == 0:
+			// A value in a block: 64-bit, double, float, string, aggregate.
+			items := []uint32{24, 29, 32, 35, 102, 120, 142, 144, 146, 148, 150, 152, 19, 143, 147, 151, 38}
+			item := items[rng.IntN(len(items))]
+			d := defs[slices.IndexFunc(defs, func(d def) bool { return d.item == item })]
+			var data []byte
+			switch d.typ {
+			case pcp.Type64, pcp.TypeU64:
+				data = binary.NativeEndian.AppendUint64(nil, uint64(rng.Int64N(2000)-1000))
+			case pcp.TypeDouble:
+				data = binary.NativeEndian.AppendUint64(nil, math.Float64bits(float64(rng.IntN(2000))/8-100))
+			case pcp.TypeFloat:
+				data = binary.NativeEndian.AppendUint32(nil, math.Float32bits(float32(rng.IntN(2000))/8-100))
+			case pcp.TypeString:
+				data = append([]byte(fmt.Sprint("s", rng.IntN(1000))), 0)
+			default:
+				data = []byte(fmt.Sprint("agg", rng.IntN(1000)))
+			}
+			tw.do(&pdu.Result{Result: pcp.Result{Sets: []pcp.ValueSet{{
+				PMID: pcp.NewPMID(Domain, 0, item), NumVal: 1, ValFmt: pcp.ValDPtr,
+				Values: []pcp.Value{{Inst: pcp.InstNull, Block: pcp.ValueBlock{Type: d.typ, Data: data}}},
+			}}}}, true, sameBytes)
 		case op < 6:
 			item := writable[rng.IntN(len(writable))]
 			v := int32(rng.IntN(41) - 10)
