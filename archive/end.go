@@ -53,8 +53,8 @@ func (a *Archive) findEnd() (pcp.Timestamp, error) {
 func (r *Reader) endOf(hdr int) (ts pcp.Timestamp, ok, stop bool) {
 	var res pcp.Result
 	a, v, vol := r.a, r.cur, r.cur.num
+	physend := v.size
 	{
-		physend := v.size
 		r.pos = physend
 		if r.readHere(Backward, &res) == nil {
 			return res.Timestamp, true, false

@@ -129,10 +129,8 @@ func (m *Meta) LookupInDom(indom pcp.InDom, name string, t pcp.Timestamp) (int32
 		}
 	}
 	for i, n := range id.Names {
-		if j := strings.IndexByte(n, ' '); j >= 0 && strings.HasPrefix(name, n[:j]) && len(name) >= j {
-			if name[:j] == n[:j] {
-				return id.Insts[i], nil
-			}
+		if j := strings.IndexByte(n, ' '); j >= 0 && strings.HasPrefix(name, n[:j]) {
+			return id.Insts[i], nil
 		}
 	}
 	return 0, pcp.ErrInstLog
