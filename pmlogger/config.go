@@ -70,6 +70,18 @@ type Config struct {
 	Access     []AccessRule
 }
 
+// ConfigError is a mistake in a configuration, reported as pmlogger
+// reports it.
+type ConfigError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("Specification error in configuration file (%s)\n[line %d] %s", e.File, e.Line, e.Msg)
+}
+
 // maxDelta is PMLC_MAX_DELTA in milliseconds.
 const maxDelta = 0x7ffffffe
 
@@ -114,7 +126,7 @@ func scan(src, file string) ([]token, error) {
 		case c == '"':
 			j := strings.IndexAny(src[i+1:], "\"\n")
 			if j <= 0 || src[i+1+j] != '"' {
-				return nil, fmt.Errorf("%s[%d]: Unexpected character '\"'", file, line)
+				return nil, &ConfigError{File: file, Line: line, Msg: "Unexpected character '\"'"}
 			}
 			out = append(out, token{text: src[i+1 : i+1+j], quoted: true, line: line})
 			i += j + 2
@@ -129,7 +141,7 @@ func scan(src, file string) ([]token, error) {
 				j++
 			}
 			if j == i {
-				return nil, fmt.Errorf("%s[%d]: Unexpected character '%c'", file, line, c)
+				return nil, &ConfigError{File: file, Line: line, Msg: fmt.Sprintf("Unexpected character '%c'", c)}
 			}
 			out = append(out, token{text: src[i:j], line: line})
 			i = j
@@ -187,7 +199,7 @@ func (p *parser) errorf(format string, args ...any) error {
 	} else if len(p.toks) > 0 {
 		line = p.toks[len(p.toks)-1].line
 	}
-	return fmt.Errorf("%s[%d]: %s", p.file, line, fmt.Sprintf(format, args...))
+	return &ConfigError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) is(word string) bool {
@@ -367,10 +379,15 @@ func (p *parser) metric() (MetricSpec, error) {
 			p.pos--
 			return m, p.errorf("syntax error")
 		}
-		if n, err := strconv.ParseInt(t.text, 10, 32); err == nil && !t.quoted {
-			m.Insts = append(m.Insts, InstSpec{Number: int32(n), ByNum: true})
-		} else {
+		n, err := strconv.ParseInt(t.text, 10, 32)
+		switch {
+		case t.quoted || validName(t.text):
 			m.Insts = append(m.Insts, InstSpec{Name: t.text})
+		case err == nil && t.text[0] != '-' && t.text[0] != '+':
+			m.Insts = append(m.Insts, InstSpec{Number: int32(n), ByNum: true})
+		default:
+			p.pos--
+			return m, p.errorf("syntax error")
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,7 +27,7 @@ log mandatory on 50 msec {
 	sample.colour
 	sample.seconds
 	sample.string.hullo
-	sample.bin [ "bin-100" bin-300, 500 ]
+	sample.bin [ "bin-100" "bin-300", 500 ]
 	sample.mirage
 	pmcd.pmlogger
 }
@@ -66,11 +67,13 @@ func logWithOurs(t *testing.T, p *testbed.PMCD, base, cfgText string, opt Option
 		t.Fatal(err)
 	}
 	defer src.Close()
-	cfg, err := ParseConfig(cfgText, "config", time.Second)
+	cfgFile := filepath.Join(filepath.Dir(base), "config")
+	cfg, err := ParseConfig(cfgText, cfgFile, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Archive = base
+	opt.ConfigFile = cfgFile
 	var log strings.Builder
 	opt.Log = &log
 	l, err := New(ctx, src, cfg, opt)
@@ -142,4 +145,122 @@ func diff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestSameAsPCPLogger records the same configuration from the same pmcd
+// with PCP's pmlogger and ours: the descriptors, instance domains, label
+// sets and help text read back identically (times and the loggers' own
+// process aside), and the records have the same shapes.
+func TestSameAsPCPLogger(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	for _, v := range []string{"3", "2"} {
+		l := p.StartLogger(t, testbed.LoggerOptions{
+			Config: liveConfig,
+			Name:   "pcp" + v,
+			Args:   []string{"-V", v, "-s", "12"},
+		})
+		if err := l.Wait(60 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		ours := filepath.Join(t.TempDir(), "ours")
+		logWithOurs(t, p, ours, liveConfig, Options{Version: int(v[0] - '0'), Samples: 12})
+		for _, flag := range []string{"-d", "-i", "-e", "-h", "-L"} {
+			want := normalise(p.Run("pmdumplog", flag, l.Archive).Stdout)
+			got := normalise(p.Run("pmdumplog", flag, ours).Stdout)
+			if want != got {
+				t.Errorf("v%s: pmdumplog %s differs:\n%s", v, flag, diff(want, got))
+			}
+		}
+		want := shapes(p.Run("pmdumplog", l.Archive).Stdout)
+		got := shapes(p.Run("pmdumplog", ours).Stdout)
+		if want != got {
+			t.Errorf("v%s: record shapes differ:\nPCP:\n%s\nours:\n%s", v, want, got)
+		}
+	}
+}
+
+var (
+	timeRE    = regexp.MustCompile(`\d\d:\d\d:\d\d\.\d+`)
+	dateRE    = regexp.MustCompile(`\w\w\w \w\w\w [ \d]\d \d\d:\d\d:\d\d\.\d+ \d{4}`)
+	loggerRE  = regexp.MustCompile(`(?m)^\s*\d+ or "\d+"$`)
+	pidLineRE = regexp.MustCompile(`(?m)^PID for pmlogger: \d+$`)
+)
+
+// normalise removes what must differ between two loggers' archives:
+// times, the loggers' process ids, and the order of blocks.
+func normalise(s string) string {
+	s = dateRE.ReplaceAllString(s, "DATE")
+	s = timeRE.ReplaceAllString(s, "TIME")
+	s = loggerRE.ReplaceAllString(s, "   LOGGER")
+	s = pidLineRE.ReplaceAllString(s, "PID for pmlogger: PID")
+	// Blocks start at unindented lines; sort them, as hash order may
+	// differ with the order of first use.
+	var blocks []string
+	for _, line := range strings.Split(s, "\n") {
+		if line == "" {
+			continue
+		}
+		if line == "TIME" {
+			continue // a label record's time: its sets stand alone
+		}
+		start := line[0] != ' ' && line[0] != '\t'
+		if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "     ") && strings.Contains(line, " labels ") {
+			start = true
+		}
+		if start || len(blocks) == 0 {
+			blocks = append(blocks, line)
+			continue
+		}
+		blocks[len(blocks)-1] += "\n" + line
+	}
+	// A label or help entry of one time is a run of indented lines.
+	slices.Sort(blocks)
+	blocks = slices.Compact(blocks)
+	return strings.Join(blocks, "\n")
+}
+
+// shapes lists the distinct shapes of a dump's records: the metrics and
+// how many values each has.
+func shapes(dump string) string {
+	seen := map[string]bool{}
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			slices.Sort(cur)
+			seen[strings.Join(cur, " ")] = true
+		}
+		cur = nil
+	}
+	head := regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d+ \d+ metrics?$`)
+	metric := regexp.MustCompile(`^    (\d+\.\d+\.\d+) \(([^)]*)\):(.*)$`)
+	n := -1
+	for _, line := range strings.Split(dump, "\n") {
+		switch {
+		case head.MatchString(line):
+			flush()
+		case metric.MatchString(line):
+			m := metric.FindStringSubmatch(line)
+			if strings.HasPrefix(m[2], "pmcd.pmlogger") || m[2] == "pmcd.pid" || m[2] == "pmcd.seqnum" {
+				cur = append(cur, m[1])
+				n = -1
+				continue
+			}
+			if strings.Contains(m[3], "value") {
+				cur = append(cur, m[1]+"=1")
+			} else {
+				cur = append(cur, m[1]+"=")
+				n = len(cur) - 1
+			}
+		case strings.HasPrefix(line, "        inst [") && n >= 0:
+			cur[n] += "+"
+		}
+	}
+	flush()
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, "\n")
 }

@@ -1,10 +1,12 @@
 package pmlogger
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -27,32 +29,52 @@ type task struct {
 	done     bool
 }
 
-// want is one metric's resolved request.
-type want struct {
-	st       Statement
-	name     string
-	desc     pcp.Desc
-	insts    map[int32]bool
-	mandSeen bool
+// req is one logging request inside a task: a metric and the instances
+// it names (nil for all of them).
+type req struct {
+	pmid  pcp.PMID
+	insts []int32
 }
 
-// resolve turns the configuration's statements into tasks: names are
-// expanded through the namespace, instance names looked up, and for each
-// metric the last mandatory request (or failing that the last advisory
-// one) decides whether and how often it is logged. Problems are reported
-// to log as pmlogger's warnings and the metric skipped.
+// resolve turns the configuration's statements into tasks, one per
+// distinct state and interval, in order of first appearance (with "log
+// once" tasks first). Names are expanded through the namespace and
+// instance names looked up. Conflicts are settled as pmlogger settles
+// them: an advisory request for a metric (or instance) already under
+// mandatory control is refused with a warning; a later request for
+// named instances takes them out of an earlier request that named them;
+// and, as in PCP, a later request for all instances leaves an earlier
+// one in place, so the metric may be fetched by both tasks. Problems are
+// reported to log as pmlogger's warnings and the metric skipped.
 func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, log io.Writer) ([]*task, error) {
-	byPMID := map[pcp.PMID]*want{}
-	var order []pcp.PMID
+	var tasks []*task
+	reqs := map[*task][]*req{}
+	warn := func(line int, format string, args ...any) {
+		fmt.Fprintf(log, "Warning [%s, line %d]\n%s\n", file, line, fmt.Sprintf(format, args...))
+	}
 	for _, st := range cfg.Statements {
+		var t *task
+		for _, c := range tasks {
+			if c.state == st.State && c.interval == st.Interval && c.once == st.Once {
+				t = c
+				break
+			}
+		}
+		if t == nil {
+			t = &task{state: st.State, interval: st.Interval, once: st.Once,
+				descs: map[pcp.PMID]pcp.Desc{}, names: map[pcp.PMID][]string{},
+				insts: map[pcp.PMID]map[int32]bool{}, last: map[pcp.PMID][]int32{}}
+			tasks = append(tasks, t)
+		}
+		advisory := !st.State.Mandatory && !st.State.Maybe
 		for _, m := range st.Metrics {
 			names, err := src.Traverse(ctx, m.Name)
 			if err == nil && len(names) == 0 {
 				err = pcp.ErrName
 			}
 			if err != nil {
-				fmt.Fprintf(log, "Warning [%s, line %d]\nProblem with lookup for metric \"%s\" ... logging not activated\nReason: %s\n",
-					file, st.Line, m.Name, errText(err))
+				warn(st.Line, "Problem with lookup for metric \"%s\" ... logging not activated", m.Name)
+				fmt.Fprintf(log, "Reason: %s\n", errText(err))
 				if errors.Is(err, pcp.ErrIPC) {
 					return nil, err
 				}
@@ -63,88 +85,139 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 				return nil, err
 			}
 			for i, pmid := range pmids {
+				name := names[i]
 				if pmid == pcp.PMIDNull {
+					warn(st.Line, "Metric \"%s\" is unknown ... not logged", name)
 					continue
 				}
 				desc, err := src.LookupDesc(ctx, pmid)
 				if err != nil {
-					fmt.Fprintf(log, "Warning [%s, line %d]\nDescriptor unavailable for metric \"%s\" ... logging not activated\nReason: %s\n",
-						file, st.Line, names[i], errText(err))
+					warn(st.Line, "Description unavailable for metric \"%s\" ... not logged", name)
 					continue
 				}
-				w := byPMID[pmid]
-				if w == nil {
-					w = &want{}
-					byPMID[pmid] = w
-					order = append(order, pmid)
+				t.descs[pmid] = desc
+				if !slices.Contains(t.names[pmid], name) {
+					t.names[pmid] = append(t.names[pmid], name)
 				}
-				// A mandatory request overrides any advisory one; a
-				// later request of the same kind replaces an earlier.
-				if st.State.Mandatory || st.State.Maybe {
-					w.st, w.mandSeen = st, st.State.Mandatory
-				} else if !w.mandSeen {
-					w.st = st
+				if len(m.Insts) == 0 || desc.InDom == pcp.InDomNull {
+					addAll(t, tasks, reqs, pmid, advisory, func() {
+						warn(st.Line, "Incompatible request for metric \"%s\"", name)
+					})
+					continue
 				}
-				w.name, w.desc = names[i], desc
-				w.insts = nil
-				if len(m.Insts) > 0 && desc.InDom != pcp.InDomNull {
-					w.insts = map[int32]bool{}
-					for _, is := range m.Insts {
-						if is.ByNum {
-							w.insts[is.Number] = true
+				var kept []int32
+				for _, is := range m.Insts {
+					var inst int32
+					if is.ByNum {
+						if _, err := src.NameInDom(ctx, desc.InDom, is.Number); err != nil {
+							warn(st.Line, "Instance \"%d\" is not defined for the metric \"%s\"", is.Number, name)
 							continue
 						}
-						inst, err := src.LookupInDom(ctx, desc.InDom, is.Name)
+						inst = is.Number
+					} else {
+						n, err := src.LookupInDom(ctx, desc.InDom, is.Name)
 						if err != nil {
-							fmt.Fprintf(log, "Warning [%s, line %d]\nInstance \"%s\" is not defined for the metric \"%s\"\n",
-								file, st.Line, is.Name, names[i])
+							warn(st.Line, "Instance \"%s\" is not defined for the metric \"%s\"", is.Name, name)
 							continue
 						}
-						w.insts[inst] = true
+						inst = n
+					}
+					if addOne(t, tasks, reqs, pmid, inst, advisory, func() {
+						warn(st.Line, "Incompatible request for metric \"%s\" and instance \"%s\"", name, is.Name)
+					}) {
+						kept = append(kept, inst)
 					}
 				}
+				if len(kept) > 0 {
+					reqs[t] = append(reqs[t], &req{pmid: pmid, insts: kept})
+				}
 			}
 		}
 	}
-	var tasks []*task
-	for _, pmid := range order {
-		w := byPMID[pmid]
-		if !w.st.State.On {
-			continue
-		}
-		var t *task
-		for _, c := range tasks {
-			if c.state == w.st.State && c.interval == w.st.Interval && c.once == w.st.Once {
-				t = c
-				break
-			}
-		}
-		if t == nil {
-			t = &task{state: w.st.State, interval: w.st.Interval, once: w.st.Once,
-				descs: map[pcp.PMID]pcp.Desc{}, names: map[pcp.PMID][]string{},
-				insts: map[pcp.PMID]map[int32]bool{}, last: map[pcp.PMID][]int32{}}
-			tasks = append(tasks, t)
-		}
-		t.pmids = append(t.pmids, pmid)
-		t.descs[pmid] = w.desc
-		t.names[pmid] = append(t.names[pmid], w.name)
-		if w.insts != nil {
-			t.insts[pmid] = w.insts
-		}
-	}
-	// "log once" tasks come first.
 	var out []*task
-	for _, t := range tasks {
-		if t.once {
-			out = append(out, t)
-		}
-	}
-	for _, t := range tasks {
-		if !t.once {
-			out = append(out, t)
+	for pass := 0; pass < 2; pass++ {
+		for _, t := range tasks {
+			if t.once != (pass == 0) || !t.state.On {
+				continue
+			}
+			all := map[pcp.PMID]bool{}
+			for _, r := range reqs[t] {
+				if !slices.Contains(t.pmids, r.pmid) {
+					t.pmids = append(t.pmids, r.pmid)
+				}
+				if r.insts == nil {
+					all[r.pmid] = true
+					delete(t.insts, r.pmid)
+				}
+				if all[r.pmid] {
+					continue
+				}
+				set := t.insts[r.pmid]
+				if set == nil {
+					set = map[int32]bool{}
+					t.insts[r.pmid] = set
+				}
+				for _, in := range r.insts {
+					set[in] = true
+				}
+			}
+			// libpcp's fetch optimiser keeps a fetch's PMIDs in
+			// descending order, which is the order of the records.
+			slices.SortFunc(t.pmids, func(a, b pcp.PMID) int { return cmp.Compare(b, a) })
+			if len(t.pmids) > 0 {
+				out = append(out, t)
+			}
 		}
 	}
 	return out, nil
+}
+
+// addAll adds a request for all of pmid's instances to t unless t has
+// one (then widened to all) or a mandatory task refuses an advisory one.
+func addAll(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, advisory bool, conflict func()) {
+	for _, ot := range tasks {
+		for _, r := range reqs[ot] {
+			if r.pmid != pmid {
+				continue
+			}
+			if ot == t {
+				r.insts = nil
+				return
+			}
+			if ot.state.Mandatory && advisory {
+				conflict()
+				return
+			}
+		}
+	}
+	reqs[t] = append(reqs[t], &req{pmid: pmid})
+}
+
+// addOne settles a request for one instance of pmid against earlier
+// requests, reporting whether t should take it.
+func addOne(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, inst int32, advisory bool, conflict func()) bool {
+	for _, ot := range tasks {
+		for k, r := range reqs[ot] {
+			if r.pmid != pmid || (r.insts != nil && !slices.Contains(r.insts, inst)) {
+				continue
+			}
+			if ot == t {
+				return false
+			}
+			if ot.state.Mandatory && advisory {
+				conflict()
+				return false
+			}
+			if r.insts != nil {
+				r.insts = slices.DeleteFunc(r.insts, func(i int32) bool { return i == inst })
+				if len(r.insts) == 0 {
+					reqs[ot] = slices.Delete(reqs[ot], k, k+1)
+				}
+			}
+			return true
+		}
+	}
+	return true
 }
 
 func errText(err error) string {
