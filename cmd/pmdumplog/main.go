@@ -34,6 +34,7 @@ type dumper struct {
 	label   archive.Label
 	version int
 	loc     *time.Location
+	ns      nameSpace
 	metrics map[pcp.PMID]*metricInfo
 	scratch []byte
 }
@@ -117,18 +118,20 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	ns := namesFor(a, p.Namespace)
+	d.ns = ns
 	var pmids []pcp.PMID
 	if len(names) > 0 {
 		for _, n := range names {
-			id, err := a.Meta.LookupName(n)
+			id, err := ns.LookupName(n)
 			if err == nil {
 				pmids = append(pmids, id)
 				continue
 			}
 			if errors.Is(err, pcp.ErrNonLeaf) {
-				leaves, _ := a.Meta.Traverse(n)
+				leaves, _ := ns.Traverse(n)
 				for _, l := range leaves {
-					if id, err := a.Meta.LookupName(l); err == nil {
+					if id, err := ns.LookupName(l); err == nil {
 						pmids = append(pmids, id)
 					} else {
 						out.Flush()

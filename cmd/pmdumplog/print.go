@@ -122,7 +122,7 @@ func featuresStr(f uint32) string {
 
 // metricNames is __pmPrintMetricNames with " or " between names.
 func (d *dumper) metricNames(pmid pcp.PMID) string {
-	names, err := d.a.Meta.Names(pmid)
+	names, err := d.ns.Names(pmid)
 	if err != nil || len(names) == 0 {
 		return "<nonames>"
 	}
@@ -133,7 +133,7 @@ func (d *dumper) dumpDesc() {
 	w := d.out
 	w.WriteString("\nDescriptions for Metrics in the Log ...\n")
 	d.a.Meta.EachDesc(func(desc pcp.Desc) {
-		if names, err := d.a.Meta.Names(desc.PMID); err != nil {
+		if names, err := d.ns.Names(desc.PMID); err != nil {
 			fmt.Fprintf(w, "PMID: %s (%s)\n", desc.PMID, "<noname>")
 		} else {
 			fmt.Fprintf(w, "PMID: %s (%s)\n", desc.PMID, strings.Join(names, " or "))

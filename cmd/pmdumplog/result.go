@@ -279,7 +279,7 @@ func (d *dumper) paramNames(pmid pcp.PMID) (string, error) {
 	case pcp.PMIDEventMissed:
 		return "event.missed", nil
 	}
-	names, err := d.a.Meta.Names(pmid)
+	names, err := d.ns.Names(pmid)
 	if err != nil {
 		return "", err
 	}
