@@ -182,7 +182,7 @@ func TestArchiveRandomAgainstPCP(t *testing.T) {
 	if _, err := os.Stat(qaArchives); err != nil {
 		pcptest.Missing(t, "PCP's QA archives (pcp-testsuite) are not installed")
 	}
-	n := 100
+	n := 60
 	if s := os.Getenv("DERIVE_RANDOM_N"); s != "" {
 		fmt.Sscan(s, &n)
 	}
