@@ -79,6 +79,11 @@ func Local() *time.Location {
 // transition at the beginning of time, after which the footer's rule
 // applies to every instant.
 func posix(rule string) *time.Location {
+	if b, ok := defaultRules(rule); ok {
+		if l, err := time.LoadLocationFromTZData(rule, b); err == nil {
+			return l
+		}
+	}
 	var b []byte
 	header := func(timecnt, typecnt, charcnt uint32, version byte) {
 		b = append(b, "TZif"...)

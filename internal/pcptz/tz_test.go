@@ -24,6 +24,20 @@ func TestRules(t *testing.T) {
 		{"AEST-10AEDT,M10.1.0,M4.1.0/3", "2020-01-01T00:00:00Z", "11:00 AEDT"},
 		{"AEST-10AEDT,M10.1.0,M4.1.0/3", "2020-07-01T00:00:00Z", "10:00 AEST"},
 		{"EST-10EDT", "2020-07-01T00:00:00Z", "11:00 EDT"},
+		// Without dates glibc takes posixrules' history, its transitions
+		// moved by the offsets' difference, as these were found with
+		// TZ=EST-10EDT date(1).
+		{"EST-10EDT", "1997-10-26T16:59:00Z", "03:59 EDT"},
+		{"EST-10EDT", "1997-10-26T17:01:00Z", "03:01 EST"},
+		{"EST-10EDT", "1997-04-06T21:59:00Z", "07:59 EST"},
+		{"EST-10EDT", "1997-04-06T22:01:00Z", "09:01 EDT"},
+		{"EST-10EDT-12", "1997-10-26T17:59:00Z", "05:59 EDT"},
+		{"EST-10EDT-12", "1997-10-26T18:01:00Z", "04:01 EST"},
+		{"XST3XDT", "1997-10-26T03:59:00Z", "01:59 XDT"},
+		{"XST3XDT", "1997-10-26T04:01:00Z", "01:01 XST"},
+		{"EST-10EDT", "1997-10-28T00:53:20Z", "10:53 EST"},
+		// and after the file's last transition its footer rule.
+		{"EST-10EDT", "2041-01-01T00:00:00Z", "19:00 EST"},
 		{":Australia/Melbourne", "2020-07-01T00:00:00Z", "10:00 AEST"},
 		{"UTC", "2020-07-01T00:00:00Z", "00:00 UTC"},
 		{"GMT", "2020-07-01T00:00:00Z", "00:00 GMT"},
