@@ -157,8 +157,9 @@ func (x *Linux) readTape() error {
 	return nil
 }
 
-// readSCSI lists /proc/scsi/scsi's devices as hostH:C:I:L with the
-// device's type.
+// readSCSI lists /proc/scsi/scsi's devices as "scsiH:C:I:L TYPE", with
+// the block device sysfs names for each; devices without one are left
+// out, as PCP's agent leaves them.
 func (x *Linux) readSCSI() error {
 	t := &x.indoms[scsiInDom]
 	t.begin()
@@ -187,11 +188,17 @@ func (x *Linux) readSCSI() error {
 			}
 		case hasPrefix(tl, "Type:") && name != nil:
 			typ, _ := nextField(tl[len("Type:"):])
+			dev := x.scsiBlock(string(name[len("scsi"):]))
+			if dev == "" {
+				name = nil
+				continue
+			}
+			name = append(append(name, ' '), typ...)
 			id := t.add(name)
 			for int(id) >= len(x.scsiDev) {
 				x.scsiDev = append(x.scsiDev, "")
 			}
-			x.scsiDev[id] = keepString(x.scsiDev[id], typ)
+			x.scsiDev[id] = dev
 			name = nil
 		}
 	}
@@ -204,4 +211,19 @@ func itoaTrim(b []byte) []byte {
 		b = b[1:]
 	}
 	return b
+}
+
+// scsiBlock is the block device of SCSI address H:C:I:L, from
+// /sys/class/scsi_device/H:C:I:L/device/block, or "".
+func (x *Linux) scsiBlock(addr string) string {
+	ents, err := os.ReadDir(x.sys + "/class/scsi_device/" + addr + "/device/block")
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") {
+			return e.Name()
+		}
+	}
+	return ""
 }

@@ -7,14 +7,17 @@ import "os"
 
 const fchostInDom = 39
 
-// fchostFields are the statistics files and their metrics; words are
-// four bytes, so the byte counts are the word counts shifted by 2.
+// fchostFields are the statistics files and the metrics PCP's agent
+// reports them under; words are four bytes, so word counts are shifted by
+// 2. PCP's agent stores the files in one order and reads the metrics in
+// another, so out.frames carries the received words and in.bytes the
+// transmitted frames; we report what it reports.
 var fchostFields = []struct {
 	file, metric string
 	shift        uint
 }{
-	{"rx_frames", "in.frames", 0}, {"rx_words", "in.bytes", 2},
-	{"tx_frames", "out.frames", 0}, {"tx_words", "out.bytes", 2},
+	{"rx_frames", "in.frames", 0}, {"rx_words", "out.frames", 2},
+	{"tx_frames", "in.bytes", 0}, {"tx_words", "out.bytes", 2},
 	{"lip_count", "lip_count", 0}, {"nos_count", "nos_count", 0},
 	{"error_frames", "error_frames", 0}, {"dumped_frames", "dumped_frames", 0},
 }

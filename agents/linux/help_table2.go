@@ -83,7 +83,7 @@ var moreHelp = map[string][2]string{
 	"pmda.uname":           {"The kernel's identity in one string", "uname -a's fields: system name, node name, release, version and\nmachine, separated by spaces."},
 	"pmda.version":         {"PCP release this agent matches", "The PCP version whose Linux agent this agent reproduces."},
 	"disk.md.status":       {"State of each md device", "The state of each software RAID device as mdadm reports it; this agent\ndoes not run mdadm, so there is no value."},
-	"hinv.map.scsi":        {"Type of each SCSI device", "The device type (Direct-Access, CD-ROM, ...) of each SCSI device listed\nin /proc/scsi/scsi."},
+	"hinv.map.scsi":        {"Block device of each SCSI device", "The block device name (sda, sr0, ...) of each SCSI device listed in\n/proc/scsi/scsi, from sysfs; instances are named by address and type."},
 
 	"tty.serial.tx":      {"Characters sent on each serial port", "Count of characters transmitted on each serial port, from\n/proc/tty/driver/serial (root only)."},
 	"tty.serial.rx":      {"Characters received on each serial port", "Count of characters received on each serial port."},

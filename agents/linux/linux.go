@@ -7,8 +7,10 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -43,6 +45,9 @@ type Options struct {
 	// them; empty means $PCP_VAR_DIR/config/pmda. NoCache skips them.
 	CacheDir string
 	NoCache  bool
+	// AllAccess serves the root-only metrics (mem.slabinfo, tty.serial) to
+	// every client, as PCP's agent does with -A or $LINUX_ACCESS=1.
+	AllAccess bool
 	// Log receives the agent's reports; nil discards them.
 	Log *log.Logger
 }
@@ -100,6 +105,8 @@ type Linux struct {
 
 	cacheDir string
 	noCache  bool
+	access   clientAccess
+	denied   bool // this fetch's client may not see the root-only metrics
 
 	bindings map[string]binding
 	byPMID   map[pcp.PMID]*binding
@@ -167,6 +174,7 @@ func newLinux(opts Options) (*Linux, error) {
 		sys:      opts.SysRoot,
 		etc:      opts.EtcRoot,
 		cacheDir: opts.CacheDir,
+		access:   clientAccess{all: opts.AllAccess},
 		noCache:  opts.NoCache,
 		log:      opts.Log,
 		bindings: make(map[string]binding),
@@ -198,6 +206,10 @@ func newLinux(opts Options) (*Linux, error) {
 		ifconf = filepath.Join(dir, "linux", "interfaces.conf")
 	}
 	x.netAll.skip = loadInterfacesConf(ifconf)
+	if v := os.Getenv("LINUX_ACCESS"); v != "" {
+		n, _ := strconv.Atoi(v)
+		x.access.all = x.access.all || n != 0
+	}
 	if x.etc == "" {
 		x.etc = filepath.Join(base, "/etc")
 	}
@@ -247,7 +259,11 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		x.seedInstanceNumbers(domain, x.cacheDir)
 	}
 	for s := range x.sources {
-		x.refreshSource(source(s))
+		// The root-only metrics' instances appear with the first fetch
+		// that may see them, as with PCP's agent.
+		if s != int(srcSlabinfo) && s != int(srcTTY) {
+			x.refreshSource(source(s))
+		}
 	}
 	return pmda.New(pmda.Config{
 		Name:    Name,
@@ -255,7 +271,10 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		Metrics: metrics,
 		InDoms:  indoms,
 		Fetcher: x,
-		Log:     x.log,
+		// Client user ids (for the root-only metrics) and containers, as
+		// PCP's agent asks them of pmcd.
+		Flags: pdu.FlagAuth | pdu.FlagContainer,
+		Log:   x.log,
 	})
 }
 
@@ -313,6 +332,12 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	if need&(1<<srcNUMA) != 0 {
 		need |= 1 << srcMeminfo // for the huge page size
 	}
+	if need&(1<<srcSlabinfo|1<<srcTTY) != 0 && !x.privileged() {
+		need &^= 1<<srcSlabinfo | 1<<srcTTY
+		x.denied = true
+	} else {
+		x.denied = false
+	}
 	for s := source(0); s < numSources; s++ {
 		if need&(1<<s) != 0 {
 			x.refreshSource(s)
@@ -328,7 +353,7 @@ func (x *Linux) Fetch(_ context.Context, m *pmda.Metric, inst int32) (pcp.Atom, 
 	if b == nil {
 		return pcp.Atom{}, pcp.ErrPMID
 	}
-	if x.errs[b.src] != nil {
+	if x.errs[b.src] != nil || (x.denied && (b.src == srcSlabinfo || b.src == srcTTY)) {
 		return pcp.Atom{}, pmda.ErrNoValue
 	}
 	return b.get(inst)

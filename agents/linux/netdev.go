@@ -374,21 +374,25 @@ func (x *Linux) readNetAddr() error {
 		a.hasInet, a.hasIPv6, a.hasHW = false, false, false
 		return a
 	}
-	// Hardware addresses of the interfaces /proc/net/dev lists (the
-	// refresh reads it first).
-	for _, in := range x.indoms[netDevInDom].list() {
-		nd := &x.netdev
-		nd.path = append(append(append(append(nd.path[:0], x.sys...), "/class/net/"...), in.Name...), "/address"...)
-		b, err := x.fb.readBytes(nd.path)
-		if err != nil {
-			continue
+	// Hardware addresses of the interfaces in /sys/class/net, in the
+	// directory's own order, which is the order PCP's agent meets them.
+	if dir, err := os.Open(x.sys + "/class/net"); err == nil {
+		ents, _ := dir.ReadDir(-1)
+		dir.Close()
+		for _, e := range ents {
+			nd := &x.netdev
+			nd.path = append(append(append(append(nd.path[:0], x.sys...), "/class/net/"...), e.Name()...), "/address"...)
+			b, err := x.fb.readBytes(nd.path)
+			if err != nil {
+				continue
+			}
+			b = trimSpace(b)
+			if len(b) == 0 {
+				continue
+			}
+			a := entry([]byte(e.Name()))
+			a.hw, a.hasHW = keepString(a.hw, b), true
 		}
-		b = trimSpace(b)
-		if len(b) == 0 {
-			continue
-		}
-		a := entry([]byte(in.Name))
-		a.hw, a.hasHW = keepString(a.hw, b), true
 	}
 	na.reqs = x.netdev.sock.ipv4Addrs(na.reqs, func(name []byte, ip [4]byte) {
 		a := entry(name)

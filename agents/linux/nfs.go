@@ -57,10 +57,13 @@ func (x *Linux) bindNFS() {
 	}
 	for _, f := range []string{"rpccnt", "rpcerr", "rpcbadfmt", "rpcbadauth", "rpcbadclnt", "rchits", "rcmisses",
 		"rcnocache", "fh_cached", "fh_valid", "fh_fixup", "fh_lookup", "fh_stale", "fh_concurrent", "netcnt",
-		"netudpcnt", "nettcpcnt", "nettcpconn", "fh_anon", "fh_nocache_dir", "fh_nocache_nondir", "io_read",
+		"netudpcnt", "nettcpcnt", "fh_anon", "fh_nocache_dir", "fh_nocache_nondir", "io_read",
 		"io_write", "th_cnt", "th_fullcnt", "ra_size", "ra_hits", "ra_misses"} {
 		field("rpc.server."+f, &r.server, f)
 	}
+	// PCP's agent reports the server's TCP packet count under nettcpconn
+	// too (its table points both at one field); so do we.
+	field("rpc.server.nettcpconn", &r.server, "nettcpcnt")
 	reqs := func(group string, side *rpcSide, v int, ops []rpcOp) {
 		x.bind(group+".reqs", srcNFS, func(inst int32) (pcpAtom, error) {
 			if !side.ok {
@@ -76,13 +79,17 @@ func (x *Linux) bindNFS() {
 			}
 			return pcpAtom{}, noInst
 		})
+		// The total covers the operations PCP knows, not every number the
+		// kernel prints.
 		x.bind(group+".calls", srcNFS, func(int32) (pcpAtom, error) {
 			if !side.ok {
 				return pcpAtom{}, errNoValue
 			}
 			var sum uint64
-			for _, n := range side.reqs[v] {
-				sum += n
+			for _, op := range ops {
+				if int(op.id) < len(side.reqs[v]) {
+					sum += side.reqs[v][op.id]
+				}
 			}
 			return u32(sum), nil
 		})

@@ -1,5 +1,10 @@
 package linux
 
+import (
+	"strconv"
+	"unsafe"
+)
+
 // Byte-level parsing of /proc text: no strings, no allocation.
 
 // nextLine splits off the first line of b.
@@ -95,32 +100,27 @@ func parseHex(b []byte) uint64 {
 	return n
 }
 
-// parseFloat reads a plain decimal number such as "12.34" or "-0.5" (the
-// only forms /proc writes), without the allocation strconv would need
-// for a []byte.
+// parseFloat reads the decimal number at the start of b ("12.34",
+// "-0.5"), rounded correctly as C's strtod rounds it, and 0 when there is
+// none. The bytes are viewed as a string for strconv without a copy.
 func parseFloat(b []byte) float64 {
 	i := 0
 	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
-	neg := false
-	if i < len(b) && b[i] == '-' {
-		neg = true
-		i++
+	j := i
+	if j < len(b) && (b[j] == '-' || b[j] == '+') {
+		j++
 	}
-	var v float64
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		v = v*10 + float64(b[i]-'0')
+	for j < len(b) && (isDigit(b[j]) || b[j] == '.') {
+		j++
 	}
-	if i < len(b) && b[i] == '.' {
-		scale := 0.1
-		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-			v += float64(b[i]-'0') * scale
-			scale /= 10
-		}
+	if j == i {
+		return 0
 	}
-	if neg {
-		return -v
+	v, err := strconv.ParseFloat(unsafe.String(&b[i], j-i), 64)
+	if err != nil && v == 0 {
+		return 0
 	}
 	return v
 }

@@ -35,13 +35,21 @@ func agentVarDir(t *testing.T) string {
 	return dir
 }
 
-// TestFixtureAgainstPCP runs PCP's pmdalinux and ours on the same fixture
-// tree (agents/linux/testdata/fixture, through LINUX_STATSPATH) and
-// compares PCP's pminfo -f of every metric we serve, byte for byte:
-// values, instance names and numbers, and which metrics have no values.
+// TestFixtureAgainstPCP runs PCP's pmdalinux and ours on the same trees
+// (through LINUX_STATSPATH): agents/linux/testdata/fixture, small and made
+// by hand, and testdata/host, a copy of a real host's files with NFS,
+// IPC, SCSI, tape and Fibre Channel samples added. It compares PCP's
+// pminfo -f of every metric we serve byte for byte: values, instance
+// names and numbers, and which metrics have no values.
 func TestFixtureAgainstPCP(t *testing.T) {
+	for _, tree := range []string{"fixture", "host"} {
+		t.Run(tree, func(t *testing.T) { fixtureAgainstPCP(t, tree) })
+	}
+}
+
+func fixtureAgainstPCP(t *testing.T, tree string) {
 	in := testbed.Need(t)
-	root, err := filepath.Abs("../../agents/linux/testdata/fixture")
+	root, err := filepath.Abs("../../agents/linux/testdata/" + tree)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@
 //
 // Options are PCP's for daemon agents: -d domain, -l logfile (default
 // linux.log), -p (pipe), -i port and -u socket (wait for pmcd to
-// connect), -U user and -D debug (accepted and ignored). $LINUX_STATSPATH
+// connect), -U user and -D debug (accepted and ignored), and the Linux
+// agent's -A (root-only metrics for every client). $LINUX_STATSPATH
 // moves the /proc, /sys and /etc trees the agent reads, as for PCP's
 // agent.
 package main
@@ -31,6 +32,7 @@ func run(args []string) int {
 	opts := pmda.DaemonOptions{Domain: linux.Domain, LogFile: "linux.log"}
 	fs := flag.NewFlagSet(linux.Name, flag.ContinueOnError)
 	opts.Flags(fs)
+	allAccess := fs.Bool("A", false, "serve mem.slabinfo and tty.serial to every client, not only root's")
 	if err := fs.Parse(args); err != nil {
 		return 1
 	}
@@ -45,7 +47,7 @@ func run(args []string) int {
 		return 1
 	}
 	defer closer.Close()
-	agent, err := linux.New(opts.Domain, linux.Options{Log: logger})
+	agent, err := linux.New(opts.Domain, linux.Options{Log: logger, AllAccess: *allAccess})
 	if err != nil {
 		logger.Print(err)
 		return 1
