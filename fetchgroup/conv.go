@@ -115,29 +115,61 @@ func extractAs(valfmt pcp.ValFmt, v *pcp.Value, in, out pcp.Type) (pcp.Atom, err
 	return pcp.ExtractValue(valfmt, v, in, out)
 }
 
-// find converts the value of instance inst (any instance when the metric
-// has none) of the first value set for pmid at or after sets[from].
-func find(sets []pcp.ValueSet, from int, pmid pcp.PMID, d *pcp.Desc, inst int32, out pcp.Type) (pcp.Atom, error) {
+// at says where a value was found in a fetch, for looking first at the
+// same place in the previous one; set < 0 means nowhere.
+type at struct{ set, val int }
+
+var nowhere = at{-1, -1}
+
+// find locates the value of instance inst (any instance when the metric
+// has none) in the first value set for pmid at or after sets[from],
+// looking first where hint says; the error is the set's, or
+// pcp.ErrValue when there is no such value.
+func find(sets []pcp.ValueSet, from int, pmid pcp.PMID, d *pcp.Desc, inst int32, hint at) (pcp.ValFmt, *pcp.Value, error) {
+	if hint.set >= from && hint.set < len(sets) && sets[hint.set].PMID == pmid {
+		s := &sets[hint.set]
+		if s.NumVal < 0 {
+			return 0, nil, pcp.Error(s.NumVal)
+		}
+		if hint.val >= 0 && hint.val < len(s.Values) && (d.InDom == pcp.InDomNull || s.Values[hint.val].Inst == inst) {
+			return s.ValFmt, &s.Values[hint.val], nil
+		}
+	}
 	for i := from; i < len(sets); i++ {
 		s := &sets[i]
 		if s.PMID != pmid {
 			continue
 		}
 		if s.NumVal < 0 {
-			return pcp.Atom{}, pcp.Error(s.NumVal)
+			return 0, nil, pcp.Error(s.NumVal)
 		}
 		if d.InDom == pcp.InDomNull {
 			if len(s.Values) > 0 {
-				return extractAs(s.ValFmt, &s.Values[0], d.Type, out)
+				return s.ValFmt, &s.Values[0], nil
 			}
 			continue
 		}
 		// Fetch sorts every value set by instance.
 		if j, ok := slices.BinarySearchFunc(s.Values, inst, cmpInst); ok {
-			return extractAs(s.ValFmt, &s.Values[j], d.Type, out)
+			return s.ValFmt, &s.Values[j], nil
 		}
 	}
-	return pcp.Atom{}, pcp.ErrValue
+	return 0, nil, pcp.ErrValue
+}
+
+// asDouble is extractAs to a double, without the Atom for the numbers
+// that come most often.
+func asDouble(valfmt pcp.ValFmt, v *pcp.Value, t pcp.Type) (float64, error) {
+	if valfmt == pcp.ValInSitu {
+		switch t {
+		case pcp.Type32:
+			return float64(v.LVal), nil
+		case pcp.TypeU32:
+			return float64(uint32(v.LVal)), nil
+		}
+	}
+	a, err := extractAs(valfmt, v, t, pcp.TypeDouble)
+	return a.D, err
 }
 
 // sample is one fetched result: the value sets and their time.
@@ -147,17 +179,20 @@ type sample struct {
 }
 
 // value is one output value: the value set for pmid found from sets[from]
-// on, converted under c to out, with prev (when not nil) the previous
-// fetch for rates.
-func (g *Group) value(cur *sample, from int, pmid pcp.PMID, d *pcp.Desc, inst int32, c *conversion, out pcp.Type) (pcp.Atom, error) {
-	if !c.rate && !c.units {
-		return find(cur.sets, from, pmid, d, inst, out)
-	}
-	a, err := find(cur.sets, from, pmid, d, inst, pcp.TypeDouble)
+// on (looking first where hint says), converted under c to out, with
+// g.prev (when not nil) the previous fetch for rates.
+func (g *Group) value(cur *sample, from int, pmid pcp.PMID, d *pcp.Desc, inst int32, c *conversion, out pcp.Type, hint at) (pcp.Atom, error) {
+	valfmt, pv, err := find(cur.sets, from, pmid, d, inst, hint)
 	if err != nil {
 		return pcp.Atom{}, err
 	}
-	v := a.D
+	if !c.rate && !c.units {
+		return extractAs(valfmt, pv, d.Type, out)
+	}
+	v, err := asDouble(valfmt, pv, d.Type)
+	if err != nil {
+		return pcp.Atom{}, err
+	}
 	if c.rate {
 		if g.prev == nil {
 			return pcp.Atom{}, pcp.ErrAgain
@@ -166,11 +201,15 @@ func (g *Group) value(cur *sample, from int, pmid pcp.PMID, d *pcp.Desc, inst in
 		if dt < 1e-9 {
 			dt = 1e-9
 		}
-		p, err := find(g.prev.sets, from, pmid, d, inst, pcp.TypeDouble)
+		pfmt, ppv, err := find(g.prev.sets, from, pmid, d, inst, hint)
 		if err != nil {
 			return pcp.Atom{}, err
 		}
-		delta := v - p.D
+		p, err := asDouble(pfmt, ppv, d.Type)
+		if err != nil {
+			return pcp.Atom{}, err
+		}
+		delta := v - p
 		if delta < 0 {
 			if !g.wrap {
 				return pcp.Atom{}, pcp.ErrValue

@@ -164,7 +164,7 @@ func (h *Event[T]) fillRecords(g *Group, s *sample) error {
 			}
 			out := &h.vals[h.n]
 			h.n++
-			a, err := g.value(&sm, p, h.field, &h.fieldDesc, pcp.InstNull, &h.conv, h.out)
+			a, err := g.value(&sm, p, h.field, &h.fieldDesc, pcp.InstNull, &h.conv, h.out, at{p, 0})
 			if err != nil {
 				out.Err = err
 				continue

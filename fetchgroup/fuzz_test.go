@@ -24,7 +24,7 @@ func FuzzPrepare(f *testing.F) {
 		cur := &sample{sets: []pcp.ValueSet{{PMID: 1, NumVal: 1, ValFmt: pcp.ValDPtr,
 			Values: []pcp.Value{{Inst: pcp.InstNull, Block: pcp.ValueBlock{Type: pcp.TypeDouble, Data: make([]byte, 8)}}}}}, ts: pcp.Timestamp{Sec: 2}}
 		g.prev = &sample{sets: cur.sets, ts: pcp.Timestamp{Sec: 1}}
-		g.value(cur, 0, 1, &d, pcp.InstNull, &c, pcp.TypeU64)
+		g.value(cur, 0, 1, &d, pcp.InstNull, &c, pcp.TypeU64, nowhere)
 	})
 }
 

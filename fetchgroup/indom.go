@@ -135,7 +135,7 @@ func (h *InDom[T]) fill(ctx context.Context, g *Group, s *sample) {
 		out := &h.insts[j]
 		out.Inst = inst
 		out.Name = names[inst]
-		a, err := g.value(s, 0, h.pmid, &h.desc, inst, &h.conv, h.out)
+		a, err := g.value(s, 0, h.pmid, &h.desc, inst, &h.conv, h.out, at{i, j})
 		if err != nil {
 			out.Err = err
 			continue

@@ -96,7 +96,7 @@ func (it *Item[T]) fill(ctx context.Context, g *Group, s *sample) {
 			}
 		}
 	}
-	a, err := g.value(s, 0, it.pmid, &it.desc, it.inst, &it.conv, it.out)
+	a, err := g.value(s, 0, it.pmid, &it.desc, it.inst, &it.conv, it.out, nowhere)
 	if err != nil {
 		it.err = err
 		return
