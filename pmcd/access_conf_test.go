@@ -56,6 +56,7 @@ var accessCases = []string{
 // TestAccessParseLikePCP runs PCP's pmcd -v on each case and compares its
 // verdict and its "config[line N]" messages with ParseConf's.
 func TestAccessParseLikePCP(t *testing.T) {
+	t.Parallel()
 	in := testbed.Need(t)
 	dir := t.TempDir()
 	for i, body := range accessCases {

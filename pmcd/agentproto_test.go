@@ -93,6 +93,7 @@ func (rec *recorder) serve(t *testing.T, ln net.Listener) {
 // an ERROR of PM_ERR_NOTCONN when a client goes. It also checks socket
 // agents on a Unix socket.
 func TestAgentConversation(t *testing.T) {
+	t.Parallel()
 	sock := filepath.Join(t.TempDir(), "rec.socket")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 // TestInProcessTrivial has PCP's pminfo read trivial.time from our Go
 // trivial agent running inside our pmcd through a dso line.
 func TestInProcessTrivial(t *testing.T) {
+	t.Parallel()
 	in := testbed.Need(t)
 	pminfo, err := in.Tool("pminfo")
 	if err != nil {
@@ -48,6 +49,7 @@ func TestInProcessTrivial(t *testing.T) {
 // request: they are asked concurrently, so the fetch takes about one
 // agent's time, and the answers come back in the order asked.
 func TestFetchAsksAgentsAtOnce(t *testing.T) {
+	t.Parallel()
 	env, err := exec.LookPath("env")
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +83,7 @@ func TestFetchAsksAgentsAtOnce(t *testing.T) {
 // TestStoreAcrossDomains checks the answer to stores split over domains:
 // the agent's refusal, or PM_ERR_NOAGENT when a PMID has no agent.
 func TestStoreAcrossDomains(t *testing.T) {
+	t.Parallel()
 	_, r, w := dial(t, startAgents(t, "", 0))
 	set := func(id pcp.PMID) pcp.ValueSet {
 		return pcp.ValueSet{PMID: id, NumVal: 1, ValFmt: pcp.ValInSitu, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: 1}}}

@@ -23,6 +23,7 @@ import (
 // answers PM_ERR_NOAGENT afterwards, and the other domain answers
 // throughout.
 func TestBrokenAgent(t *testing.T) {
+	t.Parallel()
 	// Only the hung agent needs the timeout; the others must be noticed
 	// at once, well within theirs.
 	// The fetch that finds the agent broken fails with PCP's code for
@@ -70,6 +71,7 @@ func TestBrokenAgent(t *testing.T) {
 // TestRestartDead restarts an agent that died: its domain answers again
 // until it dies again.
 func TestRestartDead(t *testing.T) {
+	t.Parallel()
 	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +108,7 @@ func TestRestartDead(t *testing.T) {
 // (PMCD_RESTART_AGENTS), and wants PCP's pminfo to print the same before,
 // during and after its deaths.
 func TestDyingAgentLikePCP(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "root_broken")
 	if err := os.WriteFile(root, []byte("root {\n\tbroken\n}\nbroken {\n\tm\t251:0:0\n}\n"), 0o644); err != nil {
@@ -154,6 +157,7 @@ func TestDyingAgentLikePCP(t *testing.T) {
 // pmcd.conf's "notready" says: its values are PM_ERR_AGAIN, without
 // asking it, until it says it is ready.
 func TestAgentNotReady(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"notready", "startsbusy"} {
 		t.Run(mode, func(t *testing.T) { testNotReady(t, mode) })
 	}

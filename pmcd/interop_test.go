@@ -38,6 +38,7 @@ func startOurs(t *testing.T, tree *pmns.Tree) string {
 // own pmcd agent, domain 2, which the commands stay clear of), and wants
 // the same output and exit status from both.
 func TestPCPToolsAgainstSkeleton(t *testing.T) {
+	t.Parallel()
 	root := pmns.DefaultPath()
 	bed := testbed.StartPMCD(t, testbed.Options{
 		Agents: []testbed.Agent{testbed.PMCDAgent()},

@@ -58,6 +58,7 @@ const sampleMetrics = "sample.long sample.ulong sample.double sample.string.hull
 // pmcd and under PCP's, and wants PCP's tools to print the same against
 // both.
 func TestSampleUnderOurs(t *testing.T) {
+	t.Parallel()
 	// sample.colour counts its fetches, so each pair of agents starts
 	// afresh: PCP's pmcd and ours then fetch it equally often.
 	for _, ipc := range []string{"pipe", "socket"} {

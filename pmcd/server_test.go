@@ -82,6 +82,7 @@ func wantError(t *testing.T, m pdu.Message, want pcp.Error) {
 }
 
 func TestNamespaceRequests(t *testing.T) {
+	t.Parallel()
 	_, r, w := dial(t, startOurs(t, testTree(t)))
 
 	ids := roundTrip(t, r, w, &pdu.PMNSNames{Names: []string{"kernel.all.load", "nosuch", "mmv.a.b", "kernel"}}).(*pdu.PMNSIDs)
@@ -132,6 +133,7 @@ func TestNamespaceRequests(t *testing.T) {
 // closed (a whole PDU leaves the stream in step, so as with PCP's pmcd
 // the connection stays), while another client is served throughout.
 func TestBadPDUEndsOnlyThatClient(t *testing.T) {
+	t.Parallel()
 	host := startOurs(t, testTree(t))
 	_, gr, gw := dial(t, host)
 	bad := []struct {
