@@ -3,31 +3,59 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/testbed"
 )
 
+// built is this command built once for the tests that run it as a
+// process; TestMain removes it.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
 // buildPMCD builds this command for tests that need it as a process.
 func buildPMCD(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pmcd")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "gopcp-cmd-pmcd-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "pmcd")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // TestUsageLikePCP compares the usage message and status of -? and of a
 // bad option with PCP's pmcd.
 func TestUsageLikePCP(t *testing.T) {
+	t.Parallel()
 	in := testbed.Need(t)
 	ours := buildPMCD(t)
 	for _, args := range [][]string{{"-?"}, {"-Z"}, {"-L", "0"}, {"-t", "x"}, {"extra"}} {
@@ -52,6 +80,7 @@ func TestUsageLikePCP(t *testing.T) {
 // TestVerifyLikePCP runs pmcd -v on good and bad configurations with
 // PCP's pmcd and ours: the same status, and the same messages.
 func TestVerifyLikePCP(t *testing.T) {
+	t.Parallel()
 	in := testbed.Need(t)
 	ours := buildPMCD(t)
 	dir := t.TempDir()
@@ -110,6 +139,7 @@ func TestFatalFile(t *testing.T) {
 // TestSocketNotTaken starts a pmcd on a Unix socket another server
 // answers on: it must leave that socket alone and still serve TCP.
 func TestSocketNotTaken(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "pmcd.socket")
 	other, err := net.Listen("unix", sock)
