@@ -9,6 +9,7 @@ import (
 	"os/user"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -42,6 +43,17 @@ func myHostAddrs() []net.IP {
 	}
 	ips, _ := lookupHost(name)
 	return ips
+}
+
+// onceAddrs resolves the host's addresses on first use only, as PCP's
+// pmcd does: judging a loopback client must not wait on a name service.
+func onceAddrs(f func() []net.IP) func() []net.IP {
+	var once sync.Once
+	var ips []net.IP
+	return func() []net.IP {
+		once.Do(func() { ips = f() })
+		return ips
+	}
 }
 
 // hostSpec is one address pattern a pmcd.conf host name stands for.

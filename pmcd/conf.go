@@ -142,7 +142,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s config: %w", source, err)
 	}
-	acl := &Access{myAddr: myHostAddrs}
+	acl := &Access{myAddr: onceAddrs(myHostAddrs)}
 	accessFailed := false
 	parse := func(lines []string, first int, source string) {
 		p := &accessParser{toks: tokenizeAccess(lines, first), source: source, lastLine: first + len(lines), acl: acl}
