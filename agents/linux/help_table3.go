@@ -49,6 +49,8 @@ func init() {
 	} {
 		metricHelp["nfs.server.threads."+n] = [2]string{strings.ToUpper(t[:1]) + t[1:], "The count of " + t + ", from /proc/fs/nfsd (pool_threads and, summed\nover pools, pool_stats); no value when the NFS server is not loaded."}
 	}
+	metricHelp["sysfs.kernel.debug.extfrag_unusable"] = [2]string{"External fragmentation of each NUMA node's Normal zone",
+		"For each NUMA node, the Normal zone's unusable free space indices (one per\nallocation order, from debugfs's extfrag/unusable_index) added up; higher\nmeans free memory is in blocks too small for larger allocations. No value\nwithout debugfs."}
 	indomHelps[fchostInDom] = [2]string{"Fibre Channel hosts", "One instance per Fibre Channel host adapter in /sys/class/fc_host."}
 	indomHelps[icmpmsgInDom] = [2]string{"ICMP message types", "The 256 ICMP message types, named TypeN."}
 	indomHelps[tmpfsInDom] = [2]string{"Mounted tmpfs filesystems", "One instance per mounted tmpfs, named by its mount point."}

@@ -156,6 +156,7 @@ type Linux struct {
 	conns      connData
 	fchosts    []fcHost
 	nfsd       nfsdData
+	extfrag    extfragData
 }
 
 // New returns the Linux agent for domain (normally Domain).

@@ -20,6 +20,7 @@ func (x *Linux) bindMore() {
 	x.bindZram()
 	x.bindConns()
 	x.bindFCHost()
+	x.bindExtfrag()
 	x.bind("pmda.uname", srcUname, func(int32) (pcpAtom, error) {
 		u := &x.uname
 		return str(u.pmdaUname), nil

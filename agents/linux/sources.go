@@ -46,6 +46,7 @@ const (
 	srcFCHost
 	srcNFSD
 	srcPartitions
+	srcExtfrag
 	srcStatic
 	numSources
 )
