@@ -94,3 +94,46 @@ func sortedCopy(s []string) []string {
 	slices.Sort(s)
 	return s
 }
+
+// TestAccessFileLikePCP gives PCP's pmcd -v and ours a pmcd.conf.access
+// file beside pmcd.conf, alone and after an [access] section.
+func TestAccessFileLikePCP(t *testing.T) {
+	t.Parallel()
+	in := testbed.Need(t)
+	for i, c := range []struct{ section, file string }{
+		{"", "allow localhost : all;\n"},
+		{"[access]\ndisallow \".*\" : store;\n", "allow localhost : all;\nbogus;\n"},
+		{"", "[access]\nallow localhost : all;\n"},
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "pmcd.conf")
+		if err := os.WriteFile(path, []byte("pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"+c.section), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path+".access", []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(in.PMCD, "-v", "-c", path).CombinedOutput()
+		var want []string
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.Contains(l, "config[line") {
+				want = append(want, l)
+			}
+		}
+		conf, gerr := LoadConf(path)
+		var got []string
+		if conf != nil {
+			got = append(got, conf.Warnings...)
+		}
+		if ce, ok := gerr.(*ConfError); ok {
+			got = append(got, ce.Lines...)
+		}
+		got = slices.DeleteFunc(got, func(l string) bool { return !strings.Contains(l, "config[line") })
+		if (gerr == nil) != (err == nil) || !slices.Equal(sortedCopy(got), sortedCopy(want)) {
+			t.Errorf("case %d: ours (ok=%v):\n%s\nPCP's (ok=%v):\n%s", i, gerr == nil, strings.Join(got, "\n"), err == nil, strings.Join(want, "\n"))
+		}
+		if gerr == nil && conf.ACL == nil {
+			t.Errorf("case %d: no access control from the file", i)
+		}
+	}
+}
