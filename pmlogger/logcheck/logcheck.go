@@ -1,0 +1,197 @@
+// Package logcheck finds damage in PCP archives as PCP 6.0.3's
+// pmlogcheck does, reporting it in pmlogcheck's words: pass 0 walks the
+// raw records of every file of the archive (lengths, trailers, labels,
+// record types for the version), then the archive is opened as a reader
+// would, pass 1 checks the temporal index against the files, pass 2 the
+// metric descriptors, and pass 3 reads every data record in time order.
+//
+// Files are taken in name order (pmlogcheck takes them in directory
+// order). The data checks of pass 3 cover timestamps and read errors;
+// pmlogcheck's counter-wrap warnings are not reproduced.
+package logcheck
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// Options select pmlogcheck's checks.
+type Options struct {
+	Verbose      int  // -v
+	MetadataOnly bool // -m: no pass 3
+	Label        bool // -l: print the label
+	Loc          *time.Location
+	Prog         string
+}
+
+// Status values of a pass, as pmlogcheck's.
+const (
+	statusOK      = 0
+	statusWarning = -1
+	statusFatal   = -2
+)
+
+const (
+	stateOK = iota + 1
+	stateMissing
+	stateBad
+)
+
+type checker struct {
+	opt     Options
+	w       io.Writer
+	golden  uint32 // magic of the first good label
+	goldenF string
+	start   pcp.Timestamp
+	index   int
+	meta    int
+	log     int
+	results int
+	marks   int
+	dayflag bool
+}
+
+// Check checks the archive name (a base name or one of its files),
+// writing pmlogcheck's messages to w; it returns pmlogcheck's exit
+// status.
+func Check(name string, w io.Writer, opt Options) int {
+	if opt.Prog == "" {
+		opt.Prog = "pmlogcheck"
+	}
+	if opt.Loc == nil {
+		opt.Loc = time.Local
+	}
+	c := &checker{opt: opt, w: w, index: stateMissing, meta: stateMissing, log: stateMissing}
+	dir := filepath.Dir(name)
+	base := filepath.Base(name)
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		if d := base[i+1:]; d != "" && d[0] >= '0' && d[0] <= '9' {
+			if _, err := os.Stat(name); err == nil {
+				if b, _, ok := archive.SplitName(base); ok {
+					base = b
+				}
+			}
+		} else if b, _, ok := archive.SplitName(base); ok {
+			base = b
+		}
+	}
+	if opt.Verbose > 0 {
+		fmt.Fprintf(w, "Scanning for components of archive \"%s\"\n", name)
+	}
+	files := c.components(dir, base)
+	if len(files) == 0 {
+		fmt.Fprintf(w, "%s: no PCP archive files match \"%s\"\n", opt.Prog, name)
+		return 1
+	}
+	sts := statusOK
+	for _, f := range files {
+		path := f
+		if dir != "." {
+			path = dir + "/" + f
+		}
+		if c.pass0(path) == statusFatal {
+			sts = statusFatal
+		}
+	}
+	if c.meta == stateMissing {
+		fmt.Fprintf(w, "%s/%s.meta: missing metadata file\n", dir, base)
+		sts = statusFatal
+	}
+	if c.log == stateMissing {
+		fmt.Fprintf(w, "%s/%s.0 (or similar): missing log file \n", dir, base)
+		sts = statusFatal
+	}
+	if sts == statusFatal {
+		if opt.Verbose > 0 {
+			fmt.Fprintf(w, "Due to earlier errors, cannot continue ... bye\n")
+		}
+		return 1
+	}
+	a, err := archive.Open(name, archive.Options{})
+	if err != nil {
+		fmt.Fprintf(w, "%s: cannot open archive \"%s\": %s\n", opt.Prog, name, errText(err))
+		fmt.Fprintf(w, "Checking abandoned.\n")
+		return 1
+	}
+	archName := base
+	if dir != "." {
+		archName = dir + "/" + base
+	}
+	if opt.Label {
+		c.printLabel(a)
+	}
+	c.pass1(a, archName)
+	if c.index == stateBad {
+		a.Index = nil
+	}
+	c.pass2(a, archName)
+	if !opt.MetadataOnly {
+		c.pass3(a, archName)
+	}
+	if opt.Verbose > 0 {
+		if c.results > 0 {
+			fmt.Fprintf(w, "Processed %d pmResult records\n", c.results)
+		}
+		if c.marks > 0 {
+			fmt.Fprintf(w, "Processed %d <mark> records\n", c.marks)
+		}
+	}
+	return 0
+}
+
+func errText(err error) string {
+	var pe pcp.Error
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	return err.Error()
+}
+
+// components lists the archive's files in dir, as pmlogcheck's filter
+// accepts them.
+func (c *checker) components(dir, base string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if len(n) <= len(base) || n[len(base)] != '.' {
+			continue
+		}
+		b, kind, ok := archive.SplitName(n)
+		if !ok || b != base {
+			continue
+		}
+		if kind == "meta" || kind == "index" || (kind != "" && kind[0] >= '0' && kind[0] <= '9') {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (c *checker) printLabel(a *archive.Archive) {
+	l := a.Label
+	fmt.Fprintf(c.w, "Log Label (Log Format Version %d)\n", l.Version())
+	fmt.Fprintf(c.w, "Performance metrics from host %s\n", l.Hostname)
+	st := l.Start.Time().In(c.opt.Loc)
+	fmt.Fprintf(c.w, "  commencing %s %s %4d\n", st.Format("Mon Jan _2"), st.Format("15:04:05.000000"), st.Year())
+	end, err := a.End()
+	if err != nil {
+		fmt.Fprintf(c.w, "  ending     UNKNOWN\n")
+		return
+	}
+	et := end.Time().In(c.opt.Loc)
+	fmt.Fprintf(c.w, "  ending     %s %s %4d\n", et.Format("Mon Jan _2"), et.Format("15:04:05.000000"), et.Year())
+}
