@@ -209,7 +209,6 @@ func (c *checker) stamp(t pcp.Timestamp) string {
 	return hms
 }
 
-
 func metricName(a *archive.Archive, pmid pcp.PMID) string {
 	if names, err := a.Meta.Names(pmid); err == nil && len(names) > 0 {
 		return names[0]
