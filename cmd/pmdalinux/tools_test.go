@@ -74,6 +74,7 @@ func testTools(t *testing.T, theirs, oursPipe, oursGo *testbed.PMCD) {
 	python := pcpPython(t)
 	for _, args := range linuxTools {
 		t.Run(args[0], func(t *testing.T) {
+			t.Parallel() // the tools mostly wait for their sampling intervals
 			beds := []*testbed.PMCD{theirs, oursPipe, oursGo}
 			shapes, outs := make([]string, 3), make([]string, 3)
 			var wg sync.WaitGroup
