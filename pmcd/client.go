@@ -74,7 +74,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	defer stop()
 	defer conn.Close()
 
-	c := &client{s: s, conn: conn, r: pdu.NewReader(conn), w: pdu.NewWriter(conn),
+	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(conn)), w: pdu.NewWriter(conn),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
 		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1}
 	defer s.freeClientNum(c.num)

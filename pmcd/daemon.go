@@ -59,7 +59,7 @@ func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) 
 		outR.Close()
 		return nil, err
 	}
-	d := &daemon{name: ac.Name, r: pdu.NewReader(outR), w: pdu.NewWriter(inW), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
+	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(outR)), w: pdu.NewWriter(inW), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		close(d.done)
@@ -111,7 +111,7 @@ func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	d.r, d.w, d.conn = pdu.NewReader(conn), pdu.NewWriter(conn), conn
+	d.r, d.w, d.conn = pdu.NewReader(newBufferedReader(conn)), pdu.NewWriter(conn), conn
 	if err := d.handshake(ctx); err != nil {
 		d.close()
 		return nil, err
