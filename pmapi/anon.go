@@ -250,6 +250,11 @@ func (w withAnon) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (S
 	}
 	var got pcp.Result
 	var sc StateChange
+	if len(real) == 0 && w.Source.Kind() == KindArchive {
+		// an archive still moves on in time, as libpcp's fetch of
+		// nothing but derived metrics does
+		real = []pcp.PMID{pcp.PMIDNull}
+	}
 	if len(real) > 0 {
 		var err error
 		if sc, err = w.Source.Fetch(ctx, real, &got); err != nil {

@@ -39,7 +39,7 @@ type ArchiveContext struct {
 	mu      sync.Mutex
 	logs    []*archive.Archive // in time order
 	cur     int                // the archive the reader is in
-	rd      *archive.Reader
+	rd      *archive.Reader // opened when first read from
 	tree    *pmns.Tree // the archives' names, built when first needed
 	profile profile
 	closed  bool
@@ -72,7 +72,6 @@ func NewArchiveContext(ctx context.Context, name string, opts ...Option) (*Archi
 	c.logs = logs
 	c.profile.reset(pdu.ProfileInclude)
 	c.origin = logs[0].Label.Start
-	c.rd = logs[0].NewReader()
 	return c, nil
 }
 

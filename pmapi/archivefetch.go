@@ -92,6 +92,9 @@ func (c *ArchiveContext) switchTo(n int) {
 // the next archive of the context at the end of one with a <mark> record
 // between them, as libpcp does; pcp.ErrEOL past the last.
 func (c *ArchiveContext) readRecord(mode Mode, r *pcp.Result) error {
+	if c.rd == nil {
+		c.rd = c.logs[c.cur].NewReader()
+	}
 	err := c.rd.Fetch(r)
 	if !errors.Is(err, pcp.ErrEOL) || len(c.logs) == 1 {
 		return err
@@ -203,7 +206,12 @@ func (c *ArchiveContext) fetchRecord(pmids []pcp.PMID, r *pcp.Result) error {
 		if len(rec.Sets) == 0 {
 			continue // a <mark>: pmFetch looks further
 		}
-		found := false
+		found := true // a fetch of only derived metrics takes any record
+		for _, id := range pmids {
+			if id != pcp.PMIDNull {
+				found = false
+			}
+		}
 		for _, id := range pmids {
 			for i := range rec.Sets {
 				if rec.Sets[i].PMID == id {
