@@ -39,8 +39,8 @@ type ArchiveContext struct {
 	mu      sync.Mutex
 	logs    []*archive.Archive // in time order
 	cur     int                // the archive the reader is in
-	rd      *archive.Reader // opened when first read from
-	tree    *pmns.Tree // the archives' names, built when first needed
+	rd      *archive.Reader    // opened when first read from
+	tree    *pmns.Tree         // the archives' names, built when first needed
 	profile profile
 	closed  bool
 
