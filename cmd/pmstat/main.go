@@ -167,7 +167,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 		for _, name := range names {
 			s, err := newStat(ctx, p, kind, name)
 			if err != nil {
-				warn("%s: %s\n", prog, statError(err, name))
+				warn("%s: %s\n", prog, err)
 				continue
 			}
 			r.stats = append(r.stats, s)
@@ -183,7 +183,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 		if err != nil {
 			kind = pmapi.KindLocal
 			if s, err = newStat(ctx, p, kind, ""); err != nil {
-				warn("%s: %s\n", prog, statError(err, ""))
+				warn("%s: %s\n", prog, err)
 			}
 		}
 		if s != nil {

@@ -28,7 +28,8 @@ type stat struct {
 	nice, user, cpuIntr, sys, idle, wait, steal *fetchgroup.Item[uint64]
 }
 
-// errNoMetrics is a source that has none of the report's metrics.
+// errNoMetrics is a source that has none of the report's metrics; the
+// text is PCP's message.
 var errNoMetrics = errors.New("Cannot resolve any metrics.")
 
 // newStat makes the fetchgroup of one source with the report's metrics,
@@ -98,9 +99,6 @@ type noMetricsError struct{ name string }
 func (e *noMetricsError) Error() string { return fmt.Sprintf("%s: %s", e.name, errNoMetrics) }
 func (e *noMetricsError) Unwrap() error { return errNoMetrics }
 
-// statError is the message for a source that could not be used.
-func statError(err error, name string) string { return err.Error() }
-
 // hostName is the source's host name, asked for once.
 func (s *stat) hostName(ctx context.Context) string {
 	if s.name == "" && s.g != nil {
@@ -119,8 +117,8 @@ func (s *stat) close() {
 // bad reports whether an item has no value: not added, or not fetched.
 func bad[T fetchgroup.Value](it *fetchgroup.Item[T]) bool { return it == nil || it.Err() != nil }
 
-// fetchErr says whether a fetch error is one a host connection recovers
-// from by reconnecting.
+// reconnectable says whether a fetch error is one a host connection
+// recovers from by reconnecting.
 func reconnectable(err error) bool {
 	return errors.Is(err, pcp.ErrIPC) || errors.Is(err, pcp.ErrTimeout)
 }
