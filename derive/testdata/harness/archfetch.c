@@ -71,6 +71,30 @@ main(int argc, char **argv)
 	    pmids[i] = PM_ID_NULL;
 	}
     }
+    /* fetch only the metrics that could be described */
+    for (i = j = 0; i < n; i++) {
+	if (pmids[i] != PM_ID_NULL)
+	    j++;
+    }
+    if (j < n) {
+	pmID	*ok = calloc(n, sizeof(pmID));
+	pmDesc	*okd = calloc(n, sizeof(pmDesc));
+	char	**okn = calloc(n, sizeof(char *));
+	for (i = j = 0; i < n; i++) {
+	    if (pmids[i] == PM_ID_NULL)
+		continue;
+	    ok[j] = pmids[i];
+	    okd[j] = descs[i];
+	    okn[j++] = argv[6+i];
+	}
+	for (i = 0; i < j; i++)
+	    argv[6+i] = okn[i];
+	pmids = ok;
+	descs = okd;
+	n = j;
+    }
+    if (n == 0)
+	return 0;
     for (k = 0; k < nfetch; k++) {
 	if ((sts = pmFetchHighRes(n, pmids, &rp)) < 0) {
 	    printf("fetch %d: %s\n", k, pmErrStr(sts));
