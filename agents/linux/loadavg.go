@@ -74,6 +74,3 @@ func (x *Linux) bindUptime() {
 	x.bind("kernel.all.uptime", srcUptime, func(int32) (pcpAtom, error) { return f64(u.up), nil })
 	x.bind("kernel.all.idletime", srcUptime, func(int32) (pcpAtom, error) { return f64(u.idle), nil })
 }
-
-// pressureInstances are the averaging windows of the pressure metrics.
-var pressureInstances = []pmda.Instance{{ID: 10, Name: "10 second"}, {ID: 60, Name: "1 minute"}, {ID: 300, Name: "5 minute"}}
