@@ -44,6 +44,8 @@ type ArchiveContext struct {
 	profile profile
 	closed  bool
 
+	textKinds map[uint32]bool // the kinds of help text the archive holds
+
 	mode    Mode
 	origin  pcp.Timestamp
 	delta   time.Duration // the interpolation step, negative backwards
@@ -455,14 +457,34 @@ func (c *ArchiveContext) LookupInDomText(ctx context.Context, indom pcp.InDom, l
 }
 
 func (c *ArchiveContext) text(kind, ident uint32, level TextLevel) (string, error) {
-	class := uint32(archive.TextOneLine)
 	if level == TextHelp {
-		class = archive.TextHelp
-	}
-	for i := len(c.logs) - 1; i >= 0; i-- {
-		if s, err := c.logs[i].Meta.Text(kind, class, ident); err == nil {
+		// no full text, or an empty one: libpcp gives the one-line text
+		if s, err := c.textOf(kind, archive.TextHelp, ident); err == nil && s != "" {
 			return s, nil
 		}
+		return c.textOf(kind, archive.TextOneLine, ident)
+	}
+	return c.textOf(kind, archive.TextOneLine, ident)
+}
+
+func (c *ArchiveContext) textOf(kind, class, ident uint32) (string, error) {
+	// libpcp's archive answer: PM_ERR_NOTHOST when the archive has no
+	// text of the kind at all, PM_ERR_TEXT when just not this one
+	m := c.logs[c.cur].Meta
+	if s, err := m.Text(kind, class, ident); err == nil {
+		return s, nil
+	}
+	c.mu.Lock()
+	if c.textKinds == nil {
+		c.textKinds = map[uint32]bool{}
+		for _, h := range m.HelpTexts() {
+			c.textKinds[h.Kind|h.Class] = true
+		}
+	}
+	has := c.textKinds[kind|class]
+	c.mu.Unlock()
+	if !has {
+		return "", fmt.Errorf("pmapi: LookupText: %w", pcp.ErrNotHost)
 	}
 	return "", fmt.Errorf("pmapi: LookupText: %w", pcp.ErrText)
 }

@@ -6,8 +6,12 @@
 // Local contexts (-L, with -K changing the agent table) run gopcp's
 // in-process agents (package agents/all) where PCP loads DSO agents.
 //
-// Not yet implemented, and reported in PCP's words as such: archives (-a)
-// and derived metric definitions (-c, --derived; a missing file fails as
+// Archives (-a, with the -S -T -O -A window and -z/-Z) are read through
+// pmapi's archive context: values come from the first record at or after
+// the window's origin.
+//
+// Not yet implemented, and reported in PCP's words as such: derived
+// metric definitions (-c, --derived; a missing file fails as
 // in PCP); -c is where package derive's definitions will be loaded into a
 // wrapping Source. Time zone options are accepted and checked but have no
 // effect on a live host.
@@ -20,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
@@ -96,6 +101,17 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		defer c.Close()
 		r.c = pmapi.WithAnonMetrics(c)
 		r.names = r.c
+		if ac, ok := c.(*pmapi.ArchiveContext); ok {
+			// one metric a batch, each fetched from the window's
+			// origin, so that every metric the archive has is found
+			r.archive, r.batch = ac, 1
+			times := p.ContextOptions(ctx, c, false)
+			if p.Errors > 0 {
+				fmt.Fprint(errw, strings.Join(p.Messages, ""))
+				return 1
+			}
+			r.origin = times.Window.Origin
+		}
 	}
 	return r.main(ctx, p.Args)
 }

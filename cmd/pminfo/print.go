@@ -137,7 +137,7 @@ func (r *reporter) forceFetch(ctx context.Context, name string, pmid pcp.PMID, i
 	_ = r.c.DelProfile(indom, nil)
 	_ = r.c.AddProfile(indom, ids)
 	var res pcp.Result
-	_, err = r.c.Fetch(ctx, []pcp.PMID{pmid}, &res)
+	err = r.fetch(ctx, []pcp.PMID{pmid}, &res)
 	_ = r.c.DelProfile(indom, nil)
 	_ = r.c.AddProfile(indom, nil)
 	if err != nil {

@@ -56,7 +56,12 @@ type reporter struct {
 	c     pmapi.Source
 	host  bool
 
-	batch   int
+	batch int
+
+	// archive is the archive context, nil for live sources; fetches
+	// start from origin.
+	archive *pmapi.ArchiveContext
+	origin  pcp.Timestamp
 	pending []string
 	pdusize int
 
