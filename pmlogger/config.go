@@ -120,7 +120,7 @@ func scan(src, file string) ([]token, error) {
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
-		case strings.IndexByte("[],{}:;", c) >= 0:
+		case strings.IndexByte("[],{}:;", c) >= 0 && !(c == ':' && i+1 < len(src) && src[i+1] == ':'):
 			out = append(out, token{text: string(c), line: line})
 			i++
 		case c == '"':
@@ -132,7 +132,7 @@ func scan(src, file string) ([]token, error) {
 			i += j + 2
 		default:
 			j := i
-			for j < len(src) && strings.IndexByte(" \t\r\n#[],{};\"", src[j]) < 0 {
+			for j < len(src) && wordChar(src[j]) {
 				// A colon ends a word unless it is part of an IPv6
 				// address or a unix:/local: URL.
 				if src[j] == ':' && !colonInWord(src, i, j) {
@@ -148,6 +148,12 @@ func scan(src, file string) ([]token, error) {
 		}
 	}
 	return out, nil
+}
+
+// wordChar is a character of pmlogger's names, numbers, host names,
+// addresses and URLs; any other is unexpected.
+func wordChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.-*:/", c) >= 0
 }
 
 func colonInWord(src string, start, at int) bool {
@@ -414,7 +420,7 @@ func (p *parser) access(cfg *Config) error {
 		p.next()
 		for {
 			t := p.next()
-			if t == nil || (!t.quoted && strings.IndexByte(",:;[]{}", t.text[0]) >= 0) {
+			if t == nil || (!t.quoted && len(t.text) == 1 && strings.IndexByte(",:;[]{}", t.text[0]) >= 0) {
 				p.pos--
 				return p.errorf("syntax error")
 			}
@@ -444,8 +450,10 @@ func (p *parser) access(cfg *Config) error {
 				p.pos--
 				return p.errorf("syntax error")
 			}
-			if p.is(",") {
-				p.next()
+			if p.is(",") || (t.text == "all" && p.is("except")) {
+				if p.is(",") {
+					p.next()
+				}
 				continue
 			}
 			break

@@ -40,7 +40,8 @@ func (l *Logger) work(ctx context.Context, t *task) (stop bool, err error) {
 	if w.Version() == archive.Version2 {
 		maxOff = 0x7fffffff
 	}
-	if data, _ := w.Offsets(); data+int64(w.ResultSize(res)) > maxOff {
+	// Sizing the record costs an encoding, so only near the limit.
+	if data, _ := w.Offsets(); data > maxOff-1<<26 && data+int64(w.ResultSize(res)) > maxOff {
 		l.newVolume("max data volume size")
 	}
 	lastLog, _ := w.Offsets()
@@ -203,16 +204,7 @@ func (l *Logger) checkInDom(ctx context.Context, t *task, vs *pcp.ValueSet, desc
 		}
 		if !need {
 			if last, ok := t.last[vs.PMID]; ok {
-				if len(last) != int(vs.NumVal) {
-					need = true
-				} else {
-					for _, v := range vs.Values[:vs.NumVal] {
-						if !slices.Contains(last, v.Inst) {
-							need = true
-							break
-						}
-					}
-				}
+				need = !sameInsts(last, vs.Values[:vs.NumVal])
 			}
 		}
 	}
@@ -331,4 +323,32 @@ func (l *Logger) manageText(ctx context.Context, desc pcp.Desc) {
 			}
 		}
 	}
+}
+
+// sameInsts reports whether vals has the instances of last, in any
+// order; the usual case, the same order, costs one pass.
+func sameInsts(last []int32, vals []pcp.Value) bool {
+	if len(last) != len(vals) {
+		return false
+	}
+	inOrder := true
+	for i, v := range vals {
+		if last[i] != v.Inst {
+			inOrder = false
+			break
+		}
+	}
+	if inOrder {
+		return true
+	}
+	set := make(map[int32]bool, len(last))
+	for _, in := range last {
+		set[in] = true
+	}
+	for _, v := range vals {
+		if !set[v.Inst] {
+			return false
+		}
+	}
+	return true
 }
