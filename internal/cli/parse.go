@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopcp/gopcp/derive"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmns"
@@ -96,6 +96,9 @@ type Parsed struct {
 
 	name       string
 	guiPortSet bool
+
+	derived        *derive.Registry
+	derivedPending string // derived-metric messages not yet printed
 }
 
 // Errorf records an error in PCP's style, "name: message".
@@ -314,10 +317,8 @@ func (p *Parsed) standard(o Option, arg string) {
 			p.GuiPort = 0
 		}
 	case stdDerived:
-		// libpcp loads the definitions at once; until derived metrics are
-		// wired in, an unreadable file fails here as it does there and a
-		// readable one is kept for the tool
-		if _, err := os.Stat(arg); err != nil {
+		// libpcp loads the definitions at once
+		if err := p.LoadDerived(arg); err != nil {
 			p.Errorf("pmLoadDerivedConfig failed: %s", errText(errnoError(err)))
 			return
 		}

@@ -1,0 +1,317 @@
+// Package derived gives pmapi contexts derived metrics, as libpcp gives
+// every context of a process: Wrap lays package derive's metrics (the
+// process's registry, PCP_DERIVED_CONFIG or PCP's defaults, the
+// anonymous event metrics, and per-context definitions) over any
+// pmapi.Source, and RegisterDerived, LoadDerivedConfig and the rest are
+// the PMAPI calls that define them.
+package derived
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gopcp/gopcp/derive"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// Context is a pmapi.Source with derived metrics (pmRegisterDerived(3)) laid
+// over another: the registry's global metrics, libpcp's anonymous event
+// metrics among them, and the context's own (AddDerived). Their names
+// are in the namespace (lookups, traversals, children), they have
+// descriptors and fetched values, and help text where their definitions
+// give it; everything else goes to the wrapped pmapi.Source. Binding, the
+// semantic check of a definition against the context's metrics, happens
+// when a metric is first used, and again after Reconnect, as in libpcp.
+//
+// A Context is safe for concurrent use when its pmapi.Source is.
+type Context struct {
+	pmapi.Source
+	d *derive.Context
+
+	mu sync.Mutex // serialises fetches, so that sc is the fetch's own
+	sc pmapi.StateChange
+}
+
+// Wrap returns src with the derived metrics of reg, or of the
+// process's registry (derive.Global: PCP_DERIVED_CONFIG or PCP's default
+// definitions, and whatever RegisterDerived and LoadDerivedConfig add)
+// when reg is nil. A src that already has derived metrics is returned
+// as it is.
+func Wrap(src pmapi.Source, reg *derive.Registry) *Context {
+	if d, ok := src.(*Context); ok {
+		return d
+	}
+	w := &Context{Source: src}
+	w.d = derive.NewContext(deriveSource{w}, reg)
+	return w
+}
+
+// Unwrap returns the Source the derived metrics are laid over.
+func (w *Context) Unwrap() pmapi.Source { return w.Source }
+
+// Underlying returns the context beneath any derived metrics layer, for
+// callers that need the concrete kind (an *ArchiveContext's SetMode).
+func Underlying(src pmapi.Source) pmapi.Source {
+	for {
+		d, ok := src.(*Context)
+		if !ok {
+			return src
+		}
+		src = d.Source
+	}
+}
+
+// deriveSource is the Source as package derive sees it; Fetch keeps the
+// state-change flags for Context.Fetch to return.
+type deriveSource struct{ w *Context }
+
+func (s deriveSource) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+	return s.w.Source.LookupNames(ctx, names)
+}
+
+func (s deriveSource) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+	return s.w.Source.LookupDescs(ctx, pmids)
+}
+
+func (s deriveSource) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
+	return s.w.Source.LookupInDom(ctx, indom, name)
+}
+
+func (s deriveSource) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
+	return s.w.Source.NameInDom(ctx, indom, inst)
+}
+
+func (s deriveSource) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
+	return s.w.Source.NameID(ctx, pmid)
+}
+
+func (s deriveSource) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+	return s.w.Source.ChildrenStatus(ctx, name)
+}
+
+func (s deriveSource) Traverse(ctx context.Context, name string) ([]string, error) {
+	return s.w.Source.Traverse(ctx, name)
+}
+
+func (s deriveSource) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error {
+	sc, err := s.w.Source.Fetch(ctx, pmids, r)
+	s.w.sc |= sc
+	return err
+}
+
+// AddDerived defines a derived metric in this context only, as
+// pmAddDerived does: it hides a global one of the same name and is
+// checked against the context's metrics at once. Errors wrap
+// pcp.ErrBadDerive; a *derive.SyntaxError gives the position.
+func (w *Context) AddDerived(ctx context.Context, name, expr string) error {
+	return w.d.AddDerived(ctx, name, expr)
+}
+
+// AddDerivedMetric is AddDerived with libpcp's message,
+// pmAddDerivedMetric: the call, the expression, a caret under the
+// mistake and the reason, or "" on success.
+func (w *Context) AddDerivedMetric(ctx context.Context, name, expr string) (string, error) {
+	err := w.AddDerived(ctx, name, expr)
+	if err != nil {
+		return err.Error() + "\n", err
+	}
+	return "", nil
+}
+
+// BindError says why a derived metric cannot be used in this context (an
+// operand it lacks, a semantic error), or nil when it can.
+func (w *Context) BindError(ctx context.Context, pmid pcp.PMID) error {
+	return w.d.BindError(ctx, pmid)
+}
+
+// Reconnect re-establishes the wrapped context, when it can be, and has
+// every derived metric checked again when next used, as
+// pmReconnectContext does.
+func (w *Context) Reconnect(ctx context.Context) error {
+	rc, ok := w.Source.(interface{ Reconnect(context.Context) error })
+	if !ok {
+		return fmt.Errorf("pmapi: Reconnect on %s context: %w", w.Source.Kind(), pcp.ErrNotHost)
+	}
+	if err := rc.Reconnect(ctx); err != nil {
+		return err
+	}
+	w.d.Rebind()
+	return nil
+}
+
+// TimeZone is the wrapped context's time zone, where it has one.
+func (w *Context) TimeZone(ctx context.Context) (string, error) {
+	tz, ok := w.Source.(interface {
+		TimeZone(context.Context) (string, error)
+	})
+	if !ok {
+		return "", fmt.Errorf("pmapi: TimeZone: %w", pcp.ErrNYI)
+	}
+	return tz.TimeZone(ctx)
+}
+
+// LookupName returns the PMID of a real or derived metric.
+func (w *Context) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
+	pmids, err := w.d.LookupNames(ctx, []string{name})
+	if err != nil {
+		return pcp.PMIDNull, err
+	}
+	if len(pmids) != 1 || pmids[0] == pcp.PMIDNull {
+		return pcp.PMIDNull, fmt.Errorf("pmapi: LookupName %q: %w", name, pcp.ErrName)
+	}
+	return pmids[0], nil
+}
+
+// LookupNames maps names to PMIDs, real metrics before derived ones.
+func (w *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+	return w.d.LookupNames(ctx, names)
+}
+
+// NameID returns the name of a real or derived metric.
+func (w *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
+	return w.d.NameID(ctx, pmid)
+}
+
+// NameAll returns every name of a PMID; a derived metric has one.
+func (w *Context) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
+	if derive.IsDerived(pmid) {
+		if name, err := w.d.NameID(ctx, pmid); err == nil {
+			return []string{name}, nil
+		}
+	}
+	return w.Source.NameAll(ctx, pmid)
+}
+
+// ChildrenStatus lists the children of name, derived ones included.
+func (w *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+	return w.d.ChildrenStatus(ctx, name)
+}
+
+// Children lists the names of the children of name.
+func (w *Context) Children(ctx context.Context, name string) ([]string, error) {
+	kids, err := w.d.ChildrenStatus(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(kids))
+	for i, k := range kids {
+		names[i] = k.Name
+	}
+	return names, nil
+}
+
+// Traverse lists the metrics under name, derived ones after real ones.
+func (w *Context) Traverse(ctx context.Context, name string) ([]string, error) {
+	return w.d.Traverse(ctx, name)
+}
+
+// LookupDesc returns a descriptor; a derived metric that cannot be bound
+// in this context is pcp.ErrBadDerive.
+func (w *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+	return w.d.LookupDesc(ctx, pmid)
+}
+
+// LookupDescs returns descriptors; one the context cannot give has
+// pcp.PMIDNull for its PMID.
+func (w *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+	return w.d.LookupDescs(ctx, pmids)
+}
+
+// LookupText returns help text; a derived metric has what its
+// configuration file set (global metrics only), falling back from the
+// full text to the one-line one unless pmapi.TextDirect is given.
+func (w *Context) LookupText(ctx context.Context, pmid pcp.PMID, level pmapi.TextLevel) (string, error) {
+	if !derive.IsDerived(pmid) {
+		return w.Source.LookupText(ctx, pmid, level)
+	}
+	help := level&pmapi.TextOneLine == 0
+	text, err := w.d.LookupText(pmid, help)
+	if err == nil && help && level&pmapi.TextDirect != 0 {
+		// the fallback to the one-line text is not wanted
+		if one, oerr := w.d.LookupText(pmid, false); oerr == nil && one == text {
+			err = pcp.ErrText
+		}
+	}
+	if err != nil {
+		return "", fmt.Errorf("pmapi: LookupText %s: %w", pmid, err)
+	}
+	return text, nil
+}
+
+// Fetch fetches real and derived metrics; the real metrics derived ones
+// need are fetched once, with the others asked for.
+func (w *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (pmapi.StateChange, error) {
+	if !anyDerived(pmids) {
+		return w.Source.Fetch(ctx, pmids, r)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sc = 0
+	err := w.d.Fetch(ctx, pmids, r)
+	return w.sc, err
+}
+
+func anyDerived(pmids []pcp.PMID) bool {
+	for _, p := range pmids {
+		if derive.IsDerived(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// RegisterDerived registers a global derived metric for every context of
+// the process, pmRegisterDerived: the expression is parsed now and
+// checked against each context's metrics when first used there. A
+// syntax error is a *derive.SyntaxError wrapping pcp.ErrBadDerive.
+func RegisterDerived(name, expr string) error {
+	err := derive.RegisterDerived(name, expr)
+	setDerivedErr(err)
+	return err
+}
+
+// RegisterDerivedMetric is RegisterDerived with libpcp's message,
+// pmRegisterDerivedMetric; the message is "" on success.
+func RegisterDerivedMetric(name, expr string) (string, error) {
+	msg, err := derive.RegisterDerivedMetric(name, expr)
+	setDerivedErr(err)
+	return msg, err
+}
+
+// LoadDerivedConfig loads global definitions from the files and
+// directories of path, separated by ':', pmLoadDerivedConfig. Bad lines
+// are reported on standard error and skipped; it returns how many
+// metrics were registered.
+func LoadDerivedConfig(path string) (int, error) {
+	return derive.LoadDerivedConfig(path)
+}
+
+var derivedErr struct {
+	sync.Mutex
+	msg string
+}
+
+func setDerivedErr(err error) {
+	derivedErr.Lock()
+	defer derivedErr.Unlock()
+	derivedErr.msg = ""
+	var se *derive.SyntaxError
+	if errors.As(err, &se) {
+		derivedErr.msg = se.Msg
+	} else if err != nil {
+		derivedErr.msg = err.Error()
+	}
+}
+
+// DerivedErrStr is pmDerivedErrStr: the reason the last RegisterDerived
+// or RegisterDerivedMetric failed, "" after one that succeeded. Unlike
+// libpcp's, which is per thread, it is one for the process.
+func DerivedErrStr() string {
+	derivedErr.Lock()
+	defer derivedErr.Unlock()
+	return derivedErr.msg
+}
