@@ -475,6 +475,12 @@ func swapEvents(data []byte, highres bool, src binary.ByteOrder) error {
 		p += recHeader
 		if flags&eventFlagMissed != 0 {
 			nparams = 0
+			// libpcp sends a high-resolution missed record's count as
+			// zero (only the legacy form keeps it on the wire); PCP's
+			// clients see 0, so ours must send what they would.
+			if highres && src == binary.NativeEndian {
+				binary.BigEndian.PutUint32(rec[recHeader-4:], 0)
+			}
 		}
 		for k := uint32(0); k < nparams; k++ {
 			if len(data)-p < 8 {

@@ -174,7 +174,9 @@ func mixedResult() *pcp.Result {
 	u64 := func(v uint64) []byte { return ne.AppendUint64(nil, v) }
 	events := func(highres bool) []byte {
 		// One record with a 32-bit and a double parameter, then one
-		// that reports 3 missed records.
+		// that reports 3 missed records (0 in the high-resolution form,
+		// which is how libpcp puts that count on the wire; see
+		// TestHighResMissedCountOnWire).
 		b := ne.AppendUint32(nil, 2)
 		if highres {
 			b = ne.AppendUint64(b, 1700000000)
@@ -199,7 +201,11 @@ func mixedResult() *pcp.Result {
 			b = ne.AppendUint32(b, 0)
 		}
 		b = ne.AppendUint32(b, eventFlagMissed)
-		b = ne.AppendUint32(b, 3)
+		if highres {
+			b = ne.AppendUint32(b, 0)
+		} else {
+			b = ne.AppendUint32(b, 3)
+		}
 		return b
 	}
 	return &pcp.Result{
