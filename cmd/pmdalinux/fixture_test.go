@@ -42,6 +42,7 @@ func agentVarDir(t *testing.T) string {
 // pminfo -f of every metric we serve byte for byte: values, instance
 // names and numbers, and which metrics have no values.
 func TestFixtureAgainstPCP(t *testing.T) {
+	t.Parallel()
 	for _, tree := range []string{"fixture", "host"} {
 		t.Run(tree, func(t *testing.T) { fixtureAgainstPCP(t, tree) })
 	}
@@ -54,7 +55,7 @@ func fixtureAgainstPCP(t *testing.T, tree string) {
 		t.Fatal(err)
 	}
 	pmns := filepath.Join(in.Var("PCP_VAR_DIR"), "pmns", "root_linux")
-	bin := buildOurs(t, t.TempDir())
+	bin := buildOurs(t)
 	bed := func(agent string) *testbed.PMCD {
 		return testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 			testbed.PMCDAgent(),

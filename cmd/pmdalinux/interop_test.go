@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,15 +19,38 @@ import (
 	"github.com/gopcp/gopcp/pmapi"
 )
 
-// buildOurs builds this command into dir.
-func buildOurs(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "pmdalinux")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// ours is this command, built once for all the tests of the binary.
+var ours struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	out  []byte
+}
+
+// TestMain removes the built command when the tests are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if ours.dir != "" {
+		os.RemoveAll(ours.dir)
 	}
-	return bin
+	os.Exit(code)
+}
+
+// buildOurs builds this command (once) and returns its path.
+func buildOurs(t *testing.T) string {
+	t.Helper()
+	ours.once.Do(func() {
+		if ours.dir, ours.err = os.MkdirTemp("", "gopcp-pmdalinux-"); ours.err != nil {
+			return
+		}
+		ours.bin = filepath.Join(ours.dir, "pmdalinux")
+		ours.out, ours.err = exec.Command("go", "build", "-o", ours.bin, ".").CombinedOutput()
+	})
+	if ours.err != nil {
+		t.Fatalf("go build: %v\n%s", ours.err, ours.out)
+	}
+	return ours.bin
 }
 
 // beds starts PCP's pmcd with PCP's pmdalinux, PCP's pmcd with ours as a
@@ -35,7 +60,7 @@ func beds(t *testing.T) (theirs, oursPipe, oursGo *testbed.PMCD) {
 	t.Helper()
 	theirs = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent()}})
 	pmns := filepath.Join(theirs.Install().Var("PCP_VAR_DIR"), "pmns", "root_linux")
-	bin := buildOurs(t, t.TempDir())
+	bin := buildOurs(t)
 	oursPipe = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(), testbed.PipeAgent("linux", linux.Domain, pmns, bin, "-d", "60"),
 	}})
@@ -58,6 +83,7 @@ func runTool(t *testing.T, bed *testbed.PMCD, tool string, args ...string) strin
 // beds: PCP's pmcd with PCP's pmdalinux, PCP's pmcd with ours as a pipe
 // agent, gopcp's pmcd with ours in-process.
 func TestAgainstPCP(t *testing.T) {
+	t.Parallel()
 	theirs, oursPipe, oursGo := beds(t)
 	t.Run("descriptors", func(t *testing.T) { testDescriptors(t, theirs, oursPipe, oursGo) })
 	t.Run("labels", func(t *testing.T) { testLabels(t, theirs, oursPipe, oursGo) })
