@@ -10,11 +10,10 @@
 // pmapi's archive context: values come from the first record at or after
 // the window's origin.
 //
-// Not yet implemented, and reported in PCP's words as such: derived
-// metric definitions (-c, --derived; a missing file fails as
-// in PCP); -c is where package derive's definitions will be loaded into a
-// wrapping Source. Time zone options are accepted and checked but have no
-// effect on a live host.
+// Derived metrics (package pmapi/derived) are in every context: PCP's
+// default definitions or PCP_DERIVED_CONFIG's, and -c/--derived files.
+// Time zone options are accepted and checked but have no effect on a
+// live host.
 package main
 
 import (
@@ -51,13 +50,12 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	prog := p.Progname()
 
 	for _, d := range f.derived {
-		// derived metrics are not implemented: a missing file fails as in
-		// PCP, any other is refused as not yet implemented
-		text := pcp.ErrorText(int32(pcp.ErrNYI))
-		if _, err := os.Stat(d); err != nil {
-			text = "No such file or directory"
+		// -c is pminfo's own option; a bad file is not fatal
+		err := p.LoadDerived(d)
+		fmt.Fprint(errw, p.DerivedMessages())
+		if err != nil {
+			fmt.Fprintf(errw, "%s: derived configuration(s) error: %s\n", prog, cli.ErrText(err))
 		}
-		fmt.Fprintf(errw, "%s: derived configuration(s) error: %s\n", prog, text)
 	}
 	if f.batch < 0 {
 		fmt.Fprintf(errw, "%s: namelist malloc: Cannot allocate memory\n", prog)
@@ -99,7 +97,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer c.Close()
-		r.c = pmapi.WithAnonMetrics(c)
+		r.c = p.WithDerived(c, errw)
 		r.names = r.c
 		if ac, ok := c.(*pmapi.ArchiveContext); ok {
 			// one metric a batch, each fetched from the window's

@@ -134,7 +134,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer src.Close()
-	pr := &prober{f: f, src: pmapi.WithAnonMetrics(src), out: out, lastInDom: noInDom}
+	pr := &prober{f: f, src: p.WithDerived(src, stderr), out: out, lastInDom: noInDom}
 	pr.probe(ctx, p.Args)
 	if f.verbose {
 		var out, in [pmapi.NumPDUTypes]uint64

@@ -131,7 +131,7 @@ func (s *storer) run(ctx context.Context, p *cli.Parsed) error {
 		return s.fail(s.errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", s.prog, source, cli.ErrText(err))
 	}
 	defer src.Close()
-	src = pmapi.WithAnonMetrics(src)
+	src = p.WithDerived(src, s.errw)
 	name, value := p.Args[0], p.Args[1]
 
 	pmid, err := src.LookupName(ctx, name)

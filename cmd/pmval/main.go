@@ -248,7 +248,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	host, _ := src.HostName(ctx)
 	out.WriteString(p.TimezoneNote(host))
 
-	v := &valuer{f: f, p: p, src: pmapi.WithAnonMetrics(src), out: out, errw: errw, prog: prog,
+	v := &valuer{f: f, p: p, src: p.WithDerived(src, errw), out: out, errw: errw, prog: prog,
 		kind: kind, host: host, spec: spec, finish: finish, amode: pmapi.ModeInterp, source: source}
 	if ac, ok := src.(*pmapi.ArchiveContext); ok {
 		v.archive, v.ac = true, ac

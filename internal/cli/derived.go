@@ -46,3 +46,12 @@ func (p *Parsed) WithDerived(src pmapi.Source, stderr io.Writer) pmapi.Source {
 	reg.Warn = func(msg string) { fmt.Fprint(stderr, msg) }
 	return derived.Wrap(src, reg)
 }
+
+// DerivedMessages returns, once, the messages about derived metric
+// definitions read so far, for tools that load definitions themselves
+// (pminfo -c) and print them as libpcp does, straight away.
+func (p *Parsed) DerivedMessages() string {
+	s := p.derivedPending
+	p.derivedPending = ""
+	return s
+}
