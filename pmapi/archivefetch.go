@@ -66,7 +66,9 @@ func (c *ArchiveContext) position(mode Mode, t pcp.Timestamp) {
 		}
 	}
 	c.switchTo(n)
-	c.rd.SetMode(readerMode(mode), t)
+	if err := c.rd.Seek(readerMode(mode), t); err != nil {
+		c.rd.SetMode(readerMode(mode), t)
+	}
 }
 
 func readerMode(m Mode) archive.Mode {
