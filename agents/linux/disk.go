@@ -1,6 +1,9 @@
 package linux
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // diskStat is one line of /proc/diskstats.
 type diskStat struct {
@@ -12,6 +15,7 @@ type diskStat struct {
 	capacity                            uint64 // Kbytes, from sysfs
 	scheduler                           string
 	kernelName                          string // dm-0 for a mapping named by its instance
+	scsiID                              string
 	kind                                diskKind
 	present                             bool
 	// zram devices' io_stat (4), mm_stat (8) and bd_stat (3) figures,
@@ -38,6 +42,7 @@ const (
 type diskData struct {
 	byKind [kindZram + 1][]diskStat
 	dmName []byte
+	id     []byte
 	sysBuf fileBuf
 	path   []byte
 }
@@ -148,10 +153,11 @@ func (x *Linux) bindDisks() {
 		return u32(uint64(len(x.indoms[diskInDom].list()))), nil
 	})
 	x.bind("hinv.map.scsi_id", srcDiskstats, func(inst int32) (pcpAtom, error) {
-		if dd.get(kindDisk, inst) == nil {
+		d := dd.get(kindDisk, inst)
+		if d == nil {
 			return pcpAtom{}, noInst
 		}
-		return str("unknown"), nil
+		return str(x.scsiID(d)), nil
 	})
 	for _, n := range []struct {
 		metric string
@@ -475,4 +481,31 @@ func (x *Linux) bindZram() {
 			return u64(v), nil
 		})
 	}
+}
+
+// scsiID is a disk's WWID from sysfs (device/wwid, else wwid), with the
+// t10., eui. and naa. prefixes turned into the numeric forms 1, 2 and 3
+// as the kernel's VPD identifiers have them; "unknown" without one.
+func (x *Linux) scsiID(d *diskStat) string {
+	name := []byte(d.kernelName)
+	b, err := x.sysBlock(name, false, "device/wwid")
+	if err != nil {
+		b, err = x.sysBlock(name, false, "wwid")
+	}
+	if err != nil || len(b) == 0 {
+		return "unknown"
+	}
+	b = b[:len(b)-1] // the kernel's newline, or the last byte, as PCP drops it
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	for i, p := range []string{"t10.", "eui.", "naa."} {
+		if hasPrefix(b, p) {
+			x.disks.id = append(append(x.disks.id[:0], byte('1'+i)), b[len(p):]...)
+			d.scsiID = keepString(d.scsiID, x.disks.id)
+			return d.scsiID
+		}
+	}
+	d.scsiID = keepString(d.scsiID, b)
+	return d.scsiID
 }

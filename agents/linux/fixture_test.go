@@ -114,6 +114,8 @@ func TestFixtureValues(t *testing.T) {
 		{"disk.dev.capacity", "nvme0n1", pmda.ErrNoValue}, // not in /proc/partitions
 		{"disk.partitions.capacity", "sda1", 976761560.0},
 		{"disk.dev.scheduler", "sda", "none"},
+		{"hinv.map.scsi_id", "sda", "35000c500a1b2c3d4"},
+		{"hinv.map.scsi_id", "nvme0n1", "unknown"},
 		{"disk.dev.scheduler", "nvme0n1", "unknown"},
 		{"disk.all.read", "", 1100.0},
 		{"disk.partitions.read", "sda1", 90.0},
