@@ -3,6 +3,7 @@ package pmapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -13,25 +14,19 @@ import (
 // AnonMetric is one of the anonymous metrics libpcp defines in every
 // context for the parameters of event records that are not metrics of
 // any agent (see pmUnpackEventRecords): event.flags and event.missed.
-// They have descriptors and help text but never values of their own.
+// They have descriptors but never values of their own. They are derived
+// metrics: package pmapi/derived gives every context them, with their
+// help text, along with the other derived metrics; this table serves
+// readers of a namespace without a context.
 type AnonMetric struct {
-	Name    string
-	PMID    pcp.PMID
-	OneLine string
-	Help    string
+	Name string
+	PMID pcp.PMID
 }
 
-// AnonMetrics are the anonymous event metrics, with libpcp's help texts
-// (tools print them, and scripts compare that output).
+// AnonMetrics are the anonymous event metrics.
 var AnonMetrics = []AnonMetric{
-	{"event.flags", pcp.PMIDEventFlags, "Flags for event records",
-		"An anonymous derived metric that is used to encode the event flags\n" +
-			"associated with event records.   See pmUnpackEventRecords(3).\n"},
-	{"event.missed", pcp.PMIDEventMissed, "Count of missed event records",
-		"An anonymous derived metric that is used to encode the number of\n" +
-			"event records missed because either the PMDA could not keep up\n" +
-			"or the PMAPI client did not collect the event records fast\n" +
-			"enough.  See pmUnpackEventRecords(3).\n"},
+	{"event.flags", pcp.PMIDEventFlags},
+	{"event.missed", pcp.PMIDEventMissed},
 }
 
 // AnonByPMID returns the anonymous metric with a PMID, or nil.
@@ -81,9 +76,9 @@ func AnonTraverse(name string, list []string, err error) ([]string, error) {
 type withAnon struct{ Source }
 
 // WithAnonMetrics returns src with libpcp's anonymous event metrics
-// (AnonMetrics) added to its names, descriptors, help text and fetches,
-// as every libpcp context has them. The result is safe for concurrent
-// use when src is.
+// (AnonMetrics) added to its names, descriptors and fetches, but none of
+// the other derived metrics; derived.Wrap gives them all, help text
+// included. The result is safe for concurrent use when src is.
 func WithAnonMetrics(src Source) Source { return withAnon{src} }
 
 func (w withAnon) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
@@ -220,11 +215,8 @@ func (w withAnon) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc
 }
 
 func (w withAnon) LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error) {
-	if m := AnonByPMID(pmid); m != nil {
-		if level&TextOneLine != 0 {
-			return m.OneLine, nil
-		}
-		return m.Help, nil
+	if AnonByPMID(pmid) != nil {
+		return "", fmt.Errorf("pmapi: LookupText %s: %w", pmid, pcp.ErrText)
 	}
 	return w.Source.LookupText(ctx, pmid, level)
 }
