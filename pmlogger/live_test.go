@@ -264,3 +264,22 @@ func shapes(dump string) string {
 	slices.Sort(keys)
 	return strings.Join(keys, "\n")
 }
+
+// TestReportAgainstPCP compares -r's report of each task with PCP's.
+func TestReportAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	const cfg = "log mandatory on 100 msec { sample.long.one sample.colour }\nlog mandatory on 2 sec sample.seconds\nlog mandatory on once { sample.ulong.one }\n"
+	l := p.StartLogger(t, testbed.LoggerOptions{Config: cfg, Name: "pcpr", Args: []string{"-V", "3", "-s", "3", "-r"}})
+	if err := l.Wait(60 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	pcpLog, _ := os.ReadFile(l.LogPath)
+	var rep strings.Builder
+	logWithOurs(t, p, filepath.Join(t.TempDir(), "ours"), cfg, Options{Version: 3, Samples: 3, Report: &rep})
+	re := regexp.MustCompile(`(?s)\n(Group \[.*?\}|Metric \S+) logged [^\n]*\n`)
+	want := strings.Join(re.FindAllString(string(pcpLog), -1), "")
+	if want == "" || want != rep.String() {
+		t.Errorf("-r report:\nPCP:\n%s\nours:\n%s", want, rep.String())
+	}
+}

@@ -27,6 +27,7 @@ type task struct {
 	last     map[pcp.PMID][]int32 // instances of the last fetch
 	next     time.Time
 	done     bool
+	reported bool // -r's report printed
 }
 
 // req is one logging request inside a task: a metric and the instances

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
@@ -104,6 +105,10 @@ func (l *Logger) work(ctx context.Context, t *task) (stop bool, err error) {
 		l.flushSize = data + 100000
 	}
 	l.lastStamp, l.lastLogOff = res.Timestamp, lastLog
+	if l.opt.Report != nil && !t.reported {
+		t.reported = true
+		l.report(t, data-lastLog)
+	}
 	for i := range res.Sets {
 		vs := &res.Sets[i]
 		insts := t.last[vs.PMID][:0]
@@ -351,4 +356,29 @@ func sameInsts(last []int32, vals []pcp.Value) bool {
 		}
 	}
 	return true
+}
+
+// report describes a task's record once, as pmlogger -r does.
+func (l *Logger) report(t *task, bytes int64) {
+	w := l.opt.Report
+	if len(t.pmids) > 1 {
+		fmt.Fprintf(w, "\nGroup [%d metrics] {\n", len(t.pmids))
+		for _, pmid := range t.pmids {
+			fmt.Fprintf(w, "\t%s\n", t.names[pmid][0])
+		}
+		fmt.Fprintf(w, "}")
+	} else {
+		fmt.Fprintf(w, "\nMetric %s", t.names[t.pmids[0]][0])
+	}
+	fmt.Fprintf(w, " logged ")
+	switch {
+	case t.once:
+		fmt.Fprintf(w, "once: %d bytes\n", bytes)
+		return
+	case t.interval%time.Second == 0:
+		fmt.Fprintf(w, "every %d sec: %d bytes ", t.interval/time.Second, bytes)
+	default:
+		fmt.Fprintf(w, "every %.3f sec: %d bytes ", t.interval.Seconds(), bytes)
+	}
+	fmt.Fprintf(w, "or %.2f Mbytes/day\n", float64(bytes)*24*60*60/(1024*1024*t.interval.Seconds()))
 }

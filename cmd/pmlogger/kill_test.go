@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,13 +28,30 @@ log mandatory on 10 msec {
 log mandatory on 25 msec { sample.dynamic sample.many }
 `
 
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
+
+// buildLogger builds this command once per test binary.
 func buildLogger(t *testing.T) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "pmlogger")
-	if b, err := exec.Command("go", "build", "-o", out, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building pmlogger: %v\n%s", err, b)
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "gopcp-pmlogger-test")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "pmlogger")
+		if b, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building pmlogger: %v\n%s", err, b)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return out
+	return built
 }
 
 // startOurs starts our pmlogger against p with killConfig.

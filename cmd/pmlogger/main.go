@@ -222,6 +222,9 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		Hostname:   f.labelHost,
 		Log:        logw,
 	}
+	if f.report {
+		opt.Report = logw
+	}
 	if f.exitTime > 0 {
 		opt.End = time.Now().Add(f.exitTime)
 	}
