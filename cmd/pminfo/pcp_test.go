@@ -36,6 +36,7 @@ var (
 )
 
 func mask(c compare, s string) string {
+	s = maskAnonHelp(s)
 	switch c {
 	case values:
 		s = hexValue.ReplaceAllString(numberValue.ReplaceAllString(s, "value N"), "value [HEX]")

@@ -212,12 +212,19 @@ func (w *Context) Traverse(ctx context.Context, name string) ([]string, error) {
 // LookupDesc returns a descriptor; a derived metric that cannot be bound
 // in this context is pcp.ErrBadDerive.
 func (w *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+	if !derive.IsDerived(pmid) {
+		// the wrapped context's own request, as libpcp makes it
+		return w.Source.LookupDesc(ctx, pmid)
+	}
 	return w.d.LookupDesc(ctx, pmid)
 }
 
 // LookupDescs returns descriptors; one the context cannot give has
 // pcp.PMIDNull for its PMID.
 func (w *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+	if !anyDerived(pmids) {
+		return w.Source.LookupDescs(ctx, pmids)
+	}
 	return w.d.LookupDescs(ctx, pmids)
 }
 
