@@ -210,7 +210,7 @@ func (c *ArchiveContext) fetchRecord(pmids []pcp.PMID, r *pcp.Result) error {
 		}
 		found := true // a fetch of only derived metrics takes any record
 		for _, id := range pmids {
-			if id != pcp.PMIDNull {
+			if id != pcp.PMIDNull && !isDerivedPMID(id) {
 				found = false
 			}
 		}
@@ -262,4 +262,10 @@ func growSets(s []pcp.ValueSet, n int) []pcp.ValueSet {
 		return s[:n]
 	}
 	return append(s[:cap(s)], make([]pcp.ValueSet, n-cap(s))...)
+}
+
+// isDerivedPMID is libpcp's IS_DERIVED: a PMID of the dynamic domain
+// (511) that derived and anonymous metrics are given.
+func isDerivedPMID(id pcp.PMID) bool {
+	return id.Domain() == 511 && id.Cluster()&2048 == 0 && id.Item() != 0
 }

@@ -135,6 +135,11 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	}
 	defer src.Close()
 	pr := &prober{f: f, src: p.WithDerived(src, stderr), out: out, lastInDom: noInDom}
+	if ac, ok := src.(*pmapi.ArchiveContext); ok {
+		if !pr.archiveOptions(ctx, p, ac, stderr) {
+			return 1
+		}
+	}
 	pr.probe(ctx, p.Args)
 	if f.verbose {
 		var out, in [pmapi.NumPDUTypes]uint64

@@ -29,6 +29,11 @@ type prober struct {
 	names []string
 	pmids []pcp.PMID
 
+	// archive is the archive context, nil for live sources; each metric
+	// is fetched forwards from origin
+	archive *pmapi.ArchiveContext
+	origin  pcp.Timestamp
+
 	// the instances of the last instance domain asked for, pmprobe's
 	// lookup cache
 	lastInDom pcp.InDom
@@ -109,7 +114,11 @@ func (p *prober) lookup(ctx context.Context) {
 
 func (p *prober) instances(ctx context.Context, indom pcp.InDom) ([]pmapi.Instance, error) {
 	if indom != p.lastInDom {
-		p.insts, p.instErr = p.src.GetInDom(ctx, indom)
+		if p.archive != nil {
+			p.insts, p.instErr = p.archive.GetInDomArchive(indom)
+		} else {
+			p.insts, p.instErr = p.src.GetInDom(ctx, indom)
+		}
 		p.lastInDom = indom
 	}
 	return p.insts, p.instErr
@@ -128,6 +137,15 @@ func (p *prober) report(ctx context.Context) {
 		batch = min(len(p.pmids)-fetched, max(f.batch, 1))
 		if f.batch <= 0 {
 			batch = len(p.pmids) - fetched
+		}
+		if p.archive != nil {
+			// from archives one metric a fetch, each from the origin
+			if err := p.archive.SetMode(pmapi.ModeForw, p.origin, 0); err != nil {
+				fmt.Fprintf(p.out, "%d %s (pmSetMode)\n", code(err), errText(err))
+				fetched++
+				continue
+			}
+			batch = 1
 		}
 		if _, err := p.src.Fetch(ctx, p.pmids[fetched:fetched+batch], &res); err != nil {
 			fmt.Fprintf(p.out, "%s %d %s (pmFetch)\n", p.names[fetched], code(err), errText(err))
