@@ -177,10 +177,27 @@ func isHex(c byte) bool {
 }
 
 type parser struct {
-	toks []token
-	pos  int
-	file string
-	def  time.Duration
+	toks     []token
+	pos      int
+	file     string
+	def      time.Duration
+	inBraces bool // pmlogger's lexer gives keywords as names only inside { }
+}
+
+// keywords are the words pmlogger's lexer reserves outside braces.
+var keywords = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`millisecond milliseconds mandatory advisory disallow minute minutes
+		second seconds default enquire access except allow every maybe hour hours msec msecs min mins
+		once sec secs log all off on`) {
+		keywords[k] = true
+	}
+}
+
+// isName reports whether t is a NAME token where the parser stands.
+func (p *parser) isName(t *token) bool {
+	return !t.quoted && validName(t.text) && (p.inBraces || !keywords[t.text])
 }
 
 func (p *parser) peek() *token {
@@ -314,6 +331,7 @@ func (p *parser) frequency(st *Statement) error {
 
 func (p *parser) metrics(st Statement) (Statement, error) {
 	if !p.is("{") {
+		p.inBraces = false
 		m, err := p.metric()
 		if err != nil {
 			return st, err
@@ -322,8 +340,11 @@ func (p *parser) metrics(st Statement) (Statement, error) {
 		return st, nil
 	}
 	p.next()
+	p.inBraces = true
+	defer func() { p.inBraces = false }()
 	for {
 		if p.is("}") {
+			p.inBraces = false
 			p.next()
 			if len(st.Metrics) == 0 {
 				p.pos--
@@ -357,7 +378,7 @@ func validName(s string) bool {
 
 func (p *parser) metric() (MetricSpec, error) {
 	t := p.peek()
-	if t == nil || t.quoted || !validName(t.text) {
+	if t == nil || !p.isName(t) {
 		return MetricSpec{}, p.errorf("syntax error")
 	}
 	p.next()
@@ -387,7 +408,7 @@ func (p *parser) metric() (MetricSpec, error) {
 		}
 		n, err := strconv.ParseInt(t.text, 10, 32)
 		switch {
-		case t.quoted || validName(t.text):
+		case t.quoted || p.isName(t):
 			m.Insts = append(m.Insts, InstSpec{Name: t.text})
 		case err == nil && t.text[0] != '-' && t.text[0] != '+':
 			m.Insts = append(m.Insts, InstSpec{Number: int32(n), ByNum: true})

@@ -37,6 +37,15 @@ type req struct {
 	insts []int32
 }
 
+// Resolve checks a configuration against src as pmlogger -C does: the
+// names, descriptors and instances are looked up and problems reported
+// to log as pmlogger's warnings. It returns the number of fetch tasks
+// that would log something.
+func Resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, log io.Writer) (int, error) {
+	tasks, err := resolve(ctx, src, cfg, file, log)
+	return len(tasks), err
+}
+
 // resolve turns the configuration's statements into tasks, one per
 // distinct state and interval, in order of first appearance (with "log
 // once" tasks first). Names are expanded through the namespace and

@@ -155,8 +155,11 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	f := &flags{interval: 60 * time.Second}
 	cmd := command(f)
 	p := cli.Parse(cmd, argv)
-	if p.Errors > 0 || p.Exit || len(p.Args) != 1 {
-		if len(p.Args) != 1 && !p.Exit {
+	if p.Errors == 0 && !p.Exit && f.check && len(p.Args) > 0 {
+		p.Errorf("%s: too many arguments\n", p.Progname())
+	}
+	if p.Errors > 0 || p.Exit || (!f.check && len(p.Args) != 1) {
+		if !f.check && len(p.Args) != 1 && !p.Exit && p.Errors == 0 {
 			p.Errors++
 		}
 		fmt.Fprint(stderr, p.Report(cmd))
@@ -166,40 +169,28 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	prog := p.Progname()
-	var src []byte
-	var err error
-	cfgName := f.config
-	if f.config == "" {
-		cfgName = "<stdin>"
-		src, err = io.ReadAll(stdin)
-	} else {
-		src, err = os.ReadFile(f.config)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: Cannot open config file \"%s\": %v\n", prog, f.config, err)
-		return 1
-	}
-	cfg, err := pmlogger.ParseConfig(string(src), cfgName, f.interval)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s\n", err)
-		return 1
-	}
 
+	// Messages go to the log file (pmlogger.log unless -l says), which
+	// starts with a header; with -C they go to stderr.
 	logw := stderr
-	if f.logFile != "" && !f.check {
-		lf, err := os.OpenFile(f.logFile, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if !f.check {
+		name := f.logFile
+		if name == "" {
+			name = "pmlogger.log"
+		}
+		lf, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: cannot open log file \"%s\": %v\n", prog, f.logFile, err)
+			fmt.Fprintf(stderr, "%s: cannot open log file \"%s\": %v\n", prog, name, err)
 			return 1
 		}
 		defer lf.Close()
 		logw = lf
+		hn, _ := os.Hostname()
+		fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 	}
-	host := p.Hosts0("local:")
-	hn, _ := os.Hostname()
-	fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 	fmt.Fprintf(logw, "[%s] %s(%d) Info: Start\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid())
 
+	host := p.Hosts0("local:")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ctxSrc, err := p.NewSource(ctx, pmapi.KindHost, host)
@@ -208,6 +199,32 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	defer ctxSrc.Close()
+
+	var src []byte
+	cfgName := f.config
+	if f.config == "" {
+		cfgName = "<stdin>"
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(f.config)
+	}
+	if err != nil {
+		fmt.Fprintf(logw, "%s: Cannot open config file \"%s\": %v\n", prog, f.config, err)
+		return 1
+	}
+	cfg, err := pmlogger.ParseConfig(string(src), cfgName, f.interval)
+	if err != nil {
+		fmt.Fprintf(logw, "%s\n", err)
+		return 1
+	}
+	if f.check {
+		if _, err := pmlogger.Resolve(ctx, ctxSrc, cfg, cfgName, logw); err != nil {
+			fmt.Fprintf(logw, "%s: %s\n", prog, cli.ErrText(err))
+			return 1
+		}
+		fmt.Fprintf(logw, "Config parsed\n")
+		return 0
+	}
 	fmt.Fprintf(logw, "Config parsed\n")
 
 	opt := pmlogger.Options{
@@ -235,9 +252,6 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 			return 1
 		}
 		opt.End = end.Time()
-	}
-	if f.check {
-		return 0
 	}
 	lg, err := pmlogger.New(ctx, ctxSrc, cfg, opt)
 	if err != nil {
