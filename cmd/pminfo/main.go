@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
@@ -109,6 +110,11 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 			r.origin = times.Window.Origin
+			host, _ := c.HostName(ctx)
+			out.WriteString(p.TimezoneNote(host))
+			// event record times print in the reporting zone, as
+			// libpcp's pmNewZone makes it the process's
+			time.Local = times.Zone
 		}
 	}
 	return r.main(ctx, p.Args)
