@@ -2,6 +2,12 @@
 // a namespace to PCP clients and their requests through the agents of its
 // pmcd.conf, with PCP's pmcd options; see package pmcd.
 //
+// With no -c (and no $PCP_PMCDCONF_PATH in the environment) it runs the
+// built-in configuration, pmcd.DefaultConf: pmcd's own agent, the Linux
+// agent and the sample agent in-process, with the namespace they bring
+// (unless -n names one), so that it needs nothing of PCP installed. PCP's
+// /etc/pcp/pmcd/pmcd.conf is used only when named with -c.
+//
 // It always runs in the foreground; without -f it writes its pid to
 // $PCP_RUN_DIR/pmcd.pid, as PCP's pmcd does when it becomes a daemon, for
 // the scripts that signal it. -A, -Q and -U are accepted and have no
@@ -29,6 +35,7 @@ import (
 	// The Go agents this pmcd runs in-process, found by the entry
 	// points pmcd.conf "dso" lines name.
 	_ "github.com/gopcp/gopcp/agents/all"
+	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pmcd"
 	"github.com/gopcp/gopcp/pmns"
@@ -104,6 +111,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 // verify is pmcd -v: report on the configuration and exit 1 if it has
 // errors.
 func verify(path string) error {
+	if path == "" {
+		return nil // the built-in configuration
+	}
 	conf, err := pmcd.LoadConf(path)
 	if conf != nil {
 		for _, w := range conf.Warnings {
@@ -158,26 +168,33 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	loadNS := func(path string) (*pmns.Tree, error) {
 		return pmns.LoadWith(path, pmns.Options{NoDuplicates: o.uniqNames})
 	}
-	var tree *pmns.Tree
+	var conf *pmcd.Conf
 	var err error
-	if o.nsPath != "" {
+	if o.config == "" {
+		conf = pmcd.DefaultConf()
+	} else if conf, err = pmcd.LoadConf(o.config); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", o.config, err)
+	}
+	var tree *pmns.Tree
+	switch {
+	case o.nsPath != "":
 		files.LoadPMNS = loadNS
 		tree, err = loadNS(o.nsPath)
-	} else {
+	case o.config == "":
+		// The built-in agents bring their own names, so that pmcd
+		// needs no namespace files either.
+		files.PMNSPath = ""
+		tree, err = pmcd.AgentNamespace(ctx, conf, map[string]pmcd.NameSource{"sample_init": sample.Namespace})
+	default:
 		files.PMNSPath = pmns.DefaultPath()
 		files.LoadPMNS = func(string) (*pmns.Tree, error) { return pmns.LoadDefault() }
 		tree, err = pmns.LoadDefault()
 	}
 	if err != nil {
 		return fmt.Errorf("cannot load namespace: %w", err)
-	}
-
-	conf, err := pmcd.LoadConf(o.config)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return fmt.Errorf("%s: %w", o.config, err)
 	}
 	for _, w := range conf.Warnings {
 		logger.Print(w)

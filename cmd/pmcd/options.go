@@ -148,8 +148,12 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 // defaults fills in what the options left unset, from PCP's environment
 // and pcp.conf as PCP's pmcd does.
 func (o *options) defaults() {
+	// Without -c, pmcd.conf is the one $PCP_PMCDCONF_PATH names in the
+	// environment; else (config left empty) the built-in configuration
+	// of in-process agents, even where PCP's pmcd.conf exists: -c
+	// /etc/pcp/pmcd/pmcd.conf serves that one.
 	if o.config == "" {
-		o.config = confVar("PCP_PMCDCONF_PATH", "/etc/pcp/pmcd/pmcd.conf")
+		o.config = os.Getenv("PCP_PMCDCONF_PATH")
 	}
 	if len(o.ports) == 0 {
 		o.ports = defaultPorts()

@@ -1,0 +1,100 @@
+package pmcd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// DefaultConf is the configuration of a pmcd started without pmcd.conf:
+// in-process agents only, so that it needs nothing installed — pmcd's own
+// agent (pmcd_init, domain 2), the Linux agent (linux_init, 60) and the
+// sample agent (sample_init, 29), at the domains PCP gives them, and no
+// access control. The Linux and sample agents must be registered (import
+// package agents/all).
+func DefaultConf() *Conf {
+	return &Conf{Agents: []AgentConf{
+		{Name: "pmcd", Domain: 2, Kind: AgentDSO, Entry: pmcdEntry},
+		{Name: "linux", Domain: 60, Kind: AgentDSO, Entry: "linux_init"},
+		{Name: "sample", Domain: 29, Kind: AgentDSO, Entry: "sample_init"},
+	}}
+}
+
+// NameSource gives an in-process agent's part of the namespace when the
+// names are not all in its metric table (an agent with dynamic subtrees,
+// or with several names for a metric).
+type NameSource func(domain uint32) (*pmns.Tree, error)
+
+// AgentNamespace builds the namespace of conf's in-process agents from
+// the agents themselves, for a pmcd on a host without PCP's namespace
+// files: an agent whose entry point has a NameSource in sources gets that
+// part, any other the names of its metric table. Lines of other kinds are
+// skipped: only PCP's namespace files know a daemon agent's names.
+func AgentNamespace(ctx context.Context, conf *Conf, sources map[string]NameSource) (*pmns.Tree, error) {
+	t := pmns.New()
+	for _, ac := range conf.Agents {
+		if ac.Kind != AgentDSO {
+			continue
+		}
+		part, err := agentNames(ctx, ac, sources[ac.Entry])
+		if err != nil {
+			return nil, fmt.Errorf("namespace of agent %s: %w", ac.Name, err)
+		}
+		names, err := part.Traverse("")
+		if err != nil {
+			return nil, fmt.Errorf("namespace of agent %s: %w", ac.Name, err)
+		}
+		for _, n := range names {
+			id, err := part.Lookup(n)
+			if err != nil {
+				return nil, err
+			}
+			if err := t.Add(n, id); err != nil {
+				return nil, fmt.Errorf("namespace of agent %s: %w", ac.Name, err)
+			}
+		}
+	}
+	return t, nil
+}
+
+// agentNames is one in-process agent's namespace.
+func agentNames(ctx context.Context, ac AgentConf, src NameSource) (*pmns.Tree, error) {
+	if src != nil {
+		return src(ac.Domain)
+	}
+	t := pmns.New()
+	if ac.Entry == pmcdEntry {
+		ms, _ := pmcdTable()
+		for _, m := range ms {
+			id := pcp.NewPMID(ac.Domain, m.Desc.PMID.Cluster(), m.Desc.PMID.Item())
+			if err := t.Add(m.Name, id); err != nil {
+				return nil, err
+			}
+		}
+		return t, nil
+	}
+	newAgent := lookupDSO(ac.Entry)
+	if newAgent == nil {
+		return nil, fmt.Errorf("no in-process agent has the entry point %q", ac.Entry)
+	}
+	a, err := newAgent(ac.Domain)
+	if err != nil {
+		return nil, err
+	}
+	names, err := a.Traverse(ctx, 0, "")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		id, err := a.LookupName(ctx, 0, n)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.Add(n, id); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
