@@ -156,4 +156,3 @@ func withoutPCP(env []string) []string {
 	}
 	return out
 }
-
