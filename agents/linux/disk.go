@@ -16,6 +16,7 @@ type diskStat struct {
 	scheduler                           string
 	kernelName                          string // dm-0 for a mapping named by its instance
 	scsiID                              string
+	wwid                                string // scsiID as the last refresh found it
 	kind                                diskKind
 	present                             bool
 	// zram devices' io_stat (4), mm_stat (8) and bd_stat (3) figures,
@@ -249,6 +250,8 @@ func (x *Linux) readDiskstats() error {
 	for _, fam := range diskFamilies {
 		x.indoms[fam.indom].begin()
 	}
+	w := &x.indoms[wwidInDom]
+	w.begin()
 	for len(b) > 0 {
 		var line []byte
 		line, b = nextLine(b)
@@ -260,6 +263,9 @@ func (x *Linux) readDiskstats() error {
 		name := f[2]
 		kind := classify(name)
 		if kind == kindOther {
+			if isWWID(string(name)) {
+				w.add(name) // a device named by its WWID
+			}
 			continue
 		}
 		instName := name
@@ -302,6 +308,10 @@ func (x *Linux) readDiskstats() error {
 		d.capacity = 0 // from /proc/partitions, when a capacity is asked for
 		if kind == kindDisk {
 			d.scheduler = x.scheduler(name, d.scheduler)
+			// A disk with a WWID makes (or joins) a multipath instance.
+			if d.wwid = x.scsiID(d); d.wwid != "unknown" && !listed(w, d.wwid) {
+				w.add([]byte(d.wwid))
+			}
 		}
 		if kind == kindZram {
 			x.zramStats(name, d)
@@ -310,7 +320,18 @@ func (x *Linux) readDiskstats() error {
 	for _, fam := range diskFamilies {
 		x.indoms[fam.indom].end()
 	}
+	w.end()
 	return nil
+}
+
+// listed reports whether name is in t's listing in progress.
+func listed(t *indomTable, name string) bool {
+	for _, in := range t.scratch {
+		if in.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // sysBlock reads /sys/block/NAME/rel (or /sys/class/block for a

@@ -30,6 +30,7 @@ var families = []struct {
 	{"disk.partitions.", diskHelp("each disk partition", "/proc/diskstats")},
 	{"disk.dm.", diskHelp("each device-mapper device (named by its mapping)", "/proc/diskstats")},
 	{"disk.md.", diskHelp("each software RAID (md) device", "/proc/diskstats")},
+	{"disk.wwid.", diskHelp("each multipath device, by WWID, summed over the disks that are its paths", "/proc/diskstats and the disks' sysfs wwid")},
 	{"network.interface.", netHelp},
 	{"mem.vmstat.", vmstatHelp},
 	{"network.sockstat.", sockstatHelp},
@@ -98,6 +99,7 @@ var diskFieldText = map[string][2]string{
 	"inflight":          {"requests in progress now", "Number of requests issued to the device and not yet completed, at the time of the fetch."},
 	"scheduler":         {"I/O scheduler of the disk", "Name of the I/O scheduler the block layer uses for the disk (the selected entry of queue/scheduler in sysfs), \"none\" for a device without one."},
 	"status":            {"state of the md device", "State of the software RAID device as mdadm reports it."},
+	"scsi_paths":        {"disks that are paths to the device", "The names of the disks reporting the device's WWID, space separated."},
 }
 
 func diskHelp(scope, source string) func(string) (string, string, bool) {

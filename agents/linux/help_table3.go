@@ -51,6 +51,7 @@ func init() {
 	}
 	metricHelp["sysfs.kernel.debug.extfrag_unusable"] = [2]string{"External fragmentation of each NUMA node's Normal zone",
 		"For each NUMA node, the Normal zone's unusable free space indices (one per\nallocation order, from debugfs's extfrag/unusable_index) added up; higher\nmeans free memory is in blocks too small for larger allocations. No value\nwithout debugfs."}
+	indomHelps[wwidInDom] = [2]string{"Multipath devices", "One instance per WWID that disks report in sysfs, named by the WWID."}
 	indomHelps[fchostInDom] = [2]string{"Fibre Channel hosts", "One instance per Fibre Channel host adapter in /sys/class/fc_host."}
 	indomHelps[icmpmsgInDom] = [2]string{"ICMP message types", "The 256 ICMP message types, named TypeN."}
 	indomHelps[tmpfsInDom] = [2]string{"Mounted tmpfs filesystems", "One instance per mounted tmpfs, named by its mount point."}

@@ -14,6 +14,7 @@ func (x *Linux) bindMore() {
 	x.bindConns()
 	x.bindFCHost()
 	x.bindExtfrag()
+	x.bindWWID()
 	x.bind("pmda.uname", srcUname, func(int32) (pcpAtom, error) {
 		u := &x.uname
 		return str(u.pmdaUname), nil
