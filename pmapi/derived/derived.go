@@ -205,8 +205,44 @@ func (w *Context) Children(ctx context.Context, name string) ([]string, error) {
 }
 
 // Traverse lists the metrics under name, derived ones after real ones.
+//
+// Against a pmcd, as in libpcp, derived metrics are bound as they are
+// found and those that cannot be bound are left out. Archives and local
+// contexts have their namespace in the process, which libpcp walks a
+// level at a time without binding: a derived metric shows up there even
+// when it cannot be used, and only asking for its descriptor says so.
 func (w *Context) Traverse(ctx context.Context, name string) ([]string, error) {
-	return w.d.Traverse(ctx, name)
+	if w.Source.Kind() == pmapi.KindHost {
+		return w.d.Traverse(ctx, name)
+	}
+	return w.walk(ctx, name, nil)
+}
+
+func (w *Context) walk(ctx context.Context, name string, names []string) ([]string, error) {
+	kids, err := w.d.ChildrenStatus(ctx, name)
+	if err != nil {
+		return names, err
+	}
+	if len(kids) == 0 {
+		if name == "" {
+			return names, nil
+		}
+		return append(names, name), nil
+	}
+	for _, k := range kids {
+		full := k.Name
+		if name != "" {
+			full = name + "." + k.Name
+		}
+		if k.Leaf {
+			names = append(names, full)
+			continue
+		}
+		if names, err = w.walk(ctx, full, names); err != nil {
+			return names, err
+		}
+	}
+	return names, nil
 }
 
 // LookupDesc returns a descriptor; a derived metric that cannot be bound

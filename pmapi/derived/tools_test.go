@@ -1,0 +1,317 @@
+package derived_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+const qaArchives = "/var/lib/pcp/testsuite/archives"
+
+// toolCase is one command line run by PCP's tool and by ours.
+type toolCase struct {
+	name string
+	tool string
+	args []string
+	// env is PCP_DERIVED_CONFIG's setting: "unset" leaves it out, so
+	// that PCP's defaults load; anything else, "" included, is its value
+	// (with @ standing for testdata's absolute path).
+	env string
+	// archive runs without -h, the arguments naming an archive.
+	archive bool
+	mask    func(string) string
+}
+
+// ourTools are gopcp's tools, built once for the test binary.
+var ourTools struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func buildTools(t *testing.T) string {
+	t.Helper()
+	ourTools.once.Do(func() {
+		dir, err := os.MkdirTemp("", "gopcp-derived-tools-")
+		if err != nil {
+			ourTools.err = err
+			return
+		}
+		ourTools.dir = dir
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		for _, tool := range []string{"pminfo", "pmval", "pmprobe"} {
+			cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, tool), "github.com/gopcp/gopcp/cmd/"+tool)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				ourTools.err = fmt.Errorf("go build %s: %v: %s", tool, err, out)
+				return
+			}
+		}
+	})
+	if ourTools.err != nil {
+		t.Fatal(ourTools.err)
+	}
+	return ourTools.dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if ourTools.dir != "" {
+		os.RemoveAll(ourTools.dir)
+	}
+	os.Exit(code)
+}
+
+// result is what a tool run gives.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func runTool(t *testing.T, path string, env []string, args []string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := -1
+	if cmd.ProcessState != nil {
+		code = cmd.ProcessState.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return result{stdout.String(), stderr.String(), code}
+}
+
+// setEnv returns env with PCP_DERIVED_CONFIG set as the case says.
+func setEnv(env []string, tc toolCase, testdata string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PCP_DERIVED_CONFIG=") {
+			out = append(out, kv)
+		}
+	}
+	if tc.env != "unset" {
+		out = append(out, "PCP_DERIVED_CONFIG="+strings.ReplaceAll(tc.env, "@", testdata))
+	}
+	return out
+}
+
+// pmvalTimes masks pmval's times of day and its start and end lines.
+var pmvalHeader = regexp.MustCompile(`(?m)^(start|end|host|archive):.*$`)
+
+func pmvalMask(s string) string {
+	return clitest.Times(pmvalHeader.ReplaceAllString(s, "$1: X"))
+}
+
+// anonMask blanks the help text of the anonymous metrics event.flags
+// and event.missed on both sides, since gopcp words it afresh: only
+// where the text appears is compared.
+func anonMask(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	anon, help := false, false
+	for _, line := range lines {
+		switch {
+		case help && line == "":
+			help = false
+		case help:
+			continue
+		case line == "Help:":
+			help = anon
+		case line != "" && line[0] != ' ':
+			anon = strings.HasPrefix(line, "event.flags") || strings.HasPrefix(line, "event.missed")
+			if anon {
+				line = bracketed.ReplaceAllString(line, "[ANON]")
+			}
+		case anon && strings.HasPrefix(line, "    ["):
+			line = bracketed.ReplaceAllString(line, "[ANON]")
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+var bracketed = regexp.MustCompile(`\[[^]]*\]$`)
+
+func toolCases() []toolCase {
+	var cases []toolCase
+	add := func(name, tool, env string, args ...string) {
+		cases = append(cases, toolCase{name: name, tool: tool, env: env, args: args})
+	}
+	good, bad, dir := "@/good.conf", "@/bad.conf", "@/dir"
+	// pminfo: names, traversal, children, metadata, values, help
+	add("names", "pminfo", good, "derived")
+	add("names -c", "pminfo", "", "-c", good, "derived")
+	add("names --derived", "pminfo", "", "--derived="+good, "derived")
+	add("non-leaf", "pminfo", good, "derived.sub")
+	add("deeper non-leaf", "pminfo", good, "derived.sub.deep")
+	add("leaf", "pminfo", good, "derived.sum")
+	add("desc", "pminfo", good, "-d", "derived")
+	add("fetch", "pminfo", good, "-f", "derived")
+	add("pmid", "pminfo", good, "-m", "derived")
+	add("full pmid", "pminfo", good, "-M", "derived.sum", "derived.sub.pick")
+	add("oneline", "pminfo", good, "-t", "derived")
+	add("help", "pminfo", good, "-T", "derived.help", "derived.onlyone", "derived.sum")
+	add("labels", "pminfo", good, "-l", "derived.sum", "derived.scaled")
+	add("everything", "pminfo", good, "-dfmtT", "derived")
+	add("instances", "pminfo", good, "-I", "derived.scaled", "derived.match")
+	add("mixed with real", "pminfo", good, "-df", "sample.long", "derived.sum", "sample.bin")
+	add("no such derived", "pminfo", good, "derived.nosuch")
+	add("whole namespace", "pminfo", good)
+	add("verify", "pminfo", good, "-v", "derived")
+	add("fetch -c twice", "pminfo", "", "-c", good, "-c", "@/dir", "-f", "derived.sum", "dir")
+	add("directory", "pminfo", dir, "-df", "dir")
+	add("path list", "pminfo", good+":"+dir, "-m", "dir", "derived.count")
+	add("bad definitions", "pminfo", bad, "-d", "bad")
+	add("bad definitions -c", "pminfo", "", "-c", bad, "-f", "bad")
+	add("bad operand", "pminfo", bad, "-d", "bad.missing")
+	add("bad types", "pminfo", bad, "-f", "bad.types", "bad.indom", "bad.units")
+	add("name of a real metric", "pminfo", bad, "-m", "sample.long.one")
+	add("missing -c file", "pminfo", "", "-c", "@/nosuch.conf", "derived")
+	add("missing --derived file", "pminfo", "", "--derived=@/nosuch.conf", "sample.long.one")
+	add("missing config path", "pminfo", "@/nosuch.conf", "sample.long.one")
+	add("defaults unset", "pminfo", "unset", "-d", "disk.dev", "kernel.all.cpu")
+	add("defaults empty", "pminfo", "", "-d", "disk.dev", "kernel.all.cpu")
+	add("defaults unset names", "pminfo", "unset")
+	add("defaults empty names", "pminfo", "")
+	add("anon", "pminfo", "", "-dmt", "event")
+	add("anon unset", "pminfo", "unset", "-dmtf", "event.flags", "event.missed")
+	add("anon help", "pminfo", good, "-T", "event")
+	// pmval
+	add("pmval sum", "pmval", good, "-s", "2", "-t", "0.1", "derived.sum")
+	add("pmval instances", "pmval", good, "-s", "2", "-t", "0.1", "derived.scaled")
+	add("pmval pick", "pmval", good, "-s", "2", "-t", "0.1", "derived.sub.pick")
+	add("pmval const", "pmval", good, "-s", "1", "derived.sub.deep.const")
+	add("pmval match", "pmval", good, "-s", "1", "derived.match")
+	add("pmval rate", "pmval", good, "-s", "3", "-t", "0.1", "derived.rate")
+	add("pmval float", "pmval", good, "-s", "1", "-f", "3", "derived.float")
+	add("pmval --derived", "pmval", "", "--derived="+good, "-s", "1", "derived.ratio")
+	add("pmval -c missing", "pmval", "", "--derived=@/nosuch.conf", "-s", "1", "sample.long.one")
+	add("pmval bad", "pmval", bad, "-s", "1", "bad.missing")
+	add("pmval unknown", "pmval", good, "-s", "1", "derived.nosuch")
+	add("pmval defined", "pmval", good, "-s", "1", "derived.defined")
+	add("pmval logic", "pmval", good, "-s", "1", "derived.logic")
+	add("pmval dir", "pmval", dir, "-s", "1", "dir.two")
+	// pmprobe
+	add("pmprobe names", "pmprobe", good, "derived")
+	add("pmprobe values", "pmprobe", good, "-v", "derived")
+	add("pmprobe instances", "pmprobe", good, "-i", "derived.scaled", "derived.match", "derived.nomatch")
+	add("pmprobe external", "pmprobe", good, "-I", "derived.scaled")
+	add("pmprobe --derived", "pmprobe", "", "--derived="+good, "-v", "derived.sum", "derived.sub")
+	add("pmprobe bad", "pmprobe", bad, "-v", "bad")
+	add("pmprobe dir", "pmprobe", dir, "-v", "dir")
+	add("pmprobe missing file", "pmprobe", "", "--derived=@/nosuch.conf", "sample.long.one")
+	add("pmprobe defaults", "pmprobe", "unset", "kernel.all.cpu", "disk.dev")
+	for i := range cases {
+		if cases[i].tool == "pmval" {
+			cases[i].mask = pmvalMask
+		}
+	}
+	return cases
+}
+
+// archiveCases run PCP's tools and ours on QA archives.
+func archiveCases() []toolCase {
+	arch := qaArchives + "/20041125"
+	conf := "@/archive.conf"
+	return []toolCase{
+		{name: "archive names", tool: "pminfo", env: conf, args: []string{"-a", arch, "arch"}},
+		{name: "archive desc", tool: "pminfo", env: conf, args: []string{"-a", arch, "-d", "arch"}},
+		{name: "archive fetch", tool: "pminfo", env: conf, args: []string{"-a", arch, "-f", "arch.mem", "arch.load", "arch.sel"}},
+		{name: "archive -c", tool: "pminfo", env: "", args: []string{"-a", arch, "-c", conf, "-dm", "arch"}},
+		{name: "archive missing", tool: "pminfo", env: conf, args: []string{"-a", arch, "-d", "arch.missing"}},
+		{name: "archive defaults", tool: "pminfo", env: "unset", args: []string{"-a", arch, "-d", "disk.dev", "kernel.all.cpu"}},
+		{name: "archive pmval rate", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "-s", "5", "arch.cpu"}, mask: pmvalMask},
+		{name: "archive pmval delta", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "-s", "4", "arch.disk"}, mask: pmvalMask},
+		{name: "archive pmval select", tool: "pmval", env: conf, args: []string{"-a", arch, "-s", "3", "arch.sel.hd"}, mask: pmvalMask},
+		{name: "archive pmval --derived", tool: "pmval", env: "", args: []string{"-a", arch, "--derived=" + conf, "-s", "3", "arch.load"}, mask: pmvalMask},
+		{name: "archive pmprobe", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-v", "arch"}},
+		{name: "archive pmprobe -i", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-i", "arch.sel.hd", "arch.disk"}},
+	}
+}
+
+// TestToolsAgainstPCP runs PCP's pminfo, pmval and pmprobe and gopcp's
+// with the same derived metric configuration, live against one private
+// pmcd with PCP's sample agent and on a QA archive, and compares
+// stdout, stderr and exit status.
+func TestToolsAgainstPCP(t *testing.T) {
+	pcptest.NeedTool(t, "pminfo")
+	dir := buildTools(t)
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bed := testbed.StartPMCD(t, testbed.Options{Env: []string{"PCP_DERIVED_CONFIG="}})
+	live := toolCases()
+	all := append(live, archiveCases()...)
+	for i, tc := range all {
+		t.Run(tc.name, func(t *testing.T) {
+			args := make([]string, len(tc.args))
+			for j, a := range tc.args {
+				args[j] = strings.ReplaceAll(a, "@", testdata)
+			}
+			if i < len(live) {
+				args = append([]string{"-h", bed.Host()}, args...)
+			} else if _, err := os.Stat(qaArchives); err != nil {
+				pcptest.Missing(t, "no QA archives: "+err.Error())
+			}
+			cmd, err := bed.Command(context.Background(), tc.tool, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := setEnv(cmd.Env, tc, testdata)
+			want := runTool(t, cmd.Path, env, args)
+			got := runTool(t, filepath.Join(dir, tc.tool), env, args)
+			mask := func(s string) string {
+				s = anonMask(s)
+				if tc.mask != nil {
+					s = tc.mask(s)
+				}
+				return s
+			}
+			line := tc.tool + " " + strings.Join(args, " ")
+			if g, w := mask(got.stdout), mask(want.stdout); g != w {
+				t.Errorf("%s: stdout differs\n%s", line, firstDiff(w, g))
+			}
+			if g, w := clitest.DropNotices(got.stderr), clitest.DropNotices(want.stderr); g != w {
+				t.Errorf("%s: stderr differs\n%s", line, firstDiff(w, g))
+			}
+			if got.code != want.code {
+				t.Errorf("%s: exit %d, PCP's %d", line, got.code, want.code)
+			}
+		})
+	}
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n  PCP:  %q\n  ours: %q", i+1, a, b)
+		}
+	}
+	return ""
+}
