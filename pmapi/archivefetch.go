@@ -185,9 +185,7 @@ func (c *ArchiveContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Res
 			c.interp = newInterpolator(c)
 		}
 		err = c.interp.fetch(pmids, r)
-		if err == nil {
-			c.origin = addNsec(c.origin, int64(c.delta))
-		}
+		c.origin = step(c.origin, c.delta)
 	} else {
 		err = c.fetchRecord(pmids, r)
 	}
@@ -268,4 +266,21 @@ func growSets(s []pcp.ValueSet, n int) []pcp.ValueSet {
 // (511) that derived and anonymous metrics are given.
 func isDerivedPMID(id pcp.PMID) bool {
 	return id.Domain() == 511 && id.Cluster()&2048 == 0 && id.Item() != 0
+}
+
+// step moves an interpolation's time on by delta as libpcp does, which
+// leaves a nanosecond count of exactly one second unnormalized (tools
+// then print such a time as ".1000").
+func step(t pcp.Timestamp, delta time.Duration) pcp.Timestamp {
+	sec := t.Sec + int64(delta/time.Second)
+	nsec := int64(t.Nsec) + int64(delta%time.Second)
+	for nsec > 1e9 {
+		sec++
+		nsec -= 1e9
+	}
+	for nsec < 0 {
+		sec--
+		nsec += 1e9
+	}
+	return pcp.Timestamp{Sec: sec, Nsec: int32(nsec)}
 }

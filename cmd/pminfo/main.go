@@ -114,7 +114,9 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			out.WriteString(p.TimezoneNote(host))
 			// event record times print in the reporting zone, as
 			// libpcp's pmNewZone makes it the process's
-			time.Local = times.Zone
+			if p.HostZone || p.Timezone != "" {
+				time.Local = times.Zone
+			}
 		}
 	}
 	return r.main(ctx, p.Args)

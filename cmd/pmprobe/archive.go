@@ -25,7 +25,9 @@ func (p *prober) archiveOptions(ctx context.Context, parsed *cli.Parsed, ac *pma
 	p.out.WriteString(parsed.TimezoneNote(host))
 	// values print their times in the reporting zone, as libpcp's
 	// pmNewZone makes it the process's
-	time.Local = times.Zone
+	if parsed.HostZone || parsed.Timezone != "" {
+		time.Local = times.Zone
+	}
 	p.archive, p.origin = ac, times.Window.Origin
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -351,6 +352,16 @@ func (p *Parsed) end() {
 
 // errnoError is an operating system error as its PCP code, -errno.
 func errnoError(err error) error {
+	var pe pcp.Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		var errno syscall.Errno
+		if !errors.As(err, &errno) {
+			return pcp.Error(-int32(syscall.ENOENT))
+		}
+	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		return pcp.Error(-int32(errno))
@@ -360,6 +371,7 @@ func errnoError(err error) error {
 
 // errText is pmErrStr of the PCP code an error carries.
 func errText(err error) string {
+	err = errnoError(err)
 	var pe pcp.Error
 	if errors.As(err, &pe) {
 		return pcp.ErrorText(int32(pe))

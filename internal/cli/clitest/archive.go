@@ -1,0 +1,84 @@
+package clitest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/pcptest"
+)
+
+// QAArchives is where Debian's pcp-testsuite puts PCP's QA archives.
+const QAArchives = "/var/lib/pcp/testsuite/archives"
+
+// QAArchive returns the path of a QA archive (its base name) or
+// directory of archives, skipping
+// or failing t as pcptest.Missing says when the archives are absent.
+func QAArchive(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(QAArchives, name)
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		return p
+	}
+	if m, _ := filepath.Glob(p + ".meta*"); len(m) == 0 {
+		pcptest.Missing(t, "QA archive "+name+" is not installed (pcp-testsuite)")
+	}
+	return p
+}
+
+// ArchiveEnv is the environment both sides of an archive comparison run
+// in: a fixed local zone and no default derived metrics.
+var ArchiveEnv = []string{"TZ=UTC", "PCP_DERIVED_CONFIG="}
+
+// CompareLocal runs every case with PCP's tool and with ours, without a
+// pmcd (archives, or options that need no source), in ArchiveEnv, and
+// compares stdout, stderr and the exit status. Cases run one after the
+// other: the tools set the process's zone, as libpcp does.
+func CompareLocal(t *testing.T, tool string, main Main, cases []Case) {
+	t.Helper()
+	bin := pcptest.NeedTool(t, tool)
+	for _, v := range ArchiveEnv {
+		name, value, _ := strings.Cut(v, "=")
+		t.Setenv(name, value)
+	}
+	for _, tc := range cases {
+		if len(tc.Env) > 0 {
+			t.Fatalf("%s: CompareLocal cases take ArchiveEnv only", tc.Name)
+		}
+		t.Run(tc.Name, func(t *testing.T) {
+			cmd := exec.CommandContext(context.Background(), bin, tc.Args...)
+			cmd.Env = append(os.Environ(), ArchiveEnv...)
+			var wantOut, wantErr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
+			err := cmd.Run()
+			wantCode := 0
+			if err != nil {
+				ee, ok := err.(*exec.ExitError)
+				if !ok {
+					t.Fatalf("%s: %v", tool, err)
+				}
+				wantCode = ee.ExitCode()
+			}
+			var stdout, stderr bytes.Buffer
+			code := main(context.Background(), append([]string{tool}, tc.Args...), &stdout, &stderr)
+			got, want := stdout.String(), wantOut.String()
+			if tc.Mask != nil {
+				got, want = tc.Mask(got), tc.Mask(want)
+			}
+			line := tool + " " + strings.Join(tc.Args, " ")
+			if got != want {
+				t.Errorf("%s: stdout differs\n%s", line, Diff(want, got))
+			}
+			if g, w := stderr.String(), wantErr.String(); g != w {
+				t.Errorf("%s: stderr differs\n%s", line, Diff(w, g))
+			}
+			if code != wantCode {
+				t.Errorf("%s: exit %d, PCP's %d", line, code, wantCode)
+			}
+		})
+	}
+}
