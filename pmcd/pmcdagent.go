@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/hostlabels"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmda"
 )
@@ -299,7 +300,7 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 	case 24:
 		return u32(uint32(s.seqnum.Load()))
 	case 25:
-		set, err := hostLabelSet(sysconfDir())
+		set, err := hostlabels.Read(hostlabels.SysconfDir()).Set()
 		if err != nil {
 			return str("")
 		}

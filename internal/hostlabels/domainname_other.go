@@ -1,7 +1,7 @@
 //go:build !linux
 
-package pmcd
+package hostlabels
 
-// domainName is empty where there is no getdomainname; pmcd then uses
+// domainName is empty where there is no getdomainname; the label is then
 // "localdomain", as PCP does when the name is unset.
 func domainName() string { return "" }

@@ -1,4 +1,4 @@
-package pmcd
+package hostlabels
 
 import "syscall"
 
