@@ -358,3 +358,13 @@ func DerivedErrStr() string {
 	defer derivedErr.Unlock()
 	return derivedErr.msg
 }
+
+// NewContext makes a context as pmapi.NewContext does and lays the
+// process's derived metrics over it, as pmNewContext gives them.
+func NewContext(ctx context.Context, kind pmapi.Kind, name string, opts ...pmapi.Option) (*Context, error) {
+	src, err := pmapi.NewContext(ctx, kind, name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return Wrap(src, nil), nil
+}
