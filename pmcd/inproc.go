@@ -61,7 +61,7 @@ func (p *inProc) callDirect(ctx context.Context, from int32, req pdu.Message) (r
 	c := pmda.Client(from)
 	switch m := req.(type) {
 	case *pdu.Profile:
-		p.a.Profile(m)
+		p.a.ProfileFrom(c, m)
 		return nil, nil
 	case *pdu.Attr:
 		return nil, p.a.Attribute(c, m.Key, m.Value)

@@ -99,6 +99,11 @@ func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error)
 		// Without a live agent, the namespace's own answer stands.
 		d, _ := pmns.DynamicDomain(id)
 		m, err := c.ask(ctx, d, &pdu.PMNSTraverse{Name: name}, pcp.ErrNoAgent)
+		if n, ok := m.(*pdu.PMNSNames); err == nil && ok && len(n.Names) == 0 {
+			// A name the agent does not know, as PCP's pmcd
+			// reports it.
+			return nil, pcp.ErrName
+		}
 		if err != pcp.ErrNoAgent {
 			return m, err
 		}
