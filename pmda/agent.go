@@ -26,6 +26,11 @@ type Config struct {
 	InDoms []InDom
 	// Labels are the agent's domain labels, besides "agent".
 	Labels []Label
+	// OwnDomainLabels makes Labels the whole domain label set: the
+	// {"agent":NAME} label is then given only when Labels is empty, as
+	// libpcp_pmda gives its default only to an agent whose label
+	// callback sets no domain labels.
+	OwnDomainLabels bool
 	// ClusterLabels are labels per PMID cluster number.
 	ClusterLabels map[uint32][]Label
 	// Fetcher supplies values; it is required. It may also implement
@@ -48,6 +53,7 @@ type Agent struct {
 	flags   pdu.Flags
 	fetcher Fetcher
 	labels  []Label
+	ownDom  bool
 	cluster map[uint32][]Label
 	log     *log.Logger
 
@@ -77,6 +83,7 @@ func New(cfg Config) (*Agent, error) {
 		flags:   cfg.Flags,
 		fetcher: cfg.Fetcher,
 		labels:  cfg.Labels,
+		ownDom:  cfg.OwnDomainLabels,
 		cluster: cfg.ClusterLabels,
 		log:     cfg.Log,
 		metrics: make(map[pcp.PMID]*Metric, len(cfg.Metrics)),

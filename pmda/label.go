@@ -63,7 +63,8 @@ func labelSet(inst int32, level uint8, labels []Label) (pcp.LabelSet, error) {
 // LabelCluster, LabelItem (ident a domain, InDom, PMID, PMID) or
 // LabelInstances (ident an InDom, one set per instance, in table order).
 // A level without labels gives no sets, as libpcp_pmda answers; the domain
-// level always has the agent's name. pcp.LabelContext gives none: pmcd
+// level has the agent's name besides Config.Labels, or, with
+// Config.OwnDomainLabels, only when Config.Labels is empty. pcp.LabelContext gives none: pmcd
 // supplies the context's labels itself. An unknown level is pcp.ErrType.
 func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) ([]pcp.LabelSet, error) {
 	if err := a.begin(ctx, c, pdu.TypeLabelReq, ident); err != nil {
@@ -88,6 +89,9 @@ func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) 
 	case pcp.LabelContext:
 		return nil, nil
 	case pcp.LabelDomain:
+		if a.ownDom && len(a.labels) > 0 {
+			return one(a.labels)
+		}
 		labels := append([]Label{{Name: "agent", Value: labelName(a.name)}}, a.labels...)
 		return one(labels)
 	case pcp.LabelInDom:
