@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
 )
@@ -45,6 +46,10 @@ func CompareLocal(t *testing.T, tool string, main Main, cases []Case) {
 		name, value, _ := strings.Cut(v, "=")
 		t.Setenv(name, value)
 	}
+	// the process's zone as ArchiveEnv's TZ makes it for PCP's tool
+	saved := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = saved })
 	for _, tc := range cases {
 		if len(tc.Env) > 0 {
 			t.Fatalf("%s: CompareLocal cases take ArchiveEnv only", tc.Name)
@@ -64,6 +69,7 @@ func CompareLocal(t *testing.T, tool string, main Main, cases []Case) {
 				wantCode = ee.ExitCode()
 			}
 			var stdout, stderr bytes.Buffer
+			time.Local = time.UTC // a fresh process's, whatever the last run set
 			code := main(context.Background(), append([]string{tool}, tc.Args...), &stdout, &stderr)
 			got, want := stdout.String(), wantOut.String()
 			if tc.Mask != nil {
