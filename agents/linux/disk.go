@@ -44,8 +44,10 @@ type diskData struct {
 	byKind [kindZram + 1][]diskStat
 	dmName []byte
 	id     []byte
-	sysBuf fileBuf
-	path   []byte
+	// needWWID: the fetch asks for disk.wwid or hinv.map.scsi_id.
+	needWWID bool
+	sysBuf   fileBuf
+	path     []byte
 }
 
 // diskFields are the per-device metrics: name suffix and value.
@@ -158,7 +160,7 @@ func (x *Linux) bindDisks() {
 		if d == nil {
 			return pcpAtom{}, noInst
 		}
-		return str(x.scsiID(d)), nil
+		return str(d.wwid), nil
 	})
 	for _, n := range []struct {
 		metric string
@@ -250,8 +252,14 @@ func (x *Linux) readDiskstats() error {
 	for _, fam := range diskFamilies {
 		x.indoms[fam.indom].begin()
 	}
+	// WWIDs cost two sysfs reads per disk; they are looked up only when
+	// the fetch asks for multipath figures or SCSI identifiers (and at
+	// start), and the multipath listing is kept otherwise.
 	w := &x.indoms[wwidInDom]
-	w.begin()
+	wwids := dd.needWWID
+	if wwids {
+		w.begin()
+	}
 	for len(b) > 0 {
 		var line []byte
 		line, b = nextLine(b)
@@ -263,7 +271,7 @@ func (x *Linux) readDiskstats() error {
 		name := f[2]
 		kind := classify(name)
 		if kind == kindOther {
-			if isWWID(string(name)) {
+			if wwids && isWWID(string(name)) {
 				w.add(name) // a device named by its WWID
 			}
 			continue
@@ -305,12 +313,17 @@ func (x *Linux) readDiskstats() error {
 		d.flIOs, d.flTicks = vals[15], vals[16]
 		d.kind, d.present = kind, true
 		d.kernelName = keepString(d.kernelName, name)
+		if kind == kindDisk && !wwids && d.wwid == "" {
+			d.wwid = "unknown" // a disk first seen when WWIDs were not wanted
+		}
 		d.capacity = 0 // from /proc/partitions, when a capacity is asked for
 		if kind == kindDisk {
 			d.scheduler = x.scheduler(name, d.scheduler)
 			// A disk with a WWID makes (or joins) a multipath instance.
-			if d.wwid = x.scsiID(d); d.wwid != "unknown" && !listed(w, d.wwid) {
-				w.add([]byte(d.wwid))
+			if wwids {
+				if d.wwid = x.scsiID(d); d.wwid != "unknown" && !listed(w, d.wwid) {
+					w.add([]byte(d.wwid))
+				}
 			}
 		}
 		if kind == kindZram {
@@ -320,7 +333,9 @@ func (x *Linux) readDiskstats() error {
 	for _, fam := range diskFamilies {
 		x.indoms[fam.indom].end()
 	}
-	w.end()
+	if wwids {
+		w.end()
+	}
 	return nil
 }
 

@@ -259,6 +259,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 	if !x.noCache {
 		x.seedInstanceNumbers(domain, x.cacheDir)
 	}
+	x.disks.needWWID = true
 	for s := range x.sources {
 		// The root-only metrics' instances appear with the first fetch
 		// that may see them, as with PCP's agent.
@@ -319,6 +320,12 @@ func (x *Linux) refreshSource(s source) {
 func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	var need uint64
 	x.noteNetNeeds(pmids)
+	x.disks.needWWID = false
+	for _, id := range pmids {
+		if id.Cluster() == wwidCluster || (id.Cluster() == 0 && id.Item() == scsiIDItem) {
+			x.disks.needWWID = true
+		}
+	}
 	for _, id := range pmids {
 		if b := x.byPMID[id]; b != nil {
 			need |= 1 << b.src

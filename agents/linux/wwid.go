@@ -5,7 +5,13 @@ import "strings"
 // disk.wwid: multipath devices by WWID, each the sum of the disks (paths)
 // that report that WWID in sysfs, as PCP's agent aggregates them.
 
-const wwidInDom = 42
+// The multipath instance domain, and the PMIDs that need WWIDs looked up:
+// the disk.wwid cluster and hinv.map.scsi_id.
+const (
+	wwidInDom   = 42
+	wwidCluster = 92
+	scsiIDItem  = 103
+)
 
 // wwidQuirks are the sums PCP's agent keeps in 32 bits although the
 // metrics are 64-bit, and the one it takes from the last path only.
