@@ -24,7 +24,7 @@ func (s *Server) startAgents(ctx context.Context) {
 			s.bringUp(ctx, a)
 		}
 	}
-	s.cur.Store(st)
+	s.cur.Store(st.publish())
 }
 
 // newAgentSlot is the slot of one pmcd.conf agent line, not yet started.

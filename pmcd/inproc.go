@@ -148,18 +148,35 @@ func (p *inProc) callDirect(ctx context.Context, from int32, req pdu.Message) (r
 	return nil, pcp.ErrIPC
 }
 
-// copyResult is a deep copy of r's value sets, value blocks included.
+// copyResult is a deep copy of r's value sets, value blocks included, in
+// three allocations: the sets, all their values, and all their blocks.
 func copyResult(r *pcp.Result) pcp.Result {
+	nvals, nbytes := 0, 0
+	for _, s := range r.Sets {
+		nvals += len(s.Values)
+		for _, v := range s.Values {
+			nbytes += len(v.Block.Data)
+		}
+	}
 	out := pcp.Result{Timestamp: r.Timestamp, Sets: make([]pcp.ValueSet, len(r.Sets))}
+	vals := make([]pcp.Value, 0, nvals)
+	var blocks []byte
+	if nbytes > 0 {
+		blocks = make([]byte, 0, nbytes)
+	}
 	for i, s := range r.Sets {
-		vals := make([]pcp.Value, len(s.Values))
-		copy(vals, s.Values)
-		for j := range vals {
-			if vals[j].Block.Data != nil {
-				vals[j].Block.Data = append([]byte(nil), vals[j].Block.Data...)
+		first := len(vals)
+		vals = append(vals, s.Values...)
+		for j := first; j < len(vals); j++ {
+			if d := vals[j].Block.Data; d != nil {
+				at := len(blocks)
+				blocks = append(blocks, d...)
+				vals[j].Block.Data = blocks[at:len(blocks):len(blocks)]
 			}
 		}
-		s.Values = vals
+		if s.Values != nil {
+			s.Values = vals[first:len(vals):len(vals)]
+		}
 		out.Sets[i] = s
 	}
 	return out

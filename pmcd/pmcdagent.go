@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"runtime"
-	"sort"
 	"strconv"
 	"sync"
 	"syscall"
@@ -34,6 +33,11 @@ type pmcdAgent struct {
 	cpu map[pmda.Client]cpuMark // per client, for cputime.per_pdu_in
 
 	hostCache hostCache
+
+	// atom holds the value being handed to FetchSet's add, which keeps
+	// no reference to it: a pointer to a local would escape at every
+	// value. The pmda.Agent serialises fetches, so one will do.
+	atom pcp.Atom
 }
 
 // cpuMark is where a client's last fetch of cputime.per_pdu_in left off.
@@ -108,7 +112,10 @@ func (p *pmcdAgent) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom)
 
 // FetchSet builds every value set of pmcd's agent.
 func (p *pmcdAgent) FetchSet(_ context.Context, c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(inst int32, t pcp.Type, a *pcp.Atom) error) error {
-	one := func(t pcp.Type, a pcp.Atom) error { return add(pcp.InstNull, t, &a) }
+	one := func(t pcp.Type, a pcp.Atom) error {
+		p.atom = a
+		return add(pcp.InstNull, t, &p.atom)
+	}
 	s := p.s
 	switch pmid.Cluster() {
 	case 0:
@@ -259,7 +266,8 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 		indom := pcp.NewInDom(pmid.Domain(), pmcdInDomRegister)
 		for i := range s.registers {
 			if pv.Selects(indom, int32(i)) {
-				if err := add(int32(i), pcp.Type32, &pcp.Atom{L: s.registers[i].Load()}); err != nil {
+				p.atom = pcp.Atom{L: s.registers[i].Load()}
+				if err := add(int32(i), pcp.Type32, &p.atom); err != nil {
 					return err
 				}
 			}
@@ -313,14 +321,13 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 
 func (p *pmcdAgent) fetchAgents(pmid pcp.PMID, pv pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error) error {
 	indom := pcp.NewInDom(pmid.Domain(), pmcdInDomAgents)
-	agents := append([]*agent(nil), p.s.st().order...)
-	sort.Slice(agents, func(i, j int) bool { return agents[i].conf.Domain < agents[j].conf.Domain })
-	for _, a := range agents {
+	for _, a := range p.s.st().byDomain {
 		inst := int32(a.conf.Domain)
 		if !pv.Selects(indom, inst) {
 			continue
 		}
-		var at pcp.Atom
+		at := &p.atom
+		*at = pcp.Atom{}
 		t := pcp.TypeU32
 		switch pmid.Item() {
 		case 0:
@@ -334,7 +341,7 @@ func (p *pmcdAgent) fetchAgents(pmid pcp.PMID, pv pmda.ProfileView, add func(int
 		default:
 			return pcp.ErrPMID
 		}
-		if err := add(inst, t, &at); err != nil {
+		if err := add(inst, t, at); err != nil {
 			return err
 		}
 	}

@@ -51,7 +51,7 @@ func (s *Server) Reload(ctx context.Context, conf *Conf, tree *pmns.Tree) {
 			s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
 		}
 	}
-	s.cur.Store(next)
+	s.cur.Store(next.publish())
 	s.seqnum.Add(1)
 	// Agents new to this state hear of the clients' attributes.
 	for _, c := range s.clientList() {

@@ -27,7 +27,7 @@ func startWithConf(t *testing.T, tree *pmns.Tree, conf string, timeout time.Dura
 }
 
 // serveOn runs srv on a loopback port until the test ends, then closes it.
-func serveOn(t *testing.T, srv *Server) string {
+func serveOn(t testing.TB, srv *Server) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -37,7 +37,7 @@ func testTree(t *testing.T) *pmns.Tree {
 }
 
 // dial connects to a server and completes the client's handshake.
-func dial(t *testing.T, host string) (net.Conn, *pdu.Reader, *pdu.Writer) {
+func dial(t testing.TB, host string) (net.Conn, *pdu.Reader, *pdu.Writer) {
 	t.Helper()
 	conn, err := net.Dial("tcp", strings.Replace(host, "localhost", "127.0.0.1", 1))
 	if err != nil {

@@ -1,6 +1,9 @@
 package pmcd
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -13,7 +16,16 @@ type state struct {
 	pmns   *pmns.Tree
 	agents map[uint32]*agent
 	order  []*agent
-	acl    *Access
+	// byDomain is order sorted by domain, as pmcd.agent.* list them.
+	byDomain []*agent
+	acl      *Access
+}
+
+// publish completes a new state before it is stored: byDomain from order.
+func (st *state) publish() *state {
+	st.byDomain = slices.Clone(st.order)
+	slices.SortStableFunc(st.byDomain, func(x, y *agent) int { return cmp.Compare(x.conf.Domain, y.conf.Domain) })
+	return st
 }
 
 // st is the state in force.
