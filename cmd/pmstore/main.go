@@ -119,6 +119,11 @@ func (s *storer) fail(w io.Writer, format string, args ...any) error {
 func (s *storer) run(ctx context.Context, p *cli.Parsed) error {
 	kind := p.Kind()
 	source := p.Source("local:")
+	if kind == pmapi.KindArchive {
+		// pmstore takes no archive: one named by $PCP_ARCHIVE leaves it
+		// on the local pmcd, as PCP's pmstore does
+		kind, source = pmapi.KindHost, "local:"
+	}
 	src, err := p.NewSource(ctx, kind, source)
 	if err != nil {
 		if kind == pmapi.KindLocal {
