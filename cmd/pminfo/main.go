@@ -30,6 +30,7 @@ import (
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/derived"
 )
 
 func main() {
@@ -75,7 +76,8 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	r := &reporter{f: f, out: out, errw: errw, prog: prog, batch: f.batch,
 		icacheInDom: pcp.InDomNull, labels: newLabelCache()}
 	if p.Namespace != nil {
-		r.names = withAnon{treeNames{p.Namespace}}
+		r.names = derived.NewNames(p.Namespace, p.DerivedRegistry())
+		fmt.Fprint(errw, p.DerivedMessages())
 	}
 	if f.needContext {
 		kind := p.Kind()

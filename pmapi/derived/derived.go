@@ -215,11 +215,14 @@ func (w *Context) Traverse(ctx context.Context, name string) ([]string, error) {
 	if w.Source.Kind() == pmapi.KindHost {
 		return w.d.Traverse(ctx, name)
 	}
-	return w.walk(ctx, name, nil)
+	return walk(ctx, w.d.ChildrenStatus, name, nil)
 }
 
-func (w *Context) walk(ctx context.Context, name string, names []string) ([]string, error) {
-	kids, err := w.d.ChildrenStatus(ctx, name)
+// walk lists the leaves at and below name a level at a time, as
+// libpcp's traversal of a namespace held in the process does; a name
+// without children (a leaf, the root of a dynamic subtree) is itself.
+func walk(ctx context.Context, children func(context.Context, string) ([]pmns.Child, error), name string, names []string) ([]string, error) {
+	kids, err := children(ctx, name)
 	if err != nil {
 		return names, err
 	}
@@ -238,7 +241,7 @@ func (w *Context) walk(ctx context.Context, name string, names []string) ([]stri
 			names = append(names, full)
 			continue
 		}
-		if names, err = w.walk(ctx, full, names); err != nil {
+		if names, err = walk(ctx, children, full, names); err != nil {
 			return names, err
 		}
 	}

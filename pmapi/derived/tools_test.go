@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,9 +30,9 @@ type toolCase struct {
 	// that PCP's defaults load; anything else, "" included, is its value
 	// (with @ standing for testdata's absolute path).
 	env string
-	// archive runs without -h, the arguments naming an archive.
-	archive bool
-	mask    func(string) string
+	// noHost runs without -h, the arguments naming another source.
+	noHost bool
+	mask   func(string) string
 }
 
 // ourTools are gopcp's tools, built once for the test binary.
@@ -218,6 +219,30 @@ func toolCases() []toolCase {
 	add("pmprobe dir", "pmprobe", dir, "-v", "dir")
 	add("pmprobe missing file", "pmprobe", "", "--derived=@/nosuch.conf", "sample.long.one")
 	add("pmprobe defaults", "pmprobe", "unset", "kernel.all.cpu", "disk.dev")
+	// local contexts (PCP's sample DSO there, gopcp's in-process agent
+	// here), whose namespace libpcp walks without binding
+	local := []string{"-L", "-K", "clear", "-K", "add,29,/var/lib/pcp/pmdas/sample/pmda_sample.so,sample_init",
+		"-n", "/var/lib/pcp/pmdas/sample/root"}
+	addLocal := func(name, tool, env string, args ...string) {
+		cases = append(cases, toolCase{name: name, tool: tool, env: env, args: append(slices.Clone(local), args...), noHost: true})
+	}
+	addLocal("local names", "pminfo", good, "derived")
+	addLocal("local desc", "pminfo", good, "-d", "derived.sum", "derived.scaled", "derived.sub")
+	addLocal("local fetch", "pminfo", good, "-f", "derived.sum", "derived.match", "derived.sub.pick")
+	addLocal("local bad", "pminfo", bad, "-d", "bad")
+	addLocal("local -c", "pminfo", "", "-c", dir, "-f", "dir")
+	addLocal("local pmprobe", "pmprobe", good, "-v", "derived.sum", "derived.scaled", "derived.count")
+	addLocal("local pmval", "pmval", good, "-s", "1", "derived.scaled")
+	// a namespace without a context: libpcp's table of global
+	// definitions, nothing bound
+	ns := "/var/lib/pcp/pmdas/sample/root"
+	cases = append(cases,
+		toolCase{name: "namespace names", tool: "pminfo", env: good, args: []string{"-n", ns, "derived"}, noHost: true},
+		toolCase{name: "namespace pmids", tool: "pminfo", env: good, args: []string{"-n", ns, "-m", "derived.sub", "event", "sample.long.one"}, noHost: true},
+		toolCase{name: "namespace bad", tool: "pminfo", env: bad, args: []string{"-n", ns, "-m", "bad"}, noHost: true},
+		toolCase{name: "namespace -c", tool: "pminfo", env: "", args: []string{"-n", ns, "-c", dir, "dir"}, noHost: true},
+		toolCase{name: "namespace whole", tool: "pminfo", env: good, args: []string{"-n", ns}, noHost: true},
+	)
 	for i := range cases {
 		if cases[i].tool == "pmval" {
 			cases[i].mask = pmvalMask
@@ -231,18 +256,18 @@ func archiveCases() []toolCase {
 	arch := qaArchives + "/20041125"
 	conf := "@/archive.conf"
 	return []toolCase{
-		{name: "archive names", tool: "pminfo", env: conf, args: []string{"-a", arch, "arch"}},
-		{name: "archive desc", tool: "pminfo", env: conf, args: []string{"-a", arch, "-d", "arch"}},
-		{name: "archive fetch", tool: "pminfo", env: conf, args: []string{"-a", arch, "-f", "arch.mem", "arch.load", "arch.sel"}},
-		{name: "archive -c", tool: "pminfo", env: "", args: []string{"-a", arch, "-c", conf, "-dm", "arch"}},
-		{name: "archive missing", tool: "pminfo", env: conf, args: []string{"-a", arch, "-d", "arch.missing"}},
-		{name: "archive defaults", tool: "pminfo", env: "unset", args: []string{"-a", arch, "-d", "disk.dev", "kernel.all.cpu"}},
-		{name: "archive pmval rate", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "-s", "5", "arch.cpu"}, mask: pmvalMask},
-		{name: "archive pmval delta", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "-s", "4", "arch.disk"}, mask: pmvalMask},
-		{name: "archive pmval select", tool: "pmval", env: conf, args: []string{"-a", arch, "-s", "3", "arch.sel.hd"}, mask: pmvalMask},
-		{name: "archive pmval --derived", tool: "pmval", env: "", args: []string{"-a", arch, "--derived=" + conf, "-s", "3", "arch.load"}, mask: pmvalMask},
-		{name: "archive pmprobe", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-v", "arch"}},
-		{name: "archive pmprobe -i", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-i", "arch.sel.hd", "arch.disk"}},
+		{noHost: true, name: "archive names", tool: "pminfo", env: conf, args: []string{"-a", arch, "arch"}},
+		{noHost: true, name: "archive desc", tool: "pminfo", env: conf, args: []string{"-a", arch, "-d", "arch"}},
+		{noHost: true, name: "archive fetch", tool: "pminfo", env: conf, args: []string{"-a", arch, "-f", "arch.mem", "arch.load", "arch.sel"}},
+		{noHost: true, name: "archive -c", tool: "pminfo", env: "", args: []string{"-a", arch, "-c", conf, "-dm", "arch"}},
+		{noHost: true, name: "archive missing", tool: "pminfo", env: conf, args: []string{"-a", arch, "-d", "arch.missing"}},
+		{noHost: true, name: "archive defaults", tool: "pminfo", env: "unset", args: []string{"-a", arch, "-d", "disk.dev", "kernel.all.cpu"}},
+		{noHost: true, name: "archive pmval rate", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "-s", "5", "arch.cpu"}, mask: pmvalMask},
+		{noHost: true, name: "archive pmval delta", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "-s", "4", "arch.disk"}, mask: pmvalMask},
+		{noHost: true, name: "archive pmval select", tool: "pmval", env: conf, args: []string{"-a", arch, "-s", "3", "arch.sel.hd"}, mask: pmvalMask},
+		{noHost: true, name: "archive pmval --derived", tool: "pmval", env: "", args: []string{"-a", arch, "--derived=" + conf, "-s", "3", "arch.load"}, mask: pmvalMask},
+		{noHost: true, name: "archive pmprobe", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-v", "arch"}},
+		{noHost: true, name: "archive pmprobe -i", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-i", "arch.sel.hd", "arch.disk"}},
 	}
 }
 
@@ -266,10 +291,13 @@ func TestToolsAgainstPCP(t *testing.T) {
 			for j, a := range tc.args {
 				args[j] = strings.ReplaceAll(a, "@", testdata)
 			}
-			if i < len(live) {
+			if !tc.noHost {
 				args = append([]string{"-h", bed.Host()}, args...)
-			} else if _, err := os.Stat(qaArchives); err != nil {
-				pcptest.Missing(t, "no QA archives: "+err.Error())
+			}
+			if i >= len(live) {
+				if _, err := os.Stat(qaArchives); err != nil {
+					pcptest.Missing(t, "no QA archives: "+err.Error())
+				}
 			}
 			cmd, err := bed.Command(context.Background(), tc.tool, args...)
 			if err != nil {
