@@ -3,8 +3,8 @@
 // values, with -i/-I the instances, from a pmcd or from in-process agents
 // (-L, -K), printing what PCP 6.0.3's pmprobe prints, character for
 // character, with its messages and exit codes. -V counts the PDUs
-// exchanged with pmcd. Archives (-a, -O) are refused as not yet
-// implemented until the archive context is wired into pmapi.
+// exchanged with pmcd. From archives (-a) each metric is fetched from the
+// window's origin (-S, -O) as PCP's pmprobe does.
 package main
 
 import (

@@ -1,16 +1,15 @@
-// Command pmval is PCP's pmval(1) for live sources: it reports the values
-// of one metric (all instances, or those -i or the metric specification
-// names) at each interval, counters as rates unless -r, from a pmcd or
-// from in-process agents (-L, -K), printing what PCP 6.0.3's pmval prints,
+// Command pmval is PCP's pmval(1): it reports the values of one metric
+// (all instances, or those -i or the metric specification names) at each
+// interval, counters as rates unless -r, from a pmcd, from in-process
+// agents (-L, -K) or from archives (-a, interpolated at -t steps over the
+// -S/-T/-O/-A window, or -U's records as logged), printing what PCP 6.0.3's pmval prints,
 // character for character, with its messages and exit codes. Event
 // metrics are unpacked record by record; -x stores a filter value first.
 //
 // For live sources -T takes an offset from now ("2sec", "+1min").
 //
-// Not done: archives (-a, -U and the -S/-T/-O/-A window, refused in
-// PCP's words until the archive context is wired into pmapi), -T as an
-// absolute time for live sources, and the GUI time control (-g, -p),
-// which is refused.
+// Not done: -T as an absolute time for live sources, and the GUI time
+// control (-g, -p), which is refused.
 package main
 
 import (
