@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log"
 	"os"
@@ -37,6 +38,15 @@ func TestMain(m *testing.M) {
 		RegisterDSO("broken_"+mode+"_init", func(domain uint32) (*pmda.Agent, error) {
 			return brokenAgent(domain, mode)
 		})
+	}
+	// The live tests spend their time waiting for daemons and PCP's
+	// tools, not computing: unless -parallel says otherwise, run more of
+	// them at once than there are CPUs.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "8")
 	}
 	os.Exit(m.Run())
 }
