@@ -30,6 +30,8 @@ type Archive struct {
 	idxFile  string
 	vols     map[int]bool // the volume numbers present
 
+	tempMu sync.Mutex
+	temps  map[int]tempVolume
 	mu     sync.Mutex
 	end    pcp.Timestamp
 	endErr error

@@ -48,17 +48,9 @@ func (f *fileData) close() {
 // keeps what came before the break, so the records before the damage
 // still read).
 func openFile(path string) (*fileData, error) {
-	name := path
-	suffix := ""
-	if i := strings.LastIndexByte(path, '.'); i >= 0 && compressedSuffix(path[i:]) {
-		suffix = path[i:]
-	} else if _, err := os.Stat(path); err != nil && errors.Is(err, fs.ErrNotExist) {
-		for _, c := range compressed {
-			if _, err := os.Stat(path + c); err == nil || !errors.Is(err, fs.ErrNotExist) {
-				name, suffix = path+c, c
-				break
-			}
-		}
+	name, suffix, err := compressedName(path)
+	if err != nil {
+		return nil, err
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -71,36 +63,46 @@ func openFile(path string) (*fileData, error) {
 	return decompress(f, suffix)
 }
 
-func decompress(f *os.File, suffix string) (*fileData, error) {
+// compressedName is the file to read for path: path itself, or failing
+// that its first compressed copy, with the compression suffix ("" for
+// none).
+func compressedName(path string) (name, suffix string, err error) {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 && compressedSuffix(path[i:]) {
+		return path, path[i:], nil
+	}
+	if _, err := os.Stat(path); err != nil && errors.Is(err, fs.ErrNotExist) {
+		for _, c := range compressed {
+			if _, err := os.Stat(path + c); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				return path + c, c, nil
+			}
+		}
+	}
+	return path, "", nil
+}
+
+// decompressor reads f's content through the decompressor its suffix
+// names.
+func decompressor(f *os.File, suffix string) (io.Reader, error) {
 	br := bufio.NewReaderSize(f, 1<<16)
-	var r io.Reader
-	var err error
 	switch suffix {
 	case ".xz", ".lzma":
 		magic, _ := br.Peek(6)
 		if bytes.Equal(magic, []byte{0xfd, '7', 'z', 'X', 'Z', 0}) {
-			var xr *xz.Reader
-			xr, err = xz.NewReader(br)
-			r = xr
-		} else {
-			var lr *lzma.Reader
-			lr, err = lzma.NewReader(br)
-			r = lr
+			return xz.NewReader(br)
 		}
+		return lzma.NewReader(br)
 	case ".bz2", ".bz":
-		r = bzip2.NewReader(br)
-	default:
-		var gr *gzip.Reader
-		gr, err = gzip.NewReader(br)
-		r = gr
+		return bzip2.NewReader(br), nil
 	}
+	return gzip.NewReader(br)
+}
+
+func decompress(f *os.File, suffix string) (*fileData, error) {
+	r, err := decompressor(f, suffix)
 	if err != nil {
 		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
 	}
 	var buf bytes.Buffer
-	if st, err := f.Stat(); err == nil {
-		buf.Grow(int(min(st.Size()*6, 1<<30)))
-	}
 	_, err = io.Copy(&buf, r)
 	if err != nil && buf.Len() == 0 {
 		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())

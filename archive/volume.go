@@ -19,6 +19,7 @@ type volume struct {
 	size  int
 
 	f      *os.File // plain file, nil when in memory
+	shared bool     // f belongs to the Archive (a decompressed copy)
 	mem    []byte   // the content, when in memory
 	win    []byte   // a window of f's content ...
 	winOff int      // ... starting at this offset
@@ -65,7 +66,9 @@ func (v *volume) at(off, n int) []byte {
 
 func (v *volume) close() {
 	if v != nil && v.f != nil {
-		v.f.Close()
+		if !v.shared {
+			v.f.Close()
+		}
 		v.f = nil
 	}
 }
@@ -90,11 +93,11 @@ func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) || strings.HasSuffix(path, ".") {
 		return nil, err
 	} else {
-		fd, err := openFile(path)
+		f, size, err := a.decompressed(vol, path)
 		if err != nil {
 			return nil, err
 		}
-		v.mem, v.size = fd.b, len(fd.b)
+		v.f, v.size, v.shared = f, size, true
 	}
 	head := v.at(0, min(v.size, labelV3Size+8))
 	l, err := checkLabelSized(head, v.size, vol, features)
@@ -105,4 +108,61 @@ func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 	v.label = l
 	v.hdr = labelSize(l.Version())
 	return v, nil
+}
+
+// decompressed returns an unlinked temporary file holding the content of
+// compressed volume vol, made once and shared by the archive's readers,
+// as libpcp decompresses into a temporary file: memory stays small
+// however large the volume.
+func (a *Archive) decompressed(vol int, path string) (*os.File, int, error) {
+	a.tempMu.Lock()
+	defer a.tempMu.Unlock()
+	if t, ok := a.temps[vol]; ok {
+		return t.f, t.size, nil
+	}
+	name, suffix, err := compressedName(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	src, err := os.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer src.Close()
+	r, err := decompressor(src, suffix)
+	if err != nil {
+		return nil, 0, err
+	}
+	tmp, err := os.CreateTemp("", "gopcp-archive-")
+	if err != nil {
+		return nil, 0, err
+	}
+	os.Remove(tmp.Name())
+	n, err := io.Copy(tmp, r)
+	if err != nil && n == 0 {
+		tmp.Close()
+		return nil, 0, errLogRec(0, "cannot decompress "+name+": "+err.Error())
+	}
+	if a.temps == nil {
+		a.temps = map[int]tempVolume{}
+	}
+	a.temps[vol] = tempVolume{tmp, int(n)}
+	return tmp, int(n), nil
+}
+
+type tempVolume struct {
+	f    *os.File
+	size int
+}
+
+// Close releases the decompressed copies of compressed volumes. Readers
+// of the archive must not be used after it.
+func (a *Archive) Close() error {
+	a.tempMu.Lock()
+	defer a.tempMu.Unlock()
+	for v, t := range a.temps {
+		t.f.Close()
+		delete(a.temps, v)
+	}
+	return nil
 }

@@ -84,6 +84,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
+	defer a.Close()
 	d := &dumper{f: &f, out: out, errw: stderr, prog: prog, a: a, label: a.Label, version: a.Version()}
 	d.loc = pcptz.Local()
 	switch {
