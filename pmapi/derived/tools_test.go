@@ -255,6 +255,7 @@ func toolCases() []toolCase {
 func archiveCases() []toolCase {
 	arch := qaArchives + "/20041125"
 	conf := "@/archive.conf"
+	linux := qaArchives + "/20190628.04.03"
 	return []toolCase{
 		{noHost: true, name: "archive names", tool: "pminfo", env: conf, args: []string{"-a", arch, "arch"}},
 		{noHost: true, name: "archive desc", tool: "pminfo", env: conf, args: []string{"-a", arch, "-d", "arch"}},
@@ -267,6 +268,12 @@ func archiveCases() []toolCase {
 		{noHost: true, name: "archive pmval select", tool: "pmval", env: conf, args: []string{"-a", arch, "-s", "3", "arch.sel.hd"}, mask: pmvalMask},
 		{noHost: true, name: "archive pmval --derived", tool: "pmval", env: "", args: []string{"-a", arch, "--derived=" + conf, "-s", "3", "arch.load"}, mask: pmvalMask},
 		{noHost: true, name: "archive pmprobe", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-v", "arch"}},
+		{noHost: true, name: "defaults archive help", tool: "pminfo", env: "unset", args: []string{"-a", linux, "-dT", "kernel.cpu.util", "disk.dev.await"}},
+		{noHost: true, name: "defaults archive oneline", tool: "pminfo", env: "unset", args: []string{"-a", linux, "-t", "disk.dev"}},
+		{noHost: true, name: "defaults archive fetch", tool: "pminfo", env: "unset", args: []string{"-a", linux, "-f", "kernel.cpu.util"}},
+		{noHost: true, name: "defaults archive pmval", tool: "pmval", env: "unset", args: []string{"-a", linux, "-t", "5", "-s", "4", "kernel.cpu.util.user"}, mask: pmvalMask},
+		{noHost: true, name: "defaults archive pmval empty", tool: "pmval", env: "", args: []string{"-a", linux, "-t", "5", "-s", "4", "kernel.cpu.util.user"}, mask: pmvalMask},
+		{noHost: true, name: "defaults archive pmprobe", tool: "pmprobe", env: "unset", args: []string{"-a", linux, "-v", "kernel.cpu.util", "disk.dev.await"}},
 		{noHost: true, name: "archive pmprobe -i", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-i", "arch.sel.hd", "arch.disk"}},
 	}
 }
