@@ -24,31 +24,10 @@ func (x *Linux) bindVmstat() {
 		}
 		x.bind(name, srcVmstat, k.getter(k.slot(name[len(prefix):])))
 	}
-	// Before 2.6.18 the slab count was one line; later it is two.
-	slab, rec, unrec := k.slot("nr_slab"), k.slot("nr_slab_reclaimable"), k.slot("nr_slab_unreclaimable")
-	x.bind(prefix+"nr_slab", srcVmstat, func(int32) (pcpAtom, error) {
-		if v, ok := k.value(slab); ok {
-			return u64(v), nil
-		}
-		r, ok1 := k.value(rec)
-		u, ok2 := k.value(unrec)
-		if !ok1 || !ok2 {
-			return pcpAtom{}, errNoValue
-		}
-		return u64(r + u), nil
-	})
-	split, page, failed := k.slot("thp_split"), k.slot("thp_split_page"), k.slot("thp_split_page_failed")
-	x.bind(prefix+"thp_split", srcVmstat, func(int32) (pcpAtom, error) {
-		if v, ok := k.value(split); ok {
-			return u64(v), nil
-		}
-		p, ok1 := k.value(page)
-		f, ok2 := k.value(failed)
-		if !ok1 || !ok2 {
-			return pcpAtom{}, errNoValue
-		}
-		return u64(p + f), nil
-	})
+	// Two counters are sums of later ones when the kernel lacks them: the
+	// slab count, split in 2.6.18, and thp_split, split in 4.5.
+	x.bind(prefix+"nr_slab", srcVmstat, k.sumGetter("nr_slab", "nr_slab_reclaimable", "nr_slab_unreclaimable"))
+	x.bind(prefix+"thp_split", srcVmstat, k.sumGetter("thp_split", "thp_split_page", "thp_split_page_failed"))
 	t := &x.vmTotals
 	x.bind(prefix+"pgsteal_total", srcVmstat, func(int32) (pcpAtom, error) { return u64(t.stealTotal), nil })
 	x.bind(prefix+"pgscan_kswapd_total", srcVmstat, func(int32) (pcpAtom, error) { return u64(t.scanKswapd), nil })
@@ -60,6 +39,39 @@ func (x *Linux) bindVmstat() {
 	x.bind("swap.in", srcVmstat, noOps)
 	x.bind("swap.out", srcVmstat, noOps)
 }
+
+// sumGetter serves key, or when the file has no such line the sum of
+// parts. PCP's agent marks an absent line as all ones and adds the marks
+// too, so a missing part subtracts one (wrapping) from the sum and two
+// missing parts give 2^64-2; only an all-ones sum has no value. Users of
+// PCP see those figures, so this agent reports the same.
+func (k *kvData) sumGetter(key string, parts ...string) getter {
+	whole := k.slot(key)
+	slots := make([]int, len(parts))
+	for i, p := range parts {
+		slots[i] = k.slot(p)
+	}
+	return func(int32) (pcpAtom, error) {
+		if v, ok := k.value(whole); ok {
+			return u64(v), nil
+		}
+		var sum uint64
+		for _, i := range slots {
+			v, ok := k.value(i)
+			if !ok {
+				v = absentMark
+			}
+			sum += v
+		}
+		if sum == absentMark {
+			return pcpAtom{}, errNoValue
+		}
+		return u64(sum), nil
+	}
+}
+
+// absentMark is PCP's agent's marker for a counter the kernel lacks.
+const absentMark = ^uint64(0)
 
 // readVmstat parses "name value" lines.
 func (x *Linux) readVmstat() error {

@@ -11,10 +11,8 @@ import (
 )
 
 // hostBound are metrics whose values do not come from the /proc and /sys
-// trees LINUX_STATSPATH moves: statfs of live mount points, and PCP's
-// thp_split, which PCP sums from two absent counters (-1 each) into
-// 18446744073709551614 where we report no value.
-var hostBound = []string{"filesys.", "tmpfs.", "mem.vmstat.thp_split"}
+// trees LINUX_STATSPATH moves: statfs of live mount points.
+var hostBound = []string{"filesys.", "tmpfs."}
 
 // agentVarDir makes a PCP_VAR_DIR for one agent, so that the instance
 // caches both agents keep start empty and land in the test's directory,
