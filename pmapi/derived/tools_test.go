@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -53,8 +54,12 @@ func buildTools(t *testing.T) string {
 		ourTools.dir = dir
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
 		for _, tool := range []string{"pminfo", "pmval", "pmprobe"} {
-			cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, tool), "github.com/gopcp/gopcp/cmd/"+tool)
+			cmd := exec.CommandContext(ctx, goTool, "build", "-o", filepath.Join(dir, tool), "github.com/gopcp/gopcp/cmd/"+tool)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				ourTools.err = fmt.Errorf("go build %s: %v: %s", tool, err, out)
 				return
