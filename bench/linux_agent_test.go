@@ -154,7 +154,7 @@ func TestLinuxAgentSideBySide(t *testing.T) {
 // ourFetchAllocs measures, in-process, the allocations of one fetch of
 // pmids by our agent.
 func ourFetchAllocs(t testing.TB, pmids []pcp.PMID) (int64, int64) {
-	a, err := linux.New(linux.Domain, linux.Options{})
+	a, err := linux.New(linux.Domain, linux.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // TestTable checks every exported metric has PCP's descriptor, help text
 // and a value or an expected absence on this host.
 func TestTable(t *testing.T) {
-	x, err := newLinux(Options{})
+	x, err := newLinux(Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

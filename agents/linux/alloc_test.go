@@ -12,7 +12,7 @@ import (
 // serves.
 func allPMIDs(tb testing.TB) (*pmda.Agent, []pcp.PMID) {
 	tb.Helper()
-	x, err := newLinux(Options{})
+	x, err := newLinux(Options{CacheDir: tb.TempDir()})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -47,6 +47,8 @@ type indomTable struct {
 	// labels, when set, gives each instance its labels as the listing is
 	// published (only when it changes).
 	labels func(pmda.Instance) []pmda.Label
+	// cache, when set, numbers new instances and keeps PCP's cache file.
+	cache *instanceCache
 }
 
 type idName struct {
@@ -65,7 +67,12 @@ func (t *indomTable) add(name []byte) int32 {
 	e, ok := t.ids[string(name)]
 	if !ok {
 		e = idName{t.next, string(name)}
-		t.next++
+		if t.cache != nil {
+			if id, ok := t.cache.number(e.name); ok {
+				e.id = id
+			}
+		}
+		t.next = max(t.next, e.id) + 1
 		t.ids[e.name] = e
 	}
 	t.scratch = append(t.scratch, pmda.Instance{ID: e.id, Name: e.name})
@@ -89,6 +96,9 @@ func (t *indomTable) addID(name []byte, id int32) {
 // listing is in instance number order, the order in which PCP's agent
 // walks its instance caches, so values come in the same order.
 func (t *indomTable) end() {
+	if t.cache != nil {
+		t.cache.save()
+	}
 	slices.SortFunc(t.scratch, func(a, b pmda.Instance) int { return cmp.Compare(a.ID, b.ID) })
 	if p := t.pub.Load(); p != nil && sameInstances(*p, t.scratch) {
 		return

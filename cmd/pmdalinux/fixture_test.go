@@ -54,15 +54,16 @@ func fixtureAgainstPCP(t *testing.T, tree string) {
 	}
 	pmns := filepath.Join(in.Var("PCP_VAR_DIR"), "pmns", "root_linux")
 	bin := buildOurs(t)
-	bed := func(agent string) *testbed.PMCD {
+	bed := func(agent, varDir string) *testbed.PMCD {
 		return testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 			testbed.PMCDAgent(),
 			testbed.PipeAgent("linux", linux.Domain, pmns, "/usr/bin/env",
-				"PCP_VAR_DIR="+agentVarDir(t), "LINUX_STATSPATH="+root, agent, "-d", "60"),
+				"PCP_VAR_DIR="+varDir, "LINUX_STATSPATH="+root, agent, "-d", "60"),
 		}})
 	}
-	theirs := bed(filepath.Join(in.Var("PCP_PMDAS_DIR"), "linux", "pmdalinux"))
-	ours := bed(bin)
+	theirVar, ourVar := agentVarDir(t), agentVarDir(t)
+	theirs := bed(filepath.Join(in.Var("PCP_PMDAS_DIR"), "linux", "pmdalinux"), theirVar)
+	ours := bed(bin, ourVar)
 	var names []string
 	for _, n := range linux.Names() {
 		keep := true
@@ -79,4 +80,49 @@ func fixtureAgainstPCP(t *testing.T, tree string) {
 		t.Errorf("pminfo -f on the fixture tree differs:\n%s", firstDiff(got, want))
 	}
 	t.Logf("%d metrics compared", len(names))
+	compareCacheFiles(t, filepath.Join(theirVar, "config", "pmda"), filepath.Join(ourVar, "config", "pmda"))
+}
+
+// compareCacheFiles checks that our agent wrote the same instance cache
+// files as PCP's (the same files, header and entries), time stamps aside.
+func compareCacheFiles(t *testing.T, theirDir, ourDir string) {
+	t.Helper()
+	list := func(dir string) map[string]string {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := make(map[string]string)
+		for _, e := range ents {
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			for i := 1; i < len(lines); i++ { // "inst stamp name": drop the stamp
+				if f := strings.SplitN(lines[i], " ", 3); len(f) == 3 {
+					lines[i] = f[0] + " " + f[2]
+				}
+			}
+			files[e.Name()] = strings.Join(lines, "\n")
+		}
+		return files
+	}
+	want, got := list(theirDir), list(ourDir)
+	if len(want) == 0 {
+		t.Fatalf("PCP's agent wrote no cache files in %s", theirDir)
+	}
+	for name, w := range want {
+		if g, ok := got[name]; !ok {
+			t.Errorf("cache file %s: PCP's agent wrote it, ours did not", name)
+		} else if g != w {
+			t.Errorf("cache file %s differs:\n%s", name, firstDiff(g, w))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("cache file %s: ours wrote it, PCP's agent did not", name)
+		}
+	}
+	t.Logf("%d cache files compared", len(want))
 }
