@@ -60,7 +60,8 @@ func TestArchivesAgainstPCP(t *testing.T) {
 		{Name: "gap", Args: a("gap", "-t", "1", "pmcd.pdu_in.error")},
 		{Name: "gap instant", Args: a("gap", "-t", "2.5", "proc.nprocs")},
 		{Name: "late", Args: a("late", "-t", "0.5", "sampledso.milliseconds")},
-		{Name: "rattle", Args: a("rattle", "-t", "0.3", "irix.kernel.all.load")},
+		{Name: "rattle", Args: a("rattle", "-t", "0.3", "-s", "300", "irix.kernel.all.load")},
+		{Name: "rattle hours", Args: a("rattle", "-t", "1h", "irix.kernel.all.load")},
 		{Name: "bug1057", Args: a("bug1057", "-t", "20", "-s", "20", "disk.dev.read")},
 		// several archives as one
 		{Name: "directory of xz archives", Args: a("multi-xz", "-t", "30", "disk.dev.read")},
