@@ -58,7 +58,7 @@ func buildTools(t *testing.T) string {
 		if err != nil {
 			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
-		for _, tool := range []string{"pminfo", "pmval", "pmprobe"} {
+		for _, tool := range []string{"pminfo", "pmval", "pmprobe", "pmstore"} {
 			cmd := exec.CommandContext(ctx, goTool, "build", "-o", filepath.Join(dir, tool), "github.com/gopcp/gopcp/cmd/"+tool)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				ourTools.err = fmt.Errorf("go build %s: %v: %s", tool, err, out)
@@ -224,6 +224,10 @@ func toolCases() []toolCase {
 	add("pmprobe dir", "pmprobe", dir, "-v", "dir")
 	add("pmprobe missing file", "pmprobe", "", "--derived=@/nosuch.conf", "sample.long.one")
 	add("pmprobe defaults", "pmprobe", "unset", "kernel.all.cpu", "disk.dev")
+	// pmstore finds derived names too; pmcd has no agent to store them
+	add("pmstore derived", "pmstore", good, "derived.sum", "5")
+	add("pmstore anon", "pmstore", good, "event.flags", "1")
+	add("pmstore bad", "pmstore", bad, "bad.missing", "1")
 	// local contexts (PCP's sample DSO there, gopcp's in-process agent
 	// here), whose namespace libpcp walks without binding
 	local := []string{"-L", "-K", "clear", "-K", "add,29,/var/lib/pcp/pmdas/sample/pmda_sample.so,sample_init",
