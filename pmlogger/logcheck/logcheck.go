@@ -5,9 +5,9 @@
 // would, pass 1 checks the temporal index against the files, pass 2 the
 // metric descriptors, and pass 3 reads every data record in time order.
 //
-// Files are taken in name order (pmlogcheck takes them in directory
-// order). The data checks of pass 3 cover timestamps and read errors;
-// pmlogcheck's counter-wrap warnings are not reproduced.
+// Files are taken in directory order, as pmlogcheck takes them. Pass 3 checks timestamps, read errors, unknown metrics, value
+// encodings and counter wraps; records out of time order are not seen,
+// as the reader skips them.
 package logcheck
 
 import (
@@ -16,7 +16,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -58,6 +57,10 @@ type checker struct {
 	results int
 	marks   int
 	dayflag bool
+	// abandoned: a value could not be extracted, where pmlogcheck
+	// exits at once with status 1
+	abandoned bool
+	instNames map[pcp.InDom]map[int32]string
 }
 
 // Check checks the archive name (a base name or one of its files),
@@ -136,6 +139,9 @@ func Check(name string, w io.Writer, opt Options) int {
 	c.pass2(a, archName)
 	if !opt.MetadataOnly {
 		c.pass3(a, archName)
+		if c.abandoned {
+			return 1
+		}
 	}
 	if opt.Verbose > 0 {
 		if c.results > 0 {
@@ -159,13 +165,18 @@ func errText(err error) string {
 // components lists the archive's files in dir, as pmlogcheck's filter
 // accepts them.
 func (c *checker) components(dir, base string) []string {
-	entries, err := os.ReadDir(dir)
+	// scandir without a sort: directory order, which Readdirnames keeps.
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	entries, err := d.Readdirnames(-1)
+	d.Close()
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, e := range entries {
-		n := e.Name()
+	for _, n := range entries {
 		if len(n) <= len(base) || n[len(base)] != '.' {
 			continue
 		}
@@ -177,7 +188,6 @@ func (c *checker) components(dir, base string) []string {
 			out = append(out, n)
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 
@@ -186,12 +196,12 @@ func (c *checker) printLabel(a *archive.Archive) {
 	fmt.Fprintf(c.w, "Log Label (Log Format Version %d)\n", l.Version())
 	fmt.Fprintf(c.w, "Performance metrics from host %s\n", l.Hostname)
 	st := l.Start.Time().In(c.opt.Loc)
-	fmt.Fprintf(c.w, "  commencing %s %s %4d\n", st.Format("Mon Jan _2"), st.Format("15:04:05.000000"), st.Year())
+	fmt.Fprintf(c.w, "  commencing %s %s %4d\n", st.Format("Mon Jan _2"), st.Format("15:04:05.000"), st.Year())
 	end, err := a.End()
 	if err != nil {
 		fmt.Fprintf(c.w, "  ending     UNKNOWN\n")
 		return
 	}
 	et := end.Time().In(c.opt.Loc)
-	fmt.Fprintf(c.w, "  ending     %s %s %4d\n", et.Format("Mon Jan _2"), et.Format("15:04:05.000000"), et.Year())
+	fmt.Fprintf(c.w, "  ending     %s %s %4d\n", et.Format("Mon Jan _2"), et.Format("15:04:05.000"), et.Year())
 }

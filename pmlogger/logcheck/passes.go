@@ -164,7 +164,7 @@ func (c *checker) pass3(a *archive.Archive, name string) {
 	r.SetMode(archive.Forward, pcp.Timestamp{})
 	var res pcp.Result
 	var last pcp.Timestamp
-	seen := map[pcp.PMID]bool{}
+	data := map[pcp.PMID]*checkData{}
 	for {
 		err := r.Fetch(&res)
 		if errors.Is(err, pcp.ErrEOL) {
@@ -184,18 +184,20 @@ func (c *checker) pass3(a *archive.Archive, name string) {
 		}
 		last = res.Timestamp
 		if len(res.Sets) == 0 {
+			// a mark: no wrap check across the gap
+			for _, cd := range data {
+				if cd != nil {
+					for _, in := range cd.insts {
+						in.lastTime.Sec = 0
+					}
+				}
+			}
 			c.marks++
 			continue
 		}
-		for i := range res.Sets {
-			vs := &res.Sets[i]
-			if vs.NumVal <= 0 || seen[vs.PMID] {
-				continue
-			}
-			seen[vs.PMID] = true
-			if _, err := a.Meta.Desc(vs.PMID); err != nil {
-				fmt.Fprintf(w, "%s.%d:[%s] %s: pmLookupDesc failed: %s\n", name, vol, c.stamp(res.Timestamp), metricName(a, vs.PMID), pcp.Error(archive.Code(err)).Error())
-			}
+		if c.docheck(a, name, vol, &res, data) {
+			c.abandoned = true // pmlogcheck exits here
+			return
 		}
 	}
 }
