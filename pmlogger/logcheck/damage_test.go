@@ -135,4 +135,3 @@ func TestDamageAgainstPCP(t *testing.T) {
 	}
 	t.Logf("damaged archives checked: %d the same as PCP's pmlogcheck, %d different, %d where the archive readers disagree, %d in pass 3's value checks, %d where PCP's pmlogcheck crashed", same, differ, readerDiffer, pass3Gaps, pcpCrashed)
 }
-
