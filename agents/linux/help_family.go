@@ -168,26 +168,25 @@ func netHelp(field string) (string, string, bool) {
 }
 
 func vmstatHelp(field string) (string, string, bool) {
-	var kind string
-	switch {
-	case strings.HasSuffix(field, "_total"):
-		kind = "the sum over zones of the " + strings.TrimSuffix(field, "_total") + " counters"
-	case strings.HasPrefix(field, "nr_"):
-		kind = "a count of pages (or objects) in the state the kernel calls " + field
-	case strings.HasPrefix(field, "numa_"):
-		kind = "a NUMA allocation event counter"
-	case strings.HasPrefix(field, "thp_"):
-		kind = "a transparent huge page event counter"
-	case strings.HasPrefix(field, "compact_"):
-		kind = "a memory compaction event counter"
-	case strings.HasPrefix(field, "pg") || strings.HasPrefix(field, "pswp"):
-		kind = "a paging event counter"
-	default:
-		kind = "a virtual memory statistic"
+	phrase, ok := vmPhraseFor(field)
+	if !ok {
+		return "", "", false
 	}
-	one := "The " + field + " line of /proc/vmstat"
-	full := "The kernel's " + field + " figure from /proc/vmstat, " + kind + ".\n" +
-		"Lines a kernel does not have leave this metric without a value."
+	var when string
+	switch {
+	case field == "thp_split":
+		when = "The thp_split line of /proc/vmstat; kernels without it (4.5 and later)\nget the sum of thp_split_page and thp_split_page_failed, as from PCP's agent."
+	case field == "nr_slab":
+		when = "The nr_slab line of /proc/vmstat; kernels without it (2.6.18 and later)\nget the sum of nr_slab_reclaimable and nr_slab_unreclaimable."
+	case strings.HasSuffix(field, "_total"):
+		when = "Computed by the agent from other /proc/vmstat lines, as PCP's agent does."
+	case isCounter("mem.vmstat." + field):
+		when = "A count since boot from the " + field + " line of /proc/vmstat."
+	default:
+		when = "The current value of the " + field + " line of /proc/vmstat."
+	}
+	one := capitalize(phrase)
+	full := one + ".\n" + when + "\nKernels without the line leave this metric without a value."
 	return one, full, true
 }
 
@@ -196,23 +195,25 @@ func snmpHelp(rest string) (string, string, bool) {
 	if !ok || strings.Contains(field, ".") {
 		return "", "", false
 	}
-	var file, proto string
-	switch group {
-	case "ip", "tcp", "udp", "udplite", "icmp", "mptcp":
-		file = "/proc/net/snmp and /proc/net/netstat"
-		proto = strings.ToUpper(group)
-	case "ip6", "icmp6", "udp6", "udplite6":
-		file = "/proc/net/snmp6"
-		proto = strings.ToUpper(group[:len(group)-1]) + "v6"
-	default:
+	phrase, proto, ok := snmpPhraseFor(group, field)
+	if !ok {
 		return "", "", false
 	}
-	one := proto + " " + field + " from the kernel's SNMP counters"
-	full := "The kernel's " + proto + " statistic " + field + ", from " + file + ".\n" +
-		"Most are counters of events since boot (MIB-II and the Linux extension\n" +
-		"tables); a few, such as forwarding, defaultttl and currestab, are settings\n" +
-		"or current states. Statistics this kernel lacks have no value."
-	return one, full, true
+	file := "/proc/net/snmp or /proc/net/netstat"
+	switch group {
+	case "ip6", "icmp6", "udp6", "udplite6":
+		file = "/proc/net/snmp6"
+	case "mptcp":
+		file = "/proc/net/netstat (MPTcpExt)"
+	}
+	var when string
+	if isCounter("network." + rest) {
+		when = "A count since boot of the kernel's " + proto + " statistic " + field + ", from " + file + "."
+	} else {
+		when = "The kernel's " + proto + " setting or state " + field + ", from " + file + "."
+	}
+	one := capitalize(phrase)
+	return one, one + ".\n" + when + "\nStatistics this kernel lacks have no value.", true
 }
 
 func sockstatHelp(rest string) (string, string, bool) {

@@ -68,8 +68,14 @@ func zoneinfoHelp(rest string) (string, string, bool) {
 		return "Pages each zone keeps back from allocations meant for higher zones, in Kbytes",
 			"The lowmem reserve of each zone against allocations that could have been\nsatisfied by each higher zone, converted to Kbytes, from the protection\nline of /proc/zoneinfo.", true
 	}
-	return "The " + rest + " figure of each memory zone, in Kbytes",
-		"The " + rest + " figure of /proc/zoneinfo for each populated zone of each node\n(and for node-wide figures, each node), converted from pages to Kbytes as\nPCP reports it, event counts included.", true
+	phrase, ok := vmPhraseFor(rest)
+	if !ok {
+		phrase = "the " + rest + " figure"
+	}
+	one := capitalize(phrase) + ", per zone (as Kbytes)"
+	return one, one + ".\nThe " + rest + " figure of /proc/zoneinfo for each populated zone of each node\n" +
+		"(node-wide figures repeated for each of the node's zones), converted from\n" +
+		"pages to Kbytes as PCP's agent reports it; event counts are converted too.", true
 }
 
 var slabText = map[string]string{

@@ -41,8 +41,10 @@ type Options struct {
 	// (kernel.uname.distro); empty means $LINUX_STATSPATH/etc.
 	EtcRoot string
 	// CacheDir is where PCP's agent keeps its instance cache files, read
-	// (never written) so that instances keep the numbers PCP's agent gave
-	// them; empty means $PCP_VAR_DIR/config/pmda. NoCache skips them.
+	// at start so that instances keep the numbers PCP's agent gave them,
+	// and rewritten, as PCP's agent does, when devices and other changing
+	// instances are added; empty means $PCP_VAR_DIR/config/pmda. NoCache
+	// neither reads nor writes them.
 	CacheDir string
 	NoCache  bool
 	// AllAccess serves the root-only metrics (mem.slabinfo, tty.serial) to

@@ -1,0 +1,58 @@
+package linux
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFamilyHelpSpecific checks that every metric of the table-driven
+// families (vmstat, zoneinfo, the SNMP tables) has a phrase of its own,
+// and that no two metrics of the agent share a one-line help.
+func TestFamilyHelpSpecific(t *testing.T) {
+	seen := make(map[string]string)
+	for i := range pcpDescs {
+		n := pcpDescs[i].name
+		one, full := helpText(n)
+		if one == "" || full == "" {
+			t.Errorf("%s: no help", n)
+			continue
+		}
+		if other, ok := seen[one]; ok && familyOf(n) != "" {
+			t.Errorf("%s and %s share the one-line help %q", other, n, one)
+		}
+		seen[one] = n
+		switch f := familyOf(n); f {
+		case "mem.vmstat.", "mem.zoneinfo.":
+			field := strings.TrimPrefix(n, f)
+			if _, ok := vmPhraseFor(field); !ok && field != "protection" {
+				t.Errorf("%s: no phrase", n)
+			}
+		case "network.":
+			group, field, _ := strings.Cut(strings.TrimPrefix(n, f), ".")
+			if _, _, ok := snmpPhraseFor(group, field); !ok {
+				t.Errorf("%s: no phrase", n)
+			}
+		}
+	}
+}
+
+// familyOf names the table-driven family of a metric, or "".
+func familyOf(name string) string {
+	for _, f := range []string{"mem.vmstat.", "mem.zoneinfo."} {
+		if strings.HasPrefix(name, f) {
+			return f
+		}
+	}
+	rest, ok := strings.CutPrefix(name, "network.")
+	if !ok {
+		return ""
+	}
+	group, field, _ := strings.Cut(rest, ".")
+	switch group {
+	case "ip", "ip6", "icmp", "icmp6", "udp", "udp6", "udplite", "udplite6", "tcp", "mptcp":
+		if !strings.Contains(field, ".") {
+			return "network."
+		}
+	}
+	return ""
+}
