@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/gopcp/gopcp/archive"
@@ -88,6 +90,11 @@ func (ip *interpolator) rel(t pcp.Timestamp) float64 { return t.Sub(ip.start) }
 func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 	first := !ip.scanned
 	var r pcp.Result
+	type rec struct {
+		t    float64
+		mark bool
+	}
+	var recs []rec // every record's time, for PCP_IGNORE_MARK_RECORDS
 	for i, a := range ip.c.logs {
 		rd := a.NewReader()
 		for {
@@ -100,10 +107,10 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 				return err
 			}
 			t := ip.rel(r.Timestamp)
+			if first {
+				recs = append(recs, rec{t, len(r.Sets) == 0})
+			}
 			if len(r.Sets) == 0 {
-				if first {
-					ip.marks = append(ip.marks, t)
-				}
 				continue
 			}
 			for s := range r.Sets {
@@ -135,13 +142,55 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 		if first {
 			end, err := a.End()
 			if err == nil && i < len(ip.c.logs)-1 {
-				ip.marks = append(ip.marks, ip.rel(addNsec(end, 1000000)))
+				recs = append(recs, rec{ip.rel(addNsec(end, 1000000)), true})
 			}
 		}
 	}
+	if first {
+		ignore, gap := ignoreMarks()
+		for k, rc := range recs {
+			if !rc.mark {
+				continue
+			}
+			if ignore {
+				if gap == 0 {
+					continue
+				}
+				// a <mark> between records at most gap apart is ignored
+				if k > 0 && k+1 < len(recs) && recs[k+1].t-recs[k-1].t <= gap {
+					continue
+				}
+			}
+			ip.marks = append(ip.marks, rc.t)
+		}
+		sort.Float64s(ip.marks)
+	}
 	ip.scanned = true
-	sort.Float64s(ip.marks)
 	return nil
+}
+
+// ignoreMarks reads $PCP_IGNORE_MARK_RECORDS as libpcp does: set and
+// empty ignores every <mark>, an interval those between records no
+// further apart; a bad value is reported and ignored.
+func ignoreMarks() (ignore bool, gap float64) {
+	v, ok := os.LookupEnv("PCP_IGNORE_MARK_RECORDS")
+	if !ok {
+		return false, 0
+	}
+	if v == "" {
+		return true, 0
+	}
+	d, err := ParseInterval(v)
+	if err != nil {
+		var ie *IntervalError
+		report := err.Error() + "\n"
+		if errors.As(err, &ie) {
+			report = ie.Report()
+		}
+		fmt.Fprintf(os.Stderr, "%s: Warning: bad $PCP_IGNORE_MARK_RECORDS: not in pmParseInterval(3) format:\n%s\n", filepath.Base(os.Args[0]), report)
+		return false, 0
+	}
+	return true, d.Seconds()
 }
 
 // metric sets up a metric's instances, not yet its history.
