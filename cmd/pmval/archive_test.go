@@ -47,6 +47,8 @@ func TestArchivesAgainstPCP(t *testing.T) {
 		{Name: "mark counter", Args: a("interpmark", "-t", "5", "-s", "40", "network.tcpconn.close")},
 		{Name: "mark counter total", Args: a("interpmark", "-t", "13", "-s", "30", "disk.dev.total")},
 		{Name: "mark uninterpolated", Args: a("interpmark", "-U", qa("interpmark"), "-s", "30", "mem.physmem")},
+		{Name: "marks ignored", Args: a("interpmark", "-t", "5", "-s", "60", "network.tcpconn.close"), Env: []string{"PCP_IGNORE_MARK_RECORDS="}},
+		{Name: "marks in short gaps ignored", Args: a("interpmark", "-t", "5", "-s", "60", "disk.dev.total"), Env: []string{"PCP_IGNORE_MARK_RECORDS=1m"}},
 		{Name: "count mark", Args: a("count-mark", "-t", "2", "-s", "40", "kernel.all.pswitch")},
 		{Name: "mark bug", Args: a("mark-bug", "-t", "1", "irix.kernel.all.cpu.idle")},
 		// instance domains that change
