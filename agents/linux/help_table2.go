@@ -82,7 +82,7 @@ var moreHelp = map[string][2]string{
 	"kernel.all.nsessions": {"Login records", "Entries of utmp, login sessions and system records alike (records of\nuser sessions without a name excluded)."},
 	"pmda.uname":           {"The kernel's identity in one string", "uname -a's fields: system name, node name, release, version and\nmachine, separated by spaces."},
 	"pmda.version":         {"PCP release this agent matches", "The PCP version whose Linux agent this agent reproduces."},
-	"disk.md.status":       {"State of each md device", "The state of each software RAID device as mdadm reports it; this agent\ndoes not run mdadm, so there is no value."},
+	"disk.md.status":       {"State of each md device, as mdadm's test would report it", "The state of each software RAID device as the exit status of\n\"mdadm --detail --test\" times 256: 0 working, 256 degraded, 512 not\nrunning, 1024 state unreadable; -1 when mdadm is not installed\n($LINUX_MDADM, default /sbin/mdadm). Taken from the array's sysfs state;\nno program is run."},
 	"hinv.map.scsi":        {"Block device of each SCSI device", "The block device name (sda, sr0, ...) of each SCSI device listed in\n/proc/scsi/scsi, from sysfs; instances are named by address and type."},
 
 	"tty.serial.tx":      {"Characters sent on each serial port", "Count of characters transmitted on each serial port, from\n/proc/tty/driver/serial (root only)."},

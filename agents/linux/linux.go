@@ -107,6 +107,7 @@ type Linux struct {
 
 	cacheDir string
 	noCache  bool
+	mdadm    string // the program whose presence disk.md.status depends on
 	access   clientAccess
 	denied   bool // this fetch's client may not see the root-only metrics
 

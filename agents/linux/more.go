@@ -20,12 +20,17 @@ func (x *Linux) bindMore() {
 		return str(u.pmdaUname), nil
 	})
 	x.bind("pmda.version", srcStatic, func(int32) (pcpAtom, error) { return str(pcpVersion), nil })
-	// PCP's agent asks mdadm for an md device's state; we report none.
+	x.mdadm = mdadmPath()
 	x.bind("disk.md.status", srcDiskstats, func(inst int32) (pcpAtom, error) {
 		if x.disks.get(kindMD, inst) == nil {
 			return pcpAtom{}, noInst
 		}
-		return pcpAtom{}, errNoValue
+		for _, in := range x.indoms[mdInDom].list() {
+			if in.ID == inst {
+				return i32(int64(x.mdStatus(in.Name))), nil
+			}
+		}
+		return pcpAtom{}, noInst
 	})
 	x.bind("hinv.map.scsi", srcSCSI, func(inst int32) (pcpAtom, error) {
 		for _, in := range x.indoms[scsiInDom].list() {

@@ -54,11 +54,14 @@ func fixtureAgainstPCP(t *testing.T, tree string) {
 	}
 	pmns := filepath.Join(in.Var("PCP_VAR_DIR"), "pmns", "root_linux")
 	bin := buildOurs(t)
+	// Without mdadm both agents report -1 for disk.md.status; PCP's would
+	// otherwise run it.
+	noMdadm := filepath.Join(t.TempDir(), "no-mdadm")
 	bed := func(agent, varDir string) *testbed.PMCD {
 		return testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 			testbed.PMCDAgent(),
 			testbed.PipeAgent("linux", linux.Domain, pmns, "/usr/bin/env",
-				"PCP_VAR_DIR="+varDir, "LINUX_STATSPATH="+root, agent, "-d", "60"),
+				"PCP_VAR_DIR="+varDir, "LINUX_STATSPATH="+root, "LINUX_MDADM="+noMdadm, agent, "-d", "60"),
 		}})
 	}
 	theirVar, ourVar := agentVarDir(t), agentVarDir(t)
