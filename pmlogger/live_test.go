@@ -269,14 +269,14 @@ func shapes(dump string) string {
 func TestReportAgainstPCP(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
 	const cfg = "log mandatory on 100 msec { sample.long.one sample.colour }\nlog mandatory on 2 sec sample.seconds\nlog mandatory on once { sample.ulong.one }\n"
-	l := p.StartLogger(t, testbed.LoggerOptions{Config: cfg, Name: "pcpr", Args: []string{"-V", "3", "-s", "3", "-r"}})
+	l := p.StartLogger(t, testbed.LoggerOptions{Config: cfg, Name: "pcpr", Args: []string{"-V", "3", "-s", "30", "-r"}})
 	if err := l.Wait(60 * time.Second); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
 	pcpLog, _ := os.ReadFile(l.LogPath)
 	var rep strings.Builder
-	logWithOurs(t, p, filepath.Join(t.TempDir(), "ours"), cfg, Options{Version: 3, Samples: 3, Report: &rep})
+	logWithOurs(t, p, filepath.Join(t.TempDir(), "ours"), cfg, Options{Version: 3, Samples: 30, Report: &rep})
 	re := regexp.MustCompile(`(?s)\n(Group \[.*?\}|Metric \S+) logged [^\n]*\n`)
 	want := strings.Join(re.FindAllString(string(pcpLog), -1), "")
 	if want == "" || want != rep.String() {

@@ -165,16 +165,18 @@ func (c *checker) pass0(path string) int {
 			}
 			break
 		}
+		// A record type wrong for the version is reported, but as in
+		// pmlogcheck the walk goes on and the file still counts as good.
 		if kind == isMeta && nrec > 0 {
 			v := c.golden & 0xff
 			switch typ {
 			case archive.TypeInDom, archive.TypeInDomDelta, archive.TypeLabel:
 				if v == archive.Version2 {
-					sts = fatal("%s[record %d]: unexpected record type %s (%d) for V2 archive\n", path, nrec, metaTypeStr(typ), typ)
+					fatal("%s[record %d]: unexpected record type %s (%d) for V2 archive\n", path, nrec, metaTypeStr(typ), typ)
 				}
 			case archive.TypeInDomV2, archive.TypeLabelV2:
 				if v == archive.Version3 {
-					sts = fatal("%s[record %d]: unexpected record type %s (%d) for V3 archive\n", path, nrec, metaTypeStr(typ), typ)
+					fatal("%s[record %d]: unexpected record type %s (%d) for V3 archive\n", path, nrec, metaTypeStr(typ), typ)
 				}
 			}
 		}
