@@ -45,6 +45,7 @@ type ArchiveContext struct {
 	closed  bool
 
 	textKinds map[uint32]bool // the kinds of help text the archive holds
+	trim      bool            // TrimNames was called
 
 	mode    Mode
 	origin  pcp.Timestamp
@@ -248,6 +249,25 @@ func (c *ArchiveContext) ChildrenStatus(ctx context.Context, name string) ([]pmn
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
 	}
+	if c.opts.ns != nil && c.trimmed() {
+		if id, err := c.opts.ns.Lookup(name); err == nil && len(kids) == 0 {
+			// a leaf the archive lacks is trimmed away
+			if _, err := c.LookupDesc(ctx, id); err != nil {
+				return nil, fmt.Errorf("pmapi: Children %q: %w", name, pcp.ErrName)
+			}
+		}
+		kept := kids[:0:0]
+		for _, k := range kids {
+			full := k.Name
+			if name != "" {
+				full = name + "." + k.Name
+			}
+			if names, err := c.Traverse(ctx, full); err == nil && len(names) > 0 {
+				kept = append(kept, k)
+			}
+		}
+		kids = kept
+	}
 	return kids, nil
 }
 
@@ -265,7 +285,32 @@ func (c *ArchiveContext) Traverse(ctx context.Context, name string) ([]string, e
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Traverse %q: %w", name, err)
 	}
+	if c.opts.ns != nil && c.trimmed() {
+		kept := names[:0]
+		for _, n := range names {
+			if id, err := c.opts.ns.Lookup(n); err == nil {
+				if _, err := c.LookupDesc(ctx, id); err == nil {
+					kept = append(kept, n)
+				}
+			}
+		}
+		names = kept
+	}
 	return names, nil
+}
+
+// TrimNames is pmTrimNameSpace: with a namespace given (WithNamespace),
+// traversals leave out the metrics the archives do not describe.
+func (c *ArchiveContext) TrimNames() {
+	c.mu.Lock()
+	c.trim = true
+	c.mu.Unlock()
+}
+
+func (c *ArchiveContext) trimmed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.trim
 }
 
 // LookupDesc returns a metric's descriptor; pcp.ErrPMIDLog when the

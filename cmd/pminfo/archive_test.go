@@ -35,6 +35,10 @@ func TestArchivesAgainstPCP(t *testing.T) {
 		clitest.Case{Name: "bad window", Args: a("omnibus_v3", "-f", "-S", "+nonsense", "sample.colour")},
 		clitest.Case{Name: "unknown metric", Args: a("omnibus_v3", "-f", "no.such")},
 		clitest.Case{Name: "no archive", Args: []string{"-a", "/nonexistent/archive"}},
+		// -n's names trimmed to the archive's, pmTrimNameSpace
+		clitest.Case{Name: "namespace trimmed", Args: a("20041125", "-n", "/var/lib/pcp/pmns/root")},
+		clitest.Case{Name: "namespace trimmed values", Args: a("omnibus_v3", "-n", "/var/lib/pcp/pmns/root", "-f")},
+		clitest.Case{Name: "namespace trimmed leaf", Args: a("omnibus_v3", "-n", "/var/lib/pcp/pmns/root", "kernel.all.load", "pmcd")},
 	)
 	clitest.CompareLocal(t, "pminfo", run, cases)
 }

@@ -106,6 +106,10 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			// one metric a batch, each fetched from the window's
 			// origin, so that every metric the archive has is found
 			r.archive, r.batch = ac, 1
+			if p.Namespace != nil {
+				// -n's names, but only those the archive has
+				ac.TrimNames()
+			}
 			times := p.ContextOptions(ctx, c, false)
 			if p.Errors > 0 {
 				fmt.Fprint(errw, strings.Join(p.Messages, ""))
