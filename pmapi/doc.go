@@ -14,9 +14,11 @@
 //     this process, found in the pmda registry by the entry points of
 //     pmcd.conf's "dso" lines as changed by -K specifications
 //     (LocalAgents), with names from the local namespace.
-//   - An archive context (PM_CONTEXT_ARCHIVE) implements the same methods
-//     over package archive's reader; NewContext returns pcp.ErrNYI for it
-//     until it is wired in.
+//   - ArchiveContext is PM_CONTEXT_ARCHIVE (NewArchiveContext): one
+//     archive, a list or a directory of them, read with package archive;
+//     SetMode moves through them forwards, backwards or interpolating as
+//     libpcp's interp.c does, and the archive forms of the instance
+//     services (GetInDomArchive, ...) and FetchArchive are methods.
 //
 // Derived metrics (package derive) wrap a Source in another. The methods
 // are named after the PMAPI calls without the "pm" prefix (LookupName for
