@@ -44,6 +44,9 @@ type valuer struct {
 	samples int
 	wrap    int // PCP_COUNTER_WRAP, -1 until read
 
+	// liveEnd is -T's end for a live source, zero without -T
+	liveEnd pcp.Timestamp
+
 	// archives
 	archive    bool
 	ac         *pmapi.ArchiveContext
@@ -90,6 +93,7 @@ func (v *valuer) setup(ctx context.Context) error {
 		// computed on absolute times in seconds as PCP does
 		origin := time.Now()
 		end := origin.Add(v.finish)
+		v.liveEnd = pcp.TimestampOf(end)
 		secs := func(t time.Time) float64 { return float64(t.Unix()) + float64(t.Nanosecond())/1e9 }
 		n := int(int32((secs(end) - secs(origin)) / interval.Seconds()))
 		if n < 0 {
@@ -370,6 +374,10 @@ func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, int) 
 		return nil, fetchFatal
 	}
 	if v.archive && r.Timestamp.Sub(v.times.Window.End) > 0 {
+		return nil, fetchEnd
+	}
+	if !v.archive && v.liveEnd.Sec != 0 && r.Timestamp.Sub(v.liveEnd) > 0 {
+		// past -T's end, as a slow fetch can be
 		return nil, fetchEnd
 	}
 	vs := &r.Sets[i]
