@@ -273,6 +273,11 @@ func (p *PMCD) buildEnv(extra []string) []string {
 		"PMCD_PORT=" + strconv.Itoa(p.port),
 		"PMCD_SOCKET=" + p.SocketPath(),
 	}
+	if sys := p.in.Var("PCP_VAR_DIR"); sys != "" {
+		if dir, err := privateVarDir(sys, filepath.Join(p.dir, "var")); err == nil {
+			set = append(set, "PCP_VAR_DIR="+dir)
+		}
+	}
 	set = append(set, extra...)
 	names := []string{"PMPROXY_HOST"}
 	for _, kv := range set {
