@@ -157,14 +157,14 @@ func TestSameAsPCPLogger(t *testing.T) {
 		l := p.StartLogger(t, testbed.LoggerOptions{
 			Config: liveConfig,
 			Name:   "pcp" + v,
-			Args:   []string{"-V", v, "-s", "12"},
+			Args:   []string{"-V", v, "-s", "40"},
 		})
 		if err := l.Wait(60 * time.Second); err != nil {
 			t.Fatal(err)
 		}
 		l.Close()
 		ours := filepath.Join(t.TempDir(), "ours")
-		logWithOurs(t, p, ours, liveConfig, Options{Version: int(v[0] - '0'), Samples: 12})
+		logWithOurs(t, p, ours, liveConfig, Options{Version: int(v[0] - '0'), Samples: 40})
 		for _, flag := range []string{"-d", "-i", "-e", "-h", "-L"} {
 			want := normalise(p.Run("pmdumplog", flag, l.Archive).Stdout)
 			got := normalise(p.Run("pmdumplog", flag, ours).Stdout)
