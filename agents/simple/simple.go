@@ -158,8 +158,10 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 		Metrics: metrics,
 		InDoms:  indoms,
 		Labels:  domainLabels,
-		Fetcher: a,
-		Log:     a.log,
+		// simple.c sets its domain labels itself
+		OwnDomainLabels: true,
+		Fetcher:         a,
+		Log:             a.log,
 	})
 	if err != nil {
 		return nil, err
@@ -282,20 +284,9 @@ func (a *agent) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) (
 	return nil, pcp.ErrInDom
 }
 
-// LabelSets answers the domain level as simple.c does: its own label
-// only. libpcp_pmda adds {"agent":NAME} to the domain only for agents that
-// give no domain labels of their own, and simple gives "role".
-func (a *agent) LabelSets(ctx context.Context, c pmda.Client, ident uint32, level uint8) ([]pcp.LabelSet, bool, error) {
-	if level&^(pcp.LabelCompound|pcp.LabelOptional) != pcp.LabelDomain {
-		return nil, false, nil
-	}
-	s, err := pmda.NewLabelSet(pcp.InstNull, level, domainLabels)
-	if err != nil {
-		return nil, true, err
-	}
-	return []pcp.LabelSet{s}, true, nil
-}
-
+// domainLabels are simple.c's own domain labels; they replace the
+// {"agent":NAME} default, as libpcp_pmda gives that only to agents that set
+// none of their own.
 var domainLabels = []pmda.Label{{Name: "role", Value: "testing"}}
 
 // Store sets simple.numfetch or the colours, with simple.c's answers:
