@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
@@ -594,6 +595,10 @@ func (v *valuer) real(x float64, sem pcp.Sem, width int) {
 		fmt.Fprintf(w, "%*s", width, "!")
 		return
 	}
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		v.special(x, width)
+		return
+	}
 	if v.f.fixed != -1 {
 		fmt.Fprintf(w, "%*.*f", width, v.f.fixed, x)
 		return
@@ -613,6 +618,28 @@ func (v *valuer) real(x float64, sem pcp.Sem, width int) {
 		fmt.Fprintf(w, "%*.1f   ", width-3, x)
 	default:
 		fmt.Fprintf(w, "%*.0f.    ", width-5, x)
+	}
+}
+
+// special prints an infinity or a NaN as C's printf does under the
+// format printreal picks for it: infinities take the %E branch (upper
+// case), a NaN fails every comparison and lands in the last, %f branch
+// followed by ".    "; with -f both are %f (lower case).
+func (v *valuer) special(x float64, width int) {
+	text := "inf"
+	if math.IsNaN(x) {
+		text = "nan"
+	}
+	if math.Signbit(x) {
+		text = "-" + text
+	}
+	switch {
+	case v.f.fixed != -1:
+		fmt.Fprintf(v.out, "%*s", width, text)
+	case math.IsNaN(x):
+		fmt.Fprintf(v.out, "%*s.    ", width-5, text)
+	default:
+		fmt.Fprintf(v.out, "%*s", width, strings.ToUpper(text))
 	}
 }
 

@@ -279,6 +279,8 @@ func archiveCases() []toolCase {
 		{noHost: true, name: "archive pmval raw", tool: "pmval", env: conf, args: []string{"-a", arch, "-r", "-s", "3", "arch.sel.hd"}, mask: pmvalMask},
 		{noHost: true, name: "archive pmval precision", tool: "pmval", env: conf, args: []string{"-a", arch, "-f", "2", "-s", "3", "arch.mem"}, mask: pmvalMask},
 		{noHost: true, name: "archive pmval missing", tool: "pmval", env: conf, args: []string{"-a", arch, "-s", "2", "arch.missing"}, mask: pmvalMask},
+		{noHost: true, name: "archive pmval infinity", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "arch.inf"}, mask: pmvalMask},
+		{noHost: true, name: "archive pmval -infinity -f", tool: "pmval", env: conf, args: []string{"-a", arch, "-t", "10", "-f", "2", "arch.ninf"}, mask: pmvalMask},
 		{noHost: true, name: "archive pmprobe", tool: "pmprobe", env: conf, args: []string{"-a", arch, "-v", "arch"}},
 		{noHost: true, name: "defaults archive help", tool: "pminfo", env: "unset", args: []string{"-a", linux, "-dT", "kernel.cpu.util", "disk.dev.await"}},
 		{noHost: true, name: "defaults archive oneline", tool: "pminfo", env: "unset", args: []string{"-a", linux, "-t", "disk.dev"}},
