@@ -24,6 +24,9 @@ type cppConfig struct {
 	sysDir     string   // $PCP_VAR_DIR/pmns, searched last
 	defines    []string // -D name[=value]
 	allowShell bool
+	// shellStyle and restrict are pmcpp's -s and -r (see cpp_style.go).
+	shellStyle bool
+	restrict   bool
 	// open reads an included file; nil means the file system. Tests and
 	// the fuzzer replace it so that input cannot reach real files.
 	open func(path string) (io.Reader, error)
@@ -85,13 +88,15 @@ func (p *preprocessor) run(src []byte) error {
 			continue
 		}
 		p.cur.line++
-		line = p.stripComments(line)
+		if !p.cfg.shellStyle {
+			line = p.stripComments(line)
+		}
 		if p.commentLine != 0 && line[0] == '\n' {
 			p.out.WriteByte('\n')
 			continue
 		}
 		p.line = line
-		if line[0] == '#' {
+		if line[0] == p.cfg.ctl() {
 			if err := p.control(line); err != nil {
 				return err
 			}
@@ -114,6 +119,10 @@ func (p *preprocessor) run(src []byte) error {
 func (p *preprocessor) text(line []byte) {
 	if p.skip {
 		p.out.WriteByte('\n')
+		return
+	}
+	if p.cfg.restrict {
+		p.out.Write(p.macros.substituteRestricted(line, p.cfg.ctl()))
 		return
 	}
 	p.out.Write(p.macros.substitute(line))
@@ -182,7 +191,7 @@ func (p *preprocessor) marker() {
 }
 
 func (p *preprocessor) fail(msg string) error {
-	return &CPPError{File: p.cur.name, Line: p.cur.line, Text: string(p.line), Msg: msg}
+	return &CPPError{File: p.cur.name, Line: p.cur.line, Text: string(p.line), Msg: p.cfg.styleMsg(msg)}
 }
 
 // openInclude finds name as pmcpp does: as given (so relative to the
