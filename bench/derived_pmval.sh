@@ -22,7 +22,7 @@ export TZ=${TZ:-UTC}
 awk '/^archive 20041125 /{on=1; next} /^archive /{on=0} on && NF && !/^#/ && n < 20 { printf "bench.m%02d = %s\n", n, $0; n++ }' \
 	derive/testdata/archive.txt > "$TMP/derived.conf"
 export PCP_DERIVED_CONFIG="$TMP/derived.conf"
-NAMES=$(awk '{print $1}' "$TMP/derived.conf")
+NAMES=$(awk '{print $1}' "$TMP/derived.conf" | tr "\n" " ")
 
 for m in $NAMES; do
 	pmval -a "$ARCHIVE" -t 10 "$m" > "$TMP/pcp.out" 2>&1 || true
