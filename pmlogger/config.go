@@ -53,6 +53,7 @@ type Statement struct {
 	Once     bool
 	Metrics  []MetricSpec
 	Line     int
+	File     string // the file holding Line, after pmcpp's line markers
 }
 
 // AccessRule is one line of the [access] section.
@@ -103,6 +104,7 @@ type token struct {
 	text   string
 	quoted bool
 	line   int
+	file   string // as the last line marker named it
 }
 
 func scan(src, file string) ([]token, error) {
@@ -117,18 +119,24 @@ func scan(src, file string) ([]token, error) {
 		case c == ' ' || c == '\t' || c == '\r':
 			i++
 		case c == '#':
+			if i == 0 || src[i-1] == '\n' {
+				// pmcpp's line markers say where the next line came from.
+				if n, name, ok := lineMarker(src[i:]); ok {
+					line, file = n-1, name
+				}
+			}
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
 		case strings.IndexByte("[],{}:;", c) >= 0 && !(c == ':' && i+1 < len(src) && src[i+1] == ':'):
-			out = append(out, token{text: string(c), line: line})
+			out = append(out, token{text: string(c), line: line, file: file})
 			i++
 		case c == '"':
 			j := strings.IndexAny(src[i+1:], "\"\n")
 			if j <= 0 || src[i+1+j] != '"' {
 				return nil, &ConfigError{File: file, Line: line, Msg: "Unexpected character '\"'"}
 			}
-			out = append(out, token{text: src[i+1 : i+1+j], quoted: true, line: line})
+			out = append(out, token{text: src[i+1 : i+1+j], quoted: true, line: line, file: file})
 			i += j + 2
 		default:
 			j := i
@@ -143,7 +151,7 @@ func scan(src, file string) ([]token, error) {
 			if j == i {
 				return nil, &ConfigError{File: file, Line: line, Msg: fmt.Sprintf("Unexpected character '%c'", c)}
 			}
-			out = append(out, token{text: src[i:j], line: line})
+			out = append(out, token{text: src[i:j], line: line, file: file})
 			i = j
 		}
 	}
@@ -216,13 +224,14 @@ func (p *parser) next() *token {
 }
 
 func (p *parser) errorf(format string, args ...any) error {
-	line := 0
+	line, file := 0, p.file
 	if t := p.peek(); t != nil {
-		line = t.line
+		line, file = t.line, t.file
 	} else if len(p.toks) > 0 {
-		line = p.toks[len(p.toks)-1].line
+		t := p.toks[len(p.toks)-1]
+		line, file = t.line, t.file
 	}
-	return &ConfigError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &ConfigError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) is(word string) bool {
@@ -250,7 +259,7 @@ func (p *parser) config() (*Config, error) {
 
 func (p *parser) statement() (Statement, error) {
 	var st Statement
-	st.Line = p.peek().line
+	st.Line, st.File = p.peek().line, p.peek().file
 	if p.is("log") {
 		p.next()
 	}
@@ -486,4 +495,28 @@ func (p *parser) access(cfg *Config) error {
 		cfg.Access = append(cfg.Access, r)
 	}
 	return nil
+}
+
+// lineMarker parses a line marker of pmcpp's, `# N "file"`, at the start
+// of s.
+func lineMarker(s string) (int, string, bool) {
+	if !strings.HasPrefix(s, "# ") {
+		return 0, "", false
+	}
+	i := 2
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 2 || i+1 >= len(s) || s[i] != ' ' || s[i+1] != '"' {
+		return 0, "", false
+	}
+	end := strings.IndexAny(s[i+2:], "\"\n")
+	if end < 0 || s[i+2+end] != '"' {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(s[2:i])
+	if err != nil {
+		return 0, "", false
+	}
+	return n, s[i+2 : i+2+end], true
 }

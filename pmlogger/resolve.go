@@ -59,10 +59,14 @@ func Resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, log io.Writer) ([]*task, error) {
 	var tasks []*task
 	reqs := map[*task][]*req{}
-	warn := func(line int, format string, args ...any) {
-		fmt.Fprintf(log, "Warning [%s, line %d]\n%s\n", file, line, fmt.Sprintf(format, args...))
-	}
 	for _, st := range cfg.Statements {
+		stFile := file
+		if st.File != "" {
+			stFile = st.File
+		}
+		warn := func(line int, format string, args ...any) {
+			fmt.Fprintf(log, "Warning [%s, line %d]\n%s\n", stFile, line, fmt.Sprintf(format, args...))
+		}
 		var t *task
 		for _, c := range tasks {
 			if c.state == st.State && c.interval == st.Interval && c.once == st.Once {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmlogger"
@@ -212,6 +213,13 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		fmt.Fprintf(logw, "%s: Cannot open config file \"%s\": %v\n", prog, f.config, err)
 		return 1
 	}
+	// pmlogger runs its configuration through "pmcpp -rs -I
+	// $PCP_VAR_DIR/config/pmlogger"; pmcpp's complaint is printed and what
+	// it wrote before stopping is still parsed, as with PCP.
+	src, err = pmlogger.Preprocess(src, f.config)
+	if err != nil {
+		fmt.Fprint(logw, err.(interface{ Report() string }).Report())
+	}
 	cfg, err := pmlogger.ParseConfig(string(src), cfgName, f.interval)
 	if err != nil {
 		fmt.Fprintf(logw, "%s\n", err)
@@ -246,7 +254,16 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		opt.End = time.Now().Add(f.exitTime)
 	}
 	if f.endTime != "" {
-		end, err := cli.ParseTime(f.endTime, pcpNow(), pcpFar(), time.Local)
+		// -T's times are in pmcd's zone unless -y asks for the local one.
+		zone := pcptz.Local()
+		if z, ok := ctxSrc.(interface {
+			TimeZone(context.Context) (string, error)
+		}); ok && !f.localTZ {
+			if tz, err := z.TimeZone(ctx); err == nil {
+				zone = pcptz.Load(tz)
+			}
+		}
+		end, err := cli.ParseTime(f.endTime, pcpNow(), pcpFar(), zone)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: illegal -T argument\n%v\n", prog, err)
 			return 1
