@@ -77,6 +77,8 @@ type Logger struct {
 	closed     bool
 	stopMsg    string
 	volReq     chan struct{}
+	ctl        chan func() // control requests, run by Run's goroutine
+	connSpec   string      // how pmcd is reached, for LOG_STATUS
 }
 
 // RequestNewVolume asks Run to switch data volumes between samples, as
@@ -95,7 +97,7 @@ func New(ctx context.Context, src pmapi.Source, cfg *Config, opt Options) (*Logg
 	l := &Logger{src: src, opt: opt, log: opt.Log,
 		descs: map[pcp.PMID]bool{}, indoms: map[pcp.InDom]*archive.InDom{},
 		labels: map[[2]uint32]bool{}, texts: map[[2]uint32]bool{}, flushSize: 100000,
-		volReq: make(chan struct{}, 1)}
+		volReq: make(chan struct{}, 1), ctl: make(chan func())}
 	if l.log == nil {
 		l.log = io.Discard
 	}
@@ -196,6 +198,9 @@ func (l *Logger) Run(ctx context.Context) error {
 			case <-l.volReq:
 				l.newVolume("SIGHUP")
 				continue
+			case f := <-l.ctl:
+				f()
+				continue
 			}
 		}
 		timer.Reset(max(time.Until(due.next), 0))
@@ -212,6 +217,11 @@ func (l *Logger) Run(ctx context.Context) error {
 		case <-l.volReq:
 			timer.Stop()
 			l.newVolume("SIGHUP")
+			continue
+		case f := <-l.ctl:
+			// A control request (pmlc) runs between samples.
+			timer.Stop()
+			f()
 			continue
 		case <-timer.C:
 		}

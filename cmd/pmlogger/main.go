@@ -12,12 +12,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -30,7 +32,7 @@ func main() {
 
 type flags struct {
 	config, logFile, labelHost, note, endTime string
-	check, report, localTZ                    bool
+	check, report, localTZ, primary           bool
 	interval                                  time.Duration
 	version                                   int
 	samples, volSamples                       int
@@ -85,6 +87,8 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		f.logFile = arg
 	case 'm':
 		f.note = arg
+	case 'P':
+		f.primary = true
 	case 'r':
 		f.report = true
 	case 's':
@@ -270,12 +274,31 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		}
 		opt.End = end.Time()
 	}
+	// The control port pmlc talks to, recorded in the archive and in the
+	// port map file by which PCP's tools find this logger.
+	ln, port, err := pmlogger.ListenControl(func(msg string) { fmt.Fprint(logw, msg) })
+	if err != nil {
+		fmt.Fprintf(logw, "%s: %v\n", prog, err)
+		return 1
+	}
+	defer ln.Close()
+	opt.Port = port
 	lg, err := pmlogger.New(ctx, ctxSrc, cfg, opt)
 	if err != nil {
 		fmt.Fprintf(logw, "%s: %v\n", prog, err)
 		return 1
 	}
+	lg.SetConnSpec(host)
 	name, _ := ctxSrc.HostName(ctx)
+	tmp, _ := pcpconf.Get("PCP_TMP_DIR")
+	if tmp == "" {
+		tmp = "/var/tmp"
+	}
+	pm, err := pmlogger.WritePortMap(filepath.Join(tmp, "pmlogger"), os.Getpid(), port, name, p.Args[0], f.note, f.primary)
+	if err != nil {
+		fmt.Fprintf(logw, "%s: %v\n", prog, err)
+	}
+	defer pm.Remove()
 	fmt.Fprintf(logw, "Starting logger for host \"%s\" via \"%s\"\n", name, host)
 	fmt.Fprintf(logw, "Archive basename: %s\n", p.Args[0])
 
@@ -295,6 +318,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 			}
 		}
 	}()
+	go lg.ServeControl(runCtx, ln)
 	runErr := lg.Run(runCtx)
 	msg := lg.StopMessage()
 	if msg == "" && ctx.Err() != nil {

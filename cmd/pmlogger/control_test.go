@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// TestPMLCAgainstPCP starts PCP's pmlogger and ours on the same pmcd and
+// configuration, finds each by its port map file (the port, the pmcd host,
+// the archive, the -m note) and asks each, with PCP's pmlc, for its
+// status, a new volume and a sync: pmlc prints the same for both, times,
+// sizes, process ids and archive names aside.
+func TestPMLCAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	cfg := "log mandatory on 100 msec { sample.long.one sample.colour }\n"
+	pcpLogger := p.StartLogger(t, testbed.LoggerOptions{Config: cfg, Name: "pcp", Args: []string{"-m", "a note"}})
+
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var tmp string
+	for _, e := range p.Env() {
+		if v, ok := strings.CutPrefix(e, "PCP_TMP_DIR="); ok {
+			tmp = v
+		}
+	}
+	archive := filepath.Join(dir, "ours")
+	cmd := exec.Command(bin, "-h", p.Host(), "-c", cfgPath, "-l", filepath.Join(dir, "log"), "-m", "a note", archive)
+	cmd.Env = append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(pcpLogger.Port+1))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	mapFile := filepath.Join(tmp, "pmlogger", strconv.Itoa(cmd.Process.Pid))
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+		if _, err := os.Stat(mapFile); err == nil {
+			t.Errorf("port map file %s left behind", mapFile)
+		}
+	})
+	var mapData []byte
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		b, err := os.ReadFile(mapFile)
+		if err == nil && bytes.Count(b, []byte("\n")) >= 4 {
+			mapData = b
+			break
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "log"))
+			t.Fatalf("no port map file %s:\n%s", mapFile, log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pcpMap, err := os.ReadFile(filepath.Join(tmp, "pmlogger", strconv.Itoa(pcpLogger.PID())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, pcpLines := strings.Split(string(mapData), "\n"), strings.Split(string(pcpMap), "\n")
+	port, _ := strconv.Atoi(lines[0])
+	if lines[1] != pcpLines[1] || lines[2] != archive || lines[3] != pcpLines[3] || len(lines) != len(pcpLines) {
+		t.Errorf("port map:\n%s\nPCP's:\n%s", mapData, pcpMap)
+	}
+
+	mask := regexp.MustCompile(`(?m)(log size +\d+|\d\d:\d\d:\d\d(\.\d+)?|\d+ bytes|process \d+|port \d+|pmlogger \[\d+\]|archive: .*|[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ \d]\d \S+ \d{4})`)
+	ask := func(port int, cmds string) string {
+		r := p.RunInput([]byte(cmds), "pmlc", "-h", "localhost", "-p", strconv.Itoa(port))
+		return mask.ReplaceAllString(r.Stdout+r.Stderr, "X")
+	}
+	for _, cmds := range []string{"status\n", "new volume\nstatus\n", "sync\n"} {
+		want := ask(pcpLogger.Port, cmds)
+		got := ask(port, cmds)
+		if want != got {
+			t.Errorf("pmlc %q:\nPCP's pmlogger:\n%q\nours:\n%q", cmds, want, got)
+		}
+	}
+}

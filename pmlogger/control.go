@@ -1,0 +1,195 @@
+package pmlogger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// logPDUVersion is LOG_PDU_VERSION, the control protocol version
+// pmlogger announces to pmlc.
+const logPDUVersion = 3
+
+// PortBase is where pmlogger starts looking for a free control port
+// (PMLOGGER_PORT overrides it).
+const PortBase = 4330
+
+// ListenControl opens pmlogger's TCP control port as PCP's pmlogger does:
+// the first free port from PMLOGGER_PORT (default PortBase) upwards, on
+// every address, or only the loopback one (and only the first port) when
+// PMLOGGER_LOCAL is a non-zero number. warn receives the complaint about a
+// bad PMLOGGER_PORT.
+func ListenControl(warn func(string)) (net.Listener, int, error) {
+	base := PortBase
+	if v, ok := os.LookupEnv("PMLOGGER_PORT"); ok {
+		n, err := strconv.ParseInt(v, 0, 32)
+		if err != nil || n < 0 {
+			if warn != nil {
+				warn(fmt.Sprintf("GetPorts: ignored bad PMLOGGER_PORT = '%s'\n", v))
+			}
+		} else {
+			base = int(n)
+		}
+	}
+	host := ""
+	local := false
+	if v := os.Getenv("PMLOGGER_LOCAL"); v != "" {
+		if n, _ := strconv.Atoi(v); n != 0 {
+			host, local = "127.0.0.1", true
+		}
+	}
+	for port := base; port < 65536; port++ {
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+		if err == nil {
+			return ln, port, nil
+		}
+		if !isAddrInUse(err) || local {
+			return nil, 0, fmt.Errorf("pmlogger: control port %d: %w", port, err)
+		}
+	}
+	return nil, 0, errors.New("pmlogger: no free control port")
+}
+
+func isAddrInUse(err error) bool {
+	var se *os.SyscallError
+	return errors.As(err, &se) && se.Err.Error() == "address already in use"
+}
+
+// do runs f in Run's goroutine between samples, so that control requests
+// see and change the Logger without locks. It fails when ctx ends first
+// (Run not running).
+func (l *Logger) do(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	select {
+	case l.ctl <- func() { f(); close(done) }:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	<-done
+	return nil
+}
+
+// SetConnSpec records how pmcd is reached (pmlogger's -h), which LOG_STATUS
+// reports in its FQDN slot.
+func (l *Logger) SetConnSpec(s string) { l.connSpec = s }
+
+// status is the LOG_STATUS answer, taken in Run's goroutine.
+func (l *Logger) status() pdu.LoggerStatus {
+	lab := l.w.Label()
+	data, _ := l.w.Offsets()
+	st := pdu.LoggerStatus{
+		Last:           l.lastStamp,
+		Now:            pcp.TimestampOf(time.Now()),
+		State:          pdu.LogStateNew,
+		Vol:            int32(l.w.Volume()),
+		Size:           data,
+		PMCDHost:       lab.Hostname,
+		PMCDFQDN:       l.connSpec,
+		PMCDTimezone:   lab.Timezone,
+		LoggerTimezone: localZone(),
+	}
+	if l.w.Started() {
+		st.State = pdu.LogStateInit
+		st.Start = lab.Start
+	}
+	return st
+}
+
+// ServeControl answers pmlc on ln until ctx ends, one client at a time as
+// pmlogger does: the acknowledgement carrying the protocol version and
+// this process's id, then the client's CREDS, then LOG_REQUEST (status,
+// new volume, sync) and LOG_CONTROL PDUs. Problems go to the log.
+func (l *Logger) ServeControl(ctx context.Context, ln net.Listener) {
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		l.serveClient(ctx, c)
+		c.Close()
+	}
+}
+
+func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
+	r := pdu.NewReader(c)
+	r.IdleWait = true
+	w := pdu.NewWriter(c)
+	pid := int32(os.Getpid())
+	if err := w.WriteMessage(ctx, &pdu.Error{Code: logPDUVersion}, pid); err != nil {
+		return
+	}
+	version := 2
+	for {
+		b, err := r.ReadPDU(ctx)
+		if err != nil {
+			return
+		}
+		m, err := pdu.Decode(b)
+		if err != nil {
+			w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
+			return
+		}
+		switch m := m.(type) {
+		case *pdu.Creds:
+			for _, cr := range m.Creds {
+				if v, ok := cr.Version(); ok {
+					version = int(v.Version)
+				}
+			}
+		case *pdu.LogRequest:
+			if err := l.request(ctx, w, m.Request, version); err != nil {
+				return
+			}
+		case *pdu.LogControl:
+			if err := l.control(ctx, w, m); err != nil {
+				return
+			}
+		default:
+			fmt.Fprintf(l.log, "client_req: bad PDU type 0x%x\n", uint32(m.PDUType()))
+			w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
+			return
+		}
+	}
+}
+
+func (l *Logger) request(ctx context.Context, w *pdu.Writer, req int32, version int) error {
+	switch req {
+	case pdu.LogRequestStatus:
+		var st pdu.LoggerStatus
+		if err := l.do(ctx, func() { st = l.status() }); err != nil {
+			return err
+		}
+		if version >= logPDUVersion {
+			return w.WriteMessage(ctx, &pdu.LogStatus{LoggerStatus: st}, 0)
+		}
+		return w.WriteMessage(ctx, &pdu.LogStatusV2{LoggerStatus: st}, 0)
+	case pdu.LogRequestNewVolume:
+		var vol int
+		if err := l.do(ctx, func() { l.newVolume("pmlc request"); vol = l.w.Volume() }); err != nil {
+			return err
+		}
+		return w.WriteMessage(ctx, &pdu.Error{Code: int32(vol)}, 0)
+	case pdu.LogRequestSync, pdu.LogRequestQAOff:
+		return w.WriteMessage(ctx, &pdu.Error{Code: 0}, 0)
+	}
+	return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
+}
+
+// localZone is this host's time zone as PCP names it (the logger's zone in
+// LOG_STATUS).
+func localZone() string {
+	tz, _ := (*pmapi.LocalContext)(nil).TimeZone(context.Background())
+	return tz
+}
