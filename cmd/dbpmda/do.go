@@ -109,7 +109,7 @@ func (s *session) request(st stmt) bool {
 		s.printf("PMID: %s\n", st.pmid)
 		d, ok := s.desc(st.pmid)
 		if ok {
-			s.printf("%s", descText(d))
+			s.printf("%s", pcp.FormatDesc(d))
 		}
 		return ok
 	case "fetch":
@@ -561,43 +561,4 @@ func (s *session) status() {
 	s.printf("\n")
 	s.printf("%s", s.profile.dump())
 	s.printf("\n")
-}
-
-// descText is pmPrintDesc's rendering of a descriptor.
-func descText(d pcp.Desc) string {
-	if d.Type == pcp.TypeNoSupport {
-		return "    Data Type: Not Supported\n"
-	}
-	t, ok := typeNames[d.Type]
-	if !ok {
-		t = fmt.Sprintf("??? (%d)", int32(d.Type))
-	}
-	sem := d.Sem.String()
-	if sem == "???" {
-		sem = fmt.Sprintf("??? (%d)", int32(d.Sem))
-	}
-	units := d.Units.String()
-	if units == "" {
-		units = "none"
-	}
-	indom := "PM_INDOM_NULL"
-	if d.InDom != pcp.InDomNull {
-		indom = d.InDom.String()
-	}
-	return fmt.Sprintf("    Data Type: %s  InDom: %s 0x%x\n    Semantics: %s  Units: %s\n", t, indom, uint32(d.InDom), sem, units)
-}
-
-// typeNames are pmPrintDesc's names for the types.
-var typeNames = map[pcp.Type]string{
-	pcp.Type32:              "32-bit int",
-	pcp.TypeU32:             "32-bit unsigned int",
-	pcp.Type64:              "64-bit int",
-	pcp.TypeU64:             "64-bit unsigned int",
-	pcp.TypeFloat:           "float",
-	pcp.TypeDouble:          "double",
-	pcp.TypeString:          "string",
-	pcp.TypeAggregate:       "aggregate",
-	pcp.TypeAggregateStatic: "static aggregate",
-	pcp.TypeEvent:           "event record array",
-	pcp.TypeHighResEvent:    "highres event record array",
 }

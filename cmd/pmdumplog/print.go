@@ -138,46 +138,8 @@ func (d *dumper) dumpDesc() {
 		} else {
 			fmt.Fprintf(w, "PMID: %s (%s)\n", desc.PMID, strings.Join(names, " or "))
 		}
-		printDesc(w, desc)
+		w.WriteString(pcp.FormatDesc(desc))
 	})
-}
-
-var typeNames = map[pcp.Type]string{
-	pcp.Type32:              "32-bit int",
-	pcp.TypeU32:             "32-bit unsigned int",
-	pcp.Type64:              "64-bit int",
-	pcp.TypeU64:             "64-bit unsigned int",
-	pcp.TypeFloat:           "float",
-	pcp.TypeDouble:          "double",
-	pcp.TypeString:          "string",
-	pcp.TypeAggregate:       "aggregate",
-	pcp.TypeAggregateStatic: "static aggregate",
-	pcp.TypeEvent:           "event record array",
-	pcp.TypeHighResEvent:    "highres event record array",
-}
-
-// printDesc is pmPrintDesc.
-func printDesc(w interface {
-	WriteString(string) (int, error)
-}, d pcp.Desc) {
-	if d.Type == pcp.TypeNoSupport {
-		w.WriteString("    Data Type: Not Supported\n")
-		return
-	}
-	t, ok := typeNames[d.Type]
-	if !ok {
-		t = fmt.Sprintf("??? (%d)", int32(d.Type))
-	}
-	w.WriteString(fmt.Sprintf("    Data Type: %s  InDom: %s 0x%x\n", t, d.InDom, uint32(d.InDom)))
-	sem := d.Sem.String()
-	if sem == "???" {
-		sem = fmt.Sprintf("??? (%d)", int32(d.Sem))
-	}
-	units := d.Units.String()
-	if units == "" {
-		units = "none"
-	}
-	w.WriteString(fmt.Sprintf("    Semantics: %s  Units: %s\n", sem, units))
 }
 
 func (d *dumper) dumpInDom() {

@@ -95,7 +95,7 @@ func (r *reporter) report(ctx context.Context) {
 		}
 		r.out.WriteByte('\n')
 		if f.desc {
-			r.printDesc(desc)
+			r.out.Write(pcp.DescFormat{Full: true, InDomNumber: r.f.fullIID}.Append(nil, desc))
 		}
 		if f.series {
 			r.metricSeries(ctx, name, desc)
@@ -195,43 +195,6 @@ func (r *reporter) helpText(get func(pmapi.TextLevel) (string, error)) {
 		return
 	}
 	fmt.Fprintf(r.out, "Help:\n%s\n", text)
-}
-
-var typeNames = map[pcp.Type]string{
-	pcp.Type32:              "32-bit int",
-	pcp.TypeU32:             "32-bit unsigned int",
-	pcp.Type64:              "64-bit int",
-	pcp.TypeU64:             "64-bit unsigned int",
-	pcp.TypeFloat:           "float",
-	pcp.TypeDouble:          "double",
-	pcp.TypeString:          "string",
-	pcp.TypeAggregate:       "aggregate",
-	pcp.TypeAggregateStatic: "static aggregate",
-	pcp.TypeEvent:           "event record array",
-	pcp.TypeHighResEvent:    "highres event record array",
-	pcp.TypeNoSupport:       "Not Supported",
-}
-
-func (r *reporter) printDesc(d pcp.Desc) {
-	t, ok := typeNames[d.Type]
-	if !ok {
-		t = fmt.Sprintf("??? (%d)", int32(d.Type))
-	}
-	fmt.Fprintf(r.out, "    Data Type: %s  InDom: %s", t, d.InDom)
-	if r.f.fullIID {
-		fmt.Fprintf(r.out, " = %d =", uint32(d.InDom))
-	}
-	fmt.Fprintf(r.out, " 0x%x\n", uint32(d.InDom))
-	sem := d.Sem.String()
-	fmt.Fprintf(r.out, "    Semantics: %s", sem)
-	if sem == "???" {
-		fmt.Fprintf(r.out, " (%d)", int32(d.Sem))
-	}
-	units := d.Units.String()
-	if units == "" {
-		units = "none"
-	}
-	fmt.Fprintf(r.out, "  Units: %s\n", units)
 }
 
 // instName is the name of an instance from a cache of the last instance
