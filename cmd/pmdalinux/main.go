@@ -13,12 +13,9 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
+	"log"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/gopcp/gopcp/agents/linux"
 	"github.com/gopcp/gopcp/pmda"
@@ -33,32 +30,7 @@ func run(args []string) int {
 	fs := flag.NewFlagSet(linux.Name, flag.ContinueOnError)
 	opts.Flags(fs)
 	allAccess := fs.Bool("A", false, "serve mem.slabinfo and tty.serial to every client, not only root's")
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "%s: unexpected argument %q\n", linux.Name, fs.Arg(0))
-		fs.Usage()
-		return 1
-	}
-	logger, closer, err := opts.OpenLog(linux.Name + ": ")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", linux.Name, err)
-		return 1
-	}
-	defer closer.Close()
-	agent, err := linux.New(opts.Domain, linux.Options{Log: logger, AllAccess: *allAccess})
-	if err != nil {
-		logger.Print(err)
-		return 1
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	logger.Printf("started, domain %d", opts.Domain)
-	if err := opts.Run(ctx, agent, os.Stdin, os.Stdout); err != nil {
-		logger.Print(err)
-		return 1
-	}
-	logger.Print("pmcd closed the connection; exiting")
-	return 0
+	return opts.Main(fs, args, func(logger *log.Logger) (*pmda.Agent, error) {
+		return linux.New(opts.Domain, linux.Options{Log: logger, AllAccess: *allAccess})
+	})
 }

@@ -12,12 +12,9 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
+	"log"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/gopcp/gopcp/agents/simple"
 	"github.com/gopcp/gopcp/pmda"
@@ -32,32 +29,7 @@ func run(args []string) int {
 	fs := flag.NewFlagSet(simple.Name, flag.ContinueOnError)
 	opts.Flags(fs)
 	config := fs.String("c", "", "read simple.now's instances from `file` (default $PCP_PMDAS_DIR/simple/simple.conf)")
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "%s: unexpected argument %q\n", simple.Name, fs.Arg(0))
-		fs.Usage()
-		return 1
-	}
-	logger, closer, err := opts.OpenLog(simple.Name + ": ")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", simple.Name, err)
-		return 1
-	}
-	defer closer.Close()
-	agent, err := simple.New(opts.Domain, simple.Options{Config: *config, Log: logger})
-	if err != nil {
-		logger.Print(err)
-		return 1
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	logger.Printf("started, domain %d", opts.Domain)
-	if err := opts.Run(ctx, agent, os.Stdin, os.Stdout); err != nil {
-		logger.Print(err)
-		return 1
-	}
-	logger.Print("pmcd closed the connection; exiting")
-	return 0
+	return opts.Main(fs, args, func(logger *log.Logger) (*pmda.Agent, error) {
+		return simple.New(opts.Domain, simple.Options{Config: *config, Log: logger})
+	})
 }

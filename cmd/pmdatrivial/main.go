@@ -10,12 +10,9 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
+	"log"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/gopcp/gopcp/agents/trivial"
 	"github.com/gopcp/gopcp/pmda"
@@ -29,32 +26,7 @@ func run(args []string) int {
 	opts := pmda.DaemonOptions{Domain: trivial.Domain, LogFile: "trivial.log"}
 	fs := flag.NewFlagSet(trivial.Name, flag.ContinueOnError)
 	opts.Flags(fs)
-	if err := fs.Parse(args); err != nil {
-		return 1
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "%s: unexpected argument %q\n", trivial.Name, fs.Arg(0))
-		fs.Usage()
-		return 1
-	}
-	logger, closer, err := opts.OpenLog(trivial.Name + ": ")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", trivial.Name, err)
-		return 1
-	}
-	defer closer.Close()
-	agent, err := trivial.New(opts.Domain, logger)
-	if err != nil {
-		logger.Print(err)
-		return 1
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	logger.Printf("started, domain %d", opts.Domain)
-	if err := opts.Run(ctx, agent, os.Stdin, os.Stdout); err != nil {
-		logger.Print(err)
-		return 1
-	}
-	logger.Print("pmcd closed the connection; exiting")
-	return 0
+	return opts.Main(fs, args, func(logger *log.Logger) (*pmda.Agent, error) {
+		return trivial.New(opts.Domain, logger)
+	})
 }
