@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,6 +37,7 @@ type flags struct {
 	interval                                  time.Duration
 	version                                   int
 	samples, volSamples                       int
+	rscFD                                     int
 	bytes, volBytes                           int64
 	exitTime, volTime                         time.Duration
 	errs                                      []string
@@ -75,7 +77,6 @@ func command(f *flags) *cli.Command {
 }
 
 func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
-	prog := p.Progname()
 	switch o.Short {
 	case 'c':
 		f.config = arg
@@ -93,16 +94,16 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		f.report = true
 	case 's':
 		if err := parseSize(arg, &f.samples, &f.bytes, &f.exitTime); err != nil {
-			p.Errorf("%s: illegal size argument '%s' for exit size\n", prog, arg)
+			p.Errorf("illegal size argument '%s' for exit size", arg)
 		}
 	case 'v':
 		if err := parseSize(arg, &f.volSamples, &f.volBytes, &f.volTime); err != nil {
-			p.Errorf("%s: illegal size argument '%s' for volume size\n", prog, arg)
+			p.Errorf("illegal size argument '%s' for volume size", arg)
 		}
 	case 't':
 		d, err := pmapi.ParseInterval(arg)
 		if err != nil {
-			p.Errorf("%s: illegal -t argument\n%v\n", prog, err)
+			p.Errorf("illegal -t argument\n%v", err)
 		}
 		f.interval = d
 	case 'T':
@@ -110,9 +111,15 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	case 'V':
 		n, err := strconv.Atoi(arg)
 		if err != nil || (n != 2 && n != 3) {
-			p.Errorf("%s: -V requires a version number of 2 or 3\n", prog)
+			p.Errorf("-V requires a version number of 2 or 3")
 		}
 		f.version = n
+	case 'x':
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 {
+			p.Errorf("-x requires a non-negative numeric argument")
+		}
+		f.rscFD = n
 	case 'y':
 		f.localTZ = true
 	}
@@ -157,11 +164,11 @@ func parseSize(arg string, samples *int, bytes *int64, d *time.Duration) error {
 }
 
 func run(argv []string, stdin io.Reader, stderr io.Writer) int {
-	f := &flags{interval: 60 * time.Second}
+	f := &flags{interval: 60 * time.Second, rscFD: -1}
 	cmd := command(f)
 	p := cli.Parse(cmd, argv)
 	if p.Errors == 0 && !p.Exit && f.check && len(p.Args) > 0 {
-		p.Errorf("%s: too many arguments\n", p.Progname())
+		p.Errorf("too many arguments")
 	}
 	if p.Errors > 0 || p.Exit || (!f.check && len(p.Args) != 1) {
 		if !f.check && len(p.Args) != 1 && !p.Exit && p.Errors == 0 {
@@ -174,6 +181,15 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	prog := p.Progname()
+	var rsc *os.File
+	if f.rscFD >= 0 {
+		// The launcher's session channel; its start is the session's.
+		rsc = os.NewFile(uintptr(f.rscFD), "recording session control")
+		if f.note == "" {
+			f.note = "-x " + strconv.Itoa(f.rscFD)
+		}
+	}
+	sessionStart := time.Now()
 
 	// Messages go to the log file (pmlogger.log unless -l says), which
 	// starts with a header; with -C they go to stderr.
@@ -196,8 +212,21 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	fmt.Fprintf(logw, "[%s] %s(%d) Info: Start\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid())
 
 	host := p.Hosts0("local:")
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT and SIGTERM end the run; the log names the signal, as PCP's.
+	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	var caught atomic.Int32
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case sig := <-sigs:
+			caught.Store(int32(sig.(syscall.Signal)))
+			stop()
+		case <-ctx.Done():
+		}
+	}()
 	ctxSrc, err := p.NewSource(ctx, pmapi.KindHost, host)
 	if err != nil {
 		fmt.Fprintf(logw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, host, cli.ErrText(err))
@@ -319,10 +348,23 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}()
 	go lg.ServeControl(runCtx, ln)
+	var quit atomic.Bool
+	if rsc != nil {
+		sess := &pmlogger.Session{Host: name, Log: logw, Start: sessionStart}
+		go func() {
+			if sess.Serve(runCtx, lg, rsc) {
+				quit.Store(true)
+				cancel()
+			}
+		}()
+	}
 	runErr := lg.Run(runCtx)
 	msg := lg.StopMessage()
+	if quit.Load() {
+		msg = "Recording session terminated"
+	}
 	if msg == "" && ctx.Err() != nil {
-		msg = "Caught signal"
+		msg = fmt.Sprintf("Caught signal %d", caught.Load())
 	}
 	closeCtx, cancelClose := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancelClose()
