@@ -2,14 +2,228 @@ package pmlogger
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
 
-// control answers a LOG_CONTROL PDU. Changing or enquiring about logging
-// through pmlc is not built yet: the answer is PM_ERR_NYI, which pmlc
-// prints.
+// Bits of a LOG_CONTROL answer's values (PMLC_* in PCP): the request's
+// state, whether the instance has been logged and whether it was in the
+// last fetch, then the interval in milliseconds from bit 4 up.
+const (
+	lcOn     = 1 << 0
+	lcMand   = 1 << 1
+	lcAvail  = 1 << 2
+	lcInLog  = 1 << 3
+	lcDelta  = 4
+	lcDMax   = 0x0fffffff
+	lcStates = lcOn | lcMand
+)
+
+// history is what has been logged of one metric: its instances in the
+// order first seen, and which were in the latest fetch. pmlc's query
+// reports both.
+type history struct {
+	indom pcp.InDom
+	insts []int32
+	avail map[int32]bool
+}
+
+// noteFetch updates the logging history after t's fetch: instances t
+// asked for lose their "in the last fetch" mark, then those in res get
+// it (and join the history if new).
+func (l *Logger) noteFetch(t *task, res *pcp.Result) {
+	if l.hist == nil {
+		l.hist = map[pcp.PMID]*history{}
+	}
+	for _, pmid := range t.pmids {
+		h := l.hist[pmid]
+		if h == nil {
+			continue
+		}
+		if want := t.insts[pmid]; want != nil && h.indom != pcp.InDomNull {
+			for in := range want {
+				delete(h.avail, in)
+			}
+		} else {
+			clear(h.avail)
+		}
+	}
+	for i := range res.Sets {
+		vs := &res.Sets[i]
+		h := l.hist[vs.PMID]
+		if h == nil {
+			desc, ok := t.descs[vs.PMID]
+			if !ok || vs.NumVal <= 0 {
+				continue
+			}
+			h = &history{indom: desc.InDom, avail: map[int32]bool{}}
+			l.hist[vs.PMID] = h
+		}
+		for _, v := range vs.Values[:max(vs.NumVal, 0)] {
+			if !h.avail[v.Inst] {
+				found := false
+				for _, in := range h.insts {
+					if in == v.Inst {
+						found = true
+						break
+					}
+				}
+				if !found {
+					h.insts = append(h.insts, v.Inst)
+				}
+			}
+			h.avail[v.Inst] = true
+		}
+	}
+}
+
+// control answers a LOG_CONTROL PDU. An enquiry (pmlc's query) is
+// answered from what is being logged; changing the logging (pmlc's log
+// mandatory|advisory) is not built yet and is answered PM_ERR_NYI, which
+// pmlc prints.
 func (l *Logger) control(ctx context.Context, w *pdu.Writer, m *pdu.LogControl) error {
-	return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrNYI)}, 0)
+	switch m.Control {
+	case pdu.LogEnquire:
+		var res pcp.Result
+		if err := l.do(ctx, func() { res = l.enquire(ctx, m) }); err != nil {
+			return err
+		}
+		return w.WriteMessage(ctx, &pdu.Result{Result: res}, 0)
+	case pdu.LogMandatory, pdu.LogAdvisory:
+		return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrNYI)}, 0)
+	}
+	fmt.Fprintf(l.log, "Bad control PDU type %d\n", m.Control)
+	return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
+}
+
+// enquire builds the answer to a query: for each metric, the instances
+// asked for, or else the current instance domain followed by any logged
+// instances no longer in it; each value holds the logging state and
+// interval of the request covering the instance and its history bits.
+func (l *Logger) enquire(ctx context.Context, m *pdu.LogControl) pcp.Result {
+	res := pcp.Result{Sets: make([]pcp.ValueSet, len(m.Sets))}
+	for i, req := range m.Sets {
+		vs := pcp.ValueSet{PMID: req.PMID, ValFmt: pcp.ValInSitu}
+		var insts []int32
+		if req.NumVal > 0 {
+			for _, v := range req.Values {
+				insts = append(insts, v.Inst)
+			}
+		} else {
+			var err error
+			insts, err = l.knownInsts(ctx, req.PMID)
+			if err != nil {
+				var pe pcp.Error
+				if !errors.As(err, &pe) {
+					pe = pcp.ErrIPC
+				}
+				vs.NumVal = pe.Code()
+				res.Sets[i] = vs
+				continue
+			}
+		}
+		for _, in := range insts {
+			vs.Values = append(vs.Values, pcp.Value{Inst: in, LVal: l.logState(req.PMID, in)})
+		}
+		vs.NumVal = int32(len(vs.Values))
+		res.Sets[i] = vs
+	}
+	return res
+}
+
+// knownInsts is pmid's current instances (pmcd's) and then those in the
+// history that pmcd no longer has.
+func (l *Logger) knownInsts(ctx context.Context, pmid pcp.PMID) ([]int32, error) {
+	desc, err := l.src.LookupDesc(ctx, pmid)
+	if err != nil {
+		return nil, err
+	}
+	if desc.InDom == pcp.InDomNull {
+		return []int32{pcp.InstNull}, nil
+	}
+	cur, err := l.src.GetInDom(ctx, desc.InDom)
+	if err != nil {
+		return nil, err
+	}
+	var insts []int32
+	in := map[int32]bool{}
+	for _, c := range cur {
+		insts = append(insts, c.Inst)
+		in[c.Inst] = true
+	}
+	if h := l.hist[pmid]; h != nil {
+		for _, i := range h.insts {
+			if !in[i] {
+				insts = append(insts, i)
+			}
+		}
+	}
+	return insts, nil
+}
+
+// logState is the value pmlc's query shows for one instance: the state
+// and interval of the task logging it (a request naming the instance
+// over one for all instances), and whether it has been logged and was
+// in the last fetch.
+func (l *Logger) logState(pmid pcp.PMID, inst int32) int32 {
+	var found, all *task
+	for _, t := range l.tasks {
+		if !hasPMID(t, pmid) {
+			continue
+		}
+		if want := t.insts[pmid]; want == nil {
+			if all == nil {
+				all = t
+			}
+		} else if want[inst] {
+			found = t
+			break
+		}
+	}
+	if found == nil {
+		found = all
+	}
+	var v int32
+	if found != nil {
+		if found.state.On {
+			v |= lcOn
+		}
+		if found.state.Mandatory {
+			v |= lcMand
+		}
+		if !found.once {
+			v |= int32(found.interval.Milliseconds()&lcDMax) << lcDelta
+		}
+	}
+	if h := l.hist[pmid]; h != nil {
+		logged := len(h.insts) > 0
+		if h.indom != pcp.InDomNull {
+			logged = false
+			for _, i := range h.insts {
+				if i == inst {
+					logged = true
+					break
+				}
+			}
+		}
+		if logged {
+			v |= lcInLog
+			if h.avail[inst] || (h.indom == pcp.InDomNull && len(h.avail) > 0) {
+				v |= lcAvail
+			}
+		}
+	}
+	return v
+}
+
+func hasPMID(t *task, pmid pcp.PMID) bool {
+	for _, p := range t.pmids {
+		if p == pmid {
+			return true
+		}
+	}
+	return false
 }

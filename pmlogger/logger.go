@@ -77,8 +77,9 @@ type Logger struct {
 	closed     bool
 	stopMsg    string
 	volReq     chan struct{}
-	ctl        chan func() // control requests, run by Run's goroutine
-	connSpec   string      // how pmcd is reached, for LOG_STATUS
+	ctl        chan func()           // control requests, run by Run's goroutine
+	connSpec   string                // how pmcd is reached, for LOG_STATUS
+	hist       map[pcp.PMID]*history // what has been logged, for pmlc's query
 }
 
 // RequestNewVolume asks Run to switch data volumes between samples, as

@@ -35,6 +35,7 @@ func (l *Logger) work(ctx context.Context, t *task) (stop bool, err error) {
 		return false, err
 	}
 	filterInsts(res, t)
+	l.noteFetch(t, res)
 
 	w := l.w
 	maxOff := int64(1<<63 - 1)

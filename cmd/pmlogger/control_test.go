@@ -17,7 +17,7 @@ import (
 // TestPMLCAgainstPCP starts PCP's pmlogger and ours on the same pmcd and
 // configuration, finds each by its port map file (the port, the pmcd host,
 // the archive, the -m note) and asks each, with PCP's pmlc, for its
-// status, a new volume and a sync: pmlc prints the same for both, times,
+// status, a new volume, a sync and queries of what is logged: pmlc prints the same for both, times,
 // sizes, process ids and archive names aside.
 func TestPMLCAgainstPCP(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
@@ -78,9 +78,15 @@ func TestPMLCAgainstPCP(t *testing.T) {
 		r := p.RunInput([]byte(cmds), "pmlc", "-h", "localhost", "-p", strconv.Itoa(port))
 		return mask.ReplaceAllString(r.Stdout+r.Stderr, "X")
 	}
-	for _, cmds := range []string{"status\n", "new volume\nstatus\n", "sync\n"} {
+	for _, cmds := range []string{"status\n", "new volume\nstatus\n", "sync\n",
+		"query sample.long.one\n", "query sample.colour\n", "query sample.colour[red]\n",
+		"query { sample.long sample.colour[\"blue\" \"green\"] }\n", "query sample.bin\n",
+		"query no.such.metric\n", "query sample.long.one sample.colour[nosuch]\n", "query sample.dynamic\n"} {
 		want := ask(pcpLogger.Port, cmds)
 		got := ask(port, cmds)
+		if testing.Verbose() {
+			t.Logf("pmlc %q:\n%s", cmds, got)
+		}
 		if want != got {
 			t.Errorf("pmlc %q:\nPCP's pmlogger:\n%q\nours:\n%q", cmds, want, got)
 		}
