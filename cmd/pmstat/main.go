@@ -43,11 +43,18 @@ type flags struct {
 // optHost is -h as pmstat takes it: repeatable, each one more source.
 var optHost = cli.Option{Long: "host", Short: 'h', Arg: "HOST", Help: "metrics source is PMCD on host"}
 
+// optArchive is -a as pmstat takes it (PM_OPTFLAG_MULTI): repeatable,
+// each archive a source of its own.
+var optArchive = cli.Option{Long: "archive", Short: 'a', Arg: "FILE", Help: "metrics source is a PCP log archive"}
+
 func command(f *flags) *cli.Command {
 	var opts []cli.Option
 	for _, o := range cli.GeneralOptions() {
-		if o.Short == 'h' {
+		switch o.Short {
+		case 'h':
 			o = optHost
+		case 'a':
+			o = optArchive
 		}
 		opts = append(opts, o)
 	}
@@ -68,6 +75,8 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	switch o.Short {
 	case 'h':
 		f.addHost(p, arg)
+	case 'a':
+		f.addArchive(p, arg)
 	case 'H':
 		f.addHostsFile(p, arg)
 	case 'l':
@@ -89,6 +98,20 @@ func (f *flags) addHost(p *cli.Parsed, host string) {
 		return
 	}
 	p.Hosts = append(p.Hosts, host)
+}
+
+// addArchive adds one more archive source, each name once.
+func (f *flags) addArchive(p *cli.Parsed, name string) {
+	if len(p.Hosts) > 0 {
+		p.Errorf("only one host or archive allowed")
+		return
+	}
+	for _, a := range p.Archives {
+		if a == name {
+			return
+		}
+	}
+	p.Archives = append(p.Archives, name)
 }
 
 // addHostsFile adds the hosts a file names, one per line: the first word
@@ -201,15 +224,25 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	}()
 	r.kind = kind
 	r.pause = f.pause
-	loc, note := timezone(ctx, p, r.stats[0])
-	r.loc = loc
-	out.WriteString(note)
+	times := setupTimes(ctx, p, r.stats)
+	if p.Errors > 0 {
+		warn("%s", strings.Join(p.Messages, ""))
+		return 1
+	}
+	out.WriteString(p.TimezoneNote(r.stats[0].hostName(ctx)))
+	r.loc = times.Zone
 	r.rows = terminalRows(r.rows)
-	samples := -1
+	samples := 0 // no end
 	if p.SamplesSet {
 		samples = p.Samples
-		if samples == 0 {
-			samples = -1 // -s 0 is as no -s
+	}
+	if p.Finish != "" {
+		samples = windowSamples(times.Window, r.interval, samples)
+	}
+	if kind == pmapi.KindArchive {
+		if err := r.replay(times.Window.Origin); err != nil {
+			warn("%s: pmSetMode: %s\n", prog, cli.ErrText(err))
+			return 1
 		}
 	}
 	return r.report(ctx, samples, sleep)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gopcp/gopcp/fetchgroup"
 	"github.com/gopcp/gopcp/internal/cli"
-	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -32,7 +31,7 @@ func (r *reporter) report(ctx context.Context, samples int, sleep func(time.Dura
 		s.g.Fetch(ctx)
 	}
 	n := len(r.stats)
-	for it := 0; samples < 0 || it < samples; it++ {
+	for it := 0; samples == 0 || it < samples; it++ {
 		if it*n%r.rows < n {
 			r.header()
 		}
@@ -200,38 +199,4 @@ func scaleK(w *bufio.Writer, it *fetchgroup.Item[uint32]) {
 	default:
 		fmt.Fprintf(w, " %5dg", v/1024/1024)
 	}
-}
-
-// timezone is the zone times print in: -Z's, the source's with -z, else
-// the local one; and the note pmGetContextOptions prints for the first
-// two.
-func timezone(ctx context.Context, p *cli.Parsed, s *stat) (*time.Location, string) {
-	switch {
-	case p.Timezone != "":
-		return pcptz.Load(p.Timezone), p.TimezoneNote("")
-	case p.HostZone:
-		loc := pcptz.Local()
-		if tz, err := hostZone(ctx, s.g.Source()); err == nil {
-			loc = pcptz.Load(tz)
-		}
-		return loc, p.TimezoneNote(s.hostName(ctx))
-	}
-	return pcptz.Local(), ""
-}
-
-// hostZone is a host's $TZ, pmcd.timezone.
-func hostZone(ctx context.Context, src pmapi.Source) (string, error) {
-	pmid, err := src.LookupName(ctx, "pmcd.timezone")
-	if err != nil {
-		return "", err
-	}
-	var res pcp.Result
-	if _, err := src.Fetch(ctx, []pcp.PMID{pmid}, &res); err != nil {
-		return "", err
-	}
-	if len(res.Sets) != 1 || res.Sets[0].NumVal != 1 {
-		return "", pcp.ErrValue
-	}
-	a, err := pcp.ExtractValue(res.Sets[0].ValFmt, &res.Sets[0].Values[0], pcp.TypeString, pcp.TypeString)
-	return a.CP, err
 }
