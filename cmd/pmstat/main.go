@@ -5,9 +5,8 @@
 // built on package fetchgroup: one group per source, its values already
 // converted to the units and rates the report shows.
 //
-// Archives (-a) wait for the archive context in pmapi: the report is
-// written for any pmapi.Source, and the archive-specific parts (-P, "No
-// data in the archive", interpolated sampling) are in place for it.
+// Archives (-a, one source each) are sampled by interpolation from the
+// time window's origin, as PCP's pmstat does.
 package main
 
 import (
