@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
@@ -73,7 +74,7 @@ func (v *valuer) eventDump(ctx context.Context, vs *pcp.ValueSet, idx int, highr
 	}
 	fmt.Fprintf(v.out, " %d event records\n", len(recs))
 	for r, rec := range recs {
-		fmt.Fprintf(v.out, "  %s --- event record [%d]", pcp.FormatStamp(rec.Time, highres), r)
+		fmt.Fprintf(v.out, "  %s --- event record [%d]", pcp.FormatStamp(v.inZone(rec.Time), highres), r)
 		if len(rec.Params) == 0 {
 			v.out.WriteString(" ---\n    ==> No parameters\n")
 			continue
@@ -176,3 +177,13 @@ func (v *valuer) paramInst(ctx context.Context, indom pcp.InDom, inst int32) (st
 func asPCP(err error, pe *pcp.Error) bool { return errors.As(err, pe) }
 
 func isRange(err error) bool { return isCode(err, pcp.Error(-int32(syscall.ERANGE))) }
+
+// inZone gives t's wall clock in the reporting zone (-z, -Z) as a
+// local time, since pcp.FormatStamp prints local wall clocks.
+func (v *valuer) inZone(t time.Time) time.Time {
+	if v.times == nil || v.times.Zone == nil {
+		return t
+	}
+	w := t.In(v.times.Zone)
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), time.Local)
+}
