@@ -8,6 +8,7 @@ import (
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/derived"
 )
 
 // Group is a fetchgroup: a private context, the metrics it fetches and
@@ -40,7 +41,8 @@ type member interface {
 }
 
 // Create makes a group on a new private context, as pmCreateFetchGroup
-// does: kind and name are those of pmapi.NewContext.
+// does: kind and name are those of pmapi.NewContext. The context has the
+// process's derived metrics (derive.Global), as every libpcp context has.
 func Create(ctx context.Context, kind pmapi.Kind, name string, opts ...pmapi.Option) (*Group, error) {
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
 	if err != nil {
@@ -51,12 +53,21 @@ func Create(ctx context.Context, kind pmapi.Kind, name string, opts ...pmapi.Opt
 
 // New makes a group on src, which becomes the group's private context:
 // the group closes it, and the caller should change only its settings
-// (such as an archive's time mode) and before extending the group.
+// (such as an archive's time mode) and before extending the group. A
+// plain context gets the process's derived metrics laid over it
+// (derived.Wrap with derive.Global); one already wrapped by
+// pmapi/derived, with a registry of the caller's, is used as it is.
 func New(src pmapi.Source) *Group {
+	if src != nil {
+		src = derived.Wrap(src, nil)
+	}
 	return &Group{src: src, wrap: counterWrap(), indoms: map[pcp.InDom]*indomNames{}}
 }
 
-// Source returns the group's private context, pmGetFetchGroupContext.
+// Source returns the group's private context, pmGetFetchGroupContext:
+// the derived-metrics layer; derived.Underlying(g.Source()) is the
+// context beneath it, for settings of a concrete kind (an archive's
+// SetMode).
 func (g *Group) Source() pmapi.Source { return g.src }
 
 func (g *Group) addPMID(pmid pcp.PMID) {
@@ -105,7 +116,7 @@ func (g *Group) retryAtEnd(ctx context.Context, err error, lookup func() error) 
 	if g.src == nil || g.src.Kind() != pmapi.KindArchive {
 		return err
 	}
-	e, ok := g.src.(EndVisitor)
+	e, ok := derived.Underlying(g.src).(EndVisitor)
 	if !ok {
 		return err
 	}
