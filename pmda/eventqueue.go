@@ -1,0 +1,397 @@
+package pmda
+
+import (
+	"fmt"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// Errors of the event queues, PCP's codes for the same conditions
+// (negated errno values, as pmdaEventNewQueue and friends return them).
+var (
+	errQueueInvalid = pcp.Error(-int32(syscall.EINVAL))
+	errQueueExists  = pcp.Error(-int32(syscall.EEXIST))
+	errQueueMissing = pcp.Error(-int32(syscall.ESRCH))
+)
+
+// EventQueues holds an agent's named queues of raw events and the
+// clients (pmcd contexts) reading them, the Go form of libpcp_pmda's
+// pmdaEventNewQueue, pmdaEventQueueAppend, pmdaEventQueueRecords and
+// pmdaEventNewClient family. An agent appends raw events (bytes and a
+// time) as they happen; each client's fetch of an event metric decodes
+// the events that client has not yet seen into an EventArray, through
+// the client's filter or access check, and reports records it missed
+// because the queue had to drop them to stay within its memory limit.
+//
+// Unlike PCP's pointer-per-client scheme, each client keeps a sequence
+// number into the queue, so a client is given every retained event
+// exactly once and the count of missed records is exact.
+//
+// An EventQueues is safe for concurrent use; its zero value is ready.
+type EventQueues struct {
+	mu      sync.Mutex
+	queues  []*EventQueue // by handle; nil once shut down and released
+	clients map[int]*eventClient
+}
+
+// EventQueue is one named queue; get one from EventQueues.NewQueue. Its
+// methods are safe for concurrent use.
+type EventQueue struct {
+	q         *EventQueues
+	handle    int
+	name      string
+	maxMemory int
+	events    []queuedEvent // oldest first
+	nextSeq   uint64        // sequence number of the next appended event
+	numClient int           // clients reading (active) plus those announced
+	count     uint32        // events appended, kept or not
+	bytes     uint64        // bytes appended, kept or not
+	size      int           // bytes held in events
+	shutdown  bool
+	array     *EventArray
+}
+
+type queuedEvent struct {
+	seq     uint64
+	data    []byte
+	time    time.Time
+	pending int // active clients yet to read it
+}
+
+// eventClient is one context's state for every queue it reads.
+type eventClient struct {
+	perQueue map[int]*clientQueue
+}
+
+// clientQueue is one context's position and rules on one queue.
+type clientQueue struct {
+	active  bool
+	next    uint64 // sequence number of the first event not yet read
+	missed  int
+	access  bool
+	filter  func(data []byte) bool // true: drop the event for this client
+	release func()
+}
+
+// EventDecoder turns one raw event into records of a; it returns how
+// many records it added. It is pmdaEventDecodeCallBack.
+type EventDecoder func(a *EventArray, data []byte, t time.Time) (int, error)
+
+// NewQueue makes a queue called name holding at most maxMemory bytes of
+// events (pmdaEventNewQueue). Events appended while no client reads the
+// queue are counted but not kept.
+func (qs *EventQueues) NewQueue(name string, maxMemory int) (*EventQueue, error) {
+	return qs.NewActiveQueue(name, maxMemory, 0)
+}
+
+// NewActiveQueue is NewQueue for a queue that keeps events for nclients
+// readers from the start, before any of them has fetched
+// (pmdaEventNewActiveQueue).
+func (qs *EventQueues) NewActiveQueue(name string, maxMemory, nclients int) (*EventQueue, error) {
+	if name == "" || maxMemory <= 0 || nclients < 0 {
+		return nil, fmt.Errorf("pmda: event queue %q of %d bytes: %w", name, maxMemory, errQueueInvalid)
+	}
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	slot := -1
+	for i, q := range qs.queues {
+		if q == nil {
+			if slot < 0 {
+				slot = i
+			}
+			continue
+		}
+		if q.name == name {
+			return nil, fmt.Errorf("pmda: event queue %q: %w", name, errQueueExists)
+		}
+	}
+	if slot < 0 {
+		slot = len(qs.queues)
+		qs.queues = append(qs.queues, nil)
+	}
+	q := &EventQueue{q: qs, handle: slot, name: name, maxMemory: maxMemory, numClient: nclients, array: NewEventArray()}
+	qs.queues[slot] = q
+	return q, nil
+}
+
+// Queue finds a queue by name (pmdaEventQueueHandle).
+func (qs *EventQueues) Queue(name string) (*EventQueue, error) {
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	for _, q := range qs.queues {
+		if q != nil && q.name == name {
+			return q, nil
+		}
+	}
+	return nil, fmt.Errorf("pmda: event queue %q: %w", name, errQueueMissing)
+}
+
+// Name is the queue's name.
+func (q *EventQueue) Name() string { return q.name }
+
+// Handle is the queue's number, as pmdaEventQueueHandle gives it.
+func (q *EventQueue) Handle() int { return q.handle }
+
+// live reports whether q is still registered; callers hold q.q.mu.
+func (q *EventQueue) live() bool {
+	return q.handle < len(q.q.queues) && q.q.queues[q.handle] == q
+}
+
+// Counter is the number of events appended (pmdaEventQueueCounter).
+func (q *EventQueue) Counter() uint32 {
+	q.q.mu.Lock()
+	defer q.q.mu.Unlock()
+	return q.count
+}
+
+// Bytes is the number of bytes appended (pmdaEventQueueBytes).
+func (q *EventQueue) Bytes() uint64 {
+	q.q.mu.Lock()
+	defer q.q.mu.Unlock()
+	return q.bytes
+}
+
+// Memory is the number of bytes the queue holds now (pmdaEventQueueMemory).
+func (q *EventQueue) Memory() uint64 {
+	q.q.mu.Lock()
+	defer q.q.mu.Unlock()
+	return uint64(q.size)
+}
+
+// Clients is the number of clients reading the queue (pmdaEventQueueClients).
+func (q *EventQueue) Clients() uint32 {
+	q.q.mu.Lock()
+	defer q.q.mu.Unlock()
+	return uint32(q.numClient)
+}
+
+// Append adds an event that happened at t (pmdaEventQueueAppend). The
+// data are copied. Oldest events are dropped to make room, counting as
+// missed for the clients that had not read them; an event larger than
+// the whole queue is counted but not kept, as PCP does.
+func (q *EventQueue) Append(data []byte, t time.Time) error {
+	qs := q.q
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	if !q.live() {
+		return fmt.Errorf("pmda: event queue %q: %w", q.name, errQueueInvalid)
+	}
+	q.count++
+	q.bytes += uint64(len(data))
+	if len(data) > q.maxMemory {
+		return nil
+	}
+	drop := 0
+	for drop < len(q.events) && len(data) > q.maxMemory-q.size {
+		q.size -= len(q.events[drop].data)
+		drop++
+	}
+	if drop > 0 {
+		first := q.events[drop-1].seq + 1 // oldest event still held
+		for _, c := range qs.clients {
+			if cq := c.perQueue[q.handle]; cq != nil && cq.active && cq.next < first {
+				cq.missed += int(first - cq.next)
+				cq.next = first
+			}
+		}
+		q.events = append(q.events[:0], q.events[drop:]...)
+	}
+	seq := q.nextSeq
+	q.nextSeq++
+	if q.numClient == 0 {
+		return nil
+	}
+	q.events = append(q.events, queuedEvent{seq: seq, data: append([]byte(nil), data...), time: t, pending: q.numClient})
+	q.size += len(data)
+	return nil
+}
+
+// NewClient registers pmcd context ctx (pmdaEventNewClient); an agent
+// calls it when a client attaches, e.g. from its attribute callback.
+func (qs *EventQueues) NewClient(ctx int) {
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	if qs.clients == nil {
+		qs.clients = map[int]*eventClient{}
+	}
+	if qs.clients[ctx] == nil {
+		qs.clients[ctx] = &eventClient{perQueue: map[int]*clientQueue{}}
+	}
+}
+
+// Clients is the number of registered clients (pmdaEventClients).
+func (qs *EventQueues) Clients() int {
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	return len(qs.clients)
+}
+
+// EndClient forgets context ctx (pmdaEventEndClient): its filters are
+// released, the events only it had still to read are freed, and queues
+// shut down while it read them are released if it was the last reader.
+func (qs *EventQueues) EndClient(ctx int) error {
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	c := qs.clients[ctx]
+	if c == nil {
+		return fmt.Errorf("pmda: event client %d: %w", ctx, errQueueInvalid)
+	}
+	delete(qs.clients, ctx)
+	for h, cq := range c.perQueue {
+		if cq.release != nil {
+			cq.release()
+		}
+		if h >= len(qs.queues) || qs.queues[h] == nil || !cq.active {
+			continue
+		}
+		q := qs.queues[h]
+		q.consume(cq.next, q.nextSeq)
+		q.numClient--
+		if q.numClient <= 0 && q.shutdown {
+			qs.queues[h] = nil
+		}
+	}
+	return nil
+}
+
+// consume marks the events with sequence numbers in [from, to) as read by
+// one more client and frees those every client has read.
+func (q *EventQueue) consume(from, to uint64) {
+	kept := q.events[:0]
+	for _, e := range q.events {
+		if e.seq >= from && e.seq < to {
+			e.pending--
+		}
+		if e.pending > 0 {
+			kept = append(kept, e)
+		} else {
+			q.size -= len(e.data)
+		}
+	}
+	clear(q.events[len(kept):])
+	q.events = kept
+}
+
+// clientQueue gives ctx's state on q, made on first use; callers hold
+// qs.mu.
+func (qs *EventQueues) clientQueue(ctx int, q *EventQueue) (*clientQueue, error) {
+	c := qs.clients[ctx]
+	if c == nil || !q.live() {
+		return nil, fmt.Errorf("pmda: event client %d on queue %q: %w", ctx, q.name, errQueueInvalid)
+	}
+	cq := c.perQueue[q.handle]
+	if cq == nil {
+		cq = &clientQueue{}
+		c.perQueue[q.handle] = cq
+	}
+	return cq, nil
+}
+
+// SetAccess allows or denies context ctx the queue's events when it has
+// no filter (pmdaEventSetAccess); a client has no access until given it.
+func (q *EventQueue) SetAccess(ctx int, allow bool) error {
+	q.q.mu.Lock()
+	defer q.q.mu.Unlock()
+	cq, err := q.q.clientQueue(ctx, q)
+	if err != nil {
+		return err
+	}
+	cq.access = allow
+	return nil
+}
+
+// SetFilter sets context ctx's filter on the queue (pmdaEventSetFilter):
+// reject reports the events the client is not to be given, and implies
+// access. release, if not nil, is called when the filter is replaced or
+// the client ends.
+func (q *EventQueue) SetFilter(ctx int, reject func(data []byte) bool, release func()) error {
+	q.q.mu.Lock()
+	defer q.q.mu.Unlock()
+	cq, err := q.q.clientQueue(ctx, q)
+	if err != nil {
+		return err
+	}
+	if cq.release != nil {
+		cq.release()
+	}
+	cq.filter, cq.release = reject, release
+	return nil
+}
+
+// Records gives context ctx the events it has not yet read, decoded into
+// an event array, with a missed record first if the queue dropped events
+// before ctx read them (pmdaEventQueueRecords). The first call makes ctx
+// a reader of the queue. A nil block means no records (PMDA_FETCH_NOVALUES).
+// The block is valid until the queue's next Records call.
+func (q *EventQueue) Records(ctx int, decode EventDecoder) (*pcp.ValueBlock, error) {
+	qs := q.q
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	cq, err := qs.clientQueue(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if !cq.active {
+		cq.active = true
+		q.numClient++
+		cq.next = q.nextSeq
+		// events kept for announced readers (an active queue) are this
+		// client's to read
+		if len(q.events) > 0 && q.events[0].pending > 0 {
+			cq.next = q.events[0].seq
+		}
+	}
+	a := q.array
+	a.Reset()
+	if cq.missed > 0 {
+		if err := a.AddMissedRecord(time.Now(), int32(cq.missed)); err != nil {
+			return nil, err
+		}
+		cq.missed = 0
+	}
+	from := cq.next
+	var derr error
+	for _, e := range q.events {
+		if e.seq < from {
+			continue
+		}
+		cq.next = e.seq + 1
+		if cq.filter != nil && cq.filter(e.data) || cq.filter == nil && !cq.access {
+			continue
+		}
+		if _, derr = decode(a, e.data, e.time); derr != nil {
+			break
+		}
+	}
+	if derr == nil {
+		cq.next = q.nextSeq
+	}
+	q.consume(from, cq.next)
+	if derr != nil {
+		return nil, fmt.Errorf("pmda: decoding an event of queue %q: %w", q.name, derr)
+	}
+	if a.Records() == 0 {
+		return nil, nil
+	}
+	return a.Value(), nil
+}
+
+// Shutdown retires the queue (pmdaEventQueueShutdown): at once if no
+// client reads it, else when the last reader ends.
+func (q *EventQueue) Shutdown() error {
+	qs := q.q
+	qs.mu.Lock()
+	defer qs.mu.Unlock()
+	if !q.live() {
+		return fmt.Errorf("pmda: event queue %q: %w", q.name, errQueueInvalid)
+	}
+	if q.numClient > 0 {
+		q.shutdown = true
+	} else {
+		qs.queues[q.handle] = nil
+	}
+	return nil
+}
