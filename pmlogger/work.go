@@ -71,7 +71,9 @@ func (l *Logger) work(ctx context.Context, t *task) (stop bool, err error) {
 					names = append(names, n)
 				}
 			}
-			if err := w.PutDesc(desc, names); err != nil {
+			logged := desc
+			logged.PMID = loggedPMID(desc.PMID)
+			if err := w.PutDesc(logged, names); err != nil {
 				return false, err
 			}
 			l.descs[vs.PMID] = true
@@ -92,7 +94,7 @@ func (l *Logger) work(ctx context.Context, t *task) (stop bool, err error) {
 	if lastLog == labelSize(w) {
 		needIndex = true // first result in this volume
 	}
-	if err := w.PutResult(res); err != nil {
+	if err := l.putResult(res); err != nil {
 		return false, err
 	}
 	data, _ := w.Offsets()
@@ -148,7 +150,8 @@ func labelSize(w *archive.Writer) int64 {
 // reconnect tries once to reach pmcd again; logging resumes with a
 // <mark> record, as the data have a gap.
 func (l *Logger) reconnect(ctx context.Context) error {
-	c, ok := l.src.(*pmapi.Context)
+	// A host context, or derived metrics laid over one.
+	c, ok := l.src.(interface{ Reconnect(context.Context) error })
 	if !ok {
 		return nil
 	}
@@ -294,7 +297,11 @@ func (l *Logger) putLabels(ctx context.Context, typ, ident uint32, stamp pcp.Tim
 	if err != nil || len(sets) == 0 {
 		return
 	}
-	if l.w.PutLabels(typ, ident, stamp, sets) == nil {
+	logIdent := ident
+	if typ == labelItem {
+		logIdent = uint32(loggedPMID(pcp.PMID(ident)))
+	}
+	if l.w.PutLabels(typ, logIdent, stamp, sets) == nil {
 		l.labels[[2]uint32{typ, ident}] = true
 	}
 }
@@ -325,7 +332,7 @@ func (l *Logger) manageText(ctx context.Context, desc pcp.Desc) {
 			kind |= archive.TextPMID
 			text, err = l.src.LookupText(ctx, desc.PMID, level|pmapi.TextDirect)
 			if err == nil {
-				l.w.PutText(kind, uint32(desc.PMID), text)
+				l.w.PutText(kind, uint32(loggedPMID(desc.PMID)), text)
 			}
 		}
 	}
@@ -382,4 +389,22 @@ func (l *Logger) report(t *task, bytes int64) {
 		fmt.Fprintf(w, "every %.3f sec: %d bytes ", t.interval.Seconds(), bytes)
 	}
 	fmt.Fprintf(w, "or %.2f Mbytes/day\n", float64(bytes)*24*60*60/(1024*1024*t.interval.Seconds()))
+}
+
+// putResult writes res with derived metrics' PMIDs as archives hold them,
+// leaving res as fetched.
+func (l *Logger) putResult(res *pcp.Result) error {
+	var moved []int
+	for i := range res.Sets {
+		if p := loggedPMID(res.Sets[i].PMID); p != res.Sets[i].PMID {
+			res.Sets[i].PMID = p
+			moved = append(moved, i)
+		}
+	}
+	err := l.w.PutResult(res)
+	for _, i := range moved {
+		p := res.Sets[i].PMID
+		res.Sets[i].PMID = pcp.NewPMID(p.Domain(), p.Cluster()&^derivedLogged, p.Item())
+	}
+	return err
 }

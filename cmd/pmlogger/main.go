@@ -233,6 +233,9 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	defer ctxSrc.Close()
+	// Derived metrics (PCP_DERIVED_CONFIG, or PCP's defaults) can be
+	// logged as every PMAPI client sees them.
+	ctxSrc = p.WithDerived(ctxSrc, logw)
 
 	var src []byte
 	cfgName := f.config

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// TestDerivedAgainstPCP logs derived metrics (defined through
+// PCP_DERIVED_CONFIG, as every PMAPI client reads them) with PCP's
+// pmlogger and ours from the same pmcd and configuration: PCP's pmdumplog
+// prints the same descriptors and instance domains for both archives, and
+// the same records once times and changing values are masked.
+func TestDerivedAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	dir := t.TempDir()
+	defs := filepath.Join(dir, "derived")
+	if err := os.WriteFile(defs, []byte(
+		"qa.sum = sample.long.one + sample.long.ten\n"+
+			"qa.colour2 = sample.colour * 2\n"+
+			"qa.ratio = sample.long.ten / sample.long.hundred\n"+
+			"qa.unused = sample.long.million\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { qa.sum qa.colour2 sample.long.one qa.ratio }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(p.Env(), "PCP_DERIVED_CONFIG="+defs)
+	record := func(pcp bool, base string) {
+		args := []string{"-V", "3", "-h", p.Host(), "-c", cfg, "-s", "4", "-l", base + ".log", base}
+		var cmd *exec.Cmd
+		if pcp {
+			c, err := p.Command(context.Background(), "pmlogger", args...)
+			if err != nil {
+				t.Skip(err)
+			}
+			cmd = c
+		} else {
+			cmd = exec.Command(bin, args...)
+		}
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			log, _ := os.ReadFile(base + ".log")
+			t.Fatalf("pmlogger (PCP's: %v): %v\n%s%s", pcp, err, out, log)
+		}
+	}
+	ours, theirs := filepath.Join(dir, "ours"), filepath.Join(dir, "pcp")
+	record(false, ours)
+	record(true, theirs)
+	stamps := regexp.MustCompile(`\d\d:\d\d:\d\d\.\d+|value \d+`)
+	// The loggers' instance domain holds each logger's process id.
+	pids := regexp.MustCompile(`(?m)^(\s+)\d+ or "\d+"$`)
+	for _, args := range [][]string{{"-d"}, {"-i"}, {"-e"}, {"-h"}, {"-a", "-x"}} {
+		run := func(base string) string {
+			r := p.Run("pmdumplog", append(args, base)...)
+			if r.Err != nil {
+				t.Fatalf("pmdumplog %v %s: %v\n%s", args, base, r.Err, r.Stderr)
+			}
+			out := regexp.MustCompile(regexp.QuoteMeta(base)).ReplaceAllString(r.Stdout+r.Stderr, "ARCHIVE")
+			out = pids.ReplaceAllString(out, "${1}PID")
+			out = stamps.ReplaceAllString(out, "X")
+			if args[0] == "-a" {
+				// Records' times and the pmlogger.port/pid values vary.
+				// PCP's pmlogger writes a derived metric's descriptor again
+				// with every fetch (its archive lookup uses the PMID before
+				// the logged-cluster rewrite); ours writes it once, so the
+				// index's metadata offsets differ.
+				out = regexp.MustCompile(`(?m)^(.*\t\s+\d+\s+)\d+(\s+\d+)$`).ReplaceAllString(out, "${1}META${2}")
+				out = regexp.MustCompile(`PID for pmlogger: \d+`).ReplaceAllString(out, "PID for pmlogger: PID")
+				out = regexp.MustCompile(`(?m)^(\s+\S+ \(pmcd\.(pmlogger|pid|seqnum)[^\n]*)\n(\s+value .*\n)?`).ReplaceAllString(out, "")
+			}
+			return out
+		}
+		want, got := run(theirs), run(ours)
+		if want != got {
+			t.Errorf("pmdumplog %v differs\nPCP's:\n%s\nours:\n%s", args, want, got)
+		}
+	}
+	// PCP's pmlogcheck says the same of both: a derived metric over an
+	// agent's instance domain has a PMID of another domain.
+	check := func(base string) string {
+		r := p.Run("pmlogcheck", base)
+		return strings.ReplaceAll(r.Stdout+r.Stderr, base, "ARCHIVE")
+	}
+	if want, got := check(theirs), check(ours); want != got {
+		t.Errorf("PCP's pmlogcheck:\non PCP's archive:\n%s\non ours:\n%s", want, got)
+	}
+}
