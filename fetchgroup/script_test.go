@@ -11,7 +11,33 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/derived"
 )
+
+// setMode runs a script's mode line on the group's archive context: the
+// mode from the archive's start (its end for back) with the step given
+// in seconds, as the harness calls pmSetModeHighRes.
+func setMode(g *Group, f []string) error {
+	a, ok := derived.Underlying(g.Source()).(*pmapi.ArchiveContext)
+	if !ok {
+		return pcp.ErrNotArchive
+	}
+	mode := map[string]pmapi.Mode{"interp": pmapi.ModeInterp, "forw": pmapi.ModeForw, "back": pmapi.ModeBack}[f[0]]
+	var step float64
+	if len(f) > 1 {
+		step, _ = strconv.ParseFloat(f[1], 64)
+	}
+	when := a.Start()
+	if mode == pmapi.ModeBack {
+		end, err := a.End()
+		if err != nil {
+			return err
+		}
+		when = end
+	}
+	return a.SetMode(mode, when, time.Duration(math.Round(step*1e9)))
+}
 
 // The tests run scripts in the language of testdata/harness/fetchgroup.c
 // through this package and print the outputs the way the harness prints
@@ -189,6 +215,10 @@ func runScript(t *testing.T, g *Group, script string, store func(metric, value s
 	var b strings.Builder
 	b.WriteString("create 0\n")
 	var hs []reporter
+	// Archive times are reproducible and printed, after fetches that
+	// succeeded (a failed one stamps the clock's time).
+	archive := g.Source() != nil && g.Source().Kind() == pmapi.KindArchive
+	fetched := false
 	for _, line := range strings.Split(script, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
@@ -208,18 +238,26 @@ func runScript(t *testing.T, g *Group, script string, store func(metric, value s
 		case "ts":
 			ts := g.ExtendTimestamp()
 			r = func(b *strings.Builder, i int) {
-				s := "set"
-				if ts.Time().IsZero() {
-					s = "zero"
+				switch {
+				case ts.Time().IsZero():
+					fmt.Fprintf(b, "h%d ts zero\n", i)
+				case archive && fetched:
+					st := ts.Stamp()
+					fmt.Fprintf(b, "h%d ts set %d.%06d\n", i, st.Sec, st.Nsec/1000)
+				default:
+					fmt.Fprintf(b, "h%d ts set\n", i)
 				}
-				fmt.Fprintf(b, "h%d ts %s\n", i, s)
 			}
 		case "fetch":
 			_, err := g.Fetch(ctx)
+			fetched = err == nil
 			fmt.Fprintf(&b, "fetch %d\n", code(err))
 			for i, r := range hs {
 				r(&b, i)
 			}
+			continue
+		case "mode":
+			fmt.Fprintf(&b, "mode %d\n", code(setMode(g, f[1:])))
 			continue
 		case "clear":
 			g.Clear()

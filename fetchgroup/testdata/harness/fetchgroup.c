@@ -12,6 +12,8 @@
  *   clear
  *   store METRIC VALUE       (through PCP's pmstore, on the same host)
  *   sleep SECONDS
+ *   mode interp|forw|back [SECONDS] (archives: pmSetMode from the archive's
+ *                            start, or its end for back, with that step)
  */
 #include <pcp/pmapi.h>
 
@@ -39,6 +41,8 @@ struct handle {
 
 static struct handle h[16384];
 static int nh;
+static int archive;	/* archive times are reproducible, so printed ... */
+static int fetched;	/* ... when the fetch succeeded (else it is the clock's) */
 
 static const char *
 arg(const char *s)
@@ -109,7 +113,10 @@ report(void)
 	    }
 	    break;
 	case K_TS:
-	    printf("h%d ts %s\n", i, p->tv.tv_sec ? "set" : "zero");
+	    if (archive && fetched && p->tv.tv_sec)
+		printf("h%d ts set %ld.%06ld\n", i, (long)p->tv.tv_sec, (long)p->tv.tv_usec);
+	    else
+		printf("h%d ts %s\n", i, p->tv.tv_sec ? "set" : "zero");
 	    break;
 	}
     }
@@ -130,6 +137,7 @@ main(int argc, char **argv)
 	kind = PM_CONTEXT_LOCAL;
     else if (strcmp(argv[1], "archive") == 0)
 	kind = PM_CONTEXT_ARCHIVE;
+    archive = kind == PM_CONTEXT_ARCHIVE;
     sts = pmCreateFetchGroup(&fg, kind, kind == PM_CONTEXT_LOCAL ? NULL : argv[2]);
     printf("create %d\n", sts);
     if (sts < 0)
@@ -150,6 +158,19 @@ main(int argc, char **argv)
 	    sscanf(line, "%*s %255s %255s %255s %255s", a[0], a[1], a[2], a[3]);
 	    p->kind = K_ITEM;
 	    p->type = typeof_name(a[3]);
+	    /*
+	     * libpcp never resets an item's status (its reset writes through
+	     * the instance-domain member of its union), so a discrete metric
+	     * absent from the first fetches leaves the caller's initial
+	     * status and value: start from "no value yet", as gopcp does.
+	     */
+	    p->sts = PM_ERR_VALUE;
+	    if (p->type == PM_TYPE_FLOAT)
+		p->value.f = NAN;
+	    else if (p->type == PM_TYPE_DOUBLE)
+		p->value.d = NAN;
+	    else if (p->type != PM_TYPE_STRING)
+		memset(&p->value, 0xff, sizeof(p->value));
 	    sts = pmExtendFetchGroup_item(fg, a[0], arg(a[1]), arg(a[2]), &p->value, p->type, &p->sts);
 	} else if (strcmp(cmd, "indom") == 0) {
 	    sscanf(line, "%*s %255s %255s %255s %255s", a[0], a[1], a[2], a[3]);
@@ -176,6 +197,7 @@ main(int argc, char **argv)
 	    sts = pmExtendFetchGroup_timestamp(fg, &p->tv);
 	} else if (strcmp(cmd, "fetch") == 0) {
 	    sts = pmFetchGroup(fg);
+	    fetched = sts >= 0;
 	    printf("fetch %d\n", sts < 0 ? sts : 0);
 	    report();
 	    continue;
@@ -194,6 +216,31 @@ main(int argc, char **argv)
 	    ts.tv_sec = (time_t)d;
 	    ts.tv_nsec = (long)((d - ts.tv_sec) * 1e9);
 	    nanosleep(&ts, NULL);
+	    continue;
+	} else if (strcmp(cmd, "mode") == 0) {
+	    pmHighResLogLabel label;
+	    struct timespec when, delta = { 0, 0 };
+	    int mode = PM_MODE_FORW;
+	    double d = n > 2 ? atof(a[2]) : 0;
+
+	    if (strcmp(a[1], "interp") == 0)
+		mode = PM_MODE_INTERP;
+	    else if (strcmp(a[1], "back") == 0)
+		mode = PM_MODE_BACK;
+	    delta.tv_sec = (time_t)d;
+	    delta.tv_nsec = (long)((d - delta.tv_sec) * 1e9 + 0.5);
+	    if ((sts = pmUseContext(pmGetFetchGroupContext(fg))) < 0 ||
+		(sts = pmGetHighResArchiveLabel(&label)) < 0) {
+		printf("mode %d\n", sts);
+		continue;
+	    }
+	    when = label.start;
+	    if (mode == PM_MODE_BACK && (sts = pmGetHighResArchiveEnd(&when)) < 0) {
+		printf("mode %d\n", sts);
+		continue;
+	    }
+	    sts = pmSetModeHighRes(mode, &when, &delta);
+	    printf("mode %d\n", sts);
 	    continue;
 	} else if (strcmp(cmd, "clear") == 0) {
 	    sts = pmClearFetchGroup(fg);
