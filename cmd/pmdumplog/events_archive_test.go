@@ -12,7 +12,7 @@ import (
 // TestEventArchivesLive compares our pmdumplog with PCP's on the QA
 // archives of event records, metric by metric: legacy and high-resolution
 // arrays, records without an instance domain, raw and windowed dumps,
-// both archive versions. Ours runs in-process (under the race detector);
+// both archive versions, and names an archive lacks. Ours runs in-process (under the race detector);
 // PCP's runs beside it.
 func TestEventArchivesLive(t *testing.T) {
 	needQA(t)
@@ -38,8 +38,8 @@ func TestEventArchivesLive(t *testing.T) {
 		args := caseArgs(c.opts, c.arch)
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			_, wantOut, wantErr := runTool(pcp, c.opts, c.arch)
-			if len(wantOut) == 0 || len(wantErr) != 0 {
-				t.Fatalf("PCP's pmdumplog dumped nothing: %s", wantErr)
+			if len(wantOut)+len(wantErr) == 0 {
+				t.Fatal("PCP's pmdumplog printed nothing")
 			}
 			var out, errb bytes.Buffer
 			run(append([]string{"pmdumplog"}, args...), &out, &errb)
