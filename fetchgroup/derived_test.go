@@ -2,6 +2,8 @@ package fetchgroup
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,3 +82,58 @@ func TestDerivedAgainstLibpcp(t *testing.T) {
 }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// derivedArchiveScript is derived metrics on an archive, interpolated and
+// then forward.
+const derivedArchiveScript = `
+mode interp 1.5
+ts
+item fg.msec - - double
+item fg.msec - instant double
+item fg.both - instant 64
+item fg.rate - - double
+item fg.delta - - u64
+item fg.bad - - 32
+fetch
+fetch
+fetch
+mode forw
+fetch
+fetch
+`
+
+func TestDerivedArchiveAgainstLibpcp(t *testing.T) {
+	bin := pcptest.Harness(t, "testdata/harness/fetchgroup.c")
+	path := filepath.Join(qaArchives, "sample-secs")
+	if _, err := os.Stat(path + ".meta"); err != nil {
+		pcptest.Missing(t, "QA archive: "+err.Error())
+	}
+	conf, err := filepath.Abs("testdata/derived-archive.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "archive", path)
+	cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG="+conf)
+	cmd.Stdin = strings.NewReader(derivedArchiveScript)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("harness: %v", err)
+	}
+	if !strings.Contains(string(out), "h1 item 0 ") {
+		t.Fatalf("libpcp did not load the derived metrics:\n%s", out)
+	}
+	reg := derive.NewRegistry()
+	if _, err := reg.LoadConfig(conf); err != nil {
+		t.Fatal(err)
+	}
+	src, err := pmapi.NewContext(context.Background(), pmapi.KindArchive, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(derived.Wrap(src, reg))
+	defer g.Close()
+	ours := runScript(t, g, derivedArchiveScript, nil)
+	if d := diffTranscripts(string(out), ours, 0); d != "" {
+		t.Errorf("%s\nlibpcp:\n%s\ngopcp:\n%s", d, out, ours)
+	}
+}
