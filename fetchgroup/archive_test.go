@@ -161,6 +161,53 @@ fetch
 fetch
 fetch
 `},
+	{name: "lookup failures and maximum", archive: "20041125", script: `
+item no.such.metric - - 32
+item kernel.percpu.cpu.user - - 32
+item kernel.percpu.cpu.user cpu99 - 32
+item mem.physmem cpu0 - 32
+item pmcd.timezone - - 32
+item pmcd.timezone - - string
+item pmcd.version - kbyte string
+item mem.physmem - junk-units 32
+item mem.physmem - sec 32
+item kernel.all.load - rate double
+indom no.such - 32 4
+indom kernel.percpu.cpu.user - 32 1
+indom kernel.percpu.cpu.user - 32 0
+indom network.interface.in.bytes - 64 2
+indom network.interface.in.bytes - string 3
+indom mem.physmem - 32 4
+fetch
+fetch
+clear
+item mem.physmem - - double
+ts
+fetch
+`},
+	{name: "gaps and duplicate names", archive: "gap", script: `
+mode interp 1
+ts
+item sample.longlong.million - - double
+item sample.dupnames.two.bin bin-100 - 32
+indom sample.bin - 32 10
+indom sample.dupnames.three.bin - string 10
+item hinv.ncpu - - 32
+item proc.nprocs - - u32
+item pmcd.pdu_in.total - - double
+fetch
+fetch
+fetch
+fetch
+fetch
+fetch
+fetch
+fetch
+fetch
+fetch
+fetch
+fetch
+`},
 }
 
 func TestArchivesAgainstLibpcp(t *testing.T) {
