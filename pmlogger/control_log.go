@@ -81,19 +81,23 @@ func (l *Logger) noteFetch(t *task, res *pcp.Result) {
 }
 
 // control answers a LOG_CONTROL PDU. An enquiry (pmlc's query) is
-// answered from what is being logged; changing the logging (pmlc's log
-// mandatory|advisory) is not built yet and is answered PM_ERR_NYI, which
-// pmlc prints.
+// answered from what is being logged; a change (pmlc's log
+// mandatory|advisory) is made between samples and answered the same way
+// with the new state.
 func (l *Logger) control(ctx context.Context, w *pdu.Writer, m *pdu.LogControl) error {
 	switch m.Control {
 	case pdu.LogEnquire:
 		var res pcp.Result
-		if err := l.do(ctx, func() { res = l.enquire(ctx, m) }); err != nil {
+		if err := l.do(ctx, func() { res = l.answer(ctx, m, true) }); err != nil {
 			return err
 		}
 		return w.WriteMessage(ctx, &pdu.Result{Result: res}, 0)
 	case pdu.LogMandatory, pdu.LogAdvisory:
-		return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrNYI)}, 0)
+		var res pcp.Result
+		if err := l.do(ctx, func() { res = l.setLogging(ctx, m) }); err != nil {
+			return err
+		}
+		return w.WriteMessage(ctx, &pdu.Result{Result: res}, 0)
 	}
 	fmt.Fprintf(l.log, "Bad control PDU type %d\n", m.Control)
 	return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
@@ -103,7 +107,7 @@ func (l *Logger) control(ctx context.Context, w *pdu.Writer, m *pdu.LogControl) 
 // asked for, or else the current instance domain followed by any logged
 // instances no longer in it; each value holds the logging state and
 // interval of the request covering the instance and its history bits.
-func (l *Logger) enquire(ctx context.Context, m *pdu.LogControl) pcp.Result {
+func (l *Logger) answer(ctx context.Context, m *pdu.LogControl, useHist bool) pcp.Result {
 	res := pcp.Result{Sets: make([]pcp.ValueSet, len(m.Sets))}
 	for i, req := range m.Sets {
 		vs := pcp.ValueSet{PMID: req.PMID, ValFmt: pcp.ValInSitu}
@@ -114,7 +118,7 @@ func (l *Logger) enquire(ctx context.Context, m *pdu.LogControl) pcp.Result {
 			}
 		} else {
 			var err error
-			insts, err = l.knownInsts(ctx, req.PMID)
+			insts, err = l.knownInsts(ctx, req.PMID, useHist)
 			if err != nil {
 				var pe pcp.Error
 				if !errors.As(err, &pe) {
@@ -136,7 +140,7 @@ func (l *Logger) enquire(ctx context.Context, m *pdu.LogControl) pcp.Result {
 
 // knownInsts is pmid's current instances (pmcd's) and then those in the
 // history that pmcd no longer has.
-func (l *Logger) knownInsts(ctx context.Context, pmid pcp.PMID) ([]int32, error) {
+func (l *Logger) knownInsts(ctx context.Context, pmid pcp.PMID, useHist bool) ([]int32, error) {
 	desc, err := l.src.LookupDesc(ctx, pmid)
 	if err != nil {
 		return nil, err
@@ -154,7 +158,7 @@ func (l *Logger) knownInsts(ctx context.Context, pmid pcp.PMID) ([]int32, error)
 		insts = append(insts, c.Inst)
 		in[c.Inst] = true
 	}
-	if h := l.hist[pmid]; h != nil {
+	if h := l.hist[pmid]; h != nil && useHist {
 		for _, i := range h.insts {
 			if !in[i] {
 				insts = append(insts, i)
