@@ -4,12 +4,13 @@
 //
 // A Group owns a private PMAPI context of any kind (host, local, archive;
 // Source gives it to the caller for settings such as an archive's time
-// mode, derived.Underlying(g.Source()) being the concrete context). The
+// mode: the concrete context, beneath the derived-metrics layer). The
 // context has derived metrics, as every libpcp context has: those of the
 // process (derive.Global) unless the caller hands New a context already
-// wrapped by pmapi/derived with a registry of its own. In the setup stage the caller extends the group with what it
-// wants, each extension checked at once (names, instances, types, units)
-// and returning a typed handle:
+// wrapped by pmapi/derived with a registry of its own. In the setup
+// stage the caller extends the group with what it wants, each extension
+// checked at once (names, instances, types, units) and returning a typed
+// handle:
 //
 //   - ExtendItem: one metric, with an instance when it has an instance
 //     domain;

@@ -64,11 +64,16 @@ func New(src pmapi.Source) *Group {
 	return &Group{src: src, wrap: counterWrap(), indoms: map[pcp.InDom]*indomNames{}}
 }
 
-// Source returns the group's private context, pmGetFetchGroupContext:
-// the derived-metrics layer; derived.Underlying(g.Source()) is the
-// context beneath it, for settings of a concrete kind (an archive's
-// SetMode).
-func (g *Group) Source() pmapi.Source { return g.src }
+// Source returns the group's private context, pmGetFetchGroupContext,
+// for its settings (an archive's SetMode, a host's Reconnect): the
+// concrete context the group was made on, beneath the derived-metrics
+// layer, so that callers can reach its kind's methods.
+func (g *Group) Source() pmapi.Source {
+	if g.src == nil {
+		return nil
+	}
+	return derived.Underlying(g.src)
+}
 
 func (g *Group) addPMID(pmid pcp.PMID) {
 	if !slices.Contains(g.pmids, pmid) {
