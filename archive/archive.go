@@ -56,12 +56,11 @@ func Open(name string, opt Options) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := a.openVolume(a.MinVol, !opt.NoFeatureCheck)
+	l, err := a.volumeLabel(a.MinVol, !opt.NoFeatureCheck)
 	if err != nil {
 		return nil, err
 	}
-	v.close()
-	a.Label = v.label
+	a.Label = l
 	version := a.Label.Version()
 
 	var idx *fileData
