@@ -34,7 +34,7 @@ var (
 type EventQueues struct {
 	mu      sync.Mutex
 	queues  []*EventQueue // by handle; nil once shut down and released
-	clients map[int]*eventClient
+	clients map[Client]*eventClient
 }
 
 // EventQueue is one named queue; get one from EventQueues.NewQueue. Its
@@ -211,16 +211,20 @@ func (q *EventQueue) Append(data []byte, t time.Time) error {
 
 // NewClient registers pmcd context ctx (pmdaEventNewClient); an agent
 // calls it when a client attaches, e.g. from its attribute callback.
-func (qs *EventQueues) NewClient(ctx int) {
+func (qs *EventQueues) NewClient(ctx Client) {
 	qs.mu.Lock()
 	defer qs.mu.Unlock()
 	if qs.clients == nil {
-		qs.clients = map[int]*eventClient{}
+		qs.clients = map[Client]*eventClient{}
 	}
 	if qs.clients[ctx] == nil {
 		qs.clients[ctx] = &eventClient{perQueue: map[int]*clientQueue{}}
 	}
 }
+
+// EndContext is EndClient for an agent's ContextEnder: an agent that
+// keeps its queues in an EventQueues forwards pmcd's end of a context.
+func (qs *EventQueues) EndContext(c Client) { _ = qs.EndClient(c) }
 
 // Clients is the number of registered clients (pmdaEventClients).
 func (qs *EventQueues) Clients() int {
@@ -232,7 +236,7 @@ func (qs *EventQueues) Clients() int {
 // EndClient forgets context ctx (pmdaEventEndClient): its filters are
 // released, the events only it had still to read are freed, and queues
 // shut down while it read them are released if it was the last reader.
-func (qs *EventQueues) EndClient(ctx int) error {
+func (qs *EventQueues) EndClient(ctx Client) error {
 	qs.mu.Lock()
 	defer qs.mu.Unlock()
 	c := qs.clients[ctx]
@@ -277,7 +281,7 @@ func (q *EventQueue) consume(from, to uint64) {
 
 // clientQueue gives ctx's state on q, made on first use; callers hold
 // qs.mu.
-func (qs *EventQueues) clientQueue(ctx int, q *EventQueue) (*clientQueue, error) {
+func (qs *EventQueues) clientQueue(ctx Client, q *EventQueue) (*clientQueue, error) {
 	c := qs.clients[ctx]
 	if c == nil || !q.live() {
 		return nil, fmt.Errorf("pmda: event client %d on queue %q: %w", ctx, q.name, errQueueInvalid)
@@ -292,7 +296,7 @@ func (qs *EventQueues) clientQueue(ctx int, q *EventQueue) (*clientQueue, error)
 
 // SetAccess allows or denies context ctx the queue's events when it has
 // no filter (pmdaEventSetAccess); a client has no access until given it.
-func (q *EventQueue) SetAccess(ctx int, allow bool) error {
+func (q *EventQueue) SetAccess(ctx Client, allow bool) error {
 	q.q.mu.Lock()
 	defer q.q.mu.Unlock()
 	cq, err := q.q.clientQueue(ctx, q)
@@ -307,7 +311,7 @@ func (q *EventQueue) SetAccess(ctx int, allow bool) error {
 // reject reports the events the client is not to be given, and implies
 // access. release, if not nil, is called when the filter is replaced or
 // the client ends.
-func (q *EventQueue) SetFilter(ctx int, reject func(data []byte) bool, release func()) error {
+func (q *EventQueue) SetFilter(ctx Client, reject func(data []byte) bool, release func()) error {
 	q.q.mu.Lock()
 	defer q.q.mu.Unlock()
 	cq, err := q.q.clientQueue(ctx, q)
@@ -326,7 +330,7 @@ func (q *EventQueue) SetFilter(ctx int, reject func(data []byte) bool, release f
 // before ctx read them (pmdaEventQueueRecords). The first call makes ctx
 // a reader of the queue. A nil block means no records (PMDA_FETCH_NOVALUES).
 // The block is valid until the queue's next Records call.
-func (q *EventQueue) Records(ctx int, decode EventDecoder) (*pcp.ValueBlock, error) {
+func (q *EventQueue) Records(ctx Client, decode EventDecoder) (*pcp.ValueBlock, error) {
 	qs := q.q
 	qs.mu.Lock()
 	defer qs.mu.Unlock()

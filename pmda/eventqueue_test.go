@@ -23,7 +23,7 @@ func decodeString(a *EventArray, data []byte, t time.Time) (int, error) {
 }
 
 // fetch reads ctx's records of q as "missed=N" and the string parameters.
-func fetch(t *testing.T, q *EventQueue, ctx int) string {
+func fetch(t *testing.T, q *EventQueue, ctx Client) string {
 	t.Helper()
 	vb, err := q.Records(ctx, decodeString)
 	if err != nil {
@@ -138,7 +138,7 @@ func TestEventQueueClients(t *testing.T) {
 	var qs EventQueues
 	q, _ := qs.NewQueue("q", 1000)
 	released := 0
-	for ctx := 1; ctx <= 4; ctx++ {
+	for ctx := Client(1); ctx <= 4; ctx++ {
 		qs.NewClient(ctx)
 		fetch(t, q, ctx)
 	}
@@ -151,8 +151,8 @@ func TestEventQueueClients(t *testing.T) {
 	if qs.Clients() != 4 || q.Clients() != 4 {
 		t.Errorf("clients %d, readers %d", qs.Clients(), q.Clients())
 	}
-	want := map[int]string{1: "apple,banana,cherry", 2: "apple,cherry", 3: "", 4: ""}
-	for ctx := 1; ctx <= 4; ctx++ {
+	want := map[Client]string{1: "apple,banana,cherry", 2: "apple,cherry", 3: "", 4: ""}
+	for ctx := Client(1); ctx <= 4; ctx++ {
 		if got := fetch(t, q, ctx); got != want[ctx] {
 			t.Errorf("client %d: %q, want %q", ctx, got, want[ctx])
 		}
@@ -181,7 +181,7 @@ func TestEventQueueClients(t *testing.T) {
 	}
 	// shut down with readers: released when the last ends
 	q.Shutdown()
-	for _, ctx := range []int{1, 2} {
+	for _, ctx := range []Client{1, 2} {
 		qs.EndClient(ctx)
 	}
 	if _, err := qs.Queue("q"); err != nil {
