@@ -2,6 +2,7 @@ package pmda
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -329,7 +330,8 @@ func (q *EventQueue) SetFilter(ctx Client, reject func(data []byte) bool, releas
 // an event array, with a missed record first if the queue dropped events
 // before ctx read them (pmdaEventQueueRecords). The first call makes ctx
 // a reader of the queue. A nil block means no records (PMDA_FETCH_NOVALUES).
-// The block is valid until the queue's next Records call.
+// The block is the caller's own: readers on several goroutines each get
+// a copy.
 func (q *EventQueue) Records(ctx Client, decode EventDecoder) (*pcp.ValueBlock, error) {
 	qs := q.q
 	qs.mu.Lock()
@@ -380,7 +382,11 @@ func (q *EventQueue) Records(ctx Client, decode EventDecoder) (*pcp.ValueBlock, 
 	if a.Records() == 0 {
 		return nil, nil
 	}
-	return a.Value(), nil
+	// The queue's array is reused by the next reader as soon as the lock
+	// is released, so each reader gets a copy of its own.
+	v := a.Value()
+	v.Data = slices.Clone(v.Data)
+	return v, nil
 }
 
 // Shutdown retires the queue (pmdaEventQueueShutdown): at once if no
