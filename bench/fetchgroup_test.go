@@ -2,15 +2,10 @@ package bench
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/gopcp/gopcp/fetchgroup"
-	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -55,18 +50,7 @@ func goFetchGroup(t testing.TB, bed *testbed.PMCD) (func() error, int) {
 // cFetchGroup runs libpcp's side for the given seconds and returns ns per
 // fetch, the values one fetch fills and the client's CPU ns per fetch.
 func cFetchGroup(t testing.TB, bed *testbed.PMCD, seconds float64) (float64, int, float64) {
-	bin := pcptest.HarnessWith(t, "testdata/harness/fetchgroup_fetch.c", "-O2")
-	out := pcptest.Run(t, "", bin, append([]string{bed.Host(), strconv.FormatFloat(seconds, 'f', -1, 64)}, fetchMetrics...)...)
-	var (
-		n      int64
-		ns     float64
-		values int
-		cpu    float64
-	)
-	if _, err := fmt.Sscanf(strings.TrimSpace(out), "fetches %d ns_per_fetch %g values %d cpu_ns_per_fetch %g", &n, &ns, &values, &cpu); err != nil {
-		t.Fatalf("harness output %q: %v", out, err)
-	}
-	return ns, values, cpu
+	return cFetchHarness(t, bed, "testdata/harness/fetchgroup_fetch.c", seconds)
 }
 
 // TestFetchGroupAgree checks that libpcp's fetchgroup and ours fill the
@@ -91,30 +75,12 @@ func TestFetchGroupSideBySide(t *testing.T) {
 	}
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	fetch, values := goFetchGroup(t, bed)
-	rounds := 9
-	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_ROUNDS")); err == nil && n > 0 {
-		rounds = n
-	}
-	var cs, gos, ratios, ccpu, gcpu []float64
-	for range rounds {
-		ns, _, cc := cFetchGroup(t, bed, 0.3)
-		n, start, cpu0 := 0, time.Now(), cpuNow()
-		for time.Since(start) < 300*time.Millisecond {
-			if err := fetch(); err != nil {
-				t.Fatal(err)
-			}
-			n++
-		}
-		g := float64(time.Since(start).Nanoseconds()) / float64(n)
-		gc := float64(cpuNow()-cpu0) / float64(n)
-		cs, gos, ratios = append(cs, ns), append(gos, g), append(ratios, ns/g)
-		ccpu, gcpu = append(ccpu, cc), append(gcpu, gc)
-		t.Logf("slice: libpcp %.0f ns/fetch (cpu %.0f), fetchgroup %.0f ns/fetch (cpu %.0f), ratio %.2f", ns, cc, g, gc, ns/g)
-	}
-	allocs := testing.AllocsPerRun(100, func() { fetch() })
-	c, g := median(cs), median(gos)
+	r := alternateSlices(t, "fetchgroup", func(sec float64) (float64, float64) {
+		ns, _, cpu := cFetchGroup(t, bed, sec)
+		return ns, cpu
+	}, fetch)
 	t.Logf("fetchgroup of %d metrics, %d values as doubles, against PCP's pmcd, %d slices: libpcp %.1f µs (%.0f fetches/s, client cpu %.1f µs), gopcp %.1f µs (%.0f fetches/s, client cpu %.1f µs, %.0f allocs/fetch); median ratio libpcp/gopcp %.2f, client cpu ratio %.2f",
-		len(fetchMetrics), values, rounds, c/1e3, 1e9/c, median(ccpu)/1e3, g/1e3, 1e9/g, median(gcpu)/1e3, allocs, median(ratios), median(ccpu)/median(gcpu))
+		len(fetchMetrics), values, r.rounds, r.c/1e3, 1e9/r.c, r.cCPU/1e3, r.g/1e3, 1e9/r.g, r.gCPU/1e3, r.allocsPerG, r.ratio, r.cCPU/r.gCPU)
 }
 
 // BenchmarkFetchGroup times package fetchgroup's side alone.
