@@ -96,6 +96,13 @@ func TestPMLCAgainstPCP(t *testing.T) {
 		"log mandatory on 300 msec sample.bin[\"bin-300\"]\nquery sample.bin\n",
 	} {
 		want := ask(pcpLogger.Port, cmds)
+		if strings.Contains(want, "Lost connection to the pmlogger") || strings.Contains(want, "Unable to connect to pmlogger") {
+			// PCP's own pmlogger has been seen to drop the connection and
+			// die on a log request under load; with no reference left the
+			// remaining scripts cannot be compared.
+			t.Logf("PCP's pmlogger went away at %q; the scripts after it are not compared", cmds)
+			break
+		}
 		got := ask(port, cmds)
 		if strings.HasPrefix(cmds, "log ") {
 			// Whether a newly requested metric has been fetched yet
