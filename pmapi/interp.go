@@ -47,6 +47,8 @@ type interpolator struct {
 	prevT   float64 // the time of the previous fetch
 	hasPrev bool
 	wrap    bool
+
+	damage *interpDamage // where reading forwards broke, nil for none
 }
 
 // imetric is one metric's history.
@@ -95,6 +97,7 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 		mark bool
 	}
 	var recs []rec // every record's time, for PCP_IGNORE_MARK_RECORDS
+	damaged := false
 	for i, a := range ip.c.logs {
 		rd := a.NewReader()
 		for {
@@ -103,8 +106,17 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 				break
 			}
 			if err != nil {
-				rd.Close()
-				return err
+				// libpcp reads no further forwards than this: the
+				// records so far serve every fetch whose bounds lie
+				// before it, and the others fail with this error
+				damaged = true
+				if first {
+					ip.damage = &interpDamage{err: err, t: math.Inf(-1)}
+					if len(recs) > 0 {
+						ip.damage.t = recs[len(recs)-1].t
+					}
+				}
+				break
 			}
 			t := ip.rel(r.Timestamp)
 			if first {
@@ -139,6 +151,9 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 			}
 		}
 		rd.Close()
+		if damaged {
+			break
+		}
 		if first {
 			end, err := a.End()
 			if err == nil && i < len(ip.c.logs)-1 {
@@ -345,6 +360,9 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		if err := ip.load(want); err != nil {
 			return err
 		}
+	}
+	if ip.pastDamage(pmids, t) {
+		return ip.damage.err
 	}
 	seenMark := ip.markBetween(t)
 

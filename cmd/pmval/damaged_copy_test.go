@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// damage is one way of spoiling a copy of an archive: a file of it cut
+// short, or a byte of one record's length word changed.
+type damage struct {
+	Suffix string // the file: ".0", ".1", ".meta", ".index"
+	Kind   string // "truncate" or "length"
+	Off    int64  // where the file is cut, or the byte changed
+	Xor    byte   // what the byte is xored with
+}
+
+func (d damage) String() string {
+	if d.Kind == "truncate" {
+		return fmt.Sprintf("%s cut at %d", d.Suffix, d.Off)
+	}
+	return fmt.Sprintf("%s byte %d ^ %#02x", d.Suffix, d.Off, d.Xor)
+}
+
+// copyDamaged copies the uncompressed archive src (a base name) into dir
+// as base name "d", applies dmg, and returns the copy's base name.
+func copyDamaged(t testing.TB, src, dir string, dmg damage) string {
+	t.Helper()
+	files, err := filepath.Glob(src + ".*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("archive %s: no files", src)
+	}
+	base := filepath.Join(dir, "d")
+	for _, f := range files {
+		suffix := strings.TrimPrefix(f, src)
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if suffix == dmg.Suffix {
+			switch dmg.Kind {
+			case "truncate":
+				b = b[:min(int64(len(b)), dmg.Off)]
+			case "length":
+				b[dmg.Off] ^= dmg.Xor
+			}
+		}
+		if err := os.WriteFile(base+suffix, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return base
+}
+
+// records are the offsets of the records of a data volume or metadata
+// file: each starts with its length, the label first.
+func records(b []byte) []int64 {
+	var out []int64
+	for off := 0; off+4 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[off:]))
+		if n < 8 || off+n > len(b) {
+			break
+		}
+		out = append(out, int64(off))
+		off += n
+	}
+	return out
+}
+
+// randomDamage picks a damage for archive src: a data volume cut after
+// its label, the metadata or index cut anywhere, or a byte of a data
+// record's header or trailer length changed.
+func randomDamage(t testing.TB, rng *rand.Rand, src string) damage {
+	t.Helper()
+	vols, _ := filepath.Glob(src + ".[0-9]*")
+	vol := strings.TrimPrefix(vols[rng.IntN(len(vols))], src)
+	size := func(suffix string) int64 {
+		st, err := os.Stat(src + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	switch k := rng.IntN(10); {
+	case k < 4:
+		b, err := os.ReadFile(src + vol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		label := int64(binary.BigEndian.Uint32(b))
+		return damage{Suffix: vol, Kind: "truncate", Off: label + rng.Int64N(max(1, int64(len(b))-label))}
+	case k < 5:
+		return damage{Suffix: ".meta", Kind: "truncate", Off: rng.Int64N(size(".meta"))}
+	case k < 6:
+		return damage{Suffix: ".index", Kind: "truncate", Off: rng.Int64N(size(".index"))}
+	default:
+		b, err := os.ReadFile(src + vol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := records(b)
+		if len(recs) < 2 {
+			return damage{Suffix: vol, Kind: "truncate", Off: int64(len(b)) - 1}
+		}
+		i := 1 + rng.IntN(len(recs)-1) // not the label
+		off := recs[i]
+		if rng.IntN(2) == 1 { // the trailer
+			off += int64(binary.BigEndian.Uint32(b[off:])) - 4
+		}
+		return damage{Suffix: vol, Kind: "length", Off: off + int64(rng.IntN(4)), Xor: byte(1 + rng.IntN(255))}
+	}
+}
