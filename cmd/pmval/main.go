@@ -251,6 +251,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		kind: kind, host: host, spec: spec, finish: finish, amode: pmapi.ModeInterp, source: source}
 	if ac, ok := src.(*pmapi.ArchiveContext); ok {
 		v.archive, v.ac = true, ac
+		p.SetStderr(errw)
 		v.times = p.ContextOptions(ctx, src, true)
 		if p.Errors > 0 {
 			fmt.Fprint(errw, strings.Join(p.Messages, ""))

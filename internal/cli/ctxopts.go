@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptz"
@@ -83,9 +82,10 @@ func (p *Parsed) bounds(src pmapi.Source) (first, last pcp.Timestamp, ok bool) {
 	end, err := a.End()
 	if err != nil {
 		end = pcp.Timestamp{Sec: MaxTime}
-		fmt.Fprintf(os.Stderr, "%s: Cannot locate end of archive %s: %s\n", p.name, p.Archives[0], errText(err))
-		fmt.Fprintf(os.Stderr, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
-		fmt.Fprintf(os.Stderr, "         produce complete information.  Continuing and hoping for the best.\n\n")
+		w := p.stderrOut()
+		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.name, p.Archives[0], errText(err))
+		fmt.Fprintf(w, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
+		fmt.Fprintf(w, "         produce complete information.  Continuing and hoping for the best.\n\n")
 	}
 	return first, end, true
 }

@@ -97,6 +97,7 @@ type Parsed struct {
 
 	name       string
 	guiPortSet bool
+	stderr     io.Writer // see SetStderr
 
 	derived        *derive.Registry
 	derivedPending string // derived-metric messages not yet printed
