@@ -56,6 +56,20 @@ func (e *IntervalError) Report() string {
 // of numbers each followed by an optional unit ("1.5", "2 sec", "1min
 // 30s", "100 msec"), seconds when there is none.
 func ParseInterval(spec string) (time.Duration, error) {
+	sec, err := ParseIntervalSeconds(spec)
+	if err != nil {
+		return 0, err
+	}
+	if ns := math.Round(sec * 1e9); ns < math.MaxInt64 {
+		return time.Duration(ns), nil
+	}
+	return time.Duration(math.MaxInt64), nil
+}
+
+// ParseIntervalSeconds is ParseInterval's sum in seconds, unrounded, for
+// callers that convert it as libpcp does (time windows keep intervals
+// longer than a Duration holds).
+func ParseIntervalSeconds(spec string) (float64, error) {
 	if spec == "" {
 		return 0, &IntervalError{Spec: "", Msg: "Null or empty specification"}
 	}
@@ -107,10 +121,7 @@ func ParseInterval(spec string) (time.Duration, error) {
 	if i < len(spec) {
 		return 0, &IntervalError{Spec: spec, Point: i, Msg: "unexpected value"}
 	}
-	if ns := math.Round(sec * 1e9); ns < math.MaxInt64 {
-		return time.Duration(ns), nil
-	}
-	return time.Duration(math.MaxInt64), nil
+	return sec, nil
 }
 
 func isSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }

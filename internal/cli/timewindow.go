@@ -313,47 +313,89 @@ func convertTime(tm ctm, origin pcp.Timestamp, loc *time.Location) pcp.Timestamp
 	return pcp.Timestamp{Sec: u.Unix(), Nsec: nsec}
 }
 
+// Now is the clock read for dates PCP takes from the present rather than
+// from the window's bounds ("yesterday", "Mon", "tomorrow 10:30"); tests
+// set it to a fixed time.
+var Now = time.Now
+
 // ParseTime is __pmParseHighResTime: "@" and a ctime-style date, "-" and
 // an interval before end (when the end is known), or an optional "+" and
-// an interval after start. Dates are in zone loc.
+// an interval after start; failing those, a free-form date (package
+// getdate) with an optional "@", taken from end when it names a past
+// relative time ("last week", "2 days ago"), from start when it names
+// another relative time ("3 hours", "next month"), or from the present
+// (Now) otherwise. Dates are in zone loc. When no form reads the string,
+// the error is the first form's.
 func ParseTime(spec string, start, end pcp.Timestamp, loc *time.Location) (pcp.Timestamp, error) {
+	return parseTime(spec, start, end, loc, Now)
+}
+
+func parseTime(spec string, start, end pcp.Timestamp, loc *time.Location, now func() time.Time) (pcp.Timestamp, error) {
 	if end.Sec == MaxTime {
 		end.Nsec = 999999999
 	}
 	sc := &scanner{s: spec}
+	var err error
 	switch {
 	case sc.char('@'):
-		tm, err := parseCtime(spec[sc.i:])
-		if err != nil {
-			return pcp.Timestamp{}, err
+		tm, e := parseCtime(spec[sc.i:])
+		if e == nil {
+			return convertTime(tm, start, loc), nil
 		}
-		return convertTime(tm, start, loc), nil
+		err = e
 	case end.Sec < MaxTime && sc.char('-'):
-		t, err := timeInterval(spec[sc.i:])
-		if err != nil {
-			return pcp.Timestamp{}, err
+		t, e := timeInterval(spec[sc.i:])
+		if e == nil {
+			return convertTime(offset(negOffset, t), end, loc), nil
 		}
-		return convertTime(ctm{wday: negOffset, sec: int(t.Sec), yday: int(t.Nsec)}, end, loc), nil
+		err = e
+	default:
+		sc.char('+')
+		t, e := timeInterval(spec[sc.i:])
+		if e == nil {
+			return convertTime(offset(plusOffset, t), start, loc), nil
+		}
+		err = e
 	}
-	sc.i = 0
-	sc.char('+')
-	t, err := timeInterval(spec[sc.i:])
-	if err != nil {
-		return pcp.Timestamp{}, err
+	sc.char('@')
+	if t, ok := freeDate(spec[sc.i:], start, end, loc, now); ok {
+		return t, nil
 	}
-	return convertTime(ctm{wday: plusOffset, sec: int(t.Sec), yday: int(t.Nsec)}, start, loc), nil
+	return pcp.Timestamp{}, err
 }
 
-func timeInterval(spec string) (pcp.Timestamp, error) {
-	d, err := pmapi.ParseInterval(spec)
+// interval is a struct timespec as pmParseHighResInterval fills it.
+type interval struct{ sec, nsec int64 }
+
+// timeInterval is pmParseHighResInterval: the interval in whole seconds
+// and nanoseconds, converted from the sum in seconds as
+// pmtimespecFromReal does.
+func timeInterval(spec string) (interval, error) {
+	d, err := pmapi.ParseIntervalSeconds(spec)
 	if err != nil {
 		var ie *pmapi.IntervalError
 		if errors.As(err, &ie) {
-			return pcp.Timestamp{}, &TimeError{Spec: ie.Spec, Point: ie.Point, Msg: ie.Msg}
+			return interval{}, &TimeError{Spec: ie.Spec, Point: ie.Point, Msg: ie.Msg}
 		}
-		return pcp.Timestamp{}, err
+		return interval{}, err
 	}
-	return pcp.Timestamp{Sec: int64(d / time.Second), Nsec: int32(d % time.Second)}, nil
+	sec := truncate(d)
+	return interval{sec, truncate(math.FMA(d-float64(sec), 1e9, 0.5))}, nil
+}
+
+// truncate converts f to an integer as the C conversion does on x86-64:
+// toward zero, and the most negative integer when f is out of range.
+func truncate(f float64) int64 {
+	if !(f > -(1<<63) && f < 1<<63) {
+		return math.MinInt64
+	}
+	return int64(f)
+}
+
+// offset is an interval as __pmParseHighResTime hands it on in a struct
+// tm: each part in an int, so that intervals past 68 years wrap.
+func offset(kind int, t interval) ctm {
+	return ctm{wday: kind, sec: int(int32(t.sec)), yday: int(int32(t.nsec))}
 }
 
 func cmpTime(a, b pcp.Timestamp) int {
@@ -382,12 +424,16 @@ type Window struct {
 // warning (an alignment that could not be applied) leaves the window
 // without it and says why in warn.
 func ParseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.Timestamp, loc *time.Location) (w Window, warn *TimeError, err error) {
+	return parseTimeWindow(swStart, swEnd, swAlign, swOrigin, first, last, loc, Now)
+}
+
+func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.Timestamp, loc *time.Location, now func() time.Time) (w Window, warn *TimeError, err error) {
 	start, end := first, last
 	if end.Sec == MaxTime {
 		end.Nsec = 999999999
 	}
 	if swStart != "" {
-		if start, err = ParseTime(swStart, start, end, loc); err != nil {
+		if start, err = parseTime(swStart, start, end, loc, now); err != nil {
 			return w, nil, err
 		}
 	}
@@ -400,10 +446,15 @@ func ParseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 		if err != nil {
 			return w, nil, err
 		}
-		if d.Sec == 0 && d.Nsec == 0 {
+		if d.sec == 0 && d.nsec == 0 {
 			return w, nil, &TimeError{Spec: swAlign, Msg: "alignment specified by -A switch could not be applied"}
 		}
-		delta = int64(d.Nsec) + 1e9*d.Sec
+		delta = d.nsec + 1e9*d.sec
+		if delta == 0 {
+			// an interval whose nanoseconds wrap to nothing; libpcp
+			// would divide by zero
+			return w, nil, &TimeError{Spec: swAlign, Msg: "alignment specified by -A switch could not be applied"}
+		}
 		a := alignUp(start, delta)
 		if cmpTime(a, first) >= 0 && cmpTime(a, last) <= 0 {
 			start = a
@@ -412,7 +463,7 @@ func ParseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 		}
 	}
 	if swEnd != "" {
-		if end, err = ParseTime(swEnd, start, end, loc); err != nil {
+		if end, err = parseTime(swEnd, start, end, loc, now); err != nil {
 			return w, nil, err
 		}
 	}
@@ -421,7 +472,7 @@ func ParseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 	}
 	origin := start
 	if swOrigin != "" {
-		if origin, err = ParseTime(swOrigin, start, end, loc); err != nil {
+		if origin, err = parseTime(swOrigin, start, end, loc, now); err != nil {
 			return w, nil, err
 		}
 		if cmpTime(origin, start) < 0 {

@@ -13,6 +13,7 @@ func TestParseTimeWindow(t *testing.T) {
 	first := pcp.Timestamp{Sec: 1101358860, Nsec: 500000000} // Thu Nov 25 05:01:00.5 2004
 	last := pcp.Timestamp{Sec: 1101362460, Nsec: 250000000}  // an hour later
 	open := pcp.Timestamp{Sec: MaxTime}
+	now := func() time.Time { return time.Unix(1800000000, 0) }
 	at := func(s string) pcp.Timestamp {
 		tm, err := time.ParseInLocation("2006-01-02 15:04:05.999999999", s, utc)
 		if err != nil {
@@ -47,12 +48,24 @@ func TestParseTimeWindow(t *testing.T) {
 			wantEnd: pcp.Timestamp{Sec: MaxTime}, wantOrig: at("2004-11-25 05:01:05.5")},
 		{name: "bad interval", start: "+5 parsecs", last: last, err: "5 parsecs\n  ^ -- unexpected value\n"},
 		{name: "bad date", start: "@Nov 99", last: last, err: "Nov 99\n    ^ -- unexpected value\n"},
-		{name: "too little", start: "@Mon", last: last, err: "Mon\n   ^ -- more information expected\n"},
+		{name: "too little", start: "@Mon 23:", last: last, err: "Mon 23:\n       ^ -- more information expected\n"},
+		// free-form dates: from the present (Now, Fri Jan 15 08:00:00 2027),
+		// from the end for past relative times, from the start otherwise
+		{name: "weekday", start: "@Mon", last: last,
+			wantStart: at("2027-01-18 00:00:00"), wantEnd: last, wantOrig: at("2027-01-18 00:00:00")},
+		{name: "yesterday", start: "yesterday 10:30", last: open,
+			wantStart: at("2027-01-14 10:30:00"), wantEnd: pcp.Timestamp{Sec: MaxTime}, wantOrig: at("2027-01-14 10:30:00")},
+		{name: "ago", start: "+1min", end: "30 minutes ago", last: last,
+			wantStart: at("2004-11-25 05:02:00.5"), wantEnd: at("2004-11-25 05:31:00"), wantOrig: at("2004-11-25 05:02:00.5")},
+		// "next" is 2 in PCP's grammar
+		{name: "relative to start", start: "next minute", end: "@25 Nov 2004 05:40 UTC", last: last,
+			wantStart: at("2004-11-25 05:03:00"), wantEnd: at("2004-11-25 05:40:00"), wantOrig: at("2004-11-25 05:03:00")},
+		{name: "not a date", start: "@next blue moon", last: last, err: "next blue moon\n^ -- unexpected value\n"},
 		{name: "zero align", align: "0", last: last, err: "0\n^ -- alignment specified by -A switch could not be applied\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w, _, err := ParseTimeWindow(tc.start, tc.end, tc.align, tc.origin, first, tc.last, utc)
+			w, _, err := parseTimeWindow(tc.start, tc.end, tc.align, tc.origin, first, tc.last, utc, now)
 			if tc.err != "" {
 				var te *TimeError
 				if !errors.As(err, &te) {
