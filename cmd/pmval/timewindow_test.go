@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/pcptest"
+)
+
+// fakeClock is a preload library that makes the C library's real-time
+// clock read $GOPCP_FAKE_NOW (seconds), so that PCP's pmval reads dates
+// relative to the present ("now", "yesterday", "Thu") at the same fixed
+// time as ours, whose clock is cli.Now.
+const fakeClock = `#define _GNU_SOURCE
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+int
+clock_gettime(clockid_t id, struct timespec *ts)
+{
+    const char *now = getenv("GOPCP_FAKE_NOW");
+    if (id != CLOCK_REALTIME || now == NULL)
+	return (int)syscall(SYS_clock_gettime, id, ts);
+    ts->tv_sec = (time_t)strtoll(now, NULL, 10);
+    ts->tv_nsec = 0;
+    return 0;
+}
+`
+
+// windowTimes are -S, -T and -O arguments in each of PCP's forms, chosen
+// around archive 20041125 (Thu Nov 25 00:10:06 to 00:58:06 2004, CET-1)
+// with the present faked to 00:30 CET that day.
+var windowTimes = []string{
+	// intervals and offsets
+	"+30", "+5min", "-10min", "-1h", "90", "1.5 min",
+	// ctime dates
+	"@00:30", "@Thu Nov 25 00:40:00 2004", "@Nov 25 00:20", "@ 00:15:30.5", "@25", "@12:35am",
+	// free-form dates from the present
+	"now", "@now", "today", "today 00:40", "@ 00:40 today", "yesterday", "tomorrow", "@Thu", "Thursday 00:35",
+	"Wed", "next Thursday", "last Thursday", "this minute", "now 1 min", "00:45", "12:45am", "0045",
+	"00:45 CET", "23:35 UTC", "23:35 GMT", "18:35 EST", "01:40 eet", "00:40:30 +0100", "23:40 -0000",
+	"25 Nov 2004 00:35", "@25 Nov 2004 00:35", "Nov 25, 2004 00:33:20", "2004-11-25 00:50",
+	"11/25/2004 00:25", "25-Nov-2004", "20041125", "Nov 25 00:42 2004", "Thu, 25 Nov 2004 00:36:00",
+	// free-form dates from the window's bounds
+	"10 minutes ago", "@ 15 minutes ago", "last minute", "20 mins", "1 hour", "next minute", "30 seconds",
+	"1 day ago", "2 days", "last week", "1 min 30 sec ago", "-5 minutes", "this hour",
+	// refused
+	"@garbage", "next blue moon", "@Nov 99", "10 -2 days", "Feb 30 2004", "25:00", "@Mon 23:",
+	"+5 parsecs", "1 day 2 hours later",
+}
+
+// TestTimeWindowsAgainstPCP compares pmval's window (its start and end
+// lines and the values in it) and its errors with PCP's pmval for time
+// arguments in every form PCP reads, under the archive's zone (-z), a
+// named one (-Z), $TZ, and with -A alignment.
+func TestTimeWindowsAgainstPCP(t *testing.T) {
+	archive := clitest.QAArchive(t, "20041125")
+	src := filepath.Join(t.TempDir(), "fakeclock.c")
+	if err := os.WriteFile(src, []byte(fakeClock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shim := pcptest.HarnessWith(t, src, "-shared", "-fPIC", "-O1")
+	const fakeNow = 1101339000 // Thu Nov 25 00:30:00 2004 CET
+	saved := cli.Now
+	cli.Now = func() time.Time { return time.Unix(fakeNow, 0) }
+	t.Cleanup(func() { cli.Now = saved })
+	env := []string{"LD_PRELOAD=" + shim, "GOPCP_FAKE_NOW=" + strconv.Itoa(fakeNow)}
+
+	var cases []clitest.Case
+	add := func(name string, caseEnv []string, args ...string) {
+		args = append(append([]string{"-a", archive, "-t", "4m", "-s", "4"}, args...), "kernel.all.load")
+		cases = append(cases, clitest.Case{Name: name, Args: args, Env: append(append([]string{}, env...), caseEnv...)})
+	}
+	for i, s := range windowTimes {
+		add("S "+s, nil, "-z", "-S", s)
+		add("T "+s, nil, "-z", "-S", "@00:12", "-T", s)
+		switch i % 4 {
+		case 0:
+			add("O "+s, nil, "-z", "-O", s)
+			add("Z S "+s, nil, "-Z", "EST-10", "-S", s)
+		case 1:
+			add("TZ S "+s, []string{"TZ=America/New_York"}, "-S", s)
+			add("A S "+s, nil, "-z", "-A", "5m", "-S", s)
+		case 2:
+			add("UTC S "+s, nil, "-S", s)
+			add("Z DST O "+s, nil, "-Z", "EST5EDT", "-S", "-40m", "-O", s)
+		case 3:
+			add("ST "+s, nil, "-z", "-S", s, "-T", s)
+			add("A O "+s, nil, "-z", "-A", "2m", "-O", s)
+		}
+	}
+	clitest.CompareLocal(t, "pmval", run, cases)
+}
