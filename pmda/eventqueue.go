@@ -2,6 +2,7 @@ package pmda
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sync"
@@ -269,7 +270,9 @@ func (qs *EventQueues) EndClient(ctx Client) error {
 		return nil
 	}
 	delete(qs.clients, ctx)
-	for h, cq := range c.perQueue {
+	// in the order of the queues, as PCP releases the filters
+	for _, h := range slices.Sorted(maps.Keys(c.perQueue)) {
+		cq := c.perQueue[h]
 		if cq.release != nil {
 			cq.release()
 		}
