@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // volume is one data volume being read. A plain file is read through a
@@ -28,6 +30,22 @@ type volume struct {
 // windowSize is the size of each read of a plain volume.
 const windowSize = 1 << 20
 
+// head returns the first n bytes of the volume, or nil. A plain file is
+// read directly: the label is all that opening a volume needs, and
+// Archive.Open, End and NewReader each open volumes, so filling the
+// window here would read up to a megabyte each time for a few hundred
+// bytes.
+func (v *volume) head(n int) []byte {
+	if v.f == nil || (v.winOff == 0 && n <= len(v.win)) {
+		return v.at(0, n)
+	}
+	b := make([]byte, n)
+	if got, err := v.f.ReadAt(b, 0); got < n && err != nil {
+		return nil
+	}
+	return b
+}
+
 // at returns n bytes at off, or nil when they are not all in the file.
 // The slice is valid until the next call.
 func (v *volume) at(off, n int) []byte {
@@ -47,8 +65,10 @@ func (v *volume) at(off, n int) []byte {
 		start = max(0, off+n-size)
 	}
 	end := min(start+size, v.size)
-	if cap(v.win) < size {
-		v.win = make([]byte, size)
+	// Sized to what is read: a window as large as a small volume costs
+	// page faults and clearing for nothing.
+	if cap(v.win) < end-start {
+		v.win = make([]byte, end-start)
 	}
 	v.win = v.win[:end-start]
 	got, err := v.f.ReadAt(v.win, int64(start))
@@ -99,8 +119,7 @@ func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 		}
 		v.f, v.size, v.shared = f, size, true
 	}
-	head := v.at(0, min(v.size, labelV3Size+8))
-	l, err := checkLabelSized(head, v.size, vol, features)
+	l, err := checkLabelSized(v.head(min(v.size, labelV3Size+8)), v.size, vol, features)
 	if err != nil {
 		v.close()
 		return nil, withFile(err, path)
@@ -129,19 +148,25 @@ func (a *Archive) decompressed(vol int, path string) (*os.File, int, error) {
 		return nil, 0, err
 	}
 	defer src.Close()
-	r, err := decompressor(src, suffix)
-	if err != nil {
-		return nil, 0, err
-	}
 	tmp, err := os.CreateTemp("", "gopcp-archive-")
 	if err != nil {
 		return nil, 0, err
 	}
 	os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, r)
-	if err != nil && n == 0 {
+	n, err := decompressTo(tmp, src, suffix)
+	switch {
+	case errors.Is(err, errXZDamaged) && n == 0:
+		// libpcp's read of the label fails
+		tmp.Close()
+		return nil, 0, &Error{File: name, Code: pcp.ErrLabel, Msg: err.Error()}
+	case err != nil && !errors.Is(err, errXZDamaged):
 		tmp.Close()
 		return nil, 0, errLogRec(0, "cannot decompress "+name+": "+err.Error())
+	}
+	// a damaged .xz volume keeps only its whole blocks before the damage
+	if err := tmp.Truncate(n); err != nil {
+		tmp.Close()
+		return nil, 0, err
 	}
 	if a.temps == nil {
 		a.temps = map[int]tempVolume{}
