@@ -1,19 +1,12 @@
 package archive
 
 import (
-	"bufio"
 	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/ulikunitz/xz"
-	"github.com/ulikunitz/xz/lzma"
 )
 
 // compressed lists the suffixes of compressed archive files in the order
@@ -44,9 +37,9 @@ func (f *fileData) close() {
 
 // openFile reads an archive file by its plain name, falling back to a
 // compressed copy of it as libpcp does. A plain file is mapped; a
-// compressed one is decompressed into memory (a stream that breaks off
-// keeps what came before the break, so the records before the damage
-// still read).
+// compressed one is decompressed into memory, by libpcp's rules
+// (compress.go): a damaged stream is an unreadable file, except that an
+// .xz file keeps its whole blocks before the damage.
 func openFile(path string) (*fileData, error) {
 	name, suffix, err := compressedName(path)
 	if err != nil {
@@ -80,34 +73,13 @@ func compressedName(path string) (name, suffix string, err error) {
 	return path, "", nil
 }
 
-// decompressor reads f's content through the decompressor its suffix
-// names.
-func decompressor(f *os.File, suffix string) (io.Reader, error) {
-	br := bufio.NewReaderSize(f, 1<<16)
-	switch suffix {
-	case ".xz", ".lzma":
-		magic, _ := br.Peek(6)
-		if bytes.Equal(magic, []byte{0xfd, '7', 'z', 'X', 'Z', 0}) {
-			return xz.NewReader(br)
-		}
-		return lzma.NewReader(br)
-	case ".bz2", ".bz":
-		return bzip2.NewReader(br), nil
-	}
-	return gzip.NewReader(br)
-}
-
 func decompress(f *os.File, suffix string) (*fileData, error) {
-	r, err := decompressor(f, suffix)
-	if err != nil {
-		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
-	}
 	var buf bytes.Buffer
-	_, err = io.Copy(&buf, r)
-	if err != nil && buf.Len() == 0 {
+	good, err := decompressTo(&buf, f, suffix)
+	if err != nil && !errors.Is(err, errXZDamaged) {
 		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
 	}
-	return &fileData{b: buf.Bytes()}, nil
+	return &fileData{b: buf.Bytes()[:good]}, nil
 }
 
 // baseName strips an archive file's suffix (".meta", ".index" or a volume

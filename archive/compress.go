@@ -1,0 +1,164 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ulikunitz/xz"
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// How libpcp 6.0.3 reads a compressed archive file, by its suffix:
+//
+//	.xz          in the library, a block at a time through the stream's
+//	             index (so a file whose index is lost does not open, and
+//	             a damaged block loses the records from its start on)
+//	.lzma        "xz -dc" into a temporary file
+//	.bz2 .bz     "bzip2 -dc"
+//	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW and more
+//
+// An external program's failure (a truncated or damaged stream, trailing
+// garbage) makes the whole file unreadable: libpcp keeps nothing of its
+// output. decompressTo follows the same rules.
+
+var xzMagic = []byte{0xfd, '7', 'z', 'X', 'Z', 0}
+
+// decompressTo writes the content of compressed file f to w, by the
+// rules of its suffix, and returns how much of what it wrote is good:
+// all of it, or for a damaged .xz file (errXZDamaged, which libpcp
+// still opens) the whole blocks before the damage.
+func decompressTo(w io.Writer, f *os.File, suffix string) (good int64, err error) {
+	br := bufio.NewReaderSize(f, 1<<16)
+	var r io.Reader
+	var blocks []int64 // .xz: where each block's content ends
+	switch suffix {
+	case ".xz":
+		if magic, _ := br.Peek(len(xzMagic)); !bytes.Equal(magic, xzMagic) {
+			return 0, errors.New("not in xz format")
+		}
+		if blocks, err = xzBlockEnds(f); err != nil {
+			return 0, err
+		}
+		if r, err = xz.NewReader(br); err != nil {
+			return 0, err
+		}
+	case ".lzma":
+		if magic, _ := br.Peek(len(xzMagic)); bytes.Equal(magic, xzMagic) {
+			r, err = xz.NewReader(br)
+		} else {
+			r, err = lzma.NewReader(br)
+		}
+		if err != nil {
+			return 0, err
+		}
+	case ".bz2", ".bz":
+		r = bzip2.NewReader(br)
+	case ".gz", ".Z", ".z":
+		r = &gzipFamily{br: br}
+	default:
+		return 0, fmt.Errorf("unknown compression suffix %q", suffix)
+	}
+	n, err := io.Copy(w, r)
+	if err == nil || suffix != ".xz" {
+		return n, err
+	}
+	// An .xz file whose index is sound opens; only its whole blocks
+	// before the damage read, a damaged block being one the decoder was
+	// inside of (or had just finished, when its check failed). The
+	// reader then meets the end of the content there.
+	good = 0
+	for _, end := range blocks {
+		if end >= n {
+			break
+		}
+		good = end
+	}
+	return good, fmt.Errorf("%w: %v", errXZDamaged, err)
+}
+
+// errXZDamaged is an .xz file that opens but has a damaged block: its
+// content is the whole blocks before that one.
+var errXZDamaged = errors.New("damaged xz block")
+
+// gzipFamily reads what "gzip -dc" reads: gzip members one after another,
+// or a compress(1) stream (which runs to the end of the file). Zero bytes
+// after the last member are ignored, as gzip ignores them; anything else
+// there makes gzip warn, and so fail for libpcp.
+type gzipFamily struct {
+	br      *bufio.Reader
+	cur     io.Reader
+	members int
+}
+
+func (g *gzipFamily) Read(p []byte) (int, error) {
+	for {
+		if g.cur == nil {
+			if err := g.next(); err != nil {
+				return 0, err
+			}
+		}
+		n, err := g.cur.Read(p)
+		if err == io.EOF {
+			g.cur = nil
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		if err == io.ErrUnexpectedEOF {
+			err = errors.New("unexpected end of file")
+		}
+		return n, err
+	}
+}
+
+// next starts the next member, or returns io.EOF after the last.
+func (g *gzipFamily) next() error {
+	magic, _ := g.br.Peek(2)
+	if len(magic) < 2 {
+		if g.members == 0 || len(magic) == 1 && magic[0] != 0 {
+			return errors.New("unexpected end of file")
+		}
+		return io.EOF
+	}
+	g.members++
+	switch {
+	case magic[0] == 0x1f && magic[1] == 0x8b:
+		z, err := gzip.NewReader(g.br)
+		if err != nil {
+			return err
+		}
+		z.Multistream(false)
+		g.cur = z
+		return nil
+	case magic[0] == lzwMagic1 && magic[1] == lzwMagic2:
+		z, err := newLZWReader(g.br)
+		if err != nil {
+			return err
+		}
+		g.cur = z
+		return nil
+	case g.members == 1:
+		// pack(1), SCO LZH and zip members, which gzip also reads, are
+		// not read here
+		return errors.New("not in gzip or compress format")
+	}
+	for {
+		b, err := g.br.ReadByte()
+		if err == io.EOF {
+			return io.EOF
+		}
+		if err != nil {
+			return err
+		}
+		if b != 0 {
+			return errors.New("trailing garbage after the compressed data")
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package archive
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzLZW feeds the .Z decoder arbitrary streams: it must end, with or
+// without an error, and never panic.
+func FuzzLZW(f *testing.F) {
+	f.Add([]byte{0x1f, 0x9d, 0x90, 'a', 0, 2, 0x0c, 0x20})
+	f.Add([]byte{0x1f, 0x9d, 0x8c})
+	f.Add([]byte{0x1f, 0x9d, 0x10, 0xff, 0xff, 0xff, 0xff})
+	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "kwkwk.Z")); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := decodeLZW(t, b)
+		// no code expands past the table's longest string
+		if err == nil && len(b) > 3 && len(got) > (len(b)*8/9+1)<<lzwMaxBits {
+			t.Fatalf("%d bytes from %d", len(got), len(b))
+		}
+	})
+}
+
+// FuzzXZIndex feeds the .xz index reader arbitrary files: an error or
+// block ends that never go backwards.
+func FuzzXZIndex(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "multiblock.xz")); err == nil {
+		f.Add(b)
+	}
+	f.Add(append(append([]byte{}, xzMagic...), make([]byte, 30)...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ends, err := xzIndexes(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			return
+		}
+		for i := 1; i < len(ends); i++ {
+			if ends[i] < ends[i-1] {
+				t.Fatalf("block ends go backwards: %v", ends)
+			}
+		}
+	})
+}

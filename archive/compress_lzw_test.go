@@ -1,0 +1,89 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// lzwInputs are contents that drive the decoder through every width, the
+// table filling up, and compress's clears (data whose ratio falls after
+// the table is full).
+func lzwInputs() map[string][]byte {
+	rng := rand.New(rand.NewSource(1))
+	text := make([]byte, 0, 3<<20)
+	words := []string{"kernel", "percpu", "cpu", "user", "sys", "idle", "disk", "dev", "read", "write", "\n", " ", "0", "1", "42"}
+	for len(text) < 1<<20 {
+		text = append(text, words[rng.Intn(len(words))]...)
+	}
+	noise := make([]byte, 1<<20)
+	rng.Read(noise)
+	mixed := append(append(append([]byte{}, text[:300000]...), noise[:400000]...), text[300000:700000]...)
+	return map[string][]byte{
+		"empty": nil,
+		"one":   []byte("x"),
+		"kwkwk": bytes.Repeat([]byte("a"), 5000),
+		"text":  text,
+		"noise": noise,
+		"mixed": mixed,
+	}
+}
+
+func decodeLZW(t testing.TB, z []byte) ([]byte, error) {
+	r, err := newLZWReader(bufio.NewReader(bytes.NewReader(z)))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+// TestLZWAgainstCompress decodes what the real compress(1) writes, at
+// every code width limit, and checks truncated streams against gzip -dc,
+// the program libpcp uses: the same bytes, and an error where gzip fails.
+func TestLZWAgainstCompress(t *testing.T) {
+	compress, err := exec.LookPath("compress")
+	if err != nil {
+		t.Skip("compress(1) is not installed (Debian package ncompress)")
+	}
+	gzip, gzErr := exec.LookPath("gzip")
+	dir := t.TempDir()
+	for name, data := range lzwInputs() {
+		for _, bits := range []string{"9", "12", "16"} {
+			if testing.Short() && bits != "16" {
+				continue
+			}
+			cmd := exec.Command(compress, "-c", "-b", bits)
+			cmd.Stdin = bytes.NewReader(data)
+			z, err := cmd.Output()
+			if err != nil && len(z) == 0 {
+				t.Fatalf("%s -b%s: %v", name, bits, err)
+			}
+			got, err := decodeLZW(t, z)
+			if bits != "9" && (err != nil || !bytes.Equal(got, data)) {
+				t.Errorf("%s -b%s: %d bytes, %v; want %d bytes", name, bits, len(got), err, len(data))
+			}
+			if gzErr != nil {
+				continue
+			}
+			for _, cut := range []int{len(z), 3, len(z) / 3, len(z) - 1} {
+				if cut > len(z) {
+					continue
+				}
+				f := filepath.Join(dir, name+".Z")
+				if err := os.WriteFile(f, z[:cut], 0o644); err != nil {
+					t.Fatal(err)
+				}
+				want, gerr := exec.Command(gzip, "-dc", f).Output()
+				got, err := decodeLZW(t, z[:cut])
+				if (gerr != nil) != (err != nil) || (err == nil && !bytes.Equal(got, want)) {
+					t.Errorf("%s -b%s cut at %d: %d bytes, %v; gzip -dc %d bytes, %v", name, bits, cut, len(got), err, len(want), gerr)
+				}
+			}
+		}
+	}
+}

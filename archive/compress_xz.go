@@ -1,0 +1,152 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"os"
+)
+
+// xzBlockEnds reads the indexes of an .xz file from its end, as libpcp
+// does before it reads anything of the file, and returns where each
+// block's content ends in the decompressed data. A file whose streams'
+// footers or indexes are missing or damaged (a truncated file) gives an
+// error: libpcp cannot open it.
+func xzBlockEnds(f *os.File) ([]int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return xzIndexes(io.NewSectionReader(f, 0, st.Size()), st.Size())
+}
+
+var errXZIndex = errors.New("xz stream footer or index damaged")
+
+const xzHeaderSize = 12
+
+func xzIndexes(r io.ReaderAt, size int64) ([]int64, error) {
+	var streams [][]int64 // each stream's block sizes, last stream first
+	pos := size
+	for pos > 0 {
+		// stream padding: zero bytes in fours
+		var word [4]byte
+		for pos >= 4 {
+			if _, err := r.ReadAt(word[:], pos-4); err != nil {
+				return nil, err
+			}
+			if word != [4]byte{} {
+				break
+			}
+			pos -= 4
+		}
+		if pos < 2*xzHeaderSize || pos%4 != 0 {
+			return nil, errXZIndex
+		}
+		var foot [xzHeaderSize]byte
+		if _, err := r.ReadAt(foot[:], pos-xzHeaderSize); err != nil {
+			return nil, err
+		}
+		if foot[10] != 'Y' || foot[11] != 'Z' || crc32.ChecksumIEEE(foot[4:10]) != binary.LittleEndian.Uint32(foot[:4]) {
+			return nil, errXZIndex
+		}
+		indexSize := (int64(binary.LittleEndian.Uint32(foot[4:8])) + 1) * 4
+		indexAt := pos - xzHeaderSize - indexSize
+		if indexAt < xzHeaderSize {
+			return nil, errXZIndex
+		}
+		index := make([]byte, indexSize)
+		if _, err := r.ReadAt(index, indexAt); err != nil {
+			return nil, err
+		}
+		sizes, blocksSize, err := xzParseIndex(index)
+		if err != nil {
+			return nil, err
+		}
+		start := indexAt - blocksSize - xzHeaderSize
+		if start < 0 {
+			return nil, errXZIndex
+		}
+		var head [xzHeaderSize]byte
+		if _, err := r.ReadAt(head[:], start); err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(head[:6], xzMagic) || !bytes.Equal(head[6:8], foot[8:10]) ||
+			crc32.ChecksumIEEE(head[6:8]) != binary.LittleEndian.Uint32(head[8:12]) {
+			return nil, errXZIndex
+		}
+		streams = append(streams, sizes)
+		pos = start
+	}
+	var ends []int64
+	var at int64
+	for i := len(streams) - 1; i >= 0; i-- {
+		for _, n := range streams[i] {
+			at += n
+			ends = append(ends, at)
+		}
+	}
+	return ends, nil
+}
+
+// xzParseIndex reads an index: its records' uncompressed sizes, and the
+// space the stream's blocks take.
+func xzParseIndex(b []byte) (sizes []int64, blocks int64, err error) {
+	if len(b) < 8 || b[0] != 0 {
+		return nil, 0, errXZIndex
+	}
+	body := b[:len(b)-4]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return nil, 0, errXZIndex
+	}
+	p := 1
+	count, ok := xzVarint(body, &p)
+	// each record takes at least two bytes
+	if !ok || count > uint64(len(body)-p)/2 {
+		return nil, 0, errXZIndex
+	}
+	for i := uint64(0); i < count; i++ {
+		unpadded, ok1 := xzVarint(body, &p)
+		size, ok2 := xzVarint(body, &p)
+		if !ok1 || !ok2 || unpadded == 0 || unpadded > 1<<62 || size > 1<<62 {
+			return nil, 0, errXZIndex
+		}
+		blocks += int64(unpadded+3) &^ 3
+		if blocks < 0 {
+			return nil, 0, errXZIndex
+		}
+		sizes = append(sizes, int64(size))
+	}
+	// padding to a multiple of four, all zero
+	for ; p%4 != 0; p++ {
+		if p >= len(body) || body[p] != 0 {
+			return nil, 0, errXZIndex
+		}
+	}
+	if p != len(body) {
+		return nil, 0, errXZIndex
+	}
+	return sizes, blocks, nil
+}
+
+// xzVarint reads the format's variable-length integer (seven bits a
+// byte, least significant first, at most nine bytes) at *p.
+func xzVarint(b []byte, p *int) (uint64, bool) {
+	var v uint64
+	for i := 0; i < 9; i++ {
+		if *p >= len(b) {
+			return 0, false
+		}
+		c := b[*p]
+		*p++
+		v |= uint64(c&0x7f) << (7 * i)
+		if c&0x80 == 0 {
+			if c == 0 && i > 0 {
+				return 0, false
+			}
+			return v, true
+		}
+	}
+	return 0, false
+}
