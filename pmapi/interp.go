@@ -48,7 +48,9 @@ type interpolator struct {
 	hasPrev bool
 	wrap    bool
 
-	damage *interpDamage // where reading forwards broke, nil for none
+	damage   *interpDamage // the first damage met, nil for none
+	segments []segment     // the stretches of records between damage
+	seg      int           // the segment libpcp reads in, -1 until placed
 }
 
 // imetric is one metric's history.
@@ -70,8 +72,10 @@ type iseries struct {
 
 func newInterpolator(c *ArchiveContext) *interpolator {
 	_, wrap := os.LookupEnv("PCP_COUNTER_WRAP")
-	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: wrap}
-	ip.end = math.Inf(-1)
+	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: wrap, seg: -1}
+	// libpcp's end starts at the archive's start and stays there when
+	// the end cannot be found (a damaged archive)
+	ip.end = 0
 	if end, err := c.End(); err == nil {
 		ip.end = ip.rel(end)
 	}
@@ -81,6 +85,7 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 // reposition forgets the previous fetch, as a SetMode does.
 func (ip *interpolator) reposition() {
 	ip.hasPrev = false
+	ip.seg = -1
 	for _, m := range ip.metrics {
 		m.last = -1
 	}
@@ -91,76 +96,32 @@ func (ip *interpolator) rel(t pcp.Timestamp) float64 { return t.Sub(ip.start) }
 // load gathers the histories of the metrics in want from every record.
 func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 	first := !ip.scanned
-	var r pcp.Result
-	type rec struct {
-		t    float64
-		mark bool
-	}
-	var recs []rec // every record's time, for PCP_IGNORE_MARK_RECORDS
-	damaged := false
-	for i, a := range ip.c.logs {
-		rd := a.NewReader()
-		for {
-			err := rd.Fetch(&r)
-			if errors.Is(err, pcp.ErrEOL) {
-				break
-			}
-			if err != nil {
-				// libpcp reads no further forwards than this: the
-				// records so far serve every fetch whose bounds lie
-				// before it, and the others fail with this error
-				damaged = true
-				if first {
-					ip.damage = &interpDamage{err: err, t: math.Inf(-1)}
-					if len(recs) > 0 {
-						ip.damage.t = recs[len(recs)-1].t
-					}
-				}
-				break
-			}
-			t := ip.rel(r.Timestamp)
-			if first {
-				recs = append(recs, rec{t, len(r.Sets) == 0})
-			}
-			if len(r.Sets) == 0 {
+	recs := ip.walk(func(t float64, r *pcp.Result) {
+		for s := range r.Sets {
+			vs := &r.Sets[s]
+			m := want[vs.PMID]
+			if m == nil || vs.NumVal <= 0 {
 				continue
 			}
-			for s := range r.Sets {
-				vs := &r.Sets[s]
-				m := want[vs.PMID]
-				if m == nil || vs.NumVal <= 0 {
-					continue
-				}
-				m.valfmt = vs.ValFmt
-				for _, v := range vs.Values {
-					is := m.insts[v.Inst]
-					if is == nil {
-						if m.desc.InDom != pcp.InDomNull {
-							continue
-						}
-						// a singular metric's value, whatever its instance
-						is = m.insts[pcp.InstNull]
-						if is == nil {
-							continue
-						}
+			m.valfmt = vs.ValFmt
+			for _, v := range vs.Values {
+				is := m.insts[v.Inst]
+				if is == nil {
+					if m.desc.InDom != pcp.InDomNull {
+						continue
 					}
-					v.Block.Data = append([]byte(nil), v.Block.Data...)
-					is.times = append(is.times, t)
-					is.vals = append(is.vals, v)
+					// a singular metric's value, whatever its instance
+					is = m.insts[pcp.InstNull]
+					if is == nil {
+						continue
+					}
 				}
+				v.Block.Data = append([]byte(nil), v.Block.Data...)
+				is.times = append(is.times, t)
+				is.vals = append(is.vals, v)
 			}
 		}
-		rd.Close()
-		if damaged {
-			break
-		}
-		if first {
-			end, err := a.End()
-			if err == nil && i < len(ip.c.logs)-1 {
-				recs = append(recs, rec{ip.rel(addNsec(end, 1000000)), true})
-			}
-		}
-	}
+	})
 	if first {
 		ignore, gap := ignoreMarks()
 		for k, rc := range recs {

@@ -6,26 +6,80 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// interpDamage is where reading an archive forwards broke: libpcp's
-// interpolation reads records lazily, so it fails only on the fetches
-// whose search for a bound runs into the damage, and answers the others
-// from the records before it.
+// interpDamage is the first damage met reading the context's archives.
+// libpcp's interpolation reads records lazily, so it fails only on the
+// fetches whose search for a bound runs into damage, and answers the
+// others from the records it can reach.
 type interpDamage struct {
-	err error   // the reader's error, pcp.ErrLogRec for a damaged record
-	t   float64 // the time of the last record read before it
+	err error // the reader's error, pcp.ErrLogRec for a damaged record
 }
 
-// pastDamage reports whether a fetch at t must read past the damage: an
-// instance it asks for has no value or <mark> at or after t before the
-// damage, so libpcp's forward search for its next bound reaches the
-// broken record. Instances the metadata says are not alive at t are not
-// searched for.
+// place finds the segment libpcp reads in after positioning for a fetch
+// at t with the temporal index (as pmSetMode leaves it): that of the
+// place __pmLogSetTime picks in the archive holding t.
+func (ip *interpolator) place(t pcp.Timestamp, back bool) int {
+	mode := ModeForw
+	if back {
+		mode = ModeBack
+	}
+	c := ip.c
+	n := 0
+	if len(c.logs) > 1 {
+		if mode == ModeBack {
+			for i, a := range c.logs {
+				if a.Label.Start.Sub(t) <= 0 {
+					n = i
+				}
+			}
+		} else {
+			n = len(c.logs) - 1
+			for i, a := range c.logs {
+				if end, err := a.End(); err == nil && end.Sub(t) >= 0 {
+					n = i
+					break
+				}
+			}
+		}
+	}
+	rd := c.logs[n].NewReader()
+	defer rd.Close()
+	_ = rd.Seek(readerMode(mode), t)
+	vol, off := rd.Position()
+	at := spot{n, vol, off}
+	best := 0
+	for k, s := range ip.segments {
+		if !s.from.after(at) {
+			best = k
+		}
+	}
+	return best
+}
+
+// pastDamage reports whether a fetch at t must read into damage: an
+// instance it asks for has, in the segment libpcp reads in, no value or
+// <mark> at or after t before damage ends the segment (so the search for
+// its next bound reaches the broken record), or none at or before t
+// after damage starts it. Instances the metadata says are not alive at t
+// are not searched for.
 func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 	if ip.damage == nil {
 		return false
 	}
-	if i := sort.SearchFloat64s(ip.marks, t); i < len(ip.marks) {
-		return false // every search stops at the <mark>
+	if ip.seg < 0 {
+		ip.seg = ip.place(ip.c.origin, ip.c.delta < 0)
+	}
+	s := ip.segments[ip.seg]
+	if !s.damagedEnd && !s.damagedStart {
+		return false
+	}
+	marked := func(lo, hi float64) bool {
+		i := sort.SearchFloat64s(ip.marks, lo)
+		return i < len(ip.marks) && ip.marks[i] <= hi
+	}
+	fwd := s.damagedEnd && !marked(t, s.last)
+	bwd := s.damagedStart && !marked(s.first, t)
+	if !fwd && !bwd {
+		return false
 	}
 	for _, id := range pmids {
 		m := ip.metrics[id]
@@ -39,9 +93,18 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 			if life, ok := m.alive[inst]; ok && (life[0] > t || (life[1] >= 0 && t > life[1])) {
 				continue
 			}
-			is := m.insts[inst]
-			if i := sort.SearchFloat64s(is.times, t); i == len(is.times) {
-				return true
+			times := m.insts[inst].times
+			if fwd {
+				i := sort.SearchFloat64s(times, t)
+				if i == len(times) || times[i] > s.last {
+					return true
+				}
+			}
+			if bwd {
+				i := sort.SearchFloat64s(times, s.first)
+				if i == len(times) || times[i] > t {
+					return true
+				}
 			}
 		}
 	}

@@ -1,0 +1,38 @@
+package archive
+
+import "github.com/gopcp/gopcp/pcp"
+
+// ReadFrom places the reader at byte offset off of data volume vol, a
+// record boundary such as a temporal index entry names, to read records
+// in direction m from there with Next. This is how libpcp gets past a
+// damaged record: the index takes it to the records beyond, which it
+// then reads on from, forwards or backwards.
+func (r *Reader) ReadFrom(m Mode, vol int, off int64) error {
+	if vol < r.a.MinVol || vol > r.a.MaxVol {
+		return pcp.ErrLogFile
+	}
+	if err := r.changeVol(vol); err != nil {
+		return err
+	}
+	r.mode, r.serial = m, true
+	r.pos = int(min(off, int64(r.cur.size)))
+	r.save()
+	return nil
+}
+
+// Next reads the record next to the reader's place in its direction,
+// without Fetch's placing by time or skipping of records out of time
+// order: pcp.ErrEOL past the end (or before the start), an *Error
+// wrapping pcp.ErrLogRec at a damaged record, where the reader stays.
+func (r *Reader) Next(res *pcp.Result) error {
+	if err := r.changeVol(r.savedVol); err != nil {
+		return err
+	}
+	r.pos = r.savedPos
+	if err := r.read(r.mode, res, false); err != nil {
+		return err
+	}
+	r.origin = res.Timestamp
+	r.save()
+	return nil
+}

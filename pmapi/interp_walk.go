@@ -1,0 +1,169 @@
+package pmapi
+
+import (
+	"errors"
+	"math"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// spot is a place in the context's data: an archive, a volume and a byte
+// offset in it.
+type spot struct {
+	arch, vol int
+	off       int64
+}
+
+func (a spot) after(b spot) bool {
+	if a.arch != b.arch {
+		return a.arch > b.arch
+	}
+	if a.vol != b.vol {
+		return a.vol > b.vol
+	}
+	return a.off > b.off
+}
+
+// segment is a stretch of records libpcp can read through without
+// meeting damage. An undamaged context is one segment; each damaged
+// record ends one, and the next starts at the first temporal index entry
+// beyond the damage (libpcp's way past it), taking in the records before
+// that entry that can be read backwards from it.
+type segment struct {
+	first, last float64 // the times of its first and last records
+	from, to    spot    // where its records start and end
+	// damagedStart and damagedEnd say damage bounds it, not the start
+	// or end of the data
+	damagedStart, damagedEnd bool
+}
+
+// rec is a record's time and whether it is a <mark>.
+type rec struct {
+	t    float64
+	mark bool
+}
+
+// walk reads every record libpcp can reach, in time order, giving each
+// to fn. The first walk also notes the segments, the first damage and
+// the records' times (recs, <mark>s between archives included).
+func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
+	first := !ip.scanned
+	var segs []segment
+	var r pcp.Result
+	cur := -1
+	start := func(at spot, damaged bool) {
+		segs = append(segs, segment{first: math.Inf(1), last: math.Inf(-1), from: at, to: at, damagedStart: damaged})
+		cur = len(segs) - 1
+	}
+	emit := func(res *pcp.Result) {
+		t := ip.rel(res.Timestamp)
+		s := &segs[cur]
+		s.first, s.last = math.Min(s.first, t), math.Max(s.last, t)
+		if first {
+			recs = append(recs, rec{t, len(res.Sets) == 0})
+		}
+		fn(t, res)
+	}
+	where := func(i int, rd *archive.Reader) spot {
+		vol, off := rd.Position()
+		return spot{i, vol, off}
+	}
+	for i, a := range ip.c.logs {
+		rd := a.NewReader()
+		if cur < 0 || segs[cur].damagedEnd {
+			vol, off := rd.Position()
+			start(spot{i, vol, off}, false)
+		}
+		err := rd.Fetch(&r)
+		for {
+			for err == nil {
+				emit(&r)
+				segs[cur].to = where(i, rd)
+				err = rd.Fetch(&r)
+			}
+			if errors.Is(err, pcp.ErrEOL) {
+				break
+			}
+			// damage: libpcp reads no further this way
+			segs[cur].to, segs[cur].damagedEnd = where(i, rd), true
+			if ip.damage == nil && first {
+				ip.damage = &interpDamage{err: err}
+			}
+			k := indexAfter(a, segs[cur].to)
+			if k < 0 {
+				break
+			}
+			e := a.Index[k]
+			start(spot{i, int(e.Vol), e.DataOffset}, true)
+			ip.readBack(a, i, e, segs[cur-1].to, &segs[cur], emit)
+			if err = rd.ReadFrom(archive.Forward, int(e.Vol), e.DataOffset); err == nil {
+				err = rd.Fetch(&r)
+			}
+		}
+		rd.Close()
+		if first && !segs[cur].damagedEnd && i < len(ip.c.logs)-1 {
+			if end, err := a.End(); err == nil {
+				t := ip.rel(addNsec(end, 1000000))
+				recs = append(recs, rec{t, true})
+				segs[cur].last = math.Max(segs[cur].last, t)
+			}
+		}
+	}
+	if first {
+		ip.segments = segs
+	}
+	return recs
+}
+
+// indexAfter is the first temporal index entry of a beyond the damage at
+// d, -1 for none.
+func indexAfter(a *archive.Archive, d spot) int {
+	for k, e := range a.Index {
+		if (spot{d.arch, int(e.Vol), e.DataOffset}).after(d) {
+			return k
+		}
+	}
+	return -1
+}
+
+// readBack gives emit, in time order, the records between damage at d
+// and index entry e that libpcp reads backwards from e, and moves the
+// segment's start to the first of them.
+func (ip *interpolator) readBack(a *archive.Archive, i int, e archive.IndexEntry, d spot, s *segment, emit func(*pcp.Result)) {
+	back := a.NewReader()
+	defer back.Close()
+	if back.ReadFrom(archive.Backward, int(e.Vol), e.DataOffset) != nil {
+		return
+	}
+	var early []*pcp.Result
+	for {
+		var res pcp.Result
+		if back.Next(&res) != nil {
+			break
+		}
+		vol, off := back.Position()
+		at := spot{i, vol, off}
+		if !at.after(d) {
+			break
+		}
+		early = append(early, cloneResult(&res))
+		s.from = at
+	}
+	for j := len(early) - 1; j >= 0; j-- {
+		emit(early[j])
+	}
+}
+
+// cloneResult copies a record out of the reader's storage.
+func cloneResult(r *pcp.Result) *pcp.Result {
+	out := &pcp.Result{Timestamp: r.Timestamp, Sets: make([]pcp.ValueSet, len(r.Sets))}
+	for k, vs := range r.Sets {
+		vs.Values = append([]pcp.Value(nil), vs.Values...)
+		for j := range vs.Values {
+			vs.Values[j].Block.Data = append([]byte(nil), vs.Values[j].Block.Data...)
+		}
+		out.Sets[k] = vs
+	}
+	return out
+}
