@@ -37,6 +37,9 @@ type Access struct {
 	// notes are the complaints PCP logs while building the lists, such
 	// as permission clashes, for the parser to report.
 	notes []string
+	// ops is every operation the server knows (NewHostAccess); zero
+	// means pmcd's, opAll.
+	ops int
 }
 
 // hostEntry is one host, address or wildcard with its permissions.
@@ -130,7 +133,7 @@ func (a *Access) AdmitHost(c ClientID) (deny int, err error) {
 	}
 	addrs := a.addrsOf(c)
 	if len(addrs) == 0 {
-		return opAll, pcp.ErrPermission
+		return a.all(), pcp.ErrPermission
 	}
 	for _, ip := range addrs {
 		var last *hostEntry
@@ -141,11 +144,11 @@ func (a *Access) AdmitHost(c ClientID) (deny int, err error) {
 				last = e
 			}
 		}
-		if deny == opAll {
-			return opAll, pcp.ErrPermission
+		if deny == a.all() {
+			return a.all(), pcp.ErrPermission
 		}
 		if last != nil && last.maxCons > 0 && last.curCons >= last.maxCons {
-			return opAll, pcp.ErrConnLimit
+			return a.all(), pcp.ErrConnLimit
 		}
 		for _, e := range a.hosts {
 			if e.maxCons > 0 && e.matches(ip, c.Unix) {

@@ -465,28 +465,20 @@ func (p *parser) access(cfg *Config) error {
 			return p.errorf("syntax error")
 		}
 		p.next()
-		for {
-			t := p.next()
-			if t == nil {
-				return p.errorf("syntax error")
-			}
-			switch t.text {
-			case "all", "enquire", "advisory", "mandatory":
-				r.Ops = append(r.Ops, t.text)
-			case "except":
+		// operation: "all", "all except" list, or a list of
+		// advisory, mandatory and enquire separated by commas.
+		if p.is("all") {
+			p.next()
+			r.Ops = append(r.Ops, "all")
+			if p.is("except") {
+				p.next()
 				r.Except = true
-				continue
-			default:
-				p.pos--
-				return p.errorf("syntax error")
-			}
-			if p.is(",") || (t.text == "all" && p.is("except")) {
-				if p.is(",") {
-					p.next()
+				if err := p.accessOps(&r); err != nil {
+					return err
 				}
-				continue
 			}
-			break
+		} else if err := p.accessOps(&r); err != nil {
+			return err
 		}
 		if !p.is(";") {
 			return p.errorf("syntax error")
@@ -495,6 +487,27 @@ func (p *parser) access(cfg *Config) error {
 		cfg.Access = append(cfg.Access, r)
 	}
 	return nil
+}
+
+// accessOps reads a list of operations of an [access] statement.
+func (p *parser) accessOps(r *AccessRule) error {
+	for {
+		t := p.next()
+		if t == nil {
+			return p.errorf("syntax error")
+		}
+		switch {
+		case !t.quoted && (t.text == "enquire" || t.text == "advisory" || t.text == "mandatory"):
+			r.Ops = append(r.Ops, t.text)
+		default:
+			p.pos--
+			return p.errorf("syntax error")
+		}
+		if !p.is(",") {
+			return nil
+		}
+		p.next()
+	}
 }
 
 // lineMarker parses a line marker of pmcpp's, `# N "file"`, at the start

@@ -7,11 +7,14 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmcd"
 )
 
 // logPDUVersion is LOG_PDU_VERSION, the control protocol version
@@ -103,10 +106,15 @@ func (l *Logger) status() pdu.LoggerStatus {
 	return st
 }
 
-// ServeControl answers pmlc on ln until ctx ends, one client at a time as
-// pmlogger does: the acknowledgement carrying the protocol version and
-// this process's id, then the client's CREDS, then LOG_REQUEST (status,
-// new volume, sync) and LOG_CONTROL PDUs. Problems go to the log.
+// ServeControl answers pmlc on ln until ctx ends. As PCP's pmlogger, it
+// serves one client at a time over all its control sockets (another is
+// told EADDRINUSE); a client is judged by the configuration's [access]
+// section (Options.Access) and, on a Unix socket, must be root or this
+// process's user; an accepted one gets the acknowledgement carrying the
+// protocol version and this process's id, then sends its CREDS, then
+// LOG_REQUEST (status, new volume, sync) and LOG_CONTROL PDUs. Requests
+// run between samples in Run's goroutine; problems and log requests go
+// to the log. ServeControl may be called for several listeners.
 func (l *Logger) ServeControl(ctx context.Context, ln net.Listener) {
 	go func() {
 		<-ctx.Done()
@@ -117,8 +125,17 @@ func (l *Logger) ServeControl(ctx context.Context, ln net.Listener) {
 		if err != nil {
 			return
 		}
-		l.serveClient(ctx, c)
-		c.Close()
+		if !l.busy.CompareAndSwap(false, true) {
+			w := pdu.NewWriter(c)
+			w.WriteMessage(ctx, &pdu.Error{Code: -int32(syscall.EADDRINUSE)}, 0)
+			c.Close()
+			continue
+		}
+		go func() {
+			defer l.busy.Store(false)
+			defer c.Close()
+			l.serveClient(ctx, c)
+		}()
 	}
 }
 
@@ -126,8 +143,28 @@ func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
 	r := pdu.NewReader(c)
 	r.IdleWait = true
 	w := pdu.NewWriter(c)
+	id := pmcd.ClientOf(c)
+	deny := 0
+	if acc := l.opt.Access; acc != nil {
+		d, err := acc.AdmitHost(id)
+		if err != nil {
+			w.WriteMessage(ctx, &pdu.Error{Code: errCode(err)}, 0)
+			return
+		}
+		defer acc.ReleaseHost(id)
+		deny = d
+	}
+	if id.Unix && !localCredsOK(id) {
+		w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrPermission)}, 0)
+		return
+	}
+	host := clientHost(c)
+	ack := int32(logPDUVersion)
+	if l.opt.PMLCVersion != 0 {
+		ack = int32(l.opt.PMLCVersion)
+	}
 	pid := int32(os.Getpid())
-	if err := w.WriteMessage(ctx, &pdu.Error{Code: logPDUVersion}, pid); err != nil {
+	if err := w.WriteMessage(ctx, &pdu.Error{Code: ack}, pid); err != nil {
 		return
 	}
 	version := 2
@@ -149,22 +186,59 @@ func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
 				}
 			}
 		case *pdu.LogRequest:
-			if err := l.request(ctx, w, m.Request, version); err != nil {
+			if err := l.request(ctx, w, m.Request, version, deny); err != nil {
 				return
 			}
 		case *pdu.LogControl:
-			if err := l.control(ctx, w, m); err != nil {
+			if err := l.control(ctx, w, m, host, deny); err != nil {
 				return
 			}
 		default:
-			fmt.Fprintf(l.log, "client_req: bad PDU type 0x%x\n", uint32(m.PDUType()))
+			l.do(ctx, func() { fmt.Fprintf(l.log, "client_req: bad PDU type 0x%x\n", uint32(m.PDUType())) })
 			w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
 			return
 		}
 	}
 }
 
-func (l *Logger) request(ctx context.Context, w *pdu.Writer, req int32, version int) error {
+// errCode is err's PCP error code (PM_ERR_IPC when it has none).
+func errCode(err error) int32 {
+	var pe pcp.Error
+	if errors.As(err, &pe) {
+		return pe.Code()
+	}
+	return int32(pcp.ErrIPC)
+}
+
+// localCredsOK reports whether a Unix-socket client may talk to this
+// logger: root or the user this process runs as, as PCP allows.
+func localCredsOK(id pmcd.ClientID) bool {
+	if !id.HasCreds {
+		return false
+	}
+	return id.UID == 0 || int(id.UID) == os.Getuid() || int(id.UID) == os.Geteuid()
+}
+
+// clientHost names a client in the log as PCP's pmlogger does: the host
+// name of its address (the address itself when it has none), or the
+// socket's path for a Unix-socket client.
+func clientHost(c net.Conn) string {
+	switch a := c.RemoteAddr().(type) {
+	case *net.TCPAddr:
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if names, err := net.DefaultResolver.LookupAddr(ctx, a.IP.String()); err == nil && len(names) > 0 {
+			return strings.TrimSuffix(names[0], ".")
+		}
+		return a.IP.String()
+	}
+	if a, ok := c.LocalAddr().(*net.UnixAddr); ok {
+		return a.Name
+	}
+	return ""
+}
+
+func (l *Logger) request(ctx context.Context, w *pdu.Writer, req int32, version, deny int) error {
 	switch req {
 	case pdu.LogRequestStatus:
 		var st pdu.LoggerStatus
@@ -176,14 +250,23 @@ func (l *Logger) request(ctx context.Context, w *pdu.Writer, req int32, version 
 		}
 		return w.WriteMessage(ctx, &pdu.LogStatusV2{LoggerStatus: st}, 0)
 	case pdu.LogRequestNewVolume:
+		if deny&OpMandatory != 0 {
+			return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrPermission)}, 0)
+		}
 		var vol int
 		if err := l.do(ctx, func() { l.newVolume("pmlc request"); vol = l.w.Volume() }); err != nil {
 			return err
 		}
 		return w.WriteMessage(ctx, &pdu.Error{Code: int32(vol)}, 0)
-	case pdu.LogRequestSync, pdu.LogRequestQAOff:
+	case pdu.LogRequestSync:
+		return w.WriteMessage(ctx, &pdu.Error{Code: 0}, 0)
+	case pdu.LogRequestQAOff:
+		if deny&OpMandatory != 0 {
+			return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrPermission)}, 0)
+		}
 		return w.WriteMessage(ctx, &pdu.Error{Code: 0}, 0)
 	}
+	l.do(ctx, func() { fmt.Fprintf(l.log, "do_request: bad request type %d\n", req) })
 	return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -82,25 +84,119 @@ func (l *Logger) noteFetch(t *task, res *pcp.Result) {
 
 // control answers a LOG_CONTROL PDU. An enquiry (pmlc's query) is
 // answered from what is being logged; a change (pmlc's log
-// mandatory|advisory) is made between samples and answered the same way
-// with the new state.
-func (l *Logger) control(ctx context.Context, w *pdu.Writer, m *pdu.LogControl) error {
+// mandatory|advisory) is made between samples, written to the log as
+// PCP's pmlogger writes it (who asked, what, and each metric and
+// instance with "[request failed]" where the new state is not the one
+// asked for) and answered the same way with the new state. A change the
+// client's [access] denies is refused with PM_ERR_PERMISSION.
+func (l *Logger) control(ctx context.Context, w *pdu.Writer, m *pdu.LogControl, host string, deny int) error {
+	var res pcp.Result
+	var refused error
 	switch m.Control {
 	case pdu.LogEnquire:
-		var res pcp.Result
 		if err := l.do(ctx, func() { res = l.answer(ctx, m, true) }); err != nil {
 			return err
 		}
-		return w.WriteMessage(ctx, &pdu.Result{Result: res}, 0)
 	case pdu.LogMandatory, pdu.LogAdvisory:
-		var res pcp.Result
-		if err := l.do(ctx, func() { res = l.setLogging(ctx, m) }); err != nil {
+		op := OpAdvisory
+		if m.Control == pdu.LogMandatory {
+			op = OpMandatory
+		}
+		if err := l.do(ctx, func() {
+			l.logRequestLine(m, host)
+			if deny&op != 0 {
+				refused = pcp.ErrPermission
+				fmt.Fprintf(l.log, "Error: %s\n", refused)
+				return
+			}
+			res = l.setLogging(ctx, m)
+			l.logRequestResult(ctx, m, &res)
+		}); err != nil {
 			return err
 		}
-		return w.WriteMessage(ctx, &pdu.Result{Result: res}, 0)
+	default:
+		if err := l.do(ctx, func() { fmt.Fprintf(l.log, "Bad control PDU type %d\nError: %s\n", m.Control, pcp.ErrIPC) }); err != nil {
+			return err
+		}
+		refused = pcp.ErrIPC
 	}
-	fmt.Fprintf(l.log, "Bad control PDU type %d\n", m.Control)
-	return w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.ErrIPC)}, 0)
+	if refused != nil {
+		return w.WriteMessage(ctx, &pdu.Error{Code: errCode(refused)}, 0)
+	}
+	return w.WriteMessage(ctx, &pdu.Result{Result: res}, 0)
+}
+
+// logRequestLine writes the heading of a log request: the time, the
+// client and what it asked.
+func (l *Logger) logRequestLine(m *pdu.LogControl, host string) {
+	if host == "" {
+		host = "pmlogger"
+	}
+	kind := "advisory"
+	if m.Control == pdu.LogMandatory {
+		kind = "mandatory"
+	}
+	what := " maybe"
+	switch {
+	case m.State == pdu.LogOn && m.Delta == 0:
+		what = " on once"
+	case m.State == pdu.LogOn:
+		what = fmt.Sprintf(" on %.1f sec", float32(m.Delta)/1000)
+	case m.State == pdu.LogOff:
+		what = " off"
+	}
+	fmt.Fprintf(l.log, "\n%s\npmlc request from %s: %s%s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"), host, kind, what)
+}
+
+// logRequestResult writes each metric of a log request with its
+// instances and whether the request took effect for each.
+func (l *Logger) logRequestResult(ctx context.Context, m *pdu.LogControl, res *pcp.Result) {
+	var want, mask int32
+	if m.State == pdu.LogMaybe {
+		mask = lcMand
+	} else {
+		mask = lcMand | lcOn
+		if m.Control == pdu.LogMandatory {
+			want |= lcMand
+		}
+		if m.State == pdu.LogOn {
+			want |= lcOn
+		}
+	}
+	wantDelta := int32(0)
+	if want&lcOn != 0 {
+		wantDelta = int32(m.Delta)
+	}
+	for i := range res.Sets {
+		vs := &res.Sets[i]
+		if names, err := l.src.NameAll(ctx, vs.PMID); err == nil && len(names) > 0 {
+			fmt.Fprintf(l.log, "  metric: %s", strings.Join(names, " or "))
+		} else {
+			fmt.Fprintf(l.log, "  metric: %s", vs.PMID)
+		}
+		for j, v := range vs.Values[:max(vs.NumVal, 0)] {
+			t := l.covering(vs.PMID, v.Inst)
+			if t != nil && t.descs[vs.PMID].InDom != pcp.InDomNull {
+				if j == 0 {
+					fmt.Fprintln(l.log)
+				}
+				if name, err := l.src.NameInDom(ctx, t.descs[vs.PMID].InDom, v.Inst); err == nil {
+					fmt.Fprintf(l.log, "    instance: %s", name)
+				} else {
+					fmt.Fprintf(l.log, "    instance: #%d", v.Inst)
+				}
+			} else if vs.NumVal > 1 || v.Inst != pcp.InstNull {
+				if j == 0 {
+					fmt.Fprintln(l.log)
+				}
+				fmt.Fprintf(l.log, "    instance: #%d", v.Inst)
+			}
+			if v.LVal&mask != want || (v.LVal>>lcDelta)&lcDMax != wantDelta {
+				fmt.Fprint(l.log, " [request failed]")
+			}
+			fmt.Fprintln(l.log)
+		}
+	}
 }
 
 // enquire builds the answer to a query: for each metric, the instances
@@ -173,23 +269,7 @@ func (l *Logger) knownInsts(ctx context.Context, pmid pcp.PMID, useHist bool) ([
 // over one for all instances), and whether it has been logged and was
 // in the last fetch.
 func (l *Logger) logState(pmid pcp.PMID, inst int32) int32 {
-	var found, all *task
-	for _, t := range l.tasks {
-		if !hasPMID(t, pmid) {
-			continue
-		}
-		if want := t.insts[pmid]; want == nil {
-			if all == nil {
-				all = t
-			}
-		} else if want[inst] {
-			found = t
-			break
-		}
-	}
-	if found == nil {
-		found = all
-	}
+	found := l.covering(pmid, inst)
 	var v int32
 	if found != nil {
 		if found.state.On {
@@ -221,6 +301,29 @@ func (l *Logger) logState(pmid pcp.PMID, inst int32) int32 {
 		}
 	}
 	return v
+}
+
+// covering is the task logging pmid's instance inst: one naming the
+// instance before one for all instances; nil when none does.
+func (l *Logger) covering(pmid pcp.PMID, inst int32) *task {
+	var found, all *task
+	for _, t := range l.tasks {
+		if !hasPMID(t, pmid) {
+			continue
+		}
+		if want := t.insts[pmid]; want == nil {
+			if all == nil {
+				all = t
+			}
+		} else if want[inst] {
+			found = t
+			break
+		}
+	}
+	if found == nil {
+		found = all
+	}
+	return found
 }
 
 func hasPMID(t *task, pmid pcp.PMID) bool {

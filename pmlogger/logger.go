@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmcd"
 )
 
 // Options control a Logger; the zero value of each field is pmlogger's
@@ -44,6 +46,12 @@ type Options struct {
 	Log io.Writer
 	// Report, when set, receives the -r report of each task's bytes.
 	Report io.Writer
+	// Access is the configuration's [access] section for pmlc clients
+	// (BuildAccess); nil allows every client everything.
+	Access *pmcd.Access
+	// PMLCVersion is the control protocol version announced to pmlc
+	// (-I); zero means the latest, 3.
+	PMLCVersion int
 }
 
 // Logger records metrics from a source into an archive as PCP's
@@ -80,6 +88,7 @@ type Logger struct {
 	ctl        chan func()           // control requests, run by Run's goroutine
 	connSpec   string                // how pmcd is reached, for LOG_STATUS
 	hist       map[pcp.PMID]*history // what has been logged, for pmlc's query
+	busy       atomic.Bool           // a pmlc client is being served
 }
 
 // RequestNewVolume asks Run to switch data volumes between samples, as

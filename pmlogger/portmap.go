@@ -49,14 +49,39 @@ func WritePortMap(dir string, pid, port int, host, archive, note string, primary
 	}
 	if primary {
 		link := filepath.Join(dir, "primary")
-		os.Remove(link)
+		if fi, err := os.Lstat(link); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+			os.Remove(link) // an old-style hard link
+		}
+		pid := -1
+		if target, err := os.Readlink(link); err == nil {
+			if n, ok := pidIn(filepath.Base(target)); ok {
+				pid = n
+				if !processExists(n) {
+					os.Remove(link)
+					os.Remove(filepath.Join(dir, strconv.Itoa(n)))
+				}
+			}
+		}
+		if _, err := os.Lstat(link); err == nil {
+			who := "<unknown>"
+			if pid >= 0 {
+				who = strconv.Itoa(pid)
+			}
+			return pm, &PrimaryError{Msg: fmt.Sprintf("ERROR: there is already a primary pmlogger running, pid %s linkfile=%s", who, link)}
+		}
 		if err := os.Symlink(pm.Path, link); err != nil {
-			return pm, fmt.Errorf("pmlogger: primary link: %w", err)
+			return pm, fmt.Errorf("error creating primary logger symbolic link %s: %s", link, errText(err))
 		}
 		pm.Link = link
 	}
 	return pm, nil
 }
+
+// PrimaryError means another primary logger is running: pmlogger -P
+// gives up.
+type PrimaryError struct{ Msg string }
+
+func (e *PrimaryError) Error() string { return e.Msg }
 
 // Remove deletes the port map file and the primary link, if this logger's.
 func (pm *PortMap) Remove() {

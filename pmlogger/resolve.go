@@ -151,9 +151,14 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 	var out []*task
 	for pass := 0; pass < 2; pass++ {
 		for _, t := range tasks {
-			if t.once != (pass == 0) || !t.state.On {
+			// Mandatory off tasks fetch nothing but hold their
+			// metrics off, against advisory requests (and for
+			// pmlc's query), as in PCP.
+			keep := t.state.On || (t.state.Mandatory && !t.state.Maybe)
+			if t.once != (pass == 0) || !keep {
 				continue
 			}
+			t.done = !t.state.On
 			all := map[pcp.PMID]bool{}
 			for _, r := range reqs[t] {
 				if !slices.Contains(t.pmids, r.pmid) {

@@ -17,7 +17,7 @@ func TestCheckAgainstPCP(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	start := regexp.MustCompile(`(?m)^\[[^]]*\] pmlogger\(\d+\) Info: Start\n`)
-	preproc := regexp.MustCompile(`(?m)^preprocessor cmd: .*\n`)
+	stamp := regexp.MustCompile(`(?m)^\[[^]]*\] pmlogger\(\d+\) `)
 	for i, cfg := range []string{
 		"log mandatory on 1 sec { sample.long.one sample.colour[red, \"blue\"] }\n",
 		"log mandatory on 1 sec { sample.long.one }\nlog advisory on 2 sec { sample.long.one }\n",
@@ -28,6 +28,16 @@ func TestCheckAgainstPCP(t *testing.T) {
 		"log mandatory on 1 sec { }\n",
 		"log mandatory on 1 sec sample.long.one\n[access]\nallow * : all;\n",
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow * : everything;\n",
+		// [access] statements are applied as they are read: unknown
+		// hosts and clashes end the run.
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow nosuchhost.invalid : all;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 127.0.0.1 : all;\ndisallow 127.0.0.1 : enquire;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 10.1.2.3 : all except all;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 10.1.2.3 : enquire, all;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\ndisallow local: : all except enquire;\nallow * : all;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 1.2.3.4, localhost : advisory, mandatory;\ndisallow * : all;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 192.168.* : enquire;\nallow 10.* : all except advisory, mandatory;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 10.1.2.3 : all;\nallow 10.1.2.3 : enquire;\n",
 	} {
 		path := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
@@ -35,6 +45,7 @@ func TestCheckAgainstPCP(t *testing.T) {
 		}
 		pcp := p.Run("pmlogger", "-C", "-h", p.Host(), "-c", path)
 		ours := exec.Command(bin, "-C", "-h", p.Host(), "-c", path)
+		ours.Env = p.Env()
 		out, err := ours.CombinedOutput()
 		code := 0
 		if err != nil {
@@ -44,8 +55,8 @@ func TestCheckAgainstPCP(t *testing.T) {
 		if pcp.Err != nil {
 			pcpCode = 1
 		}
-		want := preproc.ReplaceAllString(start.ReplaceAllString(pcp.Stdout+pcp.Stderr, ""), "")
-		got := start.ReplaceAllString(string(out), "")
+		want := stamp.ReplaceAllString(start.ReplaceAllString(pcp.Stdout+pcp.Stderr, ""), "")
+		got := stamp.ReplaceAllString(start.ReplaceAllString(string(out), ""), "")
 		if want != got || pcpCode != code {
 			t.Errorf("config %d:\n%s\nPCP (exit %d):\n%s\nours (exit %d):\n%s", i, cfg, pcpCode, want, code, got)
 		}

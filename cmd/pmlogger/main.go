@@ -8,8 +8,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,8 +34,14 @@ func main() {
 }
 
 type flags struct {
+	// what ports made, for cleanup
+	local   net.Listener
+	removes []func()
+
 	config, logFile, labelHost, note, endTime string
-	check, report, localTZ, primary           bool
+	check, report, localTZ, primary, linger   bool
+	daemon                                    bool
+	pmlcVersion                               int
 	interval                                  time.Duration
 	version                                   int
 	samples, volSamples                       int
@@ -66,6 +74,7 @@ func command(f *flags) *cli.Command {
 			{Long: "interval", Short: 't', Arg: "DELTA", Help: "default logging interval [default 60.0 seconds]"},
 			{Long: "finish", Short: 'T', Arg: "TIME", Help: "end of the time window"},
 			{Short: 'u', Help: "output is unbuffered [default now, so -u is a no-op]"},
+			{Long: "username", Short: 'U', Arg: "USER", Help: "in daemon mode, run as named user [default pcp]"},
 			{Long: "volsize", Short: 'v', Arg: "SIZE", Help: "switch log volumes after size has been accumulated"},
 			{Long: "version", Short: 'V', Arg: "NUM", Help: "version for archive (default 3)"},
 			{Short: 'x', Arg: "FD", Help: "control file descriptor for running from pmRecordControl(3)"},
@@ -84,12 +93,30 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		f.check = true
 	case 'H':
 		f.labelHost = arg
+	case 'I':
+		n, err := strconv.Atoi(arg)
+		switch {
+		case err != nil:
+			p.Errorf("non-numeric pmlc IPC version (%s)", arg)
+		case n < 2 || n > 3:
+			p.Errorf("unsupported pmlc IPC version (%d)", n)
+		default:
+			f.pmlcVersion = n
+		}
+	case 'L':
+		f.linger = true
+	case 'U':
+		f.daemon = true
 	case 'l':
 		f.logFile = arg
 	case 'm':
 		f.note = arg
+		// pmlogger_check, pmlogger_daily and re-executions start
+		// loggers as daemons, which keep a pid file.
+		f.daemon = strings.HasPrefix(arg, "pmlogger_check") || strings.HasPrefix(arg, "pmlogger_daily") || strings.HasPrefix(arg, "reexec")
 	case 'P':
 		f.primary = true
+		f.daemon = true
 	case 'r':
 		f.report = true
 	case 's':
@@ -167,6 +194,9 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	f := &flags{interval: 60 * time.Second, rscFD: -1}
 	cmd := command(f)
 	p := cli.Parse(cmd, argv)
+	if len(p.Hosts) > 0 && f.primary {
+		p.Errorf("-P and -h are mutually exclusive; use -P only when running\n%s on the same (local) host as the PMCD to which it connects.", p.Progname())
+	}
 	if p.Errors == 0 && !p.Exit && f.check && len(p.Args) > 0 {
 		p.Errorf("too many arguments")
 	}
@@ -205,6 +235,10 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 			return 1
 		}
 		defer lf.Close()
+		// Every exit after this ends the log with its footer, as PCP's.
+		defer func() {
+			fmt.Fprintf(lf, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+		}()
 		logw = lf
 		hn, _ := os.Hostname()
 		fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
@@ -251,12 +285,25 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	// pmlogger runs its configuration through "pmcpp -rs -I
 	// $PCP_VAR_DIR/config/pmlogger"; pmcpp's complaint is printed and what
-	// it wrote before stopping is still parsed, as with PCP.
+	// it wrote before stopping is still parsed, as with PCP. The pass is
+	// ours, but the log names the command as PCP's does.
+	binDir, _ := pcpconf.Get("PCP_BINADM_DIR")
+	varDir, _ := pcpconf.Get("PCP_VAR_DIR")
+	fmt.Fprintf(logw, "preprocessor cmd: %s/pmcpp -rs -I %s/config/pmlogger %s\n", binDir, varDir, f.config)
 	src, err = pmlogger.Preprocess(src, f.config)
 	if err != nil {
 		fmt.Fprint(logw, err.(interface{ Report() string }).Report())
 	}
 	cfg, err := pmlogger.ParseConfig(string(src), cfgName, f.interval)
+	if err != nil {
+		fmt.Fprintf(logw, "%s\n", err)
+		return 1
+	}
+	// The [access] section is applied as it is read, as PCP's grammar
+	// does: a host it cannot add ends the run.
+	access, err := pmlogger.BuildAccess(cfg.Access, func(note string) {
+		fmt.Fprintf(logw, "[%s] %s(%d) Error: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), note)
+	})
 	if err != nil {
 		fmt.Fprintf(logw, "%s\n", err)
 		return 1
@@ -270,18 +317,30 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 0
 	}
 	fmt.Fprintf(logw, "Config parsed\n")
+	name, _ := ctxSrc.HostName(ctx)
+	primary := ""
+	if f.primary {
+		primary = "primary "
+	}
+	fmt.Fprintf(logw, "Starting %slogger for host \"%s\" via \"%s\"\n", primary, name, host)
+	if !f.primary && len(cfg.Statements) == 0 && !f.linger {
+		fmt.Fprintf(logw, "Nothing to log, and not the primary logger instance ... good-bye\n")
+		return 1
+	}
 
 	opt := pmlogger.Options{
-		Archive:    p.Args[0],
-		Version:    f.version,
-		ConfigFile: cfgName,
-		Samples:    f.samples,
-		Bytes:      f.bytes,
-		VolSamples: f.volSamples,
-		VolBytes:   f.volBytes,
-		VolTime:    f.volTime,
-		Hostname:   f.labelHost,
-		Log:        logw,
+		Archive:     p.Args[0],
+		Version:     f.version,
+		ConfigFile:  cfgName,
+		Samples:     f.samples,
+		Bytes:       f.bytes,
+		VolSamples:  f.volSamples,
+		VolBytes:    f.volBytes,
+		VolTime:     f.volTime,
+		Hostname:    f.labelHost,
+		Log:         logw,
+		Access:      access,
+		PMLCVersion: f.pmlcVersion,
 	}
 	if f.report {
 		opt.Report = logw
@@ -321,18 +380,12 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	lg.SetConnSpec(host)
-	name, _ := ctxSrc.HostName(ctx)
-	tmp, _ := pcpconf.Get("PCP_TMP_DIR")
-	if tmp == "" {
-		tmp = "/var/tmp"
-	}
-	pm, err := pmlogger.WritePortMap(filepath.Join(tmp, "pmlogger"), os.Getpid(), port, name, p.Args[0], f.note, f.primary)
-	if err != nil {
-		fmt.Fprintf(logw, "%s: %v\n", prog, err)
-	}
-	defer pm.Remove()
-	fmt.Fprintf(logw, "Starting logger for host \"%s\" via \"%s\"\n", name, host)
 	fmt.Fprintf(logw, "Archive basename: %s\n", p.Args[0])
+	defer f.cleanup()
+	if code := f.ports(logw, prog, port, name, p.Args[0]); code != 0 {
+		lg.Close(context.Background())
+		return code
+	}
 
 	// SIGHUP switches volumes, as in PCP; it arrives between samples.
 	hup := make(chan os.Signal, 1)
@@ -351,6 +404,9 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}()
 	go lg.ServeControl(runCtx, ln)
+	if f.local != nil {
+		go lg.ServeControl(runCtx, f.local)
+	}
 	var quit atomic.Bool
 	if rsc != nil {
 		sess := &pmlogger.Session{Host: name, Log: logw, Start: sessionStart}
@@ -382,7 +438,6 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		msg = "End of run time"
 	}
 	fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, exiting\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
-	fmt.Fprintf(logw, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
 	return 0
 }
 
@@ -390,3 +445,57 @@ func pcpNow() pcp.Timestamp { return pcp.TimestampOf(time.Now()) }
 
 // pcpFar is the open end of -T's window.
 func pcpFar() pcp.Timestamp { return pcp.Timestamp{Sec: 1<<31 - 1} }
+
+// ports makes what lets pmlc and PCP's scripts find this logger, in
+// PCP's order: the pid file of a daemon, the Unix-domain control socket,
+// the port map file and, for the primary logger, its links. A non-zero
+// result is the exit status (another primary is running).
+func (f *flags) ports(logw io.Writer, prog string, port int, host, archive string) int {
+	runDir, _ := pcpconf.Get("PCP_RUN_DIR")
+	tmp, _ := pcpconf.Get("PCP_TMP_DIR")
+	if tmp == "" {
+		tmp = "/var/tmp"
+	}
+	pid := os.Getpid()
+	if f.daemon {
+		pidFile := filepath.Join(runDir, "pmlogger.pid")
+		if err := os.WriteFile(pidFile, []byte(strconv.Itoa(pid)), 0o444); err == nil {
+			f.removes = append(f.removes, func() { os.Remove(pidFile) })
+		}
+	}
+	ln, sock := pmlogger.ListenLocal(runDir, pid, func(msg string) { fmt.Fprint(logw, msg) })
+	if ln != nil {
+		f.local = ln
+		f.removes = append(f.removes, func() { ln.Close(); os.Remove(sock) })
+	}
+	pm, err := pmlogger.WritePortMap(filepath.Join(tmp, "pmlogger"), pid, port, host, archive, f.note, f.primary)
+	if pm != nil {
+		f.removes = append(f.removes, pm.Remove)
+	}
+	if err != nil {
+		fmt.Fprintf(logw, "%s: %v\n", prog, err)
+		var pe *pmlogger.PrimaryError
+		if errors.As(err, &pe) {
+			return 1
+		}
+	}
+	if f.primary && sock != "" {
+		link, err := pmlogger.PrimarySocket(runDir, sock)
+		if err != nil {
+			fmt.Fprintf(logw, "%s: %v\n", prog, err)
+			if strings.HasPrefix(err.Error(), "ERROR") {
+				return 1
+			}
+		} else {
+			f.removes = append(f.removes, func() { os.Remove(link) })
+		}
+	}
+	return 0
+}
+
+// cleanup removes what ports made, the map files first.
+func (f *flags) cleanup() {
+	for i := len(f.removes) - 1; i >= 0; i-- {
+		f.removes[i]()
+	}
+}

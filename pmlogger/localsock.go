@@ -1,0 +1,117 @@
+package pmlogger
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// LocalSocketPath is where a pmlogger's Unix-domain control socket lives,
+// $PCP_RUN_DIR/pmlogger.<pid>.socket; pmlc -h local: finds it there.
+func LocalSocketPath(runDir string, pid int) string {
+	return filepath.Join(runDir, "pmlogger."+strconv.Itoa(pid)+".socket")
+}
+
+// ListenLocal opens the Unix-domain control socket as PCP's pmlogger
+// does: at LocalSocketPath, or when that cannot be bound at
+// ~/.pcp/run/pmlogger.<pid>.socket, readable and writable by all (the
+// peer's credentials decide, see ServeControl). warn receives pmlogger's
+// complaints when neither can be bound; the logger then has only its TCP
+// port. Closing the listener removes the socket.
+func ListenLocal(runDir string, pid int, warn func(string)) (*net.UnixListener, string) {
+	path := LocalSocketPath(runDir, pid)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		first := bindText(path, err)
+		os.Remove(path)
+		home, herr := os.UserHomeDir()
+		if herr != nil {
+			warn(first + "\n" + fmt.Sprintf("__pmLogLocalSocketUser(): %v\n", herr))
+			return nil, ""
+		}
+		path = filepath.Join(home, ".pcp", "run", "pmlogger."+strconv.Itoa(pid)+".socket")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+		if err != nil {
+			warn(first + "\n" + bindText(path, err) + "\n")
+			return nil, ""
+		}
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		warn(fmt.Sprintf("GetPorts: chmod(%s): %v\n", path, errText(err)))
+	}
+	return ln, path
+}
+
+func bindText(path string, err error) string {
+	var se *os.SyscallError
+	if errors.As(err, &se) {
+		if en, ok := se.Err.(syscall.Errno); ok {
+			return fmt.Sprintf("__pmBind(%s): %s", path, osErrText(en))
+		}
+	}
+	return fmt.Sprintf("__pmBind(%s): %v", path, err)
+}
+
+// osErrText is strerror's text for errno, capitalised as glibc's.
+func osErrText(e syscall.Errno) string {
+	s := e.Error()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// PrimarySocket makes $PCP_RUN_DIR/pmlogger.primary.socket, the link by
+// which pmlc -P reaches the primary logger's socket, after removing a
+// link left by a primary logger no longer running (and its socket). It
+// fails when a live primary's link is there. Remove the returned link at
+// exit.
+func PrimarySocket(runDir, socket string) (string, error) {
+	link := filepath.Join(runDir, "pmlogger.primary.socket")
+	if fi, err := os.Lstat(link); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		os.Remove(link) // an old-style hard link to a socket
+	}
+	if target, err := os.Readlink(link); err == nil {
+		if pid, ok := pidIn(filepath.Base(target)); ok && !processExists(pid) {
+			os.Remove(link)
+			os.Remove(target)
+		}
+	}
+	if _, err := os.Lstat(link); err == nil {
+		return "", fmt.Errorf("ERROR: there is already a primary pmlogger running, socketPath=%s linkSocketPath=%s", socket, link)
+	}
+	if err := os.Symlink(socket, link); err != nil {
+		return "", fmt.Errorf("error creating primary logger socket symbolic link %s: %s", link, errText(err))
+	}
+	return link, nil
+}
+
+// pidIn reads the first number in s (pmlogger.<pid>.socket, or a port
+// map file's name).
+func pidIn(s string) (int, bool) {
+	i := strings.IndexAny(s, "0123456789")
+	if i < 0 {
+		return 0, false
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	n, err := strconv.Atoi(s[i:j])
+	return n, err == nil
+}
+
+// processExists reports whether pid is a live process, as libpcp asks.
+func processExists(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
