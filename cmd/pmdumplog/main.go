@@ -43,13 +43,14 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	var f flags
 	cmd := command(&f)
 	p := cli.Parse(cmd, argv)
-	dropWindowComplaint(p)
 	out := bufio.NewWriterSize(stdout, 1<<16)
 	defer out.Flush()
 	prog := p.Progname()
 
 	done, code := p.Done()
-	if badOperands := (f.rawSet && len(p.Args) != 0) || (!f.rawSet && len(p.Args) == 0); done || badOperands {
+	// The archive is the first operand unless PCP_ARCHIVE named one.
+	noArchive := len(p.Args) == 0 && len(p.Archives) == 0
+	if badOperands := (f.rawSet && len(p.Args) != 0) || (!f.rawSet && noArchive); done || badOperands {
 		if !p.Exit {
 			code = 1
 		}
@@ -64,8 +65,15 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if !(f.desc || f.labelsets || f.help || f.diskInDom || f.inDom || f.label || f.metrics || f.index) {
 		f.metrics = true
 	}
-	name := p.Args[0]
-	names := p.Args[1:]
+	names := p.Args
+	if len(p.Archives) == 0 {
+		p.AddArchive(p.Args[0])
+		names = p.Args[1:]
+	}
+	// With the archive known, the deferred checks of the time window
+	// and -z always pass, as in PCP's pmdumplog.
+	p.End()
+	name := p.Archives[0]
 	if st, err := os.Stat(name); strings.ContainsRune(name, ',') || (err == nil && st.IsDir()) {
 		out.Flush()
 		fmt.Fprintf(stderr, "%s: Multiple archives are not supported\n", prog)
@@ -185,23 +193,6 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		return d.dumpRecords(rd, pmids, window, start, finish)
 	}
 	return 0
-}
-
-// dropWindowComplaint undoes the checks internal/cli makes at parse time
-// that pmdumplog's libpcp makes only once the archive operand is known
-// (PM_OPTFLAG_DONE): the time window and -z need an archive, and
-// pmdumplog always has one.
-func dropWindowComplaint(p *cli.Parsed) {
-	kept := p.Messages[:0]
-	for _, m := range p.Messages {
-		if strings.HasSuffix(m, ": time window options are supported for archives only\n") ||
-			strings.HasSuffix(m, ": use of timezone from metric source requires a source\n") {
-			p.Errors--
-			continue
-		}
-		kept = append(kept, m)
-	}
-	p.Messages = kept
 }
 
 func (d *dumper) dumpRecords(rd *archive.Reader, pmids []pcp.PMID, window bool, start, finish pcp.Timestamp) int {

@@ -16,6 +16,8 @@ func command(f *flags) *cli.Command {
 	return &cli.Command{
 		Name:  "pmdumplog",
 		Usage: "[options] [archive [metricname ...]]",
+		// The archive operand is the source: the end checks wait for it.
+		DeferEnd: true,
 		Options: []cli.Option{
 			cli.Header("Options"),
 			cli.OptDebug,

@@ -40,7 +40,9 @@ type Command struct {
 	Handle  func(o Option, arg string, p *Parsed)
 	// DeferEnd leaves the checks that need all the options (the context
 	// kind, time windows) to the tool's call of End, as PCP's tools with
-	// PM_OPTFLAG_DONE do when an operand may name the source (pmval).
+	// PM_OPTFLAG_DONE do when an operand may name the source: pmval's
+	// metric specification, pmdumplog's archive operand (added with
+	// AddArchive before End, so the checks see the source).
 	DeferEnd bool
 	// POSIX stops option processing at the first operand, as getopt
 	// does for tools with PM_OPTFLAG_POSIX (pmstore, whose values may
@@ -50,8 +52,11 @@ type Command struct {
 
 // Parsed is the outcome of parsing, PCP's pmOptions after pmGetOptions.
 type Parsed struct {
-	Context   ContextKind
-	Hosts     []string
+	Context ContextKind
+	Hosts   []string
+	// Archives holds the archive source: one comma-separated list of
+	// every -a (AddArchive), or for tools that keep their own, one name
+	// per source.
 	Archives  []string
 	Container string
 	LocalPMDA bool
@@ -213,11 +218,7 @@ func (p *Parsed) standard(o Option, arg string) {
 	case stdAlign:
 		p.Align = arg
 	case stdArchive:
-		if len(p.Hosts) > 0 {
-			p.Errorf("only one host or archive allowed")
-		} else if len(p.Archives) == 0 {
-			p.Archives = append(p.Archives, arg)
-		}
+		p.AddArchive(arg)
 	case stdDebug:
 		if !validDebug(arg) {
 			p.Errorf("unrecognized debug options specification (%s)", arg)
