@@ -8,6 +8,7 @@ import (
 // CPU times, disk counters, kernel counter tables), from what each field
 // measures and where the agent reads it.
 func familyHelp(name string) (string, string) {
+	loadHelp()
 	for _, f := range families {
 		if strings.HasPrefix(name, f.prefix) {
 			if one, full, ok := f.help(name[len(f.prefix):]); ok {
@@ -18,42 +19,53 @@ func familyHelp(name string) (string, string) {
 	return "", ""
 }
 
-var families = []struct {
+// families maps name prefixes to the help writer of their family.
+var families []helpFamily
+
+type helpFamily = struct {
 	prefix string
 	help   func(rest string) (string, string, bool)
-}{
-	{"kernel.all.cpu.", cpuHelp("summed over all CPUs", "the first \"cpu\" line of /proc/stat")},
-	{"kernel.percpu.cpu.", cpuHelp("for each CPU", "the CPU's \"cpuN\" line of /proc/stat")},
-	{"kernel.pernode.cpu.", cpuHelp("summed over the CPUs of each NUMA node", "/proc/stat, with CPUs assigned to nodes by /sys/devices/system/node")},
-	{"disk.dev.", diskHelp("each disk", "/proc/diskstats")},
-	{"disk.all.", diskHelp("all disks together (partitions, device-mapper and md devices are not added in)", "/proc/diskstats")},
-	{"disk.partitions.", diskHelp("each disk partition", "/proc/diskstats")},
-	{"disk.dm.", diskHelp("each device-mapper device (named by its mapping)", "/proc/diskstats")},
-	{"disk.md.", diskHelp("each software RAID (md) device", "/proc/diskstats")},
-	{"disk.wwid.", diskHelp("each multipath device, by WWID, summed over the disks that are its paths", "/proc/diskstats and the disks' sysfs wwid")},
-	{"network.interface.", netHelp},
-	{"mem.vmstat.", vmstatHelp},
-	{"network.sockstat.", sockstatHelp},
-	{"network.softnet.", softnetHelp},
-	{"network.", snmpHelp},
-	{"mem.util.", meminfoHelp},
-	{"kernel.all.pressure.", pressureHelp},
 }
 
-var cpuModeText = map[string]string{
-	"user":       "running user-mode code, time in guests included",
-	"nice":       "running user-mode code of niced (lowered priority) processes, niced guest time included",
-	"sys":        "running kernel code on behalf of processes",
-	"idle":       "with nothing to run",
-	"intr":       "servicing hardware and software interrupts (the sum of irq.hard and irq.soft)",
-	"steal":      "in which a hypervisor ran another virtual machine while this one wanted the CPU",
-	"guest":      "running the virtual CPUs of guest machines",
-	"vuser":      "running user-mode code, time in guests excluded (user less guest)",
-	"guest_nice": "running the virtual CPUs of niced guest machines",
-	"vnice":      "running niced user-mode code, niced guest time excluded (nice less guest_nice)",
-	"wait.total": "idle while disk I/O the CPU started was outstanding",
-	"irq.soft":   "running deferred interrupt work (softirqs)",
-	"irq.hard":   "servicing hardware interrupts",
+func makeFamilies() []helpFamily {
+	return []helpFamily{
+		{"kernel.all.cpu.", cpuHelp("summed over all CPUs", "the first \"cpu\" line of /proc/stat")},
+		{"kernel.percpu.cpu.", cpuHelp("for each CPU", "the CPU's \"cpuN\" line of /proc/stat")},
+		{"kernel.pernode.cpu.", cpuHelp("summed over the CPUs of each NUMA node", "/proc/stat, with CPUs assigned to nodes by /sys/devices/system/node")},
+		{"disk.dev.", diskHelp("each disk", "/proc/diskstats")},
+		{"disk.all.", diskHelp("all disks together (partitions, device-mapper and md devices are not added in)", "/proc/diskstats")},
+		{"disk.partitions.", diskHelp("each disk partition", "/proc/diskstats")},
+		{"disk.dm.", diskHelp("each device-mapper device (named by its mapping)", "/proc/diskstats")},
+		{"disk.md.", diskHelp("each software RAID (md) device", "/proc/diskstats")},
+		{"disk.wwid.", diskHelp("each multipath device, by WWID, summed over the disks that are its paths", "/proc/diskstats and the disks' sysfs wwid")},
+		{"network.interface.", netHelp},
+		{"mem.vmstat.", vmstatHelp},
+		{"network.sockstat.", sockstatHelp},
+		{"network.softnet.", softnetHelp},
+		{"network.", snmpHelp},
+		{"mem.util.", meminfoHelp},
+		{"kernel.all.pressure.", pressureHelp},
+	}
+}
+
+var cpuModeText map[string]string
+
+func makeCpuModeText() map[string]string {
+	return map[string]string{
+		"user":       "running user-mode code, time in guests included",
+		"nice":       "running user-mode code of niced (lowered priority) processes, niced guest time included",
+		"sys":        "running kernel code on behalf of processes",
+		"idle":       "with nothing to run",
+		"intr":       "servicing hardware and software interrupts (the sum of irq.hard and irq.soft)",
+		"steal":      "in which a hypervisor ran another virtual machine while this one wanted the CPU",
+		"guest":      "running the virtual CPUs of guest machines",
+		"vuser":      "running user-mode code, time in guests excluded (user less guest)",
+		"guest_nice": "running the virtual CPUs of niced guest machines",
+		"vnice":      "running niced user-mode code, niced guest time excluded (nice less guest_nice)",
+		"wait.total": "idle while disk I/O the CPU started was outstanding",
+		"irq.soft":   "running deferred interrupt work (softirqs)",
+		"irq.hard":   "servicing hardware interrupts",
+	}
 }
 
 func cpuHelp(scope, source string) func(string) (string, string, bool) {
@@ -71,35 +83,39 @@ func cpuHelp(scope, source string) func(string) (string, string, bool) {
 	}
 }
 
-var diskFieldText = map[string][2]string{
-	"read":              {"read requests completed", "Count of read requests the device completed."},
-	"write":             {"write requests completed", "Count of write requests the device completed."},
-	"total":             {"read and write requests completed", "Count of read plus write requests the device completed."},
-	"blkread":           {"512-byte sectors read", "Count of 512-byte sectors read, whatever the device's real block size."},
-	"blkwrite":          {"512-byte sectors written", "Count of 512-byte sectors written, whatever the device's real block size."},
-	"blktotal":          {"512-byte sectors read and written", "Count of 512-byte sectors read plus written."},
-	"read_bytes":        {"Kbytes read", "Kilobytes read (sectors read halved)."},
-	"write_bytes":       {"Kbytes written", "Kilobytes written (sectors written halved)."},
-	"total_bytes":       {"Kbytes read and written", "Kilobytes read plus written."},
-	"read_merge":        {"read requests merged with adjacent ones", "Count of read requests the block layer merged into a request already queued."},
-	"write_merge":       {"write requests merged with adjacent ones", "Count of write requests the block layer merged into a request already queued."},
-	"avactive":          {"time the device had I/O in progress", "Milliseconds during which the device had at least one request in progress; its rate is the device's utilisation."},
-	"aveq":              {"time-weighted count of requests in progress", "Milliseconds spent by requests in progress, summed over requests (the io_ticks weighted by queue length); its rate is the average queue length."},
-	"read_rawactive":    {"time read requests took, summed", "Milliseconds spent on read requests from issue to completion, summed over all reads; divided by the reads completed it gives the average read latency."},
-	"write_rawactive":   {"time write requests took, summed", "Milliseconds spent on write requests from issue to completion, summed over all writes; divided by the writes completed it gives the average write latency."},
-	"total_rawactive":   {"time read and write requests took, summed", "Milliseconds spent on reads and writes from issue to completion, summed over all requests."},
-	"capacity":          {"size of the device", "Size of the device in Kbytes, from its size in /sys/class/block."},
-	"discard":           {"discard requests completed", "Count of discard (trim) requests the device completed."},
-	"blkdiscard":        {"512-byte sectors discarded", "Count of 512-byte sectors discarded."},
-	"discard_bytes":     {"Kbytes discarded", "Kilobytes discarded (sectors discarded halved)."},
-	"discard_merge":     {"discard requests merged with adjacent ones", "Count of discard requests merged into a request already queued."},
-	"discard_rawactive": {"time discard requests took, summed", "Milliseconds spent on discard requests from issue to completion, summed."},
-	"flush":             {"flush requests completed", "Count of cache flush requests the device completed."},
-	"flush_rawactive":   {"time flush requests took, summed", "Milliseconds spent on flush requests from issue to completion, summed."},
-	"inflight":          {"requests in progress now", "Number of requests issued to the device and not yet completed, at the time of the fetch."},
-	"scheduler":         {"I/O scheduler of the disk", "Name of the I/O scheduler the block layer uses for the disk (the selected entry of queue/scheduler in sysfs), \"none\" for a device without one."},
-	"status":            {"state of the md device", "State of the software RAID device as mdadm reports it."},
-	"scsi_paths":        {"disks that are paths to the device", "The names of the disks reporting the device's WWID, space separated."},
+var diskFieldText map[string][2]string
+
+func makeDiskFieldText() map[string][2]string {
+	return map[string][2]string{
+		"read":              {"read requests completed", "Count of read requests the device completed."},
+		"write":             {"write requests completed", "Count of write requests the device completed."},
+		"total":             {"read and write requests completed", "Count of read plus write requests the device completed."},
+		"blkread":           {"512-byte sectors read", "Count of 512-byte sectors read, whatever the device's real block size."},
+		"blkwrite":          {"512-byte sectors written", "Count of 512-byte sectors written, whatever the device's real block size."},
+		"blktotal":          {"512-byte sectors read and written", "Count of 512-byte sectors read plus written."},
+		"read_bytes":        {"Kbytes read", "Kilobytes read (sectors read halved)."},
+		"write_bytes":       {"Kbytes written", "Kilobytes written (sectors written halved)."},
+		"total_bytes":       {"Kbytes read and written", "Kilobytes read plus written."},
+		"read_merge":        {"read requests merged with adjacent ones", "Count of read requests the block layer merged into a request already queued."},
+		"write_merge":       {"write requests merged with adjacent ones", "Count of write requests the block layer merged into a request already queued."},
+		"avactive":          {"time the device had I/O in progress", "Milliseconds during which the device had at least one request in progress; its rate is the device's utilisation."},
+		"aveq":              {"time-weighted count of requests in progress", "Milliseconds spent by requests in progress, summed over requests (the io_ticks weighted by queue length); its rate is the average queue length."},
+		"read_rawactive":    {"time read requests took, summed", "Milliseconds spent on read requests from issue to completion, summed over all reads; divided by the reads completed it gives the average read latency."},
+		"write_rawactive":   {"time write requests took, summed", "Milliseconds spent on write requests from issue to completion, summed over all writes; divided by the writes completed it gives the average write latency."},
+		"total_rawactive":   {"time read and write requests took, summed", "Milliseconds spent on reads and writes from issue to completion, summed over all requests."},
+		"capacity":          {"size of the device", "Size of the device in Kbytes, from its size in /sys/class/block."},
+		"discard":           {"discard requests completed", "Count of discard (trim) requests the device completed."},
+		"blkdiscard":        {"512-byte sectors discarded", "Count of 512-byte sectors discarded."},
+		"discard_bytes":     {"Kbytes discarded", "Kilobytes discarded (sectors discarded halved)."},
+		"discard_merge":     {"discard requests merged with adjacent ones", "Count of discard requests merged into a request already queued."},
+		"discard_rawactive": {"time discard requests took, summed", "Milliseconds spent on discard requests from issue to completion, summed."},
+		"flush":             {"flush requests completed", "Count of cache flush requests the device completed."},
+		"flush_rawactive":   {"time flush requests took, summed", "Milliseconds spent on flush requests from issue to completion, summed."},
+		"inflight":          {"requests in progress now", "Number of requests issued to the device and not yet completed, at the time of the fetch."},
+		"scheduler":         {"I/O scheduler of the disk", "Name of the I/O scheduler the block layer uses for the disk (the selected entry of queue/scheduler in sysfs), \"none\" for a device without one."},
+		"status":            {"state of the md device", "State of the software RAID device as mdadm reports it."},
+		"scsi_paths":        {"disks that are paths to the device", "The names of the disks reporting the device's WWID, space separated."},
+	}
 }
 
 func diskHelp(scope, source string) func(string) (string, string, bool) {
@@ -114,41 +130,45 @@ func diskHelp(scope, source string) func(string) (string, string, bool) {
 	}
 }
 
-var netFieldText = map[string][2]string{
-	"in.bytes":       {"bytes received", "Bytes received on the interface."},
-	"in.packets":     {"packets received", "Packets received on the interface."},
-	"in.errors":      {"receive errors", "Packets received with errors the driver detected."},
-	"in.drops":       {"received packets dropped", "Received packets dropped, such as for lack of buffer space."},
-	"in.fifo":        {"receive FIFO overruns", "Receive FIFO buffer errors."},
-	"in.frame":       {"receive framing errors", "Packets received with framing errors."},
-	"in.compressed":  {"compressed packets received", "Compressed packets received (for drivers that compress, such as CSLIP and PPP)."},
-	"in.mcasts":      {"multicast packets received", "Multicast frames received."},
-	"out.bytes":      {"bytes sent", "Bytes transmitted on the interface."},
-	"out.packets":    {"packets sent", "Packets transmitted on the interface."},
-	"out.errors":     {"transmit errors", "Packets that failed to transmit."},
-	"out.drops":      {"outgoing packets dropped", "Outgoing packets dropped before transmission."},
-	"out.fifo":       {"transmit FIFO overruns", "Transmit FIFO buffer errors."},
-	"collisions":     {"collisions while transmitting", "Collisions detected on the medium while transmitting."},
-	"out.carrier":    {"transmit carrier losses", "Transmissions that failed for loss of carrier."},
-	"out.compressed": {"compressed packets sent", "Compressed packets transmitted."},
-	"total.bytes":    {"bytes received and sent", "Bytes received plus bytes transmitted."},
-	"total.packets":  {"packets received and sent", "Packets received plus packets transmitted."},
-	"total.errors":   {"receive and transmit errors", "Receive errors plus transmit errors."},
-	"total.drops":    {"received and outgoing packets dropped", "Received plus outgoing packets dropped."},
-	"total.mcasts":   {"multicast packets", "Multicast frames; the kernel counts only received ones, so this equals in.mcasts."},
-	"mtu":            {"maximum transmission unit", "Largest packet the interface sends, in bytes."},
-	"speed":          {"link speed in Mbytes per second", "Link speed in Mbytes (2^20 bytes) per second, from the driver's speed in Mbit/s; no value when the driver does not report one."},
-	"baudrate":       {"link speed in bytes per second", "Link speed in bytes per second, from the driver's speed in Mbit/s; no value when the driver does not report one."},
-	"duplex":         {"link duplex: 1 half, 2 full", "Duplex mode of the link: 1 for half duplex, 2 for full; no value when unknown."},
-	"up":             {"1 if the interface is up", "1 if the interface is administratively up (IFF_UP), else 0."},
-	"running":        {"1 if the interface is running", "1 if the interface is operational, with resources allocated and a carrier (IFF_RUNNING), else 0."},
-	"wireless":       {"1 for a wireless interface", "1 if the interface is a wireless one, else 0."},
-	"type":           {"1 for a wired interface with ethtool support", "1 when the interface answers ethtool's settings query (a wired Ethernet-like device), 0 for wireless ones; otherwise the ARP hardware type sysfs reports, or 0."},
-	"virtual":        {"1 for a virtual (software) interface", "1 if the interface is a software device with no hardware behind it, as /sys/devices/virtual/net lists them, else 0."},
-	"inet_addr":      {"IPv4 address", "The interface's IPv4 address in dotted-quad form; aliases (eth0:1) are instances of their own."},
-	"ipv6_addr":      {"IPv6 address and prefix length", "An IPv6 address of the interface with its prefix length, as in fd00::2/64 (the last one /proc/net/if_inet6 lists)."},
-	"ipv6_scope":     {"scope of the IPv6 address", "Scope of the address in ipv6_addr: Global, Link, Site, Host or Compat."},
-	"hw_addr":        {"hardware (MAC) address", "The interface's link-level address, as sysfs prints it."},
+var netFieldText map[string][2]string
+
+func makeNetFieldText() map[string][2]string {
+	return map[string][2]string{
+		"in.bytes":       {"bytes received", "Bytes received on the interface."},
+		"in.packets":     {"packets received", "Packets received on the interface."},
+		"in.errors":      {"receive errors", "Packets received with errors the driver detected."},
+		"in.drops":       {"received packets dropped", "Received packets dropped, such as for lack of buffer space."},
+		"in.fifo":        {"receive FIFO overruns", "Receive FIFO buffer errors."},
+		"in.frame":       {"receive framing errors", "Packets received with framing errors."},
+		"in.compressed":  {"compressed packets received", "Compressed packets received (for drivers that compress, such as CSLIP and PPP)."},
+		"in.mcasts":      {"multicast packets received", "Multicast frames received."},
+		"out.bytes":      {"bytes sent", "Bytes transmitted on the interface."},
+		"out.packets":    {"packets sent", "Packets transmitted on the interface."},
+		"out.errors":     {"transmit errors", "Packets that failed to transmit."},
+		"out.drops":      {"outgoing packets dropped", "Outgoing packets dropped before transmission."},
+		"out.fifo":       {"transmit FIFO overruns", "Transmit FIFO buffer errors."},
+		"collisions":     {"collisions while transmitting", "Collisions detected on the medium while transmitting."},
+		"out.carrier":    {"transmit carrier losses", "Transmissions that failed for loss of carrier."},
+		"out.compressed": {"compressed packets sent", "Compressed packets transmitted."},
+		"total.bytes":    {"bytes received and sent", "Bytes received plus bytes transmitted."},
+		"total.packets":  {"packets received and sent", "Packets received plus packets transmitted."},
+		"total.errors":   {"receive and transmit errors", "Receive errors plus transmit errors."},
+		"total.drops":    {"received and outgoing packets dropped", "Received plus outgoing packets dropped."},
+		"total.mcasts":   {"multicast packets", "Multicast frames; the kernel counts only received ones, so this equals in.mcasts."},
+		"mtu":            {"maximum transmission unit", "Largest packet the interface sends, in bytes."},
+		"speed":          {"link speed in Mbytes per second", "Link speed in Mbytes (2^20 bytes) per second, from the driver's speed in Mbit/s; no value when the driver does not report one."},
+		"baudrate":       {"link speed in bytes per second", "Link speed in bytes per second, from the driver's speed in Mbit/s; no value when the driver does not report one."},
+		"duplex":         {"link duplex: 1 half, 2 full", "Duplex mode of the link: 1 for half duplex, 2 for full; no value when unknown."},
+		"up":             {"1 if the interface is up", "1 if the interface is administratively up (IFF_UP), else 0."},
+		"running":        {"1 if the interface is running", "1 if the interface is operational, with resources allocated and a carrier (IFF_RUNNING), else 0."},
+		"wireless":       {"1 for a wireless interface", "1 if the interface is a wireless one, else 0."},
+		"type":           {"1 for a wired interface with ethtool support", "1 when the interface answers ethtool's settings query (a wired Ethernet-like device), 0 for wireless ones; otherwise the ARP hardware type sysfs reports, or 0."},
+		"virtual":        {"1 for a virtual (software) interface", "1 if the interface is a software device with no hardware behind it, as /sys/devices/virtual/net lists them, else 0."},
+		"inet_addr":      {"IPv4 address", "The interface's IPv4 address in dotted-quad form; aliases (eth0:1) are instances of their own."},
+		"ipv6_addr":      {"IPv6 address and prefix length", "An IPv6 address of the interface with its prefix length, as in fd00::2/64 (the last one /proc/net/if_inet6 lists)."},
+		"ipv6_scope":     {"scope of the IPv6 address", "Scope of the address in ipv6_addr: Global, Link, Site, Host or Compat."},
+		"hw_addr":        {"hardware (MAC) address", "The interface's link-level address, as sysfs prints it."},
+	}
 }
 
 func netHelp(field string) (string, string, bool) {
@@ -244,13 +264,17 @@ func sockstatHelp(rest string) (string, string, bool) {
 	return p + " " + what, "The " + p + " line's " + field + " figure from /proc/net/sockstat or /proc/net/sockstat6: " + what + ".", true
 }
 
-var softnetText = map[string]string{
-	"processed":        "packets taken off the backlog queues and processed",
-	"dropped":          "packets dropped because a backlog queue was full",
-	"time_squeeze":     "times the receive softirq ran out of budget or time with work left",
-	"cpu_collision":    "times a transmit lock was found held by another CPU",
-	"received_rps":     "times a CPU was woken to process packets steered to it (RPS)",
-	"flow_limit_count": "packets dropped by the per-flow limit",
+var softnetText map[string]string
+
+func makeSoftnetText() map[string]string {
+	return map[string]string{
+		"processed":        "packets taken off the backlog queues and processed",
+		"dropped":          "packets dropped because a backlog queue was full",
+		"time_squeeze":     "times the receive softirq ran out of budget or time with work left",
+		"cpu_collision":    "times a transmit lock was found held by another CPU",
+		"received_rps":     "times a CPU was woken to process packets steered to it (RPS)",
+		"flow_limit_count": "packets dropped by the per-flow limit",
+	}
 }
 
 func softnetHelp(rest string) (string, string, bool) {

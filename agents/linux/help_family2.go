@@ -2,7 +2,7 @@ package linux
 
 import "strings"
 
-func init() {
+func addFamilyHelp2() {
 	families = append(families,
 		struct {
 			prefix string
@@ -78,15 +78,19 @@ func zoneinfoHelp(rest string) (string, string, bool) {
 		"pages to Kbytes as PCP's agent reports it; event counts are converted too.", true
 }
 
-var slabText = map[string]string{
-	"objects.active":         "objects in use",
-	"objects.total":          "objects allocated, in use or not",
-	"objects.size":           "size of one object in bytes",
-	"slabs.active":           "slabs holding objects in use",
-	"slabs.total":            "slabs allocated",
-	"slabs.pages_per_slab":   "pages per slab",
-	"slabs.objects_per_slab": "objects per slab",
-	"slabs.total_size":       "bytes the cache's objects in use take, with their share of slab space",
+var slabText map[string]string
+
+func makeSlabText() map[string]string {
+	return map[string]string{
+		"objects.active":         "objects in use",
+		"objects.total":          "objects allocated, in use or not",
+		"objects.size":           "size of one object in bytes",
+		"slabs.active":           "slabs holding objects in use",
+		"slabs.total":            "slabs allocated",
+		"slabs.pages_per_slab":   "pages per slab",
+		"slabs.objects_per_slab": "objects per slab",
+		"slabs.total_size":       "bytes the cache's objects in use take, with their share of slab space",
+	}
 }
 
 func slabHelp(rest string) (string, string, bool) {

@@ -2,7 +2,7 @@ package linux
 
 import "strings"
 
-func init() {
+func addHelp3() {
 	for _, v := range []struct{ group, file string }{{"tcpconn", "/proc/net/tcp"}, {"tcpconn6", "/proc/net/tcp6"}} {
 		for _, s := range tcpStates {
 			metricHelp["network."+v.group+"."+s] = [2]string{"TCP connections in state " + s + " (" + v.file + ")",
