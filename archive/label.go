@@ -61,15 +61,15 @@ func labelSize(version int) int {
 }
 
 // DecodeLabel parses the label record at the start of b as
-// __pmLogLoadLabel does: an empty file is pcp.ErrNoData, a short one, an
+// __pmLogLoadLabel does: a file too short for the length and magic words
+// is pcp.ErrNoData, a short one, an
 // unknown version or a length that does not match is pcp.ErrLabel.
 func DecodeLabel(b []byte) (Label, error) {
 	var l Label
-	if len(b) == 0 {
-		return l, &Error{Code: pcp.ErrNoData, Msg: "file is empty"}
-	}
 	if len(b) < 8 {
-		return l, &Error{Code: pcp.ErrLabel, Msg: "short label"}
+		// libpcp's first read wants the length and magic words: any
+		// less is the end of file, the empty file's error
+		return l, &Error{Code: pcp.ErrNoData, Msg: "file is empty"}
 	}
 	length := binary.BigEndian.Uint32(b)
 	l.Magic = binary.BigEndian.Uint32(b[4:])

@@ -51,6 +51,8 @@ type interpolator struct {
 	damage   *interpDamage // the first damage met, nil for none
 	segments []segment     // the stretches of records between damage
 	seg      int           // the segment libpcp reads in, -1 until placed
+	seenUpTo float64       // the latest time fetched at
+	hasSeen  bool
 }
 
 // imetric is one metric's history.
@@ -366,6 +368,9 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		m.last = out.NumVal
 	}
 	ip.prevT, ip.hasPrev = t, true
+	if !ip.hasSeen || t > ip.seenUpTo {
+		ip.seenUpTo, ip.hasSeen = t, true
+	}
 	return nil
 }
 

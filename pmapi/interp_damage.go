@@ -1,6 +1,7 @@
 package pmapi
 
 import (
+	"math"
 	"sort"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -78,7 +79,15 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 	}
 	fwd := s.damagedEnd && !marked(t, s.last)
 	bwd := s.damagedStart && !marked(s.first, t)
-	if !fwd && !bwd {
+	// Before searching, libpcp rolls on to t when an instance has no
+	// lower bound yet (none read at or before an earlier fetch's time),
+	// reading every record up to the first past t: at the segment's last
+	// record that read meets the damage.
+	roll := s.damagedEnd && ip.c.delta >= 0 && t >= s.last
+	if roll && ip.hasSeen && marked(math.Inf(-1), ip.seenUpTo) {
+		roll = false // the <mark> bounds every instance
+	}
+	if !fwd && !bwd && !roll {
 		return false
 	}
 	for _, id := range pmids {
@@ -94,6 +103,9 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 				continue
 			}
 			times := m.insts[inst].times
+			if roll && (!ip.hasSeen || len(times) == 0 || times[0] > ip.seenUpTo) {
+				return true
+			}
 			if fwd {
 				i := sort.SearchFloat64s(times, t)
 				if i == len(times) || times[i] > s.last {
