@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ulikunitz/xz"
 	"github.com/ulikunitz/xz/lzma"
@@ -69,12 +70,17 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (good int64, err error
 		return n, err
 	}
 	// An .xz file whose index is sound opens; only its whole blocks
-	// before the damage read, a damaged block being one the decoder was
-	// inside of (or had just finished, when its check failed). The
-	// reader then meets the end of the content there.
+	// before the damage read (libpcp decodes a block whole or not at
+	// all). The damaged block is the one the decoder was in: the one
+	// just finished when the failure is a check made at a block's end,
+	// else the one holding the next byte.
+	atEnd := false
+	for _, m := range []string{"checksum error for block", "block padding", "size for block"} {
+		atEnd = atEnd || strings.Contains(err.Error(), m)
+	}
 	good = 0
 	for _, end := range blocks {
-		if end >= n {
+		if end > n || (atEnd && end == n) {
 			break
 		}
 		good = end
