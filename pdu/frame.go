@@ -47,9 +47,16 @@ type Reader struct {
 	// at the call, as pmcd waits on an idle client without limit but
 	// times the PDU once it begins.
 	IdleWait bool
+	// KeepDeadline lets the Reader leave a read deadline on the stream
+	// between PDUs, which saves two changes of a runtime timer per PDU on
+	// a busy stream (see deadline). Set it only when nothing else reads
+	// the stream or sets its read deadline.
+	KeepDeadline bool
 
-	r   io.Reader
-	buf []byte
+	r     io.Reader
+	buf   []byte
+	armed time.Time // the read deadline on the stream
+	dl    deadline  // the current call's, kept here to save an allocation
 }
 
 // NewReader returns a Reader on r with PCP's client-side defaults: any
@@ -97,40 +104,27 @@ var longAgo = time.Unix(1, 0)
 // negative type is pcp.ErrIPC, a length over MaxLen pcp.ErrTooBig. When
 // ctx is done the read is interrupted and the error wraps ctx.Err() (and
 // pcp.ErrTimeout too if ctx's deadline passed). It sets the stream's read
-// deadline only while it reads, and leaves none behind.
+// deadline only while it reads, and leaves none behind unless
+// KeepDeadline is set.
 func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, ctxError(err, "reading PDU")
 	}
 	dl, _ := r.r.(readDeadliner)
 	ctxDeadline, hasCtxDeadline := ctx.Deadline()
-	timed := dl != nil && (r.Timeout > 0 || hasCtxDeadline || ctx.Done() != nil)
-	var timeoutAt time.Time
-	if timed {
-		var set time.Time
+	var d *deadline
+	if dl != nil && (r.Timeout > 0 || hasCtxDeadline || ctx.Done() != nil) {
+		r.dl = deadline{rd: dl, armed: &r.armed, keep: r.KeepDeadline, slack: r.Timeout / 2, ctx: ctx}
+		d = &r.dl
 		if hasCtxDeadline {
-			set = ctxDeadline
+			d.target = ctxDeadline
 		}
 		if r.Timeout > 0 && !r.IdleWait {
-			timeoutAt = time.Now().Add(r.Timeout)
-			set = earlier(set, timeoutAt)
+			d.target = earlier(d.target, time.Now().Add(r.Timeout))
 		}
-		// An error means a closed stream, which the read reports.
-		dl.SetReadDeadline(set)
-		defer dl.SetReadDeadline(time.Time{})
+		defer d.done()
 		if ctx.Done() != nil {
-			fired := make(chan struct{})
-			stop := context.AfterFunc(ctx, func() {
-				dl.SetReadDeadline(longAgo)
-				close(fired)
-			})
-			// Wait for a cancellation in progress, so that its past
-			// deadline cannot outlive this call.
-			defer func() {
-				if !stop() {
-					<-fired
-				}
-			}()
+			defer d.watch()()
 		}
 	}
 
@@ -139,28 +133,20 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 	}
 	buf := r.buf[:HeaderSize]
 	have := 0
-	if timed && r.Timeout > 0 && r.IdleWait {
+	if d != nil && r.Timeout > 0 && r.IdleWait {
 		// Wait without the timeout for the first byte only.
-		n, err := io.ReadAtLeast(r.r, buf, 1)
+		n, err := r.fill(d, buf, 1)
 		have = n
 		if err != nil {
 			return nil, r.readError(ctx, err, have, HeaderSize, "header")
 		}
-		timeoutAt = time.Now().Add(r.Timeout)
-		set := timeoutAt
+		d.target = time.Now().Add(r.Timeout)
 		if hasCtxDeadline {
-			set = earlier(ctxDeadline, timeoutAt)
-		}
-		// An error means a closed stream, which the read reports.
-		dl.SetReadDeadline(set)
-		// A cancellation that fired before the deadline was replaced
-		// would be lost; restore it.
-		if ctx.Err() != nil {
-			dl.SetReadDeadline(longAgo)
+			d.target = earlier(ctxDeadline, d.target)
 		}
 	}
 	if have < HeaderSize {
-		n, err := io.ReadFull(r.r, buf[have:])
+		n, err := r.fill(d, buf[have:], HeaderSize-have)
 		have += n
 		if err != nil {
 			return nil, r.readError(ctx, err, have, HeaderSize, "header")
@@ -184,7 +170,7 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 			buf = grown
 		}
 		end := min(need, cap(buf))
-		n, err := io.ReadFull(r.r, buf[have:end])
+		n, err := r.fill(d, buf[have:end], end-have)
 		have += n
 		if err != nil {
 			return nil, r.readError(ctx, err, have, need, h.Type.String()+" body")
@@ -193,6 +179,28 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 	r.buf = buf[:0]
 	return buf[:need], nil
 }
+
+// fill reads at least atLeast bytes into p, with deadline d (nil: none)
+// set only when the stream may have to wait for them.
+func (r *Reader) fill(d *deadline, p []byte, atLeast int) (int, error) {
+	n := 0
+	for {
+		if d != nil {
+			if b, ok := r.r.(buffered); !ok || b.Buffered() < atLeast-n {
+				d.arm()
+			}
+		}
+		m, err := io.ReadAtLeast(r.r, p[n:], atLeast-n)
+		n += m
+		if err == nil || d == nil || !d.early(err) {
+			return n, err
+		}
+	}
+}
+
+// buffered is a source that can say how many bytes it holds already, as
+// a bufio.Reader can: reading no more than those never waits.
+type buffered interface{ Buffered() int }
 
 // readError classifies a failed read of want bytes of which have came.
 func (r *Reader) readError(ctx context.Context, err error, have, want int, part string) error {
@@ -244,10 +252,16 @@ type Writer struct {
 	// Timeout bounds the time to send one PDU; exceeding it gives
 	// pcp.ErrTimeout. Zero means no limit. PCP itself never times a send.
 	Timeout time.Duration
+	// KeepDeadline lets the Writer leave a write deadline on the stream
+	// between PDUs, as Reader.KeepDeadline does for reads. Set it only
+	// when nothing else writes the stream or sets its write deadline.
+	KeepDeadline bool
 
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
+	mu    sync.Mutex
+	w     io.Writer
+	buf   []byte
+	armed time.Time // the write deadline on the stream; under mu
+	dl    deadline  // the current call's; under mu
 }
 
 // NewWriter returns a Writer on w without a timeout. Deadlines only work
@@ -286,38 +300,39 @@ func (w *Writer) write(ctx context.Context, pdu []byte, t Type) error {
 	}
 	dl, _ := w.w.(writeDeadliner)
 	ctxDeadline, hasCtxDeadline := ctx.Deadline()
+	var d *deadline
 	if dl != nil && (w.Timeout > 0 || hasCtxDeadline || ctx.Done() != nil) {
-		var set time.Time
+		w.dl = deadline{wd: dl, armed: &w.armed, keep: w.KeepDeadline, slack: w.Timeout / 2, ctx: ctx}
+		d = &w.dl
 		if hasCtxDeadline {
-			set = ctxDeadline
+			d.target = ctxDeadline
 		}
 		if w.Timeout > 0 {
-			set = earlier(set, time.Now().Add(w.Timeout))
+			d.target = earlier(d.target, time.Now().Add(w.Timeout))
 		}
-		// An error means a closed stream, which the write reports.
-		dl.SetWriteDeadline(set)
-		defer dl.SetWriteDeadline(time.Time{})
+		defer d.done()
 		if ctx.Done() != nil {
-			fired := make(chan struct{})
-			stop := context.AfterFunc(ctx, func() {
-				dl.SetWriteDeadline(longAgo)
-				close(fired)
-			})
-			// Wait for a cancellation in progress, so that its past
-			// deadline cannot outlive this call.
-			defer func() {
-				if !stop() {
-					<-fired
-				}
-			}()
+			defer d.watch()()
 		}
 	}
-	n, err := w.w.Write(pdu)
-	if err == nil && n != len(pdu) {
-		err = io.ErrShortWrite
-	}
-	if err == nil {
-		return nil
+	n := 0
+	var err error
+	for {
+		if d != nil {
+			d.arm()
+		}
+		var m int
+		m, err = w.w.Write(pdu[n:])
+		n += m
+		if err == nil && n != len(pdu) {
+			err = io.ErrShortWrite
+		}
+		if err == nil {
+			return nil
+		}
+		if d == nil || !d.early(err) {
+			break
+		}
 	}
 	switch {
 	case ctxDone(ctx, err) != nil:

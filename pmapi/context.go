@@ -36,6 +36,9 @@ type Context struct {
 	profile  profile
 	profSent bool // pmcd holds the current profile (libpcp's c_sent)
 
+	fetchReq   pdu.Fetch        // reused by Fetch
+	highResReq pdu.HighResFetch // reused by Fetch
+
 	counts pduCounters
 
 	failures int       // failed reconnection attempts in a row
@@ -120,11 +123,22 @@ func (c *Context) attach(conn *connection) {
 		countPDU(&c.counts.out, t)
 	}
 	c.conn = conn
+	var rw interface {
+		io.Reader
+		io.Writer
+		SetReadDeadline(time.Time) error
+	} = conn.conn
+	if s, ok := conn.conn.(pdu.Stream); ok {
+		rw = pdu.Direct(s)
+	}
 	// a buffered reader takes a reply's header and body in one read
-	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(conn.conn, 64<<10), conn.conn})
+	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(rw, 64<<10), rw})
 	c.r.Timeout = c.opts.requestTimeout
-	c.w = pdu.NewWriter(conn.conn)
+	c.w = pdu.NewWriter(rw)
 	c.w.Timeout = c.opts.requestTimeout
+	// Only c.r and c.w read and write the connection: deadlines may stay
+	// set between requests.
+	c.r.KeepDeadline, c.w.KeepDeadline = true, true
 	c.profSent = false
 }
 

@@ -55,11 +55,18 @@ func (c *Context) fetchLocked(ctx context.Context, pmids []pcp.PMID, r *pcp.Resu
 	if err := c.sendProfile(ctx); err != nil {
 		return 0, err
 	}
-	var req pdu.Message = &pdu.Fetch{Context: contextSlot, PMIDs: pmids}
+	// The requests live in c, under mu, so that a fetch allocates nothing.
+	var req pdu.Message
 	if highRes {
-		req = &pdu.HighResFetch{Context: contextSlot, PMIDs: pmids}
+		c.highResReq = pdu.HighResFetch{Context: contextSlot, PMIDs: pmids}
+		req = &c.highResReq
+	} else {
+		c.fetchReq = pdu.Fetch{Context: contextSlot, PMIDs: pmids}
+		req = &c.fetchReq
 	}
-	if err := c.send(ctx, req); err != nil {
+	err := c.send(ctx, req)
+	c.fetchReq.PMIDs, c.highResReq.PMIDs = nil, nil // the caller's
+	if err != nil {
 		return 0, err
 	}
 	var changes StateChange

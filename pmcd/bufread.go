@@ -3,7 +3,10 @@ package pmcd
 import (
 	"bufio"
 	"io"
+	"net"
 	"time"
+
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // bufferedReader reads a connection or pipe through a buffer, so that a
@@ -27,3 +30,20 @@ func newBufferedReader(r interface {
 }
 
 func (b *bufferedReader) SetReadDeadline(t time.Time) error { return b.dl.SetReadDeadline(t) }
+
+// stream is a connection as the PDU reader and writer use it.
+type stream interface {
+	io.Reader
+	io.Writer
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+}
+
+// direct is conn with reads and writes that skip Go's blocking-call
+// bookkeeping where it can (see pdu.Direct), else conn.
+func direct(conn net.Conn) stream {
+	if s, ok := conn.(pdu.Stream); ok {
+		return pdu.Direct(s)
+	}
+	return conn
+}

@@ -74,7 +74,8 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	defer stop()
 	defer conn.Close()
 
-	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(conn)), w: pdu.NewWriter(conn),
+	rw := direct(conn)
+	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(rw)), w: pdu.NewWriter(rw),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
 		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1}
 	defer s.freeClientNum(c.num)
@@ -82,6 +83,8 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	c.r.Timeout = s.timeout()
 	c.r.IdleWait = true
 	c.w.Timeout = s.timeout()
+	// Only these read and write the connection: deadlines may stay set.
+	c.r.KeepDeadline, c.w.KeepDeadline = true, true
 	c.st = s.st()
 
 	// Access control judges the host first; a client it refuses gets the

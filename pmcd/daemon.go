@@ -59,7 +59,7 @@ func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) 
 		outR.Close()
 		return nil, err
 	}
-	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(outR)), w: pdu.NewWriter(inW), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
+	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(pdu.Direct(outR))), w: pdu.NewWriter(pdu.Direct(inW)), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		close(d.done)
@@ -111,7 +111,8 @@ func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	d.r, d.w, d.conn = pdu.NewReader(newBufferedReader(conn)), pdu.NewWriter(conn), conn
+	rw := direct(conn)
+	d.r, d.w, d.conn = pdu.NewReader(newBufferedReader(rw)), pdu.NewWriter(rw), conn
 	if err := d.handshake(ctx); err != nil {
 		d.close()
 		return nil, err
@@ -120,6 +121,8 @@ func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string
 }
 
 func (d *daemon) handshake(ctx context.Context) error {
+	// Only d.r and d.w read and write the agent: deadlines may stay set.
+	d.r.KeepDeadline, d.w.KeepDeadline = true, true
 	v, err := pdu.AcceptAgent(ctx, d.r, d.w, int32(os.Getpid()))
 	if err != nil {
 		return fmt.Errorf("handshake: %w", err)
@@ -167,18 +170,27 @@ func (d *daemon) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 
 // replyFits says whether m is a reply of the kind req asks for.
 func replyFits(req, m pdu.Message) bool {
-	want := map[pdu.Type]pdu.Type{
-		pdu.TypeFetch:        pdu.TypeResult,
-		pdu.TypeDescReq:      pdu.TypeDesc,
-		pdu.TypeInstanceReq:  pdu.TypeInstance,
-		pdu.TypeTextReq:      pdu.TypeText,
-		pdu.TypeLabelReq:     pdu.TypeLabel,
-		pdu.TypeResult:       pdu.TypeError,
-		pdu.TypePMNSNames:    pdu.TypePMNSIDs,
-		pdu.TypePMNSIDs:      pdu.TypePMNSNames,
-		pdu.TypePMNSChild:    pdu.TypePMNSNames,
-		pdu.TypePMNSTraverse: pdu.TypePMNSNames,
-	}[req.PDUType()]
+	var want pdu.Type
+	switch req.PDUType() {
+	case pdu.TypeFetch:
+		want = pdu.TypeResult
+	case pdu.TypeDescReq:
+		want = pdu.TypeDesc
+	case pdu.TypeInstanceReq:
+		want = pdu.TypeInstance
+	case pdu.TypeTextReq:
+		want = pdu.TypeText
+	case pdu.TypeLabelReq:
+		want = pdu.TypeLabel
+	case pdu.TypeResult:
+		want = pdu.TypeError
+	case pdu.TypePMNSNames:
+		want = pdu.TypePMNSIDs
+	case pdu.TypePMNSIDs, pdu.TypePMNSChild, pdu.TypePMNSTraverse:
+		want = pdu.TypePMNSNames
+	default:
+		return false
+	}
 	return m.PDUType() == want
 }
 

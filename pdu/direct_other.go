@@ -1,0 +1,5 @@
+//go:build !linux
+
+package pdu
+
+func direct(s Stream) Stream { return s }
