@@ -44,8 +44,9 @@ logger.perfile.app {
 // ways: with PCP's pmdalogger (libpcp_pmda's queues) under PCP's pmcd, and
 // with testdata/eventqueue_agent (pmda.EventQueues, the same names and
 // descriptors) under our pmcd. Both agents read the same file while two
-// pmval clients of each read logger.perfile.app.records at different
-// rates; lines are written once every client has made its first fetch.
+// pmval clients of each read logger.perfile.app.records, every 0.1 s and
+// every second; lines are written once every client has made its first
+// fetch.
 // PCP's tools must print the same descriptors and statistics for both,
 // the records must look the same (times masked), and each of our clients
 // must get every line exactly once, in order. What PCP's clients got is
@@ -112,9 +113,11 @@ func TestEventQueueEndToEnd(t *testing.T) {
 	}
 	var readers []*reader
 	for _, name := range []string{"pcp", "ours"} {
-		for _, every := range []string{"0.15", "0.25"} {
+		// a fast and a slow reader: libpcp_pmda tends to give the fast
+		// one each line twice and the slow one none
+		for _, rate := range [][2]string{{"0.1", "60"}, {"1", "7"}} {
 			bed := beds[name]
-			cmd, err := bed.Command(ctx, "pmval", "-h", bed.Host(), "-t", every, "-s", "24", "logger.perfile.app.records")
+			cmd, err := bed.Command(ctx, "pmval", "-h", bed.Host(), "-t", rate[0], "-s", rate[1], "logger.perfile.app.records")
 			if err != nil {
 				t.Fatal(err)
 			}
