@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"math"
+	"math/big"
 	"strconv"
 	"time"
 
@@ -380,7 +381,22 @@ func timeInterval(spec string) (interval, error) {
 		return interval{}, err
 	}
 	sec := truncate(d)
-	return interval{sec, truncate(math.FMA(d-float64(sec), 1e9, 0.5))}, nil
+	return interval{sec, nanoseconds(d - float64(sec))}, nil
+}
+
+// nanoseconds is the fraction of a second frac in nanoseconds, rounded
+// as pmtimespecFromReal rounds it: multiplied and offset by a half in
+// x87 long double arithmetic (64 bit mantissa), then truncated. In
+// float64 the half can round up where libpcp's does not (0.2520041125).
+func nanoseconds(frac float64) int64 {
+	x := new(big.Float).SetPrec(64).SetFloat64(frac)
+	x.Mul(x, big.NewFloat(1e9))
+	x.Add(x, big.NewFloat(0.5))
+	if x.Cmp(big.NewFloat(1<<63)) >= 0 || x.Cmp(big.NewFloat(-(1<<63))) < 0 {
+		return math.MinInt64
+	}
+	n, _ := x.Int64()
+	return n
 }
 
 // truncate converts f to an integer as the C conversion does on x86-64:

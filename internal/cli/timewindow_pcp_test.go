@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math/rand"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -232,8 +233,18 @@ func TestTimeWindowAgainstLibpcp(t *testing.T) {
 			}
 		}
 	}
-	r := rand.New(rand.NewSource(5))
-	for i := 0; i < 4000; i++ {
+	// GOPCP_TIME_RANDOM=count[,seed] runs more random strings, for
+	// longer searches than CI's.
+	count, seed := 4000, int64(5)
+	if v := os.Getenv("GOPCP_TIME_RANDOM"); v != "" {
+		c, sd, _ := strings.Cut(v, ",")
+		count, _ = strconv.Atoi(c)
+		if sd != "" {
+			seed, _ = strconv.ParseInt(sd, 10, 64)
+		}
+	}
+	r := rand.New(rand.NewSource(seed))
+	for i := 0; i < count; i++ {
 		var args [4]*string
 		args[0] = str(randomTimeString(r))
 		if r.Intn(3) == 0 {
