@@ -53,13 +53,16 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (good int64, err error
 		if magic, _ := br.Peek(len(xzMagic)); bytes.Equal(magic, xzMagic) {
 			r, err = xz.NewReader(br)
 		} else {
-			r, err = lzma.NewReader(br)
+			var lr io.Reader
+			lr, err = lzma.NewReader(br)
+			// xz -dc finds anything after an .lzma stream corrupt
+			r = &lzmaAlone{lr, br}
 		}
 		if err != nil {
 			return 0, err
 		}
 	case ".bz2", ".bz":
-		r = bzip2.NewReader(br)
+		r = &bzip2Family{bzip2.NewReader(br)}
 	case ".gz", ".Z", ".z":
 		r = &gzipFamily{br: br}
 	default:
@@ -167,4 +170,34 @@ func (g *gzipFamily) next() error {
 			return errors.New("trailing garbage after the compressed data")
 		}
 	}
+}
+
+// lzmaAlone is an .lzma stream that must end the file.
+type lzmaAlone struct {
+	r  io.Reader
+	br *bufio.Reader
+}
+
+func (l *lzmaAlone) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if err == io.EOF {
+		if _, perr := l.br.Peek(1); perr == nil {
+			return n, errors.New("data after the end of the .lzma stream")
+		}
+	}
+	return n, err
+}
+
+// bzip2Family reads what "bzip2 -dc" reads: bzip2 streams one after
+// another, then perhaps trailing bytes that are not a stream, which
+// bzip2 ignores with a warning but exit status 0.
+type bzip2Family struct{ r io.Reader }
+
+func (b *bzip2Family) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	var se bzip2.StructuralError
+	if errors.As(err, &se) && strings.Contains(string(se), "continuation file") {
+		err = io.EOF
+	}
+	return n, err
 }

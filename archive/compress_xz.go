@@ -9,11 +9,13 @@ import (
 	"os"
 )
 
-// xzBlockEnds reads the indexes of an .xz file from its end, as libpcp
+// xzBlockEnds reads the index of an .xz file from its end, as libpcp
 // does before it reads anything of the file, and returns where each
-// block's content ends in the decompressed data. A file whose streams'
-// footers or indexes are missing or damaged (a truncated file) gives an
-// error: libpcp cannot open it.
+// block's content ends in the decompressed data. libpcp 6.0.3 opens
+// only a file that is one stream, with no stream padding after it (its
+// walk back through the file finds no other), so a file with more, or
+// whose footer or index is missing or damaged (a truncated file), gives
+// an error: libpcp cannot open it.
 func xzBlockEnds(f *os.File) ([]int64, error) {
 	st, err := f.Stat()
 	if err != nil {
@@ -22,70 +24,50 @@ func xzBlockEnds(f *os.File) ([]int64, error) {
 	return xzIndexes(io.NewSectionReader(f, 0, st.Size()), st.Size())
 }
 
-var errXZIndex = errors.New("xz stream footer or index damaged")
+var errXZIndex = errors.New("xz stream footer or index damaged, or not one stream")
 
 const xzHeaderSize = 12
 
 func xzIndexes(r io.ReaderAt, size int64) ([]int64, error) {
-	var streams [][]int64 // each stream's block sizes, last stream first
-	pos := size
-	for pos > 0 {
-		// stream padding: zero bytes in fours
-		var word [4]byte
-		for pos >= 4 {
-			if _, err := r.ReadAt(word[:], pos-4); err != nil {
-				return nil, err
-			}
-			if word != [4]byte{} {
-				break
-			}
-			pos -= 4
-		}
-		if pos < 2*xzHeaderSize || pos%4 != 0 {
-			return nil, errXZIndex
-		}
-		var foot [xzHeaderSize]byte
-		if _, err := r.ReadAt(foot[:], pos-xzHeaderSize); err != nil {
-			return nil, err
-		}
-		if foot[10] != 'Y' || foot[11] != 'Z' || crc32.ChecksumIEEE(foot[4:10]) != binary.LittleEndian.Uint32(foot[:4]) {
-			return nil, errXZIndex
-		}
-		indexSize := (int64(binary.LittleEndian.Uint32(foot[4:8])) + 1) * 4
-		indexAt := pos - xzHeaderSize - indexSize
-		if indexAt < xzHeaderSize {
-			return nil, errXZIndex
-		}
-		index := make([]byte, indexSize)
-		if _, err := r.ReadAt(index, indexAt); err != nil {
-			return nil, err
-		}
-		sizes, blocksSize, err := xzParseIndex(index)
-		if err != nil {
-			return nil, err
-		}
-		start := indexAt - blocksSize - xzHeaderSize
-		if start < 0 {
-			return nil, errXZIndex
-		}
-		var head [xzHeaderSize]byte
-		if _, err := r.ReadAt(head[:], start); err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(head[:6], xzMagic) || !bytes.Equal(head[6:8], foot[8:10]) ||
-			crc32.ChecksumIEEE(head[6:8]) != binary.LittleEndian.Uint32(head[8:12]) {
-			return nil, errXZIndex
-		}
-		streams = append(streams, sizes)
-		pos = start
+	if size < 2*xzHeaderSize || size%4 != 0 {
+		return nil, errXZIndex
 	}
-	var ends []int64
+	var foot [xzHeaderSize]byte
+	if _, err := r.ReadAt(foot[:], size-xzHeaderSize); err != nil {
+		return nil, err
+	}
+	if foot[10] != 'Y' || foot[11] != 'Z' || crc32.ChecksumIEEE(foot[4:10]) != binary.LittleEndian.Uint32(foot[:4]) {
+		return nil, errXZIndex
+	}
+	indexSize := (int64(binary.LittleEndian.Uint32(foot[4:8])) + 1) * 4
+	indexAt := size - xzHeaderSize - indexSize
+	if indexAt < xzHeaderSize {
+		return nil, errXZIndex
+	}
+	index := make([]byte, indexSize)
+	if _, err := r.ReadAt(index, indexAt); err != nil {
+		return nil, err
+	}
+	sizes, blocksSize, err := xzParseIndex(index)
+	if err != nil {
+		return nil, err
+	}
+	if indexAt-blocksSize != xzHeaderSize {
+		return nil, errXZIndex
+	}
+	var head [xzHeaderSize]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(head[:6], xzMagic) || !bytes.Equal(head[6:8], foot[8:10]) ||
+		crc32.ChecksumIEEE(head[6:8]) != binary.LittleEndian.Uint32(head[8:12]) {
+		return nil, errXZIndex
+	}
+	ends := make([]int64, len(sizes))
 	var at int64
-	for i := len(streams) - 1; i >= 0; i-- {
-		for _, n := range streams[i] {
-			at += n
-			ends = append(ends, at)
-		}
+	for i, n := range sizes {
+		at += n
+		ends[i] = at
 	}
 	return ends, nil
 }
