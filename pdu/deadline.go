@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -27,6 +28,9 @@ type deadline struct {
 	slack  time.Duration
 	target time.Time       // when the call must give up; zero: never
 	ctx    context.Context // its cancellation must not be overwritten
+
+	onCancel   func()         // cancel, bound once
+	cancelling sync.WaitGroup // counts a watch whose cancel may yet run
 }
 
 // set sets t on the stream. (Funcs bound to the stream would cost an
@@ -85,20 +89,35 @@ func (d *deadline) done() {
 	}
 }
 
+// init readies d for a call under ctx, keeping what it has set up once
+// (onCancel) and the WaitGroup, which is idle between calls.
+func (d *deadline) init(ctx context.Context, keep bool, slack time.Duration, armed *time.Time) {
+	d.ctx, d.keep, d.slack, d.armed, d.target = ctx, keep, slack, armed, time.Time{}
+}
+
 // watch interrupts the stream's I/O when ctx is cancelled, by setting a
-// past deadline, until the returned function is called; that function
-// waits for a cancellation in progress, so that its past deadline cannot
-// outlive the call unnoticed.
-func (d *deadline) watch() func() {
-	fired := make(chan struct{})
-	stop := context.AfterFunc(d.ctx, func() {
-		d.set(longAgo)
-		close(fired)
-	})
-	return func() {
-		if !stop() {
-			<-fired
-			*d.armed = longAgo
-		}
+// past deadline, until unwatch is called with what it returns. The
+// callback is made once per Reader or Writer, not per call.
+func (d *deadline) watch() (stop func() bool) {
+	if d.onCancel == nil {
+		d.onCancel = d.cancel
 	}
+	d.cancelling.Add(1)
+	return context.AfterFunc(d.ctx, d.onCancel)
+}
+
+func (d *deadline) cancel() {
+	d.set(longAgo)
+	d.cancelling.Done()
+}
+
+// unwatch ends watch; it waits for a cancellation in progress, so that its
+// past deadline cannot outlive the call unnoticed.
+func (d *deadline) unwatch(stop func() bool) {
+	if stop() {
+		d.cancelling.Done()
+		return
+	}
+	d.cancelling.Wait()
+	*d.armed = longAgo
 }

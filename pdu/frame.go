@@ -114,8 +114,9 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 	ctxDeadline, hasCtxDeadline := ctx.Deadline()
 	var d *deadline
 	if dl != nil && (r.Timeout > 0 || hasCtxDeadline || ctx.Done() != nil) {
-		r.dl = deadline{rd: dl, armed: &r.armed, keep: r.KeepDeadline, slack: r.Timeout / 2, ctx: ctx}
 		d = &r.dl
+		d.init(ctx, r.KeepDeadline, r.Timeout/2, &r.armed)
+		d.rd = dl
 		if hasCtxDeadline {
 			d.target = ctxDeadline
 		}
@@ -124,7 +125,8 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 		}
 		defer d.done()
 		if ctx.Done() != nil {
-			defer d.watch()()
+			stop := d.watch()
+			defer d.unwatch(stop)
 		}
 	}
 
@@ -302,8 +304,9 @@ func (w *Writer) write(ctx context.Context, pdu []byte, t Type) error {
 	ctxDeadline, hasCtxDeadline := ctx.Deadline()
 	var d *deadline
 	if dl != nil && (w.Timeout > 0 || hasCtxDeadline || ctx.Done() != nil) {
-		w.dl = deadline{wd: dl, armed: &w.armed, keep: w.KeepDeadline, slack: w.Timeout / 2, ctx: ctx}
 		d = &w.dl
+		d.init(ctx, w.KeepDeadline, w.Timeout/2, &w.armed)
+		d.wd = dl
 		if hasCtxDeadline {
 			d.target = ctxDeadline
 		}
@@ -312,7 +315,8 @@ func (w *Writer) write(ctx context.Context, pdu []byte, t Type) error {
 		}
 		defer d.done()
 		if ctx.Done() != nil {
-			defer d.watch()()
+			stop := d.watch()
+			defer d.unwatch(stop)
 		}
 	}
 	n := 0

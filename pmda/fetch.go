@@ -41,11 +41,17 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 	// Values storage, so a steady fetch allocates nothing.
 	res.Sets = slices.Grow(res.Sets, len(pmids))[:len(pmids)]
 	sf, bySet := a.fetcher.(SetFetcher)
+	var sa *setAdder
+	if bySet {
+		// One adder for the whole request, not one closure per set.
+		sa = &setAdder{a: a}
+		sa.fn = sa.add
+	}
 	for i, id := range pmids {
 		set := &res.Sets[i]
 		set.PMID = id
 		if bySet {
-			if err := a.fetchBySet(ctx, c, sf, set); err != nil {
+			if err := a.fetchBySet(ctx, c, sf, sa, set); err != nil {
 				return nil, err
 			}
 			continue
@@ -55,6 +61,56 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 		}
 	}
 	return res, nil
+}
+
+// setAdder is the add function a SetFetcher gets: it appends a value to
+// the set being filled.
+type setAdder struct {
+	a   *Agent
+	set *pcp.ValueSet
+	fn  func(inst int32, t pcp.Type, atom *pcp.Atom) error
+}
+
+func (s *setAdder) add(inst int32, t pcp.Type, atom *pcp.Atom) error {
+	set := s.set
+	set.Values = append(set.Values, pcp.Value{Inst: inst})
+	v := &set.Values[len(set.Values)-1]
+	f, err := stuff(&s.a.arena, v, t, atom)
+	if err != nil {
+		set.Values = set.Values[:len(set.Values)-1]
+		return err
+	}
+	set.ValFmt = f
+	return nil
+}
+
+// fetchBySet fills set through a SetFetcher. It returns an error only when
+// the whole request fails.
+func (a *Agent) fetchBySet(ctx context.Context, c Client, sf SetFetcher, sa *setAdder, set *pcp.ValueSet) error {
+	set.Values = set.Values[:0]
+	set.ValFmt = pcp.ValInSitu
+	mark := len(a.arena)
+	sa.set = set
+	if err := sf.FetchSet(ctx, c, set.PMID, ProfileView{&a.profile}, sa.fn); err != nil {
+		// Looked into only on failure: the target escapes.
+		var fail requestFailure
+		if errors.As(err, &fail) {
+			return fail.err
+		}
+		set.Values = set.Values[:0]
+		set.ValFmt = pcp.ValInSitu
+		a.arena = a.arena[:mark]
+		set.NumVal = 0
+		if !errors.Is(err, ErrNoValue) {
+			set.NumVal = code(err)
+		}
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	set.NumVal = int32(len(set.Values))
+	return nil
 }
 
 // fetchSet fills one value set, keeping whatever Values storage it had.

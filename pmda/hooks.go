@@ -3,7 +3,6 @@ package pmda
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -172,43 +171,4 @@ func (a *Agent) instances(ctx context.Context, c Client, indom pcp.InDom) ([]Ins
 		return nil, pcp.ErrInDom
 	}
 	return d.Instances, nil
-}
-
-// fetchBySet fills set through a SetFetcher. It returns an error only when
-// the whole request fails.
-func (a *Agent) fetchBySet(ctx context.Context, c Client, sf SetFetcher, set *pcp.ValueSet) error {
-	set.Values = set.Values[:0]
-	set.ValFmt = pcp.ValInSitu
-	mark := len(a.arena)
-	add := func(inst int32, t pcp.Type, atom *pcp.Atom) error {
-		set.Values = append(set.Values, pcp.Value{Inst: inst})
-		v := &set.Values[len(set.Values)-1]
-		f, err := stuff(&a.arena, v, t, atom)
-		if err != nil {
-			set.Values = set.Values[:len(set.Values)-1]
-			return err
-		}
-		set.ValFmt = f
-		return nil
-	}
-	err := sf.FetchSet(ctx, c, set.PMID, ProfileView{&a.profile}, add)
-	var fail requestFailure
-	switch {
-	case errors.As(err, &fail):
-		return fail.err
-	case err != nil:
-		set.Values = set.Values[:0]
-		set.ValFmt = pcp.ValInSitu
-		a.arena = a.arena[:mark]
-		set.NumVal = 0
-		if !errors.Is(err, ErrNoValue) {
-			set.NumVal = code(err)
-		}
-		return nil
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	set.NumVal = int32(len(set.Values))
-	return nil
 }
