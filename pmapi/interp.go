@@ -36,10 +36,11 @@ import (
 // The metric's values are gathered in one pass over the archives the
 // first time a metric is asked for, so each fetch is a binary search.
 type interpolator struct {
-	c     *ArchiveContext
-	start pcp.Timestamp // the first archive's start: times are offsets from it
-	end   float64
-	marks []float64 // the times of <mark> records, real and between archives
+	c        *ArchiveContext
+	start    pcp.Timestamp // the first archive's start: times are offsets from it
+	end      float64       // the archive's end as last looked up (pastEnd)
+	endKnown bool          // end is fixed: found once for several archives
+	marks    []float64     // the times of <mark> records, real and between archives
 
 	metrics map[pcp.PMID]*imetric
 	scanned bool
@@ -75,11 +76,13 @@ type iseries struct {
 func newInterpolator(c *ArchiveContext) *interpolator {
 	_, wrap := os.LookupEnv("PCP_COUNTER_WRAP")
 	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: wrap, seg: -1}
-	// libpcp's end starts at the archive's start and stays there when
-	// the end cannot be found (a damaged archive)
-	ip.end = 0
-	if end, err := c.End(); err == nil {
-		ip.end = ip.rel(end)
+	if len(c.logs) > 1 {
+		// several archives: their end, found now
+		ip.end = math.Inf(-1)
+		if end, err := c.End(); err == nil {
+			ip.end = ip.rel(end)
+		}
+		ip.endKnown = true
 	}
 	return ip
 }
@@ -303,7 +306,7 @@ func (ip *interpolator) markBetween(t float64) bool {
 func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 	c := ip.c
 	t := ip.rel(c.origin)
-	if t < -0.001 || t > ip.end+0.001 {
+	if ip.pastEnd(t) {
 		return pcp.ErrEOL
 	}
 	want := map[pcp.PMID]*imetric{}

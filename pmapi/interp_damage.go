@@ -122,3 +122,25 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 	}
 	return false
 }
+
+// pastEnd reports a fetch at t outside the archive. For one archive this
+// is libpcp's test: the end it knows starts at the archive's start and
+// is looked up again only for a time more than a millisecond past it
+// (and stays put when a damaged archive's end cannot be found); a time
+// past the end so looked up, or a millisecond before the start, has no
+// values.
+func (ip *interpolator) pastEnd(t float64) bool {
+	if t < -0.001 {
+		return true
+	}
+	if ip.endKnown {
+		return t > ip.end+0.001
+	}
+	if t <= ip.end+0.001 {
+		return false
+	}
+	if end, err := ip.c.End(); err == nil {
+		ip.end = ip.rel(end)
+	}
+	return t > ip.end
+}

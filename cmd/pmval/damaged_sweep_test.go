@@ -59,13 +59,16 @@ func TestDamagedSweep(t *testing.T) {
 		metric := src.metrics[rng.IntN(len(src.metrics))]
 		step := src.steps[rng.IntN(len(src.steps))]
 		args := []string{"-a", base, "-t", step}
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
 		case 1:
 			args = append(args, "-r")
 		case 2:
 			args = append(args, "-T", "-"+step)
 		case 3:
 			args = append(args, "-S", "+"+step)
+		case 4:
+			// the records as they are, read forwards
+			args = []string{"-a", base, "-U", base, "-r"}
 		}
 		args = append(args, metric)
 		cases = append(cases, clitest.Case{
