@@ -78,7 +78,7 @@ func PrimarySocket(runDir, socket string) (string, error) {
 		os.Remove(link) // an old-style hard link to a socket
 	}
 	if target, err := os.Readlink(link); err == nil {
-		if pid, ok := pidIn(filepath.Base(target)); ok && !processExists(pid) {
+		if pid, ok := pidIn(filepath.Base(target)); ok && !ProcessExists(pid) {
 			os.Remove(link)
 			os.Remove(target)
 		}
@@ -107,8 +107,9 @@ func pidIn(s string) (int, bool) {
 	return n, err == nil
 }
 
-// processExists reports whether pid is a live process, as libpcp asks.
-func processExists(pid int) bool {
+// ProcessExists reports whether pid is a live process (one this process
+// may not signal counts), as libpcp asks.
+func ProcessExists(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

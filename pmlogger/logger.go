@@ -52,6 +52,12 @@ type Options struct {
 	// PMLCVersion is the control protocol version announced to pmlc
 	// (-I); zero means the latest, 3.
 	PMLCVersion int
+	// Plan, when set, is the configuration already resolved against
+	// the source (ResolvePlan); New then ignores its cfg.
+	Plan *Plan
+	// WatchPID, when set, ends logging at the first sample after that
+	// process has gone (-p).
+	WatchPID int
 }
 
 // Logger records metrics from a source into an archive as PCP's
@@ -111,17 +117,22 @@ func New(ctx context.Context, src pmapi.Source, cfg *Config, opt Options) (*Logg
 	if l.log == nil {
 		l.log = io.Discard
 	}
-	tasks, err := resolve(ctx, src, cfg, opt.ConfigFile, l.log)
-	if err != nil {
-		return nil, err
+	if opt.Plan != nil {
+		l.tasks = opt.Plan.tasks
+	} else {
+		tasks, err := resolve(ctx, src, cfg, opt.ConfigFile, l.log)
+		if err != nil {
+			return nil, err
+		}
+		l.tasks = tasks
 	}
-	l.tasks = tasks
 	host := opt.Hostname
 	if host == "" {
 		host, _ = src.HostName(ctx)
 	}
 	epoch, tz := l.remoteZone(ctx)
 	l.archive, _ = filepath.Abs(opt.Archive)
+	var err error
 	l.w, err = archive.Create(opt.Archive, archive.WriterOptions{
 		Version:  opt.Version,
 		Hostname: host,
@@ -253,6 +264,10 @@ func (l *Logger) Run(ctx context.Context) error {
 			return err
 		}
 		if stop {
+			return nil
+		}
+		if l.opt.WatchPID > 0 && !ProcessExists(l.opt.WatchPID) {
+			l.stopMsg = "process from -p has vanished"
 			return nil
 		}
 	}

@@ -37,6 +37,24 @@ type req struct {
 	insts []int32
 }
 
+// Plan is a configuration resolved against a source: the fetch tasks a
+// Logger runs (Options.Plan). Resolving first lets pmlogger report the
+// configuration's problems before it says the configuration is parsed,
+// as PCP's does.
+type Plan struct {
+	tasks []*task
+}
+
+// ResolvePlan resolves cfg against src as New would, reporting problems
+// to log as pmlogger's warnings.
+func ResolvePlan(ctx context.Context, src pmapi.Source, cfg *Config, file string, log io.Writer) (*Plan, error) {
+	tasks, err := resolve(ctx, src, cfg, file, log)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{tasks: tasks}, nil
+}
+
 // Resolve checks a configuration against src as pmlogger -C does: the
 // names, descriptors and instances are looked up and problems reported
 // to log as pmlogger's warnings. It returns the number of fetch tasks
@@ -107,6 +125,7 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 				desc, err := src.LookupDesc(ctx, pmid)
 				if err != nil {
 					warn(st.Line, "Description unavailable for metric \"%s\" ... not logged", name)
+					fmt.Fprintf(log, "Reason: %s\n", errText(err))
 					continue
 				}
 				t.descs[pmid] = desc

@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/internal/pcptz"
@@ -40,7 +41,8 @@ type flags struct {
 
 	config, logFile, labelHost, note, endTime string
 	check, report, localTZ, primary, linger   bool
-	daemon                                    bool
+	daemon, localPMDA                         bool
+	targetPID                                 int
 	pmlcVersion                               int
 	interval                                  time.Duration
 	version                                   int
@@ -66,8 +68,11 @@ func command(f *flags) *cli.Command {
 			{Long: "log", Short: 'l', Arg: "FILE", Help: "redirect diagnostics and trace output"},
 			{Long: "linger", Short: 'L', Help: "run even if not primary logger instance and nothing to log"},
 			{Long: "note", Short: 'm', Arg: "MSG", Help: "descriptive note to be added to the port map file"},
+			cli.OptSpecLocal,
+			{Long: "local-PMDA", Short: 'o', Help: "metrics sourced without connecting to pmcd"},
 			cli.OptNamespace,
 			{Long: "notify", Short: 'N', Help: "notify service manager (if any) when started and ready"},
+			{Long: "PID", Short: 'p', Arg: "PID", Help: "Log specified metric for the lifetime of the pid"},
 			{Long: "primary", Short: 'P', Help: "execute as primary logger instance"},
 			{Long: "report", Short: 'r', Help: "report record sizes and archive growth rate"},
 			{Long: "size", Short: 's', Arg: "SIZE", Help: "terminate after endsize has been accumulated"},
@@ -105,6 +110,18 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		}
 	case 'L':
 		f.linger = true
+	case 'o':
+		f.localPMDA = true
+	case 'p':
+		n, err := strconv.Atoi(arg)
+		switch {
+		case err != nil:
+			p.Errorf("invalid process identifier (%s)", arg)
+		case !pmlogger.ProcessExists(n):
+			p.Errorf("PID error - no such process (%d)", n)
+		default:
+			f.targetPID = n
+		}
 	case 'U':
 		f.daemon = true
 	case 'l':
@@ -197,13 +214,18 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	if len(p.Hosts) > 0 && f.primary {
 		p.Errorf("-P and -h are mutually exclusive; use -P only when running\n%s on the same (local) host as the PMCD to which it connects.", p.Progname())
 	}
-	if p.Errors == 0 && !p.Exit && f.check && len(p.Args) > 0 {
-		p.Errorf("too many arguments")
+	if len(p.Hosts) > 0 && f.localPMDA {
+		p.Errorf("-o and -h are mutually exclusive; use -o only when running\n%s on the same (local) host as the DSO PMDA(s) being used.", p.Progname())
 	}
-	if p.Errors > 0 || p.Exit || (!f.check && len(p.Args) != 1) {
-		if !f.check && len(p.Args) != 1 && !p.Exit && p.Errors == 0 {
-			p.Errors++
+	if p.Errors == 0 && !p.Exit {
+		switch {
+		case !f.check && len(p.Args) == 0:
+			p.Errorf("insufficient arguments")
+		case f.check && len(p.Args) > 0, len(p.Args) > 1:
+			p.Errorf("too many arguments")
 		}
+	}
+	if p.Errors > 0 || p.Exit {
 		fmt.Fprint(stderr, p.Report(cmd))
 		if p.Exit {
 			return 0
@@ -261,7 +283,12 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}()
-	ctxSrc, err := p.NewSource(ctx, pmapi.KindHost, host)
+	kind := pmapi.KindHost
+	if f.localPMDA {
+		// -o: the agents pmcd.conf names run in this process.
+		kind, host = pmapi.KindLocal, "local context"
+	}
+	ctxSrc, err := p.NewSource(ctx, kind, host)
 	if err != nil {
 		fmt.Fprintf(logw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, host, cli.ErrText(err))
 		return 1
@@ -308,15 +335,17 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		fmt.Fprintf(logw, "%s\n", err)
 		return 1
 	}
-	if f.check {
-		if _, err := pmlogger.Resolve(ctx, ctxSrc, cfg, cfgName, logw); err != nil {
-			fmt.Fprintf(logw, "%s: %s\n", prog, cli.ErrText(err))
-			return 1
-		}
-		fmt.Fprintf(logw, "Config parsed\n")
-		return 0
+	// The configuration's names and instances are looked up as it is
+	// read, so their warnings come before "Config parsed", as in PCP.
+	plan, err := pmlogger.ResolvePlan(ctx, ctxSrc, cfg, cfgName, logw)
+	if err != nil {
+		fmt.Fprintf(logw, "%s: %s\n", prog, cli.ErrText(err))
+		return 1
 	}
 	fmt.Fprintf(logw, "Config parsed\n")
+	if f.check {
+		return 0
+	}
 	name, _ := ctxSrc.HostName(ctx)
 	primary := ""
 	if f.primary {
@@ -341,6 +370,8 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		Log:         logw,
 		Access:      access,
 		PMLCVersion: f.pmlcVersion,
+		WatchPID:    f.targetPID,
+		Plan:        plan,
 	}
 	if f.report {
 		opt.Report = logw

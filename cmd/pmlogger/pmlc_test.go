@@ -24,6 +24,7 @@ type runningLogger struct {
 	mapFile   string
 	stopped   bool
 	stopFn    func()
+	done      chan error // Wait's result
 }
 
 // freePortBase is a port to start pmlogger's search for a control port
@@ -73,6 +74,7 @@ func launch(t *testing.T, p *testbed.PMCD, bin string, pcp bool, base string, ar
 	}
 	l.pid = l.cmd.Process.Pid
 	done := make(chan error, 1)
+	l.done = done
 	go func() { done <- l.cmd.Wait() }()
 	t.Cleanup(func() { l.stop(done) })
 	l.mapFile = filepath.Join(bedDir(p, "PCP_TMP_DIR"), "pmlogger", strconv.Itoa(l.pid))

@@ -1,0 +1,278 @@
+package main
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// primaryFiles is what a primary logger leaves for PCP's tools to find
+// it, with each link's target and the pid file's contents, masked by
+// the logger's process id.
+func primaryFiles(t *testing.T, p *testbed.PMCD, pid int) string {
+	t.Helper()
+	run, tmp := bedDir(p, "PCP_RUN_DIR"), bedDir(p, "PCP_TMP_DIR")
+	var b strings.Builder
+	for _, f := range []string{
+		filepath.Join(run, "pmlogger.pid"),
+		filepath.Join(run, "pmlogger."+strconv.Itoa(pid)+".socket"),
+		filepath.Join(run, "pmlogger.primary.socket"),
+		filepath.Join(tmp, "pmlogger", strconv.Itoa(pid)),
+		filepath.Join(tmp, "pmlogger", "primary"),
+	} {
+		fi, err := os.Lstat(f)
+		if err != nil {
+			b.WriteString(f + ": missing\n")
+			continue
+		}
+		b.WriteString(f + ": " + fi.Mode().String())
+		if target, err := os.Readlink(f); err == nil {
+			b.WriteString(" -> " + target)
+		}
+		if strings.HasSuffix(f, ".pid") {
+			data, _ := os.ReadFile(f)
+			b.WriteString(" holding " + string(data))
+		}
+		b.WriteString("\n")
+	}
+	return strings.ReplaceAll(b.String(), strconv.Itoa(pid), "PID")
+}
+
+// TestPrimaryAgainstPCP runs PCP's pmlogger -P and ours in turn on one
+// pmcd (reached through local:, as a primary logger must be): the pid
+// file, the Unix-domain socket, the port map file and both "primary"
+// links are the same (modes, targets, contents), PCP's pmlc -P (over the
+// socket link) and pmlc -h localhost PRIMARY (the map link) print the
+// same status, a second primary is refused with the same message and
+// status whichever runs first, and all of it is gone after SIGINT.
+// pmlogger -P runs as the user -U names (PCP's default is "pcp"), here
+// the test's own.
+func TestPrimaryAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	me, err := user.Current()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-P", "-U", me.Username, "-c", cfg}
+	status := func() string {
+		a := p.RunInput([]byte("status\n"), "pmlc", "-P")
+		b := p.RunInput([]byte("status\n"), "pmlc", "-h", "localhost", "-P")
+		return maskLog(a.Stdout + a.Stderr + b.Stdout + b.Stderr)
+	}
+	type result struct{ files, status, second, secondLog, after, log string }
+	record := func(pcp bool, name string) result {
+		first, msg := launch(t, p, bin, pcp, filepath.Join(dir, name+"1"), args...)
+		if first == nil {
+			if pcp {
+				t.Skipf("PCP's primary pmlogger ended during start-up:\n%s", msg)
+			}
+			t.Fatalf("our primary pmlogger ended during start-up:\n%s", msg)
+		}
+		var r result
+		r.files = primaryFiles(t, p, first.pid)
+		r.status = status()
+		// A second primary, of the same kind, is refused.
+		c := []string{"-l", filepath.Join(dir, name+"2.log")}
+		c = append(append(c, args...), filepath.Join(dir, name+"2"))
+		var cmd *exec.Cmd
+		if pcp {
+			cmd, _ = p.Command(t.Context(), "pmlogger", c...)
+		} else {
+			cmd = exec.Command(bin, c...)
+			cmd.Env = p.Env()
+		}
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if err != nil {
+			code = cmd.ProcessState.ExitCode()
+		}
+		second, _ := os.ReadFile(filepath.Join(dir, name+"2.log"))
+		r.second = string(out) + "exit " + strconv.Itoa(code)
+		r.secondLog = maskLog(strings.ReplaceAll(string(second), strconv.Itoa(first.pid), "FIRST"))
+		r.log = maskLog(first.Stop())
+		r.after = primaryFiles(t, p, first.pid)
+		return r
+	}
+	want := record(true, "pcp")
+	got := record(false, "our")
+	for _, c := range []struct{ what, want, got string }{
+		{"files", want.files, got.files},
+		{"pmlc -P status", want.status, got.status},
+		{"second primary", want.second, got.second},
+		{"second primary's log", want.secondLog, got.secondLog},
+		{"log", want.log, got.log},
+		{"files after SIGINT", want.after, got.after},
+	} {
+		if testing.Verbose() {
+			t.Logf("%s:\n%s", c.what, c.got)
+		}
+		if c.want != c.got {
+			t.Errorf("%s:\nPCP's:\n%s\nours:\n%s", c.what, c.want, c.got)
+		}
+	}
+}
+
+// TestOptionErrorsAgainstPCP gives PCP's pmlogger and ours bad option
+// combinations: the same usage message and exit status.
+func TestOptionErrorsAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	usage := regexp.MustCompile(`(?s)\nUsage: .*`)
+	for _, args := range [][]string{
+		{"-I", "x", "a"},
+		{"-I", "4", "a"},
+		{"-I", "1", "a"},
+		{"-P", "-h", "localhost", "a"},
+		{"-L", "-U", "nobody"},
+		{"a", "b"},
+		{"-C", "-c", "/dev/null", "a"},
+		{"-o", "-h", "localhost", "a"},
+		{"-p", "x", "a"},
+		{"-p", "2147483646", "a"},
+	} {
+		r := p.Run("pmlogger", args...)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = p.Env()
+		out, err := cmd.CombinedOutput()
+		code, pcpCode := 0, 0
+		if err != nil {
+			code = cmd.ProcessState.ExitCode()
+		}
+		if r.Err != nil {
+			pcpCode = 1
+		}
+		want := usage.ReplaceAllString(r.Stdout+r.Stderr, "\nUsage: ...")
+		got := usage.ReplaceAllString(string(out), "\nUsage: ...")
+		if want != got || code != pcpCode {
+			t.Errorf("pmlogger %q:\nPCP's (exit %d):\n%s\nours (exit %d):\n%s", args, pcpCode, want, code, got)
+		}
+	}
+}
+
+// TestPMLCVersionAgainstPCP starts PCP's pmlogger and ours with -I 2 (the
+// control protocol an old pmlc speaks) and with no -I: the
+// acknowledgement each sends a client carries the same version, and
+// PCP's pmlc prints the same status for both. A second client while one
+// is connected is told EADDRINUSE by both.
+func TestPMLCVersionAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// ack connects and returns the acknowledgement's code, keeping the
+	// connection open until the test ends.
+	ack := func(port int) int32 {
+		c, err := net.Dial("tcp", "localhost:"+strconv.Itoa(port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		b, err := pdu.NewReader(c).ReadPDU(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := pdu.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ok := m.(*pdu.Error)
+		if !ok {
+			t.Fatalf("acknowledgement is %T", m)
+		}
+		return e.Code
+	}
+	for _, extra := range [][]string{{"-I", "2"}, nil} {
+		args := append([]string{"-h", p.Host(), "-c", cfg}, extra...)
+		tag := strings.Join(extra, "")
+		theirs, msg := launch(t, p, bin, true, filepath.Join(dir, "pcp"+tag), args...)
+		if theirs == nil {
+			t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
+		}
+		ours, msg := launch(t, p, bin, false, filepath.Join(dir, "our"+tag), args...)
+		if ours == nil {
+			t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
+		}
+		status := func(l *runningLogger) string {
+			r := p.RunInput([]byte("status\n"), "pmlc", "-h", "localhost", "-p", strconv.Itoa(l.port))
+			return maskLog(r.Stdout + r.Stderr)
+		}
+		if want, got := status(theirs), status(ours); want != got {
+			t.Errorf("%v: pmlc status:\nPCP's:\n%s\nours:\n%s", extra, want, got)
+		}
+		if want, got := ack(theirs.port), ack(ours.port); want != got {
+			t.Errorf("%v: acknowledgement %d, PCP's %d", extra, got, want)
+		}
+		// The connection ack made is still open: a second is refused.
+		if want, got := status(theirs), status(ours); want != got || !strings.Contains(got, "in use") {
+			t.Errorf("%v: pmlc status while another client is connected:\nPCP's:\n%s\nours:\n%s", extra, want, got)
+		}
+	}
+}
+
+// TestWatchPIDAgainstPCP runs PCP's pmlogger and ours with -p on a
+// process that then ends: both stop at their next sample with the same
+// message and leave archives PCP's pmlogcheck passes.
+func TestWatchPIDAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { sample.long.one }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := exec.Command("sleep", "600")
+	if err := target.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer target.Process.Kill()
+	args := []string{"-h", p.Host(), "-c", cfg, "-p", strconv.Itoa(target.Process.Pid)}
+	theirs, msg := launch(t, p, bin, true, filepath.Join(dir, "pcp"), args...)
+	if theirs == nil {
+		t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
+	}
+	ours, msg := launch(t, p, bin, false, filepath.Join(dir, "our"), args...)
+	if ours == nil {
+		t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
+	}
+	target.Process.Kill()
+	target.Wait()
+	logs := map[*runningLogger]string{}
+	for _, l := range []*runningLogger{theirs, ours} {
+		select {
+		case err := <-l.done:
+			l.stopped = true
+			if err != nil {
+				t.Errorf("%s: %v", l.base, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s still running 30 s after the -p process ended", l.base)
+		}
+		data, _ := os.ReadFile(l.log)
+		logs[l] = maskLog(string(data))
+		if r := p.Run("pmlogcheck", l.base); r.Err != nil || r.Stdout+r.Stderr != "" {
+			t.Errorf("pmlogcheck %s: %v\n%s%s", l.base, r.Err, r.Stdout, r.Stderr)
+		}
+	}
+	if logs[theirs] != logs[ours] {
+		t.Errorf("logs differ:\nPCP's:\n%s\nours:\n%s", logs[theirs], logs[ours])
+	}
+}
