@@ -53,6 +53,8 @@ type agent struct {
 	// attributes, so that agents which did not are skipped without the
 	// lock (pmcd's own agent forwards a container while holding its own).
 	wantsAttrs atomic.Bool
+
+	fetchReq pdu.Fetch // a daemon's FETCH, reused under mu
 }
 
 // Why an agent stopped, in the low byte of pmcd.agent.status as PCP has
@@ -199,12 +201,29 @@ func (a *agent) kill(why error) {
 
 // fetch sends the client's profile for ctxnum if the agent has not got
 // it yet, then the fetch, under one hold of the lock so another client's
-// profile cannot come between them.
-func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PMID) (*pcp.Result, error) {
+// profile cannot come between them. A daemon's answer is decoded into
+// into when it is not nil, storage the caller owns and reuses; else into
+// new storage.
+func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PMID, into *pdu.Result) (*pcp.Result, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	key := profileKey{client: c, ctxnum: ctxnum, gen: c.profileGen(ctxnum)}
-	var req pdu.Message = &pdu.Fetch{Context: ctxnum, PMIDs: ids}
+	var req pdu.Message
+	if d, ok := a.b.(*daemon); ok {
+		// Only this call uses them until it returns: the agent's
+		// requests are one at a time, and a daemon's are sent at once.
+		a.fetchReq = pdu.Fetch{Context: ctxnum, PMIDs: ids}
+		req = &a.fetchReq
+		d.into = into
+		defer func() { d.into, a.fetchReq.PMIDs = nil, nil }()
+	} else {
+		// An in-process agent that times out keeps the request.
+		req = &pdu.Fetch{Context: ctxnum, PMIDs: ids}
+		if p, ok := a.b.(*inProc); ok && p.own {
+			p.into = into
+			defer func() { p.into = nil }()
+		}
+	}
 	if a.prof != key {
 		if _, ok := a.b.(*daemon); ok {
 			// One write for both PDUs: the bytes are PCP's, the

@@ -50,6 +50,17 @@ type client struct {
 	// whoami is what the client stored into pmcd.client.whoami.
 	whoami string
 
+	// Storage reused from one request to the next, on the client's
+	// goroutine: its fetch requests, the answer sent, and an agent's
+	// answer (see agent.fetch).
+	fetchReq   pdu.Fetch
+	hrFetchReq pdu.HighResFetch
+	result     pcp.Result
+	agentReply pdu.Result
+	// quiet is the connection's context without its cancellation, for
+	// writes, which closing the connection interrupts.
+	quiet context.Context
+
 	// profiles are the client's instance profiles by context number, and
 	// gens count their changes, so agents get a PROFILE only when needed.
 	profiles map[int32]*pdu.Profile
@@ -77,7 +88,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	rw := direct(conn)
 	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(rw)), w: pdu.NewWriter(rw),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
-		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1}
+		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx)}
 	defer s.freeClientNum(c.num)
 	c.r.MaxLen = s.maxPDU()
 	c.r.Timeout = s.timeout()
@@ -139,11 +150,10 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	} else if c.id.HasCreds {
 		c.sendAttrs(ctx)
 	}
-	quiet := context.WithoutCancel(ctx)
 	for {
 		// Shutting down closes the connection, which ends the read;
 		// a context without cancellation spares each PDU a callback.
-		b, err := c.r.ReadPDU(quiet)
+		b, err := c.r.ReadPDU(c.quiet)
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.ECONNRESET) && ctx.Err() == nil {
 				s.logf("client %v: %v", conn.RemoteAddr(), err)
@@ -221,13 +231,13 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 			reply, status = c.traverse(ctx, m.Name)
 		}
 	case pdu.TypeFetch:
-		var m pdu.Fetch
+		m := &c.fetchReq
 		if err = m.Decode(b); err == nil {
 			c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
 			return c.write(ctx, c.out)
 		}
 	case pdu.TypeHighResFetch:
-		var m pdu.HighResFetch
+		m := &c.hrFetchReq
 		if err = m.Decode(b); err == nil {
 			c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
 			return c.write(ctx, c.out)
@@ -290,7 +300,7 @@ func (c *client) write(ctx context.Context, b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	// As for reads, closing the connection is what interrupts a write.
-	return c.w.WritePDU(context.WithoutCancel(ctx), b)
+	return c.w.WritePDU(c.quiet, b)
 }
 
 // refuse tells the client its PDU was bad with PM_ERR_IPC, as PCP's

@@ -25,6 +25,10 @@ type daemon struct {
 	cmd        *exec.Cmd     // nil for a socket agent pmcd did not start
 	done       chan struct{} // closed when cmd has been waited for
 	agentFlags pdu.Flags
+	// into, when not nil, is where a fetch's RESULT is decoded: storage
+	// of the client being served, set under the agent's lock for one
+	// call.
+	into *pdu.Result
 }
 
 // stopGrace is how long a daemon agent has to exit once its input is
@@ -147,7 +151,13 @@ func (d *daemon) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errAgentLost, err)
 	}
-	m, err := pdu.Decode(b)
+	var m pdu.Message
+	if h, _ := pdu.ParseHeader(b); d.into != nil && h.Type == pdu.TypeResult {
+		err = d.into.Decode(b)
+		m = d.into
+	} else {
+		m, err = pdu.Decode(b)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errAgentLost, err)
 	}

@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -13,8 +14,11 @@ import (
 // without an agent, or whose agent fails, gets a value set holding the
 // error (PM_ERR_NOAGENT for an absent or dead agent); the other domains
 // are not held up by it beyond their own timeouts.
+//
+// The result is the client's storage, reused by its next fetch.
 func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pcp.Result {
-	out := &pcp.Result{Sets: make([]pcp.ValueSet, len(ids))}
+	out := &c.result
+	out.Sets = slices.Grow(out.Sets[:0], len(ids))[:len(ids)]
 	if d, ok := oneDomain(ids); ok {
 		// The usual case: one agent, asked on this goroutine.
 		c.fetchOne(ctx, ctxnum, d, ids, out)
@@ -53,7 +57,7 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 			for j, i := range idx {
 				sub[j] = ids[i]
 			}
-			r, err := a.fetch(ctx, c, ctxnum, sub)
+			r, err := a.fetch(ctx, c, ctxnum, sub, nil)
 			if err == pcp.ErrTimeout && daemons > 1 {
 				err = pcp.ErrNoAgent
 			}
@@ -107,7 +111,7 @@ func (c *client) fetchOne(ctx context.Context, ctxnum int32, d uint32, ids []pcp
 		}
 		return
 	}
-	r, err := a.fetch(ctx, c, ctxnum, ids)
+	r, err := a.fetch(ctx, c, ctxnum, ids, &c.agentReply)
 	if err != nil {
 		code := pcp.ErrGeneric
 		if e, ok := err.(pcp.Error); ok {

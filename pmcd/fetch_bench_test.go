@@ -2,11 +2,16 @@ package pmcd
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmns"
 )
 
 // benchPMCDMetrics are the pmcd.* metrics bench/pmcd.sh fetches.
@@ -43,5 +48,46 @@ func BenchmarkFetchPMCD(b *testing.B) {
 		if _, err := r.ReadPDU(ctx); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFetchPipeAgent is one client's fetch round trips relayed to a
+// pipe agent (this test binary as an agent of one metric): pmcd's own
+// cost per relayed fetch, allocations included, the agent's and the
+// benchmark client's added.
+func BenchmarkFetchPipeAgent(b *testing.B) {
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	env, err := exec.LookPath("env")
+	if err != nil {
+		b.Skip("no env program to start the pipe agent with")
+	}
+	conf, err := ParseConf(strings.NewReader(fmt.Sprintf("fine 251 pipe binary %s %s=fine %s\n", env, testAgentEnv, os.Args[0])), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	host := serveOn(b, &Server{PMNS: tree, Conf: conf, AgentStderr: os.Stderr})
+	_, r, w := dial(b, host)
+	ctx := context.Background()
+	req := &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{pcp.NewPMID(251, 0, 0)}}
+	roundTrip := func() {
+		if err := w.WriteMessage(ctx, req, 1); err != nil {
+			b.Fatal(err)
+		}
+		reply, err := r.ReadPDU(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if h, _ := pdu.ParseHeader(reply); h.Type != pdu.TypeResult {
+			b.Fatalf("answered with %v", h.Type)
+		}
+	}
+	roundTrip()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		roundTrip()
 	}
 }

@@ -3,6 +3,7 @@ package pmcd
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -17,6 +18,11 @@ type inProc struct {
 	// own marks pmcd's own agent, which answers from pmcd's memory and is
 	// called directly, without a goroutine to time it out.
 	own bool
+	// into, when not nil, is where pmcd's own agent copies a fetch's
+	// answer: storage of the client being served, set under the agent's
+	// lock for one call. (Other agents run on a goroutine that may
+	// outlive the call, so they copy into new storage.)
+	into *pdu.Result
 }
 
 func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
@@ -74,6 +80,10 @@ func (p *inProc) callDirect(ctx context.Context, from int32, req pdu.Message) (r
 			return nil, err
 		}
 		// The agent reuses its result on the next fetch; keep a copy.
+		if p.into != nil {
+			copyResultInto(&p.into.Result, r)
+			return p.into, nil
+		}
 		return &pdu.Result{Result: copyResult(r)}, nil
 	case *pdu.DescReq:
 		d, err := p.a.Desc(ctx, c, m.PMID)
@@ -180,4 +190,33 @@ func copyResult(r *pcp.Result) pcp.Result {
 		out.Sets[i] = s
 	}
 	return out
+}
+
+// copyResultInto is copyResult into dst's storage, which it reuses: once
+// dst has grown, it allocates nothing.
+func copyResultInto(dst, r *pcp.Result) {
+	nbytes := 0
+	for _, s := range r.Sets {
+		for _, v := range s.Values {
+			nbytes += len(v.Block.Data)
+		}
+	}
+	blocks := dst.Arena(nbytes)[:0]
+	dst.Timestamp = r.Timestamp
+	dst.Sets = slices.Grow(dst.Sets[:0], len(r.Sets))[:len(r.Sets)]
+	for i, s := range r.Sets {
+		var vals []pcp.Value
+		if s.Values != nil {
+			vals = append(dst.Sets[i].Values[:0], s.Values...)
+		}
+		for j := range vals {
+			if d := vals[j].Block.Data; d != nil {
+				at := len(blocks)
+				blocks = append(blocks, d...)
+				vals[j].Block.Data = blocks[at:len(blocks):len(blocks)]
+			}
+		}
+		s.Values = vals
+		dst.Sets[i] = s
+	}
 }
