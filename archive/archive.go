@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -136,13 +137,23 @@ func find(name string) (*Archive, error) {
 		}
 	}
 	a := &Archive{Base: dir + string(filepath.Separator) + base, MinVol: -1, MaxVol: -1, vols: map[int]bool{}}
-	ents, err := os.ReadDir(dir)
+	// Names alone, and only this archive's sorted: a directory such as
+	// PCP's QA archives holds hundreds of files, and os.ReadDir's entries
+	// and sort cost more than the rest of opening a small archive.
+	d, err := os.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(ents))
-	for _, e := range ents {
-		names = append(names, e.Name())
+	all, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, err
+	}
+	names := all[:0]
+	for _, n := range all {
+		if strings.HasPrefix(n, base) {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	found := false

@@ -23,12 +23,21 @@ type volume struct {
 	f      *os.File // plain file, nil when in memory
 	shared bool     // f belongs to the Archive (a decompressed copy)
 	mem    []byte   // the content, when in memory
+	holes  []span   // content that does not read (damaged .xz blocks)
 	win    []byte   // a window of f's content ...
 	winOff int      // ... starting at this offset
+	grow   int      // the size of the next read of the window
 }
 
-// windowSize is the size of each read of a plain volume.
-const windowSize = 1 << 20
+// windowSize is the size of each read of a plain volume once reading
+// goes on; the first read of a volume is firstWindow, and each next one
+// twice the last, so that a tool that reads one record (the label, the
+// last record for the archive's end, pmval -s 1) does not read and clear
+// a megabyte for it.
+const (
+	windowSize  = 1 << 20
+	firstWindow = 64 << 10
+)
 
 // head returns the first n bytes of the volume, or nil. A plain file is
 // read directly: the label is all that opening a volume needs, and
@@ -52,13 +61,20 @@ func (v *volume) at(off, n int) []byte {
 	if off < 0 || n < 0 || off > v.size-n {
 		return nil
 	}
+	for _, h := range v.holes {
+		if int64(off) < h.end && int64(off+n) > h.off {
+			return nil
+		}
+	}
 	if v.f == nil {
 		return v.mem[off : off+n]
 	}
 	if off >= v.winOff && off+n <= v.winOff+len(v.win) {
 		return v.win[off-v.winOff : off-v.winOff+n]
 	}
-	size := max(windowSize, n)
+	grow := max(v.grow, firstWindow)
+	v.grow = min(2*grow, windowSize)
+	size := max(grow, n)
 	start := off
 	if off < v.winOff {
 		// Reading backwards: the window ends where the request does.
@@ -113,11 +129,11 @@ func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) || strings.HasSuffix(path, ".") {
 		return nil, err
 	} else {
-		f, size, err := a.decompressed(vol, path)
+		f, size, holes, err := a.decompressed(vol, path)
 		if err != nil {
 			return nil, err
 		}
-		v.f, v.size, v.shared = f, size, true
+		v.f, v.size, v.shared, v.holes = f, size, true, holes
 	}
 	l, err := checkLabelSized(v.head(min(v.size, labelV3Size+8)), v.size, vol, features)
 	if err != nil {
@@ -133,51 +149,52 @@ func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 // compressed volume vol, made once and shared by the archive's readers,
 // as libpcp decompresses into a temporary file: memory stays small
 // however large the volume.
-func (a *Archive) decompressed(vol int, path string) (*os.File, int, error) {
+// Its holes are the spans of damaged .xz blocks, which do not read.
+func (a *Archive) decompressed(vol int, path string) (*os.File, int, []span, error) {
 	a.tempMu.Lock()
 	defer a.tempMu.Unlock()
 	if t, ok := a.temps[vol]; ok {
-		return t.f, t.size, nil
+		return t.f, t.size, t.holes, nil
 	}
 	name, suffix, err := compressedName(path)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	src, err := os.Open(name)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	defer src.Close()
 	tmp, err := os.CreateTemp("", "gopcp-archive-")
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	os.Remove(tmp.Name())
-	n, err := decompressTo(tmp, src, suffix)
+	n, holes, err := decompressTo(tmp, src, suffix)
 	switch {
-	case errors.Is(err, errXZDamaged) && n == 0:
-		// libpcp's read of the label fails
+	case err != nil:
 		tmp.Close()
-		return nil, 0, &Error{File: name, Code: pcp.ErrLabel, Msg: err.Error()}
-	case err != nil && !errors.Is(err, errXZDamaged):
+		return nil, 0, nil, errLogRec(0, "cannot decompress "+name+": "+err.Error())
+	case len(holes) > 0 && holes[0].off == 0:
+		// the first .xz block is damaged: libpcp's read of the label fails
 		tmp.Close()
-		return nil, 0, errLogRec(0, "cannot decompress "+name+": "+err.Error())
+		return nil, 0, nil, &Error{File: name, Code: pcp.ErrLabel, Msg: "damaged xz block"}
 	}
-	// a damaged .xz volume keeps only its whole blocks before the damage
 	if err := tmp.Truncate(n); err != nil {
 		tmp.Close()
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	if a.temps == nil {
 		a.temps = map[int]tempVolume{}
 	}
-	a.temps[vol] = tempVolume{tmp, int(n)}
-	return tmp, int(n), nil
+	a.temps[vol] = tempVolume{tmp, int(n), holes}
+	return tmp, int(n), holes, nil
 }
 
 type tempVolume struct {
-	f    *os.File
-	size int
+	f     *os.File
+	size  int
+	holes []span
 }
 
 // Close releases the decompressed copies of compressed volumes. Readers
