@@ -27,16 +27,33 @@ func buildQueueHarness(t testing.TB) string {
 	return bin
 }
 
-// runPCPQueueScript runs a script through libpcp_pmda's queues.
-func runPCPQueueScript(t testing.TB, bin, script string) string {
+// runPCPQueueScripts runs scripts through libpcp_pmda's queues, each in
+// a fresh process (the harness forks one per script), and returns what
+// each printed.
+func runPCPQueueScripts(t testing.TB, bin string, scripts []string) []string {
 	t.Helper()
-	cmd := exec.Command(bin)
-	cmd.Stdin = strings.NewReader(script)
+	var in strings.Builder
+	for _, s := range scripts {
+		in.WriteString(s)
+		if s != "" && !strings.HasSuffix(s, "\n") {
+			in.WriteString("\n")
+		}
+		in.WriteString("%%\n")
+	}
+	cmd := exec.Command(bin, "-b")
+	cmd.Stdin = strings.NewReader(in.String())
 	out, err := cmd.Output() // stderr: libpcp_pmda's warnings
 	if err != nil {
 		t.Fatalf("event queue harness: %v", err)
 	}
-	return string(out)
+	outs := strings.SplitAfter(string(out), "%%\n")
+	if len(outs) != len(scripts)+1 || outs[len(scripts)] != "" {
+		t.Fatalf("event queue harness: %d outputs for %d scripts", len(outs)-1, len(scripts))
+	}
+	for i := range scripts {
+		outs[i] = strings.TrimSuffix(outs[i], "%%\n")
+	}
+	return outs[:len(scripts)]
 }
 
 // TestEventQueueScriptsAgainstPCP runs each script of testdata/eventqueue
@@ -55,19 +72,23 @@ func TestEventQueueScriptsAgainstPCP(t *testing.T) {
 	if err != nil || len(scripts) < 12 {
 		t.Fatalf("%d scripts: %v", len(scripts), err)
 	}
-	var bin string
+	var lives []string
 	if havePCPMDA() {
-		bin = buildQueueHarness(t)
+		var texts []string
+		for _, path := range scripts {
+			texts = append(texts, readFile(t, path))
+		}
+		lives = runPCPQueueScripts(t, buildQueueHarness(t), texts)
 	} else {
 		pcptest.Missing(t, "libpcp-pmda3-dev is not installed: comparing with the stored outputs only")
 	}
-	for _, path := range scripts {
+	for i, path := range scripts {
 		name := strings.TrimSuffix(filepath.Base(path), ".script")
 		t.Run(name, func(t *testing.T) {
 			script := readFile(t, path)
 			base := strings.TrimSuffix(path, ".script")
-			if bin != "" {
-				live := runPCPQueueScript(t, bin, script)
+			if lives != nil {
+				live := lives[i]
 				if os.Getenv("UPDATE_GOLDEN") != "" {
 					if err := os.WriteFile(base+".pcp", []byte(live), 0o644); err != nil {
 						t.Fatal(err)

@@ -240,9 +240,12 @@ func TestEventQueueRandomScriptsAgainstPCP(t *testing.T) {
 		n, _ = strconv.Atoi(s)
 	}
 	r := rand.New(rand.NewPCG(seed, 7))
-	for i := range n {
-		script := genQueueScript(r)
-		pcpOut := runPCPQueueScript(t, bin, script)
+	scripts := make([]string, n)
+	for i := range scripts {
+		scripts[i] = genQueueScript(r)
+	}
+	for i, pcpOut := range runPCPQueueScripts(t, bin, scripts) {
+		script := scripts[i]
 		if ours := runQueueScript(script, true); ours != pcpOut {
 			t.Fatalf("seed %d, script %d: ours (missed records left out) differs from libpcp_pmda (- PCP, + ours):\n%s", seed, i, lineDiff(pcpOut, ours))
 		}

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define MAXQ 64
 static struct { char *name; int handle; } qs[MAXQ];
@@ -144,16 +146,15 @@ counter(const char *what, int sts, pmAtomValue *a, int u64)
 	printf(" %u\n", a->ul);
 }
 
-int
-main(void)
+static void
+run(FILE *in)
 {
     static char line[1 << 20];
     char *tok[8], *save;
     pmAtomValue atom;
     int sts, n;
 
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    while (fgets(line, sizeof(line), stdin) != NULL) {
+    while (fgets(line, sizeof(line), in) != NULL) {
 	line[strcspn(line, "\n")] = '\0';
 	if (line[0] == '#' || line[0] == '\0')
 	    continue;
@@ -233,5 +234,50 @@ main(void)
 	    printf(" unknown command\n");
 	}
     }
+}
+
+/*
+ * With -b, stdin holds many scripts, each ended by a "%%" line; each runs
+ * in a child of its own (fresh queue state, without paying for another
+ * exec) and its output is ended by "%%" too.
+ */
+int
+main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 1 && strcmp(argv[1], "-b") == 0) {
+	static char line[1 << 20];
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+	    size_t n = strlen(line);
+	    if (strcmp(line, "%%\n") != 0) {
+		if (len + n + 1 > cap) {
+		    cap = 2 * (len + n + 1);
+		    if ((buf = realloc(buf, cap)) == NULL)
+			return 1;
+		}
+		memcpy(buf + len, line, n + 1);
+		len += n;
+		continue;
+	    }
+	    fflush(stdout);
+	    pid_t pid = fork();
+	    if (pid < 0)
+		return 1;
+	    if (pid == 0) {
+		FILE *in = fmemopen(buf ? buf : "", len, "r");
+		if (in != NULL)
+		    run(in);
+		fflush(stdout);
+		_exit(0);
+	    }
+	    waitpid(pid, NULL, 0);
+	    printf("%%%%\n");
+	    len = 0;
+	}
+	return 0;
+    }
+    run(stdin);
     return 0;
 }
