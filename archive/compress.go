@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -31,23 +32,25 @@ import (
 var xzMagic = []byte{0xfd, '7', 'z', 'X', 'Z', 0}
 
 // decompressTo writes the content of compressed file f to w, by the
-// rules of its suffix, and returns how much of what it wrote is good:
-// all of it, or for a damaged .xz file (errXZDamaged, which libpcp
-// still opens) the whole blocks before the damage.
-func decompressTo(w io.Writer, f *os.File, suffix string) (good int64, err error) {
+// rules of its suffix. An .xz file that opens may have damaged blocks:
+// their content is written as zeros, and holes gives where it is.
+func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span, err error) {
 	br := bufio.NewReaderSize(f, 1<<16)
 	var r io.Reader
-	var blocks []int64 // .xz: where each block's content ends
+	var x *xzFile
 	switch suffix {
 	case ".xz":
 		if magic, _ := br.Peek(len(xzMagic)); !bytes.Equal(magic, xzMagic) {
-			return 0, errors.New("not in xz format")
+			return 0, nil, errors.New("not in xz format")
 		}
-		if blocks, err = xzBlockEnds(f); err != nil {
-			return 0, err
+		if x, err = readXZIndex(f); err != nil {
+			return 0, nil, err
+		}
+		if x.lzma2Only(f) {
+			return x.decodeBlocks(w, f)
 		}
 		if r, err = xz.NewReader(br); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	case ".lzma":
 		if magic, _ := br.Peek(len(xzMagic)); bytes.Equal(magic, xzMagic) {
@@ -59,41 +62,36 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (good int64, err error
 			r = &lzmaAlone{lr, br}
 		}
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	case ".bz2", ".bz":
 		r = &bzip2Family{bzip2.NewReader(br)}
 	case ".gz", ".Z", ".z":
 		r = &gzipFamily{br: br}
 	default:
-		return 0, fmt.Errorf("unknown compression suffix %q", suffix)
+		return 0, nil, fmt.Errorf("unknown compression suffix %q", suffix)
 	}
-	n, err := io.Copy(w, r)
-	if err == nil || suffix != ".xz" {
-		return n, err
+	n, err = io.Copy(w, r)
+	if err == nil || x == nil {
+		return n, nil, err
 	}
-	// An .xz file whose index is sound opens; only its whole blocks
-	// before the damage read (libpcp decodes a block whole or not at
-	// all). The damaged block is the one the decoder was in: the one
+	// An .xz file of filters decodeBlocks does not know, read as a
+	// stream: the damaged block is the one the decoder was in (the one
 	// just finished when the failure is a check made at a block's end,
-	// else the one holding the next byte.
+	// else the one holding the next byte), and nothing after it reads.
 	atEnd := false
 	for _, m := range []string{"checksum error for block", "block padding", "size for block"} {
 		atEnd = atEnd || strings.Contains(err.Error(), m)
 	}
-	good = 0
-	for _, end := range blocks {
-		if end > n || (atEnd && end == n) {
+	good := int64(0)
+	for _, b := range x.blocks {
+		if b.end > n || (atEnd && b.end == n) {
 			break
 		}
-		good = end
+		good = b.end
 	}
-	return good, fmt.Errorf("%w: %v", errXZDamaged, err)
+	return good, []span{{good, math.MaxInt64}}, nil
 }
-
-// errXZDamaged is an .xz file that opens but has a damaged block: its
-// content is the whole blocks before that one.
-var errXZDamaged = errors.New("damaged xz block")
 
 // gzipFamily reads what "gzip -dc" reads: gzip members one after another,
 // or a compress(1) stream (which runs to the end of the file). Zero bytes

@@ -25,21 +25,29 @@ func FuzzLZW(f *testing.F) {
 	})
 }
 
-// FuzzXZIndex feeds the .xz index reader arbitrary files: an error or
-// block ends that never go backwards.
+// FuzzXZIndex feeds the .xz index and block readers arbitrary files: an
+// error, or blocks in order whose content (or holes) fills the size the
+// index gives.
 func FuzzXZIndex(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "multiblock.xz")); err == nil {
 		f.Add(b)
 	}
 	f.Add(append(append([]byte{}, xzMagic...), make([]byte, 30)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ends, err := xzIndexes(bytes.NewReader(b), int64(len(b)))
+		x, err := xzIndex(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			return
 		}
-		for i := 1; i < len(ends); i++ {
-			if ends[i] < ends[i-1] {
-				t.Fatalf("block ends go backwards: %v", ends)
+		for i := 1; i < len(x.blocks); i++ {
+			if x.blocks[i].end < x.blocks[i-1].end || x.blocks[i].at <= x.blocks[i-1].at {
+				t.Fatalf("blocks go backwards: %v", x.blocks)
+			}
+		}
+		// every block decodes or is a hole, never a panic
+		var out bytes.Buffer
+		if len(x.blocks) > 0 && x.lzma2Only(bytes.NewReader(b)) {
+			if n, _, err := x.decodeBlocks(&out, bytes.NewReader(b)); err == nil && n != x.blocks[len(x.blocks)-1].end {
+				t.Fatalf("%d bytes for %d", n, x.blocks[len(x.blocks)-1].end)
 			}
 		}
 	})

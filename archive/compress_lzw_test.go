@@ -16,14 +16,14 @@ import (
 // the table is full).
 func lzwInputs() map[string][]byte {
 	rng := rand.New(rand.NewSource(1))
-	text := make([]byte, 0, 3<<20)
+	text := make([]byte, 0, 1<<18+16)
 	words := []string{"kernel", "percpu", "cpu", "user", "sys", "idle", "disk", "dev", "read", "write", "\n", " ", "0", "1", "42"}
-	for len(text) < 1<<20 {
+	for len(text) < 1<<18 {
 		text = append(text, words[rng.Intn(len(words))]...)
 	}
-	noise := make([]byte, 1<<20)
+	noise := make([]byte, 1<<18)
 	rng.Read(noise)
-	mixed := append(append(append([]byte{}, text[:300000]...), noise[:400000]...), text[300000:700000]...)
+	mixed := append(append(append([]byte{}, text[:100000]...), noise[:150000]...), text[100000:]...)
 	return map[string][]byte{
 		"empty": nil,
 		"one":   []byte("x"),

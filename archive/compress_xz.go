@@ -9,26 +9,39 @@ import (
 	"os"
 )
 
-// xzBlockEnds reads the index of an .xz file from its end, as libpcp
-// does before it reads anything of the file, and returns where each
-// block's content ends in the decompressed data. libpcp 6.0.3 opens
-// only a file that is one stream, with no stream padding after it (its
-// walk back through the file finds no other), so a file with more, or
-// whose footer or index is missing or damaged (a truncated file), gives
-// an error: libpcp cannot open it.
-func xzBlockEnds(f *os.File) ([]int64, error) {
+// xzFile is what the index of an .xz file says: the check its blocks
+// carry, and each block's place and sizes.
+type xzFile struct {
+	check  byte
+	blocks []xzBlock
+}
+
+type xzBlock struct {
+	at       int64 // where the block's header starts in the file
+	unpadded int64 // header, compressed data and check
+	size     int64 // its content's size
+	end      int64 // where its content ends in the decompressed data
+}
+
+// readXZIndex reads the index of an .xz file from its end, as libpcp
+// does before it reads anything of the file. libpcp 6.0.3 opens only a
+// file that is one stream, with no stream padding after it (its walk
+// back through the file finds no other), so a file with more, or whose
+// footer or index is missing or damaged (a truncated file), gives an
+// error: libpcp cannot open it.
+func readXZIndex(f *os.File) (*xzFile, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	return xzIndexes(io.NewSectionReader(f, 0, st.Size()), st.Size())
+	return xzIndex(f, st.Size())
 }
 
 var errXZIndex = errors.New("xz stream footer or index damaged, or not one stream")
 
 const xzHeaderSize = 12
 
-func xzIndexes(r io.ReaderAt, size int64) ([]int64, error) {
+func xzIndex(r io.ReaderAt, size int64) (*xzFile, error) {
 	if size < 2*xzHeaderSize || size%4 != 0 {
 		return nil, errXZIndex
 	}
@@ -48,7 +61,7 @@ func xzIndexes(r io.ReaderAt, size int64) ([]int64, error) {
 	if _, err := r.ReadAt(index, indexAt); err != nil {
 		return nil, err
 	}
-	sizes, blocksSize, err := xzParseIndex(index)
+	blocks, blocksSize, err := xzParseIndex(index)
 	if err != nil {
 		return nil, err
 	}
@@ -63,18 +76,19 @@ func xzIndexes(r io.ReaderAt, size int64) ([]int64, error) {
 		crc32.ChecksumIEEE(head[6:8]) != binary.LittleEndian.Uint32(head[8:12]) {
 		return nil, errXZIndex
 	}
-	ends := make([]int64, len(sizes))
-	var at int64
-	for i, n := range sizes {
-		at += n
-		ends[i] = at
+	at, end := int64(xzHeaderSize), int64(0)
+	for i := range blocks {
+		blocks[i].at = at
+		at += (blocks[i].unpadded + 3) &^ 3
+		end += blocks[i].size
+		blocks[i].end = end
 	}
-	return ends, nil
+	return &xzFile{check: head[7] & 0x0f, blocks: blocks}, nil
 }
 
-// xzParseIndex reads an index: its records' uncompressed sizes, and the
-// space the stream's blocks take.
-func xzParseIndex(b []byte) (sizes []int64, blocks int64, err error) {
+// xzParseIndex reads an index: its records, and the space the stream's
+// blocks take.
+func xzParseIndex(b []byte) (recs []xzBlock, blocks int64, err error) {
 	if len(b) < 8 || b[0] != 0 {
 		return nil, 0, errXZIndex
 	}
@@ -98,7 +112,7 @@ func xzParseIndex(b []byte) (sizes []int64, blocks int64, err error) {
 		if blocks < 0 {
 			return nil, 0, errXZIndex
 		}
-		sizes = append(sizes, int64(size))
+		recs = append(recs, xzBlock{unpadded: int64(unpadded), size: int64(size)})
 	}
 	// padding to a multiple of four, all zero
 	for ; p%4 != 0; p++ {
@@ -109,7 +123,7 @@ func xzParseIndex(b []byte) (sizes []int64, blocks int64, err error) {
 	if p != len(body) {
 		return nil, 0, errXZIndex
 	}
-	return sizes, blocks, nil
+	return recs, blocks, nil
 }
 
 // xzVarint reads the format's variable-length integer (seven bits a

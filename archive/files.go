@@ -75,11 +75,16 @@ func compressedName(path string) (name, suffix string, err error) {
 
 func decompress(f *os.File, suffix string) (*fileData, error) {
 	var buf bytes.Buffer
-	good, err := decompressTo(&buf, f, suffix)
-	if err != nil && !errors.Is(err, errXZDamaged) {
+	_, holes, err := decompressTo(&buf, f, suffix)
+	if err != nil {
 		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
 	}
-	return &fileData{b: buf.Bytes()[:good]}, nil
+	b := buf.Bytes()
+	if len(holes) > 0 {
+		// read in order, the file ends for us where libpcp's reads fail
+		b = b[:min(int64(len(b)), holes[0].off)]
+	}
+	return &fileData{b: b}, nil
 }
 
 // baseName strips an archive file's suffix (".meta", ".index" or a volume

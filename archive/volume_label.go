@@ -52,7 +52,7 @@ func (a *Archive) volumeLabel(vol int, features bool) (Label, error) {
 	if !readsMagic(src, xzMagic) {
 		return Label{}, errLogRec(0, "cannot decompress "+name+": not in xz format")
 	}
-	if _, err := xzBlockEnds(src); err != nil {
+	if _, err := readXZIndex(src); err != nil {
 		return Label{}, errLogRec(0, "cannot decompress "+name+": "+err.Error())
 	}
 	r, err := xz.NewReader(bufio.NewReaderSize(io.NewSectionReader(src, 0, 1<<62), 1<<16))

@@ -1,0 +1,238 @@
+package archive
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"hash/crc64"
+	"io"
+
+	"github.com/ulikunitz/xz/lzma"
+)
+
+// libpcp reads an .xz file a block at a time, each block decoded whole
+// or not at all: a damaged block is a hole in the content, and the
+// blocks after it still read. decodeBlocks does the same for blocks of
+// xz's usual make (one LZMA2 filter); a file with others is read as a
+// stream instead (errXZFilters).
+
+// span is a range of decompressed content that cannot be read.
+type span struct{ off, end int64 }
+
+var errXZFilters = errors.New("xz block filters other than LZMA2 alone")
+
+// errXZBlock is a block that does not decode.
+var errXZBlock = errors.New("damaged xz block")
+
+var crc64Table = crc64.MakeTable(crc64.ECMA)
+
+// xzCheckSize is the size of each check type's value.
+func xzCheckSize(check byte) (int64, bool) {
+	switch check {
+	case 0:
+		return 0, true
+	case 1:
+		return 4, true
+	case 4:
+		return 8, true
+	case 10:
+		return 32, true
+	}
+	return 0, false
+}
+
+func (x *xzFile) newHash() hash.Hash {
+	switch x.check {
+	case 1:
+		return crc32.NewIEEE()
+	case 4:
+		return crc64.New(crc64Table)
+	case 10:
+		return sha256.New()
+	}
+	return nil
+}
+
+// lzma2Only reports whether every block that has a sound header uses
+// the LZMA2 filter alone, with a check this reader computes, so that
+// decodeBlocks can read the file.
+func (x *xzFile) lzma2Only(r io.ReaderAt) bool {
+	if _, ok := xzCheckSize(x.check); !ok {
+		return false
+	}
+	for _, b := range x.blocks {
+		if _, err := x.copyBlock(io.Discard, r, b, true); errors.Is(err, errXZFilters) {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeBlocks writes the content of every block to w in order, zeros
+// in place of a damaged block's, and returns the damaged blocks' spans.
+func (x *xzFile) decodeBlocks(w io.Writer, r io.ReaderAt) (int64, []span, error) {
+	if _, ok := xzCheckSize(x.check); !ok {
+		return 0, nil, errXZFilters
+	}
+	var n int64
+	var holes []span
+	zeros := make([]byte, 1<<16)
+	for _, b := range x.blocks {
+		got, err := x.copyBlock(w, r, b, false)
+		n += got
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, errXZFilters):
+			return n, nil, err
+		case !errors.Is(err, errXZBlock):
+			return n, nil, err // the writer's
+		}
+		holes = append(holes, span{b.end - b.size, b.end})
+		for got < b.size {
+			k, err := w.Write(zeros[:min(int64(len(zeros)), b.size-got)])
+			got += int64(k)
+			n += int64(k)
+			if err != nil {
+				return n, nil, err
+			}
+		}
+	}
+	return n, holes, nil
+}
+
+// copyBlock decodes block b into w, checking it as liblzma does.
+// With headerOnly it stops after the header, having found its filters.
+func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly bool) (int64, error) {
+	var size [1]byte
+	if _, err := r.ReadAt(size[:], b.at); err != nil || size[0] == 0 {
+		return 0, errXZBlock
+	}
+	hsize := (int64(size[0]) + 1) * 4
+	hdr := make([]byte, hsize)
+	if _, err := r.ReadAt(hdr, b.at); err != nil {
+		return 0, errXZBlock
+	}
+	body := hdr[:hsize-4]
+	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(hdr[hsize-4:]) {
+		return 0, errXZBlock
+	}
+	flags := body[1]
+	if flags&0x3c != 0 {
+		return 0, errXZBlock
+	}
+	p := 2
+	checkSize, _ := xzCheckSize(x.check)
+	compSize := b.unpadded - hsize - checkSize
+	if compSize <= 0 {
+		return 0, errXZBlock
+	}
+	if flags&0x40 != 0 {
+		if v, ok := xzVarint(body, &p); !ok || int64(v) != compSize {
+			return 0, errXZBlock
+		}
+	}
+	if flags&0x80 != 0 {
+		if v, ok := xzVarint(body, &p); !ok || int64(v) != b.size {
+			return 0, errXZBlock
+		}
+	}
+	if flags&3 != 0 {
+		return 0, errXZFilters
+	}
+	id, ok1 := xzVarint(body, &p)
+	nprops, ok2 := xzVarint(body, &p)
+	if !ok1 || !ok2 {
+		return 0, errXZBlock
+	}
+	if id != 0x21 || nprops != 1 {
+		return 0, errXZFilters
+	}
+	if p >= len(body) {
+		return 0, errXZBlock
+	}
+	prop := body[p]
+	p++
+	if prop > 40 || !bytes.Equal(body[p:], make([]byte, len(body)-p)) {
+		return 0, errXZBlock
+	}
+	if headerOnly {
+		return 0, nil
+	}
+	// The dictionary need hold no more than the block's content.
+	dict := int64(2|prop&1) << (prop/2 + 11)
+	if prop == 40 {
+		dict = 1<<32 - 1
+	}
+	dict = max(min(dict, b.size), lzma.MinDictCap)
+	lr, err := lzma.Reader2Config{DictCap: int(dict)}.NewReader2(io.NewSectionReader(r, b.at+hsize, compSize))
+	if err != nil {
+		return 0, errXZBlock
+	}
+	h := x.newHash()
+	dst := w
+	if h != nil {
+		dst = io.MultiWriter(w, h)
+	}
+	n, err := copyCounted(dst, lr, b.size)
+	if err != nil {
+		if errors.Is(err, errWrite) {
+			return n, err
+		}
+		return n, errXZBlock
+	}
+	if k, err := lr.Read(make([]byte, 1)); k != 0 || err != io.EOF {
+		return n, errXZBlock // more content than the index says
+	}
+	padded := (compSize + 3) &^ 3
+	tail := make([]byte, padded-compSize+checkSize)
+	if _, err := r.ReadAt(tail, b.at+hsize+compSize); err != nil {
+		return n, errXZBlock
+	}
+	if !bytes.Equal(tail[:padded-compSize], make([]byte, padded-compSize)) {
+		return n, errXZBlock
+	}
+	if h != nil {
+		sum := h.Sum(nil)
+		if x.check != 10 {
+			// CRC32 and CRC64 are stored least significant byte first
+			for i, j := 0, len(sum)-1; i < j; i, j = i+1, j-1 {
+				sum[i], sum[j] = sum[j], sum[i]
+			}
+		}
+		if !bytes.Equal(sum, tail[padded-compSize:]) {
+			return n, errXZBlock
+		}
+	}
+	return n, nil
+}
+
+// errWrite marks an error of the destination, not of the block.
+var errWrite = errors.New("writing decompressed content")
+
+// copyCounted copies exactly n bytes from src to dst; a short source
+// is io.ErrUnexpectedEOF.
+func copyCounted(dst io.Writer, src io.Reader, n int64) (int64, error) {
+	buf := make([]byte, 1<<16)
+	var done int64
+	for done < n {
+		k, err := src.Read(buf[:min(int64(len(buf)), n-done)])
+		if k > 0 {
+			if _, werr := dst.Write(buf[:k]); werr != nil {
+				return done, fmt.Errorf("%w: %w", errWrite, werr)
+			}
+			done += int64(k)
+		}
+		if err == io.EOF && done < n {
+			return done, io.ErrUnexpectedEOF
+		}
+		if err != nil && err != io.EOF {
+			return done, err
+		}
+	}
+	return done, nil
+}
