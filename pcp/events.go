@@ -24,7 +24,14 @@ var (
 
 // errEventArray is an event array whose records run past its end, which
 // libpcp's checks report as PM_ERR_TOOSMALL.
-var errEventArray = fmt.Errorf("%w: event array is truncated", ErrTooSmall)
+var errEventArray error = eventArrayError{}
+
+// eventArrayError is errEventArray's type: a package-level fmt.Errorf
+// would run fmt at every program's start-up.
+type eventArrayError struct{}
+
+func (eventArrayError) Error() string { return ErrTooSmall.Error() + ": event array is truncated" }
+func (eventArrayError) Unwrap() error { return ErrTooSmall }
 
 var hostOrder = binary.NativeEndian
 

@@ -2,7 +2,6 @@ package pcp
 
 import (
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -142,7 +141,11 @@ type unitsWord struct {
 
 // The words, in libpcp's order: the first that matches wins, which is
 // what makes "count x 10^2" scale 2 but "count x 10^8" scale 1 to the
-// 8th power.
+// 8th power. The space words are, for each scale from K to Y, the eight
+// forms libpcp lists ("KB", "KiB", "Kbytes", "Kbyte", "Kibibytes",
+// "Kibibyte", "Kilobytes", "Kilobyte"), after "bytes" and "byte" and
+// before "space-n"; TestUnitsSpaceWords checks the literal against that
+// rule. Literals cost nothing at start-up.
 var (
 	unitsTimeWords = []unitsWord{
 		{"nanoseconds", 0}, {"nanosecond", 0}, {"nanosec", 0}, {"ns", 0},
@@ -156,7 +159,29 @@ var (
 		{"time-9", 9}, {"time-10", 10}, {"time-11", 11}, {"time-12", 12},
 		{"time-13", 13}, {"time-14", 14}, {"time-15", 15}, {"time-1", 1},
 	}
-	unitsSpaceWords = unitsBuildSpaceWords()
+	unitsSpaceWords = []unitsWord{
+		{"bytes", 0}, {"byte", 0}, {"KB", 1}, {"KiB", 1},
+		{"Kbytes", 1}, {"Kbyte", 1}, {"Kibibytes", 1}, {"Kibibyte", 1},
+		{"Kilobytes", 1}, {"Kilobyte", 1}, {"MB", 2}, {"MiB", 2},
+		{"Mbytes", 2}, {"Mbyte", 2}, {"Mebibytes", 2}, {"Mebibyte", 2},
+		{"Megabytes", 2}, {"Megabyte", 2}, {"GB", 3}, {"GiB", 3},
+		{"Gbytes", 3}, {"Gbyte", 3}, {"Gibibytes", 3}, {"Gibibyte", 3},
+		{"Gigabytes", 3}, {"Gigabyte", 3}, {"TB", 4}, {"TiB", 4},
+		{"Tbytes", 4}, {"Tbyte", 4}, {"Tebibytes", 4}, {"Tebibyte", 4},
+		{"Terabytes", 4}, {"Terabyte", 4}, {"PB", 5}, {"PiB", 5},
+		{"Pbytes", 5}, {"Pbyte", 5}, {"Pebibytes", 5}, {"Pebibyte", 5},
+		{"Petabytes", 5}, {"Petabyte", 5}, {"EB", 6}, {"EiB", 6},
+		{"Ebytes", 6}, {"Ebyte", 6}, {"Exbibytes", 6}, {"Exbibyte", 6},
+		{"Exabytes", 6}, {"Exabyte", 6}, {"ZB", 7}, {"ZiB", 7},
+		{"Zbytes", 7}, {"Zbyte", 7}, {"Zebibytes", 7}, {"Zebibyte", 7},
+		{"Zettabytes", 7}, {"Zettabyte", 7}, {"YB", 8}, {"YiB", 8},
+		{"Ybytes", 8}, {"Ybyte", 8}, {"Yobibytes", 8}, {"Yobibyte", 8},
+		{"Yottabytes", 8}, {"Yottabyte", 8}, {"space-0", 0}, {"space-2", 2},
+		{"space-3", 3}, {"space-4", 4}, {"space-5", 5}, {"space-6", 6},
+		{"space-7", 7}, {"space-8", 8}, {"space-9", 9}, {"space-10", 10},
+		{"space-11", 11}, {"space-12", 12}, {"space-13", 13}, {"space-14", 14},
+		{"space-15", 15}, {"space-1", 1},
+	}
 	unitsCountWords = []unitsWord{
 		{"count x 10^-8", -8}, {"count x 10^-7", -7}, {"count x 10^-6", -6},
 		{"count x 10^-5", -5}, {"count x 10^-4", -4}, {"count x 10^-3", -3},
@@ -173,28 +198,6 @@ var (
 		{"^13", 13}, {"^14", 14}, {"^15", 15}, {"^1", 1},
 	}
 )
-
-// unitsBuildSpaceWords lists, for each scale from K to Y, the same eight forms
-// libpcp lists ("KB", "KiB", "Kbytes", "Kbyte", "Kibibytes", "Kibibyte",
-// "Kilobytes", "Kilobyte"), after "bytes" and "byte" and before "space-n".
-func unitsBuildSpaceWords() []unitsWord {
-	w := []unitsWord{{"bytes", 0}, {"byte", 0}}
-	for i, names := range [][2]string{
-		{"Kibi", "Kilo"}, {"Mebi", "Mega"}, {"Gibi", "Giga"}, {"Tebi", "Tera"},
-		{"Pebi", "Peta"}, {"Exbi", "Exa"}, {"Zebi", "Zetta"}, {"Yobi", "Yotta"},
-	} {
-		p := names[0][:1]
-		for _, s := range []string{p + "B", p + "iB", p + "bytes", p + "byte",
-			names[0] + "bytes", names[0] + "byte", names[1] + "bytes", names[1] + "byte"} {
-			w = append(w, unitsWord{s, i + 1})
-		}
-	}
-	w = append(w, unitsWord{"space-0", 0})
-	for i := 2; i <= 15; i++ {
-		w = append(w, unitsWord{"space-" + strconv.Itoa(i), i})
-	}
-	return append(w, unitsWord{"space-1", 1})
-}
 
 // cIsSpace is C's isspace in the C locale.
 func cIsSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }

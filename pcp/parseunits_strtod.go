@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // unitsStrtod reads a number from the start of s as glibc's strtod does in
@@ -295,14 +296,17 @@ const strtodMinNormal = 0x1p-1022
 // strtodTinyBound is 2^-1022 - 2^-1076: the exact values below it round, to 53
 // bits and an unbounded exponent, to less than 2^-1022. glibc sets ERANGE
 // when such a tiny value does not convert exactly.
-var strtodTinyBound = new(big.Rat).Sub(
-	new(big.Rat).SetFloat64(strtodMinNormal),
-	new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 1076)))
+// It is made when first needed, as only tiny numbers need it.
+var strtodTinyBound = sync.OnceValue(func() *big.Rat {
+	return new(big.Rat).Sub(
+		new(big.Rat).SetFloat64(strtodMinNormal),
+		new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 1076)))
+})
 
 // strtodTinyInexact reports whether the exact value r (non-negative; cut if
 // digits were dropped from it) is tiny and v is not exactly it.
 func strtodTinyInexact(r *big.Rat, v float64, cut bool) bool {
-	if r.Cmp(strtodTinyBound) >= 0 {
+	if r.Cmp(strtodTinyBound()) >= 0 {
 		return false
 	}
 	return cut || r.Cmp(new(big.Rat).SetFloat64(v)) != 0

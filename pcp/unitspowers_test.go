@@ -9,6 +9,7 @@ import (
 	"go/format"
 	"math/big"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -99,5 +100,34 @@ func TestUnitsPowersTable(t *testing.T) {
 				t.Errorf("time scale %d ^%d = %v, want %v", s, n+unitsMinPower, got.time[s][n], want.time[s][n])
 			}
 		}
+	}
+}
+
+// unitsBuildSpaceWords lists, for each scale from K to Y, the same eight forms
+// libpcp lists ("KB", "KiB", "Kbytes", "Kbyte", "Kibibytes", "Kibibyte",
+// "Kilobytes", "Kilobyte"), after "bytes" and "byte" and before "space-n".
+func unitsBuildSpaceWords() []unitsWord {
+	w := []unitsWord{{"bytes", 0}, {"byte", 0}}
+	for i, names := range [][2]string{
+		{"Kibi", "Kilo"}, {"Mebi", "Mega"}, {"Gibi", "Giga"}, {"Tebi", "Tera"},
+		{"Pebi", "Peta"}, {"Exbi", "Exa"}, {"Zebi", "Zetta"}, {"Yobi", "Yotta"},
+	} {
+		p := names[0][:1]
+		for _, s := range []string{p + "B", p + "iB", p + "bytes", p + "byte",
+			names[0] + "bytes", names[0] + "byte", names[1] + "bytes", names[1] + "byte"} {
+			w = append(w, unitsWord{s, i + 1})
+		}
+	}
+	w = append(w, unitsWord{"space-0", 0})
+	for i := 2; i <= 15; i++ {
+		w = append(w, unitsWord{"space-" + strconv.Itoa(i), i})
+	}
+	return append(w, unitsWord{"space-1", 1})
+}
+
+// The literal table of space words is the one libpcp's rule gives.
+func TestUnitsSpaceWords(t *testing.T) {
+	if want := unitsBuildSpaceWords(); !slices.Equal(unitsSpaceWords, want) {
+		t.Errorf("unitsSpaceWords = %v,\nwant %v", unitsSpaceWords, want)
 	}
 }
