@@ -22,6 +22,7 @@ type genQueue struct {
 	hasF     bool  // an event failing to decode was appended
 	dirty    bool  // appended to since its reader last fetched
 	shut     bool
+	unread   bool // no client reads it
 }
 
 // genQueueScript writes a random event queue script whose reads stay
@@ -34,8 +35,8 @@ type genQueue struct {
 // events failing to decode go only to single-reader queues; queues are
 // all made at the start. Everything else is random: sizes, memory limits
 // small enough to overflow, events larger than the queue, access, filters
-// and their changes, decoders making no or two records, counters and
-// shutdowns.
+// and their changes, decoders making no or two records, counters,
+// shutdowns, and active queues nobody reads.
 func genQueueScript(r *rand.Rand) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -49,6 +50,13 @@ func genQueueScript(r *rand.Rand) string {
 	}
 	if r.IntN(4) == 0 {
 		line("queue %s 10", queues[0].name) // a duplicate
+	}
+	if r.IntN(4) == 0 {
+		// an active queue nobody reads: events kept for the announced
+		// readers, pushed out by the memory limit
+		q := &genQueue{name: "qa", unread: true}
+		queues = append(queues, q)
+		line("active qa %d %d", limits[r.IntN(len(limits))], 1+r.IntN(3))
 	}
 	if r.IntN(6) == 0 {
 		line("active bad 0 1") // no memory
@@ -72,7 +80,7 @@ func genQueueScript(r *rand.Rand) string {
 		line("client %d", c)
 		registered[c] = true
 		for _, q := range queues {
-			if len(q.readers) > 0 && (!q.lockstep || len(q.readers) >= 3) || r.IntN(3) == 0 {
+			if q.unread || len(q.readers) > 0 && (!q.lockstep || len(q.readers) >= 3) || r.IntN(3) == 0 {
 				continue
 			}
 			q.readers = append(q.readers, c)

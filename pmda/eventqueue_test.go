@@ -244,3 +244,47 @@ func TestEventQueueDecodeError(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestEventQueueStats(t *testing.T) {
+	var qs EventQueues
+	q, _ := qs.NewQueue("q", 100)
+	qs.NewClient(1)
+	qs.NewClient(2)
+	q.SetAccess(1, true)
+	if _, err := q.FetchRecords(1, decodeString); !errors.Is(err, ErrNoValue) {
+		t.Errorf("no records: %v", err)
+	}
+	q.Append([]byte("abc"), time.Unix(5, 0))
+	q.Append([]byte("0123456789"), time.Unix(6, 0))
+	a, err := q.FetchRecords(1, decodeString)
+	if err != nil || a.VBP == nil || a.VBP.Type != pcp.TypeEvent {
+		t.Fatalf("records: %+v %v", a, err)
+	}
+	want := []struct {
+		s    QueueStat
+		a    pcp.Atom
+		desc pcp.Desc
+	}{
+		{QueueCounter, pcp.Atom{UL: 2}, pcp.Desc{Type: pcp.TypeU32, InDom: pcp.InDomNull, Sem: pcp.SemCounter, Units: pcp.Units{DimCount: 1}}},
+		{QueueBytes, pcp.Atom{ULL: 13}, pcp.Desc{Type: pcp.TypeU64, InDom: pcp.InDomNull, Sem: pcp.SemCounter, Units: pcp.Units{DimSpace: 1, ScaleSpace: pcp.SpaceByte}}},
+		{QueueClients, pcp.Atom{UL: 1}, pcp.Desc{Type: pcp.TypeU32, InDom: pcp.InDomNull, Sem: pcp.SemInstant, Units: pcp.Units{DimCount: 1}}},
+		{QueueMemory, pcp.Atom{ULL: 0}, pcp.Desc{Type: pcp.TypeU64, InDom: pcp.InDomNull, Sem: pcp.SemInstant, Units: pcp.Units{DimSpace: 1, ScaleSpace: pcp.SpaceByte}}},
+	}
+	for _, w := range want {
+		got, err := q.Stat(w.s)
+		if err != nil || got != w.a || w.s.Desc() != w.desc {
+			t.Errorf("stat %d: %+v %v, desc %+v", w.s, got, err, w.s.Desc())
+		}
+	}
+	if got := qs.ClientsAtom(); got.UL != 2 {
+		t.Errorf("clients %d", got.UL)
+	}
+	// a released queue's statistics are -EINVAL, as PCP's
+	qs.EndClient(1)
+	q.Shutdown()
+	for _, s := range []QueueStat{QueueCounter, QueueBytes, QueueClients, QueueMemory} {
+		if _, err := q.Stat(s); !errors.Is(err, pcp.Error(-int32(syscall.EINVAL))) {
+			t.Errorf("stat %d of a released queue: %v", s, err)
+		}
+	}
+}
