@@ -13,6 +13,10 @@ type flags struct {
 }
 
 func command(f *flags) *cli.Command {
+	// PCP's pmdumplog lists -V in its usage but its getopt string lacks
+	// the letter: only --version works.
+	version := cli.OptVersion
+	version.LongOnly = true
 	return &cli.Command{
 		Name:  "pmdumplog",
 		Usage: "[options] [archive [metricname ...]]",
@@ -41,7 +45,7 @@ func command(f *flags) *cli.Command {
 			{Short: 'x', Help: "include date, usec (-xx) and Epoch (-xxx) in reported timestamps"},
 			cli.OptTimezone,
 			cli.OptHostZone,
-			cli.OptVersion,
+			version,
 			cli.OptHelp,
 		},
 		Handle: f.handle,

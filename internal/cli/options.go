@@ -52,6 +52,7 @@ const (
 	stdGuiMode
 	stdGuiPort
 	stdDerived
+	stdDebugFlag
 )
 
 // Header starts a section of the usage message, PMAPI_OPTIONS_HEADER.
@@ -62,9 +63,12 @@ func (o Option) IsHeader() bool { return o.header }
 
 // The standard options, with PCP's names, letters and help lines.
 var (
-	OptAlign     = Option{"align", 'A', "TIME", "align sample times on natural boundaries", false, false, stdAlign}
-	OptArchive   = Option{"archive", 'a', "FILE", "metrics source is a PCP log archive", false, false, stdArchive}
-	OptDebug     = Option{"debug", 'D', "DBG", "", false, false, stdDebug}
+	OptAlign   = Option{"align", 'A', "TIME", "align sample times on natural boundaries", false, false, stdAlign}
+	OptArchive = Option{"archive", 'a', "FILE", "metrics source is a PCP log archive", false, false, stdArchive}
+	OptDebug   = Option{"debug", 'D', "DBG", "", false, false, stdDebug}
+	// OptDebugFlag is -D as the tools that parse it themselves (pmlogger,
+	// dbpmda) take it: the same names, refused in their own words.
+	OptDebugFlag = Option{"debug", 'D', "DBG", "", false, false, stdDebugFlag}
 	OptHost      = Option{"host", 'h', "HOST", "metrics source is PMCD on host", false, false, stdHost}
 	OptContainer = Option{"container", 0, "NAME", "specify an individual container to be queried", false, false, stdContainer}
 	OptLocalPMDA = Option{"local-PMDA", 'L', "", "metrics source is local connection to a PMDA", false, false, stdLocalPMDA}

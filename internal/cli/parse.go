@@ -219,9 +219,13 @@ func (p *Parsed) standard(o Option, arg string) {
 		p.Align = arg
 	case stdArchive:
 		p.AddArchive(arg)
-	case stdDebug:
+	case stdDebug, stdDebugFlag:
 		if !validDebug(arg) {
-			p.Errorf("unrecognized debug options specification (%s)", arg)
+			what := "options"
+			if o.std == stdDebugFlag {
+				what = "flag"
+			}
+			p.Errorf("unrecognized debug %s specification (%s)", what, arg)
 			return
 		}
 		p.Debug = append(p.Debug, arg)
