@@ -207,6 +207,8 @@ func TestTimeWindowAgainstLibpcp(t *testing.T) {
 		1784000000, // Tue Jul 14 03:33:20 2026 UTC, summer in the north
 		1774746000, // Sun Mar 29 01:00:00 2026 UTC, Europe's change to summer time
 		1101343000, // inside the archive's bounds below
+		1793511000, // Sun Nov  1 05:30:00 2026 UTC, half an hour before America's return to standard time
+		1792888200, // Sun Oct 25 00:30:00 2026 UTC, half an hour before Europe's
 	}
 	archive := [2]pcp.Timestamp{{Sec: 1101340206, Nsec: 248424000}, {Sec: 1101343086, Nsec: 250880000}}
 	var cases []windowCase

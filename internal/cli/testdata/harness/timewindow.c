@@ -108,6 +108,21 @@ main(void)
 	    } else
 		args[i] = NULL;
 	}
+	/*
+	 * glibc's mktime starts from the zone offset it found last time,
+	 * which decides between the two readings of a local time repeated
+	 * when summer time ends.  A call in UTC first puts that back to
+	 * where a new process (a PCP tool) starts.
+	 */
+	{
+	    struct tm utc;
+	    memset(&utc, 0, sizeof(utc));
+	    utc.tm_year = 100;
+	    utc.tm_mday = 1;
+	    setenv("TZ", "UTC", 1);
+	    tzset();
+	    mktime(&utc);
+	}
 	char *zone = field[0];
 	unescape(zone);
 	if (pmNewZone(zone) < 0) {
