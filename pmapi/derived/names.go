@@ -2,7 +2,6 @@ package derived
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gopcp/gopcp/derive"
 	"github.com/gopcp/gopcp/pcp"
@@ -63,7 +62,16 @@ func (s treeSource) LookupNames(_ context.Context, names []string) ([]pcp.PMID, 
 	return ids, nil
 }
 
-var errNoContext = fmt.Errorf("derived: namespace without a context: %w", pcp.ErrNoContext)
+var errNoContext error = noContextError{}
+
+// noContextError is errNoContext's type: a package-level fmt.Errorf would
+// run fmt at every program's start-up.
+type noContextError struct{}
+
+func (noContextError) Error() string {
+	return "derived: namespace without a context: " + pcp.ErrNoContext.Error()
+}
+func (noContextError) Unwrap() error { return pcp.ErrNoContext }
 
 func (treeSource) LookupDescs(context.Context, []pcp.PMID) ([]pcp.Desc, error) {
 	return nil, errNoContext
