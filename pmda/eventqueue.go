@@ -176,7 +176,9 @@ func (q *EventQueue) Memory() uint64 {
 	return uint64(q.size)
 }
 
-// Clients is the number of clients reading the queue (pmdaEventQueueClients).
+// Clients is the number of clients reading the queue, counting announced
+// readers of an active queue no client stands for yet
+// (pmdaEventQueueClients).
 func (q *EventQueue) Clients() uint32 {
 	q.q.mu.Lock()
 	defer q.q.mu.Unlock()
