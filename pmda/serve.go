@@ -1,11 +1,13 @@
 package pmda
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"time"
 
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -16,7 +18,17 @@ import (
 // which returns nil. A malformed PDU ends it with an error wrapping
 // pcp.ErrIPC; ctx ends it with ctx's error. Serve closes neither r nor w.
 func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	pr := pdu.NewReader(r)
+	// A socket's or non-blocking pipe's reads and writes skip Go's
+	// blocking-call bookkeeping (pdu.Direct), and reads are buffered so
+	// that a request's header and body come in one call; Serve has the
+	// stream to itself until it ends.
+	if s, ok := r.(pdu.Stream); ok {
+		r = pdu.Direct(s)
+	}
+	if s, ok := w.(pdu.Stream); ok {
+		w = pdu.Direct(s)
+	}
+	pr := pdu.NewReader(newBufferedReader(r))
 	pw := pdu.NewWriter(w)
 	if _, err := pdu.AgentHandshake(ctx, pr, pw, a.flags); err != nil {
 		return fmt.Errorf("pmda: %s: handshake: %w", a.name, err)
@@ -54,3 +66,20 @@ func (a *Agent) ServeListener(ctx context.Context, ln net.Listener) error {
 	defer conn.Close()
 	return a.Serve(ctx, conn, conn)
 }
+
+// bufferedReader reads through a buffer and keeps the read deadline of
+// the stream beneath settable, when it has one, for ctx's cancellation.
+type bufferedReader struct {
+	*bufio.Reader
+	dl interface{ SetReadDeadline(time.Time) error }
+}
+
+func newBufferedReader(r io.Reader) io.Reader {
+	b := bufio.NewReaderSize(r, 16<<10)
+	if dl, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
+		return &bufferedReader{b, dl}
+	}
+	return b
+}
+
+func (b *bufferedReader) SetReadDeadline(t time.Time) error { return b.dl.SetReadDeadline(t) }
