@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -42,6 +43,7 @@ type flags struct {
 	config, logFile, labelHost, note, endTime string
 	check, report, localTZ, primary, linger   bool
 	daemon, localPMDA                         bool
+	username                                  string
 	targetPID                                 int
 	pmlcVersion                               int
 	interval                                  time.Duration
@@ -123,6 +125,7 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 			f.targetPID = n
 		}
 	case 'U':
+		f.username = arg
 		f.daemon = true
 	case 'l':
 		f.logFile = arg
@@ -242,11 +245,19 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		}
 	}
 	sessionStart := time.Now()
+	// A daemon (-P, -U, or started by PCP's scripts) runs as the PCP
+	// user, or -U's, from here on.
+	if f.daemon && !setIdentity(f.username, stderr, prog) {
+		return 1
+	}
 
 	// Messages go to the log file (pmlogger.log unless -l says), which
-	// starts with a header; with -C they go to stderr.
+	// starts with a header and becomes the standard error, so that a
+	// re-execution after SIGUSR2 (PMLOGGER_REEXEC set) goes on writing
+	// to it, headerless, as PCP's does; with -C they go to stderr.
 	logw := stderr
-	if !f.check {
+	reexec := os.Getenv("PMLOGGER_REEXEC") != ""
+	if !f.check && !reexec {
 		name := f.logFile
 		if name == "" {
 			name = "pmlogger.log"
@@ -262,6 +273,9 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 			fmt.Fprintf(lf, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
 		}()
 		logw = lf
+		if stderr == io.Writer(os.Stderr) {
+			syscall.Dup3(int(lf.Fd()), 2, 0)
+		}
 		hn, _ := os.Hostname()
 		fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 	}
@@ -273,7 +287,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	defer stop()
 	var caught atomic.Int32
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR2)
 	defer signal.Stop(sigs)
 	go func() {
 		select {
@@ -405,15 +419,40 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	defer ln.Close()
 	opt.Port = port
-	lg, err := pmlogger.New(ctx, ctxSrc, cfg, opt)
+	// A name with strftime conversions is expanded, and made unique
+	// with a "-NN" suffix (a re-execution may come within the minute).
+	base, uniq := pmlogger.ArchiveName(p.Args[0], time.Now())
+	var lg *pmlogger.Logger
+	for suff := -1; suff < 99; suff++ {
+		opt.Archive = base
+		if suff >= 0 {
+			opt.Archive = fmt.Sprintf("%s-%02d", base, suff)
+		}
+		lg, err = pmlogger.New(ctx, ctxSrc, cfg, opt)
+		var pe *os.PathError
+		if errors.Is(err, os.ErrExist) && errors.As(err, &pe) {
+			fmt.Fprintf(logw, "__pmLogNewFile: \"%s\" already exists, not over-written\n", pe.Path)
+		}
+		if err == nil || !errors.Is(err, os.ErrExist) || !uniq {
+			break
+		}
+	}
 	if err != nil {
-		fmt.Fprintf(logw, "%s: %v\n", prog, err)
+		if errors.Is(err, os.ErrExist) {
+			label := f.labelHost
+			if label == "" {
+				label = name
+			}
+			fmt.Fprintf(logw, "__pmLogCreate(%s, %s, ...): File exists\n", label, opt.Archive)
+		} else {
+			fmt.Fprintf(logw, "%s: %v\n", prog, err)
+		}
 		return 1
 	}
 	lg.SetConnSpec(host)
-	fmt.Fprintf(logw, "Archive basename: %s\n", p.Args[0])
+	fmt.Fprintf(logw, "Archive basename: %s\n", opt.Archive)
 	defer f.cleanup()
-	if code := f.ports(logw, prog, port, name, p.Args[0]); code != 0 {
+	if code := f.ports(logw, prog, port, name, opt.Archive); code != 0 {
 		lg.Close(context.Background())
 		return code
 	}
@@ -468,8 +507,43 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	if msg == "" {
 		msg = "End of run time"
 	}
+	if caught.Load() == int32(syscall.SIGUSR2) {
+		// SIGUSR2: start again with the same arguments (and "-m
+		// reexec"), as PCP's log rotation asks; the archive name's
+		// conversions give the new archive.
+		fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, reexec\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
+		args := reexecArgs(argv)
+		fmt.Fprintf(logw, "\n=== pmlogger: reexec cmdlne: %s\n", strings.Join(args, " "))
+		f.cleanup()
+		ln.Close()
+		os.Setenv("PMLOGGER_REEXEC", "1")
+		path, err := exec.LookPath(args[0])
+		if err != nil {
+			path, _ = os.Executable()
+		}
+		err = syscall.Exec(path, args, os.Environ())
+		fmt.Fprintf(logw, "Error: execvp returned unexpectedly: %v\n", err)
+		return 1
+	}
 	fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, exiting\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
 	return 0
+}
+
+// reexecArgs is the command line a re-execution runs: the original one
+// without its -m note and with "-mreexec" before the archive name.
+func reexecArgs(argv []string) []string {
+	var out []string
+	for i := 0; i < len(argv); i++ {
+		if i > 0 && strings.HasPrefix(argv[i], "-m") {
+			if argv[i] == "-m" {
+				i++
+			}
+			continue
+		}
+		out = append(out, argv[i])
+	}
+	n := len(out)
+	return append(out[:n-1:n-1], "-mreexec", out[n-1])
 }
 
 func pcpNow() pcp.Timestamp { return pcp.TimestampOf(time.Now()) }

@@ -115,6 +115,17 @@ func (l *runningLogger) stop(done chan error) {
 	}
 }
 
+// Exited reports whether the logger has ended.
+func (l *runningLogger) Exited() bool {
+	select {
+	case err := <-l.done:
+		l.done <- err
+		return true
+	default:
+		return false
+	}
+}
+
 // Stop ends the logger and returns its log.
 func (l *runningLogger) Stop() string {
 	l.stopFn()

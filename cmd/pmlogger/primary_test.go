@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -274,5 +275,69 @@ func TestWatchPIDAgainstPCP(t *testing.T) {
 	}
 	if logs[theirs] != logs[ours] {
 		t.Errorf("logs differ:\nPCP's:\n%s\nours:\n%s", logs[theirs], logs[ours])
+	}
+}
+
+// TestSIGUSR2AgainstPCP sends SIGUSR2 to PCP's pmlogger and ours, each
+// logging to an archive named with strftime conversions: each finishes
+// its archive, runs itself again with "-mreexec" (the same process id,
+// the log carried on without a new header), and, the expanded name being
+// taken, logs to its "-00" archive, which the port map file then names.
+// The logs are the same and every archive passes PCP's pmlogcheck.
+func TestSIGUSR2AgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	me, err := user.Current()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { sample.long.one }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// -U keeps the re-executed logger (a daemon then) as this user.
+	args := []string{"-h", p.Host(), "-c", cfg, "-U", me.Username, "-m", "a note"}
+	logs := map[string]string{}
+	for _, name := range []string{"pcp", "our"} {
+		l, msg := launch(t, p, bin, name == "pcp", filepath.Join(dir, name+"-%Y"), args...)
+		if l == nil {
+			if name == "pcp" {
+				t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
+			}
+			t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
+		}
+		l.cmd.Process.Signal(syscall.SIGUSR2)
+		year := strconv.Itoa(time.Now().Year())
+		second := filepath.Join(dir, name+"-"+year+"-00")
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			if b, err := os.ReadFile(l.mapFile); err == nil && strings.Contains(string(b), second+"\n") {
+				break
+			}
+			if time.Now().After(deadline) || l.Exited() {
+				data, _ := os.ReadFile(l.log)
+				if name == "pcp" {
+					t.Skipf("PCP's pmlogger did not come back after SIGUSR2:\n%s", data)
+				}
+				t.Fatalf("our pmlogger did not come back after SIGUSR2:\n%s", data)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		log := l.Stop()
+		log = strings.ReplaceAll(log, filepath.Join(dir, name), "DIR/LOGGER")
+		// The command line re-run starts with the program's path.
+		log = regexp.MustCompile(`cmdlne: \S+`).ReplaceAllString(log, "cmdlne: PMLOGGER")
+		logs[name] = maskLog(log)
+		for _, a := range []string{filepath.Join(dir, name+"-"+year), second} {
+			if r := p.Run("pmlogcheck", a); r.Err != nil || r.Stdout+r.Stderr != "" {
+				t.Errorf("pmlogcheck %s: %v\n%s%s", a, r.Err, r.Stdout, r.Stderr)
+			}
+		}
+	}
+	if testing.Verbose() {
+		t.Logf("log:\n%s", logs["our"])
+	}
+	if logs["pcp"] != logs["our"] {
+		t.Errorf("logs differ:\nPCP's:\n%s\nours:\n%s\nfirst difference: %s", logs["pcp"], logs["our"], firstDiff(logs["pcp"], logs["our"]))
 	}
 }
