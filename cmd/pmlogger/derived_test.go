@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -86,6 +87,18 @@ func TestDerivedAgainstPCP(t *testing.T) {
 			t.Errorf("pmdumplog %v differs\nPCP's:\n%s\nours:\n%s\nfirst difference: %s", args, want, got, firstDiff(want, got))
 		}
 	}
+	// PCP's pmlogger writes a derived metric's descriptor again with
+	// every fetch (its lookup of what the archive has uses the PMID
+	// before the logged-cluster rewrite), which pmdumplog -d cannot show
+	// as it keeps one of each; ours writes each descriptor once.
+	for pmid, n := range descRecords(t, ours+".meta") {
+		if n != 1 {
+			t.Errorf("our archive has %d descriptors of %#x", n, pmid)
+		}
+	}
+	if testing.Verbose() {
+		t.Logf("descriptors in PCP's archive, by PMID: %v", descRecords(t, theirs+".meta"))
+	}
 	// PCP's pmlogcheck says the same of both: a derived metric over an
 	// agent's instance domain has a PMID of another domain.
 	check := func(base string) string {
@@ -106,4 +119,26 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+// descRecords counts the descriptor records (type 1) of a metadata file
+// by PMID.
+func descRecords(t *testing.T, meta string) map[uint32]int {
+	t.Helper()
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[uint32]int{}
+	for off := 0; off+12 <= len(b); {
+		n := int(binary.BigEndian.Uint32(b[off:]))
+		if n < 12 || off+n > len(b) {
+			t.Fatalf("%s: bad record at %d", meta, off)
+		}
+		if off > 0 && binary.BigEndian.Uint32(b[off+4:]) == 1 {
+			out[binary.BigEndian.Uint32(b[off+8:])]++
+		}
+		off += n
+	}
+	return out
 }
