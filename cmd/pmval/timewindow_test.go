@@ -101,5 +101,11 @@ func TestTimeWindowsAgainstPCP(t *testing.T) {
 			add("A O "+s, nil, "-z", "-A", "2m", "-O", s)
 		}
 	}
+	// the hour summer time skips and the hour it repeats, read by glibc's
+	// mktime in PCP's pmval
+	add("gap", nil, "-Z", "America/New_York", "-S", "@Mar 8 02:30 2026")
+	add("repeated", nil, "-Z", "America/New_York", "-S", "@Nov 1 01:30 2026", "-T", "@Nov 1 01:45 2026")
+	add("repeated then gap", nil, "-Z", "EST5EDT", "-S", "@Nov 1 01:30 2026", "-T", "@Mar 8 02:30 2027")
+	add("gap then repeated", nil, "-Z", "EST5EDT", "-S", "@Mar 8 02:30 2026", "-T", "@Nov 1 01:30 2026")
 	clitest.CompareLocal(t, "pmval", run, cases)
 }

@@ -247,9 +247,9 @@ func parseCtime(spec string) (ctm, error) {
 }
 
 // convertTime is __pmConvertHighResTime: an offset from origin, or an
-// absolute time whose missing parts come from origin in zone loc (the
+// absolute time whose missing parts come from origin in mk's zone (the
 // next such time at or after it).
-func convertTime(tm ctm, origin pcp.Timestamp, loc *time.Location) pcp.Timestamp {
+func convertTime(tm ctm, origin pcp.Timestamp, mk *mktime) pcp.Timestamp {
 	t := origin
 	switch tm.wday {
 	case plusOffset:
@@ -275,7 +275,7 @@ func convertTime(tm ctm, origin pcp.Timestamp, loc *time.Location) pcp.Timestamp
 		year, mon, mday, hour, min, sec = tm.year+1900, tm.mon, tm.mday, tm.hour, tm.min, tm.sec
 		nsec = int32(tm.yday)
 	} else {
-		lt := time.Unix(t.Sec, 0).In(loc)
+		lt := time.Unix(t.Sec, 0).In(mk.loc)
 		year, mon, mday, hour, min, sec = lt.Year(), int(lt.Month())-1, lt.Day(), lt.Hour(), lt.Minute(), lt.Second()
 		switch {
 		case tm.mon != -1:
@@ -310,8 +310,7 @@ func convertTime(tm ctm, origin pcp.Timestamp, loc *time.Location) pcp.Timestamp
 			nsec = int32(tm.yday)
 		}
 	}
-	u := time.Date(year, time.Month(mon+1), mday, hour, min, sec, 0, loc)
-	return pcp.Timestamp{Sec: u.Unix(), Nsec: nsec}
+	return pcp.Timestamp{Sec: mk.at(year, mon, mday, hour, min, sec), Nsec: nsec}
 }
 
 // Now is the clock read for dates PCP takes from the present rather than
@@ -328,10 +327,10 @@ var Now = time.Now
 // (Now) otherwise. Dates are in zone loc. When no form reads the string,
 // the error is the first form's.
 func ParseTime(spec string, start, end pcp.Timestamp, loc *time.Location) (pcp.Timestamp, error) {
-	return parseTime(spec, start, end, loc, Now)
+	return parseTime(spec, start, end, &mktime{loc: loc}, Now)
 }
 
-func parseTime(spec string, start, end pcp.Timestamp, loc *time.Location, now func() time.Time) (pcp.Timestamp, error) {
+func parseTime(spec string, start, end pcp.Timestamp, mk *mktime, now func() time.Time) (pcp.Timestamp, error) {
 	if end.Sec == MaxTime {
 		end.Nsec = 999999999
 	}
@@ -341,25 +340,25 @@ func parseTime(spec string, start, end pcp.Timestamp, loc *time.Location, now fu
 	case sc.char('@'):
 		tm, e := parseCtime(spec[sc.i:])
 		if e == nil {
-			return convertTime(tm, start, loc), nil
+			return convertTime(tm, start, mk), nil
 		}
 		err = e
 	case end.Sec < MaxTime && sc.char('-'):
 		t, e := timeInterval(spec[sc.i:])
 		if e == nil {
-			return convertTime(offset(negOffset, t), end, loc), nil
+			return convertTime(offset(negOffset, t), end, mk), nil
 		}
 		err = e
 	default:
 		sc.char('+')
 		t, e := timeInterval(spec[sc.i:])
 		if e == nil {
-			return convertTime(offset(plusOffset, t), start, loc), nil
+			return convertTime(offset(plusOffset, t), start, mk), nil
 		}
 		err = e
 	}
 	sc.char('@')
-	if t, ok := freeDate(spec[sc.i:], start, end, loc, now); ok {
+	if t, ok := freeDate(spec[sc.i:], start, end, mk.loc, now); ok {
 		return t, nil
 	}
 	return pcp.Timestamp{}, err
@@ -444,12 +443,13 @@ func ParseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 }
 
 func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.Timestamp, loc *time.Location, now func() time.Time) (w Window, warn *TimeError, err error) {
+	mk := &mktime{loc: loc} // one process's mktime state for the window's times
 	start, end := first, last
 	if end.Sec == MaxTime {
 		end.Nsec = 999999999
 	}
 	if swStart != "" {
-		if start, err = parseTime(swStart, start, end, loc, now); err != nil {
+		if start, err = parseTime(swStart, start, end, mk, now); err != nil {
 			return w, nil, err
 		}
 	}
@@ -479,7 +479,7 @@ func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 		}
 	}
 	if swEnd != "" {
-		if end, err = parseTime(swEnd, start, end, loc, now); err != nil {
+		if end, err = parseTime(swEnd, start, end, mk, now); err != nil {
 			return w, nil, err
 		}
 	}
@@ -488,7 +488,7 @@ func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 	}
 	origin := start
 	if swOrigin != "" {
-		if origin, err = parseTime(swOrigin, start, end, loc, now); err != nil {
+		if origin, err = parseTime(swOrigin, start, end, mk, now); err != nil {
 			return w, nil, err
 		}
 		if cmpTime(origin, start) < 0 {

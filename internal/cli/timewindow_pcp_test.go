@@ -60,7 +60,8 @@ var timeStrings = []string{
 	"10:30", "10:30:15", "10:30pm", "10:30 pm", "10:30 PM", "10:30 p.m.", "10:30 a.m.", "10pm", "10 pm",
 	"12am", "12pm", "0am", "13pm", "12:00:00am", "1030", "10", "0", "23:59", "24:00", "23:60", "23:59:60",
 	"10:30:15 am", "9:5", "09:05:07", "10:30 +0100", "10:30 -0530", "10:30:15 +0930", "10:30 -2 days",
-	"10:30 +5", "10:30:00 -0800",
+	"10:30 +5", "10:30:00 -0800", "@02:30", "@2:30am", "@Mar 8 02:30 2026", "02:30", "2:30am today",
+	"@Mar 29 02:30 2026", "@Oct 25 02:30 2026", "@Nov 1 01:30 2026", "Mar 8, 2026 02:30",
 	// zones
 	"10:30 UTC", "10:30 GMT", "10:30 EST", "10:30 EDT", "10:30 est dst", "10:30 CET", "10:30 CEST",
 	"10:30 cet dst", "10:30 BST", "10:30 JST", "10:30 NZDT", "10:30 z", "10:30 a", "10:30 j", "10:30 Y",
@@ -209,6 +210,7 @@ func TestTimeWindowAgainstLibpcp(t *testing.T) {
 		1101343000, // inside the archive's bounds below
 		1793511000, // Sun Nov  1 05:30:00 2026 UTC, half an hour before America's return to standard time
 		1792888200, // Sun Oct 25 00:30:00 2026 UTC, half an hour before Europe's
+		1772953140, // Sun Mar  8 06:59:00 2026 UTC, a minute before America's change to summer time
 	}
 	archive := [2]pcp.Timestamp{{Sec: 1101340206, Nsec: 248424000}, {Sec: 1101343086, Nsec: 250880000}}
 	var cases []windowCase
