@@ -36,3 +36,38 @@ func (r *Reader) Next(res *pcp.Result) error {
 	r.save()
 	return nil
 }
+
+// Where a read that fails leaves the reader matters: libpcp's next read,
+// the one after a backing-up loop stopped by damage, goes on from the
+// file position __pmLogRead left, which differs with the fault. offset
+// is where the read began (a record's start forwards, its end
+// backwards), start the start of the record's header word, rlen the
+// length of its body.
+
+// afterBadLength is the place after a length word that cannot be a
+// record's: just past the word read.
+func afterBadLength(m Mode, offset int) int {
+	if m == Backward {
+		return offset
+	}
+	return offset + 4
+}
+
+// afterBadTrailer is the place after a record whose two length words
+// differ (or that fails the end-of-archive checks): past the second word
+// read, the trailer forwards, the header backwards.
+func afterBadTrailer(m Mode, start, rlen int) int {
+	if m == Backward {
+		return start + 4
+	}
+	return start + 8 + rlen
+}
+
+// afterBadBody is the place after a record whose body does not decode:
+// past it forwards, at its start backwards.
+func afterBadBody(m Mode, start, rlen int) int {
+	if m == Backward {
+		return start
+	}
+	return start + 8 + rlen
+}

@@ -184,8 +184,8 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 		return &Error{File: r.a.VolumePath(v.num), Offset: int64(at), Msg: msg, Code: pcp.ErrLogRec}
 	}
 	if rlen < 0 || (m == Backward && rlen > offset) {
-		r.pos = offset
-		return bad(r.pos, fmt.Sprintf("record length %d", head))
+		r.pos = afterBadLength(m, offset)
+		return bad(offset, fmt.Sprintf("record length %d", head))
 	}
 	var start int // of the record's header word
 	if m == Backward {
@@ -215,18 +215,18 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 		other = int32(binary.BigEndian.Uint32(rec))
 	}
 	if other != head {
-		r.pos = offset
+		r.pos = afterBadTrailer(m, start, rlen)
 		return bad(start, fmt.Sprintf("record length %d does not match the trailer %d", head, other))
 	}
 	body := rec[4 : 4+rlen]
 	if paranoid && !paranoidOK(body, r.a.Version()) {
-		r.pos = offset
+		r.pos = afterBadTrailer(m, start, rlen)
 		return bad(start, "record fails the end-of-archive checks")
 	}
 	r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
 	r.buf = append(r.buf, body...)
 	if err := pdu.DecodeLogRecordInto(res, r.buf, r.a.Version() == Version3); err != nil {
-		r.pos = offset
+		r.pos = afterBadBody(m, start, rlen)
 		var de *pdu.DecodeError
 		if errors.As(err, &de) {
 			return bad(start+4+de.Offset-pdu.LogRecordPrefix, de.Msg)

@@ -19,6 +19,11 @@ func (v *valuer) archiveSetup() error {
 		v.amode = pmapi.ModeForw
 		v.rawArchive = true
 	}
+	if v.times.Window.End.Sec == 0 {
+		// pmval takes an end in the epoch's first second for no end (a
+		// damaged archive of that time whose last record is its first)
+		v.times.Window.End.Sec = cli.MaxTime
+	}
 	w := v.times.Window
 	if v.samples < 0 && w.End.Sec != cli.MaxTime && v.amode != pmapi.ModeForw {
 		secs := func(t pcp.Timestamp) float64 { return float64(t.Sec) + float64(t.Nsec)/1e9 }
