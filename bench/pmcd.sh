@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs PCP's pmcd and gopcp's side by side (see docs/pmcd.md): fetch round
-# trips per second and latency (median, p99) with 1 and 32 concurrent
-# clients, for sample metrics behind a pipe agent and for pmcd's own
+# trips per second, latency (median, p99) and daemon CPU per fetch with 1
+# and 32 concurrent clients, for sample metrics behind a pipe agent and for pmcd's own
 # metrics, and each daemon's resident memory; GOPCP_BENCH_ROUNDS rounds
 # (3 by default), medians. GOPCP_BENCH_OUT names a file for the table.
 # Run it on an otherwise idle machine.

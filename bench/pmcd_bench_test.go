@@ -31,11 +31,31 @@ var pmcdBenchSets = []struct {
 		"pmcd.agent.type", "pmcd.control.register", "pmcd.hostname"}},
 }
 
-// pmcdRun is one timed run: round trips and their latencies.
+// pmcdRun is one timed run: round trips, their latencies and the
+// daemon's CPU time per round trip.
 type pmcdRun struct {
 	fetches   int
 	perSecond float64
 	latencies []time.Duration
+	cpuPer    time.Duration
+}
+
+// clockTick is the unit of /proc/PID/stat's CPU times, USER_HZ, which is
+// 100 on every Linux that matters here.
+const clockTick = 10 * time.Millisecond
+
+// cpuTime is a process's user and system time, its threads' included,
+// from /proc/PID/stat.
+func cpuTime(t testing.TB, pid int) time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * clockTick
 }
 
 // loadPMCD has n clients, each with its own pmapi context, fetch pmids
@@ -81,10 +101,12 @@ func loadPMCD(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d time.D
 			}
 		}()
 	}
+	cpu0 := cpuTime(t, bed.PID())
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
 	took := time.Since(t0)
+	cpu := cpuTime(t, bed.PID()) - cpu0
 	if firstErr != nil {
 		t.Fatal(firstErr)
 	}
@@ -93,7 +115,11 @@ func loadPMCD(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d time.D
 		all = append(all, l...)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	return pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all}
+	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all}
+	if len(all) > 0 {
+		run.cpuPer = cpu / time.Duration(len(all))
+	}
+	return run
 }
 
 func quantile(l []time.Duration, q float64) time.Duration {
@@ -121,9 +147,12 @@ func rssKB(t testing.TB, pid int) int {
 // TestPMCDSideBySide runs PCP's pmcd and ours with the same agents
 // (their own pmcd agent, PCP's pmdasample on a pipe) and has the same Go
 // client fetch the same metrics from each, with 1 and with 32 concurrent
-// clients: round trips per second and latency median and p99, the median
+// clients: round trips per second, latency median and p99, and the
+// daemon's CPU time per round trip (its agents' not counted), the median
 // of GOPCP_BENCH_ROUNDS rounds (3 by default) of 2 s each, daemons
-// alternating; then each daemon's resident memory (GOPCP_BENCH=1).
+// alternating; then each daemon's resident memory (GOPCP_BENCH=1). On a
+// shared machine the CPU per fetch is the steadier figure: the rates move
+// with whatever else runs.
 func TestPMCDSideBySide(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH") != "1" {
 		t.Skip("GOPCP_BENCH=1 runs the side-by-side benchmarks")
@@ -137,8 +166,8 @@ func TestPMCDSideBySide(t *testing.T) {
 	beds := []*testbed.PMCD{theirs, ours}
 
 	var table strings.Builder
-	table.WriteString("| metrics | clients | PCP fetches/s | gopcp fetches/s | ratio | PCP median µs | gopcp median µs | PCP p99 µs | gopcp p99 µs |\n" +
-		"|---|---|---|---|---|---|---|---|---|\n")
+	table.WriteString("| metrics | clients | PCP fetches/s | gopcp fetches/s | ratio | PCP median µs | gopcp median µs | PCP p99 µs | gopcp p99 µs | PCP daemon CPU µs/fetch | gopcp daemon CPU µs/fetch | CPU ratio |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, set := range pmcdBenchSets {
 		c, err := pmapi.NewHostContext(context.Background(), theirs.Host())
 		if err != nil {
@@ -150,31 +179,43 @@ func TestPMCDSideBySide(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, clients := range []int{1, 32} {
-			var rate, med, p99 [2][]float64
+			var rate, med, p99, cpu [2][]float64
 			for r := 0; r < rounds; r++ {
 				for i, bed := range beds {
 					run := loadPMCD(t, bed, pmids, clients, 2*time.Second)
 					rate[i] = append(rate[i], run.perSecond)
 					med[i] = append(med[i], float64(quantile(run.latencies, 0.5).Microseconds()))
 					p99[i] = append(p99[i], float64(quantile(run.latencies, 0.99).Microseconds()))
+					cpu[i] = append(cpu[i], float64(run.cpuPer.Nanoseconds())/1e3)
 				}
 			}
 			m := func(v []float64) float64 {
 				sort.Float64s(v)
 				return v[len(v)/2]
 			}
-			fmt.Fprintf(&table, "| %s | %d | %.0f | %.0f | %.2f | %.0f | %.0f | %.0f | %.0f |\n",
+			t.Logf("%s, %d clients, each round: PCP %v fetches/s %v µs CPU, gopcp %v fetches/s %v µs CPU",
+				set.name, clients, rounded(rate[0]), rounded(cpu[0]), rounded(rate[1]), rounded(cpu[1]))
+			fmt.Fprintf(&table, "| %s | %d | %.0f | %.0f | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.2f |\n",
 				set.name, clients, m(rate[0]), m(rate[1]), m(rate[1])/m(rate[0]),
-				m(med[0]), m(med[1]), m(p99[0]), m(p99[1]))
+				m(med[0]), m(med[1]), m(p99[0]), m(p99[1]), m(cpu[0]), m(cpu[1]), m(cpu[0])/m(cpu[1]))
 		}
 	}
 	pr, gr := rssKB(t, theirs.PID()), rssKB(t, ours.PID())
 	fmt.Fprintf(&table, "\n| daemon RSS after the runs | PCP pmcd | gopcp pmcd | ratio |\n|---|---|---|---|\n| KiB | %d | %d | %.2f |\n",
 		pr, gr, float64(gr)/float64(pr))
-	t.Logf("ratio = gopcp fetches/s ÷ PCP fetches/s (above 1: gopcp faster); RSS ratio = gopcp ÷ PCP\n%s", table.String())
+	t.Logf("ratio = gopcp fetches/s ÷ PCP fetches/s (above 1: gopcp faster); CPU ratio = PCP ÷ gopcp daemon CPU per fetch (above 1: gopcp cheaper); RSS ratio = gopcp ÷ PCP\n%s", table.String())
 	if out := os.Getenv("GOPCP_BENCH_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(table.String()), 0o644); err != nil {
 			t.Error(err)
 		}
 	}
+}
+
+// rounded is v with each figure rounded to a whole number, for the log.
+func rounded(v []float64) []int {
+	out := make([]int, len(v))
+	for i, x := range v {
+		out[i] = int(x + 0.5)
+	}
+	return out
 }
