@@ -1,9 +1,11 @@
 package main
 
 import (
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +58,13 @@ var windowTimes = []string{
 	"+5 parsecs", "1 day 2 hours later",
 }
 
+// archiveWords are the pieces random times are made of.
+var archiveWords = []string{
+	"@", "+", "-", "00:30", "00:45:10", "0:20", "12:40am", "Thu", "Wednesday", "Nov", "25", "2004", "24",
+	"min", "minutes", "hour", "sec", "day", "ago", "last", "next", "this", "now", "today", "yesterday",
+	"CET", "UTC", "10", "5", "1.5", ",", "/", "11/25", "2004-11-25", "(x)",
+}
+
 // TestTimeWindowsAgainstPCP compares pmval's window (its start and end
 // lines and the values in it) and its errors with PCP's pmval for time
 // arguments in every form PCP reads, under the archive's zone (-z), a
@@ -99,6 +108,23 @@ func TestTimeWindowsAgainstPCP(t *testing.T) {
 			add("ST "+s, nil, "-z", "-S", s, "-T", s)
 		case 7:
 			add("A O "+s, nil, "-z", "-A", "2m", "-O", s)
+		}
+	}
+	// random strings from the words of the grammar around the archive
+	r := rand.New(rand.NewSource(25))
+	for i := 0; i < 30; i++ {
+		var b strings.Builder
+		for n := 1 + r.Intn(4); n > 0; n-- {
+			b.WriteString(archiveWords[r.Intn(len(archiveWords))])
+			if r.Intn(4) > 0 {
+				b.WriteByte(' ')
+			}
+		}
+		s := strings.TrimSpace(b.String())
+		if i%2 == 0 {
+			add("random S "+s, nil, "-z", "-S", s)
+		} else {
+			add("random T "+s, nil, "-z", "-S", "@00:12", "-T", s)
 		}
 	}
 	// the hour summer time skips and the hour it repeats, read by glibc's
