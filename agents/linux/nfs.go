@@ -1,6 +1,10 @@
 package linux
 
-import "github.com/gopcp/gopcp/pmda"
+import (
+	"sync"
+
+	"github.com/gopcp/gopcp/pmda"
+)
 
 // rpcOp is an NFS operation: its instance number and name.
 type rpcOp struct {
@@ -103,16 +107,20 @@ func (x *Linux) bindNFS() {
 }
 
 // rpcLines name the fields of the numbered lines of the two files.
-var rpcLines = map[string][]string{
-	"c:net": {"netcnt", "netudpcnt", "nettcpcnt", "nettcpconn"},
-	"c:rpc": {"rpccnt", "rpcretrans", "rpcauthrefresh"},
-	"s:rc":  {"rchits", "rcmisses", "rcnocache", "fh_cached", "fh_valid", "fh_fixup", "fh_lookup", "fh_stale", "fh_concurrent"},
-	"s:fh":  {"fh_stale", "fh_lookup", "fh_anon", "fh_nocache_dir", "fh_nocache_nondir"},
-	"s:io":  {"io_read", "io_write"},
-	"s:th":  {"th_cnt", "th_fullcnt"},
-	"s:net": {"netcnt", "netudpcnt", "nettcpcnt", "nettcpconn"},
-	"s:rpc": {"rpccnt", "rpcerr", "rpcbadfmt", "rpcbadauth", "rpcbadclnt"},
-}
+// Made at first use: package init would cost every tool that links the
+// agent.
+var rpcLines = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"c:net": {"netcnt", "netudpcnt", "nettcpcnt", "nettcpconn"},
+		"c:rpc": {"rpccnt", "rpcretrans", "rpcauthrefresh"},
+		"s:rc":  {"rchits", "rcmisses", "rcnocache", "fh_cached", "fh_valid", "fh_fixup", "fh_lookup", "fh_stale", "fh_concurrent"},
+		"s:fh":  {"fh_stale", "fh_lookup", "fh_anon", "fh_nocache_dir", "fh_nocache_nondir"},
+		"s:io":  {"io_read", "io_write"},
+		"s:th":  {"th_cnt", "th_fullcnt"},
+		"s:net": {"netcnt", "netudpcnt", "nettcpcnt", "nettcpconn"},
+		"s:rpc": {"rpccnt", "rpcerr", "rpcbadfmt", "rpcbadauth", "rpcbadclnt"},
+	}
+})
 
 func (x *Linux) readNFS() error {
 	x.readRPC(&x.rpc.client, "net/rpc/nfs", "c:")
@@ -169,7 +177,7 @@ func (x *Linux) readRPC(side *rpcSide, file, prefix string) {
 				side.fields["ra_misses"] = parseU64(f[12])
 			}
 		default:
-			names, ok := rpcLines[prefix+label]
+			names, ok := rpcLines()[prefix+label]
 			if !ok {
 				continue
 			}

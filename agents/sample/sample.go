@@ -266,7 +266,7 @@ func names(first int32, list []string) []pmda.Instance {
 func indomTable() []pmda.InDom {
 	var t []pmda.InDom
 	for serial := colourInDom; serial <= procInDom; serial++ {
-		h := indomHelp[serial]
+		h := indomHelp()[serial]
 		d := pmda.InDom{InDom: pcp.NewInDom(0, serial), OneLine: h[0], Help: h[1]}
 		switch serial {
 		case colourInDom:
@@ -291,7 +291,7 @@ func (s *agent) metrics() []pmda.Metric {
 		if d.indom != noInDom {
 			m.Desc.InDom = pcp.NewInDom(s.domain, d.indom)
 		}
-		h := metricHelp[d.item]
+		h := metricHelp()[d.item]
 		m.OneLine, m.Help = h[0], h[1]
 		ms = append(ms, m)
 	}
