@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/cli/clitest"
+)
+
+// TestSweep compares pmdumplog with PCP's on random command lines over
+// every QA archive: random subsets of pmdumplog's options and metric
+// operands from each archive's namespace in the forms users type. Value
+// dumps name one to three metrics, or give a short window, to keep the
+// output of the largest archives small. GOPCP_SWEEP sets the number of
+// cases, GOPCP_SWEEP_SEED repeats a run.
+func TestSweep(t *testing.T) {
+	s := clitest.NewSweep(t, 40)
+	flags := []string{"-a", "-d", "-e", "-h", "-I", "-i", "-L", "-l", "-M", "-m", "-r", "-s", "-t", "-x", "-xx", "-xxx"}
+	cases := make([]clitest.Case, 0, s.N)
+	for i := range s.N {
+		arch := s.Archive()
+		var g [][]string
+		for range s.IntN(4) {
+			g = append(g, []string{s.Pick(flags...)})
+		}
+		window := false
+		for _, w := range s.Window() {
+			if w[0] == "-O" || w[0] == "-A" {
+				continue // not pmdumplog's
+			}
+			window = window || w[0] == "-T"
+			g = append(g, w)
+		}
+		if s.Maybe(40) {
+			g = append(g, []string{"-n", filepath.Join(clitest.QAArchives, "bigace.pmns")})
+		}
+		args := s.Shuffled(g)
+		if s.Maybe(40) {
+			m, _ := filepath.Glob(arch + ".*")
+			if len(m) > 0 {
+				args = append(args, "-v", s.Pick(m...))
+			}
+			cases = append(cases, clitest.Case{Name: fmt.Sprint(i), Args: args})
+			continue
+		}
+		args = append(args, arch)
+		n := 1 + s.IntN(3)
+		if window && s.Maybe(2) {
+			n = 0
+		}
+		for range n {
+			args = append(args, s.Metric(t, arch, false))
+		}
+		cases = append(cases, clitest.Case{Name: fmt.Sprint(i), Args: args})
+	}
+	clitest.CompareLocal(t, "pmdumplog", func(_ context.Context, argv []string, stdout, stderr io.Writer) int {
+		return run(argv, stdout, stderr)
+	}, cases)
+}
