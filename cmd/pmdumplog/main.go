@@ -73,6 +73,13 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	// With the archive known, the deferred checks of the time window
 	// and -z always pass, as in PCP's pmdumplog.
 	p.End()
+	if len(p.Archives) == 0 {
+		// PCP_HOST named a host, so the archive was refused; PCP's
+		// pmdumplog goes on without an archive and crashes
+		out.Flush()
+		fmt.Fprint(stderr, strings.Join(p.Messages, ""))
+		return 1
+	}
 	name := p.Archives[0]
 	if st, err := os.Stat(name); strings.ContainsRune(name, ',') || (err == nil && st.IsDir()) {
 		out.Flush()
