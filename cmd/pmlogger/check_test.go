@@ -14,6 +14,8 @@ import (
 // configurations against the same pmcd: the messages and exit status are
 // the same (the start line's time and process id aside).
 func TestCheckAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	start := regexp.MustCompile(`(?m)^\[[^]]*\] pmlogger\(\d+\) Info: Start\n`)

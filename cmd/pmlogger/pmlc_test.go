@@ -168,6 +168,8 @@ type pmlcScript struct {
 // with PCP's error, and the footer (times, pids, ports, archive names
 // and the Unix socket's pid masked).
 func TestPMLCRequestsAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	for _, c := range []struct {

@@ -15,6 +15,8 @@ import (
 // and bad: the messages (file names and lines after includes among them)
 // and exit status are the same.
 func TestPreprocessAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	start := regexp.MustCompile(`(?m)^\[[^]]*\] pmlogger\(\d+\) Info: Start\n`)

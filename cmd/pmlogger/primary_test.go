@@ -59,6 +59,8 @@ func primaryFiles(t *testing.T, p *testbed.PMCD, pid int) string {
 // pmlogger -P runs as the user -U names (PCP's default is "pcp"), here
 // the test's own.
 func TestPrimaryAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	me, err := user.Current()
@@ -132,6 +134,8 @@ func TestPrimaryAgainstPCP(t *testing.T) {
 // TestOptionErrorsAgainstPCP gives PCP's pmlogger and ours bad option
 // combinations: the same usage message and exit status.
 func TestOptionErrorsAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	usage := regexp.MustCompile(`(?s)\nUsage: .*`)
@@ -172,6 +176,8 @@ func TestOptionErrorsAgainstPCP(t *testing.T) {
 // PCP's pmlc prints the same status for both. A second client while one
 // is connected is told EADDRINUSE by both.
 func TestPMLCVersionAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	dir := t.TempDir()
@@ -233,6 +239,8 @@ func TestPMLCVersionAgainstPCP(t *testing.T) {
 // process that then ends: both stop at their next sample with the same
 // message and leave archives PCP's pmlogcheck passes.
 func TestWatchPIDAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	dir := t.TempDir()
@@ -285,6 +293,8 @@ func TestWatchPIDAgainstPCP(t *testing.T) {
 // taken, logs to its "-00" archive, which the port map file then names.
 // The logs are the same and every archive passes PCP's pmlogcheck.
 func TestSIGUSR2AgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	bin := buildLogger(t)
 	me, err := user.Current()
