@@ -66,7 +66,7 @@ func command(f *flags) *cli.Command {
 			cli.OptDebug,
 			cli.OptHost,
 			{Long: "labelhost", Short: 'H', Arg: "LABELHOST", Help: "override the hostname written into the label"},
-			{Long: "pmlc-ipc-version", Short: 'I', Arg: "VERSION", Help: "set IPC version for pmlc port"},
+			{Long: "pmlc-ipc-version", Short: 'I', Arg: "VERSION", Help: "set IPC version for pmlc port [defaily LOG_PDU_VERSION]"},
 			{Long: "log", Short: 'l', Arg: "FILE", Help: "redirect diagnostics and trace output"},
 			{Long: "linger", Short: 'L', Help: "run even if not primary logger instance and nothing to log"},
 			{Long: "note", Short: 'm', Arg: "MSG", Help: "descriptive note to be added to the port map file"},
@@ -83,11 +83,13 @@ func command(f *flags) *cli.Command {
 			{Short: 'u', Help: "output is unbuffered [default now, so -u is a no-op]"},
 			{Long: "username", Short: 'U', Arg: "USER", Help: "in daemon mode, run as named user [default pcp]"},
 			{Long: "volsize", Short: 'v', Arg: "SIZE", Help: "switch log volumes after size has been accumulated"},
-			{Long: "version", Short: 'V', Arg: "NUM", Help: "version for archive (default 3)"},
+			{Long: "version", Short: 'V', Arg: "NUM", Help: "version for archive (default and only version is 2)"},
 			{Short: 'x', Arg: "FD", Help: "control file descriptor for running from pmRecordControl(3)"},
 			{Short: 'y', Help: "set timezone for times to local time rather than from PMCD host"},
 			cli.OptHelp,
 		},
+		// The usage text is PCP's, word for word (its -I misspelling and
+		// its dated -V line included), as scripts and users compare it.
 		Handle: f.handle,
 	}
 }
@@ -371,6 +373,14 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 
+	if f.version == 0 {
+		// Without -V, pcp.conf's PCP_ARCHIVE_VERSION decides, and 2
+		// when it is not set, as PCP's pmlogger does.
+		f.version = 2
+		if v, _ := pcpconf.Get("PCP_ARCHIVE_VERSION"); strings.TrimSpace(v) == "3" {
+			f.version = 3
+		}
+	}
 	opt := pmlogger.Options{
 		Archive:     p.Args[0],
 		Version:     f.version,
