@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -169,7 +170,8 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 		dict = 1<<32 - 1
 	}
 	dict = max(min(dict, b.size), lzma.MinDictCap)
-	lr, err := lzma.Reader2Config{DictCap: int(dict)}.NewReader2(io.NewSectionReader(r, b.at+hsize, compSize))
+	src := bufio.NewReaderSize(io.NewSectionReader(r, b.at+hsize, compSize), 1<<16)
+	lr, err := lzma.Reader2Config{DictCap: int(dict)}.NewReader2(src)
 	if err != nil {
 		return 0, errXZBlock
 	}
