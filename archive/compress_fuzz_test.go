@@ -1,7 +1,10 @@
 package archive
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,5 +53,25 @@ func FuzzXZIndex(f *testing.F) {
 				t.Fatalf("%d bytes for %d", n, x.blocks[len(x.blocks)-1].end)
 			}
 		}
+	})
+}
+
+// FuzzGzipFamily feeds what gzip -dc would read (gzip members, .Z
+// streams, trailing bytes) to its reader: an error or content, never a
+// panic.
+func FuzzGzipFamily(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "kwkwk.Z")); err == nil {
+		f.Add(b)
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("pmdumplog"))
+	w.Close()
+	f.Add(gz.Bytes())
+	f.Add(append(append([]byte{}, gz.Bytes()...), gz.Bytes()...))
+	f.Add(append(append([]byte{}, gz.Bytes()...), 0, 0, 0))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := &gzipFamily{br: bufio.NewReader(bytes.NewReader(b))}
+		io.Copy(io.Discard, io.LimitReader(r, 1<<24))
 	})
 }
