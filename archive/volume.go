@@ -26,18 +26,15 @@ type volume struct {
 	holes  []span   // content that does not read (damaged .xz blocks)
 	win    []byte   // a window of f's content ...
 	winOff int      // ... starting at this offset
-	grow   int      // the size of the next read of the window
 }
 
-// windowSize is the size of each read of a plain volume once reading
-// goes on; the first read of a volume is firstWindow, and each next one
-// twice the last, so that a tool that reads one record (the label, the
-// last record for the archive's end, pmval -s 1) does not read and clear
-// a megabyte for it.
-const (
-	windowSize  = 1 << 20
-	firstWindow = 64 << 10
-)
+// windowSize is the size of each read of a plain volume. It is small
+// because a fresh buffer costs a page fault per page when first touched,
+// and many runs read a few records (the label, the last record for the
+// archive's end, pmval -s 1): a megabyte window cost more than reading
+// the records did. Reading a large archive through it costs one pread
+// per 64 KB, which is little next to decoding the records.
+const windowSize = 64 << 10
 
 // head returns the first n bytes of the volume, or nil. A plain file is
 // read directly: the label is all that opening a volume needs, and
@@ -72,9 +69,7 @@ func (v *volume) at(off, n int) []byte {
 	if off >= v.winOff && off+n <= v.winOff+len(v.win) {
 		return v.win[off-v.winOff : off-v.winOff+n]
 	}
-	grow := max(v.grow, firstWindow)
-	v.grow = min(2*grow, windowSize)
-	size := max(grow, n)
+	size := max(windowSize, n)
 	start := off
 	if off < v.winOff {
 		// Reading backwards: the window ends where the request does.
