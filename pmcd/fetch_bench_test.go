@@ -91,3 +91,39 @@ func BenchmarkFetchPipeAgent(b *testing.B) {
 		roundTrip()
 	}
 }
+
+// BenchmarkFetchDSOAgent is BenchmarkFetchPipeAgent for an in-process
+// agent other than pmcd's own (the trivial agent), which pmcd calls on a
+// goroutine of its own to time it out.
+func BenchmarkFetchDSOAgent(b *testing.B) {
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	conf, err := ParseConf(strings.NewReader("trivial\t250\tdso\ttrivial_init\t/nonexistent/pmda_trivial.so\n"), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	host := serveOn(b, &Server{PMNS: tree, Conf: conf})
+	_, r, w := dial(b, host)
+	ctx := context.Background()
+	req := &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{pcp.NewPMID(250, 0, 0)}}
+	roundTrip := func() {
+		if err := w.WriteMessage(ctx, req, 1); err != nil {
+			b.Fatal(err)
+		}
+		reply, err := r.ReadPDU(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if h, _ := pdu.ParseHeader(reply); h.Type != pdu.TypeResult {
+			b.Fatalf("answered with %v", h.Type)
+		}
+	}
+	roundTrip()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		roundTrip()
+	}
+}

@@ -18,15 +18,17 @@ import (
 // which returns nil. A malformed PDU ends it with an error wrapping
 // pcp.ErrIPC; ctx ends it with ctx's error. Serve closes neither r nor w.
 func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	// A socket's or non-blocking pipe's reads and writes skip Go's
-	// blocking-call bookkeeping (pdu.Direct), and reads are buffered so
-	// that a request's header and body come in one call; Serve has the
-	// stream to itself until it ends.
-	if s, ok := r.(pdu.Stream); ok {
-		r = pdu.Direct(s)
+	// A socket's reads and writes skip Go's blocking-call bookkeeping
+	// (pdu.Direct), and reads are buffered so that a request's header and
+	// body come in one call; Serve has the stream to itself until it
+	// ends. Files are left as they are: a write to a broken standard
+	// output must still end the program with SIGPIPE, as Go's own write
+	// makes it.
+	if s, ok := r.(net.Conn); ok {
+		r = direct(s)
 	}
-	if s, ok := w.(pdu.Stream); ok {
-		w = pdu.Direct(s)
+	if s, ok := w.(net.Conn); ok {
+		w = direct(s)
 	}
 	pr := pdu.NewReader(newBufferedReader(r))
 	pw := pdu.NewWriter(w)
@@ -83,3 +85,11 @@ func newBufferedReader(r io.Reader) io.Reader {
 }
 
 func (b *bufferedReader) SetReadDeadline(t time.Time) error { return b.dl.SetReadDeadline(t) }
+
+// direct is pdu.Direct for a connection that has a descriptor, else c.
+func direct(c net.Conn) io.ReadWriter {
+	if s, ok := c.(pdu.Stream); ok {
+		return pdu.Direct(s)
+	}
+	return c
+}
