@@ -219,7 +219,7 @@ func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PM
 	} else {
 		// An in-process agent that times out keeps the request.
 		req = &pdu.Fetch{Context: ctxnum, PMIDs: ids}
-		if p, ok := a.b.(*inProc); ok && p.own {
+		if p, ok := a.b.(*inProc); ok {
 			p.into = into
 			defer func() { p.into = nil }()
 		}

@@ -18,10 +18,9 @@ type inProc struct {
 	// own marks pmcd's own agent, which answers from pmcd's memory and is
 	// called directly, without a goroutine to time it out.
 	own bool
-	// into, when not nil, is where pmcd's own agent copies a fetch's
-	// answer: storage of the client being served, set under the agent's
-	// lock for one call. (Other agents run on a goroutine that may
-	// outlive the call, so they copy into new storage.)
+	// into, when not nil, is where call copies a fetch's answer: storage
+	// of the client being served, set under the agent's lock for one
+	// call.
 	into *pdu.Result
 }
 
@@ -43,7 +42,7 @@ type callResult struct {
 // carries on.
 func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
 	if p.own {
-		return p.callDirect(ctx, from, req)
+		return p.kept(p.callDirect(ctx, from, req))
 	}
 	done := make(chan callResult, 1)
 	go func() {
@@ -52,10 +51,34 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 	}()
 	select {
 	case r := <-done:
-		return r.reply, r.err
+		return p.kept(r.reply, r.err)
 	case <-ctx.Done():
 		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
 	}
+}
+
+// agentResult is a fetch's answer as the agent holds it, valid until its
+// next fetch; it never leaves call.
+type agentResult struct{ r *pcp.Result }
+
+func (agentResult) PDUType() pdu.Type                 { return pdu.TypeResult }
+func (agentResult) Append(dst []byte, _ int32) []byte { return dst }
+func (agentResult) Decode([]byte) error               { return pcp.ErrIPC }
+
+// kept turns an agentResult into a copy pmcd keeps: into the storage of
+// the client being served when there is one, else new storage. It runs
+// on the caller's side, so an agent's goroutine left behind by a timeout
+// never writes into a client's storage.
+func (p *inProc) kept(reply pdu.Message, err error) (pdu.Message, error) {
+	ar, ok := reply.(agentResult)
+	if !ok {
+		return reply, err
+	}
+	if p.into != nil {
+		copyResultInto(&p.into.Result, ar.r)
+		return p.into, nil
+	}
+	return &pdu.Result{Result: copyResult(ar.r)}, nil
 }
 
 func (p *inProc) callDirect(ctx context.Context, from int32, req pdu.Message) (reply pdu.Message, err error) {
@@ -79,12 +102,9 @@ func (p *inProc) callDirect(ctx context.Context, from int32, req pdu.Message) (r
 		if err != nil {
 			return nil, err
 		}
-		// The agent reuses its result on the next fetch; keep a copy.
-		if p.into != nil {
-			copyResultInto(&p.into.Result, r)
-			return p.into, nil
-		}
-		return &pdu.Result{Result: copyResult(r)}, nil
+		// The agent reuses its result on the next fetch: call keeps a
+		// copy.
+		return agentResult{r}, nil
 	case *pdu.DescReq:
 		d, err := p.a.Desc(ctx, c, m.PMID)
 		if err != nil {
