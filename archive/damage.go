@@ -15,7 +15,9 @@ func (r *Reader) ReadFrom(m Mode, vol int, off int64) error {
 		return err
 	}
 	r.mode, r.serial = m, true
-	r.pos = int(min(off, int64(r.cur.size)))
+	// an index entry past the end of a cut volume is kept: libpcp's
+	// reads from there find the end of the data, not damage
+	r.pos = int(min(off, int64(1)<<40))
 	r.save()
 	return nil
 }
@@ -70,4 +72,15 @@ func afterBadBody(m Mode, start, rlen int) int {
 		return start
 	}
 	return start + 8 + rlen
+}
+
+// endPeeked reports whether End has looked at the last volume. libpcp's
+// look marks the volume seen, and for a seen last volume __pmLogSetTime
+// takes the size of whichever volume is open as the last one's when it
+// checks the index against a truncated last volume.
+func (a *Archive) endPeeked() bool {
+	a.mu.Lock()
+	set := a.endSet
+	a.mu.Unlock()
+	return set && a.vols[a.MaxVol]
 }

@@ -51,7 +51,7 @@ func (r *Reader) setTime() error {
 		if int(e.Vol) == a.MaxVol {
 			if size < 0 {
 				size = 0
-				if r.seen[a.MaxVol] {
+				if r.seen[a.MaxVol] || a.endPeeked() {
 					if r.cur != nil {
 						size = int64(r.cur.size)
 					}

@@ -52,6 +52,7 @@ type interpolator struct {
 	damage   *interpDamage // the first damage met, nil for none
 	segments []segment     // the stretches of records between damage
 	seg      int           // the segment libpcp reads in, -1 until placed
+	reach    [2]float64    // the times of the records libpcp can reach now
 	seenUpTo float64       // the latest time fetched at
 	hasSeen  bool
 }
@@ -75,7 +76,8 @@ type iseries struct {
 
 func newInterpolator(c *ArchiveContext) *interpolator {
 	_, wrap := os.LookupEnv("PCP_COUNTER_WRAP")
-	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: wrap, seg: -1}
+	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: wrap, seg: -1,
+		reach: [2]float64{math.Inf(-1), math.Inf(1)}}
 	if len(c.logs) > 1 {
 		// several archives: their end, found now
 		ip.end = math.Inf(-1)
@@ -265,10 +267,10 @@ type bound struct {
 
 func (ip *interpolator) prior(is *iseries, t float64) bound {
 	var b bound
-	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] > t }) - 1; i >= 0 {
+	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] > t }) - 1; i >= 0 && is.times[i] >= ip.reach[0] {
 		b = bound{t: is.times[i], ok: true, v: &is.vals[i]}
 	}
-	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] > t }) - 1; i >= 0 {
+	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] > t }) - 1; i >= 0 && ip.marks[i] >= ip.reach[0] {
 		if !b.ok || ip.marks[i] >= b.t {
 			b = bound{t: ip.marks[i], ok: true, mark: true}
 		}
@@ -278,10 +280,10 @@ func (ip *interpolator) prior(is *iseries, t float64) bound {
 
 func (ip *interpolator) next(is *iseries, t float64) bound {
 	var b bound
-	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) {
+	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) && is.times[i] <= ip.reach[1] {
 		b = bound{t: is.times[i], ok: true, v: &is.vals[i]}
 	}
-	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] >= t }); i < len(ip.marks) {
+	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] >= t }); i < len(ip.marks) && ip.marks[i] <= ip.reach[1] {
 		if !b.ok || ip.marks[i] <= b.t {
 			b = bound{t: ip.marks[i], ok: true, mark: true}
 		}

@@ -70,6 +70,12 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 		ip.seg = ip.place(ip.c.origin, ip.c.delta < 0)
 	}
 	s := ip.segments[ip.seg]
+	// libpcp's reads cannot leave the segment: past its ends lie damage
+	// or the ends of the data
+	ip.reach = [2]float64{s.first, s.last}
+	if len(ip.segments) == 1 {
+		ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
+	}
 	if !s.damagedEnd && !s.damagedStart {
 		return false
 	}

@@ -96,7 +96,7 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 			}
 			e := a.Index[k]
 			start(spot{i, int(e.Vol), e.DataOffset}, true)
-			ip.readBack(a, i, e, segs[cur-1].to, &segs[cur], emit)
+			segs[cur].damagedStart = ip.readBack(a, i, e, segs[cur-1].to, &segs[cur], emit)
 			if err = rd.ReadFrom(archive.Forward, int(e.Vol), e.DataOffset); err == nil {
 				err = rd.Fetch(&r)
 			}
@@ -129,17 +129,20 @@ func indexAfter(a *archive.Archive, d spot) int {
 
 // readBack gives emit, in time order, the records between damage at d
 // and index entry e that libpcp reads backwards from e, and moves the
-// segment's start to the first of them.
-func (ip *interpolator) readBack(a *archive.Archive, i int, e archive.IndexEntry, d spot, s *segment, emit func(*pcp.Result)) {
+// segment's start to the first of them. It reports whether reading
+// backwards meets the damage (rather than the end of a cut volume).
+func (ip *interpolator) readBack(a *archive.Archive, i int, e archive.IndexEntry, d spot, s *segment, emit func(*pcp.Result)) (damaged bool) {
 	back := a.NewReader()
 	defer back.Close()
 	if back.ReadFrom(archive.Backward, int(e.Vol), e.DataOffset) != nil {
-		return
+		return true
 	}
 	var early []*pcp.Result
+	damaged = true
 	for {
 		var res pcp.Result
-		if back.Next(&res) != nil {
+		if err := back.Next(&res); err != nil {
+			damaged = !errors.Is(err, pcp.ErrEOL)
 			break
 		}
 		vol, off := back.Position()
@@ -153,6 +156,7 @@ func (ip *interpolator) readBack(a *archive.Archive, i int, e archive.IndexEntry
 	for j := len(early) - 1; j >= 0; j-- {
 		emit(early[j])
 	}
+	return damaged
 }
 
 // cloneResult copies a record out of the reader's storage.

@@ -54,8 +54,8 @@ func TestDamagedSweep(t *testing.T) {
 	for i := range copies {
 		src := damagedSources[rng.IntN(len(damagedSources))]
 		orig := clitest.QAArchive(t, src.name)
-		dmg := randomDamage(t, rng, orig)
-		base := copyDamaged(t, orig, t.TempDir(), dmg)
+		dmg := clitest.RandomDamage(t, rng, orig)
+		base := clitest.CopyDamaged(t, orig, t.TempDir(), dmg)
 		metric := src.metrics[rng.IntN(len(src.metrics))]
 		step := src.steps[rng.IntN(len(src.steps))]
 		args := []string{"-a", base, "-t", step}

@@ -1,4 +1,4 @@
-package main
+package clitest
 
 import (
 	"encoding/binary"
@@ -10,25 +10,25 @@ import (
 	"testing"
 )
 
-// damage is one way of spoiling a copy of an archive: a file of it cut
+// Damage is one way of spoiling a copy of an archive: a file of it cut
 // short, or a byte of one record's length word changed.
-type damage struct {
+type Damage struct {
 	Suffix string // the file: ".0", ".1", ".meta", ".index"
 	Kind   string // "truncate" or "length"
 	Off    int64  // where the file is cut, or the byte changed
 	Xor    byte   // what the byte is xored with
 }
 
-func (d damage) String() string {
+func (d Damage) String() string {
 	if d.Kind == "truncate" {
 		return fmt.Sprintf("%s cut at %d", d.Suffix, d.Off)
 	}
 	return fmt.Sprintf("%s byte %d ^ %#02x", d.Suffix, d.Off, d.Xor)
 }
 
-// copyDamaged copies the uncompressed archive src (a base name) into dir
+// CopyDamaged copies the uncompressed archive src (a base name) into dir
 // as base name "d", applies dmg, and returns the copy's base name.
-func copyDamaged(t testing.TB, src, dir string, dmg damage) string {
+func CopyDamaged(t testing.TB, src, dir string, dmg Damage) string {
 	t.Helper()
 	files, err := filepath.Glob(src + ".*")
 	if err != nil || len(files) == 0 {
@@ -71,10 +71,10 @@ func records(b []byte) []int64 {
 	return out
 }
 
-// randomDamage picks a damage for archive src: a data volume cut after
+// RandomDamage picks a damage for archive src: a data volume cut after
 // its label, the metadata or index cut anywhere, or a byte of a data
 // record's header or trailer length changed.
-func randomDamage(t testing.TB, rng *rand.Rand, src string) damage {
+func RandomDamage(t testing.TB, rng *rand.Rand, src string) Damage {
 	t.Helper()
 	vols, _ := filepath.Glob(src + ".[0-9]*")
 	vol := strings.TrimPrefix(vols[rng.IntN(len(vols))], src)
@@ -92,11 +92,11 @@ func randomDamage(t testing.TB, rng *rand.Rand, src string) damage {
 			t.Fatal(err)
 		}
 		label := int64(binary.BigEndian.Uint32(b))
-		return damage{Suffix: vol, Kind: "truncate", Off: label + rng.Int64N(max(1, int64(len(b))-label))}
+		return Damage{Suffix: vol, Kind: "truncate", Off: label + rng.Int64N(max(1, int64(len(b))-label))}
 	case k < 5:
-		return damage{Suffix: ".meta", Kind: "truncate", Off: rng.Int64N(size(".meta"))}
+		return Damage{Suffix: ".meta", Kind: "truncate", Off: rng.Int64N(size(".meta"))}
 	case k < 6:
-		return damage{Suffix: ".index", Kind: "truncate", Off: rng.Int64N(size(".index"))}
+		return Damage{Suffix: ".index", Kind: "truncate", Off: rng.Int64N(size(".index"))}
 	default:
 		b, err := os.ReadFile(src + vol)
 		if err != nil {
@@ -104,13 +104,13 @@ func randomDamage(t testing.TB, rng *rand.Rand, src string) damage {
 		}
 		recs := records(b)
 		if len(recs) < 2 {
-			return damage{Suffix: vol, Kind: "truncate", Off: int64(len(b)) - 1}
+			return Damage{Suffix: vol, Kind: "truncate", Off: int64(len(b)) - 1}
 		}
 		i := 1 + rng.IntN(len(recs)-1) // not the label
 		off := recs[i]
 		if rng.IntN(2) == 1 { // the trailer
 			off += int64(binary.BigEndian.Uint32(b[off:])) - 4
 		}
-		return damage{Suffix: vol, Kind: "length", Off: off + int64(rng.IntN(4)), Xor: byte(1 + rng.IntN(255))}
+		return Damage{Suffix: vol, Kind: "length", Off: off + int64(rng.IntN(4)), Xor: byte(1 + rng.IntN(255))}
 	}
 }
