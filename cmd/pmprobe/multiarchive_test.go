@@ -14,7 +14,7 @@ import (
 // order, with one missing, and through PCP_ARCHIVE, on QA's multi
 // archives, plain and compressed.
 func TestMultiArchiveAgainstPCP(t *testing.T) {
-	ops := [][]string{{"-v", "sample.bin", "sample.colour"}, {"-I", "sample.bin"}, {"-O", "+300", "-v", "sample.colour"}}
+	ops := [][]string{{"-v", "proc.nprocs", "kernel.all.load"}, {"-I", "disk.dev.read"}, {"-O", "+300", "-v", "disk.dev.read"}}
 	var cases []clitest.Case
 	for _, dir := range []string{"multi", "multi-xz"} {
 		d := clitest.QAArchive(t, dir)

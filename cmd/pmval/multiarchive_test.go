@@ -14,7 +14,7 @@ import (
 // order, with one missing, and through PCP_ARCHIVE, on QA's multi
 // archives, plain and compressed.
 func TestMultiArchiveAgainstPCP(t *testing.T) {
-	ops := [][]string{{"-s", "4", "-t", "1m", "sample.colour"}, {"-t", "90", "-S", "+100", "-T", "+700", "sample.bin"}, {"-r", "-s", "3", "sample.long.one"}}
+	ops := [][]string{{"-s", "4", "-t", "1m", "kernel.all.load"}, {"-t", "90", "-S", "+100", "-T", "+700", "disk.dev.read"}, {"-r", "-s", "3", "proc.nprocs"}}
 	var cases []clitest.Case
 	for _, dir := range []string{"multi", "multi-xz"} {
 		d := clitest.QAArchive(t, dir)

@@ -42,9 +42,18 @@ func (p *Parsed) fromEnv(environ []string) {
 		if !ok {
 			continue
 		}
-		name, value, _ := strings.Cut(rest, "=")
-		if o, ok := envOptions[name]; ok {
-			p.standard(o, value)
+		name, value, hasValue := strings.Cut(rest, "=")
+		switch name {
+		case "ARCHIVE_LIST":
+			p.addArchiveList(value)
+		case "HOST_LIST":
+			p.addHostList(value)
+		case "FOLIO":
+			p.addArchiveFolio(value, hasValue)
+		default:
+			if o, ok := envOptions[name]; ok {
+				p.standard(o, value)
+			}
 		}
 	}
 }
