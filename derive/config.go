@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -157,7 +158,7 @@ func (r *Registry) loadConfig(fname string, in io.Reader) int {
 // configLine handles one line; extra counts the further lines a quoted
 // attribute value took.
 func (r *Registry) configLine(fname string, lineno int, line string, br *bufio.Reader) (extra int, registered bool) {
-	where := fmt.Sprintf("[%s:%d] ", fname, lineno)
+	where := loc{fname, lineno}
 	eq := strings.IndexByte(line, '=')
 	if eq < 0 {
 		r.warn("%sError: pmLoadDerivedConfig: missing ``='' after derived metric name\n%s\n", where, line)
@@ -244,7 +245,7 @@ func (r *Registry) configLine(fname string, lineno int, line string, br *bufio.R
 // quoted reads a delimited attribute value that starts in text and may
 // continue on the following lines; a backslash takes the next character
 // literally, and a backslash before a newline joins the lines.
-func (r *Registry) quoted(where, text string, delim byte, br *bufio.Reader, lineno int) (string, int, bool) {
+func (r *Registry) quoted(where loc, text string, delim byte, br *bufio.Reader, lineno int) (string, int, bool) {
 	var v []byte
 	esc := false
 	lines := 0
@@ -260,7 +261,7 @@ func (r *Registry) quoted(where, text string, delim byte, br *bufio.Reader, line
 		default:
 			b, err := br.ReadByte()
 			if err != nil {
-				r.warn("%sError: pmLoadDerivedConfig: missing termination (%c) for value\n", whereAt(where, lineno+max(lines-1, 0)), delim)
+				r.warn("%sError: pmLoadDerivedConfig: missing termination (%c) for value\n", loc{where.file, lineno + max(lines-1, 0)}, delim)
 				return "", max(lines-1, 0), false
 			}
 			c = b
@@ -287,22 +288,25 @@ func (r *Registry) quoted(where, text string, delim byte, br *bufio.Reader, line
 	extra := max(lines-1, 0)
 	if i < len(text) {
 		if tail := strings.TrimLeftFunc(text[i:], isSpaceRune); tail != "" {
-			r.warn("%sWarning: pmLoadDerivedConfig: extra text (%s) after attribute value will be ignored\n", whereAt(where, lineno+extra), tail)
+			r.warn("%sWarning: pmLoadDerivedConfig: extra text (%s) after attribute value will be ignored\n", loc{where.file, lineno + extra}, tail)
 		}
 	} else if lines > 0 {
 		tail, _ := br.ReadString('\n')
 		if t := strings.TrimSpace(tail); t != "" {
-			r.warn("%sWarning: pmLoadDerivedConfig: extra text (%s) after attribute value will be ignored\n", whereAt(where, lineno+extra), t)
+			r.warn("%sWarning: pmLoadDerivedConfig: extra text (%s) after attribute value will be ignored\n", loc{where.file, lineno + extra}, t)
 		}
 	}
 	return string(v), extra, true
 }
 
-// whereAt rewrites a "[file:line] " prefix for another line.
-func whereAt(where string, lineno int) string {
-	i := strings.LastIndexByte(where, ':')
-	return fmt.Sprintf("%s:%d] ", where[:i], lineno)
+// loc is a message's "[file:line] " prefix, formatted only when a
+// message is printed.
+type loc struct {
+	file string
+	line int
 }
+
+func (l loc) String() string { return "[" + l.file + ":" + strconv.Itoa(l.line) + "] " }
 
 // caretLine marks pos in text with '^', blanking everything else but
 // white space, as libpcp's configuration errors do.

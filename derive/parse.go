@@ -70,8 +70,21 @@ type parser struct {
 	name   string
 	tok    token
 	have   bool
-	frames []string
+	frames []frame
 	err    *SyntaxError
+}
+
+// frame is one construct's error message, kept in parts and joined only
+// when a parse fails: every parse pushes frames, few fail.
+type frame struct {
+	what, after, tail string // what + " expected to follow " + after + tail
+}
+
+func (f frame) String() string {
+	if f.after == "" && f.tail == "" {
+		return f.what
+	}
+	return f.what + " expected to follow " + f.after + f.tail
 }
 
 // abort unwinds the parse once an error is recorded.
@@ -98,7 +111,7 @@ func (p *parser) fail(t token) {
 	if t.kind == tokError {
 		msg = t.msg
 	} else if len(p.frames) > 0 {
-		msg = p.frames[len(p.frames)-1]
+		msg = p.frames[len(p.frames)-1].String()
 	}
 	p.stop(t.pos, msg)
 }
@@ -109,10 +122,10 @@ func (p *parser) stop(pos int, msg string) {
 	panic(abort{})
 }
 
-func (p *parser) push(msg string) { p.frames = append(p.frames, msg) }
-func (p *parser) pop()            { p.frames = p.frames[:len(p.frames)-1] }
+func (p *parser) push(f frame) { p.frames = append(p.frames, f) }
+func (p *parser) pop()         { p.frames = p.frames[:len(p.frames)-1] }
 
-func follow(what, after string) string { return what + " expected to follow " + after }
+func follow(what, after string) frame { return frame{what: what, after: after} }
 
 const (
 	aexpr = "Arithmetic expression"
@@ -171,7 +184,7 @@ func (p *parser) parse() (n *Node) {
 	t := p.peek()
 	if initialOps[t.kind] && t.kind != tokLParen {
 		p.take()
-		p.push(fmt.Sprintf("Unexpected initial '%s'", t.text))
+		p.push(frame{what: fmt.Sprintf("Unexpected initial '%s'", t.text)})
 		p.fail(p.peek())
 	}
 	n = p.expr(precQuest, true)
@@ -180,7 +193,7 @@ func (p *parser) parse() (n *Node) {
 		return n
 	case tokLParen, tokRParen:
 		p.take()
-		p.push(fmt.Sprintf("Unexpected '%s'", t.text))
+		p.push(frame{what: fmt.Sprintf("Unexpected '%s'", t.text)})
 		p.fail(p.peek())
 	}
 	p.fail(p.peek())
@@ -248,7 +261,7 @@ func (p *parser) primary(initial bool) *Node {
 	case tokLParen:
 		p.take()
 		if initial {
-			p.push("Unexpected initial '('")
+			p.push(frame{what: "Unexpected initial '('"})
 			defer p.pop()
 		}
 		n := p.expr(precQuest, false)
@@ -321,7 +334,7 @@ func (p *parser) function() *Node {
 	p.take() // "("
 	op := funcOps[t.kind]
 	if op != OpDefined { // the grammar has no error rule for defined(
-		p.push(follow("Metric name", t.text+"("))
+		p.push(frame{what: "Metric name", after: t.text, tail: "("})
 		defer p.pop()
 	}
 	name := p.expect(tokName)
