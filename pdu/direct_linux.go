@@ -40,6 +40,12 @@ func direct(s Stream) Stream {
 	return d
 }
 
+// isDirect reports whether s is one of Direct's raw streams.
+func isDirect(s Stream) bool {
+	_, ok := s.(*directStream)
+	return ok
+}
+
 // ioSync gives the race detector the ordering that a pipe or socket gives
 // between a write and the read of its bytes, which Go's own I/O
 // functions declare and raw system calls do not.

@@ -3,3 +3,5 @@
 package pdu
 
 func direct(s Stream) Stream { return s }
+
+func isDirect(Stream) bool { return false }
