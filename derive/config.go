@@ -246,7 +246,7 @@ func (r *Registry) configLine(fname string, lineno int, line string, br *bufio.R
 // continue on the following lines; a backslash takes the next character
 // literally, and a backslash before a newline joins the lines.
 func (r *Registry) quoted(where loc, text string, delim byte, br *bufio.Reader, lineno int) (string, int, bool) {
-	var v []byte
+	v := make([]byte, 0, len(text)+32) // most values end on their first line
 	esc := false
 	lines := 0
 	i := 0

@@ -54,6 +54,7 @@ func Parse(name, expr string) (*Node, error) {
 		expr = expr[:i]
 	}
 	p := &parser{lex: lexer{src: expr}, name: name}
+	p.frames = p.framesBuf[:0]
 	n := p.parse()
 	if p.err != nil {
 		return nil, p.err
@@ -72,6 +73,9 @@ type parser struct {
 	have   bool
 	frames []frame
 	err    *SyntaxError
+	// framesBuf holds the frames of most expressions without a further
+	// allocation.
+	framesBuf [4]frame
 }
 
 // frame is one construct's error message, kept in parts and joined only
