@@ -22,7 +22,7 @@ func TestSweep(t *testing.T) {
 			g = append(g, []string{s.Pick(flags...)})
 		}
 		if s.Maybe(6) {
-			g = append(g, []string{"-b", s.Pick("1", "2", "5", "128", "0", "x")})
+			g = append(g, []string{"-b", s.Pick("1", "2", "5", "128", "x")}) // PCP's pmprobe -b 0 -f loops for ever
 		}
 		if s.Maybe(8) {
 			g = append(g, []string{"-O", s.Offset()})

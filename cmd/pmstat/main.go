@@ -223,12 +223,14 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	}()
 	r.kind = kind
 	r.pause = f.pause
+	// libpcp notes the zone before it reads the time window, so a bad
+	// window's error comes after the note
+	out.WriteString(p.TimezoneNote(r.stats[0].hostName(ctx)))
 	times := setupTimes(ctx, p, r.stats)
 	if p.Errors > 0 {
 		warn("%s", strings.Join(p.Messages, ""))
 		return 1
 	}
-	out.WriteString(p.TimezoneNote(r.stats[0].hostName(ctx)))
 	r.loc = times.Zone
 	r.rows = terminalRows(r.rows)
 	samples := 0 // no end

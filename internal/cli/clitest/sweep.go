@@ -13,7 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // Sweep draws random command lines over PCP's QA archives: archives
@@ -109,24 +111,46 @@ var (
 	instCache  = map[string][]string{}
 )
 
-// Names is the archive's namespace (its leaves) as PCP's pminfo lists
-// it; empty for an archive PCP cannot open.
+// Names is the archive's namespace (its leaves), read by package
+// archive for one archive and by PCP's pminfo for a directory or a list;
+// empty for an archive that does not open.
 func (s *Sweep) Names(t *testing.T, archive string) []string {
 	namesMu.Lock()
 	defer namesMu.Unlock()
 	if n, ok := namesCache[archive]; ok {
 		return n
 	}
-	out := pcpOutput(t, "pminfo", "-a", archive)
-	names := strings.Fields(out)
+	var names []string
+	if a := openArchive(archive); a != nil {
+		names, _ = a.Meta.Traverse("")
+		a.Close()
+	} else if st, err := os.Stat(archive); err != nil || st.IsDir() {
+		names = strings.Fields(pcpOutput(t, "pminfo", "-a", archive))
+	}
 	namesCache[archive] = names
 	return names
 }
 
+// openArchive opens a single archive, nil for a list, a directory or
+// one that does not open.
+func openArchive(name string) *archive.Archive {
+	if strings.Contains(name, ",") {
+		return nil
+	}
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		return nil
+	}
+	a, err := archive.Open(name, archive.Options{})
+	if err != nil {
+		return nil
+	}
+	return a
+}
+
 var quoted = regexp.MustCompile(`"([^"]*)"`)
 
-// Instances are the external instance names PCP's pmprobe -I gives for
-// a metric in the archive.
+// Instances are the external instance names of a metric's instance
+// domain in the archive (the latest record of it).
 func (s *Sweep) Instances(t *testing.T, archive, metric string) []string {
 	key := archive + "\x00" + metric
 	namesMu.Lock()
@@ -135,8 +159,19 @@ func (s *Sweep) Instances(t *testing.T, archive, metric string) []string {
 		return n
 	}
 	var insts []string
-	for _, m := range quoted.FindAllStringSubmatch(pcpOutput(t, "pmprobe", "-I", "-a", archive, metric), -1) {
-		insts = append(insts, m[1])
+	if a := openArchive(archive); a != nil {
+		if pmid, err := a.Meta.LookupName(metric); err == nil {
+			if d, err := a.Meta.Desc(pmid); err == nil && d.InDom != pcp.InDomNull {
+				if id, err := a.Meta.LatestInDom(d.InDom); err == nil {
+					insts = id.Names
+				}
+			}
+		}
+		a.Close()
+	} else {
+		for _, m := range quoted.FindAllStringSubmatch(pcpOutput(t, "pmprobe", "-I", "-a", archive, metric), -1) {
+			insts = append(insts, m[1])
+		}
 	}
 	instCache[key] = insts
 	return insts
