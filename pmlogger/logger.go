@@ -95,6 +95,7 @@ type Logger struct {
 	connSpec   string                // how pmcd is reached, for LOG_STATUS
 	hist       map[pcp.PMID]*history // what has been logged, for pmlc's query
 	busy       atomic.Bool           // a pmlc client is being served
+	volTicker  *time.Ticker          // -v's time switches, restarted by the others
 }
 
 // RequestNewVolume asks Run to switch data volumes between samples, as
@@ -187,6 +188,7 @@ func (l *Logger) Run(ctx context.Context) error {
 		tk := time.NewTicker(l.opt.VolTime)
 		defer tk.Stop()
 		volTimer = tk.C
+		l.volTicker = tk
 	}
 	var endTimer <-chan time.Time
 	if !l.opt.End.IsZero() {
@@ -284,6 +286,11 @@ func (l *Logger) newVolume(why string) error {
 		return err
 	}
 	fmt.Fprintf(l.log, "New log volume %d, via %s at %s", vol, why, time.Now().Format("Mon Jan _2 15:04:05 2006\n"))
+	if l.volTicker != nil && why != "sample time" {
+		// A switch asked for (SIGHUP, pmlc) or forced by size starts
+		// -v's time over, as PCP reschedules it.
+		l.volTicker.Reset(l.opt.VolTime)
+	}
 	return nil
 }
 

@@ -388,3 +388,54 @@ func waitRecords(t *testing.T, vol string, n int) {
 	}
 	t.Fatalf("%s: fewer than %d records after 30 s", vol, n)
 }
+
+// TestSIGHUPAgainstPCP sends SIGHUP to PCP's pmlogger and ours after
+// their first samples: each goes on in data volume 1 with the same "New
+// log volume 1, via SIGHUP" line, and each archive passes pmlogcheck.
+func TestSIGHUPAgainstPCP(t *testing.T) {
+	t.Parallel()
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	// Seconds apart, the signal coming between PCP's exchanges with pmcd
+	// (see TestSIGUSR2AgainstPCP).
+	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs := map[string]string{}
+	loggers := map[string]*runningLogger{}
+	names := []string{"pcp", "our"}
+	for _, name := range names {
+		l, msg := launch(t, p, bin, name == "pcp", filepath.Join(dir, name), "-h", p.Host(), "-c", cfg)
+		if l == nil {
+			if name == "pcp" {
+				t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
+			}
+			t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
+		}
+		loggers[name] = l
+	}
+	for _, name := range names {
+		waitRecords(t, loggers[name].base+".0", 2)
+		loggers[name].cmd.Process.Signal(syscall.SIGHUP)
+	}
+	for _, name := range names {
+		l := loggers[name]
+		waitRecords(t, l.base+".1", 1)
+		log := l.Stop()
+		if name == "pcp" && strings.Contains(log, "Lost connection to PMCD") {
+			t.Skipf("PCP's pmlogger lost its pmcd connection; nothing to compare with:\n%s", log)
+		}
+		logs[name] = maskLog(log)
+		if r := p.Run("pmlogcheck", l.base); r.Err != nil || r.Stdout+r.Stderr != "" {
+			t.Errorf("pmlogcheck %s: %v\n%s%s", l.base, r.Err, r.Stdout, r.Stderr)
+		}
+	}
+	if testing.Verbose() {
+		t.Logf("log:\n%s", logs["our"])
+	}
+	if logs["pcp"] != logs["our"] {
+		t.Errorf("logs differ:\nPCP's:\n%s\nours:\n%s", logs["pcp"], logs["our"])
+	}
+}
