@@ -86,7 +86,7 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	case 'r':
 		f.raw = true
 	case 'U':
-		p.Archives = append(p.Archives, arg)
+		p.AddArchive(arg) // __pmAddOptArchive, as -a
 		f.nointerp = true
 	case 'v':
 		f.verbose = true

@@ -37,6 +37,12 @@ func TestMultiArchiveAgainstPCP(t *testing.T) {
 				})
 			}
 		}
+		// -U (non-interpolated) adds to the same list as -a
+		cases = append(cases,
+			clitest.Case{Name: dir + " -U", Args: []string{"-U", a("11.44"), "-s", "3", "proc.nprocs"}},
+			clitest.Case{Name: dir + " -a and -U", Args: []string{"-a", a("11.46"), "-U", a("11.44"), "-s", "5", "proc.nprocs"}},
+			clitest.Case{Name: dir + " -U twice", Args: []string{"-U", a("11.44"), "-U", a("11.50"), "-s", "5", "kernel.all.load"}},
+		)
 		cases = append(cases, clitest.Case{
 			Name: dir + " PCP_ARCHIVE and -a",
 			Env:  []string{"PCP_ARCHIVE=" + a("11.44")},
