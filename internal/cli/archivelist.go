@@ -10,7 +10,8 @@ import (
 // The list forms pmGetOptions reads from the environment for every tool:
 // PCP_ARCHIVE_LIST, PCP_HOST_LIST and PCP_FOLIO (an archive folio file,
 // as pmafm and pmchart write them). Tools with one context take at most
-// one host, and every archive joins the one list.
+// one host, and every archive joins the one list; tools with Multi take
+// each name as a source of its own.
 
 // addArchiveList is __pmAddOptArchiveList for a tool with one context:
 // the whole comma-separated list added as one name.
@@ -19,7 +20,20 @@ func (p *Parsed) addArchiveList(list string) {
 		p.Errorf("only one of hosts or archives allowed")
 		return
 	}
-	p.AddArchive(list)
+	if !p.multi {
+		p.AddArchive(list)
+		return
+	}
+	// one name at a time; an empty one between commas counts, one after
+	// a final comma does not
+	for start := list; start != ""; {
+		name, rest, more := strings.Cut(start, ",")
+		p.AddArchive(name)
+		if !more {
+			break
+		}
+		start = rest
+	}
 }
 
 // addHostList is __pmAddOptHostList: each non-empty name of a
@@ -34,7 +48,7 @@ func (p *Parsed) addHostList(list string) {
 			}
 		}
 	}
-	if len(p.Hosts) > 1 {
+	if len(p.Hosts) > 1 && !p.multi {
 		p.Errorf("too many hosts requested: %s", list)
 	}
 }

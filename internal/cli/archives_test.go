@@ -30,3 +30,29 @@ func TestAddArchive(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiSources checks PM_OPTFLAG_MULTI: each archive a source of its
+// own (repeats dropped), any number of hosts, and the environment's
+// lists split into names.
+func TestMultiSources(t *testing.T) {
+	cmd := pmvalLike()
+	cmd.Multi = true
+	tests := []struct {
+		argv, env []string
+		archives  []string
+		hosts     []string
+		msgs      int
+	}{
+		{argv: []string{"-a", "x", "-a", "y", "-a", "x"}, archives: []string{"x", "y"}},
+		{argv: []string{"-h", "a", "-h", "b"}, hosts: []string{"a", "b"}},
+		{argv: []string{"-h", "a", "-a", "x"}, hosts: []string{"a"}, msgs: 1},
+		{env: []string{"PCP_ARCHIVE_LIST=x,,y,"}, argv: []string{"-a", "z"}, archives: []string{"x", "", "y", "z"}},
+		{env: []string{"PCP_HOST_LIST=a,,b"}, hosts: []string{"a", "b"}},
+	}
+	for _, tc := range tests {
+		p := ParseEnv(cmd, append([]string{"pmstat"}, append(tc.argv, "m")...), tc.env)
+		if !reflect.DeepEqual(p.Archives, tc.archives) || !reflect.DeepEqual(p.Hosts, tc.hosts) || len(p.Messages) != tc.msgs {
+			t.Errorf("%q %q: archives %q hosts %q messages %q", tc.env, tc.argv, p.Archives, p.Hosts, p.Messages)
+		}
+	}
+}

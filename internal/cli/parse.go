@@ -48,6 +48,10 @@ type Command struct {
 	// does for tools with PM_OPTFLAG_POSIX (pmstore, whose values may
 	// start with a minus sign).
 	POSIX bool
+	// Multi is PM_OPTFLAG_MULTI, for tools with a context per source
+	// (pmstat): any number of hosts, and archives kept one name each
+	// (a name given twice kept once) rather than joined into one list.
+	Multi bool
 }
 
 // Parsed is the outcome of parsing, PCP's pmOptions after pmGetOptions.
@@ -102,6 +106,7 @@ type Parsed struct {
 
 	name       string
 	guiPortSet bool
+	multi      bool
 	stderr     io.Writer // see SetStderr
 
 	derived        *derive.Registry
@@ -155,7 +160,7 @@ func parse(cmd *Command, argv, env []string) *Parsed {
 	if name == "" && len(argv) > 0 {
 		name = filepath.Base(argv[0])
 	}
-	p := &Parsed{name: name}
+	p := &Parsed{name: name, multi: cmd.Multi}
 	p.fromEnv(env)
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -231,7 +236,7 @@ func (p *Parsed) standard(o Option, arg string) {
 		p.Debug = append(p.Debug, arg)
 	case stdHost:
 		switch {
-		case len(p.Hosts) > 0:
+		case len(p.Hosts) > 0 && !p.multi:
 			p.Errorf("too many hosts requested: %s", arg)
 		case len(p.Archives) > 0:
 			p.Errorf("only one host or archive allowed")
