@@ -20,14 +20,16 @@ import (
 //
 //	.xz          in the library, a block at a time through the stream's
 //	             index (so a file whose index is lost does not open, and
-//	             a damaged block loses the records from its start on)
+//	             a damaged block is a hole the blocks after it survive)
 //	.lzma        "xz -dc" into a temporary file
 //	.bz2 .bz     "bzip2 -dc"
 //	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW and more
 //
 // An external program's failure (a truncated or damaged stream, trailing
-// garbage) makes the whole file unreadable: libpcp keeps nothing of its
-// output. decompressTo follows the same rules.
+// garbage for gzip and xz, though not for bzip2, which only warns) makes
+// the whole file unreadable: libpcp keeps nothing of its output.
+// decompressTo follows the same rules; docs/format/archive.md has them
+// all, with what is not read.
 
 var xzMagic = []byte{0xfd, '7', 'z', 'X', 'Z', 0}
 
