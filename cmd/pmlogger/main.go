@@ -310,6 +310,12 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	defer ctxSrc.Close()
+	if f.rscFD < 0 && !f.localPMDA {
+		// Without -x, pmcd is told who this client is (its command
+		// line, in pmcd.client.whoami), as PCP's pmlogger does.
+		// PCP ignores a failure (an old pmcd); so do we.
+		_ = pmlogger.SetClientID(ctx, ctxSrc, argv)
+	}
 	// Derived metrics (PCP_DERIVED_CONFIG, or PCP's defaults) can be
 	// logged as every PMAPI client sees them.
 	ctxSrc = p.WithDerived(ctxSrc, logw)

@@ -234,6 +234,21 @@ func TestPMLCVersionAgainstPCP(t *testing.T) {
 		if want, got := ack(theirs.port), ack(ours.port); want != got {
 			t.Errorf("%v: acknowledgement %d, PCP's %d", extra, got, want)
 		}
+		// Each registered its command line with pmcd.
+		r := p.Run("pminfo", "-f", "-h", p.Host(), "pmcd.client.whoami")
+		var who []string
+		for _, line := range strings.Split(r.Stdout, "\n") {
+			for _, l := range []*runningLogger{theirs, ours} {
+				if strings.Contains(line, l.base+"\"") {
+					line = line[strings.Index(line, "value "):]
+					line = strings.ReplaceAll(line, l.base, "ARCHIVE")
+					who = append(who, regexp.MustCompile(`\) \S+ `).ReplaceAllString(line, ") PMLOGGER "))
+				}
+			}
+		}
+		if len(who) != 2 || who[0] != who[1] || !strings.Contains(who[0], " -h "+p.Host()+" -c "+cfg) {
+			t.Errorf("pmcd.client.whoami of the loggers: %q\n%s", who, r.Stdout)
+		}
 		// The connection ack made is still open: a second is refused.
 		if want, got := status(theirs), status(ours); want != got || !strings.Contains(got, "in use") {
 			t.Errorf("%v: pmlc status while another client is connected:\nPCP's:\n%s\nours:\n%s", extra, want, got)
