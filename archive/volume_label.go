@@ -22,12 +22,12 @@ func readsMagic(f *os.File, want []byte) bool {
 }
 
 // volumeLabel reads and checks the label of data volume vol as
-// openVolume does. An .xz volume is opened as libpcp opens it, through
-// its index, and only its head is decompressed: Open needs the label,
-// and the whole volume is decompressed later, when (and if) a Reader
-// first reads it. Other compressed volumes are decompressed whole at
-// once, as libpcp runs their decompressor when it opens them, so a
-// damaged one fails here as in libpcp.
+// openVolume does. Compressed volumes fail here as in libpcp: those of
+// external decompressors are decompressed whole, as libpcp runs the
+// decompressor when it opens them; an .xz volume is opened through its
+// index and its first block decoded, as libpcp's read of the label
+// decodes it (a volume of one block is thus decompressed once, for the
+// readers to come; of several, only that block is decoded here).
 func (a *Archive) volumeLabel(vol int, features bool) (Label, error) {
 	path := a.VolumePath(vol)
 	name, suffix := path, ""
@@ -52,26 +52,61 @@ func (a *Archive) volumeLabel(vol int, features bool) (Label, error) {
 	if !readsMagic(src, xzMagic) {
 		return Label{}, errLogRec(0, "cannot decompress "+name+": not in xz format")
 	}
-	if _, err := readXZIndex(src); err != nil {
+	x, err := readXZIndex(src)
+	if err != nil {
 		return Label{}, errLogRec(0, "cannot decompress "+name+": "+err.Error())
 	}
+	if len(x.blocks) <= 1 {
+		v, err := a.openVolume(vol, features)
+		if err != nil {
+			return Label{}, err
+		}
+		v.close()
+		return v.label, nil
+	}
+	head := &headWriter{b: make([]byte, 0, labelV3Size+8+1)}
+	_, err = x.copyBlock(head, src, x.blocks[0], false)
+	switch {
+	case err == nil:
+		return a.checkHead(head.b, int(x.blocks[len(x.blocks)-1].end), vol, features, path)
+	case errors.Is(err, errXZBlock):
+		return Label{}, &Error{File: name, Code: pcp.ErrLabel, Msg: "damaged xz block"}
+	case !errors.Is(err, errXZFilters):
+		return Label{}, err
+	}
+	// Filters the block reader does not know: the head of the stream.
 	r, err := xz.NewReader(bufio.NewReaderSize(io.NewSectionReader(src, 0, 1<<62), 1<<16))
 	if err != nil {
 		return Label{}, errLogRec(0, "cannot decompress "+name+": "+err.Error())
 	}
 	// One byte more than the largest label tells a volume holding only
 	// its label (pcp.ErrNoData) from one with records after it.
-	head := make([]byte, labelV3Size+8+1)
-	n, err := io.ReadFull(r, head)
+	buf := make([]byte, labelV3Size+8+1)
+	n, err := io.ReadFull(r, buf)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		// the file opened through its index, so this is libpcp's failed
 		// read of the label
 		return Label{}, &Error{File: name, Code: pcp.ErrLabel, Msg: "cannot decompress: " + err.Error()}
 	}
-	head = head[:n]
-	l, err := checkLabelSized(head[:min(n, labelV3Size+8)], n, vol, features)
+	return a.checkHead(buf[:n], n, vol, features, path)
+}
+
+// checkHead checks the label at the head of a volume whose content is
+// size bytes.
+func (a *Archive) checkHead(head []byte, size, vol int, features bool, path string) (Label, error) {
+	l, err := checkLabelSized(head[:min(len(head), labelV3Size+8)], size, vol, features)
 	if err != nil {
 		return Label{}, withFile(err, path)
 	}
 	return l, nil
+}
+
+// headWriter keeps the first cap(b) bytes written to it.
+type headWriter struct{ b []byte }
+
+func (h *headWriter) Write(p []byte) (int, error) {
+	if room := cap(h.b) - len(h.b); room > 0 {
+		h.b = append(h.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
 }

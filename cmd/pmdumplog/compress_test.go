@@ -98,8 +98,10 @@ func TestCompressedAgainstPCP(t *testing.T) {
 	}
 }
 
-// TestXZBlocksAgainstPCP damages one block of a volume xz wrote in
-// several: libpcp reads the blocks before it and fails in it.
+// TestXZBlocksAgainstPCP damages one block of an .xz volume, as libpcp
+// reads such a volume a block at a time: a later block of several (the
+// blocks before and after it read), the first of several, and the only
+// one, beyond the label (libpcp's read of the label fails).
 func TestXZBlocksAgainstPCP(t *testing.T) {
 	needQA(t)
 	pcp := pcptest.NeedTool(t, "pmdumplog")
@@ -107,22 +109,38 @@ func TestXZBlocksAgainstPCP(t *testing.T) {
 		pcptest.Missing(t, "xz is not installed")
 	}
 	t.Setenv("TZ", "UTC")
-	dir := t.TempDir()
-	for _, f := range []string{"20041125.0", "20041125.meta", "20041125.index"} {
-		b, err := os.ReadFile(filepath.Join(qaDir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasSuffix(f, ".0") {
-			b = runFilter(t, []string{"xz", "-c", "--block-size=65536"}, b)
-			b[len(b)/2] ^= 0x55
-			f += ".xz"
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	for _, tc := range []struct {
+		name   string
+		blocks bool
+		at     func(n int) int
+	}{
+		{"third of six", true, func(n int) int { return n / 2 }},
+		{"first of six", true, func(n int) int { return 2000 }},
+		{"only block", false, func(n int) int { return n * 8 / 10 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range []string{"20041125.0", "20041125.meta", "20041125.index"} {
+				b, err := os.ReadFile(filepath.Join(qaDir, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.HasSuffix(f, ".0") {
+					argv := []string{"xz", "-c"}
+					if tc.blocks {
+						argv = append(argv, "--block-size=65536")
+					}
+					b = runFilter(t, argv, b)
+					b[tc.at(len(b))] ^= 0x55
+					f += ".xz"
+				}
+				if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			comparePCP(t, pcp, filepath.Join(dir, "20041125"))
+		})
 	}
-	comparePCP(t, pcp, filepath.Join(dir, "20041125"))
 }
 
 // compressArchive writes each file of QA archive base, compressed by
