@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -51,28 +50,23 @@ func TestSweep(t *testing.T) {
 	clitest.CompareLocal(t, "pminfo", run, cases)
 }
 
-var eventOneLine = regexp.MustCompile(`^(event\.(flags|missed)) \[.*\]$`)
+// eventHelp are the texts of event.flags and event.missed, PCP's and
+// ours (worded afresh), which the mask makes one.
+var eventHelp = strings.NewReplacer(
+	"Flags for event records", "ONELINE",
+	"Flags of an event record", "ONELINE",
+	"Count of missed event records", "ONELINE",
+	"Count of event records missed", "ONELINE",
+	"An anonymous derived metric that is used to encode the event flags\n"+
+		"associated with event records.   See pmUnpackEventRecords(3).", "HELP",
+	"The flags of each record unpacked from an event metric's value; see pmUnpackEventRecords(3).", "HELP",
+	"An anonymous derived metric that is used to encode the number of\n"+
+		"event records missed because either the PMDA could not keep up\n"+
+		"or the PMAPI client did not collect the event records fast\n"+
+		"enough.  See pmUnpackEventRecords(3).", "HELP",
+	"How many event records were lost because the agent or the client\n"+
+		"could not keep up; see pmUnpackEventRecords(3).", "HELP",
+)
 
-// maskEventHelp blanks the help text of event.flags and event.missed,
-// which ours words afresh.
-func maskEventHelp(s string) string {
-	var out []string
-	inEvent, inHelp := false, false
-	for _, l := range strings.Split(s, "\n") {
-		switch {
-		case eventOneLine.MatchString(l):
-			l = eventOneLine.ReplaceAllString(l, "$1 [help]")
-			inEvent, inHelp = true, false
-		case l == "event.flags" || l == "event.missed":
-			inEvent, inHelp = true, false
-		case inEvent && l == "Help:":
-			inHelp = true
-		case inHelp && l != "":
-			continue
-		case l == "":
-			inEvent, inHelp = false, false
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
-}
+// maskEventHelp makes the help texts of event.flags and event.missed one.
+func maskEventHelp(s string) string { return eventHelp.Replace(s) }
