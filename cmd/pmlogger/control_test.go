@@ -74,7 +74,6 @@ func TestPMLCAgainstPCP(t *testing.T) {
 	}
 
 	mask := regexp.MustCompile(`(?m)(log size +\d+|\d\d:\d\d:\d\d(\.\d+)?|\d+ bytes|process \d+|port \d+|pmlogger \[\d+\]|archive: .*|[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ \d]\d \S+ \d{4})`)
-	inLog := regexp.MustCompile(`(mand|adv ) (on |off)(nl |na |   )`)
 	ask := func(port int, cmds string) string {
 		r := p.RunInput([]byte(cmds), "pmlc", "-h", "localhost", "-p", strconv.Itoa(port))
 		return mask.ReplaceAllString(r.Stdout+r.Stderr, "X")
@@ -107,7 +106,7 @@ func TestPMLCAgainstPCP(t *testing.T) {
 		if strings.HasPrefix(cmds, "log ") {
 			// Whether a newly requested metric has been fetched yet
 			// (the "nl" column) races with the query in both loggers.
-			want, got = inLog.ReplaceAllString(want, "$1 $2 ?? "), inLog.ReplaceAllString(got, "$1 $2 ?? ")
+			want, got = logInLog.ReplaceAllString(want, "$1 $2 ?? "), logInLog.ReplaceAllString(got, "$1 $2 ?? ")
 		}
 		if testing.Verbose() {
 			t.Logf("pmlc %q:\n%s", cmds, got)

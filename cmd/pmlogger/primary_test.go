@@ -88,6 +88,13 @@ func TestPrimaryAgainstPCP(t *testing.T) {
 			}
 			t.Fatalf("our primary pmlogger ended during start-up:\n%s", msg)
 		}
+		// The socket's link comes just after the port map file.
+		link := filepath.Join(bedDir(p, "PCP_RUN_DIR"), "pmlogger.primary.socket")
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Lstat(link); err == nil {
+				break
+			}
+		}
 		var r result
 		r.files = primaryFiles(t, p, first.pid)
 		r.status = status()
