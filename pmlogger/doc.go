@@ -11,6 +11,14 @@
 // before the next begins, so an archive cut off by SIGKILL reads up to
 // its last complete record.
 //
+// pmlc is served as PCP's pmlogger serves it (ServeControl, on the TCP
+// port of ListenControl and the Unix-domain socket of ListenLocal): one
+// client at a time, judged by the configuration's [access] section
+// (BuildAccess, libpcp's host rules), status, new volume, query and log
+// requests, each log request written to the log with PCP's words. The
+// port map file and the primary logger's links (WritePortMap,
+// PrimarySocket) let PCP's tools find a running logger.
+//
 // A Logger is driven by one goroutine; Close may follow Run from the same
 // goroutine.
 package pmlogger
