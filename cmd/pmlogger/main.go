@@ -214,6 +214,18 @@ func parseSize(arg string, samples *int, bytes *int64, d *time.Duration) error {
 
 func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	f := &flags{interval: 60 * time.Second, rscFD: -1}
+	if v, ok := os.LookupEnv("PMLOGGER_INTERVAL"); ok {
+		// The default interval in seconds, before -t, as PCP reads it
+		// (atoi: leading digits, else 0).
+		n := 0
+		for _, c := range strings.TrimLeft(v, " \t") {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		f.interval = time.Duration(n) * time.Second
+	}
 	cmd := command(f)
 	p := cli.Parse(cmd, argv)
 	if len(p.Hosts) > 0 && f.primary {

@@ -53,6 +53,12 @@ func bedDir(p *testbed.PMCD, name string) string {
 // when the logger ends during start-up.
 func launch(t *testing.T, p *testbed.PMCD, bin string, pcp bool, base string, args ...string) (*runningLogger, string) {
 	t.Helper()
+	return launchEnv(t, p, bin, pcp, base, nil, args...)
+}
+
+// launchEnv is launch with more environment variables.
+func launchEnv(t *testing.T, p *testbed.PMCD, bin string, pcp bool, base string, env []string, args ...string) (*runningLogger, string) {
+	t.Helper()
 	l := &runningLogger{log: base + ".log", base: base}
 	all := append([]string{"-l", l.log}, args...)
 	all = append(all, base)
@@ -66,7 +72,7 @@ func launch(t *testing.T, p *testbed.PMCD, bin string, pcp bool, base string, ar
 		l.cmd = exec.Command(bin, all...)
 		l.cmd.Env = p.Env()
 	}
-	l.cmd.Env = append(l.cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
+	l.cmd.Env = append(append(l.cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t))), env...)
 	var out bytes.Buffer
 	l.cmd.Stdout, l.cmd.Stderr = &out, &out
 	if err := l.cmd.Start(); err != nil {

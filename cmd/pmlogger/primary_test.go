@@ -461,3 +461,36 @@ func TestSIGHUPAgainstPCP(t *testing.T) {
 		t.Errorf("logs differ:\nPCP's:\n%s\nours:\n%s", logs["pcp"], logs["our"])
 	}
 }
+
+// TestIntervalEnvAgainstPCP starts PCP's pmlogger and ours with
+// PMLOGGER_INTERVAL set and a configuration logging at the default
+// interval: pmlc's query shows the same interval for both.
+func TestIntervalEnvAgainstPCP(t *testing.T) {
+	t.Parallel()
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on default { sample.long.one }\nlog advisory on default { sample.long.ten }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"90", "2x"} {
+		env := []string{"PMLOGGER_INTERVAL=" + v}
+		var out []string
+		for _, name := range []string{"pcp", "our"} {
+			l, msg := launchEnv(t, p, bin, name == "pcp", filepath.Join(dir, name+v), env, "-h", p.Host(), "-c", cfg)
+			if l == nil {
+				t.Fatalf("%s pmlogger ended during start-up:\n%s", name, msg)
+			}
+			r := p.RunInput([]byte("query { sample.long.one sample.long.ten }\n"), "pmlc", "-h", "localhost", "-p", strconv.Itoa(l.port))
+			out = append(out, logInLog.ReplaceAllString(maskLog(r.Stdout+r.Stderr), "$1 $2 ?? "))
+			l.Stop()
+		}
+		if testing.Verbose() {
+			t.Logf("PMLOGGER_INTERVAL=%s:\n%s", v, out[1])
+		}
+		if out[0] != out[1] {
+			t.Errorf("PMLOGGER_INTERVAL=%s: pmlc query:\nPCP's:\n%s\nours:\n%s", v, out[0], out[1])
+		}
+	}
+}
