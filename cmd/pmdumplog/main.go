@@ -213,6 +213,7 @@ func (d *dumper) dumpRecords(rd *archive.Reader, pmids []pcp.PMID, window bool, 
 		done = start
 	}
 	var res, pick pcp.Result
+	var slots []int
 	first := true
 	for {
 		err := rd.Fetch(&res)
@@ -226,14 +227,27 @@ func (d *dumper) dumpRecords(rd *archive.Reader, pmids []pcp.PMID, window bool, 
 		}
 		r := &res
 		if len(pmids) > 0 && !(len(res.Sets) == 0 && d.f.marks) {
+			// Each value set goes to the place of the first name that
+			// asked for its metric, as PCP's pmdumplog picks them: a
+			// metric named twice (say, alone and under its parent) is
+			// printed once, in the order the names came.
 			pick.Timestamp = res.Timestamp
-			pick.Sets = pick.Sets[:0]
-			for _, id := range pmids {
-				for i := range res.Sets {
+			slots = slots[:0]
+			for range pmids {
+				slots = append(slots, -1)
+			}
+			for i := range res.Sets {
+				for j, id := range pmids {
 					if res.Sets[i].PMID == id {
-						pick.Sets = append(pick.Sets, res.Sets[i])
+						slots[j] = i
 						break
 					}
+				}
+			}
+			pick.Sets = pick.Sets[:0]
+			for _, i := range slots {
+				if i >= 0 {
+					pick.Sets = append(pick.Sets, res.Sets[i])
 				}
 			}
 			if len(pick.Sets) == 0 {

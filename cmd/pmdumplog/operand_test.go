@@ -14,7 +14,8 @@ import (
 // TestArchiveOperandAgainstPCP compares how the archive is named: a
 // directory or a comma-separated list (refused), the time window and -z
 // with the archive operand (the end checks wait for it), -a being
-// pmdumplog's own option, and PCP_ARCHIVE standing for the operand.
+// pmdumplog's own option, and PCP_ARCHIVE standing for the operand; and
+// metrics named more than once after it.
 func TestArchiveOperandAgainstPCP(t *testing.T) {
 	needQA(t)
 	pcp := pcptest.NeedTool(t, "pmdumplog")
@@ -40,6 +41,9 @@ func TestArchiveOperandAgainstPCP(t *testing.T) {
 		{"PCP_ARCHIVE=multi", []string{"-l"}},
 		{"PCP_ARCHIVE=mark-bug", []string{"-l", "omnibus_v3"}},
 		{"PCP_ARCHIVE=nosuch", []string{"-l"}},
+		// a metric named alone and under its parent is printed once
+		{"", []string{"-S", "-2m", "bigace_v2", "kernel.all.runque", "kernel.all", "kernel.all.runque"}},
+		{"", []string{"-r", "-T", "+1m", "bigace_v2", "kernel.all.load", "kernel.all.cpu", "kernel.all.cpu.user"}},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		cmd := exec.CommandContext(ctx, pcp, tc.args...)
