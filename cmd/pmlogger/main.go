@@ -42,7 +42,7 @@ type flags struct {
 
 	config, logFile, labelHost, note, endTime string
 	check, report, localTZ, primary, linger   bool
-	daemon, localPMDA                         bool
+	daemon, localPMDA, notify                 bool
 	username                                  string
 	targetPID                                 int
 	pmlcVersion                               int
@@ -116,6 +116,8 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		f.linger = true
 	case 'o':
 		f.localPMDA = true
+	case 'N':
+		f.notify = true
 	case 'p':
 		n, err := strconv.Atoi(arg)
 		switch {
@@ -479,6 +481,11 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	lg.SetConnSpec(host)
 	fmt.Fprintf(logw, "Archive basename: %s\n", opt.Archive)
+	if f.notify && !reexec {
+		// -N: systemd (Type=notify) learns the logger is ready; a
+		// re-execution is the same service, already ready.
+		notifyServiceManager("READY=1\nMAINPID=" + strconv.Itoa(os.Getpid()))
+	}
 	defer f.cleanup()
 	if code := f.ports(logw, prog, port, name, opt.Archive); code != 0 {
 		lg.Close(context.Background())
@@ -554,6 +561,9 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, exiting\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
+	if f.notify {
+		notifyServiceManager("STOPPING=1")
+	}
 	return 0
 }
 

@@ -494,3 +494,50 @@ func TestIntervalEnvAgainstPCP(t *testing.T) {
 		}
 	}
 }
+
+// TestNotifyAgainstPCP runs PCP's pmlogger and ours with -N under a
+// NOTIFY_SOCKET of the test's: each tells it READY with its pid before
+// the port map file appears, and STOPPING when it ends.
+func TestNotifyAgainstPCP(t *testing.T) {
+	t.Parallel()
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, name := range []string{"pcp", "our"} {
+		sock := filepath.Join(dir, name+".notify")
+		conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
+		if err != nil {
+			t.Skip(err)
+		}
+		l, msg := launchEnv(t, p, bin, name == "pcp", filepath.Join(dir, name), []string{"NOTIFY_SOCKET=" + sock}, "-N", "-h", p.Host(), "-c", cfg)
+		if l == nil {
+			t.Fatalf("%s pmlogger ended during start-up:\n%s", name, msg)
+		}
+		l.Stop()
+		// Both messages were sent before the logger ended.
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 512)
+		for {
+			n, err := conn.Read(buf)
+			if err != nil {
+				break
+			}
+			got[name] += strings.ReplaceAll(string(buf[:n]), strconv.Itoa(l.pid), "PID") + "|"
+			if strings.HasPrefix(string(buf[:n]), "STOPPING") {
+				break
+			}
+		}
+		conn.Close()
+	}
+	if testing.Verbose() {
+		t.Logf("messages: %q", got["our"])
+	}
+	if got["pcp"] != got["our"] {
+		t.Errorf("service manager messages: PCP's %q, ours %q", got["pcp"], got["our"])
+	}
+}
