@@ -303,7 +303,12 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	defer stop()
 	var caught atomic.Int32
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR2)
+	// As PCP's: SIGINT, SIGTERM, SIGUSR1 and the timer signals finish
+	// the archive and exit; SIGUSR2 finishes it and re-executes; the
+	// terminal's stop signals are ignored.
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGALRM,
+		syscall.SIGVTALRM, syscall.SIGPROF, syscall.SIGUSR2)
+	signal.Ignore(syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
 	defer signal.Stop(sigs)
 	go func() {
 		select {

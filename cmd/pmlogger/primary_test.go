@@ -541,3 +541,59 @@ func TestNotifyAgainstPCP(t *testing.T) {
 		t.Errorf("service manager messages: PCP's %q, ours %q", got["pcp"], got["our"])
 	}
 }
+
+// TestSignalsAgainstPCP ends PCP's pmlogger and ours with SIGUSR1 and
+// SIGTERM, which PCP's treats as SIGINT, after a SIGTSTP it ignores: the
+// same log (the signal named), archives pmlogcheck passes, no port map
+// file left.
+func TestSignalsAgainstPCP(t *testing.T) {
+	t.Parallel()
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := buildLogger(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGUSR1, syscall.SIGTERM} {
+		logs := map[string]string{}
+		loggers := map[string]*runningLogger{}
+		names := []string{"pcp", "our"}
+		for _, name := range names {
+			l, msg := launch(t, p, bin, name == "pcp", filepath.Join(dir, name+strconv.Itoa(int(sig))), "-h", p.Host(), "-c", cfg)
+			if l == nil {
+				t.Fatalf("%s pmlogger ended during start-up:\n%s", name, msg)
+			}
+			loggers[name] = l
+		}
+		for _, name := range names {
+			l := loggers[name]
+			waitRecords(t, l.base+".0", 2)
+			l.cmd.Process.Signal(syscall.SIGTSTP)
+			l.cmd.Process.Signal(sig)
+		}
+		for _, name := range names {
+			l := loggers[name]
+			select {
+			case <-l.done:
+				l.stopped = true
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%s pmlogger still running 30 s after signal %d", name, sig)
+			}
+			data, _ := os.ReadFile(l.log)
+			logs[name] = maskLog(string(data))
+			if name == "pcp" && strings.Contains(logs[name], "Lost connection to PMCD") {
+				t.Skipf("PCP's pmlogger lost its pmcd connection; nothing to compare with:\n%s", logs[name])
+			}
+			if r := p.Run("pmlogcheck", l.base); r.Err != nil || r.Stdout+r.Stderr != "" {
+				t.Errorf("pmlogcheck %s: %v\n%s%s", l.base, r.Err, r.Stdout, r.Stderr)
+			}
+			if _, err := os.Stat(l.mapFile); err == nil {
+				t.Errorf("%s pmlogger left %s", name, l.mapFile)
+			}
+		}
+		if logs["pcp"] != logs["our"] {
+			t.Errorf("signal %d: logs differ:\nPCP's:\n%s\nours:\n%s", sig, logs["pcp"], logs["our"])
+		}
+	}
+}
