@@ -45,10 +45,17 @@ func TestCheckAgainstPCP(t *testing.T) {
 		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pcp := p.Run("pmlogger", "-C", "-h", p.Host(), "-c", path)
+		// The two run side by side (each mostly waits on pmcd).
+		var pcp testbed.Result
+		done := make(chan struct{})
+		go func() {
+			pcp = p.Run("pmlogger", "-C", "-h", p.Host(), "-c", path)
+			close(done)
+		}()
 		ours := exec.Command(bin, "-C", "-h", p.Host(), "-c", path)
 		ours.Env = p.Env()
 		out, err := ours.CombinedOutput()
+		<-done
 		code := 0
 		if err != nil {
 			code = ours.ProcessState.ExitCode()
