@@ -37,6 +37,9 @@ func TestSweep(t *testing.T) {
 		if s.Maybe(40) {
 			g = append(g, []string{"-n", filepath.Join(clitest.QAArchives, "bigace.pmns")})
 		}
+		g = s.Spell(g, map[string]string{"-a": "--all", "-d": "--descs", "-e": "--labelsets", "-h": "--helptext",
+			"-I": "--on-disk-insts", "-i": "--insts", "-L": "", "-l": "--label", "-M": "--markrecs",
+			"-m": "--metrics", "-r": "--reverse", "-s": "--sizes", "-t": "", "-x": "", "-xx": "", "-xxx": ""})
 		args := s.Shuffled(g)
 		if s.Maybe(40) {
 			m, _ := filepath.Glob(arch + ".*")

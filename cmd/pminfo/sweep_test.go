@@ -37,6 +37,12 @@ func TestSweep(t *testing.T) {
 		if s.Maybe(25) {
 			g = append(g, []string{"-n", filepath.Join(clitest.QAArchives, "bigace.pmns")})
 		}
+		if s.Maybe(12) {
+			g = append(g, s.Extra(arch))
+		}
+		g = s.Spell(g, map[string]string{"-b": "--batch", "-d": "--desc", "-f": "--fetch", "-F": "--fetchall",
+			"-I": "--fullindom", "-l": "--labels", "-m": "--pmid", "-M": "--fullpmid", "-s": "--series",
+			"-t": "--oneline", "-T": "--helptext", "-x": "--events", "-v": "--verify"})
 		args := s.Shuffled(g)
 		n := 1 + s.IntN(3)
 		if s.Maybe(15) {

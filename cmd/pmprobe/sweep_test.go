@@ -30,6 +30,11 @@ func TestSweep(t *testing.T) {
 		if s.Maybe(10) {
 			g = append(g, s.Zone())
 		}
+		if s.Maybe(12) {
+			g = append(g, s.Extra(arch))
+		}
+		g = s.Spell(g, map[string]string{"-b": "--batch", "-f": "--force", "-F": "--faster",
+			"-I": "--external", "-i": "--internal", "-V": "--verbose", "-v": "--values"})
 		args := s.Shuffled(g)
 		n := 1 + s.IntN(3)
 		if s.Maybe(15) {

@@ -38,6 +38,10 @@ func TestSweep(t *testing.T) {
 		if s.Maybe(6) {
 			g = append(g, []string{"-l"})
 		}
+		if s.Maybe(12) {
+			g = append(g, s.Extra(arch))
+		}
+		g = s.Spell(g, map[string]string{"-x": "--xcpu", "-l": "--suffix"})
 		args := s.Shuffled(g)
 		if s.Maybe(30) {
 			args = append(args, "extra")

@@ -57,6 +57,11 @@ func TestSweep(t *testing.T) {
 		if s.Maybe(30) {
 			g = append(g, []string{"-x", "filter"})
 		}
+		if s.Maybe(12) {
+			g = append(g, s.Extra(arch))
+		}
+		g = s.Spell(g, map[string]string{"-r": "--raw", "-f": "--precision", "-i": "--instances",
+			"-w": "--width", "-U": "--nointerp", "-v": "--verbose", "-X": "--timestamp", "-x": "--filter"})
 		args := append(s.Shuffled(g), metric)
 		if s.Maybe(40) {
 			args = append(args, s.Leaf(t, arch)) // too many operands

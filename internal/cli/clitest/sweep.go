@@ -307,3 +307,63 @@ func (s *Sweep) Shuffled(groups [][]string) []string {
 	}
 	return out
 }
+
+// stdLong are the long names of PCP's standard options.
+var stdLong = map[string]string{
+	"-a": "--archive", "-h": "--host", "-S": "--start", "-T": "--finish",
+	"-O": "--origin", "-A": "--align", "-Z": "--timezone", "-z": "--hostzone",
+	"-s": "--samples", "-t": "--interval", "-n": "--namespace",
+}
+
+// Spell writes some option groups in their long forms (--name=value or
+// --name value), with the tool's own long names beside PCP's standard
+// ones; a tool's "" is an option without a long name.
+func (s *Sweep) Spell(groups [][]string, long map[string]string) [][]string {
+	for i, g := range groups {
+		if len(g) == 0 || !s.Maybe(6) {
+			continue
+		}
+		name, ok := long[g[0]]
+		if !ok {
+			name, ok = stdLong[g[0]]
+		}
+		if !ok || name == "" {
+			continue
+		}
+		switch {
+		case len(g) == 1:
+			groups[i] = []string{name}
+		case s.Maybe(2):
+			groups[i] = []string{name + "=" + g[1]}
+		default:
+			groups[i] = []string{name, g[1]}
+		}
+	}
+	return groups
+}
+
+// Extra draws an option users add by mistake or rarely: a second source,
+// conflicting zones, the version or help, a namespace file, an unknown
+// option.
+func (s *Sweep) Extra(archive string) []string {
+	switch s.IntN(9) {
+	case 0:
+		return []string{"-h", "localhost:1"}
+	case 1:
+		return []string{"-a", s.Archive()}
+	case 2:
+		return []string{"-z", "-Z", "UTC"}
+	case 3:
+		return []string{"-V"}
+	case 4:
+		return []string{"-?"}
+	case 5:
+		return []string{"-n", filepath.Join(QAArchives, "bigace.pmns")}
+	case 6:
+		return []string{"-n", "/nonexistent/pmns"}
+	case 7:
+		return []string{"-L"}
+	default:
+		return []string{s.Pick("-q", "--nosuch", "-K", "--container=x")}
+	}
+}
