@@ -75,7 +75,7 @@ func TestPMLCAgainstPCP(t *testing.T) {
 
 	mask := regexp.MustCompile(`(?m)(log size +\d+|\d\d:\d\d:\d\d(\.\d+)?|\d+ bytes|process \d+|port \d+|pmlogger \[\d+\]|archive: .*|[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ \d]\d \S+ \d{4})`)
 	ask := func(port int, cmds string) string {
-		r := p.RunInput([]byte(cmds), "pmlc", "-h", "localhost", "-p", strconv.Itoa(port))
+		r := runPMLC(p, cmds, "-h", "localhost", "-p", strconv.Itoa(port))
 		return mask.ReplaceAllString(r.Stdout+r.Stderr, "X")
 	}
 	for _, cmds := range []string{"status\n", "new volume\nstatus\n", "sync\n",

@@ -75,9 +75,12 @@ func TestPrimaryAgainstPCP(t *testing.T) {
 	}
 	args := []string{"-P", "-U", me.Username, "-c", cfg}
 	status := func() string {
-		a := p.RunInput([]byte("status\n"), "pmlc", "-P")
-		b := p.RunInput([]byte("status\n"), "pmlc", "-h", "localhost", "-P")
-		return maskLog(a.Stdout + a.Stderr + b.Stdout + b.Stderr)
+		var out string
+		for _, args := range [][]string{{"-P"}, {"-h", "localhost", "-P"}} {
+			r := runPMLC(p, "status\n", args...)
+			out += r.Stdout + r.Stderr
+		}
+		return maskLog(out)
 	}
 	type result struct{ files, status, second, secondLog, after, log string }
 	record := func(pcp bool, name string) result {
@@ -235,7 +238,11 @@ func TestPMLCVersionAgainstPCP(t *testing.T) {
 			r := p.RunInput([]byte("status\n"), "pmlc", "-h", "localhost", "-p", strconv.Itoa(l.port))
 			return maskLog(r.Stdout + r.Stderr)
 		}
-		if want, got := status(theirs), status(ours); want != got {
+		statusWhenFree := func(l *runningLogger) string {
+			r := runPMLC(p, "status\n", "-h", "localhost", "-p", strconv.Itoa(l.port))
+			return maskLog(r.Stdout + r.Stderr)
+		}
+		if want, got := statusWhenFree(theirs), statusWhenFree(ours); want != got {
 			t.Errorf("%v: pmlc status:\nPCP's:\n%s\nours:\n%s", extra, want, got)
 		}
 		if want, got := ack(theirs.port), ack(ours.port); want != got {
@@ -482,7 +489,7 @@ func TestIntervalEnvAgainstPCP(t *testing.T) {
 			if l == nil {
 				t.Fatalf("%s pmlogger ended during start-up:\n%s", name, msg)
 			}
-			r := p.RunInput([]byte("query { sample.long.one sample.long.ten }\n"), "pmlc", "-h", "localhost", "-p", strconv.Itoa(l.port))
+			r := runPMLC(p, "query { sample.long.one sample.long.ten }\n", "-h", "localhost", "-p", strconv.Itoa(l.port))
 			out = append(out, logInLog.ReplaceAllString(maskLog(r.Stdout+r.Stderr), "$1 $2 ?? "))
 			l.Stop()
 		}
