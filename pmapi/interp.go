@@ -330,6 +330,9 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		}
 	}
 	if ip.pastDamage(pmids, t) {
+		if ip.damage == nil {
+			return pcp.ErrLogRec
+		}
 		return ip.damage.err
 	}
 	seenMark := ip.markBetween(t)

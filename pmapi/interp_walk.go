@@ -102,6 +102,14 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 			}
 		}
 		rd.Close()
+		if !segs[cur].damagedEnd && i == len(ip.c.logs)-1 {
+			// an index entry past the end of a cut last volume is a
+			// place libpcp can be put, from which it reads nothing
+			if k := indexAfter(a, segs[cur].to); k >= 0 {
+				e := a.Index[k]
+				start(spot{i, int(e.Vol), e.DataOffset}, false)
+			}
+		}
 		if first && !segs[cur].damagedEnd && i < len(ip.c.logs)-1 {
 			if end, err := a.End(); err == nil {
 				t := ip.rel(addNsec(end, 1000000))
