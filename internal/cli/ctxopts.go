@@ -49,11 +49,10 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 	case p.Timezone != "":
 		t.Zone = pcptz.Load(p.Timezone)
 	}
-	window := p.Start != "" || p.Finish != "" || p.Align != "" || p.Origin != "" || boundaries
-	if p.Errors == 0 && window {
+	if p.Errors == 0 && (p.WindowGiven() || boundaries) {
 		first, last, ok := p.bounds(src)
 		if ok {
-			w, _, err := ParseTimeWindow(p.Start, p.Finish, p.Align, p.Origin, first, last, t.Zone)
+			w, _, err := p.WindowArgs().Window(first, last, t.Zone)
 			if err != nil {
 				msg := err.Error()
 				if te, ok := err.(*TimeError); ok {
@@ -76,7 +75,7 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 func (p *Parsed) bounds(src pmapi.Source) (first, last pcp.Timestamp, ok bool) {
 	a, isArchive := src.(*pmapi.ArchiveContext)
 	if !isArchive {
-		return pcp.TimestampOf(time.Now()), pcp.Timestamp{Sec: MaxTime}, true
+		return pcp.TimestampOf(Now()), pcp.Timestamp{Sec: MaxTime}, true
 	}
 	first = a.Start()
 	end, err := a.End()

@@ -71,10 +71,17 @@ type Parsed struct {
 	// Namespace is the name space -n or -N loaded, nil without them.
 	Namespace *pmns.Tree
 	Debug     []string
+	// Align, Origin, Start and Finish are the time window options'
+	// arguments; the *Set fields say each was given, as an empty
+	// argument is a time too (WindowArgs).
 	Align     string
+	AlignSet  bool
 	Origin    string
+	OriginSet bool
 	Start     string
+	StartSet  bool
 	Finish    string
+	FinishSet bool
 	Interval  string
 	// IntervalDur is -t's interval, zero without -t.
 	IntervalDur time.Duration
@@ -221,7 +228,7 @@ func (p *Parsed) parseError(err error) {
 func (p *Parsed) standard(o Option, arg string) {
 	switch o.std {
 	case stdAlign:
-		p.Align = arg
+		p.Align, p.AlignSet = arg, true
 	case stdArchive:
 		p.AddArchive(arg)
 	case stdDebug, stdDebugFlag:
@@ -272,9 +279,9 @@ func (p *Parsed) standard(o Option, arg string) {
 		}
 		p.Namespace = t
 	case stdOrigin:
-		p.Origin = arg
+		p.Origin, p.OriginSet = arg, true
 	case stdStart:
-		p.Start = arg
+		p.Start, p.StartSet = arg, true
 	case stdSamples:
 		p.SamplesSet = true
 		n, ok := Strtol(arg)
@@ -283,7 +290,7 @@ func (p *Parsed) standard(o Option, arg string) {
 			p.Errorf("-s requires a positive numeric argument")
 		}
 	case stdFinish:
-		p.Finish = arg
+		p.Finish, p.FinishSet = arg, true
 	case stdInterval:
 		p.Interval = arg
 		d, err := pmapi.ParseInterval(arg)
@@ -353,7 +360,7 @@ func (p *Parsed) end() {
 	case len(p.Archives) > 0 && len(p.Hosts) == 0:
 		p.Context = ContextArchive
 	}
-	if (p.Start != "" || p.Align != "" || p.Origin != "") && p.Context != ContextArchive {
+	if (p.StartSet || p.AlignSet || p.OriginSet) && p.Context != ContextArchive {
 		p.Errorf("time window options are supported for archives only")
 	}
 	if p.HostZone && p.Context != ContextArchive && p.Context != ContextHost {

@@ -443,13 +443,26 @@ func ParseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 }
 
 func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.Timestamp, loc *time.Location, now func() time.Time) (w Window, warn *TimeError, err error) {
+	given := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	return parseWindow(WindowArgs{given(swStart), given(swEnd), given(swAlign), given(swOrigin)}, first, last, loc, now)
+}
+
+// parseWindow is pmParseHighResTimeWindow with each argument nil when
+// its option was not given; an empty one is read as a time like any
+// other (a free-form date, midnight today).
+func parseWindow(args WindowArgs, first, last pcp.Timestamp, loc *time.Location, now func() time.Time) (w Window, warn *TimeError, err error) {
 	mk := &mktime{loc: loc} // one process's mktime state for the window's times
 	start, end := first, last
 	if end.Sec == MaxTime {
 		end.Nsec = 999999999
 	}
-	if swStart != "" {
-		if start, err = parseTime(swStart, start, end, mk, now); err != nil {
+	if args.Start != nil {
+		if start, err = parseTime(*args.Start, start, end, mk, now); err != nil {
 			return w, nil, err
 		}
 	}
@@ -457,7 +470,8 @@ func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 		start = first
 	}
 	var delta int64
-	if swAlign != "" {
+	if args.Align != nil {
+		swAlign := *args.Align
 		d, err := timeInterval(swAlign)
 		if err != nil {
 			return w, nil, err
@@ -478,8 +492,8 @@ func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 			warn = &TimeError{Spec: swAlign, Msg: "alignment specified by -A switch could not be applied"}
 		}
 	}
-	if swEnd != "" {
-		if end, err = parseTime(swEnd, start, end, mk, now); err != nil {
+	if args.Finish != nil {
+		if end, err = parseTime(*args.Finish, start, end, mk, now); err != nil {
 			return w, nil, err
 		}
 	}
@@ -487,8 +501,8 @@ func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 		end = last
 	}
 	origin := start
-	if swOrigin != "" {
-		if origin, err = parseTime(swOrigin, start, end, mk, now); err != nil {
+	if args.Origin != nil {
+		if origin, err = parseTime(*args.Origin, start, end, mk, now); err != nil {
 			return w, nil, err
 		}
 		if cmpTime(origin, start) < 0 {
@@ -496,7 +510,8 @@ func parseTimeWindow(swStart, swEnd, swAlign, swOrigin string, first, last pcp.T
 		} else if cmpTime(origin, end) > 0 {
 			origin = end
 		}
-		if swAlign != "" {
+		if args.Align != nil {
+			swAlign := *args.Align
 			b := int64(origin.Nsec) + 1e9*origin.Sec
 			bl := (b / delta) * delta
 			if bl < b {

@@ -161,14 +161,9 @@ func (c windowCase) describe() string {
 // ours is the harness's line for our parser: the status (1 ok, 0 a
 // warning, -1 an error), the window, and the message for an error.
 func (c windowCase) ours() string {
-	arg := func(i int) string {
-		if c.args[i] == nil {
-			return ""
-		}
-		return *c.args[i]
-	}
 	now := func() time.Time { return time.Unix(c.now, 0) }
-	w, warn, err := parseTimeWindow(arg(0), arg(1), arg(2), arg(3), c.first, c.last, pcptz.Load(c.zone), now)
+	args := WindowArgs{Start: c.args[0], Finish: c.args[1], Align: c.args[2], Origin: c.args[3]}
+	w, warn, err := parseWindow(args, c.first, c.last, pcptz.Load(c.zone), now)
 	if err != nil {
 		msg := err.Error()
 		if te, ok := err.(*TimeError); ok {

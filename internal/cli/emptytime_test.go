@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"bufio"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// TestEmptyWindowArgsAgainstLibpcp gives -S, -T, -A and -O empty
+// arguments, alone and with others, to libpcp's pmParseHighResTimeWindow
+// (the C harness, clock fixed) and to ours: an empty argument is a time
+// (midnight today) or, for -A, a refused interval, never "not given".
+func TestEmptyWindowArgsAgainstLibpcp(t *testing.T) {
+	bin := pcptest.HarnessWith(t, "testdata/harness/timewindow.c", "-O1")
+	empty, str := "", func(s string) *string { return &s }
+	// -O alone, -S "" -T "+10min", -S "" -T "", -T "" -O "", -A "" -S ...
+	argSets := [][4]*string{
+		{&empty, nil, nil, nil},
+		{nil, &empty, nil, nil},
+		{nil, nil, &empty, nil},
+		{nil, nil, nil, &empty},
+		{&empty, &empty, nil, nil},
+		{&empty, str("+10min"), nil, nil},
+		{str("@00:20"), &empty, nil, nil},
+		{nil, &empty, nil, &empty},
+		{&empty, nil, str("1h"), nil},
+		{&empty, nil, str("5min"), &empty},
+		{str("-30min"), nil, nil, &empty},
+		{&empty, &empty, &empty, &empty},
+	}
+	zones := []string{"UTC", "EST-10", "ABC-0:30", "EST5EDT", "America/New_York", "Australia/Melbourne"}
+	nows := []int64{
+		1101339000, // Thu Nov 25 00:30 CET 2004: midnight is inside the archive's day
+		1800000000, // Fri Jan 15 08:00:00 2027 UTC
+		1793511000, // Sun Nov  1 05:30:00 2026 UTC, around America's return to standard time
+	}
+	archive := [2]pcp.Timestamp{{Sec: 1101340206, Nsec: 248424000}, {Sec: 1101343086, Nsec: 250880000}}
+	var cases []windowCase
+	for _, args := range argSets {
+		for _, zone := range zones {
+			for _, now := range nows {
+				cases = append(cases,
+					windowCase{zone: zone, now: now, first: archive[0], last: archive[1], args: args},
+					windowCase{zone: zone, now: now, first: pcp.Timestamp{Sec: now - 86400, Nsec: 5000},
+						last: pcp.Timestamp{Sec: MaxTime}, args: args})
+			}
+		}
+	}
+	var in strings.Builder
+	for _, c := range cases {
+		in.WriteString(c.line())
+		in.WriteByte('\n')
+	}
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("harness: %v", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	n, accepted := 0, 0
+	for ; sc.Scan(); n++ {
+		if n >= len(cases) {
+			t.Fatalf("harness wrote more lines than cases")
+		}
+		c := cases[n]
+		want, got := comparable(sc.Text()), comparable(c.ours())
+		if !strings.HasPrefix(want, "-1 ") {
+			accepted++
+		}
+		if got != want {
+			t.Errorf("%s:\n libpcp %s\n gopcp  %s", c.describe(), want, got)
+		}
+	}
+	if n != len(cases) {
+		t.Fatalf("harness answered %d of %d cases", n, len(cases))
+	}
+	if accepted == 0 || accepted == n {
+		t.Errorf("libpcp accepted %d of %d windows: the cases test nothing", accepted, n)
+	}
+	t.Logf("%d windows with empty arguments compared, %d accepted by libpcp", n, accepted)
+}
+
+// TestEmptyWindowOptionsGiven checks that options record an empty
+// argument as given, from the command line and the environment.
+func TestEmptyWindowOptionsGiven(t *testing.T) {
+	cmd := &Command{Name: "tool", Options: []Option{OptStart, OptFinish, OptAlign, OptOrigin, OptArchive}}
+	tests := []struct {
+		argv, env []string
+		want      [4]bool // -S -T -A -O given
+		errs      int
+	}{
+		{argv: []string{"tool", "-a", "x"}},
+		{argv: []string{"tool", "-a", "x", "-S", ""}, want: [4]bool{true, false, false, false}},
+		{argv: []string{"tool", "-a", "x", "-T", "", "-A", ""}, want: [4]bool{false, true, true, false}},
+		{argv: []string{"tool", "-a", "x", "--origin="}, want: [4]bool{false, false, false, true}},
+		{argv: []string{"tool", "-a", "x"}, env: []string{"PCP_START_TIME=", "PCP_ORIGIN_TIME="}, want: [4]bool{true, false, false, true}},
+		// an empty -S still needs an archive, as any -S does
+		{argv: []string{"tool", "-S", ""}, want: [4]bool{true, false, false, false}, errs: 1},
+		{argv: []string{"tool", "-T", ""}, want: [4]bool{false, true, false, false}},
+	}
+	for _, tc := range tests {
+		p := ParseEnv(cmd, tc.argv, tc.env)
+		a := p.WindowArgs()
+		got := [4]bool{a.Start != nil, a.Finish != nil, a.Align != nil, a.Origin != nil}
+		if got != tc.want || p.Errors != tc.errs {
+			t.Errorf("%q %q: given %v, %d errors %q; want %v, %d errors", tc.argv, tc.env, got, p.Errors, p.Messages, tc.want, tc.errs)
+		}
+		if p.WindowGiven() != (got != [4]bool{}) {
+			t.Errorf("%q %q: WindowGiven %v", tc.argv, tc.env, p.WindowGiven())
+		}
+	}
+}
