@@ -39,25 +39,11 @@ type flags struct {
 	xcpu  bool // -x
 }
 
-// optHost is -h as pmstat takes it: repeatable, each one more source.
-var optHost = cli.Option{Long: "host", Short: 'h', Arg: "HOST", Help: "metrics source is PMCD on host"}
-
-// optArchive is -a as pmstat takes it (PM_OPTFLAG_MULTI): repeatable,
-// each archive a source of its own.
-var optArchive = cli.Option{Long: "archive", Short: 'a', Arg: "FILE", Help: "metrics source is a PCP log archive"}
-
+// command is pmstat's command line. It is PM_OPTFLAG_MULTI: every -h and
+// -a (and PCP_HOST_LIST's and PCP_ARCHIVE_LIST's names) is a source of
+// its own, an archive named twice kept once.
 func command(f *flags) *cli.Command {
-	var opts []cli.Option
-	for _, o := range cli.GeneralOptions() {
-		switch o.Short {
-		case 'h':
-			o = optHost
-		case 'a':
-			o = optArchive
-		}
-		opts = append(opts, o)
-	}
-	opts = append(opts,
+	opts := append(cli.GeneralOptions(),
 		cli.Header("Alternate sources"),
 		cli.Option{Long: "hostsfile", Short: 'H', Arg: "FILE", Help: "read metric source hosts from a file"},
 		cli.OptLocalPMDA,
@@ -67,15 +53,11 @@ func command(f *flags) *cli.Command {
 		cli.Option{Long: "pause", Short: 'P', Help: "pause between updates for archive replay"},
 		cli.Option{Long: "xcpu", Short: 'x', Help: "extended CPU statistics reporting"},
 	)
-	return &cli.Command{Name: "pmstat", Usage: "[options]", Options: opts, Handle: f.handle}
+	return &cli.Command{Name: "pmstat", Usage: "[options]", Options: opts, Handle: f.handle, Multi: true}
 }
 
 func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	switch o.Short {
-	case 'h':
-		f.addHost(p, arg)
-	case 'a':
-		f.addArchive(p, arg)
 	case 'H':
 		f.addHostsFile(p, arg)
 	case 'l':
@@ -87,30 +69,6 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	default:
 		p.Errors++
 	}
-}
-
-// addHost adds one more host source: pmstat takes any number of them,
-// but not beside archives.
-func (f *flags) addHost(p *cli.Parsed, host string) {
-	if len(p.Archives) > 0 {
-		p.Errorf("only one host or archive allowed")
-		return
-	}
-	p.Hosts = append(p.Hosts, host)
-}
-
-// addArchive adds one more archive source, each name once.
-func (f *flags) addArchive(p *cli.Parsed, name string) {
-	if len(p.Hosts) > 0 {
-		p.Errorf("only one host or archive allowed")
-		return
-	}
-	for _, a := range p.Archives {
-		if a == name {
-			return
-		}
-	}
-	p.Archives = append(p.Archives, name)
 }
 
 // addHostsFile adds the hosts a file names, one per line: the first word
@@ -147,7 +105,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	cmd := command(f)
 	p := cli.Parse(cmd, argv)
 	prog := p.Progname()
-	if len(p.Args) > 0 && p.Errors == 0 {
+	if len(p.Args) > 0 && !p.Exit {
 		p.Errorf("too many options")
 	}
 	if f.pause && p.Kind() != pmapi.KindArchive {
@@ -237,7 +195,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	if p.SamplesSet {
 		samples = p.Samples
 	}
-	if p.Finish != "" {
+	if p.FinishSet {
 		samples = windowSamples(times.Window, r.interval, samples)
 	}
 	if kind == pmapi.KindArchive {

@@ -17,6 +17,11 @@ func TestSweepFound(t *testing.T) {
 		// the zone's note comes before a bad window's error
 		{Name: "zone note then bad window", Args: []string{"-t", "1.5", "-a", a, "-S", "@notatime", "-s", "4", "-Z", "XYZ"}},
 		{Name: "host zone note then bad window", Args: []string{"-a", a, "-z", "-T", "@notatime"}},
+		// an operand is "too many options" whatever else is wrong
+		{Name: "bad interval and operand", Args: []string{"-t", "-1", "-a", a, "-s", "4", "extra"}},
+		{Name: "unknown option and operand", Args: []string{"-q", "extra"}},
+		{Name: "zones and operand", Args: []string{"-Z", "UTC", "-z", "-a", a, "extra"}},
+		{Name: "version and operand", Args: []string{"-V", "extra"}},
 	}
 	clitest.CompareLocal(t, "pmstat", func(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return run(ctx, argv, stdout, stderr, func(time.Duration) {})
