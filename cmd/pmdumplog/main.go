@@ -121,10 +121,11 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
 		fmt.Fprintf(stderr, "         produce complete information.  Continuing and hoping for the best.\n\n")
 	}
-	window := p.Start != "" || p.Finish != ""
+	args := p.WindowArgs()
+	window := args.Start != nil || args.Finish != nil
 	if window {
 		var msgs []string
-		start, finish, msgs = parseWindow(prog, p.Start, p.Finish, start, finish, d.loc)
+		start, finish, msgs = parseWindow(prog, args.Start, args.Finish, start, finish, d.loc)
 		if len(msgs) > 0 {
 			out.Flush()
 			for _, m := range msgs {

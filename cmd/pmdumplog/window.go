@@ -9,8 +9,10 @@ import (
 
 // parseWindow applies -S and -T to the archive's bounds with PCP's time
 // syntax, as pmGetContextOptions does; a bad time gives libpcp's message.
-func parseWindow(prog, startArg, finishArg string, start, finish pcp.Timestamp, loc *time.Location) (pcp.Timestamp, pcp.Timestamp, []string) {
-	w, _, err := cli.ParseTimeWindow(startArg, finishArg, "", "", start, finish, loc)
+// An argument is nil when its option was not given (an empty one is a
+// time: midnight today).
+func parseWindow(prog string, startArg, finishArg *string, start, finish pcp.Timestamp, loc *time.Location) (pcp.Timestamp, pcp.Timestamp, []string) {
+	w, _, err := cli.WindowArgs{Start: startArg, Finish: finishArg}.Window(start, finish, loc)
 	if err != nil {
 		msg := err.Error()
 		if te, ok := err.(*cli.TimeError); ok {
