@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
 )
 
 // TestEmptyWindowArgsAgainstLibpcp gives -S, -T, -A and -O empty
@@ -112,6 +115,43 @@ func TestEmptyWindowOptionsGiven(t *testing.T) {
 		}
 		if p.WindowGiven() != (got != [4]bool{}) {
 			t.Errorf("%q %q: WindowGiven %v", tc.argv, tc.env, p.WindowGiven())
+		}
+	}
+}
+
+// liveSource is a metrics source that is not an archive; ContextOptions
+// asks nothing else of it here.
+type liveSource struct{ pmapi.Source }
+
+// TestLiveWindowStartsAtNow checks that a live source's window starts at
+// cli.Now, so that live windows, an empty -T among them, are testable.
+func TestLiveWindowStartsAtNow(t *testing.T) {
+	saved := Now
+	t.Cleanup(func() { Now = saved })
+	now := time.Date(2026, 3, 8, 6, 59, 0, 250000000, time.UTC)
+	Now = func() time.Time { return now }
+	start := pcp.Timestamp{Sec: now.Unix(), Nsec: 250000000}
+	midnight := pcp.Timestamp{Sec: time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC).Unix()}
+	tests := []struct {
+		argv     []string
+		end      pcp.Timestamp
+		windowed bool
+	}{
+		{[]string{"tool", "-h", "x"}, pcp.Timestamp{Sec: MaxTime}, true},
+		{[]string{"tool", "-h", "x", "-T", "+10min"}, pcp.Timestamp{Sec: start.Sec + 600, Nsec: 250000000}, true},
+		{[]string{"tool", "-h", "x", "-T", ""}, midnight, true},
+	}
+	cmd := &Command{Name: "tool", Options: []Option{OptHost, OptFinish}}
+	for _, tc := range tests {
+		p := ParseEnv(cmd, tc.argv, []string{"TZ=UTC"})
+		p.Timezone = "UTC"
+		times := p.ContextOptions(context.Background(), liveSource{}, true)
+		if p.Errors > 0 {
+			t.Fatalf("%q: %q", tc.argv, p.Messages)
+		}
+		w := times.Window
+		if !times.Windowed || w.Start != start || w.Origin != start || w.End != tc.end {
+			t.Errorf("%q: window %+v (windowed %v), want start and origin %v, end %v", tc.argv, w, times.Windowed, start, tc.end)
 		}
 	}
 }
