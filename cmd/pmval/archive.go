@@ -26,8 +26,7 @@ func (v *valuer) archiveSetup() error {
 	}
 	w := v.times.Window
 	if v.samples < 0 && w.End.Sec != cli.MaxTime && v.amode != pmapi.ModeForw {
-		secs := func(t pcp.Timestamp) float64 { return float64(t.Sec) + float64(t.Nsec)/1e9 }
-		n := int(int32((secs(w.End) - secs(w.Origin)) / v.p.IntervalDur.Seconds()))
+		n := int(int32((stampReal(w.End) - stampReal(w.Origin)) / v.p.IntervalDur.Seconds()))
 		if n < 0 {
 			n = 0
 		} else {

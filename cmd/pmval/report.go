@@ -95,8 +95,7 @@ func (v *valuer) setup(ctx context.Context) error {
 		origin := time.Now()
 		end := origin.Add(v.finish)
 		v.liveEnd = pcp.TimestampOf(end)
-		secs := func(t time.Time) float64 { return float64(t.Unix()) + float64(t.Nanosecond())/1e9 }
-		n := int(int32((secs(end) - secs(origin)) / interval.Seconds()))
+		n := int(int32((timeReal(end) - timeReal(origin)) / interval.Seconds()))
 		if n < 0 {
 			n = 0
 		} else {
@@ -732,7 +731,7 @@ func (v *valuer) printRate(valfmt pcp.ValFmt, cur, prev *pcp.Value, delta float6
 // printRates is pmval's printrates.
 func (v *valuer) printRates(cur *pcp.ValueSet, curTime pcp.Timestamp, prev *pcp.ValueSet, prevTime pcp.Timestamp) {
 	w := v.out
-	delta := float64(float32(v.scale)) * curTime.Sub(prevTime)
+	delta := float64(float32(v.scale)) * (stampReal(curTime) - stampReal(prevTime))
 	if v.desc.InDom == pcp.InDomNull {
 		if cur.NumVal == 1 && prev.NumVal == 1 {
 			v.printRate(cur.ValFmt, &cur.Values[0], &prev.Values[0], delta, v.cols)

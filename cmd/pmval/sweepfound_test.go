@@ -1,0 +1,22 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/cli/clitest"
+)
+
+// TestSweepFound holds command lines the random sweep (TestSweep) found
+// differing from PCP's pmval, each kept once fixed.
+func TestSweepFound(t *testing.T) {
+	qa := func(name string) string { return clitest.QAArchive(t, name) }
+	cov := qa("coverage")
+	cases := []clitest.Case{
+		// rates divide by a difference of times each made a double as
+		// pmtimespecToReal makes it, in every digit -f shows
+		{Name: "rate digits records", Args: []string{"-i", "vda", "-U", cov, "-a", cov, "-f", "16", "-s", "9", "disk.dev.total"}},
+		{Name: "rate digits interpolated", Args: []string{"-a", cov, "-t", "7.3", "-f", "16", "-s", "9", "disk.dev.total"}},
+		{Name: "rate digits v2", Args: []string{"-a", qa("20041125"), "-t", "3.7", "-f", "16", "-s", "9", "swap.pagesin"}},
+	}
+	clitest.CompareLocal(t, "pmval", run, cases)
+}
