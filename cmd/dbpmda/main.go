@@ -45,9 +45,12 @@ func command(f *flags) *cli.Command {
 	return &cli.Command{
 		Name:  "dbpmda",
 		Usage: "[options]",
+		// dbpmda reads its options with pmgetopt_r and refuses -D with
+		// fprintf, ahead of getopt's own complaints
+		DebugDirect: true,
 		Options: []cli.Option{
 			cli.Header("General options"),
-			cli.OptDebug,
+			cli.OptDebugFlag,
 			{Long: "namespace", Short: 'n', Arg: "FILE", Help: "use an alternative PMNS"},
 			{Long: "norc", Short: 'f', Help: "skip .dbpmdarc processing"},
 			{Long: "creds-timeout", Short: 'q', Arg: "N", Help: "initial negoptionsotiation timeout (seconds)"},
@@ -106,7 +109,11 @@ func (s *session) errorf(format string, args ...any) { fmt.Fprintf(s.stderr, for
 func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := &flags{credsTimeout: 3}
 	cmd := command(f)
-	p := cli.Parse(cmd, argv)
+	// pmgetopt_r reads no PCP_* variables as options; libpcp itself
+	// takes its first debug flags from $PCP_DEBUG
+	envDebug, warning := cli.DebugEnv(os.Environ())
+	fmt.Fprint(stderr, warning)
+	p := cli.ParseEnv(cmd, argv, nil)
 	if len(p.Args) > 0 {
 		p.Errors++
 	}
@@ -115,7 +122,10 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	s := &session{stdout: stdout, stderr: stderr, prog: p.Progname(),
-		credsTimeout: time.Duration(f.credsTimeout) * time.Second, echo: f.echo, debug: p.Debug}
+		credsTimeout: time.Duration(f.credsTimeout) * time.Second, echo: f.echo}
+	for _, spec := range append([]string{envDebug}, p.Debug...) {
+		s.setDebug(debugSpec(spec))
+	}
 	if file, ok := stdin.(*os.File); ok && isTerminal(file) {
 		s.prompt = true
 	}

@@ -47,6 +47,22 @@ func knownDebugFlag(name string) bool {
 	return false
 }
 
+// debugSpec is a -D or $PCP_DEBUG specification as setDebug's flags: its
+// comma-separated names, "all" in any case.
+func debugSpec(spec string) []string {
+	var flags []string
+	for _, f := range strings.Split(spec, ",") {
+		switch {
+		case f == "":
+		case strings.EqualFold(f, "all"):
+			flags = append(flags, "all")
+		default:
+			flags = append(flags, strings.TrimSpace(f))
+		}
+	}
+	return flags
+}
+
 // setDebug applies a debug command's flags; they change nothing but what
 // status shows.
 func (s *session) setDebug(flags []string) {

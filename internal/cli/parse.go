@@ -52,6 +52,10 @@ type Command struct {
 	// (pmstat): any number of hosts, and archives kept one name each
 	// (a name given twice kept once) rather than joined into one list.
 	Multi bool
+	// DebugDirect writes -D's refusal (with OptDebugFlag) straight to
+	// stderr, ahead of the messages gathered for the usage report, as
+	// dbpmda's fprintf does; pmlogger's goes through pmprintf in turn.
+	DebugDirect bool
 }
 
 // Parsed is the outcome of parsing, PCP's pmOptions after pmGetOptions.
@@ -111,10 +115,11 @@ type Parsed struct {
 	// Exit is set by -V: the tool prints Messages and exits with status 0.
 	Exit bool
 
-	name       string
-	guiPortSet bool
-	multi      bool
-	stderr     io.Writer // see SetStderr
+	name        string
+	guiPortSet  bool
+	multi       bool
+	debugDirect bool
+	stderr      io.Writer // see SetStderr
 
 	derived        *derive.Registry
 	derivedPending string // derived-metric messages not yet printed
@@ -167,7 +172,12 @@ func parse(cmd *Command, argv, env []string) *Parsed {
 	if name == "" && len(argv) > 0 {
 		name = filepath.Base(argv[0])
 	}
-	p := &Parsed{name: name, multi: cmd.Multi}
+	p := &Parsed{name: name, multi: cmd.Multi, debugDirect: cmd.DebugDirect}
+	// libpcp checks $PCP_DEBUG as it starts, before pmGetOptions reads
+	// it again as -D
+	if _, w := DebugEnv(env); w != "" {
+		p.Direct += w
+	}
 	p.fromEnv(env)
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -236,6 +246,11 @@ func (p *Parsed) standard(o Option, arg string) {
 			what := "options"
 			if o.std == stdDebugFlag {
 				what = "flag"
+			}
+			if o.std == stdDebugFlag && p.debugDirect {
+				p.Errors++
+				p.Direct += fmt.Sprintf("%s: unrecognized debug %s specification (%s)\n", p.name, what, arg)
+				return
 			}
 			p.Errorf("unrecognized debug %s specification (%s)", what, arg)
 			return

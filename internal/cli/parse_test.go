@@ -159,6 +159,10 @@ func TestEnvironmentAgainstPCP(t *testing.T) {
 		{[]string{"PCP_ARCHIVE=x"}, []string{"-h", "a"}},
 		{[]string{"PCP_NAMESPACE=/nonexistent"}, nil},
 		{[]string{"PCP_HOSTZONE="}, []string{"-Z", "UTC"}},
+		// libpcp complains of a bad $PCP_DEBUG as it starts, then
+		// pmGetOptions refuses it as -D
+		{[]string{"PCP_DEBUG=bogus"}, nil},
+		{[]string{"PCP_DEBUG=pdu,nosuch"}, []string{"-D", "bad", "-x"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(append(tt.env, tt.args...), " "), func(t *testing.T) {
