@@ -84,3 +84,14 @@ func (a *Archive) endPeeked() bool {
 	a.mu.Unlock()
 	return set && a.vols[a.MaxVol]
 }
+
+// PastEnd reports whether index entry e names a place beyond the end of
+// its volume: the entry of a record lost when the volume was cut.
+func (a *Archive) PastEnd(e IndexEntry) bool {
+	v, err := a.openVolume(int(e.Vol), false)
+	if err != nil {
+		return false
+	}
+	defer v.close()
+	return e.DataOffset > int64(v.size)
+}

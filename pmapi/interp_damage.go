@@ -63,7 +63,7 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) int {
 // after damage starts it. Instances the metadata says are not alive at t
 // are not searched for.
 func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
-	if len(ip.segments) < 2 {
+	if ip.damage == nil && len(ip.segments) < 2 {
 		return false
 	}
 	if ip.seg < 0 {

@@ -105,7 +105,7 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 		if !segs[cur].damagedEnd && i == len(ip.c.logs)-1 {
 			// an index entry past the end of a cut last volume is a
 			// place libpcp can be put, from which it reads nothing
-			if k := indexAfter(a, segs[cur].to); k >= 0 {
+			if k := indexAfter(a, segs[cur].to); k >= 0 && a.PastEnd(a.Index[k]) {
 				e := a.Index[k]
 				start(spot{i, int(e.Vol), e.DataOffset}, false)
 			}
