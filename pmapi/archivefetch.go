@@ -184,8 +184,12 @@ func (c *ArchiveContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Res
 		if c.interp == nil {
 			c.interp = newInterpolator(c)
 		}
-		err = c.interp.fetch(pmids, r)
-		c.origin = step(c.origin, c.delta)
+		// libpcp moves the time on only after a fetch that worked: a
+		// fetch that meets damage (or the end) is tried at the same time
+		// again by the next
+		if err = c.interp.fetch(pmids, r); err == nil {
+			c.origin = step(c.origin, c.delta)
+		}
 	} else {
 		err = c.fetchRecord(pmids, r)
 	}
