@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/cli/clitest"
 )
 
@@ -15,7 +16,7 @@ import (
 // ABC-0:30 and before it in UTC.
 func TestEmptyTimeArgsAgainstPCP(t *testing.T) {
 	archive := clitest.QAArchive(t, "20041125")
-	env := clitest.FakeClock(t, 1101339000) // Thu Nov 25 00:30:00 2004 CET
+	env := clitest.FakeClock(t, 1101339000, &cli.Now) // Thu Nov 25 00:30:00 2004 CET
 	var cases []clitest.Case
 	add := func(name string, caseEnv []string, args ...string) {
 		args = append(args, archive, "kernel.all.load")

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/cli/clitest"
 )
 
@@ -14,7 +15,7 @@ import (
 // before it, so windows start or end there; an empty -A is refused.
 func TestEmptyTimeArgsAgainstPCP(t *testing.T) {
 	archive := clitest.QAArchive(t, "20041125")
-	env := append(clitest.FakeClock(t, 1101339000), "TZ=UTC") // Thu Nov 25 00:30:00 2004 CET
+	env := append(clitest.FakeClock(t, 1101339000, &cli.Now), "TZ=UTC") // Thu Nov 25 00:30:00 2004 CET
 
 	var cases []clitest.Case
 	add := func(name string, caseEnv []string, args ...string) {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/pcptest"
 )
 
@@ -34,18 +33,19 @@ clock_gettime(clockid_t id, struct timespec *ts)
 `
 
 // FakeClock fixes the present at now (seconds since the epoch) for both
-// sides of a comparison: it sets cli.Now until t ends, and returns the
-// environment that makes PCP's tool read the same time (a preload
+// sides of a comparison: it sets *clock (cli.Now; taken by pointer, as
+// packages below internal/cli use clitest too) until t ends, and returns
+// the environment that makes PCP's tool read the same time (a preload
 // library built for t). Tests using it must not run in parallel.
-func FakeClock(t testing.TB, now int64) []string {
+func FakeClock(t testing.TB, now int64, clock *func() time.Time) []string {
 	t.Helper()
 	src := filepath.Join(t.TempDir(), "fakeclock.c")
 	if err := os.WriteFile(src, []byte(fakeClockSource), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	shim := pcptest.HarnessWith(t, src, "-shared", "-fPIC", "-O1")
-	saved := cli.Now
-	cli.Now = func() time.Time { return time.Unix(now, 0) }
-	t.Cleanup(func() { cli.Now = saved })
+	saved := *clock
+	*clock = func() time.Time { return time.Unix(now, 0) }
+	t.Cleanup(func() { *clock = saved })
 	return []string{"LD_PRELOAD=" + shim, "GOPCP_FAKE_NOW=" + strconv.FormatInt(now, 10)}
 }
