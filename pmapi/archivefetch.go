@@ -184,10 +184,11 @@ func (c *ArchiveContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Res
 		if c.interp == nil {
 			c.interp = newInterpolator(c)
 		}
-		// libpcp moves the time on only after a fetch that worked: a
-		// fetch that meets damage (or the end) is tried at the same time
-		// again by the next
-		if err = c.interp.fetch(pmids, r); err == nil {
+		// libpcp moves the time on only after a fetch that worked or
+		// found the time outside the archive (PM_ERR_EOL, before its
+		// start or past its end): a fetch that meets damage is tried at
+		// the same time again by the next
+		if err = c.interp.fetch(pmids, r); err == nil || errors.Is(err, pcp.ErrEOL) {
 			c.origin = step(c.origin, c.delta)
 		}
 	} else {
