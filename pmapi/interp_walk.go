@@ -96,9 +96,16 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 			}
 			e := a.Index[k]
 			start(spot{i, int(e.Vol), e.DataOffset}, true)
-			segs[cur].damagedStart = ip.readBack(a, i, e, segs[cur-1].to, &segs[cur], emit)
+			damaged, n := ip.readBack(a, i, e, segs[cur-1].to, &segs[cur], emit)
+			segs[cur].damagedStart = damaged
 			if err = rd.ReadFrom(archive.Forward, int(e.Vol), e.DataOffset); err == nil {
 				err = rd.Fetch(&r)
+			}
+			if err == nil && n == 0 && !damaged {
+				// the entry lies past a cut volume's end: reading back
+				// from the first record after it crosses into that
+				// volume's damaged tail
+				segs[cur].damagedStart = backIntoDamage(a, where(i, rd))
 			}
 		}
 		rd.Close()
@@ -139,11 +146,11 @@ func indexAfter(a *archive.Archive, d spot) int {
 // and index entry e that libpcp reads backwards from e, and moves the
 // segment's start to the first of them. It reports whether reading
 // backwards meets the damage (rather than the end of a cut volume).
-func (ip *interpolator) readBack(a *archive.Archive, i int, e archive.IndexEntry, d spot, s *segment, emit func(*pcp.Result)) (damaged bool) {
+func (ip *interpolator) readBack(a *archive.Archive, i int, e archive.IndexEntry, d spot, s *segment, emit func(*pcp.Result)) (damaged bool, n int) {
 	back := a.NewReader()
 	defer back.Close()
 	if back.ReadFrom(archive.Backward, int(e.Vol), e.DataOffset) != nil {
-		return true
+		return true, 0
 	}
 	var early []*pcp.Result
 	damaged = true
@@ -164,7 +171,23 @@ func (ip *interpolator) readBack(a *archive.Archive, i int, e archive.IndexEntry
 	for j := len(early) - 1; j >= 0; j-- {
 		emit(early[j])
 	}
-	return damaged
+	return damaged, len(early)
+}
+
+// backIntoDamage reports whether reading backwards past the record that
+// ends at p meets damage rather than the start of the data.
+func backIntoDamage(a *archive.Archive, p spot) bool {
+	back := a.NewReader()
+	defer back.Close()
+	if back.ReadFrom(archive.Backward, p.vol, p.off) != nil {
+		return false
+	}
+	var res pcp.Result
+	if back.Next(&res) != nil {
+		return false
+	}
+	err := back.Next(&res)
+	return err != nil && !errors.Is(err, pcp.ErrEOL)
 }
 
 // cloneResult copies a record out of the reader's storage.
