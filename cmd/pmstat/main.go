@@ -130,7 +130,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 
-	r := &reporter{out: out, xcpu: f.xcpu, tail: f.tail, rows: 21, interval: 5 * time.Second}
+	r := &reporter{out: out, xcpu: f.xcpu, tail: f.tail, rows: 21, interval: 5 * time.Second, swapOp: 'p'}
 	if p.IntervalDur > 0 {
 		r.interval = p.IntervalDur
 	}
@@ -139,18 +139,44 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 		out.Flush()
 		fmt.Fprintf(stderr, format, args...)
 	}
+	// As in PCP's pmstat, the zone and the time window are settled as
+	// soon as one source is made (over every archive's bounds), before
+	// the others are tried; a problem there ends the run.
+	var times *cli.Times
+	add := func(s *stat) bool {
+		r.stats = append(r.stats, s)
+		if times != nil {
+			return true
+		}
+		// libpcp notes the zone before it reads the time window, so a
+		// bad window's error comes after the note
+		out.WriteString(p.TimezoneNote(s.hostName(ctx)))
+		times = p.ContextOptions(ctx, s.g.Source(), true)
+		if p.Errors > 0 {
+			warn("%s", strings.Join(p.Messages, ""))
+			return false
+		}
+		return true
+	}
+	defer func() {
+		for _, s := range r.stats {
+			s.close()
+		}
+	}()
 	names := p.Hosts
 	if kind == pmapi.KindArchive {
 		names = p.Archives
 	}
 	if len(names) > 0 {
 		for _, name := range names {
-			s, err := newStat(ctx, p, kind, name)
+			s, err := r.newStat(ctx, p, kind, name)
 			if err != nil {
 				warn("%s: %s\n", prog, err)
 				continue
 			}
-			r.stats = append(r.stats, s)
+			if !add(s) {
+				return 1
+			}
 		}
 	} else {
 		// Without a source, the local pmcd, else in-process agents;
@@ -158,37 +184,24 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 		var s *stat
 		var err error = pcp.ErrNoContext
 		if kind != pmapi.KindLocal {
-			s, err = newStat(ctx, p, kind, "local:")
+			s, err = r.newStat(ctx, p, kind, "local:")
 		}
 		if err != nil {
 			kind = pmapi.KindLocal
-			if s, err = newStat(ctx, p, kind, ""); err != nil {
+			if s, err = r.newStat(ctx, p, kind, ""); err != nil {
 				warn("%s: %s\n", prog, err)
 			}
 		}
-		if s != nil {
-			r.stats = append(r.stats, s)
+		if s != nil && !add(s) {
+			return 1
 		}
 	}
 	if len(r.stats) == 0 {
 		warn("%s: No place to get data from!\n", prog)
 		return 1
 	}
-	defer func() {
-		for _, s := range r.stats {
-			s.close()
-		}
-	}()
 	r.kind = kind
 	r.pause = f.pause
-	// libpcp notes the zone before it reads the time window, so a bad
-	// window's error comes after the note
-	out.WriteString(p.TimezoneNote(r.stats[0].hostName(ctx)))
-	times := setupTimes(ctx, p, r.stats)
-	if p.Errors > 0 {
-		warn("%s", strings.Join(p.Messages, ""))
-		return 1
-	}
 	r.loc = times.Zone
 	r.rows = terminalRows(r.rows)
 	samples := 0 // no end

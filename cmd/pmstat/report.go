@@ -24,6 +24,21 @@ type reporter struct {
 	rows     int // lines between headers
 	interval time.Duration
 	loc      *time.Location
+	// swapOp names the swap columns: 'p' (pages), or 's' once any
+	// source tried, even one then dropped, had only swap.in/out, as
+	// PCP's pmstat keeps it in a global
+	swapOp byte
+}
+
+// newStat makes one source's fetchgroup, noting how it names swapping.
+func (r *reporter) newStat(ctx context.Context, p *cli.Parsed, kind pmapi.Kind, name string) (*stat, error) {
+	s, err := newStat(ctx, p, kind, name)
+	var nm *noMetricsError
+	switch {
+	case s != nil && s.swapOp == 's', errors.As(err, &nm) && nm.swapOp == 's':
+		r.swapOp = 's'
+	}
+	return s, err
 }
 
 func (r *reporter) report(ctx context.Context, samples int, sleep func(time.Duration)) int {
@@ -102,7 +117,7 @@ func (r *reporter) header() {
 	if r.xcpu {
 		cpu = 20
 	}
-	op := s.swapOp
+	op := r.swapOp
 	if len(r.stats) > 1 {
 		fmt.Fprintf(r.out, "%-7s%8s%21s%10s%10s%10s%*s\n", "node", "loadavg", "memory", "swap", "io", "system", cpu, "cpu")
 		fmt.Fprintf(r.out, "%8s%7s %6s %6s %6s   %c%1s   %c%1s %4s %4s %4s %4s %3s %3s %3s",

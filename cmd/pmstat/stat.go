@@ -84,7 +84,7 @@ func newStat(ctx context.Context, p *cli.Parsed, kind pmapi.Kind, name string) (
 		s.user == nil && s.cpuIntr == nil && s.sys == nil && s.idle == nil &&
 		s.wait == nil && s.steal == nil {
 		g.Close()
-		return nil, &noMetricsError{name}
+		return nil, &noMetricsError{name: name, swapOp: s.swapOp}
 	}
 	return s, nil
 }
@@ -94,7 +94,13 @@ type createError struct{ err error }
 func (e *createError) Error() string { return "Cannot create fetchgroup: " + cli.ErrText(e.err) }
 func (e *createError) Unwrap() error { return e.err }
 
-type noMetricsError struct{ name string }
+// noMetricsError is a source with none of the report's metrics; swapOp
+// is what looking for them found, which in PCP's pmstat (a global) still
+// names the swap columns.
+type noMetricsError struct {
+	name   string
+	swapOp byte
+}
 
 func (e *noMetricsError) Error() string { return fmt.Sprintf("%s: %s", e.name, errNoMetrics) }
 func (e *noMetricsError) Unwrap() error { return errNoMetrics }

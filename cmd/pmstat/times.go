@@ -1,53 +1,12 @@
 package main
 
 import (
-	"context"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
-
-// setupTimes is what pmstat asks of pmGetContextOptions on its first
-// source: the reporting zone and the time window, whose bounds span every
-// archive when there are several (libpcp opens each to find the earliest
-// start and the latest end).
-func setupTimes(ctx context.Context, p *cli.Parsed, stats []*stat) *cli.Times {
-	t := p.ContextOptions(ctx, stats[0].g.Source(), true)
-	if p.Errors > 0 || len(stats) < 2 || p.Kind() != pmapi.KindArchive {
-		return t
-	}
-	var first, last pcp.Timestamp
-	for i, s := range stats {
-		a, ok := s.g.Source().(*pmapi.ArchiveContext)
-		if !ok {
-			return t
-		}
-		start := a.Start()
-		end, err := a.End()
-		if err != nil {
-			end = pcp.Timestamp{Sec: cli.MaxTime}
-		}
-		if i == 0 || start.Sub(first) < 0 {
-			first = start
-		}
-		if i == 0 || end.Sub(last) > 0 {
-			last = end
-		}
-	}
-	w, _, err := cli.ParseTimeWindow(p.Start, p.Finish, p.Align, p.Origin, first, last, t.Zone)
-	if err != nil {
-		msg := err.Error()
-		if te, ok := err.(*cli.TimeError); ok {
-			msg = te.Report()
-		}
-		p.Errorf("invalid time window.\n%s", msg)
-		return t
-	}
-	t.Window = w
-	return t
-}
 
 // windowSamples is the number of samples an end time (-T) asks for: the
 // window from the origin to the end in intervals, when that is more than

@@ -50,7 +50,7 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 		t.Zone = pcptz.Load(p.Timezone)
 	}
 	if p.Errors == 0 && (p.WindowGiven() || boundaries) {
-		first, last, ok := p.bounds(src)
+		first, last, ok := p.bounds(ctx, src)
 		if ok {
 			w, _, err := p.WindowArgs().Window(first, last, t.Zone)
 			if err != nil {
@@ -71,20 +71,48 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 }
 
 // bounds is __pmBoundaryOptions for one context: an archive's label start
-// and end, or now and no end for a live source.
-func (p *Parsed) bounds(src pmapi.Source) (first, last pcp.Timestamp, ok bool) {
+// and end, or now and no end for a live source. With several archive
+// contexts (a Multi tool given several archives) every archive is opened
+// again by name and the bounds run from the earliest start to the latest
+// end; one that cannot be opened is an error.
+func (p *Parsed) bounds(ctx context.Context, src pmapi.Source) (first, last pcp.Timestamp, ok bool) {
 	a, isArchive := src.(*pmapi.ArchiveContext)
 	if !isArchive {
 		return pcp.TimestampOf(Now()), pcp.Timestamp{Sec: MaxTime}, true
 	}
+	if !p.multi || len(p.Archives) < 2 {
+		first, last = p.archiveBounds(a, p.Archives[0])
+		return first, last, true
+	}
+	for i, name := range p.Archives {
+		c, err := pmapi.NewArchiveContext(ctx, name)
+		if err != nil {
+			p.Errorf("Cannot open archive %s: %s", name, errText(err))
+			return first, last, false
+		}
+		start, end := p.archiveBounds(c, name)
+		c.Close()
+		if i == 0 || cmpTime(start, first) < 0 {
+			first = start
+		}
+		if i == 0 || cmpTime(end, last) > 0 {
+			last = end
+		}
+	}
+	return first, last, true
+}
+
+// archiveBounds is __pmUpdateBounds: an archive's start and end, its end
+// open (with libpcp's warning on stderr) when it cannot be found.
+func (p *Parsed) archiveBounds(a *pmapi.ArchiveContext, name string) (first, last pcp.Timestamp) {
 	first = a.Start()
 	end, err := a.End()
 	if err != nil {
 		end = pcp.Timestamp{Sec: MaxTime}
 		w := p.stderrOut()
-		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.name, p.Archives[0], errText(err))
+		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.name, name, errText(err))
 		fmt.Fprintf(w, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
 		fmt.Fprintf(w, "         produce complete information.  Continuing and hoping for the best.\n\n")
 	}
-	return first, end, true
+	return first, end
 }
