@@ -2,7 +2,8 @@
 // writes them: the label, the metadata (descriptors with their names,
 // instance domains including version 3's delta records, label sets and
 // help text), the temporal index and the data volumes, plain or
-// compressed (xz, lzma, bzip2, gzip), across any number of volumes.
+// compressed (xz, lzma, bzip2, gzip, and compress(1)'s .Z, which libpcp
+// reads through gzip), across any number of volumes.
 //
 // Open finds an archive's files from its base name or the name of any of
 // its files, checks the labels and loads the metadata and index as libpcp
