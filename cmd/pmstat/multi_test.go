@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -50,6 +52,32 @@ func TestMultiArchivesAgainstPCP(t *testing.T) {
 		{Name: "host list then archive", Args: []string{"-a", a, "-s", "1"}, Env: []string{"PCP_HOST_LIST=x,y"}},
 		{Name: "archive list then host", Args: []string{"-h", "x", "-s", "1"}, Env: []string{"PCP_ARCHIVE_LIST=" + a + "," + b}},
 	}
+	// -O with no source reads this host's own archives, the directory
+	// $PCP_ARCHIVE_DIR/hostname
+	own := t.TempDir()
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(own, host), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".0", ".meta", ".index"} {
+		data, err := os.ReadFile(a + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(own, host, "20041125"+ext), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ownDir := []string{"PCP_ARCHIVE_DIR=" + own}
+	cases = append(cases,
+		clitest.Case{Name: "origin alone", Args: []string{"-O", "@23:20", "-t", "10m", "-s", "3", "-Z", "UTC"}, Env: ownDir},
+		clitest.Case{Name: "empty origin alone", Args: []string{"-O", "", "-t", "10m", "-s", "2"}, Env: ownDir},
+		clitest.Case{Name: "origin from the environment", Args: []string{"-t", "5m", "-s", "2", "-z"}, Env: append([]string{"PCP_ORIGIN_TIME=+10min"}, ownDir...)},
+		clitest.Case{Name: "origin alone, no archives", Args: []string{"-O", "@23:20", "-s", "1"}, Env: []string{"PCP_ARCHIVE_DIR=" + filepath.Join(own, "none")}},
+	)
 	for i := range cases {
 		cases[i].Mask = func(s string) string { return wallClock.ReplaceAllString(s, "@ (time of a failed fetch)") }
 	}

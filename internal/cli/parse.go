@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gopcp/gopcp/derive"
+	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmns"
@@ -374,6 +376,10 @@ func (p *Parsed) end() {
 		p.Context = ContextHost
 	case len(p.Archives) > 0 && len(p.Hosts) == 0:
 		p.Context = ContextArchive
+	case p.OriginSet:
+		// an origin with no source means this host's own archives
+		p.Context = ContextArchive
+		p.AddArchive(HostArchiveDir())
 	}
 	if (p.StartSet || p.AlignSet || p.OriginSet) && p.Context != ContextArchive {
 		p.Errorf("time window options are supported for archives only")
@@ -381,6 +387,20 @@ func (p *Parsed) end() {
 	if p.HostZone && p.Context != ContextArchive && p.Context != ContextHost {
 		p.Errorf("use of timezone from metric source requires a source")
 	}
+}
+
+// HostArchiveDir is where pmlogger keeps this host's archives,
+// $PCP_ARCHIVE_DIR/hostname, the source libpcp picks for -O alone.
+func HostArchiveDir() string {
+	dir, ok := pcpconf.Get("PCP_ARCHIVE_DIR")
+	if !ok {
+		dir = "/var/log/pcp/pmlogger"
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "localhost"
+	}
+	return dir + "/" + host
 }
 
 // errnoError is an operating system error as its PCP code, -errno.
