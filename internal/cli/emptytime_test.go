@@ -155,3 +155,34 @@ func TestLiveWindowStartsAtNow(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWindowArgs gives the window parser arguments each given or not
+// (given ones possibly empty): no panic, the same answer twice, and an
+// accepted window starting no earlier and ending no later than the
+// bounds.
+func FuzzWindowArgs(f *testing.F) {
+	f.Add(uint8(1), "", "", "", "")
+	f.Add(uint8(15), "", "", "", "")
+	f.Add(uint8(10), "@00:20", "", "1m", "")
+	f.Add(uint8(9), "", "+10min", "", "yesterday")
+	first := pcp.Timestamp{Sec: 1101358860}
+	last := pcp.Timestamp{Sec: 1101362460}
+	now := func() time.Time { return time.Unix(1101360000, 0) }
+	f.Fuzz(func(t *testing.T, given uint8, start, end, align, origin string) {
+		pick := func(bit uint8, s string) *string {
+			if given&bit == 0 {
+				return nil
+			}
+			return &s
+		}
+		args := WindowArgs{pick(1, start), pick(2, end), pick(4, align), pick(8, origin)}
+		w, _, err := parseWindow(args, first, last, time.UTC, now)
+		w2, _, err2 := parseWindow(args, first, last, time.UTC, now)
+		if w != w2 || (err == nil) != (err2 == nil) {
+			t.Fatalf("two answers: %v %v, %v %v", w, err, w2, err2)
+		}
+		if err == nil && (cmpTime(w.Start, first) < 0 || cmpTime(w.End, last) > 0) {
+			t.Errorf("window %v outside [%v, %v]", w, first, last)
+		}
+	})
+}
