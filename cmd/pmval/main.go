@@ -24,6 +24,7 @@ import (
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
@@ -214,12 +215,26 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	}
 	kind = p.Kind()
 	var finish time.Duration
+	// liveWindowErr is libpcp's error for a live window, reported once
+	// the source is open (after the zone's note), as pmGetContextOptions does
+	var liveWindowErr string
 	if p.Finish != "" && kind != pmapi.KindArchive {
 		// a live source starts now; the end may be an offset from it
 		d, err := pmapi.ParseInterval(strings.TrimPrefix(p.Finish, "+"))
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: -T %s: only an offset from now is supported for live sources\n", prog, p.Finish)
-			return 1
+			// a live window runs from now with no end: what libpcp
+			// rejects there (an offset back from the end) is its error
+			now := pcp.TimestampOf(cli.Now())
+			if _, _, werr := cli.ParseTimeWindow("", p.Finish, "", "", now, pcp.Timestamp{Sec: cli.MaxTime}, time.Local); werr != nil {
+				msg := werr.Error()
+				if te, ok := werr.(*cli.TimeError); ok {
+					msg = te.Report()
+				}
+				liveWindowErr = fmt.Sprintf("%s: invalid time window.\n%s\n", prog, msg)
+			} else {
+				fmt.Fprintf(stderr, "%s: -T %s: only an offset from now is supported for live sources\n", prog, p.Finish)
+				return 1
+			}
 		}
 		finish = d
 	}
@@ -246,6 +261,10 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	defer src.Close()
 	host, _ := src.HostName(ctx)
 	out.WriteString(p.TimezoneNote(host))
+	if liveWindowErr != "" {
+		fmt.Fprint(errw, liveWindowErr)
+		return 1
+	}
 
 	v := &valuer{f: f, p: p, src: p.WithDerived(src, errw), out: out, errw: errw, prog: prog,
 		kind: kind, host: host, spec: spec, finish: finish, amode: pmapi.ModeInterp, source: source}

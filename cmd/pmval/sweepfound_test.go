@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testbed"
 )
 
 // TestSweepFound holds command lines the random sweep (TestSweep) found
@@ -19,4 +20,17 @@ func TestSweepFound(t *testing.T) {
 		{Name: "rate digits v2", Args: []string{"-a", qa("20041125"), "-t", "3.7", "-f", "16", "-s", "9", "swap.pagesin"}},
 	}
 	clitest.CompareLocal(t, "pmval", run, cases)
+}
+
+// TestSweepFoundLive holds live command lines: a window's end given back
+// from the end, which a live source does not have, is libpcp's invalid
+// window, reported after the zone's note.
+func TestSweepFoundLive(t *testing.T) {
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	cases := []clitest.Case{
+		{Name: "end back from no end", Args: []string{"-T", "-1m", "-s", "1", "sample.long.one"}},
+		{Name: "end back from no end with zone", Args: []string{"-T", "-30", "-Z", "UTC", "-s", "1", "sample.long.one"}},
+		{Name: "end not a time", Args: []string{"-T", "@notatime", "-s", "1", "sample.long.one"}},
+	}
+	clitest.Compare(t, "pmval", run, bed, cases)
 }
