@@ -234,6 +234,12 @@ func TestDamagedWalkSweep(t *testing.T) {
 		t.Run(fmt.Sprintf("%02d %s %s", i, src, dmg), func(t *testing.T) {
 			base := clitest.CopyDamaged(t, orig, t.TempDir(), dmg)
 			for _, args := range damagedWalks(damagedSources[src]) {
+				if (args[0] == "forw" || args[0] == "back") && len(args) > 3 && !anyKnown(base, args[3:]) {
+					// every PMID PM_ID_NULL: libpcp reads to the end, ours
+					// takes a record (see docs/damaged-archives.md)
+					t.Logf("not compared: archwalk %s (no metric known)", strings.Join(args, " "))
+					continue
+				}
 				got, ok := walkDamaged(t, base, args)
 				if !ok {
 					continue
@@ -249,4 +255,19 @@ func TestDamagedWalkSweep(t *testing.T) {
 			}
 		})
 	}
+}
+
+// anyKnown reports whether the archive names any of the metrics.
+func anyKnown(name string, metrics []string) bool {
+	c, err := NewArchiveContext(context.Background(), name)
+	if err != nil {
+		return true
+	}
+	defer c.Close()
+	for _, m := range metrics {
+		if _, err := c.LookupName(context.Background(), m); err == nil {
+			return true
+		}
+	}
+	return false
 }
