@@ -284,6 +284,12 @@ func (p *Parsed) standard(o Option, arg string) {
 			p.Errorf("pmSpecLocalPMDA failed: %s", err.Error())
 		}
 	case stdNamespace, stdUniqNames:
+		if p.Namespace != nil {
+			// libpcp loads a name space once per process
+			p.Errorf("Cannot load namespace from \"%s\": %s", arg, errText(pcp.ErrDupPMNS))
+			p.RuntimeErr = true
+			return
+		}
 		t, err := pmns.LoadWith(arg, pmns.Options{NoDuplicates: o.std == stdUniqNames})
 		if err != nil {
 			var pe *pmns.ParseError

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/cli/clitest"
+)
+
+// TestSweepFound holds command lines the random sweep (TestSweep) found
+// differing from PCP's pminfo, each kept once fixed.
+func TestSweepFound(t *testing.T) {
+	a := clitest.QAArchive(t, "schizo-B")
+	pmns := clitest.QAArchives + "/bigace.pmns"
+	cases := []clitest.Case{
+		// libpcp loads one name space a process: a second -n (or -N)
+		// is PM_ERR_DUPPMNS, a first that failed leaves room for one
+		{Name: "namespace twice", Args: []string{"-n", pmns, "-n", pmns, "-a", a, "sample.bin"}},
+		{Name: "namespace and unique names", Args: []string{"-n", pmns, "-N", pmns, "-a", a, "sample.bin"}},
+		{Name: "failed namespace then one", Args: []string{"-n", "/nonexistent/pmns", "-n", pmns, "-a", a, "sample.bin"}},
+	}
+	clitest.CompareLocal(t, "pminfo", run, cases)
+}
