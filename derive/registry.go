@@ -35,9 +35,13 @@ const (
 )
 
 // IsDerived reports whether pmid belongs to a derived metric: domain 511
-// with a non-zero item (item 0 is the root of a dynamic subtree).
+// with a non-zero item (item 0 is the root of a dynamic subtree) and a
+// cluster below 2048, as libpcp's IS_DERIVED says. An archive can hold
+// metrics of domain 511 with cluster 2048 and up (pmlogger's rewritten
+// PMIDs of metrics that were derived when logged): those are the
+// archive's own, their help text and values asked of it.
 func IsDerived(pmid pcp.PMID) bool {
-	return pmid.Domain() == DynamicDomain && pmid.Item() != 0
+	return pmid.Domain() == DynamicDomain && pmid.Cluster()&2048 == 0 && pmid.Item() != 0
 }
 
 // Registry holds the global derived metrics, pmRegisterDerived's table.

@@ -17,6 +17,9 @@ func TestSweepFound(t *testing.T) {
 		{Name: "namespace twice", Args: []string{"-n", pmns, "-n", pmns, "-a", a, "sample.bin"}},
 		{Name: "namespace and unique names", Args: []string{"-n", pmns, "-N", pmns, "-a", a, "sample.bin"}},
 		{Name: "failed namespace then one", Args: []string{"-n", "/nonexistent/pmns", "-n", pmns, "-a", a, "sample.bin"}},
+		// domain 511 with cluster 2048 is the archive's metric (logged
+		// when it was derived), its help text asked of the archive
+		{Name: "logged derived metric help", Args: []string{"-a", clitest.QAArchive(t, "bozo-disk"), "-tT", "disk.dev.await", "disk.dev.r_await"}},
 	}
 	clitest.CompareLocal(t, "pminfo", run, cases)
 }
