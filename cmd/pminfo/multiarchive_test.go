@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/cli/clitest"
@@ -16,34 +15,7 @@ import (
 // archives, plain and compressed.
 func TestMultiArchiveAgainstPCP(t *testing.T) {
 	ops := [][]string{{"-f", "proc.nprocs", "kernel.all.load"}, {"-T", "disk.dev.read"}, {"-dtl", "kernel.all.load"}, {"-O", "+200", "-f", "disk.dev.read"}, {"-f", "no.such.metric"}}
-	var cases []clitest.Case
-	for _, dir := range []string{"multi", "multi-xz"} {
-		d := clitest.QAArchive(t, dir)
-		a := func(stamp string) string { return filepath.Join(d, "20150508."+stamp) }
-		sources := map[string][]string{
-			"several -a":   {"-a", a("11.44"), "-a", a("11.46"), "-a", a("11.50")},
-			"comma list":   {"-a", strings.Join([]string{a("11.44"), a("11.46"), a("11.57")}, ",")},
-			"list and -a":  {"-a", a("11.44") + "," + a("11.46"), "-a", a("11.50"), "-a", a("11.46")},
-			"directory":    {"-a", d},
-			"repeated":     {"-a", a("11.50"), "-a", a("11.50")},
-			"out of order": {"-a", a("11.57"), "-a", a("11.44")},
-			"one missing":  {"-a", a("11.44"), "-a", a("no.such")},
-			"host too":     {"-a", a("11.44"), "-h", "local:", "-a", a("11.46")},
-		}
-		for what, src := range sources {
-			for _, op := range ops {
-				cases = append(cases, clitest.Case{
-					Name: dir + " " + what + " " + strings.Join(op, " "),
-					Args: append(append([]string{}, src...), op...),
-				})
-			}
-		}
-		cases = append(cases, clitest.Case{
-			Name: dir + " PCP_ARCHIVE and -a",
-			Env:  []string{"PCP_ARCHIVE=" + a("11.44")},
-			Args: append([]string{"-a", a("11.46")}, ops[0]...),
-		})
-	}
+	cases := clitest.MultiArchiveCases(t, ops, nil)
 	cases = append(cases, envListCases(t)...)
 	clitest.CompareLocal(t, "pminfo", run, cases)
 }

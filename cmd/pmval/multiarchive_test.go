@@ -1,8 +1,6 @@
 package main
 
 import (
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/cli/clitest"
@@ -15,39 +13,14 @@ import (
 // archives, plain and compressed.
 func TestMultiArchiveAgainstPCP(t *testing.T) {
 	ops := [][]string{{"-s", "4", "-t", "1m", "kernel.all.load"}, {"-t", "90", "-S", "+100", "-T", "+700", "disk.dev.read"}, {"-r", "-s", "3", "proc.nprocs"}}
-	var cases []clitest.Case
-	for _, dir := range []string{"multi", "multi-xz"} {
-		d := clitest.QAArchive(t, dir)
-		a := func(stamp string) string { return filepath.Join(d, "20150508."+stamp) }
-		sources := map[string][]string{
-			"several -a":   {"-a", a("11.44"), "-a", a("11.46"), "-a", a("11.50")},
-			"comma list":   {"-a", strings.Join([]string{a("11.44"), a("11.46"), a("11.57")}, ",")},
-			"list and -a":  {"-a", a("11.44") + "," + a("11.46"), "-a", a("11.50"), "-a", a("11.46")},
-			"directory":    {"-a", d},
-			"repeated":     {"-a", a("11.50"), "-a", a("11.50")},
-			"out of order": {"-a", a("11.57"), "-a", a("11.44")},
-			"one missing":  {"-a", a("11.44"), "-a", a("no.such")},
-			"host too":     {"-a", a("11.44"), "-h", "local:", "-a", a("11.46")},
-		}
-		for what, src := range sources {
-			for _, op := range ops {
-				cases = append(cases, clitest.Case{
-					Name: dir + " " + what + " " + strings.Join(op, " "),
-					Args: append(append([]string{}, src...), op...),
-				})
-			}
-		}
+	cases := clitest.MultiArchiveCases(t, ops, func(m clitest.MultiArchive) []clitest.Case {
 		// -U (non-interpolated) adds to the same list as -a
-		cases = append(cases,
-			clitest.Case{Name: dir + " -U", Args: []string{"-U", a("11.44"), "-s", "3", "proc.nprocs"}},
-			clitest.Case{Name: dir + " -a and -U", Args: []string{"-a", a("11.46"), "-U", a("11.44"), "-s", "5", "proc.nprocs"}},
-			clitest.Case{Name: dir + " -U twice", Args: []string{"-U", a("11.44"), "-U", a("11.50"), "-s", "5", "kernel.all.load"}},
-		)
-		cases = append(cases, clitest.Case{
-			Name: dir + " PCP_ARCHIVE and -a",
-			Env:  []string{"PCP_ARCHIVE=" + a("11.44")},
-			Args: append([]string{"-a", a("11.46")}, ops[0]...),
-		})
-	}
+		a := m.Path
+		return []clitest.Case{
+			{Name: m.Set + " -U", Args: []string{"-U", a("11.44"), "-s", "3", "proc.nprocs"}},
+			{Name: m.Set + " -a and -U", Args: []string{"-a", a("11.46"), "-U", a("11.44"), "-s", "5", "proc.nprocs"}},
+			{Name: m.Set + " -U twice", Args: []string{"-U", a("11.44"), "-U", a("11.50"), "-s", "5", "kernel.all.load"}},
+		}
+	})
 	clitest.CompareLocal(t, "pmval", run, cases)
 }
