@@ -2,39 +2,12 @@ package main
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/pcptest"
 )
-
-// fakeClock is a preload library that makes the C library's real-time
-// clock read $GOPCP_FAKE_NOW (seconds), so that PCP's pmval reads dates
-// relative to the present ("now", "yesterday", "Thu") at the same fixed
-// time as ours, whose clock is cli.Now.
-const fakeClock = `#define _GNU_SOURCE
-#include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-
-int
-clock_gettime(clockid_t id, struct timespec *ts)
-{
-    const char *now = getenv("GOPCP_FAKE_NOW");
-    if (id != CLOCK_REALTIME || now == NULL)
-	return (int)syscall(SYS_clock_gettime, id, ts);
-    ts->tv_sec = (time_t)strtoll(now, NULL, 10);
-    ts->tv_nsec = 0;
-    return 0;
-}
-`
 
 // windowTimes are -S, -T and -O arguments in each of PCP's forms, chosen
 // around archive 20041125 (Thu Nov 25 00:10:06 to 00:58:06 2004, CET-1)
@@ -71,16 +44,8 @@ var archiveWords = []string{
 // named one (-Z), $TZ, and with -A alignment.
 func TestTimeWindowsAgainstPCP(t *testing.T) {
 	archive := clitest.QAArchive(t, "20041125")
-	src := filepath.Join(t.TempDir(), "fakeclock.c")
-	if err := os.WriteFile(src, []byte(fakeClock), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shim := pcptest.HarnessWith(t, src, "-shared", "-fPIC", "-O1")
 	const fakeNow = 1101339000 // Thu Nov 25 00:30:00 2004 CET
-	saved := cli.Now
-	cli.Now = func() time.Time { return time.Unix(fakeNow, 0) }
-	t.Cleanup(func() { cli.Now = saved })
-	env := []string{"LD_PRELOAD=" + shim, "GOPCP_FAKE_NOW=" + strconv.Itoa(fakeNow)}
+	env := clitest.FakeClock(t, fakeNow, &cli.Now)
 
 	var cases []clitest.Case
 	add := func(name string, caseEnv []string, args ...string) {
