@@ -60,18 +60,10 @@ func primaryFiles(t *testing.T, p *testbed.PMCD, pid int) string {
 // pmlogger -P runs as the user -U names (PCP's default is "pcp"), here
 // the test's own.
 func TestPrimaryAgainstPCP(t *testing.T) {
-	// Waits on daemons, not CPUs: run beside the other comparisons.
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	p, bin, dir, cfg := startPair(t, "log mandatory on 1 sec { sample.long.one }\n")
 	me, err := user.Current()
 	if err != nil {
 		t.Skip(err)
-	}
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
-		t.Fatal(err)
 	}
 	args := []string{"-P", "-U", me.Username, "-c", cfg}
 	status := func() string {
@@ -192,15 +184,7 @@ func TestOptionErrorsAgainstPCP(t *testing.T) {
 // PCP's pmlc prints the same status for both. A second client while one
 // is connected is told EADDRINUSE by both.
 func TestPMLCVersionAgainstPCP(t *testing.T) {
-	// Waits on daemons, not CPUs: run beside the other comparisons.
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p, bin, dir, cfg := startPair(t, "log mandatory on 1 sec { sample.long.one }\n")
 	// ack connects and returns the acknowledgement's code, keeping the
 	// connection open until the test ends.
 	ack := func(port int) int32 {
@@ -274,15 +258,7 @@ func TestPMLCVersionAgainstPCP(t *testing.T) {
 // process that then ends: both stop at their next sample with the same
 // message and leave archives PCP's pmlogcheck passes.
 func TestWatchPIDAgainstPCP(t *testing.T) {
-	// Waits on daemons, not CPUs: run beside the other comparisons.
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { sample.long.one }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p, bin, dir, cfg := startPair(t, "log mandatory on 100 msec { sample.long.one }\n")
 	target := exec.Command("sleep", "600")
 	if err := target.Start(); err != nil {
 		t.Skip(err)
@@ -312,9 +288,7 @@ func TestWatchPIDAgainstPCP(t *testing.T) {
 		}
 		data, _ := os.ReadFile(l.log)
 		logs[l] = maskLog(string(data))
-		if r := p.Run("pmlogcheck", l.base); r.Err != nil || r.Stdout+r.Stderr != "" {
-			t.Errorf("pmlogcheck %s: %v\n%s%s", l.base, r.Err, r.Stdout, r.Stderr)
-		}
+		logcheck(t, p, l.base)
 	}
 	if logs[theirs] != logs[ours] {
 		t.Errorf("logs differ:\nPCP's:\n%s\nours:\n%s", logs[theirs], logs[ours])
@@ -328,21 +302,13 @@ func TestWatchPIDAgainstPCP(t *testing.T) {
 // taken, logs to its "-00" archive, which the port map file then names.
 // The logs are the same and every archive passes PCP's pmlogcheck.
 func TestSIGUSR2AgainstPCP(t *testing.T) {
-	// Waits on daemons, not CPUs: run beside the other comparisons.
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
-	me, err := user.Current()
-	if err != nil {
-		t.Skip(err)
-	}
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
 	// A signal during one of PCP's PDU exchanges with pmcd has been seen
 	// to break its connection ("Unsolicited TEXT PDU"), so the samples
 	// are seconds apart and the signal comes after the first.
-	if err := os.WriteFile(cfg, []byte("log mandatory on 2 sec { sample.long.one }\n"), 0o644); err != nil {
-		t.Fatal(err)
+	p, bin, dir, cfg := startPair(t, "log mandatory on 2 sec { sample.long.one }\n")
+	me, err := user.Current()
+	if err != nil {
+		t.Skip(err)
 	}
 	// -U keeps the re-executed logger (a daemon then) as this user.
 	args := []string{"-h", p.Host(), "-c", cfg, "-U", me.Username, "-m", "a note"}
@@ -381,9 +347,7 @@ func TestSIGUSR2AgainstPCP(t *testing.T) {
 		log = regexp.MustCompile(`cmdlne: \S+`).ReplaceAllString(log, "cmdlne: PMLOGGER")
 		logs[name] = maskLog(log)
 		for _, a := range []string{filepath.Join(dir, name+"-"+year), second} {
-			if r := p.Run("pmlogcheck", a); r.Err != nil || r.Stdout+r.Stderr != "" {
-				t.Errorf("pmlogcheck %s: %v\n%s%s", a, r.Err, r.Stdout, r.Stderr)
-			}
+			logcheck(t, p, a)
 		}
 	}
 	if testing.Verbose() {
@@ -422,16 +386,9 @@ func waitRecords(t *testing.T, vol string, n int) {
 // their first samples: each goes on in data volume 1 with the same "New
 // log volume 1, via SIGHUP" line, and each archive passes pmlogcheck.
 func TestSIGHUPAgainstPCP(t *testing.T) {
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
 	// Seconds apart, the signal coming between PCP's exchanges with pmcd
 	// (see TestSIGUSR2AgainstPCP).
-	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p, bin, dir, cfg := startPair(t, "log mandatory on 1 sec { sample.long.one }\n")
 	logs := map[string]string{}
 	loggers := map[string]*runningLogger{}
 	names := []string{"pcp", "our"}
@@ -457,9 +414,7 @@ func TestSIGHUPAgainstPCP(t *testing.T) {
 			t.Skipf("PCP's pmlogger lost its pmcd connection; nothing to compare with:\n%s", log)
 		}
 		logs[name] = maskLog(log)
-		if r := p.Run("pmlogcheck", l.base); r.Err != nil || r.Stdout+r.Stderr != "" {
-			t.Errorf("pmlogcheck %s: %v\n%s%s", l.base, r.Err, r.Stdout, r.Stderr)
-		}
+		logcheck(t, p, l.base)
 	}
 	if testing.Verbose() {
 		t.Logf("log:\n%s", logs["our"])
@@ -473,14 +428,7 @@ func TestSIGHUPAgainstPCP(t *testing.T) {
 // PMLOGGER_INTERVAL set and a configuration logging at the default
 // interval: pmlc's query shows the same interval for both.
 func TestIntervalEnvAgainstPCP(t *testing.T) {
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, []byte("log mandatory on default { sample.long.one }\nlog advisory on default { sample.long.ten }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p, bin, dir, cfg := startPair(t, "log mandatory on default { sample.long.one }\nlog advisory on default { sample.long.ten }\n")
 	for _, v := range []string{"90", "2x"} {
 		env := []string{"PMLOGGER_INTERVAL=" + v}
 		var out []string
@@ -506,14 +454,7 @@ func TestIntervalEnvAgainstPCP(t *testing.T) {
 // NOTIFY_SOCKET of the test's: each tells it READY with its pid before
 // the port map file appears, and STOPPING when it ends.
 func TestNotifyAgainstPCP(t *testing.T) {
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p, bin, dir, cfg := startPair(t, "log mandatory on 1 sec { sample.long.one }\n")
 	got := map[string]string{}
 	for _, name := range []string{"pcp", "our"} {
 		sock := filepath.Join(dir, name+".notify")
@@ -554,14 +495,7 @@ func TestNotifyAgainstPCP(t *testing.T) {
 // same log (the signal named), archives pmlogcheck passes, no port map
 // file left.
 func TestSignalsAgainstPCP(t *testing.T) {
-	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, []byte("log mandatory on 1 sec { sample.long.one }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p, bin, dir, cfg := startPair(t, "log mandatory on 1 sec { sample.long.one }\n")
 	for _, sig := range []syscall.Signal{syscall.SIGUSR1, syscall.SIGTERM} {
 		logs := map[string]string{}
 		loggers := map[string]*runningLogger{}
@@ -592,9 +526,7 @@ func TestSignalsAgainstPCP(t *testing.T) {
 			if name == "pcp" && strings.Contains(logs[name], "Lost connection to PMCD") {
 				t.Skipf("PCP's pmlogger lost its pmcd connection; nothing to compare with:\n%s", logs[name])
 			}
-			if r := p.Run("pmlogcheck", l.base); r.Err != nil || r.Stdout+r.Stderr != "" {
-				t.Errorf("pmlogcheck %s: %v\n%s%s", l.base, r.Err, r.Stdout, r.Stderr)
-			}
+			logcheck(t, p, l.base)
 			if _, err := os.Stat(l.mapFile); err == nil {
 				t.Errorf("%s pmlogger left %s", name, l.mapFile)
 			}
@@ -602,5 +534,30 @@ func TestSignalsAgainstPCP(t *testing.T) {
 		if logs["pcp"] != logs["our"] {
 			t.Errorf("signal %d: logs differ:\nPCP's:\n%s\nours:\n%s", sig, logs["pcp"], logs["our"])
 		}
+	}
+}
+
+// startPair is what each comparison of PCP's pmlogger with ours starts
+// from: a private pmcd, our pmlogger built, a directory and in it a
+// configuration file holding config. The comparisons wait on daemons,
+// not CPUs, so each runs beside the others.
+func startPair(t *testing.T, config string) (p *testbed.PMCD, bin, dir, cfg string) {
+	t.Helper()
+	t.Parallel()
+	p = testbed.StartPMCD(t, testbed.Options{})
+	bin = buildLogger(t)
+	dir = t.TempDir()
+	cfg = filepath.Join(dir, "config")
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p, bin, dir, cfg
+}
+
+// logcheck fails t unless PCP's pmlogcheck passes archive without a word.
+func logcheck(t *testing.T, p *testbed.PMCD, archive string) {
+	t.Helper()
+	if r := p.Run("pmlogcheck", archive); r.Err != nil || r.Stdout+r.Stderr != "" {
+		t.Errorf("pmlogcheck %s: %v\n%s%s", archive, r.Err, r.Stdout, r.Stderr)
 	}
 }
