@@ -76,13 +76,7 @@ func TestPrimaryAgainstPCP(t *testing.T) {
 	}
 	type result struct{ files, status, second, secondLog, after, log string }
 	record := func(pcp bool, name string) result {
-		first, msg := launch(t, p, bin, pcp, filepath.Join(dir, name+"1"), args...)
-		if first == nil {
-			if pcp {
-				t.Skipf("PCP's primary pmlogger ended during start-up:\n%s", msg)
-			}
-			t.Fatalf("our primary pmlogger ended during start-up:\n%s", msg)
-		}
+		first := mustLaunch(t, p, bin, pcp, filepath.Join(dir, name+"1"), args...)
 		// The socket's link comes just after the port map file.
 		link := filepath.Join(bedDir(p, "PCP_RUN_DIR"), "pmlogger.primary.socket")
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -210,14 +204,8 @@ func TestPMLCVersionAgainstPCP(t *testing.T) {
 	for _, extra := range [][]string{{"-I", "2"}, nil} {
 		args := append([]string{"-h", p.Host(), "-c", cfg}, extra...)
 		tag := strings.Join(extra, "")
-		theirs, msg := launch(t, p, bin, true, filepath.Join(dir, "pcp"+tag), args...)
-		if theirs == nil {
-			t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
-		}
-		ours, msg := launch(t, p, bin, false, filepath.Join(dir, "our"+tag), args...)
-		if ours == nil {
-			t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
-		}
+		theirs := mustLaunch(t, p, bin, true, filepath.Join(dir, "pcp"+tag), args...)
+		ours := mustLaunch(t, p, bin, false, filepath.Join(dir, "our"+tag), args...)
 		status := func(l *runningLogger) string {
 			r := p.RunInput([]byte("status\n"), "pmlc", "-h", "localhost", "-p", strconv.Itoa(l.port))
 			return maskLog(r.Stdout + r.Stderr)
@@ -265,14 +253,8 @@ func TestWatchPIDAgainstPCP(t *testing.T) {
 	}
 	defer target.Process.Kill()
 	args := []string{"-h", p.Host(), "-c", cfg, "-p", strconv.Itoa(target.Process.Pid)}
-	theirs, msg := launch(t, p, bin, true, filepath.Join(dir, "pcp"), args...)
-	if theirs == nil {
-		t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
-	}
-	ours, msg := launch(t, p, bin, false, filepath.Join(dir, "our"), args...)
-	if ours == nil {
-		t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
-	}
+	theirs := mustLaunch(t, p, bin, true, filepath.Join(dir, "pcp"), args...)
+	ours := mustLaunch(t, p, bin, false, filepath.Join(dir, "our"), args...)
 	target.Process.Kill()
 	target.Wait()
 	logs := map[*runningLogger]string{}
@@ -314,13 +296,7 @@ func TestSIGUSR2AgainstPCP(t *testing.T) {
 	args := []string{"-h", p.Host(), "-c", cfg, "-U", me.Username, "-m", "a note"}
 	logs := map[string]string{}
 	for _, name := range []string{"pcp", "our"} {
-		l, msg := launch(t, p, bin, name == "pcp", filepath.Join(dir, name+"-%Y"), args...)
-		if l == nil {
-			if name == "pcp" {
-				t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
-			}
-			t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
-		}
+		l := mustLaunch(t, p, bin, name == "pcp", filepath.Join(dir, name+"-%Y"), args...)
 		waitRecords(t, strings.TrimSuffix(l.base, "%Y")+strconv.Itoa(time.Now().Year())+".0", 2)
 		l.cmd.Process.Signal(syscall.SIGUSR2)
 		year := strconv.Itoa(time.Now().Year())
@@ -393,13 +369,7 @@ func TestSIGHUPAgainstPCP(t *testing.T) {
 	loggers := map[string]*runningLogger{}
 	names := []string{"pcp", "our"}
 	for _, name := range names {
-		l, msg := launch(t, p, bin, name == "pcp", filepath.Join(dir, name), "-h", p.Host(), "-c", cfg)
-		if l == nil {
-			if name == "pcp" {
-				t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
-			}
-			t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
-		}
+		l := mustLaunch(t, p, bin, name == "pcp", filepath.Join(dir, name), "-h", p.Host(), "-c", cfg)
 		loggers[name] = l
 	}
 	for _, name := range names {
@@ -560,4 +530,19 @@ func logcheck(t *testing.T, p *testbed.PMCD, archive string) {
 	if r := p.Run("pmlogcheck", archive); r.Err != nil || r.Stdout+r.Stderr != "" {
 		t.Errorf("pmlogcheck %s: %v\n%s%s", archive, r.Err, r.Stdout, r.Stderr)
 	}
+}
+
+// mustLaunch starts PCP's pmlogger (pcp) or ours as launch does; a PCP
+// logger that ends during start-up leaves nothing to compare with and
+// skips the test, ours failing to start fails it.
+func mustLaunch(t *testing.T, p *testbed.PMCD, bin string, pcp bool, base string, args ...string) *runningLogger {
+	t.Helper()
+	l, msg := launch(t, p, bin, pcp, base, args...)
+	if l == nil {
+		if pcp {
+			t.Skipf("PCP's pmlogger ended during start-up:\n%s", msg)
+		}
+		t.Fatalf("our pmlogger ended during start-up:\n%s", msg)
+	}
+	return l
 }
