@@ -28,8 +28,6 @@ func BenchmarkFetchPMCD(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	host := serveOn(b, &Server{PMNS: tree, Conf: conf})
-	_, r, w := dial(b, host)
 	ids := make([]pcp.PMID, len(benchPMCDMetrics))
 	for i, n := range benchPMCDMetrics {
 		if ids[i], err = tree.Lookup(n); err != nil {
@@ -38,17 +36,7 @@ func BenchmarkFetchPMCD(b *testing.B) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	req := &pdu.Fetch{Context: 0, PMIDs: ids}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		if err := w.WriteMessage(ctx, req, 1); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := r.ReadPDU(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchFetch(b, ctx, &Server{PMNS: tree, Conf: conf}, ids...)
 }
 
 // BenchmarkFetchPipeAgent is one client's fetch round trips relayed to a
@@ -68,28 +56,7 @@ func BenchmarkFetchPipeAgent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	host := serveOn(b, &Server{PMNS: tree, Conf: conf, AgentStderr: os.Stderr})
-	_, r, w := dial(b, host)
-	ctx := context.Background()
-	req := &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{pcp.NewPMID(251, 0, 0)}}
-	roundTrip := func() {
-		if err := w.WriteMessage(ctx, req, 1); err != nil {
-			b.Fatal(err)
-		}
-		reply, err := r.ReadPDU(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if h, _ := pdu.ParseHeader(reply); h.Type != pdu.TypeResult {
-			b.Fatalf("answered with %v", h.Type)
-		}
-	}
-	roundTrip()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		roundTrip()
-	}
+	benchFetch(b, context.Background(), &Server{PMNS: tree, Conf: conf, AgentStderr: os.Stderr}, pcp.NewPMID(251, 0, 0))
 }
 
 // BenchmarkFetchDSOAgent is BenchmarkFetchPipeAgent for an in-process
@@ -104,10 +71,16 @@ func BenchmarkFetchDSOAgent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	host := serveOn(b, &Server{PMNS: tree, Conf: conf})
-	_, r, w := dial(b, host)
-	ctx := context.Background()
-	req := &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{pcp.NewPMID(250, 0, 0)}}
+	benchFetch(b, context.Background(), &Server{PMNS: tree, Conf: conf}, pcp.NewPMID(250, 0, 0))
+}
+
+// benchFetch serves srv and times one client's fetch round trips of ids
+// through it, each answered with a RESULT, after one round trip that
+// warms the daemon and its agents up.
+func benchFetch(b *testing.B, ctx context.Context, srv *Server, ids ...pcp.PMID) {
+	b.Helper()
+	_, r, w := dial(b, serveOn(b, srv))
+	req := &pdu.Fetch{Context: 0, PMIDs: ids}
 	roundTrip := func() {
 		if err := w.WriteMessage(ctx, req, 1); err != nil {
 			b.Fatal(err)
