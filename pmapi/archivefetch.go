@@ -211,9 +211,12 @@ func (c *ArchiveContext) fetchRecord(pmids []pcp.PMID, r *pcp.Result) error {
 		if len(rec.Sets) == 0 {
 			continue // a <mark>: pmFetch looks further
 		}
-		found := true // a fetch of only derived metrics takes any record
+		// a fetch of only derived metrics takes any record; PM_ID_NULL
+		// (a name not found) is not derived for libpcp, so a fetch of
+		// it alone reads on to the end (PM_ERR_EOL)
+		found := true
 		for _, id := range pmids {
-			if id != pcp.PMIDNull && !isDerivedPMID(id) {
+			if !isDerivedPMID(id) {
 				found = false
 			}
 		}

@@ -472,13 +472,17 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		binary.NativeEndian.PutUint64(d, uint64(x))
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.Type64, Data: d}}
 	case pcp.TypeU64:
-		a, b := binary.NativeEndian.Uint64(lo.v.Block.Data), binary.NativeEndian.Uint64(hi.v.Block.Data)
+		// libpcp holds the two values in signed variables: they compare
+		// and convert to double as int64; their difference, an int64
+		// that cannot overflow as far as the compiler knows, converts
+		// as one too
+		a, b := int64(binary.NativeEndian.Uint64(lo.v.Block.Data)), int64(binary.NativeEndian.Uint64(hi.v.Block.Data))
 		var x uint64
 		switch {
 		case b >= a:
 			x = uint64(0.5 + float64(a) + dt*float64(b-a)/span)
 		case ip.wrap:
-			x = uint64(0.5 + float64(a) + dt*float64(math.MaxUint64-a+1+b)/span)
+			x = uint64(0.5 + float64(a) + dt*float64(math.MaxUint64-uint64(a)+1+uint64(b))/span)
 		default:
 			x = uint64(0.5 + float64(a) - dt*float64(a-b)/span)
 		}

@@ -22,6 +22,10 @@ func TestSweepFound(t *testing.T) {
 		{Name: "unknown option and operand", Args: []string{"-q", "extra"}},
 		{Name: "zones and operand", Args: []string{"-Z", "UTC", "-z", "-a", a, "extra"}},
 		{Name: "version and operand", Args: []string{"-V", "extra"}},
+		// disk.all.read, a 64-bit unsigned counter past 2^63, interpolated
+		// with libpcp's signed arithmetic
+		{Name: "u64 counter past 2^63", Args: []string{"-a", a, "-z", "-T", "+1y"}},
+		{Name: "u64 counter window", Args: []string{"-a", clitest.QAArchive(t, "960624.08.17_v2"), "-A", "1min", "-t", "5", "-T", "-10", "-s", "4"}},
 	}
 	clitest.CompareLocal(t, "pmstat", func(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return run(ctx, argv, stdout, stderr, func(time.Duration) {})

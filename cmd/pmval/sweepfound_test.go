@@ -18,6 +18,10 @@ func TestSweepFound(t *testing.T) {
 		{Name: "rate digits records", Args: []string{"-i", "vda", "-U", cov, "-a", cov, "-f", "16", "-s", "9", "disk.dev.total"}},
 		{Name: "rate digits interpolated", Args: []string{"-a", cov, "-t", "7.3", "-f", "16", "-s", "9", "disk.dev.total"}},
 		{Name: "rate digits v2", Args: []string{"-a", qa("20041125"), "-t", "3.7", "-f", "16", "-s", "9", "swap.pagesin"}},
+		// a 64-bit unsigned counter past 2^63 interpolates with libpcp's
+		// signed comparisons and conversions
+		{Name: "u64 counter past 2^63 raw", Args: []string{"-a", qa("babylon.pmview_v2"), "-t", "5", "-r", "disk.all.read"}},
+		{Name: "u64 counter past 2^63 rate", Args: []string{"-a", qa("babylon.pmview_v2"), "-t", "2.2", "disk.all.read"}},
 	}
 	clitest.CompareLocal(t, "pmval", run, cases)
 }

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/cli/clitest"
+)
+
+// TestSweepFound holds command lines the random sweep (TestSweep) found
+// differing from PCP's pmprobe, each kept once fixed.
+func TestSweepFound(t *testing.T) {
+	qa := func(name string) string { return clitest.QAArchive(t, name) }
+	cases := []clitest.Case{
+		// -F keeps names not found (PM_ID_NULL) after a partial lookup;
+		// an archive fetch of PM_ID_NULL alone reads to the end
+		{Name: "faster non-leaf", Args: []string{"-F", "-a", qa("late"), "pmcd", "sampledso.bin"}},
+		{Name: "faster missing name", Args: []string{"-a", qa("section-d"), "-F", "no.such.metric", "filesys.used"}},
+		{Name: "faster instances", Args: []string{"-a", qa("late"), "-I", "-F", "pmcd", "sampledso", "sampledso.bin"}},
+		{Name: "faster values", Args: []string{"-F", "-v", "-a", qa("multi-vm00"), "sampledso.ulong.million", "sample"}},
+	}
+	clitest.CompareLocal(t, "pmprobe", run, cases)
+}
