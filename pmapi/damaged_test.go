@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,20 +207,7 @@ func compareWalks(t *testing.T, want, got string) {
 func TestDamagedWalkSweep(t *testing.T) {
 	harness := pcptest.Harness(t, "testdata/harness/archwalk.c")
 	t.Setenv("PCP_DERIVED_CONFIG", "")
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("GOPCP_DAMAGE_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("GOPCP_DAMAGE_SEED: %v", err)
-		}
-		seed = v
-	}
-	copies := 12
-	if s := os.Getenv("GOPCP_DAMAGE_COPIES"); s != "" {
-		copies, _ = strconv.Atoi(s)
-	}
-	t.Logf("seed %d (GOPCP_DAMAGE_SEED=%d repeats this run)", seed, seed)
-	rng := rand.New(rand.NewPCG(seed, 0xa5c))
+	rng, copies := clitest.DamageRun(t, 12, 0xa5c)
 	names := make([]string, 0, len(damagedSources))
 	for n := range damagedSources {
 		names = append(names, n)

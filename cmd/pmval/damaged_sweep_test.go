@@ -2,11 +2,7 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/gopcp/gopcp/internal/cli/clitest"
 )
@@ -36,20 +32,7 @@ var damagedSources = []struct {
 // PCP's error, exit status and all. The seed is printed; set
 // GOPCP_DAMAGE_SEED to repeat a run, GOPCP_DAMAGE_COPIES for more copies.
 func TestDamagedSweep(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("GOPCP_DAMAGE_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("GOPCP_DAMAGE_SEED: %v", err)
-		}
-		seed = v
-	}
-	copies := 30
-	if s := os.Getenv("GOPCP_DAMAGE_COPIES"); s != "" {
-		copies, _ = strconv.Atoi(s)
-	}
-	t.Logf("seed %d (GOPCP_DAMAGE_SEED=%d repeats this run)", seed, seed)
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	rng, copies := clitest.DamageRun(t, 30, 0x5eed)
 	var cases []clitest.Case
 	for i := range copies {
 		src := damagedSources[rng.IntN(len(damagedSources))]
