@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -53,35 +50,7 @@ func TestEmptyWindowArgsAgainstLibpcp(t *testing.T) {
 			}
 		}
 	}
-	var in strings.Builder
-	for _, c := range cases {
-		in.WriteString(c.line())
-		in.WriteByte('\n')
-	}
-	cmd := exec.Command(bin)
-	cmd.Stdin = strings.NewReader(in.String())
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("harness: %v", err)
-	}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	n, accepted := 0, 0
-	for ; sc.Scan(); n++ {
-		if n >= len(cases) {
-			t.Fatalf("harness wrote more lines than cases")
-		}
-		c := cases[n]
-		want, got := comparable(sc.Text()), comparable(c.ours())
-		if !strings.HasPrefix(want, "-1 ") {
-			accepted++
-		}
-		if got != want {
-			t.Errorf("%s:\n libpcp %s\n gopcp  %s", c.describe(), want, got)
-		}
-	}
-	if n != len(cases) {
-		t.Fatalf("harness answered %d of %d cases", n, len(cases))
-	}
+	n, accepted, _ := compareWindows(t, bin, cases)
 	if accepted == 0 || accepted == n {
 		t.Errorf("libpcp accepted %d of %d windows: the cases test nothing", accepted, n)
 	}

@@ -258,6 +258,16 @@ func TestTimeWindowAgainstLibpcp(t *testing.T) {
 		add(zones[r.Intn(len(zones))], nows[r.Intn(len(nows))], r.Intn(2) == 0, args)
 	}
 
+	n, accepted, failed := compareWindows(t, bin, cases)
+	t.Logf("%d windows compared (%d accepted by libpcp), %d differ", n, accepted, failed)
+}
+
+// compareWindows gives cases to the C harness bin (libpcp's window
+// parsing), one a line, and compares each answer with ours, reporting
+// the first 40 differences. It returns how many cases were compared, how
+// many windows libpcp accepted, and how many differ.
+func compareWindows(t *testing.T, bin string, cases []windowCase) (n, accepted, failed int) {
+	t.Helper()
 	var in strings.Builder
 	for _, c := range cases {
 		in.WriteString(c.line())
@@ -271,15 +281,13 @@ func TestTimeWindowAgainstLibpcp(t *testing.T) {
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(out)))
 	sc.Buffer(nil, 1<<20)
-	n, failed, accepted := 0, 0, 0
 	for sc.Scan() {
 		if n >= len(cases) {
 			t.Fatalf("harness wrote more lines than cases")
 		}
 		c := cases[n]
 		n++
-		want := comparable(sc.Text())
-		got := comparable(c.ours())
+		want, got := comparable(sc.Text()), comparable(c.ours())
 		if !strings.HasPrefix(want, "-1 ") {
 			accepted++
 		}
@@ -290,8 +298,11 @@ func TestTimeWindowAgainstLibpcp(t *testing.T) {
 			}
 		}
 	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("harness output: %v", err)
+	}
 	if n != len(cases) {
 		t.Fatalf("harness answered %d of %d cases", n, len(cases))
 	}
-	t.Logf("%d windows compared (%d accepted by libpcp), %d differ", n, accepted, failed)
+	return n, accepted, failed
 }
