@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/cli/clitest"
 	"github.com/gopcp/gopcp/internal/pcptest"
 )
 
@@ -51,16 +52,7 @@ func TestOptionsAgainstPCP(t *testing.T) {
 			cmd := exec.Command(theirs, tc.args...)
 			cmd.Env = env
 			cmd.Stdin = strings.NewReader(input)
-			var wantOut, wantErr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-			wantCode := 0
-			if err := cmd.Run(); err != nil {
-				ee, ok := err.(*exec.ExitError)
-				if !ok {
-					t.Fatal(err)
-				}
-				wantCode = ee.ExitCode()
-			}
+			wantOut, wantErr, wantCode := clitest.RunCmd(t, cmd)
 			for _, kv := range os.Environ() {
 				if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "PCP_") && k != "PCP_CONF" && k != "PCP_DIR" {
 					t.Setenv(k, "")
@@ -73,12 +65,12 @@ func TestOptionsAgainstPCP(t *testing.T) {
 			}
 			var gotOut, gotErr bytes.Buffer
 			gotCode := run(append([]string{"dbpmda"}, tc.args...), strings.NewReader(input), &gotOut, &gotErr)
-			if gotCode != wantCode || gotOut.String() != wantOut.String() || gotErr.String() != wantErr.String() {
-				t.Errorf("PCP's dbpmda: exit %d\n%s%s\nours: exit %d\n%s%s", wantCode, wantOut.String(), wantErr.String(),
+			if gotCode != wantCode || gotOut.String() != string(wantOut) || gotErr.String() != string(wantErr) {
+				t.Errorf("PCP's dbpmda: exit %d\n%s%s\nours: exit %d\n%s%s", wantCode, string(wantOut), string(wantErr),
 					gotCode, gotOut.String(), gotErr.String())
 			}
-			if wantCode == 0 && !strings.Contains(wantOut.String(), "Debug options:") {
-				t.Errorf("PCP's dbpmda did not show its status:\n%s", wantOut.String())
+			if wantCode == 0 && !strings.Contains(string(wantOut), "Debug options:") {
+				t.Errorf("PCP's dbpmda did not show its status:\n%s", string(wantOut))
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cli/clitest"
 	"github.com/gopcp/gopcp/internal/pcptest"
 )
 
@@ -193,27 +194,18 @@ func comparePCP(t *testing.T, pcp, archive string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, pcp, "-a", archive)
-	var wantOut, wantErr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-	wantCode := 0
-	if err := cmd.Run(); err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatal(err)
-		}
-		wantCode = ee.ExitCode()
-	}
+	wantOut, wantErr, wantCode := clitest.RunCmd(t, cmd)
 	var out, errb bytes.Buffer
 	code := run([]string{"pmdumplog", "-a", archive}, &out, &errb)
-	if !bytes.Equal(out.Bytes(), wantOut.Bytes()) {
-		t.Errorf("stdout differs from PCP's:\n%s", firstDiff("stdout", out.Bytes(), wantOut.Bytes()))
+	if !bytes.Equal(out.Bytes(), wantOut) {
+		t.Errorf("stdout differs from PCP's:\n%s", firstDiff("stdout", out.Bytes(), wantOut))
 	}
 	if code != wantCode {
 		t.Errorf("exit %d, PCP's %d", code, wantCode)
 	}
 	gotErr := childNoise.ReplaceAllString(errb.String(), "")
-	wantErrs := childNoise.ReplaceAllString(wantErr.String(), "")
+	wantErrs := childNoise.ReplaceAllString(string(wantErr), "")
 	if gotErr != wantErrs {
-		t.Errorf("stderr %q, PCP's %q (all of it %q)", gotErr, wantErrs, wantErr.String())
+		t.Errorf("stderr %q, PCP's %q (all of it %q)", gotErr, wantErrs, string(wantErr))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cli/clitest"
 	"github.com/gopcp/gopcp/internal/pcptest"
 )
 
@@ -48,16 +49,7 @@ func TestArchiveOperandAgainstPCP(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		cmd := exec.CommandContext(ctx, pcp, tc.args...)
 		cmd.Env = append(os.Environ(), tc.env)
-		var wantOut, wantErr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-		wantCode := 0
-		if err := cmd.Run(); err != nil {
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
-				t.Fatal(err)
-			}
-			wantCode = ee.ExitCode()
-		}
+		wantOut, wantErr, wantCode := clitest.RunCmd(t, cmd)
 		cancel()
 		if tc.env != "" {
 			name, value, _ := bytes.Cut([]byte(tc.env), []byte("="))
@@ -69,9 +61,9 @@ func TestArchiveOperandAgainstPCP(t *testing.T) {
 			name, _, _ := bytes.Cut([]byte(tc.env), []byte("="))
 			os.Unsetenv(string(name))
 		}
-		if out.String() != wantOut.String() || errb.String() != wantErr.String() || code != wantCode {
+		if out.String() != string(wantOut) || errb.String() != string(wantErr) || code != wantCode {
 			t.Errorf("%s pmdumplog %q: exit %d, PCP's %d\n%s\nstderr %q, PCP's %q", tc.env, tc.args, code, wantCode,
-				firstDiff("stdout", out.Bytes(), wantOut.Bytes()), errb.String(), wantErr.String())
+				firstDiff("stdout", out.Bytes(), wantOut), errb.String(), string(wantErr))
 		}
 	}
 	// With PCP_HOST the archive is refused; PCP's pmdumplog then crashes,
