@@ -22,8 +22,16 @@ func TestSweep(t *testing.T) {
 	for i := range s.N {
 		arch := s.Archive()
 		g := [][]string{{"-a", arch}}
+		n := 1 + s.IntN(3)
+		if s.Maybe(15) {
+			n = 0 // the whole namespace
+		}
 		for range s.IntN(4) {
-			g = append(g, []string{s.Pick(flags...)})
+			f := s.Pick(flags...)
+			if n == 0 && strings.ContainsAny(f[1:], "fFxvs") {
+				continue // values of a whole namespace: minutes for the largest
+			}
+			g = append(g, []string{f})
 		}
 		if s.Maybe(6) {
 			g = append(g, []string{"-b", s.Pick("1", "2", "5", "128", "0", "x")})
@@ -44,10 +52,6 @@ func TestSweep(t *testing.T) {
 			"-I": "--fullindom", "-l": "--labels", "-m": "--pmid", "-M": "--fullpmid", "-s": "--series",
 			"-t": "--oneline", "-T": "--helptext", "-x": "--events", "-v": "--verify"})
 		args := s.Shuffled(g)
-		n := 1 + s.IntN(3)
-		if s.Maybe(15) {
-			n = 0 // the whole namespace
-		}
 		for range n {
 			args = append(args, s.Metric(t, arch, s.Maybe(5)))
 		}
