@@ -110,14 +110,16 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 				// -n's names, but only those the archive has
 				ac.TrimNames()
 			}
+			// libpcp notes the zone before it reads the time window,
+			// so a bad window's error comes after the note
+			host, _ := c.HostName(ctx)
+			out.WriteString(p.TimezoneNote(host))
 			times := p.ContextOptions(ctx, c, false)
 			if p.Errors > 0 {
 				fmt.Fprint(errw, strings.Join(p.Messages, ""))
 				return 1
 			}
 			r.origin = times.Window.Origin
-			host, _ := c.HostName(ctx)
-			out.WriteString(p.TimezoneNote(host))
 			// event record times print in the reporting zone, as
 			// libpcp's pmNewZone makes it the process's
 			if p.HostZone || p.Timezone != "" {

@@ -20,6 +20,9 @@ func TestSweepFound(t *testing.T) {
 		// domain 511 with cluster 2048 is the archive's metric (logged
 		// when it was derived), its help text asked of the archive
 		{Name: "logged derived metric help", Args: []string{"-a", clitest.QAArchive(t, "bozo-disk"), "-tT", "disk.dev.await", "disk.dev.r_await"}},
+		// the zone's note comes before a bad window's error
+		{Name: "zone note then bad origin", Args: []string{"-z", "-a", clitest.QAArchive(t, "sample_expr"), "-O", "+-1", "sample.byte_rate_perhour"}},
+		{Name: "named zone then bad origin", Args: []string{"-Z", "UTC", "-a", a, "-O", "@notatime", "sample.bin"}},
 	}
 	clitest.CompareLocal(t, "pminfo", run, cases)
 }
