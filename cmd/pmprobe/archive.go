@@ -15,14 +15,16 @@ import (
 // (with its note on stdout) and the window whose origin every fetch
 // starts from. It reports whether pmprobe may go on.
 func (p *prober) archiveOptions(ctx context.Context, parsed *cli.Parsed, ac *pmapi.ArchiveContext, stderr io.Writer) bool {
+	// the zone's note comes before the window is read, so before a bad
+	// window's error, as in libpcp
+	host, _ := ac.HostName(ctx)
+	p.out.WriteString(parsed.TimezoneNote(host))
 	times := parsed.ContextOptions(ctx, ac, false)
 	if parsed.Errors > 0 {
 		p.out.Flush()
 		fmt.Fprint(stderr, strings.Join(parsed.Messages, ""))
 		return false
 	}
-	host, _ := ac.HostName(ctx)
-	p.out.WriteString(parsed.TimezoneNote(host))
 	// values print their times in the reporting zone, as libpcp's
 	// pmNewZone makes it the process's
 	if parsed.HostZone || parsed.Timezone != "" {

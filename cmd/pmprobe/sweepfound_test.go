@@ -17,6 +17,9 @@ func TestSweepFound(t *testing.T) {
 		{Name: "faster missing name", Args: []string{"-a", qa("section-d"), "-F", "no.such.metric", "filesys.used"}},
 		{Name: "faster instances", Args: []string{"-a", qa("late"), "-I", "-F", "pmcd", "sampledso", "sampledso.bin"}},
 		{Name: "faster values", Args: []string{"-F", "-v", "-a", qa("multi-vm00"), "sampledso.ulong.million", "sample"}},
+		// the zone's note comes before a bad window's error
+		{Name: "zone note then bad origin", Args: []string{"-z", "-a", qa("sample_expr"), "-O", "+-1", "sample.byte_rate_perhour"}},
+		{Name: "named zone then bad origin", Args: []string{"-Z", "UTC", "-a", qa("late"), "-O", "@notatime", "sampledso.bin"}},
 	}
 	clitest.CompareLocal(t, "pmprobe", run, cases)
 }
