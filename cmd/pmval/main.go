@@ -177,6 +177,10 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		kind, source = pmapi.KindArchive, p.Archives[0]
 	case p.LocalPMDA:
 		kind, source = pmapi.KindLocal, ""
+	case p.OriginSet:
+		// libpcp's option parsing gives -O alone this host's archives
+		// before the metric is read
+		kind, source = pmapi.KindArchive, cli.HostArchiveDir()
 	}
 	spec, err := pmapi.ParseMetricSpec(p.Args[0], kind, source)
 	if err != nil {
