@@ -106,7 +106,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	case p.HostZone:
 		d.loc = pcptz.Load(a.Label.Timezone)
 		fmt.Fprintf(out, "Note: timezone set to local timezone of host \"%s\" from archive\n\n", a.Label.Hostname)
-	case p.Timezone != "":
+	case p.TimezoneSet:
 		d.loc = pcptz.Load(p.Timezone)
 		fmt.Fprintf(out, "Note: timezone set to \"TZ=%s\"\n\n", p.Timezone)
 	}

@@ -122,7 +122,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			r.origin = times.Window.Origin
 			// event record times print in the reporting zone, as
 			// libpcp's pmNewZone makes it the process's
-			if p.HostZone || p.Timezone != "" {
+			if p.HostZone || p.TimezoneSet {
 				time.Local = times.Zone
 			}
 		}

@@ -27,7 +27,7 @@ func (p *prober) archiveOptions(ctx context.Context, parsed *cli.Parsed, ac *pma
 	}
 	// values print their times in the reporting zone, as libpcp's
 	// pmNewZone makes it the process's
-	if parsed.HostZone || parsed.Timezone != "" {
+	if parsed.HostZone || parsed.TimezoneSet {
 		time.Local = times.Zone
 	}
 	p.archive, p.origin = ac, times.Window.Origin

@@ -155,7 +155,7 @@ func (v *valuer) setup(ctx context.Context) error {
 			return err
 		}
 	}
-	if p.Timezone == "" && !p.HostZone && !v.events {
+	if !p.TimezoneSet && !p.HostZone && !v.events {
 		v.out.WriteByte('\n')
 	}
 	v.cols = f.cols

@@ -69,7 +69,7 @@ func (p *Parsed) TimezoneNote(host string) string {
 			from = " from archive"
 		}
 		return "Note: timezone set to local timezone of host \"" + host + "\"" + from + "\n\n"
-	case p.Timezone != "":
+	case p.TimezoneSet:
 		return "Note: timezone set to \"TZ=" + p.Timezone + "\"\n\n"
 	}
 	return ""

@@ -46,7 +46,7 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 				t.Zone = pcptz.Load(tz)
 			}
 		}
-	case p.Timezone != "":
+	case p.TimezoneSet:
 		t.Zone = pcptz.Load(p.Timezone)
 	}
 	if p.Errors == 0 && (p.WindowGiven() || boundaries) {

@@ -113,7 +113,7 @@ func TestLiveWindowStartsAtNow(t *testing.T) {
 	cmd := &Command{Name: "tool", Options: []Option{OptHost, OptFinish}}
 	for _, tc := range tests {
 		p := ParseEnv(cmd, tc.argv, []string{"TZ=UTC"})
-		p.Timezone = "UTC"
+		p.Timezone, p.TimezoneSet = "UTC", true
 		times := p.ContextOptions(context.Background(), liveSource{}, true)
 		if p.Errors > 0 {
 			t.Fatalf("%q: %q", tc.argv, p.Messages)

@@ -95,9 +95,12 @@ type Parsed struct {
 	// SamplesSet says -s was given, telling -s 0 from no -s.
 	SamplesSet bool
 	Timezone   string
-	HostZone   bool
-	GuiMode    bool
-	GuiPort    int
+	// TimezoneSet says -Z (or PCP_TIMEZONE) was given: an empty zone is
+	// still a zone to libpcp, "TZ=", which is UTC.
+	TimezoneSet bool
+	HostZone    bool
+	GuiMode     bool
+	GuiPort     int
 	// Derived are the derived metric files --derived named; loading them
 	// is the tool's business.
 	Derived []string
@@ -329,10 +332,10 @@ func (p *Parsed) standard(o Option, arg string) {
 		if p.HostZone {
 			p.Errorf("at most one of -Z and -z allowed")
 		} else {
-			p.Timezone = arg
+			p.Timezone, p.TimezoneSet = arg, true
 		}
 	case stdHostZone:
-		if p.Timezone != "" {
+		if p.TimezoneSet {
 			p.Errorf("at most one of -Z and -z allowed")
 		} else {
 			p.HostZone = true

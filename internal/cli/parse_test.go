@@ -217,7 +217,7 @@ func TestParseAccepted(t *testing.T) {
 			Parsed{Context: ContextHost, Hosts: []string{"h"}, Args: []string{"a", "b"}},
 			[]string{"b7"}},
 		{[]string{"-a", "arch", "-O", "@10:00", "-Z", "UTC"},
-			Parsed{Context: ContextArchive, Archives: []string{"arch"}, Origin: "@10:00", OriginSet: true, Timezone: "UTC"},
+			Parsed{Context: ContextArchive, Archives: []string{"arch"}, Origin: "@10:00", OriginSet: true, Timezone: "UTC", TimezoneSet: true},
 			nil},
 		{[]string{"-L", "-b3"},
 			Parsed{Context: ContextLocal, LocalPMDA: true}, []string{"b3"}},

@@ -93,7 +93,7 @@ func TestTimezoneNote(t *testing.T) {
 	if got := p.TimezoneNote("vm"); got != "Note: timezone set to local timezone of host \"vm\"\n\n" {
 		t.Errorf("-z note %q", got)
 	}
-	p = &Parsed{Timezone: "UTC"}
+	p = &Parsed{Timezone: "UTC", TimezoneSet: true}
 	if got := p.TimezoneNote("vm"); got != "Note: timezone set to \"TZ=UTC\"\n\n" {
 		t.Errorf("-Z note %q", got)
 	}
