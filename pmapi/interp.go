@@ -40,6 +40,7 @@ type interpolator struct {
 	start    pcp.Timestamp // the first archive's start: times are offsets from it
 	end      float64       // the archive's end as last looked up (pastEnd)
 	endKnown bool          // end is fixed: found once for several archives
+	inLast   bool          // libpcp reads in the last archive (archivelist_cursor.go)
 	marks    []float64     // the times of <mark> records, real and between archives
 
 	metrics map[pcp.PMID]*imetric
@@ -86,6 +87,7 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 		}
 		ip.endKnown = true
 	}
+	ip.inLast = ip.placeLast(ip.rel(c.origin))
 	return ip
 }
 
@@ -93,6 +95,7 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 func (ip *interpolator) reposition() {
 	ip.hasPrev = false
 	ip.seg = -1
+	ip.inLast = ip.placeLast(ip.rel(ip.c.origin))
 	for _, m := range ip.metrics {
 		m.last = -1
 	}
@@ -308,9 +311,10 @@ func (ip *interpolator) markBetween(t float64) bool {
 func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 	c := ip.c
 	t := ip.rel(c.origin)
-	if ip.pastEnd(t) {
+	if ip.eol(t) {
 		return pcp.ErrEOL
 	}
+	ip.inLast = ip.fetchedLast(t)
 	want := map[pcp.PMID]*imetric{}
 	for _, id := range pmids {
 		if id == pcp.PMIDNull {

@@ -41,6 +41,16 @@ var archiveCases = func() [][]string {
 		[]string{"-a", "pcp-vmstat", "-t", "10", "-s", "5", "-z"},
 		[]string{"-a", "20180102", "-a", "bug1057", "-a", "20041125", "-t", "1m", "-s", "5"},
 		[]string{"-a", "20180102", "-a", "bug1057", "-a", "20041125", "-t", "1m", "-s", "5", "-l"},
+		// a directory of several archives: libpcp fails a fetch past
+		// their end with PM_ERR_EOL only once it reads in the last one,
+		// so the first such fetch has no values
+		[]string{"-s", "2", "-S", "+10s", "-t", "250min", "-a", "multi-xz"},
+		[]string{"-s", "2", "-S", "+10s", "-t", "250min", "-a", "multi"},
+		[]string{"-s", "2", "-S", "+10s", "-t", "250min", "-a", "multi-xz/20150508.11.44"},
+		[]string{"-s", "3", "-S", "@15:55:00", "-t", "10min", "-a", "multi", "-Z", "UTC"},
+		[]string{"-s", "3", "-S", "@15:58:00", "-t", "3min", "-a", "multi", "-Z", "UTC"},
+		[]string{"-s", "3", "-S", "@15:47:00", "-t", "13min", "-a", "multi-xz-1k", "-Z", "UTC"},
+		[]string{"-s", "4", "-S", "+5min", "-t", "6min", "-a", "multi"},
 	)
 }()
 
