@@ -1,6 +1,7 @@
 package pmapi
 
 import (
+	"errors"
 	"math"
 	"sort"
 
@@ -17,7 +18,12 @@ type interpDamage struct {
 
 // place finds the segment libpcp reads in after positioning for a fetch
 // at t with the temporal index (as pmSetMode leaves it): that of the
-// place __pmLogSetTime picks in the archive holding t.
+// place __pmLogSetTime picks in the archive holding t. When the first
+// read in the fetch's direction from that place fails (an index entry
+// that names no record's boundary, or a damaged record), libpcp's
+// interpolation never gets off it: every fetch that reads fails there
+// until the next pmSetMode. Such a placing is returned as the segment's
+// number plus the number of segments (see placed).
 func (ip *interpolator) place(t pcp.Timestamp, back bool) int {
 	mode := ModeForw
 	if back {
@@ -53,7 +59,22 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) int {
 			best = k
 		}
 	}
+	var res pcp.Result
+	if rd.ReadFrom(readerMode(mode), vol, off) == nil {
+		if err := rd.Next(&res); err != nil && !errors.Is(err, pcp.ErrEOL) {
+			best += len(ip.segments)
+		}
+	}
 	return best
+}
+
+// placed is the segment of the placing ip.seg holds and whether libpcp
+// is stuck there (place).
+func (ip *interpolator) placed() (seg int, stuck bool) {
+	if ip.seg >= len(ip.segments) {
+		return ip.seg - len(ip.segments), true
+	}
+	return ip.seg, false
 }
 
 // pastDamage reports whether a fetch at t must read into damage: an
@@ -63,20 +84,24 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) int {
 // after damage starts it. Instances the metadata says are not alive at t
 // are not searched for.
 func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
-	if ip.damage == nil && len(ip.segments) < 2 {
+	if len(ip.segments) == 0 {
 		return false
 	}
 	if ip.seg < 0 {
 		ip.seg = ip.place(ip.c.origin, ip.c.delta < 0)
 	}
-	s := ip.segments[ip.seg]
+	k, stuck := ip.placed()
+	if !stuck && ip.damage == nil && len(ip.segments) < 2 {
+		return false
+	}
+	s := ip.segments[k]
 	// libpcp's reads cannot leave the segment: past its ends lie damage
 	// or the ends of the data
 	ip.reach = [2]float64{s.first, s.last}
 	if len(ip.segments) == 1 {
 		ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
 	}
-	if !s.damagedEnd && !s.damagedStart {
+	if !s.damagedEnd && !s.damagedStart && !stuck {
 		return false
 	}
 	marked := func(lo, hi float64) bool {
@@ -93,7 +118,7 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 	if roll && ip.hasSeen && marked(math.Inf(-1), ip.seenUpTo) {
 		roll = false // the <mark> bounds every instance
 	}
-	if !fwd && !bwd && !roll {
+	if !fwd && !bwd && !roll && !stuck {
 		return false
 	}
 	for _, id := range pmids {
@@ -107,6 +132,9 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 			}
 			if life, ok := m.alive[inst]; ok && (life[0] > t || (life[1] >= 0 && t > life[1])) {
 				continue
+			}
+			if stuck {
+				return true // the first read for any instance fails
 			}
 			times := m.insts[inst].times
 			if roll && (!ip.hasSeen || len(times) == 0 || times[0] > ip.seenUpTo) {

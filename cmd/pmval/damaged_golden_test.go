@@ -39,7 +39,14 @@ var damagedGolden = []struct {
 	{"short-index", []string{"-t", "10", "kernel.all.load"}},
 	{"short-meta", []string{"-t", "10", "kernel.all.load"}},
 	{"short-len", []string{"-t", "10", "kernel.all.load"}},
+	// an index entry that names no record's boundary: libpcp's reads
+	// from where pmSetMode placed it fail
+	{"pcp-mpstat3 bad-index", []string{"-A", "5", "-w", "20", "-s", "4", "-t", "0.5", "-z", "-T", "+2.5", "kernel.all.cpu.guest"}},
 }
+
+// qaDamaged are the QA archives of damagedGolden; the other names are
+// spoiled copies in pmapi/testdata/damaged.
+var qaDamaged = map[string]bool{"multi-corrupted": true, "pcp-mpstat3": true}
 
 // TestDamagedGolden runs pmval over damaged archives and compares what
 // it prints with PCP's pmval, kept in testdata/damaged (UPDATE_GOLDEN=1
@@ -62,7 +69,7 @@ func TestDamagedGolden(t *testing.T) {
 	for _, tc := range damagedGolden {
 		t.Run(tc.name, func(t *testing.T) {
 			archive, _, _ := strings.Cut(tc.name, " ")
-			if archive == "multi-corrupted" {
+			if qaDamaged[archive] {
 				archive = clitest.QAArchive(t, archive)
 			} else {
 				archive = filepath.Join("..", "..", "pmapi", "testdata", "damaged", archive)
