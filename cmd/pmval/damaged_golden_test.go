@@ -39,6 +39,9 @@ var damagedGolden = []struct {
 	{"short-index", []string{"-t", "10", "kernel.all.load"}},
 	{"short-meta", []string{"-t", "10", "kernel.all.load"}},
 	{"short-len", []string{"-t", "10", "kernel.all.load"}},
+	// a fetch past the end while libpcp still reads in an archive before
+	// the damaged one: it reads on into the damage
+	{"multi-corrupted past-end", []string{"-t", "1hour", "-S", "+10", "-s", "5", "kernel.all.load"}},
 	// an index entry that names no record's boundary: libpcp's reads
 	// from where pmSetMode placed it fail
 	{"pcp-mpstat3 bad-index", []string{"-A", "5", "-w", "20", "-s", "4", "-t", "0.5", "-z", "-T", "+2.5", "kernel.all.cpu.guest"}},
