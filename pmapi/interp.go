@@ -53,6 +53,7 @@ type interpolator struct {
 	damage   *interpDamage // the first damage met, nil for none
 	segments []segment     // the stretches of records between damage
 	seg      int           // the segment libpcp reads in, -1 until placed
+	stuck    bool          // libpcp's first read from the placing fails (place)
 	reach    [2]float64    // the times of the records libpcp can reach now
 	seenUpTo float64       // the latest time fetched at
 	hasSeen  bool
@@ -94,7 +95,7 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 // reposition forgets the previous fetch, as a SetMode does.
 func (ip *interpolator) reposition() {
 	ip.hasPrev = false
-	ip.seg = -1
+	ip.seg, ip.stuck = -1, false
 	ip.inLast = ip.placeLast(ip.rel(ip.c.origin))
 	for _, m := range ip.metrics {
 		m.last = -1

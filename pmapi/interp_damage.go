@@ -22,9 +22,8 @@ type interpDamage struct {
 // read in the fetch's direction from that place fails (an index entry
 // that names no record's boundary, or a damaged record), libpcp's
 // interpolation never gets off it: every fetch that reads fails there
-// until the next pmSetMode. Such a placing is returned as the segment's
-// number plus the number of segments (see placed).
-func (ip *interpolator) place(t pcp.Timestamp, back bool) int {
+// until the next pmSetMode: stuck says so.
+func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool) {
 	mode := ModeForw
 	if back {
 		mode = ModeBack
@@ -62,19 +61,10 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) int {
 	var res pcp.Result
 	if rd.ReadFrom(readerMode(mode), vol, off) == nil {
 		if err := rd.Next(&res); err != nil && !errors.Is(err, pcp.ErrEOL) {
-			best += len(ip.segments)
+			stuck = true
 		}
 	}
-	return best
-}
-
-// placed is the segment of the placing ip.seg holds and whether libpcp
-// is stuck there (place).
-func (ip *interpolator) placed() (seg int, stuck bool) {
-	if ip.seg >= len(ip.segments) {
-		return ip.seg - len(ip.segments), true
-	}
-	return ip.seg, false
+	return best, stuck
 }
 
 // pastDamage reports whether a fetch at t must read into damage: an
@@ -88,9 +78,9 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 		return false
 	}
 	if ip.seg < 0 {
-		ip.seg = ip.place(ip.c.origin, ip.c.delta < 0)
+		ip.seg, ip.stuck = ip.place(ip.c.origin, ip.c.delta < 0)
 	}
-	k, stuck := ip.placed()
+	k, stuck := ip.seg, ip.stuck
 	if !stuck && ip.damage == nil && len(ip.segments) < 2 {
 		return false
 	}
