@@ -21,3 +21,20 @@ func TimestampOf(t time.Time) Timestamp {
 func (t Timestamp) Sub(u Timestamp) float64 {
 	return float64(t.Sec-u.Sec) + float64(t.Nsec-u.Nsec)/1e9
 }
+
+// Compare returns -1, 0 or +1 as t is before, equal to or after u, in the
+// manner of time.Time.Compare and for use with slices.SortFunc. It compares
+// the fields as stored, so an unnormalised Nsec orders as written.
+func (t Timestamp) Compare(u Timestamp) int {
+	switch {
+	case t.Sec < u.Sec:
+		return -1
+	case t.Sec > u.Sec:
+		return 1
+	case t.Nsec < u.Nsec:
+		return -1
+	case t.Nsec > u.Nsec:
+		return 1
+	}
+	return 0
+}
