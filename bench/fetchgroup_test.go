@@ -22,7 +22,7 @@ func goFetchGroup(t testing.TB, bed *testbed.PMCD) (func() error, int) {
 	t.Cleanup(func() { g.Close() })
 	var hs []*fetchgroup.InDom[float64]
 	for _, m := range fetchMetrics {
-		h, err := fetchgroup.ExtendInDom[float64](ctx, g, m, "", 64)
+		h, err := fetchgroup.ExtendInDom[float64](ctx, g, m, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func BenchmarkConvert(b *testing.B) {
 	}
 	g := New(src)
 	for _, n := range names {
-		if _, err := ExtendInDom[float64](ctx, g, n, "", 8); err != nil {
+		if _, err := ExtendInDom[float64](ctx, g, n, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

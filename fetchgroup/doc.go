@@ -15,14 +15,36 @@
 //   - ExtendItem: one metric, with an instance when it has an instance
 //     domain;
 //   - ExtendInDom: every instance of a metric, sorted by instance number,
-//     with codes, names, values and per-instance errors, up to a maximum
-//     past which the whole is pcp.ErrTooBig;
+//     with codes, names, values and per-instance errors;
 //   - ExtendEvent: one field of every record of an event metric's value,
 //     with each record's timestamp, in record order;
 //   - ExtendTimestamp: the timestamp of the fetch.
 //
 // Then each Fetch issues one fetch of every metric the group names and
-// fills every handle, whose Value, Err and the like are read afterwards.
+// fills every handle, whose Value, Err and the like are read afterwards:
+//
+//	g, err := fetchgroup.Create(ctx, pmapi.KindHost, "localhost")
+//	...
+//	defer g.Close()
+//	load, err := fetchgroup.ExtendItem[float64](ctx, g, "kernel.all.load",
+//		&fetchgroup.ItemOptions{Instance: "1 minute"})
+//	...
+//	disks, err := fetchgroup.ExtendInDom[float64](ctx, g, "disk.dev.read_bytes",
+//		&fetchgroup.InDomOptions{Scale: "kbyte/sec"})
+//	...
+//	for range time.Tick(time.Second) {
+//		g.Fetch(ctx)
+//		fmt.Println(load.Value(), disks.Instances())
+//	}
+//
+// Each Extend function takes its choices (an instance, a scale) as a
+// pointer to a struct of its own, nil for none; options.go says why.
+// Unlike libpcp's, instance domains and event fields have no maximum
+// count: every instance or field a fetch brings is delivered.
+//
+// For values wanted once, Values is the short path: one call fetches
+// named metrics from any context and returns them converted to one type,
+// with their instances' names.
 //
 // # Conversions
 //
@@ -30,11 +52,12 @@
 // uint64, float32, float64 or string), whatever the metric's own type:
 // numbers convert to one another (pcp.ErrTrunc, pcp.ErrSign where they do
 // not fit), to strings (as %d, %u, or %.9e and %.17e for floats) and from
-// strings (as pmstore parses them). The scale argument is libpcp's:
+// strings (as pmstore parses them). The options' Scale is libpcp's scale
+// argument:
 //
 //   - "" : no unit change, and a rate for counters (PM_SEM_COUNTER);
-//   - "rate": a rate whatever the semantics;
-//   - "instant": never a rate;
+//   - "rate" (Rate): a rate whatever the semantics;
+//   - "instant" (Instant): never a rate;
 //   - a units expression for pmParseUnitsStr ("kbyte", "count/sec",
 //     "2 millisec"): the value is rescaled to those units and multiplied by
 //     the expression's number. Its dimensions must be the metric's, or its

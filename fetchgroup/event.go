@@ -18,9 +18,8 @@ type Event[T Value] struct {
 	fieldDesc pcp.Desc
 	conv      conversion
 	out       pcp.Type
-	max       int
 
-	vals []Field[T] // max entries, the first n filled
+	vals []Field[T] // the first n filled; kept between fetches
 	n    int
 	err  error
 }
@@ -35,17 +34,21 @@ type Field[T Value] struct {
 
 // ExtendEvent adds one field of an event metric's records to g, as
 // pmExtendFetchGroup_event does: metric must be of type PM_TYPE_EVENT or
-// PM_TYPE_HIGHRES_EVENT (else pcp.ErrType), with instance naming one of
-// its instances when it has an instance domain (else ""); field is the
-// metric of the parameter wanted, which must have no instance domain.
-// Every value of the field in every record of a fetch is delivered, up to
-// max, past which the handle's error is pcp.ErrTooBig. Scale may rescale
-// units but not ask for a rate (pcp.ErrConv).
-func ExtendEvent[T Value](ctx context.Context, g *Group, metric, instance, field, scale string, max int) (*Event[T], error) {
-	if max < 0 {
-		return nil, extendError(metric, fmt.Errorf("maximum of %d fields: %w", max, errInval))
+// PM_TYPE_HIGHRES_EVENT (else pcp.ErrType), with opts.Instance naming
+// one of its instances when it has an instance domain (see EventOptions;
+// nil is the zero value); field is the metric of the parameter wanted,
+// which must have no instance domain. Every value of the field in every
+// record of a fetch is delivered, however many: unlike libpcp there is
+// no maximum to choose, the handle's storage growing to the largest
+// fetch. opts.Scale may rescale units but not ask for a rate
+// (pcp.ErrConv).
+func ExtendEvent[T Value](ctx context.Context, g *Group, metric, field string, opts *EventOptions) (*Event[T], error) {
+	var o EventOptions
+	if opts != nil {
+		o = *opts
 	}
-	h := &Event[T]{out: typeOf[T](), max: max, vals: make([]Field[T], max)}
+	instance, scale := o.Instance, o.Scale
+	h := &Event[T]{out: typeOf[T]()}
 	lookup := func() error {
 		pmid, d, err := g.lookup(ctx, metric)
 		if err != nil {
@@ -94,16 +97,12 @@ func (h *Event[T]) Len() int { return h.n }
 func (h *Event[T]) Fields() []Field[T] { return h.vals[:h.n] }
 
 // Err is the error of the event metric as a whole: its fetch error, an
-// event array that cannot be unpacked, pcp.ErrTooBig for more fields than
-// the maximum (the first ones are then delivered), pcp.ErrValue when the
-// fetch had no value set for it; nil otherwise, even with no records.
+// event array that cannot be unpacked, pcp.ErrValue when the fetch had no
+// value set for it; nil otherwise, even with no records.
 func (h *Event[T]) Err() error { return h.err }
 
 func (h *Event[T]) clear() {
-	s := fromAtom[T](ptr(sentinel(h.out)))
-	for i := range h.vals {
-		h.vals[i] = Field[T]{Value: s, Err: pcp.ErrValue}
-	}
+	h.vals = h.vals[:0]
 	h.n = 0
 	h.err = nil
 }
@@ -159,9 +158,7 @@ func (h *Event[T]) fillRecords(g *Group, s *sample) error {
 			if rec.Params[p].PMID != h.field || rec.Params[p].NumVal != 1 {
 				continue
 			}
-			if h.n >= h.max {
-				return pcp.ErrTooBig
-			}
+			h.vals = append(h.vals, Field[T]{Value: fromAtom[T](ptr(sentinel(h.out))), Err: pcp.ErrValue})
 			out := &h.vals[h.n]
 			h.n++
 			a, err := g.value(&sm, p, h.field, &h.fieldDesc, pcp.InstNull, &h.conv, h.out, at{p, 0})

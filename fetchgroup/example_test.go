@@ -19,15 +19,15 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer g.Close()
-	load, err := fetchgroup.ExtendItem[float32](ctx, g, "kernel.all.load", "1 minute", "")
+	load, err := fetchgroup.ExtendItem[float32](ctx, g, "kernel.all.load", &fetchgroup.ItemOptions{Instance: "1 minute"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	free, err := fetchgroup.ExtendItem[uint32](ctx, g, "mem.util.free", "", "kbyte")
+	free, err := fetchgroup.ExtendItem[uint32](ctx, g, "mem.util.free", &fetchgroup.ItemOptions{Scale: "kbyte"})
 	if err != nil {
 		log.Fatal(err)
 	}
-	disks, err := fetchgroup.ExtendInDom[float64](ctx, g, "disk.dev.read_bytes", "kbyte/sec", 64)
+	disks, err := fetchgroup.ExtendInDom[float64](ctx, g, "disk.dev.read_bytes", &fetchgroup.InDomOptions{Scale: "kbyte/sec"})
 	if err != nil {
 		log.Fatal(err)
 	}

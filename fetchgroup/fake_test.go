@@ -108,7 +108,7 @@ func TestDiscreteKeepsLastValue(t *testing.T) {
 		},
 	}
 	g := New(src)
-	it, err := ExtendItem[int64](ctx, g, "d", "", "")
+	it, err := ExtendItem[int64](ctx, g, "d", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +141,12 @@ func TestRatesAndFailedFetches(t *testing.T) {
 		},
 	}
 	g := New(src)
-	rate, _ := ExtendItem[float64](ctx, g, "c", "", "")
-	perMin, err := ExtendItem[float64](ctx, g, "c", "", "count/min")
+	rate, _ := ExtendItem[float64](ctx, g, "c", nil)
+	perMin, err := ExtendItem[float64](ctx, g, "c", &ItemOptions{Scale: "count/min"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, _ := ExtendItem[string](ctx, g, "i", "", "")
+	inst, _ := ExtendItem[string](ctx, g, "i", nil)
 	ts := g.ExtendTimestamp()
 
 	if _, err := g.Fetch(ctx); err != nil {
@@ -182,7 +182,7 @@ func TestCounterWrap(t *testing.T) {
 		},
 	}
 	g := New(src)
-	it, _ := ExtendItem[uint64](ctx, g, "c", "", "")
+	it, _ := ExtendItem[uint64](ctx, g, "c", nil)
 	g.Fetch(ctx)
 	g.Fetch(ctx)
 	if it.Value() != 5 || it.Err() != nil {
@@ -190,7 +190,7 @@ func TestCounterWrap(t *testing.T) {
 	}
 }
 
-func TestInDomNamesAndMaximum(t *testing.T) {
+func TestInDomNamesAndGrowth(t *testing.T) {
 	ctx := context.Background()
 	src := &fakeSource{
 		descs: map[string]pcp.Desc{"m": {PMID: pmidA, Type: pcp.Type32, InDom: indom, Sem: pcp.SemInstant}},
@@ -202,7 +202,7 @@ func TestInDomNamesAndMaximum(t *testing.T) {
 		},
 	}
 	g := New(src)
-	all, _ := ExtendInDom[int32](ctx, g, "m", "", 2)
+	all, _ := ExtendInDom[int32](ctx, g, "m", nil)
 	g.Fetch(ctx)
 	got := all.Instances()
 	if len(got) != 2 || got[0] != (Instance[int32]{1, "one", 10, nil}) || got[1] != (Instance[int32]{2, "two", 20, nil}) {
@@ -213,8 +213,9 @@ func TestInDomNamesAndMaximum(t *testing.T) {
 		t.Errorf("%d GetInDom calls for known instances, want 1", src.getInDoms)
 	}
 	g.Fetch(ctx)
-	if src.getInDoms != 2 || !errors.Is(all.Err(), pcp.ErrTooBig) || all.Len() != 0 {
-		t.Errorf("new instance beyond the maximum: %d GetInDom calls, %v, %d instances", src.getInDoms, all.Err(), all.Len())
+	got = all.Instances()
+	if src.getInDoms != 2 || all.Err() != nil || len(got) != 3 || got[2] != (Instance[int32]{3, "", 30, nil}) {
+		t.Errorf("a new instance: %d GetInDom calls, %v, instances %+v", src.getInDoms, all.Err(), got)
 	}
 	if err := g.Close(); err != nil || !src.closed {
 		t.Errorf("Close: %v, closed %v", err, src.closed)
@@ -318,22 +319,22 @@ func TestArchiveLookupAtEnd(t *testing.T) {
 
 	arch := &endSource{fakeSource: fakeSource{descs: descs, insts: insts}}
 	g := New(arch)
-	if _, err := ExtendItem[int32](ctx, g, "m", "early", ""); err != nil || arch.visits != 0 {
+	if _, err := ExtendItem[int32](ctx, g, "m", &ItemOptions{Instance: "early"}); err != nil || arch.visits != 0 {
 		t.Errorf("early instance: %v, %d visits to the end", err, arch.visits)
 	}
-	if _, err := ExtendItem[int32](ctx, g, "m", "late", ""); err != nil || arch.visits != 1 || arch.atEnd != 0 {
+	if _, err := ExtendItem[int32](ctx, g, "m", &ItemOptions{Instance: "late"}); err != nil || arch.visits != 1 || arch.atEnd != 0 {
 		t.Errorf("late instance: %v, %d visits to the end, still there %d", err, arch.visits, arch.atEnd)
 	}
-	if _, err := ExtendItem[int32](ctx, g, "m", "never", ""); !errors.Is(err, pcp.ErrInst) || arch.visits != 2 {
+	if _, err := ExtendItem[int32](ctx, g, "m", &ItemOptions{Instance: "never"}); !errors.Is(err, pcp.ErrInst) || arch.visits != 2 {
 		t.Errorf("missing instance: %v, %d visits", err, arch.visits)
 	}
-	if _, err := ExtendEvent[int32](ctx, g, "m", "late", "m2", "", 1); !errors.Is(err, pcp.ErrName) || arch.visits != 3 {
+	if _, err := ExtendEvent[int32](ctx, g, "m", "m2", &EventOptions{Instance: "late"}); !errors.Is(err, pcp.ErrName) || arch.visits != 3 {
 		t.Errorf("event with unknown field: %v, %d visits", err, arch.visits)
 	}
 
 	// a host context has no second chance
 	host := &fakeSource{descs: descs, insts: insts}
-	if _, err := ExtendItem[int32](ctx, New(host), "m", "late", ""); !errors.Is(err, pcp.ErrInst) {
+	if _, err := ExtendItem[int32](ctx, New(host), "m", &ItemOptions{Instance: "late"}); !errors.Is(err, pcp.ErrInst) {
 		t.Errorf("late instance on a host: %v", err)
 	}
 }
@@ -348,10 +349,10 @@ func TestClosedGroup(t *testing.T) {
 	if err := g.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if _, err := ExtendItem[int32](ctx, g, "d", "", ""); !errors.Is(err, pcp.ErrNoContext) {
+	if _, err := ExtendItem[int32](ctx, g, "d", nil); !errors.Is(err, pcp.ErrNoContext) {
 		t.Errorf("ExtendItem after Close: %v", err)
 	}
-	if _, err := ExtendEvent[int32](ctx, g, "d", "", "d", "", 1); !errors.Is(err, pcp.ErrNoContext) {
+	if _, err := ExtendEvent[int32](ctx, g, "d", "d", nil); !errors.Is(err, pcp.ErrNoContext) {
 		t.Errorf("ExtendEvent after Close: %v", err)
 	}
 	if _, err := g.Fetch(ctx); !errors.Is(err, pcp.ErrNoContext) {

@@ -2,9 +2,7 @@ package fetchgroup
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"syscall"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -16,9 +14,8 @@ type InDom[T Value] struct {
 	desc pcp.Desc
 	conv conversion
 	out  pcp.Type
-	max  int
 
-	insts []Instance[T] // max entries, the first n filled
+	insts []Instance[T] // the first n filled; kept between fetches
 	n     int
 	err   error
 }
@@ -40,19 +37,21 @@ type indomNames struct {
 	refreshed bool
 }
 
-var errInval = pcp.Error(-int32(syscall.EINVAL))
-
 // ExtendInDom adds every instance of a metric to g, as
-// pmExtendFetchGroup_indom does, with room for max instances; a fetch
-// returning more makes the handle's error pcp.ErrTooBig. A metric without
-// an instance domain gives one instance, numbered PM_IN_NULL. Scale is as
-// for ExtendItem. The instance profile is opened to every instance of the
-// metric's domain.
-func ExtendInDom[T Value](ctx context.Context, g *Group, metric, scale string, max int) (*InDom[T], error) {
-	if max < 0 {
-		return nil, extendError(metric, fmt.Errorf("maximum of %d instances: %w", max, errInval))
+// pmExtendFetchGroup_indom does, converted as opts.Scale says (see
+// InDomOptions; nil is the zero value). Each Fetch delivers every
+// instance the fetch returns, however many: unlike libpcp, there is no
+// maximum to choose, the handle's storage growing to the largest fetch
+// (which PCP's limit on a PDU's size bounds). A metric without an
+// instance domain gives one instance, numbered PM_IN_NULL. The instance
+// profile is opened to every instance of the metric's domain.
+func ExtendInDom[T Value](ctx context.Context, g *Group, metric string, opts *InDomOptions) (*InDom[T], error) {
+	var o InDomOptions
+	if opts != nil {
+		o = *opts
 	}
-	h := &InDom[T]{out: typeOf[T](), max: max, insts: make([]Instance[T], max)}
+	scale := o.Scale
+	h := &InDom[T]{out: typeOf[T]()}
 	pmid, d, err := g.lookup(ctx, metric)
 	if err != nil {
 		return nil, extendError(metric, err)
@@ -82,9 +81,8 @@ func (h *InDom[T]) Len() int { return h.n }
 // The slice is the handle's and is overwritten by the next Fetch.
 func (h *InDom[T]) Instances() []Instance[T] { return h.insts[:h.n] }
 
-// Err is the error of the metric as a whole: its fetch error,
-// pcp.ErrTooBig for more instances than the maximum, pcp.ErrValue when
-// the fetch had no value set for it; nil otherwise, even with no
+// Err is the error of the metric as a whole: its fetch error, pcp.ErrValue
+// when the fetch had no value set for it; nil otherwise, even with no
 // instances.
 func (h *InDom[T]) Err() error { return h.err }
 
@@ -92,12 +90,21 @@ func (h *InDom[T]) Err() error { return h.err }
 func (h *InDom[T]) Desc() pcp.Desc { return h.desc }
 
 func (h *InDom[T]) clear() {
+	h.n = 0
+	h.err = nil
+}
+
+// grow makes room for n instances, each with T's sentinel and
+// pcp.ErrValue until filled.
+func (h *InDom[T]) grow(n int) {
+	if cap(h.insts) < n {
+		h.insts = make([]Instance[T], n)
+	}
+	h.insts = h.insts[:n]
 	s := fromAtom[T](ptr(sentinel(h.out)))
 	for i := range h.insts {
 		h.insts[i] = Instance[T]{Value: s, Err: pcp.ErrValue}
 	}
-	h.n = 0
-	h.err = nil
 }
 
 func ptr[V any](v V) *V { return &v }
@@ -126,11 +133,8 @@ func (h *InDom[T]) fill(ctx context.Context, g *Group, s *sample) {
 		h.clear()
 	}
 	names := g.names(ctx, h.desc.InDom, vs)
+	h.grow(len(vs.Values))
 	for j := range vs.Values {
-		if j >= h.max {
-			h.err = pcp.ErrTooBig
-			return
-		}
 		inst := vs.Values[j].Inst
 		out := &h.insts[j]
 		out.Inst = inst

@@ -19,14 +19,19 @@ type Item[T Value] struct {
 	err error
 }
 
-// ExtendItem adds one metric to g, as pmExtendFetchGroup_item does: the
-// named instance of a metric with an instance domain, or a metric
-// without one when instance is "". Scale is "", "rate", "instant" or a
-// units expression (see the package documentation). The name, the
-// instance and the conversion are checked at once, and a failure leaves g
-// as it was; on an archive, a metric or instance the archive defines only
-// later is looked up at its end.
-func ExtendItem[T Value](ctx context.Context, g *Group, metric, instance, scale string) (*Item[T], error) {
+// ExtendItem adds one metric to g, as pmExtendFetchGroup_item does: a
+// metric without an instance domain, or the instance of one with an
+// instance domain that opts names, converted as opts.Scale says (see
+// ItemOptions; nil is the zero value). The name, the instance and the
+// conversion are checked at once, and a failure leaves g as it was; on
+// an archive, a metric or instance the archive defines only later is
+// looked up at its end.
+func ExtendItem[T Value](ctx context.Context, g *Group, metric string, opts *ItemOptions) (*Item[T], error) {
+	var o ItemOptions
+	if opts != nil {
+		o = *opts
+	}
+	instance, scale := o.Instance, o.Scale
 	it := &Item[T]{out: typeOf[T]()}
 	lookup := func() error {
 		pmid, d, err := g.lookup(ctx, metric)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -95,10 +96,24 @@ func itemReporter[T Value](h *Item[T]) reporter {
 	}
 }
 
-func indomReporter[T Value](h *InDom[T]) reporter {
+// errInval is libpcp's answer to a negative maximum.
+var errInval = pcp.Error(-int32(syscall.EINVAL))
+
+// The harness's scripts give libpcp's indom and event extensions the
+// maximum count of outputs the C API needs; the Go handles have none and
+// deliver every output. The reporters apply the script's maximum as
+// libpcp does, so that the rest of the transcripts can be compared: more
+// instances than the maximum are pcp.ErrTooBig with none delivered, more
+// event fields pcp.ErrTooBig with the first ones delivered.
+
+func indomReporter[T Value](h *InDom[T], max int) reporter {
 	return func(b *strings.Builder, i int) {
-		fmt.Fprintf(b, "h%d indom %d %d\n", i, code(h.Err()), h.Len())
-		for _, in := range h.Instances() {
+		ins, err := h.Instances(), h.Err()
+		if err == nil && len(ins) > max {
+			ins, err = nil, pcp.ErrTooBig
+		}
+		fmt.Fprintf(b, "h%d indom %d %d\n", i, code(err), len(ins))
+		for _, in := range ins {
 			name := in.Name
 			if name == "" {
 				name = "(null)"
@@ -108,10 +123,14 @@ func indomReporter[T Value](h *InDom[T]) reporter {
 	}
 }
 
-func eventReporter[T Value](h *Event[T]) reporter {
+func eventReporter[T Value](h *Event[T], max int) reporter {
 	return func(b *strings.Builder, i int) {
-		fmt.Fprintf(b, "h%d event %d %d\n", i, code(h.Err()), h.Len())
-		for _, f := range h.Fields() {
+		fs, err := h.Fields(), h.Err()
+		if err == nil && len(fs) > max {
+			fs, err = fs[:max], pcp.ErrTooBig
+		}
+		fmt.Fprintf(b, "h%d event %d %d\n", i, code(err), len(fs))
+		for _, f := range fs {
 			t := "time"
 			if f.Time.IsZero() {
 				t = "notime"
@@ -129,22 +148,22 @@ func orNone(s string) string {
 }
 
 func extendItem(ctx context.Context, g *Group, f []string) (reporter, error) {
-	m, inst, scale := f[0], orNone(f[1]), orNone(f[2])
+	m, o := f[0], &ItemOptions{Instance: orNone(f[1]), Scale: orNone(f[2])}
 	switch f[3] {
 	case "32":
-		return wrapItem(ExtendItem[int32](ctx, g, m, inst, scale))
+		return wrapItem(ExtendItem[int32](ctx, g, m, o))
 	case "u32":
-		return wrapItem(ExtendItem[uint32](ctx, g, m, inst, scale))
+		return wrapItem(ExtendItem[uint32](ctx, g, m, o))
 	case "64":
-		return wrapItem(ExtendItem[int64](ctx, g, m, inst, scale))
+		return wrapItem(ExtendItem[int64](ctx, g, m, o))
 	case "u64":
-		return wrapItem(ExtendItem[uint64](ctx, g, m, inst, scale))
+		return wrapItem(ExtendItem[uint64](ctx, g, m, o))
 	case "float":
-		return wrapItem(ExtendItem[float32](ctx, g, m, inst, scale))
+		return wrapItem(ExtendItem[float32](ctx, g, m, o))
 	case "double":
-		return wrapItem(ExtendItem[float64](ctx, g, m, inst, scale))
+		return wrapItem(ExtendItem[float64](ctx, g, m, o))
 	}
-	return wrapItem(ExtendItem[string](ctx, g, m, inst, scale))
+	return wrapItem(ExtendItem[string](ctx, g, m, o))
 }
 
 func wrapItem[T Value](h *Item[T], err error) (reporter, error) {
@@ -155,57 +174,67 @@ func wrapItem[T Value](h *Item[T], err error) (reporter, error) {
 }
 
 func extendInDom(ctx context.Context, g *Group, f []string) (reporter, error) {
-	m, scale := f[0], orNone(f[1])
+	m, o := f[0], &InDomOptions{Scale: orNone(f[1])}
 	max, _ := strconv.Atoi(f[3])
+	if max < 0 {
+		return nil, errInval
+	}
 	switch f[2] {
 	case "32":
-		return wrapInDom(ExtendInDom[int32](ctx, g, m, scale, max))
+		return wrapInDom[int32](max)(ExtendInDom[int32](ctx, g, m, o))
 	case "u32":
-		return wrapInDom(ExtendInDom[uint32](ctx, g, m, scale, max))
+		return wrapInDom[uint32](max)(ExtendInDom[uint32](ctx, g, m, o))
 	case "64":
-		return wrapInDom(ExtendInDom[int64](ctx, g, m, scale, max))
+		return wrapInDom[int64](max)(ExtendInDom[int64](ctx, g, m, o))
 	case "u64":
-		return wrapInDom(ExtendInDom[uint64](ctx, g, m, scale, max))
+		return wrapInDom[uint64](max)(ExtendInDom[uint64](ctx, g, m, o))
 	case "float":
-		return wrapInDom(ExtendInDom[float32](ctx, g, m, scale, max))
+		return wrapInDom[float32](max)(ExtendInDom[float32](ctx, g, m, o))
 	case "double":
-		return wrapInDom(ExtendInDom[float64](ctx, g, m, scale, max))
+		return wrapInDom[float64](max)(ExtendInDom[float64](ctx, g, m, o))
 	}
-	return wrapInDom(ExtendInDom[string](ctx, g, m, scale, max))
+	return wrapInDom[string](max)(ExtendInDom[string](ctx, g, m, o))
 }
 
-func wrapInDom[T Value](h *InDom[T], err error) (reporter, error) {
-	if err != nil {
-		return nil, err
+func wrapInDom[T Value](max int) func(*InDom[T], error) (reporter, error) {
+	return func(h *InDom[T], err error) (reporter, error) {
+		if err != nil {
+			return nil, err
+		}
+		return indomReporter(h, max), nil
 	}
-	return indomReporter(h), nil
 }
 
 func extendEvent(ctx context.Context, g *Group, f []string) (reporter, error) {
-	m, inst, field, scale := f[0], orNone(f[1]), f[2], orNone(f[3])
+	m, field, o := f[0], f[2], &EventOptions{Instance: orNone(f[1]), Scale: orNone(f[3])}
 	max, _ := strconv.Atoi(f[5])
+	if max < 0 {
+		return nil, errInval
+	}
 	switch f[4] {
 	case "32":
-		return wrapEvent(ExtendEvent[int32](ctx, g, m, inst, field, scale, max))
+		return wrapEvent[int32](max)(ExtendEvent[int32](ctx, g, m, field, o))
 	case "u32":
-		return wrapEvent(ExtendEvent[uint32](ctx, g, m, inst, field, scale, max))
+		return wrapEvent[uint32](max)(ExtendEvent[uint32](ctx, g, m, field, o))
 	case "64":
-		return wrapEvent(ExtendEvent[int64](ctx, g, m, inst, field, scale, max))
+		return wrapEvent[int64](max)(ExtendEvent[int64](ctx, g, m, field, o))
 	case "u64":
-		return wrapEvent(ExtendEvent[uint64](ctx, g, m, inst, field, scale, max))
+		return wrapEvent[uint64](max)(ExtendEvent[uint64](ctx, g, m, field, o))
 	case "float":
-		return wrapEvent(ExtendEvent[float32](ctx, g, m, inst, field, scale, max))
+		return wrapEvent[float32](max)(ExtendEvent[float32](ctx, g, m, field, o))
 	case "double":
-		return wrapEvent(ExtendEvent[float64](ctx, g, m, inst, field, scale, max))
+		return wrapEvent[float64](max)(ExtendEvent[float64](ctx, g, m, field, o))
 	}
-	return wrapEvent(ExtendEvent[string](ctx, g, m, inst, field, scale, max))
+	return wrapEvent[string](max)(ExtendEvent[string](ctx, g, m, field, o))
 }
 
-func wrapEvent[T Value](h *Event[T], err error) (reporter, error) {
-	if err != nil {
-		return nil, err
+func wrapEvent[T Value](max int) func(*Event[T], error) (reporter, error) {
+	return func(h *Event[T], err error) (reporter, error) {
+		if err != nil {
+			return nil, err
+		}
+		return eventReporter(h, max), nil
 	}
-	return eventReporter(h), nil
 }
 
 // runScript runs a harness script on g; store runs a store command.

@@ -43,18 +43,18 @@ func newStat(ctx context.Context, p *cli.Parsed, kind pmapi.Kind, name string) (
 	g := s.g
 	u32 := func(scale string, names ...string) *fetchgroup.Item[uint32] {
 		for _, n := range names {
-			if it, err := fetchgroup.ExtendItem[uint32](ctx, g, n, "", scale); err == nil {
+			if it, err := fetchgroup.ExtendItem[uint32](ctx, g, n, &fetchgroup.ItemOptions{Scale: scale}); err == nil {
 				return it
 			}
 		}
 		return nil
 	}
 	u64 := func(n string) *fetchgroup.Item[uint64] {
-		it, _ := fetchgroup.ExtendItem[uint64](ctx, g, n, "", "")
+		it, _ := fetchgroup.ExtendItem[uint64](ctx, g, n, nil)
 		return it
 	}
 	s.ts = g.ExtendTimestamp()
-	s.load, _ = fetchgroup.ExtendItem[float32](ctx, g, "kernel.all.load", "1 minute", "")
+	s.load, _ = fetchgroup.ExtendItem[float32](ctx, g, "kernel.all.load", &fetchgroup.ItemOptions{Instance: "1 minute"})
 	s.swapUsed = u32("kbyte", "swap.used")
 	s.free = u32("kbyte", "mem.util.free")
 	s.buf = u32("kbyte", "mem.util.bufmem", "mem.bufmem")
