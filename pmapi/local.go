@@ -44,8 +44,9 @@ func WithLocalAgents(t *LocalAgents) Option {
 }
 
 // WithWarnings sends the warnings of NewLocalContext (agents that cannot
-// be started) to w, where libpcp prints them on stderr; without it they
-// go to os.Stderr.
+// be started) to w, in the words libpcp prints on stderr; without it they
+// are dropped, since a library does not write to its program's stderr
+// (PCP's tools pass os.Stderr). Domains tells which agents did start.
 func WithWarnings(w io.Writer) Option {
 	return func(o *options) { o.warn = w }
 }
@@ -62,7 +63,7 @@ func NewLocalContext(ctx context.Context, opts ...Option) (*LocalContext, error)
 		opt(&o)
 	}
 	if o.warn == nil {
-		o.warn = os.Stderr
+		o.warn = io.Discard
 	}
 	table := o.local
 	if table == nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -33,7 +34,8 @@ func (p *Parsed) Source(def string) string {
 
 // NewSource makes the context of the given kind and name with what the
 // options say about it: the -n/-N namespace, the -K agent table for local
-// contexts and --container for hosts.
+// contexts and --container for hosts. A local context's warnings go to
+// stderr, as PCP's tools print them.
 func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string, extra ...pmapi.Option) (pmapi.Source, error) {
 	var opts []pmapi.Option
 	if p.Namespace != nil {
@@ -41,6 +43,9 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string, ex
 	}
 	if p.LocalAgents != nil {
 		opts = append(opts, pmapi.WithLocalAgents(p.LocalAgents))
+	}
+	if kind == pmapi.KindLocal {
+		opts = append(opts, pmapi.WithWarnings(os.Stderr))
 	}
 	if kind == pmapi.KindHost && p.Container != "" {
 		name = WithContainer(name, p.Container)
