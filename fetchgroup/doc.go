@@ -38,7 +38,7 @@
 //	}
 //
 // Each Extend function takes its choices (an instance, a scale) as a
-// pointer to a struct of its own, nil for none; options.go says why.
+// pointer to a struct of its own, nil for none (ItemOptions says why).
 // Unlike libpcp's, instance domains and event fields have no maximum
 // count: every instance or field a fetch brings is delivered.
 //

@@ -1,5 +1,19 @@
 package fetchgroup
 
+// Scale words with a meaning of their own; any other non-empty Scale is
+// a units expression (see the package documentation).
+const (
+	// Rate asks for a rate whatever the metric's semantics.
+	Rate = "rate"
+	// Instant asks for the value as it is, never a rate, even for a
+	// counter.
+	Instant = "instant"
+)
+
+// ItemOptions are ExtendItem's choices; nil, like the zero value, asks
+// for a metric without an instance domain in its own units, counters as
+// rates.
+//
 // The Extend functions take their choices beyond the metric's name as a
 // pointer to an options struct, nil meaning none, in the manner of
 // slog.HandlerOptions and database/sql's TxOptions, rather than as
@@ -14,20 +28,6 @@ package fetchgroup
 //   - the fields are plain values a caller can build from data, a
 //     configuration or a command line, and copy, without a closure per
 //     choice.
-
-// Scale words with a meaning of their own; any other non-empty Scale is
-// a units expression (see the package documentation).
-const (
-	// Rate asks for a rate whatever the metric's semantics.
-	Rate = "rate"
-	// Instant asks for the value as it is, never a rate, even for a
-	// counter.
-	Instant = "instant"
-)
-
-// ItemOptions are ExtendItem's choices; nil, like the zero value, asks
-// for a metric without an instance domain in its own units, counters as
-// rates.
 type ItemOptions struct {
 	// Instance names the instance wanted of a metric with an instance
 	// domain. It must be set for such a metric and empty for one
