@@ -7,6 +7,7 @@ import (
 	"log"
 	"time"
 
+	_ "github.com/gopcp/gopcp/agents/all" // registers the in-process agents
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/fetchgroup"
 	"github.com/gopcp/gopcp/pcp"

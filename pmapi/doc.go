@@ -3,6 +3,23 @@
 // instances, help text and labels, fetch values and store new ones,
 // returning what libpcp 6.0.3's calls return.
 //
+// For values by name, fetchgroup.Values is the short path over any
+// context here, and package fetchgroup's groups fetch the same metrics
+// again and again with rates and unit conversions:
+//
+//	c, err := pmapi.NewHostContext(ctx, "localhost")
+//	...
+//	defer c.Close()
+//	load, err := fetchgroup.Values[float64](ctx, c, "kernel.all.load")
+//	...
+//	for _, in := range load[0].Instances {
+//		fmt.Printf("%s: %.2f\n", in.Name, in.Value)
+//	}
+//
+// The methods below are the PMAPI's own calls, for what those do not
+// cover: names and metadata, instance domains, help text, labels,
+// profiles, stores and archives' time modes.
+//
 // # Contexts
 //
 // Source is the method set every kind of context has; tools and
@@ -13,7 +30,11 @@
 //   - LocalContext is PM_CONTEXT_LOCAL (NewLocalContext): agents run in
 //     this process, found in the pmda registry by the entry points of
 //     pmcd.conf's "dso" lines as changed by -K specifications
-//     (LocalAgents), with names from the local namespace.
+//     (LocalAgents), with names from the local namespace. A table and a
+//     namespace of the caller's (WithLocalAgents, WithNamespace) need
+//     neither pmcd nor PCP's files: see the example of NewLocalContext.
+//     Agents that cannot start are skipped, with warnings only where
+//     WithWarnings sends them.
 //   - ArchiveContext is PM_CONTEXT_ARCHIVE (NewArchiveContext): one
 //     archive, a list or a directory of them, read with package archive;
 //     SetMode moves through them forwards, backwards or interpolating as

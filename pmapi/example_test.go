@@ -2,23 +2,52 @@ package pmapi_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 
+	_ "github.com/gopcp/gopcp/agents/all" // registers the in-process agents
+	"github.com/gopcp/gopcp/agents/sample"
+	"github.com/gopcp/gopcp/fetchgroup"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
-// Fetch the instances and values of a metric from the local pmcd.
+// The values of one metric, the short way: a context and
+// fetchgroup.Values. The context here is a small archive, so that the
+// example runs anywhere; pmapi.NewHostContext(ctx, "localhost") would
+// ask the local pmcd instead.
 func Example() {
 	ctx := context.Background()
-	c, err := pmapi.NewHostContext(ctx, "local:")
+	c, err := pmapi.NewArchiveContext(ctx, "testdata/archives/pcp-uptime2")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
+	load, err := fetchgroup.Values[float64](ctx, c, "kernel.all.load")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, in := range load[0].Instances {
+		fmt.Printf("%s: %.2f\n", in.Name, in.Value)
+	}
+	// Output:
+	// 1 minute: 0.86
+	// 5 minute: 0.39
+	// 15 minute: 0.14
+}
 
-	pmid, err := c.LookupName(ctx, "sample.colour")
+// The same values the long way, through the PMAPI's own calls: a name
+// to a PMID, the PMID to a descriptor, a fetch, each value extracted as
+// the type wanted and each instance named.
+func ExampleNewArchiveContext() {
+	ctx := context.Background()
+	c, err := pmapi.NewArchiveContext(ctx, "testdata/archives/pcp-uptime2")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	pmid, err := c.LookupName(ctx, "kernel.all.load")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -26,6 +55,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println(pmid, desc.Type, desc.Sem)
 	var r pcp.Result
 	if _, err := c.Fetch(ctx, []pcp.PMID{pmid}, &r); err != nil {
 		log.Fatal(err)
@@ -41,24 +71,173 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("%s: %g\n", name, a.D)
+		fmt.Printf("%s: %.2f\n", name, a.D)
 	}
+	// Output:
+	// 60.2.0 FLOAT instant
+	// 1 minute: 0.86
+	// 5 minute: 0.39
+	// 15 minute: 0.14
 }
 
-// Restrict a fetch to some instances of an instance domain.
-func ExampleContext_AddProfile() {
+// newSampleContext runs PCP's sample agent inside this process, with
+// its names from the agent, so that no pmcd and no PCP installation is
+// needed.
+func newSampleContext(ctx context.Context) (*pmapi.LocalContext, error) {
+	agents := pmapi.NewLocalAgents()
+	agents.Clear() // not the agents of this host's pmcd.conf
+	if err := agents.Add(29, "pmda_sample.so", "sample_init"); err != nil {
+		return nil, err
+	}
+	names, err := sample.Namespace(29)
+	if err != nil {
+		return nil, err
+	}
+	return pmapi.NewLocalContext(ctx, pmapi.WithLocalAgents(agents), pmapi.WithNamespace(names))
+}
+
+// A local context: agents called inside this process, here PCP's sample
+// agent, as the tools' -L option makes. Its metadata, instances and
+// values are answered as pmcd would answer them.
+func ExampleNewLocalContext() {
 	ctx := context.Background()
-	c, err := pmapi.NewHostContext(ctx, "localhost")
+	agents := pmapi.NewLocalAgents()
+	agents.Clear() // not the agents of this host's pmcd.conf
+	if err := agents.Add(29, "pmda_sample.so", "sample_init"); err != nil {
+		log.Fatal(err)
+	}
+	names, err := sample.Namespace(29)
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := pmapi.NewLocalContext(ctx, pmapi.WithLocalAgents(agents), pmapi.WithNamespace(names))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	colour := pcp.NewInDom(29, 1)
+
+	pmid, err := c.LookupName(ctx, "sample.colour")
+	if err != nil {
+		log.Fatal(err)
+	}
+	desc, err := c.LookupDesc(ctx, pmid)
+	if err != nil {
+		log.Fatal(err)
+	}
+	insts, err := c.GetInDom(ctx, desc.InDom)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pmid, desc.InDom, insts)
+	// Output:
+	// 29.0.5 29.1 [{0 red} {1 green} {2 blue}]
+}
+
+// A profile restricts a fetch to some instances of an instance domain.
+func ExampleLocalContext_AddProfile() {
+	ctx := context.Background()
+	c, err := newSampleContext(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	pmid, err := c.LookupName(ctx, "sample.bin")
+	if err != nil {
+		log.Fatal(err)
+	}
+	desc, err := c.LookupDesc(ctx, pmid)
+	if err != nil {
+		log.Fatal(err)
+	}
 	// Exclude every instance of the domain, then include two of them.
-	if err := c.DelProfile(colour, nil); err != nil {
+	if err := c.DelProfile(desc.InDom, nil); err != nil {
 		log.Fatal(err)
 	}
-	if err := c.AddProfile(colour, []int32{0, 2}); err != nil {
+	if err := c.AddProfile(desc.InDom, []int32{200, 700}); err != nil {
 		log.Fatal(err)
 	}
+	var r pcp.Result
+	if _, err := c.Fetch(ctx, []pcp.PMID{pmid}, &r); err != nil {
+		log.Fatal(err)
+	}
+	for _, v := range r.Sets[0].Values {
+		fmt.Println(v.Inst, v.LVal)
+	}
+	// Output:
+	// 200 200
+	// 700 700
+}
+
+// Errors wrap PCP's codes: errors.Is tests for one, errors.As finds it,
+// with PCP's message and number.
+func ExampleLocalContext_LookupName() {
+	ctx := context.Background()
+	c, err := newSampleContext(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.LookupName(ctx, "sample.no.such")
+	fmt.Println(errors.Is(err, pcp.ErrName))
+	var code pcp.Error
+	if errors.As(err, &code) {
+		fmt.Println(int32(code), code)
+	}
+	// Output:
+	// true
+	// -12357 Unknown metric name
+}
+
+// The -t option of PCP's tools, and its messages.
+func ExampleParseInterval() {
+	for _, spec := range []string{"2", "1min 30s", "250 msec", "1 fortnight"} {
+		d, err := pmapi.ParseInterval(spec)
+		var ie *pmapi.IntervalError
+		if errors.As(err, &ie) {
+			fmt.Print(ie.Report())
+			continue
+		}
+		fmt.Println(d)
+	}
+	// Output:
+	// 2s
+	// 1m30s
+	// 250ms
+	// 1 fortnight
+	//   ^ -- unexpected value
+}
+
+// Metric specifications as pmval and pmParseMetricSpec read them.
+func ExampleParseMetricSpec() {
+	for _, spec := range []string{
+		"kernel.all.load",
+		`myhost:kernel.all.load["1 minute","15 minute"]`,
+		"/var/log/pcp/20261127/disk.dev.read",
+	} {
+		ms, err := pmapi.ParseMetricSpec(spec, pmapi.KindHost, "local:")
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%v %q %s %q\n", ms.Kind, ms.Source, ms.Metric, ms.Insts)
+	}
+	// Output:
+	// host "local:" kernel.all.load []
+	// host "myhost" kernel.all.load ["1 minute" "15 minute"]
+	// archive "/var/log/pcp/20261127" disk.dev.read []
+}
+
+// A host context: a connection to a pmcd, here the local one. (No
+// output is shown, since the values are this host's.)
+func ExampleNewHostContext() {
+	ctx := context.Background()
+	c, err := pmapi.NewHostContext(ctx, "local:")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	load, err := fetchgroup.Values[float64](ctx, c, "kernel.all.load")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(load[0].Instances)
 }
