@@ -36,9 +36,9 @@ func (e *eventStreams) plan(domain uint32, pmids []pcp.PMID, prof pmda.ProfileVi
 			continue
 		}
 		switch id.Item() {
-		case 136, 139:
+		case itemEventRecords, itemEventHighResRecords:
 			hr := 0
-			if id.Item() == 139 {
+			if id.Item() == itemEventHighResRecords {
 				hr = 1
 			}
 			for inst := range 2 {
@@ -46,7 +46,7 @@ func (e *eventStreams) plan(domain uint32, pmids []pcp.PMID, prof pmda.ProfileVi
 					e.pending[hr][inst]++
 				}
 			}
-		case 137:
+		case itemEventNoInDomRecords:
 			e.pending[0][1]++
 		}
 	}
@@ -68,7 +68,7 @@ var aggrParam = &pcp.ValueBlock{Type: pcp.TypeAggregate, Data: []byte{0o1, 0o3, 
 // eventValue is a value of sample.event.records, no_indom_records or
 // highres_records for inst.
 func (s *agent) eventValue(item uint32, inst int32) (pcp.Atom, error) {
-	highres := item == 139
+	highres := item == itemEventHighResRecords
 	if inst < 0 || inst > 1 {
 		inst = 1
 	}

@@ -95,15 +95,15 @@ func (p *perContext) value(c pmda.Client, item uint32) (int32, error) {
 	}
 	t := p.tab[c]
 	switch item {
-	case 43:
+	case itemPercontextPDU:
 		return t.recv + t.xmit, nil
-	case 44:
+	case itemPercontextRecvPDU:
 		return t.recv, nil
-	case 45:
+	case itemPercontextXmitPDU:
 		return t.xmit, nil
-	case 122:
+	case itemPercontextControlCtx:
 		return int32(len(p.tab)), nil
-	case 123:
+	case itemPercontextControlActive:
 		var n int32
 		for _, t := range p.tab {
 			if t.active {
@@ -111,9 +111,9 @@ func (p *perContext) value(c pmda.Client, item uint32) (int32, error) {
 			}
 		}
 		return n, nil
-	case 124:
+	case itemPercontextControlStart:
 		return p.started, nil
-	case 125:
+	case itemPercontextControlEnd:
 		return p.ended, nil
 	}
 	return 0, pcp.ErrPMID

@@ -32,7 +32,7 @@ func (s *agent) BeginRequest(ctx context.Context, c pmda.Client, t pdu.Type, ide
 		// the agent is ready again once AwaitReady returns.
 		return pcp.ErrPMDANotReady
 	}
-	if t == pdu.TypeTextReq && s.errorCode < 0 && pcp.PMID(ident) == pcp.NewPMID(s.domain, 0, 75) {
+	if t == pdu.TypeTextReq && s.errorCode < 0 && pcp.PMID(ident) == pcp.NewPMID(s.domain, 0, itemErrorCheck) {
 		return pcp.Error(s.errorCode)
 	}
 	return nil
@@ -81,13 +81,13 @@ func (s *agent) Desc(ctx context.Context, c pmda.Client, pmid pcp.PMID) (pcp.Des
 		return pcp.Desc{}, pcp.ErrPMID
 	}
 	switch item := pmid.Item(); {
-	case item == 54:
+	case item == itemBadUnknown:
 		return pcp.Desc{}, pcp.ErrPMID
-	case item == 75 && s.errorCode < 0:
+	case item == itemErrorCheck && s.errorCode < 0:
 		return pcp.Desc{}, pcp.Error(s.errorCode)
-	case item == 86:
+	case item == itemDynamicMetaMetric:
 		return s.magic, nil
-	case item >= 1009 && item <= 1011 && s.visible < 0:
+	case item >= itemGhostsOrigin && item <= itemGhostsState && s.visible < 0:
 		return pcp.Desc{}, pcp.ErrPMID
 	}
 	desc := pcp.Desc{PMID: pmid, Type: d.typ, InDom: pcp.InDomNull, Sem: d.sem, Units: d.units}
@@ -105,18 +105,18 @@ var dynamicNames = []struct {
 	item uint32
 }{
 	{"secret.foo.bar.max.redirect", 0},
-	{"secret.bar", 1000},
-	{"secret.foo.one", 1001},
-	{"secret.foo.two", 1002},
-	{"secret.foo.bar.three", 1003},
-	{"secret.foo.bar.four", 1004},
-	{"secret.foo.bar.grunt.five", 1005},
-	{"secret.foo.bar.grunt.snort.six", 1006},
-	{"secret.foo.bar.grunt.snort.huff.puff.seven", 1007},
-	{"ghosts.visible", 1008},
-	{"ghosts.origin", 1009},
-	{"ghosts.karma", 1010},
-	{"ghosts.state", 1011},
+	{"secret.bar", itemSecretBar},
+	{"secret.foo.one", itemSecretFooOne},
+	{"secret.foo.two", itemSecretFooTwo},
+	{"secret.foo.bar.three", itemSecretFooBarThree},
+	{"secret.foo.bar.four", itemSecretFooBarFour},
+	{"secret.foo.bar.grunt.five", itemSecretFooBarGruntFive},
+	{"secret.foo.bar.grunt.snort.six", itemSecretFooBarGruntSnortSix},
+	{"secret.foo.bar.grunt.snort.huff.puff.seven", itemSecretFooBarGruntSnortHuffPuffSeven},
+	{"ghosts.visible", itemGhostsVisible},
+	{"ghosts.origin", itemGhostsOrigin},
+	{"ghosts.karma", itemGhostsKarma},
+	{"ghosts.state", itemGhostsState},
 }
 
 // namePMID is the PMID behind a dynamic name.
@@ -131,7 +131,7 @@ func (s *agent) namePMID(i int) pcp.PMID {
 // ghosts' metrics until some ghosts are made visible.
 func (s *agent) hidden(i int) bool {
 	it := dynamicNames[i].item
-	return s.visible < 0 && it >= 1009 && it <= 1011
+	return s.visible < 0 && it >= itemGhostsOrigin && it <= itemGhostsState
 }
 
 func (s *agent) prefix() string {
@@ -242,21 +242,21 @@ func (s *agent) LabelSets(ctx context.Context, c pmda.Client, ident uint32, leve
 		}
 		var changed bool
 		switch id.Item() {
-		case 14:
+		case itemLongWriteMe:
 			changed = s.long != 13
-		case 24:
+		case itemLonglongWriteMe:
 			changed = s.longlong != 13
-		case 19:
+		case itemFloatWriteMe:
 			changed = s.float != 13
-		case 29:
+		case itemDoubleWriteMe:
 			changed = s.double != 13
-		case 36:
+		case itemWriteMe:
 			changed = s.writeMe != 2
-		case 97:
+		case itemUlongWriteMe:
 			changed = s.ulong != 13
-		case 102:
+		case itemUlonglongWriteMe:
 			changed = s.ulonglong != 13
-		case 64:
+		case itemRapid:
 			set, err := pmda.NewLabelSet(pcp.InstNull, pcp.LabelItem, []pmda.Label{
 				{Name: "measure", Value: "speed"},
 				{Name: "units", Value: "metres per second"},

@@ -207,7 +207,7 @@ func newAgent(domain uint32, opts Options) *agent {
 		s.defs[defs[i].item] = &defs[i]
 	}
 	s.magic = pcp.Desc{
-		PMID: pcp.NewPMID(domain, 0, 86), Type: pcp.Type32, InDom: pcp.InDomNull,
+		PMID: pcp.NewPMID(domain, 0, itemDynamicMetaMetric), Type: pcp.Type32, InDom: pcp.InDomNull,
 		Sem: pcp.SemDiscrete, Units: u(1, -1, 0, pcp.SpaceByte, pcp.TimeSec, 0),
 	}
 	s.magicUnits = s.magic.Units.Pack()

@@ -25,21 +25,62 @@ const (
 )
 
 var storeShapes = map[uint32]storeShape{
-	0: oneInSitu, 7: oneInSitu, 8: oneInSitu, 14: oneInSitu, 36: oneInSitu,
-	41: oneInSitu, 42: oneInSitu, 56: oneInSitu, 61: oneInSitu, 72: oneInSitu,
-	73: oneInSitu, 74: oneInSitu, 79: oneInSitu, 87: oneInSitu, 88: oneInSitu,
-	89: oneInSitu, 90: oneInSitu, 97: oneInSitu, 126: oneInSitu, 140: oneInSitu,
-	141: oneInSitu, 145: oneInSitu, 149: oneInSitu, 155: oneInSitu, 159: oneInSitu,
-	165: oneInSitu, 166: oneInSitu, 167: oneInSitu, 168: oneInSitu, 1008: oneInSitu,
+	itemControl:                oneInSitu,
+	itemDrift:                  oneInSitu,
+	itemStep:                   oneInSitu,
+	itemLongWriteMe:            oneInSitu,
+	itemWriteMe:                oneInSitu,
+	itemRecvPDU:                oneInSitu,
+	itemXmitPDU:                oneInSitu,
+	itemNotReady:               oneInSitu,
+	itemDodgeyControl:          oneInSitu,
+	itemConstRateValue:         oneInSitu,
+	itemConstRateGradient:      oneInSitu,
+	itemErrorCode:              oneInSitu,
+	itemManyCount:              oneInSitu,
+	itemDynamicMetaPMDescType:  oneInSitu,
+	itemDynamicMetaPMDescInDom: oneInSitu,
+	itemDynamicMetaPMDescSem:   oneInSitu,
+	itemDynamicMetaPMDescUnits: oneInSitu,
+	itemUlongWriteMe:           oneInSitu,
+	itemEventReset:             oneInSitu,
+	itemEventResetHighRes:      oneInSitu,
+	itemNegativeCtrM32:         oneInSitu,
+	itemNegativeInstantM32:     oneInSitu,
+	itemNegativeDiscreteM32:    oneInSitu,
+	itemControllerMirage:       oneInSitu,
+	itemProcReset:              oneInSitu,
+	itemUpDownControlRepeat:    oneInSitu,
+	itemUpDownControlMin:       oneInSitu,
+	itemUpDownControlMax:       oneInSitu,
+	itemUpDownControlStep:      oneInSitu,
+	itemGhostsVisible:          oneInSitu,
 
-	24: oneBlock, 29: oneBlock, 32: oneBlock, 35: oneBlock, 102: oneBlock,
-	120: oneBlock, 142: oneBlock, 146: oneBlock, 150: oneBlock, 144: oneBlock,
-	148: oneBlock, 152: oneBlock,
+	itemLonglongWriteMe:         oneBlock,
+	itemDoubleWriteMe:           oneBlock,
+	itemStringWriteMe:           oneBlock,
+	itemAggregateWriteMe:        oneBlock,
+	itemUlonglongWriteMe:        oneBlock,
+	itemScrambleVersion:         oneBlock,
+	itemNegativeCtrM64:          oneBlock,
+	itemNegativeInstantM64:      oneBlock,
+	itemNegativeDiscreteM64:     oneBlock,
+	itemNegativeCtrMDouble:      oneBlock,
+	itemNegativeInstantMDouble:  oneBlock,
+	itemNegativeDiscreteMDouble: oneBlock,
 
-	5: anyInSitu, 37: anyInSitu,
-	38: anyBlock,
-	19: oneAny, 143: oneAny, 147: oneAny, 151: oneAny, 40: oneAny,
-	6: someValues,
+	itemColour: anyInSitu,
+	itemMirage: anyInSitu,
+
+	itemMirageLonglong: anyBlock,
+
+	itemFloatWriteMe:           oneAny,
+	itemNegativeCtrMFloat:      oneAny,
+	itemNegativeInstantMFloat:  oneAny,
+	itemNegativeDiscreteMFloat: oneAny,
+	itemPDU:                    oneAny,
+
+	itemBin: someValues,
 }
 
 // Store changes the agent's state, as pmda.Storer. The answers are PCP's
@@ -94,16 +135,16 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 		av.LL = int64(av.ULL)
 	}
 	switch d.item {
-	case 0:
+	case itemControl:
 		s.control = av.L
 		if av.L == -1 && s.exit != nil {
 			s.exit()
 		}
-	case 5, 37:
+	case itemColour, itemMirage:
 		s.x = av.L
-	case 38:
+	case itemMirageLonglong:
 		s.x = int32(av.LL)
-	case 6:
+	case itemBin:
 		for i := range set.Values {
 			inst := set.Values[i].Inst
 			if inst < 100 || inst > 900 || inst%100 != 0 {
@@ -115,94 +156,94 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 			}
 			s.binVal[inst/100-1] = v.L
 		}
-	case 7:
+	case itemDrift:
 		s.drift = av.L
-	case 8:
+	case itemStep:
 		s.step = av.L
-	case 14:
+	case itemLongWriteMe:
 		s.long = av.L
-	case 24:
+	case itemLonglongWriteMe:
 		s.longlong = av.LL
-	case 19:
+	case itemFloatWriteMe:
 		s.float = av.F
-	case 40:
+	case itemPDU:
 		s.ctx.clear(true, true)
-	case 41:
+	case itemRecvPDU:
 		s.ctx.clear(true, false)
-	case 42:
+	case itemXmitPDU:
 		s.ctx.clear(false, true)
-	case 36:
+	case itemWriteMe:
 		s.writeMe = av.L
-	case 29:
+	case itemDoubleWriteMe:
 		s.double = av.D
-	case 32:
+	case itemStringWriteMe:
 		s.str = av.CP
-	case 35:
+	case itemAggregateWriteMe:
 		if av.VBP != nil {
 			s.aggr = append([]byte(nil), av.VBP.Data...)
 		}
-	case 56:
+	case itemNotReady:
 		s.notReady = av.L
-	case 61:
+	case itemDodgeyControl:
 		s.dodgeyCtl = av.L
 		s.redoDodgey()
-	case 72:
+	case itemConstRateValue:
 		s.constValue = av.UL
-	case 73:
+	case itemConstRateGradient:
 		s.constGrad = av.UL
-	case 74:
+	case itemErrorCode:
 		s.errorCode = av.L
-	case 79:
+	case itemManyCount:
 		s.manyCount = av.L
 		s.errorCode = s.redoMany() // PCP's agent keeps the resize's status here
-	case 87:
+	case itemDynamicMetaPMDescType:
 		s.magic.Type = pcp.Type(av.L)
-	case 88:
+	case itemDynamicMetaPMDescInDom:
 		s.magic.InDom = pcp.InDom(av.L)
-	case 89:
+	case itemDynamicMetaPMDescSem:
 		s.magic.Sem = pcp.Sem(av.L)
-	case 90:
+	case itemDynamicMetaPMDescUnits:
 		s.magic.Units = pcp.UnpackUnits(uint32(av.L))
 		s.magicUnits = uint32(av.L) // with the padding bits, as stored
-	case 97:
+	case itemUlongWriteMe:
 		s.ulong = av.UL
-	case 102:
+	case itemUlonglongWriteMe:
 		s.ulonglong = av.ULL
-	case 120:
+	case itemScrambleVersion:
 		s.scrambleV = 0
 		s.scramble = append(s.scramble[:0], s.bin...)
-	case 126:
+	case itemEventReset:
 		s.eventFetch, s.eventX = av.L, av.L
-	case 140:
+	case itemEventResetHighRes:
 		s.hiresFetch, s.hiresX = av.L, av.L
-	case 141, 145, 149:
+	case itemNegativeCtrM32, itemNegativeInstantM32, itemNegativeDiscreteM32:
 		s.negL = av.L
-	case 142, 146, 150:
+	case itemNegativeCtrM64, itemNegativeInstantM64, itemNegativeDiscreteM64:
 		s.negLL = av.LL
-	case 143, 147, 151:
+	case itemNegativeCtrMFloat, itemNegativeInstantMFloat, itemNegativeDiscreteMFloat:
 		s.negF = av.F
-	case 144, 148, 152:
+	case itemNegativeCtrMDouble, itemNegativeInstantMDouble, itemNegativeDiscreteMDouble:
 		s.negD = av.D
-	case 155:
+	case itemControllerMirage:
 		s.mirageGap = time.Duration(av.UL) * time.Millisecond
 		s.mirageCtl = time.Time{}
-	case 159:
+	case itemProcReset:
 		s.proc.reset()
-	case 165:
+	case itemUpDownControlRepeat:
 		if int32(av.UL) < 0 {
 			return pcp.ErrSign
 		}
 		s.updown.repeat = av.UL
-	case 166:
+	case itemUpDownControlMin:
 		s.updown.min = av.L
-	case 167:
+	case itemUpDownControlMax:
 		s.updown.max = av.L
-	case 168:
+	case itemUpDownControlStep:
 		if int32(av.UL) < 0 {
 			return pcp.ErrSign
 		}
 		s.updown.step = av.UL
-	case 1008:
+	case itemGhostsVisible:
 		s.visible = min(av.L, int32(len(s.ghosts)))
 		s.ghostState = 23
 	default:
