@@ -18,6 +18,10 @@ func TestTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h, err := help()
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
@@ -35,6 +39,9 @@ func TestTable(t *testing.T) {
 		}
 		if m.OneLine == "" || m.Help == "" {
 			t.Errorf("%s: no help", d.name)
+		}
+		if one, full, _ := h.Text(m.Desc.PMID); m.OneLine != one || m.Help != full {
+			t.Errorf("%s: help %q %q, the help source's %q %q", d.name, m.OneLine, m.Help, one, full)
 		}
 	}
 	t.Logf("%d of PCP's %d metrics", n, len(pcpDescs))

@@ -1,19 +1,46 @@
 package linux
 
-// helpText returns a metric's one-line and full help.
-func helpText(name string) (string, string) {
-	loadHelp()
-	if h, ok := metricHelp[name]; ok {
-		return h[0], h[1]
-	}
-	return familyHelp(name)
-}
+import (
+	"bytes"
+	_ "embed" // the help source
+	"fmt"
+	"sync"
 
-// indomHelp returns an instance domain's help.
-func indomHelp(serial int) (string, string) {
-	loadHelp()
-	if h, ok := indomHelps[serial]; ok {
-		return h[0], h[1]
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// helpSource is the help text of every metric and instance domain,
+// written for this agent, in newhelp(1)'s source form.
+//
+//go:embed help
+var helpSource []byte
+
+// help is helpSource read, the first time an agent is made rather than at
+// package init: every tool links this package for local contexts, and
+// most runs never make a Linux agent. Its texts are keyed in Domain and
+// are applied with Domain whatever the agent's domain.
+var help = sync.OnceValues(readHelp)
+
+// readHelp reads helpSource, resolving metric names by pcpDescs.
+func readHelp() (*pmda.Help, error) {
+	pmids := make(map[string]pcp.PMID, len(pcpDescs))
+	for i := range pcpDescs {
+		d := &pcpDescs[i]
+		pmids[d.name] = pcp.NewPMID(Domain, d.cluster, d.item)
 	}
-	return "", ""
+	entries, err := pmda.ParseHelp(bytes.NewReader(helpSource), pmda.HelpOptions{
+		File: "help",
+		Lookup: func(name string) (pcp.PMID, error) {
+			if id, ok := pmids[name]; ok {
+				return id, nil
+			}
+			return pcp.PMIDNull, pcp.ErrName
+		},
+		Domains: map[string]uint32{"LINUX": Domain},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("linux: help text: %w", err)
+	}
+	return pmda.NewHelp(entries), nil
 }

@@ -235,6 +235,10 @@ func newLinux(opts Options) (*Linux, error) {
 // agent builds the pmda.Agent over x, refreshing every source once so
 // that instance requests made before the first fetch have answers.
 func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
+	h, err := help()
+	if err != nil {
+		return nil, err
+	}
 	var metrics []pmda.Metric
 	x.byPMID = make(map[pcp.PMID]*binding, len(x.bindings))
 	for i := range pcpDescs {
@@ -243,8 +247,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		if !ok {
 			continue
 		}
-		one, full := helpText(d.name)
-		m := pmda.Metric{Name: d.name, Desc: d.desc(domain), OneLine: one, Help: full, Labels: itemLabels(d.name)}
+		m := pmda.Metric{Name: d.name, Desc: d.desc(domain), Labels: itemLabels(d.name)}
 		metrics = append(metrics, m)
 		x.byPMID[m.Desc.PMID] = &b
 		if d.indom >= 0 {
@@ -254,11 +257,10 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 	var indoms []pmda.InDom
 	for serial, used := range x.declared {
 		if used {
-			one, full := indomHelp(serial)
-			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), OneLine: one, Help: full,
-				Labels: indomLabels[serial]})
+			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), Labels: indomLabels[serial]})
 		}
 	}
+	h.Apply(Domain, metrics, indoms)
 	if !x.noCache {
 		x.seedInstanceNumbers(domain, x.cacheDir)
 	}

@@ -1,243 +1,46 @@
 package sample
 
-import "sync"
+import (
+	"bytes"
+	_ "embed" // the help source
+	"fmt"
+	"sync"
 
-// Help text, one line and full, for every metric (by item) and instance
-// domain (by serial). It is written for this agent; it describes what the
-// metrics do, which is what PCP's agent's metrics do. The tables are made
-// when an agent is first made, not at package init, which every tool
-// linking the agent would pay.
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmda"
+)
 
-var indomHelp = sync.OnceValue(func() map[uint32][2]string {
-	return map[uint32][2]string{
-		colourInDom: {"three primary colours of light",
-			"Three instances named for the additive primary colours, numbered\n0 to 2: red, green and blue."},
-		binInDom: {"nine numbered bins",
-			"Nine instances numbered 100, 200, ... 900 and named bin-100 to\nbin-900. Each instance carries a label giving its bin number."},
-		mirageInDom: {"instances that come and go",
-			"An instance domain that changes with time. Instance 0 (m-00) is\nalways present; every so often (see sample.controller.mirage) others,\nnumbered below 50, are added or removed at random. Instance labels say\nwhich instances are transient."},
-		familyInDom: {"five members of a family",
-			"Five instances numbered 0 to 4, named for members of a family; the\nlast name has spaces in it."},
-		hordesInDom: {"five hundred instances",
-			"A large instance domain: instances 0 to 499, each named by its\nnumber in decimal."},
-		dodgeyInDom: {"an unreliable instance domain",
-			"Up to five instances, d1 to d5. While sample.dodgey.control is 5 or\nless all five are present; above that the set changes at random and\nfetches sometimes fail."},
-		dynamicInDom: {"instances listed in a control file",
-			"The instances of sample.dynamic.* are read from the file\nsample/dynamic.indom below $PCP_PMDAS_DIR: pairs of an instance number\nand a name. The file is read again whenever it changes; without it the\ndomain is empty."},
-		manyInDom: {"an instance domain of settable size",
-			"Instances i-0, i-1, ... numbered from 0; sample.many.count sets how\nmany there are."},
-		scrambleInDom: {"the bins in a changing order",
-			"The instances of the bin domain, but at each fetch of\nsample.scramble.bin about a third are left out and the rest come in a\nnew order."},
-		eventInDom: {"two sources of event records",
-			"Two instances, fungus and bogus, each with its own stream of event\nrecords."},
-		ghostInDom: {"ghosts that can be made visible",
-			"Eight ghosts numbered 1 to 8. None exist, and the ghosts' metrics\nare absent from the namespace, until sample.ghosts.visible is given a\nvalue; then that many of them appear."},
-		procInDom: {"a pretend process table",
-			"Instances that behave like processes: four that always exist and\nup to sixteen more that start and end at random between fetches.\nInstance numbers are like process IDs and names like command lines,\nthe name beginning with a four-digit sequence number."},
+// helpSource is the help text of every metric and instance domain,
+// written for this agent, in newhelp(1)'s source form. It describes what
+// the metrics do, which is what PCP's agent's metrics do.
+//
+//go:embed help
+var helpSource []byte
+
+// help is helpSource read, the first time an agent is made rather than at
+// package init, which every tool linking the agent would pay. Its texts
+// are keyed in Domain and are applied with Domain whatever the agent's
+// domain.
+var help = sync.OnceValues(readHelp)
+
+// readHelp reads helpSource, resolving metric names by the metric table.
+func readHelp() (*pmda.Help, error) {
+	pmids := make(map[string]pcp.PMID, len(defs))
+	for _, d := range defs {
+		pmids[d.names[0]] = pcp.NewPMID(Domain, 0, d.item)
 	}
-})
-
-var metricHelp = sync.OnceValue(func() map[uint32][2]string {
-	return map[uint32][2]string{
-		0: {"a control variable, -1 stops the agent",
-			"Storing a value sets debugging flags in the agent; storing -1 asks a\nstand-alone agent to exit once the store is answered."},
-		1: {"process ID of the agent",
-			"The process ID of the agent; when it runs inside pmcd, pmcd's."},
-		2: {"seconds since the agent started", "Whole seconds since the agent started, a counter."},
-		3: {"milliseconds since the agent started", "Time since the agent started in milliseconds, a counter of type double."},
-		4: {"a constant load of 42", "Always 42."},
-		5: {"values that rise with each fetch, per colour",
-			"Each fetch of each instance adds one to a counter that runs from 0 to\n99 and wraps; red reports it plus 100, green plus 200 and blue plus\n300. The counter is shared with sample.mirage; a store resets it."},
-		6: {"a value per bin, settable",
-			"Each bin's value starts as its instance number; stores may set the\nvalue of any bin, one or more at a time."},
-		7: {"a random walk",
-			"A value that drifts up or down by a random amount at each fetch,\nnever below zero, turning round at random. A store sets it."},
-		8: {"a step function of time",
-			"Rises by one step (20 unless a store sets another size) every 30\nseconds since the agent started."},
-		9:  {"a metric with no values", "Has a descriptor but its fetches never return a value."},
-		10: {"32-bit integer 1", "The constant 1 as a signed 32-bit integer."},
-		11: {"32-bit integer 10", "The constant 10 as a signed 32-bit integer."},
-		12: {"32-bit integer 100", "The constant 100 as a signed 32-bit integer."},
-		13: {"32-bit integer 1000000", "The constant one million as a signed 32-bit integer."},
-		14: {"writable 32-bit integer", "A signed 32-bit integer that starts as 13 and may be changed by a store."},
-		15: {"float 1", "The constant 1 as a single precision floating point number."},
-		16: {"float 10", "The constant 10 as a single precision floating point number."},
-		17: {"float 100", "The constant 100 as a single precision floating point number."},
-		18: {"float 1000000", "The constant one million as a single precision floating point number."},
-		19: {"writable float", "A single precision floating point number that starts as 13 and may be\nchanged by a store."},
-		20: {"64-bit integer 1", "The constant 1 as a signed 64-bit integer."},
-		21: {"64-bit integer 10", "The constant 10 as a signed 64-bit integer."},
-		22: {"64-bit integer 100", "The constant 100 as a signed 64-bit integer."},
-		23: {"64-bit integer 1000000", "The constant one million as a signed 64-bit integer."},
-		24: {"writable 64-bit integer", "A signed 64-bit integer that starts as 13 and may be changed by a store."},
-		25: {"double 1", "The constant 1 as a double precision floating point number."},
-		26: {"double 10", "The constant 10 as a double precision floating point number."},
-		27: {"double 100", "The constant 100 as a double precision floating point number."},
-		28: {"double 1000000", "The constant one million as a double precision floating point number."},
-		29: {"writable double", "A double precision floating point number that starts as 13 and may be\nchanged by a store."},
-		30: {"the empty string", "A string value with no characters."},
-		31: {"a greeting string", "The string \"hullo world!\"."},
-		32: {"writable string", "A string that starts as \"13\" and may be changed by a store."},
-		33: {"an empty aggregate", "An aggregate (opaque binary) value of length zero."},
-		34: {"an aggregate holding a greeting", "An aggregate value holding the twelve bytes of \"hullo world!\"."},
-		35: {"writable aggregate", "An aggregate value that starts as the two bytes \"13\" and may be\nreplaced by a store."},
-		36: {"writable rate", "A 32-bit integer, in counts per second, that starts as 2 and may be\nchanged by a store."},
-		37: {"values of a changing instance domain",
-			"Values for the instances of the mirage domain, which change with time;\neach value depends on its instance and on the counter shared with\nsample.colour."},
-		38: {"64-bit values of a changing instance domain",
-			"As sample.mirage, as 64-bit integers a million times larger, in\nbytes per millisecond."},
-		39: {"the kernel's system information", "The system information structure of sysinfo(2), as an aggregate."},
-		40: {"requests and answers of every client",
-			"The number of requests from pmcd and answers sent back, over all\nclient contexts; a store of any value zeroes it."},
-		41: {"requests from every client", "The number of requests the agent has received over all client\ncontexts; a store zeroes it."},
-		42: {"answers to every client", "The number of answers the agent has sent over all client contexts;\na store zeroes it."},
-		43: {"requests and answers of this client", "The number of requests and answers exchanged for this client context."},
-		44: {"requests from this client", "The number of requests the agent has received for this client context."},
-		45: {"answers to this client", "The number of answers the agent has sent for this client context."},
-		46: {"traffic lights", "A string that is red, yellow or green, changing at random after a\nrandom number of fetches."},
-		47: {"a random power of two", "A power of two from 2 to 64, changing at random after a random number\nof fetches."},
-		48: {"bin values under another PMID", "The same values as sample.bin, from a metric of its own."},
-		49: {"a metric that needs explicit instances",
-			"A value per family member, returned only when the fetch names the\ninstances it wants; otherwise the fetch gets PM_ERR_PROFILE."},
-		50: {"bin values with some bins missing", "As sample.bin, but without the instances whose number is a multiple\nof 200."},
-		51: {"bin values with bins that do not exist",
-			"As sample.bin, but for each instance whose number is a multiple of 200\nthe value comes with an instance number 50 higher, which the domain\ndoes not have."},
-		52: {"each horde member's number", "For each of the 500 instances, its own instance number."},
-		53: {"each horde member's number, reversed", "For each of the 500 instances, 499 minus its instance number."},
-		54: {"a metric with no descriptor", "Named in the namespace, but the agent knows no descriptor for it."},
-		55: {"an unsupported metric", "Its descriptor says the metric is not supported in this version."},
-		56: {"seconds the agent pretends to be busy",
-			"Storing a positive number of seconds asks the agent to report itself\nnot ready for that long."},
-		57: {"a 32-bit counter that wraps often", "A signed 32-bit counter that grows by about half its range at each\nfetch, so wraps every other fetch."},
-		58: {"an unsigned 32-bit counter that wraps often", "An unsigned 32-bit counter that grows by about half its range at each\nfetch."},
-		59: {"a 64-bit counter that wraps often", "A signed 64-bit counter that grows by about half its range at each\nfetch."},
-		60: {"an unsigned 64-bit counter that wraps often", "An unsigned 64-bit counter that grows by about half its range at each\nfetch."},
-		61: {"how unreliable sample.dodgey.value is",
-			"5 or less: sample.dodgey.value has that many steady instances. Above\n5: for a random number of fetches up to this value the domain and the\nfetches misbehave at random."},
-		62: {"an unreliable value", "Random values for the instances of the dodgey domain, which\nsample.dodgey.control may make unreliable."},
-		63: {"a step counter", "As sample.step, as a counter."},
-		64: {"a counter that rises fast", "A counter that grows by eight hundred million at each fetch."},
-		65: {"bytes per second that grow in steps", "Doubles every five fetches, starting over at 1 after a terabyte per\nsecond."},
-		66: {"bytes that shrink in steps", "Halves every five fetches, starting over at a terabyte after 1."},
-		67: {"a rate that grows in steps", "Grows tenfold every five fetches, starting over at 1 after 10^12 per\nsecond."},
-		68: {"a count that shrinks in steps", "Shrinks tenfold every five fetches, starting over at 10^12 after 1."},
-		69: {"seconds that grow in steps", "Grows tenfold every five fetches, starting over at 1 after a day."},
-		70: {"nanoseconds that grow in steps", "Grows tenfold every five fetches, starting over at 1 after a day in\nnanoseconds."},
-		71: {"a dimensionless value that grows in steps", "Grows tenfold every five fetches, starting over at 1 after ten million."},
-		72: {"a counter rising at a set rate",
-			"A counter that rises by sample.const_rate.gradient per second between\nfetches; a store sets its value."},
-		73: {"the rate of sample.const_rate.value", "Counts per second by which sample.const_rate.value rises; a store sets it."},
-		74: {"an error code to return", "Storing a negative PCP error code here makes sample.error_check fail\nwith that error; 0 disarms it."},
-		75: {"fails with sample.error_code's error",
-			"Returns 0 unless sample.error_code holds a negative error code; then\nfetches, descriptor and help requests for this metric fail with it."},
-		76: {"counters for the instances in a control file", "A counter per instance of the dynamic domain, rising by one at each\nfetch and reset when the domain changes."},
-		77: {"discrete values for the instances in a control file", "As sample.dynamic.counter, with discrete semantics."},
-		78: {"instant values for the instances in a control file", "As sample.dynamic.counter, with instantaneous semantics."},
-		79: {"size of the many domain", "How many instances sample.many.int has; a store changes it."},
-		80: {"values of an instance domain of settable size", "Each instance's value is its instance number."},
-		81: {"a byte counter", "A count of bytes rising by a random amount at each fetch."},
-		82: {"a byte rate", "A random number of bytes per second."},
-		83: {"a kilobyte counter", "A count of kilobytes rising by a random amount at each fetch."},
-		84: {"a kilobyte rate", "A random number of kilobytes per second."},
-		85: {"a byte rate per hour", "A random number of bytes per hour."},
-		86: {"a metric whose descriptor can be changed",
-			"Its value is 42; its type, instance domain, semantics and units are\nwhatever the sample.dynamic.meta.pmdesc metrics say."},
-		87:  {"type of sample.dynamic.meta.metric", "The type number in sample.dynamic.meta.metric's descriptor; a store\nchanges it."},
-		88:  {"instance domain of sample.dynamic.meta.metric", "The instance domain in sample.dynamic.meta.metric's descriptor; a\nstore changes it."},
-		89:  {"semantics of sample.dynamic.meta.metric", "The semantics number in sample.dynamic.meta.metric's descriptor; a\nstore changes it."},
-		90:  {"units of sample.dynamic.meta.metric", "The packed units in sample.dynamic.meta.metric's descriptor; a store\nchanges them."},
-		91:  {"the agent's data size", "The size of the agent process's data segment, in kilobytes."},
-		92:  {"a metric with an instance domain and no values", "Has the colour instance domain, but fetches return no values."},
-		93:  {"unsigned 32-bit integer 1", "The constant 1 as an unsigned 32-bit integer."},
-		94:  {"unsigned 32-bit integer 10", "The constant 10 as an unsigned 32-bit integer."},
-		95:  {"unsigned 32-bit integer 100", "The constant 100 as an unsigned 32-bit integer."},
-		96:  {"unsigned 32-bit integer 1000000", "The constant one million as an unsigned 32-bit integer."},
-		97:  {"writable unsigned 32-bit integer", "An unsigned 32-bit integer that starts as 13 and may be changed by a\nstore."},
-		98:  {"unsigned 64-bit integer 1", "The constant 1 as an unsigned 64-bit integer."},
-		99:  {"unsigned 64-bit integer 10", "The constant 10 as an unsigned 64-bit integer."},
-		100: {"unsigned 64-bit integer 100", "The constant 100 as an unsigned 64-bit integer."},
-		101: {"unsigned 64-bit integer 1000000", "The constant one million as an unsigned 64-bit integer."},
-		102: {"writable unsigned 64-bit integer", "An unsigned 64-bit integer that starts as 13 and may be changed by a\nstore."},
-		103: {"bin values, 32-bit", "The bin values as signed 32-bit integers."},
-		104: {"bin values as a kilobyte counter", "The bin values as a signed 32-bit counter of kilobytes."},
-		105: {"bin values, unsigned 32-bit", "The bin values as unsigned 32-bit integers."},
-		106: {"bin values as an unsigned kilobyte counter", "The bin values as an unsigned 32-bit counter of kilobytes."},
-		107: {"bin values, float", "The bin values as single precision floating point numbers."},
-		108: {"bin values as a float kilobyte counter", "The bin values as a single precision counter of kilobytes."},
-		109: {"bin values, 64-bit", "The bin values as signed 64-bit integers."},
-		110: {"bin values as a 64-bit kilobyte counter", "The bin values as a signed 64-bit counter of kilobytes."},
-		111: {"bin values plus seconds running, unsigned 64-bit",
-			"Each bin's value plus the seconds since the agent started, as an\nunsigned 64-bit integer."},
-		112:  {"bin values plus seconds running, as a counter", "As sample.ulonglong.bin, as a counter of kilobytes."},
-		113:  {"bin values, double", "The bin values as double precision floating point numbers."},
-		114:  {"bin values as a double kilobyte counter", "The bin values as a double precision counter of kilobytes."},
-		115:  {"42 million per megabyte", "A count per megabyte with a count scale of one: 42000000."},
-		116:  {"4.2 million tens per megabyte", "A count per megabyte with a count scale of ten: 4200000."},
-		117:  {"420 thousand hundreds per megabyte", "A count per megabyte with a count scale of a hundred: 420000."},
-		118:  {"42 thousand thousands per megabyte", "A count per megabyte with a count scale of a thousand: 42000."},
-		119:  {"42 millions per megabyte", "A count per megabyte with a count scale of a million: 42."},
-		120:  {"how many times the bins were scrambled", "Counts the fetches of sample.scramble.bin; a store resets the count and\nthe order."},
-		121:  {"bin values in a scrambled order", "The bin values, for a changing subset of the bins in a changing order."},
-		122:  {"client contexts the agent has seen", "One more than the highest client context number the agent has seen."},
-		123:  {"active client contexts", "The number of client contexts that have made a request and not ended."},
-		124:  {"client contexts started", "How many client contexts have started making requests."},
-		125:  {"client contexts ended", "How many client contexts pmcd has said have ended."},
-		126:  {"event records fetched, settable", "How many times event records have been fetched; a store sets the count\nand so where the sequence of records restarts."},
-		127:  {"type of an event", "A parameter of event records: the event's type. Has no value of its own."},
-		128:  {"32-bit event parameter", "A signed 32-bit parameter of event records. Has no value of its own."},
-		129:  {"unsigned 32-bit event parameter", "An unsigned 32-bit parameter of event records. Has no value of its own."},
-		130:  {"64-bit event parameter", "A signed 64-bit parameter of event records. Has no value of its own."},
-		131:  {"unsigned 64-bit event parameter", "An unsigned 64-bit parameter of event records. Has no value of its own."},
-		132:  {"float event parameter", "A single precision parameter of event records. Has no value of its own."},
-		133:  {"double event parameter", "A double precision parameter of event records. Has no value of its own."},
-		134:  {"string event parameter", "A string parameter of event records. Has no value of its own."},
-		135:  {"aggregate event parameter", "An aggregate parameter of event records. Has no value of its own."},
-		136:  {"event records per source", "Packed event records for each instance of the event domain, a\ndifferent set at each fetch."},
-		137:  {"event records without an instance domain", "Packed event records, a different set at each fetch."},
-		138:  {"a metric with no values", "Its fetches return no values and no error."},
-		139:  {"high resolution event records per source", "As sample.event.records, with nanosecond timestamps."},
-		140:  {"high resolution event records fetched, settable", "As sample.event.reset, for sample.event.highres_records."},
-		141:  {"a negative 32-bit counter", "A signed 32-bit counter starting at -10000 and rising by one at each\nfetch of any sample.negative.*.m_32; a store sets it."},
-		142:  {"a negative 64-bit counter", "As sample.negative.ctr.m_32, as a 64-bit integer."},
-		143:  {"a negative float counter", "As sample.negative.ctr.m_32, as a float."},
-		144:  {"a negative double counter", "As sample.negative.ctr.m_32, as a double."},
-		145:  {"a negative 32-bit instant value", "Shares its value with sample.negative.ctr.m_32."},
-		146:  {"a negative 64-bit instant value", "Shares its value with sample.negative.ctr.m_64."},
-		147:  {"a negative float instant value", "Shares its value with sample.negative.ctr.m_float."},
-		148:  {"a negative double instant value", "Shares its value with sample.negative.ctr.m_double."},
-		149:  {"a negative 32-bit discrete value", "Shares its value with sample.negative.ctr.m_32."},
-		150:  {"a negative 64-bit discrete value", "Shares its value with sample.negative.ctr.m_64."},
-		151:  {"a negative float discrete value", "Shares its value with sample.negative.ctr.m_float."},
-		152:  {"a negative double discrete value", "Shares its value with sample.negative.ctr.m_double."},
-		153:  {"bin values as strings", "Each bin's value as a string of three characters."},
-		154:  {"a metric whose fetches fail", "Every fetch of it gets PM_ERR_AGAIN."},
-		155:  {"how often sample.mirage changes", "Milliseconds between changes of the mirage instance domain; a store\nchanges the interval and applies it at once."},
-		156:  {"sequence number of each pretend process", "For each instance of the proc domain, the order in which it was started."},
-		157:  {"name of each pretend process", "For each instance of the proc domain, its command name without the\ndirectory."},
-		158:  {"how long each pretend process has run", "For each instance of the proc domain, milliseconds since it started."},
-		159:  {"starts the pretend processes over", "A store of any value empties the proc domain and starts its sequence\nover."},
-		164:  {"a value that climbs and falls", "Steps between sample.updown.control.min and max, changing every\nsample.updown.control.repeat fetches by sample.updown.control.step."},
-		165:  {"fetches between steps of sample.updown.obs", "How many fetches sample.updown.obs holds each value; a store sets it."},
-		166:  {"lower limit of sample.updown.obs", "Where sample.updown.obs turns round going down; a store sets it."},
-		167:  {"upper limit of sample.updown.obs", "Where sample.updown.obs turns round going up; a store sets it."},
-		168:  {"step of sample.updown.obs", "How far sample.updown.obs moves at each step; a store sets it."},
-		160:  {"a 32-bit counter that wraps slowly", "A signed 32-bit counter that grows by about a tenth of its range at\neach fetch."},
-		161:  {"an unsigned 32-bit counter that wraps slowly", "An unsigned 32-bit counter that grows by about a twentieth of its range\nat each fetch."},
-		162:  {"a 64-bit counter that wraps slowly", "A signed 64-bit counter that grows by about a tenth of its range at\neach fetch."},
-		163:  {"an unsigned 64-bit counter that wraps slowly", "An unsigned 64-bit counter that grows by about a twentieth of its range\nat each fetch."},
-		1000: {"a string from the dynamic namespace", "The string \"foo\", under a name the agent serves itself."},
-		1001: {"1, from the dynamic namespace", "The constant 1, under a name the agent serves itself."},
-		1002: {"2, from the dynamic namespace", "The constant 2, under a name the agent serves itself."},
-		1003: {"3, from the dynamic namespace", "The constant 3, under a name the agent serves itself."},
-		1004: {"4, from the dynamic namespace", "The constant 4, under a name the agent serves itself."},
-		1005: {"5, from the dynamic namespace", "The constant 5, under a name the agent serves itself."},
-		1006: {"6, from the dynamic namespace", "The constant 6, under a name the agent serves itself."},
-		1007: {"7, from the dynamic namespace", "The constant 7, under a name the agent serves itself, deep in the tree."},
-		1008: {"how many ghosts are visible",
-			"-1 at first: no ghosts, and their metrics are not in the namespace. A\nstore of 0 or more brings their names in and makes that many ghosts\nvisible, at most eight."},
-		1009: {"where each ghost comes from", "The country of each visible ghost's folklore."},
-		1010: {"each ghost's karma", "The length of each visible ghost's name."},
-		1011: {"each ghost's state", "0 or 1 for each visible ghost, changing at each fetch in patterns of\ndifferent lengths."},
-		1023: {"the largest item number", "A metric with the highest item number a PMID can have; its value is\n4194303."},
+	entries, err := pmda.ParseHelp(bytes.NewReader(helpSource), pmda.HelpOptions{
+		File: "help",
+		Lookup: func(name string) (pcp.PMID, error) {
+			if id, ok := pmids[name]; ok {
+				return id, nil
+			}
+			return pcp.PMIDNull, pcp.ErrName
+		},
+		Domains: map[string]uint32{"SAMPLE": Domain},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sample: help text: %w", err)
 	}
-})
+	return pmda.NewHelp(entries), nil
+}

@@ -160,16 +160,22 @@ type updown struct {
 
 // New returns the sample agent for domain (normally Domain).
 func New(domain uint32, opts Options) (*pmda.Agent, error) {
+	h, err := help()
+	if err != nil {
+		return nil, err
+	}
 	s := newAgent(domain, opts)
 	name := Name
 	if opts.DSO {
 		name = "sample DSO"
 	}
+	metrics, indoms := s.metrics(), indomTable()
+	h.Apply(Domain, metrics, indoms)
 	return pmda.New(pmda.Config{
 		Name:          name,
 		Domain:        domain,
-		Metrics:       s.metrics(),
-		InDoms:        indomTable(),
+		Metrics:       metrics,
+		InDoms:        indoms,
 		Labels:        []pmda.Label{{Name: "role", Value: "testing"}},
 		ClusterLabels: map[uint32][]pmda.Label{0: {{Name: "cluster", Value: "zero"}}},
 		Fetcher:       s,
@@ -261,13 +267,12 @@ func names(first int32, list []string) []pmda.Instance {
 	return insts
 }
 
-// indomTable gives pmda.New the instance domains with their help text
-// and labels; their members come from the agent (pmda.InstanceLister).
+// indomTable gives pmda.New the instance domains with their labels; their
+// members come from the agent (pmda.InstanceLister).
 func indomTable() []pmda.InDom {
 	var t []pmda.InDom
 	for serial := colourInDom; serial <= procInDom; serial++ {
-		h := indomHelp()[serial]
-		d := pmda.InDom{InDom: pcp.NewInDom(0, serial), OneLine: h[0], Help: h[1]}
+		d := pmda.InDom{InDom: pcp.NewInDom(0, serial)}
 		switch serial {
 		case colourInDom:
 			d.Labels = []pmda.Label{{Name: "model", Value: "RGB"}}
@@ -279,7 +284,7 @@ func indomTable() []pmda.InDom {
 	return t
 }
 
-// metrics is the table for pmda.New: every metric with its help text. The
+// metrics is the table for pmda.New: every metric, without help. The
 // names are the dynamic ones only, which the agent serves itself.
 func (s *agent) metrics() []pmda.Metric {
 	ms := make([]pmda.Metric, 0, len(defs))
@@ -291,8 +296,6 @@ func (s *agent) metrics() []pmda.Metric {
 		if d.indom != noInDom {
 			m.Desc.InDom = pcp.NewInDom(s.domain, d.indom)
 		}
-		h := metricHelp()[d.item]
-		m.OneLine, m.Help = h[0], h[1]
 		ms = append(ms, m)
 	}
 	return ms
