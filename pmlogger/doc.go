@@ -20,5 +20,6 @@
 // PrimarySocket) let PCP's tools find a running logger.
 //
 // A Logger is driven by one goroutine; Close may follow Run from the same
-// goroutine.
+// goroutine. Serve does both, with the goroutines that answer pmlc, volume
+// switch requests and a recording session while Run runs.
 package pmlogger

@@ -501,43 +501,17 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		for {
-			select {
-			case <-hup:
-				lg.RequestNewVolume()
-			case <-runCtx.Done():
-				return
-			}
-		}
-	}()
-	go lg.ServeControl(runCtx, ln)
-	if f.local != nil {
-		go lg.ServeControl(runCtx, f.local)
-	}
-	var quit atomic.Bool
+	serve := pmlogger.ServeOptions{Control: []net.Listener{ln, f.local}, NewVolume: hup}
 	if rsc != nil {
-		sess := &pmlogger.Session{Host: name, Log: logw, Start: sessionStart}
-		go func() {
-			if sess.Serve(runCtx, lg, rsc) {
-				quit.Store(true)
-				cancel()
-			}
-		}()
+		serve.Session = &pmlogger.Session{Host: name, Log: logw, Start: sessionStart}
+		serve.SessionControl = rsc
 	}
-	runErr := lg.Run(runCtx)
-	msg := lg.StopMessage()
-	if quit.Load() {
-		msg = "Recording session terminated"
-	}
+	res := lg.Serve(ctx, serve)
+	runErr, msg := res.RunErr, res.Stop
 	if msg == "" && ctx.Err() != nil {
 		msg = fmt.Sprintf("Caught signal %d", caught.Load())
 	}
-	closeCtx, cancelClose := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancelClose()
-	if err := lg.Close(closeCtx); err != nil {
+	if err := res.CloseErr; err != nil {
 		fmt.Fprintf(logw, "%s: closing the archive: %v\n", prog, err)
 	}
 	if runErr != nil {
