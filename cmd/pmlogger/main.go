@@ -28,6 +28,7 @@ import (
 	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmcd"
 	"github.com/gopcp/gopcp/pmlogger"
 )
 
@@ -215,41 +216,9 @@ func parseSize(arg string, samples *int, bytes *int64, d *time.Duration) error {
 }
 
 func run(argv []string, stdin io.Reader, stderr io.Writer) int {
-	f := &flags{interval: 60 * time.Second, rscFD: -1}
-	if v, ok := os.LookupEnv("PMLOGGER_INTERVAL"); ok {
-		// The default interval in seconds, before -t, as PCP reads it
-		// (atoi: leading digits, else 0).
-		n := 0
-		for _, c := range strings.TrimLeft(v, " \t") {
-			if c < '0' || c > '9' {
-				break
-			}
-			n = n*10 + int(c-'0')
-		}
-		f.interval = time.Duration(n) * time.Second
-	}
-	cmd := command(f)
-	p := cli.Parse(cmd, argv)
-	if len(p.Hosts) > 0 && f.primary {
-		p.Errorf("-P and -h are mutually exclusive; use -P only when running\n%s on the same (local) host as the PMCD to which it connects.", p.Progname())
-	}
-	if len(p.Hosts) > 0 && f.localPMDA {
-		p.Errorf("-o and -h are mutually exclusive; use -o only when running\n%s on the same (local) host as the DSO PMDA(s) being used.", p.Progname())
-	}
-	if p.Errors == 0 && !p.Exit {
-		switch {
-		case !f.check && len(p.Args) == 0:
-			p.Errorf("insufficient arguments")
-		case f.check && len(p.Args) > 0, len(p.Args) > 1:
-			p.Errorf("too many arguments")
-		}
-	}
-	if p.Errors > 0 || p.Exit {
-		fmt.Fprint(stderr, p.Report(cmd))
-		if p.Exit {
-			return 0
-		}
-		return 1
+	f, p, code := parseArgs(argv, stderr)
+	if f == nil {
+		return code
 	}
 	prog := p.Progname()
 	var rsc *os.File
@@ -299,25 +268,8 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 
 	host := p.Hosts0("local:")
 	// SIGINT and SIGTERM end the run; the log names the signal, as PCP's.
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
-	var caught atomic.Int32
-	sigs := make(chan os.Signal, 1)
-	// As PCP's: SIGINT, SIGTERM, SIGUSR1 and the timer signals finish
-	// the archive and exit; SIGUSR2 finishes it and re-executes; the
-	// terminal's stop signals are ignored.
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGALRM,
-		syscall.SIGVTALRM, syscall.SIGPROF, syscall.SIGUSR2)
-	signal.Ignore(syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case sig := <-sigs:
-			caught.Store(int32(sig.(syscall.Signal)))
-			stop()
-		case <-ctx.Done():
-		}
-	}()
+	ctx, caught, stopSignals := watchSignals()
+	defer stopSignals()
 	kind := pmapi.KindHost
 	if f.localPMDA {
 		// -o: the agents pmcd.conf names run in this process.
@@ -339,48 +291,8 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	// logged as every PMAPI client sees them.
 	ctxSrc = p.WithDerived(ctxSrc, logw)
 
-	var src []byte
-	cfgName := f.config
-	if f.config == "" {
-		cfgName = "<stdin>"
-		src, err = io.ReadAll(stdin)
-	} else {
-		src, err = os.ReadFile(f.config)
-	}
-	if err != nil {
-		fmt.Fprintf(logw, "%s: Cannot open config file \"%s\": %v\n", prog, f.config, err)
-		return 1
-	}
-	// pmlogger runs its configuration through "pmcpp -rs -I
-	// $PCP_VAR_DIR/config/pmlogger"; pmcpp's complaint is printed and what
-	// it wrote before stopping is still parsed, as with PCP. The pass is
-	// ours, but the log names the command as PCP's does.
-	binDir, _ := pcpconf.Get("PCP_BINADM_DIR")
-	varDir, _ := pcpconf.Get("PCP_VAR_DIR")
-	fmt.Fprintf(logw, "preprocessor cmd: %s/pmcpp -rs -I %s/config/pmlogger %s\n", binDir, varDir, f.config)
-	src, err = pmlogger.Preprocess(src, f.config)
-	if err != nil {
-		fmt.Fprint(logw, err.(interface{ Report() string }).Report())
-	}
-	cfg, err := pmlogger.ParseConfig(string(src), cfgName, f.interval)
-	if err != nil {
-		fmt.Fprintf(logw, "%s\n", err)
-		return 1
-	}
-	// The [access] section is applied as it is read, as PCP's grammar
-	// does: a host it cannot add ends the run.
-	access, err := pmlogger.BuildAccess(cfg.Access, func(note string) {
-		fmt.Fprintf(logw, "[%s] %s(%d) Error: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), note)
-	})
-	if err != nil {
-		fmt.Fprintf(logw, "%s\n", err)
-		return 1
-	}
-	// The configuration's names and instances are looked up as it is
-	// read, so their warnings come before "Config parsed", as in PCP.
-	plan, err := pmlogger.ResolvePlan(ctx, ctxSrc, cfg, cfgName, logw)
-	if err != nil {
-		fmt.Fprintf(logw, "%s: %s\n", prog, cli.ErrText(err))
+	cfg, cfgName, access, plan, ok := f.loadConfig(ctx, ctxSrc, stdin, logw, prog)
+	if !ok {
 		return 1
 	}
 	fmt.Fprintf(logw, "Config parsed\n")
@@ -398,52 +310,10 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 
-	if f.version == 0 {
-		// Without -V, pcp.conf's PCP_ARCHIVE_VERSION decides, and 2
-		// when it is not set, as PCP's pmlogger does.
-		f.version = 2
-		if v, _ := pcpconf.Get("PCP_ARCHIVE_VERSION"); strings.TrimSpace(v) == "3" {
-			f.version = 3
-		}
-	}
-	opt := pmlogger.Options{
-		Archive:     p.Args[0],
-		Version:     f.version,
-		ConfigFile:  cfgName,
-		Samples:     f.samples,
-		Bytes:       f.bytes,
-		VolSamples:  f.volSamples,
-		VolBytes:    f.volBytes,
-		VolTime:     f.volTime,
-		Hostname:    f.labelHost,
-		Log:         logw,
-		Access:      access,
-		PMLCVersion: f.pmlcVersion,
-		WatchPID:    f.targetPID,
-		Plan:        plan,
-	}
-	if f.report {
-		opt.Report = logw
-	}
-	if f.exitTime > 0 {
-		opt.End = time.Now().Add(f.exitTime)
-	}
-	if f.endTime != "" {
-		// -T's times are in pmcd's zone unless -y asks for the local one.
-		zone := pcptz.Local()
-		if z, ok := ctxSrc.(interface {
-			TimeZone(context.Context) (string, error)
-		}); ok && !f.localTZ {
-			if tz, err := z.TimeZone(ctx); err == nil {
-				zone = pcptz.Load(tz)
-			}
-		}
-		end, err := cli.ParseTime(f.endTime, pcpNow(), pcpFar(), zone)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: illegal -T argument\n%v\n", prog, err)
-			return 1
-		}
-		opt.End = end.Time()
+	opt, err := f.loggerOptions(ctx, ctxSrc, p.Args[0], cfgName, access, plan, logw)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: illegal -T argument\n%v\n", prog, err)
+		return 1
 	}
 	// The control port pmlc talks to, recorded in the archive and in the
 	// port map file by which PCP's tools find this logger.
@@ -456,22 +326,8 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	opt.Port = port
 	// A name with strftime conversions is expanded, and made unique
 	// with a "-NN" suffix (a re-execution may come within the minute).
-	base, uniq := pmlogger.ArchiveName(p.Args[0], time.Now())
-	var lg *pmlogger.Logger
-	for suff := -1; suff < 99; suff++ {
-		opt.Archive = base
-		if suff >= 0 {
-			opt.Archive = fmt.Sprintf("%s-%02d", base, suff)
-		}
-		lg, err = pmlogger.New(ctx, ctxSrc, cfg, opt)
-		var pe *os.PathError
-		if errors.Is(err, os.ErrExist) && errors.As(err, &pe) {
-			fmt.Fprintf(logw, "__pmLogNewFile: \"%s\" already exists, not over-written\n", pe.Path)
-		}
-		if err == nil || !errors.Is(err, os.ErrExist) || !uniq {
-			break
-		}
-	}
+	lg, archive, err := pmlogger.NewNamed(ctx, ctxSrc, cfg, opt, p.Args[0], time.Now())
+	opt.Archive = archive
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			label := f.labelHost
@@ -509,41 +365,12 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	res := lg.Serve(ctx, serve)
 	runErr, msg := res.RunErr, res.Stop
 	if msg == "" && ctx.Err() != nil {
-		msg = fmt.Sprintf("Caught signal %d", caught.Load())
+		msg = fmt.Sprintf("Caught signal %d", caught())
 	}
 	if err := res.CloseErr; err != nil {
 		fmt.Fprintf(logw, "%s: closing the archive: %v\n", prog, err)
 	}
-	if runErr != nil {
-		fmt.Fprintf(logw, "%s: %v\n", prog, runErr)
-		return 1
-	}
-	if msg == "" {
-		msg = "End of run time"
-	}
-	if caught.Load() == int32(syscall.SIGUSR2) {
-		// SIGUSR2: start again with the same arguments (and "-m
-		// reexec"), as PCP's log rotation asks; the archive name's
-		// conversions give the new archive.
-		fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, reexec\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
-		args := reexecArgs(argv)
-		fmt.Fprintf(logw, "\n=== pmlogger: reexec cmdlne: %s\n", strings.Join(args, " "))
-		f.cleanup()
-		ln.Close()
-		os.Setenv("PMLOGGER_REEXEC", "1")
-		path, err := exec.LookPath(args[0])
-		if err != nil {
-			path, _ = os.Executable()
-		}
-		err = syscall.Exec(path, args, os.Environ())
-		fmt.Fprintf(logw, "Error: execvp returned unexpectedly: %v\n", err)
-		return 1
-	}
-	fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, exiting\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
-	if f.notify {
-		notifyServiceManager("STOPPING=1")
-	}
-	return 0
+	return f.finish(runErr, msg, caught(), argv, ln, logw, prog)
 }
 
 // reexecArgs is the command line a re-execution runs: the original one
@@ -620,4 +447,212 @@ func (f *flags) cleanup() {
 	for i := len(f.removes) - 1; i >= 0; i-- {
 		f.removes[i]()
 	}
+}
+
+// parseArgs reads the command line; a nil result means the run ends,
+// with code, after the usage or the errors have been printed.
+func parseArgs(argv []string, stderr io.Writer) (*flags, *cli.Parsed, int) {
+	f := &flags{interval: 60 * time.Second, rscFD: -1}
+	if v, ok := os.LookupEnv("PMLOGGER_INTERVAL"); ok {
+		// The default interval in seconds, before -t, as PCP reads it
+		// (atoi: leading digits, else 0).
+		n := 0
+		for _, c := range strings.TrimLeft(v, " \t") {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		f.interval = time.Duration(n) * time.Second
+	}
+	cmd := command(f)
+	p := cli.Parse(cmd, argv)
+	if len(p.Hosts) > 0 && f.primary {
+		p.Errorf("-P and -h are mutually exclusive; use -P only when running\n%s on the same (local) host as the PMCD to which it connects.", p.Progname())
+	}
+	if len(p.Hosts) > 0 && f.localPMDA {
+		p.Errorf("-o and -h are mutually exclusive; use -o only when running\n%s on the same (local) host as the DSO PMDA(s) being used.", p.Progname())
+	}
+	if p.Errors == 0 && !p.Exit {
+		switch {
+		case !f.check && len(p.Args) == 0:
+			p.Errorf("insufficient arguments")
+		case f.check && len(p.Args) > 0, len(p.Args) > 1:
+			p.Errorf("too many arguments")
+		}
+	}
+	if p.Errors > 0 || p.Exit {
+		fmt.Fprint(stderr, p.Report(cmd))
+		if p.Exit {
+			return nil, nil, 0
+		}
+		return nil, nil, 1
+	}
+	return f, p, 0
+}
+
+// loadConfig reads the configuration (the -c file or stdin) through the
+// preprocessor, parses it, applies its [access] section and resolves its
+// metrics against src, writing PCP's messages to logw; ok is false when
+// the run ends there.
+func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reader, logw io.Writer, prog string) (cfg *pmlogger.Config, cfgName string, access *pmcd.Access, plan *pmlogger.Plan, ok bool) {
+	var text []byte
+	var err error
+	cfgName = f.config
+	if f.config == "" {
+		cfgName = "<stdin>"
+		text, err = io.ReadAll(stdin)
+	} else {
+		text, err = os.ReadFile(f.config)
+	}
+	if err != nil {
+		fmt.Fprintf(logw, "%s: Cannot open config file \"%s\": %v\n", prog, f.config, err)
+		return
+	}
+	// pmlogger runs its configuration through "pmcpp -rs -I
+	// $PCP_VAR_DIR/config/pmlogger"; pmcpp's complaint is printed and what
+	// it wrote before stopping is still parsed, as with PCP. The pass is
+	// ours, but the log names the command as PCP's does.
+	binDir, _ := pcpconf.Get("PCP_BINADM_DIR")
+	varDir, _ := pcpconf.Get("PCP_VAR_DIR")
+	fmt.Fprintf(logw, "preprocessor cmd: %s/pmcpp -rs -I %s/config/pmlogger %s\n", binDir, varDir, f.config)
+	text, err = pmlogger.Preprocess(text, f.config)
+	if err != nil {
+		fmt.Fprint(logw, err.(interface{ Report() string }).Report())
+	}
+	cfg, err = pmlogger.ParseConfig(string(text), cfgName, f.interval)
+	if err != nil {
+		fmt.Fprintf(logw, "%s\n", err)
+		return
+	}
+	// The [access] section is applied as it is read, as PCP's grammar
+	// does: a host it cannot add ends the run.
+	access, err = pmlogger.BuildAccess(cfg.Access, func(note string) {
+		fmt.Fprintf(logw, "[%s] %s(%d) Error: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), note)
+	})
+	if err != nil {
+		fmt.Fprintf(logw, "%s\n", err)
+		return
+	}
+	// The configuration's names and instances are looked up as it is
+	// read, so their warnings come before "Config parsed", as in PCP.
+	plan, err = pmlogger.ResolvePlan(ctx, src, cfg, cfgName, logw)
+	if err != nil {
+		fmt.Fprintf(logw, "%s: %s\n", prog, cli.ErrText(err))
+		return
+	}
+	return cfg, cfgName, access, plan, true
+}
+
+// finish ends the run after the archive is closed: the last log line,
+// and for SIGUSR2 the re-execution PCP's log rotation asks for.
+func (f *flags) finish(runErr error, msg string, caught int32, argv []string, ln net.Listener, logw io.Writer, prog string) int {
+	if runErr != nil {
+		fmt.Fprintf(logw, "%s: %v\n", prog, runErr)
+		return 1
+	}
+	if msg == "" {
+		msg = "End of run time"
+	}
+	if caught == int32(syscall.SIGUSR2) {
+		// SIGUSR2: start again with the same arguments (and "-m
+		// reexec"), as PCP's log rotation asks; the archive name's
+		// conversions give the new archive.
+		fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, reexec\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
+		args := reexecArgs(argv)
+		fmt.Fprintf(logw, "\n=== pmlogger: reexec cmdlne: %s\n", strings.Join(args, " "))
+		f.cleanup()
+		ln.Close()
+		os.Setenv("PMLOGGER_REEXEC", "1")
+		path, err := exec.LookPath(args[0])
+		if err != nil {
+			path, _ = os.Executable()
+		}
+		err = syscall.Exec(path, args, os.Environ())
+		fmt.Fprintf(logw, "Error: execvp returned unexpectedly: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, exiting\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
+	if f.notify {
+		notifyServiceManager("STOPPING=1")
+	}
+	return 0
+}
+
+// watchSignals returns a context that ends when a signal ending the
+// run arrives, and that signal's number once it has: as PCP's, SIGINT,
+// SIGTERM, SIGUSR1 and the timer signals finish the archive and exit;
+// SIGUSR2 finishes it and re-executes; the terminal's stop signals are
+// ignored. stop ends the watch and its goroutine.
+func watchSignals() (ctx context.Context, caught func() int32, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var sig atomic.Int32
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGALRM,
+		syscall.SIGVTALRM, syscall.SIGPROF, syscall.SIGUSR2)
+	signal.Ignore(syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
+	go func() {
+		select {
+		case s := <-sigs:
+			sig.Store(int32(s.(syscall.Signal)))
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, sig.Load, func() {
+		signal.Stop(sigs)
+		cancel()
+	}
+}
+
+// loggerOptions are the logger's options from the flags; the error is
+// -T's, its time not understood.
+func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cfgName string, access *pmcd.Access, plan *pmlogger.Plan, logw io.Writer) (pmlogger.Options, error) {
+	if f.version == 0 {
+		// Without -V, pcp.conf's PCP_ARCHIVE_VERSION decides, and 2
+		// when it is not set, as PCP's pmlogger does.
+		f.version = 2
+		if v, _ := pcpconf.Get("PCP_ARCHIVE_VERSION"); strings.TrimSpace(v) == "3" {
+			f.version = 3
+		}
+	}
+	opt := pmlogger.Options{
+		Archive:     archive,
+		Version:     f.version,
+		ConfigFile:  cfgName,
+		Samples:     f.samples,
+		Bytes:       f.bytes,
+		VolSamples:  f.volSamples,
+		VolBytes:    f.volBytes,
+		VolTime:     f.volTime,
+		Hostname:    f.labelHost,
+		Log:         logw,
+		Access:      access,
+		PMLCVersion: f.pmlcVersion,
+		WatchPID:    f.targetPID,
+		Plan:        plan,
+	}
+	if f.report {
+		opt.Report = logw
+	}
+	if f.exitTime > 0 {
+		opt.End = time.Now().Add(f.exitTime)
+	}
+	if f.endTime != "" {
+		// -T's times are in pmcd's zone unless -y asks for the local one.
+		zone := pcptz.Local()
+		if z, ok := src.(interface {
+			TimeZone(context.Context) (string, error)
+		}); ok && !f.localTZ {
+			if tz, err := z.TimeZone(ctx); err == nil {
+				zone = pcptz.Load(tz)
+			}
+		}
+		end, err := cli.ParseTime(f.endTime, pcpNow(), pcpFar(), zone)
+		if err != nil {
+			return opt, err
+		}
+		opt.End = end.Time()
+	}
+	return opt, nil
 }
