@@ -2,7 +2,6 @@ package sample
 
 import (
 	"context"
-	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmda"
@@ -134,120 +133,8 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 	case pcp.TypeU64:
 		av.LL = int64(av.ULL)
 	}
-	switch d.item {
-	case itemControl:
-		s.control = av.L
-		if av.L == -1 && s.exit != nil {
-			s.exit()
-		}
-	case itemColour, itemMirage:
-		s.x = av.L
-	case itemMirageLonglong:
-		s.x = int32(av.LL)
-	case itemBin:
-		for i := range set.Values {
-			inst := set.Values[i].Inst
-			if inst < 100 || inst > 900 || inst%100 != 0 {
-				return pcp.ErrInst
-			}
-			v, err := pcp.ExtractValue(set.ValFmt, &set.Values[i], d.typ, d.typ)
-			if err != nil {
-				return err
-			}
-			s.binVal[inst/100-1] = v.L
-		}
-	case itemDrift:
-		s.drift = av.L
-	case itemStep:
-		s.step = av.L
-	case itemLongWriteMe:
-		s.long = av.L
-	case itemLonglongWriteMe:
-		s.longlong = av.LL
-	case itemFloatWriteMe:
-		s.float = av.F
-	case itemPDU:
-		s.ctx.clear(true, true)
-	case itemRecvPDU:
-		s.ctx.clear(true, false)
-	case itemXmitPDU:
-		s.ctx.clear(false, true)
-	case itemWriteMe:
-		s.writeMe = av.L
-	case itemDoubleWriteMe:
-		s.double = av.D
-	case itemStringWriteMe:
-		s.str = av.CP
-	case itemAggregateWriteMe:
-		if av.VBP != nil {
-			s.aggr = append([]byte(nil), av.VBP.Data...)
-		}
-	case itemNotReady:
-		s.notReady = av.L
-	case itemDodgeyControl:
-		s.dodgeyCtl = av.L
-		s.redoDodgey()
-	case itemConstRateValue:
-		s.constValue = av.UL
-	case itemConstRateGradient:
-		s.constGrad = av.UL
-	case itemErrorCode:
-		s.errorCode = av.L
-	case itemManyCount:
-		s.manyCount = av.L
-		s.errorCode = s.redoMany() // PCP's agent keeps the resize's status here
-	case itemDynamicMetaPMDescType:
-		s.magic.Type = pcp.Type(av.L)
-	case itemDynamicMetaPMDescInDom:
-		s.magic.InDom = pcp.InDom(av.L)
-	case itemDynamicMetaPMDescSem:
-		s.magic.Sem = pcp.Sem(av.L)
-	case itemDynamicMetaPMDescUnits:
-		s.magic.Units = pcp.UnpackUnits(uint32(av.L))
-		s.magicUnits = uint32(av.L) // with the padding bits, as stored
-	case itemUlongWriteMe:
-		s.ulong = av.UL
-	case itemUlonglongWriteMe:
-		s.ulonglong = av.ULL
-	case itemScrambleVersion:
-		s.scrambleV = 0
-		s.scramble = append(s.scramble[:0], s.bin...)
-	case itemEventReset:
-		s.eventFetch, s.eventX = av.L, av.L
-	case itemEventResetHighRes:
-		s.hiresFetch, s.hiresX = av.L, av.L
-	case itemNegativeCtrM32, itemNegativeInstantM32, itemNegativeDiscreteM32:
-		s.negL = av.L
-	case itemNegativeCtrM64, itemNegativeInstantM64, itemNegativeDiscreteM64:
-		s.negLL = av.LL
-	case itemNegativeCtrMFloat, itemNegativeInstantMFloat, itemNegativeDiscreteMFloat:
-		s.negF = av.F
-	case itemNegativeCtrMDouble, itemNegativeInstantMDouble, itemNegativeDiscreteMDouble:
-		s.negD = av.D
-	case itemControllerMirage:
-		s.mirageGap = time.Duration(av.UL) * time.Millisecond
-		s.mirageCtl = time.Time{}
-	case itemProcReset:
-		s.proc.reset()
-	case itemUpDownControlRepeat:
-		if int32(av.UL) < 0 {
-			return pcp.ErrSign
-		}
-		s.updown.repeat = av.UL
-	case itemUpDownControlMin:
-		s.updown.min = av.L
-	case itemUpDownControlMax:
-		s.updown.max = av.L
-	case itemUpDownControlStep:
-		if int32(av.UL) < 0 {
-			return pcp.ErrSign
-		}
-		s.updown.step = av.UL
-	case itemGhostsVisible:
-		s.visible = min(av.L, int32(len(s.ghosts)))
-		s.ghostState = 23
-	default:
+	if int(d.item) >= len(storeFuncs) || storeFuncs[d.item] == nil {
 		return pcp.ErrPermission
 	}
-	return nil
+	return storeFuncs[d.item](s, storeReq{av: av, set: set, typ: d.typ})
 }
