@@ -2,6 +2,7 @@ package pmda
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
 )
 
 // DaemonOptions are the command line options PCP gives every daemon
@@ -46,13 +49,26 @@ func (o *DaemonOptions) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.Debug, "D", o.Debug, "debug `options` (ignored)")
 }
 
-// OpenLog opens the log file as PCP agents do: appended to if it exists,
-// created otherwise; "-" or "" is standard error.
+// OpenLog starts the log file as PCP agents do (pmdaOpenLog): the
+// previous log is moved aside to NAME.prev and a new one created, never
+// truncated; "-" or "" is standard error. A log another live process
+// writes (the same agent already running under another pmcd) is left
+// alone: the agent then logs to standard error, saying so there.
 func (o *DaemonOptions) OpenLog(prefix string) (*log.Logger, io.Closer, error) {
+	return o.openLog(prefix, os.Stderr)
+}
+
+// openLog is OpenLog with standard error given.
+func (o *DaemonOptions) openLog(prefix string, stderr io.Writer) (*log.Logger, io.Closer, error) {
 	if o.LogFile == "" || o.LogFile == "-" {
-		return log.New(os.Stderr, prefix, log.LstdFlags), io.NopCloser(nil), nil
+		return log.New(stderr, prefix, log.LstdFlags), io.NopCloser(nil), nil
 	}
-	f, err := os.OpenFile(filepath.Clean(o.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := ownfile.OpenLog(filepath.Clean(o.LogFile))
+	if errors.Is(err, ownfile.ErrInUse) {
+		l := log.New(stderr, prefix, log.LstdFlags)
+		l.Printf("cannot start log: %v; logging to standard error", err)
+		return l, io.NopCloser(nil), nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,9 +82,18 @@ func (o *DaemonOptions) Run(ctx context.Context, a *Agent, stdin io.Reader, stdo
 	var err error
 	switch {
 	case o.Socket != "":
+		// A socket left by an agent gone is replaced; one a live agent
+		// accepts on is not, and at exit only the socket bound here is
+		// removed.
+		if err := ownfile.ClearSocket(o.Socket); err != nil {
+			return fmt.Errorf("pmda: %s: %w", a.name, err)
+		}
 		ln, err = (&net.ListenConfig{}).Listen(ctx, "unix", o.Socket)
 		if err == nil {
-			defer os.Remove(o.Socket)
+			ln.(*net.UnixListener).SetUnlinkOnClose(false)
+			if owned, oerr := ownfile.Own(o.Socket); oerr == nil {
+				defer owned.Remove()
+			}
 		}
 	case o.Port != 0:
 		ln, err = (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(o.Port))

@@ -35,7 +35,7 @@ func (o *DaemonOptions) main(ctx context.Context, fs *flag.FlagSet, args []strin
 		fs.Usage()
 		return 1
 	}
-	logger, closer, err := o.OpenLog(name + ": ")
+	logger, closer, err := o.openLog(name+": ", stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
