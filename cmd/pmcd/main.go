@@ -132,7 +132,10 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 }
 
 // verify is pmcd -v: report on the configuration and exit 1 if it has
-// errors.
+// errors or names agents this pmcd could not start (each reported once:
+// a DSO with no Go agent, a program that is not there). PCP's pmcd -v
+// only parses, since it loads nothing; a check that passed a file whose
+// agents cannot run would mislead here, where most DSOs have no agent.
 func verify(path string) error {
 	if path == "" {
 		return nil // the built-in configuration
@@ -145,6 +148,13 @@ func verify(path string) error {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
+		return exitError(1)
+	}
+	problems := pmcd.CheckAgents(conf)
+	for _, p := range problems {
+		fmt.Fprintln(os.Stderr, p)
+	}
+	if len(problems) > 0 {
 		return exitError(1)
 	}
 	return nil
@@ -243,8 +253,10 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		release := takePIDFile(filepath.Join(confVar("PCP_RUN_DIR", "/run/pcp"), "pmcd.pid"), func(m string) { logger.Print(m) })
 		defer release()
 	}
-	srv.RestartDead(ctx) // starts the agents before the first client
-	logger.Printf("Info: serving %d names and %d agents on %d sockets", tree.Len(), len(conf.Agents), len(listeners))
+	// The agents start before the first client; each that cannot is
+	// logged once and the others serve, as with PCP's pmcd.
+	live := srv.Start(ctx)
+	logger.Printf("Info: serving %d names and %d agents (of %d configured) on %d sockets", tree.Len(), live, len(conf.Agents), len(listeners))
 	if ready != nil {
 		ready <- listeners[0].Addr()
 	}
