@@ -31,27 +31,7 @@ type beside struct {
 // the socket; else the three are left by a daemon gone.
 func newBeside(t *testing.T, live bool) *beside {
 	t.Helper()
-	dir := t.TempDir()
-	b := &beside{dir: dir}
-	empty := filepath.Join(dir, "pcp.conf")
-	if err := os.WriteFile(empty, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b.env = append(withoutPCP(os.Environ()), "PCP_CONF="+empty)
-	for _, v := range []string{"PCP_RUN_DIR", "PCP_LOG_DIR", "PCP_TMP_DIR", "PCP_VAR_DIR", "PCP_PMDAS_DIR", "PCP_SYSCONF_DIR"} {
-		d := filepath.Join(dir, strings.ToLower(v))
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		b.env = append(b.env, v+"="+d)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "pcp_log_dir", "pmcd"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b.log = filepath.Join(dir, "pcp_log_dir", "pmcd", "pmcd.log")
-	b.prev = b.log + ".prev"
-	b.pid = filepath.Join(dir, "pcp_run_dir", "pmcd.pid")
-	b.socket = filepath.Join(dir, "pcp_run_dir", "pmcd.socket")
+	b := privateTree(t)
 	for path, text := range map[string]string{b.log: "the other pmcd's log\n", b.prev: "its previous log\n"} {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -90,6 +70,34 @@ func newBeside(t *testing.T, live bool) *beside {
 	if err := os.WriteFile(b.pid, []byte(strconv.Itoa(b.other)), 0o444); err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// privateTree makes an empty private PCP tree: an empty pcp.conf and
+// every PCP directory in a temporary one.
+func privateTree(t *testing.T) *beside {
+	t.Helper()
+	dir := t.TempDir()
+	b := &beside{dir: dir}
+	empty := filepath.Join(dir, "pcp.conf")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.env = append(withoutPCP(os.Environ()), "PCP_CONF="+empty)
+	for _, v := range []string{"PCP_RUN_DIR", "PCP_LOG_DIR", "PCP_TMP_DIR", "PCP_VAR_DIR", "PCP_PMDAS_DIR", "PCP_SYSCONF_DIR"} {
+		d := filepath.Join(dir, strings.ToLower(v))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		b.env = append(b.env, v+"="+d)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "pcp_log_dir", "pmcd"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b.log = filepath.Join(dir, "pcp_log_dir", "pmcd", "pmcd.log")
+	b.prev = b.log + ".prev"
+	b.pid = filepath.Join(dir, "pcp_run_dir", "pmcd.pid")
+	b.socket = filepath.Join(dir, "pcp_run_dir", "pmcd.socket")
 	return b
 }
 
@@ -283,4 +291,48 @@ func waitFor(cond func() bool) bool {
 		}
 	}
 	return cond()
+}
+
+// TestSecondStartTouchesNothing: a second gopcp pmcd started like a
+// running one (same directories, same port) fails, and the running one's
+// log, pid file and socket are as they were; the running one goes on
+// serving and, stopped, leaves nothing of the second in its log.
+func TestSecondStartTouchesNothing(t *testing.T) {
+	b := privateTree(t)
+	port, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	first, stderr, exited := b.startPMCD(t, "-p", strconv.Itoa(port))
+	waitListening(t, port, exited, stderr)
+	if !waitFor(func() bool {
+		got, _ := os.ReadFile(b.log)
+		return strings.Contains(string(got), "Info: serving")
+	}) {
+		t.Fatalf("first pmcd not serving:\n%s", stderr)
+	}
+	before := b.state(t)
+	_, stderr2, exited2 := b.startPMCD(t, "-p", strconv.Itoa(port))
+	select {
+	case err := <-exited2:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Errorf("second pmcd: %v, want status 1\n%s", err, stderr2)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("second pmcd still running")
+	}
+	if after := b.state(t); !equal(before, after) {
+		t.Errorf("files changed:\nbefore %q\nafter  %q", before, after)
+	}
+	waitListening(t, port, exited, stderr)
+	first.Process.Signal(syscall.SIGTERM)
+	if err := <-exited; err != nil {
+		t.Errorf("first pmcd: %v\n%s", err, stderr)
+	}
+	logText, _ := os.ReadFile(b.log)
+	if strings.Contains(string(logText), "already in use") || !strings.Contains(string(logText), "Info: pmcd Shutdown") {
+		t.Errorf("first pmcd's log:\n%s", logText)
+	}
 }
