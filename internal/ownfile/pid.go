@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"syscall"
@@ -58,6 +59,9 @@ func TakePID(path string, pid int) (*PIDFile, error) {
 	}
 }
 
+// asciiSpace is the white space allowed around a pid file's number.
+const asciiSpace = " \t\n\r\v\f"
+
 // readPID is the number in a pid file, if it holds one.
 func readPID(path string) (int, bool) {
 	f, err := os.Open(path)
@@ -65,9 +69,14 @@ func readPID(path string) (int, bool) {
 		return 0, false
 	}
 	defer f.Close()
-	b := make([]byte, maxPIDFile)
-	n, _ := f.Read(b)
-	pid, err := strconv.Atoi(string(bytes.TrimSpace(b[:n])))
+	// One byte more than a pid file may hold tells a longer file, which
+	// is no pid file.
+	b := make([]byte, maxPIDFile+1)
+	n, _ := io.ReadFull(f, b)
+	if n > maxPIDFile {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(string(bytes.Trim(b[:n], asciiSpace)))
 	return pid, err == nil && pid > 0
 }
 
