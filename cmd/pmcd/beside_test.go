@@ -180,7 +180,7 @@ func TestPortTakenTouchesNothing(t *testing.T) {
 	if after := b.state(t); !equal(before, after) {
 		t.Errorf("files changed:\nbefore %q\nafter  %q", before, after)
 	}
-	if !strings.Contains(stderr.String(), "address already in use") || !strings.Contains(stderr.String(), "pmcd not started due to errors!") {
+	if !strings.Contains(stderr.String(), "Error: OpenRequestSocket("+strconv.Itoa(port)+", INADDR_ANY, inet) __pmBind: Address already in use") || !strings.Contains(stderr.String(), "pmcd not started due to errors!") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
@@ -332,7 +332,7 @@ func TestSecondStartTouchesNothing(t *testing.T) {
 		t.Errorf("first pmcd: %v\n%s", err, stderr)
 	}
 	logText, _ := os.ReadFile(b.log)
-	if strings.Contains(string(logText), "already in use") || !strings.Contains(string(logText), "Info: pmcd Shutdown") {
+	if strings.Contains(string(logText), "Address already in use") || !strings.Contains(string(logText), "Info: pmcd Shutdown") {
 		t.Errorf("first pmcd's log:\n%s", logText)
 	}
 }

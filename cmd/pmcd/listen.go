@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // sockets are pmcd's listeners; unix, when pmcd bound its Unix socket,
@@ -46,7 +48,7 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 			}
 			if err != nil {
 				s.close()
-				return nil, fmt.Errorf("cannot listen: %w", err)
+				return nil, bindError(iface, port, err)
 			}
 			s.ls = append(s.ls, l)
 		}
@@ -61,6 +63,20 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 		}
 	}
 	return s, nil
+}
+
+// bindError says that a port could not be had in PCP's pmcd's words
+// ("OpenRequestSocket(44321, INADDR_ANY, inet) __pmBind: Address already
+// in use"), for whoever looks for them in the log or on standard error.
+func bindError(iface string, port int, err error) error {
+	addr, family := iface, "inet"
+	if iface == "" {
+		addr = "INADDR_ANY"
+	}
+	if strings.Contains(iface, ":") {
+		family = "ipv6"
+	}
+	return fmt.Errorf("OpenRequestSocket(%d, %s, %s) __pmBind: %s", port, addr, family, pcp.TextOf(err))
 }
 
 // listenUnix binds the Unix socket for local: clients, removing a stale
