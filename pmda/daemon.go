@@ -78,30 +78,48 @@ func (o *DaemonOptions) openLog(prefix string, stderr io.Writer) (*log.Logger, i
 // Run serves a the way o says: on the pipe of stdin and stdout, or on the
 // first connection to the TCP port or Unix socket.
 func (o *DaemonOptions) Run(ctx context.Context, a *Agent, stdin io.Reader, stdout io.Writer) error {
-	var ln net.Listener
-	var err error
-	switch {
-	case o.Socket != "":
-		// A socket left by an agent gone is replaced; one a live agent
-		// accepts on is not, and at exit only the socket bound here is
-		// removed.
-		if err := ownfile.ClearSocket(o.Socket); err != nil {
-			return fmt.Errorf("pmda: %s: %w", a.name, err)
-		}
-		ln, err = (&net.ListenConfig{}).Listen(ctx, "unix", o.Socket)
-		if err == nil {
-			ln.(*net.UnixListener).SetUnlinkOnClose(false)
-			if owned, oerr := ownfile.Own(o.Socket); oerr == nil {
-				defer owned.Remove()
-			}
-		}
-	case o.Port != 0:
-		ln, err = (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(o.Port))
-	default:
-		return a.Serve(ctx, stdin, stdout)
-	}
+	ln, release, err := o.listen(ctx)
 	if err != nil {
 		return fmt.Errorf("pmda: %s: %w", a.name, err)
+	}
+	defer release()
+	return serveOn(ctx, a, ln, stdin, stdout)
+}
+
+// listen binds the TCP port or Unix socket o names (nil for the pipe),
+// which a daemon agent does before it touches any file, so that a second
+// copy finding its port taken leaves the first's log alone. A socket left
+// by an agent gone is replaced; one a live agent accepts on is not.
+// release closes the listener and removes the socket while it is still
+// the one bound here.
+func (o *DaemonOptions) listen(ctx context.Context) (net.Listener, func(), error) {
+	switch {
+	case o.Socket != "":
+		if err := ownfile.ClearSocket(o.Socket); err != nil {
+			return nil, nil, err
+		}
+		ln, err := (&net.ListenConfig{}).Listen(ctx, "unix", o.Socket)
+		if err != nil {
+			return nil, nil, err
+		}
+		ln.(*net.UnixListener).SetUnlinkOnClose(false)
+		owned, _ := ownfile.Own(o.Socket)
+		return ln, func() { ln.Close(); owned.Remove() }, nil
+	case o.Port != 0:
+		ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(o.Port))
+		if err != nil {
+			return nil, nil, err
+		}
+		return ln, func() { ln.Close() }, nil
+	}
+	return nil, func() {}, nil
+}
+
+// serveOn serves a on ln's first connection, or on the pipe when ln is
+// nil.
+func serveOn(ctx context.Context, a *Agent, ln net.Listener, stdin io.Reader, stdout io.Writer) error {
+	if ln == nil {
+		return a.Serve(ctx, stdin, stdout)
 	}
 	return a.ServeListener(ctx, ln)
 }

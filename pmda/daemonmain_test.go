@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,37 @@ func TestDaemonSocketBeside(t *testing.T) {
 	<-done
 	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket left behind: %v", err)
+	}
+}
+
+// TestDaemonPortTaken: an agent whose -i port is taken fails before it
+// touches its log, which stays as the running copy left it.
+func TestDaemonPortTaken(t *testing.T) {
+	taken, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	logPath := filepath.Join(t.TempDir(), "x.log")
+	if err := os.WriteFile(logPath, []byte("the running agent's log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := DaemonOptions{Domain: 250}
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	o.Flags(fs)
+	var stderr, stdout strings.Builder
+	build := func(*log.Logger) (*Agent, error) {
+		return New(Config{Name: "x", Domain: o.Domain, Fetcher: &testFetcher{}})
+	}
+	port := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
+	if status := o.main(context.Background(), fs, []string{"-l", logPath, "-i", port}, build, strings.NewReader(""), &stdout, &stderr); status != 1 {
+		t.Errorf("exit status %d, want 1", status)
+	}
+	if !strings.Contains(stderr.String(), "address already in use") {
+		t.Errorf("standard error: %q", stderr.String())
+	}
+	logText, _ := os.ReadFile(logPath)
+	if _, err := os.Stat(logPath + ".prev"); string(logText) != "the running agent's log\n" || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("log touched: %q, .prev: %v", logText, err)
 	}
 }
