@@ -85,7 +85,7 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 		}
 		newAgent := lookupDSO(ac.Entry)
 		if newAgent == nil {
-			return nil, fmt.Errorf("no in-process agent has the entry point %q", ac.Entry)
+			return nil, fmt.Errorf("no Go agent has the DSO entry point %q (%s is not loaded)", ac.Entry, ac.Path)
 		}
 		a, err := newAgent(ac.Domain)
 		if err != nil {

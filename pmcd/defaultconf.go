@@ -3,23 +3,68 @@ package pmcd
 import (
 	"context"
 	"fmt"
+	"net"
+	"strings"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 )
 
+// DefaultAccess is the [access] section of the built-in configuration,
+// that of the pmcd.conf PCP ships: local clients (the Unix socket and
+// this host's own addresses) may do everything, other hosts everything
+// but store.
+const DefaultAccess = `disallow ".*" : store;
+disallow ":*" : store;
+allow "local:*" : all;
+`
+
 // DefaultConf is the configuration of a pmcd started without pmcd.conf:
 // in-process agents only, so that it needs nothing installed — pmcd's own
 // agent (pmcd_init, domain 2), the Linux agent (linux_init, 60) and the
-// sample agent (sample_init, 29), at the domains PCP gives them, and no
-// access control. The Linux and sample agents must be registered (import
-// package agents/all).
+// sample agent (sample_init, 29), at the domains PCP gives them — and
+// DefaultAccess, so that a pmcd listening on every interface takes no
+// store from another host. The Linux and sample agents must be
+// registered (import package agents/all).
 func DefaultConf() *Conf {
-	return &Conf{Agents: []AgentConf{
+	c, err := ParseConf(strings.NewReader("[access]\n"+DefaultAccess), "pmcd")
+	if err != nil {
+		// Only "local:*" can fail, on a host with no address of its
+		// own: then local clients are those of the Unix socket, and
+		// stores from any address are still refused.
+		c = &Conf{
+			Warnings: []string{"built-in access control: " + err.Error() + "; only Unix socket clients may store"},
+			ACL:      unixOnlyStores(onceAddrs(myHostAddrs)),
+		}
+	}
+	c.Agents = []AgentConf{
 		{Name: "pmcd", Domain: 2, Kind: AgentDSO, Entry: pmcdEntry},
 		{Name: "linux", Domain: 60, Kind: AgentDSO, Entry: "linux_init"},
 		{Name: "sample", Domain: 29, Kind: AgentDSO, Entry: "sample_init"},
+	}
+	return c
+}
+
+// unixOnlyStores is DefaultAccess without "local:*"'s addresses, for a
+// host that has none: stores only from the Unix socket. A loopback client
+// is judged by the loopback addresses when the host has no others, so
+// that it may still fetch.
+func unixOnlyStores(myAddr func() []net.IP) *Access {
+	a := &Access{myAddr: func() []net.IP {
+		if ips := myAddr(); len(ips) > 0 {
+			return ips
+		}
+		return []net.IP{net.IPv4(127, 0, 0, 1).To4(), net.IPv6loopback}
 	}}
+	for _, h := range []struct {
+		name       string
+		spec, deny int
+	}{{".*", OpStore, OpStore}, {":*", OpStore, OpStore}, {"unix:", opAll, 0}} {
+		if err := a.addHost(h.name, permSpec{spec: h.spec, deny: h.deny}); err != nil {
+			a.notes = append(a.notes, err.Error())
+		}
+	}
+	return a
 }
 
 // NameSource gives an in-process agent's part of the namespace when the

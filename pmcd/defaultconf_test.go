@@ -65,7 +65,7 @@ func TestAgentNamespace(t *testing.T) {
 func TestDefaultConf(t *testing.T) {
 	want := map[string]uint32{"pmcd_init": 2, "linux_init": 60, "sample_init": 29}
 	c := DefaultConf()
-	if len(c.Agents) != len(want) || c.ACL != nil {
+	if len(c.Agents) != len(want) || c.ACL == nil || len(c.Access) != 3 || len(c.Warnings) != 0 {
 		t.Fatalf("%+v", c)
 	}
 	for _, a := range c.Agents {

@@ -2,6 +2,7 @@ package pmda
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
 )
 
 // DaemonOptions are the command line options PCP gives every daemon
@@ -46,13 +49,26 @@ func (o *DaemonOptions) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&o.Debug, "D", o.Debug, "debug `options` (ignored)")
 }
 
-// OpenLog opens the log file as PCP agents do: appended to if it exists,
-// created otherwise; "-" or "" is standard error.
+// OpenLog starts the log file as PCP agents do (pmdaOpenLog): the
+// previous log is moved aside to NAME.prev and a new one created, never
+// truncated; "-" or "" is standard error. A log another live process
+// writes (the same agent already running under another pmcd) is left
+// alone: the agent then logs to standard error, saying so there.
 func (o *DaemonOptions) OpenLog(prefix string) (*log.Logger, io.Closer, error) {
+	return o.openLog(prefix, os.Stderr)
+}
+
+// openLog is OpenLog with standard error given.
+func (o *DaemonOptions) openLog(prefix string, stderr io.Writer) (*log.Logger, io.Closer, error) {
 	if o.LogFile == "" || o.LogFile == "-" {
-		return log.New(os.Stderr, prefix, log.LstdFlags), io.NopCloser(nil), nil
+		return log.New(stderr, prefix, log.LstdFlags), io.NopCloser(nil), nil
 	}
-	f, err := os.OpenFile(filepath.Clean(o.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := ownfile.OpenLog(filepath.Clean(o.LogFile))
+	if errors.Is(err, ownfile.ErrInUse) {
+		l := log.New(stderr, prefix, log.LstdFlags)
+		l.Printf("cannot start log: %v; logging to standard error", err)
+		return l, io.NopCloser(nil), nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,21 +78,48 @@ func (o *DaemonOptions) OpenLog(prefix string) (*log.Logger, io.Closer, error) {
 // Run serves a the way o says: on the pipe of stdin and stdout, or on the
 // first connection to the TCP port or Unix socket.
 func (o *DaemonOptions) Run(ctx context.Context, a *Agent, stdin io.Reader, stdout io.Writer) error {
-	var ln net.Listener
-	var err error
-	switch {
-	case o.Socket != "":
-		ln, err = (&net.ListenConfig{}).Listen(ctx, "unix", o.Socket)
-		if err == nil {
-			defer os.Remove(o.Socket)
-		}
-	case o.Port != 0:
-		ln, err = (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(o.Port))
-	default:
-		return a.Serve(ctx, stdin, stdout)
-	}
+	ln, release, err := o.listen(ctx)
 	if err != nil {
 		return fmt.Errorf("pmda: %s: %w", a.name, err)
+	}
+	defer release()
+	return serveOn(ctx, a, ln, stdin, stdout)
+}
+
+// listen binds the TCP port or Unix socket o names (nil for the pipe),
+// which a daemon agent does before it touches any file, so that a second
+// copy finding its port taken leaves the first's log alone. A socket left
+// by an agent gone is replaced; one a live agent accepts on is not.
+// release closes the listener and removes the socket while it is still
+// the one bound here.
+func (o *DaemonOptions) listen(ctx context.Context) (net.Listener, func(), error) {
+	switch {
+	case o.Socket != "":
+		if err := ownfile.ClearSocket(o.Socket); err != nil {
+			return nil, nil, err
+		}
+		ln, err := (&net.ListenConfig{}).Listen(ctx, "unix", o.Socket)
+		if err != nil {
+			return nil, nil, err
+		}
+		ln.(*net.UnixListener).SetUnlinkOnClose(false)
+		owned, _ := ownfile.Own(o.Socket)
+		return ln, func() { ln.Close(); owned.Remove() }, nil
+	case o.Port != 0:
+		ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(o.Port))
+		if err != nil {
+			return nil, nil, err
+		}
+		return ln, func() { ln.Close() }, nil
+	}
+	return nil, func() {}, nil
+}
+
+// serveOn serves a on ln's first connection, or on the pipe when ln is
+// nil.
+func serveOn(ctx context.Context, a *Agent, ln net.Listener, stdin io.Reader, stdout io.Writer) error {
+	if ln == nil {
+		return a.Serve(ctx, stdin, stdout)
 	}
 	return a.ServeListener(ctx, ln)
 }

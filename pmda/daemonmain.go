@@ -35,7 +35,15 @@ func (o *DaemonOptions) main(ctx context.Context, fs *flag.FlagSet, args []strin
 		fs.Usage()
 		return 1
 	}
-	logger, closer, err := o.OpenLog(name + ": ")
+	// The port or socket first: an agent that cannot have it touches
+	// no file, so the copy already running keeps its log.
+	ln, release, err := o.listen(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 1
+	}
+	defer release()
+	logger, closer, err := o.openLog(name+": ", stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
@@ -47,7 +55,7 @@ func (o *DaemonOptions) main(ctx context.Context, fs *flag.FlagSet, args []strin
 		return 1
 	}
 	logger.Printf("started, domain %d", o.Domain)
-	if err := o.Run(ctx, agent, stdin, stdout); err != nil {
+	if err := serveOn(ctx, agent, ln, stdin, stdout); err != nil {
 		logger.Print(err)
 		return 1
 	}

@@ -5,10 +5,16 @@ import (
 	"errors"
 	"flag"
 	"log"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
 )
 
 // TestDaemonMain runs an agent's main body through its ways out: bad
@@ -64,5 +70,139 @@ func TestDaemonMain(t *testing.T) {
 		if tc.name == "pmcd hangs up" && !strings.Contains(string(logText), "handshake") {
 			t.Errorf("%s: log %q does not report the failed handshake", tc.name, logText)
 		}
+	}
+}
+
+// TestDaemonLogBeside: an agent's log is started as PCP's agents start
+// theirs, the old one moved aside to .prev, never truncated; and a log
+// another live process writes (the same agent under another pmcd) is left
+// as it is, the agent logging to standard error instead.
+func TestDaemonLogBeside(t *testing.T) {
+	for _, held := range []bool{false, true} {
+		dir := t.TempDir()
+		logPath := filepath.Join(dir, "x.log")
+		if err := os.WriteFile(logPath, []byte("the old log\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if held {
+			f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("sleep", "600")
+			cmd.ExtraFiles = []*os.File{f}
+			err = cmd.Start()
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				cmd.Process.Kill()
+				cmd.Wait()
+			}()
+		}
+		o := DaemonOptions{Domain: 250}
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		o.Flags(fs)
+		var stderr, stdout strings.Builder
+		build := func(*log.Logger) (*Agent, error) {
+			return New(Config{Name: "x", Domain: o.Domain, Fetcher: &testFetcher{}})
+		}
+		o.main(context.Background(), fs, []string{"-l", logPath}, build, strings.NewReader(""), &stdout, &stderr)
+		logText, _ := os.ReadFile(logPath)
+		prev, perr := os.ReadFile(logPath + ".prev")
+		if held {
+			if string(logText) != "the old log\n" || !errors.Is(perr, os.ErrNotExist) {
+				t.Errorf("held log changed: %q, .prev %q %v", logText, prev, perr)
+			}
+			if !strings.Contains(stderr.String(), "holds it open") || !strings.Contains(stderr.String(), "started, domain 250") {
+				t.Errorf("standard error:\n%s", stderr.String())
+			}
+			continue
+		}
+		if string(prev) != "the old log\n" || !strings.Contains(string(logText), "started, domain 250") || strings.Contains(string(logText), "the old log") {
+			t.Errorf("log %q, .prev %q", logText, prev)
+		}
+	}
+}
+
+// TestDaemonSocketBeside: a -u socket another agent accepts on is left to
+// it and the agent does not start; one left by an agent gone is
+// replaced, and removed when the agent ends.
+func TestDaemonSocketBeside(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "x.socket")
+	live, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Config{Name: "x", Domain: 250, Fetcher: &testFetcher{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DaemonOptions{Domain: 250, Socket: sock}
+	if err := o.Run(context.Background(), a, nil, nil); !errors.Is(err, ownfile.ErrInUse) {
+		t.Errorf("Run on a live socket: %v, want ErrInUse", err)
+	}
+	if c, err := net.Dial("unix", sock); err != nil {
+		t.Errorf("the live socket no longer answers: %v", err)
+	} else {
+		c.Close()
+	}
+	live.(*net.UnixListener).SetUnlinkOnClose(false)
+	live.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- o.Run(ctx, a, nil, nil) }()
+	// Once the stale socket is replaced, connecting succeeds.
+	for {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("Run: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	<-done
+	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket left behind: %v", err)
+	}
+}
+
+// TestDaemonPortTaken: an agent whose -i port is taken fails before it
+// touches its log, which stays as the running copy left it.
+func TestDaemonPortTaken(t *testing.T) {
+	taken, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	logPath := filepath.Join(t.TempDir(), "x.log")
+	if err := os.WriteFile(logPath, []byte("the running agent's log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := DaemonOptions{Domain: 250}
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	o.Flags(fs)
+	var stderr, stdout strings.Builder
+	build := func(*log.Logger) (*Agent, error) {
+		return New(Config{Name: "x", Domain: o.Domain, Fetcher: &testFetcher{}})
+	}
+	port := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
+	if status := o.main(context.Background(), fs, []string{"-l", logPath, "-i", port}, build, strings.NewReader(""), &stdout, &stderr); status != 1 {
+		t.Errorf("exit status %d, want 1", status)
+	}
+	if !strings.Contains(stderr.String(), "address already in use") {
+		t.Errorf("standard error: %q", stderr.String())
+	}
+	logText, _ := os.ReadFile(logPath)
+	if _, err := os.Stat(logPath + ".prev"); string(logText) != "the running agent's log\n" || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("log touched: %q, .prev: %v", logText, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
 )
 
 // PortMap is the file by which PCP's tools (pmlc, pmlogger_check) find a
@@ -13,6 +15,9 @@ import (
 // line; the primary logger also has the symbolic link "primary" to it.
 type PortMap struct {
 	Path, Link string
+	// owned is the map file as written, so that Remove leaves a file
+	// another process has put in its place.
+	owned *ownfile.Owned
 }
 
 // WritePortMap creates the port map file in dir (normally
@@ -47,6 +52,7 @@ func WritePortMap(dir string, pid, port int, host, archive, note string, primary
 		os.Remove(pm.Path)
 		return nil, fmt.Errorf("pmlogger: port map file: %w", err)
 	}
+	pm.owned, _ = ownfile.Own(pm.Path)
 	if primary {
 		link := filepath.Join(dir, "primary")
 		if fi, err := os.Lstat(link); err == nil && fi.Mode()&os.ModeSymlink == 0 {
@@ -83,15 +89,23 @@ type PrimaryError struct{ Msg string }
 
 func (e *PrimaryError) Error() string { return e.Msg }
 
-// Remove deletes the port map file and the primary link, if this logger's.
+// Remove deletes the port map file and the primary link, each only while
+// it is still this logger's: the link pointing at this logger's map file,
+// the map file the one written.
 func (pm *PortMap) Remove() {
 	if pm == nil {
 		return
 	}
 	if pm.Link != "" {
-		if t, err := os.Readlink(pm.Link); err == nil && t == pm.Path {
-			os.Remove(pm.Link)
-		}
+		RemoveLink(pm.Link, pm.Path)
 	}
-	os.Remove(pm.Path)
+	pm.owned.Remove()
+}
+
+// RemoveLink removes the symbolic link at link if it still points at
+// target: a link another logger has made since is its own.
+func RemoveLink(link, target string) {
+	if t, err := os.Readlink(link); err == nil && t == target {
+		os.Remove(link)
+	}
 }

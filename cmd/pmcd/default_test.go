@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -128,7 +129,7 @@ func TestNoArguments(t *testing.T) {
 
 // waitListening waits until something accepts on port, failing if the
 // process exits first.
-func waitListening(t *testing.T, port int, exited <-chan error, stderr *bytes.Buffer) {
+func waitListening(t *testing.T, port int, exited <-chan error, stderr fmt.Stringer) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -139,11 +140,11 @@ func waitListening(t *testing.T, port int, exited <-chan error, stderr *bytes.Bu
 		}
 		select {
 		case err := <-exited:
-			t.Fatalf("pmcd exited: %v\n%s", err, stderr.Bytes())
+			t.Fatalf("pmcd exited: %v\n%s", err, stderr)
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("pmcd not listening on %d: %s", port, stderr.Bytes())
+			t.Fatalf("pmcd not listening on %d: %s", port, stderr)
 		}
 	}
 }

@@ -107,10 +107,23 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		return verify(o.config)
 	}
 
+	// Bind first, as PCP's pmcd does: a pmcd that cannot have its port
+	// (another pmcd has it) must not touch that pmcd's log or pid file,
+	// so its failure goes to standard error and -x's file only.
+	var early []string
+	socks, err := listen(o, func(m string) { early = append(early, m) })
+	if err != nil {
+		startFailed(o, err)
+		return exitError(1)
+	}
+	defer socks.close()
 	logw, closeLog := openLog(o.logPath)
 	defer closeLog()
 	logger := log.New(logw, fmt.Sprintf("pmcd(%d) ", os.Getpid()), log.LstdFlags)
-	err := serve(ctx, o, logger, logw, ready)
+	for _, m := range early {
+		logger.Print(m)
+	}
+	err = serve(ctx, o, logger, logw, socks.ls, ready)
 	if err != nil && !errors.As(err, new(exitError)) {
 		logger.Printf("Error: %v", err)
 		notStarted(o, logger)
@@ -119,7 +132,10 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 }
 
 // verify is pmcd -v: report on the configuration and exit 1 if it has
-// errors.
+// errors or names agents this pmcd could not start (each reported once:
+// a DSO with no Go agent, a program that is not there). PCP's pmcd -v
+// only parses, since it loads nothing; a check that passed a file whose
+// agents cannot run would mislead here, where most DSOs have no agent.
 func verify(path string) error {
 	if path == "" {
 		return nil // the built-in configuration
@@ -134,46 +150,19 @@ func verify(path string) error {
 		fmt.Fprintln(os.Stderr, err)
 		return exitError(1)
 	}
+	problems := pmcd.CheckAgents(conf)
+	for _, p := range problems {
+		fmt.Fprintln(os.Stderr, p)
+	}
+	if len(problems) > 0 {
+		return exitError(1)
+	}
 	return nil
 }
 
-// openLog opens pmcd's log, as PCP's pmcd does with a header naming the
-// host and time; standard error serves when it cannot be created.
-func openLog(path string) (io.Writer, func()) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pmcd: cannot open log %s: %v; logging to standard error\n", path, err)
-		return os.Stderr, func() {}
-	}
-	host, _ := os.Hostname()
-	fmt.Fprintf(f, "Log for pmcd on %s started %s\n\n", host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
-	return f, func() {
-		fmt.Fprintf(f, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
-		f.Close()
-	}
-}
-
-// notStarted writes PCP's note of a failed start, with the log, to -x's
-// file.
-func notStarted(o *options, logger *log.Logger) {
-	logger.Printf("pmcd not started due to errors!")
-	f, err := os.OpenFile(o.fatalPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprint(f, "NOTE: pmcd not started due to errors!  ")
-	data, err := os.ReadFile(o.logPath)
-	if err != nil {
-		fmt.Fprintf(f, "Log file \"%s\" has vanished!\n", o.logPath)
-		return
-	}
-	fmt.Fprintf(f, "Log file \"%s\" contains ...\n%s", o.logPath, data)
-}
-
-// serve loads the namespace and pmcd.conf, listens, and serves until ctx
-// ends, reconfiguring on SIGHUP.
-func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, ready chan<- net.Addr) error {
+// serve loads the namespace and pmcd.conf and serves on listeners until
+// ctx ends, reconfiguring on SIGHUP.
+func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, listeners []net.Listener, ready chan<- net.Addr) error {
 	files := &pmcd.Files{ConfPath: o.config, PMNSPath: o.nsPath}
 	loadNS := func(path string) (*pmns.Tree, error) {
 		return pmns.LoadWith(path, pmns.Options{NoDuplicates: o.uniqNames})
@@ -182,7 +171,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	var err error
 	if o.config == "" {
 		conf = pmcd.DefaultConf()
-		logger.Printf("Info: no -c: built-in configuration, in-process agents pmcd, linux and sample")
+		logger.Printf("Info: no -c: built-in configuration, in-process agents pmcd, linux and sample; stores from local clients only")
 	} else if conf, err = pmcd.LoadConf(o.config); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -212,10 +201,6 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	}
 	files.Remember()
 
-	listeners, err := listen(o, logger)
-	if err != nil {
-		return err
-	}
 	agentDir := confVar("PCP_LOG_DIR", "/var/log/pcp") + "/pmcd"
 	if st, err := os.Stat(agentDir); err != nil || !st.IsDir() {
 		agentDir = ""
@@ -265,15 +250,13 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	if !o.foreground {
 		// Without -f PCP's pmcd records its pid for the rc scripts and
 		// for agents' Install and Remove scripts, which signal it.
-		pidFile := filepath.Join(confVar("PCP_RUN_DIR", "/run/pcp"), "pmcd.pid")
-		if err := os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
-			logger.Printf("Warning: cannot write %s: %v", pidFile, err)
-		} else {
-			defer os.Remove(pidFile)
-		}
+		release := takePIDFile(filepath.Join(confVar("PCP_RUN_DIR", "/run/pcp"), "pmcd.pid"), func(m string) { logger.Print(m) })
+		defer release()
 	}
-	srv.RestartDead(ctx) // starts the agents before the first client
-	logger.Printf("Info: serving %d names and %d agents on %d sockets", tree.Len(), len(conf.Agents), len(listeners))
+	// The agents start before the first client; each that cannot is
+	// logged once and the others serve, as with PCP's pmcd.
+	live := srv.Start(ctx)
+	logger.Printf("Info: serving %d names and %d agents (of %d configured) on %d sockets", tree.Len(), live, len(conf.Agents), len(listeners))
 	if ready != nil {
 		ready <- listeners[0].Addr()
 	}
@@ -289,11 +272,6 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		}()
 	}
 	wg.Wait()
-	for _, l := range listeners {
-		if ul, ok := l.(*net.UnixListener); ok {
-			os.Remove(ul.Addr().String())
-		}
-	}
 	logger.Printf("Info: pmcd Shutdown")
 	select {
 	case err := <-errs:
@@ -306,65 +284,3 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 // startGrace is what an agent has to start before -q's handshake wait
 // begins.
 const startGrace = 2 * time.Second
-
-// listen opens the TCP sockets of -i and -p and the Unix socket of -s.
-// A Unix socket another live pmcd answers on is left to it.
-func listen(o *options, logger *log.Logger) ([]net.Listener, error) {
-	var out []net.Listener
-	ifaces := o.ifaces
-	if len(ifaces) == 0 {
-		ifaces = []string{""}
-	}
-	for _, iface := range ifaces {
-		for _, port := range o.ports {
-			l, err := net.Listen("tcp", net.JoinHostPort(iface, strconv.Itoa(port)))
-			if err != nil && o.local && iface == "::1" {
-				// A host without IPv6 serves local clients on 127.0.0.1.
-				logger.Printf("Warning: no IPv6 loopback: %v", err)
-				continue
-			}
-			if err != nil {
-				for _, o := range out {
-					o.Close()
-				}
-				return nil, fmt.Errorf("cannot listen: %w", err)
-			}
-			out = append(out, l)
-		}
-	}
-	if o.socket != "" {
-		l, err := listenUnix(o.socket)
-		if err != nil {
-			logger.Printf("Warning: no Unix socket: %v", err)
-		} else {
-			out = append(out, l)
-		}
-	}
-	return out, nil
-}
-
-// listenUnix binds the Unix socket for local: clients, removing a stale
-// file first but never one a running pmcd answers on; the socket is open
-// to every user, whose credentials access control then judges.
-func listenUnix(path string) (net.Listener, error) {
-	if _, err := os.Lstat(path); err == nil {
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-			c.Close()
-			return nil, fmt.Errorf("%s is in use by another pmcd", path)
-		}
-		os.Remove(path)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, err
-	}
-	l.(*net.UnixListener).SetUnlinkOnClose(false)
-	if err := os.Chmod(path, 0o777); err != nil {
-		l.Close()
-		return nil, err
-	}
-	return l, nil
-}

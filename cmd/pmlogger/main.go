@@ -24,6 +24,7 @@ import (
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
@@ -247,22 +248,29 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		if name == "" {
 			name = "pmlogger.log"
 		}
-		lf, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
+		// As PCP's pmOpenLog: the old log moved aside to .prev, never
+		// truncated. One another live process writes (another logger
+		// given the same -l) is left alone, and stderr serves.
+		lf, err := ownfile.OpenLog(name)
+		switch {
+		case errors.Is(err, ownfile.ErrInUse):
+			fmt.Fprintf(stderr, "%s: cannot start log file \"%s\": %v; logging to standard error\n", prog, name, err)
+		case err != nil:
 			fmt.Fprintf(stderr, "%s: cannot open log file \"%s\": %v\n", prog, name, err)
 			return 1
+		default:
+			defer lf.Close()
+			// Every exit after this ends the log with its footer, as PCP's.
+			defer func() {
+				fmt.Fprintf(lf, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+			}()
+			logw = lf
+			if stderr == io.Writer(os.Stderr) {
+				syscall.Dup3(int(lf.Fd()), 2, 0)
+			}
+			hn, _ := os.Hostname()
+			fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 		}
-		defer lf.Close()
-		// Every exit after this ends the log with its footer, as PCP's.
-		defer func() {
-			fmt.Fprintf(lf, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
-		}()
-		logw = lf
-		if stderr == io.Writer(os.Stderr) {
-			syscall.Dup3(int(lf.Fd()), 2, 0)
-		}
-		hn, _ := os.Hostname()
-		fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 	}
 	fmt.Fprintf(logw, "[%s] %s(%d) Info: Start\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid())
 
@@ -407,15 +415,18 @@ func (f *flags) ports(logw io.Writer, prog string, port int, host, archive strin
 	}
 	pid := os.Getpid()
 	if f.daemon {
-		pidFile := filepath.Join(runDir, "pmlogger.pid")
-		if err := os.WriteFile(pidFile, []byte(strconv.Itoa(pid)), 0o444); err == nil {
-			f.removes = append(f.removes, func() { os.Remove(pidFile) })
+		// As PCP's, quietly without one when it cannot be written; and
+		// never over, nor removing, one naming another live logger.
+		if pf, err := ownfile.TakePID(filepath.Join(runDir, "pmlogger.pid"), pid); err == nil {
+			f.removes = append(f.removes, func() { pf.Release() })
 		}
 	}
 	ln, sock := pmlogger.ListenLocal(runDir, pid, func(msg string) { fmt.Fprint(logw, msg) })
 	if ln != nil {
 		f.local = ln
-		f.removes = append(f.removes, func() { ln.Close(); os.Remove(sock) })
+		ln.SetUnlinkOnClose(false)
+		owned, _ := ownfile.Own(sock)
+		f.removes = append(f.removes, func() { ln.Close(); owned.Remove() })
 	}
 	pm, err := pmlogger.WritePortMap(filepath.Join(tmp, "pmlogger"), pid, port, host, archive, f.note, f.primary)
 	if pm != nil {
@@ -436,7 +447,7 @@ func (f *flags) ports(logw io.Writer, prog string, port int, host, archive strin
 				return 1
 			}
 		} else {
-			f.removes = append(f.removes, func() { os.Remove(link) })
+			f.removes = append(f.removes, func() { pmlogger.RemoveLink(link, sock) })
 		}
 	}
 	return 0

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
+)
+
+// logStamp is the time in the prefix of PCP's daemon messages.
+func logStamp() string { return time.Now().Format("Mon Jan _2 15:04:05") }
+
+// openLog starts pmcd's log as PCP's pmcd does, with a header naming the
+// host and time, after moving the previous log aside to .prev. Standard
+// error serves when the log cannot be made, or belongs to another live
+// process (PCP's pmcd beside this one), whose log is left alone.
+func openLog(path string) (w io.Writer, closeLog func()) {
+	f, err := ownfile.OpenLog(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Warning: cannot start log %s: %v; logging to standard error\n",
+			logStamp(), os.Getpid(), path, err)
+		return os.Stderr, func() {}
+	}
+	host, _ := os.Hostname()
+	fmt.Fprintf(f, "Log for pmcd on %s started %s\n\n", host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	return f, func() {
+		fmt.Fprintf(f, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+		f.Close()
+	}
+}
+
+// startFailed reports a start that failed before the log was opened, as
+// PCP's pmcd does: on standard error, and in -x's file the note with
+// whatever the log file holds (not this pmcd's: it was never opened).
+func startFailed(o *options, err error) {
+	fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Error: %v\n", logStamp(), os.Getpid(), err)
+	fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Error: pmcd not started due to errors!\n", logStamp(), os.Getpid())
+	writeFatal(o)
+}
+
+// notStarted writes PCP's note of a failed start to the log and, with
+// the log, to -x's file.
+func notStarted(o *options, logger interface{ Printf(string, ...any) }) {
+	logger.Printf("pmcd not started due to errors!")
+	writeFatal(o)
+}
+
+// writeFatal writes PCP's note of a failed start, with the log's text, to
+// -x's file (by default the terminal).
+func writeFatal(o *options) {
+	f, err := os.OpenFile(o.fatalPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprint(f, "NOTE: pmcd not started due to errors!  ")
+	data, err := os.ReadFile(o.logPath)
+	if err != nil {
+		fmt.Fprintf(f, "Log file \"%s\" has vanished!\n", o.logPath)
+		return
+	}
+	fmt.Fprintf(f, "Log file \"%s\" contains ...\n%s", o.logPath, data)
+}
+
+// takePIDFile writes pmcd's pid where PCP's scripts look for it, unless
+// the file names another live process (PCP's pmcd, when this one runs
+// beside it on another port): that file is left alone and this pmcd has
+// none. The release function removes the file only while it is still
+// this pmcd's.
+func takePIDFile(path string, warn func(string)) func() {
+	p, err := ownfile.TakePID(path, os.Getpid())
+	if err != nil {
+		warn(fmt.Sprintf("Warning: no pid file: %v", err))
+		return func() {}
+	}
+	return func() {
+		if err := p.Release(); err != nil {
+			warn(fmt.Sprintf("Warning: pid file: %v", err))
+		}
+	}
+}

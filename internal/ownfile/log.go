@@ -1,0 +1,34 @@
+package ownfile
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// OpenLog starts a daemon's log at path as libpcp's pmOpenLog does: the
+// previous log is moved aside to path+".prev" (replacing an older .prev)
+// and a new file is created, so nothing is ever truncated and a process
+// still writing to the old log goes on writing to the .prev. It refuses,
+// with an *InUseError and nothing touched, when another live process
+// holds path or its .prev open: moving a running daemon's log aside, or
+// deleting the .prev it was moved to, would hide or lose what it writes.
+// Where open files cannot be examined (not Linux, or another user's
+// processes) nobody is taken to hold them.
+func OpenLog(path string) (*os.File, error) {
+	prev := path + ".prev"
+	for _, p := range []string{path, prev} {
+		if pid := holder(p); pid > 0 {
+			return nil, &InUseError{Path: p, PID: pid, How: "holds it open"}
+		}
+	}
+	if err := os.Remove(prev); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.Rename(path, prev); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	// O_EXCL: a file that appeared since (another daemon starting at
+	// the same moment) is its log, not to be truncated.
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+}

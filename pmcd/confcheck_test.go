@@ -1,0 +1,38 @@
+package pmcd
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCheckAgents: the lines this pmcd cannot start are those of a DSO
+// no Go agent registers and of a program that is not there; pmcd's own
+// agent, a registered DSO, an existing program and a socket agent with
+// no program are fine.
+func TestCheckAgents(t *testing.T) {
+	c, err := ParseConf(strings.NewReader(`pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so
+trivial 250 dso trivial_init /var/lib/pcp/pmdas/trivial/pmda_trivial.so
+jbd2 122 dso jbd2_init /var/lib/pcp/pmdas/jbd2/pmda_jbd2.so
+ok 124 pipe binary /bin/sh -c true
+gone 125 pipe binary /nonexistent/pmdagone -d 125
+sock 126 socket inet 4000
+sockgone 127 socket unix /tmp/x.socket /nonexistent/pmdasock
+`), "pmcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"jbd2":     `pmcd config[line 3]: Error: agent "jbd2" (domain 122) cannot be started: no Go agent has the DSO entry point "jbd2_init" (/var/lib/pcp/pmdas/jbd2/pmda_jbd2.so is not loaded)`,
+		"gone":     `pmcd config[line 5]: Error: agent "gone" (domain 125) cannot be started: exec: "/nonexistent/pmdagone": stat /nonexistent/pmdagone: no such file or directory`,
+		"sockgone": `pmcd config[line 7]: Error: agent "sockgone" (domain 127) cannot be started: exec: "/nonexistent/pmdasock": stat /nonexistent/pmdasock: no such file or directory`,
+	}
+	got := CheckAgents(c)
+	if len(got) != len(want) {
+		t.Errorf("%d problems, want %d: %v", len(got), len(want), got)
+	}
+	for _, p := range got {
+		if p.String() != want[p.Agent.Name] {
+			t.Errorf("got  %s\nwant %s", p, want[p.Agent.Name])
+		}
+	}
+}
