@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what gopcp's tests compare against: Debian's PCP 6 (pcp,
-# pcp-testsuite for its QA archives, libpcp3-dev for C reference harnesses),
-# tshark, and the compressors whose output the archive tests read (ncompress
-# for compress(1)'s .Z, bzip2, xz-utils). Safe to run again: it does nothing
-# when all is present.
+# pcp-testsuite for its QA archives, libpcp3-dev and libpcp-mmv1-dev for C
+# reference harnesses), tshark, and the compressors whose output the archive
+# tests read (ncompress for compress(1)'s .Z, bzip2, xz-utils). Safe to run
+# again: it does nothing when all is present.
 #
 # PCP's postinst asks systemd to start pmcd and pmlogger, which fails on
 # machines without systemd. While installing we put a no-op systemctl first
@@ -11,7 +11,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev python3-pcp tshark ncompress bzip2 xz-utils)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev python3-pcp tshark ncompress bzip2 xz-utils)
 
 installed() {
 	local p
