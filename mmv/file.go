@@ -1,0 +1,147 @@
+package mmv
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// generation is libpcp_mmv's generation number, seconds in the high half
+// and microseconds in the low, made to increase strictly so that two
+// rewrites in one microsecond still differ.
+func generation(prev uint64) uint64 {
+	now := time.Now()
+	g := uint64(now.Unix())<<32 | uint64(now.Nanosecond()/1000)
+	if g <= prev {
+		g = prev + 1
+	}
+	return g
+}
+
+// rewrite writes the registry's whole file anew and moves every handle
+// into it. The file is built under a hidden name (pmdammv skips names
+// starting with '.'), its second generation number set only once it is
+// complete, and then renamed over the old file, so a reader never takes a
+// half-written file: it sees the old file or the new one, and a reader
+// holding the old one sees its generation change and reloads.
+func (r *Registry) rewrite() error {
+	if !r.started {
+		return nil
+	}
+	img, lay := r.build(int32(os.Getpid()))
+	gen := generation(r.gen)
+	le.PutUint64(img[hdrG1:], gen)
+
+	tmp, err := os.CreateTemp(r.dir, "."+r.name+".")
+	if err != nil {
+		return fmt.Errorf("mmv: %w", err)
+	}
+	tmpName := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmpName)
+		return fmt.Errorf("mmv: %s: %w", r.Path(), err)
+	}
+	// The file is 0644 whatever the umask, as libpcp_mmv makes it, so
+	// that pmdammv (running as another user) can read it.
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Truncate(int64(len(img))); err != nil {
+		return fail(err)
+	}
+	b, err := syscall.Mmap(int(tmp.Fd()), 0, len(img), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		return fail(err)
+	}
+	tmp.Close()
+	copy(b, img)
+
+	type prev struct {
+		v *diskValue
+		s *[StringSize]byte
+	}
+	var undo []prev
+	for k, m := range r.metrics {
+		additive := m.sem == SemCounter || m.typ == Elapsed
+		for j, c := range m.cells {
+			d := (*diskValue)(unsafe.Pointer(&b[lay.valueOff[k][j]]))
+			var s *[StringSize]byte
+			if m.typ == String {
+				s = (*[StringSize]byte)(unsafe.Pointer(&b[lay.strOff[k][j]]))
+			}
+			undo = append(undo, prev{c.v.Load(), c.s.Load()})
+			c.moveTo(d, s, additive)
+		}
+	}
+	atomic.StoreUint64((*uint64)(unsafe.Pointer(&b[hdrG2])), gen)
+
+	if err := os.Rename(tmpName, r.Path()); err != nil {
+		n := 0
+		for _, m := range r.metrics {
+			for _, c := range m.cells {
+				c.moveTo(undo[n].v, undo[n].s, m.sem == SemCounter || m.typ == Elapsed)
+				n++
+			}
+		}
+		unmap(b)
+		os.Remove(tmpName)
+		return fmt.Errorf("mmv: %w", err)
+	}
+	if r.cur != nil {
+		// A reader still mapping the replaced file sees it in flux and
+		// looks again.
+		atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.cur[hdrG2])), 0)
+		r.old = append(r.old, r.cur)
+	}
+	r.cur, r.gen = b, gen
+	return nil
+}
+
+func unmap(b []byte) error { return syscall.Munmap(b) }
+
+// maxScan bounds the files clustersInDir reads.
+const maxScan = 4096
+
+// clustersInDir returns the clusters other MMV files in dir claim in their
+// headers, to keep a derived cluster off them and refuse a given one that
+// collides: pmdammv serves only the first of two files with one cluster.
+// Files pmdammv would skip (hidden, not regular, not MMV) are skipped.
+func clustersInDir(dir, self string) (map[uint32]bool, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mmv: %w", err)
+	}
+	taken := map[uint32]bool{}
+	for i, e := range ents {
+		if i >= maxScan {
+			break
+		}
+		if e.Name() == self || e.Name()[0] == '.' || !e.Type().IsRegular() {
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var h [HeaderSize]byte
+		_, err = io.ReadFull(f, h[:])
+		f.Close()
+		if err != nil || !bytes.Equal(h[:4], []byte(Magic)) {
+			continue
+		}
+		if v := le.Uint32(h[hdrVersion:]); v < Version1 || v > Version3 {
+			continue
+		}
+		if c := le.Uint32(h[hdrCluster:]); c != 0 {
+			taken[c] = true
+		}
+	}
+	return taken, nil
+}
