@@ -11,10 +11,10 @@ import (
 // same order.
 
 var (
-	none  = pcp.Units{}
-	kbps  = pcp.Units{DimSpace: 1, DimTime: -1, ScaleSpace: pcp.SpaceKByte, ScaleTime: pcp.TimeSec}
-	ones  = pcp.Units{DimCount: 1}
-	usec  = pcp.Units{DimTime: 1, ScaleTime: pcp.TimeUSec}
+	none = pcp.Units{}
+	kbps = pcp.Units{DimSpace: 1, DimTime: -1, ScaleSpace: pcp.SpaceKByte, ScaleTime: pcp.TimeSec}
+	ones = pcp.Units{DimCount: 1}
+	usec = pcp.Units{DimTime: 1, ScaleTime: pcp.TimeUSec}
 )
 
 type scenario struct {
