@@ -34,6 +34,7 @@ func (r *Registry) rewrite() error {
 	if !r.started {
 		return nil
 	}
+	r.settle()
 	img, lay := r.build(int32(os.Getpid()))
 	gen := generation(r.gen)
 	le.PutUint64(img[hdrG1:], gen)
@@ -68,6 +69,7 @@ func (r *Registry) rewrite() error {
 		s *[StringSize]byte
 	}
 	var undo []prev
+	var moved []*straggler
 	for k, m := range r.metrics {
 		additive := m.sem == SemCounter || m.typ == Elapsed
 		for j, c := range m.cells {
@@ -77,7 +79,9 @@ func (r *Registry) rewrite() error {
 				s = (*[StringSize]byte)(unsafe.Pointer(&b[lay.strOff[k][j]]))
 			}
 			undo = append(undo, prev{c.v.Load(), c.s.Load()})
-			c.moveTo(d, s, additive)
+			if st := c.moveTo(d, s, additive); st != nil {
+				moved = append(moved, st)
+			}
 		}
 	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&b[hdrG2])), gen)
@@ -101,7 +105,20 @@ func (r *Registry) rewrite() error {
 		r.old = append(r.old, r.cur)
 	}
 	r.cur, r.gen = b, gen
+	r.stragglers = moved
+	r.settle()
 	return nil
+}
+
+// settle carries late updates from the previous homes of additive values
+// into the current ones. It runs after each move, again before the next
+// rewrite and at Close, so an update that a writer started before a move
+// and finished after it is counted, unless it lands after the next
+// rewrite has begun.
+func (r *Registry) settle() {
+	for _, s := range r.stragglers {
+		s.settle()
+	}
 }
 
 func unmap(b []byte) error { return syscall.Munmap(b) }

@@ -49,6 +49,8 @@ type Registry struct {
 	gen     uint64
 	cur     []byte   // the mapping of the file readers see
 	old     [][]byte // mappings replaced by rewrites, unmapped by Close
+
+	stragglers []*straggler // additive values' previous homes, see settle
 }
 
 // label is a checked label, ready to write.
@@ -484,6 +486,8 @@ func (r *Registry) Close() error {
 		return nil
 	}
 	r.closed = true
+	r.settle()
+	r.stragglers = nil
 	for _, m := range r.metrics {
 		for _, c := range m.cells {
 			c.detach()

@@ -241,30 +241,26 @@ func addFloat32(p *uint32, f float32) {
 	}
 }
 
-// moveTo points the handle at a new home (a rewritten file, or its own
-// memory after Close) and carries the value there. The new home is fresh
-// (zero) but may already take updates from writers that loaded the new
-// pointer: additive values (counters, elapsed time) have the old value
-// added, others take the old value only if still untouched. An update
-// from a writer that loaded the old pointer just before the move and
-// stores just after the carry is lost.
-func (v *Value) moveTo(d *diskValue, slot *[StringSize]byte, additive bool) {
+// moveTo points the handle at a new home (a rewritten file) and carries
+// the value there. The new home is fresh (zero) but may already take
+// updates from writers that loaded the new pointer: an additive value
+// (counter, elapsed time) has the old value added, others take the old
+// value only if still untouched. Writers that loaded the old pointer just
+// before the move may still add to the old home afterwards; for an
+// additive value moveTo returns a straggler that settles those late
+// updates into the new home.
+func (v *Value) moveTo(d *diskValue, slot *[StringSize]byte, additive bool) *straggler {
 	old := v.v.Swap(d)
 	if old == d {
-		return
+		return nil
 	}
-	wide := v.typ != Int32 && v.typ != Uint32 && v.typ != Float
+	var st *straggler
 	switch {
 	case v.typ == String:
-	case additive && v.typ == Double:
-		addFloat64(&d.atom, math.Float64frombits(atomic.LoadUint64(&old.atom)))
-	case additive && v.typ == Float:
-		addFloat32(lo32(d), math.Float32frombits(atomic.LoadUint32(lo32(old))))
-	case additive && wide:
-		atomic.AddUint64(&d.atom, atomic.LoadUint64(&old.atom))
 	case additive:
-		atomic.AddUint32(lo32(d), atomic.LoadUint32(lo32(old)))
-	case wide:
+		st = &straggler{c: v, old: old, snap: v.bits(old)}
+		st.apply(d, 0, st.snap)
+	case v.wide():
 		atomic.CompareAndSwapUint64(&d.atom, 0, atomic.LoadUint64(&old.atom))
 	default:
 		atomic.CompareAndSwapUint32(lo32(d), 0, atomic.LoadUint32(lo32(old)))
@@ -278,6 +274,52 @@ func (v *Value) moveTo(d *diskValue, slot *[StringSize]byte, additive bool) {
 		*slot = *prev
 		atomic.StoreUint32(lo32(d), atomic.LoadUint32(lo32(old)))
 		v.smu.Unlock()
+	}
+	return st
+}
+
+func (v *Value) wide() bool { return v.typ != Int32 && v.typ != Uint32 && v.typ != Float }
+
+// bits loads the value's bits from d.
+func (v *Value) bits(d *diskValue) uint64 {
+	if v.wide() {
+		return atomic.LoadUint64(&d.atom)
+	}
+	return uint64(atomic.LoadUint32(lo32(d)))
+}
+
+// straggler is an additive value's previous home after a move, and the
+// value it held when carried.
+type straggler struct {
+	c    *Value
+	old  *diskValue
+	snap uint64
+}
+
+// settle adds to the value's current home whatever reached the old home
+// since the carry.
+func (s *straggler) settle() {
+	now := s.c.bits(s.old)
+	if now == s.snap {
+		return
+	}
+	s.c.apply(s.c.v.Load(), s.snap, now)
+	s.snap = now
+}
+
+// apply adds the difference between two loads of the value's bits to d.
+func (s *straggler) apply(d *diskValue, from, to uint64) { s.c.apply(d, from, to) }
+
+func (v *Value) apply(d *diskValue, from, to uint64) {
+	switch v.typ {
+	case Double:
+		addFloat64(&d.atom, math.Float64frombits(to)-math.Float64frombits(from))
+	case Float:
+		addFloat32(lo32(d), math.Float32frombits(uint32(to))-math.Float32frombits(uint32(from)))
+	case Int32, Uint32:
+		atomic.AddUint32(lo32(d), uint32(to)-uint32(from))
+	default:
+		atomic.AddUint64(&d.atom, to-from)
 	}
 }
 

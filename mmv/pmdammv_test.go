@@ -1,0 +1,108 @@
+package mmv
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+)
+
+// startMMVBed starts PCP's pmcd with PCP's pmdammv as a DSO agent and
+// returns it with the mmv directory of its private PCP_TMP_DIR.
+func startMMVBed(t *testing.T) (*testbed.PMCD, string) {
+	t.Helper()
+	if _, err := os.Stat("/var/lib/pcp/pmdas/mmv/pmda_mmv.so"); err != nil {
+		testbed.Need(t)
+		t.Skip("unreachable") // Need skips or fails when PCP is missing
+	}
+	bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
+		testbed.PMCDAgent(),
+		testbed.DSOAgent("mmv", 70, "/var/lib/pcp/pmdas/mmv/pmda_mmv.so", "mmv_init", "/var/lib/pcp/pmdas/mmv/root_mmv"),
+	}})
+	dir := filepath.Join(bed.Dir(), "tmp", "mmv")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bed, dir
+}
+
+// served is what PCP's tools see of the mmv agent, after making it
+// rescan its directory.
+func served(t *testing.T, bed *testbed.PMCD) string {
+	t.Helper()
+	if r := bed.Run("pmstore", "mmv.control.reload", "1"); r.Err != nil {
+		t.Fatalf("pmstore: %v\n%s", r.Err, r.Stderr)
+	}
+	r := bed.Run("pminfo", "-dfTl", "mmv")
+	if r.Err != nil {
+		t.Fatalf("pminfo: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
+	}
+	return r.Stdout
+}
+
+// TestPMDAMMVServesSame has PCP's pmdammv, under a private PCP pmcd, serve
+// a file written by libpcp_mmv and then the same registry written by this
+// package: names, PMIDs, instance domains, descriptors, help text, labels,
+// values and missing values must be the same.
+func TestPMDAMMVServesSame(t *testing.T) {
+	writer := writerHarness(t)
+	bed, dir := startMMVBed(t)
+	path := filepath.Join(dir, "acme")
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			// The C writer stays alive while it is read, so that a
+			// Process-flagged file is not dropped as its owner's.
+			cmd := exec.Command(writer, sc.name, path, "wait")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stderr = os.Stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 6)
+			if _, err := io.ReadFull(stdout, buf); err != nil || string(buf) != "ready\n" {
+				stdin.Close()
+				cmd.Wait()
+				t.Fatalf("writer did not start: %v %q", err, buf)
+			}
+			want := served(t, bed)
+			stdin.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(path)
+
+			r := sc.run(t, dir, "acme")
+			got := served(t, bed)
+			r.Close()
+			os.Remove(path)
+			if !strings.Contains(want, "mmv.") || strings.Count(want, "\n") < 10 {
+				t.Fatalf("pmdammv served too little of libpcp_mmv's file:\n%s", want)
+			}
+			if showServed {
+				t.Logf("served:\n%s", got)
+			}
+			if got != want {
+				t.Errorf("pmdammv serves our file differently\n--- libpcp_mmv\n%s\n--- ours\n%s\n%s", want, got, lineDiff(want, got))
+			}
+		})
+	}
+}
+
+func init() {
+	if os.Getenv("MMV_SHOW") != "" {
+		showServed = true
+	}
+}
+
+var showServed bool // MMV_SHOW=1 logs what pmdammv served
