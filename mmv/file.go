@@ -84,6 +84,9 @@ func (r *Registry) rewrite() error {
 			}
 		}
 	}
+	for _, st := range moved {
+		st.settle()
+	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&b[hdrG2])), gen)
 
 	if err := os.Rename(tmpName, r.Path()); err != nil {
@@ -105,16 +108,17 @@ func (r *Registry) rewrite() error {
 		r.old = append(r.old, r.cur)
 	}
 	r.cur, r.gen = b, gen
-	r.stragglers = moved
+	r.stragglers = append(r.stragglers, moved...)
 	r.settle()
 	return nil
 }
 
 // settle carries late updates from the previous homes of additive values
-// into the current ones. It runs after each move, again before the next
-// rewrite and at Close, so an update that a writer started before a move
-// and finished after it is counted, unless it lands after the next
-// rewrite has begun.
+// into the current ones. It runs after each move, again before every
+// later rewrite and at Close, so an update that a writer started before a
+// move and finished after it is counted, and counted once. Previous homes
+// stay mapped until Close for this (rewrites are meant to be rare: a
+// metric or instance added now and then, not per update).
 func (r *Registry) settle() {
 	for _, s := range r.stragglers {
 		s.settle()
