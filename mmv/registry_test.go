@@ -110,7 +110,10 @@ func TestValidation(t *testing.T) {
 			_, err := r.Counter("a", MetricOptions{Labels: []Label{{Name: "x", Value: `"` + strings.Repeat("v", 237) + `"`}}})
 			return err
 		}, ErrTooBig},
-		{"histogram bounds", func(r *Registry) error { _, err := r.Histogram("h", HistogramOptions{Bounds: []float64{2, 1}}); return err }, ErrInvalid},
+		{"histogram bounds", func(r *Registry) error {
+			_, err := r.Histogram("h", HistogramOptions{Bounds: []float64{2, 1}})
+			return err
+		}, ErrInvalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
