@@ -106,3 +106,50 @@ func init() {
 }
 
 var showServed bool // MMV_SHOW=1 logs what pmdammv served
+
+// TestPMDAMMVNoticesRewrite: metrics and instances added after Start
+// reach PCP's pmdammv without any prompting (no mmv.control.reload): it
+// sees the old file's generation change and rescans.
+func TestPMDAMMVNoticesRewrite(t *testing.T) {
+	bed, dir := startMMVBed(t)
+	r, err := New("live", Options{Dir: dir, Cluster: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	first, _ := r.Counter("first", MetricOptions{Item: 1})
+	d, _ := r.AddInDom([]Instance{{ID: 1, Name: "one"}}, InDomOptions{Serial: 1})
+	per, _ := r.CounterVec("per", d, MetricOptions{Item: 2})
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first.Add(5)
+	fetch := func(names ...string) string {
+		t.Helper()
+		res := bed.Run("pminfo", append([]string{"-f"}, names...)...)
+		if res.Err != nil {
+			t.Fatalf("pminfo: %v\n%s%s", res.Err, res.Stdout, res.Stderr)
+		}
+		return res.Stdout
+	}
+	if got := fetch("mmv.live.first"); !strings.Contains(got, "value 5") {
+		t.Fatalf("before the rewrite:\n%s", got)
+	}
+	second, err := r.Gauge("second", MetricOptions{Item: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Set(2.5)
+	if err := d.AddInstance(Instance{ID: 2, Name: "two"}); err != nil {
+		t.Fatal(err)
+	}
+	two, _ := per.At(2)
+	two.Add(9)
+	first.Inc()
+	got := fetch("mmv.live.first", "mmv.live.second", "mmv.live.per")
+	for _, want := range []string{"value 6", "value 2.5", `inst [2 or "two"] value 9`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after the rewrite, no %q in:\n%s", want, got)
+		}
+	}
+}
