@@ -153,3 +153,30 @@ func TestPMDAMMVNoticesRewrite(t *testing.T) {
 		}
 	}
 }
+
+// TestPMDAMMVServesRuntime: PCP's pmdammv serves every metric
+// ExportRuntime writes (no name refused, no item dropped as a duplicate).
+func TestPMDAMMVServesRuntime(t *testing.T) {
+	bed, dir := startMMVBed(t)
+	r, _ := New("gorun", Options{Dir: dir})
+	if _, err := ExportRuntime(r, "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	res := bed.Run("pminfo", "mmv.gorun")
+	if res.Err != nil {
+		t.Fatalf("pminfo: %v\n%s", res.Err, res.Stderr)
+	}
+	served := strings.Fields(res.Stdout)
+	want := len(readDecoded(t, r.Path()).Metrics)
+	if len(served) != want {
+		t.Errorf("pmdammv serves %d names, the file holds %d metrics", len(served), want)
+	}
+	res = bed.Run("pminfo", "-f", "mmv.gorun.go.sched.goroutines.goroutines")
+	if res.Err != nil || !strings.Contains(res.Stdout, "value ") {
+		t.Errorf("goroutines: %v\n%s%s", res.Err, res.Stdout, res.Stderr)
+	}
+}
