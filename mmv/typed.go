@@ -241,3 +241,13 @@ func (h *Histogram) Observe(f float64) {
 	h.count.Inc()
 	addFloat64(&h.sum.v.Load().atom, f)
 }
+
+// CounterOf views a Uint64 value as a Counter (for a metric made with
+// AddMetric). For a value of any other type it returns a counter that
+// belongs to no file.
+func CounterOf(v *Value) Counter {
+	if v == nil || v.typ != Uint64 {
+		return Counter{v: newCell(Uint64)} // a detached counter, not in any file
+	}
+	return Counter{v}
+}
