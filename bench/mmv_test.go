@@ -61,13 +61,12 @@ func mmvGoCases(m *mmv.Metric) []struct {
 	fn   func(b *testing.B)
 } {
 	v := m.Value()
-	var c mmv.Counter
 	return []struct {
 		name string
 		fn   func(b *testing.B)
 	}{
 		{"Counter.Inc", func(b *testing.B) {
-			c = counterOf(m)
+			c := counterOf(m)
 			for b.Loop() {
 				c.Inc()
 			}
