@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
 )
 
@@ -15,9 +16,9 @@ import (
 // returns it with the mmv directory of its private PCP_TMP_DIR.
 func startMMVBed(t *testing.T) (*testbed.PMCD, string) {
 	t.Helper()
+	testbed.Need(t)
 	if _, err := os.Stat("/var/lib/pcp/pmdas/mmv/pmda_mmv.so"); err != nil {
-		testbed.Need(t)
-		t.Skip("unreachable") // Need skips or fails when PCP is missing
+		pcptest.Missing(t, "PCP's pmda_mmv.so is not installed")
 	}
 	bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(),
