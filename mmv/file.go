@@ -65,8 +65,9 @@ func (r *Registry) rewrite() error {
 	copy(b, img)
 
 	type prev struct {
-		v *diskValue
-		s *[StringSize]byte
+		v  *diskValue
+		s  *[StringSize]byte
+		st *straggler
 	}
 	var undo []prev
 	var moved []*straggler
@@ -78,10 +79,11 @@ func (r *Registry) rewrite() error {
 			if m.typ == String {
 				s = (*[StringSize]byte)(unsafe.Pointer(&b[lay.strOff[k][j]]))
 			}
-			undo = append(undo, prev{c.v.Load(), c.s.Load()})
-			if st := c.moveTo(d, s, additive); st != nil {
-				moved = append(moved, st)
+			p := prev{v: c.v.Load(), s: c.s.Load()}
+			if p.st = c.moveTo(d, s, additive); p.st != nil {
+				moved = append(moved, p.st)
 			}
+			undo = append(undo, p)
 		}
 	}
 	for _, st := range moved {
@@ -93,11 +95,12 @@ func (r *Registry) rewrite() error {
 		n := 0
 		for _, m := range r.metrics {
 			for _, c := range m.cells {
-				c.moveTo(undo[n].v, undo[n].s, m.sem == SemCounter || m.typ == Elapsed)
+				c.moveBack(undo[n].v, undo[n].s, undo[n].st)
 				n++
 			}
 		}
-		unmap(b)
+		// Kept mapped: a writer may still hold a pointer into it.
+		r.old = append(r.old, b)
 		os.Remove(tmpName)
 		return fmt.Errorf("mmv: %w", err)
 	}

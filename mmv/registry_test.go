@@ -317,3 +317,45 @@ func TestUpdatesBeforeStartCarried(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestFailedRewriteKeepsValues: when a rewrite cannot put its file in
+// place (here the name is taken by a directory), the addition is refused,
+// the old file stays, and every handle keeps its value and its updates.
+func TestFailedRewriteKeepsValues(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := New("fail", Options{Dir: dir})
+	c, _ := r.Counter("c", MetricOptions{})
+	g, _ := r.Gauge("g", MetricOptions{})
+	s, _ := r.Text("s", MetricOptions{})
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c.Add(5)
+	g.Set(2)
+	s.Set("kept")
+	// Move the live file aside and put a non-empty directory in its place.
+	aside := filepath.Join(dir, "aside")
+	if err := os.Rename(r.Path(), aside); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(r.Path(), "x"), 0o755)
+	if _, err := r.Counter("more", MetricOptions{}); err == nil {
+		t.Fatal("rewrite over a directory succeeded")
+	}
+	c.Inc()
+	if c.Load() != 6 || g.Load() != 2 || s.Load() != "kept" {
+		t.Fatalf("after the failed rewrite: %d %v %q", c.Load(), g.Load(), s.Load())
+	}
+	if got := readDecoded(t, aside).print(""); got != "c = 6\ng = 2\ns = \"kept\"\n" {
+		t.Errorf("the live file after the failed rewrite:\n%s", got)
+	}
+	os.RemoveAll(r.Path())
+	if _, err := r.Counter("more", MetricOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	c.Inc()
+	if got := readDecoded(t, r.Path()).print(""); got != "c = 7\ng = 2\nmore = 0\ns = \"kept\"\n" {
+		t.Errorf("after a rewrite that worked:\n%s", got)
+	}
+}

@@ -323,6 +323,36 @@ func (v *Value) apply(d *diskValue, from, to uint64) {
 	}
 }
 
+// moveBack undoes moveTo after a failed rewrite. The previous home still
+// holds what was carried from it (and any late updates, already settled
+// into the new home up to st.snap); what the new home gained beyond that
+// is added back for an additive value, and the latest value copied for
+// the rest.
+func (v *Value) moveBack(prev *diskValue, prevSlot *[StringSize]byte, st *straggler) {
+	cur := v.v.Swap(prev)
+	if cur == prev {
+		return
+	}
+	switch {
+	case v.typ == String:
+		v.smu.Lock()
+		if slot := v.s.Swap(prevSlot); slot != nil && prevSlot != nil {
+			*prevSlot = *slot
+		}
+		atomic.StoreUint32(lo32(prev), atomic.LoadUint32(lo32(cur)))
+		v.smu.Unlock()
+	case st != nil:
+		v.apply(prev, st.snap, v.bits(cur))
+	case v.wide():
+		atomic.StoreUint64(&prev.atom, atomic.LoadUint64(&cur.atom))
+	default:
+		atomic.StoreUint32(lo32(prev), atomic.LoadUint32(lo32(cur)))
+	}
+	if v.typ == Elapsed {
+		atomic.StoreInt64(&prev.extra, atomic.LoadInt64(&cur.extra))
+	}
+}
+
 // detach moves the handle back to its own memory, keeping the value.
 func (v *Value) detach() {
 	cur := v.v.Load()
