@@ -407,40 +407,42 @@ func deriveCluster(name string, taken map[uint32]bool) uint32 {
 	return c
 }
 
-// Value returns the handle of a metric's single value, or of its value
-// for the instance id when it has an instance domain; nil when there is
-// no such value.
-func (m *Metric) Value(id ...int32) *Value {
+// Value returns the handle of a metric's single value, or nil when the
+// metric has an instance domain (see Instance).
+func (m *Metric) Value() *Value {
+	if m.indom != nil {
+		return nil
+	}
+	return m.cells[0] // a single-valued metric's cell never changes
+}
+
+// Instance returns the handle of the metric's value for the instance id,
+// or nil when the metric has no instance domain or the domain has no such instance.
+func (m *Metric) Instance(id int32) *Value {
 	m.r.mu.Lock()
 	defer m.r.mu.Unlock()
 	if m.indom == nil {
-		if len(id) != 0 {
-			return nil
-		}
-		return (*Value)(m.cells[0])
-	}
-	if len(id) != 1 {
 		return nil
 	}
 	for k, i := range m.indom.insts {
-		if i.ID == id[0] {
-			return (*Value)(m.cells[k])
+		if i.ID == id {
+			return m.cells[k]
 		}
 	}
 	return nil
 }
 
-// ValueByName returns the handle of a metric's value for the instance
-// named, or nil.
-func (m *Metric) ValueByName(inst string) *Value {
+// InstanceByName returns the handle of the metric's value for the
+// instance named, or nil.
+func (m *Metric) InstanceByName(name string) *Value {
 	m.r.mu.Lock()
 	defer m.r.mu.Unlock()
 	if m.indom == nil {
 		return nil
 	}
 	for k, i := range m.indom.insts {
-		if i.Name == inst {
-			return (*Value)(m.cells[k])
+		if i.Name == name {
+			return m.cells[k]
 		}
 	}
 	return nil

@@ -77,7 +77,7 @@ func ExportRuntime(r *Registry, prefix string) (*Runtime, error) {
 			}
 			vals := make([]*Value, len(insts))
 			for k := range insts {
-				vals[k] = m.Value(int32(k))
+				vals[k] = m.Instance(int32(k))
 			}
 			rt.samples = append(rt.samples, metrics.Sample{Name: d.Name})
 			rt.values = append(rt.values, nil)

@@ -86,11 +86,11 @@ func scenarioV1(t testing.TB, dir, file string, flags Flags) *Registry {
 	i32.Value().Set(-17)
 	u32.Value().SetFloat(4000000000)
 	i64.Value().SetFloat(-1234567890123)
-	fl.ValueByName("q10").SetFloat(1.5)
-	fl.ValueByName("q20").SetFloat(-0.25)
+	fl.InstanceByName("q10").SetFloat(1.5)
+	fl.InstanceByName("q20").SetFloat(-0.25)
 	db.Value().AddFloat(2.75)
 	text.Value().SetString("hello, world")
-	texts.ValueByName("q10").SetString("ten")
+	texts.InstanceByName("q10").SetString("ten")
 	el.Add(123456)
 	missing.Value().SetSentinel()
 	return r
@@ -109,7 +109,7 @@ func scenarioV2(t testing.TB, dir, file string, flags Flags) *Registry {
 	if err := r.Start(); err != nil {
 		t.Fatal(err)
 	}
-	m.ValueByName(longInst).Add(9)
+	m.InstanceByName(longInst).Add(9)
 	s.Set("v2")
 	return r
 }

@@ -66,7 +66,7 @@ type Vec[H any] struct {
 // At returns the handle for the instance id; ok is false when the domain
 // has no such instance.
 func (v *Vec[H]) At(id int32) (h H, ok bool) {
-	if x := v.m.Value(id); x != nil {
+	if x := v.m.Instance(id); x != nil {
 		return v.wrap(x), true
 	}
 	return h, false
@@ -74,7 +74,7 @@ func (v *Vec[H]) At(id int32) (h H, ok bool) {
 
 // With returns the handle for the instance named.
 func (v *Vec[H]) With(name string) (h H, ok bool) {
-	if x := v.m.ValueByName(name); x != nil {
+	if x := v.m.InstanceByName(name); x != nil {
 		return v.wrap(x), true
 	}
 	return h, false
