@@ -30,8 +30,8 @@ type Value struct {
 	typ Type
 	smu sync.Mutex // serializes string writers, which copy many bytes
 
-	home    diskValue        // where updates go before Start and after Close
-	homeStr [StringSize]byte // likewise for a string
+	home    diskValue         // where updates go before Start and after Close
+	homeStr *[StringSize]byte // likewise for a string (String values only)
 }
 
 type cell = Value
@@ -40,7 +40,8 @@ func newCell(t Type) *Value {
 	c := &Value{typ: t}
 	c.v.Store(&c.home)
 	if t == String {
-		c.s.Store(&c.homeStr)
+		c.homeStr = new([StringSize]byte)
+		c.s.Store(c.homeStr)
 	}
 	return c
 }
@@ -356,13 +357,16 @@ func (v *Value) moveBack(prev *diskValue, prevSlot *[StringSize]byte, st *stragg
 // detach moves the handle back to its own memory, keeping the value.
 func (v *Value) detach() {
 	cur := v.v.Load()
-	saved := diskValue{atom: atomic.LoadUint64(&cur.atom), extra: atomic.LoadInt64(&cur.extra)}
+	if cur == &v.home {
+		return // never started
+	}
+	atomic.StoreUint64(&v.home.atom, atomic.LoadUint64(&cur.atom))
+	atomic.StoreInt64(&v.home.extra, atomic.LoadInt64(&cur.extra))
 	if v.typ == String {
 		v.smu.Lock()
-		v.homeStr = *v.s.Load()
-		v.s.Store(&v.homeStr)
+		*v.homeStr = *v.s.Load()
+		v.s.Store(v.homeStr)
 		v.smu.Unlock()
 	}
-	v.home = saved
 	v.v.Store(&v.home)
 }
