@@ -8,7 +8,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"unsafe"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/mmv"
@@ -55,33 +57,67 @@ func mmvCounter(t testing.TB) (*mmv.Registry, *mmv.Metric) {
 	return r, m
 }
 
-// mmvGoCases are the Go updates timed against libpcp_mmv's.
-func mmvGoCases(m *mmv.Metric) []struct {
+// mmvGoCase is one Go update: loop makes n updates, the update written
+// in the loop as a program would (inlined where Go inlines it), as the C
+// harness's loops call libpcp_mmv directly.
+type mmvGoCase struct {
 	name string
-	fn   func(b *testing.B)
-} {
+	loop func(n int64)
+}
+
+// mmvGoCases are the Go updates timed against libpcp_mmv's.
+func mmvGoCases(m *mmv.Metric) []mmvGoCase {
 	v := m.Value()
-	return []struct {
-		name string
-		fn   func(b *testing.B)
-	}{
-		{"Counter.Inc", func(b *testing.B) {
-			c := counterOf(m)
-			for b.Loop() {
+	c := counterOf(m)
+	return []mmvGoCase{
+		{"Counter.Inc", func(n int64) {
+			for range n {
 				c.Inc()
 			}
 		}},
-		{"Value.Add(1)", func(b *testing.B) {
-			for b.Loop() {
+		{"Value.Add(1)", func(n int64) {
+			for range n {
 				v.Add(1)
 			}
 		}},
-		{"Value.AddFloat(1)", func(b *testing.B) {
-			for b.Loop() {
+		{"Value.AddFloat(1)", func(n int64) {
+			for range n {
 				v.AddFloat(1)
 			}
 		}},
 	}
+}
+
+// threadCPUPerOp runs loop on one locked OS thread and returns its CPU
+// time per update (CLOCK_THREAD_CPUTIME_ID, as the C harness), n grown as
+// the harness grows its own until a run lasts the benchtime.
+func threadCPUPerOp(t testing.TB, loop func(n int64)) float64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	bt := float64(benchTime().Nanoseconds())
+	for n := int64(1); ; {
+		t0 := threadCPU(t)
+		loop(n)
+		el := threadCPU(t) - t0
+		if el >= bt || n >= 4e9 {
+			return el / float64(n)
+		}
+		next := int64(100 * n)
+		if el > 0 {
+			next = min(int64(bt*1.2*float64(n)/el), 100*n)
+		}
+		n = max(next, n+1)
+	}
+}
+
+// threadCPU is the calling thread's CPU time in nanoseconds.
+func threadCPU(t testing.TB) float64 {
+	var ts syscall.Timespec
+	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		t.Fatalf("clock_gettime: %v", e)
+	}
+	return float64(ts.Nano())
 }
 
 // counterOf wraps a Uint64 counter metric's value as a Counter, through
@@ -93,7 +129,9 @@ func BenchmarkMMVUpdate(b *testing.B) {
 	r, m := mmvCounter(b)
 	defer r.Close()
 	for _, c := range mmvGoCases(m) {
-		b.Run(c.name, c.fn)
+		b.Run(c.name, func(b *testing.B) {
+			c.loop(int64(b.N))
+		})
 	}
 	b.Run("Counter.Inc parallel", func(b *testing.B) {
 		c := counterOf(m)
@@ -108,7 +146,7 @@ func BenchmarkMMVUpdate(b *testing.B) {
 // TestMMVSideBySide times a value update through libpcp_mmv (the
 // documented mmv_inc_value, mmv_inc, and a bare atomic add on the mapped
 // value as the floor) and through this package, in one run, rounds
-// interleaved, and prints the medians.
+// interleaved, in thread CPU time on both sides, and prints the medians.
 func TestMMVSideBySide(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH") != "1" {
 		t.Skip("set GOPCP_BENCH=1 to run the side-by-side benchmarks")
@@ -128,7 +166,7 @@ func TestMMVSideBySide(t *testing.T) {
 	goCases := mmvGoCases(m)
 	cFig := make([][]float64, len(cModes))
 	goFig := make([][]float64, len(goCases))
-	var allocs int64
+	var allocs float64
 	for round := range rounds {
 		for i, mode := range cModes {
 			ns := timeMMVC(t, bin, mode)
@@ -136,9 +174,8 @@ func TestMMVSideBySide(t *testing.T) {
 			t.Logf("round %d: libpcp_mmv %s %.2f ns/op", round+1, mode, ns)
 		}
 		for i, c := range goCases {
-			res := testing.Benchmark(func(b *testing.B) { b.ReportAllocs(); c.fn(b) })
-			ns := float64(res.T.Nanoseconds()) / float64(res.N)
-			allocs = max(allocs, res.AllocsPerOp())
+			ns := threadCPUPerOp(t, c.loop)
+			allocs = max(allocs, testing.AllocsPerRun(10, func() { c.loop(1000) }))
 			goFig[i] = append(goFig[i], ns)
 			t.Logf("round %d: gopcp %s %.2f ns/op", round+1, c.name, ns)
 		}
