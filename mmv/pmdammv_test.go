@@ -1,12 +1,15 @@
 package mmv
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
@@ -179,5 +182,42 @@ func TestPMDAMMVServesRuntime(t *testing.T) {
 	res = bed.Run("pminfo", "-f", "mmv.gorun.go.sched.goroutines.goroutines")
 	if res.Err != nil || !strings.Contains(res.Stdout, "value ") {
 		t.Errorf("goroutines: %v\n%s%s", res.Err, res.Stdout, res.Stderr)
+	}
+}
+
+// TestPMDAMMVElapsedInProgress: a timed section in progress is counted by
+// PCP's pmdammv from the start this package records. The section is made
+// to have started an hour ago, so the served value is at least an hour of
+// microseconds whatever the clock does meanwhile.
+func TestPMDAMMVElapsedInProgress(t *testing.T) {
+	bed, dir := startMMVBed(t)
+	r, _ := New("timed", Options{Dir: dir, Cluster: 78})
+	defer r.Close()
+	tm, _ := r.Timer("busy", MetricOptions{Item: 1})
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tm.Add(5)
+	tm.Start()
+	hourAgo := time.Now().Add(-time.Hour).UnixMicro()
+	atomic.StoreInt64(&tm.v.v.Load().extra, -hourAgo)
+	res := bed.Run("pminfo", "-f", "mmv.timed.busy")
+	if res.Err != nil {
+		t.Fatalf("pminfo: %v\n%s", res.Err, res.Stderr)
+	}
+	var v int64
+	i := strings.Index(res.Stdout, "value ")
+	if i < 0 {
+		t.Fatalf("no value in %q", res.Stdout)
+	}
+	if _, err := fmt.Sscanf(res.Stdout[i:], "value %d", &v); err != nil {
+		t.Fatalf("no value in %q: %v", res.Stdout, err)
+	}
+	if v < 5+3600e6 {
+		t.Errorf("served %d µs, want at least an hour more than 5", v)
+	}
+	tm.Stop()
+	if got := tm.v.Int(); got < 5+3600e6 {
+		t.Errorf("after Stop the value is %d", got)
 	}
 }
