@@ -10,9 +10,8 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testbed"
 )
-
-const mmvdumpPath = "/var/lib/pcp/pmdas/mmv/mmvdump"
 
 // writerHarness builds testdata/harness/writer.c against libpcp_mmv.
 func writerHarness(t testing.TB) string {
@@ -23,20 +22,23 @@ func writerHarness(t testing.TB) string {
 	return pcptest.HarnessWith(t, "testdata/harness/writer.c", "-O1", "-Wl,--no-as-needed", "-lpcp_mmv")
 }
 
-func needMMVDump(t testing.TB) {
+// needMMVDump returns the path of PCP's mmvdump ($PCP_PMDAS_DIR/mmv).
+func needMMVDump(t testing.TB) string {
 	t.Helper()
-	if _, err := os.Stat(mmvdumpPath); err != nil {
+	p := filepath.Join(testbed.Need(t).Var("PCP_PMDAS_DIR"), "mmv", "mmvdump")
+	if _, err := os.Stat(p); err != nil {
 		pcptest.Missing(t, "PCP's mmvdump is not installed")
 	}
+	return p
 }
 
 // Lines of mmvdump's output that differ between two writers of one
 // registry: the file's path, the generation (a time), the writer's pid.
 var dumpMask = regexp.MustCompile(`(?m)^(MMV file   =|Generated  =|Process    =) .*$`)
 
-func mmvdump(t testing.TB, path string) string {
+func mmvdump(t testing.TB, tool, path string) string {
 	t.Helper()
-	out, err := exec.Command(mmvdumpPath, path).CombinedOutput()
+	out, err := exec.Command(tool, path).CombinedOutput()
 	if err != nil {
 		t.Fatalf("mmvdump %s: %v\n%s", path, err, out)
 	}
@@ -47,7 +49,7 @@ func mmvdump(t testing.TB, path string) string {
 // with this package and compares what PCP's mmvdump prints of the two
 // files: versions, flags, every section, offset, string and label.
 func TestMMVDumpMatchesLibpcpMMV(t *testing.T) {
-	needMMVDump(t)
+	tool := needMMVDump(t)
 	writer := writerHarness(t)
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
@@ -58,7 +60,7 @@ func TestMMVDumpMatchesLibpcpMMV(t *testing.T) {
 			}
 			r := sc.run(t, godir, "acme")
 			defer r.Close()
-			want, got := mmvdump(t, cpath), mmvdump(t, r.Path())
+			want, got := mmvdump(t, tool, cpath), mmvdump(t, tool, r.Path())
 			if got != want {
 				t.Errorf("mmvdump differs\n--- libpcp_mmv\n%s\n--- ours\n%s\n%s", want, got, lineDiff(want, got))
 			}

@@ -19,13 +19,14 @@ import (
 // returns it with the mmv directory of its private PCP_TMP_DIR.
 func startMMVBed(t *testing.T) (*testbed.PMCD, string) {
 	t.Helper()
-	testbed.Need(t)
-	if _, err := os.Stat("/var/lib/pcp/pmdas/mmv/pmda_mmv.so"); err != nil {
+	in := testbed.Need(t)
+	pmdas := in.Var("PCP_PMDAS_DIR")
+	if _, err := os.Stat(filepath.Join(pmdas, "mmv", "pmda_mmv.so")); err != nil {
 		pcptest.Missing(t, "PCP's pmda_mmv.so is not installed")
 	}
 	bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(),
-		testbed.DSOAgent("mmv", 70, "/var/lib/pcp/pmdas/mmv/pmda_mmv.so", "mmv_init", "/var/lib/pcp/pmdas/mmv/root_mmv"),
+		testbed.DSOAgent("mmv", 70, "$PCP_PMDAS_DIR/mmv/pmda_mmv.so", "mmv_init", "$PCP_PMDAS_DIR/mmv/root_mmv"),
 	}})
 	dir := filepath.Join(bed.Dir(), "tmp", "mmv")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
