@@ -57,6 +57,46 @@ const (
 	hdrCluster = 36
 )
 
+// Field offsets within the other records.
+const (
+	TOCType   = 0 // int32
+	TOCCount  = 4 // int32
+	TOCOffset = 8 // uint64
+
+	InDomSerial    = 0  // uint32
+	InDomCount     = 4  // uint32
+	InDomInstances = 8  // uint64: offset of the first instance
+	InDomShortText = 16 // uint64: string offset, 0 for none
+	InDomHelpText  = 24 // uint64
+
+	InstanceInDom    = 0  // uint64: offset of its instance domain
+	InstanceInternal = 12 // int32, after 4 bytes of padding
+	InstanceExternal = 16 // version 1: char[64]; later: uint64 string offset
+
+	ValueAtom     = 0  // pmAtomValue (32-bit types in the low half)
+	ValueExtra    = 8  // int64: a string's slot offset, or -start of a timed section (µs)
+	ValueMetric   = 16 // uint64: offset of its metric
+	ValueInstance = 24 // uint64: offset of its instance, 0 for a single value
+
+	LabelFlags    = 0  // uint32: PM_LABEL_* type, maybe PM_LABEL_OPTIONAL
+	LabelIdentity = 4  // uint32: cluster, serial or item
+	LabelInternal = 8  // int32: instance id or PM_IN_NULL
+	LabelPayload  = 12 // char[244]: the JSON object
+)
+
+// MetricLayout places a metric record's fields, which differ between
+// version 1 (the name inline) and versions 2 and 3 (a string offset).
+type MetricLayout struct {
+	Size                                                     int
+	Name, Item, Type, Sem, Units, InDom, ShortText, HelpText int
+}
+
+// The metric records of the versions.
+var (
+	Metric1Layout = MetricLayout{Size: Metric1Size, Name: 0, Item: 64, Type: 68, Sem: 72, Units: 76, InDom: 80, ShortText: 88, HelpText: 96}
+	Metric2Layout = MetricLayout{Size: Metric2Size, Name: 0, Item: 8, Type: 12, Sem: 16, Units: 20, InDom: 24, ShortText: 32, HelpText: 40}
+)
+
 // Label flags (PM_LABEL_*) as libpcp_mmv records them in a label's flags.
 const (
 	labelInDom     = 1 << 2
@@ -93,9 +133,9 @@ func putHeader(b []byte, h header) {
 }
 
 func putTOC(b []byte, typ, count int32, offset uint64) {
-	le.PutUint32(b[0:], uint32(typ))
-	le.PutUint32(b[4:], uint32(count))
-	le.PutUint64(b[8:], offset)
+	le.PutUint32(b[TOCType:], uint32(typ))
+	le.PutUint32(b[TOCCount:], uint32(count))
+	le.PutUint64(b[TOCOffset:], offset)
 }
 
 // putString copies s into a NUL-terminated slot of n bytes, cut to fit.

@@ -57,10 +57,11 @@ func (r *Registry) chooseVersion() int32 {
 func (r *Registry) build(pid int32) ([]byte, *layout) {
 	v := r.chooseVersion()
 	long := v != Version1
-	instSize, metricSize := Instance1Size, Metric1Size
+	instSize, ml := Instance1Size, Metric1Layout
 	if long {
-		instSize, metricSize = Instance2Size, Metric2Size
+		instSize, ml = Instance2Size, Metric2Layout
 	}
+	metricSize := ml.Size
 
 	ninst, nvalues, nstrings := 0, 0, 0
 	for _, in := range r.indoms {
@@ -135,16 +136,16 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 	p := instOff
 	for k, in := range r.indoms {
 		d := b[indomsOff+k*InDomSize:]
-		le.PutUint32(d[0:], in.serial)
-		le.PutUint32(d[4:], uint32(len(in.insts)))
-		le.PutUint64(d[8:], uint64(p))
+		le.PutUint32(d[InDomSerial:], in.serial)
+		le.PutUint32(d[InDomCount:], uint32(len(in.insts)))
+		le.PutUint64(d[InDomInstances:], uint64(p))
 		firstInst[in] = p
 		for _, i := range in.insts {
 			e := b[p:]
-			le.PutUint64(e[0:], uint64(indomsOff+k*InDomSize))
-			le.PutUint32(e[12:], uint32(i.ID))
+			le.PutUint64(e[InstanceInDom:], uint64(indomsOff+k*InDomSize))
+			le.PutUint32(e[InstanceInternal:], uint32(i.ID))
 			if !long {
-				putString(e[16:], i.Name, NameMax)
+				putString(e[InstanceExternal:], i.Name, NameMax)
 			}
 			p += instSize
 		}
@@ -152,7 +153,7 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 	if long {
 		for _, in := range r.indoms {
 			for j, i := range in.insts {
-				le.PutUint64(b[firstInst[in]+j*instSize+16:], str(i.Name))
+				le.PutUint64(b[firstInst[in]+j*instSize+InstanceExternal:], str(i.Name))
 			}
 		}
 	}
@@ -160,23 +161,20 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 	// Metrics.
 	for k, m := range r.metrics {
 		d := b[metricsOff+k*metricSize:]
-		o := 0
-		if long {
-			o = 8 - NameMax // the fields after the name move up by 56 bytes
-		} else {
-			putString(d, m.name, NameMax)
+		if !long {
+			putString(d[ml.Name:], m.name, NameMax)
 		}
-		le.PutUint32(d[o+64:], m.item)
-		le.PutUint32(d[o+68:], uint32(m.typ))
-		le.PutUint32(d[o+72:], uint32(m.sem))
-		le.PutUint32(d[o+76:], m.units.Pack())
+		le.PutUint32(d[ml.Item:], m.item)
+		le.PutUint32(d[ml.Type:], uint32(m.typ))
+		le.PutUint32(d[ml.Sem:], uint32(m.sem))
+		le.PutUint32(d[ml.Units:], m.units.Pack())
 		if m.indom != nil {
-			le.PutUint32(d[o+80:], m.indom.serial)
+			le.PutUint32(d[ml.InDom:], m.indom.serial)
 		}
 	}
 	if long {
 		for k, m := range r.metrics {
-			le.PutUint64(b[metricsOff+k*metricSize:], str(m.name))
+			le.PutUint64(b[metricsOff+k*metricSize+ml.Name:], str(m.name))
 		}
 	}
 
@@ -187,9 +185,9 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 		offs := make([]int, m.nvalues())
 		for j := range offs {
 			e := b[p:]
-			le.PutUint64(e[16:], uint64(metricsOff+k*metricSize))
+			le.PutUint64(e[ValueMetric:], uint64(metricsOff+k*metricSize))
 			if m.indom != nil {
-				le.PutUint64(e[24:], uint64(firstInst[m.indom]+j*instSize))
+				le.PutUint64(e[ValueInstance:], uint64(firstInst[m.indom]+j*instSize))
 			}
 			offs[j] = p
 			p += ValueSize
@@ -201,7 +199,7 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 		if m.typ == String {
 			for _, off := range lay.valueOff[k] {
 				s := str("")
-				le.PutUint64(b[off+8:], s)
+				le.PutUint64(b[off+ValueExtra:], s)
 				soffs = append(soffs, int(s))
 			}
 		}
@@ -211,34 +209,30 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 	// Help text: metrics', then instance domains'.
 	for k, m := range r.metrics {
 		d := metricsOff + k*metricSize
-		o := 0
-		if long {
-			o = 8 - NameMax
-		}
 		if m.short != "" {
-			le.PutUint64(b[d+o+88:], str(m.short))
+			le.PutUint64(b[d+ml.ShortText:], str(m.short))
 		}
 		if m.help != "" {
-			le.PutUint64(b[d+o+96:], str(m.help))
+			le.PutUint64(b[d+ml.HelpText:], str(m.help))
 		}
 	}
 	for k, in := range r.indoms {
 		d := indomsOff + k*InDomSize
 		if in.short != "" {
-			le.PutUint64(b[d+16:], str(in.short))
+			le.PutUint64(b[d+InDomShortText:], str(in.short))
 		}
 		if in.help != "" {
-			le.PutUint64(b[d+24:], str(in.help))
+			le.PutUint64(b[d+InDomHelpText:], str(in.help))
 		}
 	}
 
 	// Labels.
 	for k, l := range labels {
 		d := b[labelsOff+k*LabelSize:]
-		le.PutUint32(d[0:], l.flags)
-		le.PutUint32(d[4:], l.identity)
-		le.PutUint32(d[8:], l.internal)
-		putString(d[12:], l.payload, LabelMax)
+		le.PutUint32(d[LabelFlags:], l.flags)
+		le.PutUint32(d[LabelIdentity:], l.identity)
+		le.PutUint32(d[LabelInternal:], l.internal)
+		putString(d[LabelPayload:], l.payload, LabelMax)
 	}
 	return b, lay
 }
