@@ -180,3 +180,28 @@ func TestRewriteWhileReadingAndUpdating(t *testing.T) {
 	}
 	t.Logf("%d reads (%d of replaced files) during %d rewrites", reads, flux, rewrites)
 }
+
+// TestUpdatesDoNotAllocate: every numeric update allocates nothing.
+func TestUpdatesDoNotAllocate(t *testing.T) {
+	r, _ := New("alloc", Options{Dir: t.TempDir()})
+	c, _ := r.Counter("c", MetricOptions{})
+	g, _ := r.Gauge("g", MetricOptions{})
+	tm, _ := r.Timer("t", MetricOptions{})
+	h, _ := r.Histogram("h", HistogramOptions{Bounds: []float64{1, 2}})
+	m, _ := r.AddMetric("f", Float, SemInstant, MetricOptions{})
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	v := m.Value()
+	for name, f := range map[string]func(){
+		"Counter.Inc": c.Inc, "Counter.Add": func() { c.Add(3) }, "Gauge.Set": func() { g.Set(1) },
+		"Gauge.Add": func() { g.Add(1) }, "Timer": func() { tm.Start(); tm.Stop() },
+		"Histogram.Observe": func() { h.Observe(1.5) }, "Value.AddFloat": func() { v.AddFloat(1) },
+		"Value.Set": func() { v.Set(2) }, "Value.SetSentinel": v.SetSentinel,
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s allocates %v times", name, n)
+		}
+	}
+}
