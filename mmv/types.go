@@ -46,7 +46,8 @@ const (
 	Sentinel Flags = 4
 )
 
-// The sentinel values: with the Sentinel flag, pmdammv reports no value
-// for an integer metric holding its type's all-ones pattern (for 32-bit
-// types the reader compares all 8 bytes, so only SetSentinel produces it).
+// allOnes is the sentinel of a number: with the Sentinel flag pmdammv
+// serves no value for an integer whose whole 8-byte value field is all one
+// bits. SetSentinel writes all 8 bytes, whatever the type; Set(-1) on a
+// 32-bit value writes only the low 4.
 const allOnes = ^uint64(0)
