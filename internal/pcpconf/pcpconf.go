@@ -6,10 +6,10 @@ package pcpconf
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // DefaultPath is where libpcp looks for its configuration when neither
@@ -28,34 +28,46 @@ func Path(lookup func(string) (string, bool)) string {
 	return DefaultPath
 }
 
+// lineMax is the most of a line libpcp reads at once (fgets into a
+// MAXPATHLEN buffer): a longer line is read as several, each on its own.
+const lineMax = 4096 - 1
+
 // Parse reads pcp.conf text into a map, following libpcp's rules so that
-// callers resolve the same paths the PCP tools do: lines that
-// start with '#' or hold no '=' are ignored, the value runs to the end of
-// the line with one pair of enclosing quotes removed, and a variable already
-// set in the environment wins.
+// callers resolve the same paths the PCP tools do: the text is read in
+// lines of at most 4095 bytes (a longer line goes on as further lines),
+// each ending at its first NUL as a C string does; lines that start with
+// '#' or hold no '=' are ignored; the value runs to the end of the line
+// with one pair of enclosing quotes removed; a variable set in the
+// environment wins, and so does the first line to set a variable, as
+// libpcp puts each into the environment as it reads. A variable with no
+// name cannot be looked up and is left out. Parse holds one line at a
+// time; it fails only when r does.
 func Parse(r io.Reader, lookup func(string) (string, bool)) (map[string]string, error) {
 	vars := make(map[string]string)
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
+	br := bufio.NewReaderSize(r, lineMax)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
+			return nil, err
 		}
-		name, value, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
+		line := chunk
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			line = line[:i]
 		}
-		if env, ok := lookup(name); ok {
-			value = env
-		} else {
-			value = unquote(value)
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if name, value, ok := bytes.Cut(line, []byte("=")); ok && line[0] != '#' && len(name) > 0 {
+			if _, seen := vars[string(name)]; !seen {
+				if env, ok := lookup(string(name)); ok {
+					vars[string(name)] = env
+				} else {
+					vars[string(name)] = unquote(string(value))
+				}
+			}
 		}
-		vars[name] = value
+		if err == io.EOF {
+			return vars, nil
+		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return vars, nil
 }
 
 // Load finds and parses pcp.conf using the process environment, and
