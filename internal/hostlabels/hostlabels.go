@@ -15,11 +15,13 @@ package hostlabels
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // Label is one label's compact JSON value and whether it is optional.
@@ -67,6 +69,19 @@ func (l Labels) SetString(name, value string) {
 	l[name] = Label{Value: b}
 }
 
+// readLimited reads at most a label set's worth of a file, as libpcp
+// reads a labels file into a buffer of that size: a longer file is cut
+// short, fails to parse and is ignored, and no file, however large, is
+// held whole.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, pcp.MaxLabelJSONLen-1))
+}
+
 // readDir merges the flat JSON objects of the files in dir, in name
 // order, into labels.
 func readDir(dir string, optional bool, labels Labels) {
@@ -78,7 +93,7 @@ func readDir(dir string, optional bool, labels Labels) {
 		if strings.HasPrefix(e.Name(), ".") || e.IsDir() {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := readLimited(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}
