@@ -1,21 +1,31 @@
 package pmcd
 
 import (
+	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // FuzzParseConf feeds pmcd.conf text, access section included, to the
-// parser, which must answer with a Conf or a ConfError and never panic;
-// an access control it builds must judge clients without panicking.
-// Host names are not resolved, so the fuzzer stays off the network.
+// parser, which must answer with a Conf or a ConfError whose messages
+// name lines of the text. The access statements it keeps, printed back
+// as an [access] section and parsed again, must give the same verdict
+// (accepted or not) and an access control that judges every probe
+// client, host and account, the same way with PCP's error codes; the
+// statements kept are no longer than the text. Host names are not
+// resolved, so the fuzzer stays off the network.
 func FuzzParseConf(f *testing.F) {
 	for _, c := range accessCases {
 		f.Add("pmcd 2 dso pmcd_init /p.so\n[access]\n" + c + "\n")
 	}
 	f.Add("a 1 pipe binary /bin/a\n")
 	f.Add("[access]\nallow \"unquoted : fetch;")
+	f.Add("[access]\nallow host1, localhost : all;\ndisallow user root : store;\nallow group 0 : all, maximum 2 connections;\n")
+	f.Add("[access]\nallow 192.0.2.* : fetch, maximum 1 connections;\nallow unix : all except store;\ndisallow * : all;\n")
 	saved := lookupHost
 	lookupHost = func(name string) ([]net.IP, error) {
 		if name == "localhost" || strings.HasPrefix(name, "host") {
@@ -26,20 +36,86 @@ func FuzzParseConf(f *testing.F) {
 	f.Cleanup(func() { lookupHost = saved })
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ParseConf(strings.NewReader(text), "fuzz")
+		lines := strings.Count(text, "\n") + 1
+		var ce *ConfError
 		if err != nil {
-			if _, ok := err.(*ConfError); !ok && c != nil {
+			if c != nil {
 				t.Fatalf("error %v with a Conf", err)
+			}
+			if !errors.As(err, &ce) {
+				return // a line longer than the reader's bound
+			}
+			checkLines(t, ce.Lines, lines)
+		} else {
+			checkLines(t, c.Warnings, lines)
+		}
+		if c == nil {
+			return
+		}
+		size := 0
+		for _, s := range c.Access {
+			size += len(s)
+		}
+		if size > len(text) {
+			t.Fatalf("%d bytes of statements from %d bytes", size, len(text))
+		}
+		if len(c.Access) == 0 {
+			if c.ACL != nil {
+				t.Fatalf("access control with no statements")
 			}
 			return
 		}
-		acl := c.ACL
-		for _, id := range []ClientID{{IP: net.ParseIP("192.0.2.7").To4()}, {IP: net.ParseIP("::1")},
-			{Unix: true, HasCreds: true}, {Unix: true}} {
-			deny, err := acl.AdmitHost(id)
-			if err == nil {
-				acl.AdmitAccount(id, deny)
-				acl.ReleaseHost(id)
-			}
+		again := "[access]\n" + strings.Join(c.Access, ";\n") + ";\n"
+		c2, err := ParseConf(strings.NewReader(again), "fuzz")
+		if err != nil {
+			t.Fatalf("statements %q printed back fail: %v", c.Access, err)
+		}
+		if a, b := judge(t, c.ACL), judge(t, c2.ACL); a != b {
+			t.Fatalf("verdicts differ after printing back %q:\n%s\n%s", c.Access, a, b)
 		}
 	})
+}
+
+// checkLines requires every message that names a line to name one of
+// the text.
+func checkLines(t *testing.T, msgs []string, lines int) {
+	t.Helper()
+	for _, m := range msgs {
+		var n int
+		i := strings.Index(m, "[line ")
+		if i < 0 {
+			continue // a message going on from the line before
+		}
+		if _, err := fmt.Sscanf(m[i:], "[line %d]", &n); err != nil || n < 1 || n > lines+1 {
+			t.Fatalf("message %q names line %d of %d", m, n, lines)
+		}
+	}
+}
+
+// judge admits each probe client twice (so connection limits bite) and
+// describes the verdicts; every refusal carries PCP's code.
+func judge(t *testing.T, acl *Access) string {
+	t.Helper()
+	var b strings.Builder
+	for _, id := range []ClientID{{IP: net.ParseIP("192.0.2.7").To4()}, {IP: net.ParseIP("::1")},
+		{IP: net.ParseIP("10.1.2.3").To4()}, {Unix: true, HasCreds: true}, {Unix: true, HasCreds: true, UID: 1000, GID: 1000},
+		{Unix: true}} {
+		for range 2 {
+			deny, err := acl.AdmitHost(id)
+			fmt.Fprintf(&b, "%v host %d %v", id, deny, err)
+			if err != nil {
+				if !errors.Is(err, pcp.ErrPermission) && !errors.Is(err, pcp.ErrConnLimit) {
+					t.Fatalf("AdmitHost(%v): %v", id, err)
+				}
+				b.WriteByte('\n')
+				continue
+			}
+			deny, counted, err := acl.AdmitAccount(id, deny)
+			fmt.Fprintf(&b, " account %d %v %v\n", deny, counted, err)
+			if err != nil && !errors.Is(err, pcp.ErrPermission) && !errors.Is(err, pcp.ErrConnLimit) {
+				t.Fatalf("AdmitAccount(%v): %v", id, err)
+			}
+		}
+	}
+	return b.String()
 }
