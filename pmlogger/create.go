@@ -16,13 +16,14 @@ import (
 // suffix (00 to 98), as a re-execution within the minute needs. Each
 // name found taken is reported to opt.Log with libpcp's words.
 // opt.Archive is ignored; the name used is returned, with the error for
-// the last name tried when none could be made.
+// the last name tried when none could be made, or a *NameError when the
+// name's expansion fails.
 func NewNamed(ctx context.Context, src pmapi.Source, cfg *Config, opt Options, name string, now time.Time) (*Logger, string, error) {
-	base, uniq := ArchiveName(name, now)
-	var (
-		lg  *Logger
-		err error
-	)
+	base, uniq, err := ArchiveName(name, now)
+	if err != nil {
+		return nil, "", err
+	}
+	var lg *Logger
 	for suff := -1; suff < 99; suff++ {
 		opt.Archive = base
 		if suff >= 0 {

@@ -336,6 +336,10 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	// with a "-NN" suffix (a re-execution may come within the minute).
 	lg, archive, err := pmlogger.NewNamed(ctx, ctxSrc, cfg, opt, p.Args[0], time.Now())
 	opt.Archive = archive
+	if ne := (*pmlogger.NameError)(nil); errors.As(err, &ne) {
+		fmt.Fprintf(os.Stderr, "Error: %v\n", ne)
+		return 1
+	}
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			label := f.labelHost
