@@ -69,7 +69,7 @@ func (r *Registry) loadPath(path string, recover bool) (int, error) {
 		if part == "" {
 			continue
 		}
-		n, err := r.loadComponent(part, recover)
+		n, err := r.loadComponent(part, recover, nil)
 		if err != nil && !recover {
 			return total, err
 		}
@@ -88,10 +88,20 @@ func configErr(err error) error {
 	return fmt.Errorf("derive: configuration: %w", err)
 }
 
-func (r *Registry) loadComponent(name string, recover bool) (int, error) {
+// loadComponent loads a file, or the files under a directory. above
+// holds the directories being walked, so that a link back to one of them
+// is a loop: an error (ELOOP, where libpcp ends up once the path has too
+// many links) or, when errors are skipped, skipped, instead of a walk
+// round the loop that grows exponentially with the links in it.
+func (r *Registry) loadComponent(name string, recover bool, above []os.FileInfo) (int, error) {
 	st, err := os.Stat(name)
 	if err != nil {
 		return 0, configErr(err)
+	}
+	for _, a := range above {
+		if os.SameFile(a, st) {
+			return 0, configErr(&os.PathError{Op: "stat", Path: name, Err: syscall.ELOOP})
+		}
 	}
 	if st.Mode().IsRegular() {
 		f, err := os.Open(name)
@@ -117,7 +127,7 @@ func (r *Registry) loadComponent(name string, recover bool) (int, error) {
 	}
 	total := 0
 	for _, e := range entries {
-		n, err := r.loadComponent(filepath.Join(name, e), recover)
+		n, err := r.loadComponent(filepath.Join(name, e), recover, append(above, st))
 		if err != nil && !recover {
 			return total, err
 		}
