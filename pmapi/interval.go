@@ -1,22 +1,26 @@
 package pmapi
 
 import (
+	"errors"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // intervalUnits are the scale words pmParseInterval knows, with their
-// length in seconds; a trailing "s" of a word longer than one letter is
-// ignored and case does not matter.
+// length in seconds as libpcp applies it: a multiplier, or (negative) a
+// divisor, since d/1000 and d*0.001 differ in their last bits. A
+// trailing "s" of a word longer than one letter is ignored and case does
+// not matter.
 var intervalUnits = []struct {
 	name  string
 	scale float64
 }{
-	{"nanosecond", 1e-9}, {"microsecond", 1e-6}, {"millisecond", 1e-3},
+	{"nanosecond", -1e9}, {"microsecond", -1e6}, {"millisecond", -1e3},
 	{"second", 1}, {"minute", 60}, {"hour", 3600}, {"day", 86400},
-	{"msec", 1e-3}, {"usec", 1e-6}, {"nsec", 1e-9}, {"sec", 1},
+	{"msec", -1e3}, {"usec", -1e6}, {"nsec", -1e9}, {"sec", 1},
 	{"min", 60}, {"hr", 3600}, {"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400},
 }
 
@@ -60,10 +64,34 @@ func ParseInterval(spec string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	if ns := math.Round(sec * 1e9); ns < math.MaxInt64 {
-		return time.Duration(ns), nil
+	if sec >= math.MaxInt64/1e9 {
+		return time.Duration(math.MaxInt64), nil
 	}
-	return time.Duration(math.MaxInt64), nil
+	s, ns := timespecFromReal(sec)
+	if s > (math.MaxInt64-ns)/1e9 {
+		return time.Duration(math.MaxInt64), nil
+	}
+	return time.Duration(s*1e9 + ns), nil
+}
+
+// timespecFromReal splits seconds into whole seconds and nanoseconds as
+// libpcp's pmtimespecFromReal does: the fraction scaled in the x87's
+// 64-bit-mantissa long double and rounded half up, to the nanosecond
+// below 10^6 seconds and to the microsecond above. secs is below 2^63.
+func timespecFromReal(secs float64) (int64, int64) {
+	s := int64(secs)
+	scale := 1e9
+	if s > 999999 {
+		scale = 1e6
+	}
+	x := new(big.Float).SetPrec(64).SetFloat64(secs - float64(s))
+	x.Mul(x, new(big.Float).SetFloat64(scale))
+	x.Add(x, big.NewFloat(0.5))
+	n, _ := x.Int64()
+	if s > 999999 {
+		n *= 1000
+	}
+	return s, n
 }
 
 // ParseIntervalSeconds is ParseInterval's sum in seconds, unrounded, for
@@ -75,15 +103,19 @@ func ParseIntervalSeconds(spec string) (float64, error) {
 	}
 	sec := 0.0
 	i := 0
+	nanAt := -1 // where the first NaN is
 	for i < len(spec) {
 		j := i
 		for j < len(spec) && isSpace(spec[j]) {
 			j++
 		}
 		d, n := strtodPrefix(spec[j:])
-		if n == 0 || d < 0 || d > maxTimeT || math.IsNaN(d) {
+		if n == 0 || d < 0 || d > maxTimeT { // a NaN passes, as in C
 			i = j
 			break
+		}
+		if math.IsNaN(d) && nanAt < 0 {
+			nanAt = j
 		}
 		i = j + n
 		for i < len(spec) && isSpace(spec[i]) {
@@ -115,11 +147,19 @@ func ParseIntervalSeconds(spec string) (float64, error) {
 		if scale == 0 {
 			break
 		}
-		sec += d * scale
+		if scale < 0 {
+			sec += d / -scale
+		} else {
+			sec += d * scale
+		}
 		i = k
 	}
 	if i < len(spec) {
 		return 0, &IntervalError{Spec: spec, Point: i, Msg: "unexpected value"}
+	}
+	if nanAt >= 0 {
+		// libpcp makes an undefined time of it; refused here.
+		return 0, &IntervalError{Spec: spec, Point: nanAt, Msg: "unexpected value"}
 	}
 	return sec, nil
 }
@@ -127,9 +167,9 @@ func ParseIntervalSeconds(spec string) (float64, error) {
 func isSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 func isAlpha(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 
-// strtodPrefix reads the longest decimal floating-point number (or inf,
-// infinity, nan) at the start of s as strtod does, returning the bytes
-// it took; 0 bytes means there was none.
+// strtodPrefix reads the longest floating-point number (decimal,
+// hexadecimal as in 0x1.8p3, or inf, infinity, nan) at the start of s as
+// strtod does, returning the bytes it took; 0 bytes means there was none.
 func strtodPrefix(s string) (float64, int) {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -140,6 +180,9 @@ func strtodPrefix(s string) (float64, int) {
 			v, _ := strconv.ParseFloat(s[:i+len(word)], 64)
 			return v, i + len(word)
 		}
+	}
+	if v, n := hexFloatPrefix(s, i); n > 0 {
+		return v, n
 	}
 	digits := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -173,4 +216,50 @@ func strtodPrefix(s string) (float64, int) {
 		return 0, 0
 	}
 	return v, i
+}
+
+// hexFloatPrefix reads a hexadecimal floating-point number, strtod's
+// "0x" form, from s[i:] (i is past any sign): hex digits with an
+// optional point, then an optional binary exponent. It returns 0 bytes
+// when there is no hex digit after the "0x".
+func hexFloatPrefix(s string, i int) (float64, int) {
+	isHex := func(c byte) bool { return c >= '0' && c <= '9' || (c|0x20) >= 'a' && (c|0x20) <= 'f' }
+	if i+1 >= len(s) || s[i] != '0' || (s[i+1]|0x20) != 'x' {
+		return 0, 0
+	}
+	j := i + 2
+	digits := 0
+	for j < len(s) && isHex(s[j]) {
+		j++
+		digits++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && isHex(s[j]) {
+			j++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, 0
+	}
+	mant := s[:j]
+	exp := "p0"
+	if j < len(s) && (s[j]|0x20) == 'p' {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
+			}
+			exp, j = s[j:k], k
+		}
+	}
+	v, err := strconv.ParseFloat(mant+exp, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, 0
+	}
+	return v, j
 }
