@@ -75,22 +75,15 @@ func ParseInterval(spec string) (time.Duration, error) {
 }
 
 // timespecFromReal splits seconds into whole seconds and nanoseconds as
-// libpcp's pmtimespecFromReal does: the fraction scaled in the x87's
-// 64-bit-mantissa long double and rounded half up, to the nanosecond
-// below 10^6 seconds and to the microsecond above. secs is below 2^63.
+// libpcp 6.0.3's pmtimespecFromReal does: the fraction scaled in the
+// x87's 64-bit-mantissa long double and rounded half up. secs is below
+// 2^63.
 func timespecFromReal(secs float64) (int64, int64) {
 	s := int64(secs)
-	scale := 1e9
-	if s > 999999 {
-		scale = 1e6
-	}
 	x := new(big.Float).SetPrec(64).SetFloat64(secs - float64(s))
-	x.Mul(x, new(big.Float).SetFloat64(scale))
+	x.Mul(x, new(big.Float).SetFloat64(1e9))
 	x.Add(x, big.NewFloat(0.5))
 	n, _ := x.Int64()
-	if s > 999999 {
-		n *= 1000
-	}
 	return s, n
 }
 

@@ -23,7 +23,7 @@ import (
 func FuzzIntervalMatchesLibpcp(f *testing.F) {
 	for _, s := range []string{"1", "0.25", "2 secs", "1min 30s", "1 HOUR", "1.5e1", "3 2", "1d", "5usec", "1x", "-1", "abc",
 		"1 sec foo", "", "1e400", "nan sec", "  5  ", "0x10", "0x1.8p1 min", "1 0X0", "0x", "inf", "1e-10", "99999999999999999999 days",
-		".5", "5.", "1 msecs 2 usecs", "1\n2"} {
+		".5", "5.", "1 msecs 2 usecs", "1\n2", "1000000.1", "123456789.123456789", "999999.7"} {
 		f.Add(s)
 	}
 	bin := pcptest.Harness(f, "testdata/harness/interval.c")
