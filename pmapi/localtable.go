@@ -1,10 +1,10 @@
 package pmapi
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,32 +58,103 @@ func (t *LocalAgents) build() error {
 	if err != nil {
 		return errnoOf(err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, len(b)+1)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "#"), strings.HasPrefix(line, "pmcd"):
-			continue
-		case strings.HasPrefix(line, "linux"):
-			t.agents = append(t.agents, LocalAgent{60, filepath.Join(pmdas, "linux", "pmda_linux.so"), "linux_init"})
-			continue
-		}
-		f := strings.Fields(line)
-		if len(f) < 3 || f[2] != "dso" {
-			continue
-		}
-		domain, _ := strconv.Atoi(f[1])
-		a := LocalAgent{Domain: domain}
-		if len(f) > 3 {
-			a.Entry = f[3]
-		}
-		if len(f) > 4 {
-			a.Path = f[4]
-		}
-		t.agents = append(t.agents, a)
-	}
+	t.agents = append(t.agents, confAgents(b, pmdas)...)
 	return nil
+}
+
+// confAgents reads the agents of pmcd.conf text that a local context
+// runs, scanning it as libpcp 6.0.3's build_dsotab does: lines starting
+// with '#' or "pmcd" are skipped, one starting with "linux" is the linux
+// agent, and any other is a name, a domain (strtol's, which may read on
+// past the end of the line), a type that must start with "dso", an entry
+// point and a path; an entry point that ends its line takes its path from
+// the next one, as libpcp's does. The text ends at a NUL, as a C string.
+func confAgents(b []byte, pmdas string) []LocalAgent {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	at := func(i int) byte {
+		if i < len(b) {
+			return b[i]
+		}
+		return 0
+	}
+	space := func(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+	skip := func(p int, want bool) int { // past spaces (want) or a word, within the line
+		for at(p) != 0 && at(p) != '\n' && space(at(p)) == want {
+			p++
+		}
+		return p
+	}
+	var agents []LocalAgent
+	for p := 0; p < len(b); {
+		switch rest := b[p:]; {
+		case rest[0] == '#', bytes.HasPrefix(rest, []byte("pmcd")):
+		case bytes.HasPrefix(rest, []byte("linux")):
+			agents = append(agents, LocalAgent{60, filepath.Join(pmdas, "linux", "pmda_linux.so"), "linux_init"})
+		default:
+			p = skip(skip(p, false), true)
+			domain, n := strtol10(b[p:])
+			p = skip(p+n, true)
+			if !bytes.HasPrefix(b[p:], []byte("dso")) {
+				break
+			}
+			p = skip(p+3, true)
+			start := p
+			p = skip(p, false)
+			entry := string(b[start:p])
+			path := ""
+			if p < len(b) { // libpcp reads on past the end here
+				start = skip(p+1, true)
+				p = skip(start, false)
+				path = string(b[start:p])
+			}
+			agents = append(agents, LocalAgent{Domain: int(int32(domain)), Path: path, Entry: entry})
+		}
+		for at(p) != 0 && at(p) != '\n' {
+			p++
+		}
+		if at(p) == '\n' {
+			p++
+		}
+	}
+	return agents
+}
+
+// strtol10 reads a base 10 long at the start of b as strtol(3) does
+// (white space, newlines too, and a sign first; clamped on overflow) and
+// returns it and the bytes it took, none when there is no digit.
+func strtol10(b []byte) (int64, int) {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] >= '\t' && b[i] <= '\r') {
+		i++
+	}
+	neg := i < len(b) && b[i] == '-'
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	start := i
+	var v uint64
+	over := false
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		d := uint64(b[i] - '0')
+		if v > (math.MaxUint64-d)/10 {
+			over = true
+		} else {
+			v = v*10 + d
+		}
+	}
+	switch {
+	case i == start:
+		return 0, 0
+	case neg && (over || v > 1<<63):
+		return math.MinInt64, i
+	case neg:
+		return int64(-v), i
+	case over || v > math.MaxInt64:
+		return math.MaxInt64, i
+	}
+	return int64(v), i
 }
 
 // errnoOf is an operating system error as the PCP code libpcp returns
