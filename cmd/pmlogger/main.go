@@ -178,44 +178,6 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	}
 }
 
-// parseSize reads -s and -v arguments: a count of samples, a size with
-// b, k, m or g, or a time interval.
-func parseSize(arg string, samples *int, bytes *int64, d *time.Duration) error {
-	i := 0
-	for i < len(arg) && arg[i] >= '0' && arg[i] <= '9' {
-		i++
-	}
-	if i > 0 {
-		n, err := strconv.ParseInt(arg[:i], 10, 64)
-		if err != nil {
-			return err
-		}
-		switch strings.ToLower(arg[i:]) {
-		case "":
-			*samples = int(n)
-			return nil
-		case "b":
-			*bytes = n
-			return nil
-		case "k":
-			*bytes = n << 10
-			return nil
-		case "m":
-			*bytes = n << 20
-			return nil
-		case "g":
-			*bytes = n << 30
-			return nil
-		}
-	}
-	v, err := pmapi.ParseInterval(arg)
-	if err != nil {
-		return err
-	}
-	*d = v
-	return nil
-}
-
 func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	f, p, code := parseArgs(argv, stderr)
 	if f == nil {
