@@ -1,9 +1,10 @@
 package linux
 
 import (
+	"bufio"
+	"bytes"
 	"os"
 	"regexp"
-	"strings"
 )
 
 // netAllData says which interfaces network.all leaves out: those whose
@@ -15,25 +16,48 @@ type netAllData struct {
 
 const defaultVirtualIfs = "^(lo|bond[0-9]+|team[0-9]+|face)$"
 
-// loadInterfacesConf reads the pattern, comments and white space removed;
-// a missing or bad file leaves PCP's default.
+// loadInterfacesConf reads the pattern as PCP's agent does: comments
+// from '#' to the end of the line and white space removed, the rest
+// joined, then compiled as a POSIX extended regular expression; a
+// missing, empty or bad file leaves PCP's default.
 func loadInterfacesConf(path string) *regexp.Regexp {
-	b, err := os.ReadFile(path)
-	if err == nil {
-		var p strings.Builder
-		for _, line := range strings.Split(string(b), "\n") {
-			line, _, _ = strings.Cut(line, "#")
-			for _, c := range line {
-				if c != ' ' && c != '\t' && c != '\r' {
-					p.WriteRune(c)
-				}
+	if b, err := os.ReadFile(path); err == nil {
+		if p := interfacesPattern(b); p != "" {
+			if re, err := regexp.CompilePOSIX(p); err == nil {
+				return re
 			}
 		}
-		if re, err := regexp.Compile(p.String()); err == nil && p.Len() > 0 {
-			return re
+	}
+	return regexp.MustCompilePOSIX(defaultVirtualIfs)
+}
+
+// interfacesPattern is the pattern of an interfaces.conf text: what is
+// left without comments and without white space (isspace's six bytes).
+// PCP reads the file in pieces of at most 127 bytes (fgets into a
+// 128-byte buffer), each a C string, so a NUL ends the rest of its piece.
+func interfacesPattern(b []byte) string {
+	var p []byte
+	skip := false
+	r := bufio.NewReaderSize(bytes.NewReader(b), 127)
+	for {
+		piece, err := r.ReadSlice('\n')
+		if i := bytes.IndexByte(piece, 0); i >= 0 {
+			piece = piece[:i]
+		}
+		for _, c := range piece {
+			switch {
+			case c == '#':
+				skip = true
+			case c == '\n':
+				skip = false
+			case !skip && c != ' ' && (c < '\t' || c > '\r'):
+				p = append(p, c)
+			}
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			return string(p)
 		}
 	}
-	return regexp.MustCompile(defaultVirtualIfs)
 }
 
 func (x *Linux) bindNetAll() {
