@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,4 +119,42 @@ func judge(t *testing.T, acl *Access) string {
 		}
 	}
 	return b.String()
+}
+
+// FuzzAccessFile reads fuzzed text as pmcd.conf.access, the file PCP's
+// pmcd reads after pmcd.conf's [access] section, and as that section
+// itself: the two must be accepted or refused alike, keep the same
+// statements, and judge every probe client the same.
+func FuzzAccessFile(f *testing.F) {
+	for _, c := range accessCases {
+		f.Add(c)
+	}
+	f.Add("allow host1 : all;\r\ndisallow \"host2\r\n: store;")
+	saved := lookupHost
+	lookupHost = func(name string) ([]net.IP, error) {
+		if name == "localhost" || strings.HasPrefix(name, "host") {
+			return []net.IP{net.ParseIP("192.0.2.7")}, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
+	}
+	f.Cleanup(func() { lookupHost = saved })
+	f.Fuzz(func(t *testing.T, text string) {
+		if strings.ContainsAny(text, "[") {
+			return // a section heading means something else in pmcd.conf
+		}
+		file, ferr := parseConf(strings.NewReader(""), "pmcd", []byte(text))
+		section, serr := parseConf(strings.NewReader("[access]\n"+text), "pmcd", nil)
+		if (ferr == nil) != (serr == nil) {
+			t.Fatalf("as a file: %v; as a section: %v", ferr, serr)
+		}
+		if ferr != nil {
+			return
+		}
+		if !slices.Equal(file.Access, section.Access) {
+			t.Fatalf("statements %q as a file, %q as a section", file.Access, section.Access)
+		}
+		if a, b := judge(t, file.ACL), judge(t, section.ACL); a != b {
+			t.Fatalf("verdicts differ:\n%s\n%s", a, b)
+		}
+	})
 }
