@@ -84,8 +84,12 @@ func (e *HostSpecError) Report() string {
 
 // ParseHostSpec parses a host specification as pmNewContext does. A
 // specification naming no host at all parses without error but with no
-// Hosts, which NewHostContext reports as pcp.ErrNotHost.
+// Hosts, which NewHostContext reports as pcp.ErrNotHost. The
+// specification ends at a NUL, as the C string libpcp is given does.
 func ParseHostSpec(spec string) (*HostSpec, error) {
+	if i := strings.IndexByte(spec, 0); i >= 0 {
+		spec = spec[:i] // libpcp sees a C string
+	}
 	hs := &HostSpec{Attrs: make(map[pdu.AttrKey]string)}
 	p := &specParser{spec: spec}
 	protoKey, proto := p.protocol()
@@ -195,6 +199,11 @@ func (p *specParser) hosts() ([]Host, error) {
 				return nil, p.fail("extra characters after host spec")
 			}
 			name = p.spec[start+1 : start+1+end]
+			if end == 0 {
+				// libpcp's scan steps onto the ']' of empty
+				// brackets and takes it as the name
+				name = "]"
+			}
 		} else {
 			for !isHostEnd(p.peek()) {
 				p.pos++

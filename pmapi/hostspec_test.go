@@ -52,6 +52,13 @@ var hostSpecs = []string{
 	"host:1:2",
 	"host:+1",
 	"host!",
+	"[]",
+	"[]:44321,2",
+	"app@[]?container=x",
+	"[[]",
+	"[/]:1",
+	"[a@b?c]",
+	"local:\x00/x",
 }
 
 type specAnswer struct {
