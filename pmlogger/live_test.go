@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -44,7 +45,7 @@ func goTool(t *testing.T, name string) string {
 	if v, ok := buildOnce.Load(name); ok {
 		return v.(string)
 	}
-	dir, err := os.MkdirTemp("", "gopcp-pmlogger-tools")
+	dir, err := pcptest.ProcessDir("gopcp-pmlogger-tools-")
 	if err != nil {
 		t.Fatal(err)
 	}

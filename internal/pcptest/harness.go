@@ -1,7 +1,6 @@
 package pcptest
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +22,7 @@ func HarnessWith(t testing.TB, src string, cflags ...string) string {
 		return bin
 	}
 	NeedCompiler(t)
-	dir, err := os.MkdirTemp("", "gopcp-harness-")
+	dir, err := ProcessDir("gopcp-harness-")
 	if err != nil {
 		t.Fatal(err)
 	}
