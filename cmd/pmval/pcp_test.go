@@ -133,6 +133,8 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "host in spec", Args: []string{"-s", "1", "localhost:1:sample.long.one"}, NoHost: true},
 		{Name: "unreachable host", Args: []string{"-h", "localhost:1", "sample.long.one"}, NoHost: true},
 		{Name: "bad host spec", Args: []string{"-h", "foo:bar:", "sample.long.one"}, NoHost: true},
+		// No -h: both reach the bed through its environment.
+		{Name: "default source", Args: []string{"-s", "1", "-t", "0.01", "sample.long.one"}, NoHost: true},
 		{Name: "local", Args: with(args("-s", "2", "sample.long.one")...), NoHost: true},
 		{Name: "local indom", Args: with(args("-s", "2", "sample.colour")...), NoHost: true, Mask: rates},
 		{Name: "local spec", Args: append([]string{"-K", "clear", "-K", sampleDSO, "-n", sampleRoot, "-t", "0.05", "-s", "1"}, "@:sample.bin[bin-100]"), NoHost: true},
