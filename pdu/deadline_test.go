@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -71,40 +73,65 @@ func TestKeepDeadlineFewSets(t *testing.T) {
 	}
 }
 
+// earlyStream is a stream whose kept read deadline fires when the test
+// says, whatever the time: Read fails with os.ErrDeadlineExceeded while
+// fires is positive, then reads data. It records the deadlines set.
+type earlyStream struct {
+	data  []byte
+	fires int
+	set   []time.Time
+}
+
+func (s *earlyStream) Read(p []byte) (int, error) {
+	if s.fires > 0 {
+		s.fires--
+		return 0, os.ErrDeadlineExceeded
+	}
+	if len(s.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.data)
+	s.data = s.data[n:]
+	return n, nil
+}
+
+func (s *earlyStream) SetReadDeadline(t time.Time) error {
+	s.set = append(s.set, t)
+	return nil
+}
+
 // TestKeepDeadlineNeverEarly: a kept deadline left by an earlier PDU
-// fires before the current read's own; the read goes on until its own
-// Timeout has passed.
+// fires before the current read's own; the read sets its own deadline
+// and goes on. The stream decides when deadlines fire and the test
+// compares the deadlines set, so nothing depends on how long anything
+// takes: the Timeout, an hour, is never waited for.
 func TestKeepDeadlineNeverEarly(t *testing.T) {
-	client, server := net.Pipe()
-	defer client.Close()
-	defer server.Close()
-	const timeout = 200 * time.Millisecond
-	r := NewReader(client)
-	r.Timeout, r.KeepDeadline = timeout, true
+	const timeout = time.Hour
 	pdu := mustPDU(&Error{}, 0)
-	go server.Write(pdu)
+	s := &earlyStream{data: pdu}
+	r := NewReader(s)
+	r.Timeout, r.KeepDeadline = timeout, true
 	if _, err := r.ReadPDU(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	// The deadline left behind now lies within the slack of the next
-	// read's, so it stays and fires early.
-	time.Sleep(timeout / 4)
+	if len(s.set) != 1 {
+		t.Fatalf("%d deadlines set for one PDU, want 1", len(s.set))
+	}
+	kept := s.set[0]
+	// The deadline left behind lies within the slack of the next read's,
+	// so it stays; the stream has it fire at once.
+	s.data, s.fires = pdu, 1
 	start := time.Now()
-	_, err := r.ReadPDU(context.Background())
-	if !errors.Is(err, pcp.ErrTimeout) {
-		t.Fatalf("nothing sent: %v, want pcp.ErrTimeout", err)
+	got, err := r.ReadPDU(context.Background())
+	if err != nil || !bytes.Equal(got, pdu) {
+		t.Fatalf("a kept deadline fired early: %x, %v, want the PDU", got, err)
 	}
-	if took := time.Since(start); took < timeout {
-		t.Errorf("timed out after %v, before the Timeout of %v", took, timeout)
+	set := s.set[1:]
+	if len(set) != 1 {
+		t.Fatalf("deadlines set after the kept one fired: %v, want the read's own", set)
 	}
-	// The reader still works, and a PDU that arrives late but within
-	// the Timeout of its read is read.
-	go func() {
-		time.Sleep(timeout / 2)
-		server.Write(pdu)
-	}()
-	if got, err := r.ReadPDU(context.Background()); err != nil || !bytes.Equal(got, pdu) {
-		t.Errorf("after a timeout: %x, %v", got, err)
+	if own := set[0]; !own.After(kept) || own.Before(start.Add(timeout)) {
+		t.Errorf("after the kept deadline %v fired, the read set %v, want its own Timeout from %v", kept, own, start)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -126,13 +127,17 @@ func TestDirectCloseInterrupts(t *testing.T) {
 // TestDirectBlockingLeftAlone: a descriptor in blocking mode, which raw
 // calls would block on unseen, is returned as it is.
 func TestDirectBlockingLeftAlone(t *testing.T) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
+	// A raw pipe, blocking as pipe(2) makes it, whose descriptors only
+	// the *os.Files below own. Taking an *os.File's Fd for a second
+	// os.NewFile would give the descriptor two owners, and the second's
+	// Close (or finalizer) would close whatever later reused the number.
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil {
 		t.Fatal(err)
 	}
-	defer pr.Close()
-	defer pw.Close()
-	blocking := os.NewFile(pr.Fd(), "blocking") // Fd puts it in blocking mode
+	blocking := os.NewFile(uintptr(fds[0]), "blocking")
+	defer blocking.Close()
+	defer os.NewFile(uintptr(fds[1]), "writer").Close()
 	if s := Direct(blocking); s != Stream(blocking) {
 		t.Errorf("Direct of a blocking descriptor is %T, want it unchanged", s)
 	}

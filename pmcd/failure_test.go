@@ -24,17 +24,18 @@ import (
 // throughout.
 func TestBrokenAgent(t *testing.T) {
 	t.Parallel()
-	// Only the hung agent needs the timeout; the others must be noticed
-	// at once, well within theirs.
+	// Only the hung agents need the timeout; the others have one of an
+	// hour, which a fetch waiting for it would not survive (roundTrip
+	// gives up far sooner), so they must be noticed without it.
 	// The fetch that finds the agent broken fails with PCP's code for
 	// what happened; later requests get PM_ERR_NOAGENT.
 	for _, tc := range []struct {
 		mode    string
 		timeout time.Duration
 		first   pcp.Error
-	}{{"dies", time.Minute, pcp.ErrIPC}, {"hangs", 500 * time.Millisecond, pcp.ErrTimeout},
-		{"garbles", time.Minute, pcp.ErrIPC}, {"dso-hangs", 500 * time.Millisecond, pcp.ErrTimeout},
-		{"dso-panics", time.Minute, pcp.ErrIPC}} {
+	}{{"dies", time.Hour, pcp.ErrIPC}, {"hangs", 500 * time.Millisecond, pcp.ErrTimeout},
+		{"garbles", time.Hour, pcp.ErrIPC}, {"dso-hangs", 500 * time.Millisecond, pcp.ErrTimeout},
+		{"dso-panics", time.Hour, pcp.ErrIPC}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			_, r, w := dial(t, startAgents(t, tc.mode, tc.timeout))
 			broken, triv := pcp.NewPMID(251, 0, 0), trivial.PMID
@@ -42,7 +43,6 @@ func TestBrokenAgent(t *testing.T) {
 			if d.Desc.Type != pcp.Type32 {
 				t.Fatalf("broken agent's descriptor before the fetch: %+v", d.Desc)
 			}
-			start := time.Now()
 			for round := 0; round < 2; round++ {
 				want := pcp.ErrNoAgent
 				if round == 0 {
@@ -55,9 +55,6 @@ func TestBrokenAgent(t *testing.T) {
 				if res.Sets[1].PMID != triv || res.Sets[1].NumVal != 1 {
 					t.Fatalf("round %d: trivial set: %+v", round, res.Sets[1])
 				}
-			}
-			if took := time.Since(start); took > 30*time.Second {
-				t.Errorf("the broken agent took %v to notice", took)
 			}
 			wantError(t, roundTrip(t, r, w, &pdu.DescReq{PMID: broken}), pcp.ErrNoAgent)
 			d = roundTrip(t, r, w, &pdu.DescReq{PMID: triv}).(*pdu.Desc)

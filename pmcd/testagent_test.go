@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,8 +78,8 @@ func runTestAgent(mode string) int {
 
 // brokenAgent serves metric 0.0 of its domain. On a fetch it exits
 // ("dies"), never answers ("hangs"), writes a PDU that lies about its
-// length ("garbles"), panics ("panics") or answers after slowFetch
-// ("slow").
+// length ("garbles"), panics ("panics") or answers only once the agents
+// sharing its meeting place have all been asked ("meets", see meet).
 func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
 	if mode == "notready" {
 		return pmda.New(pmda.Config{
@@ -100,8 +101,10 @@ func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
 				os.Exit(3)
 			case "hangs":
 				time.Sleep(time.Hour)
-			case "slow":
-				time.Sleep(slowFetch)
+			case "meets":
+				if err := meet(strconv.Itoa(int(domain))); err != nil {
+					return pcp.Atom{}, err
+				}
 			case "panics":
 				panic("broken agent")
 			case "garbles":
@@ -151,8 +154,47 @@ func startAgents(t *testing.T, mode string, timeout time.Duration) string {
 	return startWithConf(t, tree, conf, timeout)
 }
 
-// slowFetch is how long a "slow" test agent takes over a fetch.
-const slowFetch = time.Second
+// The meeting place of "meets" agents: a directory, and how many agents
+// meet there.
+const (
+	testMeetDirEnv = "GOPCP_PMCD_TEST_MEET_DIR"
+	testMeetNEnv   = "GOPCP_PMCD_TEST_MEET_N"
+)
+
+// meetWait bounds how long a "meets" agent waits for the others. It only
+// matters when they never come (pmcd asks one agent at a time), which
+// fails the test however long it is; it is kept within roundTrip's limit
+// so that the failure reads PM_ERR_AGAIN rather than a timeout.
+const meetWait = 5 * time.Second
+
+// meet marks the agent named arrived at the meeting place and waits until
+// all of the agents have, or fails with PM_ERR_AGAIN after meetWait: a
+// fetch that needs several agents to be asked at once to succeed, which
+// proves that they were without timing anything.
+func meet(name string) error {
+	dir := os.Getenv(testMeetDirEnv)
+	n, err := strconv.Atoi(os.Getenv(testMeetNEnv))
+	if dir == "" || err != nil {
+		return fmt.Errorf("meets agent without %s and %s", testMeetDirEnv, testMeetNEnv)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(meetWait)
+	for {
+		arrived, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		if len(arrived) >= n {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return pcp.ErrAgain
+		}
+		time.Sleep(10 * time.Millisecond) // polling the directory
+	}
+}
 
 // busyFetcher answers its first fetch with PM_ERR_PMDANOTREADY, as a
 // PCP agent does when busy, and tells pmcd it is ready again after

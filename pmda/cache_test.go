@@ -219,17 +219,11 @@ var stampRE = regexp.MustCompile(`(?m)^(\d+) \d+`)
 // buildCacheHarness compiles the C harness against libpcp_pmda.
 func buildCacheHarness(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		pcptest.Missing(t, "gcc is not installed")
-	}
-	if _, err := os.Stat("/usr/include/pcp/pmda.h"); err != nil {
-		pcptest.Missing(t, "libpcp-pmda3-dev is not installed")
-	}
 	bin := filepath.Join(t.TempDir(), "cache")
-	out, err := exec.Command("gcc", "-O1", "-o", bin, "testdata/cache_harness/cache.c", "-lpcp_pmda", "-lpcp").CombinedOutput()
-	if err != nil {
-		t.Fatalf("compiling the cache harness: %v\n%s", err, out)
-	}
+	pcptest.Compile(t, pcptest.C{
+		Src: "testdata/cache_harness/cache.c", Out: bin, CFlags: []string{"-O1"},
+		Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders,
+	})
 	return bin
 }
 

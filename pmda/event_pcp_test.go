@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -29,9 +30,10 @@ func TestEventArrayAgainstPCP(t *testing.T) {
 	golden := filepath.Join("testdata", "eventarray.golden")
 	if os.Getenv("UPDATE_GOLDEN") != "" {
 		bin := filepath.Join(t.TempDir(), "eventarray")
-		if out, err := exec.Command("cc", "-o", bin, filepath.Join("testdata", "eventarray.c"), "-lpcp_pmda", "-lpcp").CombinedOutput(); err != nil {
-			t.Fatalf("cc: %v\n%s", err, out)
-		}
+		pcptest.Compile(t, pcptest.C{
+			Src: filepath.Join("testdata", "eventarray.c"), Out: bin,
+			Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders,
+		})
 		out, err := exec.Command(bin).Output()
 		if err != nil {
 			t.Fatal(err)

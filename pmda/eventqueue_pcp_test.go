@@ -13,17 +13,11 @@ import (
 // buildQueueHarness compiles the event queue harness against libpcp_pmda.
 func buildQueueHarness(t testing.TB) string {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		pcptest.Missing(t, "gcc is not installed")
-	}
-	if _, err := os.Stat("/usr/include/pcp/pmda.h"); err != nil {
-		pcptest.Missing(t, "libpcp-pmda3-dev is not installed")
-	}
 	bin := filepath.Join(t.TempDir(), "eventqueue")
-	out, err := exec.Command("gcc", "-O1", "-o", bin, "testdata/eventqueue_harness/eventqueue.c", "-lpcp_pmda", "-lpcp").CombinedOutput()
-	if err != nil {
-		t.Fatalf("compiling the event queue harness: %v\n%s", err, out)
-	}
+	pcptest.Compile(t, pcptest.C{
+		Src: "testdata/eventqueue_harness/eventqueue.c", Out: bin, CFlags: []string{"-O1"},
+		Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders,
+	})
 	return bin
 }
 

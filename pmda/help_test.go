@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -124,20 +123,16 @@ func TestReadHelpDBErrors(t *testing.T) {
 // its agents with libpcp_pmda's pmdaOpenHelp (through a C harness) and
 // with OpenHelp, and compares every text.
 func TestHelpDBAgainstLibpcpPMDA(t *testing.T) {
-	if _, err := exec.LookPath("gcc"); err != nil {
-		pcptest.Missing(t, "gcc is not installed")
-	}
-	if _, err := os.Stat("/usr/include/pcp/pmda.h"); err != nil {
-		pcptest.Missing(t, "libpcp-pmda3-dev is not installed")
-	}
+	pcptest.NeedCompiler(t, pcptest.PMDAHeaders...)
 	dbs, _ := filepath.Glob("/var/lib/pcp/pmdas/*/help.dir")
 	if len(dbs) == 0 {
 		pcptest.Missing(t, "no installed agent help databases")
 	}
 	bin := filepath.Join(t.TempDir(), "help")
-	if out, err := exec.Command("gcc", "-O1", "-o", bin, "testdata/help_harness/help.c", "-lpcp_pmda", "-lpcp").CombinedOutput(); err != nil {
-		t.Fatalf("compiling the help harness: %v\n%s", err, out)
-	}
+	pcptest.Compile(t, pcptest.C{
+		Src: "testdata/help_harness/help.c", Out: bin, CFlags: []string{"-O1"},
+		Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders,
+	})
 	esc := strings.NewReplacer("\\", "\\\\", "\n", "\\n", "\t", "\\t")
 	for _, d := range dbs {
 		base := strings.TrimSuffix(d, ".dir")

@@ -133,9 +133,6 @@ func buildWorld(t *testing.T) *world {
 			pcptest.Missing(t, "PCP's sample and simple agents: "+err.Error())
 		}
 	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		pcptest.Missing(t, "gcc is not installed")
-	}
 	w.simpleRoot = filepath.Join(w.dir, "simple.root")
 	os.WriteFile(w.simpleRoot, []byte(simpleRoot), 0o644)
 	// PCP's simple agent, compiled as the guide does, reading its
@@ -144,10 +141,10 @@ func buildWorld(t *testing.T) *world {
 	os.WriteFile(filepath.Join(w.dir, "pmdas", "simple", "simple.conf"), []byte("sec,min,hour\n"), 0o644)
 	os.WriteFile(filepath.Join(w.dir, "domain.h"), []byte("#define SIMPLE 253\n"), 0o644)
 	w.pcpSimple = filepath.Join(w.dir, "pmdasimple-c")
-	if out, err := exec.Command("gcc", "-O1", "-I", w.dir, "-o", w.pcpSimple, filepath.Join(pmdas, "simple", "simple.c"),
-		"-lpcp_pmda", "-lpcp").CombinedOutput(); err != nil {
-		t.Fatalf("compiling PCP's simple.c: %v\n%s", err, out)
-	}
+	pcptest.Compile(t, pcptest.C{
+		Src: filepath.Join(pmdas, "simple", "simple.c"), Out: w.pcpSimple, CFlags: []string{"-O1", "-I", w.dir},
+		Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders,
+	})
 	w.ourSample = buildTool(t, w.dir, "../pmdasample", "pmdasample")
 	w.ourSimple = buildTool(t, w.dir, "../pmdasimple", "pmdasimple")
 	w.env = []string{"PCP_PMDAS_DIR=" + filepath.Join(w.dir, "pmdas")}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -25,11 +26,18 @@ func TestControlStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// A pipe of the test's own, not StdoutPipe: Wait, which runs as soon
+	// as the agent exits, closes StdoutPipe's reading end, and the agent
+	// exits right after its last answer, which may then go unread.
+	stdout, agentOut, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	defer stdout.Close()
+	cmd.Stdout = agentOut
+	err = cmd.Start()
+	agentOut.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)

@@ -103,15 +103,11 @@ func buildOurs(t *testing.T, dir string) string {
 // buildPCPC compiles PCP's C simple agent, the one the guide describes.
 func buildPCPC(t *testing.T, in *testbed.Install, dir string) string {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		pcptest.Missing(t, "gcc is not installed")
-	}
+	pcptest.NeedCompiler(t, pcptest.PMDAHeaders...)
 	src := write(t, filepath.Join(dir, "simple.c"), pcpSimpleFile(t, in, "simple.c"))
 	write(t, filepath.Join(dir, "domain.h"), "#define SIMPLE 253\n")
 	bin := filepath.Join(dir, "pmdasimple-c")
-	if out, err := exec.Command("gcc", "-O1", "-o", bin, src, "-lpcp_pmda", "-lpcp").CombinedOutput(); err != nil {
-		t.Fatalf("compiling PCP's simple.c: %v\n%s", err, out)
-	}
+	pcptest.Compile(t, pcptest.C{Src: src, Out: bin, CFlags: []string{"-O1"}, Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders})
 	return bin
 }
 

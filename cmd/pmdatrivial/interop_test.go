@@ -74,12 +74,7 @@ func pcpSource(t *testing.T, in *testbed.Install, name string) []byte {
 // PCP_PMDAS_DIR is dir/pmdas.
 func buildPCP(t *testing.T, in *testbed.Install, dir, pmns string) string {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		pcptest.Missing(t, "gcc is not installed")
-	}
-	if _, err := os.Stat("/usr/include/pcp/pmda.h"); err != nil {
-		pcptest.Missing(t, "libpcp3-dev is not installed")
-	}
+	pcptest.NeedCompiler(t, pcptest.PMDAHeaders...)
 	src := filepath.Join(dir, "src")
 	help := filepath.Join(dir, "pmdas", "trivial")
 	for _, d := range []string{src, help, filepath.Join(dir, "bin")} {
@@ -91,10 +86,10 @@ func buildPCP(t *testing.T, in *testbed.Install, dir, pmns string) string {
 	writeFile(t, filepath.Join(src, "domain.h"), "#define TRIVIAL 250\n")
 	helpSrc := writeFile(t, filepath.Join(src, "help"), string(pcpSource(t, in, "help")))
 	bin := filepath.Join(dir, "bin", "pmdatrivial")
-	if out, err := exec.Command("gcc", "-O1", "-o", bin, filepath.Join(src, "trivial.c"),
-		"-lpcp_pmda", "-lpcp").CombinedOutput(); err != nil {
-		t.Fatalf("compiling PCP's trivial.c: %v\n%s", err, out)
-	}
+	pcptest.Compile(t, pcptest.C{
+		Src: filepath.Join(src, "trivial.c"), Out: bin, CFlags: []string{"-O1"},
+		Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders,
+	})
 	newhelp, err := in.Tool("newhelp")
 	if err != nil {
 		pcptest.Missing(t, "newhelp: "+err.Error())

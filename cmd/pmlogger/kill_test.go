@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -38,7 +39,7 @@ var (
 func buildLogger(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gopcp-pmlogger-test")
+		dir, err := pcptest.ProcessDir("gopcp-pmlogger-test-")
 		if err != nil {
 			buildErr = err
 			return

@@ -119,8 +119,12 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "bad width", Args: []string{"-w", "0", "sample.long.one"}},
 		{Name: "bad precision", Args: []string{"-f", "x", "sample.long.one"}},
 		{Name: "bad samples", Args: []string{"-s", "-3", "sample.long.one"}},
-		{Name: "finish offset", Args: []string{"-T", "0.25", "-t", "0.1", "sample.long.one"}},
-		{Name: "finish plus offset", Args: []string{"-T", "+0.35sec", "-t", "0.1", "sample.long.ten"}},
+		// A live -T ends the run at a fetch whose time is past the
+		// window's end: the windows end most of an interval after the
+		// last sample that fits, so that a slow fetch on a loaded machine
+		// still lands inside (with 0.25 and 0.1 s, 50 ms late lost it).
+		{Name: "finish offset", Args: []string{"-T", "1.9", "-t", "1", "sample.long.one"}},
+		{Name: "finish plus offset", Args: []string{"-T", "+1.9sec", "-t", "1", "sample.long.ten"}},
 		{Name: "delay live", Args: []string{"-d", "sample.long.one"}},
 		{Name: "time window live", Args: []string{"-S", "@10:00", "sample.long.one"}},
 		{Name: "version", Args: []string{"-V"}, NoHost: true},
@@ -129,6 +133,8 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "host in spec", Args: []string{"-s", "1", "localhost:1:sample.long.one"}, NoHost: true},
 		{Name: "unreachable host", Args: []string{"-h", "localhost:1", "sample.long.one"}, NoHost: true},
 		{Name: "bad host spec", Args: []string{"-h", "foo:bar:", "sample.long.one"}, NoHost: true},
+		// No -h: both reach the bed through its environment.
+		{Name: "default source", Args: []string{"-s", "1", "-t", "0.01", "sample.long.one"}, NoHost: true},
 		{Name: "local", Args: with(args("-s", "2", "sample.long.one")...), NoHost: true},
 		{Name: "local indom", Args: with(args("-s", "2", "sample.colour")...), NoHost: true, Mask: rates},
 		{Name: "local spec", Args: append([]string{"-K", "clear", "-K", sampleDSO, "-n", sampleRoot, "-t", "0.05", "-s", "1"}, "@:sample.bin[bin-100]"), NoHost: true},

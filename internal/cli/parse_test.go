@@ -193,7 +193,10 @@ func TestEnvironmentAgainstPCP(t *testing.T) {
 	}
 }
 
-// cleanEnv keeps PCP_* settings, which pmGetOptions reads as options, out.
+// cleanEnv keeps PCP_* settings, which pmGetOptions reads as options, out,
+// and points PCP's tools' default source, local:, nowhere: no Unix socket
+// (the system's pmcd listens on $PCP_RUN_DIR/pmcd.socket) and TCP port 1,
+// so a tool that gets past parsing cannot connect, whatever runs here.
 func cleanEnv() []string {
 	var env []string
 	for _, e := range os.Environ() {
@@ -201,7 +204,7 @@ func cleanEnv() []string {
 			env = append(env, e)
 		}
 	}
-	return append(env, "PMCD_CONNECT_TIMEOUT=0.5", "PMCD_PORT=1")
+	return append(env, "PMCD_CONNECT_TIMEOUT=0.5", "PMCD_PORT=1", "PMCD_SOCKET=/nonexistent/gopcp/pmcd.socket")
 }
 
 func TestParseAccepted(t *testing.T) {

@@ -1,8 +1,6 @@
 package pcptest
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,22 +21,13 @@ func HarnessWith(t testing.TB, src string, cflags ...string) string {
 	if bin, ok := built[key]; ok {
 		return bin
 	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		Missing(t, "gcc is not installed")
-	}
-	if _, err := os.Stat("/usr/include/pcp/pmapi.h"); err != nil {
-		Missing(t, "libpcp3-dev is not installed")
-	}
-	dir, err := os.MkdirTemp("", "gopcp-harness-")
+	NeedCompiler(t)
+	dir, err := ProcessDir("gopcp-harness-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), ".c"))
-	args := append(append([]string{}, cflags...), "-o", bin, abs, "-lpcp", "-lm")
-	out, err := exec.Command("gcc", args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("cannot compile harness %s: %v\n%s", src, err, out)
-	}
+	Compile(t, C{Src: abs, Out: bin, CFlags: cflags, Libs: []string{"-lpcp", "-lm"}})
 	built[key] = bin
 	return bin
 }

@@ -47,6 +47,7 @@ type PMCD struct {
 	goPMCD     bool
 	readyHost  string
 	dir        string
+	varDir     string // the bed's PCP_VAR_DIR (see privateVarDir)
 	port       int
 	agentPorts map[string]int
 	env        []string
@@ -132,9 +133,16 @@ func checkAgents(agents []Agent) error {
 	return nil
 }
 
-func (p *PMCD) start(agents []Agent, opts Options) error {
+func (p *PMCD) start(agents []Agent, opts Options) (err error) {
 	if err := makeDirs(p.dir); err != nil {
 		return err
+	}
+	// Without a private PCP_VAR_DIR the bed would share the system's
+	// pmdaroot and instance caches, so failing to make one fails the bed.
+	if sys := p.in.Var("PCP_VAR_DIR"); sys != "" {
+		if p.varDir, err = privateVarDir(sys, filepath.Join(p.dir, "var")); err != nil {
+			return err
+		}
 	}
 	pmns, err := writePMNS(p.in, p.dir, agents)
 	if err != nil {
@@ -273,10 +281,8 @@ func (p *PMCD) buildEnv(extra []string) []string {
 		"PMCD_PORT=" + strconv.Itoa(p.port),
 		"PMCD_SOCKET=" + p.SocketPath(),
 	}
-	if sys := p.in.Var("PCP_VAR_DIR"); sys != "" {
-		if dir, err := privateVarDir(sys, filepath.Join(p.dir, "var")); err == nil {
-			set = append(set, "PCP_VAR_DIR="+dir)
-		}
+	if p.varDir != "" {
+		set = append(set, "PCP_VAR_DIR="+p.varDir)
 	}
 	set = append(set, extra...)
 	names := []string{"PMPROXY_HOST"}

@@ -1,7 +1,10 @@
 package testbed
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -137,4 +140,63 @@ func TestLinuxAgent(t *testing.T) {
 	if n := valueOf(t, res.Stdout, "hinv.ncpu"); n == "" || n == "0" {
 		t.Errorf("hinv.ncpu = %q, want a CPU count", n)
 	}
+}
+
+// TestAgentsStayInBed: the sample agent of a bed runs as a child of the
+// bed's pmcd and logs into the bed, even when the system's pmcd runs with
+// its pmdaroot, which PCP's pmcd would otherwise ask to start the agent.
+func TestAgentsStayInBed(t *testing.T) {
+	t.Parallel()
+	p := StartPMCD(t, Options{})
+	// The agent's command line names its log in the bed, wherever it runs.
+	pids := processesNaming(t, filepath.Join(p.Dir(), "log", "sample.log"))
+	if len(pids) != 1 {
+		t.Fatalf("%d processes name the bed's sample.log, want 1", len(pids))
+	}
+	if ppid := parentOf(t, pids[0]); ppid != p.PID() {
+		t.Errorf("sample agent %d has parent %d, want the bed's pmcd %d", pids[0], ppid, p.PID())
+	}
+	if _, err := os.Stat(filepath.Join(p.Dir(), "log", "sample.log")); err != nil {
+		t.Errorf("sample agent's log is not in the bed: %v", err)
+	}
+}
+
+// processesNaming lists the processes whose command line contains word.
+func processesNaming(t *testing.T, word string) []int {
+	t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, d := range dirs {
+		cmd, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil || !strings.Contains(string(cmd), word) {
+			continue
+		}
+		pid, err := strconv.Atoi(filepath.Base(d))
+		if err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// parentOf reads a process's parent pid from /proc.
+func parentOf(t *testing.T, pid int) int {
+	t.Helper()
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The parent pid is the second field after the ")" ending the name.
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	if len(f) < 2 {
+		t.Fatalf("short /proc/%d/stat: %s", pid, stat)
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ppid
 }

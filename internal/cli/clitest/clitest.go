@@ -63,19 +63,34 @@ func SortLines(s string) string {
 // time and process id), which PCP's agents print and ours do not.
 func DropNotices(s string) string { return notifyLine.ReplaceAllString(s, "") }
 
+// bedSetting are the variables a bed sets for the tools run against it
+// (see testbed.PMCD.Env).
+var bedSetting = map[string]bool{
+	"PCP_RUN_DIR": true, "PCP_TMP_DIR": true, "PCP_VAR_DIR": true, "PMCD_PORT": true, "PMCD_SOCKET": true,
+}
+
 // Compare runs every case: PCP's tool through the bed, ours in-process.
 func Compare(t *testing.T, tool string, main Main, bed *testbed.PMCD, cases []Case) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			for _, kv := range tc.Env {
-				name, value, _ := strings.Cut(kv, "=")
-				t.Setenv(name, value)
-			}
 			pcpBed, ourBed := bed, bed
 			if tc.Fresh {
 				pcpBed = testbed.StartPMCD(t, testbed.Options{Env: tc.Env})
 				ourBed = testbed.StartPMCD(t, testbed.Options{Env: tc.Env})
+			}
+			// Ours runs in this process: give it the bed's environment,
+			// as PCP's tool gets, so that a default source (local:)
+			// reaches the bed, never a pmcd of the system's.
+			for _, kv := range ourBed.Env() {
+				name, value, _ := strings.Cut(kv, "=")
+				if bedSetting[name] {
+					t.Setenv(name, value)
+				}
+			}
+			for _, kv := range tc.Env {
+				name, value, _ := strings.Cut(kv, "=")
+				t.Setenv(name, value)
 			}
 			args := func(b *testbed.PMCD) []string {
 				if tc.NoHost {

@@ -1,0 +1,51 @@
+package pcptest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// TestProcessDir: a directory of a process that has ended goes at the
+// next call; this process's and a live one's stay.
+func TestProcessDir(t *testing.T) {
+	prefix := "gopcp-pcptest-procdir-test-"
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale, err := os.MkdirTemp("", prefix+strconv.Itoa(gone.Process.Pid)+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := os.MkdirTemp("", prefix+"1-") // init never ends
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(live)
+	mine, err := ProcessDir(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(mine)
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		os.RemoveAll(stale)
+		t.Errorf("the directory of ended process %d is still there: %v", gone.Process.Pid, err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the directory of live process 1: %v", err)
+	}
+	if filepath.Dir(mine) != filepath.Clean(os.TempDir()) {
+		t.Errorf("ProcessDir made %s outside %s", mine, os.TempDir())
+	}
+	again, err := ProcessDir(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(again)
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("this process's own directory went: %v", err)
+	}
+}
