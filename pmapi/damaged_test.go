@@ -96,9 +96,11 @@ func walkDamaged(t *testing.T, name string, args []string) (string, bool) {
 }
 
 // runArchwalk runs libpcp's walk; ok is false when libpcp itself fails
-// (it aborts on some damaged archives).
+// (it aborts on some damaged archives) or runs past clitest.BoundTime.
 func runArchwalk(harness, name string, args []string) (out string, ok bool) {
-	cmd := exec.Command(harness, append([]string{name}, args...)...)
+	ctx, cancel := context.WithTimeout(context.Background(), clitest.BoundTime)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, harness, append([]string{name}, args...)...)
 	cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
@@ -226,7 +228,11 @@ func TestDamagedWalkSweep(t *testing.T) {
 					t.Logf("not compared: archwalk %s (no metric known)", strings.Join(args, " "))
 					continue
 				}
-				got, ok := walkDamaged(t, base, args)
+				var got string
+				var ok bool
+				clitest.Bounded(t, "archwalk "+strings.Join(args, " "), clitest.BoundTime, clitest.BoundHeap, func() {
+					got, ok = walkDamaged(t, base, args)
+				})
 				if !ok {
 					continue
 				}
@@ -235,12 +241,28 @@ func TestDamagedWalkSweep(t *testing.T) {
 					t.Logf("libpcp aborts: archwalk %s", strings.Join(args, " "))
 					continue
 				}
+				if got != want && !steady(harness, base, args, want) {
+					// libpcp reads freed or unset memory on some damaged
+					// metadata: its answers change from run to run
+					t.Logf("libpcp's answer varies: archwalk %s", strings.Join(args, " "))
+					continue
+				}
 				if got != want {
 					t.Errorf("archwalk %s differs\n%s", strings.Join(args, " "), clitest.Diff(want, got))
 				}
 			}
 		})
 	}
+}
+
+// steady reports whether libpcp gives the answer want again, twice.
+func steady(harness, name string, args []string, want string) bool {
+	for range 2 {
+		if out, ok := runArchwalk(harness, name, args); !ok || out != want {
+			return false
+		}
+	}
+	return true
 }
 
 // anyKnown reports whether the archive names any of the metrics.

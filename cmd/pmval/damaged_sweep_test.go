@@ -59,5 +59,5 @@ func TestDamagedSweep(t *testing.T) {
 			Args: args,
 		})
 	}
-	clitest.CompareLocal(t, "pmval", run, cases)
+	clitest.CompareDamaged(t, "pmval", run, cases)
 }
