@@ -75,13 +75,12 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 		if cur < 0 || segs[cur].damagedEnd {
 			start(spot{i, vol, off}, false)
 		}
+		// The records are read from the start of the data, not from
+		// where the temporal index places a reader: a damaged index
+		// (an entry naming a missing volume, or a place inside a
+		// record) spoils that placing, not the records.
+		_ = rd.ReadFrom(archive.Forward, vol, off)
 		err := rd.Fetch(&r)
-		if errors.Is(err, pcp.ErrLogFile) && rd.ReadFrom(archive.Forward, vol, off) == nil {
-			// the index cannot place the reader (it names volumes that
-			// are missing): libpcp's interpolation ignores that failure
-			// and reads on from where the archive was opened
-			err = rd.Fetch(&r)
-		}
 		// used is the last index entry taken past damage: each damage
 		// takes a later one, so the walk ends whatever the index says
 		used := -1
