@@ -178,11 +178,17 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	if m == Backward {
 		offset += 4
 	}
-	head := int32(binary.BigEndian.Uint32(v.at(r.pos, 4)))
-	rlen := int(head) - 8
 	bad := func(at int, msg string) error {
 		return &Error{File: r.a.VolumePath(v.num), Offset: int64(at), Msg: msg, Code: pcp.ErrLogRec}
 	}
+	word := v.at(r.pos, 4)
+	if word == nil {
+		// a damaged .xz block, or a read that failed
+		r.pos = offset
+		return bad(offset, "record length cannot be read")
+	}
+	head := int32(binary.BigEndian.Uint32(word))
+	rlen := int(head) - 8
 	if rlen < 0 || (m == Backward && rlen > offset) {
 		r.pos = afterBadLength(m, offset)
 		return bad(offset, fmt.Sprintf("record length %d", head))
