@@ -37,6 +37,9 @@ var damagedIndexes = []struct {
 	{name: "okmv-first-vol9", src: "ok-mv-bar", dmg: indexWord(0, 8, 9, "vol")},
 	{name: "okmv-second-vol9", src: "ok-mv-bar", dmg: indexWord(1, 8, 9, "vol")},
 	{name: "okmv-vol-swap", src: "ok-mv-bar", dmg: indexWord(2, 8, 0, "vol")},
+	// irix.kernel.all.load's semantics become 0x18000003, none a
+	// metric has: libpcp interpolates it as a counter
+	{name: "rattle-meta-sem", src: "rattle", dmg: clitest.Damage{Suffix: ".meta", Kind: "byte", Off: 470, Xor: 0x18}},
 }
 
 func indexWord(entry, field int64, word uint32, what string) clitest.Damage {
@@ -44,7 +47,8 @@ func indexWord(entry, field int64, word uint32, what string) clitest.Damage {
 }
 
 // TestDamagedIndexBounded reads archives whose temporal index names
-// volumes, offsets and times that are not there, in every mode, each
+// volumes, offsets and times that are not there (and one whose metadata
+// gives semantics no metric has), in every mode, each
 // walk bounded in time and memory (an index entry naming a missing
 // volume once sent interpolation round one loop for ever, growing by
 // 500 MB in 10 s). Where PCP is installed each walk is compared with
@@ -58,6 +62,7 @@ func TestDamagedIndexBounded(t *testing.T) {
 	sources := map[string]damagedSource{
 		"20041125":  {[]string{"kernel.all.load", "swap.pagesin"}, 37 * time.Second},
 		"ok-mv-bar": damagedSources["ok-mv-bar"],
+		"rattle":    {[]string{"irix.kernel.all.load"}, 20 * time.Minute},
 	}
 	for _, tc := range damagedIndexes {
 		t.Run(tc.name, func(t *testing.T) {

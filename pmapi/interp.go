@@ -422,9 +422,11 @@ func (ip *interpolator) value(m *imetric, is *iseries, inst int32, t float64, se
 	if hi.t == t {
 		return *hi.v, true, false
 	}
-	if sem != pcp.SemCounter {
+	if sem == pcp.SemInstant {
 		return *lo.v, true, false
 	}
+	// a counter, or semantics no metric has (damaged metadata), which
+	// libpcp interpolates as a counter's without a counter's checks
 	return ip.line(m, lo, hi, t), true, false
 }
 
