@@ -157,6 +157,12 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	}
 	for {
 		if r.pos < 0 || r.cur.size-r.pos < 4 {
+			if m == Backward && r.pos >= 0 && !paranoid {
+				// a place past the volume's end (a damaged index
+				// entry's): libpcp's read finds the end of the file
+				// and goes on into the next volume
+				return r.backPastEnd(res, r.pos+4)
+			}
 			if m == Backward {
 				return pcp.ErrEOL
 			}

@@ -37,6 +37,10 @@ var damagedIndexes = []struct {
 	{name: "okmv-first-vol9", src: "ok-mv-bar", dmg: indexWord(0, 8, 9, "vol")},
 	{name: "okmv-second-vol9", src: "ok-mv-bar", dmg: indexWord(1, 8, 9, "vol")},
 	{name: "okmv-vol-swap", src: "ok-mv-bar", dmg: indexWord(2, 8, 0, "vol")},
+	// the first entry's data offset past volume 0's end: reading
+	// backwards from there libpcp goes on into volume 1 and fails
+	{name: "okmv-first-data-past", src: "ok-mv-bar", dmg: indexWord(0, 16, 0xd9d1, "data")},
+	{name: "okmv-third-data-past", src: "ok-mv-bar", dmg: indexWord(2, 16, 5000, "data")},
 	// irix.kernel.all.load's semantics become 0x18000003, none a
 	// metric has: libpcp interpolates it as a counter
 	{name: "rattle-meta-sem", src: "rattle", dmg: clitest.Damage{Suffix: ".meta", Kind: "byte", Off: 470, Xor: 0x18}},

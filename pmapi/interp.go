@@ -54,8 +54,11 @@ type interpolator struct {
 	segments []segment     // the stretches of records between damage
 	seg      int           // the segment libpcp reads in, -1 until placed
 	stuck    bool          // libpcp's first read from the placing fails (place)
-	reach    [2]float64    // the times of the records libpcp can reach now
-	seenUpTo float64       // the latest time fetched at
+	// backFrom, when not NaN, is the time of the first record after a
+	// placing from which reading backwards meets damage (place)
+	backFrom float64
+	reach    [2]float64 // the times of the records libpcp can reach now
+	seenUpTo float64    // the latest time fetched at
 	hasSeen  bool
 }
 
@@ -95,7 +98,7 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 // reposition forgets the previous fetch, as a SetMode does.
 func (ip *interpolator) reposition() {
 	ip.hasPrev = false
-	ip.seg, ip.stuck = -1, false
+	ip.seg, ip.stuck, ip.backFrom = -1, false, math.NaN()
 	ip.inLast = ip.placeLast(ip.rel(ip.c.origin))
 	for _, m := range ip.metrics {
 		m.last = -1
