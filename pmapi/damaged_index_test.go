@@ -34,6 +34,9 @@ var damagedIndexes = []struct {
 	{name: "middle-data-neg", src: "20041125", dmg: indexWord(3, 16, 0xffffffff, "data")},
 	{name: "middle-data-label", src: "20041125", dmg: indexWord(3, 16, 40, "data")},
 	{name: "middle-time-zero", src: "20041125", dmg: indexWord(3, 0, 0, "time")},
+	// uwrap's last entry moved before the start: pmSetMode puts
+	// forward interpolation at the end of the data
+	{name: "uwrap-last-time-early", src: "uwrap", dmg: indexWord(1, 0, 0x42c3a596, "time")},
 	{name: "okmv-first-vol9", src: "ok-mv-bar", dmg: indexWord(0, 8, 9, "vol")},
 	{name: "okmv-second-vol9", src: "ok-mv-bar", dmg: indexWord(1, 8, 9, "vol")},
 	{name: "okmv-vol-swap", src: "ok-mv-bar", dmg: indexWord(2, 8, 0, "vol")},
@@ -67,6 +70,7 @@ func TestDamagedIndexBounded(t *testing.T) {
 		"20041125":  {[]string{"kernel.all.load", "swap.pagesin"}, 37 * time.Second},
 		"ok-mv-bar": damagedSources["ok-mv-bar"],
 		"rattle":    {[]string{"irix.kernel.all.load"}, 20 * time.Minute},
+		"uwrap":     damagedSources["uwrap"],
 	}
 	for _, tc := range damagedIndexes {
 		t.Run(tc.name, func(t *testing.T) {

@@ -57,6 +57,10 @@ type interpolator struct {
 	// backFrom, when not NaN, is the time of the first record after a
 	// placing from which reading backwards meets damage (place)
 	backFrom float64
+	// atEnd says reading forwards from the placing finds the end of the
+	// data (an index entry out of time order, or past a volume's end,
+	// put it there): going forwards libpcp then finds no next bound
+	atEnd    bool
 	reach    [2]float64 // the times of the records libpcp can reach now
 	seenUpTo float64    // the latest time fetched at
 	hasSeen  bool
@@ -98,7 +102,8 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 // reposition forgets the previous fetch, as a SetMode does.
 func (ip *interpolator) reposition() {
 	ip.hasPrev = false
-	ip.seg, ip.stuck, ip.backFrom = -1, false, math.NaN()
+	ip.seg, ip.stuck, ip.backFrom, ip.atEnd = -1, false, math.NaN(), false
+	ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
 	ip.inLast = ip.placeLast(ip.rel(ip.c.origin))
 	for _, m := range ip.metrics {
 		m.last = -1

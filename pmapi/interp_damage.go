@@ -29,7 +29,7 @@ type interpDamage struct {
 // the next volume), the place is like the start of a segment after
 // damage: backFrom is the time of the first record read forwards from
 // it, NaN otherwise.
-func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, backFrom float64) {
+func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, backFrom float64, atEnd bool) {
 	backFrom = math.NaN()
 	mode := ModeForw
 	if back {
@@ -71,6 +71,7 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, 
 		if err != nil && !errors.Is(err, pcp.ErrEOL) {
 			stuck = true
 		}
+		atEnd = !back && errors.Is(err, pcp.ErrEOL)
 		if err == nil && !back && rd.ReadFrom(archive.Backward, vol, off) == nil {
 			first := ip.rel(res.Timestamp)
 			if err := rd.Next(&res); err != nil && !errors.Is(err, pcp.ErrEOL) {
@@ -78,7 +79,7 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, 
 			}
 		}
 	}
-	return best, stuck, backFrom
+	return best, stuck, backFrom, atEnd
 }
 
 // pastDamage reports whether a fetch at t must read into damage: an
@@ -92,7 +93,10 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 		return false
 	}
 	if ip.seg < 0 {
-		ip.seg, ip.stuck, ip.backFrom = ip.place(ip.c.origin, ip.c.delta < 0)
+		ip.seg, ip.stuck, ip.backFrom, ip.atEnd = ip.place(ip.c.origin, ip.c.delta < 0)
+	}
+	if ip.atEnd {
+		ip.reach[1] = math.Inf(-1)
 	}
 	k, stuck := ip.seg, ip.stuck
 	backFrom := !math.IsNaN(ip.backFrom)
@@ -110,6 +114,9 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 	ip.reach = [2]float64{s.first, s.last}
 	if len(ip.segments) == 1 && !backFrom {
 		ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
+	}
+	if ip.atEnd {
+		ip.reach[1] = math.Inf(-1)
 	}
 	if !s.damagedEnd && !s.damagedStart && !stuck {
 		return false
