@@ -292,10 +292,16 @@ func (ip *interpolator) prior(is *iseries, t float64) bound {
 
 func (ip *interpolator) next(is *iseries, t float64) bound {
 	var b bound
-	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) && is.times[i] <= ip.reach[1] {
+	limit := ip.reach[1]
+	if ip.atEnd {
+		// libpcp reads forwards from the end of the data: only the
+		// record its search back finds exactly at t is a next bound
+		limit = t
+	}
+	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) && is.times[i] <= limit {
 		b = bound{t: is.times[i], ok: true, v: &is.vals[i]}
 	}
-	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] >= t }); i < len(ip.marks) && ip.marks[i] <= ip.reach[1] {
+	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] >= t }); i < len(ip.marks) && ip.marks[i] <= limit {
 		if !b.ok || ip.marks[i] <= b.t {
 			b = bound{t: ip.marks[i], ok: true, mark: true}
 		}

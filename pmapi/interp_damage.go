@@ -57,6 +57,7 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, 
 	rd := c.logs[n].NewReader()
 	defer rd.Close()
 	_ = rd.Seek(readerMode(mode), t)
+	serial := rd.Serial()
 	vol, off := rd.Position()
 	at := spot{n, vol, off}
 	best := 0
@@ -71,7 +72,9 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, 
 		if err != nil && !errors.Is(err, pcp.ErrEOL) {
 			stuck = true
 		}
-		atEnd = !back && errors.Is(err, pcp.ErrEOL)
+		// only when libpcp reads on from the placing: otherwise it
+		// steps back to the time sought first
+		atEnd = !back && serial && errors.Is(err, pcp.ErrEOL)
 		if err == nil && !back && rd.ReadFrom(archive.Backward, vol, off) == nil {
 			first := ip.rel(res.Timestamp)
 			if err := rd.Next(&res); err != nil && !errors.Is(err, pcp.ErrEOL) {
@@ -95,9 +98,6 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 	if ip.seg < 0 {
 		ip.seg, ip.stuck, ip.backFrom, ip.atEnd = ip.place(ip.c.origin, ip.c.delta < 0)
 	}
-	if ip.atEnd {
-		ip.reach[1] = math.Inf(-1)
-	}
 	k, stuck := ip.seg, ip.stuck
 	backFrom := !math.IsNaN(ip.backFrom)
 	if !stuck && !backFrom && ip.damage == nil && len(ip.segments) < 2 {
@@ -115,9 +115,7 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 	if len(ip.segments) == 1 && !backFrom {
 		ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
 	}
-	if ip.atEnd {
-		ip.reach[1] = math.Inf(-1)
-	}
+
 	if !s.damagedEnd && !s.damagedStart && !stuck {
 		return false
 	}
