@@ -47,6 +47,9 @@ var damagedIndexes = []struct {
 	// irix.kernel.all.load's semantics become 0x18000003, none a
 	// metric has: libpcp interpolates it as a counter
 	{name: "rattle-meta-sem", src: "rattle", dmg: clitest.Damage{Suffix: ".meta", Kind: "byte", Off: 470, Xor: 0x18}},
+	// sample.bin's type becomes 143: its in-situ values do not suit
+	// it, and libpcp's interpolation fails reading them
+	{name: "changeinst-meta-type", src: "changeinst", dmg: clitest.Damage{Suffix: ".meta", Kind: "byte", Off: 742, Xor: 0x8e}},
 }
 
 func indexWord(entry, field int64, word uint32, what string) clitest.Damage {
@@ -67,10 +70,11 @@ func TestDamagedIndexBounded(t *testing.T) {
 		harness = pcptest.Harness(t, "testdata/harness/archwalk.c")
 	}
 	sources := map[string]damagedSource{
-		"20041125":  {[]string{"kernel.all.load", "swap.pagesin"}, 37 * time.Second},
-		"ok-mv-bar": damagedSources["ok-mv-bar"],
-		"rattle":    {[]string{"irix.kernel.all.load"}, 20 * time.Minute},
-		"uwrap":     damagedSources["uwrap"],
+		"20041125":   {[]string{"kernel.all.load", "swap.pagesin"}, 37 * time.Second},
+		"ok-mv-bar":  damagedSources["ok-mv-bar"],
+		"rattle":     {[]string{"irix.kernel.all.load"}, 20 * time.Minute},
+		"uwrap":      damagedSources["uwrap"],
+		"changeinst": damagedSources["changeinst"],
 	}
 	for _, tc := range damagedIndexes {
 		t.Run(tc.name, func(t *testing.T) {

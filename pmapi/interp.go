@@ -75,6 +75,14 @@ type imetric struct {
 	order  []int32 // the instances in the order results list them
 	alive  map[int32][2]float64
 	last   int32 // the number of values last returned, -1 for none yet
+	// fmtSeen and badFmt: libpcp's interpolation takes the value
+	// encoding of the first record with values of the metric, and a
+	// record whose encoding does not suit the metric's type, or
+	// differs from that first one, is PM_ERR_LOGREC when read (damaged
+	// metadata or data): badFmt is the first such record's time
+	fmtSeen bool
+	badFmt  float64
+	valued  []float64 // the times of the records with values of it
 }
 
 // iseries is one instance's values by time.
@@ -122,6 +130,16 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 			if m == nil || vs.NumVal <= 0 {
 				continue
 			}
+			m.valued = append(m.valued, t)
+			if !m.fmtSeen {
+				m.fmtSeen = true
+				if !valfmtSuits(m.desc.Type, vs.ValFmt) {
+					m.badFmt = math.Min(m.badFmt, t)
+				}
+			} else if vs.ValFmt != m.valfmt {
+				m.badFmt = math.Min(m.badFmt, t)
+				continue
+			}
 			m.valfmt = vs.ValFmt
 			for _, v := range vs.Values {
 				is := m.insts[v.Inst]
@@ -164,6 +182,37 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 	return nil
 }
 
+// valfmtSuits is libpcp's check of a record's value encoding against the
+// metric's type: 32-bit integers in the value set, floats there or in a
+// block, everything else in a block.
+func valfmtSuits(typ pcp.Type, f pcp.ValFmt) bool {
+	switch typ {
+	case pcp.Type32, pcp.TypeU32:
+		return f == pcp.ValInSitu
+	case pcp.TypeFloat:
+		return true
+	}
+	return f != pcp.ValInSitu
+}
+
+// readsBadFmt reports a fetch at t that reads a record whose value
+// encoding libpcp rejects: one at or before the first record at or
+// after t with values of the metric, which the search for its next
+// bound reads.
+func (ip *interpolator) readsBadFmt(pmids []pcp.PMID, t float64) bool {
+	for _, id := range pmids {
+		m := ip.metrics[id]
+		if m == nil || m.err != 0 || math.IsInf(m.badFmt, 1) {
+			continue
+		}
+		i := sort.SearchFloat64s(m.valued, t)
+		if i == len(m.valued) || m.badFmt <= m.valued[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // ignoreMarks reads $PCP_IGNORE_MARK_RECORDS as libpcp does: set and
 // empty ignores every <mark>, an interval those between records no
 // further apart; a bad value is reported and ignored.
@@ -190,7 +239,7 @@ func ignoreMarks() (ignore bool, gap float64) {
 
 // metric sets up a metric's instances, not yet its history.
 func (ip *interpolator) metric(id pcp.PMID) *imetric {
-	m := &imetric{insts: map[int32]*iseries{}, last: -1}
+	m := &imetric{insts: map[int32]*iseries{}, last: -1, badFmt: math.Inf(1)}
 	d, err := ip.c.LookupDesc(context.Background(), id)
 	if err != nil {
 		m.err = pcp.ErrPMIDLog
@@ -347,6 +396,9 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		if err := ip.load(want); err != nil {
 			return err
 		}
+	}
+	if ip.readsBadFmt(pmids, t) {
+		return pcp.ErrLogRec
 	}
 	if ip.pastDamage(pmids, t) {
 		if ip.damage == nil {
