@@ -98,10 +98,19 @@ func walkDamaged(t *testing.T, name string, args []string) (string, bool) {
 // runArchwalk runs libpcp's walk; ok is false when libpcp itself fails
 // (it aborts on some damaged archives) or runs past clitest.BoundTime.
 func runArchwalk(harness, name string, args []string) (out string, ok bool) {
+	return runArchwalkEnv(harness, name, args, "")
+}
+
+// runArchwalkEnv is runArchwalk with MALLOC_PERTURB_ set to perturb
+// when that is not empty.
+func runArchwalkEnv(harness, name string, args []string, perturb string) (out string, ok bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), clitest.BoundTime)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, harness, append([]string{name}, args...)...)
 	cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
+	if perturb != "" {
+		cmd.Env = append(cmd.Env, "MALLOC_PERTURB_="+perturb)
+	}
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	if err := cmd.Run(); err != nil {
@@ -228,6 +237,16 @@ func TestDamagedWalkSweep(t *testing.T) {
 					t.Logf("not compared: archwalk %s (no metric known)", strings.Join(args, " "))
 					continue
 				}
+				if dmg.Suffix == ".index" && dmg.Kind == "word" && args[0] == "interp" && strings.HasPrefix(args[1], "-") {
+					// read, bounded, but not compared: backward
+					// interpolation placed by a damaged index is left
+					// alone (docs/damaged-archives.md)
+					clitest.Bounded(t, "archwalk "+strings.Join(args, " "), clitest.BoundTime, clitest.BoundHeap, func() {
+						walkDamaged(t, base, args)
+					})
+					t.Logf("not compared: archwalk %s (backward interpolation over a damaged index)", strings.Join(args, " "))
+					continue
+				}
 				var got string
 				var ok bool
 				clitest.Bounded(t, "archwalk "+strings.Join(args, " "), clitest.BoundTime, clitest.BoundHeap, func() {
@@ -242,9 +261,9 @@ func TestDamagedWalkSweep(t *testing.T) {
 					continue
 				}
 				if got != want && !steady(harness, base, args, want) {
-					// libpcp reads freed or unset memory on some damaged
-					// metadata: its answers change from run to run
-					t.Logf("libpcp's answer varies: archwalk %s", strings.Join(args, " "))
+					// libpcp reads past its buffers on some damaged
+					// metadata: its answer depends on memory's contents
+					t.Logf("libpcp's answer varies with memory: archwalk %s", strings.Join(args, " "))
 					continue
 				}
 				if got != want {
@@ -255,10 +274,17 @@ func TestDamagedWalkSweep(t *testing.T) {
 	}
 }
 
-// steady reports whether libpcp gives the answer want again, twice.
+// steady reports whether libpcp's answer want is one it gives whatever
+// the contents of memory: again, and with glibc filling freshly
+// allocated memory (MALLOC_PERTURB_), and not a system error libpcp
+// gives on a damaged archive only by allocating by a damaged count
+// (ENOMEM) or passing the system a pointer outside its buffers (EFAULT).
 func steady(harness, name string, args []string, want string) bool {
-	for range 2 {
-		if out, ok := runArchwalk(harness, name, args); !ok || out != want {
+	if strings.Contains(want, "ERR -14\n") || strings.Contains(want, "ERR -12\n") {
+		return false
+	}
+	for _, perturb := range []string{"", "85", "165"} {
+		if out, ok := runArchwalkEnv(harness, name, args, perturb); !ok || out != want {
 			return false
 		}
 	}
