@@ -60,6 +60,7 @@ type interpolator struct {
 	// atEnd says reading forwards from the placing finds the end of the
 	// data (an index entry out of time order, or past a volume's end,
 	// put it there): going forwards libpcp then finds no next bound
+	// after the first fetch
 	atEnd    bool
 	reach    [2]float64 // the times of the records libpcp can reach now
 	seenUpTo float64    // the latest time fetched at
@@ -342,9 +343,11 @@ func (ip *interpolator) prior(is *iseries, t float64) bound {
 func (ip *interpolator) next(is *iseries, t float64) bound {
 	var b bound
 	limit := ip.reach[1]
-	if ip.atEnd {
-		// libpcp reads forwards from the end of the data: only the
-		// record its search back finds exactly at t is a next bound
+	if ip.atEnd && ip.hasPrev {
+		// libpcp reads forwards from the end of the data: its first
+		// fetch's search back from there reads every record down to
+		// t, finding both bounds; for the later ones only a record
+		// exactly at t is a next bound
 		limit = t
 	}
 	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) && is.times[i] <= limit {

@@ -29,6 +29,7 @@ func TestDamagedIndex(t *testing.T) {
 		{"gap", word(0, 16, 0xd31, "data"), []string{"-t", "2.5", "-S", "+2.5", "proc.nprocs"}},
 		{"ok-mv-bar", word(0, 16, 0xd9d1, "data"), []string{"-t", "0.2", "-r", "sampledso.milliseconds"}},
 		{"uwrap", word(1, 0, 0x42c3a596, "time"), []string{"-t", "1", "-S", "+1", "sample.wrap.ulong"}},
+		{"uwrap", word(1, 0, 0x42c3a987, "time"), []string{"-t", "7", "-S", "+7", "-r", "sample.wrap.ulong"}},
 		{"rattle", clitest.Damage{Suffix: ".meta", Kind: "byte", Off: 470, Xor: 0x18}, []string{"-t", "20m", "irix.kernel.all.load"}},
 	}
 	var runs []clitest.Case
