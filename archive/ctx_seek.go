@@ -13,3 +13,9 @@ func (r *Reader) Seek(m Mode, t pcp.Timestamp) error {
 	r.mode, r.origin, r.serial = m, t, false
 	return r.setTime()
 }
+
+// Serial reports whether the reader reads on from its place: after Seek,
+// whether the index placed it exactly, so that libpcp's interpolation
+// reads from there without first stepping back to the time sought
+// (libpcp's ac_serial).
+func (r *Reader) Serial() bool { return r.serial }

@@ -95,3 +95,7 @@ func (a *Archive) PastEnd(e IndexEntry) bool {
 	defer v.close()
 	return e.DataOffset > int64(v.size)
 }
+
+// HasVolume reports whether data volume vol was found when the archive
+// was opened. A damaged temporal index can name any volume number.
+func (a *Archive) HasVolume(vol int) bool { return a.vols[vol] }

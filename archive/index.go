@@ -35,8 +35,10 @@ func decodeIndex(b []byte, version int) []IndexEntry {
 		} else {
 			e.Stamp = loadTimeval(p)
 			e.Vol = int32(binary.BigEndian.Uint32(p[8:]))
-			e.MetaOffset = int64(int32(binary.BigEndian.Uint32(p[12:])))
-			e.DataOffset = int64(int32(binary.BigEndian.Uint32(p[16:])))
+			// unsigned, as libpcp's ntohl into an off_t: a damaged
+			// offset of 2^31 or more is far past the end, not negative
+			e.MetaOffset = int64(binary.BigEndian.Uint32(p[12:]))
+			e.DataOffset = int64(binary.BigEndian.Uint32(p[16:]))
 		}
 		out = append(out, e)
 	}

@@ -157,6 +157,12 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	}
 	for {
 		if r.pos < 0 || r.cur.size-r.pos < 4 {
+			if m == Backward && r.pos >= 0 && !paranoid {
+				// a place past the volume's end (a damaged index
+				// entry's): libpcp's read finds the end of the file
+				// and goes on into the next volume
+				return r.backPastEnd(res, r.pos+4)
+			}
 			if m == Backward {
 				return pcp.ErrEOL
 			}
@@ -178,11 +184,17 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	if m == Backward {
 		offset += 4
 	}
-	head := int32(binary.BigEndian.Uint32(v.at(r.pos, 4)))
-	rlen := int(head) - 8
 	bad := func(at int, msg string) error {
 		return &Error{File: r.a.VolumePath(v.num), Offset: int64(at), Msg: msg, Code: pcp.ErrLogRec}
 	}
+	word := v.at(r.pos, 4)
+	if word == nil {
+		// a damaged .xz block, or a read that failed
+		r.pos = offset
+		return bad(offset, "record length cannot be read")
+	}
+	head := int32(binary.BigEndian.Uint32(word))
+	rlen := int(head) - 8
 	if rlen < 0 || (m == Backward && rlen > offset) {
 		r.pos = afterBadLength(m, offset)
 		return bad(offset, fmt.Sprintf("record length %d", head))

@@ -66,9 +66,10 @@ func (c *ArchiveContext) position(mode Mode, t pcp.Timestamp) {
 		}
 	}
 	c.switchTo(n)
-	if err := c.rd.Seek(readerMode(mode), t); err != nil {
-		c.rd.SetMode(readerMode(mode), t)
-	}
+	// When the index cannot place the reader (its entry names a volume
+	// that is missing), libpcp's pmSetMode ignores the failure and the
+	// fetches read on from where the reader was: Seek leaves it there.
+	_ = c.rd.Seek(readerMode(mode), t)
 }
 
 func readerMode(m Mode) archive.Mode {

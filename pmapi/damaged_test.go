@@ -96,10 +96,21 @@ func walkDamaged(t *testing.T, name string, args []string) (string, bool) {
 }
 
 // runArchwalk runs libpcp's walk; ok is false when libpcp itself fails
-// (it aborts on some damaged archives).
+// (it aborts on some damaged archives) or runs past clitest.BoundTime.
 func runArchwalk(harness, name string, args []string) (out string, ok bool) {
-	cmd := exec.Command(harness, append([]string{name}, args...)...)
+	return runArchwalkEnv(harness, name, args, "")
+}
+
+// runArchwalkEnv is runArchwalk with MALLOC_PERTURB_ set to perturb
+// when that is not empty.
+func runArchwalkEnv(harness, name string, args []string, perturb string) (out string, ok bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), clitest.BoundTime)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, harness, append([]string{name}, args...)...)
 	cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
+	if perturb != "" {
+		cmd.Env = append(cmd.Env, "MALLOC_PERTURB_="+perturb)
+	}
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	if err := cmd.Run(); err != nil {
@@ -226,7 +237,21 @@ func TestDamagedWalkSweep(t *testing.T) {
 					t.Logf("not compared: archwalk %s (no metric known)", strings.Join(args, " "))
 					continue
 				}
-				got, ok := walkDamaged(t, base, args)
+				if dmg.Suffix == ".index" && dmg.Kind == "word" && args[0] == "interp" && strings.HasPrefix(args[1], "-") {
+					// read, bounded, but not compared: backward
+					// interpolation placed by a damaged index is left
+					// alone (docs/damaged-archives.md)
+					clitest.Bounded(t, "archwalk "+strings.Join(args, " "), clitest.BoundTime, clitest.BoundHeap, func() {
+						walkDamaged(t, base, args)
+					})
+					t.Logf("not compared: archwalk %s (backward interpolation over a damaged index)", strings.Join(args, " "))
+					continue
+				}
+				var got string
+				var ok bool
+				clitest.Bounded(t, "archwalk "+strings.Join(args, " "), clitest.BoundTime, clitest.BoundHeap, func() {
+					got, ok = walkDamaged(t, base, args)
+				})
 				if !ok {
 					continue
 				}
@@ -235,12 +260,35 @@ func TestDamagedWalkSweep(t *testing.T) {
 					t.Logf("libpcp aborts: archwalk %s", strings.Join(args, " "))
 					continue
 				}
+				if got != want && !steady(harness, base, args, want) {
+					// libpcp reads past its buffers on some damaged
+					// metadata: its answer depends on memory's contents
+					t.Logf("libpcp's answer varies with memory: archwalk %s", strings.Join(args, " "))
+					continue
+				}
 				if got != want {
 					t.Errorf("archwalk %s differs\n%s", strings.Join(args, " "), clitest.Diff(want, got))
 				}
 			}
 		})
 	}
+}
+
+// steady reports whether libpcp's answer want is one it gives whatever
+// the contents of memory: again, and with glibc filling freshly
+// allocated memory (MALLOC_PERTURB_), and not a system error libpcp
+// gives on a damaged archive only by allocating by a damaged count
+// (ENOMEM) or passing the system a pointer outside its buffers (EFAULT).
+func steady(harness, name string, args []string, want string) bool {
+	if strings.Contains(want, "ERR -14\n") || strings.Contains(want, "ERR -12\n") {
+		return false
+	}
+	for _, perturb := range []string{"", "85", "165"} {
+		if out, ok := runArchwalkEnv(harness, name, args, perturb); !ok || out != want {
+			return false
+		}
+	}
+	return true
 }
 
 // anyKnown reports whether the archive names any of the metrics.

@@ -54,8 +54,16 @@ type interpolator struct {
 	segments []segment     // the stretches of records between damage
 	seg      int           // the segment libpcp reads in, -1 until placed
 	stuck    bool          // libpcp's first read from the placing fails (place)
-	reach    [2]float64    // the times of the records libpcp can reach now
-	seenUpTo float64       // the latest time fetched at
+	// backFrom, when not NaN, is the time of the first record after a
+	// placing from which reading backwards meets damage (place)
+	backFrom float64
+	// atEnd says reading forwards from the placing finds the end of the
+	// data (an index entry out of time order, or past a volume's end,
+	// put it there): going forwards libpcp then finds no next bound
+	// after the first fetch
+	atEnd    bool
+	reach    [2]float64 // the times of the records libpcp can reach now
+	seenUpTo float64    // the latest time fetched at
 	hasSeen  bool
 }
 
@@ -68,6 +76,14 @@ type imetric struct {
 	order  []int32 // the instances in the order results list them
 	alive  map[int32][2]float64
 	last   int32 // the number of values last returned, -1 for none yet
+	// fmtSeen and badFmt: libpcp's interpolation takes the value
+	// encoding of the first record with values of the metric, and a
+	// record whose encoding does not suit the metric's type, or
+	// differs from that first one, is PM_ERR_LOGREC when read (damaged
+	// metadata or data): badFmt is the first such record's time
+	fmtSeen bool
+	badFmt  float64
+	valued  []float64 // the times of the records with values of it
 }
 
 // iseries is one instance's values by time.
@@ -95,7 +111,8 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 // reposition forgets the previous fetch, as a SetMode does.
 func (ip *interpolator) reposition() {
 	ip.hasPrev = false
-	ip.seg, ip.stuck = -1, false
+	ip.seg, ip.stuck, ip.backFrom, ip.atEnd = -1, false, math.NaN(), false
+	ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
 	ip.inLast = ip.placeLast(ip.rel(ip.c.origin))
 	for _, m := range ip.metrics {
 		m.last = -1
@@ -112,6 +129,16 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 			vs := &r.Sets[s]
 			m := want[vs.PMID]
 			if m == nil || vs.NumVal <= 0 {
+				continue
+			}
+			m.valued = append(m.valued, t)
+			if !m.fmtSeen {
+				m.fmtSeen = true
+				if !valfmtSuits(m.desc.Type, vs.ValFmt) {
+					m.badFmt = math.Min(m.badFmt, t)
+				}
+			} else if vs.ValFmt != m.valfmt {
+				m.badFmt = math.Min(m.badFmt, t)
 				continue
 			}
 			m.valfmt = vs.ValFmt
@@ -156,6 +183,37 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 	return nil
 }
 
+// valfmtSuits is libpcp's check of a record's value encoding against the
+// metric's type: 32-bit integers in the value set, floats there or in a
+// block, everything else in a block.
+func valfmtSuits(typ pcp.Type, f pcp.ValFmt) bool {
+	switch typ {
+	case pcp.Type32, pcp.TypeU32:
+		return f == pcp.ValInSitu
+	case pcp.TypeFloat:
+		return true
+	}
+	return f != pcp.ValInSitu
+}
+
+// readsBadFmt reports a fetch at t that reads a record whose value
+// encoding libpcp rejects: one at or before the first record at or
+// after t with values of the metric, which the search for its next
+// bound reads.
+func (ip *interpolator) readsBadFmt(pmids []pcp.PMID, t float64) bool {
+	for _, id := range pmids {
+		m := ip.metrics[id]
+		if m == nil || m.err != 0 || math.IsInf(m.badFmt, 1) {
+			continue
+		}
+		i := sort.SearchFloat64s(m.valued, t)
+		if i == len(m.valued) || m.badFmt <= m.valued[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // ignoreMarks reads $PCP_IGNORE_MARK_RECORDS as libpcp does: set and
 // empty ignores every <mark>, an interval those between records no
 // further apart; a bad value is reported and ignored.
@@ -182,7 +240,7 @@ func ignoreMarks() (ignore bool, gap float64) {
 
 // metric sets up a metric's instances, not yet its history.
 func (ip *interpolator) metric(id pcp.PMID) *imetric {
-	m := &imetric{insts: map[int32]*iseries{}, last: -1}
+	m := &imetric{insts: map[int32]*iseries{}, last: -1, badFmt: math.Inf(1)}
 	d, err := ip.c.LookupDesc(context.Background(), id)
 	if err != nil {
 		m.err = pcp.ErrPMIDLog
@@ -284,10 +342,18 @@ func (ip *interpolator) prior(is *iseries, t float64) bound {
 
 func (ip *interpolator) next(is *iseries, t float64) bound {
 	var b bound
-	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) && is.times[i] <= ip.reach[1] {
+	limit := ip.reach[1]
+	if ip.atEnd && ip.hasPrev {
+		// libpcp reads forwards from the end of the data: its first
+		// fetch's search back from there reads every record down to
+		// t, finding both bounds; for the later ones only a record
+		// exactly at t is a next bound
+		limit = t
+	}
+	if i := sort.Search(len(is.times), func(i int) bool { return is.times[i] >= t }); i < len(is.times) && is.times[i] <= limit {
 		b = bound{t: is.times[i], ok: true, v: &is.vals[i]}
 	}
-	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] >= t }); i < len(ip.marks) && ip.marks[i] <= ip.reach[1] {
+	if i := sort.Search(len(ip.marks), func(i int) bool { return ip.marks[i] >= t }); i < len(ip.marks) && ip.marks[i] <= limit {
 		if !b.ok || ip.marks[i] <= b.t {
 			b = bound{t: ip.marks[i], ok: true, mark: true}
 		}
@@ -333,6 +399,9 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		if err := ip.load(want); err != nil {
 			return err
 		}
+	}
+	if ip.readsBadFmt(pmids, t) {
+		return pcp.ErrLogRec
 	}
 	if ip.pastDamage(pmids, t) {
 		if ip.damage == nil {
@@ -422,9 +491,11 @@ func (ip *interpolator) value(m *imetric, is *iseries, inst int32, t float64, se
 	if hi.t == t {
 		return *hi.v, true, false
 	}
-	if sem != pcp.SemCounter {
+	if sem == pcp.SemInstant {
 		return *lo.v, true, false
 	}
+	// a counter, or semantics no metric has (damaged metadata), which
+	// libpcp interpolates as a counter's without a counter's checks
 	return ip.line(m, lo, hi, t), true, false
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -22,8 +23,14 @@ type interpDamage struct {
 // read in the fetch's direction from that place fails (an index entry
 // that names no record's boundary, or a damaged record), libpcp's
 // interpolation never gets off it: every fetch that reads fails there
-// until the next pmSetMode: stuck says so.
-func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool) {
+// until the next pmSetMode: stuck says so. Going forwards, when the read
+// backwards from that place fails instead (an index entry naming a place
+// past its volume's end, from where libpcp's backward read goes wrong in
+// the next volume), the place is like the start of a segment after
+// damage: backFrom is the time of the first record read forwards from
+// it, NaN otherwise.
+func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, backFrom float64, atEnd bool) {
+	backFrom = math.NaN()
 	mode := ModeForw
 	if back {
 		mode = ModeBack
@@ -50,6 +57,7 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool) 
 	rd := c.logs[n].NewReader()
 	defer rd.Close()
 	_ = rd.Seek(readerMode(mode), t)
+	serial := rd.Serial()
 	vol, off := rd.Position()
 	at := spot{n, vol, off}
 	best := 0
@@ -60,11 +68,21 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool) 
 	}
 	var res pcp.Result
 	if rd.ReadFrom(readerMode(mode), vol, off) == nil {
-		if err := rd.Next(&res); err != nil && !errors.Is(err, pcp.ErrEOL) {
+		err := rd.Next(&res)
+		if err != nil && !errors.Is(err, pcp.ErrEOL) {
 			stuck = true
 		}
+		// only when libpcp reads on from the placing: otherwise it
+		// steps back to the time sought first
+		atEnd = !back && serial && errors.Is(err, pcp.ErrEOL)
+		if err == nil && !back && rd.ReadFrom(archive.Backward, vol, off) == nil {
+			first := ip.rel(res.Timestamp)
+			if err := rd.Next(&res); err != nil && !errors.Is(err, pcp.ErrEOL) {
+				backFrom = first
+			}
+		}
 	}
-	return best, stuck
+	return best, stuck, backFrom, atEnd
 }
 
 // pastDamage reports whether a fetch at t must read into damage: an
@@ -78,19 +96,26 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 		return false
 	}
 	if ip.seg < 0 {
-		ip.seg, ip.stuck = ip.place(ip.c.origin, ip.c.delta < 0)
+		ip.seg, ip.stuck, ip.backFrom, ip.atEnd = ip.place(ip.c.origin, ip.c.delta < 0)
 	}
 	k, stuck := ip.seg, ip.stuck
-	if !stuck && ip.damage == nil && len(ip.segments) < 2 {
+	backFrom := !math.IsNaN(ip.backFrom)
+	if !stuck && !backFrom && ip.damage == nil && len(ip.segments) < 2 {
 		return false
 	}
 	s := ip.segments[k]
+	if backFrom && ip.backFrom > s.first {
+		// libpcp's reads start at the placing: the records before it
+		// are beyond the damage its backward read meets
+		s.first, s.damagedStart = ip.backFrom, true
+	}
 	// libpcp's reads cannot leave the segment: past its ends lie damage
 	// or the ends of the data
 	ip.reach = [2]float64{s.first, s.last}
-	if len(ip.segments) == 1 {
+	if len(ip.segments) == 1 && !backFrom {
 		ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
 	}
+
 	if !s.damagedEnd && !s.damagedStart && !stuck {
 		return false
 	}

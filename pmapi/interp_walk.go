@@ -71,11 +71,19 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 	}
 	for i, a := range ip.c.logs {
 		rd := a.NewReader()
+		vol, off := rd.Position()
 		if cur < 0 || segs[cur].damagedEnd {
-			vol, off := rd.Position()
 			start(spot{i, vol, off}, false)
 		}
+		// The records are read from the start of the data, not from
+		// where the temporal index places a reader: a damaged index
+		// (an entry naming a missing volume, or a place inside a
+		// record) spoils that placing, not the records.
+		_ = rd.ReadFrom(archive.Forward, vol, off)
 		err := rd.Fetch(&r)
+		// used is the last index entry taken past damage: each damage
+		// takes a later one, so the walk ends whatever the index says
+		used := -1
 		for {
 			for err == nil {
 				emit(&r)
@@ -90,10 +98,11 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 			if ip.damage == nil && first {
 				ip.damage = &interpDamage{err: err}
 			}
-			k := indexAfter(a, segs[cur].to)
+			k := indexAfter(a, segs[cur].to, used+1)
 			if k < 0 {
 				break
 			}
+			used = k
 			e := a.Index[k]
 			start(spot{i, int(e.Vol), e.DataOffset}, true)
 			damaged, n := ip.readBack(a, i, e, segs[cur-1].to, &segs[cur], emit)
@@ -112,7 +121,7 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 		if !segs[cur].damagedEnd && i == len(ip.c.logs)-1 {
 			// an index entry past the end of a cut last volume is a
 			// place libpcp can be put, from which it reads nothing
-			if k := indexAfter(a, segs[cur].to); k >= 0 && a.PastEnd(a.Index[k]) {
+			if k := indexAfter(a, segs[cur].to, 0); k >= 0 && a.PastEnd(a.Index[k]) {
 				e := a.Index[k]
 				start(spot{i, int(e.Vol), e.DataOffset}, false)
 			}
@@ -131,11 +140,13 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 	return recs
 }
 
-// indexAfter is the first temporal index entry of a beyond the damage at
-// d, -1 for none.
-func indexAfter(a *archive.Archive, d spot) int {
-	for k, e := range a.Index {
-		if (spot{d.arch, int(e.Vol), e.DataOffset}).after(d) {
+// indexAfter is the first temporal index entry of a, from entry from on,
+// beyond the damage at d, -1 for none. Entries naming a volume that
+// cannot be opened are passed over, as libpcp's VolSkip passes them.
+func indexAfter(a *archive.Archive, d spot, from int) int {
+	for k := max(from, 0); k < len(a.Index); k++ {
+		e := a.Index[k]
+		if (spot{d.arch, int(e.Vol), e.DataOffset}).after(d) && a.HasVolume(int(e.Vol)) {
 			return k
 		}
 	}

@@ -168,10 +168,12 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	}
 
 	rd := a.NewReader()
+	// pmSetMode: a failure to place with the index (an entry naming a
+	// missing volume) is ignored, the reads going on from where they were
 	if f.reverse {
-		rd.SetMode(archive.Backward, finish)
+		_ = rd.Seek(archive.Backward, finish)
 	} else {
-		rd.SetMode(archive.Forward, start)
+		_ = rd.Seek(archive.Forward, start)
 	}
 
 	if f.label {

@@ -114,6 +114,8 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			// so a bad window's error comes after the note
 			host, _ := c.HostName(ctx)
 			out.WriteString(p.TimezoneNote(host))
+			// libpcp's damaged-archive warning goes to the tool's stderr
+			p.SetStderr(errw)
 			times := p.ContextOptions(ctx, c, false)
 			if p.Errors > 0 {
 				fmt.Fprint(errw, strings.Join(p.Messages, ""))

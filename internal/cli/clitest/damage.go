@@ -11,19 +11,43 @@ import (
 )
 
 // Damage is one way of spoiling a copy of an archive: a file of it cut
-// short, or a byte of one record's length word changed.
+// short, a byte of one record changed (its length word, or anywhere in
+// a metadata record), or a 32-bit word of a temporal index entry (its
+// volume number, an offset, its time) rewritten.
 type Damage struct {
 	Suffix string // the file: ".0", ".1", ".meta", ".index"
-	Kind   string // "truncate" or "length"
-	Off    int64  // where the file is cut, or the byte changed
+	Kind   string // "truncate", "length" or "byte" (xor), "word" (set)
+	Off    int64  // where the file is cut, or the byte or word changed
 	Xor    byte   // what the byte is xored with
+	Word   uint32 // what the word becomes, big-endian
+	What   string // for a word, the field: "vol", "data", "meta", "time"
 }
 
 func (d Damage) String() string {
-	if d.Kind == "truncate" {
+	switch d.Kind {
+	case "truncate":
 		return fmt.Sprintf("%s cut at %d", d.Suffix, d.Off)
+	case "word":
+		return fmt.Sprintf("%s %s word %d = %#x", d.Suffix, d.What, d.Off, d.Word)
 	}
 	return fmt.Sprintf("%s byte %d ^ %#02x", d.Suffix, d.Off, d.Xor)
+}
+
+// apply spoils b, the content of the file d names.
+func (d Damage) apply(b []byte) []byte {
+	switch d.Kind {
+	case "truncate":
+		return b[:min(int64(len(b)), d.Off)]
+	case "length", "byte":
+		if d.Off < int64(len(b)) {
+			b[d.Off] ^= d.Xor
+		}
+	case "word":
+		if d.Off+4 <= int64(len(b)) {
+			binary.BigEndian.PutUint32(b[d.Off:], d.Word)
+		}
+	}
+	return b
 }
 
 // CopyDamaged copies the uncompressed archive src (a base name) into dir
@@ -42,12 +66,7 @@ func CopyDamaged(t testing.TB, src, dir string, dmg Damage) string {
 			t.Fatal(err)
 		}
 		if suffix == dmg.Suffix {
-			switch dmg.Kind {
-			case "truncate":
-				b = b[:min(int64(len(b)), dmg.Off)]
-			case "length":
-				b[dmg.Off] ^= dmg.Xor
-			}
+			b = dmg.apply(b)
 		}
 		if err := os.WriteFile(base+suffix, b, 0o644); err != nil {
 			t.Fatal(err)
@@ -72,8 +91,10 @@ func records(b []byte) []int64 {
 }
 
 // RandomDamage picks a damage for archive src: a data volume cut after
-// its label, the metadata or index cut anywhere, or a byte of a data
-// record's header or trailer length changed.
+// its label, the metadata or index cut anywhere, a byte of a data
+// record's header or trailer length changed, a temporal index entry's
+// volume number, data or metadata offset or time rewritten
+// (IndexDamage), or a byte of a metadata record changed (MetaDamage).
 func RandomDamage(t testing.TB, rng *rand.Rand, src string) Damage {
 	t.Helper()
 	vols, _ := filepath.Glob(src + ".[0-9]*")
@@ -85,7 +106,14 @@ func RandomDamage(t testing.TB, rng *rand.Rand, src string) Damage {
 		}
 		return st.Size()
 	}
-	switch k := rng.IntN(10); {
+	switch k := rng.IntN(16); {
+	case k >= 12:
+		if d, ok := IndexDamage(t, rng, src); ok {
+			return d
+		}
+		return MetaDamage(t, rng, src)
+	case k >= 10:
+		return MetaDamage(t, rng, src)
 	case k < 4:
 		b, err := os.ReadFile(src + vol)
 		if err != nil {
