@@ -86,7 +86,10 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 
 	rw := direct(conn)
-	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(rw)), w: pdu.NewWriter(rw),
+	// Whether the client sent anything tells a port probe from a client
+	// that failed its handshake.
+	heard := &heardFrom{stream: rw}
+	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(heard)), w: pdu.NewWriter(rw),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
 		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx)}
 	defer s.freeClientNum(c.num)
@@ -102,7 +105,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	// reason in place of the greeting and is gone.
 	deny, err := c.st.acl.AdmitHost(c.id)
 	if err != nil {
-		s.logf("access violation from host %s: %v", c.id, err)
+		s.clientLogf("access violation from host %s: %v", c.id, err)
 		s.countOut(pdu.TypeError)
 		_ = pdu.GreetClient(ctx, c.w, int32(errCode(err)), pdu.PDUInfo{})
 		return
@@ -121,12 +124,18 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	}
 	s.countOut(pdu.TypeError)
 	if err := pdu.GreetClient(ctx, c.w, 0, pdu.PMCDInfo(extra)); err != nil {
-		s.logf("client %v: cannot greet: %v", conn.RemoteAddr(), err)
+		if !hungUp(ctx, err) {
+			s.clientLogf("client %v: cannot greet: %v", conn.RemoteAddr(), err)
+		}
 		return
 	}
 	hello, err := pdu.AcceptClient(ctx, c.r)
 	if err != nil {
-		s.logf("client %v: handshake: %v", conn.RemoteAddr(), err)
+		// A client gone before its first PDU is a port probe or a
+		// health check, which PCP's pmcd does not log either.
+		if !hungUp(ctx, err) && (heard.any || isTimeout(err)) {
+			s.clientLogf("client %v: handshake: %v", conn.RemoteAddr(), err)
+		}
 		return
 	}
 	s.countIn(pdu.TypeCreds)
@@ -134,7 +143,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	// refusal is an ERROR PDU, after which the client may do nothing.
 	if err := c.negotiate(ctx, hello.Flags); err != nil {
 		if !errors.Is(err, pcp.ErrPermission) {
-			s.logf("client %v: %v", conn.RemoteAddr(), err)
+			s.clientLogf("client %v: %v", conn.RemoteAddr(), err)
 			return
 		}
 		c.mu.Lock()
@@ -155,15 +164,17 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 		// a context without cancellation spares each PDU a callback.
 		b, err := c.r.ReadPDU(c.quiet)
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, syscall.ECONNRESET) && ctx.Err() == nil {
-				s.logf("client %v: %v", conn.RemoteAddr(), err)
+			if !hungUp(ctx, err) {
+				s.clientLogf("client %v: %v", conn.RemoteAddr(), err)
 			}
 			return
 		}
 		if err := c.handle(ctx, b); err != nil {
 			// A PDU we cannot parse, or a reply we cannot send, ends this
 			// client; the daemon and its other clients carry on.
-			s.logf("client %v: %v", conn.RemoteAddr(), err)
+			if !hungUp(ctx, err) {
+				s.clientLogf("client %v: %v", conn.RemoteAddr(), err)
+			}
 			return
 		}
 	}
@@ -308,8 +319,36 @@ func (c *client) write(ctx context.Context, b []byte) error {
 // is still in step. (A PDU that cannot be framed ends the connection in
 // serveClient.)
 func (c *client) refuse(ctx context.Context, err error) error {
-	c.s.logf("client %v: %v", c.conn.RemoteAddr(), err)
+	c.s.clientLogf("client %v: %v", c.conn.RemoteAddr(), err)
 	return c.sendError(ctx, pcp.ErrIPC)
+}
+
+// heardFrom notes whether a client has sent a byte.
+type heardFrom struct {
+	stream
+	any bool
+}
+
+func (h *heardFrom) Read(p []byte) (int, error) {
+	n, err := h.stream.Read(p)
+	if n > 0 {
+		h.any = true
+	}
+	return n, err
+}
+
+// isTimeout says whether err is a deadline's.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, pcp.ErrTimeout) || errors.As(err, &ne) && ne.Timeout()
+}
+
+// hungUp says whether err is only the client going away (or pmcd
+// shutting down), nothing worth a log line: the connection ended at a
+// PDU's boundary, or was reset or broken by the other side.
+func hungUp(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE)
 }
 
 func (c *client) sendError(ctx context.Context, err error) error {

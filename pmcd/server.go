@@ -74,6 +74,9 @@ type Server struct {
 	clientsMu sync.Mutex
 	clients   map[*client]struct{}
 
+	// clientLog bounds the lines clients' mistakes write to the log.
+	clientLog logLimiter
+
 	// pduIn and pduOut count PDUs by type (less TypeError) for pmcd's
 	// own agent.
 	pduIn, pduOut [pduTypes]atomic.Uint64
@@ -184,6 +187,23 @@ func (s *Server) logf(format string, args ...any) {
 	if s.Log != nil {
 		s.Log.Printf(format, args...)
 	}
+}
+
+// clientLogf logs a problem of one client's making, within clientLog's
+// limit: clients are many and anyone may be one.
+func (s *Server) clientLogf(format string, args ...any) {
+	if s.Log == nil {
+		return
+	}
+	ok, suppressed := s.clientLog.allow()
+	if !ok {
+		return
+	}
+	if suppressed > 0 {
+		format += " (%d similar lines suppressed)"
+		args = append(args, suppressed)
+	}
+	s.Log.Printf(format, args...)
 }
 
 func (s *Server) timeout() time.Duration {
