@@ -163,17 +163,34 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
 	defer s.wg.Wait()
+	var wait time.Duration // since accepts began failing
 	for {
 		conn, err := l.Accept()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
+			if errors.Is(err, net.ErrClosed) {
+				return fmt.Errorf("pmcd: cannot accept: %w", err)
 			}
-			return fmt.Errorf("pmcd: cannot accept: %w", err)
+			// Anything else, chiefly running out of descriptors
+			// (EMFILE, ENFILE), passes: wait and try again, as
+			// net/http does, rather than keep the port with nobody
+			// answering. The first failure of a spell is logged.
+			if wait == 0 {
+				s.logf("cannot accept clients: %v; retrying", err)
+			}
+			wait = acceptBackoff(wait)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+			continue
+		}
+		if wait != 0 {
+			s.logf("accepting clients again")
+			wait = 0
 		}
 		s.wg.Add(1)
 		go func() {
@@ -181,6 +198,15 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			s.serveClient(ctx, conn)
 		}()
 	}
+}
+
+// acceptBackoff is the wait after a failed accept, given the last one:
+// from 5 ms, doubling to at most a second.
+func acceptBackoff(last time.Duration) time.Duration {
+	if last == 0 {
+		return 5 * time.Millisecond
+	}
+	return min(2*last, time.Second)
 }
 
 func (s *Server) logf(format string, args ...any) {
