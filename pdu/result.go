@@ -82,10 +82,14 @@ func DecodeResultInto(r *pcp.Result, pdu []byte) error {
 	at := d.off
 	sec := d.i32("timestamp seconds")
 	usec := d.i32("timestamp microseconds")
-	if d.err == nil && (usec < 0 || usec >= 1e6) {
-		d.fail(at+4, fmt.Sprintf("timestamp microseconds %d out of range", usec))
+	// libpcp does not check the microseconds, and PCP's pmstore sends
+	// what it has (-99185 has been seen): whole seconds of them go into
+	// the seconds, so the instant is kept and Nsec is in range.
+	sec64, usec64 := int64(sec)+int64(usec)/1e6, int64(usec)%1e6
+	if usec64 < 0 {
+		sec64, usec64 = sec64-1, usec64+1e6
 	}
-	r.Timestamp = pcp.Timestamp{Sec: int64(sec), Nsec: usec * 1000}
+	r.Timestamp = pcp.Timestamp{Sec: sec64, Nsec: int32(usec64 * 1000)}
 	at = d.off
 	decodeValueSetsN(d, r, at, d.i32("numpmid"))
 	return d.err

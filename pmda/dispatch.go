@@ -33,8 +33,11 @@ func NewDispatcher(a *Agent, w *pdu.Writer) *Dispatcher {
 // neither do PDU types an agent does not serve (they are logged), as with
 // libpcp_pmda.
 //
-// A PDU that does not decode is an error wrapping pcp.ErrIPC, and a failure
-// to write a reply is returned too: either should end the connection.
+// A request that does not decode is answered with PM_ERR_IPC and a
+// notification that does not decode is dropped, as libpcp_pmda does: the
+// PDU was whole, so the stream is still in step and the agent carries on.
+// What Dispatch returns is a failure to write a reply, or a buffer that
+// is not one PDU, after which the connection should end.
 func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	h, err := pdu.ParseHeader(req)
 	if err != nil {
@@ -48,8 +51,8 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	switch h.Type {
 	case pdu.TypeError:
 		var m pdu.Error
-		if err := m.Decode(req); err != nil {
-			return err
+		if m.Decode(req) != nil {
+			return nil // no answer is due, and none is given
 		}
 		if pcp.Error(m.Code) == pcp.ErrNotConn {
 			a.EndContext(c)
@@ -59,15 +62,15 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 		return nil
 	case pdu.TypeProfile:
 		var m pdu.Profile
-		if err := m.Decode(req); err != nil {
-			return err
+		if m.Decode(req) != nil {
+			return nil // no answer is due, and none is given
 		}
 		a.ProfileFrom(c, &m)
 		return nil
 	case pdu.TypeAttr:
 		var m pdu.Attr
-		if err := m.Decode(req); err != nil {
-			return err
+		if m.Decode(req) != nil {
+			return nil // no answer is due, and none is given
 		}
 		if err := a.Attribute(c, m.Key, m.Value); err != nil {
 			a.log.Printf("%s: failed to set attribute: %v", a.name, err)
@@ -75,7 +78,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 		return nil
 	case pdu.TypeFetch:
 		if err := d.fetch.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		res, err := a.Fetch(ctx, c, d.fetch.PMIDs)
 		if err != nil {
@@ -86,28 +89,28 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	case pdu.TypeDescReq:
 		var m pdu.DescReq
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		desc, err := a.Desc(ctx, c, m.PMID)
 		return d.reply(ctx, &pdu.Desc{Desc: desc}, err)
 	case pdu.TypeInstanceReq:
 		var m pdu.InstanceReq
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		res, err := a.Instance(ctx, c, m.InDom, m.Inst, m.Name)
 		return d.reply(ctx, res, err)
 	case pdu.TypeTextReq:
 		var m pdu.TextReq
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		text, err := a.Text(ctx, c, m.Ident, m.Type)
 		return d.reply(ctx, &pdu.Text{Ident: m.Ident, Text: text}, err)
 	case pdu.TypeLabelReq:
 		var m pdu.LabelReq
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		sets, err := a.Label(ctx, c, m.Ident, uint8(m.Type))
 		if err == nil && uint8(m.Type)&pcp.LabelInstances == 0 && len(sets) > 1 {
@@ -116,14 +119,14 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 		return d.reply(ctx, &pdu.Label{Ident: m.Ident, Type: m.Type, Sets: sets}, err)
 	case pdu.TypeResult:
 		if err := pdu.DecodeResultInto(&d.store, req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		err := a.Store(ctx, c, &d.store)
 		return d.reply(ctx, &pdu.Error{Code: code0(err)}, nil)
 	case pdu.TypePMNSNames:
 		var m pdu.PMNSNames
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		if len(m.Names) != 1 { // pmcd asks one name at a time
 			return d.reply(ctx, nil, pcp.ErrIPC)
@@ -133,7 +136,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	case pdu.TypePMNSIDs:
 		var m pdu.PMNSIDs
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		if m.Status < 0 {
 			return d.reply(ctx, nil, pcp.Error(m.Status))
@@ -146,7 +149,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	case pdu.TypePMNSChild:
 		var m pdu.PMNSChild
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		names, status, err := a.Children(ctx, c, m.Name)
 		if m.Subtype == pdu.PMNSChildNames {
@@ -156,7 +159,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	case pdu.TypePMNSTraverse:
 		var m pdu.PMNSTraverse
 		if err := m.Decode(req); err != nil {
-			return err
+			return d.reply(ctx, nil, err)
 		}
 		names, err := a.Traverse(ctx, c, m.Name)
 		return d.reply(ctx, &pdu.PMNSNames{Names: names}, err)

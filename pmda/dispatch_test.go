@@ -215,27 +215,58 @@ func TestServeEndsAtEOF(t *testing.T) {
 	}
 }
 
-func TestServeEndsOnMalformedPDU(t *testing.T) {
+// TestServeSurvivesMalformedPDU sends PDUs that frame but do not decode:
+// as libpcp_pmda does, a request gets an ERROR PDU with PM_ERR_IPC, a
+// notification (ERROR, PROFILE, ATTR) nothing, and the agent goes on to
+// answer the next request. Only bytes that cannot be framed end it,
+// since the stream is then out of step.
+func TestServeSurvivesMalformedPDU(t *testing.T) {
 	cases := []struct {
-		name string
-		pdu  []byte
+		name  string
+		pdu   []byte
+		reply bool // an ERROR PDU comes back
 	}{
-		{"short DESC_REQ", []byte{0, 0, 0, 12, 0, 0, 0x70, 0x04, 0, 0, 0, 0}},
-		{"empty FETCH", (&pdu.Fetch{}).Append(nil, 0)},
-		{"bad PROFILE", []byte{0, 0, 0, 16, 0, 0, 0x70, 0x02, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}},
-		{"truncated ERROR", []byte{0, 0, 0, 14, 0, 0, 0x70, 0x00, 0, 0, 0, 0, 1, 2}},
-		{"header length under 12", []byte{0, 0, 0, 4, 0, 0, 0x70, 0x04, 0, 0, 0, 0}},
+		{"short DESC_REQ", []byte{0, 0, 0, 12, 0, 0, 0x70, 0x04, 0, 0, 0, 0}, true},
+		{"empty FETCH", (&pdu.Fetch{}).Append(nil, 0), true},
+		{"FETCH cut short", []byte{0, 0, 0, 20, 0, 0, 0x70, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5}, true},
+		{"RESULT with a bad value format", []byte{0, 0, 0, 36, 0, 0, 0x70, 0x01, 0, 0, 0, 0,
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 9}, true},
+		{"bad PROFILE", []byte{0, 0, 0, 16, 0, 0, 0x70, 0x02, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, false},
+		{"truncated ERROR", []byte{0, 0, 0, 14, 0, 0, 0x70, 0x00, 0, 0, 0, 0, 1, 2}, false},
+		{"truncated ATTR", []byte{0, 0, 0, 14, 0, 0, 0x70, 0x11, 0, 0, 0, 0, 1, 2}, false},
+		{"unknown type", []byte{0, 0, 0, 12, 0, 0, 0x7f, 0x7f, 0, 0, 0, 0}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := startAgent(t, newTestAgent(t, &testFetcher{}))
-			go p.conn.Write(c.pdu) // the agent may stop reading mid-way
-			err := p.wait()
-			if !errors.Is(err, pcp.ErrIPC) {
-				t.Errorf("Serve: %v, want PM_ERR_IPC", err)
+			if _, err := p.conn.Write(c.pdu); err != nil {
+				t.Fatal(err)
+			}
+			if c.reply {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				b, err := p.r.ReadPDU(ctx)
+				if err != nil {
+					t.Fatalf("no reply: %v", err)
+				}
+				m, err := pdu.Decode(b)
+				if e, ok := m.(*pdu.Error); err != nil || !ok || pcp.Error(e.Code) != pcp.ErrIPC {
+					t.Fatalf("reply %T %+v (%v), want ERROR PM_ERR_IPC", m, m, err)
+				}
+			}
+			d, ok := p.call(&pdu.DescReq{PMID: pmid(itemU32)}, 0).(*pdu.Desc)
+			if !ok || d.Desc.PMID != pmid(itemU32) {
+				t.Errorf("after it, a DESC_REQ gave %+v", d)
 			}
 		})
 	}
+	t.Run("header length under 12", func(t *testing.T) {
+		p := startAgent(t, newTestAgent(t, &testFetcher{}))
+		go p.conn.Write([]byte{0, 0, 0, 4, 0, 0, 0x70, 0x04, 0, 0, 0, 0}) // the agent may stop reading mid-way
+		if err := p.wait(); !errors.Is(err, pcp.ErrIPC) {
+			t.Errorf("Serve: %v, want PM_ERR_IPC", err)
+		}
+	})
 }
 
 func TestServeListener(t *testing.T) {
