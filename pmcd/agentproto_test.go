@@ -126,6 +126,13 @@ func TestAgentConversation(t *testing.T) {
 		{r1, w1, &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{a, b}}, "FETCH from=0 ctx=0"},
 		{r1, w1, &pdu.Profile{Context: 0, State: pdu.ProfileInclude}, ""},
 		{r1, w1, &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{b}}, "PROFILE from=0 ctx=0; FETCH from=0 ctx=0"},
+		// Fetches of a context without a profile (a negative one
+		// among them) are pmcd's PM_ERR_NOPROFILE: nothing reaches
+		// the agent.
+		{r1, w1, &pdu.Fetch{Context: 1, PMIDs: []pcp.PMID{b}}, ""},
+		{r1, w1, &pdu.Fetch{Context: -1, PMIDs: []pcp.PMID{b}}, ""},
+		{r1, w1, &pdu.HighResFetch{Context: -1, PMIDs: []pcp.PMID{b}}, ""},
+		{r1, w1, &pdu.Profile{Context: 1, State: pdu.ProfileInclude}, ""},
 		{r1, w1, &pdu.Fetch{Context: 1, PMIDs: []pcp.PMID{b}}, "PROFILE from=0 ctx=1; FETCH from=0 ctx=1"},
 		{r2, w2, &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{b}}, "PROFILE from=1 ctx=0; FETCH from=1 ctx=0"},
 		{r1, w1, &pdu.Fetch{Context: 1, PMIDs: []pcp.PMID{a}}, "PROFILE from=0 ctx=1; FETCH from=0 ctx=1"},
@@ -139,8 +146,8 @@ func TestAgentConversation(t *testing.T) {
 				t.Fatal(err)
 			}
 			cancel()
-		} else {
-			roundTrip(t, s.r, s.w, s.req)
+		} else if reply := roundTrip(t, s.r, s.w, s.req); s.want == "" {
+			wantError(t, reply, pcp.ErrNoProfile)
 		}
 		if got := rec.take(); got != s.want {
 			t.Errorf("step %d (%T): agent saw %q, want %q", i, s.req, got, s.want)

@@ -244,14 +244,18 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 	case pdu.TypeFetch:
 		m := &c.fetchReq
 		if err = m.Decode(b); err == nil {
-			c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
-			return c.write(ctx, c.out)
+			if status = c.checkFetch(m.Context); status == nil {
+				c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
+				return c.write(ctx, c.out)
+			}
 		}
 	case pdu.TypeHighResFetch:
 		m := &c.hrFetchReq
 		if err = m.Decode(b); err == nil {
-			c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
-			return c.write(ctx, c.out)
+			if status = c.checkFetch(m.Context); status == nil {
+				c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
+				return c.write(ctx, c.out)
+			}
 		}
 	case pdu.TypeDescReq:
 		var m pdu.DescReq
@@ -301,6 +305,18 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 	}
 	c.out = reply.Append(c.out[:0], 0)
 	return c.write(ctx, c.out)
+}
+
+// checkFetch refuses a fetch for a context the client has sent no
+// PROFILE for, a negative one included, with PM_ERR_NOPROFILE, as PCP's
+// pmcd does: such a context number must never reach an agent, which
+// would be sent a PROFILE it cannot decode.
+func (c *client) checkFetch(ctxnum int32) error {
+	if ctxnum < 0 || c.profiles[ctxnum] == nil {
+		c.s.clientLogf("client %v: fetch of context %d without a profile", c.conn.RemoteAddr(), ctxnum)
+		return pcp.ErrNoProfile
+	}
+	return nil
 }
 
 // write sends one encoded PDU, counting it for pmcd.pdu_out.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
 
@@ -31,6 +32,25 @@ var malformedCases = []struct {
 	{"names with a bad length", true, append(header(24, 0x700e), 0, 0, 0, 1, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff)},
 	{"fetch before creds", false, append(header(24, 0x7003), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)},
 	{"garbage", true, []byte("GET / HTTP/1.0\r\n\r\n")},
+	// Well-formed PDUs whose fields are wrong: none may reach an agent.
+	{"fetch of context -1", true, (&pdu.Fetch{Context: -1, PMIDs: []pcp.PMID{sampleLongOne}}).Append(nil, 1)},
+	{"highres fetch of context -1", true, (&pdu.HighResFetch{Context: -1, PMIDs: []pcp.PMID{sampleLongOne}}).Append(nil, 1)},
+	{"fetch before any profile", true, (&pdu.Fetch{PMIDs: []pcp.PMID{sampleLongOne}}).Append(nil, 1)},
+	{"highres fetch before any profile", true, (&pdu.HighResFetch{PMIDs: []pcp.PMID{sampleLongOne}}).Append(nil, 1)},
+	{"fetch of a context without a profile", true, append(profileOf(0),
+		(&pdu.Fetch{Context: 3, PMIDs: []pcp.PMID{sampleLongOne}}).Append(nil, 1)...)},
+	{"profile of context -1", true, append(profileOf(-1),
+		(&pdu.Fetch{Context: -1, PMIDs: []pcp.PMID{sampleLongOne}}).Append(nil, 1)...)},
+	{"profile then a fetch of no PMIDs", true, append(profileOf(0), (&pdu.Fetch{}).Append(nil, 1)...)},
+	{"profile then a fetch", true, append(profileOf(0), (&pdu.Fetch{PMIDs: []pcp.PMID{sampleLongOne}}).Append(nil, 1)...)},
+}
+
+// sampleLongOne is sample.long.one's PMID.
+var sampleLongOne = pcp.NewPMID(29, 0, 10)
+
+// profileOf is a PROFILE PDU for context ctx taking every instance.
+func profileOf(ctx int32) []byte {
+	return (&pdu.Profile{Context: ctx, State: pdu.ProfileInclude}).Append(nil, 1)
 }
 
 // header is a PDU header of length n and type t from pid 1.

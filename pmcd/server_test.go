@@ -49,7 +49,13 @@ func dial(t testing.TB, host string) (net.Conn, *pdu.Reader, *pdu.Writer) {
 	if _, err := pdu.ClientHandshake(ctx, conn, 0); err != nil {
 		t.Fatalf("handshake: %v", err)
 	}
-	return conn, pdu.NewReader(conn), pdu.NewWriter(conn)
+	// As libpcp does before its first fetch: pmcd answers a fetch of a
+	// context it has no profile for with PM_ERR_NOPROFILE.
+	w := pdu.NewWriter(conn)
+	if err := w.WriteMessage(ctx, &pdu.Profile{State: pdu.ProfileInclude}, 1); err != nil {
+		t.Fatalf("profile: %v", err)
+	}
+	return conn, pdu.NewReader(conn), w
 }
 
 func roundTrip(t *testing.T, r *pdu.Reader, w *pdu.Writer, m pdu.Message) pdu.Message {
