@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -55,6 +56,11 @@ type agent struct {
 	wantsAttrs atomic.Bool
 
 	fetchReq pdu.Fetch // a daemon's FETCH, reused under mu
+
+	// lastRestart is when AutoRestart last started the agent again, and
+	// restartQueued says a restart is waiting; both under mu.
+	lastRestart   time.Time
+	restartQueued bool
 }
 
 // Why an agent stopped, in the low byte of pmcd.agent.status as PCP has
@@ -172,7 +178,7 @@ func (a *agent) kill(why error) {
 	a.b = nil
 	a.reason = reasonProtocol
 	a.publish()
-	a.s.restartPending.Store(true)
+	a.s.scheduleRestart(a)
 	// Closing may wait for the process; the lock is not held that long.
 	a.s.bg.Add(1)
 	go func() {

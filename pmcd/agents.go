@@ -14,6 +14,9 @@ import (
 // logged and left dead: its domain answers PM_ERR_NOAGENT, as with PCP's
 // pmcd.
 func (s *Server) startAgents(ctx context.Context) {
+	// Restarts outlive the call that started the agents; Close ends
+	// them.
+	s.restartCtx = context.WithoutCancel(ctx)
 	s.trace.Store(s.Trace)
 	st := &state{conf: s.Conf, pmns: s.PMNS, acl: s.aclOf(s.Conf), agents: map[uint32]*agent{}}
 	if s.Conf != nil {
@@ -56,8 +59,11 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 	a.b, a.prof, a.notReady, a.reason = b, profileKey{}, false, 0
 	a.wantsAttrs.Store(wantsAttrs(b.flags()))
 	a.publish()
-	if d, ok := b.(*daemon); ok && a.conf.NotReady {
-		a.waitReady(d)
+	if d, ok := b.(*daemon); ok {
+		s.watch(a, d)
+		if a.conf.NotReady {
+			a.waitReady(d)
+		}
 	}
 	a.mu.Unlock()
 	return true
@@ -106,6 +112,14 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 // Close stops the agents, closing their connections and waiting for
 // their processes. Call it once every Serve has returned.
 func (s *Server) Close() error {
+	s.closing.Store(true)
+	close(s.stopCh())
+	for _, a := range s.st().agents {
+		a.stop()
+	}
+	s.bg.Wait()
+	// A restart under way when closing began may have started its
+	// agent since.
 	for _, a := range s.st().agents {
 		a.stop()
 	}

@@ -188,7 +188,9 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		return err
 	}
 	c.s.countIn(h.Type)
-	c.s.maybeRestart(ctx)
+	// An agent being restarted is waited for, so the request finds it
+	// back, as with PCP's pmcd, which restarts before reading on.
+	c.s.restartsDue.wait(ctx)
 	c.st = c.s.st()
 	if op := opOf(h.Type); op != 0 && c.denied(op) {
 		// As PCP's pmcd, a refused PDU gets an ERROR even when it

@@ -61,9 +61,14 @@ type Server struct {
 	once   sync.Once
 	agents map[uint32]*agent // read-only once started
 
-	restartPending atomic.Bool // an agent died since the last restart
-	restartMu      sync.Mutex
-	lastRestart    time.Time
+	// restartCtx starts agents again after a death (AutoRestart);
+	// restartsDue counts restarts under way or about to be, which
+	// requests wait for; closing and stopRestarts end them.
+	restartCtx   context.Context
+	restartsDue  inFlight
+	closing      atomic.Bool
+	stopOnce     sync.Once
+	stopRestarts chan struct{}
 
 	numMu sync.Mutex
 	nums  map[int32]bool // client numbers in use
@@ -246,25 +251,6 @@ func (s *Server) maxPDU() int {
 	return pdu.ClientMaxLen
 }
 
-// restartInterval is the least time between automatic restarts.
+// restartInterval is the least time between automatic restarts of one
+// agent.
 const restartInterval = time.Minute
-
-// maybeRestart restarts dead agents when AutoRestart asks for it and an
-// agent has died, unless the last automatic restart was under a minute
-// ago; the death stays pending until then.
-func (s *Server) maybeRestart(ctx context.Context) {
-	if !s.AutoRestart || !s.restartPending.Load() {
-		return
-	}
-	s.restartMu.Lock()
-	defer s.restartMu.Unlock()
-	if !s.lastRestart.IsZero() && time.Since(s.lastRestart) < restartInterval {
-		return
-	}
-	if !s.restartPending.Swap(false) {
-		return
-	}
-	s.lastRestart = time.Now()
-	s.logf("restarting dead agents")
-	s.RestartDead(ctx)
-}

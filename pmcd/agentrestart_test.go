@@ -1,0 +1,112 @@
+package pmcd
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmns"
+)
+
+// agentPID is the process id of the daemon agent of domain, 0 when it is
+// not running.
+func agentPID(s *Server, domain uint32) int {
+	a := s.st().agents[domain]
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if d, ok := a.b.(*daemon); ok && d.cmd != nil && d.cmd.Process != nil {
+		return d.cmd.Process.Pid
+	}
+	return 0
+}
+
+// TestKilledAgentRestartedAtOnce SIGKILLs a pipe agent while no client
+// asks anything: pmcd notices the death by itself and starts the agent
+// again without waiting for a request or for a minute to pass, as PCP's
+// pmcd does; the agent then answers.
+func TestKilledAgentRestartedAtOnce(t *testing.T) {
+	t.Parallel()
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseConf(strings.NewReader(fmt.Sprintf("broken 251 pipe binary %s %s=well %s\n", env, testAgentEnv, os.Args[0])), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &Server{PMNS: tree, Conf: c, AutoRestart: true}
+	host := serveOn(t, srv)
+	_, r, w := dial(t, host)
+	broken := pcp.NewPMID(251, 0, 0)
+	fetch := func() int32 {
+		res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{broken}}).(*pdu.Result)
+		return res.Sets[0].NumVal
+	}
+	if n := fetch(); n != 1 {
+		t.Fatalf("before the kill, the fetch gave %d", n)
+	}
+	first := agentPID(srv, 251)
+	if first == 0 {
+		t.Fatal("no agent process")
+	}
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the agent restarted with no request to prompt it", func() (bool, string) {
+		pid := agentPID(srv, 251)
+		return pid != 0 && pid != first, fmt.Sprintf("pid %d (status %d)", pid, srv.st().agents[251].status())
+	})
+	if n := fetch(); n != 1 {
+		t.Errorf("after the restart, the fetch gave %d", n)
+	}
+}
+
+// TestRestartDelay: an agent is restarted at once unless pmcd restarted
+// it under a minute ago, when it waits until a minute after that
+// restart; PCP's pmcd has the same minute, for all agents at once.
+func TestRestartDelay(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1e9, 0)
+	for _, tc := range []struct {
+		name        string
+		lastRestart time.Time
+		want        time.Duration
+	}{
+		{"never restarted", time.Time{}, 0},
+		{"restarted long ago", now.Add(-time.Hour), 0},
+		{"restarted a minute ago", now.Add(-time.Minute), 0},
+		{"restarted 10 s ago", now.Add(-10 * time.Second), 50 * time.Second},
+		{"restarted just now", now, time.Minute},
+	} {
+		if got := restartDelay(now, tc.lastRestart); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// waitFor polls check until it holds, failing the test after 45 seconds
+// (well under the minute an agent would have waited before).
+func waitFor(t *testing.T, what string, check func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	for {
+		ok, last := check()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still %s", what, last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
