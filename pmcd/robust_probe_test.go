@@ -1,0 +1,249 @@
+package pmcd
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// The robustness probes are long: they run only when this is set. They
+// print figures (memory, log growth, recovery) for the record and fail
+// only when pmcd or an agent stops serving.
+const probeEnv = "GOPCP_PMCD_PROBE"
+
+func probeOnly(t *testing.T) {
+	if os.Getenv(probeEnv) == "" {
+		t.Skipf("a long probe: set %s=1 to run it", probeEnv)
+	}
+}
+
+// probeCount is how many malformed PDUs a probe sends, 100,000 unless
+// GOPCP_PMCD_PROBE is a number.
+func probeCount() int {
+	if n, err := strconv.Atoi(os.Getenv(probeEnv)); err == nil && n > 1 {
+		return n
+	}
+	return 100000
+}
+
+// rssKB is the resident set of process pid in KiB.
+func rssKB(pid int) int {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return n
+		}
+	}
+	return -1
+}
+
+// childPIDs are the processes whose parent is pid.
+func childPIDs(pid int) []int {
+	var out []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		stat, err := os.ReadFile(d + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			n, _ := strconv.Atoi(filepath.Base(d))
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// mutate spoils a well-formed PDU at random. Most results still frame (the
+// header's length is set to what is sent), so pmcd must decode and refuse
+// them; a few lie about their length or type.
+func mutate(rng *rand.Rand, base []byte) []byte {
+	b := append([]byte(nil), base...)
+	switch op := rng.IntN(10); {
+	case op < 4 && len(b) > 12: // flip bytes of the body
+		for range 1 + rng.IntN(4) {
+			b[12+rng.IntN(len(b)-12)] ^= byte(1 + rng.IntN(255))
+		}
+	case op < 6: // cut the body short
+		b = b[:12+rng.IntN(len(b)-11)]
+	case op < 7: // add bytes
+		for range 1 + rng.IntN(16) {
+			b = append(b, byte(rng.IntN(256)))
+		}
+	case op < 8: // another type
+		binary.BigEndian.PutUint32(b[4:], uint32(0x7000+rng.IntN(0x20)))
+	case op < 9: // a count set huge
+		if len(b) >= 16 {
+			binary.BigEndian.PutUint32(b[12+4*rng.IntN((len(b)-12)/4):], uint32(rng.Int32()))
+		}
+	default: // a length that does not match
+		binary.BigEndian.PutUint32(b, uint32(rng.IntN(1<<17)))
+		return b
+	}
+	binary.BigEndian.PutUint32(b, uint32(len(b)))
+	return b
+}
+
+// framed says whether b is one whole PDU by its header.
+func framed(b []byte) bool {
+	return len(b) >= 12 && int(binary.BigEndian.Uint32(b)) == len(b)
+}
+
+// clientBases are the requests the client probe spoils.
+func clientBases() [][]byte {
+	triv, samp := pcp.NewPMID(250, 0, 0), pcp.NewPMID(29, 0, 10)
+	var out [][]byte
+	for _, m := range []pdu.Message{
+		&pdu.Profile{State: pdu.ProfileInclude, InDoms: []pdu.InDomProfile{{InDom: pcp.NewInDom(29, 1), State: pdu.ProfileInclude, Insts: []int32{0, 1}}}},
+		&pdu.Fetch{PMIDs: []pcp.PMID{triv, samp, pcp.NewPMID(2, 0, 0)}},
+		&pdu.HighResFetch{PMIDs: []pcp.PMID{triv, samp}},
+		&pdu.DescReq{PMID: samp},
+		&pdu.DescIDs{PMIDs: []pcp.PMID{triv, samp}},
+		&pdu.InstanceReq{InDom: pcp.NewInDom(29, 1), Inst: -1, Name: "bin-100"},
+		&pdu.TextReq{Ident: uint32(samp), Type: pdu.TextPMID | pdu.TextHelp},
+		&pdu.LabelReq{Ident: uint32(samp), Type: int32(pcp.LabelItem)},
+		&pdu.PMNSNames{Names: []string{"sample.long.one", "trivial.time"}},
+		&pdu.PMNSIDs{PMIDs: []pcp.PMID{samp}},
+		&pdu.PMNSChild{Name: "sample", Subtype: pdu.PMNSChildStatus},
+		&pdu.PMNSTraverse{Name: "trivial"},
+		&pdu.Result{Result: pcp.Result{Sets: []pcp.ValueSet{{PMID: triv, NumVal: 1, ValFmt: pcp.ValInSitu, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: 3}}}}}},
+		&pdu.Attr{Key: pdu.AttrContainer, Value: []byte("box")},
+	} {
+		out = append(out, m.Append(nil, 1))
+	}
+	return out
+}
+
+// TestProbeMalformedClients sends probeCount malformed PDUs from clients
+// to gopcp's pmcd (a process of its own) serving pmcd's agent, PCP's
+// sample agent and gopcp's trivial agent on pipes. Each is followed by a
+// lookup, whose answer (or the connection's end) says pmcd dealt with
+// it. pmcd's memory is read before and after; every agent must answer
+// at the end from the process it started with.
+func TestProbeMalformedClients(t *testing.T) {
+	probeOnly(t)
+	dir := t.TempDir()
+	trivBin := filepath.Join(dir, "pmdatrivial")
+	if out, err := exec.Command("go", "build", "-o", trivBin, "github.com/gopcp/gopcp/cmd/pmdatrivial").CombinedOutput(); err != nil {
+		t.Fatalf("building pmdatrivial: %v\n%s", err, out)
+	}
+	root := filepath.Join(dir, "root_trivial")
+	if err := os.WriteFile(root, []byte("root {\n\ttrivial\n}\ntrivial {\n\ttime\t250:0:0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bed := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.SampleAgent(),
+		testbed.PipeAgent("trivial", 250, root, trivBin, "-d", "250", "-l", filepath.Join(dir, "trivial.log"))}})
+	pid := bed.PID()
+	addr := strings.Replace(bed.Host(), "localhost", "127.0.0.1", 1)
+	check := func(when string) {
+		res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "trivial.time", "pmcd.numagents")
+		if res.Err != nil || strings.Count(res.Stdout, "value ") != 3 {
+			t.Fatalf("%s: pminfo: %v\n%s%s", when, res.Err, res.Stdout, res.Stderr)
+		}
+	}
+	check("at the start")
+	agents := childPIDs(pid)
+	logSize := func() int64 {
+		fi, err := os.Stat(bed.LogPath())
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
+
+	bases := clientBases()
+	sentinel := (&pdu.PMNSNames{Names: []string{"pmcd.numagents"}}).Append(nil, 1)
+	run := func(total int, seed uint64) (malformed, conns int) {
+		var sent, nconn atomic.Int64
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(seed, uint64(w)))
+				var conn net.Conn
+				var r *pdu.Reader
+				for sent.Load() < int64(total) {
+					if conn == nil {
+						conn, r, _ = dial(t, addr)
+						r.Timeout = 0 // the connection's deadline rules
+						nconn.Add(1)
+					}
+					b := mutate(rng, bases[rng.IntN(len(bases))])
+					if _, err := pdu.Decode(b); err == nil && framed(b) {
+						continue // still well formed: not what this probe sends
+					}
+					sent.Add(1)
+					conn.SetDeadline(time.Now().Add(60 * time.Second))
+					// A whole PDU is followed by a lookup, whose answer
+					// says pmcd is done with it; one that lies about its
+					// length is followed by the end of the client's
+					// side, and pmcd must then close the connection.
+					out := b
+					if framed(b) {
+						out = append(b, sentinel...)
+					}
+					_, err := conn.Write(out)
+					if err == nil && !framed(b) {
+						err = conn.(*net.TCPConn).CloseWrite()
+					}
+					for err == nil {
+						var p []byte
+						if p, err = r.ReadPDU(context.Background()); err == nil {
+							if h, _ := pdu.ParseHeader(p); h.Type == pdu.TypePMNSIDs {
+								break
+							}
+						}
+					}
+					if err != nil {
+						if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, syscall.ECONNRESET) &&
+							!errors.Is(err, syscall.EPIPE) {
+							t.Errorf("pmcd neither answered nor closed: %v", err)
+						}
+						conn.Close()
+						conn = nil
+					}
+				}
+				if conn != nil {
+					conn.Close()
+				}
+			}()
+		}
+		wg.Wait()
+		return int(sent.Load()), int(nconn.Load())
+	}
+	run(5000, 1) // warm up
+	check("after the warm-up")
+	rssBefore, logBefore := rssKB(pid), logSize()
+	start := time.Now()
+	n, conns := run(probeCount(), 2)
+	took := time.Since(start)
+	rssAfter, logAfter := rssKB(pid), logSize()
+	check("after the probe")
+	if now := childPIDs(pid); fmt.Sprint(now) != fmt.Sprint(agents) {
+		t.Errorf("agent processes were %v, now %v: an agent was restarted", agents, now)
+	}
+	t.Logf("%d malformed client PDUs on %d connections in %v: pmcd RSS %d KiB before, %d KiB after; log grew %d bytes; agents %v unchanged",
+		n, conns, took.Round(time.Millisecond), rssBefore, rssAfter, logAfter-logBefore, agents)
+}
