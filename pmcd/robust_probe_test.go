@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"github.com/gopcp/gopcp/internal/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmns"
 )
 
 // The robustness probes are long: they run only when this is set. They
@@ -246,4 +248,159 @@ func TestProbeMalformedClients(t *testing.T) {
 	}
 	t.Logf("%d malformed client PDUs on %d connections in %v: pmcd RSS %d KiB before, %d KiB after; log grew %d bytes; agents %v unchanged",
 		n, conns, took.Round(time.Millisecond), rssBefore, rssAfter, logAfter-logBefore, agents)
+}
+
+// agentBases are the replies the agent probe spoils: a RESULT for the
+// fetched metric in each value format, and an ERROR.
+func agentBases(id pcp.PMID) [][]byte {
+	var out [][]byte
+	for _, r := range []pcp.Result{
+		{Sets: []pcp.ValueSet{{PMID: id, NumVal: 1, ValFmt: pcp.ValInSitu, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: 7}}}}},
+		{Sets: []pcp.ValueSet{{PMID: id, NumVal: 2, ValFmt: pcp.ValDPtr, Values: []pcp.Value{
+			{Inst: 1, Block: pcp.ValueBlock{Type: pcp.TypeString, Data: []byte("hullo world")}},
+			{Inst: 2, Block: pcp.ValueBlock{Type: pcp.TypeU64, Data: []byte{0, 0, 0, 0, 0, 0, 0, 9}}}}}}},
+	} {
+		out = append(out, pdu.AppendResult(nil, 0, &r))
+	}
+	return append(out, (&pdu.Error{Code: int32(pcp.ErrPMID)}).Append(nil, 0))
+}
+
+// TestProbeMalformedAgent has a fake agent answer every fetch with a
+// malformed PDU, probeCount times: pmcd must mark it dead each time and
+// carry on, restarted by RestartDead (as on SIGHUP) for the next round,
+// while pmcd's own agent, the in-process trivial agent and a pipe agent
+// keep answering. The fake agent is on a Unix socket, as a new process
+// per malformed PDU would take hours; pmcd reads pipe and socket agents
+// with the same code. This process's memory, goroutines and descriptors
+// are read before and after.
+func TestProbeMalformedAgent(t *testing.T) {
+	probeOnly(t)
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "fake.socket")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := pcp.NewPMID(253, 0, 0)
+	bases := agentBases(fake)
+	var malformed atomic.Int64
+	go func() {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			r, w := pdu.NewReader(conn), pdu.NewWriter(conn)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if _, err := pdu.AgentHandshake(ctx, r, w, 0); err != nil {
+				cancel()
+				conn.Close()
+				continue
+			}
+			cancel()
+			r.Timeout = 0
+			for {
+				b, err := r.ReadPDU(context.Background())
+				if err != nil {
+					break
+				}
+				if h, _ := pdu.ParseHeader(b); h.Type != pdu.TypeFetch {
+					continue
+				}
+				var reply []byte
+				for {
+					reply = mutate(rng, bases[rng.IntN(len(bases))])
+					if m, err := pdu.Decode(reply); err != nil || !framed(reply) {
+						break
+					} else if res, ok := m.(*pdu.Result); ok && len(res.Sets) != 1 {
+						break // well formed, but not an answer to the fetch
+					}
+				}
+				malformed.Add(1)
+				conn.Write(reply)
+				break // pmcd has no more use for this agent
+			}
+			conn.Close()
+		}
+	}()
+	t.Cleanup(func() { ln.Close() })
+
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := "pmcd 2 dso pmcd_init /nonexistent/pmda_pmcd.so\n" +
+		"trivial\t250\tdso\ttrivial_init\t/nonexistent/pmda_trivial.so\n" +
+		fmt.Sprintf("broken 251 pipe binary %s %s=well %s\n", env, testAgentEnv, os.Args[0]) +
+		"fake 253 socket unix " + sock + "\n"
+	c, err := ParseConf(strings.NewReader(conf), "probe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &Server{PMNS: tree, Conf: c}
+	host := serveOn(t, srv)
+	_, r, w := dial(t, host)
+	healthy := []pcp.PMID{pcp.NewPMID(2, 0, 1), pcp.NewPMID(250, 0, 0), pcp.NewPMID(251, 0, 0)}
+	check := func(when string) {
+		res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: healthy}).(*pdu.Result)
+		for i, set := range res.Sets {
+			if set.NumVal != 1 {
+				t.Fatalf("%s: %v gave %d", when, healthy[i], set.NumVal)
+			}
+		}
+	}
+	pipePID := agentPID(srv, 251)
+	round := func(n int) {
+		for range n {
+			res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{fake}}).(*pdu.Result)
+			if res.Sets[0].NumVal >= 0 {
+				t.Fatalf("a malformed answer gave %+v", res.Sets[0])
+			}
+			if srv.RestartDead(context.Background()) != 4 {
+				t.Fatal("the fake agent did not come back")
+			}
+		}
+	}
+	fds := func() int {
+		ents, _ := os.ReadDir("/proc/self/fd")
+		return len(ents)
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapInuse >> 10
+	}
+	// settle waits for the goroutines closing dead agents' connections
+	// to finish, so that what is counted is what stays.
+	settle := func() {
+		for last, i := -1, 0; i < 50; i++ {
+			n := runtime.NumGoroutine()
+			if n == last {
+				return
+			}
+			last = n
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	round(5000) // warm up
+	check("after the warm-up")
+	settle() // the closing of dead agents' connections
+	rss0, heap0, gor0, fd0, sent0 := rssKB(os.Getpid()), heap(), runtime.NumGoroutine(), fds(), malformed.Load()
+	start := time.Now()
+	round(probeCount())
+	took := time.Since(start)
+	check("after the probe")
+	settle()
+	rss1, heap1, gor1, fd1 := rssKB(os.Getpid()), heap(), runtime.NumGoroutine(), fds()
+	if agentPID(srv, 251) != pipePID {
+		t.Errorf("the pipe agent was restarted")
+	}
+	t.Logf("%d malformed agent PDUs in %v: RSS %d -> %d KiB, heap in use %d -> %d KiB, goroutines %d -> %d, descriptors %d -> %d; pmcd, trivial and pipe agents answering, pipe agent pid %d unchanged",
+		malformed.Load()-sent0, took.Round(time.Millisecond), rss0, rss1, heap0, heap1, gor0, gor1, fd0, fd1, pipePID)
 }
