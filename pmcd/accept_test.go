@@ -37,9 +37,10 @@ func (l *failingListener) Accept() (net.Conn, error) {
 }
 
 // TestAcceptErrorsRetried has the listener fail with EMFILE, ENFILE and
-// ECONNABORTED many times: pmcd keeps its port, logs the trouble once
-// per kind of outage, and serves the client waiting once accepts work
-// again.
+// ECONNABORTED many times: pmcd keeps its port, logs the trouble and
+// the recovery once, and serves the client waiting once accepts work
+// again. TestAcceptFailuresFlapping has accepts fail and succeed by
+// turns, as when descriptors come free one at a time.
 func TestAcceptErrorsRetried(t *testing.T) {
 	t.Parallel()
 	for _, errno := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ECONNABORTED} {
@@ -70,8 +71,8 @@ func TestAcceptErrorsRetried(t *testing.T) {
 			if n := strings.Count(logged, errno.Error()); n != 1 {
 				t.Errorf("%d lines about %v, want 1:\n%s", n, errno, logged)
 			}
-			if !strings.Contains(logged, "accepting clients again") {
-				t.Errorf("recovery not logged:\n%s", logged)
+			if n := strings.Count(logged, "accepting clients again"); n != 1 {
+				t.Errorf("recovery logged %d times, want 1:\n%s", n, logged)
 			}
 		})
 	}
@@ -89,5 +90,53 @@ func TestAcceptBackoff(t *testing.T) {
 	}
 	if s := strings.Join(got, " "); s != "5ms 10ms 20ms 40ms 80ms 160ms 320ms 640ms 1s 1s" {
 		t.Errorf("backoff %s", s)
+	}
+}
+
+// flappingListener fails every other accept.
+type flappingListener struct {
+	net.Listener
+	mu sync.Mutex
+	n  int
+}
+
+func (l *flappingListener) Accept() (net.Conn, error) {
+	l.mu.Lock()
+	l.n++
+	fail := l.n%2 == 1
+	l.mu.Unlock()
+	if fail {
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	return l.Listener.Accept()
+}
+
+func TestAcceptFailuresFlapping(t *testing.T) {
+	t.Parallel()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf lockedBuffer
+	// The clock stands still: all ten spells of failure fall in one
+	// minute.
+	frozen := time.Unix(1e9, 0)
+	srv := &Server{PMNS: testTree(t), Log: log.New(&buf, "", 0), logClock: func() time.Time { return frozen }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, &flappingListener{Listener: inner}) }()
+	for range 10 {
+		_, r, w := dial(t, inner.Addr().String())
+		roundTrip(t, r, w, &pdu.PMNSNames{Names: []string{"kernel.all.load"}})
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	srv.Close()
+	// Ten spells of failure in one minute: one line for the first and
+	// one for its end.
+	if n := strings.Count(buf.String(), "\n"); n != 2 {
+		t.Errorf("%d lines logged, want 2:\n%s", n, buf.String())
 	}
 }

@@ -81,6 +81,9 @@ type Server struct {
 
 	// clientLog bounds the lines clients' mistakes write to the log.
 	clientLog logLimiter
+	// logClock, when set, is the clock of the accept log's limit, for
+	// tests.
+	logClock func() time.Time
 
 	// pduIn and pduOut count PDUs by type (less TypeError) for pmcd's
 	// own agent.
@@ -169,6 +172,8 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	defer stop()
 	defer s.wg.Wait()
 	var wait time.Duration // since accepts began failing
+	logged := false        // a failure since the last accept was logged
+	acceptLog := logLimiter{period: time.Minute, burst: 1, now: s.logClock}
 	for {
 		conn, err := l.Accept()
 		if err != nil {
@@ -181,9 +186,15 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			// Anything else, chiefly running out of descriptors
 			// (EMFILE, ENFILE), passes: wait and try again, as
 			// net/http does, rather than keep the port with nobody
-			// answering. The first failure of a spell is logged.
-			if wait == 0 {
-				s.logf("cannot accept clients: %v; retrying", err)
+			// answering. Failures are logged at most once a minute,
+			// and the recovery after a logged one.
+			if ok, n := acceptLog.allow(); ok {
+				if n > 0 {
+					s.logf("cannot accept clients: %v; retrying (%d more failures since the last line)", err, n)
+				} else {
+					s.logf("cannot accept clients: %v; retrying", err)
+				}
+				logged = true
 			}
 			wait = acceptBackoff(wait)
 			select {
@@ -193,10 +204,10 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			}
 			continue
 		}
-		if wait != 0 {
+		if logged {
 			s.logf("accepting clients again")
-			wait = 0
 		}
+		wait, logged = 0, false
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
