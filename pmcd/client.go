@@ -65,7 +65,16 @@ type client struct {
 	// gens count their changes, so agents get a PROFILE only when needed.
 	profiles map[int32]*pdu.Profile
 	gens     map[int32]uint64
+	// profileSize is the PDU length of each profile kept, and
+	// profileBytes their sum, held under maxProfileBytes.
+	profileSize  map[int32]int
+	profileBytes int
 }
+
+// maxProfileBytes bounds the profiles one client has pmcd keep: a
+// client with many contexts on one connection (libpcp's duplicated
+// contexts share it) keeps one each, usually a few dozen bytes.
+const maxProfileBytes = 4 << 20
 
 // profileGen is the change count of the profile of ctxnum.
 func (c *client) profileGen(ctxnum int32) uint64 { return c.gens[ctxnum] }
@@ -90,7 +99,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	// that failed its handshake.
 	heard := &heardFrom{stream: rw}
 	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(heard)), w: pdu.NewWriter(rw),
-		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{},
+		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{}, profileSize: map[int32]int{},
 		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx)}
 	defer s.freeClientNum(c.num)
 	c.r.MaxLen = s.maxPDU()
@@ -219,6 +228,18 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		if err := m.Decode(b); err != nil {
 			return c.refuse(ctx, err)
 		}
+		// What a client may make pmcd keep is bounded: the bytes of
+		// its profiles, whatever their number.
+		size := len(b)
+		if old := c.profiles[m.Context]; old != nil {
+			size -= c.profileSize[m.Context]
+		}
+		if c.profileBytes+size > maxProfileBytes {
+			c.s.clientLogf("client %v: profiles over %d bytes", c.conn.RemoteAddr(), maxProfileBytes)
+			return c.sendError(ctx, pcp.ErrTooBig)
+		}
+		c.profileBytes += size
+		c.profileSize[m.Context] = len(b)
 		c.profiles[m.Context] = &m
 		c.gens[m.Context]++
 		return nil

@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // lockedBuffer is a log destination several goroutines write.
@@ -125,4 +128,61 @@ func dialRaw(t *testing.T, addr string) net.Conn {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestProfilesBounded sends PROFILEs for ever new contexts: once their
+// bytes pass maxProfileBytes, pmcd refuses more with PM_ERR_TOOBIG (and
+// keeps serving the client), while replacing a kept one is still
+// allowed.
+func TestProfilesBounded(t *testing.T) {
+	t.Parallel()
+	host := serveOn(t, &Server{PMNS: testTree(t)})
+	conn, r, w := dial(t, host)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// A profile of 1,000 instances is about 4 KB: a thousand fill the
+	// budget, so 1,100 go over it.
+	insts := make([]int32, 1000)
+	var buf []byte
+	for i := range 1100 {
+		p := &pdu.Profile{Context: int32(i), State: pdu.ProfileExclude,
+			InDoms: []pdu.InDomProfile{{InDom: pcp.NewInDom(60, 1), State: pdu.ProfileInclude, Insts: insts}}}
+		buf = p.Append(buf[:0], 1)
+		if _, err := conn.Write(buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Replies come only for refused profiles; a lookup marks the end.
+	refused := 0
+	if err := w.WriteMessage(ctx, &pdu.PMNSNames{Names: []string{"kernel.all.load"}}, 1); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		b, err := r.ReadPDU(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := pdu.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := m.(*pdu.Error); ok {
+			if pcp.Error(e.Code) != pcp.ErrTooBig {
+				t.Fatalf("refusal %v", pcp.Error(e.Code))
+			}
+			refused++
+			continue
+		}
+		break
+	}
+	if refused == 0 || refused == 1100 {
+		t.Errorf("%d of 1100 profiles refused", refused)
+	}
+	// Context 0's profile may still be replaced, and fetched with.
+	if err := w.WriteMessage(ctx, &pdu.Profile{State: pdu.ProfileInclude}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(60, 2, 0)}}).(*pdu.Result); !ok {
+		t.Error("no fetch after the refusals")
+	}
 }
