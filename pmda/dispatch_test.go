@@ -2,6 +2,7 @@ package pmda
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"net"
 	"testing"
@@ -310,5 +311,37 @@ func TestServeListenerCanceled(t *testing.T) {
 	cancel()
 	if err := newTestAgent(t, &testFetcher{}).ServeListener(ctx, ln); !errors.Is(err, context.Canceled) {
 		t.Errorf("ServeListener canceled: %v", err)
+	}
+}
+
+// TestStoreWithPCPsTimestamp stores with the RESULT PCP's pmcd passed on
+// from PCP's pmstore on a fresh machine, whose timestamp has -99185
+// microseconds: libpcp_pmda takes it, and so must this agent, which
+// died on it.
+func TestStoreWithPCPsTimestamp(t *testing.T) {
+	f := &testFetcher{}
+	p := startAgent(t, newTestAgent(t, storer{f}))
+	b := pdu.AppendResult(nil, 0, &pcp.Result{Sets: []pcp.ValueSet{{PMID: pmid(itemU32), NumVal: 1,
+		ValFmt: pcp.ValInSitu, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: 42}}}}})
+	binary.BigEndian.PutUint32(b[12:], 1764000000)
+	binary.BigEndian.PutUint32(b[16:], uint32(0xffffffff-99185+1)) // -99185
+	if _, err := p.conn.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	reply, err := p.r.ReadPDU(ctx)
+	if err != nil {
+		t.Fatalf("no answer to the store: %v", err)
+	}
+	m, err := pdu.Decode(reply)
+	if e, ok := m.(*pdu.Error); err != nil || !ok || e.Code != 0 {
+		t.Fatalf("store answered %+v (%v), want ERROR 0", m, err)
+	}
+	f.mu.Lock()
+	stored := f.stored
+	f.mu.Unlock()
+	if len(stored) != 1 {
+		t.Errorf("stored %v", stored)
 	}
 }
