@@ -148,3 +148,32 @@ func TestProbeDescriptorExhaustion(t *testing.T) {
 	}
 	t.Logf("a new client was served %v after the held connections closed; accept lines logged:\n%s", served.Round(time.Millisecond), strings.Join(lines, "\n"))
 }
+
+// TestProbeKilledAgent SIGKILLs the sample agent of gopcp's pmcd (PCP's
+// pmdasample on a pipe) while no client asks anything, and prints how
+// soon a new agent process was running, then whether the first request
+// after that was answered.
+func TestProbeKilledAgent(t *testing.T) {
+	probeOnly(t)
+	bed := testbed.StartGoPMCD(t, testbed.Options{Env: []string{"PMCD_RESTART_AGENTS=1"}})
+	pid := bed.PID()
+	agents := childPIDs(pid)
+	if len(agents) != 1 {
+		t.Fatalf("agent processes %v", agents)
+	}
+	if err := syscall.Kill(agents[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	restarted := "none within 10 s"
+	for time.Since(killed) < 10*time.Second {
+		if now := childPIDs(pid); len(now) == 1 && now[0] != agents[0] {
+			restarted = time.Since(killed).Round(time.Millisecond).String()
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one")
+	t.Logf("agent %d killed: a new agent process after %s; the first request after: %q %v",
+		agents[0], restarted, strings.TrimSpace(res.Stdout), res.Err)
+}
