@@ -97,6 +97,10 @@ func TestDefaultAccess(t *testing.T) {
 			t.Fatalf("%s: handshake: %v", c.name, err)
 		}
 		r, w := pdu.NewReader(conn), pdu.NewWriter(conn)
+		// A profile first, as libpcp sends before its first fetch.
+		if err := w.WriteMessage(ctx, &pdu.Profile{State: pdu.ProfileInclude}, 1); err != nil {
+			t.Fatal(err)
+		}
 		reply := roundTrip(t, r, w, store)
 		e, ok := reply.(*pdu.Error)
 		if !ok || pcp.Error(e.Code) != c.want {
