@@ -334,10 +334,12 @@ func TestProbeMalformedAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	replyFile := filepath.Join(dir, "reply")
 	conf := "pmcd 2 dso pmcd_init /nonexistent/pmda_pmcd.so\n" +
 		"trivial\t250\tdso\ttrivial_init\t/nonexistent/pmda_trivial.so\n" +
 		fmt.Sprintf("broken 251 pipe binary %s %s=well %s\n", env, testAgentEnv, os.Args[0]) +
-		"fake 253 socket unix " + sock + "\n"
+		"fake 253 socket unix " + sock + "\n" +
+		fmt.Sprintf("piped 254 pipe binary %s %s=replies %s=254 %s=%s %s\n", env, testAgentEnv, testDomainEnv, testReplyEnv, replyFile, os.Args[0])
 	c, err := ParseConf(strings.NewReader(conf), "probe")
 	if err != nil {
 		t.Fatal(err)
@@ -361,7 +363,7 @@ func TestProbeMalformedAgent(t *testing.T) {
 			if res.Sets[0].NumVal >= 0 {
 				t.Fatalf("a malformed answer gave %+v", res.Sets[0])
 			}
-			if srv.RestartDead(context.Background()) != 4 {
+			if srv.RestartDead(context.Background()) != 5 {
 				t.Fatal("the fake agent did not come back")
 			}
 		}
@@ -403,4 +405,38 @@ func TestProbeMalformedAgent(t *testing.T) {
 	}
 	t.Logf("%d malformed agent PDUs in %v: RSS %d -> %d KiB, heap in use %d -> %d KiB, goroutines %d -> %d, descriptors %d -> %d; pmcd, trivial and pipe agents answering, pipe agent pid %d unchanged",
 		malformed.Load()-sent0, took.Round(time.Millisecond), rss0, rss1, heap0, heap1, gor0, gor1, fd0, fd1, pipePID)
+
+	// The same on a real pipe, from an agent process that writes the
+	// spoiled answer and exits: a process per PDU (some 10 ms), so a
+	// tenth as many unless GOPCP_PMCD_PROBE_PIPE says how many.
+	piped := pcp.NewPMID(254, 0, 0)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var reply []byte
+	n := max(probeCount()/10, 1)
+	if v, err := strconv.Atoi(os.Getenv("GOPCP_PMCD_PROBE_PIPE")); err == nil && v > 0 {
+		n = v
+	}
+	start = time.Now()
+	for range n {
+		for {
+			reply = mutate(rng, bases[rng.IntN(len(bases))])
+			if _, err := pdu.Decode(reply); err != nil || !framed(reply) {
+				break
+			}
+		}
+		if err := os.WriteFile(replyFile, reply, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{piped}}).(*pdu.Result)
+		if res.Sets[0].NumVal >= 0 {
+			t.Fatalf("a malformed answer on the pipe gave %+v", res.Sets[0])
+		}
+		if srv.RestartDead(context.Background()) != 5 {
+			t.Fatal("the piped agent did not come back")
+		}
+	}
+	check("after the pipe agent's answers")
+	settle()
+	t.Logf("%d malformed PDUs from pipe agent processes in %v: RSS now %d KiB, goroutines %d, descriptors %d; pipe agent pid %d unchanged",
+		n, time.Since(start).Round(time.Millisecond), rssKB(os.Getpid()), runtime.NumGoroutine(), fds(), pipePID)
 }

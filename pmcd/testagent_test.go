@@ -26,6 +26,7 @@ import (
 const (
 	testAgentEnv  = "GOPCP_PMCD_TEST_AGENT"
 	testDomainEnv = "GOPCP_PMCD_TEST_DOMAIN"
+	testReplyEnv  = "GOPCP_PMCD_TEST_REPLY" // the file a "replies" agent answers a fetch with
 )
 
 func TestMain(m *testing.M) {
@@ -78,8 +79,9 @@ func runTestAgent(mode string) int {
 
 // brokenAgent serves metric 0.0 of its domain. On a fetch it exits
 // ("dies"), never answers ("hangs"), writes a PDU that lies about its
-// length ("garbles"), panics ("panics") or answers only once the agents
-// sharing its meeting place have all been asked ("meets", see meet).
+// length ("garbles"), panics ("panics"), answers only once the agents
+// sharing its meeting place have all been asked ("meets", see meet), or
+// writes what a file holds and exits ("replies").
 func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
 	if mode == "notready" {
 		return pmda.New(pmda.Config{
@@ -111,6 +113,12 @@ func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
 				// A header whose length is shorter than a header.
 				os.Stdout.Write([]byte{0, 0, 0, 4, 0, 0, 0x70, 0x01, 0, 0, 0, 0})
 				time.Sleep(time.Hour)
+			case "replies":
+				// Whatever bytes the test put in the file, in place
+				// of the answer; then the end.
+				b, _ := os.ReadFile(os.Getenv(testReplyEnv))
+				os.Stdout.Write(b)
+				os.Exit(0)
 			}
 			return pcp.Atom{L: 7}, nil
 		}),
