@@ -3,8 +3,6 @@ package archive
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"syscall"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -48,20 +46,4 @@ func withFile(err error, file string) error {
 // Code returns the PCP error code of err as libpcp would report it: the
 // code of an archive Error or a pcp.Error, the negated errno of a system
 // error, else pcp.ErrGeneric.
-func Code(err error) pcp.Error {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pe
-	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return pcp.Error(-int32(errno))
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return pcp.Error(-int32(syscall.ENOENT))
-	}
-	if errors.Is(err, fs.ErrPermission) {
-		return pcp.Error(-int32(syscall.EACCES))
-	}
-	return pcp.ErrGeneric
-}
+func Code(err error) pcp.Error { return pcp.CodeOf(err, pcp.ErrGeneric) }

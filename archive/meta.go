@@ -362,13 +362,13 @@ func (m *Meta) addInDom(indom pcp.InDom, id *InDom) {
 	chain := n.data
 	i := 0
 	for ; i < len(chain); i++ {
-		c := cmpStamp(chain[i].Stamp, id.Stamp)
+		c := chain[i].Stamp.Compare(id.Stamp)
 		if c < 0 {
 			break
 		}
 		if c == 0 {
 			slot := i
-			for j := i; j < len(chain) && cmpStamp(chain[j].Stamp, id.Stamp) == 0; j++ {
+			for j := i; j < len(chain) && chain[j].Stamp.Compare(id.Stamp) == 0; j++ {
 				if sameInDom(chain[j], id) {
 					if j == slot {
 						return
@@ -436,20 +436,6 @@ func undelta(t, d *InDom) {
 		}
 	}
 	d.Insts, d.Names, d.Delta, d.Deleted = insts, names, false, nil
-}
-
-func cmpStamp(a, b pcp.Timestamp) int {
-	switch {
-	case a.Sec < b.Sec:
-		return -1
-	case a.Sec > b.Sec:
-		return 1
-	case a.Nsec < b.Nsec:
-		return -1
-	case a.Nsec > b.Nsec:
-		return 1
-	}
-	return 0
 }
 
 // decodeLabelRecord parses the body of a label set record.
@@ -559,7 +545,7 @@ func (m *Meta) addLabel(lr *LabelRecord) {
 	chain := node.data
 	i := 0
 	for ; i < len(chain); i++ {
-		if cmpStamp(chain[i].Stamp, lr.Stamp) < 0 {
+		if chain[i].Stamp.Compare(lr.Stamp) < 0 {
 			break
 		}
 	}

@@ -84,7 +84,7 @@ func (m *Meta) InDomAt(indom pcp.InDom, t pcp.Timestamp) (*InDom, error) {
 		return nil, pcp.ErrInDomLog
 	}
 	for _, id := range n.data {
-		if cmpStamp(id.Stamp, t) <= 0 {
+		if id.Stamp.Compare(t) <= 0 {
 			return id, nil
 		}
 	}
@@ -241,7 +241,7 @@ func (m *Meta) LabelsAt(typ, ident uint32, t pcp.Timestamp) ([]pcp.LabelSet, err
 		return nil, pcp.ErrNoLabels
 	}
 	for _, lr := range n.data {
-		if cmpStamp(lr.Stamp, t) <= 0 {
+		if lr.Stamp.Compare(t) <= 0 {
 			return lr.Sets, nil
 		}
 	}

@@ -307,7 +307,7 @@ func (t *LocalAgents) Spec(spec string) error {
 		err = t.Del(domain, path)
 	}
 	if err != nil {
-		return &SpecError{Spec: spec, Msg: "__pmLocalPMDA: " + errorText(err), Err: err}
+		return &SpecError{Spec: spec, Msg: "__pmLocalPMDA: " + pcp.TextOf(err), Err: err}
 	}
 	return nil
 }
@@ -331,13 +331,4 @@ func strtolPrefix(s string) (int64, string) {
 		n = 1 << 40 // out of any domain's range
 	}
 	return n, s[j:]
-}
-
-// errorText is pmErrStr of the PCP code an error carries.
-func errorText(err error) string {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pcp.ErrorText(int32(pe))
-	}
-	return err.Error()
 }

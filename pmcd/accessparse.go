@@ -193,10 +193,7 @@ func (p *accessParser) statement(allow bool, kind string) (int, bool) {
 			added++
 			continue
 		}
-		code := pcp.Error(-int32(syscall.EINVAL))
-		if e, ok := err.(pcp.Error); ok {
-			code = e
-		}
+		code := pcp.CodeOf(err, pcp.Error(-int32(syscall.EINVAL)))
 		ignored := code == pcp.Error(-int32(syscall.EHOSTUNREACH)) || code == pcp.Error(-int32(syscall.EHOSTDOWN))
 		p.msgs = append(p.msgs, p.acl.notes...)
 		p.acl.notes = nil

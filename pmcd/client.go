@@ -116,7 +116,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	if err != nil {
 		s.clientLogf("access violation from host %s: %v", c.id, err)
 		s.countOut(pdu.TypeError)
-		_ = pdu.GreetClient(ctx, c.w, int32(errCode(err)), pdu.PDUInfo{})
+		_ = pdu.GreetClient(ctx, c.w, int32(pcp.CodeOf(err, pcp.ErrGeneric)), pdu.PDUInfo{})
 		return
 	}
 	c.acl, c.hostCounted, c.deny = c.st.acl, true, deny
@@ -394,14 +394,7 @@ func (c *client) sendError(ctx context.Context, err error) error {
 	c.s.countOut(pdu.TypeError)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return c.w.WriteMessage(ctx, &pdu.Error{Code: int32(errCode(err))}, 0)
-}
-
-// errCode is the PCP code of err, PM_ERR_GENERIC when it has none.
-func errCode(err error) pcp.Error {
-	code := pcp.ErrGeneric
-	errors.As(err, &code)
-	return code
+	return c.w.WriteMessage(ctx, &pdu.Error{Code: int32(pcp.CodeOf(err, pcp.ErrGeneric))}, 0)
 }
 
 // labelsWithoutAgents is pmcd's answer to a label request for a level

@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 
@@ -58,7 +59,7 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 				sub[j] = ids[i]
 			}
 			r, err := a.fetch(ctx, c, ctxnum, sub, nil)
-			if err == pcp.ErrTimeout && daemons > 1 {
+			if errors.Is(err, pcp.ErrTimeout) && daemons > 1 {
 				err = pcp.ErrNoAgent
 			}
 			if err != nil {
@@ -79,10 +80,7 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 
 // fillError gives the value sets at idx the error err.
 func fillError(r *pcp.Result, ids []pcp.PMID, idx []int, err error) {
-	code := pcp.ErrGeneric
-	if e, ok := err.(pcp.Error); ok {
-		code = e
-	}
+	code := pcp.CodeOf(err, pcp.ErrGeneric)
 	for _, i := range idx {
 		r.Sets[i] = pcp.ValueSet{PMID: ids[i], NumVal: int32(code)}
 	}
@@ -113,10 +111,7 @@ func (c *client) fetchOne(ctx context.Context, ctxnum int32, d uint32, ids []pcp
 	}
 	r, err := a.fetch(ctx, c, ctxnum, ids, &c.agentReply)
 	if err != nil {
-		code := pcp.ErrGeneric
-		if e, ok := err.(pcp.Error); ok {
-			code = e
-		}
+		code := pcp.CodeOf(err, pcp.ErrGeneric)
 		for i, id := range ids {
 			out.Sets[i] = pcp.ValueSet{PMID: id, NumVal: int32(code)}
 		}

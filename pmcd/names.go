@@ -104,7 +104,7 @@ func (c *client) traverse(ctx context.Context, name string) (pdu.Message, error)
 			// reports it.
 			return nil, pcp.ErrName
 		}
-		if err != pcp.ErrNoAgent {
+		if !errors.Is(err, pcp.ErrNoAgent) {
 			return m, err
 		}
 	}

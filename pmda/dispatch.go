@@ -178,7 +178,7 @@ func (d *Dispatcher) reply(ctx context.Context, m pdu.Message, err error) error 
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
-		m = &pdu.Error{Code: code(err)}
+		m = &pdu.Error{Code: int32(pcp.CodeOf(err, pcp.ErrGeneric))}
 	}
 	if err := d.w.WriteMessage(ctx, m, 0); err != nil {
 		return err
@@ -194,5 +194,5 @@ func code0(err error) int32 {
 	if err == nil {
 		return 0
 	}
-	return code(err)
+	return int32(pcp.CodeOf(err, pcp.ErrGeneric))
 }

@@ -102,7 +102,7 @@ func (a *Agent) fetchBySet(ctx context.Context, c Client, sf SetFetcher, sa *set
 		a.arena = a.arena[:mark]
 		set.NumVal = 0
 		if !errors.Is(err, ErrNoValue) {
-			set.NumVal = code(err)
+			set.NumVal = int32(pcp.CodeOf(err, pcp.ErrGeneric))
 		}
 		return nil
 	}
@@ -156,17 +156,7 @@ func (a *Agent) fetchSet(ctx context.Context, c Client, set *pcp.ValueSet) error
 	}
 	set.NumVal = int32(len(set.Values))
 	if set.NumVal == 0 && last != nil {
-		set.NumVal = code(last)
+		set.NumVal = int32(pcp.CodeOf(last, pcp.ErrGeneric))
 	}
 	return nil
-}
-
-// code is the PCP error code to send for err: its own if it is or wraps a
-// pcp.Error, else PM_ERR_GENERIC.
-func code(err error) int32 {
-	var e pcp.Error
-	if errors.As(err, &e) && e < 0 {
-		return int32(e)
-	}
-	return int32(pcp.ErrGeneric)
 }

@@ -2,7 +2,6 @@ package pmda
 
 import (
 	"context"
-	"errors"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -24,7 +23,7 @@ func (a *Agent) LookupName(ctx context.Context, c Client, name string) (pcp.PMID
 	}
 	id, err := a.names.Lookup(name)
 	if err != nil {
-		return pcp.PMIDNull, pcpErr(err, pcp.ErrName)
+		return pcp.PMIDNull, pcp.CodeOf(err, pcp.ErrName)
 	}
 	return id, nil
 }
@@ -39,7 +38,7 @@ func (a *Agent) Names(ctx context.Context, c Client, pmid pcp.PMID) ([]string, e
 	}
 	names, err := a.names.NameAll(pmid)
 	if err != nil {
-		return nil, pcpErr(err, pcp.ErrPMID)
+		return nil, pcp.CodeOf(err, pcp.ErrPMID)
 	}
 	return names, nil
 }
@@ -55,7 +54,7 @@ func (a *Agent) Children(ctx context.Context, c Client, name string) (names []st
 	}
 	kids, err := a.names.Children(name)
 	if err != nil {
-		return nil, nil, pcpErr(err, pcp.ErrName)
+		return nil, nil, pcp.CodeOf(err, pcp.ErrName)
 	}
 	for _, k := range kids {
 		names = append(names, k.Name)
@@ -78,16 +77,7 @@ func (a *Agent) Traverse(ctx context.Context, c Client, name string) ([]string, 
 	}
 	names, err := a.names.Traverse(name)
 	if err != nil {
-		return nil, pcpErr(err, pcp.ErrName)
+		return nil, pcp.CodeOf(err, pcp.ErrName)
 	}
 	return names, nil
-}
-
-// pcpErr is err's own PCP code if it carries one, else fallback.
-func pcpErr(err error, fallback pcp.Error) pcp.Error {
-	var e pcp.Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return fallback
 }

@@ -148,7 +148,7 @@ func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
 	if acc := l.opt.Access; acc != nil {
 		d, err := acc.AdmitHost(id)
 		if err != nil {
-			w.WriteMessage(ctx, &pdu.Error{Code: errCode(err)}, 0)
+			w.WriteMessage(ctx, &pdu.Error{Code: pcp.CodeOf(err, pcp.ErrIPC).Code()}, 0)
 			return
 		}
 		defer acc.ReleaseHost(id)
@@ -199,15 +199,6 @@ func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
 			return
 		}
 	}
-}
-
-// errCode is err's PCP error code (PM_ERR_IPC when it has none).
-func errCode(err error) int32 {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pe.Code()
-	}
-	return int32(pcp.ErrIPC)
 }
 
 // localCredsOK reports whether a Unix-socket client may talk to this

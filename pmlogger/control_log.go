@@ -121,7 +121,7 @@ func (l *Logger) control(ctx context.Context, w *pdu.Writer, m *pdu.LogControl, 
 		refused = pcp.ErrIPC
 	}
 	if refused != nil {
-		return w.WriteMessage(ctx, &pdu.Error{Code: errCode(refused)}, 0)
+		return w.WriteMessage(ctx, &pdu.Error{Code: pcp.CodeOf(refused, pcp.ErrIPC).Code()}, 0)
 	}
 	return w.WriteMessage(ctx, &pdu.Result{Result: res}, 0)
 }

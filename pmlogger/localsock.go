@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // LocalSocketPath is where a pmlogger's Unix-domain control socket lives,
@@ -43,7 +45,7 @@ func ListenLocal(runDir string, pid int, warn func(string)) (*net.UnixListener, 
 		}
 	}
 	if err := os.Chmod(path, 0o666); err != nil {
-		warn(fmt.Sprintf("GetPorts: chmod(%s): %v\n", path, errText(err)))
+		warn(fmt.Sprintf("GetPorts: chmod(%s): %v\n", path, pcp.TextOf(err)))
 	}
 	return ln, path
 }
@@ -87,7 +89,7 @@ func PrimarySocket(runDir, socket string) (string, error) {
 		return "", fmt.Errorf("ERROR: there is already a primary pmlogger running, socketPath=%s linkSocketPath=%s", socket, link)
 	}
 	if err := os.Symlink(socket, link); err != nil {
-		return "", fmt.Errorf("error creating primary logger socket symbolic link %s: %s", link, errText(err))
+		return "", fmt.Errorf("error creating primary logger socket symbolic link %s: %s", link, pcp.TextOf(err))
 	}
 	return link, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // PortMap is the file by which PCP's tools (pmlc, pmlogger_check) find a
@@ -76,7 +77,7 @@ func WritePortMap(dir string, pid, port int, host, archive, note string, primary
 			return pm, &PrimaryError{Msg: fmt.Sprintf("ERROR: there is already a primary pmlogger running, pid %s linkfile=%s", who, link)}
 		}
 		if err := os.Symlink(pm.Path, link); err != nil {
-			return pm, fmt.Errorf("error creating primary logger symbolic link %s: %s", link, errText(err))
+			return pm, fmt.Errorf("error creating primary logger symbolic link %s: %s", link, pcp.TextOf(err))
 		}
 		pm.Link = link
 	}

@@ -106,7 +106,7 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 			}
 			if err != nil {
 				warn(st.Line, "Problem with lookup for metric \"%s\" ... logging not activated", m.Name)
-				fmt.Fprintf(log, "Reason: %s\n", errText(err))
+				fmt.Fprintf(log, "Reason: %s\n", pcp.TextOf(err))
 				if errors.Is(err, pcp.ErrIPC) {
 					return nil, err
 				}
@@ -125,7 +125,7 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 				desc, err := src.LookupDesc(ctx, pmid)
 				if err != nil {
 					warn(st.Line, "Description unavailable for metric \"%s\" ... not logged", name)
-					fmt.Fprintf(log, "Reason: %s\n", errText(err))
+					fmt.Fprintf(log, "Reason: %s\n", pcp.TextOf(err))
 					continue
 				}
 				t.descs[pmid] = desc
@@ -256,12 +256,4 @@ func addOne(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, inst i
 		}
 	}
 	return true
-}
-
-func errText(err error) string {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pe.Error()
-	}
-	return err.Error()
 }

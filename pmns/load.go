@@ -65,7 +65,7 @@ func LoadWith(path string, opts Options) (*Tree, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &ParseError{
-			Code:  errnoCode(err),
+			Code:  pcp.CodeOf(err, pcp.ErrGeneric),
 			Diags: []Diagnostic{{Line: -1, Msg: fmt.Sprintf("Cannot open \"%s\"", path), Col: -1}},
 			Err:   err,
 		}

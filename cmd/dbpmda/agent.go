@@ -53,7 +53,7 @@ func (s *session) handshake(c *conn) {
 		warn()
 		return
 	case err != nil:
-		s.errorf("__pmGetPDU(%d): %s\n", c.fd, errText(err))
+		s.errorf("__pmGetPDU(%d): %s\n", c.fd, pcp.TextOf(err))
 		warn()
 		return
 	}
@@ -72,7 +72,7 @@ func (s *session) handshake(c *conn) {
 	}
 	if c.ver != 0 {
 		if err := c.w.WriteMessage(ctx, pdu.VersionCreds(0), int32(os.Getpid())); err != nil {
-			s.errorf("Warning: version exchange failed for PMDA %s: %s\n", c.name, errText(err))
+			s.errorf("Warning: version exchange failed for PMDA %s: %s\n", c.name, pcp.TextOf(err))
 		}
 	}
 }
@@ -254,7 +254,7 @@ func errnoText(err error) string {
 	if errors.As(err, &se) {
 		err = se.Err
 	}
-	return errText(err)
+	return pcp.TextOf(err)
 }
 
 func itoa(n int32) string { return strconv.Itoa(int(n)) }

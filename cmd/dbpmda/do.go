@@ -82,7 +82,7 @@ func (s *session) answerErr(err error) {
 	case err == errDead:
 		s.printf("Error: __pmGetPDU() failed: PDU empty, PMDA may have died\n")
 	case err != nil:
-		s.printf("Error: __pmGetPDU() failed: %s\n", errText(err))
+		s.printf("Error: __pmGetPDU() failed: %s\n", pcp.TextOf(err))
 	}
 }
 
@@ -256,7 +256,7 @@ func (s *session) request(st stmt) bool {
 		}
 		s.printf("Attribute: %s=%s\n", name, val)
 		if err := s.send(&pdu.Attr{Key: pdu.AttrKey(st.attr), Value: b}); err != nil {
-			s.printf("Error: __pmSendAuth() failed: %s\n", errText(err))
+			s.printf("Error: __pmSendAuth() failed: %s\n", pcp.TextOf(err))
 			return false
 		}
 		s.printf("Success\n")
@@ -288,7 +288,7 @@ func (s *session) sendProfile(announce bool) bool {
 		s.printf("Sending Profile...\n")
 	}
 	if err := s.send(s.profile.pdu()); err != nil {
-		s.printf("Error: __pmSendProfile() failed: %s\n", errText(err))
+		s.printf("Error: __pmSendProfile() failed: %s\n", pcp.TextOf(err))
 		return false
 	}
 	s.profileChanged = false
@@ -341,7 +341,7 @@ func (s *session) store(st stmt) bool {
 		s.printf("%s", pcp.FormatValue(set.ValFmt, d.Type, &set.Values[i], 1))
 		v, f, err := stuffValue(atom, d.Type, set.Values[i].Inst)
 		if err != nil {
-			s.printf("\nError: %s\n", errText(err))
+			s.printf("\nError: %s\n", pcp.TextOf(err))
 			return false
 		}
 		set.Values[i] = v

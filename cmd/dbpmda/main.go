@@ -21,7 +21,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
@@ -136,7 +135,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.pmns == "" {
 		s.nsName = "(default)"
 		if s.tree, err = pmns.LoadDefault(); err != nil {
-			s.errorf("%s: Cannot load default namespace: %s\n", s.prog, errText(err))
+			s.errorf("%s: Cannot load default namespace: %s\n", s.prog, pcp.TextOf(err))
 			return 1
 		}
 	} else {
@@ -146,7 +145,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if errors.As(err, &pe) {
 				s.errorf("%s", pe.Report())
 			}
-			s.errorf("%s: Cannot load namespace from \"%s\": %s\n", s.prog, f.pmns, errText(err))
+			s.errorf("%s: Cannot load namespace from \"%s\": %s\n", s.prog, f.pmns, pcp.TextOf(err))
 			return 1
 		}
 	}
@@ -262,13 +261,4 @@ func (s *session) lookupName(name string) (pcp.PMID, error) {
 func (s *session) hasPMID(id pcp.PMID) bool {
 	_, err := s.tree.NameID(id)
 	return err == nil
-}
-
-// errText is pmErrStr of an error: PCP's text for PCP codes and errnos.
-func errText(err error) string {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return pcp.ErrorText(-int32(errno))
-	}
-	return cli.ErrText(err)
 }

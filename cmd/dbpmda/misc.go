@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -119,7 +120,7 @@ func (s *session) namespace(path string) {
 		if errors.As(err, &pe) {
 			s.errorf("%s", pe.Report())
 		}
-		s.errorf("%s: Cannot load namespace from \"%s\": %s\n", s.prog, path, errText(err))
+		s.errorf("%s: Cannot load namespace from \"%s\": %s\n", s.prog, path, pcp.TextOf(err))
 		if s.nsName == "(default)" {
 			s.errorf("%s: Reload default namespace\n", s.prog)
 		} else {

@@ -139,7 +139,7 @@ func (p *parser) metric() pcp.PMID {
 	case tName:
 		id, err := p.s.lookupName(p.tok.text)
 		if err != nil {
-			p.fail(errText(err))
+			p.fail(pcp.TextOf(err))
 		}
 		return id
 	default:

@@ -91,7 +91,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		if name == "" {
 			name = "(null)"
 		}
-		fmt.Fprintf(stderr, "%s: pmLoadASCIINameSpace(%s, 1): %s\n", prog, name, cli.ErrText(err))
+		fmt.Fprintf(stderr, "%s: pmLoadASCIINameSpace(%s, 1): %s\n", prog, name, pcp.TextOf(err))
 		return 2
 	}
 	lookup := func(name string) (pcp.PMID, error) {
@@ -133,7 +133,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 			src, err = os.ReadFile(name)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %s\n", name, cli.ErrText(err))
+			fmt.Fprintf(stderr, "%s: %s\n", name, pcp.TextOf(err))
 			return 2
 		}
 		label := name
@@ -152,7 +152,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		b   []byte
 	}{{".pag", pag.Bytes()}, {".dir", dir.Bytes()}} {
 		if err := os.WriteFile(f.output+out.ext, out.b, 0o644); err != nil {
-			fmt.Fprintf(stderr, "%s: fopen(\"%s\", ...) failed: %s\n", prog, f.output+out.ext, cli.ErrText(err))
+			fmt.Fprintf(stderr, "%s: fopen(\"%s\", ...) failed: %s\n", prog, f.output+out.ext, pcp.TextOf(err))
 			return 2
 		}
 	}

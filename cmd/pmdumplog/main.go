@@ -262,26 +262,11 @@ func (d *dumper) dumpRecords(rd *archive.Reader, pmids []pcp.PMID, window bool, 
 			first = false
 			fmt.Fprintf(d.out, "\nLog finished at %.24s - dump in reverse order\n", d.ctime(r.Timestamp.Sec))
 		}
-		c := cmpStamp(r.Timestamp, done)
+		c := r.Timestamp.Compare(done)
 		if (!d.f.reverse && c > 0) || (d.f.reverse && c < 0) {
 			return 0
 		}
 		d.out.WriteByte('\n')
 		d.dumpResult(r)
 	}
-}
-
-func cmpStamp(a, b pcp.Timestamp) int {
-	switch {
-	case a.Sec != b.Sec:
-		if a.Sec < b.Sec {
-			return -1
-		}
-		return 1
-	case a.Nsec < b.Nsec:
-		return -1
-	case a.Nsec > b.Nsec:
-		return 1
-	}
-	return 0
 }

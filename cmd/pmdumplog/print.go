@@ -315,7 +315,7 @@ func (d *dumper) dumpIndex() {
 			fmt.Fprintf(w, "\t\tError: offset to log file past end of file (%d)\n", logSize)
 		}
 		if i > 0 {
-			if cmpStamp(e.Stamp, last.Stamp) < 0 {
+			if e.Stamp.Compare(last.Stamp) < 0 {
 				fmt.Fprintf(w, "\t\tError: timestamp went backwards in time %s -> %s\n", d.clock(last.Stamp), d.clock(e.Stamp))
 			}
 			if e.Vol < last.Vol {

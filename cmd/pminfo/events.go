@@ -17,7 +17,7 @@ func (r *reporter) eventDump(ctx context.Context, v *pcp.Value, highres bool) {
 		if highres {
 			call = "pmUnpackHighResEventRecords"
 		}
-		fmt.Fprintf(r.errw, "%s: %s: %s\n", r.prog, call, errText(err))
+		fmt.Fprintf(r.errw, "%s: %s: %s\n", r.prog, call, pcp.TextOf(err))
 		return
 	}
 	for i, rec := range recs {
@@ -54,7 +54,7 @@ func (r *reporter) eventParam(ctx context.Context, vs *pcp.ValueSet, index int, 
 	}
 	d, err := r.c.LookupDesc(ctx, vs.PMID)
 	if err != nil {
-		fmt.Fprintf(r.out, "\tpmLookupDesc: %s\n", errText(err))
+		fmt.Fprintf(r.out, "\tpmLookupDesc: %s\n", pcp.TextOf(err))
 		return
 	}
 	r.out.WriteString("    ")

@@ -13,7 +13,7 @@ import (
 func (r *reporter) fetch(ctx context.Context, pmids []pcp.PMID, res *pcp.Result) error {
 	if r.archive != nil {
 		if err := r.archive.SetMode(pmapi.ModeForw, r.origin, 0); err != nil {
-			fmt.Fprintf(r.errw, "%s: pmSetMode failed: %s\n", r.prog, errText(err))
+			fmt.Fprintf(r.errw, "%s: pmSetMode failed: %s\n", r.prog, pcp.TextOf(err))
 			r.out.Flush()
 			os.Exit(1)
 		}

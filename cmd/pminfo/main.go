@@ -56,7 +56,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		err := p.LoadDerived(d)
 		fmt.Fprint(errw, p.DerivedMessages())
 		if err != nil {
-			fmt.Fprintf(errw, "%s: derived configuration(s) error: %s\n", prog, cli.ErrText(err))
+			fmt.Fprintf(errw, "%s: derived configuration(s) error: %s\n", prog, pcp.TextOf(err))
 		}
 	}
 	if f.batch < 0 {
@@ -88,14 +88,14 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			var hs *pmapi.HostSpecError
 			switch {
 			case kind == pmapi.KindLocal:
-				fmt.Fprintf(errw, "%s: Cannot make standalone connection on localhost: %s\n", prog, cli.ErrText(err))
+				fmt.Fprintf(errw, "%s: Cannot make standalone connection on localhost: %s\n", prog, pcp.TextOf(err))
 			case kind == pmapi.KindArchive:
-				fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, source, cli.ErrText(err))
+				fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, source, pcp.TextOf(err))
 			default:
 				if errors.As(err, &hs) {
 					fmt.Fprintf(errw, "pmNewContext: bad host specification\n%s", hs.Report())
 				}
-				fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, cli.ErrText(err))
+				fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, pcp.TextOf(err))
 			}
 			return 1
 		}

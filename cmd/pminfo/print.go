@@ -30,7 +30,7 @@ func (r *reporter) report(ctx context.Context) {
 			var keptIDs []pcp.PMID
 			for i, n := range names {
 				if i >= len(ids) || ids[i] == pcp.PMIDNull {
-					fmt.Fprintf(r.out, "%s: pmLookupName: %s\n", n, errText(err))
+					fmt.Fprintf(r.out, "%s: pmLookupName: %s\n", n, pcp.TextOf(err))
 					continue
 				}
 				kept = append(kept, n)
@@ -44,7 +44,7 @@ func (r *reporter) report(ctx context.Context) {
 	if f.value || f.label || f.verify {
 		if err := r.fetch(ctx, pmids, &res); err != nil {
 			for _, n := range names {
-				fmt.Fprintf(r.out, "%s: pmFetch: %s\n", n, errText(err))
+				fmt.Fprintf(r.out, "%s: pmFetch: %s\n", n, pcp.TextOf(err))
 			}
 			return
 		}
@@ -54,7 +54,7 @@ func (r *reporter) report(ctx context.Context) {
 		if f.desc || f.value || f.label || f.series || f.verify {
 			d, err := r.c.LookupDesc(ctx, pmids[i])
 			if err != nil {
-				fmt.Fprintf(r.out, "%s: pmLookupDesc: %s\n", name, errText(err))
+				fmt.Fprintf(r.out, "%s: pmLookupDesc: %s\n", name, pcp.TextOf(err))
 				continue
 			}
 			desc = d
@@ -123,7 +123,7 @@ func (r *reporter) report(ctx context.Context) {
 func (r *reporter) forceFetch(ctx context.Context, name string, pmid pcp.PMID, indom pcp.InDom) (*pcp.ValueSet, bool) {
 	insts, err := r.c.GetInDom(ctx, indom)
 	if err != nil {
-		fmt.Fprintf(r.out, "%s: pmGetIndom: %s\n", name, errText(err))
+		fmt.Fprintf(r.out, "%s: pmGetIndom: %s\n", name, pcp.TextOf(err))
 		return nil, false
 	}
 	if len(insts) == 0 {
@@ -141,7 +141,7 @@ func (r *reporter) forceFetch(ctx context.Context, name string, pmid pcp.PMID, i
 	_ = r.c.DelProfile(indom, nil)
 	_ = r.c.AddProfile(indom, nil)
 	if err != nil {
-		fmt.Fprintf(r.out, "%s: pmFetch: %s\n", name, errText(err))
+		fmt.Fprintf(r.out, "%s: pmFetch: %s\n", name, pcp.TextOf(err))
 		return nil, false
 	}
 	return &res.Sets[0], true
@@ -172,7 +172,7 @@ func (r *reporter) indom(ctx context.Context, indom pcp.InDom) {
 func (r *reporter) oneline(_ context.Context, get func(pmapi.TextLevel) (string, error), full bool) {
 	text, err := get(pmapi.TextOneLine)
 	if err != nil {
-		fmt.Fprintf(r.out, " One-line Help: Error: %s", errText(err))
+		fmt.Fprintf(r.out, " One-line Help: Error: %s", pcp.TextOf(err))
 		return
 	}
 	if full {
@@ -186,7 +186,7 @@ func (r *reporter) oneline(_ context.Context, get func(pmapi.TextLevel) (string,
 func (r *reporter) helpText(get func(pmapi.TextLevel) (string, error)) {
 	text, err := get(pmapi.TextHelp)
 	if err != nil {
-		fmt.Fprintf(r.out, "Full Help: Error: %s\n", errText(err))
+		fmt.Fprintf(r.out, "Full Help: Error: %s\n", pcp.TextOf(err))
 		return
 	}
 	text = strings.TrimRight(text, "\n")

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -79,7 +78,7 @@ func (r *reporter) main(ctx context.Context, args []string) int {
 	r.pdusize = 5 * pduUnit
 	if len(args) == 0 {
 		if err := r.traverse(ctx, ""); err != nil {
-			fmt.Fprintf(r.errw, "Error: %s\n", errText(err))
+			fmt.Fprintf(r.errw, "Error: %s\n", pcp.TextOf(err))
 			status = 1
 		}
 	}
@@ -91,20 +90,12 @@ func (r *reporter) main(ctx context.Context, args []string) int {
 			err = r.traverse(ctx, a)
 		}
 		if err != nil {
-			fmt.Fprintf(r.errw, "Error: %s: %s\n", a, errText(err))
+			fmt.Fprintf(r.errw, "Error: %s: %s\n", a, pcp.TextOf(err))
 			status = 1
 		}
 	}
 	r.report(ctx)
 	return status
-}
-
-func errText(err error) string {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pcp.ErrorText(int32(pe))
-	}
-	return err.Error()
 }
 
 func (r *reporter) traverse(ctx context.Context, name string) error {

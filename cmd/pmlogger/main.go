@@ -247,7 +247,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	ctxSrc, err := p.NewSource(ctx, kind, host)
 	if err != nil {
-		fmt.Fprintf(logw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, host, cli.ErrText(err))
+		fmt.Fprintf(logw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, host, pcp.TextOf(err))
 		return 1
 	}
 	defer ctxSrc.Close()
@@ -515,7 +515,7 @@ func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reade
 	// read, so their warnings come before "Config parsed", as in PCP.
 	plan, err = pmlogger.ResolvePlan(ctx, src, cfg, cfgName, logw)
 	if err != nil {
-		fmt.Fprintf(logw, "%s: %s\n", prog, cli.ErrText(err))
+		fmt.Fprintf(logw, "%s: %s\n", prog, pcp.TextOf(err))
 		return
 	}
 	return cfg, cfgName, access, plan, true

@@ -17,6 +17,7 @@ import (
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
@@ -121,15 +122,15 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		out.Flush()
 		switch kind {
 		case pmapi.KindLocal:
-			fmt.Fprintf(stderr, "%s: Cannot make standalone connection on localhost: %s\n", prog, cli.ErrText(err))
+			fmt.Fprintf(stderr, "%s: Cannot make standalone connection on localhost: %s\n", prog, pcp.TextOf(err))
 		case pmapi.KindArchive:
-			fmt.Fprintf(stderr, "%s: Cannot open archive \"%s\": %s\n", prog, source, cli.ErrText(err))
+			fmt.Fprintf(stderr, "%s: Cannot open archive \"%s\": %s\n", prog, source, pcp.TextOf(err))
 		default:
 			var hs *pmapi.HostSpecError
 			if errors.As(err, &hs) {
 				fmt.Fprintf(stderr, "pmNewContext: bad host specification\n%s", hs.Report())
 			}
-			fmt.Fprintf(stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, cli.ErrText(err))
+			fmt.Fprintf(stderr, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, pcp.TextOf(err))
 		}
 		return 1
 	}

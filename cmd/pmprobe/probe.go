@@ -3,10 +3,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -41,15 +39,6 @@ type prober struct {
 	instErr   error
 }
 
-func errText(err error) string { return cli.ErrText(err) }
-
-func code(err error) int32 {
-	if pe, ok := asPCP(err); ok {
-		return int32(pe)
-	}
-	return int32(pcp.ErrGeneric)
-}
-
 func (p *prober) probe(ctx context.Context, args []string) {
 	switch {
 	case len(args) == 0:
@@ -62,7 +51,7 @@ func (p *prober) probe(ctx context.Context, args []string) {
 		for _, a := range args {
 			list, err := p.src.Traverse(ctx, a)
 			if err != nil {
-				fmt.Fprintf(p.out, "%s %d %s\n", a, code(err), errText(err))
+				fmt.Fprintf(p.out, "%s %d %s\n", a, pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 				continue
 			}
 			p.names = append(p.names, list...)
@@ -95,7 +84,7 @@ func (p *prober) lookup(ctx context.Context) {
 		ids, err := p.src.LookupNames(ctx, batch)
 		for i, name := range batch {
 			if err != nil && (i >= len(ids) || ids[i] == pcp.PMIDNull) {
-				fmt.Fprintf(p.out, "%s %d %s\n", name, code(err), errText(err))
+				fmt.Fprintf(p.out, "%s %d %s\n", name, pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 				continue
 			}
 			// after a partial success the names not found stay, with
@@ -141,14 +130,14 @@ func (p *prober) report(ctx context.Context) {
 		if p.archive != nil {
 			// from archives one metric a fetch, each from the origin
 			if err := p.archive.SetMode(pmapi.ModeForw, p.origin, 0); err != nil {
-				fmt.Fprintf(p.out, "%d %s (pmSetMode)\n", code(err), errText(err))
+				fmt.Fprintf(p.out, "%d %s (pmSetMode)\n", pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 				fetched++
 				continue
 			}
 			batch = 1
 		}
 		if _, err := p.src.Fetch(ctx, p.pmids[fetched:fetched+batch], &res); err != nil {
-			fmt.Fprintf(p.out, "%s %d %s (pmFetch)\n", p.names[fetched], code(err), errText(err))
+			fmt.Fprintf(p.out, "%s %d %s (pmFetch)\n", p.names[fetched], pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 			fetched += batch
 			continue
 		}
@@ -165,7 +154,7 @@ func (p *prober) indomOnly(ctx context.Context, i int) {
 	f := p.f
 	d, err := p.src.LookupDesc(ctx, p.pmids[i])
 	if err != nil {
-		fmt.Fprintf(p.out, "%s %d %s (pmLookupDesc)\n", p.names[i], code(err), errText(err))
+		fmt.Fprintf(p.out, "%s %d %s (pmLookupDesc)\n", p.names[i], pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 		return
 	}
 	if d.InDom == pcp.InDomNull {
@@ -178,7 +167,7 @@ func (p *prober) indomOnly(ctx context.Context, i int) {
 	}
 	insts, err := p.instances(ctx, d.InDom)
 	if err != nil {
-		fmt.Fprintf(p.out, "%s %d %s (pmGetInDom)\n", p.names[i], code(err), errText(err))
+		fmt.Fprintf(p.out, "%s %d %s (pmGetInDom)\n", p.names[i], pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 		return
 	}
 	fmt.Fprintf(p.out, "%s %d", p.names[i], len(insts))
@@ -200,7 +189,7 @@ func (p *prober) metric(ctx context.Context, name string, pmid pcp.PMID, vs *pcp
 	if f.internal || f.external || f.values {
 		var err error
 		if d, err = p.src.LookupDesc(ctx, pmid); err != nil {
-			fmt.Fprintf(p.out, "%d %s (pmLookupDesc)\n", code(err), errText(err))
+			fmt.Fprintf(p.out, "%d %s (pmLookupDesc)\n", pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 			return
 		}
 	}
@@ -227,7 +216,7 @@ func (p *prober) metric(ctx context.Context, name string, pmid pcp.PMID, vs *pcp
 			}
 			insts, err := p.instances(ctx, d.InDom)
 			if err != nil {
-				fmt.Fprintf(p.out, "%d %s (pmGetInDom)\n", code(err), errText(err))
+				fmt.Fprintf(p.out, "%d %s (pmGetInDom)\n", pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
 				return
 			}
 			for _, v := range vs.Values {
@@ -265,10 +254,4 @@ func (p *prober) pduCounts(out, in [pmapi.NumPDUTypes]uint64) {
 		}
 		fmt.Fprintf(p.out, "\nTotal: %d\n", total)
 	}
-}
-
-func asPCP(err error) (pcp.Error, bool) {
-	var pe pcp.Error
-	ok := errors.As(err, &pe)
-	return pe, ok
 }

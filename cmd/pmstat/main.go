@@ -84,7 +84,7 @@ func (f *flags) addHostsFile(p *cli.Parsed, path string) {
 		if errors.As(err, &errno) {
 			err = pcp.Error(-int32(errno))
 		}
-		p.Errorf("cannot open hosts file %s: %s", path, cli.ErrText(err))
+		p.Errorf("cannot open hosts file %s: %s", path, pcp.TextOf(err))
 		p.RuntimeErr = true
 		return
 	}
@@ -213,7 +213,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	}
 	if kind == pmapi.KindArchive {
 		if err := r.replay(times.Window.Origin); err != nil {
-			warn("%s: pmSetMode: %s\n", prog, cli.ErrText(err))
+			warn("%s: pmSetMode: %s\n", prog, pcp.TextOf(err))
 			return 1
 		}
 	}

@@ -95,7 +95,7 @@ func (r *reporter) fetchFailed(ctx context.Context, s *stat, err error) bool {
 		r.out.WriteString(" No data in the archive\n")
 		return true
 	}
-	fmt.Fprintf(r.out, " pmFetchGroup: %s\n", cli.ErrText(err))
+	fmt.Fprintf(r.out, " pmFetchGroup: %s\n", pcp.TextOf(err))
 	s.hostName(ctx)
 	s.close()
 	for _, o := range r.stats {

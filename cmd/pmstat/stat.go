@@ -91,7 +91,7 @@ func newStat(ctx context.Context, p *cli.Parsed, kind pmapi.Kind, name string) (
 
 type createError struct{ err error }
 
-func (e *createError) Error() string { return "Cannot create fetchgroup: " + cli.ErrText(e.err) }
+func (e *createError) Error() string { return "Cannot create fetchgroup: " + pcp.TextOf(e.err) }
 func (e *createError) Unwrap() error { return e.err }
 
 // noMetricsError is a source with none of the report's metrics; swapOp

@@ -127,13 +127,13 @@ func (s *storer) run(ctx context.Context, p *cli.Parsed) error {
 	src, err := p.NewSource(ctx, kind, source)
 	if err != nil {
 		if kind == pmapi.KindLocal {
-			return s.fail(s.errw, "%s: Cannot make standalone local connection: %s\n", s.prog, cli.ErrText(err))
+			return s.fail(s.errw, "%s: Cannot make standalone local connection: %s\n", s.prog, pcp.TextOf(err))
 		}
 		var hs *pmapi.HostSpecError
 		if errors.As(err, &hs) {
 			fmt.Fprintf(s.errw, "pmNewContext: bad host specification\n%s", hs.Report())
 		}
-		return s.fail(s.errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", s.prog, source, cli.ErrText(err))
+		return s.fail(s.errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", s.prog, source, pcp.TextOf(err))
 	}
 	defer src.Close()
 	src = p.WithDerived(src, s.errw)
@@ -141,11 +141,11 @@ func (s *storer) run(ctx context.Context, p *cli.Parsed) error {
 
 	pmid, err := src.LookupName(ctx, name)
 	if err != nil {
-		return s.fail(s.out, "%s: pmLookupName: %s\n", name, cli.ErrText(err))
+		return s.fail(s.out, "%s: pmLookupName: %s\n", name, pcp.TextOf(err))
 	}
 	desc, err := src.LookupDesc(ctx, pmid)
 	if err != nil {
-		return s.fail(s.out, "%s: pmLookupDesc: %s\n", name, cli.ErrText(err))
+		return s.fail(s.out, "%s: pmLookupDesc: %s\n", name, pcp.TextOf(err))
 	}
 	switch desc.Type {
 	case pcp.TypeAggregate, pcp.TypeAggregateStatic:
@@ -158,16 +158,16 @@ func (s *storer) run(ctx context.Context, p *cli.Parsed) error {
 		for _, in := range s.f.insts {
 			n, err := src.LookupInDom(ctx, desc.InDom, in)
 			if err != nil {
-				return s.fail(s.out, "pmLookupInDom %s[%s]: %s\n", name, in, cli.ErrText(err))
+				return s.fail(s.out, "pmLookupInDom %s[%s]: %s\n", name, in, pcp.TextOf(err))
 			}
 			if err := src.AddProfile(desc.InDom, []int32{n}); err != nil {
-				return s.fail(s.out, "pmAddProfile %s[%s]: %s\n", name, in, cli.ErrText(err))
+				return s.fail(s.out, "pmAddProfile %s[%s]: %s\n", name, in, pcp.TextOf(err))
 			}
 		}
 	}
 	var old pcp.Result
 	if _, err := src.Fetch(ctx, []pcp.PMID{pmid}, &old); err != nil {
-		return s.fail(s.out, "%s: pre pmFetch: %s\n", name, cli.ErrText(err))
+		return s.fail(s.out, "%s: pre pmFetch: %s\n", name, pcp.TextOf(err))
 	}
 	ovs := &old.Sets[0]
 	if ovs.NumVal < 0 {
@@ -194,19 +194,19 @@ func (s *storer) run(ctx context.Context, p *cli.Parsed) error {
 	for i := range store.Values {
 		v, vf, err := pmapi.StuffValue(atom, desc.Type, store.Values[i].Inst)
 		if err != nil {
-			return s.fail(s.errw, "%s: cannot convert string value \"%s\": %s\n", s.prog, value, cli.ErrText(err))
+			return s.fail(s.errw, "%s: cannot convert string value \"%s\": %s\n", s.prog, value, pcp.TextOf(err))
 		}
 		store.Values[i], store.ValFmt = v, vf
 	}
 	storeRes := &pcp.Result{Timestamp: old.Timestamp, Sets: []pcp.ValueSet{store}}
 	if err := src.Store(ctx, storeRes); err != nil {
-		return s.fail(s.out, "%s: new value=\"%s\" pmStore: %s\n", name, value, cli.ErrText(err))
+		return s.fail(s.out, "%s: new value=\"%s\" pmStore: %s\n", name, value, pcp.TextOf(err))
 	}
 	nvs := &storeRes.Sets[0]
 	if s.f.fetch {
 		var now pcp.Result
 		if _, err := src.Fetch(ctx, []pcp.PMID{pmid}, &now); err != nil {
-			return s.fail(s.out, "%s: post pmFetch: %s\n", name, cli.ErrText(err))
+			return s.fail(s.out, "%s: post pmFetch: %s\n", name, pcp.TextOf(err))
 		}
 		nvs = &now.Sets[0]
 	}
@@ -242,5 +242,5 @@ func (s *storer) convError(value string, t pcp.Type, err error) error {
 	case errors.Is(err, pcp.Error(-int32(syscall.ERANGE))):
 		return s.fail(s.errw, "The value \"%s\" is out of range for the data type (PM_TYPE_%s)\n", value, t)
 	}
-	return s.fail(s.errw, "%s: cannot convert string value \"%s\": %s\n", s.prog, value, cli.ErrText(err))
+	return s.fail(s.errw, "%s: cannot convert string value \"%s\": %s\n", s.prog, value, pcp.TextOf(err))
 }

@@ -45,7 +45,7 @@ func (v *valuer) archiveSetup() error {
 		step = time.Duration(int64(float64(iv/time.Second)*1e3+float64(usec)/1e3)) * time.Millisecond
 	}
 	if err := v.ac.SetMode(v.amode, origin, step); err != nil {
-		return v.fatal("%s: pmSetMode: %s\n", v.prog, cli.ErrText(err))
+		return v.fatal("%s: pmSetMode: %s\n", v.prog, pcp.TextOf(err))
 	}
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -44,7 +43,7 @@ func (v *valuer) printEvents(ctx context.Context, vs *pcp.ValueSet) {
 				if !ok {
 					var err error
 					if name, err = v.src.NameInDom(ctx, v.desc.InDom, inst); err != nil {
-						fmt.Fprintf(v.errw, "%s: pmNameInDom: %s[%d]: %s\n", v.prog, v.metric, uint32(inst), cli.ErrText(err))
+						fmt.Fprintf(v.errw, "%s: pmNameInDom: %s[%d]: %s\n", v.prog, v.metric, uint32(inst), pcp.TextOf(err))
 						v.out.Flush()
 						os.Exit(1)
 					}
@@ -69,7 +68,7 @@ func (v *valuer) eventDump(ctx context.Context, vs *pcp.ValueSet, idx int, highr
 	}
 	recs, err := pcp.UnpackEvents(val.Block.Data, highres)
 	if err != nil {
-		fmt.Fprintf(v.out, " pmUnpackEventRecords: %s\n", cli.ErrText(err))
+		fmt.Fprintf(v.out, " pmUnpackEventRecords: %s\n", pcp.TextOf(err))
 		return
 	}
 	fmt.Fprintf(v.out, " %d event records\n", len(recs))
@@ -95,13 +94,13 @@ func (v *valuer) paramDump(ctx context.Context, ps *pcp.ValueSet, idx int, flags
 	if pd == nil {
 		name, err := v.src.NameID(ctx, ps.PMID)
 		if err != nil {
-			fmt.Fprintf(v.out, "\t%s: pmNameID: %s\n", ps.PMID, cli.ErrText(err))
+			fmt.Fprintf(v.out, "\t%s: pmNameID: %s\n", ps.PMID, pcp.TextOf(err))
 			return
 		}
 		pd = &paramDesc{name: name}
 		if ps.PMID != pcp.PMIDEventFlags && ps.PMID != pcp.PMIDEventMissed {
 			if pd.desc, err = v.src.LookupDesc(ctx, ps.PMID); err != nil {
-				fmt.Fprintf(v.out, "\t%s: pmLookupDesc: %s\n", name, cli.ErrText(err))
+				fmt.Fprintf(v.out, "\t%s: pmLookupDesc: %s\n", name, pcp.TextOf(err))
 				return
 			}
 		}
@@ -174,9 +173,7 @@ func (v *valuer) paramInst(ctx context.Context, indom pcp.InDom, inst int32) (st
 	return "", false
 }
 
-func asPCP(err error, pe *pcp.Error) bool { return errors.As(err, pe) }
-
-func isRange(err error) bool { return isCode(err, pcp.Error(-int32(syscall.ERANGE))) }
+func isRange(err error) bool { return errors.Is(err, pcp.Error(-int32(syscall.ERANGE))) }
 
 // inZone gives t's wall clock in the reporting zone (-z, -Z) as a
 // local time, since pcp.FormatStamp prints local wall clocks.

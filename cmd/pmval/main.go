@@ -250,15 +250,15 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		switch kind {
 		case pmapi.KindArchive:
-			fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, source, cli.ErrText(err))
+			fmt.Fprintf(errw, "%s: Cannot open archive \"%s\": %s\n", prog, source, pcp.TextOf(err))
 		case pmapi.KindHost:
 			var hs *pmapi.HostSpecError
 			if errors.As(err, &hs) {
 				fmt.Fprintf(errw, "pmNewContext: bad host specification\n%s", hs.Report())
 			}
-			fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, cli.ErrText(err))
+			fmt.Fprintf(errw, "%s: Cannot connect to PMCD on host \"%s\": %s\n", prog, source, pcp.TextOf(err))
 		default:
-			fmt.Fprintf(errw, "%s: Cannot establish local context: %s\n", prog, cli.ErrText(err))
+			fmt.Fprintf(errw, "%s: Cannot establish local context: %s\n", prog, pcp.TextOf(err))
 		}
 		return 1
 	}

@@ -118,11 +118,11 @@ func (v *valuer) setup(ctx context.Context) error {
 	}
 	id, err := v.src.LookupName(ctx, v.metric)
 	if err != nil {
-		return v.fatal("%s: pmLookupName(%s): %s\n", v.prog, v.metric, cli.ErrText(err))
+		return v.fatal("%s: pmLookupName(%s): %s\n", v.prog, v.metric, pcp.TextOf(err))
 	}
 	v.pmid = id
 	if v.desc, err = v.src.LookupDesc(ctx, id); err != nil {
-		return v.fatal("%s: pmLookupDesc: %s\n", v.prog, cli.ErrText(err))
+		return v.fatal("%s: pmLookupDesc: %s\n", v.prog, pcp.TextOf(err))
 	}
 	if v.desc.InDom == pcp.InDomNull && len(v.spec.Insts) > 0 {
 		return v.fatal("%s: %s: singular metrics do not have instances\n", v.prog, v.spec.Metric)
@@ -212,7 +212,7 @@ func (v *valuer) initInsts(ctx context.Context) error {
 			v.pairs = append(v.pairs, pmapi.Instance{Inst: n, Name: name})
 		}
 		if err := v.src.AddProfile(v.desc.InDom, v.iids); err != nil {
-			return v.fatal("%s: pmAddProfile: %s\n", v.prog, cli.ErrText(err))
+			return v.fatal("%s: pmAddProfile: %s\n", v.prog, pcp.TextOf(err))
 		}
 	} else {
 		var insts []pmapi.Instance
@@ -223,7 +223,7 @@ func (v *valuer) initInsts(ctx context.Context) error {
 			insts, err = v.src.GetInDom(ctx, v.desc.InDom)
 		}
 		if err != nil {
-			return v.fatal("%s: pmGetInDom(%s): %s\n", v.prog, v.desc.InDom, cli.ErrText(err))
+			return v.fatal("%s: pmGetInDom(%s): %s\n", v.prog, v.desc.InDom, pcp.TextOf(err))
 		}
 		v.pairs = insts
 	}
@@ -246,12 +246,12 @@ func (v *valuer) initFilter(ctx context.Context) error {
 		atom, err = pmapi.StringValue(v.f.filter, t)
 		switch {
 		case err == nil:
-		case isCode(err, pcp.ErrType):
+		case errors.Is(err, pcp.ErrType):
 			return v.fatal("%s: filter \"%s\" incompatible with metric type (PM_TYPE_%s)\n", v.prog, v.f.filter, t)
 		case isRange(err):
 			return v.fatal("%s: filter value \"%s\" is out of range for metric data type (PM_TYPE_%s)\n", v.prog, v.f.filter, t)
 		default:
-			return v.fatal("%s: failed to convert value \"%s\": %s\n", v.prog, v.f.filter, cli.ErrText(err))
+			return v.fatal("%s: failed to convert value \"%s\": %s\n", v.prog, v.f.filter, pcp.TextOf(err))
 		}
 	}
 	vs := pcp.ValueSet{PMID: v.pmid}
@@ -262,14 +262,14 @@ func (v *valuer) initFilter(ctx context.Context) error {
 	for _, inst := range insts {
 		val, vf, err := pmapi.StuffValue(atom, t, inst)
 		if err != nil {
-			return v.fatal("%s: stuff value \"%s\" failed: %s\n", v.prog, v.f.filter, cli.ErrText(err))
+			return v.fatal("%s: stuff value \"%s\" failed: %s\n", v.prog, v.f.filter, pcp.TextOf(err))
 		}
 		vs.Values = append(vs.Values, val)
 		vs.ValFmt = vf
 	}
 	vs.NumVal = int32(len(vs.Values))
 	if err := v.src.Store(ctx, &pcp.Result{Sets: []pcp.ValueSet{vs}}); err != nil {
-		return v.fatal("%s: store value \"%s\" failed: %s\n", v.prog, v.f.filter, cli.ErrText(err))
+		return v.fatal("%s: store value \"%s\" failed: %s\n", v.prog, v.f.filter, pcp.TextOf(err))
 	}
 	return nil
 }
@@ -370,7 +370,7 @@ func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, int) 
 		if v.rawArchive {
 			call = "pmFetchArchive"
 		}
-		fmt.Fprintf(v.errw, "\n%s: %s: %s\n", v.prog, call, cli.ErrText(err))
+		fmt.Fprintf(v.errw, "\n%s: %s: %s\n", v.prog, call, pcp.TextOf(err))
 		return nil, fetchFatal
 	}
 	if v.archive && r.Timestamp.Sub(v.times.Window.End) > 0 {
@@ -652,7 +652,7 @@ func (v *valuer) value(vs *pcp.ValueSet, val *pcp.Value, width int) {
 	if v.doReal() {
 		a, err := pcp.ExtractValue(vs.ValFmt, val, v.desc.Type, pcp.TypeDouble)
 		if err != nil {
-			fmt.Fprintf(v.errw, "%s:printvals pmExtractValue: %s\n", v.prog, cli.ErrText(err))
+			fmt.Fprintf(v.errw, "%s:printvals pmExtractValue: %s\n", v.prog, pcp.TextOf(err))
 			v.out.Flush()
 			os.Exit(1)
 		}
@@ -698,13 +698,13 @@ func (v *valuer) printValues(vs *pcp.ValueSet) {
 func (v *valuer) printRate(valfmt pcp.ValFmt, cur, prev *pcp.Value, delta float64, width int) {
 	a, err := pcp.ExtractValue(valfmt, cur, v.desc.Type, pcp.TypeDouble)
 	if err != nil {
-		fmt.Fprintf(v.errw, "%s:printrate prev pmExtractValue: %s\n", v.prog, cli.ErrText(err))
+		fmt.Fprintf(v.errw, "%s:printrate prev pmExtractValue: %s\n", v.prog, pcp.TextOf(err))
 		v.out.Flush()
 		os.Exit(1)
 	}
 	b, err := pcp.ExtractValue(valfmt, prev, v.desc.Type, pcp.TypeDouble)
 	if err != nil {
-		fmt.Fprintf(v.errw, "%s:printrate this pmExtractValue: %s\n", v.prog, cli.ErrText(err))
+		fmt.Fprintf(v.errw, "%s:printrate this pmExtractValue: %s\n", v.prog, pcp.TextOf(err))
 		v.out.Flush()
 		os.Exit(1)
 	}
@@ -765,9 +765,4 @@ func (v *valuer) printRates(cur *pcp.ValueSet, curTime pcp.Timestamp, prev *pcp.
 			fmt.Fprintf(w, ", but instance=%d is unknown\n", cur.Values[j].Inst)
 		}
 	}
-}
-
-func isCode(err error, code pcp.Error) bool {
-	var pe pcp.Error
-	return asPCP(err, &pe) && pe == code
 }

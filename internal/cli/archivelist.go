@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // The list forms pmGetOptions reads from the environment for every tool:
@@ -72,7 +74,7 @@ func (p *Parsed) addArchiveFolio(name string, named bool) {
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		bad("cannot open archive folio %s: %s", name, errText(errnoError(err)))
+		bad("cannot open archive folio %s: %s", name, pcp.TextOf(err))
 		return
 	}
 	defer f.Close()

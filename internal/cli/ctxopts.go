@@ -41,7 +41,7 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 		if z, ok := src.(zoner); ok {
 			tz, err := z.TimeZone(ctx)
 			if err != nil {
-				p.Errorf("Cannot set context timezone: %s", errText(err))
+				p.Errorf("Cannot set context timezone: %s", pcp.TextOf(err))
 			} else {
 				t.Zone = pcptz.Load(tz)
 			}
@@ -87,15 +87,15 @@ func (p *Parsed) bounds(ctx context.Context, src pmapi.Source) (first, last pcp.
 	for i, name := range p.Archives {
 		c, err := pmapi.NewArchiveContext(ctx, name)
 		if err != nil {
-			p.Errorf("Cannot open archive %s: %s", name, errText(err))
+			p.Errorf("Cannot open archive %s: %s", name, pcp.TextOf(err))
 			return first, last, false
 		}
 		start, end := p.archiveBounds(c, name)
 		c.Close()
-		if i == 0 || cmpTime(start, first) < 0 {
+		if i == 0 || start.Compare(first) < 0 {
 			first = start
 		}
-		if i == 0 || cmpTime(end, last) > 0 {
+		if i == 0 || end.Compare(last) > 0 {
 			last = end
 		}
 	}
@@ -110,7 +110,7 @@ func (p *Parsed) archiveBounds(a *pmapi.ArchiveContext, name string) (first, las
 	if err != nil {
 		end = pcp.Timestamp{Sec: MaxTime}
 		w := p.stderrOut()
-		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.name, name, errText(err))
+		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.name, name, pcp.TextOf(err))
 		fmt.Fprintf(w, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
 		fmt.Fprintf(w, "         produce complete information.  Continuing and hoping for the best.\n\n")
 	}

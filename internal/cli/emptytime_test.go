@@ -150,7 +150,7 @@ func FuzzWindowArgs(f *testing.F) {
 		if w != w2 || (err == nil) != (err2 == nil) {
 			t.Fatalf("two answers: %v %v, %v %v", w, err, w2, err2)
 		}
-		if err == nil && (cmpTime(w.Start, first) < 0 || cmpTime(w.End, last) > 0) {
+		if err == nil && (w.Start.Compare(first) < 0 || w.End.Compare(last) > 0) {
 			t.Errorf("window %v outside [%v, %v]", w, first, last)
 		}
 	})

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -289,7 +287,7 @@ func (p *Parsed) standard(o Option, arg string) {
 	case stdNamespace, stdUniqNames:
 		if p.Namespace != nil {
 			// libpcp loads a name space once per process
-			p.Errorf("Cannot load namespace from \"%s\": %s", arg, errText(pcp.ErrDupPMNS))
+			p.Errorf("Cannot load namespace from \"%s\": %s", arg, pcp.TextOf(pcp.ErrDupPMNS))
 			p.RuntimeErr = true
 			return
 		}
@@ -299,7 +297,7 @@ func (p *Parsed) standard(o Option, arg string) {
 			if errors.As(err, &pe) {
 				p.Direct += pe.Report()
 			}
-			p.Errorf("Cannot load namespace from \"%s\": %s", arg, errText(err))
+			p.Errorf("Cannot load namespace from \"%s\": %s", arg, pcp.TextOf(err))
 			p.RuntimeErr = true
 			return
 		}
@@ -364,7 +362,7 @@ func (p *Parsed) standard(o Option, arg string) {
 	case stdDerived:
 		// libpcp loads the definitions at once
 		if err := p.LoadDerived(arg); err != nil {
-			p.Errorf("pmLoadDerivedConfig failed: %s", errText(errnoError(err)))
+			p.Errorf("pmLoadDerivedConfig failed: %s", pcp.TextOf(err))
 			return
 		}
 		p.Derived = append(p.Derived, arg)
@@ -411,39 +409,6 @@ func HostArchiveDir() string {
 	}
 	return dir + "/" + host
 }
-
-// errnoError is an operating system error as its PCP code, -errno.
-func errnoError(err error) error {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pe
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		var errno syscall.Errno
-		if !errors.As(err, &errno) {
-			return pcp.Error(-int32(syscall.ENOENT))
-		}
-	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return pcp.Error(-int32(errno))
-	}
-	return err
-}
-
-// errText is pmErrStr of the PCP code an error carries.
-func errText(err error) string {
-	err = errnoError(err)
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pcp.ErrorText(int32(pe))
-	}
-	return err.Error()
-}
-
-// ErrText is pmErrStr of the PCP code an error carries, or the error's own
-// text when it carries none.
-func ErrText(err error) string { return errText(err) }
 
 // Hosts0 is the first host the options named, else def.
 func (p *Parsed) Hosts0(def string) string {

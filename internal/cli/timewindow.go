@@ -413,20 +413,6 @@ func offset(kind int, t interval) ctm {
 	return ctm{wday: kind, sec: int(int32(t.sec)), yday: int(int32(t.nsec))}
 }
 
-func cmpTime(a, b pcp.Timestamp) int {
-	switch {
-	case a.Sec < b.Sec:
-		return -1
-	case a.Sec > b.Sec:
-		return 1
-	case a.Nsec < b.Nsec:
-		return -1
-	case a.Nsec > b.Nsec:
-		return 1
-	}
-	return 0
-}
-
 // Window is a time window: where reporting starts and ends and the time
 // it begins at.
 type Window struct {
@@ -466,7 +452,7 @@ func parseWindow(args WindowArgs, first, last pcp.Timestamp, loc *time.Location,
 			return w, nil, err
 		}
 	}
-	if cmpTime(start, first) < 0 {
+	if start.Compare(first) < 0 {
 		start = first
 	}
 	var delta int64
@@ -486,7 +472,7 @@ func parseWindow(args WindowArgs, first, last pcp.Timestamp, loc *time.Location,
 			return w, nil, &TimeError{Spec: swAlign, Msg: "alignment specified by -A switch could not be applied"}
 		}
 		a := alignUp(start, delta)
-		if cmpTime(a, first) >= 0 && cmpTime(a, last) <= 0 {
+		if a.Compare(first) >= 0 && a.Compare(last) <= 0 {
 			start = a
 		} else {
 			warn = &TimeError{Spec: swAlign, Msg: "alignment specified by -A switch could not be applied"}
@@ -497,7 +483,7 @@ func parseWindow(args WindowArgs, first, last pcp.Timestamp, loc *time.Location,
 			return w, nil, err
 		}
 	}
-	if cmpTime(end, last) > 0 {
+	if end.Compare(last) > 0 {
 		end = last
 	}
 	origin := start
@@ -505,9 +491,9 @@ func parseWindow(args WindowArgs, first, last pcp.Timestamp, loc *time.Location,
 		if origin, err = parseTime(*args.Origin, start, end, mk, now); err != nil {
 			return w, nil, err
 		}
-		if cmpTime(origin, start) < 0 {
+		if origin.Compare(start) < 0 {
 			origin = start
-		} else if cmpTime(origin, end) > 0 {
+		} else if origin.Compare(end) > 0 {
 			origin = end
 		}
 		if args.Align != nil {
@@ -521,7 +507,7 @@ func parseWindow(args WindowArgs, first, last pcp.Timestamp, loc *time.Location,
 				bl -= delta
 			}
 			a := pcp.Timestamp{Sec: bl / 1e9, Nsec: int32(bl % 1e9)}
-			if cmpTime(a, start) >= 0 && cmpTime(a, end) <= 0 {
+			if a.Compare(start) >= 0 && a.Compare(end) <= 0 {
 				origin = a
 			} else {
 				warn = &TimeError{Spec: swAlign, Msg: "alignment specified by -A switch could not be applied"}

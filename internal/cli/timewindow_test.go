@@ -100,7 +100,7 @@ func FuzzParseTimeWindow(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if cmpTime(w.Start, first) < 0 || cmpTime(w.End, last) > 0 {
+		if w.Start.Compare(first) < 0 || w.End.Compare(last) > 0 {
 			t.Errorf("window %v outside [%v, %v]", w, first, last)
 		}
 	})

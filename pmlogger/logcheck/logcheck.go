@@ -11,7 +11,6 @@
 package logcheck
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -121,7 +120,7 @@ func Check(name string, w io.Writer, opt Options) int {
 	}
 	a, err := archive.Open(name, archive.Options{})
 	if err != nil {
-		fmt.Fprintf(w, "%s: cannot open archive \"%s\": %s\n", opt.Prog, name, errText(err))
+		fmt.Fprintf(w, "%s: cannot open archive \"%s\": %s\n", opt.Prog, name, pcp.TextOf(err))
 		fmt.Fprintf(w, "Checking abandoned.\n")
 		return 1
 	}
@@ -152,14 +151,6 @@ func Check(name string, w io.Writer, opt Options) int {
 		}
 	}
 	return 0
-}
-
-func errText(err error) string {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pe.Error()
-	}
-	return err.Error()
 }
 
 // components lists the archive's files in dir, as pmlogcheck's filter

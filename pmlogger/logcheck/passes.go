@@ -105,7 +105,7 @@ func (c *checker) pass2(a *archive.Archive, name string) {
 		names, err := a.Meta.Names(d.PMID)
 		mname := "unknown"
 		if err != nil || len(names) == 0 {
-			fmt.Fprintf(w, "%s.meta: PMID %s: no name in PMNS: %s\n", name, d.PMID, errText(err))
+			fmt.Fprintf(w, "%s.meta: PMID %s: no name in PMNS: %s\n", name, d.PMID, pcp.TextOf(err))
 		} else {
 			mname = names[0]
 		}

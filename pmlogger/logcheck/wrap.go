@@ -150,7 +150,7 @@ func (c *checker) docheck(a *archive.Archive, name string, vol int, res *pcp.Res
 			diff := max(res.Timestamp.Sub(in.lastTime), 0)
 			atom, err := pcp.ExtractValue(vs.ValFmt, v, cd.desc.Type, pcp.TypeDouble)
 			if err != nil {
-				fmt.Fprintf(w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(a, vs.PMID), errText(err))
+				fmt.Fprintf(w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(a, vs.PMID), pcp.TextOf(err))
 				continue
 			}
 			if cd.desc.Sem == pcp.SemCounter {
@@ -170,7 +170,7 @@ func (c *checker) docheck(a *archive.Archive, name string, vol int, res *pcp.Res
 func (c *checker) newInst(a *archive.Archive, cd *checkData, vs *pcp.ValueSet, j int, t pcp.Timestamp, where func() string) bool {
 	atom, err := pcp.ExtractValue(vs.ValFmt, &vs.Values[j], cd.desc.Type, pcp.TypeDouble)
 	if err != nil {
-		fmt.Fprintf(c.w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(a, vs.PMID), errText(err))
+		fmt.Fprintf(c.w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(a, vs.PMID), pcp.TextOf(err))
 		fmt.Fprintf(c.w, "%s: possibly corrupt archive?\n", c.opt.Prog)
 		return false
 	}
