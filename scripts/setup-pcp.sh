@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs what gopcp's tests compare against: Debian's PCP 6 (pcp,
-# pcp-testsuite for its QA archives, libpcp3-dev and libpcp-mmv1-dev for C
-# reference harnesses), tshark, and the compressors whose output the archive
-# tests read (ncompress for compress(1)'s .Z, bzip2, xz-utils). Safe to run
-# again: it does nothing when all is present.
+# Installs what gopcp's tests need: Debian's PCP 6 (pcp, pcp-testsuite for
+# its QA archives, libpcp3-dev, libpcp-pmda3-dev and libpcp-mmv1-dev for the C
+# reference harnesses, python3-pcp), a C compiler (gcc and libc6-dev: `go test -race`
+# needs cgo, and the harnesses are C), tshark, and the compressors whose
+# output the archive tests read (ncompress for compress(1)'s .Z, bzip2,
+# xz-utils). Then it gives the machine what PCP itself expects of an
+# installed system, only where it is missing (see host_setup below). Safe to
+# run again: it does nothing when all is present.
 #
 # PCP's postinst asks systemd to start pmcd and pmlogger, which fails on
 # machines without systemd. While installing we put a no-op systemctl first
@@ -11,7 +14,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev python3-pcp tshark ncompress bzip2 xz-utils)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev python3-pcp tshark ncompress bzip2 xz-utils gcc libc6-dev)
 
 installed() {
 	local p
@@ -62,3 +65,36 @@ fi
 if [ ! -f /var/lib/pcp/pmns/root ]; then
 	(cd /var/lib/pcp/pmns && ./Rebuild -u)
 fi
+
+# host_setup gives a bare machine (a debootstrap root, a container) the two
+# things an installed Debian system has and PCP relies on, each only when
+# missing and in the way the system itself would make it:
+#  - /etc/machine-id, which systemd creates at first boot (PCP labels every
+#    context with it). Made as systemd-machine-id-setup or dbus-uuidgen
+#    would: from dbus's copy when there is one, else a new random id.
+#  - a hostname that resolves, which Debian's installer gives with a
+#    "127.0.1.1 <hostname>" line in /etc/hosts. PCP's pmcd access rules and
+#    pmlogger name this host.
+host_setup() {
+	if [ ! -s /etc/machine-id ]; then
+		[ "$(id -u)" = 0 ] || { echo "setup-pcp: need root to create /etc/machine-id" >&2; exit 1; }
+		if command -v systemd-machine-id-setup >/dev/null; then
+			systemd-machine-id-setup >/dev/null
+		elif command -v dbus-uuidgen >/dev/null; then
+			dbus-uuidgen --ensure=/etc/machine-id
+		elif grep -qsE '^[0-9a-f]{32}$' /var/lib/dbus/machine-id; then
+			install -m 0444 /var/lib/dbus/machine-id /etc/machine-id
+		else
+			tr -d '-' </proc/sys/kernel/random/uuid | install -m 0444 /dev/stdin /etc/machine-id
+		fi
+		echo "setup-pcp: created /etc/machine-id" >&2
+	fi
+	local name
+	name=$(hostname)
+	if ! getent hosts "$name" >/dev/null; then
+		[ "$(id -u)" = 0 ] || { echo "setup-pcp: need root to add $name to /etc/hosts" >&2; exit 1; }
+		printf '127.0.1.1\t%s\n' "$name" >>/etc/hosts
+		echo "setup-pcp: $name did not resolve; added it to /etc/hosts as 127.0.1.1" >&2
+	fi
+}
+host_setup
