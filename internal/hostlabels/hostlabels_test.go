@@ -12,12 +12,12 @@ import (
 )
 
 func TestRead(t *testing.T) {
+	// Only /etc/machine-id counts, as in libpcp: a machine without it
+	// (no systemd: containers, debootstrap roots) is "localmachine" even
+	// where dbus keeps its own copy.
 	id := "localmachine"
-	for _, p := range []string{"/etc/machine-id", "/var/lib/dbus/machine-id"} {
-		if b, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(b)) != "" {
-			id = strings.TrimSpace(string(b))
-			break
-		}
+	if b, err := os.ReadFile("/etc/machine-id"); err == nil && len(strings.Fields(string(b))) > 0 {
+		id = strings.Fields(string(b))[0]
 	}
 	sum := sha256.Sum256([]byte(id))
 	cases := []struct {
@@ -96,3 +96,35 @@ func TestSet(t *testing.T) {
 		t.Error("oversized set accepted")
 	}
 }
+
+func TestReadMachineID(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	cases := []struct {
+		name string
+		body *string // nil: no file
+		want string
+	}{
+		{"missing", nil, "localmachine"},
+		{"empty", ptr(""), "localmachine"},
+		{"blank", ptr(" \n\t\n"), "localmachine"},
+		{"usual", ptr("0123456789abcdef0123456789abcdef\n"), "0123456789abcdef0123456789abcdef"},
+		{"leading space, two words", ptr("  abc def\n"), "abc"},
+		{"no newline", ptr("abc"), "abc"},
+		{"cut to libpcp's buffer", ptr(long), long[:255]},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "machine-id")
+			if c.body != nil {
+				if err := os.WriteFile(p, []byte(*c.body), 0o444); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := readMachineID(p); got != c.want {
+				t.Errorf("readMachineID = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }

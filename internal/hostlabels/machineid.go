@@ -8,19 +8,42 @@ import (
 	"strings"
 )
 
+// machineIDPath is the one file libpcp reads the machine id from. PCP
+// 6.0.3 does not fall back to dbus's copy (/var/lib/dbus/machine-id):
+// without this file it labels the host "localmachine", and so must we.
+const machineIDPath = "/etc/machine-id"
+
+// maxMachineIDLen is libpcp's MAXMACHINEIDLEN, the size of the buffer the
+// id is copied into, its terminating NUL included.
+const maxMachineIDLen = 256
+
+// readMachineID reads a machine id file as libpcp's getmachineid does:
+// its first whitespace-separated word, cut to what libpcp's buffer holds;
+// "localmachine" when the file cannot be read or holds no word.
+func readMachineID(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "localmachine"
+	}
+	// fscanf's %s skips and stops at C's isspace characters.
+	words := strings.FieldsFunc(string(b), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r'
+	})
+	if len(words) == 0 {
+		return "localmachine"
+	}
+	id := words[0]
+	if len(id) > maxMachineIDLen-1 {
+		id = id[:maxMachineIDLen-1]
+	}
+	return id
+}
+
 // machineID reads the host's machine id as PCP does, hashed when
 // labels.conf's [global] section sets machineid_hash to sha256; it
 // returns the label's name and value.
 func machineID(sysconf string) (string, string) {
-	id := "localmachine"
-	for _, p := range []string{"/etc/machine-id", "/var/lib/dbus/machine-id"} {
-		if b, err := os.ReadFile(p); err == nil {
-			if s := strings.TrimSpace(string(b)); s != "" {
-				id = s
-				break
-			}
-		}
-	}
+	id := readMachineID(machineIDPath)
 	conf, err := os.ReadFile(filepath.Join(sysconf, "labels.conf"))
 	if err != nil {
 		return "machineid", id
