@@ -3,6 +3,7 @@ package pmcd
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -41,7 +42,13 @@ func myHostAddrs() []net.IP {
 	if err != nil {
 		return nil
 	}
-	ips, _ := lookupHost(name)
+	if ips, err := lookupHost(name); err == nil && len(ips) > 0 {
+		return ips
+	}
+	// A host whose name does not resolve (a container, a fresh root with
+	// only localhost in /etc/hosts) is known by localhost's addresses, as
+	// libpcp's getmyhostid falls back to them.
+	ips, _ := lookupHost("localhost")
 	return ips
 }
 
@@ -98,19 +105,24 @@ func (a *Access) hostSpecs(name string) ([]hostSpec, error) {
 		}
 		return []hostSpec{s}, nil
 	}
-	var ips []net.IP
+	realname := name
 	if strings.EqualFold(name, "localhost") {
-		if ips = a.myAddr(); len(ips) == 0 {
+		// "localhost" stands for this host's name, as in libpcp: with no
+		// address for the name nor for localhost the host is down (even
+		// for "local:"); with the name alone unresolved it is unreachable.
+		if len(a.myAddr()) == 0 {
 			return nil, errHostDown
 		}
-	} else {
-		var err error
-		if ips, err = lookupHost(name); err != nil || len(ips) == 0 {
-			if len(specs) > 0 {
-				return specs, nil
-			}
-			return nil, errHostUnreach
+		realname, _ = os.Hostname()
+	}
+	ips, err := lookupHost(realname)
+	if err != nil || len(ips) == 0 {
+		a.notes = append(a.notes, fmt.Sprintf("__pmGetAddrInfo(%s), %s", realname, lookupErrorText(err)))
+		if len(specs) > 0 {
+			// "local:" keeps its Unix socket part.
+			return specs, nil
 		}
+		return nil, errHostUnreach
 	}
 	seen := map[string]bool{}
 	for _, ip := range ips {
@@ -124,6 +136,18 @@ func (a *Access) hostSpecs(name string) ([]hostSpec, error) {
 		specs = append(specs, hostSpec{name: name, addr: ip, mask: net.CIDRMask(len(ip)*8, len(ip)*8)})
 	}
 	return specs, nil
+}
+
+// lookupErrorText is the resolver's complaint as libpcp prints it,
+// hstrerror's text for h_errno after a failed getaddrinfo: a name the
+// name service does not know is HOST_NOT_FOUND, a lookup that could not
+// be answered (no server reachable, a server failure) TRY_AGAIN.
+func lookupErrorText(err error) string {
+	var de *net.DNSError
+	if errors.As(err, &de) && !de.IsNotFound {
+		return "Host name lookup failure"
+	}
+	return "Unknown host"
 }
 
 // wildcardSpec reads an inet ("129.127.*", ".*") or IPv6 ("fe80:*",

@@ -98,11 +98,12 @@ func (r AccessRule) masks() (spec, deny int) {
 	return ops, ops
 }
 
-// hostErrorText is libpcp's complaint about a host it cannot add.
+// hostErrorText is libpcp's complaint about a host it cannot add, where
+// pmcd.Access has made none (a failed lookup makes its own).
 func hostErrorText(host string, err error) string {
 	var pe pcp.Error
-	if errors.As(err, &pe) && pe.Code() == -int32(syscall.EHOSTUNREACH) {
-		return fmt.Sprintf("__pmGetAddrInfo(%s), Unknown host", host)
+	if errors.As(err, &pe) && pe.Code() == -int32(syscall.EHOSTDOWN) {
+		return "Can't get host name/IP address, giving up"
 	}
 	return fmt.Sprintf("Bad IP address wildcard, %s", host)
 }
