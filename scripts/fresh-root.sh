@@ -123,6 +123,13 @@ git -C "$root/root/gopcp" checkout -q "$(git -C "$repo" rev-parse HEAD)"
 note "cloned $(git -C "$root/root/gopcp" log --oneline -1)"
 # The root's resolver: the machine's own, as debootstrap copies it.
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The machine's local certificate authorities (a site's TLS proxy, say):
+# a new user's machine on that site trusts them too, and the Go module
+# proxy is reached over TLS.
+if [ -n "$(ls /usr/local/share/ca-certificates/ 2>/dev/null)" ]; then
+	cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+	chroot "$root" update-ca-certificates >/dev/null 2>&1 || note "update-ca-certificates failed in the root"
+fi
 
 # in_root NET SCRIPT runs SCRIPT with bash inside the root, in new mount,
 # PID and UTS namespaces (so every process it starts ends with it and no
