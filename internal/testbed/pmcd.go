@@ -273,13 +273,18 @@ func (p *PMCD) stderrPath() string {
 // buildEnv is the environment of pmcd and of the tools run against it: the
 // private run and tmp directories, and PMCD_PORT and PMCD_SOCKET so that a
 // tool's default host reaches this pmcd. A PMPROXY_HOST from the caller
-// would divert tools elsewhere, so it is dropped.
+// would divert tools elsewhere, so it is dropped. PMCD_ROOT_AGENT=0 keeps
+// PCP's pmcd from handing its agents to a system pmdaroot (found through
+// $PCP_VAR_DIR/pmcd/root.socket, which the private var directory shares
+// with the system): the bed's agents are its own children, never the
+// system daemon's.
 func (p *PMCD) buildEnv(extra []string) []string {
 	set := []string{
 		"PCP_RUN_DIR=" + filepath.Join(p.dir, "run"),
 		"PCP_TMP_DIR=" + filepath.Join(p.dir, "tmp"),
 		"PMCD_PORT=" + strconv.Itoa(p.port),
 		"PMCD_SOCKET=" + p.SocketPath(),
+		"PMCD_ROOT_AGENT=0",
 	}
 	if p.varDir != "" {
 		set = append(set, "PCP_VAR_DIR="+p.varDir)
