@@ -104,6 +104,9 @@ func TestAccessFileLikePCP(t *testing.T) {
 		{"", "allow localhost : all;\n"},
 		{"[access]\ndisallow \".*\" : store;\n", "allow localhost : all;\nbogus;\n"},
 		{"", "[access]\nallow localhost : all;\n"},
+		// Nothing valid: the error names the line after the file's last.
+		{"", "allow nosuchhost.invalid : all;\n"},
+		{"", "allow nosuchhost.invalid : all;"},
 	} {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "pmcd.conf")

@@ -144,8 +144,10 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	}
 	acl := &Access{myAddr: onceAddrs(myHostAddrs)}
 	accessFailed := false
-	parse := func(lines []string, first int, source string) {
-		p := &accessParser{toks: tokenizeAccess(lines, first), source: source, lastLine: first + len(lines), acl: acl}
+	// last is the line PCP's messages at the end of the input name: the
+	// count of its newlines plus one.
+	parse := func(lines []string, first, last int, source string) {
+		p := &accessParser{toks: tokenizeAccess(lines, first), source: source, lastLine: last, acl: acl}
 		p.parse()
 		c.Warnings = append(c.Warnings, p.msgs...)
 		if p.failed {
@@ -154,7 +156,8 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 		c.Access = append(c.Access, statements(lines)...)
 	}
 	if access {
-		parse(accessLines, accessFirst, "pmcd")
+		// The scanner's lines each ended with a newline (or the input).
+		parse(accessLines, accessFirst, accessFirst+len(accessLines), "pmcd")
 	}
 	if accessFile != nil {
 		lines := strings.Split(string(accessFile), "\n")
@@ -163,7 +166,8 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 				lines[i] = l[:j]
 			}
 		}
-		parse(lines, 1, "access")
+		// Split's last element is what follows the last newline.
+		parse(lines, 1, len(lines), "access")
 	}
 	if accessFailed {
 		// The access messages, warnings too, explain the failure.
