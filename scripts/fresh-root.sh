@@ -111,6 +111,10 @@ if [ -z "$reused" ]; then
 		deb $mirror bookworm-updates main
 		deb http://deb.debian.org/debian-security bookworm-security main
 	EOF
+	# debootstrap writes no /etc/hosts. Give the root the one a container
+	# or an installed system has, localhost only: its hostname is left for
+	# the project's set-up to find unresolved.
+	printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 	note "copying Go from $goroot"
 	mkdir -p "$root/usr/local"
 	cp -a "$goroot" "$root/usr/local/go"

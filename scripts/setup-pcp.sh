@@ -73,8 +73,9 @@ fi
 #    context with it). Made as systemd-machine-id-setup or dbus-uuidgen
 #    would: from dbus's copy when there is one, else a new random id.
 #  - a hostname that resolves, which Debian's installer gives with a
-#    "127.0.1.1 <hostname>" line in /etc/hosts. PCP's pmcd access rules and
-#    pmlogger name this host.
+#    "127.0.1.1 <hostname>" line in /etc/hosts (and localhost, which every
+#    system has but a bare debootstrap root lacks). PCP's pmcd access rules
+#    and pmlogger name this host.
 host_setup() {
 	if [ ! -s /etc/machine-id ]; then
 		[ "$(id -u)" = 0 ] || { echo "setup-pcp: need root to create /etc/machine-id" >&2; exit 1; }
@@ -90,6 +91,13 @@ host_setup() {
 		echo "setup-pcp: created /etc/machine-id" >&2
 	fi
 	local name
+	# A root with no /etc/hosts at all (debootstrap makes none) does not
+	# even know localhost; Debian's installer writes these two lines.
+	if ! getent hosts localhost >/dev/null; then
+		[ "$(id -u)" = 0 ] || { echo "setup-pcp: need root to add localhost to /etc/hosts" >&2; exit 1; }
+		printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >>/etc/hosts
+		echo "setup-pcp: localhost did not resolve; added it to /etc/hosts" >&2
+	fi
 	name=$(hostname)
 	if ! getent hosts "$name" >/dev/null; then
 		[ "$(id -u)" = 0 ] || { echo "setup-pcp: need root to add $name to /etc/hosts" >&2; exit 1; }
