@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/agents/trivial"
+	"github.com/gopcp/gopcp/internal/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
@@ -50,7 +51,9 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", "8")
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testbed.RemoveBuilt()
+	os.Exit(code)
 }
 
 // runTestAgent serves brokenAgent on stdin and stdout.

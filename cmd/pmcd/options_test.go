@@ -28,6 +28,7 @@ var built struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	testbed.RemoveBuilt()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}

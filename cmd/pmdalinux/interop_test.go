@@ -31,6 +31,7 @@ var ours struct {
 // TestMain removes the built command when the tests are done.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	testbed.RemoveBuilt()
 	if ours.dir != "" {
 		os.RemoveAll(ours.dir)
 	}

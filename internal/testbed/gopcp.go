@@ -80,7 +80,26 @@ func (p *PMCD) IsGo() bool { return p.goPMCD }
 var goBuild struct {
 	once sync.Once
 	path string
+	dir  string // the build directory, when built here
 	err  error
+}
+
+// Main runs a test binary's tests, then removes what GoPMCDPath built for
+// them: the program serves every test of the process, so no one test's
+// cleanup can remove it. A package whose tests start gopcp's pmcd calls it
+// from TestMain: os.Exit(testbed.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	RemoveBuilt()
+	return code
+}
+
+// RemoveBuilt removes the pmcd GoPMCDPath built, for a TestMain that does
+// more than Main; it must run after every test has ended.
+func RemoveBuilt() {
+	if goBuild.dir != "" {
+		os.RemoveAll(goBuild.dir)
+	}
 }
 
 // GoPMCDPath returns gopcp's pmcd program, building ./cmd/pmcd of the
@@ -93,13 +112,16 @@ func GoPMCDPath() (string, error) {
 			return
 		}
 		goBuild.path, goBuild.err = buildGoPMCD()
+		if goBuild.err == nil {
+			goBuild.dir = filepath.Dir(goBuild.path)
+		}
 	})
 	return goBuild.path, goBuild.err
 }
 
 // buildDirPrefix names the per-process directories that hold a built
-// pmcd; the process id in the name lets a later process remove those
-// whose owner has gone, since a test binary has no exit hook to do it.
+// pmcd; Main removes its own process's, and the process id in the name
+// lets a later process remove those of a process that was killed.
 const buildDirPrefix = "gopcp-gopmcd-"
 
 func buildGoPMCD() (string, error) {
