@@ -35,6 +35,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the command buildLogger built once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built != "" {
+		os.RemoveAll(filepath.Dir(built))
+	}
+	os.Exit(code)
+}
+
 // buildLogger builds this command once per test binary.
 func buildLogger(t *testing.T) string {
 	t.Helper()
@@ -65,6 +74,10 @@ func startOurs(t *testing.T, bin string, p *testbed.PMCD, dir string, extra ...s
 	base := filepath.Join(dir, "archive")
 	args := append([]string{"-h", p.Host(), "-c", cfg, "-l", filepath.Join(dir, "log")}, extra...)
 	cmd := exec.Command(bin, append(args, base)...)
+	// The bed's private run and tmp directories: a pmlogger killed here
+	// leaves its socket and port map behind, which must not be in the
+	// system's.
+	cmd.Env = p.Env()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
