@@ -63,6 +63,9 @@ if [ -n "$root" ]; then
 	[ -x "$root/usr/local/go/bin/go" ] || die "$root was not made by this script"
 else
 	root=$(mktemp -d /var/tmp/gopcp-fresh-root.XXXXXX)
+	# It becomes the root directory: open to all, as / is (PCP's agents
+	# run as user pcp), where mktemp made it private.
+	chmod 755 "$root"
 fi
 logs=$root.log
 mkdir -p "$logs"
