@@ -201,6 +201,7 @@ listing() {
 }
 run_suite() {
 	if [ -n "${TESTARGS:-}" ]; then
+		scripts/setup-pcp.sh || return 1
 		say "GOPCP_REQUIRE_PCP=1 go test -race -count=1 $TESTARGS"
 		GOPCP_REQUIRE_PCP=1 go test -race -count=1 $TESTARGS
 	else
@@ -220,14 +221,23 @@ for phase in ${phases//,/ }; do
 		exit $(( mj ? 10 + rc : rc ))' ;;
 	private) body='
 		main_job; mj=$?
-		# The root'"'"'s own system pmcd, as a packaged PCP runs it.
-		/usr/lib/pcp/bin/pmcd >/dev/null 2>&1 && say "system pmcd started" || say "no system pmcd"
+		# The root'"'"'s own system pmcd, as a packaged PCP runs it, once
+		# the main job has let go of its port.
+		for i in $(seq 100); do port_busy || break; sleep 0.2; done
+		/usr/lib/pcp/bin/pmcd >/dev/null 2>&1
+		for i in $(seq 100); do pminfo -h localhost pmcd.version >/dev/null 2>&1 && break; sleep 0.3; done
+		if pminfo -h localhost -f pmcd.version pmcd.agent.status; then
+			say "system pmcd $(cat /run/pcp/pmcd.pid 2>/dev/null) answers on 44321"
+		else
+			say "system pmcd does not answer"; tail -20 /var/log/pcp/pmcd/pmcd.log
+		fi
 		listing >/tmp/gopcp-before.list
 		start=$SECONDS; run_suite; rc=$?
 		say "suite exit $rc after $((SECONDS - start))s"
 		listing >/tmp/gopcp-after.list
+		pminfo -h localhost -f pmcd.pid && say "system pmcd still answers" || say "system pmcd is gone"
 		say "files that appeared or vanished during the suite (outside Go caches):"
-		diff /tmp/gopcp-before.list /tmp/gopcp-after.list | grep "^[<>]" | grep -v "/tmp/gopcp-before.list" | head -200
+		diff /tmp/gopcp-before.list /tmp/gopcp-after.list | grep "^[<>]" | grep -v "/tmp/gopcp-\(before\|after\).list" | head -200
 		rm -f /tmp/gopcp-before.list /tmp/gopcp-after.list
 		exit $(( mj ? 10 + rc : rc ))' ;;
 	*) die "unknown phase $phase" ;;
