@@ -284,6 +284,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the command buildTool built once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtProg != "" {
+		os.RemoveAll(filepath.Dir(builtProg))
+	}
+	os.Exit(code)
+}
+
 func buildTool(t *testing.T) string {
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "pmdumplog-test")
