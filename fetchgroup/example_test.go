@@ -12,6 +12,7 @@ import (
 	"github.com/gopcp/gopcp/fetchgroup"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/local"
 )
 
 // A group on PCP's sample agent run inside this process (a local
@@ -19,7 +20,7 @@ import (
 // instance of another and every instance of a third, fetched together.
 func Example() {
 	ctx := context.Background()
-	agents := pmapi.NewLocalAgents()
+	agents := local.NewTable()
 	agents.Clear() // not the agents of this host's pmcd.conf
 	if err := agents.Add(29, "pmda_sample.so", "sample_init"); err != nil {
 		log.Fatal(err)
@@ -28,11 +29,11 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	g, err := fetchgroup.Create(ctx, pmapi.KindLocal, "",
-		pmapi.WithLocalAgents(agents), pmapi.WithNamespace(names))
+	src, err := local.NewContext(ctx, local.WithTable(agents), local.WithNamespace(names))
 	if err != nil {
 		log.Fatal(err)
 	}
+	g := fetchgroup.New(src)
 	defer g.Close()
 
 	one, err := fetchgroup.ExtendItem[int64](ctx, g, "sample.long.one", nil)

@@ -41,7 +41,8 @@ type member interface {
 }
 
 // Create makes a group on a new private context, as pmCreateFetchGroup
-// does: kind and name are those of pmapi.NewContext. The context has the
+// does: kind and name are those of pmapi.NewContext (a local context is
+// made by pmapi/local and given to New). The context has the
 // process's derived metrics (derive.Global), as every libpcp context has.
 func Create(ctx context.Context, kind pmapi.Kind, name string, opts ...pmapi.Option) (*Group, error) {
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)

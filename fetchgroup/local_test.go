@@ -9,7 +9,7 @@ import (
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/pcptest"
 	"github.com/gopcp/gopcp/internal/testbed"
-	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/local"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -37,7 +37,7 @@ func TestLocalContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agents := pmapi.NewLocalAgents()
+	agents := local.NewTable()
 	for _, spec := range []string{"clear", "add,29,/nowhere/pmda_sample.so,sample_init"} {
 		if err := agents.Spec(spec); err != nil {
 			t.Fatal(err)
@@ -53,7 +53,7 @@ func TestLocalContext(t *testing.T) {
 			if res.Err != nil {
 				t.Fatalf("harness: %v\n%s", res.Err, res.Stderr)
 			}
-			src, err := pmapi.NewLocalContext(context.Background(), pmapi.WithLocalAgents(agents), pmapi.WithNamespace(tree))
+			src, err := local.NewContext(context.Background(), local.WithTable(agents), local.WithNamespace(tree))
 			if err != nil {
 				t.Fatal(err)
 			}

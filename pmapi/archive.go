@@ -10,6 +10,7 @@ import (
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmapi/internal/profile"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -41,7 +42,7 @@ type ArchiveContext struct {
 	cur     int                // the archive the reader is in
 	rd      *archive.Reader    // opened when first read from
 	tree    *pmns.Tree         // the archives' names, built when first needed
-	profile profile
+	profile profile.Profile
 	closed  bool
 
 	textKinds map[uint32]bool // the kinds of help text the archive holds
@@ -73,7 +74,7 @@ func NewArchiveContext(ctx context.Context, name string, opts ...Option) (*Archi
 		return nil, fmt.Errorf("pmapi: archive %q: %w", name, err)
 	}
 	c.logs = logs
-	c.profile.reset(pdu.ProfileInclude)
+	c.profile.Reset(pdu.ProfileInclude)
 	c.origin = logs[0].Label.Start
 	return c, nil
 }
@@ -605,20 +606,6 @@ func (c *ArchiveContext) changeProfile(indom pcp.InDom, insts []int32, add bool)
 	if c.closed {
 		return fmt.Errorf("pmapi: profile: %w", pcp.ErrNoContext)
 	}
-	c.profile.change(indom, insts, add)
+	c.profile.Change(indom, insts, add)
 	return nil
-}
-
-// admits reports whether the profile lets an instance of indom through,
-// __pmInProfile.
-func (p *profile) admits(indom pcp.InDom, inst int32) bool {
-	e := p.find(indom)
-	if e == nil {
-		return p.state == pdu.ProfileInclude
-	}
-	listed := slices.Contains(e.Insts, inst)
-	if e.State == pdu.ProfileInclude {
-		return !listed
-	}
-	return listed
 }

@@ -252,7 +252,7 @@ func (c *ArchiveContext) fetchRecord(pmids []pcp.PMID, r *pcp.Result) error {
 				indom = d.InDom
 			}
 			for _, v := range in.Values {
-				if indom == pcp.InDomNull || c.profile.admits(indom, v.Inst) {
+				if indom == pcp.InDomNull || c.profile.Admits(indom, v.Inst) {
 					v.Block.Data = append([]byte(nil), v.Block.Data...)
 					out.Values = append(out.Values, v)
 				}

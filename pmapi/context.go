@@ -13,6 +13,7 @@ import (
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmapi/internal/profile"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -33,7 +34,7 @@ type Context struct {
 	r        *pdu.Reader
 	w        *pdu.Writer
 	closed   bool
-	profile  profile
+	profile  profile.Profile
 	profSent bool // pmcd holds the current profile (libpcp's c_sent)
 
 	fetchReq   pdu.Fetch        // reused by Fetch
@@ -50,8 +51,6 @@ type Option func(*options)
 
 type options struct {
 	ns             *pmns.Tree
-	local          *LocalAgents // for local contexts
-	warn           io.Writer    // local contexts' warnings
 	connectTimeout time.Duration
 	requestTimeout time.Duration
 }
@@ -106,7 +105,7 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*Context,
 		}
 	}
 	c := &Context{spec: hs, opts: o}
-	c.profile.reset(pdu.ProfileInclude)
+	c.profile.Reset(pdu.ProfileInclude)
 	conn, err := connect(ctx, hs, o)
 	if err != nil {
 		return nil, err

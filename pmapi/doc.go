@@ -27,14 +27,9 @@
 //
 //   - Context is PM_CONTEXT_HOST, a connection to a pmcd (NewHostContext),
 //     speaking the PDUs libpcp speaks.
-//   - LocalContext is PM_CONTEXT_LOCAL (NewLocalContext): agents run in
-//     this process, found in the pmda registry by the entry points of
-//     pmcd.conf's "dso" lines as changed by -K specifications
-//     (LocalAgents), with names from the local namespace. A table and a
-//     namespace of the caller's (WithLocalAgents, WithNamespace) need
-//     neither pmcd nor PCP's files: see the example of NewLocalContext.
-//     Agents that cannot start are skipped, with warnings only where
-//     WithWarnings sends them.
+//   - PM_CONTEXT_LOCAL, agents run in this process with no pmcd, is
+//     package pmapi/local's Context, kept there so that a client of
+//     hosts and archives does not link the agent framework (pmda).
 //   - ArchiveContext is PM_CONTEXT_ARCHIVE (NewArchiveContext): one
 //     archive, a list or a directory of them, read with package archive;
 //     SetMode moves through them forwards, backwards or interpolating as
@@ -53,8 +48,7 @@
 // Contexts are safe for concurrent use by several goroutines. A host
 // Context holds its lock for a whole request and reply, so exchanges on
 // the connection never interleave; calls from different goroutines are
-// served one after the other, and a LocalContext likewise serves one call
-// at a time. Every call that may talk to pmcd takes a context.Context
+// served one after the other. Every call that may talk to pmcd takes a context.Context
 // whose deadline and cancellation are honoured besides the request
 // timeout (PMCD_REQUEST_TIMEOUT). A failure of a host connection itself
 // (a timeout, a cancelled exchange, pmcd going away) closes it, since the

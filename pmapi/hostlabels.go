@@ -1,9 +1,6 @@
 package pmapi
 
 import (
-	"encoding/json"
-	"os"
-
 	"github.com/gopcp/gopcp/internal/hostlabels"
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -15,15 +12,4 @@ import (
 // it). Label values that are JSON objects or arrays are dropped.
 func HostLabels() (pcp.LabelSet, error) {
 	return hostlabels.Read(hostlabels.SysconfDir()).Set()
-}
-
-// localContextLabels are a local context's labels: the host's, and this
-// process's user and group as optional labels.
-func localContextLabels() (pcp.LabelSet, error) {
-	l := hostlabels.Read(hostlabels.SysconfDir())
-	for k, v := range map[string]int{"userid": os.Getuid(), "groupid": os.Getgid()} {
-		b, _ := json.Marshal(v)
-		l[k] = hostlabels.Label{Value: b, Optional: true}
-	}
-	return l.Set()
 }

@@ -427,7 +427,7 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		out.ValFmt = m.valfmt
 		typeErr := false
 		for _, inst := range m.order {
-			if m.desc.InDom != pcp.InDomNull && !c.profile.admits(m.desc.InDom, inst) {
+			if m.desc.InDom != pcp.InDomNull && !c.profile.Admits(m.desc.InDom, inst) {
 				continue
 			}
 			v, ok, terr := ip.value(m, m.insts[inst], inst, t, seenMark)

@@ -142,7 +142,7 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 			continue
 		}
 		for _, inst := range m.order {
-			if m.desc.InDom != pcp.InDomNull && !ip.c.profile.admits(m.desc.InDom, inst) {
+			if m.desc.InDom != pcp.InDomNull && !ip.c.profile.Admits(m.desc.InDom, inst) {
 				continue
 			}
 			if life, ok := m.alive[inst]; ok && (life[0] > t || (life[1] >= 0 && t > life[1])) {

@@ -75,7 +75,7 @@ type Fetcher interface {
 
 // Source is a PMAPI context of any kind: every tool and library that
 // reads metrics takes a Source, so that it works alike on a pmcd
-// (*Context), on in-process agents (*LocalContext) and on archives (the
+// (*Context), on in-process agents (pmapi/local's Context) and on archives (the
 // archive context fills in the same methods, answering Store with
 // pcp.ErrNotHost). Derived metrics wrap a Source in another Source.
 //
@@ -101,17 +101,13 @@ type Source interface {
 // Kind is KindHost.
 func (c *Context) Kind() Kind { return KindHost }
 
-var (
-	_ Source = (*Context)(nil)
-	_ Source = (*LocalContext)(nil)
-)
+var _ Source = (*Context)(nil)
 
 // NewContext makes a context of the given kind, as pmNewContext does: for
 // KindHost, name is a host specification (see NewHostContext); for
-// KindLocal, the agents of $PCP_PMCDCONF_PATH's "dso" lines that the pmda
-// registry knows, with name unused (see NewLocalContext); for
 // KindArchive, an archive, a comma-separated list of archives or a
-// directory of them (see NewArchiveContext).
+// directory of them (see NewArchiveContext). KindLocal is package
+// pmapi/local's NewContext, and pcp.ErrNoContext here.
 func NewContext(ctx context.Context, kind Kind, name string, opts ...Option) (Source, error) {
 	switch kind {
 	case KindHost:
@@ -121,11 +117,9 @@ func NewContext(ctx context.Context, kind Kind, name string, opts ...Option) (So
 		}
 		return c, nil
 	case KindLocal:
-		c, err := NewLocalContext(ctx, opts...)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
+		// made by pmapi/local, so that this package does not link the
+		// agent framework
+		return nil, fmt.Errorf("pmapi: a local context is made by pmapi/local.NewContext: %w", pcp.ErrNoContext)
 	case KindArchive:
 		c, err := NewArchiveContext(ctx, name, opts...)
 		if err != nil {

@@ -36,12 +36,11 @@ func (c *Context) TimeZone(ctx context.Context) (string, error) {
 	return "", fmt.Errorf("pmapi: TimeZone: %w", pcp.ErrValue)
 }
 
-// TimeZone returns this machine's time zone, as pmNewContextZone does for
-// a local context: $TZ when it is set and not a file name, else the zone
-// /etc/localtime links to (":Area/City"), else "UTC".
-func (c *LocalContext) TimeZone(context.Context) (string, error) {
-	return localZone(), nil
-}
+// LocalZone returns this machine's time zone as PCP names it, as
+// pmNewContextZone does for a local context: $TZ when it is set and not a
+// file name, else the zone /etc/localtime links to (":Area/City"), else
+// "UTC".
+func LocalZone() string { return localZone() }
 
 func localZone() string {
 	if tz := os.Getenv("TZ"); tz != "" && !strings.HasPrefix(tz, ":") {

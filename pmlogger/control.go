@@ -264,6 +264,5 @@ func (l *Logger) request(ctx context.Context, w *pdu.Writer, req int32, version,
 // localZone is this host's time zone as PCP names it (the logger's zone in
 // LOG_STATUS).
 func localZone() string {
-	tz, _ := (*pmapi.LocalContext)(nil).TimeZone(context.Background())
-	return tz
+	return pmapi.LocalZone()
 }

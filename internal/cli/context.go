@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/local"
 )
 
 // Kind is the context kind the options chose, as pmapi numbers it; with
@@ -34,23 +35,27 @@ func (p *Parsed) Source(def string) string {
 
 // NewSource makes the context of the given kind and name with what the
 // options say about it: the -n/-N namespace, the -K agent table for local
-// contexts and --container for hosts. A local context's warnings go to
-// stderr, as PCP's tools print them.
-func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string, extra ...pmapi.Option) (pmapi.Source, error) {
+// contexts (package pmapi/local) and --container for hosts. A local
+// context's warnings go to stderr, as PCP's tools print them.
+func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (pmapi.Source, error) {
+	if kind == pmapi.KindLocal {
+		opts := []local.Option{local.WithWarnings(os.Stderr)}
+		if p.Namespace != nil {
+			opts = append(opts, local.WithNamespace(p.Namespace))
+		}
+		if p.LocalAgents != nil {
+			opts = append(opts, local.WithTable(p.LocalAgents))
+		}
+		return local.NewContext(ctx, opts...)
+	}
 	var opts []pmapi.Option
 	if p.Namespace != nil {
 		opts = append(opts, pmapi.WithNamespace(p.Namespace))
 	}
-	if p.LocalAgents != nil {
-		opts = append(opts, pmapi.WithLocalAgents(p.LocalAgents))
-	}
-	if kind == pmapi.KindLocal {
-		opts = append(opts, pmapi.WithWarnings(os.Stderr))
-	}
 	if kind == pmapi.KindHost && p.Container != "" {
 		name = WithContainer(name, p.Container)
 	}
-	return pmapi.NewContext(ctx, kind, name, append(opts, extra...)...)
+	return pmapi.NewContext(ctx, kind, name, opts...)
 }
 
 // WithContainer adds --container's attribute to a host specification.

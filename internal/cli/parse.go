@@ -14,6 +14,7 @@ import (
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/local"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -71,7 +72,7 @@ type Parsed struct {
 	SpecLocal []string
 	// LocalAgents is the agent table -K specifications changed, nil
 	// without them (a local context then reads pmcd.conf).
-	LocalAgents *pmapi.LocalAgents
+	LocalAgents *local.Table
 	// Namespace is the name space -n or -N loaded, nil without them.
 	Namespace *pmns.Tree
 	Debug     []string
@@ -279,7 +280,7 @@ func (p *Parsed) standard(o Option, arg string) {
 	case stdSpecLocal:
 		p.SpecLocal = append(p.SpecLocal, arg)
 		if p.LocalAgents == nil {
-			p.LocalAgents = pmapi.NewLocalAgents()
+			p.LocalAgents = local.NewTable()
 		}
 		if err := p.LocalAgents.Spec(arg); err != nil {
 			p.Errorf("pmSpecLocalPMDA failed: %s", err.Error())

@@ -362,8 +362,9 @@ func DerivedErrStr() string {
 	return derivedErr.msg
 }
 
-// NewContext makes a context as pmapi.NewContext does and lays the
-// process's derived metrics over it, as pmNewContext gives them.
+// NewContext makes a context as pmapi.NewContext does (hosts and
+// archives; Wrap a local context of pmapi/local) and lays the process's
+// derived metrics over it, as pmNewContext gives them.
 func NewContext(ctx context.Context, kind pmapi.Kind, name string, opts ...pmapi.Option) (*Context, error) {
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
 	if err != nil {

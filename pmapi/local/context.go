@@ -1,4 +1,4 @@
-package pmapi
+package local
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/internal/profile"
 	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -20,44 +22,65 @@ import (
 // context is their only client.
 const localClient pmda.Client = 0
 
-// LocalContext is PCP's PM_CONTEXT_LOCAL: agents running in this process,
+// contextSlot is the context number in the PROFILE PDUs the agents are
+// given, as for a host context's first context.
+const contextSlot = 0
+
+// Context is PCP's PM_CONTEXT_LOCAL: agents running in this process,
 // called directly with no pmcd, and names from the local namespace. The
 // agents are the pmda registry's constructors named by the entry points
-// of a LocalAgents table. See the package documentation for the
-// concurrency rules; calls are served one after the other.
-type LocalContext struct {
+// of a Table. Like pmapi's contexts it is safe for concurrent use;
+// calls are served one after the other.
+type Context struct {
 	ns    *pmns.Tree
-	table *LocalAgents // for Dup
+	table *Table // for Dup
 	warn  io.Writer
 
 	mu      sync.Mutex
 	closed  bool
 	agents  map[uint32]*pmda.Agent
-	profile profile
+	profile profile.Profile
 }
 
-// WithLocalAgents gives NewLocalContext the agent table to run, as -K
+var _ pmapi.Source = (*Context)(nil)
+
+// Option configures NewContext.
+type Option func(*options)
+
+type options struct {
+	ns    *pmns.Tree
+	table *Table
+	warn  io.Writer
+}
+
+// WithTable gives NewContext the agent table to run, as -K
 // specifications have changed it; without it the table is read from
 // pmcd.conf.
-func WithLocalAgents(t *LocalAgents) Option {
-	return func(o *options) { o.local = t }
+func WithTable(t *Table) Option {
+	return func(o *options) { o.table = t }
 }
 
-// WithWarnings sends the warnings of NewLocalContext (agents that cannot
-// be started) to w, in the words libpcp prints on stderr; without it they
+// WithNamespace makes the context answer name questions from t instead
+// of the local namespace, as PCP's tools do with -n.
+func WithNamespace(t *pmns.Tree) Option {
+	return func(o *options) { o.ns = t }
+}
+
+// WithWarnings sends the warnings of NewContext (agents that cannot be
+// started) to w, in the words libpcp prints on stderr; without it they
 // are dropped, since a library does not write to its program's stderr
 // (PCP's tools pass os.Stderr). Domains tells which agents did start.
 func WithWarnings(w io.Writer) Option {
 	return func(o *options) { o.warn = w }
 }
 
-// NewLocalContext starts the agents of the table (WithLocalAgents, else
+// NewContext starts the agents of the table (WithTable, else
 // pmcd.conf's "dso" lines) in-process, as pmNewContext(PM_CONTEXT_LOCAL)
 // does. An entry whose entry point the pmda registry does not know, or
 // whose agent fails to start, is skipped with a warning, as libpcp skips
 // a DSO it cannot load. Names come from WithNamespace's tree, else the
 // local namespace (pmns.LoadDefault).
-func NewLocalContext(ctx context.Context, opts ...Option) (*LocalContext, error) {
+func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -65,9 +88,9 @@ func NewLocalContext(ctx context.Context, opts ...Option) (*LocalContext, error)
 	if o.warn == nil {
 		o.warn = io.Discard
 	}
-	table := o.local
+	table := o.table
 	if table == nil {
-		table = NewLocalAgents()
+		table = NewTable()
 	}
 	list, err := table.List()
 	if err != nil {
@@ -79,8 +102,8 @@ func NewLocalContext(ctx context.Context, opts ...Option) (*LocalContext, error)
 			return nil, fmt.Errorf("pmapi: local context: %w", err)
 		}
 	}
-	c := &LocalContext{ns: ns, table: table, warn: o.warn, agents: make(map[uint32]*pmda.Agent)}
-	c.profile.reset(pdu.ProfileInclude)
+	c := &Context{ns: ns, table: table, warn: o.warn, agents: make(map[uint32]*pmda.Agent)}
+	c.profile.Reset(pdu.ProfileInclude)
 	for _, la := range list {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -102,11 +125,11 @@ func NewLocalContext(ctx context.Context, opts ...Option) (*LocalContext, error)
 	return c, nil
 }
 
-// Kind is KindLocal.
-func (c *LocalContext) Kind() Kind { return KindLocal }
+// Kind is pmapi.KindLocal.
+func (c *Context) Kind() pmapi.Kind { return pmapi.KindLocal }
 
 // Domains lists the domains of the agents the context runs, in order.
-func (c *LocalContext) Domains() []uint32 {
+func (c *Context) Domains() []uint32 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]uint32, 0, len(c.agents))
@@ -118,7 +141,7 @@ func (c *LocalContext) Domains() []uint32 {
 }
 
 // agent returns the agent of a domain; the caller holds mu.
-func (c *LocalContext) agent(domain uint32) (*pmda.Agent, error) {
+func (c *Context) agent(domain uint32) (*pmda.Agent, error) {
 	if c.closed {
 		return nil, pcp.ErrNoContext
 	}
@@ -131,7 +154,7 @@ func (c *LocalContext) agent(domain uint32) (*pmda.Agent, error) {
 
 // call runs f on the agent of a domain under the lock, turning a panic
 // in the agent into pcp.ErrIPC as pmcd does for its in-process agents.
-func (c *LocalContext) call(domain uint32, f func(a *pmda.Agent) error) (err error) {
+func (c *Context) call(domain uint32, f func(a *pmda.Agent) error) (err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a, err := c.agent(domain)
@@ -147,7 +170,7 @@ func (c *LocalContext) call(domain uint32, f func(a *pmda.Agent) error) (err err
 }
 
 // Close ends the context, telling each agent its client has gone.
-func (c *LocalContext) Close() error {
+func (c *Context) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -162,7 +185,7 @@ func (c *LocalContext) Close() error {
 
 // HostName is this machine's name, as pmGetContextHostName answers for a
 // local context.
-func (c *LocalContext) HostName(context.Context) (string, error) {
+func (c *Context) HostName(context.Context) (string, error) {
 	name, err := os.Hostname()
 	if err != nil {
 		return "localhost", fmt.Errorf("pmapi: HostName: %w", err)
@@ -171,7 +194,7 @@ func (c *LocalContext) HostName(context.Context) (string, error) {
 }
 
 // LookupName returns the PMID of a name in the local namespace.
-func (c *LocalContext) LookupName(_ context.Context, name string) (pcp.PMID, error) {
+func (c *Context) LookupName(_ context.Context, name string) (pcp.PMID, error) {
 	id, err := c.ns.Lookup(name)
 	if err != nil {
 		return pcp.PMIDNull, fmt.Errorf("pmapi: LookupName %q: %w", name, err)
@@ -181,7 +204,7 @@ func (c *LocalContext) LookupName(_ context.Context, name string) (pcp.PMID, err
 
 // LookupNames is pmLookupName on the local namespace: names not found
 // get pcp.PMIDNull, and only a single name fails the call.
-func (c *LocalContext) LookupNames(_ context.Context, names []string) ([]pcp.PMID, error) {
+func (c *Context) LookupNames(_ context.Context, names []string) ([]pcp.PMID, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("pmapi: LookupNames: %w", pcp.ErrTooSmall)
 	}
@@ -200,7 +223,7 @@ func (c *LocalContext) LookupNames(_ context.Context, names []string) ([]pcp.PMI
 }
 
 // NameID returns a name of a PMID from the local namespace.
-func (c *LocalContext) NameID(_ context.Context, pmid pcp.PMID) (string, error) {
+func (c *Context) NameID(_ context.Context, pmid pcp.PMID) (string, error) {
 	name, err := c.ns.NameID(pmid)
 	if err != nil {
 		return "", fmt.Errorf("pmapi: NameID %s: %w", pmid, err)
@@ -209,7 +232,7 @@ func (c *LocalContext) NameID(_ context.Context, pmid pcp.PMID) (string, error) 
 }
 
 // NameAll returns every name of a PMID in the local namespace.
-func (c *LocalContext) NameAll(_ context.Context, pmid pcp.PMID) ([]string, error) {
+func (c *Context) NameAll(_ context.Context, pmid pcp.PMID) ([]string, error) {
 	names, err := c.ns.NameAll(pmid)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: NameAll %s: %w", pmid, err)
@@ -218,7 +241,7 @@ func (c *LocalContext) NameAll(_ context.Context, pmid pcp.PMID) ([]string, erro
 }
 
 // Children returns the names below a node of the local namespace.
-func (c *LocalContext) Children(_ context.Context, name string) ([]string, error) {
+func (c *Context) Children(_ context.Context, name string) ([]string, error) {
 	kids, err := c.ns.Children(name)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
@@ -231,7 +254,7 @@ func (c *LocalContext) Children(_ context.Context, name string) ([]string, error
 }
 
 // ChildrenStatus is Children with whether each child is a metric.
-func (c *LocalContext) ChildrenStatus(_ context.Context, name string) ([]pmns.Child, error) {
+func (c *Context) ChildrenStatus(_ context.Context, name string) ([]pmns.Child, error) {
 	kids, err := c.ns.Children(name)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: ChildrenStatus %q: %w", name, err)
@@ -241,7 +264,7 @@ func (c *LocalContext) ChildrenStatus(_ context.Context, name string) ([]pmns.Ch
 
 // Traverse returns the metric names at or below a node of the local
 // namespace.
-func (c *LocalContext) Traverse(_ context.Context, name string) ([]string, error) {
+func (c *Context) Traverse(_ context.Context, name string) ([]string, error) {
 	names, err := c.ns.Traverse(name)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Traverse %q: %w", name, err)
@@ -251,7 +274,7 @@ func (c *LocalContext) Traverse(_ context.Context, name string) ([]string, error
 
 // LookupDesc asks the metric's agent for its descriptor; a domain
 // without an agent is pcp.ErrNoAgent.
-func (c *LocalContext) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
 	var d pcp.Desc
 	err := c.call(pmid.Domain(), func(a *pmda.Agent) (err error) {
 		d, err = a.Desc(ctx, localClient, pmid)
@@ -265,7 +288,7 @@ func (c *LocalContext) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc,
 
 // LookupDescs is LookupDesc for several metrics: a metric that fails
 // gets a descriptor whose PMID is pcp.PMIDNull.
-func (c *LocalContext) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+func (c *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
 	if len(pmids) == 0 {
 		return nil, fmt.Errorf("pmapi: LookupDescs: %w", pcp.ErrTooSmall)
 	}
@@ -283,7 +306,7 @@ func (c *LocalContext) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp
 	return out, nil
 }
 
-func (c *LocalContext) instance(ctx context.Context, indom pcp.InDom, inst int32, name string) (*pdu.Instance, error) {
+func (c *Context) instance(ctx context.Context, indom pcp.InDom, inst int32, name string) (*pdu.Instance, error) {
 	if indom == pcp.InDomNull {
 		return nil, pcp.ErrInDom
 	}
@@ -296,20 +319,20 @@ func (c *LocalContext) instance(ctx context.Context, indom pcp.InDom, inst int32
 }
 
 // GetInDom returns the instances of an instance domain from its agent.
-func (c *LocalContext) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error) {
+func (c *Context) GetInDom(ctx context.Context, indom pcp.InDom) ([]pmapi.Instance, error) {
 	reply, err := c.instance(ctx, indom, pcp.InstNull, "")
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: GetInDom %s: %w", indom, err)
 	}
-	insts := make([]Instance, len(reply.Entries))
+	insts := make([]pmapi.Instance, len(reply.Entries))
 	for i, e := range reply.Entries {
-		insts[i] = Instance{Inst: e.Inst, Name: e.Name}
+		insts[i] = pmapi.Instance{Inst: e.Inst, Name: e.Name}
 	}
 	return insts, nil
 }
 
 // LookupInDom returns the number of a named instance.
-func (c *LocalContext) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
+func (c *Context) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
 	reply, err := c.instance(ctx, indom, pcp.InstNull, name)
 	if err == nil && len(reply.Entries) == 0 {
 		err = pcp.ErrInst
@@ -321,7 +344,7 @@ func (c *LocalContext) LookupInDom(ctx context.Context, indom pcp.InDom, name st
 }
 
 // NameInDom returns the name of an instance.
-func (c *LocalContext) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
+func (c *Context) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
 	reply, err := c.instance(ctx, indom, inst, "")
 	if err == nil && len(reply.Entries) == 0 {
 		err = pcp.ErrInst
@@ -332,7 +355,7 @@ func (c *LocalContext) NameInDom(ctx context.Context, indom pcp.InDom, inst int3
 	return reply.Entries[0].Name, nil
 }
 
-func (c *LocalContext) text(ctx context.Context, domain, ident uint32, typ int32) (string, error) {
+func (c *Context) text(ctx context.Context, domain, ident uint32, typ int32) (string, error) {
 	for {
 		var text string
 		err := c.call(domain, func(a *pmda.Agent) (err error) {
@@ -351,7 +374,7 @@ func (c *LocalContext) text(ctx context.Context, domain, ident uint32, typ int32
 
 // LookupText returns a metric's help text from its agent, the one-line
 // text standing in for missing full text as with a host context.
-func (c *LocalContext) LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error) {
+func (c *Context) LookupText(ctx context.Context, pmid pcp.PMID, level pmapi.TextLevel) (string, error) {
 	text, err := c.text(ctx, pmid.Domain(), uint32(pmid), int32(level)|pdu.TextPMID)
 	if err != nil {
 		return "", fmt.Errorf("pmapi: LookupText %s: %w", pmid, err)
@@ -360,7 +383,7 @@ func (c *LocalContext) LookupText(ctx context.Context, pmid pcp.PMID, level Text
 }
 
 // LookupInDomText returns an instance domain's help text.
-func (c *LocalContext) LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error) {
+func (c *Context) LookupInDomText(ctx context.Context, indom pcp.InDom, level pmapi.TextLevel) (string, error) {
 	text, err := c.text(ctx, indom.Domain(), uint32(indom), int32(level)|pdu.TextInDom)
 	if err != nil {
 		return "", fmt.Errorf("pmapi: LookupInDomText %s: %w", indom, err)
@@ -371,20 +394,20 @@ func (c *LocalContext) LookupInDomText(ctx context.Context, indom pcp.InDom, lev
 // ContextLabels returns the labels a local context has, as libpcp makes
 // them: the host's (see HostLabels) and the user and group of this
 // process, which are optional.
-func (c *LocalContext) ContextLabels(context.Context) ([]pcp.LabelSet, error) {
-	set, err := localContextLabels()
+func (c *Context) ContextLabels(context.Context) ([]pcp.LabelSet, error) {
+	set, err := contextLabels()
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: ContextLabels: %w", err)
 	}
 	return []pcp.LabelSet{set}, nil
 }
 
-func (c *LocalContext) labels(ctx context.Context, call string, domain, ident uint32, level uint8) ([]pcp.LabelSet, error) {
+func (c *Context) labels(ctx context.Context, call string, domain, ident uint32, level uint8) ([]pcp.LabelSet, error) {
 	var sets []pcp.LabelSet
 	err := c.call(domain, func(a *pmda.Agent) (err error) {
 		if level == pcp.LabelInstances {
 			// instance labels follow the profile, as pmcd's do
-			a.Profile(c.profile.message())
+			a.Profile(c.profile.Message(contextSlot))
 		}
 		sets, err = a.Label(ctx, localClient, ident, level)
 		return err
@@ -396,41 +419,41 @@ func (c *LocalContext) labels(ctx context.Context, call string, domain, ident ui
 }
 
 // DomainLabels returns an agent's labels.
-func (c *LocalContext) DomainLabels(ctx context.Context, domain uint32) ([]pcp.LabelSet, error) {
+func (c *Context) DomainLabels(ctx context.Context, domain uint32) ([]pcp.LabelSet, error) {
 	return c.labels(ctx, "DomainLabels", domain, domain, pcp.LabelDomain)
 }
 
 // InDomLabels returns an instance domain's labels.
-func (c *LocalContext) InDomLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
+func (c *Context) InDomLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
 	return c.labels(ctx, "InDomLabels", indom.Domain(), uint32(indom), pcp.LabelInDom)
 }
 
 // ClusterLabels returns the labels of a metric's cluster.
-func (c *LocalContext) ClusterLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
+func (c *Context) ClusterLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
 	return c.labels(ctx, "ClusterLabels", pmid.Domain(), uint32(pmid), pcp.LabelCluster)
 }
 
 // ItemLabels returns a metric's labels.
-func (c *LocalContext) ItemLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
+func (c *Context) ItemLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error) {
 	return c.labels(ctx, "ItemLabels", pmid.Domain(), uint32(pmid), pcp.LabelItem)
 }
 
 // InstancesLabels returns one label set per instance the profile selects.
-func (c *LocalContext) InstancesLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
+func (c *Context) InstancesLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error) {
 	return c.labels(ctx, "InstancesLabels", indom.Domain(), uint32(indom), pcp.LabelInstances)
 }
 
 // AddProfile is pmAddProfile for the local context; see Context.AddProfile.
-func (c *LocalContext) AddProfile(indom pcp.InDom, insts []int32) error {
+func (c *Context) AddProfile(indom pcp.InDom, insts []int32) error {
 	return c.changeProfile("AddProfile", indom, insts, true)
 }
 
 // DelProfile is pmDelProfile for the local context; see Context.DelProfile.
-func (c *LocalContext) DelProfile(indom pcp.InDom, insts []int32) error {
+func (c *Context) DelProfile(indom pcp.InDom, insts []int32) error {
 	return c.changeProfile("DelProfile", indom, insts, false)
 }
 
-func (c *LocalContext) changeProfile(name string, indom pcp.InDom, insts []int32, add bool) error {
+func (c *Context) changeProfile(name string, indom pcp.InDom, insts []int32, add bool) error {
 	if indom == pcp.InDomNull && len(insts) > 0 {
 		return fmt.Errorf("pmapi: %s: instances with PM_INDOM_NULL: %w", name, pcp.ErrProfileSpec)
 	}
@@ -439,7 +462,7 @@ func (c *LocalContext) changeProfile(name string, indom pcp.InDom, insts []int32
 	if c.closed {
 		return fmt.Errorf("pmapi: %s: %w", name, pcp.ErrNoContext)
 	}
-	c.profile.change(indom, insts, add)
+	c.profile.Change(indom, insts, add)
 	return nil
 }
 
@@ -448,7 +471,7 @@ func (c *LocalContext) changeProfile(name string, indom pcp.InDom, insts []int32
 // metrics of a domain without an agent get pcp.ErrNoAgent in their value
 // set. The timestamp is the time of the fetch. r's storage is reused;
 // nothing in it aliases the agents' buffers.
-func (c *LocalContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error) {
+func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (pmapi.StateChange, error) {
 	if len(pmids) == 0 {
 		return 0, fmt.Errorf("pmapi: Fetch: %w", pcp.ErrTooSmall)
 	}
@@ -506,13 +529,13 @@ func (c *LocalContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Resul
 	return 0, nil
 }
 
-func (c *LocalContext) fetchAgent(ctx context.Context, a *pmda.Agent, ids []pcp.PMID) (res *pcp.Result, err error) {
+func (c *Context) fetchAgent(ctx context.Context, a *pmda.Agent, ids []pcp.PMID) (res *pcp.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			res, err = nil, fmt.Errorf("agent %s panicked: %v: %w", a.Name(), v, pcp.ErrIPC)
 		}
 	}()
-	a.Profile(c.profile.message())
+	a.Profile(c.profile.Message(contextSlot))
 	return a.Fetch(ctx, localClient, ids)
 }
 
@@ -539,7 +562,7 @@ func copySets(r *pcp.Result, res *pcp.Result, idx []int) {
 
 // Store hands each agent its part of r, as pmStore does for a local
 // context; the first failure is returned.
-func (c *LocalContext) Store(ctx context.Context, r *pcp.Result) error {
+func (c *Context) Store(ctx context.Context, r *pcp.Result) error {
 	if r == nil || len(r.Sets) == 0 {
 		return fmt.Errorf("pmapi: Store: %w", pcp.ErrTooSmall)
 	}

@@ -1,4 +1,4 @@
-package pmapi
+package local
 
 import (
 	"bytes"
@@ -15,36 +15,36 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// LocalAgent is one entry of a local context's agent table: the domain,
+// Entry is one entry of a local context's agent table: the domain,
 // the shared object PCP would load and its entry point. The entry point
 // names the in-process agent of the pmda registry that stands in for the
 // shared object; the path is kept for messages only.
-type LocalAgent struct {
+type Entry struct {
 	Domain int
 	Path   string
 	Entry  string
 }
 
-// LocalAgents is the table of agents local contexts run, PCP's DSO table:
+// Table is the table of agents local contexts run, PCP's DSO table:
 // built from the "dso" lines of pmcd.conf ($PCP_PMCDCONF_PATH) and changed
 // by the -K specifications of PCP's tools (Spec). The pmcd agent's line is
 // skipped, as it only works inside pmcd, and a "linux" line of any type
 // stands for the linux agent in-process (domain 60, linux_init), as in
-// PCP. A LocalAgents is not safe for concurrent changes; build it before
+// PCP. A Table is not safe for concurrent changes; build it before
 // making contexts from it.
-type LocalAgents struct {
+type Table struct {
 	built  bool
-	agents []LocalAgent
+	agents []Entry
 	// deleted entries keep their place with Domain -1, as in PCP.
 }
 
-// NewLocalAgents returns a table that is read from pmcd.conf when first
+// NewTable returns a table that is read from pmcd.conf when first
 // needed: by the first Add or Del, or by a context made from it. A Clear
 // before that leaves the table empty without reading the file.
-func NewLocalAgents() *LocalAgents { return &LocalAgents{} }
+func NewTable() *Table { return &Table{} }
 
 // build reads pmcd.conf once.
-func (t *LocalAgents) build() error {
+func (t *Table) build() error {
 	if t.built {
 		return nil
 	}
@@ -69,7 +69,7 @@ func (t *LocalAgents) build() error {
 // past the end of the line), a type that must start with "dso", an entry
 // point and a path; an entry point that ends its line takes its path from
 // the next one, as libpcp's does. The text ends at a NUL, as a C string.
-func confAgents(b []byte, pmdas string) []LocalAgent {
+func confAgents(b []byte, pmdas string) []Entry {
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		b = b[:i]
 	}
@@ -86,12 +86,12 @@ func confAgents(b []byte, pmdas string) []LocalAgent {
 		}
 		return p
 	}
-	var agents []LocalAgent
+	var agents []Entry
 	for p := 0; p < len(b); {
 		switch rest := b[p:]; {
 		case rest[0] == '#', bytes.HasPrefix(rest, []byte("pmcd")):
 		case bytes.HasPrefix(rest, []byte("linux")):
-			agents = append(agents, LocalAgent{60, filepath.Join(pmdas, "linux", "pmda_linux.so"), "linux_init"})
+			agents = append(agents, Entry{60, filepath.Join(pmdas, "linux", "pmda_linux.so"), "linux_init"})
 		default:
 			p = skip(skip(p, false), true)
 			domain, n := strtol10(b[p:])
@@ -109,7 +109,7 @@ func confAgents(b []byte, pmdas string) []LocalAgent {
 				p = skip(start, false)
 				path = string(b[start:p])
 			}
-			agents = append(agents, LocalAgent{Domain: int(int32(domain)), Path: path, Entry: entry})
+			agents = append(agents, Entry{Domain: int(int32(domain)), Path: path, Entry: entry})
 		}
 		for at(p) != 0 && at(p) != '\n' {
 			p++
@@ -175,18 +175,18 @@ func pmdasDir() string {
 }
 
 // Add appends an agent to the table, as pmSpecLocalPMDA's "add" does.
-func (t *LocalAgents) Add(domain int, path, entry string) error {
+func (t *Table) Add(domain int, path, entry string) error {
 	if err := t.build(); err != nil {
 		return err
 	}
-	t.agents = append(t.agents, LocalAgent{Domain: domain, Path: path, Entry: entry})
+	t.agents = append(t.agents, Entry{Domain: domain, Path: path, Entry: entry})
 	return nil
 }
 
 // Del drops the agents of a domain (unless domain is -1) and those of a
 // path (unless path is ""), as pmSpecLocalPMDA's "del" does; finding
 // none is pcp.ErrInDom, PCP's answer.
-func (t *LocalAgents) Del(domain int, path string) error {
+func (t *Table) Del(domain int, path string) error {
 	if err := t.build(); err != nil {
 		return err
 	}
@@ -205,18 +205,18 @@ func (t *LocalAgents) Del(domain int, path string) error {
 }
 
 // Clear empties the table, as pmSpecLocalPMDA's "clear" does.
-func (t *LocalAgents) Clear() {
+func (t *Table) Clear() {
 	t.built = true
 	t.agents = nil
 }
 
 // List returns the table's live entries in order; the caller must not
 // change them. It reads pmcd.conf if that was not done yet.
-func (t *LocalAgents) List() ([]LocalAgent, error) {
+func (t *Table) List() ([]Entry, error) {
 	if err := t.build(); err != nil {
 		return nil, err
 	}
-	var out []LocalAgent
+	var out []Entry
 	for _, a := range t.agents {
 		if a.Domain >= 0 {
 			out = append(out, a)
@@ -244,7 +244,7 @@ func (e *SpecError) Unwrap() error {
 // Spec applies one -K specification, as pmSpecLocalPMDA does:
 // "add,DOMAIN,PATH,ENTRY", "del,DOMAIN", "del,,PATH" or "clear". A
 // malformed specification is a *SpecError with PCP's message.
-func (t *LocalAgents) Spec(spec string) error {
+func (t *Table) Spec(spec string) error {
 	bad := func(msg string) error { return &SpecError{Spec: spec, Msg: msg} }
 	var op, rest string
 	switch {

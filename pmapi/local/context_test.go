@@ -1,4 +1,4 @@
-package pmapi
+package local
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -54,7 +55,7 @@ func newLocalTestAgent(domain uint32) (*pmda.Agent, error) {
 	})
 }
 
-func newTestLocal(t *testing.T) (*LocalContext, *bytes.Buffer) {
+func newTestLocal(t *testing.T) (*Context, *bytes.Buffer) {
 	t.Helper()
 	pmda.Register("cube_test_init", newLocalTestAgent)
 	t.Cleanup(func() { pmda.Register("cube_test_init", nil) })
@@ -62,14 +63,14 @@ func newTestLocal(t *testing.T) (*LocalContext, *bytes.Buffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := NewLocalAgents()
+	table := NewTable()
 	for _, spec := range []string{"clear", "add,42,/nowhere/pmda_cube.so,cube_test_init", "add,44,/nowhere/pmda_x.so,no_such_init"} {
 		if err := table.Spec(spec); err != nil {
 			t.Fatalf("Spec(%q): %v", spec, err)
 		}
 	}
 	var warn bytes.Buffer
-	c, err := NewLocalContext(context.Background(), WithLocalAgents(table), WithNamespace(tree), WithWarnings(&warn))
+	c, err := NewContext(context.Background(), WithTable(table), WithNamespace(tree), WithWarnings(&warn))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +84,8 @@ func TestLocalContext(t *testing.T) {
 	if !strings.Contains(warn.String(), `"no_such_init"`) {
 		t.Errorf("warnings = %q, want one for no_such_init", warn)
 	}
-	var src Source = c
-	if src.Kind() != KindLocal {
+	var src pmapi.Source = c
+	if src.Kind() != pmapi.KindLocal {
 		t.Errorf("Kind = %v", src.Kind())
 	}
 	ids, err := c.LookupNames(ctx, []string{"cube.one", "nosuch", "cube.colour"})
@@ -114,10 +115,10 @@ func TestLocalContext(t *testing.T) {
 	if _, err := c.NameInDom(ctx, d.InDom, 7); !errors.Is(err, pcp.ErrInst) {
 		t.Errorf("NameInDom(7) = %v", err)
 	}
-	if s, err := c.LookupText(ctx, ids[0], TextHelp); err != nil || s != "one" {
+	if s, err := c.LookupText(ctx, ids[0], pmapi.TextHelp); err != nil || s != "one" {
 		t.Errorf("LookupText help falls back to one-line: %q, %v", s, err)
 	}
-	if s, err := c.LookupInDomText(ctx, d.InDom, TextOneLine); err != nil || s != "faces" {
+	if s, err := c.LookupInDomText(ctx, d.InDom, pmapi.TextOneLine); err != nil || s != "faces" {
 		t.Errorf("LookupInDomText = %q, %v", s, err)
 	}
 	sets, err := c.DomainLabels(ctx, 42)
@@ -183,14 +184,14 @@ func TestLocalAgentsSpec(t *testing.T) {
 	tests := []struct {
 		specs   []string
 		wantErr string
-		want    []LocalAgent
+		want    []Entry
 	}{
 		// as in PCP, any line of the file whose third word is "dso" counts
-		{specs: nil, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}, {70, "/x/pmda_mmv.so", "mmv_init"}, {1, "/x", "bar_init"}}},
+		{specs: nil, want: []Entry{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}, {70, "/x/pmda_mmv.so", "mmv_init"}, {1, "/x", "bar_init"}}},
 		{specs: []string{"clear"}, want: nil},
-		{specs: []string{"clear", "add,29,/p/s.so,sample_init"}, want: []LocalAgent{{29, "/p/s.so", "sample_init"}}},
-		{specs: []string{"del,70", "del,1"}, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
-		{specs: []string{"del,,/x/pmda_mmv.so", "del,,/x"}, want: []LocalAgent{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
+		{specs: []string{"clear", "add,29,/p/s.so,sample_init"}, want: []Entry{{29, "/p/s.so", "sample_init"}}},
+		{specs: []string{"del,70", "del,1"}, want: []Entry{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
+		{specs: []string{"del,,/x/pmda_mmv.so", "del,,/x"}, want: []Entry{{60, filepath.Join(pmdasDir(), "linux", "pmda_linux.so"), "linux_init"}}},
 		{specs: []string{"del,99"}, wantErr: "__pmLocalPMDA: Unknown or illegal instance domain identifier"},
 		{specs: []string{"bogus"}, wantErr: "bad op in spec"},
 		{specs: []string{"clear,"}, wantErr: "unexpected text after clear op in spec"},
@@ -205,7 +206,7 @@ func TestLocalAgentsSpec(t *testing.T) {
 		{specs: []string{"del,,"}, wantErr: "missing domain and dso-path in spec"},
 	}
 	for _, tc := range tests {
-		table := NewLocalAgents()
+		table := NewTable()
 		var err error
 		for _, s := range tc.specs {
 			if err = table.Spec(s); err != nil {
@@ -241,7 +242,7 @@ func FuzzLocalAgentsSpec(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
-		table := NewLocalAgents()
+		table := NewTable()
 		table.Clear()
 		err := table.Spec(spec)
 		if err == nil {

@@ -1,4 +1,4 @@
-package pmapi
+package local
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // program's stderr unless asked (WithWarnings), and the context still
 // starts without the agent.
 func TestLocalWarningsNotOnStderr(t *testing.T) {
-	table := NewLocalAgents()
+	table := NewTable()
 	for _, spec := range []string{"clear", "add,44,/nowhere/pmda_x.so,no_such_init"} {
 		if err := table.Spec(spec); err != nil {
 			t.Fatal(err)
@@ -31,7 +31,7 @@ func TestLocalWarningsNotOnStderr(t *testing.T) {
 	}
 	saved := os.Stderr
 	os.Stderr = f
-	c, err := NewLocalContext(context.Background(), WithLocalAgents(table), WithNamespace(tree))
+	c, err := NewContext(context.Background(), WithTable(table), WithNamespace(tree))
 	os.Stderr = saved
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package pmapi
+package local
 
 import (
 	"bytes"
@@ -16,22 +16,22 @@ import (
 // TestConfAgents reads pmcd.conf texts as libpcp 6.0.3's build_dsotab
 // scans them (src/libpcp/src/connectlocal.c).
 func TestConfAgents(t *testing.T) {
-	linux := LocalAgent{60, "/p/linux/pmda_linux.so", "linux_init"}
+	linux := Entry{60, "/p/linux/pmda_linux.so", "linux_init"}
 	for _, c := range []struct {
 		name, text string
-		want       []LocalAgent
+		want       []Entry
 	}{
-		{"dso line", "sample\t29\tdso\tsample_init\t/p/sample/pmda_sample.so\n", []LocalAgent{{29, "/p/sample/pmda_sample.so", "sample_init"}}},
+		{"dso line", "sample\t29\tdso\tsample_init\t/p/sample/pmda_sample.so\n", []Entry{{29, "/p/sample/pmda_sample.so", "sample_init"}}},
 		{"skipped", "# c\npmcd 2 dso pmcd_init x\nsimple 253 pipe binary /x\n", nil},
-		{"linux by its prefix", "linuxish 99 pipe binary /x\n", []LocalAgent{linux}},
+		{"linux by its prefix", "linuxish 99 pipe binary /x\n", []Entry{linux}},
 		{"leading space is no name", "  sample 29 dso i /p\n", nil},
 		{"domain with junk", "a 1x dso i /p\n", nil},
-		{"type starting dso", "a 7 dsoX i /p\n", []LocalAgent{{7, "i", "X"}}},
-		{"entry ends the line", "a 7 dso i\nb 8 dso j /q\nc 9 dso k /r\n", []LocalAgent{{7, "b", "i"}, {9, "/r", "k"}}},
-		{"domain on the next line", "a\n5 dso i /p\n", []LocalAgent{{5, "/p", "i"}}},
-		{"domain as a C int", "a 4294967297 dso i /p\n", []LocalAgent{{1, "/p", "i"}}},
-		{"NUL ends the text", "a 1 dso i /p\x00\nb 2 dso j /q\n", []LocalAgent{{1, "/p", "i"}}},
-		{"no path at the end", "a 3 dso i", []LocalAgent{{3, "", "i"}}},
+		{"type starting dso", "a 7 dsoX i /p\n", []Entry{{7, "i", "X"}}},
+		{"entry ends the line", "a 7 dso i\nb 8 dso j /q\nc 9 dso k /r\n", []Entry{{7, "b", "i"}, {9, "/r", "k"}}},
+		{"domain on the next line", "a\n5 dso i /p\n", []Entry{{5, "/p", "i"}}},
+		{"domain as a C int", "a 4294967297 dso i /p\n", []Entry{{1, "/p", "i"}}},
+		{"NUL ends the text", "a 1 dso i /p\x00\nb 2 dso j /q\n", []Entry{{1, "/p", "i"}}},
+		{"no path at the end", "a 3 dso i", []Entry{{3, "", "i"}}},
 	} {
 		got := confAgents([]byte(c.text), "/p")
 		if !slices.Equal(got, c.want) {
@@ -75,10 +75,10 @@ func FuzzConfAgents(f *testing.F) {
 		cmd := exec.Command(pminfo, "-L", "-Dcontext", "-m", "hinv.ncpu")
 		cmd.Env = []string{"PCP_PMCDCONF_PATH=" + conf, "PCP_PMDAS_DIR=/p", "PATH=/usr/bin:/bin"}
 		out, _ := cmd.CombinedOutput()
-		var want []LocalAgent
+		var want []Entry
 		for _, m := range agentLine.FindAllSubmatch(out, -1) {
 			d, _ := strconv.Atoi(string(m[1]))
-			want = append(want, LocalAgent{Domain: d, Path: string(m[2]), Entry: string(m[3])})
+			want = append(want, Entry{Domain: d, Path: string(m[2]), Entry: string(m[3])})
 		}
 		if !slices.Equal(agents, want) {
 			t.Fatalf("confAgents(%q) = %v; libpcp %v", b, agents, want)

@@ -1,0 +1,14 @@
+// Package local is PCP's PM_CONTEXT_LOCAL for package pmapi: a Context
+// whose agents run in this process, called directly with no pmcd, with
+// names from the local namespace. The agents are the pmda registry's,
+// found by the entry points of pmcd.conf's "dso" lines as changed by -K
+// specifications (Table). A table and a namespace of the caller's
+// (WithTable, WithNamespace) need neither pmcd nor PCP's files: see the
+// example of NewContext. Agents that cannot start are skipped, with
+// warnings only where WithWarnings sends them.
+//
+// A Context has pmapi.Source's methods, so tools and libraries that take
+// a Source work on it as on host and archive contexts. It is a package
+// of its own so that a client of hosts and archives, importing only
+// pmapi, does not link the agent framework (pmda) and its agents.
+package local
