@@ -63,7 +63,7 @@ func cpuTime(t testing.TB, pid int) time.Duration {
 // second of all of them and every round trip's latency.
 func loadPMCD(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d time.Duration) pmcdRun {
 	ctx := context.Background()
-	ctxs := make([]*pmapi.Context, n)
+	ctxs := make([]*pmapi.HostContext, n)
 	for i := range ctxs {
 		c, err := pmapi.NewHostContext(ctx, bed.Host())
 		if err != nil {

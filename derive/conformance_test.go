@@ -17,10 +17,10 @@ import (
 )
 
 // hostSource is the adapter pmapi's host contexts need to be a Source.
-type hostSource struct{ *pmapi.Context }
+type hostSource struct{ *pmapi.HostContext }
 
 func (h hostSource) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error {
-	_, err := h.Context.Fetch(ctx, pmids, r)
+	_, err := h.HostContext.Fetch(ctx, pmids, r)
 	return err
 }
 
@@ -147,7 +147,7 @@ func printDesc(out *strings.Builder, d pcp.Desc) {
 	fmt.Fprintf(out, "    Semantics: %s  Units: %s\n", d.Sem, units)
 }
 
-func dumpValues(ctx context.Context, out *strings.Builder, pc *pmapi.Context, d pcp.Desc, vs *pcp.ValueSet) {
+func dumpValues(ctx context.Context, out *strings.Builder, pc *pmapi.HostContext, d pcp.Desc, vs *pcp.ValueSet) {
 	switch {
 	case vs.NumVal == 0:
 		out.WriteString("No value(s) available!\n")

@@ -13,7 +13,7 @@ import (
 )
 
 // Source is the context derived metrics extend: a live host, an archive
-// or local agents. Its methods have the shapes of pmapi.Context's, which
+// or local agents. Its methods have the shapes of pmapi.HostContext's, which
 // satisfies it with one thin adapter for Fetch (pmapi's also returns
 // pmcd's state-change flags). LookupNames answers pcp.PMIDNull for
 // unknown names in a list of several, and LookupDescs a Desc whose PMID

@@ -19,13 +19,13 @@ import (
 
 // contextSlot is the context number sent in PROFILE and FETCH PDUs,
 // libpcp's c_slot: the context's index among the process's contexts.
-// Each Context has a connection of its own, so it is always the first.
+// Each HostContext has a connection of its own, so it is always the first.
 const contextSlot = 0
 
-// Context is a connection to one pmcd, PCP's PM_CONTEXT_HOST context,
+// HostContext is a connection to one pmcd, PCP's PM_CONTEXT_HOST context,
 // with the instance profile that goes with it. See the package
 // documentation for its concurrency rules.
-type Context struct {
+type HostContext struct {
 	spec *HostSpec
 	opts options
 
@@ -87,7 +87,7 @@ func WithRequestTimeout(d time.Duration) Option {
 // gives (ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH as pcp.Error), and pmcd's
 // refusal its code. Connections through pmproxy, TLS (pcps:) and SASL
 // authentication are not implemented (pcp.ErrNYI).
-func NewHostContext(ctx context.Context, spec string, opts ...Option) (*Context, error) {
+func NewHostContext(ctx context.Context, spec string, opts ...Option) (*HostContext, error) {
 	o := options{connectTimeout: ConnectTimeout(), requestTimeout: pdu.RequestTimeout()}
 	for _, opt := range opts {
 		opt(&o)
@@ -104,7 +104,7 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*Context,
 			hs.Attrs[pdu.AttrContainer] = name
 		}
 	}
-	c := &Context{spec: hs, opts: o}
+	c := &HostContext{spec: hs, opts: o}
 	c.profile.Reset(pdu.ProfileInclude)
 	conn, err := connect(ctx, hs, o)
 	if err != nil {
@@ -114,7 +114,7 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*Context,
 	return c, nil
 }
 
-func (c *Context) attach(conn *connection) {
+func (c *HostContext) attach(conn *connection) {
 	for _, t := range conn.handshakeIn {
 		countPDU(&c.counts.in, t)
 	}
@@ -143,12 +143,12 @@ func (c *Context) attach(conn *connection) {
 
 // Spec returns the context's parsed host specification, which the caller
 // must not modify.
-func (c *Context) Spec() *HostSpec { return c.spec }
+func (c *HostContext) Spec() *HostSpec { return c.spec }
 
 // Features returns the features pmcd offered when the connection was
 // made (pdu.FlagHighRes, pdu.FlagDescs, pdu.FlagLabels, ...), or 0 when
 // the context has no connection.
-func (c *Context) Features() pdu.Flags {
+func (c *HostContext) Features() pdu.Flags {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.conn == nil {
@@ -159,7 +159,7 @@ func (c *Context) Features() pdu.Flags {
 
 // Close ends the connection, as pmDestroyContext does. Later calls fail
 // with pcp.ErrNoContext. Closing twice is harmless.
-func (c *Context) Close() error {
+func (c *HostContext) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
@@ -176,7 +176,7 @@ func (c *Context) Close() error {
 // again before the next fetch. After a failed attempt, further attempts
 // within PCP's back-off time (PMCD_RECONNECT_TIMEOUT: 5, 10, 20, 40, then
 // 80 s) fail at once. Failures wrap ETIMEDOUT as in PCP, and the cause.
-func (c *Context) Reconnect(ctx context.Context) error {
+func (c *HostContext) Reconnect(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -205,7 +205,7 @@ func (c *Context) Reconnect(ctx context.Context) error {
 }
 
 // ready checks that the context can talk to pmcd; the caller holds mu.
-func (c *Context) ready() error {
+func (c *HostContext) ready() error {
 	switch {
 	case c.closed:
 		return pcp.ErrNoContext
@@ -216,7 +216,7 @@ func (c *Context) ready() error {
 }
 
 // broken drops a connection whose PDU stream can no longer be trusted.
-func (c *Context) broken() {
+func (c *HostContext) broken() {
 	if c.conn != nil {
 		c.conn.conn.Close()
 		c.conn = nil
@@ -238,7 +238,7 @@ func transportError(err error) error {
 }
 
 // send writes one request; the caller holds mu.
-func (c *Context) send(ctx context.Context, req pdu.Message) error {
+func (c *HostContext) send(ctx context.Context, req pdu.Message) error {
 	if err := c.ready(); err != nil {
 		return err
 	}
@@ -252,7 +252,7 @@ func (c *Context) send(ctx context.Context, req pdu.Message) error {
 
 // receive reads one reply; the slice is valid until the next read. The
 // caller holds mu.
-func (c *Context) receive(ctx context.Context) ([]byte, pdu.Type, error) {
+func (c *HostContext) receive(ctx context.Context) ([]byte, pdu.Type, error) {
 	if err := c.ready(); err != nil {
 		return nil, 0, err
 	}
@@ -272,7 +272,7 @@ func (c *Context) receive(ctx context.Context) ([]byte, pdu.Type, error) {
 
 // call sends req and decodes the reply into resp. An ERROR reply is the
 // error it carries; any other PDU is pcp.ErrIPC. The caller holds mu.
-func (c *Context) call(ctx context.Context, req, resp pdu.Message) error {
+func (c *HostContext) call(ctx context.Context, req, resp pdu.Message) error {
 	if err := c.send(ctx, req); err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func (c *Context) call(ctx context.Context, req, resp pdu.Message) error {
 	return c.decodeReply(buf, typ, resp)
 }
 
-func (c *Context) decodeReply(buf []byte, typ pdu.Type, resp pdu.Message) error {
+func (c *HostContext) decodeReply(buf []byte, typ pdu.Type, resp pdu.Message) error {
 	switch typ {
 	case resp.PDUType():
 		if err := resp.Decode(buf); err != nil {

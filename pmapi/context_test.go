@@ -182,7 +182,7 @@ func TestReconnectBackoff(t *testing.T) {
 	}
 }
 
-// TestConcurrentUse runs the calls of several goroutines on one Context
+// TestConcurrentUse runs the calls of several goroutines on one HostContext
 // at once; each must get the answers it gets alone. Run with -race.
 func TestConcurrentUse(t *testing.T) {
 	bed := startBed(t)

@@ -11,7 +11,7 @@ import (
 // LookupDesc returns a metric's descriptor, as pmLookupDesc does; an
 // unknown PMID is pcp.ErrPMID and one whose agent is missing
 // pcp.ErrNoAgent.
-func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+func (c *HostContext) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var reply pdu.Desc
@@ -25,7 +25,7 @@ func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, erro
 // does: in one DESC_IDS request when pmcd offers pdu.FlagDescs, else one
 // DESC_REQ per metric. A metric without a descriptor gets one whose PMID
 // is pcp.PMIDNull; the error is for the request as a whole.
-func (c *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+func (c *HostContext) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
 	if len(pmids) == 0 {
 		return nil, fmt.Errorf("pmapi: LookupDescs: %w", pcp.ErrTooSmall)
 	}

@@ -25,7 +25,7 @@
 // Source is the method set every kind of context has; tools and
 // libraries take a Source and so work on any of them:
 //
-//   - Context is PM_CONTEXT_HOST, a connection to a pmcd (NewHostContext),
+//   - HostContext is PM_CONTEXT_HOST, a connection to a pmcd (NewHostContext),
 //     speaking the PDUs libpcp speaks.
 //   - PM_CONTEXT_LOCAL, agents run in this process with no pmcd, is
 //     package pmapi/local's Context, kept there so that a client of
@@ -45,12 +45,12 @@
 //
 // # Concurrency
 //
-// Contexts are safe for concurrent use by several goroutines. A host
-// Context holds its lock for a whole request and reply, so exchanges on
-// the connection never interleave; calls from different goroutines are
-// served one after the other. Every call that may talk to pmcd takes a context.Context
-// whose deadline and cancellation are honoured besides the request
-// timeout (PMCD_REQUEST_TIMEOUT). A failure of a host connection itself
+// Contexts are safe for concurrent use by several goroutines. A
+// HostContext holds its lock for a whole request and reply, so exchanges
+// on the connection never interleave; calls from different goroutines are
+// served one after the other. Every call that may talk to pmcd takes a
+// context.Context whose deadline and cancellation are honoured besides
+// the request timeout (PMCD_REQUEST_TIMEOUT). A failure of a host connection itself
 // (a timeout, a cancelled exchange, pmcd going away) closes it, since the
 // reply stream can no longer be trusted; later calls fail with pcp.ErrIPC
 // until Reconnect succeeds.

@@ -10,7 +10,7 @@ import (
 // Dup makes a new context to the same pmcd with a copy of this one's
 // instance profile, as pmDupContext does. The two are independent
 // afterwards.
-func (c *Context) Dup(ctx context.Context) (*Context, error) {
+func (c *HostContext) Dup(ctx context.Context) (*HostContext, error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -22,7 +22,7 @@ func (c *Context) Dup(ctx context.Context) (*Context, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Dup: %w", err)
 	}
-	d := &Context{spec: c.spec, opts: c.opts, profile: prof}
+	d := &HostContext{spec: c.spec, opts: c.opts, profile: prof}
 	d.attach(conn)
 	return d, nil
 }
@@ -32,7 +32,7 @@ func (c *Context) Dup(ctx context.Context) (*Context, error) {
 // as pmDupContext does; others are pcp.ErrNYI.
 func Dup(ctx context.Context, src Source) (Source, error) {
 	switch c := src.(type) {
-	case *Context:
+	case *HostContext:
 		return c.Dup(ctx)
 	case interface {
 		DupSource(context.Context) (Source, error)

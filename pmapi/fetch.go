@@ -33,8 +33,8 @@ const (
 // else FETCH. The StateChange is what pmcd reported along the way.
 //
 // Nothing in r aliases the connection's buffers, so r may be kept and
-// read while other calls use the Context.
-func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error) {
+// read while other calls use the HostContext.
+func (c *HostContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	changes, err := c.fetchLocked(ctx, pmids, r)
@@ -44,7 +44,7 @@ func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (S
 	return changes, nil
 }
 
-func (c *Context) fetchLocked(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error) {
+func (c *HostContext) fetchLocked(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error) {
 	if len(pmids) == 0 {
 		return 0, pcp.ErrTooSmall
 	}

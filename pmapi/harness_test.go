@@ -88,8 +88,8 @@ func startBed(t *testing.T) *testbed.PMCD {
 	return testbed.StartPMCD(t, testbed.Options{Env: []string{noDerived}})
 }
 
-// dial connects a Context to the bed, failing the test on error.
-func dial(t *testing.T, bed *testbed.PMCD, opts ...Option) *Context {
+// dial connects a HostContext to the bed, failing the test on error.
+func dial(t *testing.T, bed *testbed.PMCD, opts ...Option) *HostContext {
 	t.Helper()
 	ctx := testContext(t)
 	c, err := NewHostContext(ctx, bed.Host(), opts...)

@@ -17,7 +17,7 @@ import (
 // specification. The name is always set; the error says why
 // pmcd.hostname could not be fetched, and callers that want PCP's
 // behaviour ignore it.
-func (c *Context) HostName(ctx context.Context) (string, error) {
+func (c *HostContext) HostName(ctx context.Context) (string, error) {
 	name, err := c.pmcdHostName(ctx)
 	if err == nil {
 		return name, nil
@@ -29,7 +29,7 @@ func (c *Context) HostName(ctx context.Context) (string, error) {
 	return fallback, fmt.Errorf("pmapi: HostName: %w", err)
 }
 
-func (c *Context) pmcdHostName(ctx context.Context) (string, error) {
+func (c *HostContext) pmcdHostName(ctx context.Context) (string, error) {
 	pmids, err := c.lookupNames(ctx, []string{"pmcd.hostname"})
 	if err != nil {
 		return "", err

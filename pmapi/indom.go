@@ -16,7 +16,7 @@ type Instance struct {
 
 // GetInDom returns every instance of an instance domain in the order
 // pmcd gives them, as pmGetInDom does. pcp.InDomNull is pcp.ErrInDom.
-func (c *Context) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error) {
+func (c *HostContext) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error) {
 	reply, err := c.instanceReq(ctx, &pdu.InstanceReq{InDom: indom, Inst: pcp.InstNull})
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: GetInDom %s: %w", indom, err)
@@ -31,7 +31,7 @@ func (c *Context) GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, er
 // LookupInDom returns the number of the instance with a name, as
 // pmLookupInDom does (pmcd's agent decides how names match); an unknown
 // name is pcp.ErrInst.
-func (c *Context) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
+func (c *HostContext) LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error) {
 	reply, err := c.instanceReq(ctx, &pdu.InstanceReq{InDom: indom, Inst: pcp.InstNull, Name: name})
 	if err == nil && len(reply.Entries) == 0 {
 		err = fmt.Errorf("%w: empty INSTANCE reply", pcp.ErrIPC)
@@ -44,7 +44,7 @@ func (c *Context) LookupInDom(ctx context.Context, indom pcp.InDom, name string)
 
 // NameInDom returns the name of an instance, as pmNameInDom does; an
 // unknown instance is pcp.ErrInst.
-func (c *Context) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
+func (c *HostContext) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error) {
 	reply, err := c.instanceReq(ctx, &pdu.InstanceReq{InDom: indom, Inst: inst})
 	if err == nil && len(reply.Entries) == 0 {
 		err = fmt.Errorf("%w: empty INSTANCE reply", pcp.ErrIPC)
@@ -55,7 +55,7 @@ func (c *Context) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (s
 	return reply.Entries[0].Name, nil
 }
 
-func (c *Context) instanceReq(ctx context.Context, req *pdu.InstanceReq) (*pdu.Instance, error) {
+func (c *HostContext) instanceReq(ctx context.Context, req *pdu.InstanceReq) (*pdu.Instance, error) {
 	if req.InDom == pcp.InDomNull {
 		return nil, pcp.ErrInDom
 	}

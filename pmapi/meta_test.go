@@ -12,7 +12,7 @@ import (
 )
 
 // leafPMIDs looks up the sample names that are metrics.
-func leafPMIDs(t *testing.T, c *Context) ([]string, []pcp.PMID) {
+func leafPMIDs(t *testing.T, c *HostContext) ([]string, []pcp.PMID) {
 	t.Helper()
 	pmids, err := c.LookupNames(testContext(t), sampleNames)
 	if err != nil {

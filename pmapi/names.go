@@ -16,7 +16,7 @@ const maxNamesPDU = 63 * 1024
 // LookupName returns the PMID of one metric name, as pmLookupName with one
 // name does: an unknown name is pcp.ErrName, a name inside the namespace
 // that is not a metric pcp.ErrNonLeaf.
-func (c *Context) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
+func (c *HostContext) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
 	pmids, err := c.lookupNames(ctx, []string{name})
 	if err != nil {
 		return pcp.PMIDNull, fmt.Errorf("pmapi: LookupName %q: %w", name, err)
@@ -29,7 +29,7 @@ func (c *Context) LookupName(ctx context.Context, name string) (pcp.PMID, error)
 // error is only for the request as a whole (or, with a single name, for
 // that name as in LookupName). The count of names found is the number of
 // PMIDs other than pcp.PMIDNull.
-func (c *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+func (c *HostContext) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
 	pmids, err := c.lookupNames(ctx, names)
 	if err != nil {
 		return pmids, fmt.Errorf("pmapi: LookupNames: %w", err)
@@ -37,7 +37,7 @@ func (c *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, 
 	return pmids, nil
 }
 
-func (c *Context) lookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+func (c *HostContext) lookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
 	if len(names) == 0 {
 		return nil, pcp.ErrTooSmall
 	}
@@ -87,7 +87,7 @@ func namesBatch(names []string) int {
 	return len(names)
 }
 
-func (c *Context) lookupLocal(names []string, pmids []pcp.PMID) ([]pcp.PMID, error) {
+func (c *HostContext) lookupLocal(names []string, pmids []pcp.PMID) ([]pcp.PMID, error) {
 	for i, name := range names {
 		pmid, err := c.opts.ns.Lookup(name)
 		if err != nil {
@@ -103,7 +103,7 @@ func (c *Context) lookupLocal(names []string, pmids []pcp.PMID) ([]pcp.PMID, err
 
 // NameID returns a name of a PMID, as pmNameID does; a PMID without a
 // name is pcp.ErrPMID.
-func (c *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
+func (c *HostContext) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
 	if c.opts.ns != nil {
 		name, err := c.opts.ns.NameID(pmid)
 		if err != nil {
@@ -122,7 +122,7 @@ func (c *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
 }
 
 // NameAll returns every name of a PMID, as pmNameAll does.
-func (c *Context) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
+func (c *HostContext) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
 	var names []string
 	var err error
 	if c.opts.ns != nil {
@@ -136,7 +136,7 @@ func (c *Context) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) 
 	return names, nil
 }
 
-func (c *Context) namesOf(ctx context.Context, pmid pcp.PMID) ([]string, error) {
+func (c *HostContext) namesOf(ctx context.Context, pmid pcp.PMID) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var reply pdu.PMNSNames
@@ -149,7 +149,7 @@ func (c *Context) namesOf(ctx context.Context, pmid pcp.PMID) ([]string, error) 
 // Children returns the names one level below a node of the namespace ("" is
 // the root), as pmGetChildren does. A leaf has no children; a name not in
 // the namespace is pcp.ErrName.
-func (c *Context) Children(ctx context.Context, name string) ([]string, error) {
+func (c *HostContext) Children(ctx context.Context, name string) ([]string, error) {
 	kids, err := c.children(ctx, name, pdu.PMNSChildNames)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
@@ -163,7 +163,7 @@ func (c *Context) Children(ctx context.Context, name string) ([]string, error) {
 
 // ChildrenStatus is Children with each child's status, as
 // pmGetChildrenStatus gives it: whether it is a leaf (a metric) or not.
-func (c *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+func (c *HostContext) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
 	kids, err := c.children(ctx, name, pdu.PMNSChildStatus)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: ChildrenStatus %q: %w", name, err)
@@ -171,7 +171,7 @@ func (c *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child
 	return kids, nil
 }
 
-func (c *Context) children(ctx context.Context, name string, subtype int32) ([]pmns.Child, error) {
+func (c *HostContext) children(ctx context.Context, name string, subtype int32) ([]pmns.Child, error) {
 	if c.opts.ns != nil {
 		return c.opts.ns.Children(name)
 	}
@@ -194,7 +194,7 @@ func (c *Context) children(ctx context.Context, name string, subtype int32) ([]p
 // Traverse returns the full names of every metric at or below a node of
 // the namespace ("" for all of them) in the order pmTraversePMNS reports
 // them. A name not in the namespace is pcp.ErrName.
-func (c *Context) Traverse(ctx context.Context, name string) ([]string, error) {
+func (c *HostContext) Traverse(ctx context.Context, name string) ([]string, error) {
 	var names []string
 	var err error
 	if c.opts.ns != nil {
@@ -208,7 +208,7 @@ func (c *Context) Traverse(ctx context.Context, name string) ([]string, error) {
 	return names, nil
 }
 
-func (c *Context) traverseRemote(ctx context.Context, name string) ([]string, error) {
+func (c *HostContext) traverseRemote(ctx context.Context, name string) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var reply pdu.PMNSNames

@@ -26,7 +26,7 @@ func countPDU(counters *[NumPDUTypes]atomic.Uint64, t pdu.Type) {
 // context has sent to and received from pmcd, the handshakes of its
 // connections included, as pmprobe -V reports them for its one context.
 // It is safe for concurrent use.
-func (c *Context) PDUCounts() (out, in [NumPDUTypes]uint64) {
+func (c *HostContext) PDUCounts() (out, in [NumPDUTypes]uint64) {
 	for i := range out {
 		out[i] = c.counts.out[i].Load()
 		in[i] = c.counts.in[i].Load()

@@ -18,7 +18,7 @@ import (
 //
 // The profile is sent to pmcd (a PROFILE PDU) before the next fetch, or
 // the next request for instance labels, as libpcp sends it.
-func (c *Context) AddProfile(indom pcp.InDom, insts []int32) error {
+func (c *HostContext) AddProfile(indom pcp.InDom, insts []int32) error {
 	return c.changeProfile(indom, insts, true)
 }
 
@@ -30,11 +30,11 @@ func (c *Context) AddProfile(indom pcp.InDom, insts []int32) error {
 // instances, so that deleting some instances of a domain not yet in the
 // profile leaves none of them. pcp.InDomNull with instances is
 // pcp.ErrProfileSpec.
-func (c *Context) DelProfile(indom pcp.InDom, insts []int32) error {
+func (c *HostContext) DelProfile(indom pcp.InDom, insts []int32) error {
 	return c.changeProfile(indom, insts, false)
 }
 
-func (c *Context) changeProfile(indom pcp.InDom, insts []int32, add bool) error {
+func (c *HostContext) changeProfile(indom pcp.InDom, insts []int32, add bool) error {
 	name := "DelProfile"
 	if add {
 		name = "AddProfile"
@@ -54,7 +54,7 @@ func (c *Context) changeProfile(indom pcp.InDom, insts []int32, add bool) error 
 
 // sendProfile sends the profile when pmcd does not have it yet; pmcd
 // does not answer. The caller holds mu.
-func (c *Context) sendProfile(ctx context.Context) error {
+func (c *HostContext) sendProfile(ctx context.Context) error {
 	if c.profSent {
 		return nil
 	}

@@ -75,7 +75,7 @@ type Fetcher interface {
 
 // Source is a PMAPI context of any kind: every tool and library that
 // reads metrics takes a Source, so that it works alike on a pmcd
-// (*Context), on in-process agents (pmapi/local's Context) and on archives (the
+// (*HostContext), on in-process agents (pmapi/local's Context) and on archives (the
 // archive context fills in the same methods, answering Store with
 // pcp.ErrNotHost). Derived metrics wrap a Source in another Source.
 //
@@ -99,9 +99,9 @@ type Source interface {
 }
 
 // Kind is KindHost.
-func (c *Context) Kind() Kind { return KindHost }
+func (c *HostContext) Kind() Kind { return KindHost }
 
-var _ Source = (*Context)(nil)
+var _ Source = (*HostContext)(nil)
 
 // NewContext makes a context of the given kind, as pmNewContext does: for
 // KindHost, name is a host specification (see NewHostContext); for

@@ -17,14 +17,14 @@ import (
 // pcp.ErrTooBig; pmcd's refusal comes back as its code, such as
 // pcp.ErrPermission from its access control or the agent's answer (for
 // example pcp.ErrPermission, -EACCES, pcp.ErrType or pcp.ErrBadStore).
-func (c *Context) Store(ctx context.Context, r *pcp.Result) error {
+func (c *HostContext) Store(ctx context.Context, r *pcp.Result) error {
 	if err := c.store(ctx, r); err != nil {
 		return fmt.Errorf("pmapi: Store: %w", err)
 	}
 	return nil
 }
 
-func (c *Context) store(ctx context.Context, r *pcp.Result) error {
+func (c *HostContext) store(ctx context.Context, r *pcp.Result) error {
 	if len(r.Sets) == 0 {
 		return pcp.ErrTooSmall
 	}

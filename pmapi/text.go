@@ -25,7 +25,7 @@ const (
 
 // LookupText returns a metric's help text, as pmLookupText does; a metric
 // without that text is pcp.ErrText.
-func (c *Context) LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error) {
+func (c *HostContext) LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error) {
 	text, err := c.lookupText(ctx, uint32(pmid), int32(level)|pdu.TextPMID)
 	if err != nil {
 		return "", fmt.Errorf("pmapi: LookupText %s: %w", pmid, err)
@@ -35,7 +35,7 @@ func (c *Context) LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel
 
 // LookupInDomText returns an instance domain's help text, as
 // pmLookupInDomText does.
-func (c *Context) LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error) {
+func (c *HostContext) LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error) {
 	text, err := c.lookupText(ctx, uint32(indom), int32(level)|pdu.TextInDom)
 	if err != nil {
 		return "", fmt.Errorf("pmapi: LookupInDomText %s: %w", indom, err)
@@ -43,7 +43,7 @@ func (c *Context) LookupInDomText(ctx context.Context, indom pcp.InDom, level Te
 	return text, nil
 }
 
-func (c *Context) lookupText(ctx context.Context, ident uint32, typ int32) (string, error) {
+func (c *HostContext) lookupText(ctx context.Context, ident uint32, typ int32) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for {

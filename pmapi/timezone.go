@@ -15,7 +15,7 @@ import (
 // pmNewContextZone finds it: the value of pmcd.zoneinfo (":Area/City")
 // when pmcd has it, else pmcd.timezone (a POSIX TZ string). Neither
 // having a value is pcp.ErrValue.
-func (c *Context) TimeZone(ctx context.Context) (string, error) {
+func (c *HostContext) TimeZone(ctx context.Context) (string, error) {
 	pmids, err := c.LookupNames(ctx, []string{"pmcd.timezone", "pmcd.zoneinfo"})
 	if err != nil && (len(pmids) != 2 || (pmids[0] == pcp.PMIDNull && pmids[1] == pcp.PMIDNull)) {
 		return "", fmt.Errorf("pmapi: TimeZone: %w", err)

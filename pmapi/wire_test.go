@@ -114,15 +114,15 @@ func TestRequestsMatchCaptures(t *testing.T) {
 		capture string
 		skip    int    // client PDUs of the capture not made here
 		attrs   string // attributes of the host specification
-		calls   func(ctx context.Context, c *Context) error
+		calls   func(ctx context.Context, c *HostContext) error
 	}{
-		{"pminfo-f.pdus", 1, "", func(ctx context.Context, c *Context) error {
+		{"pminfo-f.pdus", 1, "", func(ctx context.Context, c *HostContext) error {
 			return run(
 				func() error { _, err := c.Traverse(ctx, "sample.long.one"); return err },
 				func() error { return fetchDesc(ctx, c, "sample.long.one") },
 			)
 		}},
-		{"pmapi-descs.pdus", 1, "", func(ctx context.Context, c *Context) error {
+		{"pmapi-descs.pdus", 1, "", func(ctx context.Context, c *HostContext) error {
 			pmids, err := c.LookupNames(ctx, []string{"sample.long.one", "sample.colour", "sample.string.hullo"})
 			if err != nil {
 				return err
@@ -130,11 +130,11 @@ func TestRequestsMatchCaptures(t *testing.T) {
 			_, err = c.LookupDescs(ctx, pmids)
 			return err
 		}},
-		{"pmapi-children-status.pdus", 1, "", func(ctx context.Context, c *Context) error {
+		{"pmapi-children-status.pdus", 1, "", func(ctx context.Context, c *HostContext) error {
 			_, err := c.ChildrenStatus(ctx, "sample.secret")
 			return err
 		}},
-		{"pminfo-T.pdus", 1, "", func(ctx context.Context, c *Context) error {
+		{"pminfo-T.pdus", 1, "", func(ctx context.Context, c *HostContext) error {
 			return run(
 				func() error { _, err := c.Traverse(ctx, "sample.long.one"); return err },
 				func() error { _, err := c.Traverse(ctx, "sample.colour"); return err },
@@ -149,7 +149,7 @@ func TestRequestsMatchCaptures(t *testing.T) {
 				},
 			)
 		}},
-		{"pminfo-l.pdus", 1, "", func(ctx context.Context, c *Context) error {
+		{"pminfo-l.pdus", 1, "", func(ctx context.Context, c *HostContext) error {
 			pmid := pcp.NewPMID(29, 0, 5)
 			return run(
 				func() error { _, err := c.Traverse(ctx, "sample.colour"); return err },
@@ -163,14 +163,14 @@ func TestRequestsMatchCaptures(t *testing.T) {
 				func() error { _, err := c.InstancesLabels(ctx, colour); return err },
 			)
 		}},
-		{"pminfo-container.pdus", 1, "?container=gopcp-test", func(ctx context.Context, c *Context) error {
+		{"pminfo-container.pdus", 1, "?container=gopcp-test", func(ctx context.Context, c *HostContext) error {
 			return run(
 				func() error { _, err := c.Traverse(ctx, "sample.long.one"); return err },
 				func() error { return fetchDesc(ctx, c, "sample.long.one") },
 			)
 		}},
 		// pmval first looks up and stores pmcd.client.whoami.
-		{"pmval-i.pdus", 3, "", func(ctx context.Context, c *Context) error {
+		{"pmval-i.pdus", 3, "", func(ctx context.Context, c *HostContext) error {
 			var r pcp.Result
 			pmid := pcp.NewPMID(29, 0, 5)
 			return run(
@@ -230,7 +230,7 @@ func run(steps ...func() error) error {
 
 // fetchDesc does what pminfo -f does for one metric: look it up, fetch it
 // and look up its descriptor.
-func fetchDesc(ctx context.Context, c *Context, name string) error {
+func fetchDesc(ctx context.Context, c *HostContext, name string) error {
 	pmids, err := c.LookupNames(ctx, []string{name})
 	if err != nil {
 		return err

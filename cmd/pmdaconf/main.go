@@ -156,7 +156,7 @@ func install(o options, name, domainArg string, line []string, out io.Writer) er
 	}
 	// Picked up once pmcd's namespace has the agent's names and a
 	// descriptor of one of them comes from the agent.
-	return waitFor(o, func(ctx context.Context, c *pmapi.Context) bool {
+	return waitFor(o, func(ctx context.Context, c *pmapi.HostContext) bool {
 		kids, err := c.Children(ctx, name)
 		if err != nil || len(kids) == 0 {
 			return false
@@ -219,7 +219,7 @@ func remove(o options, name string, out io.Writer) error {
 	if err := signalPMCD(o); err != nil {
 		return err
 	}
-	return waitFor(o, func(ctx context.Context, c *pmapi.Context) bool {
+	return waitFor(o, func(ctx context.Context, c *pmapi.HostContext) bool {
 		_, err := c.Children(ctx, name)
 		if errors.Is(err, pcp.ErrName) {
 			fmt.Fprintf(out, "Check %s metrics have gone away ... OK\n", name)
@@ -230,7 +230,7 @@ func remove(o options, name string, out io.Writer) error {
 }
 
 // traverse lists the leaves below name through pmcd.
-func traverse(ctx context.Context, c *pmapi.Context, name string) ([]string, error) {
+func traverse(ctx context.Context, c *pmapi.HostContext, name string) ([]string, error) {
 	var out []string
 	kids, err := c.ChildrenStatus(ctx, name)
 	if err != nil {
@@ -292,7 +292,7 @@ func signalPMCD(o options) error {
 
 // waitFor asks pmcd, on a fresh connection each time, until done says
 // the change has taken or the wait is over.
-func waitFor(o options, done func(context.Context, *pmapi.Context) bool) error {
+func waitFor(o options, done func(context.Context, *pmapi.HostContext) bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), o.wait)
 	defer cancel()
 	delay := 10 * time.Millisecond

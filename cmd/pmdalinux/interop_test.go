@@ -134,7 +134,7 @@ func around(s, sub string) string {
 type snapshot map[string]map[string]any
 
 // fetchAll fetches names from a bed through pmapi, with instance names.
-func fetchAll(t *testing.T, ctx context.Context, c *pmapi.Context, names []string, pmids []pcp.PMID, descs []pcp.Desc) snapshot {
+func fetchAll(t *testing.T, ctx context.Context, c *pmapi.HostContext, names []string, pmids []pcp.PMID, descs []pcp.Desc) snapshot {
 	t.Helper()
 	var r pcp.Result
 	if _, err := c.Fetch(ctx, pmids, &r); err != nil {
@@ -203,7 +203,7 @@ func testValues(t *testing.T, theirs, oursPipe, oursGo *testbed.PMCD) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	names := linux.Names()
-	connect := func(bed *testbed.PMCD) *pmapi.Context {
+	connect := func(bed *testbed.PMCD) *pmapi.HostContext {
 		c, err := pmapi.NewHostContext(ctx, bed.Host())
 		if err != nil {
 			t.Fatal(err)

@@ -57,7 +57,7 @@ func TestContextAPI(t *testing.T) {
 	if derived.Wrap(c, nil) != c {
 		t.Error("Wrap of a wrapped context made another layer")
 	}
-	if _, ok := derived.Underlying(c).(*pmapi.Context); !ok {
+	if _, ok := derived.Underlying(c).(*pmapi.HostContext); !ok {
 		t.Errorf("Underlying: %T", derived.Underlying(c))
 	}
 

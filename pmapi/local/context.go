@@ -443,12 +443,12 @@ func (c *Context) InstancesLabels(ctx context.Context, indom pcp.InDom) ([]pcp.L
 	return c.labels(ctx, "InstancesLabels", indom.Domain(), uint32(indom), pcp.LabelInstances)
 }
 
-// AddProfile is pmAddProfile for the local context; see Context.AddProfile.
+// AddProfile is pmAddProfile for the local context; see pmapi.HostContext.AddProfile.
 func (c *Context) AddProfile(indom pcp.InDom, insts []int32) error {
 	return c.changeProfile("AddProfile", indom, insts, true)
 }
 
-// DelProfile is pmDelProfile for the local context; see Context.DelProfile.
+// DelProfile is pmDelProfile for the local context; see pmapi.HostContext.DelProfile.
 func (c *Context) DelProfile(indom pcp.InDom, insts []int32) error {
 	return c.changeProfile("DelProfile", indom, insts, false)
 }
