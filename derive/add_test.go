@@ -48,7 +48,7 @@ func TestAddAgainstPCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pc.Close()
-	dc := NewContext(hostSource{pc}, NewRegistry())
+	dc := NewLayer(hostSource{pc}, NewRegistry())
 	var b strings.Builder
 	for _, line := range lines {
 		name, expr, _ := strings.Cut(line, "\t")

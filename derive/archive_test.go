@@ -85,7 +85,7 @@ func ourArchiveFetch(t *testing.T, g archiveGroup, conf string) string {
 	if err := ac.SetMode(mode, ac.Start(), time.Duration(g.ms)*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	dc := NewContext(archiveSource{ac}, reg)
+	dc := NewLayer(archiveSource{ac}, reg)
 	var b strings.Builder
 	pmids := make([]pcp.PMID, len(g.names))
 	descs := make([]pcp.Desc, len(g.names))

@@ -89,7 +89,7 @@ func TestFetchSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pc.Close()
-	dc := NewContext(hostSource{pc}, reg)
+	dc := NewLayer(hostSource{pc}, reg)
 	pmids, err := dc.LookupNames(ctx, names)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func BenchmarkEval(b *testing.B) {
 	// replay the first two samples over and over
 	src.samples = src.samples[:2]
 	src.stamps = src.stamps[:2]
-	c := NewContext(src, reg)
+	c := NewLayer(src, reg)
 	ctx := context.Background()
 	pmids, err := c.LookupNames(ctx, names)
 	if err != nil {
@@ -192,7 +192,7 @@ func TestArchiveSideBySide(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ac.Close()
-	dc := NewContext(archiveSource{ac}, reg)
+	dc := NewLayer(archiveSource{ac}, reg)
 	pmids, err := dc.LookupNames(ctx, g.names)
 	if err != nil {
 		t.Fatal(err)

@@ -54,7 +54,7 @@ func TestConfigAgainstPCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pc.Close()
-	dc := NewContext(hostSource{pc}, reg)
+	dc := NewLayer(hostSource{pc}, reg)
 	names, err := dc.Traverse(ctx, "cfg")
 	if err != nil {
 		t.Fatal(err)

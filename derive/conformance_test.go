@@ -16,7 +16,7 @@ import (
 	"github.com/gopcp/gopcp/pmapi"
 )
 
-// hostSource is the adapter pmapi's host contexts need to be a Source.
+// hostSource is the adapter pmapi's host contexts need to be a Base.
 type hostSource struct{ *pmapi.HostContext }
 
 func (h hostSource) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error {
@@ -89,7 +89,7 @@ func ourPminfo(t *testing.T, host, conf string, desc, values bool, names []strin
 		t.Fatal(err)
 	}
 	defer pc.Close()
-	dc := NewContext(hostSource{pc}, reg)
+	dc := NewLayer(hostSource{pc}, reg)
 	for _, arg := range names {
 		leaves, err := dc.Traverse(ctx, arg)
 		if err != nil {

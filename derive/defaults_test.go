@@ -28,7 +28,7 @@ func derivedReport(t *testing.T, host string, reg *Registry, pmid bool) (string,
 		t.Fatal(err)
 	}
 	defer pc.Close()
-	dc := NewContext(hostSource{pc}, reg)
+	dc := NewLayer(hostSource{pc}, reg)
 	for _, arg := range defaultNames {
 		leaves, err := dc.Traverse(ctx, arg)
 		if err != nil {

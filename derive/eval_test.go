@@ -135,7 +135,7 @@ type got struct {
 	vals map[int32]float64
 }
 
-func fetchAll(t *testing.T, c *Context, names []string) []got {
+func fetchAll(t *testing.T, c *Layer, names []string) []got {
 	t.Helper()
 	ctx := context.Background()
 	pmids, err := c.LookupNames(ctx, names)
@@ -188,7 +188,7 @@ func TestEvalOverFetches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := NewContext(src, reg)
+	c := NewLayer(src, reg)
 	inf := math.Inf(1)
 	want := [][]got{
 		{{0, nil}, {0, nil}, {0, nil}, {1, map[int32]float64{-1: 24}}, {1, map[int32]float64{-1: 1}},

@@ -28,7 +28,7 @@ func TestPCPFailures(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := NewContext(src, reg)
+	c := NewLayer(src, reg)
 	res := fetchAll(t, c, []string{"f.paren", "f.scalar", "f.not"})
 	if g := res[0]; g.n != 1 || g.vals[2] != 40 {
 		t.Errorf("(m.ctr * 2)[inst2] = %v, want inst 2's value, 40", g)
@@ -65,7 +65,7 @@ func TestLimitsAndRebind(t *testing.T) {
 		t.Errorf("second global over a limit of 1: %v", err)
 	}
 	src := newFake()
-	c := NewContext(src, reg)
+	c := NewLayer(src, reg)
 	c.SetLimit(1)
 	if err := c.AddDerived(ctx, "l.c", "m.val * 2"); err != nil {
 		t.Fatal(err)

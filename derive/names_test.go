@@ -24,7 +24,7 @@ func TestNamespace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := NewContext(newFake(), reg)
+	c := NewLayer(newFake(), reg)
 	names, err := c.Traverse(ctx, "my")
 	if err != nil {
 		t.Fatal(err)

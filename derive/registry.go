@@ -45,8 +45,8 @@ func IsDerived(pmid pcp.PMID) bool {
 }
 
 // Registry holds the global derived metrics, pmRegisterDerived's table.
-// Every Context made from it sees its definitions, including those
-// added after the Context was made. A Registry is safe for concurrent
+// Every Layer made from it sees its definitions, including those
+// added after the Layer was made. A Registry is safe for concurrent
 // use.
 type Registry struct {
 	mu    sync.Mutex

@@ -30,7 +30,7 @@ import (
 // A Context is safe for concurrent use when its pmapi.Source is.
 type Context struct {
 	pmapi.Source
-	d *derive.Context
+	d *derive.Layer
 
 	mu sync.Mutex // serialises fetches, so that sc is the fetch's own
 	sc pmapi.StateChange
@@ -46,7 +46,7 @@ func Wrap(src pmapi.Source, reg *derive.Registry) *Context {
 		return d
 	}
 	w := &Context{Source: src}
-	w.d = derive.NewContext(deriveSource{w}, reg)
+	w.d = derive.NewLayer(deriveSource{w}, reg)
 	return w
 }
 

@@ -14,13 +14,13 @@ import (
 // is bound, so every definition is listed. It is safe for concurrent
 // use.
 type Names struct {
-	d *derive.Context
+	d *derive.Layer
 }
 
 // NewNames lays the derived names of reg (derive.Global when nil) over
 // tree.
 func NewNames(tree *pmns.Tree, reg *derive.Registry) *Names {
-	return &Names{d: derive.NewContext(treeSource{tree}, reg)}
+	return &Names{d: derive.NewLayer(treeSource{tree}, reg)}
 }
 
 // Traverse lists the names under name, derived ones after the real ones

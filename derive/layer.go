@@ -12,13 +12,13 @@ import (
 	"github.com/gopcp/gopcp/pmns"
 )
 
-// Source is the context derived metrics extend: a live host, an archive
-// or local agents. Its methods have the shapes of pmapi.HostContext's, which
-// satisfies it with one thin adapter for Fetch (pmapi's also returns
+// Base is the context a Layer extends: a live host, an archive or local
+// agents. Its methods have the shapes of pmapi.Source's, which a
+// pmapi context satisfies with one thin adapter for Fetch (pmapi's also returns
 // pmcd's state-change flags). LookupNames answers pcp.PMIDNull for
 // unknown names in a list of several, and LookupDescs a Desc whose PMID
 // is pcp.PMIDNull for PMIDs it cannot describe.
-type Source interface {
+type Base interface {
 	LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error)
 	LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error)
 	LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error)
@@ -26,8 +26,8 @@ type Source interface {
 	Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error
 }
 
-// Namespace is the part of a Source's namespace that Context merges
-// derived names into; a Source without it gets derived names only.
+// Namespace is the part of a Base's namespace that a Layer merges
+// derived names into; a Base without it gets derived names only.
 type Namespace interface {
 	NameID(ctx context.Context, pmid pcp.PMID) (string, error)
 	ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error)
@@ -45,11 +45,11 @@ type metric struct {
 	err     error // why binding failed
 }
 
-// Context adds derived metrics to a Source: the registry's global ones
+// Layer adds derived metrics to a Base: the registry's global ones
 // (including any registered later) and its own. It is safe for concurrent
 // use; fetches are serialised because delta() and rate() keep state.
-type Context struct {
-	src Source
+type Layer struct {
+	src Base
 	reg *Registry
 
 	mu      sync.Mutex
@@ -62,21 +62,21 @@ type Context struct {
 	index   map[pcp.PMID]*metric // unmasked metrics by PMID; nil when stale
 }
 
-// NewContext layers the derived metrics of reg (Global() when nil) over src.
-func NewContext(src Source, reg *Registry) *Context {
+// NewLayer layers the derived metrics of reg (Global() when nil) over src.
+func NewLayer(src Base, reg *Registry) *Layer {
 	if reg == nil {
 		reg = Global()
 	}
 	reg.mu.Lock()
 	limit := reg.limit
 	reg.mu.Unlock()
-	return &Context{src: src, reg: reg, limit: limit}
+	return &Layer{src: src, reg: reg, limit: limit}
 }
 
 // SetLimit bounds the number of per-context derived metrics,
 // pmSetDerivedControl's PCP_DERIVED_CONTEXT_LIMIT; -1 means no limit. A
-// new Context starts with its registry's limit, as in libpcp.
-func (c *Context) SetLimit(n int) {
+// new Layer starts with its registry's limit, as in libpcp.
+func (c *Layer) SetLimit(n int) {
 	c.mu.Lock()
 	c.limit = n
 	c.mu.Unlock()
@@ -86,7 +86,7 @@ func (c *Context) SetLimit(n int) {
 // is checked again against the context's metrics when next used. pmapi
 // calls it when a context is re-established (pmReconnectContext), when
 // metrics may have come or gone and defined() may change its answer.
-func (c *Context) Rebind() {
+func (c *Layer) Rebind() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, m := range c.metrics {
@@ -94,11 +94,11 @@ func (c *Context) Rebind() {
 	}
 }
 
-// Source returns the context derived metrics are added to.
-func (c *Context) Source() Source { return c.src }
+// Base returns the context derived metrics are added to.
+func (c *Layer) Base() Base { return c.src }
 
 // refresh picks up global definitions registered since the last call.
-func (c *Context) refresh() {
+func (c *Layer) refresh() {
 	for _, d := range c.reg.snapshot(c.seen) {
 		m := &metric{def: d, global: true}
 		for _, o := range c.metrics {
@@ -112,7 +112,7 @@ func (c *Context) refresh() {
 	}
 }
 
-func (c *Context) byName(name string) *metric {
+func (c *Layer) byName(name string) *metric {
 	for _, m := range c.metrics {
 		if !m.masked && m.def.Name == name {
 			return m
@@ -121,7 +121,7 @@ func (c *Context) byName(name string) *metric {
 	return nil
 }
 
-func (c *Context) byPMID(pmid pcp.PMID) *metric {
+func (c *Layer) byPMID(pmid pcp.PMID) *metric {
 	if c.index == nil {
 		c.index = make(map[pcp.PMID]*metric, len(c.metrics))
 		for _, m := range c.metrics {
@@ -137,7 +137,7 @@ func (c *Context) byPMID(pmid pcp.PMID) *metric {
 // pmAddDerivedMetric: it masks a global one of the same name and is
 // checked against the context's metrics at once. An operand the context
 // lacks leaves the metric defined but unusable, as in libpcp.
-func (c *Context) AddDerived(ctx context.Context, name, expr string) error {
+func (c *Layer) AddDerived(ctx context.Context, name, expr string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refresh()
@@ -195,7 +195,7 @@ func (e *AddError) Unwrap() error { return pcp.ErrBadDerive }
 
 // ctxResolver resolves operand names for binding inside a context.
 type ctxResolver struct {
-	c   *Context
+	c   *Layer
 	ctx context.Context
 }
 
@@ -229,7 +229,7 @@ func (r ctxResolver) desc(pmid pcp.PMID) (pcp.Desc, error) {
 
 // bind checks m against the context's metrics the first time it is
 // needed, as libpcp's __dmbind does.
-func (c *Context) bind(ctx context.Context, m *metric) {
+func (c *Layer) bind(ctx context.Context, m *metric) {
 	if m.bound {
 		return
 	}
@@ -266,7 +266,7 @@ func (c *Context) bind(ctx context.Context, m *metric) {
 	m.expr = b
 }
 
-func (c *Context) descOf(ctx context.Context, m *metric) (pcp.Desc, error) {
+func (c *Layer) descOf(ctx context.Context, m *metric) (pcp.Desc, error) {
 	c.bind(ctx, m)
 	if m.expr == nil {
 		return pcp.Desc{}, pcp.ErrBadDerive
@@ -276,7 +276,7 @@ func (c *Context) descOf(ctx context.Context, m *metric) (pcp.Desc, error) {
 
 // usable reports whether a metric belongs in the namespace: anonymous
 // metrics always, others unless binding them failed.
-func (c *Context) usable(ctx context.Context, m *metric, bindNow bool) bool {
+func (c *Layer) usable(ctx context.Context, m *metric, bindNow bool) bool {
 	if m.masked {
 		return false
 	}
@@ -287,7 +287,7 @@ func (c *Context) usable(ctx context.Context, m *metric, bindNow bool) bool {
 }
 
 // LookupNames maps names to PMIDs: real metrics first, then derived ones.
-func (c *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+func (c *Layer) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
 	pmids, err := c.src.LookupNames(ctx, names)
 	if err != nil && !errors.Is(err, pcp.ErrName) {
 		return pmids, err
@@ -321,7 +321,7 @@ func (c *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, 
 // LookupDescs returns descriptors; a derived metric that cannot be bound
 // in this context, like a PMID the source does not know, gets a Desc
 // whose PMID is pcp.PMIDNull.
-func (c *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+func (c *Layer) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
 	out := make([]pcp.Desc, len(pmids))
 	var real []pcp.PMID
 	var where []int
@@ -354,7 +354,7 @@ func (c *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc
 
 // LookupDesc returns one descriptor, pmLookupDesc: a derived metric that
 // cannot be bound is pcp.ErrBadDerive.
-func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+func (c *Layer) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
 	c.mu.Lock()
 	c.refresh()
 	m := c.byPMID(pmid)
@@ -379,7 +379,7 @@ func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, erro
 
 // BindError returns why a derived metric cannot be used in this
 // context (a missing operand, a semantic error), or nil.
-func (c *Context) BindError(ctx context.Context, pmid pcp.PMID) error {
+func (c *Layer) BindError(ctx context.Context, pmid pcp.PMID) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refresh()
@@ -392,7 +392,7 @@ func (c *Context) BindError(ctx context.Context, pmid pcp.PMID) error {
 }
 
 // NameID returns the name of a PMID, derived or real.
-func (c *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
+func (c *Layer) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
 	if IsDerived(pmid) {
 		c.mu.Lock()
 		c.refresh()
@@ -410,7 +410,7 @@ func (c *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
 
 // Traverse lists the metric names under name, real ones first, then the
 // derived ones that can be used in this context.
-func (c *Context) Traverse(ctx context.Context, name string) ([]string, error) {
+func (c *Layer) Traverse(ctx context.Context, name string) ([]string, error) {
 	var names []string
 	var srcErr error
 	if ns, ok := c.src.(Namespace); ok {
@@ -441,7 +441,7 @@ func under(full, prefix string) bool {
 
 // ChildrenStatus lists the children of name, real ones first, then those
 // only derived metrics add. A derived leaf has no children.
-func (c *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+func (c *Layer) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
 	var kids []pmns.Child
 	var srcErr error
 	if ns, ok := c.src.(Namespace); ok {
@@ -481,14 +481,14 @@ func (c *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child
 // LookupText returns a derived metric's help text (oneline, or help
 // when help is true); only global metrics loaded from configuration
 // files have any.
-func (c *Context) LookupText(pmid pcp.PMID, help bool) (string, error) {
+func (c *Layer) LookupText(pmid pcp.PMID, help bool) (string, error) {
 	return c.reg.HelpText(pmid, help)
 }
 
 // Fetch fetches pmids into r, computing derived metrics from their
 // operands, which are fetched from the source once however many derived
 // metrics use them. The values r holds stay valid until r is used again.
-func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error {
+func (c *Layer) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refresh()
