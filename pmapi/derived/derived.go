@@ -18,8 +18,8 @@ import (
 	"github.com/gopcp/gopcp/pmns"
 )
 
-// Context is a pmapi.Source with derived metrics (pmRegisterDerived(3)) laid
-// over another: the registry's global metrics, libpcp's anonymous event
+// Source is a pmapi.Source with derived metrics (pmRegisterDerived(3))
+// laid over another: the registry's global metrics, libpcp's anonymous event
 // metrics among them, and the context's own (AddDerived). Their names
 // are in the namespace (lookups, traversals, children), they have
 // descriptors and fetched values, and help text where their definitions
@@ -27,8 +27,8 @@ import (
 // semantic check of a definition against the context's metrics, happens
 // when a metric is first used, and again after Reconnect, as in libpcp.
 //
-// A Context is safe for concurrent use when its pmapi.Source is.
-type Context struct {
+// A Source is safe for concurrent use when its pmapi.Source is.
+type Source struct {
 	pmapi.Source
 	d *derive.Layer
 
@@ -41,23 +41,23 @@ type Context struct {
 // definitions, and whatever RegisterDerived and LoadDerivedConfig add)
 // when reg is nil. A src that already has derived metrics is returned
 // as it is.
-func Wrap(src pmapi.Source, reg *derive.Registry) *Context {
-	if d, ok := src.(*Context); ok {
+func Wrap(src pmapi.Source, reg *derive.Registry) *Source {
+	if d, ok := src.(*Source); ok {
 		return d
 	}
-	w := &Context{Source: src}
+	w := &Source{Source: src}
 	w.d = derive.NewLayer(deriveSource{w}, reg)
 	return w
 }
 
 // Unwrap returns the Source the derived metrics are laid over.
-func (w *Context) Unwrap() pmapi.Source { return w.Source }
+func (w *Source) Unwrap() pmapi.Source { return w.Source }
 
 // Underlying returns the context beneath any derived metrics layer, for
 // callers that need the concrete kind (an *ArchiveContext's SetMode).
 func Underlying(src pmapi.Source) pmapi.Source {
 	for {
-		d, ok := src.(*Context)
+		d, ok := src.(*Source)
 		if !ok {
 			return src
 		}
@@ -65,9 +65,9 @@ func Underlying(src pmapi.Source) pmapi.Source {
 	}
 }
 
-// deriveSource is the Source as package derive sees it; Fetch keeps the
-// state-change flags for Context.Fetch to return.
-type deriveSource struct{ w *Context }
+// deriveSource is the wrapped Source as package derive's Base; Fetch
+// keeps the state-change flags for Source.Fetch to return.
+type deriveSource struct{ w *Source }
 
 func (s deriveSource) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
 	return s.w.Source.LookupNames(ctx, names)
@@ -107,14 +107,14 @@ func (s deriveSource) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result
 // pmAddDerived does: it hides a global one of the same name and is
 // checked against the context's metrics at once. Errors wrap
 // pcp.ErrBadDerive; a *derive.SyntaxError gives the position.
-func (w *Context) AddDerived(ctx context.Context, name, expr string) error {
+func (w *Source) AddDerived(ctx context.Context, name, expr string) error {
 	return w.d.AddDerived(ctx, name, expr)
 }
 
 // AddDerivedMetric is AddDerived with libpcp's message,
 // pmAddDerivedMetric: the call, the expression, a caret under the
 // mistake and the reason, or "" on success.
-func (w *Context) AddDerivedMetric(ctx context.Context, name, expr string) (string, error) {
+func (w *Source) AddDerivedMetric(ctx context.Context, name, expr string) (string, error) {
 	err := w.AddDerived(ctx, name, expr)
 	if err != nil {
 		return err.Error() + "\n", err
@@ -124,14 +124,14 @@ func (w *Context) AddDerivedMetric(ctx context.Context, name, expr string) (stri
 
 // BindError says why a derived metric cannot be used in this context (an
 // operand it lacks, a semantic error), or nil when it can.
-func (w *Context) BindError(ctx context.Context, pmid pcp.PMID) error {
+func (w *Source) BindError(ctx context.Context, pmid pcp.PMID) error {
 	return w.d.BindError(ctx, pmid)
 }
 
 // Reconnect re-establishes the wrapped context, when it can be, and has
 // every derived metric checked again when next used, as
 // pmReconnectContext does.
-func (w *Context) Reconnect(ctx context.Context) error {
+func (w *Source) Reconnect(ctx context.Context) error {
 	rc, ok := w.Source.(interface{ Reconnect(context.Context) error })
 	if !ok {
 		return fmt.Errorf("pmapi: Reconnect on %s context: %w", w.Source.Kind(), pcp.ErrNotHost)
@@ -144,7 +144,7 @@ func (w *Context) Reconnect(ctx context.Context) error {
 }
 
 // TimeZone is the wrapped context's time zone, where it has one.
-func (w *Context) TimeZone(ctx context.Context) (string, error) {
+func (w *Source) TimeZone(ctx context.Context) (string, error) {
 	tz, ok := w.Source.(interface {
 		TimeZone(context.Context) (string, error)
 	})
@@ -155,7 +155,7 @@ func (w *Context) TimeZone(ctx context.Context) (string, error) {
 }
 
 // LookupName returns the PMID of a real or derived metric.
-func (w *Context) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
+func (w *Source) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
 	pmids, err := w.d.LookupNames(ctx, []string{name})
 	if err != nil {
 		return pcp.PMIDNull, err
@@ -167,17 +167,17 @@ func (w *Context) LookupName(ctx context.Context, name string) (pcp.PMID, error)
 }
 
 // LookupNames maps names to PMIDs, real metrics before derived ones.
-func (w *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
+func (w *Source) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
 	return w.d.LookupNames(ctx, names)
 }
 
 // NameID returns the name of a real or derived metric.
-func (w *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
+func (w *Source) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
 	return w.d.NameID(ctx, pmid)
 }
 
 // NameAll returns every name of a PMID; a derived metric has one.
-func (w *Context) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
+func (w *Source) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
 	if derive.IsDerived(pmid) {
 		if name, err := w.d.NameID(ctx, pmid); err == nil {
 			return []string{name}, nil
@@ -187,12 +187,12 @@ func (w *Context) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) 
 }
 
 // ChildrenStatus lists the children of name, derived ones included.
-func (w *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+func (w *Source) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
 	return w.d.ChildrenStatus(ctx, name)
 }
 
 // Children lists the names of the children of name.
-func (w *Context) Children(ctx context.Context, name string) ([]string, error) {
+func (w *Source) Children(ctx context.Context, name string) ([]string, error) {
 	kids, err := w.d.ChildrenStatus(ctx, name)
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func (w *Context) Children(ctx context.Context, name string) ([]string, error) {
 // contexts have their namespace in the process, which libpcp walks a
 // level at a time without binding: a derived metric shows up there even
 // when it cannot be used, and only asking for its descriptor says so.
-func (w *Context) Traverse(ctx context.Context, name string) ([]string, error) {
+func (w *Source) Traverse(ctx context.Context, name string) ([]string, error) {
 	if w.Source.Kind() == pmapi.KindHost {
 		return w.d.Traverse(ctx, name)
 	}
@@ -250,7 +250,7 @@ func walk(ctx context.Context, children func(context.Context, string) ([]pmns.Ch
 
 // LookupDesc returns a descriptor; a derived metric that cannot be bound
 // in this context is pcp.ErrBadDerive.
-func (w *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
+func (w *Source) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
 	if !derive.IsDerived(pmid) {
 		// the wrapped context's own request, as libpcp makes it
 		return w.Source.LookupDesc(ctx, pmid)
@@ -260,7 +260,7 @@ func (w *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, erro
 
 // LookupDescs returns descriptors; one the context cannot give has
 // pcp.PMIDNull for its PMID.
-func (w *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
+func (w *Source) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
 	if !anyDerived(pmids) {
 		return w.Source.LookupDescs(ctx, pmids)
 	}
@@ -270,7 +270,7 @@ func (w *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc
 // LookupText returns help text; a derived metric has what its
 // configuration file set (global metrics only), falling back from the
 // full text to the one-line one unless pmapi.TextDirect is given.
-func (w *Context) LookupText(ctx context.Context, pmid pcp.PMID, level pmapi.TextLevel) (string, error) {
+func (w *Source) LookupText(ctx context.Context, pmid pcp.PMID, level pmapi.TextLevel) (string, error) {
 	if !derive.IsDerived(pmid) {
 		return w.Source.LookupText(ctx, pmid, level)
 	}
@@ -290,7 +290,7 @@ func (w *Context) LookupText(ctx context.Context, pmid pcp.PMID, level pmapi.Tex
 
 // Fetch fetches real and derived metrics; the real metrics derived ones
 // need are fetched once, with the others asked for.
-func (w *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (pmapi.StateChange, error) {
+func (w *Source) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (pmapi.StateChange, error) {
 	if !anyDerived(pmids) {
 		return w.Source.Fetch(ctx, pmids, r)
 	}
@@ -365,7 +365,7 @@ func DerivedErrStr() string {
 // NewContext makes a context as pmapi.NewContext does (hosts and
 // archives; Wrap a local context of pmapi/local) and lays the process's
 // derived metrics over it, as pmNewContext gives them.
-func NewContext(ctx context.Context, kind pmapi.Kind, name string, opts ...pmapi.Option) (*Context, error) {
+func NewContext(ctx context.Context, kind pmapi.Kind, name string, opts ...pmapi.Option) (*Source, error) {
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 )
 
 // hostWith opens a host context on bed with the definitions of reg.
-func hostWith(t *testing.T, bed *testbed.PMCD, reg *derive.Registry) *derived.Context {
+func hostWith(t *testing.T, bed *testbed.PMCD, reg *derive.Registry) *derived.Source {
 	t.Helper()
 	c, err := pmapi.NewHostContext(context.Background(), bed.Host())
 	if err != nil {
@@ -25,7 +25,7 @@ func hostWith(t *testing.T, bed *testbed.PMCD, reg *derive.Registry) *derived.Co
 	return derived.Wrap(c, reg)
 }
 
-func fetchOne(t *testing.T, c *derived.Context, pmid pcp.PMID) *pcp.ValueSet {
+func fetchOne(t *testing.T, c *derived.Source, pmid pcp.PMID) *pcp.ValueSet {
 	t.Helper()
 	var r pcp.Result
 	if _, err := c.Fetch(context.Background(), []pcp.PMID{pmid}, &r); err != nil {
