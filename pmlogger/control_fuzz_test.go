@@ -15,7 +15,7 @@ import (
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
-	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/local"
 )
 
 // fuzzConfig is the configuration every fuzzed logger starts from: tasks
@@ -76,14 +76,14 @@ func FuzzControlRequests(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	agents := pmapi.NewLocalAgents()
+	agents := local.NewTable()
 	for _, spec := range []string{"clear", "add,29,/nowhere/pmda_sample.so,sample_init"} {
 		if err := agents.Spec(spec); err != nil {
 			f.Fatal(err)
 		}
 	}
-	src, err := pmapi.NewLocalContext(context.Background(), pmapi.WithLocalAgents(agents),
-		pmapi.WithNamespace(tree), pmapi.WithWarnings(io.Discard))
+	src, err := local.NewContext(context.Background(), local.WithTable(agents),
+		local.WithNamespace(tree), local.WithWarnings(io.Discard))
 	if err != nil {
 		f.Fatal(err)
 	}
