@@ -30,49 +30,6 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Namer answers the namespace questions of a context.
-type Namer interface {
-	LookupName(ctx context.Context, name string) (pcp.PMID, error)
-	LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error)
-	NameID(ctx context.Context, pmid pcp.PMID) (string, error)
-	NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error)
-	Children(ctx context.Context, name string) ([]string, error)
-	ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error)
-	Traverse(ctx context.Context, name string) ([]string, error)
-}
-
-// Describer answers the metadata questions of a context: descriptors,
-// instance domains and help text.
-type Describer interface {
-	LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error)
-	LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error)
-	GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error)
-	LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error)
-	NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error)
-	LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error)
-	LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error)
-}
-
-// Labeler gives the label sets of each level of the label hierarchy,
-// pmGetContextLabels to pmGetInstancesLabels; MergedLabels puts them
-// together as pmLookupLabels does.
-type Labeler interface {
-	ContextLabels(ctx context.Context) ([]pcp.LabelSet, error)
-	DomainLabels(ctx context.Context, domain uint32) ([]pcp.LabelSet, error)
-	InDomLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error)
-	ClusterLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error)
-	ItemLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error)
-	InstancesLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error)
-}
-
-// Fetcher gets values: the instance profile says which instances of each
-// instance domain a fetch returns.
-type Fetcher interface {
-	AddProfile(indom pcp.InDom, insts []int32) error
-	DelProfile(indom pcp.InDom, insts []int32) error
-	Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error)
-}
-
 // Source is a PMAPI context of any kind: every tool and library that
 // reads metrics takes a Source, so that it works alike on a pmcd
 // (*HostContext), on in-process agents (pmapi/local's Context) and on archives (the
@@ -82,10 +39,40 @@ type Fetcher interface {
 // Every method that may talk to a server takes a context.Context. The
 // implementations in this package are safe for concurrent use.
 type Source interface {
-	Namer
-	Describer
-	Labeler
-	Fetcher
+	// The namespace.
+	LookupName(ctx context.Context, name string) (pcp.PMID, error)
+	LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error)
+	NameID(ctx context.Context, pmid pcp.PMID) (string, error)
+	NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error)
+	Children(ctx context.Context, name string) ([]string, error)
+	ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error)
+	Traverse(ctx context.Context, name string) ([]string, error)
+
+	// Metadata: descriptors, instance domains and help text.
+	LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error)
+	LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error)
+	GetInDom(ctx context.Context, indom pcp.InDom) ([]Instance, error)
+	LookupInDom(ctx context.Context, indom pcp.InDom, name string) (int32, error)
+	NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (string, error)
+	LookupText(ctx context.Context, pmid pcp.PMID, level TextLevel) (string, error)
+	LookupInDomText(ctx context.Context, indom pcp.InDom, level TextLevel) (string, error)
+
+	// The label sets of each level of the label hierarchy,
+	// pmGetContextLabels to pmGetInstancesLabels; MergedLabels puts them
+	// together as pmLookupLabels does.
+	ContextLabels(ctx context.Context) ([]pcp.LabelSet, error)
+	DomainLabels(ctx context.Context, domain uint32) ([]pcp.LabelSet, error)
+	InDomLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error)
+	ClusterLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error)
+	ItemLabels(ctx context.Context, pmid pcp.PMID) ([]pcp.LabelSet, error)
+	InstancesLabels(ctx context.Context, indom pcp.InDom) ([]pcp.LabelSet, error)
+
+	// Values: the instance profile says which instances of each
+	// instance domain a fetch returns.
+	AddProfile(indom pcp.InDom, insts []int32) error
+	DelProfile(indom pcp.InDom, insts []int32) error
+	Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error)
+
 	// Store changes values, as pmStore does.
 	Store(ctx context.Context, r *pcp.Result) error
 	// HostName is pmGetContextHostName: the host the metrics come from.
