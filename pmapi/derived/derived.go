@@ -315,17 +315,13 @@ func anyDerived(pmids []pcp.PMID) bool {
 // checked against each context's metrics when first used there. A
 // syntax error is a *derive.SyntaxError wrapping pcp.ErrBadDerive.
 func RegisterDerived(name, expr string) error {
-	err := derive.RegisterDerived(name, expr)
-	setDerivedErr(err)
-	return err
+	return derive.RegisterDerived(name, expr)
 }
 
 // RegisterDerivedMetric is RegisterDerived with libpcp's message,
 // pmRegisterDerivedMetric; the message is "" on success.
 func RegisterDerivedMetric(name, expr string) (string, error) {
-	msg, err := derive.RegisterDerivedMetric(name, expr)
-	setDerivedErr(err)
-	return msg, err
+	return derive.RegisterDerivedMetric(name, expr)
 }
 
 // LoadDerivedConfig loads global definitions from the files and
@@ -336,30 +332,20 @@ func LoadDerivedConfig(path string) (int, error) {
 	return derive.LoadDerivedConfig(path)
 }
 
-var derivedErr struct {
-	sync.Mutex
-	msg string
-}
-
-func setDerivedErr(err error) {
-	derivedErr.Lock()
-	defer derivedErr.Unlock()
-	derivedErr.msg = ""
+// DerivedErrStr is pmDerivedErrStr for the error a RegisterDerived or
+// RegisterDerivedMetric call returned: libpcp's reason the definition
+// failed, "" for nil. libpcp keeps the last one per thread; here the
+// caller keeps the error, so concurrent registrations cannot see each
+// other's.
+func DerivedErrStr(err error) string {
 	var se *derive.SyntaxError
 	if errors.As(err, &se) {
-		derivedErr.msg = se.Msg
-	} else if err != nil {
-		derivedErr.msg = err.Error()
+		return se.Msg
 	}
-}
-
-// DerivedErrStr is pmDerivedErrStr: the reason the last RegisterDerived
-// or RegisterDerivedMetric failed, "" after one that succeeded. Unlike
-// libpcp's, which is per thread, it is one for the process.
-func DerivedErrStr() string {
-	derivedErr.Lock()
-	defer derivedErr.Unlock()
-	return derivedErr.msg
+	if err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // NewContext makes a context as pmapi.NewContext does (hosts and

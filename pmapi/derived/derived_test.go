@@ -158,18 +158,19 @@ func TestContextAPI(t *testing.T) {
 // TestRegisterErrors checks the process-wide calls' errors and
 // pmDerivedErrStr.
 func TestRegisterErrors(t *testing.T) {
-	if err := derived.RegisterDerived("apitest.ok", "sample.long.one + 1"); err != nil {
+	err := derived.RegisterDerived("apitest.ok", "sample.long.one + 1")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if s := derived.DerivedErrStr(); s != "" {
+	if s := derived.DerivedErrStr(err); s != "" {
 		t.Errorf("DerivedErrStr after success: %q", s)
 	}
-	err := derived.RegisterDerived("apitest.bad", "sample.long.one +")
+	err = derived.RegisterDerived("apitest.bad", "sample.long.one +")
 	var se *derive.SyntaxError
 	if !errors.As(err, &se) || !errors.Is(err, pcp.ErrBadDerive) {
 		t.Fatalf("syntax error: %v", err)
 	}
-	if s := derived.DerivedErrStr(); s == "" || s != se.Msg {
+	if s := derived.DerivedErrStr(err); s == "" || s != se.Msg {
 		t.Errorf("DerivedErrStr: %q, want %q", s, se.Msg)
 	}
 	msg, err := derived.RegisterDerivedMetric("apitest.ok", "sample.long.one")
