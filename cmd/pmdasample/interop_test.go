@@ -321,7 +321,7 @@ const settleTimeout = time.Minute
 // the agent under test; every tool then runs as pmcd's only other client,
 // in the next slot.
 type settler struct {
-	c    *pmapi.Context
+	c    *pmapi.HostContext
 	pmid pcp.PMID
 }
 
