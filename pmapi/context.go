@@ -46,13 +46,17 @@ type HostContext struct {
 	retryAt  time.Time // no reconnection attempt before this
 }
 
-// Option configures NewHostContext.
+// Option configures NewHostContext, NewArchiveContext and NewContext.
 type Option func(*options)
 
 type options struct {
 	ns             *pmns.Tree
 	connectTimeout time.Duration
 	requestTimeout time.Duration
+	// archive contexts' settings (archiveopts.go)
+	ignoreMarks *string // PCP_IGNORE_MARK_RECORDS's value, nil when unset
+	counterWrap bool
+	warn        io.Writer
 }
 
 // WithNamespace makes the context answer name questions (LookupName,

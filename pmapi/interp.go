@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/gopcp/gopcp/archive"
@@ -93,8 +91,7 @@ type iseries struct {
 }
 
 func newInterpolator(c *ArchiveContext) *interpolator {
-	_, wrap := os.LookupEnv("PCP_COUNTER_WRAP")
-	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: wrap, seg: -1,
+	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: c.opts.counterWrap, seg: -1,
 		reach: [2]float64{math.Inf(-1), math.Inf(1)}}
 	if len(c.logs) > 1 {
 		// several archives: their end, found now
@@ -161,7 +158,7 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 		}
 	})
 	if first {
-		ignore, gap := ignoreMarks()
+		ignore, gap := ip.c.ignoreMarks()
 		for k, rc := range recs {
 			if !rc.mark {
 				continue
@@ -214,14 +211,15 @@ func (ip *interpolator) readsBadFmt(pmids []pcp.PMID, t float64) bool {
 	return false
 }
 
-// ignoreMarks reads $PCP_IGNORE_MARK_RECORDS as libpcp does: set and
-// empty ignores every <mark>, an interval those between records no
-// further apart; a bad value is reported and ignored.
-func ignoreMarks() (ignore bool, gap float64) {
-	v, ok := os.LookupEnv("PCP_IGNORE_MARK_RECORDS")
-	if !ok {
+// ignoreMarks reads the context's PCP_IGNORE_MARK_RECORDS setting
+// (WithIgnoreMarkRecords) as libpcp reads the variable: set and empty
+// ignores every <mark>, an interval those between records no further
+// apart; a bad value is a warning (WithWarnings) and ignored.
+func (c *ArchiveContext) ignoreMarks() (ignore bool, gap float64) {
+	if c.opts.ignoreMarks == nil {
 		return false, 0
 	}
+	v := *c.opts.ignoreMarks
 	if v == "" {
 		return true, 0
 	}
@@ -232,7 +230,9 @@ func ignoreMarks() (ignore bool, gap float64) {
 		if errors.As(err, &ie) {
 			report = ie.Report()
 		}
-		fmt.Fprintf(os.Stderr, "%s: Warning: bad $PCP_IGNORE_MARK_RECORDS: not in pmParseInterval(3) format:\n%s\n", filepath.Base(os.Args[0]), report)
+		if c.opts.warn != nil {
+			fmt.Fprintf(c.opts.warn, "Warning: bad $PCP_IGNORE_MARK_RECORDS: not in pmParseInterval(3) format:\n%s\n", report)
+		}
 		return false, 0
 	}
 	return true, d.Seconds()

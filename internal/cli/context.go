@@ -55,6 +55,9 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 	if kind == pmapi.KindHost && p.Container != "" {
 		name = WithContainer(name, p.Container)
 	}
+	if kind == pmapi.KindArchive {
+		opts = append(opts, archiveEnv()...)
+	}
 	return pmapi.NewContext(ctx, kind, name, opts...)
 }
 

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// This file is where PCP's tools read the environment variables that
+// libpcp reads inside its library: the libraries here take them as
+// options, so that only the edge (cmd/ through this package) reads the
+// process's environment.
+
+// archiveEnv is the options $PCP_IGNORE_MARK_RECORDS and
+// $PCP_COUNTER_WRAP give an archive context, with its warnings on
+// stderr after the program's name, as libpcp prints them.
+func archiveEnv() []pmapi.Option {
+	opts := []pmapi.Option{pmapi.WithWarnings(progWriter{os.Stderr, filepath.Base(os.Args[0])})}
+	if v, ok := os.LookupEnv("PCP_IGNORE_MARK_RECORDS"); ok {
+		opts = append(opts, pmapi.WithIgnoreMarkRecords(v))
+	}
+	if _, ok := os.LookupEnv("PCP_COUNTER_WRAP"); ok {
+		opts = append(opts, pmapi.WithCounterWrap(true))
+	}
+	return opts
+}
+
+// progWriter puts the program's name in front of each warning, one
+// Write each.
+type progWriter struct {
+	w    io.Writer
+	prog string
+}
+
+func (p progWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(p.w, p.prog+": "+string(b)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
