@@ -76,6 +76,14 @@ func RequestTimeout() time.Duration {
 	if !ok {
 		return DefaultTimeout
 	}
+	return ParseRequestTimeout(v)
+}
+
+// ParseRequestTimeout reads $PMCD_REQUEST_TIMEOUT's value as PCP does:
+// seconds, fractions allowed; what is not a number of seconds gives
+// DefaultTimeout. Clients take it as an option (pmapi.WithRequestTimeout)
+// from the edge that reads the environment.
+func ParseRequestTimeout(v string) time.Duration {
 	secs, err := strconv.ParseFloat(v, 64)
 	if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) || secs > math.MaxInt64/float64(time.Second) {
 		return DefaultTimeout

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -53,6 +52,9 @@ type options struct {
 	ns             *pmns.Tree
 	connectTimeout time.Duration
 	requestTimeout time.Duration
+	ports          []int           // nil: DefaultPort
+	backoff        []time.Duration // nil: DefaultReconnectBackoff
+	container      *string         // for specifications naming none
 	// archive contexts' settings (archiveopts.go)
 	ignoreMarks *string // PCP_IGNORE_MARK_RECORDS's value, nil when unset
 	counterWrap bool
@@ -66,14 +68,16 @@ func WithNamespace(t *pmns.Tree) Option {
 	return func(o *options) { o.ns = t }
 }
 
-// WithConnectTimeout overrides PMCD_CONNECT_TIMEOUT; zero means no limit
-// besides the context.Context's.
+// WithConnectTimeout sets how long a connection may take to be made,
+// PCP's PMCD_CONNECT_TIMEOUT (DefaultConnectTimeout without it); zero
+// means no limit besides the context.Context's.
 func WithConnectTimeout(d time.Duration) Option {
 	return func(o *options) { o.connectTimeout = d }
 }
 
-// WithRequestTimeout overrides PMCD_REQUEST_TIMEOUT, the wait for each
-// reply from pmcd; zero means no limit besides the context.Context's.
+// WithRequestTimeout sets the wait for each reply from pmcd, PCP's
+// PMCD_REQUEST_TIMEOUT (pdu.DefaultTimeout without it); zero means no
+// limit besides the context.Context's.
 func WithRequestTimeout(d time.Duration) Option {
 	return func(o *options) { o.requestTimeout = d }
 }
@@ -82,9 +86,12 @@ func WithRequestTimeout(d time.Duration) Option {
 // pmNewContext(PM_CONTEXT_HOST, spec) does: "host", "host:port[,port...]",
 // "[ipv6-address]:port", "pcp://host:port", "local:" or "unix:" with an
 // optional socket path, and "?container=name" among the attributes.
-// Hosts without ports try each port of PMCD_PORT (default 44321); the
-// connection must be made within PMCD_CONNECT_TIMEOUT (default 5 s) and
-// each reply arrive within PMCD_REQUEST_TIMEOUT (default 10 s).
+// Hosts without ports try each port of WithPorts (default 44321); the
+// connection must be made within WithConnectTimeout (default 5 s) and
+// each reply arrive within WithRequestTimeout (default 10 s). The
+// environment is not read here: PCP's tools give these options from
+// PMCD_PORT, PMCD_CONNECT_TIMEOUT, PMCD_REQUEST_TIMEOUT,
+// PMCD_RECONNECT_TIMEOUT and PCP_CONTAINER (internal/cli).
 //
 // A malformed specification is a *HostSpecError (pcp.ErrGeneric), one
 // without a host pcp.ErrNotHost; failing to connect gives the errno PCP
@@ -92,7 +99,7 @@ func WithRequestTimeout(d time.Duration) Option {
 // refusal its code. Connections through pmproxy, TLS (pcps:) and SASL
 // authentication are not implemented (pcp.ErrNYI).
 func NewHostContext(ctx context.Context, spec string, opts ...Option) (*HostContext, error) {
-	o := options{connectTimeout: ConnectTimeout(), requestTimeout: pdu.RequestTimeout()}
+	o := options{connectTimeout: DefaultConnectTimeout, requestTimeout: pdu.DefaultTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -104,8 +111,8 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*HostCont
 		return nil, fmt.Errorf("pmapi: host specification %q: %w", spec, pcp.ErrNotHost)
 	}
 	if _, ok := hs.Attrs[pdu.AttrContainer]; !ok {
-		if name, ok := os.LookupEnv("PCP_CONTAINER"); ok {
-			hs.Attrs[pdu.AttrContainer] = name
+		if o.container != nil {
+			hs.Attrs[pdu.AttrContainer] = *o.container
 		}
 	}
 	c := &HostContext{spec: hs, opts: o}
@@ -196,7 +203,10 @@ func (c *HostContext) Reconnect(ctx context.Context) error {
 	}
 	conn, err := connect(ctx, c.spec, c.opts)
 	if err != nil {
-		backoff := reconnectBackoff()
+		backoff := c.opts.backoff
+		if backoff == nil {
+			backoff = DefaultReconnectBackoff
+		}
 		if c.failures < len(backoff) {
 			c.failures++
 		}
@@ -317,3 +327,29 @@ type bufferedConn struct {
 }
 
 func (b *bufferedConn) SetReadDeadline(t time.Time) error { return b.conn.SetReadDeadline(t) }
+
+// WithPorts gives the ports a host specification without ports means,
+// PCP's PMCD_PORT (ParsePorts); without it, DefaultPort.
+func WithPorts(ports []int) Option {
+	return func(o *options) { o.ports = ports }
+}
+
+// WithReconnectBackoff gives the waits between failed reconnection
+// attempts, PCP's PMCD_RECONNECT_TIMEOUT (ParseReconnectTimeout);
+// without it, DefaultReconnectBackoff.
+func WithReconnectBackoff(waits []time.Duration) Option {
+	return func(o *options) { o.backoff = waits }
+}
+
+// WithDefaultContainer names the container of a host specification that
+// names none, as PCP_CONTAINER does (set but empty, an empty name).
+func WithDefaultContainer(name string) Option {
+	return func(o *options) { o.container = &name }
+}
+
+func (o options) defaultPorts() []int {
+	if o.ports == nil {
+		return []int{DefaultPort}
+	}
+	return o.ports
+}

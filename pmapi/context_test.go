@@ -59,27 +59,28 @@ func TestConnectForms(t *testing.T) {
 	}
 }
 
-// TestDefaultPorts connects to a host without ports through PMCD_PORT,
-// whose first port has nobody listening.
+// TestDefaultPorts connects to a host without ports through WithPorts
+// (PMCD_PORT's list), whose first port has nobody listening; the
+// variable itself is not read here.
 func TestDefaultPorts(t *testing.T) {
 	bed := startBed(t)
 	ctx := testContext(t)
-	t.Setenv("PMCD_PORT", "1,"+strconv.Itoa(bed.Port()))
-	c, err := NewHostContext(ctx, "localhost")
+	t.Setenv("PMCD_PORT", "1")
+	ports := WithPorts(ParsePorts("1," + strconv.Itoa(bed.Port())))
+	c, err := NewHostContext(ctx, "localhost", ports)
 	if err != nil {
-		t.Fatalf("NewHostContext with PMCD_PORT: %v", err)
+		t.Fatalf("NewHostContext with WithPorts: %v", err)
 	}
 	c.Close()
 	// local: falls back to localhost on these ports without a socket.
 	t.Setenv("PMCD_SOCKET", "/nonexistent/pmcd.socket")
-	c, err = NewHostContext(ctx, "local:")
+	c, err = NewHostContext(ctx, "local:", ports)
 	if err != nil {
 		t.Fatalf("NewHostContext(local:) without a socket: %v", err)
 	}
 	c.Close()
-	t.Setenv("PMCD_PORT", "1")
-	if _, err := NewHostContext(ctx, "localhost"); !errors.Is(err, econnrefused) {
-		t.Errorf("NewHostContext with PMCD_PORT=1: %v, want ECONNREFUSED", err)
+	if _, err := NewHostContext(ctx, "localhost", WithPorts([]int{1})); !errors.Is(err, econnrefused) {
+		t.Errorf("NewHostContext with port 1: %v, want ECONNREFUSED", err)
 	}
 }
 
@@ -97,8 +98,7 @@ func TestPortList(t *testing.T) {
 		{"-1", []int{DefaultPort}},
 		{"08", []int{DefaultPort}},
 	} {
-		t.Setenv("PMCD_PORT", tc.env)
-		if got := DefaultPorts(); !slices.Equal(got, tc.want) {
+		if got := ParsePorts(tc.env); !slices.Equal(got, tc.want) {
 			t.Errorf("PMCD_PORT=%q: %v, want %v", tc.env, got, tc.want)
 		}
 	}

@@ -35,7 +35,7 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 	host := hs.Hosts[0]
 	ports := host.Ports
 	if len(ports) == 0 {
-		ports = DefaultPorts()
+		ports = o.defaultPorts()
 	}
 	if hs.Kind != HostTCP {
 		c, err := dialOne(ctx, "unix", host.Name, o, hs, want, featureErr)
@@ -46,7 +46,7 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 			return nil, err
 		}
 		host = Host{Name: "localhost"}
-		ports = DefaultPorts()
+		ports = o.defaultPorts()
 	}
 	var last error
 	for _, port := range ports {

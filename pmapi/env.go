@@ -16,16 +16,13 @@ const DefaultPort = 44321
 // to be established, the default of PMCD_CONNECT_TIMEOUT.
 const DefaultConnectTimeout = 5 * time.Second
 
-// DefaultPorts returns the ports a host specification without ports
-// means: the comma-separated list in $PMCD_PORT, else DefaultPort. As in
-// PCP, each port is read as C's strtol reads it (decimal, 0x hex or 0
-// octal), and a list with anything else in it, or a negative port, is
-// ignored in favour of the default.
-func DefaultPorts() []int {
-	if env, ok := os.LookupEnv("PMCD_PORT"); ok {
-		if ports, ok := parsePortList(env); ok {
-			return ports
-		}
+// ParsePorts reads $PMCD_PORT's value as PCP does, the ports a host
+// specification without ports means (WithPorts): a comma-separated list,
+// each port read as C's strtol reads it (decimal, 0x hex or 0 octal); a
+// list with anything else in it, or a negative port, gives DefaultPort.
+func ParsePorts(s string) []int {
+	if ports, ok := parsePortList(s); ok {
+		return ports
 	}
 	return []int{DefaultPort}
 }
@@ -71,16 +68,12 @@ func strtol(s string) (int, bool) {
 	return int(int32(v)), true
 }
 
-// ConnectTimeout returns how long to wait for a connection: the seconds
-// in $PMCD_CONNECT_TIMEOUT (fractions allowed), else
-// DefaultConnectTimeout, which is also what a value that is not a
-// non-negative number gets (PCP warns and ignores it). Zero, which is also
+// ParseConnectTimeout reads $PMCD_CONNECT_TIMEOUT's value as PCP does,
+// how long to wait for a connection (WithConnectTimeout): seconds,
+// fractions allowed; a value that is not a non-negative number gives
+// DefaultConnectTimeout (PCP warns and ignores it). Zero, which is also
 // what C's strtod makes of an empty value, means no limit.
-func ConnectTimeout() time.Duration {
-	env, ok := os.LookupEnv("PMCD_CONNECT_TIMEOUT")
-	if !ok {
-		return DefaultConnectTimeout
-	}
+func ParseConnectTimeout(env string) time.Duration {
 	env = strings.TrimLeft(env, " \t\n\v\f\r")
 	if env == "" {
 		return 0
@@ -102,13 +95,17 @@ func DefaultSocketPath() string {
 	return dir + "/pmcd.socket"
 }
 
-// reconnectBackoff returns the waits between failed reconnection
-// attempts: the comma-separated positive seconds of
-// $PMCD_RECONNECT_TIMEOUT, else PCP's 5, 10, 20, 40 and 80 seconds.
-func reconnectBackoff() []time.Duration {
-	def := []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second}
-	env, ok := os.LookupEnv("PMCD_RECONNECT_TIMEOUT")
-	if !ok || env == "" {
+// DefaultReconnectBackoff is PCP's waits between failed reconnection
+// attempts.
+var DefaultReconnectBackoff = []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second}
+
+// ParseReconnectTimeout reads $PMCD_RECONNECT_TIMEOUT's value as PCP
+// does, the waits between failed reconnection attempts
+// (WithReconnectBackoff): comma-separated positive seconds, else
+// DefaultReconnectBackoff.
+func ParseReconnectTimeout(env string) []time.Duration {
+	def := DefaultReconnectBackoff
+	if env == "" {
 		return def
 	}
 	var out []time.Duration

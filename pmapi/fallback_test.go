@@ -185,8 +185,7 @@ func TestTimeouts(t *testing.T) {
 		t.Errorf("LookupDesc cancelled: %v, want %v", err, context.Canceled)
 	}
 
-	t.Setenv("PMCD_REQUEST_TIMEOUT", "0.05")
-	c3, err := NewHostContext(ctx, host)
+	c3, err := NewHostContext(ctx, host, WithRequestTimeout(pdu.ParseRequestTimeout("0.05")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,8 +208,7 @@ func TestConnectTimeoutEnv(t *testing.T) {
 		{"soon", DefaultConnectTimeout},
 		{"1e1", 10 * time.Second},
 	} {
-		t.Setenv("PMCD_CONNECT_TIMEOUT", tc.env)
-		if got := ConnectTimeout(); got != tc.want {
+		if got := ParseConnectTimeout(tc.env); got != tc.want {
 			t.Errorf("PMCD_CONNECT_TIMEOUT=%q: %v, want %v", tc.env, got, tc.want)
 		}
 	}

@@ -33,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -297,7 +298,7 @@ func waitFor(o options, done func(context.Context, *pmapi.HostContext) bool) err
 	defer cancel()
 	delay := 10 * time.Millisecond
 	for {
-		if c, err := pmapi.NewHostContext(ctx, o.host); err == nil {
+		if c, err := pmapi.NewHostContext(ctx, o.host, cli.HostEnv()...); err == nil {
 			ok := done(ctx, c)
 			c.Close()
 			if ok {

@@ -52,8 +52,11 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 	if p.Namespace != nil {
 		opts = append(opts, pmapi.WithNamespace(p.Namespace))
 	}
-	if kind == pmapi.KindHost && p.Container != "" {
-		name = WithContainer(name, p.Container)
+	if kind == pmapi.KindHost {
+		opts = append(opts, HostEnv()...)
+		if p.Container != "" {
+			name = WithContainer(name, p.Container)
+		}
 	}
 	if kind == pmapi.KindArchive {
 		opts = append(opts, archiveEnv()...)

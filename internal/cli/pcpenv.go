@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
@@ -12,6 +13,29 @@ import (
 // libpcp reads inside its library: the libraries here take them as
 // options, so that only the edge (cmd/ through this package) reads the
 // process's environment.
+
+// HostEnv is the options PCP's variables give a host context:
+// PMCD_PORT, PMCD_CONNECT_TIMEOUT, PMCD_REQUEST_TIMEOUT,
+// PMCD_RECONNECT_TIMEOUT and PCP_CONTAINER, read as libpcp reads them.
+func HostEnv() []pmapi.Option {
+	var opts []pmapi.Option
+	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
+		opts = append(opts, pmapi.WithPorts(pmapi.ParsePorts(v)))
+	}
+	if v, ok := os.LookupEnv("PMCD_CONNECT_TIMEOUT"); ok {
+		opts = append(opts, pmapi.WithConnectTimeout(pmapi.ParseConnectTimeout(v)))
+	}
+	if v, ok := os.LookupEnv("PMCD_REQUEST_TIMEOUT"); ok {
+		opts = append(opts, pmapi.WithRequestTimeout(pdu.ParseRequestTimeout(v)))
+	}
+	if v, ok := os.LookupEnv("PMCD_RECONNECT_TIMEOUT"); ok {
+		opts = append(opts, pmapi.WithReconnectBackoff(pmapi.ParseReconnectTimeout(v)))
+	}
+	if v, ok := os.LookupEnv("PCP_CONTAINER"); ok {
+		opts = append(opts, pmapi.WithDefaultContainer(v))
+	}
+	return opts
+}
 
 // archiveEnv is the options $PCP_IGNORE_MARK_RECORDS and
 // $PCP_COUNTER_WRAP give an archive context, with its warnings on
