@@ -2,7 +2,6 @@ package fetchgroup
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 
@@ -71,13 +70,6 @@ func prepare(d pcp.Desc, scale string, out pcp.Type) (conversion, error) {
 }
 
 func typeName(t pcp.Type) string { return t.String() }
-
-// counterWrap is libpcp's PCP_COUNTER_WRAP: a negative difference of a
-// counter is taken as one wrap of its integer type.
-func counterWrap() bool {
-	_, ok := os.LookupEnv("PCP_COUNTER_WRAP")
-	return ok
-}
 
 // extractAs converts one value of type in to out as pmExtractValue does,
 // and also between numbers and strings: a number becomes its decimal or

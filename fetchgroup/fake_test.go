@@ -165,14 +165,13 @@ func TestRatesAndFailedFetches(t *testing.T) {
 	if rate.Value() != 10 || perMin.Value() != 600 || rate.Err() != nil {
 		t.Errorf("rate %v (%v), per minute %v", rate.Value(), rate.Err(), perMin.Value())
 	}
-	g.Fetch(ctx) // the counter went down: no rate without PCP_COUNTER_WRAP
+	g.Fetch(ctx) // the counter went down: no rate without SetCounterWrap
 	if !errors.Is(rate.Err(), pcp.ErrValue) {
 		t.Errorf("negative delta: %v %v", rate.Value(), rate.Err())
 	}
 }
 
 func TestCounterWrap(t *testing.T) {
-	t.Setenv("PCP_COUNTER_WRAP", "")
 	ctx := context.Background()
 	src := &fakeSource{
 		descs: map[string]pcp.Desc{"c": {PMID: pmidA, Type: pcp.TypeU32, InDom: pcp.InDomNull, Sem: pcp.SemCounter}},
@@ -181,7 +180,9 @@ func TestCounterWrap(t *testing.T) {
 			{ts: 3, sets: []pcp.ValueSet{inSitu(pmidA, 4)}},
 		},
 	}
+	t.Setenv("PCP_COUNTER_WRAP", "") // not read by the library
 	g := New(src)
+	g.SetCounterWrap(true)
 	it, _ := ExtendItem[uint64](ctx, g, "c", nil)
 	g.Fetch(ctx)
 	g.Fetch(ctx)

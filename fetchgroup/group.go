@@ -62,8 +62,14 @@ func New(src pmapi.Source) *Group {
 	if src != nil {
 		src = derived.Wrap(src, nil)
 	}
-	return &Group{src: src, wrap: counterWrap(), indoms: map[pcp.InDom]*indomNames{}}
+	return &Group{src: src, indoms: map[pcp.InDom]*indomNames{}}
 }
+
+// SetCounterWrap makes the group take a negative difference of a
+// counter as one wrap of its integer type, as libpcp does when
+// PCP_COUNTER_WRAP is set (PCP's tools read the variable and call
+// this); without it such a rate has no value (pcp.ErrValue).
+func (g *Group) SetCounterWrap(on bool) { g.wrap = on }
 
 // Source returns the group's private context, pmGetFetchGroupContext,
 // for its settings (an archive's SetMode, a host's Reconnect): the

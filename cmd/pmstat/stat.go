@@ -41,6 +41,7 @@ func newStat(ctx context.Context, p *cli.Parsed, kind pmapi.Kind, name string) (
 	}
 	s := &stat{g: fetchgroup.New(src), swapOp: 'p'}
 	g := s.g
+	g.SetCounterWrap(cli.CounterWrap())
 	u32 := func(scale string, names ...string) *fetchgroup.Item[uint32] {
 		for _, n := range names {
 			if it, err := fetchgroup.ExtendItem[uint32](ctx, g, n, &fetchgroup.ItemOptions{Scale: scale}); err == nil {

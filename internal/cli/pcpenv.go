@@ -45,10 +45,18 @@ func archiveEnv() []pmapi.Option {
 	if v, ok := os.LookupEnv("PCP_IGNORE_MARK_RECORDS"); ok {
 		opts = append(opts, pmapi.WithIgnoreMarkRecords(v))
 	}
-	if _, ok := os.LookupEnv("PCP_COUNTER_WRAP"); ok {
+	if CounterWrap() {
 		opts = append(opts, pmapi.WithCounterWrap(true))
 	}
 	return opts
+}
+
+// CounterWrap is whether PCP_COUNTER_WRAP is set, for tools that
+// compute rates themselves or through fetchgroups
+// (fetchgroup.Group.SetCounterWrap).
+func CounterWrap() bool {
+	_, ok := os.LookupEnv("PCP_COUNTER_WRAP")
+	return ok
 }
 
 // progWriter puts the program's name in front of each warning, one
