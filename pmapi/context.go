@@ -55,6 +55,7 @@ type options struct {
 	ports          []int           // nil: DefaultPort
 	backoff        []time.Duration // nil: DefaultReconnectBackoff
 	container      *string         // for specifications naming none
+	secure         bool            // every connection secure (PCP_SECURE_SOCKETS)
 	// archive contexts' settings (archiveopts.go)
 	ignoreMarks *string // PCP_IGNORE_MARK_RECORDS's value, nil when unset
 	counterWrap bool
@@ -345,6 +346,13 @@ func WithReconnectBackoff(waits []time.Duration) Option {
 // names none, as PCP_CONTAINER does (set but empty, an empty name).
 func WithDefaultContainer(name string) Option {
 	return func(o *options) { o.container = &name }
+}
+
+// WithSecureSockets asks for secure connections to every host, as
+// PCP_SECURE_SOCKETS set to "", "1" or "enforce" does; they are not
+// implemented, so connecting is pcp.ErrNYI.
+func WithSecureSockets(on bool) Option {
+	return func(o *options) { o.secure = on }
 }
 
 func (o options) defaultPorts() []int {

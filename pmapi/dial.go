@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"syscall"
 
@@ -31,7 +30,7 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 	}
 	// Like libpcp, only refuse features that are not available once
 	// pmcd has been reached: an unreachable pmcd is reported as such.
-	want, featureErr := wantFlags(hs)
+	want, featureErr := wantFlags(hs, o.secure)
 	host := hs.Hosts[0]
 	ports := host.Ports
 	if len(ports) == 0 {
@@ -65,12 +64,12 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 
 // wantFlags works out the connection features the specification asks for.
 // TLS, SASL authentication and compression are not available here.
-func wantFlags(hs *HostSpec) (pdu.Flags, error) {
+func wantFlags(hs *HostSpec, secure bool) (pdu.Flags, error) {
 	var want pdu.Flags
 	if hs.Attrs[pdu.AttrProtocol] == "pcps" {
 		return 0, fmt.Errorf("pmapi: %s: secure connections: %w", hs, pcp.ErrNYI)
 	}
-	if v, ok := os.LookupEnv("PCP_SECURE_SOCKETS"); ok && (v == "" || v == "1" || v == "enforce") {
+	if secure {
 		return 0, fmt.Errorf("pmapi: %s: secure connections (PCP_SECURE_SOCKETS): %w", hs, pcp.ErrNYI)
 	}
 	if _, ok := hs.Attrs[pdu.AttrCompress]; ok {

@@ -16,7 +16,8 @@ import (
 
 // HostEnv is the options PCP's variables give a host context:
 // PMCD_PORT, PMCD_CONNECT_TIMEOUT, PMCD_REQUEST_TIMEOUT,
-// PMCD_RECONNECT_TIMEOUT and PCP_CONTAINER, read as libpcp reads them.
+// PMCD_RECONNECT_TIMEOUT, PCP_CONTAINER and PCP_SECURE_SOCKETS, read as
+// libpcp reads them.
 func HostEnv() []pmapi.Option {
 	var opts []pmapi.Option
 	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
@@ -33,6 +34,9 @@ func HostEnv() []pmapi.Option {
 	}
 	if v, ok := os.LookupEnv("PCP_CONTAINER"); ok {
 		opts = append(opts, pmapi.WithDefaultContainer(v))
+	}
+	if v, ok := os.LookupEnv("PCP_SECURE_SOCKETS"); ok && (v == "" || v == "1" || v == "enforce") {
+		opts = append(opts, pmapi.WithSecureSockets(true))
 	}
 	return opts
 }
