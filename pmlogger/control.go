@@ -25,14 +25,24 @@ const logPDUVersion = 3
 // (PMLOGGER_PORT overrides it).
 const PortBase = 4330
 
+// ControlEnv is what PCP's pmlogger takes from its environment for its
+// control port: PMLOGGER_PORT's value (nil when unset) and
+// PMLOGGER_LOCAL's. The zero value is neither set; cmd/pmlogger reads
+// the variables.
+type ControlEnv struct {
+	Port  *string
+	Local string
+}
+
 // ListenControl opens pmlogger's TCP control port as PCP's pmlogger does:
-// the first free port from PMLOGGER_PORT (default PortBase) upwards, on
+// the first free port from env.Port (default PortBase) upwards, on
 // every address, or only the loopback one (and only the first port) when
-// PMLOGGER_LOCAL is a non-zero number. warn receives the complaint about a
+// env.Local is a non-zero number. warn receives the complaint about a
 // bad PMLOGGER_PORT.
-func ListenControl(warn func(string)) (net.Listener, int, error) {
+func ListenControl(env ControlEnv, warn func(string)) (net.Listener, int, error) {
 	base := PortBase
-	if v, ok := os.LookupEnv("PMLOGGER_PORT"); ok {
+	if env.Port != nil {
+		v := *env.Port
 		n, err := strconv.ParseInt(v, 0, 32)
 		if err != nil || n < 0 {
 			if warn != nil {
@@ -44,7 +54,7 @@ func ListenControl(warn func(string)) (net.Listener, int, error) {
 	}
 	host := ""
 	local := false
-	if v := os.Getenv("PMLOGGER_LOCAL"); v != "" {
+	if v := env.Local; v != "" {
 		if n, _ := strconv.Atoi(v); n != 0 {
 			host, local = "127.0.0.1", true
 		}

@@ -65,7 +65,7 @@ func TestNewNamedServe(t *testing.T) {
 			if want := `__pmLogNewFile: "` + taken + `.index" already exists`; !strings.Contains(log.String(), want) {
 				t.Errorf("log lacks %q:\n%s", want, log.String())
 			}
-			ln, _, err := ListenControl(func(string) {})
+			ln, _, err := ListenControl(ControlEnv{}, func(string) {})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -287,7 +287,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	// The control port pmlc talks to, recorded in the archive and in the
 	// port map file by which PCP's tools find this logger.
-	ln, port, err := pmlogger.ListenControl(func(msg string) { fmt.Fprint(logw, msg) })
+	ln, port, err := pmlogger.ListenControl(controlEnv(), func(msg string) { fmt.Fprint(logw, msg) })
 	if err != nil {
 		fmt.Fprintf(logw, "%s: %v\n", prog, err)
 		return 1
