@@ -12,7 +12,7 @@
 // from this daemon's state.
 //
 // Access control: the [access] section (and pmcd.conf.access) is parsed
-// with PCP's grammar and messages and enforced with PCP's rules (Access):
+// with PCP's grammar and messages and enforced with PCP's rules (package access):
 // hosts by name, address, wildcard, "unix:", "local:" and "*", users and
 // groups by the credentials of Unix-socket clients (SO_PEERCRED), the
 // operations fetch and store, "all except", and connection limits. A

@@ -401,7 +401,7 @@ func (p *pmcdAgent) fetchFeature(pmid pcp.PMID, one func(pcp.Type, pcp.Atom) err
 	case 3, 7: // authentication offered, containers
 		v = true
 	case 4:
-		v = s.RequireCreds || s.st().acl.hasAccounts()
+		v = s.RequireCreds || s.st().acl.HasAccounts()
 	case 5:
 		v = s.unixServing.Load()
 	default:

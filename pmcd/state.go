@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -18,7 +19,7 @@ type state struct {
 	order  []*agent
 	// byDomain is order sorted by domain, as pmcd.agent.* list them.
 	byDomain []*agent
-	acl      *Access
+	acl      *access.Control
 }
 
 // publish completes a new state before it is stored: byDomain from order.
@@ -37,7 +38,7 @@ func (s *Server) st() *state {
 }
 
 // aclOf is the access control of conf, nil for none.
-func (s *Server) aclOf(conf *Conf) *Access {
+func (s *Server) aclOf(conf *Conf) *access.Control {
 	if conf == nil {
 		return nil
 	}
