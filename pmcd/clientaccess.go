@@ -174,14 +174,14 @@ func (s *Server) clientList() []*client {
 // countIn and countOut count PDUs by type for pmcd.pdu_in and
 // pmcd.pdu_out.
 func (s *Server) countIn(t pdu.Type) {
-	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.pduIn) {
-		s.pduIn[i].Add(1)
+	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.ctl.PDUIn) {
+		s.ctl.PDUIn[i].Add(1)
 	}
 }
 
 func (s *Server) countOut(t pdu.Type) {
-	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.pduOut) {
-		s.pduOut[i].Add(1)
+	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.ctl.PDUOut) {
+		s.ctl.PDUOut[i].Add(1)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gopcp/gopcp/access"
+	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -113,7 +114,7 @@ func agentNames(ctx context.Context, ac AgentConf, src NameSource) (*pmns.Tree, 
 	}
 	t := pmns.New()
 	if ac.Entry == pmcdEntry {
-		ms, _ := pmcdTable()
+		ms, _ := pmcdagent.Table()
 		for _, m := range ms {
 			id := pcp.NewPMID(ac.Domain, m.Desc.PMID.Cluster(), m.Desc.PMID.Item())
 			if err := t.Add(m.Name, id); err != nil {
