@@ -61,15 +61,16 @@ func readTable(t *testing.T) []tableRow {
 }
 
 // goImports is every package of the module with the module's packages
-// its non-test files import, names relative to the module.
-func goImports(t *testing.T) map[string][]string {
+// its non-test files import, names relative to the module, and the
+// packages whose non-test files import the standard testing package.
+func goImports(t *testing.T) (pkgs map[string][]string, testOnly map[string]bool) {
 	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...")
 	cmd.Dir = ".."
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	pkgs := map[string][]string{}
+	pkgs, testOnly = map[string][]string{}, map[string]bool{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(l)
 		name := strings.TrimPrefix(f[0], module)
@@ -81,20 +82,30 @@ func goImports(t *testing.T) map[string][]string {
 			if strings.HasPrefix(imp, module) {
 				imps = append(imps, strings.TrimPrefix(imp, module))
 			}
+			if imp == "testing" {
+				testOnly[name] = true
+			}
 		}
 		pkgs[name] = imps
 	}
-	return pkgs
+	return pkgs, testOnly
 }
 
 // TestArchitectureTable checks architecture.md's package table against
 // the code: every package of the module has a row; a row's imports
 // column names exactly the module's packages its packages import (their
-// non-test files, together); and, as the table is bottom up, a package
-// imports only packages of rows above its own.
+// non-test files, together); as the table is bottom up, a package
+// imports only packages of rows above its own; and test helpers
+// (packages importing testing outside their tests) live apart from
+// production packages, under internal/testing.
 func TestArchitectureTable(t *testing.T) {
 	rows := readTable(t)
-	pkgs := goImports(t)
+	pkgs, testOnly := goImports(t)
+	for p := range testOnly {
+		if !strings.HasPrefix(p, "internal/testing/") {
+			t.Errorf("%s imports testing outside its tests but is not under internal/testing", p)
+		}
+	}
 	rowOf := map[string]tableRow{}
 	for _, r := range rows {
 		for _, p := range r.pkgs {
