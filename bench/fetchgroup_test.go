@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/fetchgroup"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 )
 

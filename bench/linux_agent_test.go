@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/agents/linux"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmda"

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestMain removes, once every test has run, the pmcd the test beds built

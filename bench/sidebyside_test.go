@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/fixture"
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/fixture"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmns"

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // startupCase is one short command run many times by each side: the work

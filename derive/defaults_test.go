@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // regexCases pairs POSIX extended patterns (as matchinst() receives

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/derive"
-	"github.com/gopcp/gopcp/internal/pcptest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmapi/derived"
 )

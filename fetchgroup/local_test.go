@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	_ "github.com/gopcp/gopcp/agents/all"
-	"github.com/gopcp/gopcp/internal/pcptest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi/local"
 	"github.com/gopcp/gopcp/pmns"
 )

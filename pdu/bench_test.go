@@ -3,7 +3,7 @@ package pdu
 import (
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/fixture"
+	"github.com/gopcp/gopcp/internal/testing/fixture"
 	"github.com/gopcp/gopcp/pcp"
 )
 

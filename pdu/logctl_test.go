@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 )
 

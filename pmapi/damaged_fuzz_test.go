@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/pcp"
 )
 

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // damagedSource is a QA archive to spoil, with metrics to fetch from it

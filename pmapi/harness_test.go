@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // req is one request to testdata/libpcp_harness.py, which answers it by

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -95,10 +96,10 @@ func checkLines(t *testing.T, msgs []string, lines int) {
 
 // judge admits each probe client twice (so connection limits bite) and
 // describes the verdicts; every refusal carries PCP's code.
-func judge(t *testing.T, acl *Access) string {
+func judge(t *testing.T, acl *access.Control) string {
 	t.Helper()
 	var b strings.Builder
-	for _, id := range []ClientID{{IP: net.ParseIP("192.0.2.7").To4()}, {IP: net.ParseIP("::1")},
+	for _, id := range []access.ClientID{{IP: net.ParseIP("192.0.2.7").To4()}, {IP: net.ParseIP("::1")},
 		{IP: net.ParseIP("10.1.2.3").To4()}, {Unix: true, HasCreds: true}, {Unix: true, HasCreds: true, UID: 1000, GID: 1000},
 		{Unix: true}} {
 		for range 2 {

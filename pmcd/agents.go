@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -17,7 +18,7 @@ func (s *Server) startAgents(ctx context.Context) {
 	// Restarts outlive the call that started the agents; Close ends
 	// them.
 	s.restartCtx = context.WithoutCancel(ctx)
-	s.trace.Store(s.Trace)
+	s.ctl.Trace.Store(s.Trace)
 	st := &state{conf: s.Conf, pmns: s.PMNS, acl: s.aclOf(s.Conf), agents: map[uint32]*agent{}}
 	if s.Conf != nil {
 		for _, ac := range s.Conf.Agents {
@@ -48,7 +49,7 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 		a.mu.Unlock()
 		return false
 	}
-	s.seqnum.Add(1)
+	s.ctl.Seqnum.Add(1)
 	a.mu.Lock()
 	if a.b != nil {
 		// Started meanwhile by another caller.
@@ -83,7 +84,7 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 	switch ac.Kind {
 	case AgentDSO:
 		if ac.Entry == pmcdEntry {
-			a, err := s.newPMCDAgent(ac.Domain)
+			a, err := pmcdagent.New(ac.Domain, agentHost{s}, s.Log)
 			if err != nil {
 				return nil, err
 			}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -34,7 +35,7 @@ type client struct {
 	seq  int32      // the client's place in order of arrival, its pmcd.client.* instance
 	st   *state     // the state the current request works with
 
-	id    ClientID
+	id    access.ClientID
 	start time.Time // when it connected, for pmcd.client.start_date
 
 	mu sync.Mutex
@@ -42,7 +43,7 @@ type client struct {
 	deny int
 	// acl is the access control that counted this client, and
 	// hostCounted and acctCounted what it counted.
-	acl                      *Access
+	acl                      *access.Control
 	hostCounted, acctCounted bool
 	// attrs are the client's connection attributes, in PCP's order, for
 	// the agents that want them.
@@ -100,7 +101,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	heard := &heardFrom{stream: rw}
 	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(heard)), w: pdu.NewWriter(rw),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{}, profileSize: map[int32]int{},
-		id: clientIDOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx)}
+		id: access.ClientOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx)}
 	defer s.freeClientNum(c.num)
 	c.r.MaxLen = s.maxPDU()
 	c.r.Timeout = s.timeout()
@@ -128,7 +129,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	defer c.endContexts()
 
 	extra := features
-	if c.st.acl.hasAccounts() || s.RequireCreds {
+	if c.st.acl.HasAccounts() || s.RequireCreds {
 		extra |= pdu.FlagCredsReqd
 	}
 	s.countOut(pdu.TypeError)
@@ -156,7 +157,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 			return
 		}
 		c.mu.Lock()
-		c.deny = opAll
+		c.deny = access.OpAll
 		c.mu.Unlock()
 		if c.sendError(ctx, err) != nil {
 			return

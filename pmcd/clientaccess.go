@@ -3,26 +3,26 @@ package pmcd
 import (
 	"context"
 	"fmt"
-	"net"
 	"slices"
 	"strconv"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
 
 // opOf is the operation a client PDU needs permission for, as PCP's pmcd
-// classes them: storing is OpStore, everything else a client asks
+// classes them: storing is access.OpStore, everything else a client asks
 // (names, descriptors, instances, text, labels, profiles, values) is
-// OpFetch; CREDS and ATTR need none.
+// access.OpFetch; CREDS and ATTR need none.
 func opOf(t pdu.Type) int {
 	switch t {
 	case pdu.TypeResult:
-		return OpStore
+		return access.OpStore
 	case pdu.TypeProfile, pdu.TypeFetch, pdu.TypeHighResFetch, pdu.TypeInstanceReq,
 		pdu.TypeLabelReq, pdu.TypeDescReq, pdu.TypeDescIDs, pdu.TypeTextReq,
 		pdu.TypePMNSIDs, pdu.TypePMNSNames, pdu.TypePMNSChild, pdu.TypePMNSTraverse:
-		return OpFetch
+		return access.OpFetch
 	}
 	return 0
 }
@@ -39,7 +39,7 @@ func (c *client) admitAccount() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.s.RequireCreds && !c.id.HasCreds {
-		c.deny = opAll
+		c.deny = access.OpAll
 		return pcp.ErrPermission
 	}
 	deny, counted, err := c.acl.AdmitAccount(c.id, c.deny)
@@ -63,7 +63,7 @@ func (c *client) release() {
 // readmit judges the client again under acl, as PCP's pmcd does for
 // every client after re-reading pmcd.conf: a client no longer allowed is
 // told why and disconnected.
-func (c *client) readmit(acl *Access) {
+func (c *client) readmit(acl *access.Control) {
 	c.mu.Lock()
 	c.release()
 	c.acl = acl
@@ -95,7 +95,7 @@ type clientAttr struct {
 // credentials it knows: its user, group and process ids.
 // They go to agents in the order PCP's pmcd sends them: process, group,
 // user.
-func credAttrs(id ClientID) []clientAttr {
+func credAttrs(id access.ClientID) []clientAttr {
 	var attrs []clientAttr
 	if id.PID != 0 {
 		attrs = append(attrs, clientAttr{pdu.AttrProcessID, strconv.FormatUint(uint64(id.PID), 10)})
@@ -140,49 +140,6 @@ func (a *agent) sendAttrs(ctx context.Context, from int32, attrs []clientAttr) {
 	}
 }
 
-// ClientID is what access control knows of a client: its address, or
-// that it came through the Unix socket, and its credentials when it has
-// them (Unix-socket clients).
-type ClientID struct {
-	IP       net.IP
-	Unix     bool
-	HasCreds bool
-	UID, GID uint32
-	PID      uint32
-}
-
-func (id ClientID) String() string {
-	if id.Unix {
-		if id.HasCreds {
-			return fmt.Sprintf("local:uid=%d,gid=%d", id.UID, id.GID)
-		}
-		return "local:"
-	}
-	return id.IP.String()
-}
-
-// clientIDOf identifies the peer of conn.
-func clientIDOf(conn net.Conn) ClientID {
-	switch a := conn.RemoteAddr().(type) {
-	case *net.TCPAddr:
-		ip := a.IP
-		if ip4 := ip.To4(); ip4 != nil {
-			ip = ip4
-		}
-		return ClientID{IP: ip}
-	}
-	if uc, ok := conn.(*net.UnixConn); ok {
-		id := ClientID{Unix: true}
-		if uid, gid, pid, err := peerCreds(uc); err == nil {
-			id.HasCreds, id.UID, id.GID, id.PID = true, uid, gid, pid
-		}
-		return id
-	}
-	// Anything else (a pipe in tests) is taken as a local process
-	// without credentials.
-	return ClientID{Unix: true}
-}
-
 // addClient and dropClient keep the table of connected clients that
 // Reload and pmcd's own agent look at.
 func (s *Server) addClient(c *client) {
@@ -217,14 +174,14 @@ func (s *Server) clientList() []*client {
 // countIn and countOut count PDUs by type for pmcd.pdu_in and
 // pmcd.pdu_out.
 func (s *Server) countIn(t pdu.Type) {
-	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.pduIn) {
-		s.pduIn[i].Add(1)
+	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.ctl.PDUIn) {
+		s.ctl.PDUIn[i].Add(1)
 	}
 }
 
 func (s *Server) countOut(t pdu.Type) {
-	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.pduOut) {
-		s.pduOut[i].Add(1)
+	if i := int(t) - int(pdu.TypeError); i >= 0 && i < len(s.ctl.PDUOut) {
+		s.ctl.PDUOut[i].Add(1)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gopcp/gopcp/access"
 )
 
 // AgentKind is how pmcd reaches an agent, as pmcd.conf spells it.
@@ -20,6 +22,10 @@ const (
 	AgentPipe                    // "pipe binary": a child on stdin/stdout
 	AgentSocket                  // "socket": a daemon reached on a socket
 )
+
+// lookupHost resolves the host names of [access] statements; nil is the
+// system's resolver. Tests replace it to stay off the network.
+var lookupHost func(name string) ([]net.IP, error)
 
 // maxDomain is the largest domain number pmcd.conf may give an agent.
 const maxDomain = 510
@@ -53,7 +59,7 @@ type Conf struct {
 	Access []string
 	// ACL is the access control those statements set up, nil when there
 	// are none (everything allowed).
-	ACL *Access
+	ACL *access.Control
 	// Warnings are PCP's complaints about statements that were ignored,
 	// such as a host name that does not resolve.
 	Warnings []string
@@ -95,7 +101,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<20)
 	line := 0
-	access := false
+	inAccess := false
 	accessFirst := 0
 	var accessLines []string
 	for sc.Scan() {
@@ -104,7 +110,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
-		if access {
+		if inAccess {
 			accessLines = append(accessLines, text)
 			continue
 		}
@@ -118,7 +124,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 				bad(line, "\"access\" keyword expected")
 				break
 			}
-			access = true
+			inAccess = true
 			accessFirst = line
 			accessLines = append(accessLines, rest[len("[access]"):])
 			continue
@@ -142,20 +148,19 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s config: %w", source, err)
 	}
-	acl := &Access{myAddr: onceAddrs(myHostAddrs)}
+	acl := access.New(access.Options{Lookup: lookupHost})
 	accessFailed := false
 	// last is the line PCP's messages at the end of the input name: the
 	// count of its newlines plus one.
 	parse := func(lines []string, first, last int, source string) {
-		p := &accessParser{toks: tokenizeAccess(lines, first), source: source, lastLine: last, acl: acl}
-		p.parse()
-		c.Warnings = append(c.Warnings, p.msgs...)
-		if p.failed {
+		msgs, ok := acl.Parse(lines, first, last, source)
+		c.Warnings = append(c.Warnings, msgs...)
+		if !ok {
 			accessFailed = true
 		}
 		c.Access = append(c.Access, statements(lines)...)
 	}
-	if access {
+	if inAccess {
 		// The scanner's lines each ended with a newline (or the input).
 		parse(accessLines, accessFirst, accessFirst+len(accessLines), "pmcd")
 	}
@@ -173,7 +178,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 		// The access messages, warnings too, explain the failure.
 		problems = append(problems, c.Warnings...)
 	}
-	if len(acl.hosts) > 0 || acl.hasAccounts() {
+	if !acl.Empty() {
 		c.ACL = acl
 	}
 	if len(problems) > 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -117,25 +118,25 @@ func TestDefaultAccess(t *testing.T) {
 // refuses stores from every address, loopback included, and allows them
 // on the Unix socket.
 func TestUnixOnlyStores(t *testing.T) {
-	a := unixOnlyStores(func() []net.IP { return nil })
-	if len(a.notes) != 0 {
-		t.Fatalf("notes: %v", a.notes)
+	a, err := unixOnlyStores(func() []net.IP { return nil })
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		id        ClientID
+		id        access.ClientID
 		wantStore bool
 	}{
-		{ClientID{IP: net.IPv4(192, 0, 2, 7).To4()}, false},
-		{ClientID{IP: net.ParseIP("2001:db8::7")}, false},
-		{ClientID{IP: net.IPv4(127, 0, 0, 1).To4()}, false},
-		{ClientID{Unix: true}, true},
+		{access.ClientID{IP: net.IPv4(192, 0, 2, 7).To4()}, false},
+		{access.ClientID{IP: net.ParseIP("2001:db8::7")}, false},
+		{access.ClientID{IP: net.IPv4(127, 0, 0, 1).To4()}, false},
+		{access.ClientID{Unix: true}, true},
 	} {
 		deny, err := a.AdmitHost(c.id)
 		if err != nil {
 			t.Errorf("%v: %v", c.id, err)
 			continue
 		}
-		if got := deny&OpStore == 0; got != c.wantStore || deny&OpFetch != 0 {
+		if got := deny&access.OpStore == 0; got != c.wantStore || deny&access.OpFetch != 0 {
 			t.Errorf("%v: denied %#x", c.id, deny)
 		}
 		a.ReleaseHost(c.id)

@@ -2,10 +2,13 @@ package pmcd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
 
+	"github.com/gopcp/gopcp/access"
+	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -32,9 +35,10 @@ func DefaultConf() *Conf {
 		// Only "local:*" can fail, on a host with no address of its
 		// own: then local clients are those of the Unix socket, and
 		// stores from any address are still refused.
-		c = &Conf{
-			Warnings: []string{"built-in access control: " + err.Error() + "; only Unix socket clients may store"},
-			ACL:      unixOnlyStores(onceAddrs(myHostAddrs)),
+		c = &Conf{Warnings: []string{"built-in access control: " + err.Error() + "; only Unix socket clients may store"}}
+		var uerr error
+		if c.ACL, uerr = unixOnlyStores(access.HostAddrs(lookupHost)); uerr != nil {
+			c.Warnings = append(c.Warnings, "built-in access control: "+uerr.Error())
 		}
 	}
 	c.Agents = []AgentConf{
@@ -49,22 +53,21 @@ func DefaultConf() *Conf {
 // host that has none: stores only from the Unix socket. A loopback client
 // is judged by the loopback addresses when the host has no others, so
 // that it may still fetch.
-func unixOnlyStores(myAddr func() []net.IP) *Access {
-	a := &Access{myAddr: func() []net.IP {
+func unixOnlyStores(myAddr func() []net.IP) (*access.Control, error) {
+	var errs []error
+	a := access.New(access.Options{MyAddrs: func() []net.IP {
 		if ips := myAddr(); len(ips) > 0 {
 			return ips
 		}
 		return []net.IP{net.IPv4(127, 0, 0, 1).To4(), net.IPv6loopback}
-	}}
+	}})
 	for _, h := range []struct {
 		name       string
 		spec, deny int
-	}{{".*", OpStore, OpStore}, {":*", OpStore, OpStore}, {"unix:", opAll, 0}} {
-		if err := a.addHost(h.name, permSpec{spec: h.spec, deny: h.deny}); err != nil {
-			a.notes = append(a.notes, err.Error())
-		}
+	}{{".*", access.OpStore, access.OpStore}, {":*", access.OpStore, access.OpStore}, {"unix:", access.OpAll, 0}} {
+		errs = append(errs, a.AddHost(h.name, h.spec, h.deny))
 	}
-	return a
+	return a, errors.Join(errs...)
 }
 
 // NameSource gives an in-process agent's part of the namespace when the
@@ -111,7 +114,7 @@ func agentNames(ctx context.Context, ac AgentConf, src NameSource) (*pmns.Tree, 
 	}
 	t := pmns.New()
 	if ac.Entry == pmcdEntry {
-		ms, _ := pmcdTable()
+		ms, _ := pmcdagent.Table()
 		for _, m := range ms {
 			id := pcp.NewPMID(ac.Domain, m.Desc.PMID.Cluster(), m.Desc.PMID.Item())
 			if err := t.Add(m.Name, id); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -44,7 +45,7 @@ func TestAgentNamespace(t *testing.T) {
 		}
 	}
 	all, _ := tree.Traverse("pmcd")
-	if ms, _ := pmcdTable(); len(all) != len(ms) {
+	if ms, _ := pmcdagent.Table(); len(all) != len(ms) {
 		t.Errorf("%d pmcd names, want %d", len(all), len(ms))
 	}
 	_, err = AgentNamespace(context.Background(), &Conf{Agents: []AgentConf{{Name: "x", Domain: 9, Kind: AgentDSO, Entry: "nosuch_init"}}}, nil)

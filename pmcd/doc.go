@@ -9,10 +9,11 @@
 // RegisterDSO by their entry point, which run inside pmcd and are called
 // through the pmda.Agent method set. The entry point "pmcd_init" is
 // pmcd's own agent (domain 2): every pmcd.* metric of PCP's pmcd agent,
-// from this daemon's state.
+// from this daemon's state (package agents/pmcd, built by pmcd for
+// each Server).
 //
 // Access control: the [access] section (and pmcd.conf.access) is parsed
-// with PCP's grammar and messages and enforced with PCP's rules (Access):
+// with PCP's grammar and messages and enforced with PCP's rules (package access):
 // hosts by name, address, wildcard, "unix:", "local:" and "*", users and
 // groups by the credentials of Unix-socket clients (SO_PEERCRED), the
 // operations fetch and store, "all except", and connection limits. A

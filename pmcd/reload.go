@@ -52,7 +52,7 @@ func (s *Server) Reload(ctx context.Context, conf *Conf, tree *pmns.Tree) {
 		}
 	}
 	s.cur.Store(next.publish())
-	s.seqnum.Add(1)
+	s.ctl.Seqnum.Add(1)
 	// Agents new to this state hear of the clients' attributes.
 	for _, c := range s.clientList() {
 		c.mu.Lock()

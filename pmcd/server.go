@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -85,11 +86,10 @@ type Server struct {
 	// tests.
 	logClock func() time.Time
 
-	// pduIn and pduOut count PDUs by type (less TypeError) for pmcd's
-	// own agent.
-	pduIn, pduOut [pduTypes]atomic.Uint64
-	// sighups counts Rescan calls, for pmcd.sighups.
-	sighups atomic.Uint64
+	// ctl are the counters and settings pmcd's own agent shares: PDUs
+	// counted by type, Rescan calls, the sequence number, the
+	// pmcd.control settings.
+	ctl pmcdagent.Controls
 	// Files, when set, is what a store into pmcd.control.sighup has
 	// Rescan read again.
 	Files *Files
@@ -99,19 +99,10 @@ type Server struct {
 	// (PMCD_LOCAL), for pmcd.feature.local.
 	Local bool
 
-	rescanMu        sync.Mutex
-	seqnum          atomic.Uint32 // bumped whenever agents or names change
-	clientSeq       atomic.Int32  // numbers clients in order of arrival
-	unixServing     atomic.Bool   // a Unix socket is being served
-	debug           atomic.Int32  // pmcd.control.debug
-	trace           atomic.Int32  // pmcd.control.trace*
-	registers       [pmcdRegisters]atomic.Int32
-	timeoutOverride atomic.Int64 // pmcd.control.timeout once stored
-	timeoutSet      atomic.Bool
+	rescanMu    sync.Mutex
+	clientSeq   atomic.Int32 // numbers clients in order of arrival
+	unixServing atomic.Bool  // a Unix socket is being served
 }
-
-// pduTypes is how many PDU types pmcd counts, ERROR to DESCS.
-const pduTypes = int(pdu.TypeDescs-pdu.TypeError) + 1
 
 // defaultAgentTimeout is pmcd's default -t.
 const defaultAgentTimeout = 5 * time.Second
@@ -120,8 +111,8 @@ const defaultAgentTimeout = 5 * time.Second
 const startTimeout = 10 * time.Second
 
 func (s *Server) agentTimeout() time.Duration {
-	if s.timeoutSet.Load() {
-		if d := time.Duration(s.timeoutOverride.Load()); d > 0 {
+	if s.ctl.TimeoutSet.Load() {
+		if d := time.Duration(s.ctl.Timeout.Load()); d > 0 {
 			return d
 		}
 		return 24 * 365 * time.Hour // 0: wait for ever, as PCP's pmcd

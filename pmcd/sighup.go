@@ -50,7 +50,7 @@ func modTime(path string) time.Time {
 func (s *Server) Rescan(ctx context.Context, f *Files) {
 	s.rescanMu.Lock()
 	defer s.rescanMu.Unlock()
-	s.sighups.Add(1)
+	s.ctl.Sighups.Add(1)
 	var tree *pmns.Tree
 	if f.PMNSPath != "" {
 		if t := modTime(f.PMNSPath); !t.Equal(f.pmnsTime) {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/gopcp/gopcp/access"
+	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
 	"github.com/gopcp/gopcp/pmns"
 )
 
@@ -18,14 +20,26 @@ type state struct {
 	order  []*agent
 	// byDomain is order sorted by domain, as pmcd.agent.* list them.
 	byDomain []*agent
-	acl      *Access
+	// views and viewsByDomain are order and byDomain as pmcd's own agent
+	// sees them.
+	views, viewsByDomain []pmcdagent.Agent
+	acl                  *access.Control
 }
 
 // publish completes a new state before it is stored: byDomain from order.
 func (st *state) publish() *state {
 	st.byDomain = slices.Clone(st.order)
 	slices.SortStableFunc(st.byDomain, func(x, y *agent) int { return cmp.Compare(x.conf.Domain, y.conf.Domain) })
+	st.views, st.viewsByDomain = agentViews(st.order), agentViews(st.byDomain)
 	return st
+}
+
+func agentViews(as []*agent) []pmcdagent.Agent {
+	out := make([]pmcdagent.Agent, len(as))
+	for i, a := range as {
+		out[i] = a
+	}
+	return out
 }
 
 // st is the state in force.
@@ -37,7 +51,7 @@ func (s *Server) st() *state {
 }
 
 // aclOf is the access control of conf, nil for none.
-func (s *Server) aclOf(conf *Conf) *Access {
+func (s *Server) aclOf(conf *Conf) *access.Control {
 	if conf == nil {
 		return nil
 	}

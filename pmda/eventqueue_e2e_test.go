@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // loggerPMNS names pmdalogger's metrics for one log file called app, with

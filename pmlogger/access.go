@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"syscall"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pcp"
-	"github.com/gopcp/gopcp/pmcd"
 )
 
 // The operations of pmlogger's [access] section, as pmlc clients are
@@ -32,18 +32,18 @@ func (e *AccessError) Error() string { return fmt.Sprintf("error was on line %d"
 func (e *AccessError) Unwrap() error { return e.Err }
 
 // BuildAccess turns the [access] section into host access controls with
-// libpcp's rules (pmcd.Access): a client's permissions are those of the
+// libpcp's rules (access.Control): a client's permissions are those of the
 // most specific statements matching its address, a client denied every
 // operation is refused at connection, and one no statement matches may
 // do everything. It returns nil for a configuration without statements.
 // notify receives libpcp's complaints (a statement clashing with an
 // earlier one for some of its addresses is noted and the rest kept); a
 // statement that adds nothing is an *AccessError.
-func BuildAccess(rules []AccessRule, notify func(string)) (*pmcd.Access, error) {
+func BuildAccess(rules []AccessRule, notify func(string)) (*access.Control, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
-	acc := pmcd.NewHostAccess(opAllLogger)
+	acc := access.New(access.Options{Ops: opAllLogger})
 	for _, r := range rules {
 		spec, deny := r.masks()
 		for _, h := range r.Hosts {

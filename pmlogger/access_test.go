@@ -5,8 +5,8 @@ import (
 	"net"
 	"testing"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pcp"
-	"github.com/gopcp/gopcp/pmcd"
 )
 
 func TestAccessMasks(t *testing.T) {
@@ -47,14 +47,14 @@ func TestBuildAccess(t *testing.T) {
 		t.Fatalf("BuildAccess: %v %q", err, notes)
 	}
 	for _, c := range []struct {
-		id   pmcd.ClientID
+		id   access.ClientID
 		deny int
 		err  error
 	}{
-		{pmcd.ClientID{IP: net.ParseIP("10.0.0.1").To4()}, opAllLogger, pcp.ErrPermission},
-		{pmcd.ClientID{IP: net.ParseIP("192.168.2.1").To4()}, OpMandatory, nil},
-		{pmcd.ClientID{IP: net.ParseIP("192.168.1.9").To4()}, 0, nil},
-		{pmcd.ClientID{Unix: true}, OpAdvisory | OpMandatory, nil},
+		{access.ClientID{IP: net.ParseIP("10.0.0.1").To4()}, opAllLogger, pcp.ErrPermission},
+		{access.ClientID{IP: net.ParseIP("192.168.2.1").To4()}, OpMandatory, nil},
+		{access.ClientID{IP: net.ParseIP("192.168.1.9").To4()}, 0, nil},
+		{access.ClientID{Unix: true}, OpAdvisory | OpMandatory, nil},
 	} {
 		deny, err := acc.AdmitHost(c.id)
 		if deny != c.deny || !errors.Is(err, c.err) && !(err == nil && c.err == nil) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // harnessBuffer is the size of the strftime harness's buffer.

@@ -11,10 +11,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
-	"github.com/gopcp/gopcp/pmcd"
 )
 
 // logPDUVersion is LOG_PDU_VERSION, the control protocol version
@@ -153,7 +153,7 @@ func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
 	r := pdu.NewReader(c)
 	r.IdleWait = true
 	w := pdu.NewWriter(c)
-	id := pmcd.ClientOf(c)
+	id := access.ClientOf(c)
 	deny := 0
 	if acc := l.opt.Access; acc != nil {
 		d, err := acc.AdmitHost(id)
@@ -213,7 +213,7 @@ func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
 
 // localCredsOK reports whether a Unix-socket client may talk to this
 // logger: root or the user this process runs as, as PCP allows.
-func localCredsOK(id pmcd.ClientID) bool {
+func localCredsOK(id access.ClientID) bool {
 	if !id.HasCreds {
 		return false
 	}

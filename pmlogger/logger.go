@@ -10,10 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
-	"github.com/gopcp/gopcp/pmcd"
 )
 
 // Options control a Logger; the zero value of each field is pmlogger's
@@ -48,7 +48,7 @@ type Options struct {
 	Report io.Writer
 	// Access is the configuration's [access] section for pmlc clients
 	// (BuildAccess); nil allows every client everything.
-	Access *pmcd.Access
+	Access *access.Control
 	// PMLCVersion is the control protocol version announced to pmlc
 	// (-I); zero means the latest, 3.
 	PMLCVersion int

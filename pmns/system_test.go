@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // The system PMNS as installed with PCP 6.0.3 on Debian, kept in testdata

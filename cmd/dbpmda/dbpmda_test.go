@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // simpleRoot is the simple agent's namespace, domain 253.

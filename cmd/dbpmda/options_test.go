@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // TestOptionsAgainstPCP runs PCP's dbpmda and ours on command lines with

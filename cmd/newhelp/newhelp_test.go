@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // ours is this command, built once for all the tests.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // beside is a private PCP tree in which another daemon (a sleep process

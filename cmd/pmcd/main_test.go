@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestTrivialDSO runs pmcd with a pmcd.conf naming the Go trivial agent

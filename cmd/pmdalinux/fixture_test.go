@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/agents/linux"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // hostBound are metrics whose values do not come from the /proc and /sys

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // The simple agent's namespace, with its domain in place of SIMPLE.

@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestDamagedSweep spoils copies of QA archives at random (cut files,

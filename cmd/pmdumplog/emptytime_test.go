@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/cli"
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestEmptyTimeArgsAgainstPCP gives -S and -T empty arguments (and

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // TestArchiveOperandAgainstPCP compares how the archive is named: a

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // The comparison with PCP's pmdumplog: every archive of PCP's QA suite

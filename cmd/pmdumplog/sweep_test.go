@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestSweep compares pmdumplog with PCP's on random command lines over

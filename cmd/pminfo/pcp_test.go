@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // compare says how a case's output is compared with PCP's pminfo.

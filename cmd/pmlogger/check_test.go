@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestCheckAgainstPCP runs PCP's pmlogger -C and ours on good and bad

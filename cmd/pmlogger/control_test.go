@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestPMLCAgainstPCP starts PCP's pmlogger and ours on the same pmcd and

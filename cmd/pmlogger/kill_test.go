@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
-	"github.com/gopcp/gopcp/internal/pcptest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 )
 

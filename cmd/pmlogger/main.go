@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/access"
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/ownfile"
@@ -29,7 +30,6 @@ import (
 	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
-	"github.com/gopcp/gopcp/pmcd"
 	"github.com/gopcp/gopcp/pmlogger"
 )
 
@@ -472,7 +472,7 @@ func parseArgs(argv []string, stderr io.Writer) (*flags, *cli.Parsed, int) {
 // preprocessor, parses it, applies its [access] section and resolves its
 // metrics against src, writing PCP's messages to logw; ok is false when
 // the run ends there.
-func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reader, logw io.Writer, prog string) (cfg *pmlogger.Config, cfgName string, access *pmcd.Access, plan *pmlogger.Plan, ok bool) {
+func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reader, logw io.Writer, prog string) (cfg *pmlogger.Config, cfgName string, access *access.Control, plan *pmlogger.Plan, ok bool) {
 	var text []byte
 	var err error
 	cfgName = f.config
@@ -584,7 +584,7 @@ func watchSignals() (ctx context.Context, caught func() int32, stop func()) {
 
 // loggerOptions are the logger's options from the flags; the error is
 // -T's, its time not understood.
-func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cfgName string, access *pmcd.Access, plan *pmlogger.Plan, logw io.Writer) (pmlogger.Options, error) {
+func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cfgName string, access *access.Control, plan *pmlogger.Plan, logw io.Writer) (pmlogger.Options, error) {
 	if f.version == 0 {
 		// Without -V, pcp.conf's PCP_ARCHIVE_VERSION decides, and 2
 		// when it is not set, as PCP's pmlogger does.

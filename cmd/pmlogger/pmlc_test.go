@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // runningLogger is a pmlogger (PCP's or ours) started for a comparison.

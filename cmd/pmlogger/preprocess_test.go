@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestPreprocessAgainstPCP runs PCP's pmlogger -C and ours on

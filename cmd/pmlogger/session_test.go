@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // sessionRun is one pmlogger run under -x 3: what the launcher wrote, and

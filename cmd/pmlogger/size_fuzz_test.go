@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // FuzzParseSize reads fuzzed -s arguments with parseSize and gives the

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestSweepFound holds command lines the random sweep (TestSweep) found

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestMultiArchivesAgainstPCP compares pmstat with PCP's on several

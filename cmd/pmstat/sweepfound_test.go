@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestSweepFound holds command lines the random sweep (TestSweep) found

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 const (

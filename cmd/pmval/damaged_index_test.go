@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestDamagedIndex runs pmval -a over copies of QA archives whose

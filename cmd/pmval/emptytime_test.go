@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/cli"
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestEmptyTimeArgsAgainstPCP gives -S, -T, -O and -A empty arguments

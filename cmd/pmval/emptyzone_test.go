@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestEmptyZoneAgainstPCP gives -Z an empty zone, and PCP_TIMEZONE an

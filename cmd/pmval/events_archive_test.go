@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 )
 
 // TestEventArchivesAgainstPCP compares pmval -a on the QA archives that

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 const (

@@ -3,8 +3,8 @@ package main
 import (
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/cli/clitest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestSweepFound holds command lines the random sweep (TestSweep) found

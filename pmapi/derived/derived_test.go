@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/derive"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmapi/derived"

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 const qaDir = "/var/lib/pcp/testsuite/archives"

@@ -1,6 +1,6 @@
 // Command gendesc writes agents/linux/pcpdesc_table.go: the name and
 // descriptor of every metric PCP's own pmdalinux serves on this host,
-// asked of a private PCP pmcd (internal/testbed) through pmapi. Run it
+// asked of a private PCP pmcd (internal/testing/testbed) through pmapi. Run it
 // from the module root after a PCP upgrade:
 //
 //	go run ./agents/linux/internal/gendesc > agents/linux/pcpdesc_table.go
@@ -15,7 +15,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )

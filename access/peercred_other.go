@@ -1,6 +1,6 @@
 //go:build !linux
 
-package pmcd
+package access
 
 import (
 	"errors"
@@ -10,5 +10,5 @@ import (
 // peerCreds is not available here: Unix-socket clients have no
 // credentials, so user and group access control refuses them.
 func peerCreds(*net.UnixConn) (uid, gid, pid uint32, err error) {
-	return 0, 0, 0, errors.New("pmcd: no peer credentials on this platform")
+	return 0, 0, 0, errors.New("access: no peer credentials on this platform")
 }

@@ -1,4 +1,4 @@
-package pmcd
+package access
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ const (
 	OpFetch = 1 << iota // everything that reads: names, descriptors, text, labels, values
 	OpStore             // storing values into agents
 
-	opAll = OpFetch | OpStore
+	OpAll = OpFetch | OpStore // pmcd's operations, all of them
 )
 
 // accessToken is one lexical element of the [access] section: a word, a
@@ -72,7 +72,7 @@ type accessParser struct {
 	pos      int
 	source   string
 	lastLine int // the line of the end of input, for messages there
-	acl      *Access
+	acl      *Control
 	// msgs are PCP's messages in order, errors and warnings alike;
 	// failed says whether the section is rejected.
 	msgs   []string
@@ -283,7 +283,7 @@ func (p *accessParser) permissions(allow bool, s *permSpec, recursion bool) bool
 			if allow {
 				s.deny = 0
 			} else {
-				s.deny = opAll
+				s.deny = OpAll
 			}
 			if p.tok().is("except") {
 				p.next()
@@ -291,7 +291,7 @@ func (p *accessParser) permissions(allow bool, s *permSpec, recursion bool) bool
 					return false
 				}
 			}
-			s.spec = opAll
+			s.spec = OpAll
 		case t.is("maximum") || t.is("unlimited"):
 			unlimited := t.is("unlimited")
 			if s.maxCons != 0 {

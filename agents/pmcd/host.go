@@ -12,18 +12,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
-	"github.com/gopcp/gopcp/pdu"
 )
-
-// pmcd -T's bits, as PCP numbers them, and its trace buffer size.
-const (
-	traceConn  = 1
-	tracePDU   = 2
-	traceNoBuf = 256
-	traceBufs  = 20
-)
-
-const attrContainer = pdu.AttrContainer
 
 func confDir(name, def string) string {
 	if v, ok := pcpconf.Get(name); ok && v != "" {
@@ -230,22 +219,4 @@ func findPmies() []pmie {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })
 	return out
-}
-
-// clientsBySeq is the connected clients in order of arrival.
-func (s *Server) clientsBySeq() []*client {
-	cs := s.clientList()
-	sort.Slice(cs, func(i, j int) bool { return cs[i].seq < cs[j].seq })
-	return cs
-}
-
-// dumpConnections logs the clients and agents, as a store into
-// pmcd.control.dumpconn asks.
-func (s *Server) dumpConnections() {
-	for _, c := range s.clientsBySeq() {
-		s.logf("client %d (seq %d): %s since %s", c.num, c.seq, c.id, c.start.Format(time.RFC3339))
-	}
-	for _, a := range s.st().order {
-		s.logf("agent %q domain %d status %d", a.conf.Name, a.conf.Domain, a.status())
-	}
 }

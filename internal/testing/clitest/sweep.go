@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/archive"
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 )
 

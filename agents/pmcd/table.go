@@ -20,9 +20,6 @@ const (
 	pmcdInDomClients  = 6 // connected clients, by sequence number
 )
 
-// pmcdRegisters is how many registers pmcd.control.register has.
-const pmcdRegisters = 16
-
 // pduNames are the suffixes of pmcd.pdu_in.* and pmcd.pdu_out.* by item;
 // item 11 has none and item 16 is the total.
 var pduNames = map[uint32]string{
@@ -250,8 +247,9 @@ var pmcdMetrics = []pmcdMetric{
 		"1 when pmcd requires remote clients to present a certificate, else 0."},
 }
 
-// pmcdTable is the metric and instance domain tables of pmcd's agent.
-func pmcdTable() ([]pmda.Metric, []pmda.InDom) {
+// Table is the metric and instance domain tables of pmcd's agent, for
+// domain 0.
+func Table() ([]pmda.Metric, []pmda.InDom) {
 	var ms []pmda.Metric
 	add := func(m pmcdMetric) {
 		indom := pcp.InDomNull
@@ -293,7 +291,7 @@ func pmcdTable() ([]pmda.Metric, []pmda.InDom) {
 			add(m)
 		}
 	}
-	regs := make([]pmda.Instance, pmcdRegisters)
+	regs := make([]pmda.Instance, NumRegisters)
 	for i := range regs {
 		regs[i] = pmda.Instance{ID: int32(i), Name: itoa(i)}
 	}

@@ -1,4 +1,4 @@
-package pmcd
+package access
 
 import (
 	"errors"
@@ -60,8 +60,8 @@ func TestHostLookupLikeLibpcp(t *testing.T) {
 				}
 				return nil, c.fail
 			}
-			a := NewHostAccess(opAll)
-			err := a.AddHost(c.host, opAll, 0)
+			a := New(Options{})
+			err := a.AddHost(c.host, OpAll, 0)
 			if !errors.Is(err, c.err) && !(err == nil && c.err == nil) {
 				t.Fatalf("AddHost(%q) = %v, want %v", c.host, err, c.err)
 			}
@@ -97,8 +97,8 @@ func TestLoopbackClientWithoutName(t *testing.T) {
 		}
 		return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
 	}
-	a := NewHostAccess(opAll)
-	if err := a.AddHost("127.0.0.1", opAll, opAll); err != nil {
+	a := New(Options{})
+	if err := a.AddHost("127.0.0.1", OpAll, OpAll); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.AdmitHost(ClientID{IP: net.ParseIP("127.0.0.1").To4()}); !errors.Is(err, pcp.ErrPermission) {

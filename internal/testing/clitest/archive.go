@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // QAArchives is where Debian's pcp-testsuite puts PCP's QA archives.

@@ -1,4 +1,4 @@
-package pmcd
+package access
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // lookupHostTimeout bounds the resolution of one host name in [access].
 const lookupHostTimeout = 10 * time.Second
 
-// lookupHost resolves a host name of [access]; tests replace it.
+// lookupHost resolves a host name of [access] when Options.Lookup is nil.
 var lookupHost = func(name string) ([]net.IP, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), lookupHostTimeout)
 	defer cancel()
@@ -37,19 +37,28 @@ var lookupHost = func(name string) ([]net.IP, error) {
 
 // myHostAddrs are the addresses of this host's name, which stand for
 // "localhost" and for loopback clients, as in PCP.
-func myHostAddrs() []net.IP {
+func myHostAddrs(lookup func(string) ([]net.IP, error)) []net.IP {
 	name, err := os.Hostname()
 	if err != nil {
 		return nil
 	}
-	if ips, err := lookupHost(name); err == nil && len(ips) > 0 {
+	if ips, err := lookup(name); err == nil && len(ips) > 0 {
 		return ips
 	}
 	// A host whose name does not resolve (a container, a fresh root with
 	// only localhost in /etc/hosts) is known by localhost's addresses, as
 	// libpcp's getmyhostid falls back to them.
-	ips, _ := lookupHost("localhost")
+	ips, _ := lookup("localhost")
 	return ips
+}
+
+// resolve looks a statement's host name up with the resolver a was made
+// with.
+func (a *Control) resolve(name string) ([]net.IP, error) {
+	if a.lookup != nil {
+		return a.lookup(name)
+	}
+	return lookupHost(name)
 }
 
 // onceAddrs resolves the host's addresses on first use only, as PCP's
@@ -82,7 +91,7 @@ var (
 // Unix socket and localhost; a trailing "*" an address wildcard; anything
 // else a name or address, resolved to all its addresses ("localhost" to
 // this host's own).
-func (a *Access) hostSpecs(name string) ([]hostSpec, error) {
+func (a *Control) hostSpecs(name string) ([]hostSpec, error) {
 	if name == "*" {
 		in, _ := wildcardSpec(".*")
 		v6, _ := wildcardSpec(":*")
@@ -115,7 +124,7 @@ func (a *Access) hostSpecs(name string) ([]hostSpec, error) {
 		}
 		realname, _ = os.Hostname()
 	}
-	ips, err := lookupHost(realname)
+	ips, err := a.resolve(realname)
 	if err != nil || len(ips) == 0 {
 		a.notes = append(a.notes, fmt.Sprintf("__pmGetAddrInfo(%s), %s", realname, lookupErrorText(err)))
 		if len(specs) > 0 {
@@ -231,7 +240,7 @@ func ipv6Wildcard(name, body string) (hostSpec, error) {
 }
 
 // addHost adds a statement's permissions for one host identifier.
-func (a *Access) addHost(name string, s permSpec) error {
+func (a *Control) addHost(name string, s permSpec) error {
 	if s.maxCons < 0 {
 		return errInval
 	}
@@ -272,7 +281,7 @@ func (a *Access) addHost(name string, s permSpec) error {
 }
 
 // addUser adds a statement's permissions for one user name or "*".
-func (a *Access) addUser(name string, s permSpec) error {
+func (a *Control) addUser(name string, s permSpec) error {
 	return a.addAccount(&a.users, "user", name, s, func() (uint32, map[uint32]bool, error) {
 		u, err := user.Lookup(name)
 		if err != nil {
@@ -297,7 +306,7 @@ func (a *Access) addUser(name string, s permSpec) error {
 }
 
 // addGroup adds a statement's permissions for one group name or "*".
-func (a *Access) addGroup(name string, s permSpec) error {
+func (a *Control) addGroup(name string, s permSpec) error {
 	return a.addAccount(&a.groups, "group", name, s, func() (uint32, map[uint32]bool, error) {
 		g, err := user.LookupGroup(name)
 		if err != nil {
@@ -313,12 +322,12 @@ func (a *Access) addGroup(name string, s permSpec) error {
 
 // addAccount is addUser and addGroup: list[0] is the "*" entry, which
 // denies everything until a statement for "*" says otherwise.
-func (a *Access) addAccount(list *[]*acctEntry, kind, name string, s permSpec, lookup func() (uint32, map[uint32]bool, error)) error {
+func (a *Control) addAccount(list *[]*acctEntry, kind, name string, s permSpec, lookup func() (uint32, map[uint32]bool, error)) error {
 	if s.maxCons < 0 {
 		return errInval
 	}
 	if len(*list) == 0 {
-		*list = []*acctEntry{{name: "*", specOps: opAll, denyOps: opAll}}
+		*list = []*acctEntry{{name: "*", specOps: OpAll, denyOps: OpAll}}
 	}
 	if name == "*" {
 		e := (*list)[0]

@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"context"
+	"log"
 	"os"
 	"runtime"
 	"strconv"
@@ -14,9 +15,6 @@ import (
 	"github.com/gopcp/gopcp/pmda"
 )
 
-// pmcdEntry is the pmcd.conf entry point of pmcd's own agent.
-const pmcdEntry = "pmcd_init"
-
 // pmcdVersion and pmcdBuild are the PCP version and build this pmcd
 // reports, those whose behaviour it follows.
 const (
@@ -27,7 +25,8 @@ const (
 // pmcdAgent serves pmcd.* from the Server's state. It is safe for
 // concurrent use.
 type pmcdAgent struct {
-	s *Server
+	s   Server
+	ctl *Controls
 
 	mu  sync.Mutex
 	cpu map[pmda.Client]cpuMark // per client, for cputime.per_pdu_in
@@ -46,16 +45,17 @@ type cpuMark struct {
 	pdus  uint64
 }
 
-// newPMCDAgent builds pmcd's agent for domain (2 in PCP's pmcd.conf).
-func (s *Server) newPMCDAgent(domain uint32) (*pmda.Agent, error) {
-	ms, indoms := pmcdTable()
+// New builds pmcd's agent for domain (2 in PCP's pmcd.conf), serving
+// pmcd.* from s; log is where pmda.Agent writes.
+func New(domain uint32, s Server, log *log.Logger) (*pmda.Agent, error) {
+	ms, indoms := Table()
 	return pmda.New(pmda.Config{
 		Name:    "pmcd",
 		Domain:  domain,
 		Metrics: ms,
 		InDoms:  indoms,
-		Fetcher: &pmcdAgent{s: s, cpu: map[pmda.Client]cpuMark{}},
-		Log:     s.Log,
+		Fetcher: &pmcdAgent{s: s, ctl: s.Controls(), cpu: map[pmda.Client]cpuMark{}},
+		Log:     log,
 	})
 }
 
@@ -75,7 +75,7 @@ func (p *pmcdAgent) EndContext(c pmda.Client) {
 func (p *pmcdAgent) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
 	switch indom.Serial() {
 	case pmcdInDomRegister:
-		out := make([]pmda.Instance, pmcdRegisters)
+		out := make([]pmda.Instance, NumRegisters)
 		for i := range out {
 			out[i] = pmda.Instance{ID: int32(i), Name: strconv.Itoa(i)}
 		}
@@ -84,14 +84,14 @@ func (p *pmcdAgent) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom)
 		return bufInstances, nil
 	case pmcdInDomAgents:
 		var out []pmda.Instance
-		for _, a := range p.s.st().order {
-			out = append(out, pmda.Instance{ID: int32(a.conf.Domain), Name: a.conf.Name})
+		for _, a := range p.s.Agents(false) {
+			out = append(out, pmda.Instance{ID: int32(a.Domain()), Name: a.Name()})
 		}
 		return out, nil
 	case pmcdInDomClients:
 		var out []pmda.Instance
-		for _, c := range p.s.clientsBySeq() {
-			out = append(out, pmda.Instance{ID: int32(c.seq), Name: strconv.Itoa(int(c.seq))})
+		for _, c := range p.s.Clients() {
+			out = append(out, pmda.Instance{ID: c.Seq(), Name: strconv.Itoa(int(c.Seq()))})
 		}
 		return out, nil
 	case pmcdInDomLoggers:
@@ -116,14 +116,14 @@ func (p *pmcdAgent) FetchSet(_ context.Context, c pmda.Client, pmid pcp.PMID, pv
 		p.atom = a
 		return add(pcp.InstNull, t, &p.atom)
 	}
-	s := p.s
+	ctl := p.ctl
 	switch pmid.Cluster() {
 	case 0:
 		return p.fetchGlobal(c, pmid, pv, add, one)
 	case 1, 2:
-		counts := &s.pduIn
+		counts := &ctl.PDUIn
 		if pmid.Cluster() == 2 {
-			counts = &s.pduOut
+			counts = &ctl.PDUOut
 		}
 		item := pmid.Item()
 		var n uint64
@@ -172,29 +172,22 @@ func (p *pmcdAgent) FetchSet(_ context.Context, c pmda.Client, pmid pcp.PMID, pv
 		return p.fetchPmies(pmid, pv, add)
 	case 6:
 		indom := pcp.NewInDom(pmid.Domain(), pmcdInDomClients)
-		for _, cl := range s.clientsBySeq() {
-			if !pv.Selects(indom, cl.seq) {
+		for _, cl := range p.s.Clients() {
+			if !pv.Selects(indom, cl.Seq()) {
 				continue
 			}
 			var a pcp.Atom
-			cl.mu.Lock()
 			switch pmid.Item() {
 			case 0:
-				a.CP = cl.whoami
+				a.CP = cl.Whoami()
 			case 1:
-				a.CP = cl.start.Format("Mon Jan _2 15:04:05 2006")
+				a.CP = cl.Start().Format("Mon Jan _2 15:04:05 2006")
 			case 2:
-				for _, at := range cl.attrs {
-					if at.key == attrContainer {
-						a.CP = at.value
-					}
-				}
+				a.CP = cl.Container()
 			default:
-				cl.mu.Unlock()
 				return pcp.ErrPMID
 			}
-			cl.mu.Unlock()
-			if err := add(cl.seq, pcp.TypeString, &a); err != nil {
+			if err := add(cl.Seq(), pcp.TypeString, &a); err != nil {
 				return err
 			}
 		}
@@ -206,8 +199,8 @@ func (p *pmcdAgent) FetchSet(_ context.Context, c pmda.Client, pmid pcp.PMID, pv
 			return one(pcp.TypeU64, pcp.Atom{ULL: uint64(cpu)})
 		case 1:
 			var in uint64
-			for i := range s.pduIn {
-				in += s.pduIn[i].Load()
+			for i := range ctl.PDUIn {
+				in += ctl.PDUIn[i].Load()
 			}
 			p.mu.Lock()
 			last, seen := p.cpu[c]
@@ -230,32 +223,29 @@ func (p *pmcdAgent) FetchSet(_ context.Context, c pmda.Client, pmid pcp.PMID, pv
 }
 
 func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error, one func(pcp.Type, pcp.Atom) error) error {
-	s := p.s
+	s, ctl := p.s, p.ctl
 	u32 := func(v uint32) error { return one(pcp.TypeU32, pcp.Atom{UL: v}) }
 	i32 := func(v int32) error { return one(pcp.Type32, pcp.Atom{L: v}) }
 	str := func(v string) error { return one(pcp.TypeString, pcp.Atom{CP: v}) }
 	switch pmid.Item() {
 	case 0:
-		return i32(s.debug.Load())
+		return i32(ctl.Debug.Load())
 	case 1:
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		return u32(uint32(m.HeapInuse / 1024))
 	case 2:
 		n := uint32(0)
-		for _, a := range s.st().order {
-			if a.alive() {
+		for _, a := range s.Agents(false) {
+			if a.Alive() {
 				n++
 			}
 		}
 		return u32(n)
 	case 3:
-		s.clientsMu.Lock()
-		n := len(s.clients)
-		s.clientsMu.Unlock()
-		return u32(uint32(n))
+		return u32(uint32(s.NumClients()))
 	case 4:
-		return u32(uint32(s.agentTimeout() / time.Second))
+		return u32(uint32(s.AgentTimeout() / time.Second))
 	case 5:
 		return str(timezone())
 	case 6:
@@ -264,9 +254,9 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 		return str(pmcdVersion)
 	case 8:
 		indom := pcp.NewInDom(pmid.Domain(), pmcdInDomRegister)
-		for i := range s.registers {
+		for i := range ctl.Registers {
 			if pv.Selects(indom, int32(i)) {
-				p.atom = pcp.Atom{L: s.registers[i].Load()}
+				p.atom = pcp.Atom{L: ctl.Registers[i].Load()}
 				if err := add(int32(i), pcp.Type32, &p.atom); err != nil {
 					return err
 				}
@@ -274,15 +264,15 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 		}
 		return nil
 	case 9:
-		return i32(boolInt(s.trace.Load()&traceConn != 0))
+		return i32(boolInt(ctl.Trace.Load()&TraceConn != 0))
 	case 10:
-		return i32(boolInt(s.trace.Load()&tracePDU != 0))
+		return i32(boolInt(ctl.Trace.Load()&TracePDU != 0))
 	case 11:
 		return i32(traceBufs)
 	case 12, 13, 15:
 		return i32(0)
 	case 14:
-		return i32(boolInt(s.trace.Load()&traceNoBuf != 0))
+		return i32(boolInt(ctl.Trace.Load()&TraceNoBuf != 0))
 	case 16:
 		return str(services())
 	case 17:
@@ -302,11 +292,11 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 	case 21:
 		return str(p.hostname())
 	case 22:
-		return u32(uint32(s.sighups.Load()))
+		return u32(uint32(ctl.Sighups.Load()))
 	case 23:
 		return one(pcp.TypeU64, pcp.Atom{ULL: uint64(os.Getpid())})
 	case 24:
-		return u32(uint32(s.seqnum.Load()))
+		return u32(uint32(ctl.Seqnum.Load()))
 	case 25:
 		set, err := hostlabels.Read(hostlabels.SysconfDir()).Set()
 		if err != nil {
@@ -321,8 +311,8 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 
 func (p *pmcdAgent) fetchAgents(pmid pcp.PMID, pv pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error) error {
 	indom := pcp.NewInDom(pmid.Domain(), pmcdInDomAgents)
-	for _, a := range p.s.st().byDomain {
-		inst := int32(a.conf.Domain)
+	for _, a := range p.s.Agents(true) {
+		inst := int32(a.Domain())
 		if !pv.Selects(indom, inst) {
 			continue
 		}
@@ -331,13 +321,13 @@ func (p *pmcdAgent) fetchAgents(pmid pcp.PMID, pv pmda.ProfileView, add func(int
 		t := pcp.TypeU32
 		switch pmid.Item() {
 		case 0:
-			at.UL = map[AgentKind]uint32{AgentDSO: 0, AgentSocket: 2, AgentPipe: 4}[a.conf.Kind]
+			at.UL = a.Type()
 		case 1:
-			t, at.L = pcp.Type32, a.status()
+			t, at.L = pcp.Type32, a.Status()
 		case 2:
-			at.UL = uint32(boolInt(a.fenced.Load()))
+			at.UL = uint32(boolInt(a.Fenced()))
 		case 3:
-			t, at.CP = pcp.TypeString, a.conf.Name
+			t, at.CP = pcp.TypeString, a.Name()
 		default:
 			return pcp.ErrPMID
 		}
@@ -390,20 +380,20 @@ func (p *pmcdAgent) fetchPmies(pmid pcp.PMID, pv pmda.ProfileView, add func(int3
 
 // The server features pmcd.feature.* report, by item.
 func (p *pmcdAgent) fetchFeature(pmid pcp.PMID, one func(pcp.Type, pcp.Atom) error) error {
-	s := p.s
+	f := p.s.Features()
 	var v bool
 	switch pmid.Item() {
 	case 0, 1, 6, 9: // secure, compress, discovery, client certs
 	case 8:
-		v = s.Local
+		v = f.Local
 	case 2: // ipv6
 		v = true
 	case 3, 7: // authentication offered, containers
 		v = true
 	case 4:
-		v = s.RequireCreds || s.st().acl.hasAccounts()
+		v = f.CredsRequired
 	case 5:
-		v = s.unixServing.Load()
+		v = f.UnixSocket
 	default:
 		return pcp.ErrPMID
 	}
@@ -412,8 +402,8 @@ func (p *pmcdAgent) fetchFeature(pmid pcp.PMID, one func(pcp.Type, pcp.Atom) err
 
 // hostname is pmcd.hostname: -H's name, else the host's.
 func (p *pmcdAgent) hostname() string {
-	if p.s.Hostname != "" {
-		return p.s.Hostname
+	if h := p.s.Hostname(); h != "" {
+		return h
 	}
 	return p.hostCache.get()
 }
@@ -441,7 +431,7 @@ func (h *hostCache) get() string {
 // container, the configuration sequence number, and the push buttons
 // (dumptrace, dumpconn, sighup). Anything else is PM_ERR_PMID.
 func (p *pmcdAgent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) error {
-	s := p.s
+	s, ctl := p.s, p.ctl
 	id := set.PMID
 	strs := id.Cluster() == 6
 	if !strs && set.NumVal > 0 && set.ValFmt != pcp.ValInSitu {
@@ -456,32 +446,32 @@ func (p *pmcdAgent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet)
 	case 0:
 		switch id.Item() {
 		case 0:
-			s.debug.Store(val)
+			ctl.Debug.Store(val)
 		case 4:
 			if val < 0 {
 				return pcp.ErrSign
 			}
-			s.timeoutOverride.Store(int64(time.Duration(val) * time.Second))
-			s.timeoutSet.Store(true)
+			ctl.Timeout.Store(int64(time.Duration(val) * time.Second))
+			ctl.TimeoutSet.Store(true)
 		case 8:
 			for _, v := range set.Values {
-				if v.Inst < 0 || v.Inst >= pmcdRegisters {
+				if v.Inst < 0 || v.Inst >= NumRegisters {
 					return pcp.ErrInst
 				}
-				s.registers[v.Inst].Store(v.LVal)
+				ctl.Registers[v.Inst].Store(v.LVal)
 			}
 		case 9, 10, 14:
-			bit := map[uint32]int32{9: traceConn, 10: tracePDU, 14: traceNoBuf}[id.Item()]
+			bit := map[uint32]int32{9: TraceConn, 10: TracePDU, 14: TraceNoBuf}[id.Item()]
 			if val != 0 && val != 1 {
 				return pcp.ErrBadStore
 			}
 			for {
-				old := s.trace.Load()
+				old := ctl.Trace.Load()
 				nv := old &^ bit
 				if val == 1 {
 					nv |= bit
 				}
-				if s.trace.CompareAndSwap(old, nv) {
+				if ctl.Trace.CompareAndSwap(old, nv) {
 					break
 				}
 			}
@@ -491,19 +481,14 @@ func (p *pmcdAgent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet)
 			}
 			// The trace buffer's size is fixed in this pmcd.
 		case 12:
-			s.logf("trace dump requested: this pmcd keeps no trace buffer")
+			s.Logf("trace dump requested: this pmcd keeps no trace buffer")
 		case 13:
-			s.dumpConnections()
+			s.DumpConnections()
 		case 15:
-			s.logf("pmcd reset via pmcd.control.sighup")
-			if s.Files != nil {
-				go s.Rescan(context.WithoutCancel(ctx), s.Files)
-			} else {
-				s.sighups.Add(1)
-				go s.RestartDead(context.WithoutCancel(ctx))
-			}
+			s.Logf("pmcd reset via pmcd.control.sighup")
+			s.Rescan(context.WithoutCancel(ctx))
 		case 24:
-			s.seqnum.Add(1)
+			ctl.Seqnum.Add(1)
 		default:
 			return pcp.ErrPMID
 		}
@@ -523,17 +508,10 @@ func (p *pmcdAgent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet)
 		if err != nil {
 			return err
 		}
-		cl := s.clientByNum(int32(c))
-		if cl == nil {
-			return pcp.ErrNotConn
-		}
 		if id.Item() == 0 {
-			cl.mu.Lock()
-			cl.whoami = a.CP
-			cl.mu.Unlock()
-			return nil
+			return s.SetWhoami(c, a.CP)
 		}
-		cl.setContainer(context.WithoutCancel(ctx), a.CP)
+		return s.SetContainer(context.WithoutCancel(ctx), c, a.CP)
 	default:
 		return pcp.ErrPMID
 	}
@@ -544,22 +522,21 @@ func (p *pmcdAgent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet)
 // domain answers PM_ERR_PMDAFENCED. Only root, known by a Unix-socket
 // client's credentials, may; pmcd's own agent is never fenced.
 func (p *pmcdAgent) fence(c pmda.Client, set *pcp.ValueSet) error {
-	cl := p.s.clientByNum(int32(c))
-	if cl == nil || !cl.id.HasCreds || cl.id.UID != 0 {
+	if uid, ok := p.s.ClientUID(c); !ok || uid != 0 {
 		return pcp.ErrPermission
 	}
-	order := p.s.st().order
+	order := p.s.Agents(false)
 	for _, v := range set.Values {
 		if v.LVal != 0 && v.LVal != 1 {
 			return pcp.ErrBadStore
 		}
 		found := false
 		for _, a := range order {
-			if a.conf.Entry == pmcdEntry && a.conf.Kind == AgentDSO {
+			if a.Own() {
 				continue
 			}
-			if v.Inst == pcp.InstNull || int32(a.conf.Domain) == v.Inst {
-				a.fenced.Store(v.LVal == 1)
+			if v.Inst == pcp.InstNull || int32(a.Domain()) == v.Inst {
+				a.SetFenced(v.LVal == 1)
 				found = true
 			}
 		}

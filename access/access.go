@@ -1,4 +1,4 @@
-package pmcd
+package access
 
 import (
 	"net"
@@ -8,9 +8,9 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// Access is the [access] section of pmcd.conf in force: which hosts,
-// users and groups may fetch and store, and how many connections each may
-// hold, with PCP's rules.
+// Control is an [access] section in force (pmcd.conf's, or pmlogger's
+// host rules): which hosts, users and groups may do which operations, and
+// how many connections each may hold, with PCP's rules.
 //
 // Hosts: entries are kept from the most specific (an exact address) to
 // the most general (".*", ":*"); a client's permissions are those of
@@ -27,18 +27,20 @@ import (
 // its user belongs to); one that none names gets the "*" entry, which
 // denies everything unless a statement allows it.
 //
-// A nil *Access allows everything. Access is safe for concurrent use.
-type Access struct {
+// A nil *Control allows everything. Control is safe for concurrent use.
+type Control struct {
 	mu     sync.Mutex
 	hosts  []*hostEntry    // by level, most specific first
 	users  []*acctEntry    // users[0] is the "*" entry, when there are users
 	groups []*acctEntry    // likewise
 	myAddr func() []net.IP // this host's addresses, for loopback clients
+	// lookup resolves the host names of statements.
+	lookup func(name string) ([]net.IP, error)
 	// notes are the complaints PCP logs while building the lists, such
 	// as permission clashes, for the parser to report.
 	notes []string
-	// ops is every operation the server knows (NewHostAccess); zero
-	// means pmcd's, opAll.
+	// ops is every operation the server knows (Options.Ops); zero
+	// means pmcd's, OpAll.
 	ops int
 }
 
@@ -67,9 +69,9 @@ type acctEntry struct {
 	curCons int
 }
 
-// hasAccounts reports whether users or groups are controlled, which
+// HasAccounts reports whether users or groups are controlled, which
 // obliges clients to give credentials.
-func (a *Access) hasAccounts() bool {
+func (a *Control) HasAccounts() bool {
 	if a == nil {
 		return false
 	}
@@ -94,7 +96,7 @@ func mergePerms(specOps, denyOps, maxCons *int, s permSpec) bool {
 var errInval = pcp.Error(-int32(syscall.EINVAL))
 
 // addrsOf is the list of addresses a client is judged by.
-func (a *Access) addrsOf(c ClientID) []net.IP {
+func (a *Control) addrsOf(c ClientID) []net.IP {
 	if c.Unix {
 		return []net.IP{nil}
 	}
@@ -122,7 +124,7 @@ func (e *hostEntry) matches(ip net.IP, unix bool) bool {
 // entries it matches. It fails with pcp.ErrPermission when every
 // operation is denied and pcp.ErrConnLimit at a limit; a client admitted
 // must be released with ReleaseHost when it goes.
-func (a *Access) AdmitHost(c ClientID) (deny int, err error) {
+func (a *Control) AdmitHost(c ClientID) (deny int, err error) {
 	if a == nil {
 		return 0, nil
 	}
@@ -160,7 +162,7 @@ func (a *Access) AdmitHost(c ClientID) (deny int, err error) {
 }
 
 // ReleaseHost gives back the connection AdmitHost counted.
-func (a *Access) ReleaseHost(c ClientID) {
+func (a *Control) ReleaseHost(c ClientID) {
 	if a == nil {
 		return
 	}
@@ -181,14 +183,14 @@ func (a *Access) ReleaseHost(c ClientID) {
 // AdmitAccount adds the user and group controls to the host's verdict
 // deny once the client has said who it is. ok reports whether the client
 // counted against account limits (it then needs ReleaseAccount).
-func (a *Access) AdmitAccount(c ClientID, deny int) (newDeny int, counted bool, err error) {
-	if !a.hasAccounts() {
+func (a *Control) AdmitAccount(c ClientID, deny int) (newDeny int, counted bool, err error) {
+	if !a.HasAccounts() {
 		return deny, false, nil
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !c.HasCreds {
-		return opAll, false, pcp.ErrPermission
+		return OpAll, false, pcp.ErrPermission
 	}
 	if deny, err = checkAccounts(a.users, c.UID, c.GID, deny); err != nil {
 		return deny, false, err
@@ -196,7 +198,7 @@ func (a *Access) AdmitAccount(c ClientID, deny int) (newDeny int, counted bool, 
 	if deny, err = checkAccounts(a.groups, c.GID, c.UID, deny); err != nil {
 		return deny, false, err
 	}
-	if deny == opAll {
+	if deny == OpAll {
 		return deny, false, pcp.ErrPermission
 	}
 	a.countAccount(c, +1)
@@ -214,7 +216,7 @@ func checkAccounts(list []*acctEntry, id, other uint32, deny int) (int, error) {
 	for _, e := range list[1:] {
 		if e.id == id || e.ids[other] {
 			if e.maxCons > 0 && e.curCons >= e.maxCons {
-				return opAll, pcp.ErrConnLimit
+				return OpAll, pcp.ErrConnLimit
 			}
 			deny |= e.denyOps
 			matched = true
@@ -223,7 +225,7 @@ func checkAccounts(list []*acctEntry, id, other uint32, deny int) (int, error) {
 	if !matched {
 		e := list[0]
 		if e.maxCons > 0 && e.curCons >= e.maxCons {
-			return opAll, pcp.ErrConnLimit
+			return OpAll, pcp.ErrConnLimit
 		}
 		deny |= e.denyOps
 	}
@@ -233,7 +235,7 @@ func checkAccounts(list []*acctEntry, id, other uint32, deny int) (int, error) {
 // countAccount moves the connection counts of the client's user and
 // group entries, and of the groups of its user and users of its group,
 // by dir. a.mu is held.
-func (a *Access) countAccount(c ClientID, dir int) {
+func (a *Control) countAccount(c ClientID, dir int) {
 	bump := func(e *acctEntry) {
 		if e.maxCons > 0 {
 			e.curCons = max(0, e.curCons+dir)
@@ -264,8 +266,8 @@ func (a *Access) countAccount(c ClientID, dir int) {
 }
 
 // ReleaseAccount gives back what AdmitAccount counted.
-func (a *Access) ReleaseAccount(c ClientID) {
-	if !a.hasAccounts() {
+func (a *Control) ReleaseAccount(c ClientID) {
+	if !a.HasAccounts() {
 		return
 	}
 	a.mu.Lock()

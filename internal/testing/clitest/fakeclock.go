@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // fakeClockSource is a preload library that makes the C library's

@@ -1,6 +1,6 @@
 // Package clitest compares gopcp's tools with PCP's: each case runs PCP's
 // program and ours with the same arguments against the same private pmcd
-// (internal/testbed) and compares stdout, stderr and the exit status,
+// (internal/testing/testbed) and compares stdout, stderr and the exit status,
 // after masks for what legitimately changes between two runs (values that
 // move, times of day, log lines with timestamps and process ids).
 package clitest
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // Main is a tool's entry point: argv with the program name first, its

@@ -1,4 +1,4 @@
-package pmcd
+package access
 
 import (
 	"net"
