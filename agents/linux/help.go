@@ -1,7 +1,6 @@
 package linux
 
 import (
-	"bytes"
 	_ "embed" // the help source
 	"fmt"
 	"sync"
@@ -29,18 +28,9 @@ func readHelp() (*pmda.Help, error) {
 		d := &pcpDescs[i]
 		pmids[d.name] = pcp.NewPMID(Domain, d.cluster, d.item)
 	}
-	entries, err := pmda.ParseHelp(bytes.NewReader(helpSource), pmda.HelpOptions{
-		File: "help",
-		Lookup: func(name string) (pcp.PMID, error) {
-			if id, ok := pmids[name]; ok {
-				return id, nil
-			}
-			return pcp.PMIDNull, pcp.ErrName
-		},
-		Domains: map[string]uint32{"LINUX": Domain},
-	})
+	h, err := pmda.HelpFromSource(helpSource, "help", pmids, map[string]uint32{"LINUX": Domain})
 	if err != nil {
-		return nil, fmt.Errorf("linux: help text: %w", err)
+		return nil, fmt.Errorf("linux: %w", err)
 	}
-	return pmda.NewHelp(entries), nil
+	return h, nil
 }

@@ -1,7 +1,6 @@
 package sample
 
 import (
-	"bytes"
 	_ "embed" // the help source
 	"fmt"
 	"sync"
@@ -29,18 +28,9 @@ func readHelp() (*pmda.Help, error) {
 	for _, d := range defs {
 		pmids[d.names[0]] = pcp.NewPMID(Domain, 0, d.item)
 	}
-	entries, err := pmda.ParseHelp(bytes.NewReader(helpSource), pmda.HelpOptions{
-		File: "help",
-		Lookup: func(name string) (pcp.PMID, error) {
-			if id, ok := pmids[name]; ok {
-				return id, nil
-			}
-			return pcp.PMIDNull, pcp.ErrName
-		},
-		Domains: map[string]uint32{"SAMPLE": Domain},
-	})
+	h, err := pmda.HelpFromSource(helpSource, "help", pmids, map[string]uint32{"SAMPLE": Domain})
 	if err != nil {
-		return nil, fmt.Errorf("sample: help text: %w", err)
+		return nil, fmt.Errorf("sample: %w", err)
 	}
-	return pmda.NewHelp(entries), nil
+	return h, nil
 }
