@@ -329,21 +329,7 @@ func (c *ArchiveContext) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Des
 // descriptors of metrics the archives lack have pcp.PMIDNull, and only a
 // single metric fails the call.
 func (c *ArchiveContext) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
-	if len(pmids) == 0 {
-		return nil, fmt.Errorf("pmapi: LookupDescs: %w", pcp.ErrTooSmall)
-	}
-	out := make([]pcp.Desc, len(pmids))
-	for i, id := range pmids {
-		d, err := c.LookupDesc(ctx, id)
-		if err != nil {
-			if len(pmids) == 1 {
-				return nil, err
-			}
-			d = pcp.Desc{PMID: pcp.PMIDNull}
-		}
-		out[i] = d
-	}
-	return out, nil
+	return LookupDescsEach(ctx, pmids, c.LookupDesc)
 }
 
 // indomNow is the instance domain in force at the context's time, as

@@ -289,21 +289,7 @@ func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, erro
 // LookupDescs is LookupDesc for several metrics: a metric that fails
 // gets a descriptor whose PMID is pcp.PMIDNull.
 func (c *Context) LookupDescs(ctx context.Context, pmids []pcp.PMID) ([]pcp.Desc, error) {
-	if len(pmids) == 0 {
-		return nil, fmt.Errorf("pmapi: LookupDescs: %w", pcp.ErrTooSmall)
-	}
-	out := make([]pcp.Desc, len(pmids))
-	for i, id := range pmids {
-		d, err := c.LookupDesc(ctx, id)
-		if err != nil {
-			if len(pmids) == 1 {
-				return out, err
-			}
-			d = pcp.Desc{PMID: pcp.PMIDNull}
-		}
-		out[i] = d
-	}
-	return out, nil
+	return pmapi.LookupDescsEach(ctx, pmids, c.LookupDesc)
 }
 
 func (c *Context) instance(ctx context.Context, indom pcp.InDom, inst int32, name string) (*pdu.Instance, error) {
