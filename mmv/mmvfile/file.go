@@ -286,3 +286,43 @@ func le64(b []byte) uint64 {
 	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
+
+// InstancesAt reads the n instance records at off, as pmdammv reads an
+// instance domain's instances (from the domain's own offset, not from the
+// instances section). They must lie inside the file, names included.
+func (f *File) InstancesAt(off uint64, n uint32) ([]Instance, error) {
+	size := mmv.Instance2Size
+	if f.Version == mmv.Version1 {
+		size = mmv.Instance1Size
+	}
+	d := &wire.Decoder{B: f.B, Little: true, NewError: wireError}
+	if off > uint64(len(f.B)) || !d.Fits(int64(off), int64(n), size, "instances") {
+		return nil, formatError(fmt.Sprintf("%d instances at %d outside %d bytes", n, off, len(f.B)))
+	}
+	ins := make([]Instance, 0, n)
+	for i := range int(n) {
+		at := int(off) + i*size
+		d.At(at, "instance")
+		ins = append(ins, f.instance(d, at))
+	}
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	return ins, nil
+}
+
+// InternalAt is the internal number of the instance record at off, false
+// when the record is not inside the file.
+func (f *File) InternalAt(off uint64) (int32, bool) {
+	if off > uint64(len(f.B)) || uint64(len(f.B))-off < mmv.InstanceInternal+4 {
+		return 0, false
+	}
+	b := f.B[off+mmv.InstanceInternal:]
+	return int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24), true
+}
+
+// Generations reads the two generation numbers now, as a reader checks
+// whether the file it holds has been replaced.
+func (f *File) Generations() (g1, g2 uint64) {
+	return le64(f.B[8:]), le64(f.B[16:])
+}
