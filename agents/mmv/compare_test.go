@@ -115,7 +115,9 @@ func goFile(t *testing.T, dir, name string) {
 	h.Observe(500)
 }
 
-func itoa(i int) string { return strings.TrimLeft(strings.Repeat("0", 1)+string(rune('0'+i/100))+string(rune('0'+i/10%10))+string(rune('0'+i%10)), "") }
+func itoa(i int) string {
+	return strings.TrimLeft(strings.Repeat("0", 1)+string(rune('0'+i/100))+string(rune('0'+i/10%10))+string(rune('0'+i%10)), "")
+}
 
 // qaFiles copies PCP's QA MMV files (from mmv/mmvfile/testdata) into dir.
 func qaFiles(t *testing.T, dir string) {

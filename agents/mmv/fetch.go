@@ -279,4 +279,3 @@ func (a *agent) instanceLabelSets(indom pcp.InDom) ([]pcp.LabelSet, bool, error)
 	}
 	return sets, true, nil
 }
-

@@ -1,7 +1,7 @@
 package mmv
 
 import (
-		"errors"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -301,4 +301,3 @@ func (a *agent) addInDom(s *state, src *source, d mmvfile.InDom) {
 		}
 	}
 }
-
