@@ -52,15 +52,23 @@ type agent struct {
 	reload  int32 // mmv.control.reload: non-zero asks for a rescan
 	debug   int32 // mmv.control.debug
 	loaded  bool
-	dirTime int64 // the directory's mtime in seconds at the last check
+	dirTime int64 // the directory's mtime (ns) at the last check
 	dirErr  error // the error stat gave at the last check
 	state   *state
+	skipped map[string]string // the last problem logged for each file
 }
 
 // New returns the MMV agent for domain with o's directory and prefix.
 func New(domain uint32, o Options) (*pmda.Agent, error) {
+	_, p, err := newAgent(domain, o)
+	return p, err
+}
+
+// newAgent is New that also returns the agent, for tests to release its
+// mappings (an in-process agent lives as long as its pmcd).
+func newAgent(domain uint32, o Options) (*agent, *pmda.Agent, error) {
 	if o.Prefix == "" {
-		return nil, fmt.Errorf("mmv agent: no prefix")
+		return nil, nil, fmt.Errorf("mmv agent: no prefix")
 	}
 	a := &agent{dir: o.Dir, prefix: o.Prefix, domain: domain, log: o.Log, now: o.Now, alive: o.Alive}
 	if a.log == nil {
@@ -73,13 +81,22 @@ func New(domain uint32, o Options) (*pmda.Agent, error) {
 		a.alive = processExists
 	}
 	a.state = a.emptyState()
-	return pmda.New(pmda.Config{
+	p, err := pmda.New(pmda.Config{
 		Name:    "pmda" + o.Prefix,
 		Domain:  domain,
 		Metrics: a.controlMetrics(),
 		Fetcher: a,
 		Log:     o.Log,
 	})
+	return a, p, err
+}
+
+// release unmaps every file.
+func (a *agent) release() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.state.close()
+	a.state = a.emptyState()
 }
 
 // processExists is __pmProcessExists: kill(pid, 0) succeeds or is
@@ -132,7 +149,7 @@ func (a *agent) maybeReload() {
 	}
 	st, err := os.Stat(a.dir)
 	if err == nil {
-		if t := st.ModTime().Unix(); t != a.dirTime || a.dirErr != nil {
+		if t := st.ModTime().UnixNano(); t != a.dirTime || a.dirErr != nil {
 			need = true
 			a.dirTime, a.dirErr = t, nil
 		}
@@ -160,6 +177,11 @@ func errCode(err error) error {
 // every method that reads mappings, with faults made panics first.
 func (a *agent) guard(err *error) {
 	if r := recover(); r != nil {
+		// Only a memory fault is the file's doing; anything else is a
+		// bug here and must not be hidden.
+		if _, fault := r.(interface{ Addr() uintptr }); !fault {
+			panic(r)
+		}
 		a.log.Printf("%s: fault reading a mapped file (%v); rescanning", a.prefix, r)
 		a.reload = 1
 		if err != nil {
@@ -173,14 +195,22 @@ func (a *agent) guard(err *error) {
 func (a *agent) enter() func() {
 	a.mu.Lock()
 	old := debug.SetPanicOnFault(true)
+	undo := func() {
+		debug.SetPanicOnFault(old)
+		a.mu.Unlock()
+	}
+	done := false
+	defer func() {
+		if !done { // a panic on its way out: let go of the lock
+			undo()
+		}
+	}()
 	func() {
 		defer a.guard(nil)
 		a.maybeReload()
 	}()
-	return func() {
-		debug.SetPanicOnFault(old)
-		a.mu.Unlock()
-	}
+	done = true
+	return undo
 }
 
 // BeginRequest rescans before fetch, descriptor, instance, text and store

@@ -101,6 +101,7 @@ func (a *agent) scan() *state {
 	ents, _ := d.ReadDir(maxFiles)
 	d.Close()
 	slices.SortFunc(ents, func(x, y os.DirEntry) int { return strings.Compare(x.Name(), y.Name()) })
+	problems := map[string]string{}
 	for _, e := range ents {
 		name := e.Name()
 		if name[0] == '.' {
@@ -111,16 +112,19 @@ func (a *agent) scan() *state {
 		if err != nil || !st.Mode().IsRegular() {
 			continue
 		}
-		if err := a.open(s, name, path, st.Size()); err != nil {
-			if errors.Is(err, mmvfile.ErrInFlux) {
-				a.reload = 1
-				continue
-			}
-			if !errors.Is(err, errSkip) {
+		err = a.open(s, name, path, st.Size())
+		if errors.Is(err, mmvfile.ErrInFlux) {
+			a.reload = 1 // look again at the next request
+		}
+		if err != nil && !errors.Is(err, errSkip) {
+			problems[name] = err.Error()
+			// One line per file and problem, not one per rescan.
+			if a.skipped[name] != err.Error() {
 				a.log.Printf("%s: skipping %s: %v", a.prefix, path, err)
 			}
 		}
 	}
+	a.skipped = problems
 	for _, src := range s.files {
 		a.build(s, src)
 	}
