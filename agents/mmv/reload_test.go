@@ -242,7 +242,7 @@ func TestBadFilesSkipped(t *testing.T) {
 		"magic":     append([]byte("XMV\x00"), good[4:]...),
 		"version":   put32(good, 4, 9),
 		"tocs":      put32(good, 24, 1000),
-		"count":     put32(good, 40+4, 1<<20),           // first TOC entry's count
+		"count":     put32(good, 40+4, 1<<20),             // first TOC entry's count
 		"offset":    put32(good, 40+8, uint32(len(good))), // first TOC entry's offset
 		"truncated": good[:len(good)-8],
 	}
