@@ -258,18 +258,22 @@ func (a *agent) instanceLabelSets(indom pcp.InDom) ([]pcp.LabelSet, bool, error)
 	if d == nil {
 		return nil, true, nil
 	}
-	sets := make([]pcp.LabelSet, 0, len(d.insts))
-	for _, in := range d.insts {
-		var found []label
-		for _, src := range a.state.files {
-			for _, l := range src.labels {
-				if l.Flags&uint32(pcp.LabelInstances) != 0 && l.Internal == in.ID && src.cluster<<11|l.Identity == indom.Serial() {
-					found = mergeLabels(found, labelsOf(l.Payload, l.Flags))
-				}
+	if d.labels != nil {
+		return d.labels, true, nil
+	}
+	// The labels of the domain, by instance, in one pass over the files.
+	byInst := map[int32][]label{}
+	for _, src := range a.state.files {
+		for _, l := range src.labels {
+			if l.Flags&uint32(pcp.LabelInstances) != 0 && d.known[l.Internal] && src.cluster<<11|l.Identity == indom.Serial() {
+				byInst[l.Internal] = mergeLabels(byInst[l.Internal], labelsOf(l.Payload, l.Flags))
 			}
 		}
+	}
+	sets := make([]pcp.LabelSet, 0, len(d.insts))
+	for _, in := range d.insts {
 		s := pcp.LabelSet{Inst: in.ID}
-		if len(found) > 0 {
+		if found := byInst[in.ID]; len(found) > 0 {
 			var err error
 			if s, err = labelSet(in.ID, found); err != nil {
 				return nil, true, err
@@ -277,5 +281,6 @@ func (a *agent) instanceLabelSets(indom pcp.InDom) ([]pcp.LabelSet, bool, error)
 		}
 		sets = append(sets, s)
 	}
+	d.labels = sets
 	return sets, true, nil
 }

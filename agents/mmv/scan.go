@@ -59,7 +59,9 @@ type metric struct {
 }
 
 type indom struct {
-	insts []pmda.Instance
+	insts  []pmda.Instance
+	known  map[int32]bool // the instances' numbers, for merging
+	labels []pcp.LabelSet // the instances' label sets, built once
 }
 
 func (a *agent) emptyState() *state {
@@ -289,18 +291,12 @@ func (a *agent) addInDom(s *state, src *source, d mmvfile.InDom) {
 	id := pcp.NewInDom(a.domain, (src.cluster<<11|d.Serial)&(1<<22-1))
 	dom := s.indoms[id]
 	if dom == nil {
-		dom = &indom{}
+		dom = &indom{known: map[int32]bool{}}
 		s.indoms[id] = dom
 	}
 	for _, in := range ins {
-		known := false
-		for _, have := range dom.insts {
-			if have.ID == in.Internal {
-				known = true
-				break
-			}
-		}
-		if !known {
+		if !dom.known[in.Internal] {
+			dom.known[in.Internal] = true
 			dom.insts = append(dom.insts, pmda.Instance{ID: in.Internal, Name: in.External})
 		}
 	}

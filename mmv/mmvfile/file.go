@@ -148,6 +148,18 @@ func Parse(b []byte) (*File, error) {
 	for i := range f.TOC {
 		f.TOC[i] = TOC{Type: d.I32("toc type"), Count: d.I32("toc count"), Offset: d.U64("toc offset")}
 	}
+	// Sections of a sound file do not overlap, so together they fit in
+	// the file; checking that bounds the records decoded by the file's
+	// size even when many TOC entries name one section.
+	total := int64(0)
+	for _, t := range f.TOC {
+		if t.Count > 0 {
+			total += int64(t.Count) * int64(f.recordSize(t.Type))
+		}
+	}
+	if total > int64(len(b)) {
+		return nil, formatError(fmt.Sprintf("sections of %d bytes in all in a file of %d", total, len(b)))
+	}
 	for _, t := range f.TOC {
 		f.section(d, t)
 	}
@@ -157,24 +169,37 @@ func Parse(b []byte) (*File, error) {
 	return f, nil
 }
 
-// section decodes the records of one TOC entry.
-func (f *File) section(d *wire.Decoder, t TOC) {
-	size := map[int32]int{
-		mmv.TOCInDoms:    mmv.InDomSize,
-		mmv.TOCInstances: mmv.Instance2Size,
-		mmv.TOCMetrics:   mmv.Metric2Size,
-		mmv.TOCValues:    mmv.ValueSize,
-		mmv.TOCStrings:   mmv.StringSize,
-		mmv.TOCLabels:    mmv.LabelSize,
-	}[t.Type]
+// recordSize is the size of a section's records in this file's version,
+// 0 for a section type the format does not have.
+func (f *File) recordSize(typ int32) int {
 	if f.Version == mmv.Version1 {
-		switch t.Type {
+		switch typ {
 		case mmv.TOCInstances:
-			size = mmv.Instance1Size
+			return mmv.Instance1Size
 		case mmv.TOCMetrics:
-			size = mmv.Metric1Size
+			return mmv.Metric1Size
 		}
 	}
+	switch typ {
+	case mmv.TOCInDoms:
+		return mmv.InDomSize
+	case mmv.TOCInstances:
+		return mmv.Instance2Size
+	case mmv.TOCMetrics:
+		return mmv.Metric2Size
+	case mmv.TOCValues:
+		return mmv.ValueSize
+	case mmv.TOCStrings:
+		return mmv.StringSize
+	case mmv.TOCLabels:
+		return mmv.LabelSize
+	}
+	return 0
+}
+
+// section decodes the records of one TOC entry.
+func (f *File) section(d *wire.Decoder, t TOC) {
+	size := f.recordSize(t.Type)
 	if size == 0 {
 		return // pmdammv ignores unknown section types
 	}

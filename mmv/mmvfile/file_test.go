@@ -203,6 +203,13 @@ func TestParseRejects(t *testing.T) {
 		{"values offset wraps", func(b []byte) []byte { put64(b, tocAt(mmv.TOCValues)+8, ^uint64(0)-8); return b }, false},
 		{"metric name past end", func(b []byte) []byte { put64(b, f.Metrics[0].Offset, uint64(len(b))-10); return b }, false},
 		{"instance name past end", func(b []byte) []byte { put64(b, f.Instances[0].Offset+16, 1<<40); return b }, false},
+		{"one section named by many entries", func(b []byte) []byte {
+			at := tocAt(mmv.TOCStrings)
+			for i := range f.TOC {
+				copy(b[mmv.HeaderSize+i*mmv.TOCSize:], b[at:at+mmv.TOCSize])
+			}
+			return b
+		}, false},
 		{"truncated mid-section", func(b []byte) []byte { return b[:f.Values[0].Offset+8] }, false},
 	} {
 		b := tc.edit(bytes.Clone(good))
