@@ -355,4 +355,11 @@ var _ interface {
 	pmda.Labeler
 } = (*agent)(nil)
 
-var _ = pmns.New
+// Namespace is the agent's part of a namespace built without PCP's files:
+// the prefix as a dynamic subtree of domain, whose names the agent serves.
+func Namespace(prefix string) func(domain uint32) (*pmns.Tree, error) {
+	return func(domain uint32) (*pmns.Tree, error) {
+		t := pmns.New()
+		return t, t.Add(prefix, pmns.DynamicRoot(domain))
+	}
+}
