@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/mmv"
 )
 

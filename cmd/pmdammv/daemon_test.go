@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/mmv"
 )
 

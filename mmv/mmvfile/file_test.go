@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/mmv"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // What differs between two runs of either program: the file's path, the
