@@ -128,7 +128,23 @@ func (r *Registry) settle() {
 	}
 }
 
-func unmap(b []byte) error { return syscall.Munmap(b) }
+// retire replaces the file mapping b, in place, by anonymous private
+// memory of the same size: the file is let go (its pages no longer shared
+// with readers), while an update that took an address in b before Close
+// and writes after it lands in memory of its own instead of faulting.
+// The range stays reserved for the life of the program; its pages cost
+// memory only where such late writes touch them.
+func retire(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	_, _, errno := syscall.Syscall6(syscall.SYS_MMAP, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)),
+		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS|syscall.MAP_FIXED, ^uintptr(0), 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
 
 // maxScan bounds the files clustersInDir reads.
 const maxScan = 4096

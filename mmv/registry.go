@@ -45,7 +45,7 @@ type Registry struct {
 	closed  bool
 	gen     uint64
 	cur     []byte   // the mapping of the file readers see
-	old     [][]byte // mappings replaced by rewrites, unmapped by Close
+	old     [][]byte // mappings replaced by rewrites, retired by Close
 
 	stragglers []*straggler // additive values' previous homes, see settle
 }
@@ -146,8 +146,8 @@ func (r *Registry) Start() error {
 
 // Close stops the registry. With the Process flag the file is removed, as
 // libpcp_mmv does; otherwise it stays, its values as they were. Updates
-// through handles after Close go nowhere; an update racing with Close may
-// touch unmapped memory, so stop updating first.
+// through handles after Close go nowhere, and one racing with Close
+// writes to memory the registry keeps for that (see retire), not the file.
 func (r *Registry) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -170,7 +170,7 @@ func (r *Registry) Close() error {
 	}
 	for _, b := range append(r.old, r.cur) {
 		if b != nil {
-			if e := unmap(b); e != nil && err == nil {
+			if e := retire(b); e != nil && err == nil {
 				err = e
 			}
 		}

@@ -61,10 +61,10 @@ func (m *Attr) Append(dst []byte, from int32) []byte {
 // Decode parses an ATTR PDU. Value is a copy: it does not alias pdu.
 func (m *Attr) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeAttr)
-	m.Key = AttrKey(d.i32("attr"))
-	if d.err == nil && d.remaining() >= MaxAttrLen {
-		d.fail(d.off, fmt.Sprintf("value of %d bytes, limit %d", d.remaining(), MaxAttrLen-1))
+	m.Key = AttrKey(d.I32("attr"))
+	if d.Err == nil && d.Remaining() >= MaxAttrLen {
+		d.Fail(d.Off, fmt.Sprintf("value of %d bytes, limit %d", d.Remaining(), MaxAttrLen-1))
 	}
-	m.Value = append(m.Value[:0], d.bytes(d.remaining(), "value")...)
-	return d.done()
+	m.Value = append(m.Value[:0], d.Bytes(d.Remaining(), "value")...)
+	return d.Done()
 }

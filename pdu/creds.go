@@ -80,14 +80,14 @@ func (m *Creds) Append(dst []byte, from int32) []byte {
 // many credentials.
 func (m *Creds) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeCreds)
-	at := d.off
-	n := d.count(4, "numcreds")
-	if d.err == nil && n > maxCreds {
-		d.fail(at, fmt.Sprintf("numcreds %d exceeds %d", n, maxCreds))
+	at := d.Off
+	n := d.Count(4, "numcreds")
+	if d.Err == nil && n > maxCreds {
+		d.Fail(at, fmt.Sprintf("numcreds %d exceeds %d", n, maxCreds))
 	}
 	m.Creds = m.Creds[:0]
-	for i := 0; i < n && d.err == nil; i++ {
-		m.Creds = append(m.Creds, UnpackCred(d.u32("cred")))
+	for i := 0; i < n && d.Err == nil; i++ {
+		m.Creds = append(m.Creds, UnpackCred(d.U32("cred")))
 	}
-	return d.done()
+	return d.Done()
 }

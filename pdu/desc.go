@@ -26,8 +26,8 @@ func (m *DescReq) Append(dst []byte, from int32) []byte {
 // Decode parses a DESC_REQ PDU, which has exactly one length.
 func (m *DescReq) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeDescReq)
-	*m = DescReq{PMID: pcp.PMID(d.u32("pmid"))}
-	return d.done()
+	*m = DescReq{PMID: pcp.PMID(d.U32("pmid"))}
+	return d.Done()
 }
 
 // Desc is a DESC PDU, the answer to DESC_REQ: one metric descriptor.
@@ -51,7 +51,7 @@ func (m *Desc) Append(dst []byte, from int32) []byte {
 func (m *Desc) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeDesc)
 	*m = Desc{Desc: readDesc(d)}
-	return d.done()
+	return d.Done()
 }
 
 // appendDesc appends a pmDesc in the field order of PCP's struct, which is
@@ -66,10 +66,10 @@ func appendDesc(dst []byte, desc *pcp.Desc) []byte {
 
 func readDesc(d *decoder) pcp.Desc {
 	return pcp.Desc{
-		PMID:  pcp.PMID(d.u32("pmid")),
-		Type:  pcp.Type(d.i32("type")),
-		InDom: pcp.InDom(d.u32("indom")),
-		Sem:   pcp.Sem(d.i32("sem")),
-		Units: pcp.UnpackUnits(d.u32("units")),
+		PMID:  pcp.PMID(d.U32("pmid")),
+		Type:  pcp.Type(d.I32("type")),
+		InDom: pcp.InDom(d.U32("indom")),
+		Sem:   pcp.Sem(d.I32("sem")),
+		Units: pcp.UnpackUnits(d.U32("units")),
 	}
 }

@@ -32,13 +32,13 @@ func (m *DescIDs) Append(dst []byte, from int32) []byte {
 // Decode parses a DESC_IDS PDU.
 func (m *DescIDs) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeDescIDs)
-	at := d.off
+	at := d.Off
 	sts, ids := readIDList(d)
-	if d.err == nil && sts != descIDsStatus {
-		d.fail(at, fmt.Sprintf("status is %d, not %d", sts, descIDsStatus))
+	if d.Err == nil && sts != descIDsStatus {
+		d.Fail(at, fmt.Sprintf("status is %d, not %d", sts, descIDsStatus))
 	}
 	*m = DescIDs{PMIDs: ids}
-	return d.done()
+	return d.Done()
 }
 
 // appendIDList appends the body PMNS_IDS and DESC_IDS share.
@@ -54,18 +54,18 @@ func appendIDList(dst []byte, sts int32, ids []pcp.PMID) []byte {
 // readIDList reads the body PMNS_IDS and DESC_IDS share. PCP's decoders
 // reject an empty list, so this does too.
 func readIDList(d *decoder) (int32, []pcp.PMID) {
-	sts := d.i32("status")
-	at := d.off
-	n := d.count(4, "PMID count")
-	if d.err == nil && n == 0 {
-		d.fail(at, "empty PMID list")
+	sts := d.I32("status")
+	at := d.Off
+	n := d.Count(4, "PMID count")
+	if d.Err == nil && n == 0 {
+		d.Fail(at, "empty PMID list")
 	}
-	if d.err != nil {
+	if d.Err != nil {
 		return 0, nil
 	}
 	ids := make([]pcp.PMID, n)
 	for i := range ids {
-		ids[i] = pcp.PMID(d.u32("pmid"))
+		ids[i] = pcp.PMID(d.U32("pmid"))
 	}
 	return sts, ids
 }
@@ -95,17 +95,17 @@ func (m *Descs) Append(dst []byte, from int32) []byte {
 // Decode parses a DESCS PDU.
 func (m *Descs) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeDescs)
-	at := d.off
-	n := d.count(descSize, "desc count")
-	if d.err == nil && n == 0 {
-		d.fail(at, "empty desc list")
+	at := d.Off
+	n := d.Count(descSize, "desc count")
+	if d.Err == nil && n == 0 {
+		d.Fail(at, "empty desc list")
 	}
 	*m = Descs{}
-	if d.err == nil {
+	if d.Err == nil {
 		m.Descs = make([]pcp.Desc, n)
 		for i := range m.Descs {
 			m.Descs[i] = readDesc(d)
 		}
 	}
-	return d.done()
+	return d.Done()
 }

@@ -50,15 +50,15 @@ func (m *Error) Append(dst []byte, from int32) []byte {
 // Decode parses an ERROR PDU of either form; PCP accepts no other length.
 func (m *Error) Decode(pdu []byte) error {
 	d, h := newDecoder(pdu, TypeError)
-	if d.err == nil && h.Len != errorLen && h.Len != extendedErrorLen {
-		d.fail(0, fmt.Sprintf("length %d is neither %d nor %d", h.Len, errorLen, extendedErrorLen))
+	if d.Err == nil && h.Len != errorLen && h.Len != extendedErrorLen {
+		d.Fail(0, fmt.Sprintf("length %d is neither %d nor %d", h.Len, errorLen, extendedErrorLen))
 	}
-	*m = Error{Code: d.i32("code")}
-	if d.err == nil && h.Len == extendedErrorLen {
-		m.Datum = d.u32("datum")
+	*m = Error{Code: d.I32("code")}
+	if d.Err == nil && h.Len == extendedErrorLen {
+		m.Datum = d.U32("datum")
 		m.Extended = true
 	}
-	return d.done()
+	return d.Done()
 }
 
 // PCP 1.x numbered its error codes from -1000 where PCP 2 and later number

@@ -46,19 +46,19 @@ func decodeFetch(pdu []byte, t Type, pmids []pcp.PMID) (int32, []pcp.PMID, error
 	var dec decoder
 	dec.reset(pdu, t)
 	d := &dec
-	ctx := d.i32("context")
-	d.u64("unused timestamp")
-	at := d.off
-	n := d.count(4, "numpmid")
-	if d.err == nil && n == 0 {
-		d.fail(at, "numpmid is 0")
+	ctx := d.I32("context")
+	d.U64("unused timestamp")
+	at := d.Off
+	n := d.Count(4, "numpmid")
+	if d.Err == nil && n == 0 {
+		d.Fail(at, "numpmid is 0")
 	}
-	if d.err == nil && d.remaining() != 4*n {
-		d.fail(at, fmt.Sprintf("numpmid %d but %d bytes follow", n, d.remaining()))
+	if d.Err == nil && d.Remaining() != 4*n {
+		d.Fail(at, fmt.Sprintf("numpmid %d but %d bytes follow", n, d.Remaining()))
 	}
 	pmids = pmids[:0]
-	for i := 0; i < n && d.err == nil; i++ {
-		pmids = append(pmids, pcp.PMID(d.u32("pmid")))
+	for i := 0; i < n && d.Err == nil; i++ {
+		pmids = append(pmids, pcp.PMID(d.U32("pmid")))
 	}
-	return ctx, pmids, d.done()
+	return ctx, pmids, d.Done()
 }

@@ -47,14 +47,14 @@ func DecodeHighResResultInto(r *pcp.Result, pdu []byte) error {
 	var dec decoder
 	dec.reset(pdu, TypeHighResResult)
 	d := &dec
-	at := d.off
-	n := d.i32("numpmid")
-	sec := d.i64("timestamp seconds")
-	nsec := d.i64("timestamp nanoseconds")
-	if d.err == nil && (nsec < 0 || nsec >= 1e9) {
-		d.fail(at+12, fmt.Sprintf("timestamp nanoseconds %d out of range", nsec))
+	at := d.Off
+	n := d.I32("numpmid")
+	sec := d.I64("timestamp seconds")
+	nsec := d.I64("timestamp nanoseconds")
+	if d.Err == nil && (nsec < 0 || nsec >= 1e9) {
+		d.Fail(at+12, fmt.Sprintf("timestamp nanoseconds %d out of range", nsec))
 	}
 	r.Timestamp = pcp.Timestamp{Sec: sec, Nsec: int32(nsec)}
 	decodeValueSetsN(d, r, at, n)
-	return d.err
+	return d.Err
 }

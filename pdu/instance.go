@@ -34,11 +34,11 @@ func (m *InstanceReq) Append(dst []byte, from int32) []byte {
 // Decode parses an INSTANCE_REQ PDU.
 func (m *InstanceReq) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeInstanceReq)
-	*m = InstanceReq{InDom: pcp.InDom(d.u32("indom"))}
-	d.u64("unused time")
-	m.Inst = d.i32("inst")
+	*m = InstanceReq{InDom: pcp.InDom(d.U32("indom"))}
+	d.U64("unused time")
+	m.Inst = d.I32("inst")
 	m.Name = readPaddedString(d, "name")
-	return d.done()
+	return d.Done()
 }
 
 // InstEntry is one instance in an INSTANCE PDU. Name is empty where the
@@ -82,15 +82,15 @@ func (m *Instance) Append(dst []byte, from int32) []byte {
 // Decode parses an INSTANCE PDU.
 func (m *Instance) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeInstance)
-	*m = Instance{InDom: pcp.InDom(d.u32("indom"))}
-	n := d.count(instEntryMin, "instance count")
-	if d.err != nil {
-		return d.err
+	*m = Instance{InDom: pcp.InDom(d.U32("indom"))}
+	n := d.Count(instEntryMin, "instance count")
+	if d.Err != nil {
+		return d.Err
 	}
 	m.Entries = make([]InstEntry, n)
 	for i := range m.Entries {
-		m.Entries[i].Inst = d.i32("inst")
+		m.Entries[i].Inst = d.I32("inst")
 		m.Entries[i].Name = readPaddedString(d, "instance name")
 	}
-	return d.done()
+	return d.Done()
 }

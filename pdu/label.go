@@ -33,8 +33,8 @@ func (m *LabelReq) Append(dst []byte, from int32) []byte {
 // Decode parses a LABEL_REQ PDU, which has exactly one length.
 func (m *LabelReq) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeLabelReq)
-	*m = LabelReq{Ident: d.u32("ident"), Type: d.i32("type")}
-	return d.done()
+	*m = LabelReq{Ident: d.U32("ident"), Type: d.I32("type")}
+	return d.Done()
 }
 
 // Label is a LABEL PDU, the answer to LABEL_REQ, repeating its Ident and
@@ -123,40 +123,40 @@ func sentLabels(s *pcp.LabelSet) []pcp.Label {
 // name and value lie within its set's JSON.
 func (m *Label) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeLabel)
-	*m = Label{Ident: d.u32("ident"), Type: d.i32("type")}
-	d.i32("padding")
-	n := d.count(labelSetSize, "label set count")
-	if d.err != nil {
-		return d.err
+	*m = Label{Ident: d.U32("ident"), Type: d.I32("type")}
+	d.I32("padding")
+	n := d.Count(labelSetSize, "label set count")
+	if d.Err != nil {
+		return d.Err
 	}
 	type jsonRef struct{ at, off, len int }
 	refs := make([]jsonRef, n)
 	m.Sets = make([]pcp.LabelSet, n)
 	for i := range m.Sets {
 		s := &m.Sets[i]
-		s.Inst = d.i32("inst")
-		countAt := d.off
-		s.NLabels = d.i32("label count")
-		refs[i].at = d.off
-		refs[i].off = int(d.i32("JSON offset"))
-		refs[i].len = int(d.i32("JSON length"))
+		s.Inst = d.I32("inst")
+		countAt := d.Off
+		s.NLabels = d.I32("label count")
+		refs[i].at = d.Off
+		refs[i].off = int(d.I32("JSON offset"))
+		refs[i].len = int(d.I32("JSON length"))
 		switch {
-		case d.err != nil:
+		case d.Err != nil:
 		case s.NLabels >= pcp.MaxLabels:
-			d.fail(countAt, fmt.Sprintf("label count %d is not below %d", s.NLabels, pcp.MaxLabels))
-		case int64(s.NLabels)*labelSize > int64(d.remaining()):
-			d.fail(countAt, fmt.Sprintf("label count %d cannot fit in %d bytes", s.NLabels, d.remaining()))
+			d.Fail(countAt, fmt.Sprintf("label count %d is not below %d", s.NLabels, pcp.MaxLabels))
+		case int64(s.NLabels)*labelSize > int64(d.Remaining()):
+			d.Fail(countAt, fmt.Sprintf("label count %d cannot fit in %d bytes", s.NLabels, d.Remaining()))
 		case refs[i].len < 0 || refs[i].len >= pcp.MaxLabelJSONLen:
-			d.fail(refs[i].at+4, fmt.Sprintf("JSON length %d outside 0..%d", refs[i].len, pcp.MaxLabelJSONLen-1))
+			d.Fail(refs[i].at+4, fmt.Sprintf("JSON length %d outside 0..%d", refs[i].len, pcp.MaxLabelJSONLen-1))
 		}
-		if d.err != nil {
-			return d.err
+		if d.Err != nil {
+			return d.Err
 		}
 		if s.NLabels > 0 {
 			s.Labels = make([]pcp.Label, s.NLabels)
 		}
 		for j := range s.Labels {
-			b := d.bytes(labelSize, "label")
+			b := d.Bytes(labelSize, "label")
 			s.Labels[j] = pcp.Label{
 				Name:     binary.BigEndian.Uint16(b),
 				NameLen:  b[2],
@@ -166,15 +166,15 @@ func (m *Label) Decode(pdu []byte) error {
 			}
 		}
 	}
-	if d.err != nil {
-		return d.err
+	if d.Err != nil {
+		return d.Err
 	}
 	// The texts are checked first so that one copy can hold them all.
-	setsEnd, next := d.off, d.off
+	setsEnd, next := d.Off, d.Off
 	for _, r := range refs {
 		if r.off != next || r.len > len(pdu)-next {
-			d.fail(r.at, fmt.Sprintf("JSON of %d bytes at %d, not at %d within %d bytes", r.len, r.off, next, len(pdu)))
-			return d.err
+			d.Fail(r.at, fmt.Sprintf("JSON of %d bytes at %d, not at %d within %d bytes", r.len, r.off, next, len(pdu)))
+			return d.Err
 		}
 		next += r.len
 	}
@@ -184,11 +184,11 @@ func (m *Label) Decode(pdu []byte) error {
 		s.JSON = all[r.off-setsEnd : r.off-setsEnd+r.len]
 		for j, l := range s.Labels {
 			if int(l.Name)+int(l.NameLen) > r.len || int(l.Value)+int(l.ValueLen) > r.len {
-				d.fail(r.at+8+j*labelSize, fmt.Sprintf("label %d lies outside its %d bytes of JSON", j, r.len))
-				return d.err
+				d.Fail(r.at+8+j*labelSize, fmt.Sprintf("label %d lies outside its %d bytes of JSON", j, r.len))
+				return d.Err
 			}
 		}
 	}
-	d.off = next
-	return d.done()
+	d.Off = next
+	return d.Done()
 }

@@ -90,34 +90,34 @@ func (m *LogControl) Append(dst []byte, from int32) []byte {
 // Decode parses a LOG_CONTROL PDU.
 func (m *LogControl) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeLogControl)
-	*m = LogControl{Control: d.i32("control"), State: d.i32("state"), Delta: d.i32("delta")}
-	n := d.count(logVListMin, "metric count")
-	if d.err != nil {
-		return d.err
+	*m = LogControl{Control: d.I32("control"), State: d.I32("state"), Delta: d.I32("delta")}
+	n := d.Count(logVListMin, "metric count")
+	if d.Err != nil {
+		return d.Err
 	}
 	m.Sets = make([]pcp.ValueSet, n)
 	for i := range m.Sets {
 		s := &m.Sets[i]
-		s.PMID = pcp.PMID(d.u32("pmid"))
-		at := d.off
-		s.NumVal = d.i32("value count")
-		if d.err != nil {
-			return d.err
+		s.PMID = pcp.PMID(d.U32("pmid"))
+		at := d.Off
+		s.NumVal = d.I32("value count")
+		if d.Err != nil {
+			return d.Err
 		}
 		if s.NumVal <= 0 {
 			continue
 		}
-		if int64(s.NumVal)*logValSize > int64(d.remaining()) {
-			d.fail(at, fmt.Sprintf("value count %d cannot fit in %d bytes", s.NumVal, d.remaining()))
-			return d.err
+		if int64(s.NumVal)*logValSize > int64(d.Remaining()) {
+			d.Fail(at, fmt.Sprintf("value count %d cannot fit in %d bytes", s.NumVal, d.Remaining()))
+			return d.Err
 		}
 		s.Values = make([]pcp.Value, s.NumVal)
 		for j := range s.Values {
-			s.Values[j].Inst = d.i32("inst")
-			s.Values[j].LVal = d.i32("value")
+			s.Values[j].Inst = d.I32("inst")
+			s.Values[j].LVal = d.I32("value")
 		}
 	}
-	return d.done()
+	return d.Done()
 }
 
 // LogRequest is a LOG_REQUEST PDU, a request from pmlc to pmlogger; Request
@@ -141,8 +141,8 @@ func (m *LogRequest) Append(dst []byte, from int32) []byte {
 // Decode parses a LOG_REQUEST PDU, which has exactly one length.
 func (m *LogRequest) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeLogRequest)
-	*m = LogRequest{Request: d.i32("request")}
-	return d.done()
+	*m = LogRequest{Request: d.I32("request")}
+	return d.Done()
 }
 
 // LoggerStatus is what pmlogger reports about itself, PCP's
@@ -232,28 +232,28 @@ func (m *LogStatus) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeLogStatus)
 	*m = LogStatus{}
 	for _, t := range []*pcp.Timestamp{&m.Start, &m.Last, &m.Now} {
-		lo := d.u32("seconds")
-		hi := d.u32("seconds")
+		lo := d.U32("seconds")
+		hi := d.U32("seconds")
 		t.Sec = int64(hi)<<32 | int64(lo)
-		t.Nsec = d.i32("nanoseconds")
+		t.Nsec = d.I32("nanoseconds")
 	}
-	m.State = d.i32("state")
-	m.Vol = d.i32("volume")
-	m.Size = d.i64("size")
+	m.State = d.I32("state")
+	m.Vol = d.I32("volume")
+	m.Size = d.I64("size")
 	var lens [6]int
 	for i := range lens {
-		at := d.off
-		lens[i] = int(d.i32("string length"))
-		if d.err == nil && (lens[i] < 0 || lens[i] > maxLogStatusStr) {
-			d.fail(at, fmt.Sprintf("string length %d outside 0..%d", lens[i], maxLogStatusStr))
+		at := d.Off
+		lens[i] = int(d.I32("string length"))
+		if d.Err == nil && (lens[i] < 0 || lens[i] > maxLogStatusStr) {
+			d.Fail(at, fmt.Sprintf("string length %d outside 0..%d", lens[i], maxLogStatusStr))
 		}
 	}
 	total := 0
 	for i, s := range m.strings() {
-		at := d.off
-		b := d.bytes(lens[i], "string")
-		if d.err != nil {
-			return d.err
+		at := d.Off
+		b := d.Bytes(lens[i], "string")
+		if d.Err != nil {
+			return d.Err
 		}
 		total += lens[i]
 		if len(b) == 0 {
@@ -261,13 +261,13 @@ func (m *LogStatus) Decode(pdu []byte) error {
 		}
 		nul := bytes.IndexByte(b, 0)
 		if nul < 0 {
-			d.fail(at, "string has no NUL")
-			return d.err
+			d.Fail(at, "string has no NUL")
+			return d.Err
 		}
 		*s = string(b[:nul])
 	}
-	d.bytes(align4(total)-total, "padding")
-	return d.done()
+	d.Bytes(align4(total)-total, "padding")
+	return d.Done()
 }
 
 // LogStatusV2 is a LOG_STATUS_V2 PDU, pmlogger's answer to
@@ -318,24 +318,24 @@ func (m *LogStatusV2) Append(dst []byte, from int32) []byte {
 func (m *LogStatusV2) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeLogStatusV2)
 	*m = LogStatusV2{}
-	d.bytes(4, "padding")
+	d.Bytes(4, "padding")
 	for _, t := range []*pcp.Timestamp{&m.Start, &m.Last, &m.Now} {
-		t.Sec = int64(d.i32("seconds"))
-		at := d.off
-		usec := d.i32("microseconds")
-		if d.err == nil && (usec < 0 || usec >= 1000000) {
-			d.fail(at, fmt.Sprintf("microseconds %d outside 0..999999", usec))
+		t.Sec = int64(d.I32("seconds"))
+		at := d.Off
+		usec := d.I32("microseconds")
+		if d.Err == nil && (usec < 0 || usec >= 1000000) {
+			d.Fail(at, fmt.Sprintf("microseconds %d outside 0..999999", usec))
 		}
 		t.Nsec = usec * 1000
 	}
-	m.State = d.i32("state")
-	m.Vol = d.i32("volume")
-	m.Size = d.i64("size")
-	m.PMCDHost = cString(d.bytes(logHostLenV2, "host"))
-	m.PMCDFQDN = cString(d.bytes(logHostLenV2, "FQDN"))
-	m.PMCDTimezone = cString(d.bytes(logTZLenV2, "pmcd time zone"))
-	m.LoggerTimezone = cString(d.bytes(logTZLenV2, "pmlogger time zone"))
-	return d.done()
+	m.State = d.I32("state")
+	m.Vol = d.I32("volume")
+	m.Size = d.I64("size")
+	m.PMCDHost = cString(d.Bytes(logHostLenV2, "host"))
+	m.PMCDFQDN = cString(d.Bytes(logHostLenV2, "FQDN"))
+	m.PMCDTimezone = cString(d.Bytes(logTZLenV2, "pmcd time zone"))
+	m.LoggerTimezone = cString(d.Bytes(logTZLenV2, "pmlogger time zone"))
+	return d.Done()
 }
 
 // appendFixedString appends s in a NUL-filled field of n bytes, cut to

@@ -24,31 +24,31 @@ const LogRecordPrefix = HeaderSize
 // value sets or blocks do not follow the layout gives a *DecodeError
 // (wrapping pcp.ErrIPC); r then holds what was decoded before the fault.
 func DecodeLogRecordInto(r *pcp.Result, buf []byte, v3 bool) error {
-	d := decoder{b: buf, off: HeaderSize, typ: TypeResult}
+	d := bodyDecoder(buf, TypeResult)
 	if len(buf) < HeaderSize {
-		d.fail(0, "record shorter than its prefix")
-		return d.err
+		d.Fail(0, "record shorter than its prefix")
+		return d.Err
 	}
 	if v3 {
 		// libpcp writes the seconds' low word first (see
 		// __pmPutTimestamp on a little-endian host).
-		lo := d.u32("timestamp seconds")
-		hi := d.u32("timestamp seconds")
-		nsec := d.i32("timestamp nanoseconds")
+		lo := d.U32("timestamp seconds")
+		hi := d.U32("timestamp seconds")
+		nsec := d.I32("timestamp nanoseconds")
 		r.Timestamp = pcp.Timestamp{Sec: int64(uint64(hi)<<32 | uint64(lo)), Nsec: nsec}
 	} else {
-		sec := d.i32("timestamp seconds")
-		usec := d.i32("timestamp microseconds")
+		sec := d.I32("timestamp seconds")
+		usec := d.I32("timestamp microseconds")
 		r.Timestamp = pcp.Timestamp{Sec: int64(sec), Nsec: usec * 1000}
 	}
-	at := d.off
-	n := d.i32("numpmid")
-	if d.err != nil {
+	at := d.Off
+	n := d.I32("numpmid")
+	if d.Err != nil {
 		r.Sets = r.Sets[:0]
-		return d.err
+		return d.Err
 	}
 	decodeValueSetsN(&d, r, at, n)
-	return d.err
+	return d.Err
 }
 
 // AppendLogRecord encodes r as the body of an archive data record (see

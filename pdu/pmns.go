@@ -47,7 +47,7 @@ func (m *PMNSIDs) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypePMNSIDs)
 	sts, ids := readIDList(d)
 	*m = PMNSIDs{Status: sts, PMIDs: ids}
-	return d.done()
+	return d.Done()
 }
 
 // PMNSNames is a PMNS_NAMES PDU: a list of metric names, each with a
@@ -107,14 +107,14 @@ func (m *PMNSNames) Append(dst []byte, from int32) []byte {
 func (m *PMNSNames) Decode(pdu []byte) error {
 	d, h := newDecoder(pdu, TypePMNSNames)
 	*m = PMNSNames{}
-	strAt := d.off
-	strBytes := d.i32("string bytes")
-	statusAt := d.off
-	numStatus := d.i32("status count")
-	numAt := d.off
-	numNames := d.i32("name count")
-	if d.err != nil || numNames == 0 {
-		return d.done()
+	strAt := d.Off
+	strBytes := d.I32("string bytes")
+	statusAt := d.Off
+	numStatus := d.I32("status count")
+	numAt := d.Off
+	numNames := d.I32("name count")
+	if d.Err != nil || numNames == 0 {
+		return d.Done()
 	}
 	withStatus := numStatus != 0
 	entryMin := 4
@@ -123,16 +123,16 @@ func (m *PMNSNames) Decode(pdu []byte) error {
 	}
 	switch {
 	case numNames < 0:
-		d.fail(numAt, fmt.Sprintf("name count is negative (%d)", numNames))
-	case int64(numNames)*int64(entryMin) > int64(d.remaining()):
-		d.fail(numAt, fmt.Sprintf("name count %d cannot fit in %d bytes", numNames, d.remaining()))
+		d.Fail(numAt, fmt.Sprintf("name count is negative (%d)", numNames))
+	case int64(numNames)*int64(entryMin) > int64(d.Remaining()):
+		d.Fail(numAt, fmt.Sprintf("name count %d cannot fit in %d bytes", numNames, d.Remaining()))
 	case strBytes < 0 || strBytes > h.Len:
-		d.fail(strAt, fmt.Sprintf("string bytes %d outside 0..%d", strBytes, h.Len))
+		d.Fail(strAt, fmt.Sprintf("string bytes %d outside 0..%d", strBytes, h.Len))
 	case withStatus && numStatus != numNames:
-		d.fail(statusAt, fmt.Sprintf("status count %d is neither 0 nor the name count %d", numStatus, numNames))
+		d.Fail(statusAt, fmt.Sprintf("status count %d is neither 0 nor the name count %d", numStatus, numNames))
 	}
-	if d.err != nil {
-		return d.err
+	if d.Err != nil {
+		return d.Err
 	}
 	m.Names = make([]string, numNames)
 	if withStatus {
@@ -141,18 +141,18 @@ func (m *PMNSNames) Decode(pdu []byte) error {
 	left := int(strBytes)
 	for i := range m.Names {
 		if withStatus {
-			m.Status[i] = d.i32("status")
+			m.Status[i] = d.I32("status")
 		}
-		at := d.off
+		at := d.Off
 		m.Names[i] = readPaddedString(d, "name")
-		if d.err == nil {
+		if d.Err == nil {
 			left -= len(m.Names[i]) + 1
 			if left < 0 {
-				d.fail(at, fmt.Sprintf("names exceed string bytes %d", strBytes))
+				d.Fail(at, fmt.Sprintf("names exceed string bytes %d", strBytes))
 			}
 		}
 	}
-	return d.done()
+	return d.Done()
 }
 
 // PMNSChild is a PMNS_CHILD PDU: a request for the names one level below
@@ -175,9 +175,9 @@ func (m *PMNSChild) Append(dst []byte, from int32) []byte {
 // Decode parses a PMNS_CHILD PDU.
 func (m *PMNSChild) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypePMNSChild)
-	*m = PMNSChild{Subtype: d.i32("subtype")}
+	*m = PMNSChild{Subtype: d.I32("subtype")}
 	m.Name = readPaddedString(d, "name")
-	return d.done()
+	return d.Done()
 }
 
 // PMNSTraverse is a PMNS_TRAVERSE PDU: a request for every metric name at
@@ -199,9 +199,9 @@ func (m *PMNSTraverse) Append(dst []byte, from int32) []byte {
 // Decode parses a PMNS_TRAVERSE PDU, ignoring its subtype as PCP does.
 func (m *PMNSTraverse) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypePMNSTraverse)
-	d.i32("subtype")
+	d.I32("subtype")
 	*m = PMNSTraverse{Name: readPaddedString(d, "name")}
-	return d.done()
+	return d.Done()
 }
 
 func appendNameReq(dst []byte, t Type, from, subtype int32, name string) []byte {

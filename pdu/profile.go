@@ -68,35 +68,35 @@ func (m *Profile) Append(dst []byte, from int32) []byte {
 // instance lists share one new slice.
 func (m *Profile) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeProfile)
-	at := d.off
-	m.Context = d.i32("context")
-	if d.err == nil && m.Context < 0 {
-		d.fail(at, fmt.Sprintf("negative context %d", m.Context))
+	at := d.Off
+	m.Context = d.I32("context")
+	if d.Err == nil && m.Context < 0 {
+		d.Fail(at, fmt.Sprintf("negative context %d", m.Context))
 	}
-	m.State = d.i32("state")
-	at = d.off
-	n := d.i32("numprof")
-	d.u32("pad")
-	if d.err == nil && (n < 0 || int64(n)*profileEntry > int64(d.remaining())) {
-		d.fail(at, fmt.Sprintf("numprof %d cannot fit in %d bytes", n, d.remaining()))
+	m.State = d.I32("state")
+	at = d.Off
+	n := d.I32("numprof")
+	d.U32("pad")
+	if d.Err == nil && (n < 0 || int64(n)*profileEntry > int64(d.Remaining())) {
+		d.Fail(at, fmt.Sprintf("numprof %d cannot fit in %d bytes", n, d.Remaining()))
 	}
-	if d.err != nil {
+	if d.Err != nil {
 		m.InDoms = m.InDoms[:0]
-		return d.err
+		return d.Err
 	}
 	m.InDoms = m.InDoms[:0]
 	total := 0
 	counts := make([]int, n)
 	for i := range counts {
-		p := InDomProfile{InDom: pcp.InDom(d.u32("indom")), State: d.i32("state")}
-		at := d.off
-		c := d.i32("numinst")
-		d.u32("pad")
-		if d.err == nil && (c < 0 || int64(total)+int64(c) > int64(d.remaining()/4)) {
-			d.fail(at, fmt.Sprintf("numinst %d cannot fit in %d bytes", c, d.remaining()))
+		p := InDomProfile{InDom: pcp.InDom(d.U32("indom")), State: d.I32("state")}
+		at := d.Off
+		c := d.I32("numinst")
+		d.U32("pad")
+		if d.Err == nil && (c < 0 || int64(total)+int64(c) > int64(d.Remaining()/4)) {
+			d.Fail(at, fmt.Sprintf("numinst %d cannot fit in %d bytes", c, d.Remaining()))
 		}
-		if d.err != nil {
-			return d.err
+		if d.Err != nil {
+			return d.Err
 		}
 		counts[i] = int(c)
 		total += int(c)
@@ -107,12 +107,12 @@ func (m *Profile) Decode(pdu []byte) error {
 		insts = make([]int32, total)
 	}
 	for i := range insts {
-		insts[i] = d.i32("instance")
+		insts[i] = d.I32("instance")
 	}
 	for i, c := range counts {
 		if c > 0 {
 			m.InDoms[i].Insts, insts = insts[:c:c], insts[c:]
 		}
 	}
-	return d.done()
+	return d.Done()
 }

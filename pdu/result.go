@@ -79,9 +79,9 @@ func DecodeResultInto(r *pcp.Result, pdu []byte) error {
 	var dec decoder
 	dec.reset(pdu, TypeResult)
 	d := &dec
-	at := d.off
-	sec := d.i32("timestamp seconds")
-	usec := d.i32("timestamp microseconds")
+	at := d.Off
+	sec := d.I32("timestamp seconds")
+	usec := d.I32("timestamp microseconds")
 	// libpcp does not check the microseconds, and PCP's pmstore sends
 	// what it has (-99185 has been seen): whole seconds of them go into
 	// the seconds, so the instant is kept and Nsec is in range.
@@ -90,9 +90,9 @@ func DecodeResultInto(r *pcp.Result, pdu []byte) error {
 		sec64, usec64 = sec64-1, usec64+1e6
 	}
 	r.Timestamp = pcp.Timestamp{Sec: sec64, Nsec: int32(usec64 * 1000)}
-	at = d.off
-	decodeValueSetsN(d, r, at, d.i32("numpmid"))
-	return d.err
+	at = d.Off
+	decodeValueSetsN(d, r, at, d.I32("numpmid"))
+	return d.Err
 }
 
 // The sizes of a value set's parts on the wire.
@@ -163,12 +163,12 @@ func appendBlock(dst []byte, b *pcp.ValueBlock) []byte {
 // decodeValueSetsN reads n value sets at d's position, then their value
 // blocks, into r; at is where the count was read, for error reports.
 func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
-	if d.err == nil && (n < 0 || int64(n)*setHeader > int64(d.remaining())) {
-		d.fail(at, fmt.Sprintf("numpmid %d cannot fit in %d bytes", n, d.remaining()))
+	if d.Err == nil && (n < 0 || int64(n)*setHeader > int64(d.Remaining())) {
+		d.Fail(at, fmt.Sprintf("numpmid %d cannot fit in %d bytes", n, d.Remaining()))
 	}
 	sets := r.Sets[:0]
 	blocks := 0
-	for i := int32(0); i < n && d.err == nil; i++ {
+	for i := int32(0); i < n && d.Err == nil; i++ {
 		if len(sets) < cap(sets) {
 			sets = sets[:len(sets)+1]
 		} else {
@@ -177,44 +177,44 @@ func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
 		s := &sets[len(sets)-1]
 		s.ValFmt = pcp.ValInSitu
 		s.Values = s.Values[:0]
-		at := d.off + setHeader // of valfmt, for error reports
-		if h := d.b[d.off:]; len(h) >= setHeader+valFmtSize {
+		at := d.Off + setHeader // of valfmt, for error reports
+		if h := d.B[d.Off:]; len(h) >= setHeader+valFmtSize {
 			// Reading the words directly rather than through d's checked
 			// reads, which are calls, saved a tenth of the time of
 			// decoding a typical result.
 			s.PMID = pcp.PMID(binary.BigEndian.Uint32(h))
 			s.NumVal = int32(binary.BigEndian.Uint32(h[4:]))
-			d.off += setHeader
+			d.Off += setHeader
 			if s.NumVal > 0 {
 				s.ValFmt = pcp.ValFmt(binary.BigEndian.Uint32(h[8:]))
-				d.off += valFmtSize
+				d.Off += valFmtSize
 			}
 		} else {
 			// Near the end: the checked reads report what is missing.
-			s.PMID = pcp.PMID(d.u32("pmid"))
-			s.NumVal = d.i32("numval")
+			s.PMID = pcp.PMID(d.U32("pmid"))
+			s.NumVal = d.I32("numval")
 			if s.NumVal > 0 {
-				s.ValFmt = pcp.ValFmt(d.i32("valfmt"))
+				s.ValFmt = pcp.ValFmt(d.I32("valfmt"))
 			}
 		}
-		if s.NumVal <= 0 || d.err != nil {
+		if s.NumVal <= 0 || d.Err != nil {
 			continue
 		}
-		if d.err == nil && (s.ValFmt < pcp.ValInSitu || s.ValFmt > pcp.ValSPtr) {
-			d.fail(at, fmt.Sprintf("pmid %d valfmt %d", s.PMID, s.ValFmt))
+		if d.Err == nil && (s.ValFmt < pcp.ValInSitu || s.ValFmt > pcp.ValSPtr) {
+			d.Fail(at, fmt.Sprintf("pmid %d valfmt %d", s.PMID, s.ValFmt))
 		}
-		if d.err == nil && int64(s.NumVal)*valueSize > int64(d.remaining()) {
-			d.fail(at-4, fmt.Sprintf("numval %d cannot fit in %d bytes", s.NumVal, d.remaining()))
+		if d.Err == nil && int64(s.NumVal)*valueSize > int64(d.Remaining()) {
+			d.Fail(at-4, fmt.Sprintf("numval %d cannot fit in %d bytes", s.NumVal, d.Remaining()))
 		}
-		if d.err != nil {
+		if d.Err != nil {
 			break
 		}
 		// The pairs are known to be there: read them without a check each.
 		// Values is sized to numval at once, which the check above bounds
 		// by the PDU's length.
 		nv := int(s.NumVal)
-		pairs := d.b[d.off : d.off+nv*valueSize]
-		d.off += len(pairs)
+		pairs := d.B[d.Off : d.Off+nv*valueSize]
+		d.Off += len(pairs)
 		s.Values = slices.Grow(s.Values, nv)[:nv]
 		decodePairs(s.Values, pairs)
 		if s.ValFmt != pcp.ValInSitu {
@@ -222,11 +222,11 @@ func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
 		}
 	}
 	r.Sets = sets
-	if d.err != nil {
+	if d.Err != nil {
 		return
 	}
 	if blocks == 0 {
-		d.done()
+		d.Done()
 		return
 	}
 	decodeBlocks(d, r)
@@ -262,10 +262,10 @@ func decodePairs(vals []pcp.Value, pairs []byte) {
 // into its slot. A slot is written only for its own value, so every value
 // has its own bytes, swapped once, as when each block was copied alone.
 func decodeBlocks(d *decoder, r *pcp.Result) {
-	region := d.off
-	arena := r.Arena(len(d.b) - region)
-	copy(arena, d.b[region:])
-	b := blocks{pdu: d.b, arena: arena, region: region, first: len(d.b)}
+	region := d.Off
+	arena := r.Arena(len(d.B) - region)
+	copy(arena, d.B[region:])
+	b := blocks{pdu: d.B, arena: arena, region: region, first: len(d.B)}
 	for i := range r.Sets {
 		s := &r.Sets[i]
 		if s.NumVal <= 0 || s.ValFmt == pcp.ValInSitu {
@@ -280,11 +280,11 @@ func decodeBlocks(d *decoder, r *pcp.Result) {
 			}
 		}
 	}
-	if b.first != region || region+b.total != len(d.b) {
-		d.fail(region, fmt.Sprintf("value blocks cover %d bytes from %d; the region is %d bytes from %d", b.total, b.first, len(d.b)-region, region))
+	if b.first != region || region+b.total != len(d.B) {
+		d.Fail(region, fmt.Sprintf("value blocks cover %d bytes from %d; the region is %d bytes from %d", b.total, b.first, len(d.B)-region, region))
 		return
 	}
-	d.off = len(d.b)
+	d.Off = len(d.B)
 }
 
 // blocks is the state of decodeBlocks: the PDU, the arena holding a copy
@@ -349,7 +349,7 @@ func (b *blocks) decodeBlock(d *decoder, s *pcp.ValueSet, j int) bool {
 	off := int64(uint32(v.LVal)) * 4
 	v.LVal = 0
 	if off < int64(region) || off+pcp.ValueHeaderSize > int64(len(pdu)) {
-		d.fail(region, fmt.Sprintf("pmid %d value %d: block offset %d outside %d..%d", s.PMID, j, off, region, len(pdu)))
+		d.Fail(region, fmt.Sprintf("pmid %d value %d: block offset %d outside %d..%d", s.PMID, j, off, region, len(pdu)))
 		return false
 	}
 	o := int(off)
@@ -358,13 +358,13 @@ func (b *blocks) decodeBlock(d *decoder, s *pcp.ValueSet, j int) bool {
 	word := binary.BigEndian.Uint32(pdu[o:])
 	vtype, vlen := pcp.Type(word>>24), int(word&pcp.MaxValueLen)
 	if vlen < pcp.ValueHeaderSize || o+vlen > len(pdu) {
-		d.fail(o, fmt.Sprintf("pmid %d value %d: block length %d at %d in PDU of %d", s.PMID, j, vlen, o, len(pdu)))
+		d.Fail(o, fmt.Sprintf("pmid %d value %d: block length %d at %d in PDU of %d", s.PMID, j, vlen, o, len(pdu)))
 		return false
 	}
 	slot := b.total
 	b.total += align4(vlen)
 	if b.total > len(arena) {
-		d.fail(o, fmt.Sprintf("value blocks exceed the %d bytes after the value sets", len(arena)))
+		d.Fail(o, fmt.Sprintf("value blocks exceed the %d bytes after the value sets", len(arena)))
 		return false
 	}
 	b.first = min(b.first, o)
@@ -376,7 +376,7 @@ func (b *blocks) decodeBlock(d *decoder, s *pcp.ValueSet, j int) bool {
 	v.Block.Type = vtype
 	v.Block.Data = data
 	if err := swapBlock(data, vtype, binary.BigEndian); err != nil {
-		d.fail(o, fmt.Sprintf("pmid %d value %d: %v", s.PMID, j, err))
+		d.Fail(o, fmt.Sprintf("pmid %d value %d: %v", s.PMID, j, err))
 		return false
 	}
 	return true

@@ -41,8 +41,8 @@ func (m *TextReq) Append(dst []byte, from int32) []byte {
 // Decode parses a TEXT_REQ PDU, which has exactly one length.
 func (m *TextReq) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeTextReq)
-	*m = TextReq{Ident: d.u32("ident"), Type: d.i32("type")}
-	return d.done()
+	*m = TextReq{Ident: d.U32("ident"), Type: d.I32("type")}
+	return d.Done()
 }
 
 // Text is a TEXT PDU, the answer to TEXT_REQ. Ident repeats the request's
@@ -73,9 +73,9 @@ func (m *Text) Append(dst []byte, from int32) []byte {
 // Decode parses a TEXT PDU.
 func (m *Text) Decode(pdu []byte) error {
 	d, _ := newDecoder(pdu, TypeText)
-	*m = Text{Ident: bits.ReverseBytes32(d.u32("ident"))}
+	*m = Text{Ident: bits.ReverseBytes32(d.U32("ident"))}
 	m.Text = readPaddedString(d, "text")
-	return d.done()
+	return d.Done()
 }
 
 // appendTildePadded appends s and fills to a 4-byte boundary with '~', the
@@ -93,6 +93,6 @@ func appendTildePadded(dst []byte, s string) []byte {
 // 4-byte boundary, returning a copy. The filler's value is not checked, as
 // PCP does not check it either.
 func readPaddedString(d *decoder, what string) string {
-	n := d.count(1, what+" length")
-	return string(d.padded(n, what))
+	n := d.Count(1, what+" length")
+	return string(d.Padded(n, what))
 }

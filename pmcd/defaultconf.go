@@ -24,11 +24,13 @@ allow "local:*" : all;
 
 // DefaultConf is the configuration of a pmcd started without pmcd.conf:
 // in-process agents only, so that it needs nothing installed — pmcd's own
-// agent (pmcd_init, domain 2), the Linux agent (linux_init, 60) and the
-// sample agent (sample_init, 29), at the domains PCP gives them — and
-// DefaultAccess, so that a pmcd listening on every interface takes no
-// store from another host. The Linux and sample agents must be
-// registered (import package agents/all).
+// agent (pmcd_init, domain 2), the Linux agent (linux_init, 60), the
+// sample agent (sample_init, 29) and the MMV agent (mmv_init, 70, serving
+// the files of $PCP_TMP_DIR/mmv that Go programs instrumented with
+// package mmv write), at the domains PCP gives them — and DefaultAccess,
+// so that a pmcd listening on every interface takes no store from another
+// host. The Linux, sample and MMV agents must be registered (import
+// package agents/all).
 func DefaultConf() *Conf {
 	c, err := ParseConf(strings.NewReader("[access]\n"+DefaultAccess), "pmcd")
 	if err != nil {
@@ -45,6 +47,7 @@ func DefaultConf() *Conf {
 		{Name: "pmcd", Domain: 2, Kind: AgentDSO, Entry: pmcdEntry},
 		{Name: "linux", Domain: 60, Kind: AgentDSO, Entry: "linux_init"},
 		{Name: "sample", Domain: 29, Kind: AgentDSO, Entry: "sample_init"},
+		{Name: "mmv", Domain: 70, Kind: AgentDSO, Entry: "mmv_init"},
 	}
 	return c
 }

@@ -8,8 +8,9 @@ import (
 )
 
 // Store applies a store request. Without a Storer every store is refused
-// with pcp.ErrPermission, as libpcp_pmda's default does; an unknown PMID is
-// pcp.ErrPMID before the Storer sees it. Sets are handed to the Storer in
+// with pcp.ErrPermission, as libpcp_pmda's default does; a PMID not in the
+// table is pcp.ErrPMID before the Storer sees it, unless the Fetcher is a
+// Describer, whose metrics are its own to judge. Sets are handed to the Storer in
 // order and the first error ends the request.
 func (a *Agent) Store(ctx context.Context, c Client, r *pcp.Result) error {
 	if err := a.begin(ctx, c, pdu.TypeResult, 0); err != nil {
@@ -19,8 +20,9 @@ func (a *Agent) Store(ctx context.Context, c Client, r *pcp.Result) error {
 	if !ok {
 		return pcp.ErrPermission
 	}
+	_, dynamic := a.fetcher.(Describer)
 	for i := range r.Sets {
-		if a.metrics[r.Sets[i].PMID] == nil {
+		if !dynamic && a.metrics[r.Sets[i].PMID] == nil {
 			return pcp.ErrPMID
 		}
 		if err := s.Store(ctx, c, &r.Sets[i]); err != nil {

@@ -15,6 +15,9 @@ func (a *Agent) Text(ctx context.Context, c Client, ident uint32, typ int32) (st
 	if err := a.begin(ctx, c, pdu.TypeTextReq, ident); err != nil {
 		return "", err
 	}
+	if t, ok := a.fetcher.(Texter); ok {
+		return t.Text(ctx, c, ident, typ)
+	}
 	var one, help string
 	if typ&pdu.TextPMID != 0 {
 		m := a.metrics[pcp.PMID(ident)]
@@ -37,6 +40,13 @@ func (a *Agent) Text(ctx context.Context, c Client, ident uint32, typ int32) (st
 		return "", pcp.ErrText
 	}
 	return s, nil
+}
+
+// Texter is implemented by a Fetcher whose help text changes or comes
+// from elsewhere than the tables: Text answers every text request, as
+// Agent.Text does.
+type Texter interface {
+	Text(ctx context.Context, c Client, ident uint32, typ int32) (string, error)
 }
 
 // Desc returns the descriptor of pmid, or pcp.ErrPMID.

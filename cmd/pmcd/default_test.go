@@ -15,6 +15,7 @@ import (
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/mmv"
 )
 
 // TestNoArguments is the main job: pmcd with no arguments and nothing of
@@ -81,8 +82,28 @@ func TestNoArguments(t *testing.T) {
 	}()
 	waitListening(t, port, exited, &stderr)
 
+	// A Go program instrumented with package mmv, started after pmcd,
+	// is served at once.
+	mmvDir := filepath.Join(dir, "pcp_tmp_dir", "mmv")
+	if err := os.Mkdir(mmvDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := mmv.New("goapp", mmv.Options{Dir: mmvDir, Flags: mmv.Process})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests, err := reg.Counter("requests", mmv.MetricOptions{ShortHelp: "requests served"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	requests.Add(42)
+
 	host := "localhost:" + strconv.Itoa(port)
-	names := []string{"kernel.all.load", "pmcd.version", "sample.long.one"}
+	names := []string{"kernel.all.load", "pmcd.version", "sample.long.one", "mmv.goapp.requests"}
 	info := func(prog string, env []string, args ...string) string {
 		c := exec.Command(prog, append([]string{"-h", host}, args...)...)
 		c.Env = env
@@ -110,7 +131,8 @@ func TestNoArguments(t *testing.T) {
 				"    inst [5 or \"5 minute\"] value V\n" +
 				"    inst [15 or \"15 minute\"] value V\n" +
 				"\npmcd.version\n    value \"6.0.3\"\n" +
-				"\nsample.long.one\n    value 1\n"
+				"\nsample.long.one\n    value 1\n" +
+				"\nmmv.goapp.requests\n    value 42\n"
 			if ours != want {
 				t.Errorf("pminfo -f:\n%s\nwant:\n%s", ours, want)
 			}

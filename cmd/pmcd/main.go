@@ -36,6 +36,7 @@ import (
 	// The Go agents this pmcd runs in-process, found by the entry
 	// points pmcd.conf "dso" lines name.
 	_ "github.com/gopcp/gopcp/agents/all"
+	"github.com/gopcp/gopcp/agents/mmv"
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pmcd"
@@ -171,7 +172,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	var err error
 	if o.config == "" {
 		conf = pmcd.DefaultConf()
-		logger.Printf("Info: no -c: built-in configuration, in-process agents pmcd, linux and sample; stores from local clients only")
+		logger.Printf("Info: no -c: built-in configuration, in-process agents pmcd, linux, sample and mmv; stores from local clients only")
 	} else if conf, err = pmcd.LoadConf(o.config); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -187,7 +188,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		// The built-in agents bring their own names, so that pmcd
 		// needs no namespace files either.
 		files.PMNSPath = ""
-		tree, err = pmcd.AgentNamespace(ctx, conf, map[string]pmcd.NameSource{"sample_init": sample.Namespace})
+		tree, err = pmcd.AgentNamespace(ctx, conf, map[string]pmcd.NameSource{"sample_init": sample.Namespace, "mmv_init": mmv.Namespace(mmv.Prefix)})
 	default:
 		files.PMNSPath = pmns.DefaultPath()
 		files.LoadPMNS = func(string) (*pmns.Tree, error) { return pmns.LoadDefault() }

@@ -1,0 +1,51 @@
+// Command mmvdump prints an MMV file as PCP's mmvdump does: the header,
+// then each table of contents entry with its records, every value with
+// its metric and instance. With no argument it reads $PCP_TMP_DIR/mmv/test.
+//
+// The file is read through package mmv/mmvfile, so a malformed file gets
+// one line saying what is wrong rather than a partial walk.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/mmv/mmvfile"
+)
+
+func main() {
+	if len(os.Args) > 2 {
+		fmt.Fprintf(os.Stderr, "Usage: %s <filename>\n", os.Args[0])
+		os.Exit(1)
+	}
+	var path string
+	if len(os.Args) > 1 {
+		path = os.Args[1]
+	} else {
+		tmp, _ := pcpconf.Get("PCP_TMP_DIR")
+		path = filepath.Join(tmp, "mmv", "test")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(run(os.Stdout, path, b))
+}
+
+// run dumps b, read from path, to w and returns the exit status.
+func run(w io.Writer, path string, b []byte) int {
+	f, err := mmvfile.Parse(b)
+	if err != nil {
+		fmt.Fprintf(w, "%s: %v\n", path, err)
+		return 1
+	}
+	if err := dump(w, path, f); err != nil {
+		fmt.Fprintln(w, err)
+		return 1
+	}
+	return 0
+}
