@@ -123,12 +123,12 @@ func (a *agent) controlMetrics() []pmda.Metric {
 	return ms
 }
 
-// controlText is what pmdammv answers for the control metrics, word for
-// word, since clients see it.
+// controlText is the help of the control metrics, in our own words
+// (the comparisons with PCP's pmdammv mask these texts).
 var controlText = [3][2]string{
-	{"Control maps reloading", "Writing anything other then 0 to this metric will result in\nre-reading directory and re-mapping files.\n"},
-	{"Debug flag", "See pmdbg(1).  pmstore into this metric to change the debug value.\n"},
-	{"Memory mapped file count", "Count of currently mapped and exported statistics files.\n"},
+	{"Store a non-zero value to rescan the MMV files", "Storing any value other than 0 makes the agent read the directory of\nMMV files again and map every file afresh, as it does on its own when a\nfile or the directory changes. It reads back as 0 once the rescan is\ndone.\n"},
+	{"The agent's debugging flags", "The agent's debugging flags, as pmdbg(1) names them; store a new value\nwith pmstore to change them.\n"},
+	{"Number of MMV files served", "How many memory-mapped value files the agent maps and serves now.\n"},
 }
 
 // maybeReload is pmdammv's check before a request: it rescans when a
