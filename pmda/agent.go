@@ -64,8 +64,9 @@ type Agent struct {
 
 	mu      sync.Mutex
 	profile profile
-	result  pcp.Result
-	arena   []byte
+	// result is Fetch's answer, in the PDU Handle replies with.
+	result pdu.Result
+	arena  []byte
 }
 
 // New checks cfg and builds an Agent. The tables are copied, with the

@@ -10,16 +10,27 @@ import (
 )
 
 // Dispatcher answers the PDUs pmcd sends on one connection, writing each
-// reply to its Writer. It keeps decoding buffers between requests, so it is
+// reply to its Writer: it decodes a request, has Handle answer it, and
+// encodes the reply. It keeps decoding buffers between requests, so it is
 // not safe for concurrent use: one goroutine feeds it.
 type Dispatcher struct {
 	a *Agent
 	w *pdu.Writer
 
-	// Reused between requests.
-	fetch  pdu.Fetch
-	store  pcp.Result
-	result pdu.Result
+	// Each request is decoded into its own kind's, reused: their
+	// decoders overwrite every field, and Handle keeps nothing of them.
+	fetch    pdu.Fetch
+	store    pdu.Result
+	desc     pdu.DescReq
+	inst     pdu.InstanceReq
+	text     pdu.TextReq
+	label    pdu.LabelReq
+	names    pdu.PMNSNames
+	ids      pdu.PMNSIDs
+	child    pdu.PMNSChild
+	traverse pdu.PMNSTraverse
+	profile  pdu.Profile
+	errPDU   pdu.Error
 }
 
 // NewDispatcher returns a Dispatcher answering for a on w.
@@ -36,8 +47,9 @@ func NewDispatcher(a *Agent, w *pdu.Writer) *Dispatcher {
 // A request that does not decode is answered with PM_ERR_IPC and a
 // notification that does not decode is dropped, as libpcp_pmda does: the
 // PDU was whole, so the stream is still in step and the agent carries on.
-// What Dispatch returns is a failure to write a reply, or a buffer that
-// is not one PDU, after which the connection should end.
+// What Dispatch returns is a failure to write a reply, a buffer that is
+// not one PDU, or a panic in the agent's code (a request is first
+// answered with PM_ERR_IPC), after which the connection should end.
 func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	h, err := pdu.ParseHeader(req)
 	if err != nil {
@@ -46,129 +58,76 @@ func (d *Dispatcher) Dispatch(ctx context.Context, req []byte) error {
 	if int(h.Len) != len(req) {
 		return fmt.Errorf("pmda: PDU length %d in a buffer of %d: %w", h.Len, len(req), pcp.ErrIPC)
 	}
-	c := Client(h.From)
-	a := d.a
-	switch h.Type {
-	case pdu.TypeError:
-		var m pdu.Error
-		if m.Decode(req) != nil {
-			return nil // no answer is due, and none is given
+	m, notice := d.message(h.Type)
+	if m == nil {
+		if h.Type != pdu.TypeControlReq { // PCP's agents ignore that one too
+			d.a.log.Printf("%s: unexpected %v PDU from pmcd, ignored", d.a.name, h.Type)
 		}
-		if pcp.Error(m.Code) == pcp.ErrNotConn {
-			a.EndContext(c)
-		} else {
-			a.log.Printf("%s: error PDU from pmcd: %v", a.name, m.Err())
-		}
-		return nil
-	case pdu.TypeProfile:
-		var m pdu.Profile
-		if m.Decode(req) != nil {
-			return nil // no answer is due, and none is given
-		}
-		a.ProfileFrom(c, &m)
-		return nil
-	case pdu.TypeAttr:
-		var m pdu.Attr
-		if m.Decode(req) != nil {
-			return nil // no answer is due, and none is given
-		}
-		if err := a.Attribute(c, m.Key, m.Value); err != nil {
-			a.log.Printf("%s: failed to set attribute: %v", a.name, err)
-		}
-		return nil
-	case pdu.TypeFetch:
-		if err := d.fetch.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		res, err := a.Fetch(ctx, c, d.fetch.PMIDs)
-		if err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		d.result.Result = *res
-		return d.reply(ctx, &d.result, nil)
-	case pdu.TypeDescReq:
-		var m pdu.DescReq
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		desc, err := a.Desc(ctx, c, m.PMID)
-		return d.reply(ctx, &pdu.Desc{Desc: desc}, err)
-	case pdu.TypeInstanceReq:
-		var m pdu.InstanceReq
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		res, err := a.Instance(ctx, c, m.InDom, m.Inst, m.Name)
-		return d.reply(ctx, res, err)
-	case pdu.TypeTextReq:
-		var m pdu.TextReq
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		text, err := a.Text(ctx, c, m.Ident, m.Type)
-		return d.reply(ctx, &pdu.Text{Ident: m.Ident, Text: text}, err)
-	case pdu.TypeLabelReq:
-		var m pdu.LabelReq
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		sets, err := a.Label(ctx, c, m.Ident, uint8(m.Type))
-		if err == nil && uint8(m.Type)&pcp.LabelInstances == 0 && len(sets) > 1 {
-			sets = sets[:1]
-		}
-		return d.reply(ctx, &pdu.Label{Ident: m.Ident, Type: m.Type, Sets: sets}, err)
-	case pdu.TypeResult:
-		if err := pdu.DecodeResultInto(&d.store, req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		err := a.Store(ctx, c, &d.store)
-		return d.reply(ctx, &pdu.Error{Code: code0(err)}, nil)
-	case pdu.TypePMNSNames:
-		var m pdu.PMNSNames
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		if len(m.Names) != 1 { // pmcd asks one name at a time
-			return d.reply(ctx, nil, pcp.ErrIPC)
-		}
-		id, err := a.LookupName(ctx, c, m.Names[0])
-		return d.reply(ctx, &pdu.PMNSIDs{PMIDs: []pcp.PMID{id}}, err)
-	case pdu.TypePMNSIDs:
-		var m pdu.PMNSIDs
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		if m.Status < 0 {
-			return d.reply(ctx, nil, pcp.Error(m.Status))
-		}
-		if len(m.PMIDs) != 1 {
-			return d.reply(ctx, nil, pcp.ErrIPC)
-		}
-		names, err := a.Names(ctx, c, m.PMIDs[0])
-		return d.reply(ctx, &pdu.PMNSNames{Names: names}, err)
-	case pdu.TypePMNSChild:
-		var m pdu.PMNSChild
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		names, status, err := a.Children(ctx, c, m.Name)
-		if m.Subtype == pdu.PMNSChildNames {
-			status = nil
-		}
-		return d.reply(ctx, &pdu.PMNSNames{Names: names, Status: status}, err)
-	case pdu.TypePMNSTraverse:
-		var m pdu.PMNSTraverse
-		if err := m.Decode(req); err != nil {
-			return d.reply(ctx, nil, err)
-		}
-		names, err := a.Traverse(ctx, c, m.Name)
-		return d.reply(ctx, &pdu.PMNSNames{Names: names}, err)
-	case pdu.TypeControlReq:
-		return nil // PCP's agents ignore it too
-	default:
-		a.log.Printf("%s: unexpected %v PDU from pmcd, ignored", a.name, h.Type)
 		return nil
 	}
+	if err := m.Decode(req); err != nil {
+		if notice {
+			return nil // no answer is due, and none is given
+		}
+		return d.reply(ctx, nil, err)
+	}
+	reply, err := d.a.Handle(ctx, Client(h.From), m)
+	if pe, ok := errors.AsType[*panicError](err); ok {
+		d.a.log.Printf("%v\n%s", pe, pe.stack)
+		if !notice {
+			if werr := d.reply(ctx, nil, err); werr != nil {
+				return werr
+			}
+		}
+		return err
+	}
+	switch {
+	case notice:
+		if err != nil { // only ATTR has one
+			d.a.log.Printf("%s: failed to set attribute: %v", d.a.name, err)
+		}
+		return nil
+	case h.Type == pdu.TypeResult:
+		// A store is answered with its code, whatever it is.
+		return d.reply(ctx, &pdu.Error{Code: code0(err)}, nil)
+	}
+	return d.reply(ctx, reply, err)
+}
+
+// message is where a PDU of type t is decoded, and whether it is a
+// notification, which gets no answer; nil for a type Handle does not
+// serve.
+func (d *Dispatcher) message(t pdu.Type) (m pdu.Message, notice bool) {
+	switch t {
+	case pdu.TypeFetch:
+		return &d.fetch, false
+	case pdu.TypeResult:
+		return &d.store, false
+	case pdu.TypeDescReq:
+		return &d.desc, false
+	case pdu.TypeInstanceReq:
+		return &d.inst, false
+	case pdu.TypeTextReq:
+		return &d.text, false
+	case pdu.TypeLabelReq:
+		return &d.label, false
+	case pdu.TypePMNSNames:
+		return &d.names, false
+	case pdu.TypePMNSIDs:
+		return &d.ids, false
+	case pdu.TypePMNSChild:
+		return &d.child, false
+	case pdu.TypePMNSTraverse:
+		return &d.traverse, false
+	case pdu.TypeProfile:
+		return &d.profile, true
+	case pdu.TypeError:
+		return &d.errPDU, true
+	case pdu.TypeAttr:
+		// New each time: an Attributer may keep the value.
+		return new(pdu.Attr), true
+	}
+	return nil, false
 }
 
 // reply sends m, or when err is not nil an ERROR PDU with its PCP code.

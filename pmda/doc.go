@@ -12,10 +12,14 @@
 //
 // The Agent type answers pmcd's requests through a plain method set (Desc,
 // Fetch, Instance, Text, Label, Store, the namespace methods, Profile,
-// EndContext, Attribute) so that a pmcd can call it in-process, and through
-// Dispatch, which decodes one PDU and encodes the reply. Serve is the thin
-// loop that does the agent handshake and then dispatches PDUs read from a
-// pipe or socket until pmcd goes away. A malformed PDU ends Serve with an
+// EndContext, Attribute) and through Handle, the one mapping from a
+// decoded request to those methods, which contains panics in the agent's
+// code: pmcd calls Handle for an agent running inside it, and so do local
+// contexts. Dispatch decodes one PDU, has Handle answer it and encodes the
+// reply. Serve is the thin loop that does the agent handshake and then
+// dispatches PDUs read from a pipe or socket until pmcd goes away. A PDU
+// that frames but does not decode is answered with PM_ERR_IPC (or, as a
+// notification, dropped); bytes that cannot be framed end Serve with an
 // error wrapping pcp.ErrIPC; nothing pmcd sends makes it panic.
 //
 // Errors follow PCP: the codes are pcp.Error values (pcp.ErrPMID,

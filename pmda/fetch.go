@@ -34,7 +34,7 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 			return nil, err
 		}
 	}
-	res := &a.result
+	res := &a.result.Result
 	res.Reset()
 	a.arena = a.arena[:0]
 	// Growing within capacity brings back the earlier sets with their

@@ -15,8 +15,11 @@ import (
 // Serve runs the agent over one connection to pmcd, such as the pipe of a
 // daemon agent (stdin and stdout) or an accepted socket: it does the agent's
 // side of the handshake, then answers PDUs until pmcd closes the connection,
-// which returns nil. A malformed PDU ends it with an error wrapping
-// pcp.ErrIPC; ctx ends it with ctx's error. Serve closes neither r nor w.
+// which returns nil. Bytes that cannot be framed as a PDU end it with an
+// error wrapping pcp.ErrIPC, and so does a panic in the agent's code (a
+// request is answered with PM_ERR_IPC first, and the panic logged with
+// where it happened), leaving pmcd to start the agent afresh; ctx ends it
+// with ctx's error. Serve closes neither r nor w.
 func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// A socket's reads and writes skip Go's blocking-call bookkeeping
 	// (pdu.Direct), and reads are buffered so that a request's header and
