@@ -55,8 +55,6 @@ type agent struct {
 	// lock (pmcd's own agent forwards a container while holding its own).
 	wantsAttrs atomic.Bool
 
-	fetchReq pdu.Fetch // a daemon's FETCH, reused under mu
-
 	// lastRestart is when AutoRestart last started the agent again, and
 	// restartQueued says a restart is waiting; both under mu.
 	lastRestart   time.Time
@@ -205,42 +203,39 @@ func (a *agent) kill(why error) {
 	}()
 }
 
-// fetch sends the client's profile for ctxnum if the agent has not got
-// it yet, then the fetch, under one hold of the lock so another client's
-// profile cannot come between them. A daemon's answer is decoded into
-// into when it is not nil, storage the caller owns and reuses; else into
-// new storage.
-func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PMID, into *pdu.Result) (*pcp.Result, error) {
+// fetch sends the client's profile for req's context if the agent has
+// not got it yet, then req, under one hold of the lock so another
+// client's profile cannot come between them. req is the FETCH as the
+// client's connection decoded it, or the part of it for this agent's
+// domain; it is the caller's, and read only until fetch returns. A
+// daemon's answer is decoded into into when it is not nil, storage the
+// caller owns and reuses; else into new storage.
+func (a *agent) fetch(ctx context.Context, c *client, req *pdu.Fetch, into *pdu.Result) (*pcp.Result, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	key := profileKey{client: c, ctxnum: ctxnum, gen: c.profileGen(ctxnum)}
-	var req pdu.Message
-	if d, ok := a.b.(*daemon); ok {
-		// Only this call uses them until it returns: the agent's
-		// requests are one at a time, and a daemon's are sent at once.
-		a.fetchReq = pdu.Fetch{Context: ctxnum, PMIDs: ids}
-		req = &a.fetchReq
-		d.into = into
-		defer func() { d.into, a.fetchReq.PMIDs = nil, nil }()
-	} else {
-		// An in-process agent that times out keeps the request.
-		req = &pdu.Fetch{Context: ctxnum, PMIDs: ids}
-		if p, ok := a.b.(*inProc); ok {
-			p.into = into
-			defer func() { p.into = nil }()
-		}
+	key := profileKey{client: c, ctxnum: req.Context, gen: c.profileGen(req.Context)}
+	var msg pdu.Message = req
+	switch b := a.b.(type) {
+	case *daemon:
+		// Only this call uses it until it returns: the agent's
+		// requests are one at a time.
+		b.into = into
+		defer func() { b.into = nil }()
+	case *inProc:
+		b.into = into
+		defer func() { b.into = nil }()
 	}
 	if a.prof != key {
 		if _, ok := a.b.(*daemon); ok {
 			// One write for both PDUs: the bytes are PCP's, the
 			// system calls half.
 			a.s.countOut(pdu.TypeProfile)
-			req = profiledFetch{c.profileFor(ctxnum), req.(*pdu.Fetch)}
-		} else if _, err := a.doLocked(ctx, c.num, c.profileFor(ctxnum)); err != nil {
+			msg = profiledFetch{c.profileFor(req.Context), req}
+		} else if _, err := a.doLocked(ctx, c.num, c.profileFor(req.Context)); err != nil {
 			return nil, err
 		}
 	}
-	reply, err := a.doLocked(ctx, c.num, req)
+	reply, err := a.doLocked(ctx, c.num, msg)
 	// The profile went, whatever the agent made of the fetch; an agent
 	// lost meanwhile starts afresh with no profile when restarted.
 	a.prof = key
@@ -248,13 +243,13 @@ func (a *agent) fetch(ctx context.Context, c *client, ctxnum int32, ids []pcp.PM
 		return nil, err
 	}
 	r := &reply.(*pdu.Result).Result
-	if len(r.Sets) != len(ids) {
+	if len(r.Sets) != len(req.PMIDs) {
 		// A daemon out of step with its requests is ended; an
 		// in-process agent's slip is only this fetch's PM_ERR_PMID.
 		if a.conf.Kind == AgentDSO {
 			return nil, pcp.ErrPMID
 		}
-		a.kill(fmt.Errorf("%d value sets for %d PMIDs: %w", len(r.Sets), len(ids), pcp.ErrIPC))
+		a.kill(fmt.Errorf("%d value sets for %d PMIDs: %w", len(r.Sets), len(req.PMIDs), pcp.ErrIPC))
 		return nil, pcp.ErrIPC
 	}
 	return r, nil

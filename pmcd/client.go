@@ -269,7 +269,7 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		m := &c.fetchReq
 		if err = m.Decode(b); err == nil {
 			if status = c.checkFetch(m.Context); status == nil {
-				c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
+				c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m))
 				return c.write(ctx, c.out)
 			}
 		}
@@ -277,7 +277,9 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		m := &c.hrFetchReq
 		if err = m.Decode(b); err == nil {
 			if status = c.checkFetch(m.Context); status == nil {
-				c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, m.Context, m.PMIDs))
+				// Agents are sent a FETCH whichever the client sent;
+				// the two decode to the same fields.
+				c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, (*pdu.Fetch)(m)))
 				return c.write(ctx, c.out)
 			}
 		}

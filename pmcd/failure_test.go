@@ -17,11 +17,11 @@ import (
 	"github.com/gopcp/gopcp/pmns"
 )
 
-// TestBrokenAgent has a pipe agent die, hang or garble its reply, or an
-// in-process agent hang or panic, in the middle of a fetch that also asks
-// the in-process trivial agent: the broken domain fails that fetch and
-// answers PM_ERR_NOAGENT afterwards, and the other domain answers
-// throughout.
+// TestBrokenAgent has a pipe agent die, hang, garble its reply or panic
+// (answering PM_ERR_IPC and ending), or an in-process agent hang or
+// panic, in the middle of a fetch that also asks the in-process trivial
+// agent: the broken domain fails that fetch and answers PM_ERR_NOAGENT
+// afterwards, and the other domain answers throughout.
 func TestBrokenAgent(t *testing.T) {
 	t.Parallel()
 	// Only the hung agents need the timeout; the others have one of an
@@ -35,7 +35,7 @@ func TestBrokenAgent(t *testing.T) {
 		first   pcp.Error
 	}{{"dies", time.Hour, pcp.ErrIPC}, {"hangs", 500 * time.Millisecond, pcp.ErrTimeout},
 		{"garbles", time.Hour, pcp.ErrIPC}, {"dso-hangs", 500 * time.Millisecond, pcp.ErrTimeout},
-		{"dso-panics", time.Hour, pcp.ErrIPC}} {
+		{"dso-panics", time.Hour, pcp.ErrIPC}, {"panics", time.Hour, pcp.ErrIPC}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			_, r, w := dial(t, startAgents(t, tc.mode, tc.timeout))
 			broken, triv := pcp.NewPMID(251, 0, 0), trivial.PMID

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // fetch gathers a client's fetch as PCP's pmcd does: the PMIDs are split
@@ -16,13 +17,16 @@ import (
 // error (PM_ERR_NOAGENT for an absent or dead agent); the other domains
 // are not held up by it beyond their own timeouts.
 //
-// The result is the client's storage, reused by its next fetch.
-func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pcp.Result {
+// req is the FETCH as the connection decoded it; an agent that serves
+// all of its PMIDs is handed it as it is. The result is the client's
+// storage, reused by its next fetch.
+func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
+	ids := req.PMIDs
 	out := &c.result
 	out.Sets = slices.Grow(out.Sets[:0], len(ids))[:len(ids)]
 	if d, ok := oneDomain(ids); ok {
 		// The usual case: one agent, asked on this goroutine.
-		c.fetchOne(ctx, ctxnum, d, ids, out)
+		c.fetchOne(ctx, req, d, out)
 		out.Timestamp = pcp.TimestampOf(timeNow())
 		return out
 	}
@@ -43,22 +47,28 @@ func (c *client) fetchAll(ctx context.Context, ctxnum int32, ids []pcp.PMID) *pc
 			daemons++
 		}
 	}
+	// Each agent is sent the part of the request for its domain; the
+	// parts share two allocations.
+	subs := make([]pdu.Fetch, len(order))
+	pmids := make([]pcp.PMID, 0, len(ids))
 	var wg sync.WaitGroup
-	for _, d := range order {
+	for k, d := range order {
 		idx := byDomain[d]
 		a := c.agentOf(d)
 		if a == nil {
 			fillError(out, ids, idx, pcp.ErrNoAgent)
 			continue
 		}
+		at := len(pmids)
+		for _, i := range idx {
+			pmids = append(pmids, ids[i])
+		}
+		sub := &subs[k]
+		*sub = pdu.Fetch{Context: req.Context, PMIDs: pmids[at:len(pmids):len(pmids)]}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sub := make([]pcp.PMID, len(idx))
-			for j, i := range idx {
-				sub[j] = ids[i]
-			}
-			r, err := a.fetch(ctx, c, ctxnum, sub, nil)
+			r, err := a.fetch(ctx, c, sub, nil)
 			if errors.Is(err, pcp.ErrTimeout) && daemons > 1 {
 				err = pcp.ErrNoAgent
 			}
@@ -100,8 +110,9 @@ func oneDomain(ids []pcp.PMID) (uint32, bool) {
 	return d, true
 }
 
-// fetchOne is fetchAll for PMIDs of one domain, d.
-func (c *client) fetchOne(ctx context.Context, ctxnum int32, d uint32, ids []pcp.PMID, out *pcp.Result) {
+// fetchOne is fetchAll for a request whose PMIDs are all of domain d.
+func (c *client) fetchOne(ctx context.Context, req *pdu.Fetch, d uint32, out *pcp.Result) {
+	ids := req.PMIDs
 	a := c.agentOf(d)
 	if a == nil {
 		for i, id := range ids {
@@ -109,7 +120,7 @@ func (c *client) fetchOne(ctx context.Context, ctxnum int32, d uint32, ids []pcp
 		}
 		return
 	}
-	r, err := a.fetch(ctx, c, ctxnum, ids, &c.agentReply)
+	r, err := a.fetch(ctx, c, req, &c.agentReply)
 	if err != nil {
 		code := pcp.CodeOf(err, pcp.ErrGeneric)
 		for i, id := range ids {

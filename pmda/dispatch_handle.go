@@ -144,7 +144,7 @@ type panicError struct {
 }
 
 func (e *panicError) Error() string {
-	return fmt.Sprintf("pmda: agent %s panicked on a %v request: %v", e.agent, e.req, e.value)
+	return fmt.Sprintf("agent %s panicked on a %v request: %v", e.agent, e.req, e.value)
 }
 
 func (e *panicError) Unwrap() error { return pcp.ErrIPC }
