@@ -36,10 +36,11 @@ type Context struct {
 	table *Table // for Dup
 	warn  io.Writer
 
-	mu      sync.Mutex
-	closed  bool
-	agents  map[uint32]*pmda.Agent
-	profile profile.Profile
+	mu       sync.Mutex
+	closed   bool
+	agents   map[uint32]*pmda.Agent
+	profile  profile.Profile
+	fetchReq pdu.Fetch // an agent's part of a fetch, under mu
 }
 
 var _ pmapi.Source = (*Context)(nil)
@@ -152,21 +153,21 @@ func (c *Context) agent(domain uint32) (*pmda.Agent, error) {
 	return a, nil
 }
 
-// call runs f on the agent of a domain under the lock, turning a panic
-// in the agent into pcp.ErrIPC as pmcd does for its in-process agents.
-func (c *Context) call(domain uint32, f func(a *pmda.Agent) error) (err error) {
+// call hands req to the agent of a domain under the lock and returns its
+// answer. The agent's Handle turns a panic in the agent into pcp.ErrIPC,
+// as for pmcd's in-process agents.
+func (c *Context) call(ctx context.Context, domain uint32, req pdu.Message) (pdu.Message, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a, err := c.agent(domain)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("agent %s panicked: %v: %w", a.Name(), v, pcp.ErrIPC)
-		}
-	}()
-	return f(a)
+	if l, ok := req.(*pdu.LabelReq); ok && uint8(l.Type) == pcp.LabelInstances {
+		// instance labels follow the profile, as pmcd's do
+		a.Profile(c.profile.Message(contextSlot))
+	}
+	return a.Handle(ctx, localClient, req)
 }
 
 // Close ends the context, telling each agent its client has gone.
@@ -178,7 +179,7 @@ func (c *Context) Close() error {
 	}
 	c.closed = true
 	for _, a := range c.agents {
-		a.EndContext(localClient)
+		_, _ = a.Handle(context.Background(), localClient, &pdu.Error{Code: int32(pcp.ErrNotConn)})
 	}
 	return nil
 }
@@ -275,15 +276,11 @@ func (c *Context) Traverse(_ context.Context, name string) ([]string, error) {
 // LookupDesc asks the metric's agent for its descriptor; a domain
 // without an agent is pcp.ErrNoAgent.
 func (c *Context) LookupDesc(ctx context.Context, pmid pcp.PMID) (pcp.Desc, error) {
-	var d pcp.Desc
-	err := c.call(pmid.Domain(), func(a *pmda.Agent) (err error) {
-		d, err = a.Desc(ctx, localClient, pmid)
-		return err
-	})
+	m, err := c.call(ctx, pmid.Domain(), &pdu.DescReq{PMID: pmid})
 	if err != nil {
 		return pcp.Desc{}, fmt.Errorf("pmapi: LookupDesc %s: %w", pmid, err)
 	}
-	return d, nil
+	return m.(*pdu.Desc).Desc, nil
 }
 
 // LookupDescs is LookupDesc for several metrics: a metric that fails
@@ -296,12 +293,11 @@ func (c *Context) instance(ctx context.Context, indom pcp.InDom, inst int32, nam
 	if indom == pcp.InDomNull {
 		return nil, pcp.ErrInDom
 	}
-	var reply *pdu.Instance
-	err := c.call(indom.Domain(), func(a *pmda.Agent) (err error) {
-		reply, err = a.Instance(ctx, localClient, indom, inst, name)
-		return err
-	})
-	return reply, err
+	m, err := c.call(ctx, indom.Domain(), &pdu.InstanceReq{InDom: indom, Inst: inst, Name: name})
+	if err != nil {
+		return nil, err
+	}
+	return m.(*pdu.Instance), nil
 }
 
 // GetInDom returns the instances of an instance domain from its agent.
@@ -344,10 +340,10 @@ func (c *Context) NameInDom(ctx context.Context, indom pcp.InDom, inst int32) (s
 func (c *Context) text(ctx context.Context, domain, ident uint32, typ int32) (string, error) {
 	for {
 		var text string
-		err := c.call(domain, func(a *pmda.Agent) (err error) {
-			text, err = a.Text(ctx, localClient, ident, typ)
-			return err
-		})
+		m, err := c.call(ctx, domain, &pdu.TextReq{Ident: ident, Type: typ})
+		if err == nil {
+			text = m.(*pdu.Text).Text
+		}
 		if err == nil && text != "" {
 			return text, nil
 		}
@@ -389,19 +385,11 @@ func (c *Context) ContextLabels(context.Context) ([]pcp.LabelSet, error) {
 }
 
 func (c *Context) labels(ctx context.Context, call string, domain, ident uint32, level uint8) ([]pcp.LabelSet, error) {
-	var sets []pcp.LabelSet
-	err := c.call(domain, func(a *pmda.Agent) (err error) {
-		if level == pcp.LabelInstances {
-			// instance labels follow the profile, as pmcd's do
-			a.Profile(c.profile.Message(contextSlot))
-		}
-		sets, err = a.Label(ctx, localClient, ident, level)
-		return err
-	})
+	m, err := c.call(ctx, domain, &pdu.LabelReq{Ident: ident, Type: int32(level)})
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: %s: %w", call, err)
 	}
-	return sets, nil
+	return m.(*pdu.Label).Sets, nil
 }
 
 // DomainLabels returns an agent's labels.
@@ -515,14 +503,16 @@ func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (p
 	return 0, nil
 }
 
-func (c *Context) fetchAgent(ctx context.Context, a *pmda.Agent, ids []pcp.PMID) (res *pcp.Result, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			res, err = nil, fmt.Errorf("agent %s panicked: %v: %w", a.Name(), v, pcp.ErrIPC)
-		}
-	}()
+// fetchAgent gives an agent the profile and asks it for ids; c.mu is
+// held. The answer is the agent's until its next fetch.
+func (c *Context) fetchAgent(ctx context.Context, a *pmda.Agent, ids []pcp.PMID) (*pcp.Result, error) {
 	a.Profile(c.profile.Message(contextSlot))
-	return a.Fetch(ctx, localClient, ids)
+	c.fetchReq = pdu.Fetch{Context: contextSlot, PMIDs: ids}
+	m, err := a.Handle(ctx, localClient, &c.fetchReq)
+	if err != nil {
+		return nil, err
+	}
+	return &m.(*pdu.Result).Result, nil
 }
 
 // copySets copies an agent's value sets into r at the request positions
@@ -565,13 +555,13 @@ func (c *Context) Store(ctx context.Context, r *pcp.Result) error {
 		}
 	}
 	for _, dom := range doms {
-		part := &pcp.Result{Timestamp: r.Timestamp}
+		part := &pdu.Result{Result: pcp.Result{Timestamp: r.Timestamp}}
 		for _, s := range r.Sets {
 			if s.PMID.Domain() == dom {
 				part.Sets = append(part.Sets, s)
 			}
 		}
-		err := c.call(dom, func(a *pmda.Agent) error { return a.Store(ctx, localClient, part) })
+		_, err := c.call(ctx, dom, part)
 		if err != nil && first == nil {
 			first = err
 		}
