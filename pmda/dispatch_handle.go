@@ -28,10 +28,11 @@ import (
 //	*pdu.PMNSChild     *pdu.PMNSNames
 //	*pdu.PMNSTraverse  *pdu.PMNSNames
 //
-// Notifications get a nil reply: a *pdu.Profile is the profile c's next
-// fetch runs under, a *pdu.Attr reaches an Attributer (its error is
-// returned), and a *pdu.Error of pcp.ErrNotConn ends c's context (another
-// code is only logged). Any other message is pcp.ErrIPC.
+// Notifications get a nil reply: a *pdu.Profile becomes the agent's
+// instance profile (a ProfileHook told it came from c), a *pdu.Attr
+// reaches an Attributer (its error is returned), and a *pdu.Error of
+// pcp.ErrNotConn ends c's context (another code is only logged). Any
+// other message is pcp.ErrIPC.
 //
 // A panic in the agent's code does not leave Handle: it returns an error
 // wrapping pcp.ErrIPC that says what panicked, and the caller decides what
