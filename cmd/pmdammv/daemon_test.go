@@ -51,7 +51,7 @@ func TestUnderPCP(t *testing.T) {
 	if r.Err != nil {
 		t.Fatalf("pminfo: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
 	}
-	for _, want := range []string{"mmv.app.requests\nHelp:\nrequests served\n    value 7\n", "mmv.control.files\nHelp:\nCount of currently mapped and exported statistics files.\n    value 1\n"} {
+	for _, want := range []string{"mmv.app.requests\nHelp:\nrequests served\n    value 7\n", "mmv.control.files\nHelp:\nHow many memory-mapped value files the agent maps and serves now.\n    value 1\n"} {
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("pminfo -fT mmv lacks %q:\n%s", want, r.Stdout)
 		}
