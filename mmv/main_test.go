@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // TestMain removes the harnesses the tests built once every test has run.

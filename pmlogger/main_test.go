@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testbed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestMain removes the commands and harnesses the tests built once every

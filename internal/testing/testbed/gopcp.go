@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // GoPMCDEnv names an environment variable that, when set, is the path of
