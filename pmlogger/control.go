@@ -220,23 +220,37 @@ func localCredsOK(id access.ClientID) bool {
 	return id.UID == 0 || int(id.UID) == os.Getuid() || int(id.UID) == os.Geteuid()
 }
 
+// hostNameMax is MAXHOSTNAMELEN, the size of PCP's pmlogger's buffer for
+// a client's name, its terminating NUL included.
+const hostNameMax = 64
+
 // clientHost names a client in the log as PCP's pmlogger does: the host
-// name of its address (the address itself when it has none), or the
-// socket's path for a Unix-socket client.
+// name of its address (the address itself when it has none or a longer
+// one than the buffer holds), or the socket's path for a Unix-socket
+// client; an address or path longer than the buffer is cut to fit it
+// (seen with a bed under a long TMPDIR: PCP's log ended the path at
+// ".socke").
 func clientHost(c net.Conn) string {
+	name := ""
 	switch a := c.RemoteAddr().(type) {
 	case *net.TCPAddr:
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if names, err := net.DefaultResolver.LookupAddr(ctx, a.IP.String()); err == nil && len(names) > 0 {
-			return strings.TrimSuffix(names[0], ".")
+		name = a.IP.String()
+		if names, err := net.DefaultResolver.LookupAddr(ctx, name); err == nil && len(names) > 0 {
+			if n := strings.TrimSuffix(names[0], "."); len(n) <= hostNameMax-1 {
+				name = n
+			}
 		}
-		return a.IP.String()
+	default:
+		if a, ok := c.LocalAddr().(*net.UnixAddr); ok {
+			name = a.Name
+		}
 	}
-	if a, ok := c.LocalAddr().(*net.UnixAddr); ok {
-		return a.Name
+	if len(name) > hostNameMax-1 {
+		name = name[:hostNameMax-1]
 	}
-	return ""
+	return name
 }
 
 func (l *Logger) request(ctx context.Context, w *pdu.Writer, req int32, version, deny int) error {

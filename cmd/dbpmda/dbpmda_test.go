@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // simpleRoot is the simple agent's namespace, domain 253.
@@ -60,10 +61,13 @@ func buildTool(t *testing.T, dir, pkg, name string) string {
 }
 
 // runDbpmda runs prog on script with -e, stdout and stderr merged in the
-// order written, from dir.
+// order written, from dir. The wait for an agent's credentials is 60 s,
+// not dbpmda's 3 (PCP's Python agent takes longer than that to start on
+// a loaded machine, and PCP's dbpmda then prints a timeout ours did not
+// meet); a -q in args comes later and wins.
 func runDbpmda(t *testing.T, prog, dir, script string, env []string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(prog, append([]string{"-e", "-f"}, args...)...)
+	cmd := exec.Command(prog, append([]string{"-e", "-f", "-q", "60"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(script)
@@ -147,7 +151,14 @@ func buildWorld(t *testing.T) *world {
 	})
 	w.ourSample = buildTool(t, w.dir, "../pmdasample", "pmdasample")
 	w.ourSimple = buildTool(t, w.dir, "../pmdasimple", "pmdasimple")
-	w.env = []string{"PCP_PMDAS_DIR=" + filepath.Join(w.dir, "pmdas")}
+	// A PCP_VAR_DIR of the world's own: PCP's Python agent saves its
+	// instance cache (config/pmda/253.1), which must not go into the
+	// system's directory.
+	varEnv, err := testbed.VarDirEnv(w.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.env = []string{"PCP_PMDAS_DIR=" + filepath.Join(w.dir, "pmdas"), varEnv}
 	// Help databases for PCP's agents, built by PCP's newhelp.
 	newhelp := pcptest.NeedTool(t, "newhelp")
 	var src []byte
@@ -312,6 +323,10 @@ func TestPythonAgent(t *testing.T) {
 		t.Fatalf("PCP's dbpmda did not get answers from the Python agent:\n%s", want)
 	}
 	compare(t, "python.script", got, want)
+	// The agent saved its instance cache in the world's PCP_VAR_DIR.
+	if _, err := os.Stat(filepath.Join(w.dir, "var", "config", "pmda", "253.1")); err != nil {
+		t.Errorf("PCP's Python agent saved no instance cache in the private PCP_VAR_DIR: %v", err)
+	}
 }
 
 // TestUnixSocketAgent connects both dbpmdas to our pmdasimple waiting on

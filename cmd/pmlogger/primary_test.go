@@ -180,26 +180,40 @@ func TestOptionErrorsAgainstPCP(t *testing.T) {
 func TestPMLCVersionAgainstPCP(t *testing.T) {
 	p, bin, dir, cfg := startPair(t, "log mandatory on 1 sec { sample.long.one }\n")
 	// ack connects and returns the acknowledgement's code, keeping the
-	// connection open until the test ends.
+	// connection open until the test ends. A logger serves one client at
+	// a time and may not yet have seen the previous one (pmlc, just
+	// ended) go: EADDRINUSE then is that race, not an answer, and ack
+	// tries again, as runPMLC does.
 	ack := func(port int) int32 {
-		c, err := net.Dial("tcp", "localhost:"+strconv.Itoa(port))
-		if err != nil {
-			t.Fatal(err)
+		var code int32
+		for try := 0; try < 100; try++ {
+			c, err := net.Dial("tcp", "localhost:"+strconv.Itoa(port))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := pdu.NewReader(c).ReadPDU(t.Context())
+			if err != nil {
+				c.Close()
+				t.Fatal(err)
+			}
+			m, err := pdu.Decode(b)
+			if err != nil {
+				c.Close()
+				t.Fatal(err)
+			}
+			e, ok := m.(*pdu.Error)
+			if !ok {
+				c.Close()
+				t.Fatalf("acknowledgement is %T", m)
+			}
+			if code = e.Code; code != -int32(syscall.EADDRINUSE) {
+				t.Cleanup(func() { c.Close() })
+				break
+			}
+			c.Close()
+			time.Sleep(50 * time.Millisecond)
 		}
-		t.Cleanup(func() { c.Close() })
-		b, err := pdu.NewReader(c).ReadPDU(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := pdu.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, ok := m.(*pdu.Error)
-		if !ok {
-			t.Fatalf("acknowledgement is %T", m)
-		}
-		return e.Code
+		return code
 	}
 	for _, extra := range [][]string{{"-I", "2"}, nil} {
 		args := append([]string{"-h", p.Host(), "-c", cfg}, extra...)

@@ -6,16 +6,55 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
+	"testing"
 )
+
+// made are the directories ProcessDir made in this process, for
+// RemoveProcessDirs.
+var made struct {
+	sync.Mutex
+	dirs []string
+}
 
 // ProcessDir makes a temporary directory for what a test binary builds
 // once and keeps until it exits (a harness, a command), named with prefix
-// and the process id. A test binary has no exit hook to remove it, so each
-// call first removes the directories of prefix whose process has gone.
+// and the process id. The package's TestMain removes it when every test
+// has run (Main, or testbed.Main); a binary that ended before that (a
+// crash, a timeout's kill) leaves it, so each call first removes the
+// directories of prefix whose process has gone.
 func ProcessDir(prefix string) (string, error) {
 	sweepProcessDirs(prefix)
-	return os.MkdirTemp("", prefix+strconv.Itoa(os.Getpid())+"-")
+	dir, err := os.MkdirTemp("", prefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", err
+	}
+	made.Lock()
+	made.dirs = append(made.dirs, dir)
+	made.Unlock()
+	return dir, nil
+}
+
+// Main runs a test binary's tests, then removes the directories
+// ProcessDir made for them. A package whose tests build harnesses or
+// commands calls it from TestMain: os.Exit(pcptest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	RemoveProcessDirs()
+	return code
+}
+
+// RemoveProcessDirs removes the directories ProcessDir made in this
+// process, for a TestMain that does more than Main; it must run after
+// every test has ended.
+func RemoveProcessDirs() {
+	made.Lock()
+	defer made.Unlock()
+	for _, d := range made.dirs {
+		os.RemoveAll(d)
+	}
+	made.dirs = nil
 }
 
 // sweepProcessDirs removes the directories of prefix left by processes

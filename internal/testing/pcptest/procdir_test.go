@@ -49,3 +49,28 @@ func TestProcessDir(t *testing.T) {
 		t.Errorf("this process's own directory went: %v", err)
 	}
 }
+
+// TestRemoveProcessDirs: the directories ProcessDir made in this process
+// go, with what they hold, and a second call has nothing left to do.
+func TestRemoveProcessDirs(t *testing.T) {
+	prefix := "gopcp-pcptest-remove-test-"
+	var dirs []string
+	for range 2 {
+		d, err := ProcessDir(prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(d)
+		if err := os.WriteFile(filepath.Join(d, "built"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	RemoveProcessDirs()
+	for _, d := range dirs {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s is still there: %v", d, err)
+		}
+	}
+	RemoveProcessDirs()
+}

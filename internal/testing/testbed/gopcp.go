@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // GoPMCDEnv names an environment variable that, when set, is the path of
@@ -85,21 +87,24 @@ var goBuild struct {
 }
 
 // Main runs a test binary's tests, then removes what GoPMCDPath built for
-// them: the program serves every test of the process, so no one test's
-// cleanup can remove it. A package whose tests start gopcp's pmcd calls it
-// from TestMain: os.Exit(testbed.Main(m)).
+// them (the program serves every test of the process, so no one test's
+// cleanup can remove it) and the directories pcptest.ProcessDir made. A
+// package whose tests start gopcp's pmcd calls it from TestMain:
+// os.Exit(testbed.Main(m)).
 func Main(m *testing.M) int {
 	code := m.Run()
 	RemoveBuilt()
 	return code
 }
 
-// RemoveBuilt removes the pmcd GoPMCDPath built, for a TestMain that does
-// more than Main; it must run after every test has ended.
+// RemoveBuilt removes the pmcd GoPMCDPath built and the directories
+// pcptest.ProcessDir made, for a TestMain that does more than Main; it
+// must run after every test has ended.
 func RemoveBuilt() {
 	if goBuild.dir != "" {
 		os.RemoveAll(goBuild.dir)
 	}
+	pcptest.RemoveProcessDirs()
 }
 
 // GoPMCDPath returns gopcp's pmcd program, building ./cmd/pmcd of the

@@ -19,6 +19,30 @@ import (
 //   - tmp, the system's PCP_TMP_DIR (pmlogger port maps, mmv files).
 var privateParts = []string{"config/pmda", "pmcd", "tmp"}
 
+// VarDirEnv makes dir/var a private variable directory for a test that
+// runs PCP's agents or tools outside a bed (under dbpmda, for one) and
+// returns its environment setting, "PCP_VAR_DIR=dir/var": an agent saving
+// its instance cache then writes there, never into the system's
+// config/pmda. It is the system's directory in every other part, as a
+// bed's is. Everyone may write its private parts, since PCP's agents drop
+// to user pcp before they save; dir must be one they can reach.
+func VarDirEnv(dir string) (string, error) {
+	in, err := Find()
+	if err != nil {
+		return "", err
+	}
+	v, err := privateVarDir(in.Var("PCP_VAR_DIR"), filepath.Join(dir, "var"))
+	if err != nil {
+		return "", err
+	}
+	for _, p := range privateParts {
+		if err := os.Chmod(filepath.Join(v, p), 0o1777); err != nil {
+			return "", err
+		}
+	}
+	return "PCP_VAR_DIR=" + v, nil
+}
+
 // privateVarDir makes a PCP_VAR_DIR for the bed that is the system's in
 // every part but privateParts. Everything else is a symbolic link to the
 // system's directory, so namespaces, agents' help and the derived and

@@ -50,3 +50,29 @@ func TestPrivateVarDir(t *testing.T) {
 		}
 	}
 }
+
+// TestVarDirEnv: the setting names dir/var, whose private parts everyone
+// may write (PCP's agents save their caches as user pcp) and whose other
+// parts are the system's.
+func TestVarDirEnv(t *testing.T) {
+	in := Need(t)
+	dir := t.TempDir()
+	env, err := VarDirEnv(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := filepath.Join(dir, "var")
+	if env != "PCP_VAR_DIR="+v {
+		t.Fatalf("got %q, want PCP_VAR_DIR=%s", env, v)
+	}
+	st, err := os.Lstat(filepath.Join(v, "config", "pmda"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode()&os.ModeSymlink != 0 || st.Mode().Perm() != 0o777 {
+		t.Errorf("config/pmda: mode %v, want a directory everyone may write", st.Mode())
+	}
+	if target, err := os.Readlink(filepath.Join(v, "pmns")); err != nil || target != filepath.Join(in.Var("PCP_VAR_DIR"), "pmns") {
+		t.Errorf("pmns: link to %q (%v), want the system's", target, err)
+	}
+}
