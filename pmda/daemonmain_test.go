@@ -7,7 +7,6 @@ import (
 	"log"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // TestDaemonMain runs an agent's main body through its ways out: bad
@@ -85,21 +85,7 @@ func TestDaemonLogBeside(t *testing.T) {
 			t.Fatal(err)
 		}
 		if held {
-			f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command("sleep", "600")
-			cmd.ExtraFiles = []*os.File{f}
-			err = cmd.Start()
-			f.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				cmd.Process.Kill()
-				cmd.Wait()
-			}()
+			pcptest.HoldOpen(t, logPath, false)
 		}
 		o := DaemonOptions{Domain: 250}
 		fs := flag.NewFlagSet("x", flag.ContinueOnError)

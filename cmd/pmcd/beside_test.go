@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -43,21 +44,7 @@ func newBeside(t *testing.T, live bool) *beside {
 	}
 	if live {
 		t.Cleanup(func() { l.Close() })
-		f, err := os.OpenFile(b.log, os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		cmd := exec.Command("sleep", "600")
-		cmd.ExtraFiles = []*os.File{f}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			cmd.Process.Kill()
-			cmd.Wait()
-		})
-		b.other = cmd.Process.Pid
+		b.other = pcptest.HoldOpen(t, b.log, false)
 	} else {
 		l.(*net.UnixListener).SetUnlinkOnClose(false)
 		l.Close()

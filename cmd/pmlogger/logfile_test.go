@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -31,21 +32,7 @@ func TestLogFileBeside(t *testing.T) {
 			t.Fatal(err)
 		}
 		if held {
-			f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sleeper := exec.Command("sleep", "600")
-			sleeper.ExtraFiles = []*os.File{f}
-			err = sleeper.Start()
-			f.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer func() {
-				sleeper.Process.Kill()
-				sleeper.Wait()
-			}()
+			pcptest.HoldOpen(t, logPath, false)
 		}
 		cmd := exec.Command(bin, "-h", "localhost:"+strconv.Itoa(port), "-l", logPath, filepath.Join(dir, "archive"))
 		cmd.Stdin = strings.NewReader("log mandatory on 1 sec { sample.long.one }\n")

@@ -8,32 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-)
 
-// holdOpen starts a process (sleep) that holds path open, for writing
-// unless read is set, until the test ends; it returns the process's pid.
-func holdOpen(t *testing.T, path string, read bool) int {
-	t.Helper()
-	flag := os.O_WRONLY | os.O_APPEND
-	if read {
-		flag = os.O_RDONLY
-	}
-	f, err := os.OpenFile(path, flag, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cmd := exec.Command("sleep", "600")
-	cmd.ExtraFiles = []*os.File{f}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	return cmd.Process.Pid
-}
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+)
 
 // deadPID is the pid of a process that has exited.
 func deadPID(t *testing.T) int {
@@ -111,11 +88,11 @@ func TestOpenLog(t *testing.T) {
 			holder := 0
 			switch {
 			case c.hold == "log":
-				holder = holdOpen(t, path, false)
+				holder = pcptest.HoldOpen(t, path, false)
 			case c.hold == "prev":
-				holder = holdOpen(t, prev, false)
+				holder = pcptest.HoldOpen(t, prev, false)
 			case c.reader:
-				holdOpen(t, path, true)
+				pcptest.HoldOpen(t, path, true)
 			}
 			var before []snapshot
 			if c.wantBusy {
@@ -176,7 +153,7 @@ func TestTakePID(t *testing.T) {
 			var before snapshot
 			if c.content != nil {
 				if c.wantBusy {
-					live = holdOpen(t, dir, true)
+					live = pcptest.HoldOpen(t, dir, true)
 				}
 				write(t, path, c.content())
 				before = snap(t, path)
