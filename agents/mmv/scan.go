@@ -224,7 +224,17 @@ func (a *agent) build(s *state, src *source) {
 				a.addMetric(s, src, m)
 			}
 		case mmv.TOCInDoms:
+			// Each domain's instance count and offset are checked only
+			// against the file's size, so many domains naming one large
+			// range could make decoding quadratic in it: together they
+			// may name no more instances than the file holds records of.
+			budget := len(f.Instances)
 			for _, d := range f.InDoms[at : at+n] {
+				if int64(d.Count) > int64(budget) {
+					a.log.Printf("%s: %s: instance domain %d: more instances than the file's %d", a.prefix, src.name, d.Serial, len(f.Instances))
+					continue
+				}
+				budget -= int(d.Count)
 				a.addInDom(s, src, d)
 			}
 		case mmv.TOCValues:

@@ -125,7 +125,9 @@ func serialAt(f *mmvfile.File, off uint64) uint32 {
 			return d.Serial
 		}
 	}
-	if off+4 <= uint64(len(f.B)) {
+	// off comes from the file: compare without adding to it, which could
+	// wrap past the end of uint64.
+	if off <= uint64(len(f.B)) && uint64(len(f.B))-off >= 4 {
 		b := f.B[off:]
 		return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 	}
