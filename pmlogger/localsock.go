@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -80,7 +81,7 @@ func PrimarySocket(runDir, socket string) (string, error) {
 		os.Remove(link) // an old-style hard link to a socket
 	}
 	if target, err := os.Readlink(link); err == nil {
-		if pid, ok := pidIn(filepath.Base(target)); ok && !ProcessExists(pid) {
+		if pid, ok := pidIn(filepath.Base(target)); ok && !ownfile.Alive(pid) {
 			os.Remove(link)
 			os.Remove(target)
 		}
@@ -107,14 +108,4 @@ func pidIn(s string) (int, bool) {
 	}
 	n, err := strconv.Atoi(s[i:j])
 	return n, err == nil
-}
-
-// ProcessExists reports whether pid is a live process (one this process
-// may not signal counts), as libpcp asks.
-func ProcessExists(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

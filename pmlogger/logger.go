@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -268,7 +269,7 @@ func (l *Logger) Run(ctx context.Context) error {
 		if stop {
 			return nil
 		}
-		if l.opt.WatchPID > 0 && !ProcessExists(l.opt.WatchPID) {
+		if l.opt.WatchPID > 0 && !ownfile.Alive(l.opt.WatchPID) {
 			l.stopMsg = "process from -p has vanished"
 			return nil
 		}

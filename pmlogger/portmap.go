@@ -63,7 +63,7 @@ func WritePortMap(dir string, pid, port int, host, archive, note string, primary
 		if target, err := os.Readlink(link); err == nil {
 			if n, ok := pidIn(filepath.Base(target)); ok {
 				pid = n
-				if !ProcessExists(n) {
+				if !ownfile.Alive(n) {
 					os.Remove(link)
 					os.Remove(filepath.Join(dir, strconv.Itoa(n)))
 				}

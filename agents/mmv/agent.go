@@ -8,9 +8,9 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
@@ -78,7 +78,7 @@ func newAgent(domain uint32, o Options) (*agent, *pmda.Agent, error) {
 		a.now = time.Now
 	}
 	if a.alive == nil {
-		a.alive = processExists
+		a.alive = func(pid int32) bool { return ownfile.Alive(int(pid)) }
 	}
 	a.state = a.emptyState()
 	p, err := pmda.New(pmda.Config{
@@ -97,16 +97,6 @@ func (a *agent) release() {
 	defer a.mu.Unlock()
 	a.state.close()
 	a.state = a.emptyState()
-}
-
-// processExists is __pmProcessExists: kill(pid, 0) succeeds or is
-// refused for permission.
-func processExists(pid int32) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(int(pid), 0)
-	return err == nil || err == syscall.EPERM
 }
 
 // controlMetrics are the three metrics of cluster 0.

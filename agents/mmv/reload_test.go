@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/ownfile"
 	gommv "github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmda"
@@ -33,7 +34,7 @@ func newLocalIn(t *testing.T, dir string) *local {
 	t.Helper()
 	l := &local{t: t, dir: dir, log: &bytes.Buffer{}}
 	ag, a, err := newAgent(Domain, Options{Dir: l.dir, Prefix: Prefix, Log: log.New(l.log, "", 0),
-		Alive: func(pid int32) bool { return pid != l.dead.Load() && processExists(pid) }})
+		Alive: func(pid int32) bool { return pid != l.dead.Load() && ownfile.Alive(int(pid)) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 )
 
@@ -21,22 +21,13 @@ func confDir(name, def string) string {
 	return def
 }
 
-// processExists says whether pid names a live process.
-func processExists(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || err == syscall.EPERM
-}
-
 // services is pmcd.services: pmcd, and pmproxy when its pid file in
 // $PCP_RUN_DIR names a live process.
 func services() string {
 	out := "pmcd"
 	b, err := os.ReadFile(filepath.Join(confDir("PCP_RUN_DIR", "/run/pcp"), "pmproxy.pid"))
 	if err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && processExists(pid) {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && ownfile.Alive(pid) {
 			out += " pmproxy"
 		}
 	}
@@ -126,7 +117,7 @@ func findLoggers() []logger {
 	for _, e := range entries {
 		name := e.Name()
 		pid, err := strconv.Atoi(name)
-		if name != "primary" && (err != nil || pid <= 1 || !processExists(pid)) {
+		if name != "primary" && (err != nil || pid <= 1 || !ownfile.Alive(pid)) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, name))
@@ -186,7 +177,7 @@ func findPmies() []pmie {
 	var out []pmie
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || !processExists(pid) {
+		if err != nil || !ownfile.Alive(pid) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))

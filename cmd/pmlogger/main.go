@@ -125,7 +125,7 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		switch {
 		case err != nil:
 			p.Errorf("invalid process identifier (%s)", arg)
-		case !pmlogger.ProcessExists(n):
+		case !ownfile.Alive(n):
 			p.Errorf("PID error - no such process (%d)", n)
 		default:
 			f.targetPID = n
