@@ -272,3 +272,32 @@ func TestBadFilesSkipped(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncatedUnderMapping: a writer that truncates its file while the
+// agent has it mapped turns the agent's reads into SIGBUS, which would end
+// the process; the agent's guard takes the fault, logs it and answers on.
+func TestTruncatedUnderMapping(t *testing.T) {
+	l := newLocal(t)
+	l.registry("app", 0)
+	// a copy, so that the writer's own mapping is not the one cut
+	b, err := os.ReadFile(filepath.Join(l.dir, "app"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(l.dir, "copy"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.value("mmv.copy.first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(l.dir, "copy"), 0); err != nil {
+		t.Fatal(err)
+	}
+	l.value("mmv.copy.first") // the fault, which must not end the test binary
+	if !strings.Contains(l.log.String(), "fault reading a mapped file") {
+		t.Errorf("no log line for the fault: %q", l.log.String())
+	}
+	if _, err := l.value("mmv.control.files"); err != nil {
+		t.Errorf("not answering after the fault: %v", err)
+	}
+}
