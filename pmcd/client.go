@@ -77,6 +77,11 @@ type client struct {
 // contexts share it) keeps one each, usually a few dozen bytes.
 const maxProfileBytes = 4 << 20
 
+// profileOverhead is what pmcd spends to keep a context's profile beyond
+// its PDU's bytes, counted against maxProfileBytes: about a map entry in
+// each of profiles, profileSize and gens, and the pdu.Profile itself.
+const profileOverhead = 128
+
 // profileGen is the change count of the profile of ctxnum.
 func (c *client) profileGen(ctxnum int32) uint64 { return c.gens[ctxnum] }
 
@@ -230,8 +235,10 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 			return c.refuse(ctx, err)
 		}
 		// What a client may make pmcd keep is bounded: the bytes of
-		// its profiles, whatever their number.
-		size := len(b)
+		// its profiles, each with what keeping it costs pmcd (its
+		// entries in three maps and the decoded struct), so that many
+		// tiny profiles count too.
+		size := len(b) + profileOverhead
 		if old := c.profiles[m.Context]; old != nil {
 			size -= c.profileSize[m.Context]
 		}
@@ -240,7 +247,7 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 			return c.sendError(ctx, pcp.ErrTooBig)
 		}
 		c.profileBytes += size
-		c.profileSize[m.Context] = len(b)
+		c.profileSize[m.Context] = len(b) + profileOverhead
 		c.profiles[m.Context] = &m
 		c.gens[m.Context]++
 		return nil

@@ -186,3 +186,44 @@ func TestProfilesBounded(t *testing.T) {
 		t.Error("no fetch after the refusals")
 	}
 }
+
+// TestTinyProfilesBounded: many small profiles count against the bound
+// too, each with what keeping it costs, not only its bytes on the wire
+// (40,000 empty profiles were all kept before).
+func TestTinyProfilesBounded(t *testing.T) {
+	t.Parallel()
+	host := serveOn(t, &Server{PMNS: testTree(t)})
+	conn, r, w := dial(t, host)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const n = 40000
+	var buf []byte
+	for i := range n {
+		buf = (&pdu.Profile{Context: int32(i), State: pdu.ProfileInclude}).Append(buf, 1)
+	}
+	if _, err := conn.Write(buf); err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	if err := w.WriteMessage(ctx, &pdu.PMNSNames{Names: []string{"kernel.all.load"}}, 1); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		b, err := r.ReadPDU(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := pdu.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := m.(*pdu.Error); ok && pcp.Error(e.Code) == pcp.ErrTooBig {
+			refused++
+			continue
+		}
+		break
+	}
+	if refused == 0 || refused == n {
+		t.Errorf("%d of %d tiny profiles refused", refused, n)
+	}
+}
