@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -70,6 +71,10 @@ type client struct {
 	// profileBytes their sum, held under maxProfileBytes.
 	profileSize  map[int32]int
 	profileBytes int
+
+	// changes are the state-change bits (PMCD_*) agents announced that
+	// the client has not yet been told of (see statechange.go).
+	changes atomic.Uint32
 }
 
 // maxProfileBytes bounds the profiles one client has pmcd keep: a
@@ -276,7 +281,11 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		m := &c.fetchReq
 		if err = m.Decode(b); err == nil {
 			if status = c.checkFetch(m.Context); status == nil {
-				c.out = pdu.AppendResult(c.out[:0], 0, c.fetchAll(ctx, m))
+				r := c.fetchAll(ctx, m)
+				if err := c.sendChanges(ctx); err != nil {
+					return err
+				}
+				c.out = pdu.AppendResult(c.out[:0], 0, r)
 				return c.write(ctx, c.out)
 			}
 		}
@@ -286,7 +295,11 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 			if status = c.checkFetch(m.Context); status == nil {
 				// Agents are sent a FETCH whichever the client sent;
 				// the two decode to the same fields.
-				c.out = pdu.AppendHighResResult(c.out[:0], 0, c.fetchAll(ctx, (*pdu.Fetch)(m)))
+				r := c.fetchAll(ctx, (*pdu.Fetch)(m))
+				if err := c.sendChanges(ctx); err != nil {
+					return err
+				}
+				c.out = pdu.AppendHighResResult(c.out[:0], 0, r)
 				return c.write(ctx, c.out)
 			}
 		}

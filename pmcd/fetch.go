@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -19,14 +20,15 @@ import (
 //
 // req is the FETCH as the connection decoded it; an agent that serves
 // all of its PMIDs is handed it as it is. The result is the client's
-// storage, reused by its next fetch.
+// storage, reused by its next fetch. The state changes agents announce in
+// their answers are marked for every client before it returns.
 func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 	ids := req.PMIDs
 	out := &c.result
 	out.Sets = slices.Grow(out.Sets[:0], len(ids))[:len(ids)]
 	if d, ok := oneDomain(ids); ok {
 		// The usual case: one agent, asked on this goroutine.
-		c.fetchOne(ctx, req, d, out)
+		c.s.markChanges(c.fetchOne(ctx, req, d, out))
 		out.Timestamp = pcp.TimestampOf(timeNow())
 		return out
 	}
@@ -50,6 +52,7 @@ func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 	// Each agent is sent the part of the request for its domain; the
 	// parts share two allocations.
 	subs := make([]pdu.Fetch, len(order))
+	var changes atomic.Uint32
 	pmids := make([]pcp.PMID, 0, len(ids))
 	var wg sync.WaitGroup
 	for k, d := range order {
@@ -76,6 +79,7 @@ func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 				fillError(out, ids, idx, err)
 				return
 			}
+			changes.Or(agentChanges(r.Timestamp.Sec))
 			for j, i := range idx {
 				out.Sets[i] = r.Sets[j]
 				// Agents answer for the PMIDs asked; keep the client's.
@@ -84,6 +88,7 @@ func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 		}()
 	}
 	wg.Wait()
+	c.s.markChanges(changes.Load())
 	out.Timestamp = pcp.TimestampOf(timeNow())
 	return out
 }
@@ -110,15 +115,16 @@ func oneDomain(ids []pcp.PMID) (uint32, bool) {
 	return d, true
 }
 
-// fetchOne is fetchAll for a request whose PMIDs are all of domain d.
-func (c *client) fetchOne(ctx context.Context, req *pdu.Fetch, d uint32, out *pcp.Result) {
+// fetchOne is fetchAll for a request whose PMIDs are all of domain d; it
+// returns the state changes the agent announced.
+func (c *client) fetchOne(ctx context.Context, req *pdu.Fetch, d uint32, out *pcp.Result) uint32 {
 	ids := req.PMIDs
 	a := c.agentOf(d)
 	if a == nil {
 		for i, id := range ids {
 			out.Sets[i] = pcp.ValueSet{PMID: id, NumVal: int32(pcp.ErrNoAgent)}
 		}
-		return
+		return 0
 	}
 	r, err := a.fetch(ctx, c, req, &c.agentReply)
 	if err != nil {
@@ -126,10 +132,11 @@ func (c *client) fetchOne(ctx context.Context, req *pdu.Fetch, d uint32, out *pc
 		for i, id := range ids {
 			out.Sets[i] = pcp.ValueSet{PMID: id, NumVal: int32(code)}
 		}
-		return
+		return 0
 	}
 	for i := range ids {
 		out.Sets[i] = r.Sets[i]
 		out.Sets[i].PMID = ids[i]
 	}
+	return agentChanges(r.Timestamp.Sec)
 }

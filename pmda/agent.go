@@ -6,6 +6,7 @@ import (
 	"log"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -67,6 +68,8 @@ type Agent struct {
 	// result is Fetch's answer, in the PDU Handle replies with.
 	result pdu.Result
 	arena  []byte
+	// changes are the Change bits noted for the next fetch's answer.
+	changes atomic.Uint32
 }
 
 // New checks cfg and builds an Agent. The tables are copied, with the

@@ -14,8 +14,10 @@ import (
 // gets a set holding pcp.ErrPMID; a metric with an instance domain gets
 // the instances the current profile selects; errors from the Fetcher drop
 // the instance, and a metric left with no value carries the last error (or
-// no values at all after ErrNoValue). The timestamp is left zero, as agents
-// leave it for pmcd to fill in.
+// no values at all after ErrNoValue). The timestamp is zero, as agents
+// leave it for pmcd to fill in, except that its seconds carry the changes
+// noted with NoteChange since the last fetch answered, as libpcp_pmda's
+// pmdaFetch carries them to pmcd.
 //
 // An error from a Refresher fails the whole request; the context's error
 // does too. The returned Result and its values belong to the Agent and stay
@@ -60,6 +62,9 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 			return nil, err
 		}
 	}
+	// Only an answer that goes out takes the changes, as pmdaFetch
+	// clears its flags only on success.
+	res.Timestamp.Sec = a.takeChanges()
 	return res, nil
 }
 

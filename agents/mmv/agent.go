@@ -56,6 +56,10 @@ type agent struct {
 	dirErr  error // the error stat gave at the last check
 	state   *state
 	skipped map[string]string // the last problem logged for each file
+	// notify is set by every rescan after the first, and told to pmcd
+	// (pmda's NoteChange) with the next fetch, as pmdammv does.
+	notify bool
+	pmda   *pmda.Agent
 }
 
 // New returns the MMV agent for domain with o's directory and prefix.
@@ -88,6 +92,7 @@ func newAgent(domain uint32, o Options) (*agent, *pmda.Agent, error) {
 		Fetcher: a,
 		Log:     o.Log,
 	})
+	a.pmda = p
 	return a, p, err
 }
 
@@ -148,6 +153,10 @@ func (a *agent) maybeReload() {
 		a.dirTime, a.dirErr = 0, errCode(err)
 	}
 	if need {
+		// pmdammv's first scan builds its namespace; each later one
+		// replaces it, which it tells pmcd as a change of names
+		// whether or not any name changed.
+		a.notify = a.notify || a.loaded
 		a.loaded = true
 		a.state.close()
 		a.state = a.scan()
@@ -204,12 +213,17 @@ func (a *agent) enter() func() {
 }
 
 // BeginRequest rescans before fetch, descriptor, instance, text and store
-// requests, as pmdammv does (label requests do not rescan there).
+// requests, as pmdammv does (label requests do not rescan there). A fetch
+// carries the news of rescans since the last one to pmcd.
 func (a *agent) BeginRequest(ctx context.Context, c pmda.Client, t pdu.Type, ident uint32) error {
 	if t == pdu.TypeLabelReq {
 		return nil
 	}
-	a.enter()()
+	defer a.enter()()
+	if t == pdu.TypeFetch && a.notify {
+		a.notify = false
+		a.pmda.NoteChange(pmda.NamesChanged)
+	}
 	return nil
 }
 

@@ -1,0 +1,216 @@
+package mmv_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+	gommv "github.com/gopcp/gopcp/mmv"
+)
+
+// fetcher is one run of the libpcp client harness: a context of its own
+// on a bed's pmcd, fetching one metric per request.
+type fetcher struct {
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startFetcher(t *testing.T, harness string, bed *testbed.PMCD, metric string) *fetcher {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, harness, bed.Host(), metric)
+	cmd.Env = bed.Env()
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); cancel(); cmd.Wait() })
+	f := &fetcher{in: in, out: bufio.NewReader(out)}
+	if line := f.line(t); line != "ready" {
+		t.Fatalf("state-change client: %q", line)
+	}
+	return f
+}
+
+func (f *fetcher) line(t *testing.T) string {
+	t.Helper()
+	s, err := f.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("state-change client: %v (read %q)", err, s)
+	}
+	return strings.TrimSuffix(s, "\n")
+}
+
+func (f *fetcher) fetch(t *testing.T) string {
+	t.Helper()
+	if _, err := io.WriteString(f.in, "fetch\n"); err != nil {
+		t.Fatal(err)
+	}
+	return f.line(t)
+}
+
+// stateChangeHarness is the libpcp client, built once.
+func stateChangeHarness(t *testing.T) string {
+	t.Helper()
+	return pcptest.Harness(t, "testdata/harness/statechange.c")
+}
+
+// namesChangeScript drives two clients of bed through the rescans of
+// pmdammv (a file added, a reload stored, a file rewritten with a new
+// metric, a file removed, and a fetch with nothing changed) and returns
+// what each of their fetches returned, one line per fetch.
+func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir string) string {
+	t.Helper()
+	var log strings.Builder
+	a := startFetcher(t, harness, bed, "mmv.control.files")
+	b := startFetcher(t, harness, bed, "mmv.control.files")
+	step := func(what string, fs ...*fetcher) {
+		for _, f := range fs {
+			name := "A"
+			if f == b {
+				name = "B"
+			}
+			fmt.Fprintf(&log, "%s: %s: %s\n", what, name, f.fetch(t))
+		}
+	}
+	step("start", a, b, a)
+
+	// A change of the directory is seen by its mtime, which two changes
+	// within one tick of the kernel's clock would share: each change
+	// sets a new one of its own, an hour apart.
+	mark := time.Now().Add(-24 * time.Hour)
+	touch := func() {
+		mark = mark.Add(time.Hour)
+		if err := os.Chtimes(dir, mark, mark); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg, err := gommv.New("app", gommv.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Counter("requests", gommv.MetricOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	touch()
+	step("file added", a, b, a, b)
+
+	if r := bed.Run("pmstore", "mmv.control.reload", "1"); r.Err != nil {
+		t.Fatalf("pmstore: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
+	}
+	step("reload stored", a, b, a)
+
+	if _, err := reg.Counter("more", gommv.MetricOptions{}); err != nil { // a rewrite: new generation
+		t.Fatal(err)
+	}
+	touch()
+	step("metric added", b, a, b)
+
+	if err := os.Remove(reg.Path()); err != nil {
+		t.Fatal(err)
+	}
+	touch()
+	step("file removed", a, b, a, b)
+	step("nothing changed", a, b)
+	return log.String()
+}
+
+// TestNamesChangeLikePMDAMMV: after each rescan pmdammv tells pmcd the
+// names changed, and pmcd tells every client with its next fetch
+// (pmFetch returns PMCD_NAMES_CHANGE). Two libpcp clients see the same
+// sequence of fetch returns from PCP's pmcd with PCP's pmda_mmv.so as
+// from our pmcd with this agent in-process.
+func TestNamesChangeLikePMDAMMV(t *testing.T) {
+	harness := stateChangeHarness(t)
+	pcpBed, goBed, pcpDir, goDir := beds(t)
+	want := namesChangeScript(t, harness, pcpBed, pcpDir)
+	got := namesChangeScript(t, harness, goBed, goDir)
+	if got != want {
+		t.Errorf("fetch returns differ:\n%s", lineDiff(want, got))
+	}
+	if !strings.Contains(want, "names 1") {
+		t.Errorf("PCP's pmcd never reported a names change:\n%s", want)
+	}
+	t.Logf("PCP's pmcd and pmda_mmv.so, and ours, %d fetches alike:\n%s", strings.Count(want, "\n"), want)
+}
+
+// TestNamesChangeDaemons is TestNamesChangeLikePMDAMMV with the agent as
+// a daemon on pipes, where the change travels in the RESULT PDU: PCP's
+// pmdammv and cmd/pmdammv each under PCP's pmcd and under ours, all four
+// alike.
+func TestNamesChangeDaemons(t *testing.T) {
+	harness := stateChangeHarness(t)
+	in := testbed.Need(t)
+	pcpDaemon := filepath.Join(in.Var("PCP_PMDAS_DIR"), "mmv", "pmdammv")
+	if _, err := os.Stat(pcpDaemon); err != nil {
+		pcptest.Missing(t, "PCP's pmdammv is not installed")
+	}
+	dir, err := os.MkdirTemp("", "gopcp-mmv-daemon-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755) // pmcd's agents may run as another user
+	ourDaemon := filepath.Join(dir, "pmdammv")
+	if out, err := exec.Command("go", "build", "-o", ourDaemon, "../../cmd/pmdammv").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root := filepath.Join(dir, "root")
+	if err := os.WriteFile(root, []byte("root {\n\tmmv\t70:*:*\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, c := range []struct {
+		name   string
+		start  func(testing.TB, testbed.Options) *testbed.PMCD
+		daemon string
+	}{
+		{"PCP pmcd, PCP pmdammv", testbed.StartPMCD, pcpDaemon},
+		{"PCP pmcd, cmd/pmdammv", testbed.StartPMCD, ourDaemon},
+		{"our pmcd, PCP pmdammv", testbed.StartGoPMCD, pcpDaemon},
+		{"our pmcd, cmd/pmdammv", testbed.StartGoPMCD, ourDaemon},
+	} {
+		bed := c.start(t, testbed.Options{Agents: []testbed.Agent{
+			testbed.PMCDAgent(),
+			testbed.PipeAgent("mmv", 70, root, c.daemon, "-d", "70"),
+		}})
+		mdir := filepath.Join(bed.Dir(), "tmp", "mmv")
+		if err := os.MkdirAll(mdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		got := namesChangeScript(t, harness, bed, mdir)
+		if want == "" {
+			want = got
+			if !strings.Contains(want, "names 1") {
+				t.Fatalf("%s: no names change reported:\n%s", c.name, want)
+			}
+			continue
+		}
+		if got != want {
+			t.Errorf("%s: fetch returns differ from PCP's:\n%s", c.name, lineDiff(want, got))
+		} else {
+			t.Logf("%s: %d fetches as PCP's", c.name, strings.Count(got, "\n"))
+		}
+	}
+}

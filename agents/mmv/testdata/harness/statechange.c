@@ -1,0 +1,52 @@
+/*
+ * A libpcp client for the state-change tests: it connects to the pmcd at
+ * argv[1], looks up argv[2] and then, for each line "fetch" on stdin,
+ * fetches that metric and prints what pmFetch returned (the PMCD_* state
+ * change bits when positive) with the value set's count and first value.
+ */
+#include <pcp/pmapi.h>
+#include <stdio.h>
+#include <string.h>
+
+int
+main(int argc, char **argv)
+{
+    char	line[64];
+    char	*name;
+    pmID	pmid;
+    pmResult	*rp;
+    int		sts;
+
+    if (argc != 3) {
+	fprintf(stderr, "usage: %s host metric\n", argv[0]);
+	return 2;
+    }
+    if ((sts = pmNewContext(PM_CONTEXT_HOST, argv[1])) < 0) {
+	printf("context: %s\n", pmErrStr(sts));
+	return 1;
+    }
+    name = argv[2];
+    if ((sts = pmLookupName(1, (const char **)&name, &pmid)) < 0) {
+	printf("lookup: %s\n", pmErrStr(sts));
+	return 1;
+    }
+    printf("ready\n");
+    fflush(stdout);
+    while (fgets(line, sizeof(line), stdin) != NULL) {
+	if (strncmp(line, "fetch", 5) != 0) {
+	    printf("unknown command\n");
+	} else if ((sts = pmFetch(1, &pmid, &rp)) < 0) {
+	    printf("fetch: %s\n", pmErrStr(sts));
+	} else {
+	    printf("fetch %d names %d labels %d numval %d", sts,
+		    (sts & PMCD_NAMES_CHANGE) != 0, (sts & PMCD_LABEL_CHANGE) != 0,
+		    rp->vset[0]->numval);
+	    if (rp->vset[0]->numval > 0)
+		printf(" value %d", rp->vset[0]->vlist[0].value.lval);
+	    printf("\n");
+	    pmFreeResult(rp);
+	}
+	fflush(stdout);
+    }
+    return 0;
+}
