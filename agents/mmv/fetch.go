@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime/debug"
+	"slices"
 
 	"github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/mmv/mmvfile"
@@ -77,9 +78,16 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 	}
 	var last error
 	got := false
+	// The files read from, checked once the values are read: usually
+	// one, held without allocating.
+	var readBuf [2]*source
+	read := readBuf[:0]
 	one := func(inst int32) {
 		var atom pcp.Atom
-		ok, err := a.value(pmid, uint32(inst), &atom)
+		src, ok, err := a.value(pmid, uint32(inst), &atom)
+		if src != nil && !slices.Contains(read, src) {
+			read = append(read, src)
+		}
 		if err == nil && ok {
 			err = add(inst, m.desc.Type, &atom)
 			got = got || err == nil
@@ -97,6 +105,17 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 			}
 		}
 	}
+	// A file cut short under its mapping read zeros past its new end:
+	// nothing read from it is served, and the next request rescans.
+	for _, src := range read {
+		if src.cut() {
+			if a.reload == 0 {
+				a.log.Printf("%s: %s was cut short under its mapping; rescanning", a.prefix, src.path)
+			}
+			a.reload = 1
+			return pcp.ErrValue
+		}
+	}
 	if !got {
 		if last != nil {
 			return last
@@ -107,18 +126,18 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 }
 
 // value reads one value as pmdammv's fetch callback does; false means no
-// value (a sentinel).
-func (a *agent) value(pmid pcp.PMID, inst uint32, atom *pcp.Atom) (bool, error) {
+// value (a sentinel). src is the file read, if any.
+func (a *agent) value(pmid pcp.PMID, inst uint32, atom *pcp.Atom) (src *source, ok bool, err error) {
 	src, m, v, err := a.state.lookup(pmid, inst)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	bits, extra := src.f.Value(v)
 	sentinel := src.f.Flags&mmv.Sentinel != 0
 	switch m.Type {
 	case mmv.Int32, mmv.Uint32, mmv.Int64, mmv.Uint64:
 		if sentinel && bits == math.MaxUint64 {
-			return false, nil
+			return src, false, nil
 		}
 		atom.L, atom.UL, atom.LL, atom.ULL = int32(bits), uint32(bits), int64(bits), bits
 	case mmv.Float:
@@ -129,7 +148,7 @@ func (a *agent) value(pmid pcp.PMID, inst uint32, atom *pcp.Atom) (bool, error) 
 		atom.D = math.Float64frombits(bits)
 	case mmv.Elapsed:
 		if sentinel && bits == math.MaxUint64 {
-			return false, nil
+			return src, false, nil
 		}
 		atom.LL = int64(bits)
 		if extra < 0 { // a timed section in progress, started at -extra µs
@@ -142,11 +161,11 @@ func (a *agent) value(pmid pcp.PMID, inst uint32, atom *pcp.Atom) (bool, error) 
 		// pmdammv checks only that 4 bytes are there, then copies a
 		// whole slot; here the copy stops at the end of the file.
 		if off > uint64(len(b)) || uint64(len(b))-off < 4 {
-			return false, pcp.ErrGeneric
+			return src, false, pcp.ErrGeneric
 		}
 		slot := b[off:min(uint64(len(b)), off+mmv.StringSize-1)]
 		if sentinel && slot[0] == 0 {
-			return false, nil
+			return src, false, nil
 		}
 		n := 0
 		for n < len(slot) && slot[n] != 0 {
@@ -154,9 +173,9 @@ func (a *agent) value(pmid pcp.PMID, inst uint32, atom *pcp.Atom) (bool, error) 
 		}
 		atom.CP = string(slot[:n])
 	default:
-		return false, pcp.ErrAppVersion
+		return src, false, pcp.ErrAppVersion
 	}
-	return true, nil
+	return src, true, nil
 }
 
 // Text answers help text: the control metrics' own, a file metric's from

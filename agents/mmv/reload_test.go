@@ -301,3 +301,55 @@ func TestTruncatedUnderMapping(t *testing.T) {
 		t.Errorf("not answering after the fault: %v", err)
 	}
 }
+
+// TestTruncatedReadsNoValue: a file cut short under the agent's mapping,
+// its header kept, reads zeros past its new end within the last page
+// (no fault there). The fetch that reads them gives PM_ERR_VALUE, not
+// the zeros, and the next request rescans. Before, it served 0.
+func TestTruncatedReadsNoValue(t *testing.T) {
+	l := newLocal(t)
+	r, err := gommv.New("app", gommv.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Counter("first", gommv.MetricOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c.Add(42)
+	// a copy, so that the writer's own file is not the one cut
+	b, err := os.ReadFile(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 4096 {
+		t.Fatalf("file of %d bytes: the value may not share the header's page", len(b))
+	}
+	path := filepath.Join(l.dir, "copy")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if set, err := l.value("mmv.copy.first"); err != nil || set.NumVal != 1 {
+		t.Fatalf("before: %+v, %v", set, err)
+	} else if v, err := pcp.ExtractValue(set.ValFmt, &set.Values[0], pcp.TypeU64, pcp.TypeU64); err != nil || v.ULL != 42 {
+		t.Fatalf("before: %d, %v; want 42", v.ULL, err)
+	}
+	l.freezeDir(l.dirTime()) // no rescan for the directory's sake
+	if err := os.Truncate(path, 64); err != nil {
+		t.Fatal(err)
+	}
+	set, err := l.value("mmv.copy.first")
+	if err != nil || set.NumVal != int32(pcp.ErrValue) {
+		t.Errorf("after the cut: %+v, %v; want PM_ERR_VALUE", set, err)
+	}
+	if l.has("mmv.copy.first") {
+		t.Errorf("the next request did not rescan: mmv.copy.first still served")
+	}
+	if !strings.Contains(l.log.String(), "copy") {
+		t.Errorf("no log line: %q", l.log.String())
+	}
+}

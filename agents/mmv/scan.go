@@ -33,6 +33,15 @@ var sectionLimit = map[int32]int32{
 // maxFiles bounds the directory entries one scan looks at.
 const maxFiles = 1 << 16
 
+// maxFileSize is the largest file the agent maps: a file libpcp_mmv or
+// package mmv writes within parseLimits is far smaller (a string slot,
+// the largest record, is 256 bytes: 2^19 of them are 128 MiB).
+const maxFileSize = 1 << 28
+
+// parseLimits bound what one file may make the agent decode (see
+// mmvfile.Limits); a file beyond them is skipped with a log line.
+var parseLimits = mmvfile.Limits{TOC: 64, Section: 1 << 17, Total: 1 << 19}
+
 // state is what one scan of the directory found.
 type state struct {
 	files   []*source
@@ -51,6 +60,21 @@ type source struct {
 	metrics []mmvfile.Metric // the metrics section pmdammv uses, if in range
 	values  []mmvfile.Value
 	labels  []mmvfile.Label
+	// path, dev and ino name the mapped file, so that a fetch can tell
+	// whether it was cut short under the mapping (see cut).
+	path     string
+	dev, ino uint64
+}
+
+// cut reports whether the mapped file is now shorter than its mapping:
+// reads past its end within the last page then give zeros, not a fault.
+// A file removed or replaced leaves the mapping whole.
+func (src *source) cut() bool {
+	var st syscall.Stat_t
+	if syscall.Stat(src.path, &st) != nil || st.Dev != src.dev || st.Ino != src.ino {
+		return false
+	}
+	return st.Size < int64(len(src.f.B))
 }
 
 // metric is a served metric: its descriptor and the file it came from.
@@ -141,11 +165,16 @@ func (a *agent) open(s *state, name, path string, size int64) error {
 	if size < mmv.HeaderSize {
 		return fmt.Errorf("%d bytes: %w", size, mmvfile.ErrFormat)
 	}
-	if size > 1<<40 {
-		return fmt.Errorf("%d bytes: too large", size)
+	if size > maxFileSize {
+		return fmt.Errorf("%d bytes, more than %d: %w", size, maxFileSize, mmvfile.ErrTooLarge)
 	}
 	fd, err := os.Open(path)
 	if err != nil {
+		return err
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(fd.Fd()), &st); err != nil {
+		fd.Close()
 		return err
 	}
 	b, err := syscall.Mmap(int(fd.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
@@ -153,7 +182,7 @@ func (a *agent) open(s *state, name, path string, size int64) error {
 	if err != nil {
 		return err
 	}
-	f, err := mmvfile.Parse(b)
+	f, err := mmvfile.Parse(b, parseLimits)
 	if err == nil && f.Process != 0 && f.Flags&mmv.Process != 0 && !a.alive(f.Process) {
 		err = errSkip // the writer has gone
 	}
@@ -165,7 +194,7 @@ func (a *agent) open(s *state, name, path string, size int64) error {
 		_ = syscall.Munmap(b)
 		return err
 	}
-	src := &source{name: name, f: f, cluster: cluster, gen: f.G1}
+	src := &source{name: name, f: f, cluster: cluster, gen: f.G1, path: path, dev: st.Dev, ino: st.Ino}
 	if f.Flags&mmv.Process != 0 {
 		src.pid = f.Process
 	}

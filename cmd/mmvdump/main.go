@@ -28,7 +28,7 @@ func main() {
 		tmp, _ := pcpconf.Get("PCP_TMP_DIR")
 		path = filepath.Join(tmp, "mmv", "test")
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -38,7 +38,7 @@ func main() {
 
 // run dumps b, read from path, to w and returns the exit status.
 func run(w io.Writer, path string, b []byte) int {
-	f, err := mmvfile.Parse(b)
+	f, err := mmvfile.Parse(b, limits)
 	if err != nil {
 		fmt.Fprintf(w, "%s: %v\n", path, err)
 		return 1
@@ -48,4 +48,28 @@ func run(w io.Writer, path string, b []byte) int {
 		return 1
 	}
 	return 0
+}
+
+// maxSize and limits bound what mmvdump reads and decodes: a sparse file
+// may claim far more than it holds. They are larger than the agent's,
+// as mmvdump prints what the agent would skip.
+const maxSize = 1 << 28
+
+var limits = mmvfile.Limits{TOC: 1 << 10, Section: 1 << 20, Total: 1 << 20}
+
+// readFile reads path, refusing one longer than maxSize before reading.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxSize {
+		return nil, fmt.Errorf("%s: %d bytes, more than %d: %w", path, st.Size(), maxSize, mmvfile.ErrTooLarge)
+	}
+	return io.ReadAll(io.LimitReader(f, maxSize+1))
 }

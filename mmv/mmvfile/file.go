@@ -20,6 +20,42 @@ var ErrInFlux = errors.New("mmv file in flux")
 // ErrFormat is wrapped by every error Parse gives for a malformed file.
 var ErrFormat = errors.New("malformed mmv file")
 
+// ErrTooLarge is wrapped by the errors of a file that claims more than the
+// reader's Limits allow.
+var ErrTooLarge = errors.New("mmv file beyond the reader's limits")
+
+// Limits bound what Parse decodes. The file's size does not bound it on
+// its own: a sparse file of a few bytes on disk may be terabytes long and
+// claim billions of records, each of which would cost a decoded record.
+// Every limit is checked before anything is allocated for what it bounds.
+// A zero field takes DefaultLimits' value.
+type Limits struct {
+	TOC     int // the most table of contents entries
+	Section int // the most records of one section (and instances of one domain)
+	Total   int // the most records of all sections together
+}
+
+// DefaultLimits are generous for files libpcp_mmv or package mmv write
+// (at most 6 TOC entries, 1023 metrics; PCP's largest QA file has 11,420
+// values) and bound a parse to some tens of megabytes.
+var DefaultLimits = Limits{TOC: 64, Section: 1 << 17, Total: 1 << 19}
+
+// orDefault fills the zero fields of l from DefaultLimits.
+func (l Limits) orDefault() Limits {
+	if l.TOC <= 0 {
+		l.TOC = DefaultLimits.TOC
+	}
+	if l.Section <= 0 {
+		l.Section = DefaultLimits.Section
+	}
+	if l.Total <= 0 {
+		l.Total = DefaultLimits.Total
+	}
+	return l
+}
+
+func tooLarge(msg string) error { return fmt.Errorf("%w: %s", ErrTooLarge, msg) }
+
 // File is a decoded MMV file. Offsets are byte offsets in the file, as
 // the file's records refer to one another by them.
 type File struct {
@@ -37,6 +73,8 @@ type File struct {
 	Values    []Value
 	Strings   []String
 	Labels    []Label
+
+	lim Limits // those Parse was given, for InstancesAt
 }
 
 // TOC is a table of contents entry.
@@ -115,8 +153,11 @@ func wireError(_ int32, off int, msg string) error {
 // header, with the wrong magic, a version other than 1 to 3, fewer than
 // two TOC entries or a TOC past the end (ErrFormat), and one whose
 // generation numbers are zero or differ (ErrInFlux); and it also refuses
-// a file with a section, or a record's string or instances, outside it.
-func Parse(b []byte) (*File, error) {
+// a file with a section, or a record's string or instances, outside it,
+// and one claiming more TOC entries or records than lim allows
+// (ErrTooLarge), before allocating anything for them.
+func Parse(b []byte, lim Limits) (*File, error) {
+	lim = lim.orDefault()
 	d := &wire.Decoder{B: b, Little: true, NewError: wireError}
 	if len(b) < mmv.HeaderSize {
 		return nil, formatError(fmt.Sprintf("%d bytes, shorter than a header", len(b)))
@@ -124,7 +165,7 @@ func Parse(b []byte) (*File, error) {
 	if string(d.Bytes(4, "magic")) != mmv.Magic {
 		return nil, formatError("bad magic")
 	}
-	f := &File{B: b}
+	f := &File{B: b, lim: lim}
 	f.Version = d.I32("version")
 	f.G1 = d.U64("generation 1")
 	f.G2 = d.U64("generation 2")
@@ -144,6 +185,9 @@ func Parse(b []byte) (*File, error) {
 	if !d.Fits(mmv.HeaderSize, int64(tocs), mmv.TOCSize, "TOC") {
 		return nil, d.Err
 	}
+	if int(tocs) > lim.TOC {
+		return nil, tooLarge(fmt.Sprintf("%d TOC entries, more than %d", tocs, lim.TOC))
+	}
 	f.TOC = make([]TOC, tocs)
 	for i := range f.TOC {
 		f.TOC[i] = TOC{Type: d.I32("toc type"), Count: d.I32("toc count"), Offset: d.U64("toc offset")}
@@ -151,15 +195,31 @@ func Parse(b []byte) (*File, error) {
 	// Sections of a sound file do not overlap, so together they fit in
 	// the file; checking that bounds the records decoded by the file's
 	// size even when many TOC entries name one section.
-	total := int64(0)
+	total, records := int64(0), 0
+	byType := map[int32]int{}
 	for _, t := range f.TOC {
-		if t.Count > 0 {
+		if t.Count > 0 && f.recordSize(t.Type) > 0 {
+			if int(t.Count) > lim.Section {
+				return nil, tooLarge(fmt.Sprintf("section %d of %d records, more than %d", t.Type, t.Count, lim.Section))
+			}
 			total += int64(t.Count) * int64(f.recordSize(t.Type))
+			records += int(t.Count)
+			byType[t.Type] += int(t.Count)
 		}
+	}
+	if records > lim.Total {
+		return nil, tooLarge(fmt.Sprintf("%d records in all, more than %d", records, lim.Total))
 	}
 	if total > int64(len(b)) {
 		return nil, formatError(fmt.Sprintf("sections of %d bytes in all in a file of %d", total, len(b)))
 	}
+	// Each kind of record gets its storage once, at its bounded size.
+	f.InDoms = make([]InDom, 0, byType[mmv.TOCInDoms])
+	f.Instances = make([]Instance, 0, byType[mmv.TOCInstances])
+	f.Metrics = make([]Metric, 0, byType[mmv.TOCMetrics])
+	f.Values = make([]Value, 0, byType[mmv.TOCValues])
+	f.Strings = make([]String, 0, byType[mmv.TOCStrings])
+	f.Labels = make([]Label, 0, byType[mmv.TOCLabels])
 	for _, t := range f.TOC {
 		f.section(d, t)
 	}
@@ -314,8 +374,12 @@ func le64(b []byte) uint64 {
 
 // InstancesAt reads the n instance records at off, as pmdammv reads an
 // instance domain's instances (from the domain's own offset, not from the
-// instances section). They must lie inside the file, names included.
+// instances section). They must lie inside the file, names included, and
+// be no more than the Limits' Section (ErrTooLarge).
 func (f *File) InstancesAt(off uint64, n uint32) ([]Instance, error) {
+	if int64(n) > int64(f.lim.orDefault().Section) {
+		return nil, tooLarge(fmt.Sprintf("%d instances, more than %d", n, f.lim.orDefault().Section))
+	}
 	size := mmv.Instance2Size
 	if f.Version == mmv.Version1 {
 		size = mmv.Instance1Size

@@ -72,7 +72,7 @@ func TestParseWritten(t *testing.T) {
 		long, labels bool
 		version      int32
 	}{{false, false, 1}, {true, false, 2}, {false, true, 3}} {
-		f, err := Parse(written(t, tc.long, tc.labels))
+		f, err := Parse(written(t, tc.long, tc.labels), Limits{})
 		if err != nil {
 			t.Fatalf("version %d: %v", tc.version, err)
 		}
@@ -144,7 +144,7 @@ func qaFiles(t testing.TB) map[string][]byte {
 
 func TestParseQAFiles(t *testing.T) {
 	for name, b := range qaFiles(t) {
-		f, err := Parse(b)
+		f, err := Parse(b, Limits{})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -166,7 +166,7 @@ func TestParseQAFiles(t *testing.T) {
 // reader must refuse, and checks the error.
 func TestParseRejects(t *testing.T) {
 	good := written(t, true, false) // version 2: names by offset
-	f, err := Parse(good)
+	f, err := Parse(good, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestParseRejects(t *testing.T) {
 		{"truncated mid-section", func(b []byte) []byte { return b[:f.Values[0].Offset+8] }, false},
 	} {
 		b := tc.edit(bytes.Clone(good))
-		_, err := Parse(b)
+		_, err := Parse(b, Limits{})
 		want := ErrFormat
 		if tc.inFlx {
 			want = ErrInFlux

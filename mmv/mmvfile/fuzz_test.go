@@ -5,8 +5,9 @@ import (
 )
 
 // FuzzParse feeds Parse any bytes: it must return a File or an error,
-// never panic, and a File's records must all lie inside the bytes, so that
-// a reader may follow them (Value) without checking again.
+// never panic, a File's records must all lie inside the bytes, so that
+// a reader may follow them (Value) without checking again, and tight
+// Limits must bound what it decodes.
 func FuzzParse(f *testing.F) {
 	for _, b := range [][]byte{written(f, false, false), written(f, true, false), written(f, false, true)} {
 		f.Add(b)
@@ -17,7 +18,20 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		file, err := Parse(b)
+		// Tight limits hold whatever the bytes claim.
+		tight := Limits{TOC: 4, Section: 8, Total: 12}
+		if small, err := Parse(b, tight); err == nil {
+			n := len(small.InDoms) + len(small.Instances) + len(small.Metrics) + len(small.Values) + len(small.Strings) + len(small.Labels)
+			if len(small.TOC) > tight.TOC || n > tight.Total {
+				t.Fatalf("%d TOC entries and %d records past %+v", len(small.TOC), n, tight)
+			}
+			for _, d := range small.InDoms {
+				if ins, err := small.InstancesAt(d.First, d.Count); err == nil && len(ins) > tight.Section {
+					t.Fatalf("%d instances past %+v", len(ins), tight)
+				}
+			}
+		}
+		file, err := Parse(b, Limits{})
 		if err != nil {
 			return
 		}
