@@ -65,10 +65,15 @@ type mmvGoCase struct {
 	loop func(n int64)
 }
 
-// mmvGoCases are the Go updates timed against libpcp_mmv's.
-func mmvGoCases(m *mmv.Metric) []mmvGoCase {
+// mmvGoCases are the Go updates timed against libpcp_mmv's. The last,
+// a SingleCounter, pins r (no metric may be added to it afterwards).
+func mmvGoCases(t testing.TB, r *mmv.Registry, m *mmv.Metric) []mmvGoCase {
 	v := m.Value()
 	c := counterOf(m)
+	single, err := r.SingleWriter(c)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []mmvGoCase{
 		{"Counter.Inc", func(n int64) {
 			for range n {
@@ -83,6 +88,11 @@ func mmvGoCases(m *mmv.Metric) []mmvGoCase {
 		{"Value.AddFloat(1)", func(n int64) {
 			for range n {
 				v.AddFloat(1)
+			}
+		}},
+		{"SingleCounter.Inc (one writer, not atomic)", func(n int64) {
+			for range n {
+				single.Inc()
 			}
 		}},
 	}
@@ -128,7 +138,7 @@ func counterOf(m *mmv.Metric) mmv.Counter { return mmv.CounterOf(m.Value()) }
 func BenchmarkMMVUpdate(b *testing.B) {
 	r, m := mmvCounter(b)
 	defer r.Close()
-	for _, c := range mmvGoCases(m) {
+	for _, c := range mmvGoCases(b, r, m) {
 		b.Run(c.name, func(b *testing.B) {
 			c.loop(int64(b.N))
 		})
@@ -163,7 +173,7 @@ func TestMMVSideBySide(t *testing.T) {
 	r, m := mmvCounter(t)
 	defer r.Close()
 	cModes := []string{"inc_value", "inc", "atomic"}
-	goCases := mmvGoCases(m)
+	goCases := mmvGoCases(t, r, m)
 	cFig := make([][]float64, len(cModes))
 	goFig := make([][]float64, len(goCases))
 	var allocs float64

@@ -40,5 +40,7 @@
 // completed (its second generation number written last) and renamed over
 // the old one, whose generation is then zeroed so that readers holding it
 // reload. Handles keep working across rewrites; their values move with
-// them.
+// them. A SingleCounter (Registry.SingleWriter) is the one exception to
+// atomic updates: a plain add for a value only one goroutine updates, as
+// fast as memory allows, after which the registry takes no additions.
 package mmv

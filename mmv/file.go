@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -33,6 +34,9 @@ func generation(prev uint64) uint64 {
 func (r *Registry) rewrite() error {
 	if !r.started {
 		return nil
+	}
+	if r.pinned {
+		return errorf(ErrPinned, "registry "+strconv.Quote(r.name), "a single-writer handle holds its values in place")
 	}
 	r.settle()
 	img, lay := r.build(int32(os.Getpid()))

@@ -43,6 +43,7 @@ type Registry struct {
 
 	started bool
 	closed  bool
+	pinned  bool // a SingleCounter holds a value's address: no rewrites
 	gen     uint64
 	cur     []byte   // the mapping of the file readers see
 	old     [][]byte // mappings replaced by rewrites, retired by Close
