@@ -63,6 +63,8 @@ func TestMMVDumpMatchesLibpcpMMV(t *testing.T) {
 			want, got := mmvdump(t, tool, cpath), mmvdump(t, tool, r.Path())
 			if got != want {
 				t.Errorf("mmvdump differs\n--- libpcp_mmv\n%s\n--- ours\n%s\n%s", want, got, lineDiff(want, got))
+			} else {
+				t.Logf("mmvdump: %d lines the same", strings.Count(want, "\n"))
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package mmv
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -28,6 +29,7 @@ var scenarios = []scenario{
 	{"v1-noprefix", NoPrefix, scenarioV1},
 	{"v2", Process, scenarioV2},
 	{"v3", Sentinel | NoPrefix, scenarioV3},
+	{"many", Sentinel, scenarioMany},
 }
 
 // must returns v, or stops the scenario: build recovers the failure and
@@ -130,5 +132,56 @@ func scenarioV3(t testing.TB, dir, file string, flags Flags) *Registry {
 	c, _ := hits.At(2)
 	c.Add(11)
 	load.Set(0.5)
+	return r
+}
+
+// scenarioMany is 400 metrics of every type and semantics, a fifth of
+// them over a domain of 50 instances, help on all, labels on some.
+func scenarioMany(t testing.TB, dir, file string, flags Flags) *Registry {
+	types := []Type{Int32, Uint32, Int64, Uint64, Float, Double, String, Elapsed}
+	sems := []Semantics{SemCounter, SemInstant, SemDiscrete}
+	r := must(New(file, Options{Dir: dir, Cluster: 45, Flags: flags, Labels: []Label{StringLabel("app", "many")}}))
+	insts := make([]Instance, 50)
+	for i := range insts {
+		insts[i] = Instance{ID: int32(i), Name: fmt.Sprintf("worker%02d", i)}
+	}
+	workers := must(r.AddInDom(insts, InDomOptions{Serial: 3, ShortHelp: "workers", LongHelp: "worker threads"}))
+	metrics := make([]*Metric, 401)
+	for i := 1; i <= 400; i++ {
+		typ, sem := types[i%8], sems[i%3]
+		if typ == Elapsed {
+			sem = SemCounter
+		}
+		o := MetricOptions{Item: uint32(i), ShortHelp: fmt.Sprintf("metric number %d", i)}
+		if i%2 == 1 {
+			o.LongHelp = o.ShortHelp
+		}
+		if i%5 == 0 {
+			o.InDom = workers
+		}
+		if i%40 == 0 {
+			o.Labels = []Label{NumberLabel("number", float64(i))}
+		}
+		metrics[i] = must(r.AddMetric(fmt.Sprintf("group%d.metric%03d", i/50, i), typ, sem, o))
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 400; i++ {
+		m := metrics[i]
+		for j := 0; j < 50; j += 7 {
+			v := m.Value()
+			if i%5 == 0 {
+				v = m.Instance(int32(j))
+			} else if j > 0 {
+				break
+			}
+			if types[i%8] == String {
+				v.SetString(fmt.Sprintf("text %d.%d", i, j))
+			} else {
+				v.SetFloat(float64(i)*1.5 + float64(j))
+			}
+		}
+	}
 	return r
 }

@@ -174,12 +174,13 @@ var fileSets = []fileSet{
 			libpcpFile(t, writer, sc, filepath.Join(dir, "c"+strings.ReplaceAll(sc, "-", "")))
 		}
 	}},
+	{"libpcp_mmv-many", func(t *testing.T, writer, dir string) { libpcpFile(t, writer, "many", filepath.Join(dir, "cmany")) }},
 	{"package-mmv", func(t *testing.T, writer, dir string) { goFile(t, dir, "gofile") }},
 	{"qa-pytest", qaOnly("pytest")},
 	{"qa-KeyboardReader", qaOnly("KeyboardReader")},
 	{"qa-large-parfait", qaOnly("large-parfait")},
 	{"all", func(t *testing.T, writer, dir string) {
-		for _, sc := range []string{"v1", "v1-noprefix", "v2", "v3"} {
+		for _, sc := range []string{"v1", "v1-noprefix", "v2", "v3", "many"} {
 			libpcpFile(t, writer, sc, filepath.Join(dir, "c"+strings.ReplaceAll(sc, "-", "")))
 		}
 		goFile(t, dir, "gofile")

@@ -16,7 +16,7 @@ import (
 
 // files gathers MMV files of every kind into a temporary directory:
 // libpcp_mmv's (the writer harness's scenarios, versions 1 to 3 with
-// labels), package mmv's, and PCP's QA files.
+// labels, and 400 metrics), package mmv's, and PCP's QA files.
 func files(t *testing.T) []string {
 	t.Helper()
 	if _, err := os.Stat("/usr/include/pcp/mmv_stats.h"); err != nil {
@@ -28,7 +28,7 @@ func files(t *testing.T) []string {
 	writer := pcptest.HarnessWith(t, "../../mmv/testdata/harness/writer.c", "-O1", "-Wl,--no-as-needed", "-lpcp_mmv")
 	dir := t.TempDir()
 	var paths []string
-	for _, sc := range []string{"v1", "v1-noprefix", "v2", "v3"} {
+	for _, sc := range []string{"v1", "v1-noprefix", "v2", "v3", "many"} {
 		p := filepath.Join(dir, "c-"+sc)
 		cmd := exec.Command(writer, sc, p, "wait")
 		stdin, _ := cmd.StdinPipe()

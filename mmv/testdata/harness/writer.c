@@ -130,6 +130,65 @@ scenario_v3(const char *path, int flags)
     return m;
 }
 
+/*
+ * many: hundreds of metrics of every type and semantics, a fifth of them
+ * over a domain of 50 instances, help on all, labels on some (version 3)
+ */
+static void *
+scenario_many(const char *path, int flags)
+{
+    static const mmv_metric_type_t types[] = {
+	MMV_TYPE_I32, MMV_TYPE_U32, MMV_TYPE_I64, MMV_TYPE_U64,
+	MMV_TYPE_FLOAT, MMV_TYPE_DOUBLE, MMV_TYPE_STRING, MMV_TYPE_ELAPSED,
+    };
+    static const mmv_metric_sem_t sems[] = {
+	MMV_SEM_COUNTER, MMV_SEM_INSTANT, MMV_SEM_DISCRETE,
+    };
+    mmv_registry_t *r = mmv_stats_registry(path, 45, flags);
+    char name[64], help[64], inst[32], label[32], text[32];
+    int i, j, indom;
+    mmv_metric_type_t type;
+    mmv_metric_sem_t sem;
+    void *m;
+
+    if (!r) die("registry");
+    CHECK(mmv_stats_add_registry_label(r, "app", "\"many\"", MMV_STRING_TYPE, 0));
+    CHECK(mmv_stats_add_indom(r, 3, "workers", "worker threads"));
+    for (i = 0; i < 50; i++) {
+	/* libpcp_mmv keeps the pointers it is given until it starts */
+	snprintf(inst, sizeof(inst), "worker%02d", i);
+	ADDINST(mmv_stats_add_instance(r, 3, i, strdup(inst)));
+    }
+    for (i = 1; i <= 400; i++) {
+	type = types[i % 8];
+	sem = type == MMV_TYPE_ELAPSED ? MMV_SEM_COUNTER : sems[i % 3];
+	indom = i % 5 == 0 ? 3 : 0;
+	snprintf(name, sizeof(name), "group%d.metric%03d", i / 50, i);
+	snprintf(help, sizeof(help), "metric number %d", i);
+	CHECK(mmv_stats_add_metric(r, strdup(name), i, type, sem, none, indom, strdup(help), i % 2 ? strdup(help) : NULL));
+	if (i % 40 == 0) {
+	    snprintf(label, sizeof(label), "%d", i);
+	    CHECK(mmv_stats_add_metric_label(r, i, "number", strdup(label), MMV_NUMBER_TYPE, 0));
+	}
+    }
+    if ((m = mmv_stats_start(r)) == NULL) die("start");
+    for (i = 1; i <= 400; i++) {
+	type = types[i % 8];
+	indom = i % 5 == 0;
+	snprintf(name, sizeof(name), "group%d.metric%03d", i / 50, i);
+	for (j = 0; j < (indom ? 50 : 1); j += 7) {
+	    snprintf(inst, sizeof(inst), "worker%02d", j);
+	    if (type == MMV_TYPE_STRING) {
+		snprintf(text, sizeof(text), "text %d.%d", i, j);
+		mmv_stats_set_string(m, name, indom ? inst : NULL, text);
+	    } else {
+		mmv_set_value(m, mmv_lookup_value_desc(m, name, indom ? inst : NULL), i * 1.5 + j);
+	    }
+	}
+    }
+    return m;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -149,6 +208,8 @@ main(int argc, char **argv)
 	scenario_v2(argv[2], MMV_FLAG_PROCESS);
     else if (strcmp(s, "v3") == 0)
 	scenario_v3(argv[2], MMV_FLAG_SENTINEL|MMV_FLAG_NOPREFIX);
+    else if (strcmp(s, "many") == 0)
+	scenario_many(argv[2], MMV_FLAG_SENTINEL);
     else {
 	fprintf(stderr, "writer: unknown scenario %s\n", s);
 	return 2;
