@@ -109,10 +109,7 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 	// nothing read from it is served, and the next request rescans.
 	for _, src := range read {
 		if src.cut() {
-			if a.reload == 0 {
-				a.log.Printf("%s: %s was cut short under its mapping; rescanning", a.prefix, src.path)
-			}
-			a.reload = 1
+			a.noteCut(src)
 			return pcp.ErrValue
 		}
 	}
@@ -123,6 +120,15 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 		return pmda.ErrNoValue
 	}
 	return nil
+}
+
+// noteCut logs a file cut short under its mapping, once, and asks for a
+// rescan at the next request; a.mu is held.
+func (a *agent) noteCut(src *source) {
+	if a.reload == 0 {
+		a.log.Printf("%s: %s was cut short under its mapping; rescanning", a.prefix, src.path)
+	}
+	a.reload = 1
 }
 
 // value reads one value as pmdammv's fetch callback does; false means no
@@ -212,6 +218,10 @@ func (a *agent) Text(ctx context.Context, c pmda.Client, ident uint32, typ int32
 	text, err := src.f.String(at)
 	if err != nil {
 		return "", pcp.ErrGeneric
+	}
+	if src.cut() { // the text may be zeros read past a new end
+		a.noteCut(src)
+		return "", pcp.ErrText
 	}
 	return text, nil
 }

@@ -3,6 +3,7 @@ package mmv
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/gopcp/gopcp/internal/ownfile"
 	gommv "github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -304,52 +306,70 @@ func TestTruncatedUnderMapping(t *testing.T) {
 
 // TestTruncatedReadsNoValue: a file cut short under the agent's mapping,
 // its header kept, reads zeros past its new end within the last page
-// (no fault there). The fetch that reads them gives PM_ERR_VALUE, not
-// the zeros, and the next request rescans. Before, it served 0.
+// (no fault there). The fetch that reads them gives PM_ERR_VALUE, and a
+// help text so read PM_ERR_TEXT, not the zeros, and the next request
+// rescans. Before, the fetch served 0 and the help "".
 func TestTruncatedReadsNoValue(t *testing.T) {
-	l := newLocal(t)
-	r, err := gommv.New("app", gommv.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := r.Counter("first", gommv.MetricOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	c.Add(42)
-	// a copy, so that the writer's own file is not the one cut
-	b, err := os.ReadFile(r.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b) > 4096 {
-		t.Fatalf("file of %d bytes: the value may not share the header's page", len(b))
-	}
-	path := filepath.Join(l.dir, "copy")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if set, err := l.value("mmv.copy.first"); err != nil || set.NumVal != 1 {
-		t.Fatalf("before: %+v, %v", set, err)
-	} else if v, err := pcp.ExtractValue(set.ValFmt, &set.Values[0], pcp.TypeU64, pcp.TypeU64); err != nil || v.ULL != 42 {
-		t.Fatalf("before: %d, %v; want 42", v.ULL, err)
-	}
-	l.freezeDir(l.dirTime()) // no rescan for the directory's sake
-	if err := os.Truncate(path, 64); err != nil {
-		t.Fatal(err)
-	}
-	set, err := l.value("mmv.copy.first")
-	if err != nil || set.NumVal != int32(pcp.ErrValue) {
-		t.Errorf("after the cut: %+v, %v; want PM_ERR_VALUE", set, err)
-	}
-	if l.has("mmv.copy.first") {
-		t.Errorf("the next request did not rescan: mmv.copy.first still served")
-	}
-	if !strings.Contains(l.log.String(), "copy") {
-		t.Errorf("no log line: %q", l.log.String())
+	for _, what := range []string{"fetch", "help"} {
+		t.Run(what, func(t *testing.T) {
+			l := newLocal(t)
+			r, err := gommv.New("app", gommv.Options{Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := r.Counter("first", gommv.MetricOptions{ShortHelp: "the first"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			c.Add(42)
+			// a copy, so that the writer's own file is not the one cut
+			b, err := os.ReadFile(r.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) > 4096 {
+				t.Fatalf("file of %d bytes: the value may not share the header's page", len(b))
+			}
+			path := filepath.Join(l.dir, "copy")
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			id, err := l.a.LookupName(context.Background(), 0, "mmv.copy.first")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if set, err := l.value("mmv.copy.first"); err != nil || set.NumVal != 1 {
+				t.Fatalf("before: %+v, %v", set, err)
+			} else if v, err := pcp.ExtractValue(set.ValFmt, &set.Values[0], pcp.TypeU64, pcp.TypeU64); err != nil || v.ULL != 42 {
+				t.Fatalf("before: %d, %v; want 42", v.ULL, err)
+			}
+			if text, err := l.a.Text(context.Background(), 0, uint32(id), pdu.TextPMID|pdu.TextOneLine); err != nil || text != "the first" {
+				t.Fatalf("help before: %q, %v", text, err)
+			}
+			l.freezeDir(l.dirTime()) // no rescan for the directory's sake
+			if err := os.Truncate(path, 64); err != nil {
+				t.Fatal(err)
+			}
+			if what == "fetch" {
+				r, err := l.a.Fetch(context.Background(), 0, []pcp.PMID{id})
+				if err != nil || r.Sets[0].NumVal != int32(pcp.ErrValue) {
+					t.Errorf("after the cut: %+v, %v; want PM_ERR_VALUE", r.Sets[0], err)
+				}
+			} else {
+				if text, err := l.a.Text(context.Background(), 0, uint32(id), pdu.TextPMID|pdu.TextOneLine); !errors.Is(err, pcp.ErrText) {
+					t.Errorf("help after the cut: %q, %v; want PM_ERR_TEXT", text, err)
+				}
+			}
+			if l.has("mmv.copy.first") {
+				t.Errorf("the next request did not rescan: mmv.copy.first still served")
+			}
+			if !strings.Contains(l.log.String(), "copy was cut short") {
+				t.Errorf("no log line: %q", l.log.String())
+			}
+		})
 	}
 }
