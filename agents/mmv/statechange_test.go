@@ -15,6 +15,8 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	gommv "github.com/gopcp/gopcp/mmv"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
 )
 
 // fetcher is one run of the libpcp client harness: a context of its own
@@ -66,6 +68,45 @@ func (f *fetcher) fetch(t *testing.T) string {
 	return f.line(t)
 }
 
+// fetchOne is one client's fetch: its name and what it saw.
+type fetchOne func(t *testing.T) (name, line string)
+
+// startGoFetcher is a client of package pmapi, which reports the state
+// changes as Fetch's StateChange: "G" prints what libpcp's clients print.
+func startGoFetcher(t *testing.T, bed *testbed.PMCD, metric string) fetchOne {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	c, err := pmapi.NewHostContext(ctx, bed.Host())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	id, err := c.LookupName(ctx, metric)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r pcp.Result
+	return func(t *testing.T) (string, string) {
+		sc, err := c.Fetch(ctx, []pcp.PMID{id}, &r)
+		if err != nil {
+			return "G", "fetch: " + err.Error()
+		}
+		line := fmt.Sprintf("fetch %d names %d labels %d numval %d", sc, b2i(sc&pmapi.NamesChange != 0), b2i(sc&pmapi.LabelChange != 0), r.Sets[0].NumVal)
+		if r.Sets[0].NumVal > 0 {
+			line += fmt.Sprintf(" value %d", r.Sets[0].Values[0].LVal)
+		}
+		return "G", line
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // stateChangeHarness is the libpcp client, built once.
 func stateChangeHarness(t *testing.T) string {
 	t.Helper()
@@ -81,16 +122,16 @@ func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir stri
 	var log strings.Builder
 	a := startFetcher(t, harness, bed, "mmv.control.files")
 	b := startFetcher(t, harness, bed, "mmv.control.files")
-	step := func(what string, fs ...*fetcher) {
+	g := startGoFetcher(t, bed, "mmv.control.files")
+	step := func(what string, fs ...fetchOne) {
 		for _, f := range fs {
-			name := "A"
-			if f == b {
-				name = "B"
-			}
-			fmt.Fprintf(&log, "%s: %s: %s\n", what, name, f.fetch(t))
+			name, line := f(t)
+			fmt.Fprintf(&log, "%s: %s: %s\n", what, name, line)
 		}
 	}
-	step("start", a, b, a)
+	A := func(t *testing.T) (string, string) { return "A", a.fetch(t) }
+	B := func(t *testing.T) (string, string) { return "B", b.fetch(t) }
+	step("start", A, B, A, g)
 
 	// A change of the directory is seen by its mtime, which two changes
 	// within one tick of the kernel's clock would share: each change
@@ -114,25 +155,25 @@ func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir stri
 	}
 	defer reg.Close()
 	touch()
-	step("file added", a, b, a, b)
+	step("file added", A, B, A, B, g, g)
 
 	if r := bed.Run("pmstore", "mmv.control.reload", "1"); r.Err != nil {
 		t.Fatalf("pmstore: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
 	}
-	step("reload stored", a, b, a)
+	step("reload stored", A, B, A, g)
 
 	if _, err := reg.Counter("more", gommv.MetricOptions{}); err != nil { // a rewrite: new generation
 		t.Fatal(err)
 	}
 	touch()
-	step("metric added", b, a, b)
+	step("metric added", B, A, B, g)
 
 	if err := os.Remove(reg.Path()); err != nil {
 		t.Fatal(err)
 	}
 	touch()
-	step("file removed", a, b, a, b)
-	step("nothing changed", a, b)
+	step("file removed", A, B, A, B, g)
+	step("nothing changed", A, B, g)
 	return log.String()
 }
 
@@ -140,7 +181,8 @@ func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir stri
 // names changed, and pmcd tells every client with its next fetch
 // (pmFetch returns PMCD_NAMES_CHANGE). Two libpcp clients see the same
 // sequence of fetch returns from PCP's pmcd with PCP's pmda_mmv.so as
-// from our pmcd with this agent in-process.
+// from our pmcd with this agent in-process, and a client of package
+// pmapi beside them sees the same.
 func TestNamesChangeLikePMDAMMV(t *testing.T) {
 	harness := stateChangeHarness(t)
 	pcpBed, goBed, pcpDir, goDir := beds(t)
