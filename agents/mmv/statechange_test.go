@@ -26,10 +26,10 @@ type fetcher struct {
 	out *bufio.Reader
 }
 
-func startFetcher(t *testing.T, harness string, bed *testbed.PMCD, metric string) *fetcher {
+func startFetcher(t *testing.T, harness string, bed *testbed.PMCD, metrics ...string) *fetcher {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, harness, bed.Host(), metric)
+	cmd := exec.CommandContext(ctx, harness, append([]string{bed.Host()}, metrics...)...)
 	cmd.Env = bed.Env()
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
@@ -113,7 +113,7 @@ func stateChangeHarness(t *testing.T) string {
 	return pcptest.Harness(t, "testdata/harness/statechange.c")
 }
 
-// namesChangeScript drives two clients of bed through the rescans of
+// namesChangeScript drives three clients of bed through the rescans of
 // pmdammv (a file added, a reload stored, a file rewritten with a new
 // metric, a file removed, and a fetch with nothing changed) and returns
 // what each of their fetches returned, one line per fetch.
@@ -121,7 +121,9 @@ func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir stri
 	t.Helper()
 	var log strings.Builder
 	a := startFetcher(t, harness, bed, "mmv.control.files")
-	b := startFetcher(t, harness, bed, "mmv.control.files")
+	// B asks pmcd's agent too, so its fetches take pmcd's path for
+	// requests spanning domains.
+	b := startFetcher(t, harness, bed, "mmv.control.files", "pmcd.numagents")
 	g := startGoFetcher(t, bed, "mmv.control.files")
 	step := func(what string, fs ...fetchOne) {
 		for _, f := range fs {

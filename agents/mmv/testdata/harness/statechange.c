@@ -1,8 +1,9 @@
 /*
  * A libpcp client for the state-change tests: it connects to the pmcd at
- * argv[1], looks up argv[2] and then, for each line "fetch" on stdin,
- * fetches that metric and prints what pmFetch returned (the PMCD_* state
- * change bits when positive) with the value set's count and first value.
+ * argv[1], looks up the metrics named after it and then, for each line
+ * "fetch" on stdin, fetches them and prints what pmFetch returned (the
+ * PMCD_* state change bits when positive) with the first metric's value
+ * count and first value.
  */
 #include <pcp/pmapi.h>
 #include <stdio.h>
@@ -12,21 +13,21 @@ int
 main(int argc, char **argv)
 {
     char	line[64];
-    char	*name;
-    pmID	pmid;
+    pmID	pmids[8];
+    int		n;
     pmResult	*rp;
     int		sts;
 
-    if (argc != 3) {
-	fprintf(stderr, "usage: %s host metric\n", argv[0]);
+    if (argc < 3 || argc > 10) {
+	fprintf(stderr, "usage: %s host metric...\n", argv[0]);
 	return 2;
     }
+    n = argc - 2;
     if ((sts = pmNewContext(PM_CONTEXT_HOST, argv[1])) < 0) {
 	printf("context: %s\n", pmErrStr(sts));
 	return 1;
     }
-    name = argv[2];
-    if ((sts = pmLookupName(1, (const char **)&name, &pmid)) < 0) {
+    if ((sts = pmLookupName(n, (const char **)&argv[2], pmids)) < 0) {
 	printf("lookup: %s\n", pmErrStr(sts));
 	return 1;
     }
@@ -35,7 +36,7 @@ main(int argc, char **argv)
     while (fgets(line, sizeof(line), stdin) != NULL) {
 	if (strncmp(line, "fetch", 5) != 0) {
 	    printf("unknown command\n");
-	} else if ((sts = pmFetch(1, &pmid, &rp)) < 0) {
+	} else if ((sts = pmFetch(n, pmids, &rp)) < 0) {
 	    printf("fetch: %s\n", pmErrStr(sts));
 	} else {
 	    printf("fetch %d names %d labels %d numval %d", sts,
