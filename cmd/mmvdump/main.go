@@ -71,5 +71,10 @@ func readFile(path string) ([]byte, error) {
 	if st.Size() > maxSize {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d: %w", path, st.Size(), maxSize, mmvfile.ErrTooLarge)
 	}
-	return io.ReadAll(io.LimitReader(f, maxSize+1))
+	// The file may grow between the look and the read.
+	b, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err == nil && len(b) > maxSize {
+		return nil, fmt.Errorf("%s: more than %d bytes: %w", path, maxSize, mmvfile.ErrTooLarge)
+	}
+	return b, err
 }
