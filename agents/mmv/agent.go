@@ -159,7 +159,8 @@ func (a *agent) maybeReload() {
 		a.notify = a.notify || a.loaded
 		a.loaded = true
 		a.state.close()
-		a.state = a.scan()
+		a.state = a.emptyState()
+		a.scan(a.state)
 	}
 }
 

@@ -1,14 +1,20 @@
 package mmv
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
 	gommv "github.com/gopcp/gopcp/mmv"
+	"github.com/gopcp/gopcp/mmv/mmvfile"
 )
 
 // sparse writes a sound version 1 header whose TOC names a values
@@ -64,4 +70,63 @@ func TestSparseFilesBounded(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, l.log.String())
 		}
 	}
+}
+
+// TestFaultWhileOpening: a file cut short between the scan's look at its
+// size and the parse of its mapping makes the parse fault past the new
+// end. open gives an error naming the file's format, and asks for a
+// rescan; before, the fault went up through the whole scan, leaving the
+// files mapped so far behind.
+func TestFaultWhileOpening(t *testing.T) {
+	dir := t.TempDir()
+	var logged bytes.Buffer
+	ag, _, err := newAgent(Domain, Options{Dir: dir, Prefix: Prefix, Log: log.New(&logged, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ag.release)
+	r, err := gommv.New("big", gommv.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		if _, err := r.Counter(fmt.Sprintf("c%03d", i), gommv.MetricOptions{ShortHelp: "a counter"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := os.ReadFile(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 3*4096 {
+		t.Fatalf("file of %d bytes: too small to cut after its first page", len(b))
+	}
+	path := filepath.Join(dir, "cut")
+	if err := os.WriteFile(path, b[:4096], 0o644); err != nil { // header and TOC kept
+		t.Fatal(err)
+	}
+	ag.mu.Lock()
+	defer ag.mu.Unlock()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	s := ag.emptyState()
+	ag.reload = 0
+	var opened error
+	func() {
+		defer ag.guard(&opened)
+		opened = ag.open(s, "cut", path, int64(len(b))) // the size seen before the cut
+	}()
+	if !errors.Is(opened, mmvfile.ErrFormat) {
+		t.Errorf("open: %v, want a format error", opened)
+	}
+	if ag.reload == 0 {
+		t.Error("no rescan asked for")
+	}
+	if len(s.files) != 0 {
+		t.Errorf("%d files taken", len(s.files))
+	}
+	t.Logf("%v", opened)
 }

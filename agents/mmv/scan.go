@@ -113,13 +113,15 @@ func (s *state) close() {
 
 // scan is pmdammv's map_stats: it maps every regular, non-hidden file of
 // the directory in directory order, then builds names, descriptors and
-// instance domains file by file, section by section.
-func (a *agent) scan() *state {
-	s := a.emptyState()
+// instance domains file by file, section by section, into s, an empty
+// state already in force: a fault part way through leaves the files
+// mapped so far in the agent's state, released by the rescan that
+// follows.
+func (a *agent) scan(s *state) {
 	a.reload = 0
 	d, err := os.Open(a.dir)
 	if err != nil {
-		return s
+		return
 	}
 	// In name order, as pmdammv's scandir sorts them (alphasort in the
 	// C locale): it decides the clusters chosen, the duplicates dropped
@@ -154,7 +156,25 @@ func (a *agent) scan() *state {
 	for _, src := range s.files {
 		a.build(s, src)
 	}
-	return s
+}
+
+// errCut is a fault while parsing a mapping: the file was cut short
+// after its size was taken.
+var errCut = fmt.Errorf("cut short while being read: %w", mmvfile.ErrFormat)
+
+// parseMapped parses a fresh mapping, turning a fault reading it into
+// errCut, so that the file is skipped and the scan goes on (faults are
+// panics under the agent's lock, see enter).
+func parseMapped(b []byte) (f *mmvfile.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			f, err = nil, errCut
+		}
+	}()
+	return mmvfile.Parse(b, parseLimits)
 }
 
 // errSkip marks files pmdammv passes over silently.
@@ -182,7 +202,10 @@ func (a *agent) open(s *state, name, path string, size int64) error {
 	if err != nil {
 		return err
 	}
-	f, err := mmvfile.Parse(b, parseLimits)
+	f, err := parseMapped(b)
+	if errors.Is(err, errCut) {
+		a.reload = 1 // it may be whole again by the next request
+	}
 	if err == nil && f.Process != 0 && f.Flags&mmv.Process != 0 && !a.alive(f.Process) {
 		err = errSkip // the writer has gone
 	}
