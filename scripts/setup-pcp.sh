@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what gopcp's tests need: Debian's PCP 6 (pcp, pcp-testsuite for
-# its QA archives, libpcp3-dev, libpcp-pmda3-dev and libpcp-mmv1-dev for the C
+# its QA archives, libpcp3-dev, libpcp-pmda3-dev, libpcp-mmv1-dev and libpcp-trace2-dev for the C
 # reference harnesses, python3-pcp), a C compiler (gcc and libc6-dev: `go test -race`
 # needs cgo, and the harnesses are C), tshark, and the compressors whose
 # output the archive tests read (ncompress for compress(1)'s .Z, bzip2,
@@ -17,7 +17,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev python3-pcp tshark ncompress bzip2 xz-utils gcc libc6-dev libsasl2-modules)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils gcc libc6-dev libsasl2-modules)
 
 installed() {
 	local p
