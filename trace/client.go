@@ -1,0 +1,329 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Client sends trace data to one agent. Its methods may be called from
+// any goroutine; calls are serialised on the connection, as libpcp_trace
+// serialises them under its lock.
+type Client struct {
+	opts Options
+	pid  int32
+
+	mu       sync.Mutex
+	state    State
+	fixed    bool // protocol chosen: the first connection was tried
+	conn     net.Conn
+	ever     bool      // a connection was made once
+	lastErr  error     // why the last attempt failed
+	next     time.Time // no attempt before this
+	step     int       // back-off steps taken since the last success
+	closed   bool
+	txns     map[string]*txnState
+	buf      []byte
+	rbuf     [MaxPDULen]byte
+	dropped  uint64
+	received uint64
+}
+
+type txnState struct {
+	start      time.Time
+	inProgress bool
+}
+
+// New makes a client; it connects on its first call. The options are
+// checked but nothing is dialled yet.
+func New(o Options) (*Client, error) {
+	if o.Port < 0 || o.Port > 65535 {
+		return nil, fmt.Errorf("trace: bad port %d", o.Port)
+	}
+	if o.ConnectTimeout < 0 || o.RequestTimeout < 0 {
+		return nil, fmt.Errorf("trace: negative timeout")
+	}
+	for _, s := range o.Reconnect {
+		if s <= 0 {
+			return nil, fmt.Errorf("trace: reconnect steps must be positive")
+		}
+	}
+	if o.Port == 0 {
+		o.Port = DefaultPort
+	}
+	if o.ConnectTimeout == 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.RequestTimeout == 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if len(o.Reconnect) == 0 {
+		o.Reconnect = DefaultReconnect()
+	}
+	c := &Client{opts: o, pid: o.PID, state: o.State, txns: map[string]*txnState{}}
+	if c.pid == 0 {
+		c.pid = int32(os.Getpid())
+	}
+	if o.Async {
+		c.state |= StateAsync
+	}
+	if o.NoAgent {
+		c.state |= StateNoAgent
+	}
+	return c, nil
+}
+
+// SetState is pmtracestate: it sets the flags and returns the old ones.
+// StateAsync can only be set before the first connection
+// (syscall.EINVAL after).
+func (c *Client) SetState(s State) (State, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.state
+	if s&StateAsync != 0 && old&StateAsync == 0 && c.fixed {
+		return old, syscall.EINVAL
+	}
+	if old&StateAsync != 0 {
+		s |= StateAsync // the protocol never goes back
+	}
+	c.state = s
+	return old, nil
+}
+
+// Dropped is how many data were not delivered because no agent was
+// connected (synchronous protocol; asynchronous calls report ErrIPC).
+func (c *Client) Dropped() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dropped
+}
+
+// Close ends the connection; later calls fail with ErrIPC.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	return c.dropConn()
+}
+
+func (c *Client) async() bool { return c.state&StateAsync != 0 }
+
+func (c *Client) debugf(flag State, format string, args ...any) {
+	if c.state&flag != 0 && c.opts.Log != nil {
+		fmt.Fprintf(c.opts.Log, "trace: "+format+"\n", args...)
+	}
+}
+
+func (c *Client) dropConn() error {
+	if c.conn == nil {
+		return nil
+	}
+	err := c.conn.Close()
+	c.conn = nil
+	return err
+}
+
+// lost ends a connection that failed; the next call may try again at
+// once, as libpcp_trace does, and failures after that back off.
+func (c *Client) lost(why error) {
+	c.debugf(StateComms, "connection lost: %v", why)
+	c.dropConn()
+	c.next = time.Time{}
+}
+
+// ensure makes sure there is a connection, trying one if the back-off
+// allows. It returns nil when connected.
+func (c *Client) ensure(ctx context.Context) error {
+	if c.closed {
+		return ErrIPC
+	}
+	if c.conn != nil {
+		return nil
+	}
+	c.fixed = true
+	now := time.Now()
+	if now.Before(c.next) {
+		c.debugf(StateComms, "too soon to reconnect (%v left)", c.next.Sub(now).Round(time.Millisecond))
+		if c.lastErr != nil && !c.ever {
+			return c.lastErr
+		}
+		return ErrIPC
+	}
+	err := c.connect(ctx)
+	if err == nil {
+		c.ever, c.step, c.lastErr = true, 0, nil
+		return nil
+	}
+	c.lastErr = err
+	steps := c.opts.Reconnect
+	d := steps[min(c.step, len(steps)-1)]
+	if c.step < len(steps)-1 {
+		c.step++
+	}
+	c.next = time.Now().Add(d)
+	c.debugf(StateComms, "connect failed: %v; next attempt after %v", err, d)
+	return err
+}
+
+// connect dials the agent and reads its welcome: the protocol version,
+// or a refusal (ErrPermission, ErrConnLimit).
+func (c *Client) connect(ctx context.Context) error {
+	host := c.opts.Host
+	if host == "" {
+		h, err := os.Hostname()
+		if err != nil {
+			return err
+		}
+		host = h
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(c.opts.Port))
+	c.debugf(StateComms, "connecting to %s", addr)
+	dctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
+	defer cancel()
+	var d net.Dialer
+	conn, err := d.DialContext(dctx, "tcp", addr)
+	if err != nil {
+		return dialError(err)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetNoDelay(true)
+	}
+	c.conn = conn
+	v, err := c.readAck(ctx)
+	if err != nil {
+		c.dropConn()
+		return err
+	}
+	if v < 0 {
+		c.dropConn()
+		return Error(v)
+	}
+	c.debugf(StateComms, "connected, protocol version %d, %s", v, map[bool]string{true: "asynchronous", false: "synchronous"}[c.async()])
+	return nil
+}
+
+// dialError gives the errno of a failed dial when there is one, as
+// libpcp_trace returns -errno from its connect.
+func dialError(err error) error {
+	var n syscall.Errno
+	if errors.As(err, &n) {
+		return n
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return syscall.ETIMEDOUT
+	}
+	return syscall.EHOSTUNREACH
+}
+
+// readAck waits for one ACK PDU.
+func (c *Client) readAck(ctx context.Context) (int32, error) {
+	deadline := time.Now().Add(c.opts.RequestTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	c.conn.SetReadDeadline(deadline)
+	h, pdu, err := ReadPDU(c.conn, c.rbuf[:])
+	if err != nil {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return 0, ErrTimeout
+		}
+		return 0, ErrIPC
+	}
+	if h.Type != PDUAck {
+		return 0, ErrIPC
+	}
+	v, err := DecodeAck(pdu)
+	if err == nil {
+		c.debugf(StatePDU, "received ACK %d from %d", v, h.From)
+	}
+	return v, err
+}
+
+// send delivers one datum (the lock held).
+func (c *Client) send(ctx context.Context, tag string, t Type, value float64) error {
+	if c.state&StateNoAgent != 0 {
+		c.debugf(StatePDU, "sending %s %q %g (skipped)", t, tag, value)
+		c.fixed = true
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	wasEver := c.ever
+	if err := c.ensure(ctx); err != nil {
+		c.dropped++
+		if !wasEver || c.async() || c.closed {
+			return err
+		}
+		return nil // synchronous: hidden, tried again later
+	}
+	c.buf = AppendData(c.buf[:0], c.pid, tag, t, !c.async(), value)
+	c.debugf(StatePDU, "sending DATA %s %q %g", t, tag, value)
+	if c.state&StatePDUBuf != 0 && c.opts.Log != nil {
+		fmt.Fprintf(c.opts.Log, "trace: % x\n", c.buf)
+	}
+	deadline := time.Now().Add(c.opts.RequestTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	c.conn.SetWriteDeadline(deadline)
+	if _, err := c.conn.Write(c.buf); err != nil {
+		c.lost(err)
+		c.dropped++
+		if c.async() {
+			return ErrIPC
+		}
+		return nil
+	}
+	if c.async() {
+		return nil
+	}
+	v, err := c.readAck(ctx)
+	switch {
+	case err != nil:
+		c.lost(err)
+		if err == ErrTimeout {
+			return ErrTimeout
+		}
+		return nil
+	case v < 0:
+		return Error(v)
+	case v != int32(t):
+		c.lost(fmt.Errorf("ACK %d for a datum of type %d", v, t))
+		return ErrIPC
+	}
+	c.received++
+	return nil
+}
+
+func (c *Client) common(ctx context.Context, tag string, t Type, value float64) error {
+	if err := CheckTag(tag); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.debugf(StateAPI, "%s tag %q value %g", t, tag, value)
+	return c.send(ctx, tag, t, value)
+}
+
+// Point is pmtracepoint: the program passed the point tag.
+func (c *Client) Point(ctx context.Context, tag string) error {
+	return c.common(ctx, tag, TypePoint, -1)
+}
+
+// Observe is pmtraceobs: tag was seen to have value.
+func (c *Client) Observe(ctx context.Context, tag string, value float64) error {
+	return c.common(ctx, tag, TypeObserve, value)
+}
+
+// Counter is pmtracecounter: tag's monotonic count is now value.
+func (c *Client) Counter(ctx context.Context, tag string, value float64) error {
+	return c.common(ctx, tag, TypeCounter, value)
+}

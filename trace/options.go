@@ -1,0 +1,145 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Options configure a Client. The zero value is libpcp_trace's defaults:
+// this host's name, port 4323, 3 seconds to connect, 10 seconds for an
+// acknowledgement, reconnection after 5, 10, 20, 40 then 80 seconds, the
+// synchronous protocol.
+type Options struct {
+	// Host runs the agent; "" is this host's name, as libpcp_trace uses.
+	Host string
+	// Port is the agent's TCP port; 0 is DefaultPort.
+	Port int
+	// ConnectTimeout bounds each connection attempt; 0 is 3 seconds.
+	ConnectTimeout time.Duration
+	// RequestTimeout bounds the wait for an acknowledgement and for a
+	// write; 0 is 10 seconds.
+	RequestTimeout time.Duration
+	// Reconnect is the back-off between attempts to reach a lost agent,
+	// the last step repeating; nil is 5, 10, 20, 40 and 80 seconds.
+	Reconnect []time.Duration
+	// Async chooses the asynchronous protocol: no acknowledgements are
+	// asked for or awaited (PMTRACE_STATE_ASYNC).
+	Async bool
+	// NoAgent skips all communication, for testing the calls
+	// (PMTRACE_STATE_NOAGENT, PCP_TRACE_NOAGENT).
+	NoAgent bool
+	// State holds pmtracestate's diagnostic flags (StateAPI, StateComms,
+	// StatePDU, StatePDUBuf); their messages go to Log.
+	State State
+	// Log receives diagnostics asked for by State; nil discards them.
+	Log io.Writer
+	// PID is the sender's process id written into each PDU; 0 is this
+	// process's.
+	PID int32
+}
+
+// Defaults of libpcp_trace.
+const (
+	DefaultConnectTimeout = 3 * time.Second
+	DefaultRequestTimeout = 10 * time.Second
+)
+
+// DefaultReconnect is libpcp_trace's back-off.
+func DefaultReconnect() []time.Duration {
+	return []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 40 * time.Second, 80 * time.Second}
+}
+
+// The environment variables libpcp_trace reads.
+const (
+	EnvHost       = "PCP_TRACE_HOST"
+	EnvPort       = "PCP_TRACE_PORT"
+	EnvTimeout    = "PCP_TRACE_TIMEOUT"
+	EnvReqTimeout = "PCP_TRACE_REQTIMEOUT"
+	EnvReconnect  = "PCP_TRACE_RECONNECT"
+	EnvNoAgent    = "PCP_TRACE_NOAGENT"
+)
+
+// EnvOptions reads the PCP_TRACE_* variables through lookup (os.LookupEnv
+// at a program's edge) into Options, by libpcp_trace's rules: a port in
+// C's strtol forms (decimal, 0x hex, 0 octal), timeouts as seconds with
+// fractions, the reconnect back-off as a comma-separated list of positive
+// whole seconds, NOAGENT by its presence. A malformed value is left at
+// its default and reported in the error (wrapping ErrEnvFormat); the
+// Options returned are usable either way.
+func EnvOptions(lookup func(string) (string, bool)) (Options, error) {
+	var o Options
+	var errs []error
+	bad := func(name, v string) {
+		errs = append(errs, fmt.Errorf("%w: %s=%q", ErrEnvFormat, name, v))
+	}
+	if v, ok := lookup(EnvHost); ok {
+		o.Host = v
+	}
+	if v, ok := lookup(EnvPort); ok {
+		p, err := strconv.ParseInt(v, 0, 32)
+		if err != nil || p < 0 || p > 65535 {
+			bad(EnvPort, v)
+		} else {
+			o.Port = int(p)
+		}
+	}
+	for _, e := range []struct {
+		name string
+		to   *time.Duration
+	}{{EnvTimeout, &o.ConnectTimeout}, {EnvReqTimeout, &o.RequestTimeout}} {
+		if v, ok := lookup(e.name); ok {
+			s, err := strconv.ParseFloat(v, 64)
+			if err != nil || s < 0 || s > 1e6 {
+				bad(e.name, v)
+			} else {
+				*e.to = time.Duration(s * float64(time.Second))
+			}
+		}
+	}
+	if v, ok := lookup(EnvReconnect); ok {
+		steps, err := parseBackoff(v)
+		if err != nil {
+			bad(EnvReconnect, v)
+		} else {
+			o.Reconnect = steps
+		}
+	}
+	if _, ok := lookup(EnvNoAgent); ok {
+		o.NoAgent = true
+	}
+	return o, errors.Join(errs...)
+}
+
+// parseBackoff reads "5,10,20": positive whole seconds.
+func parseBackoff(v string) ([]time.Duration, error) {
+	var steps []time.Duration
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, ErrEnvFormat
+		}
+		steps = append(steps, time.Duration(n)*time.Second)
+		if len(steps) > 64 {
+			return nil, ErrEnvFormat
+		}
+	}
+	return steps, nil
+}
+
+// State is pmtracestate's set of flags.
+type State int
+
+// pmtracestate's flags (PMTRACE_STATE_*).
+const (
+	StateNone    State = 0
+	StateAPI     State = 1  // a line per call
+	StateComms   State = 2  // connections made and lost
+	StatePDU     State = 4  // each PDU sent and received
+	StatePDUBuf  State = 8  // PDU bytes
+	StateNoAgent State = 16 // no communication at all
+	StateAsync   State = 32 // the asynchronous protocol
+)

@@ -1,0 +1,111 @@
+package trace
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Begin is pmtracebegin: a transaction named tag starts now. A tag has one
+// transaction in progress at a time (ErrInProgress). As libpcp_trace's,
+// Begin connects when there is no connection yet and reports a first
+// failure.
+func (c *Client) Begin(ctx context.Context, tag string) error {
+	if err := CheckTag(tag); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.debugf(StateAPI, "begin transaction %q", tag)
+	if c.state&StateNoAgent == 0 {
+		wasEver := c.ever
+		if err := c.ensure(ctx); err != nil && (!wasEver || c.async() || c.closed) {
+			return err
+		}
+	} else {
+		c.fixed = true
+	}
+	s := c.txns[tag]
+	switch {
+	case s == nil:
+		c.txns[tag] = &txnState{start: time.Now(), inProgress: true}
+	case s.inProgress:
+		return ErrInProgress
+	default:
+		s.start, s.inProgress = time.Now(), true
+	}
+	return nil
+}
+
+// End is pmtraceend: the transaction tag ends and its elapsed time in
+// seconds goes to the agent.
+func (c *Client) End(ctx context.Context, tag string) error {
+	if err := CheckTag(tag); err != nil {
+		return err
+	}
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.txns[tag]
+	switch {
+	case s == nil:
+		return ErrNoSuchTag
+	case !s.inProgress:
+		return ErrNoProgress
+	}
+	s.inProgress = false
+	c.debugf(StateAPI, "end transaction %q", tag)
+	return c.send(ctx, tag, TypeTransact, now.Sub(s.start).Seconds())
+}
+
+// Abort is pmtraceabort: the transaction tag is abandoned and nothing is
+// sent.
+func (c *Client) Abort(tag string) error {
+	if err := CheckTag(tag); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.txns[tag]
+	switch {
+	case s == nil:
+		return ErrNoSuchTag
+	case !s.inProgress:
+		return ErrNoProgress
+	}
+	s.inProgress = false
+	c.debugf(StateAPI, "abort transaction %q", tag)
+	return nil
+}
+
+// Transaction is one transaction of the Go shape: Start makes it, End
+// sends its elapsed time, Abort forgets it. Unlike Begin and End, any
+// number of transactions of one tag may be in progress at once.
+type Transaction struct {
+	c     *Client
+	tag   string
+	start time.Time
+	once  sync.Once
+}
+
+// Start begins a transaction named tag now. Nothing is sent until End.
+func (c *Client) Start(tag string) *Transaction {
+	return &Transaction{c: c, tag: tag, start: time.Now()}
+}
+
+// End sends the time since Start, once: a second End, or an End after
+// Abort, is ErrNoProgress.
+func (t *Transaction) End(ctx context.Context) error {
+	elapsed := time.Since(t.start)
+	var err error = ErrNoProgress
+	t.once.Do(func() { err = t.c.common(ctx, t.tag, TypeTransact, elapsed.Seconds()) })
+	return err
+}
+
+// Abort abandons the transaction; End will then send nothing.
+func (t *Transaction) Abort() {
+	t.once.Do(func() {})
+}
+
+// Elapsed is the time since Start.
+func (t *Transaction) Elapsed() time.Duration { return time.Since(t.start) }
