@@ -68,6 +68,14 @@ func (a *Control) AddHost(name string, specOps, denyOps int) error {
 	return a.addHost(name, permSpec{spec: specOps, deny: denyOps})
 }
 
+// AddHostLimit is AddHost with a limit of maxCons connections at once
+// from the hosts the statement matches (0: unlimited), as PCP's
+// __pmAccAddHost takes it for agents that have no [access] grammar
+// (pmdatrace's -A allow:host:N).
+func (a *Control) AddHostLimit(name string, specOps, denyOps, maxCons int) error {
+	return a.addHost(name, permSpec{spec: specOps, deny: denyOps, maxCons: maxCons})
+}
+
 // Notes returns and forgets the complaints made while adding statements.
 func (a *Control) Notes() []string {
 	n := a.notes
