@@ -32,6 +32,9 @@ type Options struct {
 	MaxClients int
 	// MaxTags bounds the tags of all types kept at once; 0 is 100000.
 	MaxTags int
+	// PDUTimeout bounds the time a PDU, once begun, takes to arrive
+	// whole; 0 is 10 seconds.
+	PDUTimeout time.Duration
 	// ManualTicks leaves the intervals to the caller (Tick), for tests
 	// that control the clock.
 	ManualTicks bool
@@ -61,6 +64,9 @@ func (o *Options) defaults() error {
 	}
 	if o.MaxClients == 0 {
 		o.MaxClients = DefaultMaxClients
+	}
+	if o.PDUTimeout == 0 {
+		o.PDUTimeout = 10 * time.Second
 	}
 	if o.MaxTags == 0 {
 		o.MaxTags = DefaultMaxTags

@@ -319,6 +319,66 @@ func TestSameAsPCP(t *testing.T) {
 		}
 	}
 
+	// gopcp's library, both protocols, and gopcp's pmtrace go the same
+	// way: PCP's agent must take their PDUs as it takes libpcp_trace's.
+	for _, async := range []bool{false, true} {
+		c, err := trace.New(trace.Options{Host: "127.0.0.1", Port: x.port(), Async: async})
+		if err != nil {
+			t.Fatal(err)
+		}
+		goCalls(t, c)
+		c.Close()
+	}
+	_, _, ourPmtrace := programs(t)
+	for _, args := range [][]string{{"-v", "-2.5", "ourpmtrace"}, {"-c", "0x10", "ourpmtrace"}, {"-e", "true", "ourpmtrace"}, {"ourpmtrace"}} {
+		cmd := exec.Command(ourPmtrace, args...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("our pmtrace %v: %v\n%s", args, err, out)
+		}
+	}
+
+	pcpOut, goOut := bothFull(t, pcpBed, goBed)
+	if pcpOut != goOut {
+		t.Errorf("pminfo -f trace differs\nPCP's pmdatrace:\n%s\ngopcp's:\n%s", pcpOut, goOut)
+	}
+
+	// A reset, then tags old and new: numbers come back, the domains
+	// are sorted by number, in both.
+	for _, bed := range []*testbed.PMCD{pcpBed, goBed} {
+		if r := bed.Run("pmstore", "trace.control.reset", "1"); r.Err != nil {
+			t.Fatalf("pmstore: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
+		}
+	}
+	cmd := exec.Command(feed)
+	cmd.Env = env
+	cmd.Stdin = strings.NewReader("point newtag\npoint p2\npoint p0\ncounter c3 1\nbegin t1\nend t1\nobs o1 1\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tracefeed: %v\n%s", err, out)
+	}
+	pcpReset, goReset := bothFull(t, pcpBed, goBed)
+	if pcpReset != goReset {
+		t.Errorf("after a reset, pminfo -f trace differs\nPCP's pmdatrace:\n%s\ngopcp's:\n%s", pcpReset, goReset)
+	}
+	if !strings.Contains(goReset, `inst [4 or "p2"] value 1`) {
+		t.Errorf("p2 lost its number across the reset:\n%s", goReset)
+	}
+	x.mu.Lock()
+	if string(x.heard[0]) != string(x.heard[1]) {
+		t.Errorf("acknowledgements differ: PCP % x, gopcp % x", x.heard[0], x.heard[1])
+	}
+	acks := len(x.heard[0]) / 4
+	x.mu.Unlock()
+	t.Logf("%d metric lines equal, %d after a reset, %d acknowledgements equal", strings.Count(goOut, "\n"), strings.Count(goReset, "\n"), acks)
+	if testing.Verbose() {
+		t.Logf("\n%s\n%s", goOut, goReset)
+	}
+}
+
+// bothFull waits until both beds' windows hold every datum and returns
+// their pminfo -f trace.
+func bothFull(t *testing.T, pcpBed, goBed *testbed.PMCD) (string, string) {
+	t.Helper()
 	var pcpOut, goOut string
 	for i := 0; ; i++ {
 		pcpOut, goOut = values(t, pcpBed), values(t, goBed)
@@ -330,18 +390,27 @@ func TestSameAsPCP(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	if pcpOut != goOut {
-		t.Errorf("pminfo -f trace differs\nPCP's pmdatrace:\n%s\ngopcp's:\n%s", pcpOut, goOut)
+	return pcpOut, goOut
+}
+
+// goCalls makes every kind of call through a Client; each must succeed
+// (in the synchronous protocol, each acknowledged with its type).
+func goCalls(t *testing.T, c *trace.Client) {
+	t.Helper()
+	ctx := context.Background()
+	for i := 0; i < 5; i++ {
+		check := func(what string, err error) {
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		}
+		check("point", c.Point(ctx, "gopoint"))
+		check("point", c.Point(ctx, "shared"))
+		check("observe", c.Observe(ctx, "goobs", float64(i)*1.5))
+		check("counter", c.Counter(ctx, "shared", float64(100+i)))
+		check("begin", c.Begin(ctx, "gotx"))
+		check("end", c.End(ctx, "gotx"))
+		tx := c.Start("gotx2")
+		check("transaction", tx.End(ctx))
 	}
-	x.mu.Lock()
-	if string(x.heard[0]) != string(x.heard[1]) {
-		t.Errorf("acknowledgements differ: PCP % x, gopcp % x", x.heard[0], x.heard[1])
-	}
-	acks := len(x.heard[0]) / 4
-	x.mu.Unlock()
-	t.Logf("%d metric lines equal, %d acknowledgements equal", strings.Count(goOut, "\n"), acks)
-	if testing.Verbose() {
-		t.Logf("\n%s", goOut)
-	}
-	_ = context.Background
 }

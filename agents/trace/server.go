@@ -140,9 +140,19 @@ func (a *Agent) readData(ctx context.Context, conn net.Conn) error {
 	var buf [trace.MaxPDULen]byte
 	var ack []byte
 	for ctx.Err() == nil {
+		// A program may stay quiet between PDUs as long as it likes,
+		// but a PDU once begun must arrive whole in PDUTimeout.
+		conn.SetReadDeadline(time.Time{})
+		if _, err := br.Peek(1); err != nil {
+			if errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		conn.SetReadDeadline(time.Now().Add(a.opts.PDUTimeout))
 		h, pdu, err := trace.ReadPDU(br, buf[:])
 		if err != nil {
-			if errors.Is(err, trace.ErrIPC) {
+			if errors.Is(err, trace.ErrIPC) && h.Len != 0 {
 				return fmt.Errorf("bad PDU length %d", h.Len)
 			}
 			if errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) {

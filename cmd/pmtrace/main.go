@@ -13,10 +13,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -79,7 +81,7 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 		k = want
 	}
 	number := func(s string) {
-		v, err := strconv.ParseFloat(s, 64)
+		v, err := strtod(s)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: -v requires a numeric argument\n", me)
 			errs++
@@ -135,7 +137,7 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 			return 0
 		}
 		if !quiet {
-			fmt.Fprintf(stdout, "%s: counter complete (tag=\"%s\", value=%f)\n", me, tag, value)
+			fmt.Fprintf(stdout, "%s: counter complete (tag=\"%s\", value=%s)\n", me, tag, cfloat(value))
 		}
 	case observe:
 		if err := c.Observe(ctx, tag, value); err != nil {
@@ -143,7 +145,7 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 			return 0
 		}
 		if !quiet {
-			fmt.Fprintf(stdout, "%s: observation complete (tag=\"%s\", value=%f)\n", me, tag, value)
+			fmt.Fprintf(stdout, "%s: observation complete (tag=\"%s\", value=%s)\n", me, tag, cfloat(value))
 		}
 	case transact:
 		berr := c.Begin(ctx, tag)
@@ -192,4 +194,54 @@ func system(command string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	return rawStatus(cmd.ProcessState) & 0xff
+}
+
+// strtod reads a number as C's strtod does for a whole argument: leading
+// blanks, decimal or hexadecimal (with or without a binary exponent),
+// infinities and NaN; out of range is infinity or zero, not an error.
+func strtod(s string) (float64, error) {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := strings.HasPrefix(s, "-")
+	body := s
+	if neg || strings.HasPrefix(s, "+") {
+		body = s[1:]
+	}
+	if len(body) > 2 && (body[:2] == "0x" || body[:2] == "0X") && !strings.ContainsAny(body, "pP") {
+		body += "p0"
+	}
+	if body == "" || body[0] == '+' || body[0] == '-' {
+		return 0, strconv.ErrSyntax
+	}
+	v, err := strconv.ParseFloat(body, 64)
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		err = nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(v) {
+		// C's NaN is the quiet one with an empty payload.
+		v = math.Float64frombits(0x7ff8000000000000)
+	}
+	if neg {
+		v = math.Copysign(v, -1)
+	}
+	return v, nil
+}
+
+// cfloat formats v as C's printf %f does, its infinities and NaNs
+// included.
+func cfloat(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		if math.Signbit(v) {
+			return "-nan"
+		}
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'f', 6, 64)
 }

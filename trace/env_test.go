@@ -1,0 +1,36 @@
+package trace_test
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/trace"
+)
+
+func TestEnvOptions(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		want trace.Options
+		bad  bool
+	}{
+		{map[string]string{}, trace.Options{}, false},
+		{map[string]string{"PCP_TRACE_HOST": "h", "PCP_TRACE_PORT": "0x10", "PCP_TRACE_TIMEOUT": "1.5", "PCP_TRACE_REQTIMEOUT": "2", "PCP_TRACE_RECONNECT": "1,2,3", "PCP_TRACE_NOAGENT": ""},
+			trace.Options{Host: "h", Port: 16, ConnectTimeout: 1500 * time.Millisecond, RequestTimeout: 2 * time.Second, Reconnect: []time.Duration{time.Second, 2 * time.Second, 3 * time.Second}, NoAgent: true}, false},
+		{map[string]string{"PCP_TRACE_PORT": "010"}, trace.Options{Port: 8}, false},
+		{map[string]string{"PCP_TRACE_PORT": "x"}, trace.Options{}, true},
+		{map[string]string{"PCP_TRACE_TIMEOUT": "-1"}, trace.Options{}, true},
+		{map[string]string{"PCP_TRACE_RECONNECT": "5,0"}, trace.Options{}, true},
+		{map[string]string{"PCP_TRACE_RECONNECT": "5,"}, trace.Options{}, true},
+	}
+	for _, c := range cases {
+		got, err := trace.EnvOptions(func(k string) (string, bool) { v, ok := c.env[k]; return v, ok })
+		if (err != nil) != c.bad || (err != nil && !errors.Is(err, trace.ErrEnvFormat)) {
+			t.Errorf("%v: error %v", c.env, err)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%v: %+v, want %+v", c.env, got, c.want)
+		}
+	}
+}
