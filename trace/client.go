@@ -33,6 +33,11 @@ type Client struct {
 	rbuf     [MaxPDULen]byte
 	dropped  uint64
 	received uint64
+
+	// readBy and writeBy are the deadlines set on conn; they are moved
+	// only when a wait could outlast RequestTimeout's half or a context
+	// asks for sooner, since setting one costs more than a send.
+	readBy, writeBy time.Time
 }
 
 type txnState struct {
@@ -195,6 +200,7 @@ func (c *Client) connect(ctx context.Context) error {
 		tc.SetNoDelay(true)
 	}
 	c.conn = conn
+	c.readBy, c.writeBy = time.Time{}, time.Time{}
 	v, err := c.readAck(ctx)
 	if err != nil {
 		c.dropConn()
@@ -223,11 +229,7 @@ func dialError(err error) error {
 
 // readAck waits for one ACK PDU.
 func (c *Client) readAck(ctx context.Context) (int32, error) {
-	deadline := time.Now().Add(c.opts.RequestTimeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	c.conn.SetReadDeadline(deadline)
+	c.armDeadline(ctx, &c.readBy, c.conn.SetReadDeadline)
 	h, pdu, err := ReadPDU(c.conn, c.rbuf[:])
 	if err != nil {
 		var ne net.Error
@@ -269,11 +271,7 @@ func (c *Client) send(ctx context.Context, tag string, t Type, value float64) er
 	if c.state&StatePDUBuf != 0 && c.opts.Log != nil {
 		fmt.Fprintf(c.opts.Log, "trace: % x\n", c.buf)
 	}
-	deadline := time.Now().Add(c.opts.RequestTimeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	c.conn.SetWriteDeadline(deadline)
+	c.armDeadline(ctx, &c.writeBy, c.conn.SetWriteDeadline)
 	if _, err := c.conn.Write(c.buf); err != nil {
 		c.lost(err)
 		c.dropped++
@@ -326,4 +324,21 @@ func (c *Client) Observe(ctx context.Context, tag string, value float64) error {
 // Counter is pmtracecounter: tag's monotonic count is now value.
 func (c *Client) Counter(ctx context.Context, tag string, value float64) error {
 	return c.common(ctx, tag, TypeCounter, value)
+}
+
+// armDeadline makes sure the next wait on the connection ends within
+// RequestTimeout (between half of it and all of it) and by ctx's
+// deadline, touching the connection only when the deadline must move.
+func (c *Client) armDeadline(ctx context.Context, by *time.Time, set func(time.Time) error) {
+	now := time.Now()
+	if d, ok := ctx.Deadline(); ok && d.Before(now.Add(c.opts.RequestTimeout)) {
+		*by = d
+		set(d)
+		return
+	}
+	if !by.IsZero() && by.Sub(now) >= c.opts.RequestTimeout/2 {
+		return
+	}
+	*by = now.Add(c.opts.RequestTimeout)
+	set(*by)
 }
