@@ -26,7 +26,7 @@ type Agent struct {
 
 	mu    sync.Mutex
 	st    *stats
-	debug string
+	debug int32         // trace.control.debug, as stored
 	rearm chan struct{} // a reset restarts the interval timer
 
 	clients clientSet
@@ -157,7 +157,7 @@ func (f fetcher) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p p
 		case itemReset:
 			atom.UL = 1
 		case itemDebug:
-			atom.CP = a.debug
+			atom.L = a.debug
 		}
 		return add(pcp.InstNull, d.typ, &atom)
 	}
@@ -230,7 +230,8 @@ func isWindowed(item uint32) bool {
 }
 
 // Store takes trace.control.reset (any value) and trace.control.debug (a
-// string), as pmdatrace does; anything else is PM_ERR_PMID.
+// 32-bit number), as PCP 6.0.3's pmdatrace does; anything else is
+// PM_ERR_PMID.
 func (f fetcher) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) error {
 	a := f.a
 	if set.PMID.Domain() != a.pm.Domain() || set.PMID.Cluster() != 0 {
@@ -241,23 +242,15 @@ func (f fetcher) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) er
 		a.Reset()
 		return nil
 	case itemDebug:
-		if set.NumVal != 1 || set.ValFmt == pcp.ValInSitu || len(set.Values) != 1 {
-			return pcp.ErrBadStore
-		}
-		b := set.Values[0].Block.Data
-		for i, x := range b {
-			if x == 0 {
-				b = b[:i]
-				break
-			}
-		}
-		if len(b) > 256 {
+		// PCP 6.0.3 takes a 32-bit number here (later versions a
+		// string of debug options).
+		if set.NumVal != 1 || set.ValFmt != pcp.ValInSitu || len(set.Values) != 1 {
 			return pcp.ErrBadStore
 		}
 		a.mu.Lock()
-		a.debug = string(b)
+		a.debug = set.Values[0].LVal
 		a.mu.Unlock()
-		a.log.Printf("debug options set to %s", b)
+		a.log.Printf("debug flags set to %d", set.Values[0].LVal)
 		return nil
 	}
 	return pcp.ErrPMID

@@ -211,8 +211,8 @@ func (x *tee) serve(prog net.Conn) {
 	}
 }
 
-// values is pminfo -f trace from a bed, the port and debug lines (which
-// differ by design) left out.
+// values is pminfo -f trace from a bed, the port line (which differs by
+// design) left out.
 func values(t testing.TB, bed *testbed.PMCD) string {
 	t.Helper()
 	r := bed.Run("pminfo", "-f", "trace")
@@ -222,7 +222,7 @@ func values(t testing.TB, bed *testbed.PMCD) string {
 	return controlLines.ReplaceAllString(r.Stdout, "")
 }
 
-var controlLines = regexp.MustCompile(`(?m)^trace\.control\.(port|debug)\n    value .*\n\n?`)
+var controlLines = regexp.MustCompile(`(?m)^trace\.control\.port\n    value .*\n\n?`)
 
 // windowFull reports whether every tag counted has a rate, that is the
 // window covers every datum sent: rate times the period equals the count.
@@ -341,6 +341,15 @@ func TestSameAsPCP(t *testing.T) {
 	pcpOut, goOut := bothFull(t, pcpBed, goBed)
 	if pcpOut != goOut {
 		t.Errorf("pminfo -f trace differs\nPCP's pmdatrace:\n%s\ngopcp's:\n%s", pcpOut, goOut)
+	}
+
+	// Stores: the debug number is kept, other control metrics refused,
+	// as PCP's agent answers.
+	for _, args := range [][]string{{"trace.control.debug", "5"}, {"trace.control.period", "3"}, {"trace.control.buckets", "1"}} {
+		pr, gr := pcpBed.Run("pmstore", args...), goBed.Run("pmstore", args...)
+		if pr.Stdout+pr.Stderr != gr.Stdout+gr.Stderr || pr.ExitCode != gr.ExitCode {
+			t.Errorf("pmstore %v:\nPCP: %s%s(exit %d)\ngopcp: %s%s(exit %d)", args, pr.Stdout, pr.Stderr, pr.ExitCode, gr.Stdout, gr.Stderr, gr.ExitCode)
+		}
 	}
 
 	// A reset, then tags old and new: numbers come back, the domains
