@@ -109,12 +109,15 @@ type recorder struct {
 	served int   // connections ended
 }
 
-func newRecorder(t testing.TB) *recorder {
+func newRecorder(t testing.TB) *recorder { return newRefuser(t, 0) }
+
+// newRefuser is a recorder that welcomes with refuse when it is not 0.
+func newRefuser(t testing.TB, refuse int32) *recorder {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &recorder{ln: ln}
+	r := &recorder{ln: ln, refuse: refuse}
 	r.wg.Add(1)
 	go r.accept()
 	t.Cleanup(func() { ln.Close(); r.wg.Wait() })
@@ -326,8 +329,7 @@ func TestNoAgent(t *testing.T) {
 func TestRefused(t *testing.T) {
 	bin := buildFeed(t)
 	for _, code := range []trace.Error{trace.ErrPermission, trace.ErrConnLimit} {
-		rc := newRecorder(t)
-		rc.refuse = int32(code)
+		rc := newRefuser(t, int32(code))
 		cOut := runFeed(t, bin, rc.port(), "point p\n")
 		c, _ := trace.New(trace.Options{Host: "127.0.0.1", Port: rc.port()})
 		gOut := goFeed(t, c, "point p\n")

@@ -116,6 +116,12 @@ func run(name string, args []string, lookup func(string) (string, bool), stderr 
 		fs.Parse(args) // says what is wrong, as the real reading would
 		return 1
 	}
+	if pfs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, pfs.Arg(0))
+		pfs.SetOutput(stderr)
+		pfs.Usage()
+		return 1
+	}
 	port := pre.port
 	if port < 0 {
 		port = trace.DefaultPort
