@@ -139,12 +139,18 @@ func TestBadPDUs(t *testing.T) {
 func TestBadPDUsAsPCP(t *testing.T) {
 	programs(t)
 	in := testbed.Need(t)
-	_, port := bedWith(t, pmnsRoot(t, in), filepath.Join(in.Var("PCP_PMDAS_DIR"), "trace", "pmdatrace"))
+	bed, port := bedWith(t, pmnsRoot(t, in), filepath.Join(in.Var("PCP_PMDAS_DIR"), "trace", "pmdatrace"))
 	for _, c := range badCases {
 		if !closedAfter(t, port, c.stream) {
 			t.Errorf("%s: PCP's pmdatrace left the connection open", c.name)
 		}
 		alive(t, port)
+	}
+	// Each alive call was our library's point, acknowledged by PCP's
+	// agent: it counted every one.
+	r := bed.Run("pminfo", "-f", "trace.point.count")
+	if want := `inst [1 or "alive"] value ` + strconv.Itoa(len(badCases)); !strings.Contains(r.Stdout, want) {
+		t.Errorf("PCP's agent did not count our points (%q):\n%s%s", want, r.Stdout, r.Stderr)
 	}
 }
 
