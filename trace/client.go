@@ -119,6 +119,10 @@ func (c *Client) Close() error {
 
 func (c *Client) async() bool { return c.state&StateAsync != 0 }
 
+// tracing says whether diagnostics of flag are wanted; callers check it
+// first so that a quiet client does not box the arguments.
+func (c *Client) tracing(flag State) bool { return c.state&flag != 0 && c.opts.Log != nil }
+
 func (c *Client) debugf(flag State, format string, args ...any) {
 	if c.state&flag != 0 && c.opts.Log != nil {
 		fmt.Fprintf(c.opts.Log, "trace: "+format+"\n", args...)
@@ -242,7 +246,7 @@ func (c *Client) readAck(ctx context.Context) (int32, error) {
 		return 0, ErrIPC
 	}
 	v, err := DecodeAck(pdu)
-	if err == nil {
+	if err == nil && c.tracing(StatePDU) {
 		c.debugf(StatePDU, "received ACK %d from %d", v, h.From)
 	}
 	return v, err
@@ -251,7 +255,9 @@ func (c *Client) readAck(ctx context.Context) (int32, error) {
 // send delivers one datum (the lock held).
 func (c *Client) send(ctx context.Context, tag string, t Type, value float64) error {
 	if c.state&StateNoAgent != 0 {
-		c.debugf(StatePDU, "sending %s %q %g (skipped)", t, tag, value)
+		if c.tracing(StatePDU) {
+			c.debugf(StatePDU, "sending %s %q %g (skipped)", t, tag, value)
+		}
 		c.fixed = true
 		return nil
 	}
@@ -267,8 +273,10 @@ func (c *Client) send(ctx context.Context, tag string, t Type, value float64) er
 		return nil // synchronous: hidden, tried again later
 	}
 	c.buf = AppendData(c.buf[:0], c.pid, tag, t, !c.async(), value)
-	c.debugf(StatePDU, "sending DATA %s %q %g", t, tag, value)
-	if c.state&StatePDUBuf != 0 && c.opts.Log != nil {
+	if c.tracing(StatePDU) {
+		c.debugf(StatePDU, "sending DATA %s %q %g", t, tag, value)
+	}
+	if c.tracing(StatePDUBuf) {
 		fmt.Fprintf(c.opts.Log, "trace: % x\n", c.buf)
 	}
 	c.armDeadline(ctx, &c.writeBy, c.conn.SetWriteDeadline)
@@ -307,7 +315,9 @@ func (c *Client) common(ctx context.Context, tag string, t Type, value float64) 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.debugf(StateAPI, "%s tag %q value %g", t, tag, value)
+	if c.tracing(StateAPI) {
+		c.debugf(StateAPI, "%s tag %q value %g", t, tag, value)
+	}
 	return c.send(ctx, tag, t, value)
 }
 

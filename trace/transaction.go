@@ -54,7 +54,9 @@ func (c *Client) End(ctx context.Context, tag string) error {
 		return ErrNoProgress
 	}
 	s.inProgress = false
-	c.debugf(StateAPI, "end transaction %q", tag)
+	if c.tracing(StateAPI) {
+		c.debugf(StateAPI, "end transaction %q", tag)
+	}
 	return c.send(ctx, tag, TypeTransact, now.Sub(s.start).Seconds())
 }
 
