@@ -53,6 +53,10 @@ func TestUnderGoPMCD(t *testing.T) {
 			if r.Err != nil {
 				t.Fatalf("pminfo: %v\n%s%s", r.Err, r.Stdout, r.Stderr)
 			}
+			h := bed.Run("pminfo", "-tT", "trace")
+			if h.Err != nil || strings.Count(h.Stdout, "Help:\n") != 20 || strings.Contains(h.Stdout, "<none>") {
+				t.Errorf("help of the 20 metrics:\n%s%s", h.Stdout, h.Stderr)
+			}
 			for _, want := range []string{`inst [1 or "depth"] value 3`, `inst [1 or "depth"] value 2`, "value " + strconv.Itoa(c.port)} {
 				if !strings.Contains(r.Stdout, want) {
 					t.Errorf("no %q in\n%s", want, r.Stdout)
