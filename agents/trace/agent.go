@@ -49,7 +49,7 @@ func New(domain uint32, o Options) (*Agent, error) {
 		opts:  o,
 		log:   newLogLimiter(lg, 20, time.Minute),
 		acl:   acl,
-		st:    newStats(o.Buckets, o.MaxTags),
+		st:    newStats(o.Buckets, o.MaxTags, o.MaxBucketEntries),
 		rearm: make(chan struct{}, 1),
 	}
 	a.clients.max = o.MaxClients
@@ -173,13 +173,13 @@ func (f fetcher) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p p
 		return pmda.ErrNoValue
 	}
 	indom := pcp.NewInDom(a.pm.Domain(), indomOf(d.of))
-	any := false
+	selected := false
 	secs := float64(a.opts.seconds())
 	for _, e := range es {
 		if !p.Selects(indom, e.id) {
 			continue
 		}
-		any = true
+		selected = true
 		var atom pcp.Atom
 		if windowed {
 			w, ok := st.win[e.key]
@@ -212,7 +212,7 @@ func (f fetcher) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p p
 			return err
 		}
 	}
-	if !any {
+	if !selected {
 		// pmdatrace walks off the end of a profile that selects none
 		// of a non-empty domain and fails the whole fetch.
 		return pmda.FailRequest(pcp.ErrInst)

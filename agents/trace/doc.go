@@ -16,7 +16,8 @@
 // installed).
 //
 // Connections are bounded (Options.MaxClients), as are the tags
-// (Options.MaxTags) and every PDU (the protocol's 272 bytes); a
+// (Options.MaxTags), the window's records (Options.MaxBucketEntries) and
+// every PDU (the protocol's 272 bytes); a
 // malformed PDU (a bad length, tag length, version or type), a PDU other
 // than DATA, or a datum the agent cannot keep ends that connection only,
 // as pmdatrace's does, logged at a bounded rate. Access control is

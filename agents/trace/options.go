@@ -32,6 +32,10 @@ type Options struct {
 	MaxClients int
 	// MaxTags bounds the tags of all types kept at once; 0 is 100000.
 	MaxTags int
+	// MaxBucketEntries bounds the per-interval records of tags over the
+	// whole window (a tag seen in every interval has one per bucket);
+	// 0 is 1048576, some 100 MB.
+	MaxBucketEntries int
 	// PDUTimeout bounds the time a PDU, once begun, takes to arrive
 	// whole; 0 is 10 seconds.
 	PDUTimeout time.Duration
@@ -50,6 +54,8 @@ const (
 	DefaultBuckets    = 5
 	DefaultMaxClients = 512
 	DefaultMaxTags    = 100000
+
+	DefaultMaxBucketEntries = 1 << 20
 )
 
 func (o *Options) defaults() error {
@@ -71,6 +77,9 @@ func (o *Options) defaults() error {
 	if o.MaxTags == 0 {
 		o.MaxTags = DefaultMaxTags
 	}
+	if o.MaxBucketEntries == 0 {
+		o.MaxBucketEntries = DefaultMaxBucketEntries
+	}
 	switch {
 	case o.Port < 0 || o.Port > 65535:
 		return fmt.Errorf("bad port %d", o.Port)
@@ -78,7 +87,7 @@ func (o *Options) defaults() error {
 		return fmt.Errorf("period %v is under a second", o.Period)
 	case o.Buckets < 1 || o.Buckets > 100000:
 		return fmt.Errorf("buckets %d: from 1 to 100000", o.Buckets)
-	case o.MaxClients < 1 || o.MaxTags < 1:
+	case o.MaxClients < 1 || o.MaxTags < 1 || o.MaxBucketEntries < 1:
 		return fmt.Errorf("bounds must be positive")
 	}
 	return nil

@@ -53,7 +53,9 @@ type window = bucket
 // buckets other than the working one, and computed once per interval.
 // Not safe for concurrent use: the agent holds its lock.
 type stats struct {
-	maxTags int
+	maxTags    int
+	maxEntries int // bucket entries over the whole ring
+	nEntries   int
 
 	entries map[key]*entry
 	indoms  [5][]*entry // by trace type, in arrival order
@@ -71,12 +73,16 @@ type stats struct {
 // errTooManyTags refuses a new tag beyond the bound.
 var errTooManyTags = errors.New("too many tags")
 
+// errTooManyEntries refuses a datum that needs a bucket entry beyond the
+// ring's bound.
+var errTooManyEntries = errors.New("too many tags in the window's buckets")
+
 // errTagLength refuses a datum whose declared tag length differs from
 // the first one's, as pmdatrace does.
 var errTagLength = errors.New("tag length differs from the tag's first datum")
 
-func newStats(buckets, maxTags int) *stats {
-	s := &stats{maxTags: maxTags, entries: map[key]*entry{}, history: map[key]int32{}}
+func newStats(buckets, maxTags, maxEntries int) *stats {
+	s := &stats{maxTags: maxTags, maxEntries: maxEntries, entries: map[key]*entry{}, history: map[key]int32{}}
 	s.ring = make([]map[key]*bucket, buckets+1) // and the working one
 	for i := range s.ring {
 		s.ring[i] = map[key]*bucket{}
@@ -88,6 +94,11 @@ func newStats(buckets, maxTags int) *stats {
 func (s *stats) record(d trace.Data) error {
 	k := key{d.Tag, d.Type}
 	e := s.entries[k]
+	w := s.ring[s.rpos]
+	b := w[k]
+	if b == nil && s.nEntries >= s.maxEntries {
+		return errTooManyEntries
+	}
 	if e == nil {
 		if len(s.entries) >= s.maxTags {
 			return errTooManyTags
@@ -114,9 +125,9 @@ func (s *stats) record(d trace.Data) error {
 			e.value = d.Value
 		}
 	}
-	w := s.ring[s.rpos]
-	if b := w[k]; b == nil {
+	if b == nil {
 		w[k] = &bucket{count: 1, min: d.Value, max: d.Value, sum: d.Value}
+		s.nEntries++
 	} else {
 		b.count++
 		if d.Type == trace.TypeTransact {
@@ -130,6 +141,7 @@ func (s *stats) record(d trace.Data) error {
 // becomes the working one.
 func (s *stats) tick() {
 	s.rpos = (s.rpos + 1) % len(s.ring)
+	s.nEntries -= len(s.ring[s.rpos])
 	clear(s.ring[s.rpos])
 	s.winValid = false
 }
@@ -150,6 +162,7 @@ func (s *stats) reset() {
 	for _, b := range s.ring {
 		clear(b)
 	}
+	s.nEntries = 0
 	s.winValid = false
 }
 

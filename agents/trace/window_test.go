@@ -161,3 +161,27 @@ func atomText(a pcp.Atom, t pcp.Type) string {
 	}
 	return a.CP
 }
+
+// TestBucketBound checks that the window's records are bounded: a datum
+// needing a new one beyond the bound is refused, and room comes back as
+// buckets leave the window.
+func TestBucketBound(t *testing.T) {
+	a, _ := atrace.New(atrace.Domain, atrace.Options{ManualTicks: true, Buckets: 2, MaxBucketEntries: 3})
+	for _, tag := range []string{"a", "b", "c"} {
+		if err := a.Record(datum(tag, trace.TypePoint, -1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Record(datum("a", trace.TypePoint, -1)); err != nil {
+		t.Errorf("a known record refused: %v", err)
+	}
+	a.Tick()
+	if err := a.Record(datum("a", trace.TypePoint, -1)); err == nil {
+		t.Error("a fourth record kept")
+	}
+	a.Tick()
+	a.Tick() // the first interval's bucket is emptied for work
+	if err := a.Record(datum("a", trace.TypePoint, -1)); err != nil {
+		t.Errorf("room did not come back: %v", err)
+	}
+}
