@@ -9,7 +9,8 @@ import (
 
 // TestDescriptorsAsPCP compares every descriptor and the control values
 // of PCP's pmdatrace and ours started with the same -T, -N, -U and -V:
-// pminfo -d of the whole trace tree, and -f of trace.control but its port.
+// pminfo -d of the whole trace tree, and -f of it (no program has sent
+// anything: the metrics with instances have no values) but the port.
 func TestDescriptorsAsPCP(t *testing.T) {
 	_, ours, _ := programs(t)
 	in := testbed.Need(t)
@@ -25,7 +26,7 @@ func TestDescriptorsAsPCP(t *testing.T) {
 		for i, bin := range []string{theirs, ours} {
 			bed, _ := bedWith(t, root, append([]string{bin}, opts...)...)
 			r := bed.Run("pminfo", "-d", "trace")
-			f := bed.Run("pminfo", "-f", "trace.control")
+			f := bed.Run("pminfo", "-f", "trace")
 			if r.Err != nil || f.Err != nil {
 				t.Fatalf("pminfo: %v %v\n%s%s%s", r.Err, f.Err, r.Stderr, f.Stdout, f.Stderr)
 			}
