@@ -118,14 +118,11 @@ func TestReconnect(t *testing.T) {
 	r2 := &recorderOn{ln: ln}
 	r2.start()
 	defer r2.stop()
-	for i := 0; i < 500; i++ {
+	// The back-off is 10 ms; the test's own timeout bounds the wait.
+	for r2.got() == 0 {
 		c.Point(ctx, "back")
-		if r2.got() > 0 {
-			return
-		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("the client never reconnected")
 }
 
 // recorderOn counts PDUs on a given listener, acknowledging them.
