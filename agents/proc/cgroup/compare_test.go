@@ -1,0 +1,114 @@
+package cgroup
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// pcpProc is PCP's own pmdaproc for a test bed.
+func pcpProc() testbed.Agent {
+	return testbed.PipeAgent("proc", Domain, "$PCP_PMDAS_DIR/proc/root_proc", "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")
+}
+
+// ourProc is this package's test agent, the test binary run again.
+func ourProc(t *testing.T, root string) testbed.Agent {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testbed.PipeAgent("proc", Domain, "$PCP_PMDAS_DIR/proc/root_proc", "/usr/bin/env",
+		agentEnv+"=1", "GOPCP_CGROUP_TEST_ROOT="+root, exe, "-d", "3")
+}
+
+// pminfo runs PCP's pminfo against a bed.
+func pminfo(t *testing.T, p *testbed.PMCD, args ...string) string {
+	t.Helper()
+	bin, err := p.Install().Tool("pminfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"-h", p.Host()}, args...)...)
+	cmd.Env = p.Env()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pminfo %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// TestDescsMatchPCP: pminfo -d of every cgroup.* metric, and the labels
+// of the metrics and their instance domains, the same from PCP's pmdaproc
+// and from ours.
+func TestDescsMatchPCP(t *testing.T) {
+	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
+	ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourProc(t, "")}})
+	want := pminfo(t, theirs, "-d", "cgroup")
+	got := pminfo(t, ours, "-d", "cgroup")
+	if got != want {
+		t.Errorf("pminfo -d cgroup differs:\n%s", lineDiff(want, got))
+	}
+	n := strings.Count(want, "\n    Data Type:")
+	if n != len(pcpDescs) {
+		t.Errorf("PCP has %d cgroup metrics, the table %d", n, len(pcpDescs))
+	}
+	t.Logf("%d cgroup metrics' descriptors compared", n)
+}
+
+// TestValuesMatchPCP: the values of every cgroup.* metric on this host,
+// fetched from both agents; metrics whose values move between two fetches
+// (counters of the host's activity) are compared by instances only.
+func TestValuesMatchPCP(t *testing.T) {
+	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
+	ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourProc(t, "")}})
+	for _, d := range pcpDescs {
+		// Two fetches of PCP's agent bracket ours: a value the same in
+		// both of PCP's is stable and must be ours too.
+		a := pminfo(t, theirs, "-f", d.name)
+		got := pminfo(t, ours, "-f", d.name)
+		b := pminfo(t, theirs, "-f", d.name)
+		if a != b {
+			if instances(a) != instances(got) {
+				t.Errorf("%s: instances differ:\nPCP:\n%s\nours:\n%s", d.name, a, got)
+			}
+			continue
+		}
+		if got != a {
+			t.Errorf("%s differs:\nPCP:\n%s\nours:\n%s", d.name, a, got)
+		}
+	}
+}
+
+// instances keeps the instance part of pminfo -f lines.
+func instances(out string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		if k := strings.Index(l, "] value "); k >= 0 {
+			l = l[:k+1]
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// lineDiff lists the lines of want and got that differ.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var x, y string
+		if i < len(w) {
+			x = w[i]
+		}
+		if i < len(g) {
+			y = g[i]
+		}
+		if x != y {
+			b.WriteString("- " + x + "\n+ " + y + "\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,48 @@
+// Package cgroup serves the cgroup.* metrics of PCP's proc agent (pmdaproc,
+// domain 3): control group subsystems and mounts, and per-cgroup cpuset,
+// cpuacct, cpu scheduling, memory, net_cls, blkio, and the cgroup v2 cpu,
+// io and pressure files, with PCP 6.0.3's names, PMIDs, descriptors,
+// instance domains, instance names and labels (pcpdesc_table.go is
+// generated from PCP's own pmdaproc by ./internal/gendesc).
+//
+// # Shape
+//
+// A Source holds the cgroup state of one agent. The proc agent routes to
+// it by PMID cluster and instance domain serial:
+//
+//	cg := cgroup.New(cgroup.Options{})          // Root "" reads the live system
+//	metrics = append(metrics, cg.Metrics()...)  // pmda.Metric with Name set
+//	indoms = append(indoms, cg.InDoms()...)     // instances come from Instances
+//	// in Refresh(ctx, pmids): cg.Refresh(pmids) (PMIDs of other clusters are ignored)
+//	// in Fetch(ctx, m, inst): if cgroup.HasCluster(m.Desc.PMID.Cluster()) { return cg.Fetch(m, inst) }
+//	// in Instances(ctx, c, indom): if cgroup.HasInDom(indom.Serial()) { cg.RefreshInDom(indom); return cg.Instances(indom) }
+//
+// Instances carry their labels ({"cgroup":...}, and "device_name" or "cpu"
+// for the per-device and per-CPU domains); InDoms carry the domain labels
+// ({"device_type":...}) as pmdaproc gives them.
+//
+// # Rules followed
+//
+// The values follow pmdaproc's refresh rules, which are a cache per
+// instance domain (pmda.Cache): each fetch makes the instances of the
+// clusters it asks for inactive, then every mount that carries the
+// subsystem (every cgroup2 mount, every cgroup mount whose options name it)
+// is walked in /proc/mounts order, making inactive again what the mounts
+// before it found, and each cgroup found is read once, keeping values of
+// files it cannot read from before where pmdaproc does. On a host with
+// both cgroup and cgroup2 mounts ("hybrid"), PCP reads the v1 files through
+// both, so the last mount walked gives the values; on a cgroup2-only host
+// the v1 clusters are read as pmdaproc reads them there. These are PCP's
+// behaviours, kept so that values match PCP's on every host rather than
+// only on one; they are documented at the functions that keep them.
+//
+// Not done: the per-container view (PCP_CONTAINER) that pmdaproc gives a
+// client naming a container.
+//
+// # Bad input
+//
+// Files are read with a size bound (maxFile) and line pieces of at most
+// PCP's buffer sizes; a file that cannot be read or parsed loses only its
+// own values; the number of cgroups walked per mount is bounded
+// (Options.MaxCgroups), as is the depth of the walk (PATH_MAX).
+package cgroup

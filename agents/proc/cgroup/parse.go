@@ -1,0 +1,199 @@
+package cgroup
+
+import (
+	"math"
+	"strconv"
+)
+
+// The scanners below read numbers as the C library calls pmdaproc uses
+// do (sscanf's %llu and %u, strtoull and strtoll with base 0, %f), so that
+// odd input gives PCP's values: a sign is taken, overflow saturates, base
+// 0 reads 0x.. as hexadecimal and 0.. as octal.
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+func digitVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return 99
+}
+
+// strtoull is C's strtoull(s+i, &end, base) with base 0 or 10: the value,
+// the index after it, and whether any digit was read (end == i if not).
+func strtoull(s string, i, base int) (v uint64, end int, ok bool) {
+	start := i
+	i = skipSpace(s, i)
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	if base == 0 {
+		switch {
+		case i+1 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && i+2 < len(s) && digitVal(s[i+2]) < 16:
+			base = 16
+			i += 2
+		case i < len(s) && s[i] == '0':
+			base = 8
+		default:
+			base = 10
+		}
+	}
+	over := false
+	j := i
+	for ; j < len(s); j++ {
+		d := digitVal(s[j])
+		if d >= base {
+			break
+		}
+		if v > (math.MaxUint64-uint64(d))/uint64(base) {
+			over = true
+		}
+		v = v*uint64(base) + uint64(d)
+	}
+	if j == i {
+		return 0, start, false
+	}
+	if over {
+		return math.MaxUint64, j, true
+	}
+	if neg {
+		v = -v
+	}
+	return v, j, true
+}
+
+// strtoll is C's strtoll with base 0: saturating at the int64 range.
+func strtoll(s string, i int) (int64, int, bool) {
+	k := skipSpace(s, i)
+	neg := false
+	if k < len(s) && (s[k] == '+' || s[k] == '-') {
+		neg = s[k] == '-'
+		k++
+	}
+	if k < len(s) && (s[k] == '+' || s[k] == '-' || isSpace(s[k])) {
+		return 0, i, false // no digits right after the sign: no number
+	}
+	m, end, ok := strtoull(s, k, 0)
+	if !ok {
+		return 0, i, false
+	}
+	switch {
+	case neg && m >= 1<<63:
+		return math.MinInt64, end, true
+	case neg:
+		return -int64(m), end, true
+	case m > math.MaxInt64:
+		return math.MaxInt64, end, true
+	}
+	return int64(m), end, true
+}
+
+// scanULL is sscanf's %llu at s[i:].
+func scanULL(s string, i int) (uint64, int, bool) { return strtoull(s, i, 10) }
+
+// scanU is sscanf's %u: strtoul's value cut to 32 bits.
+func scanU(s string, i int) (uint32, int, bool) {
+	v, end, ok := strtoull(s, i, 10)
+	return uint32(v), end, ok
+}
+
+// scanWord is sscanf's %s: whitespace skipped, then the run of
+// non-space bytes (at least one).
+func scanWord(s string, i int) (string, int, bool) {
+	i = skipSpace(s, i)
+	j := i
+	for j < len(s) && !isSpace(s[j]) {
+		j++
+	}
+	return s[i:j], j, j > i
+}
+
+// scanFloat is sscanf's %f for the decimal forms the kernel writes: sign,
+// digits, fraction and exponent; the value is a C float.
+func scanFloat(s string, i int) (float32, int, bool) {
+	i = skipSpace(s, i)
+	j := i
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	digits := 0
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+		digits++
+	}
+	if j < len(s) && s[j] == '.' {
+		j++
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, i, false
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
+			}
+			j = k
+		}
+	}
+	f, err := strconv.ParseFloat(s[i:j], 32)
+	if err != nil && f == 0 {
+		// underflow is zero; overflow is ±Inf from ParseFloat already
+		return 0, j, true
+	}
+	return float32(f), j, true
+}
+
+// pieces calls fn with the lines of b as C's fgets with a buffer of size n
+// returns them: each at most n-1 bytes, ending at a newline when one comes
+// within that. fn returning false stops.
+func pieces(b []byte, n int, fn func(line string) bool) {
+	for len(b) > 0 {
+		end := len(b)
+		if end > n-1 {
+			end = n - 1
+		}
+		for k := 0; k < end; k++ {
+			if b[k] == '\n' {
+				end = k + 1
+				break
+			}
+		}
+		if !fn(string(b[:end])) {
+			return
+		}
+		b = b[end:]
+	}
+}
+
+// firstLine is fgets' first piece of b with a buffer of n bytes, or false
+// for an empty file (fgets returning NULL).
+func firstLine(b []byte, n int) (string, bool) {
+	var out string
+	got := false
+	pieces(b, n, func(l string) bool { out, got = l, true; return false })
+	return out, got
+}

@@ -1,0 +1,329 @@
+package cgroup
+
+import (
+	"strconv"
+
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// lookup finds name in the cache of serial: the record kept with it, and
+// whether it is active now.
+func (s *Source) lookup(serial uint32, name string) (priv any, active bool) {
+	_, state, priv, err := s.caches[serial].LookupName(name)
+	if err != nil {
+		return nil, false
+	}
+	return priv, state == pmda.CacheActive
+}
+
+// keyed calls fn for each "name value" line of the file at path, as
+// pmdaproc's "%s %llu" readers do; false when the file cannot be read.
+func (s *Source) keyed(path string, fn func(key string, v uint64)) bool {
+	b, err := s.read(path)
+	if err != nil {
+		return false
+	}
+	pieces(b, 4096, func(line string) bool {
+		key, i, ok := scanWord(line, 0)
+		if !ok {
+			return true
+		}
+		v, _, ok := scanULL(line, i)
+		if !ok {
+			return true
+		}
+		fn(key, v)
+		return true
+	})
+	return true
+}
+
+// refreshCpuset reads one cgroup's cpuset files (refresh_cpuset); dir is
+// where it looks for them.
+func (s *Source) refreshCpuset(dir, name string) {
+	esc := unescape(name)
+	priv, active := s.lookup(InDomCpuset, esc)
+	if active {
+		return
+	}
+	g, _ := priv.(*cpusetGroup)
+	if g == nil {
+		g = &cpusetGroup{}
+	}
+	g.cpus = s.readString(dir + "/cpuset.cpus")
+	g.mems = s.readString(dir + "/cpuset.mems")
+	g.container = containerID(name)
+	s.caches[InDomCpuset].Add(esc, g)
+}
+
+// refreshCpuacct reads one cgroup's cpuacct files (refresh_cpuacct).
+// cpuacct.stat fields carry over from the last file read that had them,
+// and a missing file leaves the record's, as in pmdaproc.
+func (s *Source) refreshCpuacct(dir, name string) {
+	esc := unescape(name)
+	priv, active := s.lookup(InDomCpuacct, esc)
+	if active {
+		return
+	}
+	g, _ := priv.(*cpuacctGroup)
+	if g == nil {
+		g = &cpuacctGroup{}
+	}
+	if s.keyed(dir+"/cpuacct.stat", func(k string, v uint64) {
+		switch k {
+		case "user":
+			s.lastCpuacct.user = v
+		case "system":
+			s.lastCpuacct.system = v
+		}
+	}) {
+		g.stat = s.lastCpuacct
+	}
+	g.usage = s.readULL(dir + "/cpuacct.usage")
+	s.readPercpu(dir+"/cpuacct.usage_percpu", esc)
+	g.container = containerID(name)
+	s.caches[InDomCpuacct].Add(esc, g)
+}
+
+// readPercpu reads cpuacct.usage_percpu's first line: one value per CPU,
+// the last one dropped unless space follows it, as strtoull's loop in
+// pmdaproc stops (read_percpuacct_usage).
+func (s *Source) readPercpu(path, esc string) {
+	b, err := s.read(path)
+	if err != nil {
+		return
+	}
+	line, ok := firstLine(b, 16*4096)
+	if !ok {
+		return
+	}
+	c := s.caches[InDomPerCPU]
+	p := 0
+	for cpu := 0; ; cpu++ {
+		v, end, ok := strtoull(line, p, 0)
+		if !ok || end >= len(line) {
+			break
+		}
+		p = skipSpace(line, end)
+		inst := esc + "::cpu" + strconv.Itoa(cpu)
+		priv, active := s.lookup(InDomPerCPU, inst)
+		if active {
+			continue
+		}
+		g, _ := priv.(*percpuGroup)
+		if g == nil {
+			g = &percpuGroup{}
+		}
+		g.usage = v
+		c.Add(inst, g)
+	}
+}
+
+// refreshCpusched reads one cgroup's cpu controller files
+// (refresh_cpusched).
+func (s *Source) refreshCpusched(dir, name string) {
+	esc := unescape(name)
+	priv, active := s.lookup(InDomCpusched, esc)
+	if active {
+		return
+	}
+	g, _ := priv.(*cpuschedGroup)
+	if g == nil {
+		g = &cpuschedGroup{}
+	}
+	g.periods, g.throttled, g.throttledTime = none, none, none
+	s.keyed(dir+"/cpu.stat", func(k string, v uint64) {
+		switch k {
+		case "nr_periods":
+			g.periods = v
+		case "nr_throttled":
+			g.throttled = v
+		case "throttled_time":
+			g.throttledTime = v
+		}
+	})
+	g.shares = s.readULL(dir + "/cpu.shares")
+	g.cfsPeriod = s.readULL(dir + "/cpu.cfs_period_us")
+	g.cfsQuota = s.readLL(dir + "/cpu.cfs_quota_us")
+	g.container = containerID(name)
+	s.caches[InDomCpusched].Add(esc, g)
+}
+
+// refreshMemory reads one cgroup's memory files (refresh_memory).
+func (s *Source) refreshMemory(dir, name string) {
+	esc := unescape(name)
+	priv, active := s.lookup(InDomMemory, esc)
+	if active {
+		return
+	}
+	g, _ := priv.(*memoryGroup)
+	if g == nil {
+		g = &memoryGroup{}
+	}
+	for i := range g.stat {
+		g.stat[i] = none
+	}
+	s.keyed(dir+"/memory.stat", func(k string, v uint64) {
+		if i := memField(k); i >= 0 {
+			g.stat[i] = v
+		}
+	})
+	g.current = s.readULL(dir + "/memory.current")
+	g.limit = s.readULL(dir + "/memory.limit_in_bytes")
+	g.usage = s.readULL(dir + "/memory.usage_in_bytes")
+	g.failcnt = s.readULL(dir + "/memory.failcnt")
+	g.container = containerID(name)
+	s.caches[InDomMemory].Add(esc, g)
+}
+
+// refreshNetcls reads one cgroup's net_cls.classid (refresh_netcls).
+func (s *Source) refreshNetcls(dir, name string) {
+	esc := unescape(name)
+	priv, active := s.lookup(InDomNetcls, esc)
+	if active {
+		return
+	}
+	g, _ := priv.(*netclsGroup)
+	if g == nil {
+		g = &netclsGroup{}
+	}
+	g.classid = s.readULL(dir + "/net_cls.classid")
+	g.container = containerID(name)
+	s.caches[InDomNetcls].Add(esc, g)
+}
+
+// blkioFiles are the blkio files with per-operation lines, by statistic.
+var blkioFiles = [nBlkioOps]string{"blkio.io_merged", "blkio.io_queued", "blkio.io_service_bytes",
+	"blkio.io_serviced", "blkio.io_service_time", "blkio.io_wait_time",
+	"blkio.throttle.io_service_bytes", "blkio.throttle.io_serviced"}
+
+// perdevBlkio is get_perdevblkio: the per-device record of a cgroup, reset
+// the first time a refresh touches it.
+func (s *Source) perdevBlkio(name, disk string) (string, *blkioDev) {
+	inst := unescape(name) + "::" + disk
+	priv, active := s.lookup(InDomBlkioDev, inst)
+	d, _ := priv.(*blkioDev)
+	if d == nil {
+		d = &blkioDev{}
+	} else if !active {
+		*d = blkioDev{}
+	}
+	return inst, d
+}
+
+// readBlkioStats reads one "MAJ:MIN Op value" file into the per-device
+// records and returns the cgroup's totals (read_blkio_devices_stats): a
+// device's values count once its Total line is read.
+func (s *Source) readBlkioStats(path, name string, stat int) blkiops {
+	var total, cur blkiops
+	b, err := s.read(path)
+	if err != nil {
+		return total
+	}
+	dev := ""
+	var v uint64 // C's uninitialised value: the last line's, when a line has none
+	pieces(b, 4096, func(line string) bool {
+		major, i, ok := scanU(line, 0)
+		if !ok || i >= len(line) || line[i] != ':' {
+			return true
+		}
+		minor, i, ok := scanU(line, i+1)
+		if !ok {
+			return true
+		}
+		op, i, ok := scanWord(line, i)
+		if !ok {
+			return true
+		}
+		if n, _, ok := scanULL(line, i); ok {
+			v = n
+		}
+		real, found := s.devt[u32(major)+":"+u32(minor)]
+		if !found {
+			return true
+		}
+		if dev != real {
+			cur = blkiops{}
+		}
+		dev = real
+		for k, n := range blkioOpNames {
+			if op != n {
+				continue
+			}
+			cur[k] = v
+			if n != "Total" {
+				break
+			}
+			inst, d := s.perdevBlkio(name, dev)
+			d.stats.ops[stat] = cur
+			s.caches[InDomBlkioDev].Add(inst, d)
+			for j := range total {
+				total[j] += cur[j]
+			}
+			break
+		}
+		return true
+	})
+	return total
+}
+
+// readBlkioValue reads one "MAJ:MIN value" file (blkio.sectors,
+// blkio.time) and returns the cgroup's total (read_blkio_devices_value).
+func (s *Source) readBlkioValue(path, name string, time bool) uint64 {
+	var total uint64
+	b, err := s.read(path)
+	if err != nil {
+		return 0
+	}
+	pieces(b, 4096, func(line string) bool {
+		major, i, ok := scanU(line, 0)
+		if !ok || i >= len(line) || line[i] != ':' {
+			return true
+		}
+		minor, i, ok := scanU(line, i+1)
+		if !ok {
+			return true
+		}
+		v, _, ok := scanULL(line, i)
+		if !ok {
+			return true
+		}
+		dev, found := s.devt[u32(major)+":"+u32(minor)]
+		if !found {
+			return true
+		}
+		inst, d := s.perdevBlkio(name, dev)
+		if time {
+			d.stats.time = v
+		} else {
+			d.stats.sectors = v
+		}
+		s.caches[InDomBlkioDev].Add(inst, d)
+		total += v
+		return true
+	})
+	return total
+}
+
+// refreshBlkio reads one cgroup's blkio files (refresh_blkio).
+func (s *Source) refreshBlkio(dir, name string) {
+	esc := unescape(name)
+	priv, active := s.lookup(InDomBlkio, esc)
+	if active {
+		return
+	}
+	g, _ := priv.(*blkioGroup)
+	if g == nil {
+		g = &blkioGroup{}
+	}
+	for k := range blkioFiles[:bioThrottleServiceBytes] {
+		g.total.ops[k] = s.readBlkioStats(dir+"/"+blkioFiles[k], name, k)
+	}
+	g.total.sectors = s.readBlkioValue(dir+"/blkio.sectors", name, false)
+	g.total.time = s.readBlkioValue(dir+"/blkio.time", name, true)
+	for k := bioThrottleServiceBytes; k < nBlkioOps; k++ {
+		g.total.ops[k] = s.readBlkioStats(dir+"/"+blkioFiles[k], name, k)
+	}
+	g.container = containerID(name)
+	s.caches[InDomBlkio].Add(esc, g)
+}

@@ -1,0 +1,202 @@
+package cgroup
+
+import (
+	"io/fs"
+	"os"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// need marks the clusters a request asks for (pmdaproc's need_refresh).
+type need [77]bool
+
+func (n *need) any(cs ...uint32) bool {
+	for _, c := range cs {
+		if n[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// maxPath is PATH_MAX: pmdaproc's path buffers, deeper paths not walked.
+const maxPath = 4096
+
+// Refresh re-reads what a fetch of pmids needs, as pmdaproc's proc_refresh
+// does for the cgroup clusters; PMIDs of other clusters are ignored.
+func (s *Source) Refresh(pmids []pcp.PMID) {
+	var n need
+	for _, id := range pmids {
+		if c := id.Cluster(); HasCluster(c) {
+			n[c] = true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refresh(&n)
+}
+
+// RefreshInDom re-reads what an instance request for indom needs
+// (pmdaproc's proc_instance): the cluster of the domain; nothing for the
+// cgroup2 domains, which pmdaproc does not refresh there.
+func (s *Source) RefreshInDom(indom pcp.InDom) {
+	var n need
+	switch indom.Serial() {
+	case InDomCpuset:
+		n[ClusterCpuset] = true
+	case InDomCpuacct, InDomPerCPU:
+		n[ClusterCpuacct] = true
+	case InDomCpusched:
+		n[ClusterCpusched] = true
+	case InDomMemory:
+		n[ClusterMemory] = true
+	case InDomNetcls:
+		n[ClusterNetcls] = true
+	case InDomBlkio, InDomBlkioDev:
+		n[ClusterBlkio] = true
+	case InDomSubsys:
+		n[ClusterSubsys] = true
+	case InDomMounts:
+		n[ClusterMounts] = true
+	default:
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refresh(&n)
+}
+
+func (s *Source) refresh(n *need) {
+	if !n.any(clusters...) {
+		return
+	}
+	// pmdaproc re-reads /proc/cgroups and /proc/mounts only until it has
+	// seen a cgroup2-only host.
+	if s.version < 2 {
+		s.refreshSubsys()
+		s.refreshMounts()
+	}
+	if s.version < 2 {
+		s.refreshV1(n)
+	} else {
+		s.refreshV2(n)
+	}
+}
+
+// refreshV1 is refresh_cgroups1: each v1 cluster over its mounts.
+func (s *Source) refreshV1(n *need) {
+	if n[ClusterBlkio] {
+		s.refreshDevices()
+	}
+	type walk struct {
+		cluster uint32
+		subsys  string
+		indoms  []uint32
+		fn      func(dir, name string)
+	}
+	walks := []walk{
+		{ClusterCpuset, "cpuset", []uint32{InDomCpuset}, s.refreshCpuset},
+		{ClusterCpuacct, "cpuacct", []uint32{InDomCpuacct, InDomPerCPU}, s.refreshCpuacct},
+		{ClusterCpusched, "cpu", []uint32{InDomCpusched}, s.refreshCpusched},
+		{ClusterMemory, "memory", []uint32{InDomMemory}, s.refreshMemory},
+		// pmdaproc looks for "netcls", which no v1 mount's options name
+		// (the controller is net_cls), so only cgroup2 mounts are walked.
+		{ClusterNetcls, "netcls", []uint32{InDomNetcls}, s.refreshNetcls},
+		{ClusterBlkio, "blkio", []uint32{InDomBlkio, InDomBlkioDev}, s.refreshBlkio},
+	}
+	for _, w := range walks {
+		if !n[w.cluster] {
+			continue
+		}
+		s.eachMount(w.subsys, func() {
+			for _, d := range w.indoms {
+				s.caches[d].DeactivateAll()
+			}
+		}, w.fn)
+	}
+}
+
+// eachMount is refresh_cgroups: for every active mount in cache order that
+// carries subsys (every cgroup2 mount; a cgroup mount whose options name
+// it), setup, then refresh for each cgroup below it.
+func (s *Source) eachMount(subsys string, setup func(), refresh func(dir, name string)) {
+	for _, inst := range s.caches[InDomMounts].Active() {
+		_, _, priv, err := s.caches[InDomMounts].Lookup(inst.ID)
+		fs, _ := priv.(*filesys)
+		if err != nil || fs == nil {
+			continue
+		}
+		if fs.version == 1 && !hasOption(fs.options, subsys) {
+			continue
+		}
+		setup()
+		s.walk(fs.path, refresh)
+	}
+}
+
+// walk visits the mount's directory and every directory below it, in
+// directory order, depth first, as cgroup_scan does: refresh is given the
+// directory and its cgroup name ("/" for the mount, "/a/b" below it). At
+// most MaxCgroups directories are visited; paths longer than PATH_MAX and
+// entries that are not directories (symbolic links included) are skipped.
+func (s *Source) walk(mnt string, refresh func(dir, name string)) {
+	budget := s.max
+	top := s.root + mnt
+	if len(top) >= maxPath {
+		return
+	}
+	var visit func(dir, rel string)
+	visit = func(dir, rel string) {
+		f, err := os.Open(dir)
+		if err != nil {
+			return
+		}
+		ents, err := f.ReadDir(-1)
+		f.Close()
+		if err != nil && len(ents) == 0 {
+			return
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if name[0] == '.' {
+				continue
+			}
+			t := e.Type()
+			if t.IsRegular() {
+				continue
+			}
+			sub := dir + "/" + name
+			if len(sub) >= maxPath {
+				continue
+			}
+			if t&fs.ModeDir == 0 {
+				if t&fs.ModeType != 0 {
+					continue // a known type, not a directory
+				}
+				st, err := os.Stat(sub)
+				if err != nil || !st.IsDir() {
+					continue
+				}
+			}
+			if budget <= 0 {
+				return
+			}
+			budget--
+			r := name
+			if rel != "" {
+				r = rel + "/" + name
+			}
+			refresh(sub, cgroupName(r))
+			visit(sub, r)
+		}
+	}
+	if st, err := os.Stat(top); err != nil || !st.IsDir() {
+		return
+	}
+	if budget <= 0 {
+		return
+	}
+	budget--
+	refresh(top, "/")
+	visit(top, "")
+}

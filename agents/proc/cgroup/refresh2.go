@@ -1,0 +1,104 @@
+package cgroup
+
+import (
+	"syscall"
+)
+
+// refreshV2 is refresh_cgroups2 on a cgroup2-only host: one walk of every
+// mount, each cgroup read for the v2 clusters asked for and then for the
+// v1 ones as pmdaproc's refresh_all reads them.
+func (s *Source) refreshV2(n *need) {
+	v2 := n.any(ClusterCPUPressure, ClusterCPUStat, ClusterIOPressure, ClusterIOStat, ClusterMemPressure)
+	s.eachMount("", func() { s.setupAll(n, v2) }, func(dir, name string) { s.refreshAll(n, dir, name) })
+}
+
+// setupAll is pmdaproc's setup_all, run before each mount's walk. The
+// cgroup2 domain is made inactive only for the clusters it names, not for
+// the irq pressure alone, so such a fetch re-reads nothing, as in PCP.
+func (s *Source) setupAll(n *need, v2 bool) {
+	if n[ClusterIOStat] || n[ClusterBlkio] {
+		s.refreshDevices()
+	}
+	if v2 {
+		s.caches[InDomCgroup2].DeactivateAll()
+		if n[ClusterIOStat] {
+			s.caches[InDomCgroup2Dev].DeactivateAll()
+		}
+	}
+	if n[ClusterCpuset] {
+		s.caches[InDomCpuset].DeactivateAll()
+	}
+	if n[ClusterCpuacct] {
+		s.caches[InDomCpuacct].DeactivateAll()
+		s.caches[InDomPerCPU].DeactivateAll()
+	}
+	if n[ClusterCpusched] {
+		s.caches[InDomCpusched].DeactivateAll()
+	}
+	if n[ClusterMemory] {
+		s.caches[InDomMemory].DeactivateAll()
+	}
+	if n[ClusterNetcls] {
+		s.caches[InDomNetcls].DeactivateAll()
+	}
+	if n[ClusterBlkio] {
+		s.caches[InDomBlkio].DeactivateAll()
+		s.caches[InDomBlkioDev].DeactivateAll()
+	}
+}
+
+func readable(path string) bool { return syscall.Access(path, 4) == nil }
+
+// refreshAll is pmdaproc's refresh_all for one cgroup. Its cpuset and
+// cpuacct reads look for their files below "DIR/cpuset.cpus" and
+// "DIR/cpuacct.cpus", which are files, so on a cgroup2-only host those
+// clusters have empty strings and no usage, as PCP gives.
+func (s *Source) refreshAll(n *need, dir, name string) {
+	esc := unescape(name)
+	priv, active := s.lookup(InDomCgroup2, esc)
+	if !active {
+		g, _ := priv.(*cgroup2Group)
+		if g == nil {
+			g = &cgroup2Group{}
+		}
+		var unused pressure
+		if n[ClusterCPUPressure] {
+			s.readPressures(dir+"/cpu.pressure", &g.cpuSome, &unused, psiSome)
+		}
+		if n[ClusterCPUStat] {
+			s.readCPUTime(dir+"/cpu.stat", g)
+		}
+		if n[ClusterIOPressure] {
+			s.readPressures(dir+"/io.pressure", &g.ioSome, &g.ioFull, psiSome|psiFull)
+		}
+		if n[ClusterIOStat] {
+			s.readIOStat(dir+"/io.stat", name)
+		}
+		if n[ClusterMemPressure] {
+			s.readPressures(dir+"/memory.pressure", &g.memSome, &g.memFull, psiSome|psiFull)
+		}
+		if n[ClusterIRQPressure] {
+			s.readPressures(dir+"/irq.pressure", &unused, &g.irqFull, psiFull)
+		}
+		g.container = containerID(name)
+		s.caches[InDomCgroup2].Add(esc, g)
+	}
+	if n[ClusterCpuset] && readable(dir) {
+		s.refreshCpuset(dir+"/cpuset.cpus", name)
+	}
+	if n[ClusterCpuacct] && readable(dir) {
+		s.refreshCpuacct(dir+"/cpuacct.cpus", name)
+	}
+	if n[ClusterCpusched] && readable(dir+"/cpu.shares") {
+		s.refreshCpusched(dir, name)
+	}
+	if n[ClusterMemory] && readable(dir+"/memory.stat") {
+		s.refreshMemory(dir, name)
+	}
+	if n[ClusterNetcls] && readable(dir+"/net_cls.classid") {
+		s.refreshNetcls(dir, name)
+	}
+	if n[ClusterBlkio] && readable(dir+"/blkio.time") {
+		s.refreshBlkio(dir, name)
+	}
+}
