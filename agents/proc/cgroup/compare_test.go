@@ -64,13 +64,18 @@ func TestDescsMatchPCP(t *testing.T) {
 func TestValuesMatchPCP(t *testing.T) {
 	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
 	ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourProc(t, "")}})
+	same, moving, valued := 0, 0, 0
 	for _, d := range pcpDescs {
 		// Two fetches of PCP's agent bracket ours: a value the same in
 		// both of PCP's is stable and must be ours too.
 		a := pminfo(t, theirs, "-f", d.name)
 		got := pminfo(t, ours, "-f", d.name)
 		b := pminfo(t, theirs, "-f", d.name)
+		if strings.Contains(a, " value ") {
+			valued++
+		}
 		if a != b {
+			moving++
 			if instances(a) != instances(got) {
 				t.Errorf("%s: instances differ:\nPCP:\n%s\nours:\n%s", d.name, a, got)
 			}
@@ -79,7 +84,9 @@ func TestValuesMatchPCP(t *testing.T) {
 		if got != a {
 			t.Errorf("%s differs:\nPCP:\n%s\nours:\n%s", d.name, a, got)
 		}
+		same++
 	}
+	t.Logf("%d metrics (%d with values) compared: %d by value, %d moving ones by instances", len(pcpDescs), valued, same, moving)
 }
 
 // instances keeps the instance part of pminfo -f lines.
