@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/gopcp/gopcp/agents/proc/acct"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmda"
@@ -23,31 +24,57 @@ func TestMain(m *testing.M) {
 	os.Exit(testbed.Main(m))
 }
 
-// testAgent serves just this package's metrics in domain 3, routing as
-// the proc agent does.
-type testAgent struct{ s *Source }
+// testAgent serves just the cgroup.* and acct.* metrics in domain 3,
+// routing by cluster as the proc agent does.
+type testAgent struct {
+	s  *Source
+	ac *acct.Source
+}
 
 func (a *testAgent) Refresh(_ context.Context, pmids []pcp.PMID) error {
 	a.s.Refresh(pmids)
+	for _, id := range pmids {
+		if id.Cluster() == acct.Cluster {
+			a.ac.Refresh()
+			break
+		}
+	}
 	return nil
 }
 
 func (a *testAgent) Fetch(_ context.Context, m *pmda.Metric, inst int32) (pcp.Atom, error) {
+	if m.Desc.PMID.Cluster() == acct.Cluster {
+		return a.ac.Fetch(m, inst)
+	}
 	return a.s.Fetch(m, inst)
 }
 
 func (a *testAgent) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
+	if indom.Serial() == acct.InDomSerial {
+		a.ac.Refresh()
+		return a.ac.Instances(), nil
+	}
 	if HasInDom(indom.Serial()) {
 		a.s.RefreshInDom(indom)
 	}
 	return a.s.Instances(indom)
 }
 
-// newTestAgent builds the agent over root.
+func (a *testAgent) Store(_ context.Context, _ pmda.Client, set *pcp.ValueSet) error {
+	if set.PMID.Cluster() == acct.Cluster {
+		return a.ac.Store(set)
+	}
+	return pcp.ErrPermission
+}
+
+// newTestAgent builds the agent over root, with acct's files as PCP's
+// agent would have them from pcp.conf and the environment.
 func newTestAgent(root string, logger *log.Logger) (*pmda.Agent, error) {
 	s := New(Options{Root: root})
-	return pmda.New(pmda.Config{Name: "proc", Domain: Domain, Metrics: s.Metrics(), InDoms: s.InDoms(),
-		Fetcher: &testAgent{s}, Log: logger})
+	ac := acct.New(acct.Options{SystemFile: os.Getenv("PCP_PACCT_SYSTEM_PATH"),
+		PrivateFile: os.Getenv("PCP_VAR_DIR") + "/pmcd/pacct"})
+	return pmda.New(pmda.Config{Name: "proc", Domain: Domain, Metrics: append(s.Metrics(), ac.Metrics()...),
+		InDoms: append(s.InDoms(), ac.InDoms()...), Fetcher: &testAgent{s, ac}, Log: logger})
 }
 
 func runAgent(args []string) int {

@@ -46,16 +46,19 @@ func pminfo(t *testing.T, p *testbed.PMCD, args ...string) string {
 func TestDescsMatchPCP(t *testing.T) {
 	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
 	ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourProc(t, "")}})
-	want := pminfo(t, theirs, "-d", "cgroup")
-	got := pminfo(t, ours, "-d", "cgroup")
-	if got != want {
-		t.Errorf("pminfo -d cgroup differs:\n%s", lineDiff(want, got))
+	for _, tree := range []string{"cgroup", "acct"} {
+		want := pminfo(t, theirs, "-d", tree)
+		got := pminfo(t, ours, "-d", tree)
+		if got != want {
+			t.Errorf("pminfo -d %s differs:\n%s", tree, lineDiff(want, got))
+		}
+		t.Logf("%d %s metrics' descriptors compared", strings.Count(want, "\n    Data Type:"), tree)
+		want = pminfo(t, theirs, "-l", tree)
+		got = pminfo(t, ours, "-l", tree)
+		if got != want {
+			t.Errorf("pminfo -l %s differs:\n%s", tree, lineDiff(want, got))
+		}
 	}
-	n := strings.Count(want, "\n    Data Type:")
-	if n != len(pcpDescs) {
-		t.Errorf("PCP has %d cgroup metrics, the table %d", n, len(pcpDescs))
-	}
-	t.Logf("%d cgroup metrics' descriptors compared", n)
 }
 
 // TestValuesMatchPCP: the values of every cgroup.* metric on this host,
@@ -65,7 +68,13 @@ func TestValuesMatchPCP(t *testing.T) {
 	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
 	ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourProc(t, "")}})
 	same, moving, valued := 0, 0, 0
+	names := []string{}
 	for _, d := range pcpDescs {
+		names = append(names, d.name)
+	}
+	names = append(names, strings.Fields(pminfo(t, theirs, "acct"))...)
+	for _, name := range names {
+		d := struct{ name string }{name}
 		// Two fetches of PCP's agent bracket ours: a value the same in
 		// both of PCP's is stable and must be ours too.
 		a := pminfo(t, theirs, "-f", d.name)
@@ -86,7 +95,7 @@ func TestValuesMatchPCP(t *testing.T) {
 		}
 		same++
 	}
-	t.Logf("%d metrics (%d with values) compared: %d by value, %d moving ones by instances", len(pcpDescs), valued, same, moving)
+	t.Logf("%d metrics (%d with values) compared: %d by value, %d moving ones by instances", len(names), valued, same, moving)
 }
 
 // instances keeps the instance part of pminfo -f lines.
