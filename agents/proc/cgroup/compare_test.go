@@ -3,6 +3,7 @@ package cgroup
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,21 +111,80 @@ func instances(out string) string {
 	return b.String()
 }
 
-// lineDiff lists the lines of want and got that differ.
+// lineDiff shows how got differs from want: diff -u's output, or both
+// whole when diff cannot be run.
 func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var x, y string
-		if i < len(w) {
-			x = w[i]
-		}
-		if i < len(g) {
-			y = g[i]
-		}
-		if x != y {
-			b.WriteString("- " + x + "\n+ " + y + "\n")
+	dir, err := os.MkdirTemp("", "cgroup-diff")
+	if err == nil {
+		defer os.RemoveAll(dir)
+		w, g := filepath.Join(dir, "pcp"), filepath.Join(dir, "ours")
+		if os.WriteFile(w, []byte(want), 0o644) == nil && os.WriteFile(g, []byte(got), 0o644) == nil {
+			out, _ := exec.Command("diff", "-u", w, g).CombinedOutput()
+			if len(out) > 0 {
+				return string(out)
+			}
 		}
 	}
-	return b.String()
+	return "PCP:\n" + want + "\nours:\n" + got
+}
+
+// pcpProcAt is PCP's pmdaproc reading the tree at root (PROC_STATSPATH).
+func pcpProcAt(root string) testbed.Agent {
+	return testbed.PipeAgent("proc", Domain, "$PCP_PMDAS_DIR/proc/root_proc", "/usr/bin/env",
+		"PROC_STATSPATH="+root, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")
+}
+
+// TestTreesMatchPCP: on fixture trees of a cgroup2-only, a v1 and a hybrid
+// host, damaged files included, every cgroup.* value, instance and label
+// from our agent is PCP's pmdaproc's, metric by metric (pminfo -f), all at
+// once (pmprobe -v, one fetch of every metric), and again after both (the
+// caches' second round).
+func TestTreesMatchPCP(t *testing.T) {
+	for _, tree := range []string{"v2", "v1", "hybrid"} {
+		t.Run(tree, func(t *testing.T) {
+			root := buildTree(t, tree)
+			theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProcAt(root)}})
+			ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourProc(t, root)}})
+			runs := [][]string{
+				{"-f", "cgroup"},
+				{"-l", "cgroup"},
+				{"-f", "cgroup.cpuacct", "cgroup.memory", "cgroup.cpusched", "cgroup.pressure.cpu"},
+				{"-f", "cgroup"},
+			}
+			for _, args := range runs {
+				want := pminfo(t, theirs, args...)
+				got := pminfo(t, ours, args...)
+				if got != want {
+					t.Errorf("pminfo %v differs:\n%s", args, lineDiff(want, got))
+				}
+			}
+			want := pmprobe(t, theirs, "-v", "cgroup")
+			got := pmprobe(t, ours, "-v", "cgroup")
+			if got != want {
+				t.Errorf("pmprobe -v cgroup differs:\n%s", lineDiff(want, got))
+			}
+			n := 0
+			for _, l := range strings.Split(want, "\n") {
+				if f := strings.Fields(l); len(f) > 1 && f[1] != "0" && !strings.HasPrefix(f[1], "-") {
+					n++
+				}
+			}
+			t.Logf("%s: %d of %d metrics with values, all equal", tree, n, len(pcpDescs))
+		})
+	}
+}
+
+func pmprobe(t *testing.T, p *testbed.PMCD, args ...string) string {
+	t.Helper()
+	bin, err := p.Install().Tool("pmprobe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"-h", p.Host()}, args...)...)
+	cmd.Env = p.Env()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("pmprobe %v: %v\n%s", args, err, out)
+	}
+	return string(out)
 }

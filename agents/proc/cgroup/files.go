@@ -2,7 +2,6 @@ package cgroup
 
 import (
 	"errors"
-	"io"
 	"os"
 	"strings"
 )
@@ -15,7 +14,9 @@ const maxFile = 1 << 20
 var errEmpty = errors.New("cgroup: empty file")
 
 // read reads the file at path (already under the root) into the Source's
-// buffer, which the result shares until the next read.
+// buffer, which the result shares until the next read. Only a file that
+// cannot be opened is an error: a read that fails after the open ends the
+// data there, as fgets returning NULL ends pmdaproc's reading.
 func (s *Source) read(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -32,14 +33,7 @@ func (s *Source) read(path string) ([]byte, error) {
 		}
 		n, err := f.Read(b[len(b):min(cap(b), maxFile)])
 		b = b[:len(b)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			s.buf = b
-			return nil, err
-		}
-		if n == 0 {
+		if err != nil || n == 0 {
 			break
 		}
 	}

@@ -11,8 +11,7 @@ const (
 // scanPressure is fscanf(fp, "TYPE avg10=%f avg60=%f avg300=%f total=%llu\n")
 // at b[*pos:], moving *pos as far as fscanf consumes: literal bytes must
 // match, a format space matches any run of white space.
-func scanPressure(b string, pos *int, typ string) pressure {
-	var p pressure
+func scanPressure(b string, pos *int, typ string) (p pressure) {
 	format := typ + " avg10=%f avg60=%f avg300=%f total=%llu\n"
 	i := *pos
 	count := 0
