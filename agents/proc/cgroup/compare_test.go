@@ -170,6 +170,31 @@ func TestTreesMatchPCP(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %d of %d metrics with values, all equal", tree, n, len(pcpDescs))
+
+			// Cgroups come and go: one removed, one added, the removed
+			// one back; instance numbers and values stay PCP's.
+			gone := filepath.Join(root, map[string]string{
+				"v2":     "sys/fs/cgroup/empty",
+				"v1":     "sys/fs/cgroup/memory/system.slice",
+				"hybrid": "sys/fs/cgroup/memory/process_api",
+			}[tree])
+			steps := []func() error{
+				func() error { return os.Rename(gone, gone+".away") },
+				func() error { return os.MkdirAll(filepath.Join(filepath.Dir(gone), "new", "deeper"), 0o755) },
+				func() error { return os.Rename(gone+".away", gone) },
+			}
+			for i, step := range steps {
+				if err := step(); err != nil {
+					t.Fatal(err)
+				}
+				for _, args := range [][]string{{"-f", "cgroup"}, {"-l", "cgroup"}} {
+					want := pminfo(t, theirs, args...)
+					got := pminfo(t, ours, args...)
+					if got != want {
+						t.Errorf("step %d: pminfo %v differs:\n%s", i, args, lineDiff(want, got))
+					}
+				}
+			}
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package cgroup
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 
@@ -279,15 +280,30 @@ func instLabels(serial uint32, name string) []pmda.Label {
 		if k < 1 {
 			return nil
 		}
-		return []pmda.Label{{Name: "cgroup", Value: name[:k-1]}, {Name: "device_name", Value: name[k+1:]}}
+		return []pmda.Label{{Name: "cgroup", Value: rawString(name[:k-1])}, {Name: "device_name", Value: rawString(name[k+1:])}}
 	case InDomPerCPU:
 		k := strings.LastIndexByte(name, ':')
 		if k < 1 || len(name) < k+4 {
 			return nil
 		}
-		return []pmda.Label{{Name: "cgroup", Value: name[:k-1]}, {Name: "cpu", Value: name[k+4:]}}
+		return []pmda.Label{{Name: "cgroup", Value: rawString(name[:k-1])}, {Name: "cpu", Value: rawString(name[k+4:])}}
 	case InDomCpuset, InDomCpuacct, InDomCpusched, InDomMemory, InDomNetcls, InDomBlkio, InDomCgroup2:
-		return []pmda.Label{{Name: "cgroup", Value: name}}
+		return []pmda.Label{{Name: "cgroup", Value: rawString(name)}}
 	}
 	return nil
+}
+
+// rawString is a label value written as pmdaproc writes it, between quotes
+// without escaping, so that names that are not UTF-8 keep their bytes.
+// Names that would need escaping to be JSON (quotes, backslashes, control
+// bytes), which pmdaproc's labels cannot carry, are escaped instead.
+type rawString string
+
+func (r rawString) MarshalJSON() ([]byte, error) {
+	for i := 0; i < len(r); i++ {
+		if c := r[i]; c == '"' || c == '\\' || c < 0x20 {
+			return json.Marshal(string(r))
+		}
+	}
+	return []byte(`"` + string(r) + `"`), nil
 }

@@ -17,17 +17,27 @@ func unhex(c byte) int {
 
 // unescape is pmdaproc's unit_name_unescape: systemd's \xHH escapes in
 // cgroup names become bytes (bad digits give the bytes PCP's arithmetic
-// gives). An escape cut short by the end of the name is kept as it is,
-// where PCP would read past the end.
+// gives). An escape cut short by the end of the name reads NULs where PCP
+// reads past the end of the name (into its zeroed path buffer), and ends
+// the name.
 func unescape(name string) string {
 	if !strings.Contains(name, `\`) {
 		return name
 	}
+	at := func(i int) byte {
+		if i < len(name) {
+			return name[i]
+		}
+		return 0
+	}
 	var b strings.Builder
 	for i := 0; i < len(name); i++ {
-		if name[i] == '\\' && i+3 < len(name) && name[i+1] == 'x' {
-			a, c := unhex(name[i+2]), unhex(name[i+3])
+		if name[i] == '\\' && at(i+1) == 'x' {
+			a, c := unhex(at(i+2)), unhex(at(i+3))
 			b.WriteByte(uint8(a)<<4 | uint8(c))
+			if i+3 >= len(name) {
+				break
+			}
 			i += 3
 			continue
 		}
