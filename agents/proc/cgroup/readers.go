@@ -53,7 +53,7 @@ func (s *Source) refreshCpuset(dir, name string) {
 	g.cpus = s.readString(dir + "/cpuset.cpus")
 	g.mems = s.readString(dir + "/cpuset.mems")
 	g.container = containerID(name)
-	s.caches[InDomCpuset].Add(esc, g)
+	s.add(InDomCpuset, esc, g)
 }
 
 // refreshCpuacct reads one cgroup's cpuacct files (refresh_cpuacct).
@@ -82,7 +82,7 @@ func (s *Source) refreshCpuacct(dir, name string) {
 	g.usage = s.readULL(dir + "/cpuacct.usage")
 	s.readPercpu(dir+"/cpuacct.usage_percpu", esc)
 	g.container = containerID(name)
-	s.caches[InDomCpuacct].Add(esc, g)
+	s.add(InDomCpuacct, esc, g)
 }
 
 // readPercpu reads cpuacct.usage_percpu's first line: one value per CPU,
@@ -97,7 +97,6 @@ func (s *Source) readPercpu(path, esc string) {
 	if !ok {
 		return
 	}
-	c := s.caches[InDomPerCPU]
 	p := 0
 	for cpu := 0; ; cpu++ {
 		v, end, ok := strtoull(line, p, 0)
@@ -115,7 +114,7 @@ func (s *Source) readPercpu(path, esc string) {
 			g = &percpuGroup{}
 		}
 		g.usage = v
-		c.Add(inst, g)
+		s.add(InDomPerCPU, inst, g)
 	}
 }
 
@@ -146,7 +145,7 @@ func (s *Source) refreshCpusched(dir, name string) {
 	g.cfsPeriod = s.readULL(dir + "/cpu.cfs_period_us")
 	g.cfsQuota = s.readLL(dir + "/cpu.cfs_quota_us")
 	g.container = containerID(name)
-	s.caches[InDomCpusched].Add(esc, g)
+	s.add(InDomCpusched, esc, g)
 }
 
 // refreshMemory reads one cgroup's memory files (refresh_memory).
@@ -173,7 +172,7 @@ func (s *Source) refreshMemory(dir, name string) {
 	g.usage = s.readULL(dir + "/memory.usage_in_bytes")
 	g.failcnt = s.readULL(dir + "/memory.failcnt")
 	g.container = containerID(name)
-	s.caches[InDomMemory].Add(esc, g)
+	s.add(InDomMemory, esc, g)
 }
 
 // refreshNetcls reads one cgroup's net_cls.classid (refresh_netcls).
@@ -189,7 +188,7 @@ func (s *Source) refreshNetcls(dir, name string) {
 	}
 	g.classid = s.readULL(dir + "/net_cls.classid")
 	g.container = containerID(name)
-	s.caches[InDomNetcls].Add(esc, g)
+	s.add(InDomNetcls, esc, g)
 }
 
 // blkioFiles are the blkio files with per-operation lines, by statistic.
@@ -256,7 +255,7 @@ func (s *Source) readBlkioStats(path, name string, stat int) blkiops {
 			}
 			inst, d := s.perdevBlkio(name, dev)
 			d.stats.ops[stat] = cur
-			s.caches[InDomBlkioDev].Add(inst, d)
+			s.add(InDomBlkioDev, inst, d)
 			for j := range total {
 				total[j] += cur[j]
 			}
@@ -298,7 +297,7 @@ func (s *Source) readBlkioValue(path, name string, time bool) uint64 {
 		} else {
 			d.stats.sectors = v
 		}
-		s.caches[InDomBlkioDev].Add(inst, d)
+		s.add(InDomBlkioDev, inst, d)
 		total += v
 		return true
 	})
@@ -325,5 +324,5 @@ func (s *Source) refreshBlkio(dir, name string) {
 		g.total.ops[k] = s.readBlkioStats(dir+"/"+blkioFiles[k], name, k)
 	}
 	g.container = containerID(name)
-	s.caches[InDomBlkio].Add(esc, g)
+	s.add(InDomBlkio, esc, g)
 }

@@ -133,7 +133,7 @@ func (s *Source) readIOStat(path, name string) {
 			d = &ioStat{}
 		}
 		*d = st
-		s.caches[InDomCgroup2Dev].Add(inst, d)
+		s.add(InDomCgroup2Dev, inst, d)
 		return true
 	})
 }

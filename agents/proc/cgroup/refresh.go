@@ -81,6 +81,7 @@ func (s *Source) refresh(n *need) {
 	} else {
 		s.refreshV2(n)
 	}
+	s.trim()
 }
 
 // refreshV1 is refresh_cgroups1: each v1 cluster over its mounts.

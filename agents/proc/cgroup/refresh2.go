@@ -81,7 +81,7 @@ func (s *Source) refreshAll(n *need, dir, name string) {
 			s.readPressures(dir+"/irq.pressure", &unused, &g.irqFull, psiFull)
 		}
 		g.container = containerID(name)
-		s.caches[InDomCgroup2].Add(esc, g)
+		s.add(InDomCgroup2, esc, g)
 	}
 	if n[ClusterCpuset] && readable(dir) {
 		s.refreshCpuset(dir+"/cpuset.cpus", name)

@@ -123,7 +123,8 @@ type Source struct {
 	// carry over from one cgroup's file to the next one's.
 	lastCpuacct cpuacctStat
 	buf         []byte
-	getters     []getter // by row of pcpDescs
+	getters     []getter                       // by row of pcpDescs
+	seen        map[uint32]map[string]struct{} // names added, by domain (trim)
 }
 
 // New returns a Source reading under opts.Root.
@@ -136,6 +137,7 @@ func New(opts Options) *Source {
 		s.hertz = 100
 	}
 	s.caches = make(map[uint32]*pmda.Cache, len(indoms))
+	s.seen = make(map[uint32]map[string]struct{}, len(indoms))
 	for _, serial := range indoms {
 		s.caches[serial] = pmda.NewCache(pcp.NewInDom(Domain, serial))
 	}

@@ -42,7 +42,7 @@ func (s *Source) refreshSubsys() {
 				return true
 			}
 		}
-		c.Add(name, &subsys{hierarchy: v[0], numCgroups: v[1], enabled: v[2]})
+		s.add(InDomSubsys, name, &subsys{hierarchy: v[0], numCgroups: v[1], enabled: v[2]})
 		return true
 	})
 }
@@ -91,7 +91,7 @@ func (s *Source) refreshMounts() {
 			fs.options = options
 		}
 		fs.version = version
-		c.Add(path, fs)
+		s.add(InDomMounts, path, fs)
 		return true
 	})
 	if v2 > 0 && v1 == 0 {

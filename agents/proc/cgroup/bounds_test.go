@@ -1,0 +1,144 @@
+package cgroup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// v2Root writes a cgroup2-only tree with the given cgroups (paths below
+// the mount), each with a cpu.stat.
+func v2Root(t testing.TB, groups []string) string {
+	t.Helper()
+	root := t.TempDir()
+	write := func(p, s string) {
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("proc/mounts", "cgroup2 /sys/fs/cgroup cgroup2 rw 0 0\n")
+	write("sys/fs/cgroup/cpu.stat", "usage_usec 1\n")
+	for _, g := range groups {
+		write("sys/fs/cgroup/"+g+"/cpu.stat", "usage_usec 2\n")
+	}
+	return root
+}
+
+var cpuUsage = pcp.NewPMID(Domain, ClusterCPUStat, 2)
+
+func active(t testing.TB, s *Source, serial uint32) int {
+	insts, err := s.Instances(pcp.NewInDom(Domain, serial))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(insts)
+}
+
+// TestMaxCgroups: a walk visits at most MaxCgroups cgroups, however many
+// the tree has.
+func TestMaxCgroups(t *testing.T) {
+	var groups []string
+	for i := range 50 {
+		groups = append(groups, fmt.Sprintf("g%d/sub", i))
+	}
+	root := v2Root(t, groups)
+	for _, tc := range []struct{ max, want int }{{1, 1}, {10, 10}, {0, 101}, {1000, 101}} {
+		s := New(Options{Root: root, MaxCgroups: tc.max})
+		s.Refresh([]pcp.PMID{cpuUsage})
+		if got := active(t, s, InDomCgroup2); got != tc.want {
+			t.Errorf("MaxCgroups %d: %d cgroups, want %d", tc.max, got, tc.want)
+		}
+	}
+}
+
+// TestCachesBounded: cgroups that come and go do not grow the caches past
+// keepFactor*MaxCgroups; the ones present keep their numbers.
+func TestCachesBounded(t *testing.T) {
+	root := v2Root(t, []string{"stay"})
+	s := New(Options{Root: root, MaxCgroups: 10})
+	s.Refresh([]pcp.PMID{cpuUsage})
+	stay, _, _, err := s.caches[InDomCgroup2].LookupName("/stay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(root, "sys/fs/cgroup")
+	for i := range 200 {
+		d := filepath.Join(base, fmt.Sprintf("c%d", i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s.Refresh([]pcp.PMID{cpuUsage})
+		if err := os.Remove(d); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(s.seen[InDomCgroup2]); n > keepFactor*10+1 {
+			t.Fatalf("after %d cgroups came and went the cache holds %d names", i+1, n)
+		}
+	}
+	s.Refresh([]pcp.PMID{cpuUsage})
+	got, state, _, err := s.caches[InDomCgroup2].LookupName("/stay")
+	if err != nil || got != stay || state != 1 {
+		t.Errorf("/stay is %d (%v, %v), was %d", got, state, err, stay)
+	}
+	if n := active(t, s, InDomCgroup2); n != 2 {
+		t.Errorf("%d active cgroups, want 2", n)
+	}
+}
+
+// TestLongLines: lines past pmdaproc's 4096-byte buffers are read in
+// pieces as fgets reads them; a file past maxFile is read that far.
+func TestLongLines(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	root := v2Root(t, nil)
+	cpu := filepath.Join(root, "sys/fs/cgroup/cpu.stat")
+	body := long + " 7\nusage_usec 9\n" + strings.Repeat("y", 4095-len("user_usec ")) + "user_usec 3\n"
+	if err := os.WriteFile(cpu, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Root: root})
+	s.Refresh([]pcp.PMID{cpuUsage})
+	m := s.metricOf(cpuUsage)
+	a, err := s.Fetch(&m, 0)
+	if err != nil || a.ULL != 9 {
+		t.Errorf("usage %d, %v; want 9", a.ULL, err)
+	}
+	big := make([]byte, maxFile+100)
+	for i := range big {
+		big[i] = '\n'
+	}
+	copy(big[maxFile-20:], "usage_usec 5\n")
+	if err := os.WriteFile(cpu, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Refresh([]pcp.PMID{cpuUsage})
+	if a, err := s.Fetch(&m, 0); err != nil || a.ULL != 5 {
+		t.Errorf("usage %d, %v; want 5 from within the bound", a.ULL, err)
+	}
+	copy(big[maxFile-5:], "usage_usec 6\n")
+	if err := os.WriteFile(cpu, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Refresh([]pcp.PMID{cpuUsage})
+	if a, err := s.Fetch(&m, 0); err != nil || a.ULL != 5 {
+		t.Errorf("usage %d, %v; want 5, the line past the bound unread", a.ULL, err)
+	}
+}
+
+// metricOf is the table entry of id.
+func (s *Source) metricOf(id pcp.PMID) pmda.Metric {
+	for _, m := range s.metrics {
+		if m.Desc.PMID == id {
+			return m
+		}
+	}
+	return pmda.Metric{}
+}
