@@ -186,4 +186,3 @@ func FuzzFiles(f *testing.F) {
 		}
 	})
 }
-
