@@ -18,6 +18,12 @@
 //	// Store: cluster 70 -> ac.Store(set)
 //	// Close when the agent ends (turns private accounting off again)
 //
+// Credentials are the proc agent's to check, as pmdaproc checks them: it
+// refreshes acct only for a client whose user pmcd passed on (or with -A,
+// PROC_ACCESS), and lets only root (user 0) store into cluster 70, other
+// clients getting PM_ERR_PERMISSION. The test-only agent in
+// ../cgroup/agent_test.go shows both rules in a few lines.
+//
 // # Rules followed (pmdaproc's acct.c)
 //
 // The system accounting file is opened read-only, and used only when

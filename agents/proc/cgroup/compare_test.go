@@ -1,6 +1,7 @@
 package cgroup
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,4 +213,66 @@ func pmprobe(t *testing.T, p *testbed.PMCD, args ...string) string {
 		t.Fatalf("pmprobe %v: %v\n%s", args, err, out)
 	}
 	return string(out)
+}
+
+// TestAcctStoresMatchPCP: pmstore of the acct control metrics answers
+// and changes them as PCP's pmdaproc does: refused over TCP (no user),
+// done for root over the Unix socket (enable_acct is left alone: it would
+// turn the kernel's process accounting on for the whole host).
+func TestAcctStoresMatchPCP(t *testing.T) {
+	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
+	ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourProc(t, "")}})
+	if os.Getuid() != 0 {
+		t.Log("not root: the Unix socket stores are refused on both sides too")
+	}
+	stores := [][2]string{
+		{"acct.control.lifetime", "30"},
+		{"acct.control.open_retry_interval", "7"},
+		{"acct.control.check_acct_interval", "8"},
+		{"acct.control.file_size_threshold", "4294967305"},
+		{"acct.control.refresh", "0"},
+		{"acct.control.refresh", "120"},
+		{"acct.psinfo.pid", "1"},
+		{"cgroup.subsys.count", "1"},
+	}
+	for _, unix := range []bool{false, true} {
+		hostOf := func(p *testbed.PMCD) string {
+			if unix {
+				return "unix:" + p.SocketPath()
+			}
+			return p.Host()
+		}
+		for _, st := range stores {
+			want := pmstoreOut(t, theirs, hostOf(theirs), st[0], st[1])
+			got := pmstoreOut(t, ours, hostOf(ours), st[0], st[1])
+			if got != want {
+				t.Errorf("pmstore -h %s %s %s:\nPCP:  %s\nours: %s", hostOf(ours), st[0], st[1], want, got)
+			}
+			if st[0] == "acct.control.lifetime" {
+				refused := strings.Contains(want, "No permission")
+				if refused != (!unix || os.Getuid() != 0) {
+					t.Errorf("PCP's answer to a store over unix=%v: %s", unix, want)
+				}
+				t.Logf("unix %v: %s", unix, strings.TrimSpace(got))
+			}
+		}
+		want := pminfo(t, theirs, "-f", "acct")
+		got := pminfo(t, ours, "-f", "acct")
+		if got != want {
+			t.Errorf("acct after the stores (unix %v) differs:\n%s", unix, lineDiff(want, got))
+		}
+	}
+}
+
+// pmstoreOut runs PCP's pmstore, its output and exit status together.
+func pmstoreOut(t *testing.T, p *testbed.PMCD, host, name, value string) string {
+	t.Helper()
+	bin, err := p.Install().Tool("pmstore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-h", host, name, value)
+	cmd.Env = p.Env()
+	out, err := cmd.CombinedOutput()
+	return fmt.Sprintf("%s(%v)", out, err)
 }
