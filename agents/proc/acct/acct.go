@@ -177,7 +177,8 @@ func New(opts Options) *Source {
 			in = pcp.NewInDom(Domain, uint32(d.indom))
 		}
 		s.byItem[d.item] = i
-		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, Desc: pcp.Desc{
+		h := helpText[d.item]
+		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, OneLine: h[0], Help: h[1], Desc: pcp.Desc{
 			PMID: pcp.NewPMID(Domain, d.cluster, d.item), Type: d.typ, InDom: in, Sem: d.sem, Units: pcp.UnpackUnits(d.units)}})
 	}
 	return s
@@ -188,7 +189,8 @@ func (s *Source) Metrics() []pmda.Metric { return append([]pmda.Metric(nil), s.m
 
 // InDoms is the acct instance domain, its instances from Instances.
 func (s *Source) InDoms() []pmda.InDom {
-	return []pmda.InDom{{InDom: pcp.NewInDom(Domain, InDomSerial)}}
+	return []pmda.InDom{{InDom: pcp.NewInDom(Domain, InDomSerial), OneLine: "processes that ended lately, by PID, named by command",
+		Help: "Processes whose exit the kernel's accounting file recorded within acct.control.lifetime seconds, numbered by process ID and named by command."}}
 }
 
 // grows runs a short process and reports whether f grew meanwhile.

@@ -281,3 +281,18 @@ func TestPrivateAccounting(t *testing.T) {
 		t.Errorf("enable_acct %d", got.UL)
 	}
 }
+
+// TestHelp: every metric has its own help.
+func TestHelp(t *testing.T) {
+	s := New(Options{})
+	seen := map[string]string{}
+	for _, m := range s.Metrics() {
+		if m.OneLine == "" || m.Help == "" {
+			t.Errorf("%s: no help", m.Name)
+		}
+		if other, ok := seen[m.OneLine]; ok {
+			t.Errorf("%s and %s share %q", other, m.Name, m.OneLine)
+		}
+		seen[m.OneLine] = m.Name
+	}
+}

@@ -55,6 +55,9 @@ func TestDescsMatchPCP(t *testing.T) {
 			t.Errorf("pminfo -d %s differs:\n%s", tree, lineDiff(want, got))
 		}
 		t.Logf("%d %s metrics' descriptors compared", strings.Count(want, "\n    Data Type:"), tree)
+		if help := pminfo(t, ours, "-t", tree); strings.Contains(help, "Error") || strings.Count(help, "\n") < 20 {
+			t.Errorf("pminfo -t %s of ours:\n%s", tree, help)
+		}
 		want = pminfo(t, theirs, "-l", tree)
 		got = pminfo(t, ours, "-l", tree)
 		if got != want {

@@ -144,7 +144,8 @@ func New(opts Options) *Source {
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
 		s.byName[d.name] = i
-		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, Desc: d.desc()})
+		one, full := helpFor(d.name)
+		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, Desc: d.desc(), OneLine: one, Help: full})
 		s.getters = append(s.getters, s.bind(d.name))
 	}
 	return s
@@ -161,7 +162,8 @@ func (s *Source) Metrics() []pmda.Metric {
 func (s *Source) InDoms() []pmda.InDom {
 	out := make([]pmda.InDom, 0, len(indoms))
 	for _, serial := range indoms {
-		out = append(out, pmda.InDom{InDom: pcp.NewInDom(Domain, serial), Labels: indomLabels(serial)})
+		out = append(out, pmda.InDom{InDom: pcp.NewInDom(Domain, serial), Labels: indomLabels(serial),
+			OneLine: indomHelp[serial], Help: upper(indomHelp[serial]) + "."})
 	}
 	return out
 }
