@@ -33,17 +33,19 @@ func TestMain(m *testing.M) {
 // rules for acct: its records are read only for clients whose user pmcd
 // passed on, and only root may store its controls.
 type testAgent struct {
-	s  *Source
-	ac *acct.Source
+	s       *Source
+	ac      *acct.Source
+	metrics map[pcp.PMID]*pmda.Metric
 
-	mu   sync.Mutex
-	cur  pmda.Client            // the client of the request being answered
-	uids map[pmda.Client]uint32 // users of clients on the Unix socket
+	mu       sync.Mutex
+	cur      pmda.Client            // the client of the request being answered
+	fetching bool                   // whether that request is a fetch
+	uids     map[pmda.Client]uint32 // users of clients on the Unix socket
 }
 
-func (a *testAgent) BeginRequest(_ context.Context, c pmda.Client, _ pdu.Type, _ uint32) error {
+func (a *testAgent) BeginRequest(_ context.Context, c pmda.Client, t pdu.Type, _ uint32) error {
 	a.mu.Lock()
-	a.cur = c
+	a.cur, a.fetching = c, t == pdu.TypeFetch
 	a.mu.Unlock()
 	return nil
 }
@@ -99,14 +101,54 @@ func (a *testAgent) Fetch(_ context.Context, m *pmda.Metric, inst int32) (pcp.At
 	return a.s.Fetch(m, inst)
 }
 
+// FetchSet routes cgroup PMIDs to the Source's FetchSet, as the proc
+// agent (a SetFetcher) does; acct's values go one at a time.
+func (a *testAgent) FetchSet(_ context.Context, _ pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error) error {
+	if HasCluster(pmid.Cluster()) {
+		return a.s.FetchSet(pmid, pv, add)
+	}
+	m := a.metrics[pmid]
+	if m == nil {
+		return pcp.ErrPMID
+	}
+	if m.Desc.InDom == pcp.InDomNull {
+		v, err := a.ac.Fetch(m, pcp.InstNull)
+		if err != nil {
+			return err
+		}
+		return add(pcp.InstNull, m.Desc.Type, &v)
+	}
+	n := 0
+	for _, in := range a.ac.Instances() {
+		if !pv.Selects(m.Desc.InDom, in.ID) {
+			continue
+		}
+		if v, err := a.ac.Fetch(m, in.ID); err == nil {
+			if err := add(in.ID, m.Desc.Type, &v); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return pmda.ErrNoValue
+	}
+	return nil
+}
+
+// Instances answers instance requests, refreshing first as pmdaproc's
+// instance callback does; within a fetch the refresh has been done.
 func (a *testAgent) Instances(_ context.Context, c pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
+	a.mu.Lock()
+	fetching := a.fetching
+	a.mu.Unlock()
 	if indom.Serial() == acct.InDomSerial {
-		if _, known := a.uid(c); known {
+		if _, known := a.uid(c); known && !fetching {
 			a.ac.Refresh()
 		}
 		return a.ac.Instances(), nil
 	}
-	if HasInDom(indom.Serial()) {
+	if HasInDom(indom.Serial()) && !fetching {
 		a.s.RefreshInDom(indom)
 	}
 	return a.s.Instances(indom)
@@ -128,9 +170,14 @@ func newTestAgent(root string, logger *log.Logger) (*pmda.Agent, error) {
 	s := New(Options{Root: root})
 	ac := acct.New(acct.Options{SystemFile: os.Getenv("PCP_PACCT_SYSTEM_PATH"),
 		PrivateFile: os.Getenv("PCP_VAR_DIR") + "/pmcd/pacct"})
-	return pmda.New(pmda.Config{Name: "proc", Domain: Domain, Metrics: append(s.Metrics(), ac.Metrics()...),
-		InDoms: append(s.InDoms(), ac.InDoms()...), Fetcher: &testAgent{s: s, ac: ac, uids: map[pmda.Client]uint32{}},
-		Flags: pdu.FlagAuth, Log: logger})
+	metrics := append(s.Metrics(), ac.Metrics()...)
+	byPMID := map[pcp.PMID]*pmda.Metric{}
+	for i := range metrics {
+		byPMID[metrics[i].Desc.PMID] = &metrics[i]
+	}
+	return pmda.New(pmda.Config{Name: "proc", Domain: Domain, Metrics: metrics, InDoms: append(s.InDoms(), ac.InDoms()...),
+		Fetcher: &testAgent{s: s, ac: ac, metrics: byPMID, uids: map[pmda.Client]uint32{}},
+		Flags:   pdu.FlagAuth, Log: logger})
 }
 
 func runAgent(args []string) int {

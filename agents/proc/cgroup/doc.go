@@ -10,16 +10,23 @@
 // A Source holds the cgroup state of one agent. The proc agent routes to
 // it by PMID cluster and instance domain serial:
 //
-//	cg := cgroup.New(cgroup.Options{})          // Root "" reads the live system
-//	metrics = append(metrics, cg.Metrics()...)  // pmda.Metric with Name set
-//	indoms = append(indoms, cg.InDoms()...)     // instances come from Instances
-//	// in Refresh(ctx, pmids): cg.Refresh(pmids) (PMIDs of other clusters are ignored)
-//	// in Fetch(ctx, m, inst): if cgroup.HasCluster(m.Desc.PMID.Cluster()) { return cg.Fetch(m, inst) }
-//	// in Instances(ctx, c, indom): if cgroup.HasInDom(indom.Serial()) { cg.RefreshInDom(indom); return cg.Instances(indom) }
+//	cg := cgroup.New(cgroup.Options{Root: statsPath}) // "" reads the live system
+//	metrics = append(metrics, cg.Metrics()...)        // pmda.Metric with Name and help set
+//	indoms = append(indoms, cg.InDoms()...)           // instances come from Instances
+//
+//	// Refresh(ctx, pmids):            cg.Refresh(pmids)  (other clusters' PMIDs are ignored)
+//	// FetchSet(ctx, c, pmid, pv, add): if cgroup.HasCluster(pmid.Cluster()) { return cg.FetchSet(pmid, pv, add) }
+//	//   or, for a Fetcher:             if cgroup.HasCluster(m.Desc.PMID.Cluster()) { return cg.Fetch(m, inst) }
+//	// Instances(ctx, c, indom):        if cgroup.HasInDom(indom.Serial()) {
+//	//                                      if !inFetch { cg.RefreshInDom(indom) } // instance requests only, as pmdaproc
+//	//                                      return cg.Instances(indom)
+//	//                                  }
 //
 // Instances carry their labels ({"cgroup":...}, and "device_name" or "cpu"
 // for the per-device and per-CPU domains); InDoms carry the domain labels
-// ({"device_type":...}) as pmdaproc gives them.
+// ({"device_type":...}) as pmdaproc gives them. The cgroup metrics need
+// no credentials. The test-only agent in agent_test.go is this routing in
+// full, and is what the tests compare with PCP's pmdaproc.
 //
 // # Rules followed
 //

@@ -307,3 +307,44 @@ func (r rawString) MarshalJSON() ([]byte, error) {
 	}
 	return []byte(`"` + string(r) + `"`), nil
 }
+
+// FetchSet is Fetch for a whole value set, in the form of
+// pmda.SetFetcher's method: every instance of the metric's domain that the
+// profile selects and that has a value, in the domain's order, passed to
+// add. A metric without values gives pmda.ErrNoValue; a PMID this package
+// does not serve pcp.ErrPMID.
+func (s *Source) FetchSet(pmid pcp.PMID, pv pmda.ProfileView, add func(inst int32, t pcp.Type, a *pcp.Atom) error) error {
+	i, ok := s.byPMID(pmid)
+	if !ok {
+		return pcp.ErrPMID
+	}
+	m := &s.metrics[i]
+	if m.Desc.InDom == pcp.InDomNull {
+		a, err := s.Fetch(m, pcp.InstNull)
+		if err != nil {
+			return err
+		}
+		return add(pcp.InstNull, m.Desc.Type, &a)
+	}
+	s.mu.Lock()
+	insts := s.caches[m.Desc.InDom.Serial()].Active()
+	s.mu.Unlock()
+	n := 0
+	for _, in := range insts {
+		if !pv.Selects(m.Desc.InDom, in.ID) {
+			continue
+		}
+		a, err := s.Fetch(m, in.ID)
+		if err != nil {
+			continue
+		}
+		if err := add(in.ID, m.Desc.Type, &a); err != nil {
+			return err
+		}
+		n++
+	}
+	if n == 0 {
+		return pmda.ErrNoValue
+	}
+	return nil
+}
