@@ -74,6 +74,9 @@ type Options struct {
 	Acct func(path string) error
 	// TTYName names a terminal device number; nil gives "?" for all.
 	TTYName func(dev uint32) string
+	// UserName and GroupName name user and group IDs, "" for none; nil
+	// looks them up with os/user. The proc agent passes its own, cached.
+	UserName, GroupName func(id uint32) string
 }
 
 type record struct {
@@ -166,6 +169,12 @@ func New(opts Options) *Source {
 	}
 	if opts.TTYName == nil {
 		opts.TTYName = func(uint32) string { return "?" }
+	}
+	if opts.UserName == nil {
+		opts.UserName = userName
+	}
+	if opts.GroupName == nil {
+		opts.GroupName = groupName
 	}
 	s := &Source{opts: opts, byItem: map[uint32]int{}, lifetime: defLifetime, openRetry: defOpenRetry,
 		checkAcct: defCheckAcct, timer: defTimer, sizeThresh: defSizeThresh,
@@ -492,9 +501,9 @@ func (s *Source) value(item uint32, r *record) (pcp.Atom, error) {
 	case 16:
 		return pcp.Atom{CP: s.opts.TTYName(uint32(r.tty))}, nil
 	case 17:
-		return pcp.Atom{CP: userName(r.uid)}, nil
+		return pcp.Atom{CP: s.opts.UserName(r.uid)}, nil
 	case 18:
-		return pcp.Atom{CP: groupName(r.gid)}, nil
+		return pcp.Atom{CP: s.opts.GroupName(r.gid)}, nil
 	case 19:
 		return pcp.Atom{UL: b2u(r.flag&0x01 != 0)}, nil
 	case 20:
