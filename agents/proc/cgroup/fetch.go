@@ -245,13 +245,10 @@ func (s *Source) Fetch(m *pmda.Metric, inst int32) (pcp.Atom, error) {
 	return a, nil
 }
 
+// byPMID finds the row of id, whatever domain id has.
 func (s *Source) byPMID(id pcp.PMID) (int, bool) {
-	for i := range pcpDescs {
-		if pcpDescs[i].cluster == id.Cluster() && pcpDescs[i].item == id.Item() {
-			return i, true
-		}
-	}
-	return 0, false
+	i, ok := s.rows[pcp.NewPMID(Domain, id.Cluster(), id.Item())]
+	return i, ok
 }
 
 // Instances is the instance domain's members now (after Refresh or

@@ -112,7 +112,8 @@ type Source struct {
 	root    string
 	max     int
 	hertz   uint64
-	byName  map[string]int // metric name to row
+	byName  map[string]int   // metric name to row
+	rows    map[pcp.PMID]int // PMID (in Domain) to row
 	metrics []pmda.Metric
 
 	mu      sync.Mutex
@@ -129,7 +130,7 @@ type Source struct {
 
 // New returns a Source reading under opts.Root.
 func New(opts Options) *Source {
-	s := &Source{root: opts.Root, max: opts.MaxCgroups, hertz: opts.Hertz, byName: map[string]int{}}
+	s := &Source{root: opts.Root, max: opts.MaxCgroups, hertz: opts.Hertz, byName: map[string]int{}, rows: map[pcp.PMID]int{}}
 	if s.max <= 0 {
 		s.max = DefaultMaxCgroups
 	}
@@ -144,6 +145,7 @@ func New(opts Options) *Source {
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
 		s.byName[d.name] = i
+		s.rows[d.desc().PMID] = i
 		one, full := helpFor(d.name)
 		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, Desc: d.desc(), OneLine: one, Help: full})
 		s.getters = append(s.getters, s.bind(d.name))
