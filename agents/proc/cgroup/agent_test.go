@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/agents/proc/acct"
+	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -168,8 +169,10 @@ func (a *testAgent) Store(_ context.Context, c pmda.Client, set *pcp.ValueSet) e
 // agent would have them from pcp.conf and the environment.
 func newTestAgent(root string, logger *log.Logger) (*pmda.Agent, error) {
 	s := New(Options{Root: root})
-	ac := acct.New(acct.Options{SystemFile: os.Getenv("PCP_PACCT_SYSTEM_PATH"),
-		PrivateFile: os.Getenv("PCP_VAR_DIR") + "/pmcd/pacct"})
+	// pcp.conf's settings, the environment first, as pmdaproc reads them.
+	system, _ := pcpconf.Get("PCP_PACCT_SYSTEM_PATH")
+	varDir, _ := pcpconf.Get("PCP_VAR_DIR")
+	ac := acct.New(acct.Options{SystemFile: system, PrivateFile: varDir + "/pmcd/pacct"})
 	metrics := append(s.Metrics(), ac.Metrics()...)
 	byPMID := map[pcp.PMID]*pmda.Metric{}
 	for i := range metrics {
