@@ -142,3 +142,34 @@ func (s *Source) metricOf(id pcp.PMID) pmda.Metric {
 	}
 	return pmda.Metric{}
 }
+
+// TestRefreshContainer: a container's refresh reads only the cgroups whose
+// path starts with, or whose last component starts with, its cgroup.
+func TestRefreshContainer(t *testing.T) {
+	root := v2Root(t, []string{"machine.slice/libpod-abc.scope", "machine.slice/libpod-abc.scope/inner", "system.slice/other", "libpod-abc.scope"})
+	s := New(Options{Root: root})
+	s.RefreshContainer([]pcp.PMID{cpuUsage}, "machine.slice/libpod-abc")
+	insts, _ := s.Instances(pcp.NewInDom(Domain, InDomCgroup2))
+	var got []string
+	for _, in := range insts {
+		got = append(got, in.Name)
+	}
+	want := "/machine.slice/libpod-abc.scope /machine.slice/libpod-abc.scope/inner"
+	if strings.Join(got, " ") != want {
+		t.Errorf("container's cgroups %q, want %q", got, want)
+	}
+	s.RefreshContainer([]pcp.PMID{cpuUsage}, "libpod-abc")
+	got = got[:0]
+	insts, _ = s.Instances(pcp.NewInDom(Domain, InDomCgroup2))
+	for _, in := range insts {
+		got = append(got, in.Name)
+	}
+	want = "/machine.slice/libpod-abc.scope /libpod-abc.scope"
+	if strings.Join(got, " ") != want {
+		t.Errorf("by last component: %q, want %q", got, want)
+	}
+	s.Refresh([]pcp.PMID{cpuUsage})
+	if n := active(t, s, InDomCgroup2); n != 7 {
+		t.Errorf("%d cgroups after a refresh for no container, want 7", n)
+	}
+}

@@ -43,8 +43,9 @@
 // behaviours, kept so that values match PCP's on every host rather than
 // only on one; they are documented at the functions that keep them.
 //
-// Not done: the per-container view (PCP_CONTAINER) that pmdaproc gives a
-// client naming a container.
+// Containers: for a client that names a container, pmdaproc reads only the
+// container's cgroups; RefreshContainer does that given the container's
+// cgroup path. Finding that path (pmdaproc asks pmdaroot) is the agent's.
 //
 // # Bad input
 //

@@ -3,6 +3,7 @@ package cgroup
 import (
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -33,7 +34,41 @@ func (s *Source) Refresh(pmids []pcp.PMID) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.container = ""
 	s.refresh(&n)
+}
+
+// RefreshContainer is Refresh for a client that named a container:
+// cgroup is the container's cgroup path (what pmdaproc asks pmdaroot for),
+// and only cgroups whose path below the mount starts with it, or whose
+// last component does, are read and become instances, as in pmdaproc's
+// check_refresh. The walk still visits every cgroup.
+func (s *Source) RefreshContainer(pmids []pcp.PMID, cgroup string) {
+	var n need
+	for _, id := range pmids {
+		if c := id.Cluster(); HasCluster(c) {
+			n[c] = true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.container = cgroup
+	s.refresh(&n)
+	s.container = ""
+}
+
+// wanted is check_refresh: whether the cgroup at rel (its path below the
+// mount) is read for the container being refreshed for.
+func (s *Source) wanted(rel string) bool {
+	if s.container == "" {
+		return true
+	}
+	rel = strings.TrimLeft(rel, "/")
+	base := rel
+	if k := strings.LastIndexByte(rel, '/'); k >= 0 {
+		base = rel[k+1:]
+	}
+	return strings.HasPrefix(rel, s.container) || strings.HasPrefix(base, s.container)
 }
 
 // RefreshInDom re-reads what an instance request for indom needs
@@ -187,7 +222,9 @@ func (s *Source) walk(mnt string, refresh func(dir, name string)) {
 			if rel != "" {
 				r = rel + "/" + name
 			}
-			refresh(sub, cgroupName(r))
+			if s.wanted(r) {
+				refresh(sub, cgroupName(r))
+			}
 			visit(sub, r)
 		}
 	}
@@ -198,6 +235,8 @@ func (s *Source) walk(mnt string, refresh func(dir, name string)) {
 		return
 	}
 	budget--
-	refresh(top, "/")
+	if s.wanted("") {
+		refresh(top, "/")
+	}
 	visit(top, "")
 }

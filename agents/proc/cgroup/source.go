@@ -126,6 +126,7 @@ type Source struct {
 	buf         []byte
 	getters     []getter                       // by row of pcpDescs
 	seen        map[uint32]map[string]struct{} // names added, by domain (trim)
+	container   string                         // the cgroup RefreshContainer reads for, or ""
 }
 
 // New returns a Source reading under opts.Root.
