@@ -22,6 +22,10 @@ import (
 // the binary the test-only agent instead of running tests.
 const agentEnv = "GOPCP_CGROUP_TEST_AGENT"
 
+// pacctEnv names the accounting file the test agent reads instead of
+// pcp.conf's.
+const pacctEnv = "GOPCP_CGROUP_TEST_PACCT"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(agentEnv) == "1" {
 		os.Exit(runAgent(os.Args[1:]))
@@ -171,6 +175,9 @@ func newTestAgent(root string, logger *log.Logger) (*pmda.Agent, error) {
 	s := New(Options{Root: root})
 	// pcp.conf's settings, the environment first, as pmdaproc reads them.
 	system, _ := pcpconf.Get("PCP_PACCT_SYSTEM_PATH")
+	if f := os.Getenv(pacctEnv); f != "" {
+		system = f // TestAcctValuesMatchPCP: PCP's private file
+	}
 	varDir, _ := pcpconf.Get("PCP_VAR_DIR")
 	ac := acct.New(acct.Options{SystemFile: system, PrivateFile: varDir + "/pmcd/pacct"})
 	metrics := append(s.Metrics(), ac.Metrics()...)

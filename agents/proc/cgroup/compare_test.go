@@ -29,11 +29,17 @@ func ourProc(t *testing.T, root string) testbed.Agent {
 // pminfo runs PCP's pminfo against a bed.
 func pminfo(t *testing.T, p *testbed.PMCD, args ...string) string {
 	t.Helper()
+	return pminfoAt(t, p, p.Host(), args...)
+}
+
+// pminfoAt runs PCP's pminfo against host, a host specification of p.
+func pminfoAt(t *testing.T, p *testbed.PMCD, host string, args ...string) string {
+	t.Helper()
 	bin, err := p.Install().Tool("pminfo")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, append([]string{"-h", p.Host()}, args...)...)
+	cmd := exec.Command(bin, append([]string{"-h", host}, args...)...)
 	cmd.Env = p.Env()
 	out, err := cmd.CombinedOutput()
 	if err != nil {
