@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +21,8 @@ const nsEnv = "GOPCP_CGROUP_TEST_PIDNS"
 // agent reads that file as its system file; processes the test starts
 // must then read the same from both.
 func TestAcctValuesMatchPCP(t *testing.T) {
-	if os.Getenv(nsEnv) != "1" {
+	mode := os.Getenv(nsEnv)
+	if mode == "" {
 		testbed.Need(t)
 		if os.Geteuid() != 0 {
 			t.Skip("turning process accounting on needs root (CAP_SYS_PACCT)")
@@ -39,58 +39,82 @@ func TestAcctValuesMatchPCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(unshare, "--pid", "--fork", "--mount-proc", exe,
-			"-test.run=^TestAcctValuesMatchPCP$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), nsEnv+"=1", testbed.GoPMCDEnv+"="+pmcd)
-		out, err := cmd.CombinedOutput()
-		t.Logf("in a new PID namespace:\n%s", out)
-		if err != nil || !strings.Contains(string(out), "--- PASS: TestAcctValuesMatchPCP") {
-			t.Fatalf("the run in a new PID namespace failed: %v", err)
+		// Once with PCP's agent turning accounting on, once with ours,
+		// each in a namespace of its own (one accounting file each).
+		for _, enabler := range []string{"pcp", "ours"} {
+			cmd := exec.Command(unshare, "--pid", "--fork", "--mount-proc", exe,
+				"-test.run=^TestAcctValuesMatchPCP$", "-test.count=1", "-test.v")
+			cmd.Env = append(os.Environ(), nsEnv+"="+enabler, testbed.GoPMCDEnv+"="+pmcd)
+			out, err := cmd.CombinedOutput()
+			t.Logf("in a new PID namespace, accounting turned on by %s:\n%s", enabler, out)
+			if err != nil || !strings.Contains(string(out), "--- PASS: TestAcctValuesMatchPCP") {
+				t.Errorf("the run in a new PID namespace failed: %v", err)
+			}
 		}
 		return
-	}
-	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
-	unixOf := func(p *testbed.PMCD) string { return "unix:" + p.SocketPath() }
-	if out := pmstoreOut(t, theirs, unixOf(theirs), "acct.control.enable_acct", "1"); !strings.Contains(out, "new value=1") {
-		t.Fatalf("PCP's pmdaproc did not take enable_acct: %s", out)
-	}
-	t.Cleanup(func() { pmstoreOut(t, theirs, unixOf(theirs), "acct.control.enable_acct", "0") })
-	varDir := ""
-	for _, e := range theirs.Env() {
-		if v, ok := strings.CutPrefix(e, "PCP_VAR_DIR="); ok {
-			varDir = v
-		}
-	}
-	private := varDir + "/pmcd/pacct"
-	if _, err := os.Stat(private); err != nil {
-		t.Fatalf("PCP's private accounting file: %v", err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ours := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
-		testbed.PipeAgent("proc", Domain, "$PCP_PMDAS_DIR/proc/root_proc", "/usr/bin/env",
-			agentEnv+"=1", pacctEnv+"="+private, exe, "-d", "3")}})
-	pminfoAt(t, ours, unixOf(ours), "-f", "acct") // our agent opens the file now
+	unixOf := func(p *testbed.PMCD) string { return "unix:" + p.SocketPath() }
+	privateOf := func(p *testbed.PMCD) string {
+		for _, e := range p.Env() {
+			if v, ok := strings.CutPrefix(e, "PCP_VAR_DIR="); ok {
+				return v + "/pmcd/pacct"
+			}
+		}
+		t.Fatal("no PCP_VAR_DIR")
+		return ""
+	}
+	enable := func(p *testbed.PMCD) {
+		if out := pmstoreOut(t, p, unixOf(p), "acct.control.enable_acct", "1"); !strings.Contains(out, "new value=1") {
+			t.Fatalf("enable_acct not taken: %s", out)
+		}
+		t.Cleanup(func() { pmstoreOut(t, p, unixOf(p), "acct.control.enable_acct", "0") })
+		if _, err := os.Stat(privateOf(p)); err != nil {
+			t.Fatalf("private accounting file: %v", err)
+		}
+	}
+	ourAgent := func(pacct string) testbed.Agent {
+		return testbed.PipeAgent("proc", Domain, "$PCP_PMDAS_DIR/proc/root_proc", "/usr/bin/env",
+			agentEnv+"=1", pacctEnv+"="+pacct, exe, "-d", "3")
+	}
+	var theirs, ours *testbed.PMCD
+	if mode == "pcp" {
+		theirs = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProc()}})
+		enable(theirs)
+		ours = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourAgent(privateOf(theirs))}})
+		pminfoAt(t, ours, unixOf(ours), "-f", "acct") // our agent opens the file now
+	} else {
+		ours = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), ourAgent("")}})
+		enable(ours)
+		theirs = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+			testbed.PipeAgent("proc", Domain, "$PCP_PMDAS_DIR/proc/root_proc", "/usr/bin/env",
+				"PCP_PACCT_SYSTEM_PATH="+privateOf(ours), "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")}})
+		pminfoAt(t, theirs, unixOf(theirs), "-f", "acct") // PCP's agent has opened it at start
+	}
 	for _, c := range [][]string{{"sh", "-c", "exit 3"}, {"true"}, {"false"}, {"sh", "-c", "kill -9 $$"}} {
 		exec.Command(c[0], c[1:]...).Run()
 	}
-	// Ours is read first, then PCP's: the pminfo that reads ours and the
-	// process our agent's accounting check runs end before PCP's read, so
-	// every process ours lists PCP's lists too. PCP's agent opened the
-	// file earlier and lists processes from before our open as well.
-	got := acctValues(pminfoAt(t, ours, unixOf(ours), "-f", "acct.psinfo", "acct.id", "acct.flag"))
-	want := acctValues(pminfoAt(t, theirs, unixOf(theirs), "-f", "acct.psinfo", "acct.id", "acct.flag"))
+	// The later of the two agents to open the file is read first: every
+	// process it lists ended after both opened it, and the pminfo that
+	// reads it ends before the other's read, so the other lists it too.
+	first, second := ours, theirs
+	if mode == "ours" {
+		first, second = theirs, ours
+	}
+	early := acctValues(pminfoAt(t, first, unixOf(first), "-f", "acct.psinfo", "acct.id", "acct.flag"))
+	late := acctValues(pminfoAt(t, second, unixOf(second), "-f", "acct.psinfo", "acct.id", "acct.flag"))
 	compared, comms := 0, map[string]bool{}
-	for key, v := range got {
-		w, ok := want[key]
+	for key, v := range early {
+		w, ok := late[key]
 		if !ok {
-			t.Errorf("%s: ours %s, PCP none", key, v)
+			t.Errorf("%s: %s from one agent, none from the other", key, v)
 			continue
 		}
 		if w != v {
-			t.Errorf("%s: ours %s, PCP %s", key, v, w)
+			t.Errorf("%s: %s from one agent, %s from the other", key, v, w)
 		}
 		compared++
 		if strings.HasPrefix(key, "acct.psinfo.pid ") {
@@ -99,24 +123,10 @@ func TestAcctValuesMatchPCP(t *testing.T) {
 	}
 	for _, c := range []string{`"sh"`, `"true"`, `"false"`} {
 		if !comms[c] {
-			t.Errorf("no process %s among ours: %v", c, comms)
+			t.Errorf("no process %s: %v", c, comms)
 		}
 	}
 	t.Logf("%d acct values of %d processes equal to PCP's", compared, compared/23)
-	var a, b []string
-	for key := range want {
-		if strings.HasPrefix(key, "acct.psinfo.pid ") {
-			a = append(a, key[16:])
-		}
-	}
-	for key := range got {
-		if strings.HasPrefix(key, "acct.psinfo.pid ") {
-			b = append(b, key[16:])
-		}
-	}
-	slices.Sort(a)
-	slices.Sort(b)
-	t.Logf("PCP: %v\nours: %v", a, b)
 }
 
 var acctLine = regexp.MustCompile(`^\s+inst \[(\d+) or ("[^"]*")\] value (.*)$`)
