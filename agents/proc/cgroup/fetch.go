@@ -26,13 +26,24 @@ func psiAvg(p *pressure, v float32) (pcp.Atom, bool) {
 	return pcp.Atom{F: math.Float32frombits(uint32(uint64(truncate(v))))}, true
 }
 
-// truncate is C's float to unsigned long long conversion for the values it
-// defines (out of range gives 0 here, where C's is undefined).
+// truncate is C's conversion of a float to unsigned long long as x86-64
+// code does it (the C standard leaves negative, NaN and too large values
+// undefined): below 2^63, and for NaN, a signed truncation whose
+// out-of-range answer is 1<<63; from 2^63, the same of v-2^63 with the top
+// bit flipped.
 func truncate(v float32) uint64 {
-	if !(v >= 0) || v >= 1<<64 {
-		return 0
+	const indefinite = uint64(1) << 63
+	signed := func(f float64) uint64 {
+		if f != f || f >= 1<<63 || f < -(1<<63) {
+			return indefinite
+		}
+		return uint64(int64(f))
 	}
-	return uint64(v)
+	f := float64(v)
+	if !(f >= 1<<63) {
+		return signed(f)
+	}
+	return signed(f-(1<<63)) ^ indefinite
 }
 
 func psiTotal(p *pressure) (pcp.Atom, bool) {

@@ -3,6 +3,7 @@ package cgroup
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // The scanners below read numbers as the C library calls pmdaproc uses
@@ -131,6 +132,19 @@ func scanFloat(s string, i int) (float32, int, bool) {
 	j := i
 	if j < len(s) && (s[j] == '+' || s[j] == '-') {
 		j++
+	}
+	// infinity and nan, as strtof reads them
+	for _, word := range []string{"infinity", "inf", "nan"} {
+		if len(s)-j >= len(word) && strings.EqualFold(s[j:j+len(word)], word) {
+			f := float32(math.Inf(1))
+			if word == "nan" {
+				f = float32(math.NaN())
+			}
+			if s[i] == '-' {
+				f = -f
+			}
+			return f, j + len(word), true
+		}
 	}
 	digits := 0
 	for j < len(s) && s[j] >= '0' && s[j] <= '9' {

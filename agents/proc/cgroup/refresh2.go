@@ -47,7 +47,11 @@ func (s *Source) setupAll(n *need, v2 bool) {
 	}
 }
 
-func readable(path string) bool { return syscall.Access(path, 4) == nil }
+// rOK is access(2)'s R_OK.
+const rOK = 4
+
+// readable is access(path, R_OK) == 0.
+func readable(path string) bool { return syscall.Access(path, rOK) == nil }
 
 // refreshAll is pmdaproc's refresh_all for one cgroup. Its cpuset and
 // cpuacct reads look for their files below "DIR/cpuset.cpus" and
