@@ -173,3 +173,14 @@ func TestRefreshContainer(t *testing.T) {
 		t.Errorf("%d cgroups after a refresh for no container, want 7", n)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	for tree, want := range map[string]int{"v2": 2, "v1": 1, "hybrid": 1} {
+		if got := New(Options{Root: buildTree(t, tree)}).Version(); got != want {
+			t.Errorf("%s: version %d, want %d", tree, got, want)
+		}
+	}
+	if got := New(Options{Root: t.TempDir()}).Version(); got != 0 {
+		t.Errorf("no /proc/mounts: version %d, want 0", got)
+	}
+}

@@ -240,3 +240,16 @@ func (s *Source) walk(mnt string, refresh func(dir, name string)) {
 	}
 	visit(top, "")
 }
+
+// Version is pmdaproc's cgroup_version: 2 on a host with only cgroup2
+// mounts, 1 when any v1 hierarchy is mounted (hybrid hosts included),
+// reading /proc/mounts first if no refresh has yet (as pmdaproc's process
+// list does for its cgroup option); 0 when /proc/mounts cannot be read.
+func (s *Source) Version() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.version == 0 {
+		s.refreshMounts()
+	}
+	return s.version
+}
