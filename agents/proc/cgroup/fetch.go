@@ -228,14 +228,19 @@ func (s *Source) Fetch(m *pmda.Metric, inst int32) (pcp.Atom, error) {
 	case "cgroup.mounts.count":
 		return pcp.Atom{UL: uint32(s.caches[InDomMounts].SizeActive())}, nil
 	}
-	_, state, priv, err := s.caches[uint32(d.indom)].Lookup(inst)
+	return s.valueOf(i, s.getters[i], s.caches[uint32(d.indom)], inst)
+}
+
+// valueOf is the value of row i's metric for inst of cache c.
+func (s *Source) valueOf(i int, g getter, c *pmda.Cache, inst int32) (pcp.Atom, error) {
+	_, state, priv, err := c.Lookup(inst)
 	if err != nil {
 		return pcp.Atom{}, err
 	}
 	if state != pmda.CacheActive || priv == nil {
 		return pcp.Atom{}, pmda.ErrNoValue
 	}
-	switch d.name {
+	switch pcpDescs[i].name {
 	case "cgroup.subsys.hierarchy":
 		return pcp.Atom{UL: priv.(*subsys).hierarchy}, nil
 	case "cgroup.subsys.num_cgroups":
@@ -245,7 +250,6 @@ func (s *Source) Fetch(m *pmda.Metric, inst int32) (pcp.Atom, error) {
 	case "cgroup.mounts.subsys":
 		return pcp.Atom{CP: s.findSubsys(priv.(*filesys))}, nil
 	}
-	g := s.getters[i]
 	if g == nil {
 		return pcp.Atom{}, pcp.ErrPMID
 	}
@@ -335,14 +339,15 @@ func (s *Source) FetchSet(pmid pcp.PMID, pv pmda.ProfileView, add func(inst int3
 		return add(pcp.InstNull, m.Desc.Type, &a)
 	}
 	s.mu.Lock()
-	insts := s.caches[m.Desc.InDom.Serial()].Active()
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	c := s.caches[m.Desc.InDom.Serial()]
+	get := s.getters[i]
 	n := 0
-	for _, in := range insts {
+	for _, in := range c.Active() {
 		if !pv.Selects(m.Desc.InDom, in.ID) {
 			continue
 		}
-		a, err := s.Fetch(m, in.ID)
+		a, err := s.valueOf(i, get, c, in.ID)
 		if err != nil {
 			continue
 		}

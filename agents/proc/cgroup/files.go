@@ -1,9 +1,11 @@
 package cgroup
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"strings"
+	"syscall"
 )
 
 // maxFile bounds what is read of any one file: cgroup and /proc files
@@ -17,12 +19,25 @@ var errEmpty = errors.New("cgroup: empty file")
 // buffer, which the result shares until the next read. Only a file that
 // cannot be opened is an error: a read that fails after the open ends the
 // data there, as fgets returning NULL ends pmdaproc's reading.
-func (s *Source) read(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+func (s *Source) read(path string) ([]byte, error) { return s.readUpTo(path, false) }
+
+// readUpTo is read; with firstLine it stops once a newline has been read,
+// which is all the one-line readers look at.
+func (s *Source) readUpTo(path string, firstLine bool) ([]byte, error) {
+	// Plain system calls: an os.File would register each of the many
+	// small files with the runtime's poller and allocate.
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
 	}
-	defer f.Close()
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
 	if cap(s.buf) < 4096 {
 		s.buf = make([]byte, 0, 4096)
 	}
@@ -31,9 +46,15 @@ func (s *Source) read(path string) ([]byte, error) {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}
-		n, err := f.Read(b[len(b):min(cap(b), maxFile)])
+		n, err := syscall.Read(fd, b[len(b):min(cap(b), maxFile)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
 		b = b[:len(b)+n]
-		if err != nil || n == 0 {
+		if firstLine && bytes.IndexByte(b[len(b)-n:], '\n') >= 0 {
 			break
 		}
 	}
@@ -44,7 +65,7 @@ func (s *Source) read(path string) ([]byte, error) {
 // readLine is pmdaproc's read_oneline: the first line of a file, as fgets
 // gives it with a 4096-byte buffer (newline kept).
 func (s *Source) readLine(path string) (string, error) {
-	b, err := s.read(path)
+	b, err := s.readUpTo(path, true)
 	if err != nil {
 		return "", err
 	}

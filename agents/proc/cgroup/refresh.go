@@ -1,9 +1,9 @@
 package cgroup
 
 import (
-	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -181,38 +181,27 @@ func (s *Source) walk(mnt string, refresh func(dir, name string)) {
 	if len(top) >= maxPath {
 		return
 	}
-	var visit func(dir, rel string)
-	visit = func(dir, rel string) {
-		f, err := os.Open(dir)
-		if err != nil {
-			return
-		}
-		ents, err := f.ReadDir(-1)
-		f.Close()
-		if err != nil && len(ents) == 0 {
-			return
-		}
+	var buf []byte
+	// each handles the entries of dir, which has the cgroup path rel.
+	var each func(dir, rel string, ents []dirent)
+	each = func(dir, rel string, ents []dirent) {
 		for _, e := range ents {
-			name := e.Name()
-			if name[0] == '.' {
-				continue
-			}
-			t := e.Type()
-			if t.IsRegular() {
+			name := e.name
+			if name == "" || name[0] == '.' || e.typ == syscall.DT_REG {
 				continue
 			}
 			sub := dir + "/" + name
 			if len(sub) >= maxPath {
 				continue
 			}
-			if t&fs.ModeDir == 0 {
-				if t&fs.ModeType != 0 {
-					continue // a known type, not a directory
-				}
+			if e.typ == syscall.DT_UNKNOWN {
+				// file systems without d_type: stat, as pmdaproc does
 				st, err := os.Stat(sub)
 				if err != nil || !st.IsDir() {
 					continue
 				}
+			} else if e.typ != syscall.DT_DIR {
+				continue
 			}
 			if budget <= 0 {
 				return
@@ -225,20 +214,23 @@ func (s *Source) walk(mnt string, refresh func(dir, name string)) {
 			if s.wanted(r) {
 				refresh(sub, cgroupName(r))
 			}
-			visit(sub, r)
+			var sents []dirent
+			var ok bool
+			if sents, buf, ok = readDir(sub, buf, nil); ok {
+				each(sub, r, sents)
+			}
 		}
 	}
-	if st, err := os.Stat(top); err != nil || !st.IsDir() {
-		return
-	}
-	if budget <= 0 {
-		return
+	ents, b, ok := readDir(top, buf, nil)
+	buf = b
+	if !ok || budget <= 0 {
+		return // opendir fails: nothing from this mount
 	}
 	budget--
 	if s.wanted("") {
 		refresh(top, "/")
 	}
-	visit(top, "")
+	each(top, "", ents)
 }
 
 // Version is pmdaproc's cgroup_version: 2 on a host with only cgroup2
