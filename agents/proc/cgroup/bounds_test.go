@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -182,5 +183,48 @@ func TestVersion(t *testing.T) {
 	}
 	if got := New(Options{Root: t.TempDir()}).Version(); got != 0 {
 		t.Errorf("no /proc/mounts: version %d, want 0", got)
+	}
+}
+
+// TestReadDir: the directory reader lists what os.ReadDir lists, with the
+// types.
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 300 {
+		name := filepath.Join(dir, fmt.Sprintf("entry-with-a-long-name-%03d", i))
+		if i%2 == 0 {
+			os.Mkdir(name, 0o755)
+		} else {
+			os.WriteFile(name, nil, 0o644)
+		}
+	}
+	os.Symlink("x", filepath.Join(dir, "link"))
+	got, _, ok := readDir(dir, make([]byte, 100), nil) // a small buffer grows
+	if !ok {
+		t.Fatal("readDir failed")
+	}
+	want, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]uint8{}
+	for _, e := range got {
+		types[e.name] = e.typ
+	}
+	if len(types) != len(want)+2 { // . and ..
+		t.Fatalf("%d entries, want %d and . and ..", len(types), len(want))
+	}
+	for _, e := range want {
+		typ, ok := types[e.Name()]
+		switch {
+		case !ok:
+			t.Errorf("%s missing", e.Name())
+		case e.IsDir() && typ != syscall.DT_DIR, e.Type().IsRegular() && typ != syscall.DT_REG,
+			e.Type()&os.ModeSymlink != 0 && typ != syscall.DT_LNK:
+			t.Errorf("%s: type %d", e.Name(), typ)
+		}
+	}
+	if _, _, ok := readDir(filepath.Join(dir, "entry-with-a-long-name-001"), nil, nil); ok {
+		t.Error("a file listed as a directory")
 	}
 }

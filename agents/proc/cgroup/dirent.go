@@ -35,18 +35,25 @@ func readDir(path string, buf []byte, out []dirent) ([]dirent, []byte, bool) {
 		if err != nil || n <= 0 {
 			return out, buf, true
 		}
-		for b := buf[:n]; len(b) >= 19; {
-			// struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name
-			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-			if reclen < 19 || reclen > len(b) {
-				break
-			}
-			name := b[19:reclen]
-			if k := bytes.IndexByte(name, 0); k >= 0 {
-				name = name[:k]
-			}
-			out = append(out, dirent{name: string(name), typ: b[18]})
-			b = b[reclen:]
-		}
+		out = parseDirents(buf[:n], out)
 	}
+}
+
+// parseDirents appends the struct linux_dirent64 records of b (inode 8
+// bytes, offset 8, record length 2, type 1, NUL-terminated name) to out,
+// stopping at a record whose length does not fit.
+func parseDirents(b []byte, out []dirent) []dirent {
+	for len(b) >= 19 {
+		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+		if reclen < 19 || reclen > len(b) {
+			break
+		}
+		name := b[19:reclen]
+		if k := bytes.IndexByte(name, 0); k >= 0 {
+			name = name[:k]
+		}
+		out = append(out, dirent{name: string(name), typ: b[18]})
+		b = b[reclen:]
+	}
+	return out
 }

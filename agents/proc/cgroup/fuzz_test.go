@@ -1,6 +1,7 @@
 package cgroup
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -183,6 +184,33 @@ func FuzzFiles(f *testing.F) {
 		}
 		if len(got) != 1 || got[0] != want {
 			t.Fatalf("%s of /g: %v, want %d (input in %s)", m.Name, got, want, target)
+		}
+	})
+}
+
+// FuzzDirents: directory records decode within their buffer, one entry
+// per record at most.
+func FuzzDirents(f *testing.F) {
+	rec := func(name string, typ byte) []byte {
+		n := 19 + len(name) + 1
+		n = (n + 7) &^ 7
+		b := make([]byte, n)
+		binary.NativeEndian.PutUint16(b[16:], uint16(n))
+		b[18] = typ
+		copy(b[19:], name)
+		return b
+	}
+	f.Add(append(rec(".", 4), rec("system.slice", 4)...))
+	f.Add(rec("cpu.stat", 8)[:20])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := parseDirents(b, nil)
+		if len(out) > len(b)/19 {
+			t.Fatalf("%d entries from %d bytes", len(out), len(b))
+		}
+		for _, e := range out {
+			if strings.IndexByte(e.name, 0) >= 0 {
+				t.Fatalf("name %q has a NUL", e.name)
+			}
 		}
 	})
 }
