@@ -1,6 +1,7 @@
 package acct
 
 import (
+	"bufio"
 	"encoding/binary"
 	"io"
 	"math"
@@ -349,8 +350,11 @@ func (s *Source) Refresh() {
 		size = s.prevSize + n*recordSize
 	}
 	var buf [recordSize]byte
+	// Buffered, but never past the n records counted, so that the file's
+	// offset stays at a record's start.
+	rd := bufio.NewReaderSize(io.LimitReader(s.f, max(n, 0)*recordSize), 64<<10)
 	for i := int64(0); i < n; i++ {
-		if _, err := io.ReadFull(s.f, buf[:]); err != nil {
+		if _, err := io.ReadFull(rd, buf[:]); err != nil {
 			s.reopen()
 			return
 		}
