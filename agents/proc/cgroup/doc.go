@@ -49,8 +49,15 @@
 //
 // # Bad input
 //
-// Files are read with a size bound (maxFile) and line pieces of at most
-// PCP's buffer sizes; a file that cannot be read or parsed loses only its
-// own values; the number of cgroups walked per mount is bounded
-// (Options.MaxCgroups), as is the depth of the walk (PATH_MAX).
+// Files are read with a size bound (maxFile, 1 MiB) and in line pieces of
+// at most PCP's buffer sizes; a file that cannot be read or parsed loses
+// only its own values, as PCP's readers lose them; the number of cgroups
+// walked per mount is bounded (Options.MaxCgroups), as is the depth of the
+// walk (PATH_MAX); each instance domain's cache forgets inactive cgroups
+// past keepFactor*MaxCgroups names, where pmdaproc keeps them all.
+//
+// Options.Root is one prefix for every path, /proc and the mount points
+// /proc/mounts names alike, as PCP's PROC_STATSPATH is, so a fixture tree
+// holds proc/mounts and the cgroup file systems it names (testdata/*.tree,
+// which PCP's pmdaproc reads too in the tests).
 package cgroup
