@@ -29,3 +29,28 @@ func BenchmarkFetch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadMeta parses whole metadata files of QA archives already in
+// memory, as Open does: descriptors and names, instance domains, label
+// sets and help text; b.N counts files, bytes are the files' sizes.
+func BenchmarkLoadMeta(b *testing.B) {
+	for _, name := range []string{"bozo-20170904", "20180102", "pcp-zeroconf", "omnibus_v3"} {
+		data, err := os.ReadFile(qaDir + "/" + name + ".meta")
+		if err != nil {
+			b.Skip("PCP's QA archives are not installed")
+		}
+		l, err := DecodeLabel(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := loadMeta(data, l.Version()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
