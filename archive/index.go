@@ -1,8 +1,6 @@
 package archive
 
 import (
-	"encoding/binary"
-
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -18,27 +16,24 @@ type IndexEntry struct {
 // decodeIndex parses a temporal index file after its label. A partial
 // entry at the end is ignored, as libpcp ignores it.
 func decodeIndex(b []byte, version int) []IndexEntry {
-	off := labelSize(version)
+	d := metaDecoder(b, labelSize(version))
 	size := 20
 	if version == Version3 {
 		size = 32
 	}
 	var out []IndexEntry
-	for ; off+size <= len(b); off += size {
-		p := b[off:]
+	for d.Off <= len(b)-size {
 		var e IndexEntry
+		e.Stamp = readStamp(&d, version == Version2)
+		e.Vol = d.I32("volume")
 		if version == Version3 {
-			e.Stamp = loadTimestamp(p)
-			e.Vol = int32(binary.BigEndian.Uint32(p[12:]))
-			e.MetaOffset = int64(binary.BigEndian.Uint64(p[16:]))
-			e.DataOffset = int64(binary.BigEndian.Uint64(p[24:]))
+			e.MetaOffset = d.I64("metadata offset")
+			e.DataOffset = d.I64("data offset")
 		} else {
-			e.Stamp = loadTimeval(p)
-			e.Vol = int32(binary.BigEndian.Uint32(p[8:]))
 			// unsigned, as libpcp's ntohl into an off_t: a damaged
 			// offset of 2^31 or more is far past the end, not negative
-			e.MetaOffset = int64(binary.BigEndian.Uint32(p[12:]))
-			e.DataOffset = int64(binary.BigEndian.Uint32(p[16:]))
+			e.MetaOffset = int64(d.U32("metadata offset"))
+			e.DataOffset = int64(d.U32("data offset"))
 		}
 		out = append(out, e)
 	}

@@ -10,7 +10,8 @@ import (
 // seeded with QA archives' indexes. Every whole entry after the label is
 // read and a partial one at the end ignored; each entry comes from its
 // own bytes alone (changing a later entry's bytes leaves it be); a
-// version 2 entry's offsets are its 32-bit fields with their sign.
+// version 2 entry's offsets are its 32-bit fields without a sign, as
+// libpcp loads them (ntohl into an off_t).
 func FuzzDecodeIndex(f *testing.F) {
 	for _, name := range []string{"20041125.index", "gap.index", "sample-labels.index"} {
 		if b, err := os.ReadFile(qaDir + "/" + name); err == nil {
@@ -43,7 +44,7 @@ func FuzzDecodeIndex(f *testing.F) {
 		}
 		if !v3 {
 			for _, e := range entries {
-				if e.MetaOffset != int64(int32(e.MetaOffset)) || e.DataOffset != int64(int32(e.DataOffset)) {
+				if e.MetaOffset != int64(uint32(e.MetaOffset)) || e.DataOffset != int64(uint32(e.DataOffset)) {
 					t.Fatalf("version 2 entry %+v", e)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 
+	"github.com/gopcp/gopcp/internal/wire"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -71,8 +72,9 @@ func DecodeLabel(b []byte) (Label, error) {
 		// less is the end of file, the empty file's error
 		return l, &Error{Code: pcp.ErrNoData, Msg: "file is empty"}
 	}
-	length := binary.BigEndian.Uint32(b)
-	l.Magic = binary.BigEndian.Uint32(b[4:])
+	d := wire.Decoder{B: b, NewError: labelError}
+	length := d.U32("label length")
+	l.Magic = d.U32("magic")
 	var size int
 	switch l.Version() {
 	case Version3:
@@ -80,33 +82,38 @@ func DecodeLabel(b []byte) (Label, error) {
 	case Version2:
 		size = labelV2Size
 	default:
-		return l, &Error{Code: pcp.ErrLabel, Msg: "unsupported label version"}
+		return l, &Error{Code: pcp.ErrLabel, Offset: 4, Msg: "unsupported label version"}
 	}
 	if int64(length) != int64(size+8) {
 		return l, &Error{Code: pcp.ErrLabel, Msg: "bad label length"}
 	}
 	if len(b) < size+8 {
-		return l, &Error{Code: pcp.ErrLabel, Msg: "short label"}
+		return l, &Error{Code: pcp.ErrLabel, Offset: int64(len(b)), Msg: "short label"}
 	}
-	p := b[4 : 4+size]
-	l.PID = int32(binary.BigEndian.Uint32(p[4:]))
+	l.PID = d.I32("pid")
+	l.Start = readStamp(&d, l.Version() == Version2)
+	l.Vol = d.I32("volume")
 	if l.Version() == Version3 {
-		l.Start = loadTimestamp(p[8:])
-		l.Vol = int32(binary.BigEndian.Uint32(p[20:]))
-		l.Features = binary.BigEndian.Uint32(p[24:])
-		l.Hostname = cstring(p[32:32+256], 255)
-		l.Timezone = cstring(p[288:288+256], 255)
-		l.Zoneinfo = cstring(p[544:544+256], 255)
+		l.Features = d.U32("features")
+		d.Skip(4, "reserved")
+		l.Hostname = cstring(d.Bytes(256, "hostname"), 255)
+		l.Timezone = cstring(d.Bytes(256, "time zone"), 255)
+		l.Zoneinfo = cstring(d.Bytes(256, "zoneinfo"), 255)
 	} else {
-		l.Start = loadTimeval(p[8:])
-		l.Vol = int32(binary.BigEndian.Uint32(p[16:]))
-		l.Hostname = cstring(p[20:20+64], 63)
-		l.Timezone = cstring(p[84:84+40], 39)
+		l.Hostname = cstring(d.Bytes(64, "hostname"), 63)
+		l.Timezone = cstring(d.Bytes(40, "time zone"), 39)
 	}
-	if binary.BigEndian.Uint32(b[4+size:]) != length {
-		return l, &Error{Code: pcp.ErrLabel, Offset: int64(4 + size), Msg: "label trailer does not match its header"}
+	at := d.Off
+	if trailer := d.U32("label trailer"); d.Err == nil && trailer != length {
+		d.Fail(at, "label trailer does not match its header")
 	}
-	return l, nil
+	return l, d.Err
+}
+
+// labelError is the wire.Decoder hook of DecodeLabel: pcp.ErrLabel at the
+// offset where the label breaks.
+func labelError(_ int32, off int, msg string) error {
+	return &Error{Code: pcp.ErrLabel, Offset: int64(off), Msg: msg}
 }
 
 // AppendLabel encodes l, with its length words, in the layout of its
@@ -146,20 +153,6 @@ func cstring(b []byte, max int) string {
 		b = b[:i]
 	}
 	return string(b)
-}
-
-// loadTimestamp reads a version 3 timestamp: 64-bit seconds, 32-bit
-// nanoseconds. libpcp stores the seconds as two big-endian words, the
-// low half first (its swapping of the halves on a little-endian host
-// comes out that way), so they are read that way.
-func loadTimestamp(b []byte) pcp.Timestamp {
-	sec := uint64(binary.BigEndian.Uint32(b[4:]))<<32 | uint64(binary.BigEndian.Uint32(b))
-	return pcp.Timestamp{Sec: int64(sec), Nsec: int32(binary.BigEndian.Uint32(b[8:]))}
-}
-
-// loadTimeval reads a version 2 timestamp: 32-bit seconds, microseconds.
-func loadTimeval(b []byte) pcp.Timestamp {
-	return pcp.Timestamp{Sec: int64(int32(binary.BigEndian.Uint32(b))), Nsec: int32(binary.BigEndian.Uint32(b[4:])) * 1000}
 }
 
 func putTimestamp(b []byte, t pcp.Timestamp) {

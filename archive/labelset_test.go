@@ -105,7 +105,9 @@ func TestLabelSetBoundary(t *testing.T) {
 			if v == Version2 {
 				typ = TypeLabelV2
 			}
-			lr, err := decodeLabelRecord(body, typ)
+			d := metaDecoder(body, 0)
+			lr := decodeLabelRecord(&d, typ)
+			err := d.Err
 			var sets []pcp.LabelSet
 			if err == nil {
 				sets = lr.Sets

@@ -1,7 +1,7 @@
 package archive
 
 import (
-	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 
@@ -315,30 +315,29 @@ func (a *Archive) EachDiskInDom(f func(typ int, indom pcp.InDom, id *InDom, numi
 	if err != nil {
 		return err
 	}
-	b := fd.b
-	off := labelSize(a.Version())
-	for off+8 <= len(b) {
-		hlen := int(int32(binary.BigEndian.Uint32(b[off:])))
-		typ := int(int32(binary.BigEndian.Uint32(b[off+4:])))
+	d := metaDecoder(fd.b, labelSize(a.Version()))
+	for d.Off <= len(d.B)-8 {
+		start := d.Off
+		hlen := d.I32("record length")
+		typ := d.I32("record type")
 		if hlen <= 0 {
-			return errLogRec(int64(off), "record length")
+			return errLogRec(int64(start), fmt.Sprintf("record length %d", hlen))
 		}
-		rlen := hlen - 12
-		if rlen < 0 || off+8+rlen > len(b) {
-			return errLogRec(int64(off), "record cut short")
-		}
+		body := recordBody(&d, hlen)
 		if typ == TypeInDom || typ == TypeInDomDelta || typ == TypeInDomV2 {
-			id, indom, n, err := decodeInDom(b[off+8:off+8+rlen], typ)
-			if err != nil {
-				return withOffset(err, off)
+			id, indom, n := decodeInDom(&body, int(typ))
+			if body.Err != nil {
+				return inRecord(body.Err, typ, start)
 			}
-			f(typ, indom, id, n)
+			f(int(typ), indom, id, n)
 		}
-		off += 8 + rlen
-		if off+4 > len(b) || int(int32(binary.BigEndian.Uint32(b[off:]))) != hlen {
-			return errLogRec(int64(off), "trailer does not match header")
+		at := d.Off
+		if check := d.I32("record trailer"); d.Err == nil && check != hlen {
+			d.Fail(at, fmt.Sprintf("trailer %d does not match the length %d", check, hlen))
 		}
-		off += 4
+		if d.Err != nil {
+			return inRecord(d.Err, typ, start)
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gopcp/gopcp/internal/wire"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -256,16 +257,8 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 // paranoidOK is the size check libpcp adds when reading for the end of an
 // archive: a record must hold its fixed fields, and a <mark> nothing more.
 func paranoidOK(body []byte, version int) bool {
-	hdr := 12 // timestamp and count, without the length words
-	if version == Version3 {
-		hdr = 16
-	}
-	if len(body) < hdr {
-		return false
-	}
-	n := int32(binary.BigEndian.Uint32(body[hdr-4:]))
-	if n < 1 && len(body) != hdr {
-		return false
-	}
-	return true
+	d := wire.New(body, false)
+	readStamp(d, version == Version2)
+	n := d.I32("value set count")
+	return d.Err == nil && (n >= 1 || d.Remaining() == 0)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/gopcp/gopcp/internal/wire"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -116,7 +117,8 @@ func sentLabels(s *pcp.LabelSet) []pcp.Label {
 	return s.Labels
 }
 
-// Decode parses a LABEL PDU with PCP's limits on label and JSON sizes. It
+// Decode parses a LABEL PDU, each set by wire.LabelSet with the limits
+// of __pmDecodeLabel (wire.PDULabels). It
 // checks besides what PCP's decoder leaves unchecked, holding the PDU to
 // the layout PCP's one encoder gives it: the JSON texts follow the sets
 // back to back in set order up to the end of the PDU, and each label's
@@ -129,62 +131,30 @@ func (m *Label) Decode(pdu []byte) error {
 	if d.Err != nil {
 		return d.Err
 	}
-	type jsonRef struct{ at, off, len int }
-	refs := make([]jsonRef, n)
+	refs := make([]wire.JSONRef, n)
 	m.Sets = make([]pcp.LabelSet, n)
 	for i := range m.Sets {
-		s := &m.Sets[i]
-		s.Inst = d.I32("inst")
-		countAt := d.Off
-		s.NLabels = d.I32("label count")
-		refs[i].at = d.Off
-		refs[i].off = int(d.I32("JSON offset"))
-		refs[i].len = int(d.I32("JSON length"))
-		switch {
-		case d.Err != nil:
-		case s.NLabels >= pcp.MaxLabels:
-			d.Fail(countAt, fmt.Sprintf("label count %d is not below %d", s.NLabels, pcp.MaxLabels))
-		case int64(s.NLabels)*labelSize > int64(d.Remaining()):
-			d.Fail(countAt, fmt.Sprintf("label count %d cannot fit in %d bytes", s.NLabels, d.Remaining()))
-		case refs[i].len < 0 || refs[i].len >= pcp.MaxLabelJSONLen:
-			d.Fail(refs[i].at+4, fmt.Sprintf("JSON length %d outside 0..%d", refs[i].len, pcp.MaxLabelJSONLen-1))
-		}
+		refs[i] = d.LabelSet(wire.PDULabels, &m.Sets[i])
 		if d.Err != nil {
 			return d.Err
 		}
-		if s.NLabels > 0 {
-			s.Labels = make([]pcp.Label, s.NLabels)
-		}
-		for j := range s.Labels {
-			b := d.Bytes(labelSize, "label")
-			s.Labels[j] = pcp.Label{
-				Name:     binary.BigEndian.Uint16(b),
-				NameLen:  b[2],
-				Flags:    b[3],
-				Value:    binary.BigEndian.Uint16(b[4:]),
-				ValueLen: binary.BigEndian.Uint16(b[6:]),
-			}
-		}
-	}
-	if d.Err != nil {
-		return d.Err
 	}
 	// The texts are checked first so that one copy can hold them all.
 	setsEnd, next := d.Off, d.Off
 	for _, r := range refs {
-		if r.off != next || r.len > len(pdu)-next {
-			d.Fail(r.at, fmt.Sprintf("JSON of %d bytes at %d, not at %d within %d bytes", r.len, r.off, next, len(pdu)))
+		if r.Off != next || r.Len > len(pdu)-next {
+			d.Fail(r.At, fmt.Sprintf("JSON of %d bytes at %d, not at %d within %d bytes", r.Len, r.Off, next, len(pdu)))
 			return d.Err
 		}
-		next += r.len
+		next += r.Len
 	}
 	all := string(pdu[setsEnd:next])
 	for i := range m.Sets {
 		r, s := refs[i], &m.Sets[i]
-		s.JSON = all[r.off-setsEnd : r.off-setsEnd+r.len]
+		s.JSON = all[r.Off-setsEnd : r.Off-setsEnd+r.Len]
 		for j, l := range s.Labels {
-			if int(l.Name)+int(l.NameLen) > r.len || int(l.Value)+int(l.ValueLen) > r.len {
-				d.Fail(r.at+8+j*labelSize, fmt.Sprintf("label %d lies outside its %d bytes of JSON", j, r.len))
+			if int(l.Name)+int(l.NameLen) > r.Len || int(l.Value)+int(l.ValueLen) > r.Len {
+				d.Fail(r.At+8+j*labelSize, fmt.Sprintf("label %d lies outside its %d bytes of JSON", j, r.Len))
 				return d.Err
 			}
 		}

@@ -172,11 +172,24 @@ func (d *Decoder) Count(minSize int, what string) int {
 		d.Fail(at, fmt.Sprintf("%s is negative (%d)", what, n))
 		return 0
 	}
-	if minSize > 0 && int64(n)*int64(minSize) > int64(d.Remaining()) {
-		d.Fail(at, fmt.Sprintf("%s %d cannot fit in %d bytes", what, n, d.Remaining()))
+	if !d.Room(at, n, minSize, what) {
 		return 0
 	}
 	return int(n)
+}
+
+// Room checks that n elements of at least minSize bytes each fit in what
+// is left, failing at at (where the count was read) if not: Count's check
+// for the counts a layout allows to be negative or reads apart.
+func (d *Decoder) Room(at int, n int32, minSize int, what string) bool {
+	if d.Err != nil {
+		return false
+	}
+	if n > 0 && minSize > 0 && int64(n)*int64(minSize) > int64(d.Remaining()) {
+		d.Fail(at, fmt.Sprintf("%s %d cannot fit in %d bytes", what, n, d.Remaining()))
+		return false
+	}
+	return true
 }
 
 // Fits checks that n elements of size bytes each fit between off and the

@@ -8,4 +8,7 @@
 // bytes given, and Count checks an element count against what is left, so
 // no input can make a caller index out of range or allocate more than the
 // input justifies.
+//
+// LabelSet reads PCP's label sets, the one structure that PDUs and archives
+// both carry, in either layout, with the limits libpcp checks in each.
 package wire
