@@ -20,13 +20,14 @@ import (
 //go:embed defaults/*.conf
 var defaultConfigs embed.FS
 
-// LoadDefaults loads what libpcp loads when a process starts: the
-// files and directories PCP_DERIVED_CONFIG names (nothing when it is set
-// but empty), else $PCP_VAR_DIR/config/derived, else gopcp's own
-// definitions of PCP's default metrics. Missing or unreadable parts are
-// skipped. It returns the number of metrics registered.
-func (r *Registry) LoadDefaults() int {
-	path, set := os.LookupEnv("PCP_DERIVED_CONFIG")
+// LoadDefaults loads what libpcp loads when a process starts, given
+// $PCP_DERIVED_CONFIG as the caller read it (os.LookupEnv): the files
+// and directories config names when set (nothing when it is empty), else
+// $PCP_VAR_DIR/config/derived, else gopcp's own definitions of PCP's
+// default metrics. Missing or unreadable parts are skipped. It returns
+// the number of metrics registered.
+func (r *Registry) LoadDefaults(config string, set bool) int {
+	path := config
 	if !set {
 		if dir, ok := pcpconf.Get("PCP_VAR_DIR"); ok {
 			if _, err := os.Stat(dir + "/config/derived"); err == nil {

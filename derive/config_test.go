@@ -110,3 +110,23 @@ func TestLoadConfigErrors(t *testing.T) {
 		t.Errorf("loaded %d metrics, want 3 (a.conf twice is a duplicate the second time)", n)
 	}
 }
+
+// TestLoadDefaultsConfig: the PCP_DERIVED_CONFIG a caller read chooses
+// the definitions, set and empty meaning none, whatever the process's
+// environment says.
+func TestLoadDefaultsConfig(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "d.conf")
+	if err := os.WriteFile(conf, []byte("my.one = 1\nmy.two = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PCP_DERIVED_CONFIG", "/nonexistent")
+	if n := NewRegistry().LoadDefaults(conf, true); n != 2 {
+		t.Errorf("LoadDefaults(%s) registered %d, want 2", conf, n)
+	}
+	if n := NewRegistry().LoadDefaults("", true); n != 0 {
+		t.Errorf("LoadDefaults set empty registered %d, want 0", n)
+	}
+	if n := NewRegistry().LoadDefaults("", false); n == 0 {
+		t.Error("LoadDefaults unset registered no defaults")
+	}
+}

@@ -75,7 +75,7 @@ func TestDefaultsAgainstPCP(t *testing.T) {
 	_ = cmd.Run()
 
 	reg := NewRegistry()
-	reg.LoadDefaults()
+	reg.LoadDefaults("", false)
 	out, errs := derivedReport(t, p.Host(), reg, true)
 	if out != pout.String() || errs != perr.String() {
 		diffReport(t, nil, pout.String()+"==== stderr\n"+perr.String(), out+"==== stderr\n"+errs)

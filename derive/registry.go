@@ -93,17 +93,22 @@ var (
 	global     *Registry
 )
 
-// Global returns the process's registry, made on first use as libpcp
-// does: the anonymous metrics, then the definitions PCP_DERIVED_CONFIG
-// names (files and directories separated by ':'; empty means none) or,
-// when it is unset, those of $PCP_VAR_DIR/config/derived, or gopcp's own
-// defaults where that directory does not exist. Messages about bad
-// definitions go to standard error, as libpcp's do.
+// Global returns the process's registry, libpcp's process-wide state of
+// pmRegisterDerived, made on first use as libpcp makes it: the anonymous
+// metrics, then LoadDefaults with the process's PCP_DERIVED_CONFIG.
+// Messages about bad definitions go to standard error, as libpcp's do.
+//
+// Global is the one place outside internal/pcpconf where a library reads
+// the environment (docs/architecture.md): a program using libpcp's
+// global registry (fetchgroup.Create, derived.Wrap with a nil registry)
+// gets PCP_DERIVED_CONFIG's definitions as from libpcp. PCP's tools here
+// do not use it: each run has a registry of its own whose defaults
+// internal/cli reads (NewRegistry, LoadDefaults).
 func Global() *Registry {
 	globalOnce.Do(func() {
 		global = NewRegistry()
 		global.Warn = func(msg string) { fmt.Fprint(os.Stderr, msg) }
-		global.LoadDefaults()
+		global.LoadDefaults(os.LookupEnv("PCP_DERIVED_CONFIG"))
 	})
 	return global
 }

@@ -7,6 +7,6 @@ import "testing"
 func BenchmarkLoadDefaults(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		NewRegistry().LoadDefaults()
+		NewRegistry().LoadDefaults("", false)
 	}
 }

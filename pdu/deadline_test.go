@@ -37,7 +37,7 @@ func TestKeepDeadlineFewSets(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		a, b := net.Pipe()
 		client, server := &deadlineConn{Conn: a}, &deadlineConn{Conn: b}
-		r, w := NewReader(client), NewWriter(server)
+		r, w := NewReader(client, DefaultTimeout), NewWriter(server)
 		r.Timeout, w.Timeout = time.Minute, time.Minute
 		r.KeepDeadline, w.KeepDeadline = keep, keep
 		pdu := mustPDU(&Error{Code: -12345}, 0)
@@ -109,7 +109,7 @@ func TestKeepDeadlineNeverEarly(t *testing.T) {
 	const timeout = time.Hour
 	pdu := mustPDU(&Error{}, 0)
 	s := &earlyStream{data: pdu}
-	r := NewReader(s)
+	r := NewReader(s, DefaultTimeout)
 	r.Timeout, r.KeepDeadline = timeout, true
 	if _, err := r.ReadPDU(context.Background()); err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestKeepDeadlineIdleWait(t *testing.T) {
 	defer client.Close()
 	defer server.Close()
 	const timeout = 200 * time.Millisecond
-	r := NewReader(client)
+	r := NewReader(client, DefaultTimeout)
 	r.Timeout, r.IdleWait, r.KeepDeadline = timeout, true, true
 	pdu := mustPDU(&Error{Code: -1}, 0)
 	go func() {
@@ -165,7 +165,7 @@ func TestKeepDeadlineCancel(t *testing.T) {
 	client, server := net.Pipe()
 	defer client.Close()
 	defer server.Close()
-	r := NewReader(client)
+	r := NewReader(client, DefaultTimeout)
 	r.Timeout, r.KeepDeadline = time.Minute, true
 	w := NewWriter(server)
 	w.Timeout, w.KeepDeadline = 50*time.Millisecond, true

@@ -59,7 +59,7 @@ func TestDirect(t *testing.T) {
 			if runtime.GOOS == "linux" && !isDirect(rs) {
 				t.Fatalf("Direct(%T) is %T, want the raw stream", pair[0], rs)
 			}
-			r, w := NewReader(rs), NewWriter(ws)
+			r, w := NewReader(rs, DefaultTimeout), NewWriter(ws)
 			r.Timeout, w.Timeout = time.Minute, time.Minute
 			r.KeepDeadline, w.KeepDeadline = true, true
 			var pdus [][]byte
@@ -110,7 +110,7 @@ func TestDirectCloseInterrupts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pw.Close()
-	r := NewReader(Direct(pr))
+	r := NewReader(Direct(pr), DefaultTimeout)
 	r.Timeout = 0
 	errc := make(chan error, 1)
 	go func() {

@@ -59,30 +59,21 @@ type Reader struct {
 	dl    deadline  // the current call's, kept here to save an allocation
 }
 
-// NewReader returns a Reader on r with PCP's client-side defaults: any
-// length and RequestTimeout. The deadlines only work when r has a
+// NewReader returns a Reader on r that accepts any length and bounds each
+// read by timeout (zero: no limit). Clients pass their request timeout
+// (pmapi's WithRequestTimeout, whose edge reads $PMCD_REQUEST_TIMEOUT);
+// pdu itself reads no environment. The deadlines only work when r has a
 // SetReadDeadline method, as a net.Conn does.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{r: r, Timeout: RequestTimeout()}
-}
-
-// RequestTimeout is how long PCP programs wait for an expected PDU: the
-// seconds in the environment's PMCD_REQUEST_TIMEOUT (fractions allowed),
-// else DefaultTimeout, which is also what a value that is not a number of
-// seconds gets (PCP warns and ignores it). Zero means no limit here, where
-// PCP would give up at once.
-func RequestTimeout() time.Duration {
-	v, ok := os.LookupEnv("PMCD_REQUEST_TIMEOUT")
-	if !ok {
-		return DefaultTimeout
-	}
-	return ParseRequestTimeout(v)
+func NewReader(r io.Reader, timeout time.Duration) *Reader {
+	return &Reader{r: r, Timeout: timeout}
 }
 
 // ParseRequestTimeout reads $PMCD_REQUEST_TIMEOUT's value as PCP does:
 // seconds, fractions allowed; what is not a number of seconds gives
-// DefaultTimeout. Clients take it as an option (pmapi.WithRequestTimeout)
-// from the edge that reads the environment.
+// DefaultTimeout (PCP warns and ignores it). Zero means no limit here,
+// where PCP would give up at once. Clients take it as an option
+// (pmapi.WithRequestTimeout) from the edge that reads the environment
+// (internal/cli).
 func ParseRequestTimeout(v string) time.Duration {
 	secs, err := strconv.ParseFloat(v, 64)
 	if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) || secs > math.MaxInt64/float64(time.Second) {

@@ -50,7 +50,7 @@ func TestReadPDUFragments(t *testing.T) {
 			}
 		}
 	}()
-	r := NewReader(client)
+	r := NewReader(client, DefaultTimeout)
 	for i, want := range pdus {
 		got, err := r.ReadPDU(context.Background())
 		if err != nil {
@@ -85,7 +85,7 @@ func TestReadPDUStreamErrors(t *testing.T) {
 			want: []error{pcp.ErrTooBig}, text: []string{"70000", "65536"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := NewReader(bytes.NewReader(tc.stream))
+			r := NewReader(bytes.NewReader(tc.stream), DefaultTimeout)
 			r.MaxLen = tc.max
 			_, err := r.ReadPDU(context.Background())
 			for _, w := range tc.want {
@@ -101,7 +101,7 @@ func TestReadPDUStreamErrors(t *testing.T) {
 		})
 	}
 	// At the maximum is fine.
-	r := NewReader(bytes.NewReader(pdu))
+	r := NewReader(bytes.NewReader(pdu), DefaultTimeout)
 	r.MaxLen = len(pdu)
 	if _, err := r.ReadPDU(context.Background()); err != nil {
 		t.Errorf("PDU of exactly MaxLen: %v", err)
@@ -114,7 +114,7 @@ func TestReadPDUNoOverAllocation(t *testing.T) {
 	stream := append(AppendHeader(nil, Header{Len: 0x7fffffff, Type: TypeResult}), make([]byte, 100)...)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := NewReader(bytes.NewReader(stream)).ReadPDU(context.Background())
+	_, err := NewReader(bytes.NewReader(stream), DefaultTimeout).ReadPDU(context.Background())
 	runtime.ReadMemStats(&after)
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("error %v, want io.ErrUnexpectedEOF", err)
@@ -137,7 +137,7 @@ func (l *loopReader) Read(p []byte) (int, error) {
 }
 
 func TestReadPDUNoAlloc(t *testing.T) {
-	r := NewReader(&loopReader{pdu: AppendResult(nil, 0, mixedResult())})
+	r := NewReader(&loopReader{pdu: AppendResult(nil, 0, mixedResult())}, DefaultTimeout)
 	ctx := context.Background()
 	if _, err := r.ReadPDU(ctx); err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func TestReadPDUTimeout(t *testing.T) {
 	client, server := net.Pipe()
 	defer client.Close()
 	defer server.Close()
-	r := NewReader(client)
+	r := NewReader(client, DefaultTimeout)
 	r.Timeout = 50 * time.Millisecond
 	if _, err := r.ReadPDU(context.Background()); !errors.Is(err, pcp.ErrTimeout) {
 		t.Errorf("nothing sent: %v, want pcp.ErrTimeout", err)
@@ -174,7 +174,7 @@ func TestReadPDUIdleWait(t *testing.T) {
 		time.Sleep(300 * time.Millisecond) // several Timeouts
 		server.Write(pdu)
 	}()
-	r := NewReader(client)
+	r := NewReader(client, DefaultTimeout)
 	r.Timeout = 100 * time.Millisecond
 	r.IdleWait = true
 	got, err := r.ReadPDU(context.Background())
@@ -187,7 +187,7 @@ func TestReadPDUContext(t *testing.T) {
 	client, server := net.Pipe()
 	defer client.Close()
 	defer server.Close()
-	r := NewReader(client)
+	r := NewReader(client, DefaultTimeout)
 	r.Timeout = 0
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -241,7 +241,7 @@ func TestWriterConcurrent(t *testing.T) {
 		}()
 	}
 	go func() { wg.Wait(); server.Close() }()
-	r := NewReader(client)
+	r := NewReader(client, DefaultTimeout)
 	n := 0
 	for {
 		b, err := r.ReadPDU(context.Background())
@@ -299,7 +299,7 @@ func FuzzReadPDU(f *testing.F) {
 	f.Add(AppendResult(nil, 0, mixedResult()))
 	f.Add(AppendHeader(nil, Header{Len: 0x7fffffff, Type: TypeResult}))
 	f.Fuzz(func(t *testing.T, stream []byte) {
-		r := NewReader(bytes.NewReader(stream))
+		r := NewReader(bytes.NewReader(stream), DefaultTimeout)
 		r.MaxLen = 1 << 16
 		used := 0
 		for {
@@ -318,7 +318,10 @@ func FuzzReadPDU(f *testing.F) {
 	})
 }
 
-func TestRequestTimeout(t *testing.T) {
+// TestParseRequestTimeout reads $PMCD_REQUEST_TIMEOUT's values as PCP
+// does; the environment itself is read by internal/cli, and a Reader takes
+// its timeout from its caller whatever the environment says.
+func TestParseRequestTimeout(t *testing.T) {
 	for v, want := range map[string]time.Duration{
 		"2.5":  2500 * time.Millisecond,
 		"0":    0,
@@ -327,12 +330,12 @@ func TestRequestTimeout(t *testing.T) {
 		"1e30": DefaultTimeout,
 		"":     DefaultTimeout,
 	} {
-		t.Setenv("PMCD_REQUEST_TIMEOUT", v)
-		if got := RequestTimeout(); got != want {
+		if got := ParseRequestTimeout(v); got != want {
 			t.Errorf("PMCD_REQUEST_TIMEOUT=%q: %v, want %v", v, got, want)
 		}
-		if got := NewReader(nil).Timeout; got != want {
-			t.Errorf("PMCD_REQUEST_TIMEOUT=%q: NewReader's timeout %v, want %v", v, got, want)
-		}
+	}
+	t.Setenv("PMCD_REQUEST_TIMEOUT", "2.5")
+	if got := NewReader(nil, 3*time.Second).Timeout; got != 3*time.Second {
+		t.Errorf("NewReader's timeout %v, want its argument", got)
 	}
 }

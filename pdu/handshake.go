@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -211,11 +212,11 @@ type Handshake struct {
 // ClientHandshake is the client's side of connecting to pmcd: it reads
 // the greeting, fails with pmcd's status if pmcd refused, and answers with
 // a CREDS PDU (sent from this process's pid) asking for the wanted
-// features that pmcd offers. It reads and writes with PCP's defaults (any
-// PDU length, RequestTimeout) besides ctx, and reads nothing past the
+// features that pmcd offers. It reads any PDU length, each read bounded by
+// timeout (zero: no limit) besides ctx, and reads nothing past the
 // greeting, so conn can be handed to a new Reader afterwards.
-func ClientHandshake(ctx context.Context, conn io.ReadWriter, want Flags) (Handshake, error) {
-	r := NewReader(conn)
+func ClientHandshake(ctx context.Context, conn io.ReadWriter, want Flags, timeout time.Duration) (Handshake, error) {
+	r := NewReader(conn, timeout)
 	w := NewWriter(conn)
 	return clientHandshake(ctx, r, w, want, isLocal(conn), int32(os.Getpid()))
 }

@@ -170,7 +170,7 @@ func TestClientFlags(t *testing.T) {
 func pipeEnds(t *testing.T) (cr *Reader, cw *Writer, sr *Reader, sw *Writer) {
 	c, s := net.Pipe()
 	t.Cleanup(func() { c.Close(); s.Close() })
-	return NewReader(c), NewWriter(c), NewReader(s), NewWriter(s)
+	return NewReader(c, DefaultTimeout), NewWriter(c), NewReader(s, DefaultTimeout), NewWriter(s)
 }
 
 func TestClientHandshakePipe(t *testing.T) {
@@ -295,14 +295,14 @@ func TestHandshakeWithPMCD(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	hs, err := ClientHandshake(ctx, conn, 0)
+	hs, err := ClientHandshake(ctx, conn, 0, DefaultTimeout)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if hs.Greeting.Info.Version != PDUVersion2 || hs.Greeting.Info.Features&pmcdBaseFlags != pmcdBaseFlags {
 		t.Errorf("pmcd greeted with %+v", hs.Greeting)
 	}
-	r, w := NewReader(conn), NewWriter(conn)
+	r, w := NewReader(conn, DefaultTimeout), NewWriter(conn)
 	pid := int32(os.Getpid())
 	if err := w.WriteMessage(ctx, &Profile{State: ProfileInclude}, pid); err != nil {
 		t.Fatal(err)
@@ -389,7 +389,7 @@ func TestAcceptClientFromPCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	r, w := NewReader(conn), NewWriter(conn)
+	r, w := NewReader(conn, DefaultTimeout), NewWriter(conn)
 	r.MaxLen = ClientMaxLen
 	if err := GreetClient(ctx, w, 0, PMCDInfo(0)); err != nil {
 		t.Fatal(err)
@@ -427,7 +427,7 @@ func TestAcceptAgentFromPCP(t *testing.T) {
 	}
 	defer cmd.Wait()
 	defer toAgent.Close()
-	r, w := NewReader(fromAgent), NewWriter(toAgent)
+	r, w := NewReader(fromAgent, DefaultTimeout), NewWriter(toAgent)
 	v, err := AcceptAgent(ctx, r, w, int32(os.Getpid()))
 	if err != nil {
 		t.Fatal(err)
@@ -468,7 +468,7 @@ func TestAcceptAgentLenient(t *testing.T) {
 		aw.WriteMessage(ctx, m, 1)
 	}()
 	go func() { // drain pmcd's answer
-		r := NewReader(aw.w.(net.Conn))
+		r := NewReader(aw.w.(net.Conn), DefaultTimeout)
 		r.ReadPDU(ctx)
 	}()
 	v, err := AcceptAgent(ctx, pr, pw, 2)

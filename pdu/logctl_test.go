@@ -155,7 +155,7 @@ func dialLogger(ctx context.Context, t *testing.T, port int) (net.Conn, *Reader)
 	for {
 		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", net.JoinHostPort("localhost", strconv.Itoa(port)))
 		if err == nil {
-			r := NewReader(conn)
+			r := NewReader(conn, DefaultTimeout)
 			var b []byte
 			if b, err = r.ReadPDU(ctx); err == nil {
 				var greeting Error

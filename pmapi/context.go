@@ -56,6 +56,7 @@ type options struct {
 	backoff        []time.Duration // nil: DefaultReconnectBackoff
 	container      *string         // for specifications naming none
 	secure         bool            // every connection secure (PCP_SECURE_SOCKETS)
+	socket         *string         // pmcd's Unix socket (PMCD_SOCKET); nil: DefaultSocketPath
 	// archive contexts' settings (archiveopts.go)
 	ignoreMarks *string // PCP_IGNORE_MARK_RECORDS's value, nil when unset
 	counterWrap bool
@@ -67,6 +68,14 @@ type options struct {
 // namespace instead of pmcd's, as PCP's tools do with -n.
 func WithNamespace(t *pmns.Tree) Option {
 	return func(o *options) { o.ns = t }
+}
+
+// WithSocketPath sets pmcd's Unix domain socket, the one "local:" and
+// "unix:" specifications without a path name, PCP's PMCD_SOCKET
+// (DefaultSocketPath without it); a relative path is taken from the root,
+// as libpcp takes it.
+func WithSocketPath(path string) Option {
+	return func(o *options) { o.socket = &path }
 }
 
 // WithConnectTimeout sets how long a connection may take to be made,
@@ -104,7 +113,11 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*HostCont
 	for _, opt := range opts {
 		opt(&o)
 	}
-	hs, err := ParseHostSpec(spec)
+	socket := DefaultSocketPath()
+	if o.socket != nil {
+		socket = *o.socket
+	}
+	hs, err := parseHostSpec(spec, socket)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: %w", err)
 	}
@@ -143,8 +156,7 @@ func (c *HostContext) attach(conn *connection) {
 		rw = pdu.Direct(s)
 	}
 	// a buffered reader takes a reply's header and body in one read
-	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(rw, 64<<10), rw})
-	c.r.Timeout = c.opts.requestTimeout
+	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(rw, 64<<10), rw}, c.opts.requestTimeout)
 	c.w = pdu.NewWriter(rw)
 	c.w.Timeout = c.opts.requestTimeout
 	// Only c.r and c.w read and write the connection: deadlines may stay

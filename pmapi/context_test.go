@@ -29,7 +29,8 @@ func TestConnectForms(t *testing.T) {
 	if want.Name == nil {
 		t.Fatal("libpcp gave no host name")
 	}
-	t.Setenv("PMCD_SOCKET", bed.SocketPath())
+	// The socket comes from the option; pmapi reads no PMCD_SOCKET.
+	t.Setenv("PMCD_SOCKET", "/nonexistent/pmcd.socket")
 	for _, spec := range []string{
 		bed.Host(),
 		"localhost:1," + port,
@@ -41,7 +42,7 @@ func TestConnectForms(t *testing.T) {
 		"local:",
 		"unix:",
 	} {
-		c, err := NewHostContext(ctx, spec)
+		c, err := NewHostContext(ctx, spec, WithSocketPath(bed.SocketPath()))
 		if err != nil {
 			t.Errorf("NewHostContext(%q): %v", spec, err)
 			continue
@@ -73,8 +74,7 @@ func TestDefaultPorts(t *testing.T) {
 	}
 	c.Close()
 	// local: falls back to localhost on these ports without a socket.
-	t.Setenv("PMCD_SOCKET", "/nonexistent/pmcd.socket")
-	c, err = NewHostContext(ctx, "local:", ports)
+	c, err = NewHostContext(ctx, "local:", ports, WithSocketPath("/nonexistent/pmcd.socket"))
 	if err != nil {
 		t.Fatalf("NewHostContext(local:) without a socket: %v", err)
 	}

@@ -105,7 +105,7 @@ func dialOne(ctx context.Context, network, addr string, o options, hs *HostSpec,
 		hctx, cancel = context.WithTimeout(ctx, o.requestTimeout)
 		defer cancel()
 	}
-	hello, err := pdu.ClientHandshake(hctx, conn, want)
+	hello, err := pdu.ClientHandshake(hctx, conn, want, o.requestTimeout)
 	// the greeting in, CREDS out, and ATTR for a container
 	hsIn := []pdu.Type{pdu.TypeError}
 	hsOut := []pdu.Type{pdu.TypeCreds}

@@ -8,13 +8,15 @@ import (
 )
 
 func TestLocalZone(t *testing.T) {
-	t.Setenv("TZ", "EST-10")
-	if tz := localZone(); tz != "EST-10" {
-		t.Errorf("localZone with TZ = %q", tz)
+	if tz := LocalZone("EST-10"); tz != "EST-10" {
+		t.Errorf("LocalZone with TZ = %q", tz)
 	}
-	t.Setenv("TZ", "")
-	if tz := localZone(); tz == "" {
-		t.Error("localZone without TZ is empty")
+	if tz := LocalZone(""); tz == "" {
+		t.Error("LocalZone without TZ is empty")
+	}
+	// a file name is the system's zone, by /etc/localtime
+	if tz := LocalZone(":/nonexistent"); tz != LocalZone("") {
+		t.Errorf("LocalZone with a file name = %q", tz)
 	}
 }
 

@@ -1,7 +1,6 @@
 package pmapi
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -85,12 +84,9 @@ func ParseConnectTimeout(env string) time.Duration {
 	return time.Duration(secs * float64(time.Second))
 }
 
-// DefaultSocketPath is pmcd's Unix domain socket: $PMCD_SOCKET, else
-// pmcd.socket in pcp.conf's PCP_RUN_DIR.
+// DefaultSocketPath is pmcd's Unix domain socket when $PMCD_SOCKET does
+// not name one (WithSocketPath): pmcd.socket in pcp.conf's PCP_RUN_DIR.
 func DefaultSocketPath() string {
-	if env, ok := os.LookupEnv("PMCD_SOCKET"); ok {
-		return env
-	}
 	dir, _ := pcpconf.Get("PCP_RUN_DIR")
 	return dir + "/pmcd.socket"
 }

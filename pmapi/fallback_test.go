@@ -46,7 +46,7 @@ func relay(client net.Conn, host string, remove pdu.Flags) {
 	}
 	defer server.Close()
 	ctx := context.Background()
-	buf, err := pdu.NewReader(server).ReadPDU(ctx)
+	buf, err := pdu.NewReader(server, pdu.DefaultTimeout).ReadPDU(ctx)
 	if err != nil {
 		return
 	}

@@ -86,12 +86,19 @@ func (e *HostSpecError) Report() string {
 // specification naming no host at all parses without error but with no
 // Hosts, which NewHostContext reports as pcp.ErrNotHost. The
 // specification ends at a NUL, as the C string libpcp is given does.
+// "local:" and "unix:" without a path name DefaultSocketPath, as
+// libpcp's parser names its default socket; a context given another
+// (WithSocketPath, PMCD_SOCKET) parses with that one.
 func ParseHostSpec(spec string) (*HostSpec, error) {
+	return parseHostSpec(spec, DefaultSocketPath())
+}
+
+func parseHostSpec(spec, socket string) (*HostSpec, error) {
 	if i := strings.IndexByte(spec, 0); i >= 0 {
 		spec = spec[:i] // libpcp sees a C string
 	}
 	hs := &HostSpec{Attrs: make(map[pdu.AttrKey]string)}
-	p := &specParser{spec: spec}
+	p := &specParser{spec: spec, socket: socket}
 	protoKey, proto := p.protocol()
 	var err error
 	switch protoKey {
@@ -123,8 +130,9 @@ func ParseHostSpec(spec string) (*HostSpec, error) {
 }
 
 type specParser struct {
-	spec string
-	pos  int
+	spec   string
+	pos    int
+	socket string // pmcd's socket, for "local:" and "unix:" without a path
 }
 
 // peek returns the byte at the cursor, 0 at the end (where C sees the NUL).
@@ -170,7 +178,7 @@ func (p *specParser) socketPath() string {
 	path := p.spec[start:p.pos]
 	delimited := p.pos < len(p.spec)
 	if path == "" || (delimited && len(path) == 1) {
-		path = DefaultSocketPath()
+		path = p.socket
 	}
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path

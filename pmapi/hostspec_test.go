@@ -100,11 +100,11 @@ func attrSet(s string) (string, []string) {
 }
 
 func TestParseHostSpecMatchesLibpcp(t *testing.T) {
-	t.Setenv("PMCD_SOCKET", "/run/pcp/pmcd.socket")
+	t.Setenv("PMCD_SOCKET", "/run/pcp/pmcd.socket") // for libpcp
 	want := parseWithLibpcp(t, hostSpecs)
 	for i, spec := range hostSpecs {
 		w := want[i]
-		hs, err := ParseHostSpec(spec)
+		hs, err := parseHostSpec(spec, "/run/pcp/pmcd.socket")
 		if w.Sts < 0 {
 			if codeOf(err) != w.Sts {
 				t.Errorf("ParseHostSpec(%q) = %v, %v; libpcp %d %s", spec, hs, err, w.Sts, w.Errmsg)

@@ -37,13 +37,12 @@ func (c *HostContext) TimeZone(ctx context.Context) (string, error) {
 }
 
 // LocalZone returns this machine's time zone as PCP names it, as
-// pmNewContextZone does for a local context: $TZ when it is set and not a
+// pmNewContextZone does for a local context, given $TZ's value as the
+// caller read it ("" when unset): that value when it is set and not a
 // file name, else the zone /etc/localtime links to (":Area/City"), else
 // "UTC".
-func LocalZone() string { return localZone() }
-
-func localZone() string {
-	if tz := os.Getenv("TZ"); tz != "" && !strings.HasPrefix(tz, ":") {
+func LocalZone(tz string) string {
+	if tz != "" && !strings.HasPrefix(tz, ":") {
 		return tz
 	}
 	if target, err := os.Readlink("/etc/localtime"); err == nil {

@@ -36,7 +36,7 @@ func (r *recorder) pdus(t *testing.T, skip int) []string {
 	r.mu.Lock()
 	data := bytes.Clone(r.buf.Bytes())
 	r.mu.Unlock()
-	rd := pdu.NewReader(bytes.NewReader(data))
+	rd := pdu.NewReader(bytes.NewReader(data), pdu.DefaultTimeout)
 	var out []string
 	for {
 		p, err := rd.ReadPDU(context.Background())

@@ -163,7 +163,7 @@ func hold(t *testing.T, addr string) {
 		conn, err := net.Dial("tcp", addr)
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_, err = pdu.ClientHandshake(ctx, conn, 0)
+			_, err = pdu.ClientHandshake(ctx, conn, 0, pdu.DefaultTimeout)
 			cancel()
 			if err == nil {
 				t.Cleanup(func() { conn.Close() })

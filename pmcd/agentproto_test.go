@@ -54,7 +54,7 @@ func (rec *recorder) serve(t *testing.T, ln net.Listener) {
 		return
 	}
 	ctx := context.Background()
-	r, w := pdu.NewReader(conn), pdu.NewWriter(conn)
+	r, w := pdu.NewReader(conn, pdu.DefaultTimeout), pdu.NewWriter(conn)
 	if _, err := pdu.AgentHandshake(ctx, r, w, 0); err != nil {
 		t.Error(err)
 		return

@@ -103,9 +103,9 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 		}
 		return &inProc{a: a}, nil
 	case AgentPipe:
-		return startPipe(ctx, ac, stderr, s.AgentDir)
+		return startPipe(ctx, ac, stderr, s.AgentDir, s.timeout())
 	case AgentSocket:
-		return startSocket(ctx, ac, stderr, s.AgentDir)
+		return startSocket(ctx, ac, stderr, s.AgentDir, s.timeout())
 	}
 	return nil, pcp.ErrIPC
 }

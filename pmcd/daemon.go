@@ -38,8 +38,9 @@ const stopGrace = time.Second
 func (d *daemon) flags() pdu.Flags { return d.agentFlags }
 
 // startPipe starts a pipe agent's command and does pmcd's side of the
-// handshake within ctx.
-func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) (*daemon, error) {
+// handshake within ctx, each read within timeout (pmcd's PDU timeout; a
+// request's reads then have the agent timeout).
+func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string, timeout time.Duration) (*daemon, error) {
 	cmd := exec.Command(ac.Argv[0], ac.Argv[1:]...)
 	cmd.Stderr = stderr
 	cmd.Dir = dir
@@ -63,7 +64,7 @@ func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) 
 		outR.Close()
 		return nil, err
 	}
-	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(pdu.Direct(outR))), w: pdu.NewWriter(pdu.Direct(inW)), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
+	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(pdu.Direct(outR)), timeout), w: pdu.NewWriter(pdu.Direct(inW)), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		close(d.done)
@@ -77,8 +78,8 @@ func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) 
 
 // startSocket starts a socket agent's command, if the line has one, and
 // connects to the agent, trying again until ctx is done since the agent
-// needs a moment to listen.
-func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string) (*daemon, error) {
+// needs a moment to listen; reads are bounded as startPipe's.
+func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string, timeout time.Duration) (*daemon, error) {
 	d := &daemon{name: ac.Name}
 	if len(ac.Argv) > 0 {
 		d.cmd = exec.Command(ac.Argv[0], ac.Argv[1:]...)
@@ -116,7 +117,7 @@ func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string
 		}
 	}
 	rw := direct(conn)
-	d.r, d.w, d.conn = pdu.NewReader(newBufferedReader(rw)), pdu.NewWriter(rw), conn
+	d.r, d.w, d.conn = pdu.NewReader(newBufferedReader(rw), timeout), pdu.NewWriter(rw), conn
 	if err := d.handshake(ctx); err != nil {
 		d.close()
 		return nil, err

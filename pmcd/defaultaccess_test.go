@@ -92,12 +92,12 @@ func TestDefaultAccess(t *testing.T) {
 		}
 		defer conn.Close()
 		hctx, hcancel := context.WithTimeout(ctx, 30*time.Second)
-		_, err = pdu.ClientHandshake(hctx, conn, 0)
+		_, err = pdu.ClientHandshake(hctx, conn, 0, pdu.DefaultTimeout)
 		hcancel()
 		if err != nil {
 			t.Fatalf("%s: handshake: %v", c.name, err)
 		}
-		r, w := pdu.NewReader(conn), pdu.NewWriter(conn)
+		r, w := pdu.NewReader(conn, pdu.DefaultTimeout), pdu.NewWriter(conn)
 		// A profile first, as libpcp sends before its first fetch.
 		if err := w.WriteMessage(ctx, &pdu.Profile{State: pdu.ProfileInclude}, 1); err != nil {
 			t.Fatal(err)

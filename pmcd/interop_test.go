@@ -3,6 +3,7 @@ package pmcd
 import (
 	"context"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ func startOurs(t *testing.T, tree *pmns.Tree) string {
 // the same output and exit status from both.
 func TestPCPToolsAgainstSkeleton(t *testing.T) {
 	t.Parallel()
-	root := pmns.DefaultPath()
+	root := pmns.DefaultPath(os.Getenv("PMNS_DEFAULT"))
 	bed := testbed.StartPMCD(t, testbed.Options{
 		Agents: []testbed.Agent{testbed.PMCDAgent()},
 		Args:   []string{"-n", root},

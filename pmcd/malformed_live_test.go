@@ -94,9 +94,9 @@ func sendMalformed(t *testing.T, host string, handshake bool, b []byte) string {
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r := pdu.NewReader(conn)
+	r := pdu.NewReader(conn, pdu.DefaultTimeout)
 	if handshake {
-		if _, err := pdu.ClientHandshake(ctx, conn, 0); err != nil {
+		if _, err := pdu.ClientHandshake(ctx, conn, 0, pdu.DefaultTimeout); err != nil {
 			t.Fatal(err)
 		}
 	} else if _, err := r.ReadPDU(ctx); err != nil { // the greeting

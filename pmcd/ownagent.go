@@ -83,6 +83,7 @@ func (h agentHost) Features() pmcdagent.Features {
 }
 
 func (h agentHost) Hostname() string { return h.s.Hostname }
+func (h agentHost) TZ() string       { return h.s.TZ }
 
 // Rescan re-reads the files when the server has them, else restarts
 // dead agents, as a SIGHUP would.

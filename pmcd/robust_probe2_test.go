@@ -122,7 +122,7 @@ func TestProbeDescriptorExhaustion(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 		if err == nil {
-			_, err = pdu.ClientHandshake(ctx, c, 0)
+			_, err = pdu.ClientHandshake(ctx, c, 0, pdu.DefaultTimeout)
 			c.Close()
 		}
 		cancel()

@@ -291,7 +291,7 @@ func TestProbeMalformedAgent(t *testing.T) {
 			if err != nil {
 				return
 			}
-			r, w := pdu.NewReader(conn), pdu.NewWriter(conn)
+			r, w := pdu.NewReader(conn, pdu.DefaultTimeout), pdu.NewWriter(conn)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			if _, err := pdu.AgentHandshake(ctx, r, w, 0); err != nil {
 				cancel()

@@ -48,6 +48,9 @@ type Server struct {
 	// Hostname is the name pmcd.hostname reports (pmcd -H); empty means
 	// the host's name.
 	Hostname string
+	// TZ is $TZ as pmcd's caller read it, for pmcd.zoneinfo; empty means
+	// the zone /etc/localtime names.
+	TZ string
 	// StartTimeout bounds an agent's start and first handshake (pmcd -q
 	// sets the handshake part); zero means 10 seconds or the agent
 	// timeout if longer.

@@ -46,7 +46,7 @@ func dial(t testing.TB, host string) (net.Conn, *pdu.Reader, *pdu.Writer) {
 	t.Cleanup(func() { conn.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := pdu.ClientHandshake(ctx, conn, 0); err != nil {
+	if _, err := pdu.ClientHandshake(ctx, conn, 0, pdu.DefaultTimeout); err != nil {
 		t.Fatalf("handshake: %v", err)
 	}
 	// As libpcp does before its first fetch: pmcd answers a fetch of a
@@ -55,7 +55,7 @@ func dial(t testing.TB, host string) (net.Conn, *pdu.Reader, *pdu.Writer) {
 	if err := w.WriteMessage(ctx, &pdu.Profile{State: pdu.ProfileInclude}, 1); err != nil {
 		t.Fatalf("profile: %v", err)
 	}
-	return conn, pdu.NewReader(conn), w
+	return conn, pdu.NewReader(conn, pdu.DefaultTimeout), w
 }
 
 func roundTrip(t *testing.T, r *pdu.Reader, w *pdu.Writer, m pdu.Message) pdu.Message {

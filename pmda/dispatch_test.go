@@ -25,7 +25,7 @@ type fakePMCD struct {
 func startAgent(t *testing.T, a *Agent) *fakePMCD {
 	t.Helper()
 	ours, theirs := net.Pipe()
-	p := &fakePMCD{t: t, conn: ours, r: pdu.NewReader(ours), w: pdu.NewWriter(ours), done: make(chan error, 1)}
+	p := &fakePMCD{t: t, conn: ours, r: pdu.NewReader(ours, pdu.DefaultTimeout), w: pdu.NewWriter(ours), done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		p.done <- a.Serve(ctx, theirs, theirs)
@@ -282,7 +282,7 @@ func TestServeListener(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, w := pdu.NewReader(conn), pdu.NewWriter(conn)
+	r, w := pdu.NewReader(conn, pdu.DefaultTimeout), pdu.NewWriter(conn)
 	if _, err := pdu.AcceptAgent(context.Background(), r, w, 1); err != nil {
 		t.Fatal(err)
 	}

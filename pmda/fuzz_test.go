@@ -34,7 +34,7 @@ func FuzzDispatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a := newTestAgent(t, storer{&testFetcher{}})
 		d := NewDispatcher(a, pdu.NewWriter(io.Discard))
-		r := pdu.NewReader(bytes.NewReader(data))
+		r := pdu.NewReader(bytes.NewReader(data), pdu.DefaultTimeout)
 		r.Timeout = 0
 		for {
 			b, err := r.ReadPDU(context.Background())

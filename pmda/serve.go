@@ -33,7 +33,10 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	if s, ok := w.(net.Conn); ok {
 		w = direct(s)
 	}
-	pr := pdu.NewReader(newBufferedReader(r))
+	// libpcp_pmda waits for pmcd's side of the handshake without limit
+	// and reads no PMCD_REQUEST_TIMEOUT; the default bounds a pmcd that
+	// never answers.
+	pr := pdu.NewReader(newBufferedReader(r), pdu.DefaultTimeout)
 	pw := pdu.NewWriter(w)
 	if _, err := pdu.AgentHandshake(ctx, pr, pw, a.flags); err != nil {
 		return fmt.Errorf("pmda: %s: handshake: %w", a.name, err)

@@ -107,7 +107,7 @@ func (l *Logger) status() pdu.LoggerStatus {
 		PMCDHost:       lab.Hostname,
 		PMCDFQDN:       l.connSpec,
 		PMCDTimezone:   lab.Timezone,
-		LoggerTimezone: localZone(),
+		LoggerTimezone: l.localZone(),
 	}
 	if l.w.Started() {
 		st.State = pdu.LogStateInit
@@ -150,7 +150,7 @@ func (l *Logger) ServeControl(ctx context.Context, ln net.Listener) {
 }
 
 func (l *Logger) serveClient(ctx context.Context, c net.Conn) {
-	r := pdu.NewReader(c)
+	r := pdu.NewReader(c, l.requestTimeout())
 	r.IdleWait = true
 	w := pdu.NewWriter(c)
 	id := access.ClientOf(c)
@@ -287,6 +287,18 @@ func (l *Logger) request(ctx context.Context, w *pdu.Writer, req int32, version,
 
 // localZone is this host's time zone as PCP names it (the logger's zone in
 // LOG_STATUS).
-func localZone() string {
-	return pmapi.LocalZone()
+func (l *Logger) localZone() string {
+	return pmapi.LocalZone(l.opt.TZ)
+}
+
+// requestTimeout is Options.RequestTimeout as a Reader takes it.
+func (l *Logger) requestTimeout() time.Duration {
+	switch t := l.opt.RequestTimeout; {
+	case t == 0:
+		return pdu.DefaultTimeout
+	case t < 0:
+		return 0
+	default:
+		return t
+	}
 }

@@ -119,7 +119,7 @@ func FuzzControlRequests(f *testing.F) {
 			defer srv.Close()
 			l.serveClient(ctx, srv)
 		}()
-		r := pdu.NewReader(cli)
+		r := pdu.NewReader(cli, pdu.DefaultTimeout)
 		if _, err := r.ReadPDU(ctx); err != nil {
 			t.Fatalf("no acknowledgement: %v", err)
 		}

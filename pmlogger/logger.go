@@ -59,6 +59,13 @@ type Options struct {
 	// WatchPID, when set, ends logging at the first sample after that
 	// process has gone (-p).
 	WatchPID int
+	// RequestTimeout bounds reading a pmlc client's PDU once begun, as
+	// PCP's pmlogger bounds it by $PMCD_REQUEST_TIMEOUT (read by the
+	// caller): zero means pdu.DefaultTimeout, a negative value no limit.
+	RequestTimeout time.Duration
+	// TZ is $TZ's value as the caller read it, for the logger's own time
+	// zone that pmlc is told (pmapi.LocalZone).
+	TZ string
 }
 
 // Logger records metrics from a source into an archive as PCP's

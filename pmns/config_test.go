@@ -18,15 +18,14 @@ func TestVarDir(t *testing.T) {
 	if got := SystemDir(); got != "/from/conf/pmns" {
 		t.Errorf("SystemDir from pcp.conf = %q", got)
 	}
-	if got := DefaultPath(); got != "/from/conf/pmns/root" {
+	if got := DefaultPath(""); got != "/from/conf/pmns/root" {
 		t.Errorf("DefaultPath = %q", got)
 	}
 	t.Setenv("PCP_VAR_DIR", "/from/env")
 	if got := SystemDir(); got != "/from/env/pmns" {
 		t.Errorf("SystemDir from the environment = %q", got)
 	}
-	t.Setenv("PMNS_DEFAULT", "/some/root")
-	if got := DefaultPath(); got != "/some/root" {
+	if got := DefaultPath("/some/root"); got != "/some/root" {
 		t.Errorf("DefaultPath with PMNS_DEFAULT = %q", got)
 	}
 	t.Setenv("PCP_CONF", filepath.Join(t.TempDir(), "missing"))

@@ -42,19 +42,21 @@ type Options struct {
 // SystemDir is $PCP_VAR_DIR/pmns, where the system PMNS and stdpmid live.
 func SystemDir() string { return varDir() + "/pmns" }
 
-// DefaultPath is the PMNS libpcp loads by default: $PMNS_DEFAULT, or else
-// $PCP_VAR_DIR/pmns/root.
-func DefaultPath() string {
-	if p := os.Getenv("PMNS_DEFAULT"); p != "" {
-		return p
+// DefaultPath is the PMNS libpcp loads by default, given $PMNS_DEFAULT's
+// value as the caller read it (os.Getenv("PMNS_DEFAULT")): that path when
+// it is not empty, else $PCP_VAR_DIR/pmns/root.
+func DefaultPath(pmnsDefault string) string {
+	if pmnsDefault != "" {
+		return pmnsDefault
 	}
 	return SystemDir() + "/root"
 }
 
-// LoadDefault loads DefaultPath as libpcp does for a local context: without
-// pmcpp, since that file is built with none of its syntax.
-func LoadDefault() (*Tree, error) {
-	return LoadWith(DefaultPath(), Options{NoCPP: true})
+// LoadDefault loads DefaultPath(pmnsDefault) as libpcp does for a local
+// context: without pmcpp, since that file is built with none of its
+// syntax.
+func LoadDefault(pmnsDefault string) (*Tree, error) {
+	return LoadWith(DefaultPath(pmnsDefault), Options{NoCPP: true})
 }
 
 // Load reads the PMNS in a file with the default Options.

@@ -1,6 +1,7 @@
 package pmns
 
 import (
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 // subtrees, whose agents are absent here, as PM_ID_NULL; those must be
 // dynamic roots with us.
 func TestSystemPMNSMatchesPMInfo(t *testing.T) {
-	root := DefaultPath()
+	root := DefaultPath(os.Getenv("PMNS_DEFAULT"))
 	bed := testbed.StartPMCD(t, testbed.Options{
 		Agents: []testbed.Agent{testbed.PMCDAgent()},
 		Args:   []string{"-n", root},

@@ -54,7 +54,7 @@ func TestSystemPMNSGolden(t *testing.T) {
 // TestSystemPMNSLive compares every answer about the installed system
 // PMNS with libpcp's, read both through pmcpp and without it.
 func TestSystemPMNSLive(t *testing.T) {
-	path := DefaultPath()
+	path := DefaultPath(os.Getenv("PMNS_DEFAULT"))
 	if _, err := os.Stat(path); err != nil {
 		pcptest.Missing(t, "no system PMNS at "+path)
 	}
@@ -76,11 +76,11 @@ func TestSystemPMNSLive(t *testing.T) {
 }
 
 func TestLoadDefault(t *testing.T) {
-	path := DefaultPath()
+	path := DefaultPath(os.Getenv("PMNS_DEFAULT"))
 	if _, err := os.Stat(path); err != nil {
 		pcptest.Missing(t, "no system PMNS at "+path)
 	}
-	tree, err := LoadDefault()
+	tree, err := LoadDefault(os.Getenv("PMNS_DEFAULT"))
 	if err != nil {
 		t.Fatal(err)
 	}

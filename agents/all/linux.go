@@ -2,6 +2,7 @@ package all
 
 import (
 	"log"
+	"os"
 
 	"github.com/gopcp/gopcp/agents/linux"
 	"github.com/gopcp/gopcp/pmda"
@@ -9,6 +10,10 @@ import (
 
 func init() {
 	pmda.Register("linux_init", func(domain uint32) (*pmda.Agent, error) {
-		return linux.New(domain, linux.Options{Log: log.Default()})
+		// This registration is the edge of an in-process agent, where
+		// pmcd's environment is read as PCP's agent reads its own.
+		o := linux.EnvOptions(os.Getenv)
+		o.Log = log.Default()
+		return linux.New(domain, o)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
@@ -22,24 +23,32 @@ const Name = "pmdalinux"
 
 // Options configures the agent.
 type Options struct {
+	// StatsPath is the directory the /proc, /sys and /etc trees are read
+	// under, $LINUX_STATSPATH for PCP's agent (see EnvOptions); empty
+	// means the root.
+	StatsPath string
 	// ProcRoot and SysRoot are where /proc and /sys are read from. Empty
-	// means $LINUX_STATSPATH/proc and $LINUX_STATSPATH/sys, which is
-	// /proc and /sys when LINUX_STATSPATH is not set, as in PCP's agent.
+	// means StatsPath's proc and sys.
 	ProcRoot, SysRoot string
 	// BandwidthConf is the per-node memory bandwidth file behind
-	// mem.numa.max_bandwidth; empty means $PCP_PMDAS_DIR/linux/bandwidth.conf
-	// (PCP_PMDAS_DIR defaulting to /var/lib/pcp/pmdas).
+	// mem.numa.max_bandwidth; empty means PCP_PMDAS_DIR/linux/bandwidth.conf,
+	// PCP_PMDAS_DIR as pmGetConfig gives it (internal/pcpconf), else
+	// /var/lib/pcp/pmdas.
 	BandwidthConf string
 	// UtmpPath is the login records file (kernel.all.nusers, ...); empty
 	// means /var/run/utmp.
 	UtmpPath string
 	// InterfacesConf holds the pattern of interface names network.all
-	// leaves out; empty means $PCP_SYSCONF_DIR/linux/interfaces.conf, and
-	// without that file PCP's default pattern.
+	// leaves out; empty means PCP_SYSCONF_DIR/linux/interfaces.conf
+	// (pmGetConfig's, else /etc/pcp), and without that file PCP's default
+	// pattern.
 	InterfacesConf string
 	// EtcRoot is where the distribution's release files are read
-	// (kernel.uname.distro); empty means $LINUX_STATSPATH/etc.
+	// (kernel.uname.distro); empty means StatsPath's etc.
 	EtcRoot string
+	// MdadmPath is the mdadm program whose presence disk.md.status
+	// depends on, $LINUX_MDADM for PCP's agent; empty means /sbin/mdadm.
+	MdadmPath string
 	// CacheDir is where PCP's agent keeps its instance cache files, read
 	// at start so that instances keep the numbers PCP's agent gave them,
 	// and rewritten, as PCP's agent does, when devices and other changing
@@ -48,7 +57,8 @@ type Options struct {
 	CacheDir string
 	NoCache  bool
 	// AllAccess serves the root-only metrics (mem.slabinfo, tty.serial) to
-	// every client, as PCP's agent does with -A or $LINUX_ACCESS=1.
+	// every client, as PCP's agent does with -A or a non-zero
+	// $LINUX_ACCESS.
 	AllAccess bool
 	// Log receives the agent's reports; nil discards them.
 	Log *log.Logger
@@ -171,8 +181,22 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 	return x.agent(domain)
 }
 
+// EnvOptions is the Options PCP's agent takes from its environment,
+// given the edge's getenv (os.Getenv in cmd/pmdalinux and in the
+// in-process registration): StatsPath from LINUX_STATSPATH, MdadmPath
+// from LINUX_MDADM, AllAccess from a LINUX_ACCESS that is a non-zero
+// number.
+func EnvOptions(getenv func(string) string) Options {
+	o := Options{StatsPath: getenv("LINUX_STATSPATH"), MdadmPath: getenv("LINUX_MDADM")}
+	if v := getenv("LINUX_ACCESS"); v != "" {
+		n, _ := strconv.Atoi(v)
+		o.AllAccess = n != 0
+	}
+	return o
+}
+
 func newLinux(opts Options) (*Linux, error) {
-	base := os.Getenv("LINUX_STATSPATH")
+	base := opts.StatsPath
 	x := &Linux{
 		proc:     opts.ProcRoot,
 		sys:      opts.SysRoot,
@@ -191,8 +215,8 @@ func newLinux(opts Options) (*Linux, error) {
 	}
 	x.bandwidth.path = opts.BandwidthConf
 	if x.bandwidth.path == "" {
-		dir := os.Getenv("PCP_PMDAS_DIR")
-		if dir == "" {
+		dir, ok := pcpconf.Get("PCP_PMDAS_DIR")
+		if !ok || dir == "" {
 			dir = "/var/lib/pcp/pmdas"
 		}
 		x.bandwidth.path = filepath.Join(dir, "linux", "bandwidth.conf")
@@ -203,16 +227,16 @@ func newLinux(opts Options) (*Linux, error) {
 	}
 	ifconf := opts.InterfacesConf
 	if ifconf == "" {
-		dir := os.Getenv("PCP_SYSCONF_DIR")
-		if dir == "" {
+		dir, ok := pcpconf.Get("PCP_SYSCONF_DIR")
+		if !ok || dir == "" {
 			dir = "/etc/pcp"
 		}
 		ifconf = filepath.Join(dir, "linux", "interfaces.conf")
 	}
 	x.netAll.skip = loadInterfacesConf(ifconf)
-	if v := os.Getenv("LINUX_ACCESS"); v != "" {
-		n, _ := strconv.Atoi(v)
-		x.access.all = x.access.all || n != 0
+	x.mdadm = opts.MdadmPath
+	if x.mdadm == "" {
+		x.mdadm = "/sbin/mdadm"
 	}
 	if x.etc == "" {
 		x.etc = filepath.Join(base, "/etc")

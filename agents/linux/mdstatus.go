@@ -1,18 +1,8 @@
 package linux
 
 import (
-	"os"
 	"syscall"
 )
-
-// mdadmPath is the program PCP's agent runs for disk.md.status:
-// $LINUX_MDADM, or /sbin/mdadm.
-func mdadmPath() string {
-	if p := os.Getenv("LINUX_MDADM"); p != "" {
-		return p
-	}
-	return "/sbin/mdadm"
-}
 
 // mdStatus is disk.md.status for the md device name. PCP's agent reports
 // the wait status of "mdadm --detail --test /dev/NAME" (the exit code

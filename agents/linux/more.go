@@ -20,7 +20,6 @@ func (x *Linux) bindMore() {
 		return str(u.pmdaUname), nil
 	})
 	x.bind("pmda.version", srcStatic, func(int32) (pcpAtom, error) { return str(pcpVersion), nil })
-	x.mdadm = mdadmPath()
 	x.bind("disk.md.status", srcDiskstats, func(inst int32) (pcpAtom, error) {
 		if x.disks.get(kindMD, inst) == nil {
 			return pcpAtom{}, noInst

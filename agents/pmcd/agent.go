@@ -304,7 +304,7 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 		}
 		return str(set.JSON)
 	case 26:
-		return str(zoneinfo())
+		return str(zoneinfo(p.s.TZ()))
 	}
 	return pcp.ErrPMID
 }

@@ -14,6 +14,7 @@ import (
 // fakeServer is a pmcd as the agent sees it, with two agents (its own
 // and sample) and two clients.
 type fakeServer struct {
+	tz       string
 	ctl      Controls
 	agents   []Agent
 	byDomain []Agent
@@ -50,6 +51,7 @@ func (f *fakeServer) ClientUID(c pmda.Client) (uint32, bool) {
 }
 func (f *fakeServer) Features() Features     { return Features{UnixSocket: true} }
 func (f *fakeServer) Hostname() string       { return "fakehost" }
+func (f *fakeServer) TZ() string             { return f.tz }
 func (f *fakeServer) Rescan(context.Context) { f.rescans++ }
 func (f *fakeServer) DumpConnections()       {}
 func (f *fakeServer) Logf(string, ...any)    {}

@@ -80,9 +80,9 @@ func hostZone() *time.Location {
 var timeLocal = time.Local
 
 // zoneinfo is pmcd.zoneinfo: ":" and the zoneinfo name of the local
-// zone, from $TZ or /etc/localtime, else "".
-func zoneinfo() string {
-	if tz := os.Getenv("TZ"); strings.HasPrefix(tz, ":") {
+// zone, from tz (pmcd's $TZ, Server.TZ) or /etc/localtime, else "".
+func zoneinfo(tz string) string {
+	if strings.HasPrefix(tz, ":") {
 		return tz
 	}
 	target, err := filepath.EvalSymlinks("/etc/localtime")

@@ -107,3 +107,15 @@ func TestTimezone(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneinfo: pmcd.zoneinfo is the ":Area/City" TZ pmcd was given, else
+// the zone /etc/localtime names; the agent reads no environment itself.
+func TestZoneinfo(t *testing.T) {
+	t.Setenv("TZ", ":Asia/Tokyo")
+	if got := zoneinfo(":Europe/Paris"); got != ":Europe/Paris" {
+		t.Errorf("zoneinfo(:Europe/Paris) = %q", got)
+	}
+	if got, sys := zoneinfo("EST-10"), zoneinfo(""); got != sys || got == ":Asia/Tokyo" {
+		t.Errorf("zoneinfo(EST-10) = %q, without TZ %q", got, sys)
+	}
+}

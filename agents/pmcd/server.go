@@ -74,6 +74,9 @@ type Server interface {
 	Features() Features
 	// Hostname is pmcd -H's name for the host, "" for the host's own.
 	Hostname() string
+	// TZ is $TZ in pmcd's environment ("" when unset): a ":Area/City"
+	// value is pmcd.zoneinfo.
+	TZ() string
 	// Rescan does what a SIGHUP does, in the background; DumpConnections
 	// logs the clients and agents.
 	Rescan(ctx context.Context)

@@ -72,7 +72,7 @@ func startPCPAgent(t *testing.T) *pcpAgent {
 			<-done
 		}
 	})
-	a := &pcpAgent{r: pdu.NewReader(stdout), w: pdu.NewWriter(stdin), dir: dir}
+	a := &pcpAgent{r: pdu.NewReader(stdout, pdu.DefaultTimeout), w: pdu.NewWriter(stdin), dir: dir}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := pdu.AcceptAgent(ctx, a.r, a.w, int32(os.Getpid())); err != nil {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
@@ -113,7 +114,7 @@ func (s *session) openPipe(path string, args []string) {
 		s.errorf("openpmda: create process failed: %s\n", errnoText(err))
 		return
 	}
-	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out), w: pdu.NewWriter(in), c: in, fd: 5}
+	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out, cli.RequestTimeout()), w: pdu.NewWriter(in), c: in, fd: 5}
 	s.conn = c
 	s.resetProfile()
 	s.handshake(c)
@@ -140,7 +141,7 @@ func (s *session) openSocket(network, addr, label string) {
 		s.printf("Connect to PMDA on %s\n", label)
 		addr = label
 	}
-	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc), w: pdu.NewWriter(nc), c: nc, fd: 3}
+	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc, cli.RequestTimeout()), w: pdu.NewWriter(nc), c: nc, fd: 3}
 	s.conn = c
 	s.resetProfile()
 	s.handshake(c)
@@ -170,7 +171,7 @@ func (s *session) openDSO(path, entry string, domain int32) {
 		agent.Serve(context.Background(), b, b)
 		b.Close()
 	}()
-	c := &conn{name: path, kind: "dso", r: pdu.NewReader(a), w: pdu.NewWriter(a), c: a, done: done}
+	c := &conn{name: path, kind: "dso", r: pdu.NewReader(a, cli.RequestTimeout()), w: pdu.NewWriter(a), c: a, done: done}
 	s.conn = c
 	s.resetProfile()
 	s.handshake(c)

@@ -134,7 +134,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	if f.pmns == "" {
 		s.nsName = "(default)"
-		if s.tree, err = pmns.LoadDefault(); err != nil {
+		if s.tree, err = pmns.LoadDefault(os.Getenv("PMNS_DEFAULT")); err != nil {
 			s.errorf("%s: Cannot load default namespace: %s\n", s.prog, pcp.TextOf(err))
 			return 1
 		}

@@ -84,7 +84,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	if f.pmns != "" {
 		tree, err = pmns.Load(f.pmns)
 	} else {
-		tree, err = pmns.LoadDefault()
+		tree, err = pmns.LoadDefault(os.Getenv("PMNS_DEFAULT"))
 	}
 	if err != nil {
 		name := f.pmns

@@ -190,9 +190,9 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		files.PMNSPath = ""
 		tree, err = pmcd.AgentNamespace(ctx, conf, map[string]pmcd.NameSource{"sample_init": sample.Namespace, "mmv_init": mmv.Namespace(mmv.Prefix)})
 	default:
-		files.PMNSPath = pmns.DefaultPath()
-		files.LoadPMNS = func(string) (*pmns.Tree, error) { return pmns.LoadDefault() }
-		tree, err = pmns.LoadDefault()
+		files.PMNSPath = pmns.DefaultPath(os.Getenv("PMNS_DEFAULT"))
+		files.LoadPMNS = func(string) (*pmns.Tree, error) { return pmns.LoadDefault(os.Getenv("PMNS_DEFAULT")) }
+		tree, err = pmns.LoadDefault(os.Getenv("PMNS_DEFAULT"))
 	}
 	if err != nil {
 		return fmt.Errorf("cannot load namespace: %w", err)
@@ -215,6 +215,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		AgentDir:     agentDir,
 		RequireCreds: o.reqAuth,
 		Hostname:     o.hostname,
+		TZ:           os.Getenv("TZ"),
 		Files:        files,
 		Local:        o.local,
 		Trace:        int32(o.trace),

@@ -31,6 +31,8 @@ func run(args []string) int {
 	opts.Flags(fs)
 	allAccess := fs.Bool("A", false, "serve mem.slabinfo and tty.serial to every client, not only root's")
 	return opts.Main(fs, args, func(logger *log.Logger) (*pmda.Agent, error) {
-		return linux.New(opts.Domain, linux.Options{Log: logger, AllAccess: *allAccess})
+		o := linux.EnvOptions(os.Getenv)
+		o.Log, o.AllAccess = logger, o.AllAccess || *allAccess
+		return linux.New(opts.Domain, o)
 	})
 }

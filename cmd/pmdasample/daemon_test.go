@@ -48,7 +48,7 @@ func TestControlStops(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r, w := pdu.NewReader(stdout), pdu.NewWriter(stdin)
+	r, w := pdu.NewReader(stdout, pdu.DefaultTimeout), pdu.NewWriter(stdin)
 	if _, err := pdu.AcceptAgent(ctx, r, w, 1); err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestUnixSocket(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	r, w := pdu.NewReader(conn), pdu.NewWriter(conn)
+	r, w := pdu.NewReader(conn, pdu.DefaultTimeout), pdu.NewWriter(conn)
 	if _, err := pdu.AcceptAgent(ctx, r, w, 1); err != nil {
 		t.Fatal(err)
 	}

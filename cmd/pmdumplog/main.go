@@ -101,7 +101,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 
 	defer a.Close()
 	d := &dumper{f: &f, out: out, errw: stderr, prog: prog, a: a, label: a.Label, version: a.Version()}
-	d.loc = pcptz.Local()
+	d.loc = pcptz.Local(os.LookupEnv("TZ"))
 	switch {
 	case p.HostZone:
 		d.loc = pcptz.Load(a.Label.Timezone)

@@ -609,6 +609,12 @@ func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cf
 		WatchPID:    f.targetPID,
 		Plan:        plan,
 	}
+	// PCP's pmlogger reads pmlc's PDUs within $PMCD_REQUEST_TIMEOUT, of
+	// which zero means no limit.
+	opt.TZ = os.Getenv("TZ")
+	if opt.RequestTimeout = cli.RequestTimeout(); opt.RequestTimeout == 0 {
+		opt.RequestTimeout = -1
+	}
 	if f.report {
 		opt.Report = logw
 	}
@@ -617,7 +623,7 @@ func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cf
 	}
 	if f.endTime != "" {
 		// -T's times are in pmcd's zone unless -y asks for the local one.
-		zone := pcptz.Local()
+		zone := pcptz.Local(os.LookupEnv("TZ"))
 		if z, ok := src.(interface {
 			TimeZone(context.Context) (string, error)
 		}); ok && !f.localTZ {

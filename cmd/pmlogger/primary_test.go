@@ -191,7 +191,7 @@ func TestPMLCVersionAgainstPCP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := pdu.NewReader(c).ReadPDU(t.Context())
+			b, err := pdu.NewReader(c, pdu.DefaultTimeout).ReadPDU(t.Context())
 			if err != nil {
 				c.Close()
 				t.Fatal(err)

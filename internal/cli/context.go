@@ -39,7 +39,7 @@ func (p *Parsed) Source(def string) string {
 // context's warnings go to stderr, as PCP's tools print them.
 func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (pmapi.Source, error) {
 	if kind == pmapi.KindLocal {
-		opts := []local.Option{local.WithWarnings(os.Stderr)}
+		opts := []local.Option{local.WithWarnings(os.Stderr), local.WithTZ(os.Getenv("TZ")), local.WithPMNSDefault(os.Getenv("PMNS_DEFAULT"))}
 		if p.Namespace != nil {
 			opts = append(opts, local.WithNamespace(p.Namespace))
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/pcptz"
@@ -35,7 +36,7 @@ type zoner interface {
 // are recorded as PCP words them (p.Errors, p.Messages, p.RuntimeErr);
 // messages libpcp writes straight to stderr go to stderr.
 func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundaries bool) *Times {
-	t := &Times{Zone: pcptz.Local()}
+	t := &Times{Zone: pcptz.Local(os.LookupEnv("TZ"))}
 	switch {
 	case p.HostZone:
 		if z, ok := src.(zoner); ok {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/gopcp/gopcp/derive"
 	"github.com/gopcp/gopcp/pmapi"
@@ -23,7 +24,7 @@ func (p *Parsed) DerivedRegistry() *derive.Registry {
 			p.Direct += msg
 			p.derivedPending += msg
 		}
-		p.derived.LoadDefaults()
+		p.derived.LoadDefaults(os.LookupEnv("PCP_DERIVED_CONFIG"))
 	}
 	return p.derived
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
@@ -16,8 +17,8 @@ import (
 
 // HostEnv is the options PCP's variables give a host context:
 // PMCD_PORT, PMCD_CONNECT_TIMEOUT, PMCD_REQUEST_TIMEOUT,
-// PMCD_RECONNECT_TIMEOUT, PCP_CONTAINER and PCP_SECURE_SOCKETS, read as
-// libpcp reads them.
+// PMCD_RECONNECT_TIMEOUT, PMCD_SOCKET, PCP_CONTAINER and
+// PCP_SECURE_SOCKETS, read as libpcp reads them.
 func HostEnv() []pmapi.Option {
 	var opts []pmapi.Option
 	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
@@ -26,11 +27,14 @@ func HostEnv() []pmapi.Option {
 	if v, ok := os.LookupEnv("PMCD_CONNECT_TIMEOUT"); ok {
 		opts = append(opts, pmapi.WithConnectTimeout(pmapi.ParseConnectTimeout(v)))
 	}
-	if v, ok := os.LookupEnv("PMCD_REQUEST_TIMEOUT"); ok {
-		opts = append(opts, pmapi.WithRequestTimeout(pdu.ParseRequestTimeout(v)))
+	if _, ok := os.LookupEnv("PMCD_REQUEST_TIMEOUT"); ok {
+		opts = append(opts, pmapi.WithRequestTimeout(RequestTimeout()))
 	}
 	if v, ok := os.LookupEnv("PMCD_RECONNECT_TIMEOUT"); ok {
 		opts = append(opts, pmapi.WithReconnectBackoff(pmapi.ParseReconnectTimeout(v)))
+	}
+	if v, ok := os.LookupEnv("PMCD_SOCKET"); ok {
+		opts = append(opts, pmapi.WithSocketPath(v))
 	}
 	if v, ok := os.LookupEnv("PCP_CONTAINER"); ok {
 		opts = append(opts, pmapi.WithDefaultContainer(v))
@@ -39,6 +43,19 @@ func HostEnv() []pmapi.Option {
 		opts = append(opts, pmapi.WithSecureSockets(true))
 	}
 	return opts
+}
+
+// RequestTimeout is how long PCP programs wait for a PDU they expect:
+// $PMCD_REQUEST_TIMEOUT as libpcp reads it (pdu.ParseRequestTimeout; zero
+// means no limit), pdu.DefaultTimeout without it. The tools that read PDUs
+// themselves (pmlogger from pmlc, dbpmda from agents) give it to their
+// Readers.
+func RequestTimeout() time.Duration {
+	v, ok := os.LookupEnv("PMCD_REQUEST_TIMEOUT")
+	if !ok {
+		return pdu.DefaultTimeout
+	}
+	return pdu.ParseRequestTimeout(v)
 }
 
 // archiveEnv is the options $PCP_IGNORE_MARK_RECORDS and

@@ -64,11 +64,11 @@ func resolve(tz string) *time.Location {
 	return posix(tz)
 }
 
-// Local is the zone localtime uses: $TZ when set (empty meaning UTC),
-// else the system's.
-func Local() *time.Location {
-	tz, ok := os.LookupEnv("TZ")
-	if !ok {
+// Local is the zone localtime uses given $TZ as the caller read it
+// (os.LookupEnv("TZ")): the value when set (empty meaning UTC), else the
+// system's.
+func Local(tz string, set bool) *time.Location {
+	if !set {
 		return time.Local
 	}
 	return load(tz)

@@ -35,6 +35,7 @@ type Context struct {
 	ns    *pmns.Tree
 	table *Table // for Dup
 	warn  io.Writer
+	tz    string // $TZ as the caller read it, for TimeZone
 
 	mu       sync.Mutex
 	closed   bool
@@ -52,6 +53,9 @@ type options struct {
 	ns    *pmns.Tree
 	table *Table
 	warn  io.Writer
+	tz    string
+
+	pmnsDefault string
 }
 
 // WithTable gives NewContext the agent table to run, as -K
@@ -75,12 +79,26 @@ func WithWarnings(w io.Writer) Option {
 	return func(o *options) { o.warn = w }
 }
 
+// WithTZ gives the context $TZ's value as the caller read it, for its
+// TimeZone (pmapi.LocalZone); without it TimeZone names the zone of
+// /etc/localtime, as with TZ unset.
+func WithTZ(tz string) Option {
+	return func(o *options) { o.tz = tz }
+}
+
+// WithPMNSDefault gives the context $PMNS_DEFAULT's value as the caller
+// read it: the namespace file loaded when WithNamespace gives none
+// (pmns.DefaultPath).
+func WithPMNSDefault(path string) Option {
+	return func(o *options) { o.pmnsDefault = path }
+}
+
 // NewContext starts the agents of the table (WithTable, else
 // pmcd.conf's "dso" lines) in-process, as pmNewContext(PM_CONTEXT_LOCAL)
 // does. An entry whose entry point the pmda registry does not know, or
 // whose agent fails to start, is skipped with a warning, as libpcp skips
 // a DSO it cannot load. Names come from WithNamespace's tree, else the
-// local namespace (pmns.LoadDefault).
+// local namespace (pmns.LoadDefault, with WithPMNSDefault's path).
 func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 	var o options
 	for _, opt := range opts {
@@ -99,11 +117,11 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 	}
 	ns := o.ns
 	if ns == nil {
-		if ns, err = pmns.LoadDefault(); err != nil {
+		if ns, err = pmns.LoadDefault(o.pmnsDefault); err != nil {
 			return nil, fmt.Errorf("pmapi: local context: %w", err)
 		}
 	}
-	c := &Context{ns: ns, table: table, warn: o.warn, agents: make(map[uint32]*pmda.Agent)}
+	c := &Context{ns: ns, table: table, warn: o.warn, tz: o.tz, agents: make(map[uint32]*pmda.Agent)}
 	c.profile.Reset(pdu.ProfileInclude)
 	for _, la := range list {
 		if err := ctx.Err(); err != nil {

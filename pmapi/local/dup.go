@@ -20,7 +20,7 @@ func (c *Context) Dup(ctx context.Context) (*Context, error) {
 	prof := c.profile.Clone()
 	table := c.table
 	c.mu.Unlock()
-	d, err := NewContext(ctx, WithTable(table), WithNamespace(c.ns), WithWarnings(c.warn))
+	d, err := NewContext(ctx, WithTable(table), WithNamespace(c.ns), WithWarnings(c.warn), WithTZ(c.tz))
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Dup: %w", err)
 	}
@@ -37,5 +37,5 @@ func (c *Context) DupSource(ctx context.Context) (pmapi.Source, error) {
 // TimeZone returns this machine's time zone, as pmNewContextZone does for
 // a local context (pmapi.LocalZone).
 func (c *Context) TimeZone(context.Context) (string, error) {
-	return pmapi.LocalZone(), nil
+	return pmapi.LocalZone(c.tz), nil
 }
