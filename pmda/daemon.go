@@ -95,16 +95,11 @@ func (o *DaemonOptions) Run(ctx context.Context, a *Agent, stdin io.Reader, stdo
 func (o *DaemonOptions) listen(ctx context.Context) (net.Listener, func(), error) {
 	switch {
 	case o.Socket != "":
-		if err := ownfile.ClearSocket(o.Socket); err != nil {
-			return nil, nil, err
-		}
-		ln, err := (&net.ListenConfig{}).Listen(ctx, "unix", o.Socket)
+		ln, err := ownfile.ListenUnix(o.Socket, 0)
 		if err != nil {
 			return nil, nil, err
 		}
-		ln.(*net.UnixListener).SetUnlinkOnClose(false)
-		owned, _ := ownfile.Own(o.Socket)
-		return ln, func() { ln.Close(); owned.Remove() }, nil
+		return ln, func() { ln.Close() }, nil
 	case o.Port != 0:
 		ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(o.Port))
 		if err != nil {

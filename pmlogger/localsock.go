@@ -3,7 +3,6 @@ package pmlogger
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,14 +23,17 @@ func LocalSocketPath(runDir string, pid int) string {
 // does: at LocalSocketPath, or when that cannot be bound at
 // ~/.pcp/run/pmlogger.<pid>.socket, readable and writable by all (the
 // peer's credentials decide, see ServeControl). warn receives pmlogger's
-// complaints when neither can be bound; the logger then has only its TCP
-// port. Closing the listener removes the socket.
-func ListenLocal(runDir string, pid int, warn func(string)) (*net.UnixListener, string) {
+// complaints when neither can be bound, or the socket cannot be opened to
+// all; the logger then has only its TCP port. The socket is bound by
+// ownfile's rules (ListenUnix): where PCP's pmlogger removes whatever
+// held the first path before trying the second, only a stale socket is
+// removed here, and closing the listener removes the file only while it
+// is still this logger's.
+func ListenLocal(runDir string, pid int, warn func(string)) (*ownfile.Socket, string) {
 	path := LocalSocketPath(runDir, pid)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
+	ln, err := ownfile.ListenUnix(path, 0o666)
+	if err != nil && !isChmod(err) {
 		first := bindText(path, err)
-		os.Remove(path)
 		home, herr := os.UserHomeDir()
 		if herr != nil {
 			warn(first + "\n" + fmt.Sprintf("__pmLogLocalSocketUser(): %v\n", herr))
@@ -39,16 +41,25 @@ func ListenLocal(runDir string, pid int, warn func(string)) (*net.UnixListener, 
 		}
 		path = filepath.Join(home, ".pcp", "run", "pmlogger."+strconv.Itoa(pid)+".socket")
 		os.MkdirAll(filepath.Dir(path), 0o755)
-		ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-		if err != nil {
+		ln, err = ownfile.ListenUnix(path, 0o666)
+		if err != nil && !isChmod(err) {
 			warn(first + "\n" + bindText(path, err) + "\n")
 			return nil, ""
 		}
 	}
-	if err := os.Chmod(path, 0o666); err != nil {
-		warn(fmt.Sprintf("GetPorts: chmod(%s): %v\n", path, pcp.TextOf(err)))
+	if err != nil {
+		// As PCP's pmlogger, no socket that is not open to all.
+		warn(fmt.Sprintf("GetPorts: chmod(%s): %s\n", path, pcp.TextOf(err)))
+		return nil, ""
 	}
 	return ln, path
+}
+
+// isChmod reports whether ListenUnix failed giving the socket its mode,
+// after the bind.
+func isChmod(err error) bool {
+	var pe *os.PathError
+	return errors.As(err, &pe) && pe.Op == "chmod"
 }
 
 func bindText(path string, err error) string {

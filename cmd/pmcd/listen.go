@@ -12,19 +12,17 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// sockets are pmcd's listeners; unix, when pmcd bound its Unix socket,
-// is that file, removed at exit only while it is still the one bound.
+// sockets are pmcd's listeners; closing the Unix socket's
+// (ownfile.Socket) removes its file while it is still the one bound.
 type sockets struct {
-	ls   []net.Listener
-	unix *ownfile.Owned
+	ls []net.Listener
 }
 
-// close closes the listeners and removes the Unix socket if still ours.
+// close closes the listeners, removing the Unix socket if still ours.
 func (s *sockets) close() {
 	for _, l := range s.ls {
 		l.Close()
 	}
-	s.unix.Remove()
 }
 
 // listen opens the TCP sockets of -i and -p and the Unix socket of -s,
@@ -54,12 +52,11 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 		}
 	}
 	if o.socket != "" {
-		l, owned, err := listenUnix(o.socket)
+		l, err := listenUnix(o.socket)
 		if err != nil {
 			warn(fmt.Sprintf("Warning: no Unix socket: %v", err))
 		} else {
 			s.ls = append(s.ls, l)
-			s.unix = owned
 		}
 	}
 	return s, nil
@@ -79,33 +76,13 @@ func bindError(iface string, port int, err error) error {
 	return fmt.Errorf("OpenRequestSocket(%d, %s, %s) __pmBind: %s", port, addr, family, pcp.TextOf(err))
 }
 
-// listenUnix binds the Unix socket for local: clients, removing a stale
-// file first but never a socket something accepts on, nor a file that is
-// not a socket; the socket is open to every user, whose credentials
-// access control then judges.
-func listenUnix(path string) (net.Listener, *ownfile.Owned, error) {
-	if err := ownfile.ClearSocket(path); err != nil {
-		return nil, nil, err
-	}
+// listenUnix binds the Unix socket for local: clients by ownfile's rules
+// (a stale file removed first, never a socket something accepts on, nor a
+// file that is not a socket), making its directory; the socket is open to
+// every user, whose credentials access control then judges.
+func listenUnix(path string) (*ownfile.Socket, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		return nil, nil, err
-	}
-	// Removed at exit by identity, not by the listener: another
-	// process's socket may have replaced it meanwhile.
-	l.(*net.UnixListener).SetUnlinkOnClose(false)
-	if err := os.Chmod(path, 0o777); err != nil {
-		l.Close()
-		os.Remove(path) // just bound here: nobody else's yet
-		return nil, nil, err
-	}
-	owned, err := ownfile.Own(path)
-	if err != nil {
-		l.Close()
-		return nil, nil, err
-	}
-	return l, owned, nil
+	return ownfile.ListenUnix(path, 0o777)
 }

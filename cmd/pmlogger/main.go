@@ -390,9 +390,7 @@ func (f *flags) ports(logw io.Writer, prog string, port int, host, archive strin
 	ln, sock := pmlogger.ListenLocal(runDir, pid, func(msg string) { fmt.Fprint(logw, msg) })
 	if ln != nil {
 		f.local = ln
-		ln.SetUnlinkOnClose(false)
-		owned, _ := ownfile.Own(sock)
-		f.removes = append(f.removes, func() { ln.Close(); owned.Remove() })
+		f.removes = append(f.removes, func() { ln.Close() })
 	}
 	pm, err := pmlogger.WritePortMap(filepath.Join(tmp, "pmlogger"), pid, port, host, archive, f.note, f.primary)
 	if pm != nil {

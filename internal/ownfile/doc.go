@@ -12,7 +12,8 @@
 //   - a pid file naming another live process is neither overwritten nor
 //     removed (TakePID, PIDFile.Release);
 //   - a Unix socket is removed before binding only when nothing accepts on
-//     it (ClearSocket);
+//     it (ClearSocket), and bound, given its mode and recorded as one's
+//     own in one step (ListenUnix);
 //   - at exit a daemon removes only the files it made, recognised by
 //     identity, not by name (Owned.Remove): a file some other process put
 //     in its place stays.
