@@ -80,6 +80,9 @@ func TestBounds(t *testing.T) {
 		{"count fits", []byte{0, 0, 0, 2, 1, 2, 3, 4, 5, 6, 7, 8}, func(d *Decoder) { d.Count(4, "n"); d.Skip(8, "e") }, true},
 		{"count too big", []byte{0, 0, 0, 3, 1, 2, 3, 4, 5, 6, 7, 8}, func(d *Decoder) { d.Count(4, "n") }, false},
 		{"count negative", []byte{0xff, 0xff, 0xff, 0xff}, func(d *Decoder) { d.Count(0, "n") }, false},
+		{"room", []byte{1, 2, 3, 4, 5, 6, 7, 8}, func(d *Decoder) { d.Room(0, 2, 4, "n"); d.Skip(8, "e") }, true},
+		{"room negative count", []byte{1, 2, 3, 4}, func(d *Decoder) { d.Room(0, -5, 4, "n"); d.Skip(4, "e") }, true},
+		{"room too big", []byte{1, 2, 3, 4, 5, 6, 7, 8}, func(d *Decoder) { d.Room(0, 3, 4, "n"); d.Skip(8, "e") }, false},
 		{"cstring", []byte{'a', 'b', 0, 'x'}, func(d *Decoder) {
 			if s := d.CString(4, "s"); s != "ab" {
 				d.Fail(0, "got "+s)
