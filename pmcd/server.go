@@ -158,7 +158,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		return errNoNamespace
 	}
 	s.once.Do(func() { s.startAgents(ctx) })
-	if _, ok := l.(*net.UnixListener); ok {
+	// By the address, not the type: a listener may wrap a Unix one
+	// (ownfile.Socket).
+	if l.Addr().Network() == "unix" {
 		s.unixServing.Store(true)
 		defer s.unixServing.Store(false)
 	}
