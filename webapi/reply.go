@@ -1,0 +1,116 @@
+package webapi
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// Status codes of a request's end, pmproxy's negative errno values, and
+// the HTTP statuses on_pmwebapi_done gives them.
+const (
+	statusOK      = 0
+	statusPerm    = -1   // -EPERM: 403
+	statusNotConn = -107 // -ENOTCONN
+	statusInval   = -22  // -EINVAL
+	statusAgain   = -11  // -EAGAIN: 401
+	status2Big    = -7   // -E2BIG
+)
+
+// reply is one request's answer as it is built: pmproxy's baton, with the
+// state its callbacks keep between the pieces of a streamed answer.
+type reply struct {
+	compat   bool
+	times    bool
+	clientID []byte // the client parameter, JSON-encoded, or nil
+	buf      []byte
+	suffix   suffix
+	text     bool // OpenMetrics text rather than JSON
+
+	// Where a fetch or scrape is: the metric (PMID and name) last
+	// started and the counts of value sets and instances written.
+	pmid     uint32
+	name     string
+	numVSets int
+	numInsts int
+	indom    uint32
+	numInDom int
+}
+
+// done finishes the answer as on_pmwebapi_done does and writes it.
+// id is the context identifier to report ("" for none).
+func (r *reply) done(w http.ResponseWriter, id string, status int, msg *string) {
+	h := w.Header()
+	code := http.StatusOK
+	var body []byte
+	if status == statusOK {
+		body = r.buf
+		if r.suffix != nil {
+			body = append(body, r.suffix...)
+		} else if !r.text {
+			body = append(body, '{')
+			if id != "" {
+				body = append(body, `"context":`...)
+				body = append(body, id...)
+				body = append(body, ',')
+			}
+			body = append(body, "\"success\":true}\r\n"...)
+		}
+		if r.text {
+			h.Set("Content-Type", "text/plain")
+		} else {
+			h.Set("Content-Type", "application/json")
+		}
+	} else {
+		switch status {
+		case statusPerm:
+			code = http.StatusForbidden
+		case statusAgain:
+			code = http.StatusUnauthorized
+		default:
+			code = http.StatusBadRequest
+		}
+		body = append(body, '{')
+		if id != "" {
+			body = append(body, `"context":`...)
+			body = append(body, id...)
+			body = append(body, ',')
+		}
+		body = append(body, `"message":`...)
+		if msg != nil {
+			body = appendJSONString(body, *msg)
+		} else {
+			body = append(body, `"(none)"`...)
+		}
+		body = append(body, ",\"success\":false}\r\n"...)
+		h.Set("Content-Type", "application/json")
+	}
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}
+
+// limit answers a request refused by a bound.
+func (r *reply) limit(w http.ResponseWriter, e *limitError) {
+	body := appendJSONString([]byte(`{"message":`), e.msg)
+	body = append(body, ",\"success\":false}\r\n"...)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "5")
+	w.WriteHeader(e.status)
+	_, _ = w.Write(body)
+}
+
+// htmlError is pmproxy's HTML error page, which it sends for a URL no
+// servlet takes ("unknown") or one missing a required parameter
+// ("webapi").
+func htmlError(w http.ResponseWriter, code int, servlet, what string) {
+	status := strconv.Itoa(code) + " " + http.StatusText(code)
+	body := "<html>\r\n<head><title>" + status + "</title></head>\r\n<body>\r\n<h1>" + status +
+		"</h1>\r\n<p><b>" + servlet + " servlet</b>: " + what + "</p><hr>\r\n" +
+		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n"
+	w.Header().Set("Content-Type", "text/html")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(code)
+	_, _ = w.Write([]byte(body))
+}

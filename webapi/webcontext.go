@@ -1,0 +1,80 @@
+package webapi
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi/derived"
+)
+
+// webContext is one web context: a PMAPI context and the metadata pmproxy
+// keeps beside it (libpcp_web's context_t), which decides some of what the
+// answers hold (labels merged from the levels loaded so far).
+type webContext struct {
+	id      uint32
+	origin  string // the identifier as text
+	client  string
+	timeout time.Duration
+
+	// lastUse is the Unix nanosecond of the last request's start or end;
+	// busy counts requests in progress, which keep it alive.
+	lastUse atomic.Int64
+	busy    atomic.Int32
+
+	mu  sync.Mutex // one request at a time, as pmproxy's libpcp calls are
+	src *derived.Source
+
+	host      string
+	labelset  *pcp.LabelSet // context labels
+	labels    string        // merged, unfiltered: the context's "labels"
+	source    string
+	cache     cache
+	maxCached int
+}
+
+func (c *webContext) touch(now time.Time) { c.lastUse.Store(now.UnixNano()) }
+
+func (c *webContext) expired(now time.Time) bool {
+	return c.busy.Load() == 0 && now.UnixNano()-c.lastUse.Load() > int64(c.timeout)
+}
+
+// setup asks the new context's host and labels and derives its source
+// identifier, as pmwebapi_new_context does.
+func (c *webContext) setup(ctx context.Context) error {
+	host, err := c.src.HostName(ctx)
+	if err != nil {
+		return err
+	}
+	c.host = host
+	sets, err := c.src.ContextLabels(ctx)
+	if err == nil && len(sets) > 0 && sets[0].NLabels > 0 {
+		c.labelset = &sets[0]
+	} else {
+		ls, perr := parseLabelSet("{\"hostname\":" + strconv.Quote(host) + "}")
+		if perr != nil {
+			return perr
+		}
+		c.labelset = ls
+	}
+	if j, ok := pcp.MergeLabelSets([]*pcp.LabelSet{c.labelset}, nil); ok {
+		c.labels = j
+	} else {
+		c.labels = "{}"
+	}
+	c.source = sourceID(c.labels)
+	c.cache.init()
+	return nil
+}
+
+// keep drops the metadata cache when it has grown past its bound.
+func (c *webContext) keep() {
+	if c.cache.size() > c.maxCached {
+		c.cache.init()
+	}
+}
+
+func (c *webContext) close() { _ = c.src.Close() }
