@@ -1,0 +1,167 @@
+// Command pmproxy is PCP's pmproxy: the REST API grafana-pcp and other web
+// clients use (/pmapi/*), OpenMetrics at /metrics, and the PCP protocol
+// proxy, all on each of its ports (44322 and 44323 unless -p or
+// PMPROXY_PORT say otherwise), in front of pmcd. docs/pmproxy.md has the
+// rest.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmproxy"
+	"github.com/gopcp/gopcp/webapi"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], nil)
+	stop()
+	var ex exitError
+	switch {
+	case errors.As(err, &ex):
+		os.Exit(int(ex))
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "pmproxy: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+type exitError int
+
+func (e exitError) Error() string { return "exit status " + strconv.Itoa(int(e)) }
+
+// run is pmproxy with its arguments; ready, if not nil, gets the first
+// listening address once clients can connect.
+func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
+	o := &options{}
+	cmd := command(o)
+	p := cli.Parse(cmd, append([]string{"pmproxy"}, args...))
+	if len(p.Args) > 0 && p.Errors == 0 {
+		p.Errors++
+		o.valueErrors++
+	}
+	if p.Errors > o.valueErrors {
+		o.usage = true
+	}
+	if o.usage || p.Errors > 0 {
+		fmt.Fprint(os.Stderr, p.Report(cmd))
+		if o.usage {
+			return exitError(0)
+		}
+		fmt.Fprintln(os.Stderr, "NOTE: pmproxy not started due to errors!")
+		return exitError(1)
+	}
+	given := o.config != ""
+	o.defaults()
+	conf, err := pmproxy.ReadConf(o.config)
+	if err != nil {
+		if given || !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(os.Stderr, "pmproxy: cannot setup from configuration file %s: %v\n", o.config, err)
+			return exitError(1)
+		}
+		conf = pmproxy.Conf{}
+	}
+
+	// Bind before touching any file, so that a pmproxy that cannot have
+	// its ports leaves another's log alone.
+	lns, err := listen(o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pmproxy: %v\nNOTE: pmproxy not started due to errors!\n", err)
+		return exitError(1)
+	}
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	logw := io.Writer(os.Stderr)
+	if f, err := ownfile.OpenLog(o.logPath); err == nil {
+		defer f.Close()
+		logw = f
+	} else {
+		fmt.Fprintf(os.Stderr, "pmproxy: log %s: %v; logging to standard error\n", o.logPath, err)
+	}
+	logger := log.New(logw, fmt.Sprintf("pmproxy(%d) ", os.Getpid()), log.LstdFlags)
+	logger.Printf("pmproxy: PID = %d, ports %v", os.Getpid(), o.ports)
+
+	hostOpts := cli.HostEnv()
+	api := webapi.New(webapi.Options{
+		Open: func(ctx context.Context, spec string) (pmapi.Source, error) {
+			return pmapi.NewContext(ctx, pmapi.KindHost, spec, hostOpts...)
+		},
+		MaxContexts:       confInt(conf, "pmwebapi.maxcontexts"),
+		MaxClientContexts: confInt(conf, "pmwebapi.maxclientcontexts"),
+	})
+	defer api.Close()
+	cfg := pmproxy.Config{
+		PCP:            conf.Bool("pmproxy.pcp.enabled", true),
+		MaxConns:       confInt(conf, "pmproxy.maxconns"),
+		MaxHeaderBytes: confInt(conf, "pmproxy.maxheaderbytes"),
+		Log:            logger,
+	}
+	if conf.Bool("pmproxy.http.enabled", true) {
+		cfg.HTTP = pmproxy.NewMux(api)
+	}
+	if o.finish > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.finish)
+		defer cancel()
+	}
+	if ready != nil {
+		ready <- lns[0].Addr()
+	}
+	err = pmproxy.Serve(ctx, cfg, lns...)
+	logger.Printf("pmproxy Shutdown")
+	return err
+}
+
+func confInt(c pmproxy.Conf, key string) int {
+	n, _ := strconv.Atoi(c[key])
+	return n
+}
+
+// listen binds every port on every interface (all of them by default)
+// and the Unix socket when its directory allows.
+func listen(o *options) ([]net.Listener, error) {
+	var lns []net.Listener
+	fail := func(err error) ([]net.Listener, error) {
+		for _, ln := range lns {
+			ln.Close()
+		}
+		return nil, err
+	}
+	ifaces := o.ifaces
+	if len(ifaces) == 0 {
+		ifaces = []string{""}
+	}
+	for _, port := range o.ports {
+		for _, ifc := range ifaces {
+			ln, err := net.Listen("tcp", net.JoinHostPort(ifc, strconv.Itoa(port)))
+			if err != nil {
+				return fail(err)
+			}
+			lns = append(lns, ln)
+		}
+	}
+	if o.socket != "" {
+		if err := ownfile.ClearSocket(o.socket); err == nil {
+			if ln, err := net.Listen("unix", o.socket); err == nil {
+				lns = append(lns, ln)
+			}
+		}
+	}
+	return lns, nil
+}

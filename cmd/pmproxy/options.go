@@ -1,0 +1,172 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// options are pmproxy's command line settings, named as in PCP's
+// pmproxy(1).
+type options struct {
+	usage      bool
+	foreground bool
+	config     string
+	ifaces     []string
+	ports      []int
+	socket     string
+	logPath    string
+	fatalPath  string
+	username   string
+	finish     time.Duration
+	pduLimit   int
+	local      bool
+
+	valueErrors int
+}
+
+func command(o *options) *cli.Command {
+	return &cli.Command{
+		Name:  "pmproxy",
+		Usage: "[options]",
+		Options: []cli.Option{
+			cli.Header("General options"),
+			cli.OptDebug,
+			{Long: "help", Short: '?', Help: "show this usage message and exit"},
+			cli.Header("Service options"),
+			{Short: 'A', Help: "disable service advertisement"},
+			{Long: "deprecated", Short: 'd', Help: "backward-compatibility mode; no REST APIs"},
+			{Long: "foreground", Short: 'f', Help: "run in the foreground"},
+			{Long: "systemd", Short: 'F', Help: "run in systemd mode"},
+			{Long: "timeseries", Short: 't', Help: "automatic, scalable timeseries; REST APIs"},
+			{Long: "username", Short: 'U', Arg: "USER", Help: "in daemon mode, run as named user [default pcp]"},
+			cli.Header("Configuration options"),
+			{Long: "config", Short: 'c', Arg: "PATH", Help: "path to configuration file (implies --timeseries)"},
+			{Short: 'L', Arg: "BYTES", Help: "maximum size for PDUs from clients [default 65536]"},
+			cli.Header("Connection options"),
+			{Long: "interface", Short: 'i', Arg: "ADDR", Help: "accept connections on this IP address"},
+			{Long: "port", Short: 'p', Arg: "PORT", Help: "accept connections on this port"},
+			{Long: "socket", Short: 's', Arg: "PATH", Help: "Unix domain socket file [default $PCP_RUN_DIR/pmproxy.socket]"},
+			{Long: "redisport", Short: 'r', Arg: "PORT", Help: "Connect to Redis instance on this TCP/IP port (implies --timeseries)"},
+			{Long: "redishost", Short: 'h', Arg: "HOST", Help: "Connect to Redis instance on this host name (implies --timeseries)"},
+			cli.Header("Diagnostic options"),
+			{Short: 'T', Arg: "TIME", Help: "terminate after an elapsed time interval"},
+			{Long: "log", Short: 'l', Arg: "PATH", Help: "redirect diagnostics and trace output"},
+			{Short: 'x', Arg: "PATH", Help: "fatal messages at startup sent to file [default /dev/tty]"},
+		},
+		Handle: o.handle,
+	}
+}
+
+func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
+	switch opt.Short {
+	case '?':
+		o.usage = true
+	case 'A', 'd', 't', 'h':
+		// No service advertisement here; the REST API is always on; the
+		// Redis host belongs to the series store.
+	case 'f':
+		o.foreground = true
+	case 'F':
+		o.foreground = true
+	case 'U':
+		o.username = arg
+	case 'c':
+		o.config = arg
+	case 'L':
+		n, ok := cli.Strtol(arg)
+		if !ok || n <= 0 {
+			o.valueErrors++
+			p.Errorf("-L requires a positive value")
+			return
+		}
+		o.pduLimit = int(n)
+	case 'i':
+		o.ifaces = append(o.ifaces, arg)
+	case 'p':
+		ports, ok := parsePorts(arg)
+		if !ok {
+			o.valueErrors++
+			p.Errorf("-p requires a positive numeric argument (%s)", arg)
+			return
+		}
+		o.ports = append(o.ports, ports...)
+	case 'r':
+		n, ok := cli.Strtol(arg)
+		if !ok || n <= 0 {
+			o.valueErrors++
+			p.Errorf("-r requires a positive value")
+		}
+	case 's':
+		o.socket = arg
+	case 'T':
+		d, err := pmapi.ParseInterval(arg)
+		if err != nil {
+			o.valueErrors++
+			p.Errorf("bad -T interval format:")
+			return
+		}
+		o.finish = d
+	case 'l':
+		o.logPath = arg
+	case 'x':
+		o.fatalPath = arg
+	}
+}
+
+func parsePorts(s string) ([]int, bool) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 || n > 65535 {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, true
+}
+
+// defaults fills in what the options left unset, as PCP's pmproxy does:
+// PMPROXY_PORT, else 44322 and 44323 (both serving both protocols);
+// PMPROXY_LOCAL for loopback only; the log under PCP_LOG_DIR/pmproxy.
+func (o *options) defaults() {
+	if len(o.ports) == 0 {
+		if ps, ok := parsePorts(os.Getenv("PMPROXY_PORT")); ok {
+			o.ports = ps
+		}
+	}
+	if len(o.ports) == 0 {
+		o.ports = []int{44322, 44323}
+	}
+	if n, err := strconv.Atoi(os.Getenv("PMPROXY_LOCAL")); err == nil && n != 0 {
+		o.local = true
+		if len(o.ifaces) == 0 {
+			o.ifaces = []string{"127.0.0.1", "::1"}
+		}
+	}
+	if o.socket == "" {
+		if v := os.Getenv("PMPROXY_SOCKET"); v != "" {
+			o.socket = v
+		} else {
+			o.socket = confVar("PCP_RUN_DIR", "/run/pcp") + "/pmproxy.socket"
+		}
+	}
+	if o.logPath == "" {
+		o.logPath = confVar("PCP_LOG_DIR", "/var/log/pcp") + "/pmproxy/pmproxy.log"
+	}
+	if o.config == "" {
+		o.config = confVar("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmproxy/pmproxy.conf"
+	}
+}
+
+func confVar(name, def string) string {
+	if v, ok := pcpconf.Get(name); ok && v != "" {
+		return v
+	}
+	return def
+}
