@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -173,7 +174,7 @@ func copyIdle(dst io.Writer, src io.Reader, a, b net.Conn, idle time.Duration) e
 
 // quiet drops the errors of a relay closed from the other side.
 func quiet(err error) error {
-	if err == nil || errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+	if err == nil || errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.ECONNRESET) {
 		return nil
 	}
 	var ne net.Error

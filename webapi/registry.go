@@ -88,9 +88,29 @@ func (r *registry) sweep(now time.Time) []*webContext {
 			continue
 		}
 		r.drop(id, c.client)
-		gone = append(gone, c)
+		if !c.closed {
+			c.closed = true
+			gone = append(gone, c)
+		}
 	}
 	return gone
+}
+
+// expiredOpen returns the contexts that have expired, are not in use and
+// still hold their PMAPI context, marking them closed: the caller closes
+// them. They stay known ("expired") until the next sweep forgets them.
+func (r *registry) expiredOpen(now time.Time) []*webContext {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*webContext
+	for _, c := range r.byID {
+		if c == nil || c.closed || !c.expired(now) {
+			continue
+		}
+		c.closed = true
+		out = append(out, c)
+	}
+	return out
 }
 
 // all removes and returns every context, for Close.
@@ -101,7 +121,10 @@ func (r *registry) all() []*webContext {
 	for id, c := range r.byID {
 		if c != nil {
 			r.drop(id, c.client)
-			out = append(out, c)
+			if !c.closed {
+				c.closed = true
+				out = append(out, c)
+			}
 		}
 	}
 	return out

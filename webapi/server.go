@@ -50,17 +50,30 @@ func (s *Server) Close() {
 // Contexts is the number of web contexts alive (made and not yet swept).
 func (s *Server) Contexts() int { return s.reg.count() }
 
+// sweeper closes expired contexts' PMAPI contexts within a fraction of
+// the sweep interval, so that what they hold is freed promptly, and
+// forgets them every sweep interval, as pmproxy's garbage collection does
+// (until then they answer "expired context identifier").
 func (s *Server) sweeper() {
 	defer s.wg.Done()
-	t := time.NewTicker(s.opts.Sweep)
+	tick := min(s.opts.Sweep, 250*time.Millisecond)
+	t := time.NewTicker(tick)
 	defer t.Stop()
+	next := s.now().Add(s.opts.Sweep)
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-t.C:
-			for _, c := range s.reg.sweep(s.now()) {
+			now := s.now()
+			for _, c := range s.reg.expiredOpen(now) {
 				c.close()
+			}
+			if !now.Before(next) {
+				next = now.Add(s.opts.Sweep)
+				for _, c := range s.reg.sweep(now) {
+					c.close()
+				}
 			}
 		}
 	}

@@ -24,6 +24,7 @@ type webContext struct {
 	// busy counts requests in progress, which keep it alive.
 	lastUse atomic.Int64
 	busy    atomic.Int32
+	closed  bool // its PMAPI context closed; guarded by the registry's lock
 
 	mu  sync.Mutex // one request at a time, as pmproxy's libpcp calls are
 	src *derived.Source
@@ -77,4 +78,12 @@ func (c *webContext) keep() {
 	}
 }
 
-func (c *webContext) close() { _ = c.src.Close() }
+// close ends the PMAPI context and drops the metadata: an expired context
+// keeps only its identifier until it is forgotten.
+func (c *webContext) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_ = c.src.Close()
+	c.cache = cache{}
+	c.labelset = nil
+}

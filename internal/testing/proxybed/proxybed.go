@@ -62,6 +62,17 @@ func (p *Proxy) Addr() string { return "localhost:" + strconv.Itoa(p.Port) }
 // PID is the proxy's process id.
 func (p *Proxy) PID() int { return p.cmd.Process.Pid }
 
+// Exited says how the proxy ended ("signal: segmentation fault", ...),
+// or "" while it runs.
+func (p *Proxy) Exited() string {
+	select {
+	case <-p.done:
+		return p.cmd.ProcessState.String()
+	default:
+		return ""
+	}
+}
+
 // Log returns what pmproxy wrote to its log.
 func (p *Proxy) Log() string {
 	b, _ := os.ReadFile(filepath.Join(p.Dir, "pmproxy.log"))
