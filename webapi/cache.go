@@ -49,8 +49,7 @@ type indom struct {
 	domain   *domain
 	labelset *pcp.LabelSet
 	updated  bool
-	insts    map[int32]*instance
-	order    []int32 // instances in the order first seen
+	insts    *instDict // in pmproxy's hash table order
 	labels   string  // merged, computed once
 	oneline  *string
 	help     *string
@@ -113,7 +112,7 @@ func (w *webContext) addInDom(d *domain, id pcp.InDom) *indom {
 	if ip := w.cache.indoms[id]; ip != nil {
 		return ip
 	}
-	ip := &indom{id: id, domain: d, insts: make(map[int32]*instance)}
+	ip := &indom{id: id, domain: d, insts: newInstDict()}
 	w.cache.indoms[id] = ip
 	return ip
 }
@@ -207,16 +206,22 @@ func (w *webContext) instanceLabels(ip *indom, in *instance) string {
 	return merged(w.labelset, ip.domain.labelset, ip.labelset, own)
 }
 
-// addInstance records an instance, its labels merged now and kept.
+// addInstance records an instance (pmwebapi_add_instance: a lookup, then
+// an insertion when it is new), its labels merged now and kept.
 func (w *webContext) addInstance(ip *indom, inst int32, name string) *instance {
-	if in := ip.insts[inst]; in != nil {
+	if in := ip.insts.find(inst); in != nil {
 		in.name = name
 		return in
 	}
+	return w.newInstance(ip, inst, name)
+}
+
+// newInstance inserts an instance without looking first
+// (pmwebapi_new_instance).
+func (w *webContext) newInstance(ip *indom, inst int32, name string) *instance {
 	in := &instance{inst: inst, name: name}
 	in.labels = w.instanceLabels(ip, in)
-	ip.insts[inst] = in
-	ip.order = append(ip.order, inst)
+	ip.insts.add(in)
 	w.cache.insts++
 	return in
 }
@@ -224,9 +229,7 @@ func (w *webContext) addInstance(ip *indom, inst int32, name string) *instance {
 // indomInstances refreshes an instance domain's instances and returns how
 // many pmcd listed (pmwebapi_add_indom_instances).
 func (w *webContext) indomInstances(ctx context.Context, ip *indom) int {
-	for _, in := range ip.insts {
-		in.updated = false
-	}
+	ip.insts.each(func(in *instance) { in.updated = false })
 	list, err := w.src.GetInDom(ctx, ip.id)
 	if err != nil {
 		return 0
@@ -260,7 +263,7 @@ func (w *webContext) instancesLabels(ctx context.Context, ip *indom) {
 		if sets[i].NLabels <= 0 {
 			continue
 		}
-		if in := ip.insts[sets[i].Inst]; in != nil {
+		if in := ip.insts.find(sets[i].Inst); in != nil {
 			s := sets[i]
 			in.labelset = &s
 		}
@@ -283,7 +286,7 @@ func (w *webContext) lookupInstance(ctx context.Context, ip *indom, inst int32) 
 	if err != nil || name == "" {
 		return nil
 	}
-	return w.addInstance(ip, inst, name)
+	return w.newInstance(ip, inst, name)
 }
 
 // metricLabels computes a metric's merged labels once.

@@ -83,7 +83,7 @@ func (q *request) fetch() {
 				if !v.updated {
 					continue
 				}
-				if ip.insts[v.inst] == nil {
+				if ip.insts.find(v.inst) == nil {
 					ip.updated = false
 					if c.lookupInstance(q.ctx, ip, v.inst) == nil {
 						continue

@@ -185,10 +185,9 @@ func (q *request) indom() {
 	r.appendText(ip.oneline, ip.help, false)
 	r.buf = append(r.buf, `,"instances":[`...)
 	r.suffix = r.suffix.push(']')
-	for _, inst := range ip.order {
-		in := ip.insts[inst]
-		if in == nil || !in.updated || !filter.match(in) {
-			continue
+	ip.insts.each(func(in *instance) {
+		if !in.updated || !filter.match(in) {
+			return
 		}
 		if r.numInsts != 0 {
 			r.buf = append(r.buf, ',')
@@ -201,7 +200,7 @@ func (q *request) indom() {
 		r.buf = append(r.buf, `,"labels":`...)
 		r.buf = appendLabels(r.buf, in.labels)
 		r.buf = append(r.buf, '}')
-	}
+	})
 	r.done(q.w, c.origin, statusOK, nil)
 }
 

@@ -56,11 +56,11 @@ func (q *request) profile() {
 		if filter.names != nil || filter.ids != nil {
 			c.indomInstances(q.ctx, ip)
 			insts = []int32{}
-			for _, inst := range ip.order {
-				if in := ip.insts[inst]; in != nil && in.updated && filter.match(in) {
-					insts = append(insts, inst)
+			ip.insts.each(func(in *instance) {
+				if in.updated && filter.match(in) {
+					insts = append(insts, in.inst)
 				}
-			}
+			})
 		}
 	}
 	var err error

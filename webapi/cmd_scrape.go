@@ -1,7 +1,6 @@
 package webapi
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -105,7 +104,7 @@ func (q *request) scrapeNames(c *webContext, names []string) error {
 				if !v.updated || ip == nil {
 					continue
 				}
-				in := ip.insts[v.inst]
+				in := ip.insts.find(v.inst)
 				if in == nil {
 					continue
 				}
@@ -178,8 +177,8 @@ func openMetricsName(name string, compat bool) string {
 // scrapeLabels merges the label sets loaded for a sample, every level from
 // the context down to the instance (optional labels too), a lower level's
 // value replacing a higher's, and adds instname and instid unless the
-// instance's labels have them. pmproxy writes them in its hash table's
-// order; these are in name order.
+// instance's labels have them, in the order pmproxy's dictionary of them
+// gives (open_metrics_labels).
 func scrapeLabels(c *webContext, m *metric, in *instance) string {
 	sets := []*pcp.LabelSet{c.labelset, m.cluster.domain.labelset}
 	if m.indom != nil {
@@ -189,7 +188,14 @@ func scrapeLabels(c *webContext, m *metric, in *instance) string {
 	if in != nil {
 		sets = append(sets, in.labelset)
 	}
-	vals := map[string]string{}
+	d := newRDict[string, string](hashString)
+	put := func(k, v string) {
+		if e, ok := d.find(k); ok {
+			e.val = v
+		} else {
+			d.add(k, v)
+		}
+	}
 	for _, s := range sets {
 		if s == nil {
 			continue
@@ -199,31 +205,23 @@ func scrapeLabels(c *webContext, m *metric, in *instance) string {
 			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 				v = v[1 : len(v)-1]
 			}
-			vals[s.LabelName(i)] = string(appendRepr(nil, v))
+			put(s.LabelName(i), string(appendRepr(nil, v)))
 		}
 	}
 	if in != nil {
-		if _, ok := vals["instname"]; !ok {
-			vals["instname"] = string(appendRepr(nil, in.name))
+		if _, ok := d.find("instname"); !ok {
+			d.add("instname", string(appendRepr(nil, in.name)))
 		}
-		if _, ok := vals["instid"]; !ok {
-			vals["instid"] = "\"" + strconv.FormatUint(uint64(uint32(in.inst)), 10) + "\""
+		if _, ok := d.find("instid"); !ok {
+			d.add("instid", "\""+strconv.FormatUint(uint64(uint32(in.inst)), 10)+"\"")
 		}
 	}
-	if len(vals) == 0 {
-		return ""
-	}
-	keys := make([]string, 0, len(vals))
-	for k := range vals {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	for i, k := range keys {
-		if i > 0 {
+	d.scan(func(e *rentry[string, string]) {
+		if b.Len() > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(k + "=" + vals[k])
-	}
+		b.WriteString(e.key + "=" + e.val)
+	})
 	return b.String()
 }

@@ -68,11 +68,11 @@ func (q *request) storeValue(c *webContext, m *metric, filter *matcher, text str
 			insts = append(insts, int32(atoi(id)))
 		}
 	case len(filter.names) > 0:
-		for _, inst := range ip.order {
-			if in := ip.insts[inst]; in != nil && filter.match(in) && len(insts) < len(filter.names) {
-				insts = append(insts, inst)
+		ip.insts.each(func(in *instance) {
+			if filter.match(in) && len(insts) < len(filter.names) {
+				insts = append(insts, in.inst)
 			}
-		}
+		})
 	default:
 		insts = []int32{pcp.InstNull}
 	}
