@@ -50,7 +50,7 @@ type indom struct {
 	labelset *pcp.LabelSet
 	updated  bool
 	insts    *instDict // in pmproxy's hash table order
-	labels   string  // merged, computed once
+	labels   string    // merged, computed once
 	oneline  *string
 	help     *string
 }

@@ -38,4 +38,3 @@ func TestInstDictOrder(t *testing.T) {
 		}
 	}
 }
-

@@ -212,4 +212,3 @@ func firstDiff(ts int, tb string, os int, ob string) string {
 	lo, hi := max(0, i-300), i+300
 	return fmt.Sprintf("PCP  %d ...%s...\nours %d ...%s...", ts, tb[lo:min(hi, len(tb))], os, ob[lo:min(hi, len(ob))])
 }
-
