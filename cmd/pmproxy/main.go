@@ -17,12 +17,14 @@ import (
 	"runtime/debug"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
 	"github.com/gopcp/gopcp/webapi"
+	"github.com/gopcp/gopcp/webview"
 )
 
 func main() {
@@ -120,13 +122,33 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		Log:            logger,
 	}
 	if conf.Bool("pmproxy.http.enabled", true) {
-		cfg.HTTP = pmproxy.NewMux(api)
+		mux := pmproxy.NewMux(api)
+		mux.Handle("/", webview.Handler())
+		cfg.HTTP = mux
 	}
 	if o.finish > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.finish)
 		defer cancel()
 	}
+	// Web contexts come and go by the thousand; what they freed is
+	// handed back to the system every few seconds rather than at the
+	// runtime's own slow pace, so that resident memory follows the
+	// contexts alive.
+	fctx, fcancel := context.WithCancel(ctx)
+	defer fcancel()
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-fctx.Done():
+				return
+			case <-t.C:
+				debug.FreeOSMemory()
+			}
+		}
+	}()
 	if ready != nil {
 		ready <- lns[0].Addr()
 	}
