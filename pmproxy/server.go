@@ -22,8 +22,10 @@ type Config struct {
 	// PCP turns the PCP protocol proxy on (pmproxy.conf pcp.enabled).
 	PCP   bool
 	Proxy pcpproxy.Options
-	// MaxConns bounds the connections open at once (default 4096);
-	// more wait in the listen queue.
+	// MaxConns bounds the connections served at once (default 256): a
+	// Go connection costs a goroutine and its buffers, some 25 KiB, so
+	// more wait in the kernel's listen queue instead, as they wait in
+	// PCP's pmproxy's single event loop.
 	MaxConns int
 	// FirstByteTimeout bounds the wait for a connection's first byte
 	// (default 10s).
@@ -32,7 +34,8 @@ type Config struct {
 	// ReadTimeout the whole request with its body (default 30s),
 	// WriteTimeout an answer (default 120s, a scrape of a large
 	// namespace), IdleTimeout a kept-alive connection between requests
-	// (default 120s).
+	// (default 30s, so that idle keep-alive connections give their slots
+	// back).
 	HeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// MaxHeaderBytes bounds a request's headers with its URL (default
 	// 64 KiB); MaxBodyBytes a request body (default 1 MiB).
@@ -44,7 +47,7 @@ type Config struct {
 
 func (c *Config) setDefaults() {
 	if c.MaxConns <= 0 {
-		c.MaxConns = 4096
+		c.MaxConns = 256
 	}
 	dur := func(v *time.Duration, d time.Duration) {
 		if *v <= 0 {
@@ -55,7 +58,7 @@ func (c *Config) setDefaults() {
 	dur(&c.HeaderTimeout, 10*time.Second)
 	dur(&c.ReadTimeout, 30*time.Second)
 	dur(&c.WriteTimeout, 120*time.Second)
-	dur(&c.IdleTimeout, 120*time.Second)
+	dur(&c.IdleTimeout, 30*time.Second)
 	if c.MaxHeaderBytes <= 0 {
 		c.MaxHeaderBytes = 64 << 10
 	}

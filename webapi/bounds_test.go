@@ -22,11 +22,11 @@ func TestContextLimits(t *testing.T) {
 	defer ts.Close()
 	r := &replayer{base: ts.URL, hs: bed.Host(), client: newClient()}
 	for i := 0; i < 3; i++ {
-		if code, body := r.do(t, step{"/pmapi/context?HS", false}); code != 200 {
+		if code, body := r.do(t, step{"/pmapi/context?HS", false, ""}); code != 200 {
 			t.Fatalf("context %d: %d %s", i, code, body)
 		}
 	}
-	code, body := r.do(t, step{"/pmapi/context?HS", false})
+	code, body := r.do(t, step{"/pmapi/context?HS", false, ""})
 	if code != 429 || !strings.Contains(body, "too many web contexts") {
 		t.Errorf("fourth context: %d %s", code, body)
 	}
@@ -68,7 +68,7 @@ func TestChurnBounded(t *testing.T) {
 				defer wg.Done()
 				r := &replayer{base: ts.URL, hs: bed.Host(), client: newClient()}
 				for range work {
-					code, body := r.do(t, step{"/pmapi/fetch?HS&polltimeout=0&names=sample.long.one,sample.bin", false})
+					code, body := r.do(t, step{"/pmapi/fetch?HS&polltimeout=0&names=sample.long.one,sample.bin", false, ""})
 					mu.Lock()
 					if live := srv.Contexts(); live > maxLive {
 						maxLive = live

@@ -30,13 +30,13 @@ func TestExpiryAgainstPCP(t *testing.T) {
 		{base: ours.URL, hs: bed.Host(), client: newClient()},
 	}
 	for _, r := range servers {
-		r.do(t, step{"/pmapi/context?HS&polltimeout=1", true})
+		r.do(t, step{"/pmapi/context?HS&polltimeout=1", true, ""})
 	}
 	time.Sleep(1500 * time.Millisecond)
 	for _, r := range servers {
 		seen := map[string]bool{}
 		for tries := 0; tries < 30 && !seen["unknown"]; tries++ {
-			code, body := r.do(t, step{"/pmapi/CTX/fetch?names=sample.long.one", false})
+			code, body := r.do(t, step{"/pmapi/CTX/fetch?names=sample.long.one", false, ""})
 			m := goneRe.FindStringSubmatch(body)
 			if code != 400 || m == nil {
 				t.Fatalf("%s: %d %q", r.base, code, body)

@@ -60,8 +60,8 @@ func TestOpenMetricsAgainstPCP(t *testing.T) {
 	} {
 		theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient()}
 		mine := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
-		tc, tb := theirs.do(t, step{path, false})
-		oc, ob := mine.do(t, step{path, false})
+		tc, tb := theirs.do(t, step{path, false, ""})
+		oc, ob := mine.do(t, step{path, false, ""})
 		tl, tstamps := canonMetrics(t, mask(tb))
 		ol, ostamps := canonMetrics(t, mask(ob))
 		if tc != oc || strings.Join(tl, "\n") != strings.Join(ol, "\n") {

@@ -3,6 +3,7 @@ package webapi_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -21,6 +22,7 @@ import (
 type step struct {
 	path string
 	save bool
+	body string // POSTed when not empty
 }
 
 // grafanaSteps are the calls grafana-pcp's vector data source makes
@@ -30,75 +32,80 @@ type step struct {
 // instance domain, a store's failures, a duplicate, syntax and semantic
 // errors in derive.
 var grafanaSteps = []step{
-	{"/pmapi/context?HS&polltimeout=30", true},
-	{"/pmapi/CTX/metric?names=sample.long.one,sample.bin,kernel.all.load", false},
-	{"/pmapi/CTX/metric?names=nosuch.metric", false},
-	{"/pmapi/CTX/metric?names=sample.long", false},
-	{"/pmapi/CTX/indom?name=sample.bin", false},
-	{"/pmapi/CTX/indom?name=sample.long.one", false},
-	{"/pmapi/CTX/indom?name=nosuch.metric", false},
-	{"/pmapi/CTX/fetch?names=pmcd.version", false},
-	{"/pmapi/CTX/fetch?names=sample.long.one,sample.bin,sample.string.hullo,sample.float.one,sample.double.one,sample.ulonglong.million,sample.longlong.one", false},
-	{"/pmapi/CTX/fetch?names=sample.long.one,nosuch.metric", false},
-	{"/pmapi/CTX/fetch?names=nosuch.metric", false},
-	{"/pmapi/CTX/store?name=sample.long.write_me&value=42", false},
-	{"/pmapi/CTX/fetch?names=sample.long.write_me", false},
-	{"/pmapi/CTX/store?name=nosuch.metric&value=1", false},
-	{"/pmapi/CTX/store?name=sample.long.write_me&value=abc", false},
-	{"/pmapi/CTX/store?name=sample.long.one&value=1", false},
-	{"/pmapi/CTX/derive?name=derived_0f1e2d&expr=sample.long.one*2", false},
-	{"/pmapi/CTX/derive?name=derived_0f1e2d&expr=sample.long.one*2", false},
-	{"/pmapi/CTX/derive?name=derived_bad&expr=sample.long.one*", false},
-	{"/pmapi/CTX/derive?name=derived_sem&expr=sample.long.one%2Bsample.string.hullo", false},
-	{"/pmapi/CTX/fetch?names=derived_0f1e2d", false},
-	{"/pmapi/CTX/metric?names=derived_0f1e2d", false},
-	{"/pmapi/CTX/children?prefix=sample", false},
-	{"/pmapi/CTX/children?prefix=sample.long", false},
-	{"/pmapi/CTX/children?prefix=", false},
-	{"/pmapi/CTX/children?prefix=nosuch", false},
+	{"/pmapi/context?HS&polltimeout=30", true, ""},
+	{"/pmapi/CTX/metric?names=sample.long.one,sample.bin,kernel.all.load", false, ""},
+	{"/pmapi/CTX/metric?names=nosuch.metric", false, ""},
+	{"/pmapi/CTX/metric?names=sample.long", false, ""},
+	{"/pmapi/CTX/indom?name=sample.bin", false, ""},
+	{"/pmapi/CTX/indom?name=sample.long.one", false, ""},
+	{"/pmapi/CTX/indom?name=nosuch.metric", false, ""},
+	{"/pmapi/CTX/fetch?names=pmcd.version", false, ""},
+	{"/pmapi/CTX/fetch?names=sample.long.one,sample.bin,sample.string.hullo,sample.float.one,sample.double.one,sample.ulonglong.million,sample.longlong.one", false, ""},
+	{"/pmapi/CTX/fetch?names=sample.long.one,nosuch.metric", false, ""},
+	{"/pmapi/CTX/fetch?names=nosuch.metric", false, ""},
+	{"/pmapi/CTX/store?name=sample.long.write_me&value=42", false, ""},
+	{"/pmapi/CTX/fetch?names=sample.long.write_me", false, ""},
+	{"/pmapi/CTX/store?name=nosuch.metric&value=1", false, ""},
+	{"/pmapi/CTX/store?name=sample.long.write_me&value=abc", false, ""},
+	{"/pmapi/CTX/store?name=sample.long.one&value=1", false, ""},
+	{"/pmapi/CTX/derive?name=derived_0f1e2d&expr=sample.long.one*2", false, ""},
+	{"/pmapi/CTX/derive?name=derived_0f1e2d&expr=sample.long.one*2", false, ""},
+	{"/pmapi/CTX/derive?name=derived_bad&expr=sample.long.one*", false, ""},
+	{"/pmapi/CTX/derive?name=derived_sem&expr=sample.long.one%2Bsample.string.hullo", false, ""},
+	{"/pmapi/CTX/fetch?names=derived_0f1e2d", false, ""},
+	{"/pmapi/CTX/metric?names=derived_0f1e2d", false, ""},
+	{"/pmapi/CTX/children?prefix=sample", false, ""},
+	{"/pmapi/CTX/children?prefix=sample.long", false, ""},
+	{"/pmapi/CTX/children?prefix=", false, ""},
+	{"/pmapi/CTX/children?prefix=nosuch", false, ""},
 }
 
 // moreSteps cover the rest of the API: requests without a context, the
 // compatibility forms, PMIDs, instance filters, profiles, the client
 // parameter, and errors.
 var moreSteps = []step{
-	{"/pmapi/context?HS&client=abc", true},
-	{"/pmapi/_context?HS", false},
-	{"/pmapi/fetch?HS&names=sample.long.one,sample.bin", false},
-	{"/pmapi/metric?HS&prefix=sample.long", false},
-	{"/pmapi/indom?HS&indom=29.2&iname=bin-100,bin-200", false},
-	{"/pmapi/indom?HS&indom=29.2&instance=300,400", false},
-	{"/pmapi/indom?HS&indom=29.2&iname=bin-[12]*&match=glob", false},
-	{"/pmapi/indom?HS&indom=29.2&iname=bin-.00&match=regex", false},
-	{"/pmapi/indom?HS&indom=29.2&match=bogus", false},
-	{"/pmapi/CTX/indom?indom=bad", false},
-	{"/pmapi/CTX/indom?indom=29.1", false},
-	{"/pmapi/CTX/_fetch?names=sample.long.one,sample.bin", false},
-	{"/pmapi/CTX/_metric?names=sample.long.one,sample.bin", false},
-	{"/pmapi/CTX/_indom?name=sample.bin", false},
-	{"/pmapi/CTX/fetch?pmids=29.0.6,29.0.10", false},
-	{"/pmapi/CTX/fetch?pmid=29.0.10", false},
-	{"/pmapi/CTX/fetch?pmid=29.99.99", false},
-	{"/pmapi/CTX/fetch?name=nosuch.metric", false},
-	{"/pmapi/CTX/fetch?names=sample.long.one&client=x%22y", false},
-	{"/pmapi/CTX/profile?expr=del&name=sample.bin", false},
-	{"/pmapi/CTX/profile?expr=add&name=sample.bin&iname=bin-100,bin-300", false},
-	{"/pmapi/CTX/fetch?names=sample.bin", false},
-	{"/pmapi/CTX/profile?expr=add&indom=29.2", false},
-	{"/pmapi/CTX/fetch?names=sample.bin", false},
-	{"/pmapi/CTX/profile?expr=bogus&indom=29.2", false},
-	{"/pmapi/CTX/profile?expr=add&name=sample.long.one", false},
-	{"/pmapi/CTX/store?name=sample.long.write_me&value=13", false},
-	{"/pmapi/CTX/derive?expr=derived.a%20%3D%20sample.long.ten%2B1%0Aderived.b%20%3D%20sample.long.one%0A", false},
-	{"/pmapi/CTX/fetch?names=derived.a,derived.b", false},
-	{"/pmapi/CTX/derive?expr=derived.c%20%3D%20sample.long.ten", false},
-	{"/pmapi/99/fetch?names=sample.long.one", false},
-	{"/pmapi/CTX/fetch", false},
-	{"/pmapi/abc/fetch?names=sample.long.one", false},
-	{"/pmapi/fetch?context=xyz&names=sample.long.one", false},
-	{"/pmapi/CTX/context", false},
-	{"/pmapi/CTX/metric?names=sample.long.one,nosuch.one,sample.ulong", false},
-	{"/pmapi/CTX/metric", false},
+	{"/pmapi/context?HS&client=abc", true, ""},
+	{"/pmapi/_context?HS", false, ""},
+	{"/pmapi/fetch?HS&names=sample.long.one,sample.bin", false, ""},
+	{"/pmapi/metric?HS&prefix=sample.long", false, ""},
+	{"/pmapi/indom?HS&indom=29.2&iname=bin-100,bin-200", false, ""},
+	{"/pmapi/indom?HS&indom=29.2&instance=300,400", false, ""},
+	{"/pmapi/indom?HS&indom=29.2&iname=bin-[12]*&match=glob", false, ""},
+	{"/pmapi/indom?HS&indom=29.2&iname=bin-.00&match=regex", false, ""},
+	{"/pmapi/indom?HS&indom=29.2&match=bogus", false, ""},
+	{"/pmapi/CTX/indom?indom=bad", false, ""},
+	{"/pmapi/CTX/indom?indom=29.1", false, ""},
+	{"/pmapi/CTX/_fetch?names=sample.long.one,sample.bin", false, ""},
+	{"/pmapi/CTX/_metric?names=sample.long.one,sample.bin", false, ""},
+	{"/pmapi/CTX/_indom?name=sample.bin", false, ""},
+	{"/pmapi/CTX/fetch?pmids=29.0.6,29.0.10", false, ""},
+	{"/pmapi/CTX/fetch?pmid=29.0.10", false, ""},
+	{"/pmapi/CTX/fetch?pmid=29.99.99", false, ""},
+	{"/pmapi/CTX/fetch?name=nosuch.metric", false, ""},
+	{"/pmapi/CTX/fetch?names=sample.long.one&client=x%22y", false, ""},
+	{"/pmapi/CTX/profile?expr=del&name=sample.bin", false, ""},
+	{"/pmapi/CTX/profile?expr=add&name=sample.bin&iname=bin-100,bin-300", false, ""},
+	{"/pmapi/CTX/fetch?names=sample.bin", false, ""},
+	{"/pmapi/CTX/profile?expr=add&indom=29.2", false, ""},
+	{"/pmapi/CTX/fetch?names=sample.bin", false, ""},
+	{"/pmapi/CTX/profile?expr=bogus&indom=29.2", false, ""},
+	{"/pmapi/CTX/profile?expr=add&name=sample.long.one", false, ""},
+	{"/pmapi/CTX/store?name=sample.long.write_me&value=13", false, ""},
+	{"/pmapi/CTX/derive?expr=derived.a%20%3D%20sample.long.ten%2B1%0Aderived.b%20%3D%20sample.long.one%0A", false, ""},
+	{"/pmapi/CTX/fetch?names=derived.a,derived.b", false, ""},
+	{"/pmapi/CTX/derive?expr=derived.c%20%3D%20sample.long.ten", false, ""},
+	{"/pmapi/CTX/derive", false, "derived.p = sample.long.hundred\n"},
+	{"/pmapi/CTX/fetch?names=derived.p", false, ""},
+	{"/pmapi/CTX/store?name=sample.long.write_me", false, "77"},
+	{"/pmapi/CTX/fetch?names=sample.long.write_me", false, ""},
+	{"/pmapi/CTX/store?name=sample.long.write_me&value=13", false, ""},
+	{"/pmapi/99/fetch?names=sample.long.one", false, ""},
+	{"/pmapi/CTX/fetch", false, ""},
+	{"/pmapi/abc/fetch?names=sample.long.one", false, ""},
+	{"/pmapi/fetch?context=xyz&names=sample.long.one", false, ""},
+	{"/pmapi/CTX/context", false, ""},
+	{"/pmapi/CTX/metric?names=sample.long.one,nosuch.one,sample.ulong", false, ""},
+	{"/pmapi/CTX/metric", false, ""},
 }
 
 // masks hide what differs by nature between two servers: context
@@ -136,7 +143,11 @@ func (r *replayer) do(t *testing.T, s step) (int, string) {
 	t.Helper()
 	path := strings.ReplaceAll(s.path, "HS", "hostspec="+r.hs)
 	path = strings.ReplaceAll(path, "CTX", r.ctxid)
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, r.base+path, nil)
+	method, post := http.MethodGet, io.Reader(nil)
+	if s.body != "" {
+		method, post = http.MethodPost, strings.NewReader(s.body)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, r.base+path, post)
 	if err != nil {
 		t.Fatal(err)
 	}

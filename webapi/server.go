@@ -79,6 +79,9 @@ func (s *Server) sweeper() {
 	}
 }
 
+// maxBody bounds a POSTed store value or derived metric configuration.
+const maxBody = 1 << 20
+
 // command is one of the REST API's commands.
 type command int
 
@@ -167,7 +170,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodPost && (cmd == cmdDerive || cmd == cmdStore) {
-		body, err := io.ReadAll(r.Body)
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		if err != nil {
 			htmlError(w, http.StatusRequestEntityTooLarge, "webapi", "request body too large")
 			return
