@@ -38,3 +38,39 @@ func TestInstDictOrder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRDict drives the dict with lookups and insertions and checks it
+// against a map: every key added is found, none other is, and iteration
+// and scanning each visit every entry once, whatever the rehash state.
+func FuzzRDict(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		d := newRDict[int32, bool](hashInst)
+		want := map[int32]bool{}
+		for _, op := range ops {
+			k := int32(op & 0x3f)
+			if op&0x40 != 0 {
+				if _, ok := d.find(k); ok != want[k] {
+					t.Fatalf("find(%d) = %v, want %v", k, ok, want[k])
+				}
+				continue
+			}
+			if _, ok := d.find(k); !ok {
+				d.add(k, true)
+				want[k] = true
+			}
+		}
+		for name, visit := range map[string]func(func(*rentry[int32, bool])){"each": d.each, "scan": d.scan} {
+			seen := map[int32]int{}
+			visit(func(e *rentry[int32, bool]) { seen[e.key]++ })
+			if len(seen) != len(want) {
+				t.Fatalf("%s visited %d keys, want %d", name, len(seen), len(want))
+			}
+			for k, n := range seen {
+				if n != 1 || !want[k] {
+					t.Fatalf("%s visited %d %d times", name, k, n)
+				}
+			}
+		}
+	})
+}
