@@ -106,6 +106,9 @@ var moreSteps = []step{
 	{"/pmapi/CTX/context", false, ""},
 	{"/pmapi/CTX/metric?names=sample.long.one,nosuch.one,sample.ulong", false, ""},
 	{"/pmapi/CTX/metric", false, ""},
+	{"/pmapi/context?hostspec=localhost:1", false, ""},
+	{"/pmapi/fetch?hostspec=localhost:1&names=sample.long.one", false, ""},
+	{"/pmapi/context?HS&polltimeout=abc", false, ""},
 }
 
 // masks hide what differs by nature between two servers: context
