@@ -192,29 +192,36 @@ func newClient() *http.Client {
 
 // TestAgainstPCP replays the request lists against PCP's pmproxy and ours
 // over one pmcd, step by step (PCP's first, so that stores reach pmcd in
-// the same order), and compares status and body after masking.
+// the same order), and compares status and body after masking; once with
+// PCP's pmcd behind both, once with gopcp's.
 func TestAgainstPCP(t *testing.T) {
-	bed := testbed.StartPMCD(t, testbed.Options{})
-	px := proxybed.Start(t, bed)
-	srv := webapi.New(webapi.Options{})
-	defer srv.Close()
-	ours := httptest.NewServer(srv)
-	defer ours.Close()
-
-	compared := 0
-	for _, list := range [][]step{grafanaSteps, moreSteps} {
-		theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient()}
-		mine := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
-		for _, s := range list {
-			ts, tb := theirs.do(t, s)
-			os, ob := mine.do(t, s)
-			compared++
-			if ts != os || mask(tb) != mask(ob) {
-				t.Errorf("%s:\n%s", s.path, firstDiff(ts, mask(tb), os, mask(ob)))
+	for _, c := range []struct {
+		name  string
+		start func(testing.TB, testbed.Options) *testbed.PMCD
+	}{{"PCP pmcd", testbed.StartPMCD}, {"gopcp pmcd", testbed.StartGoPMCD}} {
+		t.Run(c.name, func(t *testing.T) {
+			bed := c.start(t, testbed.Options{})
+			px := proxybed.Start(t, bed)
+			srv := webapi.New(webapi.Options{})
+			defer srv.Close()
+			ours := httptest.NewServer(srv)
+			defer ours.Close()
+			compared := 0
+			for _, list := range [][]step{grafanaSteps, moreSteps} {
+				theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient()}
+				mine := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
+				for _, s := range list {
+					ts, tb := theirs.do(t, s)
+					os, ob := mine.do(t, s)
+					compared++
+					if ts != os || mask(tb) != mask(ob) {
+						t.Errorf("%s:\n%s", s.path, firstDiff(ts, mask(tb), os, mask(ob)))
+					}
+				}
 			}
-		}
+			t.Logf("%d requests compared with PCP's pmproxy", compared)
+		})
 	}
-	t.Logf("%d requests compared with PCP's pmproxy", compared)
 }
 
 // firstDiff shows the two answers around where they first differ.
