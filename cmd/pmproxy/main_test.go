@@ -54,8 +54,9 @@ func startOurs(t *testing.T, conf string) string {
 }
 
 // TestPMInfoThroughProxy runs PCP's pminfo against a private PCP pmcd
-// directly and through our pmproxy ("host@proxyhost"), which must print
-// the same; the same port answers HTTP too, as PCP's pmproxy's does.
+// directly, through our pmproxy ("host@proxyhost") and through PCP's,
+// which must all print the same; the same port answers HTTP too, as PCP's
+// pmproxy's does.
 func TestPMInfoThroughProxy(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	proxy := startOurs(t, proxybed.Conf)
@@ -70,6 +71,15 @@ func TestPMInfoThroughProxy(t *testing.T) {
 	}
 	if direct.Stdout != via.Stdout {
 		t.Errorf("pminfo through our proxy differs:\ndirect:\n%s\nvia proxy:\n%s", direct.Stdout, via.Stdout)
+	}
+	// And through PCP's own pmproxy, for the record: the same again.
+	pcpProxy := proxybed.Start(t, bed)
+	viaPCP := bed.Run("pminfo", append([]string{"-h", bed.Host() + "@" + pcpProxy.Addr()}, args...)...)
+	if viaPCP.Err != nil {
+		t.Fatal(viaPCP.Err)
+	}
+	if viaPCP.Stdout != via.Stdout {
+		t.Errorf("pminfo through PCP's pmproxy and ours differ:\nPCP's:\n%s\nours:\n%s", viaPCP.Stdout, via.Stdout)
 	}
 	if !strings.Contains(via.Stdout, "sample.long.one") {
 		t.Errorf("pminfo printed no sample.long.one:\n%s", via.Stdout)
