@@ -155,8 +155,11 @@ func (c *HostContext) attach(conn *connection) {
 	if s, ok := conn.conn.(pdu.Stream); ok {
 		rw = pdu.Direct(s)
 	}
-	// a buffered reader takes a reply's header and body in one read
-	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(rw, 64<<10), rw}, c.opts.requestTimeout)
+	// A buffered reader takes a small reply's header and body in one
+	// read; a reply larger than the buffer is read past it, straight into
+	// the PDU's storage. 4 KiB, not more: a server holding thousands of
+	// contexts (pmproxy) keeps one per context.
+	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(rw, 4<<10), rw}, c.opts.requestTimeout)
 	c.w = pdu.NewWriter(rw)
 	c.w.Timeout = c.opts.requestTimeout
 	// Only c.r and c.w read and write the connection: deadlines may stay
