@@ -23,8 +23,8 @@ import (
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
+	"github.com/gopcp/gopcp/pmproxy/web"
 	"github.com/gopcp/gopcp/webapi"
-	"github.com/gopcp/gopcp/webview"
 )
 
 func main() {
@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	}
 	if conf.Bool("pmproxy.http.enabled", true) {
 		mux := pmproxy.NewMux(api)
-		mux.Handle("/", webview.Handler())
+		mux.Handle("/", web.Handler())
 		cfg.HTTP = mux
 	}
 	if o.finish > 0 {
