@@ -64,6 +64,7 @@ pcpview.drawChart = function (canvas, series, width) {
   var xOf = function (t) { return left + (t - win.from) / (win.to - win.from) * w; };
   var yOf = function (y) { return top + h - (y - sc.lo) / (sc.hi - sc.lo) * h; };
 
+  var digits = pcpview.tickDigits(sc.lo, sc.hi, sc.step);
   g.fillStyle = "#5b6470";
   g.textAlign = "right";
   g.textBaseline = "middle";
@@ -74,7 +75,7 @@ pcpview.drawChart = function (canvas, series, width) {
     g.moveTo(left + 1, py);
     g.lineTo(left + w, py);
     g.stroke();
-    g.fillText(pcpview.formatValue(Math.abs(y) < sc.step / 1e6 ? 0 : y), left - 4, py);
+    g.fillText(pcpview.formatValue(Math.abs(y) < sc.step / 1e6 ? 0 : y, digits), left - 4, py);
   }
   g.textAlign = "center";
   g.textBaseline = "top";

@@ -70,7 +70,7 @@ pcpview.rateUnits = function (units, counter) {
   return (u || "count") + " / s";
 };
 
-// niceScale picks an axis from lo to hi with about n steps of 1, 2 or 5
+// niceScale picks an axis from lo to hi with about n steps of 1, 2, 2.5 or 5
 // times a power of ten, covering [min, max]; a flat or empty range gets a
 // unit-wide axis around its value.
 pcpview.niceScale = function (min, max, n) {
@@ -95,7 +95,7 @@ pcpview.niceScale = function (min, max, n) {
   var raw = (max - min) / n;
   var mag = Math.pow(10, Math.floor(Math.log10(raw)));
   var step = mag;
-  [1, 2, 5, 10].some(function (m) {
+  [1, 2, 2.5, 5, 10].some(function (m) {
     step = m * mag;
     return step >= raw;
   });
@@ -105,11 +105,12 @@ pcpview.niceScale = function (min, max, n) {
 };
 
 // formatValue writes an axis label or a last value briefly: SI prefixes
-// from k upwards, up to four significant digits.
-pcpview.formatValue = function (y) {
+// from k upwards, up to digits significant digits (four unless given).
+pcpview.formatValue = function (y, digits) {
   if (y === null || y === undefined || !isFinite(y)) {
     return "";
   }
+  digits = digits >= 1 && digits <= 15 ? Math.round(digits) : 4;
   var a = Math.abs(y);
   var prefixes = [[1e15, "P"], [1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]];
   for (var i = 0; i < prefixes.length; i++) {
@@ -123,12 +124,22 @@ pcpview.formatValue = function (y) {
     if (x === 0) {
       return "0";
     }
-    var s = Math.abs(x) >= 1000 ? x.toFixed(0) : x.toPrecision(4);
+    var s = Math.abs(x) >= 1000 ? x.toFixed(0) : x.toPrecision(Math.max(digits, 3));
     if (s.indexOf("e") < 0 && s.indexOf(".") >= 0) {
       s = s.replace(/0+$/, "").replace(/\.$/, "");
     }
     return s;
   }
+};
+
+// tickDigits is how many significant digits tell an axis' labels apart:
+// enough for the largest label to show a change of one step.
+pcpview.tickDigits = function (lo, hi, step) {
+  var big = Math.max(Math.abs(lo), Math.abs(hi));
+  if (!(step > 0) || !(big > 0)) {
+    return 3;
+  }
+  return Math.min(15, Math.max(3, Math.ceil(Math.log10(big / step)) + 1));
 };
 
 // formatTime writes a time axis label (t in seconds since the epoch) in
