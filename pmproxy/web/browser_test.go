@@ -173,21 +173,29 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("search", func(t *testing.T) {
-		q := url.Values{"host": {v.bed.Host()}, "search": {"kernel.all.l"}}
-		dom, why := load(t, bin, v.page(q), func(dom string) string {
-			var found []string
-			for _, li := range elements(dom, "li") {
-				if n := li.attrs["data-name"]; strings.HasPrefix(n, "kernel.all.l") {
-					found = append(found, n)
+		for _, c := range []struct {
+			text string
+			want []string
+		}{
+			{"kernel.all.l", []string{"kernel.all.lastpid", "kernel.all.load"}},
+			{"kernel.all.load", []string{"kernel.all.load"}},
+			{"ker", []string{"kernel"}},
+			{"nosuch", nil},
+		} {
+			q := url.Values{"host": {v.bed.Host()}, "search": {c.text}}
+			dom, why := load(t, bin, v.page(q), func(dom string) string {
+				res := results(dom)
+				if res == nil {
+					return "no search results yet"
 				}
+				if strings.Join(res, " ") != strings.Join(c.want, " ") {
+					return fmt.Sprintf("search %q found %q, want %q", c.text, res, c.want)
+				}
+				return ""
+			})
+			if why != "" {
+				t.Fatalf("%s\nDOM:\n%s", why, dom)
 			}
-			if !contains(found, "kernel.all.load") || !contains(found, "kernel.all.lastpid") {
-				return fmt.Sprintf("search kernel.all.l found %v", found)
-			}
-			return ""
-		})
-		if why != "" {
-			t.Fatalf("%s\nDOM:\n%s", why, dom)
 		}
 	})
 
@@ -295,6 +303,24 @@ func checkShot(path string, w, h int) string {
 		return fmt.Sprintf("%s: %d colours: blank?", path, len(colours))
 	}
 	return ""
+}
+
+var resultsListRE = regexp.MustCompile(`(?s)<ul id="results"[^>]*>(.*?)</ul>`)
+
+// results lists the names the search found, empty when it found none
+// ("no metric starts with"), nil before it has answered.
+func results(dom string) []string {
+	m := resultsListRE.FindStringSubmatch(dom)
+	if m == nil || m[1] == "" {
+		return nil
+	}
+	found := []string{}
+	for _, li := range elements(m[1], "li") {
+		if n := li.attrs["data-name"]; n != "" {
+			found = append(found, n)
+		}
+	}
+	return found
 }
 
 func contains(list []string, s string) bool {
