@@ -1,7 +1,10 @@
 package web
 
 import (
+	"encoding/json"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,4 +94,35 @@ func TestBrowserInteractive(t *testing.T) {
 	d.waitFor(t, `document.getElementById("status").textContent.indexOf(`+strconv.Quote(other+": 1 chart")+`) === 0`, state)
 	d.waitFor(t, plottedAtLeast(load, 2), state)
 	d.waitFor(t, `location.search.indexOf("host="+encodeURIComponent(`+strconv.Quote(other)+`)) >= 0`, `location.href`)
+
+	// A screenshot of the page on real time, after ten fetches or more.
+	q := url.Values{"host": {v.bed.Host()}, "search": {"kernel.all.l"},
+		"metric": {"kernel.all.load,kernel.all.cpu.user,kernel.all.cpu.sys,mem.util.free"}}
+	size := map[string]any{"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false}
+	if _, err := d.call("Emulation.setDeviceMetricsOverride", size, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.call("Page.navigate", map[string]any{"url": v.page(q)}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"kernel.all.load", "kernel.all.cpu.user", "kernel.all.cpu.sys", "mem.util.free"} {
+		d.waitFor(t, has(`section.chart[data-metric="`+m+`"] li.series`), state)
+		d.waitFor(t, plottedAtLeast(`section.chart[data-metric="`+m+`"]`, 10), state)
+	}
+	res, err := d.call("Page.captureScreenshot", map[string]any{"format": "png"}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shot struct{ Data []byte }
+	if err := json.Unmarshal(res, &shot); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.ArtifactDir(), "pmproxy-webview-live.png")
+	if err := os.WriteFile(path, shot.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if why := checkShot(path, 1280, 800); why != "" {
+		t.Fatal(why)
+	}
+	t.Logf("screenshot: %s", path)
 }
