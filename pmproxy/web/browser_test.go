@@ -200,12 +200,14 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("unknown metric", func(t *testing.T) {
-		q := url.Values{"host": {v.bed.Host()}, "metric": {"no.such.metric"}}
+		// Beside a chart that goes on drawing: its fetches must not
+		// replace the error.
+		q := url.Values{"host": {v.bed.Host()}, "metric": {"no.such.metric,kernel.all.load"}}
 		dom, why := load(t, bin, v.page(q), func(dom string) string {
 			if state, text := status(dom); state != "error" || !strings.Contains(text, "no.such.metric") || !strings.Contains(text, "Unknown metric name") {
 				return fmt.Sprintf("status %s: %q", state, text)
 			}
-			return ""
+			return loadDrawn(dom, "kernel.all.load", load1, 2)
 		})
 		if why != "" {
 			t.Fatalf("%s\nDOM:\n%s", why, dom)

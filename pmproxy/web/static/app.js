@@ -20,10 +20,16 @@
     generation: 0,             // bumped on every reconnect, ending older loops
     charts: [],
     fetches: 0,
-    searchSeq: 0
+    searchSeq: 0,
+    sticky: false              // the status line holds an action's error
   };
 
-  function setStatus(message, error) {
+  // setStatus shows a message; an error about something asked for (a
+  // chart, a search, the namespace, a host) stays until the person does
+  // something else (user), rather than being replaced by the next fetch's
+  // news.
+  function setStatus(message, error, sticky) {
+    state.sticky = !!(error && sticky);
     var el = $("status");
     el.textContent = message;
     el.className = "status " + (error ? "error" : "ok");
@@ -31,6 +37,11 @@
     if (state.client) {
       el.setAttribute("data-renewed", String(state.client.renewed));
     }
+  }
+
+  // user marks a person's action: the error of an earlier one may go.
+  function user() {
+    state.sticky = false;
   }
 
   function describe(e) {
@@ -96,7 +107,7 @@
       setStatus("connected to " + state.client.hostspec, false);
     }).catch(function (e) {
       if (gen === state.generation) {
-        setStatus(state.client.hostspec + ": " + describe(e), true);
+        setStatus(state.client.hostspec + ": " + describe(e), true, true);
       }
     });
     loadTree($("tree"), "");
@@ -138,7 +149,7 @@
       });
     }).catch(function (e) {
       if (gen === state.generation) {
-        setStatus("namespace " + (prefix || "root") + ": " + describe(e), true);
+        setStatus("namespace " + (prefix || "root") + ": " + describe(e), true, true);
       }
     });
   }
@@ -152,6 +163,7 @@
     span.title = full;
     li.appendChild(span);
     span.addEventListener("click", function () {
+      user();
       if (leaf) {
         addChart(full);
         return;
@@ -214,6 +226,7 @@
         }
         li.appendChild(span);
         span.addEventListener("click", function () {
+          user();
           if (f.nonleaf) {
             $("search").value = f.name + ".";
             search(f.name + ".");
@@ -237,7 +250,7 @@
       }
     }).catch(function (e) {
       if (seq === state.searchSeq) {
-        setStatus("search " + text + ": " + describe(e), true);
+        setStatus("search " + text + ": " + describe(e), true, true);
       }
     });
   }
@@ -249,7 +262,7 @@
       return Promise.resolve();
     }
     if (state.charts.length >= maxCharts) {
-      setStatus("at most " + maxCharts + " charts at once: remove one first", true);
+      setStatus("at most " + maxCharts + " charts at once: remove one first", true, true);
       return Promise.resolve();
     }
     var gen = state.generation;
@@ -275,7 +288,7 @@
       remember();
     }).catch(function (e) {
       if (gen === state.generation) {
-        setStatus(name + ": " + describe(e), true);
+        setStatus(name + ": " + describe(e), true, true);
       }
     });
   }
@@ -308,7 +321,7 @@
     close.type = "button";
     close.title = "remove this chart";
     close.textContent = "\u00d7";
-    close.addEventListener("click", function () { removeChart(c); remember(); });
+    close.addEventListener("click", function () { user(); removeChart(c); remember(); });
     h.appendChild(title);
     h.appendChild(units);
     h.appendChild(close);
@@ -501,6 +514,10 @@
       state.fetches++;
       document.body.setAttribute("data-fetches", String(state.fetches));
       apply(body);
+      if (state.sticky) {
+        $("status").setAttribute("data-renewed", String(state.client.renewed));
+        return;
+      }
       var stamp = new Date(Number(body.timestamp) * 1000).toLocaleTimeString([], { hour12: false });
       setStatus(state.client.hostspec + ": " + state.charts.length + " chart" +
         (state.charts.length === 1 ? "" : "s") + ", values of " + stamp +
@@ -529,11 +546,13 @@
   });
   var searchTimer = null;
   $("search").addEventListener("input", function () {
+    user();
     clearTimeout(searchTimer);
     searchTimer = setTimeout(function () { search($("search").value); }, 250);
   });
   $("search-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
+    user();
     clearTimeout(searchTimer);
     search($("search").value);
   });

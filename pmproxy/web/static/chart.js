@@ -84,7 +84,9 @@ pcpview.drawChart = function (canvas, series, width) {
     return span / s <= 5;
   }) || 3600;
   for (var k = Math.ceil(win.from / tstep), j = 0; k * tstep <= win.to && j < 50; k++, j++) {
-    g.fillText(pcpview.formatTime(k * tstep, tstep), xOf(k * tstep), top + h + 4);
+    var label = pcpview.formatTime(k * tstep, tstep);
+    var lx = Math.min(xOf(k * tstep), cssW - 2 - g.measureText(label).width / 2);
+    g.fillText(label, lx, top + h + 4);
   }
 
   g.save();
