@@ -55,6 +55,14 @@ var pageCases = []struct {
 	{"parse fetch", "parseJSON", []any{`{"timestamp":1795808704.453468802,"values":[{"instances":[{"instance":1,"value":12.58}]}]}`},
 		map[string]any{"timestamp": 1795808704.453468802, "values": []any{map[string]any{"instances": []any{map[string]any{"instance": 1.0, "value": 12.58}}}}}},
 
+	{"timestamp of nine digits", "parseJSON", []any{`{"timestamp":1795808704.053468802}`},
+		map[string]any{"timestamp": 1795808704.053468802}},
+	{"timestamp as PCP's pmproxy writes 5 ns past", "parseJSON", []any{`{"timestamp":100.5}`},
+		map[string]any{"timestamp": 100.000000005}},
+	{"timestamp as PCP's pmproxy writes 12345678 ns past", "parseJSON", []any{`{"timestamp":1795808704.12345678}`},
+		map[string]any{"timestamp": 1795808704.012345678}},
+	{"timestamp whole", "parseJSON", []any{`{"timestamp":100}`}, map[string]any{"timestamp": 100.0}},
+
 	{"units of a counter", "rateUnits", []any{"millisec", true}, "millisec / s"},
 	{"units of a count", "rateUnits", []any{"none", true}, "count / s"},
 	{"units of an instant", "rateUnits", []any{"Kbyte", false}, "Kbyte"},
@@ -180,12 +188,13 @@ func show(x any) string {
 	return string(b)
 }
 
-// same compares decoded JSON, numbers within a relative 1e-9.
+// same compares decoded JSON, numbers within a relative 1e-15 (a few
+// units in the last place: a timestamp of 1.8e9 s to the microsecond).
 func same(a, b any) bool {
 	switch a := a.(type) {
 	case float64:
 		b, ok := b.(float64)
-		return ok && (a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)))
+		return ok && (a == b || math.Abs(a-b) <= 1e-15*math.Max(math.Abs(a), math.Abs(b)))
 	case []any:
 		b, ok := b.([]any)
 		if !ok || len(a) != len(b) {

@@ -4,15 +4,26 @@
 
 var pcpview = window.pcpview || (window.pcpview = {});
 
-// parseJSON reads a pmproxy answer. Integers beyond 2^53 (64-bit counters
-// such as byte counts) lose their low digits as JavaScript numbers; where
-// the browser gives JSON.parse's reviver the source text, they are kept
-// exact as BigInt, so that the difference of two successive values is
-// exact too.
+// parseJSON reads a pmproxy answer, where the browser gives JSON.parse's
+// reviver the source text (chromium does), more exactly than JSON numbers
+// allow:
+//  - Integers beyond 2^53 (64-bit counters such as byte counts) lose their
+//    low digits as JavaScript numbers; they are kept exact as BigInt, so
+//    that the difference of two successive values is exact too.
+//  - A fetch's "timestamp" is seconds, a dot, and nanoseconds; PCP 6.0.3's
+//    pmproxy writes the nanoseconds without their leading zeros (5 ns past
+//    a second as ".5"), so the digits after the dot are read as a count of
+//    nanoseconds, which is right for that form and for nine digits alike.
 pcpview.parseJSON = function (text) {
   return JSON.parse(text, function (key, value, ctx) {
-    if (typeof value === "number" && !Number.isSafeInteger(value) &&
-        ctx && typeof ctx.source === "string" && /^-?[0-9]+$/.test(ctx.source)) {
+    if (typeof value !== "number" || !ctx || typeof ctx.source !== "string") {
+      return value;
+    }
+    if (key === "timestamp") {
+      var m = /^([0-9]+)\.([0-9]{1,9})$/.exec(ctx.source);
+      return m ? Number(m[1]) + Number(m[2]) / 1e9 : value;
+    }
+    if (!Number.isSafeInteger(value) && /^-?[0-9]+$/.test(ctx.source)) {
       return BigInt(ctx.source);
     }
     return value;
