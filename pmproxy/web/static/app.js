@@ -473,7 +473,15 @@
         while (s.points.length > maxPoints || (s.points.length && s.points[0].t < t - windowSeconds)) {
           s.points.shift();
         }
-        s.li.setAttribute("data-points", String(s.points.filter(function (p) { return p.y !== null; }).length));
+        var kept = s.points.filter(function (p) { return p.y !== null; }).length;
+        if (kept === 0 && !seen.has(s.key)) {
+          // Gone for the whole window (a process that ended): its place
+          // goes to instances still to come.
+          c.series.delete(s.key);
+          c.legend.removeChild(s.li);
+          return;
+        }
+        s.li.setAttribute("data-points", String(kept));
       });
       draw(c);
     });
