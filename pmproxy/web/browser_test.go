@@ -172,6 +172,16 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("hostspec and metrics", func(t *testing.T) {
+		q := url.Values{"hostspec": {v.bed.Host()}, "metrics": {"kernel.all.load"}}
+		dom, why := load(t, bin, v.page(q), func(dom string) string {
+			return loadDrawn(dom, "kernel.all.load", load1, 2)
+		})
+		if why != "" {
+			t.Fatalf("%s\nDOM:\n%s", why, dom)
+		}
+	})
+
 	t.Run("search", func(t *testing.T) {
 		for _, c := range []struct {
 			text string

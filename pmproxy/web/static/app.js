@@ -51,7 +51,8 @@
   function params() {
     var q = new URLSearchParams(location.search);
     var metrics = [];
-    q.getAll("metric").forEach(function (m) {
+    // "hostspec" and "metrics" are taken too, as /pmapi/* spells them.
+    q.getAll("metric").concat(q.getAll("metrics")).forEach(function (m) {
       m.split(",").forEach(function (n) {
         n = n.trim();
         if (n && metrics.indexOf(n) < 0) {
@@ -62,7 +63,7 @@
     var iv = Number(q.get("interval"));
     return {
       search: q.get("search") || "",
-      host: q.get("host") || "",
+      host: q.get("host") || q.get("hostspec") || "",
       interval: iv > 0 && iv <= 3600 ? iv : 1,
       metrics: metrics
     };
