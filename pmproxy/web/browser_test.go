@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -33,6 +34,22 @@ type view struct {
 	// pmproxy knows, as if the page's had expired: pmproxy answers
 	// "unknown context identifier".
 	lose atomic.Bool
+
+	mu    sync.Mutex
+	paths map[string]int // requests by path, context numbers as CTX
+}
+
+var ctxPathRE = regexp.MustCompile(`^/pmapi/[0-9]+/`)
+
+// asked returns the paths requested so far and how often.
+func (v *view) asked() map[string]int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	out := map[string]int{}
+	for p, n := range v.paths {
+		out[p] = n
+	}
+	return out
 }
 
 // startView starts gopcp's pmcd with the linux agent in-process on a
@@ -53,7 +70,11 @@ func startView(t *testing.T) *view {
 	mux := pmproxy.NewMux(api)
 	mux.Handle("/", Handler())
 	fetchRE := regexp.MustCompile(`^/pmapi/[0-9]+/fetch$`)
+	v.paths = map[string]int{}
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v.mu.Lock()
+		v.paths[ctxPathRE.ReplaceAllString(r.URL.Path, "/pmapi/CTX/")]++
+		v.mu.Unlock()
 		if fetchRE.MatchString(r.URL.Path) && v.lose.CompareAndSwap(true, false) {
 			r.URL.Path = "/pmapi/4294967295/fetch"
 		}
@@ -264,6 +285,27 @@ func TestBrowser(t *testing.T) {
 		if v.lose.Load() {
 			t.Errorf("the page never fetched")
 		}
+	})
+
+	// The page asks pmproxy for nothing but /pmapi/* (and its own files).
+	t.Run("only /pmapi", func(t *testing.T) {
+		asked := v.asked()
+		for p := range asked {
+			switch {
+			case strings.HasPrefix(p, "/pmapi/"):
+			case p == "/" || p == "/favicon.ico":
+			default:
+				if _, err := static.Open("static" + p); err != nil {
+					t.Errorf("the page asked for %s, neither /pmapi/* nor one of its files", p)
+				}
+			}
+		}
+		for _, p := range []string{"/pmapi/context", "/pmapi/CTX/children", "/pmapi/CTX/metric", "/pmapi/CTX/indom", "/pmapi/CTX/fetch"} {
+			if asked[p] == 0 {
+				t.Errorf("the page never asked for %s", p)
+			}
+		}
+		t.Logf("requests by path: %v", asked)
 	})
 
 	t.Run("screenshot", func(t *testing.T) {
