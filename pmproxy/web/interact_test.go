@@ -126,3 +126,37 @@ func TestBrowserInteractive(t *testing.T) {
 	}
 	t.Logf("screenshot: %s", path)
 }
+
+// TestBrowserContextExpiry lets pmproxy expire the page's context between
+// fetches (a poll timeout of 1 s, a fetch every 3 s, on real time): each
+// fetch meets "expired" or "unknown context identifier", and the page
+// makes a new context and draws on, as grafana-pcp does.
+func TestBrowserContextExpiry(t *testing.T) {
+	bin := needChromium(t)
+	v := startView(t)
+	d := startDevtools(t, bin)
+	q := url.Values{"host": {v.bed.Host()}, "metric": {"kernel.all.load"}, "interval": {"3"}, "polltimeout": {"1"}}
+	if _, err := d.call("Page.navigate", map[string]any{"url": v.page(q)}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	state := `document.documentElement.outerHTML`
+	d.waitFor(t, `document.getElementById("status") && Number(document.getElementById("status").dataset.renewed) >= 2`, state)
+	d.waitFor(t, `(function () {
+	  var li = document.querySelectorAll('section.chart[data-metric="kernel.all.load"] li.series');
+	  return li.length === 3 && Array.prototype.every.call(li, function (x) { return Number(x.dataset.plotted) >= 2; });
+	}())`, state)
+	var st struct{ State, Text string }
+	if err := d.eval(`({State: document.getElementById("status").dataset.state, Text: document.getElementById("status").textContent})`, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "ok" || !strings.Contains(st.Text, "context made again") {
+		t.Errorf("status %s: %q", st.State, st.Text)
+	}
+	var contexts int
+	if err := d.eval(`performance.getEntriesByType("resource").filter(function (e) { return /\/pmapi\/context\?/.test(e.name); }).length`, &contexts); err != nil {
+		t.Fatal(err)
+	}
+	if contexts < 3 {
+		t.Errorf("%d contexts made, want 3 or more (the first and two again)", contexts)
+	}
+}

@@ -21,7 +21,8 @@
     charts: [],
     fetches: 0,
     searchSeq: 0,
-    sticky: false              // the status line holds an action's error
+    sticky: false,             // the status line holds an action's error
+    pollTimeout: null          // seconds pmproxy keeps a context; null: from the interval
   };
 
   // setStatus shows a message; an error about something asked for (a
@@ -61,7 +62,9 @@
       });
     });
     var iv = Number(q.get("interval"));
+    var pt = Number(q.get("polltimeout"));
     return {
+      pollTimeout: pt > 0 && pt <= 3600 ? pt : null,
       search: q.get("search") || "",
       host: q.get("host") || q.get("hostspec") || "",
       interval: iv > 0 && iv <= 3600 ? iv : 1,
@@ -77,6 +80,9 @@
     if (state.interval !== 1) {
       q.set("interval", String(state.interval));
     }
+    if (state.pollTimeout !== null) {
+      q.set("polltimeout", String(state.pollTimeout));
+    }
     if (state.charts.length) {
       q.set("metric", state.charts.map(function (c) { return c.name; }).join(","));
     }
@@ -89,7 +95,7 @@
   function connect(hostspec, interval, metrics) {
     state.generation++;
     state.interval = interval;
-    state.client = new pcpview.Client(hostspec || "localhost", Math.max(30, 5 * interval));
+    state.client = new pcpview.Client(hostspec || "localhost", state.pollTimeout || Math.max(30, 5 * interval));
     $("host").value = hostspec;
     selectInterval(interval);
     $("source").textContent = "";
@@ -568,6 +574,7 @@
   window.addEventListener("resize", function () { state.charts.forEach(draw); });
 
   var p = params();
+  state.pollTimeout = p.pollTimeout;
   connect(p.host, p.interval, p.metrics);
   if (p.search) {
     $("search").value = p.search;
