@@ -59,6 +59,10 @@ type agent struct {
 	// restartQueued says a restart is waiting; both under mu.
 	lastRestart   time.Time
 	restartQueued bool
+	// closed, under mu, is closed once the in-process agent kill ended
+	// has been closed: one started again in its place waits for it, so
+	// that the port it listened on is free before its successor binds it.
+	closed chan struct{}
 }
 
 // Why an agent stopped, in the low byte of pmcd.agent.status as PCP has
@@ -176,12 +180,17 @@ func (a *agent) kill(why error) {
 	a.b = nil
 	a.reason = reasonProtocol
 	a.publish()
+	closed := make(chan struct{})
+	if _, ok := b.(*inProc); ok {
+		a.closed = closed
+	}
 	a.s.scheduleRestart(a)
 	// Closing may wait for the process; the lock is not held that long.
 	a.s.bg.Add(1)
 	go func() {
 		defer a.s.bg.Done()
 		b.close()
+		close(closed)
 		// The process's end, once known, adds to why it stopped.
 		if d, ok := b.(*daemon); ok && d.cmd != nil && d.cmd.ProcessState != nil {
 			extra := int32(0)

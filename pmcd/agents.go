@@ -40,6 +40,15 @@ func (s *Server) newAgentSlot(ac AgentConf) *agent {
 
 // bringUp starts a's agent, logging a failure; a must be dead.
 func (s *Server) bringUp(ctx context.Context, a *agent) bool {
+	a.mu.Lock()
+	closed := a.closed
+	a.mu.Unlock()
+	if closed != nil {
+		select {
+		case <-closed:
+		case <-ctx.Done():
+		}
+	}
 	b, err := s.startAgent(ctx, a.conf)
 	if err != nil {
 		s.logf("cannot start agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)

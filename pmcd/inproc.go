@@ -29,7 +29,12 @@ type inProc struct {
 
 func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
 
-func (p *inProc) close() {}
+// close ends the agent (pmda.Agent.Close): its listeners, goroutines and
+// mappings go with it, so that an agent started again in its place finds
+// its port free.
+func (p *inProc) close() {
+	_ = p.a.Close()
+}
 
 // callResult carries an in-process call's answer back.
 type callResult struct {

@@ -70,6 +70,8 @@ type Agent struct {
 	arena  []byte
 	// changes are the Change bits noted for the next fetch's answer.
 	changes atomic.Uint32
+	// life is what Close ends (lifecycle.go).
+	life lifecycle
 }
 
 // New checks cfg and builds an Agent. The tables are copied, with the

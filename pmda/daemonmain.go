@@ -54,6 +54,13 @@ func (o *DaemonOptions) main(ctx context.Context, fs *flag.FlagSet, args []strin
 		logger.Print(err)
 		return 1
 	}
+	// What the agent holds ends before the log closes, so its last words
+	// are kept.
+	defer func() {
+		if err := agent.Close(); err != nil {
+			logger.Print(err)
+		}
+	}()
 	logger.Printf("started, domain %d", o.Domain)
 	if err := serveOn(ctx, agent, ln, stdin, stdout); err != nil {
 		logger.Print(err)

@@ -15,8 +15,10 @@ import (
 // PCP runs pmdatrace only as a daemon (a pipe line naming
 // cmd/pmdatrace is the usual form); "trace_init" also lets a dso line or
 // a local context have the trace agent in-process. It listens for
-// programs on PCP_TRACE_PORT (else 4323) for the rest of the process's
-// life, the agent's for as long as the process keeps it; a port already
+// programs on PCP_TRACE_PORT (else 4323) from its construction until its
+// owner closes it (pmda.Agent.Close: pmcd dropping or replacing it, a
+// local context closed), which closes the port and every program's
+// connection and waits for the goroutines serving them; a port already
 // taken is logged and the agent serves its metrics without programs.
 func init() {
 	pmda.Register("trace_init", func(domain uint32) (*pmda.Agent, error) {
@@ -35,7 +37,20 @@ func init() {
 			log.Printf("trace agent: no programs: %v", err)
 			return a.PMDA(), nil
 		}
-		go a.Serve(context.Background(), ln)
-		return a.PMDA(), nil
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if err := a.Serve(ctx, ln); err != nil {
+				log.Printf("trace agent: programs' listener: %v", err)
+			}
+		}()
+		pa := a.PMDA()
+		pa.OnClose(func() error {
+			cancel()
+			<-done
+			return nil
+		})
+		return pa, nil
 	})
 }

@@ -93,6 +93,11 @@ func newAgent(domain uint32, o Options) (*agent, *pmda.Agent, error) {
 		Log:     o.Log,
 	})
 	a.pmda = p
+	if p != nil {
+		// An in-process agent's owner ends it (pmcd dropping it, a
+		// local context closed): its files are unmapped then.
+		p.OnClose(func() error { a.release(); return nil })
+	}
 	return a, p, err
 }
 

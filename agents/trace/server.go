@@ -70,8 +70,14 @@ func (a *Agent) Serve(ctx context.Context, ln net.Listener) error {
 	if !a.opts.ManualTicks {
 		wg.Go(func() { a.runTimer(ctx) })
 	}
-	stop := context.AfterFunc(ctx, func() { ln.Close() })
-	defer stop()
+	// The listener is closed by a goroutine Serve waits for: Accept
+	// returns as soon as the close begins, and the port is free only
+	// once it has finished, which Serve's caller may count on to bind
+	// the port again.
+	wg.Go(func() {
+		<-ctx.Done()
+		ln.Close()
+	})
 	var err error
 	for {
 		conn, aerr := ln.Accept()

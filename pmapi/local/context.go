@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"sync"
@@ -125,6 +126,9 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 	c.profile.Reset(pdu.ProfileInclude)
 	for _, la := range list {
 		if err := ctx.Err(); err != nil {
+			for _, a := range c.agents {
+				_ = a.Close()
+			}
 			return nil, err
 		}
 		newAgent, ok := pmda.Lookup(la.Entry)
@@ -137,9 +141,12 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 			fmt.Fprintf(o.warn, "pmapi: local context: Warning: initialization routine \"%s\" failed for \"%s\": %v\n", la.Entry, la.Path, err)
 			continue
 		}
-		if _, dup := c.agents[uint32(la.Domain)]; !dup {
-			c.agents[uint32(la.Domain)] = a
+		if _, dup := c.agents[uint32(la.Domain)]; dup {
+			// The first of a domain serves it; this one ends here.
+			_ = a.Close()
+			continue
 		}
+		c.agents[uint32(la.Domain)] = a
 	}
 	return c, nil
 }
@@ -188,7 +195,10 @@ func (c *Context) call(ctx context.Context, domain uint32, req pdu.Message) (pdu
 	return a.Handle(ctx, localClient, req)
 }
 
-// Close ends the context, telling each agent its client has gone.
+// Close ends the context, telling each agent its client has gone and
+// then ending the agent (pmda.Agent.Close), which releases what it holds:
+// an in-process trace agent's port and goroutines, the MMV agent's
+// mappings. What the agents could not release is returned.
 func (c *Context) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -196,10 +206,15 @@ func (c *Context) Close() error {
 		return nil
 	}
 	c.closed = true
-	for _, a := range c.agents {
+	var errs []error
+	for _, d := range slices.Sorted(maps.Keys(c.agents)) {
+		a := c.agents[d]
 		_, _ = a.Handle(context.Background(), localClient, &pdu.Error{Code: int32(pcp.ErrNotConn)})
+		if err := a.Close(); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // HostName is this machine's name, as pmGetContextHostName answers for a

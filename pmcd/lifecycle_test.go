@@ -1,0 +1,256 @@
+package pmcd
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/gopcp/gopcp/agents/all" // trace_init
+	atrace "github.com/gopcp/gopcp/agents/trace"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/trace"
+)
+
+// goroutinesIn counts the goroutines with a frame of a function whose
+// name has prefix, from a dump of every goroutine's stack. A goroutine
+// that has left the package's code is not counted even if it has not
+// yet exited, so the count needs no waiting.
+func goroutinesIn(prefix string) int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		for _, line := range strings.Split(g, "\n") {
+			if strings.HasPrefix(line, prefix) {
+				count++
+				break
+			}
+		}
+	}
+	return count
+}
+
+// traceGoroutines counts the goroutines running the trace agent's code.
+func traceGoroutines() int { return goroutinesIn("github.com/gopcp/gopcp/agents/trace.") }
+
+// traceListeners counts the trace agents accepting programs: each runs
+// one Serve. (The goroutine serving a program that has gone ends in its
+// own time, so the whole count is only known once the agent is closed.)
+func traceListeners() int {
+	return goroutinesIn("github.com/gopcp/gopcp/agents/trace.(*Agent).Serve(")
+}
+
+// lifecycleConf writes pmcd.conf: pmcd's own agent, and the in-process
+// trace agent (domain 10) when trace is not "", its line's path trace.
+// Each version has a modification time of its own, an hour after the
+// last, so that Rescan sees every change whatever the clock's grain.
+type lifecycleConf struct {
+	path string
+	mark time.Time
+}
+
+func (c *lifecycleConf) write(t *testing.T, tracePath string) {
+	t.Helper()
+	text := "pmcd\t2\tdso\tpmcd_init\t/nonexistent/pmda_pmcd.so\n"
+	if tracePath != "" {
+		text += "trace\t10\tdso\ttrace_init\t" + tracePath + "\n"
+	}
+	if err := os.WriteFile(c.path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.mark = c.mark.Add(time.Hour)
+	if err := os.Chtimes(c.path, c.mark, c.mark); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fetchAfterChanges sends a FETCH and returns the state-change bits pmcd
+// sent before its RESULT (0 for none) and the RESULT.
+func fetchAfterChanges(t *testing.T, r *pdu.Reader, w *pdu.Writer, pmids ...pcp.PMID) (int32, *pdu.Result) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := w.WriteMessage(ctx, &pdu.Fetch{Context: 0, PMIDs: pmids}, 1); err != nil {
+		t.Fatal(err)
+	}
+	var changes int32
+	for {
+		b, err := r.ReadPDU(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := pdu.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch m := m.(type) {
+		case *pdu.Error:
+			if m.Code <= 0 || changes != 0 {
+				t.Fatalf("fetch: error %d after changes %d", m.Code, changes)
+			}
+			changes = m.Code
+		case *pdu.Result:
+			return changes, m
+		default:
+			t.Fatalf("fetch: %T", m)
+		}
+	}
+}
+
+// freeTracePort is a TCP port nothing listens on now, for the in-process
+// trace agent (never PCP's 4323, which a real pmdatrace may want).
+func freeTracePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	return port
+}
+
+// refused says whether nothing accepts connections on port.
+func refused(port int) bool {
+	c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err == nil {
+		c.Close()
+		return false
+	}
+	return errors.Is(err, syscall.ECONNREFUSED)
+}
+
+// TestInProcAgentEndsOnRescan drops the in-process trace agent from
+// pmcd.conf, adds it back and replaces it (its line changed), rescanning
+// as SIGHUP does, several times over: each agent dropped or replaced has
+// closed its port and left no goroutine behind, and each new one takes
+// the same port and counts a program's points from zero. pmcd's Close
+// ends the last one.
+func TestInProcAgentEndsOnRescan(t *testing.T) {
+	port := freeTracePort(t)
+	t.Setenv(trace.EnvPort, strconv.Itoa(port))
+	if n := traceGoroutines(); n != 0 {
+		t.Fatalf("%d trace agent goroutines before the test", n)
+	}
+	ta, err := atrace.New(10, atrace.Options{Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pointCount, err := ta.PMDA().LookupName(context.Background(), 0, "trace.point.count")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	conf := &lifecycleConf{path: filepath.Join(t.TempDir(), "pmcd.conf"), mark: time.Now().Add(-48 * time.Hour)}
+	conf.write(t, "/nonexistent/pmda_trace.so")
+	c, err := LoadConf(conf.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := &Files{ConfPath: conf.path}
+	files.Remember()
+	srv := &Server{PMNS: testTree(t), Conf: c}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, l) }()
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		srv.Close()
+	}
+	t.Cleanup(stop)
+	_, r, w := dial(t, "localhost:"+strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
+
+	// serves has a program send one point to the agent on port, waiting
+	// for its acknowledgement, and checks that pmcd then reports one.
+	serves := func(step string) {
+		t.Helper()
+		tc, err := trace.New(trace.Options{Host: "127.0.0.1", Port: port, Reconnect: []time.Duration{time.Hour}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tc.Close()
+		pctx, pcancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer pcancel()
+		if err := tc.Point(pctx, "p"); err != nil {
+			t.Fatalf("%s: a program's point: %v", step, err)
+		}
+		_, res := fetchAfterChanges(t, r, w, pointCount)
+		s := res.Sets[0]
+		var got pcp.Atom
+		if s.NumVal == 1 {
+			got, err = pcp.ExtractValue(s.ValFmt, &s.Values[0], pcp.TypeU64, pcp.TypeU64)
+		}
+		if s.NumVal != 1 || err != nil || got.ULL != 1 {
+			t.Fatalf("%s: trace.point.count after one point: %+v", step, s)
+		}
+	}
+	gone := func(step string) {
+		t.Helper()
+		if n := traceGoroutines(); n != 0 {
+			t.Errorf("%s: %d trace agent goroutines left", step, n)
+		}
+		if !refused(port) {
+			t.Errorf("%s: port %d still accepts", step, port)
+		}
+	}
+
+	serves("started")
+	if n := traceListeners(); n != 1 {
+		t.Fatalf("%d trace agents listening", n)
+	}
+	for i := range 3 {
+		conf.write(t, "")
+		srv.Rescan(context.Background(), files)
+		gone("dropped " + strconv.Itoa(i))
+		_, res := fetchAfterChanges(t, r, w, pointCount)
+		if res.Sets[0].NumVal != int32(pcp.ErrNoAgent) {
+			t.Errorf("dropped %d: fetch: %+v", i, res.Sets[0])
+		}
+
+		conf.write(t, "/nonexistent/pmda_trace.so")
+		srv.Rescan(context.Background(), files)
+		serves("added again " + strconv.Itoa(i))
+		if n := traceListeners(); n != 1 {
+			t.Errorf("added again %d: %d trace agents listening", i, n)
+		}
+
+		// A changed line replaces the running agent: the new one binds
+		// the port the old one had.
+		conf.write(t, "/nonexistent/other/pmda_trace.so"+strings.Repeat("/.", i))
+		srv.Rescan(context.Background(), files)
+		serves("replaced " + strconv.Itoa(i))
+		if n := traceListeners(); n != 1 {
+			t.Errorf("replaced %d: %d trace agents listening", i, n)
+		}
+	}
+	stop()
+	gone("pmcd closed")
+}
