@@ -167,6 +167,10 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 	if errors.Is(err, pcp.ErrTimeout) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, pcp.ErrTimeout
 	}
+	if errors.Is(err, syscall.EPIPE) {
+		// The request could not be sent: the agent had gone before it.
+		return nil, pcp.Error(-int32(syscall.EPIPE))
+	}
 	return nil, pcp.ErrIPC
 }
 
@@ -180,6 +184,7 @@ func (a *agent) kill(why error) {
 	a.b = nil
 	a.reason = reasonProtocol
 	a.publish()
+	a.s.markChanges(changeDropAgent)
 	closed := make(chan struct{})
 	if _, ok := b.(*inProc); ok {
 		a.closed = closed
@@ -293,6 +298,7 @@ func (a *agent) stop() {
 	a.b = nil
 	if b != nil {
 		a.reason = reasonExit
+		a.s.markChanges(changeDropAgent)
 	}
 	a.publish()
 	a.mu.Unlock()

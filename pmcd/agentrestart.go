@@ -21,26 +21,25 @@ func restartDelay(now, lastRestart time.Time) time.Duration {
 	return max(0, restartInterval-now.Sub(lastRestart))
 }
 
-// watch notices the end of daemon d's process, a's agent, as soon as it
-// happens rather than at the next request, and marks the agent dead
-// (which restarts it under AutoRestart). Only an agent pmcd started has
-// a process to watch.
-func (s *Server) watch(a *agent, d *daemon) {
-	if d.cmd == nil || d.done == nil {
-		return
-	}
-	s.bg.Add(1)
-	go func() {
-		defer s.bg.Done()
-		<-d.done
+// reapDead marks dead the daemon agents whose process has ended, as
+// PCP's pmcd finds them when it rescans (SIGHUP, a restart): otherwise a
+// death is found, as in PCP's pmcd, by the next request to the agent,
+// which fails, and the restart (AutoRestart) follows it. Only an agent
+// pmcd started has a process to look at.
+func (s *Server) reapDead() {
+	for _, a := range s.st().order {
 		a.mu.Lock()
-		defer a.mu.Unlock()
-		if a.b == d {
-			a.kill(errors.New("its process ended"))
-			a.reason = reasonExit
-			a.publish()
+		if d, ok := a.b.(*daemon); ok && d.done != nil {
+			select {
+			case <-d.done:
+				a.kill(errors.New("its process ended"))
+				a.reason = reasonExit
+				a.publish()
+			default:
+			}
 		}
-	}()
+		a.mu.Unlock()
+	}
 }
 
 // scheduleRestart starts a dead agent again under AutoRestart, at once
@@ -86,6 +85,11 @@ func (s *Server) restart(a *agent) {
 	a.mu.Lock()
 	a.lastRestart = time.Now()
 	a.mu.Unlock()
+	// PCP's pmcd restarts agents by rescanning as for SIGHUP with
+	// pmcd.conf unchanged: the labels are checked, and clients are told
+	// of the restart whether or not it works.
+	s.checkLabels()
+	defer s.markChanges(changeRestartAgent)
 	if s.bringUp(s.restartCtx, a) {
 		s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
 		return

@@ -67,13 +67,11 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 		return true
 	}
 	a.b, a.prof, a.notReady, a.reason = b, profileKey{}, false, 0
+	s.markChanges(changeAddAgent)
 	a.wantsAttrs.Store(wantsAttrs(b.flags()))
 	a.publish()
-	if d, ok := b.(*daemon); ok {
-		s.watch(a, d)
-		if a.conf.NotReady {
-			a.waitReady(d)
-		}
+	if d, ok := b.(*daemon); ok && a.conf.NotReady {
+		a.waitReady(d)
 	}
 	a.mu.Unlock()
 	return true
@@ -145,16 +143,22 @@ func (s *Server) RestartDead(ctx context.Context) int {
 	s.once.Do(func() { s.startAgents(ctx) })
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
-	live := 0
+	s.reapDead()
+	live, dead := 0, 0
 	for _, a := range s.st().order {
 		if a.alive() {
 			live++
 			continue
 		}
+		dead++
 		if s.bringUp(ctx, a) {
 			s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
 			live++
 		}
+	}
+	if dead > 0 {
+		// Said whether or not they came back, as PCP's pmcd says it.
+		s.markChanges(changeRestartAgent)
 	}
 	return live
 }

@@ -19,6 +19,10 @@ func (c *client) contextLabels(m *pdu.LabelReq) (pdu.Message, error) {
 		return nil, pcp.ErrType
 	}
 	labels := hostlabels.Read(hostlabels.SysconfDir())
+	// The configured labels are compared with those pmcd saw last: a
+	// change is told to every client, this one too, with their next
+	// fetch.
+	c.s.checkLabels()
 	if c.id.HasCreds {
 		// As numbers, not strings.
 		labels["groupid"] = hostlabels.Label{Value: json.RawMessage(strconv.FormatUint(uint64(c.id.GID), 10))}

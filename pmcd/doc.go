@@ -37,9 +37,16 @@
 // (PM_ERR_TIMEOUT when it hung; PM_ERR_NOAGENT for a hung agent's values
 // when a fetch waited on several daemons), and its domain answers
 // PM_ERR_NOAGENT from then on, while the daemon and the other agents
-// carry on. With Server.AutoRestart, dead agents are started again before
-// the next request, at most once a minute, as PCP's pmcd does by default;
-// RestartDead does it on demand. A client PDU that cannot be framed ends
+// carry on. A daemon whose process ends is found dead, as by PCP's
+// pmcd, by the next request to it (whose values are then -EPIPE) or by
+// the next rescan. With Server.AutoRestart, a dead agent is started
+// again at once (at most once a minute), as PCP's pmcd does by default,
+// and the requests after the one that found it wait for it; RestartDead
+// does it on demand. Clients are told with their next fetch of agents
+// added, restarted and dropped and of changed labels, as PCP's pmcd
+// tells them (notices.go), and of agents' own names and labels changes
+// (statechange.go). An in-process agent dropped, replaced or stopped is
+// closed (pmda.Agent.Close), which ends what it holds. A client PDU that cannot be framed ends
 // that client's connection; a whole one that cannot be decoded gets
 // PM_ERR_IPC.
 //

@@ -19,6 +19,7 @@ func (s *Server) Reload(ctx context.Context, conf *Conf, tree *pmns.Tree) {
 	s.once.Do(func() { s.startAgents(ctx) })
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
+	s.reapDead()
 	old := s.st()
 	if conf == nil {
 		conf = old.conf

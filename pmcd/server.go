@@ -56,8 +56,9 @@ type Server struct {
 	// timeout if longer.
 	StartTimeout time.Duration
 	// AutoRestart restarts dead agents, as PCP's pmcd does unless
-	// PMCD_RESTART_AGENTS=0: once an agent has died, the next client
-	// request first restarts every dead agent, at most once a minute.
+	// PMCD_RESTART_AGENTS=0: once a request has found an agent dead,
+	// the agent is started again, at once unless it was restarted under
+	// a minute ago, and the requests after it wait for the restart.
 	AutoRestart bool
 
 	wg     sync.WaitGroup
@@ -101,6 +102,10 @@ type Server struct {
 	// Local says the listeners take this host's clients only
 	// (PMCD_LOCAL), for pmcd.feature.local.
 	Local bool
+
+	// labels is the host's context labels last seen, for
+	// PMCD_LABEL_CHANGE (notices.go).
+	labels labelWatch
 
 	rescanMu    sync.Mutex
 	clientSeq   atomic.Int32 // numbers clients in order of arrival

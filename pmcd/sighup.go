@@ -50,7 +50,11 @@ func modTime(path string) time.Time {
 func (s *Server) Rescan(ctx context.Context, f *Files) {
 	s.rescanMu.Lock()
 	defer s.rescanMu.Unlock()
-	s.ctl.Sighups.Add(1)
+	// Counted once done, so that a client seeing the count sees what
+	// the rescan did (PCP's pmcd counts in its signal handler, and acts
+	// before it answers another request).
+	defer s.ctl.Sighups.Add(1)
+	s.checkLabels()
 	var tree *pmns.Tree
 	if f.PMNSPath != "" {
 		if t := modTime(f.PMNSPath); !t.Equal(f.pmnsTime) {

@@ -45,9 +45,7 @@ func SysconfDir() string {
 // Read returns the host's labels from the configuration under sysconf
 // and the host's names.
 func Read(sysconf string) Labels {
-	labels := Labels{}
-	readDir(filepath.Join(sysconf, "labels"), false, labels)
-	readDir(filepath.Join(sysconf, "labels", "optional"), true, labels)
+	labels := Configured(sysconf)
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "localhost"
@@ -60,6 +58,16 @@ func Read(sysconf string) Labels {
 	labels.SetString("domainname", dom)
 	idName, id := machineID(sysconf)
 	labels.SetString(idName, id)
+	return labels
+}
+
+// Configured returns the labels of the files under sysconf alone,
+// without the host's names: what PCP's pmcd compares at a SIGHUP to tell
+// whether the labels changed.
+func Configured(sysconf string) Labels {
+	labels := Labels{}
+	readDir(filepath.Join(sysconf, "labels"), false, labels)
+	readDir(filepath.Join(sysconf, "labels", "optional"), true, labels)
 	return labels
 }
 

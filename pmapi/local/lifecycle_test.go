@@ -69,7 +69,7 @@ func mappings(t *testing.T, path string) int {
 // takes a program's point on the same port each time and its MMV agent
 // maps the file; once it is closed no goroutine of either agent is left,
 // the port is free, the file is no longer mapped, and the process has
-// the descriptors it had after the first context.
+// no more descriptors than after the first context.
 func TestContextsLeaveNothing(t *testing.T) {
 	ln, err := net.Listen("tcp", ":0")
 	if err != nil {
@@ -158,9 +158,11 @@ func TestContextsLeaveNothing(t *testing.T) {
 		} else if !errors.Is(err, syscall.ECONNREFUSED) {
 			t.Errorf("%s: dialling the closed trace port: %v", step, err)
 		}
+		// Fewer is no leak: descriptors of earlier tests may be closed
+		// by the collector meanwhile.
 		if n := openFiles(t); fds < 0 {
 			fds = n
-		} else if n != fds {
+		} else if n > fds {
 			t.Errorf("%s: %d open descriptors after Close, %d after the first", step, n, fds)
 		}
 	}

@@ -1,0 +1,252 @@
+package pmcd_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// noticeClient is one run of the libpcp client harness on a bed's pmcd.
+type noticeClient struct {
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startNoticeClient(t *testing.T, harness string, bed *testbed.PMCD, metrics ...string) *noticeClient {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, harness, append([]string{bed.Host()}, metrics...)...)
+	cmd.Env = bed.Env()
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); cancel(); cmd.Wait() })
+	c := &noticeClient{in: in, out: bufio.NewReader(out)}
+	if line := c.line(t); line != "ready" {
+		t.Fatalf("notices client: %q", line)
+	}
+	return c
+}
+
+func (c *noticeClient) line(t *testing.T) string {
+	t.Helper()
+	s, err := c.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("notices client: %v (read %q)", err, s)
+	}
+	return strings.TrimSuffix(s, "\n")
+}
+
+func (c *noticeClient) fetch(t *testing.T) string {
+	t.Helper()
+	if _, err := io.WriteString(c.in, "fetch\n"); err != nil {
+		t.Fatal(err)
+	}
+	return c.line(t)
+}
+
+// agentChild is the process of pmcd pid running pmdasample -d domain,
+// 0 for none.
+func agentChild(pid int, domain string) int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		stat, err := os.ReadFile(d + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(pid) || f[0] == "Z" {
+			continue
+		}
+		cmd, _ := os.ReadFile(d + "/cmdline")
+		if strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), "pmdasample -d "+domain+" ") ||
+			strings.HasSuffix(strings.ReplaceAll(string(cmd), "\x00", " "), "pmdasample -d "+domain+" ") {
+			n, _ := strconv.Atoi(filepath.Base(d))
+			return n
+		}
+	}
+	return 0
+}
+
+// noticesScript drives two libpcp clients of bed, A fetching a metric of
+// the sample agent and B one of pmcd's own, through a SIGHUP adding an
+// agent, a change of the host's labels, a SIGHUP with nothing changed,
+// the death of sample's process and its restart, and a SIGHUP dropping
+// the added agent, and returns what each fetch returned.
+func noticesScript(t *testing.T, harness string, bed *testbed.PMCD, labels string, autoRestart bool) string {
+	t.Helper()
+	var log strings.Builder
+	a := startNoticeClient(t, harness, bed, "sample.long.one")
+	b := startNoticeClient(t, harness, bed, "pmcd.numagents")
+	A := func() { fmt.Fprintf(&log, "  A: %s\n", a.fetch(t)) }
+	B := func() { fmt.Fprintf(&log, "  B: %s\n", b.fetch(t)) }
+	step := func(what string, fs ...func()) {
+		log.WriteString(what + "\n")
+		for _, f := range fs {
+			f()
+		}
+	}
+	sighups := 0
+	// hup signals pmcd and waits until it has counted the signal (ours
+	// counts it once it has acted on it; PCP's acts on it before it
+	// answers the next request) and until done reports true.
+	hup := func(what string, done func() (bool, string)) {
+		t.Helper()
+		if err := syscall.Kill(bed.PID(), syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+		sighups++
+		want := fmt.Sprintf("pmcd.sighups\n    value %d\n", sighups)
+		eventually(t, what, func() (bool, string) {
+			res := bed.Run("pminfo", "-h", bed.Host(), "-f", "pmcd.sighups")
+			if !strings.Contains(res.Stdout, want) {
+				return false, res.Stdout + res.Stderr
+			}
+			if done == nil {
+				return true, ""
+			}
+			return done()
+		})
+	}
+	step("start", A, B, A)
+
+	confPath := bed.ConfPath()
+	nsPath := filepath.Join(bed.Dir(), "pmns", "root")
+	conf, err := os.ReadFile(confPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := os.ReadFile(nsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := regexp.MustCompile(`PMID: 29\.(\d+)\.(\d+)`).FindStringSubmatch(
+		bed.Run("pminfo", "-h", bed.Host(), "-m", "sample.long.one").Stdout)
+	if item == nil {
+		t.Fatal("no PMID for sample.long.one")
+	}
+	bin := filepath.Join(bed.Install().Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
+	second := "sampletwo\t30\tpipe\tbinary\t" + bin + " -d 30\n"
+	writeFile(t, nsPath, strings.Replace(string(ns), "root {", "root {\n\tsampletwo", 1)+
+		"\nsampletwo {\n\tone\t30:"+item[1]+":"+item[2]+"\n}\n")
+	writeFile(t, confPath, string(conf)+second)
+	hup("agent added", func() (bool, string) {
+		res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sampletwo.one")
+		return strings.Contains(res.Stdout, "value 1\n"), res.Stdout + res.Stderr
+	})
+	step("agent added", A, B, A, B)
+
+	if err := os.WriteFile(filepath.Join(labels, "notice.json"), []byte(`{"notice":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hup("labels changed", nil)
+	step("labels changed", A, B, A)
+
+	hup("nothing changed", nil)
+	step("nothing changed", A, B)
+
+	sample := agentChild(bed.PID(), "29")
+	if sample == 0 {
+		t.Fatal("no sample agent process")
+	}
+	if err := syscall.Kill(sample, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "sample's process gone", func() (bool, string) { return processGone(sample), "running" })
+	// The request finds the agent dead; pmcd restarts it then, or at
+	// the next SIGHUP when restarts are off.
+	step("sample killed", A)
+	back := func() (bool, string) {
+		pid := agentChild(bed.PID(), "29")
+		return pid != 0 && pid != sample, fmt.Sprint("pid ", pid)
+	}
+	if autoRestart {
+		eventually(t, "sample restarted", back)
+	} else {
+		step("sample still dead", A, B)
+		hup("sample restarted by SIGHUP", back)
+	}
+	step("sample restarted", A, B, A)
+
+	two := agentChild(bed.PID(), "30")
+	writeFile(t, confPath, string(conf))
+	hup("agent dropped", func() (bool, string) { return two == 0 || processGone(two), "sampletwo running" })
+	step("agent dropped", A, B, A)
+	return log.String()
+}
+
+// TestNoticesAsPCP: PCP's pmcd and ours tell their clients alike of
+// agents added, restarted and dropped and of labels changed: two
+// libpcp clients see the same pmFetch returns (and value counts) from
+// both through the same SIGHUPs, agent death and restart; with labels
+// configured from the start or not (the first check of labels finds a
+// change only if some are), and with automatic restarts or not.
+func TestNoticesAsPCP(t *testing.T) {
+	t.Parallel()
+	harness := pcptest.Harness(t, "testdata/harness/notices.c")
+	for _, tc := range []struct {
+		name        string
+		labels      bool
+		autoRestart bool
+	}{
+		{"no labels, restarts", false, true},
+		{"labels, no restarts", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := map[string]string{}
+			for _, b := range bedStarters {
+				sysconf := t.TempDir()
+				labels := filepath.Join(sysconf, "labels")
+				if err := os.Mkdir(labels, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if tc.labels {
+					if err := os.WriteFile(filepath.Join(labels, "start.json"), []byte(`{"start":1}`), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				env := []string{"PCP_SYSCONF_DIR=" + sysconf}
+				if !tc.autoRestart {
+					env = append(env, "PMCD_RESTART_AGENTS=0")
+				}
+				bed := b.start(t, testbed.Options{Env: env})
+				got[b.name] = noticesScript(t, harness, bed, labels, tc.autoRestart)
+			}
+			if got["PCP"] != got["gopcp"] {
+				t.Errorf("fetch returns differ; ours:\n%s\nPCP's:\n%s", got["gopcp"], got["PCP"])
+			} else {
+				t.Logf("%d fetches as PCP's:\n%s", strings.Count(got["PCP"], "fetch "), got["PCP"])
+			}
+			// Every notice was given: added, restarted, dropped, labels.
+			seen := 0
+			for _, m := range regexp.MustCompile(`fetch (\d+) `).FindAllStringSubmatch(got["PCP"], -1) {
+				n, _ := strconv.Atoi(m[1])
+				seen |= n
+			}
+			if seen != 1|2|4|8 {
+				t.Errorf("PCP's pmcd gave the notices %#x only, not 0xf", seen)
+			}
+		})
+	}
+}
