@@ -140,8 +140,8 @@ func refused(port int) bool {
 // pmcd.conf, adds it back and replaces it (its line changed), rescanning
 // as SIGHUP does, several times over: each agent dropped or replaced has
 // closed its port and left no goroutine behind, and each new one takes
-// the same port and counts a program's points from zero. pmcd's Close
-// ends the last one.
+// the same port and counts a program's points from zero; clients are
+// told of each drop and addition. pmcd's Close ends the last one.
 func TestInProcAgentEndsOnRescan(t *testing.T) {
 	port := freeTracePort(t)
 	t.Setenv(trace.EnvPort, strconv.Itoa(port))
@@ -190,7 +190,8 @@ func TestInProcAgentEndsOnRescan(t *testing.T) {
 
 	// serves has a program send one point to the agent on port, waiting
 	// for its acknowledgement, and checks that pmcd then reports one.
-	serves := func(step string) {
+	// serves also checks the notices pmcd gave with the fetch: want.
+	serves := func(step string, want int32) {
 		t.Helper()
 		tc, err := trace.New(trace.Options{Host: "127.0.0.1", Port: port, Reconnect: []time.Duration{time.Hour}})
 		if err != nil {
@@ -202,7 +203,10 @@ func TestInProcAgentEndsOnRescan(t *testing.T) {
 		if err := tc.Point(pctx, "p"); err != nil {
 			t.Fatalf("%s: a program's point: %v", step, err)
 		}
-		_, res := fetchAfterChanges(t, r, w, pointCount)
+		changes, res := fetchAfterChanges(t, r, w, pointCount)
+		if changes != want {
+			t.Errorf("%s: notices %#x, want %#x", step, changes, want)
+		}
 		s := res.Sets[0]
 		var got pcp.Atom
 		if s.NumVal == 1 {
@@ -222,7 +226,7 @@ func TestInProcAgentEndsOnRescan(t *testing.T) {
 		}
 	}
 
-	serves("started")
+	serves("started", 0)
 	if n := traceListeners(); n != 1 {
 		t.Fatalf("%d trace agents listening", n)
 	}
@@ -230,14 +234,17 @@ func TestInProcAgentEndsOnRescan(t *testing.T) {
 		conf.write(t, "")
 		srv.Rescan(context.Background(), files)
 		gone("dropped " + strconv.Itoa(i))
-		_, res := fetchAfterChanges(t, r, w, pointCount)
+		changes, res := fetchAfterChanges(t, r, w, pointCount)
 		if res.Sets[0].NumVal != int32(pcp.ErrNoAgent) {
 			t.Errorf("dropped %d: fetch: %+v", i, res.Sets[0])
+		}
+		if changes != int32(changeDropAgent) {
+			t.Errorf("dropped %d: notices %#x, want PMCD_DROP_AGENT", i, changes)
 		}
 
 		conf.write(t, "/nonexistent/pmda_trace.so")
 		srv.Rescan(context.Background(), files)
-		serves("added again " + strconv.Itoa(i))
+		serves("added again "+strconv.Itoa(i), int32(changeAddAgent))
 		if n := traceListeners(); n != 1 {
 			t.Errorf("added again %d: %d trace agents listening", i, n)
 		}
@@ -246,7 +253,7 @@ func TestInProcAgentEndsOnRescan(t *testing.T) {
 		// the port the old one had.
 		conf.write(t, "/nonexistent/other/pmda_trace.so"+strings.Repeat("/.", i))
 		srv.Rescan(context.Background(), files)
-		serves("replaced " + strconv.Itoa(i))
+		serves("replaced "+strconv.Itoa(i), int32(changeDropAgent|changeAddAgent))
 		if n := traceListeners(); n != 1 {
 			t.Errorf("replaced %d: %d trace agents listening", i, n)
 		}
