@@ -61,6 +61,11 @@ func (s *Server) sawLabels(json string) {
 	s.labels.mu.Lock()
 	changed := s.labels.json != json
 	s.labels.json = json
+	if json == "" {
+		s.ctl.Labels.Store(nil)
+	} else {
+		s.ctl.Labels.Store(&json)
+	}
 	s.labels.mu.Unlock()
 	if changed {
 		s.markChanges(changeLabels)

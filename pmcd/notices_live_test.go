@@ -101,11 +101,15 @@ func noticesScript(t *testing.T, harness string, bed *testbed.PMCD, labels strin
 	b := startNoticeClient(t, harness, bed, "pmcd.numagents")
 	A := func() { fmt.Fprintf(&log, "  A: %s\n", a.fetch(t)) }
 	B := func() { fmt.Fprintf(&log, "  B: %s\n", b.fetch(t)) }
+	// Each step also records pmcd.labels, the labels pmcd last saw (a
+	// fetch of it is no request for labels, so it changes nothing).
 	step := func(what string, fs ...func()) {
 		log.WriteString(what + "\n")
 		for _, f := range fs {
 			f()
 		}
+		res := bed.Run("pminfo", "-h", bed.Host(), "-f", "pmcd.labels")
+		log.WriteString("  " + strings.ReplaceAll(strings.TrimSpace(res.Stdout+res.Stderr), "\n", " ") + "\n")
 	}
 	sighups := 0
 	// hup signals pmcd and waits until it has counted the signal (ours
@@ -160,6 +164,9 @@ func noticesScript(t *testing.T, harness string, bed *testbed.PMCD, labels strin
 	if err := os.WriteFile(filepath.Join(labels, "notice.json"), []byte(`{"notice":1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Until pmcd looks again, pmcd.labels shows what it saw last, or
+	// the labels as they are now if it saw none.
+	step("labels written", A)
 	hup("labels changed", nil)
 	step("labels changed", A, B, A)
 
@@ -236,7 +243,7 @@ func TestNoticesAsPCP(t *testing.T) {
 			if got["PCP"] != got["gopcp"] {
 				t.Errorf("fetch returns differ; ours:\n%s\nPCP's:\n%s", got["gopcp"], got["PCP"])
 			} else {
-				t.Logf("%d fetches as PCP's:\n%s", strings.Count(got["PCP"], "fetch "), got["PCP"])
+				t.Logf("%d fetches and pmcd.labels at each step as PCP's:\n%s", strings.Count(got["PCP"], "fetch "), got["PCP"])
 			}
 			// Every notice was given: added, restarted, dropped, labels.
 			seen := 0

@@ -298,7 +298,16 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 	case 24:
 		return u32(uint32(ctl.Seqnum.Load()))
 	case 25:
-		set, err := hostlabels.Read(hostlabels.SysconfDir()).Set()
+		// As PCP's: the configured labels pmcd last saw, else as they
+		// are now; the host's names are not among them.
+		if l := ctl.Labels.Load(); l != nil {
+			return str(*l)
+		}
+		l := hostlabels.Configured(hostlabels.SysconfDir())
+		if len(l) == 0 {
+			return str("")
+		}
+		set, err := l.Set()
 		if err != nil {
 			return str("")
 		}

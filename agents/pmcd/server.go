@@ -45,6 +45,10 @@ type Controls struct {
 	// then overrides pmcd's -t.
 	Timeout    atomic.Int64 // a time.Duration
 	TimeoutSet atomic.Bool
+	// Labels are the host's configured labels ($PCP_SYSCONF_DIR/labels,
+	// as JSON) as pmcd last checked them for changes, nil when it found
+	// none or has not looked: pmcd.labels reports them.
+	Labels atomic.Pointer[string]
 }
 
 // Server is the pmcd running the agent, as the agent sees it; package
