@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
 	"github.com/gopcp/gopcp/pcp"
@@ -44,10 +45,16 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 	closed := a.closed
 	a.mu.Unlock()
 	if closed != nil {
+		// The agent killed before (hung or panicked) may never finish
+		// closing; its successor starts after the start timeout all the
+		// same, without its port if the old one still holds it.
+		t := time.NewTimer(max(s.agentTimeout(), startTimeout))
 		select {
 		case <-closed:
 		case <-ctx.Done():
+		case <-t.C:
 		}
+		t.Stop()
 	}
 	b, err := s.startAgent(ctx, a.conf)
 	if err != nil {

@@ -3,12 +3,14 @@ package pmcd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	atrace "github.com/gopcp/gopcp/agents/trace"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/trace"
 )
 
@@ -238,7 +241,9 @@ func TestInProcAgentEndsOnRescan(t *testing.T) {
 		if res.Sets[0].NumVal != int32(pcp.ErrNoAgent) {
 			t.Errorf("dropped %d: fetch: %+v", i, res.Sets[0])
 		}
-		if changes != int32(changeDropAgent) {
+		// (A host with labels configured adds PMCD_LABEL_CHANGE at the
+		// first rescan, pmcd's first look at them.)
+		if changes&^int32(changeLabels) != int32(changeDropAgent) {
 			t.Errorf("dropped %d: notices %#x, want PMCD_DROP_AGENT", i, changes)
 		}
 
@@ -260,4 +265,66 @@ func TestInProcAgentEndsOnRescan(t *testing.T) {
 	}
 	stop()
 	gone("pmcd closed")
+}
+
+// TestPanickedInProcAgentClosedBeforeRestart: an in-process agent that
+// panics is marked dead and closed, and the agent started again in its
+// place is built only once the old one's Close has finished (so a port
+// it held is free); clients are told of the drop, then of the restart.
+func TestPanickedInProcAgentClosedBeforeRestart(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var events []string
+	note := func(e string) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	}
+	built := 0
+	RegisterDSO("lifecycle_panics_init", func(domain uint32) (*pmda.Agent, error) {
+		mu.Lock()
+		built++
+		n := built
+		mu.Unlock()
+		note(fmt.Sprint("new ", n))
+		a, err := pmda.New(pmda.Config{
+			Name:   "pmdalifecycle",
+			Domain: domain,
+			Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(domain, 0, 0), Type: pcp.Type32,
+				InDom: pcp.InDomNull, Sem: pcp.SemInstant}}},
+			Fetcher: pmda.FetchFunc(func(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+				if n == 1 {
+					panic("the first agent panics")
+				}
+				return pcp.Atom{L: int32(n)}, nil
+			}),
+		})
+		if a != nil {
+			a.OnClose(func() error { note(fmt.Sprint("close ", n)); return nil })
+		}
+		return a, err
+	})
+	c, err := ParseConf(strings.NewReader("lifecycle 252 dso lifecycle_panics_init /nonexistent/lifecycle.so\n"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &Server{PMNS: testTree(t), Conf: c, AutoRestart: true}
+	_, r, w := dial(t, serveOn(t, srv))
+	id := pcp.NewPMID(252, 0, 0)
+	changes, res := fetchAfterChanges(t, r, w, id)
+	if res.Sets[0].NumVal != int32(pcp.ErrIPC) || changes != int32(changeDropAgent) {
+		t.Errorf("the fetch that panicked: %+v, notices %#x", res.Sets[0], changes)
+	}
+	// (A host with labels configured adds PMCD_LABEL_CHANGE: a restart
+	// is the first look at them.)
+	changes, res = fetchAfterChanges(t, r, w, id)
+	if res.Sets[0].NumVal != 1 || res.Sets[0].Values[0].LVal != 2 || changes&^int32(changeLabels) != int32(changeAddAgent|changeRestartAgent) {
+		t.Errorf("the fetch after the restart: %+v, notices %#x", res.Sets[0], changes)
+	}
+	mu.Lock()
+	got := strings.Join(events, ", ")
+	mu.Unlock()
+	if got != "new 1, close 1, new 2" {
+		t.Errorf("agents built and closed: %s", got)
+	}
 }
