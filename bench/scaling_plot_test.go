@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -66,7 +67,9 @@ func TestScalingPlots(t *testing.T) {
 		}
 		c := plot.Chart{Title: ch.title, XLabel: ch.xLabel, YLabel: ch.yLabel, LogX: true, LogY: ch.logY}
 		for _, name := range order {
-			c.Series = append(c.Series, *series[name])
+			s := *series[name]
+			sortPoints(&s)
+			c.Series = append(c.Series, s)
 		}
 		f, err := os.Create(filepath.Join(out, ch.png))
 		if err != nil {
@@ -80,6 +83,20 @@ func TestScalingPlots(t *testing.T) {
 			t.Errorf("%s: %v", ch.png, err)
 		}
 	}
+}
+
+// sortPoints orders a series' points by x, for its line.
+func sortPoints(s *plot.Series) {
+	idx := make([]int, len(s.X))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return s.X[idx[a]] < s.X[idx[b]] })
+	x, y := make([]float64, len(idx)), make([]float64, len(idx))
+	for i, j := range idx {
+		x[i], y[i] = s.X[j], s.Y[j]
+	}
+	s.X, s.Y = x, y
 }
 
 // readCSV reads a CSV file with a header line into one map per row.

@@ -14,7 +14,7 @@ import (
 
 // scalingArchives are QA archives of growing size, single volume and
 // uncompressed, so that size on disk is the work of a replay.
-var scalingArchives = []string{"omnibus_v3", "pcp-pidstat", "20041125", "naslog", "bigace_v2",
+var scalingArchives = []string{"omnibus_v3", "20041125", "pcp-pidstat", "naslog", "bigace_v2",
 	"chartqa1", "20180415.09.16", "20180127.08.40", "20180102"}
 
 // archiveBytes is the size of an archive's volumes, index and metadata.
