@@ -201,17 +201,9 @@ func (g *Group) value(cur *sample, from int, pmid pcp.PMID, d *pcp.Desc, inst in
 		if err != nil {
 			return pcp.Atom{}, err
 		}
-		delta := v - p
-		if delta < 0 {
-			if !g.wrap {
-				return pcp.Atom{}, pcp.ErrValue
-			}
-			switch d.Type {
-			case pcp.Type32, pcp.TypeU32:
-				delta += 1 << 32
-			case pcp.Type64, pcp.TypeU64:
-				delta += 1 << 64
-			}
+		delta, ok := pcp.CounterDelta(d.Type, v, p, g.wrap)
+		if !ok {
+			return pcp.Atom{}, pcp.ErrValue
 		}
 		v = delta / dt
 	}

@@ -56,13 +56,14 @@ func fromAtom[T Value](a *pcp.Atom) T {
 }
 
 // sentinel is the "no value" Atom for type t: NaN for floating types,
-// every bit set for integers, no string.
+// every bit set for integers, no string. The NaN is the one libpcp's 0.0/0.0
+// makes on amd64, sign bit set, which C's printf shows as "-nan".
 func sentinel(t pcp.Type) pcp.Atom {
 	switch t {
 	case pcp.TypeFloat:
-		return pcp.Atom{F: float32(math.NaN())}
+		return pcp.Atom{F: math.Float32frombits(0xffc00000)}
 	case pcp.TypeDouble:
-		return pcp.Atom{D: math.NaN()}
+		return pcp.Atom{D: math.Float64frombits(0xfff8000000000000)}
 	case pcp.TypeString:
 		return pcp.Atom{}
 	}

@@ -226,7 +226,7 @@ func convertFloat64(d float64, out Type) (uint64, error) {
 		if math.Abs(d) >= math.MaxInt32 {
 			return 0, ErrTrunc
 		}
-		return uint64(uint32(x86Int32(d))), nil
+		return uint64(uint32(CastInt32(d))), nil
 	case TypeU32:
 		if d >= math.MaxUint32 {
 			return 0, ErrTrunc
@@ -234,12 +234,12 @@ func convertFloat64(d float64, out Type) (uint64, error) {
 		if d < 0 {
 			return 0, ErrSign
 		}
-		return uint64(x86Uint32(d)), nil
+		return uint64(CastUint32(d)), nil
 	case Type64:
 		if d >= 0x1p63 {
 			return 0, ErrTrunc
 		}
-		return uint64(x86Int64(d)), nil
+		return uint64(CastInt64(d)), nil
 	case TypeU64:
 		if d >= 0x1p64 {
 			return 0, ErrTrunc
@@ -247,45 +247,11 @@ func convertFloat64(d float64, out Type) (uint64, error) {
 		if d < 0 {
 			return 0, ErrSign
 		}
-		return x86Uint64(d), nil
+		return CastUint64(d), nil
 	case TypeFloat:
 		return uint64(math.Float32bits(float32(d))), nil
 	case TypeDouble:
 		return math.Float64bits(d), nil
 	}
 	return 0, ErrConv
-}
-
-// The float-to-integer truncations below are total: where C's cast is
-// undefined (NaN, or out of range, which libpcp's checks let through only
-// for NaN and for large negative values towards 64 bits) they give what
-// libpcp gives on amd64, whose conversion instructions answer the
-// "integer indefinite" value, the lowest integer of the width.
-
-func x86Int64(d float64) int64 {
-	if d >= -0x1p63 && d < 0x1p63 {
-		return int64(d)
-	}
-	return math.MinInt64
-}
-
-func x86Int32(d float64) int32 {
-	if d >= -0x1p31 && d < 0x1p31 {
-		return int32(d)
-	}
-	return math.MinInt32
-}
-
-// x86Uint32 keeps the low half of a 64-bit conversion, which is how
-// compilers for amd64 convert to a 32-bit unsigned integer.
-func x86Uint32(d float64) uint32 { return uint32(x86Int64(d)) }
-
-// x86Uint64 converts values from 2^63 up by offsetting them into the
-// signed range, as amd64 compilers do; anything else (NaN included) takes
-// the signed conversion.
-func x86Uint64(d float64) uint64 {
-	if d >= 0x1p63 {
-		return uint64(x86Int64(d-0x1p63)) ^ 1<<63
-	}
-	return uint64(x86Int64(d))
 }

@@ -507,23 +507,25 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 	switch m.desc.Type {
 	case pcp.Type32:
 		a, b := lo.v.LVal, hi.v.LVal
-		var x float64
 		if b >= a || !ip.wrap {
-			x = 0.5 + float64(a) + dt*float64(b-a)/span
-		} else {
-			x = 0.5 + dt*float64(int32(uint32(math.MaxUint32)-uint32(a)+1+uint32(b)))/span + float64(a)
+			// the difference wraps as int arithmetic does in C
+			return pcp.Value{LVal: pcp.CastInt32(0.5 + float64(a) + dt*float64(b-a)/span)}
 		}
-		return pcp.Value{LVal: int32(int64(x))}
+		// libpcp adds the prior value to the next slot of the result
+		// rather than this one (overwritten, or past the set's end), so a
+		// wrapped int32 counter reads as the share of the distance alone
+		d := int32(pcp.WrapDistance32(uint32(a), uint32(b)))
+		return pcp.Value{LVal: pcp.CastInt32(0.5 + dt*float64(d)/span)}
 	case pcp.TypeU32:
 		a, b := uint32(lo.v.LVal), uint32(hi.v.LVal)
 		var x uint32
 		switch {
 		case b >= a:
-			x = uint32(0.5 + float64(a) + dt*float64(b-a)/span)
+			x = pcp.CastUint32(0.5 + float64(a) + dt*float64(b-a)/span)
 		case ip.wrap:
-			x = uint32(0.5+dt*float64(math.MaxUint32-a+1+b)/span) + a
+			x = pcp.CastUint32(0.5+dt*float64(pcp.WrapDistance32(a, b))/span) + a
 		default:
-			x = uint32(0.5 + float64(a) - dt*float64(a-b)/span)
+			x = pcp.CastUint32(0.5 + float64(a) - dt*float64(a-b)/span)
 		}
 		return pcp.Value{LVal: int32(x)}
 	case pcp.TypeFloat:
@@ -541,9 +543,9 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		a, b := int64(binary.NativeEndian.Uint64(lo.v.Block.Data)), int64(binary.NativeEndian.Uint64(hi.v.Block.Data))
 		diff := b - a
 		if b < a && ip.wrap {
-			diff = int64(uint64(math.MaxUint64) - uint64(a) + 1 + uint64(b))
+			diff = int64(pcp.WrapDistance64(uint64(a), uint64(b)))
 		}
-		x := int64(0.5 + float64(a) + dt*float64(diff)/span)
+		x := pcp.CastInt64(0.5 + float64(a) + dt*float64(diff)/span)
 		d := make([]byte, 8)
 		binary.NativeEndian.PutUint64(d, uint64(x))
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.Type64, Data: d}}
@@ -556,11 +558,11 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		var x uint64
 		switch {
 		case b >= a:
-			x = uint64(0.5 + float64(a) + dt*float64(b-a)/span)
+			x = pcp.CastUint64(0.5 + float64(a) + dt*float64(b-a)/span)
 		case ip.wrap:
-			x = uint64(0.5 + float64(a) + dt*float64(math.MaxUint64-uint64(a)+1+uint64(b))/span)
+			x = pcp.CastUint64(0.5 + float64(a) + dt*float64(pcp.WrapDistance64(uint64(a), uint64(b)))/span)
 		default:
-			x = uint64(0.5 + float64(a) - dt*float64(a-b)/span)
+			x = pcp.CastUint64(0.5 + float64(a) - dt*float64(a-b)/span)
 		}
 		d := make([]byte, 8)
 		binary.NativeEndian.PutUint64(d, x)

@@ -708,23 +708,14 @@ func (v *valuer) printRate(valfmt pcp.ValFmt, cur, prev *pcp.Value, delta float6
 		v.out.Flush()
 		os.Exit(1)
 	}
-	x := a.D - b.D
-	if x < 0 {
-		if v.wrap == -1 {
-			v.wrap = 0
-			if _, ok := os.LookupEnv("PCP_COUNTER_WRAP"); ok {
-				v.wrap = 1
-			}
-		}
-		if v.wrap == 1 {
-			switch v.desc.Type {
-			case pcp.Type32, pcp.TypeU32:
-				x += float64(math.MaxUint32) + 1
-			case pcp.Type64, pcp.TypeU64:
-				x += float64(math.MaxUint64) + 1
-			}
+	if v.wrap == -1 && a.D < b.D {
+		// pmval reads the variable at the first counter that goes down
+		v.wrap = 0
+		if cli.CounterWrap() {
+			v.wrap = 1
 		}
 	}
+	x, _ := pcp.CounterDelta(v.desc.Type, a.D, b.D, v.wrap == 1)
 	v.real(x/delta, pcp.SemCounter, width)
 }
 
