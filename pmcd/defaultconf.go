@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 
 	"github.com/gopcp/gopcp/access"
@@ -97,7 +98,13 @@ func AgentNamespace(ctx context.Context, conf *Conf, sources map[string]NameSour
 		if err != nil {
 			return nil, fmt.Errorf("namespace of agent %s: %w", ac.Name, err)
 		}
-		for _, n := range names {
+		// An agent's tree, like libpcp's, lists the names added later
+		// first: reversed, its names are in the order the agent declares
+		// them. Then PCP's own order for the names it has; adding the
+		// last first leaves them listed so.
+		slices.Reverse(names)
+		inPCPOrder(names)
+		for _, n := range slices.Backward(names) {
 			id, err := part.Lookup(n)
 			if err != nil {
 				return nil, err
@@ -108,6 +115,24 @@ func AgentNamespace(ctx context.Context, conf *Conf, sources map[string]NameSour
 		}
 	}
 	return t, nil
+}
+
+// inPCPOrder puts names PCP's namespace holds (pcpOrder: its pmcd and
+// Linux agents') in PCP's order, so that pmcd lists a node's children as
+// PCP's pmcd does (kernel.all starting with load); other names keep
+// their order, after them.
+func inPCPOrder(names []string) {
+	rank := make(map[string]int, len(pcpOrder))
+	for i, n := range pcpOrder {
+		rank[n] = i
+	}
+	key := func(n string) int {
+		if r, ok := rank[n]; ok {
+			return r
+		}
+		return len(pcpOrder)
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return key(a) - key(b) })
 }
 
 // agentNames is one in-process agent's namespace.
