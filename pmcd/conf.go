@@ -1,7 +1,6 @@
 package pmcd
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -98,15 +97,17 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	bad := func(line int, format string, args ...any) {
 		problems = append(problems, fmt.Sprintf("%s config[line %d]: Error: ", source, line)+fmt.Sprintf(format, args...))
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
+	all, tooLong, err := confLines(r, source)
+	if err != nil {
+		return nil, fmt.Errorf("%s config: %w", source, err)
+	}
 	line := 0
 	inAccess := false
 	accessFirst := 0
 	var accessLines []string
-	for sc.Scan() {
+	for _, raw := range all {
 		line++
-		text := sc.Text()
+		text := raw
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
@@ -114,7 +115,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 			accessLines = append(accessLines, text)
 			continue
 		}
-		f := strings.Fields(text)
+		f := cFields(text)
 		if len(f) == 0 {
 			continue
 		}
@@ -129,24 +130,32 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 			accessLines = append(accessLines, rest[len("[access]"):])
 			continue
 		}
-		a, msg := parseAgentLine(f, line)
+		a, msg := parseAgentLine(f, raw, line)
+		// PCP checks the domain against the agents before it reads the
+		// rest of the line
+		if validDomain(f) {
+			clash := false
+			for _, o := range c.Agents {
+				if o.Domain == a.Domain {
+					bad(line, "domain number for \"%s\" agent clashes with \"%s\" agent", a.Name, o.Name)
+					clash = true
+					break
+				}
+			}
+			if clash {
+				continue
+			}
+		}
 		if msg != "" {
 			bad(line, "%s", msg)
 			continue
-		}
-		for _, o := range c.Agents {
-			if o.Domain == a.Domain {
-				bad(line, "domain number for \"%s\" agent clashes with \"%s\" agent", a.Name, o.Name)
-				a.Name = ""
-				break
-			}
 		}
 		if a.Name != "" {
 			c.Agents = append(c.Agents, a)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s config: %w", source, err)
+	if tooLong != "" {
+		problems = append(problems, tooLong)
 	}
 	acl := access.New(access.Options{Lookup: lookupHost})
 	accessFailed := false
@@ -207,9 +216,10 @@ type ConfError struct {
 
 func (e *ConfError) Error() string { return strings.Join(e.Lines, "\n") }
 
-// parseAgentLine reads the fields of one agent line, or says what is
-// wrong with it in PCP's words.
-func parseAgentLine(f []string, line int) (AgentConf, string) {
+// parseAgentLine reads the fields of one agent line (raw is the line as
+// read, its comment included), or says what is wrong with it in PCP's
+// words.
+func parseAgentLine(f []string, raw string, line int) (AgentConf, string) {
 	a := AgentConf{Name: f[0], Line: line}
 	if len(f) < 2 || !isNumber(f[1]) {
 		return a, fmt.Sprintf("expected domain number for \"%s\" agent", a.Name)
@@ -232,13 +242,13 @@ func parseAgentLine(f []string, line int) (AgentConf, string) {
 			return a, "expected DSO entry point"
 		case len(rest) < 2:
 			return a, "expected DSO pathname"
+		case !filepath.IsAbs(rest[1]):
+			// PCP prints the rest of the line from the path on
+			return a, fmt.Sprintf("path \"%s\" to PMDA is not absolute", raw[cFieldOffset(raw, 4):])
 		case len(rest) > 2:
 			return a, "too many parameters for DSO"
 		}
 		a.Entry, a.Path = rest[0], rest[1]
-		if !filepath.IsAbs(a.Path) {
-			return a, fmt.Sprintf("path \"%s\" to PMDA is not absolute", a.Path)
-		}
 	case "pipe":
 		a.Kind = AgentPipe
 		if len(rest) < 1 || rest[0] != "binary" {
@@ -272,6 +282,56 @@ func parseAgentLine(f []string, line int) (AgentConf, string) {
 		return a, "expected `dso', `socket' or `pipe'"
 	}
 	return a, ""
+}
+
+// validDomain reports whether an agent line's domain is a number in
+// range, so that the line gets as far as PCP's check for a clash.
+func validDomain(f []string) bool {
+	if len(f) < 2 || !isNumber(f[1]) {
+		return false
+	}
+	d, err := strconv.Atoi(f[1])
+	return err == nil && d >= 0 && d <= maxDomain
+}
+
+// cSpace is C's isspace in the C locale.
+func cSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+
+// cFields splits s at runs of C's white space, as PCP's pmcd scans its
+// configuration (strings.Fields would also split at Unicode spaces).
+func cFields(s string) []string {
+	var f []string
+	for i := 0; i < len(s); {
+		for i < len(s) && cSpace(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !cSpace(s[j]) {
+			j++
+		}
+		if j > i {
+			f = append(f, s[i:j])
+		}
+		i = j
+	}
+	return f
+}
+
+// cFieldOffset is where field n (from 0) of s starts, len(s) if it has
+// fewer.
+func cFieldOffset(s string, n int) int {
+	i := 0
+	for k := 0; ; k++ {
+		for i < len(s) && cSpace(s[i]) {
+			i++
+		}
+		if k == n || i == len(s) {
+			return i
+		}
+		for i < len(s) && !cSpace(s[i]) {
+			i++
+		}
+	}
 }
 
 func isNumber(s string) bool {

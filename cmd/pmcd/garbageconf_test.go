@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// cannotStart is our pmcd -v's report of an agent it could not start,
+// which PCP's -v, loading nothing, never makes (docs/pmcd.md).
+var cannotStart = regexp.MustCompile(`(?m)^pmcd config\[line \d+\]: Error: agent .* cannot be started: .*\n`)
+
+// TestVerifyGarbageLikePCP runs pmcd -v over damaged configurations with
+// PCP's pmcd and ours: random bytes, PCP's stock pmcd.conf with bytes
+// replaced by NULs, newlines, backslashes and random ones, and agent
+// lines cut by NULs and continued with backslashes. Both must report the
+// same (PCP reads the file with C strings: a NUL ends its line's text and
+// the next line is read on in its place, and a NUL first on a line ends
+// the file), apart from our report of agents that cannot start.
+//
+// Quirks of PCP's not copied, so not compared: its tokens take quotes and
+// backslash escapes (the cases hold neither), and its exit status is the
+// last agent line's (an error followed by a good line exits 0). The
+// [access] section's damage is left out: PCP reports some of it through
+// pmNotifyErr lines and words unterminated quotes otherwise.
+func TestVerifyGarbageLikePCP(t *testing.T) {
+	t.Parallel()
+	in := testbed.Need(t)
+	ours := buildPMCD(t)
+	dir := t.TempDir()
+	stock, err := os.ReadFile("/etc/pcp/pmcd/pmcd.conf")
+	if err != nil {
+		stock = []byte("pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\nlinux\t60\tpipe\tbinary\t/var/lib/pcp/pmdas/linux/pmdalinux\n[access]\nallow local:* : all;\n")
+	}
+	rng := rand.New(rand.NewPCG(21, 3))
+	special := []byte{0, 0, 0, '\n', '\n', '#', ' ', '[', ';', '\t'}
+	var cases [][]byte
+	for range 40 {
+		b := make([]byte, 1+rng.IntN(400))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+			if b[i] == '\\' || b[i] == '"' {
+				b[i] = ' ' // quoting and escapes: see quirks below
+			}
+		}
+		cases = append(cases, b)
+	}
+	for range 120 {
+		b := append([]byte(nil), stock...)
+		agents := bytes.Index(b, []byte("[access]"))
+		if agents < 0 {
+			agents = len(b)
+		}
+		for range 1 + rng.IntN(4) {
+			i := rng.IntN(agents)
+			if rng.IntN(2) == 0 {
+				b[i] = special[rng.IntN(len(special))]
+			} else if c := byte(rng.IntN(256)); c != '\\' && c != '"' {
+				b[i] = c
+			}
+		}
+		cases = append(cases, b)
+	}
+	for _, s := range []string{"foo\x00 3 pipe binary /bin/x\n", "\x00\nfoo\n", "a 3 pi\x00pe\nbinary /bin/sh\n",
+		"pmcd 2 dso \\\npmcd_init /p.so\n", "pmcd 2 dso pmcd_init /p.so\\", "x 1 pipe\x00", "[acc\x00ess]\n"} {
+		cases = append(cases, []byte(s))
+	}
+	differ, statusOnly := 0, 0
+	for i, text := range cases {
+		conf := filepath.Join(dir, "pmcd.conf")
+		if err := os.WriteFile(conf, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run := func(bin string) (string, int) {
+			out, err := exec.Command(bin, "-v", "-c", conf).CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			return string(out), code
+		}
+		gotOut, gotCode := run(ours)
+		wantOut, wantCode := run(in.PMCD)
+		if cannotStart.MatchString(gotOut) {
+			gotOut, gotCode = cannotStart.ReplaceAllString(gotOut, ""), wantCode
+		}
+		if strings.ContainsRune(gotOut, 0) {
+			t.Errorf("case %d: our report holds a NUL byte: %q", i, gotOut)
+		}
+		if gotOut != wantOut {
+			differ++
+			t.Errorf("case %d: pmcd -v on %q:\nours %q\nPCP's %q", i, text, gotOut, wantOut)
+		} else if gotCode != wantCode {
+			statusOnly++
+		}
+	}
+	t.Logf("%d damaged configurations, %d reported otherwise than PCP's pmcd -v, %d with the same report and another exit status", len(cases), differ, statusOnly)
+}
