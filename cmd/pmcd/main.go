@@ -30,6 +30,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -50,9 +51,21 @@ func main() {
 		// its resident memory near PCP's pmcd's for little CPU.
 		debug.SetGCPercent(gcPercent)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		name := "SIGTERM"
+		if sig == os.Interrupt {
+			name = "SIGINT"
+		}
+		caught.Store(&name)
+		stop()
+	}()
 	err := run(ctx, os.Args[1:], nil)
+	signal.Stop(sigs)
 	stop()
 	var ex exitError
 	switch {
@@ -63,6 +76,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// caught names the signal that stopped pmcd, for its log.
+var caught atomic.Pointer[string]
 
 // gcPercent is pmcd's GOGC unless the environment sets one.
 const gcPercent = 50
@@ -120,7 +136,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	defer socks.close()
 	logw, closeLog := openLog(o.logPath)
 	defer closeLog()
-	logger := log.New(logw, fmt.Sprintf("pmcd(%d) ", os.Getpid()), log.LstdFlags)
+	logger := log.New(pcpLine{logw}, "", 0)
 	for _, m := range early {
 		logger.Print(m)
 	}
@@ -258,6 +274,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	// The agents start before the first client; each that cannot is
 	// logged once and the others serve, as with PCP's pmcd.
 	live := srv.Start(ctx)
+	fmt.Fprint(logw, startTables(srv, conf, listeners))
 	logger.Printf("Info: serving %d names and %d agents (of %d configured) on %d sockets", tree.Len(), live, len(conf.Agents), len(listeners))
 	if ready != nil {
 		ready <- listeners[0].Addr()
@@ -274,6 +291,11 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		}()
 	}
 	wg.Wait()
+	if name := caught.Load(); name != nil {
+		// PCP's pmcd adds the sender's pid and uid, which Go's signal
+		// delivery does not give; this is its wording without them
+		logger.Printf("Info: pmcd caught %s", *name)
+	}
 	logger.Printf("Info: pmcd Shutdown")
 	select {
 	case err := <-errs:

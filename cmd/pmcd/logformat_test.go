@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+var (
+	// what changes between two pmcds: process ids, descriptors, ports,
+	// private directories and the DSO entry point's address
+	logPID     = regexp.MustCompile(`(PID = |pmcd\()\d+`)
+	logRow     = regexp.MustCompile(`(?m)^(\S+ +\d+) +\d+ +\d+ +\d+ `)
+	logPort    = regexp.MustCompile(`(?m)^  ok +\d+ +(\d+)? `)
+	logTmp     = regexp.MustCompile(`/tmp/[^ /]+`)
+	logAddr    = regexp.MustCompile(` \[0x[0-9a-f]+\]`)
+	logIface   = regexp.MustCompile(`i:\d`)
+	logDSOPath = regexp.MustCompile(`(?m)^  ok .* ipv6 +INADDR_ANY\n`)
+)
+
+// startLog is the part of a pmcd log from the agent table to the end of
+// the request port table, masked.
+func startLog(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "\nactive agent")
+	j := strings.Index(s, "pmcd request port(s):")
+	if i < 0 || j < 0 {
+		t.Fatalf("%s has no agent or port table:\n%s", path, s)
+	}
+	end := j + strings.Index(s[j:], "\n[")
+	if end < j {
+		end = len(s)
+	}
+	// PCP's log goes on with a blank line, ours with its next message
+	s = strings.TrimRight(s[i:end], "\n") + "\n"
+	// PCP's pmcd has a socket for IPv4 and one for IPv6 where ours has
+	// one for both
+	s = logDSOPath.ReplaceAllString(s, "")
+	s = logPID.ReplaceAllString(s, "${1}PID")
+	s = logRow.ReplaceAllString(s, "$1 PID IN OUT ")
+	s = logPort.ReplaceAllString(s, "  ok FD PORT ")
+	s = logTmp.ReplaceAllString(s, "/TMP")
+	s = logAddr.ReplaceAllString(s, "")
+	return logIface.ReplaceAllString(s, "i:N")
+}
+
+// TestStartLogLikePCP compares what PCP's pmcd and ours write to the log
+// as they start, with pmcd's DSO and the sample agent on a pipe: the
+// agent table, the access lists, the pid line and the request ports.
+// Ours has no entry point address (no shared object), one TCP socket for
+// both IPv4 and IPv6, and its agents' interface is 7.
+func TestStartLogLikePCP(t *testing.T) {
+	theirs := testbed.StartPMCD(t, testbed.Options{})
+	ours := testbed.StartGoPMCD(t, testbed.Options{})
+	want, got := startLog(t, theirs.LogPath()), startLog(t, ours.LogPath())
+	if got != want {
+		t.Errorf("start of the log differs\n%s", clitest.Diff(want, got))
+	}
+}
+
+var (
+	logStampRe = regexp.MustCompile(`(?m)^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d\] pmcd\(\d+\) `)
+	fromPID    = regexp.MustCompile(` from pid=\d+ uid=\d+`)
+)
+
+// stopLines sends pmcd SIGTERM and returns the lines of its log from
+// the one saying so, the stamps masked and PCP's sender (which Go's
+// signals do not tell) left out.
+func stopLines(t *testing.T, p *testbed.PMCD) string {
+	t.Helper()
+	if err := syscall.Kill(p.PID(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var s string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		b, _ := os.ReadFile(p.LogPath())
+		if s = string(b); strings.Contains(s, "pmcd Shutdown") {
+			break
+		}
+	}
+	i := strings.Index(s, "caught SIGTERM")
+	j := strings.Index(s, "pmcd Shutdown")
+	if i < 0 || j < 0 {
+		t.Fatalf("%s: no caught SIGTERM and Shutdown lines:\n%s", p.LogPath(), s)
+	}
+	i = strings.LastIndex(s[:i], "\n") + 1
+	j = strings.LastIndex(s[:j], "\n") + 1
+	// between them PCP logs each agent's cleanup (CleanupAgent), which
+	// ours does not
+	s = s[i:i+strings.Index(s[i:], "\n")+1] + s[j:j+strings.Index(s[j:], "\n")+1]
+	return fromPID.ReplaceAllString(logStampRe.ReplaceAllString(s, "[DATE] pmcd(PID) "), "")
+}
+
+// TestStopLogLikePCP stops PCP's pmcd and ours with SIGTERM: both log
+// that they caught it and shut down, in pmNotifyErr's form (ours without
+// the sender's pid and uid, and without PCP's per-agent cleanup lines).
+func TestStopLogLikePCP(t *testing.T) {
+	theirs := testbed.StartPMCD(t, testbed.Options{})
+	ours := testbed.StartGoPMCD(t, testbed.Options{})
+	want, got := stopLines(t, theirs), stopLines(t, ours)
+	if got != want {
+		t.Errorf("stop lines differ\n%s", clitest.Diff(want, got))
+	}
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/gopcp/gopcp/pmcd"
+)
+
+// pcpLine writes each log message as PCP's pmNotifyErr does: the date
+// in brackets, then "pmcd(PID) " before the message's own "Info:",
+// "Warning:" or "Error:".
+type pcpLine struct{ w io.Writer }
+
+func (l pcpLine) Write(b []byte) (int, error) {
+	if _, err := fmt.Fprintf(l.w, "[%s] pmcd(%d) %s", logStamp(), os.Getpid(), b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// startTables is what PCP's pmcd writes to its log once its agents run:
+// the agent table, the access lists when empty (a non-empty list is not
+// dumped), pmcd's pid and PDU version, and its request ports.
+func startTables(srv *pmcd.Server, conf *pmcd.Conf, ls []net.Listener) string {
+	var b strings.Builder
+	b.WriteString(srv.AgentTable())
+	if conf == nil || conf.ACL == nil {
+		b.WriteString("\nHost access list empty: host-based access control turned off\n")
+		b.WriteString("User access list empty: user-based access control turned off\n")
+		b.WriteString("Group access list empty: group-based access control turned off\n\n")
+	}
+	fmt.Fprintf(&b, "\npmcd: PID = %d, PDU version = 2\n", os.Getpid())
+	b.WriteString(requestPorts(ls))
+	return b.String()
+}
+
+// requestPorts is PCP's table of the sockets pmcd accepts clients on
+// (__pmServerDumpRequestPorts), the Unix socket first. A TCP socket
+// bound to no address serves IPv4 and IPv6 clients both and shows as
+// one inet line (PCP's pmcd has a socket for each).
+func requestPorts(ls []net.Listener) string {
+	var b strings.Builder
+	b.WriteString("pmcd request port(s):\n  sts fd   port  family address\n  === ==== ===== ====== =======\n")
+	for _, l := range ls {
+		if u, ok := l.Addr().(*net.UnixAddr); ok {
+			fmt.Fprintf(&b, "  %-3s %4d %5s %-6s %s\n", "ok", listenerFD(l), "", "unix", u.Name)
+		}
+	}
+	for _, l := range ls {
+		t, ok := l.Addr().(*net.TCPAddr)
+		if !ok {
+			continue
+		}
+		family, addr := "inet", t.IP.String()
+		switch {
+		case t.IP.IsUnspecified():
+			addr = "INADDR_ANY"
+		case t.IP.To4() == nil:
+			family = "ipv6"
+		}
+		fmt.Fprintf(&b, "  %-3s %4d %5d %-6s %s\n", "ok", listenerFD(l), t.Port, family, addr)
+	}
+	return b.String()
+}
+
+// listenerFD is a listener's descriptor, -1 if it has none to show.
+func listenerFD(l net.Listener) int {
+	sc, ok := l.(syscall.Conn)
+	if !ok {
+		return -1
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	_ = rc.Control(func(u uintptr) { fd = int(u) })
+	return fd
+}
