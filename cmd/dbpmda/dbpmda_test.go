@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -275,7 +276,34 @@ func TestOurSimpleAsPCPs(t *testing.T) {
 		"open pipe "+w.pcpSimple+" -d 253 -l "+w.dir+"/simple.log\nStart pmdasimple-c PMDA: "+w.pcpSimple+" -d 253 -l "+w.dir+"/simple.log\n", 1)
 	dso = strings.Replace(dso, "PMDA:                   "+w.dir+"/pmda_simple.so\nConnection:             dso\nDSO Interface Version:  7\n",
 		"PMDA:                   "+w.pcpSimple+"\nConnection:             daemon (pid: 1)\n", 1)
+	// a DSO's answer is dumped in pmResult's older form (TestDSOFetchLikePCP)
+	dso = dsoDumpRE.ReplaceAllString(dso, "__pmResult dump from $1 timestamp: $2.${3}000 $4.${5}000000")
 	compare(t, "our simple agent in-process", noText(dso), noText(want))
+}
+
+var dsoDumpRE = regexp.MustCompile(`(?m)^pmResult dump from (0x[0-9a-f]+) timestamp: (\d+)\.(\d{6}) (\d\d:\d\d:\d\d)\.(\d{3})`)
+
+// TestDSOFetchLikePCP fetches from PCP's sample agent as a DSO with PCP's
+// dbpmda and from ours in-process with our dbpmda: a DSO's answer is
+// dumped as PCP's pmResult of old (microseconds, and milliseconds in the
+// time), with and without descriptors.
+func TestDSOFetchLikePCP(t *testing.T) {
+	theirs := pcptest.NeedTool(t, "dbpmda")
+	const dso = "/var/lib/pcp/pmdas/sample/pmda_sample.so"
+	if _, err := os.Stat(dso); err != nil {
+		pcptest.Missing(t, "PCP's sample DSO: "+err.Error())
+	}
+	w := newWorld(t)
+	ours := ourDbpmda(t)
+	script := "open dso " + dso + " sample_init 29\nfetch 29.0.5\nfetch 29.0.5 29.0.6\ngetdesc on\nfetch 29.0.6 sample.long.one sample.string.hullo\n"
+	root := "/var/lib/pcp/pmdas/sample/root"
+	// PCP's DSO warns that it has no help file of its own here
+	want := clitest.DropNotices(runDbpmda(t, theirs, w.dir, script, w.env, "-n", root))
+	got := runDbpmda(t, ours, w.dir, script, w.env, "-n", root)
+	if !strings.Contains(want, "pmResult dump from") {
+		t.Fatalf("PCP's dbpmda did not fetch:\n%s", want)
+	}
+	compare(t, "a DSO's fetch", got, want)
 }
 
 // isCommand reports whether an echoed line starts a command of the

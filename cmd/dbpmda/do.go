@@ -449,11 +449,20 @@ func (s *session) iname(indom pcp.InDom, inst int32) (string, bool) {
 }
 
 // printResult prints a fetch's answer as __pmPrintResult does, or with
-// descriptors (getdesc, getiname) as dbpmda's own version does.
+// descriptors (getdesc, getiname) as dbpmda's own version does. A DSO's
+// answer is PCP's pmResult of old, with a timeval, which PCP's dbpmda
+// dumps with microseconds and its time with milliseconds
+// (__pmDumpResult_v2); a daemon's comes in a PDU, with nanoseconds.
 func (s *session) printResult(r *pcp.Result, descs []pcp.Desc) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "__pmResult dump from %p timestamp: %d.%09d %s", r, r.Timestamp.Sec, r.Timestamp.Nsec,
-		time.Unix(r.Timestamp.Sec, int64(r.Timestamp.Nsec)).Format("15:04:05.000000000"))
+	when := time.Unix(r.Timestamp.Sec, int64(r.Timestamp.Nsec))
+	if s.conn != nil && s.conn.kind == "dso" {
+		fmt.Fprintf(&b, "pmResult dump from %p timestamp: %d.%06d %s", r, r.Timestamp.Sec, r.Timestamp.Nsec/1000,
+			when.Format("15:04:05.000"))
+	} else {
+		fmt.Fprintf(&b, "__pmResult dump from %p timestamp: %d.%09d %s", r, r.Timestamp.Sec, r.Timestamp.Nsec,
+			when.Format("15:04:05.000000000"))
+	}
 	fmt.Fprintf(&b, " numpmid: %d\n", len(r.Sets))
 	s.printf("%s", b.String())
 	for i := range r.Sets {
