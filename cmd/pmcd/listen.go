@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pcp"
@@ -14,8 +16,19 @@ import (
 
 // sockets are pmcd's listeners; closing the Unix socket's
 // (ownfile.Socket) removes its file while it is still the one bound.
+// ports are the TCP sockets asked for, bound or not, in the order of
+// PCP's request port table.
 type sockets struct {
-	ls []net.Listener
+	ls    []net.Listener
+	ports []requestPort
+}
+
+// requestPort is one TCP socket pmcd tried to open: l is nil when it
+// could not.
+type requestPort struct {
+	l            net.Listener
+	port         int
+	family, addr string
 }
 
 // close closes the listeners, removing the Unix socket if still ours.
@@ -25,30 +38,65 @@ func (s *sockets) close() {
 	}
 }
 
+// errNoPorts ends a pmcd that could open none of its sockets.
+var errNoPorts = errors.New("pmcd: can't open any request ports, exiting")
+
 // listen opens the TCP sockets of -i and -p and the Unix socket of -s,
-// before pmcd touches any file, as PCP's pmcd does: a pmcd that cannot
-// have its port leaves the running one's log and pid file alone. A Unix
-// socket another process accepts on is left to it and this pmcd goes
-// without one; warn gets what is worth logging.
+// before pmcd touches any file, as PCP's pmcd does: a socket for IPv4
+// and one for IPv6 where no address is given, each failure reported on
+// standard error in PCP's words ("... pmcd may already be running" for a
+// port in use) and the others kept, so that pmcd serves on whatever it
+// could open; with none it ends (errNoPorts), leaving the running pmcd's
+// log and pid file alone. A Unix socket another process accepts on is
+// left to it and this pmcd goes without one; warn gets what is worth
+// logging.
 func listen(o *options, warn func(string)) (*sockets, error) {
 	s := &sockets{}
 	ifaces := o.ifaces
 	if len(ifaces) == 0 {
 		ifaces = []string{""}
 	}
+	open := func(network, host string, port int, family, addr string) net.Listener {
+		l, err := net.Listen(network, net.JoinHostPort(host, strconv.Itoa(port)))
+		if err != nil {
+			if family == "ipv6" && host == "::" && !errors.Is(err, syscall.EADDRINUSE) {
+				return nil // no IPv6 here: PCP does not try it either
+			}
+			s.ports = append(s.ports, requestPort{port: port, family: family, addr: addr})
+			notify("Error", bindError(addr, family, port, err).Error())
+			if errors.Is(err, syscall.EADDRINUSE) {
+				notify("Error", "pmcd may already be running")
+			}
+			return nil
+		}
+		s.ports = append(s.ports, requestPort{l: l, port: port, family: family, addr: addr})
+		s.ls = append(s.ls, l)
+		return l
+	}
 	for _, iface := range ifaces {
 		for _, port := range o.ports {
-			l, err := net.Listen("tcp", net.JoinHostPort(iface, strconv.Itoa(port)))
-			if err != nil && o.local && iface == "::1" {
-				// A host without IPv6 serves local clients on 127.0.0.1.
-				warn(fmt.Sprintf("Warning: no IPv6 loopback: %v", err))
+			if iface == "" {
+				if l := open("tcp4", "0.0.0.0", port, "inet", "INADDR_ANY"); l != nil && port == 0 {
+					port = l.Addr().(*net.TCPAddr).Port // one port for both
+				}
+				open("tcp6", "::", port, "ipv6", "INADDR_ANY")
 				continue
 			}
-			if err != nil {
-				s.close()
-				return nil, bindError(iface, port, err)
+			family := "inet"
+			if strings.Contains(iface, ":") {
+				family = "ipv6"
 			}
-			s.ls = append(s.ls, l)
+			if o.local && iface == "::1" {
+				// A host without IPv6 serves local clients on 127.0.0.1.
+				if l, err := net.Listen("tcp", net.JoinHostPort(iface, strconv.Itoa(port))); err != nil {
+					warn(fmt.Sprintf("Warning: no IPv6 loopback: %v", err))
+				} else {
+					s.ports = append(s.ports, requestPort{l: l, port: port, family: family, addr: iface})
+					s.ls = append(s.ls, l)
+				}
+				continue
+			}
+			open("tcp", iface, port, family, iface)
 		}
 	}
 	if o.socket != "" {
@@ -59,20 +107,23 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 			s.ls = append(s.ls, l)
 		}
 	}
+	if len(s.ls) == 0 {
+		s.close()
+		return nil, errNoPorts
+	}
 	return s, nil
+}
+
+// notify writes a message to standard error as pmNotifyErr does, for
+// what happens before the log is open.
+func notify(level, msg string) {
+	fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) %s: %s\n", logStamp(), os.Getpid(), level, msg)
 }
 
 // bindError says that a port could not be had in PCP's pmcd's words
 // ("OpenRequestSocket(44321, INADDR_ANY, inet) __pmBind: Address already
-// in use"), for whoever looks for them in the log or on standard error.
-func bindError(iface string, port int, err error) error {
-	addr, family := iface, "inet"
-	if iface == "" {
-		addr = "INADDR_ANY"
-	}
-	if strings.Contains(iface, ":") {
-		family = "ipv6"
-	}
+// in use"), for whoever looks for them on standard error.
+func bindError(addr, family string, port int, err error) error {
 	return fmt.Errorf("OpenRequestSocket(%d, %s, %s) __pmBind: %s", port, addr, family, pcp.TextOf(err))
 }
 

@@ -26,7 +26,7 @@ func (l pcpLine) Write(b []byte) (int, error) {
 // startTables is what PCP's pmcd writes to its log once its agents run:
 // the agent table, the access lists when empty (a non-empty list is not
 // dumped), pmcd's pid and PDU version, and its request ports.
-func startTables(srv *pmcd.Server, conf *pmcd.Conf, ls []net.Listener) string {
+func startTables(srv *pmcd.Server, conf *pmcd.Conf, socks *sockets) string {
 	var b strings.Builder
 	b.WriteString(srv.AgentTable())
 	if conf == nil || conf.ACL == nil {
@@ -35,35 +35,27 @@ func startTables(srv *pmcd.Server, conf *pmcd.Conf, ls []net.Listener) string {
 		b.WriteString("Group access list empty: group-based access control turned off\n\n")
 	}
 	fmt.Fprintf(&b, "\npmcd: PID = %d, PDU version = 2\n", os.Getpid())
-	b.WriteString(requestPorts(ls))
+	b.WriteString(requestPorts(socks))
 	return b.String()
 }
 
 // requestPorts is PCP's table of the sockets pmcd accepts clients on
-// (__pmServerDumpRequestPorts), the Unix socket first. A TCP socket
-// bound to no address serves IPv4 and IPv6 clients both and shows as
-// one inet line (PCP's pmcd has a socket for each).
-func requestPorts(ls []net.Listener) string {
+// (__pmServerDumpRequestPorts): the Unix socket, then each TCP socket
+// asked for, "err" with descriptor -1 for one that could not be opened.
+func requestPorts(socks *sockets) string {
 	var b strings.Builder
 	b.WriteString("pmcd request port(s):\n  sts fd   port  family address\n  === ==== ===== ====== =======\n")
-	for _, l := range ls {
+	for _, l := range socks.ls {
 		if u, ok := l.Addr().(*net.UnixAddr); ok {
 			fmt.Fprintf(&b, "  %-3s %4d %5s %-6s %s\n", "ok", listenerFD(l), "", "unix", u.Name)
 		}
 	}
-	for _, l := range ls {
-		t, ok := l.Addr().(*net.TCPAddr)
-		if !ok {
-			continue
+	for _, p := range socks.ports {
+		sts, fd := "err", -1
+		if p.l != nil {
+			sts, fd = "ok", listenerFD(p.l)
 		}
-		family, addr := "inet", t.IP.String()
-		switch {
-		case t.IP.IsUnspecified():
-			addr = "INADDR_ANY"
-		case t.IP.To4() == nil:
-			family = "ipv6"
-		}
-		fmt.Fprintf(&b, "  %-3s %4d %5d %-6s %s\n", "ok", listenerFD(l), t.Port, family, addr)
+		fmt.Fprintf(&b, "  %-3s %4d %5d %-6s %s\n", sts, fd, p.port, p.family, p.addr)
 	}
 	return b.String()
 }

@@ -140,7 +140,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	for _, m := range early {
 		logger.Print(m)
 	}
-	err = serve(ctx, o, logger, logw, socks.ls, ready)
+	err = serve(ctx, o, logger, logw, socks, ready)
 	if err != nil && !errors.As(err, new(exitError)) {
 		logger.Printf("Error: %v", err)
 		notStarted(o, logger)
@@ -179,7 +179,8 @@ func verify(path string) error {
 
 // serve loads the namespace and pmcd.conf and serves on listeners until
 // ctx ends, reconfiguring on SIGHUP.
-func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, listeners []net.Listener, ready chan<- net.Addr) error {
+func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, socks *sockets, ready chan<- net.Addr) error {
+	listeners := socks.ls
 	files := &pmcd.Files{ConfPath: o.config, PMNSPath: o.nsPath}
 	loadNS := func(path string) (*pmns.Tree, error) {
 		return pmns.LoadWith(path, pmns.Options{NoDuplicates: o.uniqNames})
@@ -274,7 +275,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	// The agents start before the first client; each that cannot is
 	// logged once and the others serve, as with PCP's pmcd.
 	live := srv.Start(ctx)
-	fmt.Fprint(logw, startTables(srv, conf, listeners))
+	fmt.Fprint(logw, startTables(srv, conf, socks))
 	logger.Printf("Info: serving %d names and %d agents (of %d configured) on %d sockets", tree.Len(), live, len(conf.Agents), len(listeners))
 	if ready != nil {
 		ready <- listeners[0].Addr()
