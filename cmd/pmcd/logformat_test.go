@@ -52,16 +52,19 @@ func startLog(t *testing.T, path string) string {
 }
 
 // TestStartLogLikePCP compares what PCP's pmcd and ours write to the log
-// as they start, with pmcd's DSO and the sample agent on a pipe: the
-// agent table, the access lists, the pid line and the request ports.
+// as they start, with pmcd's DSO and the sample agent on a pipe, without
+// access control and with PCP's shipped policy: the agent table, the
+// access lists, the pid line and the request ports.
 // Ours has no entry point address (no shared object), and its agents'
 // interface is 7.
 func TestStartLogLikePCP(t *testing.T) {
-	theirs := testbed.StartPMCD(t, testbed.Options{})
-	ours := testbed.StartGoPMCD(t, testbed.Options{})
-	want, got := startLog(t, theirs.LogPath()), startLog(t, ours.LogPath())
-	if got != want {
-		t.Errorf("start of the log differs\n%s", clitest.Diff(want, got))
+	for _, access := range []string{"", "disallow \".*\" : store;\ndisallow \":*\" : store;\nallow \"local:*\" : all;\n"} {
+		theirs := testbed.StartPMCD(t, testbed.Options{Access: access})
+		ours := testbed.StartGoPMCD(t, testbed.Options{Access: access})
+		want, got := startLog(t, theirs.LogPath()), startLog(t, ours.LogPath())
+		if got != want {
+			t.Errorf("start of the log with access %q differs\n%s", access, clitest.Diff(want, got))
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/gopcp/access"
 	"github.com/gopcp/gopcp/pmcd"
 )
 
@@ -24,16 +25,16 @@ func (l pcpLine) Write(b []byte) (int, error) {
 }
 
 // startTables is what PCP's pmcd writes to its log once its agents run:
-// the agent table, the access lists when empty (a non-empty list is not
-// dumped), pmcd's pid and PDU version, and its request ports.
+// the agent table, the access lists (the user and group lists only when
+// empty), pmcd's pid and PDU version, and its request ports.
 func startTables(srv *pmcd.Server, conf *pmcd.Conf, socks *sockets) string {
 	var b strings.Builder
 	b.WriteString(srv.AgentTable())
-	if conf == nil || conf.ACL == nil {
-		b.WriteString("\nHost access list empty: host-based access control turned off\n")
-		b.WriteString("User access list empty: user-based access control turned off\n")
-		b.WriteString("Group access list empty: group-based access control turned off\n\n")
+	var acl *access.Control
+	if conf != nil {
+		acl = conf.ACL
 	}
+	b.WriteString("\n" + acl.DumpHosts() + acl.DumpAccounts() + "\n")
 	fmt.Fprintf(&b, "\npmcd: PID = %d, PDU version = 2\n", os.Getpid())
 	b.WriteString(requestPorts(socks))
 	return b.String()
