@@ -114,6 +114,21 @@ func scanU(s string, i int) (uint32, int, bool) {
 	return uint32(v), end, ok
 }
 
+// scanDevt is sscanf's "%u:%u" at the start of a blkio or io.stat line:
+// the device as the key of Source.devt ("MAJ:MIN"), and where the scan
+// stopped.
+func scanDevt(line string) (string, int, bool) {
+	major, i, ok := scanU(line, 0)
+	if !ok || i >= len(line) || line[i] != ':' {
+		return "", i, false
+	}
+	minor, i, ok := scanU(line, i+1)
+	if !ok {
+		return "", i, false
+	}
+	return u32(major) + ":" + u32(minor), i, true
+}
+
 // scanWord is sscanf's %s: whitespace skipped, then the run of
 // non-space bytes (at least one).
 func scanWord(s string, i int) (string, int, bool) {

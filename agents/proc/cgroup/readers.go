@@ -16,6 +16,21 @@ func (s *Source) lookup(serial uint32, name string) (priv any, active bool) {
 	return priv, state == pmda.CacheActive
 }
 
+// record is the record of inst in the cache of serial for a refresh to
+// fill: the one kept with it, or a new one; nil when inst is active
+// already (read once this refresh, as a cgroup reached through two mounts
+// is), which pmdaproc's refresh_* leave as they are.
+func record[T any](s *Source, serial uint32, inst string) *T {
+	priv, active := s.lookup(serial, inst)
+	if active {
+		return nil
+	}
+	if g, _ := priv.(*T); g != nil {
+		return g
+	}
+	return new(T)
+}
+
 // keyed calls fn for each "name value" line of the file at path, as
 // pmdaproc's "%s %llu" readers do; false when the file cannot be read.
 func (s *Source) keyed(path string, fn func(key string, v uint64)) bool {
@@ -42,13 +57,9 @@ func (s *Source) keyed(path string, fn func(key string, v uint64)) bool {
 // where it looks for them.
 func (s *Source) refreshCpuset(dir, name string) {
 	esc := unescape(name)
-	priv, active := s.lookup(InDomCpuset, esc)
-	if active {
-		return
-	}
-	g, _ := priv.(*cpusetGroup)
+	g := record[cpusetGroup](s, InDomCpuset, esc)
 	if g == nil {
-		g = &cpusetGroup{}
+		return
 	}
 	g.cpus = s.readString(dir + "/cpuset.cpus")
 	g.mems = s.readString(dir + "/cpuset.mems")
@@ -61,13 +72,9 @@ func (s *Source) refreshCpuset(dir, name string) {
 // and a missing file leaves the record's, as in pmdaproc.
 func (s *Source) refreshCpuacct(dir, name string) {
 	esc := unescape(name)
-	priv, active := s.lookup(InDomCpuacct, esc)
-	if active {
-		return
-	}
-	g, _ := priv.(*cpuacctGroup)
+	g := record[cpuacctGroup](s, InDomCpuacct, esc)
 	if g == nil {
-		g = &cpuacctGroup{}
+		return
 	}
 	if s.keyed(dir+"/cpuacct.stat", func(k string, v uint64) {
 		switch k {
@@ -105,13 +112,9 @@ func (s *Source) readPercpu(path, esc string) {
 		}
 		p = skipSpace(line, end)
 		inst := esc + "::cpu" + strconv.Itoa(cpu)
-		priv, active := s.lookup(InDomPerCPU, inst)
-		if active {
-			continue
-		}
-		g, _ := priv.(*percpuGroup)
+		g := record[percpuGroup](s, InDomPerCPU, inst)
 		if g == nil {
-			g = &percpuGroup{}
+			continue
 		}
 		g.usage = v
 		s.add(InDomPerCPU, inst, g)
@@ -122,13 +125,9 @@ func (s *Source) readPercpu(path, esc string) {
 // (refresh_cpusched).
 func (s *Source) refreshCpusched(dir, name string) {
 	esc := unescape(name)
-	priv, active := s.lookup(InDomCpusched, esc)
-	if active {
-		return
-	}
-	g, _ := priv.(*cpuschedGroup)
+	g := record[cpuschedGroup](s, InDomCpusched, esc)
 	if g == nil {
-		g = &cpuschedGroup{}
+		return
 	}
 	g.periods, g.throttled, g.throttledTime = none, none, none
 	s.keyed(dir+"/cpu.stat", func(k string, v uint64) {
@@ -151,13 +150,9 @@ func (s *Source) refreshCpusched(dir, name string) {
 // refreshMemory reads one cgroup's memory files (refresh_memory).
 func (s *Source) refreshMemory(dir, name string) {
 	esc := unescape(name)
-	priv, active := s.lookup(InDomMemory, esc)
-	if active {
-		return
-	}
-	g, _ := priv.(*memoryGroup)
+	g := record[memoryGroup](s, InDomMemory, esc)
 	if g == nil {
-		g = &memoryGroup{}
+		return
 	}
 	for i := range g.stat {
 		g.stat[i] = none
@@ -178,13 +173,9 @@ func (s *Source) refreshMemory(dir, name string) {
 // refreshNetcls reads one cgroup's net_cls.classid (refresh_netcls).
 func (s *Source) refreshNetcls(dir, name string) {
 	esc := unescape(name)
-	priv, active := s.lookup(InDomNetcls, esc)
-	if active {
-		return
-	}
-	g, _ := priv.(*netclsGroup)
+	g := record[netclsGroup](s, InDomNetcls, esc)
 	if g == nil {
-		g = &netclsGroup{}
+		return
 	}
 	g.classid = s.readULL(dir + "/net_cls.classid")
 	g.container = containerID(name)
@@ -222,11 +213,7 @@ func (s *Source) readBlkioStats(path, name string, stat int) blkiops {
 	dev := ""
 	var v uint64 // C's uninitialised value: the last line's, when a line has none
 	pieces(b, 4096, func(line string) bool {
-		major, i, ok := scanU(line, 0)
-		if !ok || i >= len(line) || line[i] != ':' {
-			return true
-		}
-		minor, i, ok := scanU(line, i+1)
+		devt, i, ok := scanDevt(line)
 		if !ok {
 			return true
 		}
@@ -237,7 +224,7 @@ func (s *Source) readBlkioStats(path, name string, stat int) blkiops {
 		if n, _, ok := scanULL(line, i); ok {
 			v = n
 		}
-		real, found := s.devt[u32(major)+":"+u32(minor)]
+		real, found := s.devt[devt]
 		if !found {
 			return true
 		}
@@ -275,11 +262,7 @@ func (s *Source) readBlkioValue(path, name string, time bool) uint64 {
 		return 0
 	}
 	pieces(b, 4096, func(line string) bool {
-		major, i, ok := scanU(line, 0)
-		if !ok || i >= len(line) || line[i] != ':' {
-			return true
-		}
-		minor, i, ok := scanU(line, i+1)
+		devt, i, ok := scanDevt(line)
 		if !ok {
 			return true
 		}
@@ -287,7 +270,7 @@ func (s *Source) readBlkioValue(path, name string, time bool) uint64 {
 		if !ok {
 			return true
 		}
-		dev, found := s.devt[u32(major)+":"+u32(minor)]
+		dev, found := s.devt[devt]
 		if !found {
 			return true
 		}
@@ -307,13 +290,9 @@ func (s *Source) readBlkioValue(path, name string, time bool) uint64 {
 // refreshBlkio reads one cgroup's blkio files (refresh_blkio).
 func (s *Source) refreshBlkio(dir, name string) {
 	esc := unescape(name)
-	priv, active := s.lookup(InDomBlkio, esc)
-	if active {
-		return
-	}
-	g, _ := priv.(*blkioGroup)
+	g := record[blkioGroup](s, InDomBlkio, esc)
 	if g == nil {
-		g = &blkioGroup{}
+		return
 	}
 	for k := range blkioFiles[:bioThrottleServiceBytes] {
 		g.total.ops[k] = s.readBlkioStats(dir+"/"+blkioFiles[k], name, k)

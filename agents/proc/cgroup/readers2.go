@@ -104,11 +104,7 @@ func (s *Source) readIOStat(path, name string) {
 	}
 	keys := [6]string{"rbytes=", "wbytes=", "rios=", "wios=", "dbytes=", "dios="}
 	pieces(b, 4096, func(line string) bool {
-		major, i, ok := scanU(line, 0)
-		if !ok || i >= len(line) || line[i] != ':' {
-			return true
-		}
-		minor, i, ok := scanU(line, i+1)
+		devt, i, ok := scanDevt(line)
 		if !ok {
 			return true
 		}
@@ -122,7 +118,7 @@ func (s *Source) readIOStat(path, name string) {
 				return true
 			}
 		}
-		dev, found := s.devt[u32(major)+":"+u32(minor)]
+		dev, found := s.devt[devt]
 		if !found {
 			return true
 		}

@@ -26,23 +26,15 @@ const maxPath = 4096
 // Refresh re-reads what a fetch of pmids needs, as pmdaproc's proc_refresh
 // does for the cgroup clusters; PMIDs of other clusters are ignored.
 func (s *Source) Refresh(pmids []pcp.PMID) {
-	var n need
-	for _, id := range pmids {
-		if c := id.Cluster(); HasCluster(c) {
-			n[c] = true
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.container = ""
-	s.refresh(&n)
+	s.RefreshContainer(pmids, "")
 }
 
 // RefreshContainer is Refresh for a client that named a container:
 // cgroup is the container's cgroup path (what pmdaproc asks pmdaroot for),
 // and only cgroups whose path below the mount starts with it, or whose
 // last component does, are read and become instances, as in pmdaproc's
-// check_refresh. The walk still visits every cgroup.
+// check_refresh. The walk still visits every cgroup. An empty cgroup is
+// every cgroup, as Refresh.
 func (s *Source) RefreshContainer(pmids []pcp.PMID, cgroup string) {
 	var n need
 	for _, id := range pmids {

@@ -59,12 +59,7 @@ func readable(path string) bool { return syscall.Access(path, rOK) == nil }
 // clusters have empty strings and no usage, as PCP gives.
 func (s *Source) refreshAll(n *need, dir, name string) {
 	esc := unescape(name)
-	priv, active := s.lookup(InDomCgroup2, esc)
-	if !active {
-		g, _ := priv.(*cgroup2Group)
-		if g == nil {
-			g = &cgroup2Group{}
-		}
+	if g := record[cgroup2Group](s, InDomCgroup2, esc); g != nil {
 		var unused pressure
 		if n[ClusterCPUPressure] {
 			s.readPressures(dir+"/cpu.pressure", &g.cpuSome, &unused, psiSome)
