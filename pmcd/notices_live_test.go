@@ -1,12 +1,8 @@
 package pmcd_test
 
 import (
-	"bufio"
-	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,54 +13,6 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
-
-// noticeClient is one run of the libpcp client harness on a bed's pmcd.
-type noticeClient struct {
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startNoticeClient(t *testing.T, harness string, bed *testbed.PMCD, metrics ...string) *noticeClient {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, harness, append([]string{bed.Host()}, metrics...)...)
-	cmd.Env = bed.Env()
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { in.Close(); cancel(); cmd.Wait() })
-	c := &noticeClient{in: in, out: bufio.NewReader(out)}
-	if line := c.line(t); line != "ready" {
-		t.Fatalf("notices client: %q", line)
-	}
-	return c
-}
-
-func (c *noticeClient) line(t *testing.T) string {
-	t.Helper()
-	s, err := c.out.ReadString('\n')
-	if err != nil {
-		t.Fatalf("notices client: %v (read %q)", err, s)
-	}
-	return strings.TrimSuffix(s, "\n")
-}
-
-func (c *noticeClient) fetch(t *testing.T) string {
-	t.Helper()
-	if _, err := io.WriteString(c.in, "fetch\n"); err != nil {
-		t.Fatal(err)
-	}
-	return c.line(t)
-}
 
 // agentChild is the process of pmcd pid running pmdasample -d domain,
 // 0 for none.
@@ -94,13 +42,13 @@ func agentChild(pid int, domain string) int {
 // agent, a change of the host's labels, a SIGHUP with nothing changed,
 // the death of sample's process and its restart, and a SIGHUP dropping
 // the added agent, and returns what each fetch returned.
-func noticesScript(t *testing.T, harness string, bed *testbed.PMCD, labels string, autoRestart bool) string {
+func noticesScript(t *testing.T, bed *testbed.PMCD, labels string, autoRestart bool) string {
 	t.Helper()
 	var log strings.Builder
-	a := startNoticeClient(t, harness, bed, "sample.long.one")
-	b := startNoticeClient(t, harness, bed, "pmcd.numagents")
-	A := func() { fmt.Fprintf(&log, "  A: %s\n", a.fetch(t)) }
-	B := func() { fmt.Fprintf(&log, "  B: %s\n", b.fetch(t)) }
+	a := pcptest.StartFetchClient(t, bed.Host(), bed.Env(), false, "sample.long.one")
+	b := pcptest.StartFetchClient(t, bed.Host(), bed.Env(), false, "pmcd.numagents")
+	A := func() { fmt.Fprintf(&log, "  A: %s\n", a.Fetch(t)) }
+	B := func() { fmt.Fprintf(&log, "  B: %s\n", b.Fetch(t)) }
 	// Each step also records pmcd.labels, the labels pmcd last saw (a
 	// fetch of it is no request for labels, so it changes nothing).
 	step := func(what string, fs ...func()) {
@@ -211,7 +159,7 @@ func noticesScript(t *testing.T, harness string, bed *testbed.PMCD, labels strin
 // change only if some are), and with automatic restarts or not.
 func TestNoticesAsPCP(t *testing.T) {
 	t.Parallel()
-	harness := pcptest.Harness(t, "testdata/harness/notices.c")
+	pcptest.NeedCompiler(t)
 	for _, tc := range []struct {
 		name        string
 		labels      bool
@@ -238,7 +186,7 @@ func TestNoticesAsPCP(t *testing.T) {
 					env = append(env, "PMCD_RESTART_AGENTS=0")
 				}
 				bed := b.start(t, testbed.Options{Env: env})
-				got[b.name] = noticesScript(t, harness, bed, labels, tc.autoRestart)
+				got[b.name] = noticesScript(t, bed, labels, tc.autoRestart)
 			}
 			if got["PCP"] != got["gopcp"] {
 				t.Errorf("fetch returns differ; ours:\n%s\nPCP's:\n%s", got["gopcp"], got["PCP"])

@@ -1,10 +1,8 @@
 package mmv_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,55 +16,6 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
-
-// fetcher is one run of the libpcp client harness: a context of its own
-// on a bed's pmcd, fetching one metric per request.
-type fetcher struct {
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startFetcher(t *testing.T, harness string, bed *testbed.PMCD, metrics ...string) *fetcher {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, harness, append([]string{bed.Host()}, metrics...)...)
-	cmd.Env = bed.Env()
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { in.Close(); cancel(); cmd.Wait() })
-	f := &fetcher{in: in, out: bufio.NewReader(out)}
-	if line := f.line(t); line != "ready" {
-		t.Fatalf("state-change client: %q", line)
-	}
-	return f
-}
-
-func (f *fetcher) line(t *testing.T) string {
-	t.Helper()
-	s, err := f.out.ReadString('\n')
-	if err != nil {
-		t.Fatalf("state-change client: %v (read %q)", err, s)
-	}
-	return strings.TrimSuffix(s, "\n")
-}
-
-func (f *fetcher) fetch(t *testing.T) string {
-	t.Helper()
-	if _, err := io.WriteString(f.in, "fetch\n"); err != nil {
-		t.Fatal(err)
-	}
-	return f.line(t)
-}
 
 // fetchOne is one client's fetch: its name and what it saw.
 type fetchOne func(t *testing.T) (name, line string)
@@ -107,23 +56,17 @@ func b2i(b bool) int {
 	return 0
 }
 
-// stateChangeHarness is the libpcp client, built once.
-func stateChangeHarness(t *testing.T) string {
-	t.Helper()
-	return pcptest.Harness(t, "testdata/harness/statechange.c")
-}
-
 // namesChangeScript drives three clients of bed through the rescans of
 // pmdammv (a file added, a reload stored, a file rewritten with a new
 // metric, a file removed, and a fetch with nothing changed) and returns
 // what each of their fetches returned, one line per fetch.
-func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir string) string {
+func namesChangeScript(t *testing.T, bed *testbed.PMCD, dir string) string {
 	t.Helper()
 	var log strings.Builder
-	a := startFetcher(t, harness, bed, "mmv.control.files")
+	a := pcptest.StartFetchClient(t, bed.Host(), bed.Env(), true, "mmv.control.files")
 	// B asks pmcd's agent too, so its fetches take pmcd's path for
 	// requests spanning domains.
-	b := startFetcher(t, harness, bed, "mmv.control.files", "pmcd.numagents")
+	b := pcptest.StartFetchClient(t, bed.Host(), bed.Env(), true, "mmv.control.files", "pmcd.numagents")
 	g := startGoFetcher(t, bed, "mmv.control.files")
 	step := func(what string, fs ...fetchOne) {
 		for _, f := range fs {
@@ -131,8 +74,8 @@ func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir stri
 			fmt.Fprintf(&log, "%s: %s: %s\n", what, name, line)
 		}
 	}
-	A := func(t *testing.T) (string, string) { return "A", a.fetch(t) }
-	B := func(t *testing.T) (string, string) { return "B", b.fetch(t) }
+	A := func(t *testing.T) (string, string) { return "A", a.Fetch(t) }
+	B := func(t *testing.T) (string, string) { return "B", b.Fetch(t) }
 	step("start", A, B, A, g)
 
 	// A change of the directory is seen by its mtime, which two changes
@@ -186,10 +129,10 @@ func namesChangeScript(t *testing.T, harness string, bed *testbed.PMCD, dir stri
 // from our pmcd with this agent in-process, and a client of package
 // pmapi beside them sees the same.
 func TestNamesChangeLikePMDAMMV(t *testing.T) {
-	harness := stateChangeHarness(t)
+	pcptest.NeedCompiler(t)
 	pcpBed, goBed, pcpDir, goDir := beds(t)
-	want := namesChangeScript(t, harness, pcpBed, pcpDir)
-	got := namesChangeScript(t, harness, goBed, goDir)
+	want := namesChangeScript(t, pcpBed, pcpDir)
+	got := namesChangeScript(t, goBed, goDir)
 	if got != want {
 		t.Errorf("fetch returns differ:\n%s", lineDiff(want, got))
 	}
@@ -204,7 +147,7 @@ func TestNamesChangeLikePMDAMMV(t *testing.T) {
 // pmdammv and cmd/pmdammv each under PCP's pmcd and under ours, all four
 // alike.
 func TestNamesChangeDaemons(t *testing.T) {
-	harness := stateChangeHarness(t)
+	pcptest.NeedCompiler(t)
 	in := testbed.Need(t)
 	pcpDaemon := filepath.Join(in.Var("PCP_PMDAS_DIR"), "mmv", "pmdammv")
 	if _, err := os.Stat(pcpDaemon); err != nil {
@@ -243,7 +186,7 @@ func TestNamesChangeDaemons(t *testing.T) {
 		if err := os.MkdirAll(mdir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		got := namesChangeScript(t, harness, bed, mdir)
+		got := namesChangeScript(t, bed, mdir)
 		if want == "" {
 			want = got
 			if !strings.Contains(want, "names 1") {
