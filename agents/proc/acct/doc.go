@@ -2,7 +2,7 @@
 // domain 3): processes that ended lately, read from the kernel's process
 // accounting file (acct(5), version 3 records), with PCP 6.0.3's names,
 // PMIDs, descriptors (pcpdesc_table.go, generated from PCP's own pmdaproc
-// by ../cgroup/internal/gendesc), instance domain (serial 40: one instance
+// by ../../internal/gendesc), instance domain (serial 40: one instance
 // per process, numbered by PID and named by command) and control metrics.
 //
 // # Shape

@@ -3,7 +3,7 @@
 // cpuacct, cpu scheduling, memory, net_cls, blkio, and the cgroup v2 cpu,
 // io and pressure files, with PCP 6.0.3's names, PMIDs, descriptors,
 // instance domains, instance names and labels (pcpdesc_table.go is
-// generated from PCP's own pmdaproc by ./internal/gendesc).
+// generated from PCP's own pmdaproc by ../../internal/gendesc).
 //
 // # Shape
 //
