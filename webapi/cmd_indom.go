@@ -110,36 +110,60 @@ func (q *request) instanceFilter(kind string) (*matcher, bool) {
 	return m, true
 }
 
-// indom answers /pmapi/indom: an instance domain's labels, help and
-// instances, by metric name or instance domain identifier.
-func (q *request) indom() {
-	kind, bad, ok := q.matchKind()
-	if !ok {
-		q.failure(q.ctxid, statusInval, bad)
-		return
+// instancesContext opens a request that names instances (iname or
+// instance): its filter, with the match parameter's kind when matched
+// (else exact), and its context, to be released; false once the failure
+// is answered.
+func (q *request) instancesContext(matched bool) (*matcher, *webContext, bool) {
+	kind := "exact"
+	if matched {
+		k, bad, ok := q.matchKind()
+		if !ok {
+			q.failure(q.ctxid, statusInval, bad)
+			return nil, nil, false
+		}
+		kind = k
 	}
 	filter, ok := q.instanceFilter(kind)
 	if !ok {
 		q.failure(q.ctxid, statusInval, "too many names in request")
-		return
+		return nil, nil, false
 	}
 	c, ok := q.use()
+	if !ok {
+		return nil, nil, false
+	}
+	return filter, c, true
+}
+
+// metricInDom is the instance domain of the metric called name; false
+// once the failure is answered (no such metric, or one with none).
+func (q *request) metricInDom(c *webContext, name string) (pcp.InDom, bool) {
+	m := c.lookupMetric(q.ctx, name)
+	if m == nil {
+		q.failure(c.origin, statusInval, name+" - failed to lookup metric")
+		return pcp.InDomNull, false
+	}
+	if m.desc.InDom == pcp.InDomNull {
+		q.failure(c.origin, statusInval, name+" - metric has null indom")
+		return pcp.InDomNull, false
+	}
+	return m.desc.InDom, true
+}
+
+// indom answers /pmapi/indom: an instance domain's labels, help and
+// instances, by metric name or instance domain identifier.
+func (q *request) indom() {
+	filter, c, ok := q.instancesContext(true)
 	if !ok {
 		return
 	}
 	defer q.release(c)
 	var id pcp.InDom
 	if name, has := q.param("name"); has {
-		m := c.lookupMetric(q.ctx, name)
-		if m == nil {
-			q.failure(c.origin, statusInval, name+" - failed to lookup metric")
+		if id, ok = q.metricInDom(c, name); !ok {
 			return
 		}
-		if m.desc.InDom == pcp.InDomNull {
-			q.failure(c.origin, statusInval, name+" - metric has null indom")
-			return
-		}
-		id = m.desc.InDom
 	} else if v, has := q.param("indom"); has {
 		parsed, ok := parseInDom(v)
 		if !ok || parsed == pcp.InDomNull {

@@ -14,33 +14,18 @@ func (q *request) profile() {
 		q.failure(q.ctxid, statusInval, expr+" - invalid 'expr' parameter value")
 		return
 	}
-	kind, bad, ok := q.matchKind()
-	if !ok {
-		q.failure(q.ctxid, statusInval, bad)
-		return
-	}
-	filter, ok := q.instanceFilter(kind)
-	if !ok {
-		q.failure(q.ctxid, statusInval, "too many names in request")
-		return
-	}
-	c, ok := q.use()
+	filter, c, ok := q.instancesContext(true)
 	if !ok {
 		return
 	}
 	defer q.release(c)
 	var ip *indom
 	if name, has := q.param("name"); has {
-		m := c.lookupMetric(q.ctx, name)
-		if m == nil {
-			q.failure(c.origin, statusInval, name+" - failed to lookup metric")
+		id, ok := q.metricInDom(c, name)
+		if !ok {
 			return
 		}
-		if m.desc.InDom == pcp.InDomNull {
-			q.failure(c.origin, statusInval, name+" - metric has null indom")
-			return
-		}
-		ip = c.addInDom(c.addDomain(m.desc.InDom.Domain()), m.desc.InDom)
+		ip = c.addInDom(c.addDomain(id.Domain()), id)
 	} else if v, has := q.param("indom"); has {
 		id, ok := parseInDom(v)
 		if !ok || id == pcp.InDomNull {

@@ -12,12 +12,7 @@ func (q *request) store() {
 	name, byName := q.param("name")
 	pmidText, byPMID := q.param("pmid")
 	val, _ := q.param("value")
-	filter, ok := q.instanceFilter("exact")
-	if !ok {
-		q.failure(q.ctxid, statusInval, "too many names in request")
-		return
-	}
-	c, ok := q.use()
+	filter, c, ok := q.instancesContext(false)
 	if !ok {
 		return
 	}
