@@ -46,14 +46,10 @@ func (c *Client) End(ctx context.Context, tag string) error {
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.txns[tag]
-	switch {
-	case s == nil:
-		return ErrNoSuchTag
-	case !s.inProgress:
-		return ErrNoProgress
+	s, err := c.stop(tag)
+	if err != nil {
+		return err
 	}
-	s.inProgress = false
 	if c.tracing(StateAPI) {
 		c.debugf(StateAPI, "end transaction %q", tag)
 	}
@@ -68,16 +64,25 @@ func (c *Client) Abort(tag string) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if _, err := c.stop(tag); err != nil {
+		return err
+	}
+	c.debugf(StateAPI, "abort transaction %q", tag)
+	return nil
+}
+
+// stop ends the transaction tag in progress, c.mu held: ErrNoSuchTag for
+// a tag never begun, ErrNoProgress for one not in progress.
+func (c *Client) stop(tag string) (*txnState, error) {
 	s := c.txns[tag]
 	switch {
 	case s == nil:
-		return ErrNoSuchTag
+		return nil, ErrNoSuchTag
 	case !s.inProgress:
-		return ErrNoProgress
+		return nil, ErrNoProgress
 	}
 	s.inProgress = false
-	c.debugf(StateAPI, "abort transaction %q", tag)
-	return nil
+	return s, nil
 }
 
 // Transaction is one transaction of the Go shape: Start makes it, End
