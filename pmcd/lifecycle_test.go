@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	_ "github.com/gopcp/gopcp/agents/all" // trace_init
 	atrace "github.com/gopcp/gopcp/agents/trace"
+	"github.com/gopcp/gopcp/internal/testing/goroutines"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
@@ -24,30 +24,8 @@ import (
 )
 
 // goroutinesIn counts the goroutines with a frame of a function whose
-// name has prefix, from a dump of every goroutine's stack. A goroutine
-// that has left the package's code is not counted even if it has not
-// yet exited, so the count needs no waiting.
-func goroutinesIn(prefix string) int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		for _, line := range strings.Split(g, "\n") {
-			if strings.HasPrefix(line, prefix) {
-				count++
-				break
-			}
-		}
-	}
-	return count
-}
+// name has prefix.
+func goroutinesIn(prefix string) int { return len(goroutines.In(prefix)) }
 
 // traceGoroutines counts the goroutines running the trace agent's code.
 func traceGoroutines() int { return goroutinesIn("github.com/gopcp/gopcp/agents/trace.") }

@@ -1,10 +1,10 @@
 package all
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/goroutines"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -36,23 +36,11 @@ func TestRegistered(t *testing.T) {
 }
 
 // agentGoroutines is the stacks of the goroutines with a frame in an
-// agent package's code. One that has left that code is not shown even
-// if it has not yet exited, so no waiting is needed.
+// agent package's code, the caller's left out.
 func agentGoroutines() string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 	var out strings.Builder
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "\ngithub.com/gopcp/gopcp/agents/") && !strings.Contains(g, "agents/all.agentGoroutines(") {
-			out.WriteString(g + "\n\n")
-		}
+	for _, g := range goroutines.In("github.com/gopcp/gopcp/agents/") {
+		out.WriteString(g + "\n\n")
 	}
 	return out.String()
 }

@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	_ "github.com/gopcp/gopcp/agents/all" // trace_init, mmv_init
+	"github.com/gopcp/gopcp/internal/testing/goroutines"
 	gommv "github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi/local"
@@ -22,25 +22,9 @@ import (
 )
 
 // agentGoroutines counts the goroutines with a frame in the code of the
-// agents' packages. One that has left that code is not counted even if
-// it has not yet exited, so the count needs no waiting.
+// agents' packages.
 func agentGoroutines() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	count := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "\ngithub.com/gopcp/gopcp/agents/trace.") || strings.Contains(g, "\ngithub.com/gopcp/gopcp/agents/mmv.") {
-			count++
-		}
-	}
-	return count
+	return len(goroutines.In("github.com/gopcp/gopcp/agents/trace.", "github.com/gopcp/gopcp/agents/mmv."))
 }
 
 // openFiles counts this process's open file descriptors.
