@@ -13,22 +13,7 @@ import (
 // (both left alone, with an error); a bound socket has the mode asked for
 // and Close removes it.
 func TestListenUnix(t *testing.T) {
-	dir := t.TempDir()
-	live := filepath.Join(dir, "live.socket")
-	l, err := net.Listen("unix", live)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	stale := filepath.Join(dir, "stale.socket")
-	sl, err := net.Listen("unix", stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sl.(*net.UnixListener).SetUnlinkOnClose(false)
-	sl.Close()
-	plain := filepath.Join(dir, "plain")
-	write(t, plain, "x")
+	dir, live, stale, plain := socketFixture(t)
 
 	for _, c := range []struct {
 		path      string

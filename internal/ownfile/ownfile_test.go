@@ -255,25 +255,34 @@ func TestOwnedRemove(t *testing.T) {
 	}
 }
 
-// TestClearSocket: a socket something accepts on is left in place, a
-// stale one is removed, a file of another kind is left with an error.
-func TestClearSocket(t *testing.T) {
-	dir := t.TempDir()
-	live := filepath.Join(dir, "live.socket")
+// socketFixture is a directory holding a socket something accepts on
+// (live, until the test ends), a stale one nothing accepts on, and a
+// plain file.
+func socketFixture(t *testing.T) (dir, live, stale, plain string) {
+	t.Helper()
+	dir = t.TempDir()
+	live = filepath.Join(dir, "live.socket")
 	l, err := net.Listen("unix", live)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	stale := filepath.Join(dir, "stale.socket")
+	t.Cleanup(func() { l.Close() })
+	stale = filepath.Join(dir, "stale.socket")
 	sl, err := net.Listen("unix", stale)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sl.(*net.UnixListener).SetUnlinkOnClose(false)
 	sl.Close()
-	plain := filepath.Join(dir, "plain")
+	plain = filepath.Join(dir, "plain")
 	write(t, plain, "x")
+	return dir, live, stale, plain
+}
+
+// TestClearSocket: a socket something accepts on is left in place, a
+// stale one is removed, a file of another kind is left with an error.
+func TestClearSocket(t *testing.T) {
+	dir, live, stale, plain := socketFixture(t)
 
 	cases := []struct {
 		path      string
