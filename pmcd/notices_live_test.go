@@ -84,25 +84,7 @@ func noticesScript(t *testing.T, bed *testbed.PMCD, labels string, autoRestart b
 	step("start", A, B, A)
 
 	confPath := bed.ConfPath()
-	nsPath := filepath.Join(bed.Dir(), "pmns", "root")
-	conf, err := os.ReadFile(confPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, err := os.ReadFile(nsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	item := regexp.MustCompile(`PMID: 29\.(\d+)\.(\d+)`).FindStringSubmatch(
-		bed.Run("pminfo", "-h", bed.Host(), "-m", "sample.long.one").Stdout)
-	if item == nil {
-		t.Fatal("no PMID for sample.long.one")
-	}
-	bin := filepath.Join(bed.Install().Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
-	second := "sampletwo\t30\tpipe\tbinary\t" + bin + " -d 30\n"
-	writeFile(t, nsPath, strings.Replace(string(ns), "root {", "root {\n\tsampletwo", 1)+
-		"\nsampletwo {\n\tone\t30:"+item[1]+":"+item[2]+"\n}\n")
-	writeFile(t, confPath, string(conf)+second)
+	conf, _ := addSampleTwo(t, bed)
 	hup("agent added", func() (bool, string) {
 		res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sampletwo.one")
 		return strings.Contains(res.Stdout, "value 1\n"), res.Stdout + res.Stderr
@@ -145,7 +127,7 @@ func noticesScript(t *testing.T, bed *testbed.PMCD, labels string, autoRestart b
 	step("sample restarted", A, B, A)
 
 	two := agentChild(bed.PID(), "30")
-	writeFile(t, confPath, string(conf))
+	writeFile(t, confPath, conf)
 	hup("agent dropped", func() (bool, string) { return two == 0 || processGone(two), "sampletwo running" })
 	step("agent dropped", A, B, A)
 	return log.String()

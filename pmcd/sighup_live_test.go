@@ -146,6 +146,36 @@ func compareAtEnd(t *testing.T) *outputs {
 	return o
 }
 
+// addSampleTwo installs a second sample agent in bed's configuration, as
+// an Install script would, for pmcd to start at its next SIGHUP: domain
+// 30, one name (sampletwo.one, the PMID of sample.long.one in domain 30),
+// a pmcd.conf line and a subtree of the namespace. It returns the
+// configuration as it was and the line it added.
+func addSampleTwo(t *testing.T, bed *testbed.PMCD) (conf, line string) {
+	t.Helper()
+	confPath := bed.ConfPath()
+	nsPath := filepath.Join(bed.Dir(), "pmns", "root")
+	old, err := os.ReadFile(confPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := os.ReadFile(nsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := regexp.MustCompile(`PMID: 29\.(\d+)\.(\d+)`).FindStringSubmatch(
+		bed.Run("pminfo", "-h", bed.Host(), "-m", "sample.long.one").Stdout)
+	if item == nil {
+		t.Fatal("no PMID for sample.long.one")
+	}
+	bin := filepath.Join(bed.Install().Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
+	line = "sampletwo\t30\tpipe\tbinary\t" + bin + " -d 30\n"
+	writeFile(t, nsPath, strings.Replace(string(ns), "root {", "root {\n\tsampletwo", 1)+
+		"\nsampletwo {\n\tone\t30:"+item[1]+":"+item[2]+"\n}\n")
+	writeFile(t, confPath, string(old)+line)
+	return string(old), line
+}
+
 // TestSIGHUPReconfigures edits pmcd.conf and the namespace of a running
 // pmcd, as installing an agent does, and signals it: the new agent is
 // started and its names known (and, with ours, it runs in pmcd's agent
@@ -159,28 +189,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 			t.Parallel()
 			bed := b.start(t, testbed.Options{})
 			confPath := bed.ConfPath()
-			nsPath := filepath.Join(bed.Dir(), "pmns", "root")
-			conf, err := os.ReadFile(confPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ns, err := os.ReadFile(nsPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Install a second sample agent in domain 30 with one name,
-			// as an Install script would: a pmcd.conf line and a subtree.
-			item := regexp.MustCompile(`PMID: 29\.(\d+)\.(\d+)`).FindStringSubmatch(
-				bed.Run("pminfo", "-h", bed.Host(), "-m", "sample.long.one").Stdout)
-			if item == nil {
-				t.Fatal("no PMID for sample.long.one")
-			}
-			bin := filepath.Join(bed.Install().Var("PCP_PMDAS_DIR"), "sample", "pmdasample")
-			second := "sampletwo\t30\tpipe\tbinary\t" + bin + " -d 30\n"
-			newNS := strings.Replace(string(ns), "root {", "root {\n\tsampletwo", 1) +
-				"\nsampletwo {\n\tone\t30:" + item[1] + ":" + item[2] + "\n}\n"
-			writeFile(t, nsPath, newNS)
-			writeFile(t, confPath, string(conf)+second)
+			conf, second := addSampleTwo(t, bed)
 			if err := syscall.Kill(bed.PID(), syscall.SIGHUP); err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +210,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 			}
 			// Remove sample from pmcd.conf (its names stay).
 			var kept []string
-			for _, l := range strings.Split(string(conf)+second, "\n") {
+			for _, l := range strings.Split(conf+second, "\n") {
 				if !strings.HasPrefix(l, "sample\t") {
 					kept = append(kept, l)
 				}
