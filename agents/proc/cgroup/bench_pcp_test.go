@@ -17,24 +17,13 @@ import (
 // plus system, from /proc/PID/stat) per fetch of every cgroup metric
 // (pmprobe -v cgroup, batches of 128).
 func BenchmarkAgainstPCP(b *testing.B) {
-	root := b.TempDir()
-	write := func(p, s string) {
-		p = filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	write("proc/mounts", "cgroup2 /sys/fs/cgroup cgroup2 rw 0 0\n")
-	write("proc/diskstats", "8 0 sda 1 2 3 4\n")
-	for i := range 1000 {
-		dir := fmt.Sprintf("sys/fs/cgroup/s%d/g%d/", i/50, i)
-		write(dir+"cpu.stat", "usage_usec 100\nuser_usec 60\nsystem_usec 40\n")
-		write(dir+"memory.stat", "anon 1\nfile 2\nkernel_stack 3\nsock 4\nshmem 5\n")
-		write(dir+"io.stat", "8:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=5 dios=6\n")
-		write(dir+"cpu.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n")
-		write(dir+"io.pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n")
-	}
+	root := benchTree(b, map[string]string{
+		"cpu.stat":     "usage_usec 100\nuser_usec 60\nsystem_usec 40\n",
+		"memory.stat":  "anon 1\nfile 2\nkernel_stack 3\nsock 4\nshmem 5\n",
+		"io.stat":      "8:0 rbytes=1 wbytes=2 rios=3 wios=4 dbytes=5 dios=6\n",
+		"cpu.pressure": "some avg10=0.00 avg60=0.00 avg300=0.00 total=1\n",
+		"io.pressure":  "some avg10=0.00 avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+	})
 	theirs := testbed.StartPMCD(b, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), pcpProcAt(root)}})
 	exe, err := os.Executable()
 	if err != nil {
