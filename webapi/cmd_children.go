@@ -21,31 +21,19 @@ func (q *request) children() {
 	}
 	r := &q.rep
 	r.suffix = r.suffix.push('}')
-	r.buf = append(r.buf, `{"context":`...)
-	r.buf = append(r.buf, c.origin...)
-	if r.clientID != nil {
-		r.buf = append(r.buf, `,"client":`...)
-		r.buf = append(r.buf, r.clientID...)
-	}
+	r.appendHead(c.origin)
 	r.buf = append(r.buf, `,"name":"`...)
 	r.buf = append(r.buf, prefix...)
 	r.buf = append(r.buf, `","leaf":[`...)
-	n := 0
-	for _, k := range kids {
-		if k.Leaf {
-			if n > 0 {
-				r.buf = append(r.buf, ',')
-			}
-			r.buf = append(r.buf, '"')
-			r.buf = append(r.buf, k.Name...)
-			r.buf = append(r.buf, '"')
-			n++
+	for pass, leaf := range [2]bool{true, false} {
+		if pass == 1 {
+			r.buf = append(r.buf, `],"nonleaf":[`...)
 		}
-	}
-	r.buf = append(r.buf, `],"nonleaf":[`...)
-	n = 0
-	for _, k := range kids {
-		if !k.Leaf {
+		n := 0
+		for _, k := range kids {
+			if k.Leaf != leaf {
+				continue
+			}
 			if n > 0 {
 				r.buf = append(r.buf, ',')
 			}

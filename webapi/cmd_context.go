@@ -26,3 +26,14 @@ func (q *request) context() {
 	}
 	r.done(q.w, c.origin, statusOK, nil)
 }
+
+// appendHead writes the opening of an answer's object: its context and,
+// when the request named one, its client.
+func (r *reply) appendHead(origin string) {
+	r.buf = append(r.buf, `{"context":`...)
+	r.buf = append(r.buf, origin...)
+	if r.clientID != nil {
+		r.buf = append(r.buf, `,"client":`...)
+		r.buf = append(r.buf, r.clientID...)
+	}
+}

@@ -104,12 +104,7 @@ func (q *request) fetchStart(c *webContext, ts pcp.Timestamp) {
 	r := &q.rep
 	r.numVSets, r.numInsts = 0, 0
 	if !r.compat {
-		r.buf = append(r.buf, `{"context":`...)
-		r.buf = append(r.buf, c.origin...)
-		if r.clientID != nil {
-			r.buf = append(r.buf, `,"client":`...)
-			r.buf = append(r.buf, r.clientID...)
-		}
+		r.appendHead(c.origin)
 		r.buf = fmt.Appendf(r.buf, `,"timestamp":%d.%09d,`, ts.Sec, ts.Nsec)
 	} else {
 		r.buf = fmt.Appendf(r.buf, `{"timestamp":{"s":%d,"us":%d},`, ts.Sec, ts.Nsec/1000)

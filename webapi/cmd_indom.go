@@ -191,12 +191,7 @@ func (q *request) indom() {
 	r.numInDom++
 	r.suffix = r.suffix.push('}')
 	if !r.compat {
-		r.buf = append(r.buf, `{"context":`...)
-		r.buf = append(r.buf, c.origin...)
-		if r.clientID != nil {
-			r.buf = append(r.buf, `,"client":`...)
-			r.buf = append(r.buf, r.clientID...)
-		}
+		r.appendHead(c.origin)
 		r.buf = append(r.buf, `,"indom":"`...)
 		r.buf = append(r.buf, ip.id.String()...)
 		r.buf = append(r.buf, '"')

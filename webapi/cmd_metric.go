@@ -63,12 +63,7 @@ func (q *request) metricStart(c *webContext) {
 	r := &q.rep
 	if r.numVSets == 0 {
 		r.suffix = r.suffix.push('}').push(']')
-		r.buf = append(r.buf, `{"context":`...)
-		r.buf = append(r.buf, c.origin...)
-		if r.clientID != nil {
-			r.buf = append(r.buf, `,"client":`...)
-			r.buf = append(r.buf, r.clientID...)
-		}
+		r.appendHead(c.origin)
 		r.buf = append(r.buf, `,"metrics":[`...)
 	} else {
 		r.buf = append(r.buf, ',')
