@@ -1,7 +1,6 @@
 package pcp
 
 import (
-	"math"
 	"strconv"
 	"strings"
 )
@@ -43,22 +42,8 @@ func AtomStr(a Atom, t Type) string {
 	return "Error: unexpected type: Illegal type=" + strconv.Itoa(int(t))
 }
 
-// formatE is C's "%e", which differs from Go's 'e' format only in how it
-// spells infinities and NaNs (the sign of a NaN included).
-func formatE(d float64) string {
-	switch {
-	case math.IsNaN(d):
-		if math.Signbit(d) {
-			return "-nan"
-		}
-		return "nan"
-	case math.IsInf(d, 1):
-		return "inf"
-	case math.IsInf(d, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(d, 'e', 6, 64)
-}
+// formatE is C's "%e".
+func formatE(d float64) string { return FormatFloat(d, 'e', 6) }
 
 func quoteAtomString(s string) string {
 	if i := strings.IndexByte(s, 0); i >= 0 {

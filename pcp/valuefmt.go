@@ -154,7 +154,13 @@ func rawValue(valfmt ValFmt, v *Value, minwidth int) string {
 
 // FormatG formats x as C's printf("%.*g", prec, x) does, nan and inf
 // included.
-func FormatG(x float64, prec int) string {
+func FormatG(x float64, prec int) string { return FormatFloat(x, 'g', prec) }
+
+// FormatFloat formats x as C's printf does with the conversion verb ('e',
+// 'f' or 'g') and precision prec: Go's strconv.FormatFloat but for the
+// spelling of infinities and NaNs ("inf", "-inf", "nan", "-nan": a NaN's
+// sign included).
+func FormatFloat(x float64, verb byte, prec int) string {
 	switch {
 	case math.IsNaN(x):
 		if math.Signbit(x) {
@@ -166,5 +172,5 @@ func FormatG(x float64, prec int) string {
 	case math.IsInf(x, -1):
 		return "-inf"
 	}
-	return strconv.FormatFloat(x, 'g', prec, 64)
+	return strconv.FormatFloat(x, verb, prec, 64)
 }

@@ -1,6 +1,9 @@
 package pcp
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // Expected strings are C's printf output for the same format.
 func TestFormatG(t *testing.T) {
@@ -23,6 +26,33 @@ func TestFormatG(t *testing.T) {
 	for _, tt := range tests {
 		if got := FormatG(tt.x, tt.prec); got != tt.want {
 			t.Errorf("FormatG(%v, %d) = %q, want %q", tt.x, tt.prec, got, tt.want)
+		}
+	}
+}
+
+// Expected strings are glibc's printf output for the same verb and
+// precision.
+func TestFormatFloat(t *testing.T) {
+	negNaN := math.Copysign(math.NaN(), -1)
+	tests := []struct {
+		x    float64
+		verb byte
+		prec int
+		want string
+	}{
+		{1.5, 'f', 6, "1.500000"},
+		{math.Copysign(0, -1), 'f', 6, "-0.000000"},
+		{math.Inf(1), 'f', 6, "inf"},
+		{math.Inf(-1), 'f', 6, "-inf"},
+		{math.NaN(), 'e', 6, "nan"},
+		{negNaN, 'f', 6, "-nan"},
+		{negNaN, 'e', 6, "-nan"},
+		{12345.678, 'e', 3, "1.235e+04"},
+		{1e20, 'f', 6, "100000000000000000000.000000"},
+	}
+	for _, tt := range tests {
+		if got := FormatFloat(tt.x, tt.verb, tt.prec); got != tt.want {
+			t.Errorf("FormatFloat(%v, %c, %d) = %q, want %q", tt.x, tt.verb, tt.prec, got, tt.want)
 		}
 	}
 }

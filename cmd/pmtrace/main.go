@@ -22,6 +22,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/trace"
 )
 
@@ -137,7 +138,7 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 			return 0
 		}
 		if !quiet {
-			fmt.Fprintf(stdout, "%s: counter complete (tag=\"%s\", value=%s)\n", me, tag, cfloat(value))
+			fmt.Fprintf(stdout, "%s: counter complete (tag=\"%s\", value=%s)\n", me, tag, pcp.FormatFloat(value, 'f', 6))
 		}
 	case observe:
 		if err := c.Observe(ctx, tag, value); err != nil {
@@ -145,7 +146,7 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 			return 0
 		}
 		if !quiet {
-			fmt.Fprintf(stdout, "%s: observation complete (tag=\"%s\", value=%s)\n", me, tag, cfloat(value))
+			fmt.Fprintf(stdout, "%s: observation complete (tag=\"%s\", value=%s)\n", me, tag, pcp.FormatFloat(value, 'f', 6))
 		}
 	case transact:
 		berr := c.Begin(ctx, tag)
@@ -227,21 +228,4 @@ func strtod(s string) (float64, error) {
 		v = math.Copysign(v, -1)
 	}
 	return v, nil
-}
-
-// cfloat formats v as C's printf %f does, its infinities and NaNs
-// included.
-func cfloat(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		if math.Signbit(v) {
-			return "-nan"
-		}
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'f', 6, 64)
 }
