@@ -14,29 +14,6 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
-// agentChild is the process of pmcd pid running pmdasample -d domain,
-// 0 for none.
-func agentChild(pid int, domain string) int {
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		stat, err := os.ReadFile(d + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(f) < 2 || f[1] != strconv.Itoa(pid) || f[0] == "Z" {
-			continue
-		}
-		cmd, _ := os.ReadFile(d + "/cmdline")
-		if strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), "pmdasample -d "+domain+" ") ||
-			strings.HasSuffix(strings.ReplaceAll(string(cmd), "\x00", " "), "pmdasample -d "+domain+" ") {
-			n, _ := strconv.Atoi(filepath.Base(d))
-			return n
-		}
-	}
-	return 0
-}
-
 // noticesScript drives two libpcp clients of bed, A fetching a metric of
 // the sample agent and B one of pmcd's own, through a SIGHUP adding an
 // agent, a change of the host's labels, a SIGHUP with nothing changed,
@@ -103,7 +80,7 @@ func noticesScript(t *testing.T, bed *testbed.PMCD, labels string, autoRestart b
 	hup("nothing changed", nil)
 	step("nothing changed", A, B)
 
-	sample := agentChild(bed.PID(), "29")
+	sample := childOf(t, bed.PID(), "pmdasample -d 29 ")
 	if sample == 0 {
 		t.Fatal("no sample agent process")
 	}
@@ -115,7 +92,7 @@ func noticesScript(t *testing.T, bed *testbed.PMCD, labels string, autoRestart b
 	// the next SIGHUP when restarts are off.
 	step("sample killed", A)
 	back := func() (bool, string) {
-		pid := agentChild(bed.PID(), "29")
+		pid := childOf(t, bed.PID(), "pmdasample -d 29 ")
 		return pid != 0 && pid != sample, fmt.Sprint("pid ", pid)
 	}
 	if autoRestart {
@@ -126,7 +103,7 @@ func noticesScript(t *testing.T, bed *testbed.PMCD, labels string, autoRestart b
 	}
 	step("sample restarted", A, B, A)
 
-	two := agentChild(bed.PID(), "30")
+	two := childOf(t, bed.PID(), "pmdasample -d 30 ")
 	writeFile(t, confPath, conf)
 	hup("agent dropped", func() (bool, string) { return two == 0 || processGone(two), "sampletwo running" })
 	step("agent dropped", A, B, A)

@@ -20,8 +20,9 @@ var bedStarters = []struct {
 	start func(testing.TB, testbed.Options) *testbed.PMCD
 }{{"PCP", testbed.StartPMCD}, {"gopcp", testbed.StartGoPMCD}}
 
-// childOf finds the process whose parent is pid and whose command line
-// contains word.
+// childOf finds the live process (not a zombie) whose parent is pid and
+// whose command line, its arguments each followed by a space, contains
+// word; 0 for none.
 func childOf(t *testing.T, pid int, word string) int {
 	t.Helper()
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
@@ -32,11 +33,11 @@ func childOf(t *testing.T, pid int, word string) int {
 		}
 		// The parent pid is the field after the ")" that ends the name.
 		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(f) < 2 || f[1] != strconv.Itoa(pid) {
+		if len(f) < 2 || f[1] != strconv.Itoa(pid) || f[0] == "Z" {
 			continue
 		}
 		cmd, _ := os.ReadFile(d + "/cmdline")
-		if strings.Contains(string(cmd), word) {
+		if strings.Contains(strings.ReplaceAll(string(cmd), "\x00", " "), word) {
 			n, _ := strconv.Atoi(filepath.Base(d))
 			return n
 		}
