@@ -72,14 +72,7 @@ func fetchAfterChanges(t *testing.T, r *pdu.Reader, w *pdu.Writer, pmids ...pcp.
 	}
 	var changes int32
 	for {
-		b, err := r.ReadPDU(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := pdu.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := readMessage(t, ctx, r)
 		switch m := m.(type) {
 		case *pdu.Error:
 			if m.Code <= 0 || changes != 0 {

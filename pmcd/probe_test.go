@@ -158,14 +158,7 @@ func TestProfilesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for {
-		b, err := r.ReadPDU(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := pdu.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := readMessage(t, ctx, r)
 		if e, ok := m.(*pdu.Error); ok {
 			if pcp.Error(e.Code) != pcp.ErrTooBig {
 				t.Fatalf("refusal %v", pcp.Error(e.Code))
@@ -209,14 +202,7 @@ func TestTinyProfilesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for {
-		b, err := r.ReadPDU(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := pdu.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := readMessage(t, ctx, r)
 		if e, ok := m.(*pdu.Error); ok && pcp.Error(e.Code) == pcp.ErrTooBig {
 			refused++
 			continue

@@ -58,6 +58,20 @@ func dial(t testing.TB, host string) (net.Conn, *pdu.Reader, *pdu.Writer) {
 	return conn, pdu.NewReader(conn, pdu.DefaultTimeout), w
 }
 
+// readMessage reads and decodes pmcd's next PDU; an error ends the test.
+func readMessage(t testing.TB, ctx context.Context, r *pdu.Reader) pdu.Message {
+	t.Helper()
+	b, err := r.ReadPDU(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := pdu.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func roundTrip(t *testing.T, r *pdu.Reader, w *pdu.Writer, m pdu.Message) pdu.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -66,14 +80,7 @@ func roundTrip(t *testing.T, r *pdu.Reader, w *pdu.Writer, m pdu.Message) pdu.Me
 		t.Fatal(err)
 	}
 	for {
-		b, err := r.ReadPDU(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		reply, err := pdu.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		reply := readMessage(t, ctx, r)
 		// pmcd's notices of state changes (a positive code before a
 		// fetch's RESULT) are passed over, as libpcp's pmFetch returns
 		// them beside the result; fetchAfterChanges keeps them.
