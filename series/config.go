@@ -1,0 +1,77 @@
+package series
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Config is pmseries.conf / pmproxy.conf: "section.key" to value, as
+// pmIniFileSetup reads it ('#' and ';' comments, [section] headers,
+// key = value lines, a later line replacing an earlier one).
+type Config map[string]string
+
+// ParseConfig reads an ini file. Lines are bounded by bufio.Scanner's
+// default limit; a longer one ends the read with an error.
+func ParseConfig(r io.Reader) (Config, error) {
+	c := Config{}
+	sec := ""
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			if i := strings.IndexByte(line, ']'); i > 0 {
+				sec = strings.TrimSpace(line[1:i])
+			}
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		c[sec+"."+strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return c, sc.Err()
+}
+
+// LoadOptions are the load settings the configuration gives.
+func (c Config) LoadOptions() LoadOptions {
+	var o LoadOptions
+	if v, err := strconv.ParseInt(c["pmseries.stream.maxlen"], 10, 64); err == nil {
+		o.MaxStreamLen = v
+	}
+	if v, err := strconv.ParseInt(c["pmseries.stream.expire"], 10, 64); err == nil {
+		o.StreamExpire = v
+		if v == 0 {
+			o.StreamExpire = -1
+		}
+	}
+	if v := c["discover.exclude.metrics"]; v != "" {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				o.Exclude = append(o.Exclude, p)
+			}
+		}
+	}
+	return o
+}
+
+// Servers is the Redis servers to use: [redis] servers, else [pmseries]
+// servers, as host:port separated by commas.
+func (c Config) Servers() []string {
+	v, ok := c["redis.servers"]
+	if !ok {
+		v = c["pmseries.servers"]
+	}
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,152 @@
+package series
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// SchemaVersion is the schema this package reads and writes, the value of
+// pcp:version:schema.
+const SchemaVersion = 2
+
+// descType is the "type" field of pcp:desc:series:<id>: libpcp_web's own
+// lower-case table, which differs from pmTypeStr used in identifiers.
+func descType(t pcp.Type) string {
+	names := [...]string{"32", "u32", "64", "u64", "float", "double", "string",
+		"aggregate", "aggregate_static", "event", "highres_event"}
+	switch {
+	case t >= 0 && int(t) < len(names):
+		return names[t]
+	case t == pcp.TypeNoSupport:
+		return "unsupported"
+	}
+	return "unknown"
+}
+
+// descUnits is pmUnitsStr, "none" for dimensionless.
+func descUnits(u pcp.Units) string {
+	if s := u.String(); s != "" {
+		return s
+	}
+	return "none"
+}
+
+func descInDom(i pcp.InDom) string {
+	if i == pcp.InDomNull {
+		return "none"
+	}
+	return i.String()
+}
+
+func descPMID(p pcp.PMID) string {
+	if p == pcp.PMIDNull {
+		return "none"
+	}
+	return p.String()
+}
+
+// streamID is a record's time as a stream entry ID:
+// <milliseconds>-<microseconds within the millisecond>.
+func streamID(t pcp.Timestamp) string {
+	ms := uint64(t.Sec)*1000 + uint64(t.Nsec)/1000000
+	frac := uint64(t.Nsec) % 1000000 / 1000
+	b := strconv.AppendUint(make([]byte, 0, 24), ms, 10)
+	b = append(b, '-')
+	return string(strconv.AppendUint(b, frac, 10))
+}
+
+// parseStreamID reads a stream entry ID back into a time.
+func parseStreamID(s string) (pcp.Timestamp, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '-' {
+			continue
+		}
+		ms, err1 := strconv.ParseUint(s[:i], 10, 64)
+		us, err2 := strconv.ParseUint(s[i+1:], 10, 64)
+		if err1 != nil || err2 != nil {
+			return pcp.Timestamp{}, false
+		}
+		return pcp.Timestamp{Sec: int64(ms / 1000), Nsec: int32(ms%1000*1000000 + us%1000000*1000)}, true
+	}
+	return pcp.Timestamp{}, false
+}
+
+// formatValue is a value as a stream field holds it: C's %d/%u forms for
+// integers, %e for floating point, and strings and aggregates JSON-quoted
+// by unicodeQuote, PM_ERR_NYI for event records (as libpcp_web writes).
+// ok is false for a type PCP has no value text for.
+func formatValue(vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
+	switch typ {
+	case pcp.TypeString, pcp.TypeAggregate, pcp.TypeAggregateStatic:
+		if vs.ValFmt == pcp.ValInSitu || v.Block.Data == nil {
+			return `""`, true
+		}
+		b := v.Block.Data
+		if typ == pcp.TypeString && len(b) > 0 {
+			b = b[:len(b)-1] // the terminating NUL
+		}
+		return unicodeQuote(b), true
+	case pcp.TypeEvent, pcp.TypeHighResEvent:
+		// libpcp_web unpacks event records but writes PM_ERR_NYI for them
+		return strconv.Itoa(int(pcp.ErrNYI)), true
+	}
+	a, err := pcp.ExtractValue(vs.ValFmt, v, typ, typ)
+	if err != nil {
+		return strconv.Itoa(int(pcp.ErrNYI)), true
+	}
+	switch typ {
+	case pcp.Type32:
+		return strconv.FormatInt(int64(a.L), 10), true
+	case pcp.TypeU32:
+		return strconv.FormatUint(uint64(a.UL), 10), true
+	case pcp.Type64:
+		return strconv.FormatInt(a.LL, 10), true
+	case pcp.TypeU64:
+		return strconv.FormatUint(a.ULL, 10), true
+	case pcp.TypeFloat:
+		return cE(float64(a.F)), true
+	case pcp.TypeDouble:
+		return cE(a.D), true
+	}
+	return strconv.Itoa(int(pcp.ErrNYI)), true
+}
+
+// cE is C's "%e".
+func cE(d float64) string {
+	switch {
+	case math.IsNaN(d):
+		if math.Signbit(d) {
+			return "-nan"
+		}
+		return "nan"
+	case math.IsInf(d, 1):
+		return "inf"
+	case math.IsInf(d, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(d, 'e', 6, 64)
+}
+
+// unicodeQuote is libpcp_web's unicode_encode: a JSON string in which
+// bytes past ASCII become \uFFFD and every byte that is not alphanumeric,
+// a space or printable punctuation (other than \ and ") is \u00XX.
+func unicodeQuote(p []byte) string {
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(p)+2)
+	b = append(b, '"')
+	for _, c := range p {
+		switch {
+		case c >= 0x80:
+			b = append(b, `\uFFFD`...)
+		case c == ' ' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			b = append(b, c)
+		case c > ' ' && c < 0x7f && c != '\\' && c != '"':
+			b = append(b, c)
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+	}
+	return string(append(b, '"'))
+}
