@@ -93,20 +93,20 @@ type metricState struct {
 }
 
 type indomState struct {
-	set    *pcp.LabelSet // the instance domain's own labels
-	labels string        // identifying labels of its instances
-	anns   []annotation
-	insts  map[int32]*instState
-	rec    *archive.InDom // the record last applied
-	at     pcp.Timestamp  // the time it was looked up for
-	seen   bool
+	set   *pcp.LabelSet // the instance domain's own labels
+	insts map[int32]*instState
+	rec   *archive.InDom // the record last applied
+	at    pcp.Timestamp  // the time it was looked up for
+	seen  bool
 }
 
 type instState struct {
 	name   string
 	nameID ID
 	id     ID
-	cached bool // its pcp:inst:series hash written (libpcp_web's instance->cached)
+	labels string       // identifying labels, kept across a rename as libpcp_web keeps them
+	anns   []annotation // its labels as first recorded
+	cached bool         // its pcp:inst:series hash written (libpcp_web's instance->cached)
 }
 
 // ContextName is the context name PCP gives an archive loaded by path: the
@@ -290,9 +290,12 @@ func (l *loader) excluded(names []string) bool {
 	return false
 }
 
+// domainSet is a domain's labels. A domain, cluster or instance domain
+// without labels is asked again each time, as libpcp_web asks while it has
+// none: archives often record them after the first values.
 func (l *loader) domainSet(d uint32, t pcp.Timestamp) *pcp.LabelSet {
-	s, ok := l.domains[d]
-	if !ok {
+	s := l.domains[d]
+	if s == nil {
 		s = l.labelsAt(uint32(pcp.LabelDomain), d, t)
 		l.domains[d] = s
 	}
@@ -303,13 +306,16 @@ func (l *loader) indom(id pcp.InDom, t pcp.Timestamp) *indomState {
 	s, ok := l.indoms[id]
 	if !ok {
 		s = &indomState{insts: map[int32]*instState{}}
-		s.set = l.labelsAt(uint32(pcp.LabelInDom), uint32(id), t)
-		sets := []*pcp.LabelSet{l.ctxSet, l.domainSet(id.Domain(), t), s.set}
-		s.labels = idLabels(sets)
-		s.anns = annotations(sets)
 		l.indoms[id] = s
 	}
 	return s
+}
+
+// indomLabels asks for an instance domain's labels while it has none.
+func (l *loader) indomLabels(s *indomState, id pcp.InDom, t pcp.Timestamp) {
+	if s.set == nil {
+		s.set = l.labelsAt(uint32(pcp.LabelInDom), uint32(id), t)
+	}
 }
 
 func (l *loader) newMetric(pmid pcp.PMID, t pcp.Timestamp) *metricState {
@@ -326,16 +332,19 @@ func (l *loader) newMetric(pmid pcp.PMID, t pcp.Timestamp) *metricState {
 	}
 	m.desc, m.names = desc, names
 	var indomSet *pcp.LabelSet
-	if desc.InDom != pcp.InDomNull {
-		indomSet = l.indom(desc.InDom, t).set
-	}
+	dom := l.domainSet(pmid.Domain(), t)
 	ck := uint32(pcp.NewPMID(pmid.Domain(), pmid.Cluster(), 0))
-	cs, ok := l.clusters[ck]
-	if !ok {
+	cs := l.clusters[ck]
+	if cs == nil {
 		cs = l.labelsAt(uint32(pcp.LabelCluster), ck, t)
 		l.clusters[ck] = cs
 	}
-	m.labels = []*pcp.LabelSet{l.ctxSet, l.domainSet(pmid.Domain(), t), indomSet, cs,
+	if desc.InDom != pcp.InDomNull {
+		s := l.indom(desc.InDom, t)
+		l.indomLabels(s, desc.InDom, t)
+		indomSet = s.set
+	}
+	m.labels = []*pcp.LabelSet{l.ctxSet, dom, indomSet, cs,
 		l.labelsAt(uint32(pcp.LabelItem), uint32(pmid), t)}
 	js := idLabels(m.labels)
 	sem, typ, units := desc.Sem.String(), desc.Type.String(), desc.Units.String()
@@ -445,15 +454,26 @@ func (l *loader) instance(id pcp.InDom, inst int32, t pcp.Timestamp) *instState 
 		s.seen, s.at = true, t
 		if rec, err := l.a.Meta.InDomAt(id, t); err == nil && rec != s.rec {
 			s.rec = rec
+			// as libpcp_web refreshes: the domain's labels first, new
+			// instances hashed with the instance domain's labels as they
+			// were, then those asked for
+			sets := []*pcp.LabelSet{l.ctxSet, l.domainSet(id.Domain(), t), s.set}
+			labels, anns := idLabels(sets), annotations(sets)
 			for i, n := range rec.Names {
 				if rec.Delta && rec.Deleted != nil && rec.Deleted[i] || n == "" {
 					continue
 				}
-				if old := s.insts[rec.Insts[i]]; old != nil && old.name == n {
-					continue
+				old := s.insts[rec.Insts[i]]
+				switch {
+				case old == nil:
+					s.insts[rec.Insts[i]] = &instState{name: n, nameID: StringID(n),
+						id: InstanceID(n, labels), labels: labels, anns: anns}
+				case old.name != n:
+					s.insts[rec.Insts[i]] = &instState{name: n, nameID: StringID(n),
+						id: InstanceID(n, old.labels), labels: old.labels, anns: old.anns}
 				}
-				s.insts[rec.Insts[i]] = &instState{name: n, nameID: StringID(n), id: InstanceID(n, s.labels)}
 			}
+			l.indomLabels(s, id, t)
 		}
 	}
 	return s.insts[inst]
@@ -487,7 +507,7 @@ func (l *loader) useInstance(m *metricState, s *indomState, in *instState, inst 
 		l.cur.add("HSET", "pcp:inst:series:"+ih, "inst", strconv.Itoa(int(inst)),
 			"name", bin(in.nameID), "source", bin(l.source))
 	}
-	for _, a := range s.anns {
+	for _, a := range in.anns {
 		if full {
 			l.writeLabel(ih, a, m.sids)
 		} else {
