@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"strconv"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -37,21 +39,70 @@ func isStreamDup(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "equal or smaller than the target stream top item")
 }
 
-// send runs b's commands as one pipeline, then an EXPIRE per stream
-// written. It returns how many stream entries Redis refused as not newer.
-func send(ctx context.Context, c redis.UniversalClient, b *batch, expire int64) (dups int, err error) {
+// send runs b's commands, then an EXPIRE per stream written, as shards
+// pipelines side by side on as many connections, a key's commands all in
+// one of them and in order (so a stream's entries arrive in time order and
+// a later write to a key stays later). It returns how many stream entries
+// Redis refused as not newer.
+func send(ctx context.Context, c redis.UniversalClient, b *batch, expire int64, shards int) (int, error) {
 	if len(b.cmds) == 0 {
 		return 0, nil
 	}
-	p := c.Pipeline()
-	res := make([]*redis.Cmd, 0, len(b.cmds))
+	if shards < 1 {
+		shards = 1
+	}
+	parts := make([][][]any, shards)
 	for _, a := range b.cmds {
-		res = append(res, p.Do(ctx, a...))
+		i := shardOf(key(a), shards)
+		parts[i] = append(parts[i], a)
 	}
 	if expire > 0 {
 		for k := range b.expire {
-			p.Expire(ctx, k, time.Duration(expire)*time.Second)
+			i := shardOf(k, shards)
+			parts[i] = append(parts[i], []any{"EXPIRE", k, strconv.FormatInt(expire, 10)})
 		}
+	}
+	dups := make([]int, shards)
+	errs := make([]error, shards)
+	var wg sync.WaitGroup
+	for i, cmds := range parts {
+		if len(cmds) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dups[i], errs[i] = sendPipeline(ctx, c, cmds)
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i := range dups {
+		n += dups[i]
+	}
+	for _, err := range errs {
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func shardOf(k any, n int) int {
+	if n == 1 {
+		return 0
+	}
+	s, _ := k.(string)
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return int(h.Sum32() % uint32(n))
+}
+
+func sendPipeline(ctx context.Context, c redis.UniversalClient, cmds [][]any) (dups int, err error) {
+	p := c.Pipeline()
+	res := make([]*redis.Cmd, 0, len(cmds))
+	for _, a := range cmds {
+		res = append(res, p.Do(ctx, a...))
 	}
 	_, perr := p.Exec(ctx)
 	for i, r := range res {
@@ -66,7 +117,7 @@ func send(ctx context.Context, c redis.UniversalClient, b *batch, expire int64) 
 		if isRedisUnavailable(e) {
 			return dups, fmt.Errorf("%w: %v", ErrRedis, e)
 		}
-		return dups, fmt.Errorf("%w: %s %s: %v", ErrRedis, b.cmds[i][0], key(b.cmds[i]), e)
+		return dups, fmt.Errorf("%w: %s %s: %v", ErrRedis, cmds[i][0], key(cmds[i]), e)
 	}
 	if perr != nil && !isStreamDup(perr) {
 		return dups, fmt.Errorf("%w: %v", ErrRedis, perr)

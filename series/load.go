@@ -32,6 +32,9 @@ type LoadOptions struct {
 	// trip (4096 when zero): the bound on what a load holds in memory
 	// beyond the archive's metadata.
 	BatchCommands int
+	// Conns is the number of connections a batch is spread over, each key
+	// on one of them (4 when zero).
+	Conns int
 }
 
 func (o *LoadOptions) defaults() {
@@ -43,6 +46,9 @@ func (o *LoadOptions) defaults() {
 	}
 	if o.BatchCommands <= 0 {
 		o.BatchCommands = 4096
+	}
+	if o.Conns <= 0 {
+		o.Conns = 4
 	}
 }
 
@@ -203,7 +209,7 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, e
 			continue // drain until the reader sees the cancel
 		}
 		l.stats.Commands += len(b.cmds)
-		d, err := send(ctx, c, b, l.opt.StreamExpire)
+		d, err := send(ctx, c, b, l.opt.StreamExpire, l.opt.Conns)
 		l.stats.Refused += d
 		if err != nil {
 			serr = err
