@@ -1,0 +1,204 @@
+package series
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Desc is a series' descriptor as /series/descs gives it.
+type Desc struct {
+	Series    string `json:"series"`
+	Source    string `json:"source"`
+	PMID      string `json:"pmid"`
+	InDom     string `json:"indom"`
+	Semantics string `json:"semantics"`
+	Type      string `json:"type"`
+	Units     string `json:"units"`
+}
+
+// Descs reads the descriptors of series; unknown series are left out.
+func (s *Store) Descs(ctx context.Context, sids []string) ([]Desc, error) {
+	var out []Desc
+	for _, sid := range sids {
+		m, err := s.c.HGetAll(ctx, "pcp:desc:series:"+sid).Result()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrRedis, err)
+		}
+		if len(m) == 0 {
+			continue
+		}
+		out = append(out, Desc{Series: sid, Source: hexOf(m["source"]), PMID: m["pmid"],
+			InDom: m["indom"], Semantics: m["semantics"], Type: m["type"], Units: m["units"]})
+	}
+	return out, nil
+}
+
+// Name is a series and one name of it (a metric, or a source's context).
+type Name struct {
+	Series string `json:"series"`
+	Name   string `json:"name"`
+}
+
+func (s *Store) mapped(ctx context.Context, mapName string, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := make([]string, len(ids))
+	copy(args, ids)
+	vals, err := s.c.HMGet(ctx, "pcp:map:"+mapName, args...).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRedis, err)
+	}
+	var out []string
+	for _, v := range vals {
+		if str, ok := v.(string); ok {
+			out = append(out, str)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) members(ctx context.Context, key string) ([]string, error) {
+	m, err := s.c.SMembers(ctx, key).Result()
+	if err != nil && err != redis.Nil {
+		return nil, fmt.Errorf("%w: %v", ErrRedis, err)
+	}
+	return m, nil
+}
+
+// Metrics reads the metric names of series, sorted by name per series.
+func (s *Store) Metrics(ctx context.Context, sids []string) ([]Name, error) {
+	var out []Name
+	for _, sid := range sids {
+		ids, err := s.members(ctx, "pcp:metric.name:series:"+sid)
+		if err != nil {
+			return nil, err
+		}
+		names, err := s.mapped(ctx, "metric.name", ids)
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			out = append(out, Name{sid, n})
+		}
+	}
+	return out, nil
+}
+
+// Sources reads the context names (host names and archive paths) of
+// sources.
+func (s *Store) Sources(ctx context.Context, sources []string) ([]Name, error) {
+	var out []Name
+	for _, src := range sources {
+		ids, err := s.members(ctx, "pcp:context.name:source:"+src)
+		if err != nil {
+			return nil, err
+		}
+		names, err := s.mapped(ctx, "context.name", ids)
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			out = append(out, Name{src, n})
+		}
+	}
+	return out, nil
+}
+
+// Instance is an instance of a series as /series/instances gives it.
+type Instance struct {
+	Series   string `json:"series"`
+	Source   string `json:"source"`
+	Instance string `json:"instance"` // the instance's own series
+	ID       int    `json:"id"`
+	Name     string `json:"name"`
+}
+
+// Instances reads the instances of series, by instance number per series.
+func (s *Store) Instances(ctx context.Context, sids []string) ([]Instance, error) {
+	var out []Instance
+	for _, sid := range sids {
+		ids, err := s.members(ctx, "pcp:instances:series:"+sid)
+		if err != nil {
+			return nil, err
+		}
+		var part []Instance
+		for _, ih := range ids {
+			if len(ih) != len(ID{}) {
+				continue
+			}
+			h := hexOf(ih)
+			m, err := s.c.HGetAll(ctx, "pcp:inst:series:"+h).Result()
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrRedis, err)
+			}
+			names, err := s.mapped(ctx, "inst.name", []string{m["name"]})
+			if err != nil {
+				return nil, err
+			}
+			in := Instance{Series: sid, Source: hexOf(m["source"]), Instance: h}
+			in.ID, _ = strconv.Atoi(m["inst"])
+			if len(names) > 0 {
+				in.Name = names[0]
+			}
+			part = append(part, in)
+		}
+		slices.SortFunc(part, func(a, b Instance) int {
+			if a.ID != b.ID {
+				return a.ID - b.ID
+			}
+			if a.Name < b.Name {
+				return -1
+			}
+			if a.Name > b.Name {
+				return 1
+			}
+			return 0
+		})
+		out = append(out, part...)
+	}
+	return out, nil
+}
+
+// Label is one label of a series: its name and JSON value.
+type Label struct {
+	Name  string
+	Value string
+}
+
+// Labels reads the labels of a series (of a metric or of an instance),
+// sorted by name.
+func (s *Store) Labels(ctx context.Context, sid string) ([]Label, error) {
+	m, err := s.c.HGetAll(ctx, "pcp:labelvalue:series:"+sid).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRedis, err)
+	}
+	var out []Label
+	for nid, vid := range m {
+		names, err := s.mapped(ctx, "label.name", []string{nid})
+		if err != nil || len(names) == 0 {
+			continue
+		}
+		vals, err := s.mapped(ctx, "label."+hexOf(nid)+".value", []string{vid})
+		if err != nil || len(vals) == 0 {
+			continue
+		}
+		out = append(out, Label{names[0], vals[0]})
+	}
+	slices.SortFunc(out, func(a, b Label) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}

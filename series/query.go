@@ -1,0 +1,234 @@
+package series
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Store reads the series of a Redis database in PCP's schema: the answers
+// of PCP's pmseries and of pmproxy's /series REST API.
+type Store struct {
+	c redis.UniversalClient
+}
+
+// NewStore reads through c.
+func NewStore(c redis.UniversalClient) *Store { return &Store{c: c} }
+
+// QueryResult is a query's answer: the series matched, in identifier
+// order, and with a time window their values.
+type QueryResult struct {
+	Series []string `json:"series"`
+	Values []Value  `json:"values,omitempty"`
+}
+
+// Value is one value of a series at a time, as /series/values and
+// /series/query give it: series is the metric's series, instance the
+// instance's series (empty for a metric without instances).
+type Value struct {
+	Series    string  `json:"series"`
+	Instance  string  `json:"instance,omitempty"`
+	Timestamp float64 `json:"timestamp"` // milliseconds since the epoch
+	Stamp     string  `json:"-"`         // the stream entry ID, <ms>-<us>
+	Value     string  `json:"value"`
+}
+
+// Query evaluates an expression of PCP's series query language: a metric
+// name (globs allowed) with optional {label filters} and [time window].
+func (s *Store) Query(ctx context.Context, expr string) (*QueryResult, error) {
+	q, err := ParseQuery(expr)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := s.match(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	res := &QueryResult{Series: ids}
+	if q.Window != nil {
+		for _, sid := range ids {
+			vs, err := s.values(ctx, sid, q.Window)
+			if err != nil {
+				return nil, err
+			}
+			res.Values = append(res.Values, vs...)
+		}
+	}
+	return res, nil
+}
+
+func (s *Store) smembers(ctx context.Context, key string) ([]ID, error) {
+	m, err := s.c.SMembers(ctx, key).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: SMEMBERS %s: %v", ErrRedis, key, err)
+	}
+	out := make([]ID, 0, len(m))
+	for _, x := range m {
+		if len(x) == len(ID{}) {
+			var id ID
+			copy(id[:], x)
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+func hexOf(b string) string {
+	var id ID
+	copy(id[:], b)
+	return id.String()
+}
+
+// mapMatching is the strings of a pcp:map:* hash that keep accepts, in
+// the hash's scan order.
+func (s *Store) mapMatching(ctx context.Context, mapName string, keep func(string) bool) ([]string, error) {
+	var out []string
+	iter := s.c.HScan(ctx, "pcp:map:"+mapName, 0, "", 256).Iterator()
+	odd := false
+	for iter.Next(ctx) {
+		odd = !odd
+		if odd {
+			continue // the field: a string identifier
+		}
+		if v := iter.Val(); keep(v) {
+			out = append(out, v)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return nil, fmt.Errorf("%w: HSCAN pcp:map:%s: %v", ErrRedis, mapName, err)
+	}
+	return out, nil
+}
+
+// union is the series of every key's set, united in key order.
+func (s *Store) union(ctx context.Context, keys []string) ([]ID, error) {
+	var out []ID
+	for _, k := range keys {
+		m, err := s.smembers(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		out = unionSets(out, m)
+	}
+	return out, nil
+}
+
+func (s *Store) match(ctx context.Context, q *Query) ([]string, error) {
+	var set []ID
+	started := false
+	and := func(m []ID) {
+		if !started {
+			set, started = m, true
+			return
+		}
+		set = intersectSets(set, m)
+	}
+	if q.Name != "" {
+		names := []string{q.Name}
+		if strings.ContainsAny(q.Name, "*?[") {
+			var err error
+			names, err = s.mapMatching(ctx, "metric.name", func(n string) bool {
+				ok, _ := path.Match(q.Name, n)
+				return ok
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		var keys []string
+		for _, n := range names {
+			keys = append(keys, "pcp:series:metric.name:"+StringID(n).String())
+		}
+		m, err := s.union(ctx, keys)
+		if err != nil {
+			return nil, err
+		}
+		and(m)
+	}
+	for _, f := range q.Filters {
+		m, err := s.filter(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if f.Op == "!=" || f.Op == "!~" {
+			if !started {
+				continue
+			}
+			slices.SortFunc(m, cmpID)
+			keep := set[:0:0]
+			for _, x := range set {
+				if !has(m, x) {
+					keep = append(keep, x)
+				}
+			}
+			set = keep
+			continue
+		}
+		and(m)
+	}
+	out := make([]string, 0, len(set))
+	for _, x := range set {
+		out = append(out, x.String())
+	}
+	return out, nil
+}
+
+// filter is the series a filter names (for != and !~, those it excludes).
+func (s *Store) filter(ctx context.Context, f Filter) ([]ID, error) {
+	var keep func(string) bool
+	switch f.Op {
+	case "==", "!=":
+	case "~~":
+		keep = func(v string) bool { ok, _ := path.Match(f.Value, v); return ok }
+	case "=~", "!~":
+		re, err := regexp.Compile(f.Value)
+		if err != nil {
+			return nil, fmt.Errorf("invalid regular expression %q: %v", f.Value, err)
+		}
+		keep = re.MatchString
+	}
+	switch f.Name {
+	case "instance.name", "inst.name", "instance":
+		return s.byName(ctx, "inst.name", "pcp:series:inst.name:", f.Value, keep)
+	case "metric.name", "metric":
+		return s.byName(ctx, "metric.name", "pcp:series:metric.name:", f.Value, keep)
+	case "source.name", "context.name", "source", "context":
+		return s.byName(ctx, "context.name", "pcp:series:context.name:", f.Value, keep)
+	}
+	nid := StringID(strings.TrimPrefix(f.Name, "label.")).String()
+	prefix := "pcp:series:label." + nid + ".value:"
+	if keep == nil {
+		return s.union(ctx, []string{prefix + StringID(f.JSON()).String()})
+	}
+	vals, err := s.mapMatching(ctx, "label."+nid+".value", func(v string) bool {
+		return keep(strings.Trim(v, `"`))
+	})
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, v := range vals {
+		keys = append(keys, prefix+StringID(v).String())
+	}
+	return s.union(ctx, keys)
+}
+
+func (s *Store) byName(ctx context.Context, mapName, prefix, value string, keep func(string) bool) ([]ID, error) {
+	names := []string{value}
+	if keep != nil {
+		var err error
+		if names, err = s.mapMatching(ctx, mapName, keep); err != nil {
+			return nil, err
+		}
+	}
+	var keys []string
+	for _, n := range names {
+		keys = append(keys, prefix+StringID(n).String())
+	}
+	return s.union(ctx, keys)
+}

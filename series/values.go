@@ -1,0 +1,119 @@
+package series
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// MaxSamples bounds the entries read from one stream for one query.
+const MaxSamples = 1 << 20
+
+func stamp(t time.Time) string {
+	return streamID(pcp.Timestamp{Sec: t.Unix(), Nsec: int32(t.Nanosecond())})
+}
+
+// values reads a series' stream in a window: the newest samples first
+// when only a count is given, else oldest first from start to finish,
+// thinned to one entry per interval when one is given.
+func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, error) {
+	key := "pcp:values:series:" + sid
+	count := int64(w.Samples)
+	if count == 0 || count > MaxSamples {
+		count = MaxSamples
+	}
+	var msgs []entry
+	var err error
+	if w.Start.IsZero() && w.Finish.IsZero() && w.Interval == 0 {
+		msgs, err = s.xrange(ctx, "XREVRANGE", key, "+", "-", count)
+	} else {
+		start, end := "-", "+"
+		if !w.Start.IsZero() {
+			start = stamp(w.Start)
+		}
+		if !w.Finish.IsZero() {
+			end = stamp(w.Finish)
+		}
+		n := count
+		if w.Interval > 0 {
+			n = MaxSamples
+		}
+		msgs, err = s.xrange(ctx, "XRANGE", key, start, end, n)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading %s: %v", ErrRedis, key, err)
+	}
+	var out []Value
+	var next time.Time
+	taken := 0
+	for i, m := range msgs {
+		t, ok := parseStreamID(m.ID)
+		if !ok {
+			return nil, fmt.Errorf("series %s: bad stream entry ID %q", sid, m.ID)
+		}
+		if w.Interval > 0 {
+			at := time.Unix(t.Sec, int64(t.Nsec))
+			if i > 0 && at.Before(next) {
+				continue
+			}
+			next = at.Add(w.Interval)
+		}
+		if w.Samples > 0 && taken >= w.Samples {
+			break
+		}
+		taken++
+		ms := float64(t.Sec)*1000 + float64(t.Nsec)/1e6
+		for _, f := range m.fields {
+			v := Value{Series: sid, Timestamp: ms, Stamp: m.ID, Value: f.value}
+			switch {
+			case f.name == "":
+			case len(f.name) == len(ID{}):
+				v.Instance = hexOf(f.name)
+			default:
+				continue // "-1": the error a fetch gave
+			}
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+type field struct{ name, value string }
+
+// entry is a stream entry with its fields in stream order (go-redis's
+// XMessage keeps them in a map, losing the order pmseries prints).
+type entry struct {
+	ID     string
+	fields []field
+}
+
+func (s *Store) xrange(ctx context.Context, cmd, key, from, to string, n int64) ([]entry, error) {
+	r, err := s.c.Do(ctx, cmd, key, from, to, "COUNT", n).Slice()
+	if err == redis.Nil {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]entry, 0, len(r))
+	for _, x := range r {
+		e, ok := x.([]any)
+		if !ok || len(e) != 2 {
+			return nil, fmt.Errorf("%s %s: unexpected reply", cmd, key)
+		}
+		id, _ := e[0].(string)
+		fv, _ := e[1].([]any)
+		en := entry{ID: id}
+		for i := 0; i+1 < len(fv); i += 2 {
+			f, _ := fv[i].(string)
+			v, _ := fv[i+1].(string)
+			en.fields = append(en.fields, field{f, v})
+		}
+		out = append(out, en)
+	}
+	return out, nil
+}
