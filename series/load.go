@@ -35,6 +35,8 @@ type LoadOptions struct {
 	// Conns is the number of connections a batch is spread over, each key
 	// on one of them (4 when zero).
 	Conns int
+
+	afterBatch func(n int) // tests: called after each batch is sent
 }
 
 func (o *LoadOptions) defaults() {
@@ -204,6 +206,7 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, e
 		rerr <- l.read(ctx, out)
 	}()
 	var serr error
+	batches := 0
 	for b := range out {
 		if serr != nil {
 			continue // drain until the reader sees the cancel
@@ -212,8 +215,13 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, e
 		d, err := send(ctx, c, b, l.opt.StreamExpire, l.opt.Conns)
 		l.stats.Refused += d
 		if err != nil {
-			serr = err
+			serr = fmt.Errorf("%s: %w", l.name, err)
 			cancel()
+			continue
+		}
+		if l.opt.afterBatch != nil {
+			batches++
+			l.opt.afterBatch(batches)
 		}
 	}
 	err := <-rerr

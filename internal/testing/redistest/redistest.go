@@ -131,9 +131,16 @@ func (s *Server) Stop() {
 }
 
 // Restart stops the server and starts it again on the same port and
-// directory (its data gone, as no persistence is configured).
+// directory: its data is kept only when the server was started with
+// persistence ("--appendonly", "yes").
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Stop()
+	s.Resume()
+}
+
+// Resume starts a stopped server again on its port and directory.
+func (s *Server) Resume() {
+	s.t.Helper()
 	s.start(Need(s.t))
 }
