@@ -123,7 +123,11 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		usage(stderr, fs)
 		return 1
 	}
-	c := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: servers})
+	c, err := series.Connect(ctx, servers)
+	if err != nil {
+		fmt.Fprintf(stderr, "pmseries: [Error] %v\n", err)
+		return 1
+	}
 	defer c.Close()
 	args := fs.Args()
 	if o.load {

@@ -144,3 +144,57 @@ func (s *Server) Resume() {
 	s.t.Helper()
 	s.start(Need(s.t))
 }
+
+// Cluster is a Redis Cluster of private servers, masters only.
+type Cluster struct {
+	Nodes []*Server
+}
+
+// Addrs are the nodes' host:port.
+func (c *Cluster) Addrs() []string {
+	var out []string
+	for _, n := range c.Nodes {
+		out = append(out, n.Addr())
+	}
+	return out
+}
+
+// StartCluster starts n (at least 3) redis-servers in cluster mode and
+// joins them with redis-cli --cluster create, waiting (bounded) for the
+// cluster to report itself ok.
+func StartCluster(t testing.TB, n int) *Cluster {
+	t.Helper()
+	if n < 3 {
+		n = 3
+	}
+	c := &Cluster{}
+	for i := 0; i < n; i++ {
+		c.Nodes = append(c.Nodes, Start(t, "--cluster-enabled", "yes",
+			"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000"))
+	}
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		pcptest.Missing(t, "redis-cli is not installed (it comes with redis-server)")
+	}
+	args := append([]string{"--cluster", "create"}, c.Addrs()...)
+	args = append(args, "--cluster-replicas", "0", "--cluster-yes")
+	if out, err := exec.Command(cli, args...).CombinedOutput(); err != nil {
+		t.Fatalf("redistest: cluster create: %v\n%s", err, out)
+	}
+	for i := 0; i < 600; i++ {
+		ok := true
+		for _, s := range c.Nodes {
+			out, err := exec.Command(cli, "-p", strconv.Itoa(s.Port), "cluster", "info").Output()
+			if err != nil || !strings.Contains(string(out), "cluster_state:ok") {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return c
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("redistest: cluster never reported ok")
+	return nil
+}
