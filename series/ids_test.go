@@ -1,6 +1,10 @@
 package series
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
+)
 
 // The identifiers of one archive as PCP 6.0.3's pmseries --load wrote them
 // (20041125 from the QA archives: source, a metric name, a string).
@@ -32,3 +36,5 @@ func TestParseID(t *testing.T) {
 		}
 	}
 }
+
+func pcpTS(sec, nsec int64) pcp.Timestamp { return pcp.Timestamp{Sec: sec, Nsec: int32(nsec)} }

@@ -34,7 +34,7 @@ type Value struct {
 	Series    string  `json:"series"`
 	Instance  string  `json:"instance,omitempty"`
 	Timestamp float64 `json:"timestamp"` // milliseconds since the epoch
-	Stamp     string  `json:"-"`         // the stream entry ID, <ms>-<us>
+	Stamp     string  `json:"-"`         // the stream entry ID, <ms>-<fraction>
 	Value     string  `json:"value"`
 }
 

@@ -118,7 +118,7 @@ func (r *reporter) query(ctx context.Context, expr string) error {
 		}
 		ts := stampText(v.Timestamp, v.Stamp)
 		if r.o.times {
-			ts = v.Stamp
+			ts = v.StampText()
 		}
 		if v.Instance == "" {
 			fmt.Fprintf(r.out, "    [%s] %s\n", ts, v.Value)
