@@ -264,8 +264,11 @@ func clip(s string) string {
 // TestLoadMatchesPCP loads QA archives with PCP's pmseries into one
 // private Redis and with ours into another, and compares every key.
 func TestLoadMatchesPCP(t *testing.T) {
-	archives := []string{"20041125", "omnibus_v3", "sample-labels", "daily_report", "pcp-zeroconf", "mirage-3", "20071023-08-06-36", "20180102",
-		"multi-xz/20150508.11.50", "20190628.04.03", "ok-mv-bar"}
+	archives := []string{"20041125", "omnibus_v3", "sample-labels", "daily_report", "mirage-3",
+		"20071023-08-06-36", "20180102", "multi-xz/20150508.11.50", "20190628.04.03", "ok-mv-bar"}
+	if os.Getenv("GOPCP_SERIES_FULL") == "1" {
+		archives = append(archives, "pcp-zeroconf", "bozo-20170904")
+	}
 	if testing.Short() {
 		archives = archives[:1]
 	}

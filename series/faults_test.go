@@ -36,10 +36,10 @@ func TestLoadRedisDown(t *testing.T) {
 // loading again completes, and what Redis holds equals one clean load:
 // every value once, nothing lost.
 func TestLoadRedisStoppedMidLoadResumes(t *testing.T) {
-	path := filepath.Join(qaArchives, "20180102")
+	path := filepath.Join(qaArchives, "mirage-3")
 	srv := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
 	clean := redistest.Start(t)
-	opt := LoadOptions{BatchCommands: 512}
+	opt := LoadOptions{BatchCommands: 256}
 	if _, err := Load(context.Background(), client(t, clean), path, opt); err != nil {
 		t.Fatal(err)
 	}

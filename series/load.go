@@ -115,6 +115,7 @@ type instState struct {
 	labels string       // identifying labels, kept across a rename as libpcp_web keeps them
 	anns   []annotation // its labels as first recorded
 	cached bool         // its pcp:inst:series hash written (libpcp_web's instance->cached)
+	bin    string       // the id as the 20 bytes that name its stream fields
 }
 
 // ContextName is the context name PCP gives an archive loaded by path: the
@@ -568,7 +569,10 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 			if !ok {
 				continue
 			}
-			fields = append(fields, bin(in.id), txt)
+			if in.bin == "" {
+				in.bin = bin(in.id)
+			}
+			fields = append(fields, in.bin, txt)
 		}
 		if len(fields) == 6 {
 			return
