@@ -202,3 +202,33 @@ func (s *Store) Labels(ctx context.Context, sid string) ([]Label, error) {
 	})
 	return out, nil
 }
+
+// SeriesLabelsOf reads the labels of several series, as /series/labels
+// answers (series without labels left out).
+func (s *Store) SeriesLabelsOf(ctx context.Context, sids []string) ([]SeriesLabels, error) {
+	var out []SeriesLabels
+	for _, sid := range sids {
+		ls, err := s.Labels(ctx, sid)
+		if err != nil {
+			return nil, err
+		}
+		if len(ls) > 0 {
+			out = append(out, SeriesLabels{sid, ls})
+		}
+	}
+	return out, nil
+}
+
+// SourceNames reads the context names of sources as /series/sources
+// answers.
+func (s *Store) SourceNames(ctx context.Context, sources []string) ([]SourceName, error) {
+	ns, err := s.Sources(ctx, sources)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SourceName, len(ns))
+	for i, n := range ns {
+		out[i] = SourceName(n)
+	}
+	return out, nil
+}

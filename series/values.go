@@ -117,3 +117,23 @@ func (s *Store) xrange(ctx context.Context, cmd, key, from, to string, n int64) 
 	}
 	return out, nil
 }
+
+// Values reads the values of series in a window, as /series/values
+// answers (start, finish and interval in its parameters).
+func (s *Store) Values(ctx context.Context, sids []string, w *Window) ([]Value, error) {
+	if w == nil {
+		w = &Window{}
+	}
+	var out []Value
+	for _, sid := range sids {
+		if _, ok := ParseID(sid); !ok {
+			return nil, fmt.Errorf("invalid series identifier %q", sid)
+		}
+		vs, err := s.values(ctx, sid, w)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vs...)
+	}
+	return out, nil
+}
