@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -183,12 +182,6 @@ func load(ctx context.Context, c redis.UniversalClient, cfg series.Config, o *op
 	}
 	opt := cfg.LoadOptions()
 	opt.MetadataOnly = o.fast
-	// A load makes many short-lived command values; collecting less often
-	// trades about 20 MB of heap for a quarter of the loader's CPU, the
-	// heap still bounded by the batches in flight and the metadata.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
 	stats, err := series.LoadAll(ctx, c, paths, opt, o.parallel)
 	for _, s := range stats {
 		if s.Name == "" {
