@@ -288,3 +288,23 @@ func TestLoadMatchesPCP(t *testing.T) {
 		})
 	}
 }
+
+// TestFastLoadMatchesPCP: pmseries -F loads metadata without values; ours
+// with MetadataOnly writes the same keys.
+func TestFastLoadMatchesPCP(t *testing.T) {
+	bin := pcptest.NeedTool(t, "pmseries")
+	conf := writeConf(t)
+	for _, a := range []string{"omnibus_v3", "20041125"} {
+		path := filepath.Join(qaArchives, a)
+		pcpSrv, ourSrv := redistest.Start(t), redistest.Start(t)
+		cmd := exec.Command(bin, "-c", conf, "-p", strconv.Itoa(pcpSrv.Port), "-F", "--load", path)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("PCP's pmseries -F --load: %v\n%s", err, out)
+		}
+		if _, err := Load(context.Background(), client(t, ourSrv), path, LoadOptions{MetadataOnly: true}); err != nil {
+			t.Fatal(err)
+		}
+		same, dep := compareDumps(t, a+" -F", dump(t, client(t, pcpSrv)), dump(t, client(t, ourSrv)))
+		t.Logf("%s -F: %d keys equal; %d more set members", a, same, dep.moreMembers)
+	}
+}
