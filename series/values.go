@@ -17,56 +17,71 @@ func stamp(t time.Time) string {
 	return streamID(pcp.Timestamp{Sec: t.Unix(), Nsec: int32(t.Nanosecond())})
 }
 
-// values reads a series' stream in a window: the newest samples first
-// when only a count is given, else oldest first from start to finish,
-// thinned to one entry per interval when one is given.
+// values reads a series' stream in a window as libpcp_web does: with only
+// a count, the newest entries first; else oldest first from start to
+// finish, thinned to about one entry per interval by its rule (an entry is
+// kept when the next one lies past the goal, the goal then moving on by
+// the interval, or to the next entry when it lags by more than two
+// intervals' whole seconds; the last entry always kept), then the count.
 func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, error) {
 	key := "pcp:values:series:" + sid
-	count := int64(w.Samples)
-	if count == 0 || count > MaxSamples {
-		count = MaxSamples
-	}
 	var msgs []entry
 	var err error
-	if w.Start.IsZero() && w.Finish.IsZero() && w.Interval == 0 {
-		msgs, err = s.xrange(ctx, "XREVRANGE", key, "+", "-", count)
+	if w.Samples > 0 && w.Start.IsZero() && w.Finish.IsZero() && w.Interval == 0 {
+		msgs, err = s.xrange(ctx, "XREVRANGE", key, "+", "-", int64(min(w.Samples, MaxSamples)))
 	} else {
-		start, end := "-", "+"
+		start, end := "0-0", "+"
 		if !w.Start.IsZero() {
 			start = stamp(w.Start)
 		}
 		if !w.Finish.IsZero() {
 			end = stamp(w.Finish)
 		}
-		n := count
-		if w.Interval > 0 {
-			n = MaxSamples
-		}
-		msgs, err = s.xrange(ctx, "XRANGE", key, start, end, n)
+		msgs, err = s.xrange(ctx, "XRANGE", key, start, end, MaxSamples)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: reading %s: %v", ErrRedis, key, err)
 	}
-	var out []Value
-	var next time.Time
-	taken := 0
+	times := make([]int64, len(msgs)) // nanoseconds
 	for i, m := range msgs {
 		t, ok := parseStreamID(m.ID)
 		if !ok {
 			return nil, fmt.Errorf("series %s: bad stream entry ID %q", sid, m.ID)
 		}
+		times[i] = t.Sec*1e9 + int64(t.Nsec)
+	}
+	var out []Value
+	var goal int64
+	wholeSecs := float64(w.Interval / time.Second)
+	taken := 0
+	for n, m := range msgs {
 		if w.Interval > 0 {
-			at := time.Unix(t.Sec, int64(t.Nsec))
-			if i > 0 && at.Before(next) {
-				continue
+			if n == 0 {
+				goal = times[0]
+				if !w.Start.IsZero() {
+					goal = w.Start.UnixNano()
+				}
+				goal++
 			}
-			next = at.Add(w.Interval)
+			if n+1 < len(msgs) {
+				next := times[n+1]
+				gd := float64(next-goal) / 1e9
+				if gd <= 0 {
+					continue
+				}
+				if gd > 2*wholeSecs {
+					goal = next
+				}
+				goal += int64(w.Interval)
+			}
 		}
-		if w.Samples > 0 && taken >= w.Samples {
-			break
+		if w.Samples > 0 {
+			if taken >= w.Samples {
+				break
+			}
+			taken++
 		}
-		taken++
-		ms := float64(t.Sec)*1000 + float64(t.Nsec)/1e6
+		ms := float64(times[n]) / 1e6
 		for _, f := range m.fields {
 			v := Value{Series: sid, Timestamp: ms, Stamp: m.ID, Value: f.value}
 			switch {

@@ -44,7 +44,8 @@ func runOurs(conf string, port int, args ...string) string {
 
 // queriesFor makes the queries and reports to ask of an archive: for a
 // few of its metrics the name, a glob of its parent, values of the last
-// samples and a window, and each metadata report of its series.
+// samples, thinned by an interval and in a start-finish window, and each
+// metadata report of its series.
 func queriesFor(t *testing.T, path string, pcpAnswer func(args ...string) string) [][]string {
 	a, err := archive.Open(path, archive.Options{})
 	if err != nil {
@@ -59,7 +60,8 @@ func queriesFor(t *testing.T, path string, pcpAnswer func(args ...string) string
 	var qs [][]string
 	for i := 0; i < len(names); i += step {
 		n := names[i]
-		qs = append(qs, []string{n}, []string{n + "[samples:3]"})
+		qs = append(qs, []string{n}, []string{n + "[samples:3]"}, []string{n + "[interval:2,samples:4]"},
+			[]string{n + "[start:" + strconv.FormatInt(a.Label.Start.Sec+1, 10) + ",finish:" + strconv.FormatInt(a.Label.Start.Sec+40, 10) + "]"})
 		if j := strings.LastIndexByte(n, '.'); j > 0 {
 			qs = append(qs, []string{n[:j] + ".*"})
 		}
