@@ -232,3 +232,15 @@ func (s *Store) SourceNames(ctx context.Context, sources []string) ([]SourceName
 	}
 	return out, nil
 }
+
+// AllNames is every string of a pcp:map:* hash ("metric.name",
+// "inst.name", "label.name", "context.name"), in the hash's order: what
+// pmseries -m, -i, -l and -S list with no series given.
+func (s *Store) AllNames(ctx context.Context, mapName string) ([]string, error) {
+	return s.mapMatching(ctx, mapName, func(string) bool { return true })
+}
+
+// LabelValues is every value a label name has, as pmseries -v lists them.
+func (s *Store) LabelValues(ctx context.Context, name string) ([]string, error) {
+	return s.AllNames(ctx, "label."+StringID(name).String()+".value")
+}

@@ -37,13 +37,51 @@ func query(ctx context.Context, c redis.UniversalClient, o *options, args []stri
 			o.all, o.series, meta = true, true, true
 		}
 	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	st := series.NewStore(c)
+	if len(args) == 0 && !o.all && (o.sources || o.metrics || o.instances || o.labels) {
+		// no series given: every name of the kind asked for
+		kind := "context.name"
+		switch {
+		case o.metrics:
+			kind = "metric.name"
+		case o.instances:
+			kind = "inst.name"
+		case o.labels:
+			kind = "label.name"
+		}
+		names, err := st.AllNames(ctx, kind)
+		if err != nil {
+			fmt.Fprintf(stderr, "pmseries: %v\n", err)
+			return 1
+		}
+		for _, n := range names {
+			fmt.Fprintln(out, n)
+		}
+		return 0
+	}
+	if o.values {
+		if len(args) == 0 {
+			fmt.Fprintln(stderr, "pmseries: error - no label name(s) provided")
+			return 1
+		}
+		for _, name := range splitSIDs(args) {
+			vals, err := st.LabelValues(ctx, name)
+			if err != nil {
+				fmt.Fprintf(stderr, "pmseries: %v\n", err)
+				return 1
+			}
+			if len(vals) > 0 {
+				fmt.Fprintf(out, "%s: %s\n", name, strings.Join(vals, ", "))
+			}
+		}
+		return 0
+	}
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "pmseries: error - no query string provided")
 		return 1
 	}
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	st := series.NewStore(c)
 	r := &reporter{o: o, out: out, st: st}
 	var err error
 	switch {
