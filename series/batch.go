@@ -36,7 +36,11 @@ var (
 // last: the value is already there (a load run again) or older than what
 // is (archives loaded out of time order).
 func isStreamDup(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "equal or smaller than the target stream top item")
+	return err != nil && isStreamDupText(err.Error())
+}
+
+func isStreamDupText(s string) bool {
+	return strings.Contains(s, "equal or smaller than the target stream top item")
 }
 
 // send runs b's commands, then an EXPIRE per stream written, as shards
@@ -44,7 +48,10 @@ func isStreamDup(err error) bool {
 // one of them and in order (so a stream's entries arrive in time order and
 // a later write to a key stays later). It returns how many stream entries
 // Redis refused as not newer.
-func send(ctx context.Context, c redis.UniversalClient, b *batch, expire int64, shards int) (int, error) {
+func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch, expire int64, shards int) (int, error) {
+	if raw != nil {
+		shards = len(raw)
+	}
 	if len(b.cmds) == 0 {
 		return 0, nil
 	}
@@ -72,6 +79,10 @@ func send(ctx context.Context, c redis.UniversalClient, b *batch, expire int64, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if raw != nil {
+				dups[i], errs[i] = raw[i].pipeline(ctx, cmds)
+				return
+			}
 			dups[i], errs[i] = sendPipeline(ctx, c, cmds)
 		}()
 	}

@@ -37,6 +37,7 @@ type LoadOptions struct {
 	Conns int
 
 	afterBatch func(n int) // tests: called after each batch is sent
+	viaClient  bool        // tests: send through go-redis even to one server
 }
 
 func (o *LoadOptions) defaults() {
@@ -206,6 +207,18 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, e
 		defer close(out)
 		rerr <- l.read(ctx, out)
 	}()
+	// a single server gets the pipelines in RESP written here
+	var raw []*rawConn
+	if sc, ok := c.(*redis.Client); ok && !l.opt.viaClient && plainTCP(sc.Options()) {
+		for i := 0; i < l.opt.Conns; i++ {
+			raw = append(raw, &rawConn{addr: sc.Options().Addr})
+		}
+		defer func() {
+			for _, r := range raw {
+				r.close()
+			}
+		}()
+	}
 	var serr error
 	batches := 0
 	for b := range out {
@@ -213,7 +226,7 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, e
 			continue // drain until the reader sees the cancel
 		}
 		l.stats.Commands += len(b.cmds)
-		d, err := send(ctx, c, b, l.opt.StreamExpire, l.opt.Conns)
+		d, err := send(ctx, c, raw, b, l.opt.StreamExpire, l.opt.Conns)
 		l.stats.Refused += d
 		if err != nil {
 			serr = fmt.Errorf("%s: %w", l.name, err)
@@ -588,4 +601,12 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		l.cur.expire[k] = true
 		l.stats.Values++
 	}
+}
+
+// plainTCP is a client of one server over TCP with nothing to negotiate
+// (no password, TLS or database), which the loader's
+// own RESP pipelines can reach directly.
+func plainTCP(o *redis.Options) bool {
+	return (o.Network == "" || o.Network == "tcp") && o.Password == "" && o.Username == "" &&
+		o.TLSConfig == nil && o.DB == 0 && o.CredentialsProvider == nil
 }

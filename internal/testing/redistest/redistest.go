@@ -169,7 +169,15 @@ func StartCluster(t testing.TB, n int) *Cluster {
 	}
 	c := &Cluster{}
 	for i := 0; i < n; i++ {
-		c.Nodes = append(c.Nodes, Start(t, "--cluster-enabled", "yes",
+		// the bus port is reserved too: by default it is the port plus
+		// 10000, in the kernel's ephemeral range, where another
+		// program's connection may hold it
+		bus, release, err := testbed.FreePort()
+		if err != nil {
+			t.Fatalf("redistest: free port: %v", err)
+		}
+		t.Cleanup(release)
+		c.Nodes = append(c.Nodes, Start(t, "--cluster-enabled", "yes", "--cluster-port", strconv.Itoa(bus),
 			"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000"))
 	}
 	cli, err := exec.LookPath("redis-cli")

@@ -1,0 +1,174 @@
+package series
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"time"
+)
+
+// rawConn sends pipelines to one Redis server in RESP itself: a load's
+// commands are all strings, and building go-redis's command values for
+// each was half of the loader's CPU. Used for a single server; a cluster
+// goes through go-redis, which routes by slot.
+type rawConn struct {
+	addr string
+	c    net.Conn
+	r    *bufio.Reader
+	w    *bufio.Writer
+}
+
+// rawTimeout bounds one pipeline's round trip.
+const rawTimeout = 2 * time.Minute
+
+func (rc *rawConn) close() {
+	if rc.c != nil {
+		rc.c.Close()
+		rc.c = nil
+	}
+}
+
+func (rc *rawConn) dial(ctx context.Context) error {
+	if rc.c != nil {
+		return nil
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", rc.addr)
+	if err != nil {
+		return err
+	}
+	rc.c, rc.r, rc.w = c, bufio.NewReaderSize(c, 64<<10), bufio.NewWriterSize(c, 64<<10)
+	return nil
+}
+
+// pipeline sends cmds and reads their replies, once more on a new
+// connection when the first fails on the way (every command of a load may
+// be sent twice without harm). It returns the stream entries refused as
+// not newer.
+func (rc *rawConn) pipeline(ctx context.Context, cmds [][]any) (int, error) {
+	dups, err := rc.try(ctx, cmds)
+	var re replyError
+	if err != nil && !errors.As(err, &re) && ctx.Err() == nil {
+		rc.close()
+		dups, err = rc.try(ctx, cmds)
+	}
+	if err != nil {
+		rc.close()
+		if errors.As(err, &re) {
+			return dups, fmt.Errorf("%w: %s", ErrRedis, err)
+		}
+		return dups, fmt.Errorf("%w: %v", ErrRedis, err)
+	}
+	return dups, nil
+}
+
+type replyError struct{ cmd, key, msg string }
+
+func (e replyError) Error() string { return e.cmd + " " + e.key + ": " + e.msg }
+
+func (rc *rawConn) try(ctx context.Context, cmds [][]any) (int, error) {
+	if err := rc.dial(ctx); err != nil {
+		return 0, err
+	}
+	deadline := time.Now().Add(rawTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	rc.c.SetDeadline(deadline)
+	var num [20]byte
+	for _, a := range cmds {
+		rc.w.WriteByte('*')
+		rc.w.Write(strconv.AppendInt(num[:0], int64(len(a)), 10))
+		rc.w.WriteString("\r\n")
+		for _, x := range a {
+			s, _ := x.(string)
+			rc.w.WriteByte('$')
+			rc.w.Write(strconv.AppendInt(num[:0], int64(len(s)), 10))
+			rc.w.WriteString("\r\n")
+			rc.w.WriteString(s)
+			rc.w.WriteString("\r\n")
+		}
+	}
+	if err := rc.w.Flush(); err != nil {
+		return 0, err
+	}
+	dups := 0
+	var first error
+	for _, a := range cmds {
+		msg, err := rc.reply()
+		if err != nil {
+			return dups, err
+		}
+		if msg == "" {
+			continue
+		}
+		if isStreamDupText(msg) {
+			dups++
+			continue
+		}
+		if first == nil {
+			k, _ := key(a).(string)
+			c, _ := a[0].(string)
+			first = replyError{c, k, msg}
+		}
+	}
+	return dups, first
+}
+
+// reply reads one reply, returning an error reply's text ("" for any
+// other reply).
+func (rc *rawConn) reply() (string, error) {
+	line, err := rc.line()
+	if err != nil {
+		return "", err
+	}
+	if len(line) == 0 {
+		return "", fmt.Errorf("empty reply line")
+	}
+	switch line[0] {
+	case '+', ':':
+		return "", nil
+	case '-':
+		return line[1:], nil
+	case '$':
+		n, err := strconv.Atoi(line[1:])
+		if err != nil {
+			return "", fmt.Errorf("bad bulk length %q", line)
+		}
+		if n < 0 {
+			return "", nil
+		}
+		if n > 512<<20 {
+			return "", fmt.Errorf("bulk reply of %d bytes", n)
+		}
+		_, err = io.CopyN(io.Discard, rc.r, int64(n)+2)
+		return "", err
+	case '*':
+		n, err := strconv.Atoi(line[1:])
+		if err != nil || n > 1<<20 {
+			return "", fmt.Errorf("bad array length %q", line)
+		}
+		for i := 0; i < n; i++ {
+			if _, err := rc.reply(); err != nil {
+				return "", err
+			}
+		}
+		return "", nil
+	}
+	return "", fmt.Errorf("unexpected reply %q", line)
+}
+
+func (rc *rawConn) line() (string, error) {
+	b, err := rc.r.ReadSlice('\n')
+	if err != nil {
+		return "", err
+	}
+	if len(b) < 2 || b[len(b)-2] != '\r' {
+		return "", fmt.Errorf("malformed reply line")
+	}
+	return string(b[:len(b)-2]), nil
+}
