@@ -147,3 +147,25 @@ func TestLoadTwiceNoDuplicates(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestLoadPathsAgree: the loader's own RESP pipelines and go-redis's
+// (used for clusters and clients with credentials) write the same.
+func TestLoadPathsAgree(t *testing.T) {
+	path := filepath.Join(qaArchives, "omnibus_v3")
+	raw, gr := redistest.Start(t), redistest.Start(t)
+	if _, err := Load(context.Background(), client(t, raw), path, LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(context.Background(), client(t, gr), path, LoadOptions{viaClient: true}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := dump(t, client(t, raw)), dump(t, client(t, gr))
+	if len(a) != len(b) {
+		t.Fatalf("%d keys by the RESP pipelines, %d by go-redis", len(a), len(b))
+	}
+	for k, v := range a {
+		if b[k] != v {
+			t.Fatalf("key %s differs between the two paths", k)
+		}
+	}
+}
