@@ -57,6 +57,7 @@ type options struct {
 	container      *string         // for specifications naming none
 	secure         bool            // every connection secure (PCP_SECURE_SOCKETS)
 	socket         *string         // pmcd's Unix socket (PMCD_SOCKET); nil: DefaultSocketPath
+	proxy          *Host           // every connection through this pmproxy (PMPROXY_HOST); nil: direct
 	// archive contexts' settings (archiveopts.go)
 	ignoreMarks *string // PCP_IGNORE_MARK_RECORDS's value, nil when unset
 	counterWrap bool
@@ -106,8 +107,9 @@ func WithRequestTimeout(d time.Duration) Option {
 // A malformed specification is a *HostSpecError (pcp.ErrGeneric), one
 // without a host pcp.ErrNotHost; failing to connect gives the errno PCP
 // gives (ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH as pcp.Error), and pmcd's
-// refusal its code. Connections through pmproxy, TLS (pcps:) and SASL
-// authentication are not implemented (pcp.ErrNYI).
+// refusal its code. "host@proxyhost[:port]" (or WithProxy, PCP's
+// PMPROXY_HOST) reaches pmcd through a pmproxy, as libpcp does (proxy.go).
+// TLS (pcps:) and SASL authentication are not implemented (pcp.ErrNYI).
 func NewHostContext(ctx context.Context, spec string, opts ...Option) (*HostContext, error) {
 	o := options{connectTimeout: DefaultConnectTimeout, requestTimeout: pdu.DefaultTimeout}
 	for _, opt := range opts {

@@ -25,12 +25,12 @@ type connection struct {
 // on the default ports), else each of the host's ports in turn until one
 // connects and completes the handshake.
 func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) {
-	if len(hs.Hosts) > 1 {
-		return nil, fmt.Errorf("pmapi: %s: connections through pmproxy: %w", hs, pcp.ErrNYI)
-	}
 	// Like libpcp, only refuse features that are not available once
 	// pmcd has been reached: an unreachable pmcd is reported as such.
 	want, featureErr := wantFlags(hs, o.secure)
+	if len(hs.Hosts) > 1 || o.proxy != nil {
+		return connectProxy(ctx, hs, o, want, featureErr)
+	}
 	host := hs.Hosts[0]
 	ports := host.Ports
 	if len(ports) == 0 {
@@ -95,6 +95,12 @@ func dialOne(ctx context.Context, network, addr string, o options, hs *HostSpec,
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: connecting to %s: %w", addr, dialError(ctx, err))
 	}
+	return greet(ctx, conn, addr, o, hs, want, featureErr)
+}
+
+// greet does pmcd's handshake on a connection made (to pmcd, or through
+// pmproxy once it relays), closing it on failure.
+func greet(ctx context.Context, conn net.Conn, addr string, o options, hs *HostSpec, want pdu.Flags, featureErr error) (*connection, error) {
 	if featureErr != nil {
 		conn.Close()
 		return nil, featureErr

@@ -41,6 +41,8 @@ var hostSpecs = []string{
 	"host:1/",
 	"app@proxy",
 	"app:1,2@proxy:3",
+	"app@proxy@third:5",
+	"app@proxy:1,2",
 	"",
 	":44321",
 	"localhost:",

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -117,4 +119,85 @@ func TestBadHandshake(t *testing.T) {
 	if via.Err != nil {
 		t.Fatalf("after bad handshakes: %v", via.Err)
 	}
+}
+
+// TestOurPMInfoThroughProxy runs gopcp's own pminfo (its host context's
+// proxy client) against a private PCP pmcd directly, then through our
+// pmproxy and PCP's, by "host@proxyhost:port" and by PMPROXY_HOST and
+// PMPROXY_PORT: all print what PCP's pminfo prints directly.
+func TestOurPMInfoThroughProxy(t *testing.T) {
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	bin := filepath.Join(t.TempDir(), "pminfo")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/gopcp/gopcp/cmd/pminfo").CombinedOutput(); err != nil {
+		t.Fatalf("go build pminfo: %v\n%s", err, out)
+	}
+	ours := startOurs(t, proxybed.Conf)
+	pcps := proxybed.Start(t, bed).Addr()
+	args := []string{"-f", "-d", "sample.long", "sample.bin", "sample.string", "pmcd.agent.status"}
+	want := bed.Run("pminfo", append([]string{"-h", bed.Host()}, args...)...)
+	if want.Err != nil {
+		t.Fatal(want.Err)
+	}
+	if !strings.Contains(want.Stdout, "sample.long.one") {
+		t.Fatalf("PCP's pminfo printed no sample.long.one:\n%s", want.Stdout)
+	}
+	run := func(env []string, host string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), testbed.RunTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, append([]string{"-h", host}, args...)...)
+		cmd.Env = append(bed.Env(), env...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			err = fmt.Errorf("%w: %s", err, stderr.String())
+		}
+		return string(out), err
+	}
+	for _, c := range []struct {
+		name string
+		env  []string
+		host string
+	}{
+		{"direct", nil, bed.Host()},
+		{"ours@", nil, bed.Host() + "@" + ours},
+		{"pcp@", nil, bed.Host() + "@" + pcps},
+		{"ours env", proxyEnv(ours), bed.Host()},
+		{"pcp env", proxyEnv(pcps), bed.Host()},
+	} {
+		got, err := run(c.env, c.host)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got != want.Stdout {
+			t.Errorf("%s: our pminfo -h %s printed\n%s\nPCP's pminfo directly\n%s", c.name, c.host, got, want.Stdout)
+		}
+	}
+	// PMPROXY_HOST naming a proxy that is not there fails as PCP's does.
+	free, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	env := proxyEnv("localhost:" + strconv.Itoa(free))
+	_, err = run(env, bed.Host())
+	ctx, cancel := context.WithTimeout(context.Background(), testbed.RunTimeout)
+	defer cancel()
+	cmd, cerr := bed.Command(ctx, "pminfo", append([]string{"-h", bed.Host()}, args...)...)
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	cmd.Env = append(cmd.Env, env...)
+	pcpOut, pcpErr := cmd.CombinedOutput()
+	const refused = `Cannot connect to PMCD on host "` // then the host and "Connection refused"
+	if err == nil || pcpErr == nil || !strings.Contains(err.Error(), refused) || !strings.Contains(err.Error(), "Connection refused") || !strings.Contains(string(pcpOut), "Connection refused") {
+		t.Errorf("no proxy: ours %v; PCP's %v %s", err, pcpErr, pcpOut)
+	}
+}
+
+// proxyEnv is PMPROXY_HOST and PMPROXY_PORT for a host:port.
+func proxyEnv(addr string) []string {
+	host, port, _ := net.SplitHostPort(addr)
+	return []string{"PMPROXY_HOST=" + host, "PMPROXY_PORT=" + port}
 }

@@ -17,8 +17,9 @@ import (
 
 // HostEnv is the options PCP's variables give a host context:
 // PMCD_PORT, PMCD_CONNECT_TIMEOUT, PMCD_REQUEST_TIMEOUT,
-// PMCD_RECONNECT_TIMEOUT, PMCD_SOCKET, PCP_CONTAINER and
-// PCP_SECURE_SOCKETS, read as libpcp reads them.
+// PMCD_RECONNECT_TIMEOUT, PMCD_SOCKET, PCP_CONTAINER,
+// PCP_SECURE_SOCKETS, and PMPROXY_HOST with PMPROXY_PORT (every host
+// context through that pmproxy), read as libpcp reads them.
 func HostEnv() []pmapi.Option {
 	var opts []pmapi.Option
 	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
@@ -41,6 +42,13 @@ func HostEnv() []pmapi.Option {
 	}
 	if v, ok := os.LookupEnv("PCP_SECURE_SOCKETS"); ok && (v == "" || v == "1" || v == "enforce") {
 		opts = append(opts, pmapi.WithSecureSockets(true))
+	}
+	if host, ok := os.LookupEnv("PMPROXY_HOST"); ok {
+		port := pmapi.DefaultProxyPort
+		if v, ok := os.LookupEnv("PMPROXY_PORT"); ok {
+			port = pmapi.ParseProxyPort(v)
+		}
+		opts = append(opts, pmapi.WithProxy(host, port))
 	}
 	return opts
 }
