@@ -11,7 +11,10 @@ import (
 type MetricOptions struct {
 	// Item is the PMID item, 1 to MaxItem; 0 derives one from the name,
 	// stepping past items already used in this registry.
-	Item      uint32
+	Item uint32
+	// ZeroItem asks for item 0 itself, which libpcp_mmv and pmdammv take
+	// like any other (PCP's pmproxy gives it to pmproxy.pid).
+	ZeroItem  bool
 	Units     pcp.Units
 	InDom     *InDom // nil: a single value
 	ShortHelp string
@@ -88,7 +91,7 @@ func (r *Registry) AddMetric(name string, t Type, s Semantics, o MetricOptions) 
 	switch {
 	case item > MaxItem:
 		return nil, errorf(ErrRange, what, "item %d is above %d", item, MaxItem)
-	case item == 0:
+	case item == 0 && !o.ZeroItem:
 		item = deriveItem(name, r.items)
 	case r.items[item]:
 		return nil, errorf(ErrExists, what, "item %d already used", item)

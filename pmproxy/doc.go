@@ -5,5 +5,6 @@
 // (package webapi) at /pmapi/ and /metrics, where others mount their own
 // handlers (a web view at "/", /series/). Connections, header and body
 // sizes and times are bounded (Config), and the pmproxy.conf file is read
-// here (ReadConf).
+// here (ReadConf). StartStats writes pmproxy's own metrics, the MMV files
+// pmcd's pmproxy agent serves as pmproxy.*.
 package pmproxy

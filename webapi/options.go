@@ -39,6 +39,11 @@ type Options struct {
 	Sweep time.Duration
 	// RequestTimeout bounds the PMAPI calls of one request (default 60s).
 	RequestTimeout time.Duration
+	// OnSweep, when set, is told after each sweep how many contexts it
+	// looked at and how many it forgot, what pmproxy exports as its
+	// webgroup.gc.context.scans and .drops. It runs on the sweeping
+	// goroutine and must not block.
+	OnSweep func(scanned, dropped int)
 }
 
 func (o *Options) setDefaults() {

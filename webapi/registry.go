@@ -78,22 +78,24 @@ func (r *registry) lookup(id uint32) *webContext {
 }
 
 // sweep forgets the contexts that have expired and are not in use, and
-// returns them for closing outside the lock.
-func (r *registry) sweep(now time.Time) []*webContext {
+// returns those still open for closing outside the lock, with the number
+// of contexts it looked at and the number it forgot.
+func (r *registry) sweep(now time.Time) (gone []*webContext, scanned, dropped int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var gone []*webContext
+	scanned = len(r.byID)
 	for id, c := range r.byID {
 		if c == nil || !c.expired(now) || c.busy.Load() > 0 {
 			continue
 		}
 		r.drop(id, c.client)
+		dropped++
 		if !c.closed {
 			c.closed = true
 			gone = append(gone, c)
 		}
 	}
-	return gone
+	return gone, scanned, dropped
 }
 
 // expiredOpen returns the contexts that have expired, are not in use and

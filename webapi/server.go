@@ -71,8 +71,12 @@ func (s *Server) sweeper() {
 			}
 			if !now.Before(next) {
 				next = now.Add(s.opts.Sweep)
-				for _, c := range s.reg.sweep(now) {
+				gone, scanned, dropped := s.reg.sweep(now)
+				for _, c := range gone {
 					c.close()
+				}
+				if s.opts.OnSweep != nil {
+					s.opts.OnSweep(scanned, dropped)
 				}
 			}
 		}

@@ -106,8 +106,25 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	logger := log.New(logw, fmt.Sprintf("pmproxy(%d) ", os.Getpid()), log.LstdFlags)
 	logger.Printf("pmproxy: PID = %d, ports %v", os.Getpid(), o.ports)
 
+	// pmproxy's own metrics, served as pmproxy.* by pmcd's pmproxy agent
+	// from PCP_TMP_DIR/pmproxy, as PCP's pmproxy writes them; without
+	// that directory (or with another pmproxy writing there) it runs
+	// without them, as PCP's does.
+	stats, err := pmproxy.StartStats(o.statsDir)
+	var onSweep func(int, int)
+	if err != nil {
+		logger.Printf("pmproxy: no statistics in %s: %v", o.statsDir, err)
+	} else {
+		onSweep = stats.Sweep
+		sctx, scancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { stats.Run(sctx, time.Second); close(done) }()
+		defer func() { scancel(); <-done; stats.Close() }()
+	}
+
 	hostOpts := cli.HostEnv()
 	api := webapi.New(webapi.Options{
+		OnSweep: onSweep,
 		Open: func(ctx context.Context, spec string) (pmapi.Source, error) {
 			return pmapi.NewContext(ctx, pmapi.KindHost, spec, hostOpts...)
 		},

@@ -21,9 +21,17 @@ import (
 func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // startOurs runs our pmproxy in this process on a private port, with a
-// private log, socket and configuration, until the test ends.
+// private log, socket, configuration and PCP_TMP_DIR (so its statistics
+// stay out of the system's), until the test ends.
 func startOurs(t *testing.T, conf string) string {
 	t.Helper()
+	return startOursIn(t, conf, t.TempDir())
+}
+
+// startOursIn is startOurs with PCP_TMP_DIR set to tmp for the test.
+func startOursIn(t *testing.T, conf, tmp string) string {
+	t.Helper()
+	t.Setenv("PCP_TMP_DIR", tmp)
 	dir := t.TempDir()
 	cpath := filepath.Join(dir, "pmproxy.conf")
 	if err := os.WriteFile(cpath, []byte(conf), 0o644); err != nil {

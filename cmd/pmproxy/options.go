@@ -21,6 +21,7 @@ type options struct {
 	ports      []int
 	socket     string
 	logPath    string
+	statsDir   string // PCP_TMP_DIR/pmproxy, for pmproxy_init's agent
 	fatalPath  string
 	username   string
 	finish     time.Duration
@@ -162,6 +163,7 @@ func (o *options) defaults() {
 	if o.config == "" {
 		o.config = confVar("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmproxy/pmproxy.conf"
 	}
+	o.statsDir = confVar("PCP_TMP_DIR", "/var/lib/pcp/tmp") + "/pmproxy"
 }
 
 func confVar(name, def string) string {

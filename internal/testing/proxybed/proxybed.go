@@ -73,6 +73,10 @@ func (p *Proxy) Exited() string {
 	}
 }
 
+// StatsDir is where the proxy writes its own metrics' MMV files, its
+// PCP_TMP_DIR/pmproxy.
+func (p *Proxy) StatsDir() string { return filepath.Join(p.Dir, "tmp", "pmproxy") }
+
 // Log returns what pmproxy wrote to its log.
 func (p *Proxy) Log() string {
 	b, _ := os.ReadFile(filepath.Join(p.Dir, "pmproxy.log"))
@@ -92,7 +96,9 @@ func Start(t testing.TB, bed *testbed.PMCD) *Proxy {
 		t.Skip(err)
 	}
 	dir := t.TempDir()
-	for _, d := range []string{"run", "tmp"} {
+	// tmp/pmproxy, as PCP's packaging makes it: pmproxy writes its own
+	// metrics there only when it exists
+	for _, d := range []string{"run", "tmp", filepath.Join("tmp", "pmproxy")} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
