@@ -173,6 +173,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		htmlError(w, http.StatusBadRequest, "webapi", "failed to process URL")
 		return
 	}
+	if !basicAuthOK(r.Header.Values("Authorization")) {
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		(&reply{}).done(w, "", statusAgain, nil)
+		return
+	}
 	if r.Method == http.MethodPost && (cmd == cmdDerive || cmd == cmdStore) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		if err != nil {
