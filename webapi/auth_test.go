@@ -17,7 +17,7 @@ func TestBasicAuthOK(t *testing.T) {
 		{[]string{b(":")}, true},
 		{[]string{b("user:")}, true},
 		{[]string{b("nocolon")}, false},
-		{[]string{b("a\x00:b")}, false}, // the colon is past a NUL
+		{[]string{b("a\x00:b")}, false},  // the colon is past a NUL
 		{[]string{"Basic "}, false},      // empty: no colon
 		{[]string{"Basic !!"}, false},    // a length pmproxy refuses
 		{[]string{"Basic !!!!"}, false},  // decoded, to zeros
