@@ -2,6 +2,7 @@ package series
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -265,7 +266,7 @@ func (l *loader) read(ctx context.Context, out chan<- *batch) error {
 	var res pcp.Result
 	for {
 		err := r.Fetch(&res)
-		if err == pcp.ErrEOL {
+		if errors.Is(err, pcp.ErrEOL) {
 			break
 		}
 		if err != nil {

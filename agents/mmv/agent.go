@@ -2,6 +2,7 @@ package mmv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -310,15 +311,8 @@ func (a *agent) Traverse(ctx context.Context, c pmda.Client, name string) ([]str
 
 // pcpErr is err's own PCP code if it carries one, else fallback.
 func pcpErr(err error, fallback pcp.Error) error {
-	if e, ok := err.(pcp.Error); ok {
+	if e, ok := errors.AsType[pcp.Error](err); ok {
 		return e
-	}
-	var pe interface{ Unwrap() error }
-	if x, ok := err.(interface{ Unwrap() error }); ok {
-		pe = x
-		if e, ok := pe.Unwrap().(pcp.Error); ok {
-			return e
-		}
 	}
 	return fallback
 }
