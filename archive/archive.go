@@ -33,6 +33,7 @@ type Archive struct {
 
 	tempMu sync.Mutex
 	temps  map[int]tempVolume
+	xzs    map[int]*xzVolume
 	mu     sync.Mutex
 	end    pcp.Timestamp
 	endErr error

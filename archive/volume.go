@@ -12,8 +12,9 @@ import (
 
 // volume is one data volume being read. A plain file is read through a
 // window of large sequential reads (so memory stays small however big
-// the volume); a compressed one is decompressed into memory whole, as
-// libpcp decompresses into a temporary file.
+// the volume); an .xz one a block at a time (volume_xz.go); another
+// compressed one is decompressed whole into a temporary file, as libpcp
+// decompresses it.
 type volume struct {
 	num   int
 	label Label
@@ -26,6 +27,9 @@ type volume struct {
 	holes  []span   // content that does not read (damaged .xz blocks)
 	win    []byte   // a window of f's content ...
 	winOff int      // ... starting at this offset
+
+	xz      *xzVolume // an .xz volume read a block at a time
+	xzBlock *xzCached // the block the last read returned part of
 }
 
 // windowSize is the size of each read of a plain volume. It is small
@@ -63,6 +67,9 @@ func (v *volume) at(off, n int) []byte {
 			return nil
 		}
 	}
+	if v.xz != nil {
+		return v.xzAt(off, n)
+	}
 	if v.f == nil {
 		return v.mem[off : off+n]
 	}
@@ -96,6 +103,10 @@ func (v *volume) at(off, n int) []byte {
 }
 
 func (v *volume) close() {
+	if v != nil && v.xz != nil {
+		v.xz.unpin(v.xzBlock)
+		v.xzBlock = nil
+	}
 	if v != nil && v.f != nil {
 		if !v.shared {
 			v.f.Close()
@@ -123,6 +134,14 @@ func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) || strings.HasSuffix(path, ".") {
 		return nil, err
+	} else if z, err := a.xzVolumeOf(vol, path); err != nil {
+		return nil, err
+	} else if z != nil {
+		v.xz, v.size = z, z.size
+		if z.size > 0 && v.at(0, 1) == nil {
+			v.close()
+			return nil, errXZLabel(z.f.Name())
+		}
 	} else {
 		f, size, holes, err := a.decompressed(vol, path)
 		if err != nil {
@@ -200,6 +219,10 @@ func (a *Archive) Close() error {
 	for v, t := range a.temps {
 		t.f.Close()
 		delete(a.temps, v)
+	}
+	for v, z := range a.xzs {
+		z.f.Close()
+		delete(a.xzs, v)
 	}
 	return nil
 }

@@ -26,8 +26,8 @@ func readsMagic(f *os.File, want []byte) bool {
 // external decompressors are decompressed whole, as libpcp runs the
 // decompressor when it opens them; an .xz volume is opened through its
 // index and its first block decoded, as libpcp's read of the label
-// decodes it (a volume of one block is thus decompressed once, for the
-// readers to come; of several, only that block is decoded here).
+// decodes it (kept for the readers to come when the volume is read by
+// blocks; of a file read as a stream, only the head is decoded here).
 func (a *Archive) volumeLabel(vol int, features bool) (Label, error) {
 	path := a.VolumePath(vol)
 	name, suffix := path, ""
@@ -36,7 +36,11 @@ func (a *Archive) volumeLabel(vol int, features bool) (Label, error) {
 			return Label{}, err
 		}
 	}
-	if suffix != ".xz" {
+	z, err := a.xzVolumeOf(vol, path)
+	if err != nil {
+		return Label{}, err
+	}
+	if suffix != ".xz" || z != nil {
 		v, err := a.openVolume(vol, features)
 		if err != nil {
 			return Label{}, err
