@@ -75,6 +75,14 @@ func compressedName(path string) (name, suffix string, err error) {
 
 func decompress(f *os.File, suffix string) (*fileData, error) {
 	var buf bytes.Buffer
+	if suffix == ".xz" {
+		// The index gives the size: one allocation, not a doubling
+		// series of buffers that a metadata file of megabytes leaves as
+		// garbage (peak memory).
+		if x, err := readXZIndex(f); err == nil && len(x.blocks) > 0 {
+			buf.Grow(int(min(x.blocks[len(x.blocks)-1].end, xzMaxBlock)))
+		}
+	}
 	_, holes, err := decompressTo(&buf, f, suffix)
 	if err != nil {
 		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
