@@ -55,8 +55,20 @@ func (v *valuer) archiveSetup() error {
 func (v *valuer) stamp(t pcp.Timestamp) {
 	lt := time.Unix(t.Sec, 0).In(v.times.Zone)
 	switch {
-	case v.f.xflag == 0:
+	case v.f.xflag == 0 && (t.Nsec < 0 || t.Nsec >= 1e9):
+		// a damaged stamp's nanoseconds print as they are
 		fmt.Fprintf(v.out, "%02d:%02d:%02d.%03d", lt.Hour(), lt.Minute(), lt.Second(), t.Nsec/1000000)
+	case v.f.xflag == 0:
+		// every line starts so: digits by hand, not through fmt
+		hh, mm, ss := lt.Clock()
+		ms := int(t.Nsec / 1000000)
+		b := [12]byte{
+			byte('0' + hh/10), byte('0' + hh%10), ':',
+			byte('0' + mm/10), byte('0' + mm%10), ':',
+			byte('0' + ss/10), byte('0' + ss%10), '.',
+			byte('0' + ms/100), byte('0' + ms/10%10), byte('0' + ms%10),
+		}
+		v.out.Write(b[:])
 	default:
 		ct := lt.Format("Mon Jan _2 15:04:05 2006")
 		frac := fmt.Sprintf("%06d", t.Nsec/1000)
