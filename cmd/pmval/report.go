@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 
 // valuer is pmval's state: the metric, its instances and the sampling.
 type valuer struct {
+	num  []byte // float's digits
 	f    *flags
 	p    *cli.Parsed
 	src  pmapi.Source
@@ -599,25 +601,42 @@ func (v *valuer) real(x float64, sem pcp.Sem, width int) {
 		return
 	}
 	if v.f.fixed != -1 {
-		fmt.Fprintf(w, "%*.*f", width, v.f.fixed, x)
+		v.float(x, 'f', v.f.fixed, width, "")
 		return
 	}
 	switch {
 	case x == 0:
-		fmt.Fprintf(w, "%*.0f.0   ", width-5, x)
+		v.float(x, 'f', 0, width-5, ".0   ")
 	case x < 0.1 || x > 9999:
-		fmt.Fprintf(w, "%*.3E", width, x)
+		v.float(x, 'E', 3, width, "")
 	case x <= 0.9999:
-		fmt.Fprintf(w, "%*.4f", width, x)
+		v.float(x, 'f', 4, width, "")
 	case x <= 9.999:
-		fmt.Fprintf(w, "%*.3f ", width-1, x)
+		v.float(x, 'f', 3, width-1, " ")
 	case x <= 99.99:
-		fmt.Fprintf(w, "%*.2f  ", width-2, x)
+		v.float(x, 'f', 2, width-2, "  ")
 	case x <= 999.9:
-		fmt.Fprintf(w, "%*.1f   ", width-3, x)
+		v.float(x, 'f', 1, width-3, "   ")
 	default:
-		fmt.Fprintf(w, "%*.0f.    ", width-5, x)
+		v.float(x, 'f', 0, width-5, ".    ")
 	}
+}
+
+// float prints x as printf's %*.<prec><f> does with a finite x, then
+// tail: strconv's digits are fmt's, without fmt's per-call cost, as
+// every value of every line goes through here.
+func (v *valuer) float(x float64, f byte, prec, width int, tail string) {
+	if width < 0 {
+		fmt.Fprintf(v.out, "%*.*"+string(f)+"%s", width, prec, x, tail)
+		return
+	}
+	b := strconv.AppendFloat(v.num[:0], x, f, prec, 64)
+	for i := len(b); i < width; i++ {
+		v.out.WriteByte(' ')
+	}
+	v.out.Write(b)
+	v.out.WriteString(tail)
+	v.num = b
 }
 
 // special prints an infinity or a NaN as C's printf does under the
