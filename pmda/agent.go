@@ -68,6 +68,7 @@ type Agent struct {
 	// result is Fetch's answer, in the PDU Handle replies with.
 	result pdu.Result
 	arena  []byte
+	adder  setAdder // Fetch's, for SetFetchers
 	// changes are the Change bits noted for the next fetch's answer.
 	changes atomic.Uint32
 	// life is what Close ends (lifecycle.go).

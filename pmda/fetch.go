@@ -45,9 +45,13 @@ func (a *Agent) Fetch(ctx context.Context, c Client, pmids []pcp.PMID) (*pcp.Res
 	sf, bySet := a.fetcher.(SetFetcher)
 	var sa *setAdder
 	if bySet {
-		// One adder for the whole request, not one closure per set.
-		sa = &setAdder{a: a}
-		sa.fn = sa.add
+		// One adder for the agent's life, under a.mu: not one per
+		// request (an allocation per fetch) nor one closure per set.
+		sa = &a.adder
+		if sa.fn == nil {
+			sa.a = a
+			sa.fn = sa.add
+		}
 	}
 	for i, id := range pmids {
 		set := &res.Sets[i]
