@@ -38,6 +38,7 @@ type agent struct {
 	mu   sync.Mutex
 	b    backend // nil once dead
 	prof profileKey
+	pf   profiledFetch // fetch's PROFILE and FETCH for a daemon, under mu
 	// notReady is set while a daemon agent has said it is busy
 	// (PM_ERR_PMDANOTREADY, or "notready" in pmcd.conf): requests get
 	// PM_ERR_AGAIN until it sends PM_ERR_PMDAREADY.
@@ -244,12 +245,16 @@ func (a *agent) fetch(ctx context.Context, c *client, req *pdu.Fetch, into *pdu.
 			// One write for both PDUs: the bytes are PCP's, the
 			// system calls half.
 			a.s.countOut(pdu.TypeProfile)
-			msg = profiledFetch{c.profileFor(req.Context), req}
+			// Kept in the agent (under a.mu): boxing a new one in
+			// msg cost an allocation each time clients alternate.
+			a.pf = profiledFetch{c.profileFor(req.Context), req}
+			msg = &a.pf
 		} else if _, err := a.doLocked(ctx, c.num, c.profileFor(req.Context)); err != nil {
 			return nil, err
 		}
 	}
 	reply, err := a.doLocked(ctx, c.num, msg)
+	a.pf = profiledFetch{} // holds the client's profile and request
 	// The profile went, whatever the agent made of the fetch; an agent
 	// lost meanwhile starts afresh with no profile when restarted.
 	a.prof = key

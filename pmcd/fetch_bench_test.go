@@ -59,6 +59,51 @@ func BenchmarkFetchPipeAgent(b *testing.B) {
 	benchFetch(b, context.Background(), &Server{PMNS: tree, Conf: conf, AgentStderr: os.Stderr}, pcp.NewPMID(251, 0, 0))
 }
 
+// BenchmarkFetchPipeAgentTwoClients is BenchmarkFetchPipeAgent with two
+// clients taking turns, so that each fetch sends the agent the other
+// client's profile first, as 32 clients of bench/pmcd.sh do.
+func BenchmarkFetchPipeAgentTwoClients(b *testing.B) {
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	env, err := exec.LookPath("env")
+	if err != nil {
+		b.Skip("no env program to start the pipe agent with")
+	}
+	conf, err := ParseConf(strings.NewReader(fmt.Sprintf("fine 251 pipe binary %s %s=fine %s\n", env, testAgentEnv, os.Args[0])), "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	addr := serveOn(b, &Server{PMNS: tree, Conf: conf, AgentStderr: os.Stderr})
+	var rs [2]*pdu.Reader
+	var ws [2]*pdu.Writer
+	for i := range rs {
+		_, rs[i], ws[i] = dial(b, addr)
+	}
+	req := &pdu.Fetch{Context: 0, PMIDs: []pcp.PMID{pcp.NewPMID(251, 0, 0)}}
+	roundTrip := func(i int) {
+		if err := ws[i].WriteMessage(ctx, req, 1); err != nil {
+			b.Fatal(err)
+		}
+		reply, err := rs[i].ReadPDU(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if h, _ := pdu.ParseHeader(reply); h.Type != pdu.TypeResult {
+			b.Fatalf("answered with %v", h.Type)
+		}
+	}
+	roundTrip(0)
+	roundTrip(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		roundTrip(i & 1)
+	}
+}
+
 // BenchmarkFetchDSOAgent is BenchmarkFetchPipeAgent for an in-process
 // agent other than pmcd's own (the trivial agent), which pmcd calls on a
 // goroutine of its own to time it out.
