@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -50,6 +51,16 @@ func main() {
 		// within a request: collecting at half the default growth keeps
 		// its resident memory near PCP's pmcd's for little CPU.
 		debug.SetGCPercent(gcPercent)
+	}
+	if os.Getenv("GOMAXPROCS") == "" {
+		// pmcd relays PDUs: with a second P the scheduler hands each
+		// goroutine woken by the network to another thread, and under
+		// 32 clients a third of its CPU went to those thread switches
+		// (perf: finish_task_switch). One P serves everything from one
+		// thread, as PCP's pmcd serves everything from its select loop;
+		// blocking calls still get threads of their own, and the
+		// runtime's preemption keeps agent timeouts working.
+		runtime.GOMAXPROCS(1)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
