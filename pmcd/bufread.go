@@ -17,16 +17,23 @@ type bufferedReader struct {
 	dl interface{ SetReadDeadline(time.Time) error }
 }
 
-// bufferedReaderSize is the read buffer of each client and agent; most
-// PDUs fit.
-const bufferedReaderSize = 16 << 10
+// The read buffers: an agent's answers (RESULTs of many values) are
+// large; a client's requests are small (a FETCH of 500 metrics is 2 KB),
+// and with many clients connected their buffers were most of pmcd's
+// live heap (32 clients: 550 KB of 940 KB). A PDU larger than the buffer
+// still reads whole, in more system calls.
+const (
+	agentReadBuffer  = 16 << 10
+	clientReadBuffer = 4 << 10
+)
 
-// newBufferedReader buffers r, which must have SetReadDeadline.
+// newBufferedReader buffers r, which must have SetReadDeadline, with a
+// buffer of size bytes.
 func newBufferedReader(r interface {
 	io.Reader
 	SetReadDeadline(time.Time) error
-}) *bufferedReader {
-	return &bufferedReader{bufio.NewReaderSize(r, bufferedReaderSize), r}
+}, size int) *bufferedReader {
+	return &bufferedReader{bufio.NewReaderSize(r, size), r}
 }
 
 func (b *bufferedReader) SetReadDeadline(t time.Time) error { return b.dl.SetReadDeadline(t) }

@@ -109,7 +109,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	// Whether the client sent anything tells a port probe from a client
 	// that failed its handshake.
 	heard := &heardFrom{stream: rw}
-	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(heard), s.timeout()), w: pdu.NewWriter(rw),
+	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(heard, clientReadBuffer), s.timeout()), w: pdu.NewWriter(rw),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{}, profileSize: map[int32]int{},
 		id: access.ClientOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx)}
 	defer s.freeClientNum(c.num)

@@ -64,7 +64,7 @@ func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string, 
 		outR.Close()
 		return nil, err
 	}
-	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(pdu.Direct(outR)), timeout), w: pdu.NewWriter(pdu.Direct(inW)), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
+	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(pdu.Direct(outR), agentReadBuffer), timeout), w: pdu.NewWriter(pdu.Direct(inW)), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		close(d.done)
@@ -117,7 +117,7 @@ func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string
 		}
 	}
 	rw := direct(conn)
-	d.r, d.w, d.conn = pdu.NewReader(newBufferedReader(rw), timeout), pdu.NewWriter(rw), conn
+	d.r, d.w, d.conn = pdu.NewReader(newBufferedReader(rw, agentReadBuffer), timeout), pdu.NewWriter(rw), conn
 	if err := d.handshake(ctx); err != nil {
 		d.close()
 		return nil, err
