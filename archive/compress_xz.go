@@ -14,6 +14,9 @@ import (
 type xzFile struct {
 	check  byte
 	blocks []xzBlock
+	// scratch holds a block's content on its way to a writer, reused
+	// from block to block.
+	scratch []byte
 }
 
 type xzBlock struct {

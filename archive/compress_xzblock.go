@@ -164,11 +164,30 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 	if headerOnly {
 		return 0, nil
 	}
-	// The dictionary need hold no more than the block's content.
 	dict := int64(2|prop&1) << (prop/2 + 11)
 	if prop == 40 {
 		dict = 1<<32 - 1
 	}
+	if b.size <= xzMaxWholeBlock {
+		// Decoded whole in memory, as libpcp decodes a block.
+		var content []byte
+		if fw, ok := w.(*fillWriter); ok && int64(cap(fw.b)-len(fw.b)) >= b.size {
+			content = fw.b[len(fw.b) : len(fw.b)+int(b.size)]
+		} else {
+			if int64(cap(x.scratch)) < b.size {
+				x.scratch = make([]byte, b.size)
+			}
+			content = x.scratch[:b.size]
+		}
+		if err := x.decodeWhole(content, r, b, hsize, compSize, checkSize, dict); err != nil {
+			return 0, err
+		}
+		if _, err := w.Write(content); err != nil {
+			return 0, fmt.Errorf("%w: %w", errWrite, err)
+		}
+		return b.size, nil
+	}
+	// The dictionary need hold no more than the block's content.
 	dict = max(min(dict, b.size), lzma.MinDictCap)
 	src := bufio.NewReaderSize(io.NewSectionReader(r, b.at+hsize, compSize), 1<<16)
 	lr, err := lzma.Reader2Config{DictCap: int(dict)}.NewReader2(src)
@@ -190,13 +209,46 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 	if k, err := lr.Read(make([]byte, 1)); k != 0 || err != io.EOF {
 		return n, errXZBlock // more content than the index says
 	}
+	if err := x.checkTail(r, b, hsize, compSize, checkSize, h); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// xzMaxWholeBlock bounds a block decoded whole into memory; larger ones
+// (xz without threads writes one block for the whole file, and a hostile
+// index may claim any size) stream through a bounded dictionary.
+const xzMaxWholeBlock = xzMaxBlock
+
+// decodeWhole decodes block b's compressed data into content, its whole
+// size, and checks the padding and the check value after it.
+func (x *xzFile) decodeWhole(content []byte, r io.ReaderAt, b xzBlock, hsize, compSize, checkSize, dict int64) error {
+	comp := make([]byte, compSize)
+	if _, err := r.ReadAt(comp, b.at+hsize); err != nil {
+		return errXZBlock
+	}
+	// liblzma's dictionary: at least 4 KiB, a multiple of 16
+	dict = (max(dict, 4096) + 15) &^ 15
+	if decodeLZMA2(content, comp, dict) != nil {
+		return errXZBlock
+	}
+	var h hash.Hash
+	if h = x.newHash(); h != nil {
+		h.Write(content)
+	}
+	return x.checkTail(r, b, hsize, compSize, checkSize, h)
+}
+
+// checkTail checks the block's padding and its check value against h,
+// the hash of its content (nil for no check).
+func (x *xzFile) checkTail(r io.ReaderAt, b xzBlock, hsize, compSize, checkSize int64, h hash.Hash) error {
 	padded := (compSize + 3) &^ 3
 	tail := make([]byte, padded-compSize+checkSize)
 	if _, err := r.ReadAt(tail, b.at+hsize+compSize); err != nil {
-		return n, errXZBlock
+		return errXZBlock
 	}
 	if !bytes.Equal(tail[:padded-compSize], make([]byte, padded-compSize)) {
-		return n, errXZBlock
+		return errXZBlock
 	}
 	if h != nil {
 		sum := h.Sum(nil)
@@ -207,10 +259,10 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 			}
 		}
 		if !bytes.Equal(sum, tail[padded-compSize:]) {
-			return n, errXZBlock
+			return errXZBlock
 		}
 	}
-	return n, nil
+	return nil
 }
 
 // errWrite marks an error of the destination, not of the block.

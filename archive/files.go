@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -75,19 +76,27 @@ func compressedName(path string) (name, suffix string, err error) {
 
 func decompress(f *os.File, suffix string) (*fileData, error) {
 	var buf bytes.Buffer
+	var w io.Writer = &buf
+	var fw *fillWriter
 	if suffix == ".xz" {
-		// The index gives the size: one allocation, not a doubling
-		// series of buffers that a metadata file of megabytes leaves as
-		// garbage (peak memory).
+		// The index gives the size: the blocks decode straight into
+		// one buffer of it, not through a doubling series of buffers
+		// that a metadata file of megabytes leaves as garbage.
 		if x, err := readXZIndex(f); err == nil && len(x.blocks) > 0 {
-			buf.Grow(int(min(x.blocks[len(x.blocks)-1].end, xzMaxBlock)))
+			if size := x.blocks[len(x.blocks)-1].end; size <= xzMaxBlock {
+				fw = &fillWriter{b: make([]byte, 0, size)}
+				w = fw
+			}
 		}
 	}
-	_, holes, err := decompressTo(&buf, f, suffix)
+	_, holes, err := decompressTo(w, f, suffix)
 	if err != nil {
 		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())
 	}
 	b := buf.Bytes()
+	if fw != nil {
+		b = fw.b
+	}
 	if len(holes) > 0 {
 		// read in order, the file ends for us where libpcp's reads fail
 		b = b[:min(int64(len(b)), holes[0].off)]

@@ -19,11 +19,12 @@ import (
 // and each block costs its whole size (10 MiB from pmlogger_daily's xz).
 const xzCacheBlocks = 2
 
-// xzMaxBlock bounds a block decoded into memory. A larger block (xz
-// without threads makes the whole file one block) is read through a
-// decompressed temporary file instead, so memory stays bounded however
-// the file was made.
-const xzMaxBlock = 64 << 20
+// xzMaxBlock bounds a block decoded into memory. pmlogger_daily's xz
+// writes blocks of 10 MiB. A larger block (xz without threads makes the
+// whole file one block) is read through a decompressed temporary file
+// instead, streamed: a block of 40 MiB held in memory took the garbage
+// collector's goal, and so the peak, past twice its size.
+const xzMaxBlock = 16 << 20
 
 // xzVolume is the content of one .xz volume, shared by the archive's
 // readers (each through its own volume), safe for concurrent use.
@@ -193,6 +194,11 @@ type fillWriter struct{ b []byte }
 func (w *fillWriter) Write(p []byte) (int, error) {
 	if len(p) > cap(w.b)-len(w.b) {
 		return 0, errors.New("block larger than its index entry")
+	}
+	if len(p) > 0 && &w.b[:len(w.b)+1][len(w.b)] == &p[0] {
+		// decoded in place (copyBlock)
+		w.b = w.b[:len(w.b)+len(p)]
+		return len(p), nil
 	}
 	w.b = append(w.b, p...)
 	return len(p), nil
