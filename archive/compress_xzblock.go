@@ -187,17 +187,35 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 		}
 		return b.size, nil
 	}
+	h := x.newHash()
+	dst := w
+	if h != nil {
+		dst = io.MultiWriter(w, h)
+	}
+	if ldict := (max(dict, 4096) + 15) &^ 15; ldict <= xzMaxWindow && compSize <= xzMaxWindow {
+		// Too large to hold: decoded through a window of the
+		// dictionary and a chunk.
+		comp := make([]byte, compSize)
+		if _, err := r.ReadAt(comp, b.at+hsize); err != nil {
+			return 0, errXZBlock
+		}
+		if err := decodeLZMA2Window(dst, comp, b.size, ldict); err != nil {
+			if errors.Is(err, errWrite) {
+				return 0, err
+			}
+			return 0, errXZBlock
+		}
+		if err := x.checkTail(r, b, hsize, compSize, checkSize, h); err != nil {
+			return 0, err
+		}
+		return b.size, nil
+	}
 	// The dictionary need hold no more than the block's content.
 	dict = max(min(dict, b.size), lzma.MinDictCap)
 	src := bufio.NewReaderSize(io.NewSectionReader(r, b.at+hsize, compSize), 1<<16)
 	lr, err := lzma.Reader2Config{DictCap: int(dict)}.NewReader2(src)
 	if err != nil {
 		return 0, errXZBlock
-	}
-	h := x.newHash()
-	dst := w
-	if h != nil {
-		dst = io.MultiWriter(w, h)
 	}
 	n, err := copyCounted(dst, lr, b.size)
 	if err != nil {
@@ -219,6 +237,11 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 // (xz without threads writes one block for the whole file, and a hostile
 // index may claim any size) stream through a bounded dictionary.
 const xzMaxWholeBlock = xzMaxBlock
+
+// xzMaxWindow bounds the dictionary and the compressed data of a larger
+// block decoded through a window (xz's presets use at most 64 MiB);
+// beyond it the block streams through github.com/ulikunitz/xz.
+const xzMaxWindow = 64 << 20
 
 // decodeWhole decodes block b's compressed data into content, its whole
 // size, and checks the padding and the check value after it.

@@ -1,6 +1,10 @@
 package archive
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"io"
+)
 
 // An LZMA2 decoder for whole .xz blocks: the block's compressed data in
 // memory, its content decoded into a buffer the caller sized from the
@@ -218,88 +222,159 @@ func (m *lzmaModel) reset() {
 // content's size, with a dictionary of dictSize bytes. All of dst must be
 // filled and src must end with the end marker right after the last chunk.
 func decodeLZMA2(dst, src []byte, dictSize int64) error {
-	var m lzmaModel
-	var rc rangeDec
-	out, in := 0, 0
-	dictStart := 0
-	needDictReset, needProps := true, true
+	d := lzma2Dec{src: src, dictSize: dictSize, needDictReset: true, needProps: true}
+	out := 0
 	for {
-		if in >= len(src) {
-			return errLZMA2
+		next, end, err := d.step(dst, out)
+		if err != nil {
+			return err
 		}
-		c := src[in]
-		in++
-		if c == 0 {
-			if out != len(dst) || in != len(src) {
+		out = next
+		if end {
+			if out != len(dst) {
 				return errLZMA2
 			}
 			return nil
 		}
-		if c >= 0xE0 || c == 1 {
-			needProps, needDictReset = true, false
-			dictStart = out
-		} else if needDictReset {
-			return errLZMA2
+	}
+}
+
+// lzma2Chunk is the most content one chunk holds.
+const lzma2Chunk = 2 << 20
+
+// lzma2Dec is the decoder's state between chunks.
+type lzma2Dec struct {
+	m        lzmaModel
+	rc       rangeDec
+	src      []byte
+	in       int
+	dictSize int64
+	// dictStart is where in dst the dictionary was last reset; it goes
+	// below zero when a window slides (decodeLZMA2Window).
+	dictStart                int
+	needDictReset, needProps bool
+}
+
+// step decodes the next chunk into dst at out and returns where its
+// content ends; end reports the end marker (then src must end there).
+func (d *lzma2Dec) step(dst []byte, out int) (next int, end bool, err error) {
+	src := d.src
+	if d.in >= len(src) {
+		return out, false, errLZMA2
+	}
+	c := src[d.in]
+	d.in++
+	if c == 0 {
+		if d.in != len(src) {
+			return out, false, errLZMA2
 		}
-		if c < 0x80 {
-			// uncompressed chunk
-			if c > 2 || len(src)-in < 2 {
-				return errLZMA2
+		return out, true, nil
+	}
+	if c >= 0xE0 || c == 1 {
+		d.needProps, d.needDictReset = true, false
+		d.dictStart = out
+	} else if d.needDictReset {
+		return out, false, errLZMA2
+	}
+	if c < 0x80 {
+		// uncompressed chunk
+		if c > 2 || len(src)-d.in < 2 {
+			return out, false, errLZMA2
+		}
+		n := int(src[d.in])<<8 | int(src[d.in+1]) + 1
+		d.in += 2
+		if len(src)-d.in < n || len(dst)-out < n {
+			return out, false, errLZMA2
+		}
+		copy(dst[out:], src[d.in:d.in+n])
+		d.in += n
+		return out + n, false, nil
+	}
+	if len(src)-d.in < 4 {
+		return out, false, errLZMA2
+	}
+	unpacked := int(c&0x1F)<<16 | int(src[d.in])<<8 | int(src[d.in+1]) + 1
+	packed := int(src[d.in+2])<<8 | int(src[d.in+3]) + 1
+	d.in += 4
+	switch c >> 5 {
+	case 4: // no reset
+		if d.needProps {
+			return out, false, errLZMA2
+		}
+	case 5: // state reset
+		if d.needProps {
+			return out, false, errLZMA2
+		}
+		d.m.reset()
+	default: // 6, 7: new properties, state reset
+		if d.in >= len(src) || !d.m.setProps(src[d.in]) {
+			return out, false, errLZMA2
+		}
+		d.in++
+		d.needProps = false
+		d.m.reset()
+	}
+	if len(src)-d.in < packed || len(dst)-out < unpacked {
+		return out, false, errLZMA2
+	}
+	rc := &d.rc
+	if !rc.init(src[d.in : d.in+packed]) {
+		return out, false, errLZMA2
+	}
+	out, err = d.m.decodeChunk(rc, dst, out, out+unpacked, d.dictStart, d.dictSize)
+	if err != nil {
+		return out, false, err
+	}
+	// the encoder's flush: one last normalisation takes its bytes
+	if rc.rng < lzmaTop {
+		rc.normalize()
+	}
+	if rc.bad || rc.pos != packed || rc.code != 0 {
+		return out, false, errLZMA2
+	}
+	d.in += packed
+	return out, false, nil
+}
+
+// decodeLZMA2Window decodes src, of size bytes of content, to w through
+// a window of the dictionary and one chunk, sliding it as it fills: the
+// decoder of blocks too large to hold (memory is the window's, at most
+// xzMaxWindow).
+func decodeLZMA2Window(w io.Writer, src []byte, size, dictSize int64) error {
+	d := lzma2Dec{src: src, dictSize: dictSize, needDictReset: true, needProps: true}
+	keep := int(min(dictSize, size))
+	win := make([]byte, keep+lzma2Chunk)
+	out, written := 0, 0
+	var total int64
+	for {
+		if len(win)-out < lzma2Chunk {
+			// Out with all but the dictionary, which slides to the front.
+			if _, err := w.Write(win[written:out]); err != nil {
+				return fmt.Errorf("%w: %w", errWrite, err)
 			}
-			n := int(src[in])<<8 | int(src[in+1]) + 1
-			in += 2
-			if len(src)-in < n || len(dst)-out < n {
-				return errLZMA2
-			}
-			copy(dst[out:], src[in:in+n])
-			in += n
-			out += n
-			continue
+			total += int64(out - written)
+			from := out - keep
+			copy(win, win[from:out])
+			d.dictStart -= from
+			out, written = keep, keep
 		}
-		if len(src)-in < 4 {
-			return errLZMA2
-		}
-		unpacked := int(c&0x1F)<<16 | int(src[in])<<8 | int(src[in+1]) + 1
-		packed := int(src[in+2])<<8 | int(src[in+3]) + 1
-		in += 4
-		switch c >> 5 {
-		case 4: // no reset
-			if needProps {
-				return errLZMA2
-			}
-		case 5: // state reset
-			if needProps {
-				return errLZMA2
-			}
-			m.reset()
-		default: // 6, 7: new properties, state reset
-			if in >= len(src) || !m.setProps(src[in]) {
-				return errLZMA2
-			}
-			in++
-			needProps = false
-			m.reset()
-		}
-		if len(src)-in < packed || len(dst)-out < unpacked {
-			return errLZMA2
-		}
-		if !rc.init(src[in : in+packed]) {
-			return errLZMA2
-		}
-		var err error
-		out, err = m.decodeChunk(&rc, dst, out, out+unpacked, dictStart, dictSize)
+		next, end, err := d.step(win, out)
 		if err != nil {
 			return err
 		}
-		// the encoder's flush: one last normalisation takes its bytes
-		if rc.rng < lzmaTop {
-			rc.rng <<= 8
-			rc.code = rc.code<<8 | rc.next()
+		out = next
+		if end {
+			if total+int64(out-written) != size {
+				return errLZMA2
+			}
+			if _, err := w.Write(win[written:out]); err != nil {
+				return fmt.Errorf("%w: %w", errWrite, err)
+			}
+			return nil
 		}
-		if rc.bad || rc.pos != packed || rc.code != 0 {
+		if total+int64(out-written) > size {
 			return errLZMA2
 		}
-		in += packed
 	}
 }
 

@@ -3,6 +3,7 @@ package archive
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,4 +117,52 @@ func FuzzLZMA2(f *testing.F) {
 		dst := make([]byte, int(size)%4096)
 		decodeLZMA2(dst, src, 1<<16)
 	})
+}
+
+// TestLZMA2Window decodes content several times the window's chunk
+// through decodeLZMA2Window, with a dictionary small enough that the
+// window slides often, and with one larger than the content: both must
+// give xz -dc's content, and a wrong size must fail.
+func TestLZMA2Window(t *testing.T) {
+	xzProg, err := exec.LookPath("xz")
+	if err != nil {
+		t.Skip("xz is not installed")
+	}
+	data := make([]byte, 2*lzma2Chunk+12345)
+	seed := uint32(7)
+	for i := range data {
+		seed = seed*1103515245 + 12345
+		if seed>>28 == 0 {
+			data[i] = byte(seed >> 16)
+		} else if i > 300 {
+			data[i] = data[i-int(seed>>20&0xff)-1]
+		}
+	}
+	for _, dict := range []string{"4KiB", "8MiB"} {
+		cmd := exec.Command(xzProg, "-c", "--format=raw", "--lzma2=preset=0,dict="+dict)
+		cmd.Stdin = bytes.NewReader(data)
+		z, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		size := int64(4096)
+		if dict == "8MiB" {
+			size = 8 << 20
+		}
+		var out bytes.Buffer
+		if err := decodeLZMA2Window(&out, z, int64(len(data)), size); err != nil {
+			t.Fatalf("dict %s: %v", dict, err)
+		}
+		if !bytes.Equal(out.Bytes(), data) {
+			t.Fatalf("dict %s: content differs", dict)
+		}
+		if dict != "4KiB" {
+			continue
+		}
+		for _, n := range []int64{int64(len(data)) - 1, int64(len(data)) + 1} {
+			if decodeLZMA2Window(io.Discard, z, n, size) == nil {
+				t.Errorf("dict %s: decoded as %d bytes of %d", dict, n, len(data))
+			}
+		}
+	}
 }
