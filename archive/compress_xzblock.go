@@ -210,8 +210,14 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 		}
 		return b.size, nil
 	}
-	// The dictionary need hold no more than the block's content.
+	// The dictionary need hold no more than the block's content, and a
+	// header may claim up to 4 GiB for a block the index says is huge:
+	// beyond xzMaxStreamDict the block is refused as damaged rather than
+	// the dictionary allocated.
 	dict = max(min(dict, b.size), lzma.MinDictCap)
+	if dict > xzMaxStreamDict {
+		return 0, errXZBlock
+	}
 	src := bufio.NewReaderSize(io.NewSectionReader(r, b.at+hsize, compSize), 1<<16)
 	lr, err := lzma.Reader2Config{DictCap: int(dict)}.NewReader2(src)
 	if err != nil {
@@ -237,6 +243,12 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 // (xz without threads writes one block for the whole file, and a hostile
 // index may claim any size) stream through a bounded dictionary.
 const xzMaxWholeBlock = xzMaxBlock
+
+// xzMaxStreamDict bounds the dictionary of a block streamed through
+// github.com/ulikunitz/xz: four times the largest of xz's presets (-9,
+// 64 MiB); larger ones take xz's custom options, which PCP's tools never
+// give, and would let a file make the reader allocate gigabytes.
+const xzMaxStreamDict = 256 << 20
 
 // xzMaxWindow bounds the dictionary and the compressed data of a larger
 // block decoded through a window (xz's presets use at most 64 MiB);
