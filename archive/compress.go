@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -58,6 +59,11 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 		if magic, _ := br.Peek(len(xzMagic)); bytes.Equal(magic, xzMagic) {
 			r, err = xz.NewReader(br)
 		} else {
+			// The header's dictionary size is allocated as it stands:
+			// one past what the .xz reader bounds is refused.
+			if h, _ := br.Peek(5); len(h) == 5 && int64(binary.LittleEndian.Uint32(h[1:])) > xzMaxStreamDict {
+				return 0, nil, fmt.Errorf("lzma dictionary of %d bytes is over %d", binary.LittleEndian.Uint32(h[1:]), xzMaxStreamDict)
+			}
 			var lr io.Reader
 			lr, err = lzma.NewReader(br)
 			// xz -dc finds anything after an .lzma stream corrupt

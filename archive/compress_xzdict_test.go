@@ -6,6 +6,8 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -37,5 +39,31 @@ func TestXZHugeDictionaryBounded(t *testing.T) {
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 300<<20 {
 			t.Errorf("property %d: %d MiB allocated for a dictionary input claimed", prop, grew>>20)
 		}
+	}
+}
+
+// TestLZMAHugeDictionaryBounded: an .lzma file's header claiming a 1 GiB
+// dictionary is refused before the dictionary is allocated.
+func TestLZMAHugeDictionaryBounded(t *testing.T) {
+	hdr := []byte{0x5d, 0x00, 0x00, 0x00, 0x40, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	path := filepath.Join(t.TempDir(), "huge.lzma")
+	if err := os.WriteFile(path, append(hdr, make([]byte, 64)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err = decompressTo(io.Discard, f, ".lzma")
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Error("a 1 GiB dictionary was taken")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 300<<20 {
+		t.Errorf("%d MiB allocated for a dictionary the header claimed", grew>>20)
 	}
 }
