@@ -25,7 +25,8 @@ allow "local:*" : all;
 
 // DefaultConf is the configuration of a pmcd started without pmcd.conf:
 // in-process agents only, so that it needs nothing installed — pmcd's own
-// agent (pmcd_init, domain 2), the Linux agent (linux_init, 60), the
+// agent (pmcd_init, domain 2), the process agent (proc_init, 3), the Linux
+// agent (linux_init, 60), the
 // sample agent (sample_init, 29) and the MMV agent (mmv_init, 70, serving
 // the files of $PCP_TMP_DIR/mmv that Go programs instrumented with
 // package mmv write), at the domains PCP gives them — and DefaultAccess,
@@ -46,6 +47,7 @@ func DefaultConf() *Conf {
 	}
 	c.Agents = []AgentConf{
 		{Name: "pmcd", Domain: 2, Kind: AgentDSO, Entry: pmcdEntry},
+		{Name: "proc", Domain: 3, Kind: AgentDSO, Entry: "proc_init"},
 		{Name: "linux", Domain: 60, Kind: AgentDSO, Entry: "linux_init"},
 		{Name: "sample", Domain: 29, Kind: AgentDSO, Entry: "sample_init"},
 		{Name: "mmv", Domain: 70, Kind: AgentDSO, Entry: "mmv_init"},

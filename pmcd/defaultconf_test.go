@@ -64,7 +64,7 @@ func TestAgentNamespace(t *testing.T) {
 
 // TestDefaultConf: the built-in agents at PCP's domains.
 func TestDefaultConf(t *testing.T) {
-	want := map[string]uint32{"pmcd_init": 2, "linux_init": 60, "sample_init": 29, "mmv_init": 70}
+	want := map[string]uint32{"pmcd_init": 2, "proc_init": 3, "linux_init": 60, "sample_init": 29, "mmv_init": 70}
 	c := DefaultConf()
 	if len(c.Agents) != len(want) || c.ACL == nil || len(c.Access) != 3 || len(c.Warnings) != 0 {
 		t.Fatalf("%+v", c)

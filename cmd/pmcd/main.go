@@ -200,7 +200,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	var err error
 	if o.config == "" {
 		conf = pmcd.DefaultConf()
-		logger.Printf("Info: no -c: built-in configuration, in-process agents pmcd, linux, sample and mmv; stores from local clients only")
+		logger.Printf("Info: no -c: built-in configuration, in-process agents pmcd, proc, linux, sample and mmv; stores from local clients only")
 	} else if conf, err = pmcd.LoadConf(o.config); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return err

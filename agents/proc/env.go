@@ -1,0 +1,20 @@
+package proc
+
+import "strconv"
+
+// OptionsFromEnv are the options PCP's agent takes from its variables:
+// PROC_STATSPATH, PROC_HERTZ, PROC_PAGESIZE, PROC_THREADS and
+// PROC_ACCESS, looked up with getenv (os.Getenv in a command).
+func OptionsFromEnv(getenv func(string) string) Options {
+	n := func(name string) uint64 {
+		v, _ := strconv.ParseUint(getenv(name), 10, 64)
+		return v
+	}
+	return Options{
+		StatsPath: getenv("PROC_STATSPATH"),
+		Hertz:     n("PROC_HERTZ"),
+		PageSize:  n("PROC_PAGESIZE"),
+		Threads:   n("PROC_THREADS") != 0,
+		AllAccess: n("PROC_ACCESS") != 0,
+	}
+}

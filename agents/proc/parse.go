@@ -1,0 +1,443 @@
+package proc
+
+// Parsers of the per-process files. Each takes the file's bytes and fills
+// a value kept in the process's entry, allocating only when a string
+// value differs from the one kept; none of them fails on malformed input:
+// fields that cannot be read are left zero, as strtoul leaves them in
+// PCP's agent, and the caller decides from what was found whether the
+// file gave a value at all.
+
+// num reads an unsigned decimal number at b[i:], after any blanks, as
+// strtoull does (a leading '-' negates, wrapping), returning it and the
+// index after it.
+func num(b []byte, i int) (uint64, int) {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n') {
+		i++
+	}
+	neg := false
+	if i < len(b) && (b[i] == '-' || b[i] == '+') {
+		neg = b[i] == '-'
+		i++
+	}
+	var v uint64
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		v = v*10 + uint64(b[i]-'0')
+		i++
+	}
+	if neg {
+		v = -v
+	}
+	return v, i
+}
+
+// setString keeps b in *s, allocating only when it differs.
+func setString(s *string, b []byte) {
+	if *s != string(b) {
+		*s = string(b)
+	}
+}
+
+// statData is /proc/PID/stat.
+type statData struct {
+	cmd   string
+	state byte
+	// v holds the numeric fields after the state, in the file's order
+	// as PCP's agent reads them (see statField).
+	v [statFields]uint64
+}
+
+// The numeric fields of stat after the state, as PCP 6.0.3's pmdaproc
+// names them. From the processor on, PCP's agent reads one more field
+// into "priority" than the kernel writes there, so its rt_priority,
+// policy, delayacct_blkio_time, guest_time and cguest_time are the
+// kernel's next fields (policy, delayacct_blkio_ticks, guest_time,
+// cguest_time, start_data) and its priority the kernel's rt_priority;
+// the agent serves what PCP's serves.
+const (
+	sPPID = iota
+	sPgrp
+	sSession
+	sTTY
+	sTTYPgrp
+	sFlags
+	sMinflt
+	sCminflt
+	sMajflt
+	sCmajflt
+	sUtime
+	sStime
+	sCutime
+	sCstime
+	sPriorityKernel
+	sNice
+	sThreads
+	sItReal
+	sStartTime
+	sVsize
+	sRSS
+	sRSSRlim
+	sStartCode
+	sEndCode
+	sStartStack
+	sESP
+	sEIP
+	sSignal
+	sBlocked
+	sSigignore
+	sSigcatch
+	sWchan
+	sNswap
+	sCnswap
+	sExitSignal
+	sProcessor
+	sPriority // the kernel's rt_priority, PCP's proc.psinfo.priority
+	sRTPriority
+	sPolicy
+	sDelayacct
+	sGuest
+	sCguest
+	statFields
+)
+
+// parseStat parses stat: "PID (cmd) S n n n ...". It reports false when
+// the file has no command in parentheses.
+func parseStat(d *statData, b []byte) bool {
+	open := -1
+	for i, c := range b {
+		if c == ' ' {
+			open = i + 2
+			break
+		}
+	}
+	if open < 0 || open > len(b) {
+		return false
+	}
+	end := -1
+	for i := len(b) - 1; i >= open; i-- {
+		if b[i] == ')' {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	setString(&d.cmd, b[open:end])
+	i := end + 2
+	d.state = 0
+	if i < len(b) {
+		d.state = b[i]
+		i++
+	}
+	for f := 0; f < statFields; f++ {
+		if i >= len(b) {
+			d.v[f] = 0
+			continue
+		}
+		d.v[f], i = num(b, i+1)
+	}
+	return true
+}
+
+// statusData is /proc/PID/status: the lines PCP's agent reads.
+type statusData struct {
+	uid, euid, suid, fsuid uint32
+	gid, egid, sgid, fsgid uint32
+	vmpeak, vmsize, vmlck, vmpin, vmhwm, vmrss, vmdata, vmstk,
+	vmexe, vmlib, vmpte, vmswap uint32
+	threads, vctxsw, nvctxsw       uint32
+	tgid, envid, ngid              uint32
+	sigpnd, sigblk, sigign, sigcgt string
+	cpusallowed                    string
+	nstgid, nspid, nspgid, nssid   string
+	has                            uint32 // statusHas* bits
+}
+
+const (
+	hasCpusAllowed = 1 << iota
+	hasNgid
+	hasNStgid
+	hasNSpid
+	hasNSpgid
+	hasNSsid
+	hasTgid
+	hasEnvID
+)
+
+// hasPrefix reports whether line starts with p.
+func hasPrefix(line []byte, p string) bool {
+	return len(line) >= len(p) && string(line[:len(p)]) == p
+}
+
+// strValue is a status line's value after its key: leading blanks
+// skipped, to the end of the line; commas for blanks when commasep.
+func strValue(s *string, line []byte, keylen int, commasep bool, scratch *[]byte) {
+	i := keylen
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	v := line[i:]
+	if commasep {
+		b := append((*scratch)[:0], v...)
+		for j, c := range b {
+			if c == ' ' || c == '\t' {
+				b[j] = ','
+			}
+		}
+		*scratch = b
+		v = b
+	}
+	setString(s, v)
+}
+
+// parseStatus parses status, line by line.
+func parseStatus(d *statusData, b []byte, scratch *[]byte) {
+	d.has = 0
+	u32 := func(line []byte, k int) uint32 { v, _ := num(line, k); return uint32(v) }
+	quad := func(line []byte, k int, a, b2, c, e *uint32) {
+		v, i := num(line, k)
+		*a = uint32(v)
+		v, i = num(line, i)
+		*b2 = uint32(v)
+		v, i = num(line, i)
+		*c = uint32(v)
+		v, _ = num(line, i)
+		*e = uint32(v)
+	}
+	for len(b) > 0 {
+		n := 0
+		for n < len(b) && b[n] != '\n' {
+			n++
+		}
+		line := b[:n]
+		if n < len(b) {
+			b = b[n+1:]
+		} else {
+			b = b[n:]
+		}
+		if len(line) == 0 {
+			continue
+		}
+		switch line[0] {
+		case 'C':
+			if hasPrefix(line, "Cpus_allowed_list:") {
+				strValue(&d.cpusallowed, line, 18, false, scratch)
+				d.has |= hasCpusAllowed
+			}
+		case 'e':
+			if hasPrefix(line, "envID:") {
+				d.envid = u32(line, 6)
+				d.has |= hasEnvID
+			}
+		case 'G':
+			if hasPrefix(line, "Gid:") {
+				quad(line, 4, &d.gid, &d.egid, &d.sgid, &d.fsgid)
+			}
+		case 'N':
+			switch {
+			case hasPrefix(line, "Ngid:"):
+				d.ngid = u32(line, 5)
+				d.has |= hasNgid
+			case hasPrefix(line, "NStgid:"):
+				strValue(&d.nstgid, line, 7, true, scratch)
+				d.has |= hasNStgid
+			case hasPrefix(line, "NSpid:"):
+				strValue(&d.nspid, line, 6, true, scratch)
+				d.has |= hasNSpid
+			case hasPrefix(line, "NSpgid:"):
+				strValue(&d.nspgid, line, 7, true, scratch)
+				d.has |= hasNSpgid
+			case hasPrefix(line, "NSsid:"):
+				strValue(&d.nssid, line, 6, true, scratch)
+				d.has |= hasNSsid
+			}
+		case 'n':
+			if hasPrefix(line, "nonvoluntary_ctxt_switches:") {
+				d.nvctxsw = u32(line, 27)
+			}
+		case 'S':
+			switch {
+			case hasPrefix(line, "SigPnd:"):
+				strValue(&d.sigpnd, line, 7, false, scratch)
+			case hasPrefix(line, "SigBlk:"):
+				strValue(&d.sigblk, line, 7, false, scratch)
+			case hasPrefix(line, "SigIgn:"):
+				strValue(&d.sigign, line, 7, false, scratch)
+			case hasPrefix(line, "SigCgt:"):
+				strValue(&d.sigcgt, line, 7, false, scratch)
+			}
+		case 'T':
+			switch {
+			case hasPrefix(line, "Threads:"):
+				d.threads = u32(line, 8)
+			case hasPrefix(line, "Tgid:"):
+				d.tgid = u32(line, 5)
+				d.has |= hasTgid
+			}
+		case 'U':
+			if hasPrefix(line, "Uid:") {
+				quad(line, 4, &d.uid, &d.euid, &d.suid, &d.fsuid)
+			}
+		case 'V':
+			for _, f := range [...]struct {
+				key string
+				v   *uint32
+			}{
+				{"VmPeak:", &d.vmpeak}, {"VmSize:", &d.vmsize}, {"VmLck:", &d.vmlck},
+				{"VmPin:", &d.vmpin}, {"VmHWM:", &d.vmhwm}, {"VmRSS:", &d.vmrss},
+				{"VmData:", &d.vmdata}, {"VmStk:", &d.vmstk}, {"VmExe:", &d.vmexe},
+				{"VmLib:", &d.vmlib}, {"VmPTE:", &d.vmpte}, {"VmSwap:", &d.vmswap},
+			} {
+				if hasPrefix(line, f.key) {
+					*f.v = u32(line, len(f.key))
+					break
+				}
+			}
+		case 'v':
+			if hasPrefix(line, "voluntary_ctxt_switches:") {
+				d.vctxsw = u32(line, 24)
+			}
+		}
+	}
+}
+
+// parseNumbers reads up to len(v) blank-separated numbers from b (statm,
+// schedstat), leaving the rest zero.
+func parseNumbers(v []uint64, b []byte) {
+	i := 0
+	for f := range v {
+		if i >= len(b) {
+			v[f] = 0
+			continue
+		}
+		v[f], i = num(b, i)
+	}
+}
+
+// ioKeys are the lines of /proc/PID/io in proc.io's item order.
+var ioKeys = [...]string{"rchar:", "wchar:", "syscr:", "syscw:", "read_bytes:", "write_bytes:", "cancelled_write_bytes:"}
+
+// smapsKeys are the lines of smaps_rollup in proc.smaps's item order.
+var smapsKeys = [...]string{"Rss:", "Pss:", "Pss_Anon:", "Pss_File:", "Pss_Shmem:", "Shared_Clean:",
+	"Shared_Dirty:", "Private_Clean:", "Private_Dirty:", "Referenced:", "Anonymous:", "LazyFree:",
+	"AnonHugePages:", "ShmemPmdMapped:", "FilePmdMapped:", "Shared_Hugetlb:", "Private_Hugetlb:",
+	"Swap:", "SwapPss:", "Locked:"}
+
+// parseKeyed fills v from the "Key: number" lines of b whose keys are
+// keys, in keys' order; other lines are skipped and missing keys keep
+// their earlier values, as in PCP's agent.
+func parseKeyed(v []uint64, keys []string, b []byte) {
+	for len(b) > 0 {
+		n := 0
+		for n < len(b) && b[n] != '\n' {
+			n++
+		}
+		line := b[:n]
+		if n < len(b) {
+			b = b[n+1:]
+		} else {
+			b = b[n:]
+		}
+		for k, key := range keys {
+			if hasPrefix(line, key) {
+				v[k], _ = num(line, len(key))
+				break
+			}
+		}
+	}
+}
+
+// cgroupFormat turns /proc/PID/cgroup ("N:subsys:path" lines) into the
+// one line ps prints, "subsys:path;subsys:path", into dst.
+func cgroupFormat(dst, b []byte) []byte {
+	dst = dst[:0]
+	first := true
+	for len(b) > 0 {
+		n := 0
+		for n < len(b) && b[n] != '\n' && b[n] != 0 {
+			n++
+		}
+		if n == len(b) || b[n] == 0 {
+			// PCP's agent takes only lines ended by a newline.
+			break
+		}
+		line := b[:n]
+		b = b[n+1:]
+		c := -1
+		for i, ch := range line {
+			if ch == ':' {
+				c = i
+				break
+			}
+		}
+		if c < 0 {
+			continue
+		}
+		if !first {
+			dst = append(dst, ';')
+		}
+		first = false
+		dst = append(dst, line[c+1:]...)
+	}
+	return dst
+}
+
+// parseAutogroup reads "/autogroup-ID nice N".
+func parseAutogroup(b []byte) (id uint32, nice int32) {
+	const p = "/autogroup-"
+	if !hasPrefix(b, p) {
+		return 0, 0
+	}
+	v, i := num(b, len(p))
+	id = uint32(v)
+	rest := b[i:]
+	const q = " nice "
+	if !hasPrefix(rest, q) {
+		return id, 0
+	}
+	n, _ := num(rest, len(q))
+	return id, int32(n)
+}
+
+// containerOf finds a container id in /proc/PID/cgroup by PCP's
+// heuristics: on the cpuset line, a last path component "libpod-ID.scope"
+// or "docker-ID.scope" with a 64 character ID, or a component of 65
+// characters after its slash (which is what PCP 6.0.3's length test
+// takes); empty when none.
+func containerOf(b []byte) []byte {
+	for len(b) > 0 {
+		n := indexByte(b, '\n')
+		if n < 0 {
+			return nil
+		}
+		line := b[:n]
+		b = b[n+1:]
+		c := indexByte(line, ':')
+		if c < 0 {
+			continue
+		}
+		s := line[c+1:]
+		if !hasPrefix(s, "cpuset:") {
+			continue
+		}
+		path := s[7:]
+		p := len(path) // at the newline
+		for p > 0 && (p == len(path) || path[p] != '/') {
+			p--
+		}
+		if p == 0 {
+			continue
+		}
+		last := path[p:]
+		if hasPrefix(last, "/libpod-") || hasPrefix(last, "/docker-") {
+			id := last[8:]
+			if dot := indexByte(id, '.'); dot == 64 {
+				return id[:64]
+			}
+		} else if len(path)-p-1 == 64+1 {
+			// endp - p - 2 in PCP's agent, endp at the newline.
+			return last[1:65]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,267 @@
+package proc_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
+
+// beds are the three daemons the comparisons run against: PCP's pmcd
+// with PCP's pmdaproc, PCP's pmcd with our cmd/pmdaproc, and gopcp's
+// pmcd with the agent in-process.
+type beds struct{ pcp, daemon, inproc *testbed.PMCD }
+
+const rootProc = "$PCP_VAR_DIR/pmns/root_proc"
+
+var daemonBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildDaemon builds cmd/pmdaproc once per test binary.
+func buildDaemon(t *testing.T) string {
+	daemonBuild.once.Do(func() {
+		dir, err := os.MkdirTemp("", "gopcp-pmdaproc-")
+		if err != nil {
+			daemonBuild.err = err
+			return
+		}
+		out := filepath.Join(dir, "pmdaproc")
+		b, err := exec.Command("go", "build", "-o", out, "github.com/gopcp/gopcp/cmd/pmdaproc").CombinedOutput()
+		if err != nil {
+			daemonBuild.err = err
+			t.Logf("%s", b)
+			return
+		}
+		daemonBuild.path = out
+	})
+	if daemonBuild.err != nil {
+		t.Fatalf("building cmd/pmdaproc: %v", daemonBuild.err)
+	}
+	return daemonBuild.path
+}
+
+func startBeds(t *testing.T) beds {
+	t.Helper()
+	var b beds
+	b.pcp = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+		testbed.PipeAgent("proc", 3, rootProc, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")}})
+	b.daemon = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+		testbed.PipeAgent("proc", 3, rootProc, buildDaemon(t), "-d", "3")}})
+	b.inproc = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+		testbed.GoDSOAgent("proc", 3, "proc_init", rootProc)}})
+	return b
+}
+
+func (b beds) ours() map[string]*testbed.PMCD {
+	return map[string]*testbed.PMCD{"cmd/pmdaproc": b.daemon, "in-process": b.inproc}
+}
+
+// run runs a PCP tool against a bed's Unix socket.
+func run(t *testing.T, p *testbed.PMCD, tool string, args ...string) string {
+	t.Helper()
+	r := p.Run(tool, append([]string{"-h", "unix:" + p.SocketPath()}, args...)...)
+	if r.Err != nil {
+		t.Fatalf("%s %v: %v\n%s%s", tool, args, r.Err, r.Stdout, r.Stderr)
+	}
+	return r.Stdout
+}
+
+// TestDescriptorsMatchPCP: pminfo -dl of every proc.* and hotproc.*
+// metric is PCP's, in PCP's order, through each daemon's Unix socket:
+// descriptors, metric labels, and the instance labels of pid 1 (other
+// processes come and go between the runs).
+func TestDescriptorsMatchPCP(t *testing.T) {
+	b := startBeds(t)
+	want := stableLines(run(t, b.pcp, "pminfo", "-dl", "proc", "hotproc"))
+	n := strings.Count(want, "\n    Data Type:")
+	if n < 300 || !strings.Contains(want, `inst [1 or "000001 `) {
+		t.Fatalf("PCP's pmdaproc describes %d metrics:\n%s", n, want)
+	}
+	for name, p := range b.ours() {
+		got := stableLines(run(t, p, "pminfo", "-dl", "proc", "hotproc"))
+		if got != want {
+			t.Errorf("%s: pminfo -dl differs from PCP's:\n%s", name, diff(want, got))
+			continue
+		}
+		t.Logf("%s: %d descriptors and their labels equal PCP's", name, n)
+	}
+}
+
+// stableLines drops the instance label lines of processes other than 1.
+func stableLines(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "inst [") && !strings.Contains(l, "inst [1 or ") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// diff lists the lines only one side has.
+func diff(want, got string) string {
+	w := strings.Split(want, "\n")
+	g := strings.Split(got, "\n")
+	ws, gs := map[string]bool{}, map[string]bool{}
+	for _, l := range w {
+		ws[l] = true
+	}
+	for _, l := range g {
+		gs[l] = true
+	}
+	var out []string
+	for _, l := range w {
+		if !gs[l] {
+			out = append(out, "- "+l)
+		}
+	}
+	for _, l := range g {
+		if !ws[l] {
+			out = append(out, "+ "+l)
+		}
+	}
+	if len(out) > 60 {
+		out = append(out[:60], "...")
+	}
+	return strings.Join(out, "\n")
+}
+
+// child starts a process the test owns and stops it when the test ends.
+func child(t *testing.T, args ...string) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+// values fetches metrics for one instance with pminfo -f and returns the
+// value lines by metric.
+func values(t *testing.T, p *testbed.PMCD, inst string, metrics ...string) map[string]string {
+	out := run(t, p, "pminfo", append([]string{"-f"}, metrics...)...)
+	got := map[string]string{}
+	var metric string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case l == "":
+		case !strings.HasPrefix(l, " "):
+			metric = l
+		case strings.Contains(l, "inst ["+inst+" ") || strings.Contains(l, "inst ["+inst+"]"):
+			got[metric] = strings.TrimSpace(l)
+		case strings.HasPrefix(strings.TrimSpace(l), "value ") || strings.Contains(l, "Error:") || strings.Contains(l, "No value"):
+			got[metric] = strings.TrimSpace(l)
+		}
+	}
+	return got
+}
+
+// stableMetrics are the proc.* metrics whose values do not change while
+// a sleeping process sleeps.
+var stableMetrics = []string{"proc.psinfo", "proc.id", "proc.memory", "proc.namespaces", "proc.fd",
+	"proc.smaps", "proc.autogroup", "proc.io", "proc.control", "proc.nprocs"}
+
+// volatile are left out: values of the whole host, or of the
+// process that change with the scheduler.
+var volatile = map[string]bool{"proc.nprocs": true, "proc.psinfo.processor": true}
+
+// TestValuesMatchPCP: every stable value of processes the test starts is
+// PCP's, through each daemon's Unix socket.
+func TestValuesMatchPCP(t *testing.T) {
+	b := startBeds(t)
+	pids := []int{child(t, "sleep", "1000"), child(t, "sh", "-c", "exec sleep 1001 # an argument")}
+	for _, pid := range pids {
+		inst := strconv.Itoa(pid)
+		want := values(t, b.pcp, inst, stableMetrics...)
+		if len(want) < 100 {
+			t.Fatalf("PCP's agent gave %d values for pid %d: %v", len(want), pid, want)
+		}
+		for name, p := range b.ours() {
+			got := values(t, p, inst, stableMetrics...)
+			same := 0
+			for m, w := range want {
+				if volatile[m] {
+					continue
+				}
+				if got[m] != w {
+					t.Errorf("%s: pid %d: %s: %q, PCP's %q", name, pid, m, got[m], w)
+					continue
+				}
+				same++
+			}
+			for m := range got {
+				if _, ok := want[m]; !ok {
+					t.Errorf("%s: pid %d: %s: %q where PCP's has none", name, pid, m, got[m])
+				}
+			}
+			t.Logf("%s: pid %d: %d values equal PCP's", name, pid, same)
+		}
+	}
+}
+
+// instances is a bed's process instance list, "ID NAME" lines.
+func instances(t *testing.T, p *testbed.PMCD) map[string]bool {
+	out := run(t, p, "pmprobe", "-I", "proc.psinfo.pid")
+	_ = out
+	lines := map[string]bool{}
+	o := run(t, p, "pminfo", "-f", "proc.psinfo.pid")
+	for _, l := range strings.Split(o, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "inst [") {
+			lines[l[:strings.Index(l, "] ")+1]] = true
+		}
+	}
+	return lines
+}
+
+// TestInstancesMatchPCP: the process instance lists (numbers and
+// names) are PCP's, for the processes alive across all the requests.
+func TestInstancesMatchPCP(t *testing.T) {
+	b := startBeds(t)
+	child(t, "sleep", "1002")
+	before := instances(t, b.pcp)
+	ours := map[string]map[string]bool{}
+	for name, p := range b.ours() {
+		ours[name] = instances(t, p)
+	}
+	after := instances(t, b.pcp)
+	stable := []string{}
+	for l := range before {
+		if after[l] {
+			stable = append(stable, l)
+		}
+	}
+	sort.Strings(stable)
+	if len(stable) < 10 {
+		t.Fatalf("PCP's agent lists %d processes", len(stable))
+	}
+	for name, got := range ours {
+		missing := 0
+		for _, l := range stable {
+			if !got[l] {
+				t.Errorf("%s: no %s", name, l)
+				missing++
+			}
+		}
+		for l := range got {
+			if !before[l] && !after[l] && !strings.Contains(l, "pminfo") && !strings.Contains(l, "pmdaproc") {
+				t.Errorf("%s: %s, which PCP's agent does not list", name, l)
+			}
+		}
+		t.Logf("%s: %d of PCP's %d processes listed with PCP's names", name, len(stable)-missing, len(stable))
+	}
+	_ = context.Background
+}

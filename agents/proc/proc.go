@@ -1,0 +1,556 @@
+package proc
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"sync"
+
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
+)
+
+// Domain is the agent's domain number, PROC in PCP's domain list.
+const Domain = 3
+
+// Name is the agent's name, as its daemon is called.
+const Name = "pmdaproc"
+
+// Instance domain serials of PCP's pmdaproc (its indom.h).
+const (
+	procInDom    = 9
+	hotprocInDom = 39
+)
+
+// Options configures the agent. cmd/pmdaproc and agents/all fill them
+// from PCP's options and variables (PROC_STATSPATH, PROC_HERTZ,
+// PROC_PAGESIZE, PROC_THREADS, PROC_ACCESS).
+type Options struct {
+	// StatsPath is a prefix of every path read (/proc becomes
+	// StatsPath/proc), as PCP's PROC_STATSPATH; empty reads the host's.
+	StatsPath string
+	// Hertz is the kernel's clock ticks per second (0: 100, what
+	// Linux gives user space); PageSize the page size (0: the host's).
+	Hertz, PageSize uint64
+	// Threads lists threads besides processes (-L, PROC_THREADS).
+	Threads bool
+	// AllAccess serves every value to every client (-A, PROC_ACCESS).
+	AllAccess bool
+	// Cgroups restricts the processes to a cgroup (-r); kept and served
+	// as proc.control.perclient.cgroups.
+	Cgroups string
+	// HotprocConfig is the file of hotproc's predicate; empty means
+	// $PCP_PMDAS_DIR/proc/hotproc.conf is not read and hotproc starts
+	// with no predicate, as PCP's does without the file.
+	HotprocConfig string
+	// Log receives the agent's reports; nil discards them.
+	Log *log.Logger
+}
+
+// pcpDesc is one row of pcpDescs.
+type pcpDesc struct {
+	name          string
+	cluster, item uint32
+	typ           pcp.Type
+	indom         int32
+	sem           pcp.Sem
+	units         uint32
+}
+
+// Proc is the agent's Fetcher.
+type Proc struct {
+	domain    uint32
+	hz        uint64
+	pageSize  uint64
+	allAccess bool
+	log       *log.Logger
+
+	mu      sync.Mutex // the clients' states
+	clients map[pmda.Client]*clientState
+	current pmda.Client // the client of the request in progress
+
+	// Set and read under the pmda.Agent's request lock.
+	r       reader
+	all     *table
+	hot     *table
+	pids    []int32
+	threads bool   // proc.control.all.threads
+	cgroups string // the -r cgroup
+
+	need     [maxClusters]bool
+	files    [2]uint32 // files the fetch needs: all, hot
+	access   bool      // the fetch's client may see per-process values
+	creds    credSwitch
+	gathered bool
+	fetching bool
+	runq     [8]int32
+
+	names     nameCache
+	ttys      ttyTable
+	autogroup int // -1 unknown this fetch, 0 off, 1 on
+
+	hotproc hotproc
+}
+
+// New returns the proc agent for domain (normally Domain).
+func New(domain uint32, opts Options) (*pmda.Agent, error) {
+	p := &Proc{
+		domain:    domain,
+		hz:        opts.Hertz,
+		pageSize:  opts.PageSize,
+		allAccess: opts.AllAccess,
+		log:       opts.Log,
+		clients:   make(map[pmda.Client]*clientState),
+		all:       newTable(),
+		hot:       newTable(),
+		threads:   opts.Threads,
+		cgroups:   opts.Cgroups,
+		autogroup: -1,
+	}
+	p.r.root = opts.StatsPath
+	if p.hz == 0 {
+		p.hz = 100
+	}
+	if p.pageSize == 0 {
+		p.pageSize = uint64(os.Getpagesize())
+	}
+	if p.log == nil {
+		p.log = log.New(io.Discard, "", 0)
+	}
+	p.creds = newCredSwitch()
+	p.ttys.load(opts.StatsPath)
+	p.hotproc.init(p, opts.HotprocConfig)
+	h, err := help()
+	if err != nil {
+		return nil, err
+	}
+	metrics := make([]pmda.Metric, 0, len(pcpDescs))
+	for i := range pcpDescs {
+		d := &pcpDescs[i]
+		in := pcp.InDomNull
+		if d.indom >= 0 {
+			in = pcp.NewInDom(domain, uint32(d.indom))
+		}
+		m := pmda.Metric{Name: d.name, Desc: pcp.Desc{
+			PMID: pcp.NewPMID(domain, d.cluster, d.item), Type: d.typ, InDom: in, Sem: d.sem,
+			Units: pcp.UnpackUnits(d.units),
+		}}
+		m.OneLine, m.Help = h.text(d.name)
+		metrics = append(metrics, m)
+	}
+	return pmda.New(pmda.Config{
+		Name:    Name,
+		Domain:  domain,
+		Metrics: metrics,
+		InDoms: []pmda.InDom{
+			{InDom: pcp.NewInDom(domain, procInDom), OneLine: h.indomOne[procInDom], Help: h.indomHelp[procInDom]},
+			{InDom: pcp.NewInDom(domain, hotprocInDom), OneLine: h.indomOne[hotprocInDom], Help: h.indomHelp[hotprocInDom]},
+		},
+		Fetcher: p,
+		Flags:   pdu.FlagAuth | pdu.FlagContainer,
+		Log:     opts.Log,
+	})
+}
+
+// twin is the proc.* cluster of cluster and whether it is hotproc's.
+func twin(cluster uint32) (uint32, bool) {
+	if c, ok := hotTwin[cluster]; ok {
+		return c, true
+	}
+	return cluster, false
+}
+
+// Refresh notes what the fetch needs and lists the processes, as the
+// client's credentials allow.
+func (p *Proc) Refresh(ctx context.Context, pmids []pcp.PMID) error {
+	p.need = [maxClusters]bool{}
+	p.files = [2]uint32{}
+	for _, id := range pmids {
+		if id.Domain() != p.domain {
+			continue
+		}
+		c := id.Cluster()
+		if c < maxClusters {
+			p.need[c] = true
+		}
+		base, hot := twin(c)
+		if f, ok := fileOf(base, id.Item()); ok {
+			p.files[b2i(hot)] |= 1 << f
+		}
+	}
+	p.autogroup = -1
+	p.gathered = false
+	cs := p.client(p.current)
+	p.access = p.allAccess
+	wantAll, wantHot := p.needAll(), p.needHot()
+	if !wantAll && !wantHot {
+		return nil
+	}
+	p.access = p.creds.run(cs, p.allAccess, func() {
+		if wantAll {
+			p.refreshAll(cs)
+		}
+		if wantHot {
+			p.hotproc.refresh(cs)
+		}
+	})
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// needAll reports whether the fetch needs the process listing.
+func (p *Proc) needAll() bool {
+	for _, c := range [...]int{cStat, cStatm, cStatus, cIO, cLabel, cCgroup, cSchedstat, cOOM, cAutogroup,
+		cCwd, cExe, cFD, cRunq, cSmaps} {
+		if p.need[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// needHot reports whether the fetch needs hotproc's processes.
+func (p *Proc) needHot() bool {
+	for c := range hotTwin {
+		if p.need[c] {
+			return true
+		}
+	}
+	return p.need[cHotGlobal] || p.need[cHotPred]
+}
+
+// threadsFor is whether client cs lists threads.
+func (p *Proc) threadsFor(cs *clientState) bool {
+	if cs != nil && cs.threadsSet {
+		return cs.threads
+	}
+	return p.threads
+}
+
+// refreshAll lists every process and, for proc.runq, reads every stat.
+func (p *Proc) refreshAll(cs *clientState) {
+	threads := p.threadsFor(cs)
+	var err error
+	if p.pids, err = p.r.list(p.pids, threads); err != nil {
+		p.log.Printf("proc: cannot list %s/proc: %v", p.r.root, err)
+	}
+	p.all.refresh(&p.r, p.pids, threads)
+	if p.need[cRunq] {
+		p.runq = [8]int32{}
+		for _, pid := range p.all.pids {
+			e := p.all.byPID[pid]
+			p.r.load(e, fStat, threads)
+			p.runq[runqState(e)]++
+		}
+	}
+}
+
+// runqState is the proc.runq item a process counts in: 0 runnable,
+// 1 blocked, 2 sleeping, 3 stopped, 4 swapped (kernel threads: no
+// virtual size), 5 defunct, 6 unknown; PCP's agent never counts 7
+// (kernel).
+func runqState(e *entry) int {
+	if e.ok&(1<<fStat) == 0 {
+		return 6
+	}
+	if e.stat.state == 'Z' {
+		return 5
+	}
+	if e.stat.v[sVsize] == 0 {
+		return 4
+	}
+	switch e.stat.state {
+	case 'R':
+		return 0
+	case 'S':
+		return 2
+	case 't', 'T':
+		return 3
+	case 'P', 'D':
+		return 1
+	}
+	return 6
+}
+
+// gather reads, for every instance the profile selects, the files the
+// fetch's metrics need, under the client's credentials.
+func (p *Proc) gather(c pmda.Client, pv pmda.ProfileView) {
+	if p.gathered {
+		return
+	}
+	p.gathered = true
+	if !p.access || (p.files[0] == 0 && p.files[1] == 0) {
+		return
+	}
+	cs := p.client(c)
+	threads := p.threadsFor(cs)
+	p.creds.run(cs, p.allAccess, func() {
+		for k, t := range [2]*table{p.all, p.hot} {
+			files := p.files[k]
+			if files == 0 {
+				continue
+			}
+			indom := pcp.NewInDom(p.domain, [2]uint32{procInDom, hotprocInDom}[k])
+			for _, pid := range t.pids {
+				if !pv.Selects(indom, pid) {
+					continue
+				}
+				e := t.byPID[pid]
+				for f := file(0); f < numFiles; f++ {
+					if files&(1<<f) != 0 {
+						p.r.load(e, f, threads)
+					}
+				}
+			}
+		}
+	})
+}
+
+// FetchSet answers one metric: the per-process ones from the gathered
+// files, instance by instance, as pmdaFetch answers (the set's count
+// is the last instance's answer when none has a value).
+func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(inst int32, t pcp.Type, a *pcp.Atom) error) error {
+	p.gather(c, pv)
+	cluster, item := pmid.Cluster(), pmid.Item()
+	base, hot := twin(cluster)
+	d := findDesc(cluster, item)
+	if d == nil {
+		return pcp.ErrPMID
+	}
+	var a pcp.Atom
+	if d.indom < 0 {
+		a = pcp.Atom{}
+		sts := p.single(c, base, hot, cluster, item, &a)
+		if sts == haveValue {
+			return add(pcp.InstNull, d.typ, &a)
+		}
+		if sts == noValue {
+			return pmda.ErrNoValue
+		}
+		return pcp.Error(sts)
+	}
+	if cluster == cHotPred {
+		return p.hotproc.fetchPred(item, pv, pcp.NewInDom(p.domain, hotprocInDom), d.typ, add)
+	}
+	t := p.all
+	indom := pcp.NewInDom(p.domain, procInDom)
+	if hot {
+		t = p.hot
+		indom = pcp.NewInDom(p.domain, hotprocInDom)
+	}
+	var last int32
+	n := 0
+	for _, pid := range t.pids {
+		if !pv.Selects(indom, pid) {
+			continue
+		}
+		if !p.access {
+			last = int32(pcp.ErrPermission)
+			continue
+		}
+		a = pcp.Atom{}
+		last = p.value(t.byPID[pid], base, item, &a)
+		if last == haveValue {
+			if err := add(pid, d.typ, &a); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if n > 0 || last == noValue || last == haveValue {
+		return nil
+	}
+	return pcp.Error(last)
+}
+
+// single answers a metric without an instance domain.
+func (p *Proc) single(c pmda.Client, base uint32, hot bool, cluster, item uint32, a *pcp.Atom) int32 {
+	switch {
+	case base == cStat && item == nprocsItem:
+		if hot {
+			a.UL = uint32(len(p.hot.pids))
+		} else {
+			a.UL = uint32(len(p.all.pids))
+		}
+	case base == cAutogroup && item == 0:
+		if !p.access {
+			return int32(pcp.ErrPermission)
+		}
+		a.UL = 0
+		if p.autogroupOn() {
+			a.UL = 1
+		}
+	case cluster == cRunq:
+		if item >= 8 {
+			return int32(pcp.ErrPMID)
+		}
+		a.L = p.runq[item]
+	case cluster == cControl:
+		return p.control(c, item, a)
+	case cluster == cHotGlobal:
+		return p.hotproc.global(item, a)
+	default:
+		return int32(pcp.ErrPMID)
+	}
+	return haveValue
+}
+
+// autogroupOn reads whether the kernel's autogroup scheduling is on,
+// once per fetch.
+func (p *Proc) autogroupOn() bool {
+	if p.autogroup < 0 {
+		p.autogroup = 0
+		b, err := os.ReadFile(p.r.root + "/proc/sys/kernel/sched_autogroup_enabled")
+		if err == nil {
+			if v, _ := num(b, 0); v == 1 {
+				p.autogroup = 1
+			}
+		}
+	}
+	return p.autogroup == 1
+}
+
+// descIndex finds a row of pcpDescs by cluster and item.
+var descIndex = sync.OnceValue(func() map[uint32]*pcpDesc {
+	m := make(map[uint32]*pcpDesc, len(pcpDescs))
+	for i := range pcpDescs {
+		d := &pcpDescs[i]
+		m[d.cluster<<10|d.item] = d
+	}
+	return m
+})
+
+func findDesc(cluster, item uint32) *pcpDesc { return descIndex()[cluster<<10|item] }
+
+// Instances lists the processes (all, or the hot ones), refreshing the
+// listing as PCP's agent does for an instance request.
+func (p *Proc) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
+	switch indom.Serial() {
+	case procInDom:
+		if p.current == c && !p.inFetch() {
+			cs := p.client(c)
+			p.creds.run(cs, p.allAccess, func() { p.refreshAll(cs) })
+		}
+		return p.all.instances(), nil
+	case hotprocInDom:
+		return p.hot.instances(), nil
+	}
+	return nil, pcp.ErrInDom
+}
+
+// inFetch reports whether the request in progress is a fetch (whose
+// refresh has listed the processes already).
+func (p *Proc) inFetch() bool { return p.fetching }
+
+// FindInstance looks one process up: by number, or by name, where a name
+// of digits only is the pid written in six digits, as PCP's agent takes
+// it.
+func (p *Proc) FindInstance(ctx context.Context, c pmda.Client, indom pcp.InDom, inst int32, name string) (pmda.Instance, error) {
+	insts, err := p.Instances(ctx, c, indom)
+	if err != nil {
+		return pmda.Instance{}, err
+	}
+	t := p.all
+	if indom.Serial() == hotprocInDom {
+		t = p.hot
+	}
+	if name == "" {
+		if e := t.byPID[inst]; e != nil && e.seen == t.gen {
+			return pmda.Instance{ID: e.pid, Name: e.inst}, nil
+		}
+		return pmda.Instance{}, pcp.ErrInst
+	}
+	digits := len(name) > 0
+	for i := 0; i < len(name); i++ {
+		if name[i] < '0' || name[i] > '9' {
+			digits = false
+			break
+		}
+	}
+	if digits {
+		name = fmt.Sprintf("%06d", atoi(name))
+	}
+	for _, in := range insts {
+		if in.Name == name {
+			return in, nil
+		}
+	}
+	for _, in := range insts {
+		if w, _, ok := cut(in.Name); ok && w == name {
+			return in, nil
+		}
+	}
+	return pmda.Instance{}, pcp.ErrInst
+}
+
+func cut(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// atoi is C's atoi on digits: it wraps as a 32-bit int.
+func atoi(s string) int32 {
+	var v int32
+	for i := 0; i < len(s); i++ {
+		v = v*10 + int32(s[i]-'0')
+	}
+	return v
+}
+
+// BeginRequest notes the request's client and refuses the process
+// instance domains to clients without access, as PCP's agent does.
+func (p *Proc) BeginRequest(_ context.Context, c pmda.Client, t pdu.Type, ident uint32) error {
+	p.current = c
+	p.fetching = t == pdu.TypeFetch
+	if t == pdu.TypeInstanceReq {
+		s := pcp.InDom(ident).Serial()
+		if (s == procInDom || s == hotprocInDom) && !p.allAccess && !p.client(c).credentialed() {
+			return pcp.ErrPermission
+		}
+	}
+	return nil
+}
+
+// LabelSets gives each process its {"pid":N} label.
+func (p *Proc) LabelSets(ctx context.Context, c pmda.Client, ident uint32, level uint8) ([]pcp.LabelSet, bool, error) {
+	if level&^(pcp.LabelCompound|pcp.LabelOptional) != pcp.LabelInstances {
+		return nil, false, nil
+	}
+	s := pcp.InDom(ident).Serial()
+	if s != procInDom && s != hotprocInDom {
+		return nil, false, nil
+	}
+	insts, err := p.Instances(ctx, c, pcp.InDom(ident))
+	if err != nil {
+		return nil, true, nil
+	}
+	sets := make([]pcp.LabelSet, 0, len(insts))
+	for _, in := range insts {
+		ls, err := pmda.NewLabelSet(in.ID, pcp.LabelInstances, []pmda.Label{{Name: "pid", Value: uint32(in.ID)}})
+		if err != nil {
+			return nil, true, err
+		}
+		sets = append(sets, ls)
+	}
+	return sets, true, nil
+}
+
+// Fetch is never called: FetchSet answers every metric (pmda.Agent
+// prefers a SetFetcher); it is here because a pmda.Config needs a
+// Fetcher.
+func (p *Proc) Fetch(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+	return pcp.Atom{}, pcp.ErrPMID
+}

@@ -1,0 +1,148 @@
+package proc
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// The agent reads tens of thousands of small files per fetch. These
+// wrappers take paths as NUL-terminated byte slices the agent builds in
+// a kept buffer, so that opening a file allocates nothing (the syscall
+// package's string paths are copied on every call).
+
+var atFDCWD = -100 // AT_FDCWD (a variable: negative, it is no uintptr constant)
+
+// maxFile bounds what is read of one file (maps and environ of large
+// processes are the big ones); the rest is left unread.
+const maxFile = 16 << 20
+
+// openPath opens the NUL-terminated path read-only.
+func openPath(path []byte, flags int) (int, syscall.Errno) {
+	fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&path[0])),
+		uintptr(flags|syscall.O_RDONLY|syscall.O_CLOEXEC), 0, 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), 0
+}
+
+// readlinkPath reads the NUL-terminated symbolic link path into buf.
+func readlinkPath(path, buf []byte) (int, syscall.Errno) {
+	n, _, e := syscall.Syscall6(syscall.SYS_READLINKAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&path[0])),
+		uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), 0
+}
+
+// readAll reads the open fd to its end into *buf (grown as needed, up to
+// maxFile), returning the bytes read.
+func readAll(fd int, buf *[]byte) ([]byte, syscall.Errno) {
+	b := (*buf)[:cap(*buf)]
+	if len(b) == 0 {
+		b = make([]byte, 4096)
+	}
+	n := 0
+	for {
+		if n == len(b) {
+			if len(b) >= maxFile {
+				break
+			}
+			nb := make([]byte, 2*len(b))
+			copy(nb, b[:n])
+			b = nb
+		}
+		m, err := syscall.Read(fd, b[n:])
+		if err != nil {
+			if err == syscall.EINTR {
+				continue
+			}
+			*buf = b[:0]
+			return nil, err.(syscall.Errno)
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	*buf = b[:0]
+	return b[:n], 0
+}
+
+// countDir counts the entries of the open directory fd other than "."
+// and "..", using buf for the raw records.
+func countDir(fd int, buf []byte) (int, syscall.Errno) {
+	count := 0
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err != nil {
+			if err == syscall.EINTR {
+				continue
+			}
+			return 0, err.(syscall.Errno)
+		}
+		if n <= 0 {
+			break
+		}
+		b := buf[:n]
+		for len(b) >= 19 {
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			name := b[19:reclen]
+			if !(name[0] == '.' && (name[1] == 0 || name[1] == '.' && name[2] == 0)) {
+				count++
+			}
+			b = b[reclen:]
+		}
+	}
+	return count, 0
+}
+
+// eachPID calls fn with every all-digit name of the open directory fd as
+// a number: the processes of a /proc directory, or the threads of a task
+// directory. Names too long for a pid are skipped.
+func eachPID(fd int, buf []byte, fn func(pid int32)) syscall.Errno {
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err != nil {
+			if err == syscall.EINTR {
+				continue
+			}
+			return err.(syscall.Errno)
+		}
+		if n <= 0 {
+			return 0
+		}
+		b := buf[:n]
+		for len(b) >= 19 {
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			if pid, ok := pidName(b[19:reclen]); ok {
+				fn(pid)
+			}
+			b = b[reclen:]
+		}
+	}
+}
+
+// pidName parses a NUL-terminated directory entry name made of digits.
+func pidName(name []byte) (int32, bool) {
+	var v int64
+	i := 0
+	for ; i < len(name) && name[i] != 0; i++ {
+		c := name[i]
+		if c < '0' || c > '9' || i >= 10 {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if i == 0 || v > 1<<31-1 {
+		return 0, false
+	}
+	return int32(v), true
+}
