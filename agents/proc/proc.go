@@ -93,10 +93,20 @@ type Proc struct {
 	autogroup int // -1 unknown this fetch, 0 off, 1 on
 
 	hotproc hotproc
+
+	// listed, when set (by tests), runs after each listing of the
+	// processes, before any of their files is read.
+	listed func()
 }
 
 // New returns the proc agent for domain (normally Domain).
 func New(domain uint32, opts Options) (*pmda.Agent, error) {
+	a, _, err := newAgent(domain, opts)
+	return a, err
+}
+
+// newAgent is New, also returning the agent's Fetcher.
+func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 	p := &Proc{
 		domain:    domain,
 		hz:        opts.Hertz,
@@ -125,7 +135,7 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 	p.hotproc.init(p, opts.HotprocConfig)
 	h, err := help()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	metrics := make([]pmda.Metric, 0, len(pcpDescs))
 	for i := range pcpDescs {
@@ -141,7 +151,7 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 		m.OneLine, m.Help = h.text(d.name)
 		metrics = append(metrics, m)
 	}
-	return pmda.New(pmda.Config{
+	a, err := pmda.New(pmda.Config{
 		Name:    Name,
 		Domain:  domain,
 		Metrics: metrics,
@@ -153,6 +163,7 @@ func New(domain uint32, opts Options) (*pmda.Agent, error) {
 		Flags:   pdu.FlagAuth | pdu.FlagContainer,
 		Log:     opts.Log,
 	})
+	return a, p, err
 }
 
 // twin is the proc.* cluster of cluster and whether it is hotproc's.
@@ -244,6 +255,9 @@ func (p *Proc) refreshAll(cs *clientState) {
 		p.log.Printf("proc: cannot list %s/proc: %v", p.r.root, err)
 	}
 	p.all.refresh(&p.r, p.pids, threads)
+	if p.listed != nil {
+		p.listed()
+	}
 	if p.need[cRunq] {
 		p.runq = [8]int32{}
 		for _, pid := range p.all.pids {
