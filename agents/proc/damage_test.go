@@ -20,9 +20,13 @@ func TestDamagedTree(t *testing.T) {
 		1001: func(d string) { os.WriteFile(filepath.Join(d, "stat"), nil, 0o644) },
 		1002: func(d string) { os.Remove(filepath.Join(d, "stat")) },
 		1003: func(d string) { os.WriteFile(filepath.Join(d, "status"), []byte("\x00\xff\n:::\nUid:\n"), 0o644) },
-		1004: func(d string) { os.WriteFile(filepath.Join(d, "io"), []byte(strings.Repeat("rchar: 9999999999999999999999999\n", 3)), 0o644) },
+		1004: func(d string) {
+			os.WriteFile(filepath.Join(d, "io"), []byte(strings.Repeat("rchar: 9999999999999999999999999\n", 3)), 0o644)
+		},
 		1005: func(d string) { os.RemoveAll(d); os.MkdirAll(d, 0o755) },
-		1006: func(d string) { os.WriteFile(filepath.Join(d, "cmdline"), []byte(strings.Repeat("x\x00", 5000)), 0o644) },
+		1006: func(d string) {
+			os.WriteFile(filepath.Join(d, "cmdline"), []byte(strings.Repeat("x\x00", 5000)), 0o644)
+		},
 		1007: func(d string) { os.WriteFile(filepath.Join(d, "stat"), []byte("1007 (a) b) R"), 0o644) },
 		1008: func(d string) { os.Remove(filepath.Join(d, "fd")) },
 		1009: func(d string) { os.WriteFile(filepath.Join(d, "statm"), []byte("\n"), 0o644) },

@@ -85,20 +85,26 @@ func countDir(fd int, buf []byte) (int, syscall.Errno) {
 		if n <= 0 {
 			break
 		}
-		b := buf[:n]
-		for len(b) >= 19 {
-			reclen := int(b[16]) | int(b[17])<<8
-			if reclen < 19 || reclen > len(b) {
-				break
-			}
-			name := b[19:reclen]
-			if !(name[0] == '.' && (name[1] == 0 || name[1] == '.' && name[2] == 0)) {
+		walkDirents(buf[:n], func(name []byte) {
+			if !(name[0] == '.' && (len(name) == 1 || name[1] == 0 || name[1] == '.' && (len(name) == 2 || name[2] == 0))) {
 				count++
 			}
-			b = b[reclen:]
-		}
+		})
 	}
 	return count, 0
+}
+
+// walkDirents calls fn with the name (NUL-padded, never empty) of each
+// linux_dirent64 record of b, stopping at a malformed record.
+func walkDirents(b []byte, fn func(name []byte)) {
+	for len(b) >= 20 {
+		reclen := int(b[16]) | int(b[17])<<8
+		if reclen < 20 || reclen > len(b) {
+			return
+		}
+		fn(b[19:reclen])
+		b = b[reclen:]
+	}
 }
 
 // eachPID calls fn with every all-digit name of the open directory fd as
@@ -116,17 +122,11 @@ func eachPID(fd int, buf []byte, fn func(pid int32)) syscall.Errno {
 		if n <= 0 {
 			return 0
 		}
-		b := buf[:n]
-		for len(b) >= 19 {
-			reclen := int(b[16]) | int(b[17])<<8
-			if reclen < 19 || reclen > len(b) {
-				break
-			}
-			if pid, ok := pidName(b[19:reclen]); ok {
+		walkDirents(buf[:n], func(name []byte) {
+			if pid, ok := pidName(name); ok {
 				fn(pid)
 			}
-			b = b[reclen:]
-		}
+		})
 	}
 }
 
