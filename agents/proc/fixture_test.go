@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -166,5 +167,50 @@ func TestFixtureValues(t *testing.T) {
 		if err != nil || in.Entries[0].Inst != 1003 {
 			t.Errorf("instance %q: %+v %v", name, in, err)
 		}
+	}
+}
+
+// TestKeptWhileQuiet: a process whose stat and schedstat are unchanged
+// has not run, so the agent keeps its other files' values; any change to
+// either, or a client of other credentials, has them read again.
+func TestKeptWhileQuiet(t *testing.T) {
+	root := fixtureTree(t, 2)
+	a := testAgent(t, root)
+	dir := filepath.Join(root, "proc", "1000")
+	vmrss := func() uint32 { return fetchValues(t, a, "proc.memory.vmrss")[0][1000].UL }
+	if got := vmrss(); got != 1000 {
+		t.Fatalf("vmrss %d", got)
+	}
+	status, _ := os.ReadFile(filepath.Join(dir, "status"))
+	os.WriteFile(filepath.Join(dir, "status"), []byte(strings.Replace(string(status), "VmRSS:\t    1000 kB", "VmRSS:\t    7 kB", 1)), 0o644)
+	if got := vmrss(); got != 1000 {
+		t.Errorf("vmrss %d after a change while stat and schedstat stood still: the value is kept", got)
+	}
+	os.WriteFile(filepath.Join(dir, "schedstat"), []byte("1 2 3\n"), 0o644)
+	if got := vmrss(); got != 7 {
+		t.Errorf("vmrss %d after the process ran (schedstat moved), want 7", got)
+	}
+	os.WriteFile(filepath.Join(dir, "status"), status, 0o644)
+	a.Attribute(2, pdu.AttrGroupID, []byte(strconv.Itoa(os.Getgid()+1)+"\x00"))
+	a.Attribute(2, pdu.AttrUserID, []byte(strconv.Itoa(os.Getuid())+"\x00"))
+	r, err := a.Fetch(context.Background(), 2, []pcp.PMID{pmidOf(t, "proc.memory.vmrss")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, v := range r.Sets[0].Values {
+		if v.Inst == 1000 {
+			found = true
+			if v.LVal != 1000 {
+				t.Errorf("vmrss %d for another client, want 1000 read again", v.LVal)
+			}
+		}
+	}
+	if !found && os.Getuid() == 0 {
+		t.Errorf("no vmrss for a client of the agent's user and another group: %+v", r.Sets[0])
+	}
+	os.WriteFile(filepath.Join(dir, "stat"), []byte("1000 (prog1000) R 1 1 1 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 1 1 1\n"), 0o644)
+	if got := vmrss(); got != 1000 {
+		t.Errorf("vmrss %d after stat moved, want 1000 read again", got)
 	}
 }

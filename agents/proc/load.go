@@ -18,6 +18,11 @@ func (r *reader) load(e *entry, f file, threads bool) {
 	if code == 1 {
 		e.ok |= bit
 		code = 0
+	} else {
+		e.ok &^= bit
+		if f == fStat || f == fSchedstat {
+			e.cached = 0
+		}
 	}
 	e.code[f] = code
 }
@@ -108,6 +113,7 @@ func (r *reader) loadFile(e *entry, f file, threads bool) int32 {
 		if !parseStat(&e.stat, b) {
 			return int32(pcp.ErrValue)
 		}
+		e.resign(&e.statSig, b)
 	case fStatus:
 		parseStatus(&e.status, b, &r.scratch)
 	case fStatm:
@@ -116,6 +122,7 @@ func (r *reader) loadFile(e *entry, f file, threads bool) int32 {
 		parseKeyed(e.io[:], ioKeys[:], b)
 	case fSchedstat:
 		parseNumbers(e.sched[:], b)
+		e.resign(&e.schedSig, b)
 	case fSmaps:
 		parseKeyed(e.smaps[:], smapsKeys[:], b)
 	case fCgroup:

@@ -307,6 +307,14 @@ func (p *Proc) gather(c pmda.Client, pv pmda.ProfileView) {
 	}
 	cs := p.client(c)
 	threads := p.threadsFor(cs)
+	key := uint64(1) << 63
+	if !p.allAccess && cs != nil {
+		key = uint64(uint32(cs.uid))<<32 | uint64(uint32(cs.gid))
+	}
+	if threads {
+		key |= 1 << 62
+	}
+	live := p.r.root == ""
 	p.creds.run(cs, p.allAccess, func() {
 		for k, t := range [2]*table{p.all, p.hot} {
 			files := p.files[k]
@@ -318,12 +326,7 @@ func (p *Proc) gather(c pmda.Client, pv pmda.ProfileView) {
 				if !pv.Selects(indom, pid) {
 					continue
 				}
-				e := t.byPID[pid]
-				for f := file(0); f < numFiles; f++ {
-					if files&(1<<f) != 0 {
-						p.r.load(e, f, threads)
-					}
-				}
+				p.r.loadFiles(t.byPID[pid], files, threads, key, live)
 			}
 		}
 	})

@@ -37,8 +37,9 @@ func readlinkPath(path, buf []byte) (int, syscall.Errno) {
 }
 
 // readAll reads the open fd to its end into *buf (grown as needed, up to
-// maxFile), returning the bytes read.
-func readAll(fd int, buf *[]byte) ([]byte, syscall.Errno) {
+// maxFile), returning the bytes read. With shortEOF a read that does not
+// fill the buffer is taken as the end.
+func readAll(fd int, buf *[]byte, shortEOF bool) ([]byte, syscall.Errno) {
 	b := (*buf)[:cap(*buf)]
 	if len(b) == 0 {
 		b = make([]byte, 4096)
@@ -65,6 +66,15 @@ func readAll(fd int, buf *[]byte) ([]byte, syscall.Errno) {
 			break
 		}
 		n += m
+		if shortEOF && n < len(b) {
+			// A short read is the end of a procfs file made by one
+			// call of the kernel (stat, status, ...; environ and
+			// cmdline are read page by page to the end), and of a
+			// regular file. Not asking again saves a system call a
+			// file. Files of many records (maps) can read short
+			// before their end, so the caller says.
+			break
+		}
 	}
 	*buf = b[:0]
 	return b[:n], 0

@@ -45,9 +45,15 @@ type entry struct {
 	psargs string
 	seen   uint64 // the listing it was last in
 
-	fetched uint32          // files read this fetch
-	ok      uint32          // files read with a value this fetch
+	fetched uint32          // files read (or known unchanged) this fetch
+	ok      uint32          // files whose last read gave values
 	code    [numFiles]int32 // a failed read's answer: 0 no value, else a PCP error
+
+	// What can be kept from one fetch to the next (see quiet.go).
+	statSig, schedSig uint64 // hashes of stat and schedstat when last read
+	affSig            uint64 // hash of the CPU affinity when status was kept
+	cached            uint32 // files kept while the signatures hold
+	readAs            uint64 // the credentials (and thread setting) they were read with
 
 	stat       statData
 	status     statusData
@@ -140,7 +146,7 @@ func (r *reader) read(pid int32, threads bool, name string) (b []byte, code int3
 	if e != 0 {
 		return nil, mapErr(e)
 	}
-	b, e = readAll(fd, &r.buf)
+	b, e = readAll(fd, &r.buf, name != "maps")
 	syscall.Close(fd)
 	if e != 0 {
 		return nil, mapErr(e)
@@ -310,7 +316,7 @@ func (t *table) refresh(r *reader, pids []int32, threads bool) {
 			changed = true
 		}
 		e.seen = t.gen
-		e.fetched, e.ok = 0, 0
+		e.fetched = 0
 	}
 	if len(t.byPID) != len(pids) {
 		for pid, e := range t.byPID {
