@@ -86,7 +86,7 @@ func newCredSwitch() credSwitch {
 	return credSwitch{uid: syscall.Getuid(), gid: syscall.Getgid()}
 }
 
-// run runs fn with cs's credentials, reporting whether the client may
+// run runs fn with cs's credentials, telling it (and returning) whether the client may
 // see per-process values: with all, always, and fn runs as the agent;
 // otherwise only a client with both user and group, when the switch to
 // them (if they are not the agent's own) succeeds. fn runs in any case,
@@ -96,17 +96,17 @@ func newCredSwitch() credSwitch {
 // with the raw setresuid and setresgid system calls, which change only
 // that thread; the goroutine ends still locked, so the thread ends with
 // it and no other goroutine ever runs with the client's credentials.
-func (s credSwitch) run(cs *clientState, all bool, fn func()) bool {
+func (s credSwitch) run(cs *clientState, all bool, fn func(ok bool)) bool {
 	if all {
-		fn()
+		fn(true)
 		return true
 	}
 	if !cs.credentialed() {
-		fn()
+		fn(false)
 		return false
 	}
 	if cs.uid == s.uid && cs.gid == s.gid {
-		fn()
+		fn(true)
 		return true
 	}
 	ok := false
@@ -126,7 +126,7 @@ func (s credSwitch) run(cs *clientState, all bool, fn func()) bool {
 				ok = false
 			}
 		}
-		fn()
+		fn(ok)
 	}()
 	<-done
 	return ok

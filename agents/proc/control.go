@@ -31,6 +31,8 @@ func (p *Proc) control(c pmda.Client, item uint32, a *pcp.Atom) int32 {
 // everyone (0 or 1) or for the client itself, a client's cgroup, and
 // hotproc's settings for root clients only.
 func (p *Proc) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) error {
+	p.state.Lock()
+	defer p.state.Unlock()
 	id := set.PMID
 	cs := p.client(c)
 	access := p.allAccess || cs.credentialed()

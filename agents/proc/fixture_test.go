@@ -214,3 +214,57 @@ func TestKeptWhileQuiet(t *testing.T) {
 		t.Errorf("vmrss %d after stat moved, want 1000 read again", got)
 	}
 }
+
+// TestConcurrentClients: pmcd may ask an in-process agent for instances
+// for one client while it fetches for another; each request is answered
+// for its own client (run with -race). Fetches are not run concurrently
+// with each other: a fetch's Result belongs to the agent until the next.
+func TestConcurrentClients(t *testing.T) {
+	root := fixtureTree(t, 20)
+	a := testAgent(t, root)
+	ctx := context.Background()
+	indom := pcp.NewInDom(Domain, procInDom)
+	done := make(chan error, 2)
+	go func() {
+		for i := 0; i < 50; i++ {
+			r, err := a.Fetch(ctx, 1, []pcp.PMID{pmidOf(t, "proc.psinfo.utime"), pmidOf(t, "proc.memory.vmrss")})
+			if err != nil {
+				done <- err
+				return
+			}
+			if r.Sets[0].NumVal != 20 {
+				done <- fmt.Errorf("fetch for a client with credentials: %d values", r.Sets[0].NumVal)
+				return
+			}
+			// Client 3 sent no credentials.
+			r, err = a.Fetch(ctx, 3, []pcp.PMID{pmidOf(t, "proc.psinfo.utime")})
+			if err != nil {
+				done <- err
+				return
+			}
+			if r.Sets[0].NumVal != int32(pcp.ErrPermission) {
+				done <- fmt.Errorf("fetch for a client without credentials: %+v", r.Sets[0])
+				return
+			}
+		}
+		done <- nil
+	}()
+	go func() {
+		for i := 0; i < 50; i++ {
+			if _, err := a.Instance(ctx, 3, indom, pcp.InstNull, ""); err != pcp.ErrPermission {
+				done <- fmt.Errorf("instances for a client without credentials: %v", err)
+				return
+			}
+			if r, err := a.Instance(ctx, 1, indom, pcp.InstNull, ""); err != nil || len(r.Entries) != 20 {
+				done <- fmt.Errorf("instances: %v", err)
+				return
+			}
+		}
+		done <- nil
+	}()
+	for i := 0; i < 2; i++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -70,9 +70,11 @@ type Proc struct {
 
 	mu      sync.Mutex // the clients' states
 	clients map[pmda.Client]*clientState
-	current pmda.Client // the client of the request in progress
 
-	// Set and read under the pmda.Agent's request lock.
+	// state guards what follows: fetches (which pmda.Agent runs one at
+	// a time), instance requests and stores may come concurrently from
+	// pmcd for different clients when the agent runs in-process.
+	state   sync.Mutex
 	r       reader
 	all     *table
 	hot     *table
@@ -85,7 +87,6 @@ type Proc struct {
 	access   bool      // the fetch's client may see per-process values
 	creds    credSwitch
 	gathered bool
-	fetching bool
 	runq     [8]int32
 
 	names     nameCache
@@ -174,8 +175,10 @@ func twin(cluster uint32) (uint32, bool) {
 	return cluster, false
 }
 
-// Refresh notes what the fetch needs and lists the processes, as the
-// client's credentials allow.
+// Refresh notes what the fetch needs. The processes are listed by the
+// fetch's first FetchSet, which knows the client (pmcd may ask for
+// instances for another client in between, so nothing here may depend
+// on which client asked last).
 func (p *Proc) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	p.need = [maxClusters]bool{}
 	p.files = [2]uint32{}
@@ -192,23 +195,36 @@ func (p *Proc) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 			p.files[b2i(hot)] |= 1 << f
 		}
 	}
-	p.autogroup = -1
 	p.gathered = false
-	cs := p.client(p.current)
+	return nil
+}
+
+// begin lists the processes for the fetch of client c, once, as its
+// credentials allow, and reads the files its metrics need. The caller
+// holds p.state.
+func (p *Proc) begin(c pmda.Client, pv pmda.ProfileView) {
+	if p.gathered {
+		return
+	}
+	p.gathered = true
+	p.autogroup = -1
+	cs := p.client(c)
 	p.access = p.allAccess
 	wantAll, wantHot := p.needAll(), p.needHot()
 	if !wantAll && !wantHot {
-		return nil
+		return
 	}
-	p.access = p.creds.run(cs, p.allAccess, func() {
+	p.access = p.creds.run(cs, p.allAccess, func(ok bool) {
 		if wantAll {
-			p.refreshAll(cs)
+			p.refreshAll(cs, p.need[cRunq])
 		}
 		if wantHot {
 			p.hotproc.refresh(cs)
 		}
+		if ok {
+			p.gatherAs(cs, pv)
+		}
 	})
-	return nil
 }
 
 func b2i(b bool) int {
@@ -247,8 +263,9 @@ func (p *Proc) threadsFor(cs *clientState) bool {
 	return p.threads
 }
 
-// refreshAll lists every process and, for proc.runq, reads every stat.
-func (p *Proc) refreshAll(cs *clientState) {
+// refreshAll lists every process and, with runq, reads every stat for
+// proc.runq.
+func (p *Proc) refreshAll(cs *clientState, runq bool) {
 	threads := p.threadsFor(cs)
 	var err error
 	if p.pids, err = p.r.list(p.pids, threads); err != nil {
@@ -258,7 +275,7 @@ func (p *Proc) refreshAll(cs *clientState) {
 	if p.listed != nil {
 		p.listed()
 	}
-	if p.need[cRunq] {
+	if runq {
 		p.runq = [8]int32{}
 		for _, pid := range p.all.pids {
 			e := p.all.byPID[pid]
@@ -295,17 +312,12 @@ func runqState(e *entry) int {
 	return 6
 }
 
-// gather reads, for every instance the profile selects, the files the
-// fetch's metrics need, under the client's credentials.
-func (p *Proc) gather(c pmda.Client, pv pmda.ProfileView) {
-	if p.gathered {
+// gatherAs reads, for every instance the profile selects, the files the
+// fetch's metrics need; it runs with the client's credentials.
+func (p *Proc) gatherAs(cs *clientState, pv pmda.ProfileView) {
+	if p.files[0] == 0 && p.files[1] == 0 {
 		return
 	}
-	p.gathered = true
-	if !p.access || (p.files[0] == 0 && p.files[1] == 0) {
-		return
-	}
-	cs := p.client(c)
 	threads := p.threadsFor(cs)
 	key := uint64(1) << 63
 	if !p.allAccess && cs != nil {
@@ -315,28 +327,27 @@ func (p *Proc) gather(c pmda.Client, pv pmda.ProfileView) {
 		key |= 1 << 62
 	}
 	live := p.r.root == ""
-	p.creds.run(cs, p.allAccess, func() {
-		for k, t := range [2]*table{p.all, p.hot} {
-			files := p.files[k]
-			if files == 0 {
-				continue
-			}
-			indom := pcp.NewInDom(p.domain, [2]uint32{procInDom, hotprocInDom}[k])
-			for _, pid := range t.pids {
-				if !pv.Selects(indom, pid) {
-					continue
-				}
+	for k, t := range [2]*table{p.all, p.hot} {
+		files := p.files[k]
+		if files == 0 {
+			continue
+		}
+		indom := pcp.NewInDom(p.domain, [2]uint32{procInDom, hotprocInDom}[k])
+		for _, pid := range t.pids {
+			if pv.Selects(indom, pid) {
 				p.r.loadFiles(t.byPID[pid], files, threads, key, live)
 			}
 		}
-	})
+	}
 }
 
 // FetchSet answers one metric: the per-process ones from the gathered
 // files, instance by instance, as pmdaFetch answers (the set's count
 // is the last instance's answer when none has a value).
 func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(inst int32, t pcp.Type, a *pcp.Atom) error) error {
-	p.gather(c, pv)
+	p.state.Lock()
+	defer p.state.Unlock()
+	p.begin(c, pv)
 	cluster, item := pmid.Cluster(), pmid.Item()
 	base, hot := twin(cluster)
 	d := findDesc(cluster, item)
@@ -451,22 +462,18 @@ func findDesc(cluster, item uint32) *pcpDesc { return descIndex()[cluster<<10|it
 // Instances lists the processes (all, or the hot ones), refreshing the
 // listing as PCP's agent does for an instance request.
 func (p *Proc) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
+	p.state.Lock()
+	defer p.state.Unlock()
 	switch indom.Serial() {
 	case procInDom:
-		if p.current == c && !p.inFetch() {
-			cs := p.client(c)
-			p.creds.run(cs, p.allAccess, func() { p.refreshAll(cs) })
-		}
+		cs := p.client(c)
+		p.creds.run(cs, p.allAccess, func(bool) { p.refreshAll(cs, false) })
 		return p.all.instances(), nil
 	case hotprocInDom:
 		return p.hot.instances(), nil
 	}
 	return nil, pcp.ErrInDom
 }
-
-// inFetch reports whether the request in progress is a fetch (whose
-// refresh has listed the processes already).
-func (p *Proc) inFetch() bool { return p.fetching }
 
 // FindInstance looks one process up: by number, or by name, where a name
 // of digits only is the pid written in six digits, as PCP's agent takes
@@ -480,6 +487,8 @@ func (p *Proc) FindInstance(ctx context.Context, c pmda.Client, indom pcp.InDom,
 	if indom.Serial() == hotprocInDom {
 		t = p.hot
 	}
+	p.state.Lock()
+	defer p.state.Unlock()
 	if name == "" {
 		if e := t.byPID[inst]; e != nil && e.seen == t.gen {
 			return pmda.Instance{ID: e.pid, Name: e.inst}, nil
@@ -530,8 +539,6 @@ func atoi(s string) int32 {
 // BeginRequest notes the request's client and refuses the process
 // instance domains to clients without access, as PCP's agent does.
 func (p *Proc) BeginRequest(_ context.Context, c pmda.Client, t pdu.Type, ident uint32) error {
-	p.current = c
-	p.fetching = t == pdu.TypeFetch
 	if t == pdu.TypeInstanceReq {
 		s := pcp.InDom(ident).Serial()
 		if (s == procInDom || s == hotprocInDom) && !p.allAccess && !p.client(c).credentialed() {

@@ -1,0 +1,157 @@
+package proc_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// hostValues is values through any host specification.
+func hostValues(t *testing.T, spec string, inst int, metrics ...string) map[string]string {
+	ctx := context.Background()
+	c, err := pmapi.NewHostContext(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ids, err := c.LookupNames(ctx, metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	descs, err := c.LookupDescs(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r pcp.Result
+	if _, err := c.Fetch(ctx, ids, &r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i, set := range r.Sets {
+		if set.NumVal < 0 {
+			got[metrics[i]] = pcp.Error(set.NumVal).Error()
+		}
+		for j := range set.Values {
+			v := &set.Values[j]
+			if v.Inst == int32(inst) || v.Inst == pcp.InstNull {
+				got[metrics[i]] = pcp.FormatValue(set.ValFmt, descs[i].Type, v, 0)
+			}
+		}
+	}
+	return got
+}
+
+// credMetrics are one-line metrics of every access rule: per-process
+// files any user may read, files only the process's owner may, and the
+// metrics served to every client.
+var credMetrics = []string{"proc.psinfo.pid", "proc.psinfo.cmd", "proc.psinfo.psargs", "proc.io.rchar",
+	"proc.psinfo.environ", "proc.psinfo.cwd", "proc.psinfo.exe", "proc.fd.count", "proc.memory.vmrss",
+	"proc.smaps.rss", "proc.id.uid", "proc.psinfo.wchan_s", "proc.nprocs", "proc.runq.defunct",
+	"proc.control.all.threads", "proc.autogroup.enabled", "proc.psinfo.labels"}
+
+// TestTCPClientsMatchPCP: a client pmcd cannot vouch for (TCP) gets PCP's
+// answers: PM_ERR_PERMISSION for per-process values and for the process
+// instance domain, values for the host-wide metrics.
+func TestTCPClientsMatchPCP(t *testing.T) {
+	b := startBeds(t)
+	pid := child(t, "sleep", "1003")
+	want := hostValues(t, b.pcp.Host(), pid, credMetrics...)
+	if want["proc.psinfo.pid"] != pcp.ErrPermission.Error() {
+		t.Fatalf("PCP's agent over TCP: %v", want)
+	}
+	wantInst := b.pcp.Run("pminfo", "-h", b.pcp.Host(), "-f", "proc.psinfo.pid")
+	for name, p := range b.ours() {
+		got := hostValues(t, p.Host(), pid, credMetrics...)
+		for _, m := range credMetrics {
+			if m == "proc.nprocs" {
+				continue // processes come and go
+			}
+			if got[m] != want[m] {
+				t.Errorf("%s over TCP: %s: %q, PCP's %q", name, m, got[m], want[m])
+			}
+		}
+		gotInst := p.Run("pminfo", "-h", p.Host(), "-f", "proc.psinfo.pid")
+		if gotInst.Stdout != wantInst.Stdout || gotInst.Stderr != wantInst.Stderr {
+			t.Errorf("%s: pminfo -f over TCP:\n%s%s\nPCP's:\n%s%s", name, gotInst.Stdout, gotInst.Stderr, wantInst.Stdout, wantInst.Stderr)
+		}
+		r1 := p.Run("pminfo", "-h", p.Host(), "-F", "proc.nprocs")
+		r2 := b.pcp.Run("pminfo", "-h", b.pcp.Host(), "-F", "proc.nprocs")
+		if (r1.Err == nil) != (r2.Err == nil) {
+			t.Errorf("%s: pminfo -F proc.nprocs: %v, PCP's %v", name, r1.Err, r2.Err)
+		}
+	}
+}
+
+// TestUnprivilegedClientMatchesPCP: a client on the Unix socket running
+// as nobody sees, of a root process, what it sees from PCP's agent: the
+// files any user may read, and no values from those only root may.
+func TestUnprivilegedClientMatchesPCP(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run a client as nobody")
+	}
+	b := startBeds(t)
+	pid := child(t, "sleep", "1004")
+	all := []*testbed.PMCD{b.pcp, b.daemon, b.inproc}
+	for _, p := range all {
+		// nobody must reach the bed's socket.
+		for d := filepath.Dir(p.SocketPath()); d != filepath.Dir(p.Dir()); d = filepath.Dir(d) {
+			os.Chmod(d, 0o755)
+		}
+	}
+	want := asNobody(t, b.pcp, pid)
+	if !strings.Contains(want["proc.psinfo.pid"], fmt.Sprint(pid)) || strings.Contains(want["proc.io.rchar"], "value") {
+		t.Fatalf("PCP's agent for nobody: %v", want)
+	}
+	for name, p := range b.ours() {
+		got := asNobody(t, p, pid)
+		for _, m := range credMetrics {
+			if m == "proc.nprocs" || m == "proc.runq.defunct" {
+				continue
+			}
+			if got[m] != want[m] {
+				t.Errorf("%s as nobody: %s: %q, PCP's %q", name, m, got[m], want[m])
+			}
+		}
+		t.Logf("%s as nobody: %d metrics as PCP's", name, len(credMetrics)-2)
+	}
+}
+
+// asNobody runs PCP's pminfo -f as user nobody on the bed's Unix socket
+// and returns, by metric, pid's value line or the metric's message.
+func asNobody(t *testing.T, p *testbed.PMCD, pid int) map[string]string {
+	cmd, err := p.Command(context.Background(), "pminfo", append([]string{"-h", "unix:" + p.SocketPath(), "-f"}, credMetrics...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil && out.Len() == 0 {
+		t.Fatalf("pminfo as nobody: %v\n%s", err, stderr.Bytes())
+	}
+	got := map[string]string{}
+	var metric string
+	tag := fmt.Sprintf("inst [%d or ", pid)
+	for _, l := range strings.Split(out.String(), "\n") {
+		switch {
+		case l == "":
+		case !strings.HasPrefix(l, " "):
+			metric = l
+		case strings.Contains(l, tag) || !strings.Contains(l, "inst ["):
+			got[metric] = strings.TrimSpace(l)
+		}
+	}
+	return got
+}
+
+var _ = exec.Command
