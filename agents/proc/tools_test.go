@@ -1,0 +1,123 @@
+package proc_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// toolBeds are the beds of TestToolsMatchPCP: the process agent beside
+// the Linux agent, which pmrep's :sar-q also reads.
+func toolBeds(t *testing.T) beds {
+	const rootLinux = "$PCP_VAR_DIR/pmns/root_linux"
+	var b beds
+	b.pcp = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
+		testbed.PipeAgent("proc", 3, rootProc, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")}})
+	b.daemon = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
+		testbed.PipeAgent("proc", 3, rootProc, buildDaemon(t), "-d", "3")}})
+	b.inproc = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+		testbed.GoDSOAgent("linux", 60, "linux_init", rootLinux),
+		testbed.GoDSOAgent("proc", 3, "proc_init", rootProc)}})
+	return b
+}
+
+// tool runs one of PCP's Python tools (by the pcp command) on the bed's
+// Unix socket, with Debian's python3.
+func tool(t *testing.T, p *testbed.PMCD, args ...string) string {
+	t.Helper()
+	name, rest := args[0], append([]string{"-h", "unix:" + p.SocketPath()}, args[1:]...)
+	if sub, ok := strings.CutPrefix(name, "pcp-"); ok {
+		// pcp-ps and pcp-pidstat take their host from the pcp command.
+		name, rest = "pcp", append([]string{"-h", "unix:" + p.SocketPath(), sub}, args[1:]...)
+	}
+	cmd, err := p.Command(context.Background(), name, rest...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(cmd.Env, "PCP_PYTHON_PROG=/usr/bin/python3")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+var clock = regexp.MustCompile(`^\d\d:\d\d:\d\d`)
+
+// sameOutput compares two runs of a tool: the same lines, headings
+// equal, the time of day of each row aside, and numbers within slack
+// (a process's age in seconds moves between the runs).
+func sameOutput(want, got string, slack float64) error {
+	w, g := strings.Split(strings.TrimSpace(want), "\n"), strings.Split(strings.TrimSpace(got), "\n")
+	if len(w) != len(g) {
+		return fmt.Errorf("%d lines, PCP's %d", len(g), len(w))
+	}
+	for i := range w {
+		wf, gf := strings.Fields(clock.ReplaceAllString(w[i], "")), strings.Fields(clock.ReplaceAllString(g[i], ""))
+		if len(wf) != len(gf) {
+			return fmt.Errorf("line %d: %q, PCP's %q", i+1, g[i], w[i])
+		}
+		for j := range wf {
+			if wf[j] == gf[j] {
+				continue
+			}
+			a, err1 := strconv.ParseFloat(wf[j], 64)
+			b, err2 := strconv.ParseFloat(gf[j], 64)
+			if err1 != nil || err2 != nil || math.Abs(a-b) > slack {
+				return fmt.Errorf("line %d field %d: %q, PCP's %q", i+1, j+1, g[i], w[i])
+			}
+		}
+	}
+	return nil
+}
+
+// TestToolsMatchPCP: PCP's own process tools print from ours what they
+// print from PCP's agent: pcp-ps and pcp-pidstat for a process the test
+// starts, pmrep's :proc-* views of it, and pmrep :sar-q's headings and
+// rows (its values are the host's, which move).
+func TestToolsMatchPCP(t *testing.T) {
+	b := toolBeds(t)
+	pid := child(t, "sleep", "1006")
+	name := fmt.Sprintf("%06d sleep", pid)
+	cases := []struct {
+		args  []string
+		exact bool
+	}{
+		{[]string{"pcp-ps", "-p", strconv.Itoa(pid)}, true},
+		{[]string{"pcp-ps", "-p", strconv.Itoa(pid), "-o", "ALL"}, true},
+		{[]string{"pcp-pidstat", "-p", strconv.Itoa(pid), "-s", "2", "-t", "1"}, true},
+		{[]string{"pcp-pidstat", "-p", strconv.Itoa(pid), "-s", "2", "-t", "1", "-r", "-l"}, true},
+		{[]string{"pcp-pidstat", "-p", strconv.Itoa(pid), "-s", "2", "-t", "1", "-R"}, true},
+		{[]string{"pmrep", "-s", "2", "-t", "1", ":sar-q"}, false},
+	}
+	for _, c := range []string{"proc-info", "proc-info-ext", "proc-essential", "proc-cpu", "proc-cpu-ext",
+		"proc-mem", "proc-mem-ext", "proc-io", "proc-io-ext", "proc-children", "proc-os-stats"} {
+		cases = append(cases, struct {
+			args  []string
+			exact bool
+		}{[]string{"pmrep", "-s", "2", "-t", "1", "-i", name, ":" + c}, c != "proc-os-stats"})
+	}
+	for _, c := range cases {
+		want := tool(t, b.pcp, c.args...)
+		for bed, p := range b.ours() {
+			got := tool(t, p, c.args...)
+			var err error
+			if c.exact {
+				err = sameOutput(want, got, 2)
+			} else {
+				err = sameOutput(want, got, math.Inf(1))
+			}
+			if err != nil {
+				t.Errorf("%s: %v: %v\nours:\n%s\nPCP's:\n%s", bed, c.args, err, got, want)
+				continue
+			}
+			t.Logf("%s: %v: %d lines as PCP's", bed, c.args, strings.Count(strings.TrimSpace(got), "\n")+1)
+		}
+	}
+}
