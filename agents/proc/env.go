@@ -4,17 +4,24 @@ import "strconv"
 
 // OptionsFromEnv are the options PCP's agent takes from its variables:
 // PROC_STATSPATH, PROC_HERTZ, PROC_PAGESIZE, PROC_THREADS and
-// PROC_ACCESS, looked up with getenv (os.Getenv in a command).
+// PROC_ACCESS, and hotproc's configuration file in $PCP_PMDAS_DIR/proc
+// (default /var/lib/pcp/pmdas), looked up with getenv (os.Getenv in a
+// command).
 func OptionsFromEnv(getenv func(string) string) Options {
+	dir := getenv("PCP_PMDAS_DIR")
+	if dir == "" {
+		dir = "/var/lib/pcp/pmdas"
+	}
 	n := func(name string) uint64 {
 		v, _ := strconv.ParseUint(getenv(name), 10, 64)
 		return v
 	}
 	return Options{
-		StatsPath: getenv("PROC_STATSPATH"),
-		Hertz:     n("PROC_HERTZ"),
-		PageSize:  n("PROC_PAGESIZE"),
-		Threads:   n("PROC_THREADS") != 0,
-		AllAccess: n("PROC_ACCESS") != 0,
+		StatsPath:     getenv("PROC_STATSPATH"),
+		Hertz:         n("PROC_HERTZ"),
+		PageSize:      n("PROC_PAGESIZE"),
+		Threads:       n("PROC_THREADS") != 0,
+		AllAccess:     n("PROC_ACCESS") != 0,
+		HotprocConfig: dir + "/proc/hotproc.conf",
 	}
 }

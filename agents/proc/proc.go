@@ -42,9 +42,11 @@ type Options struct {
 	// Cgroups restricts the processes to a cgroup (-r); kept and served
 	// as proc.control.perclient.cgroups.
 	Cgroups string
-	// HotprocConfig is the file of hotproc's predicate; empty means
-	// $PCP_PMDAS_DIR/proc/hotproc.conf is not read and hotproc starts
-	// with no predicate, as PCP's does without the file.
+	// HotprocConfig is the file of hotproc's predicate, read at start
+	// and on a store to hotproc.control.reload_config; empty means none
+	// (PCP's agent reads $PCP_PMDAS_DIR/proc/hotproc.conf, which
+	// OptionsFromEnv names). Without one hotproc starts with no
+	// predicate and an empty list, as PCP's does without the file.
 	HotprocConfig string
 	// Log receives the agent's reports; nil discards them.
 	Log *log.Logger
@@ -213,6 +215,9 @@ func (p *Proc) begin(c pmda.Client, pv pmda.ProfileView) {
 	wantAll, wantHot := p.needAll(), p.needHot()
 	if !wantAll && !wantHot {
 		return
+	}
+	if wantHot {
+		p.hotproc.maybeEval()
 	}
 	p.access = p.creds.run(cs, p.allAccess, func(ok bool) {
 		if wantAll {
@@ -470,6 +475,9 @@ func (p *Proc) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) ([
 		p.creds.run(cs, p.allAccess, func(bool) { p.refreshAll(cs, false) })
 		return p.all.instances(), nil
 	case hotprocInDom:
+		cs := p.client(c)
+		p.hotproc.maybeEval()
+		p.creds.run(cs, p.allAccess, func(bool) { p.hotproc.refresh(cs) })
 		return p.hot.instances(), nil
 	}
 	return nil, pcp.ErrInDom

@@ -211,6 +211,26 @@ func (r *reader) list(pids []int32, threads bool) ([]int32, error) {
 	return slices.Compact(pids), nil
 }
 
+// addThreads adds the threads of pids, ascending.
+func (r *reader) addThreads(pids []int32) []int32 {
+	tasks := make([]byte, 8<<10)
+	n := len(pids)
+	for _, pid := range pids[:n] {
+		fd, e := openPath(r.pathOf(pid, false, "task"), syscall.O_DIRECTORY)
+		if e != 0 {
+			continue
+		}
+		eachPID(fd, tasks, func(tid int32) {
+			if tid != pid {
+				pids = append(pids, tid)
+			}
+		})
+		syscall.Close(fd)
+	}
+	slices.Sort(pids)
+	return slices.Compact(pids)
+}
+
 // instName makes a new process's instance name and psargs as PCP's agent
 // makes them: the pid in six digits and the command line with its NULs
 // turned to spaces ("000123 /usr/bin/prog -x"), or when that is empty
