@@ -15,27 +15,7 @@ import (
 // files lose those values only; every other process keeps all of its.
 func TestDamagedTree(t *testing.T) {
 	root := fixtureTree(t, 40)
-	damage := map[int]func(dir string){
-		1000: func(d string) { os.WriteFile(filepath.Join(d, "stat"), []byte("1000 (prog"), 0o644) },
-		1001: func(d string) { os.WriteFile(filepath.Join(d, "stat"), nil, 0o644) },
-		1002: func(d string) { os.Remove(filepath.Join(d, "stat")) },
-		1003: func(d string) { os.WriteFile(filepath.Join(d, "status"), []byte("\x00\xff\n:::\nUid:\n"), 0o644) },
-		1004: func(d string) {
-			os.WriteFile(filepath.Join(d, "io"), []byte(strings.Repeat("rchar: 9999999999999999999999999\n", 3)), 0o644)
-		},
-		1005: func(d string) { os.RemoveAll(d); os.MkdirAll(d, 0o755) },
-		1006: func(d string) {
-			os.WriteFile(filepath.Join(d, "cmdline"), []byte(strings.Repeat("x\x00", 5000)), 0o644)
-		},
-		1007: func(d string) { os.WriteFile(filepath.Join(d, "stat"), []byte("1007 (a) b) R"), 0o644) },
-		1008: func(d string) { os.Remove(filepath.Join(d, "fd")) },
-		1009: func(d string) { os.WriteFile(filepath.Join(d, "statm"), []byte("\n"), 0o644) },
-	}
-	for pid, f := range damage {
-		f(filepath.Join(root, "proc", strconv.Itoa(pid)))
-	}
-	os.MkdirAll(filepath.Join(root, "proc", "self"), 0o755)
-	os.WriteFile(filepath.Join(root, "proc", "12345678901234"), nil, 0o644)
+	damageTree(root)
 	a := testAgent(t, root)
 	metrics := []string{"proc.psinfo.utime", "proc.psinfo.cmd", "proc.id.uid", "proc.io.rchar", "proc.fd.count",
 		"proc.memory.size", "proc.psinfo.psargs", "proc.runq.unknown", "proc.psinfo.sname"}
@@ -72,6 +52,32 @@ func TestDamagedTree(t *testing.T) {
 	if got := v[7][pcp.InstNull].L; got != 4 {
 		t.Errorf("runq.unknown %d, want 4 (no stat or an empty one)", got)
 	}
+}
+
+// damageTree damages processes 1000 to 1009 of a fixture tree, each
+// in its own way, and adds names that are not processes.
+func damageTree(root string) {
+	damage := map[int]func(dir string){
+		1000: func(d string) { os.WriteFile(filepath.Join(d, "stat"), []byte("1000 (prog"), 0o644) },
+		1001: func(d string) { os.WriteFile(filepath.Join(d, "stat"), nil, 0o644) },
+		1002: func(d string) { os.Remove(filepath.Join(d, "stat")) },
+		1003: func(d string) { os.WriteFile(filepath.Join(d, "status"), []byte("\x00\xff\n:::\nUid:\n"), 0o644) },
+		1004: func(d string) {
+			os.WriteFile(filepath.Join(d, "io"), []byte(strings.Repeat("rchar: 9999999999999999999999999\n", 3)), 0o644)
+		},
+		1005: func(d string) { os.RemoveAll(d); os.MkdirAll(d, 0o755) },
+		1006: func(d string) {
+			os.WriteFile(filepath.Join(d, "cmdline"), []byte(strings.Repeat("x\x00", 5000)), 0o644)
+		},
+		1007: func(d string) { os.WriteFile(filepath.Join(d, "stat"), []byte("1007 (a) b) R"), 0o644) },
+		1008: func(d string) { os.Remove(filepath.Join(d, "fd")) },
+		1009: func(d string) { os.WriteFile(filepath.Join(d, "statm"), []byte("\n"), 0o644) },
+	}
+	for pid, f := range damage {
+		f(filepath.Join(root, "proc", strconv.Itoa(pid)))
+	}
+	os.MkdirAll(filepath.Join(root, "proc", "self"), 0o755)
+	os.WriteFile(filepath.Join(root, "proc", "12345678901234"), nil, 0o644)
 }
 
 // TestVanishing: processes that go between the listing and the reading

@@ -268,3 +268,31 @@ func TestConcurrentClients(t *testing.T) {
 		}
 	}
 }
+
+// TestCgroupFilter: a client's cgroup filter lists only the pids of its
+// cgroup.procs file, as PCP's agent finds it; other clients list all.
+func TestCgroupFilter(t *testing.T) {
+	root := fixtureTree(t, 5)
+	cg := filepath.Join(root, "sys", "fs", "cgroup", "mine", "container")
+	os.MkdirAll(cg, 0o755)
+	os.WriteFile(filepath.Join(cg, "cgroup.procs"), []byte("1003\n1001\n"), 0o644)
+	a := testAgent(t, root)
+	set := pcp.ValueSet{PMID: pmidOf(t, "proc.control.perclient.cgroups"), NumVal: 1, ValFmt: pcp.ValDPtr,
+		Values: []pcp.Value{{Block: pcp.ValueBlock{Type: pcp.TypeString, Data: []byte("/sys/fs/cgroup/mine")}}}}
+	if err := a.Store(context.Background(), 1, &pcp.Result{Sets: []pcp.ValueSet{set}}); err != nil {
+		t.Fatal(err)
+	}
+	v := fetchValues(t, a, "proc.psinfo.pid", "proc.nprocs", "proc.control.perclient.cgroups")
+	if len(v[0]) != 2 || v[0][1001].UL != 1001 || v[0][1003].UL != 1003 || v[1][pcp.InstNull].UL != 2 {
+		t.Errorf("filtered: %v", v)
+	}
+	if v[2][pcp.InstNull].CP != "/sys/fs/cgroup/mine" {
+		t.Errorf("perclient.cgroups %q", v[2][pcp.InstNull].CP)
+	}
+	a.Attribute(2, pdu.AttrGroupID, []byte(strconv.Itoa(os.Getgid())+"\x00"))
+	a.Attribute(2, pdu.AttrUserID, []byte(strconv.Itoa(os.Getuid())+"\x00"))
+	r, err := a.Fetch(context.Background(), 2, []pcp.PMID{pmidOf(t, "proc.nprocs")})
+	if err != nil || r.Sets[0].Values[0].LVal != 5 {
+		t.Errorf("another client: %+v %v", r, err)
+	}
+}

@@ -272,9 +272,13 @@ func (p *Proc) threadsFor(cs *clientState) bool {
 // proc.runq.
 func (p *Proc) refreshAll(cs *clientState, runq bool) {
 	threads := p.threadsFor(cs)
-	var err error
-	if p.pids, err = p.r.list(p.pids, threads); err != nil {
-		p.log.Printf("proc: cannot list %s/proc: %v", p.r.root, err)
+	if cg := p.cgroupsFor(cs); cg != "" {
+		p.pids = p.r.listCgroup(p.pids, cg, threads)
+	} else {
+		var err error
+		if p.pids, err = p.r.list(p.pids, threads); err != nil {
+			p.log.Printf("proc: cannot list %s/proc: %v", p.r.root, err)
+		}
 	}
 	p.all.refresh(&p.r, p.pids, threads)
 	if p.listed != nil {
