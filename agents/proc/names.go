@@ -9,6 +9,10 @@ import (
 	"syscall"
 )
 
+// maxNames bounds each of nameCache's maps; ids past it are looked up
+// each time.
+const maxNames = 1 << 16
+
 // nameCache keeps user and group names by id, looked up once each, as
 // PCP's agent keeps them; an id without a name is the empty string.
 type nameCache struct {
@@ -26,7 +30,9 @@ func (p *Proc) userName(uid uint32) string {
 	if u, err := user.LookupId(strconv.FormatUint(uint64(uid), 10)); err == nil {
 		n = u.Username
 	}
-	p.names.users[uid] = n
+	if len(p.names.users) < maxNames {
+		p.names.users[uid] = n
+	}
 	return n
 }
 
@@ -41,7 +47,9 @@ func (p *Proc) groupName(gid uint32) string {
 	if g, err := user.LookupGroupId(strconv.FormatUint(uint64(gid), 10)); err == nil {
 		n = g.Name
 	}
-	p.names.groups[gid] = n
+	if len(p.names.groups) < maxNames {
+		p.names.groups[gid] = n
+	}
 	return n
 }
 

@@ -76,6 +76,9 @@ type entry struct {
 	maps       string
 }
 
+// maxPIDs bounds a listing: Linux's largest pid_max.
+const maxPIDs = 1 << 22
+
 // table is the processes of one instance domain (all processes, or the
 // hot ones), numbered by pid.
 type table struct {
@@ -186,7 +189,11 @@ func (r *reader) list(pids []int32, threads bool) ([]int32, error) {
 		return pids[:0], e
 	}
 	pids = pids[:0]
-	e = eachPID(fd, r.dirBuf, func(pid int32) { pids = append(pids, pid) })
+	e = eachPID(fd, r.dirBuf, func(pid int32) {
+		if len(pids) < maxPIDs {
+			pids = append(pids, pid)
+		}
+	})
 	syscall.Close(fd)
 	if e != 0 {
 		return pids[:0], e
@@ -200,7 +207,7 @@ func (r *reader) list(pids []int32, threads bool) ([]int32, error) {
 				continue
 			}
 			eachPID(fd, tasks, func(tid int32) {
-				if tid != pid {
+				if tid != pid && len(pids) < maxPIDs {
 					pids = append(pids, tid)
 				}
 			})
@@ -221,7 +228,7 @@ func (r *reader) addThreads(pids []int32) []int32 {
 			continue
 		}
 		eachPID(fd, tasks, func(tid int32) {
-			if tid != pid {
+			if tid != pid && len(pids) < maxPIDs {
 				pids = append(pids, tid)
 			}
 		})
