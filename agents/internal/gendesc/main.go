@@ -7,6 +7,10 @@
 //	go run ./agents/internal/gendesc -agent linux > agents/linux/pcpdesc_table.go
 //	go run ./agents/internal/gendesc -agent proc -prefix cgroup -pkg cgroup > agents/proc/cgroup/pcpdesc_table.go
 //	go run ./agents/internal/gendesc -agent proc -prefix acct -pkg acct > agents/proc/acct/pcpdesc_table.go
+//	go run ./agents/internal/gendesc -agent proc -prefix proc,hotproc -pcporder > agents/proc/pcpdesc_table.go
+//
+// -pcporder keeps the order PCP's namespace lists the names in, for an
+// agent that answers names itself (pmdaproc's dynamic subtrees).
 package main
 
 import (
@@ -43,8 +47,9 @@ var sources = map[string]source{
 
 func main() {
 	agent := flag.String("agent", "", "PCP's agent to capture: linux or proc")
-	prefix := flag.String("prefix", "", "the namespace subtree to capture (all when empty)")
+	prefix := flag.String("prefix", "", "the namespace subtrees to capture, separated by commas (all when empty)")
 	pkg := flag.String("pkg", "", "the Go package the table belongs to (the agent's name when empty)")
+	pcpOrder := flag.Bool("pcporder", false, "keep PCP's namespace order instead of sorting")
 	flag.Parse()
 	src, ok := sources[*agent]
 	if !ok || flag.NArg() > 0 {
@@ -64,11 +69,17 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	names, err := c.Traverse(ctx, *prefix)
-	if err != nil {
-		log.Fatal(err)
+	var names []string
+	for _, pre := range strings.Split(*prefix, ",") {
+		n, err := c.Traverse(ctx, pre)
+		if err != nil {
+			log.Fatal(err)
+		}
+		names = append(names, n...)
 	}
-	sort.Strings(names)
+	if !*pcpOrder {
+		sort.Strings(names)
+	}
 	ids, err := c.LookupNames(ctx, names)
 	if err != nil {
 		log.Fatal(err)
@@ -78,13 +89,16 @@ func main() {
 		strings.Join(os.Args[1:], " "), *pkg)
 	what := "metric"
 	if *prefix != "" {
-		what = *prefix + ".* metric"
+		what = strings.ReplaceAll(*prefix, ",", ".* and ") + ".* metric"
 	}
 	doc := "pcpDescs is every " + what + " PCP 6.0.3's pmda" + *agent + " serves on the host it was" +
 		" captured on: name, PMID cluster and item, type, instance domain serial (-1 for none)," +
 		" semantics and packed units."
 	if src.partial {
 		doc += " The agent serves the subset it has a reader for; the rest is what coverage reports list as missing."
+	}
+	if *pcpOrder {
+		doc += " The order is PCP's namespace's."
 	}
 	writeComment(&b, doc)
 	b.WriteString("var pcpDescs = []pcpDesc{\n")
