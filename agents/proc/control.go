@@ -35,6 +35,9 @@ func (p *Proc) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) erro
 	defer p.state.Unlock()
 	id := set.PMID
 	cs := p.client(c)
+	if handled, err := p.sourceStore(cs, set); handled {
+		return err
+	}
 	access := p.allAccess || cs.credentialed()
 	root := cs != nil && cs.hasUID && cs.uid == 0
 	switch id.Cluster() {

@@ -4,9 +4,11 @@ import "strconv"
 
 // OptionsFromEnv are the options PCP's agent takes from its variables:
 // PROC_STATSPATH, PROC_HERTZ, PROC_PAGESIZE, PROC_THREADS and
-// PROC_ACCESS, and hotproc's configuration file in $PCP_PMDAS_DIR/proc
-// (default /var/lib/pcp/pmdas), looked up with getenv (os.Getenv in a
-// command).
+// PROC_ACCESS, hotproc's configuration file in $PCP_PMDAS_DIR/proc
+// (default /var/lib/pcp/pmdas), and the accounting files
+// PCP_PACCT_SYSTEM_PATH and $PCP_VAR_DIR/pmcd/pacct, looked up with
+// getenv (in a command, one that reads pcp.conf as libpcp's pmGetConfig
+// does for the PCP_ names: the environment first).
 func OptionsFromEnv(getenv func(string) string) Options {
 	dir := getenv("PCP_PMDAS_DIR")
 	if dir == "" {
@@ -16,12 +18,17 @@ func OptionsFromEnv(getenv func(string) string) Options {
 		v, _ := strconv.ParseUint(getenv(name), 10, 64)
 		return v
 	}
-	return Options{
-		StatsPath:     getenv("PROC_STATSPATH"),
-		Hertz:         n("PROC_HERTZ"),
-		PageSize:      n("PROC_PAGESIZE"),
-		Threads:       n("PROC_THREADS") != 0,
-		AllAccess:     n("PROC_ACCESS") != 0,
-		HotprocConfig: dir + "/proc/hotproc.conf",
+	o := Options{
+		StatsPath:      getenv("PROC_STATSPATH"),
+		Hertz:          n("PROC_HERTZ"),
+		PageSize:       n("PROC_PAGESIZE"),
+		Threads:        n("PROC_THREADS") != 0,
+		AllAccess:      n("PROC_ACCESS") != 0,
+		HotprocConfig:  dir + "/proc/hotproc.conf",
+		AcctSystemFile: getenv("PCP_PACCT_SYSTEM_PATH"),
 	}
+	if v := getenv("PCP_VAR_DIR"); v != "" {
+		o.AcctPrivateFile = v + "/pmcd/pacct"
+	}
+	return o
 }

@@ -81,11 +81,13 @@ func testAgent(t testing.TB, root string) *pmda.Agent {
 
 // pmidOf is a metric's PMID by name.
 func pmidOf(t testing.TB, name string) pcp.PMID {
-	k, ok := names().byName[name]
-	if !ok {
-		t.Fatalf("no metric %s", name)
+	for i := range pcpDescs {
+		if d := &pcpDescs[i]; d.name == name {
+			return pcp.NewPMID(Domain, d.cluster, d.item)
+		}
 	}
-	return pcp.NewPMID(Domain, k>>10, k&1023)
+	t.Fatalf("no metric %s", name)
+	return pcp.PMIDNull
 }
 
 // fetchValues fetches metrics and returns each one's values by instance

@@ -3,7 +3,6 @@ package proc
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -12,39 +11,51 @@ import (
 
 // PCP's namespace leaves most of proc.* to the agent (dynamic subtrees
 // "psinfo PROC:*:*"), which answers names in its own table's order; the
-// agent answers from pcpDescs, which keeps PCP's order, so that tools
-// list the metrics as they do against PCP's agent.
+// agent answers from its tables, whose order is PCP's (pcpDescs keeps
+// it), so that tools list the metrics as they do against PCP's agent.
 
-// nsIndex is the names by PMID (cluster and item) and the PMIDs by name.
-type nsIndex struct {
-	byName map[string]uint32 // cluster<<10 | item
-	byID   map[uint32]string
+// namespace is every name the agent serves, in PCP's order: cgroup.*,
+// proc.*, hotproc.*, acct.* (root_proc's), each part in its table's.
+type namespace struct {
+	order  []string
+	byName map[string]pcp.PMID
+	byID   map[pcp.PMID]string
 }
 
-var names = sync.OnceValue(func() *nsIndex {
-	x := &nsIndex{byName: make(map[string]uint32, len(pcpDescs)), byID: make(map[uint32]string, len(pcpDescs))}
-	for i := range pcpDescs {
-		d := &pcpDescs[i]
-		k := d.cluster<<10 | d.item
-		x.byName[d.name] = k
-		x.byID[k] = d.name
+// build makes the namespace of an agent of domain.
+func (n *namespace) build(domain uint32, cg, ac []pmda.Metric) {
+	n.byName = map[string]pcp.PMID{}
+	n.byID = map[pcp.PMID]string{}
+	add := func(name string, cluster, item uint32) {
+		id := pcp.NewPMID(domain, cluster, item)
+		n.order = append(n.order, name)
+		n.byName[name] = id
+		n.byID[id] = name
 	}
-	return x
-})
+	for _, m := range cg {
+		add(m.Name, m.Desc.PMID.Cluster(), m.Desc.PMID.Item())
+	}
+	for i := range pcpDescs {
+		add(pcpDescs[i].name, pcpDescs[i].cluster, pcpDescs[i].item)
+	}
+	for _, m := range ac {
+		add(m.Name, m.Desc.PMID.Cluster(), m.Desc.PMID.Item())
+	}
+}
 
 // LookupName is the PMID of a metric name.
 func (p *Proc) LookupName(_ context.Context, _ pmda.Client, name string) (pcp.PMID, error) {
-	k, ok := names().byName[name]
+	id, ok := p.ns.byName[name]
 	if !ok {
 		return pcp.PMIDNull, pcp.ErrName
 	}
-	return pcp.NewPMID(p.domain, k>>10, k&1023), nil
+	return id, nil
 }
 
 // Names is the one name of pmid.
 func (p *Proc) Names(_ context.Context, _ pmda.Client, pmid pcp.PMID) ([]string, error) {
-	n, ok := names().byID[pmid.Cluster()<<10|pmid.Item()]
-	if !ok || pmid.Domain() != p.domain {
+	n, ok := p.ns.byID[pmid]
+	if !ok {
 		return nil, pcp.ErrPMID
 	}
 	return []string{n}, nil
@@ -59,8 +70,8 @@ func (p *Proc) Children(_ context.Context, _ pmda.Client, name string) ([]string
 	var kids []string
 	var status []int32
 	seen := map[string]bool{}
-	for i := range pcpDescs {
-		rest, ok := strings.CutPrefix(pcpDescs[i].name, prefix)
+	for _, n := range p.ns.order {
+		rest, ok := strings.CutPrefix(n, prefix)
 		if !ok {
 			continue
 		}
@@ -85,8 +96,7 @@ func (p *Proc) Children(_ context.Context, _ pmda.Client, name string) ([]string
 // Traverse lists every metric at or below name, in PCP's order.
 func (p *Proc) Traverse(_ context.Context, _ pmda.Client, name string) ([]string, error) {
 	var out []string
-	for i := range pcpDescs {
-		n := pcpDescs[i].name
+	for _, n := range p.ns.order {
 		if name == "" || n == name || strings.HasPrefix(n, name+".") {
 			out = append(out, n)
 		}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/gopcp/gopcp/agents/proc/acct"
+	"github.com/gopcp/gopcp/agents/proc/cgroup"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
@@ -48,6 +50,11 @@ type Options struct {
 	// OptionsFromEnv names). Without one hotproc starts with no
 	// predicate and an empty list, as PCP's does without the file.
 	HotprocConfig string
+	// AcctSystemFile is the system's process accounting file (pcp.conf's
+	// PCP_PACCT_SYSTEM_PATH) and AcctPrivateFile the one the agent has
+	// the kernel write when acct.control.enable_acct is set
+	// ($PCP_VAR_DIR/pmcd/pacct); empty for none.
+	AcctSystemFile, AcctPrivateFile string
 	// Log receives the agent's reports; nil discards them.
 	Log *log.Logger
 }
@@ -97,6 +104,11 @@ type Proc struct {
 
 	hotproc hotproc
 
+	cg          *cgroup.Source
+	ac          *acct.Source
+	acctMetrics map[uint32]*pmda.Metric // by item
+	ns          namespace
+
 	// listed, when set (by tests), runs after each listing of the
 	// processes, before any of their files is read.
 	listed func()
@@ -106,6 +118,16 @@ type Proc struct {
 func New(domain uint32, opts Options) (*pmda.Agent, error) {
 	a, _, err := newAgent(domain, opts)
 	return a, err
+}
+
+// Open is New for a daemon: close turns off the private process
+// accounting the agent may have turned on (acct.control.enable_acct).
+func Open(domain uint32, opts Options) (a *pmda.Agent, close func(), err error) {
+	a, p, err := newAgent(domain, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, p.ac.Close, nil
 }
 
 // newAgent is New, also returning the agent's Fetcher.
@@ -134,6 +156,9 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 		p.log = log.New(io.Discard, "", 0)
 	}
 	p.creds = newCredSwitch()
+	p.cg = cgroup.New(cgroup.Options{Root: opts.StatsPath, Hertz: p.hz})
+	p.ac = acct.New(acct.Options{SystemFile: opts.AcctSystemFile, PrivateFile: opts.AcctPrivateFile,
+		Hertz: uint32(p.hz), TTYName: p.ttyName, UserName: p.userName, GroupName: p.groupName})
 	p.ttys.load(opts.StatsPath)
 	p.hotproc.init(p, opts.HotprocConfig)
 	h, err := help()
@@ -154,14 +179,23 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 		m.OneLine, m.Help = h.text(d.name)
 		metrics = append(metrics, m)
 	}
+	cgMetrics, acMetrics := p.cg.Metrics(), p.ac.Metrics()
+	p.acctMetrics = make(map[uint32]*pmda.Metric, len(acMetrics))
+	for i := range acMetrics {
+		p.acctMetrics[acMetrics[i].Desc.PMID.Item()] = &acMetrics[i]
+	}
+	p.ns.build(domain, cgMetrics, acMetrics)
+	metrics = append(append(metrics, cgMetrics...), acMetrics...)
+	indoms := []pmda.InDom{
+		{InDom: pcp.NewInDom(domain, procInDom), OneLine: h.indomOne[procInDom], Help: h.indomHelp[procInDom]},
+		{InDom: pcp.NewInDom(domain, hotprocInDom), OneLine: h.indomOne[hotprocInDom], Help: h.indomHelp[hotprocInDom]},
+	}
+	indoms = append(append(indoms, p.cg.InDoms()...), p.ac.InDoms()...)
 	a, err := pmda.New(pmda.Config{
 		Name:    Name,
 		Domain:  domain,
 		Metrics: metrics,
-		InDoms: []pmda.InDom{
-			{InDom: pcp.NewInDom(domain, procInDom), OneLine: h.indomOne[procInDom], Help: h.indomHelp[procInDom]},
-			{InDom: pcp.NewInDom(domain, hotprocInDom), OneLine: h.indomOne[hotprocInDom], Help: h.indomHelp[hotprocInDom]},
-		},
+		InDoms:  indoms,
 		Fetcher: p,
 		Flags:   pdu.FlagAuth | pdu.FlagContainer,
 		Log:     opts.Log,
@@ -198,6 +232,7 @@ func (p *Proc) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 		}
 	}
 	p.gathered = false
+	p.sourceRefresh(pmids)
 	return nil
 }
 
@@ -212,6 +247,9 @@ func (p *Proc) begin(c pmda.Client, pv pmda.ProfileView) {
 	p.autogroup = -1
 	cs := p.client(c)
 	p.access = p.allAccess
+	if p.need[acct.Cluster] && p.acctAllowed(cs) {
+		p.ac.Refresh()
+	}
 	wantAll, wantHot := p.needAll(), p.needHot()
 	if !wantAll && !wantHot {
 		return
@@ -357,6 +395,9 @@ func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pm
 	p.state.Lock()
 	defer p.state.Unlock()
 	p.begin(c, pv)
+	if handled, err := p.sourceFetchSet(c, pmid, pv, add); handled {
+		return err
+	}
 	cluster, item := pmid.Cluster(), pmid.Item()
 	base, hot := twin(cluster)
 	d := findDesc(cluster, item)
@@ -473,6 +514,9 @@ func findDesc(cluster, item uint32) *pcpDesc { return descIndex()[cluster<<10|it
 func (p *Proc) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
 	p.state.Lock()
 	defer p.state.Unlock()
+	if insts, handled, err := p.sourceInstances(c, indom); handled {
+		return insts, err
+	}
 	switch indom.Serial() {
 	case procInDom:
 		cs := p.client(c)

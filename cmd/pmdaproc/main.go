@@ -16,6 +16,7 @@ import (
 	"os"
 
 	"github.com/gopcp/gopcp/agents/proc"
+	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -30,14 +31,27 @@ func run(args []string) int {
 	allAccess := fs.Bool("A", false, "no access checks: every client sees every process's values")
 	threads := fs.Bool("L", false, "list threads besides processes")
 	cgroup := fs.String("r", "", "restrict the processes to the named cgroup")
+	closeAgent := func() {}
+	defer func() { closeAgent() }()
 	return opts.Main(fs, args, func(logger *log.Logger) (*pmda.Agent, error) {
-		o := proc.OptionsFromEnv(os.Getenv)
+		o := proc.OptionsFromEnv(pcpconfGet)
 		o.Log = logger
 		o.AllAccess = o.AllAccess || *allAccess
 		o.Threads = o.Threads || *threads
 		if *cgroup != "" {
 			o.Cgroups = *cgroup
 		}
-		return proc.New(opts.Domain, o)
+		a, closeFn, err := proc.Open(opts.Domain, o)
+		if err == nil {
+			closeAgent = closeFn
+		}
+		return a, err
 	})
+}
+
+// pcpconfGet reads a variable as libpcp's pmGetConfig does: the
+// environment first, then pcp.conf (for the PCP_ names).
+func pcpconfGet(name string) string {
+	v, _ := pcpconf.Get(name)
+	return v
 }
