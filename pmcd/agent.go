@@ -175,6 +175,30 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 	return nil, pcp.ErrIPC
 }
 
+// notify sends req, a PDU that has no reply, and leaves the agent as it
+// is whatever happens: PCP's pmcd ignores the outcome of its context-end
+// notices. An in-process agent has the agent timeout as its deadline.
+func (a *agent) notify(from int32, req pdu.Message) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.b == nil || a.fenced.Load() || a.notReady {
+		return
+	}
+	ctx := context.Background()
+	switch p, ok := a.b.(*inProc); {
+	case ok && !p.own:
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.s.agentTimeout())
+		defer cancel()
+	case !ok:
+		if d, isDaemon := a.b.(*daemon); isDaemon {
+			d.r.Timeout, d.w.Timeout = a.s.agentTimeout(), a.s.agentTimeout()
+			a.s.countOut(req.PDUType())
+		}
+	}
+	_, _ = a.b.call(ctx, from, req)
+}
+
 // kill closes the agent's connection and marks it dead. a.mu is held.
 func (a *agent) kill(why error) {
 	if a.b == nil {

@@ -31,6 +31,19 @@ func agentPID(s *Server, domain uint32) int {
 // so the request after it is answered.
 func TestKilledAgentRestartedAfterRequest(t *testing.T) {
 	t.Parallel()
+	killedAgentRestarted(t, false)
+}
+
+// TestKilledAgentOtherClientLeaves: a client leaving while an agent is
+// dead does not make the agent's next request PM_ERR_NOAGENT; it fails
+// as the request finding the agent dead fails, as with PCP's pmcd, which
+// ignores the outcome of its context-end notices.
+func TestKilledAgentOtherClientLeaves(t *testing.T) {
+	t.Parallel()
+	killedAgentRestarted(t, true)
+}
+
+func killedAgentRestarted(t *testing.T, leave bool) {
 	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +77,20 @@ func TestKilledAgentRestartedAfterRequest(t *testing.T) {
 	waitFor(t, "the agent's process to end", func() (bool, string) {
 		return syscall.Kill(first, 0) != nil || zombie(first), "running"
 	})
+	if leave {
+		// Another client comes and goes: pmcd's notice of its end
+		// cannot reach the dead agent, which PCP's pmcd takes as no
+		// finding. one client left says the notices are done
+		// (a client's end notices come before it is counted out).
+		other, _, _ := dial(t, host)
+		other.Close()
+		waitFor(t, "the other client to be gone", func() (bool, string) {
+			srv.clientsMu.Lock()
+			n := len(srv.clients)
+			srv.clientsMu.Unlock()
+			return n == 1, fmt.Sprint(n, " clients")
+		})
+	}
 	// -EPIPE as PCP's pmcd gives it; PM_ERR_IPC when the request was
 	// written all the same, because a process this test binary was
 	// starting meanwhile (another test's agent) still held a copy of

@@ -109,11 +109,14 @@ func (c *client) store(ctx context.Context, r *pcp.Result) error {
 
 // endContexts tells every live agent that this client's context has
 // ended, with the ERROR PDU of PM_ERR_NOTCONN PCP's pmcd sends to all its
-// agents, whether the client used them or not.
+// agents, whether the client used them or not. As in PCP's pmcd, a
+// notice that cannot be sent (the agent has died since its last request)
+// is no finding: the agent's next request finds it dead and fails as
+// that request fails, not with PM_ERR_NOAGENT because some client left.
 func (c *client) endContexts() {
 	for _, a := range c.s.st().order {
 		if a.alive() {
-			_, _ = a.do(context.Background(), c.num, &pdu.Error{Code: int32(pcp.ErrNotConn)})
+			a.notify(c.num, &pdu.Error{Code: int32(pcp.ErrNotConn)})
 		}
 	}
 }
