@@ -27,6 +27,10 @@ func startWithConf(t *testing.T, tree *pmns.Tree, conf string, timeout time.Dura
 }
 
 // serveOn runs srv on a loopback port until the test ends, then closes it.
+// It returns once srv's agents have started, as cmd/pmcd starts them
+// before it serves: a client dialling earlier would wait for every
+// agent's start inside its own handshake deadline, which a loaded machine
+// starting race-built agent processes can outlast.
 func serveOn(t testing.TB, srv *Server) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -34,6 +38,9 @@ func serveOn(t testing.TB, srv *Server) string {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	if srv.PMNS != nil {
+		srv.Start(ctx)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, l) }()
 	t.Cleanup(func() {
