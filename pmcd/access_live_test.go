@@ -2,13 +2,18 @@ package pmcd_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
 
@@ -101,9 +106,23 @@ func runAccess(bed *testbed.PMCD, r accessRun) string {
 	out = strings.ReplaceAll(out, bed.Host(), "HOST")
 	out = strings.ReplaceAll(out, bed.SocketPath(), "SOCKET")
 	out = stamp.ReplaceAllString(out, "[TIME] $1(PID)")
-	// A refused client of PCP's pmcd sees the refusal or, depending on
-	// timing, a reset connection; the two are one outcome.
-	return strings.ReplaceAll(out, "Connection refused", "No permission to perform requested operation")
+	return refusalAsOne(out)
+}
+
+// refusalAsOne writes the ways libpcp reports a connection PCP's pmcd
+// refused as the refusal itself. PCP's pmcd sends the reason and then
+// resets the connection (its sockets linger 0 s: TestRefusedThenReset),
+// and libpcp checks its non-blocking connect with SO_ERROR before it
+// reads: a client the scheduler delays past the reset finds the connect
+// failed, "Connection reset by peer", or, when the host name gave it
+// another address to try, that address's "Connection refused", with the
+// reason unread. Which a tool sees depends on scheduling, so the three
+// are one outcome; ours closes after the reason, which is always read.
+func refusalAsOne(out string) string {
+	for _, alias := range []string{"Connection reset by peer", "Connection refused"} {
+		out = strings.ReplaceAll(out, alias, "No permission to perform requested operation")
+	}
+	return out
 }
 
 // stamp matches the time and process id libpcp puts before a message.
@@ -139,9 +158,9 @@ func TestConnLimitLikePCP(t *testing.T) {
 		}
 		res := bed.Run("pminfo", "-h", addr, "-f", "sample.long.one")
 		// As with any refusal, PCP's tools may see the connection reset
-		// before they read why.
+		// before they read why (refusalAsOne).
 		refused := strings.Contains(res.Stderr, "PMCD connection limit for this host exceeded") ||
-			strings.Contains(res.Stderr, "Connection refused")
+			strings.Contains(refusalAsOne(res.Stderr), "No permission to perform requested operation")
 		if res.Err == nil || !refused {
 			t.Errorf("go=%v: third connection: %v\n%s%s", bed.IsGo(), res.Err, res.Stdout, res.Stderr)
 		}
@@ -191,4 +210,45 @@ func hostAddr(t *testing.T) string {
 	}
 	t.Skip("no IPv4 address other than loopback")
 	return ""
+}
+
+// TestRefusedThenReset checks the fact refusalAsOne rests on: PCP's pmcd
+// sends a refused client the reason and then resets the connection, where
+// ours closes it after the reason. Go's connect, like libpcp's, is
+// non-blocking and checked with SO_ERROR, so a client scheduled late sees
+// PCP's reset as a failed connect: that is the race PCP's tools run.
+func TestRefusedThenReset(t *testing.T) {
+	t.Parallel()
+	opts := testbed.Options{Access: "disallow localhost : all;", ReadyHost: "unix:"}
+	for _, start := range []func(testing.TB, testbed.Options) *testbed.PMCD{testbed.StartPMCD, testbed.StartGoPMCD} {
+		bed := start(t, opts)
+		want := io.EOF
+		if !bed.IsGo() {
+			want = syscall.ECONNRESET
+		}
+		if err := refusedEnd(bed); !errors.Is(err, want) {
+			t.Errorf("go=%v: a refused connection ends with %v, want %v", bed.IsGo(), err, want)
+		}
+	}
+}
+
+// refusedEnd connects to bed as a refused client and returns how the
+// connection ended: the error of the connect or of the read after the
+// greeting, which must be PM_ERR_PERMISSION.
+func refusedEnd(bed *testbed.PMCD) error {
+	conn, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", itoa(bed.Port())))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), pdu.DefaultTimeout)
+	defer cancel()
+	if _, err := pdu.ClientHandshake(ctx, conn, 0, pdu.DefaultTimeout); !errors.Is(err, pcp.ErrPermission) {
+		return fmt.Errorf("greeting: %w, want %w", err, pcp.ErrPermission)
+	}
+	if err := conn.SetReadDeadline(time.Now().Add(pdu.DefaultTimeout)); err != nil {
+		return err
+	}
+	_, err = conn.Read(make([]byte, 1))
+	return err
 }
