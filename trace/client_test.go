@@ -48,7 +48,10 @@ func TestConcurrent(t *testing.T) {
 }
 
 // TestContext checks that a cancelled context stops a call and that a
-// deadline bounds the wait for an acknowledgement that never comes.
+// deadline bounds the wait for an acknowledgement that never comes. The
+// agent acknowledges the first point, so that the connection is made
+// before the deadline is set: the deadline bounds only the wait, not a
+// connect a loaded machine may be slow to schedule.
 func TestContext(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -65,7 +68,11 @@ func TestContext(t *testing.T) {
 		defer conn.Close()
 		conn.Write(trace.AppendAck(nil, 1, trace.Version))
 		buf := make([]byte, 4096)
-		for { // reads, never acknowledges
+		if _, _, err := trace.ReadPDU(conn, buf); err != nil {
+			return
+		}
+		conn.Write(trace.AppendAck(nil, 1, int32(trace.TypePoint)))
+		for { // reads, never acknowledges again
 			if _, err := conn.Read(buf); err != nil {
 				return
 			}
@@ -77,6 +84,9 @@ func TestContext(t *testing.T) {
 	cancel()
 	if err := c.Point(done, "p"); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+	if err := c.Point(context.Background(), "p"); err != nil {
+		t.Fatalf("first point: %v", err)
 	}
 	ctx, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel2()
