@@ -17,27 +17,28 @@ func TestUnderGoPMCD(t *testing.T) {
 	_, agent, _ := programs(t)
 	in := testbed.Need(t)
 	root := pmnsRoot(t, in)
-	pipePort, release, err := testbed.FreePort()
+	// The dso agent's port is the test's, held until it ends so that no
+	// other bed of this process is given it; the pipe agent's is the
+	// bed's (testbed.PortArg).
+	dsoPort, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
-	dsoPort, release2, err := testbed.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	release2()
+	t.Cleanup(release)
 	for _, c := range []struct {
 		name  string
 		port  int
 		agent testbed.Agent
 		env   []string
 	}{
-		{"pipe", pipePort, testbed.PipeAgent("trace", 10, root, agent, "-d", "10", "-I", strconv.Itoa(pipePort)), nil},
+		{"pipe", 0, testbed.PipeAgent("trace", 10, root, agent, "-d", "10", "-I", testbed.PortArg), nil},
 		{"dso", dsoPort, testbed.GoDSOAgent("trace", 10, "trace_init", root), []string{"PCP_TRACE_PORT=" + strconv.Itoa(dsoPort)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			bed := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), c.agent}, Env: c.env})
+			if c.port == 0 {
+				c.port = bed.AgentPort("trace")
+			}
 			waitPort(t, c.port)
 			cl, err := trace.New(trace.Options{Host: "127.0.0.1", Port: c.port})
 			if err != nil {

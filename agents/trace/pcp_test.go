@@ -81,19 +81,17 @@ func pmnsRoot(t testing.TB, in *testbed.Install) string {
 }
 
 // bedWith starts a private PCP pmcd running agent argv (a pmdatrace) as a
-// pipe agent listening for programs on a free port, which it returns.
+// pipe agent listening for programs on a port of the bed's, which it
+// returns: the bed holds that port, and starts again on another should a
+// process outside this test take it before the agent listens.
 func bedWith(t testing.TB, root string, argv ...string) (*testbed.PMCD, int) {
 	t.Helper()
-	port, release, err := testbed.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	release()
-	argv = append(argv, "-d", "10", "-I", strconv.Itoa(port))
+	argv = append(argv, "-d", "10", "-I", testbed.PortArg)
 	bed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(),
 		testbed.PipeAgent("trace", 10, root, argv...),
 	}})
+	port := bed.AgentPort("trace")
 	waitPort(t, port)
 	return bed, port
 }

@@ -100,6 +100,12 @@ func DSOAgent(name string, domain int, lib, entry, pmnsRoot string) Agent {
 	return Agent{Name: name, Domain: domain, ipc: ipcDSO, lib: lib, entry: entry, pmnsRoot: pmnsRoot}
 }
 
+// PortArg, as an argument of a pipe agent, is replaced by a port the bed
+// reserves for the agent to listen on itself (pmdatrace's -I): the bed
+// holds it until it is closed, and a start that fails because another
+// process took it meanwhile starts again on a new one. AgentPort gives it.
+const PortArg = "@PORT@"
+
 // PipeAgent describes any pipe daemon agent; pmnsRoot is its PMNS with a
 // root node and argv its command line.
 func PipeAgent(name string, domain int, pmnsRoot string, argv ...string) Agent {

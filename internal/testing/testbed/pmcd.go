@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -184,7 +185,7 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 	for _, a := range agents {
 		var argv []string
 		port := 0
-		if a.ipc == ipcSocket {
+		if a.ipc == ipcSocket || (a.ipc == ipcPipe && slices.Contains(a.argv, PortArg)) {
 			if port, err = reservePort(); err != nil {
 				return false, err
 			}
@@ -237,7 +238,8 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 	if err := ready(agents, timeout); err != nil {
 		stopErr := p.proc.stop(5 * time.Second)
 		logs := p.Logs()
-		retry := strings.Contains(logs, "Address already in use")
+		// libc's words, or Go's (gopcp's agents).
+		retry := strings.Contains(strings.ToLower(logs), "address already in use")
 		// Start afresh: the next attempt rewrites every log.
 		clearLogs(p.dir)
 		return retry, fmt.Errorf("%w (stop: %v)\n%s", err, stopErr, logs)
@@ -355,7 +357,8 @@ func (p *PMCD) Port() int { return p.port }
 // PID is pmcd's process id.
 func (p *PMCD) PID() int { return p.proc.pid() }
 
-// AgentPort is the TCP port of a socket agent, or 0 for other agents.
+// AgentPort is the TCP port of a socket agent or the one put for PortArg
+// in a pipe agent's arguments, else 0.
 func (p *PMCD) AgentPort(name string) int { return p.agentPorts[name] }
 
 // Dir is the bed's private directory; it disappears on Close.

@@ -110,6 +110,9 @@ func daemonArgv(in *Install, root string, a Agent, port int) ([]string, error) {
 	}
 	argv = append(argv, bin)
 	for _, s := range a.argv[1:] {
+		if s == PortArg {
+			s = strconv.Itoa(port)
+		}
 		argv = append(argv, in.expand(s))
 	}
 	if a.logFlag != "" {
