@@ -1,0 +1,268 @@
+package series
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Handler serves pmproxy's /series/* REST API from st, as PCP 6.0.3's
+// pmproxy answers it (src/pmproxy/src/series.c): parameters from the URL's
+// query or, for a POST without one, from a form-encoded body; JSON bodies
+// ending "\r\n"; a failed request 400 with {"success":false}. With st nil
+// (no Redis configured) ping still succeeds and every other request gets
+// a 503 and a JSON message instead of PCP's hang.
+func Handler(st *Store) http.Handler {
+	return &handler{st: st}
+}
+
+type handler struct{ st *Store }
+
+// maxBody bounds a POST body: PCP's pmproxy takes long queries there.
+const maxBody = 1 << 20
+
+// commands are PCP's, matched by prefix as pmseries_lookup_rest_command
+// matches them ("/series/valuesX" is values).
+var commands = []string{"query", "descs", "instances", "labels", "metrics", "sources", "values", "load", "ping"}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name, ok := strings.CutPrefix(r.URL.Path, "/series/")
+	cmd := ""
+	for _, c := range commands {
+		if ok && strings.HasPrefix(name, c) {
+			cmd = c
+			break
+		}
+	}
+	if cmd == "" {
+		http.Error(w, "no handler for URL", http.StatusBadRequest)
+		return
+	}
+	params := r.URL.Query()
+	if r.Method == http.MethodPost && r.URL.RawQuery == "" {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+		if err == nil {
+			params, err = url.ParseQuery(string(body))
+		}
+		if err != nil {
+			fail(w, http.StatusBadRequest, "")
+			return
+		}
+	}
+	if cmd == "ping" {
+		reply(w, []byte(`{"success":true}`))
+		return
+	}
+	if h.st == nil {
+		fail(w, http.StatusServiceUnavailable, "no Redis servers configured for series")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
+	defer cancel()
+	v, status := h.answer(ctx, cmd, params)
+	if status != 0 {
+		badURL(w)
+		return
+	}
+	if err, isErr := v.(error); isErr {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if string(b) == "null" {
+		b = []byte("[]")
+	}
+	reply(w, b)
+}
+
+// badURL is PCP's page for a request its servlet refuses before asking
+// Redis (an expression or series missing or empty). PCP's pmproxy then
+// also sends a second, unsolicited {"success":false} response on the
+// connection, a fault not copied here.
+func badURL(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html")
+	w.WriteHeader(http.StatusBadRequest)
+	io.WriteString(w, "<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n"+
+		"<h1>400 Bad Request</h1>\r\n<p><b>series servlet</b>: failed to process URL</p><hr>\r\n"+
+		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n")
+}
+
+func reply(w http.ResponseWriter, b []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(b, "\r\n"...))
+}
+
+func fail(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	if msg == "" {
+		io.WriteString(w, "{\"success\":false}\r\n")
+		return
+	}
+	io.WriteString(w, "{\"message\":"+repr(msg)+",\"success\":false}\r\n")
+}
+
+// list is a comma-separated parameter; present says it was given, and an
+// empty one is PCP's 400.
+func list(p url.Values, keys ...string) (vals []string, present, bad bool) {
+	for _, k := range keys {
+		if p.Has(k) {
+			v := p.Get(k)
+			if v == "" {
+				return nil, true, true
+			}
+			return strings.Split(v, ","), true, false
+		}
+	}
+	return nil, false, false
+}
+
+// answer runs one command; a non-zero status is a request PCP refuses
+// before asking Redis; an error value is Redis's or the query's.
+func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, int) {
+	st := h.st
+	wrap := func(v any, err error) (any, int) {
+		if err != nil {
+			return err, 0
+		}
+		return v, 0
+	}
+	sids, given, bad := list(p, "series")
+	if bad {
+		return nil, http.StatusBadRequest
+	}
+	switch cmd {
+	case "query":
+		expr := p.Get("expr")
+		if expr == "" {
+			return nil, http.StatusBadRequest
+		}
+		res, err := st.Query(ctx, expr)
+		if err != nil {
+			return err, 0
+		}
+		if res.Values != nil {
+			return res.Values, 0
+		}
+		return res.Series, 0
+	case "descs":
+		if !given {
+			return nil, http.StatusBadRequest
+		}
+		return wrap(st.Descs(ctx, sids))
+	case "metrics":
+		if !given {
+			return wrap(st.AllNames(ctx, "metric.name"))
+		}
+		return wrap(st.Metrics(ctx, sids))
+	case "instances":
+		if !given {
+			return wrap(st.AllNames(ctx, "inst.name"))
+		}
+		return wrap(st.Instances(ctx, sids))
+	case "labels":
+		names, named, bad := list(p, "name", "names")
+		if bad {
+			return nil, http.StatusBadRequest
+		}
+		if named {
+			return labelValues(ctx, st, names)
+		}
+		if !given {
+			return wrap(st.AllNames(ctx, "label.name"))
+		}
+		return wrap(st.SeriesLabelsOf(ctx, sids))
+	case "sources":
+		srcs, given, bad := list(p, "source")
+		if bad || (!given && !p.Has("match")) {
+			return nil, http.StatusBadRequest
+		}
+		if !given {
+			return wrap(st.AllNames(ctx, "context.name"))
+		}
+		return wrap(st.SourceNames(ctx, srcs))
+	case "values":
+		if !given {
+			return []Value{}, 0
+		}
+		w, err := windowOf(p)
+		if err != nil {
+			return err, 0
+		}
+		return wrap(st.Values(ctx, sids, w))
+	}
+	// load: not offered over HTTP here (PCP's runs pmSeriesLoad in a
+	// worker); refused as a bad request.
+	return nil, http.StatusBadRequest
+}
+
+// windowOf reads /series/values' time window parameters (PCP's names and
+// synonyms) through the query language's own window parser.
+func windowOf(p url.Values) (*Window, error) {
+	var parts []string
+	for _, k := range []string{"samples", "count", "interval", "delta", "start", "begin", "finish", "end", "align", "offset", "zone"} {
+		if p.Has(k) {
+			v := p.Get(k)
+			if strings.ContainsAny(v, ",]") {
+				return nil, errString("invalid " + k)
+			}
+			parts = append(parts, k+":"+v)
+		}
+	}
+	if len(parts) == 0 {
+		// no window: the latest value, as PCP's pmproxy gives it
+		return &Window{Samples: 1}, nil
+	}
+	q, err := ParseQuery("x[" + strings.Join(parts, ",") + "]")
+	if err != nil {
+		return nil, err
+	}
+	return q.Window, nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// labelValuesJSON is /series/labels?names=: {name:[values..],..} in the
+// order asked, values as their JSON text.
+type labelValuesJSON struct {
+	names []string
+	vals  [][]string
+}
+
+func (l labelValuesJSON) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, n := range l.names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"`+n+`":[`+strings.Join(l.vals[i], ",")+`]`...)
+	}
+	return append(b, '}'), nil
+}
+
+func labelValues(ctx context.Context, st *Store, names []string) (any, int) {
+	out := labelValuesJSON{}
+	for _, n := range names {
+		vs, err := st.LabelValues(ctx, n)
+		if err != nil {
+			return err, 0
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		out.names = append(out.names, n)
+		out.vals = append(out.vals, vs)
+	}
+	return out, 0
+}
