@@ -12,6 +12,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -24,6 +25,7 @@ import (
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
 	"github.com/gopcp/gopcp/pmproxy/web"
+	"github.com/gopcp/gopcp/series"
 	"github.com/gopcp/gopcp/webapi"
 )
 
@@ -141,6 +143,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	if conf.Bool("pmproxy.http.enabled", true) {
 		mux := pmproxy.NewMux(api)
 		mux.Handle("/", web.Handler())
+		mux.Handle("/series/", seriesHandler(ctx, conf, logger))
 		cfg.HTTP = mux
 	}
 	if o.finish > 0 {
@@ -210,4 +213,24 @@ func listen(o *options) ([]net.Listener, error) {
 		}
 	}
 	return lns, nil
+}
+
+// seriesHandler is /series/* on the Redis servers pmproxy.conf names
+// ([redis] servers, else [pmseries] servers) when [redis] and [pmseries]
+// are enabled; otherwise, or when none answers, a handler that answers
+// ping and refuses the rest with a JSON message.
+func seriesHandler(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) http.Handler {
+	sc := series.Config(conf)
+	servers := sc.Servers()
+	if !conf.Bool("redis.enabled", true) || !conf.Bool("pmseries.enabled", true) || len(servers) == 0 {
+		return series.Handler(nil)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c, err := series.Connect(cctx, servers)
+	if err != nil {
+		logger.Printf("pmproxy: series: %v", err)
+		return series.Handler(nil)
+	}
+	return series.Handler(series.NewStore(c))
 }
