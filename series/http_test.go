@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +110,13 @@ func TestHTTPMatchesPCP(t *testing.T) {
 		{"GET", "/series/values?series=" + sid, ""},
 		{"GET", "/series/values?series=" + sid + "&samples=2", ""},
 		{"POST", "/series/values", "series=" + sid + "&count=1"},
+		{"GET", "/series/query?expr=" + url.QueryEscape(`sample.colour{hostname=="shard"}`), ""},
+		{"GET", "/series/query?expr=sample.colour[start:0,finish:1580167912,interval:1]", ""},
+		{"GET", "/series/labels?names=hostname,agent", ""},
+		{"POST", "/series/labels", "name=agent"},
+		{"GET", "/series/instances", ""},
+		{"GET", "/series/values?series=" + sid + "&start=0&finish=1580167911.1", ""},
+		{"GET", "/series/valuesXYZ?series=" + sid, ""},
 		{"GET", "/series/query", ""},
 		{"GET", "/series/query?expr=", ""},
 		{"GET", "/series/descs?series=", ""},
@@ -135,4 +143,43 @@ func sortedElems(b string) string {
 	e := strings.Split(strings.Trim(strings.TrimSpace(b), "[{}]"), "},{")
 	sort.Strings(e)
 	return strings.Join(e, "|")
+}
+
+// Without Redis the handler answers ping as PCP's pmproxy does and the
+// rest with a JSON refusal where PCP's hangs.
+func TestHTTPNoRedis(t *testing.T) {
+	srv := httptest.NewServer(Handler(nil))
+	defer srv.Close()
+	cases := []struct {
+		method, path, body string
+		status             int
+		want               string
+	}{
+		{"GET", "/series/ping", "", 200, "{\"success\":true}\r\n"},
+		{"POST", "/series/ping", "x=1", 200, "{\"success\":true}\r\n"},
+		{"GET", "/series/query?expr=a", "", 503, "{\"message\":\"no Redis servers configured for series\",\"success\":false}\r\n"},
+		{"POST", "/series/values", "series=a", 503, "{\"message\":\"no Redis servers configured for series\",\"success\":false}\r\n"},
+		{"GET", "/series/bogus", "", 400, "no handler for URL\n"},
+	}
+	for _, c := range cases {
+		st, b := do(t, srv.URL, c.method, c.path, c.body)
+		if st != c.status || b != c.want {
+			t.Errorf("%s %s: %d %q, want %d %q", c.method, c.path, st, b, c.status, c.want)
+		}
+	}
+}
+
+// FuzzWindowOf: /series/values' window parameters from any query string
+// give a window or an error, never a panic.
+func FuzzWindowOf(f *testing.F) {
+	for _, s := range []string{"samples=2", "start=-10m&finish=now", "interval=1s&count=3", "start=,", "delta=]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		p, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		windowOf(p)
+	})
 }
