@@ -49,16 +49,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			params, err = url.ParseQuery(string(body))
 		}
 		if err != nil {
-			fail(w, http.StatusBadRequest, "")
+			fail(w, http.StatusBadRequest, "", "")
 			return
 		}
 	}
+	// a client identifier wraps every answer, as PCP's
+	// push_client_identifier does
+	client := ""
+	if p := params["client"]; len(p) > 0 {
+		client = `"client":` + repr(p[0]) + ","
+	}
 	if cmd == "ping" {
-		reply(w, []byte(`{"success":true}`))
+		reply(w, []byte(`{`+client+`"success":true}`))
 		return
 	}
 	if h.st == nil {
-		fail(w, http.StatusServiceUnavailable, "no Redis servers configured for series")
+		fail(w, http.StatusServiceUnavailable, client, "no Redis servers configured for series")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
@@ -69,16 +75,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err, isErr := v.(error); isErr {
-		fail(w, http.StatusBadRequest, err.Error())
+		fail(w, http.StatusBadRequest, client, err.Error())
 		return
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		fail(w, http.StatusInternalServerError, err.Error())
+		fail(w, http.StatusInternalServerError, client, err.Error())
 		return
 	}
 	if string(b) == "null" {
 		b = []byte("[]")
+	}
+	if client != "" {
+		b = append([]byte("{"+client+`"result":`), append(b, '}')...)
 	}
 	reply(w, b)
 }
@@ -101,14 +110,15 @@ func reply(w http.ResponseWriter, b []byte) {
 	w.Write(append(b, "\r\n"...))
 }
 
-func fail(w http.ResponseWriter, status int, msg string) {
+// fail is PCP's JSON refusal; client is "" or `"client":<id>,`.
+func fail(w http.ResponseWriter, status int, client, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	if msg == "" {
-		io.WriteString(w, "{\"success\":false}\r\n")
+		io.WriteString(w, "{"+client+"\"success\":false}\r\n")
 		return
 	}
-	io.WriteString(w, "{\"message\":"+repr(msg)+",\"success\":false}\r\n")
+	io.WriteString(w, "{"+client+"\"message\":"+repr(msg)+",\"success\":false}\r\n")
 }
 
 // list is a comma-separated parameter; present says it was given, and an

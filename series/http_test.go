@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,11 +118,18 @@ func TestHTTPMatchesPCP(t *testing.T) {
 		{"GET", "/series/instances", ""},
 		{"GET", "/series/values?series=" + sid + "&start=0&finish=1580167911.1", ""},
 		{"GET", "/series/valuesXYZ?series=" + sid, ""},
+		{"GET", "/series/ping?client=abc", ""},
+		{"GET", "/series/query?client=7&expr=sample.colour", ""},
+		{"GET", "/series/query?client=7&expr=nosuch", ""},
+		{"GET", "/series/query?client=7&expr=" + url.QueryEscape("sample.colour[samples:1]"), ""},
+		{"POST", "/series/metrics", "client=q&series=" + sid},
+		{"GET", "/series/labels?client=x&names=nosuch", ""},
+		{"GET", "/series/query?client=x&expr=" + url.QueryEscape("a{") + "&masked-message", ""},
 		{"GET", "/series/query", ""},
 		{"GET", "/series/query?expr=", ""},
 		{"GET", "/series/descs?series=", ""},
 	}
-	equal := 0
+	equal, masked := 0, 0
 	for _, r := range reqs {
 		ps, pb := do(t, pcpBase, r.method, r.path, r.body)
 		os, ob := do(t, ours.URL, r.method, r.path, r.body)
@@ -130,13 +138,19 @@ func TestHTTPMatchesPCP(t *testing.T) {
 			// between PCP's reader and ours: compared as sets
 			pb, ob = sortedElems(pb), sortedElems(ob)
 		}
+		if strings.Contains(r.path, "masked-message") {
+			// query syntax errors: PCP's parser words them its own way;
+			// status and the JSON around the message are compared
+			pb, ob = maskMessage(pb), maskMessage(ob)
+			masked++
+		}
 		if ps != os || pb != ob {
 			t.Errorf("%s %s %s:\n PCP  %d %q\n ours %d %q", r.method, r.path, r.body, ps, pb, os, ob)
 			continue
 		}
 		equal++
 	}
-	t.Logf("%d of %d /series requests equal to PCP's pmproxy's in status and body", equal, len(reqs))
+	t.Logf("%d of %d /series requests equal to PCP's pmproxy's in status and body (%d with the error message masked)", equal, len(reqs), masked)
 }
 
 func sortedElems(b string) string {
@@ -183,3 +197,7 @@ func FuzzWindowOf(f *testing.F) {
 		windowOf(p)
 	})
 }
+
+var messageRE = regexp.MustCompile(`"message":"(\\.|[^"\\])*"`)
+
+func maskMessage(b string) string { return messageRE.ReplaceAllString(b, `"message":"-"`) }
