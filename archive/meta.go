@@ -29,7 +29,8 @@ const (
 // InDom is an instance domain as the archive recorded it at one time:
 // instances sorted by identifier. A record of a version 3 delta that
 // could not be resolved against an earlier full record keeps Delta set,
-// its deleted instances having Deleted set.
+// its deleted instances having Deleted set. Records loaded from an
+// archive may share their slices with one another: they are read-only.
 type InDom struct {
 	Stamp   pcp.Timestamp
 	Insts   []int32
@@ -54,6 +55,7 @@ type Meta struct {
 	labels htab[*htab[[]*LabelRecord]] // type, ident: newest first
 	texts  htab[*htab[string]]         // type, ident
 	nDesc  int
+	last   map[pcp.InDom]lastInDom // while loading: see repeatedInDom
 }
 
 func (m *Meta) addDesc(d *pcp.Desc) error {

@@ -73,6 +73,7 @@ func loadMeta(b []byte, version int) (*Meta, error) {
 	}
 	m.names.finish()
 	m.resolveDeltas()
+	m.last = nil
 	return m, err
 }
 
@@ -108,13 +109,18 @@ func (m *Meta) record(d *wire.Decoder, start int, hlen, htype int32) error {
 		}
 	case TypeInDom, TypeInDomDelta, TypeInDomV2:
 		body := recordBody(d, hlen)
-		id, indom, _ := decodeInDom(&body, int(htype))
+		if m.repeatedInDom(&body, htype) {
+			break
+		}
+		raw := body
+		id, indom, _ := decodeInDomAfter(&body, int(htype), m.lastOf(&raw, htype))
 		if body.Err != nil {
 			return body.Err
 		}
 		if len(id.Insts) > 0 {
 			sortInsts(id)
 			m.addInDom(indom, id)
+			m.noteInDom(&raw, htype, id)
 		}
 	case TypeLabel, TypeLabelV2:
 		body := recordBody(d, hlen)
@@ -208,6 +214,12 @@ func (m *Meta) loadDesc(d *wire.Decoder, start int) error {
 // the count the record gives. Deleted instances of a delta record have
 // Deleted set. A failure is d's error.
 func decodeInDom(d *wire.Decoder, typ int) (*InDom, pcp.InDom, int32) {
+	return decodeInDomAfter(d, typ, nil)
+}
+
+// decodeInDomAfter is decodeInDom sharing the names of prev, the last
+// full record of the instance domain, where they are the same.
+func decodeInDomAfter(d *wire.Decoder, typ int, prev *InDom) (*InDom, pcp.InDom, int32) {
 	var id InDom
 	id.Stamp = readStamp(d, typ == TypeInDomV2)
 	indom := pcp.InDom(d.U32("instance domain"))
@@ -224,9 +236,17 @@ func decodeInDom(d *wire.Decoder, typ int) (*InDom, pcp.InDom, int32) {
 		id.Deleted = make([]bool, n)
 	}
 	// Identifiers, then as many name indexes into the names after them.
+	// A name prev (the instance domain's last record) has for the same
+	// instance is shared; the others are copied once, as one string they
+	// are cut from. A string each cost an allocation and its size class's
+	// rounding per instance, and a copy of every name in every record:
+	// most of the metadata's memory.
 	idx := *d
 	idx.Off += 4 * int(n)
 	names := d.B[idx.Off+4*int(n):]
+	var fresh []byte
+	type cut struct{ i, a, b int }
+	var cuts []cut
 	for i := range id.Insts {
 		at := d.Off
 		inst := d.I32("instance")
@@ -243,7 +263,12 @@ func decodeInDom(d *wire.Decoder, typ int) (*InDom, pcp.InDom, int32) {
 			if j := bytes.IndexByte(s, 0); j >= 0 {
 				s = s[:j]
 			}
-			id.Names[i] = string(s)
+			if k, ok := prev.Find(inst); ok && prev.Names[k] == string(s) {
+				id.Names[i] = prev.Names[k]
+				break
+			}
+			cuts = append(cuts, cut{i, len(fresh), len(fresh) + len(s)})
+			fresh = append(fresh, s...)
 		case delta && x == -1:
 			id.Deleted[i] = true
 		default:
@@ -255,6 +280,10 @@ func decodeInDom(d *wire.Decoder, typ int) (*InDom, pcp.InDom, int32) {
 	}
 	if d.Err == nil {
 		d.Err = idx.Err
+	}
+	arena := string(fresh)
+	for _, c := range cuts {
+		id.Names[c.i] = arena[c.a:c.b]
 	}
 	d.Off = len(d.B)
 	return &id, indom, n

@@ -345,6 +345,9 @@ func (a *Archive) EachDiskInDom(f func(typ int, indom pcp.InDom, id *InDom, numi
 // Find returns the index of instance inst in id, by binary search over
 // the sorted instances (linear for an unresolved delta record).
 func (id *InDom) Find(inst int32) (int, bool) {
+	if id == nil {
+		return 0, false
+	}
 	if id.Delta {
 		for i, x := range id.Insts {
 			if x == inst {
