@@ -81,18 +81,19 @@ func Open(name string, opt Options) (*Archive, error) {
 		idx = f
 	}
 
-	mf, err := openFile(a.metaFile)
+	ms, head, size, done, err := openMeta(a.metaFile)
 	if err != nil {
 		return nil, err
 	}
-	ml, err := checkLabel(mf.b, VolMeta, !opt.NoFeatureCheck)
+	defer done()
+	ml, err := checkLabelSized(head, size, VolMeta, !opt.NoFeatureCheck)
 	if err != nil {
 		return nil, withFile(err, a.metaFile)
 	}
 	if ml.Version() != version {
 		return nil, &Error{File: a.metaFile, Code: pcp.ErrLabel, Msg: "metadata label version differs from the data volume's"}
 	}
-	a.Meta, err = loadMeta(mf.b, version)
+	a.Meta, err = loadMetaFrom(ms, version)
 	if err != nil {
 		return nil, withFile(err, a.metaFile)
 	}

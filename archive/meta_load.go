@@ -65,11 +65,20 @@ func readStamp(d *wire.Decoder, v2 bool) pcp.Timestamp {
 
 // loadMeta parses a whole metadata file (label included).
 func loadMeta(b []byte, version int) (*Meta, error) {
+	return loadMetaFrom(newMetaStream(bytes.NewReader(b), len(b)), version)
+}
+
+// loadMetaFrom parses a metadata file read through s (label included).
+func loadMetaFrom(s *metaStream, version int) (*Meta, error) {
 	m := &Meta{names: newNameTree()}
-	err := m.load(b, version)
+	d := s.decoder()
+	err := m.load(s, &d, version)
+	if err == nil {
+		err = s.err
+	}
 	m.checkDupLabels()
 	if err == nil && m.nDesc == 0 {
-		err = errLogRec(int64(len(b)), "no metric descriptors")
+		err = errLogRec(int64(s.end(&d)), "no metric descriptors")
 	}
 	m.names.finish()
 	m.resolveDeltas()
@@ -78,21 +87,22 @@ func loadMeta(b []byte, version int) (*Meta, error) {
 }
 
 // load reads the records after the label as __pmLogLoadMeta does, with
-// fread's semantics on the buffer.
-func (m *Meta) load(b []byte, version int) error {
-	d := metaDecoder(b, labelSize(version))
-	if d.Off > len(b) {
+// fread's semantics on the stream.
+func (m *Meta) load(s *metaStream, d *wire.Decoder, version int) error {
+	s.need(d, labelSize(version))
+	if d.Remaining() < labelSize(version) {
 		return nil
 	}
+	d.Off += labelSize(version)
 	// A partial header at the end of the file is its end.
-	for d.Remaining() >= 8 {
-		start := d.Off
+	for s.need(d, 8); d.Remaining() >= 8; s.need(d, 8) {
+		start := s.at(d.Off)
 		hlen := d.I32("record length")
 		htype := d.I32("record type")
 		if hlen <= 0 {
 			return errLogRec(int64(start), fmt.Sprintf("record length %d", hlen))
 		}
-		if err := m.record(&d, start, hlen, htype); err != nil {
+		if err := m.record(s, d, start, hlen, htype); err != nil {
 			return inRecord(err, htype, start)
 		}
 	}
@@ -101,10 +111,13 @@ func (m *Meta) load(b []byte, version int) error {
 
 // record reads one record after its length and type words, and its
 // trailer, unless libpcp would not read it (see TypeText).
-func (m *Meta) record(d *wire.Decoder, start int, hlen, htype int32) error {
+func (m *Meta) record(s *metaStream, d *wire.Decoder, start int, hlen, htype int32) error {
+	if htype != TypeDesc {
+		s.need(d, int(hlen)-12)
+	}
 	switch htype {
 	case TypeDesc:
-		if err := m.loadDesc(d, start); err != nil {
+		if err := m.loadDesc(s, d, start); err != nil {
 			return err
 		}
 	case TypeInDom, TypeInDomDelta, TypeInDomV2:
@@ -144,7 +157,8 @@ func (m *Meta) record(d *wire.Decoder, start int, hlen, htype int32) error {
 	default:
 		return &Error{Code: pcp.ErrRecType, Offset: int64(start), Msg: fmt.Sprintf("type %d", htype)}
 	}
-	at := d.Off
+	s.need(d, 4)
+	at := s.at(d.Off)
 	if check := d.I32("record trailer"); d.Err != nil || check != hlen {
 		return errLogRec(int64(at), fmt.Sprintf("trailer %d does not match the length %d", check, hlen))
 	}
@@ -167,12 +181,13 @@ func recordBody(d *wire.Decoder, hlen int32) wire.Decoder {
 		return wire.Decoder{Err: d.Err}
 	}
 	d.Off += rlen
-	return metaDecoder(d.B[:at+rlen], at)
+	return wire.Decoder{B: d.B[:at+rlen], Off: at, NewError: d.NewError}
 }
 
 // loadDesc reads a descriptor and its names, field by field as libpcp
 // does, without regard to the record's length.
-func (m *Meta) loadDesc(d *wire.Decoder, start int) error {
+func (m *Meta) loadDesc(s *metaStream, d *wire.Decoder, start int) error {
+	s.need(d, 20)
 	desc := pcp.Desc{
 		PMID:  pcp.PMID(d.U32("PMID")),
 		Type:  pcp.Type(d.I32("type")),
@@ -194,9 +209,14 @@ func (m *Meta) loadDesc(d *wire.Decoder, start int) error {
 	// A count below one is no names, as libpcp's loop reads it; each
 	// name read takes at least its length word, so the loop ends within
 	// the file whatever the count.
+	s.need(d, 4)
 	n := d.I32("name count")
 	for i := int32(0); i < n && d.Err == nil; i++ {
+		s.need(d, 4)
 		l := d.I32("name length")
+		if l > 0 {
+			s.need(d, int(l))
+		}
 		name := d.Bytes(int(l), "name")
 		if d.Err != nil {
 			break

@@ -70,7 +70,10 @@ func (m *Meta) noteInDom(body *wire.Decoder, typ int32, id *InDom) {
 	if m.last == nil {
 		m.last = map[pcp.InDom]lastInDom{}
 	}
-	m.last[indom] = lastInDom{typ: typ, tail: tail, id: id}
+	// tail is in the loader's window, which moves on: keep a copy, in
+	// the instance domain's buffer from before.
+	l := m.last[indom]
+	m.last[indom] = lastInDom{typ: typ, tail: append(l.tail[:0], tail...), id: id}
 }
 
 // lastOf is the last full record of the instance domain of the record in
