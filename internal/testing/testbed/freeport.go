@@ -1,8 +1,11 @@
 package testbed
 
 // FreePort reserves a private port (44400-44999) that nothing listens on,
-// for a test that starts a daemon itself; release returns it. It never
-// hands out a port another bed of this process holds.
+// for a test that starts a daemon itself; release returns it. The
+// reservation holds across processes (see reservePort): keep it until the
+// daemon given the port has exited (t.Cleanup(release), registered before
+// the daemon's own cleanup), not just until it has started, or another
+// test run may be handed the port before the daemon binds it.
 func FreePort() (port int, release func(), err error) {
 	p, err := reservePort()
 	if err != nil {

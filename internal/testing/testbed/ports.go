@@ -2,10 +2,14 @@ package testbed
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 )
 
 // Private ports come from a range kept away from PCP's registered ports
@@ -16,30 +20,64 @@ const (
 	portHigh = 44999
 )
 
-// ports remembers which private ports this process has handed out, so
-// test beds running in parallel in one process never collide. Beds in
-// other processes are avoided by probing and, if pmcd still loses a race,
-// by retrying with another port.
+// portLockDirName is the directory, under os.TempDir(), that holds one
+// lock file per private port. It is shared by every test run on the
+// machine, whoever runs it, so that a port one process has reserved but
+// whose daemon has not bound it yet is not handed out by another.
+const portLockDirName = "gopcp-testbed-ports"
+
+// ports remembers the lock file of each private port this process holds.
+// The flock alone would refuse a second reservation in this process too
+// (the lock belongs to the open file, not the process), but the map is
+// what releasePort needs to find the file to close.
 var ports = struct {
 	sync.Mutex
-	used map[int]bool
-}{used: make(map[int]bool)}
+	held map[int]*os.File
+}{held: make(map[int]*os.File)}
 
 var errNoPort = errors.New("testbed: no free private port in 44400-44999")
 
-// reservePort finds a port in the private range that nothing is listening
-// on and marks it used by this process until releasePort.
+// reservePort finds a port in the private range that no other reservation,
+// in this process or any other, holds and that nothing is listening on,
+// and holds it until releasePort. Holding it until the daemon given it
+// has exited is what keeps two test runs from binding the same port.
 func reservePort() (int, error) {
-	ports.Lock()
-	defer ports.Unlock()
+	dir, err := portLockDir()
+	if err != nil {
+		return 0, err
+	}
 	span := portHigh - portLow + 1
 	start := rand.IntN(span)
-	for i := range span {
-		p := portLow + (start+i)%span
-		if ports.used[p] || !portFree(p) {
+	candidates := make([]int, span)
+	for i := range candidates {
+		candidates[i] = portLow + (start+i)%span
+	}
+	return reserveFrom(dir, candidates)
+}
+
+// reserveFrom reserves the first of candidates whose lock in dir it can
+// take and that nothing listens on.
+func reserveFrom(dir string, candidates []int) (int, error) {
+	ports.Lock()
+	defer ports.Unlock()
+	for _, p := range candidates {
+		if ports.held[p] != nil {
 			continue
 		}
-		ports.used[p] = true
+		f, err := lockPort(dir, p)
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			continue // another process holds it
+		}
+		if err != nil {
+			return 0, err
+		}
+		// A port locked by nobody may still be in use by a program that
+		// does not take these locks (or a daemon that outlived its test).
+		if !portFree(p) {
+			f.Close()
+			continue
+		}
+		ports.held[p] = f
 		return p, nil
 	}
 	return 0, errNoPort
@@ -47,8 +85,72 @@ func reservePort() (int, error) {
 
 func releasePort(p int) {
 	ports.Lock()
-	delete(ports.used, p)
+	f := ports.held[p]
+	delete(ports.held, p)
 	ports.Unlock()
+	if f != nil {
+		// Closing the only descriptor of the open file drops its flock.
+		f.Close()
+	}
+}
+
+// lockPort takes, without waiting, an exclusive flock on port p's lock
+// file in dir. It fails with EWOULDBLOCK if another open file holds it.
+// The kernel drops the lock when the file is closed or its process dies,
+// so a crashed test run never leaves a port reserved; the files
+// themselves stay, harmless. The file is opened read-only (flock needs
+// no more) and close-on-exec, so daemons started later do not inherit
+// the lock and keep the port reserved after the test.
+func lockPort(dir string, p int) (*os.File, error) {
+	path := filepath.Join(dir, strconv.Itoa(p))
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		// O_EXCL: in a sticky, world-writable directory the kernel may
+		// refuse O_CREAT on another user's file (fs.protected_regular),
+		// so an existing file is only ever opened without it.
+		f, err = os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			f, err = os.Open(path) // created by another process meanwhile
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("testbed: port lock: %w", err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		if err == syscall.EWOULDBLOCK {
+			return nil, err
+		}
+		return nil, fmt.Errorf("testbed: port lock %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// portLockDir returns the shared lock directory, creating it like /tmp
+// (world-writable, sticky) so that runs by any user share it.
+func portLockDir() (string, error) {
+	dir := filepath.Join(os.TempDir(), portLockDirName)
+	err := os.Mkdir(dir, 0o1777)
+	switch {
+	case err == nil:
+		// Mkdir's mode is cut by the umask.
+		if err := os.Chmod(dir, 0o1777); err != nil {
+			return "", fmt.Errorf("testbed: port lock directory: %w", err)
+		}
+	case errors.Is(err, os.ErrExist):
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("testbed: port lock directory %s is not a directory", dir)
+		}
+	default:
+		return "", fmt.Errorf("testbed: port lock directory: %w", err)
+	}
+	return dir, nil
 }
 
 // portFree reports whether the port can be bound on the wildcard address,
