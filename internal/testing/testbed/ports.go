@@ -136,16 +136,23 @@ func lockPort(dir string, p int) (*os.File, error) {
 // (world-writable, sticky) so that runs by any user share it.
 func portLockDir() (string, error) {
 	dir := filepath.Join(os.TempDir(), portLockDirName)
-	err := os.Mkdir(dir, 0o1777)
+	const mode = os.ModeSticky | 0o777
+	err := os.Mkdir(dir, mode)
 	switch {
 	case err == nil:
 		// Mkdir's mode is cut by the umask.
-		if err := os.Chmod(dir, 0o1777); err != nil {
+		if err := os.Chmod(dir, mode); err != nil {
 			return "", fmt.Errorf("testbed: port lock directory: %w", err)
 		}
 	case errors.Is(err, os.ErrExist):
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		fi, err := os.Stat(dir)
+		if err != nil || !fi.IsDir() {
 			return "", fmt.Errorf("testbed: port lock directory %s is not a directory", dir)
+		}
+		if fi.Mode()&mode != mode {
+			// Made by a run that lost the race to chmod, or by hand;
+			// only its owner can fix it, and others can still use it.
+			os.Chmod(dir, mode)
 		}
 	default:
 		return "", fmt.Errorf("testbed: port lock directory: %w", err)

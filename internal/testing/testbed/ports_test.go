@@ -198,3 +198,19 @@ func TestReleasePort(t *testing.T) {
 		t.Errorf("lock file after release: flock gives %v, want EBADF (closed)", err)
 	}
 }
+
+// TestPortLockDir: the shared lock directory is made like /tmp, so runs
+// by any user share it and none removes another's lock files.
+func TestPortLockDir(t *testing.T) {
+	dir, err := portLockDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := os.ModeDir | os.ModeSticky | 0o777; fi.Mode() != want {
+		t.Errorf("%s: mode %v, want %v", dir, fi.Mode(), want)
+	}
+}
