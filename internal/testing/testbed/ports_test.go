@@ -214,3 +214,30 @@ func TestPortLockDir(t *testing.T) {
 		t.Errorf("%s: mode %v, want %v", dir, fi.Mode(), want)
 	}
 }
+
+// TestReleaseTwice: a FreePort release called again after the port has
+// gone to another reservation of this process leaves that one held.
+func TestReleaseTwice(t *testing.T) {
+	p, release, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	// Another reservation of p, made directly (a private lock directory,
+	// no probe) so that nothing else on the machine can interfere.
+	f, err := lockPort(t.TempDir(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports.Lock()
+	ports.held[p] = f
+	ports.Unlock()
+	t.Cleanup(func() { releasePort(p) })
+	release()
+	ports.Lock()
+	got := ports.held[p]
+	ports.Unlock()
+	if got != f {
+		t.Errorf("second release of port %d gave back the reservation that took it after the first", p)
+	}
+}
