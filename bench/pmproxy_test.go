@@ -216,7 +216,7 @@ func startOurPMProxy(t *testing.T) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
+	t.Cleanup(release)
 	cmd := exec.Command(bin, "-f", "-p", strconv.Itoa(port), "-c", conf, "-l", filepath.Join(dir, "pmproxy.log"), "-s", filepath.Join(dir, "s"))
 	cmd.Env = append(os.Environ(), "PCP_TMP_DIR="+dir) // its statistics stay out of the system's
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -110,7 +110,7 @@ func TestProxyHandshake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
+	t.Cleanup(release)
 	_, err = NewHostContext(ctx, "localhost@127.0.0.1:"+strconv.Itoa(free))
 	if !errors.Is(err, pcp.Error(-int32(syscall.ECONNREFUSED))) {
 		t.Errorf("proxy not listening: %v, want ECONNREFUSED", err)

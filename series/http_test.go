@@ -39,7 +39,7 @@ func startPCPProxy(t *testing.T, redisPort int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
+	t.Cleanup(release)
 	cmd := exec.Command(bin, "-f", "-A", "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-r", strconv.Itoa(redisPort),
 		"-c", conf, "-l", filepath.Join(dir, "pmproxy.log"), "-s", filepath.Join(dir, "run", "sock"))
 	cmd.Env = append(os.Environ(), "PCP_RUN_DIR="+filepath.Join(dir, "run"), "PCP_TMP_DIR="+filepath.Join(dir, "tmp"))

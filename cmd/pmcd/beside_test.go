@@ -181,7 +181,7 @@ func TestBesideLiveDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	t.Cleanup(release)
 	before := b.state(t)
 	cmd, stderr, exited := b.startPMCD(t, "-p", strconv.Itoa(port))
 	// With its log on stderr, pmcd says there when it serves, after
@@ -223,7 +223,7 @@ func TestAfterDeadDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	t.Cleanup(release)
 	cmd, stderr, exited := b.startPMCD(t, "-p", strconv.Itoa(port))
 	waitListening(t, port, exited, stderr)
 	// The pid file is written once the agents have started, after pmcd
@@ -290,7 +290,7 @@ func TestSecondStartTouchesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	t.Cleanup(release)
 	first, stderr, exited := b.startPMCD(t, "-p", strconv.Itoa(port))
 	waitListening(t, port, exited, stderr)
 	if !waitFor(func() bool {

@@ -38,7 +38,7 @@ func TestNoArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	t.Cleanup(release)
 
 	// A machine without PCP: an empty pcp.conf and empty directories;
 	// PMCD_PORT keeps this pmcd off the system's port 44321.

@@ -55,7 +55,7 @@ func TestReadmeOtherPort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
+	t.Cleanup(release)
 	dir := t.TempDir()
 	var env []string
 	for _, kv := range os.Environ() {

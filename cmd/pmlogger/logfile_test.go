@@ -24,7 +24,7 @@ func TestLogFileBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	t.Cleanup(release)
 	for _, held := range []bool{false, true} {
 		dir := t.TempDir()
 		logPath := filepath.Join(dir, "pmlogger.log")

@@ -41,7 +41,7 @@ func startOursIn(t *testing.T, conf, tmp string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
+	t.Cleanup(release)
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
@@ -187,7 +187,7 @@ func TestOurPMInfoThroughProxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release()
+	t.Cleanup(release)
 	env := proxyEnv("localhost:" + strconv.Itoa(free))
 	_, err = run(env, bed.Host())
 	ctx, cancel := context.WithTimeout(context.Background(), testbed.RunTimeout)

@@ -253,7 +253,8 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		release() // nothing listens there now
+		// held to the end: no other test's daemon may bind it meanwhile
+		t.Cleanup(release)
 		q := url.Values{"host": {"localhost:" + strconv.Itoa(port)}, "metric": {"kernel.all.load"}}
 		dom, why := load(t, bin, v.page(q), func(dom string) string {
 			if state, text := status(dom); state != "error" || !strings.Contains(text, "cannot connect to PMCD") {

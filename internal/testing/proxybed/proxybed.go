@@ -51,6 +51,8 @@ type Proxy struct {
 	Dir  string
 	cmd  *exec.Cmd
 	done chan struct{}
+	// release gives back the port's reservation, once pmproxy has exited.
+	release func()
 }
 
 // URL is the base URL of the proxy's REST API.
@@ -130,7 +132,6 @@ func launch(bin, dir, conf string, bed *testbed.PMCD) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	release() // pmproxy binds it itself; a lost race is retried
 	cmd := exec.Command(bin, "-f", "-A", "-p", strconv.Itoa(port), "-c", conf,
 		"-l", filepath.Join(dir, "pmproxy.log"), "-s", filepath.Join(dir, "run", "pmproxy.socket"))
 	env := []string{}
@@ -146,9 +147,12 @@ func launch(bin, dir, conf string, bed *testbed.PMCD) (*Proxy, error) {
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
+		release()
 		return nil, err
 	}
-	p := &Proxy{Port: port, Dir: dir, cmd: cmd, done: make(chan struct{})}
+	// The port stays reserved until pmproxy has exited (Close), so that
+	// no other test run is given it before pmproxy binds it.
+	p := &Proxy{Port: port, Dir: dir, cmd: cmd, done: make(chan struct{}), release: release}
 	go func() { cmd.Wait(); close(p.done) }()
 	if err := p.waitReady(30 * time.Second); err != nil {
 		p.Close()
@@ -183,6 +187,7 @@ func (p *Proxy) waitReady(limit time.Duration) error {
 
 // Close stops the proxy (SIGTERM, then SIGKILL of its group).
 func (p *Proxy) Close() {
+	defer p.release()
 	select {
 	case <-p.done:
 		return
