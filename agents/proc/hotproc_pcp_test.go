@@ -2,6 +2,7 @@ package proc_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,10 +15,13 @@ import (
 // selects the same process the test starts, with the same values.
 func TestHotprocMatchesPCP(t *testing.T) {
 	b := startBeds(t)
-	pid := child(t, "sleep", "1007")
-	const pred = `Version 1.0
+	// The sleep's argument names this test process, so another run of
+	// this test on the machine (its own sleep) is never selected too.
+	arg := fmt.Sprintf("1007.%d", os.Getpid())
+	pid := child(t, "sleep", arg)
+	pred := fmt.Sprintf(`Version 1.0
 # the test's own process
-fname == "sleep" && psargs ~ /^sleep 1007$/ || uid == 4294967295`
+fname == "sleep" && psargs ~ /^sleep %s$/ || uid == 4294967295`, strings.ReplaceAll(arg, ".", `\.`))
 	all := map[string]*testbed.PMCD{"PCP": b.pcp, "cmd/pmdaproc": b.daemon, "in-process": b.inproc}
 	for name, p := range all {
 		for _, s := range [][2]string{{"hotproc.control.refresh", "1"}, {"hotproc.control.config", pred}} {
