@@ -301,16 +301,17 @@ func TestInstancesMatchPCP(t *testing.T) {
 	}
 }
 
-// renamedKernelThread reports whether l is a kernel thread that got has
-// under another name: a kernel worker's name follows its current work,
-// and each agent keeps the name it first saw.
+// renamedKernelThread reports whether got has l's process under another
+// name: a kernel worker's name follows its current work, a process that
+// other work on the machine forked and then exec'd changes its name, and
+// each agent keeps the name it first saw.
 func renamedKernelThread(l string, got map[string]bool) bool {
 	i := strings.Index(l, " or \"")
-	if i < 0 || !strings.Contains(l, "(") {
+	if i < 0 {
 		return false
 	}
 	for g := range got {
-		if strings.HasPrefix(g, l[:i+len(" or \"")]) && strings.Contains(g, "(") {
+		if strings.HasPrefix(g, l[:i+len(" or \"")]) {
 			return true
 		}
 	}
