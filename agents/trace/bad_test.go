@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -187,12 +188,20 @@ func TestClientBound(t *testing.T) {
 // TestAccess checks -A: a disallowed host is refused with ErrPermission,
 // an allowed one with a limit gets ErrConnLimit beyond it.
 func TestAccess(t *testing.T) {
-	_, port := serveOurs(t, atrace.Options{Access: []string{"disallow:127.0.0.1"}})
+	// A loopback client is taken as coming from this host's own
+	// addresses, as libpcp takes it, and those are what the host's name
+	// resolves to (127.0.0.1 on some machines, 127.0.1.1 or a LAN
+	// address on others): the rules name the host.
+	me, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port := serveOurs(t, atrace.Options{Access: []string{"disallow:" + me}})
 	c, _ := trace.New(trace.Options{Host: "127.0.0.1", Port: port})
 	if err := c.Point(context.Background(), "x"); !errors.Is(err, trace.ErrPermission) {
 		t.Errorf("disallowed: %v", err)
 	}
-	_, port = serveOurs(t, atrace.Options{Access: []string{"allow:127.0.0.1:1"}})
+	_, port = serveOurs(t, atrace.Options{Access: []string{"allow:" + me + ":1"}})
 	first, _ := trace.New(trace.Options{Host: "127.0.0.1", Port: port})
 	defer first.Close()
 	if err := first.Point(context.Background(), "x"); err != nil {
