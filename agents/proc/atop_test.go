@@ -75,17 +75,24 @@ func parseAtop(out string) ([]atopLine, error) {
 	return lines, nil
 }
 
-// shapes maps each label to the sorted set of field counts its lines
-// have: the form of the output, whichever processes came and went.
-func shapes(lines []atopLine) map[string][]int {
-	m := map[string][]int{}
+// shapes maps each label to the number of fields most of its lines
+// have: the form of the output, whichever processes came and went
+// (another process's name may hold a space, which -Z keeps).
+func shapes(lines []atopLine) map[string]int {
+	counts := map[string]map[int]int{}
 	for _, l := range lines {
-		if !slices.Contains(m[l.label], len(l.fields)) {
-			m[l.label] = append(m[l.label], len(l.fields))
+		if counts[l.label] == nil {
+			counts[l.label] = map[int]int{}
 		}
+		counts[l.label][len(l.fields)]++
 	}
-	for _, v := range m {
-		slices.Sort(v)
+	m := map[string]int{}
+	for label, c := range counts {
+		for n, k := range c {
+			if k > c[m[label]] || k == c[m[label]] && n < m[label] {
+				m[label] = n
+			}
+		}
 	}
 	return m
 }
@@ -94,9 +101,8 @@ func shapes(lines []atopLine) map[string][]int {
 // file, so plain text, one sample since boot), prints the process the
 // test starts from ours as from PCP's pmdaproc: in its parseable output
 // (general, CPU, memory, disk and network lines) the same fields with the
-// same values, every process line of each label with PCP's number of
-// fields, and on its screen the process table's heading and the
-// process's row equal.
+// same values, each label's lines with PCP's number of fields, and on
+// its screen the process table's heading and the process's row equal.
 func TestAtopMatchesPCP(t *testing.T) {
 	b := toolBeds(t)
 	pid := asleep(t)
