@@ -88,7 +88,9 @@ type nodeExporter struct {
 	url string
 }
 
-func startNodeExporter(t testing.TB, bin string) *nodeExporter {
+// startNodeExporter starts bin with only the given collectors, and the
+// extra options.
+func startNodeExporter(t testing.TB, bin string, collectors []string, extra ...string) *nodeExporter {
 	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +100,8 @@ func startNodeExporter(t testing.TB, bin string) *nodeExporter {
 		fmt.Sprintf("--web.listen-address=127.0.0.1:%d", port),
 		"--collector.disable-defaults",
 	}
-	for _, c := range nodeCollectors {
+	args = append(args, extra...)
+	for _, c := range collectors {
 		args = append(args, "--collector."+c)
 	}
 	cmd := exec.Command(bin, args...)
@@ -196,7 +199,7 @@ func TestLinuxNodeExporter(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_FETCHES")); err == nil && n > 0 {
 		per = n
 	}
-	ne := startNodeExporter(t, bin)
+	ne := startNodeExporter(t, bin, nodeCollectors)
 	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent()}})
 	pmns := filepath.Join(theirs.Install().Var("PCP_VAR_DIR"), "pmns", "root_linux")
 	agentBin := filepath.Join(t.TempDir(), "pmdalinux")
