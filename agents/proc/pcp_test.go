@@ -1,6 +1,7 @@
 package proc_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
@@ -148,7 +150,34 @@ func child(t *testing.T, args ...string) int {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	settle(t, cmd.Process.Pid, args[0] == "sh")
 	return cmd.Process.Pid
+}
+
+// settle waits until the process has become what it will stay, so that
+// two agents asked one after the other see the same values: past any
+// shell's exec (its command no longer sh) and asleep (state S), after
+// which its names, sizes and switch counts no longer move. An agent
+// asked earlier sees a process still starting, and the one asked later
+// another.
+func settle(t *testing.T, pid int, viaShell bool) {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			t.Fatalf("pid %d: %v", pid, err)
+		}
+		open, end := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
+		if open >= 0 && end > open && end+2 < len(stat) {
+			comm, state := string(stat[open+1:end]), stat[end+2]
+			if state == 'S' && (!viaShell || comm != "sh") {
+				return
+			}
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatalf("pid %d not settled after a minute: %s", pid, stat)
+		}
+	}
 }
 
 // values fetches metrics through the bed's Unix socket and returns the
