@@ -241,9 +241,13 @@ var stableMetrics = []string{"proc.psinfo", "proc.id", "proc.memory", "proc.name
 // other processes map the same pages. proc.psinfo.ngid is left out
 // because PCP 6.0.3's agent serves an index into its private string
 // table there, not the NUMA group id (docs/proc.md).
+// The smaps split of clean pages into private and shared moves with the
+// other processes mapping the same files (another run's sleep makes this
+// one's pages shared), as the proportional sizes do.
 var volatile = map[string]bool{"proc.nprocs": true, "proc.psinfo.processor": true,
 	"proc.smaps.pss": true, "proc.smaps.pss_file": true, "proc.smaps.pss_anon": true,
-	"proc.smaps.pss_shmem": true, "proc.psinfo.ngid": true}
+	"proc.smaps.pss_shmem": true, "proc.psinfo.ngid": true,
+	"proc.smaps.private_clean": true, "proc.smaps.shared_clean": true}
 
 // TestValuesMatchPCP: every stable value of processes the test starts is
 // PCP's, through each daemon's Unix socket.
