@@ -119,7 +119,7 @@ func TestUnprivilegedClientMatchesPCP(t *testing.T) {
 				continue
 			}
 			if got[m] != want[m] {
-				t.Errorf("%s as nobody: %s: %q, PCP's %q", name, m, got[m], want[m])
+				t.Errorf("%s as nobody: %s: %q, PCP's %q; pminfo printed:\n%s", name, m, got[m], want[m], got[""])
 			}
 		}
 		t.Logf("%s as nobody: %d metrics as PCP's", name, len(credMetrics)-2)
@@ -139,9 +139,17 @@ func asNobody(t *testing.T, p *testbed.PMCD, pid int) map[string]string {
 	if err := cmd.Run(); err != nil && out.Len() == 0 {
 		t.Fatalf("pminfo as nobody: %v\n%s", err, stderr.Bytes())
 	}
-	got := map[string]string{}
 	var metric string
 	tag := fmt.Sprintf("inst [%d or ", pid)
+	// Under "" what concerns pid (metric names, its lines, errors and
+	// naming failures), for a failure's message.
+	var seen strings.Builder
+	for _, l := range strings.Split(out.String(), "\n") {
+		if !strings.HasPrefix(l, " ") || strings.Contains(l, tag) || strings.Contains(l, "pmNameIndom") || strings.Contains(l, "rror") {
+			seen.WriteString(l + "\n")
+		}
+	}
+	got := map[string]string{"": seen.String() + stderr.String()}
 	for _, l := range strings.Split(out.String(), "\n") {
 		switch {
 		case l == "" || strings.Contains(l, "pmNameIndom"):
