@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"html"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -52,6 +53,9 @@ func chromium(t *testing.T, bin, url string, budgetMS int, extra ...string) (str
 		"--virtual-time-budget=" + strconv.Itoa(budgetMS),
 	}, extra...)
 	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
+	// Its singleton files go into the test's directory, not the
+	// machine's /tmp, where a killed browser would leave them.
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
 		// The browser's helpers are its process group, ours alone.
