@@ -34,22 +34,7 @@ const GoPMCDEnv = "GOPCP_PMCD"
 // opened.
 func StartGoPMCD(t testing.TB, opts Options) *PMCD {
 	t.Helper()
-	p, err := StartGo(opts)
-	if errors.Is(err, ErrNotInstalled) {
-		missing(t, err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("testbed: logs of gopcp pmcd on %s:\n%s", p.Host(), p.Logs())
-		}
-		if err := p.Close(); err != nil {
-			t.Errorf("testbed: stopping gopcp pmcd: %v", err)
-		}
-	})
-	return p
+	return startForTest(t, "gopcp pmcd", StartGo, opts)
 }
 
 // StartGo is Start for gopcp's pmcd. The caller must Close it.

@@ -67,7 +67,15 @@ const startAttempts = 5
 // PCP skips the test unless GOPCP_REQUIRE_PCP=1.
 func StartPMCD(t testing.TB, opts Options) *PMCD {
 	t.Helper()
-	p, err := Start(opts)
+	return startForTest(t, "pmcd", Start, opts)
+}
+
+// startForTest starts a bed with start for t's life: a missing PCP
+// skips (or fails under GOPCP_REQUIRE_PCP=1), the logs are shown when
+// the test failed, and the bed is stopped when it ends.
+func startForTest(t testing.TB, what string, start func(Options) (*PMCD, error), opts Options) *PMCD {
+	t.Helper()
+	p, err := start(opts)
 	if errors.Is(err, ErrNotInstalled) {
 		missing(t, err)
 	}
@@ -76,10 +84,10 @@ func StartPMCD(t testing.TB, opts Options) *PMCD {
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("testbed: logs of pmcd on %s:\n%s", p.Host(), p.Logs())
+			t.Logf("testbed: logs of %s on %s:\n%s", what, p.Host(), p.Logs())
 		}
 		if err := p.Close(); err != nil {
-			t.Errorf("testbed: stopping pmcd: %v", err)
+			t.Errorf("testbed: stopping %s: %v", what, err)
 		}
 	})
 	return p
