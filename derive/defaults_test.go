@@ -64,6 +64,7 @@ func TestDefaultsAgainstPCP(t *testing.T) {
 	if _, err := os.Stat(dir + "/config/derived"); !ok || err != nil {
 		t.Skip("PCP's default derived metrics are not installed")
 	}
+	t.Setenv("PCP_DERIVED_CONFIG", "") // restored when the test ends
 	os.Unsetenv("PCP_DERIVED_CONFIG")
 	p := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent()}})
 	cmd, err := p.Command(context.Background(), "pminfo", append([]string{"-b", "1", "-h", p.Host(), "-m", "-d"}, defaultNames...)...)

@@ -63,7 +63,10 @@ func TestReadmeOtherPort(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	for _, v := range []string{"PCP_RUN_DIR", "PCP_LOG_DIR", "PCP_TMP_DIR"} {
+	// PCP_VAR_DIR too: the built-in agents keep their instance caches
+	// and the proc agent its accounting file there, never in the
+	// system's.
+	for _, v := range []string{"PCP_RUN_DIR", "PCP_LOG_DIR", "PCP_TMP_DIR", "PCP_VAR_DIR"} {
 		d := filepath.Join(dir, strings.ToLower(v))
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)

@@ -88,7 +88,9 @@ func queriesFor(t *testing.T, path string, pcpAnswer func(args ...string) string
 func TestQueriesMatchPCP(t *testing.T) {
 	redistest.Need(t)
 	bin := pcptest.NeedTool(t, "pmseries")
+	local := time.Local
 	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = local })
 	conf := writeConf(t)
 	archives := []string{"omnibus_v3", "sample-labels", "daily_report", "20041125", "mirage-3", "20071023-08-06-36"}
 	total, fromOurs, moreInsts, listings := 0, 0, 0, 0
