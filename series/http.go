@@ -256,7 +256,13 @@ func (l labelValuesJSON) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `"`+n+`":[`+strings.Join(l.vals[i], ",")+`]`...)
+		// The name is the request's: quoted as JSON, never spliced.
+		q, err := json.Marshal(n)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, q...)
+		b = append(b, `:[`+strings.Join(l.vals[i], ",")+`]`...)
 	}
 	return append(b, '}'), nil
 }

@@ -277,6 +277,11 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 		return now.Add(-d), nil
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		// Seconds a time can hold: NaN, infinities and 1e300 are no
+		// times, and int64 of them means nothing.
+		if !(f > -1e15 && f < 1e15) {
+			return time.Time{}, fmt.Errorf("time %q out of range", s)
+		}
 		sec := int64(f)
 		return time.Unix(sec, int64((f-float64(sec))*1e9)), nil
 	}
