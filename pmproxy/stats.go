@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/mmv/mmvfile"
 	"github.com/gopcp/gopcp/pcp"
@@ -160,7 +161,7 @@ func checkOwner(path string) error {
 	if err != nil || f.Flags&mmv.Process == 0 || f.Process <= 0 || int(f.Process) == os.Getpid() {
 		return nil // not a live writer's: replaced as libpcp_mmv replaces it
 	}
-	if err := syscall.Kill(int(f.Process), 0); err == nil || errors.Is(err, syscall.EPERM) {
+	if ownfile.Alive(int(f.Process)) {
 		return fmt.Errorf("%w: %s (process %d)", ErrStatsOwned, path, f.Process)
 	}
 	return nil

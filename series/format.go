@@ -1,7 +1,6 @@
 package series
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -106,27 +105,11 @@ func formatValue(vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
 	case pcp.TypeU64:
 		return strconv.FormatUint(a.ULL, 10), true
 	case pcp.TypeFloat:
-		return cE(float64(a.F)), true
+		return pcp.FormatFloat(float64(a.F), 'e', 6), true
 	case pcp.TypeDouble:
-		return cE(a.D), true
+		return pcp.FormatFloat(a.D, 'e', 6), true
 	}
 	return strconv.Itoa(int(pcp.ErrNYI)), true
-}
-
-// cE is C's "%e".
-func cE(d float64) string {
-	switch {
-	case math.IsNaN(d):
-		if math.Signbit(d) {
-			return "-nan"
-		}
-		return "nan"
-	case math.IsInf(d, 1):
-		return "inf"
-	case math.IsInf(d, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(d, 'e', 6, 64)
 }
 
 // unicodeQuote is libpcp_web's unicode_encode: a JSON string in which

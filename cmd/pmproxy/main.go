@@ -206,10 +206,10 @@ func listen(o *options) ([]net.Listener, error) {
 		}
 	}
 	if o.socket != "" {
-		if err := ownfile.ClearSocket(o.socket); err == nil {
-			if ln, err := net.Listen("unix", o.socket); err == nil {
-				lns = append(lns, ln)
-			}
+		// As pmcd's: a stale socket cleared, a live one left alone, and
+		// at exit the file removed only while it is still ours.
+		if ln, err := ownfile.ListenUnix(o.socket, 0); err == nil {
+			lns = append(lns, ln)
 		}
 	}
 	return lns, nil
