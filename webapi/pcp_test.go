@@ -154,7 +154,11 @@ func (r *replayer) do(t *testing.T, s step) (int, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := r.client.Do(req)
+	// A client of its own per request: a connection is never reused,
+	// not even one the transport took back before PCP's pmproxy sent
+	// its unsolicited second answer on it.
+	client := newClient()
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -169,7 +173,7 @@ func (r *replayer) do(t *testing.T, s step) (int, string) {
 		}
 	}
 	body := b.String()
-	r.client.CloseIdleConnections()
+	client.CloseIdleConnections()
 	if s.save {
 		if m := ctxRe.FindStringSubmatch(body); m != nil {
 			r.ctxid = m[1]
