@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -150,18 +149,26 @@ func asNobody(t *testing.T, p *testbed.PMCD, pid int) map[string]string {
 		}
 	}
 	got := map[string]string{"": seen.String() + stderr.String()}
+	names := map[string]bool{}
+	for _, m := range credMetrics {
+		names[m] = true
+	}
+	// Another process's value may span lines (a command line holding
+	// newlines, as a CI runner's bash -c script does), so only a line
+	// that is exactly one of the asked names starts a metric, and only
+	// pid's instance line, a singular value or the metric's own message
+	// is kept under it.
 	for _, l := range strings.Split(out.String(), "\n") {
+		f := strings.TrimSpace(l)
 		switch {
-		case l == "" || strings.Contains(l, "pmNameIndom"):
-			// A process gone between the fetch and the naming of
-			// its instance.
-		case !strings.HasPrefix(l, " "):
+		case names[l]:
 			metric = l
-		case strings.Contains(l, tag) || !strings.Contains(l, "inst ["):
-			got[metric] = strings.TrimSpace(l)
+		case metric == "":
+		case strings.Contains(l, tag):
+			got[metric] = f
+		case strings.HasPrefix(l, "    value ") || strings.HasPrefix(f, "Error: ") || strings.HasPrefix(f, "No value"):
+			got[metric] = f
 		}
 	}
 	return got
 }
-
-var _ = exec.Command
