@@ -284,8 +284,6 @@ func TestValuesMatchPCP(t *testing.T) {
 
 // instances is a bed's process instance list, "ID NAME" lines.
 func instances(t *testing.T, p *testbed.PMCD) map[string]bool {
-	out := run(t, p, "pmprobe", "-I", "proc.psinfo.pid")
-	_ = out
 	lines := map[string]bool{}
 	o := run(t, p, "pminfo", "-f", "proc.psinfo.pid")
 	for _, l := range strings.Split(o, "\n") {
