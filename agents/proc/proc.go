@@ -114,20 +114,14 @@ type Proc struct {
 	listed func()
 }
 
-// New returns the proc agent for domain (normally Domain).
+// New returns the proc agent for domain (normally Domain). Closing the
+// agent (pmda.Agent.Close: pmcd dropping an in-process agent, a daemon's
+// Main at exit) turns off the private process accounting it may have
+// turned on (acct.control.enable_acct), so the kernel stops writing a
+// file nobody reads.
 func New(domain uint32, opts Options) (*pmda.Agent, error) {
 	a, _, err := newAgent(domain, opts)
 	return a, err
-}
-
-// Open is New for a daemon: close turns off the private process
-// accounting the agent may have turned on (acct.control.enable_acct).
-func Open(domain uint32, opts Options) (a *pmda.Agent, close func(), err error) {
-	a, p, err := newAgent(domain, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return a, p.ac.Close, nil
 }
 
 // newAgent is New, also returning the agent's Fetcher.
@@ -200,7 +194,14 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 		Flags:   pdu.FlagAuth | pdu.FlagContainer,
 		Log:     opts.Log,
 	})
-	return a, p, err
+	if err != nil {
+		return nil, nil, err
+	}
+	a.OnClose(func() error {
+		p.ac.Close()
+		return nil
+	})
+	return a, p, nil
 }
 
 // twin is the proc.* cluster of cluster and whether it is hotproc's.

@@ -31,8 +31,6 @@ func run(args []string) int {
 	allAccess := fs.Bool("A", false, "no access checks: every client sees every process's values")
 	threads := fs.Bool("L", false, "list threads besides processes")
 	cgroup := fs.String("r", "", "restrict the processes to the named cgroup")
-	closeAgent := func() {}
-	defer func() { closeAgent() }()
 	return opts.Main(fs, args, func(logger *log.Logger) (*pmda.Agent, error) {
 		o := proc.OptionsFromEnv(pcpconfGet)
 		o.Log = logger
@@ -41,11 +39,9 @@ func run(args []string) int {
 		if *cgroup != "" {
 			o.Cgroups = *cgroup
 		}
-		a, closeFn, err := proc.Open(opts.Domain, o)
-		if err == nil {
-			closeAgent = closeFn
-		}
-		return a, err
+		// Main closes the agent at exit, which turns private
+		// accounting off.
+		return proc.New(opts.Domain, o)
 	})
 }
 
