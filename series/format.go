@@ -3,48 +3,13 @@ package series
 import (
 	"strconv"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
 
 // SchemaVersion is the schema this package reads and writes, the value of
 // pcp:version:schema.
 const SchemaVersion = 2
-
-// descType is the "type" field of pcp:desc:series:<id>: libpcp_web's own
-// lower-case table, which differs from pmTypeStr used in identifiers.
-func descType(t pcp.Type) string {
-	names := [...]string{"32", "u32", "64", "u64", "float", "double", "string",
-		"aggregate", "aggregate_static", "event", "highres_event"}
-	switch {
-	case t >= 0 && int(t) < len(names):
-		return names[t]
-	case t == pcp.TypeNoSupport:
-		return "unsupported"
-	}
-	return "unknown"
-}
-
-// descUnits is pmUnitsStr, "none" for dimensionless.
-func descUnits(u pcp.Units) string {
-	if s := u.String(); s != "" {
-		return s
-	}
-	return "none"
-}
-
-func descInDom(i pcp.InDom) string {
-	if i == pcp.InDomNull {
-		return "none"
-	}
-	return i.String()
-}
-
-func descPMID(p pcp.PMID) string {
-	if p == pcp.PMIDNull {
-		return "none"
-	}
-	return p.String()
-}
 
 // streamID is a record's time as a stream entry ID:
 // <milliseconds>-<microseconds within the millisecond>.
@@ -74,7 +39,7 @@ func parseStreamID(s string) (pcp.Timestamp, bool) {
 
 // formatValue is a value as a stream field holds it: C's %d/%u forms for
 // integers, %e for floating point, and strings and aggregates JSON-quoted
-// by unicodeQuote, PM_ERR_NYI for event records (as libpcp_web writes).
+// by webid.AppendUnicode, PM_ERR_NYI for event records (as libpcp_web writes).
 // ok is false for a type PCP has no value text for.
 func formatValue(vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
 	switch typ {
@@ -86,7 +51,7 @@ func formatValue(vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
 		if typ == pcp.TypeString && len(b) > 0 {
 			b = b[:len(b)-1] // the terminating NUL
 		}
-		return unicodeQuote(b), true
+		return string(webid.AppendUnicode(nil, b)), true
 	case pcp.TypeEvent, pcp.TypeHighResEvent:
 		// libpcp_web unpacks event records but writes PM_ERR_NYI for them
 		return strconv.Itoa(int(pcp.ErrNYI)), true
@@ -110,26 +75,4 @@ func formatValue(vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
 		return pcp.FormatFloat(a.D, 'e', 6), true
 	}
 	return strconv.Itoa(int(pcp.ErrNYI)), true
-}
-
-// unicodeQuote is libpcp_web's unicode_encode: a JSON string in which
-// bytes past ASCII become \uFFFD and every byte that is not alphanumeric,
-// a space or printable punctuation (other than \ and ") is \u00XX.
-func unicodeQuote(p []byte) string {
-	const hex = "0123456789ABCDEF"
-	b := make([]byte, 0, len(p)+2)
-	b = append(b, '"')
-	for _, c := range p {
-		switch {
-		case c >= 0x80:
-			b = append(b, `\uFFFD`...)
-		case c == ' ' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			b = append(b, c)
-		case c > ' ' && c < 0x7f && c != '\\' && c != '"':
-			b = append(b, c)
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-	}
-	return string(append(b, '"'))
 }

@@ -3,6 +3,8 @@ package series
 import (
 	"strconv"
 	"strings"
+
+	"github.com/gopcp/gopcp/internal/webid"
 )
 
 // The JSON of pmproxy's /series answers, as PCP 6.0.3's pmproxy writes it
@@ -10,40 +12,8 @@ import (
 // timestamps as the stream entry's <ms>.<fraction> text, label values as
 // the JSON kept for them.
 
-// repr is sdscatrepr: a double-quoted C string, \\ \" \n \r \t \a \b
-// escaped and other bytes outside printable ASCII as \xHH.
-func repr(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '\\', '"':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\a':
-			b.WriteString(`\a`)
-		case '\b':
-			b.WriteString(`\b`)
-		default:
-			if c >= ' ' && c < 0x7f {
-				b.WriteByte(c)
-			} else {
-				b.WriteString(`\x`)
-				b.WriteString(strconv.FormatUint(uint64(c)>>4, 16))
-				b.WriteString(strconv.FormatUint(uint64(c)&0xf, 16))
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// repr is sdscatrepr's quoting of s.
+func repr(s string) string { return string(webid.AppendRepr(nil, s)) }
 
 // StampText is a value's time as pmseries -t and /series/values give it:
 // the stream entry ID with its '-' made a '.'.

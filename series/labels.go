@@ -6,20 +6,6 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// identifying keeps the labels that identify a series: all but the
-// optional ones.
-func identifying(l pcp.Label) bool { return l.Flags&pcp.LabelOptional == 0 }
-
-// idLabels is the merged identifying labels as identifiers hash them,
-// "null" when no set is there at all.
-func idLabels(sets []*pcp.LabelSet) string {
-	js, ok := pcp.MergeLabelSets(sets, identifying)
-	if !ok || len(js) == 0 {
-		return "null"
-	}
-	return js
-}
-
 // annotation is one label of a series as the schema records it: its name,
 // its JSON value text and its flags.
 type annotation struct {

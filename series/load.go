@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -182,7 +183,7 @@ func newLoader(a *archive.Archive, name string, opt LoadOptions) *loader {
 	if l.ctxSet == nil || l.ctxSet.NLabels <= 0 {
 		l.ctxSet = hostLabelSet(l.host)
 	}
-	js, _ := pcp.MergeLabelSets([]*pcp.LabelSet{l.ctxSet}, identifying)
+	js, _ := pcp.MergeLabelSets([]*pcp.LabelSet{l.ctxSet}, webid.Identifying)
 	l.source = SourceID(js)
 	l.stats.Name, l.stats.Source = l.name, l.source
 	l.cur = &batch{expire: map[string]bool{}}
@@ -375,7 +376,7 @@ func (l *loader) newMetric(pmid pcp.PMID, t pcp.Timestamp) *metricState {
 	}
 	m.labels = []*pcp.LabelSet{l.ctxSet, dom, indomSet, cs,
 		l.labelsAt(uint32(pcp.LabelItem), uint32(pmid), t)}
-	js := idLabels(m.labels)
+	js := webid.IdentifyingLabels(m.labels)
 	sem, typ, units := desc.Sem.String(), desc.Type.String(), desc.Units.String()
 	for _, n := range names {
 		sid := MetricID(n, js, sem, typ, units)
@@ -429,8 +430,8 @@ func (l *loader) record(res *pcp.Result) {
 func (l *loader) writeMetric(m *metricState, withLabels bool) {
 	m.written, m.fresh = true, true
 	d := &m.desc
-	indom, pmid, sem := descInDom(d.InDom), descPMID(d.PMID), d.Sem.String()
-	typ, units := descType(d.Type), descUnits(d.Units)
+	indom, pmid, sem := webid.InDomName(d.InDom), webid.PMIDName(d.PMID), d.Sem.String()
+	typ, units := webid.TypeName(d.Type), webid.UnitsName(d.Units)
 	all := make([]any, 0, 2+len(m.sids))
 	all = append(all, "SADD", "pcp:series:context.name:"+l.nameID.String())
 	for i, n := range m.names {
@@ -487,7 +488,7 @@ func (l *loader) instance(id pcp.InDom, inst int32, t pcp.Timestamp) *instState 
 			// instances hashed with the instance domain's labels as they
 			// were, then those asked for
 			sets := []*pcp.LabelSet{l.ctxSet, l.domainSet(id.Domain(), t), s.set}
-			labels, anns := idLabels(sets), annotations(sets)
+			labels, anns := webid.IdentifyingLabels(sets), annotations(sets)
 			for i, n := range rec.Names {
 				if rec.Delta && rec.Deleted != nil && rec.Deleted[i] || n == "" {
 					continue

@@ -118,11 +118,3 @@ func TestStreamIDRoundTrip(t *testing.T) {
 		}
 	}
 }
-
-func TestUnicodeQuote(t *testing.T) {
-	got := unicodeQuote([]byte("a b\"c\\d\x01\xe9~"))
-	want := `"a b\u0022c\u005Cd\u0001\uFFFD~"`
-	if got != want {
-		t.Errorf("unicodeQuote: %s, want %s", got, want)
-	}
-}

@@ -3,6 +3,7 @@ package webapi
 import (
 	"context"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -203,7 +204,7 @@ func (w *webContext) instanceLabels(ip *indom, in *instance) string {
 	if in != nil {
 		own = in.labelset
 	}
-	return merged(w.labelset, ip.domain.labelset, ip.labelset, own)
+	return webid.IdentifyingLabels([]*pcp.LabelSet{w.labelset, ip.domain.labelset, ip.labelset, own})
 }
 
 // addInstance records an instance (pmwebapi_add_instance: a lookup, then
@@ -296,14 +297,14 @@ func (w *webContext) metricLabels(m *metric) string {
 		if m.indom != nil {
 			ils = m.indom.labelset
 		}
-		m.labels = merged(w.labelset, m.cluster.domain.labelset, ils, m.cluster.labelset, m.labelset)
+		m.labels = webid.IdentifyingLabels([]*pcp.LabelSet{w.labelset, m.cluster.domain.labelset, ils, m.cluster.labelset, m.labelset})
 	}
 	return m.labels
 }
 
 // series is the identifier of one of a metric's names.
 func (w *webContext) series(m *metric, name string) string {
-	return metricID(name, w.metricLabels(m), m.desc.Sem.String(), m.desc.Type.String(), m.desc.Units.String())
+	return webid.MetricID(name, w.metricLabels(m), m.desc.Sem.String(), m.desc.Type.String(), m.desc.Units.String()).String()
 }
 
 func (w *webContext) metricHelp(ctx context.Context, m *metric) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -215,7 +216,7 @@ func (q *request) indom() {
 		r.buf = append(r.buf, `{"instance":`...)
 		r.buf = strconv.AppendUint(r.buf, uint64(uint32(in.inst)), 10)
 		r.buf = append(r.buf, `,"name":`...)
-		r.buf = appendJSONString(r.buf, in.name)
+		r.buf = webid.AppendUnicode(r.buf, in.name)
 		r.buf = append(r.buf, `,"labels":`...)
 		r.buf = appendLabels(r.buf, in.labels)
 		r.buf = append(r.buf, '}')

@@ -3,6 +3,7 @@ package webapi
 import (
 	"strconv"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -76,7 +77,7 @@ func (q *request) badName(c *webContext, name, why string) {
 	q.metricStart(c)
 	r := &q.rep
 	r.buf = append(r.buf, `{"name":`...)
-	r.buf = appendRepr(r.buf, name)
+	r.buf = webid.AppendRepr(r.buf, name)
 	r.buf = append(r.buf, `,"message":"`...)
 	r.buf = append(r.buf, why...)
 	r.buf = append(r.buf, `","success":false}`...)
@@ -120,11 +121,11 @@ func (q *request) metricOne(c *webContext, name string) {
 		r.appendInDom(m.desc.InDom)
 	}
 	r.buf = append(r.buf, `,"type":"`...)
-	r.buf = append(r.buf, typeName(m.desc.Type)...)
+	r.buf = append(r.buf, webid.TypeName(m.desc.Type)...)
 	r.buf = append(r.buf, `","sem":"`...)
 	r.buf = append(r.buf, m.desc.Sem.String()...)
 	r.buf = append(r.buf, `","units":"`...)
-	r.buf = append(r.buf, unitsName(m.desc.Units)...)
+	r.buf = append(r.buf, webid.UnitsName(m.desc.Units)...)
 	r.buf = append(r.buf, `","labels":`...)
 	r.buf = append(r.buf, c.metricLabels(m)...)
 	r.appendText(m.oneline, m.help, true)
@@ -142,7 +143,7 @@ func (r *reply) appendText(oneline, help *string, always bool) {
 	}
 	if one != nil {
 		r.buf = append(r.buf, `,"text-oneline":`...)
-		r.buf = appendJSONString(r.buf, *one)
+		r.buf = webid.AppendUnicode(r.buf, *one)
 	}
 	h := one
 	if help != nil && *help != "" {
@@ -150,7 +151,7 @@ func (r *reply) appendText(oneline, help *string, always bool) {
 	}
 	if h != nil {
 		r.buf = append(r.buf, `,"text-help":`...)
-		r.buf = appendJSONString(r.buf, *h)
+		r.buf = webid.AppendUnicode(r.buf, *h)
 	}
 }
 
@@ -174,25 +175,4 @@ func (r *reply) appendInDom(i pcp.InDom) {
 	r.buf = append(r.buf, `,"indom":"`...)
 	r.buf = append(r.buf, i.String()...)
 	r.buf = append(r.buf, '"')
-}
-
-// typeName is libpcp_web's name for a metric type.
-func typeName(t pcp.Type) string {
-	names := []string{"32", "u32", "64", "u64", "float", "double", "string",
-		"aggregate", "aggregate_static", "event", "highres_event"}
-	switch {
-	case t >= 0 && int(t) < len(names):
-		return names[t]
-	case t == pcp.TypeNoSupport:
-		return "unsupported"
-	}
-	return "unknown"
-}
-
-// unitsName is pmUnitsStr's text, "none" when that is empty.
-func unitsName(u pcp.Units) string {
-	if s := u.String(); s != "" {
-		return s
-	}
-	return "none"
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -133,10 +134,10 @@ func (q *request) scrapeHeader(m *metric, name string) {
 	r.pmid, r.name = uint32(m.desc.PMID), name
 	om := openMetricsName(name, r.compat)
 	if !r.compat {
-		r.buf = append(r.buf, "# PCP5 "+name+" "+m.desc.PMID.String()+" "+typeName(m.desc.Type)+" "+
-			m.desc.InDom.String()+" "+m.desc.Sem.String()+" "+unitsName(m.desc.Units)+"\n"...)
+		r.buf = append(r.buf, "# PCP5 "+name+" "+m.desc.PMID.String()+" "+webid.TypeName(m.desc.Type)+" "+
+			m.desc.InDom.String()+" "+m.desc.Sem.String()+" "+webid.UnitsName(m.desc.Units)+"\n"...)
 	} else {
-		r.buf = append(r.buf, "# PCP "+name+" "+m.desc.Sem.String()+" "+unitsName(m.desc.Units)+"\n"...)
+		r.buf = append(r.buf, "# PCP "+name+" "+m.desc.Sem.String()+" "+webid.UnitsName(m.desc.Units)+"\n"...)
 	}
 	if m.oneline != nil {
 		r.buf = append(r.buf, "# HELP "+om+" "+*m.oneline+"\n"...)
@@ -205,12 +206,12 @@ func scrapeLabels(c *webContext, m *metric, in *instance) string {
 			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 				v = v[1 : len(v)-1]
 			}
-			put(s.LabelName(i), string(appendRepr(nil, v)))
+			put(s.LabelName(i), string(webid.AppendRepr(nil, v)))
 		}
 	}
 	if in != nil {
 		if _, ok := d.find("instname"); !ok {
-			d.add("instname", string(appendRepr(nil, in.name)))
+			d.add("instname", string(webid.AppendRepr(nil, in.name)))
 		}
 		if _, ok := d.find("instid"); !ok {
 			d.add("instid", "\""+strconv.FormatUint(uint64(uint32(in.inst)), 10)+"\"")

@@ -2,7 +2,6 @@ package webapi
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -33,29 +32,6 @@ func parseLabelSet(json string) (*pcp.LabelSet, error) {
 	}, nil
 }
 
-// required keeps the labels that are not optional, as libpcp_web's
-// "labels" filter does for identifiers.
-func required(l pcp.Label) bool { return l.Flags&pcp.LabelOptional == 0 }
-
-// merged is pmMergeLabelSets over the loaded sets (nil ones skipped),
-// keeping only required labels, or "null" when there are none to merge.
-func merged(sets ...*pcp.LabelSet) string {
-	var in []*pcp.LabelSet
-	for _, s := range sets {
-		if s != nil {
-			in = append(in, s)
-		}
-	}
-	if len(in) == 0 {
-		return "null"
-	}
-	j, ok := pcp.MergeLabelSets(in, required)
-	if !ok || j == "" {
-		return "null"
-	}
-	return j
-}
-
 // firstSet returns the first label set of an answer that has labels, as
 // pmproxy keeps one set per level, or nil.
 func firstSet(sets []pcp.LabelSet, err error) *pcp.LabelSet {
@@ -65,5 +41,3 @@ func firstSet(sets []pcp.LabelSet, err error) *pcp.LabelSet {
 	s := sets[0]
 	return &s
 }
-
-var _ = strconv.Itoa

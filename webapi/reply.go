@@ -3,6 +3,8 @@ package webapi
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/gopcp/gopcp/internal/webid"
 )
 
 // Status codes of a request's end, pmproxy's negative errno values, and
@@ -77,7 +79,7 @@ func (r *reply) done(w http.ResponseWriter, id string, status int, msg *string) 
 		}
 		body = append(body, `"message":`...)
 		if msg != nil {
-			body = appendJSONString(body, *msg)
+			body = webid.AppendUnicode(body, *msg)
 		} else {
 			body = append(body, `"(none)"`...)
 		}
@@ -92,7 +94,7 @@ func (r *reply) done(w http.ResponseWriter, id string, status int, msg *string) 
 
 // limit answers a request refused by a bound.
 func (r *reply) limit(w http.ResponseWriter, e *limitError) {
-	body := appendJSONString([]byte(`{"message":`), e.msg)
+	body := webid.AppendUnicode([]byte(`{"message":`), e.msg)
 	body = append(body, ",\"success\":false}\r\n"...)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Retry-After", "5")

@@ -27,19 +27,6 @@ func TestRoute(t *testing.T) {
 	}
 }
 
-func TestJSONString(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"plain text", `"plain text"`},
-		{"a\"b\\c\n", `"a\u0022b\u005Cc\u000A"`},
-		{"caf\xc3\xa9", `"caf\uFFFD\uFFFD"`},
-		{"tab\there", `"tab\u0009here"`},
-	} {
-		if got := string(appendJSONString(nil, c.in)); got != c.want {
-			t.Errorf("appendJSONString(%q) = %s, want %s", c.in, got, c.want)
-		}
-	}
-}
-
 func TestParsePMID(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -67,7 +54,5 @@ func FuzzRoute(f *testing.F) {
 		route(s)
 		parsePMID(s)
 		parseInDom(s)
-		appendJSONString(nil, s)
-		appendRepr(nil, s)
 	})
 }

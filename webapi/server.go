@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi/derived"
 )
@@ -205,7 +206,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := &request{s: s, w: w, r: r, ctx: ctx, params: params, ctxid: ctxid, client: host}
 	q.rep.compat = compat
 	if v, ok := q.param("client"); ok {
-		q.rep.clientID = appendJSONString(nil, v)
+		q.rep.clientID = webid.AppendUnicode(nil, v)
 	}
 	if v, ok := q.param("context"); ok {
 		q.ctxid = v

@@ -3,6 +3,7 @@ package webapi
 import (
 	"strconv"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -30,7 +31,7 @@ func encodeValue(vs *pcp.ValueSet, v *pcp.Value, t pcp.Type) (string, bool) {
 		if t == pcp.TypeString && len(b) > 0 {
 			b = b[:len(b)-1]
 		}
-		return string(appendJSONString(nil, string(b))), true
+		return string(webid.AppendUnicode(nil, b)), true
 	case pcp.TypeEvent, pcp.TypeHighResEvent:
 		return "null", true
 	}

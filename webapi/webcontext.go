@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi/derived"
 )
@@ -66,7 +67,7 @@ func (c *webContext) setup(ctx context.Context) error {
 	} else {
 		c.labels = "{}"
 	}
-	c.source = sourceID(c.labels)
+	c.source = webid.SourceID(c.labels).String()
 	c.cache.init()
 	return nil
 }
