@@ -40,17 +40,6 @@ func annotations(sets []*pcp.LabelSet) []annotation {
 	return out
 }
 
-// hostLabelSet is the context label set libpcp gives an archive that
-// records none: {"hostname":"<host>"}.
-func hostLabelSet(host string) *pcp.LabelSet {
-	js := `{"hostname":"` + host + `"}`
-	return &pcp.LabelSet{
-		Inst: -1, NLabels: 1, JSON: js,
-		Labels: []pcp.Label{{Name: 2, NameLen: 8, Flags: pcp.LabelContext,
-			Value: 12, ValueLen: uint16(len(host) + 2)}},
-	}
-}
-
 // location is a source's latitude and longitude from its context labels,
 // zero when absent.
 func location(s *pcp.LabelSet) (lat, long float64) {

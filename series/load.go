@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/internal/hostlabels"
 	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -181,7 +182,7 @@ func newLoader(a *archive.Archive, name string, opt LoadOptions) *loader {
 	l.hostID = StringID(l.host)
 	l.ctxSet = l.labelsAt(uint32(pcp.LabelContext), uint32(pcp.PMIDNull), a.Label.Start)
 	if l.ctxSet == nil || l.ctxSet.NLabels <= 0 {
-		l.ctxSet = hostLabelSet(l.host)
+		l.ctxSet, _ = hostlabels.Default(l.host)
 	}
 	js, _ := pcp.MergeLabelSets([]*pcp.LabelSet{l.ctxSet}, webid.Identifying)
 	l.source = SourceID(js)

@@ -2,11 +2,11 @@ package webapi
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/hostlabels"
 	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi/derived"
@@ -56,7 +56,7 @@ func (c *webContext) setup(ctx context.Context) error {
 	if err == nil && len(sets) > 0 && sets[0].NLabels > 0 {
 		c.labelset = &sets[0]
 	} else {
-		ls, perr := parseLabelSet("{\"hostname\":" + strconv.Quote(host) + "}")
+		ls, perr := hostlabels.Default(host)
 		if perr != nil {
 			return perr
 		}

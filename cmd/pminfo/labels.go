@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gopcp/gopcp/internal/hostlabels"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -43,10 +44,9 @@ func (r *reporter) contextLabels(ctx context.Context) *pcp.LabelSet {
 		lc.ctxDone = true
 		lc.ctxSet = first(r.c.ContextLabels(ctx))
 		if lc.ctxSet == nil {
+			// a host name that makes no label set leaves none, as in pminfo
 			host, _ := r.c.HostName(ctx)
-			json := `{"hostname":"` + host + `"}`
-			lc.ctxSet = &pcp.LabelSet{Inst: pcp.InstNull, NLabels: 1, JSON: json,
-				Labels: []pcp.Label{{Name: 2, NameLen: 8, Flags: pcp.LabelContext, Value: 12, ValueLen: uint16(len(host) + 2)}}}
+			lc.ctxSet, _ = hostlabels.Default(host)
 		}
 	}
 	return lc.ctxSet
