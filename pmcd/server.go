@@ -12,6 +12,7 @@ import (
 	"time"
 
 	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
+	"github.com/gopcp/gopcp/internal/lograte"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -85,7 +86,7 @@ type Server struct {
 	clients   map[*client]struct{}
 
 	// clientLog bounds the lines clients' mistakes write to the log.
-	clientLog logLimiter
+	clientLog lograte.Limiter
 	// logClock, when set, is the clock of the accept log's limit, for
 	// tests.
 	logClock func() time.Time
@@ -174,7 +175,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	defer s.wg.Wait()
 	var wait time.Duration // since accepts began failing
 	logged := false        // a failure since the last accept was logged
-	acceptLog := logLimiter{period: time.Minute, burst: 1, now: s.logClock}
+	acceptLog := lograte.Limiter{Period: time.Minute, Burst: 1, Now: s.logClock}
 	for {
 		conn, err := l.Accept()
 		if err != nil {
@@ -189,7 +190,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			// net/http does, rather than keep the port with nobody
 			// answering. Failures are logged at most once a minute,
 			// and the recovery after a logged one.
-			if ok, n := acceptLog.allow(); ok {
+			if ok, n := acceptLog.Allow(); ok {
 				if n > 0 {
 					s.logf("cannot accept clients: %v; retrying (%d more failures since the last line)", err, n)
 				} else {
@@ -238,7 +239,7 @@ func (s *Server) clientLogf(format string, args ...any) {
 	if s.Log == nil {
 		return
 	}
-	ok, suppressed := s.clientLog.allow()
+	ok, suppressed := s.clientLog.Allow()
 	if !ok {
 		return
 	}
