@@ -20,8 +20,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/trace"
 )
@@ -62,9 +60,6 @@ Options:
 }
 
 func run(me string, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet(me, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
 	var (
 		errs    int
 		state   int
@@ -89,30 +84,39 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 		}
 		value = v
 	}
-	fs.FuncP("state", "S", "", func(s string) error {
-		n, err := strconv.ParseInt(s, 0, 32)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: -S requires a numeric argument\n", me)
-			errs++
-			return nil
+	operands := getopt(args, "c:e:h:qS:v:", func(c byte, arg string) {
+		switch c {
+		case 'c':
+			one(counter)
+			number(arg)
+		case 'e':
+			one(transact)
+			command = arg
+		case 'h':
+			host = arg
+		case 'q':
+			quiet = true
+		case 'S':
+			n, err := strconv.ParseInt(arg, 0, 32)
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: -S requires a numeric argument\n", me)
+				errs++
+				return
+			}
+			state |= int(n)
+		case 'v':
+			one(observe)
+			number(arg)
 		}
-		state |= int(n)
-		return nil
-	})
-	fs.StringVarP(&host, "host", "h", "", "")
-	fs.BoolVarP(&quiet, "quiet", "q", false, "")
-	fs.FuncP("counter", "c", "", func(s string) error { one(counter); number(s); return nil })
-	fs.FuncP("exec", "e", "", func(s string) error { one(transact); command = s; return nil })
-	fs.FuncP("value", "v", "", func(s string) error { one(observe); number(s); return nil })
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", me, err)
+	}, func(msg string) {
+		fmt.Fprintf(stderr, "%s: %s\n", me, msg)
 		errs++
-	}
-	if errs > 0 || fs.NArg() != 1 {
+	})
+	if errs > 0 || len(operands) != 1 {
 		usage(stderr, me)
 		return 0
 	}
-	tag := fs.Arg(0)
+	tag := operands[0]
 
 	opts, err := trace.EnvOptions(lookup)
 	if err != nil {

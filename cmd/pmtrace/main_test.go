@@ -147,6 +147,19 @@ func TestAsPCPsPmtrace(t *testing.T) {
 		{[]string{""}, true},
 		{[]string{strings.Repeat("x", 255)}, true},
 		{[]string{strings.Repeat("x", 200)}, true},
+		// Option mistakes, worded as glibc's getopt words them.
+		{[]string{"-x", "p"}, true},
+		{[]string{"--help"}, true},
+		{[]string{"--host", "p"}, true},
+		{[]string{"-c"}, true},
+		{[]string{"-S"}, true},
+		{[]string{"-qZ", "t"}, true},
+		{[]string{"-qv3", "t"}, true},
+		{[]string{"-v3", "-q", "t"}, true},
+		{[]string{"t", "-q"}, true},
+		{[]string{"--", "-q"}, true},
+		{[]string{"-h127.0.0.1", "-", "p"}, true},
+		{[]string{"-:", "p"}, true},
 	}
 	for _, c := range cases {
 		want := runTool(t, theirs, c.args)

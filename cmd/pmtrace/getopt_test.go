@@ -1,0 +1,51 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestGetopt(t *testing.T) {
+	cases := []struct {
+		args     []string
+		opts     string // each option and its argument, as "c=arg;"
+		bad      string
+		operands []string
+	}{
+		{[]string{"-qv3", "t"}, "q=;v=3;", "", []string{"t"}},
+		{[]string{"-v", "-3", "t"}, "v=-3;", "", []string{"t"}},
+		{[]string{"t", "-q", "u"}, "q=;", "", []string{"t", "u"}},
+		{[]string{"--", "-q"}, "", "", []string{"-q"}},
+		{[]string{"-", "-q"}, "q=;", "", []string{"-"}},
+		{[]string{"-xq"}, "q=;", "invalid option -- 'x';", nil},
+		{[]string{"--help"}, "h=elp;", "invalid option -- '-';", nil},
+		{[]string{"-c"}, "", "option requires an argument -- 'c';", nil},
+		{[]string{"-:"}, "", "invalid option -- ':';", nil},
+	}
+	for _, c := range cases {
+		var opts, bad strings.Builder
+		got := getopt(c.args, "c:e:h:qS:v:", func(o byte, arg string) {
+			opts.WriteString(string(o) + "=" + arg + ";")
+		}, func(msg string) { bad.WriteString(msg + ";") })
+		if opts.String() != c.opts || bad.String() != c.bad || !slices.Equal(got, c.operands) {
+			t.Errorf("getopt %q: options %q, mistakes %q, operands %q; want %q, %q, %q",
+				c.args, opts.String(), bad.String(), got, c.opts, c.bad, c.operands)
+		}
+	}
+}
+
+// FuzzGetopt: any words are walked to the end, every word is an operand,
+// an option, an option's argument or a mistake, and nothing panics.
+func FuzzGetopt(f *testing.F) {
+	f.Add("-qv3\x00t\x00--\x00-x")
+	f.Add("-c")
+	f.Fuzz(func(t *testing.T, s string) {
+		args := strings.Split(s, "\x00")
+		n := 0
+		ops := getopt(args, "c:e:h:qS:v:", func(byte, string) { n++ }, func(string) { n++ })
+		if len(ops) > len(args) {
+			t.Fatalf("%d operands from %d words", len(ops), len(args))
+		}
+	})
+}
