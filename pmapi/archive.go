@@ -2,12 +2,14 @@ package pmapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/internal/hostlabels"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi/internal/profile"
@@ -542,9 +544,22 @@ func (c *ArchiveContext) labels(typ, ident uint32) ([]pcp.LabelSet, error) {
 	return sets, nil
 }
 
-// ContextLabels are the archive's context labels at the current time.
+// ContextLabels are the archive's context labels at the current time. An
+// archive that records none (one written before labels, or whose first
+// context labels come later) gets the set libpcp supplies then,
+// {"hostname":"<the label's host>"} (hostlabels.Default), as
+// pmGetContextLabels does; a host name that makes no label set is that
+// parse's error, as in libpcp.
 func (c *ArchiveContext) ContextLabels(context.Context) ([]pcp.LabelSet, error) {
-	return c.labels(labelContext, uint32(pcp.PMIDNull))
+	sets, err := c.labels(labelContext, uint32(pcp.PMIDNull))
+	if err == nil || !errors.Is(err, pcp.ErrNoLabels) {
+		return sets, err
+	}
+	ls, perr := hostlabels.Default(c.logs[0].Label.Hostname)
+	if perr != nil {
+		return nil, fmt.Errorf("pmapi: labels: %w", perr)
+	}
+	return []pcp.LabelSet{*ls}, nil
 }
 
 // DomainLabels are a domain's labels at the current time.

@@ -1,7 +1,10 @@
 package pmapi
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -49,7 +52,8 @@ type hSet struct {
 }
 
 // askLibpcp runs the harness against spec (with a local namespace file
-// when nsFile is not empty) and returns libpcp's answers.
+// when nsFile is not empty) and returns libpcp's answers. With bed nil,
+// spec is "archive:PATH" and the harness runs on its own.
 func askLibpcp(t *testing.T, bed *testbed.PMCD, spec, nsFile string, reqs []req) []answer {
 	t.Helper()
 	in, err := json.Marshal(reqs)
@@ -64,13 +68,30 @@ func askLibpcp(t *testing.T, bed *testbed.PMCD, spec, nsFile string, reqs []req)
 	if nsFile != "" {
 		args = append(args, nsFile)
 	}
-	res := bed.RunInput(in, "python3", args...)
-	if res.Err != nil {
-		t.Fatalf("libpcp harness: %v\n%s", res.Err, res.Stderr)
+	var stdout, stderr string
+	if bed != nil {
+		res := bed.RunInput(in, "python3", args...)
+		if res.Err != nil {
+			t.Fatalf("libpcp harness: %v\n%s", res.Err, res.Stderr)
+		}
+		stdout, stderr = res.Stdout, res.Stderr
+	} else {
+		// An archive needs no pmcd: libpcp reads the files.
+		testbed.Need(t)
+		cmd := exec.Command("python3", args...)
+		cmd.Env = append(os.Environ(), noDerived)
+		cmd.Stdin = bytes.NewReader(in)
+		var se bytes.Buffer
+		cmd.Stderr = &se
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("libpcp harness: %v\n%s", err, se.Bytes())
+		}
+		stdout, stderr = string(out), se.String()
 	}
 	var out []answer
-	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil {
-		t.Fatalf("libpcp harness output: %v\n%s\n%s", err, res.Stdout, res.Stderr)
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("libpcp harness output: %v\n%s\n%s", err, stdout, stderr)
 	}
 	if len(out) != len(reqs) {
 		t.Fatalf("libpcp harness: %d answers to %d requests", len(out), len(reqs))

@@ -210,7 +210,12 @@ if len(sys.argv) > 2:
     sts = pcp.pmLoadASCIINameSpace(sys.argv[2].encode(), 1)
     if sts < 0:
         sys.exit("pmLoadASCIINameSpace: " + pcp.pmErrStr(sts).decode())
-ctx = pcp.pmNewContext(1, sys.argv[1].encode())
+# "archive:PATH" opens an archive context (PM_CONTEXT_ARCHIVE), anything
+# else a host context.
+kind, spec = 1, sys.argv[1]
+if spec.startswith("archive:"):
+    kind, spec = 2, spec[len("archive:"):]
+ctx = pcp.pmNewContext(kind, spec.encode())
 if ctx < 0:
     print(json.dumps({"context": ctx}))
     sys.exit(0)
