@@ -3,9 +3,9 @@ package pmapi
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
-	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
