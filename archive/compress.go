@@ -49,7 +49,7 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 		if x, err = readXZIndex(f); err != nil {
 			return 0, nil, err
 		}
-		if x.lzma2Only(f) {
+		if x.blockwise() {
 			return x.decodeBlocks(w, f)
 		}
 		if r, err = xz.NewReader(br); err != nil {

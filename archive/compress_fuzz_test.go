@@ -48,7 +48,7 @@ func FuzzXZIndex(f *testing.F) {
 		}
 		// every block decodes or is a hole, never a panic
 		var out bytes.Buffer
-		if len(x.blocks) > 0 && x.lzma2Only(bytes.NewReader(b)) {
+		if len(x.blocks) > 0 && x.blockwise() {
 			if n, _, err := x.decodeBlocks(&out, bytes.NewReader(b)); err == nil && n != x.blocks[len(x.blocks)-1].end {
 				t.Fatalf("%d bytes for %d", n, x.blocks[len(x.blocks)-1].end)
 			}
@@ -73,5 +73,33 @@ func FuzzGzipFamily(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := &gzipFamily{br: bufio.NewReader(bytes.NewReader(b))}
 		io.Copy(io.Discard, io.LimitReader(r, 1<<24))
+	})
+}
+
+// FuzzXZFilters feeds block headers' filter flags and content to the
+// filter chain: a refused header or a chain that keeps the content's
+// size and gives the same bytes whole and in pieces, never a panic.
+func FuzzXZFilters(f *testing.F) {
+	f.Add([]byte{0x04, 0x00, 0x21, 0x01, 0x10}, []byte{0xe8, 1, 2, 3, 0, 0xe8, 0xff, 0xff, 0xff, 0xff, 9}, uint8(3))
+	f.Add([]byte{0x03, 0x01, 0x03, 0x0a, 0x04, 0x00, 0x00, 0x00, 0x21, 0x01, 0x16}, []byte("kernel.all.load"), uint8(1))
+	f.Add([]byte{0x06, 0x04, 0x10, 0, 0, 0, 0x21, 0x01, 0x00, 0, 0}, bytes.Repeat([]byte{0x10, 0xa0, 0x0a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 4), uint8(16))
+	f.Fuzz(func(t *testing.T, hdr, content []byte, piece uint8) {
+		chain, _, ok := parseXZFilters(hdr, 0, 1+len(hdr)%4)
+		if !ok {
+			return
+		}
+		whole := append([]byte(nil), content...)
+		chain.undo(whole)
+		var out bytes.Buffer
+		w := chain.writer(&out)
+		for in := content; len(in) > 0; {
+			k := min(int(piece)+1, len(in))
+			w.Write(in[:k])
+			in = in[k:]
+		}
+		w.flush()
+		if !bytes.Equal(out.Bytes(), whole) {
+			t.Fatalf("chain %v: in pieces of %d, %x; whole, %x", chain, int(piece)+1, out.Bytes(), whole)
+		}
 	})
 }

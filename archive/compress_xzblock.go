@@ -18,13 +18,14 @@ import (
 // libpcp reads an .xz file a block at a time, each block decoded whole
 // or not at all: a damaged block is a hole in the content, and the
 // blocks after it still read. decodeBlocks does the same for blocks of
-// xz's usual make (one LZMA2 filter); a file with others is read as a
-// stream instead (errXZFilters).
+// LZMA2 after the filters liblzma 5.4 knows (compress_xzfilter.go); a
+// file whose check this reader does not compute is read as a stream
+// instead (errXZFilters).
 
 // span is a range of decompressed content that cannot be read.
 type span struct{ off, end int64 }
 
-var errXZFilters = errors.New("xz block filters other than LZMA2 alone")
+var errXZFilters = errors.New("xz check of a kind this reader does not compute")
 
 // errXZBlock is a block that does not decode.
 var errXZBlock = errors.New("damaged xz block")
@@ -58,19 +59,12 @@ func (x *xzFile) newHash() hash.Hash {
 	return nil
 }
 
-// lzma2Only reports whether every block that has a sound header uses
-// the LZMA2 filter alone, with a check this reader computes, so that
-// decodeBlocks can read the file.
-func (x *xzFile) lzma2Only(r io.ReaderAt) bool {
-	if _, ok := xzCheckSize(x.check); !ok {
-		return false
-	}
-	for _, b := range x.blocks {
-		if _, err := x.copyBlock(io.Discard, r, b, true); errors.Is(err, errXZFilters) {
-			return false
-		}
-	}
-	return true
+// blockwise reports whether decodeBlocks can read the file: its blocks
+// carry a check this reader computes. (A block whose header or filters
+// liblzma refuses is a damaged block, a hole, as it is for libpcp.)
+func (x *xzFile) blockwise() bool {
+	_, ok := xzCheckSize(x.check)
+	return ok
 }
 
 // decodeBlocks writes the content of every block to w in order, zeros
@@ -127,7 +121,10 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 		return 0, errXZBlock
 	}
 	p := 2
-	checkSize, _ := xzCheckSize(x.check)
+	checkSize, ok := xzCheckSize(x.check)
+	if !ok {
+		return 0, errXZFilters
+	}
 	compSize := b.unpadded - hsize - checkSize
 	if compSize <= 0 {
 		return 0, errXZBlock
@@ -142,23 +139,8 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 			return 0, errXZBlock
 		}
 	}
-	if flags&3 != 0 {
-		return 0, errXZFilters
-	}
-	id, ok1 := xzVarint(body, &p)
-	nprops, ok2 := xzVarint(body, &p)
-	if !ok1 || !ok2 {
-		return 0, errXZBlock
-	}
-	if id != 0x21 || nprops != 1 {
-		return 0, errXZFilters
-	}
-	if p >= len(body) {
-		return 0, errXZBlock
-	}
-	prop := body[p]
-	p++
-	if prop > 40 || !bytes.Equal(body[p:], make([]byte, len(body)-p)) {
+	chain, prop, ok := parseXZFilters(body, p, int(flags&3)+1)
+	if !ok {
 		return 0, errXZBlock
 	}
 	if headerOnly {
@@ -179,7 +161,7 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 			}
 			content = x.scratch[:b.size]
 		}
-		if err := x.decodeWhole(content, r, b, hsize, compSize, checkSize, dict); err != nil {
+		if err := x.decodeWhole(content, r, b, hsize, compSize, checkSize, dict, chain); err != nil {
 			return 0, err
 		}
 		if _, err := w.Write(content); err != nil {
@@ -188,9 +170,25 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 		return b.size, nil
 	}
 	h := x.newHash()
-	dst := w
+	var dst io.Writer = w
 	if h != nil {
 		dst = io.MultiWriter(w, h)
+	}
+	// the filters hold back the end of an instruction cut short,
+	// written when the block's content has all come
+	var cw *chainWriter
+	if len(chain) > 0 {
+		cw = chain.writer(dst)
+		dst = cw
+	}
+	flush := func() error {
+		if cw == nil {
+			return nil
+		}
+		if err := cw.flush(); err != nil {
+			return fmt.Errorf("%w: %w", errWrite, err)
+		}
+		return nil
 	}
 	if ldict := (max(dict, 4096) + 15) &^ 15; ldict <= xzMaxWindow && compSize <= xzMaxWindow {
 		// Too large to hold: decoded through a window of the
@@ -204,6 +202,9 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 				return 0, err
 			}
 			return 0, errXZBlock
+		}
+		if err := flush(); err != nil {
+			return 0, err
 		}
 		if err := x.checkTail(r, b, hsize, compSize, checkSize, h); err != nil {
 			return 0, err
@@ -233,6 +234,9 @@ func (x *xzFile) copyBlock(w io.Writer, r io.ReaderAt, b xzBlock, headerOnly boo
 	if k, err := lr.Read(make([]byte, 1)); k != 0 || err != io.EOF {
 		return n, errXZBlock // more content than the index says
 	}
+	if err := flush(); err != nil {
+		return n, err
+	}
 	if err := x.checkTail(r, b, hsize, compSize, checkSize, h); err != nil {
 		return n, err
 	}
@@ -257,7 +261,7 @@ const xzMaxWindow = 64 << 20
 
 // decodeWhole decodes block b's compressed data into content, its whole
 // size, and checks the padding and the check value after it.
-func (x *xzFile) decodeWhole(content []byte, r io.ReaderAt, b xzBlock, hsize, compSize, checkSize, dict int64) error {
+func (x *xzFile) decodeWhole(content []byte, r io.ReaderAt, b xzBlock, hsize, compSize, checkSize, dict int64, chain xzChain) error {
 	comp := make([]byte, compSize)
 	if _, err := r.ReadAt(comp, b.at+hsize); err != nil {
 		return errXZBlock
@@ -267,6 +271,7 @@ func (x *xzFile) decodeWhole(content []byte, r io.ReaderAt, b xzBlock, hsize, co
 	if decodeLZMA2(content, comp, dict) != nil {
 		return errXZBlock
 	}
+	chain.undo(content)
 	var h hash.Hash
 	if h = x.newHash(); h != nil {
 		h.Write(content)

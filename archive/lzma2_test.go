@@ -39,7 +39,7 @@ func TestLZMA2AgainstXZ(t *testing.T) {
 			t.Fatal(err)
 		}
 		x, err := readXZIndex(f)
-		if err != nil || !x.lzma2Only(f) {
+		if err != nil || !x.blockwise() {
 			f.Close()
 			continue
 		}

@@ -66,7 +66,7 @@ func newXZVolume(f *os.File) (*xzVolume, error) {
 			return nil, nil
 		}
 	}
-	if !x.lzma2Only(f) {
+	if !x.blockwise() {
 		return nil, nil
 	}
 	size := int64(0)
