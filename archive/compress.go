@@ -24,7 +24,8 @@ import (
 //	             a damaged block is a hole the blocks after it survive)
 //	.lzma        "xz -dc" into a temporary file
 //	.bz2 .bz     "bzip2 -dc"
-//	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW and more
+//	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW, a zip
+//	             file's first entry, and more
 //
 // An external program's failure (a truncated or damaged stream, trailing
 // garbage for gzip and xz, though not for bzip2, which only warns) makes
@@ -102,13 +103,17 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 }
 
 // gzipFamily reads what "gzip -dc" reads: gzip members one after another,
-// or a compress(1) stream (which runs to the end of the file). Zero bytes
+// a compress(1) stream (which runs to the end of the file), or a zip
+// file's first entry (compress_zip.go). Zero bytes
 // after the last member are ignored, as gzip ignores them; anything else
 // there makes gzip warn, and so fail for libpcp.
 type gzipFamily struct {
 	br      *bufio.Reader
 	cur     io.Reader
 	members int
+	// last is set by a member after which gzip reads nothing more
+	// (zip, LZH): what follows it is ignored
+	last bool
 }
 
 func (g *gzipFamily) Read(p []byte) (int, error) {
@@ -135,6 +140,9 @@ func (g *gzipFamily) Read(p []byte) (int, error) {
 
 // next starts the next member, or returns io.EOF after the last.
 func (g *gzipFamily) next() error {
+	if g.last {
+		return io.EOF
+	}
 	magic, _ := g.br.Peek(2)
 	if len(magic) < 2 {
 		if g.members == 0 || len(magic) == 1 && magic[0] != 0 {
@@ -159,9 +167,16 @@ func (g *gzipFamily) next() error {
 		}
 		g.cur = z
 		return nil
+	case g.members == 1 && magic[0] == 'P' && magic[1] == 'K' && g.startsWith(zipLocalMagic):
+		z, err := newZipReader(g.br)
+		if err != nil {
+			return err
+		}
+		g.cur, g.last = z, true
+		return nil
 	case g.members == 1:
-		// pack(1), SCO LZH and zip members, which gzip also reads, are
-		// not read here
+		// pack(1) and SCO LZH members, which gzip also reads, are not
+		// read here
 		return errors.New("not in gzip or compress format")
 	}
 	for {
@@ -176,6 +191,11 @@ func (g *gzipFamily) next() error {
 			return errors.New("trailing garbage after the compressed data")
 		}
 	}
+}
+
+func (g *gzipFamily) startsWith(magic []byte) bool {
+	b, _ := g.br.Peek(len(magic))
+	return bytes.Equal(b, magic)
 }
 
 // lzmaAlone is an .lzma stream that must end the file.

@@ -103,3 +103,23 @@ func FuzzXZFilters(f *testing.F) {
 		}
 	})
 }
+
+// FuzzZip feeds the zip entry reader arbitrary files after a local
+// header's signature: an error or content, never a panic, and content
+// only when its CRC-32 and size agree with what the file says.
+func FuzzZip(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "small.zip")); err == nil {
+		f.Add(b)
+	}
+	f.Add(append(append([]byte{}, zipLocalMagic...), make([]byte, 40)...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !bytes.HasPrefix(b, zipLocalMagic) {
+			b = append(append([]byte{}, zipLocalMagic...), b...)
+		}
+		got, err := decodeGzipFamily(b)
+		if err == nil && len(got) > 0 && len(got) > 1032*len(b) {
+			// deflate expands at most 1032 to 1
+			t.Fatalf("%d bytes from %d", len(got), len(b))
+		}
+	})
+}

@@ -4,7 +4,7 @@
 # reference harnesses, python3-pcp), a C compiler (gcc and libc6-dev: `go test -race`
 # needs cgo, and the harnesses are C), tshark, and the compressors whose
 # output the archive tests read (ncompress for compress(1)'s .Z, bzip2,
-# xz-utils), and libsasl2-modules, which apt brings as a recommendation of
+# xz-utils, zip for the zip files gzip -dc also reads), and libsasl2-modules, which apt brings as a recommendation of
 # libsasl2-2 on an installed system but a minimal root lacks (without it
 # PCP's clients meet a pmcd asking for authentication differently), and
 # chromium, the browser pmproxy's web view is tested in. Then
@@ -18,7 +18,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils gcc libc6-dev libsasl2-modules chromium redis-server)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils zip gcc libc6-dev libsasl2-modules chromium redis-server)
 
 installed() {
 	local p

@@ -73,3 +73,31 @@ func writeCompressed(t *testing.T, base, which, suffix string, argv []string, da
 	}
 	return filepath.Join(dir, base)
 }
+
+// TestGzipFamilyAgainstPCP gives libpcp's gzip -dc the other formats it
+// reads under a .gz, .z or .Z name, made by their own programs: whole,
+// truncated, and (zip read from a pipe is Zip64, whose sizes gzip
+// refuses) unreadable for both.
+func TestGzipFamilyAgainstPCP(t *testing.T) {
+	needQA(t)
+	pcp := pcptest.NeedTool(t, "pmdumplog")
+	t.Setenv("TZ", "UTC")
+	cut := func(b []byte) []byte { return b[:len(b)*6/10] }
+	for _, tc := range []struct {
+		name, file, suffix string
+		argv               []string
+		damage             func([]byte) []byte
+	}{
+		{"zip", ".0", ".gz", []string{"zip", "-q", "-fz-"}, nil},
+		{"zip meta", ".meta", ".z", []string{"zip", "-q", "-fz-"}, nil},
+		{"zip truncated", ".0", ".gz", []string{"zip", "-q", "-fz-"}, cut},
+		{"zip64", ".0", ".Z", []string{"zip", "-q"}, nil},
+	} {
+		if _, err := exec.LookPath(tc.argv[0]); err != nil {
+			pcptest.Missing(t, tc.argv[0]+" is not installed (scripts/setup-pcp.sh)")
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			comparePCP(t, pcp, writeCompressed(t, "20041125", tc.file, tc.suffix, tc.argv, tc.damage))
+		})
+	}
+}
