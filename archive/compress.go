@@ -24,8 +24,8 @@ import (
 //	             a damaged block is a hole the blocks after it survive)
 //	.lzma        "xz -dc" into a temporary file
 //	.bz2 .bz     "bzip2 -dc"
-//	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW, a zip
-//	             file's first entry, and more
+//	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW, pack(1),
+//	             a zip file's first entry, and more
 //
 // An external program's failure (a truncated or damaged stream, trailing
 // garbage for gzip and xz, though not for bzip2, which only warns) makes
@@ -103,8 +103,9 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 }
 
 // gzipFamily reads what "gzip -dc" reads: gzip members one after another,
-// a compress(1) stream (which runs to the end of the file), or a zip
-// file's first entry (compress_zip.go). Zero bytes
+// a compress(1) stream (which runs to the end of the file), pack(1)
+// members (compress_pack.go), or a zip file's first entry
+// (compress_zip.go). Zero bytes
 // after the last member are ignored, as gzip ignores them; anything else
 // there makes gzip warn, and so fail for libpcp.
 type gzipFamily struct {
@@ -167,6 +168,13 @@ func (g *gzipFamily) next() error {
 		}
 		g.cur = z
 		return nil
+	case magic[0] == packMagic1 && magic[1] == packMagic2:
+		z, err := newPackReader(g.br)
+		if err != nil {
+			return err
+		}
+		g.cur = z
+		return nil
 	case g.members == 1 && magic[0] == 'P' && magic[1] == 'K' && g.startsWith(zipLocalMagic):
 		z, err := newZipReader(g.br)
 		if err != nil {
@@ -175,8 +183,7 @@ func (g *gzipFamily) next() error {
 		g.cur, g.last = z, true
 		return nil
 	case g.members == 1:
-		// pack(1) and SCO LZH members, which gzip also reads, are not
-		// read here
+		// SCO LZH members, which gzip also reads, are not read here
 		return errors.New("not in gzip or compress format")
 	}
 	for {

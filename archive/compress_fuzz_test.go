@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/packfmt"
 )
 
 // FuzzLZW feeds the .Z decoder arbitrary streams: it must end, with or
@@ -119,6 +121,24 @@ func FuzzZip(f *testing.F) {
 		got, err := decodeGzipFamily(b)
 		if err == nil && len(got) > 0 && len(got) > 1032*len(b) {
 			// deflate expands at most 1032 to 1
+			t.Fatalf("%d bytes from %d", len(got), len(b))
+		}
+	})
+}
+
+// FuzzPack feeds the pack(1) reader arbitrary members: an error or
+// content, never a panic, and no more than a byte out for each bit in
+// (every code is at least one bit long).
+func FuzzPack(f *testing.F) {
+	f.Add(packfmt.Encode([]byte("kernel.all.load 1 minute\n")))
+	f.Add(packfmt.Encode(bytes.Repeat([]byte{0}, 100)))
+	f.Add([]byte{0x1f, 0x1e, 0, 0, 0, 1, 2, 1, 0, 'a', 'b', 0x00})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !bytes.HasPrefix(b, []byte{packMagic1, packMagic2}) {
+			b = append([]byte{packMagic1, packMagic2}, b...)
+		}
+		got, _ := decodeGzipFamily(b)
+		if len(got) > 8*len(b) {
 			t.Fatalf("%d bytes from %d", len(got), len(b))
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/packfmt"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
@@ -49,6 +50,12 @@ func TestXZFiltersAgainstPCP(t *testing.T) {
 // nil) under its name plus suffix, and returns the copy's base name.
 func writeCompressed(t *testing.T, base, which, suffix string, argv []string, damage func([]byte) []byte) string {
 	t.Helper()
+	return writeCompressedBy(t, base, which, suffix, func(b []byte) []byte { return runFilter(t, argv, b) }, damage)
+}
+
+// writeCompressedBy is writeCompressed with the compression a function.
+func writeCompressedBy(t *testing.T, base, which, suffix string, compress, damage func([]byte) []byte) string {
+	t.Helper()
 	dir := t.TempDir()
 	files, err := filepath.Glob(filepath.Join(qaDir, base+".*"))
 	if err != nil || len(files) == 0 {
@@ -61,7 +68,7 @@ func writeCompressed(t *testing.T, base, which, suffix string, argv []string, da
 		}
 		name := filepath.Base(f)
 		if strings.HasSuffix(name, which) {
-			b = runFilter(t, argv, b)
+			b = compress(b)
 			if damage != nil {
 				b = damage(b)
 			}
@@ -98,6 +105,33 @@ func TestGzipFamilyAgainstPCP(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			comparePCP(t, pcp, writeCompressed(t, "20041125", tc.file, tc.suffix, tc.argv, tc.damage))
+		})
+	}
+}
+
+// TestPackAgainstPCP gives libpcp's gzip -dc a volume in pack(1)'s
+// format (made by packfmt: no Debian package writes it) under .z, its
+// old suffix: whole, truncated, with a length that does not match, and
+// followed by garbage.
+func TestPackAgainstPCP(t *testing.T) {
+	needQA(t)
+	pcp := pcptest.NeedTool(t, "pmdumplog")
+	if _, err := exec.LookPath("gzip"); err != nil {
+		pcptest.Missing(t, "gzip is not installed")
+	}
+	t.Setenv("TZ", "UTC")
+	for _, tc := range []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"whole", nil},
+		{"twice", func(b []byte) []byte { return append(b, b...) }},
+		{"truncated", func(b []byte) []byte { return b[:len(b)*6/10] }},
+		{"length", func(b []byte) []byte { b[5]++; return b }},
+		{"garbage", func(b []byte) []byte { return append(b, "junk"...) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			comparePCP(t, pcp, writeCompressedBy(t, "20041125", ".0", ".z", packfmt.Encode, tc.damage))
 		})
 	}
 }
