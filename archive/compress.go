@@ -25,7 +25,7 @@ import (
 //	.lzma        "xz -dc" into a temporary file
 //	.bz2 .bz     "bzip2 -dc"
 //	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW, pack(1),
-//	             a zip file's first entry, and more
+//	             SCO LZH and a zip file's first entry
 //
 // An external program's failure (a truncated or damaged stream, trailing
 // garbage for gzip and xz, though not for bzip2, which only warns) makes
@@ -104,8 +104,8 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 
 // gzipFamily reads what "gzip -dc" reads: gzip members one after another,
 // a compress(1) stream (which runs to the end of the file), pack(1)
-// members (compress_pack.go), or a zip file's first entry
-// (compress_zip.go). Zero bytes
+// members (compress_pack.go), an SCO LZH stream (compress_lzh.go), or a
+// zip file's first entry (compress_zip.go). Zero bytes
 // after the last member are ignored, as gzip ignores them; anything else
 // there makes gzip warn, and so fail for libpcp.
 type gzipFamily struct {
@@ -175,6 +175,13 @@ func (g *gzipFamily) next() error {
 		}
 		g.cur = z
 		return nil
+	case magic[0] == lzhMagic1 && magic[1] == lzhMagic2:
+		z, err := newLZHReader(g.br)
+		if err != nil {
+			return err
+		}
+		g.cur, g.last = z, true
+		return nil
 	case g.members == 1 && magic[0] == 'P' && magic[1] == 'K' && g.startsWith(zipLocalMagic):
 		z, err := newZipReader(g.br)
 		if err != nil {
@@ -183,8 +190,7 @@ func (g *gzipFamily) next() error {
 		g.cur, g.last = z, true
 		return nil
 	case g.members == 1:
-		// SCO LZH members, which gzip also reads, are not read here
-		return errors.New("not in gzip or compress format")
+		return errors.New("not in gzip format")
 	}
 	for {
 		b, err := g.br.ReadByte()

@@ -143,3 +143,26 @@ func FuzzPack(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLZH feeds the LZH reader arbitrary streams: an end, with or
+// without an error, never a panic, and no more out than the blocks the
+// input can hold allow (each block is at least 16 bits of count and
+// gives at most 65535 codes of at most 256 bytes; past the end of the
+// input a zero count ends the stream).
+func FuzzLZH(f *testing.F) {
+	for _, name := range []string{"text.lzh", "bin.lzh"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", "compress", name)); err == nil && len(b) > 40 {
+			f.Add(append([]byte{lzhMagic1, lzhMagic2}, b[int(b[0])|int(b[1])<<8:]...))
+		}
+	}
+	f.Add([]byte{0x1f, 0xa0, 0, 3, 0, 0, 0, 0x30, 0x80, 0x01, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !bytes.HasPrefix(b, []byte{lzhMagic1, lzhMagic2}) {
+			b = append([]byte{lzhMagic1, lzhMagic2}, b...)
+		}
+		n, _ := io.Copy(io.Discard, &gzipFamily{br: bufio.NewReader(bytes.NewReader(b))})
+		if limit := int64(len(b)/2+2) * 65535 * 256; n > limit {
+			t.Fatalf("%d bytes from %d", n, len(b))
+		}
+	})
+}

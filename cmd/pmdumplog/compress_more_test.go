@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,6 +133,44 @@ func TestPackAgainstPCP(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			comparePCP(t, pcp, writeCompressedBy(t, "20041125", ".0", ".z", packfmt.Encode, tc.damage))
+		})
+	}
+}
+
+// TestLZHAgainstPCP gives libpcp's gzip -dc a volume in SCO's LZH form:
+// the -lh5- data a real LHA program (jlha) wrote for QA archive
+// 20041125's volume (archive's golden, see its testdata README), after
+// gzip's LZH magic: whole, truncated (gzip reads zeros past the end, so
+// the records cut off are damaged, not missing), and with a flipped
+// byte.
+func TestLZHAgainstPCP(t *testing.T) {
+	needQA(t)
+	pcp := pcptest.NeedTool(t, "pmdumplog")
+	if _, err := exec.LookPath("gzip"); err != nil {
+		pcptest.Missing(t, "gzip is not installed")
+	}
+	lha, err := os.ReadFile(filepath.Join("..", "..", "archive", "testdata", "compress", "20041125.0.lzh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a level 2 header: its size, then "-lh5-" and the packed size
+	if len(lha) < 22 || string(lha[2:7]) != "-lh5-" || lha[20] != 2 {
+		t.Fatal("20041125.0.lzh: not a level 2 -lh5- archive")
+	}
+	at, size := int(binary.LittleEndian.Uint16(lha)), int(binary.LittleEndian.Uint32(lha[7:]))
+	stream := append([]byte{0x1f, 0xa0}, lha[at:at+size]...)
+	t.Setenv("TZ", "UTC")
+	for _, tc := range []struct {
+		name   string
+		damage func([]byte) []byte
+	}{
+		{"whole", nil},
+		{"truncated", func(b []byte) []byte { return b[:len(b)*6/10] }},
+		{"flipped", func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lzh := func([]byte) []byte { return append([]byte(nil), stream...) }
+			comparePCP(t, pcp, writeCompressedBy(t, "20041125", ".0", ".gz", lzh, tc.damage))
 		})
 	}
 }
