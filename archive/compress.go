@@ -58,6 +58,18 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 		}
 	case ".lzma":
 		if magic, _ := br.Peek(len(xzMagic)); bytes.Equal(magic, xzMagic) {
+			// xz -dc reads it as .xz: a file of one stream through the
+			// block reader, which knows its filters (a damaged block
+			// fails the whole file, as it fails xz), and others (several
+			// streams, stream padding, damage the index walk finds) as
+			// a stream
+			if x, ierr := readXZIndex(f); ierr == nil && x.blockwise() {
+				n, holes, err := x.decodeBlocks(w, f)
+				if err == nil && len(holes) > 0 {
+					err = errXZBlock
+				}
+				return n, nil, err
+			}
 			r, err = xz.NewReader(br)
 		} else {
 			// The header's dictionary size is allocated as it stands:

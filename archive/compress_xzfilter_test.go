@@ -174,3 +174,55 @@ func TestXZFilterLargeBlock(t *testing.T) {
 		t.Fatalf("%d bytes, holes %v; xz -dc %d bytes (first difference at %d)", len(got), holes, len(want), firstDifference(got, want))
 	}
 }
+
+// TestXZFiltersInLZMAFile reads .xz content under the .lzma suffix, for
+// which libpcp runs xz -dc: filtered blocks read, and a damaged block,
+// a cut or trailing bytes fail the whole file as they fail xz; several
+// streams and stream padding, which xz also reads, go through the
+// stream reader (which knows LZMA2 alone: filters there are not read).
+func TestXZFiltersInLZMAFile(t *testing.T) {
+	xzProg, err := exec.LookPath("xz")
+	if err != nil {
+		t.Skip("xz is not installed")
+	}
+	data := filterInput(t, 200000)
+	cmd := exec.Command(xzProg, "-c", "--block-size=65536", "--x86", "--delta=dist=2", "--lzma2")
+	cmd.Stdin = bytes.NewReader(data)
+	z, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(xzProg, "-c", "--check=crc32")
+	cmd.Stdin = bytes.NewReader(data[:5000])
+	plain, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "f.lzma")
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{
+		{"whole", z},
+		{"damaged block", func() []byte { b := append([]byte(nil), z...); b[len(b)/2] ^= 0x55; return b }()},
+		{"cut", z[:len(z)-10]},
+		{"trailing bytes", append(append([]byte(nil), z...), "junk"...)},
+		{"padding", append(append([]byte(nil), plain...), 0, 0, 0, 0)},
+		{"two streams", append(append([]byte(nil), plain...), plain...)},
+	} {
+		if err := os.WriteFile(f, tc.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, xzErr := exec.Command(xzProg, "-dc", f).Output()
+		src, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		_, _, err = decompressTo(&got, src, ".lzma")
+		src.Close()
+		if (err != nil) != (xzErr != nil) || err == nil && !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: %d bytes, %v; xz -dc %d bytes, %v", tc.name, got.Len(), err, len(want), xzErr)
+		}
+	}
+}

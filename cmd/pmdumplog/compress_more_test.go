@@ -14,7 +14,8 @@ import (
 
 // TestXZFiltersAgainstPCP compresses a volume with xz's branch-converter
 // and delta filters before LZMA2, in blocks, which libpcp reads through
-// liblzma a block at a time: whole, and with one block damaged.
+// liblzma a block at a time (.xz) or through xz -dc (.lzma): whole, and
+// with one block damaged.
 func TestXZFiltersAgainstPCP(t *testing.T) {
 	needQA(t)
 	pcp := pcptest.NeedTool(t, "pmdumplog")
@@ -23,19 +24,22 @@ func TestXZFiltersAgainstPCP(t *testing.T) {
 	}
 	t.Setenv("TZ", "UTC")
 	for _, tc := range []struct {
-		name    string
-		filters []string
-		damage  bool
+		name, suffix string
+		filters      []string
+		damage       bool
 	}{
-		{"x86", []string{"--x86"}, false},
-		{"arm64", []string{"--arm64"}, false},
-		{"delta", []string{"--delta=dist=4"}, false},
-		{"delta x86 sparc", []string{"--delta=dist=8", "--x86", "--sparc"}, false},
-		{"x86 damaged", []string{"--x86"}, true},
+		{"x86", ".xz", []string{"--x86"}, false},
+		{"arm64", ".xz", []string{"--arm64"}, false},
+		{"delta", ".xz", []string{"--delta=dist=4"}, false},
+		{"delta x86 sparc", ".xz", []string{"--delta=dist=8", "--x86", "--sparc"}, false},
+		{"x86 damaged", ".xz", []string{"--x86"}, true},
+		// .lzma goes through xz -dc, which reads .xz content too
+		{"x86 as lzma", ".lzma", []string{"--x86"}, false},
+		{"x86 as lzma damaged", ".lzma", []string{"--x86"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			argv := append(append([]string{"xz", "-c", "--block-size=65536"}, tc.filters...), "--lzma2")
-			archive := writeCompressed(t, "20041125", ".0", ".xz", argv, func(b []byte) []byte {
+			archive := writeCompressed(t, "20041125", ".0", tc.suffix, argv, func(b []byte) []byte {
 				if tc.damage {
 					b[len(b)/2] ^= 0x55
 				}
