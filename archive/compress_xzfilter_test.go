@@ -38,20 +38,20 @@ var xzFilterCases = []struct {
 	name string
 	args []string
 }{
-	{"x86", []string{"--x86", "--lzma2"}},
-	{"x86 start", []string{"--x86=start=12345", "--lzma2"}},
-	{"powerpc", []string{"--powerpc", "--lzma2"}},
-	{"ia64", []string{"--ia64", "--lzma2"}},
-	{"arm", []string{"--arm", "--lzma2"}},
-	{"armthumb", []string{"--armthumb", "--lzma2"}},
-	{"arm64", []string{"--arm64", "--lzma2"}},
-	{"arm64 start", []string{"--arm64=start=4096", "--lzma2"}},
-	{"sparc", []string{"--sparc", "--lzma2"}},
-	{"delta", []string{"--delta=dist=1", "--lzma2"}},
-	{"delta 4", []string{"--delta=dist=4", "--lzma2"}},
-	{"delta 256", []string{"--delta=dist=256", "--lzma2"}},
-	{"delta then x86", []string{"--delta=dist=2", "--x86", "--lzma2"}},
-	{"three", []string{"--arm", "--delta=dist=7", "--powerpc", "--lzma2"}},
+	{"x86", []string{"--x86", "--lzma2=preset=1"}},
+	{"x86 start", []string{"--x86=start=12345", "--lzma2=preset=1"}},
+	{"powerpc", []string{"--powerpc", "--lzma2=preset=1"}},
+	{"ia64", []string{"--ia64", "--lzma2=preset=1"}},
+	{"arm", []string{"--arm", "--lzma2=preset=1"}},
+	{"armthumb", []string{"--armthumb", "--lzma2=preset=1"}},
+	{"arm64", []string{"--arm64", "--lzma2=preset=1"}},
+	{"arm64 start", []string{"--arm64=start=4096", "--lzma2=preset=1"}},
+	{"sparc", []string{"--sparc", "--lzma2=preset=1"}},
+	{"delta", []string{"--delta=dist=1", "--lzma2=preset=1"}},
+	{"delta 4", []string{"--delta=dist=4", "--lzma2=preset=1"}},
+	{"delta 256", []string{"--delta=dist=256", "--lzma2=preset=1"}},
+	{"delta then x86", []string{"--delta=dist=2", "--x86", "--lzma2=preset=1"}},
+	{"three", []string{"--arm", "--delta=dist=7", "--powerpc", "--lzma2=preset=1"}},
 }
 
 // TestXZFiltersAgainstXZ compresses with each filter xz 5.4 writes, in
