@@ -58,8 +58,8 @@ func FuzzXZIndex(f *testing.F) {
 	})
 }
 
-// FuzzGzipFamily feeds what gzip -dc would read (gzip members, .Z
-// streams, trailing bytes) to its reader: an error or content, never a
+// FuzzGzipFamily feeds what gzip -dc would read (gzip and pack members,
+// .Z and LZH streams, zip files, trailing bytes) to its reader: an error or content, never a
 // panic.
 func FuzzGzipFamily(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "kwkwk.Z")); err == nil {
@@ -72,6 +72,14 @@ func FuzzGzipFamily(f *testing.F) {
 	f.Add(gz.Bytes())
 	f.Add(append(append([]byte{}, gz.Bytes()...), gz.Bytes()...))
 	f.Add(append(append([]byte{}, gz.Bytes()...), 0, 0, 0))
+	// the other formats gzip reads, alone and after a gzip member
+	pack := packfmt.Encode([]byte("kernel.all.load"))
+	f.Add(append(append([]byte{}, pack...), gz.Bytes()...))
+	f.Add(append(append([]byte{}, gz.Bytes()...), pack...))
+	f.Add(append(append([]byte{}, gz.Bytes()...), 0x1f, 0xa0, 0, 3, 0, 0, 0, 0x30, 0x80, 0x01, 0, 0))
+	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "small.zip")); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := &gzipFamily{br: bufio.NewReader(bytes.NewReader(b))}
 		io.Copy(io.Discard, io.LimitReader(r, 1<<24))
