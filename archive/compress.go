@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/bzip2"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
@@ -24,8 +25,9 @@ import (
 //	             a damaged block is a hole the blocks after it survive)
 //	.lzma        "xz -dc" into a temporary file
 //	.bz2 .bz     "bzip2 -dc"
-//	.gz .Z .z    "gzip -dc", which reads gzip, compress(1)'s LZW, pack(1),
-//	             SCO LZH and a zip file's first entry
+//	.gz .Z .z    "gzip -dc", which reads gzip (and gzip 0.5's magic),
+//	             compress(1)'s LZW, pack(1), SCO LZH and a zip file's
+//	             first entry
 //
 // An external program's failure (a truncated or damaged stream, trailing
 // garbage for gzip and xz, though not for bzip2, which only warns) makes
@@ -165,8 +167,13 @@ func (g *gzipFamily) next() error {
 	}
 	g.members++
 	switch {
-	case magic[0] == 0x1f && magic[1] == 0x8b:
-		z, err := gzip.NewReader(g.br)
+	case magic[0] == 0x1f && (magic[1] == 0x8b || magic[1] == oldGzipMagic2):
+		// gzip 0.5's magic number, which gzip still takes for its own
+		var src flate.Reader = g.br
+		if magic[1] == oldGzipMagic2 {
+			src = &gzipMagicAs{br: g.br}
+		}
+		z, err := gzip.NewReader(src)
 		if err != nil {
 			return err
 		}
@@ -216,6 +223,39 @@ func (g *gzipFamily) next() error {
 			return errors.New("trailing garbage after the compressed data")
 		}
 	}
+}
+
+const oldGzipMagic2 = 0x9e
+
+// gzipMagicAs reads a member of gzip 0.5's magic number as one of
+// today's, for compress/gzip, taking no byte past what it is asked for
+// (so the next member starts where this one ends).
+type gzipMagicAs struct {
+	br   *bufio.Reader
+	done int // bytes of the magic number given
+}
+
+func (m *gzipMagicAs) ReadByte() (byte, error) {
+	if m.done < 2 {
+		if _, err := m.br.ReadByte(); err != nil {
+			return 0, err
+		}
+		m.done++
+		return []byte{0x1f, 0x8b}[m.done-1], nil
+	}
+	return m.br.ReadByte()
+}
+
+func (m *gzipMagicAs) Read(p []byte) (int, error) {
+	if m.done < 2 && len(p) > 0 {
+		b, err := m.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		p[0] = b
+		return 1, nil
+	}
+	return m.br.Read(p)
 }
 
 func (g *gzipFamily) startsWith(magic []byte) bool {

@@ -80,6 +80,9 @@ func FuzzGzipFamily(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "compress", "small.zip")); err == nil {
 		f.Add(b)
 	}
+	old := append([]byte{}, gz.Bytes()...)
+	old[1] = oldGzipMagic2
+	f.Add(append(append([]byte{}, old...), gz.Bytes()...))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := &gzipFamily{br: bufio.NewReader(bytes.NewReader(b))}
 		io.Copy(io.Discard, io.LimitReader(r, 1<<24))

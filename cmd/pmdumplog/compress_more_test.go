@@ -87,14 +87,16 @@ func writeCompressedBy(t *testing.T, base, which, suffix string, compress, damag
 }
 
 // TestGzipFamilyAgainstPCP gives libpcp's gzip -dc the other formats it
-// reads under a .gz, .z or .Z name, made by their own programs: whole,
-// truncated, and (zip read from a pipe is Zip64, whose sizes gzip
-// refuses) unreadable for both.
+// reads under a .gz, .z or .Z name, made by their own programs: zip
+// (whole, truncated, and Zip64, as zip writes reading a pipe, whose
+// sizes gzip refuses) and gzip members with gzip 0.5's magic number.
 func TestGzipFamilyAgainstPCP(t *testing.T) {
 	needQA(t)
 	pcp := pcptest.NeedTool(t, "pmdumplog")
 	t.Setenv("TZ", "UTC")
 	cut := func(b []byte) []byte { return b[:len(b)*6/10] }
+	// gzip 0.5's magic number, which gzip still reads as its own
+	oldMagic := func(b []byte) []byte { b[1] = 0x9e; return b }
 	for _, tc := range []struct {
 		name, file, suffix string
 		argv               []string
@@ -104,6 +106,9 @@ func TestGzipFamilyAgainstPCP(t *testing.T) {
 		{"zip meta", ".meta", ".z", []string{"zip", "-q", "-fz-"}, nil},
 		{"zip truncated", ".0", ".gz", []string{"zip", "-q", "-fz-"}, cut},
 		{"zip64", ".0", ".Z", []string{"zip", "-q"}, nil},
+		{"old gzip magic", ".0", ".gz", []string{"gzip", "-c"}, oldMagic},
+		{"old gzip magic truncated", ".0", ".gz", []string{"gzip", "-c"}, func(b []byte) []byte { return cut(oldMagic(b)) }},
+		{"old gzip magic meta", ".meta", ".z", []string{"gzip", "-c"}, oldMagic},
 	} {
 		if _, err := exec.LookPath(tc.argv[0]); err != nil {
 			pcptest.Missing(t, tc.argv[0]+" is not installed (scripts/setup-pcp.sh)")
