@@ -60,16 +60,12 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 		}
 	case ".lzma":
 		if magic, _ := br.Peek(len(xzMagic)); bytes.Equal(magic, xzMagic) {
-			// xz -dc reads it as .xz: a file of one stream through the
-			// block reader, which knows its filters (a damaged block
-			// fails the whole file, as it fails xz), and others (several
-			// streams, stream padding, damage the index walk finds) as
-			// a stream
-			if x, ierr := readXZIndex(f); ierr == nil && x.blockwise() {
-				n, holes, err := x.decodeBlocks(w, f)
-				if err == nil && len(holes) > 0 {
-					err = errXZBlock
-				}
+			// xz -dc reads it as .xz: its streams through the block
+			// reader, which knows their filters (a damaged block fails
+			// the whole file, as it fails xz), or, where the walk back
+			// through them fails or a check is one the block reader
+			// does not compute, as a stream
+			if n, ok, err := decodeXZStreams(w, f); ok {
 				return n, nil, err
 			}
 			r, err = xz.NewReader(br)
@@ -114,6 +110,36 @@ func decompressTo(w io.Writer, f *os.File, suffix string) (n int64, holes []span
 		good = b.end
 	}
 	return good, []span{{good, math.MaxInt64}}, nil
+}
+
+// decodeXZStreams writes the content of a file of .xz streams to w, as
+// xz -dc does, failing at a damaged block; ok is false when the file is
+// not for the block reader.
+func decodeXZStreams(w io.Writer, f *os.File) (n int64, ok bool, err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, true, err
+	}
+	streams, err := xzStreams(f, st.Size())
+	if err != nil {
+		return 0, false, nil
+	}
+	for _, x := range streams {
+		if !x.blockwise() {
+			return 0, false, nil
+		}
+	}
+	for _, x := range streams {
+		k, holes, err := x.decodeBlocks(w, f)
+		n += k
+		if err == nil && len(holes) > 0 {
+			err = errXZBlock
+		}
+		if err != nil {
+			return n, true, err
+		}
+	}
+	return n, true, nil
 }
 
 // gzipFamily reads what "gzip -dc" reads: gzip members one after another,

@@ -39,6 +39,16 @@ func FuzzXZIndex(f *testing.F) {
 	}
 	f.Add(append(append([]byte{}, xzMagic...), make([]byte, 30)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// the walk through several streams ends, with streams that
+		// start after one another or an error
+		if streams, err := xzStreams(bytes.NewReader(b), int64(len(b))); err == nil {
+			for i := 1; i < len(streams); i++ {
+				if len(streams[i].blocks) > 0 && len(streams[i-1].blocks) > 0 &&
+					streams[i].blocks[0].at <= streams[i-1].blocks[len(streams[i-1].blocks)-1].at {
+					t.Fatalf("streams out of order")
+				}
+			}
+		}
 		x, err := xzIndex(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			return

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"slices"
 )
 
 // xzFile is what the index of an .xz file says: the check its blocks
@@ -45,48 +46,111 @@ var errXZIndex = errors.New("xz stream footer or index damaged, or not one strea
 const xzHeaderSize = 12
 
 func xzIndex(r io.ReaderAt, size int64) (*xzFile, error) {
-	if size < 2*xzHeaderSize || size%4 != 0 {
-		return nil, errXZIndex
-	}
-	var foot [xzHeaderSize]byte
-	if _, err := r.ReadAt(foot[:], size-xzHeaderSize); err != nil {
-		return nil, err
-	}
-	if foot[10] != 'Y' || foot[11] != 'Z' || crc32.ChecksumIEEE(foot[4:10]) != binary.LittleEndian.Uint32(foot[:4]) {
-		return nil, errXZIndex
-	}
-	indexSize := (int64(binary.LittleEndian.Uint32(foot[4:8])) + 1) * 4
-	indexAt := size - xzHeaderSize - indexSize
-	if indexAt < xzHeaderSize {
-		return nil, errXZIndex
-	}
-	index := make([]byte, indexSize)
-	if _, err := r.ReadAt(index, indexAt); err != nil {
-		return nil, err
-	}
-	blocks, blocksSize, err := xzParseIndex(index)
+	x, start, err := xzStreamEnding(r, size)
 	if err != nil {
 		return nil, err
 	}
-	if indexAt-blocksSize != xzHeaderSize {
+	if start != 0 {
 		return nil, errXZIndex
 	}
+	return x, nil
+}
+
+// xzStreamEnding reads the index of the stream that ends at end (its
+// footer's last byte just before it), and where the stream starts.
+func xzStreamEnding(r io.ReaderAt, end int64) (*xzFile, int64, error) {
+	if end < 2*xzHeaderSize || end%4 != 0 {
+		return nil, 0, errXZIndex
+	}
+	var foot [xzHeaderSize]byte
+	if _, err := r.ReadAt(foot[:], end-xzHeaderSize); err != nil {
+		return nil, 0, err
+	}
+	if foot[10] != 'Y' || foot[11] != 'Z' || crc32.ChecksumIEEE(foot[4:10]) != binary.LittleEndian.Uint32(foot[:4]) {
+		return nil, 0, errXZIndex
+	}
+	indexSize := (int64(binary.LittleEndian.Uint32(foot[4:8])) + 1) * 4
+	indexAt := end - xzHeaderSize - indexSize
+	if indexAt < xzHeaderSize {
+		return nil, 0, errXZIndex
+	}
+	index := make([]byte, indexSize)
+	if _, err := r.ReadAt(index, indexAt); err != nil {
+		return nil, 0, err
+	}
+	blocks, blocksSize, err := xzParseIndex(index)
+	if err != nil {
+		return nil, 0, err
+	}
+	start := indexAt - blocksSize - xzHeaderSize
+	if start < 0 {
+		return nil, 0, errXZIndex
+	}
 	var head [xzHeaderSize]byte
-	if _, err := r.ReadAt(head[:], 0); err != nil {
-		return nil, err
+	if _, err := r.ReadAt(head[:], start); err != nil {
+		return nil, 0, err
 	}
 	if !bytes.Equal(head[:6], xzMagic) || !bytes.Equal(head[6:8], foot[8:10]) ||
 		crc32.ChecksumIEEE(head[6:8]) != binary.LittleEndian.Uint32(head[8:12]) {
-		return nil, errXZIndex
+		return nil, 0, errXZIndex
 	}
-	at, end := int64(xzHeaderSize), int64(0)
+	at, size := start+xzHeaderSize, int64(0)
 	for i := range blocks {
 		blocks[i].at = at
 		at += (blocks[i].unpadded + 3) &^ 3
-		end += blocks[i].size
-		blocks[i].end = end
+		size += blocks[i].size
+		blocks[i].end = size
 	}
-	return &xzFile{check: head[7] & 0x0f, blocks: blocks}, nil
+	return &xzFile{check: head[7] & 0x0f, blocks: blocks}, start, nil
+}
+
+// xzStreams walks back from the end of a file of one or more .xz
+// streams, each perhaps followed by stream padding (zeros, in fours),
+// as xz -dc reads such a file forwards, and returns its streams in
+// order.
+func xzStreams(r io.ReaderAt, size int64) ([]*xzFile, error) {
+	var streams []*xzFile
+	end := size
+	for end > 0 {
+		var err error
+		if end, err = xzSkipPadding(r, end); err != nil {
+			return nil, err
+		}
+		x, start, err := xzStreamEnding(r, end)
+		if err != nil {
+			return nil, err
+		}
+		streams = append(streams, x)
+		end = start
+	}
+	slices.Reverse(streams)
+	return streams, nil
+}
+
+// xzSkipPadding returns where the zero bytes before end start; they
+// must be whole groups of four and follow a stream.
+func xzSkipPadding(r io.ReaderAt, end int64) (int64, error) {
+	buf := make([]byte, 1<<12)
+	from := end
+	for end > 0 {
+		n := min(end, int64(len(buf)))
+		if _, err := r.ReadAt(buf[:n], end-n); err != nil {
+			return 0, err
+		}
+		k := n
+		for k > 0 && buf[k-1] == 0 {
+			k--
+		}
+		end -= n - k
+		if k > 0 {
+			break
+		}
+	}
+	// a footer ends in "YZ", so every zero counted is padding
+	if end == 0 || (from-end)%4 != 0 {
+		return 0, errXZIndex
+	}
+	return end, nil
 }
 
 // xzParseIndex reads an index: its records, and the space the stream's

@@ -178,8 +178,7 @@ func TestXZFilterLargeBlock(t *testing.T) {
 // TestXZFiltersInLZMAFile reads .xz content under the .lzma suffix, for
 // which libpcp runs xz -dc: filtered blocks read, and a damaged block,
 // a cut or trailing bytes fail the whole file as they fail xz; several
-// streams and stream padding, which xz also reads, go through the
-// stream reader (which knows LZMA2 alone: filters there are not read).
+// streams and stream padding, which xz also reads, read too.
 func TestXZFiltersInLZMAFile(t *testing.T) {
 	xzProg, err := exec.LookPath("xz")
 	if err != nil {
@@ -199,6 +198,7 @@ func TestXZFiltersInLZMAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := filepath.Join(t.TempDir(), "f.lzma")
+	cat := func(bs ...[]byte) []byte { return bytes.Join(bs, nil) }
 	for _, tc := range []struct {
 		name string
 		b    []byte
@@ -209,6 +209,13 @@ func TestXZFiltersInLZMAFile(t *testing.T) {
 		{"trailing bytes", append(append([]byte(nil), z...), "junk"...)},
 		{"padding", append(append([]byte(nil), plain...), 0, 0, 0, 0)},
 		{"two streams", append(append([]byte(nil), plain...), plain...)},
+		{"filtered with padding", cat(z, make([]byte, 8))},
+		{"filtered, padded, plain", cat(z, make([]byte, 4), plain)},
+		{"plain then filtered", cat(plain, z)},
+		{"filtered twice, a block damaged", cat(z, func() []byte { b := append([]byte(nil), z...); b[len(b)/2] ^= 0x55; return b }())},
+		{"padding of 3", cat(z, make([]byte, 3))},
+		{"padding first", cat(make([]byte, 4), z)},
+		{"only padding", make([]byte, 8)},
 	} {
 		if err := os.WriteFile(f, tc.b, 0o644); err != nil {
 			t.Fatal(err)

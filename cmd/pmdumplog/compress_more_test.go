@@ -36,12 +36,16 @@ func TestXZFiltersAgainstPCP(t *testing.T) {
 		// .lzma goes through xz -dc, which reads .xz content too
 		{"x86 as lzma", ".lzma", []string{"--x86"}, false},
 		{"x86 as lzma damaged", ".lzma", []string{"--x86"}, true},
+		{"x86 as lzma padded", ".lzma", []string{"--x86"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			argv := append(append([]string{"xz", "-c", "--block-size=65536"}, tc.filters...), "--lzma2")
 			archive := writeCompressed(t, "20041125", ".0", tc.suffix, argv, func(b []byte) []byte {
 				if tc.damage {
 					b[len(b)/2] ^= 0x55
+				}
+				if strings.HasSuffix(tc.name, "padded") {
+					b = append(b, 0, 0, 0, 0) // stream padding, which xz -dc reads
 				}
 				return b
 			})
