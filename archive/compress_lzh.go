@@ -23,7 +23,9 @@ import (
 // from an earlier block where a new table does not fill it, a code of
 // zero bits where a table has a single code. Where gzip would run off
 // its arrays or loop without end (a tree walk through stale links),
-// this reader stops with "Bad table" instead.
+// this reader stops with "Bad table" instead. A match reaching back
+// before the stream's start reads zeros here; gzip reads what its window
+// holds, zeros for a first member (LHA's encoders make no such match).
 
 const (
 	lzhMagic1    = 0x1f
