@@ -51,8 +51,8 @@ type xzCached struct {
 }
 
 // newXZVolume reads f's index and returns the volume, or nil (and no
-// error) when the file must be read as a stream: filters other than
-// LZMA2, a check this reader does not compute, or a block too large.
+// error) when the file must be read as a stream: a check this reader
+// does not compute, or a block too large.
 func newXZVolume(f *os.File) (*xzVolume, error) {
 	if !readsMagic(f, xzMagic) {
 		return nil, errors.New("not in xz format")
