@@ -78,7 +78,8 @@ func (a *Archive) volumeLabel(vol int, features bool) (Label, error) {
 	case !errors.Is(err, errXZFilters):
 		return Label{}, err
 	}
-	// Filters the block reader does not know: the head of the stream.
+	// A check kind the block reader does not compute (xz writes none such):
+	// the head of the stream, through the stream reader.
 	r, err := xz.NewReader(bufio.NewReaderSize(io.NewSectionReader(src, 0, 1<<62), 1<<16))
 	if err != nil {
 		return Label{}, errLogRec(0, "cannot decompress "+name+": "+err.Error())
