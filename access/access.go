@@ -63,6 +63,7 @@ type acctEntry struct {
 	name    string
 	id      uint32
 	ids     map[uint32]bool
+	order   []uint32 // ids in the order libpcp lists them in its dump
 	specOps int
 	denyOps int
 	maxCons int

@@ -1,7 +1,6 @@
 package access
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -282,7 +281,7 @@ func (a *Control) addHost(name string, s permSpec) error {
 
 // addUser adds a statement's permissions for one user name or "*".
 func (a *Control) addUser(name string, s permSpec) error {
-	return a.addAccount(&a.users, "user", name, s, func() (uint32, map[uint32]bool, error) {
+	return a.addAccount(&a.users, "user", name, s, func() (uint32, []uint32, error) {
 		u, err := user.Lookup(name)
 		if err != nil {
 			return 0, nil, err
@@ -291,23 +290,17 @@ func (a *Control) addUser(name string, s permSpec) error {
 		if err != nil {
 			return 0, nil, err
 		}
-		gids, err := u.GroupIds()
+		gid, err := strconv.ParseUint(u.Gid, 10, 32)
 		if err != nil {
 			return 0, nil, err
 		}
-		ids := map[uint32]bool{}
-		for _, g := range gids {
-			if n, err := strconv.ParseUint(g, 10, 32); err == nil {
-				ids[uint32(n)] = true
-			}
-		}
-		return uint32(uid), ids, nil
+		return uint32(uid), usersGroups(name, uint32(gid)), nil
 	})
 }
 
 // addGroup adds a statement's permissions for one group name or "*".
 func (a *Control) addGroup(name string, s permSpec) error {
-	return a.addAccount(&a.groups, "group", name, s, func() (uint32, map[uint32]bool, error) {
+	return a.addAccount(&a.groups, "group", name, s, func() (uint32, []uint32, error) {
 		g, err := user.LookupGroup(name)
 		if err != nil {
 			return 0, nil, err
@@ -316,13 +309,13 @@ func (a *Control) addGroup(name string, s permSpec) error {
 		if err != nil {
 			return 0, nil, err
 		}
-		return uint32(gid), groupMembers(name, uint32(gid)), nil
+		return uint32(gid), groupsUsers(name, uint32(gid)), nil
 	})
 }
 
 // addAccount is addUser and addGroup: list[0] is the "*" entry, which
 // denies everything until a statement for "*" says otherwise.
-func (a *Control) addAccount(list *[]*acctEntry, kind, name string, s permSpec, lookup func() (uint32, map[uint32]bool, error)) error {
+func (a *Control) addAccount(list *[]*acctEntry, kind, name string, s permSpec, lookup func() (uint32, []uint32, error)) error {
 	if s.maxCons < 0 {
 		return errInval
 	}
@@ -348,43 +341,10 @@ func (a *Control) addAccount(list *[]*acctEntry, kind, name string, s permSpec, 
 			return nil
 		}
 	}
-	*list = append(*list, &acctEntry{name: name, id: id, ids: ids, specOps: s.spec, denyOps: s.spec & s.deny, maxCons: s.maxCons})
+	set := make(map[uint32]bool, len(ids))
+	for _, x := range ids {
+		set[x] = true
+	}
+	*list = append(*list, &acctEntry{name: name, id: id, ids: set, order: ids, specOps: s.spec, denyOps: s.spec & s.deny, maxCons: s.maxCons})
 	return nil
-}
-
-// groupMembers lists the user ids in a group: its listed members and the
-// users whose primary group it is.
-func groupMembers(name string, gid uint32) map[uint32]bool {
-	ids := map[uint32]bool{}
-	var members []string
-	if f, err := os.Open("/etc/group"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			f := strings.Split(sc.Text(), ":")
-			if len(f) >= 4 && f[0] == name && f[3] != "" {
-				members = append(members, strings.Split(f[3], ",")...)
-			}
-		}
-		f.Close()
-	}
-	for _, m := range members {
-		if u, err := user.Lookup(m); err == nil {
-			if n, err := strconv.ParseUint(u.Uid, 10, 32); err == nil {
-				ids[uint32(n)] = true
-			}
-		}
-	}
-	if f, err := os.Open("/etc/passwd"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			f := strings.Split(sc.Text(), ":")
-			if len(f) >= 4 && f[3] == strconv.FormatUint(uint64(gid), 10) {
-				if n, err := strconv.ParseUint(f[2], 10, 32); err == nil {
-					ids[uint32(n)] = true
-				}
-			}
-		}
-		f.Close()
-	}
-	return ids
 }

@@ -53,17 +53,26 @@ func startLog(t *testing.T, path string) string {
 
 // TestStartLogLikePCP compares what PCP's pmcd and ours write to the log
 // as they start, with pmcd's DSO and the sample agent on a pipe, without
-// access control and with PCP's shipped policy: the agent table, the
-// access lists, the pid line and the request ports.
-// Ours has no entry point address (no shared object), and its agents'
-// interface is 7.
+// access control, with PCP's shipped policy and with user and group
+// statements (users and groups with members, without, and the "*"
+// entries): the agent table, the access lists, the pid line and the
+// request ports. The DSO's entry point address is masked (it is where
+// PCP's dlopen put the library; ours shows the Go function's).
 func TestStartLogLikePCP(t *testing.T) {
-	for _, access := range []string{"", "disallow \".*\" : store;\ndisallow \":*\" : store;\nallow \"local:*\" : all;\n"} {
-		theirs := testbed.StartPMCD(t, testbed.Options{Access: access})
-		ours := testbed.StartGoPMCD(t, testbed.Options{Access: access})
+	cases := []struct{ access, ready string }{
+		{"", ""},
+		{"disallow \".*\" : store;\ndisallow \":*\" : store;\nallow \"local:*\" : all;\n", ""},
+		{"allow user root : all;\nallow user daemon : fetch;\nallow group root : all;\ndisallow group adm : store;\n" +
+			"allow group sys : fetch;\nallow users nobody, root : maximum 3 connections;\nallow hosts localhost : all;\n", "unix:"},
+		{"allow user * : fetch;\nallow group * : all;\ndisallow user daemon : all;\nallow group root,daemon : all except store;\n", "unix:"},
+	}
+	for _, c := range cases {
+		opts := testbed.Options{Access: c.access, ReadyHost: c.ready}
+		theirs := testbed.StartPMCD(t, opts)
+		ours := testbed.StartGoPMCD(t, opts)
 		want, got := startLog(t, theirs.LogPath()), startLog(t, ours.LogPath())
 		if got != want {
-			t.Errorf("start of the log with access %q differs\n%s", access, clitest.Diff(want, got))
+			t.Errorf("start of the log with access %q differs\n%s", c.access, clitest.Diff(want, got))
 		}
 	}
 }
