@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
@@ -102,7 +103,7 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 			if err != nil {
 				return nil, err
 			}
-			return &inProc{a: a, own: true}, nil
+			return &inProc{a: a, own: true, entry: reflect.ValueOf(pmcdagent.New).Pointer()}, nil
 		}
 		newAgent := lookupDSO(ac.Entry)
 		if newAgent == nil {
@@ -115,7 +116,7 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 		if a.Domain() != ac.Domain {
 			return nil, fmt.Errorf("agent has domain %d, not %d", a.Domain(), ac.Domain)
 		}
-		return &inProc{a: a}, nil
+		return &inProc{a: a, entry: reflect.ValueOf(newAgent).Pointer()}, nil
 	case AgentPipe:
 		return startPipe(ctx, ac, stderr, s.AgentDir, s.timeout())
 	case AgentSocket:

@@ -7,18 +7,13 @@ import (
 	"syscall"
 )
 
-// pmdaInterface is the agent interface version gopcp's in-process agents
-// offer (PCP's PMDA_INTERFACE_7: labels and client attributes), shown in
-// the agent table where PCP shows a DSO's.
-const pmdaInterface = 7
-
 // AgentTable is the table of running agents PCP's pmcd writes to its log
 // when it starts and after a SIGHUP (PrintAgentInfo): name, domain,
 // process id, the descriptors pmcd reads and writes the agent on, the
 // PDU version and how it is reached. In-process agents show as DSOs
-// with their library (none for the built-in configuration's) and entry
-// point, without PCP's address of the entry point (there is no shared
-// object).
+// with their PCP counterpart's interface version, their library (none
+// for the built-in configuration's), entry point and the address of the
+// Go function registered for it (PCP's is the address dlsym gave).
 func (s *Server) AgentTable() string {
 	var b strings.Builder
 	b.WriteString("\nactive agent dom   pid  in out ver protocol parameters\n")
@@ -34,11 +29,17 @@ func (s *Server) AgentTable() string {
 		fmt.Fprintf(&b, "%-12s", c.Name)
 		switch x := be.(type) {
 		case *inProc:
-			fmt.Fprintf(&b, " %3d               %3d dso i:%d ", c.Domain, 2, pmdaInterface)
+			fmt.Fprintf(&b, " %3d               %3d dso i:%d ", c.Domain, 2, x.a.Interface())
 			if c.Path != "" {
 				fmt.Fprintf(&b, " lib=%s", c.Path)
 			}
-			fmt.Fprintf(&b, " entry=%s\n", c.Entry)
+			fmt.Fprintf(&b, " entry=%s", c.Entry)
+			if x.entry != 0 {
+				// PCP shows where dlsym found the entry point; here it
+				// is the Go function that built the agent.
+				fmt.Fprintf(&b, " [%#x]", x.entry)
+			}
+			b.WriteByte('\n')
 		case *daemon:
 			pid := 0
 			if x.cmd != nil && x.cmd.Process != nil {

@@ -18,6 +18,9 @@ type inProc struct {
 	// own marks pmcd's own agent, which answers from pmcd's memory and is
 	// called directly, without a goroutine to time it out.
 	own bool
+	// entry is the address of the Go function that built the agent,
+	// shown in the agent table where PCP shows the DSO's entry point.
+	entry uintptr
 	// into, when not nil, is where call copies a fetch's answer: storage
 	// of the client being served, set under the agent's lock for one
 	// call.

@@ -44,6 +44,11 @@ type Config struct {
 	// Log receives what the agent reports on its way, as a PCP agent's
 	// log file does; nil discards it.
 	Log *log.Logger
+	// Interface is the PMDA interface version (PCP's PMDA_INTERFACE_N)
+	// the agent's PCP counterpart declares, which pmcd shows in its
+	// agent table; zero means 7, the latest. It changes nothing else:
+	// gopcp agents answer the requests of every interface.
+	Interface int
 }
 
 // Agent serves one PMDA's metrics. Build it with New; see the package
@@ -57,6 +62,7 @@ type Agent struct {
 	ownDom  bool
 	cluster map[uint32][]Label
 	log     *log.Logger
+	iface   int
 
 	metrics map[pcp.PMID]*Metric
 	order   []pcp.PMID // metric table order
@@ -93,6 +99,7 @@ func New(cfg Config) (*Agent, error) {
 		ownDom:  cfg.OwnDomainLabels,
 		cluster: cfg.ClusterLabels,
 		log:     cfg.Log,
+		iface:   cfg.Interface,
 		metrics: make(map[pcp.PMID]*Metric, len(cfg.Metrics)),
 		indoms:  make(map[pcp.InDom]*InDom, len(cfg.InDoms)),
 	}
@@ -139,6 +146,18 @@ func (a *Agent) Name() string { return a.name }
 
 // Domain is the agent's domain number.
 func (a *Agent) Domain() uint32 { return a.domain }
+
+// Interface is the PMDA interface version of Config.Interface, 7 when
+// it was not set.
+func (a *Agent) Interface() int {
+	if a.iface == 0 {
+		return latestInterface
+	}
+	return a.iface
+}
+
+// latestInterface is PCP 6.0.3's PMDA_INTERFACE_LATEST.
+const latestInterface = 7
 
 // Flags are the connection features the agent asks pmcd for.
 func (a *Agent) Flags() pdu.Flags { return a.flags }

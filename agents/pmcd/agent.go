@@ -56,6 +56,8 @@ func New(domain uint32, s Server, log *log.Logger) (*pmda.Agent, error) {
 		InDoms:  indoms,
 		Fetcher: &pmcdAgent{s: s, ctl: s.Controls(), cpu: map[pmda.Client]cpuMark{}},
 		Log:     log,
+		// PCP's pmcd agent declares interface 6 (no label callbacks).
+		Interface: 6,
 	})
 }
 

@@ -64,5 +64,7 @@ func New(domain uint32, logger *log.Logger) (*pmda.Agent, error) {
 		Metrics: Metrics(),
 		Fetcher: clock(time.Now),
 		Log:     logger,
+		// as PCP's trivial agent, the oldest interface it still loads
+		Interface: 2,
 	})
 }
