@@ -206,6 +206,10 @@ func (a *agent) kill(why error) {
 	}
 	a.s.logf("agent %q (domain %d) is dead: %v", a.conf.Name, a.conf.Domain, why)
 	b := a.b
+	cleanup := cleanupExit
+	if !errors.Is(why, errProcessEnded) {
+		cleanup = protocolFailure(b) // before its descriptors close
+	}
 	a.b = nil
 	a.reason = reasonProtocol
 	a.publish()
@@ -221,6 +225,7 @@ func (a *agent) kill(why error) {
 		defer a.s.bg.Done()
 		b.close()
 		close(closed)
+		a.s.logCleanup(a.conf, cleanup, b)
 		// The process's end, once known, adds to why it stopped.
 		if d, ok := b.(*daemon); ok && d.cmd != nil && d.cmd.ProcessState != nil {
 			extra := int32(0)
@@ -321,7 +326,7 @@ func (a *agent) alive() bool {
 }
 
 // stop closes the agent for good, waiting for its process.
-func (a *agent) stop() {
+func (a *agent) stop(why string) {
 	a.mu.Lock()
 	b := a.b
 	a.b = nil
@@ -333,6 +338,11 @@ func (a *agent) stop() {
 	a.mu.Unlock()
 	if b != nil {
 		b.close()
+		// At shutdown PCP reports only the processes it started and
+		// saw end; an agent dropped from pmcd.conf it always reports.
+		if d, ok := b.(*daemon); why == cleanupConfig || ok && d.cmd != nil && !d.killed {
+			a.s.logCleanup(a.conf, why, b)
+		}
 	}
 }
 

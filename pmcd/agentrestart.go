@@ -2,7 +2,6 @@ package pmcd
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 )
@@ -32,7 +31,7 @@ func (s *Server) reapDead() {
 		if d, ok := a.b.(*daemon); ok && d.done != nil {
 			select {
 			case <-d.done:
-				a.kill(errors.New("its process ended"))
+				a.kill(errProcessEnded)
 				a.reason = reasonExit
 				a.publish()
 			default:

@@ -128,16 +128,19 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 // Close stops the agents, closing their connections and waiting for
 // their processes. Call it once every Serve has returned.
 func (s *Server) Close() error {
-	s.closing.Store(true)
+	if s.closing.Swap(true) {
+		s.bg.Wait()
+		return nil
+	}
 	close(s.stopCh())
-	for _, a := range s.st().agents {
-		a.stop()
+	for _, a := range s.st().order {
+		a.stop(cleanupExit)
 	}
 	s.bg.Wait()
 	// A restart under way when closing began may have started its
 	// agent since.
-	for _, a := range s.st().agents {
-		a.stop()
+	for _, a := range s.st().order {
+		a.stop(cleanupExit)
 	}
 	s.bg.Wait()
 	return nil

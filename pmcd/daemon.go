@@ -24,6 +24,7 @@ type daemon struct {
 	conn       io.Closer     // the agent's stdin, or the socket
 	cmd        *exec.Cmd     // nil for a socket agent pmcd did not start
 	done       chan struct{} // closed when cmd has been waited for
+	killed     bool          // close had to kill the process
 	agentFlags pdu.Flags
 	// into, when not nil, is where a fetch's RESULT is decoded: storage
 	// of the client being served, set under the agent's lock for one
@@ -218,6 +219,7 @@ func (d *daemon) close() {
 	case <-d.done:
 	case <-time.After(stopGrace):
 		_ = d.cmd.Process.Kill()
+		d.killed = true
 		<-d.done
 	}
 }

@@ -40,6 +40,10 @@ type Server struct {
 	// AgentStderr receives daemon agents' standard error; nil discards
 	// it.
 	AgentStderr io.Writer
+	// Stderr receives the lines PCP's pmcd writes to its standard error
+	// (its log) without a date and program prefix, such as the second
+	// line of an agent's cleanup; nil means AgentStderr.
+	Stderr io.Writer
 	// AgentDir is the working directory of the agents pmcd starts
 	// (PCP's pmcd runs them in $PCP_LOG_DIR/pmcd); empty means pmcd's.
 	AgentDir string

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,41 +90,120 @@ var (
 )
 
 // stopLines sends pmcd SIGTERM and returns the lines of its log from
-// the one saying so, the stamps masked and PCP's sender (which Go's
-// signals do not tell) left out.
+// the one saying so to "pmcd Shutdown", the stamps masked and PCP's sender
+// (which Go's signals do not tell) left out.
 func stopLines(t *testing.T, p *testbed.PMCD) string {
 	t.Helper()
 	if err := syscall.Kill(p.PID(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	var s string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		b, _ := os.ReadFile(p.LogPath())
-		if s = string(b); strings.Contains(s, "pmcd Shutdown") {
-			break
-		}
-	}
+	s := waitLog(t, p, "pmcd Shutdown")
 	i := strings.Index(s, "caught SIGTERM")
 	j := strings.Index(s, "pmcd Shutdown")
-	if i < 0 || j < 0 {
+	if i < 0 || j < i {
 		t.Fatalf("%s: no caught SIGTERM and Shutdown lines:\n%s", p.LogPath(), s)
 	}
 	i = strings.LastIndex(s[:i], "\n") + 1
-	j = strings.LastIndex(s[:j], "\n") + 1
-	// between them PCP logs each agent's cleanup (CleanupAgent), which
-	// ours does not
-	s = s[i:i+strings.Index(s[i:], "\n")+1] + s[j:j+strings.Index(s[j:], "\n")+1]
+	s = s[i : j+strings.Index(s[j:], "\n")+1]
 	return fromPID.ReplaceAllString(logStampRe.ReplaceAllString(s, "[DATE] pmcd(PID) "), "")
 }
 
+// waitLog waits for what to be in p's log and returns the log.
+func waitLog(t *testing.T, p *testbed.PMCD, what string) string {
+	t.Helper()
+	var s string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		b, _ := os.ReadFile(p.LogPath())
+		if s = string(b); strings.Contains(s, what) {
+			return s
+		}
+	}
+	t.Fatalf("%s: no %q after 30s:\n%s", p.LogPath(), what, s)
+	return ""
+}
+
 // TestStopLogLikePCP stops PCP's pmcd and ours with SIGTERM: both log
-// that they caught it and shut down, in pmNotifyErr's form (ours without
-// the sender's pid and uid, and without PCP's per-agent cleanup lines).
+// that they caught it, each agent process's cleanup ("CleanupAgent ..."
+// and how it ended) and that they shut down, in pmNotifyErr's form (ours
+// without the sender's pid and uid).
 func TestStopLogLikePCP(t *testing.T) {
 	theirs := testbed.StartPMCD(t, testbed.Options{})
 	ours := testbed.StartGoPMCD(t, testbed.Options{})
 	want, got := stopLines(t, theirs), stopLines(t, ours)
+	if !strings.Contains(want, "Cleanup \"sample\" agent") {
+		t.Errorf("PCP's log has no cleanup of the sample agent:\n%s", want)
+	}
 	if got != want {
 		t.Errorf("stop lines differ\n%s", clitest.Diff(want, got))
+	}
+}
+
+var (
+	agentRowPID = regexp.MustCompile(`(?m)^sample +29 +(\d+) `)
+	cleanupFD   = regexp.MustCompile(`fd=\d+`)
+	exitPart    = regexp.MustCompile(`(?m)^(Cleanup .*: unconfigured)(, exit\(0\))?$`)
+)
+
+// cleanupLines are the "CleanupAgent ..." lines of p's log and the line
+// after each, stamps masked.
+func cleanupLines(s string) string {
+	var b strings.Builder
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, "Info: CleanupAgent ...") && i+1 < len(lines) {
+			b.WriteString(l + "\n" + lines[i+1] + "\n")
+		}
+	}
+	return cleanupFD.ReplaceAllString(logStampRe.ReplaceAllString(b.String(), "[DATE] pmcd(PID) "), "fd=FD")
+}
+
+// TestCleanupLogLikePCP has the sample agent die by SIGKILL and be asked
+// for a value, then drops the Linux agent from pmcd.conf with SIGHUP, under PCP's pmcd
+// and ours (restarts off): both log PCP's CleanupAgent lines, "protocol
+// failure for fd=N, signal(9)" and "unconfigured". The descriptor is
+// masked (the two daemons number theirs differently), and so is whether
+// PCP adds ", exit(0)" to the second: that depends on whether the agent
+// exited within the 10 ms PCP waits.
+func TestCleanupLogLikePCP(t *testing.T) {
+	run := func(p *testbed.PMCD) string {
+		m := agentRowPID.FindStringSubmatch(waitLog(t, p, "pmcd request port(s)"))
+		if m == nil {
+			t.Fatalf("%s: no sample agent in the agent table", p.LogPath())
+		}
+		pid, _ := strconv.Atoi(m[1])
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		// Like PCP's, our pmcd finds the agent gone at the next request.
+		p.Run("pminfo", "-f", "sample.long.one")
+		waitLog(t, p, "Cleanup \"sample\" agent")
+		conf, err := os.ReadFile(p.ConfPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kept []string
+		for _, l := range strings.Split(string(conf), "\n") {
+			if !strings.HasPrefix(l, "linux") {
+				kept = append(kept, l)
+			}
+		}
+		if err := os.WriteFile(p.ConfPath(), []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// a SIGHUP within the second of the file's last change could
+		// go unnoticed by a check of its modification time
+		future := time.Now().Add(2 * time.Second)
+		os.Chtimes(p.ConfPath(), future, future)
+		if err := syscall.Kill(p.PID(), syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+		return exitPart.ReplaceAllString(cleanupLines(waitLog(t, p, "unconfigured")), "$1")
+	}
+	opts := testbed.Options{Env: []string{"PMCD_RESTART_AGENTS=0"},
+		Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.SampleAgent(), testbed.LinuxAgent()}}
+	want := run(testbed.StartPMCD(t, opts))
+	got := run(testbed.StartGoPMCD(t, opts))
+	if got != want {
+		t.Errorf("cleanup lines differ\n%s", clitest.Diff(want, got))
 	}
 }

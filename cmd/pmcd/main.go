@@ -240,6 +240,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		Conf:         conf,
 		Log:          logger,
 		AgentStderr:  logw,
+		Stderr:       logw,
 		AgentDir:     agentDir,
 		RequireCreds: o.reqAuth,
 		Hostname:     o.hostname,
@@ -308,6 +309,9 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		// delivery does not give; this is its wording without them
 		logger.Printf("Info: pmcd caught %s", *name)
 	}
+	// The agents' cleanup lines come before the last one, as in PCP's
+	// log.
+	srv.Close()
 	logger.Printf("Info: pmcd Shutdown")
 	select {
 	case err := <-errs:
