@@ -62,6 +62,11 @@ type Conf struct {
 	// Warnings are PCP's complaints about statements that were ignored,
 	// such as a host name that does not resolve.
 	Warnings []string
+	// Errors are PCP's messages for agent lines that were left out of a
+	// configuration that is nevertheless good: PCP judges a file by its
+	// last agent line (and its access control), so a bad line followed
+	// by a good one is reported and skipped.
+	Errors []string
 }
 
 // LoadConf reads and parses the pmcd.conf at path; messages name it
@@ -83,8 +88,13 @@ func LoadConf(path string) (*Conf, error) {
 }
 
 // ParseConf parses pmcd.conf text. source names it in messages, which
-// follow PCP's "SOURCE config[line N]: Error: ..." form; every bad line
-// is reported, as PCP's pmcd reports them, joined in one error.
+// follow PCP's "SOURCE config[line N]: Error: ..." form. As with PCP's
+// pmcd, the file is bad, and the error lists every message, when its last
+// agent line is bad, its [access] section or pmcd.conf.access file is, or
+// it cannot be read to the end (a line too long); a bad agent line
+// followed by a good one only leaves that agent out (Conf.Errors). After
+// a bad last agent line the access statements are not read, as PCP does
+// not read them.
 func ParseConf(r io.Reader, source string) (*Conf, error) {
 	return parseConf(r, source, nil)
 }
@@ -97,15 +107,17 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	bad := func(line int, format string, args ...any) {
 		problems = append(problems, fmt.Sprintf("%s config[line %d]: Error: ", source, line)+fmt.Sprintf(format, args...))
 	}
-	all, tooLong, err := confLines(r, source)
+	all, stale, tooLong, err := confLines(r, source)
 	if err != nil {
 		return nil, fmt.Errorf("%s config: %w", source, err)
 	}
 	line := 0
+	// lastFailed is PCP's status: that of the last agent line read.
+	lastFailed := false
 	inAccess := false
 	accessFirst := 0
 	var accessLines []string
-	for _, raw := range all {
+	for k, raw := range all {
 		line++
 		text := raw
 		if i := strings.IndexByte(text, '#'); i >= 0 {
@@ -120,9 +132,13 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 			continue
 		}
 		if strings.HasPrefix(f[0], "[") {
+			if lastFailed {
+				break
+			}
 			rest := strings.TrimSpace(text)
 			if !strings.HasPrefix(rest, "[access]") {
 				bad(line, "\"access\" keyword expected")
+				lastFailed = true
 				break
 			}
 			inAccess = true
@@ -130,7 +146,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 			accessLines = append(accessLines, rest[len("[access]"):])
 			continue
 		}
-		a, msg := parseAgentLine(f, raw, line)
+		a, msg, last := parseAgentLine(f, raw, line, stale[k])
 		// PCP checks the domain against the agents before it reads the
 		// rest of the line
 		if validDomain(f) {
@@ -143,19 +159,27 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 				}
 			}
 			if clash {
+				lastFailed = true
 				continue
 			}
 		}
 		if msg != "" {
 			bad(line, "%s", msg)
+			lastFailed = true
+			if last {
+				break
+			}
 			continue
 		}
+		lastFailed = false
 		if a.Name != "" {
 			c.Agents = append(c.Agents, a)
 		}
 	}
+	failed := lastFailed
 	if tooLong != "" {
-		problems = append(problems, tooLong)
+		problems = append(problems, tooLong, source+" config: Can't continue, giving up")
+		failed, inAccess = true, false
 	}
 	acl := access.New(access.Options{Lookup: lookupHost})
 	accessFailed := false
@@ -173,7 +197,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 		// The scanner's lines each ended with a newline (or the input).
 		parse(accessLines, accessFirst, accessFirst+len(accessLines), "pmcd")
 	}
-	if accessFile != nil {
+	if accessFile != nil && !failed && !accessFailed {
 		lines := strings.Split(string(accessFile), "\n")
 		for i, l := range lines {
 			if j := strings.IndexByte(l, '#'); j >= 0 {
@@ -190,9 +214,10 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	if !acl.Empty() {
 		c.ACL = acl
 	}
-	if len(problems) > 0 {
+	if failed || accessFailed {
 		return nil, &ConfError{Lines: problems}
 	}
+	c.Errors = problems
 	return c, nil
 }
 
@@ -218,15 +243,21 @@ func (e *ConfError) Error() string { return strings.Join(e.Lines, "\n") }
 
 // parseAgentLine reads the fields of one agent line (raw is the line as
 // read, its comment included), or says what is wrong with it in PCP's
-// words.
-func parseAgentLine(f []string, raw string, line int) (AgentConf, string) {
-	a := AgentConf{Name: f[0], Line: line}
+// words; last reports an error after which PCP's pmcd reads no more of
+// the file. That is after a DSO path that is not absolute, when nothing
+// but white space or a comment follows it: PCP cuts the line's newline
+// off to print the path, and its scanner then takes the line's end for
+// the end of the input. When another word follows, the scanner runs on
+// from that word into what the buffer holds past the line, and staleEnd
+// says whether it meets the end of input there (confLines).
+func parseAgentLine(f []string, raw string, line int, staleEnd bool) (a AgentConf, msg string, last bool) {
+	a = AgentConf{Name: f[0], Line: line}
 	if len(f) < 2 || !isNumber(f[1]) {
-		return a, fmt.Sprintf("expected domain number for \"%s\" agent", a.Name)
+		return a, fmt.Sprintf("expected domain number for \"%s\" agent", a.Name), false
 	}
 	d, err := strconv.Atoi(f[1])
 	if err != nil || d < 0 || d > maxDomain {
-		return a, fmt.Sprintf("Illegal domain number (%s) for \"%s\" agent", f[1], a.Name)
+		return a, fmt.Sprintf("Illegal domain number (%s) for \"%s\" agent", f[1], a.Name), false
 	}
 	a.Domain = uint32(d)
 	kind := ""
@@ -239,20 +270,29 @@ func parseAgentLine(f []string, raw string, line int) (AgentConf, string) {
 		a.Kind = AgentDSO
 		switch {
 		case len(rest) < 1:
-			return a, "expected DSO entry point"
+			return a, "expected DSO entry point", false
 		case len(rest) < 2:
-			return a, "expected DSO pathname"
+			return a, "expected DSO pathname", false
 		case !filepath.IsAbs(rest[1]):
 			// PCP prints the rest of the line from the path on
-			return a, fmt.Sprintf("path \"%s\" to PMDA is not absolute", raw[cFieldOffset(raw, 4):])
+			rest := raw[cFieldOffset(raw, 4):]
+			last := true
+			if i := strings.IndexFunc(rest, func(r rune) bool { return r < 0x80 && cSpace(byte(r)) || r == '#' }); i >= 0 {
+				// a word after the path runs on past the line's end
+				after := strings.TrimLeftFunc(rest[i:], func(r rune) bool { return r < 0x80 && cSpace(byte(r)) })
+				if after != "" && after[0] != '#' && !cSpace(rest[len(rest)-1]) && !strings.Contains(after, "#") {
+					last = staleEnd
+				}
+			}
+			return a, fmt.Sprintf("path \"%s\" to PMDA is not absolute", rest), last
 		case len(rest) > 2:
-			return a, "too many parameters for DSO"
+			return a, "too many parameters for DSO", false
 		}
 		a.Entry, a.Path = rest[0], rest[1]
 	case "pipe":
 		a.Kind = AgentPipe
 		if len(rest) < 1 || rest[0] != "binary" {
-			return a, "pipe PDU type expected (`binary')"
+			return a, "pipe PDU type expected (`binary')", false
 		}
 		rest = rest[1:]
 		for len(rest) > 0 && rest[0] == "notready" {
@@ -260,28 +300,28 @@ func parseAgentLine(f []string, raw string, line int) (AgentConf, string) {
 			rest = rest[1:]
 		}
 		if len(rest) == 0 {
-			return a, "command to create pipe agent expected."
+			return a, "command to create pipe agent expected.", false
 		}
 		a.Argv = rest
 	case "socket":
 		a.Kind = AgentSocket
 		if len(rest) < 1 || (rest[0] != "inet" && rest[0] != "ipv6" && rest[0] != "unix") {
-			return a, "expected socket address domain (`inet', `ipv6', or `unix')"
+			return a, "expected socket address domain (`inet', `ipv6', or `unix')", false
 		}
 		if len(rest) < 2 {
-			return a, "expected socket port name or number"
+			return a, "expected socket port name or number", false
 		}
 		a.Family, a.Addr = rest[0], rest[1]
 		if a.Family != "unix" && !isNumber(a.Addr) {
 			if _, err := net.LookupPort("tcp", a.Addr); err != nil {
-				return a, fmt.Sprintf("failed to get port number for port name %s", a.Addr)
+				return a, fmt.Sprintf("failed to get port number for port name %s", a.Addr), false
 			}
 		}
 		a.Argv = rest[2:]
 	default:
-		return a, "expected `dso', `socket' or `pipe'"
+		return a, "expected `dso', `socket' or `pipe'", false
 	}
-	return a, ""
+	return a, "", false
 }
 
 // validDomain reports whether an agent line's domain is a number in

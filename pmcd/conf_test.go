@@ -69,3 +69,31 @@ func TestParseConfErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConfStatusLastLine: as with PCP's pmcd, a file is bad when its last
+// agent line is, and then its access section is not read; a bad line
+// followed by a good one only leaves its agent out.
+func TestConfStatusLastLine(t *testing.T) {
+	cases := []struct {
+		text           string
+		bad            bool
+		agents, errors int
+	}{
+		{"x 1 pipe\npmcd 2 dso pmcd_init /p.so\n", false, 1, 1},
+		{"pmcd 2 dso pmcd_init /p.so\nx 1 pipe\n", true, 0, 0},
+		{"x 1 pipe\n[access]\nallow nosuch : bogus;\n", true, 0, 0},
+		{"a 5 dso a_init rel.so\npmcd 2 dso pmcd_init /p.so\n", true, 0, 0},
+		{"a 5 dso a_init rel.so # note\npmcd 2 dso pmcd_init /p.so\n", true, 0, 0},
+		{"", false, 0, 0},
+	}
+	for _, c := range cases {
+		conf, err := ParseConf(strings.NewReader(c.text), "pmcd")
+		if (err != nil) != c.bad {
+			t.Errorf("%q: error %v, want bad=%v", c.text, err, c.bad)
+			continue
+		}
+		if err == nil && (len(conf.Agents) != c.agents || len(conf.Errors) != c.errors) {
+			t.Errorf("%q: %d agents and errors %q, want %d and %d", c.text, len(conf.Agents), conf.Errors, c.agents, c.errors)
+		}
+	}
+}

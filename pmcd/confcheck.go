@@ -13,7 +13,7 @@ type AgentProblem struct {
 }
 
 func (p AgentProblem) String() string {
-	return fmt.Sprintf("pmcd config[line %d]: Error: agent %q (domain %d) cannot be started: %s",
+	return fmt.Sprintf("pmcd config[line %d]: Warning: agent %q (domain %d) cannot be started: %s",
 		p.Agent.Line, p.Agent.Name, p.Agent.Domain, p.Reason)
 }
 

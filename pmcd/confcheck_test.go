@@ -22,9 +22,9 @@ sockgone 127 socket unix /tmp/x.socket /nonexistent/pmdasock
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"jbd2":     `pmcd config[line 3]: Error: agent "jbd2" (domain 122) cannot be started: no Go agent has the DSO entry point "jbd2_init" (/var/lib/pcp/pmdas/jbd2/pmda_jbd2.so is not loaded)`,
-		"gone":     `pmcd config[line 5]: Error: agent "gone" (domain 125) cannot be started: exec: "/nonexistent/pmdagone": stat /nonexistent/pmdagone: no such file or directory`,
-		"sockgone": `pmcd config[line 7]: Error: agent "sockgone" (domain 127) cannot be started: exec: "/nonexistent/pmdasock": stat /nonexistent/pmdasock: no such file or directory`,
+		"jbd2":     `pmcd config[line 3]: Warning: agent "jbd2" (domain 122) cannot be started: no Go agent has the DSO entry point "jbd2_init" (/var/lib/pcp/pmdas/jbd2/pmda_jbd2.so is not loaded)`,
+		"gone":     `pmcd config[line 5]: Warning: agent "gone" (domain 125) cannot be started: exec: "/nonexistent/pmdagone": stat /nonexistent/pmdagone: no such file or directory`,
+		"sockgone": `pmcd config[line 7]: Warning: agent "sockgone" (domain 127) cannot be started: exec: "/nonexistent/pmdasock": stat /nonexistent/pmdasock: no such file or directory`,
 	}
 	got := CheckAgents(c)
 	if len(got) != len(want) {

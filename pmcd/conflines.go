@@ -23,10 +23,24 @@ const lineBufSize = 200
 // more than ten buffers is PCP's "ridiculously long line" error, which
 // ends the file too. Lines are returned without their newlines, and
 // problem, when not empty, is the error PCP prints.
-func confLines(r io.Reader, source string) (lines []string, problem string, err error) {
+//
+// stale reports, for each line, what PCP's scanner finds when it runs on
+// past the line's end in its buffer, as it does after its report of a
+// DSO path that is not absolute (which overwrites the line's newline): the
+// bytes earlier, longer lines left there (see staleEnds).
+func confLines(r io.Reader, source string) (lines []string, stale []bool, problem string, err error) {
 	br := bufio.NewReader(r)
 	size := lineBufSize
 	atEOF := false
+	// mem is PCP's line buffer as far as anything was written to it.
+	var mem []byte
+	put := func(off int, b []byte) {
+		if need := off + len(b) + 1; need > len(mem) {
+			mem = append(mem, make([]byte, need-len(mem))...)
+		}
+		copy(mem[off:], b)
+		mem[off+len(b)] = 0
+	}
 	// fgets reads at most n-1 bytes, stopping after a newline.
 	fgets := func(n int) ([]byte, error) {
 		var out []byte
@@ -52,18 +66,20 @@ func confLines(r io.Reader, source string) (lines []string, problem string, err 
 		for {
 			chunk, err := fgets(toRead)
 			if err != nil {
-				return nil, "", err
+				return nil, nil, "", err
 			}
+			put(len(buf), chunk)
 			buf = append(buf, chunk...)
 			if i := bytes.IndexByte(buf, 0); i >= 0 {
 				buf = buf[:i]
 			}
 			if len(buf) == 0 {
-				return lines, "", nil
+				return lines, stale, "", nil
 			}
 			more := 0
 			if buf[len(buf)-1] != '\n' {
 				if atEOF {
+					put(len(buf), []byte{'\n'})
 					buf = append(buf, '\n')
 					if len(buf) < size {
 						break
@@ -78,7 +94,7 @@ func confLines(r io.Reader, source string) (lines []string, problem string, err 
 				break
 			}
 			if size > 10*lineBufSize {
-				return lines, fmt.Sprintf("%s config[line %d]: Error: ridiculously long line (%d characters)", source, len(lines)+1, size), nil
+				return lines, stale, fmt.Sprintf("%s config[line %d]: Error: ridiculously long line (%d characters)", source, len(lines)+1, size), nil
 			}
 			size += lineBufSize
 			toRead = lineBufSize + more
@@ -86,7 +102,40 @@ func confLines(r io.Reader, source string) (lines []string, problem string, err 
 				break
 			}
 		}
-		lines = append(lines, string(bytes.TrimSuffix(buf, []byte{'\n'})))
+		line := bytes.TrimSuffix(buf, []byte{'\n'})
+		lines = append(lines, string(line))
+		stale = append(stale, staleEnds(mem, len(line)+2))
 	}
-	return lines, "", nil
+	return lines, stale, "", nil
+}
+
+// staleEnds is whether PCP's scanner, in the middle of a token that ran
+// over the line's end (its newline made a NUL, then fgets's NUL) into
+// the buffer's bytes from off, takes the input to have ended: it goes on
+// to the first white space, then from token to token, and finds the end
+// of input at a NUL or a comment (whose end it looks for at the line's
+// former newline, now a NUL) before a newline, which sends it on to the
+// next line. Past what was ever written lies memory PCP never set; there
+// it has been seen to go on to the next line, which is assumed.
+func staleEnds(mem []byte, off int) bool {
+	inToken := true
+	for e := off; e < len(mem); e++ {
+		c := mem[e]
+		switch {
+		case inToken && cSpace(c):
+			inToken = false
+			e-- // the white space is looked at again below
+		case inToken:
+			if c == '#' && mem[e-1] != '\\' {
+				return true
+			}
+		case c == 0, c == '#':
+			return true
+		case c == '\n':
+			return false
+		case !cSpace(c):
+			inToken = true
+		}
+	}
+	return false
 }

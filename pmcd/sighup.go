@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/gopcp/gopcp/pmns"
@@ -109,7 +110,7 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 		conf = nil
 	default:
 		f.confTime, f.accessTime = ct, at
-		for _, w := range conf.Warnings {
+		for _, w := range slices.Concat(conf.Errors, conf.Warnings) {
 			s.logf("%s", w)
 		}
 	}

@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -159,18 +160,19 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	return err
 }
 
-// verify is pmcd -v: report on the configuration and exit 1 if it has
-// errors or names agents this pmcd could not start (each reported once:
-// a DSO with no Go agent, a program that is not there). PCP's pmcd -v
-// only parses, since it loads nothing; a check that passed a file whose
-// agents cannot run would mislead here, where most DSOs have no agent.
+// verify is pmcd -v: report on the configuration and exit 1 if PCP's
+// pmcd -v would (pmcd.LoadConf's error). Agents this pmcd could not start
+// (a DSO with no Go agent, a program that is not there) are reported
+// too, each once, as warnings: PCP's -v loads nothing and so does not
+// judge them, but here, where most DSOs have no Go agent, saying nothing
+// would mislead.
 func verify(path string) error {
 	if path == "" {
 		return nil // the built-in configuration
 	}
 	conf, err := pmcd.LoadConf(path)
 	if conf != nil {
-		for _, w := range conf.Warnings {
+		for _, w := range slices.Concat(conf.Errors, conf.Warnings) {
 			fmt.Fprintln(os.Stderr, w)
 		}
 	}
@@ -178,12 +180,8 @@ func verify(path string) error {
 		fmt.Fprintln(os.Stderr, err)
 		return exitError(1)
 	}
-	problems := pmcd.CheckAgents(conf)
-	for _, p := range problems {
+	for _, p := range pmcd.CheckAgents(conf) {
 		fmt.Fprintln(os.Stderr, p)
-	}
-	if len(problems) > 0 {
-		return exitError(1)
 	}
 	return nil
 }
@@ -225,7 +223,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	if err != nil {
 		return fmt.Errorf("cannot load namespace: %w", err)
 	}
-	for _, w := range conf.Warnings {
+	for _, w := range slices.Concat(conf.Errors, conf.Warnings) {
 		logger.Print(w)
 	}
 	files.Remember()
