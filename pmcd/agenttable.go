@@ -49,7 +49,7 @@ func (s *Server) AgentTable() string {
 			fmt.Fprintf(&b, " %3d %5d %3d %3d %3d bin ", c.Domain, pid, in, out, 2)
 			switch c.Kind {
 			case AgentPipe:
-				fmt.Fprintf(&b, "pipe cmd=%s\n", strings.Join(c.Argv, " "))
+				fmt.Fprintf(&b, "pipe cmd=%s\n", cmdLine(c.Argv))
 			case AgentSocket:
 				if c.Family == "unix" {
 					fmt.Fprintf(&b, "sock dom=unix port=%s", c.Addr)
@@ -59,7 +59,7 @@ func (s *Server) AgentTable() string {
 					fmt.Fprintf(&b, "sock dom=%s port=%s", c.Family, c.Addr)
 				}
 				if len(c.Argv) > 0 {
-					fmt.Fprintf(&b, " cmd=%s", strings.Join(c.Argv, " "))
+					fmt.Fprintf(&b, " cmd=%s", cmdLine(c.Argv))
 				}
 				b.WriteByte('\n')
 			}

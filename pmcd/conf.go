@@ -127,9 +127,34 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 			accessLines = append(accessLines, text)
 			continue
 		}
-		f := cFields(text)
-		if len(f) == 0 {
+		toks, unterminated := confTokens(raw)
+		if unterminated {
+			// PCP's scanner gives up on the file there; the parser
+			// meanwhile reads an empty word in its place, and complains
+			// of it or of an earlier one in the order it reads them.
+			if len(toks) > 0 {
+				_, msg, at, _ := parseAgentLine(append(toks, confToken{}), raw, line, false, true)
+				if msg != "" && at < len(toks) {
+					bad(line, "%s", msg)
+					msg = ""
+				}
+				bad(line, "unterminated quoted string")
+				if msg != "" {
+					bad(line, "%s", msg)
+				}
+			} else {
+				bad(line, "unterminated quoted string")
+			}
+			problems = append(problems, source+" config: Can't continue, giving up")
+			lastFailed = true
+			break
+		}
+		if len(toks) == 0 {
 			continue
+		}
+		f := make([]string, len(toks))
+		for i, t := range toks {
+			f[i] = t.text
 		}
 		if strings.HasPrefix(f[0], "[") {
 			if lastFailed {
@@ -146,7 +171,7 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 			accessLines = append(accessLines, rest[len("[access]"):])
 			continue
 		}
-		a, msg, last := parseAgentLine(f, raw, line, stale[k])
+		a, msg, _, last := parseAgentLine(toks, raw, line, stale[k], false)
 		// PCP checks the domain against the agents before it reads the
 		// rest of the line
 		if validDomain(f) {
@@ -250,78 +275,96 @@ func (e *ConfError) Error() string { return strings.Join(e.Lines, "\n") }
 // the end of the input. When another word follows, the scanner runs on
 // from that word into what the buffer holds past the line, and staleEnd
 // says whether it meets the end of input there (confLines).
-func parseAgentLine(f []string, raw string, line int, staleEnd bool) (a AgentConf, msg string, last bool) {
+//
+// at is the index of the word the message is about. cut says the line's
+// words end at an unterminated quote: PCP's scanner then gives the parser
+// empty words from there on.
+func parseAgentLine(toks []confToken, raw string, line int, staleEnd, cut bool) (a AgentConf, msg string, at int, last bool) {
+	f := make([]string, len(toks))
+	for i, t := range toks {
+		f[i] = t.text
+	}
 	a = AgentConf{Name: f[0], Line: line}
 	if len(f) < 2 || !isNumber(f[1]) {
-		return a, fmt.Sprintf("expected domain number for \"%s\" agent", a.Name), false
+		return a, fmt.Sprintf("expected domain number for \"%s\" agent", a.Name), 1, false
 	}
 	d, err := strconv.Atoi(f[1])
 	if err != nil || d < 0 || d > maxDomain {
-		return a, fmt.Sprintf("Illegal domain number (%s) for \"%s\" agent", f[1], a.Name), false
+		return a, fmt.Sprintf("Illegal domain number (%s) for \"%s\" agent", f[1], a.Name), 1, false
 	}
 	a.Domain = uint32(d)
 	kind := ""
 	if len(f) > 2 {
-		kind = f[2]
+		// PCP's keywords match in any case (strncasecmp)
+		kind = asciiLower(f[2])
 	}
 	rest := f[min(len(f), 3):]
 	switch kind {
 	case "dso":
 		a.Kind = AgentDSO
+		for cut && len(rest) < 2 {
+			rest = append(rest, "")
+		}
 		switch {
 		case len(rest) < 1:
-			return a, "expected DSO entry point", false
+			return a, "expected DSO entry point", 3, false
 		case len(rest) < 2:
-			return a, "expected DSO pathname", false
+			return a, "expected DSO pathname", 4, false
 		case !filepath.IsAbs(rest[1]):
 			// PCP prints the rest of the line from the path on
-			rest := raw[cFieldOffset(raw, 4):]
-			last := true
-			if i := strings.IndexFunc(rest, func(r rune) bool { return r < 0x80 && cSpace(byte(r)) || r == '#' }); i >= 0 {
-				// a word after the path runs on past the line's end
-				after := strings.TrimLeftFunc(rest[i:], func(r rune) bool { return r < 0x80 && cSpace(byte(r)) })
-				if after != "" && after[0] != '#' && !cSpace(rest[len(rest)-1]) && !strings.Contains(after, "#") {
-					last = staleEnd
-				}
+			rest := ""
+			if len(toks) > 4 {
+				rest = toks[4].rest
 			}
-			return a, fmt.Sprintf("path \"%s\" to PMDA is not absolute", rest), last
+			last := true
+			if end := toks[len(toks)-1]; len(toks) > 5 && !end.quoted && end.end == len(raw) {
+				// the line's last word, after the path, runs on past
+				// the line's end
+				last = staleEnd
+			}
+			return a, fmt.Sprintf("path \"%s\" to PMDA is not absolute", rest), 4, last
 		case len(rest) > 2:
-			return a, "too many parameters for DSO", false
+			return a, "too many parameters for DSO", 5, false
 		}
 		a.Entry, a.Path = rest[0], rest[1]
 	case "pipe":
 		a.Kind = AgentPipe
-		if len(rest) < 1 || rest[0] != "binary" {
-			return a, "pipe PDU type expected (`binary')", false
+		if len(rest) < 1 || asciiLower(rest[0]) != "binary" {
+			return a, "pipe PDU type expected (`binary')", 3, false
 		}
 		rest = rest[1:]
-		for len(rest) > 0 && rest[0] == "notready" {
+		notready := 0
+		for len(rest) > 0 && asciiLower(rest[0]) == "notready" {
 			a.NotReady = true
 			rest = rest[1:]
+			notready++
 		}
 		if len(rest) == 0 {
-			return a, "command to create pipe agent expected.", false
+			return a, "command to create pipe agent expected.", 4 + notready, false
 		}
 		a.Argv = rest
 	case "socket":
 		a.Kind = AgentSocket
+		if len(rest) > 0 {
+			rest[0] = asciiLower(rest[0])
+		}
 		if len(rest) < 1 || (rest[0] != "inet" && rest[0] != "ipv6" && rest[0] != "unix") {
-			return a, "expected socket address domain (`inet', `ipv6', or `unix')", false
+			return a, "expected socket address domain (`inet', `ipv6', or `unix')", 3, false
 		}
 		if len(rest) < 2 {
-			return a, "expected socket port name or number", false
+			return a, "expected socket port name or number", 4, false
 		}
 		a.Family, a.Addr = rest[0], rest[1]
 		if a.Family != "unix" && !isNumber(a.Addr) {
 			if _, err := net.LookupPort("tcp", a.Addr); err != nil {
-				return a, fmt.Sprintf("failed to get port number for port name %s", a.Addr), false
+				return a, fmt.Sprintf("failed to get port number for port name %s", a.Addr), 4, false
 			}
 		}
 		a.Argv = rest[2:]
 	default:
-		return a, "expected `dso', `socket' or `pipe'", false
+		return a, "expected `dso', `socket' or `pipe'", 2, false
 	}
-	return a, "", false
+	return a, "", -1, false
 }
 
 // validDomain reports whether an agent line's domain is a number in
@@ -336,43 +379,6 @@ func validDomain(f []string) bool {
 
 // cSpace is C's isspace in the C locale.
 func cSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
-
-// cFields splits s at runs of C's white space, as PCP's pmcd scans its
-// configuration (strings.Fields would also split at Unicode spaces).
-func cFields(s string) []string {
-	var f []string
-	for i := 0; i < len(s); {
-		for i < len(s) && cSpace(s[i]) {
-			i++
-		}
-		j := i
-		for j < len(s) && !cSpace(s[j]) {
-			j++
-		}
-		if j > i {
-			f = append(f, s[i:j])
-		}
-		i = j
-	}
-	return f
-}
-
-// cFieldOffset is where field n (from 0) of s starts, len(s) if it has
-// fewer.
-func cFieldOffset(s string, n int) int {
-	i := 0
-	for k := 0; ; k++ {
-		for i < len(s) && cSpace(s[i]) {
-			i++
-		}
-		if k == n || i == len(s) {
-			return i
-		}
-		for i < len(s) && !cSpace(s[i]) {
-			i++
-		}
-	}
-}
 
 func isNumber(s string) bool {
 	if s == "" {

@@ -27,9 +27,9 @@ var cannotStart = regexp.MustCompile(`(?m)^pmcd config\[line \d+\]: Warning: age
 // with the same status (PCP's is its last agent line's: an error followed
 // by a good line exits 0).
 //
-// Not compared: tokens with quotes and backslash escapes (the cases hold
-// neither), and damage to the [access] section: PCP reports some of it
-// through pmNotifyErr lines and words unterminated quotes otherwise.
+// Quoted words and backslash escapes are compared too. Not compared:
+// damage to the [access] section: PCP reports some of it through
+// pmNotifyErr lines and words unterminated quotes otherwise.
 func TestVerifyGarbageLikePCP(t *testing.T) {
 	t.Parallel()
 	in := testbed.Need(t)
@@ -40,15 +40,12 @@ func TestVerifyGarbageLikePCP(t *testing.T) {
 		stock = []byte("pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\nlinux\t60\tpipe\tbinary\t/var/lib/pcp/pmdas/linux/pmdalinux\n[access]\nallow local:* : all;\n")
 	}
 	rng := rand.New(rand.NewPCG(21, 3))
-	special := []byte{0, 0, 0, '\n', '\n', '#', ' ', '[', ';', '\t'}
+	special := []byte{0, 0, 0, '\n', '\n', '#', ' ', '[', ';', '\t', '"', '"', '\\'}
 	var cases [][]byte
 	for range 40 {
 		b := make([]byte, 1+rng.IntN(400))
 		for i := range b {
 			b[i] = byte(rng.IntN(256))
-			if b[i] == '\\' || b[i] == '"' {
-				b[i] = ' ' // quoting and escapes: see quirks below
-			}
 		}
 		cases = append(cases, b)
 	}
@@ -62,8 +59,8 @@ func TestVerifyGarbageLikePCP(t *testing.T) {
 			i := rng.IntN(agents)
 			if rng.IntN(2) == 0 {
 				b[i] = special[rng.IntN(len(special))]
-			} else if c := byte(rng.IntN(256)); c != '\\' && c != '"' {
-				b[i] = c
+			} else {
+				b[i] = byte(rng.IntN(256))
 			}
 		}
 		cases = append(cases, b)
@@ -76,7 +73,13 @@ func TestVerifyGarbageLikePCP(t *testing.T) {
 		"x 1 pipe\n[access]\nallow nosuchhost.invalid : bogus;\n", "pmcd 2 dso pmcd_init /p.so\n[access]\nallow nosuchhost.invalid : bogus;\n",
 		"x 1 pipe\n[accexx]\n", "pmcd 2 dso pmcd_init /p.so\n[accexx]\n", "# nothing\n", "",
 		// a DSO path that is not absolute ends PCP's reading
-		"a 5 dso a_init rel.so\nb 6 pipe\npmcd 2 dso pmcd_init /p.so\n"} {
+		"a 5 dso a_init rel.so\nb 6 pipe\npmcd 2 dso pmcd_init /p.so\n",
+		// quoted words and escapes
+		"\"pmcd\" \"2\" \"dso\" pmcd_init \"/p.so\"\n", "a 5 pipe binary /bin/x \"two words\" x\\#y \"q\\\"uote\" \"\" \"c\"d # c\n",
+		"a 5 pipe binary \"unterminated\npmcd 2 dso pmcd_init /p.so\n", "x \"1 pipe binary /bin/sh\n", "\"a\n",
+		"a 5 dso e \"rel path.so\"\npmcd 2 dso pmcd_init /p.so\n", "a 5 dso e \"/x.so\" extra\n", "a 5 dso e \"/x.so\"x\n",
+		"a 5 dso \"#e\" /x.so\n", "a 5 dso \\#e /x.so\n", "a 5 dso e#x /x.so\n", "a 5 \"pipe\" \"binary\" \"\"\n",
+		"a \"5\"6 pipe binary /bin/x\n", "pmcd 2 DSO pmcd_init /p.so\na 5 Pipe BINARY NotReady /bin/x\nb 6 SOCKET INET 4000\n", "a 5 pipe binary /bin/x \"b # c\"\npmcd 2 dso pmcd_init /p.so \"\"\n"} {
 		cases = append(cases, []byte(s))
 	}
 	differ, statusDiffer, failing := 0, 0, 0

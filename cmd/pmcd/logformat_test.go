@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -205,5 +206,40 @@ func TestCleanupLogLikePCP(t *testing.T) {
 	got := run(testbed.StartGoPMCD(t, opts))
 	if got != want {
 		t.Errorf("cleanup lines differ\n%s", clitest.Diff(want, got))
+	}
+}
+
+// TestQuotedAgentLineLikePCP serves a pmcd.conf whose agent line uses
+// PCP's quoting: a quoted name, domain and keyword, arguments with blanks
+// in quotes, "\#" and "\"" escapes, an empty quoted argument, a quoted
+// word run into another, a comment. Both pmcds show the same agent table
+// (PCP's form of the command: quotes around arguments with blanks) and
+// the agent gets the arguments PCP's gives it: its log lands at the path
+// with a blank.
+func TestQuotedAgentLineLikePCP(t *testing.T) {
+	agents := []testbed.Agent{testbed.PMCDAgent(), testbed.PipeAgent("quoted", 29, "$PCP_VAR_DIR/pmns/root_pmcd", "/bin/true")}
+	run := func(start func(testing.TB, testbed.Options) *testbed.PMCD) string {
+		dir := t.TempDir()
+		logPath := filepath.Join(dir, "agent log")
+		// after startLog's masking, the part of dir that differs
+		shown := strings.TrimPrefix(logTmp.ReplaceAllString(dir, "/TMP"), "/TMP")
+		conf := filepath.Join(dir, "pmcd.conf")
+		text := "pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n" +
+			`"quoted" "29" pipe "binary" /var/lib/pcp/pmdas/sample/pmdasample "-d 29" -l "` + logPath + `" x\#y "a\"b" "" "c"d # comment` + "\n"
+		if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := start(t, testbed.Options{Agents: agents, Args: []string{"-c", conf}})
+		if _, err := os.Stat(logPath); err != nil {
+			t.Errorf("the agent's log is not where its quoted argument says: %v", err)
+		}
+		return strings.ReplaceAll(startLog(t, p.LogPath()), shown, "/DIR")
+	}
+	want, got := run(testbed.StartPMCD), run(testbed.StartGoPMCD)
+	if !strings.Contains(want, `"-d 29"`) {
+		t.Errorf("PCP's agent table does not show the quoted argument:\n%s", want)
+	}
+	if got != want {
+		t.Errorf("agent tables differ\n%s", clitest.Diff(want, got))
 	}
 }
