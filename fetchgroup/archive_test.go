@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
@@ -228,14 +229,52 @@ fetch
 fetch
 fetch
 `},
+	{name: "several archives forward past their end", archive: "multi", script: `
+mode forw 0
+ts
+item kernel.all.cpu.user - - double
+item kernel.all.load - - float
+item kernel.all.load 5 - double
+` + strings.Repeat("fetch\n", 60)},
+	{name: "several archives backward past their start", archive: "multi", script: `
+mode back 0
+ts
+item kernel.all.cpu.user - - double
+item mem.util.free - - u64
+` + strings.Repeat("fetch\n", 60)},
+	{name: "several archives interpolated backward past their start", archive: "multi", script: `
+mode back 0
+mode interp 3000
+ts
+item kernel.all.cpu.user - - double
+item mem.util.free - - u64
+fetch
+fetch
+` + strings.Repeat("fetch\n", 12)},
+	{name: "several compressed archives past their end", archive: "multi-xz", script: `
+mode interp 7200
+ts
+item kernel.all.cpu.user - - double
+item kernel.all.load - - float
+` + strings.Repeat("fetch\n", 12)},
+	{name: "an archive list past its end", archive: "multi/20150508.11.50,multi/20150508.11.44,multi/20150508.11.57", script: `
+mode interp 9000
+ts
+item kernel.all.cpu.user - - double
+item mem.util.free - - u64
+` + strings.Repeat("fetch\n", 10)},
 }
 
 func TestArchivesAgainstLibpcp(t *testing.T) {
 	bin := pcptest.Harness(t, "testdata/harness/fetchgroup.c")
 	for _, c := range archiveCases {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(qaArchives, c.archive)
-			if _, err := os.Stat(path + ".meta"); err != nil && !isDir(path) {
+			var paths []string
+			for _, a := range strings.Split(c.archive, ",") {
+				paths = append(paths, filepath.Join(qaArchives, a))
+			}
+			path := strings.Join(paths, ",")
+			if _, err := os.Stat(paths[0] + ".meta"); err != nil && !isDir(paths[0]) {
 				pcptest.Missing(t, "QA archive "+c.archive+": "+err.Error())
 			}
 			want := pcptest.Run(t, c.script, bin, "archive", path)
