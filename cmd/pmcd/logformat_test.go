@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -87,12 +88,11 @@ func TestStartLogLikePCP(t *testing.T) {
 
 var (
 	logStampRe = regexp.MustCompile(`(?m)^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d\] pmcd\(\d+\) `)
-	fromPID    = regexp.MustCompile(` from pid=\d+ uid=\d+`)
 )
 
-// stopLines sends pmcd SIGTERM and returns the lines of its log from
-// the one saying so to "pmcd Shutdown", the stamps masked and PCP's sender
-// (which Go's signals do not tell) left out.
+// stopLines sends pmcd SIGTERM from this process and returns the lines
+// of its log from the one saying so (with the sender: this process) to
+// "pmcd Shutdown", the stamps masked.
 func stopLines(t *testing.T, p *testbed.PMCD) string {
 	t.Helper()
 	if err := syscall.Kill(p.PID(), syscall.SIGTERM); err != nil {
@@ -106,7 +106,7 @@ func stopLines(t *testing.T, p *testbed.PMCD) string {
 	}
 	i = strings.LastIndex(s[:i], "\n") + 1
 	s = s[i : j+strings.Index(s[j:], "\n")+1]
-	return fromPID.ReplaceAllString(logStampRe.ReplaceAllString(s, "[DATE] pmcd(PID) "), "")
+	return logStampRe.ReplaceAllString(s, "[DATE] pmcd(PID) ")
 }
 
 // waitLog waits for what to be in p's log and returns the log.
@@ -124,13 +124,16 @@ func waitLog(t *testing.T, p *testbed.PMCD, what string) string {
 }
 
 // TestStopLogLikePCP stops PCP's pmcd and ours with SIGTERM: both log
-// that they caught it, each agent process's cleanup ("CleanupAgent ..."
-// and how it ended) and that they shut down, in pmNotifyErr's form (ours
-// without the sender's pid and uid).
+// that they caught it and from whom ("from pid=N uid=N", this test's
+// process), each agent process's cleanup ("CleanupAgent ..." and how it
+// ended) and that they shut down, in pmNotifyErr's form.
 func TestStopLogLikePCP(t *testing.T) {
 	theirs := testbed.StartPMCD(t, testbed.Options{})
 	ours := testbed.StartGoPMCD(t, testbed.Options{})
 	want, got := stopLines(t, theirs), stopLines(t, ours)
+	if from := fmt.Sprintf("from pid=%d uid=%d", os.Getpid(), os.Getuid()); !strings.Contains(want, from) {
+		t.Errorf("PCP's log does not say the signal came %s:\n%s", from, want)
+	}
 	if !strings.Contains(want, "Cleanup \"sample\" agent") {
 		t.Errorf("PCP's log has no cleanup of the sample agent:\n%s", want)
 	}

@@ -42,6 +42,7 @@ import (
 	"github.com/gopcp/gopcp/agents/mmv"
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pmcd"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -67,11 +68,19 @@ func main() {
 	defer stop()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// PCP's pmcd logs who sent the signal; where that cannot be known
+	// the line says only which signal it was.
+	watched := sigfrom.Watch(syscall.SIGINT, syscall.SIGTERM) == nil
 	go func() {
 		sig := <-sigs
 		name := "SIGTERM"
 		if sig == os.Interrupt {
 			name = "SIGINT"
+		}
+		if s, ok := sigfrom.Last(sig.(syscall.Signal)); ok && s.PID != 0 {
+			name += fmt.Sprintf(" from pid=%d uid=%d", s.PID, s.UID)
+		} else if watched {
+			name += " from unknown process"
 		}
 		caught.Store(&name)
 		stop()
@@ -89,7 +98,7 @@ func main() {
 	}
 }
 
-// caught names the signal that stopped pmcd, for its log.
+// caught names the signal that stopped pmcd and its sender, for its log.
 var caught atomic.Pointer[string]
 
 // gcPercent is pmcd's GOGC unless the environment sets one.
@@ -303,8 +312,6 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	}
 	wg.Wait()
 	if name := caught.Load(); name != nil {
-		// PCP's pmcd adds the sender's pid and uid, which Go's signal
-		// delivery does not give; this is its wording without them
 		logger.Printf("Info: pmcd caught %s", *name)
 	}
 	// The agents' cleanup lines come before the last one, as in PCP's
