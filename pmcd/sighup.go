@@ -3,9 +3,9 @@ package pmcd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/gopcp/gopcp/pmns"
@@ -110,7 +110,12 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 		conf = nil
 	default:
 		f.confTime, f.accessTime = ct, at
-		for _, w := range slices.Concat(conf.Errors, conf.Warnings) {
+		if w := s.bareLog(); w != nil {
+			for _, e := range conf.Errors {
+				fmt.Fprintln(w, e)
+			}
+		}
+		for _, w := range conf.Warnings {
 			s.logf("%s", w)
 		}
 	}

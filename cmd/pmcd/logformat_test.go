@@ -246,3 +246,34 @@ func TestQuotedAgentLineLikePCP(t *testing.T) {
 		t.Errorf("agent tables differ\n%s", clitest.Diff(want, got))
 	}
 }
+
+// TestConfErrorsLogLikePCP starts PCP's pmcd and ours on a pmcd.conf
+// whose first agent lines are bad and last good: both start, and both
+// log the errors as PCP does, bare, before the agent table.
+func TestConfErrorsLogLikePCP(t *testing.T) {
+	conf := filepath.Join(t.TempDir(), "pmcd.conf")
+	text := "bad 7 pipe\nx 9 dso e rel.so extra\n\"q 10 pipe binary /bin/x\" 11\npmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := func(p *testbed.PMCD) string {
+		b, err := os.ReadFile(p.LogPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		i, j := strings.Index(s, "\n"), strings.Index(s, "\nactive agent")
+		if i < 0 || j < i {
+			t.Fatalf("%s: no agent table:\n%s", p.LogPath(), s)
+		}
+		return s[i:j]
+	}
+	opts := testbed.Options{Args: []string{"-c", conf}, Agents: []testbed.Agent{testbed.PMCDAgent()}}
+	want, got := head(testbed.StartPMCD(t, opts)), head(testbed.StartGoPMCD(t, opts))
+	if !strings.Contains(want, "\npmcd config[line 1]: Error:") {
+		t.Errorf("PCP's log does not report line 1 bare:\n%s", want)
+	}
+	if got != want {
+		t.Errorf("configuration errors logged otherwise\n%s", clitest.Diff(want, got))
+	}
+}

@@ -232,7 +232,11 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	if err != nil {
 		return fmt.Errorf("cannot load namespace: %w", err)
 	}
-	for _, w := range slices.Concat(conf.Errors, conf.Warnings) {
+	// PCP writes the errors of agent lines it skipped bare to its log.
+	for _, e := range conf.Errors {
+		fmt.Fprintln(logw, e)
+	}
+	for _, w := range conf.Warnings {
 		logger.Print(w)
 	}
 	files.Remember()
