@@ -126,7 +126,8 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 }
 
 // Close stops the agents, closing their connections and waiting for
-// their processes. Call it once every Serve has returned.
+// their processes. Call it once every Serve has returned; later calls
+// only wait for the goroutines the agents left.
 func (s *Server) Close() error {
 	if s.closing.Swap(true) {
 		s.bg.Wait()
