@@ -62,6 +62,12 @@ func cpuTime(t testing.TB, pid int) time.Duration {
 // from bed as fast as they can for d, and returns the round trips per
 // second of all of them and every round trip's latency.
 func loadPMCD(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d time.Duration) pmcdRun {
+	return loadPMCDCPU(t, bed, pmids, n, d, func() time.Duration { return cpuTime(t, bed.PID()) })
+}
+
+// loadPMCDCPU is loadPMCD with the CPU time counted by cpuOf, read just
+// before the clients start fetching and just after they stop.
+func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d time.Duration, cpuOf func() time.Duration) pmcdRun {
 	ctx := context.Background()
 	ctxs := make([]*pmapi.HostContext, n)
 	for i := range ctxs {
@@ -101,12 +107,12 @@ func loadPMCD(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d time.D
 			}
 		}()
 	}
-	cpu0 := cpuTime(t, bed.PID())
+	cpu0 := cpuOf()
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
 	took := time.Since(t0)
-	cpu := cpuTime(t, bed.PID()) - cpu0
+	cpu := cpuOf() - cpu0
 	if firstErr != nil {
 		t.Fatal(firstErr)
 	}

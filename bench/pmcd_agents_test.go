@@ -1,0 +1,262 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// agentCase is one pair of beds: PCP's pmcd with PCP's agent, ours with
+// ours (or with PCP's, to see the relay alone).
+type agentCase struct {
+	name         string
+	theirs, ours testbed.Options
+	names        []string
+}
+
+// sampleNames are the sample metrics fetched, twelve values of several
+// types, the set TestPMCDSideBySide fetches.
+var sampleNames = pmcdBenchSets[0].names
+
+// TestPMCDAgentsSideBySide is TestPMCDSideBySide with the agents' CPU
+// and memory counted: the CPU per fetch of pmcd and every process under
+// it, and their resident memory after the load, for
+//
+//   - "pipe, PCP's agent": PCP's pmdasample on a pipe under both daemons
+//     (pmcd's relay alone differs);
+//   - "pipe, own agent": PCP's pmcd with PCP's pmdasample against ours
+//     with the Go sample agent (cmd/pmdasample) on a pipe;
+//   - "in-process": PCP's pmcd with pmda_sample.so against ours with the
+//     Go sample agent in-process (dso line, sample_init);
+//   - "pmcd's own": each daemon's pmcd agent.
+//
+// Each round runs PCP's bed and then ours, alternating the order from
+// one round to the next, GOPCP_BENCH_ROUNDS rounds (5 by default) of
+// GOPCP_BENCH_SECONDS (2) each. It prints each round's ratios and their
+// median, ours against PCP's: above 1 means ours is better for rate and
+// CPU, memory is ours ÷ PCP's. GOPCP_BENCH_CASES picks cases by name
+// (substrings separated by ";").
+func TestPMCDAgentsSideBySide(t *testing.T) {
+	if os.Getenv("GOPCP_BENCH") != "1" {
+		t.Skip("GOPCP_BENCH=1 runs the side-by-side benchmarks")
+	}
+	rounds := 5
+	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	secs := 2.0
+	if f, err := strconv.ParseFloat(os.Getenv("GOPCP_BENCH_SECONDS"), 64); err == nil && f > 0 {
+		secs = f
+	}
+	cases := agentCases(t)
+	var pick []string
+	if v := os.Getenv("GOPCP_BENCH_CASES"); v != "" {
+		pick = strings.Split(v, ";")
+	}
+	var table strings.Builder
+	table.WriteString("| case | clients | rate ours/PCP | p99 ours/PCP | CPU/fetch PCP/ours | PCP CPU µs | ours CPU µs | RSS ours/PCP | PCP RSS KiB | ours RSS KiB |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range cases {
+		if len(pick) > 0 && !slicesContainsSub(pick, c.name) {
+			continue
+		}
+		theirs := testbed.StartPMCD(t, c.theirs)
+		ours := testbed.StartGoPMCD(t, c.ours)
+		beds := []*testbed.PMCD{theirs, ours}
+		pids := [][]int{processTree(theirs.PID()), processTree(ours.PID())}
+		t.Logf("%s: PCP's processes %v, ours %v", c.name, pids[0], pids[1])
+		var ids [2][]pcp.PMID
+		for i, bed := range beds {
+			cx, err := pmapi.NewHostContext(context.Background(), bed.Host())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[i], err = cx.LookupNames(context.Background(), c.names)
+			cx.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, clients := range []int{1, 32} {
+			var rate, p99, cpu [2][]float64
+			var rr, pr, cr []float64
+			for r := 0; r < rounds; r++ {
+				order := []int{0, 1}
+				if r%2 == 1 {
+					order = []int{1, 0}
+				}
+				var got [2]pmcdRun
+				for _, i := range order {
+					got[i] = loadTree(t, beds[i], ids[i], clients, time.Duration(secs*float64(time.Second)))
+				}
+				for i := range 2 {
+					rate[i] = append(rate[i], got[i].perSecond)
+					p99[i] = append(p99[i], float64(quantile(got[i].latencies, 0.99).Microseconds()))
+					cpu[i] = append(cpu[i], float64(got[i].cpuPer.Nanoseconds())/1e3)
+				}
+				rr = append(rr, got[1].perSecond/got[0].perSecond)
+				pr = append(pr, float64(quantile(got[1].latencies, 0.99))/float64(quantile(got[0].latencies, 0.99)))
+				cr = append(cr, float64(got[0].cpuPer)/float64(got[1].cpuPer))
+			}
+			t.Logf("%s, %d clients: rate PCP %v ours %v; p99 µs PCP %v ours %v; CPU µs PCP %v ours %v; ratios rate %v p99 %v CPU %v",
+				c.name, clients, rounded(rate[0]), rounded(rate[1]), rounded(p99[0]), rounded(p99[1]),
+				rounded1(cpu[0]), rounded1(cpu[1]), rounded2(rr), rounded2(pr), rounded2(cr))
+			pk, ok := treeRSS(t, theirs.PID()), treeRSS(t, ours.PID())
+			fmt.Fprintf(&table, "| %s | %d | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %d | %d |\n",
+				c.name, clients, median(rr), median(pr), median(cr), median(cpu[0]), median(cpu[1]),
+				float64(ok)/float64(pk), pk, ok)
+		}
+		theirs.Close()
+		ours.Close()
+	}
+	t.Logf("medians of the rounds' ratios; RSS of pmcd and its agents after the load\n%s", table.String())
+	if out := os.Getenv("GOPCP_BENCH_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(table.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// loadTree is loadPMCD with the CPU of pmcd and its agents counted in
+// place of pmcd's alone.
+func loadTree(t testing.TB, bed *testbed.PMCD, ids []pcp.PMID, n int, d time.Duration) pmcdRun {
+	return loadPMCDCPU(t, bed, ids, n, d, func() time.Duration { return treeCPU(t, bed.PID()) })
+}
+
+func rounded1(v []float64) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return out
+}
+
+func rounded2(v []float64) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return out
+}
+
+func slicesContainsSub(subs []string, s string) bool {
+	for _, x := range subs {
+		if x != "" && strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// agentCases are TestPMCDAgentsSideBySide's cases, with the Go sample
+// agent built for them.
+func agentCases(t *testing.T) []agentCase {
+	goAgent := filepath.Join(t.TempDir(), "pmdasample")
+	if out, err := exec.Command("go", "build", "-o", goAgent, "../cmd/pmdasample").CombinedOutput(); err != nil {
+		t.Fatalf("go build pmdasample: %v\n%s", err, out)
+	}
+	sampleRoot := "$PCP_PMDAS_DIR/sample/root"
+	return []agentCase{
+		{name: "pipe, PCP's agent", names: sampleNames,
+			theirs: testbed.Options{}, ours: testbed.Options{}},
+		{name: "pipe, own agent", names: sampleNames,
+			theirs: testbed.Options{},
+			ours: testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+				testbed.PipeAgent("sample", 29, sampleRoot, goAgent, "-d", "29")}}},
+		{name: "in-process", names: sampleNames,
+			theirs: testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+				testbed.DSOAgent("sample", 29, "$PCP_PMDAS_DIR/sample/pmda_sample.so", "sample_init", sampleRoot)}},
+			ours: testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
+				testbed.GoDSOAgent("sample", 29, "sample_init", sampleRoot)}}},
+		{name: "pmcd's own", names: pmcdBenchSets[1].names,
+			theirs: testbed.Options{}, ours: testbed.Options{}},
+	}
+}
+
+// TestPMCDAgentsLoad holds one side of one case of
+// TestPMCDAgentsSideBySide under load, for a profiler to watch:
+// GOPCP_BENCH_LOAD="case;side;clients;seconds", side "pcp" or "ours".
+// It logs the daemon's process id and writes it to GOPCP_BENCH_PIDFILE
+// if that is set, then loads it and logs the figures.
+func TestPMCDAgentsLoad(t *testing.T) {
+	spec := strings.Split(os.Getenv("GOPCP_BENCH_LOAD"), ";")
+	if os.Getenv("GOPCP_BENCH") != "1" || len(spec) != 4 {
+		t.Skip(`GOPCP_BENCH=1 GOPCP_BENCH_LOAD="case;side;clients;seconds" holds a daemon under load`)
+	}
+	clients, err := strconv.Atoi(spec[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs, err := strconv.ParseFloat(spec[3], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range agentCases(t) {
+		if c.name != spec[0] {
+			continue
+		}
+		var bed *testbed.PMCD
+		if spec[1] == "ours" {
+			bed = testbed.StartGoPMCD(t, c.ours)
+		} else {
+			bed = testbed.StartPMCD(t, c.theirs)
+		}
+		cx, err := pmapi.NewHostContext(context.Background(), bed.Host())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := cx.LookupNames(context.Background(), c.names)
+		cx.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("processes %v", processTree(bed.PID()))
+		if f := os.Getenv("GOPCP_BENCH_PIDFILE"); f != "" {
+			if err := os.WriteFile(f, []byte(strconv.Itoa(bed.PID())+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var perf *exec.Cmd
+		var perfOut strings.Builder
+		if os.Getenv("GOPCP_BENCH_PERF") == "1" {
+			// perf stat counts the processes' events over the load alone.
+			var ps []string
+			for _, p := range processTree(bed.PID()) {
+				ps = append(ps, strconv.Itoa(p))
+			}
+			perf = exec.Command("perf", "stat", "-x", ",", "-e", "task-clock,context-switches,raw_syscalls:sys_enter",
+				"-p", strings.Join(ps, ","))
+			perf.Stderr = &perfOut
+			if err := perf.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		run := loadTree(t, bed, ids, clients, time.Duration(secs*float64(time.Second)))
+		if perf != nil {
+			_ = perf.Process.Signal(os.Interrupt)
+			_ = perf.Wait()
+			for _, l := range strings.Split(perfOut.String(), "\n") {
+				f := strings.Split(l, ",")
+				if len(f) < 3 {
+					continue
+				}
+				v, _ := strconv.ParseFloat(f[0], 64)
+				t.Logf("perf: %s per fetch: %.2f", f[2], v/float64(run.fetches))
+			}
+		}
+		t.Logf("%s, %s, %d clients: %.0f fetches/s, p50 %v, p99 %v, CPU %v per fetch, RSS %d KiB", c.name, spec[1], clients,
+			run.perSecond, quantile(run.latencies, 0.5), quantile(run.latencies, 0.99), run.cpuPer, treeRSS(t, bed.PID()))
+		return
+	}
+	t.Fatalf("no case %q", spec[0])
+}
