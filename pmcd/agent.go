@@ -131,9 +131,7 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 		d.r.Timeout, d.w.Timeout = a.s.agentTimeout(), a.s.agentTimeout()
 		ctx = context.Background()
 	case ok && !p.own:
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, a.s.agentTimeout())
-		defer cancel()
+		p.timeout = a.s.agentTimeout()
 	}
 	if isDaemon {
 		a.s.countOut(req.PDUType())
@@ -184,19 +182,16 @@ func (a *agent) notify(from int32, req pdu.Message) {
 	if a.b == nil || a.fenced.Load() || a.notReady {
 		return
 	}
-	ctx := context.Background()
 	switch p, ok := a.b.(*inProc); {
 	case ok && !p.own:
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, a.s.agentTimeout())
-		defer cancel()
+		p.timeout = a.s.agentTimeout()
 	case !ok:
 		if d, isDaemon := a.b.(*daemon); isDaemon {
 			d.r.Timeout, d.w.Timeout = a.s.agentTimeout(), a.s.agentTimeout()
 			a.s.countOut(req.PDUType())
 		}
 	}
-	_, _ = a.b.call(ctx, from, req)
+	_, _ = a.b.call(context.Background(), from, req)
 }
 
 // kill closes the agent's connection and marks it dead. a.mu is held.

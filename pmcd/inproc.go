@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -28,14 +29,43 @@ type inProc struct {
 	// fetch is the FETCH the agent's goroutine reads, a copy of the
 	// client's (see call).
 	fetch pdu.Fetch
+	// timeout is how long call waits for the agent, set under the
+	// agent's lock before each call.
+	timeout time.Duration
+
+	// The agent's goroutine, started at its first call, takes requests
+	// from calls and answers on answers; timer times each call, and cctx
+	// is the context the agent is handed. A goroutine kept for the
+	// agent's life costs a fetch two switches between goroutines, where
+	// one started per call cost its creation, a channel and a timer
+	// context, allocations that made the collector work.
+	calls   chan inProcCall
+	answers chan callResult
+	timer   *time.Timer
+	cctx    callCtx
+	// hung is set once a call was given up on: the agent's goroutine may
+	// still be in it, so every later call fails at once.
+	hung bool
+}
+
+// inProcCall is one request for the agent's goroutine.
+type inProcCall struct {
+	ctx  context.Context
+	from pmda.Client
+	req  pdu.Message
 }
 
 func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
 
 // close ends the agent (pmda.Agent.Close): its listeners, goroutines and
 // mappings go with it, so that an agent started again in its place finds
-// its port free.
+// its port free. Its goroutine ends once the call it may still be in
+// returns. No call comes after close: the agent has been taken out of
+// service under its lock first.
 func (p *inProc) close() {
+	if p.calls != nil {
+		close(p.calls)
+	}
 	_ = p.a.Close()
 }
 
@@ -45,12 +75,20 @@ type callResult struct {
 	err   error
 }
 
+// serve is the agent's goroutine.
+func (p *inProc) serve() {
+	for c := range p.calls {
+		reply, err := p.a.Handle(c.ctx, c.from, c.req)
+		p.answers <- callResult{reply, err}
+	}
+}
+
 // call answers req for client from. The agent runs on a goroutine of its
-// own so that pmcd can give up on it at ctx's deadline, as it gives up on
-// a daemon that does not answer: the agent is then marked dead and its
-// goroutine left to finish on its own. A panic in the agent's code comes
-// back from Handle as pcp.ErrIPC, which marks the agent dead too; the
-// daemon carries on.
+// own so that pmcd can give up on it after p.timeout (or when ctx is
+// done), as it gives up on a daemon that does not answer: the agent is
+// then marked dead and its goroutine left to finish on its own. A panic
+// in the agent's code comes back from Handle as pcp.ErrIPC, which marks
+// the agent dead too; the daemon carries on.
 func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
 	c := pmda.Client(from)
 	if p.own {
@@ -66,16 +104,64 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 		p.fetch.PMIDs = append(p.fetch.PMIDs[:0], f.PMIDs...)
 		req = &p.fetch
 	}
-	done := make(chan callResult, 1)
-	go func() {
-		reply, err := p.a.Handle(ctx, c, req)
-		done <- callResult{reply, err}
-	}()
-	select {
-	case r := <-done:
-		return p.kept(r.reply, r.err)
-	case <-ctx.Done():
+	if p.hung {
 		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
+	}
+	if p.calls == nil {
+		p.calls, p.answers = make(chan inProcCall), make(chan callResult, 1)
+		p.timer = time.NewTimer(time.Hour)
+		p.timer.Stop()
+		p.cctx.done = make(chan struct{})
+		go p.serve()
+	}
+	timeout := p.timeout
+	if timeout <= 0 {
+		timeout = defaultAgentTimeout
+	}
+	p.cctx.deadline = timeNow().Add(timeout)
+	p.timer.Reset(timeout)
+	defer p.timer.Stop()
+	// Unless hung, the agent's goroutine has answered every call before
+	// and waits for this one.
+	p.calls <- inProcCall{ctx: &p.cctx, from: c, req: req}
+	select {
+	case r := <-p.answers:
+		return p.kept(r.reply, r.err)
+	case <-p.timer.C:
+		p.giveUp()
+		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
+	case <-ctx.Done():
+		p.giveUp()
+		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), ctx.Err())
+	}
+}
+
+// giveUp leaves the call in progress to the agent's goroutine and tells
+// the agent, through its context, that pmcd no longer waits.
+func (p *inProc) giveUp() {
+	p.hung = true
+	close(p.cctx.done)
+}
+
+// callCtx is the context an in-process agent's call gets: the call's
+// deadline, and done once pmcd has given up on the agent (which is then
+// dead, so it serves one agent's life). One is kept per agent, so that a
+// call allocates no context and no timer of its own.
+type callCtx struct {
+	deadline time.Time
+	done     chan struct{}
+}
+
+func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *callCtx) Done() <-chan struct{}       { return c.done }
+func (c *callCtx) Value(any) any               { return nil }
+
+func (c *callCtx) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }
 

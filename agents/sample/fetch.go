@@ -89,7 +89,8 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 		if err != nil {
 			return err
 		}
-		return s.pack(add, pcp.InstNull, typ, &atom)
+		s.atom = atom
+		return s.pack(add, pcp.InstNull, typ, &s.atom)
 	}
 	if item == itemNeedProfile && !prof.Explicit(indom) {
 		return pcp.ErrProfile
@@ -137,7 +138,8 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 		if err != nil {
 			return err
 		}
-		if err := s.pack(add, inst, typ, &atom); err != nil {
+		s.atom = atom
+		if err := s.pack(add, inst, typ, &s.atom); err != nil {
 			return err
 		}
 		n++

@@ -70,6 +70,10 @@ type agent struct {
 	// fetchProf its instance profile.
 	fetchNow  time.Time
 	fetchProf pmda.ProfileView
+	// atom holds the value being handed to a fetch's add function,
+	// under mu: a local's address given to the function would move it
+	// to the heap, an allocation per value.
+	atom pcp.Atom
 	// dataBase is the data size when the agent started, for
 	// sample.datasize's growth; -1 until the first fetch of it in pmcd.
 	dataBase int64
