@@ -35,10 +35,19 @@ type agent struct {
 	conf AgentConf
 	s    *Server
 
-	mu   sync.Mutex
-	b    backend // nil once dead
-	prof profileKey
-	pf   profiledFetch // fetch's PROFILE and FETCH for a daemon, under mu
+	mu sync.Mutex
+	b  backend // nil once dead
+	// queue holds the fetches waiting for a daemon agent and leading
+	// says one of their callers holds mu to send them (fetchQueued);
+	// both under qmu.
+	qmu     sync.Mutex
+	queue   []*fetchWaiter
+	leading bool
+	// batch and batchMsg are fetchQueued's, under mu.
+	batch    []*fetchWaiter
+	batchMsg fetchBatch
+	prof     profileKey
+	pf       profiledFetch // fetch's PROFILE and FETCH for a daemon, under mu
 	// notReady is set while a daemon agent has said it is busy
 	// (PM_ERR_PMDANOTREADY, or "notready" in pmcd.conf): requests get
 	// PM_ERR_AGAIN until it sends PM_ERR_PMDAREADY.
@@ -160,17 +169,24 @@ func (a *agent) doLocked(ctx context.Context, from int32, req pdu.Message) (pdu.
 		// A Go agent's own error that is not a PCP code.
 		return nil, pcp.ErrGeneric
 	}
-	a.kill(fmt.Errorf("%v request: %w", req.PDUType(), err))
+	return nil, a.lost(req.PDUType(), err)
+}
+
+// lost marks the agent dead after err, a failure of the conversation
+// with it during a request of type t, and returns that request's error.
+// a.mu is held.
+func (a *agent) lost(t pdu.Type, err error) error {
+	a.kill(fmt.Errorf("%v request: %w", t, err))
 	// The request that finds the agent gone fails as PCP's pmcd fails
 	// it; the requests after it get PM_ERR_NOAGENT.
-	if errors.Is(err, pcp.ErrTimeout) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, pcp.ErrTimeout
+	if errors.Is(err, pcp.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+		return pcp.ErrTimeout
 	}
 	if errors.Is(err, syscall.EPIPE) {
 		// The request could not be sent: the agent had gone before it.
-		return nil, pcp.Error(-int32(syscall.EPIPE))
+		return pcp.Error(-int32(syscall.EPIPE))
 	}
-	return nil, pcp.ErrIPC
+	return pcp.ErrIPC
 }
 
 // notify sends req, a PDU that has no reply, and leaves the agent as it
@@ -250,9 +266,18 @@ func (a *agent) kill(why error) {
 // daemon's answer is decoded into into when it is not nil, storage the
 // caller owns and reuses; else into new storage.
 func (a *agent) fetch(ctx context.Context, c *client, req *pdu.Fetch, into *pdu.Result) (*pcp.Result, error) {
+	if into != nil && a.conf.Kind != AgentDSO {
+		return a.fetchQueued(ctx, c, req, into)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	key := profileKey{client: c, ctxnum: req.Context, gen: c.profileGen(req.Context)}
+	return a.fetchLocked(ctx, c, req, into, key, c.profileFor(req.Context))
+}
+
+// fetchLocked is fetch with a.mu held; key and prof are the client's
+// profile for the request's context.
+func (a *agent) fetchLocked(ctx context.Context, c *client, req *pdu.Fetch, into *pdu.Result, key profileKey, prof *pdu.Profile) (*pcp.Result, error) {
 	var msg pdu.Message = req
 	switch b := a.b.(type) {
 	case *daemon:
@@ -271,9 +296,9 @@ func (a *agent) fetch(ctx context.Context, c *client, req *pdu.Fetch, into *pdu.
 			a.s.countOut(pdu.TypeProfile)
 			// Kept in the agent (under a.mu): boxing a new one in
 			// msg cost an allocation each time clients alternate.
-			a.pf = profiledFetch{c.profileFor(req.Context), req}
+			a.pf = profiledFetch{prof, req}
 			msg = &a.pf
-		} else if _, err := a.doLocked(ctx, c.num, c.profileFor(req.Context)); err != nil {
+		} else if _, err := a.doLocked(ctx, c.num, prof); err != nil {
 			return nil, err
 		}
 	}

@@ -59,6 +59,9 @@ type client struct {
 	hrFetchReq pdu.HighResFetch
 	result     pcp.Result
 	agentReply pdu.Result
+	// waiter is the client's place in a daemon agent's queue of fetches
+	// (see agent.fetchQueued).
+	waiter fetchWaiter
 	// quiet is the connection's context without its cancellation, for
 	// writes, which closing the connection interrupts.
 	quiet context.Context

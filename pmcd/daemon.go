@@ -149,6 +149,12 @@ func (d *daemon) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 	case *pdu.Profile, *pdu.Attr, *pdu.Error:
 		return nil, nil
 	}
+	return d.receive(ctx, req)
+}
+
+// receive reads the agent's reply to req, which has been sent, as call
+// does.
+func (d *daemon) receive(ctx context.Context, req pdu.Message) (pdu.Message, error) {
 	b, err := d.r.ReadPDU(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errAgentLost, err)
