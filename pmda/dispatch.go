@@ -16,6 +16,12 @@ import (
 type Dispatcher struct {
 	a *Agent
 	w *pdu.Writer
+	// ioCtx, when set (by Serve), is the context replies are written
+	// with in place of Dispatch's: one without cancellation, as Serve
+	// interrupts the connection itself when its context ends. A write
+	// watching a cancellable context costs a callback registered per
+	// reply (context.AfterFunc), an allocation each.
+	ioCtx context.Context
 
 	// Each request is decoded into its own kind's, reused: their
 	// decoders overwrite every field, and Handle keeps nothing of them.
@@ -139,7 +145,11 @@ func (d *Dispatcher) reply(ctx context.Context, m pdu.Message, err error) error 
 		}
 		m = &pdu.Error{Code: int32(pcp.CodeOf(err, pcp.ErrGeneric))}
 	}
-	if err := d.w.WriteMessage(ctx, m, 0); err != nil {
+	wctx := ctx
+	if d.ioCtx != nil {
+		wctx = d.ioCtx
+	}
+	if err := d.w.WriteMessage(wctx, m, 0); err != nil {
 		return err
 	}
 	if errors.Is(err, pcp.ErrPMDANotReady) {

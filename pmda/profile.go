@@ -19,6 +19,7 @@ import (
 type profile struct {
 	state  int32 // pdu.ProfileInclude or pdu.ProfileExclude
 	indoms []pdu.InDomProfile
+	insts  []int32 // the storage of indoms' instances
 }
 
 // selects reports whether the profile lets inst of indom into a fetch.
@@ -44,8 +45,18 @@ func (a *Agent) Profile(m *pdu.Profile) {
 	p.indoms = append(p.indoms[:0], m.InDoms...)
 	slices.SortStableFunc(p.indoms, func(x, y pdu.InDomProfile) int { return cmp.Compare(x.InDom, y.InDom) })
 	p.indoms = slices.CompactFunc(p.indoms, func(x, y pdu.InDomProfile) bool { return x.InDom == y.InDom })
+	// The instances are copied into one slice the profile keeps, so that
+	// a steady stream of profiles (one per fetch when clients take turns)
+	// allocates nothing.
+	n := 0
+	for _, d := range p.indoms {
+		n += len(d.Insts)
+	}
+	p.insts = slices.Grow(p.insts[:0], n)
 	for i := range p.indoms {
-		insts := slices.Clone(p.indoms[i].Insts)
+		at := len(p.insts)
+		p.insts = append(p.insts, p.indoms[i].Insts...)
+		insts := p.insts[at:len(p.insts):len(p.insts)]
 		slices.Sort(insts)
 		p.indoms[i].Insts = insts
 	}

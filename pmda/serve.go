@@ -43,8 +43,26 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	pr.Timeout = 0 // pmcd may be quiet for as long as it likes
 	d := NewDispatcher(a, pw)
+	// ctx's end interrupts the connection once, here, and reads and
+	// writes go without it: a read or write watching ctx registers a
+	// callback each time, an allocation per PDU, which made a steady
+	// agent's garbage (two PDUs a fetch when pmcd's clients take turns).
+	quiet := context.WithoutCancel(ctx)
+	d.ioCtx = quiet
+	stop := context.AfterFunc(ctx, func() {
+		if dl, ok := r.(interface{ SetReadDeadline(time.Time) error }); ok {
+			_ = dl.SetReadDeadline(time.Unix(1, 0))
+		}
+		if dl, ok := w.(interface{ SetWriteDeadline(time.Time) error }); ok {
+			_ = dl.SetWriteDeadline(time.Unix(1, 0))
+		}
+	})
+	defer stop()
 	for {
-		req, err := pr.ReadPDU(ctx)
+		req, err := pr.ReadPDU(quiet)
+		if err != nil && ctx.Err() != nil {
+			return fmt.Errorf("pmda: %s: reading PDU: %w", a.name, ctx.Err())
+		}
 		if errors.Is(err, io.EOF) {
 			return nil
 		}

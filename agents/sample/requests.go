@@ -2,7 +2,6 @@ package sample
 
 import (
 	"context"
-	"os"
 	"strings"
 	"time"
 
@@ -19,7 +18,7 @@ const unavailFile = "/tmp/sample.unavail"
 // pmda.RequestHook.
 func (s *agent) BeginRequest(ctx context.Context, c pmda.Client, t pdu.Type, ident uint32) error {
 	if !s.dso {
-		if _, err := os.Stat(unavailFile); err == nil {
+		if unavailable() {
 			return pcp.ErrAgain
 		}
 	}
