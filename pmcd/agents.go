@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"runtime/debug"
 	"time"
 
 	pmcdagent "github.com/gopcp/gopcp/agents/pmcd"
@@ -31,6 +32,11 @@ func (s *Server) startAgents(ctx context.Context) {
 		}
 	}
 	s.cur.Store(st.publish())
+	// Starting (the namespace, the agents' tables, their handshakes)
+	// leaves garbage that serving never needs again: hand its pages back
+	// now rather than keep them resident until the runtime's scavenger
+	// gets to them, which it may not while pmcd allocates so little.
+	debug.FreeOSMemory()
 }
 
 // newAgentSlot is the slot of one pmcd.conf agent line, not yet started.
