@@ -164,6 +164,12 @@ func agentCases(t *testing.T) []agentCase {
 	if out, err := exec.Command("go", "build", "-o", goAgent, "../cmd/pmdasample").CombinedOutput(); err != nil {
 		t.Fatalf("go build pmdasample: %v\n%s", err, out)
 	}
+	// GOPCP_BENCH_AGENT_ENV, NAME=value words, is the Go pipe agent's
+	// environment beyond pmcd's, to try runtime settings with.
+	goAgentArgv := []string{goAgent, "-d", "29"}
+	if v := strings.Fields(os.Getenv("GOPCP_BENCH_AGENT_ENV")); len(v) > 0 {
+		goAgentArgv = append(append([]string{"/usr/bin/env"}, v...), goAgentArgv...)
+	}
 	sampleRoot := "$PCP_PMDAS_DIR/sample/root"
 	return []agentCase{
 		{name: "pipe, PCP's agent", names: sampleNames,
@@ -171,7 +177,7 @@ func agentCases(t *testing.T) []agentCase {
 		{name: "pipe, own agent", names: sampleNames,
 			theirs: testbed.Options{},
 			ours: testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
-				testbed.PipeAgent("sample", 29, sampleRoot, goAgent, "-d", "29")}}},
+				testbed.PipeAgent("sample", 29, sampleRoot, goAgentArgv...)}}},
 		{name: "in-process", names: sampleNames,
 			theirs: testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
 				testbed.DSOAgent("sample", 29, "$PCP_PMDAS_DIR/sample/pmda_sample.so", "sample_init", sampleRoot)}},
