@@ -262,6 +262,8 @@ func TestPMCDAgentsLoad(t *testing.T) {
 		}
 		t.Logf("%s, %s, %d clients: %.0f fetches/s, p50 %v, p99 %v, CPU %v per fetch, RSS %d KiB", c.name, spec[1], clients,
 			run.perSecond, quantile(run.latencies, 0.5), quantile(run.latencies, 0.99), run.cpuPer, treeRSS(t, bed.PID()))
+		time.Sleep(3 * time.Second)
+		t.Logf("RSS 3 s after the load: %d KiB", treeRSS(t, bed.PID()))
 		return
 	}
 	t.Fatalf("no case %q", spec[0])
