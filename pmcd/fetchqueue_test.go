@@ -2,10 +2,12 @@ package pmcd
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
@@ -92,4 +94,82 @@ func setString(s pcp.ValueSet) string {
 		out += " " + string(rune('0'+v.Inst))
 	}
 	return out
+}
+
+// TestQueuedFetchesAgentHangs has fetches queue for a pipe agent while
+// it is slow with an earlier one, then hang on the first of them: the
+// one that finds it hung gets PM_ERR_TIMEOUT and every other one
+// PM_ERR_NOAGENT, whether they went to the agent in the same batch
+// (written, never answered) or after it was marked dead; none is left
+// waiting.
+func TestQueuedFetchesAgentHangs(t *testing.T) {
+	t.Parallel()
+	host := startAgents(t, "slowthenhangs", 3*time.Second)
+	broken := pcp.NewPMID(251, 0, 0)
+	const clients = 8
+	conns := make([]struct {
+		r *pdu.Reader
+		w *pdu.Writer
+	}, clients)
+	for i := range conns {
+		_, conns[i].r, conns[i].w = dial(t, host)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	codes := make([]int32, clients)
+	errs := make([]error, clients)
+	var wg sync.WaitGroup
+	for i := range conns {
+		if i == 1 {
+			// Let the first be out at the agent, so that the others
+			// queue behind it (for the test's coverage, not its result).
+			time.Sleep(100 * time.Millisecond)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := conns[i]
+			if errs[i] = c.w.WriteMessage(ctx, &pdu.Fetch{PMIDs: []pcp.PMID{broken}}, 1); errs[i] != nil {
+				return
+			}
+			for {
+				b, err := c.r.ReadPDU(ctx)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				m, err := pdu.Decode(b)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				if e, ok := m.(*pdu.Error); ok && e.Code > 0 {
+					continue // a notice of the agent's state change
+				}
+				res, ok := m.(*pdu.Result)
+				if !ok || len(res.Sets) != 1 {
+					errs[i] = fmt.Errorf("answered with %#v", m)
+					return
+				}
+				codes[i] = res.Sets[0].NumVal
+				return
+			}
+		}()
+	}
+	wg.Wait()
+	timeouts := 0
+	for i, code := range codes {
+		switch {
+		case errs[i] != nil:
+			t.Errorf("client %d: %v", i, errs[i])
+		case code == int32(pcp.ErrTimeout):
+			timeouts++
+		case code == 1 && i == 0: // the slow answer
+		case code != int32(pcp.ErrNoAgent):
+			t.Errorf("client %d: value set code %d", i, code)
+		}
+	}
+	if timeouts != 1 {
+		t.Errorf("%d fetches got PM_ERR_TIMEOUT, want 1: %v", timeouts, codes)
+	}
 }

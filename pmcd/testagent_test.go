@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,6 +107,14 @@ func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
 				os.Exit(3)
 			case "hangs":
 				time.Sleep(time.Hour)
+			case "slowthenhangs":
+				// The first fetch is answered late, so that others
+				// queue meanwhile; the next one hangs.
+				if slowThenHangs.Add(1) == 1 {
+					time.Sleep(300 * time.Millisecond)
+				} else {
+					time.Sleep(time.Hour)
+				}
 			case "meets":
 				if err := meet(strconv.Itoa(int(domain))); err != nil {
 					return pcp.Atom{}, err
@@ -127,6 +136,9 @@ func brokenAgent(domain uint32, mode string) (*pmda.Agent, error) {
 		}),
 	})
 }
+
+// slowThenHangs counts the fetches of a "slowthenhangs" agent.
+var slowThenHangs atomic.Int32
 
 const agentsPMNS = `root {
 	trivial
