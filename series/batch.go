@@ -18,6 +18,7 @@ type batch struct {
 	cmds    [][]any
 	expire  map[string]bool // streams written in this batch
 	streams int             // XADDs in cmds
+	pos     position        // following: where the records after this batch's start
 }
 
 func (b *batch) add(args ...any) { b.cmds = append(b.cmds, args) }

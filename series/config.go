@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // Config is pmseries.conf / pmproxy.conf: "section.key" to value, as
@@ -57,7 +59,30 @@ func (c Config) LoadOptions() LoadOptions {
 			}
 		}
 	}
+	if v := c["discover.exclude.indoms"]; v != "" {
+		o.ExcludeInDoms = parseInDoms(v)
+	}
 	return o
+}
+
+// parseInDoms reads "domain.serial" instance domains separated by
+// commas, as pmproxy reads exclude.indoms: what does not scan is passed
+// over.
+func parseInDoms(v string) []pcp.InDom {
+	var out []pcp.InDom
+	for _, s := range strings.Split(v, ",") {
+		d, ser, ok := strings.Cut(strings.TrimSpace(s), ".")
+		if !ok {
+			continue
+		}
+		dn, err1 := strconv.ParseUint(d, 10, 32)
+		sn, err2 := strconv.ParseUint(ser, 10, 32)
+		if err1 != nil || err2 != nil || dn >= 1<<9 || sn >= 1<<22 {
+			continue
+		}
+		out = append(out, pcp.NewInDom(uint32(dn), uint32(sn)))
+	}
+	return out
 }
 
 // Servers is the Redis servers to use: [redis] servers, else [pmseries]

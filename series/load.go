@@ -29,6 +29,9 @@ type LoadOptions struct {
 	// Exclude holds fnmatch patterns of metric names not loaded
 	// (discover.exclude.metrics).
 	Exclude []string
+	// ExcludeInDoms holds instance domains whose metrics are not loaded
+	// (discover.exclude.indoms).
+	ExcludeInDoms []pcp.InDom
 	// MetadataOnly loads metadata without values (pmseries -F).
 	MetadataOnly bool
 	// BatchCommands is the number of commands sent in one pipelined round
@@ -90,6 +93,11 @@ type loader struct {
 	cur   *batch
 	stats LoadStats
 	maxl  string
+
+	// following a growing archive (follow.go): wait for the metadata a
+	// record needs, and hear of each batch Redis took
+	follow bool
+	sent   func(b *batch)
 }
 
 type metricState struct {
@@ -145,7 +153,7 @@ func Load(ctx context.Context, c redis.UniversalClient, archivePath string, opt 
 		return LoadStats{}, err
 	}
 	l := newLoader(a, ContextName(archivePath), opt)
-	return l.run(ctx, c)
+	return l.run(ctx, c, l.read)
 }
 
 // CheckSchema reads pcp:version:schema, setting it when absent: another
@@ -199,16 +207,16 @@ func (l *loader) labelsAt(typ, ident uint32, t pcp.Timestamp) *pcp.LabelSet {
 	return &sets[0]
 }
 
-// run reads the archive in one goroutine while batches go to Redis in
-// this one, at most two batches held at once.
-func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, error) {
+// run reads records with read in one goroutine while batches go to
+// Redis in this one, at most two batches held at once.
+func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(context.Context, chan<- *batch) error) (LoadStats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := make(chan *batch, 1)
 	rerr := make(chan error, 1)
 	go func() {
 		defer close(out)
-		rerr <- l.read(ctx, out)
+		rerr <- read(ctx, out)
 	}()
 	// a single server gets the pipelines in RESP written here
 	var raw []*rawConn
@@ -236,6 +244,9 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, e
 			cancel()
 			continue
 		}
+		if l.sent != nil {
+			l.sent(b)
+		}
 		if l.opt.afterBatch != nil {
 			batches++
 			l.opt.afterBatch(batches)
@@ -249,15 +260,15 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient) (LoadStats, e
 }
 
 func (l *loader) flush(ctx context.Context, out chan<- *batch) error {
-	if len(l.cur.cmds) == 0 {
-		return nil
+	if len(l.cur.cmds) == 0 && !l.follow {
+		return nil // a follower's empty batch still moves its place on
 	}
 	select {
 	case out <- l.cur:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	l.cur = &batch{expire: map[string]bool{}, cmds: make([][]any, 0, l.opt.BatchCommands)}
+	l.cur = &batch{expire: map[string]bool{}, cmds: make([][]any, 0, l.opt.BatchCommands), pos: l.cur.pos}
 	return nil
 }
 
@@ -357,7 +368,7 @@ func (l *loader) newMetric(pmid pcp.PMID, t pcp.Timestamp) *metricState {
 		return m
 	}
 	names, err := l.a.Meta.Names(pmid)
-	if err != nil || len(names) == 0 || l.excluded(names) {
+	if err != nil || len(names) == 0 || l.excluded(names) || slices.Contains(l.opt.ExcludeInDoms, desc.InDom) {
 		m.skip = true
 		return m
 	}

@@ -1,0 +1,216 @@
+package series
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// position is a place in an archive's data: the volume and byte offset
+// of the next record to load.
+type position struct {
+	vol int
+	off int64
+}
+
+// maxWaits is how many polls a record waits for the metadata it needs
+// (a descriptor, an instance) before it is loaded without it. pmlogger
+// writes the metadata first, but the data volume can be read between the
+// two writes; metadata that never comes (a damaged archive) must not stop
+// the following for good.
+const maxWaits = 3
+
+// Follower loads the records an archive gains while pmlogger writes it,
+// as PCP's pmproxy does for the archives it discovers: each Poll reads
+// the archive as it then is and loads the complete records after the
+// last one loaded. What has been written (metadata, instances) is kept
+// between polls, so memory is the archive's metadata plus two batches.
+// A Poll that fails (Redis down) is resumed by the next from the last
+// batch Redis took; entries sent twice are refused by the streams.
+type Follower struct {
+	path, name string
+	opt        LoadOptions
+	fromEnd    bool
+
+	l      *loader
+	at     position
+	placed bool
+	waits  int
+	err    error // the last Poll's
+}
+
+// NewFollower follows the archive at path (its base name or any of its
+// files). With fromEnd the records already written are passed over, as
+// PCP's pmproxy passes over those of an archive it finds: only records
+// written after the first Poll are loaded. name is the context name the
+// series get (ContextName(path) when empty).
+func NewFollower(path, name string, opt LoadOptions, fromEnd bool) *Follower {
+	opt.defaults()
+	if name == "" {
+		name = ContextName(path)
+	}
+	return &Follower{path: path, name: name, opt: opt, fromEnd: fromEnd}
+}
+
+// Name is the context name the follower's series are loaded under.
+func (f *Follower) Name() string { return f.name }
+
+// Poll loads the records written since the last Poll. An archive that
+// cannot be opened yet (pmlogger has only just created it) is an error
+// the caller may retry.
+func (f *Follower) Poll(ctx context.Context, c redis.UniversalClient) (LoadStats, error) {
+	a, err := archive.Open(f.path, archive.Options{})
+	if err != nil {
+		return LoadStats{}, fmt.Errorf("cannot open archive %q: %w", f.path, err)
+	}
+	defer a.Close()
+	if !f.placed {
+		if err := CheckSchema(ctx, c); err != nil {
+			return LoadStats{}, err
+		}
+		f.at = endOf(a, f.fromEnd)
+		f.placed = true
+	}
+	fresh := f.l == nil
+	if fresh {
+		f.l = newLoader(a, f.name, f.opt)
+		f.l.follow = true
+	} else {
+		f.l.a = a
+	}
+	l := f.l
+	l.stats = LoadStats{Name: l.name, Source: l.source}
+	l.cur.pos = f.at
+	l.sent = func(b *batch) { f.at = b.pos }
+	st, err := l.run(ctx, c, func(ctx context.Context, out chan<- *batch) error {
+		return f.read(ctx, out, fresh)
+	})
+	l.a = nil
+	if err != nil {
+		// what was written is forgotten: the next Poll sends the
+		// metadata again (idempotent) from the last batch Redis took
+		f.l = nil
+	}
+	f.err = err
+	return st, err
+}
+
+// endOf is where following starts: the archive's first record, or past
+// its last complete one.
+func endOf(a *archive.Archive, fromEnd bool) position {
+	r := a.NewReader()
+	defer r.Close()
+	vol, off := r.Position()
+	p := position{vol, off}
+	if !fromEnd {
+		return p
+	}
+	var res pcp.Result
+	for r.Next(&res) == nil {
+		vol, off = r.Position()
+		p = position{vol, off}
+	}
+	return p
+}
+
+// read loads the complete records from f.at on. It stops at the end of
+// the data, at a record cut short (pmlogger is writing it), or at a
+// record whose metadata has not been read yet.
+func (f *Follower) read(ctx context.Context, out chan<- *batch, fresh bool) error {
+	l := f.l
+	if fresh {
+		l.writeSource()
+	}
+	r := l.a.NewReader()
+	defer r.Close()
+	_, first := r.Position() // where a volume's records begin
+	at := f.at
+	if at.vol < l.a.MinVol { // volumes removed under us
+		at = position{l.a.MinVol, first}
+	}
+	if err := r.ReadFrom(archive.Forward, at.vol, at.off); err != nil {
+		return fmt.Errorf("%s: volume %d: %w", l.name, at.vol, err)
+	}
+	var res pcp.Result
+	for {
+		err := r.Next(&res)
+		if errors.Is(err, pcp.ErrEOL) {
+			break
+		}
+		if err != nil {
+			vol, _ := r.Position()
+			if errors.Is(err, pcp.ErrLogRec) && vol < l.a.MaxVol {
+				// damage in a volume pmlogger has left: go on in the next
+				if err := r.ReadFrom(archive.Forward, vol+1, first); err != nil {
+					return fmt.Errorf("%s: volume %d: %w", l.name, vol+1, err)
+				}
+				continue
+			}
+			if errors.Is(err, pcp.ErrLogRec) {
+				break // the record being written: the next poll has it
+			}
+			return fmt.Errorf("%s: fetch failed: %w", l.name, err)
+		}
+		if !l.complete(&res) && f.waits < maxWaits {
+			f.waits++
+			break
+		}
+		f.waits = 0
+		l.stats.Records++
+		l.record(&res)
+		vol, off := r.Position()
+		l.cur.pos = position{vol, off}
+		if len(l.cur.cmds) >= l.opt.BatchCommands {
+			if err := l.flush(ctx, out); err != nil {
+				return err
+			}
+		}
+	}
+	return l.flush(ctx, out)
+}
+
+// complete reports whether the metadata read holds what a record needs:
+// the descriptors and names of its metrics and the instances of its
+// values. The data volume may have been read after the metadata was.
+func (l *loader) complete(res *pcp.Result) bool {
+	for i := range res.Sets {
+		vs := &res.Sets[i]
+		if vs.NumVal == 0 {
+			continue
+		}
+		var desc pcp.Desc
+		if m := l.metrics[vs.PMID]; m != nil {
+			if m.skip {
+				continue
+			}
+			desc = m.desc
+		} else {
+			d, err := l.a.Meta.Desc(vs.PMID)
+			if err != nil {
+				return false
+			}
+			if names, err := l.a.Meta.Names(vs.PMID); err != nil || len(names) == 0 {
+				return false
+			}
+			desc = d
+		}
+		if vs.NumVal < 0 || desc.InDom == pcp.InDomNull {
+			continue
+		}
+		rec, err := l.a.Meta.InDomAt(desc.InDom, res.Timestamp)
+		if err != nil {
+			return false
+		}
+		for _, v := range vs.Values {
+			if _, ok := rec.Find(v.Inst); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}

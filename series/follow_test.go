@@ -1,0 +1,212 @@
+package series
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// growingArchive writes, as pmlogger does (metadata before the records
+// needing it), an archive whose instance domain gains and loses
+// instances and whose second metric first appears part way, in steps:
+// step(k) writes record k. It returns the archive's base name.
+type growingArchive struct {
+	t     *testing.T
+	w     *archive.Writer
+	base  string
+	t0    pcp.Timestamp
+	indom *archive.InDom
+	two   bool
+}
+
+var (
+	growPMID1 = pcp.NewPMID(29, 0, 1)
+	growPMID2 = pcp.NewPMID(29, 0, 2)
+	growInDom = pcp.NewInDom(29, 1)
+)
+
+func newGrowingArchive(t *testing.T, dir string) *growingArchive {
+	base := filepath.Join(dir, "grow")
+	w, err := archive.Create(base, archive.WriterOptions{Hostname: "growhost", Timezone: "UTC", Zoneinfo: ":Etc/UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &growingArchive{t: t, w: w, base: base, t0: pcp.Timestamp{Sec: 1700000000}}
+	g.must(w.Start(g.t0))
+	data0, meta0 := w.Offsets()
+	g.must(w.PutIndex(g.t0, data0, meta0))
+	g.must(w.PutDesc(pcp.Desc{PMID: growPMID1, Type: pcp.Type32, InDom: growInDom, Sem: pcp.SemInstant}, []string{"grow.insts"}))
+	return g
+}
+
+func (g *growingArchive) must(err error) {
+	g.t.Helper()
+	if err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// step writes record k: instances k%7 .. k%7+2 (so the domain changes
+// every record, names reused), and from record 5 a second metric.
+func (g *growingArchive) step(k int) {
+	ts := pcp.Timestamp{Sec: g.t0.Sec + int64(k), Nsec: 250000000}
+	id := &archive.InDom{Stamp: ts}
+	for i := int32(k % 7); i < int32(k%7+3); i++ {
+		id.Insts = append(id.Insts, i)
+		id.Names = append(id.Names, fmt.Sprintf("inst%d", i))
+	}
+	g.must(g.w.PutInDom(growInDom, id, false))
+	if k == 5 {
+		g.must(g.w.PutDesc(pcp.Desc{PMID: growPMID2, Type: pcp.TypeU32, InDom: pcp.InDomNull, Sem: pcp.SemCounter}, []string{"grow.total"}))
+		g.two = true
+	}
+	r := &pcp.Result{Timestamp: ts, Sets: []pcp.ValueSet{{PMID: growPMID1, NumVal: 3, ValFmt: pcp.ValInSitu}}}
+	for _, in := range id.Insts {
+		r.Sets[0].Values = append(r.Sets[0].Values, pcp.Value{Inst: in, LVal: int32(k*10) + in})
+	}
+	if g.two {
+		r.Sets = append(r.Sets, pcp.ValueSet{PMID: growPMID2, NumVal: 1, ValFmt: pcp.ValInSitu,
+			Values: []pcp.Value{{Inst: -1, LVal: int32(k * 3)}}})
+	}
+	g.must(g.w.PutResult(r))
+}
+
+// mirror copies the archive's files into dir as a reader sees a file
+// being written: the metadata up to meta bytes and the data volume up to
+// data bytes (-1: all of it), so a record can be cut short or the data
+// be ahead of its metadata.
+func mirror(t *testing.T, base, dir string, meta, data int64) {
+	t.Helper()
+	for _, s := range []string{".meta", ".0", ".index"} {
+		b, err := os.ReadFile(base + s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := int64(len(b))
+		switch s {
+		case ".meta":
+			if meta >= 0 {
+				n = min(n, meta)
+			}
+		case ".0":
+			if data >= 0 {
+				n = min(n, data)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(base)+s), b[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func fileSize(t *testing.T, p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
+
+// TestFollowerMatchesLoad follows an archive while it is written, polled
+// after every record with the data volume seen cut inside the record
+// being written, and at times ahead of the metadata: at the end Redis
+// holds what one load of the finished archive writes, key for key, and
+// no record was loaded twice (no stream entry refused).
+func TestFollowerMatchesLoad(t *testing.T) {
+	ctx := context.Background()
+	followed, loaded := redistest.Start(t), redistest.Start(t)
+	g := newGrowingArchive(t, t.TempDir())
+	seen := t.TempDir()
+	f := NewFollower(filepath.Join(seen, "grow"), filepath.Join(seen, "grow"), LoadOptions{BatchCommands: 16}, false)
+	const n = 40
+	records, polls := 0, 0
+	poll := func() {
+		t.Helper()
+		st, err := f.Poll(ctx, client(t, followed))
+		if err != nil {
+			t.Fatalf("poll %d: %v", polls, err)
+		}
+		polls++
+		records += st.Records
+		if st.Refused != 0 {
+			t.Fatalf("poll %d: %d stream entries already in Redis: a record was loaded twice", polls, st.Refused)
+		}
+	}
+	g.step(0)
+	mirror(t, g.base, seen, -1, -1)
+	for k := 1; k < n; k++ {
+		metaBefore := fileSize(t, g.base+".meta")
+		dataBefore := fileSize(t, g.base+".0")
+		g.step(k)
+		dataAfter := fileSize(t, g.base+".0")
+		switch k % 3 {
+		case 0: // the record half written
+			mirror(t, g.base, seen, -1, dataBefore+(dataAfter-dataBefore)/2)
+			poll()
+		case 1: // the record written, its instance domain not yet
+			mirror(t, g.base, seen, metaBefore, -1)
+			poll()
+		}
+		mirror(t, g.base, seen, -1, -1)
+		poll()
+	}
+	g.must(g.w.Close())
+	mirror(t, g.base, seen, -1, -1)
+	poll()
+	if records != n {
+		t.Errorf("followed %d records in %d polls, the archive has %d", records, polls, n)
+	}
+	if _, err := Load(ctx, client(t, loaded), filepath.Join(seen, "grow"), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want, got := dump(t, client(t, loaded)), dump(t, client(t, followed))
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("key %s followed differs from one load:\n%s\nloaded:\n%s", k, clip(got[k]), clip(v))
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("key %s followed only", k)
+		}
+	}
+	t.Logf("%d records followed in %d polls, %d keys equal to one load's", records, polls, len(want))
+}
+
+// TestFollowerFromEnd passes over the records written before the first
+// poll, as PCP's pmproxy does for an archive it finds: only later ones
+// reach the streams.
+func TestFollowerFromEnd(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	g := newGrowingArchive(t, t.TempDir())
+	for k := 0; k < 10; k++ {
+		g.step(k)
+	}
+	f := NewFollower(g.base, "", LoadOptions{}, true)
+	st, err := f.Poll(ctx, c)
+	if err != nil || st.Records != 0 {
+		t.Fatalf("first poll from the end: %d records, %v; want 0, nil", st.Records, err)
+	}
+	for k := 10; k < 13; k++ {
+		g.step(k)
+	}
+	if st, err = f.Poll(ctx, c); err != nil || st.Records != 3 {
+		t.Fatalf("second poll: %d records, %v; want 3, nil", st.Records, err)
+	}
+	sids, err := c.SMembers(ctx, "pcp:series:metric.name:"+StringID("grow.total").String()).Result()
+	if err != nil || len(sids) != 1 {
+		t.Fatalf("series of grow.total: %d, %v", len(sids), err)
+	}
+	n, err := c.XLen(ctx, "pcp:values:series:"+hexOf(sids[0])).Result()
+	if err != nil || n != 3 {
+		t.Errorf("grow.total's stream holds %d entries (%v), want the 3 written after the first poll", n, err)
+	}
+}
