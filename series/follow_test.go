@@ -210,3 +210,67 @@ func TestFollowerFromEnd(t *testing.T) {
 		t.Errorf("grow.total's stream holds %d entries (%v), want the 3 written after the first poll", n, err)
 	}
 }
+
+// TestDiscoverer scans a directory as pmproxy's discovery does: an
+// archive there at the first scan is followed from its end, one created
+// later from its start, one under a directory holding a "lock" file not
+// until the lock goes, and a removed one is dropped.
+func TestDiscoverer(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "hostA"), 0o755))
+	must(os.MkdirAll(filepath.Join(dir, "hostB"), 0o755))
+	old := newGrowingArchive(t, filepath.Join(dir, "hostA"))
+	for k := 0; k < 5; k++ {
+		old.step(k)
+	}
+	d := NewDiscoverer(DiscoverOptions{Dir: dir, Logf: t.Logf})
+	records := func(sts []LoadStats) map[string]int {
+		m := map[string]int{}
+		for _, s := range sts {
+			m[s.Name] += s.Records
+		}
+		return m
+	}
+	if got := records(d.Scan(ctx, c)); got[old.base] != 0 || d.Followed() != 1 {
+		t.Fatalf("first scan: %v, %d followed; want no records of %s, 1 followed", got, d.Followed(), old.base)
+	}
+	old.step(5)
+	young := newGrowingArchive(t, filepath.Join(dir, "hostB"))
+	for k := 0; k < 3; k++ {
+		young.step(k)
+	}
+	got := records(d.Scan(ctx, c))
+	if got[old.base] != 1 || got[young.base] != 3 || d.Followed() != 2 {
+		t.Fatalf("second scan: %v, %d followed; want 1 record of the first archive and 3 of the new", got, d.Followed())
+	}
+	if got := d.Scan(ctx, c); len(got) != 0 {
+		t.Errorf("a scan with nothing changed polled %d archives", len(got))
+	}
+	lock := filepath.Join(dir, "hostB", "lock")
+	must(os.WriteFile(lock, nil, 0o644))
+	young.step(3)
+	if got := records(d.Scan(ctx, c)); got[young.base] != 0 {
+		t.Errorf("locked directory: %d records loaded", got[young.base])
+	}
+	must(os.Remove(lock))
+	if got := records(d.Scan(ctx, c)); got[young.base] != 1 {
+		t.Errorf("after the lock went: %d records, want 1", got[young.base])
+	}
+	old.must(old.w.Close())
+	for _, s := range []string{".meta", ".0", ".index"} {
+		must(os.Remove(old.base + s))
+	}
+	d.Scan(ctx, c)
+	if d.Followed() != 1 {
+		t.Errorf("after an archive was removed %d are followed, want 1", d.Followed())
+	}
+}

@@ -1,0 +1,185 @@
+package series
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gopcp/gopcp/archive"
+)
+
+// DiscoverOptions are the settings of archive discovery, pmproxy.conf's
+// [discover] section.
+type DiscoverOptions struct {
+	// Dir is searched, subdirectories too, for archives (path, else
+	// $PCP_ARCHIVE_DIR, as the caller resolves it).
+	Dir string
+	// Load holds the stream settings and exclusions.
+	Load LoadOptions
+	// Interval is the time between scans (1s when zero).
+	Interval time.Duration
+	// FromStart loads the archives the first scan finds from their
+	// first record. Without it they are followed from their end, as PCP's
+	// pmproxy follows them; archives that appear later are loaded whole.
+	FromStart bool
+	// MaxArchives bounds the archives followed at once (4096 when zero).
+	MaxArchives int
+	// Logf reports what happens to an archive (nil: nothing).
+	Logf func(format string, args ...any)
+}
+
+// Discoverer follows the archives under a directory into Redis, as PCP's
+// pmproxy does with [discover] enabled: an archive is found by its
+// uncompressed .meta file, followed while it grows, and dropped when its
+// files go (deleted, or compressed by pmlogger_daily). A "lock" file in
+// an archive's directory holds its loading back, as PCP's does, while
+// the directory's archives are being rewritten. Where PCP watches with
+// inotify, ours scans: an archive whose files' sizes have not changed is
+// not opened.
+type Discoverer struct {
+	opt      DiscoverOptions
+	followed map[string]*followed
+	scanned  bool
+}
+
+type followed struct {
+	f       *Follower
+	sig     string // sizes of the files at the last poll
+	lastErr string
+}
+
+// NewDiscoverer prepares discovery under opt.Dir.
+func NewDiscoverer(opt DiscoverOptions) *Discoverer {
+	if opt.Interval <= 0 {
+		opt.Interval = time.Second
+	}
+	if opt.MaxArchives <= 0 {
+		opt.MaxArchives = 4096
+	}
+	return &Discoverer{opt: opt, followed: map[string]*followed{}}
+}
+
+// Run scans every Interval until ctx ends.
+func (d *Discoverer) Run(ctx context.Context, c redis.UniversalClient) {
+	t := time.NewTicker(d.opt.Interval)
+	defer t.Stop()
+	for {
+		d.Scan(ctx, c)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Followed is the number of archives being followed.
+func (d *Discoverer) Followed() int { return len(d.followed) }
+
+func (d *Discoverer) logf(format string, args ...any) {
+	if d.opt.Logf != nil {
+		d.opt.Logf(format, args...)
+	}
+}
+
+// Scan looks for archives once and loads what the followed ones gained.
+// It returns the stats of the archives that changed.
+func (d *Discoverer) Scan(ctx context.Context, c redis.UniversalClient) []LoadStats {
+	found := d.find()
+	first := !d.scanned
+	d.scanned = true
+	for base := range d.followed {
+		if _, ok := found[base]; !ok {
+			d.logf("discover: %s: no longer followed (removed or compressed)", base)
+			delete(d.followed, base)
+		}
+	}
+	bases := make([]string, 0, len(found))
+	for b := range found {
+		bases = append(bases, b)
+	}
+	sort.Strings(bases)
+	var out []LoadStats
+	for _, base := range bases {
+		if ctx.Err() != nil {
+			break
+		}
+		fw := d.followed[base]
+		if fw == nil {
+			if len(d.followed) >= d.opt.MaxArchives {
+				continue
+			}
+			fw = &followed{f: NewFollower(base, base, d.opt.Load, first && !d.opt.FromStart)}
+			d.followed[base] = fw
+			d.logf("discover: following %s", base)
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(base), "lock")); err == nil {
+			continue // pmlogger_daily is at work in the directory
+		}
+		sig := found[base]
+		if sig == fw.sig {
+			continue
+		}
+		st, err := fw.f.Poll(ctx, c)
+		if err != nil {
+			// a new archive without its first record yet, Redis down:
+			// tried again at the next change; said once per new error
+			if e := err.Error(); e != fw.lastErr {
+				d.logf("discover: %v", err)
+				fw.lastErr = e
+			}
+			continue
+		}
+		fw.sig, fw.lastErr = sig, ""
+		if fw.f.waits > 0 {
+			fw.sig = "" // a record waits for its metadata: look again
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// find walks the directory for archives: the base name of each
+// uncompressed .meta file, with the sizes of its files as a signature.
+func (d *Discoverer) find() map[string]string {
+	found := map[string]string{}
+	sizes := map[string][]string{}
+	files := 0
+	filepath.WalkDir(d.opt.Dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil // an unreadable directory is passed over
+		}
+		if files++; files > maxWalk {
+			return filepath.SkipAll
+		}
+		base, kind, ok := archive.SplitName(p)
+		if !ok {
+			return nil
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil
+		}
+		if kind == "meta" && strings.HasSuffix(p, ".meta") {
+			found[base] = ""
+		}
+		sizes[base] = append(sizes[base], p[len(base):]+":"+strconv.FormatInt(info.Size(), 10))
+		return nil
+	})
+	for base := range found {
+		s := sizes[base]
+		sort.Strings(s)
+		found[base] = strings.Join(s, " ")
+	}
+	return found
+}
+
+// maxWalk bounds the files one scan looks at.
+const maxWalk = 1 << 20
