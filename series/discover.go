@@ -106,6 +106,13 @@ func (d *Discoverer) Scan(ctx context.Context, c redis.UniversalClient) []LoadSt
 		bases = append(bases, b)
 	}
 	sort.Strings(bases)
+	if first {
+		how := "followed from their end"
+		if d.opt.FromStart {
+			how = "loaded from their start"
+		}
+		d.logf("discover: first scan: %d archives under %s, %s; new ones from their start", len(found), d.opt.Dir, how)
+	}
 	var out []LoadStats
 	for _, base := range bases {
 		if ctx.Err() != nil {

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pmapi"
@@ -146,6 +148,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		mux.Handle("/series/", seriesHandler(ctx, conf, logger))
 		cfg.HTTP = mux
 	}
+	if stop := discover(ctx, conf, o.archiveDir, logger); stop != nil {
+		defer stop()
+	}
 	if o.finish > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.finish)
@@ -233,4 +238,62 @@ func seriesHandler(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) h
 		return series.Handler(nil)
 	}
 	return series.Handler(series.NewStore(c))
+}
+
+// discover follows the pmlogger archives under [discover] path (else
+// PCP_ARCHIVE_DIR) into Redis, as PCP's pmproxy does when pmproxy.conf
+// says "enabled = true" in both [discover] and [pmseries] and [redis] is
+// not disabled (PCP's switches: exactly "true", unset is off). The
+// returned function stops it and waits; nil when discovery is off.
+func discover(ctx context.Context, conf pmproxy.Conf, archiveDir string, logger *log.Logger) func() {
+	if conf["discover.enabled"] != "true" || conf["pmseries.enabled"] != "true" || conf["redis.enabled"] == "false" {
+		return nil
+	}
+	sc := series.Config(conf)
+	servers := sc.Servers()
+	if len(servers) == 0 {
+		servers = []string{"localhost:6379"}
+	}
+	dir := archiveDir
+	if p := conf["discover.path"]; p != "" {
+		dir = p
+	}
+	if _, err := os.Stat(dir); err != nil {
+		logger.Printf("pmproxy: discover: %v", err)
+		return nil
+	}
+	d := series.NewDiscoverer(series.DiscoverOptions{
+		Dir:  dir,
+		Load: sc.LoadOptions(),
+		Logf: logger.Printf,
+	})
+	dctx, dcancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Redis may come up after pmproxy: asked again every few
+		// seconds, as PCP's pmproxy reconnects, the failure said once
+		var c redis.UniversalClient
+		for said := false; c == nil; {
+			cctx, cancel := context.WithTimeout(dctx, 10*time.Second)
+			var err error
+			c, err = series.Connect(cctx, servers)
+			cancel()
+			if err != nil && !said {
+				logger.Printf("pmproxy: discover: %v; trying again", err)
+				said = true
+			}
+			if c == nil {
+				select {
+				case <-dctx.Done():
+					return
+				case <-time.After(5 * time.Second):
+				}
+			}
+		}
+		defer c.Close()
+		d.Run(dctx, c)
+	}()
+	logger.Printf("pmproxy: discover: following archives under %s", dir)
+	return func() { dcancel(); <-done }
 }

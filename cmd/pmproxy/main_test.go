@@ -31,8 +31,14 @@ func startOurs(t *testing.T, conf string) string {
 // startOursIn is startOurs with PCP_TMP_DIR set to tmp for the test.
 func startOursIn(t *testing.T, conf, tmp string) string {
 	t.Helper()
+	return startOursAt(t, conf, tmp, t.TempDir())
+}
+
+// startOursAt is startOursIn with the configuration, log (pmproxy.log)
+// and socket in dir.
+func startOursAt(t *testing.T, conf, tmp, dir string) string {
+	t.Helper()
 	t.Setenv("PCP_TMP_DIR", tmp)
-	dir := t.TempDir()
 	cpath := filepath.Join(dir, "pmproxy.conf")
 	if err := os.WriteFile(cpath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ type options struct {
 	socket     string
 	logPath    string
 	statsDir   string // PCP_TMP_DIR/pmproxy, for pmproxy_init's agent
+	archiveDir string // PCP_ARCHIVE_DIR: where [discover] looks without a path
 	fatalPath  string
 	username   string
 	finish     time.Duration
@@ -164,6 +165,7 @@ func (o *options) defaults() {
 		o.config = confVar("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmproxy/pmproxy.conf"
 	}
 	o.statsDir = confVar("PCP_TMP_DIR", "/var/lib/pcp/tmp") + "/pmproxy"
+	o.archiveDir = confVar("PCP_ARCHIVE_DIR", "/var/log/pcp/pmlogger")
 }
 
 func confVar(name, def string) string {
