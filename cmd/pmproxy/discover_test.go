@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,23 +110,40 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 	ours, theirs := redistest.Start(t), redistest.Start(t)
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	dir := t.TempDir()
+	archDir := t.TempDir()
 	conf := "[pmproxy]\npcp.enabled = false\nhttp.enabled = true\n" +
 		"[redis]\nenabled = true\nservers = " + ours.Addr() + "\n" +
-		"[pmseries]\nenabled = true\n[discover]\nenabled = true\npath = " + bed.Dir() + "\n"
+		"[pmseries]\nenabled = true\n[discover]\nenabled = true\npath = " + archDir + "\n"
 	startOursAt(t, conf, t.TempDir(), dir)
 	waitLog(t, filepath.Join(dir, "pmproxy.log"), "discover: first scan")
+	followedByPCP := redistest.Start(t)
+	startPCPDiscover(t, followedByPCP.Port, archDir)
 
-	const samples = 15
-	l := bed.StartLogger(t, testbed.LoggerOptions{
-		Config: "log mandatory on 100 msec { sample.long.one sample.colour sample.string.hullo sample.double.one sample.ulonglong.one sample.bin }\n",
-		Args:   []string{"-s", strconv.Itoa(samples)},
-	})
-	if err := l.Wait(2 * time.Minute); err != nil {
-		t.Fatalf("pmlogger: %v", err)
+	// pmlogger writes into a directory of its own: the bed's holds links
+	// to the system's QA archives, which PCP's pmproxy would follow
+	const samples = 30
+	cfg := filepath.Join(archDir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { sample.long.one sample.colour sample.string.hullo sample.double.one sample.ulonglong.one sample.bin }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lport, lrelease, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(lrelease)
+	base := filepath.Join(archDir, "archive")
+	logger, err := bed.Command(context.Background(), "pmlogger", "-h", bed.Host(), "-c", cfg,
+		"-l", filepath.Join(t.TempDir(), "pmlogger.log"), "-s", strconv.Itoa(samples), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger.Env = append(logger.Env, "PMLOGGER_PORT="+strconv.Itoa(lport))
+	if out, err := logger.CombinedOutput(); err != nil {
+		t.Fatalf("PCP's pmlogger: %v\n%s", err, out)
 	}
 	// PCP's pmseries --load stops at the current wall-clock second
 	// (nanoseconds zero), passing over records of this very second
-	a, err := archive.Open(l.Archive, archive.Options{})
+	a, err := archive.Open(base, archive.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +159,7 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 	if err := os.WriteFile(cpath, []byte("[pmseries]\nenabled = true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(pmseries, "-c", cpath, "-p", strconv.Itoa(theirs.Port), "--load", l.Archive).CombinedOutput(); err != nil {
+	if out, err := exec.Command(pmseries, "-c", cpath, "-p", strconv.Itoa(theirs.Port), "--load", base).CombinedOutput(); err != nil {
 		t.Fatalf("PCP's pmseries --load: %v\n%s", err, out)
 	}
 	oc := redis.NewClient(&redis.Options{Addr: ours.Addr()})
@@ -176,4 +194,113 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 	if len(diff) == 0 {
 		t.Logf("%d keys (%d value streams) followed by our pmproxy equal PCP's pmseries --load of the finished archive", len(want), streams)
 	}
+
+	// PCP's pmproxy starts on an archive at its end when it first opens
+	// it, and names its source and series by the labels it has read by
+	// then (docs/series.md): what it wrote is compared by metric and
+	// instance name, every value it wrote found alike in ours.
+	fc := redis.NewClient(&redis.Options{Addr: followedByPCP.Addr()})
+	defer fc.Close()
+	var theirsFollowed map[string]string
+	for prev, deadline := -1, time.Now().Add(60*time.Second); ; time.Sleep(500 * time.Millisecond) {
+		theirsFollowed = namedValues(t, fc)
+		if len(theirsFollowed) > 0 && len(theirsFollowed) == prev || time.Now().After(deadline) {
+			break
+		}
+		prev = len(theirsFollowed)
+	}
+	oursFollowed := namedValues(t, oc)
+	same := 0
+	for k, v := range theirsFollowed {
+		if o, ok := oursFollowed[k]; !ok {
+			t.Errorf("PCP's pmproxy wrote %s = %s, ours has no such value", k, v)
+		} else if o != v {
+			t.Errorf("%s: PCP's pmproxy wrote %s, ours %s", k, v, o)
+		} else {
+			same++
+		}
+	}
+	if same == 0 {
+		t.Errorf("PCP's pmproxy following the archive wrote no values: nothing compared")
+	}
+	t.Logf("PCP's pmproxy following the same archive wrote %d values (of the %d ours has), all alike in ours", same, len(oursFollowed))
+}
+
+// namedValues reads every value of a Redis in PCP's schema as
+// "metric name[instance name]@stream ID" to value.
+func namedValues(t *testing.T, c *redis.Client) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	names, err := c.HGetAll(ctx, "pcp:map:metric.name").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	instNames, err := c.HGetAll(ctx, "pcp:map:inst.name").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for id, name := range names {
+		sids, err := c.SMembers(ctx, fmt.Sprintf("pcp:series:metric.name:%x", id)).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sid := range sids {
+			entries, err := c.XRange(ctx, fmt.Sprintf("pcp:values:series:%x", sid), "-", "+").Result()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				for f, v := range e.Values {
+					inst := ""
+					if f != "" {
+						iname, err := c.HGet(ctx, fmt.Sprintf("pcp:inst:series:%x", f), "name").Result()
+						if err != nil {
+							t.Fatalf("instance %x of %s: %v", f, name, err)
+						}
+						inst = instNames[iname]
+					}
+					out[fmt.Sprintf("%s[%s]@%s", name, inst, e.ID)] = fmt.Sprint(v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// startPCPDiscover runs PCP's pmproxy with [discover] on under dir, into
+// the Redis at redisPort (PCP 6.0.3's pmproxy connects to its -h/-r
+// server, so both it and the configuration name it), and waits until its
+// discovery tracks the directory (its -Ddiscovery log says so).
+func startPCPDiscover(t *testing.T, redisPort int, dir string) {
+	t.Helper()
+	bin := pcptest.NeedTool(t, "pmproxy")
+	own := t.TempDir()
+	for _, d := range []string{"run", "tmp"} {
+		if err := os.MkdirAll(filepath.Join(own, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := filepath.Join(own, "pmproxy.conf")
+	if err := os.WriteFile(conf, []byte("[pmproxy]\npcp.enabled = false\nhttp.enabled = true\n"+
+		"[redis]\nenabled = true\nservers = 127.0.0.1:"+strconv.Itoa(redisPort)+"\n"+
+		"[discover]\nenabled = true\npath = "+dir+"\n[pmsearch]\nenabled = false\n[pmseries]\nenabled = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	logPath := filepath.Join(own, "pmproxy.log")
+	cmd := exec.Command(bin, "-f", "-A", "-Ddiscovery", "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-r", strconv.Itoa(redisPort),
+		"-c", conf, "-l", logPath, "-s", filepath.Join(own, "run", "sock"))
+	cmd.Env = append(os.Environ(), "PCP_RUN_DIR="+filepath.Join(own, "run"), "PCP_TMP_DIR="+filepath.Join(own, "tmp"),
+		"PCP_ARCHIVE_DIR="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	waitLog(t, logPath, "Now tracking")
 }
