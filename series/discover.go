@@ -159,27 +159,55 @@ func (d *Discoverer) find() map[string]string {
 	found := map[string]string{}
 	sizes := map[string][]string{}
 	files := 0
-	filepath.WalkDir(d.opt.Dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return nil // an unreadable directory is passed over
+	seen := map[string]bool{} // directories walked, by real path: links may loop
+	var walk func(dir string)
+	walk = func(dir string) {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil || seen[real] {
+			return
 		}
-		if files++; files > maxWalk {
-			return filepath.SkipAll
-		}
-		base, kind, ok := archive.SplitName(p)
-		if !ok {
+		seen[real] = true
+		// the separator makes a link given as the root be followed
+		root := dir + string(filepath.Separator)
+		filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // an unreadable directory is passed over
+			}
+			if e.IsDir() {
+				if p != root {
+					if real, err := filepath.EvalSymlinks(p); err == nil {
+						seen[real] = true
+					}
+				}
+				return nil
+			}
+			if files++; files > maxWalk {
+				return filepath.SkipAll
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				// PCP's discovery stats what it finds: a link to a
+				// directory is walked too
+				if st, err := os.Stat(p); err == nil && st.IsDir() {
+					walk(p)
+					return nil
+				}
+			}
+			base, kind, ok := archive.SplitName(p)
+			if !ok {
+				return nil
+			}
+			info, err := os.Stat(p)
+			if err != nil {
+				return nil
+			}
+			if kind == "meta" && strings.HasSuffix(p, ".meta") {
+				found[base] = ""
+			}
+			sizes[base] = append(sizes[base], p[len(base):]+":"+strconv.FormatInt(info.Size(), 10))
 			return nil
-		}
-		info, err := e.Info()
-		if err != nil {
-			return nil
-		}
-		if kind == "meta" && strings.HasSuffix(p, ".meta") {
-			found[base] = ""
-		}
-		sizes[base] = append(sizes[base], p[len(base):]+":"+strconv.FormatInt(info.Size(), 10))
-		return nil
-	})
+		})
+	}
+	walk(d.opt.Dir)
 	for base := range found {
 		s := sizes[base]
 		sort.Strings(s)

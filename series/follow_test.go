@@ -214,7 +214,8 @@ func TestFollowerFromEnd(t *testing.T) {
 // TestDiscoverer scans a directory as pmproxy's discovery does: an
 // archive there at the first scan is followed from its end, one created
 // later from its start, one under a directory holding a "lock" file not
-// until the lock goes, and a removed one is dropped.
+// until the lock goes, a removed one is dropped, and directories are
+// reached through links.
 func TestDiscoverer(t *testing.T) {
 	ctx := context.Background()
 	srv := redistest.Start(t)
@@ -272,5 +273,17 @@ func TestDiscoverer(t *testing.T) {
 	d.Scan(ctx, c)
 	if d.Followed() != 1 {
 		t.Errorf("after an archive was removed %d are followed, want 1", d.Followed())
+	}
+
+	// a link to a directory elsewhere is followed, as PCP's discovery
+	// follows it; a link looping back is walked once
+	elsewhere := t.TempDir()
+	linked := newGrowingArchive(t, elsewhere)
+	linked.step(0)
+	must(os.Symlink(elsewhere, filepath.Join(dir, "hostC")))
+	must(os.Symlink(dir, filepath.Join(dir, "hostB", "loop")))
+	d.Scan(ctx, c)
+	if d.Followed() != 2 {
+		t.Errorf("with a linked directory %d archives are followed, want 2", d.Followed())
 	}
 }
