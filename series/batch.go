@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,13 +14,13 @@ import (
 // batch is the commands of one pipelined round trip. Its size bounds the
 // loader's memory: a batch is sent once it holds maxCmds commands.
 type batch struct {
-	cmds    [][]any
+	cmds    [][]string
 	expire  map[string]bool // streams written in this batch
 	streams int             // XADDs in cmds
 	pos     position        // following: where the records after this batch's start
 }
 
-func (b *batch) add(args ...any) { b.cmds = append(b.cmds, args) }
+func (b *batch) add(args ...string) { b.cmds = append(b.cmds, args) }
 
 // Errors a load reports.
 var (
@@ -59,7 +58,7 @@ func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch
 	if shards < 1 {
 		shards = 1
 	}
-	parts := make([][][]any, shards)
+	parts := make([][][]string, shards)
 	for _, a := range b.cmds {
 		i := shardOf(key(a), shards)
 		parts[i] = append(parts[i], a)
@@ -67,7 +66,7 @@ func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch
 	if expire > 0 {
 		for k := range b.expire {
 			i := shardOf(k, shards)
-			parts[i] = append(parts[i], []any{"EXPIRE", k, strconv.FormatInt(expire, 10)})
+			parts[i] = append(parts[i], []string{"EXPIRE", k, strconv.FormatInt(expire, 10)})
 		}
 	}
 	dups := make([]int, shards)
@@ -100,21 +99,28 @@ func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch
 	return n, nil
 }
 
-func shardOf(k any, n int) int {
+func shardOf(k string, n int) int {
 	if n == 1 {
 		return 0
 	}
-	s, _ := k.(string)
-	h := fnv.New32a()
-	h.Write([]byte(s))
-	return int(h.Sum32() % uint32(n))
+	// FNV-1a, inline: hash/fnv's interface cost an allocation a command
+	h := uint32(2166136261)
+	for i := 0; i < len(k); i++ {
+		h ^= uint32(k[i])
+		h *= 16777619
+	}
+	return int(h % uint32(n))
 }
 
-func sendPipeline(ctx context.Context, c redis.UniversalClient, cmds [][]any) (dups int, err error) {
+func sendPipeline(ctx context.Context, c redis.UniversalClient, cmds [][]string) (dups int, err error) {
 	p := c.Pipeline()
 	res := make([]*redis.Cmd, 0, len(cmds))
 	for _, a := range cmds {
-		res = append(res, p.Do(ctx, a...))
+		args := make([]any, len(a))
+		for i, x := range a {
+			args[i] = x
+		}
+		res = append(res, p.Do(ctx, args...))
 	}
 	_, perr := p.Exec(ctx)
 	for i, r := range res {
@@ -137,7 +143,7 @@ func sendPipeline(ctx context.Context, c redis.UniversalClient, cmds [][]any) (d
 	return dups, nil
 }
 
-func key(a []any) any {
+func key(a []string) string {
 	if len(a) > 1 {
 		return a[1]
 	}

@@ -268,7 +268,7 @@ func (l *loader) flush(ctx context.Context, out chan<- *batch) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	l.cur = &batch{expire: map[string]bool{}, cmds: make([][]any, 0, l.opt.BatchCommands), pos: l.cur.pos}
+	l.cur = &batch{expire: map[string]bool{}, cmds: make([][]string, 0, l.opt.BatchCommands), pos: l.cur.pos}
 	return nil
 }
 
@@ -444,7 +444,7 @@ func (l *loader) writeMetric(m *metricState, withLabels bool) {
 	d := &m.desc
 	indom, pmid, sem := webid.InDomName(d.InDom), webid.PMIDName(d.PMID), d.Sem.String()
 	typ, units := webid.TypeName(d.Type), webid.UnitsName(d.Units)
-	all := make([]any, 0, 2+len(m.sids))
+	all := make([]string, 0, 2+len(m.sids))
 	all = append(all, "SADD", "pcp:series:context.name:"+l.nameID.String())
 	for i, n := range m.names {
 		nid := l.mapString("metric.name", n)
@@ -479,7 +479,7 @@ func (l *loader) writeLabel(hash string, a annotation, sids []ID) {
 
 // labelMembers adds series to the set of a label's name and value.
 func (l *loader) labelMembers(a annotation, sids []ID) {
-	set := make([]any, 0, 2+len(sids))
+	set := make([]string, 0, 2+len(sids))
 	set = append(set, "SADD", "pcp:series:label."+StringID(a.name).String()+".value:"+StringID(a.value).String())
 	for _, s := range sids {
 		set = append(set, bin(s))
@@ -534,7 +534,7 @@ func (l *loader) useInstance(m *metricState, s *indomState, in *instState, inst 
 	}
 	m.insts[in.id] = true
 	l.mapString("inst.name", in.name)
-	set := make([]any, 0, 2+len(m.sids))
+	set := make([]string, 0, 2+len(m.sids))
 	set = append(set, "SADD", "pcp:series:inst.name:"+in.nameID.String())
 	for _, sid := range m.sids {
 		set = append(set, bin(sid))
@@ -572,7 +572,7 @@ func (l *loader) writeInstances(m *metricState, vs *pcp.ValueSet, t pcp.Timestam
 }
 
 func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, stamp string) {
-	fields := make([]any, 0, 8+2*len(vs.Values))
+	fields := make([]string, 0, 8+2*len(vs.Values))
 	fields = append(fields, "XADD", "", "MAXLEN", "~", l.maxl, stamp)
 	switch {
 	case vs.NumVal < 0:

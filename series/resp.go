@@ -49,7 +49,7 @@ func (rc *rawConn) dial(ctx context.Context) error {
 // connection when the first fails on the way (every command of a load may
 // be sent twice without harm). It returns the stream entries refused as
 // not newer.
-func (rc *rawConn) pipeline(ctx context.Context, cmds [][]any) (int, error) {
+func (rc *rawConn) pipeline(ctx context.Context, cmds [][]string) (int, error) {
 	dups, err := rc.try(ctx, cmds)
 	var re replyError
 	if err != nil && !errors.As(err, &re) && ctx.Err() == nil {
@@ -70,7 +70,7 @@ type replyError struct{ cmd, key, msg string }
 
 func (e replyError) Error() string { return e.cmd + " " + e.key + ": " + e.msg }
 
-func (rc *rawConn) try(ctx context.Context, cmds [][]any) (int, error) {
+func (rc *rawConn) try(ctx context.Context, cmds [][]string) (int, error) {
 	if err := rc.dial(ctx); err != nil {
 		return 0, err
 	}
@@ -84,8 +84,7 @@ func (rc *rawConn) try(ctx context.Context, cmds [][]any) (int, error) {
 		rc.w.WriteByte('*')
 		rc.w.Write(strconv.AppendInt(num[:0], int64(len(a)), 10))
 		rc.w.WriteString("\r\n")
-		for _, x := range a {
-			s, _ := x.(string)
+		for _, s := range a {
 			rc.w.WriteByte('$')
 			rc.w.Write(strconv.AppendInt(num[:0], int64(len(s)), 10))
 			rc.w.WriteString("\r\n")
@@ -111,9 +110,7 @@ func (rc *rawConn) try(ctx context.Context, cmds [][]any) (int, error) {
 			continue
 		}
 		if first == nil {
-			k, _ := key(a).(string)
-			c, _ := a[0].(string)
-			first = replyError{c, k, msg}
+			first = replyError{a[0], key(a), msg}
 		}
 	}
 	return dups, first
