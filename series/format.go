@@ -1,6 +1,7 @@
 package series
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/gopcp/gopcp/internal/webid"
@@ -40,8 +41,9 @@ func parseStreamID(s string) (pcp.Timestamp, bool) {
 // formatValue is a value as a stream field holds it: C's %d/%u forms for
 // integers, %e for floating point, and strings and aggregates JSON-quoted
 // by webid.AppendUnicode, PM_ERR_NYI for event records (as libpcp_web writes).
-// ok is false for a type PCP has no value text for.
-func formatValue(vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
+// ok is false for a type PCP has no value text for. Numbers are cut from
+// ar when it is not nil.
+func formatValue(ar *arena, vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
 	switch typ {
 	case pcp.TypeString, pcp.TypeAggregate, pcp.TypeAggregateStatic:
 		if vs.ValFmt == pcp.ValInSitu || v.Block.Data == nil {
@@ -60,19 +62,33 @@ func formatValue(vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
 	if err != nil {
 		return strconv.Itoa(int(pcp.ErrNYI)), true
 	}
+	var b []byte
+	if ar != nil {
+		b = ar.room(32)
+	}
 	switch typ {
 	case pcp.Type32:
-		return strconv.FormatInt(int64(a.L), 10), true
+		b = strconv.AppendInt(b, int64(a.L), 10)
 	case pcp.TypeU32:
-		return strconv.FormatUint(uint64(a.UL), 10), true
+		b = strconv.AppendUint(b, uint64(a.UL), 10)
 	case pcp.Type64:
-		return strconv.FormatInt(a.LL, 10), true
+		b = strconv.AppendInt(b, a.LL, 10)
 	case pcp.TypeU64:
-		return strconv.FormatUint(a.ULL, 10), true
-	case pcp.TypeFloat:
-		return pcp.FormatFloat(float64(a.F), 'e', 6), true
-	case pcp.TypeDouble:
-		return pcp.FormatFloat(a.D, 'e', 6), true
+		b = strconv.AppendUint(b, a.ULL, 10)
+	case pcp.TypeFloat, pcp.TypeDouble:
+		x := a.D
+		if typ == pcp.TypeFloat {
+			x = float64(a.F)
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return pcp.FormatFloat(x, 'e', 6), true
+		}
+		b = strconv.AppendFloat(b, x, 'e', 6, 64)
+	default:
+		return strconv.Itoa(int(pcp.ErrNYI)), true
 	}
-	return strconv.Itoa(int(pcp.ErrNYI)), true
+	if ar != nil {
+		return ar.keep(b), true
+	}
+	return string(b), true
 }

@@ -98,6 +98,8 @@ type loader struct {
 	// record needs, and hear of each batch Redis took
 	follow bool
 	sent   func(b *batch)
+
+	txt arena // value texts
 }
 
 type metricState struct {
@@ -578,7 +580,7 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 	case vs.NumVal < 0:
 		fields = append(fields, "-1", strconv.Itoa(int(vs.NumVal)))
 	case m.desc.InDom == pcp.InDomNull:
-		v, ok := formatValue(vs, &vs.Values[0], m.desc.Type)
+		v, ok := formatValue(&l.txt, vs, &vs.Values[0], m.desc.Type)
 		if !ok {
 			return
 		}
@@ -592,7 +594,7 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 				continue
 			}
 			l.useInstance(m, s, in, v.Inst)
-			txt, ok := formatValue(vs, v, m.desc.Type)
+			txt, ok := formatValue(&l.txt, vs, v, m.desc.Type)
 			if !ok {
 				continue
 			}

@@ -41,7 +41,8 @@ func (rc *rawConn) dial(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rc.c, rc.r, rc.w = c, bufio.NewReaderSize(c, 64<<10), bufio.NewWriterSize(c, 64<<10)
+	// a large write buffer: a batch is megabytes, and each flush a write(2)
+	rc.c, rc.r, rc.w = c, bufio.NewReaderSize(c, 64<<10), bufio.NewWriterSize(c, 512<<10)
 	return nil
 }
 
