@@ -2,10 +2,13 @@ package series
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
@@ -285,5 +288,61 @@ func TestDiscoverer(t *testing.T) {
 	d.Scan(ctx, c)
 	if d.Followed() != 2 {
 		t.Errorf("with a linked directory %d archives are followed, want 2", d.Followed())
+	}
+}
+
+// TestFollowerResumesAfterRedisStopped stops Redis (with persistence)
+// in the middle of a poll: the poll fails with ErrRedis, the next one
+// (Redis back) goes on from the last batch Redis took, and Redis then
+// holds what one load of the archive writes, key for key.
+func TestFollowerResumesAfterRedisStopped(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t, "--appendonly", "yes", "--appendfsync", "always")
+	clean := redistest.Start(t)
+	g := newGrowingArchive(t, t.TempDir())
+	for k := 0; k < 10; k++ {
+		g.step(k)
+	}
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1})
+	defer c.Close()
+	opt := LoadOptions{BatchCommands: 8}
+	f := NewFollower(g.base, "", opt, false)
+	if _, err := f.Poll(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	for k := 10; k < 30; k++ {
+		g.step(k)
+	}
+	f.l.opt.afterBatch = func(n int) { // the loader kept since the first poll
+		if n == 3 {
+			srv.Stop()
+		}
+	}
+	st, err := f.Poll(ctx, c)
+	if !errors.Is(err, ErrRedis) {
+		t.Fatalf("poll across a stopped Redis: %v, want ErrRedis", err)
+	}
+	t.Logf("poll ended after %d records: %v", st.Records, err)
+	if f.l != nil {
+		t.Errorf("the failed poll kept its loader: what it marked written may not be in Redis")
+	}
+	srv.Resume()
+	st, err = f.Poll(ctx, c)
+	if err != nil {
+		t.Fatalf("poll resumed: %v", err)
+	}
+	t.Logf("resumed poll: %d records, %d values sent, %d already in Redis", st.Records, st.Values, st.Refused)
+	g.must(g.w.Close())
+	if _, err := Load(ctx, client(t, clean), g.base, LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want, got := dump(t, client(t, clean)), dump(t, client(t, srv))
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("key %s after the resumed poll differs from one load:\n%s\nloaded:\n%s", k, clip(got[k]), clip(v))
+		}
+	}
+	if len(want) != len(got) {
+		t.Errorf("%d keys after the resumed poll, %d after one load", len(got), len(want))
 	}
 }
