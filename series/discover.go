@@ -47,6 +47,7 @@ type Discoverer struct {
 	opt      DiscoverOptions
 	followed map[string]*followed
 	scanned  bool
+	full     bool // MaxArchives reached and said
 }
 
 type followed struct {
@@ -121,6 +122,10 @@ func (d *Discoverer) Scan(ctx context.Context, c redis.UniversalClient) []LoadSt
 		fw := d.followed[base]
 		if fw == nil {
 			if len(d.followed) >= d.opt.MaxArchives {
+				if !d.full {
+					d.logf("discover: following %d archives, no more: %s and others left alone", len(d.followed), base)
+					d.full = true
+				}
 				continue
 			}
 			fw = &followed{f: NewFollower(base, base, d.opt.Load, first && !d.opt.FromStart)}
