@@ -17,7 +17,7 @@ type batch struct {
 	cmds    [][]string
 	expire  map[string]bool // streams written in this batch
 	streams int             // XADDs in cmds
-	pos     position        // following: where the records after this batch's start
+	pos     position        // following: the place after this batch's last record
 }
 
 func (b *batch) add(args ...string) { b.cmds = append(b.cmds, args) }

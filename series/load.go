@@ -94,8 +94,9 @@ type loader struct {
 	stats LoadStats
 	maxl  string
 
-	// following a growing archive (follow.go): wait for the metadata a
-	// record needs, and hear of each batch Redis took
+	// following a growing archive (follow.go): even an empty batch is
+	// sent, to move the follower's place on, and sent hears of each batch
+	// Redis took
 	follow bool
 	sent   func(b *batch)
 
