@@ -41,7 +41,6 @@ type Follower struct {
 	at     position
 	placed bool
 	waits  int
-	err    error // the last Poll's
 }
 
 // NewFollower follows the archive at path (its base name or any of its
@@ -96,7 +95,6 @@ func (f *Follower) Poll(ctx context.Context, c redis.UniversalClient) (LoadStats
 		// metadata again (idempotent) from the last batch Redis took
 		f.l = nil
 	}
-	f.err = err
 	return st, err
 }
 
