@@ -54,6 +54,7 @@ type followed struct {
 	f       *Follower
 	sig     string // sizes of the files at the last poll
 	lastErr string
+	said    bool // lastErr logged
 }
 
 // NewDiscoverer prepares discovery under opt.Dir.
@@ -141,15 +142,20 @@ func (d *Discoverer) Scan(ctx context.Context, c redis.UniversalClient) []LoadSt
 		}
 		st, err := fw.f.Poll(ctx, c)
 		if err != nil {
-			// a new archive without its first record yet, Redis down:
-			// tried again at the next change; said once per new error
-			if e := err.Error(); e != fw.lastErr {
+			// a new archive without its first record yet, a metadata
+			// record read while pmlogger wrote it, Redis down: tried
+			// again at the next scan, and said when the same error comes
+			// twice running (so not for a passing race), once
+			e := err.Error()
+			if e == fw.lastErr && !fw.said {
 				d.logf("discover: %v", err)
-				fw.lastErr = e
+				fw.said = true
+			} else if e != fw.lastErr {
+				fw.lastErr, fw.said = e, false
 			}
 			continue
 		}
-		fw.sig, fw.lastErr = sig, ""
+		fw.sig, fw.lastErr, fw.said = sig, "", false
 		if fw.f.waits > 0 {
 			fw.sig = "" // a record waits for its metadata: look again
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -344,5 +345,39 @@ func TestFollowerResumesAfterRedisStopped(t *testing.T) {
 	}
 	if len(want) != len(got) {
 		t.Errorf("%d keys after the resumed poll, %d after one load", len(got), len(want))
+	}
+}
+
+// TestDiscovererSaysErrorsOnce: an archive that cannot be opened (its
+// last metadata record cut short, as while pmlogger writes it) is tried
+// at every scan, its error logged only when it comes twice running, and
+// then once.
+func TestDiscovererSaysErrorsOnce(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	dir := t.TempDir()
+	g := newGrowingArchive(t, t.TempDir())
+	for k := 0; k < 3; k++ {
+		g.step(k)
+	}
+	g.must(g.w.Close())
+	d := NewDiscoverer(DiscoverOptions{Dir: dir, FromStart: true})
+	var said []string
+	d.opt.Logf = func(format string, args ...any) {
+		if msg := fmt.Sprintf(format, args...); strings.Contains(msg, "Corrupted") {
+			said = append(said, msg)
+		}
+	}
+	mirror(t, g.base, dir, fileSize(t, g.base+".meta")-5, -1)
+	for i, want := range []int{0, 1, 1} {
+		d.Scan(ctx, c)
+		if len(said) != want {
+			t.Fatalf("after scan %d the error was said %d times, want %d: %q", i+1, len(said), want, said)
+		}
+	}
+	mirror(t, g.base, dir, -1, -1)
+	if sts := d.Scan(ctx, c); len(sts) != 1 || sts[0].Records != 3 {
+		t.Errorf("once the metadata is whole: %+v, want the 3 records loaded", sts)
 	}
 }
