@@ -37,3 +37,22 @@ func (a *arena) keep(b []byte) string {
 	a.block = a.block[:len(a.block)+len(b)]
 	return unsafe.String(&b[0], len(b))
 }
+
+// argSlab hands out argument lists cut from large shared blocks: an XADD
+// a metric a record, each its own allocation before.
+type argSlab struct {
+	block []string
+}
+
+const slabBlock = 16 << 10
+
+// slice returns an empty slice with room for n strings, which appends
+// within that room never share with another.
+func (s *argSlab) slice(n int) []string {
+	if cap(s.block)-len(s.block) < n {
+		s.block = make([]string, 0, max(slabBlock, n))
+	}
+	at := len(s.block)
+	s.block = s.block[:at+n]
+	return s.block[at : at : at+n]
+}

@@ -100,7 +100,8 @@ type loader struct {
 	follow bool
 	sent   func(b *batch)
 
-	txt arena // value texts
+	txt  arena   // value texts
+	args argSlab // XADDs' arguments
 }
 
 type metricState struct {
@@ -110,9 +111,9 @@ type metricState struct {
 	sids    []ID
 	streams []string // pcp:values:series:<sid>
 	labels  []*pcp.LabelSet
-	written bool        // metadata sent
-	fresh   bool        // metadata sent in the record being read
-	insts   map[ID]bool // instances sent for this metric
+	written bool                // metadata sent
+	fresh   bool                // metadata sent in the record being read
+	insts   map[*instState]bool // instances sent for this metric
 }
 
 type indomState struct {
@@ -398,7 +399,7 @@ func (l *loader) newMetric(pmid pcp.PMID, t pcp.Timestamp) *metricState {
 		m.sids = append(m.sids, sid)
 		m.streams = append(m.streams, "pcp:values:series:"+sid.String())
 	}
-	m.insts = map[ID]bool{}
+	m.insts = map[*instState]bool{}
 	return m
 }
 
@@ -532,10 +533,10 @@ func (l *loader) instance(id pcp.InDom, inst int32, t pcp.Timestamp) *instState 
 // instance domain saw the instance first).
 func (l *loader) useInstance(m *metricState, s *indomState, in *instState, inst int32) {
 	full := !in.cached || m.fresh
-	if !full && m.insts[in.id] {
+	if !full && m.insts[in] {
 		return
 	}
-	m.insts[in.id] = true
+	m.insts[in] = true
 	l.mapString("inst.name", in.name)
 	set := make([]string, 0, 2+len(m.sids))
 	set = append(set, "SADD", "pcp:series:inst.name:"+in.nameID.String())
@@ -575,7 +576,7 @@ func (l *loader) writeInstances(m *metricState, vs *pcp.ValueSet, t pcp.Timestam
 }
 
 func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, stamp string) {
-	fields := make([]string, 0, 8+2*len(vs.Values))
+	fields := l.args.slice(8 + 2*len(vs.Values))
 	fields = append(fields, "XADD", "", "MAXLEN", "~", l.maxl, stamp)
 	switch {
 	case vs.NumVal < 0:
@@ -611,7 +612,7 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 	for i, k := range m.streams {
 		f := fields
 		if i < len(m.streams)-1 {
-			f = slices.Clone(fields)
+			f = append(l.args.slice(len(fields)), fields...)
 		}
 		f[1] = k
 		l.cur.add(f...)
