@@ -46,8 +46,11 @@ type Follower struct {
 // NewFollower follows the archive at path (its base name or any of its
 // files). With fromEnd the records already written are passed over, as
 // PCP's pmproxy passes over those of an archive it finds: only records
-// written after the first Poll are loaded. name is the context name the
-// series get (ContextName(path) when empty).
+// written after the first Poll are loaded; but an archive Redis already
+// has series of (followed before a restart) is read from its start, so
+// that the records written meanwhile are loaded and the rest refused as
+// already there. name is the context name the series get
+// (ContextName(path) when empty).
 func NewFollower(path, name string, opt LoadOptions, fromEnd bool) *Follower {
 	opt.defaults()
 	if name == "" {
@@ -72,7 +75,18 @@ func (f *Follower) Poll(ctx context.Context, c redis.UniversalClient) (LoadStats
 		if err := CheckSchema(ctx, c); err != nil {
 			return LoadStats{}, err
 		}
-		f.at = endOf(a, f.fromEnd)
+		fromEnd := f.fromEnd
+		if fromEnd {
+			// an archive followed before (pmproxy restarted) is taken
+			// up from its start: what Redis has is refused, what was
+			// written meanwhile goes in
+			n, err := c.SCard(ctx, "pcp:series:context.name:"+StringID(f.name).String()).Result()
+			if err != nil {
+				return LoadStats{}, fmt.Errorf("%w: %v", ErrRedis, err)
+			}
+			fromEnd = n == 0
+		}
+		f.at = endOf(a, fromEnd)
 		f.placed = true
 	}
 	fresh := f.l == nil

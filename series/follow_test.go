@@ -185,7 +185,8 @@ func TestFollowerMatchesLoad(t *testing.T) {
 
 // TestFollowerFromEnd passes over the records written before the first
 // poll, as PCP's pmproxy does for an archive it finds: only later ones
-// reach the streams.
+// reach the streams. A follower started again (pmproxy restarted) takes
+// up what was written meanwhile.
 func TestFollowerFromEnd(t *testing.T) {
 	ctx := context.Background()
 	srv := redistest.Start(t)
@@ -209,10 +210,29 @@ func TestFollowerFromEnd(t *testing.T) {
 	if err != nil || len(sids) != 1 {
 		t.Fatalf("series of grow.total: %d, %v", len(sids), err)
 	}
-	n, err := c.XLen(ctx, "pcp:values:series:"+hexOf(sids[0])).Result()
+	stream := "pcp:values:series:" + hexOf(sids[0])
+	n, err := c.XLen(ctx, stream).Result()
 	if err != nil || n != 3 {
 		t.Errorf("grow.total's stream holds %d entries (%v), want the 3 written after the first poll", n, err)
 	}
+
+	// pmproxy restarted: a new follower of the same archive takes up the
+	// records written while none was following, the rest refused
+	for k := 13; k < 17; k++ {
+		g.step(k)
+	}
+	again := NewFollower(g.base, "", LoadOptions{}, true)
+	st, err = again.Poll(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.XLen(ctx, stream).Result(); err != nil || n != 7 {
+		t.Errorf("after the restart grow.total's stream holds %d entries (%v), want 7", n, err)
+	}
+	if st.Refused == 0 {
+		t.Errorf("the restarted follower found none of the entries in Redis: %+v", st)
+	}
+	t.Logf("restarted follower: %d records read, %d entries sent, %d refused as there", st.Records, st.Values, st.Refused)
 }
 
 // TestDiscoverer scans a directory as pmproxy's discovery does: an
