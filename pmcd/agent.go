@@ -234,7 +234,7 @@ func (a *agent) kill(why error) {
 	a.s.bg.Add(1)
 	go func() {
 		defer a.s.bg.Done()
-		b.close()
+		a.s.closeBackend(a.conf, b)
 		close(closed)
 		a.s.logCleanup(a.conf, cleanup, b)
 		// The process's end, once known, adds to why it stopped.
@@ -357,7 +357,7 @@ func (a *agent) stop(why string) {
 	a.publish()
 	a.mu.Unlock()
 	if b != nil {
-		b.close()
+		a.s.closeBackend(a.conf, b)
 		// At shutdown PCP reports only the processes it started and
 		// saw end; an agent dropped from pmcd.conf it always reports.
 		if d, ok := b.(*daemon); why == cleanupConfig || ok && d.cmd != nil && !d.killed {

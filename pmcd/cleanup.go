@@ -69,3 +69,13 @@ func protocolFailure(b backend) string {
 	}
 	return fmt.Sprintf(cleanupProtocol, fd)
 }
+
+// closeBackend ends b; an in-process agent whose Close did not return in
+// time is reported (not PCP's line: a DSO has no Close, but an operator
+// needs to know that a goroutine of it was left running).
+func (s *Server) closeBackend(c AgentConf, b backend) {
+	b.close()
+	if p, ok := b.(*inProc); ok && p.abandoned {
+		s.logf("Warning: agent \"%s\" (domain %d) did not finish closing within %v; pmcd goes on without it", c.Name, c.Domain, stopGrace)
+	}
+}

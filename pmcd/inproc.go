@@ -32,6 +32,9 @@ type inProc struct {
 	// timeout is how long call waits for the agent, set under the
 	// agent's lock before each call.
 	timeout time.Duration
+	// abandoned is set by close when the agent's Close had not returned
+	// within stopGrace.
+	abandoned bool
 
 	// The agent's goroutine, started at its first call, takes requests
 	// from calls and answers on answers; timer times each call, and cctx
@@ -62,11 +65,27 @@ func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
 // its port free. Its goroutine ends once the call it may still be in
 // returns. No call comes after close: the agent has been taken out of
 // service under its lock first.
+//
+// Closing is bounded as a daemon's end is (stopGrace): an agent whose
+// Close does not return by then is left to finish on its own (a goroutine
+// cannot be killed as a process can), so that a hung agent cannot hold
+// pmcd's shutdown or a SIGHUP's reconfiguration; abandoned says so.
 func (p *inProc) close() {
 	if p.calls != nil {
 		close(p.calls)
 	}
-	_ = p.a.Close()
+	done := make(chan struct{})
+	go func() {
+		_ = p.a.Close()
+		close(done)
+	}()
+	t := time.NewTimer(stopGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		p.abandoned = true
+	}
 }
 
 // callResult carries an in-process call's answer back.

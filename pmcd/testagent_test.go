@@ -43,6 +43,16 @@ func TestMain(m *testing.M) {
 			return brokenAgent(domain, mode)
 		})
 	}
+	RegisterDSO("broken_closehangs_init", func(domain uint32) (*pmda.Agent, error) {
+		a, err := brokenAgent(domain, "closehangs")
+		if err == nil {
+			a.OnClose(func() error {
+				<-closeHangs
+				return nil
+			})
+		}
+		return a, err
+	})
 	// The live tests spend their time waiting for daemons and PCP's
 	// tools, not computing: unless -parallel says otherwise, run more of
 	// them at once than there are CPUs.
@@ -240,3 +250,7 @@ func (f *busyFetcher) Refresh(context.Context, []pcp.PMID) error {
 func (f *busyFetcher) Fetch(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
 	return pcp.Atom{L: 7}, nil
 }
+
+// closeHangs holds the Close of a "closehangs" in-process agent until the
+// test that uses it releases it.
+var closeHangs = make(chan struct{})
