@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"time"
@@ -46,7 +47,10 @@ func (d *dumper) dumpResult(r *pcp.Result) {
 		w.WriteString("  <mark>\n")
 		return
 	}
-	fmt.Fprintf(w, " %d metric", len(r.Sets))
+	w.WriteByte(' ')
+	d.scratch = strconv.AppendInt(d.scratch[:0], int64(len(r.Sets)), 10)
+	w.Write(d.scratch)
+	w.WriteString(" metric")
 	if len(r.Sets) > 1 {
 		w.WriteByte('s')
 	}
@@ -55,7 +59,8 @@ func (d *dumper) dumpResult(r *pcp.Result) {
 		s := &r.Sets[i]
 		m := d.metric(s.PMID)
 		if s.NumVal == 0 {
-			fmt.Fprintf(w, "%s: No values returned!\n", m.head)
+			w.WriteString(m.head)
+			w.WriteString(": No values returned!\n")
 			continue
 		}
 		if s.NumVal < 0 {
@@ -157,6 +162,32 @@ func (d *dumper) writeValue(valfmt pcp.ValFmt, t pcp.Type, v *pcp.Value) {
 			d.out.Write(d.scratch)
 			return
 		}
+	}
+	if t == pcp.Type64 || t == pcp.TypeU64 {
+		// 64-bit values in their blocks, as FormatValue prints them but
+		// without a string per value.
+		if a, err := pcp.ExtractValue(valfmt, v, t, t); err == nil {
+			if t == pcp.Type64 {
+				d.scratch = strconv.AppendInt(d.scratch[:0], a.LL, 10)
+			} else {
+				d.scratch = strconv.AppendUint(d.scratch[:0], a.ULL, 10)
+			}
+			d.out.Write(d.scratch)
+			return
+		}
+	}
+	if t == pcp.TypeString && valfmt != pcp.ValInSitu && (v.Block.Type == t || v.Block.Type == 0) {
+		// A string as FormatValue quotes it (up to its first NUL),
+		// written from the block: two strings per value were most of
+		// what replaying an archive of process names allocated.
+		s := v.Block.Data
+		if i := bytes.IndexByte(s, 0); i >= 0 {
+			s = s[:i]
+		}
+		d.out.WriteByte('"')
+		d.out.Write(s)
+		d.out.WriteByte('"')
+		return
 	}
 	d.out.WriteString(pcp.FormatValue(valfmt, t, v, 1))
 }
