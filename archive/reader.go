@@ -39,6 +39,11 @@ type Reader struct {
 	mode     Mode
 
 	buf []byte // a record with its decoding prefix
+
+	// keep, when set, picks the value sets Fetch delivers (see Select);
+	// sets is the last record's count of value sets on disk
+	keep func(pcp.PMID) bool
+	sets int32
 }
 
 // NewReader starts a reader at the archive's start, going forwards.
@@ -238,7 +243,7 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	}
 	r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
 	r.buf = append(r.buf, body...)
-	if err := pdu.DecodeLogRecordInto(res, r.buf, r.a.Version() == Version3); err != nil {
+	if err := r.decode(res); err != nil {
 		r.pos = afterBadBody(m, start, rlen)
 		var de *pdu.DecodeError
 		if errors.As(err, &de) {
