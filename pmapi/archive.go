@@ -55,6 +55,13 @@ type ArchiveContext struct {
 	delta   time.Duration // the interpolation step, negative backwards
 	interp  *interpolator
 	scratch pcp.Result
+
+	// want is the metrics of a ModeForw or ModeBack fetch, which keep
+	// (c.wanted) picks from each record; mark says whether the last
+	// record read was a <mark>
+	want []pcp.PMID
+	keep func(pcp.PMID) bool
+	mark bool
 }
 
 var _ Source = (*ArchiveContext)(nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
@@ -94,14 +95,17 @@ func (c *ArchiveContext) switchTo(n int) {
 // readRecord reads the next record in direction mode into r, moving to
 // the next archive of the context at the end of one with a <mark> record
 // between them, as libpcp does; pcp.ErrEOL past the last.
-func (c *ArchiveContext) readRecord(mode Mode, r *pcp.Result) error {
+func (c *ArchiveContext) readRecord(mode Mode, r *pcp.Result, keep func(pcp.PMID) bool) error {
 	if c.rd == nil {
 		c.rd = c.logs[c.cur].NewReader()
 	}
+	c.rd.Select(keep)
 	err := c.rd.Fetch(r)
+	c.mark = c.rd.Mark()
 	if !errors.Is(err, pcp.ErrEOL) || len(c.logs) == 1 {
 		return err
 	}
+	c.mark = true
 	next := c.cur + 1
 	if mode == ModeBack {
 		next = c.cur - 1
@@ -157,7 +161,7 @@ func (c *ArchiveContext) FetchArchive(ctx context.Context, r *pcp.Result) error 
 	if c.mode == ModeInterp {
 		return fmt.Errorf("pmapi: FetchArchive: %w", pcp.ErrMode)
 	}
-	if err := c.readRecord(c.mode, r); err != nil {
+	if err := c.readRecord(c.mode, r, nil); err != nil {
 		return fmt.Errorf("pmapi: FetchArchive: %w", err)
 	}
 	c.origin = r.Timestamp
@@ -204,12 +208,22 @@ func (c *ArchiveContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Res
 // fetchRecord is a fetch in ModeForw or ModeBack.
 func (c *ArchiveContext) fetchRecord(pmids []pcp.PMID, r *pcp.Result) error {
 	rec := &c.scratch
+	// Only the asked metrics' value sets are decoded (pminfo -f asks
+	// for one metric a fetch, and decoded every set of the record for
+	// it); whether the record is a <mark> the reader tells.
+	c.want = append(c.want[:0], pmids...)
+	if len(c.want) > shortWant {
+		slices.Sort(c.want)
+	}
+	if c.keep == nil {
+		c.keep = c.wanted
+	}
 	for {
-		if err := c.readRecord(c.mode, rec); err != nil {
+		if err := c.readRecord(c.mode, rec, c.keep); err != nil {
 			return err
 		}
 		c.origin = rec.Timestamp
-		if len(rec.Sets) == 0 {
+		if c.mark {
 			continue // a <mark>: pmFetch looks further
 		}
 		// a fetch of only derived metrics takes any record; PM_ID_NULL
@@ -292,4 +306,22 @@ func step(t pcp.Timestamp, delta time.Duration) pcp.Timestamp {
 		nsec += 1e9
 	}
 	return pcp.Timestamp{Sec: sec, Nsec: int32(nsec)}
+}
+
+// shortWant is the most metrics a fetch's list is searched through in
+// turn; a longer one is sorted and searched by halves.
+const shortWant = 16
+
+// wanted says whether pmid is one of the metrics of the fetch under way.
+func (c *ArchiveContext) wanted(pmid pcp.PMID) bool {
+	if len(c.want) > shortWant {
+		_, ok := slices.BinarySearch(c.want, pmid)
+		return ok
+	}
+	for _, id := range c.want {
+		if id == pmid {
+			return true
+		}
+	}
+	return false
 }

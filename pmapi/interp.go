@@ -121,7 +121,8 @@ func (ip *interpolator) rel(t pcp.Timestamp) float64 { return t.Sub(ip.start) }
 // load gathers the histories of the metrics in want from every record.
 func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 	first := !ip.scanned
-	recs := ip.walk(func(t float64, r *pcp.Result) {
+	keep := wanted(want)
+	recs := ip.walk(keep, func(t float64, r *pcp.Result) {
 		for s := range r.Sets {
 			vs := &r.Sets[s]
 			m := want[vs.PMID]
@@ -382,7 +383,9 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		return pcp.ErrEOL
 	}
 	ip.inLast = ip.fetchedLast(t)
-	want := map[pcp.PMID]*imetric{}
+	// made only when a metric is new: a map made at every fetch was
+	// most of what an interpolating replay allocated
+	var want map[pcp.PMID]*imetric
 	for _, id := range pmids {
 		if id == pcp.PMIDNull {
 			continue
@@ -391,6 +394,9 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 			m := ip.metric(id)
 			ip.metrics[id] = m
 			if m.err == 0 {
+				if want == nil {
+					want = map[pcp.PMID]*imetric{}
+				}
 				want[id] = m
 			}
 		}
@@ -575,4 +581,28 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeDouble, Data: d}}
 	}
 	return *lo.v
+}
+
+// wanted is the test of a record's value sets the walk keeps: a look in
+// a short list for a few metrics (a map lookup for each of the thousand
+// sets of each record was a tenth of pmval's run), the map for more.
+func wanted(want map[pcp.PMID]*imetric) func(pcp.PMID) bool {
+	if len(want) > 8 {
+		return func(pmid pcp.PMID) bool { return want[pmid] != nil }
+	}
+	var ids [8]pcp.PMID
+	n := 0
+	for pmid := range want {
+		ids[n] = pmid
+		n++
+	}
+	few := ids[:n]
+	return func(pmid pcp.PMID) bool {
+		for _, id := range few {
+			if id == pmid {
+				return true
+			}
+		}
+		return false
+	}
 }

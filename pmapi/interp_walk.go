@@ -47,7 +47,7 @@ type rec struct {
 // walk reads every record libpcp can reach, in time order, giving each
 // to fn. The first walk also notes the segments, the first damage and
 // the records' times (recs, <mark>s between archives included).
-func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
+func (ip *interpolator) walk(keep func(pcp.PMID) bool, fn func(t float64, r *pcp.Result)) (recs []rec) {
 	first := !ip.scanned
 	var segs []segment
 	var r pcp.Result
@@ -56,21 +56,27 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 		segs = append(segs, segment{first: math.Inf(1), last: math.Inf(-1), from: at, to: at, damagedStart: damaged})
 		cur = len(segs) - 1
 	}
-	emit := func(res *pcp.Result) {
+	emitRec := func(res *pcp.Result, mark bool) {
 		t := ip.rel(res.Timestamp)
 		s := &segs[cur]
 		s.first, s.last = math.Min(s.first, t), math.Max(s.last, t)
 		if first {
-			recs = append(recs, rec{t, len(res.Sets) == 0})
+			recs = append(recs, rec{t, mark})
 		}
 		fn(t, res)
 	}
+	emit := func(res *pcp.Result) { emitRec(res, len(res.Sets) == 0) }
 	where := func(i int, rd *archive.Reader) spot {
 		vol, off := rd.Position()
 		return spot{i, vol, off}
 	}
 	for i, a := range ip.c.logs {
 		rd := a.NewReader()
+		// Only the wanted metrics' value sets are decoded: the records
+		// are still all read and checked (damage is found where it
+		// was), and a record without them is told from a <mark> by
+		// the reader.
+		rd.Select(keep)
 		vol, off := rd.Position()
 		if cur < 0 || segs[cur].damagedEnd {
 			start(spot{i, vol, off}, false)
@@ -86,7 +92,7 @@ func (ip *interpolator) walk(fn func(t float64, r *pcp.Result)) (recs []rec) {
 		used := -1
 		for {
 			for err == nil {
-				emit(&r)
+				emitRec(&r, rd.Mark())
 				segs[cur].to = where(i, rd)
 				err = rd.Fetch(&r)
 			}
