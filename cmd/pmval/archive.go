@@ -62,13 +62,15 @@ func (v *valuer) stamp(t pcp.Timestamp) {
 		// every line starts so: digits by hand, not through fmt
 		hh, mm, ss := lt.Clock()
 		ms := int(t.Nsec / 1000000)
-		b := [12]byte{
+		// built in the valuer's own array: a local one passed to the
+		// writer (an interface) escaped, an allocation per line
+		v.stampBuf = [12]byte{
 			byte('0' + hh/10), byte('0' + hh%10), ':',
 			byte('0' + mm/10), byte('0' + mm%10), ':',
 			byte('0' + ss/10), byte('0' + ss%10), '.',
 			byte('0' + ms/100), byte('0' + ms/10%10), byte('0' + ms%10),
 		}
-		v.out.Write(b[:])
+		v.out.Write(v.stampBuf[:])
 	default:
 		ct := lt.Format("Mon Jan _2 15:04:05 2006")
 		frac := fmt.Sprintf("%06d", t.Nsec/1000)

@@ -61,6 +61,8 @@ type valuer struct {
 
 	nameCache map[int32]string
 	descCache map[pcp.PMID]*paramDesc
+	stampBuf  [12]byte // a line's time, see stamp
+	pmids     [1]pcp.PMID
 }
 
 func (v *valuer) main(ctx context.Context) int {
@@ -362,7 +364,10 @@ func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, int) 
 			return nil, fetchNone
 		}
 	} else {
-		_, err = v.src.Fetch(ctx, []pcp.PMID{v.pmid}, r)
+		// the one-element list kept in the valuer: a literal passed
+		// through the Source interface escaped, an allocation a fetch
+		v.pmids[0] = v.pmid
+		_, err = v.src.Fetch(ctx, v.pmids[:], r)
 	}
 	if err != nil {
 		if errors.Is(err, pcp.ErrEOL) {
