@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -40,9 +41,11 @@ func (r *reporter) report(ctx context.Context) {
 		}
 		pmids = ids
 	}
-	var res pcp.Result
+	// the reporter's result, reused from batch to batch (a fresh one
+	// grew its value slices again at every fetch)
+	res := &r.res
 	if f.value || f.label || f.verify {
-		if err := r.fetch(ctx, pmids, &res); err != nil {
+		if err := r.fetch(ctx, pmids, res); err != nil {
 			for _, n := range names {
 				fmt.Fprintf(r.out, "%s: pmFetch: %s\n", n, pcp.TextOf(err))
 			}
@@ -232,7 +235,14 @@ func (r *reporter) dumpValues(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet,
 			name, ok := r.instName(ctx, d.InDom, v.Inst)
 			switch {
 			case ok:
-				fmt.Fprintf(r.out, "    inst [%d or \"%s\"]", v.Inst, name)
+				// appended, not Fprintf: boxing the number and name was
+				// a tenth of what pminfo -a -f allocated
+				b := append(r.scratch[:0], "    inst ["...)
+				b = strconv.AppendInt(b, int64(v.Inst), 10)
+				b = append(b, " or \""...)
+				b = append(b, name...)
+				r.scratch = append(b, "\"]"...)
+				r.out.Write(r.scratch)
 			case r.f.force:
 				fmt.Fprintf(r.out, "    inst [%d \"%s\"]\n", v.Inst, "DISAPPEARED")
 				continue
@@ -243,7 +253,9 @@ func (r *reporter) dumpValues(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet,
 		} else {
 			r.out.WriteString("   ")
 		}
-		fmt.Fprintf(r.out, " value %s\n", pcp.FormatValue(vs.ValFmt, d.Type, v, 1))
+		r.out.WriteString(" value ")
+		r.out.WriteString(pcp.FormatValue(vs.ValFmt, d.Type, v, 1))
+		r.out.WriteByte('\n')
 		if events && vs.ValFmt != pcp.ValInSitu && (d.Type == pcp.TypeEvent || d.Type == pcp.TypeHighResEvent) {
 			r.eventDump(ctx, v, d.Type == pcp.TypeHighResEvent)
 		}

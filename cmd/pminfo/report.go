@@ -69,6 +69,9 @@ type reporter struct {
 	icacheErr   error
 
 	labels labelCache
+
+	res     pcp.Result // a batch's fetch, see report
+	scratch []byte     // a line being built
 }
 
 const pduUnit = 4
