@@ -95,6 +95,9 @@ func TestPmrepSideBySide(t *testing.T) {
 	}
 	pcpTool(t, "pmlogger")
 	pmrep := pcpTool(t, "pmrep")
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("no /usr/bin/time (Debian's time package) for peak RSS:", err)
+	}
 	// pmrep runs under pmpython, which runs the python3 found first on
 	// PATH: PCP's modules are in the system's.
 	pyPath := "PATH=/usr/bin:/bin:" + os.Getenv("PATH")

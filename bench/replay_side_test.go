@@ -184,6 +184,9 @@ func replayTable(results []replayResult) string {
 // build) and returns the directory.
 func buildTools(t *testing.T, names ...string) string {
 	t.Helper()
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("no /usr/bin/time (Debian's time package) for peak RSS:", err)
+	}
 	if d := os.Getenv("GOPCP_BENCH_REPLAY_BIN"); d != "" {
 		return d
 	}
