@@ -7,7 +7,8 @@
 # xz-utils, zip for the zip files gzip -dc also reads), and libsasl2-modules, which apt brings as a recommendation of
 # libsasl2-2 on an installed system but a minimal root lacks (without it
 # PCP's clients meet a pmcd asking for authentication differently), and
-# chromium, the browser pmproxy's web view is tested in. Then
+# chromium, the browser pmproxy's web view is tested in, and time (GNU
+# time: the benchmarks under bench/ read peak memory from it). Then
 # it gives the machine what PCP itself expects of an
 # installed system, only where it is missing (see host_setup below). Safe to
 # run again: it does nothing when all is present.
@@ -18,7 +19,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils zip gcc libc6-dev libsasl2-modules chromium redis-server)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils zip gcc libc6-dev libsasl2-modules chromium redis-server time)
 
 installed() {
 	local p
