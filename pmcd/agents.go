@@ -169,8 +169,8 @@ func (s *Server) RestartDead(ctx context.Context) int {
 			continue
 		}
 		dead++
+		// Named in the log by Rescan beforehand, as PCP names them.
 		if s.bringUp(ctx, a) {
-			s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
 			live++
 		}
 	}

@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"time"
 
@@ -150,11 +151,9 @@ func (s *Server) clientsBySeq() []*client {
 
 // dumpConnections logs the clients and agents, as a store into
 // pmcd.control.dumpconn asks.
+// PCP's pmcd writes the client table, after a line with the time, bare.
 func (s *Server) dumpConnections() {
-	for _, c := range s.clientsBySeq() {
-		s.logf("client %d (seq %d): %s since %s", c.num, c.seq, c.id, c.start.Format(time.RFC3339))
-	}
-	for _, a := range s.st().order {
-		s.logf("agent %q domain %d status %d", a.conf.Name, a.conf.Domain, a.status())
+	if w := s.bareLog(); w != nil {
+		fmt.Fprintf(w, "\n->Current PMCD clients at %s%s", ctime(timeNow()), s.ClientTable())
 	}
 }

@@ -43,13 +43,12 @@ func (s *Server) Reload(ctx context.Context, conf *Conf, tree *pmns.Tree) {
 	}
 	for _, a := range old.order {
 		if !kept[a] {
-			s.logf("agent %q (domain %d) stopped: no longer in pmcd.conf as it was", a.conf.Name, a.conf.Domain)
 			a.stop(cleanupConfig)
 		}
 	}
 	for _, a := range next.order {
-		if !a.alive() && s.bringUp(ctx, a) && kept[a] {
-			s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
+		if !a.alive() {
+			s.bringUp(ctx, a)
 		}
 	}
 	s.cur.Store(next.publish())

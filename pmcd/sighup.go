@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gopcp/gopcp/pmns"
@@ -41,13 +42,15 @@ func modTime(path string) time.Time {
 	return st.ModTime()
 }
 
-// Rescan is what PCP's pmcd does on SIGHUP: the namespace is loaded again
-// if its file changed; pmcd.conf (and pmcd.conf.access) too, the new
-// agents started, the removed ones stopped and the changed ones
-// restarted, and every client judged again by the new access control; a
-// pmcd.conf that is unchanged only has its dead agents restarted, and one
-// with errors or no agents is ignored. What happened is logged as PCP
-// logs it. Rescan is safe to call while serving; calls take turns.
+// Rescan is what PCP's pmcd does on SIGHUP, and logs as PCP's logs it:
+// "pmcd RESTARTED" with the table of clients; pmcd.conf (and
+// pmcd.conf.access) read again if they changed, the new agents started,
+// the removed ones stopped and the changed ones restarted, and every
+// client judged again by the new access control; a pmcd.conf that is
+// unchanged only has its dead agents restarted (named in the log), and
+// one with errors or no agents is ignored; then the agent table and the
+// access lists; last, the namespace loaded again if its file changed.
+// Rescan is safe to call while serving; calls take turns.
 func (s *Server) Rescan(ctx context.Context, f *Files) {
 	s.rescanMu.Lock()
 	defer s.rescanMu.Unlock()
@@ -55,25 +58,65 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 	// the rescan did (PCP's pmcd counts in its signal handler, and acts
 	// before it answers another request).
 	defer s.ctl.Sighups.Add(1)
+	// PCP's message ends in ctime's newline and pmNotifyErr adds one.
+	s.logf("Info: \n\npmcd RESTARTED at %s\n", ctime(timeNow()))
+	bare := func(format string, args ...any) {
+		if w := s.bareLog(); w != nil {
+			fmt.Fprintf(w, format, args...)
+		}
+	}
+	bare("\nCurrent PMCD clients ...\n%s", s.ClientTable())
 	s.checkLabels()
+	// The namespace is read first, so that agents and names change
+	// together, but reported last, where PCP reports it.
 	var tree *pmns.Tree
+	pmnsNote := ""
 	if f.PMNSPath != "" {
 		if t := modTime(f.PMNSPath); !t.Equal(f.pmnsTime) {
-			s.logf("Reloading PMNS %q", f.PMNSPath)
+			pmnsNote = fmt.Sprintf("Info: Reloading PMNS \"%s\"", f.PMNSPath)
 			load := f.LoadPMNS
 			if load == nil {
 				load = pmns.Load
 			}
 			var err error
 			if tree, err = load(f.PMNSPath); err != nil {
-				s.logf("cannot reload PMNS %q: %v", f.PMNSPath, err)
+				pmnsNote += fmt.Sprintf("\n%v", err)
 				tree = nil
 			} else {
 				f.pmnsTime = t
 			}
 		} else {
-			s.logf("PMNS file %q is unchanged", f.PMNSPath)
+			pmnsNote = fmt.Sprintf("Info: PMNS file \"%s\" is unchanged", f.PMNSPath)
 		}
+	}
+	defer func() {
+		if pmnsNote != "" {
+			s.logf("%s", pmnsNote)
+		}
+	}()
+	restartDead := func() {
+		bare("Configuration file '%s' unchanged\nRestarting any deceased agents:\n", f.ConfPath)
+		// Agents whose process ended are found now, as PCP finds them.
+		s.reloadMu.Lock()
+		s.reapDead()
+		s.reloadMu.Unlock()
+		var dead []string
+		for _, a := range s.st().order {
+			if !a.alive() {
+				dead = append(dead, fmt.Sprintf("    \"%s\" agent\n", a.conf.Name))
+			}
+		}
+		if len(dead) == 0 {
+			bare("    (no agents required restarting)\n")
+		} else {
+			bare("%s\n", strings.Join(dead, ""))
+		}
+		if tree != nil {
+			s.Reload(ctx, nil, tree)
+		} else {
+			s.RestartDead(ctx)
+		}
+		bare("%s", s.tables())
 	}
 	if f.ConfPath == "" {
 		if tree != nil {
@@ -81,47 +124,48 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 		} else {
 			s.RestartDead(ctx)
 		}
+		bare("%s", s.tables())
 		return
 	}
 	ct, at := modTime(f.ConfPath), modTime(f.ConfPath+".access")
 	if ct.IsZero() {
-		s.logf("Configuration file '%s' cannot be read; configuration left unchanged", f.ConfPath)
+		msg := "cannot be read"
+		var pe *fs.PathError
+		if _, err := os.Stat(f.ConfPath); errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		}
+		bare("ParseRestartAgents: stat %s: %s\nConfiguration left unchanged\n", f.ConfPath, msg)
 		if tree != nil {
 			s.Reload(ctx, nil, tree)
 		}
 		return
 	}
 	if ct.Equal(f.confTime) && at.Equal(f.accessTime) {
-		s.logf("Configuration file '%s' unchanged; restarting any deceased agents", f.ConfPath)
-		if tree != nil {
-			s.Reload(ctx, nil, tree)
-		} else {
-			s.RestartDead(ctx)
-		}
+		restartDead()
 		return
 	}
 	conf, err := LoadConf(f.ConfPath)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		s.logf("Configuration file '%s' has errors:\n%v\nConfiguration left unchanged", f.ConfPath, err)
+		bare("%v\nConfiguration file '%s' has errors\nConfiguration left unchanged\n", err, f.ConfPath)
 		conf = nil
 	case err != nil || len(conf.Agents) == 0:
-		s.logf("Configuration file '%s' has no valid agents; configuration left unchanged", f.ConfPath)
+		bare("Configuration file '%s' has no valid agents\nConfiguration left unchanged\n", f.ConfPath)
 		conf = nil
 	default:
 		f.confTime, f.accessTime = ct, at
-		if w := s.bareLog(); w != nil {
-			for _, e := range conf.Errors {
-				fmt.Fprintln(w, e)
-			}
+		for _, e := range conf.Errors {
+			bare("%v\n", e)
 		}
 		for _, w := range conf.Warnings {
 			s.logf("%s", w)
 		}
 	}
-	if conf == nil && tree == nil {
-		s.RestartDead(ctx)
-		return
+	switch {
+	case conf == nil && tree == nil:
+		// PCP leaves the agents as they are here, dead ones too.
+	default:
+		s.Reload(ctx, conf, tree)
 	}
-	s.Reload(ctx, conf, tree)
+	bare("%s", s.tables())
 }

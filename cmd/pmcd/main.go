@@ -284,7 +284,6 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 			case <-ctx.Done():
 				return
 			case <-hup:
-				logger.Printf("Info: SIGHUP received: reconfiguring")
 				srv.Rescan(ctx, files)
 			}
 		}
