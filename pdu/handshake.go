@@ -340,14 +340,14 @@ func AcceptAgent(ctx context.Context, r *Reader, w *Writer, pmcdPID int32) (Vers
 func readCreds(ctx context.Context, r *Reader) (*Creds, int32, error) {
 	pdu, err := r.ReadPDU(ctx)
 	if err == io.EOF {
-		return nil, 0, fmt.Errorf("pdu: connection closed before CREDS: %w", pcp.ErrIPC)
+		return nil, 0, fmt.Errorf("pdu: connection closed before CREDS: %w: %w", pcp.ErrIPC, io.EOF)
 	}
 	if err != nil {
 		return nil, 0, err
 	}
 	h, _ := ParseHeader(pdu)
 	if h.Type != TypeCreds {
-		return nil, 0, fmt.Errorf("pdu: expected CREDS PDU, got %v: %w", h.Type, pcp.ErrIPC)
+		return nil, 0, &UnexpectedError{Want: TypeCreds, Got: h.Type}
 	}
 	m := new(Creds)
 	if err := m.Decode(pdu); err != nil {
@@ -355,3 +355,16 @@ func readCreds(ctx context.Context, r *Reader) (*Creds, int32, error) {
 	}
 	return m, h.From, nil
 }
+
+// UnexpectedError is a handshake's refusal of a PDU of another type than
+// the one it waits for; it wraps pcp.ErrIPC. Got is the type as the header
+// gave it (pmcd logs it in hexadecimal, as PCP's does).
+type UnexpectedError struct {
+	Want, Got Type
+}
+
+func (e *UnexpectedError) Error() string {
+	return fmt.Sprintf("pdu: expected %v PDU, got %v", e.Want, e.Got)
+}
+
+func (e *UnexpectedError) Unwrap() error { return pcp.ErrIPC }

@@ -65,7 +65,11 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 	}
 	b, err := s.startAgent(ctx, a.conf)
 	if err != nil {
-		s.logf("cannot start agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
+		if lines, ok := startFailure(a.conf, err); ok && s.bareLog() != nil {
+			io.WriteString(s.bareLog(), lines)
+		} else {
+			s.logf("cannot start agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
+		}
 		a.mu.Lock()
 		a.reason = reasonNoStart
 		a.publish()

@@ -27,6 +27,8 @@ type Agent struct {
 	ipc ipcKind
 	// lib and entry name a DSO agent's shared object and init function.
 	lib, entry string
+	// failing marks an agent expected not to start (Failing).
+	failing bool
 	// argv is a daemon agent's command line; for a socket agent the test
 	// bed appends "-i PORT".
 	argv []string
@@ -110,6 +112,14 @@ const PortArg = "@PORT@"
 // root node and argv its command line.
 func PipeAgent(name string, domain int, pmnsRoot string, argv ...string) Agent {
 	return Agent{Name: name, Domain: domain, ipc: ipcPipe, argv: argv, pmnsRoot: pmnsRoot}
+}
+
+// Failing marks an agent the test expects not to start (its program
+// cannot run, or ends at once): pmcd is ready without it, and its
+// program need not exist.
+func (a Agent) Failing() Agent {
+	a.failing = true
+	return a
 }
 
 // validate rejects agents pmcd would refuse, before any process starts.

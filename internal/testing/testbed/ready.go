@@ -56,7 +56,8 @@ func (p *PMCD) probeHost() string {
 var agentStatusLine = regexp.MustCompile(`inst \[\d+ or "([^"]+)"\] value (-?\d+)`)
 
 // notRunning lists the agents whose pmcd.agent.status is missing or not
-// zero (zero meaning "connected and alive").
+// zero (zero meaning "connected and alive"), and the failing ones that
+// are missing.
 func notRunning(pminfo string, agents []Agent) []string {
 	status := make(map[string]string)
 	for _, m := range agentStatusLine.FindAllStringSubmatch(pminfo, -1) {
@@ -64,6 +65,13 @@ func notRunning(pminfo string, agents []Agent) []string {
 	}
 	var bad []string
 	for _, a := range agents {
+		if a.failing {
+			// Only listed: pmcd has tried it once it answers at all.
+			if _, ok := status[a.Name]; !ok {
+				bad = append(bad, a.Name)
+			}
+			continue
+		}
 		if s, ok := status[a.Name]; !ok || s != "0" {
 			bad = append(bad, a.Name)
 		}
