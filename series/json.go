@@ -23,7 +23,7 @@ func (v Value) StampText() string { return strings.Replace(v.Stamp, "-", ".", 1)
 // element.
 func (v Value) MarshalJSON() ([]byte, error) {
 	b := []byte(`{"series":"` + v.Series + `",`)
-	if v.Instance != "" {
+	if v.Instance != "" || v.Blank {
 		b = append(b, `"instance":"`+v.Instance+`",`...)
 	}
 	b = append(b, `"timestamp":`+v.StampText()+`,"value":`+repr(v.Value)+`}`...)

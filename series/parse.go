@@ -39,11 +39,18 @@ func (f Filter) JSON() string {
 	return strconv.Quote(f.Value)
 }
 
-// Window is a [..] time window: samples (count), start, finish, interval.
+// Window is a [..] time window: samples (count), start, finish, interval;
+// align, offset and timezone are read and checked as libpcp_web 6.0.3
+// reads them, and like it applied to nothing but the reading of the
+// times after a timezone.
 type Window struct {
 	Samples       int
 	Start, Finish time.Time // zero when not given
 	Interval      time.Duration
+	Align         time.Time
+	Offset        int
+	Zone          string
+	Range         string // a relative range ("10min"): from that long ago
 }
 
 // MaxQueryLen bounds a query's text.

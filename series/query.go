@@ -21,10 +21,12 @@ type Store struct {
 func NewStore(c redis.UniversalClient) *Store { return &Store{c: c} }
 
 // QueryResult is a query's answer: the series matched, in identifier
-// order, and with a time window their values.
+// order, and with a time window their values. A query with functions or
+// arithmetic answers one series, the expression's.
 type QueryResult struct {
-	Series []string `json:"series"`
-	Values []Value  `json:"values,omitempty"`
+	Series   []string `json:"series"`
+	Values   []Value  `json:"values,omitempty"`
+	Windowed bool     `json:"-"` // the query had a time window
 }
 
 // Value is one value of a series at a time, as /series/values and
@@ -33,26 +35,31 @@ type QueryResult struct {
 type Value struct {
 	Series    string  `json:"series"`
 	Instance  string  `json:"instance,omitempty"`
+	Blank     bool    `json:"-"`         // an aggregate over instances: PCP gives an empty instance
 	Timestamp float64 `json:"timestamp"` // milliseconds since the epoch
 	Stamp     string  `json:"-"`         // the stream entry ID, <ms>-<fraction>
 	Value     string  `json:"value"`
 }
 
 // Query evaluates an expression of PCP's series query language: a metric
-// name (globs allowed) with optional {label filters} and [time window].
+// name (globs allowed) with optional {label filters} and [time window],
+// functions of those and arithmetic between them.
 func (s *Store) Query(ctx context.Context, expr string) (*QueryResult, error) {
-	q, err := ParseQuery(expr)
+	p, err := ParseExpr(expr)
 	if err != nil {
 		return nil, err
 	}
-	ids, err := s.match(ctx, q)
+	if p.HasFunction() {
+		return s.evalQuery(ctx, p)
+	}
+	ids, err := s.matchExpr(ctx, p.Root)
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Series: ids}
-	if q.Window != nil {
+	res := &QueryResult{Series: ids, Windowed: p.Window != nil}
+	if p.Window != nil {
 		for _, sid := range ids {
-			vs, err := s.values(ctx, sid, q.Window)
+			vs, err := s.values(ctx, sid, p.Window)
 			if err != nil {
 				return nil, err
 			}

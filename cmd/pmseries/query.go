@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -96,6 +97,11 @@ func query(ctx context.Context, c redis.UniversalClient, o *options, args []stri
 		err = r.query(ctx, strings.Join(args, " "))
 	}
 	out.Flush()
+	var qe *series.QueryError
+	if errors.As(err, &qe) {
+		fmt.Fprintf(stderr, "pmseries: [Error] %s\n", qe.Msg)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pmseries: %v\n", err)
 		return 1
@@ -141,8 +147,7 @@ func (r *reporter) query(ctx context.Context, expr string) error {
 	if err != nil {
 		return err
 	}
-	q, _ := series.ParseQuery(expr)
-	if q.Window == nil {
+	if !res.Windowed {
 		for _, s := range res.Series {
 			fmt.Fprintln(r.out, s)
 		}
@@ -158,7 +163,7 @@ func (r *reporter) query(ctx context.Context, expr string) error {
 		if r.o.times {
 			ts = v.StampText()
 		}
-		if v.Instance == "" {
+		if v.Instance == "" && !v.Blank {
 			fmt.Fprintf(r.out, "    [%s] %s\n", ts, v.Value)
 		} else {
 			fmt.Fprintf(r.out, "    [%s] %s %s\n", ts, v.Value, v.Instance)
