@@ -329,6 +329,11 @@ func (s *Store) evalQuery(ctx context.Context, p *Parsed) (*QueryResult, error) 
 	canon := canonical(p.Root, sets)
 	res, err := calculate(p.Root, sets)
 	if err != nil {
+		if p.Window == nil {
+			// Without a window libpcp_web reports the error and then
+			// the series it was evaluating, under their own names.
+			return &QueryResult{Series: firstLeaf(p.Root, sets), Warning: err}, nil
+		}
 		return nil, err
 	}
 	if len(res) == 0 {
@@ -435,4 +440,20 @@ func cfloat(s string) float64 {
 		}
 	}
 	return 0
+}
+
+// firstLeaf is the series of the expression's first vector.
+func firstLeaf(e *Expr, sets map[*Expr][]*sset) []string {
+	for e != nil && e.Op != "vector" {
+		if e.Left != nil && e.Left.Op != "number" {
+			e = e.Left
+		} else {
+			e = e.Right
+		}
+	}
+	var out []string
+	for _, ss := range sets[e] {
+		out = append(out, ss.sid)
+	}
+	return out
 }

@@ -179,7 +179,9 @@ func rate(e *Expr, ss *sset, sets map[*Expr][]*sset) (*sset, error) {
 			if len(ss.samples[j]) != nInst {
 				continue
 			}
-			for k := 0; k < nInst; k++ {
+			// PCP reads the previous sample's instances without a check;
+			// where it has fewer, there is nothing to rate.
+			for k := 0; k < nInst && k < len(ss.samples[j-1]); k++ {
 				t, s := ss.samples[j-1][k], ss.samples[j][k]
 				delta := float64(t.ts.Sec-s.ts.Sec) + float64(int64(t.ts.Nsec)-int64(s.ts.Nsec))/1e9
 				v := (cfloat(t.data) - cfloat(s.data)) / delta

@@ -27,6 +27,9 @@ type QueryResult struct {
 	Series   []string `json:"series"`
 	Values   []Value  `json:"values,omitempty"`
 	Windowed bool     `json:"-"` // the query had a time window
+	// Warning is an error of evaluation PCP reports before answering
+	// the series anyway (an expression without a window).
+	Warning error `json:"-"`
 }
 
 // Value is one value of a series at a time, as /series/values and

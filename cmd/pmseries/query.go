@@ -83,7 +83,7 @@ func query(ctx context.Context, c redis.UniversalClient, o *options, args []stri
 		fmt.Fprintln(stderr, "pmseries: error - no query string provided")
 		return 1
 	}
-	r := &reporter{o: o, out: out, st: st}
+	r := &reporter{o: o, out: out, st: st, stderr: stderr}
 	var err error
 	switch {
 	case o.sources:
@@ -106,6 +106,9 @@ func query(ctx context.Context, c redis.UniversalClient, o *options, args []stri
 		fmt.Fprintf(stderr, "pmseries: %v\n", err)
 		return 1
 	}
+	if r.failed {
+		return 1
+	}
 	return 0
 }
 
@@ -122,9 +125,11 @@ func splitSIDs(args []string) []string {
 }
 
 type reporter struct {
-	o   *options
-	out *bufio.Writer
-	st  *series.Store
+	stderr io.Writer
+	failed bool // an error was reported: the exit status is 1
+	o      *options
+	out    *bufio.Writer
+	st     *series.Store
 }
 
 // stampText is pmseries' time stamp: ctime's fields with nanoseconds
@@ -146,6 +151,12 @@ func (r *reporter) query(ctx context.Context, expr string) error {
 	res, err := r.st.Query(ctx, expr)
 	if err != nil {
 		return err
+	}
+	var qe *series.QueryError
+	if errors.As(res.Warning, &qe) {
+		// PCP reports it while evaluating, before the answer
+		fmt.Fprintf(r.stderr, "pmseries: [Error] %s\n", qe.Msg)
+		r.failed = true
 	}
 	if !res.Windowed {
 		for _, s := range res.Series {
