@@ -193,9 +193,6 @@ func (p *eparser) arith() (*Expr, error) {
 			return nil, p.fail()
 		}
 		p.advance()
-		if p.tok.kind == tInteger || p.tok.kind == tDouble {
-			return nil, p.fail()
-		}
 		r, err := p.term()
 		if err != nil {
 			return nil, err
