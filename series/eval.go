@@ -49,8 +49,10 @@ func evalError(format string, a ...any) error {
 
 // samplesOf reads a series' entries in the vector's window (w) and keeps
 // them by the query's window (g): the interval's thinning and the count,
-// each entry a sample, those not kept left empty, as libpcp_web keeps
-// them for functions.
+// each entry kept a sample. libpcp_web keeps the entries not chosen as
+// empty samples, which its functions then count (an average divided by
+// them), rate around (raw values left among the rates) or crash on; here
+// they are dropped (docs/series.md).
 func (s *Store) samplesOf(ctx context.Context, sid string, w, g *Window) ([][]ival, error) {
 	key := "pcp:values:series:" + sid
 	var msgs []entry
@@ -80,7 +82,7 @@ func (s *Store) samplesOf(ctx context.Context, sid string, w, g *Window) ([][]iv
 		times[i] = t
 	}
 	nanos := func(t pcp.Timestamp) int64 { return t.Sec*1e9 + int64(t.Nsec) }
-	out := make([][]ival, len(msgs))
+	var out [][]ival
 	var goal int64
 	counted := 0
 	for n, m := range msgs {
@@ -122,7 +124,7 @@ func (s *Store) samplesOf(ctx context.Context, sid string, w, g *Window) ([][]iv
 			}
 			sample = append(sample, v)
 		}
-		out[n] = sample
+		out = append(out, sample)
 	}
 	return out, nil
 }

@@ -137,6 +137,12 @@ func departure(q, pcps, ours string) string {
 	if strings.HasPrefix(pcps, "pmseries: [Error] cannot parse") || strings.HasPrefix(ours, "pmseries: [Error] cannot parse") {
 		return "" // syntax: no departure
 	}
+	if strings.Contains(q, "interval:") || strings.Contains(q, "delta:") {
+		return "PCP keeps the entries an interval passes over as empty samples, which its functions count"
+	}
+	if strings.Contains(q, "(") && countWithBounds(q) {
+		return "PCP keeps the entries past a count as empty samples when the window has bounds, which its functions count"
+	}
 	if strings.HasPrefix(q, "{") && strings.Contains(q, "[samples:") {
 		return "PCP reads a filter-only query's values from the oldest, not the most recent"
 	}
@@ -262,4 +268,82 @@ func TestSyntaxMatchesPCP(t *testing.T) {
 		}
 	}
 	t.Logf("%d queries and prefixes: %d answered alike, %d where PCP's pmseries crashed or hung", total, alike, pcpFailed)
+}
+
+// TestWindowsMatchPCP asks PCP's pmseries and ours time windows in the
+// forms __pmParseHighResTime reads (dates, ctime dates after "@", epoch
+// seconds, intervals after the epoch, free-form dates), with time zones,
+// alignments, offsets, ranges and intervals in pmParseHighResInterval's
+// forms, alone and under functions.
+func TestWindowsMatchPCP(t *testing.T) {
+	redistest.Need(t)
+	bin := pcptest.NeedTool(t, "pmseries")
+	local := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = local })
+	conf := writeConf(t)
+	srv := redistest.Start(t)
+	if out := runPCP(t, bin, conf, srv.Port, "--load", filepath.Join(qaArchives, "20041125")); !strings.Contains(out, "processed") {
+		t.Fatalf("PCP's load: %s", out)
+	}
+	windows := []string{
+		`[start:"2004-11-24 23:50:00",samples:2]`,
+		`[start:"@Wed Nov 24 23:50:00 2004",finish:"@Wed Nov 24 23:53:00 2004"]`,
+		`[tz:"CET-1",start:"2004-11-24 23:50:00",samples:2]`,
+		`[start:"2004-11-24 23:50:00",tz:"CET-1",samples:2]`,
+		`[timezone:"America/New_York",start:"Nov 24 18:30:00 2004",finish:"Nov 24 18:40:00 2004"]`,
+		`[start:"-100000000",samples:2]`,
+		`[start:"+1101339000",samples:2]`,
+		`[begin:1101339000.5,end:1101339300]`,
+		`[start:"Nov 24 23:50:00 2004",finish:"Nov 24 23:53:00 2004"]`,
+		`[start:"2004-11-24 23:40:00 UTC",samples:1]`,
+		`[start:"@23:50",samples:1]`,
+		`[start:"yesterday"]`,
+		`[align:"@23:00",samples:2]`,
+		`[alignment:"@23:00",start:1101339000,finish:1101339300]`,
+		`[offset:2,samples:2]`,
+		`[from:3,count:3]`,
+		`[10000d,samples:2]`,
+		`[interval:"1 min 30 sec",start:1101339000,finish:1101339600]`,
+		`[interval:90.5,start:1101339000,finish:1101339600]`,
+		`[delta:"2min",samples:3]`,
+		`[start:"bogus"]`, `[finish:"2004-13-45"]`, `[interval:"3 fortnights"]`, `[tz:"UTC",tz:"EST"]`,
+		`[samples:2,samples:3]`, `[start:1,start:2]`, `[align:"@10:00",align:"@11:00"]`,
+	}
+	total, alike, pcpFailed, departed := 0, 0, 0, 0
+	for _, w := range windows {
+		for _, q := range []string{"kernel.all.cpu.user" + w, "kernel.all.load" + w, "rate(kernel.all.cpu.user" + w + ")",
+			"max(kernel.all.load" + w + ")", "kernel.all.cpu.user" + w + " + kernel.all.cpu.sys" + w} {
+			total++
+			want, died := runPCPStatus(bin, conf, srv.Port, q)
+			got := runOurs(conf, srv.Port, q)
+			switch {
+			case died:
+				pcpFailed++
+				t.Logf("%q: PCP's pmseries crashed; ours:\n%s", q, got)
+			case got == want:
+				alike++
+			case departure(q, want, got) != "":
+				departed++
+				t.Logf("%q departs (%s)", q, departure(q, want, got))
+			default:
+				t.Errorf("pmseries %q:\nPCP's:\n%s\nours:\n%s", q, want, got)
+			}
+		}
+	}
+	t.Logf("%d windowed queries: %d answered alike, %d where PCP's pmseries crashed, %d departures", total, alike, pcpFailed, departed)
+}
+
+// countWithBounds is a window with a count and a start, an end or a
+// range: all its entries are read and those past the count kept empty.
+func countWithBounds(q string) bool {
+	if !strings.Contains(q, "samples:") && !strings.Contains(q, "count:") {
+		return false
+	}
+	for _, k := range []string{"start:", "begin:", "finish:", "end:", "d,", "min,", "h,"} {
+		if strings.Contains(q, k) {
+			return true
+		}
+	}
+	return false
 }
