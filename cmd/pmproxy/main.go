@@ -12,7 +12,6 @@ import (
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -145,7 +144,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	if conf.Bool("pmproxy.http.enabled", true) {
 		mux := pmproxy.NewMux(api)
 		mux.Handle("/", web.Handler())
-		mux.Handle("/series/", seriesHandler(ctx, conf, logger))
+		st := seriesStore(ctx, conf, logger)
+		mux.Handle("/series/", series.Handler(st))
+		mux.Handle("/search/", series.SearchHandler(st))
 		cfg.HTTP = mux
 	}
 	if stop := discover(ctx, conf, o.archiveDir, logger); stop != nil {
@@ -220,24 +221,24 @@ func listen(o *options) ([]net.Listener, error) {
 	return lns, nil
 }
 
-// seriesHandler is /series/* on the Redis servers pmproxy.conf names
-// ([redis] servers, else [pmseries] servers) when [redis] and [pmseries]
-// are enabled; otherwise, or when none answers, a handler that answers
-// ping and refuses the rest with a JSON message.
-func seriesHandler(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) http.Handler {
+// seriesStore is the Redis servers pmproxy.conf names ([redis] servers,
+// else [pmseries] servers) when [redis] and [pmseries] are enabled; nil
+// otherwise, or when none answers: /series/ then answers ping and refuses
+// the rest with a JSON message, and /search/ refuses with one.
+func seriesStore(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) *series.Store {
 	sc := series.Config(conf)
 	servers := sc.Servers()
 	if !conf.Bool("redis.enabled", true) || !conf.Bool("pmseries.enabled", true) || len(servers) == 0 {
-		return series.Handler(nil)
+		return nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	c, err := series.Connect(cctx, servers)
 	if err != nil {
 		logger.Printf("pmproxy: series: %v", err)
-		return series.Handler(nil)
+		return nil
 	}
-	return series.Handler(series.NewStore(c))
+	return series.NewStore(c)
 }
 
 // discover follows the pmlogger archives under [discover] path (else

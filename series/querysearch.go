@@ -1,0 +1,111 @@
+package series
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// SearchHandler serves pmproxy's /search/* REST API (text, suggest,
+// indom, info), which PCP's pmproxy answers from Redis's search module
+// (RediSearch). Debian's Redis has none, and there PCP 6.0.3's pmproxy
+// dies of a segmentation fault on every well-formed /search request,
+// whether Redis is up or not (docs/series.md). This handler refuses
+// what PCP's servlet refuses before asking Redis with PCP's page, and
+// answers the rest with a JSON refusal that says why: no Redis, no
+// search module, or (with one) full-text search not built here.
+func SearchHandler(st *Store) http.Handler { return &searchHandler{st: st} }
+
+type searchHandler struct{ st *Store }
+
+var searchCommands = []string{"text", "suggest", "indom", "info"}
+
+// searchPage is PCP's HTML refusal of a /search request.
+func searchPage(w http.ResponseWriter, servlet, msg string) {
+	w.Header().Set("Content-Type", "text/html")
+	w.WriteHeader(http.StatusBadRequest)
+	io.WriteString(w, "<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n"+
+		"<h1>400 Bad Request</h1>\r\n<p><b>"+servlet+" servlet</b>: "+msg+"</p><hr>\r\n"+
+		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n")
+}
+
+func (h *searchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name, _ := strings.CutPrefix(r.URL.Path, "/search/")
+	cmd := ""
+	for _, c := range searchCommands {
+		// PCP matches the command's name as a prefix of the path's rest
+		if strings.HasPrefix(name, c) {
+			cmd = c
+			break
+		}
+	}
+	if cmd == "" {
+		searchPage(w, "unknown", "no handler for URL")
+		return
+	}
+	params := r.URL.Query()
+	if r.Method == http.MethodPost && r.URL.RawQuery == "" {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+		if err == nil {
+			params, err = url.ParseQuery(string(body))
+		}
+		if err != nil {
+			searchPage(w, "search", "failed to process URL")
+			return
+		}
+	}
+	if cmd != "info" && !params.Has("query") {
+		searchPage(w, "search", "failed to process URL")
+		return
+	}
+	client := ""
+	if p := params["clientid"]; len(p) > 0 {
+		client = `"client":` + repr(p[0]) + ","
+	}
+	if h.st == nil {
+		fail(w, http.StatusServiceUnavailable, client, "no Redis servers configured for search")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	has, err := h.st.HasSearchModule(ctx)
+	switch {
+	case err != nil:
+		fail(w, http.StatusServiceUnavailable, client, err.Error())
+	case !has:
+		fail(w, http.StatusServiceUnavailable, client, "Redis has no search module (RediSearch): /search/"+cmd+" is not available")
+	default:
+		fail(w, http.StatusNotImplemented, client, "/search/"+cmd+" over RediSearch is not implemented by this pmproxy")
+	}
+}
+
+// HasSearchModule says whether the Redis server has the search module
+// PCP's /search/* needs (RediSearch, module name "search").
+func (s *Store) HasSearchModule(ctx context.Context) (bool, error) {
+	mods, err := s.c.Do(ctx, "MODULE", "LIST").Slice()
+	if err != nil {
+		if strings.Contains(err.Error(), "unknown") {
+			return false, nil // a server without modules at all
+		}
+		return false, errString("Redis: MODULE LIST: " + err.Error())
+	}
+	for _, m := range mods {
+		fields, _ := m.([]any)
+		for i := 0; i+1 < len(fields); i += 2 {
+			k, _ := fields[i].(string)
+			v, _ := fields[i+1].(string)
+			if k == "name" && (strings.EqualFold(v, "search") || strings.EqualFold(v, "ft")) {
+				return true, nil
+			}
+		}
+		if fm, ok := m.(map[any]any); ok {
+			if v, _ := fm["name"].(string); strings.EqualFold(v, "search") || strings.EqualFold(v, "ft") {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
