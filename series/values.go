@@ -148,6 +148,15 @@ func (s *Store) Values(ctx context.Context, sids []string, w *Window) ([]Value, 
 		if err != nil {
 			return nil, err
 		}
+		if len(vs) == 0 {
+			ev, ok, err := s.exprValues(ctx, sid, w)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				vs = ev
+			}
+		}
 		out = append(out, vs...)
 	}
 	return out, nil

@@ -1,0 +1,51 @@
+package series
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// exprValues answers /series/values for a series with no values of its
+// own: an expression's, which a query with functions named and wrote to
+// pcp:expr:series:<sid>. As libpcp_web does, the expression is parsed
+// again and evaluated with the request's window: its vectors read from
+// their first entry, the window's interval and count choosing among them.
+// ok is false when sid names no expression.
+func (s *Store) exprValues(ctx context.Context, sid string, w *Window) (vals []Value, ok bool, err error) {
+	text, err := s.c.HGet(ctx, "pcp:expr:series:"+sid, "query").Result()
+	if err == redis.Nil {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("%w: HGET pcp:expr:series:%s: %v", ErrRedis, sid, err)
+	}
+	p, err := ParseExpr(text)
+	if err != nil {
+		return nil, true, err
+	}
+	if p.Root == nil || p.Window != nil || !p.HasFunction() {
+		return nil, true, nil // not an expression this package wrote
+	}
+	for _, v := range vectors(p.Root) {
+		v.Window = &Window{}
+	}
+	p.Window = w
+	res, err := s.evalQuery(ctx, p)
+	if err != nil {
+		return nil, true, err
+	}
+	return res.Values, true, nil
+}
+
+// vectors are the vectors of an expression.
+func vectors(e *Expr) []*Expr {
+	if e == nil {
+		return nil
+	}
+	if e.Op == "vector" {
+		return []*Expr{e}
+	}
+	return append(vectors(e.Left), vectors(e.Right)...)
+}
