@@ -413,11 +413,15 @@ func (p *eparser) comparison() (*FilterExpr, error) {
 	}
 	f.Op = op
 	p.advance()
+	relational := op == "<" || op == "<=" || op == ">" || op == ">="
 	switch p.tok.kind {
 	case tString:
+		if relational {
+			return nil, p.fail()
+		}
 		f.Value, f.Quoted = p.tok.text, true
 	case tName:
-		if op == "<" || op == "<=" || op == ">" || op == ">=" {
+		if relational {
 			return nil, p.fail()
 		}
 		f.Value = p.tok.text

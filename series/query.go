@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -201,6 +202,8 @@ func (s *Store) filter(ctx context.Context, f Filter) ([]ID, error) {
 			return nil, fmt.Errorf("invalid regular expression %q: %v", f.Value, err)
 		}
 		keep = re.MatchString
+	case "<", "<=", ">", ">=":
+		return s.relational(ctx, f)
 	}
 	switch f.Name {
 	case "instance.name", "inst.name", "instance":
@@ -239,6 +242,46 @@ func (s *Store) byName(ctx context.Context, mapName, prefix, value string, keep 
 	var keys []string
 	for _, n := range names {
 		keys = append(keys, prefix+StringID(n).String())
+	}
+	return s.union(ctx, keys)
+}
+
+// relational is a numeric comparison of a label's values (pmseries(1)'s
+// relational operators, which libpcp_web 6.0.3 parses but leaves
+// unevaluated, matching nothing): the series whose label value is a
+// number in the relation. Names (metric, instance, source) are strings
+// and match nothing.
+func (s *Store) relational(ctx context.Context, f Filter) ([]ID, error) {
+	switch f.Name {
+	case "instance.name", "inst.name", "instance", "metric.name", "metric", "source.name", "context.name", "source", "context":
+		return nil, nil
+	}
+	bound, err := strconv.ParseFloat(f.Value, 64)
+	if err != nil {
+		return nil, nil
+	}
+	nid := StringID(strings.TrimPrefix(f.Name, "label.")).String()
+	vals, err := s.mapMatching(ctx, "label."+nid+".value", func(v string) bool {
+		x, err := strconv.ParseFloat(v, 64) // a JSON number, not a quoted string
+		if err != nil {
+			return false
+		}
+		switch f.Op {
+		case "<":
+			return x < bound
+		case "<=":
+			return x <= bound
+		case ">":
+			return x > bound
+		}
+		return x >= bound
+	})
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, v := range vals {
+		keys = append(keys, "pcp:series:label."+nid+".value:"+StringID(v).String())
 	}
 	return s.union(ctx, keys)
 }

@@ -347,3 +347,4 @@ func countWithBounds(q string) bool {
 	}
 	return false
 }
+
