@@ -347,4 +347,3 @@ func countWithBounds(q string) bool {
 	}
 	return false
 }
-
