@@ -3,11 +3,17 @@ package series
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
 )
 
 // Handler serves pmproxy's /series/* REST API from st, as PCP 6.0.3's
@@ -215,28 +221,96 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 	return nil, http.StatusBadRequest
 }
 
-// windowOf reads /series/values' time window parameters (PCP's names and
-// synonyms) through the query language's own window parser.
+// windowOf reads /series/values' time window parameters as libpcp_web's
+// initSeriesGetValues does: PCP's names and synonyms, times by
+// __pmParseHighResTime (in the server's zone: zone is read last and
+// governs none of them), intervals by pmParseHighResInterval, counts as
+// unsigned numbers; no parameter at all is the latest value.
 func windowOf(p url.Values) (*Window, error) {
-	var parts []string
-	for _, k := range []string{"samples", "count", "interval", "delta", "start", "begin", "finish", "end", "align", "offset", "zone"} {
-		if p.Has(k) {
-			v := p.Get(k)
-			if strings.ContainsAny(v, ",]") {
-				return nil, errString("invalid " + k)
+	get := func(keys ...string) (string, bool) {
+		for _, k := range keys {
+			if p.Has(k) {
+				return p.Get(k), true
 			}
-			parts = append(parts, k+":"+v)
 		}
+		return "", false
 	}
-	if len(parts) == 0 {
+	w := &Window{}
+	given := false
+	if v, ok := get("interval", "delta"); ok {
+		given = true
+		d, err := pmapi.ParseInterval(v)
+		if err != nil {
+			return nil, intervalError("time delta", err)
+		}
+		w.Interval = d
+	}
+	for _, t := range []struct {
+		keys []string
+		name string
+		dst  *time.Time
+	}{{[]string{"align"}, "align", &w.Align}, {[]string{"start", "begin"}, "start", &w.Start}, {[]string{"finish", "end"}, "end", &w.Finish}} {
+		v, ok := get(t.keys...)
+		if !ok {
+			continue
+		}
+		given = given || t.name != "align"
+		ts, err := valuesTime(v, t.name)
+		if err != nil {
+			return nil, err
+		}
+		*t.dst = ts
+	}
+	if v, ok := get("range"); ok {
+		given = true
+		d, err := pmapi.ParseInterval(v)
+		if err != nil {
+			return nil, intervalError("range", err)
+		}
+		w.Start, w.Finish, w.Range = time.Now().Add(-d), time.Time{}, v
+	}
+	for _, c := range []struct {
+		keys []string
+		name string
+		dst  *int
+	}{{[]string{"samples", "count"}, "count", &w.Samples}, {[]string{"offset"}, "offset", &w.Offset}} {
+		v, ok := get(c.keys...)
+		if !ok {
+			continue
+		}
+		given = given || c.name == "count"
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil {
+			return nil, &QueryError{Msg: "Invalid sample " + c.name + " requested - " + v}
+		}
+		*c.dst = int(n)
+	}
+	if v, ok := get("zone"); ok {
+		w.Zone = v
+	}
+	if !given {
 		// no window: the latest value, as PCP's pmproxy gives it
-		return &Window{Samples: 1}, nil
+		w.Samples = 1
 	}
-	q, err := ParseQuery("x[" + strings.Join(parts, ",") + "]")
+	return w, nil
+}
+
+// valuesTime is libpcp_web's parsetime for /series/values: from the
+// epoch, with no end.
+func valuesTime(v, name string) (time.Time, error) {
+	ts, err := cli.ParseTime(v, pcp.Timestamp{}, pcp.Timestamp{Sec: cli.MaxTime}, time.Local)
 	if err != nil {
-		return nil, err
+		msg := err.Error()
+		var te *cli.TimeError
+		if errors.As(err, &te) {
+			msg = te.Report()
+		}
+		return time.Time{}, &QueryError{Msg: "Cannot parse time " + name + " with __pmParseHighResTime:\n" + msg}
 	}
-	return q.Window, nil
+	if ts.Sec > 1e15 || ts.Sec < -1e15 {
+		return time.Unix(1e15, 0), nil
+	}
+	return time.Unix(ts.Sec, int64(ts.Nsec)), nil
 }
 
 type errString string
