@@ -235,15 +235,18 @@ func windowOf(p url.Values) (*Window, error) {
 		}
 		return "", false
 	}
+	// Every parameter is read, in libpcp_web's order; its answer is
+	// the last refusal.
+	var last error
 	w := &Window{}
 	given := false
 	if v, ok := get("interval", "delta"); ok {
 		given = true
-		d, err := pmapi.ParseInterval(v)
-		if err != nil {
-			return nil, intervalError("time delta", err)
+		if d, err := pmapi.ParseInterval(v); err != nil {
+			last = intervalError("time delta", err)
+		} else {
+			w.Interval = d
 		}
-		w.Interval = d
 	}
 	for _, t := range []struct {
 		keys []string
@@ -255,19 +258,19 @@ func windowOf(p url.Values) (*Window, error) {
 			continue
 		}
 		given = given || t.name != "align"
-		ts, err := valuesTime(v, t.name)
-		if err != nil {
-			return nil, err
+		if ts, err := valuesTime(v, t.name); err != nil {
+			last = err
+		} else {
+			*t.dst = ts
 		}
-		*t.dst = ts
 	}
 	if v, ok := get("range"); ok {
 		given = true
-		d, err := pmapi.ParseInterval(v)
-		if err != nil {
-			return nil, intervalError("range", err)
+		if d, err := pmapi.ParseInterval(v); err != nil {
+			last = intervalError("range", err)
+		} else {
+			w.Start, w.Finish, w.Range = time.Now().Add(-d), time.Time{}, v
 		}
-		w.Start, w.Finish, w.Range = time.Now().Add(-d), time.Time{}, v
 	}
 	for _, c := range []struct {
 		keys []string
@@ -279,14 +282,17 @@ func windowOf(p url.Values) (*Window, error) {
 			continue
 		}
 		given = given || c.name == "count"
-		n, err := strconv.ParseUint(v, 10, 32)
-		if err != nil {
-			return nil, &QueryError{Msg: "Invalid sample " + c.name + " requested - " + v}
+		if n, err := strconv.ParseUint(v, 10, 32); err != nil {
+			last = &QueryError{Msg: "Invalid sample " + c.name + " requested - " + v}
+		} else {
+			*c.dst = int(n)
 		}
-		*c.dst = int(n)
 	}
 	if v, ok := get("zone"); ok {
 		w.Zone = v
+	}
+	if last != nil {
+		return nil, last
 	}
 	if !given {
 		// no window: the latest value, as PCP's pmproxy gives it
