@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -257,7 +259,12 @@ func hexes(ids []ID) []string {
 
 // canonical is libpcp_web's canonical text of an expression, hashed into
 // its series identifier; a glob's text is the first series' metric name.
-func canonical(e *Expr, sets map[*Expr][]*sset) string {
+func canonical(e *Expr, sets map[*Expr][]*sset) string { return canonicalAt(e, sets, 0) }
+
+// canonicalAt is the canonical text with a glob named by its idx'th
+// series, as libpcp_web words a message about that series.
+func canonicalAt(e *Expr, sets map[*Expr][]*sset, idx int) string {
+	c := func(x *Expr) string { return canonicalAt(x, sets, idx) }
 	switch e.Op {
 	case "number":
 		return e.Value
@@ -265,7 +272,9 @@ func canonical(e *Expr, sets map[*Expr][]*sset) string {
 		name := e.Name
 		if strings.Contains(name, "*") {
 			name = ""
-			if ss := sets[e]; len(ss) > 0 {
+			if ss := sets[e]; idx < len(ss) {
+				name = ss[idx].metric
+			} else if len(ss) > 0 {
 				name = ss[0].metric
 			}
 		}
@@ -278,17 +287,17 @@ func canonical(e *Expr, sets map[*Expr][]*sset) string {
 		}
 		return name + "{" + f + "}"
 	case "+", "-", "*", "/":
-		return canonical(e.Left, sets) + e.Op + canonical(e.Right, sets)
+		return c(e.Left) + e.Op + c(e.Right)
 	case "rescale":
-		return "rescale(" + canonical(e.Left, sets) + `,"` + e.Value + `")`
+		return "rescale(" + c(e.Left) + `,"` + e.Value + `")`
 	case "topk_inst", "topk_sample", "nth_percentile_inst", "nth_percentile_sample":
-		return e.Op + "(" + canonical(e.Left, sets) + ", " + e.Value + ")"
+		return e.Op + "(" + c(e.Left) + ", " + e.Value + ")"
 	case "log":
 		if e.Value != "" {
-			return "log(" + canonical(e.Left, sets) + "," + e.Value + ")"
+			return "log(" + c(e.Left) + "," + e.Value + ")"
 		}
 	}
-	return e.Op + "(" + canonical(e.Left, sets) + ")"
+	return e.Op + "(" + c(e.Left) + ")"
 }
 
 func canonicalFilter(f *FilterExpr) string {
@@ -331,10 +340,22 @@ func (s *Store) evalQuery(ctx context.Context, p *Parsed) (*QueryResult, error) 
 	canon := canonical(p.Root, sets)
 	res, err := calculate(p.Root, sets)
 	if err != nil {
-		if p.Window == nil {
-			// Without a window libpcp_web reports the error and then
-			// the series it was evaluating, under their own names.
-			return &QueryResult{Series: firstLeaf(p.Root, sets), Warning: err}, nil
+		var qe *QueryError
+		if p.Window == nil && errors.As(err, &qe) {
+			// Without a window libpcp_web reports the error, checks
+			// the units of what it has as it would a result, and then
+			// answers the series it was evaluating, under their own
+			// names.
+			if uerr := reconcileUnits(res); uerr != nil {
+				qe.More = append(qe.More, uerr.Error())
+			}
+			var ids []string
+			for _, ss := range res {
+				if !slices.Contains(ids, ss.sid) {
+					ids = append(ids, ss.sid)
+				}
+			}
+			return &QueryResult{Series: ids, Warning: qe}, nil
 		}
 		return nil, err
 	}
@@ -442,20 +463,4 @@ func cfloat(s string) float64 {
 		}
 	}
 	return 0
-}
-
-// firstLeaf is the series of the expression's first vector.
-func firstLeaf(e *Expr, sets map[*Expr][]*sset) []string {
-	for e != nil && e.Op != "vector" {
-		if e.Left != nil && e.Left.Op != "number" {
-			e = e.Left
-		} else {
-			e = e.Right
-		}
-	}
-	var out []string
-	for _, ss := range sets[e] {
-		out = append(out, ss.sid)
-	}
-	return out
 }

@@ -98,7 +98,13 @@ func (ss *sset) clone() *sset {
 	return &c
 }
 
-// calculate evaluates e bottom up over the vectors' sets.
+// calculate evaluates e bottom up over the vectors' sets. Refusals are
+// gathered as libpcp_web reports them and evaluation goes on with what
+// is left, as it does: rate refuses series by series, another function
+// stops at its first refusal and passes its operand through, and a
+// refused operation between two operands leaves no series. The error,
+// if any, is a *QueryError holding every message in turn, returned
+// with the sets left.
 func calculate(e *Expr, sets map[*Expr][]*sset) ([]*sset, error) {
 	switch e.Op {
 	case "vector":
@@ -106,36 +112,75 @@ func calculate(e *Expr, sets map[*Expr][]*sset) ([]*sset, error) {
 	case "number":
 		return nil, nil
 	}
+	var qerr *QueryError
+	note := func(err error) error {
+		if err == nil {
+			return nil
+		}
+		qe, ok := err.(*QueryError)
+		if !ok {
+			return err // Redis's: no going on
+		}
+		if qerr == nil {
+			qerr = &QueryError{Msg: qe.Msg, More: append([]string(nil), qe.More...)}
+		} else {
+			qerr.More = append(qerr.More, append([]string{qe.Msg}, qe.More...)...)
+		}
+		return nil
+	}
+	done := func(out []*sset) ([]*sset, error) {
+		if qerr != nil {
+			return out, qerr
+		}
+		return out, nil
+	}
 	left, err := calculate(e.Left, sets)
-	if err != nil {
+	if err := note(err); err != nil {
 		return nil, err
 	}
 	var right []*sset
 	if e.Right != nil {
-		if right, err = calculate(e.Right, sets); err != nil {
+		right, err = calculate(e.Right, sets)
+		if err := note(err); err != nil {
 			return nil, err
 		}
 	}
 	switch e.Op {
 	case "+", "-", "*", "/":
-		return binary(e, left, right, sets)
+		out, err := binary(e, left, right, sets)
+		if err := note(err); err != nil {
+			return nil, err
+		}
+		return done(out)
 	}
 	out := make([]*sset, 0, len(left))
-	for _, ss := range left {
+	for i, ss := range left {
+		if e.Op == "rate" && !strings.HasPrefix(ss.desc.sem, "counter") {
+			// the refused series keeps a rate's descriptor, no values
+			note(evalError("Can't rate convert '%s', counter semantics required\n", canonicalAt(e.Left, sets, i)))
+			c := ss.clone()
+			c.samples, c.num = nil, 0
+			rateDesc(c)
+			out = append(out, c)
+			continue
+		}
 		r, err := apply(e, ss.clone(), sets)
 		if err != nil {
-			return nil, err
+			if err := note(err); err != nil {
+				return nil, err
+			}
+			return done(left)
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return done(out)
 }
 
 // apply evaluates a function of one operand on one series.
 func apply(e *Expr, ss *sset, sets map[*Expr][]*sset) (*sset, error) {
 	switch e.Op {
 	case "rate":
-		return rate(e, ss, sets)
+		return rate(ss)
 	case "max", "max_inst", "min", "min_inst":
 		return pickInst(ss, strings.HasPrefix(e.Op, "max")), nil
 	case "max_sample", "min_sample":
@@ -168,10 +213,7 @@ func apply(e *Expr, ss *sset, sets map[*Expr][]*sset) (*sset, error) {
 	return nil, evalError("unsupported function %s", e.Op)
 }
 
-func rate(e *Expr, ss *sset, sets map[*Expr][]*sset) (*sset, error) {
-	if !strings.HasPrefix(ss.desc.sem, "counter") {
-		return nil, evalError("Can't rate convert '%s', counter semantics required\n", canonical(e.Left, sets))
-	}
+func rate(ss *sset) (*sset, error) {
 	n := ss.num
 	if n > 0 {
 		nInst := len(ss.samples[0])
@@ -192,11 +234,16 @@ func rate(e *Expr, ss *sset, sets map[*Expr][]*sset) (*sset, error) {
 			}
 		}
 	}
+	rateDesc(ss)
+	return ss, nil
+}
+
+// rateDesc is a rate's descriptor: a double, instant, per second.
+func rateDesc(ss *sset) {
 	u, _, _ := pcp.ParseUnits(ss.desc.units)
 	u.DimTime--
 	u.ScaleTime = pcp.TimeSec
 	ss.desc.typ, ss.desc.sem, ss.desc.units = "double", "instant", u.String()
-	return ss, nil
 }
 
 // samplesIn is the samples a function reads (libpcp_web's count, which

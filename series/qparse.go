@@ -56,9 +56,12 @@ func (p *Parsed) HasFunction() bool { return p.Root != nil && p.Root.Op != "vect
 // QueryError is a query PCP refuses, with libpcp_web's message: for a
 // syntax error the query with a caret under the point where reading
 // stopped.
-type QueryError struct{ Msg string }
+type QueryError struct {
+	Msg  string
+	More []string // further messages, reported in turn (one per series)
+}
 
-func (e *QueryError) Error() string { return e.Msg }
+func (e *QueryError) Error() string { return strings.Join(append([]string{e.Msg}, e.More...), "\n") }
 
 // ErrQuery is wrapped by QueryErrors' callers' errors.Is checks.
 var ErrQuery = errors.New("series query error")

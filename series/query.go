@@ -49,9 +49,25 @@ type Value struct {
 // name (globs allowed) with optional {label filters} and [time window],
 // functions of those and arithmetic between them.
 func (s *Store) Query(ctx context.Context, expr string) (*QueryResult, error) {
+	return s.query(ctx, expr, false)
+}
+
+// QueryMetadata is Query without values (pmseries -F): the series a
+// query names, or its expression's, whatever its window.
+func (s *Store) QueryMetadata(ctx context.Context, expr string) (*QueryResult, error) {
+	return s.query(ctx, expr, true)
+}
+
+func (s *Store) query(ctx context.Context, expr string, metaOnly bool) (*QueryResult, error) {
 	p, err := ParseExpr(expr)
 	if err != nil {
 		return nil, err
+	}
+	if metaOnly {
+		p.Window = nil
+		for _, v := range vectors(p.Root) {
+			v.Window = nil
+		}
 	}
 	if p.HasFunction() {
 		return s.evalQuery(ctx, p)

@@ -188,22 +188,30 @@ func TestFunctionsMatchPCP(t *testing.T) {
 			t.Fatalf("PCP's load of %s: %s", name, out)
 		}
 		k, label := pickMetrics(t, path)
+		var asks [][]string
 		for _, q := range functionQueries(k, label) {
+			asks = append(asks, []string{q})
+			if strings.Contains(q, "[samples:3]") {
+				asks = append(asks, []string{"-F", q}) // metadata only: the series
+			}
+		}
+		for _, args := range asks {
+			q := args[len(args)-1]
 			total++
-			want, died := runPCPStatus(bin, conf, srv.Port, q)
-			got := runOurs(conf, srv.Port, q)
+			want, died := runPCPStatus(bin, conf, srv.Port, args...)
+			got := runOurs(conf, srv.Port, args...)
 			switch {
 			case died:
 				// ours ran in this process: that it returned is the check
 				crashed++
-				t.Logf("%s: %q: PCP's pmseries crashed; ours:\n%s", name, q, got)
+				t.Logf("%s: %q: PCP's pmseries crashed; ours:\n%s", name, args, got)
 			case got == want:
 				alike++
 			case departure(q, want, got) != "":
 				departed++
-				t.Logf("%s: %q departs (%s):\nPCP's:\n%s\nours:\n%s", name, q, departure(q, want, got), want, got)
+				t.Logf("%s: %q departs (%s):\nPCP's:\n%s\nours:\n%s", name, args, departure(q, want, got), want, got)
 			default:
-				t.Errorf("%s: pmseries %q:\nPCP's:\n%s\nours:\n%s", name, q, want, got)
+				t.Errorf("%s: pmseries %q:\nPCP's:\n%s\nours:\n%s", name, args, want, got)
 			}
 		}
 	}

@@ -99,7 +99,9 @@ func query(ctx context.Context, c redis.UniversalClient, o *options, args []stri
 	out.Flush()
 	var qe *series.QueryError
 	if errors.As(err, &qe) {
-		fmt.Fprintf(stderr, "pmseries: [Error] %s\n", qe.Msg)
+		for _, m := range append([]string{qe.Msg}, qe.More...) {
+			fmt.Fprintf(stderr, "pmseries: [Error] %s\n", m)
+		}
 		return 1
 	}
 	if err != nil {
@@ -148,14 +150,20 @@ func stampText(ms float64, id string) string {
 }
 
 func (r *reporter) query(ctx context.Context, expr string) error {
-	res, err := r.st.Query(ctx, expr)
+	query := r.st.Query
+	if r.o.fast {
+		query = r.st.QueryMetadata
+	}
+	res, err := query(ctx, expr)
 	if err != nil {
 		return err
 	}
 	var qe *series.QueryError
 	if errors.As(res.Warning, &qe) {
 		// PCP reports it while evaluating, before the answer
-		fmt.Fprintf(r.stderr, "pmseries: [Error] %s\n", qe.Msg)
+		for _, m := range append([]string{qe.Msg}, qe.More...) {
+			fmt.Fprintf(r.stderr, "pmseries: [Error] %s\n", m)
+		}
 		r.failed = true
 	}
 	if !res.Windowed {
