@@ -49,6 +49,17 @@ func evalError(format string, a ...any) error {
 	return &QueryError{Msg: fmt.Sprintf(format, a...)}
 }
 
+// MaxQueryValues bounds the values a query with functions holds at once
+// (every vector's, before the functions run).
+const MaxQueryValues = 1 << 22
+
+func (s *Store) maxValues() int {
+	if s.valuesLimit > 0 {
+		return s.valuesLimit
+	}
+	return MaxQueryValues
+}
+
 // samplesOf reads a series' entries in the vector's window (w) and keeps
 // them by the query's window (g): the interval's thinning and the count,
 // each entry kept a sample. libpcp_web keeps the entries not chosen as
@@ -133,7 +144,7 @@ func (s *Store) samplesOf(ctx context.Context, sid string, w, g *Window) ([][]iv
 
 // leafSets reads a vector's series: descriptors, metric names and, with
 // a window, samples.
-func (s *Store) leafSets(ctx context.Context, e *Expr, global *Window) ([]*sset, error) {
+func (s *Store) leafSets(ctx context.Context, e *Expr, global *Window, read *int) ([]*sset, error) {
 	ids, err := s.matchExpr(ctx, e)
 	if err != nil {
 		return nil, err
@@ -156,6 +167,12 @@ func (s *Store) leafSets(ctx context.Context, e *Expr, global *Window) ([]*sset,
 				return nil, err
 			}
 			ss.num = len(ss.samples)
+			for _, smp := range ss.samples {
+				*read += len(smp)
+			}
+			if limit := s.maxValues(); *read > limit {
+				return nil, &QueryError{Msg: fmt.Sprintf("query reads more than %d values: narrow its window or its series", limit)}
+			}
 		}
 		out = append(out, ss)
 	}
@@ -319,23 +336,13 @@ func ExprID(canon string) string {
 // evalQuery evaluates a query holding functions or arithmetic.
 func (s *Store) evalQuery(ctx context.Context, p *Parsed) (*QueryResult, error) {
 	sets := map[*Expr][]*sset{}
-	var read func(e *Expr) error
-	read = func(e *Expr) error {
-		if e == nil {
-			return nil
+	values := 0
+	for _, v := range vectors(p.Root) {
+		ss, err := s.leafSets(ctx, v, p.Window, &values)
+		if err != nil {
+			return nil, err
 		}
-		if e.Op == "vector" {
-			ss, err := s.leafSets(ctx, e, p.Window)
-			sets[e] = ss
-			return err
-		}
-		if err := read(e.Left); err != nil {
-			return err
-		}
-		return read(e.Right)
-	}
-	if err := read(p.Root); err != nil {
-		return nil, err
+		sets[v] = ss
 	}
 	canon := canonical(p.Root, sets)
 	res, err := calculate(p.Root, sets)

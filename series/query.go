@@ -15,7 +15,8 @@ import (
 // Store reads the series of a Redis database in PCP's schema: the answers
 // of PCP's pmseries and of pmproxy's /series REST API.
 type Store struct {
-	c redis.UniversalClient
+	c           redis.UniversalClient
+	valuesLimit int // MaxQueryValues when 0 (tests lower it)
 }
 
 // NewStore reads through c.

@@ -2,8 +2,13 @@ package series
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 )
@@ -59,5 +64,33 @@ func TestRelationalLabels(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", tc.q, got, want)
 		}
+	}
+}
+
+// TestQueryValuesBounded: a query with functions holding more values than
+// the bound is refused with a message, not answered from unbounded memory.
+func TestQueryValuesBounded(t *testing.T) {
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	ctx := context.Background()
+	for i := 1; i <= 10; i++ {
+		if err := c.XAdd(ctx, &redis.XAddArgs{Stream: "pcp:values:series:" + StringID("s").String(), ID: strconv.Itoa(i) + "-0", Values: []string{"", "1"}}).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sid := StringID("s")
+	nid := StringID("m")
+	if err := c.SAdd(ctx, "pcp:series:metric.name:"+nid.String(), string(sid[:])).Err(); err != nil {
+		t.Fatal(err)
+	}
+	st := NewStore(c)
+	st.valuesLimit = 5
+	if _, err := st.Query(ctx, "max(m[samples:4])"); err != nil {
+		t.Errorf("4 values: %v", err)
+	}
+	_, err := st.Query(ctx, "max(m[samples:6])")
+	var qe *QueryError
+	if !errors.As(err, &qe) || !strings.Contains(qe.Msg, "more than 5 values") {
+		t.Errorf("6 values: %v", err)
 	}
 }
