@@ -278,6 +278,11 @@ func hexes(ids []ID) []string {
 // its series identifier; a glob's text is the first series' metric name.
 func canonical(e *Expr, sets map[*Expr][]*sset) string { return canonicalAt(e, sets, 0) }
 
+// Canonical is an expression's canonical text, which ExprID hashes into
+// its series identifier; a glob stands for itself here (evaluated, it
+// becomes its first series' metric name).
+func Canonical(e *Expr) string { return canonical(e, nil) }
+
 // canonicalAt is the canonical text with a glob named by its idx'th
 // series, as libpcp_web words a message about that series.
 func canonicalAt(e *Expr, sets map[*Expr][]*sset, idx int) string {

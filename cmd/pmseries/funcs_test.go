@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,8 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/series"
+	"github.com/redis/go-redis/v9"
 )
 
 // kinds of metric the function queries are asked of: counters and
@@ -181,6 +184,7 @@ func TestFunctionsMatchPCP(t *testing.T) {
 	conf := writeConf(t)
 	archives := []string{"20041125", "sample-labels", "omnibus_v3", "daily_report", "mirage-3"}
 	total, alike, crashed, departed := 0, 0, 0, 0
+	descs, descsAlike, descsDeparted := 0, 0, 0
 	for _, name := range archives {
 		path := filepath.Join(qaArchives, name)
 		srv := redistest.Start(t)
@@ -195,11 +199,39 @@ func TestFunctionsMatchPCP(t *testing.T) {
 				asks = append(asks, []string{"-F", q}) // metadata only: the series
 			}
 		}
+		rc := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+		defer rc.Close()
+		// the descriptor an expression's identifier has, as the last
+		// query to name it wrote it
+		descOf := func(out string) map[string]string {
+			for _, line := range strings.Split(out, "\n") {
+				if isSID(line) {
+					m, _ := rc.HGetAll(context.Background(), "pcp:desc:series:"+line).Result()
+					return m
+				}
+			}
+			return nil
+		}
 		for _, args := range asks {
 			q := args[len(args)-1]
 			total++
+			rc.Del(context.Background(), "pcp:desc:series:"+expressionID(q))
 			want, died := runPCPStatus(bin, conf, srv.Port, args...)
+			wantDesc := descOf(want)
 			got := runOurs(conf, srv.Port, args...)
+			if gotDesc := descOf(got); !died && got == want && wantDesc != nil {
+				descs++
+				noValues := args[0] == "-F" || !strings.Contains(q, "[")
+				switch why := descDeparture(q, noValues, wantDesc, gotDesc); {
+				case maps.Equal(wantDesc, gotDesc):
+					descsAlike++
+				case why != "":
+					descsDeparted++
+					t.Logf("%s: %q: descriptor departs (%s): PCP's %v, ours %v", name, args, why, wantDesc, gotDesc)
+				default:
+					t.Errorf("%s: %q: descriptor written by PCP %v, by ours %v", name, args, wantDesc, gotDesc)
+				}
+			}
 			switch {
 			case died:
 				// ours ran in this process: that it returned is the check
@@ -216,6 +248,18 @@ func TestFunctionsMatchPCP(t *testing.T) {
 		}
 	}
 	t.Logf("%d function queries over %d archives: %d answered alike, %d where PCP's pmseries crashed (ours answered), %d departures", total, len(archives), alike, crashed, departed)
+	t.Logf("%d expression descriptors written by both: %d alike, %d departures", descs, descsAlike, descsDeparted)
+}
+
+// expressionID is the identifier a query's expression would have, to
+// clear its descriptor before each is asked (any query: a plain one's
+// text names no stored expression).
+func expressionID(q string) string {
+	p, err := series.ParseExpr(q)
+	if err != nil || !p.HasFunction() {
+		return "none"
+	}
+	return series.ExprID(series.Canonical(p.Root))
 }
 
 // TestSyntaxMatchesPCP asks PCP's pmseries and ours every prefix of a set
@@ -354,4 +398,35 @@ func countWithBounds(q string) bool {
 		}
 	}
 	return false
+}
+
+// descDeparture says why the descriptor PCP writes for an expression may
+// differ from ours (docs/series.md): each field that differs must have
+// a reason.
+func descDeparture(q string, noValues bool, pcps, ours map[string]string) string {
+	var whys []string
+	for k, v := range pcps {
+		o := ours[k]
+		switch {
+		case v == o:
+		case k == "semantics" && v == "instance" && o == "instant":
+			whys = append(whys, `PCP's semantics "instance" is none`)
+		case k == "type" && v == "UNKNOWN":
+			whys = append(whys, "PCP's log and sqrt take their type from the last value computed")
+		case k == "type" && (noValues || strings.EqualFold(v, o)):
+			whys = append(whys, "PCP sets an operation's type from its values, keeping the left operand's without them")
+		case k == "units" && (strings.Contains(q, " + ") || strings.Contains(q, " - ") || strings.Contains(q, " * ")) && sameDims(v, o):
+			whys = append(whys, "PCP loses the operands' scales (Kbyte + Kbyte written byte, count/sec count/nanosec)")
+		default:
+			return ""
+		}
+	}
+	return strings.Join(whys, "; ")
+}
+
+// sameDims is units of the same dimensions, whatever their scales.
+func sameDims(a, b string) bool {
+	ua, _, err1 := pcp.ParseUnits(a)
+	ub, _, err2 := pcp.ParseUnits(b)
+	return err1 == nil && err2 == nil && ua.DimSpace == ub.DimSpace && ua.DimTime == ub.DimTime && ua.DimCount == ub.DimCount
 }
