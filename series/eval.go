@@ -327,6 +327,9 @@ func canonicalFilter(f *FilterExpr) string {
 	case "&&", "||":
 		return canonicalFilter(f.Left) + f.Op + canonicalFilter(f.Right)
 	case "==", "!=", "~~":
+		if f.Op == "==" && f.Leaf.Name == "metric.name" {
+			return f.Leaf.Value // libpcp_web writes a metric name alone
+		}
 		return f.Leaf.Name + f.Op + `"` + f.Leaf.Value + `"`
 	}
 	return f.Leaf.Name + f.Op + f.Leaf.Value

@@ -99,7 +99,10 @@ func functionQueries(k metricKinds, label archive.Label) []string {
 		qs = append(qs, "rate("+m+")", "max("+m+")", m+" + "+m, "sqrt(avg("+m+"))", "rescale("+m+`, "bogus")`,
 			"nth_percentile_inst("+m+"[samples:2], 101)", m+"[samples:2] + "+m, "count("+m+")",
 			m+`{hostname:"`+label.Hostname+`"}`, m+`{hostname~~"`+label.Hostname[:1]+`*"}`,
-			m+`{hostname=="`+label.Hostname+`" || hostname=="nohost"}`, m+`{hostname=="`+label.Hostname+`" && agent!="none"}`)
+			m+`{hostname=="`+label.Hostname+`" || hostname=="nohost"}`, m+`{hostname=="`+label.Hostname+`" && agent!="none"}`,
+			"max("+m+`{hostname:"`+label.Hostname+`"}[samples:3])`, "rate("+m+`{metric.name=="`+m+`"}[samples:3])`,
+			"avg_sample("+m+`{hostname=~"^`+label.Hostname[:1]+`"}[samples:3])`, "sum("+m+`{hostname!~"^nohost$"})`,
+			"x = max("+m+"[samples:2])")
 	}
 	if k.counter != "" && k.counter2 != "" {
 		for _, w := range windows {
