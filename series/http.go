@@ -81,7 +81,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err, isErr := v.(error); isErr {
-		fail(w, http.StatusBadRequest, client, err.Error())
+		msg := err.Error()
+		var qe *QueryError
+		if errors.As(err, &qe) {
+			msg = qe.Msg // the first of several, as PCP's pmproxy answers
+		}
+		fail(w, http.StatusBadRequest, client, msg)
 		return
 	}
 	b, err := json.Marshal(v)
@@ -165,6 +170,10 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 		res, err := st.Query(ctx, expr)
 		if err != nil {
 			return err, 0
+		}
+		if res.Warning != nil {
+			// PCP's pmproxy answers the first message it is given
+			return res.Warning, 0
 		}
 		if res.Values != nil {
 			return res.Values, 0

@@ -146,6 +146,8 @@ func TestHTTPMatchesPCP(t *testing.T) {
 		{"GET", "/series/query?client=9&expr=" + url.QueryEscape("avg_inst(sample.colour[samples:3])"), ""},
 		{"GET", "/series/query?expr=" + url.QueryEscape("rate(sample.rapid)"), ""},
 		{"GET", "/series/query?expr=" + url.QueryEscape("3 * sample.colour"), ""},
+		{"GET", "/series/query?expr=" + url.QueryEscape("rate(sample.colour)"), ""},
+		{"GET", "/series/query?expr=" + url.QueryEscape("sample.rapid / sample.colour"), ""},
 		{"GET", "/series/query?expr=" + url.QueryEscape(`sample.colour{hostname:"shard"}`), ""},
 		{"GET", "/series/query?expr=" + url.QueryEscape(`sample.colour{hostname:"sh*" || hostname=="x"}`), ""},
 		{"POST", "/series/query", "expr=" + url.QueryEscape(`rescale(rate(sample.rapid{hostname=="shard"}[samples:3]), "count / min")`)},
@@ -216,4 +218,35 @@ func FuzzWindowOf(f *testing.F) {
 		}
 		windowOf(p)
 	})
+}
+
+// TestHTTPWherePCPCrashes: queries on which libpcp_web 6.0.3 dies of a
+// segmentation fault (PCP's pmseries on each; PCP's pmproxy on the first,
+// seen asking it: the connection closes and every later request is
+// refused) get an answer from ours, which serves on.
+func TestHTTPWherePCPCrashes(t *testing.T) {
+	srv := redistest.Start(t)
+	pcpLoad(t, srv.Port, writeConf(t), filepath.Join(qaArchives, "sample-labels"))
+	ours := httptest.NewServer(Handler(NewStore(client(t, srv))))
+	defer ours.Close()
+	for _, c := range []struct {
+		expr   string
+		status int
+		want   string
+	}{
+		{"rate(sample.colour[samples:2])", 400, `"message":"Can't rate convert 'sample.colour', counter semantics required\n"`},
+		{"sample.colour[samples:2] + sample.rapid[samples:2]", 400, `"message":"Operands should have the same instance domain`},
+		{"3 * nosuch.metric[samples:2]", 200, "[]"},
+		{`sample.colour{"hostname"=="shard"}`, 200, `["`},
+		{"max_sample(sample.colour[interval:1,start:0])", 200, `"value":"331"`},
+		{"", 400, "failed to process URL"},
+	} {
+		st, b := do(t, ours.URL, "GET", "/series/query?expr="+url.QueryEscape(c.expr), "")
+		if st != c.status || !strings.Contains(b, c.want) {
+			t.Errorf("%q: %d %q, want %d and %q", c.expr, st, b, c.status, c.want)
+		}
+	}
+	if st, b := do(t, ours.URL, "GET", "/series/ping", ""); st != 200 {
+		t.Errorf("ping after: %d %q", st, b)
+	}
 }
