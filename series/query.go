@@ -79,12 +79,23 @@ func (s *Store) query(ctx context.Context, expr string, metaOnly bool) (*QueryRe
 	}
 	res := &QueryResult{Series: ids, Windowed: p.Window != nil}
 	if p.Window != nil {
+		// read as libpcp_web reads a query's values (its interval's
+		// goal starting at the first entry itself; /series/values
+		// starts it a nanosecond later)
 		for _, sid := range ids {
-			vs, err := s.values(ctx, sid, p.Window)
+			samples, err := s.samplesOf(ctx, sid, p.Window, p.Window)
 			if err != nil {
 				return nil, err
 			}
-			res.Values = append(res.Values, vs...)
+			for _, smp := range samples {
+				for _, v := range smp {
+					val := Value{Series: sid, Timestamp: float64(v.ts.Sec)*1e3 + float64(v.ts.Nsec)/1e6, Stamp: v.stamp, Value: v.data}
+					if v.inst != sid {
+						val.Instance = v.inst
+					}
+					res.Values = append(res.Values, val)
+				}
+			}
 		}
 	}
 	return res, nil
