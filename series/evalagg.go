@@ -182,7 +182,7 @@ func stdevSample(ss *sset) *sset {
 // topIndexes is the indexes of the k largest values, largest first, ties
 // in their order.
 func topIndexes(vals []float64, k int) []int {
-	idx := make([]int, 0, k)
+	idx := make([]int, 0, min(k, len(vals)))
 	for i, v := range vals {
 		pos := len(idx)
 		for pos > 0 && vals[idx[pos-1]] < v {
