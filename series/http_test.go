@@ -153,7 +153,6 @@ func TestHTTPMatchesPCP(t *testing.T) {
 		{"POST", "/series/query", "expr=" + url.QueryEscape(`rescale(rate(sample.rapid{hostname=="shard"}[samples:3]), "count / min")`)},
 		{"GET", "/series/query?expr=" + url.QueryEscape("rate(sample.rapid[samples:3]"), ""},
 		{"GET", "/series/descs?series=" + ExprID("rate(sample.rapid)"), ""},
-		{"GET", "/series/values?series=" + ExprID("rate(sample.rapid)") + "&samples=2", ""},
 		{"GET", "/series/values?series=" + ExprID("max(sample.colour)") + "&samples=3", ""},
 		{"GET", "/series/descs?series=", ""},
 	}
@@ -248,5 +247,40 @@ func TestHTTPWherePCPCrashes(t *testing.T) {
 	}
 	if st, b := do(t, ours.URL, "GET", "/series/ping", ""); st != 200 {
 		t.Errorf("ping after: %d %q", st, b)
+	}
+}
+
+// TestExprValuesWindow: /series/values of an expression's identifier
+// evaluates it over the request's window: a count takes the most recent
+// values and a start and finish bound them, as for any series. (PCP's
+// pmproxy reads the expression's vectors from their first entry whatever
+// the window, so its count takes the oldest values and its start and
+// finish change nothing: docs/series.md.)
+func TestExprValuesWindow(t *testing.T) {
+	srv := redistest.Start(t)
+	pcpLoad(t, srv.Port, writeConf(t), filepath.Join(qaArchives, "sample-labels"))
+	st := NewStore(client(t, srv))
+	ours := httptest.NewServer(Handler(st))
+	defer ours.Close()
+	ctx := context.Background()
+	res, err := st.Query(ctx, "max_sample(sample.colour)")
+	if err != nil || len(res.Series) != 1 {
+		t.Fatalf("query: %+v %v", res, err)
+	}
+	expr := res.Series[0]
+	plain, err := st.Query(ctx, "max_sample(sample.colour[samples:2])")
+	if err != nil || len(plain.Values) != 2 {
+		t.Fatalf("windowed query: %+v %v", plain, err)
+	}
+	newest := plain.Values[0].StampText()
+	if _, b := do(t, ours.URL, "GET", "/series/values?series="+expr+"&samples=1", ""); !strings.Contains(b, `"timestamp":`+newest+",") {
+		t.Errorf("samples=1: %s, want the most recent value at %s", b, newest)
+	}
+	older := plain.Values[1]
+	from := strconv.FormatFloat(older.Timestamp/1e3-0.2, 'f', 3, 64)
+	to := strconv.FormatFloat(older.Timestamp/1e3+0.2, 'f', 3, 64)
+	_, b := do(t, ours.URL, "GET", "/series/values?series="+expr+"&start="+from+"&finish="+to, "")
+	if !strings.Contains(b, `"timestamp":`+older.StampText()+",") || strings.Contains(b, newest) {
+		t.Errorf("start=%s finish=%s: %s, want the value at %s alone", from, to, b, older.StampText())
 	}
 }

@@ -29,7 +29,7 @@ func (s *Store) exprValues(ctx context.Context, sid string, w *Window) (vals []V
 		return nil, true, nil // not an expression this package wrote
 	}
 	for _, v := range vectors(p.Root) {
-		v.Window = &Window{}
+		v.Window = w
 	}
 	p.Window = w
 	res, err := s.evalQuery(ctx, p)
