@@ -15,6 +15,9 @@ import (
 
 // cannotStart is our pmcd -v's report of an agent it could not start,
 // which PCP's -v, loading nothing, never makes (docs/pmcd.md).
+// notAbsolute starts PCP's report of a DSO path that is not absolute.
+const notAbsolute = "to PMDA is not absolute"
+
 var cannotStart = regexp.MustCompile(`(?m)^pmcd config\[line \d+\]: Warning: agent .* cannot be started: .*\n`)
 
 // TestVerifyGarbageLikePCP runs pmcd -v over damaged configurations with
@@ -65,6 +68,7 @@ func TestVerifyGarbageLikePCP(t *testing.T) {
 		}
 		cases = append(cases, b)
 	}
+	random := len(cases) // the cases before this are random damage
 	for _, s := range []string{"foo\x00 3 pipe binary /bin/x\n", "\x00\nfoo\n", "a 3 pi\x00pe\nbinary /bin/sh\n",
 		"pmcd 2 dso \\\npmcd_init /p.so\n", "pmcd 2 dso pmcd_init /p.so\\", "x 1 pipe\x00", "[acc\x00ess]\n",
 		// the status is the last agent line's, and after a bad one the
@@ -82,7 +86,7 @@ func TestVerifyGarbageLikePCP(t *testing.T) {
 		"a \"5\"6 pipe binary /bin/x\n", "pmcd 2 DSO pmcd_init /p.so\na 5 Pipe BINARY NotReady /bin/x\nb 6 SOCKET INET 4000\n", "a 5 pipe binary /bin/x \"b # c\"\npmcd 2 dso pmcd_init /p.so \"\"\n"} {
 		cases = append(cases, []byte(s))
 	}
-	differ, statusDiffer, failing := 0, 0, 0
+	differ, statusDiffer, failing, undefined := 0, 0, 0, 0
 	for i, text := range cases {
 		conf := filepath.Join(dir, "pmcd.conf")
 		if err := os.WriteFile(conf, text, 0o644); err != nil {
@@ -102,6 +106,21 @@ func TestVerifyGarbageLikePCP(t *testing.T) {
 		if strings.ContainsRune(gotOut, 0) {
 			t.Errorf("case %d: our report holds a NUL byte: %q", i, gotOut)
 		}
+		if k := strings.Index(wantOut, notAbsolute); i < random && k >= 0 {
+			// After a DSO path that is not absolute, PCP's scanner
+			// reads on into what its line buffer held before: what
+			// it reports next, and its status, depend on memory it
+			// never set (they differ between a fresh Debian root and
+			// this machine on the same file). Only the report up to
+			// that line is PCP's to compare with.
+			undefined++
+			end := k + strings.Index(wantOut[k:], "\n") + 1
+			if !strings.HasPrefix(gotOut, wantOut[:end]) {
+				differ++
+				t.Errorf("case %d: pmcd -v on %q:\nours %q\nPCP's (up to its undefined part) %q", i, text, gotOut, wantOut[:end])
+			}
+			continue
+		}
 		if gotOut != wantOut {
 			differ++
 			t.Errorf("case %d: pmcd -v on %q:\nours %q\nPCP's %q", i, text, gotOut, wantOut)
@@ -114,5 +133,5 @@ func TestVerifyGarbageLikePCP(t *testing.T) {
 			failing++
 		}
 	}
-	t.Logf("%d damaged configurations (%d that PCP's pmcd -v fails): %d reported otherwise than PCP's, %d with another exit status", len(cases), failing, differ, statusDiffer)
+	t.Logf("%d damaged configurations (%d that PCP's pmcd -v fails, %d compared only up to PCP's undefined reading): %d reported otherwise than PCP's, %d with another exit status", len(cases), failing, undefined, differ, statusDiffer)
 }
