@@ -84,6 +84,12 @@ func (rc *rawConn) try(ctx context.Context, cmds [][]string) (int, error) {
 		deadline = d
 	}
 	rc.c.SetDeadline(deadline)
+	// Cancelling ctx (pmproxy shutting down) ends a round trip at once
+	// instead of at the deadline: a Redis that hangs would otherwise
+	// hold the shutdown for rawTimeout.
+	c := rc.c
+	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
 	out := rc.out[:0]
 	for _, a := range cmds {
 		out = append(out, '*')
