@@ -89,6 +89,11 @@ func decompress(f *os.File, suffix string) (*fileData, error) {
 			}
 		}
 	}
+	if fw == nil {
+		// (A fillWriter is bounded already: the index's size, at most
+		// xzMaxBlock, and the blocks decode straight into it.)
+		w = &limitWriter{w: w, max: maxDecompressedMeta}
+	}
 	_, holes, err := decompressTo(w, f, suffix)
 	if err != nil {
 		return nil, errLogRec(0, "cannot decompress "+f.Name()+": "+err.Error())

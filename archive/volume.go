@@ -184,7 +184,7 @@ func (a *Archive) decompressed(vol int, path string) (*os.File, int, []span, err
 		return nil, 0, nil, err
 	}
 	os.Remove(tmp.Name())
-	n, holes, err := decompressTo(tmp, src, suffix)
+	n, holes, err := decompressTo(&limitWriter{w: tmp, max: maxDecompressedVolume}, src, suffix)
 	switch {
 	case err != nil:
 		tmp.Close()
