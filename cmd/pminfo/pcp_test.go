@@ -181,6 +181,11 @@ func TestAgainstPCP(t *testing.T) {
 		{name: "local labels", args: append(localSample(), "-l", "sample.long.one", "sample.colour", "29.1"), noHost: true},
 		{name: "local fetchall", args: append(localSample(), "-F", "sample.needprofile", "sample.bin"), noHost: true},
 		{name: "local verify", args: append(localSample(), "-v", "sample.bad", "sample.long"), noHost: true},
+		// dynamic subtrees answered by the DSO: traversal, names,
+		// PMIDs and values below sample.secret and sample.ghosts
+		{name: "local dynamic names", args: append(localSample(), "sample.secret", "sample.ghosts"), noHost: true},
+		{name: "local dynamic pmid fetch", args: append(localSample(), "-mdf", "sample.secret.foo.bar.max.redirect", "sample.secret.bar", "sample.secret.nosuch"), noHost: true},
+		{name: "local dynamic children", args: append(localSample(), "-M", "sample.secret.foo"), noHost: true},
 		{name: "local no agent", args: []string{"-L", "-K", "clear", "-n", "/var/lib/pcp/pmdas/sample/root", "-f", "sample.long.one"}, noHost: true},
 		{name: "local bad spec", args: []string{"-L", "-K", "add,29", "sample"}, noHost: true},
 	}

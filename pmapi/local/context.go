@@ -17,6 +17,7 @@ import (
 	"github.com/gopcp/gopcp/pmapi/internal/profile"
 	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/pmns"
+	"github.com/gopcp/gopcp/pmns/dynamic"
 )
 
 // localClient is the client number agents of a local context see: the
@@ -227,47 +228,54 @@ func (c *Context) HostName(context.Context) (string, error) {
 	return name, nil
 }
 
-// LookupName returns the PMID of a name in the local namespace.
-func (c *Context) LookupName(_ context.Context, name string) (pcp.PMID, error) {
-	id, err := c.ns.Lookup(name)
+// askNames hands a namespace question to the agent of a domain, which
+// answers for its dynamic subtrees (pcp.ErrNoAgent without one).
+func (c *Context) askNames(ctx context.Context, domain uint32, req pdu.Message) (pdu.Message, error) {
+	return c.call(ctx, domain, req)
+}
+
+// LookupName returns the PMID of a name in the local namespace, asking
+// the owning agent for a name in a dynamic subtree.
+func (c *Context) LookupName(ctx context.Context, name string) (pcp.PMID, error) {
+	ids, _, err := dynamic.LookupNames(ctx, c.ns, c.askNames, []string{name})
 	if err != nil {
 		return pcp.PMIDNull, fmt.Errorf("pmapi: LookupName %q: %w", name, err)
 	}
-	return id, nil
+	return ids[0], nil
 }
 
-// LookupNames is pmLookupName on the local namespace: names not found
-// get pcp.PMIDNull, and only a single name fails the call.
-func (c *Context) LookupNames(_ context.Context, names []string) ([]pcp.PMID, error) {
+// LookupNames is pmLookupName on the local namespace (and the agents'
+// dynamic subtrees): names not found get pcp.PMIDNull, and only a single
+// name fails the call.
+func (c *Context) LookupNames(ctx context.Context, names []string) ([]pcp.PMID, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("pmapi: LookupNames: %w", pcp.ErrTooSmall)
 	}
-	ids := make([]pcp.PMID, len(names))
-	for i, name := range names {
-		id, err := c.ns.Lookup(name)
-		if err != nil {
-			if len(names) == 1 {
-				return []pcp.PMID{pcp.PMIDNull}, fmt.Errorf("pmapi: LookupNames: %w", err)
-			}
-			id = pcp.PMIDNull
-		}
-		ids[i] = id
+	ids, _, err := dynamic.LookupNames(ctx, c.ns, c.askNames, names)
+	if err != nil {
+		return ids, fmt.Errorf("pmapi: LookupNames: %w", err)
 	}
 	return ids, nil
 }
 
-// NameID returns a name of a PMID from the local namespace.
-func (c *Context) NameID(_ context.Context, pmid pcp.PMID) (string, error) {
+// NameID returns a name of a PMID from the local namespace, else from
+// its agent.
+func (c *Context) NameID(ctx context.Context, pmid pcp.PMID) (string, error) {
 	name, err := c.ns.NameID(pmid)
-	if err != nil {
+	if err == nil {
+		return name, nil
+	}
+	names, aerr := dynamic.NameAll(ctx, c.ns, c.askNames, pmid)
+	if aerr != nil || len(names) == 0 {
 		return "", fmt.Errorf("pmapi: NameID %s: %w", pmid, err)
 	}
-	return name, nil
+	return names[0], nil
 }
 
-// NameAll returns every name of a PMID in the local namespace.
-func (c *Context) NameAll(_ context.Context, pmid pcp.PMID) ([]string, error) {
-	names, err := c.ns.NameAll(pmid)
+// NameAll returns every name of a PMID in the local namespace, else its
+// agent's.
+func (c *Context) NameAll(ctx context.Context, pmid pcp.PMID) ([]string, error) {
+	names, err := dynamic.NameAll(ctx, c.ns, c.askNames, pmid)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: NameAll %s: %w", pmid, err)
 	}
@@ -275,31 +283,31 @@ func (c *Context) NameAll(_ context.Context, pmid pcp.PMID) ([]string, error) {
 }
 
 // Children returns the names below a node of the local namespace.
-func (c *Context) Children(_ context.Context, name string) ([]string, error) {
-	kids, err := c.ns.Children(name)
+func (c *Context) Children(ctx context.Context, name string) ([]string, error) {
+	m, err := dynamic.Children(ctx, c.ns, c.askNames, name, pdu.PMNSChildNames)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
 	}
-	names := make([]string, len(kids))
-	for i, k := range kids {
-		names[i] = k.Name
-	}
-	return names, nil
+	return m.Names, nil
 }
 
 // ChildrenStatus is Children with whether each child is a metric.
-func (c *Context) ChildrenStatus(_ context.Context, name string) ([]pmns.Child, error) {
-	kids, err := c.ns.Children(name)
+func (c *Context) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+	m, err := dynamic.Children(ctx, c.ns, c.askNames, name, pdu.PMNSChildStatus)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: ChildrenStatus %q: %w", name, err)
+	}
+	kids := make([]pmns.Child, len(m.Names))
+	for i, n := range m.Names {
+		kids[i] = pmns.Child{Name: n, Leaf: i >= len(m.Status) || m.Status[i] != pdu.PMNSNonLeafStatus}
 	}
 	return kids, nil
 }
 
 // Traverse returns the metric names at or below a node of the local
-// namespace.
-func (c *Context) Traverse(_ context.Context, name string) ([]string, error) {
-	names, err := c.ns.Traverse(name)
+// namespace, the agents' dynamic subtrees included.
+func (c *Context) Traverse(ctx context.Context, name string) ([]string, error) {
+	names, err := dynamic.Traverse(ctx, c.ns, c.askNames, name)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Traverse %q: %w", name, err)
 	}
