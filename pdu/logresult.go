@@ -29,18 +29,7 @@ func DecodeLogRecordInto(r *pcp.Result, buf []byte, v3 bool) error {
 		d.Fail(0, "record shorter than its prefix")
 		return d.Err
 	}
-	if v3 {
-		// libpcp writes the seconds' low word first (see
-		// __pmPutTimestamp on a little-endian host).
-		lo := d.U32("timestamp seconds")
-		hi := d.U32("timestamp seconds")
-		nsec := d.I32("timestamp nanoseconds")
-		r.Timestamp = pcp.Timestamp{Sec: int64(uint64(hi)<<32 | uint64(lo)), Nsec: nsec}
-	} else {
-		sec := d.I32("timestamp seconds")
-		usec := d.I32("timestamp microseconds")
-		r.Timestamp = pcp.Timestamp{Sec: int64(sec), Nsec: usec * 1000}
-	}
+	r.Timestamp = logStamp(&d, v3)
 	at := d.Off
 	n := d.I32("numpmid")
 	if d.Err != nil {
@@ -66,4 +55,20 @@ func AppendLogRecord(dst []byte, start int, r *pcp.Result, v3 bool) []byte {
 	}
 	dst = appendI32(dst, int32(len(r.Sets)))
 	return appendValueSets(dst, start, r.Sets)
+}
+
+// logStamp decodes a data record's timestamp: version 3's 64-bit seconds
+// (the low word first, as libpcp's __pmPutTimestamp writes it on a
+// little-endian host) and nanoseconds, version 2's 32-bit seconds and
+// microseconds.
+func logStamp(d *decoder, v3 bool) pcp.Timestamp {
+	if v3 {
+		lo := d.U32("timestamp seconds")
+		hi := d.U32("timestamp seconds")
+		nsec := d.I32("timestamp nanoseconds")
+		return pcp.Timestamp{Sec: int64(uint64(hi)<<32 | uint64(lo)), Nsec: nsec}
+	}
+	sec := d.I32("timestamp seconds")
+	usec := d.I32("timestamp microseconds")
+	return pcp.Timestamp{Sec: int64(sec), Nsec: usec * 1000}
 }

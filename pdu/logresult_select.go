@@ -29,16 +29,7 @@ func DecodeLogRecordSelectInto(r *pcp.Result, buf []byte, v3 bool, keep func(pcp
 		d.Fail(0, "record shorter than its prefix")
 		return 0, d.Err
 	}
-	if v3 {
-		lo := d.U32("timestamp seconds")
-		hi := d.U32("timestamp seconds")
-		nsec := d.I32("timestamp nanoseconds")
-		r.Timestamp = pcp.Timestamp{Sec: int64(uint64(hi)<<32 | uint64(lo)), Nsec: nsec}
-	} else {
-		sec := d.I32("timestamp seconds")
-		usec := d.I32("timestamp microseconds")
-		r.Timestamp = pcp.Timestamp{Sec: int64(sec), Nsec: usec * 1000}
-	}
+	r.Timestamp = logStamp(&d, v3)
 	at := d.Off
 	n := d.I32("numpmid")
 	r.Sets = r.Sets[:0]

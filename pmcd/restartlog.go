@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/access"
@@ -24,7 +23,7 @@ func (s *Server) ClientTable() string {
 	b.WriteString("     fd  client connection from                    ipc ver  operations denied\n")
 	b.WriteString("     ==  ========================================  =======  =================\n")
 	for _, c := range s.clientsBySeq() {
-		fmt.Fprintf(&b, "    %3d  %-40.40s  %7d", connFD(c.conn), clientFrom(c), 2)
+		fmt.Fprintf(&b, "    %3d  %-40.40s  %7d", fdOf(c.conn), clientFrom(c), 2)
 		c.mu.Lock()
 		deny := c.deny
 		c.mu.Unlock()
@@ -60,21 +59,6 @@ func clientFrom(c *client) string {
 		return strings.TrimSuffix(names[0], ".")
 	}
 	return ip.String()
-}
-
-// connFD is a connection's descriptor, -1 if it has none to show.
-func connFD(conn net.Conn) int {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return -1
-	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
-		return -1
-	}
-	fd := -1
-	_ = rc.Control(func(u uintptr) { fd = int(u) })
-	return fd
 }
 
 // tables is what PCP's pmcd writes after the agents change
