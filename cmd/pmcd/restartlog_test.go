@@ -11,6 +11,7 @@ import (
 
 	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
@@ -76,6 +77,10 @@ func TestRestartLogLikePCP(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
+		// The start-up probe's client may not have been let go yet:
+		// wait until pmcd counts only this one, or the tables differ by
+		// a row of a client on its way out.
+		onlyUs(ctx, t, c)
 		var out []string
 		out = append(out, restartBlock(t, p, 1))
 		conf, err := os.ReadFile(p.ConfPath())
@@ -115,4 +120,27 @@ func TestRestartLogLikePCP(t *testing.T) {
 		}
 	}
 	t.Logf("PCP's second block:\n%s\nits dumpconn:\n%s", want[1], want[2])
+}
+
+// onlyUs waits until pmcd.numclients, fetched on c, is 1.
+func onlyUs(ctx context.Context, t *testing.T, c *pmapi.HostContext) {
+	t.Helper()
+	id, err := c.LookupName(ctx, "pmcd.numclients")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var r pcp.Result
+		if _, err := c.Fetch(ctx, []pcp.PMID{id}, &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Sets) == 1 && r.Sets[0].NumVal == 1 && r.Sets[0].Values[0].LVal == 1 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("pmcd.numclients never came to 1: %+v", r.Sets)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
