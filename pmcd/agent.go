@@ -215,7 +215,7 @@ func (a *agent) kill(why error) {
 	if a.b == nil {
 		return
 	}
-	a.s.logf("agent %q (domain %d) is dead: %v", a.conf.Name, a.conf.Domain, why)
+	a.s.logf("Warning: agent %q (domain %d) is dead: %v", a.conf.Name, a.conf.Domain, why)
 	b := a.b
 	cleanup := cleanupExit
 	if !errors.Is(why, errProcessEnded) {

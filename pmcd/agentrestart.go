@@ -90,7 +90,7 @@ func (s *Server) restart(a *agent) {
 	s.checkLabels()
 	defer s.markChanges(changeRestartAgent)
 	if s.bringUp(s.restartCtx, a) {
-		s.logf("agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
+		s.logf("Info: agent %q (domain %d) restarted", a.conf.Name, a.conf.Domain)
 		return
 	}
 	a.mu.Lock()

@@ -68,7 +68,7 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 		if lines, ok := startFailure(a.conf, err); ok && s.bareLog() != nil {
 			io.WriteString(s.bareLog(), lines)
 		} else {
-			s.logf("cannot start agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
+			s.logf("Error: cannot start agent %q (domain %d): %v", a.conf.Name, a.conf.Domain, err)
 		}
 		a.mu.Lock()
 		a.reason = reasonNoStart

@@ -77,7 +77,7 @@ func (c *client) readmit(acl *access.Control) {
 	c.deny = deny
 	c.mu.Unlock()
 	if err != nil {
-		c.s.logf("client %s no longer allowed: %v", c.id, err)
+		c.s.logf("Warning: client %s no longer allowed: %v", c.id, err)
 		ctx, cancel := context.WithTimeout(context.Background(), c.s.timeout())
 		_ = c.sendError(ctx, err)
 		cancel()

@@ -196,9 +196,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			// and the recovery after a logged one.
 			if ok, n := acceptLog.Allow(); ok {
 				if n > 0 {
-					s.logf("cannot accept clients: %v; retrying (%d more failures since the last line)", err, n)
+					s.logf("Error: cannot accept clients: %v; retrying (%d more failures since the last line)", err, n)
 				} else {
-					s.logf("cannot accept clients: %v; retrying", err)
+					s.logf("Error: cannot accept clients: %v; retrying", err)
 				}
 				logged = true
 			}
@@ -211,7 +211,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 			continue
 		}
 		if logged {
-			s.logf("accepting clients again")
+			s.logf("Info: accepting clients again")
 		}
 		wait, logged = 0, false
 		s.wg.Add(1)

@@ -43,7 +43,7 @@ func startFailed(o *options, err error) {
 // notStarted writes PCP's note of a failed start to the log and, with
 // the log, to -x's file.
 func notStarted(o *options, logger interface{ Printf(string, ...any) }) {
-	logger.Printf("pmcd not started due to errors!")
+	logger.Printf("Error: pmcd not started due to errors!")
 	writeFatal(o)
 }
 
