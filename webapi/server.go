@@ -308,6 +308,13 @@ func (q *request) use() (*webContext, bool) {
 		return nil, false
 	}
 	c.mu.Lock()
+	if c.src == nil {
+		// The sweep closed it between the check above and the lock.
+		c.mu.Unlock()
+		c.busy.Add(-1)
+		q.failure(q.ctxid, statusNotConn, "expired context identifier: "+c.origin)
+		return nil, false
+	}
 	c.touch(s.now())
 	return c, true
 }

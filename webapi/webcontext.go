@@ -79,12 +79,18 @@ func (c *webContext) keep() {
 	}
 }
 
-// close ends the PMAPI context and drops the metadata: an expired context
-// keeps only its identifier until it is forgotten.
+// close ends the PMAPI context and lets go of it and of the metadata: an
+// expired context keeps only its identifier until it is forgotten, and
+// under churn the contexts closed and not yet forgotten outnumber the live
+// ones, so what they let go of here (a pmcd connection's buffers) is most
+// of what churn holds.
 func (c *webContext) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_ = c.src.Close()
+	if c.src != nil {
+		_ = c.src.Close()
+		c.src = nil
+	}
 	c.cache = cache{}
 	c.labelset = nil
 }
