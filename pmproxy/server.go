@@ -1,9 +1,9 @@
 package pmproxy
 
 import (
-	"bufio"
 	"context"
 	"errors"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -151,33 +151,33 @@ func acceptLoop(ctx context.Context, ln net.Listener, cfg *Config, httpLn *chanL
 
 // dispatch reads the first byte and hands the connection on: 'p' to the
 // PCP proxy, an HTTP method's letter to the HTTP server; anything else is
-// closed, as pmproxy closes it.
+// closed, as pmproxy closes it. The byte is read alone, not through a
+// buffer: the HTTP server buffers what follows itself, and a buffer here
+// would be a third 4 KiB per connection beside its reader and writer.
 func dispatch(ctx context.Context, c net.Conn, cfg *Config, httpLn *chanListener, slots chan struct{}) {
 	release := func() { <-slots }
 	_ = c.SetReadDeadline(time.Now().Add(cfg.FirstByteTimeout))
-	r := bufio.NewReaderSize(c, 4096)
-	first, err := r.Peek(1)
-	if err != nil {
+	var first [1]byte
+	if _, err := io.ReadFull(c, first[:]); err != nil {
 		c.Close()
 		release()
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
+	bc := &bufConn{Conn: c, first: first[0], pending: true, release: release}
 	switch {
 	case first[0] == 'p' && cfg.PCP:
-		err := pcpproxy.Handle(ctx, c, r, cfg.Proxy)
-		release()
+		err := pcpproxy.Handle(ctx, bc, nil, cfg.Proxy)
+		bc.Close()
 		if err != nil && cfg.Log != nil {
 			cfg.Log.Printf("pcp proxy client %s: %v", c.RemoteAddr(), err)
 		}
 	case httpMethodLetter(first[0]) && cfg.HTTP != nil:
-		bc := &bufConn{Conn: c, r: r, release: release}
 		if !httpLn.deliver(ctx, bc) {
 			bc.Close()
 		}
 	default:
-		c.Close()
-		release()
+		bc.Close()
 	}
 }
 
@@ -189,16 +189,25 @@ func httpMethodLetter(b byte) bool {
 	return false
 }
 
-// bufConn is a connection whose first bytes were read into r; closing it
-// gives its slot back once.
+// bufConn is a connection whose first byte the dispatcher has read: its
+// first Read gives that byte back. Closing it gives its slot back once.
+// Reads come from one goroutine at a time (the HTTP server's or the
+// proxy's), as a net.Conn's do.
 type bufConn struct {
 	net.Conn
-	r       *bufio.Reader
+	first   byte
+	pending bool
 	once    sync.Once
 	release func()
 }
 
-func (b *bufConn) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *bufConn) Read(p []byte) (int, error) {
+	if b.pending && len(p) > 0 {
+		p[0], b.pending = b.first, false
+		return 1, nil
+	}
+	return b.Conn.Read(p)
+}
 
 func (b *bufConn) Close() error {
 	err := b.Conn.Close()
