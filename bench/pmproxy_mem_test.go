@@ -1,0 +1,291 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/proxybed"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// memKiB is a process's resident memory, split as the kernel counts it:
+// anonymous (the process's own heap, stacks and data) and file-backed
+// (the pages of its binary and libraries it has mapped, shared with the
+// page cache and with other processes mapping the same files).
+type memKiB struct{ rss, anon, file, hwm int }
+
+func (m memKiB) String() string { return fmt.Sprintf("%d (%d+%d)", m.rss, m.anon, m.file) }
+
+func readMem(pid int) memKiB {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return memKiB{-1, -1, -1, -1}
+	}
+	var m memKiB
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		n, _ := strconv.Atoi(f[1])
+		switch f[0] {
+		case "VmRSS:":
+			m.rss = n
+		case "RssAnon:":
+			m.anon = n
+		case "RssFile:":
+			m.file = n
+		case "VmHWM:":
+			m.hwm = n
+		}
+	}
+	return m
+}
+
+// peak is the sample of highest RSS among the first n.
+func peak(s []memKiB, n int) memKiB {
+	var p memKiB
+	for i, m := range s {
+		if i < n && m.rss > p.rss {
+			p = m
+		}
+	}
+	return p
+}
+
+// running is one started server for one memory run.
+type running struct {
+	url    string
+	pid    int
+	exited func() string
+	stop   func()
+}
+
+// memSide starts one server afresh for each run.
+type memSide struct {
+	name  string
+	start func() running
+}
+
+// memRun is what one run of one server measured.
+type memRun struct {
+	side      string
+	idle      memKiB
+	rounds    [][]memKiB // per churn round, a sample every memEvery contexts
+	expired   []memKiB   // after each round, once its contexts have expired
+	served    int        // contexts made before the server died (all if it lived)
+	died      string
+	conc      memKiB // right after 1,000 concurrent fetches
+	settled   memKiB // 6 s later
+	concFails int
+	hwm       int
+}
+
+const (
+	memChurn = 10000 // contexts per churn round
+	memRate  = 150   // contexts a second
+	memEvery = 100   // contexts between samples
+)
+
+// measureMem runs the churn on a fresh server: a first context and fetch,
+// then the idle baseline 6 s later; rounds of 10,000 contexts (polltimeout 0.5 s,
+// 150 a second), sampled every 100 and after each round has expired; then
+// 1,000 concurrent fetches on one context. A server that dies is started
+// again for the concurrent fetches.
+func measureMem(t *testing.T, s memSide, rounds int, hs string, c *http.Client) memRun {
+	get := func(url string) int {
+		resp, err := c.Get(url)
+		if err != nil {
+			return 0
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	fetchOn := func(url string) (string, bool) {
+		resp, err := c.Get(url + "/pmapi/context?" + hs + "&polltimeout=3600")
+		if err != nil {
+			return "", false
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		ctxid := strings.TrimPrefix(strings.SplitN(string(b), ",", 2)[0], `{"context":`)
+		return ctxid, get(url+"/pmapi/"+ctxid+"/fetch?names=sample.long.one,sample.bin") == 200
+	}
+	r := memRun{side: s.name}
+	srv := s.start()
+	defer func() { srv.stop() }()
+	if _, ok := fetchOn(srv.url); !ok {
+		t.Fatalf("%s: first fetch failed", s.name)
+	}
+	time.Sleep(6 * time.Second) // settled: past our pmproxy's 5 s return of freed memory
+	r.idle = readMem(srv.pid)
+	pace := time.NewTicker(time.Second / memRate)
+	for round := 0; round < rounds && r.died == ""; round++ {
+		var samples []memKiB
+		for i := 1; i <= memChurn; i++ {
+			<-pace.C
+			if get(srv.url+"/pmapi/context?"+hs+"&polltimeout=0.5") != 200 {
+				if e := srv.exited(); e != "" {
+					r.died = fmt.Sprintf("died (%s) at context %d", e, r.served+1)
+					break
+				}
+			}
+			r.served++
+			if i%memEvery == 0 {
+				samples = append(samples, readMem(srv.pid))
+			}
+		}
+		r.rounds = append(r.rounds, samples)
+		if r.died == "" {
+			time.Sleep(4 * time.Second) // past the poll timeout and a sweep
+			r.expired = append(r.expired, readMem(srv.pid))
+		}
+	}
+	pace.Stop()
+	if r.died != "" {
+		srv.stop()
+		srv = s.start()
+	}
+	ctxid, _ := fetchOn(srv.url)
+	r.concFails = parallel(1000, 1000, func(int) bool {
+		return get(srv.url+"/pmapi/"+ctxid+"/fetch?names=sample.long.one,sample.bin") == 200
+	})
+	r.conc = readMem(srv.pid)
+	time.Sleep(6 * time.Second)
+	r.settled = readMem(srv.pid)
+	r.hwm = r.settled.hwm
+	return r
+}
+
+// memTable reports the runs. Figures are KiB of resident memory, "RSS
+// (anonymous+file-backed)". Runs are compared at the same points: the
+// idle baseline; the peak over the contexts every run of the group
+// served (all 10,000 of the first round when every server lived, else up
+// to where the first to die died); each round's peak and expired figure
+// for flatness across rounds.
+func memTable(runs []memRun) string {
+	common := memChurn
+	for _, r := range runs {
+		if len(r.rounds) > 0 && r.died != "" {
+			common = min(common, r.served)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| server | idle | churn peak over contexts 1-%d | peak of each round | after expiry, each round | after 1,000 concurrent fetches | 6 s later | peak (VmHWM) | churn |\n", common)
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, r := range runs {
+		var peaks, exp []string
+		for _, s := range r.rounds {
+			peaks = append(peaks, peak(s, len(s)).String())
+		}
+		for _, e := range r.expired {
+			exp = append(exp, e.String())
+		}
+		status := "lived"
+		if r.died != "" {
+			status = r.died
+		}
+		first := []memKiB{}
+		if len(r.rounds) > 0 {
+			first = r.rounds[0]
+		}
+		fmt.Fprintf(&b, "| %s | %v | %v | %s | %s | %v (%d failed) | %v | %d | %s |\n", r.side, r.idle,
+			peak(first, common/memEvery), strings.Join(peaks, ", "), strings.Join(exp, ", "),
+			r.conc, r.concFails, r.settled, r.hwm, status)
+	}
+	return b.String()
+}
+
+// buildOurPMProxy builds cmd/pmproxy, with cgo or without.
+func buildOurPMProxy(t *testing.T, cgo bool) string {
+	bin := filepath.Join(t.TempDir(), "pmproxy")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/pmproxy")
+	if !cgo {
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	}
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runOurPMProxy starts a built pmproxy on a private port in the bed's
+// environment (as proxybed starts PCP's), with its own PCP_TMP_DIR.
+func runOurPMProxy(t *testing.T, bin string, bed *testbed.PMCD) running {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "pmproxy.conf")
+	if err := os.WriteFile(conf, []byte(proxybed.Conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	port, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-f", "-p", strconv.Itoa(port), "-c", conf, "-l", filepath.Join(dir, "pmproxy.log"), "-s", filepath.Join(dir, "s"))
+	var env []string
+	for _, kv := range bed.Env() {
+		if name, _, _ := strings.Cut(kv, "="); name != "PCP_TMP_DIR" && name != "PCP_RUN_DIR" {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "PCP_TMP_DIR="+dir, "PCP_RUN_DIR="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		release()
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		release()
+	}
+	t.Cleanup(stop)
+	url := "http://localhost:" + strconv.Itoa(port)
+	exited := func() string {
+		select {
+		case <-done:
+			return cmd.ProcessState.String()
+		default:
+			return ""
+		}
+	}
+	// Ready when the web view answers: it asks nothing of any pmcd.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if e := exited(); e != "" {
+			t.Fatalf("our pmproxy %s", e)
+		}
+		if resp, err := http.Get(url + "/"); err == nil {
+			resp.Body.Close()
+			return running{url: url, pid: cmd.Process.Pid, exited: exited, stop: stop}
+		}
+	}
+	t.Fatal("our pmproxy did not answer")
+	return running{}
+}
+
+func runPCPPMProxy(t *testing.T, bed *testbed.PMCD) running {
+	p := proxybed.Start(t, bed)
+	return running{url: p.URL(), pid: p.PID(), exited: p.Exited, stop: p.Close}
+}
