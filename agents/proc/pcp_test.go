@@ -18,7 +18,15 @@ import (
 	"github.com/gopcp/gopcp/pmapi"
 )
 
-func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
+func TestMain(m *testing.M) {
+	code := testbed.Main(m)
+	// The daemon built for the comparisons goes with the test binary
+	// (a fresh root's run found it left in /tmp).
+	if daemonBuild.dir != "" {
+		os.RemoveAll(daemonBuild.dir)
+	}
+	os.Exit(code)
+}
 
 // beds are the three daemons the comparisons run against: PCP's pmcd
 // with PCP's pmdaproc, PCP's pmcd with our cmd/pmdaproc, and gopcp's
@@ -29,6 +37,7 @@ const rootProc = "$PCP_VAR_DIR/pmns/root_proc"
 
 var daemonBuild struct {
 	once sync.Once
+	dir  string
 	path string
 	err  error
 }
@@ -41,6 +50,7 @@ func buildDaemon(t *testing.T) string {
 			daemonBuild.err = err
 			return
 		}
+		daemonBuild.dir = dir
 		out := filepath.Join(dir, "pmdaproc")
 		b, err := exec.Command("go", "build", "-o", out, "github.com/gopcp/gopcp/cmd/pmdaproc").CombinedOutput()
 		if err != nil {
