@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"time"
 )
 
 // DefaultPath is where libpcp looks for its configuration when neither
@@ -108,10 +110,49 @@ func Get(name string) (string, bool) {
 	if v, ok := os.LookupEnv(name); ok {
 		return v, true
 	}
-	vars, _, err := Load()
+	vars, err := cached()
 	if err != nil {
 		return "", false
 	}
 	v, ok := vars[name]
 	return v, ok
+}
+
+// The last pcp.conf parsed, by path and the file's size and time: Get is
+// called for every new context (a pmproxy making thousands of them parsed
+// the file each time, 16 KB of garbage a context), and libpcp too reads
+// the file once. A changed file, or another PCP_CONF, is read again.
+var cache struct {
+	sync.Mutex
+	path string
+	size int64
+	mod  time.Time
+	vars map[string]string
+}
+
+// cached is the file's variables, parsed again only when it changed.
+func cached() (map[string]string, error) {
+	path := Path(os.LookupEnv)
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.vars != nil && cache.path == path && cache.size == st.Size() && cache.mod.Equal(st.ModTime()) {
+		return cache.vars, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file's own values: Get looks in the environment first, and
+	// the environment may change after this parse.
+	vars, err := Parse(f, func(string) (string, bool) { return "", false })
+	if err != nil {
+		return nil, err
+	}
+	cache.path, cache.size, cache.mod, cache.vars = path, st.Size(), st.ModTime(), vars
+	return vars, nil
 }

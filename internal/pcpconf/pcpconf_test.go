@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
@@ -117,5 +118,36 @@ func TestConfPath(t *testing.T) {
 		if got := Path(lookupIn(tt.env)); got != tt.want {
 			t.Errorf("%s: Path = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestGetCachedFollowsFileAndEnv: Get parses pcp.conf once while it is
+// unchanged, reads it again when it changes, and the environment (set or
+// unset after a parse) still wins over the file.
+func TestGetCachedFollowsFileAndEnv(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pcp.conf")
+	write := func(text string, mod time.Time) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(path, mod, mod)
+	}
+	t0 := time.Now().Add(-time.Hour)
+	write("PCP_X_TEST_A=one\nPCP_X_TEST_B=file\n", t0)
+	t.Setenv("PCP_CONF", path)
+	t.Setenv("PCP_X_TEST_B", "env")
+	if v, _ := Get("PCP_X_TEST_A"); v != "one" {
+		t.Fatalf("A = %q, want one", v)
+	}
+	if v, _ := Get("PCP_X_TEST_B"); v != "env" {
+		t.Errorf("B = %q, want the environment's", v)
+	}
+	os.Unsetenv("PCP_X_TEST_B")
+	if v, _ := Get("PCP_X_TEST_B"); v != "file" {
+		t.Errorf("B after unsetting = %q, want the file's", v)
+	}
+	write("PCP_X_TEST_A=two\n", t0.Add(time.Minute))
+	if v, _ := Get("PCP_X_TEST_A"); v != "two" {
+		t.Errorf("A after the file changed = %q, want two", v)
 	}
 }
