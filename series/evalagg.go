@@ -2,6 +2,7 @@ package series
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -180,25 +181,38 @@ func stdevSample(ss *sset) *sset {
 }
 
 // topIndexes is the indexes of the k largest values, largest first, ties
-// in their order.
+// in their order: what inserting each value in turn after the last value
+// not below it, keeping k, gives (as libpcp_web's walk does). A NaN is
+// below and above nothing: kept only when fewer than k are held, it stays
+// where it arrives and no later value passes it. So the values between
+// kept NaNs are each taken largest first, stably, and the last run fills
+// what room is left: O(n log n), where inserting one by one was
+// quadratic (a million samples took minutes).
 func topIndexes(vals []float64, k int) []int {
-	idx := make([]int, 0, min(k, len(vals)))
-	for i, v := range vals {
-		pos := len(idx)
-		for pos > 0 && vals[idx[pos-1]] < v {
-			pos--
+	desc := func(a, b int) int {
+		switch {
+		case vals[a] > vals[b]:
+			return -1
+		case vals[a] < vals[b]:
+			return 1
 		}
-		if pos >= k {
+		return 0
+	}
+	var idx, run []int
+	for i, v := range vals {
+		if v == v {
+			run = append(run, i)
 			continue
 		}
-		idx = append(idx, 0)
-		copy(idx[pos+1:], idx[pos:])
-		idx[pos] = i
-		if len(idx) > k {
-			idx = idx[:k]
+		if len(idx)+len(run) < k { // room for the NaN: the run is all kept
+			slices.SortStableFunc(run, desc)
+			idx = append(append(idx, run...), i)
+			run = run[:0]
 		}
 	}
-	return idx
+	slices.SortStableFunc(run, desc)
+	room := max(k-len(idx), 0)
+	return append(idx, run[:min(room, len(run))]...)
 }
 
 func topkSample(ss *sset, k int) *sset {
