@@ -16,7 +16,9 @@ import (
 // waits for a daemon to exit (stopGrace), says so in its log, and ends.
 // Before, Close was waited for without a bound and shutdown never ended.
 func TestShutdownWithHungAgentClose(t *testing.T) {
-	defer close(closeHangs)
+	hang := make(chan struct{})
+	closeHangs = hang
+	defer close(hang)
 	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gopcp/gopcp/access"
@@ -22,8 +23,24 @@ func (s *Server) ClientTable() string {
 	var b strings.Builder
 	b.WriteString("     fd  client connection from                    ipc ver  operations denied\n")
 	b.WriteString("     ==  ========================================  =======  =================\n")
-	for _, c := range s.clientsBySeq() {
-		fmt.Fprintf(&b, "    %3d  %-40.40s  %7d", fdOf(c.conn), clientFrom(c), 2)
+	clients := s.clientsBySeq()
+	// Names are asked at once, within one bound for them all, so that a
+	// slow resolver holds a SIGHUP or a dumpconn store (made under pmcd's
+	// own agent's lock) for 2 s at most, however many clients there are.
+	from := make([]string, len(clients))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			from[i] = clientFrom(ctx, c)
+		}()
+	}
+	wg.Wait()
+	for i, c := range clients {
+		fmt.Fprintf(&b, "    %3d  %-40.40s  %7d", fdOf(c.conn), from[i], 2)
 		c.mu.Lock()
 		deny := c.deny
 		c.mu.Unlock()
@@ -43,9 +60,9 @@ func (s *Server) ClientTable() string {
 }
 
 // clientFrom names where a client connected from, as PCP's
-// __pmGetNameInfo does: the name its address maps back to (asked with a
-// bound, so a slow resolver cannot hold a SIGHUP), else the address.
-func clientFrom(c *client) string {
+// __pmGetNameInfo does: the name its address maps back to, asked within
+// ctx, else the address; a Unix socket's path.
+func clientFrom(ctx context.Context, c *client) string {
 	if u, ok := c.conn.LocalAddr().(*net.UnixAddr); ok {
 		return u.Name
 	}
@@ -53,8 +70,6 @@ func clientFrom(c *client) string {
 	if ip == nil {
 		return c.conn.RemoteAddr().String()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
 	if names, err := net.DefaultResolver.LookupAddr(ctx, ip.String()); err == nil && len(names) > 0 {
 		return strings.TrimSuffix(names[0], ".")
 	}

@@ -46,8 +46,10 @@ func TestMain(m *testing.M) {
 	RegisterDSO("broken_closehangs_init", func(domain uint32) (*pmda.Agent, error) {
 		a, err := brokenAgent(domain, "closehangs")
 		if err == nil {
+			// The channel of the test that made this agent.
+			hang := closeHangs
 			a.OnClose(func() error {
-				<-closeHangs
+				<-hang
 				return nil
 			})
 		}
@@ -252,5 +254,6 @@ func (f *busyFetcher) Fetch(context.Context, *pmda.Metric, int32) (pcp.Atom, err
 }
 
 // closeHangs holds the Close of a "closehangs" in-process agent until the
-// test that uses it releases it.
-var closeHangs = make(chan struct{})
+// test that uses it releases it; each such test makes its own before it
+// starts a server.
+var closeHangs chan struct{}
