@@ -252,7 +252,7 @@ func TestQuotedAgentLineLikePCP(t *testing.T) {
 // log the errors as PCP does, bare, before the agent table.
 func TestConfErrorsLogLikePCP(t *testing.T) {
 	conf := filepath.Join(t.TempDir(), "pmcd.conf")
-	text := "bad 7 pipe\nx 9 dso e rel.so extra\n\"q 10 pipe binary /bin/x\" 11\npmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"
+	text := "bad 7 pipe\nx 9 dso e /rel.so extra\n\"q 10 pipe binary /bin/x\" 11\npmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"
 	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
