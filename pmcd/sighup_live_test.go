@@ -205,7 +205,9 @@ func TestSIGHUPReconfigures(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(bed.Dir(), "log", "pmcd", "sample.log")); err != nil && b.name == "gopcp" {
 				t.Errorf("the new agent did not run in $PCP_LOG_DIR/pmcd: %v", err)
 			}
-			sample := childOf(t, bed.PID(), "pmdasample")
+			// By its domain: sampletwo runs the same program, and the order
+			// of /proc (lexical) may list it first.
+			sample := childOf(t, bed.PID(), "pmdasample -d 29")
 			if sample == 0 {
 				t.Fatal("no sample agent process")
 			}
