@@ -20,19 +20,25 @@ type Desc struct {
 	Units     string `json:"units"`
 }
 
-// Descs reads the descriptors of series; unknown series are left out.
+// Descs reads the descriptors of series. A series without one (an
+// instance's, a source's, an unknown identifier) gets libpcp_web's
+// descriptor of "unknown" words and a PMID of PM_ID_NULL.
 func (s *Store) Descs(ctx context.Context, sids []string) ([]Desc, error) {
 	var out []Desc
 	for _, sid := range sids {
-		m, err := s.c.HGetAll(ctx, "pcp:desc:series:"+sid).Result()
+		key := "pcp:desc:series:" + sid
+		v, err := s.c.HMGet(ctx, key, "indom", "pmid", "semantics", "source", "type", "units").Result()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrRedis, err)
+			return nil, fmt.Errorf("%w: HMGET %s: %v", ErrRedis, key, err)
 		}
-		if len(m) == 0 {
+		str := func(i int) string { x, _ := v[i].(string); return x }
+		if v[0] == nil {
+			out = append(out, Desc{Series: sid, Source: "unknown", PMID: "PM_ID_NULL", InDom: "unknown",
+				Semantics: "unknown", Type: "unknown", Units: "unknown"})
 			continue
 		}
-		out = append(out, Desc{Series: sid, Source: hexOf(m["source"]), PMID: m["pmid"],
-			InDom: m["indom"], Semantics: m["semantics"], Type: m["type"], Units: m["units"]})
+		out = append(out, Desc{Series: sid, Source: hexOf(str(3)), PMID: str(1),
+			InDom: str(0), Semantics: str(2), Type: str(4), Units: str(5)})
 	}
 	return out, nil
 }
@@ -70,7 +76,8 @@ func (s *Store) members(ctx context.Context, key string) ([]string, error) {
 	return m, nil
 }
 
-// Metrics reads the metric names of series, sorted by name per series.
+// Metrics reads the metric names of series, per series in the order
+// Redis gives its set's members, as libpcp_web reports them.
 func (s *Store) Metrics(ctx context.Context, sids []string) ([]Name, error) {
 	var out []Name
 	for _, sid := range sids {
@@ -82,7 +89,6 @@ func (s *Store) Metrics(ctx context.Context, sids []string) ([]Name, error) {
 		if err != nil {
 			return nil, err
 		}
-		slices.Sort(names)
 		for _, n := range names {
 			out = append(out, Name{sid, n})
 		}
@@ -91,7 +97,8 @@ func (s *Store) Metrics(ctx context.Context, sids []string) ([]Name, error) {
 }
 
 // Sources reads the context names (host names and archive paths) of
-// sources.
+// sources, per source in the order Redis gives its set's members, as
+// libpcp_web reports them.
 func (s *Store) Sources(ctx context.Context, sources []string) ([]Name, error) {
 	var out []Name
 	for _, src := range sources {
@@ -103,7 +110,6 @@ func (s *Store) Sources(ctx context.Context, sources []string) ([]Name, error) {
 		if err != nil {
 			return nil, err
 		}
-		slices.Sort(names)
 		for _, n := range names {
 			out = append(out, Name{src, n})
 		}

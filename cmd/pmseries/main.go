@@ -1,6 +1,7 @@
 // Command pmseries is PCP's pmseries(1) on gopcp's series package: --load
 // of archives into Redis in PCP's schema, and queries of what is there
-// (PCP's query language and its -a -d -i -l -L -m -s outputs), with
+// (PCP's query language, the -a -d -i -l -m -n -s -S -M -I reports and
+// listings, -g globs, -v label values, -w windows of values), with
 // PCP's options and configuration file (pmseries.conf's [redis] servers,
 // [pmseries] stream.maxlen and stream.expire, [discover] exclude.metrics).
 // Its one option of gopcp's own, --parallel N (default 2), loads archives
@@ -32,18 +33,9 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	p := cli.Parse(cmd, argv)
 	var cfg series.Config
 	if p.Errors == 0 && !p.Exit {
-		var err error
-		if cfg, err = readConfig(o.config); err != nil {
-			fmt.Fprintf(stderr, "pmseries: cannot setup from configuration file %s: %v\n", o.config, err)
-			return 1
-		}
+		cfg = readConfig(o.config)
 	}
-	meta := o.all || o.desc || o.instances || o.labels || o.metrics || o.series || o.fullInDom || o.fullPMID
-	if o.load && (meta || o.sources || o.values || o.window != "") {
-		p.Errorf("error - cannot use load and reporting options together")
-	} else if o.load && o.query {
-		p.Errorf("error - cannot use load and querying options together")
-	}
+	m := modeOf(&o, p.Args, p)
 	if p.Errors > 0 || p.Exit {
 		// -V's exit is 0 whatever else went wrong, as in PCP
 		fmt.Fprint(stderr, p.Report(cmd))
@@ -66,31 +58,30 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer c.Close()
-	if o.load {
+	if m.load {
 		return load(ctx, c, cfg, &o, p.Args, stderr)
 	}
-	return query(ctx, c, &o, p.Args, stdout, stderr)
+	return query(ctx, c, &o, &m, joined(&o, p.Args), stdout, stderr)
 }
 
 // readConfig reads the configuration file given, or PCP's default
-// ($PCP_SYSCONF_DIR/pmseries/pmseries.conf) when it is there.
-func readConfig(name string) (series.Config, error) {
+// ($PCP_SYSCONF_DIR/pmseries/pmseries.conf). A file that cannot be read
+// is no settings, as PCP's pmIniFileSetup takes it.
+func readConfig(name string) series.Config {
 	if name == "" {
 		dir, ok := pcpconf.Get("PCP_SYSCONF_DIR")
 		if !ok {
 			dir = "/etc/pcp"
 		}
 		name = filepath.Join(dir, "pmseries", "pmseries.conf")
-		if _, err := os.Stat(name); err != nil {
-			return series.Config{}, nil
-		}
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return series.Config{}
 	}
 	defer f.Close()
-	return series.ParseConfig(f)
+	cfg, _ := series.ParseConfig(f) // what was read before a fault
+	return cfg
 }
 
 // loadPaths turns --load's arguments into archive paths: each path as it

@@ -12,101 +12,30 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/series"
 )
 
-// isSID is a 40-hex-digit series identifier.
-func isSID(s string) bool {
-	_, ok := series.ParseID(s)
-	return ok
-}
-
-func query(ctx context.Context, c redis.UniversalClient, o *options, args []string, stdout, stderr io.Writer) int {
-	meta := o.all || o.desc || o.instances || o.labels || o.metrics || o.series || o.fullInDom || o.fullPMID
-	if o.query && (meta || o.sources || o.values) {
-		fmt.Fprintln(stderr, "pmseries: error - cannot use query and metadata options together")
-		return 1
-	}
-	if !meta && !o.query && !o.sources && !o.values && len(args) > 0 {
-		all := true
-		for _, a := range args {
-			if !isSID(a) {
-				all = false
-			}
-		}
-		if all {
-			o.all, o.series, meta = true, true, true
-		}
-	}
+func query(ctx context.Context, c redis.UniversalClient, o *options, m *mode, q string, stdout, stderr io.Writer) int {
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	st := series.NewStore(c)
-	if len(args) == 0 && !o.all && (o.sources || o.metrics || o.instances || o.labels) {
-		// no series given: every name of the kind asked for
-		kind := "context.name"
-		switch {
-		case o.metrics:
-			kind = "metric.name"
-		case o.instances:
-			kind = "inst.name"
-		case o.labels:
-			kind = "label.name"
-		}
-		names, err := st.AllNames(ctx, kind)
-		if err != nil {
-			fmt.Fprintf(stderr, "pmseries: %v\n", err)
-			return 1
-		}
-		for _, n := range names {
-			fmt.Fprintln(out, n)
-		}
-		return 0
+	r := &reporter{o: o, m: m, out: out, st: series.NewStore(c), stderr: stderr, loc: time.Local}
+	if o.timezone != "" {
+		r.loc = pcptz.Load(o.timezone)
 	}
-	if o.values {
-		if len(args) == 0 {
-			fmt.Fprintln(stderr, "pmseries: error - no label name(s) provided")
-			return 1
-		}
-		for _, name := range splitSIDs(args) {
-			vals, err := st.LabelValues(ctx, name)
-			if err != nil {
-				fmt.Fprintf(stderr, "pmseries: %v\n", err)
-				return 1
-			}
-			if len(vals) > 0 {
-				fmt.Fprintf(out, "%s: %s\n", name, strings.Join(vals, ", "))
-			}
-		}
-		return 0
-	}
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "pmseries: error - no query string provided")
-		return 1
-	}
-	r := &reporter{o: o, out: out, st: st, stderr: stderr}
-	var err error
 	switch {
-	case o.sources:
-		err = r.sources(ctx, splitSIDs(args))
-	case meta:
-		if o.all {
-			o.desc, o.instances, o.labels, o.metrics, o.series = true, true, true, true, true
+	case m.query:
+		if err := r.query(ctx, q); err != nil {
+			r.fail(err)
 		}
-		err = r.report(ctx, splitSIDs(args))
+	case m.window:
+		r.windowValues(ctx, q)
+	case m.values:
+		r.labelValues(ctx, commaSplit(q))
+	case m.sources && !m.meta():
+		r.sources(ctx, commaSplit(q))
 	default:
-		err = r.query(ctx, strings.Join(args, " "))
-	}
-	out.Flush()
-	var qe *series.QueryError
-	if errors.As(err, &qe) {
-		for _, m := range append([]string{qe.Msg}, qe.More...) {
-			fmt.Fprintf(stderr, "pmseries: [Error] %s\n", m)
-		}
-		return 1
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "pmseries: %v\n", err)
-		return 1
+		r.report(ctx, commaSplit(q))
 	}
 	if r.failed {
 		return 1
@@ -114,29 +43,44 @@ func query(ctx context.Context, c redis.UniversalClient, o *options, args []stri
 	return 0
 }
 
-func splitSIDs(args []string) []string {
-	var out []string
-	for _, a := range args {
-		for _, s := range strings.Split(a, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
 type reporter struct {
 	stderr io.Writer
 	failed bool // an error was reported: the exit status is 1
 	o      *options
+	m      *mode
 	out    *bufio.Writer
 	st     *series.Store
+	loc    *time.Location // -Z's, else the local zone
+
+	// PCP's pmseries' report state: the series being reported, the
+	// instances of it looked up, its labels, and whether the line is
+	// open (a newline owed) and a comma goes before the next name
+	series    string
+	insts     []series.Instance
+	labels    []series.Label
+	instLabel map[string][]series.Label // in the instance labels step
+	needEOL   bool
+	needComma bool
+}
+
+// fail reports an error as PCP's pmseries does: a query's messages each
+// as [Error], anything else (Redis's) once.
+func (r *reporter) fail(err error) {
+	r.out.Flush()
+	var qe *series.QueryError
+	if errors.As(err, &qe) {
+		for _, m := range append([]string{qe.Msg}, qe.More...) {
+			fmt.Fprintf(r.stderr, "pmseries: [Error] %s\n", m)
+		}
+	} else {
+		fmt.Fprintf(r.stderr, "pmseries: %v\n", err)
+	}
+	r.failed = true
 }
 
 // stampText is pmseries' time stamp: ctime's fields with nanoseconds
 // before the year, in the local (TZ) time zone.
-func stampText(ms float64, id string) string {
+func stampText(ms float64, id string, loc *time.Location) string {
 	sec, nsec := int64(0), int64(0)
 	if i := strings.IndexByte(id, '-'); i > 0 {
 		m, _ := strconv.ParseInt(id[:i], 10, 64)
@@ -145,7 +89,7 @@ func stampText(ms float64, id string) string {
 	} else {
 		sec = int64(ms / 1000)
 	}
-	t := time.Unix(sec, nsec)
+	t := time.Unix(sec, nsec).In(loc)
 	return fmt.Sprintf("%s.%09d %d", t.Format("Mon Jan _2 15:04:05"), nsec, t.Year())
 }
 
@@ -178,17 +122,75 @@ func (r *reporter) query(ctx context.Context, expr string) error {
 			fmt.Fprintf(r.out, "\n%s\n", v.Series)
 			last = v.Series
 		}
-		ts := stampText(v.Timestamp, v.Stamp)
-		if r.o.times {
-			ts = v.StampText()
-		}
-		if v.Instance == "" && !v.Blank {
-			fmt.Fprintf(r.out, "    [%s] %s\n", ts, v.Value)
-		} else {
-			fmt.Fprintf(r.out, "    [%s] %s %s\n", ts, v.Value, v.Instance)
-		}
+		r.value(v)
 	}
 	return nil
+}
+
+// value prints one value as on_series_value does, the instance as its
+// series identifier (the instances are not looked up).
+func (r *reporter) value(v series.Value) {
+	ts := stampText(v.Timestamp, v.Stamp, r.loc)
+	if r.o.times {
+		ts = v.StampText()
+	}
+	if v.Instance == "" && !v.Blank {
+		fmt.Fprintf(r.out, "    [%s] %s\n", ts, v.Value)
+	} else {
+		fmt.Fprintf(r.out, "    [%s] %s %s\n", ts, v.Value, v.Instance)
+	}
+}
+
+// windowValues is -w: the values of series identifiers in a time window
+// (bracketed if it is not), as pmSeriesValues gives them.
+func (r *reporter) windowValues(ctx context.Context, q string) {
+	sids := commaSplit(q)
+	win := r.o.window
+	if !strings.HasPrefix(win, "[") {
+		win = "[" + win + "]"
+	}
+	w, err := series.ParseWindow(win)
+	if err != nil {
+		r.fail(err)
+		errno := "Invalid argument"
+		var we *series.WindowError
+		if errors.As(err, &we) {
+			errno = we.Errno
+		}
+		fmt.Fprintf(r.stderr, "pmseries: invalid time specification '%s': %s\n", win, errno)
+		return
+	}
+	vals, err := r.st.Values(ctx, sids, w)
+	if err != nil {
+		r.fail(err)
+		return
+	}
+	for _, v := range vals {
+		if r.next(v.Series) {
+			fmt.Fprintf(r.out, "\n%s\n", v.Series)
+		}
+		r.value(v)
+	}
+}
+
+// labelValues is -v: each label name's values on one line.
+func (r *reporter) labelValues(ctx context.Context, names []string) {
+	for _, name := range names {
+		vals, err := r.st.LabelValues(ctx, name)
+		if err != nil {
+			r.fail(err)
+			return
+		}
+		for _, v := range vals {
+			if r.next(name) {
+				fmt.Fprintf(r.out, "%s: %s", name, v)
+			} else {
+				fmt.Fprintf(r.out, ", %s", v)
+			}
+			r.needEOL = true
+		}
+	}
+	r.done(nil)
 }
 
 func typePhrase(t string) string {
@@ -247,88 +249,15 @@ func parsePMID(s string) (uint32, bool) {
 	return uint32(v[0]&0x1ff)<<22 | uint32(v[1]&0xfff)<<10 | uint32(v[2]&0x3ff), true
 }
 
-// report prints the metadata of each series as pmseries does, in its
-// order: descriptor, source, metric names, labels, instances, instance
-// labels.
-func (r *reporter) report(ctx context.Context, sids []string) error {
-	o := r.o
-	for _, sid := range sids {
-		fmt.Fprintf(r.out, "\n%s\n", sid)
-		if o.desc || o.series || o.fullPMID || o.fullInDom {
-			ds, err := r.st.Descs(ctx, []string{sid})
-			if err != nil {
-				return err
-			}
-			for _, d := range ds {
-				r.desc(d)
-			}
-		}
-		if o.metrics {
-			ns, err := r.st.Metrics(ctx, []string{sid})
-			if err != nil {
-				return err
-			}
-			for i, n := range ns {
-				if i == 0 {
-					fmt.Fprintf(r.out, "    Metric: %s", n.Name)
-				} else {
-					fmt.Fprintf(r.out, ", %s", n.Name)
-				}
-			}
-			if len(ns) > 0 {
-				fmt.Fprintln(r.out)
-			}
-		}
-		if o.labels {
-			ls, err := r.st.Labels(ctx, sid)
-			if err != nil {
-				return err
-			}
-			if txt := labelText(ls); len(txt) > 2 {
-				fmt.Fprintf(r.out, "    labels %s\n", txt)
-			}
-		}
-		var insts []series.Instance
-		if o.instances || o.labels {
-			var err error
-			if insts, err = r.st.Instances(ctx, []string{sid}); err != nil {
-				return err
-			}
-		}
-		if o.instances {
-			for _, in := range insts {
-				fmt.Fprintf(r.out, "    inst [%d or \"%s\"] series %s\n", in.ID, in.Name, in.Instance)
-			}
-		}
-		if o.labels {
-			for _, in := range insts {
-				ls, err := r.st.Labels(ctx, in.Instance)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(r.out, "    inst [%d or \"%s\"] labels %s\n", in.ID, in.Name, labelText(ls))
-			}
-		}
-	}
-	return nil
-}
-
-func labelText(ls []series.Label) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, l := range ls {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%q:%s", l.Name, l.Value)
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
+// desc prints a descriptor as on_series_desc does, after the series'
+// heading.
 func (r *reporter) desc(d series.Desc) {
-	o := r.o
-	fmt.Fprint(r.out, "   ")
+	m := r.m
+	if r.next(d.Series) {
+		fmt.Fprintf(r.out, "\n%s", d.Series)
+	} else {
+		fmt.Fprint(r.out, "   ")
+	}
 	pmid, indom := d.PMID, d.InDom
 	pv, _ := parsePMID(pmid)
 	iv, _ := parseInDom(indom)
@@ -338,61 +267,39 @@ func (r *reporter) desc(d series.Desc) {
 	if indom == "none" {
 		indom = "PM_INDOM_NULL"
 	}
-	if o.fullPMID || o.desc {
+	if m.fullPMID || m.desc {
 		fmt.Fprintf(r.out, " PMID: %s", pmid)
 	}
-	if o.fullPMID {
+	if m.fullPMID {
 		fmt.Fprintf(r.out, " = %d = 0x%x", pv, pv)
 	}
-	if o.fullPMID || o.desc {
+	if m.fullPMID || m.desc {
 		fmt.Fprintln(r.out)
 	}
-	if o.desc {
+	if m.desc {
 		fmt.Fprintf(r.out, "    Data Type: %s", typePhrase(d.Type))
 		if d.Type == "???" {
 			fmt.Fprintf(r.out, " (%s)", d.Type)
 		}
 	}
-	if o.fullInDom || o.desc {
+	if m.fullInDom || m.desc {
 		fmt.Fprintf(r.out, "  InDom: %s", indom)
 	}
-	if o.fullInDom {
+	if m.fullInDom {
 		fmt.Fprintf(r.out, " = %d =", iv)
 	}
-	if o.fullInDom || o.desc {
+	if m.fullInDom || m.desc {
 		fmt.Fprintf(r.out, " 0x%x\n", iv)
 	}
-	if o.desc {
+	if m.desc {
 		u := d.Units
 		if u == "" {
 			u = "none"
 		}
 		fmt.Fprintf(r.out, "    Semantics: %s  Units: %s\n", d.Semantics, u)
 	}
-	if o.series {
+	if m.seriesID {
 		fmt.Fprintf(r.out, "    Source: %s\n", d.Source)
 	}
-}
-
-func (r *reporter) sources(ctx context.Context, srcs []string) error {
-	ns, err := r.st.Sources(ctx, srcs)
-	if err != nil {
-		return err
-	}
-	last := ""
-	for _, n := range ns {
-		if n.Series != last {
-			if last != "" {
-				fmt.Fprintln(r.out)
-			}
-			fmt.Fprintf(r.out, "    Context: %s", n.Name)
-			last = n.Series
-		} else {
-			fmt.Fprintf(r.out, ", %s", n.Name)
-		}
-	}
-	if last != "" {
-		fmt.Fprintln(r.out)
-	}
-	return nil
+	r.needEOL = false
 }

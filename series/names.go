@@ -1,0 +1,74 @@
+package series
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// NamesMatching is every string of a pcp:map:* hash ("metric.name",
+// "inst.name", "label.name", "context.name") that the fnmatch pattern
+// matches, all of them when pattern is "", in the hash's order: what
+// pmseries -m, -i, -l and -S list with -g and no series given, and what
+// pmproxy's /series/* answer with a match parameter.
+func (s *Store) NamesMatching(ctx context.Context, mapName, pattern string) ([]string, error) {
+	return s.mapMatching(ctx, mapName, func(v string) bool {
+		return pattern == "" || Fnmatch(pattern, v)
+	})
+}
+
+// LabelsInOrder is a series' labels (of a metric or of an instance) in the
+// order Redis keeps its pcp:labelvalue hash, which is the order
+// libpcp_web reports their names in (pmseries -n); a label whose name
+// the map lacks is left out, one whose value it lacks has the value
+// null, as libpcp_web gives them.
+func (s *Store) LabelsInOrder(ctx context.Context, sid string) ([]Label, error) {
+	key := "pcp:labelvalue:series:" + sid
+	// HKEYS keeps the hash's order under either protocol, where a
+	// RESP3 HGETALL answers a map.
+	nids, err := s.c.HKeys(ctx, key).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: HKEYS %s: %v", ErrRedis, key, err)
+	}
+	if len(nids) == 0 {
+		return nil, nil
+	}
+	vids, err := s.c.HMGet(ctx, key, nids...).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: HMGET %s: %v", ErrRedis, key, err)
+	}
+	names, err := s.c.HMGet(ctx, "pcp:map:label.name", nids...).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: HMGET pcp:map:label.name: %v", ErrRedis, err)
+	}
+	var out []Label
+	for i, nid := range nids {
+		name, ok := names[i].(string)
+		if !ok {
+			continue
+		}
+		val := "null"
+		if vid, ok := vids[i].(string); ok {
+			if v, err := s.mapped(ctx, "label."+hexOf(nid)+".value", []string{vid}); err != nil {
+				return nil, err
+			} else if len(v) > 0 {
+				val = v[0]
+			}
+		}
+		out = append(out, Label{name, val})
+	}
+	return out, nil
+}
+
+// SortLabels orders labels by name, as pmseries prints a label set.
+func SortLabels(ls []Label) {
+	slices.SortStableFunc(ls, func(a, b Label) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+}
