@@ -22,11 +22,30 @@ import (
 // ending "\r\n"; a failed request 400 with {"success":false}. With st nil
 // (no Redis configured) ping still succeeds and every other request gets
 // a 503 and a JSON message instead of PCP's hang.
-func Handler(st *Store) http.Handler {
-	return &handler{st: st}
+func Handler(st *Store) http.Handler { return NewHandler(st, HandlerOptions{}) }
+
+// HandlerOptions are the settings of /series/load.
+type HandlerOptions struct {
+	// Load holds the stream settings and exclusions of archives loaded
+	// (pmproxy.conf's [pmseries] and [discover] ones).
+	Load LoadOptions
+	// LoadTimeout bounds one load (an hour when zero).
+	LoadTimeout time.Duration
 }
 
-type handler struct{ st *Store }
+// NewHandler is Handler with /series/load's settings.
+func NewHandler(st *Store, opt HandlerOptions) http.Handler {
+	if opt.LoadTimeout <= 0 {
+		opt.LoadTimeout = time.Hour
+	}
+	return &handler{st: st, opt: opt, loading: make(chan struct{}, 1)}
+}
+
+type handler struct {
+	st      *Store
+	opt     HandlerOptions
+	loading chan struct{} // held by the load under way: one at a time
+}
 
 // maxBody bounds a POST body: PCP's pmproxy takes long queries there.
 const maxBody = 1 << 20
@@ -67,6 +86,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if cmd == "ping" {
 		reply(w, []byte(`{`+client+`"success":true}`))
+		return
+	}
+	if cmd == "load" {
+		h.load(w, r, params, client)
 		return
 	}
 	if h.st == nil {
@@ -186,12 +209,12 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 		return wrap(st.Descs(ctx, sids))
 	case "metrics":
 		if !given {
-			return wrap(st.AllNames(ctx, "metric.name"))
+			return wrap(namesOf(ctx, st, "metric.name", p))
 		}
 		return wrap(st.Metrics(ctx, sids))
 	case "instances":
 		if !given {
-			return wrap(st.AllNames(ctx, "inst.name"))
+			return wrap(namesOf(ctx, st, "inst.name", p))
 		}
 		return wrap(st.Instances(ctx, sids))
 	case "labels":
@@ -203,7 +226,7 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 			return labelValues(ctx, st, names)
 		}
 		if !given {
-			return wrap(st.AllNames(ctx, "label.name"))
+			return wrap(namesOf(ctx, st, "label.name", p))
 		}
 		return wrap(st.SeriesLabelsOf(ctx, sids))
 	case "sources":
@@ -212,7 +235,7 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 			return nil, http.StatusBadRequest
 		}
 		if !given {
-			return wrap(st.AllNames(ctx, "context.name"))
+			return wrap(namesOf(ctx, st, "context.name", p))
 		}
 		return wrap(st.SourceNames(ctx, srcs))
 	case "values":
@@ -225,9 +248,17 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 		}
 		return wrap(st.Values(ctx, sids, w))
 	}
-	// load: not offered over HTTP here (PCP's runs pmSeriesLoad in a
-	// worker); refused as a bad request.
 	return nil, http.StatusBadRequest
+}
+
+// namesOf is every name of a kind, or with a match parameter those its
+// fnmatch pattern matches (an empty one matching none), as libpcp_web's
+// series_map_keys filters them.
+func namesOf(ctx context.Context, st *Store, mapName string, p url.Values) ([]string, error) {
+	if p.Has("match") {
+		return st.NamesMatching(ctx, mapName, p.Get("match"))
+	}
+	return st.AllNames(ctx, mapName)
 }
 
 // windowOf reads /series/values' time window parameters as libpcp_web's

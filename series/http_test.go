@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -25,6 +26,14 @@ import (
 // port. PCP 6.0.3's pmproxy connects to its -h/-r server, not to the
 // configuration's servers, so both are given.
 func startPCPProxy(t *testing.T, redisPort int) string {
+	t.Helper()
+	base, _ := startPCPProxyStop(t, redisPort)
+	return base
+}
+
+// startPCPProxyStop is startPCPProxy with a function that stops it (it
+// is stopped at the test's end anyway).
+func startPCPProxyStop(t *testing.T, redisPort int) (string, func()) {
 	t.Helper()
 	bin := pcptest.NeedTool(t, "pmproxy")
 	dir := t.TempDir()
@@ -46,17 +55,19 @@ func startPCPProxy(t *testing.T, redisPort int) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var once sync.Once
+	stop := func() { once.Do(func() { cmd.Process.Kill(); cmd.Wait() }) }
+	t.Cleanup(stop)
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	for i := 0; i < 300; i++ {
 		if st, _ := do(t, base, "GET", "/series/query?expr=sample.colour", ""); st == 200 {
-			return base
+			return base, stop
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "pmproxy.log"))
 	t.Fatalf("PCP's pmproxy not answering /series/query:\n%s", b)
-	return ""
+	return "", nil
 }
 
 func do(t *testing.T, base, method, path, body string) (int, string) {
@@ -91,8 +102,26 @@ func TestHTTPMatchesPCP(t *testing.T) {
 	if len(sid) != 40 {
 		t.Fatalf("query answer %q", q)
 	}
+	insts, err := NewStore(client(t, srv)).Instances(context.Background(), []string{sid})
+	if err != nil || len(insts) == 0 {
+		t.Fatalf("instances of %s: %v %v", sid, insts, err)
+	}
+	inst, src := insts[0].Instance, insts[0].Source
 	reqs := []struct{ method, path, body string }{
 		{"GET", "/series/ping", ""},
+		// match parameters: fnmatch patterns over every name of a kind
+		{"GET", "/series/metrics?match=sample.c*", ""},
+		{"GET", "/series/metrics?match=", ""},
+		{"GET", "/series/metrics?match=" + url.QueryEscape("*[[:digit:]]*"), ""},
+		{"POST", "/series/metrics", "match=" + url.QueryEscape("[!s]*")},
+		{"GET", "/series/instances?match=r*", ""},
+		{"GET", "/series/labels?match=h*", ""},
+		{"GET", "/series/labels?client=c&match=*o*", ""},
+		{"GET", "/series/sources?match=*sample*", ""},
+		{"GET", "/series/sources?match=/var/*", ""},
+		{"GET", "/series/sources?source=" + src, ""},
+		{"GET", "/series/descs?series=" + inst, ""},
+		{"GET", "/series/descs?series=" + sid + "," + inst + ",0000000000000000000000000000000000000000", ""},
 		{"GET", "/series/query?expr=sample.colour", ""},
 		{"GET", "/series/query?expr=sample.*", ""},
 		{"GET", "/series/query?expr=nosuch.metric", ""},

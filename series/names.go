@@ -8,13 +8,11 @@ import (
 
 // NamesMatching is every string of a pcp:map:* hash ("metric.name",
 // "inst.name", "label.name", "context.name") that the fnmatch pattern
-// matches, all of them when pattern is "", in the hash's order: what
+// matches (an empty pattern matching none), in the hash's order: what
 // pmseries -m, -i, -l and -S list with -g and no series given, and what
 // pmproxy's /series/* answer with a match parameter.
 func (s *Store) NamesMatching(ctx context.Context, mapName, pattern string) ([]string, error) {
-	return s.mapMatching(ctx, mapName, func(v string) bool {
-		return pattern == "" || Fnmatch(pattern, v)
-	})
+	return s.mapMatching(ctx, mapName, func(v string) bool { return Fnmatch(pattern, v) })
 }
 
 // LabelsInOrder is a series' labels (of a metric or of an instance) in the

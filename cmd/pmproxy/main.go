@@ -145,7 +145,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		mux := pmproxy.NewMux(api)
 		mux.Handle("/", web.Handler())
 		st := seriesStore(ctx, conf, logger)
-		mux.Handle("/series/", series.Handler(st))
+		mux.Handle("/series/", series.NewHandler(st, series.HandlerOptions{Load: series.Config(conf).LoadOptions()}))
 		mux.Handle("/search/", series.SearchHandler(st))
 		cfg.HTTP = mux
 	}

@@ -84,21 +84,32 @@ func readConfig(name string) series.Config {
 	return cfg
 }
 
-// loadPaths turns --load's arguments into archive paths: each path as it
-// is, or the source.path / source.name of a {...} load expression.
+// loadPaths turns --load's arguments into archive paths: the source of a
+// {...} load expression, or the arguments themselves when each is an
+// absolute path or a file there (PCP's access(2) heuristic; several are
+// gopcp's, loaded together). Anything else is read as an expression, as
+// PCP reads it, for its refusal.
 func loadPaths(args []string) ([]string, error) {
-	if len(args) == 0 {
-		return nil, fmt.Errorf("found no context to load")
-	}
 	joined := strings.Join(args, " ")
-	if strings.HasPrefix(joined, "{") {
-		p, err := series.LoadSource(joined)
-		if err != nil {
-			return nil, err
-		}
-		return []string{p}, nil
+	if len(args) == 0 {
+		return nil, series.ErrNoContext
 	}
-	return args, nil
+	if !strings.HasPrefix(joined, "{") {
+		paths := true
+		for _, a := range args {
+			if _, err := os.Stat(a); err != nil && !strings.HasPrefix(a, "/") {
+				paths = false
+			}
+		}
+		if paths {
+			return args, nil
+		}
+	}
+	p, err := series.LoadSource(joined)
+	if err != nil {
+		return nil, err
+	}
+	return []string{p}, nil
 }
 
 func load(ctx context.Context, c redis.UniversalClient, cfg series.Config, o *options, args []string, stderr io.Writer) int {

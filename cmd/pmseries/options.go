@@ -14,6 +14,7 @@ type options struct {
 	instances    bool
 	fast         bool
 	glob         string
+	globSet      bool // -g given, even empty (which matches nothing)
 	labels       bool
 	fullPMID     bool
 	metrics      bool
@@ -103,7 +104,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 	case 'F':
 		o.fast = true
 	case 'g':
-		o.glob = arg
+		o.glob, o.globSet = arg, true
 	case 'l':
 		o.labels = true
 	case 'M':

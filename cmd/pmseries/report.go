@@ -50,7 +50,10 @@ func (r *reporter) endStep() {
 // list names each on a line: a listing of every name of a kind, those
 // -g matches.
 func (r *reporter) list(ctx context.Context, mapName string, show bool) error {
-	names, err := r.st.NamesMatching(ctx, mapName, r.o.glob)
+	names, err := r.st.AllNames(ctx, mapName)
+	if r.o.globSet {
+		names, err = r.st.NamesMatching(ctx, mapName, r.o.glob)
+	}
 	if err != nil || !show {
 		return err
 	}

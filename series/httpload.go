@@ -1,0 +1,94 @@
+package series
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+
+	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// load is /series/load: the archive a load expression names loaded into
+// Redis, answered when done, as PCP 6.0.3's pmproxy means it to be
+// (series.c's pmseries_request_load): no expression in a GET is the
+// servlet's 400 page, none in a POST body a JSON refusal; the
+// expression's faults are pmSeriesLoad's messages. One load runs at a
+// time; another asked meanwhile is refused with PCP's 409 "load
+// in-progress".
+func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, client string) {
+	expr, given := p["expr"]
+	if given && expr[0] == "" || !given && r.Method != http.MethodPost {
+		badURL(w)
+		return
+	}
+	if !given {
+		fixedReply(w, http.StatusBadRequest, `{"success":false,"message":"no load expression"}`)
+		return
+	}
+	if h.st == nil {
+		fail(w, http.StatusServiceUnavailable, client, "no Redis servers configured for series")
+		return
+	}
+	select {
+	case h.loading <- struct{}{}:
+		defer func() { <-h.loading }()
+	default:
+		fixedReply(w, http.StatusConflict, `{"success":false,"message":"load in-progress"}`)
+		return
+	}
+	path, err := LoadSource(expr[0])
+	if err != nil {
+		var qe *QueryError
+		if errors.As(err, &qe) {
+			fail(w, http.StatusBadRequest, client, qe.Msg)
+		} else {
+			fail(w, http.StatusBadRequest, client, err.Error())
+		}
+		return
+	}
+	if msg := openFault(path); msg != "" {
+		fail(w, http.StatusBadRequest, client, msg)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.opt.LoadTimeout)
+	defer cancel()
+	if _, err := Load(ctx, h.st.c, path, h.opt.Load); err != nil {
+		fail(w, http.StatusBadRequest, client, err.Error())
+		return
+	}
+	reply(w, []byte("{"+client+`"success":true}`))
+}
+
+// openFault is libpcp_web's refusal of an archive it cannot open,
+// "cannot open archive "<path>": <pmErrStr>", or "" when it opens. A
+// path that is no file at all (empty, a directory) is libpcp's missing
+// archive, one that names no archive's files ENOENT.
+func openFault(path string) string {
+	a, err := archive.Open(path, archive.Options{})
+	if err == nil {
+		a.Close()
+		return ""
+	}
+	var text string
+	if st, serr := os.Stat(path); path == "" || serr == nil && st.IsDir() {
+		text = pcp.ErrLogFile.Error()
+	} else if errors.Is(err, fs.ErrNotExist) {
+		text = "No such file or directory"
+	} else {
+		text = archive.Code(err).Error()
+	}
+	return fmt.Sprintf("cannot open archive \"%s\": %s", path, text)
+}
+
+// fixedReply writes one of PCP's fixed load refusals.
+func fixedReply(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	io.WriteString(w, body+"\r\n")
+}
