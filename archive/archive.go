@@ -45,6 +45,11 @@ type Options struct {
 	// NoFeatureCheck accepts labels with feature bits PCP 6.0.3 does not
 	// know (PM_CTXFLAG_NO_FEATURE_CHECK).
 	NoFeatureCheck bool
+	// MetaLength, when positive and shorter than the metadata file,
+	// reads only its first MetaLength bytes: a reader following an
+	// archive pmlogger is writing stops where the last complete record
+	// ends, leaving one still being written for later.
+	MetaLength int64
 }
 
 // Open opens the archive that name is the base name of, or one of the
@@ -86,6 +91,11 @@ func Open(name string, opt Options) (*Archive, error) {
 		return nil, err
 	}
 	defer done()
+	if opt.MetaLength > 0 && opt.MetaLength < int64(size) {
+		size = int(opt.MetaLength)
+		head = head[:min(len(head), size)]
+		ms.limit(size)
+	}
 	ml, err := checkLabelSized(head, size, VolMeta, !opt.NoFeatureCheck)
 	if err != nil {
 		return nil, withFile(err, a.metaFile)

@@ -34,6 +34,13 @@ func newMetaStream(r io.Reader, size int) *metaStream {
 	return &metaStream{r: io.LimitReader(r, int64(size)), max: size, chunk: metaChunk}
 }
 
+// limit reads at most n bytes in all (n no more than the size given to
+// newMetaStream), before any is read.
+func (s *metaStream) limit(n int) {
+	s.r = io.LimitReader(s.r, int64(n))
+	s.max = n
+}
+
 // decoder returns a decoder over the window whose errors name file
 // offsets.
 func (s *metaStream) decoder() wire.Decoder {

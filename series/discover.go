@@ -156,7 +156,7 @@ func (d *Discoverer) Scan(ctx context.Context, c redis.UniversalClient) []LoadSt
 			continue
 		}
 		fw.sig, fw.lastErr, fw.said = sig, "", false
-		if fw.f.waits > 0 {
+		if fw.f.pending() {
 			fw.sig = "" // a record waits for its metadata: look again
 		}
 		out = append(out, st)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/redis/go-redis/v9"
 
@@ -41,6 +42,9 @@ type Follower struct {
 	at     position
 	placed bool
 	waits  int
+
+	meta     *metaTail // the metadata read so far: where its complete records end
+	cutPolls int       // polls running that found the metadata's last record cut
 }
 
 // NewFollower follows the archive at path (its base name or any of its
@@ -66,9 +70,9 @@ func (f *Follower) Name() string { return f.name }
 // cannot be opened yet (pmlogger has only just created it) is an error
 // the caller may retry.
 func (f *Follower) Poll(ctx context.Context, c redis.UniversalClient) (LoadStats, error) {
-	a, err := archive.Open(f.path, archive.Options{})
+	a, err := f.openArchive()
 	if err != nil {
-		return LoadStats{}, fmt.Errorf("cannot open archive %q: %w", f.path, err)
+		return LoadStats{}, err
 	}
 	defer a.Close()
 	if !f.placed {
@@ -110,6 +114,61 @@ func (f *Follower) Poll(ctx context.Context, c redis.UniversalClient) (LoadStats
 		f.l = nil
 	}
 	return st, err
+}
+
+// pending says the last Poll left something for a later one though no
+// file may change: a record waiting for its metadata, or metadata whose
+// last record was cut short.
+func (f *Follower) pending() bool { return f.waits > 0 || f.cutPolls > 0 }
+
+// openArchive opens the archive with its metadata up to the last complete
+// record: a record pmlogger is still writing is left for a later poll
+// (libpcp refuses a metadata file that ends in one), for maxCutPolls
+// polls, after which the archive is opened whole and refused as libpcp
+// refuses it.
+func (f *Follower) openArchive() (*archive.Archive, error) {
+	opt := archive.Options{}
+	if f.meta == nil {
+		if meta, ok := metaPath(f.path); ok {
+			f.meta = &metaTail{path: meta}
+		}
+	}
+	// a compressed metadata file (no plain one found) is read whole
+	if f.meta != nil {
+		complete, size, err := f.meta.scan()
+		if err != nil {
+			f.meta = nil // looked for afresh: the archive may be coming or going
+			return nil, fmt.Errorf("cannot open archive %q: %w", f.path, err)
+		}
+		if complete < size {
+			f.cutPolls++
+			if f.cutPolls <= maxCutPolls && complete > 0 {
+				opt.MetaLength = complete
+			}
+		} else {
+			f.cutPolls = 0
+		}
+	}
+	a, err := archive.Open(f.path, opt)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open archive %q: %w", f.path, err)
+	}
+	return a, nil
+}
+
+// metaPath is the plain metadata file of the archive named by path (its
+// base name, which may hold dots, or any of its files).
+func metaPath(path string) (string, bool) {
+	cands := []string{path + ".meta"}
+	if base, _, ok := archive.SplitName(path); ok {
+		cands = append(cands, base+".meta")
+	}
+	for _, p := range cands {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // endOf is where following starts: the archive's first record, or past
@@ -168,8 +227,12 @@ func (f *Follower) read(ctx context.Context, out chan<- *batch, fresh bool) erro
 			}
 			return fmt.Errorf("%s: fetch failed: %w", l.name, err)
 		}
-		if !l.complete(&res) && f.waits < maxWaits {
-			f.waits++
+		if !l.complete(&res) && (f.cutPolls > 0 || f.waits < maxWaits) {
+			// while a metadata record is cut short, what the record
+			// lacks is likely in it: wait (bounded by maxCutPolls)
+			if f.cutPolls == 0 {
+				f.waits++
+			}
 			break
 		}
 		f.waits = 0

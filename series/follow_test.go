@@ -368,10 +368,11 @@ func TestFollowerResumesAfterRedisStopped(t *testing.T) {
 	}
 }
 
-// TestDiscovererSaysErrorsOnce: an archive that cannot be opened (its
-// last metadata record cut short, as while pmlogger writes it) is tried
-// at every scan, its error logged only when it comes twice running, and
-// then once.
+// TestDiscovererSaysErrorsOnce: an archive whose last metadata record
+// stays cut short is waited for (the records that need nothing of it
+// loaded) for maxCutPolls scans, then refused as libpcp refuses it:
+// tried at every scan, its error logged only when it comes twice
+// running, and then once. When the record is whole the rest loads.
 func TestDiscovererSaysErrorsOnce(t *testing.T) {
 	ctx := context.Background()
 	srv := redistest.Start(t)
@@ -390,14 +391,30 @@ func TestDiscovererSaysErrorsOnce(t *testing.T) {
 		}
 	}
 	mirror(t, g.base, dir, fileSize(t, g.base+".meta")-5, -1)
-	for i, want := range []int{0, 1, 1} {
-		d.Scan(ctx, c)
+	records := 0
+	for i := 1; i <= maxCutPolls+3; i++ {
+		for _, st := range d.Scan(ctx, c) {
+			records += st.Records
+		}
+		want := 0
+		switch {
+		case i == maxCutPolls+2:
+			want = 1 // the refusal, come twice
+		case i > maxCutPolls+2:
+			want = 1 // and not again
+		}
 		if len(said) != want {
-			t.Fatalf("after scan %d the error was said %d times, want %d: %q", i+1, len(said), want, said)
+			t.Fatalf("after scan %d the error was said %d times, want %d: %q", i, len(said), want, said)
 		}
 	}
+	if records >= 3 {
+		t.Fatalf("%d records loaded while the metadata of the last was cut short", records)
+	}
 	mirror(t, g.base, dir, -1, -1)
-	if sts := d.Scan(ctx, c); len(sts) != 1 || sts[0].Records != 3 {
-		t.Errorf("once the metadata is whole: %+v, want the 3 records loaded", sts)
+	for _, st := range d.Scan(ctx, c) {
+		records += st.Records
+	}
+	if records != 3 {
+		t.Errorf("once the metadata is whole: %d records loaded in all, want 3", records)
 	}
 }
