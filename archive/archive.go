@@ -50,6 +50,10 @@ type Options struct {
 	// archive pmlogger is writing stops where the last complete record
 	// ends, leaving one still being written for later.
 	MetaLength int64
+	// Meta, when not nil, is the metadata already loaded from the same
+	// file (by an earlier Open with the same MetaLength): it is used
+	// instead of reading the records again, the label still checked.
+	Meta *Meta
 }
 
 // Open opens the archive that name is the base name of, or one of the
@@ -103,8 +107,9 @@ func Open(name string, opt Options) (*Archive, error) {
 	if ml.Version() != version {
 		return nil, &Error{File: a.metaFile, Code: pcp.ErrLabel, Msg: "metadata label version differs from the data volume's"}
 	}
-	a.Meta, err = loadMetaFrom(ms, version)
-	if err != nil {
+	if opt.Meta != nil {
+		a.Meta = opt.Meta
+	} else if a.Meta, err = loadMetaFrom(ms, version); err != nil {
 		return nil, withFile(err, a.metaFile)
 	}
 	if idx != nil {

@@ -45,6 +45,12 @@ type Follower struct {
 
 	meta     *metaTail // the metadata read so far: where its complete records end
 	cutPolls int       // polls running that found the metadata's last record cut
+	// the metadata loaded at the last poll and the length it was loaded
+	// from: taken again while no record has been completed since
+	lastMeta   *archive.Meta
+	lastLength int64
+	lastGen    int
+	decodes    int // metadata loads (for tests)
 }
 
 // NewFollower follows the archive at path (its base name or any of its
@@ -148,10 +154,23 @@ func (f *Follower) openArchive() (*archive.Archive, error) {
 		} else {
 			f.cutPolls = 0
 		}
+		if opt.MetaLength == 0 {
+			complete = size // read whole
+		}
+		if f.lastMeta != nil && complete == f.lastLength && f.meta.gen == f.lastGen {
+			opt.Meta = f.lastMeta // no record added: nothing to decode
+		}
+		f.lastMeta, f.lastLength, f.lastGen = nil, complete, f.meta.gen
+	}
+	if opt.Meta == nil {
+		f.decodes++
 	}
 	a, err := archive.Open(f.path, opt)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open archive %q: %w", f.path, err)
+	}
+	if f.meta != nil {
+		f.lastMeta = a.Meta
 	}
 	return a, nil
 }

@@ -100,9 +100,12 @@ func TestFollowerCutMetadata(t *testing.T) {
 	}
 	pcpLoad(t, pcps.Port, writeConf(t), filepath.Join(seen, "grow"))
 	same, dep := compareDumps(t, "grow", dump(t, client(t, pcps)), got)
-	t.Logf("%d records followed in %d polls (%d with the metadata cut inside a record): %d keys equal to one load's, "+
+	if f.decodes >= polls {
+		t.Errorf("the metadata was decoded at each of %d polls: polls that found no record completed should reuse it", polls)
+	}
+	t.Logf("%d records followed in %d polls (%d with the metadata cut inside a record, %d decoding it): %d keys equal to one load's, "+
 		"%d to PCP's pmseries --load's (departures: %d more set members, %d stale values PCP repeats)",
-		records, polls, cuts, len(want), same, dep.moreMembers, dep.staleValues)
+		records, polls, cuts, f.decodes, len(want), same, dep.moreMembers, dep.staleValues)
 }
 
 // FuzzMetaTail: scanning a metadata file in two parts (the second

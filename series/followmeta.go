@@ -21,7 +21,9 @@ const maxCutPolls = 10
 // whole (or a length that is no record's), where the next scan goes on.
 type metaTail struct {
 	path string
-	done int64 // the end of the complete records found
+	done int64       // the end of the complete records found
+	file os.FileInfo // the file scanned: another one is read afresh
+	gen  int         // counts the times it was read afresh
 }
 
 // scan reads the records added since the last scan: complete is where
@@ -38,9 +40,11 @@ func (m *metaTail) scan() (complete, size int64, err error) {
 		return 0, 0, err
 	}
 	size = st.Size()
-	if size < m.done {
-		m.done = 0 // replaced by a shorter file: read it afresh
+	if m.file != nil && !os.SameFile(m.file, st) || size < m.done {
+		m.done = 0 // another file, or cut shorter: read it afresh
+		m.gen++
 	}
+	m.file = st
 	var word [4]byte
 	for m.done+4 <= size {
 		if _, err := f.ReadAt(word[:], m.done); err != nil && !errors.Is(err, io.EOF) {
