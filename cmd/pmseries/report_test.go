@@ -79,9 +79,15 @@ func TestReportOptionsMatchPCP(t *testing.T) {
 		"-a", "-s", "-d", "-q", "-v", "-w samples:1", "-x", "-w samples:1 -q " + colour, "-L -n x", "-q -n x",
 		"sample.colour sample.mirage", "-q sample.colour sample.mirage",
 	}
-	same := 0
+	asks := make([][]string, 0, len(cases)+2)
 	for _, c := range cases {
-		args := strings.Fields(c)
+		asks = append(asks, strings.Fields(c))
+	}
+	// an empty glob, which matches nothing
+	asks = append(asks, []string{"-m", "-g", ""}, []string{"-S", "-l", "-g", ""})
+	same := 0
+	for _, args := range asks {
+		c := strings.Join(args, " ")
 		want := pcpAnswer(t, bin, conf, srv.Port, args...)
 		got := ourAnswer(conf, srv.Port, args...)
 		if got != want {
@@ -90,7 +96,7 @@ func TestReportOptionsMatchPCP(t *testing.T) {
 		}
 		same++
 	}
-	t.Logf("%d of %d option combinations answered alike by PCP's pmseries and ours", same, len(cases))
+	t.Logf("%d of %d option combinations answered alike by PCP's pmseries and ours", same, len(asks))
 }
 
 // pcpAnswer is PCP's pmseries' exit status, standard output and standard
