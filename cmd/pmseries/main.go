@@ -15,11 +15,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/series"
 )
 
@@ -51,6 +53,13 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			h = "localhost"
 		}
 		servers = []string{fmt.Sprintf("%s:%d", h, o.port)}
+	}
+	if o.timezone != "" {
+		// -Z is PCP's setenv("TZ"): the zone of the stamps printed and
+		// of the times queries and windows read, for this run
+		local := time.Local
+		time.Local = pcptz.Load(o.timezone)
+		defer func() { time.Local = local }()
 	}
 	c, err := series.Connect(ctx, servers)
 	if err != nil {

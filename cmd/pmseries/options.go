@@ -64,6 +64,9 @@ func command(o *options) *cli.Command {
 			cli.OptVersion,
 			cli.OptHelp,
 			{Long: "parallel", Arg: "N"},
+			// PCP's short options take -e, which no case handles: a
+			// usage error without a message
+			{Short: 'e'},
 		},
 		Handle: o.handle,
 	}
@@ -79,6 +82,8 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 		return
 	}
 	switch opt.Short {
+	case 'e':
+		p.Errors++
 	case 'c':
 		o.config = arg
 	case 'h':

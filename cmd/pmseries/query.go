@@ -12,7 +12,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/series"
 )
 
@@ -20,9 +19,6 @@ func query(ctx context.Context, c redis.UniversalClient, o *options, m *mode, q 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	r := &reporter{o: o, m: m, out: out, st: series.NewStore(c), stderr: stderr, loc: time.Local}
-	if o.timezone != "" {
-		r.loc = pcptz.Load(o.timezone)
-	}
 	switch {
 	case m.query:
 		if err := r.query(ctx, q); err != nil {
@@ -50,7 +46,7 @@ type reporter struct {
 	m      *mode
 	out    *bufio.Writer
 	st     *series.Store
-	loc    *time.Location // -Z's, else the local zone
+	loc    *time.Location // the local zone (-Z's)
 
 	// PCP's pmseries' report state: the series being reported, the
 	// instances of it looked up, its labels, and whether the line is

@@ -83,8 +83,15 @@ func TestReportOptionsMatchPCP(t *testing.T) {
 	for _, c := range cases {
 		asks = append(asks, strings.Fields(c))
 	}
-	// an empty glob, which matches nothing
-	asks = append(asks, []string{"-m", "-g", ""}, []string{"-S", "-l", "-g", ""})
+	// an empty glob, which matches nothing; -Z governing the times a
+	// query or a window reads (the archive's last samples are at 23:31
+	// UTC); -e, which PCP's getopt takes and refuses without a word
+	asks = append(asks, []string{"-m", "-g", ""}, []string{"-S", "-l", "-g", ""},
+		[]string{"-Z", "EST5EDT", `sample.colour[start:"2020-01-27 23:31:51",samples:2]`},
+		[]string{"-Z", "EST5EDT", `sample.colour[start:"2020-01-27 18:31:51",samples:2]`},
+		[]string{"-Z", "EST5EDT", "-w", `start:"2020-01-27 18:31:51",samples:2`, colour},
+		[]string{"-w", `start:"2020-01-27 23:31:51",samples:2`, colour},
+		[]string{"-e"}, []string{"-e", "-m"})
 	same := 0
 	for _, args := range asks {
 		c := strings.Join(args, " ")
