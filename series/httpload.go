@@ -42,7 +42,7 @@ func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, cli
 		fixedReply(w, http.StatusConflict, `{"success":false,"message":"load in-progress"}`)
 		return
 	}
-	path, err := LoadSource(expr[0])
+	path, metrics, err := LoadSource(expr[0])
 	if err != nil {
 		var qe *QueryError
 		if errors.As(err, &qe) {
@@ -52,24 +52,26 @@ func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, cli
 		}
 		return
 	}
-	if msg := openFault(path); msg != "" {
+	if msg := OpenFault(path); msg != "" {
 		fail(w, http.StatusBadRequest, client, msg)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opt.LoadTimeout)
 	defer cancel()
-	if _, err := Load(ctx, h.st.c, path, h.opt.Load); err != nil {
+	opt := h.opt.Load
+	opt.Include = metrics
+	if _, err := Load(ctx, h.st.c, path, opt); err != nil {
 		fail(w, http.StatusBadRequest, client, err.Error())
 		return
 	}
 	reply(w, []byte("{"+client+`"success":true}`))
 }
 
-// openFault is libpcp_web's refusal of an archive it cannot open,
+// OpenFault is libpcp_web's refusal of an archive it cannot open,
 // "cannot open archive "<path>": <pmErrStr>", or "" when it opens. A
 // path that is no file at all (empty, a directory) is libpcp's missing
 // archive, one that names no archive's files ENOENT.
-func openFault(path string) string {
+func OpenFault(path string) string {
 	a, err := archive.Open(path, archive.Options{})
 	if err == nil {
 		a.Close()

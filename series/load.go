@@ -32,6 +32,10 @@ type LoadOptions struct {
 	// ExcludeInDoms holds instance domains whose metrics are not loaded
 	// (discover.exclude.indoms).
 	ExcludeInDoms []pcp.InDom
+	// Include, when not empty, names the metrics loaded (a load
+	// expression's metric.name filters): each name and those under it in
+	// the namespace (loadinclude.go).
+	Include []string
 	// MetadataOnly loads metadata without values (pmseries -F).
 	MetadataOnly bool
 	// BatchCommands is the number of commands sent in one pipelined round
@@ -69,6 +73,9 @@ type LoadStats struct {
 	Values   int    // stream entries sent
 	Refused  int    // stream entries Redis already had (or had newer ones)
 	Commands int    // commands sent
+	// Unknown are the names of LoadOptions.Include the archive does not
+	// have, for PCP's warning.
+	Unknown []string
 }
 
 // loader is the state of one archive's load: what has been written (so
@@ -83,6 +90,7 @@ type loader struct {
 	source         ID
 	ctxSet         *pcp.LabelSet
 
+	include  []string        // LoadOptions.Include's names the archive has
 	mapped   map[string]bool // pcp:map:* entries sent: map key + string ID
 	metrics  map[pcp.PMID]*metricState
 	domains  map[uint32]*pcp.LabelSet
@@ -199,6 +207,7 @@ func newLoader(a *archive.Archive, name string, opt LoadOptions) *loader {
 	js, _ := pcp.MergeLabelSets([]*pcp.LabelSet{l.ctxSet}, webid.Identifying)
 	l.source = SourceID(js)
 	l.stats.Name, l.stats.Source = l.name, l.source
+	l.include, l.stats.Unknown = includes(a.Meta, opt.Include)
 	l.cur = &batch{expire: map[string]bool{}}
 	return l
 }
@@ -372,7 +381,7 @@ func (l *loader) newMetric(pmid pcp.PMID, t pcp.Timestamp) *metricState {
 		return m
 	}
 	names, err := l.a.Meta.Names(pmid)
-	if err != nil || len(names) == 0 || l.excluded(names) || slices.Contains(l.opt.ExcludeInDoms, desc.InDom) {
+	if err != nil || len(names) == 0 || l.excluded(names) || slices.Contains(l.opt.ExcludeInDoms, desc.InDom) || !l.included(names) {
 		m.skip = true
 		return m
 	}

@@ -21,11 +21,13 @@ var ErrHostLoad = errors.New("cannot load from a host: only archives are loaded"
 // source., c. or s. prefix, or another kind's) is path, archive or
 // directory makes the source an archive (host, hostname or hostspec a
 // host); the value of an == or : filter on a context name is the source.
-// The last of each wins, as in PCP.
-func LoadSource(expr string) (string, error) {
+// The last of each wins, as in PCP. metrics are the values of == and :
+// filters on metric names (metric.name, m.name): the metrics loaded
+// (LoadOptions.Include).
+func LoadSource(expr string) (path string, metrics []string, err error) {
 	p, err := ParseExpr(expr)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	var kind, source string
 	note := func(name string) {
@@ -49,8 +51,13 @@ func LoadSource(expr string) (string, error) {
 		note(f.Leaf.Name)
 		if f.Leaf.Quoted {
 			note(f.Leaf.Value)
-			if (f.Op == "==" || f.Op == "~~") && isContextName(f.Leaf.Name) {
-				source = f.Leaf.Value
+			if f.Op == "==" || f.Op == "~~" {
+				switch {
+				case isContextName(f.Leaf.Name):
+					source = f.Leaf.Value
+				case isMetricName(f.Leaf.Name):
+					metrics = append(metrics, f.Leaf.Value)
+				}
 			}
 		}
 	}
@@ -62,11 +69,11 @@ func LoadSource(expr string) (string, error) {
 	}
 	switch kind {
 	case "":
-		return "", ErrNoContext
+		return "", nil, ErrNoContext
 	case "host":
-		return "", ErrHostLoad
+		return "", nil, ErrHostLoad
 	}
-	return source, nil
+	return source, metrics, nil
 }
 
 // loadNameKind is a name with libpcp_web's kind prefix taken off
@@ -78,6 +85,25 @@ func loadNameKind(name string) string {
 		}
 	}
 	return name
+}
+
+// isMetricName is a name libpcp_web takes for a metric's (its kind
+// prefixes tried in its order).
+func isMetricName(name string) bool {
+	if isContextName(name) {
+		return false
+	}
+	for _, pre := range []string{"instance.", "inst.", "i."} {
+		if strings.HasPrefix(name, pre) && len(name) > len(pre) {
+			return false
+		}
+	}
+	for _, pre := range []string{"metric.", "m."} {
+		if strings.HasPrefix(name, pre) && len(name) > len(pre) {
+			return true
+		}
+	}
+	return false
 }
 
 func isContextName(name string) bool {

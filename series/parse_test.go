@@ -37,9 +37,10 @@ func FuzzLoadSource(f *testing.F) {
 	f.Add(`{source.path: "/a/b"}`)
 	f.Add(`{source.name:'x', metric.name: "y"}`)
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := LoadSource(s)
-		if err == nil && p == "" {
-			t.Fatalf("%q: empty path accepted", s)
+		if _, _, err := LoadSource(s); err == nil {
+			if _, perr := ParseExpr(s); perr != nil {
+				t.Fatalf("%q: accepted, but the query grammar refuses it: %v", s, perr)
+			}
 		}
 	})
 }

@@ -68,7 +68,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	}
 	defer c.Close()
 	if m.load {
-		return load(ctx, c, cfg, &o, p.Args, stderr)
+		return load(ctx, c, cfg, &o, p.Args, stdout, stderr)
 	}
 	return query(ctx, c, &o, &m, joined(&o, p.Args), stdout, stderr)
 }
@@ -98,10 +98,10 @@ func readConfig(name string) series.Config {
 // absolute path or a file there (PCP's access(2) heuristic; several are
 // gopcp's, loaded together). Anything else is read as an expression, as
 // PCP reads it, for its refusal.
-func loadPaths(args []string) ([]string, error) {
+func loadPaths(args []string) (paths, metrics []string, err error) {
 	joined := strings.Join(args, " ")
 	if len(args) == 0 {
-		return nil, series.ErrNoContext
+		return nil, nil, series.ErrNoContext
 	}
 	if !strings.HasPrefix(joined, "{") {
 		paths := true
@@ -111,32 +111,46 @@ func loadPaths(args []string) ([]string, error) {
 			}
 		}
 		if paths {
-			return args, nil
+			return args, nil, nil
 		}
 	}
-	p, err := series.LoadSource(joined)
+	p, metrics, err := series.LoadSource(joined)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return []string{p}, nil
+	return []string{p}, metrics, nil
 }
 
-func load(ctx context.Context, c redis.UniversalClient, cfg series.Config, o *options, args []string, stderr io.Writer) int {
-	paths, err := loadPaths(args)
+// load is --load. As in PCP, warnings go to standard error and
+// information (the records processed) to standard output.
+func load(ctx context.Context, c redis.UniversalClient, cfg series.Config, o *options, args []string, stdout, stderr io.Writer) int {
+	paths, metrics, err := loadPaths(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "pmseries: [Error] %v\n", err)
 		return 1
 	}
+	if len(paths) == 1 {
+		// PCP's one archive refused in its words (several, gopcp's,
+		// are each said by LoadAll and the others loaded)
+		if msg := series.OpenFault(paths[0]); msg != "" {
+			fmt.Fprintf(stderr, "pmseries: [Error] %s\n", msg)
+			return 1
+		}
+	}
 	opt := cfg.LoadOptions()
 	opt.MetadataOnly = o.fast
+	opt.Include = metrics
 	stats, err := series.LoadAll(ctx, c, paths, opt, o.parallel)
 	for _, s := range stats {
 		if s.Name == "" {
 			continue
 		}
-		fmt.Fprintf(stderr, "pmseries: [Info] processed %d archive records from %s\n", s.Records, s.Name)
+		for _, u := range s.Unknown {
+			fmt.Fprintf(stderr, "pmseries: [Warning] PMNS traversal failed for %s: Unknown metric name\n", u)
+		}
+		fmt.Fprintf(stdout, "pmseries: [Info] processed %d archive records from %s\n", s.Records, s.Name)
 		if s.Refused > 0 {
-			fmt.Fprintf(stderr, "pmseries: [Info] %d values of %s were in Redis already (or newer ones were)\n", s.Refused, s.Name)
+			fmt.Fprintf(stdout, "pmseries: [Info] %d values of %s were in Redis already (or newer ones were)\n", s.Refused, s.Name)
 		}
 	}
 	if err != nil {
