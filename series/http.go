@@ -103,7 +103,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		badURL(w)
 		return
 	}
-	if err, isErr := v.(error); isErr {
+	if err, isErr := v.(error); isErr && err == errNoSeries {
+		fail(w, http.StatusBadRequest, client, "")
+		return
+	} else if isErr {
 		msg := err.Error()
 		var qe *QueryError
 		if errors.As(err, &qe) {
@@ -240,7 +243,7 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 		return wrap(st.SourceNames(ctx, srcs))
 	case "values":
 		if !given {
-			return []Value{}, 0
+			return errNoSeries, 0
 		}
 		w, err := windowOf(p)
 		if err != nil {
@@ -358,6 +361,11 @@ func valuesTime(v, name string) (time.Time, error) {
 	}
 	return time.Unix(ts.Sec, int64(ts.Nsec)), nil
 }
+
+// errNoSeries is libpcp_web's -EINVAL for values of no series (none
+// given, or only a match pattern): PCP's pmproxy answers a bare
+// {"success":false}.
+var errNoSeries = errors.New("no series")
 
 type errString string
 
