@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"time"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
@@ -58,6 +59,9 @@ func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, cli
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opt.LoadTimeout)
 	defer cancel()
+	// the answer comes when the load is done: the server's write
+	// deadline (made for ordinary answers) moves past the load's own
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(h.opt.LoadTimeout + time.Minute))
 	opt := h.opt.Load
 	opt.Include = metrics
 	if _, err := Load(ctx, h.st.c, path, opt); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 )
@@ -107,5 +108,20 @@ func TestHTTPLoadOneAtATime(t *testing.T) {
 	}
 	if st, b := do(t, ours.URL, "GET", load, ""); st != http.StatusOK || b != "{\"success\":true}\r\n" {
 		t.Errorf("load after the first ended: %d %q", st, b)
+	}
+}
+
+// TestHTTPLoadOutlastsWriteTimeout: a server whose write deadline has
+// passed before any answer is written (a nanosecond) still delivers a
+// load's answer, which comes when the load is done.
+func TestHTTPLoadOutlastsWriteTimeout(t *testing.T) {
+	srv := redistest.Start(t)
+	s := httptest.NewUnstartedServer(Handler(NewStore(client(t, srv))))
+	s.Config.WriteTimeout = time.Nanosecond
+	s.Start()
+	defer s.Close()
+	load := "/series/load?expr=" + url.QueryEscape(`{source.path:"`+filepath.Join(qaArchives, "sample-labels")+`"}`)
+	if st, b := do(t, s.URL, "GET", load, ""); st != http.StatusOK || b != "{\"success\":true}\r\n" {
+		t.Errorf("load behind a passed write deadline: %d %q", st, b)
 	}
 }
