@@ -243,7 +243,7 @@ func (s *Store) SourceNames(ctx context.Context, sources []string) ([]SourceName
 // "inst.name", "label.name", "context.name"), in the hash's order: what
 // pmseries -m, -i, -l and -S list with no series given.
 func (s *Store) AllNames(ctx context.Context, mapName string) ([]string, error) {
-	return s.mapMatching(ctx, mapName, func(string) bool { return true })
+	return s.listNames(ctx, mapName, func(string) bool { return true })
 }
 
 // LabelValues is every value a label name has, as pmseries -v lists them.

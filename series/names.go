@@ -12,7 +12,37 @@ import (
 // pmseries -m, -i, -l and -S list with -g and no series given, and what
 // pmproxy's /series/* answer with a match parameter.
 func (s *Store) NamesMatching(ctx context.Context, mapName, pattern string) ([]string, error) {
-	return s.mapMatching(ctx, mapName, func(v string) bool { return Fnmatch(pattern, v) })
+	return s.listNames(ctx, mapName, func(v string) bool { return Fnmatch(pattern, v) })
+}
+
+// maxListed bounds the names a listing reads in one reply; a larger map
+// is read by HSCAN, a little at a time, in its scan order.
+const maxListed = 1 << 20
+
+// listNames is the strings of a pcp:map:* hash that keep accepts, in the
+// order libpcp_web lists them (series_map_keys' HVALS: the hash's own
+// order, which for a large hash is not its HSCAN order, the order query
+// globs read it in).
+func (s *Store) listNames(ctx context.Context, mapName string, keep func(string) bool) ([]string, error) {
+	key := "pcp:map:" + mapName
+	n, err := s.c.HLen(ctx, key).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: HLEN %s: %v", ErrRedis, key, err)
+	}
+	if n > maxListed {
+		return s.mapMatching(ctx, mapName, keep)
+	}
+	vals, err := s.c.HVals(ctx, key).Result()
+	if err != nil {
+		return nil, fmt.Errorf("%w: HVALS %s: %v", ErrRedis, key, err)
+	}
+	out := vals[:0]
+	for _, v := range vals {
+		if keep(v) {
+			out = append(out, v)
+		}
+	}
+	return out, nil
 }
 
 // LabelsInOrder is a series' labels (of a metric or of an instance) in the
