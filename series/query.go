@@ -3,7 +3,6 @@ package series
 import (
 	"context"
 	"fmt"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -172,8 +171,7 @@ func (s *Store) match(ctx context.Context, q *Query) ([]string, error) {
 		if strings.ContainsAny(q.Name, "*?[") {
 			var err error
 			names, err = s.mapMatching(ctx, "metric.name", func(n string) bool {
-				ok, _ := path.Match(q.Name, n)
-				return ok
+				return Fnmatch(q.Name, n)
 			})
 			if err != nil {
 				return nil, err
@@ -223,7 +221,9 @@ func (s *Store) filter(ctx context.Context, f Filter) ([]ID, error) {
 	switch f.Op {
 	case "==", "!=":
 	case "~~":
-		keep = func(v string) bool { ok, _ := path.Match(f.Value, v); return ok }
+		// fnmatch's glob, as libpcp_web's string_pattern_match: '*'
+		// crosses '/' in source paths
+		keep = func(v string) bool { return Fnmatch(f.Value, v) }
 	case "=~", "!~":
 		re, err := regexp.Compile(f.Value)
 		if err != nil {

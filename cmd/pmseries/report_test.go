@@ -91,7 +91,11 @@ func TestReportOptionsMatchPCP(t *testing.T) {
 		[]string{"-Z", "EST5EDT", `sample.colour[start:"2020-01-27 18:31:51",samples:2]`},
 		[]string{"-Z", "EST5EDT", "-w", `start:"2020-01-27 18:31:51",samples:2`, colour},
 		[]string{"-w", `start:"2020-01-27 23:31:51",samples:2`, colour},
-		[]string{"-e"}, []string{"-e", "-m"})
+		[]string{"-e"}, []string{"-e", "-m"},
+		// query globs are fnmatch's: '*' crosses the '/' of source paths
+		[]string{`sample.colour{source.name:"*sample*"}`}, []string{`sample.colour{source.name~~"/var/*"}`},
+		[]string{`kernel.all.load{source.name:"*2004*"}`}, []string{`sample.colour{instance.name~~"[rg"}`},
+		[]string{`sample.c[ol]lour`}, []string{`sample.colour{instance.name~~"[!r]*"}`})
 	same := 0
 	for _, args := range asks {
 		c := strings.Join(args, " ")
