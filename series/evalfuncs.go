@@ -311,7 +311,7 @@ func mapValues(e *Expr, ss *sset) (*sset, error) {
 				a.F = float32(math.Round(float64(a.F)))
 				a.D = math.Round(a.D)
 			case "log", "sqrt":
-				x := atomFloat(t, a)
+				x, _ := pcp.Float64(t, a) // t is numeric: typeOf refuses the rest
 				if e.Op == "sqrt" {
 					a = pcp.Atom{D: math.Sqrt(x)}
 				} else if e.Value == "" {
@@ -327,20 +327,4 @@ func mapValues(e *Expr, ss *sset) (*sset, error) {
 		ss.desc.typ = typeWords[otype]
 	}
 	return ss, nil
-}
-
-func atomFloat(t pcp.Type, a pcp.Atom) float64 {
-	switch t {
-	case pcp.Type32:
-		return float64(a.L)
-	case pcp.TypeU32:
-		return float64(a.UL)
-	case pcp.Type64:
-		return float64(a.LL)
-	case pcp.TypeU64:
-		return float64(a.ULL)
-	case pcp.TypeFloat:
-		return float64(a.F)
-	}
-	return a.D
 }

@@ -204,29 +204,12 @@ func TestFixtureValues(t *testing.T) {
 				t.Errorf("%s[%s] = %q, %v; want %q", c.name, c.inst, a.CP, err, want)
 			}
 		case float64:
-			got := atomFloat(d.typ, a)
-			if err != nil || math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
-				t.Errorf("%s[%s] = %v, %v; want %v", c.name, c.inst, got, err, want)
+			got, cerr := pcp.Float64(d.typ, a)
+			if err != nil || cerr != nil || math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+				t.Errorf("%s[%s] = %v, %v, %v; want %v", c.name, c.inst, got, err, cerr, want)
 			}
 		}
 	}
-}
-
-// atomFloat reads an Atom by type as a float.
-func atomFloat(typ pcp.Type, a pcp.Atom) float64 {
-	switch typ {
-	case pcp.Type32:
-		return float64(a.L)
-	case pcp.TypeU32:
-		return float64(a.UL)
-	case pcp.Type64:
-		return float64(a.LL)
-	case pcp.TypeU64:
-		return float64(a.ULL)
-	case pcp.TypeFloat:
-		return float64(a.F)
-	}
-	return a.D
 }
 
 // TestFixtureInstances checks the instance domains the fixture yields.
