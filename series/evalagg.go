@@ -16,10 +16,32 @@ import (
 // rate may have lowered).
 func samplesIn(ss *sset) [][]ival { return ss.samples[:min(ss.num, len(ss.samples))] }
 
-// pickInst is max/min over time for each instance: one sample of each
-// instance's extreme value, at its time. Samples with another number of
-// instances than the first are passed over, as PCP passes them.
-func pickInst(ss *sset, isMax bool) *sset {
+// column is instance k's values over the samples (in order) that hold
+// nInst instances, and the indexes of those samples: PCP passes over the
+// samples with another number of instances than the first.
+func column(in [][]ival, nInst, k int) (vals []float64, from []int) {
+	for j := range in {
+		if len(in[j]) == nInst {
+			vals = append(vals, cfloat(in[j][k].data))
+			from = append(from, j)
+		}
+	}
+	return vals, from
+}
+
+// valuesOf is a sample's values, one per instance.
+func valuesOf(smp []ival) []float64 {
+	vals := make([]float64, len(smp))
+	for i, v := range smp {
+		vals[i] = cfloat(v.data)
+	}
+	return vals
+}
+
+// perInst is a function over time: one sample holding, for each
+// instance of the first sample, what f makes of its column; none when
+// there are no samples.
+func perInst(ss *sset, f func(in [][]ival, k int, vals []float64, from []int) ival) *sset {
 	in := samplesIn(ss)
 	out := *ss
 	out.samples, out.num = nil, 0
@@ -28,101 +50,100 @@ func pickInst(ss *sset, isMax bool) *sset {
 	}
 	nInst := len(in[0])
 	res := make([]ival, nInst)
-	for k := 0; k < nInst; k++ {
-		best := 0
-		bv := cfloat(in[0][k].data)
-		for j := 1; j < len(in); j++ {
-			if len(in[j]) != nInst {
-				continue
-			}
-			v := cfloat(in[j][k].data)
-			if isMax && bv < v || !isMax && bv > v {
-				bv, best = v, j
-			}
-		}
-		res[k] = in[best][k]
+	for k := range nInst {
+		vals, from := column(in, nInst, k)
+		res[k] = f(in, k, vals, from)
 	}
 	out.samples, out.num = [][]ival{res}, 1
 	return &out
 }
 
-// pickSample is max/min across instances at each sample.
+// perSample is a function across instances: each sample replaced by what
+// f makes of it, an empty sample left empty.
+func perSample(ss *sset, f func(smp []ival) []ival) *sset {
+	in := samplesIn(ss)
+	out := *ss
+	out.samples = make([][]ival, len(in))
+	out.num = len(in)
+	for j, smp := range in {
+		if len(smp) > 0 {
+			out.samples[j] = f(smp)
+		}
+	}
+	return &out
+}
+
+// extreme is the index of the largest (isMax) or smallest of vals, the
+// first of equals; a NaN is never passed and passes nothing.
+func extreme(vals []float64, isMax bool) int {
+	best := 0
+	for i, v := range vals {
+		if isMax && vals[best] < v || !isMax && vals[best] > v {
+			best = i
+		}
+	}
+	return best
+}
+
+// pickInst is max/min over time for each instance: one sample of each
+// instance's extreme value, at its time.
+func pickInst(ss *sset, isMax bool) *sset {
+	return perInst(ss, func(in [][]ival, k int, vals []float64, from []int) ival {
+		return in[from[extreme(vals, isMax)]][k]
+	})
+}
+
+// pickSample is max/min across instances at each sample; a sample with
+// another number of instances than the first gives its first.
 func pickSample(ss *sset, isMax bool) *sset {
 	in := samplesIn(ss)
-	out := *ss
-	out.samples = make([][]ival, len(in))
-	out.num = len(in)
-	for j, smp := range in {
-		if len(smp) == 0 {
-			continue // PCP reads past an empty sample's end here
-		}
+	return perSample(ss, func(smp []ival) []ival {
 		best := 0
-		bv := cfloat(smp[0].data)
 		if len(smp) == len(in[0]) {
-			for k := 1; k < len(smp); k++ {
-				v := cfloat(smp[k].data)
-				if isMax && bv < v || !isMax && bv > v {
-					bv, best = v, k
-				}
-			}
+			best = extreme(valuesOf(smp), isMax)
 		}
-		out.samples[j] = []ival{smp[best]}
-	}
-	return &out
+		return []ival{smp[best]}
+	})
 }
 
+// sumOf is the sum of vals, or their average over n.
+func sumOf(vals []float64, avg bool, n int) float64 {
+	sum := 0.0
+	for _, v := range vals {
+		sum += v
+	}
+	if avg {
+		sum /= float64(n)
+	}
+	return sum
+}
+
+// statDesc is the descriptor of a sum (a double) or an average (also
+// instant).
+func statDesc(out *sset, avg bool) *sset {
+	out.desc.typ = "double"
+	if avg {
+		out.desc.sem = "instant"
+	}
+	return out
+}
+
+// statInst is sum/avg over time; the average divides by every sample,
+// as PCP's does, counted or not.
 func statInst(ss *sset, avg bool) *sset {
-	in := samplesIn(ss)
-	out := *ss
-	out.samples, out.num = nil, 0
-	if len(in) > 0 {
-		nInst := len(in[0])
-		res := make([]ival, nInst)
-		for k := 0; k < nInst; k++ {
-			sum := 0.0
-			for j := range in {
-				if len(in[j]) == nInst {
-					sum += cfloat(in[j][k].data)
-				}
-			}
-			if avg {
-				sum /= float64(len(in))
-			}
-			res[k] = in[0][k]
-			res[k].data = pcp.FormatFloat(sum, 'e', 6)
-		}
-		out.samples, out.num = [][]ival{res}, 1
-	}
-	out.desc.typ = "double"
-	if avg {
-		out.desc.sem = "instant"
-	}
-	return &out
+	n := len(samplesIn(ss))
+	return statDesc(perInst(ss, func(in [][]ival, k int, vals []float64, _ []int) ival {
+		v := in[0][k]
+		v.data = pcp.FormatFloat(sumOf(vals, avg, n), 'e', 6)
+		return v
+	}), avg)
 }
 
+// statSample is sum/avg across instances.
 func statSample(ss *sset, avg bool) *sset {
-	in := samplesIn(ss)
-	out := *ss
-	out.samples = make([][]ival, len(in))
-	out.num = len(in)
-	for j, smp := range in {
-		if len(smp) == 0 {
-			continue
-		}
-		sum := 0.0
-		for _, v := range smp {
-			sum += cfloat(v.data)
-		}
-		if avg {
-			sum /= float64(len(smp))
-		}
-		out.samples[j] = []ival{{stamp: smp[0].stamp, ts: smp[0].ts, data: pcp.FormatFloat(sum, 'e', 6)}}
-	}
-	out.desc.typ = "double"
-	if avg {
-		out.desc.sem = "instant"
-	}
-	return &out
+	return statDesc(perSample(ss, func(smp []ival) []ival {
+		return []ival{{stamp: smp[0].stamp, ts: smp[0].ts, data: pcp.FormatFloat(sumOf(valuesOf(smp), avg, len(smp)), 'e', 6)}}
+	}), avg)
 }
 
 func stdev(vals []float64) float64 {
@@ -138,46 +159,24 @@ func stdev(vals []float64) float64 {
 	return math.Sqrt(sd / float64(len(vals)))
 }
 
-func stdevInst(ss *sset) *sset {
-	in := samplesIn(ss)
-	out := *ss
-	out.samples, out.num = nil, 0
-	if len(in) > 0 {
-		nInst := len(in[0])
-		res := make([]ival, nInst)
-		for k := 0; k < nInst; k++ {
-			var vals []float64
-			for j := range in {
-				if len(in[j]) == nInst {
-					vals = append(vals, cfloat(in[j][k].data))
-				}
-			}
-			res[k] = in[0][k]
-			res[k].data = pcp.FormatFloat(stdev(vals), 'e', 6)
-		}
-		out.samples, out.num = [][]ival{res}, 1
-	}
+// instantDouble gives a set the descriptor of a computed statistic.
+func instantDouble(out *sset) *sset {
 	out.desc.typ, out.desc.sem = "double", "instant"
-	return &out
+	return out
+}
+
+func stdevInst(ss *sset) *sset {
+	return instantDouble(perInst(ss, func(in [][]ival, k int, vals []float64, _ []int) ival {
+		v := in[0][k]
+		v.data = pcp.FormatFloat(stdev(vals), 'e', 6)
+		return v
+	}))
 }
 
 func stdevSample(ss *sset) *sset {
-	in := samplesIn(ss)
-	out := *ss
-	out.samples = make([][]ival, len(in))
-	out.num = len(in)
-	for j, smp := range in {
-		if len(smp) == 0 {
-			continue
-		}
-		vals := make([]float64, len(smp))
-		for k, v := range smp {
-			vals[k] = cfloat(v.data)
-		}
-		out.samples[j] = []ival{{stamp: smp[0].stamp, ts: smp[0].ts, data: pcp.FormatFloat(stdev(vals), 'e', 6)}}
-	}
-	out.desc.typ, out.desc.sem = "double", "instant"
-	return &out
+	return instantDouble(perSample(ss, func(smp []ival) []ival {
+		return []ival{{stamp: smp[0].stamp, ts: smp[0].ts, data: pcp.FormatFloat(stdev(valuesOf(smp)), 'e', 6)}}
+	}))
 }
 
 // topIndexes is the indexes of the k largest values, largest first, ties
@@ -216,21 +215,13 @@ func topIndexes(vals []float64, k int) []int {
 }
 
 func topkSample(ss *sset, k int) *sset {
-	in := samplesIn(ss)
-	out := *ss
-	out.samples = make([][]ival, len(in))
-	out.num = len(in)
-	for j, smp := range in {
-		vals := make([]float64, len(smp))
-		for i, v := range smp {
-			vals[i] = cfloat(v.data)
+	return instantDouble(perSample(ss, func(smp []ival) []ival {
+		var top []ival
+		for _, i := range topIndexes(valuesOf(smp), k) {
+			top = append(top, smp[i])
 		}
-		for _, i := range topIndexes(vals, k) {
-			out.samples[j] = append(out.samples[j], smp[i])
-		}
-	}
-	out.desc.typ, out.desc.sem = "double", "instant"
-	return &out
+		return top
+	}))
 }
 
 // topkInst is, for each instance, its k largest values over time: one
@@ -241,15 +232,8 @@ func topkInst(ss *sset, k int) *sset {
 	out.samples, out.num = nil, 0
 	if len(in) > 0 {
 		nInst := len(in[0])
-		for i := 0; i < nInst; i++ {
-			var vals []float64
-			var from []int
-			for j := range in {
-				if len(in[j]) == nInst {
-					vals = append(vals, cfloat(in[j][i].data))
-					from = append(from, j)
-				}
-			}
+		for i := range nInst {
+			vals, from := column(in, nInst, i)
 			var smp []ival
 			for _, x := range topIndexes(vals, k) {
 				smp = append(smp, in[from[x]][i])
@@ -258,8 +242,7 @@ func topkInst(ss *sset, k int) *sset {
 		}
 		out.num = len(out.samples)
 	}
-	out.desc.typ, out.desc.sem = "double", "instant"
-	return &out
+	return instantDouble(&out)
 }
 
 // rankOf is libpcp_web's choice of the nth percentile among n values
@@ -273,49 +256,20 @@ func rankOf(n, pct int) int {
 	return n - 1 - rank
 }
 
-func sortedDesc(vals []float64) []int {
-	return topIndexes(vals, len(vals))
+// percentile is the index in vals of their nth percentile.
+func percentile(vals []float64, pct int) int {
+	order := topIndexes(vals, len(vals))
+	return order[rankOf(len(order), pct)]
 }
 
 func percentileSample(ss *sset, pct int) *sset {
-	in := samplesIn(ss)
-	out := *ss
-	out.samples = make([][]ival, len(in))
-	out.num = len(in)
-	for j, smp := range in {
-		if len(smp) == 0 {
-			continue
-		}
-		vals := make([]float64, len(smp))
-		for i, v := range smp {
-			vals[i] = cfloat(v.data)
-		}
-		order := sortedDesc(vals)
-		out.samples[j] = []ival{smp[order[rankOf(len(order), pct)]]}
-	}
-	return &out
+	return perSample(ss, func(smp []ival) []ival {
+		return []ival{smp[percentile(valuesOf(smp), pct)]}
+	})
 }
 
 func percentileInst(ss *sset, pct int) *sset {
-	in := samplesIn(ss)
-	out := *ss
-	out.samples, out.num = nil, 0
-	if len(in) > 0 {
-		nInst := len(in[0])
-		res := make([]ival, 0, nInst)
-		for i := 0; i < nInst; i++ {
-			var vals []float64
-			var from []int
-			for j := range in {
-				if len(in[j]) == nInst {
-					vals = append(vals, cfloat(in[j][i].data))
-					from = append(from, j)
-				}
-			}
-			order := sortedDesc(vals)
-			res = append(res, in[from[order[rankOf(len(order), pct)]]][i])
-		}
-		out.samples, out.num = [][]ival{res}, 1
-	}
-	return &out
+	return perInst(ss, func(in [][]ival, k int, vals []float64, from []int) ival {
+		return in[from[percentile(vals, pct)]][k]
+	})
 }
