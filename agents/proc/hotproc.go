@@ -173,7 +173,7 @@ func (h *hotproc) eval(now time.Time) {
 		}
 		n := &hotNode{stamp: stamp}
 		n.cputime = float64(e.stat.v[sUtime]+e.stat.v[sStime]) / float64(p.hz)
-		n.vctx, n.ictx = uint64(e.status.vctxsw), uint64(e.status.nvctxsw)
+		n.vctx, n.ictx = uint64(e.status.u[stVctxsw]), uint64(e.status.u[stNvctxsw])
 		if e.ok&(1<<fIO) != 0 {
 			n.bread, n.bwrit = e.io[4], e.io[5]
 		}
@@ -210,7 +210,7 @@ func (h *hotproc) eval(now time.Time) {
 		if len(v.psargs) > 255 {
 			v.psargs = v.psargs[:255]
 		}
-		v.uid, v.gid = e.status.uid, e.status.gid
+		v.uid, v.gid = e.status.u[stUID], e.status.u[stGID]
 		v.uname, v.gname = truncate(p.userName(v.uid), 63), truncate(p.groupName(v.gid), 63)
 		v.virtualsize = float64(e.stat.v[sVsize] / 1024)
 		v.residentsize = float64(e.stat.v[sRSS] * p.pageSize / 1024)

@@ -139,18 +139,58 @@ func parseStat(d *statData, b []byte) bool {
 	return true
 }
 
+// The numbers of /proc/PID/status the agent reads: indexes of
+// statusData.u.
+const (
+	stUID = iota
+	stEUID
+	stSUID
+	stFSUID
+	stGID
+	stEGID
+	stSGID
+	stFSGID
+	stVmPeak
+	stVmSize
+	stVmLck
+	stVmPin
+	stVmHWM
+	stVmRSS
+	stVmData
+	stVmStk
+	stVmExe
+	stVmLib
+	stVmPTE
+	stVmSwap
+	stThreads
+	stVctxsw
+	stNvctxsw
+	stTgid
+	stEnvID
+	stNgid
+	statusNums
+)
+
+// The strings of /proc/PID/status the agent reads: indexes of
+// statusData.s.
+const (
+	ssSigPnd = iota
+	ssSigBlk
+	ssSigIgn
+	ssSigCgt
+	ssCpusAllowed
+	ssNStgid
+	ssNSpid
+	ssNSpgid
+	ssNSsid
+	statusStrs
+)
+
 // statusData is /proc/PID/status: the lines PCP's agent reads.
 type statusData struct {
-	uid, euid, suid, fsuid uint32
-	gid, egid, sgid, fsgid uint32
-	vmpeak, vmsize, vmlck, vmpin, vmhwm, vmrss, vmdata, vmstk,
-	vmexe, vmlib, vmpte, vmswap uint32
-	threads, vctxsw, nvctxsw       uint32
-	tgid, envid, ngid              uint32
-	sigpnd, sigblk, sigign, sigcgt string
-	cpusallowed                    string
-	nstgid, nspid, nspgid, nssid   string
-	has                            uint32 // statusHas* bits
+	u   [statusNums]uint32
+	s   [statusStrs]string
+	has uint32 // has* bits: the lines some kernels lack
 }
 
 const (
@@ -190,112 +230,110 @@ func strValue(s *string, line []byte, keylen int, commasep bool, scratch *[]byte
 	setString(s, v)
 }
 
+// vmKeys are status's Vm lines, in the order of stVmPeak on.
+var vmKeys = [...]string{"VmPeak:", "VmSize:", "VmLck:", "VmPin:", "VmHWM:", "VmRSS:", "VmData:",
+	"VmStk:", "VmExe:", "VmLib:", "VmPTE:", "VmSwap:"}
+
+// nextLine splits b at its first newline: the line before it and what
+// follows it.
+func nextLine(b []byte) (line, rest []byte) {
+	n := 0
+	for n < len(b) && b[n] != '\n' {
+		n++
+	}
+	if n < len(b) {
+		return b[:n], b[n+1:]
+	}
+	return b, b[n:]
+}
+
 // parseStatus parses status, line by line.
 func parseStatus(d *statusData, b []byte, scratch *[]byte) {
 	d.has = 0
 	u32 := func(line []byte, k int) uint32 { v, _ := num(line, k); return uint32(v) }
-	quad := func(line []byte, k int, a, b2, c, e *uint32) {
-		v, i := num(line, k)
-		*a = uint32(v)
-		v, i = num(line, i)
-		*b2 = uint32(v)
-		v, i = num(line, i)
-		*c = uint32(v)
-		v, _ = num(line, i)
-		*e = uint32(v)
+	quad := func(line []byte, k int, first int) {
+		for f := first; f < first+4; f++ {
+			var v uint64
+			v, k = num(line, k)
+			d.u[f] = uint32(v)
+		}
 	}
 	for len(b) > 0 {
-		n := 0
-		for n < len(b) && b[n] != '\n' {
-			n++
-		}
-		line := b[:n]
-		if n < len(b) {
-			b = b[n+1:]
-		} else {
-			b = b[n:]
-		}
+		var line []byte
+		line, b = nextLine(b)
 		if len(line) == 0 {
 			continue
 		}
 		switch line[0] {
 		case 'C':
 			if hasPrefix(line, "Cpus_allowed_list:") {
-				strValue(&d.cpusallowed, line, 18, false, scratch)
+				strValue(&d.s[ssCpusAllowed], line, 18, false, scratch)
 				d.has |= hasCpusAllowed
 			}
 		case 'e':
 			if hasPrefix(line, "envID:") {
-				d.envid = u32(line, 6)
+				d.u[stEnvID] = u32(line, 6)
 				d.has |= hasEnvID
 			}
 		case 'G':
 			if hasPrefix(line, "Gid:") {
-				quad(line, 4, &d.gid, &d.egid, &d.sgid, &d.fsgid)
+				quad(line, 4, stGID)
 			}
 		case 'N':
 			switch {
 			case hasPrefix(line, "Ngid:"):
-				d.ngid = u32(line, 5)
+				d.u[stNgid] = u32(line, 5)
 				d.has |= hasNgid
 			case hasPrefix(line, "NStgid:"):
-				strValue(&d.nstgid, line, 7, true, scratch)
+				strValue(&d.s[ssNStgid], line, 7, true, scratch)
 				d.has |= hasNStgid
 			case hasPrefix(line, "NSpid:"):
-				strValue(&d.nspid, line, 6, true, scratch)
+				strValue(&d.s[ssNSpid], line, 6, true, scratch)
 				d.has |= hasNSpid
 			case hasPrefix(line, "NSpgid:"):
-				strValue(&d.nspgid, line, 7, true, scratch)
+				strValue(&d.s[ssNSpgid], line, 7, true, scratch)
 				d.has |= hasNSpgid
 			case hasPrefix(line, "NSsid:"):
-				strValue(&d.nssid, line, 6, true, scratch)
+				strValue(&d.s[ssNSsid], line, 6, true, scratch)
 				d.has |= hasNSsid
 			}
 		case 'n':
 			if hasPrefix(line, "nonvoluntary_ctxt_switches:") {
-				d.nvctxsw = u32(line, 27)
+				d.u[stNvctxsw] = u32(line, 27)
 			}
 		case 'S':
 			switch {
 			case hasPrefix(line, "SigPnd:"):
-				strValue(&d.sigpnd, line, 7, false, scratch)
+				strValue(&d.s[ssSigPnd], line, 7, false, scratch)
 			case hasPrefix(line, "SigBlk:"):
-				strValue(&d.sigblk, line, 7, false, scratch)
+				strValue(&d.s[ssSigBlk], line, 7, false, scratch)
 			case hasPrefix(line, "SigIgn:"):
-				strValue(&d.sigign, line, 7, false, scratch)
+				strValue(&d.s[ssSigIgn], line, 7, false, scratch)
 			case hasPrefix(line, "SigCgt:"):
-				strValue(&d.sigcgt, line, 7, false, scratch)
+				strValue(&d.s[ssSigCgt], line, 7, false, scratch)
 			}
 		case 'T':
 			switch {
 			case hasPrefix(line, "Threads:"):
-				d.threads = u32(line, 8)
+				d.u[stThreads] = u32(line, 8)
 			case hasPrefix(line, "Tgid:"):
-				d.tgid = u32(line, 5)
+				d.u[stTgid] = u32(line, 5)
 				d.has |= hasTgid
 			}
 		case 'U':
 			if hasPrefix(line, "Uid:") {
-				quad(line, 4, &d.uid, &d.euid, &d.suid, &d.fsuid)
+				quad(line, 4, stUID)
 			}
 		case 'V':
-			for _, f := range [...]struct {
-				key string
-				v   *uint32
-			}{
-				{"VmPeak:", &d.vmpeak}, {"VmSize:", &d.vmsize}, {"VmLck:", &d.vmlck},
-				{"VmPin:", &d.vmpin}, {"VmHWM:", &d.vmhwm}, {"VmRSS:", &d.vmrss},
-				{"VmData:", &d.vmdata}, {"VmStk:", &d.vmstk}, {"VmExe:", &d.vmexe},
-				{"VmLib:", &d.vmlib}, {"VmPTE:", &d.vmpte}, {"VmSwap:", &d.vmswap},
-			} {
-				if hasPrefix(line, f.key) {
-					*f.v = u32(line, len(f.key))
+			for i, key := range vmKeys {
+				if hasPrefix(line, key) {
+					d.u[stVmPeak+i] = u32(line, len(key))
 					break
 				}
 			}
 		case 'v':
 			if hasPrefix(line, "voluntary_ctxt_switches:") {
-				d.vctxsw = u32(line, 24)
+				d.u[stVctxsw] = u32(line, 24)
 			}
 		}
 	}
@@ -328,16 +366,8 @@ var smapsKeys = [...]string{"Rss:", "Pss:", "Pss_Anon:", "Pss_File:", "Pss_Shmem
 // their earlier values, as in PCP's agent.
 func parseKeyed(v []uint64, keys []string, b []byte) {
 	for len(b) > 0 {
-		n := 0
-		for n < len(b) && b[n] != '\n' {
-			n++
-		}
-		line := b[:n]
-		if n < len(b) {
-			b = b[n+1:]
-		} else {
-			b = b[n:]
-		}
+		var line []byte
+		line, b = nextLine(b)
 		for k, key := range keys {
 			if hasPrefix(line, key) {
 				v[k], _ = num(line, len(key))

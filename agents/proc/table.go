@@ -199,20 +199,7 @@ func (r *reader) list(pids []int32, threads bool) ([]int32, error) {
 		return pids[:0], e
 	}
 	if threads {
-		n := len(pids)
-		tasks := make([]byte, 8<<10)
-		for _, pid := range pids[:n] {
-			fd, e := openPath(r.pathOf(pid, false, "task"), syscall.O_DIRECTORY)
-			if e != 0 {
-				continue
-			}
-			eachPID(fd, tasks, func(tid int32) {
-				if tid != pid && len(pids) < maxPIDs {
-					pids = append(pids, tid)
-				}
-			})
-			syscall.Close(fd)
-		}
+		return r.addThreads(pids), nil
 	}
 	slices.Sort(pids)
 	return slices.Compact(pids), nil

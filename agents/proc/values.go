@@ -100,7 +100,6 @@ func (p *Proc) value(e *entry, cluster, item uint32, a *pcp.Atom) int32 {
 			return e.code[f]
 		}
 	}
-	ms := func(ticks uint64) uint64 { return ticks * 1000 / p.hz }
 	switch cluster {
 	case cStat:
 		s := &e.stat
@@ -127,44 +126,12 @@ func (p *Proc) value(e *entry, cluster, item uint32, a *pcp.Atom) int32 {
 				return noValue
 			}
 			a.UL = uint32(s.v[sTTYPgrp])
-		case 13:
-			a.ULL = ms(s.v[sUtime])
-		case 14:
-			a.ULL = ms(s.v[sStime])
-		case 15:
-			a.ULL = ms(s.v[sCutime])
-		case 16:
-			a.ULL = ms(s.v[sCstime])
-		case 17:
-			a.L = int32(s.v[sPriority])
-		case 18:
-			a.L = int32(s.v[sNice])
-		case 21:
-			a.ULL = ms(s.v[sStartTime])
-		case 22:
-			a.ULL = s.v[sVsize] / 1024
-		case 23:
-			a.ULL = s.v[sRSS] * p.pageSize / 1024
-		case 24:
-			a.ULL = s.v[sRSSRlim] / 1024
-		case 34:
-			a.ULL = s.v[sWchan]
 		case 39:
 			a.CP = p.ttyName(uint32(s.v[sTTY]))
-		case 44:
-			a.ULL = ms(s.v[sDelayacct])
-		case 45:
-			a.ULL = ms(s.v[sGuest])
-		case 46:
-			a.ULL = ms(s.v[sCguest])
 		case 48:
 			a.CP = policyName(uint32(s.v[sPolicy]))
 		default:
-			f, ok := statU32[item]
-			if !ok {
-				return int32(pcp.ErrPMID)
-			}
-			a.UL = uint32(s.v[f])
+			return p.statNumber(s, item, a)
 		}
 	case cStatm:
 		if item == 7 {
@@ -223,12 +190,54 @@ func (p *Proc) value(e *entry, cluster, item uint32, a *pcp.Atom) int32 {
 	return haveValue
 }
 
-// statU32 are the stat items served as the field itself in 32 bits.
-var statU32 = map[uint32]int{3: sPPID, 4: sPgrp, 5: sSession, 6: sTTY, 8: sFlags, 9: sMinflt,
-	10: sCminflt, 11: sMajflt, 12: sCmajflt, 20: sItReal, 25: sStartCode, 26: sEndCode,
-	27: sStartStack, 28: sESP, 29: sEIP, 30: sSignal, 31: sBlocked, 32: sSigignore,
-	33: sSigcatch, 35: sNswap, 36: sCnswap, 37: sExitSignal, 38: sProcessor,
-	42: sRTPriority, 43: sPolicy}
+// How a numeric stat item is served from its field.
+const (
+	kU32    = iota + 1 // the field in 32 bits
+	kI32               // the field as a signed 32-bit number
+	kU64               // the field itself
+	kMS                // clock ticks as milliseconds
+	kKB                // bytes as kilobytes
+	kPageKB            // pages as kilobytes
+)
+
+// statItems maps the numeric items of the stat cluster to their field
+// of statData.v and how it is served.
+var statItems = [...]struct{ kind, field uint8 }{
+	3: {kU32, sPPID}, 4: {kU32, sPgrp}, 5: {kU32, sSession}, 6: {kU32, sTTY}, 8: {kU32, sFlags},
+	9: {kU32, sMinflt}, 10: {kU32, sCminflt}, 11: {kU32, sMajflt}, 12: {kU32, sCmajflt},
+	13: {kMS, sUtime}, 14: {kMS, sStime}, 15: {kMS, sCutime}, 16: {kMS, sCstime},
+	17: {kI32, sPriority}, 18: {kI32, sNice}, 20: {kU32, sItReal}, 21: {kMS, sStartTime},
+	22: {kKB, sVsize}, 23: {kPageKB, sRSS}, 24: {kKB, sRSSRlim},
+	25: {kU32, sStartCode}, 26: {kU32, sEndCode}, 27: {kU32, sStartStack}, 28: {kU32, sESP},
+	29: {kU32, sEIP}, 30: {kU32, sSignal}, 31: {kU32, sBlocked}, 32: {kU32, sSigignore},
+	33: {kU32, sSigcatch}, 34: {kU64, sWchan}, 35: {kU32, sNswap}, 36: {kU32, sCnswap},
+	37: {kU32, sExitSignal}, 38: {kU32, sProcessor}, 42: {kU32, sRTPriority}, 43: {kU32, sPolicy},
+	44: {kMS, sDelayacct}, 45: {kMS, sGuest}, 46: {kMS, sCguest},
+}
+
+// statNumber is a numeric item of the stat cluster.
+func (p *Proc) statNumber(s *statData, item uint32, a *pcp.Atom) int32 {
+	if item >= uint32(len(statItems)) || statItems[item].kind == 0 {
+		return int32(pcp.ErrPMID)
+	}
+	it := statItems[item]
+	v := s.v[it.field]
+	switch it.kind {
+	case kU32:
+		a.UL = uint32(v)
+	case kI32:
+		a.L = int32(v)
+	case kU64:
+		a.ULL = v
+	case kMS:
+		a.ULL = v * 1000 / p.hz
+	case kKB:
+		a.ULL = v / 1024
+	case kPageKB:
+		a.ULL = v * p.pageSize / 1024
+	}
+	return haveValue
+}
 
 // stateNames holds each one-character state as a string, so that
 // serving proc.psinfo.sname allocates nothing.
@@ -259,133 +268,63 @@ func policyName(policy uint32) string {
 	return "?"
 }
 
+// How a status item is served from statusData.
+const (
+	kNum        = iota + 1 // the number u[idx]
+	kUser                  // the user name of u[idx]
+	kGroup                 // the group name of u[idx]
+	kStr                   // the string s[idx]
+	kRSSSwap               // VmRSS + VmSwap
+	kRSSSwapLib            // VmRSS + VmSwap - VmLib, at least 0
+)
+
+// statusItems maps each item of the status cluster (proc.id.*,
+// proc.psinfo.* from status, proc.memory.vm*, ...) to its kind, its
+// field and the has* bit a kernel may lack (PM_ERR_APPVERSION then).
+var statusItems = [...]struct {
+	kind, idx uint8
+	need      uint32
+}{
+	0: {kNum, stUID, 0}, 1: {kNum, stEUID, 0}, 2: {kNum, stSUID, 0}, 3: {kNum, stFSUID, 0},
+	4: {kNum, stUID, 0}, // PCP 6.0.3's agent serves the real user id as proc.id.gid
+	5: {kNum, stEGID, 0}, 6: {kNum, stSGID, 0}, 7: {kNum, stFSGID, 0},
+	8: {kUser, stUID, 0}, 9: {kUser, stEUID, 0}, 10: {kUser, stSUID, 0}, 11: {kUser, stFSUID, 0},
+	12: {kGroup, stGID, 0}, 13: {kGroup, stEGID, 0}, 14: {kGroup, stSGID, 0}, 15: {kGroup, stFSGID, 0},
+	16: {kStr, ssSigPnd, 0}, 17: {kStr, ssSigBlk, 0}, 18: {kStr, ssSigIgn, 0}, 19: {kStr, ssSigCgt, 0},
+	20: {kNum, stVmSize, 0}, 21: {kNum, stVmLck, 0}, 22: {kNum, stVmRSS, 0}, 23: {kNum, stVmData, 0},
+	24: {kNum, stVmStk, 0}, 25: {kNum, stVmExe, 0}, 26: {kNum, stVmLib, 0}, 27: {kNum, stVmSwap, 0},
+	28: {kNum, stThreads, 0}, 29: {kNum, stVctxsw, 0}, 30: {kNum, stNvctxsw, 0},
+	31: {kStr, ssCpusAllowed, hasCpusAllowed}, 32: {kNum, stNgid, hasNgid},
+	33: {kNum, stVmPeak, 0}, 34: {kNum, stVmPin, 0}, 35: {kNum, stVmHWM, 0}, 36: {kNum, stVmPTE, 0},
+	37: {kStr, ssNStgid, hasNStgid}, 38: {kStr, ssNSpid, hasNSpid}, 39: {kStr, ssNSpgid, hasNSpgid},
+	40: {kStr, ssNSsid, hasNSsid}, 41: {kNum, stTgid, hasTgid}, 42: {kNum, stEnvID, hasEnvID},
+	43: {kind: kRSSSwap}, 44: {kind: kRSSSwapLib},
+}
+
 // statusValue is one metric of the status cluster.
 func (p *Proc) statusValue(s *statusData, item uint32, a *pcp.Atom) int32 {
-	need := func(bit uint32) bool { return s.has&bit != 0 }
-	switch item {
-	case 0:
-		a.UL = s.uid
-	case 1:
-		a.UL = s.euid
-	case 2:
-		a.UL = s.suid
-	case 3:
-		a.UL = s.fsuid
-	case 4:
-		// PCP 6.0.3's agent serves the real user id as proc.id.gid.
-		a.UL = s.uid
-	case 5:
-		a.UL = s.egid
-	case 6:
-		a.UL = s.sgid
-	case 7:
-		a.UL = s.fsgid
-	case 8:
-		a.CP = p.userName(s.uid)
-	case 9:
-		a.CP = p.userName(s.euid)
-	case 10:
-		a.CP = p.userName(s.suid)
-	case 11:
-		a.CP = p.userName(s.fsuid)
-	case 12:
-		a.CP = p.groupName(s.gid)
-	case 13:
-		a.CP = p.groupName(s.egid)
-	case 14:
-		a.CP = p.groupName(s.sgid)
-	case 15:
-		a.CP = p.groupName(s.fsgid)
-	case 16:
-		a.CP = s.sigpnd
-	case 17:
-		a.CP = s.sigblk
-	case 18:
-		a.CP = s.sigign
-	case 19:
-		a.CP = s.sigcgt
-	case 20:
-		a.UL = s.vmsize
-	case 21:
-		a.UL = s.vmlck
-	case 22:
-		a.UL = s.vmrss
-	case 23:
-		a.UL = s.vmdata
-	case 24:
-		a.UL = s.vmstk
-	case 25:
-		a.UL = s.vmexe
-	case 26:
-		a.UL = s.vmlib
-	case 27:
-		a.UL = s.vmswap
-	case 28:
-		a.UL = s.threads
-	case 29:
-		a.UL = s.vctxsw
-	case 30:
-		a.UL = s.nvctxsw
-	case 31:
-		if !need(hasCpusAllowed) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.CP = s.cpusallowed
-	case 32:
-		if !need(hasNgid) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.UL = s.ngid
-	case 33:
-		a.UL = s.vmpeak
-	case 34:
-		a.UL = s.vmpin
-	case 35:
-		a.UL = s.vmhwm
-	case 36:
-		a.UL = s.vmpte
-	case 37:
-		if !need(hasNStgid) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.CP = s.nstgid
-	case 38:
-		if !need(hasNSpid) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.CP = s.nspid
-	case 39:
-		if !need(hasNSpgid) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.CP = s.nspgid
-	case 40:
-		if !need(hasNSsid) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.CP = s.nssid
-	case 41:
-		if !need(hasTgid) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.UL = s.tgid
-	case 42:
-		if !need(hasEnvID) {
-			return int32(pcp.ErrAppVersion)
-		}
-		a.UL = s.envid
-	case 43:
-		a.ULL = uint64(s.vmrss) + uint64(s.vmswap)
-	case 44:
-		v := uint64(s.vmrss) + uint64(s.vmswap)
-		if v >= uint64(s.vmlib) {
-			v -= uint64(s.vmlib)
-		} else {
-			v = 0
+	if item >= uint32(len(statusItems)) || statusItems[item].kind == 0 {
+		return int32(pcp.ErrPMID)
+	}
+	it := statusItems[item]
+	if it.need != 0 && s.has&it.need == 0 {
+		return int32(pcp.ErrAppVersion)
+	}
+	switch it.kind {
+	case kNum:
+		a.UL = s.u[it.idx]
+	case kUser:
+		a.CP = p.userName(s.u[it.idx])
+	case kGroup:
+		a.CP = p.groupName(s.u[it.idx])
+	case kStr:
+		a.CP = s.s[it.idx]
+	case kRSSSwap, kRSSSwapLib:
+		v := uint64(s.u[stVmRSS]) + uint64(s.u[stVmSwap])
+		if it.kind == kRSSSwapLib {
+			v -= min(v, uint64(s.u[stVmLib]))
 		}
 		a.ULL = v
-	default:
-		return int32(pcp.ErrPMID)
 	}
 	return haveValue
 }
