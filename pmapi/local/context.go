@@ -97,9 +97,15 @@ func WithPMNSDefault(path string) Option {
 
 // NewContext starts the agents of the table (WithTable, else
 // pmcd.conf's "dso" lines) in-process, as pmNewContext(PM_CONTEXT_LOCAL)
-// does. An entry whose entry point the pmda registry does not know, or
-// whose agent fails to start, is skipped with a warning, as libpcp skips
-// a DSO it cannot load. Names come from WithNamespace's tree, else the
+// does, with libpcp's warnings. An entry whose agent fails to start is
+// skipped with libpcp's warning for a failed initialization routine. An
+// entry whose entry point the pmda registry does not know names one of
+// PCP's C shared objects, which this package cannot load: it is skipped,
+// with libpcp's warning where libpcp would not load it either (no such
+// file, a file that is not a shared object of this machine, no such
+// entry point in it) and silently where libpcp would have run it. A Go
+// agent stands in for its shared object whether or not the file is
+// there. Names come from WithNamespace's tree, else the
 // local namespace (pmns.LoadDefault, with WithPMNSDefault's path).
 func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 	var o options
@@ -134,12 +140,12 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 		}
 		newAgent, ok := pmda.Lookup(la.Entry)
 		if !ok {
-			fmt.Fprintf(o.warn, "pmapi: local context: Warning: no in-process agent for entry point \"%s\" of \"%s\"; domain %d skipped\n", la.Entry, la.Path, la.Domain)
+			foreignDSO(o.warn, la, pmdasDir())
 			continue
 		}
 		a, err := newAgent(uint32(la.Domain))
 		if err != nil {
-			fmt.Fprintf(o.warn, "pmapi: local context: Warning: initialization routine \"%s\" failed for \"%s\": %v\n", la.Entry, la.Path, err)
+			fmt.Fprintf(o.warn, "__pmConnectLocal: Warning: initialization routine \"%s\" failed in DSO \"%s\": %s\n", la.Entry, la.Path, initErrText(err))
 			continue
 		}
 		if _, dup := c.agents[uint32(la.Domain)]; dup {
@@ -617,4 +623,14 @@ func asPCPError(err error) (pcp.Error, bool) {
 	var pe pcp.Error
 	ok := errors.As(err, &pe)
 	return pe, ok
+}
+
+// initErrText is pmErrStr's text of an agent's failure to start: a PCP
+// error's own text, else the error's.
+func initErrText(err error) string {
+	var pe pcp.Error
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	return err.Error()
 }

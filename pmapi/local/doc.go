@@ -4,8 +4,9 @@
 // found by the entry points of pmcd.conf's "dso" lines as changed by -K
 // specifications (Table). A table and a namespace of the caller's
 // (WithTable, WithNamespace) need neither pmcd nor PCP's files: see the
-// example of NewContext. Agents that cannot start are skipped, with
-// warnings only where WithWarnings sends them.
+// example of NewContext. Agents that cannot start, and PCP's C shared
+// objects (which it cannot load), are skipped, with libpcp's warnings
+// where libpcp would warn, sent only where WithWarnings sends them.
 //
 // A Context has pmapi.Source's methods, so tools and libraries that take
 // a Source work on it as on host and archive contexts. It is a package
