@@ -25,6 +25,7 @@ type clientState struct {
 	threadsSet         bool
 	cgroups            string
 	cgroupsSet         bool
+	container          string // the container the client named, "" for none
 }
 
 // credentialed reports whether pmcd gave both the client's user and
@@ -50,13 +51,21 @@ func (p *Proc) clientFor(c pmda.Client) *clientState {
 	return cs
 }
 
-// Attribute records a client's user and group.
+// Attribute records a client's user and group, and the container it
+// names (an empty name none).
 func (p *Proc) Attribute(c pmda.Client, key pdu.AttrKey, value []byte) error {
-	if key != pdu.AttrUserID && key != pdu.AttrGroupID {
+	if key != pdu.AttrUserID && key != pdu.AttrGroupID && key != pdu.AttrContainer {
 		return nil
 	}
 	for len(value) > 0 && (value[len(value)-1] == 0 || value[len(value)-1] == '\n') {
 		value = value[:len(value)-1]
+	}
+	if key == pdu.AttrContainer {
+		cs := p.clientFor(c)
+		p.mu.Lock()
+		cs.container = string(value)
+		p.mu.Unlock()
+		return nil
 	}
 	id, _ := strconv.Atoi(string(value))
 	cs := p.clientFor(c)

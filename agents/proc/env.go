@@ -6,7 +6,8 @@ import "strconv"
 // PROC_STATSPATH, PROC_HERTZ, PROC_PAGESIZE, PROC_THREADS and
 // PROC_ACCESS, hotproc's configuration file in $PCP_PMDAS_DIR/proc
 // (default /var/lib/pcp/pmdas), and the accounting files
-// PCP_PACCT_SYSTEM_PATH and $PCP_VAR_DIR/pmcd/pacct, looked up with
+// PCP_PACCT_SYSTEM_PATH and $PCP_VAR_DIR/pmcd/pacct, and pmdaroot's socket
+// $PCP_VAR_DIR/pmcd/root.socket, looked up with
 // getenv (in a command, one that reads pcp.conf as libpcp's pmGetConfig
 // does for the PCP_ names: the environment first).
 func OptionsFromEnv(getenv func(string) string) Options {
@@ -29,6 +30,7 @@ func OptionsFromEnv(getenv func(string) string) Options {
 	}
 	if v := getenv("PCP_VAR_DIR"); v != "" {
 		o.AcctPrivateFile = v + "/pmcd/pacct"
+		o.RootSocket = v + "/pmcd/root.socket"
 	}
 	return o
 }

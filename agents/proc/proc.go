@@ -55,6 +55,11 @@ type Options struct {
 	// the kernel write when acct.control.enable_acct is set
 	// ($PCP_VAR_DIR/pmcd/pacct); empty for none.
 	AcctSystemFile, AcctPrivateFile string
+	// RootSocket is pmdaroot's socket ($PCP_VAR_DIR/pmcd/root.socket),
+	// asked for the cgroup of a container a client names; empty for
+	// none, when such clients get -ENOTCONN as from PCP's agent without
+	// pmdaroot.
+	RootSocket string
 	// Log receives the agent's reports; nil discards them.
 	Log *log.Logger
 }
@@ -104,7 +109,12 @@ type Proc struct {
 
 	hotproc hotproc
 
+	root      rootClient
+	container containerState // the request's client's container
+	fetchErr  error          // the fetch's answer to every metric: its client's container's error
+
 	cg          *cgroup.Source
+	cgNeed      []pcp.PMID // the fetch's cgroup metrics, in the cgroup package's domain
 	ac          *acct.Source
 	acctMetrics map[uint32]*pmda.Metric // by item
 	ns          namespace
@@ -151,6 +161,7 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 	}
 	p.creds = newCredSwitch()
 	p.cg = cgroup.New(cgroup.Options{Root: opts.StatsPath, Hertz: p.hz})
+	p.root.path = opts.RootSocket
 	p.ac = acct.New(acct.Options{SystemFile: opts.AcctSystemFile, PrivateFile: opts.AcctPrivateFile,
 		Hertz: uint32(p.hz), TTYName: p.ttyName, UserName: p.userName, GroupName: p.groupName})
 	p.ttys.load(opts.StatsPath)
@@ -199,6 +210,7 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 	}
 	a.OnClose(func() error {
 		p.ac.Close()
+		p.root.close()
 		return nil
 	})
 	return a, p, nil
@@ -240,13 +252,19 @@ func (p *Proc) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 // begin lists the processes for the fetch of client c, once, as its
 // credentials allow, and reads the files its metrics need. The caller
 // holds p.state.
-func (p *Proc) begin(c pmda.Client, pv pmda.ProfileView) {
+func (p *Proc) begin(ctx context.Context, c pmda.Client, pv pmda.ProfileView) {
 	if p.gathered {
 		return
 	}
 	p.gathered = true
 	p.autogroup = -1
 	cs := p.client(c)
+	if p.fetchErr = p.enterContainer(ctx, cs); p.fetchErr != nil {
+		return
+	}
+	if len(p.cgNeed) > 0 {
+		p.cg.RefreshContainer(p.cgNeed, p.container.cgroup)
+	}
 	p.access = p.allAccess
 	if p.need[acct.Cluster] && p.acctAllowed(cs) {
 		p.ac.Refresh()
@@ -311,7 +329,9 @@ func (p *Proc) threadsFor(cs *clientState) bool {
 // proc.runq.
 func (p *Proc) refreshAll(cs *clientState, runq bool) {
 	threads := p.threadsFor(cs)
-	if cg := p.cgroupsFor(cs); cg != "" {
+	if p.container.named {
+		p.pids = p.r.listCgroup(p.pids, p.container.path, threads)
+	} else if cg := p.cgroupsFor(cs); cg != "" {
 		p.pids = p.r.listCgroup(p.pids, cg, threads)
 	} else {
 		var err error
@@ -395,7 +415,10 @@ func (p *Proc) gatherAs(cs *clientState, pv pmda.ProfileView) {
 func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(inst int32, t pcp.Type, a *pcp.Atom) error) error {
 	p.state.Lock()
 	defer p.state.Unlock()
-	p.begin(c, pv)
+	p.begin(ctx, c, pv)
+	if p.fetchErr != nil {
+		return p.fetchErr
+	}
 	if handled, err := p.sourceFetchSet(c, pmid, pv, add); handled {
 		return err
 	}
@@ -515,6 +538,9 @@ func findDesc(cluster, item uint32) *pcpDesc { return descIndex()[cluster<<10|it
 func (p *Proc) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) ([]pmda.Instance, error) {
 	p.state.Lock()
 	defer p.state.Unlock()
+	if err := p.enterContainer(ctx, p.client(c)); err != nil {
+		return nil, err
+	}
 	if insts, handled, err := p.sourceInstances(c, indom); handled {
 		return insts, err
 	}

@@ -16,16 +16,15 @@ import (
 // inCgroup is id in the cgroup package's domain.
 func inCgroup(id pcp.PMID) pcp.PMID { return pcp.NewPMID(cgroup.Domain, id.Cluster(), id.Item()) }
 
-// sourceRefresh tells the cgroup source what a fetch asks for.
+// sourceRefresh notes the cgroup metrics a fetch asks for, which the
+// fetch's first FetchSet, knowing the client and so its container, has
+// the cgroup source read.
 func (p *Proc) sourceRefresh(pmids []pcp.PMID) {
-	var mine []pcp.PMID
+	p.cgNeed = p.cgNeed[:0]
 	for _, id := range pmids {
 		if id.Domain() == p.domain && cgroup.HasCluster(id.Cluster()) {
-			mine = append(mine, inCgroup(id))
+			p.cgNeed = append(p.cgNeed, inCgroup(id))
 		}
-	}
-	if len(mine) > 0 {
-		p.cg.Refresh(mine)
 	}
 }
 
@@ -85,7 +84,7 @@ func (p *Proc) sourceInstances(c pmda.Client, indom pcp.InDom) (insts []pmda.Ins
 	switch s := indom.Serial(); {
 	case cgroup.HasInDom(s):
 		in := pcp.NewInDom(cgroup.Domain, s)
-		p.cg.RefreshInDom(in)
+		p.cg.RefreshInDomContainer(in, p.container.cgroup)
 		insts, err = p.cg.Instances(in)
 		return insts, true, err
 	case s == acct.InDomSerial:

@@ -67,6 +67,12 @@ func (s *Source) wanted(rel string) bool {
 // (pmdaproc's proc_instance): the cluster of the domain; nothing for the
 // cgroup2 domains, which pmdaproc does not refresh there.
 func (s *Source) RefreshInDom(indom pcp.InDom) {
+	s.RefreshInDomContainer(indom, "")
+}
+
+// RefreshInDomContainer is RefreshInDom for a client that named a
+// container, whose cgroup is read as RefreshContainer reads it.
+func (s *Source) RefreshInDomContainer(indom pcp.InDom, cgroup string) {
 	var n need
 	switch indom.Serial() {
 	case InDomCpuset:
@@ -90,7 +96,9 @@ func (s *Source) RefreshInDom(indom pcp.InDom) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.container = cgroup
 	s.refresh(&n)
+	s.container = ""
 }
 
 func (s *Source) refresh(n *need) {
