@@ -28,26 +28,24 @@ func ConvScale(t Type, in Atom, inUnits Units, outUnits Units) (Atom, error) {
 	}
 
 	mult, div := int64(1), int64(1)
-	if iu.DimSpace != 0 {
-		inNum, inDen, ok1 := spaceScale(iu.ScaleSpace)
-		outNum, outDen, ok2 := spaceScale(ou.ScaleSpace)
+	for _, d := range [...]struct {
+		dim     int8
+		in, out int
+		scale   func(int) (num, den int64, ok bool)
+	}{
+		{iu.DimSpace, int(iu.ScaleSpace), int(ou.ScaleSpace), spaceScale},
+		{iu.DimTime, int(iu.ScaleTime), int(ou.ScaleTime), timeScale},
+		{iu.DimCount, int(iu.ScaleCount), int(ou.ScaleCount), countScale},
+	} {
+		if d.dim == 0 {
+			continue
+		}
+		inNum, inDen, ok1 := d.scale(d.in)
+		outNum, outDen, ok2 := d.scale(d.out)
 		if !ok1 || !ok2 {
 			return Atom{}, ErrUnit
 		}
-		mult, div = raise(mult, div, inNum*outDen, inDen*outNum, iu.DimSpace)
-	}
-	if iu.DimTime != 0 {
-		inNum, inDen, ok1 := timeScale(iu.ScaleTime)
-		outNum, outDen, ok2 := timeScale(ou.ScaleTime)
-		if !ok1 || !ok2 {
-			return Atom{}, ErrUnit
-		}
-		mult, div = raise(mult, div, inNum*outDen, inDen*outNum, iu.DimTime)
-	}
-	if iu.DimCount != 0 {
-		inNum, inDen := countScale(iu.ScaleCount)
-		outNum, outDen := countScale(ou.ScaleCount)
-		mult, div = raise(mult, div, inNum*outDen, inDen*outNum, iu.DimCount)
+		mult, div = raise(mult, div, inNum*outDen, inDen*outNum, d.dim)
 	}
 	if div == 0 {
 		return Atom{}, ErrConv
@@ -97,7 +95,8 @@ func raise(mult, div, m, d int64, dim int8) (int64, int64) {
 
 // spaceScale is the size of one unit of a space scale as the fraction
 // num/den of a megabyte, libpcp's reference unit for space.
-func spaceScale(s uint8) (num, den int64, ok bool) {
+func spaceScale(scale int) (num, den int64, ok bool) {
+	s := uint8(scale)
 	switch s {
 	case SpaceByte:
 		return 1, 1 << 20, true
@@ -120,7 +119,8 @@ func spaceScale(s uint8) (num, den int64, ok bool) {
 
 // timeScale is the length of one unit of a time scale as the fraction
 // num/den of a second.
-func timeScale(s uint8) (num, den int64, ok bool) {
+func timeScale(scale int) (num, den int64, ok bool) {
+	s := uint8(scale)
 	switch s {
 	case TimeNSec:
 		return 1, 1e9, true
@@ -138,8 +138,8 @@ func timeScale(s uint8) (num, den int64, ok bool) {
 	return 0, 0, false
 }
 
-// countScale is 10^s as a fraction.
-func countScale(s int8) (num, den int64) {
+// countScale is 10^s as a fraction; every count scale converts.
+func countScale(s int) (num, den int64, ok bool) {
 	num, den = 1, 1
 	for ; s > 0; s-- {
 		num *= 10
@@ -147,5 +147,5 @@ func countScale(s int8) (num, den int64) {
 	for ; s < 0; s++ {
 		den *= 10
 	}
-	return num, den
+	return num, den, true
 }
