@@ -12,42 +12,11 @@ import (
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
-	"github.com/gopcp/gopcp/pmapi"
 )
 
-// hostValues is values through any host specification.
+// hostValues is values through any host specification, errors kept.
 func hostValues(t *testing.T, spec string, inst int, metrics ...string) map[string]string {
-	ctx := context.Background()
-	c, err := pmapi.NewHostContext(ctx, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	ids, err := c.LookupNames(ctx, metrics)
-	if err != nil {
-		t.Fatal(err)
-	}
-	descs, err := c.LookupDescs(ctx, ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r pcp.Result
-	if _, err := c.Fetch(ctx, ids, &r); err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for i, set := range r.Sets {
-		if set.NumVal < 0 {
-			got[metrics[i]] = pcp.Error(set.NumVal).Error()
-		}
-		for j := range set.Values {
-			v := &set.Values[j]
-			if v.Inst == int32(inst) || v.Inst == pcp.InstNull {
-				got[metrics[i]] = pcp.FormatValue(set.ValFmt, descs[i].Type, v, 0)
-			}
-		}
-	}
-	return got
+	return fetchAt(t, spec, inst, metrics, false, func(pcp.Error) bool { return true })
 }
 
 // credMetrics are one-line metrics of every access rule: per-process

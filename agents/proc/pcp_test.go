@@ -193,19 +193,34 @@ func settle(t *testing.T, pid int, viaShell bool) {
 // values fetches metrics through the bed's Unix socket and returns the
 // values (or the set's error) for instance inst, by metric name.
 func values(t *testing.T, p *testbed.PMCD, inst int, metrics ...string) map[string]string {
+	// A set without values carries the last process's answer, and the
+	// last differs between the agents (PCP's lists in hash order) when a
+	// process has just gone: only errors all processes share are
+	// compared.
+	return fetchAt(t, "unix:"+p.SocketPath(), inst, metrics, true, func(e pcp.Error) bool { return e != pcp.ErrAppVersion })
+}
+
+// fetchAt fetches metrics (every leaf below them with traverse)
+// through a host specification: each one's value of instance inst (or
+// its only value) as pminfo prints it, or its set's error where keep
+// says so.
+func fetchAt(t *testing.T, spec string, inst int, metrics []string, traverse bool, keep func(pcp.Error) bool) map[string]string {
 	ctx := context.Background()
-	c, err := pmapi.NewHostContext(ctx, "unix:"+p.SocketPath())
+	c, err := pmapi.NewHostContext(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var names []string
-	for _, m := range metrics {
-		n, err := c.Traverse(ctx, m)
-		if err != nil {
-			t.Fatalf("%s: %v", m, err)
+	names := metrics
+	if traverse {
+		names = nil
+		for _, m := range metrics {
+			n, err := c.Traverse(ctx, m)
+			if err != nil {
+				t.Fatalf("%s: %v", m, err)
+			}
+			names = append(names, n...)
 		}
-		names = append(names, n...)
 	}
 	ids, err := c.LookupNames(ctx, names)
 	if err != nil {
@@ -222,11 +237,7 @@ func values(t *testing.T, p *testbed.PMCD, inst int, metrics ...string) map[stri
 	got := map[string]string{}
 	for i, set := range r.Sets {
 		if set.NumVal < 0 {
-			// A set without values carries the last process's
-			// answer, and the last differs between the agents (PCP's
-			// lists in hash order) when a process has just gone:
-			// only errors all processes share are compared.
-			if e := pcp.Error(set.NumVal); e != pcp.ErrAppVersion {
+			if e := pcp.Error(set.NumVal); keep(e) {
 				got[names[i]] = e.Error()
 			}
 			continue
