@@ -3,6 +3,8 @@ package proc_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/agents/proc"
@@ -70,4 +72,107 @@ func TestFixtureMatchesPCP(t *testing.T) {
 			t.Errorf("with -r: no %s", l)
 		}
 	}
+}
+
+// TestContainersMatchPCP names containers as a client (pminfo
+// --container) over a fixture tree, with PCP's pmdaroot finding a docker
+// container in a private docker directory, and compares PCP's pmdaproc
+// with ours (cmd/pmdaproc, and in-process under gopcp's pmcd with PCP's
+// pmdaroot as a pipe agent): the container's processes only, where its
+// cgroup lists them, and its cgroups only; an unknown container's error; and, with no
+// pmdaroot, the error of an agent that has none.
+func TestContainersMatchPCP(t *testing.T) {
+	root := proc.FixtureTree(t, 5)
+	write := func(path, text string) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const id = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	write(filepath.Join(root, "proc", "mounts"), "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n")
+	// pmdaproc puts the stats prefix before a container's cgroup path,
+	// which already starts with it.
+	write(filepath.Join(root, root, "sys/fs/cgroup/machine.slice", id, "container/cgroup.procs"), "1001\n1003\n")
+	// cgroup.* too: a client naming the container sees the cgroups
+	// whose path starts with the container's.
+	for _, g := range []string{"machine.slice/" + id, "other", ""} {
+		write(filepath.Join(root, "sys/fs/cgroup", g, "cpu.stat"), "usage_usec 2000\nuser_usec 1500\nsystem_usec 500\n")
+	}
+	docker := t.TempDir()
+	write(filepath.Join(docker, "containers", id, "config.v2.json"),
+		`{"State":{"Running":true,"Paused":false,"Restarting":false,"Pid":1001},"Name":"/web"}`)
+	// pmdaroot finds the container's cgroup by its directory in a
+	// cgroup tree of its own: ID, below the tree's top.
+	if err := os.MkdirAll(filepath.Join(docker, "cgroup", "unified", id), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PROC_STATSPATH=" + root, "PCP_DOCKER_DIR=" + docker,
+		"PCP_CGROUP_DIR=" + filepath.Join(docker, "cgroup"), "PCP_CGROUP_CHECK_PATH=" + filepath.Join(docker, "none")}
+	rootAgent := testbed.PipeAgent("root", 1, "$PCP_VAR_DIR/pmns/root_root", "$PCP_PMDAS_DIR/root/pmdaroot")
+	bed := func(withRoot bool, argv ...string) *testbed.PMCD {
+		agents := []testbed.Agent{testbed.PMCDAgent(), testbed.PipeAgent("proc", 3, rootProc, argv...)}
+		if withRoot {
+			agents = append([]testbed.Agent{rootAgent}, agents...)
+		}
+		return testbed.StartPMCD(t, testbed.Options{Env: env, Agents: agents})
+	}
+	theirs := bed(true, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")
+	ours := map[string]*testbed.PMCD{
+		"cmd/pmdaproc": bed(true, buildDaemon(t), "-d", "3"),
+		"in-process": testbed.StartGoPMCD(t, testbed.Options{Env: env, Agents: []testbed.Agent{rootAgent,
+			testbed.PMCDAgent(), testbed.GoDSOAgent("proc", 3, "proc_init", rootProc)}}),
+	}
+	ask := func(p *testbed.PMCD, container string) string {
+		r := p.Run("pminfo", "-h", "unix:"+p.SocketPath(), "--container="+container, "-f",
+			"proc.psinfo.pid", "proc.nprocs", "proc.control.all.threads", "cgroup.cpu.stat.usage")
+		return inOrder(r.Stdout) + r.Stderr
+	}
+	for _, container := range []string{"web", id, "nosuch"} {
+		want := ask(theirs, container)
+		if container != "nosuch" && (!strings.Contains(want, `"001001 `) || strings.Contains(want, `"001000 `) || strings.Contains(want, `"/other"`) || !strings.Contains(want, `"/machine.slice/`+id+`"`)) ||
+			container == "nosuch" && strings.Count(want, "Container not found") != 4 {
+			t.Fatalf("PCP's answer for container %s is not the one the test is built on:\n%s", container, want)
+		}
+		for name, p := range ours {
+			if got := ask(p, container); got != want {
+				t.Errorf("%s, container %s:\n%s\nPCP's:\n%s", name, container, got, want)
+			}
+		}
+	}
+
+	theirs = bed(false, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")
+	want := ask(theirs, "web")
+	if !strings.Contains(want, "Transport endpoint is not connected") {
+		t.Fatalf("PCP's answer without pmdaroot is not the one the test is built on:\n%s", want)
+	}
+	if got := ask(bed(false, buildDaemon(t), "-d", "3"), "web"); got != want {
+		t.Errorf("without pmdaroot:\n%s\nPCP's:\n%s", got, want)
+	}
+}
+
+// inOrder sorts each metric's value lines in pminfo's output: PCP's
+// agent lists processes in its hash table's order.
+func inOrder(out string) string {
+	var b strings.Builder
+	var vals []string
+	flush := func() {
+		slices.Sort(vals)
+		for _, v := range vals {
+			b.WriteString(v + "\n")
+		}
+		vals = vals[:0]
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, " ") {
+			vals = append(vals, l)
+			continue
+		}
+		flush()
+		b.WriteString(l + "\n")
+	}
+	flush()
+	return b.String()
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmda"
-	"github.com/gopcp/gopcp/pmns"
 )
 
 // localFetcher serves the local context test agent: cube.one is 1,
@@ -59,16 +58,8 @@ func newTestLocal(t *testing.T) (*Context, *bytes.Buffer) {
 	t.Helper()
 	pmda.Register("cube_test_init", newLocalTestAgent)
 	t.Cleanup(func() { pmda.Register("cube_test_init", nil) })
-	tree, err := pmns.Parse(strings.NewReader("root {\n cube\n other 43:0:0\n}\ncube {\n one 42:0:0\n colour 42:0:1\n name 42:0:2\n}\n"), pmns.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	table := NewTable()
-	for _, spec := range []string{"clear", "add,42,/nowhere/pmda_cube.so,cube_test_init", "add,44,/nowhere/pmda_x.so,no_such_init"} {
-		if err := table.Spec(spec); err != nil {
-			t.Fatalf("Spec(%q): %v", spec, err)
-		}
-	}
+	tree := parseTree(t, "root {\n cube\n other 43:0:0\n}\ncube {\n one 42:0:0\n colour 42:0:1\n name 42:0:2\n}\n")
+	table := specTable(t, "clear", "add,42,/nowhere/pmda_cube.so,cube_test_init", "add,44,/nowhere/pmda_x.so,no_such_init")
 	var warn bytes.Buffer
 	c, err := NewContext(context.Background(), WithTable(table), WithNamespace(tree), WithWarnings(&warn))
 	if err != nil {
