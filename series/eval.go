@@ -210,18 +210,14 @@ func (s *Store) matchExpr(ctx context.Context, e *Expr) ([]string, error) {
 }
 
 func (s *Store) filterSet(ctx context.Context, f *FilterExpr) ([]ID, error) {
-	if f.Op == "||" {
-		l, err := s.filterSet(ctx, f.Left)
-		if err != nil {
-			return nil, err
-		}
-		r, err := s.filterSet(ctx, f.Right)
-		if err != nil {
-			return nil, err
-		}
-		return unionSets(l, r), nil
+	var join func(a, b []ID) []ID
+	switch {
+	case f.Op == "||":
+		join = unionSets
+	case f.Op == "&&" && (hasOr(f.Left) || hasOr(f.Right)):
+		join = intersectSets
 	}
-	if f.Op == "&&" && (hasOr(f.Left) || hasOr(f.Right)) {
+	if join != nil {
 		l, err := s.filterSet(ctx, f.Left)
 		if err != nil {
 			return nil, err
@@ -230,7 +226,7 @@ func (s *Store) filterSet(ctx context.Context, f *FilterExpr) ([]ID, error) {
 		if err != nil {
 			return nil, err
 		}
-		return intersectSets(l, r), nil
+		return join(l, r), nil
 	}
 	m, err := s.match(ctx, &Query{Filters: flatten(f)})
 	if err != nil {

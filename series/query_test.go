@@ -45,6 +45,9 @@ func TestRelationalLabels(t *testing.T) {
 		{"{rack<=2.5}", []int{0, 1}},
 		{"{rack<1}", nil},
 		{"{rack>0 || rack==\"3\"}", []int{0, 1, 2}},
+		// && and || are of one precedence, from the left, as in libpcp_web's grammar.
+		{"{rack>0 || rack==\"3\" && rack<2}", []int{0}},
+		{"{rack<2 && rack==\"3\" || rack>=2}", []int{1}},
 		{"{rack==1}", []int{0}},
 		{"{metric.name<5}", nil},
 		{"{instance.name>=0}", nil},
