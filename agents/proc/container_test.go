@@ -2,7 +2,6 @@ package proc
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"net"
 	"os"
@@ -26,13 +25,7 @@ func fakeRoot(t *testing.T, dir string, cgroups map[string]string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	msg := func(vals ...int32) []byte {
-		var b []byte
-		for _, v := range vals {
-			b = binary.NativeEndian.AppendUint32(b, uint32(v))
-		}
-		return b
-	}
+	msg := func(vals ...int32) []byte { return rootInts(nil, vals...) }
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -143,13 +136,7 @@ func TestContainerClient(t *testing.T) {
 // refusal or an error, never a panic, and never a name longer than the
 // message.
 func FuzzRootAnswer(f *testing.F) {
-	ans := func(vals ...int32) []byte {
-		var b []byte
-		for _, v := range vals {
-			b = binary.NativeEndian.AppendUint32(b, uint32(v))
-		}
-		return b
-	}
+	ans := func(vals ...int32) []byte { return rootInts(nil, vals...) }
 	f.Add(append(ans(rootCgroupAnswer, rootContainerLen+10, 0, 2, 0, 10), "docker/abc"...))
 	f.Add(ans(rootCgroupAnswer, rootContainerLen, int32(pcp.ErrNoContainer), 2, 0, 0))
 	f.Add(ans(rootInfo, rootInfoLen, 0, 2, 4, 0))

@@ -109,10 +109,8 @@ func (r *rootClient) connect(ctx context.Context) error {
 // ask sends one cgroup question and reads the answer: a pcp.Error for
 // pmdaroot's refusals, another error when the exchange failed.
 func (r *rootClient) ask(name string) (string, error) {
-	req := make([]byte, 0, rootContainerLen+len(name))
-	for _, v := range []int32{rootCgroupReq, int32(rootContainerLen + len(name)), 0, rootVersion, 0, int32(len(name))} {
-		req = binary.NativeEndian.AppendUint32(req, uint32(v))
-	}
+	req := rootInts(make([]byte, 0, rootContainerLen+len(name)),
+		rootCgroupReq, int32(rootContainerLen+len(name)), 0, rootVersion, 0, int32(len(name)))
 	req = append(req, name...)
 	if _, err := r.conn.Write(req); err != nil {
 		return "", err
@@ -173,6 +171,14 @@ func decodeRootCgroup(b []byte) (string, error) {
 		}
 	}
 	return string(name), nil
+}
+
+// rootInts appends numbers to b as pmdaroot's messages hold them.
+func rootInts(b []byte, vals ...int32) []byte {
+	for _, v := range vals {
+		b = binary.NativeEndian.AppendUint32(b, uint32(v))
+	}
+	return b
 }
 
 // rootHeader is a message's header: type, length, status, version.
