@@ -309,14 +309,8 @@ func (h *hotproc) global(item uint32, a *pcp.Atom) int32 {
 		a.UL = h.gen
 	case 10:
 		a.UL = 0
-	case 2:
-		t(h.totals[1])
-	case 3:
-		t(h.totals[2])
-	case 4:
-		t(h.totals[0])
-	case 5:
-		t(h.totals[3])
+	case 2, 3, 4, 5: // cpuidle, cpuburn (active), cpuother.transient and .not_cpuburn (inactive)
+		t(h.totals[[...]int{2: 1, 3: 2, 4: 0, 5: 3}[item]])
 	case 6:
 		t(h.totals[3] + h.totals[0])
 	case 7:

@@ -143,3 +143,36 @@ func TestHotprocFixture(t *testing.T) {
 		t.Errorf("after an empty predicate: %v", v)
 	}
 }
+
+// TestHotprocTotals: hotproc.total.* are the shares of the last
+// evaluation (transient, idle, active, inactive), each metric its own
+// share or their sums, and zero before an evaluation has totals.
+func TestHotprocTotals(t *testing.T) {
+	_, p, err := newAgent(Domain, Options{StatsPath: t.TempDir(), AllAccess: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &p.hotproc
+	h.totals = [4]float64{0.125, 0.25, 0.375, 0.5}
+	for _, c := range []struct {
+		name string
+		want float32
+	}{
+		{"hotproc.total.cpuidle", 0.25}, {"hotproc.total.cpuburn", 0.375},
+		{"hotproc.total.cpuother.transient", 0.125}, {"hotproc.total.cpuother.not_cpuburn", 0.5},
+		{"hotproc.total.cpuother.total", 0.625}, {"hotproc.total.cpuother.percent", float32(0.625 / (0.625 + 0.375) * 100)},
+	} {
+		id := pmidOf(t, c.name)
+		for _, have := range []bool{true, false} {
+			h.haveTotal = have
+			a := pcp.Atom{F: -1}
+			want := c.want
+			if !have {
+				want = 0
+			}
+			if sts := h.global(id.Item(), &a); sts != haveValue || a.F != want {
+				t.Errorf("%s (totals %v): %v, %d; want %v", c.name, have, a.F, sts, want)
+			}
+		}
+	}
+}
