@@ -88,3 +88,33 @@ func FuzzDirents(f *testing.F) {
 		})
 	})
 }
+
+// TestParseStatusEveryLine parses a status file holding every line the
+// agent reads, each with its own numbers, among lines it does not read
+// and lines that only start like them.
+func TestParseStatusEveryLine(t *testing.T) {
+	text := "Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t41\nNgid:\t42\nPid:\t41\nPPid:\t1\n" +
+		"Uid:\t1\t2\t3\t4\nGid:\t5\t6\t7\t8\nFDSize:\t256\nGroups:\t4 24\nNStgid:\t41\t9\nNSpid:\t41 10\n" +
+		"NSpgid:\t40\t11\nNSsid:\t39\t12\nVmPeak:\t 101 kB\nVmSize:\t 102 kB\nVmLck:\t 103 kB\nVmPin:\t 104 kB\n" +
+		"VmHWM:\t 105 kB\nVmRSS:\t 106 kB\nRssAnon:\t 1 kB\nVmData:\t 107 kB\nVmStk:\t 108 kB\nVmExe:\t 109 kB\n" +
+		"VmLib:\t 110 kB\nVmPTE:\t 111 kB\nVmSwap:\t 112 kB\nThreads:\t3\nSigQ:\t0/100\nSigPnd:\t00a\nShdPnd:\t0\n" +
+		"SigBlk:\t00b\nSigIgn:\t00c\nSigCgt:\t00d\nCpus_allowed:\tff\nCpus_allowed_list:\t0-7\n" +
+		"voluntary_ctxt_switches:\t13\nnonvoluntary_ctxt_switches:\t14\nenvID:\t15\nVmPeakX\nUidless\n"
+	var d statusData
+	var scratch []byte
+	parseStatus(&d, []byte(text), &scratch)
+	wantU := [statusNums]uint32{stUID: 1, stEUID: 2, stSUID: 3, stFSUID: 4, stGID: 5, stEGID: 6, stSGID: 7, stFSGID: 8,
+		stVmPeak: 101, stVmSize: 102, stVmLck: 103, stVmPin: 104, stVmHWM: 105, stVmRSS: 106, stVmData: 107,
+		stVmStk: 108, stVmExe: 109, stVmLib: 110, stVmPTE: 111, stVmSwap: 112, stThreads: 3, stVctxsw: 13,
+		stNvctxsw: 14, stTgid: 41, stEnvID: 15, stNgid: 42}
+	wantS := [statusStrs]string{ssSigPnd: "00a", ssSigBlk: "00b", ssSigIgn: "00c", ssSigCgt: "00d",
+		ssCpusAllowed: "0-7", ssNStgid: "41,9", ssNSpid: "41,10", ssNSpgid: "40,11", ssNSsid: "39,12"}
+	const all = hasCpusAllowed | hasNgid | hasNStgid | hasNSpid | hasNSpgid | hasNSsid | hasTgid | hasEnvID
+	if d.u != wantU || d.s != wantS || d.has != all {
+		t.Errorf("parsed\n%v %q %#x\nwant\n%v %q %#x", d.u, d.s, d.has, wantU, wantS, all)
+	}
+	parseStatus(&d, []byte("Uid:\t9\t9\t9\t9\n"), &scratch)
+	if d.has != 0 || d.u[stUID] != 9 || d.u[stVmRSS] != 106 {
+		t.Errorf("a second file: %v %#x (lines it lacks keep their values, its has bits go)", d.u, d.has)
+	}
+}

@@ -1,5 +1,7 @@
 package proc
 
+import "sync"
+
 // Parsers of the per-process files. Each takes the file's bytes and fills
 // a value kept in the process's entry, allocating only when a string
 // value differs from the one kept; none of them fails on malformed input:
@@ -230,9 +232,36 @@ func strValue(s *string, line []byte, keylen int, commasep bool, scratch *[]byte
 	setString(s, v)
 }
 
-// vmKeys are status's Vm lines, in the order of stVmPeak on.
-var vmKeys = [...]string{"VmPeak:", "VmSize:", "VmLck:", "VmPin:", "VmHWM:", "VmRSS:", "VmData:",
-	"VmStk:", "VmExe:", "VmLib:", "VmPTE:", "VmSwap:"}
+// How a status line is read.
+const (
+	lNum    = iota + 1 // a number into u[idx]
+	lQuad              // four numbers into u[idx:idx+4]
+	lStr               // the rest of the line into s[idx]
+	lCommas            // the same with commas for blanks
+)
+
+// statusLines are the lines of status the agent reads: the key, how its
+// value is read and where it goes, and the has* bit it sets (0 for the
+// lines every kernel writes).
+var statusLines = [...]struct {
+	key      string
+	how, idx uint8
+	has      uint32
+}{
+	{"Tgid:", lNum, stTgid, hasTgid}, {"Ngid:", lNum, stNgid, hasNgid},
+	{"Uid:", lQuad, stUID, 0}, {"Gid:", lQuad, stGID, 0},
+	{"NStgid:", lCommas, ssNStgid, hasNStgid}, {"NSpid:", lCommas, ssNSpid, hasNSpid},
+	{"NSpgid:", lCommas, ssNSpgid, hasNSpgid}, {"NSsid:", lCommas, ssNSsid, hasNSsid},
+	{"VmPeak:", lNum, stVmPeak, 0}, {"VmSize:", lNum, stVmSize, 0}, {"VmLck:", lNum, stVmLck, 0},
+	{"VmPin:", lNum, stVmPin, 0}, {"VmHWM:", lNum, stVmHWM, 0}, {"VmRSS:", lNum, stVmRSS, 0},
+	{"VmData:", lNum, stVmData, 0}, {"VmStk:", lNum, stVmStk, 0}, {"VmExe:", lNum, stVmExe, 0},
+	{"VmLib:", lNum, stVmLib, 0}, {"VmPTE:", lNum, stVmPTE, 0}, {"VmSwap:", lNum, stVmSwap, 0},
+	{"Threads:", lNum, stThreads, 0},
+	{"SigPnd:", lStr, ssSigPnd, 0}, {"SigBlk:", lStr, ssSigBlk, 0}, {"SigIgn:", lStr, ssSigIgn, 0},
+	{"SigCgt:", lStr, ssSigCgt, 0}, {"Cpus_allowed_list:", lStr, ssCpusAllowed, hasCpusAllowed},
+	{"voluntary_ctxt_switches:", lNum, stVctxsw, 0}, {"nonvoluntary_ctxt_switches:", lNum, stNvctxsw, 0},
+	{"envID:", lNum, stEnvID, hasEnvID},
+}
 
 // nextLine splits b at its first newline: the line before it and what
 // follows it.
@@ -247,94 +276,46 @@ func nextLine(b []byte) (line, rest []byte) {
 	return b, b[n:]
 }
 
-// parseStatus parses status, line by line.
+// statusByFirst indexes statusLines by their keys' first byte.
+var statusByFirst = sync.OnceValue(func() *[128][]uint8 {
+	var t [128][]uint8
+	for i, l := range statusLines {
+		t[l.key[0]] = append(t[l.key[0]], uint8(i))
+	}
+	return &t
+})
+
+// parseStatus parses status, line by line: each line whose key is one
+// of statusLines' (no key starts another) gives its value.
 func parseStatus(d *statusData, b []byte, scratch *[]byte) {
 	d.has = 0
-	u32 := func(line []byte, k int) uint32 { v, _ := num(line, k); return uint32(v) }
-	quad := func(line []byte, k int, first int) {
-		for f := first; f < first+4; f++ {
-			var v uint64
-			v, k = num(line, k)
-			d.u[f] = uint32(v)
-		}
-	}
 	for len(b) > 0 {
 		var line []byte
 		line, b = nextLine(b)
 		if len(line) == 0 {
 			continue
 		}
-		switch line[0] {
-		case 'C':
-			if hasPrefix(line, "Cpus_allowed_list:") {
-				strValue(&d.s[ssCpusAllowed], line, 18, false, scratch)
-				d.has |= hasCpusAllowed
+		for _, i := range statusByFirst()[line[0]&0x7f] {
+			l := &statusLines[i]
+			if !hasPrefix(line, l.key) {
+				continue
 			}
-		case 'e':
-			if hasPrefix(line, "envID:") {
-				d.u[stEnvID] = u32(line, 6)
-				d.has |= hasEnvID
-			}
-		case 'G':
-			if hasPrefix(line, "Gid:") {
-				quad(line, 4, stGID)
-			}
-		case 'N':
-			switch {
-			case hasPrefix(line, "Ngid:"):
-				d.u[stNgid] = u32(line, 5)
-				d.has |= hasNgid
-			case hasPrefix(line, "NStgid:"):
-				strValue(&d.s[ssNStgid], line, 7, true, scratch)
-				d.has |= hasNStgid
-			case hasPrefix(line, "NSpid:"):
-				strValue(&d.s[ssNSpid], line, 6, true, scratch)
-				d.has |= hasNSpid
-			case hasPrefix(line, "NSpgid:"):
-				strValue(&d.s[ssNSpgid], line, 7, true, scratch)
-				d.has |= hasNSpgid
-			case hasPrefix(line, "NSsid:"):
-				strValue(&d.s[ssNSsid], line, 6, true, scratch)
-				d.has |= hasNSsid
-			}
-		case 'n':
-			if hasPrefix(line, "nonvoluntary_ctxt_switches:") {
-				d.u[stNvctxsw] = u32(line, 27)
-			}
-		case 'S':
-			switch {
-			case hasPrefix(line, "SigPnd:"):
-				strValue(&d.s[ssSigPnd], line, 7, false, scratch)
-			case hasPrefix(line, "SigBlk:"):
-				strValue(&d.s[ssSigBlk], line, 7, false, scratch)
-			case hasPrefix(line, "SigIgn:"):
-				strValue(&d.s[ssSigIgn], line, 7, false, scratch)
-			case hasPrefix(line, "SigCgt:"):
-				strValue(&d.s[ssSigCgt], line, 7, false, scratch)
-			}
-		case 'T':
-			switch {
-			case hasPrefix(line, "Threads:"):
-				d.u[stThreads] = u32(line, 8)
-			case hasPrefix(line, "Tgid:"):
-				d.u[stTgid] = u32(line, 5)
-				d.has |= hasTgid
-			}
-		case 'U':
-			if hasPrefix(line, "Uid:") {
-				quad(line, 4, stUID)
-			}
-		case 'V':
-			for i, key := range vmKeys {
-				if hasPrefix(line, key) {
-					d.u[stVmPeak+i] = u32(line, len(key))
-					break
+			k := len(l.key)
+			switch l.how {
+			case lNum:
+				v, _ := num(line, k)
+				d.u[l.idx] = uint32(v)
+			case lQuad:
+				for f := int(l.idx); f < int(l.idx)+4; f++ {
+					var v uint64
+					v, k = num(line, k)
+					d.u[f] = uint32(v)
 				}
+			case lStr, lCommas:
+				strValue(&d.s[l.idx], line, k, l.how == lCommas, scratch)
 			}
-		case 'v':
-			if hasPrefix(line, "voluntary_ctxt_switches:") {
-				d.u[stVctxsw] = u32(line, 24)
-			}
+			d.has |= l.has
+			break
 		}
 	}
 }
