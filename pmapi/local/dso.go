@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"syscall"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -43,7 +42,8 @@ func foreignDSO(w io.Writer, e Entry, pmdas string) {
 // itself, else under $PCP_PMDAS_DIR, each as it is and with ".so" added,
 // the first that exists.
 func findDSO(name, pmdas string) (string, bool) {
-	for _, p := range []string{name, filepath.Join(pmdas, name), filepath.Join(pmdas, name) + ".so", name + ".so"} {
+	under := pmdas + "/" + name // as libpcp writes it, not cleaned
+	for _, p := range []string{name, under, under + ".so", name + ".so"} {
 		if syscall.Access(p, 0) == nil { // F_OK, as libpcp asks
 			return p, true
 		}

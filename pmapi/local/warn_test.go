@@ -72,7 +72,8 @@ func TestLocalWarningsNotOnStderr(t *testing.T) {
 // naming agents that exist only as PCP's C shared objects, and compares
 // the warnings with the standard error of PCP's pminfo -L on the same
 // file: none for an object libpcp loads and runs (jbd2), libpcp's for a
-// missing file, a relative name not under $PCP_PMDAS_DIR, files dlopen
+// missing file, a relative name not under $PCP_PMDAS_DIR (and names
+// found there, with and without .so), files dlopen
 // refuses (not ELF, too short, empty, a directory) and an entry point
 // the object lacks. (PCP's sample object is left out: it runs, and its
 // own start-up writes a message of its own.)
@@ -103,6 +104,8 @@ func TestDSOWarningsMatchPCP(t *testing.T) {
 		"jbd2 122 dso jbd2_init " + pmdas + "/jbd2/pmda_jbd2.so",
 		"gone 123 dso gone_init /nowhere/pmda_gone.so",
 		"rel 124 dso rel_init pmda_nowhere_rel",
+		"under 126 dso under_init jbd2/pmda_jbd2.so",
+		"undernoso 127 dso undernoso_init jbd2/pmda_jbd2",
 		"noinit 125 dso noinit_init " + pmdas + "/jbd2/pmda_jbd2.so",
 		"a 130 dso a_init " + notELF,
 		"b 131 dso b_init " + short,
