@@ -73,10 +73,10 @@ func TestLocalWarningsNotOnStderr(t *testing.T) {
 // the warnings with the standard error of PCP's pminfo -L on the same
 // file: none for an object libpcp loads and runs (jbd2), libpcp's for a
 // missing file, a relative name not under $PCP_PMDAS_DIR (and names
-// found there, with and without .so), files dlopen
-// refuses (not ELF, too short, empty, a directory) and an entry point
-// the object lacks. (PCP's sample object is left out: it runs, and its
-// own start-up writes a message of its own.)
+// found there, with and without .so), files dlopen refuses (not ELF,
+// too short, empty, a directory) and an entry point the object lacks.
+// (PCP's sample object is left out: it runs, and its own start-up writes
+// a message of its own.)
 func TestDSOWarningsMatchPCP(t *testing.T) {
 	pminfo := pcptest.NeedTool(t, "pminfo")
 	pmdas := "/var/lib/pcp/pmdas"
