@@ -15,9 +15,10 @@ import (
 	"github.com/gopcp/gopcp/pmda"
 )
 
-// fakeRoot serves pmdaroot's cgroup questions on a Unix socket in dir:
-// cgroups maps container names to their cgroup, other names get
-// PM_ERR_NOCONTAINER, as pmdaroot answers them. It returns the socket.
+// fakeRoot serves pmdaroot's cgroup questions on a Unix socket in dir,
+// to the one connection an agent keeps: cgroups maps container names to
+// their cgroup, other names get PM_ERR_NOCONTAINER, as pmdaroot answers
+// them. It returns the socket.
 func fakeRoot(t *testing.T, dir string, cgroups map[string]string) string {
 	path := filepath.Join(dir, "root.socket")
 	l, err := net.Listen("unix", path)
@@ -25,34 +26,31 @@ func fakeRoot(t *testing.T, dir string, cgroups map[string]string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	msg := func(vals ...int32) []byte { return rootInts(nil, vals...) }
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.Write(msg(rootInfo, rootInfoLen, 0, rootVersion, 4, 0))
-				b := make([]byte, 8192)
-				for {
-					n, err := c.Read(b)
-					if err != nil || n < rootContainerLen {
-						return
-					}
-					name := string(b[rootContainerLen:n])
-					cg, ok := cgroups[name]
-					status := int32(0)
-					if !ok {
-						status = int32(pcp.ErrNoContainer)
-					}
-					c.Write(append(msg(rootCgroupAnswer, int32(rootContainerLen+len(cg)), status, rootVersion, 0, int32(len(cg))), cg...))
-				}
-			}()
-		}
-	}()
+	go serveRoot(l, cgroups)
 	return path
+}
+
+// serveRoot answers the first connection's questions until it ends.
+func serveRoot(l net.Listener, cgroups map[string]string) {
+	c, err := l.Accept()
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	c.Write(rootInts(nil, rootInfo, rootInfoLen, 0, rootVersion, 4, 0))
+	b := make([]byte, 8192)
+	for {
+		n, err := c.Read(b)
+		if err != nil || n < rootContainerLen {
+			return
+		}
+		cg, ok := cgroups[string(b[rootContainerLen:n])]
+		status := int32(0)
+		if !ok {
+			status = int32(pcp.ErrNoContainer)
+		}
+		c.Write(append(rootInts(nil, rootCgroupAnswer, int32(rootContainerLen+len(cg)), status, rootVersion, 0, int32(len(cg))), cg...))
+	}
 }
 
 // TestContainerClient: a client that names a container sees that
