@@ -6,7 +6,8 @@
 # output the archive tests read (ncompress for compress(1)'s .Z, bzip2,
 # xz-utils, zip for the zip files gzip -dc also reads), and libsasl2-modules, which apt brings as a recommendation of
 # libsasl2-2 on an installed system but a minimal root lacks (without it
-# PCP's clients meet a pmcd asking for authentication differently), and
+# PCP's clients meet a pmcd asking for authentication differently), sasl2-bin
+# (saslpasswd2 makes the private sasldb of the authentication tests), and
 # chromium, the browser pmproxy's web view is tested in, and time (GNU
 # time: the benchmarks under bench/ read peak memory from it). Then
 # it gives the machine what PCP itself expects of an
@@ -19,7 +20,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils zip gcc libc6-dev libsasl2-modules chromium redis-server time)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils zip gcc libc6-dev libsasl2-modules sasl2-bin chromium redis-server time)
 
 installed() {
 	local p
