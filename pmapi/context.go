@@ -109,7 +109,10 @@ func WithRequestTimeout(d time.Duration) Option {
 // gives (ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH as pcp.Error), and pmcd's
 // refusal its code. "host@proxyhost[:port]" (or WithProxy, PCP's
 // PMPROXY_HOST) reaches pmcd through a pmproxy, as libpcp does (proxy.go).
-// TLS (pcps:) and SASL authentication are not implemented (pcp.ErrNYI).
+// The attributes username, password, method (mechanism) and realm
+// authenticate to pmcd with SASL as libpcp does (PLAIN, LOGIN, CRAM-MD5,
+// DIGEST-MD5 and SCRAM-SHA-*: sasl.go); so does a TCP connection to a pmcd
+// that demands credentials. TLS (pcps:) is not implemented (pcp.ErrNYI).
 func NewHostContext(ctx context.Context, spec string, opts ...Option) (*HostContext, error) {
 	o := options{connectTimeout: DefaultConnectTimeout, requestTimeout: pdu.DefaultTimeout}
 	for _, opt := range opts {

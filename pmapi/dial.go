@@ -62,8 +62,10 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 	return nil, last
 }
 
-// wantFlags works out the connection features the specification asks for.
-// TLS, SASL authentication and compression are not available here.
+// wantFlags works out the connection features the specification asks for,
+// as libpcp does: any of the attributes userauth, username, password,
+// method and realm asks for SASL authentication (sasl.go). TLS and
+// compression are not available here.
 func wantFlags(hs *HostSpec, secure bool) (pdu.Flags, error) {
 	var want pdu.Flags
 	if hs.Attrs[pdu.AttrProtocol] == "pcps" {
@@ -77,7 +79,7 @@ func wantFlags(hs *HostSpec, secure bool) (pdu.Flags, error) {
 	}
 	for _, k := range []pdu.AttrKey{pdu.AttrUserAuth, pdu.AttrUsername, pdu.AttrPassword, pdu.AttrMethod, pdu.AttrRealm} {
 		if _, ok := hs.Attrs[k]; ok {
-			return 0, fmt.Errorf("pmapi: %s: authentication: %w", hs, pcp.ErrNYI)
+			want |= pdu.FlagAuth
 		}
 	}
 	if _, ok := hs.Attrs[pdu.AttrContainer]; ok {
@@ -112,9 +114,20 @@ func greet(ctx context.Context, conn net.Conn, addr string, o options, hs *HostS
 		defer cancel()
 	}
 	hello, err := pdu.ClientHandshake(hctx, conn, want, o.requestTimeout)
-	// the greeting in, CREDS out, and ATTR for a container
+	// the greeting in, CREDS out, the SASL exchange's ATTR PDUs, and
+	// ATTR for a container
 	hsIn := []pdu.Type{pdu.TypeError}
 	hsOut := []pdu.Type{pdu.TypeCreds}
+	if err == nil && needsAuth(hello.Sent, hs) {
+		var in, out int
+		in, out, err = authenticate(hctx, conn, o.requestTimeout, hs, saslHost(conn.RemoteAddr().Network(), addr))
+		for range in {
+			hsIn = append(hsIn, pdu.TypeAttr)
+		}
+		for range out {
+			hsOut = append(hsOut, pdu.TypeAttr)
+		}
+	}
 	if err == nil && hello.Sent&pdu.FlagContainer != 0 {
 		w := pdu.NewWriter(conn)
 		err = w.WriteMessage(hctx, &pdu.Attr{Key: pdu.AttrContainer, Value: []byte(hs.Attrs[pdu.AttrContainer])}, 0)
