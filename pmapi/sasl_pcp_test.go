@@ -1,0 +1,114 @@
+package pmapi
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// saslMechs are the mechanisms the test pmcd offers: PCP's own list
+// (plain login scram-sha-256) and the others Debian's libsasl2-modules
+// gives pmcd that take a password.
+const saslMechs = "plain login scram-sha-256 scram-sha-1 digest-md5 cram-md5"
+
+// TestSASLAgainstPCP authenticates to PCP's pmcd (a private SASL
+// configuration and sasldb) with each mechanism and right and wrong
+// passwords, and with the mistakes a user makes, and compares the
+// outcome with PCP's pminfo's on the same host specification: connected
+// and answering, refused while connecting, or refused at the first
+// request (PLAIN and LOGIN learn pmcd's verdict there), with the same
+// error text.
+func TestSASLAgainstPCP(t *testing.T) {
+	s := testbed.NewSASL(t, saslMechs, "s3cret pass")
+	bed := testbed.StartPMCD(t, s.Options())
+	base := "localhost:" + strconv.Itoa(bed.Port()) + "?username=" + url.QueryEscape(s.User)
+	var specs []string
+	for _, m := range append([]string{""}, strings.Fields(saslMechs)...) {
+		for _, pass := range []string{s.Password, "wrong"} {
+			spec := base + "&password=" + url.QueryEscape(pass)
+			if m != "" {
+				spec += "&method=" + m
+			}
+			specs = append(specs, spec)
+		}
+	}
+	specs = append(specs,
+		"localhost:"+strconv.Itoa(bed.Port()), // no credentials: SASL wants a name
+		"localhost:"+strconv.Itoa(bed.Port())+"?username=nosuchuser-x&password=x",
+		base,                           // no password
+		base+"&password=x&method=ntlm", // a mechanism the server offers, we lack
+		base+"&password=x&method=scram-sha-512",                                       // one we have, the server lacks
+		base+"&password=x&method=",                                                    // none
+		"localhost:"+strconv.Itoa(bed.Port())+"?username=&password=x",                 // empty name
+		"localhost:"+strconv.Itoa(bed.Port())+"?username=+a+&password=x&method=plain", // SASL refuses " a " too
+		base+"&password="+url.QueryEscape(s.Password)+"&method=PLAIN,digest-md5",
+		base+"&password="+url.QueryEscape(s.Password)+"&method=digest-md5&realm=other",
+		"unix:"+bed.SocketPath()+"?username="+url.QueryEscape(s.User)+"&password=wrong",
+	)
+	for _, spec := range specs {
+		want := pcpOutcome(t, bed, spec)
+		got := ourOutcome(spec)
+		if got != want {
+			t.Errorf("%s:\nours:  %s\nPCP's: %s", spec, got, want)
+		}
+		t.Logf("%s: %s", spec, got)
+	}
+}
+
+// ourOutcome makes a context and asks one name, as pminfo -f does first.
+func ourOutcome(spec string) string {
+	ctx := context.Background()
+	c, err := NewHostContext(ctx, spec)
+	if err != nil {
+		return "connect: " + errText(err)
+	}
+	defer c.Close()
+	if _, err := c.LookupName(ctx, "pmcd.numagents"); err != nil {
+		return "request: " + errText(err)
+	}
+	return "ok"
+}
+
+func errText(err error) string {
+	var e pcp.Error
+	if errors.As(err, &e) {
+		return pcp.ErrorText(int32(e))
+	}
+	return err.Error()
+}
+
+// pcpOutcome runs PCP's pminfo -f on spec with no terminal to prompt on.
+func pcpOutcome(t *testing.T, bed *testbed.PMCD, spec string) string {
+	t.Helper()
+	cmd, err := bed.Command(context.Background(), "pminfo", "-h", spec, "-f", "pmcd.numagents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, text, ok := strings.Cut(line, "Cannot connect to PMCD on host \""+spec+"\": "); ok {
+			return "connect: " + text
+		}
+		if text, ok := strings.CutPrefix(line, "Error: pmcd.numagents: "); ok {
+			return "request: " + text
+		}
+		if strings.HasPrefix(line, "    value ") {
+			return "ok"
+		}
+	}
+	t.Fatalf("pminfo -h %s: unrecognized output:\n%s", spec, out)
+	return ""
+}
