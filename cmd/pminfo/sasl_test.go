@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/url"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// TestSASLHostSpecLikePCP runs PCP's pminfo and ours with the SASL
+// attributes of a host specification (username, password, method) against
+// PCP's pmcd demanding authentication (a private SASL configuration):
+// the same output, error text and exit status for each mechanism pmcd
+// offers, right and wrong passwords, and no credentials. PCP's runs in a
+// session of its own, so it cannot prompt on a terminal.
+func TestSASLHostSpecLikePCP(t *testing.T) {
+	s := testbed.NewSASL(t, "plain login scram-sha-256 scram-sha-1 digest-md5 cram-md5", "pw")
+	bed := testbed.StartPMCD(t, s.Options())
+	host := "localhost:" + strconv.Itoa(bed.Port())
+	base := host + "?username=" + url.QueryEscape(s.User)
+	specs := []string{host, base + "&password=pw", base + "&password=no"}
+	for _, m := range []string{"plain", "login", "scram-sha-256", "scram-sha-1", "digest-md5", "cram-md5"} {
+		specs = append(specs, base+"&password=pw&method="+m, base+"&password=no&method="+m)
+	}
+	for _, spec := range specs {
+		args := []string{"-h", spec, "-f", "pmcd.numagents", "pmcd.version"}
+		cmd, err := bed.Command(context.Background(), "pminfo", args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		var wantOut, wantErr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
+		wantCode := 0
+		if err := cmd.Run(); err != nil {
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				t.Fatal(err)
+			}
+			wantCode = exit.ExitCode()
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append([]string{"pminfo"}, args...), &stdout, &stderr)
+		line := "pminfo " + strings.Join(args, " ")
+		if got, want := stdout.String(), wantOut.String(); got != want {
+			t.Errorf("%s: stdout differs\n%s", line, clitest.Diff(want, got))
+		}
+		// PCP's also has SASL's own notices (a failed prompt, "No
+		// worthy mechs found") with time and pid
+		if got, want := clitest.DropNotices(stderr.String()), clitest.DropNotices(wantErr.String()); got != want {
+			t.Errorf("%s: stderr differs\n%s", line, clitest.Diff(want, got))
+		}
+		if code != wantCode {
+			t.Errorf("%s: exit %d, PCP's %d", line, code, wantCode)
+		}
+	}
+}
