@@ -1,25 +1,43 @@
 package webapi
 
-import "strings"
+import (
+	"bytes"
+	"strings"
 
-// basicAuthOK says whether a request's Authorization headers pass
-// pmproxy's check of HTTP Basic credentials: a "Basic " value must
-// decode, as pmproxy's base64_decode decodes it, to text with a ':'
-// (user:password) before any NUL, else the request is refused with 401
-// before anything else is done. Other schemes are ignored, as pmproxy
-// ignores them. The credentials themselves are not used here: pmproxy
-// hands them to pmcd as a SASL user, which pmapi does not speak.
-func basicAuthOK(values []string) bool {
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// basicAuth reads a request's Authorization headers as pmproxy does: a
+// "Basic " value must decode, as pmproxy's base64_decode decodes it, to
+// text with a ':' (user:password) before any NUL, else ok is false and
+// the request is refused with 401 before anything else is done. Other
+// schemes are ignored, as pmproxy ignores them; of several Basic values
+// the last gives the credentials. has says credentials were given.
+func basicAuth(values []string) (c credentials, ok bool) {
+	ok = true
 	for _, v := range values {
-		cred, ok := strings.CutPrefix(v, "Basic ")
-		if !ok {
+		cred, found := strings.CutPrefix(v, "Basic ")
+		if !found {
 			continue
 		}
-		if !hasColon(cred) {
-			return false
+		dec, good := b64decode(cred)
+		colon := bytes.IndexByte(dec, ':')
+		if !good || colon < 0 || bytes.IndexByte(dec[:colon], 0) >= 0 {
+			ok = false
+			continue
 		}
+		c = credentials{user: string(dec[:colon]), pass: string(dec[colon+1:]), has: true}
 	}
-	return true
+	return c, ok
+}
+
+// credentials are a request's Basic user and password, which pmproxy
+// hands to pmcd (as SASL's user) when it makes a context for the
+// request, and which later requests on that context must repeat.
+type credentials struct {
+	user, pass string
+	has        bool
 }
 
 // b64 is pmproxy's decoding table: the base64 alphabet's values, -1 for
@@ -33,33 +51,73 @@ var b64 = func() (t [256]int8) {
 	return t
 }()
 
-// hasColon decodes s as pmproxy does (refusing only a length that is not
-// a multiple of four, stopping at a '=' in the third or fourth place of a
-// quantum) and reports whether a ':' comes before the first NUL.
-func hasColon(s string) bool {
+// b64decode decodes s as pmproxy does, refusing only a length that is
+// not a multiple of four and stopping at a '=' in the third or fourth
+// place of a quantum.
+func b64decode(s string) ([]byte, bool) {
 	if len(s)%4 != 0 {
-		return false
+		return nil, false
 	}
+	out := make([]byte, 0, len(s)/4*3)
 	for i := 0; i+4 <= len(s); i += 4 {
 		a, b, c, d := int(b64[s[i]]), int(b64[s[i+1]]), int(b64[s[i+2]]), int(b64[s[i+3]])
-		out := [3]byte{byte(a<<2 | (b&0x30)>>4), byte((b&0x0f)<<4 | (c&0x3c)>>2), byte((c&0x03)<<6 | d)}
-		n := 3
+		out = append(out, byte(a<<2|(b&0x30)>>4))
 		if c == -1 {
-			n = 1
-		} else if d == -1 {
-			n = 2
+			break
 		}
-		for _, x := range out[:n] {
-			switch x {
-			case ':':
-				return true
-			case 0:
-				return false
-			}
+		out = append(out, byte((b&0x0f)<<4|(c&0x3c)>>2))
+		if d == -1 {
+			break
 		}
-		if n < 3 {
-			return false
-		}
+		out = append(out, byte((c&0x03)<<6|d))
 	}
-	return false
+	return out, true
+}
+
+// contextAuth is what libpcp_web's webgroup_access does with a new
+// context's host specification: its own username (else its password) is
+// the context's; without a username there, the request's Basic
+// credentials are added to it, so pmcd is asked as that user (SASL).
+// spec is returned rewritten then; a specification that does not parse
+// is left for the connection to refuse.
+func contextAuth(spec string, basic credentials) (string, *string, *string) {
+	hs, err := pmapi.ParseHostSpec(spec)
+	if err != nil {
+		return spec, nil, nil
+	}
+	if u, ok := hs.Attrs[pdu.AttrUsername]; ok {
+		return spec, &u, nil
+	}
+	var pass *string
+	if p, ok := hs.Attrs[pdu.AttrPassword]; ok {
+		// libpcp_web keeps it, and as it forgets the username's
+		// password, such a context can never be used again
+		pass = &p
+	}
+	if !basic.has {
+		return spec, nil, pass
+	}
+	hs.Attrs[pdu.AttrUsername] = basic.user
+	// pmproxy hands libpcp the password as a C string
+	p, _, _ := strings.Cut(basic.pass, "\x00")
+	hs.Attrs[pdu.AttrPassword] = p
+	return hs.String(), &basic.user, &basic.pass
+}
+
+// checkAuth is pmproxy's check of a request against a context's
+// credentials: a context with a user wants the same user and password in
+// the request's Basic credentials, else 401 "authentication required"
+// (none given, or the context lacks a password) or 403 "authentication
+// failed".
+func checkAuth(user, pass *string, basic credentials) (int, string, bool) {
+	if user == nil {
+		return 0, "", true
+	}
+	if pass == nil || !basic.has {
+		return statusAgain, "authentication required", false
+	}
+	if *user != basic.user || *pass != basic.pass {
+		return statusPerm, "authentication failed", false
+	}
+	return 0, "", true
 }

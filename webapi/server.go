@@ -151,6 +151,7 @@ type request struct {
 	params url.Values
 	ctxid  string // from the URL or the context parameter
 	client string // the client's address, for the per-client bound
+	basic  credentials
 	rep    reply
 }
 
@@ -174,7 +175,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		htmlError(w, http.StatusBadRequest, "webapi", "failed to process URL")
 		return
 	}
-	if !basicAuthOK(r.Header.Values("Authorization")) {
+	basic, authOK := basicAuth(r.Header.Values("Authorization"))
+	if !authOK {
 		if r.Method == http.MethodOptions {
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusUnauthorized)
@@ -203,7 +205,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
 	defer cancel()
-	q := &request{s: s, w: w, r: r, ctx: ctx, params: params, ctxid: ctxid, client: host}
+	q := &request{s: s, w: w, r: r, ctx: ctx, params: params, ctxid: ctxid, client: host, basic: basic}
 	q.rep.compat = compat
 	if v, ok := q.param("client"); ok {
 		q.rep.clientID = webid.AppendUnicode(nil, v)
@@ -307,6 +309,11 @@ func (q *request) use() (*webContext, bool) {
 		q.failure(q.ctxid, statusNotConn, "expired context identifier: "+c.origin)
 		return nil, false
 	}
+	if status, msg, ok := checkAuth(c.user, c.pass, q.basic); !ok {
+		c.busy.Add(-1)
+		q.failure(q.ctxid, status, msg)
+		return nil, false
+	}
 	c.mu.Lock()
 	if c.src == nil {
 		// The sweep closed it between the check above and the lock.
@@ -358,6 +365,11 @@ func (q *request) newContext() (*webContext, bool) {
 			timeout = s.opts.MaxPollTimeout
 		}
 	}
+	spec, user, pass := contextAuth(spec, q.basic)
+	if status, msg, ok := checkAuth(user, pass, q.basic); !ok {
+		q.failure("", status, msg)
+		return nil, false
+	}
 	id, err := s.reg.reserve(q.client, &s.opts)
 	if err != nil {
 		q.rep.limit(q.w, err.(*limitError))
@@ -370,7 +382,7 @@ func (q *request) newContext() (*webContext, bool) {
 		return nil, false
 	}
 	c := &webContext{id: id, origin: strconv.FormatUint(uint64(id), 10), client: q.client,
-		timeout: timeout, src: derived.Wrap(src, nil), maxCached: s.opts.MaxCached}
+		timeout: timeout, src: derived.Wrap(src, nil), maxCached: s.opts.MaxCached, user: user, pass: pass}
 	if err := c.setup(q.ctx); err != nil {
 		c.close()
 		s.reg.release(id, q.client)

@@ -30,6 +30,10 @@ type webContext struct {
 	mu  sync.Mutex // one request at a time, as pmproxy's libpcp calls are
 	src *derived.Source
 
+	// user and pass are the credentials later requests must repeat
+	// (auth.go); nil when it was made without
+	user, pass *string
+
 	host      string
 	labelset  *pcp.LabelSet // context labels
 	labels    string        // merged, unfiltered: the context's "labels"
