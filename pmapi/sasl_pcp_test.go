@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -25,7 +26,7 @@ const saslMechs = "plain login scram-sha-256 scram-sha-1 digest-md5 cram-md5"
 // outcome with PCP's pminfo's on the same host specification: connected
 // and answering, refused while connecting, or refused at the first
 // request (PLAIN and LOGIN learn pmcd's verdict there), with the same
-// error text.
+// error text. The last go through PCP's pmproxy.
 func TestSASLAgainstPCP(t *testing.T) {
 	s := testbed.NewSASL(t, saslMechs, "s3cret pass")
 	bed := testbed.StartPMCD(t, s.Options())
@@ -53,6 +54,13 @@ func TestSASLAgainstPCP(t *testing.T) {
 		base+"&password="+url.QueryEscape(s.Password)+"&method=digest-md5&realm=other",
 		"unix:"+bed.SocketPath()+"?username="+url.QueryEscape(s.User)+"&password=wrong",
 	)
+	// through PCP's pmproxy, which relays the exchange
+	px := proxybed.Start(t, bed)
+	for _, pass := range []string{s.Password, "wrong"} {
+		for _, m := range []string{"", "&method=plain"} {
+			specs = append(specs, "localhost:"+strconv.Itoa(bed.Port())+"@"+px.Addr()+"?username="+url.QueryEscape(s.User)+"&password="+url.QueryEscape(pass)+m)
+		}
+	}
 	for _, spec := range specs {
 		want := pcpOutcome(t, bed, spec)
 		got := ourOutcome(spec)

@@ -63,3 +63,39 @@ func TestSASLHostSpecLikePCP(t *testing.T) {
 		}
 	}
 }
+
+// TestSASLAgainstGoPMCD: gopcp's pmcd has no SASL of its own (reading
+// Cyrus SASL's Berkeley DB sasldb is out of its scope): it offers the
+// mechanisms and refuses whatever is chosen. PCP's pminfo and ours
+// meet that refusal alike.
+func TestSASLAgainstGoPMCD(t *testing.T) {
+	bed := testbed.StartGoPMCD(t, testbed.Options{Args: []string{"-S"}, ReadyHost: "unix:"})
+	host := bed.Host()
+	for _, spec := range []string{host + "?username=u&password=p", host + "?username=u&password=p&method=plain", host + "?username=u&password=p&method=login"} {
+		args := []string{"-h", spec, "-f", "pmcd.numagents"}
+		cmd, err := bed.Command(context.Background(), "pminfo", args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		var wantOut, wantErr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
+		wantCode := 0
+		if err := cmd.Run(); err != nil {
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				t.Fatal(err)
+			}
+			wantCode = exit.ExitCode()
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), append([]string{"pminfo"}, args...), &stdout, &stderr); code != wantCode {
+			t.Errorf("pminfo %s: exit %d, PCP's %d", strings.Join(args, " "), code, wantCode)
+		}
+		want := wantOut.String() + clitest.DropNotices(wantErr.String())
+		if got := stdout.String() + clitest.DropNotices(stderr.String()); got != want {
+			t.Errorf("pminfo %s:\n%s", strings.Join(args, " "), clitest.Diff(want, got))
+		}
+		t.Logf("%s: %s", spec, want)
+	}
+}
