@@ -3,6 +3,7 @@ package pmapi
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
 	"errors"
 	"io"
 	"net"
@@ -178,5 +179,26 @@ func FuzzDigestChallenge(f *testing.F) {
 			t.Fatalf("%q: empty response", challenge)
 		}
 		m.step(final)
+	})
+}
+
+// FuzzSCRAM: any server-first and server-final messages, for a client
+// whose nonce the input can match, end in an answer or SASL_BADPROT /
+// SASL_BADAUTH, never a panic; iteration counts stay bounded.
+func FuzzSCRAM(f *testing.F) {
+	f.Add([]byte("r=fyko+d2lbbFgONRv9qkxdawL3rfcNHYJY1ZVvWVs7j,s=QSXCR+Q6sek8bf92,i=4096"), []byte("v=rmF9pqV8S7suAoZWja4dJRkFsKQ="))
+	f.Add([]byte("r=fyko+d2lbbFgONRv9qkxdawLX,s=QSXC,i=1,x=y"), []byte("v=,e=x"))
+	f.Fuzz(func(t *testing.T, first, final []byte) {
+		m := &scram{c: saslCreds{user: "user", pass: "pencil"}, hash: sha1.New, nonce: "fyko+d2lbbFgONRv9qkxdawL"}
+		m.start()
+		if _, _, err := m.step(first); err != nil {
+			if !errors.Is(err, saslError(saslBadProt)) {
+				t.Fatalf("%q: %v", first, err)
+			}
+			return
+		}
+		if _, _, err := m.step(final); err != nil && !errors.Is(err, saslError(saslBadProt)) && !errors.Is(err, saslError(saslBadAuth)) {
+			t.Fatalf("%q: %v", final, err)
+		}
 	})
 }
