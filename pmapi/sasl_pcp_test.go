@@ -29,6 +29,11 @@ const saslMechs = "plain login scram-sha-256 scram-sha-1 digest-md5 cram-md5"
 // error text. The last go through PCP's pmproxy.
 func TestSASLAgainstPCP(t *testing.T) {
 	s := testbed.NewSASL(t, saslMechs, "s3cret pass")
+	other := "daemon" // a local account the bed's [access] does not allow
+	if s.User == other {
+		other = "nobody"
+	}
+	s.AddUser(t, other, "pw2")
 	bed := testbed.StartPMCD(t, s.Options())
 	base := "localhost:" + strconv.Itoa(bed.Port()) + "?username=" + url.QueryEscape(s.User)
 	var specs []string
@@ -53,6 +58,9 @@ func TestSASLAgainstPCP(t *testing.T) {
 		base+"&password="+url.QueryEscape(s.Password)+"&method=PLAIN,digest-md5",
 		base+"&password="+url.QueryEscape(s.Password)+"&method=digest-md5&realm=other",
 		"unix:"+bed.SocketPath()+"?username="+url.QueryEscape(s.User)+"&password=wrong",
+		// authenticated, but refused by pmcd's access control
+		"localhost:"+strconv.Itoa(bed.Port())+"?username="+other+"&password=pw2",
+		"localhost:"+strconv.Itoa(bed.Port())+"?username="+other+"&password=pw2&method=plain",
 	)
 	// through PCP's pmproxy, which relays the exchange
 	px := proxybed.Start(t, bed)

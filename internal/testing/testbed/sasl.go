@@ -21,6 +21,8 @@ type SASL struct {
 	// an authenticated name to a local account), and Password its
 	// password.
 	User, Password string
+
+	tool string // saslpasswd2
 }
 
 // NewSASL makes a SASL configuration offering mechs (mech_list, in
@@ -47,12 +49,20 @@ func NewSASL(t testing.TB, mechs, password string) *SASL {
 	if err := os.WriteFile(filepath.Join(s.Dir, "pmcd.conf"), []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(tool, "-p", "-c", "-f", db, "-a", "pmcd", s.User)
+	s.tool = tool
+	s.AddUser(t, s.User, password)
+	return s
+}
+
+// AddUser adds a user to the sasldb (pmcd maps it to the local account
+// of that name, which the bed's [access] does not allow).
+func (s *SASL) AddUser(t testing.TB, name, password string) {
+	t.Helper()
+	cmd := exec.Command(s.tool, "-p", "-c", "-f", filepath.Join(s.Dir, "passwd.db"), "-a", "pmcd", name)
 	cmd.Stdin = strings.NewReader(password)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("saslpasswd2: %v\n%s", err, out)
 	}
-	return s
 }
 
 // Options are a bed's options for a pmcd using this configuration:
