@@ -2,6 +2,7 @@ package webapi
 
 import (
 	"bytes"
+	"net/url"
 	"strings"
 
 	"github.com/gopcp/gopcp/pdu"
@@ -78,7 +79,7 @@ func b64decode(s string) ([]byte, bool) {
 // context's host specification: its own username (else its password) is
 // the context's; without a username there, the request's Basic
 // credentials are added to it, so pmcd is asked as that user (SASL).
-// spec is returned rewritten then; a specification that does not parse
+// spec is returned with them added; a specification that does not parse
 // is left for the connection to refuse.
 func contextAuth(spec string, basic credentials) (string, *string, *string) {
 	hs, err := pmapi.ParseHostSpec(spec)
@@ -97,11 +98,29 @@ func contextAuth(spec string, basic credentials) (string, *string, *string) {
 	if !basic.has {
 		return spec, nil, pass
 	}
-	hs.Attrs[pdu.AttrUsername] = basic.user
 	// pmproxy hands libpcp the password as a C string
 	p, _, _ := strings.Cut(basic.pass, "\x00")
-	hs.Attrs[pdu.AttrPassword] = p
-	return hs.String(), &basic.user, &basic.pass
+	return withAttrs(spec, "username="+url.QueryEscape(basic.user)+"&password="+url.QueryEscape(p)), &basic.user, &basic.pass
+}
+
+// withAttrs adds attributes to a host specification (libpcp_web renders
+// the whole specification anew; adding to the text keeps what it does not
+// show, such as the default socket of a "local:" one). Attributes end at
+// a '/', so they go before one; a later attribute overrides an earlier.
+func withAttrs(spec, attrs string) string {
+	q := strings.IndexByte(spec, '?')
+	if q < 0 {
+		return spec + "?" + attrs
+	}
+	end := len(spec)
+	if i := strings.IndexByte(spec[q:], '/'); i >= 0 {
+		end = q + i
+	}
+	sep := "&"
+	if end == q+1 {
+		sep = ""
+	}
+	return spec[:end] + sep + attrs + spec[end:]
 }
 
 // checkAuth is pmproxy's check of a request against a context's

@@ -4,6 +4,9 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmapi"
 )
 
 func TestBasicAuth(t *testing.T) {
@@ -55,9 +58,13 @@ func TestContextAuth(t *testing.T) {
 		{"h?username=x", basic, "h?username=x", "x", "-"},
 		{"h?username=x&password=y", basic, "h?username=x&password=y", "x", "-"},
 		{"h?password=y", credentials{}, "h?password=y", "-", "y"},
-		{"h?password=y", basic, "h?username=u&password=p", "u", "p\x00q"},
-		{"h?container=c", basic, "h?username=u&password=p&container=c", "u", "p\x00q"},
+		{"h?password=y", basic, "h?password=y&username=u&password=p", "u", "p\x00q"},
+		{"h?container=c", basic, "h?container=c&username=u&password=p", "u", "p\x00q"},
+		{"h?", basic, "h?username=u&password=p", "u", "p\x00q"},
+		{"h?container=c/x", basic, "h?container=c&username=u&password=p/x", "u", "p\x00q"},
+		{"local:", basic, "local:?username=u&password=p", "u", "p\x00q"},
 		{"[::1]:4", basic, "[::1]:4?username=u&password=p", "u", "p\x00q"},
+		{"h", credentials{user: "a b&c", pass: "=%", has: true}, "h?username=a+b%26c&password=%3D%25", "a b&c", "=%"},
 	} {
 		spec, user, pass := contextAuth(c.spec, c.basic)
 		str := func(p *string) string {
@@ -68,6 +75,12 @@ func TestContextAuth(t *testing.T) {
 		}
 		if spec != c.want || str(user) != c.user || str(pass) != c.pass {
 			t.Errorf("%q: %q %q %q, want %q %q %q", c.spec, spec, str(user), str(pass), c.want, c.user, c.pass)
+		}
+		// what pmapi is given names the user and password pmcd is sent
+		if hs, err := pmapi.ParseHostSpec(spec); err != nil || user != nil && hs.Attrs[pdu.AttrUsername] != *user {
+			t.Errorf("%q: parsed %v, %v", spec, hs, err)
+		} else if sent, _, _ := strings.Cut(c.basic.pass, "\x00"); c.basic.has && c.want != c.spec && hs.Attrs[pdu.AttrPassword] != sent {
+			t.Errorf("%q: password %q, want %q", spec, hs.Attrs[pdu.AttrPassword], sent)
 		}
 	}
 }
