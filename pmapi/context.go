@@ -58,6 +58,7 @@ type options struct {
 	secure         bool            // every connection secure (PCP_SECURE_SOCKETS)
 	socket         *string         // pmcd's Unix socket (PMCD_SOCKET); nil: DefaultSocketPath
 	proxy          *Host           // every connection through this pmproxy (PMPROXY_HOST); nil: direct
+	console        string          // where SASL asks for missing credentials (PCP_CONSOLE); "": never
 	// archive contexts' settings (archiveopts.go)
 	ignoreMarks *string // PCP_IGNORE_MARK_RECORDS's value, nil when unset
 	counterWrap bool

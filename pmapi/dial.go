@@ -120,7 +120,7 @@ func greet(ctx context.Context, conn net.Conn, addr string, o options, hs *HostS
 	hsOut := []pdu.Type{pdu.TypeCreds}
 	if err == nil && needsAuth(hello.Sent, hs) {
 		var in, out int
-		in, out, err = authenticate(hctx, conn, o.requestTimeout, hs, saslHost(conn.RemoteAddr().Network(), addr))
+		in, out, err = authenticate(hctx, conn, o.requestTimeout, hs, saslHost(conn.RemoteAddr().Network(), addr), o.console)
 		for range in {
 			hsIn = append(hsIn, pdu.TypeAttr)
 		}

@@ -142,7 +142,7 @@ func saslHost(network, addr string) string {
 // with pmcd's status. A mechanism that completes without a challenge
 // (PLAIN) learns pmcd's verdict from its first request's reply, as with
 // libpcp. Nothing past the exchange's own PDUs is read.
-func authenticate(ctx context.Context, conn io.ReadWriter, timeout time.Duration, hs *HostSpec, host string) (in, out int, err error) {
+func authenticate(ctx context.Context, conn io.ReadWriter, timeout time.Duration, hs *HostSpec, host, console string) (in, out int, err error) {
 	r := pdu.NewReader(conn, timeout)
 	w := pdu.NewWriter(conn)
 	w.Timeout = timeout
@@ -161,15 +161,21 @@ func authenticate(ctx context.Context, conn io.ReadWriter, timeout time.Duration
 	}
 	user, hasUser := hs.Attrs[pdu.AttrUsername]
 	if !hasUser {
-		// libpcp asks on the terminal; a library cannot, and SASL's
-		// answer to the missing name is the same
-		return in, out, fmt.Errorf("%s needs a user name (?username=): %w", name, saslError(saslBadParam))
+		// what libpcp asks on the console (WithConsole), else SASL's
+		// answer to the missing name
+		if user, hasUser = askConsole(console, "Username: ", false); !hasUser {
+			return in, out, fmt.Errorf("%s needs a user name (?username=): %w", name, saslError(saslBadParam))
+		}
 	}
 	user, ok := canonUser(user)
 	if !ok {
 		return in, out, fmt.Errorf("%s: all-whitespace user name: %w", name, saslError(saslFail))
 	}
-	creds := saslCreds{user: user, pass: hs.Attrs[pdu.AttrPassword], host: host}
+	pass, hasPass := hs.Attrs[pdu.AttrPassword]
+	if !hasPass {
+		pass, _ = askConsole(console, "Password: ", true)
+	}
+	creds := saslCreds{user: user, pass: pass, host: host}
 	creds.realm, creds.hasRealm = hs.Attrs[pdu.AttrRealm]
 	mech := newMech(creds)
 	initial, done, err := mech.start()

@@ -66,7 +66,7 @@ func runScript(t *testing.T, spec string, script []scriptStep) ([]string, error)
 			}
 		}
 	}()
-	_, _, err = authenticate(context.Background(), client, 5*time.Second, hs, "host.example")
+	_, _, err = authenticate(context.Background(), client, 5*time.Second, hs, "host.example", "")
 	client.Close()
 	return <-sent, err
 }
@@ -156,7 +156,7 @@ func FuzzAuthenticate(f *testing.F) {
 			return
 		}
 		var out bytes.Buffer
-		authenticate(context.Background(), fuzzConn{bytes.NewReader(in), &out}, 0, hs, "h")
+		authenticate(context.Background(), fuzzConn{bytes.NewReader(in), &out}, 0, hs, "h", "")
 	})
 }
 

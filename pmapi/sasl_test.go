@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"hash"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -173,6 +175,35 @@ func TestCanonUser(t *testing.T) {
 	} {
 		if u, ok := canonUser(in); u != want.user || ok != want.ok {
 			t.Errorf("%q: %q %v, want %q %v", in, u, ok, want.user, want.ok)
+		}
+	}
+}
+
+// TestAskConsole reads answers as libpcp's console prompt does: one
+// line, at most 254 bytes, one trailing newline or carriage return dropped
+// unless it is the whole line; a regular file named as the console is
+// emptied before it is read, as libpcp opens it for the prompt too;
+// "none" and a console that does not open are no answer.
+func TestAskConsole(t *testing.T) {
+	for in, want := range map[string]string{
+		"abc\n": "abc", "abc": "abc", "a b\nsecond\n": "a b", "x\r\n": "x\r", "x\r": "x",
+		"\n": "\n", "": "", strings.Repeat("y", 300): strings.Repeat("y", maxConsoleLine),
+	} {
+		if got := readConsoleLine(strings.NewReader(in)); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "console")
+	if err := os.WriteFile(path, []byte("user\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := askConsole(path, "Username: ", false); got != "" || !ok {
+		t.Errorf("file console: %q %v, want an empty answer", got, ok)
+	}
+	for _, path := range []string{"", "none", filepath.Join(dir, "nosuch", "x")} {
+		if got, ok := askConsole(path, "Username: ", false); ok {
+			t.Errorf("%q: answered %q", path, got)
 		}
 	}
 }

@@ -18,8 +18,10 @@ import (
 // HostEnv is the options PCP's variables give a host context:
 // PMCD_PORT, PMCD_CONNECT_TIMEOUT, PMCD_REQUEST_TIMEOUT,
 // PMCD_RECONNECT_TIMEOUT, PMCD_SOCKET, PCP_CONTAINER,
-// PCP_SECURE_SOCKETS, and PMPROXY_HOST with PMPROXY_PORT (every host
-// context through that pmproxy), read as libpcp reads them.
+// PCP_SECURE_SOCKETS, PCP_CONSOLE (where authentication asks for a
+// missing user name or password: /dev/tty unless set, "none" never), and
+// PMPROXY_HOST with PMPROXY_PORT (every host context through that
+// pmproxy), read as libpcp reads them.
 func HostEnv() []pmapi.Option {
 	var opts []pmapi.Option
 	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
@@ -43,6 +45,11 @@ func HostEnv() []pmapi.Option {
 	if v, ok := os.LookupEnv("PCP_SECURE_SOCKETS"); ok && (v == "" || v == "1" || v == "enforce") {
 		opts = append(opts, pmapi.WithSecureSockets(true))
 	}
+	console := "/dev/tty"
+	if v, ok := os.LookupEnv("PCP_CONSOLE"); ok {
+		console = v
+	}
+	opts = append(opts, pmapi.WithConsole(console))
 	if host, ok := os.LookupEnv("PMPROXY_HOST"); ok {
 		port := pmapi.DefaultProxyPort
 		if v, ok := os.LookupEnv("PMPROXY_PORT"); ok {
