@@ -19,9 +19,11 @@ import (
 // attributes of a host specification (username, password, method) against
 // PCP's pmcd demanding authentication (a private SASL configuration):
 // the same output, error text and exit status for each mechanism pmcd
-// offers, right and wrong passwords, and no credentials. PCP's runs in a
-// session of its own, so it cannot prompt on a terminal.
+// offers, right and wrong passwords, and no credentials. Neither may ask
+// on a console (PCP_CONSOLE=none; TestConsolePromptsLikePCP asks).
 func TestSASLHostSpecLikePCP(t *testing.T) {
+	// no console to ask for what is missing, on either side
+	t.Setenv("PCP_CONSOLE", "none")
 	s := testbed.NewSASL(t, "plain login scram-sha-256 scram-sha-1 digest-md5 cram-md5", "pw")
 	bed := testbed.StartPMCD(t, s.Options())
 	host := "localhost:" + strconv.Itoa(bed.Port())
@@ -36,6 +38,7 @@ func TestSASLHostSpecLikePCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cmd.Env = append(cmd.Env, "PCP_CONSOLE=none")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		var wantOut, wantErr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
@@ -69,6 +72,7 @@ func TestSASLHostSpecLikePCP(t *testing.T) {
 // mechanisms and refuses whatever is chosen. PCP's pminfo and ours
 // meet that refusal alike.
 func TestSASLAgainstGoPMCD(t *testing.T) {
+	t.Setenv("PCP_CONSOLE", "none")
 	bed := testbed.StartGoPMCD(t, testbed.Options{Args: []string{"-S"}, ReadyHost: "unix:"})
 	host := bed.Host()
 	for _, spec := range []string{host + "?username=u&password=p", host + "?username=u&password=p&method=plain", host + "?username=u&password=p&method=login"} {
@@ -77,6 +81,7 @@ func TestSASLAgainstGoPMCD(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		cmd.Env = append(cmd.Env, "PCP_CONSOLE=none")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		var wantOut, wantErr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
