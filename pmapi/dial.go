@@ -41,8 +41,13 @@ func connect(ctx context.Context, hs *HostSpec, o options) (*connection, error) 
 		if err == nil {
 			return c, nil
 		}
-		if hs.Kind == HostUnix || ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return nil, err
+		}
+		if hs.Kind == HostUnix {
+			// libpcp ends a failed unix: attempt, whatever failed
+			// (connecting, pmcd's refusal, authentication), with -2
+			return nil, fmt.Errorf("%w (%w)", pcp.Error(-int32(syscall.ENOENT)), err)
 		}
 		host = Host{Name: "localhost"}
 		ports = o.defaultPorts()

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -201,4 +203,36 @@ func FuzzSCRAM(f *testing.F) {
 			t.Fatalf("%q: %v", final, err)
 		}
 	})
+}
+
+// TestUnixFailureIsENOENT: libpcp ends any failed unix: attempt with -2,
+// "No such file or directory", whatever failed: here a path that is not
+// a socket (connect says ECONNREFUSED) and a pmcd that closes at once.
+func TestUnixFailureIsENOENT(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/file"
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := dir + "/sock"
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	for _, spec := range []string{"unix:" + file, "unix:" + sock, "unix:" + dir + "/nosuch"} {
+		_, err := NewHostContext(context.Background(), spec)
+		if !errors.Is(err, pcp.Error(-int32(syscall.ENOENT))) || pcp.TextOf(err) != "No such file or directory" {
+			t.Errorf("%s: %v (%q)", spec, err, pcp.TextOf(err))
+		}
+	}
 }

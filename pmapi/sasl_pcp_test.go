@@ -79,6 +79,27 @@ func TestSASLAgainstPCP(t *testing.T) {
 	}
 }
 
+// TestSASLOptionalAgainstPCP: a pmcd that demands no credentials (no user
+// rules) still authenticates a client that gives them, over TCP and over
+// its Unix socket: outcomes as PCP's pminfo's.
+func TestSASLOptionalAgainstPCP(t *testing.T) {
+	s := testbed.NewSASL(t, "plain scram-sha-256 digest-md5", "pw")
+	bed := testbed.StartPMCD(t, testbed.Options{Env: s.Options().Env})
+	user := "?username=" + url.QueryEscape(s.User)
+	var specs []string
+	for _, host := range []string{bed.Host(), "unix:" + bed.SocketPath()} {
+		specs = append(specs, host, host+user+"&password=pw", host+user+"&password=no",
+			host+user+"&password=no&method=plain", host+user+"&password=pw&method=digest-md5")
+	}
+	for _, spec := range specs {
+		want := pcpOutcome(t, bed, spec)
+		if got := ourOutcome(spec); got != want {
+			t.Errorf("%s:\nours:  %s\nPCP's: %s", spec, got, want)
+		}
+		t.Logf("%s: %s", spec, want)
+	}
+}
+
 // ourOutcome makes a context and asks one name, as pminfo -f does first.
 func ourOutcome(spec string) string {
 	ctx := context.Background()
