@@ -184,8 +184,13 @@ func authenticate(ctx context.Context, conn io.ReadWriter, timeout time.Duration
 	}
 	first := append([]byte(name), 0)
 	first = append(first, initial...)
-	if len(first) > pdu.MaxAuthLen {
+	// libpcp's bounds: E2BIG past LIMIT_AUTH_PDU, PM_ERR_IPC at it (as
+	// for any AUTH PDU it sends of that length or more)
+	switch {
+	case len(first) > pdu.MaxAuthLen:
 		return in, out, fmt.Errorf("%s initial response of %d bytes: %w", name, len(initial), pcp.Error(-int32(syscall.E2BIG)))
+	case len(first) == pdu.MaxAuthLen:
+		return in, out, fmt.Errorf("%s initial response of %d bytes: %w", name, len(initial), pcp.ErrIPC)
 	}
 	if err := w.WriteMessage(ctx, &pdu.Attr{Key: pdu.AttrNone, Value: first}, 0); err != nil {
 		return in, out, err
@@ -206,7 +211,7 @@ func authenticate(ctx context.Context, conn io.ReadWriter, timeout time.Duration
 			return in, out, fmt.Errorf("%s: %w", name, err)
 		}
 		if len(resp) >= pdu.MaxAuthLen {
-			return in, out, fmt.Errorf("%s response of %d bytes: %w", name, len(resp), pcp.Error(-int32(syscall.E2BIG)))
+			return in, out, fmt.Errorf("%s response of %d bytes, limit %d: %w", name, len(resp), pdu.MaxAuthLen-1, pcp.ErrIPC)
 		}
 		if err := w.WriteMessage(ctx, &pdu.Attr{Key: pdu.AttrNone, Value: resp}, 0); err != nil {
 			return in, out, err

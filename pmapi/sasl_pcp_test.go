@@ -13,6 +13,7 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // saslMechs are the mechanisms the test pmcd offers: PCP's own list
@@ -62,6 +63,16 @@ func TestSASLAgainstPCP(t *testing.T) {
 		"localhost:"+strconv.Itoa(bed.Port())+"?username="+other+"&password=pw2",
 		"localhost:"+strconv.Itoa(bed.Port())+"?username="+other+"&password=pw2&method=plain",
 	)
+	// long passwords about libpcp's bounds on what it sends: PLAIN's
+	// initial message at 2048 bytes (PM_ERR_IPC) and past (E2BIG), and
+	// LOGIN's answer at 2048 bytes (PM_ERR_IPC)
+	plainAt := pdu.MaxAuthLen - len("PLAIN\x00") - 2*(len(s.User)+1)
+	for _, c := range []struct {
+		n      int
+		method string
+	}{{plainAt - 1, "plain"}, {plainAt, "plain"}, {plainAt + 1, "plain"}, {pdu.MaxAuthLen - 1, "login"}, {pdu.MaxAuthLen, "login"}} {
+		specs = append(specs, base+"&password="+strings.Repeat("x", c.n)+"&method="+c.method)
+	}
 	// through PCP's pmproxy, which relays the exchange
 	px := proxybed.Start(t, bed)
 	for _, pass := range []string{s.Password, "wrong"} {
@@ -75,8 +86,12 @@ func TestSASLAgainstPCP(t *testing.T) {
 		if got != want {
 			t.Errorf("%s:\nours:  %s\nPCP's: %s", spec, got, want)
 		}
+		if len(spec) > 200 {
+			spec = spec[:200] + "..."
+		}
 		t.Logf("%s: %s", spec, got)
 	}
+	t.Logf("%d host specifications compared", len(specs))
 }
 
 // TestSASLOptionalAgainstPCP: a pmcd that demands no credentials (no user
