@@ -87,6 +87,16 @@ func unsteady(bin string, env, args []string, wantOut, wantErr string) bool {
 	return false
 }
 
+// The test process's zone, and its children's through the environment,
+// is UTC, as ArchiveEnv gives PCP's tools, set before any test's
+// goroutine runs: time.Now reads time.Local, so writing it while another
+// goroutine (a server left from an earlier test, a timer) takes the time
+// is a data race, which restoring it after each comparison was.
+func init() {
+	os.Setenv("TZ", "UTC")
+	time.Local = time.UTC
+}
+
 func compareLocal(t *testing.T, tool string, main Main, cases []Case, bounded bool) {
 	t.Helper()
 	bin := pcptest.NeedTool(t, tool)
@@ -94,10 +104,6 @@ func compareLocal(t *testing.T, tool string, main Main, cases []Case, bounded bo
 		name, value, _ := strings.Cut(v, "=")
 		t.Setenv(name, value)
 	}
-	// the process's zone as ArchiveEnv's TZ makes it for PCP's tool
-	saved := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = saved })
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
 			for _, kv := range tc.Env {
@@ -124,7 +130,12 @@ func compareLocal(t *testing.T, tool string, main Main, cases []Case, bounded bo
 				wantCode = ee.ExitCode()
 			}
 			var stdout, stderr bytes.Buffer
-			time.Local = time.UTC // a fresh process's, whatever the last run set
+			// a fresh process's zone, should the last run have set its
+			// own (-z, -Z do, as libpcp's pmNewZone does); written only
+			// then, as any goroutine's time.Now reads the variable
+			if time.Local != time.UTC {
+				time.Local = time.UTC
+			}
 			var code int
 			argv := append([]string{tool}, tc.Args...)
 			line := tool + " " + strings.Join(tc.Args, " ")
