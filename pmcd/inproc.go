@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -37,19 +38,40 @@ type inProc struct {
 	abandoned bool
 
 	// The agent's goroutine, started at its first call, takes requests
-	// from calls and answers on answers; timer times each call, and cctx
-	// is the context the agent is handed. A goroutine kept for the
-	// agent's life costs a fetch two switches between goroutines, where
-	// one started per call cost its creation, a channel and a timer
-	// context, allocations that made the collector work.
+	// from calls and answers on answers. A goroutine kept for the agent's
+	// life costs a fetch two switches between goroutines, where one
+	// started per call cost its creation, a channel and a timer context,
+	// allocations that made the collector work.
 	calls   chan inProcCall
 	answers chan callResult
-	timer   *time.Timer
-	cctx    callCtx
+	// cctx is the context the agent is handed.
+	cctx callCtx
 	// hung is set once a call was given up on: the agent's goroutine may
 	// still be in it, so every later call fails at once.
 	hung bool
+	// The watchdog times the call in progress (see watch): state is the
+	// call's (callIdle, ...), started when it began (nanoseconds since
+	// base), limit its timeout in nanoseconds; armed says watchdog is
+	// set to fire. A timer reset and stopped by every call cost more than
+	// the agent's fetch (runtime timer locks).
+	state    atomic.Int32
+	started  atomic.Int64
+	limit    atomic.Int64
+	armed    atomic.Bool
+	base     time.Time
+	watchdog *time.Timer
 }
+
+// The states of an in-process call, in inProc.state: the agent's goroutine
+// and the watchdog each try to end a running call, and only the one that
+// does answers the caller.
+const (
+	callIdle int32 = iota
+	callRunning
+	callAnswered
+	callTimedOut
+	callAbandoned
+)
 
 // inProcCall is one request for the agent's goroutine.
 type inProcCall struct {
@@ -73,6 +95,7 @@ func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
 func (p *inProc) close() {
 	if p.calls != nil {
 		close(p.calls)
+		p.watchdog.Stop()
 	}
 	done := make(chan struct{})
 	go func() {
@@ -94,11 +117,15 @@ type callResult struct {
 	err   error
 }
 
-// serve is the agent's goroutine.
+// serve is the agent's goroutine. An answer is handed back only if the
+// call is still running: once the watchdog or the caller has given up on
+// it, the caller has had its answer and the agent is dead.
 func (p *inProc) serve() {
 	for c := range p.calls {
 		reply, err := p.a.Handle(c.ctx, c.from, c.req)
-		p.answers <- callResult{reply, err}
+		if p.state.CompareAndSwap(callRunning, callAnswered) {
+			p.answers <- callResult{reply, err}
+		}
 	}
 }
 
@@ -113,6 +140,9 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 	if p.own {
 		return p.kept(p.a.Handle(ctx, c, req))
 	}
+	if p.hung {
+		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
+	}
 	if f, ok := req.(*pdu.Fetch); ok {
 		// A goroutine left behind by a timeout may still be reading
 		// the request when the client decodes its next one into the
@@ -123,35 +153,79 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 		p.fetch.PMIDs = append(p.fetch.PMIDs[:0], f.PMIDs...)
 		req = &p.fetch
 	}
-	if p.hung {
-		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
-	}
 	if p.calls == nil {
 		p.calls, p.answers = make(chan inProcCall), make(chan callResult, 1)
-		p.timer = time.NewTimer(time.Hour)
-		p.timer.Stop()
-		p.cctx.done = make(chan struct{})
+		p.cctx = callCtx{p: p, done: make(chan struct{})}
+		p.base = time.Now()
+		p.watchdog = time.AfterFunc(time.Hour, p.watch)
+		p.watchdog.Stop()
 		go p.serve()
 	}
 	timeout := p.timeout
 	if timeout <= 0 {
 		timeout = defaultAgentTimeout
 	}
-	p.cctx.deadline = timeNow().Add(timeout)
-	p.timer.Reset(timeout)
-	defer p.timer.Stop()
+	// The watchdog reads started and limit once it sees the call
+	// running, so they are set first. The monotonic clock alone is read
+	// (time.Since): time.Now reads the wall clock too, which cost a
+	// tenth of a call.
+	p.started.Store(int64(time.Since(p.base)))
+	p.limit.Store(int64(timeout))
+	p.state.Store(callRunning)
+	if !p.armed.Swap(true) {
+		p.watchdog.Reset(timeout)
+	}
 	// Unless hung, the agent's goroutine has answered every call before
 	// and waits for this one.
 	p.calls <- inProcCall{ctx: &p.cctx, from: c, req: req}
-	select {
-	case r := <-p.answers:
-		return p.kept(r.reply, r.err)
-	case <-p.timer.C:
+	var r callResult
+	if done := ctx.Done(); done == nil {
+		r = <-p.answers
+	} else {
+		select {
+		case r = <-p.answers:
+		case <-done:
+			if p.state.CompareAndSwap(callRunning, callAbandoned) {
+				p.giveUp()
+				return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), ctx.Err())
+			}
+			// The agent or the watchdog ended the call first.
+			r = <-p.answers
+		}
+	}
+	if p.state.Load() == callTimedOut {
 		p.giveUp()
 		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
-	case <-ctx.Done():
-		p.giveUp()
-		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), ctx.Err())
+	}
+	p.state.Store(callIdle)
+	return p.kept(r.reply, r.err)
+}
+
+// watch is the watchdog's round, on a goroutine of the timer's: it
+// answers a call that has run for its timeout with a time-out, or sets
+// itself for when the running call's timeout ends; with no call running
+// it is left unset until a call sets it. Calls that follow each other
+// within a timeout thus cost it one round per timeout, and an idle agent
+// none.
+func (p *inProc) watch() {
+	for {
+		if p.state.Load() == callRunning {
+			left := time.Duration(p.started.Load()+p.limit.Load()) - time.Since(p.base)
+			if left > 0 {
+				p.watchdog.Reset(left)
+				return
+			}
+			if p.state.CompareAndSwap(callRunning, callTimedOut) {
+				p.answers <- callResult{}
+			}
+			return
+		}
+		p.armed.Store(false)
+		// A call that began before armed was cleared did not set the
+		// watchdog, and one that began after did: watch the first.
+		if p.state.Load() != callRunning || p.armed.Swap(true) {
+			return
+		}
 	}
 }
 
@@ -167,13 +241,18 @@ func (p *inProc) giveUp() {
 // dead, so it serves one agent's life). One is kept per agent, so that a
 // call allocates no context and no timer of its own.
 type callCtx struct {
-	deadline time.Time
-	done     chan struct{}
+	p    *inProc
+	done chan struct{}
 }
 
-func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, true }
-func (c *callCtx) Done() <-chan struct{}       { return c.done }
-func (c *callCtx) Value(any) any               { return nil }
+// Deadline is worked out when asked, which few agents do: the call's
+// start and timeout are the watchdog's.
+func (c *callCtx) Deadline() (time.Time, bool) {
+	return c.p.base.Add(time.Duration(c.p.started.Load() + c.p.limit.Load())), true
+}
+
+func (c *callCtx) Done() <-chan struct{} { return c.done }
+func (c *callCtx) Value(any) any         { return nil }
 
 func (c *callCtx) Err() error {
 	select {

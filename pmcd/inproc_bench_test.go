@@ -1,0 +1,60 @@
+package pmcd
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/gopcp/gopcp/agents/trivial"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// BenchmarkInProcCall is one fetch handed to an in-process agent (the
+// trivial agent) and its answer copied into a client's storage, without
+// the network: the cost of calling an agent that pmcd can give up on.
+// "direct" calls it as pmcd's own agent is called, for comparison.
+func BenchmarkInProcCall(b *testing.B) {
+	for _, own := range []bool{false, true} {
+		name := "guarded"
+		if own {
+			name = "direct"
+		}
+		b.Run(name, func(b *testing.B) {
+			a, err := lookupDSO("trivial_init")(250)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := &inProc{a: a, own: own, into: new(pdu.Result)}
+			defer p.close()
+			req := &pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(250, 0, 0)}}
+			ctx := context.Background()
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			for b.Loop() {
+				p.timeout = defaultAgentTimeout
+				if _, err := p.call(ctx, 1, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu0)
+		})
+	}
+}
+
+// processCPU is the user and system CPU time the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the process's CPU time per operation since cpu0: on
+// a machine shared with other work the time per operation counts the
+// waits for a CPU too, which this does not.
+func reportCPU(b *testing.B, cpu0 time.Duration) {
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}
