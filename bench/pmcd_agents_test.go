@@ -44,7 +44,8 @@ var sampleNames = pmcdBenchSets[0].names
 // one round to the next, GOPCP_BENCH_ROUNDS rounds (5 by default) of
 // GOPCP_BENCH_SECONDS (2) each. It prints each round's ratios and their
 // median, ours against PCP's: above 1 means ours is better for rate and
-// CPU, memory is ours ÷ PCP's. GOPCP_BENCH_CASES picks cases by name
+// CPU, memory is ours ÷ PCP's (read rssSettle after the load).
+// GOPCP_BENCH_CASES picks cases by name
 // (substrings separated by ";").
 func TestPMCDAgentsSideBySide(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH") != "1" {
@@ -110,6 +111,10 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			t.Logf("%s, %d clients: rate PCP %v ours %v; p99 µs PCP %v ours %v; CPU µs PCP %v ours %v; ratios rate %v p99 %v CPU %v",
 				c.name, clients, rounded(rate[0]), rounded(rate[1]), rounded(p99[0]), rounded(p99[1]),
 				rounded1(cpu[0]), rounded1(cpu[1]), rounded2(rr), rounded2(pr), rounded2(cr))
+			// Resident memory once both have settled after the
+			// load (our pmcd hands back what its clients left when
+			// the last one has gone, within idleFreeEvery).
+			time.Sleep(rssSettle)
 			pk, ok := treeRSS(t, theirs.PID()), treeRSS(t, ours.PID())
 			fmt.Fprintf(&table, "| %s | %d | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %d | %d |\n",
 				c.name, clients, median(rr), median(pr), median(cr), median(cpu[0]), median(cpu[1]),
@@ -126,10 +131,30 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 	}
 }
 
+// rssSettle is how long after a load the resident memory is read.
+const rssSettle = 2 * time.Second
+
 // loadTree is loadPMCD with the CPU of pmcd and its agents counted in
 // place of pmcd's alone.
 func loadTree(t testing.TB, bed *testbed.PMCD, ids []pcp.PMID, n int, d time.Duration) pmcdRun {
 	return loadPMCDCPU(t, bed, ids, n, d, func() time.Duration { return treeCPU(t, bed.PID()) })
+}
+
+// perfEvents are the events GOPCP_BENCH_PERF counts: CPU time (task-clock
+// in ms, so per fetch in ms), context switches (each a sleep and its
+// wake-up), system calls, and the futex, epoll and read/write calls among
+// them.
+const perfEvents = "task-clock,context-switches,cpu-migrations,raw_syscalls:sys_enter,syscalls:sys_enter_futex," +
+	"syscalls:sys_enter_epoll_wait,syscalls:sys_enter_epoll_pwait,syscalls:sys_enter_epoll_ctl,syscalls:sys_enter_select," +
+	"syscalls:sys_enter_pselect6,syscalls:sys_enter_read,syscalls:sys_enter_write,syscalls:sys_enter_nanosleep"
+
+// processName is the command name of process pid, or "?".
+func processName(pid int) string {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"))
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(b))
 }
 
 func rounded1(v []float64) []string {
@@ -231,34 +256,46 @@ func TestPMCDAgentsLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var perf *exec.Cmd
-		var perfOut strings.Builder
+		// perf stat counts each process's events over the load alone,
+		// one perf per process so that pmcd and its agents are told
+		// apart.
+		type perfRun struct {
+			pid int
+			cmd *exec.Cmd
+			out strings.Builder
+		}
+		var perfs []*perfRun
 		if os.Getenv("GOPCP_BENCH_PERF") == "1" {
-			// perf stat counts the processes' events over the load alone.
-			var ps []string
 			for _, p := range processTree(bed.PID()) {
-				ps = append(ps, strconv.Itoa(p))
-			}
-			perf = exec.Command("perf", "stat", "-x", ",", "-e", "task-clock,context-switches,raw_syscalls:sys_enter",
-				"-p", strings.Join(ps, ","))
-			perf.Stderr = &perfOut
-			if err := perf.Start(); err != nil {
-				t.Fatal(err)
+				pr := &perfRun{pid: p}
+				pr.cmd = exec.Command("perf", "stat", "-x", ",", "-e", perfEvents, "-p", strconv.Itoa(p))
+				pr.cmd.Stderr = &pr.out
+				if err := pr.cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				perfs = append(perfs, pr)
 			}
 			time.Sleep(200 * time.Millisecond)
 		}
 		run := loadTree(t, bed, ids, clients, time.Duration(secs*float64(time.Second)))
-		if perf != nil {
-			_ = perf.Process.Signal(os.Interrupt)
-			_ = perf.Wait()
-			for _, l := range strings.Split(perfOut.String(), "\n") {
+		for _, pr := range perfs {
+			_ = pr.cmd.Process.Signal(os.Interrupt)
+			_ = pr.cmd.Wait()
+			var line strings.Builder
+			for _, l := range strings.Split(pr.out.String(), "\n") {
 				f := strings.Split(l, ",")
 				if len(f) < 3 {
 					continue
 				}
 				v, _ := strconv.ParseFloat(f[0], 64)
-				t.Logf("perf: %s per fetch: %.2f", f[2], v/float64(run.fetches))
+				name := strings.TrimPrefix(strings.TrimPrefix(f[2], "syscalls:sys_enter_"), "raw_syscalls:")
+				if name == "task-clock" {
+					// Milliseconds, as µs per fetch.
+					name, v = "CPU-µs", v*1000
+				}
+				fmt.Fprintf(&line, " %s %.2f", name, v/float64(run.fetches))
 			}
+			t.Logf("perf, process %d (%s), per fetch:%s", pr.pid, processName(pr.pid), line.String())
 		}
 		t.Logf("%s, %s, %d clients: %.0f fetches/s, p50 %v, p99 %v, CPU %v per fetch, RSS %d KiB", c.name, spec[1], clients,
 			run.perSecond, quantile(run.latencies, 0.5), quantile(run.latencies, 0.99), run.cpuPer, treeRSS(t, bed.PID()))

@@ -144,6 +144,7 @@ func (s *Server) Close() error {
 		return nil
 	}
 	close(s.stopCh())
+	s.idleFree.stop()
 	for _, a := range s.st().order {
 		a.stop(cleanupExit)
 	}

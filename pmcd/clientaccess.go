@@ -154,10 +154,21 @@ func (s *Server) addClient(c *client) {
 func (s *Server) dropClient(c *client) {
 	s.clientsMu.Lock()
 	delete(s.clients, c)
+	last := len(s.clients) == 0
 	s.clientsMu.Unlock()
 	c.mu.Lock()
 	c.release()
 	c.mu.Unlock()
+	if last && !s.closing.Load() {
+		s.idleFree.clientsGone(s.noClients)
+	}
+}
+
+// noClients says whether no client is connected.
+func (s *Server) noClients() bool {
+	s.clientsMu.Lock()
+	defer s.clientsMu.Unlock()
+	return len(s.clients) == 0
 }
 
 // clientList is a snapshot of the connected clients.

@@ -88,6 +88,8 @@ type Server struct {
 
 	clientsMu sync.Mutex
 	clients   map[*client]struct{}
+	// idleFree hands memory back once the clients have gone.
+	idleFree idleFree
 
 	// clientLog bounds the lines clients' mistakes write to the log.
 	clientLog lograte.Limiter
