@@ -50,11 +50,12 @@ type inProc struct {
 	// still be in it, so every later call fails at once.
 	hung bool
 	// The watchdog times the call in progress (see watch): state is the
-	// call's (callIdle, ...), started when it began (nanoseconds since
-	// base), limit its timeout in nanoseconds; armed says watchdog is
-	// set to fire. A timer reset and stopped by every call cost more than
-	// the agent's fetch (runtime timer locks).
-	state    atomic.Int32
+	// call's number and state (callState), started when it began
+	// (nanoseconds since base), limit its timeout in nanoseconds; armed
+	// says watchdog is set to fire. A timer reset and stopped by every
+	// call cost more than the agent's fetch (runtime timer locks).
+	state    atomic.Uint64
+	seq      uint64 // the number of the last call, under the agent's lock
 	started  atomic.Int64
 	limit    atomic.Int64
 	armed    atomic.Bool
@@ -62,22 +63,32 @@ type inProc struct {
 	watchdog *time.Timer
 }
 
-// The states of an in-process call, in inProc.state: the agent's goroutine
-// and the watchdog each try to end a running call, and only the one that
-// does answers the caller.
+// The states of an in-process call, in the low byte of inProc.state
+// (callState); the bytes above number the call, so that the watchdog,
+// which reads a call's start apart from its state, cannot time out a
+// call that began after the one it found running. The agent's goroutine,
+// the watchdog and the caller each try to end a running call, and only
+// the one that does answers it.
 const (
-	callIdle int32 = iota
+	callIdle uint64 = iota
 	callRunning
 	callAnswered
 	callTimedOut
 	callAbandoned
 )
 
+// callState is the state word of call number seq in state st.
+func callState(seq, st uint64) uint64 { return seq<<8 | st }
+
+// running says whether state word v is of a call running.
+func running(v uint64) bool { return v&0xff == callRunning }
+
 // inProcCall is one request for the agent's goroutine.
 type inProcCall struct {
 	ctx  context.Context
 	from pmda.Client
 	req  pdu.Message
+	seq  uint64 // the call's number (see callState)
 }
 
 func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
@@ -123,7 +134,7 @@ type callResult struct {
 func (p *inProc) serve() {
 	for c := range p.calls {
 		reply, err := p.a.Handle(c.ctx, c.from, c.req)
-		if p.state.CompareAndSwap(callRunning, callAnswered) {
+		if p.state.CompareAndSwap(callState(c.seq, callRunning), callState(c.seq, callAnswered)) {
 			p.answers <- callResult{reply, err}
 		}
 	}
@@ -169,15 +180,17 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 	// running, so they are set first. The monotonic clock alone is read
 	// (time.Since): time.Now reads the wall clock too, which cost a
 	// tenth of a call.
+	p.seq++
+	seq := p.seq
 	p.started.Store(int64(time.Since(p.base)))
 	p.limit.Store(int64(timeout))
-	p.state.Store(callRunning)
+	p.state.Store(callState(seq, callRunning))
 	if !p.armed.Swap(true) {
 		p.watchdog.Reset(timeout)
 	}
 	// Unless hung, the agent's goroutine has answered every call before
 	// and waits for this one.
-	p.calls <- inProcCall{ctx: &p.cctx, from: c, req: req}
+	p.calls <- inProcCall{ctx: &p.cctx, from: c, req: req, seq: seq}
 	var r callResult
 	if done := ctx.Done(); done == nil {
 		r = <-p.answers
@@ -185,7 +198,7 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 		select {
 		case r = <-p.answers:
 		case <-done:
-			if p.state.CompareAndSwap(callRunning, callAbandoned) {
+			if p.state.CompareAndSwap(callState(seq, callRunning), callState(seq, callAbandoned)) {
 				p.giveUp()
 				return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), ctx.Err())
 			}
@@ -193,11 +206,11 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 			r = <-p.answers
 		}
 	}
-	if p.state.Load() == callTimedOut {
+	if p.state.Load() == callState(seq, callTimedOut) {
 		p.giveUp()
 		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
 	}
-	p.state.Store(callIdle)
+	p.state.Store(callState(seq, callIdle))
 	return p.kept(r.reply, r.err)
 }
 
@@ -209,21 +222,25 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 // none.
 func (p *inProc) watch() {
 	for {
-		if p.state.Load() == callRunning {
+		if v := p.state.Load(); running(v) {
+			// started is this call's or a later one's: a later start
+			// only sets the watchdog later, and the swap below fails
+			// for any call but this one.
 			left := time.Duration(p.started.Load()+p.limit.Load()) - time.Since(p.base)
 			if left > 0 {
 				p.watchdog.Reset(left)
 				return
 			}
-			if p.state.CompareAndSwap(callRunning, callTimedOut) {
+			if p.state.CompareAndSwap(v, v&^0xff|callTimedOut) {
 				p.answers <- callResult{}
+				return
 			}
-			return
+			continue // that call ended meanwhile; another may run
 		}
 		p.armed.Store(false)
 		// A call that began before armed was cleared did not set the
 		// watchdog, and one that began after did: watch the first.
-		if p.state.Load() != callRunning || p.armed.Swap(true) {
+		if !running(p.state.Load()) || p.armed.Swap(true) {
 			return
 		}
 	}
