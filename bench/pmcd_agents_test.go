@@ -185,9 +185,14 @@ func slicesContainsSub(subs []string, s string) bool {
 // agentCases are TestPMCDAgentsSideBySide's cases, with the Go sample
 // agent built for them.
 func agentCases(t *testing.T) []agentCase {
-	goAgent := filepath.Join(t.TempDir(), "pmdasample")
-	if out, err := exec.Command("go", "build", "-o", goAgent, "../cmd/pmdasample").CombinedOutput(); err != nil {
-		t.Fatalf("go build pmdasample: %v\n%s", err, out)
+	// GOPCP_BENCH_AGENT, when set, is a Go sample agent already built
+	// (another version, to compare with).
+	goAgent := os.Getenv("GOPCP_BENCH_AGENT")
+	if goAgent == "" {
+		goAgent = filepath.Join(t.TempDir(), "pmdasample")
+		if out, err := exec.Command("go", "build", "-o", goAgent, "../cmd/pmdasample").CombinedOutput(); err != nil {
+			t.Fatalf("go build pmdasample: %v\n%s", err, out)
+		}
 	}
 	// GOPCP_BENCH_AGENT_ENV, NAME=value words, is the Go pipe agent's
 	// environment beyond pmcd's, to try runtime settings with.

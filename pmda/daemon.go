@@ -76,13 +76,23 @@ func (o *DaemonOptions) openLog(prefix string, stderr io.Writer) (*log.Logger, i
 }
 
 // Run serves a the way o says: on the pipe of stdin and stdout, or on the
-// first connection to the TCP port or Unix socket.
+// first connection to the TCP port or Unix socket. Pipes given as
+// *os.File are served through PipeStreams.
 func (o *DaemonOptions) Run(ctx context.Context, a *Agent, stdin io.Reader, stdout io.Writer) error {
 	ln, release, err := o.listen(ctx)
 	if err != nil {
 		return fmt.Errorf("pmda: %s: %w", a.name, err)
 	}
 	defer release()
+	if ln == nil {
+		in, okIn := stdin.(*os.File)
+		out, okOut := stdout.(*os.File)
+		if okIn && okOut {
+			var done func()
+			stdin, stdout, done = pipeStreams(in, out)
+			defer done()
+		}
+	}
 	return serveOn(ctx, a, ln, stdin, stdout)
 }
 

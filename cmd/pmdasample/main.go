@@ -80,7 +80,10 @@ func run(args []string) int {
 		return 1
 	}
 	logger.Printf("started, domain %d", opts.Domain)
-	if err := opts.Run(ctx, agent, stopReader{os.Stdin, &stopping}, os.Stdout); err != nil && !stopping.Load() {
+	// The pipes are served through Go's poller (pmda.PipeStreams), as
+	// Run serves them when given the files themselves.
+	in, out := pmda.PipeStreams(os.Stdin, os.Stdout)
+	if err := opts.Run(ctx, agent, stopReader{in, &stopping}, out); err != nil && !stopping.Load() {
 		logger.Print(err)
 		return 1
 	}
