@@ -48,10 +48,11 @@ func TestInProcWatchdog(t *testing.T) {
 		p := gatedAgent(t, gate, func() bool { return holding })
 		defer p.close()
 		req := &pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(252, 0, 0)}}
-		// Twelve quick calls 100 ms apart span more than the timeout:
-		// none is timed out from an earlier call's start.
-		for i := range 12 {
-			p.timeout = 500 * time.Millisecond
+		// Eight quick calls 350 ms apart span more than the timeout:
+		// none is timed out from an earlier call's start. (The timeout
+		// is long enough for a quick call on a loaded machine.)
+		for i := range 8 {
+			p.timeout = 2 * time.Second
 			reply, err := p.call(context.Background(), 1, req)
 			if err != nil {
 				t.Fatalf("call %d: %v", i, err)
@@ -59,7 +60,7 @@ func TestInProcWatchdog(t *testing.T) {
 			if r := reply.(*pdu.Result); len(r.Sets) != 1 || r.Sets[0].NumVal != 1 || r.Sets[0].Values[0].LVal != 7 {
 				t.Fatalf("call %d: %+v", i, r.Sets)
 			}
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(350 * time.Millisecond)
 		}
 		holding = true // only the agent's goroutine reads it from here on
 		p.timeout = 200 * time.Millisecond
