@@ -3,6 +3,8 @@ package web
 import (
 	"embed"
 	"net/http"
+	"path"
+	"strings"
 )
 
 // static holds the page; requests name its files without the directory.
@@ -26,6 +28,9 @@ func Handler() http.Handler {
 		h.Set("Content-Security-Policy", "default-src 'self'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-cache")
+		if t, ok := contentType(r.URL.Path); ok {
+			h.Set("Content-Type", t)
+		}
 		r2 := new(http.Request)
 		*r2 = *r
 		u := *r.URL
@@ -34,4 +39,26 @@ func Handler() http.Handler {
 		r2.URL = &u
 		files.ServeHTTP(w, r2)
 	})
+}
+
+// contentTypes are the types of the page's own files, as the mime
+// package names them. The file server asks the mime package only when no
+// type is set, and its first question loads the system's whole table
+// (/etc/mime.types: 437 KB of heap kept for the program's life, 30% of
+// pmproxy's live heap in a profile taken under context churn) to name
+// three types.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+}
+
+// contentType is the type of the file a request's path names ("/" and
+// other directories serve index.html).
+func contentType(p string) (string, bool) {
+	if strings.HasSuffix(p, "/") {
+		p += "index.html"
+	}
+	t, ok := contentTypes[path.Ext(p)]
+	return t, ok
 }

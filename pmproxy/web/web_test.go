@@ -2,8 +2,10 @@ package web
 
 import (
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,5 +79,25 @@ func TestHandler(t *testing.T) {
 		if csp := resp.Header.Get("Content-Security-Policy"); resp.StatusCode < 400 && csp != "default-src 'self'" {
 			t.Errorf("%s %s: Content-Security-Policy %q", c.method, c.path, csp)
 		}
+	}
+}
+
+// TestContentTypesAsMime: every file of the page gets the type the mime
+// package (which the file server would ask) gives its name, from the
+// handler's own table.
+func TestContentTypesAsMime(t *testing.T) {
+	entries, err := static.ReadDir("static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		got, ok := contentType("/" + e.Name())
+		want := mime.TypeByExtension(path.Ext(e.Name()))
+		if !ok || got != want {
+			t.Errorf("%s: type %q (%v), the mime package's %q", e.Name(), got, ok, want)
+		}
+	}
+	if got, _ := contentType("/"); got != mime.TypeByExtension(".html") {
+		t.Errorf("/: type %q", got)
 	}
 }
