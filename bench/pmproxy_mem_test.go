@@ -20,17 +20,29 @@ import (
 // memKiB is a process's resident memory, split as the kernel counts it:
 // anonymous (the process's own heap, stacks and data) and file-backed
 // (the pages of its binary and libraries it has mapped, shared with the
-// page cache and with other processes mapping the same files).
-type memKiB struct{ rss, anon, file, hwm int }
+// page cache and with other processes mapping the same files); pss is
+// the proportional set size, where a page mapped by n processes counts
+// 1/n (PCP's shared libraries are mapped by other programs too).
+type memKiB struct{ rss, anon, file, pss, hwm int }
 
-func (m memKiB) String() string { return fmt.Sprintf("%d (%d+%d)", m.rss, m.anon, m.file) }
+func (m memKiB) String() string {
+	return fmt.Sprintf("%d (%d+%d) %d", m.rss, m.anon, m.file, m.pss)
+}
 
 func readMem(pid int) memKiB {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
-		return memKiB{-1, -1, -1, -1}
+		return memKiB{-1, -1, -1, -1, -1}
 	}
 	var m memKiB
+	m.pss = -1
+	if r, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup"); err == nil {
+		for _, l := range strings.Split(string(r), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "Pss:" {
+				m.pss, _ = strconv.Atoi(f[1])
+			}
+		}
+	}
 	for _, l := range strings.Split(string(b), "\n") {
 		f := strings.Fields(l)
 		if len(f) < 2 {
@@ -168,7 +180,7 @@ func measureMem(t *testing.T, s memSide, rounds int, hs string, c *http.Client) 
 }
 
 // memTable reports the runs. Figures are KiB of resident memory, "RSS
-// (anonymous+file-backed)". Runs are compared at the same points: the
+// (anonymous+file-backed) PSS". Runs are compared at the same points: the
 // idle baseline; the peak over the contexts every run of the group
 // served (all 10,000 of the first round when every server lived, else up
 // to where the first to die died); each round's peak and expired figure
