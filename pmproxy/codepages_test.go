@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -14,18 +15,20 @@ func TestReadOnlyFileMappings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	got, err := readOnlyFileMappings(f)
+	got, err := readOnlyFileMappings(f, "fe:00", "1234")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Kept: the binary's headers and code, libc's read-only head. Left:
-	// the binary's data (writable), the heap, libc's code (nothing
-	// resident), libc's relocated read-only data (written pages) and the
-	// vdso (no file).
+	// Kept: the binary's headers, code and read-only data, libc's code.
+	// Left: the binary's data (writable), the heap, libc's read-only head
+	// (not code, not the binary), libc's relocated read-only data (written
+	// pages), another file's code with nothing resident and the vdso (no
+	// file).
 	want := []fileMapping{
 		{0x400000, 0x401000, 4},
 		{0x401000, 0x900000, 3972},
-		{0x7f0000000000, 0x7f0000028000, 160},
+		{0x900000, 0xf0d000, 6100},
+		{0x7f0000028000, 0x7f00001b0000, 916},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
@@ -76,5 +79,32 @@ func TestReleaseFilePages(t *testing.T) {
 	}
 	if _, err := ReleaseFilePages(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDevStringAsMaps: the binary's device, as devString writes it, is
+// the one /proc/self/maps shows on the binary's mappings.
+func TestDevStringAsMaps(t *testing.T) {
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skip("no /proc/self/maps")
+	}
+	fi, err := os.Stat("/proc/self/exe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	ino := strconv.FormatUint(st.Ino, 10)
+	found := 0
+	for _, l := range strings.Split(string(maps), "\n") {
+		if f := strings.Fields(l); len(f) >= 6 && f[4] == ino {
+			found++
+			if f[3] != devString(uint64(st.Dev)) {
+				t.Errorf("maps shows %s, devString %s: %s", f[3], devString(uint64(st.Dev)), l)
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("no mapping of inode %s in\n%s", ino, maps)
 	}
 }
