@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -15,12 +14,51 @@ import (
 // loader's memory: a batch is sent once it holds maxCmds commands.
 type batch struct {
 	cmds    [][]string
-	expire  map[string]bool // streams written in this batch
-	streams int             // XADDs in cmds
-	pos     position        // following: the place after this batch's last record
+	streams []*streamState // streams written in this batch
+	pos     position       // following: the place after this batch's last record
+
+	// SADDs and HSETs of shared keys gathered into one command a key
+	// (sent at the batch's end): the series of a context or of an
+	// instance name, the maps of names
+	groups   map[string]*group
+	order    []*group
+	gathered int
+}
+
+type group struct {
+	cmd, key string
+	args     []string
 }
 
 func (b *batch) add(args ...string) { b.cmds = append(b.cmds, args) }
+
+// gather adds args to the batch's one cmd of key.
+func (b *batch) gather(cmd, key string, args ...string) {
+	if b.groups == nil {
+		b.groups = map[string]*group{}
+	}
+	g := b.groups[key]
+	if g == nil {
+		g = &group{cmd: cmd, key: key}
+		b.groups[key] = g
+		b.order = append(b.order, g)
+	}
+	g.args = append(g.args, args...)
+	b.gathered++
+}
+
+// size is the commands the batch would send but for gathering, the
+// measure of when it is full.
+func (b *batch) size() int { return len(b.cmds) + b.gathered }
+
+// close turns the gathered arguments into commands.
+func (b *batch) close() {
+	for _, g := range b.order {
+		a := make([]string, 0, 2+len(g.args))
+		b.add(append(append(a, g.cmd, g.key), g.args...)...)
+	}
+	b.groups, b.order, b.gathered = nil, nil, 0
+}
 
 // Errors a load reports.
 var (
@@ -43,12 +81,11 @@ func isStreamDupText(s string) bool {
 	return strings.Contains(s, "equal or smaller than the target stream top item")
 }
 
-// send runs b's commands, then an EXPIRE per stream written, as shards
-// pipelines side by side on as many connections, a key's commands all in
-// one of them and in order (so a stream's entries arrive in time order and
-// a later write to a key stays later). It returns how many stream entries
-// Redis refused as not newer.
-func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch, expire int64, shards int) (int, error) {
+// send runs b's commands as shards pipelines side by side on as many
+// connections, a key's commands all in one of them and in order (so a
+// stream's entries arrive in time order and a later write to a key stays
+// later). It returns how many stream entries Redis refused as not newer.
+func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch, shards int) (int, error) {
 	if raw != nil {
 		shards = len(raw)
 	}
@@ -62,12 +99,6 @@ func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch
 	for _, a := range b.cmds {
 		i := shardOf(key(a), shards)
 		parts[i] = append(parts[i], a)
-	}
-	if expire > 0 {
-		for k := range b.expire {
-			i := shardOf(k, shards)
-			parts[i] = append(parts[i], []string{"EXPIRE", k, strconv.FormatInt(expire, 10)})
-		}
 	}
 	dups := make([]int, shards)
 	errs := make([]error, shards)

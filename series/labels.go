@@ -11,6 +11,11 @@ import (
 type annotation struct {
 	name, value string
 	flags       uint8
+
+	// kept by the loader once the label is mapped: the name's and
+	// value's identifiers and the key of the set of series having it
+	nid, vid ID
+	set      string
 }
 
 // annotations lists the labels of sets as libpcp_web's load records them:
@@ -34,7 +39,7 @@ func annotations(sets []*pcp.LabelSet) []annotation {
 			if l.ValueLen == 0 {
 				v = "null"
 			}
-			out = append(out, annotation{n, v, l.Flags})
+			out = append(out, annotation{name: n, value: v, flags: l.Flags})
 		}
 	}
 	return out

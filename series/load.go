@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -96,11 +97,21 @@ type loader struct {
 	domains  map[uint32]*pcp.LabelSet
 	clusters map[uint32]*pcp.LabelSet
 	indoms   map[pcp.InDom]*indomState
-	labelled map[string]bool // label values mapped (name ID + value)
+	// what has been written, so that a write of what a key already
+	// holds is left out
+	written  map[string]instWritten // pcp:inst:series:* hashes
+	labelled map[string]*annotation // instances' label hashes: their labels' first
+	members  map[memberKey]bool     // label sets a metric's series were added to
 
-	cur   *batch
-	stats LoadStats
-	maxl  string
+	cur    *batch
+	stats  LoadStats
+	maxl   string // stream.maxlen
+	ttl    string // stream.expire
+	trimAt int    // entries a stream may gain before it is trimmed
+
+	epoch   time.Time             // the load's start
+	batches int                   // batches sent
+	dirty   map[*streamState]bool // streams written since their last trim
 
 	// following a growing archive (follow.go): even an empty batch is
 	// sent, to move the follower's place on, and sent hears of each batch
@@ -108,20 +119,60 @@ type loader struct {
 	follow bool
 	sent   func(b *batch)
 
-	txt  arena   // value texts
-	args argSlab // XADDs' arguments
+	txt      arena    // value texts
+	args     argSlab  // commands' arguments
+	newInsts []string // a record's instances new to a metric
 }
 
 type metricState struct {
-	skip    bool
-	desc    pcp.Desc
-	names   []string
-	sids    []ID
-	streams []string // pcp:values:series:<sid>
-	labels  []*pcp.LabelSet
-	written bool                // metadata sent
-	fresh   bool                // metadata sent in the record being read
-	insts   map[*instState]bool // instances sent for this metric
+	skip     bool
+	desc     pcp.Desc
+	names    []string
+	sids     []ID
+	bins     []string // sids as 20 bytes
+	instKeys []string // pcp:instances:series:<sid>
+	streams  []*streamState
+	labels   []*pcp.LabelSet
+	written  bool                // metadata sent
+	fresh    bool                // metadata sent in the record being read
+	insts    map[*instState]bool // instances sent for this metric
+}
+
+// streamState is a value stream written by the load: its key and when it
+// was last given its time to live and trimmed.
+type streamState struct {
+	key   string // pcp:values:series:<sid>
+	at    time.Duration
+	added int  // entries since
+	dirty bool // written since, in l.dirty
+	batch int  // the last batch that wrote it
+}
+
+// Streams are given their time to live and trimmed (EXPIRE and XTRIM) at
+// most once a second, or after trimAfter entries (or stream.maxlen when
+// smaller), instead of with each entry as libpcp_web's XADD MAXLEN and
+// EXPIRE do: EXPIRE counts in seconds, so a time to live set up to a
+// second before a stream's last entry ends within that second of
+// libpcp_web's; trimming whole nodes from the front ("~") later, but
+// before the load ends, leaves the stream as trimming with each entry
+// does (the nodes are the same, and a node goes once what follows it
+// holds maxlen entries); and the two commands a value were a sixth of
+// Redis's work.
+const (
+	refreshEvery = time.Second
+	trimAfter    = 1000
+)
+
+// instWritten is what an instance's hash was last written with.
+type instWritten struct {
+	num    string
+	nameID ID
+}
+
+// memberKey is a label's set of series and a metric whose series it has.
+type memberKey struct {
+	set string
+	m   *metricState
 }
 
 type indomState struct {
@@ -140,6 +191,7 @@ type instState struct {
 	anns   []annotation // its labels as first recorded
 	cached bool         // its pcp:inst:series hash written (libpcp_web's instance->cached)
 	bin    string       // the id as the 20 bytes that name its stream fields
+	hex    string       // the id in hex, as keys name it
 }
 
 // ContextName is the context name PCP gives an archive loaded by path: the
@@ -195,8 +247,12 @@ func newLoader(a *archive.Archive, name string, opt LoadOptions) *loader {
 		domains:  map[uint32]*pcp.LabelSet{},
 		clusters: map[uint32]*pcp.LabelSet{},
 		indoms:   map[pcp.InDom]*indomState{},
-		labelled: map[string]bool{},
+		written:  map[string]instWritten{},
+		labelled: map[string]*annotation{},
+		members:  map[memberKey]bool{},
 		maxl:     strconv.FormatInt(opt.MaxStreamLen, 10),
+		ttl:      strconv.FormatInt(opt.StreamExpire, 10),
+		trimAt:   int(max(1, min(trimAfter, opt.MaxStreamLen))),
 	}
 	l.nameID = StringID(l.name)
 	l.hostID = StringID(l.host)
@@ -208,7 +264,9 @@ func newLoader(a *archive.Archive, name string, opt LoadOptions) *loader {
 	l.source = SourceID(js)
 	l.stats.Name, l.stats.Source = l.name, l.source
 	l.include, l.stats.Unknown = includes(a.Meta, opt.Include)
-	l.cur = &batch{expire: map[string]bool{}}
+	l.cur = &batch{}
+	l.epoch = time.Now()
+	l.dirty = map[*streamState]bool{}
 	return l
 }
 
@@ -250,7 +308,7 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 			continue // drain until the reader sees the cancel
 		}
 		l.stats.Commands += len(b.cmds)
-		d, err := send(ctx, c, raw, b, l.opt.StreamExpire, l.opt.Conns)
+		d, err := send(ctx, c, raw, b, l.opt.Conns)
 		l.stats.Refused += d
 		if err != nil {
 			serr = fmt.Errorf("%s: %w", l.name, err)
@@ -272,7 +330,18 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 	return l.stats, err
 }
 
+// flush sends the batch being built, with the time to live and trimming
+// of the streams that are due it. A follower's every batch may be its
+// last for a while, and trims what it wrote.
 func (l *loader) flush(ctx context.Context, out chan<- *batch) error {
+	return l.flushLast(ctx, out, l.follow)
+}
+
+// flushLast is flush; the last batch of a load (last) trims every stream
+// written since its last trim.
+func (l *loader) flushLast(ctx context.Context, out chan<- *batch, last bool) error {
+	l.cur.close()
+	l.refresh(last)
 	if len(l.cur.cmds) == 0 && !l.follow {
 		return nil // a follower's empty batch still moves its place on
 	}
@@ -281,8 +350,42 @@ func (l *loader) flush(ctx context.Context, out chan<- *batch) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	l.cur = &batch{expire: map[string]bool{}, cmds: make([][]string, 0, l.opt.BatchCommands), pos: l.cur.pos}
+	l.batches++
+	l.cur = &batch{cmds: make([][]string, 0, l.opt.BatchCommands+l.opt.BatchCommands/8), pos: l.cur.pos}
 	return nil
+}
+
+// refresh adds the EXPIREs and XTRIMs due to the batch's streams.
+func (l *loader) refresh(last bool) {
+	now := time.Since(l.epoch) + 1 // never zero: zero is "never refreshed"
+	for _, st := range l.cur.streams {
+		if st.at != 0 && now-st.at < refreshEvery && st.added < l.trimAt {
+			if !st.dirty {
+				st.dirty = true
+				l.dirty[st] = true
+			}
+			continue
+		}
+		if l.opt.StreamExpire > 0 {
+			l.cur.add("EXPIRE", st.key, l.ttl)
+		}
+		l.trim(st)
+		st.at = now
+	}
+	if last {
+		for st := range l.dirty {
+			l.trim(st)
+		}
+	}
+}
+
+func (l *loader) trim(st *streamState) {
+	l.cur.add("XTRIM", st.key, "MAXLEN", "~", l.maxl)
+	st.added = 0
+	if st.dirty {
+		st.dirty = false
+		delete(l.dirty, st)
+	}
 }
 
 func (l *loader) read(ctx context.Context, out chan<- *batch) error {
@@ -300,13 +403,13 @@ func (l *loader) read(ctx context.Context, out chan<- *batch) error {
 		}
 		l.stats.Records++
 		l.record(&res)
-		if len(l.cur.cmds) >= l.opt.BatchCommands {
+		if l.cur.size() >= l.opt.BatchCommands {
 			if err := l.flush(ctx, out); err != nil {
 				return err
 			}
 		}
 	}
-	return l.flush(ctx, out)
+	return l.flushLast(ctx, out, true)
 }
 
 // mapString sends HSET pcp:map:<m> <id> <s> once per load.
@@ -315,7 +418,7 @@ func (l *loader) mapString(m string, s string) ID {
 	k := m + "\x00" + string(id[:])
 	if !l.mapped[k] {
 		l.mapped[k] = true
-		l.cur.add("HSET", "pcp:map:"+m, bin(id), s)
+		l.cur.gather("HSET", "pcp:map:"+m, bin(id), s)
 	}
 	return id
 }
@@ -406,7 +509,9 @@ func (l *loader) newMetric(pmid pcp.PMID, t pcp.Timestamp) *metricState {
 	for _, n := range names {
 		sid := MetricID(n, js, sem, typ, units)
 		m.sids = append(m.sids, sid)
-		m.streams = append(m.streams, "pcp:values:series:"+sid.String())
+		m.bins = append(m.bins, bin(sid))
+		m.instKeys = append(m.instKeys, "pcp:instances:series:"+sid.String())
+		m.streams = append(m.streams, &streamState{key: "pcp:values:series:" + sid.String(), batch: -1})
 	}
 	m.insts = map[*instState]bool{}
 	return m
@@ -457,47 +562,72 @@ func (l *loader) writeMetric(m *metricState, withLabels bool) {
 	d := &m.desc
 	indom, pmid, sem := webid.InDomName(d.InDom), webid.PMIDName(d.PMID), d.Sem.String()
 	typ, units := webid.TypeName(d.Type), webid.UnitsName(d.Units)
-	all := make([]string, 0, 2+len(m.sids))
-	all = append(all, "SADD", "pcp:series:context.name:"+l.nameID.String())
 	for i, n := range m.names {
 		nid := l.mapString("metric.name", n)
 		sid := m.sids[i]
-		all = append(all, bin(sid))
-		l.cur.add("SADD", "pcp:series:metric.name:"+nid.String(), bin(sid))
+		l.cur.gather("SADD", "pcp:series:metric.name:"+nid.String(), m.bins[i])
 		l.cur.add("SADD", "pcp:metric.name:series:"+sid.String(), bin(nid))
 		l.cur.add("HSET", "pcp:desc:series:"+sid.String(), "indom", indom, "pmid", pmid,
 			"semantics", sem, "source", bin(l.source), "type", typ, "units", units)
 	}
-	l.cur.add(all...)
+	l.cur.gather("SADD", "pcp:series:context.name:"+l.nameID.String(), m.bins...)
 	if withLabels {
 		anns := annotations(m.labels)
 		for _, sid := range m.sids {
-			for _, a := range anns {
-				l.writeLabel(sid.String(), a, m.sids)
-			}
+			l.writeLabels(sid.String(), anns)
+		}
+		for i := range anns {
+			l.labelMembers(&anns[i], m)
 		}
 	}
 }
 
-func (l *loader) writeLabel(hash string, a annotation, sids []ID) {
-	nid := l.mapString("label.name", a.name)
-	nhex := nid.String()
-	vid := l.mapString("label."+nhex+".value", a.value)
-	if a.flags != pcp.LabelContext {
-		l.cur.add("HSET", "pcp:labelflags:series:"+hash, bin(nid), strconv.Itoa(int(a.flags)))
+// writeLabels sends the label hashes of a series or instance: every
+// label's value in one HSET, the flags of those not from the context in
+// another.
+func (l *loader) writeLabels(hash string, anns []annotation) {
+	values := l.args.slice(2 + 2*len(anns))
+	values = append(values, "HSET", "pcp:labelvalue:series:"+hash)
+	var flags []string
+	for i := range anns {
+		a := &anns[i]
+		l.labelIDs(a)
+		if a.flags != pcp.LabelContext {
+			if flags == nil {
+				flags = l.args.slice(2 + 2*len(anns))
+				flags = append(flags, "HSET", "pcp:labelflags:series:"+hash)
+			}
+			flags = append(flags, bin(a.nid), strconv.Itoa(int(a.flags)))
+		}
+		values = append(values, bin(a.nid), bin(a.vid))
 	}
-	l.cur.add("HSET", "pcp:labelvalue:series:"+hash, bin(nid), bin(vid))
-	l.labelMembers(a, sids)
+	if flags != nil {
+		l.cur.add(flags...)
+	}
+	l.cur.add(values...)
 }
 
-// labelMembers adds series to the set of a label's name and value.
-func (l *loader) labelMembers(a annotation, sids []ID) {
-	set := make([]string, 0, 2+len(sids))
-	set = append(set, "SADD", "pcp:series:label."+StringID(a.name).String()+".value:"+StringID(a.value).String())
-	for _, s := range sids {
-		set = append(set, bin(s))
+// labelIDs maps a label's name and value (once per load) and keeps their
+// identifiers and the key of the set of series having the value.
+func (l *loader) labelIDs(a *annotation) {
+	if a.set != "" {
+		return
 	}
-	l.cur.add(set...)
+	a.nid = l.mapString("label.name", a.name)
+	a.vid = l.mapString("label."+a.nid.String()+".value", a.value)
+	a.set = "pcp:series:label." + a.nid.String() + ".value:" + a.vid.String()
+}
+
+// labelMembers adds a metric's series to the set of a label's name and
+// value, once per load: sets only grow.
+func (l *loader) labelMembers(a *annotation, m *metricState) {
+	l.labelIDs(a)
+	k := memberKey{a.set, m}
+	if l.members[k] {
+		return
+	}
+	l.members[k] = true
+	l.cur.gather("SADD", a.set, m.bins...)
 }
 
 // instance finds an instance of a metric's domain at time t, following
@@ -534,40 +664,55 @@ func (l *loader) instance(id pcp.InDom, inst int32, t pcp.Timestamp) *instState 
 	return s.insts[inst]
 }
 
-// useInstance sends what an instance of a metric needs: the instance's
-// own hash, names and labels when libpcp_web would send them (the
-// instance not yet written, or the metric new in this record), and else
-// the metric's membership in the instance's sets the first time the
-// metric has it (which libpcp_web leaves out when another metric of the
-// instance domain saw the instance first).
-func (l *loader) useInstance(m *metricState, s *indomState, in *instState, inst int32) {
+// useInstance sends what an instance of a metric needs: the metric's
+// membership in the instance's name and label sets and its instance
+// identifier (appended to ids, which the caller adds to the metric's
+// instance sets) the first time the metric has it, and the instance's own
+// hash and labels when libpcp_web writes them (the instance not yet
+// written, or the metric new in this record) unless they were last
+// written as they are now: libpcp_web writes the same hash again for
+// every metric new in a record, a tenth of the commands of an archive
+// with many instances, and a write of what a key holds changes nothing.
+func (l *loader) useInstance(m *metricState, in *instState, inst int32, ids []string) []string {
 	full := !in.cached || m.fresh
 	if !full && m.insts[in] {
-		return
+		return ids
 	}
-	m.insts[in] = true
-	l.mapString("inst.name", in.name)
-	set := make([]string, 0, 2+len(m.sids))
-	set = append(set, "SADD", "pcp:series:inst.name:"+in.nameID.String())
-	for _, sid := range m.sids {
-		set = append(set, bin(sid))
+	if !m.insts[in] {
+		m.insts[in] = true
+		l.mapString("inst.name", in.name)
+		l.cur.gather("SADD", "pcp:series:inst.name:"+in.nameID.String(), m.bins...)
+		if in.bin == "" {
+			in.bin = bin(in.id)
+		}
+		ids = append(ids, in.bin)
+		for i := range in.anns {
+			l.labelMembers(&in.anns[i], m)
+		}
 	}
-	l.cur.add(set...)
-	for _, sid := range m.sids {
-		l.cur.add("SADD", "pcp:instances:series:"+sid.String(), bin(in.id))
-	}
-	ih := in.id.String()
 	if full {
 		in.cached = true
-		l.cur.add("HSET", "pcp:inst:series:"+ih, "inst", strconv.Itoa(int(inst)),
-			"name", bin(in.nameID), "source", bin(l.source))
+		l.writeInstance(in, inst)
 	}
-	for _, a := range in.anns {
-		if full {
-			l.writeLabel(ih, a, m.sids)
-		} else {
-			l.labelMembers(a, m.sids)
-		}
+	return ids
+}
+
+// writeInstance sends an instance's hash and label hashes unless they
+// were last written with what they would be written with now (a key's
+// writes all go in order on one connection).
+func (l *loader) writeInstance(in *instState, inst int32) {
+	if in.hex == "" {
+		in.hex = in.id.String()
+	}
+	num := strconv.Itoa(int(inst))
+	k := "pcp:inst:series:" + in.hex
+	if w := l.written[k]; w.num != num || w.nameID != in.nameID {
+		l.written[k] = instWritten{num, in.nameID}
+		l.cur.add("HSET", k, "inst", num, "name", bin(in.nameID), "source", bin(l.source))
+	}
+	if len(in.anns) > 0 && l.labelled[in.hex] != &in.anns[0] {
+		l.labelled[in.hex] = &in.anns[0]
+		l.writeLabels(in.hex, in.anns)
 	}
 }
 
@@ -575,18 +720,29 @@ func (l *loader) writeInstances(m *metricState, vs *pcp.ValueSet, t pcp.Timestam
 	if m.desc.InDom == pcp.InDomNull || vs.NumVal <= 0 {
 		return
 	}
-	s := l.indom(m.desc.InDom, t)
+	var ids []string
 	for i := range vs.Values {
 		inst := vs.Values[i].Inst
 		if in := l.instance(m.desc.InDom, inst, t); in != nil {
-			l.useInstance(m, s, in, inst)
+			ids = l.useInstance(m, in, inst, ids)
 		}
+	}
+	l.addInstances(m, ids)
+}
+
+// addInstances adds instance identifiers to each series' instance set.
+func (l *loader) addInstances(m *metricState, ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	for _, k := range m.instKeys {
+		l.cur.gather("SADD", k, ids...)
 	}
 }
 
 func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, stamp string) {
-	fields := l.args.slice(8 + 2*len(vs.Values))
-	fields = append(fields, "XADD", "", "MAXLEN", "~", l.maxl, stamp)
+	fields := l.args.slice(5 + 2*len(vs.Values))
+	fields = append(fields, "XADD", "", stamp)
 	switch {
 	case vs.NumVal < 0:
 		fields = append(fields, "-1", strconv.Itoa(int(vs.NumVal)))
@@ -597,24 +753,23 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		}
 		fields = append(fields, "", v)
 	default:
-		s := l.indom(m.desc.InDom, t)
+		ids := l.newInsts[:0]
 		for i := range vs.Values {
 			v := &vs.Values[i]
 			in := l.instance(m.desc.InDom, v.Inst, t)
 			if in == nil {
 				continue
 			}
-			l.useInstance(m, s, in, v.Inst)
+			ids = l.useInstance(m, in, v.Inst, ids)
 			txt, ok := formatValue(&l.txt, vs, v, m.desc.Type)
 			if !ok {
 				continue
 			}
-			if in.bin == "" {
-				in.bin = bin(in.id)
-			}
 			fields = append(fields, in.bin, txt)
 		}
-		if len(fields) == 6 {
+		l.addInstances(m, ids)
+		l.newInsts = ids[:0]
+		if len(fields) == 3 {
 			return
 		}
 	}
@@ -623,9 +778,13 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		if i < len(m.streams)-1 {
 			f = append(l.args.slice(len(fields)), fields...)
 		}
-		f[1] = k
+		f[1] = k.key
 		l.cur.add(f...)
-		l.cur.expire[k] = true
+		k.added++
+		if k.batch != l.batches {
+			k.batch = l.batches
+			l.cur.streams = append(l.cur.streams, k)
+		}
 		l.stats.Values++
 	}
 }
