@@ -81,25 +81,19 @@ func isStreamDupText(s string) bool {
 	return strings.Contains(s, "equal or smaller than the target stream top item")
 }
 
-// send runs b's commands as shards pipelines side by side on as many
-// connections, a key's commands all in one of them and in order (so a
-// stream's entries arrive in time order and a later write to a key stays
-// later). It returns how many stream entries Redis refused as not newer.
-func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch, shards int) (int, error) {
-	if raw != nil {
-		shards = len(raw)
-	}
+// send runs b's commands through go-redis as shards pipelines side by
+// side on as many connections, a key's commands all in one of them and in
+// order (so a stream's entries arrive in time order and a later write to
+// a key stays later). It returns how many stream entries Redis refused as
+// not newer.
+func send(ctx context.Context, c redis.UniversalClient, b *batch, shards int) (int, error) {
 	if len(b.cmds) == 0 {
 		return 0, nil
 	}
 	if shards < 1 {
 		shards = 1
 	}
-	parts := make([][][]string, shards)
-	for _, a := range b.cmds {
-		i := shardOf(key(a), shards)
-		parts[i] = append(parts[i], a)
-	}
+	parts := split(b, shards)
 	dups := make([]int, shards)
 	errs := make([]error, shards)
 	var wg sync.WaitGroup
@@ -110,10 +104,6 @@ func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if raw != nil {
-				dups[i], errs[i] = raw[i].pipeline(ctx, cmds)
-				return
-			}
 			dups[i], errs[i] = sendPipeline(ctx, c, cmds)
 		}()
 	}
@@ -121,6 +111,52 @@ func send(ctx context.Context, c redis.UniversalClient, raw []*rawConn, b *batch
 	n := 0
 	for i := range dups {
 		n += dups[i]
+	}
+	for _, err := range errs {
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// split is b's commands by connection, a key's all on one.
+func split(b *batch, shards int) [][][]string {
+	parts := make([][][]string, shards)
+	for _, a := range b.cmds {
+		i := shardOf(key(a), shards)
+		parts[i] = append(parts[i], a)
+	}
+	return parts
+}
+
+// stepAll runs a step on every connection side by side: next written,
+// then the replies to prev (the parts of the batch written before) read.
+func stepAll(ctx context.Context, raw []*rawConn, prev, next [][][]string) (int, error) {
+	dups := make([]int, len(raw))
+	errs := make([]error, len(raw))
+	var wg sync.WaitGroup
+	for i, rc := range raw {
+		var p, n [][]string
+		if prev != nil {
+			p = prev[i]
+		}
+		if next != nil {
+			n = next[i]
+		}
+		if len(p) == 0 && len(n) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dups[i], errs[i] = rc.step(ctx, p, n)
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for _, d := range dups {
+		n += d
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -147,9 +183,17 @@ func sendPipeline(ctx context.Context, c redis.UniversalClient, cmds [][]string)
 	p := c.Pipeline()
 	res := make([]*redis.Cmd, 0, len(cmds))
 	for _, a := range cmds {
-		args := make([]any, len(a))
-		for i, x := range a {
-			args[i] = x
+		var args []any
+		if a[0] == encodedXADD {
+			var err error
+			if args, err = decodeCommand(a[2]); err != nil {
+				return 0, err
+			}
+		} else {
+			args = make([]any, len(a))
+			for i, x := range a {
+				args[i] = x
+			}
 		}
 		res = append(res, p.Do(ctx, args...))
 	}
@@ -166,7 +210,7 @@ func sendPipeline(ctx context.Context, c redis.UniversalClient, cmds [][]string)
 		if isRedisUnavailable(e) {
 			return dups, fmt.Errorf("%w: %v", ErrRedis, e)
 		}
-		return dups, fmt.Errorf("%w: %s %s: %v", ErrRedis, cmds[i][0], key(cmds[i]), e)
+		return dups, fmt.Errorf("%w: %s %s: %v", ErrRedis, cmdName(cmds[i]), key(cmds[i]), e)
 	}
 	if perr != nil && !isStreamDup(perr) {
 		return dups, fmt.Errorf("%w: %v", ErrRedis, perr)

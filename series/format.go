@@ -44,27 +44,39 @@ func parseStreamID(s string) (pcp.Timestamp, bool) {
 // ok is false for a type PCP has no value text for. Numbers are cut from
 // ar when it is not nil.
 func formatValue(ar *arena, vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (string, bool) {
-	switch typ {
-	case pcp.TypeString, pcp.TypeAggregate, pcp.TypeAggregateStatic:
-		if vs.ValFmt == pcp.ValInSitu || v.Block.Data == nil {
-			return `""`, true
-		}
-		b := v.Block.Data
-		if typ == pcp.TypeString && len(b) > 0 {
-			b = b[:len(b)-1] // the terminating NUL
-		}
-		return string(webid.AppendUnicode(nil, b)), true
-	case pcp.TypeEvent, pcp.TypeHighResEvent:
-		// libpcp_web unpacks event records but writes PM_ERR_NYI for them
-		return strconv.Itoa(int(pcp.ErrNYI)), true
-	}
-	a, err := pcp.ExtractValue(vs.ValFmt, v, typ, typ)
-	if err != nil {
-		return strconv.Itoa(int(pcp.ErrNYI)), true
-	}
 	var b []byte
 	if ar != nil {
 		b = ar.room(32)
+	}
+	b, ok := appendValue(b, vs, v, typ)
+	if !ok {
+		return "", false
+	}
+	if ar != nil {
+		return ar.keep(b), true
+	}
+	return string(b), true
+}
+
+// appendValue appends a value's text as formatValue gives it to b.
+func appendValue(b []byte, vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) ([]byte, bool) {
+	switch typ {
+	case pcp.TypeString, pcp.TypeAggregate, pcp.TypeAggregateStatic:
+		if vs.ValFmt == pcp.ValInSitu || v.Block.Data == nil {
+			return append(b, `""`...), true
+		}
+		d := v.Block.Data
+		if typ == pcp.TypeString && len(d) > 0 {
+			d = d[:len(d)-1] // the terminating NUL
+		}
+		return webid.AppendUnicode(b, d), true
+	case pcp.TypeEvent, pcp.TypeHighResEvent:
+		// libpcp_web unpacks event records but writes PM_ERR_NYI for them
+		return strconv.AppendInt(b, int64(pcp.ErrNYI), 10), true
+	}
+	a, err := pcp.ExtractValue(vs.ValFmt, v, typ, typ)
+	if err != nil {
+		return strconv.AppendInt(b, int64(pcp.ErrNYI), 10), true
 	}
 	switch typ {
 	case pcp.Type32:
@@ -81,14 +93,11 @@ func formatValue(ar *arena, vs *pcp.ValueSet, v *pcp.Value, typ pcp.Type) (strin
 			x = float64(a.F)
 		}
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return pcp.FormatFloat(x, 'e', 6), true
+			return append(b, pcp.FormatFloat(x, 'e', 6)...), true
 		}
 		b = strconv.AppendFloat(b, x, 'e', 6, 64)
 	default:
-		return strconv.Itoa(int(pcp.ErrNYI)), true
+		b = strconv.AppendInt(b, int64(pcp.ErrNYI), 10)
 	}
-	if ar != nil {
-		return ar.keep(b), true
-	}
-	return string(b), true
+	return b, true
 }

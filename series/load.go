@@ -122,6 +122,8 @@ type loader struct {
 	txt      arena    // value texts
 	args     argSlab  // commands' arguments
 	newInsts []string // a record's instances new to a metric
+	body     []byte   // an XADD's ID and fields being encoded
+	num      []byte   // a value's text being formatted
 }
 
 type metricState struct {
@@ -279,11 +281,12 @@ func (l *loader) labelsAt(typ, ident uint32, t pcp.Timestamp) *pcp.LabelSet {
 }
 
 // run reads records with read in one goroutine while batches go to
-// Redis in this one, at most two batches held at once.
+// Redis in this one, at most three batches held at once: one being read
+// and, to a single server, two in Redis's hands (one through go-redis).
 func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(context.Context, chan<- *batch) error) (LoadStats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := make(chan *batch, 1)
+	out := make(chan *batch)
 	rerr := make(chan error, 1)
 	go func() {
 		defer close(out)
@@ -303,24 +306,55 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 	}
 	var serr error
 	batches := 0
-	for b := range out {
-		if serr != nil {
-			continue // drain until the reader sees the cancel
-		}
-		l.stats.Commands += len(b.cmds)
-		d, err := send(ctx, c, raw, b, l.opt.Conns)
-		l.stats.Refused += d
-		if err != nil {
-			serr = fmt.Errorf("%s: %w", l.name, err)
-			cancel()
-			continue
-		}
+	acked := func(b *batch) {
 		if l.sent != nil {
 			l.sent(b)
 		}
 		if l.opt.afterBatch != nil {
 			batches++
 			l.opt.afterBatch(batches)
+		}
+	}
+	// to one server a batch is written before the replies to the one
+	// before are read (prev)
+	var prev *batch
+	var prevParts [][][]string
+	for b := range out {
+		if serr != nil {
+			continue // drain until the reader sees the cancel
+		}
+		l.stats.Commands += len(b.cmds)
+		if raw == nil {
+			d, err := send(ctx, c, b, l.opt.Conns)
+			l.stats.Refused += d
+			if err != nil {
+				serr = fmt.Errorf("%s: %w", l.name, err)
+				cancel()
+				continue
+			}
+			acked(b)
+			continue
+		}
+		parts := split(b, len(raw))
+		d, err := stepAll(ctx, raw, prevParts, parts)
+		l.stats.Refused += d
+		if err != nil {
+			serr = fmt.Errorf("%s: %w", l.name, err)
+			cancel()
+			continue
+		}
+		if prev != nil {
+			acked(prev)
+		}
+		prev, prevParts = b, parts
+	}
+	if serr == nil && prev != nil {
+		d, err := stepAll(ctx, raw, prevParts, nil)
+		l.stats.Refused += d
+		if err != nil {
+			serr = fmt.Errorf("%s: %w", l.name, err)
+		} else {
+			acked(prev)
 		}
 	}
 	err := <-rerr
@@ -741,17 +775,23 @@ func (l *loader) addInstances(m *metricState, ids []string) {
 }
 
 func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, stamp string) {
-	fields := l.args.slice(5 + 2*len(vs.Values))
-	fields = append(fields, "XADD", "", stamp)
+	// the entry's ID and fields, encoded once for every name's stream
+	body := appendBulk(l.body[:0], stamp)
+	pairs := 0
 	switch {
 	case vs.NumVal < 0:
-		fields = append(fields, "-1", strconv.Itoa(int(vs.NumVal)))
+		body = appendBulk(body, "-1")
+		l.num = strconv.AppendInt(l.num[:0], int64(vs.NumVal), 10)
+		body = appendBulkBytes(body, l.num)
+		pairs++
 	case m.desc.InDom == pcp.InDomNull:
-		v, ok := formatValue(&l.txt, vs, &vs.Values[0], m.desc.Type)
-		if !ok {
+		var ok bool
+		if l.num, ok = appendValue(l.num[:0], vs, &vs.Values[0], m.desc.Type); !ok {
 			return
 		}
-		fields = append(fields, "", v)
+		body = appendBulk(body, "")
+		body = appendBulkBytes(body, l.num)
+		pairs++
 	default:
 		ids := l.newInsts[:0]
 		for i := range vs.Values {
@@ -761,25 +801,30 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 				continue
 			}
 			ids = l.useInstance(m, in, v.Inst, ids)
-			txt, ok := formatValue(&l.txt, vs, v, m.desc.Type)
-			if !ok {
+			var ok bool
+			if l.num, ok = appendValue(l.num[:0], vs, v, m.desc.Type); !ok {
 				continue
 			}
-			fields = append(fields, in.bin, txt)
+			body = appendBulk(body, in.bin)
+			body = appendBulkBytes(body, l.num)
+			pairs++
 		}
 		l.addInstances(m, ids)
 		l.newInsts = ids[:0]
-		if len(fields) == 3 {
+		if pairs == 0 {
 			return
 		}
 	}
-	for i, k := range m.streams {
-		f := fields
-		if i < len(m.streams)-1 {
-			f = append(l.args.slice(len(fields)), fields...)
-		}
-		f[1] = k.key
-		l.cur.add(f...)
+	l.body = body
+	for _, k := range m.streams {
+		e := l.txt.room(len(body) + len(k.key) + 48)
+		e = append(e, '*')
+		e = strconv.AppendInt(e, int64(3+2*pairs), 10)
+		e = append(e, "\r\n$4\r\nXADD\r\n"...)
+		e = appendBulk(e, k.key)
+		e = append(e, body...)
+		cmd := l.args.slice(3)
+		l.cur.add(append(cmd, encodedXADD, k.key, l.txt.keep(e))...)
 		k.added++
 		if k.batch != l.batches {
 			k.batch = l.batches

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -20,6 +21,75 @@ type rawConn struct {
 	c    net.Conn
 	r    *bufio.Reader
 	out  []byte // commands encoded, written every outFlush bytes
+}
+
+// encodedXADD marks a command encoded when it was made: {encodedXADD,
+// key, RESP}. A load's XADDs are most of its commands and hold most of
+// its arguments; encoding each once into shared blocks saves a string
+// header an argument and a second pass over them.
+const encodedXADD = "\x00XADD"
+
+// appendBulk appends s as a RESP bulk string.
+func appendBulk(b []byte, s string) []byte {
+	b = append(b, '$')
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, '\r', '\n')
+	b = append(b, s...)
+	return append(b, '\r', '\n')
+}
+
+func appendBulkBytes(b []byte, s []byte) []byte {
+	b = append(b, '$')
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, '\r', '\n')
+	b = append(b, s...)
+	return append(b, '\r', '\n')
+}
+
+// cmdName is a command's name, for errors.
+func cmdName(a []string) string {
+	if a[0] == encodedXADD {
+		return "XADD"
+	}
+	return a[0]
+}
+
+// decodeCommand reads back the arguments of a command encoded by
+// appendBulk (a go-redis client needs them as values).
+func decodeCommand(enc string) ([]any, error) {
+	bad := fmt.Errorf("malformed encoded command")
+	line := func() (int, bool) {
+		i := strings.Index(enc, "\r\n")
+		if i < 2 {
+			return 0, false
+		}
+		n, err := strconv.Atoi(enc[1:i])
+		enc = enc[i+2:]
+		return n, err == nil && n >= 0
+	}
+	if len(enc) == 0 || enc[0] != '*' {
+		return nil, bad
+	}
+	n, ok := line()
+	if !ok || n > len(enc) {
+		return nil, bad
+	}
+	args := make([]any, 0, n)
+	for range n {
+		if len(enc) == 0 || enc[0] != '$' {
+			return nil, bad
+		}
+		l, ok := line()
+		if !ok || l+2 > len(enc) || enc[l:l+2] != "\r\n" {
+			return nil, bad
+		}
+		args = append(args, enc[:l])
+		enc = enc[l+2:]
+	}
+	if enc != "" {
+		return nil, bad
+	}
+	return args, nil
 }
 
 // outFlush is how much encoded pipeline is written at once: a batch is
@@ -61,14 +131,7 @@ func (rc *rawConn) pipeline(ctx context.Context, cmds [][]string) (int, error) {
 		rc.close()
 		dups, err = rc.try(ctx, cmds)
 	}
-	if err != nil {
-		rc.close()
-		if errors.As(err, &re) {
-			return dups, fmt.Errorf("%w: %s", ErrRedis, err)
-		}
-		return dups, fmt.Errorf("%w: %v", ErrRedis, err)
-	}
-	return dups, nil
+	return dups, rc.failed(err)
 }
 
 type replyError struct{ cmd, key, msg string }
@@ -76,47 +139,121 @@ type replyError struct{ cmd, key, msg string }
 func (e replyError) Error() string { return e.cmd + " " + e.key + ": " + e.msg }
 
 func (rc *rawConn) try(ctx context.Context, cmds [][]string) (int, error) {
-	if err := rc.dial(ctx); err != nil {
+	if err := rc.write(ctx, cmds); err != nil {
 		return 0, err
 	}
+	return rc.read(ctx, cmds)
+}
+
+// step writes next and then reads the replies to prev, which the step
+// before wrote: Redis has a batch to work on while its replies to the one
+// before are read, and never waits for the loader between batches. When
+// the connection fails, prev is sent again in full on a new one, and next
+// after it.
+func (rc *rawConn) step(ctx context.Context, prev, next [][]string) (int, error) {
+	var err error
+	if len(next) > 0 {
+		err = rc.write(ctx, next)
+	}
+	if err == nil && len(prev) > 0 {
+		var dups int
+		dups, err = rc.read(ctx, prev)
+		var re replyError
+		if err == nil || errors.As(err, &re) {
+			return dups, rc.failed(err)
+		}
+	}
+	if err == nil {
+		return 0, nil
+	}
+	if ctx.Err() != nil {
+		return 0, rc.failed(err)
+	}
+	rc.close()
+	dups := 0
+	if len(prev) > 0 {
+		if dups, err = rc.pipeline(ctx, prev); err != nil {
+			return dups, err
+		}
+	}
+	if len(next) > 0 {
+		if err := rc.write(ctx, next); err != nil {
+			return dups, rc.failed(err)
+		}
+	}
+	return dups, nil
+}
+
+// failed closes the connection after an error, which it wraps.
+func (rc *rawConn) failed(err error) error {
+	if err == nil {
+		return nil
+	}
+	rc.close()
+	var re replyError
+	if errors.As(err, &re) {
+		return fmt.Errorf("%w: %s", ErrRedis, err)
+	}
+	return fmt.Errorf("%w: %v", ErrRedis, err)
+}
+
+// deadline bounds a write or a read by rawTimeout and ctx. Cancelling ctx
+// (pmproxy shutting down) ends it at once instead of at the deadline: a
+// Redis that hangs would otherwise hold the shutdown for rawTimeout. The
+// function returned stops watching ctx.
+func (rc *rawConn) deadline(ctx context.Context) func() bool {
 	deadline := time.Now().Add(rawTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	rc.c.SetDeadline(deadline)
-	// Cancelling ctx (pmproxy shutting down) ends a round trip at once
-	// instead of at the deadline: a Redis that hangs would otherwise
-	// hold the shutdown for rawTimeout.
 	c := rc.c
-	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
+	c.SetDeadline(deadline)
+	return context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
+}
+
+// write sends cmds, encoded, dialling first when there is no connection.
+func (rc *rawConn) write(ctx context.Context, cmds [][]string) error {
+	if err := rc.dial(ctx); err != nil {
+		return err
+	}
+	defer rc.deadline(ctx)()
 	out := rc.out[:0]
 	for _, a := range cmds {
-		out = append(out, '*')
-		out = strconv.AppendInt(out, int64(len(a)), 10)
-		out = append(out, '\r', '\n')
-		for _, s := range a {
-			out = append(out, '$')
-			out = strconv.AppendInt(out, int64(len(s)), 10)
+		if a[0] == encodedXADD {
+			out = append(out, a[2]...)
+		} else {
+			out = append(out, '*')
+			out = strconv.AppendInt(out, int64(len(a)), 10)
 			out = append(out, '\r', '\n')
-			out = append(out, s...)
-			out = append(out, '\r', '\n')
+			for _, s := range a {
+				out = appendBulk(out, s)
+			}
 		}
 		if len(out) >= outFlush {
 			if _, err := rc.c.Write(out); err != nil {
-				return 0, err
+				return err
 			}
 			out = out[:0]
 		}
 	}
 	if len(out) > 0 {
 		if _, err := rc.c.Write(out); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	if cap(out) <= 4*outFlush { // one enormous argument's room is not kept
 		rc.out = out[:0]
 	}
+	return nil
+}
+
+// read reads the replies to cmds, returning how many were stream entries
+// refused as not newer, and the first other error reply.
+func (rc *rawConn) read(ctx context.Context, cmds [][]string) (int, error) {
+	if rc.c == nil {
+		return 0, net.ErrClosed
+	}
+	defer rc.deadline(ctx)()
 	dups := 0
 	var first error
 	for _, a := range cmds {
@@ -132,7 +269,7 @@ func (rc *rawConn) try(ctx context.Context, cmds [][]string) (int, error) {
 			continue
 		}
 		if first == nil {
-			first = replyError{a[0], key(a), msg}
+			first = replyError{cmdName(a), key(a), msg}
 		}
 	}
 	return dups, first
