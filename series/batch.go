@@ -93,7 +93,7 @@ func send(ctx context.Context, c redis.UniversalClient, b *batch, shards int) (i
 	if shards < 1 {
 		shards = 1
 	}
-	parts := split(b, shards)
+	parts := split(b, shards, func(k string) int { return shardOf(k, shards) })
 	dups := make([]int, shards)
 	errs := make([]error, shards)
 	var wg sync.WaitGroup
@@ -120,11 +120,12 @@ func send(ctx context.Context, c redis.UniversalClient, b *batch, shards int) (i
 	return n, nil
 }
 
-// split is b's commands by connection, a key's all on one.
-func split(b *batch, shards int) [][][]string {
+// split is b's commands by connection (route gives a key's), a key's all
+// on one.
+func split(b *batch, shards int, route func(string) int) [][][]string {
 	parts := make([][][]string, shards)
 	for _, a := range b.cmds {
-		i := shardOf(key(a), shards)
+		i := route(key(a))
 		parts[i] = append(parts[i], a)
 	}
 	return parts

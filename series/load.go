@@ -49,6 +49,8 @@ type LoadOptions struct {
 
 	afterBatch func(n int) // tests: called after each batch is sent
 	viaClient  bool        // tests: send through go-redis even to one server
+	misroute   bool        // tests: send a cluster's commands all to one node
+	redirected func()      // tests: called when a cluster redirects the loader
 }
 
 func (o *LoadOptions) defaults() {
@@ -292,18 +294,34 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 		defer close(out)
 		rerr <- read(ctx, out)
 	}()
-	// a single server gets the pipelines in RESP written here
+	// a single server, or a cluster's nodes, get the pipelines in RESP
+	// written here
 	var raw []*rawConn
-	if sc, ok := c.(*redis.Client); ok && !l.opt.viaClient && plainTCP(sc.Options()) {
-		for i := 0; i < l.opt.Conns; i++ {
-			raw = append(raw, &rawConn{addr: sc.Options().Addr})
-		}
-		defer func() {
-			for _, r := range raw {
-				r.close()
+	var route func(string) int
+	switch cc := c.(type) {
+	case *redis.Client:
+		if !l.opt.viaClient && plainTCP(cc.Options()) {
+			for i := 0; i < l.opt.Conns; i++ {
+				raw = append(raw, &rawConn{addr: cc.Options().Addr})
 			}
-		}()
+			n := len(raw)
+			route = func(k string) int { return shardOf(k, n) }
+		}
+	case *redis.ClusterClient:
+		if !l.opt.viaClient && plainCluster(cc.Options()) {
+			var ok bool
+			if raw, route, ok = clusterRoutes(ctx, cc); ok && l.opt.misroute {
+				route = func(string) int { return 0 }
+			}
+		}
 	}
+	closeRaw := func() {
+		for _, r := range raw {
+			r.close()
+		}
+		raw = nil
+	}
+	defer func() { closeRaw() }()
 	var serr error
 	batches := 0
 	acked := func(b *batch) {
@@ -335,12 +353,35 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 			acked(b)
 			continue
 		}
-		parts := split(b, len(raw))
+		parts := split(b, len(raw), route)
 		d, err := stepAll(ctx, raw, prevParts, parts)
 		l.stats.Refused += d
+		if isRedirect(err) {
+			// the cluster changed: go-redis follows it from here,
+			// the batches not answered sent again
+			closeRaw()
+			if l.opt.redirected != nil {
+				l.opt.redirected()
+			}
+			for _, x := range []*batch{prev, b} {
+				if x == nil {
+					continue
+				}
+				d, err = send(ctx, c, x, l.opt.Conns)
+				l.stats.Refused += d
+				if err != nil {
+					break
+				}
+				acked(x)
+			}
+			prev, prevParts = nil, nil
+		}
 		if err != nil {
 			serr = fmt.Errorf("%s: %w", l.name, err)
 			cancel()
+			continue
+		}
+		if raw == nil {
 			continue
 		}
 		if prev != nil {
@@ -351,6 +392,14 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 	if serr == nil && prev != nil {
 		d, err := stepAll(ctx, raw, prevParts, nil)
 		l.stats.Refused += d
+		if isRedirect(err) {
+			closeRaw()
+			if l.opt.redirected != nil {
+				l.opt.redirected()
+			}
+			d, err = send(ctx, c, prev, l.opt.Conns)
+			l.stats.Refused += d
+		}
 		if err != nil {
 			serr = fmt.Errorf("%s: %w", l.name, err)
 		} else {

@@ -192,7 +192,7 @@ func (rc *rawConn) failed(err error) error {
 	rc.close()
 	var re replyError
 	if errors.As(err, &re) {
-		return fmt.Errorf("%w: %s", ErrRedis, err)
+		return fmt.Errorf("%w: %w", ErrRedis, re)
 	}
 	return fmt.Errorf("%w: %v", ErrRedis, err)
 }
