@@ -623,7 +623,9 @@ func (l *loader) record(res *pcp.Result) {
 			l.writeMetric(m, vs.NumVal < 0 || m.desc.InDom == pcp.InDomNull)
 		}
 		if vs.NumVal > 0 && m.desc.InDom != pcp.InDomNull {
-			slices.SortFunc(vs.Values, func(a, b pcp.Value) int { return int(a.Inst) - int(b.Inst) })
+			if !instsSorted(vs.Values) {
+				slices.SortFunc(vs.Values, func(a, b pcp.Value) int { return int(a.Inst) - int(b.Inst) })
+			}
 		}
 		if l.opt.MetadataOnly {
 			l.writeInstances(m, vs, t)
@@ -717,6 +719,11 @@ func (l *loader) labelMembers(a *annotation, m *metricState) {
 // the archive's instance domain as it changes (a new instance, or a new
 // name for one, as libpcp_web refreshes it).
 func (l *loader) instance(id pcp.InDom, inst int32, t pcp.Timestamp) *instState {
+	return l.instances(id, t).insts[inst]
+}
+
+// instances is an instance domain as it is at time t.
+func (l *loader) instances(id pcp.InDom, t pcp.Timestamp) *indomState {
 	s := l.indom(id, t)
 	if !s.seen || s.at != t {
 		s.seen, s.at = true, t
@@ -744,7 +751,7 @@ func (l *loader) instance(id pcp.InDom, inst int32, t pcp.Timestamp) *instState 
 			l.indomLabels(s, id, t)
 		}
 	}
-	return s.insts[inst]
+	return s
 }
 
 // useInstance sends what an instance of a metric needs: the metric's
@@ -843,9 +850,10 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		pairs++
 	default:
 		ids := l.newInsts[:0]
+		insts := l.instances(m.desc.InDom, t).insts
 		for i := range vs.Values {
 			v := &vs.Values[i]
-			in := l.instance(m.desc.InDom, v.Inst, t)
+			in := insts[v.Inst]
 			if in == nil {
 				continue
 			}
@@ -881,6 +889,16 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		}
 		l.stats.Values++
 	}
+}
+
+// instsSorted reports whether values are in instance order.
+func instsSorted(vs []pcp.Value) bool {
+	for i := 1; i < len(vs); i++ {
+		if vs[i].Inst < vs[i-1].Inst {
+			return false
+		}
+	}
+	return true
 }
 
 // plainTCP is a client of one server over TCP with nothing to negotiate
