@@ -44,11 +44,12 @@ func (b *batch) gather(cmd, key string, args ...string) {
 		b.order = append(b.order, g)
 	}
 	g.args = append(g.args, args...)
-	b.gathered++
+	b.gathered += len(args)
 }
 
-// size is the commands the batch would send but for gathering, the
-// measure of when it is full.
+// size is the commands the batch holds, each argument gathered counted as
+// one (a command each before they were gathered): the measure of when it
+// is full.
 func (b *batch) size() int { return len(b.cmds) + b.gathered }
 
 // close turns the gathered arguments into commands.
