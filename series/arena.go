@@ -10,6 +10,8 @@ import "unsafe"
 // strings to their users.
 type arena struct {
 	block []byte
+	used  [][]byte    // blocks cut from since the last seal
+	free  chan []byte // blocks given back by release, for reuse (nil: none)
 }
 
 const arenaBlock = 64 << 10
@@ -18,9 +20,47 @@ const arenaBlock = 64 << 10
 // append to; keep makes the appended bytes a string.
 func (a *arena) room(n int) []byte {
 	if cap(a.block)-len(a.block) < n {
-		a.block = make([]byte, 0, max(arenaBlock, n))
+		a.block = a.newBlock(n)
 	}
 	return a.block[len(a.block):]
+}
+
+func (a *arena) newBlock(n int) []byte {
+	if n > arenaBlock {
+		return make([]byte, 0, n) // not reused
+	}
+	var b []byte
+	select {
+	case b = <-a.free:
+	default:
+		b = make([]byte, 0, arenaBlock)
+	}
+	a.used = append(a.used, b)
+	return b[:0]
+}
+
+// seal ends the blocks cut from so far, returning them for release once
+// no string cut from them is in use; the next string starts a new block.
+// The loader seals at the end of each batch: a batch's encoded commands
+// are the only strings cut from its blocks, so when Redis has answered
+// the batch its blocks are taken again, and a load allocates a few
+// batches' blocks instead of one for every 64 KB of commands.
+func (a *arena) seal() [][]byte {
+	u := a.used
+	a.used, a.block = nil, nil
+	return u
+}
+
+// release gives sealed blocks back for reuse (safe beside room and keep
+// in another goroutine: the channel is all they share).
+func (a *arena) release(blocks [][]byte) {
+	for _, b := range blocks {
+		select {
+		case a.free <- b:
+		default:
+			return
+		}
+	}
 }
 
 // keep takes b, which must have been appended to what room returned, as

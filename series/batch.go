@@ -16,6 +16,7 @@ type batch struct {
 	cmds    [][]string
 	streams []*streamState // streams written in this batch
 	pos     position       // following: the place after this batch's last record
+	blocks  [][]byte       // the arena blocks its encoded commands were cut from
 
 	// SADDs and HSETs of shared keys gathered into one command a key
 	// (sent at the batch's end): the series of a context or of an

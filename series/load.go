@@ -269,6 +269,7 @@ func newLoader(a *archive.Archive, name string, opt LoadOptions) *loader {
 	l.stats.Name, l.stats.Source = l.name, l.source
 	l.include, l.stats.Unknown = includes(a.Meta, opt.Include)
 	l.cur = &batch{}
+	l.txt.free = make(chan []byte, 64)
 	l.epoch = time.Now()
 	l.dirty = map[*streamState]bool{}
 	return l
@@ -325,6 +326,8 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 	var serr error
 	batches := 0
 	acked := func(b *batch) {
+		l.txt.release(b.blocks)
+		b.blocks = nil
 		if l.sent != nil {
 			l.sent(b)
 		}
@@ -425,6 +428,7 @@ func (l *loader) flush(ctx context.Context, out chan<- *batch) error {
 func (l *loader) flushLast(ctx context.Context, out chan<- *batch, last bool) error {
 	l.cur.close()
 	l.refresh(last)
+	l.cur.blocks = l.txt.seal()
 	if len(l.cur.cmds) == 0 && !l.follow {
 		return nil // a follower's empty batch still moves its place on
 	}

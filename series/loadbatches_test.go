@@ -1,0 +1,45 @@
+package series
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/redistest"
+)
+
+// TestLoadSmallBatchesAgree loads an archive in batches of 300 commands
+// (some 250 batches, whose encoded commands' blocks are taken again once
+// Redis has answered them), through the loader's own pipelines and through
+// go-redis, and compares both with a load in the default batches, key for
+// key.
+func TestLoadSmallBatchesAgree(t *testing.T) {
+	path := filepath.Join(qaArchives, "20180102")
+	ctx := context.Background()
+	want := redistest.Start(t)
+	if _, err := Load(ctx, client(t, want), path, LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w := dump(t, client(t, want))
+	for _, via := range []bool{false, true} {
+		srv := redistest.Start(t)
+		batches := 0
+		opt := LoadOptions{BatchCommands: 300, viaClient: via, afterBatch: func(n int) { batches = n }}
+		if _, err := Load(ctx, client(t, srv), path, opt); err != nil {
+			t.Fatal(err)
+		}
+		got := dump(t, client(t, srv))
+		if len(got) != len(w) {
+			t.Errorf("go-redis %v: %d keys, want %d", via, len(got), len(w))
+		}
+		bad := 0
+		for k, v := range w {
+			if got[k] != v {
+				if bad++; bad <= 3 {
+					t.Errorf("go-redis %v: key %s differs:\n%s\nwant:\n%s", via, k, clip(got[k]), clip(v))
+				}
+			}
+		}
+		t.Logf("go-redis %v: %d batches, %d of %d keys differ", via, batches, bad, len(w))
+	}
+}
