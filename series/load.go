@@ -121,7 +121,7 @@ type loader struct {
 	follow bool
 	sent   func(b *batch)
 
-	txt      arena    // value texts
+	txt      arena    // encoded XADDs
 	args     argSlab  // commands' arguments
 	newInsts []string // a record's instances new to a metric
 	body     []byte   // an XADD's ID and fields being encoded
