@@ -31,6 +31,8 @@ type Archive struct {
 	idxFile  string
 	vols     map[int]bool // the volume numbers present
 
+	windows windowPool // read windows of closed volumes, reused
+
 	tempMu sync.Mutex
 	temps  map[int]tempVolume
 	xzs    map[int]*xzVolume

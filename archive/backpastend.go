@@ -69,7 +69,7 @@ func (r *Reader) backPastEnd(res *pcp.Result, offset int) error {
 		r.pos = trail
 		r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
 		r.buf = append(r.buf, b...)
-		if err := r.decode(res); err != nil {
+		if err := r.decode(res, r.buf); err != nil {
 			var de *pdu.DecodeError
 			if errors.As(err, &de) {
 				return bad(body+de.Offset-pdu.LogRecordPrefix, de.Msg)

@@ -44,6 +44,12 @@ type Reader struct {
 	// sets is the last record's count of value sets on disk
 	keep func(pcp.PMID) bool
 	sets int32
+	// ids, when not nil, is the sorted list keep accepts (SelectPMIDs),
+	// in idBuf's storage; keepID is listed as a func, made once
+	ids, idBuf []pcp.PMID
+	keepID     func(pcp.PMID) bool
+	// cache holds records read more than once with a Select
+	cache recordCache
 }
 
 // NewReader starts a reader at the archive's start, going forwards.
@@ -223,7 +229,7 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 			return bad(start, "record trailer missing")
 		}
 	}
-	rec := v.at(start, rlen+8)
+	rec, frame := v.record(start, rlen)
 	if rec == nil {
 		r.pos = offset
 		return bad(start, "record cannot be read")
@@ -241,9 +247,12 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 		r.pos = afterBadTrailer(m, start, rlen)
 		return bad(start, "record fails the end-of-archive checks")
 	}
-	r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
-	r.buf = append(r.buf, body...)
-	if err := r.decode(res); err != nil {
+	if frame == nil {
+		r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
+		r.buf = append(r.buf, body...)
+		frame = r.buf
+	}
+	if err := r.decodeCached(res, frame, v.num, start); err != nil {
 		r.pos = afterBadBody(m, start, rlen)
 		var de *pdu.DecodeError
 		if errors.As(err, &de) {

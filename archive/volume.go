@@ -30,6 +30,8 @@ type volume struct {
 
 	xz      *xzVolume // an .xz volume read a block at a time
 	xzBlock *xzCached // the block the last read returned part of
+
+	pool *windowPool // the archive's, where win goes when closed
 }
 
 // windowSize is the size of each read of a plain volume. It is small
@@ -86,7 +88,7 @@ func (v *volume) at(off, n int) []byte {
 	// Sized to what is read: a window as large as a small volume costs
 	// page faults and clearing for nothing.
 	if cap(v.win) < end-start {
-		v.win = make([]byte, end-start)
+		v.win = v.pool.get(end-start, cap(v.win))
 	}
 	v.win = v.win[:end-start]
 	got, err := v.f.ReadAt(v.win, int64(start))
@@ -107,6 +109,10 @@ func (v *volume) close() {
 		v.xz.unpin(v.xzBlock)
 		v.xzBlock = nil
 	}
+	if v != nil && v.pool != nil {
+		v.pool.put(v.win)
+		v.win, v.winOff = nil, 0
+	}
 	if v != nil && v.f != nil {
 		if !v.shared {
 			v.f.Close()
@@ -119,7 +125,7 @@ func (v *volume) close() {
 // __pmLogChangeVol does.
 func (a *Archive) openVolume(vol int, features bool) (*volume, error) {
 	path := a.VolumePath(vol)
-	v := &volume{num: vol}
+	v := &volume{num: vol, pool: &a.windows}
 	if f, err := os.Open(path); err == nil {
 		st, err := f.Stat()
 		if err != nil || !st.Mode().IsRegular() || st.Size() != int64(int(st.Size())) {

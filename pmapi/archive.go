@@ -56,11 +56,10 @@ type ArchiveContext struct {
 	interp  *interpolator
 	scratch pcp.Result
 
-	// want is the metrics of a ModeForw or ModeBack fetch, which keep
-	// (c.wanted) picks from each record; mark says whether the last
+	// want is the metrics of a ModeForw or ModeBack fetch, the value
+	// sets the reader picks from each record; mark says whether the last
 	// record read was a <mark>
 	want []pcp.PMID
-	keep func(pcp.PMID) bool
 	mark bool
 }
 

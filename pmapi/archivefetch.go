@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/gopcp/gopcp/archive"
@@ -94,12 +93,17 @@ func (c *ArchiveContext) switchTo(n int) {
 
 // readRecord reads the next record in direction mode into r, moving to
 // the next archive of the context at the end of one with a <mark> record
-// between them, as libpcp does; pcp.ErrEOL past the last.
-func (c *ArchiveContext) readRecord(mode Mode, r *pcp.Result, keep func(pcp.PMID) bool) error {
+// between them, as libpcp does; pcp.ErrEOL past the last. With selected,
+// only the value sets of c.want are decoded.
+func (c *ArchiveContext) readRecord(mode Mode, r *pcp.Result, selected bool) error {
 	if c.rd == nil {
 		c.rd = c.logs[c.cur].NewReader()
 	}
-	c.rd.Select(keep)
+	if selected {
+		c.rd.SelectPMIDs(c.want)
+	} else {
+		c.rd.Select(nil)
+	}
 	err := c.rd.Fetch(r)
 	c.mark = c.rd.Mark()
 	if !errors.Is(err, pcp.ErrEOL) || len(c.logs) == 1 {
@@ -161,7 +165,7 @@ func (c *ArchiveContext) FetchArchive(ctx context.Context, r *pcp.Result) error 
 	if c.mode == ModeInterp {
 		return fmt.Errorf("pmapi: FetchArchive: %w", pcp.ErrMode)
 	}
-	if err := c.readRecord(c.mode, r, nil); err != nil {
+	if err := c.readRecord(c.mode, r, false); err != nil {
 		return fmt.Errorf("pmapi: FetchArchive: %w", err)
 	}
 	c.origin = r.Timestamp
@@ -212,14 +216,8 @@ func (c *ArchiveContext) fetchRecord(pmids []pcp.PMID, r *pcp.Result) error {
 	// for one metric a fetch, and decoded every set of the record for
 	// it); whether the record is a <mark> the reader tells.
 	c.want = append(c.want[:0], pmids...)
-	if len(c.want) > shortWant {
-		slices.Sort(c.want)
-	}
-	if c.keep == nil {
-		c.keep = c.wanted
-	}
 	for {
-		if err := c.readRecord(c.mode, rec, c.keep); err != nil {
+		if err := c.readRecord(c.mode, rec, true); err != nil {
 			return err
 		}
 		c.origin = rec.Timestamp
@@ -306,22 +304,4 @@ func step(t pcp.Timestamp, delta time.Duration) pcp.Timestamp {
 		nsec += 1e9
 	}
 	return pcp.Timestamp{Sec: sec, Nsec: int32(nsec)}
-}
-
-// shortWant is the most metrics a fetch's list is searched through in
-// turn; a longer one is sorted and searched by halves.
-const shortWant = 16
-
-// wanted says whether pmid is one of the metrics of the fetch under way.
-func (c *ArchiveContext) wanted(pmid pcp.PMID) bool {
-	if len(c.want) > shortWant {
-		_, ok := slices.BinarySearch(c.want, pmid)
-		return ok
-	}
-	for _, id := range c.want {
-		if id == pmid {
-			return true
-		}
-	}
-	return false
 }
