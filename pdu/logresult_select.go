@@ -49,7 +49,11 @@ func selectValueSets(d *decoder, r *pcp.Result, at int, n int32, keep func(pcp.P
 	sets := r.Sets[:0]
 	blocks := 0
 	bc := blockCheck{lowest: len(d.B)}
-	for i := int32(0); i < n && d.Err == nil; i++ {
+	i := int32(0)
+	if !slowSelect {
+		i = selectFast(d, &sets, &blocks, &bc, n, keep)
+	}
+	for ; i < n && d.Err == nil; i++ {
 		at := d.Off + setHeader
 		var pmid pcp.PMID
 		var numval int32
@@ -121,6 +125,86 @@ func selectValueSets(d *decoder, r *pcp.Result, at int, n int32, keep func(pcp.P
 		return
 	}
 	selectBlocks(d, r)
+}
+
+// slowSelect turns selectFast off, for tests that compare the two loops.
+var slowSelect = false
+
+// selectFast is the loop of selectValueSets for sets that pass every
+// check, with the decoder's offset and the block tally in locals: it
+// stops at the first set that is cut short or fails a check, leaving
+// the offset at that set's start for selectValueSets' own loop to read
+// it again and report the fault as it does. It returns the number of
+// sets read. The loop over every set of every record was most of
+// pmval's time on a large archive.
+func selectFast(d *decoder, setsp *[]pcp.ValueSet, blocks *int, bc *blockCheck, n int32, keep func(pcp.PMID) bool) int32 {
+	b := d.B
+	off := d.Off
+	lowest, total := bc.lowest, bc.total
+	sets := *setsp
+	i := int32(0)
+	for ; i < n; i++ {
+		if len(b)-off < setHeader+valFmtSize {
+			break
+		}
+		h := b[off : off+setHeader+valFmtSize]
+		pmid := pcp.PMID(binary.BigEndian.Uint32(h))
+		numval := int32(binary.BigEndian.Uint32(h[4:]))
+		valfmt := pcp.ValInSitu
+		var pairs []byte
+		if numval > 0 {
+			valfmt = pcp.ValFmt(binary.BigEndian.Uint32(h[8:]))
+			if uint32(valfmt) > uint32(pcp.ValSPtr) || int64(numval)*valueSize > int64(len(b)-off-setHeader-valFmtSize) {
+				break
+			}
+			start := off + setHeader + valFmtSize
+			pairs = b[start : start+int(numval)*valueSize]
+			if valfmt != pcp.ValInSitu {
+				lo, tot, ok := lowest, total, true
+				for j := 0; j+valueSize <= len(pairs); j += valueSize {
+					o := uint64(binary.BigEndian.Uint32(pairs[j+4:])) * 4
+					if o+pcp.ValueHeaderSize > uint64(len(b)) {
+						ok = false
+						break
+					}
+					vlen := int(binary.BigEndian.Uint32(b[o:]) & pcp.MaxValueLen)
+					if vlen < pcp.ValueHeaderSize || int(o)+vlen > len(b) {
+						ok = false
+						break
+					}
+					lo = min(lo, int(o))
+					tot += align4(vlen)
+				}
+				if !ok || tot > len(b) {
+					break
+				}
+				lowest, total = lo, tot
+				*blocks += int(numval)
+			}
+			off = start + len(pairs)
+		} else {
+			off += setHeader
+		}
+		if !keep(pmid) {
+			continue
+		}
+		if len(sets) < cap(sets) {
+			sets = sets[:len(sets)+1]
+		} else {
+			sets = append(sets, pcp.ValueSet{})
+		}
+		s := &sets[len(sets)-1]
+		s.PMID, s.NumVal, s.ValFmt = pmid, numval, valfmt
+		s.Values = s.Values[:0]
+		if nv := len(pairs) / valueSize; nv > 0 {
+			s.Values = slices.Grow(s.Values, nv)[:nv]
+			decodePairs(s.Values, pairs)
+		}
+	}
+	d.Off = off
+	bc.lowest, bc.total = lowest, total
+	*setsp = sets
+	return i
 }
 
 // blockCheck is decodeBlocks' check of the region of blocks, made from

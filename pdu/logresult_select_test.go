@@ -165,6 +165,15 @@ func FuzzDecodeLogRecordSelect(f *testing.F) {
 		if (errFull == nil) != (errAll == nil) {
 			t.Fatalf("full decoder %v, selecting every set %v", errFull, errAll)
 		}
+		// selectFast and the checking loop alone find the same fault at
+		// the same place, and the same sets
+		slowSelect = true
+		var slow pcp.Result
+		_, errSlow := DecodeLogRecordSelectInto(&slow, append([]byte(nil), b...), v3, keep)
+		slowSelect = false
+		if fmt.Sprint(errSlow) != fmt.Sprint(errSel) || !reflect.DeepEqual(slow.Sets, sel.Sets) {
+			t.Fatalf("fast loop: %v, %+v\nchecking loop: %v, %+v", errSel, sel.Sets, errSlow, slow.Sets)
+		}
 		if errFull != nil {
 			return
 		}
