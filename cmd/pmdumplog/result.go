@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -64,7 +65,10 @@ func (d *dumper) dumpResult(r *pcp.Result) {
 			continue
 		}
 		if s.NumVal < 0 {
-			fmt.Fprintf(w, "%s: %s\n", m.head, pcp.Error(s.NumVal).Error())
+			w.WriteString(m.head)
+			w.WriteString(": ")
+			w.WriteString(pcp.Error(s.NumVal).Error())
+			w.WriteByte('\n')
 			continue
 		}
 		desc := m.desc
@@ -174,6 +178,21 @@ func (d *dumper) writeValue(valfmt pcp.ValFmt, t pcp.Type, v *pcp.Value) {
 			}
 			d.out.Write(d.scratch)
 			return
+		}
+	}
+	if t == pcp.TypeFloat || t == pcp.TypeDouble {
+		// as FormatValue prints them (%.8g, %.16g), without a string
+		// per value: the 100 MB replay's largest allocation
+		if a, err := pcp.ExtractValue(valfmt, v, t, t); err == nil {
+			x, prec := a.D, 16
+			if t == pcp.TypeFloat {
+				x, prec = float64(a.F), 8
+			}
+			if !math.IsInf(x, 0) && !math.IsNaN(x) {
+				d.scratch = strconv.AppendFloat(d.scratch[:0], x, 'g', prec, 64)
+				d.out.Write(d.scratch)
+				return
+			}
 		}
 	}
 	if t == pcp.TypeString && valfmt != pcp.ValInSitu && (v.Block.Type == t || v.Block.Type == 0) {
