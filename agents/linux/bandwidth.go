@@ -1,6 +1,7 @@
 package linux
 
 import (
+	"github.com/gopcp/gopcp/pmda"
 	"os"
 	"strconv"
 	"strings"
@@ -68,7 +69,7 @@ func (x *Linux) bindBandwidth() {
 				if v := c.bw[in.Name]; v > 0 {
 					return f64(v), nil
 				}
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 		}
 		return pcpAtom{}, noInst

@@ -45,13 +45,13 @@ func (x *Linux) bindConns() {
 	for i, s := range tcpStates {
 		x.bind("network.tcpconn."+s, srcConns, func(int32) (pcpAtom, error) {
 			if !have("net/tcp") {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(c.tcp[i+1]), nil
 		})
 		x.bind("network.tcpconn6."+s, srcConns, func(int32) (pcpAtom, error) {
 			if !have("net/tcp6") {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(c.tcp6[i+1]), nil
 		})
@@ -59,33 +59,33 @@ func (x *Linux) bindConns() {
 	for i, s := range []string{"established", "listen"} {
 		x.bind("network.udpconn."+s, srcConns, func(int32) (pcpAtom, error) {
 			if !have("net/udp") {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(c.udp[i]), nil
 		})
 		x.bind("network.udpconn6."+s, srcConns, func(int32) (pcpAtom, error) {
 			if !have("net/udp6") {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(c.udp6[i]), nil
 		})
 	}
 	x.bind("network.rawconn.count", srcConns, func(int32) (pcpAtom, error) {
 		if !have("net/raw") {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u32(c.raw), nil
 	})
 	x.bind("network.rawconn6.count", srcConns, func(int32) (pcpAtom, error) {
 		if !have("net/raw6") {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u32(c.raw6), nil
 	})
 	for i, s := range []string{"datagram.count", "stream.established", "stream.listen", "stream.count"} {
 		x.bind("network.unix."+s, srcConns, func(int32) (pcpAtom, error) {
 			if !have("net/unix") {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(c.unix[i]), nil
 		})
@@ -117,7 +117,7 @@ func (x *Linux) bindConns() {
 				return pcpAtom{}, noInst
 			}
 			if !dir.ok[inst] {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(dir.vals[inst]), nil
 		})
@@ -125,7 +125,7 @@ func (x *Linux) bindConns() {
 
 	x.bind("sysfs.kernel.uevent_seqnum", srcUevent, func(int32) (pcpAtom, error) {
 		if !c.ueventOK {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u64(c.uevent), nil
 	})

@@ -1,6 +1,9 @@
 package linux
 
-import "strconv"
+import (
+	"github.com/gopcp/gopcp/pmda"
+	"strconv"
+)
 
 // cpuInfo is one processor's block of /proc/cpuinfo.
 type cpuInfo struct {
@@ -41,7 +44,7 @@ func (x *Linux) bindCPUInfo() {
 			}
 			a, ok := f(c)
 			if !ok {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return a, nil
 		})

@@ -2,6 +2,7 @@ package linux
 
 import (
 	"bytes"
+	"github.com/gopcp/gopcp/pmda"
 	"strings"
 )
 
@@ -116,7 +117,7 @@ func (x *Linux) bindDisks() {
 				return pcpAtom{}, noInst
 			}
 			if d.capacity == 0 && kind != kindZram {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(d.capacity), nil
 		})
@@ -498,7 +499,7 @@ func (x *Linux) bindZram() {
 				return pcpAtom{}, noInst
 			}
 			if !d.zhas[f.group] {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			var v uint64
 			switch f.group {

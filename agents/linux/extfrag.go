@@ -1,5 +1,7 @@
 package linux
 
+import "github.com/gopcp/gopcp/pmda"
+
 // sysfs.kernel.debug.extfrag_unusable: per NUMA node, the sum of the
 // Normal zone's unusable free space indices of debugfs's
 // extfrag/unusable_index (one per allocation order), summed in single
@@ -16,7 +18,7 @@ func (x *Linux) bindExtfrag() {
 	x.bind("sysfs.kernel.debug.extfrag_unusable", srcExtfrag, func(inst int32) (pcpAtom, error) {
 		if inst < 0 || int(inst) >= len(e.has) || !e.has[inst] {
 			if x.nodeKnown(inst) {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return pcpAtom{}, noInst
 		}

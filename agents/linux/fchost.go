@@ -1,6 +1,9 @@
 package linux
 
-import "os"
+import (
+	"github.com/gopcp/gopcp/pmda"
+	"os"
+)
 
 // Fibre Channel hosts (/sys/class/fc_host/hostN/statistics) and the NFS
 // server's thread pools (/proc/fs/nfsd/pool_threads and pool_stats).
@@ -51,7 +54,7 @@ func (x *Linux) bindFCHost() {
 	} {
 		x.bind("nfs.server.threads."+name, srcNFSD, func(int32) (pcpAtom, error) {
 			if !n.ok {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(*p), nil
 		})

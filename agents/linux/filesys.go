@@ -21,11 +21,16 @@ type filesysData struct {
 	realpath map[string]string // device -> resolved device
 }
 
-// skippedFS are filesystem types that are not storage.
-var skippedFS = map[string]bool{
-	"proc": true, "nfs": true, "devfs": true, "devpts": true, "devtmpfs": true,
-	"squashfs": true, "selinuxfs": true, "securityfs": true, "configfs": true,
-	"cgroup": true, "sysfs": true,
+// skippedFS says whether a filesystem type is not storage. (A switch,
+// not a map: a map literal is built at package init, which every tool
+// linking the agent for -L would pay; see labels.go.)
+func skippedFS(typ string) bool {
+	switch typ {
+	case "proc", "nfs", "devfs", "devpts", "devtmpfs", "squashfs", "selinuxfs",
+		"securityfs", "configfs", "cgroup", "sysfs":
+		return true
+	}
+	return false
 }
 
 func (x *Linux) bindFilesys() {
@@ -96,7 +101,7 @@ func (x *Linux) readFilesys() error {
 			continue
 		}
 		dev, path, typ, opts := f[0], f[1], f[2], f[3]
-		if skippedFS[string(typ)] || hasPrefix(typ, "auto") || string(typ) == "tmpfs" {
+		if skippedFS(string(typ)) || hasPrefix(typ, "auto") || string(typ) == "tmpfs" {
 			continue
 		}
 		if !hasPrefix(dev, "/dev") && string(path) != "/" {

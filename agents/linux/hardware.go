@@ -1,6 +1,7 @@
 package linux
 
 import (
+	"github.com/gopcp/gopcp/pmda"
 	"os"
 	"strconv"
 )
@@ -32,11 +33,11 @@ func (x *Linux) bindHardware() {
 				return pcpAtom{}, noInst
 			}
 			if int(inst) >= len(hw.freq) {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			v, ok := f(&hw.freq[inst])
 			if !ok {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(v), nil
 		})

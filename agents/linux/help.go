@@ -19,7 +19,18 @@ var helpSource []byte
 // package init: every tool links this package for local contexts, and
 // most runs never make a Linux agent. Its texts are keyed in Domain and
 // are applied with Domain whatever the agent's domain.
-var help = sync.OnceValues(readHelp)
+func help() (*pmda.Help, error) {
+	helpOnce.Do(func() { helpOnce.h, helpOnce.err = readHelp() })
+	return helpOnce.h, helpOnce.err
+}
+
+// helpOnce holds help's answer. A zero value: sync.OnceValues at package
+// level is a call made at init.
+var helpOnce struct {
+	sync.Once
+	h   *pmda.Help
+	err error
+}
 
 // readHelp reads helpSource, resolving metric names by pcpDescs.
 func readHelp() (*pmda.Help, error) {

@@ -1,6 +1,7 @@
 package linux
 
 import (
+	"github.com/gopcp/gopcp/pmda"
 	"os/user"
 	"strconv"
 	"syscall"
@@ -78,7 +79,7 @@ func (x *Linux) bindIPC() {
 	num := func(name string, which int, f func() uint64) {
 		x.bind(name, srcIPC, func(int32) (pcpAtom, error) {
 			if !d.ok[which] {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(f()), nil
 		})

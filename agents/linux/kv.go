@@ -1,5 +1,7 @@
 package linux
 
+import "github.com/gopcp/gopcp/pmda"
+
 // kvData holds the numbers of a "name value" file (/proc/meminfo,
 // /proc/vmstat, the SNMP tables) in slots fixed when metrics are bound, so
 // parsing stores by map lookup without allocating and a missing name
@@ -51,7 +53,7 @@ func (k *kvData) getter(i int) getter {
 	return func(int32) (pcpAtom, error) {
 		v, ok := k.value(i)
 		if !ok {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u64(v), nil
 	}

@@ -11,25 +11,30 @@ import (
 // what it is (a CPU number, a device or interface name, a NUMA node, a
 // zone, an interrupt and its text).
 
-// indomLabels are the instance domain label sets.
-var indomLabels = map[int][]pmda.Label{
-	cpuInDom:        dev("cpu", "per cpu"),
-	mdInDom:         dev("block", "per md device"),
-	dmInDom:         dev("block", "per dm device"),
-	diskInDom:       dev("block", "per disk"),
-	scsiInDom:       dev("block", "per disk"),
-	partitionsInDom: dev("block", "per partition"),
-	nodeInDom:       dev("numa_node", "per numa_node"),
-	netDevInDom:     dev("interface", "per interface"),
-	netAddrInDom:    dev("interface", "per interface"),
-	swapdevInDom:    dev([]string{"block", "memory"}, "per swap device"),
-	slabInDom:       dev("memory", "per slab"),
-	zoneInDom:       dev([]string{"memory", "numa_node"}, "per zone per numa_node"),
-	buddyInDom:      dev([]string{"memory", "numa_node"}, "per buddy per numa_node"),
-	interruptInDom:  dev("irq", "per irq"),
-	intrCPUInDom:    dev([]string{"irq", "cpu"}, "per cpu, per irq"),
-	softirqInDom:    {{Name: "indom_name", Value: "per softirq"}},
-	softirqCPUInDom: dev("cpu", "per cpu, per softirq"),
+// indomLabels is the instance domain label sets. Made when an agent is:
+// every package-level value that needs code at init (a map, a call)
+// costs every tool that links the agent for -L the pages of that code
+// (a 64 KB fault-around window of the binary per package).
+func indomLabels() map[int][]pmda.Label {
+	return map[int][]pmda.Label{
+		cpuInDom:        dev("cpu", "per cpu"),
+		mdInDom:         dev("block", "per md device"),
+		dmInDom:         dev("block", "per dm device"),
+		diskInDom:       dev("block", "per disk"),
+		scsiInDom:       dev("block", "per disk"),
+		partitionsInDom: dev("block", "per partition"),
+		nodeInDom:       dev("numa_node", "per numa_node"),
+		netDevInDom:     dev("interface", "per interface"),
+		netAddrInDom:    dev("interface", "per interface"),
+		swapdevInDom:    dev([]string{"block", "memory"}, "per swap device"),
+		slabInDom:       dev("memory", "per slab"),
+		zoneInDom:       dev([]string{"memory", "numa_node"}, "per zone per numa_node"),
+		buddyInDom:      dev([]string{"memory", "numa_node"}, "per buddy per numa_node"),
+		interruptInDom:  dev("irq", "per irq"),
+		intrCPUInDom:    dev([]string{"irq", "cpu"}, "per cpu, per irq"),
+		softirqInDom:    {{Name: "indom_name", Value: "per softirq"}},
+		softirqCPUInDom: dev("cpu", "per cpu, per softirq"),
+	}
 }
 
 func dev(typ any, name string) []pmda.Label {

@@ -279,9 +279,10 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		}
 	}
 	var indoms []pmda.InDom
+	labels := indomLabels()
 	for serial, used := range x.declared {
 		if used {
-			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), Labels: indomLabels[serial]})
+			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), Labels: labels[serial]})
 		}
 	}
 	h.Apply(Domain, metrics, indoms)
@@ -427,10 +428,8 @@ func str(s string) pcp.Atom  { return pcp.Atom{CP: s} }
 // noInst is the error for an instance the data does not have.
 var noInst = pcp.ErrInst
 
-// pcpAtom and errNoValue shorten the getters' signatures.
+// pcpAtom shortens the getters' signatures.
 type pcpAtom = pcp.Atom
-
-var errNoValue = pmda.ErrNoValue
 
 // errAppVersion marks a metric this kernel cannot supply.
 var errAppVersion = pcp.ErrAppVersion

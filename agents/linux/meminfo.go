@@ -1,5 +1,7 @@
 package linux
 
+import "github.com/gopcp/gopcp/pmda"
+
 // meminfoDirect maps mem.util metrics to the /proc/meminfo line they
 // report unchanged, in kilobytes (or pages for the huge page counts).
 var meminfoDirect = []struct{ metric, key string }{
@@ -75,7 +77,7 @@ func (x *Linux) bindMeminfo() {
 			for i, s := range slots {
 				n, ok := k.value(s)
 				if !ok {
-					return pcpAtom{}, errNoValue
+					return pcpAtom{}, pmda.ErrNoValue
 				}
 				v[i] = n
 			}

@@ -1,6 +1,7 @@
 package linux
 
 import (
+	"github.com/gopcp/gopcp/pmda"
 	"os"
 	"strconv"
 
@@ -48,10 +49,28 @@ type netDevData struct {
 	attrB fileBuf
 }
 
-// netAttrs binds the attribute metrics to what they need refreshed.
-var netAttrs = map[uint32]uint32{ // PMID item -> need
-	21: needMTU, 22: needSpeed, 23: needSpeed, 24: needDuplex, 25: needUp,
-	26: needRunning, 28: needWireless, 29: needType, 30: needVirtual,
+// netAttr binds an attribute metric (by PMID item) to what it needs
+// refreshed.
+func netAttr(item uint32) uint32 {
+	switch item {
+	case 21:
+		return needMTU
+	case 22, 23:
+		return needSpeed
+	case 24:
+		return needDuplex
+	case 25:
+		return needUp
+	case 26:
+		return needRunning
+	case 28:
+		return needWireless
+	case 29:
+		return needType
+	case 30:
+		return needVirtual
+	}
+	return 0
 }
 
 // netCounters are the counter metrics: name and the counters summed.
@@ -98,7 +117,7 @@ func (x *Linux) bindNetDev() {
 			}
 			a, ok := f(n)
 			if !ok {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return a, nil
 		})
@@ -127,7 +146,7 @@ func (x *Linux) noteNetNeeds(pmids []pcp.PMID) {
 	x.netdev.need = 0
 	for _, id := range pmids {
 		if id.Cluster() == 3 {
-			x.netdev.need |= netAttrs[id.Item()]
+			x.netdev.need |= netAttr(id.Item())
 		}
 	}
 }
@@ -342,7 +361,7 @@ func (x *Linux) bindNetAddr() {
 			}
 			s, ok := f(a)
 			if !ok {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return str(s), nil
 		})

@@ -51,7 +51,7 @@ func (x *Linux) bindNFS() {
 		checked := (item >= 20 && item <= 27) || (item >= 30 && item <= 47) || (item >= 51 && item <= 57)
 		x.bind(name, srcNFS, func(int32) (pcpAtom, error) {
 			if !side.ok && checked {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(side.fields[key]), nil
 		})
@@ -71,7 +71,7 @@ func (x *Linux) bindNFS() {
 	reqs := func(group string, side *rpcSide, v int, ops []rpcOp) {
 		x.bind(group+".reqs", srcNFS, func(inst int32) (pcpAtom, error) {
 			if !side.ok {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			for _, op := range ops {
 				if op.id == inst {
@@ -87,7 +87,7 @@ func (x *Linux) bindNFS() {
 		// kernel prints.
 		x.bind(group+".calls", srcNFS, func(int32) (pcpAtom, error) {
 			if !side.ok {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			var sum uint64
 			for _, op := range ops {
@@ -109,7 +109,17 @@ func (x *Linux) bindNFS() {
 // rpcLines name the fields of the numbered lines of the two files.
 // Made at first use: package init would cost every tool that links the
 // agent.
-var rpcLines = sync.OnceValue(func() map[string][]string {
+func rpcLines() map[string][]string {
+	rpcLinesOnce.Do(func() { rpcLinesOnce.m = makeRPCLines() })
+	return rpcLinesOnce.m
+}
+
+var rpcLinesOnce struct {
+	sync.Once
+	m map[string][]string
+}
+
+func makeRPCLines() map[string][]string {
 	return map[string][]string{
 		"c:net": {"netcnt", "netudpcnt", "nettcpcnt", "nettcpconn"},
 		"c:rpc": {"rpccnt", "rpcretrans", "rpcauthrefresh"},
@@ -120,7 +130,7 @@ var rpcLines = sync.OnceValue(func() map[string][]string {
 		"s:net": {"netcnt", "netudpcnt", "nettcpcnt", "nettcpconn"},
 		"s:rpc": {"rpccnt", "rpcerr", "rpcbadfmt", "rpcbadauth", "rpcbadclnt"},
 	}
-})
+}
 
 func (x *Linux) readNFS() error {
 	x.readRPC(&x.rpc.client, "net/rpc/nfs", "c:")

@@ -1,6 +1,9 @@
 package linux
 
-import "strconv"
+import (
+	"github.com/gopcp/gopcp/pmda"
+	"strconv"
+)
 
 // numaMeminfoFields are the /sys/devices/system/node/nodeN/meminfo labels
 // behind mem.numa.util metrics. A label matches anywhere in a line and a
@@ -47,7 +50,7 @@ func (x *Linux) bindNUMA() {
 	for i, f := range numaMeminfoFields {
 		x.bind("mem.numa.util."+f.metric, srcNUMA, func(inst int32) (pcpAtom, error) {
 			if !ok(inst, nd.memOK, i) {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(nd.mem[inst][i]), nil
 		})
@@ -60,7 +63,7 @@ func (x *Linux) bindNUMA() {
 		x.bind("mem.numa.util."+f.metric+"Bytes", srcNUMA, func(inst int32) (pcpAtom, error) {
 			size, have := x.mem.value(hugeSize)
 			if !have || !ok(inst, nd.memOK, i) {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(nd.mem[inst][i] * (size << 10)), nil
 		})
@@ -68,7 +71,7 @@ func (x *Linux) bindNUMA() {
 	for i, f := range numastatFields {
 		x.bind("mem.numa.alloc."+f.metric, srcNUMA, func(inst int32) (pcpAtom, error) {
 			if !ok(inst, nd.statOK, i) {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(nd.stat[inst][i]), nil
 		})

@@ -26,7 +26,7 @@ func (x *Linux) bindPressure() {
 			x.bindKnown(base+".avg", srcPressure, func(inst int32) (pcpAtom, error) {
 				d := &p.kinds[k]
 				if !d.has[l] {
-					return pcpAtom{}, errNoValue
+					return pcpAtom{}, pmda.ErrNoValue
 				}
 				switch inst {
 				case 10:
@@ -41,7 +41,7 @@ func (x *Linux) bindPressure() {
 			x.bindKnown(base+".total", srcPressure, func(int32) (pcpAtom, error) {
 				d := &p.kinds[k]
 				if !d.has[l] {
-					return pcpAtom{}, errNoValue
+					return pcpAtom{}, pmda.ErrNoValue
 				}
 				return u64(d.total[l]), nil
 			})

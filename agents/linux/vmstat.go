@@ -1,6 +1,9 @@
 package linux
 
-import "strings"
+import (
+	"github.com/gopcp/gopcp/pmda"
+	"strings"
+)
 
 // vmstatData adds to /proc/vmstat's numbers the page reclaim totals that
 // PCP sums from the per-zone lines it knows.
@@ -8,9 +11,13 @@ type vmstatData struct {
 	stealTotal, scanKswapd, scanDirect uint64
 }
 
-// vmstatTotals are the metrics that sum lines rather than report one.
-var vmstatTotals = map[string]bool{
-	"pgsteal_total": true, "pgscan_kswapd_total": true, "pgscan_direct_total": true,
+// vmstatTotal says whether a metric sums lines rather than reports one.
+func vmstatTotal(name string) bool {
+	switch name {
+	case "pgsteal_total", "pgscan_kswapd_total", "pgscan_direct_total":
+		return true
+	}
+	return false
 }
 
 func (x *Linux) bindVmstat() {
@@ -19,7 +26,7 @@ func (x *Linux) bindVmstat() {
 	const prefix = "mem.vmstat."
 	for i := range pcpDescs {
 		name := pcpDescs[i].name
-		if !strings.HasPrefix(name, prefix) || vmstatTotals[name[len(prefix):]] {
+		if !strings.HasPrefix(name, prefix) || vmstatTotal(name[len(prefix):]) {
 			continue
 		}
 		x.bind(name, srcVmstat, k.getter(k.slot(name[len(prefix):])))
@@ -64,7 +71,7 @@ func (k *kvData) sumGetter(key string, parts ...string) getter {
 			sum += v
 		}
 		if sum == absentMark {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u64(sum), nil
 	}

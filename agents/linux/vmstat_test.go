@@ -2,6 +2,7 @@ package linux
 
 import (
 	"errors"
+	"github.com/gopcp/gopcp/pmda"
 	"testing"
 )
 
@@ -32,7 +33,7 @@ func TestSumGetter(t *testing.T) {
 			}
 			a, err := get(-1)
 			if tt.none {
-				if !errors.Is(err, errNoValue) {
+				if !errors.Is(err, pmda.ErrNoValue) {
 					t.Fatalf("got %v, %v; want no value", a, err)
 				}
 				return

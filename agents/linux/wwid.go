@@ -1,6 +1,9 @@
 package linux
 
-import "strings"
+import (
+	"github.com/gopcp/gopcp/pmda"
+	"strings"
+)
 
 // disk.wwid: multipath devices by WWID, each the sum of the disks (paths)
 // that report that WWID in sysfs, as PCP's agent aggregates them.
@@ -15,10 +18,15 @@ const (
 
 // wwidQuirks are the sums PCP's agent keeps in 32 bits although the
 // metrics are 64-bit, and the one it takes from the last path only.
-var (
-	wwidWrap32 = map[string]bool{"discard": true, "blkdiscard": true, "discard_merge": true, "flush": true}
-	wwidLast   = map[string]bool{"discard_bytes": true}
-)
+func wwidWrap32(name string) bool {
+	switch name {
+	case "discard", "blkdiscard", "discard_merge", "flush":
+		return true
+	}
+	return false
+}
+
+func wwidLast(name string) bool { return name == "discard_bytes" }
 
 func (x *Linux) bindWWID() {
 	dd := &x.disks
@@ -41,9 +49,9 @@ func (x *Linux) bindWWID() {
 			var sum uint64
 			if !paths(inst, func(d *diskStat) {
 				switch {
-				case wwidLast[name]:
+				case wwidLast(name):
 					sum = uint64(uint32(val(d)))
-				case wwidWrap32[name]:
+				case wwidWrap32(name):
 					sum = uint64(uint32(sum + val(d)))
 				default:
 					sum += val(d)
@@ -67,7 +75,7 @@ func (x *Linux) bindWWID() {
 			return pcpAtom{}, noInst
 		}
 		if missing {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u64(sum), nil
 	})
@@ -77,7 +85,7 @@ func (x *Linux) bindWWID() {
 			return pcpAtom{}, noInst
 		}
 		if !found {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return str(s), nil
 	})
@@ -87,7 +95,7 @@ func (x *Linux) bindWWID() {
 			return pcpAtom{}, noInst
 		}
 		if len(names) == 0 {
-			return pcpAtom{}, errNoValue
+			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return str(strings.Join(names, " ")), nil
 	})

@@ -2,6 +2,7 @@ package linux
 
 import (
 	"bytes"
+	"github.com/gopcp/gopcp/pmda"
 	"strconv"
 	"strings"
 )
@@ -21,14 +22,21 @@ type zoneData struct {
 	pname   []byte
 }
 
-// zoneAliases are /proc/zoneinfo lines PCP reports under another name, or
+// zoneAlias names /proc/zoneinfo lines PCP reports under another name, or
 // (an empty name) not at all: nr_free_pages repeats "pages free", which
 // PCP reports as mem.zoneinfo.free, leaving its own metric empty.
-var zoneAliases = map[string]string{
-	"node_scanned":             "scanned",
-	"workingset_activate_anon": "workingset_active_anon",
-	"workingset_activate_file": "workingset_active_file",
-	"nr_free_pages":            "",
+func zoneAlias(key string) (string, bool) {
+	switch key {
+	case "node_scanned":
+		return "scanned", true
+	case "workingset_activate_anon":
+		return "workingset_active_anon", true
+	case "workingset_activate_file":
+		return "workingset_active_file", true
+	case "nr_free_pages":
+		return "", true
+	}
+	return "", false
 }
 
 func (x *Linux) bindZoneinfo() {
@@ -48,7 +56,7 @@ func (x *Linux) bindZoneinfo() {
 				return pcpAtom{}, noInst
 			}
 			if !z.has[inst][col] {
-				return pcpAtom{}, errNoValue
+				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u64(z.vals[inst][col] * x.pageSize / 1024), nil
 		})
@@ -138,7 +146,7 @@ func (x *Linux) readZoneinfo() error {
 			continue
 		}
 		key, rest := nextField(tl)
-		if alias, ok := zoneAliases[string(key)]; ok {
+		if alias, ok := zoneAlias(string(key)); ok {
 			key = []byte(alias)
 		}
 		col, ok := z.keys[string(key)]

@@ -24,10 +24,20 @@ const (
 	maxItem    = 1<<10 - 1
 )
 
-var sectionLimit = map[int32]int32{
-	mmv.TOCMetrics: maxItem,
-	mmv.TOCInDoms:  1<<22 - 1,
-	mmv.TOCLabels:  1<<8 - 1,
+// sectionLimit is the most entries a table of contents section of that
+// type may hold. (A switch and a constant error below, not a map and
+// fmt.Errorf: those run at package init, which every tool linking the
+// agent for -L would pay.)
+func sectionLimit(typ int32) (int32, bool) {
+	switch typ {
+	case mmv.TOCMetrics:
+		return maxItem, true
+	case mmv.TOCInDoms:
+		return 1<<22 - 1, true
+	case mmv.TOCLabels:
+		return 1<<8 - 1, true
+	}
+	return 0, false
 }
 
 // maxFiles bounds the directory entries one scan looks at.
@@ -160,7 +170,12 @@ func (a *agent) scan(s *state) {
 
 // errCut is a fault while parsing a mapping: the file was cut short
 // after its size was taken.
-var errCut = fmt.Errorf("cut short while being read: %w", mmvfile.ErrFormat)
+var errCut error = cutError{}
+
+type cutError struct{}
+
+func (cutError) Error() string { return "cut short while being read: " + mmvfile.ErrFormat.Error() }
+func (cutError) Unwrap() error { return mmvfile.ErrFormat }
 
 // parseMapped parses a fresh mapping, turning a fault reading it into
 // errCut, so that the file is skipped and the scan goes on (faults are
@@ -262,7 +277,7 @@ func (a *agent) build(s *state, src *source) {
 	for _, toc := range f.TOC {
 		at := next[toc.Type]
 		next[toc.Type] = at + int(toc.Count)
-		if lim, ok := sectionLimit[toc.Type]; ok && toc.Count > lim {
+		if lim, ok := sectionLimit(toc.Type); ok && toc.Count > lim {
 			continue
 		}
 		n := int(toc.Count)

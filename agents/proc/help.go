@@ -20,7 +20,18 @@ type helpTexts struct {
 }
 
 // help is helpSource read the first time an agent is made.
-var help = sync.OnceValues(func() (*helpTexts, error) {
+func help() (*helpTexts, error) {
+	helpOnce.Do(func() { helpOnce.h, helpOnce.err = readHelp() })
+	return helpOnce.h, helpOnce.err
+}
+
+var helpOnce struct {
+	sync.Once
+	h   *helpTexts
+	err error
+}
+
+func readHelp() (*helpTexts, error) {
 	h := &helpTexts{one: map[string]string{}, indomOne: map[uint32]string{}, indomHelp: map[uint32]string{}}
 	for n, line := range strings.Split(helpSource, "\n") {
 		if line == "" || line[0] == '#' {
@@ -42,7 +53,7 @@ var help = sync.OnceValues(func() (*helpTexts, error) {
 		h.one[name] = text
 	}
 	return h, nil
-})
+}
 
 // text is a metric's one-line and full help.
 func (h *helpTexts) text(name string) (string, string) {

@@ -33,7 +33,13 @@ const (
 	maxDepth     = 256
 )
 
-var errPredicate = errors.New("hotproc: bad predicate")
+var errPredicate error = predicateError("hotproc: bad predicate")
+
+// predicateError is a constant error: errors.New at package level is a
+// call at init.
+type predicateError string
+
+func (e predicateError) Error() string { return string(e) }
 
 type predToken struct {
 	t   string // the token's kind: a keyword or operator, "num", "str", "pat", "end"
@@ -41,9 +47,14 @@ type predToken struct {
 	num float64
 }
 
-var predWords = map[string]bool{"Version": true, "schedwait": true, "iowait": true, "iodemand": true,
-	"residentsize": true, "virtualsize": true, "ctxswitch": true, "syscalls": true, "gid": true, "uid": true,
-	"uname": true, "gname": true, "fname": true, "psargs": true, "cpuburn": true, "true": true, "false": true}
+func predWord(w string) bool {
+	switch w {
+	case "Version", "schedwait", "iowait", "iodemand", "residentsize", "virtualsize", "ctxswitch",
+		"syscalls", "gid", "uid", "uname", "gname", "fname", "psargs", "cpuburn", "true", "false":
+		return true
+	}
+	return false
+}
 
 // lexPredicate splits text into tokens as PCP's lexer does.
 func lexPredicate(text string) ([]predToken, error) {
@@ -101,7 +112,7 @@ func lexPredicate(text string) ([]predToken, error) {
 				j++
 			}
 			w := text[i:j]
-			if !predWords[w] {
+			if !predWord(w) {
 				return nil, fmt.Errorf("%w: illegal word %q", errPredicate, w)
 			}
 			toks = append(toks, predToken{t: w})
@@ -222,30 +233,43 @@ func (p *predParser) unary() (*predNode, error) {
 	return p.comparison()
 }
 
-var numVars = map[string]bool{"gid": true, "uid": true, "cpuburn": true, "syscalls": true, "ctxswitch": true,
-	"virtualsize": true, "residentsize": true, "iodemand": true, "iowait": true, "schedwait": true}
-var strVars = map[string]bool{"gname": true, "uname": true, "fname": true, "psargs": true}
+func numVar(w string) bool {
+	switch w {
+	case "gid", "uid", "cpuburn", "syscalls", "ctxswitch", "virtualsize", "residentsize", "iodemand",
+		"iowait", "schedwait":
+		return true
+	}
+	return false
+}
+
+func strVar(w string) bool {
+	switch w {
+	case "gname", "uname", "fname", "psargs":
+		return true
+	}
+	return false
+}
 
 func (p *predParser) comparison() (*predNode, error) {
 	l := p.next()
 	op := p.next().t
 	switch {
-	case l.t == "num" || numVars[l.t]:
+	case l.t == "num" || numVar(l.t):
 		switch op {
 		case "<", "<=", ">", ">=", "==", "!=":
 		default:
 			return nil, fmt.Errorf("%w: syntax error", errPredicate)
 		}
 		r := p.next()
-		if r.t != "num" && !numVars[r.t] {
+		if r.t != "num" && !numVar(r.t) {
 			return nil, fmt.Errorf("%w: syntax error", errPredicate)
 		}
 		return &predNode{op: op, left: leaf(l), right: leaf(r)}, nil
-	case l.t == "str" || strVars[l.t]:
+	case l.t == "str" || strVar(l.t):
 		r := p.next()
 		switch op {
 		case "==", "!=":
-			if r.t != "str" && !strVars[r.t] {
+			if r.t != "str" && !strVar(r.t) {
 				return nil, fmt.Errorf("%w: syntax error", errPredicate)
 			}
 			return &predNode{op: "s" + op, left: leaf(l), right: leaf(r)}, nil

@@ -218,7 +218,7 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 
 // twin is the proc.* cluster of cluster and whether it is hotproc's.
 func twin(cluster uint32) (uint32, bool) {
-	if c, ok := hotTwin[cluster]; ok {
+	if c, ok := hotTwin(cluster); ok {
 		return c, true
 	}
 	return cluster, false
@@ -309,7 +309,7 @@ func (p *Proc) needAll() bool {
 
 // needHot reports whether the fetch needs hotproc's processes.
 func (p *Proc) needHot() bool {
-	for c := range hotTwin {
+	for _, c := range hotClusters {
 		if p.need[c] {
 			return true
 		}
@@ -522,14 +522,22 @@ func (p *Proc) autogroupOn() bool {
 }
 
 // descIndex finds a row of pcpDescs by cluster and item.
-var descIndex = sync.OnceValue(func() map[uint32]*pcpDesc {
-	m := make(map[uint32]*pcpDesc, len(pcpDescs))
-	for i := range pcpDescs {
-		d := &pcpDescs[i]
-		m[d.cluster<<10|d.item] = d
-	}
-	return m
-})
+func descIndex() map[uint32]*pcpDesc {
+	descIndexOnce.Do(func() {
+		m := make(map[uint32]*pcpDesc, len(pcpDescs))
+		for i := range pcpDescs {
+			d := &pcpDescs[i]
+			m[d.cluster<<10|d.item] = d
+		}
+		descIndexOnce.m = m
+	})
+	return descIndexOnce.m
+}
+
+var descIndexOnce struct {
+	sync.Once
+	m map[uint32]*pcpDesc
+}
 
 func findDesc(cluster, item uint32) *pcpDesc { return descIndex()[cluster<<10|item] }
 

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"hash/maphash"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -26,12 +27,21 @@ import (
 const keepable = 1<<fStatus | 1<<fStatm | 1<<fMaps | 1<<fEnviron | 1<<fWchan | 1<<fLabel |
 	1<<fCwd | 1<<fExe | 1<<fFD
 
-var sigSeed = maphash.MakeSeed()
+// sigSeed is the seed of the signatures' hashes, made at first use.
+func sigSeed() maphash.Seed {
+	seedOnce.Do(func() { seedOnce.s = maphash.MakeSeed() })
+	return seedOnce.s
+}
+
+var seedOnce struct {
+	sync.Once
+	s maphash.Seed
+}
 
 // resign records the hash of a signature file's content in *sig,
 // dropping the kept values when it changed.
 func (e *entry) resign(sig *uint64, b []byte) {
-	h := maphash.Bytes(sigSeed, b)
+	h := maphash.Bytes(sigSeed(), b)
 	if h != *sig {
 		*sig = h
 		e.cached = 0
@@ -85,5 +95,5 @@ func affinity(pid int32) uint64 {
 	if e != 0 || int(n) > len(mask) {
 		return 0
 	}
-	return maphash.Bytes(sigSeed, mask[:n])
+	return maphash.Bytes(sigSeed(), mask[:n])
 }

@@ -27,9 +27,43 @@ const (
 	maxClusters = 77
 )
 
-// hotTwin maps a hotproc.* cluster to its proc.* twin.
-var hotTwin = map[uint32]uint32{52: cStat, 53: cStatm, 54: cCgroup, 55: cLabel, 56: cStatus, 57: cSchedstat,
-	58: cIO, 34: cSmaps, 59: cFD, 63: cOOM, 71: cExe, 73: cCwd, 75: cAutogroup}
+// hotClusters are the hotproc.* clusters that have a twin.
+var hotClusters = [...]uint32{52, 53, 54, 55, 56, 57, 58, 34, 59, 63, 71, 73, 75}
+
+// hotTwin maps a hotproc.* cluster to its proc.* twin. (Switches and
+// zero values rather than maps and calls at package level: those run at
+// init, and every tool links this package for -L.)
+func hotTwin(cluster uint32) (uint32, bool) {
+	switch cluster {
+	case 52:
+		return cStat, true
+	case 53:
+		return cStatm, true
+	case 54:
+		return cCgroup, true
+	case 55:
+		return cLabel, true
+	case 56:
+		return cStatus, true
+	case 57:
+		return cSchedstat, true
+	case 58:
+		return cIO, true
+	case 34:
+		return cSmaps, true
+	case 59:
+		return cFD, true
+	case 63:
+		return cOOM, true
+	case 71:
+		return cExe, true
+	case 73:
+		return cCwd, true
+	case 75:
+		return cAutogroup, true
+	}
+	return 0, false
+}
 
 // nprocsItem is proc.nprocs (and hotproc.nprocs) in the stat cluster.
 const nprocsItem = 99
@@ -119,7 +153,8 @@ func (p *Proc) value(e *entry, cluster, item uint32, a *pcp.Atom) int32 {
 			if s.state == 0 {
 				a.CP = ""
 			} else if s.state < 0x80 {
-				a.CP = stateNames[s.state]
+				// one byte's string is the runtime's own: no allocation
+				a.CP = string([]byte{byte(s.state)})
 			}
 		case 7:
 			if int32(s.v[sTTYPgrp]) < 0 {
@@ -238,15 +273,6 @@ func (p *Proc) statNumber(s *statData, item uint32, a *pcp.Atom) int32 {
 	}
 	return haveValue
 }
-
-// stateNames holds each one-character state as a string, so that
-// serving proc.psinfo.sname allocates nothing.
-var stateNames = func() (t [128]string) {
-	for i := range t {
-		t[i] = string(rune(i))
-	}
-	return
-}()
 
 // policyName is the scheduling policy's short name as PCP's agent
 // gives it.

@@ -187,7 +187,10 @@ func New(opts Options) *Source {
 			in = pcp.NewInDom(Domain, uint32(d.indom))
 		}
 		s.byItem[d.item] = i
-		h := helpText[d.item]
+		var h [2]string
+		if int(d.item) < len(helpText) {
+			h = helpText[d.item]
+		}
 		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, OneLine: h[0], Help: h[1], Desc: pcp.Desc{
 			PMID: pcp.NewPMID(Domain, d.cluster, d.item), Type: d.typ, InDom: in, Sem: d.sem, Units: pcp.UnpackUnits(d.units)}})
 	}

@@ -1,8 +1,9 @@
 package acct
 
 // helpText is this package's own help for each acct metric, by item:
-// one-line and full.
-var helpText = map[uint32][2]string{
+// one-line and full. (An array, set at link time: a map literal is built
+// at package init, which every tool linking the agent for -L would pay.)
+var helpText = [...][2]string{
 	0:  {"controlling terminal of the ended process", "The device number of the process's controlling terminal, from its accounting record; 0 for none."},
 	1:  {"exit status of the ended process", "The exit status the accounting record gives for the process."},
 	2:  {"real user ID of the ended process", "The real user ID in the process's accounting record."},

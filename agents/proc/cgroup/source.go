@@ -166,7 +166,7 @@ func (s *Source) InDoms() []pmda.InDom {
 	out := make([]pmda.InDom, 0, len(indoms))
 	for _, serial := range indoms {
 		out = append(out, pmda.InDom{InDom: pcp.NewInDom(Domain, serial), Labels: indomLabels(serial),
-			OneLine: indomHelp[serial], Help: upper(indomHelp[serial]) + "."})
+			OneLine: indomHelp.get()[serial], Help: upper(indomHelp.get()[serial]) + "."})
 	}
 	return out
 }
