@@ -32,6 +32,7 @@ type volume struct {
 	xzBlock *xzCached // the block the last read returned part of
 
 	pool *windowPool // the archive's, where win goes when closed
+	read int64       // bytes read into win, for tests
 }
 
 // windowSize is the size of each read of a plain volume. It is small
@@ -78,6 +79,9 @@ func (v *volume) at(off, n int) []byte {
 	if off >= v.winOff && off+n <= v.winOff+len(v.win) {
 		return v.win[off-v.winOff : off-v.winOff+n]
 	}
+	if off > v.winOff && off < v.winOff+len(v.win) {
+		return v.slide(off, n)
+	}
 	size := max(windowSize, n)
 	start := off
 	if off < v.winOff {
@@ -92,6 +96,7 @@ func (v *volume) at(off, n int) []byte {
 	}
 	v.win = v.win[:end-start]
 	got, err := v.f.ReadAt(v.win, int64(start))
+	v.read += int64(got)
 	if err != nil && err != io.EOF {
 		v.win = v.win[:0]
 		return nil

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"io"
 	"sync"
 
 	"github.com/gopcp/gopcp/pdu"
@@ -63,4 +64,34 @@ func (v *volume) record(start, rlen int) (rec, frame []byte) {
 		return nil, nil
 	}
 	return b[lead:], b[:lead+4+rlen]
+}
+
+// slide serves a forward read that begins inside the window and runs
+// past its end: the bytes from off on are moved to the front and only
+// the rest is read. Refilling from off re-read them, and records of
+// 41 KB through a 64 KB window made every read copy 64 KB from the
+// kernel for 41 used: 162 MB for a 100 MB volume.
+func (v *volume) slide(off, n int) []byte {
+	kept := v.winOff + len(v.win) - off
+	end := min(off+max(windowSize, n), v.size)
+	if cap(v.win) < end-off {
+		w := v.pool.get(end-off, cap(v.win))
+		copy(w, v.win[off-v.winOff:])
+		v.win = w
+	} else {
+		copy(v.win[:kept], v.win[off-v.winOff:])
+		v.win = v.win[:end-off]
+	}
+	v.winOff = off
+	got, err := v.f.ReadAt(v.win[kept:], int64(off+kept))
+	v.read += int64(got)
+	if err != nil && err != io.EOF {
+		v.win, v.winOff = v.win[:0], 0
+		return nil
+	}
+	v.win = v.win[:kept+got]
+	if n > len(v.win) {
+		return nil
+	}
+	return v.win[:n]
 }
