@@ -126,7 +126,7 @@ func (m *Meta) record(s *metaStream, d *wire.Decoder, start int, hlen, htype int
 			break
 		}
 		raw := body
-		id, indom, _ := decodeInDomAfter(&body, int(htype), m.lastOf(&raw, htype))
+		id, indom, _ := decodeInDomAfter(&body, int(htype), m.lastOf(&raw, htype), &s.inDom)
 		if body.Err != nil {
 			return body.Err
 		}
@@ -234,12 +234,12 @@ func (m *Meta) loadDesc(s *metaStream, d *wire.Decoder, start int) error {
 // the count the record gives. Deleted instances of a delta record have
 // Deleted set. A failure is d's error.
 func decodeInDom(d *wire.Decoder, typ int) (*InDom, pcp.InDom, int32) {
-	return decodeInDomAfter(d, typ, nil)
+	return decodeInDomAfter(d, typ, nil, nil)
 }
 
 // decodeInDomAfter is decodeInDom sharing the names of prev, the last
 // full record of the instance domain, where they are the same.
-func decodeInDomAfter(d *wire.Decoder, typ int, prev *InDom) (*InDom, pcp.InDom, int32) {
+func decodeInDomAfter(d *wire.Decoder, typ int, prev *InDom, sc *inDomScratch) (*InDom, pcp.InDom, int32) {
 	var id InDom
 	id.Stamp = readStamp(d, typ == TypeInDomV2)
 	indom := pcp.InDom(d.U32("instance domain"))
@@ -264,9 +264,10 @@ func decodeInDomAfter(d *wire.Decoder, typ int, prev *InDom) (*InDom, pcp.InDom,
 	idx := *d
 	idx.Off += 4 * int(n)
 	names := d.B[idx.Off+4*int(n):]
-	var fresh []byte
-	type cut struct{ i, a, b int }
-	var cuts []cut
+	if sc == nil {
+		sc = &inDomScratch{}
+	}
+	fresh, cuts := sc.fresh[:0], sc.cuts[:0]
 	for i := range id.Insts {
 		at := d.Off
 		inst := d.I32("instance")
@@ -287,7 +288,7 @@ func decodeInDomAfter(d *wire.Decoder, typ int, prev *InDom) (*InDom, pcp.InDom,
 				id.Names[i] = prev.Names[k]
 				break
 			}
-			cuts = append(cuts, cut{i, len(fresh), len(fresh) + len(s)})
+			cuts = append(cuts, inDomCut{i, len(fresh), len(fresh) + len(s)})
 			fresh = append(fresh, s...)
 		case delta && x == -1:
 			id.Deleted[i] = true
@@ -305,6 +306,7 @@ func decodeInDomAfter(d *wire.Decoder, typ int, prev *InDom) (*InDom, pcp.InDom,
 	for _, c := range cuts {
 		id.Names[c.i] = arena[c.a:c.b]
 	}
+	sc.fresh, sc.cuts = fresh, cuts
 	d.Off = len(d.B)
 	return &id, indom, n
 }
@@ -348,3 +350,16 @@ func decodeText(d *wire.Decoder) (ok bool, typ, ident uint32, text string) {
 	}
 	return true, typ, ident, string(t)
 }
+
+// inDomScratch is decodeInDomAfter's working storage, which a loader
+// keeps from record to record: made afresh for each record, the names'
+// bytes and places were a fifth of what loading 20180102's metadata
+// allocated (330 KB of 1.6 MB), all of it garbage once the names are
+// cut from their one string.
+type inDomScratch struct {
+	fresh []byte
+	cuts  []inDomCut
+}
+
+// inDomCut is where instance i's name lies in the record's new names.
+type inDomCut struct{ i, a, b int }

@@ -23,6 +23,8 @@ type metaStream struct {
 	base  int
 	eof   bool
 	err   error // a read error other than the end of the file
+
+	inDom inDomScratch // reused by the instance domain records
 }
 
 // metaChunk is the least the window reads at a time.
