@@ -277,13 +277,21 @@ func nextLine(b []byte) (line, rest []byte) {
 }
 
 // statusByFirst indexes statusLines by their keys' first byte.
-var statusByFirst = sync.OnceValue(func() *[128][]uint8 {
-	var t [128][]uint8
-	for i, l := range statusLines {
-		t[l.key[0]] = append(t[l.key[0]], uint8(i))
-	}
-	return &t
-})
+// (A zero-value Once: sync.OnceValue at package level is a call at init,
+// which every tool linking the agent for -L would pay.)
+func statusByFirst() *[128][]uint8 {
+	statusFirst.Do(func() {
+		for i, l := range statusLines {
+			statusFirst.t[l.key[0]] = append(statusFirst.t[l.key[0]], uint8(i))
+		}
+	})
+	return &statusFirst.t
+}
+
+var statusFirst struct {
+	sync.Once
+	t [128][]uint8
+}
 
 // parseStatus parses status, line by line: each line whose key is one
 // of statusLines' (no key starts another) gives its value.
