@@ -2,6 +2,7 @@ package webapi
 
 import (
 	"bytes"
+	"crypto/subtle"
 	"net/url"
 	"strings"
 
@@ -135,7 +136,10 @@ func checkAuth(user, pass *string, basic credentials) (int, string, bool) {
 	if pass == nil || !basic.has {
 		return statusAgain, "authentication required", false
 	}
-	if *user != basic.user || *pass != basic.pass {
+	// constant time, so a request's timing says nothing of how much of
+	// the password it got right
+	if subtle.ConstantTimeCompare([]byte(*user), []byte(basic.user)) != 1 ||
+		subtle.ConstantTimeCompare([]byte(*pass), []byte(basic.pass)) != 1 {
 		return statusPerm, "authentication failed", false
 	}
 	return 0, "", true

@@ -125,7 +125,11 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		defer func() { scancel(); <-done; stats.Close() }()
 	}
 
-	hostOpts := cli.HostEnv()
+	// a daemon never asks for credentials on a console: libpcp would
+	// (PCP_CONSOLE, /dev/tty), leaving a request's goroutine and its
+	// context slot waiting on a read nobody answers, and emptying a
+	// PCP_CONSOLE that names a file
+	hostOpts := append(cli.HostEnv(), pmapi.WithConsole("none"))
 	api := webapi.New(webapi.Options{
 		OnSweep: onSweep,
 		Open: func(ctx context.Context, spec string) (pmapi.Source, error) {
