@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,16 +52,41 @@ type inProc struct {
 	hung bool
 	// The watchdog times the call in progress (see watch): state is the
 	// call's number and state (callState), started when it began
-	// (nanoseconds since base), limit its timeout in nanoseconds; armed
-	// says watchdog is set to fire. A timer reset and stopped by every
-	// call cost more than the agent's fetch (runtime timer locks).
+	// (nanoseconds since base), limit its timeout in nanoseconds. Under
+	// watchMu, armed says the watchdog is set to fire, at due
+	// (nanoseconds since base). A timer reset and stopped by every call
+	// cost more than the agent's fetch (runtime timer locks), so a call
+	// resets it only when it is unset or due after the call's own end:
+	// the timeout changes from call to call (pmcd.control.timeout), and a
+	// shorter one must not wait for a longer one's round.
 	state    atomic.Uint64
 	seq      uint64 // the number of the last call, under the agent's lock
 	started  atomic.Int64
 	limit    atomic.Int64
-	armed    atomic.Bool
+	watchMu  sync.Mutex
+	armed    bool
+	due      int64
 	base     time.Time
-	watchdog *time.Timer
+	watchdog watchTimer
+	// clock, when set, replaces time.Since(base) (for tests, with a
+	// watchdog of their own).
+	clock func() time.Duration
+}
+
+// watchTimer is what the watchdog needs of its timer: a *time.Timer, or a
+// test's.
+type watchTimer interface {
+	Reset(time.Duration) bool
+	Stop() bool
+}
+
+// since is the time since base. The monotonic clock alone is read:
+// time.Now reads the wall clock too, which cost a tenth of a call.
+func (p *inProc) since() time.Duration {
+	if p.clock != nil {
+		return p.clock()
+	}
+	return time.Since(p.base)
 }
 
 // The states of an in-process call, in the low byte of inProc.state
@@ -168,8 +194,10 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 		p.calls, p.answers = make(chan inProcCall), make(chan callResult, 1)
 		p.cctx = callCtx{p: p, done: make(chan struct{})}
 		p.base = time.Now()
-		p.watchdog = time.AfterFunc(time.Hour, p.watch)
-		p.watchdog.Stop()
+		if p.watchdog == nil {
+			p.watchdog = time.AfterFunc(time.Hour, p.watch)
+			p.watchdog.Stop()
+		}
 		go p.serve()
 	}
 	timeout := p.timeout
@@ -177,17 +205,20 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 		timeout = defaultAgentTimeout
 	}
 	// The watchdog reads started and limit once it sees the call
-	// running, so they are set first. The monotonic clock alone is read
-	// (time.Since): time.Now reads the wall clock too, which cost a
-	// tenth of a call.
+	// running, so they are set first.
 	p.seq++
 	seq := p.seq
-	p.started.Store(int64(time.Since(p.base)))
+	now := p.since()
+	p.started.Store(int64(now))
 	p.limit.Store(int64(timeout))
 	p.state.Store(callState(seq, callRunning))
-	if !p.armed.Swap(true) {
+	end := int64(now + timeout)
+	p.watchMu.Lock()
+	if !p.armed || end < p.due {
+		p.armed, p.due = true, end
 		p.watchdog.Reset(timeout)
 	}
+	p.watchMu.Unlock()
 	// Unless hung, the agent's goroutine has answered every call before
 	// and waits for this one.
 	p.calls <- inProcCall{ctx: &p.cctx, from: c, req: req, seq: seq}
@@ -219,30 +250,33 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 // itself for when the running call's timeout ends; with no call running
 // it is left unset until a call sets it. Calls that follow each other
 // within a timeout thus cost it one round per timeout, and an idle agent
-// none.
+// none. It holds watchMu throughout, so that a call that begins meanwhile
+// either finds it armed for the call (or earlier), or arms it itself.
 func (p *inProc) watch() {
+	p.watchMu.Lock()
+	defer p.watchMu.Unlock()
 	for {
-		if v := p.state.Load(); running(v) {
-			// started is this call's or a later one's: a later start
-			// only sets the watchdog later, and the swap below fails
-			// for any call but this one.
-			left := time.Duration(p.started.Load()+p.limit.Load()) - time.Since(p.base)
-			if left > 0 {
-				p.watchdog.Reset(left)
-				return
-			}
-			if p.state.CompareAndSwap(v, v&^0xff|callTimedOut) {
-				p.answers <- callResult{}
-				return
-			}
-			continue // that call ended meanwhile; another may run
-		}
-		p.armed.Store(false)
-		// A call that began before armed was cleared did not set the
-		// watchdog, and one that began after did: watch the first.
-		if !running(p.state.Load()) || p.armed.Swap(true) {
+		v := p.state.Load()
+		if !running(v) {
+			p.armed = false
 			return
 		}
+		// started is this call's or a later one's: a later start
+		// only sets the watchdog later, and the swap below fails for
+		// any call but this one.
+		now := p.since()
+		end := time.Duration(p.started.Load() + p.limit.Load())
+		if left := end - now; left > 0 {
+			p.armed, p.due = true, int64(end)
+			p.watchdog.Reset(left)
+			return
+		}
+		if p.state.CompareAndSwap(v, v&^0xff|callTimedOut) {
+			p.armed = false
+			p.answers <- callResult{}
+			return
+		}
+		// That call ended meanwhile; another may run.
 	}
 }
 
