@@ -159,7 +159,17 @@ func (s *Server) dropClient(c *client) {
 	c.mu.Lock()
 	c.release()
 	c.mu.Unlock()
-	if last && !s.closing.Load() {
+	if last {
+		s.clientsLeft()
+	}
+}
+
+// clientsLeft is called when the last client has gone: memory is handed
+// back if the server was asked to (FreeIdleMemory). Close stops that
+// under idleFree's lock, so a client that goes during Close schedules
+// nothing.
+func (s *Server) clientsLeft() {
+	if s.FreeIdleMemory {
 		s.idleFree.clientsGone(s.noClients)
 	}
 }

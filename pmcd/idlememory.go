@@ -15,7 +15,10 @@ import (
 // leaves, pmcd hands that memory back, at most once per idleFreeEvery so
 // that clients which come and go cost a collection now and then, not one
 // each: a collection of pmcd's heap takes about a millisecond of CPU, a
-// tenth of a percent at most.
+// tenth of a percent at most. The pages come back as faults on the next
+// burst, so this is for a daemon that idles between bursts: cmd/pmcd turns
+// it on (Server.FreeIdleMemory); a program that embeds a Server, tests
+// included, does not pay a forced collection for it unasked.
 
 // idleFreeEvery is the least time between two hand-backs.
 const idleFreeEvery = time.Second
@@ -27,6 +30,9 @@ type idleFree struct {
 	mu        sync.Mutex
 	last      time.Time   // when memory was last handed back
 	scheduled *time.Timer // set while a hand-back is due
+	// stopped is set by stop: no hand-back is scheduled after it, so
+	// that none outlives the server's Close.
+	stopped bool
 }
 
 // clientsGone is called when the last client has gone: memory is handed
@@ -35,7 +41,7 @@ type idleFree struct {
 func (f *idleFree) clientsGone(idle func() bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.scheduled != nil {
+	if f.scheduled != nil || f.stopped {
 		return
 	}
 	every := f.every
@@ -46,8 +52,9 @@ func (f *idleFree) clientsGone(idle func() bool) {
 	f.scheduled = time.AfterFunc(wait, func() {
 		f.mu.Lock()
 		f.scheduled = nil
+		stopped := f.stopped
 		f.mu.Unlock()
-		if !idle() {
+		if stopped || !idle() {
 			return // the next to leave schedules it again
 		}
 		debug.FreeOSMemory()
@@ -57,10 +64,11 @@ func (f *idleFree) clientsGone(idle func() bool) {
 	})
 }
 
-// stop cancels a hand-back not yet begun.
+// stop cancels a hand-back not yet begun, and any later one.
 func (f *idleFree) stop() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.stopped = true
 	if f.scheduled != nil {
 		f.scheduled.Stop()
 		f.scheduled = nil

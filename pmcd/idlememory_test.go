@@ -51,3 +51,34 @@ func TestIdleFree(t *testing.T) {
 		t.Error("a hand-back is still scheduled after stop")
 	}
 }
+
+// TestIdleFreeAfterClose: a Server hands memory back only if asked
+// (FreeIdleMemory), and a last client that goes after Close has stopped
+// the hand-backs (dropClient racing Close) schedules none that would
+// outlive the server.
+func TestIdleFreeAfterClose(t *testing.T) {
+	t.Parallel()
+	scheduled := func(s *Server) bool {
+		s.idleFree.mu.Lock()
+		defer s.idleFree.mu.Unlock()
+		return s.idleFree.scheduled != nil
+	}
+	var plain Server
+	plain.clientsLeft()
+	if scheduled(&plain) {
+		t.Error("a hand-back scheduled by a Server not asked for them")
+	}
+	asked := Server{FreeIdleMemory: true}
+	asked.idleFree.every = time.Hour
+	asked.idleFree.last = time.Now()
+	asked.clientsLeft()
+	if !scheduled(&asked) {
+		t.Error("no hand-back scheduled by a Server asked for them")
+	}
+	// Close's stop, then the last client's going.
+	asked.idleFree.stop()
+	asked.clientsLeft()
+	if scheduled(&asked) {
+		t.Error("a hand-back scheduled after stop")
+	}
+}

@@ -65,6 +65,11 @@ type Server struct {
 	// the agent is started again, at once unless it was restarted under
 	// a minute ago, and the requests after it wait for the restart.
 	AutoRestart bool
+	// FreeIdleMemory hands the memory clients left back to the system
+	// when the last one goes, at most once a second (idlememory.go): a
+	// forced collection, worth it to a daemon that idles between bursts
+	// of clients, not to every program that embeds a Server.
+	FreeIdleMemory bool
 
 	wg     sync.WaitGroup
 	bg     sync.WaitGroup // agents being closed

@@ -262,6 +262,9 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		// As with PCP, dead agents are restarted unless
 		// PMCD_RESTART_AGENTS is 0.
 		AutoRestart: os.Getenv("PMCD_RESTART_AGENTS") != "0",
+		// A daemon idles between bursts of clients: what they left
+		// is handed back.
+		FreeIdleMemory: true,
 	}
 	if o.timeout >= 0 {
 		srv.AgentTimeout = time.Duration(o.timeout) * time.Second
