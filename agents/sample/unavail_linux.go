@@ -15,13 +15,16 @@ var unavailPath = []byte(unavailFile + "\x00")
 func unavailable() bool { return exists(unavailPath) }
 
 // exists says whether the file named by path, NUL-terminated, exists.
-// The call is made raw, as a call that returns at once: entering a
-// system call the runtime's way wakes its monitor thread whenever the
-// agent had been idle, which it is between any two requests, and that
-// wake-up (a futex call, a thread switched in) cost more than the check.
+// The call is entered the runtime's way (syscall.Syscall), not raw: a
+// path's lookup can block (a slow disk, FUSE, NFS), and during a raw call
+// the runtime can neither hand the P to another thread nor stop the world
+// for the collector. Entering it so wakes the runtime's monitor thread
+// when the agent had been idle, a cost the agent pays once a request.
+// A cache of the answer by the directory's modification time would still
+// need a stat(2) a request, so it is not kept.
 func exists(path []byte) bool {
 	const atFDCWD = -100
 	fd := atFDCWD
-	_, _, errno := syscall.RawSyscall(syscall.SYS_FACCESSAT, uintptr(fd), uintptr(unsafe.Pointer(&path[0])), 0)
+	_, _, errno := syscall.Syscall(syscall.SYS_FACCESSAT, uintptr(fd), uintptr(unsafe.Pointer(&path[0])), 0)
 	return errno == 0
 }

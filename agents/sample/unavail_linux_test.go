@@ -22,7 +22,21 @@ func TestExists(t *testing.T) {
 			t.Errorf("exists(%q) = %v, want %v", c.path, got, c.want)
 		}
 	}
+	// Each check asks the system again: the file going, then coming
+	// back, is seen at the next check.
 	p := []byte(there + "\x00")
+	if err := os.Remove(there); err != nil {
+		t.Fatal(err)
+	}
+	if exists(p) {
+		t.Error("exists after the file was removed")
+	}
+	if err := os.WriteFile(there, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(p) {
+		t.Error("not exists after the file came back")
+	}
 	if n := testing.AllocsPerRun(10, func() { exists(p) }); n != 0 {
 		t.Errorf("%v allocations per check, want 0", n)
 	}
