@@ -33,7 +33,11 @@ import (
 // so that an agent whose standard output is broken still ends with
 // SIGPIPE, as Go's own write to standard output makes it.
 //
-// The descriptors opened stay open for the life of the program.
+// The descriptors opened stay open for the life of the program: call it
+// once for a pair of streams, as each call opens two more that nothing
+// closes. in and out are left in the mode they were in (their
+// descriptors are reached through SyscallConn; Fd would make them
+// blocking).
 func PipeStreams(in, out *os.File) (io.Reader, io.Writer) {
 	r, w, _ := pipeStreams(in, out)
 	return r, w
