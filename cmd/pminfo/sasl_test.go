@@ -34,35 +34,18 @@ func TestSASLHostSpecLikePCP(t *testing.T) {
 	}
 	for _, spec := range specs {
 		args := []string{"-h", spec, "-f", "pmcd.numagents", "pmcd.version"}
-		cmd, err := bed.Command(context.Background(), "pminfo", args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Env = append(cmd.Env, "PCP_CONSOLE=none")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		var wantOut, wantErr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-		wantCode := 0
-		if err := cmd.Run(); err != nil {
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) {
-				t.Fatal(err)
-			}
-			wantCode = exit.ExitCode()
-		}
-		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), append([]string{"pminfo"}, args...), &stdout, &stderr)
+		r := runBoth(t, bed, args)
 		line := "pminfo " + strings.Join(args, " ")
-		if got, want := stdout.String(), wantOut.String(); got != want {
+		if got, want := r.stdout, r.wantOut; got != want {
 			t.Errorf("%s: stdout differs\n%s", line, clitest.Diff(want, got))
 		}
 		// PCP's also has SASL's own notices (a failed prompt, "No
 		// worthy mechs found") with time and pid
-		if got, want := clitest.DropNotices(stderr.String()), clitest.DropNotices(wantErr.String()); got != want {
+		if got, want := clitest.DropNotices(r.stderr), clitest.DropNotices(r.wantErr); got != want {
 			t.Errorf("%s: stderr differs\n%s", line, clitest.Diff(want, got))
 		}
-		if code != wantCode {
-			t.Errorf("%s: exit %d, PCP's %d", line, code, wantCode)
+		if r.code != r.wantCode {
+			t.Errorf("%s: exit %d, PCP's %d", line, r.code, r.wantCode)
 		}
 	}
 }
@@ -77,30 +60,46 @@ func TestSASLAgainstGoPMCD(t *testing.T) {
 	host := bed.Host()
 	for _, spec := range []string{host + "?username=u&password=p", host + "?username=u&password=p&method=plain", host + "?username=u&password=p&method=login"} {
 		args := []string{"-h", spec, "-f", "pmcd.numagents"}
-		cmd, err := bed.Command(context.Background(), "pminfo", args...)
-		if err != nil {
-			t.Fatal(err)
+		r := runBoth(t, bed, args)
+		if r.code != r.wantCode {
+			t.Errorf("pminfo %s: exit %d, PCP's %d", strings.Join(args, " "), r.code, r.wantCode)
 		}
-		cmd.Env = append(cmd.Env, "PCP_CONSOLE=none")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		var wantOut, wantErr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-		wantCode := 0
-		if err := cmd.Run(); err != nil {
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) {
-				t.Fatal(err)
-			}
-			wantCode = exit.ExitCode()
-		}
-		var stdout, stderr bytes.Buffer
-		if code := run(context.Background(), append([]string{"pminfo"}, args...), &stdout, &stderr); code != wantCode {
-			t.Errorf("pminfo %s: exit %d, PCP's %d", strings.Join(args, " "), code, wantCode)
-		}
-		want := wantOut.String() + clitest.DropNotices(wantErr.String())
-		if got := stdout.String() + clitest.DropNotices(stderr.String()); got != want {
+		want := r.wantOut + clitest.DropNotices(r.wantErr)
+		if got := r.stdout + clitest.DropNotices(r.stderr); got != want {
 			t.Errorf("pminfo %s:\n%s", strings.Join(args, " "), clitest.Diff(want, got))
 		}
 		t.Logf("%s: %s", spec, want)
 	}
+}
+
+// bothRuns is what PCP's pminfo (want*) and ours printed and returned.
+type bothRuns struct {
+	wantOut, wantErr, stdout, stderr string
+	wantCode, code                   int
+}
+
+// runBoth runs PCP's pminfo with args against bed, in a session of its
+// own and with no console (so it cannot ask), then ours in this process.
+func runBoth(t *testing.T, bed *testbed.PMCD, args []string) bothRuns {
+	t.Helper()
+	cmd, err := bed.Command(context.Background(), "pminfo", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(cmd.Env, "PCP_CONSOLE=none")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var wantOut, wantErr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
+	var r bothRuns
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatal(err)
+		}
+		r.wantCode = exit.ExitCode()
+	}
+	var stdout, stderr bytes.Buffer
+	r.code = run(context.Background(), append([]string{"pminfo"}, args...), &stdout, &stderr)
+	r.wantOut, r.wantErr, r.stdout, r.stderr = wantOut.String(), wantErr.String(), stdout.String(), stderr.String()
+	return r
 }
