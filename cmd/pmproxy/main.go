@@ -164,11 +164,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	// Web contexts come and go by the thousand; what they freed is
 	// handed back to the system every few seconds rather than at the
 	// runtime's own slow pace, so that resident memory follows the
-	// contexts alive. The pages of code and tables mapped from the
-	// binary and libraries go too (pmproxy.ReleaseFilePages): those
-	// touched once, at start or in a burst, are left in the page cache,
-	// and what runs maps its own again within a few faults.
-	_, _ = pmproxy.ReleaseFilePages()
+	// contexts alive.
 	fctx, fcancel := context.WithCancel(ctx)
 	defer fcancel()
 	go func() {
@@ -180,7 +176,6 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 				return
 			case <-t.C:
 				debug.FreeOSMemory()
-				_, _ = pmproxy.ReleaseFilePages()
 			}
 		}
 	}()
