@@ -161,24 +161,12 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		ctx, cancel = context.WithTimeout(ctx, o.finish)
 		defer cancel()
 	}
-	// Web contexts come and go by the thousand; what they freed is
-	// handed back to the system every few seconds rather than at the
-	// runtime's own slow pace, so that resident memory follows the
-	// contexts alive.
+	// What contexts and requests freed goes back to the system every
+	// 5 s while they come and go, not at the runtime's slower pace.
 	fctx, fcancel := context.WithCancel(ctx)
-	defer fcancel()
-	go func() {
-		t := time.NewTicker(5 * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-fctx.Done():
-				return
-			case <-t.C:
-				debug.FreeOSMemory()
-			}
-		}
-	}()
+	fdone := make(chan struct{})
+	go func() { pmproxy.ReturnFreedMemory(fctx, 5*time.Second); close(fdone) }()
+	defer func() { fcancel(); <-fdone }()
 	if ready != nil {
 		ready <- lns[0].Addr()
 	}
