@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -527,7 +526,7 @@ func (l *loader) writeSource() {
 func (l *loader) excluded(names []string) bool {
 	for _, p := range l.opt.Exclude {
 		for _, n := range names {
-			if ok, _ := path.Match(p, n); ok {
+			if Fnmatch(p, n) {
 				return true
 			}
 		}
