@@ -166,20 +166,7 @@ func TestFollowerMatchesLoad(t *testing.T) {
 	if records != n {
 		t.Errorf("followed %d records in %d polls, the archive has %d", records, polls, n)
 	}
-	if _, err := Load(ctx, client(t, loaded), filepath.Join(seen, "grow"), LoadOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	want, got := dump(t, client(t, loaded)), dump(t, client(t, followed))
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("key %s followed differs from one load:\n%s\nloaded:\n%s", k, clip(got[k]), clip(v))
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			t.Errorf("key %s followed only", k)
-		}
-	}
+	want, _ := sameAsOneLoad(t, ctx, loaded, followed, filepath.Join(seen, "grow"))
 	t.Logf("%d records followed in %d polls, %d keys equal to one load's", records, polls, len(want))
 }
 
@@ -417,4 +404,26 @@ func TestDiscovererSaysErrorsOnce(t *testing.T) {
 	if records != 3 {
 		t.Errorf("once the metadata is whole: %d records loaded in all, want 3", records)
 	}
+}
+
+// sameAsOneLoad loads the archive at path into loaded in one go and
+// checks that followed, where a Follower loaded it as it grew, holds the
+// same keys and values; it returns both dumps.
+func sameAsOneLoad(t *testing.T, ctx context.Context, loaded, followed *redistest.Server, path string) (want, got map[string]string) {
+	t.Helper()
+	if _, err := Load(ctx, client(t, loaded), path, LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want, got = dump(t, client(t, loaded)), dump(t, client(t, followed))
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("key %s followed differs from one load:\n%s\nloaded:\n%s", k, clip(got[k]), clip(v))
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("key %s followed only", k)
+		}
+	}
+	return want, got
 }

@@ -84,20 +84,7 @@ func TestFollowerCutMetadata(t *testing.T) {
 	if records != n {
 		t.Errorf("followed %d records in %d polls, the archive has %d", records, polls, n)
 	}
-	if _, err := Load(ctx, client(t, loaded), filepath.Join(seen, "grow"), LoadOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	want, got := dump(t, client(t, loaded)), dump(t, client(t, followed))
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("key %s followed differs from one load:\n%s\nloaded:\n%s", k, clip(got[k]), clip(v))
-		}
-	}
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			t.Errorf("key %s followed only", k)
-		}
-	}
+	want, got := sameAsOneLoad(t, ctx, loaded, followed, filepath.Join(seen, "grow"))
 	pcpLoad(t, pcps.Port, writeConf(t), filepath.Join(seen, "grow"))
 	same, dep := compareDumps(t, "grow", dump(t, client(t, pcps)), got)
 	if f.decodes >= polls {
