@@ -67,24 +67,10 @@ func (s *Store) maxValues() int {
 // them), rate around (raw values left among the rates) or crash on; here
 // they are dropped (docs/series.md).
 func (s *Store) samplesOf(ctx context.Context, sid string, w, g *Window) ([][]ival, error) {
-	key := "pcp:values:series:" + sid
-	var msgs []entry
-	var err error
 	countOnly := w.Samples > 0 && w.Start.IsZero() && w.Finish.IsZero() && w.Interval == 0 && w.Range == ""
-	if countOnly {
-		msgs, err = s.xrange(ctx, "XREVRANGE", key, "+", "-", int64(min(w.Samples, MaxSamples)))
-	} else {
-		start, end := "0-0", "+"
-		if !w.Start.IsZero() {
-			start = stamp(w.Start)
-		}
-		if !w.Finish.IsZero() {
-			end = stamp(w.Finish)
-		}
-		msgs, err = s.xrange(ctx, "XRANGE", key, start, end, MaxSamples)
-	}
+	msgs, err := s.streamWindow(ctx, sid, w, countOnly)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading %s: %v", ErrRedis, key, err)
+		return nil, err
 	}
 	times := make([]pcp.Timestamp, len(msgs))
 	for i, m := range msgs {

@@ -17,17 +17,14 @@ func stamp(t time.Time) string {
 	return streamID(pcp.Timestamp{Sec: t.Unix(), Nsec: int32(t.Nanosecond())})
 }
 
-// values reads a series' stream in a window as libpcp_web does: with only
-// a count, the newest entries first; else oldest first from start to
-// finish, thinned to about one entry per interval by its rule (an entry is
-// kept when the next one lies past the goal, the goal then moving on by
-// the interval, or to the next entry when it lags by more than two
-// intervals' whole seconds; the last entry always kept), then the count.
-func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, error) {
+// streamWindow reads a series' stream entries: with newest, the newest
+// w.Samples (at most MaxSamples) newest first; else oldest first from
+// w.Start to w.Finish (each open when zero), at most MaxSamples.
+func (s *Store) streamWindow(ctx context.Context, sid string, w *Window, newest bool) ([]entry, error) {
 	key := "pcp:values:series:" + sid
 	var msgs []entry
 	var err error
-	if w.Samples > 0 && w.Start.IsZero() && w.Finish.IsZero() && w.Interval == 0 {
+	if newest {
 		msgs, err = s.xrange(ctx, "XREVRANGE", key, "+", "-", int64(min(w.Samples, MaxSamples)))
 	} else {
 		start, end := "0-0", "+"
@@ -41,6 +38,20 @@ func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: reading %s: %v", ErrRedis, key, err)
+	}
+	return msgs, nil
+}
+
+// values reads a series' stream in a window as libpcp_web does: with only
+// a count, the newest entries first; else oldest first from start to
+// finish, thinned to about one entry per interval by its rule (an entry is
+// kept when the next one lies past the goal, the goal then moving on by
+// the interval, or to the next entry when it lags by more than two
+// intervals' whole seconds; the last entry always kept), then the count.
+func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, error) {
+	msgs, err := s.streamWindow(ctx, sid, w, w.Samples > 0 && w.Start.IsZero() && w.Finish.IsZero() && w.Interval == 0)
+	if err != nil {
+		return nil, err
 	}
 	times := make([]int64, len(msgs)) // nanoseconds
 	for i, m := range msgs {
