@@ -26,6 +26,12 @@ func writeConf(t *testing.T) string {
 	return p
 }
 
+// The tests' process reads its clock in UTC, as runPCP's PCP pmseries
+// does, set once before any test's goroutine runs: time.Now reads
+// time.Local, so writing it in a test while another goroutine takes the
+// time would be a data race.
+func init() { time.Local = time.UTC }
+
 // runPCP runs PCP's pmseries on the server at port, in UTC.
 func runPCP(t *testing.T, bin, conf string, port int, args ...string) string {
 	cmd := exec.Command(bin, append([]string{"-c", conf, "-p", strconv.Itoa(port)}, args...)...)
@@ -88,9 +94,6 @@ func queriesFor(t *testing.T, path string, pcpAnswer func(args ...string) string
 func TestQueriesMatchPCP(t *testing.T) {
 	redistest.Need(t)
 	bin := pcptest.NeedTool(t, "pmseries")
-	local := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = local })
 	conf := writeConf(t)
 	archives := []string{"omnibus_v3", "sample-labels", "daily_report", "20041125", "mirage-3", "20071023-08-06-36"}
 	total, fromOurs, moreInsts, listings := 0, 0, 0, 0

@@ -181,9 +181,6 @@ func runPCPStatus(bin, conf string, port int, args ...string) (string, bool) {
 func TestFunctionsMatchPCP(t *testing.T) {
 	redistest.Need(t)
 	bin := pcptest.NeedTool(t, "pmseries")
-	local := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = local })
 	conf := writeConf(t)
 	archives := []string{"20041125", "sample-labels", "omnibus_v3", "daily_report", "mirage-3"}
 	total, alike, crashed, departed := 0, 0, 0, 0
@@ -271,9 +268,6 @@ func expressionID(q string) string {
 func TestSyntaxMatchesPCP(t *testing.T) {
 	redistest.Need(t)
 	bin := pcptest.NeedTool(t, "pmseries")
-	local := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = local })
 	conf := writeConf(t)
 	srv := redistest.Start(t)
 	if out := runPCP(t, bin, conf, srv.Port, "--load", filepath.Join(qaArchives, "20041125")); !strings.Contains(out, "processed") {
@@ -308,18 +302,11 @@ func TestSyntaxMatchesPCP(t *testing.T) {
 			continue // PCP's lexer loops for ever on an unterminated string
 		}
 		total++
-		want, died := runPCPStatus(bin, conf, srv.Port, q)
-		got := runOurs(conf, srv.Port, q)
-		switch {
-		case died:
+		switch askBoth(t, bin, conf, srv.Port, q) {
+		case pcpDied:
 			pcpFailed++
-			t.Logf("%q: PCP's pmseries crashed or hung; ours:\n%s", q, got)
-		case got == want:
+		case answeredAlike:
 			alike++
-		case departure(q, want, got) != "":
-			t.Logf("%q departs (%s)", q, departure(q, want, got))
-		default:
-			t.Errorf("pmseries %q:\nPCP's:\n%s\nours:\n%s", q, want, got)
 		}
 	}
 	t.Logf("%d queries and prefixes: %d answered alike, %d where PCP's pmseries crashed or hung", total, alike, pcpFailed)
@@ -333,9 +320,6 @@ func TestSyntaxMatchesPCP(t *testing.T) {
 func TestWindowsMatchPCP(t *testing.T) {
 	redistest.Need(t)
 	bin := pcptest.NeedTool(t, "pmseries")
-	local := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = local })
 	conf := writeConf(t)
 	srv := redistest.Start(t)
 	if out := runPCP(t, bin, conf, srv.Port, "--load", filepath.Join(qaArchives, "20041125")); !strings.Contains(out, "processed") {
@@ -370,23 +354,46 @@ func TestWindowsMatchPCP(t *testing.T) {
 		for _, q := range []string{"kernel.all.cpu.user" + w, "kernel.all.load" + w, "rate(kernel.all.cpu.user" + w + ")",
 			"max(kernel.all.load" + w + ")", "kernel.all.cpu.user" + w + " + kernel.all.cpu.sys" + w} {
 			total++
-			want, died := runPCPStatus(bin, conf, srv.Port, q)
-			got := runOurs(conf, srv.Port, q)
-			switch {
-			case died:
+			switch askBoth(t, bin, conf, srv.Port, q) {
+			case pcpDied:
 				pcpFailed++
-				t.Logf("%q: PCP's pmseries crashed; ours:\n%s", q, got)
-			case got == want:
+			case answeredAlike:
 				alike++
-			case departure(q, want, got) != "":
+			case departs:
 				departed++
-				t.Logf("%q departs (%s)", q, departure(q, want, got))
-			default:
-				t.Errorf("pmseries %q:\nPCP's:\n%s\nours:\n%s", q, want, got)
 			}
 		}
 	}
 	t.Logf("%d windowed queries: %d answered alike, %d where PCP's pmseries crashed, %d departures", total, alike, pcpFailed, departed)
+}
+
+// The outcomes of askBoth.
+const (
+	answeredAlike = iota
+	pcpDied       // PCP's pmseries crashed or hung
+	departs       // a documented departure (logged with its reason)
+	differs       // reported as an error
+)
+
+// askBoth asks PCP's pmseries and ours the query q on the server at port
+// and says how their answers compare, logging a crash or departure and
+// failing the test on any other difference.
+func askBoth(t *testing.T, bin, conf string, port int, q string) int {
+	t.Helper()
+	want, died := runPCPStatus(bin, conf, port, q)
+	got := runOurs(conf, port, q)
+	switch {
+	case died:
+		t.Logf("%q: PCP's pmseries crashed or hung; ours:\n%s", q, got)
+		return pcpDied
+	case got == want:
+		return answeredAlike
+	case departure(q, want, got) != "":
+		t.Logf("%q departs (%s)", q, departure(q, want, got))
+		return departs
+	}
+	t.Errorf("pmseries %q:\nPCP's:\n%s\nours:\n%s", q, want, got)
+	return differs
 }
 
 // countWithBounds is a window with a count and a start, an end or a

@@ -26,9 +26,6 @@ import (
 func TestReportOptionsMatchPCP(t *testing.T) {
 	redistest.Need(t)
 	bin := pcptest.NeedTool(t, "pmseries")
-	local := time.Local
-	time.Local = time.UTC
-	t.Cleanup(func() { time.Local = local })
 	conf := writeConf(t)
 	srv := redistest.Start(t)
 	for _, a := range []string{"sample-labels", "20041125"} {
