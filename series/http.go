@@ -67,16 +67,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no handler for URL", http.StatusBadRequest)
 		return
 	}
-	params := r.URL.Query()
-	if r.Method == http.MethodPost && r.URL.RawQuery == "" {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-		if err == nil {
-			params, err = url.ParseQuery(string(body))
-		}
-		if err != nil {
-			fail(w, http.StatusBadRequest, "", "")
-			return
-		}
+	params, err := requestParams(r)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "", "")
+		return
 	}
 	// a client identifier wraps every answer, as PCP's
 	// push_client_identifier does
@@ -409,4 +403,19 @@ func labelValues(ctx context.Context, st *Store, names []string) (any, int) {
 		out.vals = append(out.vals, vs)
 	}
 	return out, 0
+}
+
+// requestParams is a request's parameters as pmproxy reads them: the URL's
+// query, or for a POST without one the body (at most maxBody bytes) in the
+// same form.
+func requestParams(r *http.Request) (url.Values, error) {
+	params := r.URL.Query()
+	if r.Method == http.MethodPost && r.URL.RawQuery == "" {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+		if err != nil {
+			return nil, err
+		}
+		return url.ParseQuery(string(body))
+	}
+	return params, nil
 }

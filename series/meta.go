@@ -197,15 +197,7 @@ func (s *Store) Labels(ctx context.Context, sid string) ([]Label, error) {
 		}
 		out = append(out, Label{names[0], vals[0]})
 	}
-	slices.SortFunc(out, func(a, b Label) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	SortLabels(out)
 	return out, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -46,16 +45,10 @@ func (h *searchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		searchPage(w, "unknown", "no handler for URL")
 		return
 	}
-	params := r.URL.Query()
-	if r.Method == http.MethodPost && r.URL.RawQuery == "" {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-		if err == nil {
-			params, err = url.ParseQuery(string(body))
-		}
-		if err != nil {
-			searchPage(w, "search", "failed to process URL")
-			return
-		}
+	params, err := requestParams(r)
+	if err != nil {
+		searchPage(w, "search", "failed to process URL")
+		return
 	}
 	if cmd != "info" && !params.Has("query") {
 		searchPage(w, "search", "failed to process URL")
