@@ -2,7 +2,6 @@ package webapi_test
 
 import (
 	"encoding/base64"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -33,22 +32,8 @@ func TestAuthAgainstPCP(t *testing.T) {
 		body   string
 	}
 	send := func(base, method, path, auth string) answer {
-		req, err := http.NewRequest(method, base+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if auth != "" {
-			req.Header.Set("Authorization", auth)
-		}
-		c := newClient()
-		defer c.CloseIdleConnections()
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", method, path, err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return answer{resp.StatusCode, resp.Header.Get("WWW-Authenticate"), string(body)}
+		status, www, body := request(t, method, base+path, auth)
+		return answer{status, www, body}
 	}
 	// a context each, made without credentials
 	ctx := map[string]string{}

@@ -37,27 +37,13 @@ func TestBasicCredentialsToPMCDLikePCP(t *testing.T) {
 	own := "hostspec=" + url.QueryEscape(bed.Host()+"?username="+s.User+"&password=pw")
 	plain := "hostspec=" + url.QueryEscape(bed.Host()+"?method=plain")
 	send := func(base, path, auth string) (int, string) {
-		req, err := http.NewRequest(http.MethodGet, base+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if auth != "" {
-			req.Header.Set("Authorization", auth)
-		}
-		c := newClient()
-		defer c.CloseIdleConnections()
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, mask(string(body))
+		code, _, body := request(t, http.MethodGet, base+path, auth)
+		return code, mask(body)
 	}
 	// a context each, made with the right credentials
 	ctx := map[string]string{}
 	for _, base := range []string{px.URL(), ours.URL} {
-		code, raw := sendRaw(t, base+"/pmapi/context?"+hs, right)
+		code, _, raw := request(t, http.MethodGet, base+"/pmapi/context?"+hs, right)
 		m := ctxRe.FindStringSubmatch(raw)
 		if code != 200 || m == nil {
 			t.Fatalf("%s: context with credentials: %d %s", base, code, raw)
@@ -102,20 +88,25 @@ func TestBasicCredentialsToPMCDLikePCP(t *testing.T) {
 	t.Logf("%d requests with credentials for a pmcd demanding them compared with PCP's pmproxy", len(cases))
 }
 
-// sendRaw is a GET with an Authorization header, the body unmasked.
-func sendRaw(t *testing.T, u, auth string) (int, string) {
-	req, err := http.NewRequest(http.MethodGet, u, nil)
+// request sends method to u with auth as its Authorization header (none
+// when empty) on a client of its own, and gives back the status, the
+// WWW-Authenticate header and the body.
+func request(t *testing.T, method, u, auth string) (status int, www, body string) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", auth)
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
 	c := newClient()
 	defer c.CloseIdleConnections()
 	resp, err := c.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s %s: %v", method, u, err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("WWW-Authenticate"), string(b)
 }
