@@ -28,7 +28,7 @@ import (
 func goroutinesIn(prefix string) int { return len(goroutines.In(prefix)) }
 
 // traceGoroutines counts the goroutines running the trace agent's code.
-func traceGoroutines() int { return goroutinesIn("github.com/gopcp/gopcp/agents/trace.") }
+func traceGoroutines() int { return len(goroutines.Left("github.com/gopcp/gopcp/agents/trace.")) }
 
 // traceListeners counts the trace agents accepting programs: each runs
 // one Serve. (The goroutine serving a program that has gone ends in its

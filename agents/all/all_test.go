@@ -39,7 +39,7 @@ func TestRegistered(t *testing.T) {
 // agent package's code, the caller's left out.
 func agentGoroutines() string {
 	var out strings.Builder
-	for _, g := range goroutines.In("github.com/gopcp/gopcp/agents/") {
+	for _, g := range goroutines.Left("github.com/gopcp/gopcp/agents/") {
 		out.WriteString(g + "\n\n")
 	}
 	return out.String()

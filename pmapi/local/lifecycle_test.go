@@ -24,7 +24,7 @@ import (
 // agentGoroutines counts the goroutines with a frame in the code of the
 // agents' packages.
 func agentGoroutines() int {
-	return len(goroutines.In("github.com/gopcp/gopcp/agents/trace.", "github.com/gopcp/gopcp/agents/mmv."))
+	return len(goroutines.Left("github.com/gopcp/gopcp/agents/trace.", "github.com/gopcp/gopcp/agents/mmv."))
 }
 
 // openFiles counts this process's open file descriptors.

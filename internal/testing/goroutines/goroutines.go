@@ -6,13 +6,13 @@ package goroutines
 import (
 	"runtime"
 	"strings"
+	"time"
 )
 
 // In returns the stack of each goroutine but the caller's with a frame of
 // a function whose full name starts with one of prefixes (e.g.
 // "github.com/gopcp/gopcp/agents/trace."). A goroutine that has left that
-// code is not returned even if it has not yet exited, so a count taken
-// after a component's Close needs no waiting.
+// code is not returned even if it has not yet exited.
 func In(prefixes ...string) []string {
 	buf := make([]byte, 1<<20)
 	for {
@@ -47,3 +47,22 @@ func inCode(g string, prefixes []string) bool {
 	}
 	return false
 }
+
+// Left is In for a check that a component's goroutines ended with it. A
+// goroutine that signals its end from within that code (a deferred close
+// of a channel its owner waits on) is still there for a moment after its
+// owner returns, so the dump is taken again, for up to settle, until none
+// is found: one still there after that was left behind.
+func Left(prefixes ...string) []string {
+	deadline := time.Now().Add(settle)
+	for {
+		out := In(prefixes...)
+		if len(out) == 0 || time.Now().After(deadline) {
+			return out
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// settle is how long Left waits for goroutines on their way out.
+const settle = 2 * time.Second

@@ -44,3 +44,32 @@ func TestIn(t *testing.T) {
 		runtime.Gosched()
 	}
 }
+
+// signalsEnd does some work, then tells its owner it is done from within
+// its own code, as a deferred close does, and returns.
+func signalsEnd(done chan struct{}) {
+	defer close(done)
+	runtime.Gosched()
+}
+
+// TestLeft: goroutines that signalled their end from within their own
+// code are not reported once their owner has seen the signal, however
+// late they leave it; one that stays is.
+func TestLeft(t *testing.T) {
+	const prefix = "github.com/gopcp/gopcp/internal/testing/goroutines."
+	for range 100 {
+		done := make(chan struct{})
+		go signalsEnd(done)
+		<-done
+		if got := Left(prefix + "signalsEnd("); len(got) != 0 {
+			t.Fatalf("after the signal: %d goroutines:\n%s", len(got), strings.Join(got, "\n\n"))
+		}
+	}
+	started, stay := make(chan struct{}), make(chan struct{})
+	go parked(started, stay)
+	<-started
+	defer close(stay)
+	if got := Left(prefix + "parked("); len(got) != 1 {
+		t.Errorf("a goroutine that stays: %d reported, want 1", len(got))
+	}
+}
