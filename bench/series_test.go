@@ -12,18 +12,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 )
 
 // redisCPU is a Redis server's own CPU time so far.
-func redisCPU(t *testing.T, c *redis.Client) time.Duration {
-	info, err := c.Info(context.Background(), "cpu").Result()
+func redisCPU(t *testing.T, c *resp.Pool) time.Duration {
+	r, err := c.Do(context.Background(), "INFO", "cpu")
 	if err != nil {
 		t.Fatal(err)
 	}
+	info := r.Str
 	var total float64
 	for _, line := range strings.Split(info, "\r\n") {
 		k, v, _ := strings.Cut(line, ":")
@@ -81,9 +82,9 @@ func loadSideBySide(t *testing.T, port int, nodes []*redistest.Server) {
 	if err := os.WriteFile(conf, []byte("[pmseries]\nenabled = true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var cs []*redis.Client
+	var cs []*resp.Pool
 	for _, n := range nodes {
-		c := redis.NewClient(&redis.Options{Addr: n.Addr()})
+		c := resp.NewPool(n.Addr(), resp.Options{})
 		defer c.Close()
 		cs = append(cs, c)
 	}
@@ -102,7 +103,7 @@ func loadSideBySide(t *testing.T, port int, nodes []*redistest.Server) {
 		for r := 0; r < rounds; r++ {
 			for side, bin := range []string{pcpBin, ours} {
 				for _, c := range cs {
-					if err := c.FlushAll(context.Background()).Err(); err != nil {
+					if _, err := c.Do(context.Background(), "FLUSHALL"); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // batch is the commands of one pipelined round trip. Its size bounds the
@@ -83,12 +83,12 @@ func isStreamDupText(s string) bool {
 	return strings.Contains(s, "equal or smaller than the target stream top item")
 }
 
-// send runs b's commands through go-redis as shards pipelines side by
+// send runs b's commands through the client as shards pipelines side by
 // side on as many connections, a key's commands all in one of them and in
 // order (so a stream's entries arrive in time order and a later write to
 // a key stays later). It returns how many stream entries Redis refused as
 // not newer.
-func send(ctx context.Context, c redis.UniversalClient, b *batch, shards int) (int, error) {
+func send(ctx context.Context, c resp.Client, b *batch, shards int) (int, error) {
 	if len(b.cmds) == 0 {
 		return 0, nil
 	}
@@ -182,41 +182,29 @@ func shardOf(k string, n int) int {
 	return int(h % uint32(n))
 }
 
-func sendPipeline(ctx context.Context, c redis.UniversalClient, cmds [][]string) (dups int, err error) {
-	p := c.Pipeline()
-	res := make([]*redis.Cmd, 0, len(cmds))
-	for _, a := range cmds {
-		var args []any
+func sendPipeline(ctx context.Context, c resp.Client, cmds [][]string) (dups int, err error) {
+	args := make([][]string, len(cmds))
+	for i, a := range cmds {
+		args[i] = a
 		if a[0] == encodedXADD {
-			var err error
-			if args, err = decodeCommand(a[2]); err != nil {
+			if args[i], err = decodeCommand(a[2]); err != nil {
 				return 0, err
 			}
-		} else {
-			args = make([]any, len(a))
-			for i, x := range a {
-				args[i] = x
-			}
 		}
-		res = append(res, p.Do(ctx, args...))
 	}
-	_, perr := p.Exec(ctx)
+	res, err := c.Pipeline(ctx, args)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrRedis, err)
+	}
 	for i, r := range res {
-		e := r.Err()
-		if e == nil {
+		if r.Kind != resp.KindError {
 			continue
 		}
-		if isStreamDup(e) {
+		if isStreamDupText(r.Str) {
 			dups++
 			continue
 		}
-		if isRedisUnavailable(e) {
-			return dups, fmt.Errorf("%w: %v", ErrRedis, e)
-		}
-		return dups, fmt.Errorf("%w: %s %s: %v", ErrRedis, cmdName(cmds[i]), key(cmds[i]), e)
-	}
-	if perr != nil && !isStreamDup(perr) {
-		return dups, fmt.Errorf("%w: %v", ErrRedis, perr)
+		return dups, fmt.Errorf("%w: %s %s: %v", ErrRedis, cmdName(cmds[i]), key(cmds[i]), r.Str)
 	}
 	return dups, nil
 }
@@ -226,11 +214,4 @@ func key(a []string) string {
 		return a[1]
 	}
 	return ""
-}
-
-func isRedisUnavailable(err error) bool {
-	var ne interface{ Timeout() bool }
-	return errors.As(err, &ne) || strings.Contains(err.Error(), "connection refused") ||
-		strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "broken pipe") ||
-		strings.Contains(err.Error(), "connection reset")
 }

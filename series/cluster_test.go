@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 )
@@ -32,12 +32,12 @@ func TestClusterLoadMatchesPCP(t *testing.T) {
 	path := filepath.Join(qaArchives, "omnibus_v3")
 	pcpLoad(t, pcpCl.Nodes[0].Port, conf, path)
 	ctx := context.Background()
-	c, err := Connect(ctx, ourCl.Addrs()[:1])
+	c, err := Connect(ctx, ourCl.Addrs()[:1], resp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, ok := c.(*redis.ClusterClient); !ok {
+	if _, ok := c.(*resp.Cluster); !ok {
 		t.Fatalf("Connect to a cluster node made a %T", c)
 	}
 	st, err := Load(ctx, c, path, LoadOptions{})

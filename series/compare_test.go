@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
@@ -38,10 +38,20 @@ func writeConf(t *testing.T) string {
 	return p
 }
 
-func client(t testing.TB, s *redistest.Server) *redis.Client {
-	c := redis.NewClient(&redis.Options{Addr: s.Addr(), ReadTimeout: time.Minute, WriteTimeout: time.Minute})
+func client(t testing.TB, s *redistest.Server) *resp.Pool {
+	c := resp.NewPool(s.Addr(), resp.Options{Timeout: time.Minute})
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// do runs one command, failing the test on any error.
+func redisDo(t testing.TB, c resp.Client, args ...string) resp.Value {
+	t.Helper()
+	v, err := c.Do(context.Background(), args...)
+	if err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	return v
 }
 
 // departures counts the known, deliberate differences from PCP 6.0.3's

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // Config is pmseries.conf / pmproxy.conf: "section.key" to value, as
@@ -83,6 +84,20 @@ func parseInDoms(v string) []pcp.InDom {
 		out = append(out, pcp.NewInDom(uint32(dn), uint32(sn)))
 	}
 	return out
+}
+
+// RedisOptions are the client settings the configuration gives: the
+// credentials, [redis] username and password, else [pmseries]
+// auth.username and auth.password, as libpcp_web 6.0.3 reads them (an
+// empty value is none).
+func (c Config) RedisOptions() resp.Options {
+	get := func(k string) string {
+		if v, ok := c["redis."+k]; ok {
+			return v
+		}
+		return c["pmseries.auth."+k]
+	}
+	return resp.Options{Username: get("username"), Password: get("password")}
 }
 
 // Servers is the Redis servers to use: [redis] servers, else [pmseries]

@@ -5,29 +5,34 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // Connect makes a client for the servers given (host:port), as libpcp_web
 // connects: a Redis Cluster when the first server reachable says it is in
 // cluster mode (its other nodes found from it), else a single server.
-func Connect(ctx context.Context, addrs []string) (redis.UniversalClient, error) {
+// opt carries the credentials (Config.RedisOptions) and bounds.
+func Connect(ctx context.Context, addrs []string, opt resp.Options) (resp.Client, error) {
 	if len(addrs) == 0 {
 		return nil, fmt.Errorf("%w: no servers given", ErrRedis)
 	}
 	var lastErr error
 	for _, a := range addrs {
-		c := redis.NewClient(&redis.Options{Addr: a})
-		info, err := c.Info(ctx, "cluster").Result()
+		c, err := resp.Dial(ctx, a, opt)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		r, err := c.Do(ctx, "INFO", "cluster")
 		c.Close()
 		if err != nil {
 			lastErr = err
 			continue
 		}
-		if strings.Contains(info, "cluster_enabled:1") {
-			return redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs}), nil
+		if info, _ := r.Text(); strings.Contains(info, "cluster_enabled:1") {
+			return resp.NewCluster(addrs, opt), nil
 		}
-		return redis.NewClient(&redis.Options{Addr: a}), nil
+		return resp.NewPool(a, opt), nil
 	}
 	return nil, fmt.Errorf("%w: cannot connect to %s: %v", ErrRedis, strings.Join(addrs, ","), lastErr)
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/archive"
 )
@@ -69,7 +69,7 @@ func NewDiscoverer(opt DiscoverOptions) *Discoverer {
 }
 
 // Run scans every Interval until ctx ends.
-func (d *Discoverer) Run(ctx context.Context, c redis.UniversalClient) {
+func (d *Discoverer) Run(ctx context.Context, c resp.Client) {
 	t := time.NewTicker(d.opt.Interval)
 	defer t.Stop()
 	for {
@@ -93,7 +93,7 @@ func (d *Discoverer) logf(format string, args ...any) {
 
 // Scan looks for archives once and loads what the followed ones gained.
 // It returns the stats of the archives that changed.
-func (d *Discoverer) Scan(ctx context.Context, c redis.UniversalClient) []LoadStats {
+func (d *Discoverer) Scan(ctx context.Context, c resp.Client) []LoadStats {
 	found := d.find()
 	first := !d.scanned
 	d.scanned = true

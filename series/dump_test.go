@@ -8,87 +8,97 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // dump is every key of a Redis database in a canonical text: its type and
 // content (hash fields, set members, stream entries sorted where Redis
 // gives no order), binary bytes escaped, and whether it has a time to live.
-func dump(t testing.TB, c *redis.Client) map[string]string {
+func dump(t testing.TB, c resp.Client) map[string]string {
 	t.Helper()
 	ctx := context.Background()
 	var keys []string
-	iter := c.Scan(ctx, 0, "*", 10000).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		t.Fatal(err)
+	for cursor := "0"; ; {
+		r, err := c.Do(ctx, "SCAN", cursor, "MATCH", "*", "COUNT", "10000")
+		if err != nil || len(r.Elems) != 2 {
+			t.Fatalf("SCAN: %+v %v", r, err)
+		}
+		cursor, _ = r.Elems[0].Text()
+		keys = append(keys, r.Elems[1].Strings()...)
+		if cursor == "0" {
+			break
+		}
 	}
 	out := map[string]string{}
 	const chunk = 2000
 	for lo := 0; lo < len(keys); lo += chunk {
 		ks := keys[lo:min(lo+chunk, len(keys))]
-		p := c.Pipeline()
-		types := make([]*redis.StatusCmd, len(ks))
-		ttls := make([]*redis.DurationCmd, len(ks))
-		for i, k := range ks {
-			types[i] = p.Type(ctx, k)
-			ttls[i] = p.TTL(ctx, k)
+		var cmds [][]string
+		for _, k := range ks {
+			cmds = append(cmds, []string{"TYPE", k}, []string{"TTL", k})
 		}
-		if _, err := p.Exec(ctx); err != nil {
+		tt, err := c.Pipeline(ctx, cmds)
+		if err != nil {
 			t.Fatal(err)
 		}
-		p = c.Pipeline()
-		vals := make([]redis.Cmder, len(ks))
+		cmds = cmds[:0]
 		for i, k := range ks {
-			switch types[i].Val() {
+			switch tt[2*i].Str {
 			case "string":
-				vals[i] = p.Get(ctx, k)
+				cmds = append(cmds, []string{"GET", k})
 			case "hash":
-				vals[i] = p.HGetAll(ctx, k)
+				cmds = append(cmds, []string{"HGETALL", k})
 			case "set":
-				vals[i] = p.SMembers(ctx, k)
+				cmds = append(cmds, []string{"SMEMBERS", k})
 			case "zset":
-				vals[i] = p.ZRangeWithScores(ctx, k, 0, -1)
+				cmds = append(cmds, []string{"ZRANGE", k, "0", "-1", "WITHSCORES"})
 			case "stream":
-				vals[i] = p.XRange(ctx, k, "-", "+")
+				cmds = append(cmds, []string{"XRANGE", k, "-", "+"})
+			default:
+				cmds = append(cmds, []string{"TYPE", k})
 			}
 		}
-		if _, err := p.Exec(ctx); err != nil {
+		vals, err := c.Pipeline(ctx, cmds)
+		if err != nil {
 			t.Fatal(err)
 		}
 		for i, k := range ks {
 			var lines []string
-			switch v := vals[i].(type) {
-			case *redis.StringCmd:
-				lines = []string{q(v.Val())}
-			case *redis.MapStringStringCmd:
-				for f, x := range v.Val() {
+			v := vals[i]
+			if err := v.Err(); err != nil {
+				t.Fatalf("%s: %v", k, err)
+			}
+			typ := tt[2*i].Str
+			switch typ {
+			case "string":
+				lines = []string{q(v.Str)}
+			case "hash":
+				for f, x := range v.StringMap() {
 					lines = append(lines, q(f)+"="+q(x))
 				}
 				sort.Strings(lines)
-			case *redis.StringSliceCmd:
-				for _, x := range v.Val() {
+			case "set":
+				for _, x := range v.Strings() {
 					lines = append(lines, q(x))
 				}
 				sort.Strings(lines)
-			case *redis.ZSliceCmd:
-				for _, z := range v.Val() {
-					lines = append(lines, fmt.Sprintf("%s:%v", q(z.Member.(string)), z.Score))
+			case "zset":
+				for m, sc := range v.StringMap() {
+					f, _ := strconv.ParseFloat(sc, 64)
+					lines = append(lines, fmt.Sprintf("%s:%v", q(m), f))
 				}
 				sort.Strings(lines)
-			case *redis.XMessageSliceCmd:
-				for _, e := range v.Val() {
+			case "stream":
+				for _, e := range v.Elems {
 					var fs []string
-					for f, x := range e.Values {
-						fs = append(fs, q(f)+"="+q(fmt.Sprint(x)))
+					for f, x := range e.Elems[1].StringMap() {
+						fs = append(fs, q(f)+"="+q(x))
 					}
 					sort.Strings(fs)
-					lines = append(lines, e.ID+" "+strings.Join(fs, " "))
+					lines = append(lines, e.Elems[0].Str+" "+strings.Join(fs, " "))
 				}
 			}
-			out[k] = types[i].Val() + fmt.Sprintf(" ttl=%v\n", ttls[i].Val() > 0) + strings.Join(lines, "\n")
+			out[k] = typ + fmt.Sprintf(" ttl=%v\n", tt[2*i+1].Int > 0) + strings.Join(lines, "\n")
 		}
 	}
 	return out

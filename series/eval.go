@@ -138,11 +138,15 @@ func (s *Store) leafSets(ctx context.Context, e *Expr, global *Window, read *int
 	out := make([]*sset, 0, len(ids))
 	for _, sid := range ids {
 		ss := &sset{sid: sid}
-		d, err := s.c.HMGet(ctx, "pcp:desc:series:"+sid, "indom", "semantics", "source", "type", "units").Result()
+		r, err := s.c.Do(ctx, "HMGET", "pcp:desc:series:"+sid, "indom", "semantics", "source", "type", "units")
+		if err == nil && len(r.Elems) != 5 {
+			err = fmt.Errorf("unexpected reply")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: HMGET pcp:desc:series:%s: %v", ErrRedis, sid, err)
 		}
-		str := func(i int) string { x, _ := d[i].(string); return x }
+		d := r.Strings()
+		str := func(i int) string { return d[i] }
 		ss.desc = fdesc{indom: str(0), pmid: "511.0.0", sem: str(1), source: str(2), typ: str(3), units: str(4)}
 		names, err := s.mapped(ctx, "metric.name", mustMembers(s.members(ctx, "pcp:metric.name:series:"+sid)))
 		if err == nil && len(names) > 0 {
@@ -377,11 +381,11 @@ func (s *Store) evalQuery(ctx context.Context, p *Parsed) (*QueryResult, error) 
 	}
 	d := res[0].desc
 	key := "pcp:desc:series:" + id
-	if err := s.c.HSet(ctx, key, "indom", d.indom, "pmid", d.pmid, "semantics", d.sem,
-		"source", string(make([]byte, 20)), "type", d.typ, "units", d.units).Err(); err != nil {
+	if _, err := s.c.Do(ctx, "HSET", key, "indom", d.indom, "pmid", d.pmid, "semantics", d.sem,
+		"source", string(make([]byte, 20)), "type", d.typ, "units", d.units); err != nil {
 		return nil, fmt.Errorf("%w: HSET %s: %v", ErrRedis, key, err)
 	}
-	if err := s.c.HSet(ctx, "pcp:expr:series:"+id, "query", canon).Err(); err != nil {
+	if _, err := s.c.Do(ctx, "HSET", "pcp:expr:series:"+id, "query", canon); err != nil {
 		return nil, fmt.Errorf("%w: HSET pcp:expr:series:%s: %v", ErrRedis, id, err)
 	}
 	return out, nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
@@ -23,7 +23,7 @@ func TestLoadRedisDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + itoa(port), MaxRetries: -1})
+	c := resp.NewPool("127.0.0.1:"+itoa(port), resp.Options{})
 	defer c.Close()
 	_, err = Load(context.Background(), c, filepath.Join(qaArchives, "20041125"), LoadOptions{})
 	if !errors.Is(err, ErrRedis) || !strings.Contains(err.Error(), "connection refused") {
@@ -43,7 +43,7 @@ func TestLoadRedisStoppedMidLoadResumes(t *testing.T) {
 	if _, err := Load(context.Background(), client(t, clean), path, opt); err != nil {
 		t.Fatal(err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1})
+	c := resp.NewPool(srv.Addr(), resp.Options{})
 	defer c.Close()
 	stopped := opt
 	stopped.afterBatch = func(n int) {
@@ -148,7 +148,7 @@ func TestLoadTwiceNoDuplicates(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// TestLoadPathsAgree: the loader's own RESP pipelines and go-redis's
+// TestLoadPathsAgree: the loader's own RESP pipelines and the resp client's
 // (used for clusters and clients with credentials) write the same.
 func TestLoadPathsAgree(t *testing.T) {
 	path := filepath.Join(qaArchives, "omnibus_v3")
@@ -161,7 +161,7 @@ func TestLoadPathsAgree(t *testing.T) {
 	}
 	a, b := dump(t, client(t, raw)), dump(t, client(t, gr))
 	if len(a) != len(b) {
-		t.Fatalf("%d keys by the RESP pipelines, %d by go-redis", len(a), len(b))
+		t.Fatalf("%d keys by the RESP pipelines, %d by the resp client", len(a), len(b))
 	}
 	for k, v := range a {
 		if b[k] != v {

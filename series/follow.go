@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
@@ -75,7 +75,7 @@ func (f *Follower) Name() string { return f.name }
 // Poll loads the records written since the last Poll. An archive that
 // cannot be opened yet (pmlogger has only just created it) is an error
 // the caller may retry.
-func (f *Follower) Poll(ctx context.Context, c redis.UniversalClient) (LoadStats, error) {
+func (f *Follower) Poll(ctx context.Context, c resp.Client) (LoadStats, error) {
 	a, err := f.openArchive()
 	if err != nil {
 		return LoadStats{}, err
@@ -90,10 +90,11 @@ func (f *Follower) Poll(ctx context.Context, c redis.UniversalClient) (LoadStats
 			// an archive followed before (pmproxy restarted) is taken
 			// up from its start: what Redis has is refused, what was
 			// written meanwhile goes in
-			n, err := c.SCard(ctx, "pcp:series:context.name:"+StringID(f.name).String()).Result()
+			r, err := c.Do(ctx, "SCARD", "pcp:series:context.name:"+StringID(f.name).String())
 			if err != nil {
 				return LoadStats{}, fmt.Errorf("%w: %v", ErrRedis, err)
 			}
+			n, _ := r.Integer()
 			fromEnd = n == 0
 		}
 		f.at = endOf(a, fromEnd)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
@@ -193,14 +193,13 @@ func TestFollowerFromEnd(t *testing.T) {
 	if st, err = f.Poll(ctx, c); err != nil || st.Records != 3 {
 		t.Fatalf("second poll: %d records, %v; want 3, nil", st.Records, err)
 	}
-	sids, err := c.SMembers(ctx, "pcp:series:metric.name:"+StringID("grow.total").String()).Result()
-	if err != nil || len(sids) != 1 {
-		t.Fatalf("series of grow.total: %d, %v", len(sids), err)
+	sids := redisDo(t, c, "SMEMBERS", "pcp:series:metric.name:"+StringID("grow.total").String()).Strings()
+	if len(sids) != 1 {
+		t.Fatalf("series of grow.total: %d", len(sids))
 	}
 	stream := "pcp:values:series:" + hexOf(sids[0])
-	n, err := c.XLen(ctx, stream).Result()
-	if err != nil || n != 3 {
-		t.Errorf("grow.total's stream holds %d entries (%v), want the 3 written after the first poll", n, err)
+	if n := redisDo(t, c, "XLEN", stream).Int; n != 3 {
+		t.Errorf("grow.total's stream holds %d entries, want the 3 written after the first poll", n)
 	}
 
 	// pmproxy restarted: a new follower of the same archive takes up the
@@ -213,8 +212,8 @@ func TestFollowerFromEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := c.XLen(ctx, stream).Result(); err != nil || n != 7 {
-		t.Errorf("after the restart grow.total's stream holds %d entries (%v), want 7", n, err)
+	if n := redisDo(t, c, "XLEN", stream).Int; n != 7 {
+		t.Errorf("after the restart grow.total's stream holds %d entries, want 7", n)
 	}
 	if st.Refused == 0 {
 		t.Errorf("the restarted follower found none of the entries in Redis: %+v", st)
@@ -311,7 +310,7 @@ func TestFollowerResumesAfterRedisStopped(t *testing.T) {
 	for k := 0; k < 10; k++ {
 		g.step(k)
 	}
-	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1})
+	c := resp.NewPool(srv.Addr(), resp.Options{})
 	defer c.Close()
 	opt := LoadOptions{BatchCommands: 8}
 	f := NewFollower(g.base, "", opt, false)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/hostlabels"
@@ -47,7 +47,7 @@ type LoadOptions struct {
 	Conns int
 
 	afterBatch func(n int) // tests: called after each batch is sent
-	viaClient  bool        // tests: send through go-redis even to one server
+	viaClient  bool        // tests: send through the resp.Client even to one server
 	misroute   bool        // tests: send a cluster's commands all to one node
 	redirected func()      // tests: called when a cluster redirects the loader
 }
@@ -209,7 +209,7 @@ func ContextName(p string) string {
 }
 
 // Load loads one archive into Redis in pipelined batches.
-func Load(ctx context.Context, c redis.UniversalClient, archivePath string, opt LoadOptions) (LoadStats, error) {
+func Load(ctx context.Context, c resp.Client, archivePath string, opt LoadOptions) (LoadStats, error) {
 	opt.defaults()
 	a, err := archive.Open(archivePath, archive.Options{})
 	if err != nil {
@@ -225,16 +225,17 @@ func Load(ctx context.Context, c redis.UniversalClient, archivePath string, opt 
 
 // CheckSchema reads pcp:version:schema, setting it when absent: another
 // version is ErrSchema.
-func CheckSchema(ctx context.Context, c redis.UniversalClient) error {
-	v, err := c.Get(ctx, "pcp:version:schema").Result()
-	if err == redis.Nil || err == nil && v == "0" {
-		if err := c.Set(ctx, "pcp:version:schema", strconv.Itoa(SchemaVersion), 0).Err(); err != nil {
+func CheckSchema(ctx context.Context, c resp.Client) error {
+	r, err := c.Do(ctx, "GET", "pcp:version:schema")
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrRedis, err)
+	}
+	v, _ := r.Text()
+	if r.IsNil() || v == "0" {
+		if _, err := c.Do(ctx, "SET", "pcp:version:schema", strconv.Itoa(SchemaVersion)); err != nil {
 			return fmt.Errorf("%w: setting schema version: %v", ErrRedis, err)
 		}
 		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrRedis, err)
 	}
 	if n, _ := strconv.Atoi(v); n != SchemaVersion {
 		return fmt.Errorf("%w (got v%s, expected v%d)", ErrSchema, v, SchemaVersion)
@@ -284,8 +285,8 @@ func (l *loader) labelsAt(typ, ident uint32, t pcp.Timestamp) *pcp.LabelSet {
 
 // run reads records with read in one goroutine while batches go to
 // Redis in this one, at most three batches held at once: one being read
-// and, to a single server, two in Redis's hands (one through go-redis).
-func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(context.Context, chan<- *batch) error) (LoadStats, error) {
+// and, to a single server, two in Redis's hands.
+func (l *loader) run(ctx context.Context, c resp.Client, read func(context.Context, chan<- *batch) error) (LoadStats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := make(chan *batch)
@@ -299,16 +300,16 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 	var raw []*rawConn
 	var route func(string) int
 	switch cc := c.(type) {
-	case *redis.Client:
-		if !l.opt.viaClient && plainTCP(cc.Options()) {
+	case *resp.Pool:
+		if !l.opt.viaClient {
 			for i := 0; i < l.opt.Conns; i++ {
-				raw = append(raw, &rawConn{addr: cc.Options().Addr})
+				raw = append(raw, &rawConn{addr: cc.Addr(), opt: cc.Options()})
 			}
 			n := len(raw)
 			route = func(k string) int { return shardOf(k, n) }
 		}
-	case *redis.ClusterClient:
-		if !l.opt.viaClient && plainCluster(cc.Options()) {
+	case *resp.Cluster:
+		if !l.opt.viaClient {
 			var ok bool
 			if raw, route, ok = clusterRoutes(ctx, cc); ok && l.opt.misroute {
 				route = func(string) int { return 0 }
@@ -359,7 +360,7 @@ func (l *loader) run(ctx context.Context, c redis.UniversalClient, read func(con
 		d, err := stepAll(ctx, raw, prevParts, parts)
 		l.stats.Refused += d
 		if isRedirect(err) {
-			// the cluster changed: go-redis follows it from here,
+			// the cluster changed: resp.Cluster follows it from here,
 			// the batches not answered sent again
 			closeRaw()
 			if l.opt.redirected != nil {
@@ -902,12 +903,4 @@ func instsSorted(vs []pcp.Value) bool {
 		}
 	}
 	return true
-}
-
-// plainTCP is a client of one server over TCP with nothing to negotiate
-// (no password, TLS or database), which the loader's
-// own RESP pipelines can reach directly.
-func plainTCP(o *redis.Options) bool {
-	return (o.Network == "" || o.Network == "tcp") && o.Password == "" && o.Username == "" &&
-		o.TLSConfig == nil && o.DB == 0 && o.CredentialsProvider == nil
 }

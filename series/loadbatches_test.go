@@ -11,8 +11,8 @@ import (
 // TestLoadSmallBatchesAgree loads an archive in batches of 300 commands
 // (some 250 batches, whose encoded commands' blocks are taken again once
 // Redis has answered them), through the loader's own pipelines and through
-// go-redis, and compares both with a load in the default batches, key for
-// key.
+// resp.Client's, and compares both with a load in the default batches, key
+// for key.
 func TestLoadSmallBatchesAgree(t *testing.T) {
 	path := filepath.Join(qaArchives, "20180102")
 	ctx := context.Background()
@@ -30,16 +30,16 @@ func TestLoadSmallBatchesAgree(t *testing.T) {
 		}
 		got := dump(t, client(t, srv))
 		if len(got) != len(w) {
-			t.Errorf("go-redis %v: %d keys, want %d", via, len(got), len(w))
+			t.Errorf("via resp.Client %v: %d keys, want %d", via, len(got), len(w))
 		}
 		bad := 0
 		for k, v := range w {
 			if got[k] != v {
 				if bad++; bad <= 3 {
-					t.Errorf("go-redis %v: key %s differs:\n%s\nwant:\n%s", via, k, clip(got[k]), clip(v))
+					t.Errorf("via resp.Client %v: key %s differs:\n%s\nwant:\n%s", via, k, clip(got[k]), clip(v))
 				}
 			}
 		}
-		t.Logf("go-redis %v: %d batches, %d of %d keys differ", via, batches, bad, len(w))
+		t.Logf("via resp.Client %v: %d batches, %d of %d keys differ", via, batches, bad, len(w))
 	}
 }

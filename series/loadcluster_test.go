@@ -6,45 +6,26 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 )
 
-// TestKeySlotMatchesRedis: the loader's slot of a key is Redis's own
-// (CLUSTER KEYSLOT), hash tags included.
-func TestKeySlotMatchesRedis(t *testing.T) {
-	redistest.Need(t)
-	cl := redistest.StartCluster(t, 3)
-	c := client(t, cl.Nodes[0])
-	for _, k := range []string{"", "foo", "123456789", "pcp:values:series:5480cfb79a259e31e8713c60503cbf5f1e0bb269",
-		"pcp:map:label.09be7733f1b5ed42572d26928a5e56ccf91ea8b8.value", "{user1000}.following", "foo{}{bar}",
-		"foo{{bar}}zap", "foo{bar}{zap}", "{", "}{", "\xff\x00{\x80}"} {
-		want, err := c.ClusterKeySlot(context.Background(), k).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := keySlot(k); int64(got) != want {
-			t.Errorf("slot of %q: %d, Redis says %d", k, got, want)
-		}
-	}
-}
-
 // TestClusterLoadRedirected: the loader writes to a cluster's nodes
 // itself and a load holds what a load into one server holds, key for key;
 // a node that answers MOVED (here every command sent to one node, as if
-// slots had moved) makes the load go on through go-redis, to the same
+// slots had moved) makes the load go on through the resp client, to the same
 // keys.
 func TestClusterLoadRedirected(t *testing.T) {
 	redistest.Need(t)
 	cl, one := redistest.StartCluster(t, 3), redistest.Start(t)
 	ctx := context.Background()
-	c, err := Connect(ctx, cl.Addrs()[:1])
+	c, err := Connect(ctx, cl.Addrs()[:1], resp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, ok := c.(*redis.ClusterClient); !ok {
+	if _, ok := c.(*resp.Cluster); !ok {
 		t.Fatalf("Connect to a cluster node made a %T", c)
 	}
 	path := filepath.Join(qaArchives, "omnibus_v3")
@@ -54,7 +35,7 @@ func TestClusterLoadRedirected(t *testing.T) {
 	want := dump(t, client(t, one))
 	for _, misroute := range []bool{false, true} {
 		for _, n := range cl.Nodes {
-			if err := client(t, n).FlushAll(ctx).Err(); err != nil {
+			if _, err := client(t, n).Do(ctx, "FLUSHALL"); err != nil {
 				t.Fatal(err)
 			}
 		}

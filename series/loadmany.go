@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/archive"
 )
@@ -15,7 +15,7 @@ import (
 // time order (a value stream takes entries only in time order), different
 // hosts side by side, at most parallel at once (1 when not positive).
 // Every archive is loaded as far as it can be; the errors are joined.
-func LoadAll(ctx context.Context, c redis.UniversalClient, paths []string, opt LoadOptions, parallel int) ([]LoadStats, error) {
+func LoadAll(ctx context.Context, c resp.Client, paths []string, opt LoadOptions, parallel int) ([]LoadStats, error) {
 	if len(paths) == 1 {
 		// nothing to put in order: opening a compressed archive once
 		// more only to read its label was a third of a load's time

@@ -30,27 +30,24 @@ func TestLoadTrimmedAsXADDMaxlen(t *testing.T) {
 			if _, err := Load(ctx, full, path, LoadOptions{MaxStreamLen: 1 << 40}); err != nil {
 				t.Fatal(err)
 			}
-			keys, err := full.Keys(ctx, "pcp:values:series:*").Result()
-			if err != nil {
-				t.Fatal(err)
-			}
+			keys := redisDo(t, full, "KEYS", "pcp:values:series:*").Strings()
 			sort.Strings(keys)
 			entries := 0
 			for _, k := range keys {
-				msgs, err := full.Do(ctx, "XRANGE", k, "-", "+").Slice()
+				var cmds [][]string
+				for _, e := range redisDo(t, full, "XRANGE", k, "-", "+").Elems {
+					args := []string{"XADD", k, "MAXLEN", "~", "120", e.Elems[0].Str}
+					cmds = append(cmds, append(args, e.Elems[1].Strings()...))
+					entries++
+				}
+				vs, err := ref.Pipeline(ctx, cmds)
 				if err != nil {
 					t.Fatal(err)
 				}
-				p := ref.Pipeline()
-				for _, m := range msgs {
-					e := m.([]any)
-					args := []any{"XADD", k, "MAXLEN", "~", "120", e[0]}
-					args = append(args, e[1].([]any)...)
-					p.Do(ctx, args...)
-					entries++
-				}
-				if _, err := p.Exec(ctx); err != nil {
-					t.Fatal(err)
+				for _, v := range vs {
+					if err := v.Err(); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 			rd := dump(t, ref)
@@ -72,7 +69,7 @@ func TestLoadTrimmedAsXADDMaxlen(t *testing.T) {
 						continue
 					}
 					same++
-					if n, _ := full.XLen(ctx, k).Result(); n > int64(strings.Count(o, "\n")+1) {
+					if n := redisDo(t, full, "XLEN", k).Int; n > int64(strings.Count(o, "\n")+1) {
 						trimmed++
 					}
 				}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Desc is a series' descriptor as /series/descs gives it.
@@ -27,12 +25,16 @@ func (s *Store) Descs(ctx context.Context, sids []string) ([]Desc, error) {
 	var out []Desc
 	for _, sid := range sids {
 		key := "pcp:desc:series:" + sid
-		v, err := s.c.HMGet(ctx, key, "indom", "pmid", "semantics", "source", "type", "units").Result()
+		r, err := s.c.Do(ctx, "HMGET", key, "indom", "pmid", "semantics", "source", "type", "units")
 		if err != nil {
 			return nil, fmt.Errorf("%w: HMGET %s: %v", ErrRedis, key, err)
 		}
-		str := func(i int) string { x, _ := v[i].(string); return x }
-		if v[0] == nil {
+		if len(r.Elems) != 6 {
+			return nil, fmt.Errorf("%w: HMGET %s: unexpected reply", ErrRedis, key)
+		}
+		v := r.Strings()
+		str := func(i int) string { return v[i] }
+		if r.Elems[0].IsNil() {
 			out = append(out, Desc{Series: sid, Source: "unknown", PMID: "PM_ID_NULL", InDom: "unknown",
 				Semantics: "unknown", Type: "unknown", Units: "unknown"})
 			continue
@@ -53,15 +55,15 @@ func (s *Store) mapped(ctx context.Context, mapName string, ids []string) ([]str
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	args := make([]string, len(ids))
-	copy(args, ids)
-	vals, err := s.c.HMGet(ctx, "pcp:map:"+mapName, args...).Result()
+	args := make([]string, 0, 2+len(ids))
+	args = append(append(args, "HMGET", "pcp:map:"+mapName), ids...)
+	r, err := s.c.Do(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRedis, err)
 	}
 	var out []string
-	for _, v := range vals {
-		if str, ok := v.(string); ok {
+	for _, v := range r.Elems {
+		if str, ok := v.Text(); ok {
 			out = append(out, str)
 		}
 	}
@@ -69,11 +71,11 @@ func (s *Store) mapped(ctx context.Context, mapName string, ids []string) ([]str
 }
 
 func (s *Store) members(ctx context.Context, key string) ([]string, error) {
-	m, err := s.c.SMembers(ctx, key).Result()
-	if err != nil && err != redis.Nil {
+	r, err := s.c.Do(ctx, "SMEMBERS", key)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRedis, err)
 	}
-	return m, nil
+	return r.Strings(), nil
 }
 
 // Metrics reads the metric names of series, per series in the order
@@ -140,10 +142,11 @@ func (s *Store) Instances(ctx context.Context, sids []string) ([]Instance, error
 				continue
 			}
 			h := hexOf(ih)
-			m, err := s.c.HGetAll(ctx, "pcp:inst:series:"+h).Result()
+			r, err := s.c.Do(ctx, "HGETALL", "pcp:inst:series:"+h)
 			if err != nil {
 				return nil, fmt.Errorf("%w: %v", ErrRedis, err)
 			}
+			m := r.StringMap()
 			names, err := s.mapped(ctx, "inst.name", []string{m["name"]})
 			if err != nil {
 				return nil, err
@@ -181,10 +184,11 @@ type Label struct {
 // Labels reads the labels of a series (of a metric or of an instance),
 // sorted by name.
 func (s *Store) Labels(ctx context.Context, sid string) ([]Label, error) {
-	m, err := s.c.HGetAll(ctx, "pcp:labelvalue:series:"+sid).Result()
+	r, err := s.c.Do(ctx, "HGETALL", "pcp:labelvalue:series:"+sid)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRedis, err)
 	}
+	m := r.StringMap()
 	var out []Label
 	for nid, vid := range m {
 		names, err := s.mapped(ctx, "label.name", []string{nid})

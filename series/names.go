@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // NamesMatching is every string of a pcp:map:* hash ("metric.name",
@@ -25,17 +27,18 @@ const maxListed = 1 << 20
 // globs read it in).
 func (s *Store) listNames(ctx context.Context, mapName string, keep func(string) bool) ([]string, error) {
 	key := "pcp:map:" + mapName
-	n, err := s.c.HLen(ctx, key).Result()
+	r, err := s.c.Do(ctx, "HLEN", key)
 	if err != nil {
 		return nil, fmt.Errorf("%w: HLEN %s: %v", ErrRedis, key, err)
 	}
-	if n > maxListed {
+	if n, _ := r.Integer(); n > maxListed {
 		return s.mapMatching(ctx, mapName, keep)
 	}
-	vals, err := s.c.HVals(ctx, key).Result()
+	r, err = s.c.Do(ctx, "HVALS", key)
 	if err != nil {
 		return nil, fmt.Errorf("%w: HVALS %s: %v", ErrRedis, key, err)
 	}
+	vals := r.Strings()
 	out := vals[:0]
 	for _, v := range vals {
 		if keep(v) {
@@ -52,31 +55,40 @@ func (s *Store) listNames(ctx context.Context, mapName string, keep func(string)
 // null, as libpcp_web gives them.
 func (s *Store) LabelsInOrder(ctx context.Context, sid string) ([]Label, error) {
 	key := "pcp:labelvalue:series:" + sid
-	// HKEYS keeps the hash's order under either protocol, where a
-	// RESP3 HGETALL answers a map.
-	nids, err := s.c.HKeys(ctx, key).Result()
+	r, err := s.c.Do(ctx, "HKEYS", key)
 	if err != nil {
 		return nil, fmt.Errorf("%w: HKEYS %s: %v", ErrRedis, key, err)
 	}
+	nids := r.Strings()
 	if len(nids) == 0 {
 		return nil, nil
 	}
-	vids, err := s.c.HMGet(ctx, key, nids...).Result()
-	if err != nil {
-		return nil, fmt.Errorf("%w: HMGET %s: %v", ErrRedis, key, err)
+	hmget := func(key string) ([]resp.Value, error) {
+		r, err := s.c.Do(ctx, append([]string{"HMGET", key}, nids...)...)
+		if err == nil && len(r.Elems) != len(nids) {
+			err = fmt.Errorf("unexpected reply")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: HMGET %s: %v", ErrRedis, key, err)
+		}
+		return r.Elems, nil
 	}
-	names, err := s.c.HMGet(ctx, "pcp:map:label.name", nids...).Result()
+	vids, err := hmget(key)
 	if err != nil {
-		return nil, fmt.Errorf("%w: HMGET pcp:map:label.name: %v", ErrRedis, err)
+		return nil, err
+	}
+	names, err := hmget("pcp:map:label.name")
+	if err != nil {
+		return nil, err
 	}
 	var out []Label
 	for i, nid := range nids {
-		name, ok := names[i].(string)
+		name, ok := names[i].Text()
 		if !ok {
 			continue
 		}
 		val := "null"
-		if vid, ok := vids[i].(string); ok {
+		if vid, ok := vids[i].Text(); ok {
 			if v, err := s.mapped(ctx, "label."+hexOf(nid)+".value", []string{vid}); err != nil {
 				return nil, err
 			} else if len(v) > 0 {

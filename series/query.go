@@ -8,18 +8,18 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // Store reads the series of a Redis database in PCP's schema: the answers
 // of PCP's pmseries and of pmproxy's /series REST API.
 type Store struct {
-	c           redis.UniversalClient
+	c           resp.Client
 	valuesLimit int // MaxQueryValues when 0 (tests lower it)
 }
 
 // NewStore reads through c.
-func NewStore(c redis.UniversalClient) *Store { return &Store{c: c} }
+func NewStore(c resp.Client) *Store { return &Store{c: c} }
 
 // QueryResult is a query's answer: the series matched, in identifier
 // order, and with a time window their values. A query with functions or
@@ -101,10 +101,11 @@ func (s *Store) query(ctx context.Context, expr string, metaOnly bool) (*QueryRe
 }
 
 func (s *Store) smembers(ctx context.Context, key string) ([]ID, error) {
-	m, err := s.c.SMembers(ctx, key).Result()
+	r, err := s.c.Do(ctx, "SMEMBERS", key)
 	if err != nil {
 		return nil, fmt.Errorf("%w: SMEMBERS %s: %v", ErrRedis, key, err)
 	}
+	m := r.Strings()
 	out := make([]ID, 0, len(m))
 	for _, x := range m {
 		if len(x) == len(ID{}) {
@@ -126,21 +127,27 @@ func hexOf(b string) string {
 // the hash's scan order.
 func (s *Store) mapMatching(ctx context.Context, mapName string, keep func(string) bool) ([]string, error) {
 	var out []string
-	iter := s.c.HScan(ctx, "pcp:map:"+mapName, 0, "", 256).Iterator()
-	odd := false
-	for iter.Next(ctx) {
-		odd = !odd
-		if odd {
-			continue // the field: a string identifier
+	key := "pcp:map:" + mapName
+	cursor := "0"
+	for {
+		r, err := s.c.Do(ctx, "HSCAN", key, cursor, "COUNT", "256")
+		if err != nil {
+			return nil, fmt.Errorf("%w: HSCAN %s: %v", ErrRedis, key, err)
 		}
-		if v := iter.Val(); keep(v) {
-			out = append(out, v)
+		if len(r.Elems) != 2 {
+			return nil, fmt.Errorf("%w: HSCAN %s: unexpected reply", ErrRedis, key)
+		}
+		cursor, _ = r.Elems[0].Text()
+		fv := r.Elems[1].Strings()
+		for i := 1; i < len(fv); i += 2 { // the values, not the fields' identifiers
+			if keep(fv[i]) {
+				out = append(out, fv[i])
+			}
+		}
+		if cursor == "0" || cursor == "" {
+			return out, nil
 		}
 	}
-	if err := iter.Err(); err != nil {
-		return nil, fmt.Errorf("%w: HSCAN pcp:map:%s: %v", ErrRedis, mapName, err)
-	}
-	return out, nil
 }
 
 // union is the series of every key's set, united in key order.

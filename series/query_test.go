@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 )
 
@@ -27,12 +25,8 @@ func TestRelationalLabels(t *testing.T) {
 	nid := StringID("rack").String()
 	for i, v := range []string{"1", "2.5", `"3"`} {
 		vid := StringID(v)
-		if err := c.HSet(ctx, "pcp:map:label."+nid+".value", string(vid[:]), v).Err(); err != nil {
-			t.Fatal(err)
-		}
-		if err := c.SAdd(ctx, "pcp:series:label."+nid+".value:"+vid.String(), string(sids[i][:])).Err(); err != nil {
-			t.Fatal(err)
-		}
+		redisDo(t, c, "HSET", "pcp:map:label."+nid+".value", string(vid[:]), v)
+		redisDo(t, c, "SADD", "pcp:series:label."+nid+".value:"+vid.String(), string(sids[i][:]))
 	}
 	st := NewStore(c)
 	for _, tc := range []struct {
@@ -77,15 +71,11 @@ func TestQueryValuesBounded(t *testing.T) {
 	c := client(t, srv)
 	ctx := context.Background()
 	for i := 1; i <= 10; i++ {
-		if err := c.XAdd(ctx, &redis.XAddArgs{Stream: "pcp:values:series:" + StringID("s").String(), ID: strconv.Itoa(i) + "-0", Values: []string{"", "1"}}).Err(); err != nil {
-			t.Fatal(err)
-		}
+		redisDo(t, c, "XADD", "pcp:values:series:"+StringID("s").String(), strconv.Itoa(i)+"-0", "", "1")
 	}
 	sid := StringID("s")
 	nid := StringID("m")
-	if err := c.SAdd(ctx, "pcp:series:metric.name:"+nid.String(), string(sid[:])).Err(); err != nil {
-		t.Fatal(err)
-	}
+	redisDo(t, c, "SADD", "pcp:series:metric.name:"+nid.String(), string(sid[:]))
 	st := NewStore(c)
 	st.valuesLimit = 5
 	if _, err := st.Query(ctx, "max(m[samples:4])"); err != nil {

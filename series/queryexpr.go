@@ -3,8 +3,6 @@ package series
 import (
 	"context"
 	"fmt"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // exprValues answers /series/values for a series with no values of its
@@ -14,12 +12,13 @@ import (
 // their first entry, the window's interval and count choosing among them.
 // ok is false when sid names no expression.
 func (s *Store) exprValues(ctx context.Context, sid string, w *Window) (vals []Value, ok bool, err error) {
-	text, err := s.c.HGet(ctx, "pcp:expr:series:"+sid, "query").Result()
-	if err == redis.Nil {
-		return nil, false, nil
-	}
+	r, err := s.c.Do(ctx, "HGET", "pcp:expr:series:"+sid, "query")
 	if err != nil {
 		return nil, false, fmt.Errorf("%w: HGET pcp:expr:series:%s: %v", ErrRedis, sid, err)
+	}
+	text, ok := r.Text()
+	if !ok {
+		return nil, false, nil
 	}
 	p, err := ParseExpr(text)
 	if err != nil {

@@ -78,26 +78,17 @@ func (h *searchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // HasSearchModule says whether the Redis server has the search module
 // PCP's /search/* needs (RediSearch, module name "search").
 func (s *Store) HasSearchModule(ctx context.Context) (bool, error) {
-	mods, err := s.c.Do(ctx, "MODULE", "LIST").Slice()
+	r, err := s.c.Do(ctx, "MODULE", "LIST")
 	if err != nil {
 		if strings.Contains(err.Error(), "unknown") {
 			return false, nil // a server without modules at all
 		}
 		return false, errString("Redis: MODULE LIST: " + err.Error())
 	}
-	for _, m := range mods {
-		fields, _ := m.([]any)
-		for i := 0; i+1 < len(fields); i += 2 {
-			k, _ := fields[i].(string)
-			v, _ := fields[i+1].(string)
-			if k == "name" && (strings.EqualFold(v, "search") || strings.EqualFold(v, "ft")) {
-				return true, nil
-			}
-		}
-		if fm, ok := m.(map[any]any); ok {
-			if v, _ := fm["name"].(string); strings.EqualFold(v, "search") || strings.EqualFold(v, "ft") {
-				return true, nil
-			}
+	for _, m := range r.Elems {
+		// a module's fields and values (an array, or a RESP3 map)
+		if v := m.StringMap()["name"]; strings.EqualFold(v, "search") || strings.EqualFold(v, "ft") {
+			return true, nil
 		}
 	}
 	return false, nil

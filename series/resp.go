@@ -1,25 +1,26 @@
 package series
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gopcp/gopcp/series/resp"
 )
 
-// rawConn sends pipelines to one Redis server in RESP itself: a load's
-// commands are all strings, and building go-redis's command values for
-// each was half of the loader's CPU. Used for a single server; a cluster
-// goes through go-redis, which routes by slot.
+// rawConn sends a load's pipelines to one Redis server (or cluster node)
+// on a connection of its own, encoding the commands itself: a load's
+// commands are all strings, its XADDs already encoded when they were
+// made, and only its error replies matter (read by resp.Reader.Skip,
+// which keeps nothing).
 type rawConn struct {
 	addr string
-	c    net.Conn
-	r    *bufio.Reader
+	opt  resp.Options // AUTH
+	c    *resp.Conn
 	out  []byte // commands encoded, written every outFlush bytes
 }
 
@@ -30,13 +31,7 @@ type rawConn struct {
 const encodedXADD = "\x00XADD"
 
 // appendBulk appends s as a RESP bulk string.
-func appendBulk(b []byte, s string) []byte {
-	b = append(b, '$')
-	b = strconv.AppendInt(b, int64(len(s)), 10)
-	b = append(b, '\r', '\n')
-	b = append(b, s...)
-	return append(b, '\r', '\n')
-}
+func appendBulk(b []byte, s string) []byte { return resp.AppendBulk(b, s) }
 
 func appendBulkBytes(b []byte, s []byte) []byte {
 	b = append(b, '$')
@@ -55,8 +50,9 @@ func cmdName(a []string) string {
 }
 
 // decodeCommand reads back the arguments of a command encoded by
-// appendBulk (a go-redis client needs them as values).
-func decodeCommand(enc string) ([]any, error) {
+// appendBulk, for a client that encodes them itself (resp.Cluster, when
+// the cluster's slots moved under a load).
+func decodeCommand(enc string) ([]string, error) {
 	bad := fmt.Errorf("malformed encoded command")
 	line := func() (int, bool) {
 		i := strings.Index(enc, "\r\n")
@@ -74,7 +70,7 @@ func decodeCommand(enc string) ([]any, error) {
 	if !ok || n > len(enc) {
 		return nil, bad
 	}
-	args := make([]any, 0, n)
+	args := make([]string, 0, n)
 	for range n {
 		if len(enc) == 0 || enc[0] != '$' {
 			return nil, bad
@@ -111,12 +107,11 @@ func (rc *rawConn) dial(ctx context.Context) error {
 	if rc.c != nil {
 		return nil
 	}
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", rc.addr)
+	c, err := resp.Dial(ctx, rc.addr, rc.opt)
 	if err != nil {
 		return err
 	}
-	rc.c, rc.r = c, bufio.NewReaderSize(c, 64<<10)
+	rc.c = c
 	return nil
 }
 
@@ -202,13 +197,7 @@ func (rc *rawConn) failed(err error) error {
 // Redis that hangs would otherwise hold the shutdown for rawTimeout. The
 // function returned stops watching ctx.
 func (rc *rawConn) deadline(ctx context.Context) func() bool {
-	deadline := time.Now().Add(rawTimeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	c := rc.c
-	c.SetDeadline(deadline)
-	return context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
+	return rc.c.Deadline(ctx, rawTimeout)
 }
 
 // write sends cmds, encoded, dialling first when there is no connection.
@@ -222,22 +211,17 @@ func (rc *rawConn) write(ctx context.Context, cmds [][]string) error {
 		if a[0] == encodedXADD {
 			out = append(out, a[2]...)
 		} else {
-			out = append(out, '*')
-			out = strconv.AppendInt(out, int64(len(a)), 10)
-			out = append(out, '\r', '\n')
-			for _, s := range a {
-				out = appendBulk(out, s)
-			}
+			out = resp.AppendCommand(out, a...)
 		}
 		if len(out) >= outFlush {
-			if _, err := rc.c.Write(out); err != nil {
+			if _, err := rc.c.NetConn().Write(out); err != nil {
 				return err
 			}
 			out = out[:0]
 		}
 	}
 	if len(out) > 0 {
-		if _, err := rc.c.Write(out); err != nil {
+		if _, err := rc.c.NetConn().Write(out); err != nil {
 			return err
 		}
 	}
@@ -257,7 +241,7 @@ func (rc *rawConn) read(ctx context.Context, cmds [][]string) (int, error) {
 	dups := 0
 	var first error
 	for _, a := range cmds {
-		msg, err := rc.reply()
+		msg, err := rc.c.Reader().Skip()
 		if err != nil {
 			return dups, err
 		}
@@ -273,58 +257,4 @@ func (rc *rawConn) read(ctx context.Context, cmds [][]string) (int, error) {
 		}
 	}
 	return dups, first
-}
-
-// reply reads one reply, returning an error reply's text ("" for any
-// other reply).
-func (rc *rawConn) reply() (string, error) {
-	line, err := rc.line()
-	if err != nil {
-		return "", err
-	}
-	if len(line) == 0 {
-		return "", fmt.Errorf("empty reply line")
-	}
-	switch line[0] {
-	case '+', ':':
-		return "", nil
-	case '-':
-		return line[1:], nil
-	case '$':
-		n, err := strconv.Atoi(line[1:])
-		if err != nil {
-			return "", fmt.Errorf("bad bulk length %q", line)
-		}
-		if n < 0 {
-			return "", nil
-		}
-		if n > 512<<20 {
-			return "", fmt.Errorf("bulk reply of %d bytes", n)
-		}
-		_, err = io.CopyN(io.Discard, rc.r, int64(n)+2)
-		return "", err
-	case '*':
-		n, err := strconv.Atoi(line[1:])
-		if err != nil || n > 1<<20 {
-			return "", fmt.Errorf("bad array length %q", line)
-		}
-		for i := 0; i < n; i++ {
-			if _, err := rc.reply(); err != nil {
-				return "", err
-			}
-		}
-		return "", nil
-	}
-	return "", fmt.Errorf("unexpected reply %q", line)
-}
-
-func (rc *rawConn) line() (string, error) {
-	b, err := rc.r.ReadSlice('\n')
-	if err != nil {
-		return "", err
-	}
-	if len(b) < 2 || b[len(b)-2] != '\r' {
-		return "", fmt.Errorf("malformed reply line")
-	}
-	return string(b[:len(b)-2]), nil
 }

@@ -2,17 +2,12 @@ package series
 
 import (
 	"slices"
-	"strconv"
 	"testing"
+
+	"github.com/gopcp/gopcp/series/resp"
 )
 
-func encodeArgs(args []string) string {
-	b := []byte("*" + strconv.Itoa(len(args)) + "\r\n")
-	for _, a := range args {
-		b = appendBulk(b, a)
-	}
-	return string(b)
-}
+func encodeArgs(args []string) string { return string(resp.AppendCommand(nil, args...)) }
 
 // TestDecodeCommand: what appendBulk encodes decodes to the same
 // arguments, empty and binary ones among them; malformed text is an error.
@@ -26,12 +21,8 @@ func TestDecodeCommand(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", args, err)
 		}
-		var want []any
-		for _, a := range args {
-			want = append(want, a)
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("decoded %q, want %q", got, want)
+		if !slices.Equal(got, args) {
+			t.Errorf("decoded %q, want %q", got, args)
 		}
 	}
 	for _, bad := range []string{"", "*", "*1\r\n", "*2\r\n$1\r\na\r\n", "*1\r\n$5\r\nab\r\n", "*1\r\n$-1\r\n", "*1\r\n$1\r\nabc", "*1\r\n$1\r\na\r\nextra", "+OK\r\n", "*x\r\n"} {
@@ -49,11 +40,7 @@ func FuzzDecodeCommand(f *testing.F) {
 		if err != nil {
 			return
 		}
-		strs := make([]string, len(args))
-		for i, a := range args {
-			strs[i] = a.(string)
-		}
-		again, err := decodeCommand(encodeArgs(strs))
+		again, err := decodeCommand(encodeArgs(args))
 		if err != nil || !slices.Equal(again, args) {
 			t.Fatalf("%q: decoded %q, again %q (%v)", enc, args, again, err)
 		}

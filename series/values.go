@@ -3,9 +3,8 @@ package series
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -110,34 +109,28 @@ func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, err
 
 type field struct{ name, value string }
 
-// entry is a stream entry with its fields in stream order (go-redis's
-// XMessage keeps them in a map, losing the order pmseries prints).
+// entry is a stream entry with its fields in stream order, the order
+// pmseries prints.
 type entry struct {
 	ID     string
 	fields []field
 }
 
 func (s *Store) xrange(ctx context.Context, cmd, key, from, to string, n int64) ([]entry, error) {
-	r, err := s.c.Do(ctx, cmd, key, from, to, "COUNT", n).Slice()
-	if err == redis.Nil {
-		return nil, nil
-	}
+	r, err := s.c.Do(ctx, cmd, key, from, to, "COUNT", strconv.FormatInt(n, 10))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]entry, 0, len(r))
-	for _, x := range r {
-		e, ok := x.([]any)
-		if !ok || len(e) != 2 {
+	out := make([]entry, 0, len(r.Elems))
+	for _, x := range r.Elems {
+		if len(x.Elems) != 2 {
 			return nil, fmt.Errorf("%s %s: unexpected reply", cmd, key)
 		}
-		id, _ := e[0].(string)
-		fv, _ := e[1].([]any)
-		en := entry{ID: id}
+		id, _ := x.Elems[0].Text()
+		fv := x.Elems[1].Strings()
+		en := entry{ID: id, fields: make([]field, 0, len(fv)/2)}
 		for i := 0; i+1 < len(fv); i += 2 {
-			f, _ := fv[i].(string)
-			v, _ := fv[i+1].(string)
-			en.fields = append(en.fields, field{f, v})
+			en.fields = append(en.fields, field{fv[i], fv[i+1]})
 		}
 		out = append(out, en)
 	}

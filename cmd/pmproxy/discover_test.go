@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
@@ -21,48 +21,54 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
+// rdo runs one Redis command, failing the test on an error.
+func rdo(t *testing.T, c resp.Client, args ...string) resp.Value {
+	t.Helper()
+	v, err := c.Do(context.Background(), args...)
+	if err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	return v
+}
+
 // redisDump is every key of a Redis database as text: type, whether it
 // has a time to live, and its content in a canonical order.
-func redisDump(t *testing.T, c *redis.Client) map[string]string {
+func redisDump(t *testing.T, c resp.Client) map[string]string {
 	t.Helper()
-	ctx := context.Background()
-	keys, err := c.Keys(ctx, "*").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
-	for _, k := range keys {
-		typ := c.Type(ctx, k).Val()
+	for _, k := range rdo(t, c, "KEYS", "*").Strings() {
+		typ := rdo(t, c, "TYPE", k).Str
 		var lines []string
 		switch typ {
 		case "string":
-			lines = []string{c.Get(ctx, k).Val()}
+			lines = []string{rdo(t, c, "GET", k).Str}
 		case "hash":
-			for f, v := range c.HGetAll(ctx, k).Val() {
+			for f, v := range rdo(t, c, "HGETALL", k).StringMap() {
 				lines = append(lines, fmt.Sprintf("%q=%q", f, v))
 			}
 		case "set":
-			for _, m := range c.SMembers(ctx, k).Val() {
+			for _, m := range rdo(t, c, "SMEMBERS", k).Strings() {
 				lines = append(lines, fmt.Sprintf("%q", m))
 			}
 		case "zset":
-			for _, z := range c.ZRangeWithScores(ctx, k, 0, -1).Val() {
-				lines = append(lines, fmt.Sprintf("%q:%v", z.Member, z.Score))
+			for m, sc := range rdo(t, c, "ZRANGE", k, "0", "-1", "WITHSCORES").StringMap() {
+				f, _ := strconv.ParseFloat(sc, 64)
+				lines = append(lines, fmt.Sprintf("%q:%v", m, f))
 			}
 		case "stream":
-			for _, e := range c.XRange(ctx, k, "-", "+").Val() {
+			for _, e := range rdo(t, c, "XRANGE", k, "-", "+").Elems {
 				var fs []string
-				for f, v := range e.Values {
-					fs = append(fs, fmt.Sprintf("%q=%q", f, fmt.Sprint(v)))
+				for f, v := range e.Elems[1].StringMap() {
+					fs = append(fs, fmt.Sprintf("%q=%q", f, v))
 				}
 				sort.Strings(fs)
-				lines = append(lines, e.ID+" "+strings.Join(fs, " "))
+				lines = append(lines, e.Elems[0].Str+" "+strings.Join(fs, " "))
 			}
 		}
 		if typ != "stream" {
 			sort.Strings(lines)
 		}
-		out[k] = fmt.Sprintf("%s ttl=%v\n%s", typ, c.TTL(ctx, k).Val() > 0, strings.Join(lines, "\n"))
+		out[k] = fmt.Sprintf("%s ttl=%v\n%s", typ, rdo(t, c, "TTL", k).Int > 0, strings.Join(lines, "\n"))
 	}
 	return out
 }
@@ -162,9 +168,9 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 	if out, err := exec.Command(pmseries, "-c", cpath, "-p", strconv.Itoa(theirs.Port), "--load", base).CombinedOutput(); err != nil {
 		t.Fatalf("PCP's pmseries --load: %v\n%s", err, out)
 	}
-	oc := redis.NewClient(&redis.Options{Addr: ours.Addr()})
+	oc := resp.NewPool(ours.Addr(), resp.Options{})
 	defer oc.Close()
-	pc := redis.NewClient(&redis.Options{Addr: theirs.Addr()})
+	pc := resp.NewPool(theirs.Addr(), resp.Options{})
 	defer pc.Close()
 	want := redisDump(t, pc)
 	var diff []string
@@ -199,7 +205,7 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 	// it, and names its source and series by the labels it has read by
 	// then (docs/series.md): what it wrote is compared by metric and
 	// instance name, every value it wrote found alike in ours.
-	fc := redis.NewClient(&redis.Options{Addr: followedByPCP.Addr()})
+	fc := resp.NewPool(followedByPCP.Addr(), resp.Options{})
 	defer fc.Close()
 	var theirsFollowed map[string]string
 	for prev, deadline := -1, time.Now().Add(60*time.Second); ; time.Sleep(500 * time.Millisecond) {
@@ -228,39 +234,26 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 
 // namedValues reads every value of a Redis in PCP's schema as
 // "metric name[instance name]@stream ID" to value.
-func namedValues(t *testing.T, c *redis.Client) map[string]string {
+func namedValues(t *testing.T, c resp.Client) map[string]string {
 	t.Helper()
-	ctx := context.Background()
-	names, err := c.HGetAll(ctx, "pcp:map:metric.name").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	instNames, err := c.HGetAll(ctx, "pcp:map:inst.name").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
+	names := rdo(t, c, "HGETALL", "pcp:map:metric.name").StringMap()
+	instNames := rdo(t, c, "HGETALL", "pcp:map:inst.name").StringMap()
 	out := map[string]string{}
 	for id, name := range names {
-		sids, err := c.SMembers(ctx, fmt.Sprintf("pcp:series:metric.name:%x", id)).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, sid := range sids {
-			entries, err := c.XRange(ctx, fmt.Sprintf("pcp:values:series:%x", sid), "-", "+").Result()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range entries {
-				for f, v := range e.Values {
+		for _, sid := range rdo(t, c, "SMEMBERS", fmt.Sprintf("pcp:series:metric.name:%x", id)).Strings() {
+			for _, e := range rdo(t, c, "XRANGE", fmt.Sprintf("pcp:values:series:%x", sid), "-", "+").Elems {
+				fv := e.Elems[1].Strings()
+				for i := 0; i+1 < len(fv); i += 2 {
+					f, v := fv[i], fv[i+1]
 					inst := ""
 					if f != "" {
-						iname, err := c.HGet(ctx, fmt.Sprintf("pcp:inst:series:%x", f), "name").Result()
-						if err != nil {
-							t.Fatalf("instance %x of %s: %v", f, name, err)
+						iname, ok := rdo(t, c, "HGET", fmt.Sprintf("pcp:inst:series:%x", f), "name").Text()
+						if !ok {
+							t.Fatalf("instance %x of %s: no name", f, name)
 						}
 						inst = instNames[iname]
 					}
-					out[fmt.Sprintf("%s[%s]@%s", name, inst, e.ID)] = fmt.Sprint(v)
+					out[fmt.Sprintf("%s[%s]@%s", name, inst, e.Elems[0].Str)] = v
 				}
 			}
 		}

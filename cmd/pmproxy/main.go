@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/ownfile"
@@ -225,7 +225,7 @@ func seriesStore(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) *se
 	}
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	c, err := series.Connect(cctx, servers)
+	c, err := series.Connect(cctx, servers, sc.RedisOptions())
 	if err != nil {
 		logger.Printf("pmproxy: series: %v", err)
 		return nil
@@ -266,11 +266,11 @@ func discover(ctx context.Context, conf pmproxy.Conf, archiveDir string, logger 
 		defer close(done)
 		// Redis may come up after pmproxy: asked again every few
 		// seconds, as PCP's pmproxy reconnects, the failure said once
-		var c redis.UniversalClient
+		var c resp.Client
 		for said := false; c == nil; {
 			cctx, cancel := context.WithTimeout(dctx, 10*time.Second)
 			var err error
-			c, err = series.Connect(cctx, servers)
+			c, err = series.Connect(cctx, servers, sc.RedisOptions())
 			cancel()
 			if err != nil && !said {
 				logger.Printf("pmproxy: discover: %v; trying again", err)

@@ -17,7 +17,7 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/series"
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // kinds of metric the function queries are asked of: counters and
@@ -199,15 +199,15 @@ func TestFunctionsMatchPCP(t *testing.T) {
 				asks = append(asks, []string{"-F", q}) // metadata only: the series
 			}
 		}
-		rc := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+		rc := resp.NewPool(srv.Addr(), resp.Options{})
 		defer rc.Close()
 		// the descriptor an expression's identifier has, as the last
 		// query to name it wrote it
 		descOf := func(out string) map[string]string {
 			for _, line := range strings.Split(out, "\n") {
 				if isSID(line) {
-					m, _ := rc.HGetAll(context.Background(), "pcp:desc:series:"+line).Result()
-					return m
+					r, _ := rc.Do(context.Background(), "HGETALL", "pcp:desc:series:"+line)
+					return r.StringMap()
 				}
 			}
 			return nil
@@ -215,7 +215,7 @@ func TestFunctionsMatchPCP(t *testing.T) {
 		for _, args := range asks {
 			q := args[len(args)-1]
 			total++
-			rc.Del(context.Background(), "pcp:desc:series:"+expressionID(q))
+			rc.Do(context.Background(), "DEL", "pcp:desc:series:"+expressionID(q))
 			want, died := runPCPStatus(bin, conf, srv.Port, args...)
 			wantDesc := descOf(want)
 			got := runOurs(conf, srv.Port, args...)

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/pcpconf"
@@ -61,7 +61,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		time.Local = pcptz.Load(o.timezone)
 		defer func() { time.Local = local }()
 	}
-	c, err := series.Connect(ctx, servers)
+	c, err := series.Connect(ctx, servers, cfg.RedisOptions())
 	if err != nil {
 		fmt.Fprintf(stderr, "pmseries: [Error] %v\n", err)
 		return 1
@@ -123,7 +123,7 @@ func loadPaths(args []string) (paths, metrics []string, err error) {
 
 // load is --load. As in PCP, warnings go to standard error and
 // information (the records processed) to standard output.
-func load(ctx context.Context, c redis.UniversalClient, cfg series.Config, o *options, args []string, stdout, stderr io.Writer) int {
+func load(ctx context.Context, c resp.Client, cfg series.Config, o *options, args []string, stdout, stderr io.Writer) int {
 	paths, metrics, err := loadPaths(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "pmseries: [Error] %v\n", err)

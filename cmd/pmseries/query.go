@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/series"
 )
 
-func query(ctx context.Context, c redis.UniversalClient, o *options, m *mode, q string, stdout, stderr io.Writer) int {
+func query(ctx context.Context, c resp.Client, o *options, m *mode, q string, stdout, stderr io.Writer) int {
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	r := &reporter{o: o, m: m, out: out, st: series.NewStore(c), stderr: stderr, loc: time.Local}
