@@ -4,13 +4,4 @@ go 1.26.0
 
 require github.com/spf13/pflag v1.0.10
 
-require (
-	github.com/redis/go-redis/v9 v9.23.0
-	github.com/ulikunitz/xz v0.5.15
-)
-
-require (
-	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	go.uber.org/atomic v1.12.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
-)
+require github.com/ulikunitz/xz v0.5.15
