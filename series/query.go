@@ -129,7 +129,13 @@ func (s *Store) mapMatching(ctx context.Context, mapName string, keep func(strin
 	var out []string
 	key := "pcp:map:" + mapName
 	cursor := "0"
-	for {
+	// Redis ends a scan in about len/256 rounds; a server that never
+	// says the cursor is done is cut off
+	const maxRounds = 1 << 20
+	for round := 0; ; round++ {
+		if round == maxRounds {
+			return nil, fmt.Errorf("%w: HSCAN %s: no end after %d rounds", ErrRedis, key, round)
+		}
 		r, err := s.c.Do(ctx, "HSCAN", key, cursor, "COUNT", "256")
 		if err != nil {
 			return nil, fmt.Errorf("%w: HSCAN %s: %v", ErrRedis, key, err)
