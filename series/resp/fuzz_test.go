@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"net"
 	"testing"
 )
 
@@ -72,4 +73,33 @@ func (c *counted) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += n
 	return n, err
+}
+
+// FuzzClusterReplies: any reply read as CLUSTER SLOTS's, and any error
+// text read as MOVED or ASK, gives ranges within the slots and addresses
+// that parse, or a refusal, without a panic.
+func FuzzClusterReplies(f *testing.F) {
+	f.Add([]byte(slotsReply("127.0.0.1:7000")), "MOVED 3999 127.0.0.1:6381")
+	f.Add([]byte("*1\r\n*3\r\n:0\r\n:99999\r\n*2\r\n$0\r\n\r\n:1\r\n"), "ASK 1 :6380")
+	f.Fuzz(func(t *testing.T, reply []byte, msg string) {
+		if v, err := NewReader(bufio.NewReader(bytes.NewReader(reply)), Limits{}).Read(); err == nil {
+			ranges, err := parseSlots(v, "127.0.0.1:7000")
+			for _, r := range ranges {
+				if err != nil || r.Start < 0 || r.End >= Slots || r.Start > r.End {
+					t.Fatalf("range %+v (%v)", r, err)
+				}
+				if _, _, err := net.SplitHostPort(r.Addr); err != nil {
+					t.Fatalf("address %q: %v", r.Addr, err)
+				}
+			}
+		}
+		if slot, addr, ok := redirect(msg, "127.0.0.1:7000"); ok {
+			if slot < 0 || slot >= Slots {
+				t.Fatalf("slot %d", slot)
+			}
+			if _, _, err := net.SplitHostPort(addr); err != nil {
+				t.Fatalf("address %q: %v", addr, err)
+			}
+		}
+	})
 }
