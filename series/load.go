@@ -836,11 +836,11 @@ func (l *loader) addInstances(m *metricState, ids []string) {
 
 func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, stamp string) {
 	// the entry's ID and fields, encoded once for every name's stream
-	body := appendBulk(l.body[:0], stamp)
+	body := resp.AppendBulk(l.body[:0], stamp)
 	pairs := 0
 	switch {
 	case vs.NumVal < 0:
-		body = appendBulk(body, "-1")
+		body = resp.AppendBulk(body, "-1")
 		l.num = strconv.AppendInt(l.num[:0], int64(vs.NumVal), 10)
 		body = appendBulkBytes(body, l.num)
 		pairs++
@@ -849,7 +849,7 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		if l.num, ok = appendValue(l.num[:0], vs, &vs.Values[0], m.desc.Type); !ok {
 			return
 		}
-		body = appendBulk(body, "")
+		body = resp.AppendBulk(body, "")
 		body = appendBulkBytes(body, l.num)
 		pairs++
 	default:
@@ -866,7 +866,7 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 			if l.num, ok = appendValue(l.num[:0], vs, v, m.desc.Type); !ok {
 				continue
 			}
-			body = appendBulk(body, in.bin)
+			body = resp.AppendBulk(body, in.bin)
 			body = appendBulkBytes(body, l.num)
 			pairs++
 		}
@@ -882,7 +882,7 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		e = append(e, '*')
 		e = strconv.AppendInt(e, int64(3+2*pairs), 10)
 		e = append(e, "\r\n$4\r\nXADD\r\n"...)
-		e = appendBulk(e, k.key)
+		e = resp.AppendBulk(e, k.key)
 		e = append(e, body...)
 		cmd := l.args.slice(3)
 		l.cur.add(append(cmd, encodedXADD, k.key, l.txt.keep(e))...)

@@ -9,7 +9,7 @@ import (
 
 func encodeArgs(args []string) string { return string(resp.AppendCommand(nil, args...)) }
 
-// TestDecodeCommand: what appendBulk encodes decodes to the same
+// TestDecodeCommand: what resp.AppendCommand encodes decodes to the same
 // arguments, empty and binary ones among them; malformed text is an error.
 func TestDecodeCommand(t *testing.T) {
 	for _, args := range [][]string{

@@ -30,9 +30,6 @@ type rawConn struct {
 // header an argument and a second pass over them.
 const encodedXADD = "\x00XADD"
 
-// appendBulk appends s as a RESP bulk string.
-func appendBulk(b []byte, s string) []byte { return resp.AppendBulk(b, s) }
-
 func appendBulkBytes(b []byte, s []byte) []byte {
 	b = append(b, '$')
 	b = strconv.AppendInt(b, int64(len(s)), 10)
@@ -50,7 +47,7 @@ func cmdName(a []string) string {
 }
 
 // decodeCommand reads back the arguments of a command encoded by
-// appendBulk, for a client that encodes them itself (resp.Cluster, when
+// resp.AppendBulk, for a client that encodes them itself (resp.Cluster, when
 // the cluster's slots moved under a load).
 func decodeCommand(enc string) ([]string, error) {
 	bad := fmt.Errorf("malformed encoded command")
