@@ -85,10 +85,15 @@ func TestPoolAgainstRedis(t *testing.T) {
 func TestPoolAuth(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	if _, err := NewPool(srv.Addr(), Options{}).Do(ctx, "CONFIG", "SET", "requirepass", "s3cret"); err != nil {
+	none := NewPool(srv.Addr(), Options{})
+	defer none.Close()
+	if _, err := none.Do(ctx, "CONFIG", "SET", "requirepass", "s3cret"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewPool(srv.Addr(), Options{}).Do(ctx, "PING"); err == nil || !strings.HasPrefix(err.Error(), "NOAUTH") {
+	// a connection made since the password was set must give it
+	other := NewPool(srv.Addr(), Options{})
+	defer other.Close()
+	if _, err := other.Do(ctx, "PING"); err == nil || !strings.HasPrefix(err.Error(), "NOAUTH") {
 		t.Errorf("no password: %v, want NOAUTH", err)
 	}
 	p := NewPool(srv.Addr(), Options{Password: "s3cret"})
@@ -104,7 +109,9 @@ func TestPoolAuth(t *testing.T) {
 	if v, err := u.Do(ctx, "ACL", "WHOAMI"); err != nil || v.Str != "pcp" {
 		t.Errorf("user: %+v %v", v, err)
 	}
-	_, err := NewPool(srv.Addr(), Options{Username: "pcp", Password: "wrong"}).Do(ctx, "PING")
+	wrong := NewPool(srv.Addr(), Options{Username: "pcp", Password: "wrong"})
+	defer wrong.Close()
+	_, err := wrong.Do(ctx, "PING")
 	if re, ok := ReplyError(err); !ok || re.Prefix() != "WRONGPASS" {
 		t.Errorf("wrong password: %v", err)
 	}
