@@ -2,6 +2,7 @@ package pmns
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -32,7 +33,7 @@ func (t *Tree) Add(name string, pmid pcp.PMID) error {
 		comp, tail, more := strings.Cut(rest, ".")
 		k := firstKid(n, comp)
 		if k == nil {
-			t.graft(n, rest, pmid)
+			t.graft(n, name, rest, pmid)
 			return nil
 		}
 		if !more {
@@ -64,38 +65,52 @@ func firstKid(n *node, name string) *node {
 	return nil
 }
 
-// graft creates the dotted names in rest below n, the first in front of
-// n's children, and indexes them. No child of n has rest's first name, so
-// every new path is new to the index too.
-func (t *Tree) graft(n *node, rest string, pmid pcp.PMID) {
+// graft creates the dotted names of name from rest (a suffix of name)
+// below n, the first in front of n's children, and indexes them. No child
+// of n has rest's first name, so every new path is new to the index too.
+// Each new node's name and path are cut from name, which they share
+// rather than each holding a copy, and a child goes in front of its
+// siblings in place, so that building a name space of N names under one
+// parent allocates about N pointers, not N*N/2 in N new lists.
+func (t *Tree) graft(n *node, name, rest string, pmid pcp.PMID) {
 	parent := n
-	for i, comp := range strings.Split(rest, ".") {
-		k := &node{name: comp, path: joinPath(parent.path, comp), parent: parent, pmid: pcp.PMIDNull}
-		if i == 0 {
-			parent.kids = append([]*node{k}, parent.kids...)
+	end := len(name) - len(rest)
+	for first := true; ; first = false {
+		comp, tail, more := strings.Cut(rest, ".")
+		end += len(comp)
+		k := &node{name: comp, path: name[:end], parent: parent, pmid: pcp.PMIDNull}
+		if first {
+			parent.kids = slices.Insert(parent.kids, 0, k)
 		} else {
 			parent.kids = []*node{k}
 		}
 		t.names[k.path] = k
 		parent = k
+		if !more {
+			break
+		}
+		rest = tail
+		end++ // the dot
 	}
 	parent.pmid = pmid
 	t.insertLeaf(parent)
 }
 
-// insertLeaf adds a leaf to its PMID's list, keeping the list latest in
+// insertLeaf adds a leaf to its PMID's chain, keeping the chain latest in
 // preorder first. New nodes never reorder existing ones, so one insertion
-// keeps the list right.
+// keeps the chain right.
 func (t *Tree) insertLeaf(leaf *node) {
-	leaves := t.ids[leaf.pmid]
-	i := 0
-	for i < len(leaves) && preorderBefore(leaf, leaves[i]) {
-		i++
+	var prev *node
+	next := t.ids[leaf.pmid]
+	for next != nil && preorderBefore(leaf, next) {
+		prev, next = next, next.same
 	}
-	leaves = append(leaves, nil)
-	copy(leaves[i+1:], leaves[i:])
-	leaves[i] = leaf
-	t.ids[leaf.pmid] = leaves
+	leaf.same = next
+	if prev == nil {
+		t.ids[leaf.pmid] = leaf
+	} else {
+		prev.same = leaf
+	}
 }
 
 // preorderBefore reports whether a comes before b in a preorder walk.

@@ -16,6 +16,10 @@ type node struct {
 	parent *node
 	kids   []*node // in PCP's order
 	pmid   pcp.PMID
+	// same is the next leaf of pmid in the order of Tree.ids. A chain
+	// through the nodes costs nothing (node stays in the same size
+	// class) where a list per PMID cost a slice and twice the map.
+	same *node
 }
 
 // Tree is a PMNS. It is safe for concurrent use: queries share a read lock
@@ -27,9 +31,10 @@ type Tree struct {
 	// names finds a node by full name as libpcp's walk from the root does:
 	// at each level the first child of that name.
 	names map[string]*node
-	// ids lists the leaves of each PMID in the order libpcp's hash chain
-	// yields them: latest in preorder first.
-	ids map[pcp.PMID][]*node
+	// ids is the first of the leaves of each PMID, chained through
+	// node.same in the order libpcp's hash chain yields them: latest in
+	// preorder first.
+	ids map[pcp.PMID]*node
 }
 
 // New returns an empty name space, ready for Add.
@@ -37,7 +42,7 @@ func New() *Tree {
 	return &Tree{
 		root:  &node{name: "root", pmid: pcp.PMIDNull},
 		names: make(map[string]*node),
-		ids:   make(map[pcp.PMID][]*node),
+		ids:   make(map[pcp.PMID]*node),
 	}
 }
 
@@ -46,23 +51,21 @@ func newTree(root *node) *Tree {
 	t := New()
 	t.root = root
 	t.index(root)
-	for _, leaves := range t.ids {
-		for i, j := 0, len(leaves)-1; i < j; i, j = i+1, j-1 {
-			leaves[i], leaves[j] = leaves[j], leaves[i]
-		}
-	}
 	return t
 }
 
-// index records the nodes below n in preorder. A node is reachable by name
-// only if its parent is and no earlier sibling has its name.
+// index records the nodes below n in preorder, each leaf in front of its
+// PMID's chain, so that the chain ends latest in preorder first. A node is
+// reachable by name only if its parent is and no earlier sibling has its
+// name.
 func (t *Tree) index(n *node) {
 	for _, k := range n.kids {
 		if _, dup := t.names[k.path]; !dup && (n == t.root || t.names[n.path] == n) {
 			t.names[k.path] = k
 		}
 		if k.pmid != pcp.PMIDNull {
-			t.ids[k.pmid] = append(t.ids[k.pmid], k)
+			k.same = t.ids[k.pmid]
+			t.ids[k.pmid] = k
 		}
 		t.index(k)
 	}
@@ -109,11 +112,11 @@ func (t *Tree) Lookup(name string) (pcp.PMID, error) {
 func (t *Tree) NameID(pmid pcp.PMID) (string, error) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	leaves, err := t.leavesOf(pmid)
+	leaf, err := t.leavesOf(pmid)
 	if err != nil {
 		return "", err
 	}
-	return leaves[0].path, nil
+	return leaf.path, nil
 }
 
 // NameAll returns every name of a PMID in the order pmNameAll gives them:
@@ -121,23 +124,24 @@ func (t *Tree) NameID(pmid pcp.PMID) (string, error) {
 func (t *Tree) NameAll(pmid pcp.PMID) ([]string, error) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	leaves, err := t.leavesOf(pmid)
+	leaf, err := t.leavesOf(pmid)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(leaves))
-	for i, n := range leaves {
-		names[i] = n.path
+	var names []string
+	for ; leaf != nil; leaf = leaf.same {
+		names = append(names, leaf.path)
 	}
 	return names, nil
 }
 
-func (t *Tree) leavesOf(pmid pcp.PMID) ([]*node, error) {
-	leaves := t.ids[pmid]
-	if len(leaves) == 0 || IsDynamicRoot(pmid) {
+// leavesOf is the first of pmid's leaves, the others chained from it.
+func (t *Tree) leavesOf(pmid pcp.PMID) (*node, error) {
+	leaf := t.ids[pmid]
+	if leaf == nil || IsDynamicRoot(pmid) {
 		return nil, fmt.Errorf("pmns: unknown PMID %s: %w", pmid.String(), pcp.ErrPMID)
 	}
-	return leaves, nil
+	return leaf, nil
 }
 
 // Child is one entry of Children: a name relative to its parent, and
@@ -205,8 +209,10 @@ func (t *Tree) Len() int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	n := 0
-	for _, leaves := range t.ids {
-		n += len(leaves)
+	for _, leaf := range t.ids {
+		for ; leaf != nil; leaf = leaf.same {
+			n++
+		}
 	}
 	return n
 }
