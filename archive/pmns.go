@@ -12,16 +12,24 @@ const pmIDNull = 0xffffffff
 // nameNode is a node of the archive's name space as libpcp builds it from
 // the names in descriptor records: children are kept newest first, and a
 // name that clashes with an existing one of another PMID is dropped.
+// Its full name is a prefix of the name it was made for, that string's
+// bytes shared by every node it made, its own name the part from nameAt:
+// no name is built again from its parts.
 type nameNode struct {
-	name          string
+	path          string
 	pmid          uint32
+	nameAt        uint32
 	parent, first *nameNode
 	next          *nameNode
 }
 
+// name is the node's last component.
+func (n *nameNode) name() string { return n.path[n.nameAt:] }
+
 type nameTree struct {
-	root  nameNode
-	names map[pcp.PMID][]string // in pmNameAll's order, built by finish
+	root   nameNode
+	names  map[pcp.PMID][]string // in pmNameAll's order, built by finish
+	leaves int                   // how many, to size names
 }
 
 func newNameTree() *nameTree { return &nameTree{root: nameNode{pmid: pmIDNull}} }
@@ -30,11 +38,12 @@ func newNameTree() *nameTree { return &nameTree{root: nameNode{pmid: pmIDNull}} 
 // as libpcp ignores PM_ERR_PMID when loading an archive.
 func (t *nameTree) add(pmid pcp.PMID, name string) {
 	root := &t.root
+	rest := name
 	for {
-		comp, rest, more := strings.Cut(name, ".")
+		comp, tail, more := strings.Cut(rest, ".")
 		var np *nameNode
 		for c := root.first; c != nil; c = c.next {
-			if c.name == comp {
+			if c.name() == comp {
 				np = c
 				break
 			}
@@ -42,8 +51,10 @@ func (t *nameTree) add(pmid pcp.PMID, name string) {
 		if np == nil {
 			parent := root
 			first := true
+			at := len(name) - len(rest)
 			for {
-				n := &nameNode{name: comp, pmid: pmIDNull, parent: parent}
+				end := at + len(comp)
+				n := &nameNode{path: name[:end], nameAt: uint32(at), pmid: pmIDNull, parent: parent}
 				if first {
 					first = false
 					n.next = parent.first
@@ -53,15 +64,17 @@ func (t *nameTree) add(pmid pcp.PMID, name string) {
 				if !more {
 					break
 				}
-				comp, rest, more = strings.Cut(rest, ".")
+				at = end + 1
+				comp, tail, more = strings.Cut(tail, ".")
 			}
 			parent.pmid = uint32(pmid)
+			t.leaves++
 			return
 		}
 		if !more {
 			return // same PMID: nothing to do; another: PM_ERR_PMID, ignored
 		}
-		root, name = np, rest
+		root, rest = np, tail
 	}
 }
 
@@ -69,13 +82,13 @@ func (t *nameTree) add(pmid pcp.PMID, name string) {
 // them: libpcp's hash chains are filled in a depth-first walk, each new
 // node at the head, so the names come in reverse walk order.
 func (t *nameTree) finish() {
-	t.names = make(map[pcp.PMID][]string)
+	t.names = make(map[pcp.PMID][]string, t.leaves)
 	var walk func(n *nameNode)
 	walk = func(n *nameNode) {
 		for c := n.first; c != nil; c = c.next {
 			if c.pmid != pmIDNull {
 				p := pcp.PMID(c.pmid)
-				t.names[p] = append(t.names[p], fullName(c))
+				t.names[p] = append(t.names[p], c.path)
 			}
 			walk(c)
 		}
@@ -88,17 +101,6 @@ func (t *nameTree) finish() {
 	}
 }
 
-func fullName(n *nameNode) string {
-	var parts []string
-	for ; n.parent != nil; n = n.parent {
-		parts = append(parts, n.name)
-	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
-	return strings.Join(parts, ".")
-}
-
 // locate finds the node for a full name.
 func (t *nameTree) locate(name string) *nameNode {
 	n := &t.root
@@ -106,7 +108,7 @@ func (t *nameTree) locate(name string) *nameNode {
 		comp, rest, more := strings.Cut(name, ".")
 		var found *nameNode
 		for c := n.first; c != nil; c = c.next {
-			if c.name == comp {
+			if c.name() == comp {
 				found = c
 				break
 			}
@@ -128,11 +130,7 @@ func leaves(n *nameNode, prefix string, out []string) []string {
 		return append(out, prefix)
 	}
 	for c := n.first; c != nil; c = c.next {
-		name := c.name
-		if prefix != "" {
-			name = prefix + "." + c.name
-		}
-		out = leaves(c, name, out)
+		out = leaves(c, c.path, out)
 	}
 	return out
 }
