@@ -3,6 +3,7 @@ package derive
 import (
 	"context"
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -214,6 +215,9 @@ func (e *evaluator) evalName(b *bound) int32 {
 	if vs.NumVal <= 0 {
 		return b.setN(vs.NumVal)
 	}
+	// Sized once: grown value by value, a metric of many instances left
+	// as much again behind it in outgrown arrays.
+	b.vals = slices.Grow(b.vals, int(vs.NumVal))
 	for i := range vs.Values[:vs.NumVal] {
 		v := &vs.Values[i]
 		out := ival{inst: v.Inst}
@@ -520,6 +524,7 @@ func (e *evaluator) evalBinary(b *bound) int32 {
 		n = min(l.numval, r.numval)
 	}
 	rel := b.op.relational() || b.op.boolean()
+	b.vals = slices.Grow(b.vals, int(n))
 	i, j := 0, 0
 	for int32(len(b.vals)) < n {
 		if i >= int(l.numval) || j >= int(r.numval) {
