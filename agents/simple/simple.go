@@ -42,13 +42,16 @@ const (
 	NowInDom   = 1
 )
 
-// PMIDs of the metrics, in domain 253.
-var (
-	NumFetch = pcp.NewPMID(Domain, 0, 0)
-	Color    = pcp.NewPMID(Domain, 0, 1)
-	TimeUser = pcp.NewPMID(Domain, 1, 2)
-	TimeSys  = pcp.NewPMID(Domain, 1, 3)
-	Now      = pcp.NewPMID(Domain, 2, 4)
+// PMIDs of the metrics, in domain 253: pcp.NewPMID(Domain, cluster,
+// item) written as constants (the domain above 12 bits of cluster, above
+// 10 of item), so that this package, linked into every tool for local
+// contexts, has no initialisation to run.
+const (
+	NumFetch = pcp.PMID(Domain<<22 | 0<<10 | 0)
+	Color    = pcp.PMID(Domain<<22 | 0<<10 | 1)
+	TimeUser = pcp.PMID(Domain<<22 | 1<<10 | 2)
+	TimeSys  = pcp.PMID(Domain<<22 | 1<<10 | 3)
+	Now      = pcp.PMID(Domain<<22 | 2<<10 | 4)
 )
 
 //go:embed help
