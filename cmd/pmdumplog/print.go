@@ -133,13 +133,28 @@ func (d *dumper) metricNames(pmid pcp.PMID) string {
 func (d *dumper) dumpDesc() {
 	w := d.out
 	w.WriteString("\nDescriptions for Metrics in the Log ...\n")
+	// Each descriptor is written through d.scratch: a formatted string
+	// and a joined name list for each was most of the garbage of the
+	// descriptors' part of pmdumplog -a (200 KB of 3.5 MB allocated over
+	// 20180127.08.40), and garbage is peak memory in a run too short for
+	// the collector to start.
 	d.a.Meta.EachDesc(func(desc pcp.Desc) {
+		b := append(d.scratch[:0], "PMID: "...)
+		b = append(b, desc.PMID.String()...)
+		b = append(b, " ("...)
 		if names, err := d.ns.Names(desc.PMID); err != nil {
-			fmt.Fprintf(w, "PMID: %s (%s)\n", desc.PMID, "<noname>")
+			b = append(b, "<noname>"...)
 		} else {
-			fmt.Fprintf(w, "PMID: %s (%s)\n", desc.PMID, strings.Join(names, " or "))
+			for i, n := range names {
+				if i > 0 {
+					b = append(b, " or "...)
+				}
+				b = append(b, n...)
+			}
 		}
-		w.WriteString(pcp.FormatDesc(desc))
+		b = append(b, ")\n"...)
+		d.scratch = pcp.DescFormat{}.Append(b, desc)
+		w.Write(d.scratch)
 	})
 }
 
