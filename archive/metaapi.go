@@ -64,6 +64,24 @@ func (m *Meta) Traverse(name string) ([]string, error) {
 	return leaves(n, name, nil), nil
 }
 
+// Children calls f for each child of name ("" for the root) in the
+// name space's order, with its PMID (pcp.PMIDNull for an inner node) and
+// whether it has children of its own; pcp.ErrName when there is no such
+// node. A leaf has no children: f is not called. It answers what a
+// namespace built from Traverse's names would, without building one.
+func (m *Meta) Children(name string, f func(child string, pmid pcp.PMID, inner bool)) error {
+	n := &m.names.root
+	if name != "" {
+		if n = m.names.locate(name); n == nil {
+			return pcp.ErrName
+		}
+	}
+	for c := n.first; c != nil; c = c.next {
+		f(c.name(), pcp.PMID(c.pmid), c.first != nil)
+	}
+	return nil
+}
+
 // EachInDom calls f for every instance domain in libpcp's order, with its
 // records oldest first.
 func (m *Meta) EachInDom(f func(indom pcp.InDom, history []*InDom)) {

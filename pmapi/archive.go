@@ -254,6 +254,19 @@ func (c *ArchiveContext) Children(ctx context.Context, name string) ([]string, e
 
 // ChildrenStatus is Children with whether each child is a metric.
 func (c *ArchiveContext) ChildrenStatus(ctx context.Context, name string) ([]pmns.Child, error) {
+	if c.opts.ns == nil && len(c.logs) == 1 {
+		// The archive's own name tree answers, as for Traverse: building
+		// a namespace of every name for this was most of what pminfo -a
+		// allocated for names.
+		var kids []pmns.Child
+		err := c.logs[0].Meta.Children(name, func(child string, pmid pcp.PMID, inner bool) {
+			kids = append(kids, pmns.Child{Name: child, Leaf: !inner && !pmns.IsDynamicRoot(pmid)})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
+		}
+		return kids, nil
+	}
 	kids, err := c.names().Children(name)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Children %q: %w", name, err)
