@@ -241,7 +241,8 @@ func (e *evaluator) evalName(b *bound) int32 {
 			if vs.ValFmt == pcp.ValInSitu {
 				return b.setN(pcp.ErrLogRec.Code())
 			}
-			out.blk = append([]byte(nil), v.Block.Data...)
+			blk := append([]byte(nil), v.Block.Data...)
+			out.blk = &blk
 		default:
 			return b.setN(pcp.ErrType.Code())
 		}

@@ -666,8 +666,8 @@ func derivedSize(m *metric, n int32) int {
 		return int(n) * blockSize(t)
 	}
 	size := 0
-	for _, v := range m.expr.vals[:n] {
-		size += len(v.blk)
+	for i := range m.expr.vals[:n] {
+		size += len(m.expr.vals[i].block())
 	}
 	return size
 }
@@ -701,7 +701,7 @@ func derivedSet(vs *pcp.ValueSet, m *metric, pmid pcp.PMID, n int32, arena []byt
 		case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
 			arena = native.AppendUint64(arena, v.bits)
 		default:
-			arena = append(arena, v.blk...)
+			arena = append(arena, v.block()...)
 		}
 		out.Block = pcp.ValueBlock{Type: t, Data: arena[at:len(arena):len(arena)]}
 	}
