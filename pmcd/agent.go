@@ -37,6 +37,10 @@ type agent struct {
 
 	mu sync.Mutex
 	b  backend // nil once dead
+	// direct is b when it is an in-process agent other than pmcd's own,
+	// else nil, readable without mu: fetches call it directly, under
+	// its own lock (fetchDirect).
+	direct atomic.Pointer[inProc]
 	// queue holds the fetches waiting for a daemon agent and leading
 	// says one of their callers holds mu to send them (fetchQueued);
 	// both under qmu.
@@ -222,6 +226,12 @@ func (a *agent) kill(why error) {
 		cleanup = protocolFailure(b) // before its descriptors close
 	}
 	a.b = nil
+	a.direct.Store(nil)
+	if p, ok := b.(*inProc); ok {
+		// Fetches already waiting for it fail now, not once it
+		// has closed.
+		p.giveUp()
+	}
 	a.reason = reasonProtocol
 	a.publish()
 	a.s.markChanges(changeDropAgent)
@@ -264,9 +274,15 @@ func (a *agent) kill(why error) {
 // client's connection decoded it, or the part of it for this agent's
 // domain; it is the caller's, and read only until fetch returns. A
 // daemon's answer is decoded into into when it is not nil, storage the
-// caller owns and reuses; else into new storage.
-func (a *agent) fetch(ctx context.Context, c *client, req *pdu.Fetch, into *pdu.Result) (*pcp.Result, error) {
-	if into != nil && a.conf.Kind != AgentDSO {
+// caller owns and reuses; else into new storage. An in-process agent is
+// called on the caller's goroutine, and r carries on with the caller's
+// work if the call hangs (fetchDirect).
+func (a *agent) fetch(ctx context.Context, c *client, req *pdu.Fetch, into *pdu.Result, r rescuer) (*pcp.Result, error) {
+	if a.conf.Kind == AgentDSO {
+		if p := a.direct.Load(); p != nil {
+			return a.fetchDirect(c, req, into, p, r)
+		}
+	} else if into != nil {
 		return a.fetchQueued(ctx, c, req, into)
 	}
 	a.mu.Lock()
@@ -350,6 +366,7 @@ func (a *agent) stop(why string) {
 	a.mu.Lock()
 	b := a.b
 	a.b = nil
+	a.direct.Store(nil)
 	if b != nil {
 		a.reason = reasonExit
 		a.s.markChanges(changeDropAgent)

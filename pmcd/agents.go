@@ -85,6 +85,9 @@ func (s *Server) bringUp(ctx context.Context, a *agent) bool {
 		return true
 	}
 	a.b, a.prof, a.notReady, a.reason = b, profileKey{}, false, 0
+	if p, ok := b.(*inProc); ok && !p.own {
+		a.direct.Store(p)
+	}
 	s.markChanges(changeAddAgent)
 	a.wantsAttrs.Store(wantsAttrs(b.flags()))
 	a.publish()

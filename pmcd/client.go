@@ -65,6 +65,20 @@ type client struct {
 	// quiet is the connection's context without its cancellation, for
 	// writes, which closing the connection interrupts.
 	quiet context.Context
+	// ctx is the connection's context, cancel ends it, and stopClose
+	// stops its closing the connection when it ends (for finish).
+	ctx       context.Context
+	cancel    context.CancelFunc
+	stopClose func() bool
+	// added says the client was counted among the server's.
+	added bool
+	// owner numbers the goroutines that have served the client in turn:
+	// a rescuer takes over from one left in a hung agent (see rescue).
+	owner atomic.Uint64
+	// cur and curType are the fetch being answered and its PDU type,
+	// for a rescuer to answer it.
+	cur     *pdu.Fetch
+	curType pdu.Type
 
 	// profiles are the client's instance profiles by context number, and
 	// gens count their changes, so agents get a PROFILE only when needed.
@@ -101,12 +115,13 @@ func (c *client) profileFor(ctxnum int32) *pdu.Profile {
 	return &pdu.Profile{Context: ctxnum, State: pdu.ProfileInclude}
 }
 
+// serveClient serves one connection until it ends, then ends the client
+// (see finish) and marks s.wg done, unless its goroutine was given up on
+// in a hung in-process agent, whose rescuer then serves the connection
+// on (see resume).
 func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	defer conn.Close()
 
 	rw := direct(conn)
 	// Whether the client sent anything tells a port probe from a client
@@ -114,8 +129,9 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	heard := &heardFrom{stream: rw}
 	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(heard, clientReadBuffer), s.timeout()), w: pdu.NewWriter(rw),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{}, profileSize: map[int32]int{},
-		id: access.ClientOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx)}
-	defer s.freeClientNum(c.num)
+		id: access.ClientOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx),
+		ctx: ctx, cancel: cancel, stopClose: stop}
+	defer c.finishIfOwner(c.owner.Load())
 	c.r.MaxLen = s.maxPDU()
 	c.r.IdleWait = true
 	c.w.Timeout = s.timeout()
@@ -137,8 +153,7 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 		c.attrs = credAttrs(c.id)
 	}
 	s.addClient(c)
-	defer s.dropClient(c)
-	defer c.endContexts()
+	c.added = true
 
 	extra := features
 	if c.st.acl.HasAccounts() || s.RequireCreds {
@@ -181,13 +196,18 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	} else if c.id.HasCreds {
 		c.sendAttrs(ctx)
 	}
+	c.loop(ctx)
+}
+
+// loop answers the client's requests until the connection ends.
+func (c *client) loop(ctx context.Context) {
 	for {
 		// Shutting down closes the connection, which ends the read;
 		// a context without cancellation spares each PDU a callback.
 		b, err := c.r.ReadPDU(c.quiet)
 		if err != nil {
 			if !hungUp(ctx, err) {
-				s.clientLogf("client %v: %v", conn.RemoteAddr(), err)
+				c.s.clientLogf("client %v: %v", c.conn.RemoteAddr(), err)
 			}
 			return
 		}
@@ -195,11 +215,74 @@ func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 			// A PDU we cannot parse, or a reply we cannot send, ends this
 			// client; the daemon and its other clients carry on.
 			if !hungUp(ctx, err) {
-				s.clientLogf("client %v: %v", conn.RemoteAddr(), err)
+				c.s.clientLogf("client %v: %v", c.conn.RemoteAddr(), err)
 			}
 			return
 		}
 	}
+}
+
+// finishIfOwner ends the client (finish) if the goroutine that serves it
+// is still the one that was when owner was read: one left in a hung
+// in-process agent, which ends with runtime.Goexit, must leave the
+// client to its rescuer.
+func (c *client) finishIfOwner(owner uint64) {
+	if c.owner.Load() == owner {
+		c.finish()
+	}
+}
+
+// finish undoes what serveClient set up, in reverse order.
+func (c *client) finish() {
+	if c.added {
+		c.endContexts()
+		c.s.dropClient(c)
+	}
+	c.s.freeClientNum(c.num)
+	c.conn.Close()
+	c.stopClose()
+	c.cancel()
+	c.s.wg.Done()
+}
+
+// takeOver makes the rescuer of a direct call the client's goroutine
+// (see fetchDirect): the one in the call no longer is.
+func (c *client) takeOver() { c.owner.Add(1) }
+
+// rescue carries on from a fetch whose direct call to in-process agent p
+// was given up on with err: the agent is dead, the fetch is answered with
+// err for every value (all of them p's: a fetch of one domain), and the
+// connection is served on this goroutine.
+func (c *client) rescue(p *inProc, err error) {
+	defer c.finishIfOwner(c.owner.Load())
+	p.owner.markHung(p, err)
+	out := &c.result
+	code := int32(pcp.CodeOf(err, pcp.ErrGeneric))
+	for i, id := range c.cur.PMIDs {
+		out.Sets[i] = pcp.ValueSet{PMID: id, NumVal: code}
+	}
+	out.Timestamp = pcp.TimestampOf(timeNow())
+	if err := c.sendResult(c.ctx, c.curType, out); err != nil {
+		if !hungUp(c.ctx, err) {
+			c.s.clientLogf("client %v: %v", c.conn.RemoteAddr(), err)
+		}
+		return
+	}
+	c.loop(c.ctx)
+}
+
+// sendResult sends the answer to a fetch of type t, after the state
+// changes the client has not been told of.
+func (c *client) sendResult(ctx context.Context, t pdu.Type, r *pcp.Result) error {
+	if err := c.sendChanges(ctx); err != nil {
+		return err
+	}
+	if t == pdu.TypeHighResFetch {
+		c.out = pdu.AppendHighResResult(c.out[:0], 0, r)
+	} else {
+		c.out = pdu.AppendResult(c.out[:0], 0, r)
+	}
+	return c.write(ctx, c.out)
 }
 
 // handle answers one request. A returned error ends the connection; a PCP
@@ -283,12 +366,8 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		m := &c.fetchReq
 		if err = m.Decode(b); err == nil {
 			if status = c.checkFetch(m.Context); status == nil {
-				r := c.fetchAll(ctx, m)
-				if err := c.sendChanges(ctx); err != nil {
-					return err
-				}
-				c.out = pdu.AppendResult(c.out[:0], 0, r)
-				return c.write(ctx, c.out)
+				c.cur, c.curType = m, h.Type
+				return c.sendResult(ctx, h.Type, c.fetchAll(ctx, m))
 			}
 		}
 	case pdu.TypeHighResFetch:
@@ -297,12 +376,8 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 			if status = c.checkFetch(m.Context); status == nil {
 				// Agents are sent a FETCH whichever the client sent;
 				// the two decode to the same fields.
-				r := c.fetchAll(ctx, (*pdu.Fetch)(m))
-				if err := c.sendChanges(ctx); err != nil {
-					return err
-				}
-				c.out = pdu.AppendHighResResult(c.out[:0], 0, r)
-				return c.write(ctx, c.out)
+				c.cur, c.curType = (*pdu.Fetch)(m), h.Type
+				return c.sendResult(ctx, h.Type, c.fetchAll(ctx, c.cur))
 			}
 		}
 	case pdu.TypeDescReq:

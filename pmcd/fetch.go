@@ -41,8 +41,7 @@ func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 		}
 		byDomain[d] = append(byDomain[d], i)
 	}
-	// A hung agent's values carry PM_ERR_TIMEOUT when it was the only
-	// daemon asked, else PM_ERR_NOAGENT, as PCP's pmcd has it.
+	// The daemon agents asked decide a hung agent's error (fetchPart).
 	daemons := 0
 	for _, d := range order {
 		if a := c.agentOf(d); a != nil && a.conf.Kind != AgentDSO {
@@ -52,6 +51,7 @@ func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 	// Each agent is sent the part of the request for its domain; the
 	// parts share two allocations.
 	subs := make([]pdu.Fetch, len(order))
+	parts := make([]fetchPart, len(order))
 	var changes atomic.Uint32
 	pmids := make([]pcp.PMID, 0, len(ids))
 	var wg sync.WaitGroup
@@ -68,15 +68,16 @@ func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 		}
 		sub := &subs[k]
 		*sub = pdu.Fetch{Context: req.Context, PMIDs: pmids[at:len(pmids):len(pmids)]}
+		part := &parts[k]
+		*part = fetchPart{out: out, ids: ids, idx: idx, daemons: daemons, wg: &wg}
 		wg.Add(1)
 		go func() {
-			defer wg.Done()
-			r, err := a.fetch(ctx, c, sub, nil)
-			if errors.Is(err, pcp.ErrTimeout) && daemons > 1 {
-				err = pcp.ErrNoAgent
-			}
+			// No deferred Done: a goroutine left in a hung in-process
+			// agent ends without it, its part rescued (fetchPart).
+			r, err := a.fetch(ctx, c, sub, nil, part)
 			if err != nil {
-				fillError(out, ids, idx, err)
+				part.fail(err)
+				wg.Done()
 				return
 			}
 			changes.Or(agentChanges(r.Timestamp.Sec))
@@ -85,12 +86,44 @@ func (c *client) fetchAll(ctx context.Context, req *pdu.Fetch) *pcp.Result {
 				// Agents answer for the PMIDs asked; keep the client's.
 				out.Sets[i].PMID = ids[i]
 			}
+			wg.Done()
 		}()
 	}
 	wg.Wait()
 	c.s.markChanges(changes.Load())
 	out.Timestamp = pcp.TimestampOf(timeNow())
 	return out
+}
+
+// fetchPart is one agent's part of a fetch of several, asked on a
+// goroutine of its own.
+type fetchPart struct {
+	out     *pcp.Result
+	ids     []pcp.PMID
+	idx     []int // the part's places in ids
+	daemons int   // the daemon agents asked
+	wg      *sync.WaitGroup
+}
+
+// fail gives the part's value sets the error err.
+func (f *fetchPart) fail(err error) {
+	// A hung agent's values carry PM_ERR_TIMEOUT when it was the only
+	// daemon asked, else PM_ERR_NOAGENT, as PCP's pmcd has it.
+	if errors.Is(err, pcp.ErrTimeout) && f.daemons > 1 {
+		err = pcp.ErrNoAgent
+	}
+	fillError(f.out, f.ids, f.idx, err)
+}
+
+// takeOver has nothing to do: the part's goroutine owns only the part.
+func (f *fetchPart) takeOver() {}
+
+// rescue ends the part of a goroutine left in a hung in-process agent p:
+// the agent is dead, and the part fails with err.
+func (f *fetchPart) rescue(p *inProc, err error) {
+	p.owner.markHung(p, err)
+	f.fail(err)
+	f.wg.Done()
 }
 
 // fillError gives the value sets at idx the error err.
@@ -126,7 +159,7 @@ func (c *client) fetchOne(ctx context.Context, req *pdu.Fetch, d uint32, out *pc
 		}
 		return 0
 	}
-	r, err := a.fetch(ctx, c, req, &c.agentReply)
+	r, err := a.fetch(ctx, c, req, &c.agentReply, c)
 	if err != nil {
 		code := pcp.CodeOf(err, pcp.ErrGeneric)
 		for i, id := range ids {

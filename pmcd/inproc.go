@@ -19,7 +19,7 @@ import (
 type inProc struct {
 	a *pmda.Agent
 	// own marks pmcd's own agent, which answers from pmcd's memory and is
-	// called directly, without a goroutine to time it out.
+	// called directly, without a watchdog to time it out.
 	own bool
 	// entry is the address of the Go function that built the agent,
 	// shown in the agent table where PCP shows the DSO's entry point.
@@ -28,8 +28,8 @@ type inProc struct {
 	// of the client being served, set under the agent's lock for one
 	// call.
 	into *pdu.Result
-	// fetch is the FETCH the agent's goroutine reads, a copy of the
-	// client's (see call).
+	// fetch is the FETCH the agent reads, a copy of the client's, under
+	// sem (see call).
 	fetch pdu.Fetch
 	// timeout is how long call waits for the agent, set under the
 	// agent's lock before each call.
@@ -38,18 +38,33 @@ type inProc struct {
 	// within stopGrace.
 	abandoned bool
 
-	// The agent's goroutine, started at its first call, takes requests
-	// from calls and answers on answers. A goroutine kept for the agent's
-	// life costs a fetch two switches between goroutines, where one
-	// started per call cost its creation, a channel and a timer context,
-	// allocations that made the collector work.
+	// The agent takes one call at a time, as a DSO in PCP's pmcd does:
+	// sem is its lock, held for a call, which a caller can give up
+	// waiting for: gone is closed once pmcd has given up on the agent
+	// (a call timed out, its caller went, or the agent was stopped),
+	// and whoever waits for sem then fails at once instead of waiting
+	// behind a call that may never end. waiting counts them.
+	setup   sync.Once
+	sem     chan struct{}
+	gone    chan struct{}
+	goneMu  sync.Once
+	waiting atomic.Int32
+	// owner is the agent slot p serves, which a rescue marks dead; prof
+	// is the client profile the agent last got; rescuer, set for a
+	// direct call, is who carries on with the caller's work if the call
+	// is given up on (see fetchDirect). All three under sem.
+	owner   *agent
+	prof    profileKey
+	rescuer rescuer
+
+	// Calls that go through call (all but fetches) are handed to the
+	// agent's goroutine, started at the first such call, which takes
+	// requests from calls and answers on answers, so that the caller
+	// can stop waiting for a call that runs too long.
 	calls   chan inProcCall
 	answers chan callResult
-	// cctx is the context the agent is handed.
+	// cctx is the context the agent is handed; its done is gone.
 	cctx callCtx
-	// hung is set once a call was given up on: the agent's goroutine may
-	// still be in it, so every later call fails at once.
-	hung bool
 	// The watchdog times the call in progress (see watch): state is the
 	// call's number and state (callState), started when it began
 	// (nanoseconds since base), limit its timeout in nanoseconds. Under
@@ -60,7 +75,7 @@ type inProc struct {
 	// the timeout changes from call to call (pmcd.control.timeout), and a
 	// shorter one must not wait for a longer one's round.
 	state    atomic.Uint64
-	seq      uint64 // the number of the last call, under the agent's lock
+	seq      uint64 // the number of the last call, under sem
 	started  atomic.Int64
 	limit    atomic.Int64
 	watchMu  sync.Mutex
@@ -121,30 +136,99 @@ func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
 
 // close ends the agent (pmda.Agent.Close): its listeners, goroutines and
 // mappings go with it, so that an agent started again in its place finds
-// its port free. Its goroutine ends once the call it may still be in
-// returns. No call comes after close: the agent has been taken out of
-// service under its lock first.
+// its port free. No call comes after close: the agent has been taken out
+// of service under its lock first, and close gives up on it (gone), so
+// that callers still waiting for it fail; a call under way is waited for,
+// within stopGrace, unless it was given up on already (it may never end).
+// The agent's goroutine ends once the call it may still be in returns.
 //
 // Closing is bounded as a daemon's end is (stopGrace): an agent whose
 // Close does not return by then is left to finish on its own (a goroutine
 // cannot be killed as a process can), so that a hung agent cannot hold
 // pmcd's shutdown or a SIGHUP's reconfiguration; abandoned says so.
 func (p *inProc) close() {
-	if p.calls != nil {
-		close(p.calls)
-		p.watchdog.Stop()
+	st := p.state.Load() & 0xff
+	hung := st == callTimedOut || st == callAbandoned
+	p.giveUp()
+	t := time.NewTimer(stopGrace)
+	defer t.Stop()
+	if !hung {
+		select {
+		case p.sem <- struct{}{}:
+		case <-t.C:
+			p.abandoned = true
+			return
+		}
 	}
+	if p.calls != nil {
+		// No call comes after gone: the agent's goroutine ends once
+		// the one it may be in returns.
+		close(p.calls)
+	}
+	p.watchdog.Stop()
 	done := make(chan struct{})
 	go func() {
 		_ = p.a.Close()
 		close(done)
 	}()
-	t := time.NewTimer(stopGrace)
-	defer t.Stop()
 	select {
 	case <-done:
 	case <-t.C:
 		p.abandoned = true
+	}
+}
+
+// init makes what calls share, once.
+func (p *inProc) init() {
+	p.setup.Do(func() {
+		p.sem, p.gone = make(chan struct{}, 1), make(chan struct{})
+		p.cctx = callCtx{p: p, done: p.gone}
+		p.base = time.Now()
+		if p.watchdog == nil {
+			p.watchdog = time.AfterFunc(time.Hour, p.watch)
+			p.watchdog.Stop()
+		}
+	})
+}
+
+// isGone says whether pmcd has given up on the agent.
+func (p *inProc) isGone() bool {
+	select {
+	case <-p.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+// acquire takes the agent's lock, or fails once pmcd has given up on the
+// agent, whether before or while it waits.
+func (p *inProc) acquire() bool {
+	select {
+	case p.sem <- struct{}{}:
+	default:
+		p.waiting.Add(1)
+		select {
+		case p.sem <- struct{}{}:
+		case <-p.gone:
+		}
+		p.waiting.Add(-1)
+	}
+	// Both may have been ready, and the select takes either.
+	if p.isGone() {
+		p.release()
+		return false
+	}
+	return true
+}
+
+// release gives the agent's lock back. An empty sem is left so: a lock
+// given up on by its holder's rescue (see fetchDirect) is not taken
+// again, as gone is closed.
+func (p *inProc) release() {
+	select {
+	case <-p.sem:
+	default:
 	}
 }
 
@@ -166,20 +250,29 @@ func (p *inProc) serve() {
 	}
 }
 
+// errGone is the error of a call that found pmcd had given up on the
+// agent (another call to it timed out, or it was stopped).
+func (p *inProc) errGone() error {
+	return fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
+}
+
 // call answers req for client from. The agent runs on a goroutine of its
 // own so that pmcd can give up on it after p.timeout (or when ctx is
 // done), as it gives up on a daemon that does not answer: the agent is
 // then marked dead and its goroutine left to finish on its own. A panic
 // in the agent's code comes back from Handle as pcp.ErrIPC, which marks
-// the agent dead too; the daemon carries on.
+// the agent dead too; the daemon carries on. Fetches take the quicker
+// way of fetchDirect.
 func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Message, error) {
 	c := pmda.Client(from)
 	if p.own {
 		return p.kept(p.a.Handle(ctx, c, req))
 	}
-	if p.hung {
-		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
+	p.init()
+	if !p.acquire() {
+		return nil, p.errGone()
 	}
+	defer p.release()
 	if f, ok := req.(*pdu.Fetch); ok {
 		// A goroutine left behind by a timeout may still be reading
 		// the request when the client decodes its next one into the
@@ -192,33 +285,9 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 	}
 	if p.calls == nil {
 		p.calls, p.answers = make(chan inProcCall), make(chan callResult, 1)
-		p.cctx = callCtx{p: p, done: make(chan struct{})}
-		p.base = time.Now()
-		if p.watchdog == nil {
-			p.watchdog = time.AfterFunc(time.Hour, p.watch)
-			p.watchdog.Stop()
-		}
 		go p.serve()
 	}
-	timeout := p.timeout
-	if timeout <= 0 {
-		timeout = defaultAgentTimeout
-	}
-	// The watchdog reads started and limit once it sees the call
-	// running, so they are set first.
-	p.seq++
-	seq := p.seq
-	now := p.since()
-	p.started.Store(int64(now))
-	p.limit.Store(int64(timeout))
-	p.state.Store(callState(seq, callRunning))
-	end := int64(now + timeout)
-	p.watchMu.Lock()
-	if !p.armed || end < p.due {
-		p.armed, p.due = true, end
-		p.watchdog.Reset(timeout)
-	}
-	p.watchMu.Unlock()
+	seq := p.begin(p.timeout, nil)
 	// Unless hung, the agent's goroutine has answered every call before
 	// and waits for this one.
 	p.calls <- inProcCall{ctx: &p.cctx, from: c, req: req, seq: seq}
@@ -238,11 +307,37 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 		}
 	}
 	if p.state.Load() == callState(seq, callTimedOut) {
-		p.giveUp()
-		return nil, fmt.Errorf("%w: agent %s: %w", errAgentLost, p.a.Name(), pcp.ErrTimeout)
+		return nil, p.errGone()
 	}
 	p.state.Store(callState(seq, callIdle))
 	return p.kept(r.reply, r.err)
+}
+
+// begin starts the watchdog on a call of the given timeout (the default
+// if none), made by a caller holding sem, and returns its number. With
+// rescuer nil the call is call's: the watchdog answers it on answers; else
+// it hands rescuer the caller's work (see fetchDirect).
+func (p *inProc) begin(timeout time.Duration, r rescuer) uint64 {
+	if timeout <= 0 {
+		timeout = defaultAgentTimeout
+	}
+	// The watchdog reads started, limit and rescuer once it sees the
+	// call running, so they are set first.
+	p.rescuer = r
+	p.seq++
+	seq := p.seq
+	now := p.since()
+	p.started.Store(int64(now))
+	p.limit.Store(int64(timeout))
+	p.state.Store(callState(seq, callRunning))
+	end := int64(now + timeout)
+	p.watchMu.Lock()
+	if !p.armed || end < p.due {
+		p.armed, p.due = true, end
+		p.watchdog.Reset(timeout)
+	}
+	p.watchMu.Unlock()
+	return seq
 }
 
 // watch is the watchdog's round, on a goroutine of the timer's: it
@@ -252,6 +347,12 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 // within a timeout thus cost it one round per timeout, and an idle agent
 // none. It holds watchMu throughout, so that a call that begins meanwhile
 // either finds it armed for the call (or earlier), or arms it itself.
+//
+// A call timed out gives the agent up (gone), so that every caller
+// waiting for it fails at once. The caller of a call (call) is answered
+// with the time-out; the work of the caller of a direct call, which is in
+// the agent's code itself, is carried on by its rescuer on a goroutine of
+// its own.
 func (p *inProc) watch() {
 	p.watchMu.Lock()
 	defer p.watchMu.Unlock()
@@ -273,18 +374,27 @@ func (p *inProc) watch() {
 		}
 		if p.state.CompareAndSwap(v, v&^0xff|callTimedOut) {
 			p.armed = false
-			p.answers <- callResult{}
+			p.giveUp()
+			if r := p.rescuer; r != nil {
+				// Before the call's goroutine can see it was given up
+				// on: it waits for watchMu (see ended).
+				r.takeOver()
+				go r.rescue(p, pcp.ErrTimeout)
+			} else {
+				p.answers <- callResult{}
+			}
 			return
 		}
 		// That call ended meanwhile; another may run.
 	}
 }
 
-// giveUp leaves the call in progress to the agent's goroutine and tells
-// the agent, through its context, that pmcd no longer waits.
+// giveUp leaves the call in progress to whoever is in it and tells the
+// agent, through its context, that pmcd no longer waits; callers waiting
+// for the agent fail. It is done once.
 func (p *inProc) giveUp() {
-	p.hung = true
-	close(p.cctx.done)
+	p.init()
+	p.goneMu.Do(func() { close(p.gone) })
 }
 
 // callCtx is the context an in-process agent's call gets: the call's

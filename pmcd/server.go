@@ -222,10 +222,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		}
 		wait, logged = 0, false
 		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.serveClient(ctx, conn)
-		}()
+		// serveClient marks s.wg done, from whichever goroutine ends
+		// up serving the client.
+		go s.serveClient(ctx, conn)
 	}
 }
 
