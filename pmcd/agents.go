@@ -129,7 +129,11 @@ func (s *Server) startAgent(ctx context.Context, ac AgentConf) (backend, error) 
 		if a.Domain() != ac.Domain {
 			return nil, fmt.Errorf("agent has domain %d, not %d", a.Domain(), ac.Domain)
 		}
-		return &inProc{a: a, entry: reflect.ValueOf(newAgent).Pointer()}, nil
+		p := &inProc{a: a, entry: reflect.ValueOf(newAgent).Pointer()}
+		if s.onInProc != nil {
+			s.onInProc(p)
+		}
+		return p, nil
 	case AgentPipe:
 		return startPipe(ctx, ac, stderr, s.AgentDir, s.timeout())
 	case AgentSocket:

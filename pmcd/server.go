@@ -101,6 +101,9 @@ type Server struct {
 	// logClock, when set, is the clock of the accept log's limit, for
 	// tests.
 	logClock func() time.Time
+	// onInProc, when set, sees each in-process agent made (pmcd's own
+	// apart) before its first call, for tests to give it their clock.
+	onInProc func(*inProc)
 
 	// ctl are the counters and settings pmcd's own agent shares: PDUs
 	// counted by type, Rescan calls, the sequence number, the
