@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -219,6 +220,14 @@ func (c *client) loop(ctx context.Context) {
 			}
 			return
 		}
+		// Other clients' goroutines get their turn now. A client that
+		// sends its next request as soon as it has the answer finds
+		// this goroutine's read satisfied at once, and without the
+		// yield the two ran in step for a whole scheduling slice
+		// (10 ms) while the clients on the same P waited: under 32
+		// clients the median fetch took 15-50 µs and the 99th
+		// percentile 7-11 ms, against 0.4 and 2.3-6 ms with it.
+		runtime.Gosched()
 	}
 }
 

@@ -43,6 +43,37 @@ func BenchmarkInProcCall(b *testing.B) {
 	}
 }
 
+// BenchmarkInProcFetchDirect is a fetch from an in-process agent (the
+// trivial agent) as pmcd makes it, on the caller's goroutine under the
+// agent's lock with the watchdog timing it (fetchDirect), its answer
+// copied into a client's storage: BenchmarkInProcCall's "guarded" without
+// the hand-off.
+func BenchmarkInProcFetchDirect(b *testing.B) {
+	na, err := lookupDSO("trivial_init")(250)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &Server{}
+	a := &agent{conf: AgentConf{Kind: AgentDSO}, s: s}
+	p := &inProc{a: na}
+	a.b = p
+	a.direct.Store(p)
+	defer p.close()
+	c := &client{s: s, num: 1, profiles: map[int32]*pdu.Profile{0: {State: pdu.ProfileInclude}},
+		gens: map[int32]uint64{}}
+	req := &pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(250, 0, 0)}}
+	into := new(pdu.Result)
+	ctx := context.Background()
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	for b.Loop() {
+		if _, err := a.fetch(ctx, c, req, into, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu0)
+}
+
 // processCPU is the user and system CPU time the process has used.
 func processCPU() time.Duration {
 	var ru syscall.Rusage
