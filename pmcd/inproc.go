@@ -389,6 +389,27 @@ func (p *inProc) watch() {
 	}
 }
 
+// abandon gives up on the direct call in progress, if any, as the
+// watchdog gives up on one that timed out, with err: its caller's work
+// goes to its rescuer, which ends as the connection has.
+func (p *inProc) abandon(err error) {
+	p.watchMu.Lock()
+	defer p.watchMu.Unlock()
+	v := p.state.Load()
+	if !running(v) {
+		return
+	}
+	r := p.rescuer
+	if r == nil || !p.state.CompareAndSwap(v, v&^0xff|callAbandoned) {
+		// A call handed to the agent's goroutine: its caller gives
+		// up on it when the same context ends.
+		return
+	}
+	p.giveUp()
+	r.takeOver()
+	go r.rescue(p, err)
+}
+
 // giveUp leaves the call in progress to whoever is in it and tells the
 // agent, through its context, that pmcd no longer waits; callers waiting
 // for the agent fail. It is done once.

@@ -281,3 +281,60 @@ func TestInProcDirectTimeoutChanged(t *testing.T) {
 	wantSets(t, "hung fetch", c.result(t), int32(pcp.ErrTimeout))
 	close(g.gate)
 }
+
+// TestInProcDirectShutdown: pmcd stops serving while a client's fetch is
+// in an agent that does not return (its timeout an hour away): Serve
+// returns without waiting for it, the client's connection ends, and the
+// call's late return ends its goroutine.
+func TestInProcDirectShutdown(t *testing.T) {
+	t.Parallel()
+	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gatedServer{gate: make(chan struct{}), entered: make(chan struct{}, 1)}
+	entry := "gated" + string(rune('a'+gatedEntries.Add(1))) + "_init"
+	RegisterDSO(entry, func(domain uint32) (*pmda.Agent, error) {
+		return pmda.New(pmda.Config{
+			Name:   "gated",
+			Domain: domain,
+			Metrics: []pmda.Metric{{Desc: pcp.Desc{PMID: pcp.NewPMID(domain, 0, 0), Type: pcp.Type32,
+				InDom: pcp.InDomNull, Sem: pcp.SemInstant}}},
+			Fetcher: pmda.FetchFunc(func(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
+				g.entered <- struct{}{}
+				<-g.gate
+				return pcp.Atom{L: 7}, nil
+			}),
+		})
+	})
+	c, err := ParseConf(strings.NewReader("broken 251 dso "+entry+" /nonexistent/pmda_broken.so\n"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &Server{PMNS: tree, Conf: c, AgentTimeout: time.Hour}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv.Start(ctx)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, l) }()
+	cl := &gatedClient{}
+	cl.conn, cl.r, cl.w = dial(t, l.Addr().String())
+	cl.send(t, pcp.NewPMID(251, 0, 0))
+	<-g.entered
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	if _, err := cl.r.ReadPDU(context.Background()); err == nil {
+		t.Fatal("the connection of the fetch in progress goes on after Serve returned")
+	}
+	close(g.gate)
+	srv.Close()
+	if left := goroutines.Left("github.com/gopcp/gopcp/pmcd.(*inProc).ended"); len(left) > 0 {
+		t.Fatalf("goroutine left in a direct call after it returned:\n%s", strings.Join(left, "\n\n"))
+	}
+}

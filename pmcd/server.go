@@ -184,7 +184,16 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		s.unixServing.Store(true)
 		defer s.unixServing.Store(false)
 	}
-	stop := context.AfterFunc(ctx, func() { l.Close() })
+	stop := context.AfterFunc(ctx, func() {
+		l.Close()
+		// A client's goroutine in an in-process agent's fetch is not
+		// waited for: the goroutines are, below.
+		for _, a := range s.st().order {
+			if p := a.direct.Load(); p != nil {
+				p.abandon(ctx.Err())
+			}
+		}
+	})
 	defer stop()
 	defer s.wg.Wait()
 	var wait time.Duration // since accepts began failing
