@@ -25,14 +25,14 @@ type inProc struct {
 	// shown in the agent table where PCP shows the DSO's entry point.
 	entry uintptr
 	// into, when not nil, is where call copies a fetch's answer: storage
-	// of the client being served, set under the agent's lock for one
-	// call.
+	// of the client being served, set under the agent slot's lock
+	// (agent.mu) for one call.
 	into *pdu.Result
 	// fetch is the FETCH the agent reads, a copy of the client's, under
-	// sem (see call).
+	// sem (see call and fetchDirect).
 	fetch pdu.Fetch
-	// timeout is how long call waits for the agent, set under the
-	// agent's lock before each call.
+	// timeout is how long call waits for the agent, set under the agent
+	// slot's lock before each call; fetchDirect has its own.
 	timeout time.Duration
 	// abandoned is set by close when the agent's Close had not returned
 	// within stopGrace.
@@ -118,11 +118,20 @@ const (
 	callAbandoned
 )
 
-// callState is the state word of call number seq in state st.
+// stateMask is the call's state in a state word; callDirect, beside it,
+// marks a direct call (fetchDirect), whose rescuer the state's winner
+// reads: no other call can begin until that call has ended.
+const (
+	stateMask  = 0x0f
+	callDirect = 0x10
+)
+
+// callState is the state word of call number seq in state st (with
+// callDirect for a direct call).
 func callState(seq, st uint64) uint64 { return seq<<8 | st }
 
 // running says whether state word v is of a call running.
-func running(v uint64) bool { return v&0xff == callRunning }
+func running(v uint64) bool { return v&stateMask == callRunning }
 
 // inProcCall is one request for the agent's goroutine.
 type inProcCall struct {
@@ -147,7 +156,7 @@ func (p *inProc) flags() pdu.Flags { return p.a.Flags() }
 // cannot be killed as a process can), so that a hung agent cannot hold
 // pmcd's shutdown or a SIGHUP's reconfiguration; abandoned says so.
 func (p *inProc) close() {
-	st := p.state.Load() & 0xff
+	st := p.state.Load() & stateMask
 	hung := st == callTimedOut || st == callAbandoned
 	p.giveUp()
 	t := time.NewTimer(stopGrace)
@@ -329,7 +338,11 @@ func (p *inProc) begin(timeout time.Duration, r rescuer) uint64 {
 	now := p.since()
 	p.started.Store(int64(now))
 	p.limit.Store(int64(timeout))
-	p.state.Store(callState(seq, callRunning))
+	st := callRunning
+	if r != nil {
+		st |= callDirect
+	}
+	p.state.Store(callState(seq, st))
 	end := int64(now + timeout)
 	p.watchMu.Lock()
 	if !p.armed || end < p.due {
@@ -372,7 +385,7 @@ func (p *inProc) watch() {
 			p.watchdog.Reset(left)
 			return
 		}
-		if p.state.CompareAndSwap(v, v&^0xff|callTimedOut) {
+		if p.state.CompareAndSwap(v, v&^stateMask|callTimedOut) {
 			p.armed = false
 			p.giveUp()
 			if r := p.rescuer; r != nil {
@@ -395,16 +408,14 @@ func (p *inProc) watch() {
 func (p *inProc) abandon(err error) {
 	p.watchMu.Lock()
 	defer p.watchMu.Unlock()
+	// A call handed to the agent's goroutine is left alone: its caller
+	// gives up on it when the same context ends.
 	v := p.state.Load()
-	if !running(v) {
+	if !running(v) || v&callDirect == 0 || !p.state.CompareAndSwap(v, v&^stateMask|callAbandoned) {
 		return
 	}
+	// Read once the call is known to be the one that set it.
 	r := p.rescuer
-	if r == nil || !p.state.CompareAndSwap(v, v&^0xff|callAbandoned) {
-		// A call handed to the agent's goroutine: its caller gives
-		// up on it when the same context ends.
-		return
-	}
 	p.giveUp()
 	r.takeOver()
 	go r.rescue(p, err)

@@ -180,7 +180,7 @@ func TestInProcDirectHang(t *testing.T) {
 	}
 	waiters(t, p, 31)
 	w.advance(timeout - 1)
-	if st := p.state.Load() & 0xff; st != callRunning {
+	if st := p.state.Load() & stateMask; st != callRunning {
 		t.Fatalf("call's state %d before its timeout, want running", st)
 	}
 	w.advance(timeout)
@@ -274,7 +274,7 @@ func TestInProcDirectTimeoutChanged(t *testing.T) {
 	c.send(t, gated)
 	<-g.entered
 	w.advance(time.Second - 1)
-	if st := p.state.Load() & 0xff; st != callRunning {
+	if st := p.state.Load() & stateMask; st != callRunning {
 		t.Fatalf("call's state %d before its timeout, want running", st)
 	}
 	w.advance(time.Second)

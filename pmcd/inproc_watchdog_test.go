@@ -168,11 +168,11 @@ func TestInProcWatchdog(t *testing.T) {
 			}()
 			<-entered // the call has set the watchdog and runs
 			w.advance(at + tc.hung - 1)
-			if st := p.state.Load() & 0xff; st != callRunning {
+			if st := p.state.Load() & stateMask; st != callRunning {
 				t.Fatalf("hung call's state %d before its timeout, want running (%d)", st, callRunning)
 			}
 			w.advance(at + tc.hung)
-			if st := p.state.Load() & 0xff; st != callTimedOut {
+			if st := p.state.Load() & stateMask; st != callTimedOut {
 				t.Fatalf("hung call's state %d at its timeout, want timed out (%d); timer resets %v",
 					st, callTimedOut, w.resets())
 			}

@@ -99,11 +99,12 @@ func (a *agent) fetchDirect(c *client, req *pdu.Fetch, into *pdu.Result, p *inPr
 // ends the goroutine: its work belongs to the call's rescuer, which has
 // taken it over by the time watchMu is free (see watch).
 func (p *inProc) ended(seq uint64) {
-	if p.state.CompareAndSwap(callState(seq, callRunning), callState(seq, callIdle)) {
+	if p.state.CompareAndSwap(callState(seq, callRunning|callDirect), callState(seq, callIdle)) {
 		return
 	}
+	// Taken for the wait alone: the watchdog holds it until the
+	// rescuer owns the work.
 	p.watchMu.Lock()
-	//lint:ignore SA2001 the lock is taken for its wait alone
 	p.watchMu.Unlock()
 	runtime.Goexit()
 }
