@@ -2,6 +2,8 @@ package pmcd
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -72,6 +74,58 @@ func BenchmarkInProcFetchDirect(b *testing.B) {
 		}
 	}
 	reportCPU(b, cpu0)
+}
+
+// BenchmarkInProcParallel is BenchmarkInProcCall's hand-off ("handoff",
+// under a lock standing for the agent slot's) and
+// BenchmarkInProcFetchDirect ("direct") with GOMAXPROCS callers at once,
+// each a client of its own: the cost of the agent's lock when fetches
+// wait for it, as under many clients.
+func BenchmarkInProcParallel(b *testing.B) {
+	for _, mode := range []string{"handoff", "direct"} {
+		b.Run(mode, func(b *testing.B) {
+			na, err := lookupDSO("trivial_init")(250)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := &Server{}
+			a := &agent{conf: AgentConf{Kind: AgentDSO}, s: s}
+			p := &inProc{a: na}
+			a.b = p
+			a.direct.Store(p)
+			defer p.close()
+			req := &pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(250, 0, 0)}}
+			var mu sync.Mutex
+			var nums atomic.Int32
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			b.RunParallel(func(pb *testing.PB) {
+				c := &client{s: s, num: nums.Add(1), profiles: map[int32]*pdu.Profile{0: {State: pdu.ProfileInclude}},
+					gens: map[int32]uint64{}}
+				into := new(pdu.Result)
+				ctx := context.Background()
+				for pb.Next() {
+					if mode == "direct" {
+						if _, err := a.fetch(ctx, c, req, into, c); err != nil {
+							b.Error(err)
+							return
+						}
+						continue
+					}
+					mu.Lock()
+					p.timeout, p.into = defaultAgentTimeout, into
+					_, err := p.call(ctx, c.num, req)
+					p.into = nil
+					mu.Unlock()
+					if err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			reportCPU(b, cpu0)
+		})
+	}
 }
 
 // processCPU is the user and system CPU time the process has used.
