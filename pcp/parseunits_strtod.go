@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // unitsStrtod reads a number from the start of s as glibc's strtod does in
@@ -296,12 +295,15 @@ const strtodMinNormal = 0x1p-1022
 // strtodTinyBound is 2^-1022 - 2^-1076: the exact values below it round, to 53
 // bits and an unbounded exponent, to less than 2^-1022. glibc sets ERANGE
 // when such a tiny value does not convert exactly.
-// It is made when first needed, as only tiny numbers need it.
-var strtodTinyBound = sync.OnceValue(func() *big.Rat {
+// It is made at each use, as only tiny numbers need it: a package-level
+// value (even one made on first use, whose maker package initialisation
+// refers to) would link math/big's arithmetic into every program that
+// imports pcp, and its pages would count in their resident memory.
+func strtodTinyBound() *big.Rat {
 	return new(big.Rat).Sub(
 		new(big.Rat).SetFloat64(strtodMinNormal),
 		new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Lsh(big.NewInt(1), 1076)))
-})
+}
 
 // strtodTinyInexact reports whether the exact value r (non-negative; cut if
 // digits were dropped from it) is tiny and v is not exactly it.
