@@ -79,7 +79,7 @@ func (o *DaemonOptions) openLog(prefix string, stderr io.Writer) (*log.Logger, i
 // first connection to the TCP port or Unix socket. Pipes given as
 // *os.File are served through PipeStreams.
 func (o *DaemonOptions) Run(ctx context.Context, a *Agent, stdin io.Reader, stdout io.Writer) error {
-	ln, release, err := o.listen(ctx)
+	ln, release, err := o.listen()
 	if err != nil {
 		return fmt.Errorf("pmda: %s: %w", a.name, err)
 	}
@@ -102,7 +102,7 @@ func (o *DaemonOptions) Run(ctx context.Context, a *Agent, stdin io.Reader, stdo
 // by an agent gone is replaced; one a live agent accepts on is not.
 // release closes the listener and removes the socket while it is still
 // the one bound here.
-func (o *DaemonOptions) listen(ctx context.Context) (net.Listener, func(), error) {
+func (o *DaemonOptions) listen() (net.Listener, func(), error) {
 	switch {
 	case o.Socket != "":
 		ln, err := ownfile.ListenUnix(o.Socket, 0)
@@ -111,7 +111,10 @@ func (o *DaemonOptions) listen(ctx context.Context) (net.Listener, func(), error
 		}
 		return ln, func() { ln.Close() }, nil
 	case o.Port != 0:
-		ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(o.Port))
+		// Every address, without a name to resolve: net.Listen's
+		// resolver (its DNS client and all) would be linked in for
+		// nothing, and its pages count in the agent's memory.
+		ln, err := net.ListenTCP("tcp", &net.TCPAddr{Port: o.Port})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -37,7 +37,7 @@ func (o *DaemonOptions) main(ctx context.Context, fs *flag.FlagSet, args []strin
 	}
 	// The port or socket first: an agent that cannot have it touches
 	// no file, so the copy already running keeps its log.
-	ln, release, err := o.listen(ctx)
+	ln, release, err := o.listen()
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1

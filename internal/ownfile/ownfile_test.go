@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
@@ -279,10 +280,37 @@ func socketFixture(t *testing.T) (dir, live, stale, plain string) {
 	return dir, live, stale, plain
 }
 
-// TestClearSocket: a socket something accepts on is left in place, a
-// stale one is removed, a file of another kind is left with an error.
+// fullSocket is a Unix-domain socket listening with a backlog of none,
+// one connection already waiting on it: a further connection finds it
+// full (a non-blocking connect gets EAGAIN).
+func fullSocket(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "full.socket")
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return path
+}
+
+// TestClearSocket: a socket something accepts on, or whose backlog is
+// full, is left in place, a stale one is removed, a file of another kind
+// is left with an error.
 func TestClearSocket(t *testing.T) {
 	dir, live, stale, plain := socketFixture(t)
+	full := fullSocket(t, dir)
 
 	cases := []struct {
 		path      string
@@ -293,6 +321,7 @@ func TestClearSocket(t *testing.T) {
 		{path: filepath.Join(dir, "absent.socket"), wantGone: true},
 		{path: stale, wantGone: true},
 		{path: live, wantErr: true, wantInUse: true},
+		{path: full, wantErr: true, wantInUse: true},
 		{path: plain, wantErr: true},
 	}
 	for _, c := range cases {
