@@ -2,7 +2,6 @@ package pmda
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,11 +29,8 @@ func labelSet(inst int32, level uint8, labels []Label) (pcp.LabelSet, error) {
 			}
 			b.WriteByte(',')
 		}
-		name, err := json.Marshal(l.Name)
-		if err != nil {
-			return pcp.LabelSet{}, fmt.Errorf("pmda: label %q: %w", l.Name, pcp.ErrLabel)
-		}
-		value, err := json.Marshal(l.Value)
+		name := appendJSONString(nil, l.Name)
+		value, err := appendLabelJSON(nil, l.Value)
 		if err != nil {
 			return pcp.LabelSet{}, fmt.Errorf("pmda: label %q: %v: %w", l.Name, err, pcp.ErrLabel)
 		}

@@ -34,9 +34,10 @@ type InDom struct {
 	Instances []Instance
 }
 
-// Label is one name:value pair of a label set. Value is any value
-// encoding/json can marshal (a string, number, bool or nil); PCP labels are
-// JSON values.
+// Label is one name:value pair of a label set. Value is a string, number,
+// bool or nil (of any named type too), or a value with its own MarshalJSON
+// or MarshalText, written as encoding/json's Marshal writes it; PCP labels
+// are JSON values. Other kinds (maps, slices, structs) are refused.
 type Label struct {
 	Name  string
 	Value any
