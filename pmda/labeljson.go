@@ -3,12 +3,15 @@ package pmda
 import (
 	"bytes"
 	"encoding"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,42 +25,39 @@ type jsonMarshaler interface {
 var errLabelValue = errors.New("unsupported label value type")
 
 // appendLabelJSON appends v as encoding/json's Marshal writes it, for the
-// values labels hold: nil, booleans, numbers, strings (of any named type
-// too), and values with their own MarshalJSON or MarshalText. Only these
-// are written here, rather than through json.Marshal, because Marshal
-// links json's whole reflective encoder into every agent (about a tenth of
-// the sample agent's program text), whose pages count in its resident
-// memory; label sets are built once, so speed is no matter.
+// values labels hold: nil, booleans, numbers and strings (of any named type
+// too), values with their own MarshalJSON or MarshalText, pointers to
+// these, and slices, arrays and string- or integer-keyed maps of them
+// (the Linux agent's device_type lists). They are written here rather than
+// through json.Marshal because Marshal links json's whole reflective
+// encoder into every agent (about a tenth of the sample agent's program
+// text), whose pages count in its resident memory; label sets are built
+// once, so speed is no matter. Structs, channels and functions are
+// refused.
 func appendLabelJSON(dst []byte, v any) ([]byte, error) {
-	switch x := v.(type) {
-	case nil:
+	if v == nil {
 		return append(dst, "null"...), nil
-	case jsonMarshaler:
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
-			return append(dst, "null"...), nil
-		}
-		b, err := x.MarshalJSON()
-		if err != nil {
-			return dst, err
-		}
-		// As Marshal does: checked, compacted, <, > and & escaped.
-		var c, h bytes.Buffer
-		if err := json.Compact(&c, b); err != nil {
-			return dst, err
-		}
-		json.HTMLEscape(&h, c.Bytes())
-		return append(dst, h.Bytes()...), nil
-	case encoding.TextMarshaler:
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
-			return append(dst, "null"...), nil
-		}
-		b, err := x.MarshalText()
-		if err != nil {
-			return dst, err
-		}
-		return appendJSONString(dst, string(b)), nil
 	}
-	rv := reflect.ValueOf(v)
+	return appendLabelValue(dst, reflect.ValueOf(v), 0)
+}
+
+// maxLabelDepth bounds the nesting of a label value's lists and maps.
+const maxLabelDepth = 32
+
+func appendLabelValue(dst []byte, rv reflect.Value, depth int) ([]byte, error) {
+	if depth > maxLabelDepth {
+		return dst, fmt.Errorf("%w: nested more than %d deep", errLabelValue, maxLabelDepth)
+	}
+	// Marshal asks the value's own methods first, through its address
+	// when it has one (a slice's element), as json does.
+	if rv.Kind() != reflect.Pointer && rv.CanAddr() {
+		if done, out, err := appendOwnJSON(dst, rv.Addr()); done {
+			return out, err
+		}
+	}
+	if done, out, err := appendOwnJSON(dst, rv); done {
+		return out, err
+	}
 	switch rv.Kind() {
 	case reflect.Bool:
 		return strconv.AppendBool(dst, rv.Bool()), nil
@@ -71,8 +71,124 @@ func appendLabelJSON(dst []byte, v any) ([]byte, error) {
 		return appendJSONFloat(dst, rv.Float(), 64)
 	case reflect.String:
 		return appendJSONString(dst, rv.String()), nil
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		return appendLabelValue(dst, rv.Elem(), depth+1)
+	case reflect.Slice:
+		if rv.IsNil() {
+			return append(dst, "null"...), nil
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 && !ownJSON(reflect.PointerTo(rv.Type().Elem())) {
+			// Bytes are a base64 string to json.
+			dst = append(dst, '"')
+			dst = base64.StdEncoding.AppendEncode(dst, rv.Bytes())
+			return append(dst, '"'), nil
+		}
+		return appendLabelList(dst, rv, depth)
+	case reflect.Array:
+		return appendLabelList(dst, rv, depth)
+	case reflect.Map:
+		return appendLabelMap(dst, rv, depth)
 	}
 	return dst, fmt.Errorf("%w %s", errLabelValue, rv.Type())
+}
+
+// ownJSON reports whether values of type t write themselves.
+func ownJSON(t reflect.Type) bool {
+	return t.Implements(reflect.TypeFor[jsonMarshaler]()) || t.Implements(reflect.TypeFor[encoding.TextMarshaler]())
+}
+
+// appendOwnJSON writes rv through its MarshalJSON or MarshalText, if it
+// has one: done says it had.
+func appendOwnJSON(dst []byte, rv reflect.Value) (done bool, out []byte, err error) {
+	if !rv.CanInterface() {
+		return false, dst, nil
+	}
+	switch x := rv.Interface().(type) {
+	case jsonMarshaler:
+		if rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return true, append(dst, "null"...), nil
+		}
+		b, err := x.MarshalJSON()
+		if err != nil {
+			return true, dst, err
+		}
+		// As Marshal does: checked, compacted, <, > and & escaped.
+		var c, h bytes.Buffer
+		if err := json.Compact(&c, b); err != nil {
+			return true, dst, err
+		}
+		json.HTMLEscape(&h, c.Bytes())
+		return true, append(dst, h.Bytes()...), nil
+	case encoding.TextMarshaler:
+		if rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return true, append(dst, "null"...), nil
+		}
+		b, err := x.MarshalText()
+		if err != nil {
+			return true, dst, err
+		}
+		return true, appendJSONString(dst, string(b)), nil
+	}
+	return false, dst, nil
+}
+
+func appendLabelList(dst []byte, rv reflect.Value, depth int) ([]byte, error) {
+	dst = append(dst, '[')
+	for i := range rv.Len() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendLabelValue(dst, rv.Index(i), depth+1); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// appendLabelMap writes a map with string or integer keys, sorted by the
+// keys as written, as json does.
+func appendLabelMap(dst []byte, rv reflect.Value, depth int) ([]byte, error) {
+	if rv.IsNil() {
+		return append(dst, "null"...), nil
+	}
+	type entry struct {
+		key string
+		val reflect.Value
+	}
+	entries := make([]entry, 0, rv.Len())
+	for it := rv.MapRange(); it.Next(); {
+		k := it.Key()
+		var key string
+		switch k.Kind() {
+		case reflect.String:
+			key = k.String()
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			key = strconv.FormatInt(k.Int(), 10)
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			key = strconv.FormatUint(k.Uint(), 10)
+		default:
+			return dst, fmt.Errorf("%w: map key %s", errLabelValue, k.Type())
+		}
+		entries = append(entries, entry{key, it.Value()})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	dst = append(dst, '{')
+	for i, e := range entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, e.key)
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendLabelValue(dst, e.val, depth+1); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // appendJSONFloat writes f as json.Marshal does: the shortest form that

@@ -32,7 +32,12 @@ func TestAppendLabelJSONMatchesMarshal(t *testing.T) {
 		namedString("named <string>"),
 		rawJSON(` { "a" : [1, 2, "<x>"] } `), rawJSON(`"raw"`), rawJSON(`12`),
 		netip.MustParseAddr("192.0.2.1"), // a TextMarshaler
-		nilRaw,
+		nilRaw, &str, nilStr,
+		[]string{"block", "memory"}, []string{}, []string(nil), [2]int{1, 2}, [][]string{{"a"}, nil},
+		[]any{1, "a", nil, true, 2.5}, []rawJSON{`1`, ` "x" `}, []textByPtr{{"p"}},
+		[]byte("bytes <>"), []byte(nil), []namedByte{1, 2},
+		map[string]any{"b": 1, "a": []string{"x"}, "<": nil}, map[int]string{10: "ten", 9: "nine", -1: "m"},
+		map[uint8]bool{2: true}, map[string]int(nil),
 	}
 	for _, v := range values {
 		want, werr := json.Marshal(v)
@@ -43,6 +48,15 @@ func TestAppendLabelJSONMatchesMarshal(t *testing.T) {
 	}
 }
 
+var str, nilStr = "pointed <to>", (*string)(nil)
+
+// textByPtr writes itself as text through its address only.
+type textByPtr struct{ s string }
+
+func (t *textByPtr) MarshalText() ([]byte, error) { return []byte("text:" + t.s), nil }
+
+type namedByte byte
+
 type rawPtr struct{}
 
 func (*rawPtr) MarshalJSON() ([]byte, error) { return []byte(`"ptr"`), nil }
@@ -52,14 +66,21 @@ func (*rawPtr) MarshalJSON() ([]byte, error) { return []byte(`"ptr"`), nil }
 func TestAppendLabelJSONRefuses(t *testing.T) {
 	for _, v := range []any{
 		math.NaN(), math.Inf(1), float32(math.Inf(-1)), rawJSON(`{bad`), rawJSON(``),
-		map[string]int{"a": 1}, []int{1}, struct{ A int }{1},
+		struct{ A int }{1}, []float64{math.NaN()}, map[float64]int{1: 1}, make(chan int), func() {},
 	} {
 		if got, err := appendLabelJSON(nil, v); err == nil {
 			t.Errorf("%T %v: got %s, want an error", v, v, got)
 		}
 	}
-	if _, err := appendLabelJSON(nil, []string{"x"}); !errors.Is(err, errLabelValue) {
-		t.Errorf("a slice: %v, want errLabelValue", err)
+	if _, err := appendLabelJSON(nil, struct{}{}); !errors.Is(err, errLabelValue) {
+		t.Errorf("a struct: %v, want errLabelValue", err)
+	}
+	deep := any("x")
+	for range maxLabelDepth + 2 {
+		deep = []any{deep}
+	}
+	if _, err := appendLabelJSON(nil, deep); !errors.Is(err, errLabelValue) {
+		t.Errorf("lists %d deep: %v, want errLabelValue", maxLabelDepth+2, err)
 	}
 }
 
