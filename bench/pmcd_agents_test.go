@@ -116,6 +116,8 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			// the last one has gone, within idleFreeEvery).
 			time.Sleep(rssSettle)
 			pk, ok := treeRSS(t, theirs.PID()), treeRSS(t, ours.PID())
+			t.Logf("%s, %d clients, KiB \"RSS (anonymous+file) PSS\": PCP's %s; ours %s",
+				c.name, clients, treeMem(theirs.PID()), treeMem(ours.PID()))
 			fmt.Fprintf(&table, "| %s | %d | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %d | %d |\n",
 				c.name, clients, median(rr), median(pr), median(cr), median(cpu[0]), median(cpu[1]),
 				float64(ok)/float64(pk), pk, ok)
@@ -129,6 +131,18 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// treeMem is each process's memory under pmcd pid, named, pmcd first.
+func treeMem(pid int) string {
+	var b strings.Builder
+	for i, p := range processTree(pid) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", processName(p), readMem(p))
+	}
+	return b.String()
 }
 
 // rssSettle is how long after a load the resident memory is read.
