@@ -122,6 +122,11 @@ func (p *HelpParser) Parse(r io.Reader, file string) error {
 	if err != nil {
 		return err
 	}
+	return p.parseSource(src, file)
+}
+
+// parseSource is Parse of a source already in memory.
+func (p *HelpParser) parseSource(src []byte, file string) error {
 	if file == "" {
 		file = "<stdin>"
 	}

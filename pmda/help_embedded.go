@@ -1,7 +1,6 @@
 package pmda
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -15,7 +14,10 @@ import (
 // link an agent but never make one pay nothing. file names the source in
 // errors.
 func HelpFromSource(src []byte, file string, pmids map[string]pcp.PMID, domains map[string]uint32) (*Help, error) {
-	entries, err := ParseHelp(bytes.NewReader(src), HelpOptions{
+	// Parsed in place: reading it through io.ReadAll would copy it in
+	// doubling buffers, garbage that stays resident in an agent that
+	// allocates too little ever to collect it.
+	hp := NewHelpParser(HelpOptions{
 		File: file,
 		Lookup: func(name string) (pcp.PMID, error) {
 			if id, ok := pmids[name]; ok {
@@ -25,6 +27,8 @@ func HelpFromSource(src []byte, file string, pmids map[string]pcp.PMID, domains 
 		},
 		Domains: domains,
 	})
+	err := hp.parseSource(src, file)
+	entries := hp.Entries()
 	if err != nil {
 		return nil, fmt.Errorf("help text %s: %w", file, err)
 	}
