@@ -57,7 +57,13 @@ func (r *Reader) decode(res *pcp.Result, frame []byte) error {
 		r.sets = int32(len(res.Sets))
 		return err
 	}
-	n, err := pdu.DecodeLogRecordSelectInto(res, frame, v3, r.keep)
+	var n int32
+	var err error
+	if r.ids != nil {
+		n, err = pdu.DecodeLogRecordSelectPMIDsInto(res, frame, v3, r.ids)
+	} else {
+		n, err = pdu.DecodeLogRecordSelectInto(res, frame, v3, r.keep)
+	}
 	r.sets = n
 	return err
 }

@@ -24,6 +24,16 @@ import (
 // in vain: a 100 MB archive of the Linux agent's metrics cost pmval more
 // CPU than libpcp's whole run.
 func DecodeLogRecordSelectInto(r *pcp.Result, buf []byte, v3 bool, keep func(pcp.PMID) bool) (int32, error) {
+	return decodeLogRecordSelect(r, buf, v3, &picker{keep: keep})
+}
+
+// DecodeLogRecordSelectPMIDsInto is DecodeLogRecordSelectInto keeping
+// the sets of the metrics in ids, which is sorted.
+func DecodeLogRecordSelectPMIDsInto(r *pcp.Result, buf []byte, v3 bool, ids []pcp.PMID) (int32, error) {
+	return decodeLogRecordSelect(r, buf, v3, &picker{ids: ids})
+}
+
+func decodeLogRecordSelect(r *pcp.Result, buf []byte, v3 bool, keep *picker) (int32, error) {
 	d := bodyDecoder(buf, TypeResult)
 	if len(buf) < HeaderSize {
 		d.Fail(0, "record shorter than its prefix")
@@ -41,10 +51,23 @@ func DecodeLogRecordSelectInto(r *pcp.Result, buf []byte, v3 bool, keep func(pcp
 }
 
 // selectValueSets is decodeValueSetsN keeping the sets keep accepts.
-func selectValueSets(d *decoder, r *pcp.Result, at int, n int32, keep func(pcp.PMID) bool) {
+func selectValueSets(d *decoder, r *pcp.Result, at int, n int32, keep *picker) {
 	if n < 0 || int64(n)*setHeader > int64(d.Remaining()) {
 		d.Fail(at, fmt.Sprintf("numpmid %d cannot fit in %d bytes", n, d.Remaining()))
 		return
+	}
+	if !slowSelect && !slowSeq {
+		sets, end, blocks, ok := selectSeq(d.B, d.Off, n, r.Sets[:0], keep)
+		// the storage the sequence loop grew is the general loop's
+		// to reuse when the record is not a chain
+		r.Sets = sets
+		if ok {
+			d.Off = end
+			if blocks > 0 {
+				selectBlocks(d, r)
+			}
+			return
+		}
 	}
 	sets := r.Sets[:0]
 	blocks := 0
@@ -96,7 +119,7 @@ func selectValueSets(d *decoder, r *pcp.Result, at int, n int32, keep func(pcp.P
 				break
 			}
 		}
-		if !keep(pmid) {
+		if !keep.has(pmid) {
 			continue
 		}
 		if len(sets) < cap(sets) {
@@ -127,8 +150,9 @@ func selectValueSets(d *decoder, r *pcp.Result, at int, n int32, keep func(pcp.P
 	selectBlocks(d, r)
 }
 
-// slowSelect turns selectFast off, for tests that compare the two loops.
-var slowSelect = false
+// slowSelect turns selectFast and selectSeq off, and slowSeq selectSeq
+// alone, for tests that compare the loops.
+var slowSelect, slowSeq = false, false
 
 // selectFast is the loop of selectValueSets for sets that pass every
 // check, with the decoder's offset and the block tally in locals: it
@@ -137,7 +161,7 @@ var slowSelect = false
 // it again and report the fault as it does. It returns the number of
 // sets read. The loop over every set of every record was most of
 // pmval's time on a large archive.
-func selectFast(d *decoder, setsp *[]pcp.ValueSet, blocks *int, bc *blockCheck, n int32, keep func(pcp.PMID) bool) int32 {
+func selectFast(d *decoder, setsp *[]pcp.ValueSet, blocks *int, bc *blockCheck, n int32, keep *picker) int32 {
 	b := d.B
 	off := d.Off
 	lowest, total := bc.lowest, bc.total
@@ -185,7 +209,7 @@ func selectFast(d *decoder, setsp *[]pcp.ValueSet, blocks *int, bc *blockCheck, 
 		} else {
 			off += setHeader
 		}
-		if !keep(pmid) {
+		if !keep.has(pmid) {
 			continue
 		}
 		if len(sets) < cap(sets) {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -165,14 +166,35 @@ func FuzzDecodeLogRecordSelect(f *testing.F) {
 		if (errFull == nil) != (errAll == nil) {
 			t.Fatalf("full decoder %v, selecting every set %v", errFull, errAll)
 		}
-		// selectFast and the checking loop alone find the same fault at
-		// the same place, and the same sets
+		// selectSeq with selectFast, selectFast alone and the checking
+		// loop alone find the same fault at the same place, and the
+		// same sets
 		slowSelect = true
 		var slow pcp.Result
 		_, errSlow := DecodeLogRecordSelectInto(&slow, append([]byte(nil), b...), v3, keep)
 		slowSelect = false
-		if fmt.Sprint(errSlow) != fmt.Sprint(errSel) || !reflect.DeepEqual(slow.Sets, sel.Sets) {
-			t.Fatalf("fast loop: %v, %+v\nchecking loop: %v, %+v", errSel, sel.Sets, errSlow, slow.Sets)
+		if fmt.Sprint(errSlow) != fmt.Sprint(errSel) || !sameSets(slow.Sets, sel.Sets) {
+			t.Fatalf("fast loops: %v, %+v\nchecking loop: %v, %+v", errSel, sel.Sets, errSlow, slow.Sets)
+		}
+		slowSeq = true
+		var noSeq pcp.Result
+		_, errNoSeq := DecodeLogRecordSelectInto(&noSeq, append([]byte(nil), b...), v3, keep)
+		slowSeq = false
+		if fmt.Sprint(errNoSeq) != fmt.Sprint(errSel) || !sameSets(noSeq.Sets, sel.Sets) {
+			t.Fatalf("with selectSeq: %v, %+v\nwithout: %v, %+v", errSel, sel.Sets, errNoSeq, noSeq.Sets)
+		}
+		// the sorted list of PMIDs keeps the sets the func does
+		var ids []pcp.PMID
+		for _, s := range full.Sets {
+			if keep(s.PMID) {
+				ids = append(ids, s.PMID)
+			}
+		}
+		slices.Sort(ids)
+		var byID pcp.Result
+		_, errByID := DecodeLogRecordSelectPMIDsInto(&byID, append([]byte(nil), b...), v3, slices.Compact(ids))
+		if errFull == nil && (errByID != nil || !sameSets(byID.Sets, sel.Sets)) {
+			t.Fatalf("by PMID: %v, %+v\nby func: %+v", errByID, byID.Sets, sel.Sets)
 		}
 		if errFull != nil {
 			return
@@ -185,4 +207,9 @@ func FuzzDecodeLogRecordSelect(f *testing.F) {
 			t.Fatalf("sets\n got %+v\nwant %+v", sel.Sets, want)
 		}
 	})
+}
+
+// sameSets compares decoded sets, an empty list with none.
+func sameSets(a, b []pcp.ValueSet) bool {
+	return (len(a) == 0 && len(b) == 0) || reflect.DeepEqual(a, b)
 }

@@ -101,6 +101,9 @@ func (c *ArchiveContext) Close() error {
 	if c.rd != nil {
 		c.rd.Close()
 	}
+	if c.interp != nil {
+		c.interp.close()
+	}
 	return nil
 }
 

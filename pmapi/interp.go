@@ -63,6 +63,14 @@ type interpolator struct {
 	reach    [2]float64 // the times of the records libpcp can reach now
 	seenUpTo float64    // the latest time fetched at
 	hasSeen  bool
+
+	// lazy, when not nil, is the first walk, read only as far as the
+	// fetches have needed (interp_lazy.go); pause is its hook in the
+	// walk, called after each record; lazyPlaced is the placing of
+	// the first fetch that looked for damage while it read
+	lazy       *lazyScan
+	pause      func(t float64, at spot) bool
+	lazyPlaced *placed
 }
 
 // imetric is one metric's history.
@@ -135,6 +143,8 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 
 // reposition forgets the previous fetch, as a SetMode does.
 func (ip *interpolator) reposition() {
+	ip.finish()
+	ip.lazyPlaced = nil
 	ip.hasPrev = false
 	ip.seg, ip.stuck, ip.backFrom, ip.atEnd = -1, false, math.NaN(), false
 	ip.reach = [2]float64{math.Inf(-1), math.Inf(1)}
@@ -149,8 +159,19 @@ func (ip *interpolator) rel(t pcp.Timestamp) float64 { return t.Sub(ip.start) }
 // load gathers the histories of the metrics in want from every record.
 func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 	first := !ip.scanned
-	keep := wanted(want)
-	recs := ip.walk(keep, func(t float64, r *pcp.Result) {
+	ids := make([]pcp.PMID, 0, len(want))
+	for id := range want {
+		ids = append(ids, id)
+	}
+	lazy := ip.pause != nil
+	recs := ip.walk(ids, func(t float64, r *pcp.Result, mark bool) {
+		if lazy && mark {
+			// read lazily, a fetch needs the <mark>s read so far
+			ip.marks = append(ip.marks, t)
+			if n := len(ip.marks); n > 1 && ip.marks[n-2] > t {
+				sort.Float64s(ip.marks)
+			}
+		}
 		for s := range r.Sets {
 			vs := &r.Sets[s]
 			m := want[vs.PMID]
@@ -186,7 +207,7 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 			}
 		}
 	})
-	if first {
+	if first && !lazy {
 		ignore, gap := ip.c.ignoreMarks()
 		for k, rc := range recs {
 			if !rc.mark {
@@ -429,14 +450,26 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 			}
 		}
 	}
-	if len(want) > 0 || !ip.scanned {
+	switch {
+	case ip.lazy != nil && len(want) > 0:
+		// a metric new to a lazy walk: read as before, after it
+		ip.finish()
+		if err := ip.load(want); err != nil {
+			return err
+		}
+	case ip.lazy != nil:
+	case !ip.scanned && len(want) > 0 && ip.lazyOK():
+		ip.startLazy(want)
+	case len(want) > 0 || !ip.scanned:
 		if err := ip.load(want); err != nil {
 			return err
 		}
 	}
+	ip.cover(pmids, t)
 	if ip.readsBadFmt(pmids, t) {
 		return pcp.ErrLogRec
 	}
+	ip.placeLazy()
 	if ip.pastDamage(pmids, t) {
 		if ip.damage == nil {
 			return pcp.ErrLogRec
@@ -609,28 +642,4 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeDouble, Data: d}}
 	}
 	return *lo.v
-}
-
-// wanted is the test of a record's value sets the walk keeps: a look in
-// a short list for a few metrics (a map lookup for each of the thousand
-// sets of each record was a tenth of pmval's run), the map for more.
-func wanted(want map[pcp.PMID]*imetric) func(pcp.PMID) bool {
-	if len(want) > 8 {
-		return func(pmid pcp.PMID) bool { return want[pmid] != nil }
-	}
-	var ids [8]pcp.PMID
-	n := 0
-	for pmid := range want {
-		ids[n] = pmid
-		n++
-	}
-	few := ids[:n]
-	return func(pmid pcp.PMID) bool {
-		for _, id := range few {
-			if id == pmid {
-				return true
-			}
-		}
-		return false
-	}
 }

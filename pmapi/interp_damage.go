@@ -30,7 +30,34 @@ type interpDamage struct {
 // damage: backFrom is the time of the first record read forwards from
 // it, NaN otherwise.
 func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, backFrom float64, atEnd bool) {
-	backFrom = math.NaN()
+	pl := ip.placing(t, back)
+	return ip.segmentOf(pl.at), pl.stuck, pl.backFrom, pl.atEnd
+}
+
+// placed is where a placing for a fetch puts libpcp (see place).
+type placed struct {
+	at       spot
+	stuck    bool
+	backFrom float64
+	atEnd    bool
+}
+
+// segmentOf is the segment that holds the place at.
+func (ip *interpolator) segmentOf(at spot) int {
+	best := 0
+	for k, s := range ip.segments {
+		if !s.from.after(at) {
+			best = k
+		}
+	}
+	return best
+}
+
+// placing is place's look at the data around the place the temporal
+// index gives for t, which does not need the segments.
+func (ip *interpolator) placing(t pcp.Timestamp, back bool) (pl placed) {
+	backFrom := math.NaN()
+	var stuck, atEnd bool
 	mode := ModeForw
 	if back {
 		mode = ModeBack
@@ -60,12 +87,6 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, 
 	serial := rd.Serial()
 	vol, off := rd.Position()
 	at := spot{n, vol, off}
-	best := 0
-	for k, s := range ip.segments {
-		if !s.from.after(at) {
-			best = k
-		}
-	}
 	var res pcp.Result
 	if rd.ReadFrom(readerMode(mode), vol, off) == nil {
 		err := rd.Next(&res)
@@ -82,7 +103,7 @@ func (ip *interpolator) place(t pcp.Timestamp, back bool) (seg int, stuck bool, 
 			}
 		}
 	}
-	return best, stuck, backFrom, atEnd
+	return placed{at: at, stuck: stuck, backFrom: backFrom, atEnd: atEnd}
 }
 
 // pastDamage reports whether a fetch at t must read into damage: an
@@ -96,7 +117,13 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 		return false
 	}
 	if ip.seg < 0 {
-		ip.seg, ip.stuck, ip.backFrom, ip.atEnd = ip.place(ip.c.origin, ip.c.delta < 0)
+		if pl := ip.lazyPlaced; pl != nil {
+			// placed while the records were read lazily: at the
+			// first fetch after positioning, as here
+			ip.seg, ip.stuck, ip.backFrom, ip.atEnd = ip.segmentOf(pl.at), pl.stuck, pl.backFrom, pl.atEnd
+		} else {
+			ip.seg, ip.stuck, ip.backFrom, ip.atEnd = ip.place(ip.c.origin, ip.c.delta < 0)
+		}
 	}
 	k, stuck := ip.seg, ip.stuck
 	backFrom := !math.IsNaN(ip.backFrom)

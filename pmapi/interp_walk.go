@@ -47,7 +47,7 @@ type rec struct {
 // walk reads every record libpcp can reach, in time order, giving each
 // to fn. The first walk also notes the segments, the first damage and
 // the records' times (recs, <mark>s between archives included).
-func (ip *interpolator) walk(keep func(pcp.PMID) bool, fn func(t float64, r *pcp.Result)) (recs []rec) {
+func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, mark bool)) (recs []rec) {
 	first := !ip.scanned
 	var segs []segment
 	var r pcp.Result
@@ -63,7 +63,7 @@ func (ip *interpolator) walk(keep func(pcp.PMID) bool, fn func(t float64, r *pcp
 		if first {
 			recs = append(recs, rec{t, mark})
 		}
-		fn(t, res)
+		fn(t, res, mark)
 	}
 	emit := func(res *pcp.Result) { emitRec(res, len(res.Sets) == 0) }
 	where := func(i int, rd *archive.Reader) spot {
@@ -76,7 +76,7 @@ func (ip *interpolator) walk(keep func(pcp.PMID) bool, fn func(t float64, r *pcp
 		// are still all read and checked (damage is found where it
 		// was), and a record without them is told from a <mark> by
 		// the reader.
-		rd.Select(keep)
+		rd.SelectPMIDs(ids)
 		vol, off := rd.Position()
 		if cur < 0 || segs[cur].damagedEnd {
 			start(spot{i, vol, off}, false)
@@ -94,6 +94,11 @@ func (ip *interpolator) walk(keep func(pcp.PMID) bool, fn func(t float64, r *pcp
 			for err == nil {
 				emitRec(&r, rd.Mark())
 				segs[cur].to = where(i, rd)
+				if ip.pause != nil && !ip.pause(ip.rel(r.Timestamp), segs[cur].to) {
+					// abandoned (the context closed)
+					rd.Close()
+					return recs
+				}
 				err = rd.Fetch(&r)
 			}
 			if errors.Is(err, pcp.ErrEOL) {
