@@ -50,6 +50,8 @@ type Reader struct {
 	keepID     func(pcp.PMID) bool
 	// cache holds records read more than once with a Select
 	cache recordCache
+	// shape is the layout of the last record decoded with SelectPMIDs
+	shape pdu.Shape
 }
 
 // NewReader starts a reader at the archive's start, going forwards.

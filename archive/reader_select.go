@@ -60,7 +60,7 @@ func (r *Reader) decode(res *pcp.Result, frame []byte) error {
 	var n int32
 	var err error
 	if r.ids != nil {
-		n, err = pdu.DecodeLogRecordSelectPMIDsInto(res, frame, v3, r.ids)
+		n, err = pdu.DecodeLogRecordSelectShapeInto(res, frame, v3, r.ids, &r.shape)
 	} else {
 		n, err = pdu.DecodeLogRecordSelectInto(res, frame, v3, r.keep)
 	}

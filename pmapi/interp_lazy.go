@@ -3,7 +3,7 @@ package pmapi
 import (
 	"iter"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -33,11 +33,19 @@ type lazyScan struct {
 	upTo float64 // the time of the latest record read
 	read bool    // a record has been read
 	at   spot    // where the walk reads next
+	// horizon is covered's answer for pmids until another record is
+	// read (horizonOK false)
+	horizon   float64
+	horizonOK bool
+	pmids     []pcp.PMID
 }
+
+// noLazy turns lazy reading off, for tests that compare with it.
+var noLazy = false
 
 // lazyOK says whether the first walk may be read lazily (see lazyScan).
 func (ip *interpolator) lazyOK() bool {
-	return len(ip.c.logs) == 1 && ip.c.delta >= 0 && ip.c.opts.ignoreMarks == nil
+	return !noLazy && len(ip.c.logs) == 1 && ip.c.delta >= 0 && ip.c.opts.ignoreMarks == nil
 }
 
 // startLazy begins the first walk, for the metrics in want, reading
@@ -46,7 +54,7 @@ func (ip *interpolator) startLazy(want map[pcp.PMID]*imetric) {
 	lz := &lazyScan{upTo: math.Inf(-1)}
 	seq := func(yield func(struct{}) bool) {
 		ip.pause = func(t float64, at spot) bool {
-			lz.upTo, lz.read, lz.at = t, true, at
+			lz.upTo, lz.read, lz.at, lz.horizonOK = t, true, at, false
 			return yield(struct{}{})
 		}
 		_ = ip.load(want)
@@ -126,30 +134,43 @@ func (ip *interpolator) covered(pmids []pcp.PMID, t float64) bool {
 	if !lz.read || lz.upTo <= t {
 		return false
 	}
-	before := func(times []float64) bool {
-		i := sort.SearchFloat64s(times, t)
-		return i < len(times) && times[i] < lz.upTo
+	if !lz.horizonOK || !slices.Equal(lz.pmids, pmids) {
+		lz.horizon = ip.horizon(pmids)
+		lz.pmids = append(lz.pmids[:0], pmids...)
+		lz.horizonOK = true
 	}
-	// a <mark> bounds every instance
-	marked := before(ip.marks)
+	return t <= lz.horizon
+}
+
+// horizon is the latest time a fetch of pmids can be answered at from
+// the records read: for a list of times (of <mark>s, of an instance's
+// values, of a metric's records with values) a fetch at t finds its
+// bound there when the list has a time at or after t and before the
+// latest record's, that is, when t is at most the last such time.
+// A <mark> bounds every instance; readsBadFmt looks at the first
+// record with values of each metric at or after t.
+func (ip *interpolator) horizon(pmids []pcp.PMID) float64 {
+	upTo := ip.lazy.upTo
+	last := func(times []float64) float64 {
+		for k := len(times) - 1; k >= 0; k-- {
+			if times[k] < upTo {
+				return times[k]
+			}
+		}
+		return math.Inf(-1)
+	}
+	h := math.Inf(1)
+	marked := last(ip.marks)
 	for _, id := range pmids {
 		m := ip.metrics[id]
 		if id == pcp.PMIDNull || m == nil || m.err != 0 {
 			continue
 		}
-		// readsBadFmt looks at the first record with values at or
-		// after t
-		if !before(m.valued) {
-			return false
-		}
-		if marked {
-			continue
-		}
+		insts := math.Inf(1)
 		for _, inst := range m.order {
-			if !before(m.insts[inst].times) {
-				return false
-			}
+			insts = min(insts, last(m.insts[inst].times))
 		}
+		h = min(h, last(m.valued), max(marked, insts))
 	}
-	return true
+	return h
 }

@@ -1,0 +1,177 @@
+package pmapi
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// lazyArchives are QA archives with what a reader that stops early could
+// get wrong: <mark>s (interpmark, gap, gap2, mark-bug, 20180102's 120,
+// count-mark's counters across one), instances that come and go
+// (changeinst, 20180102's processes, dyninsts), counters near their
+// wrap (20041125) and both label versions (omnibus_v2, omnibus_v3).
+var lazyArchives = []string{"interpmark", "gap", "gap2", "mark-bug", "20180102", "count-mark",
+	"changeinst", "dyninsts", "20041125", "omnibus_v2", "omnibus_v3", "pmiostat_mark"}
+
+// TestLazyInterpMatchesWhole: interpolation that reads records only as
+// far as its fetches need gives, fetch by fetch, what it gives after
+// reading every record first (the walk the libpcp comparisons check),
+// for every metric of each archive at once and a few one by one, from
+// the start and a third of the way in, at steps shorter and longer than
+// the records' spacing, stopping after 1, 4 or 600 fetches.
+func TestLazyInterpMatchesWhole(t *testing.T) {
+	t.Setenv("PCP_DERIVED_CONFIG", "")
+	for _, name := range lazyArchives {
+		t.Run(name, func(t *testing.T) {
+			base := clitest.QAArchive(t, name)
+			ctx := context.Background()
+			c, err := NewArchiveContext(ctx, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, err := c.Traverse(ctx, "")
+			end, endErr := c.End()
+			start := c.Start()
+			c.Close()
+			if err != nil || endErr != nil {
+				t.Fatalf("names %v, end %v", err, endErr)
+			}
+			span := end.Sub(start)
+			var spans [][]string
+			if len(names) <= 200 {
+				// every metric at once (20180102's thousands
+				// took a minute)
+				spans = append(spans, names)
+			}
+			for i, n := range names {
+				if i%max(len(names)/6, 1) == 0 {
+					spans = append(spans, []string{n})
+				}
+			}
+			compared := 0
+			for _, metrics := range spans {
+				for _, from := range []float64{0, span / 3} {
+					for _, step := range []float64{span / 500, span / 37, 1} {
+						for _, count := range []int{1, 4, 600} {
+							args := fmt.Sprintf("%s from %.3f step %.3f count %d", strings.Join(metrics[:min(len(metrics), 3)], ","), from, step, count)
+							whole := lazyWalk(t, base, metrics, from, step, count, false)
+							lazy := lazyWalk(t, base, metrics, from, step, count, true)
+							if whole != lazy {
+								t.Fatalf("%s: read lazily differs\n%s", args, clitest.Diff(whole, lazy))
+							}
+							compared++
+						}
+					}
+				}
+			}
+			t.Logf("%d walks compared", compared)
+		})
+	}
+}
+
+// lazyWalk is walk in ModeInterp from from seconds after the archive's
+// start, with lazy reading on or off.
+func lazyWalk(t *testing.T, name string, metrics []string, from, step float64, count int, lazy bool) string {
+	t.Helper()
+	noLazy = !lazy
+	defer func() { noLazy = false }()
+	ctx := context.Background()
+	c, err := NewArchiveContext(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	pmids, err := c.LookupNames(ctx, metrics)
+	if err != nil {
+		return fmt.Sprintf("ERR %d\n", pcpCode(err))
+	}
+	origin := addNsec(c.Start(), int64(from*1e9))
+	if err := c.SetMode(ModeInterp, origin, time.Duration(step*1e9)); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	var r pcp.Result
+	for range count {
+		if _, err := c.Fetch(ctx, pmids, &r); err != nil {
+			fmt.Fprintf(&b, "ERR %d\n", pcpCode(err))
+			if pcpCode(err) == int32(pcp.ErrEOL) {
+				break
+			}
+			continue
+		}
+		fmt.Fprintf(&b, "T %d.%09d %d\n", r.Timestamp.Sec, r.Timestamp.Nsec, len(r.Sets))
+		for _, vs := range r.Sets {
+			fmt.Fprintf(&b, "  %s %d", vs.PMID, vs.NumVal)
+			for _, v := range vs.Values[:max(vs.NumVal, 0)] {
+				if vs.ValFmt == pcp.ValInSitu {
+					fmt.Fprintf(&b, " %d=%d", v.Inst, v.LVal)
+				} else {
+					fmt.Fprintf(&b, " %d=%x", v.Inst, v.Block.Data)
+				}
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// TestLazyReadsLess: a fetch at an archive's start reads the records
+// around it, not the archive, and the walk ends at the last fetch that
+// needs it; a second archive (several archives are read whole) and
+// PCP_IGNORE_MARK_RECORDS turn it off.
+func TestLazyReadsLess(t *testing.T) {
+	ctx := context.Background()
+	base := clitest.QAArchive(t, "20041125")
+	c, err := NewArchiveContext(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	pmids, err := c.LookupNames(ctx, []string{"kernel.all.load"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetMode(ModeInterp, c.Start(), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var r pcp.Result
+	if _, err := c.Fetch(ctx, pmids, &r); err != nil {
+		t.Fatal(err)
+	}
+	if c.interp.lazy == nil || c.interp.scanned {
+		t.Fatal("the first fetch read the whole archive")
+	}
+	var err2 error
+	for err2 == nil {
+		_, err2 = c.Fetch(ctx, pmids, &r)
+	}
+	if c.interp.lazy != nil || !c.interp.scanned {
+		t.Errorf("after the last fetch (%v) the walk is not over", err2)
+	}
+
+	list, err := NewArchiveContext(ctx, clitest.QAArchive(t, "multi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer list.Close()
+	if len(list.logs) < 2 {
+		t.Fatalf("%d archives in multi", len(list.logs))
+	}
+	if list.interp = newInterpolator(list); list.interp.lazyOK() {
+		t.Error("lazy over several archives")
+	}
+	ign, err := NewArchiveContext(ctx, base, WithIgnoreMarkRecords("10s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ign.Close()
+	if ign.interp = newInterpolator(ign); ign.interp.lazyOK() {
+		t.Error("lazy with PCP_IGNORE_MARK_RECORDS")
+	}
+}
