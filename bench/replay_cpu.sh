@@ -1,0 +1,55 @@
+#!/bin/sh
+# CPU of PCP's replay tools and ours on one archive, by perf stat's
+# task-clock (ms), alternating PCP's and ours ROUNDS times with -r REPS
+# each: /usr/bin/time counts CPU in 10 ms steps, too coarse for runs of
+# 4-150 ms. Outputs are compared first and must be identical. The
+# archive is bench/replay.sh's (GOPCP_BENCH_REPLAY_DIR keeps it); ours
+# are built as installed (CGO_ENABLED=0) unless BIN names a directory
+# holding them (docs/bench.md, "Replay: fourth pass").
+#
+#   bench/replay_cpu.sh /var/tmp/replay/linux-100ms-100mb
+#   ROUNDS=5 REPS=8 BIN=/tmp/old ONLY="pmval pminfo" bench/replay_cpu.sh ARCHIVE
+set -e
+cd "$(dirname "$0")/.."
+archive=${1:?usage: bench/replay_cpu.sh ARCHIVE}
+rounds=${ROUNDS:-3}
+reps=${REPS:-5}
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+	bin=$(mktemp -d)
+	trap 'rm -rf "$bin"' EXIT
+	CGO_ENABLED=0 go build -o "$bin/" ./cmd/pmval ./cmd/pmdumplog ./cmd/pminfo
+fi
+pcpbin() { echo "/usr/bin/$1"; }
+out=$(mktemp)
+trap 'rm -f "$out" "$out.a" "$out.b"; [ -n "${BIN:-}" ] || rm -rf "$bin"' EXIT
+while IFS='|' read -r tool args; do
+	[ -n "$tool" ] || continue
+	case " ${ONLY:-$tool} " in *" $tool "*) ;; *) continue ;; esac
+	# shellcheck disable=SC2086
+	"$(pcpbin "$tool")" $args -a "$archive" </dev/null >"$out.a" 2>&1 || true
+	# shellcheck disable=SC2086
+	"$bin/$tool" $args -a "$archive" </dev/null >"$out.b" 2>&1 || true
+	if ! cmp -s "$out.a" "$out.b"; then
+		echo "$tool $args: outputs differ" >&2
+		exit 1
+	fi
+	pcp="" ours=""
+	for _ in $(seq "$rounds"); do
+		for side in pcp ours; do
+			if [ $side = pcp ]; then prog=$(pcpbin "$tool"); else prog=$bin/$tool; fi
+			# shellcheck disable=SC2086
+			perf stat -r "$reps" -x, -e task-clock -o "$out" "$prog" $args -a "$archive" </dev/null >/dev/null 2>&1 || true
+			ms=$(grep task-clock "$out" | cut -d, -f1)
+			if [ $side = pcp ]; then pcp="$pcp $ms"; else ours="$ours $ms"; fi
+		done
+	done
+	printf '%s %s | PCP ms:%s | ours ms:%s\n' "$tool" "$args" "$pcp" "$ours"
+done <<EOF
+pmval|kernel.all.load
+pmval|-t 0.01 kernel.percpu.cpu.user
+pmval|-s 1 kernel.all.load
+pmval|-S +60 -T +120 kernel.all.load
+pminfo|-f
+pmdumplog|
+EOF
