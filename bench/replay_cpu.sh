@@ -5,7 +5,7 @@
 # 4-150 ms. Outputs are compared first and must be identical. The
 # archive is bench/replay.sh's (GOPCP_BENCH_REPLAY_DIR keeps it); ours
 # are built as installed (CGO_ENABLED=0) unless BIN names a directory
-# holding them (docs/bench.md, "Replay: fourth pass").
+# holding them (docs/bench.md, "Replay: fourth pass, pmval CPU").
 #
 #   bench/replay_cpu.sh /var/tmp/replay/linux-100ms-100mb
 #   ROUNDS=5 REPS=8 BIN=/tmp/old ONLY="pmval pminfo" bench/replay_cpu.sh ARCHIVE
