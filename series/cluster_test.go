@@ -8,6 +8,7 @@ import (
 	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 )
 
 // clusterDump is every key of every node of a cluster.
@@ -15,7 +16,7 @@ func clusterDump(t *testing.T, cl *redistest.Cluster) map[string]string {
 	out := map[string]string{}
 	for _, n := range cl.Nodes {
 		c := client(t, n)
-		for k, v := range dump(t, c) {
+		for k, v := range seriestest.Dump(t, c) {
 			out[k] = v
 		}
 	}
@@ -28,9 +29,9 @@ func clusterDump(t *testing.T, cl *redistest.Cluster) map[string]string {
 func TestClusterLoadMatchesPCP(t *testing.T) {
 	redistest.Need(t)
 	pcpCl, ourCl := redistest.StartCluster(t, 3), redistest.StartCluster(t, 3)
-	conf := writeConf(t)
+	conf := seriestest.WriteConf(t)
 	path := filepath.Join(qaArchives, "omnibus_v3")
-	pcpLoad(t, pcpCl.Nodes[0].Port, conf, path)
+	seriestest.PCPLoad(t, pcpCl.Nodes[0].Port, conf, path)
 	ctx := context.Background()
 	c, err := Connect(ctx, ourCl.Addrs()[:1], resp.Options{})
 	if err != nil {
@@ -45,12 +46,12 @@ func TestClusterLoadMatchesPCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	pd, od := clusterDump(t, pcpCl), clusterDump(t, ourCl)
-	same, dep := compareDumps(t, "cluster", pd, od)
+	same, dep := seriestest.CompareDumps(t, "cluster", pd, od)
 	t.Logf("cluster: %d records, %d keys equal over %d nodes; departures: %d more set members, %d stale values",
-		st.Records, same, len(ourCl.Nodes), dep.moreMembers, dep.staleValues)
+		st.Records, same, len(ourCl.Nodes), dep.MoreMembers, dep.StaleValues)
 	spread := 0
 	for _, n := range ourCl.Nodes {
-		if len(dump(t, client(t, n))) > 0 {
+		if len(seriestest.Dump(t, client(t, n))) > 0 {
 			spread++
 		}
 	}

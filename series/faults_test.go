@@ -11,6 +11,7 @@ import (
 	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -65,7 +66,7 @@ func TestLoadRedisStoppedMidLoadResumes(t *testing.T) {
 		t.Errorf("resumed load found none of the first load's values in Redis")
 	}
 	t.Logf("resumed load: %d values sent, %d already in Redis", st.Values, st.Refused)
-	want, got := dump(t, client(t, clean)), dump(t, client(t, srv))
+	want, got := seriestest.Dump(t, client(t, clean)), seriestest.Dump(t, client(t, srv))
 	if len(want) != len(got) {
 		t.Errorf("%d keys after the resumed load, %d after one clean load", len(got), len(want))
 	}
@@ -96,7 +97,7 @@ func TestLoadRedisRestartedMidLoad(t *testing.T) {
 	if _, err := Load(context.Background(), client(t, srv), path, restarted); err != nil {
 		t.Fatalf("load across a restart: %v", err)
 	}
-	want, got := dump(t, client(t, clean)), dump(t, client(t, srv))
+	want, got := seriestest.Dump(t, client(t, clean)), seriestest.Dump(t, client(t, srv))
 	for k, v := range want {
 		if got[k] != v {
 			t.Fatalf("key %s after a restart differs from one clean load:\n%s\nclean:\n%s", k, clip(got[k]), clip(v))
@@ -127,7 +128,7 @@ func TestLoadTwiceNoDuplicates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := dump(t, c)
+	before := seriestest.Dump(t, c)
 	second, err := Load(context.Background(), c, path, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestLoadTwiceNoDuplicates(t *testing.T) {
 	if second.Refused != first.Values {
 		t.Errorf("second load: %d of %d values refused as present", second.Refused, first.Values)
 	}
-	after := dump(t, c)
+	after := seriestest.Dump(t, c)
 	for k, v := range before {
 		if after[k] != v {
 			t.Fatalf("key %s changed by loading again", k)
@@ -159,7 +160,7 @@ func TestLoadPathsAgree(t *testing.T) {
 	if _, err := Load(context.Background(), client(t, gr), path, LoadOptions{viaClient: true}); err != nil {
 		t.Fatal(err)
 	}
-	a, b := dump(t, client(t, raw)), dump(t, client(t, gr))
+	a, b := seriestest.Dump(t, client(t, raw)), seriestest.Dump(t, client(t, gr))
 	if len(a) != len(b) {
 		t.Fatalf("%d keys by the RESP pipelines, %d by the resp client", len(a), len(b))
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -343,7 +344,7 @@ func TestFollowerResumesAfterRedisStopped(t *testing.T) {
 	if _, err := Load(ctx, client(t, clean), g.base, LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	want, got := dump(t, client(t, clean)), dump(t, client(t, srv))
+	want, got := seriestest.Dump(t, client(t, clean)), seriestest.Dump(t, client(t, srv))
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("key %s after the resumed poll differs from one load:\n%s\nloaded:\n%s", k, clip(got[k]), clip(v))
@@ -413,7 +414,7 @@ func sameAsOneLoad(t *testing.T, ctx context.Context, loaded, followed *redistes
 	if _, err := Load(ctx, client(t, loaded), path, LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	want, got = dump(t, client(t, loaded)), dump(t, client(t, followed))
+	want, got = seriestest.Dump(t, client(t, loaded)), seriestest.Dump(t, client(t, followed))
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("key %s followed differs from one load:\n%s\nloaded:\n%s", k, clip(got[k]), clip(v))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 )
 
 // metaRecords is where each record of a metadata file starts and ends
@@ -85,14 +86,14 @@ func TestFollowerCutMetadata(t *testing.T) {
 		t.Errorf("followed %d records in %d polls, the archive has %d", records, polls, n)
 	}
 	want, got := sameAsOneLoad(t, ctx, loaded, followed, filepath.Join(seen, "grow"))
-	pcpLoad(t, pcps.Port, writeConf(t), filepath.Join(seen, "grow"))
-	same, dep := compareDumps(t, "grow", dump(t, client(t, pcps)), got)
+	seriestest.PCPLoad(t, pcps.Port, seriestest.WriteConf(t), filepath.Join(seen, "grow"))
+	same, dep := seriestest.CompareDumps(t, "grow", seriestest.Dump(t, client(t, pcps)), got)
 	if f.decodes >= polls {
 		t.Errorf("the metadata was decoded at each of %d polls: polls that found no record completed should reuse it", polls)
 	}
 	t.Logf("%d records followed in %d polls (%d with the metadata cut inside a record, %d decoding it): %d keys equal to one load's, "+
 		"%d to PCP's pmseries --load's (departures: %d more set members, %d stale values PCP repeats)",
-		records, polls, cuts, f.decodes, len(want), same, dep.moreMembers, dep.staleValues)
+		records, polls, cuts, f.decodes, len(want), same, dep.MoreMembers, dep.StaleValues)
 }
 
 // FuzzMetaTail: scanning a metadata file in two parts (the second

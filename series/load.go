@@ -208,6 +208,11 @@ func ContextName(p string) string {
 	return p
 }
 
+// Load is the package's Load into the store's Redis.
+func (s *Store) Load(ctx context.Context, archivePath string, opt LoadOptions) (LoadStats, error) {
+	return Load(ctx, s.c, archivePath, opt)
+}
+
 // Load loads one archive into Redis in pipelined batches.
 func Load(ctx context.Context, c resp.Client, archivePath string, opt LoadOptions) (LoadStats, error) {
 	opt.defaults()

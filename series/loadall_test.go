@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 )
 
 // TestLoadAllMatchesPCP loads three archives of one host and two of other
@@ -16,10 +17,10 @@ import (
 func TestLoadAllMatchesPCP(t *testing.T) {
 	ordered := []string{"multi/20150508.11.44", "multi/20150508.11.46", "multi/20150508.11.50", "20041125", "omnibus_v3"}
 	shuffled := []string{"omnibus_v3", "multi/20150508.11.50", "20041125", "multi/20150508.11.44", "multi/20150508.11.46"}
-	conf := writeConf(t)
+	conf := seriestest.WriteConf(t)
 	pcpSrv, ourSrv := redistest.Start(t), redistest.Start(t)
 	for _, a := range ordered {
-		pcpLoad(t, pcpSrv.Port, conf, filepath.Join(qaArchives, a))
+		seriestest.PCPLoad(t, pcpSrv.Port, conf, filepath.Join(qaArchives, a))
 	}
 	var paths []string
 	for _, a := range shuffled {
@@ -36,7 +37,7 @@ func TestLoadAllMatchesPCP(t *testing.T) {
 		}
 		values += s.Values
 	}
-	same, dep := compareDumps(t, "five archives", dump(t, client(t, pcpSrv)), dump(t, client(t, ourSrv)))
+	same, dep := seriestest.CompareDumps(t, "five archives", seriestest.Dump(t, client(t, pcpSrv)), seriestest.Dump(t, client(t, ourSrv)))
 	t.Logf("%d archives of 3 hosts, %d values: %d keys equal; departures: %d more set members, %d stale values, %d phantoms",
-		len(paths), values, same, dep.moreMembers, dep.staleValues, dep.phantoms)
+		len(paths), values, same, dep.MoreMembers, dep.StaleValues, dep.Phantoms)
 }

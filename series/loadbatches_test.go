@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 )
 
 // TestLoadSmallBatchesAgree loads an archive in batches of 300 commands
@@ -20,7 +21,7 @@ func TestLoadSmallBatchesAgree(t *testing.T) {
 	if _, err := Load(ctx, client(t, want), path, LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	w := dump(t, client(t, want))
+	w := seriestest.Dump(t, client(t, want))
 	for _, via := range []bool{false, true} {
 		srv := redistest.Start(t)
 		batches := 0
@@ -28,7 +29,7 @@ func TestLoadSmallBatchesAgree(t *testing.T) {
 		if _, err := Load(ctx, client(t, srv), path, opt); err != nil {
 			t.Fatal(err)
 		}
-		got := dump(t, client(t, srv))
+		got := seriestest.Dump(t, client(t, srv))
 		if len(got) != len(w) {
 			t.Errorf("via resp.Client %v: %d keys, want %d", via, len(got), len(w))
 		}

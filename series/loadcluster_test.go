@@ -9,6 +9,7 @@ import (
 	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 )
 
 // TestClusterLoadRedirected: the loader writes to a cluster's nodes
@@ -32,7 +33,7 @@ func TestClusterLoadRedirected(t *testing.T) {
 	if _, err := Load(ctx, client(t, one), path, LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	want := dump(t, client(t, one))
+	want := seriestest.Dump(t, client(t, one))
 	for _, misroute := range []bool{false, true} {
 		for _, n := range cl.Nodes {
 			if _, err := client(t, n).Do(ctx, "FLUSHALL"); err != nil {
@@ -47,7 +48,7 @@ func TestClusterLoadRedirected(t *testing.T) {
 		if wantRedirects := map[bool]int{false: 0, true: 1}[misroute]; redirected != wantRedirects {
 			t.Errorf("misrouted %v: load redirected %d times, want %d", misroute, redirected, wantRedirects)
 		}
-		same, _ := compareDumps(t, "cluster", maps.Clone(want), clusterDump(t, cl))
+		same, _ := seriestest.CompareDumps(t, "cluster", maps.Clone(want), clusterDump(t, cl))
 		t.Logf("misrouted %v: %d keys equal", misroute, same)
 	}
 }

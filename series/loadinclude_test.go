@@ -9,6 +9,7 @@ import (
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 )
 
 // TestLoadIncludeMatchesPCP loads archives through load expressions with
@@ -17,7 +18,7 @@ import (
 // for the loader's departures.
 func TestLoadIncludeMatchesPCP(t *testing.T) {
 	bin := pcptest.NeedTool(t, "pmseries")
-	conf := writeConf(t)
+	conf := seriestest.WriteConf(t)
 	for _, expr := range []string{
 		`{source.path:"` + filepath.Join(qaArchives, "sample-labels") + `", metric.name:"sample.colour"}`,
 		`{source.path:"` + filepath.Join(qaArchives, "20041125") + `", m.name:"kernel.all", metric.name:"mem.util.free"}`,
@@ -35,8 +36,8 @@ func TestLoadIncludeMatchesPCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		same, dep := compareDumps(t, expr, dump(t, client(t, pcpSrv)), dump(t, client(t, ourSrv)))
+		same, dep := seriestest.CompareDumps(t, expr, seriestest.Dump(t, client(t, pcpSrv)), seriestest.Dump(t, client(t, ourSrv)))
 		t.Logf("%s: %d keys equal (unknown names %q; departures: %d more set members, %d stale values)",
-			expr, same, st.Unknown, dep.moreMembers, dep.staleValues)
+			expr, same, st.Unknown, dep.MoreMembers, dep.StaleValues)
 	}
 }

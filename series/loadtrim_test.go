@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 )
 
 // TestLoadTrimmedAsXADDMaxlen checks the loader's trimming against
@@ -50,12 +51,12 @@ func TestLoadTrimmedAsXADDMaxlen(t *testing.T) {
 					}
 				}
 			}
-			rd := dump(t, ref)
+			rd := seriestest.Dump(t, ref)
 			for load := 1; load <= 2; load++ {
 				if _, err := Load(ctx, ours, path, opt); err != nil {
 					t.Fatal(err)
 				}
-				od := dump(t, ours)
+				od := seriestest.Dump(t, ours)
 				trimmed, same := 0, 0
 				for _, k := range keys {
 					o, r := od[k], rd[k]

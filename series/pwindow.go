@@ -2,7 +2,6 @@ package series
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -45,14 +44,21 @@ func ParseWindow(text string) (*Window, error) {
 	if root != nil {
 		return nil, &WindowError{&QueryError{Msg: "Invalid time window specification"}, "Invalid argument"}
 	}
-	params := url.Values{}
+	params := map[string]string{}
 	for key, name := range map[string]string{"samples": "samples", "interval": "interval", "start": "start",
 		"finish": "finish", "align": "align", "offset": "offset", "range": "range", "timezone": "zone"} {
 		if v, ok := p.texts[key]; ok {
-			params.Set(name, v)
+			params[name] = v
 		}
 	}
-	return windowOf(params)
+	return ValuesWindow(func(names ...string) (string, bool) {
+		for _, n := range names {
+			if v, ok := params[n]; ok {
+				return v, true
+			}
+		}
+		return "", false
+	})
 }
 
 func asQueryError(err error, qe **QueryError) bool {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/series/resp"
+	"github.com/gopcp/gopcp/series/restapi"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/ownfile"
@@ -149,8 +150,8 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		mux := pmproxy.NewMux(api)
 		mux.Handle("/", web.Handler())
 		st := seriesStore(ctx, conf, logger)
-		mux.Handle("/series/", series.NewHandler(st, series.HandlerOptions{Load: series.Config(conf).LoadOptions()}))
-		mux.Handle("/search/", series.SearchHandler(st))
+		mux.Handle("/series/", restapi.NewHandler(st, restapi.HandlerOptions{Load: series.Config(conf).LoadOptions()}))
+		mux.Handle("/search/", restapi.SearchHandler(st))
 		cfg.HTTP = mux
 	}
 	if stop := discover(ctx, conf, o.archiveDir, logger); stop != nil {

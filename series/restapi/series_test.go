@@ -1,4 +1,4 @@
-package series
+package restapi
 
 import (
 	"context"
@@ -19,7 +19,10 @@ import (
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/series"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // startPCPProxy runs PCP's pmproxy with its series servlet on Redis at
@@ -92,9 +95,9 @@ func do(t *testing.T, base, method, path, body string) (int, string) {
 // requests over one Redis loaded by PCP's pmseries --load.
 func TestHTTPMatchesPCP(t *testing.T) {
 	srv := redistest.Start(t)
-	pcpLoad(t, srv.Port, writeConf(t), filepath.Join(qaArchives, "sample-labels"))
+	seriestest.PCPLoad(t, srv.Port, seriestest.WriteConf(t), filepath.Join(qaArchives, "sample-labels"))
 	pcpBase := startPCPProxy(t, srv.Port)
-	ours := httptest.NewServer(Handler(NewStore(client(t, srv))))
+	ours := httptest.NewServer(Handler(series.NewStore(client(t, srv))))
 	defer ours.Close()
 
 	_, q := do(t, pcpBase, "GET", "/series/query?expr=sample.colour", "")
@@ -102,7 +105,7 @@ func TestHTTPMatchesPCP(t *testing.T) {
 	if len(sid) != 40 {
 		t.Fatalf("query answer %q", q)
 	}
-	insts, err := NewStore(client(t, srv)).Instances(context.Background(), []string{sid})
+	insts, err := series.NewStore(client(t, srv)).Instances(context.Background(), []string{sid})
 	if err != nil || len(insts) == 0 {
 		t.Fatalf("instances of %s: %v %v", sid, insts, err)
 	}
@@ -186,8 +189,8 @@ func TestHTTPMatchesPCP(t *testing.T) {
 		{"GET", "/series/query?expr=" + url.QueryEscape(`sample.colour{hostname:"sh*" || hostname=="x"}`), ""},
 		{"POST", "/series/query", "expr=" + url.QueryEscape(`rescale(rate(sample.rapid{hostname=="shard"}[samples:3]), "count / min")`)},
 		{"GET", "/series/query?expr=" + url.QueryEscape("rate(sample.rapid[samples:3]"), ""},
-		{"GET", "/series/descs?series=" + ExprID("rate(sample.rapid)"), ""},
-		{"GET", "/series/values?series=" + ExprID("max(sample.colour)") + "&samples=3", ""},
+		{"GET", "/series/descs?series=" + series.ExprID("rate(sample.rapid)"), ""},
+		{"GET", "/series/values?series=" + series.ExprID("max(sample.colour)") + "&samples=3", ""},
 		{"GET", "/series/descs?series=", ""},
 	}
 	equal := 0
@@ -259,8 +262,8 @@ func FuzzWindowOf(f *testing.F) {
 // refused) get an answer from ours, which serves on.
 func TestHTTPWherePCPCrashes(t *testing.T) {
 	srv := redistest.Start(t)
-	pcpLoad(t, srv.Port, writeConf(t), filepath.Join(qaArchives, "sample-labels"))
-	ours := httptest.NewServer(Handler(NewStore(client(t, srv))))
+	seriestest.PCPLoad(t, srv.Port, seriestest.WriteConf(t), filepath.Join(qaArchives, "sample-labels"))
+	ours := httptest.NewServer(Handler(series.NewStore(client(t, srv))))
 	defer ours.Close()
 	for _, c := range []struct {
 		expr   string
@@ -292,8 +295,8 @@ func TestHTTPWherePCPCrashes(t *testing.T) {
 // finish change nothing: docs/series.md.)
 func TestExprValuesWindow(t *testing.T) {
 	srv := redistest.Start(t)
-	pcpLoad(t, srv.Port, writeConf(t), filepath.Join(qaArchives, "sample-labels"))
-	st := NewStore(client(t, srv))
+	seriestest.PCPLoad(t, srv.Port, seriestest.WriteConf(t), filepath.Join(qaArchives, "sample-labels"))
+	st := series.NewStore(client(t, srv))
 	ours := httptest.NewServer(Handler(st))
 	defer ours.Close()
 	ctx := context.Background()
@@ -317,4 +320,13 @@ func TestExprValuesWindow(t *testing.T) {
 	if !strings.Contains(b, `"timestamp":`+older.StampText()+",") || strings.Contains(b, newest) {
 		t.Errorf("start=%s finish=%s: %s, want the value at %s alone", from, to, b, older.StampText())
 	}
+}
+
+const qaArchives = seriestest.QAArchives
+
+// client is a connection pool to s, closed when the test ends.
+func client(t testing.TB, s *redistest.Server) *resp.Pool {
+	c := resp.NewPool(s.Addr(), resp.Options{Timeout: time.Minute})
+	t.Cleanup(func() { c.Close() })
+	return c
 }

@@ -1,4 +1,4 @@
-package series
+package restapi
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/gopcp/gopcp/series"
 )
 
 // SearchHandler serves pmproxy's /search/* REST API (text, suggest,
@@ -16,9 +18,9 @@ import (
 // what PCP's servlet refuses before asking Redis with PCP's page, and
 // answers the rest with a JSON refusal that says why: no Redis, no
 // search module, or (with one) full-text search not built here.
-func SearchHandler(st *Store) http.Handler { return &searchHandler{st: st} }
+func SearchHandler(st *series.Store) http.Handler { return &searchHandler{st: st} }
 
-type searchHandler struct{ st *Store }
+type searchHandler struct{ st *series.Store }
 
 var searchCommands = []string{"text", "suggest", "indom", "info"}
 
@@ -73,23 +75,4 @@ func (h *searchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		fail(w, http.StatusNotImplemented, client, "/search/"+cmd+" over RediSearch is not implemented by this pmproxy")
 	}
-}
-
-// HasSearchModule says whether the Redis server has the search module
-// PCP's /search/* needs (RediSearch, module name "search").
-func (s *Store) HasSearchModule(ctx context.Context) (bool, error) {
-	r, err := s.c.Do(ctx, "MODULE", "LIST")
-	if err != nil {
-		if strings.Contains(err.Error(), "unknown") {
-			return false, nil // a server without modules at all
-		}
-		return false, errString("Redis: MODULE LIST: " + err.Error())
-	}
-	for _, m := range r.Elems {
-		// a module's fields and values (an array, or a RESP3 map)
-		if v := m.StringMap()["name"]; strings.EqualFold(v, "search") || strings.EqualFold(v, "ft") {
-			return true, nil
-		}
-	}
-	return false, nil
 }

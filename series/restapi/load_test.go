@@ -1,4 +1,4 @@
-package series
+package restapi
 
 import (
 	"net/http"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/internal/testing/seriestest"
+	"github.com/gopcp/gopcp/series"
 )
 
 // TestHTTPLoadMatchesPCP asks PCP's pmproxy and ours /series/load over
@@ -24,7 +26,7 @@ import (
 // the same archive writes, key for key but for the loader's departures.
 func TestHTTPLoadMatchesPCP(t *testing.T) {
 	srv := redistest.Start(t)
-	ours := httptest.NewServer(Handler(NewStore(client(t, srv))))
+	ours := httptest.NewServer(Handler(series.NewStore(client(t, srv))))
 	defer ours.Close()
 	archivePath := filepath.Join(qaArchives, "sample-labels")
 	expr := func(e string) string { return url.QueryEscape(e) }
@@ -77,15 +79,15 @@ func TestHTTPLoadMatchesPCP(t *testing.T) {
 		t.Errorf("PCP's pmproxy loaded the archive (%d %q): compare its keys now", st, b)
 	}
 	mine, pcps := redistest.Start(t), redistest.Start(t)
-	loader := httptest.NewServer(Handler(NewStore(client(t, mine))))
+	loader := httptest.NewServer(Handler(series.NewStore(client(t, mine))))
 	defer loader.Close()
 	if st, b := do(t, loader.URL, "GET", load+"&client=7", ""); st != http.StatusOK || b != "{\"client\":\"7\",\"success\":true}\r\n" {
 		t.Fatalf("our load: %d %q", st, b)
 	}
-	pcpLoad(t, pcps.Port, writeConf(t), archivePath)
-	same, dep := compareDumps(t, "sample-labels", dump(t, client(t, pcps)), dump(t, client(t, mine)))
+	seriestest.PCPLoad(t, pcps.Port, seriestest.WriteConf(t), archivePath)
+	same, dep := seriestest.CompareDumps(t, "sample-labels", seriestest.Dump(t, client(t, pcps)), seriestest.Dump(t, client(t, mine)))
 	t.Logf("loaded over HTTP: %d keys equal to PCP's pmseries --load's (departures: %d more set members, %d stale values)",
-		same, dep.moreMembers, dep.staleValues)
+		same, dep.MoreMembers, dep.StaleValues)
 }
 
 // TestHTTPLoadOneAtATime: a load asked while another runs is refused
@@ -93,7 +95,7 @@ func TestHTTPLoadMatchesPCP(t *testing.T) {
 // alone) is refused.
 func TestHTTPLoadOneAtATime(t *testing.T) {
 	srv := redistest.Start(t)
-	h := NewHandler(NewStore(client(t, srv)), HandlerOptions{}).(*handler)
+	h := NewHandler(series.NewStore(client(t, srv)), HandlerOptions{}).(*handler)
 	ours := httptest.NewServer(h)
 	defer ours.Close()
 	h.loading <- struct{}{} // a load under way
@@ -116,7 +118,7 @@ func TestHTTPLoadOneAtATime(t *testing.T) {
 // load's answer, which comes when the load is done.
 func TestHTTPLoadOutlastsWriteTimeout(t *testing.T) {
 	srv := redistest.Start(t)
-	s := httptest.NewUnstartedServer(Handler(NewStore(client(t, srv))))
+	s := httptest.NewUnstartedServer(Handler(series.NewStore(client(t, srv))))
 	s.Config.WriteTimeout = time.Nanosecond
 	s.Start()
 	defer s.Close()

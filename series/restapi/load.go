@@ -1,18 +1,14 @@
-package series
+package restapi
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
-	"github.com/gopcp/gopcp/archive"
-	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/series"
 )
 
 // load is /series/load: the archive a load expression names loaded into
@@ -43,9 +39,9 @@ func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, cli
 		fixedReply(w, http.StatusConflict, `{"success":false,"message":"load in-progress"}`)
 		return
 	}
-	path, metrics, err := LoadSource(expr[0])
+	path, metrics, err := series.LoadSource(expr[0])
 	if err != nil {
-		var qe *QueryError
+		var qe *series.QueryError
 		if errors.As(err, &qe) {
 			fail(w, http.StatusBadRequest, client, qe.Msg)
 		} else {
@@ -53,7 +49,7 @@ func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, cli
 		}
 		return
 	}
-	if msg := OpenFault(path); msg != "" {
+	if msg := series.OpenFault(path); msg != "" {
 		fail(w, http.StatusBadRequest, client, msg)
 		return
 	}
@@ -64,32 +60,11 @@ func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, cli
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(h.opt.LoadTimeout + time.Minute))
 	opt := h.opt.Load
 	opt.Include = metrics
-	if _, err := Load(ctx, h.st.c, path, opt); err != nil {
+	if _, err := h.st.Load(ctx, path, opt); err != nil {
 		fail(w, http.StatusBadRequest, client, err.Error())
 		return
 	}
 	reply(w, []byte("{"+client+`"success":true}`))
-}
-
-// OpenFault is libpcp_web's refusal of an archive it cannot open,
-// "cannot open archive "<path>": <pmErrStr>", or "" when it opens. A
-// path that is no file at all (empty, a directory) is libpcp's missing
-// archive, one that names no archive's files ENOENT.
-func OpenFault(path string) string {
-	a, err := archive.Open(path, archive.Options{})
-	if err == nil {
-		a.Close()
-		return ""
-	}
-	var text string
-	if st, serr := os.Stat(path); path == "" || serr == nil && st.IsDir() {
-		text = pcp.ErrLogFile.Error()
-	} else if errors.Is(err, fs.ErrNotExist) {
-		text = "No such file or directory"
-	} else {
-		text = archive.Code(err).Error()
-	}
-	return fmt.Sprintf("cannot open archive \"%s\": %s", path, text)
 }
 
 // fixedReply writes one of PCP's fixed load refusals.

@@ -1,4 +1,4 @@
-package series
+package restapi
 
 import (
 	"context"
@@ -7,13 +7,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli"
-	"github.com/gopcp/gopcp/pcp"
-	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/internal/webid"
+	"github.com/gopcp/gopcp/series"
 )
 
 // Handler serves pmproxy's /series/* REST API from st, as PCP 6.0.3's
@@ -22,19 +20,19 @@ import (
 // ending "\r\n"; a failed request 400 with {"success":false}. With st nil
 // (no Redis configured) ping still succeeds and every other request gets
 // a 503 and a JSON message instead of PCP's hang.
-func Handler(st *Store) http.Handler { return NewHandler(st, HandlerOptions{}) }
+func Handler(st *series.Store) http.Handler { return NewHandler(st, HandlerOptions{}) }
 
 // HandlerOptions are the settings of /series/load.
 type HandlerOptions struct {
 	// Load holds the stream settings and exclusions of archives loaded
 	// (pmproxy.conf's [pmseries] and [discover] ones).
-	Load LoadOptions
+	Load series.LoadOptions
 	// LoadTimeout bounds one load (an hour when zero).
 	LoadTimeout time.Duration
 }
 
 // NewHandler is Handler with /series/load's settings.
-func NewHandler(st *Store, opt HandlerOptions) http.Handler {
+func NewHandler(st *series.Store, opt HandlerOptions) http.Handler {
 	if opt.LoadTimeout <= 0 {
 		opt.LoadTimeout = time.Hour
 	}
@@ -42,7 +40,7 @@ func NewHandler(st *Store, opt HandlerOptions) http.Handler {
 }
 
 type handler struct {
-	st      *Store
+	st      *series.Store
 	opt     HandlerOptions
 	loading chan struct{} // held by the load under way: one at a time
 }
@@ -102,7 +100,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	} else if isErr {
 		msg := err.Error()
-		var qe *QueryError
+		var qe *series.QueryError
 		if errors.As(err, &qe) {
 			msg = qe.Msg // the first of several, as PCP's pmproxy answers
 		}
@@ -251,109 +249,24 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 // namesOf is every name of a kind, or with a match parameter those its
 // fnmatch pattern matches (an empty one matching none), as libpcp_web's
 // series_map_keys filters them.
-func namesOf(ctx context.Context, st *Store, mapName string, p url.Values) ([]string, error) {
+func namesOf(ctx context.Context, st *series.Store, mapName string, p url.Values) ([]string, error) {
 	if p.Has("match") {
 		return st.NamesMatching(ctx, mapName, p.Get("match"))
 	}
 	return st.AllNames(ctx, mapName)
 }
 
-// windowOf reads /series/values' time window parameters as libpcp_web's
-// initSeriesGetValues does: PCP's names and synonyms, times by
-// __pmParseHighResTime (in the server's zone: zone is read last and
-// governs none of them), intervals by pmParseHighResInterval, counts as
-// unsigned numbers; no parameter at all is the latest value.
-func windowOf(p url.Values) (*Window, error) {
-	get := func(keys ...string) (string, bool) {
+// windowOf reads /series/values' time window from a request's
+// parameters, by libpcp_web's rules (series.ValuesWindow).
+func windowOf(p url.Values) (*series.Window, error) {
+	return series.ValuesWindow(func(keys ...string) (string, bool) {
 		for _, k := range keys {
 			if p.Has(k) {
 				return p.Get(k), true
 			}
 		}
 		return "", false
-	}
-	// Every parameter is read, in libpcp_web's order; its answer is
-	// the last refusal.
-	var last error
-	w := &Window{}
-	given := false
-	if v, ok := get("interval", "delta"); ok {
-		given = true
-		if d, err := pmapi.ParseInterval(v); err != nil {
-			last = intervalError("time delta", err)
-		} else {
-			w.Interval = d
-		}
-	}
-	for _, t := range []struct {
-		keys []string
-		name string
-		dst  *time.Time
-	}{{[]string{"align"}, "align", &w.Align}, {[]string{"start", "begin"}, "start", &w.Start}, {[]string{"finish", "end"}, "end", &w.Finish}} {
-		v, ok := get(t.keys...)
-		if !ok {
-			continue
-		}
-		given = given || t.name != "align"
-		if ts, err := valuesTime(v, t.name); err != nil {
-			last = err
-		} else {
-			*t.dst = ts
-		}
-	}
-	if v, ok := get("range"); ok {
-		given = true
-		if d, err := pmapi.ParseInterval(v); err != nil {
-			last = intervalError("range", err)
-		} else {
-			w.Start, w.Finish, w.Range = time.Now().Add(-d), time.Time{}, v
-		}
-	}
-	for _, c := range []struct {
-		keys []string
-		name string
-		dst  *int
-	}{{[]string{"samples", "count"}, "count", &w.Samples}, {[]string{"offset"}, "offset", &w.Offset}} {
-		v, ok := get(c.keys...)
-		if !ok {
-			continue
-		}
-		given = given || c.name == "count"
-		if n, err := strconv.ParseUint(v, 10, 32); err != nil {
-			last = &QueryError{Msg: "Invalid sample " + c.name + " requested - " + v}
-		} else {
-			*c.dst = int(n)
-		}
-	}
-	if v, ok := get("zone"); ok {
-		w.Zone = v
-	}
-	if last != nil {
-		return nil, last
-	}
-	if !given {
-		// no window: the latest value, as PCP's pmproxy gives it
-		w.Samples = 1
-	}
-	return w, nil
-}
-
-// valuesTime is libpcp_web's parsetime for /series/values: from the
-// epoch, with no end.
-func valuesTime(v, name string) (time.Time, error) {
-	ts, err := cli.ParseTime(v, pcp.Timestamp{}, pcp.Timestamp{Sec: cli.MaxTime}, time.Local)
-	if err != nil {
-		msg := err.Error()
-		var te *cli.TimeError
-		if errors.As(err, &te) {
-			msg = te.Report()
-		}
-		return time.Time{}, &QueryError{Msg: "Cannot parse time " + name + " with __pmParseHighResTime:\n" + msg}
-	}
-	if ts.Sec > 1e15 || ts.Sec < -1e15 {
-		return time.Unix(1e15, 0), nil
-	}
-	return time.Unix(ts.Sec, int64(ts.Nsec)), nil
+	})
 }
 
 // errNoSeries is libpcp_web's -EINVAL for values of no series (none
@@ -389,7 +302,7 @@ func (l labelValuesJSON) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func labelValues(ctx context.Context, st *Store, names []string) (any, int) {
+func labelValues(ctx context.Context, st *series.Store, names []string) (any, int) {
 	out := labelValuesJSON{}
 	for _, n := range names {
 		vs, err := st.LabelValues(ctx, n)
@@ -419,3 +332,6 @@ func requestParams(r *http.Request) (url.Values, error) {
 	}
 	return params, nil
 }
+
+// repr is a JSON string as PCP's pmproxy quotes one (sdscatrepr).
+func repr(s string) string { return string(webid.AppendRepr(nil, s)) }

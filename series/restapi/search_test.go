@@ -1,4 +1,4 @@
-package series
+package restapi
 
 import (
 	"net/http/httptest"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/redistest"
+	"github.com/gopcp/gopcp/series"
 )
 
 // TestSearchRefusalsMatchPCP: the /search requests PCP's pmproxy refuses
@@ -13,7 +14,7 @@ import (
 func TestSearchRefusalsMatchPCP(t *testing.T) {
 	srv := redistest.Start(t)
 	pcpBase := startPCPProxy(t, srv.Port)
-	ours := httptest.NewServer(SearchHandler(NewStore(client(t, srv))))
+	ours := httptest.NewServer(SearchHandler(series.NewStore(client(t, srv))))
 	defer ours.Close()
 	reqs := []struct{ method, path, body string }{
 		{"GET", "/search/text", ""},
@@ -44,7 +45,7 @@ func TestSearchWithoutRediSearch(t *testing.T) {
 	srv := redistest.Start(t)
 	none := httptest.NewServer(SearchHandler(nil))
 	defer none.Close()
-	up := httptest.NewServer(SearchHandler(NewStore(client(t, srv))))
+	up := httptest.NewServer(SearchHandler(series.NewStore(client(t, srv))))
 	defer up.Close()
 	paths := []string{"/search/text?query=kernel", "/search/suggest?query=ker&limit=2",
 		"/search/indom?query=60.1&clientid=abc", "/search/info", "/search/information?x=1"}
