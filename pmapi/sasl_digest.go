@@ -37,7 +37,7 @@ func (m *digestMD5) step(in []byte) ([]byte, bool, error) {
 	case 2:
 		return nil, true, m.verify(in)
 	}
-	return nil, true, errStepAfterDone
+	return nil, true, errStepAfterDone()
 }
 
 // digestChallenge is what a DIGEST-MD5 challenge holds.

@@ -75,7 +75,7 @@ func (m *scram) step(in []byte) ([]byte, bool, error) {
 	case 2:
 		return nil, true, m.verifyServer(in)
 	}
-	return nil, true, errStepAfterDone
+	return nil, true, errStepAfterDone()
 }
 
 // scramFirst is what a server-first-message holds.
