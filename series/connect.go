@@ -18,21 +18,21 @@ func Connect(ctx context.Context, addrs []string, opt resp.Options) (resp.Client
 	}
 	var lastErr error
 	for _, a := range addrs {
-		c, err := resp.Dial(ctx, a, opt)
+		// The question goes through the pool a single server is
+		// answered with: its connection is kept for the first
+		// command, not dialled again.
+		p := resp.NewPool(a, opt)
+		r, err := p.Do(ctx, "INFO", "cluster")
 		if err != nil {
-			lastErr = err
-			continue
-		}
-		r, err := c.Do(ctx, "INFO", "cluster")
-		c.Close()
-		if err != nil {
+			p.Close()
 			lastErr = err
 			continue
 		}
 		if info, _ := r.Text(); strings.Contains(info, "cluster_enabled:1") {
+			p.Close()
 			return resp.NewCluster(addrs, opt), nil
 		}
-		return resp.NewPool(a, opt), nil
+		return p, nil
 	}
 	return nil, fmt.Errorf("%w: cannot connect to %s: %v", ErrRedis, strings.Join(addrs, ","), lastErr)
 }
