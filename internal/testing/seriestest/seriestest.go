@@ -6,14 +6,18 @@ package seriestest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/series/resp"
@@ -23,14 +27,84 @@ import (
 const QAArchives = "/var/lib/pcp/testsuite/archives"
 
 // PCPLoad loads an archive with PCP's pmseries into the server at port.
+//
+// PCP 6.0.3's pmseries --load sometimes dies of a segmentation fault
+// part-way through a load that succeeds when run again (seen once in
+// `TestLoadMatchesPCP/20180102` beside other test runs; eight loads of
+// the same archive by hand all succeeded). The reference is what is
+// being obtained here, not what is tested, so a load killed by a signal
+// is made again on an emptied server, at most loadAttempts times, and
+// logged; any other failure, or a third crash, fails the test.
 func PCPLoad(t *testing.T, port int, conf, archive string) {
 	t.Helper()
 	bin := pcptest.NeedTool(t, "pmseries")
-	cmd := exec.Command(bin, "-c", conf, "-p", strconv.Itoa(port), "--load", archive)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("PCP's pmseries --load %s: %v\n%s", archive, err, out)
+	loadRetrying(t, port, archive, func() ([]byte, error) {
+		return exec.Command(bin, "-c", conf, "-p", strconv.Itoa(port), "--load", archive).CombinedOutput()
+	})
+}
+
+// loadRetrying runs load until it succeeds, emptying the server at port
+// before another attempt after one killed by a signal.
+func loadRetrying(t testing.TB, port int, archive string, load func() ([]byte, error)) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		out, err := load()
+		if err == nil {
+			return
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || !ee.Sys().(syscall.WaitStatus).Signaled() || attempt >= loadAttempts {
+			t.Fatalf("PCP's pmseries --load %s: %v\n%s", archive, err, out)
+		}
+		t.Logf("PCP's pmseries --load %s: %v (attempt %d; loading again into an emptied server)", archive, err, attempt)
+		if err := flushAll(port); err != nil {
+			t.Fatalf("emptying the server at port %d after PCP's pmseries crashed: %v", port, err)
+		}
 	}
+}
+
+// loadAttempts bounds the loads PCPLoad makes when PCP's pmseries crashes.
+const loadAttempts = 3
+
+// flushAll empties the test's own Redis at port: every master of the
+// cluster when the server is a cluster node, else the one server.
+func flushAll(port int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	p := resp.NewPool(addr, resp.Options{})
+	defer p.Close()
+	info, err := p.Do(ctx, "INFO", "cluster")
+	if err != nil {
+		return err
+	}
+	addrs := []string{addr}
+	if s, _ := info.Text(); strings.Contains(s, "cluster_enabled:1") {
+		c := resp.NewCluster([]string{addr}, resp.Options{})
+		defer c.Close()
+		ranges, err := c.Slots(ctx)
+		if err != nil {
+			return err
+		}
+		addrs = addrs[:0]
+		for _, r := range ranges {
+			if !slices.Contains(addrs, r.Addr) {
+				addrs = append(addrs, r.Addr)
+			}
+		}
+	}
+	for _, a := range addrs {
+		q := resp.NewPool(a, resp.Options{})
+		v, err := q.Do(ctx, "FLUSHALL")
+		q.Close()
+		if err == nil {
+			err = v.Err()
+		}
+		if err != nil {
+			return fmt.Errorf("FLUSHALL at %s: %w", a, err)
+		}
+	}
+	return nil
 }
 
 // WriteConf writes a pmseries.conf with series enabled into a temporary
