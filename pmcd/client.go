@@ -268,6 +268,13 @@ func (c *client) takeOver() { c.owner.Add(1) }
 func (c *client) rescue(p *inProc, err error) {
 	defer c.finishIfOwner(c.owner.Load())
 	p.owner.markHung(p, err)
+	// Given up on because pmcd stops serving (Serve's context ended, see
+	// Serve): the connection ends unanswered, as PCP's pmcd drops its
+	// clients when it stops. The client's own context may not be marked
+	// done yet when this runs, so the reason is asked too.
+	if c.ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return
+	}
 	out := &c.result
 	code := int32(pcp.CodeOf(err, pcp.ErrGeneric))
 	for i, id := range c.cur.PMIDs {

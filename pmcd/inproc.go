@@ -213,6 +213,7 @@ func (p *inProc) isGone() bool {
 // acquire takes the agent's lock, or fails once pmcd has given up on the
 // agent, whether before or while it waits.
 func (p *inProc) acquire() bool {
+	took := true
 	select {
 	case p.sem <- struct{}{}:
 	default:
@@ -220,12 +221,18 @@ func (p *inProc) acquire() bool {
 		select {
 		case p.sem <- struct{}{}:
 		case <-p.gone:
+			took = false
 		}
 		p.waiting.Add(-1)
 	}
-	// Both may have been ready, and the select takes either.
+	// Both may have been ready, and the select takes either. Only a
+	// caller that took the lock gives it back: the token in sem is
+	// otherwise the holder's, and close waits on it for a call still
+	// in the agent.
 	if p.isGone() {
-		p.release()
+		if took {
+			p.release()
+		}
 		return false
 	}
 	return true

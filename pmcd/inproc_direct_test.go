@@ -338,3 +338,30 @@ func TestInProcDirectShutdown(t *testing.T) {
 		t.Fatalf("goroutine left in a direct call after it returned:\n%s", strings.Join(left, "\n\n"))
 	}
 }
+
+// TestInProcCloseWaitsForRunningCall: the agent is closed (pmcd stopping
+// it, a SIGHUP's reconfiguration, a restart) while one client's fetch
+// runs in its Handle and another's waits for the agent's lock. The
+// waiting fetch gives up without taking the running call's lock, so
+// close still waits for that call and, as it does not end within
+// stopGrace, leaves the agent abandoned rather than closing it under
+// the live call.
+func TestInProcCloseWaitsForRunningCall(t *testing.T) {
+	t.Parallel()
+	g := startGated(t, time.Hour, false)
+	gated := pcp.NewPMID(251, 0, 0)
+	a, b := g.dial(t), g.dial(t)
+	a.send(t, gated)
+	wantSets(t, "first fetch", a.result(t), 1)
+	_, p := g.watch(251)
+	g.hold.Store(true)
+	a.send(t, gated)
+	<-g.entered
+	b.send(t, gated)
+	waiters(t, p, 1)
+	p.close()
+	if !p.abandoned {
+		t.Error("agent closed (not abandoned) while a fetch was still running in its Handle")
+	}
+	close(g.gate)
+}
