@@ -2,6 +2,4 @@ module github.com/gopcp/gopcp
 
 go 1.26.0
 
-require github.com/spf13/pflag v1.0.10
-
 require github.com/ulikunitz/xz v0.5.15

@@ -41,7 +41,7 @@ import (
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/agents/mmv"
 	"github.com/gopcp/gopcp/agents/sample"
-	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pmcd"
 	"github.com/gopcp/gopcp/pmns"
@@ -114,7 +114,7 @@ func (e exitError) Error() string { return "exit status " + strconv.Itoa(int(e))
 func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	o := &options{timeout: -1}
 	cmd := command(o)
-	p := cli.Parse(cmd, append([]string{"pmcd"}, args...))
+	p := getopt.Parse(cmd, append([]string{"pmcd"}, args...))
 	if len(p.Args) > 0 && p.Errors == 0 {
 		p.Errors++
 		o.valueErrors++
@@ -140,6 +140,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		}
 		return exitError(1)
 	}
+	// What libpcp says as it starts ($PCP_DEBUG not valid) goes out
+	// before anything else.
+	fmt.Fprint(os.Stderr, p.Direct)
 	o.defaults()
 	if o.verify {
 		return verify(o.config)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 )
 
@@ -36,34 +36,36 @@ type options struct {
 	valueErrors int
 }
 
-func command(o *options) *cli.Command {
-	return &cli.Command{
+func command(o *options) *getopt.Command {
+	return &getopt.Command{
 		Name:  "pmcd",
 		Usage: "[options]",
-		Options: []cli.Option{
-			cli.Header("General options"),
-			cli.OptDebug,
+		Options: []getopt.Option{
+			getopt.Header("General options"),
+			// -D is pmcd's own, as in PCP's pmcd: a bad one is a bad
+			// value (pmcd not started), not a request for usage.
+			{Long: "debug", Short: 'D', Arg: "DBG"},
 			{Long: "namespace", Short: 'n', Arg: "FILE", Help: "use an alternative PMNS"},
 			{Long: "uniqnames", Short: 'N', Arg: "FILE", Help: "like -n but only one name allowed for each PMID"},
 			{Long: "help", Short: '?', Help: "show this usage message and exit"},
-			cli.Header("Service options"),
+			getopt.Header("Service options"),
 			{Short: 'A', Help: "disable service advertisement"},
 			{Long: "foreground", Short: 'f', Help: "run in the foreground"},
 			{Long: "hostname", Short: 'H', Arg: "HOST", Help: "set the hostname to be used for pmcd.hostname metric"},
 			{Long: "username", Short: 'U', Arg: "USER", Help: "in daemon mode, run as named user [default pcp]"},
-			cli.Header("Configuration options"),
+			getopt.Header("Configuration options"),
 			{Long: "config", Short: 'c', Arg: "PATH", Help: "path to configuration file"},
 			{Short: 'L', Arg: "BYTES", Help: "maximum size for PDUs from clients [default 65536]"},
 			{Short: 'q', Arg: "TIME", Help: "PMDA initial negotiation timeout (seconds) [default 3]"},
 			{Short: 't', Arg: "TIME", Help: "PMDA response timeout (seconds) [default 5]"},
 			{Long: "verify", Short: 'v', Help: "check validity of pmcd configuration, then exit"},
-			cli.Header("Connection options"),
+			getopt.Header("Connection options"),
 			{Long: "interface", Short: 'i', Arg: "ADDR", Help: "accept connections on this IP address"},
 			{Long: "port", Short: 'p', Arg: "N", Help: "accept connections on this port"},
 			{Long: "socket", Short: 's', Arg: "PATH", Help: "Unix domain socket file [default $PCP_RUN_DIR/pmcd.socket]"},
 			{Long: "remotecert", Short: 'Q', Help: "require remote clients to provide a certificate"},
 			{Long: "reqauth", Short: 'S', Help: "require all clients to authenticate"},
-			cli.Header("Diagnostic options"),
+			getopt.Header("Diagnostic options"),
 			{Long: "trace", Short: 'T', Arg: "FLAG", Help: "Event trace control"},
 			{Long: "log", Short: 'l', Arg: "PATH", Help: "redirect diagnostics and trace output"},
 			{Short: 'x', Arg: "PATH", Help: "fatal messages at startup sent to file [default /dev/tty]"},
@@ -72,10 +74,15 @@ func command(o *options) *cli.Command {
 	}
 }
 
-func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
+func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 	switch opt.Short {
 	case '?':
 		o.usage = true
+	case 'D':
+		if !getopt.ValidDebug(arg) {
+			o.valueErrors++
+			p.Errorf("unrecognized debug options specification (%s)", arg)
+		}
 	case 'n', 'N':
 		o.nsPath, o.uniqNames = arg, opt.Short == 'N'
 	case 'A', 'Q':
@@ -89,7 +96,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 	case 'c':
 		o.config = arg
 	case 'L':
-		n, ok := cli.Strtol(arg)
+		n, ok := getopt.Strtol(arg)
 		if !ok || n <= 0 {
 			o.valueErrors++
 			p.Errorf("-L requires a positive value")

@@ -111,7 +111,7 @@ func (p *Parsed) archiveBounds(a *pmapi.ArchiveContext, name string) (first, las
 	if err != nil {
 		end = pcp.Timestamp{Sec: MaxTime}
 		w := p.stderrOut()
-		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.name, name, pcp.TextOf(err))
+		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.Progname(), name, pcp.TextOf(err))
 		fmt.Fprintf(w, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
 		fmt.Fprintf(w, "         produce complete information.  Continuing and hoping for the best.\n\n")
 	}

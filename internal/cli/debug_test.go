@@ -4,31 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"os/exec"
-	"reflect"
-	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
-
-// TestDebugNamesAgainstPCP checks the -D option names against the list
-// PCP's pmdbg -l prints.
-func TestDebugNamesAgainstPCP(t *testing.T) {
-	pmdbg := pcptest.NeedTool(t, "pmdbg")
-	out, err := exec.Command(pmdbg, "-l").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for i, line := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(line); i > 1 && len(f) > 0 {
-			names = append(names, f[0])
-		}
-	}
-	if !reflect.DeepEqual(names, debugNames) {
-		t.Errorf("pmdbg -l lists %q\nwe know %q", names, debugNames)
-	}
-}
 
 // TestDebugSpecsAgainstPCP gives -D specifications (names in any case,
 // "all", old bit masks, lists, empty items, junk after a number) to
@@ -39,7 +19,7 @@ func TestDebugSpecsAgainstPCP(t *testing.T) {
 	specs := []string{"", "pdu", "PDU", "Fetch,Log", "all", "ALL", "al", "0", "-1", "3,appl9",
 		"16,tls,", ",pdu", "pdu,,log", "0x10", "1x", "+5", " 7", "nosuch", "pdu,nosuch",
 		"appl10", "dev2,pmlc,desperate", "all,pdu", "pdu ", "99999999999"}
-	for _, name := range debugNames {
+	for _, name := range getopt.DebugNames() {
 		specs = append(specs, name)
 	}
 	for _, spec := range specs {
@@ -73,22 +53,5 @@ func TestDebugSpecsAgainstPCP(t *testing.T) {
 		if _, envStatus := p.Done(); envStatus != code {
 			t.Errorf("PCP_DEBUG=%q: status %d, -D's %d", spec, envStatus, code)
 		}
-	}
-}
-
-// TestDebugFlagAgainstPCP checks the wording of the tools that parse -D
-// themselves, against PCP's pmlogger.
-func TestDebugFlagAgainstPCP(t *testing.T) {
-	pmlogger := pcptest.NeedTool(t, "pmlogger")
-	cmd := exec.Command(pmlogger, "-D", "pdu,nosuch", "-V")
-	cmd.Env = cleanEnv()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	_ = cmd.Run()
-	want, _, _ := strings.Cut(stderr.String(), "\n")
-	c := &Command{Name: "pmlogger", Options: []Option{OptDebugFlag, OptVersion}}
-	p := ParseEnv(c, []string{"pmlogger", "-D", "pdu,nosuch", "-V"}, cleanEnv())
-	if len(p.Messages) == 0 || p.Messages[0] != want+"\n" || p.Errors != 1 {
-		t.Errorf("messages %q, PCP's first line %q", p.Messages, want)
 	}
 }

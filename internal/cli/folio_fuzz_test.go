@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/gopcp/internal/getopt"
 )
 
 // FuzzArchiveFolio reads fuzzed archive folios (PCP_FOLIO). Without the
@@ -28,7 +30,7 @@ func FuzzArchiveFolio(f *testing.F) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p := &Parsed{name: "fuzz", multi: true}
+		p := &Parsed{Parsed: getopt.Begin(&getopt.Command{Name: "fuzz"}, nil, nil), multi: true}
 		p.addArchiveFolio(path, true)
 		lines := strings.Split(text, "\n")
 		good := strings.HasPrefix(text, "PCPFolio") && len(lines) > 1 && strings.HasPrefix(lines[1], "Version: 1")

@@ -2,15 +2,12 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gopcp/gopcp/derive"
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -59,8 +56,12 @@ type Command struct {
 	DebugDirect bool
 }
 
-// Parsed is the outcome of parsing, PCP's pmOptions after pmGetOptions.
+// Parsed is the outcome of parsing, PCP's pmOptions after pmGetOptions:
+// getopt's (the -D specifications, the operands, the errors and messages)
+// and the standard options'.
 type Parsed struct {
+	getopt.Parsed
+
 	Context ContextKind
 	Hosts   []string
 	// Archives holds the archive source: one comma-separated list of
@@ -75,7 +76,6 @@ type Parsed struct {
 	LocalAgents *local.Table
 	// Namespace is the name space -n or -N loaded, nil without them.
 	Namespace *pmns.Tree
-	Debug     []string
 	// Align, Origin, Start and Finish are the time window options'
 	// arguments; the *Set fields say each was given, as an empty
 	// argument is a time too (WindowArgs).
@@ -103,65 +103,13 @@ type Parsed struct {
 	// Derived are the derived metric files --derived named; loading them
 	// is the tool's business.
 	Derived []string
-	// Args are the operands left after the options.
-	Args []string
 
-	// Errors counts the problems found; Messages holds what PCP would
-	// print for them (and -V's version line), in order.
-	Errors   int
-	Messages []string
-	// Direct is what libpcp writes to stderr at once rather than through
-	// pmprintf (a namespace's parse errors); it comes before Messages.
-	Direct string
-	// RuntimeErr is set when an error is not a usage mistake (a namespace
-	// that cannot be loaded): the usage message is then not shown.
-	RuntimeErr bool
-	// Exit is set by -V: the tool prints Messages and exits with status 0.
-	Exit bool
-
-	name        string
-	guiPortSet  bool
-	multi       bool
-	debugDirect bool
-	stderr      io.Writer // see SetStderr
+	guiPortSet bool
+	multi      bool
+	stderr     io.Writer // see SetStderr
 
 	derived        *derive.Registry
 	derivedPending string // derived-metric messages not yet printed
-}
-
-// Errorf records an error in PCP's style, "name: message".
-func (p *Parsed) Errorf(format string, args ...any) {
-	p.Errors++
-	p.Messages = append(p.Messages, p.name+": "+fmt.Sprintf(format, args...)+"\n")
-}
-
-// Progname is the tool's name as messages print it.
-func (p *Parsed) Progname() string { return p.name }
-
-const noArg = "\x00no-argument"
-
-type optValue struct {
-	opt Option
-	cmd *Command
-	p   *Parsed
-}
-
-func (v *optValue) String() string { return "" }
-func (v *optValue) Type() string   { return "string" }
-func (v *optValue) Set(s string) error {
-	if v.opt.Arg == "" {
-		if s != noArg {
-			v.p.Errorf("option '--%s' doesn't allow an argument", v.opt.Long)
-			return nil
-		}
-		s = ""
-	}
-	if v.opt.std != stdNone {
-		v.p.standard(v.opt, s)
-	} else if v.cmd.Handle != nil {
-		v.cmd.Handle(v.opt, s, v.p)
-	}
-	return nil
 }
 
 // Parse reads argv (argv[0] being the program) as pmGetOptions does,
@@ -172,94 +120,43 @@ func Parse(cmd *Command, argv []string) *Parsed {
 }
 
 func parse(cmd *Command, argv, env []string) *Parsed {
-	name := cmd.Name
-	if name == "" && len(argv) > 0 {
-		name = filepath.Base(argv[0])
-	}
-	p := &Parsed{name: name, multi: cmd.Multi, debugDirect: cmd.DebugDirect}
-	// libpcp checks $PCP_DEBUG as it starts, before pmGetOptions reads
-	// it again as -D
-	if _, w := DebugEnv(env); w != "" {
-		p.Direct += w
-	}
+	p := &Parsed{multi: cmd.Multi}
+	core := cmd.core(p)
+	p.Parsed = getopt.Begin(core, argv, env)
 	p.fromEnv(env)
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.SortFlags = false
-	for _, o := range cmd.Options {
-		if o.header {
-			continue
-		}
-		short := ""
-		if o.Short != 0 {
-			short = string(o.Short)
-		}
-		long := o.Long
-		if long == "" {
-			long = "\x00" + short
-		}
-		f := fs.VarPF(&optValue{opt: o, cmd: cmd, p: p}, long, short, o.Help)
-		if o.Arg == "" {
-			f.NoOptDefVal = noArg
-		}
-	}
-	var args []string
-	if len(argv) > 1 {
-		args = argv[1:]
-	}
-	p.Args = p.scan(cmd, fs, args)
+	p.Scan(core, argv)
 	if !cmd.DeferEnd {
 		p.end()
 	}
 	return p
 }
 
-func (p *Parsed) parseError(err error) {
-	var ne *pflag.NotExistError
-	var re *pflag.ValueRequiredError
-	var se *pflag.InvalidSyntaxError
-	switch {
-	case errors.As(err, &ne):
-		if ne.GetSpecifiedShortnames() != "" {
-			p.Errorf("invalid option -- '%s'", ne.GetSpecifiedName()[:1])
-		} else {
-			p.Errorf("unrecognized option '--%s'", ne.GetSpecifiedName())
-		}
-	case errors.As(err, &re):
-		if re.GetSpecifiedShortnames() != "" {
-			p.Errorf("option requires an argument -- '%s'", re.GetSpecifiedName()[:1])
-		} else {
-			p.Errorf("option '--%s' requires an argument", re.GetSpecifiedName())
-		}
-	case errors.As(err, &se):
-		p.Errorf("unrecognized option '%s'", se.GetSpecifiedFlag())
-	default:
-		p.Errorf("%v", err)
+// core is the command as getopt takes it, its options handed to p: the
+// standard ones of this package to standard, the tool's own to Handle.
+func (c *Command) core(p *Parsed) *getopt.Command {
+	return &getopt.Command{
+		Name:        c.Name,
+		Usage:       c.Usage,
+		Options:     c.Options,
+		POSIX:       c.POSIX,
+		DebugDirect: c.DebugDirect,
+		Handle: func(o Option, arg string, _ *getopt.Parsed) {
+			switch {
+			case o.Kind >= getopt.KindOther:
+				p.standard(o, arg)
+			case c.Handle != nil:
+				c.Handle(o, arg, p)
+			}
+		},
 	}
 }
 
 func (p *Parsed) standard(o Option, arg string) {
-	switch o.std {
+	switch o.Kind {
 	case stdAlign:
 		p.Align, p.AlignSet = arg, true
 	case stdArchive:
 		p.AddArchive(arg)
-	case stdDebug, stdDebugFlag:
-		if !validDebug(arg) {
-			what := "options"
-			if o.std == stdDebugFlag {
-				what = "flag"
-			}
-			if o.std == stdDebugFlag && p.debugDirect {
-				p.Errors++
-				p.Direct += fmt.Sprintf("%s: unrecognized debug %s specification (%s)\n", p.name, what, arg)
-				return
-			}
-			p.Errorf("unrecognized debug %s specification (%s)", what, arg)
-			return
-		}
-		p.Debug = append(p.Debug, arg)
 	case stdHost:
 		switch {
 		case len(p.Hosts) > 0 && !p.multi:
@@ -292,7 +189,7 @@ func (p *Parsed) standard(o Option, arg string) {
 			p.RuntimeErr = true
 			return
 		}
-		t, err := pmns.LoadWith(arg, pmns.Options{NoDuplicates: o.std == stdUniqNames})
+		t, err := pmns.LoadWith(arg, pmns.Options{NoDuplicates: o.Kind == stdUniqNames})
 		if err != nil {
 			var pe *pmns.ParseError
 			if errors.As(err, &pe) {
@@ -339,11 +236,6 @@ func (p *Parsed) standard(o Option, arg string) {
 		} else {
 			p.HostZone = true
 		}
-	case stdVersion:
-		p.Exit = true
-		p.Messages = append(p.Messages, fmt.Sprintf("%s version %s\n", p.name, Version))
-	case stdHelp:
-		p.Errors++
 	case stdGuiMode:
 		if p.GuiPort != 0 || p.guiPortSet {
 			p.Errorf("at most one of -g and -p allowed")
@@ -367,6 +259,9 @@ func (p *Parsed) standard(o Option, arg string) {
 			return
 		}
 		p.Derived = append(p.Derived, arg)
+	default:
+		// -D, -V and -?, as PCP_DEBUG gives them
+		p.Parsed.Standard(o, arg)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
@@ -214,10 +215,10 @@ func TestParseAccepted(t *testing.T) {
 		seen []string
 	}{
 		{[]string{"-h", "host:44321", "-fd", "sample"},
-			Parsed{Context: ContextHost, Hosts: []string{"host:44321"}, Args: []string{"sample"}},
+			Parsed{Context: ContextHost, Hosts: []string{"host:44321"}, Parsed: getopt.Parsed{Args: []string{"sample"}}},
 			[]string{"f", "d"}},
 		{[]string{"--host=h", "--batch", "7", "a", "b"},
-			Parsed{Context: ContextHost, Hosts: []string{"h"}, Args: []string{"a", "b"}},
+			Parsed{Context: ContextHost, Hosts: []string{"h"}, Parsed: getopt.Parsed{Args: []string{"a", "b"}}},
 			[]string{"b7"}},
 		{[]string{"-a", "arch", "-O", "@10:00", "-Z", "UTC"},
 			Parsed{Context: ContextArchive, Archives: []string{"arch"}, Origin: "@10:00", OriginSet: true, Timezone: "UTC", TimezoneSet: true},
@@ -225,15 +226,16 @@ func TestParseAccepted(t *testing.T) {
 		{[]string{"-L", "-b3"},
 			Parsed{Context: ContextLocal, LocalPMDA: true}, []string{"b3"}},
 		{[]string{"-h", "h", "-z", "--container", "c", "-D", "pdu"},
-			Parsed{Context: ContextHost, Hosts: []string{"h"}, HostZone: true, Container: "c", Debug: []string{"pdu"}},
+			Parsed{Context: ContextHost, Hosts: []string{"h"}, HostZone: true, Container: "c", Parsed: getopt.Parsed{Debug: []string{"pdu"}}},
 			nil},
 		{[]string{"x", "-m", "--", "-f"},
-			Parsed{Args: []string{"x", "-f"}}, []string{"m"}},
+			Parsed{Parsed: getopt.Parsed{Args: []string{"x", "-f"}}}, []string{"m"}},
 	}
 	for _, tt := range tests {
 		var seen []string
 		p := ParseEnv(pminfoLike(&seen), append([]string{"pminfo"}, tt.args...), nil)
-		p.name, p.Messages, p.Direct = "", nil, ""
+		// only the operands and -D of getopt's part
+		p.Parsed = getopt.Parsed{Args: p.Args, Debug: p.Debug}
 		tt.want.Args = append([]string{}, tt.want.Args...)
 		if p.Args == nil {
 			p.Args = []string{}

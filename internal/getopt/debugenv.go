@@ -1,4 +1,4 @@
-package cli
+package getopt
 
 import "strings"
 
@@ -14,7 +14,7 @@ func DebugEnv(environ []string) (spec, warning string) {
 		if !ok {
 			continue
 		}
-		if !validDebug(v) {
+		if !ValidDebug(v) {
 			return "", "Error: $PCP_DEBUG=" + v + " is not valid, ignored\n"
 		}
 		return v, ""

@@ -1,17 +1,23 @@
-package cli
+package getopt
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/spf13/pflag"
 )
 
-// scan walks the arguments as GNU getopt does, which pflag alone does not:
-// every bad option is reported and parsing goes on, long options may be
-// abbreviated to a unique prefix, and operands may come between options.
-// Each option, with its argument when it takes one, is handed to pflag.
-func (p *Parsed) scan(cmd *Command, fs *pflag.FlagSet, args []string) []string {
+// Scan walks argv (after argv[0]) as GNU getopt does: every bad option
+// is reported and parsing goes on, long options may be abbreviated to a
+// unique prefix, and operands may come between options (unless POSIX).
+// Each option is handed to its handler in turn; Args gets the operands.
+func (p *Parsed) Scan(cmd *Command, argv []string) {
+	var args []string
+	if len(argv) > 1 {
+		args = argv[1:]
+	}
+	p.Args = p.scan(cmd, args)
+}
+
+func (p *Parsed) scan(cmd *Command, args []string) []string {
 	operands := []string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -24,17 +30,19 @@ func (p *Parsed) scan(cmd *Command, fs *pflag.FlagSet, args []string) []string {
 			if !ok {
 				continue
 			}
-			chunk := []string{"--" + o.Long}
 			switch {
-			case hasValue:
-				chunk[0] += "=" + value
-			case o.Arg != "" && i+1 < len(args):
+			case o.Arg == "" && hasValue:
+				p.Errorf("option '--%s' doesn't allow an argument", o.Long)
+			case o.Arg == "" || hasValue:
+				p.set(cmd, o, value)
+			case i+1 < len(args):
 				i++
-				chunk = append(chunk, args[i])
+				p.set(cmd, o, args[i])
+			default:
+				p.Errorf("option '--%s' requires an argument", o.Long)
 			}
-			p.pflagParse(fs, chunk)
 		case len(a) > 1 && a[0] == '-':
-			// a cluster of short options, each handed to pflag on its
+			// a cluster of short options, each handled on its
 			// own; the first that takes an argument ends the cluster,
 			// taking the rest of it or else the next argument
 			cluster := a[1:]
@@ -44,20 +52,21 @@ func (p *Parsed) scan(cmd *Command, fs *pflag.FlagSet, args []string) []string {
 					p.Errorf("invalid option -- '%c'", c)
 					continue
 				}
-				chunk := []string{"-" + string(c)}
-				if o.Arg != "" {
-					rest := cluster[j+len(string(c)):]
-					switch {
-					case rest != "":
-						chunk[0] += rest
-					case i+1 < len(args):
-						i++
-						chunk = append(chunk, args[i])
-					}
-					p.pflagParse(fs, chunk)
-					break
+				if o.Arg == "" {
+					p.set(cmd, o, "")
+					continue
 				}
-				p.pflagParse(fs, chunk)
+				rest := cluster[j+len(string(c)):]
+				switch {
+				case rest != "":
+					p.set(cmd, o, rest)
+				case i+1 < len(args):
+					i++
+					p.set(cmd, o, args[i])
+				default:
+					p.Errorf("option requires an argument -- '%c'", c)
+				}
+				break
 			}
 		default:
 			if cmd.POSIX {
@@ -67,12 +76,6 @@ func (p *Parsed) scan(cmd *Command, fs *pflag.FlagSet, args []string) []string {
 		}
 	}
 	return operands
-}
-
-func (p *Parsed) pflagParse(fs *pflag.FlagSet, chunk []string) {
-	if err := fs.Parse(chunk); err != nil {
-		p.parseError(err)
-	}
 }
 
 func shortOption(cmd *Command, c rune) (Option, bool) {

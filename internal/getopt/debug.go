@@ -1,4 +1,4 @@
-package cli
+package getopt
 
 import "strings"
 
@@ -10,10 +10,10 @@ var debugNames = strings.Fields(`pdu fetch profile value context indom pdubuf
 	access qa search query compress dev0 dev1 dev2 pmlc appl6 appl7 appl8
 	appl9 tls`)
 
-// validDebug reports whether pmSetDebug accepts a -D specification: a
+// ValidDebug reports whether pmSetDebug accepts a -D specification: a
 // comma-separated list of option names (any case), "all", or numbers (old
 // bit masks).
-func validDebug(spec string) bool {
+func ValidDebug(spec string) bool {
 	for p := spec; p != ""; {
 		if n := leadingNumber(p); n > 0 {
 			switch {
@@ -61,3 +61,6 @@ func knownDebug(name string) bool {
 	}
 	return false
 }
+
+// DebugNames are the -D names, in pmdbg -l's order.
+func DebugNames() []string { return append([]string(nil), debugNames...) }

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// TestCommandLineLikePCP runs pmcd -v on a good configuration with
+// PCP's pmcd and ours, with option values getopt reads its own way (an
+// argument joined to a short option keeps its "=", long options by a
+// unique prefix, an argument given to a long option that takes none)
+// and with the PCP_* variables pmGetOptions reads for the tools, which
+// PCP's pmcd, built on pmgetopt_r alone, ignores: the same status and
+// messages.
+func TestCommandLineLikePCP(t *testing.T) {
+	t.Parallel()
+	in := testbed.Need(t)
+	ours := buildPMCD(t)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "pmcd.conf")
+	if err := os.WriteFile(conf, []byte("pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fatal := filepath.Join(dir, "fatal")
+	tests := []struct {
+		env  []string
+		args []string
+	}{
+		{nil, []string{"-L=5"}},
+		{nil, []string{"-t=3"}},
+		{nil, []string{"-q3"}},
+		{nil, []string{"--verif"}},
+		{nil, []string{"--foreground=yes"}},
+		{nil, []string{"--con"}},
+		{nil, []string{"-D=pdu"}},
+		{nil, []string{"-Dpdu,fetch"}},
+		{nil, []string{"-D", "nosuch"}},
+		{nil, []string{"-D", "nosuch", "-Z"}},
+		{[]string{"PCP_HOST=a", "PCP_ARCHIVE=b"}, nil},
+		{[]string{"PCP_START_TIME=x"}, nil},
+		{[]string{"PCP_NAMESPACE=/nonexistent/gopcp"}, nil},
+		{[]string{"PCP_DEBUG=nosuch"}, nil},
+	}
+	for _, tt := range tests {
+		args := append([]string{"-v", "-x", fatal}, tt.args...)
+		args = append(args, "-c", conf)
+		run := func(bin string) string {
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(os.Environ(), tt.env...)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			text := stamp.ReplaceAllString(strings.ReplaceAll(out.String(), bin, "pmcd"), "[TIME] pmcd(PID)")
+			return text + "status " + string(rune('0'+code))
+		}
+		if got, want := run(ours), run(in.PMCD); got != want {
+			t.Errorf("%v pmcd %v:\nours:\n%s\nPCP's:\n%s", tt.env, args, got, want)
+		}
+	}
+}
