@@ -108,6 +108,10 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 		{"-yzZ"},
 		{"-qbx", "-y"},
 		{"-fb"},
+		// getopt keeps the "=" of a joined argument
+		{"-b=3", "-y"},
+		{"-D=pdu", "-y"},
+		{"-fZ=UTC", "-z"},
 		{"-n", "/nonexistent/pmns"},
 		{"-N", "/etc/hosts", "-y"},
 	}
