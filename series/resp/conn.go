@@ -120,7 +120,9 @@ func (c *Conn) Broken() bool { return c.broken }
 
 // Deadline bounds the connection's reads and writes by d and ctx's
 // deadline, whichever is sooner; cancelling ctx ends them at once. The
-// function returned stops watching ctx (call it when the exchange ends).
+// function returned stops watching ctx (call it when the exchange ends);
+// it reports false, and the connection is closed, when ctx ended as the
+// exchange did.
 func (c *Conn) Deadline(ctx context.Context, d time.Duration) func() bool {
 	deadline := time.Now().Add(d)
 	if cd, ok := ctx.Deadline(); ok && cd.Before(deadline) {
@@ -128,7 +130,17 @@ func (c *Conn) Deadline(ctx context.Context, d time.Duration) func() bool {
 	}
 	nc := c.nc
 	nc.SetDeadline(deadline)
-	return context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	stop := context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	return func() bool {
+		if stop() {
+			return true
+		}
+		// The deadline in the past set on ctx's end may land after the
+		// next exchange has set its own, failing a call that had nothing
+		// to do with this one: the connection is not used again.
+		c.Close()
+		return false
+	}
 }
 
 // Do sends one command and reads its reply. An error reply is returned
