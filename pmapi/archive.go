@@ -35,6 +35,9 @@ const (
 // pcp.ErrNotHost.
 //
 // An ArchiveContext is safe for concurrent use; its calls are serialized.
+// Close it when done: in ModeInterp it reads the archive lazily, from a
+// walk parked between fetches (a coroutine, iter.Pull) that holds its
+// reader until the walk ends or the context is closed.
 type ArchiveContext struct {
 	name string
 	opts options
