@@ -163,12 +163,23 @@ func appendLabelMap(dst []byte, rv reflect.Value, depth int) ([]byte, error) {
 	for it := rv.MapRange(); it.Next(); {
 		k := it.Key()
 		var key string
-		switch k.Kind() {
-		case reflect.String:
+		// As json: a string kind is its own name, else a key's
+		// MarshalText comes before its number.
+		tm, isText := k.Interface().(encoding.TextMarshaler)
+		switch {
+		case k.Kind() == reflect.String:
 			key = k.String()
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		case isText:
+			if k.Kind() != reflect.Pointer || !k.IsNil() {
+				b, err := tm.MarshalText()
+				if err != nil {
+					return dst, err
+				}
+				key = string(b)
+			}
+		case k.CanInt():
 			key = strconv.FormatInt(k.Int(), 10)
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		case k.CanUint():
 			key = strconv.FormatUint(k.Uint(), 10)
 		default:
 			return dst, fmt.Errorf("%w: map key %s", errLabelValue, k.Type())

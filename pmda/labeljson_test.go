@@ -15,6 +15,18 @@ func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
 
 type namedString string
 
+// textKey is a map key of integer kind with MarshalText, which json
+// writes by its text, not its number.
+type textKey int
+
+func (k textKey) MarshalText() ([]byte, error) { return []byte("k" + string(rune('0'+k))), nil }
+
+// textName is a map key of string kind with MarshalText, which json
+// writes by its string.
+type textName string
+
+func (k textName) MarshalText() ([]byte, error) { return []byte("text-" + k), nil }
+
 type namedFloat32 float32
 
 // TestAppendLabelJSONMatchesMarshal: label values are written exactly as
@@ -38,6 +50,7 @@ func TestAppendLabelJSONMatchesMarshal(t *testing.T) {
 		[]byte("bytes <>"), []byte(nil), []namedByte{1, 2},
 		map[string]any{"b": 1, "a": []string{"x"}, "<": nil}, map[int]string{10: "ten", 9: "nine", -1: "m"},
 		map[uint8]bool{2: true}, map[string]int(nil),
+		map[textKey]int{1: 2, 3: 4}, map[textName]int{"a": 1}, map[netip.Addr]int{netip.MustParseAddr("192.0.2.1"): 1},
 	}
 	for _, v := range values {
 		want, werr := json.Marshal(v)
