@@ -85,11 +85,9 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 		return pcp.ErrAppVersion
 	}
 	if indom == pcp.InDomNull {
-		atom, err := s.value(c, item, pcp.InstNull)
-		if err != nil {
+		if err := s.value(c, item, pcp.InstNull, &s.atom); err != nil {
 			return err
 		}
-		s.atom = atom
 		return s.pack(add, pcp.InstNull, typ, &s.atom)
 	}
 	if item == itemNeedProfile && !prof.Explicit(indom) {
@@ -134,11 +132,9 @@ func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof
 		case item >= itemDynamicCounter && item <= itemDynamicInstant && int(inst) >= len(s.dyn.ctr):
 			return nil // values so far, as PCP's agent stops here
 		}
-		atom, err := s.value(c, item, inst)
-		if err != nil {
+		if err := s.value(c, item, inst, &s.atom); err != nil {
 			return err
 		}
-		s.atom = atom
 		if err := s.pack(add, inst, typ, &s.atom); err != nil {
 			return err
 		}

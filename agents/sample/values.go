@@ -15,69 +15,69 @@ type valueReq struct {
 	inst int32
 }
 
-// valueFunc makes one value of a metric. Errors other than
-// pmda.FailRequest's are the metric's.
-type valueFunc func(s *agent, r valueReq) (pcp.Atom, error)
+// valueFunc makes one value of a metric in *a, cleared beforehand. Errors
+// other than pmda.FailRequest's are the metric's.
+type valueFunc func(s *agent, r valueReq, a *pcp.Atom) error
 
 // valueFuncs says how each metric's values are made, by item. Metrics
 // without an entry (those with no values, or that fail before a value is
 // asked for) answer a zero atom. The table is static data: it costs
 // nothing at start-up, which every tool linking the agent would pay.
 var valueFuncs = [...]valueFunc{
-	itemControl:      func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.control}, nil },
+	itemControl:      func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.control) },
 	itemDaemonPID:    (*agent).daemonPIDValue,
-	itemSeconds:      func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: uint32(s.secondsUp())}, nil },
+	itemSeconds:      func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, uint32(s.secondsUp())) },
 	itemMilliseconds: (*agent).millisecondsValue,
-	itemLoad:         func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 42}, nil },
+	itemLoad:         func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 42) },
 	itemColour:       (*agent).colourValue,
 	itemDrift:        (*agent).driftValue,
 	itemStep:         (*agent).stepValue,
 	itemStepCounter:  (*agent).stepValue,
 
-	itemLongOne:          func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 1}, nil },
-	itemLongTen:          func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 10}, nil },
-	itemLongHundred:      func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 100}, nil },
-	itemLongMillion:      func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 1000000}, nil },
-	itemLongWriteMe:      func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.long}, nil },
-	itemUlongOne:         func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 1}, nil },
-	itemUlongTen:         func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 10}, nil },
-	itemUlongHundred:     func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 100}, nil },
-	itemUlongMillion:     func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 1000000}, nil },
-	itemUlongWriteMe:     func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: s.ulong}, nil },
-	itemLonglongOne:      func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{LL: 1}, nil },
-	itemLonglongTen:      func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{LL: 10}, nil },
-	itemLonglongHundred:  func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{LL: 100}, nil },
-	itemLonglongMillion:  func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{LL: 1000000}, nil },
-	itemLonglongWriteMe:  func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{LL: s.longlong}, nil },
-	itemUlonglongOne:     func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{ULL: 1}, nil },
-	itemUlonglongTen:     func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{ULL: 10}, nil },
-	itemUlonglongHundred: func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{ULL: 100}, nil },
-	itemUlonglongMillion: func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{ULL: 1000000}, nil },
-	itemUlonglongWriteMe: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{ULL: s.ulonglong}, nil },
-	itemFloatOne:         func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{F: 1}, nil },
-	itemFloatTen:         func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{F: 10}, nil },
-	itemFloatHundred:     func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{F: 100}, nil },
-	itemFloatMillion:     func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{F: 1000000}, nil },
-	itemFloatWriteMe:     func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{F: s.float}, nil },
-	itemDoubleOne:        func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{D: 1}, nil },
-	itemDoubleTen:        func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{D: 10}, nil },
-	itemDoubleHundred:    func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{D: 100}, nil },
-	itemDoubleMillion:    func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{D: 1000000}, nil },
-	itemDoubleWriteMe:    func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{D: s.double}, nil },
-	itemStringNull:       func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{CP: ""}, nil },
-	itemStringHullo:      func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{CP: "hullo world!"}, nil },
-	itemStringWriteMe:    func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{CP: s.str}, nil },
-	itemAggregateNull:    func(*agent, valueReq) (pcp.Atom, error) { return aggregate([]byte{}), nil },
-	itemAggregateHullo:   func(*agent, valueReq) (pcp.Atom, error) { return aggregate(hullo), nil },
-	itemAggregateWriteMe: func(s *agent, _ valueReq) (pcp.Atom, error) { return aggregate(s.aggr), nil },
-	itemWriteMe:          func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.writeMe}, nil },
-	itemSysinfo:          func(*agent, valueReq) (pcp.Atom, error) { return aggregate(sysinfo()), nil },
+	itemLongOne:          func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 1) },
+	itemLongTen:          func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 10) },
+	itemLongHundred:      func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 100) },
+	itemLongMillion:      func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 1000000) },
+	itemLongWriteMe:      func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.long) },
+	itemUlongOne:         func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 1) },
+	itemUlongTen:         func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 10) },
+	itemUlongHundred:     func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 100) },
+	itemUlongMillion:     func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 1000000) },
+	itemUlongWriteMe:     func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, s.ulong) },
+	itemLonglongOne:      func(_ *agent, _ valueReq, a *pcp.Atom) error { return setLL(a, 1) },
+	itemLonglongTen:      func(_ *agent, _ valueReq, a *pcp.Atom) error { return setLL(a, 10) },
+	itemLonglongHundred:  func(_ *agent, _ valueReq, a *pcp.Atom) error { return setLL(a, 100) },
+	itemLonglongMillion:  func(_ *agent, _ valueReq, a *pcp.Atom) error { return setLL(a, 1000000) },
+	itemLonglongWriteMe:  func(s *agent, _ valueReq, a *pcp.Atom) error { return setLL(a, s.longlong) },
+	itemUlonglongOne:     func(_ *agent, _ valueReq, a *pcp.Atom) error { return setULL(a, 1) },
+	itemUlonglongTen:     func(_ *agent, _ valueReq, a *pcp.Atom) error { return setULL(a, 10) },
+	itemUlonglongHundred: func(_ *agent, _ valueReq, a *pcp.Atom) error { return setULL(a, 100) },
+	itemUlonglongMillion: func(_ *agent, _ valueReq, a *pcp.Atom) error { return setULL(a, 1000000) },
+	itemUlonglongWriteMe: func(s *agent, _ valueReq, a *pcp.Atom) error { return setULL(a, s.ulonglong) },
+	itemFloatOne:         func(_ *agent, _ valueReq, a *pcp.Atom) error { return setF(a, 1) },
+	itemFloatTen:         func(_ *agent, _ valueReq, a *pcp.Atom) error { return setF(a, 10) },
+	itemFloatHundred:     func(_ *agent, _ valueReq, a *pcp.Atom) error { return setF(a, 100) },
+	itemFloatMillion:     func(_ *agent, _ valueReq, a *pcp.Atom) error { return setF(a, 1000000) },
+	itemFloatWriteMe:     func(s *agent, _ valueReq, a *pcp.Atom) error { return setF(a, s.float) },
+	itemDoubleOne:        func(_ *agent, _ valueReq, a *pcp.Atom) error { return setD(a, 1) },
+	itemDoubleTen:        func(_ *agent, _ valueReq, a *pcp.Atom) error { return setD(a, 10) },
+	itemDoubleHundred:    func(_ *agent, _ valueReq, a *pcp.Atom) error { return setD(a, 100) },
+	itemDoubleMillion:    func(_ *agent, _ valueReq, a *pcp.Atom) error { return setD(a, 1000000) },
+	itemDoubleWriteMe:    func(s *agent, _ valueReq, a *pcp.Atom) error { return setD(a, s.double) },
+	itemStringNull:       func(_ *agent, _ valueReq, a *pcp.Atom) error { return setCP(a, "") },
+	itemStringHullo:      func(_ *agent, _ valueReq, a *pcp.Atom) error { return setCP(a, "hullo world!") },
+	itemStringWriteMe:    func(s *agent, _ valueReq, a *pcp.Atom) error { return setCP(a, s.str) },
+	itemAggregateNull:    func(_ *agent, _ valueReq, a *pcp.Atom) error { return setAggregate(a, []byte{}) },
+	itemAggregateHullo:   func(_ *agent, _ valueReq, a *pcp.Atom) error { return setAggregate(a, hullo) },
+	itemAggregateWriteMe: func(s *agent, _ valueReq, a *pcp.Atom) error { return setAggregate(a, s.aggr) },
+	itemWriteMe:          func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.writeMe) },
+	itemSysinfo:          func(_ *agent, _ valueReq, a *pcp.Atom) error { return setAggregate(a, sysinfo()) },
 
-	itemUlongCountBase:  func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 42000000}, nil },
-	itemUlongCountDeca:  func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 4200000}, nil },
-	itemUlongCountHecto: func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 420000}, nil },
-	itemUlongCountKilo:  func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 42000}, nil },
-	itemUlongCountMega:  func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 42}, nil },
+	itemUlongCountBase:  func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 42000000) },
+	itemUlongCountDeca:  func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 4200000) },
+	itemUlongCountHecto: func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 420000) },
+	itemUlongCountKilo:  func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 42000) },
+	itemUlongCountMega:  func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 42) },
 
 	itemBin:             (*agent).binValue,
 	itemBucket:          (*agent).binValue,
@@ -114,10 +114,10 @@ var valueFuncs = [...]valueFunc{
 
 	itemLights:      (*agent).lightsValue,
 	itemMagnitude:   (*agent).magnitudeValue,
-	itemNeedProfile: func(_ *agent, r valueReq) (pcp.Atom, error) { return pcp.Atom{F: familyValues[r.inst]}, nil },
-	itemHordesOne:   func(_ *agent, r valueReq) (pcp.Atom, error) { return pcp.Atom{L: r.inst}, nil },
-	itemHordesTwo:   func(_ *agent, r valueReq) (pcp.Atom, error) { return pcp.Atom{L: 499 - r.inst}, nil },
-	itemNotReady:    func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.notReady}, nil },
+	itemNeedProfile: func(_ *agent, r valueReq, a *pcp.Atom) error { return setF(a, familyValues[r.inst]) },
+	itemHordesOne:   func(_ *agent, r valueReq, a *pcp.Atom) error { return setL(a, r.inst) },
+	itemHordesTwo:   func(_ *agent, r valueReq, a *pcp.Atom) error { return setL(a, 499-r.inst) },
+	itemNotReady:    func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.notReady) },
 
 	itemWrapLong:          (*agent).wrapLongValue,
 	itemWrapUlong:         (*agent).wrapUlongValue,
@@ -128,8 +128,8 @@ var valueFuncs = [...]valueFunc{
 	itemSlowWrapLonglong:  (*agent).slowWrapLonglongValue,
 	itemSlowWrapUlonglong: (*agent).slowWrapUlonglongValue,
 
-	itemDodgeyControl: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.dodgeyCtl}, nil },
-	itemDodgeyValue:   func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: int32(s.rnd.next() % 101)}, nil },
+	itemDodgeyControl: func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.dodgeyCtl) },
+	itemDodgeyValue:   func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, int32(s.rnd.next()%101)) },
 	itemRapid:         (*agent).rapidValue,
 
 	itemScaleStepBytesUp:        (*agent).scaleStepValue,
@@ -141,15 +141,15 @@ var valueFuncs = [...]valueFunc{
 	itemScaleStepNoneUp:         (*agent).scaleStepValue,
 
 	itemConstRateValue:    (*agent).constRateValue,
-	itemConstRateGradient: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: s.constGrad}, nil },
-	itemErrorCode:         func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.errorCode}, nil },
+	itemConstRateGradient: func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, s.constGrad) },
+	itemErrorCode:         func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.errorCode) },
 	itemErrorCheck:        (*agent).errorCheckValue,
 
 	itemDynamicCounter:  (*agent).dynamicValue,
 	itemDynamicDiscrete: (*agent).dynamicValue,
 	itemDynamicInstant:  (*agent).dynamicValue,
-	itemManyCount:       func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.manyCount}, nil },
-	itemManyInt:         func(_ *agent, r valueReq) (pcp.Atom, error) { return pcp.Atom{L: r.inst}, nil },
+	itemManyCount:       func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.manyCount) },
+	itemManyInt:         func(_ *agent, r valueReq, a *pcp.Atom) error { return setL(a, r.inst) },
 
 	itemByteCtr:         (*agent).byteCounterValue,
 	itemKbyteCtr:        (*agent).byteCounterValue,
@@ -158,19 +158,19 @@ var valueFuncs = [...]valueFunc{
 	itemByteRatePerHour: (*agent).randomValue,
 
 	itemDynamicMetaMetric:      (*agent).magicValue,
-	itemDynamicMetaPMDescType:  func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: uint32(s.magic.Type)}, nil },
-	itemDynamicMetaPMDescInDom: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: uint32(s.magic.InDom)}, nil },
-	itemDynamicMetaPMDescSem:   func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: uint32(s.magic.Sem)}, nil },
-	itemDynamicMetaPMDescUnits: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: s.magicUnits}, nil },
-	itemDataSize:               func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: s.dataGrowth()}, nil },
+	itemDynamicMetaPMDescType:  func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, uint32(s.magic.Type)) },
+	itemDynamicMetaPMDescInDom: func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, uint32(s.magic.InDom)) },
+	itemDynamicMetaPMDescSem:   func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, uint32(s.magic.Sem)) },
+	itemDynamicMetaPMDescUnits: func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, s.magicUnits) },
+	itemDataSize:               func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, s.dataGrowth()) },
 
-	itemScrambleVersion: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{LL: s.scrambleV}, nil },
+	itemScrambleVersion: func(s *agent, _ valueReq, a *pcp.Atom) error { return setLL(a, s.scrambleV) },
 
-	itemEventReset:          func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.eventFetch % 4}, nil },
+	itemEventReset:          func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.eventFetch%4) },
 	itemEventRecords:        (*agent).eventsValue,
 	itemEventNoInDomRecords: (*agent).eventsValue,
 	itemEventHighResRecords: (*agent).eventsValue,
-	itemEventResetHighRes:   func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.hiresFetch % 4}, nil },
+	itemEventResetHighRes:   func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.hiresFetch%4) },
 
 	itemNegativeCtrM32:          (*agent).negative32Value,
 	itemNegativeInstantM32:      (*agent).negative32Value,
@@ -185,41 +185,41 @@ var valueFuncs = [...]valueFunc{
 	itemNegativeInstantMDouble:  (*agent).negativeDoubleValue,
 	itemNegativeDiscreteMDouble: (*agent).negativeDoubleValue,
 
-	itemControllerMirage: func(s *agent, _ valueReq) (pcp.Atom, error) {
-		return pcp.Atom{L: int32(s.mirageGap / time.Millisecond)}, nil
+	itemControllerMirage: func(s *agent, _ valueReq, a *pcp.Atom) error {
+		return setL(a, int32(s.mirageGap/time.Millisecond))
 	},
-	itemProcOrdinal: func(s *agent, r valueReq) (pcp.Atom, error) { return pcp.Atom{UL: s.proc.ordinalOf(r.inst)}, nil },
-	itemProcExec:    func(s *agent, r valueReq) (pcp.Atom, error) { return pcp.Atom{CP: s.proc.exec(r.inst)}, nil },
-	itemProcTime: func(s *agent, r valueReq) (pcp.Atom, error) {
-		return pcp.Atom{ULL: s.proc.msecs(r.inst, time.Now())}, nil
+	itemProcOrdinal: func(s *agent, r valueReq, a *pcp.Atom) error { return setUL(a, s.proc.ordinalOf(r.inst)) },
+	itemProcExec:    func(s *agent, r valueReq, a *pcp.Atom) error { return setCP(a, s.proc.exec(r.inst)) },
+	itemProcTime: func(s *agent, r valueReq, a *pcp.Atom) error {
+		return setULL(a, s.proc.msecs(r.inst, time.Now()))
 	},
-	itemProcReset: func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{UL: 0}, nil },
+	itemProcReset: func(_ *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, 0) },
 
-	itemUpDownObs:           func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.updown.next()}, nil },
-	itemUpDownControlRepeat: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: s.updown.repeat}, nil },
-	itemUpDownControlMin:    func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.updown.min}, nil },
-	itemUpDownControlMax:    func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.updown.max}, nil },
-	itemUpDownControlStep:   func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{UL: s.updown.step}, nil },
+	itemUpDownObs:           func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.updown.next()) },
+	itemUpDownControlRepeat: func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, s.updown.repeat) },
+	itemUpDownControlMin:    func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.updown.min) },
+	itemUpDownControlMax:    func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.updown.max) },
+	itemUpDownControlStep:   func(s *agent, _ valueReq, a *pcp.Atom) error { return setUL(a, s.updown.step) },
 
-	itemSecretBar:                           func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{CP: "foo"}, nil },
-	itemSecretFooOne:                        func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 1}, nil },
-	itemSecretFooTwo:                        func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 2}, nil },
-	itemSecretFooBarThree:                   func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 3}, nil },
-	itemSecretFooBarFour:                    func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 4}, nil },
-	itemSecretFooBarGruntFive:               func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 5}, nil },
-	itemSecretFooBarGruntSnortSix:           func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 6}, nil },
-	itemSecretFooBarGruntSnortHuffPuffSeven: func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 7}, nil },
+	itemSecretBar:                           func(_ *agent, _ valueReq, a *pcp.Atom) error { return setCP(a, "foo") },
+	itemSecretFooOne:                        func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 1) },
+	itemSecretFooTwo:                        func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 2) },
+	itemSecretFooBarThree:                   func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 3) },
+	itemSecretFooBarFour:                    func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 4) },
+	itemSecretFooBarGruntFive:               func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 5) },
+	itemSecretFooBarGruntSnortSix:           func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 6) },
+	itemSecretFooBarGruntSnortHuffPuffSeven: func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 7) },
 
-	itemGhostsVisible: func(s *agent, _ valueReq) (pcp.Atom, error) { return pcp.Atom{L: s.visible}, nil },
-	itemGhostsOrigin:  func(_ *agent, r valueReq) (pcp.Atom, error) { return pcp.Atom{CP: ghostOrigin[r.inst-1]}, nil },
-	itemGhostsKarma: func(s *agent, r valueReq) (pcp.Atom, error) {
-		return pcp.Atom{UL: uint32(len(s.ghosts[r.inst-1].Name))}, nil
+	itemGhostsVisible: func(s *agent, _ valueReq, a *pcp.Atom) error { return setL(a, s.visible) },
+	itemGhostsOrigin:  func(_ *agent, r valueReq, a *pcp.Atom) error { return setCP(a, ghostOrigin[r.inst-1]) },
+	itemGhostsKarma: func(s *agent, r valueReq, a *pcp.Atom) error {
+		return setUL(a, uint32(len(s.ghosts[r.inst-1].Name)))
 	},
-	itemGhostsState: func(s *agent, r valueReq) (pcp.Atom, error) {
-		return pcp.Atom{UL: ghostState(r.inst, s.ghostState)}, nil
+	itemGhostsState: func(s *agent, r valueReq, a *pcp.Atom) error {
+		return setUL(a, ghostState(r.inst, s.ghostState))
 	},
 
-	itemBigID: func(*agent, valueReq) (pcp.Atom, error) { return pcp.Atom{L: 4194303}, nil },
+	itemBigID: func(_ *agent, _ valueReq, a *pcp.Atom) error { return setL(a, 4194303) },
 }
 
 var (
@@ -229,11 +229,16 @@ var (
 	familyValues = [...]float32{3.05, 12.05, 11.09, 11.09, 5.26}
 )
 
-// value is one value of a metric. Errors other than pmda.FailRequest's
-// are the metric's.
-func (s *agent) value(c pmda.Client, item uint32, inst int32) (pcp.Atom, error) {
+// value makes one value of a metric in *a. Errors other than
+// pmda.FailRequest's are the metric's.
+//
+// The value is made in place, *a cleared first: an atom is 72 bytes, and
+// returning one through the table's call, then copying it to where add
+// can point at it, cost more than making it.
+func (s *agent) value(c pmda.Client, item uint32, inst int32, a *pcp.Atom) error {
+	*a = pcp.Atom{}
 	if int(item) >= len(valueFuncs) || valueFuncs[item] == nil {
-		return pcp.Atom{}, nil
+		return nil
 	}
-	return valueFuncs[item](s, valueReq{c: c, item: item, inst: inst})
+	return valueFuncs[item](s, valueReq{c: c, item: item, inst: inst}, a)
 }

@@ -1,0 +1,73 @@
+package sample
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// benchItems are the metrics bench's TestPMCDAgentsSideBySide fetches
+// (sample.long.one, long.ten, ulong.hundred, longlong.million,
+// float.one, double.ten, string.hullo, colour, bin, seconds,
+// milliseconds, load): 22 values of six types, 12 of them of an instance domain.
+var benchItems = []uint32{itemLongOne, itemLongTen, itemUlongHundred, itemLonglongMillion,
+	itemFloatOne, itemDoubleTen, itemStringHullo, itemColour, itemBin, itemSeconds,
+	itemMilliseconds, itemLoad}
+
+// BenchmarkHandleFetch is one fetch of the bench's metric list through the
+// agent's Handle, as pmcd makes it of an in-process agent ("dso") and
+// Dispatch of a pipe agent once the request is decoded ("daemon", which
+// also asks access(2) about the unavailable file, as PCP's agent does).
+func BenchmarkHandleFetch(b *testing.B) {
+	b.Run("dso", func(b *testing.B) { benchHandleFetch(b, true) })
+	b.Run("daemon", func(b *testing.B) { benchHandleFetch(b, false) })
+}
+
+func benchHandleFetch(b *testing.B, dso bool) {
+	a, err := New(Domain, Options{PMDAsDir: b.TempDir(), Now: time.Now, DSO: dso})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := &pdu.Fetch{}
+	for _, item := range benchItems {
+		req.PMIDs = append(req.PMIDs, pmid(item))
+	}
+	var msg pdu.Message = req
+	ctx := context.Background()
+	if _, err := a.Handle(ctx, 0, msg); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Handle(ctx, 0, msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestHandleFetchBenchValues: the benchmark's fetch answers every metric
+// with values (none with an error), so it measures values being made.
+func TestHandleFetchBenchValues(t *testing.T) {
+	a := newTest(t)
+	req := &pdu.Fetch{}
+	for _, item := range benchItems {
+		req.PMIDs = append(req.PMIDs, pmid(item))
+	}
+	reply, err := a.Handle(context.Background(), 0, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := reply.(*pdu.Result)
+	n := 0
+	for _, set := range res.Sets {
+		if set.NumVal <= 0 {
+			t.Errorf("%v: numval %d", set.PMID, set.NumVal)
+		}
+		n += int(set.NumVal)
+	}
+	if want := 1 + 1 + 1 + 1 + 1 + 1 + 1 + 3 + 9 + 1 + 1 + 1; n != want {
+		t.Errorf("%d values, want %d", n, want)
+	}
+}
