@@ -45,6 +45,16 @@ type Refresher interface {
 	Refresh(ctx context.Context, pmids []pcp.PMID) error
 }
 
+// FetchEnder is implemented by a Refresher that needs to know when the
+// request it refreshed for is over. FetchEnd is called once for each
+// Refresh that returned nil, after the request's last Fetch or FetchSet
+// call, whatever became of the request (an error, a cancelled context, a
+// panic in the agent's code). An agent can so hold its own lock from
+// Refresh to FetchEnd rather than take it again for every metric.
+type FetchEnder interface {
+	FetchEnd()
+}
+
 // Storer is implemented by agents whose metrics can be changed by pmstore.
 // Store is called once per value set of a store request, in order, and the
 // first error ends the request; with no Storer every store is refused with
