@@ -49,7 +49,7 @@ func (s *agent) FetchEnd() { s.mu.Unlock() }
 // FetchSet answers one metric of a fetch, as pmda.SetFetcher, under the
 // s.mu that Refresh took.
 func (s *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, prof pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error) error {
-	d := s.defs[pmid.Item()]
+	d := s.def(pmid.Item())
 	if d == nil || pmid.Domain() != s.domain || pmid.Cluster() != 0 {
 		return pmda.ErrNoValue // PCP's agent answers no values, not an error
 	}

@@ -75,7 +75,7 @@ func (s *agent) EndContext(c pmda.Client) {
 func (s *agent) Desc(ctx context.Context, c pmda.Client, pmid pcp.PMID) (pcp.Desc, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.defs[pmid.Item()]
+	d := s.def(pmid.Item())
 	if d == nil || pmid.Domain() != s.domain || pmid.Cluster() != 0 {
 		return pcp.Desc{}, pcp.ErrPMID
 	}

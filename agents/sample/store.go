@@ -89,7 +89,7 @@ var storeShapes = map[uint32]storeShape{
 func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.defs[set.PMID.Item()]
+	d := s.def(set.PMID.Item())
 	if d == nil || set.PMID.Domain() != s.domain || set.PMID.Cluster() != 0 {
 		return pcp.ErrPMID
 	}
