@@ -1,17 +1,20 @@
 package sample
 
 import (
+	"bytes"
 	"context"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmda"
 )
 
 // benchItems are the metrics bench's TestPMCDAgentsSideBySide fetches
 // (sample.long.one, long.ten, ulong.hundred, longlong.million,
 // float.one, double.ten, string.hullo, colour, bin, seconds,
-// milliseconds, load): 22 values of six types, 12 of them of an instance domain.
+// milliseconds, load): 22 values of six types, 12 of them of an
+// instance domain.
 var benchItems = []uint32{itemLongOne, itemLongTen, itemUlongHundred, itemLonglongMillion,
 	itemFloatOne, itemDoubleTen, itemStringHullo, itemColour, itemBin, itemSeconds,
 	itemMilliseconds, itemLoad}
@@ -69,5 +72,33 @@ func TestHandleFetchBenchValues(t *testing.T) {
 	}
 	if want := 1 + 1 + 1 + 1 + 1 + 1 + 1 + 3 + 9 + 1 + 1 + 1; n != want {
 		t.Errorf("%d values, want %d", n, want)
+	}
+}
+
+// BenchmarkDispatchFetch is the pipe agent's whole fetch: the request's
+// bytes decoded, answered through Handle and the result encoded, with no
+// pipe.
+func BenchmarkDispatchFetch(b *testing.B) {
+	a, err := New(Domain, Options{PMDAsDir: b.TempDir(), Now: time.Now, DSO: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	d := pmda.NewDispatcher(a, pdu.NewWriter(&out))
+	req := &pdu.Fetch{}
+	for _, item := range benchItems {
+		req.PMIDs = append(req.PMIDs, pmid(item))
+	}
+	raw := req.Append(nil, 7)
+	ctx := context.Background()
+	if err := d.Dispatch(ctx, raw); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		out.Reset()
+		if err := d.Dispatch(ctx, raw); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
