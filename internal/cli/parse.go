@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gopcp/gopcp/derive"
@@ -193,7 +194,11 @@ func (p *Parsed) standard(o Option, arg string) {
 		if err != nil {
 			var pe *pmns.ParseError
 			if errors.As(err, &pe) {
-				p.Direct += pe.Report()
+				// libpcp prints a PMNS parse error through pmprintf
+				// and then flushes, so the messages of the options
+				// before this one come out first.
+				p.Direct += strings.Join(p.Messages, "") + pe.Report()
+				p.Messages = p.Messages[:0]
 			}
 			p.Errorf("Cannot load namespace from \"%s\": %s", arg, pcp.TextOf(err))
 			p.RuntimeErr = true

@@ -114,6 +114,11 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 		{"-fZ=UTC", "-z"},
 		{"-n", "/nonexistent/pmns"},
 		{"-N", "/etc/hosts", "-y"},
+		// a PMNS error flushes the messages of the options before it
+		{"-b", "x", "-n", "/nonexistent/pmns"},
+		{"-n", "/nonexistent/pmns", "-b", "x"},
+		{"-b", "x", "-N", "/etc/hosts", "-Z"},
+		{"-y", "-n", "/nonexistent/pmns", "-b", "x", "-q"},
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
