@@ -1,0 +1,406 @@
+package httpd
+
+import (
+	"context"
+	"errors"
+	"log"
+	"net"
+	"net/http"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/lograte"
+)
+
+// Options are a Server's handler and bounds; zero values take the
+// defaults given.
+type Options struct {
+	// Handler answers the requests.
+	Handler http.Handler
+	// Other, when set, takes a connection whose first byte is no HTTP
+	// method's initial (another protocol on the same port): it is called
+	// in a goroutine of its own, which owns the connection from then on.
+	// Without it such connections are closed.
+	Other func(net.Conn)
+	// FirstByteTimeout bounds the wait for a new connection's first byte
+	// (default HeaderTimeout); HeaderTimeout a request's line and headers
+	// from their first byte (default 10s); ReadTimeout the whole request
+	// with its body (default 30s); WriteTimeout an answer from the
+	// handler's start (default 120s); IdleTimeout a kept-alive
+	// connection between requests (default 30s). A connection past its
+	// wait is closed, one with part of a request after 408.
+	FirstByteTimeout, HeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// MaxHeaderBytes bounds a request's line and headers (default 64
+	// KiB, 431 past it); MaxBodyBytes its body (default 1 MiB, 413).
+	MaxHeaderBytes int
+	MaxBodyBytes   int64
+	// MaxWorkers bounds the goroutines running handlers at once
+	// (default 4 per CPU); more requests wait, read, in a queue.
+	MaxWorkers int
+	// Log receives handler panics and the event loop's errors, rate
+	// limited; nil discards them.
+	Log *log.Logger
+}
+
+func (o *Options) setDefaults() {
+	dur := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	dur(&o.HeaderTimeout, 10*time.Second)
+	dur(&o.FirstByteTimeout, o.HeaderTimeout)
+	dur(&o.ReadTimeout, 30*time.Second)
+	dur(&o.WriteTimeout, 120*time.Second)
+	dur(&o.IdleTimeout, 30*time.Second)
+	if o.MaxHeaderBytes <= 0 {
+		o.MaxHeaderBytes = 64 << 10
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 1 << 20
+	}
+	if o.MaxWorkers <= 0 {
+		o.MaxWorkers = 4 * runtime.GOMAXPROCS(0)
+	}
+}
+
+// workerIdle is how long a worker waits for work before it ends: a
+// server with nothing to do keeps no worker and no worker's stack.
+const workerIdle = 5 * time.Second
+
+// Server is one event loop with its workers and connections.
+type Server struct {
+	opts   Options
+	epfd   int
+	wakeR  int // the loop's wake-up pipe
+	wakeW  int
+	ctx    context.Context // requests' contexts, ended by Close
+	cancel context.CancelFunc
+	kick   chan struct{} // wakes an idle worker
+	done   chan struct{}
+	wg     sync.WaitGroup
+	logs   lograte.Limiter
+
+	mu      sync.Mutex // guards what follows and every conn's state and deadline
+	conns   map[int32]*conn
+	closed  bool
+	workers int     // running
+	idle    int     // of them, waiting for work
+	queue   []*conn // read and waiting for a worker
+	next    int64   // the earliest deadline of an armed conn noted since the loop's scan (0 none)
+	planned int64   // when the loop waits until (0 while it runs, -1 forever)
+}
+
+// New starts a server's event loop; connections come through Add.
+func New(opts Options) (*Server, error) {
+	opts.setDefaults()
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
+		syscall.Close(epfd)
+		return nil, err
+	}
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(p[0])}
+	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, p[0], &ev); err != nil {
+		syscall.Close(epfd)
+		syscall.Close(p[0])
+		syscall.Close(p[1])
+		return nil, err
+	}
+	s := &Server{opts: opts, epfd: epfd, wakeR: p[0], wakeW: p[1], conns: map[int32]*conn{},
+		kick: make(chan struct{}, opts.MaxWorkers), done: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.wg.Add(1)
+	go s.loop()
+	return s, nil
+}
+
+// Add hands the server a connection to serve; the server closes it
+// (through its Close, once) or passes it to Options.Other.
+func (s *Server) Add(nc net.Conn) error {
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		nc.Close()
+		return errors.New("httpd: connection has no file descriptor")
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		nc.Close()
+		return err
+	}
+	fd := -1
+	if err := rc.Control(func(f uintptr) { fd = int(f) }); err != nil {
+		nc.Close()
+		return err
+	}
+	c := &conn{s: s, nc: nc, rc: rc, fd: fd, remote: remoteString(nc)}
+	deadline := time.Now().Add(s.opts.FirstByteTimeout).UnixNano()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		nc.Close()
+		return net.ErrClosed
+	}
+	c.state, c.deadline = armedNew, deadline
+	s.conns[int32(fd)] = c
+	ev := syscall.EpollEvent{Events: armEvents, Fd: int32(fd)}
+	err = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &ev)
+	if err != nil {
+		delete(s.conns, int32(fd))
+	}
+	wake := s.noteLocked(deadline)
+	s.mu.Unlock()
+	if err != nil {
+		nc.Close()
+		return err
+	}
+	if wake {
+		s.wake()
+	}
+	return nil
+}
+
+func remoteString(nc net.Conn) string {
+	if a := nc.RemoteAddr(); a != nil {
+		return a.String()
+	}
+	return ""
+}
+
+// armEvents: readable, or closed by the peer; one event per arming.
+const armEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
+
+// noteLocked records an armed connection's deadline and says whether
+// the loop sleeps past it and must be woken.
+func (s *Server) noteLocked(deadline int64) bool {
+	if s.next == 0 || deadline < s.next {
+		s.next = deadline
+	}
+	return s.planned < 0 || (s.planned > 0 && deadline < s.planned)
+}
+
+func (s *Server) wake() {
+	var b = [1]byte{1}
+	_, _ = syscall.Write(s.wakeW, b[:])
+}
+
+// Close closes every connection waiting for a request, stops the loop,
+// lets the requests being served end (their contexts are cancelled), and
+// waits for them.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	s.wake()
+	close(s.done)
+	s.wg.Wait()
+	syscall.Close(s.epfd)
+	syscall.Close(s.wakeR)
+	syscall.Close(s.wakeW)
+	return nil
+}
+
+// Conns is the number of connections the server holds.
+func (s *Server) Conns() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// loop waits for connections to become readable and hands them to
+// workers, and closes those past their deadlines.
+func (s *Server) loop() {
+	defer s.wg.Done()
+	events := make([]syscall.EpollEvent, 64)
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			break
+		}
+		wait := -1
+		s.planned = -1
+		if s.next > 0 {
+			s.planned = s.next
+			wait = int(max(0, (s.next-time.Now().UnixNano()+int64(time.Millisecond)-1)/int64(time.Millisecond)))
+		}
+		s.mu.Unlock()
+		n, err := syscall.EpollWait(s.epfd, events, wait)
+		if err != nil && err != syscall.EINTR {
+			s.logf("httpd: epoll: %v", err)
+			time.Sleep(10 * time.Millisecond)
+		}
+		s.mu.Lock()
+		s.planned = 0
+		var ready []*conn
+		for _, ev := range events[:max(n, 0)] {
+			if int(ev.Fd) == s.wakeR {
+				var b [64]byte
+				for {
+					if k, _ := syscall.Read(s.wakeR, b[:]); k <= 0 {
+						break
+					}
+				}
+				continue
+			}
+			if c := s.conns[ev.Fd]; c != nil && c.state <= armedPartial {
+				c.waited, c.state = c.state, busy
+				ready = append(ready, c)
+			}
+		}
+		s.mu.Unlock()
+		for _, c := range ready {
+			s.submit(c)
+		}
+		s.expire(time.Now().UnixNano())
+	}
+	s.mu.Lock()
+	var armed []*conn
+	for _, c := range s.conns {
+		if c.state <= armedPartial {
+			c.state = busy
+			armed = append(armed, c)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range armed {
+		c.close()
+	}
+}
+
+// expire closes the armed connections past their deadlines (after a 408
+// for one holding part of a request) and notes the next deadline.
+func (s *Server) expire(now int64) {
+	var late []*conn
+	s.mu.Lock()
+	s.next = 0
+	for _, c := range s.conns {
+		if c.state > armedPartial {
+			continue
+		}
+		if c.deadline <= now {
+			c.waited, c.state = c.state, busy
+			late = append(late, c)
+		} else if s.next == 0 || c.deadline < s.next {
+			s.next = c.deadline
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range late {
+		if c.waited == armedPartial {
+			_, _ = syscall.Write(c.fd, timeoutAnswer)
+		}
+		c.close()
+	}
+}
+
+// timeoutAnswer ends a request not read whole in time.
+var timeoutAnswer = refusalBytes(refuse(http.StatusRequestTimeout, ""))
+
+// submit queues a connection for a worker: an idle one is woken, else a
+// new one started while there are fewer than MaxWorkers; otherwise it
+// waits its turn.
+func (s *Server) submit(c *conn) {
+	s.mu.Lock()
+	s.queue = append(s.queue, c)
+	switch {
+	case s.idle > 0:
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+	case s.workers < s.opts.MaxWorkers:
+		s.workers++
+		s.wg.Add(1)
+		go s.worker()
+	}
+	s.mu.Unlock()
+}
+
+// take removes the first queued connection, nil if none; s.mu held.
+func (s *Server) take() *conn {
+	if len(s.queue) == 0 {
+		return nil
+	}
+	c := s.queue[0]
+	s.queue[0] = nil
+	s.queue = s.queue[1:]
+	if len(s.queue) == 0 {
+		s.queue = nil
+	}
+	return c
+}
+
+// worker serves queued connections until none comes for workerIdle, or
+// the server closes (then it closes what is still queued).
+func (s *Server) worker() {
+	defer s.wg.Done()
+	var t *time.Timer
+	for {
+		s.mu.Lock()
+		if c := s.take(); c != nil {
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				c.close()
+			} else {
+				c.run()
+			}
+			continue
+		}
+		s.idle++
+		s.mu.Unlock()
+		if t == nil {
+			t = time.NewTimer(workerIdle)
+			defer t.Stop()
+		} else {
+			t.Reset(workerIdle)
+		}
+		var end bool
+		select {
+		case <-s.kick:
+		case <-t.C:
+			end = true
+		case <-s.done:
+			end = true
+		}
+		s.mu.Lock()
+		s.idle--
+		if end && (len(s.queue) == 0 || s.closed) {
+			var rest []*conn
+			for c := s.take(); c != nil; c = s.take() {
+				rest = append(rest, c)
+			}
+			s.workers--
+			s.mu.Unlock()
+			for _, c := range rest {
+				c.close()
+			}
+			return
+		}
+		s.mu.Unlock()
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Log == nil {
+		return
+	}
+	if ok, n := s.logs.Allow(); ok {
+		if n > 0 {
+			format += " (%d more lines suppressed)"
+			args = append(args, n)
+		}
+		s.opts.Log.Printf(format, args...)
+	}
+}
