@@ -80,8 +80,7 @@ func (c *conn) sniff() int {
 		case err != nil || n == 0:
 			return sniffGone
 		}
-		switch b[0] {
-		case 'G', 'H', 'P', 'D', 'T', 'O', 'C':
+		if c.s.opts.IsHTTP(b[0]) {
 			return sniffHTTP
 		}
 		return sniffOther
@@ -310,8 +309,41 @@ func (c *conn) await(in []byte, eof bool) ([]byte, int) {
 // refuse answers a request refused before any handler and closes.
 func (c *conn) refuse(r *refusal) {
 	_ = c.nc.SetWriteDeadline(time.Now().Add(c.s.opts.WriteTimeout))
-	_ = c.write(refusalBytes(r))
-	c.close()
+	if c.write(refusalBytes(r)) != nil {
+		c.close()
+		return
+	}
+	c.linger()
+}
+
+// Bounds of the reading that follows a refusal.
+const (
+	lingerTime  = 500 * time.Millisecond
+	lingerBytes = 256 << 10
+)
+
+// linger closes a connection after a refusal as net/http does: its
+// sending side first, then, once what the client still sends (the body
+// of the refused request) is read and dropped, for a short while, the
+// rest. Closed at once with bytes unread, the connection would be reset
+// and the client could lose the answer before reading it.
+func (c *conn) linger() {
+	c.release()
+	_ = syscall.Shutdown(c.fd, syscall.SHUT_WR)
+	c.s.wg.Add(1)
+	go func() {
+		defer c.s.wg.Done()
+		defer c.nc.Close()
+		_ = c.nc.SetReadDeadline(time.Now().Add(lingerTime))
+		var b [512]byte
+		for n := 0; n < lingerBytes; {
+			k, err := c.nc.Read(b[:])
+			if err != nil {
+				return
+			}
+			n += k
+		}
+	}()
 }
 
 // serve runs the handler on one request and sends its answer. keep says

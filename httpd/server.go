@@ -24,6 +24,10 @@ type Options struct {
 	// in a goroutine of its own, which owns the connection from then on.
 	// Without it such connections are closed.
 	Other func(net.Conn)
+	// IsHTTP says which first bytes begin an HTTP request (default: an
+	// upper-case method's initial, G H P D T O C); other connections go
+	// to Other.
+	IsHTTP func(first byte) bool
 	// FirstByteTimeout bounds the wait for a new connection's first byte
 	// (default HeaderTimeout); HeaderTimeout a request's line and headers
 	// from their first byte (default 10s); ReadTimeout the whole request
@@ -61,9 +65,21 @@ func (o *Options) setDefaults() {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
+	if o.IsHTTP == nil {
+		o.IsHTTP = methodInitial
+	}
 	if o.MaxWorkers <= 0 {
 		o.MaxWorkers = 4 * runtime.GOMAXPROCS(0)
 	}
+}
+
+// methodInitial reports whether b begins one of the methods of RFC 9110.
+func methodInitial(b byte) bool {
+	switch b {
+	case 'G', 'H', 'P', 'D', 'T', 'O', 'C':
+		return true
+	}
+	return false
 }
 
 // workerIdle is how long a worker waits for work before it ends: a

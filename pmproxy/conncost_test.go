@@ -11,12 +11,12 @@ import (
 )
 
 // TestIdleConnectionHeap holds 200 kept-alive HTTP connections, each
-// after one answered request, and checks what the server's heap holds for
-// each: net/http's reader and writer (4 KiB each) and its bookkeeping,
-// and nothing of the dispatcher's beyond its one byte of peek, since
-// pmproxy serves up to MaxConns of these at once. The test's client-side
-// buffers are allocated before the first measurement; its connections'
-// are in the figure (a few hundred bytes each).
+// after one answered request, and checks what the server holds for each
+// in heap and goroutine stacks: httpd's record of it and the socket's,
+// no buffer and no goroutine, since pmproxy serves up to MaxConns of
+// these at once. The test's client-side buffers are allocated before
+// the first measurement; its connections' are in the figure (a few
+// hundred bytes each).
 func TestIdleConnectionHeap(t *testing.T) {
 	const n = 200
 	addr := serve(t, Config{HTTP: echo(), MaxConns: n + 10})
@@ -34,7 +34,7 @@ func TestIdleConnectionHeap(t *testing.T) {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
+		return m.HeapAlloc + m.StackInuse
 	}
 	before := heap()
 	for i := range conns {
@@ -62,11 +62,11 @@ func TestIdleConnectionHeap(t *testing.T) {
 		readers[i].Discard(readers[i].Buffered())
 	}
 	per := (heap() - before) / n
-	t.Logf("server heap per idle kept-alive connection: %d bytes", per)
-	// net/http's 4 KiB reader and 4 KiB writer, its conn and response
-	// state and the socket's: about 10 KiB. A second 4 KiB reader (the
-	// dispatcher's peek) would make it 14.
-	if per > 12<<10 {
-		t.Errorf("server heap per idle connection %d bytes, want at most 12 KiB", per)
+	t.Logf("server heap and stacks per idle kept-alive connection: %d bytes", per)
+	// The socket's and httpd's records and the client side's: under
+	// 1 KiB. A goroutine (2 KiB of stack at least) or a read buffer
+	// (4 KiB) per connection would be over it.
+	if per > 1<<10 {
+		t.Errorf("server heap and stacks per idle connection %d bytes, want at most 1 KiB", per)
 	}
 }

@@ -1,7 +1,9 @@
 // Package pmproxy is the pmproxy daemon's server: on each of its ports a
 // connection's first byte says what it speaks, as in PCP's pmproxy ('p'
 // the PCP protocol proxy, an HTTP method's initial letter HTTP), so one
-// port serves both; HTTP requests go to a mux holding the REST API
+// port serves both; HTTP is served by package httpd, whose event loop
+// holds a connection between requests without a goroutine or a buffer,
+// and its requests go to a mux holding the REST API
 // (package webapi) at /pmapi/ and /metrics, where others mount their own
 // handlers (a web view at "/", /series/). Connections, header and body
 // sizes and times are bounded (Config), and the pmproxy.conf file is read

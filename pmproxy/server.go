@@ -8,8 +8,10 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd"
 	"github.com/gopcp/gopcp/pcpproxy"
 )
 
@@ -22,10 +24,10 @@ type Config struct {
 	// PCP turns the PCP protocol proxy on (pmproxy.conf pcp.enabled).
 	PCP   bool
 	Proxy pcpproxy.Options
-	// MaxConns bounds the connections served at once (default 256): a
-	// Go connection costs a goroutine and its buffers, some 25 KiB, so
-	// more wait in the kernel's listen queue instead, as they wait in
-	// PCP's pmproxy's single event loop.
+	// MaxConns bounds the connections served at once (default 256);
+	// more wait in the kernel's listen queue. An idle HTTP connection
+	// costs a few hundred bytes, one relayed by the PCP proxy two
+	// goroutines and their buffers.
 	MaxConns int
 	// FirstByteTimeout bounds the wait for a connection's first byte
 	// (default 10s).
@@ -68,41 +70,39 @@ func (c *Config) setDefaults() {
 }
 
 // Serve accepts connections on the listeners until ctx ends, then closes
-// them and waits for the connections it started to end.
+// them and waits for the connections it started to end. HTTP goes to an
+// httpd server, whose event loop holds a connection between requests
+// without a goroutine; the PCP proxy's connections each have their own.
 func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 	cfg.setDefaults()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	httpLn := newChanListener()
-	var wg sync.WaitGroup
-	var hs *http.Server
-	if cfg.HTTP != nil {
-		h := http.MaxBytesHandler(cfg.HTTP, cfg.MaxBodyBytes)
-		hs = &http.Server{
-			Handler:           h,
-			ReadHeaderTimeout: cfg.HeaderTimeout,
-			ReadTimeout:       cfg.ReadTimeout,
-			WriteTimeout:      cfg.WriteTimeout,
-			IdleTimeout:       cfg.IdleTimeout,
-			MaxHeaderBytes:    cfg.MaxHeaderBytes,
-			ErrorLog:          cfg.Log,
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = hs.Serve(httpLn)
-		}()
+	srv, err := httpd.New(httpd.Options{
+		Handler:          cfg.HTTP,
+		Other:            func(c net.Conn) { other(ctx, c, &cfg) },
+		IsHTTP:           func(b byte) bool { return cfg.HTTP != nil && httpMethodLetter(b) },
+		FirstByteTimeout: cfg.FirstByteTimeout,
+		HeaderTimeout:    cfg.HeaderTimeout,
+		ReadTimeout:      cfg.ReadTimeout,
+		WriteTimeout:     cfg.WriteTimeout,
+		IdleTimeout:      cfg.IdleTimeout,
+		MaxHeaderBytes:   cfg.MaxHeaderBytes,
+		MaxBodyBytes:     cfg.MaxBodyBytes,
+		Log:              cfg.Log,
+	})
+	if err != nil {
+		return err
 	}
+	var wg sync.WaitGroup
 	slots := make(chan struct{}, cfg.MaxConns)
 	errc := make(chan error, len(lns))
 	for _, ln := range lns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errc <- acceptLoop(ctx, ln, &cfg, httpLn, slots, &wg)
+			errc <- acceptLoop(ctx, ln, srv, slots)
 		}()
 	}
-	var err error
 	select {
 	case <-ctx.Done():
 	case err = <-errc:
@@ -111,17 +111,12 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 	for _, ln := range lns {
 		ln.Close()
 	}
-	httpLn.Close()
-	if hs != nil {
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = hs.Shutdown(sctx)
-		scancel()
-	}
 	wg.Wait()
+	srv.Close()
 	return err
 }
 
-func acceptLoop(ctx context.Context, ln net.Listener, cfg *Config, httpLn *chanListener, slots chan struct{}, wg *sync.WaitGroup) error {
+func acceptLoop(ctx context.Context, ln net.Listener, srv *httpd.Server, slots chan struct{}) error {
 	for {
 		select {
 		case slots <- struct{}{}:
@@ -141,43 +136,24 @@ func acceptLoop(ctx context.Context, ln net.Listener, cfg *Config, httpLn *chanL
 			}
 			return err
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dispatch(ctx, c, cfg, httpLn, slots)
-		}()
+		_ = srv.Add(&slotConn{Conn: c, release: func() { <-slots }})
 	}
 }
 
-// dispatch reads the first byte and hands the connection on: 'p' to the
-// PCP proxy, an HTTP method's letter to the HTTP server; anything else is
-// closed, as pmproxy closes it. The byte is read alone, not through a
-// buffer: the HTTP server buffers what follows itself, and a buffer here
-// would be a third 4 KiB per connection beside its reader and writer.
-func dispatch(ctx context.Context, c net.Conn, cfg *Config, httpLn *chanListener, slots chan struct{}) {
-	release := func() { <-slots }
+// other serves a connection that does not speak HTTP: the PCP proxy's,
+// whose greeting starts with 'p', when it is on; anything else is closed
+// without a word, as pmproxy closes it.
+func other(ctx context.Context, c net.Conn, cfg *Config) {
 	_ = c.SetReadDeadline(time.Now().Add(cfg.FirstByteTimeout))
 	var first [1]byte
-	if _, err := io.ReadFull(c, first[:]); err != nil {
+	if _, err := io.ReadFull(c, first[:]); err != nil || first[0] != 'p' || !cfg.PCP {
 		c.Close()
-		release()
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	bc := &bufConn{Conn: c, first: first[0], pending: true, release: release}
-	switch {
-	case first[0] == 'p' && cfg.PCP:
-		err := pcpproxy.Handle(ctx, bc, nil, cfg.Proxy)
-		bc.Close()
-		if err != nil && cfg.Log != nil {
-			cfg.Log.Printf("pcp proxy client %s: %v", c.RemoteAddr(), err)
-		}
-	case httpMethodLetter(first[0]) && cfg.HTTP != nil:
-		if !httpLn.deliver(ctx, bc) {
-			bc.Close()
-		}
-	default:
-		bc.Close()
+	err := pcpproxy.Handle(ctx, &firstConn{Conn: c, first: first[0], pending: true}, nil, cfg.Proxy)
+	if err != nil && cfg.Log != nil {
+		cfg.Log.Printf("pcp proxy client %s: %v", c.RemoteAddr(), err)
 	}
 }
 
@@ -189,68 +165,42 @@ func httpMethodLetter(b byte) bool {
 	return false
 }
 
-// bufConn is a connection whose first byte the dispatcher has read: its
-// first Read gives that byte back. Closing it gives its slot back once.
-// Reads come from one goroutine at a time (the HTTP server's or the
-// proxy's), as a net.Conn's do.
-type bufConn struct {
+// slotConn is an accepted connection holding one of MaxConns' slots,
+// given back once when it is closed. Its file descriptor is the
+// connection's, for httpd's event loop.
+type slotConn struct {
 	net.Conn
-	first   byte
-	pending bool
 	once    sync.Once
 	release func()
 }
 
-func (b *bufConn) Read(p []byte) (int, error) {
+func (s *slotConn) Close() error {
+	err := s.Conn.Close()
+	s.once.Do(s.release)
+	return err
+}
+
+func (s *slotConn) SyscallConn() (syscall.RawConn, error) {
+	sc, ok := s.Conn.(syscall.Conn)
+	if !ok {
+		return nil, errors.New("pmproxy: connection has no file descriptor")
+	}
+	return sc.SyscallConn()
+}
+
+// firstConn is a connection whose first byte was read to tell its
+// protocol: its first Read gives that byte back. Reads come from one
+// goroutine at a time, as a net.Conn's do.
+type firstConn struct {
+	net.Conn
+	first   byte
+	pending bool
+}
+
+func (b *firstConn) Read(p []byte) (int, error) {
 	if b.pending && len(p) > 0 {
 		p[0], b.pending = b.first, false
 		return 1, nil
 	}
 	return b.Conn.Read(p)
 }
-
-func (b *bufConn) Close() error {
-	err := b.Conn.Close()
-	b.once.Do(b.release)
-	return err
-}
-
-// chanListener is the listener the HTTP server accepts from: connections
-// the dispatcher found to speak HTTP.
-type chanListener struct {
-	ch     chan net.Conn
-	done   chan struct{}
-	once   sync.Once
-	closed sync.Mutex
-}
-
-func newChanListener() *chanListener {
-	return &chanListener{ch: make(chan net.Conn), done: make(chan struct{})}
-}
-
-func (l *chanListener) deliver(ctx context.Context, c net.Conn) bool {
-	select {
-	case l.ch <- c:
-		return true
-	case <-l.done:
-		return false
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func (l *chanListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.ch:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *chanListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *chanListener) Addr() net.Addr { return &net.TCPAddr{} }

@@ -43,7 +43,7 @@ func echo() http.Handler {
 
 // TestServeBounds checks the HTTP bounds on a port that also speaks the
 // PCP proxy: headers past the limit are refused (431), a body past the
-// limit cannot be read whole (413 from the handler), and a connection
+// limit too (413, before the handler runs), and a connection
 // whose first byte is neither protocol's is closed without an answer.
 func TestServeBounds(t *testing.T) {
 	addr := serve(t, Config{HTTP: echo(), PCP: true, MaxHeaderBytes: 4096, MaxBodyBytes: 1024})
