@@ -220,8 +220,15 @@ func memTable(runs []memRun) string {
 
 // buildOurPMProxy builds cmd/pmproxy, with cgo or without.
 func buildOurPMProxy(t *testing.T, cgo bool) string {
+	return buildPMProxyIn(t, "..", cgo)
+}
+
+// buildPMProxyIn builds cmd/pmproxy of the checkout in dir (another
+// worktree, for a before-and-after run), with cgo or without.
+func buildPMProxyIn(t *testing.T, dir string, cgo bool) string {
 	bin := filepath.Join(t.TempDir(), "pmproxy")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/pmproxy")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/pmproxy")
+	build.Dir = dir
 	if !cgo {
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	}

@@ -36,7 +36,9 @@ import (
 // runs are then compared over the contexts all of them served. It only
 // runs with GOPCP_BENCH=1 (GOPCP_BENCH_RUNS runs of each, default 2;
 // GOPCP_BENCH_ROUNDS churn rounds a run, default 2); docs/pmproxy.md has
-// the figures of a run.
+// the figures of a run. GOPCP_BENCH_BEFORE names another checkout (a
+// worktree of main) whose pmproxy is measured beside, built both ways,
+// and timed too: a before-and-after in one run.
 func TestPMProxySideBySide(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH") != "1" {
 		t.Skip("GOPCP_BENCH=1 runs the pmproxy side-by-side measurement")
@@ -50,6 +52,15 @@ func TestPMProxySideBySide(t *testing.T) {
 		{"PCP pmproxy", func() running { return runPCPPMProxy(t, bed) }},
 		{"gopcp pmproxy", func() running { return runOurPMProxy(t, ours, bed) }},
 		{"gopcp pmproxy, CGO_ENABLED=0", func() running { return runOurPMProxy(t, oursNoCgo, bed) }},
+	}
+	before := os.Getenv("GOPCP_BENCH_BEFORE")
+	var old string
+	if before != "" {
+		old = buildPMProxyIn(t, before, true)
+		oldNoCgo := buildPMProxyIn(t, before, false)
+		mem = append(mem,
+			memSide{"gopcp pmproxy before", func() running { return runOurPMProxy(t, old, bed) }},
+			memSide{"gopcp pmproxy before, CGO_ENABLED=0", func() running { return runOurPMProxy(t, oldNoCgo, bed) }})
 	}
 	var memRuns []memRun
 	for i := 0; i < runs; i++ {
@@ -74,6 +85,10 @@ func TestPMProxySideBySide(t *testing.T) {
 	sides := []*side{
 		{name: "PCP pmproxy", url: pcpProxy.URL(), exited: pcpProxy.Exited},
 		{name: "gopcp pmproxy", url: oursRun.url, exited: oursRun.exited},
+	}
+	if old != "" {
+		oldRun := runOurPMProxy(t, old, bed)
+		sides = append(sides, &side{name: "gopcp pmproxy before", url: oldRun.url, exited: oldRun.exited})
 	}
 	get := func(url string) (int, string) {
 		resp, err := c.Get(url)
