@@ -278,7 +278,14 @@ func (s *Server) loop() {
 		for _, c := range ready {
 			s.submit(c)
 		}
-		s.expire(time.Now().UnixNano())
+		// next is a bound below every armed deadline: until it has
+		// passed, no connection is late and the table is not scanned
+		s.mu.Lock()
+		next := s.next
+		s.mu.Unlock()
+		if now := time.Now().UnixNano(); next != 0 && now >= next {
+			s.expire(now)
+		}
 	}
 	s.mu.Lock()
 	var armed []*conn
