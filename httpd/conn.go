@@ -46,7 +46,12 @@ type conn struct {
 	started  int64  // when its first byte came
 	contSent bool   // 100 Continue was sent
 	last     []byte // the end of an answer the socket did not take
+	served   int    // requests answered in this turn with a worker
 }
+
+// maxPerTurn bounds the requests one connection has answered before the
+// others ready get their turn.
+const maxPerTurn = 16
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, bufSize); return &b }}
 
@@ -103,6 +108,7 @@ func (c *conn) run() {
 			return
 		}
 	}
+	c.served = 0
 	bp := getBuf()
 	defer putBuf(bp)
 	in := *bp
@@ -288,6 +294,14 @@ func (c *conn) step(in []byte, eof bool) ([]byte, int) {
 				defer c.s.wg.Done()
 				c.finish(handed)
 			}()
+			return nil, stepClosed
+		}
+		if c.served++; c.served >= maxPerTurn {
+			// a client pipelining without end waits its turn behind
+			// the other connections ready
+			c.pending = bytes.Clone(in)
+			c.waited = armedPartial
+			c.s.submit(c)
 			return nil, stepClosed
 		}
 	}

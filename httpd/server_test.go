@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -432,5 +433,50 @@ func TestCloseEndsRequests(t *testing.T) {
 	}
 	if err := s.Add(a); err == nil {
 		t.Errorf("Add after Close accepted a connection")
+	}
+}
+
+// TestPipelinedTakesTurns: with one worker, a connection with a hundred
+// pipelined requests answers maxPerTurn of them and then lets another
+// connection, ready meanwhile, have its turn.
+func TestPipelinedTakesTurns(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	var ts *testServer
+	queued := func() int {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		return len(ts.queue)
+	}
+	first := true
+	ts = start(t, Options{MaxWorkers: 1, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		order = append(order, r.URL.Path)
+		wait := first
+		first = false
+		mu.Unlock()
+		if wait {
+			// the other connection is read and waits for the worker
+			waitFor(t, "the other connection queued", func() bool { return queued() > 0 })
+		}
+	})}, nil)
+	flood, floodR := dial(t, ts.addr)
+	const n = 100
+	io.WriteString(flood, strings.Repeat("GET /f HTTP/1.1\r\n\r\n", n))
+	waitFor(t, "the first request running", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(order) > 0
+	})
+	other, otherR := dial(t, ts.addr)
+	io.WriteString(other, "GET /s HTTP/1.1\r\n\r\n")
+	answer(t, otherR, "GET")
+	for i := 0; i < n; i++ {
+		answer(t, floodR, "GET")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if i := slices.Index(order, "/s"); i != maxPerTurn {
+		t.Errorf("the other connection's request answered %dth, want after %d of the pipelined", i, maxPerTurn)
 	}
 }
