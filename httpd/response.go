@@ -98,6 +98,8 @@ func (w *response) Write(p []byte) (int, error) {
 		// of exactly the buffer's size still gets its length
 		if b := *w.body; len(b) == cap(b) {
 			if err := w.flush(false); err != nil {
+				// the answer is cut short: the connection ends with it
+				w.failed = err
 				return n - len(p), err
 			}
 		}
