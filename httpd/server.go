@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,9 +41,12 @@ type Options struct {
 	// KiB, 431 past it); MaxBodyBytes its body (default 1 MiB, 413).
 	MaxHeaderBytes int
 	MaxBodyBytes   int64
-	// MaxWorkers bounds the goroutines running handlers at once
-	// (default 4 per CPU); more requests wait, read, in a queue.
-	MaxWorkers int
+	// Workers bounds the goroutines running handlers at once while they
+	// keep finishing requests (default 4 per CPU); more requests wait,
+	// read, in a queue. When requests wait and no worker has finished
+	// one for stallTime (handlers waiting on an unreachable host), more
+	// are started for them, up to MaxWorkers in all (default 256).
+	Workers, MaxWorkers int
 	// Log receives handler panics and the event loop's errors, rate
 	// limited; nil discards them.
 	Log *log.Logger
@@ -68,9 +72,13 @@ func (o *Options) setDefaults() {
 	if o.IsHTTP == nil {
 		o.IsHTTP = methodInitial
 	}
-	if o.MaxWorkers <= 0 {
-		o.MaxWorkers = 4 * runtime.GOMAXPROCS(0)
+	if o.Workers <= 0 {
+		o.Workers = 4 * runtime.GOMAXPROCS(0)
 	}
+	if o.MaxWorkers <= 0 {
+		o.MaxWorkers = 256
+	}
+	o.MaxWorkers = max(o.MaxWorkers, o.Workers)
 }
 
 // methodInitial reports whether b begins one of the methods of RFC 9110.
@@ -81,6 +89,10 @@ func methodInitial(b byte) bool {
 	}
 	return false
 }
+
+// stallTime is how long the workers may all go without finishing a
+// request, with requests waiting, before more are started.
+const stallTime = 100 * time.Millisecond
 
 // workerIdle is how long a worker waits for work before it ends: a
 // server with nothing to do keeps no worker and no worker's stack.
@@ -98,6 +110,8 @@ type Server struct {
 	done   chan struct{}
 	wg     sync.WaitGroup
 	logs   lograte.Limiter
+	// when a worker last finished a request (unix nanoseconds)
+	lastDone atomic.Int64
 
 	mu      sync.Mutex // guards what follows and every conn's state and deadline
 	conns   map[int32]*conn
@@ -131,6 +145,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, epfd: epfd, wakeR: p[0], wakeW: p[1], conns: map[int32]*conn{},
 		kick: make(chan struct{}, opts.MaxWorkers), done: make(chan struct{})}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.lastDone.Store(time.Now().UnixNano())
 	s.wg.Add(1)
 	go s.loop()
 	return s, nil
@@ -250,6 +265,13 @@ func (s *Server) loop() {
 			s.planned = s.next
 			wait = int(max(0, (s.next-time.Now().UnixNano()+int64(time.Millisecond)-1)/int64(time.Millisecond)))
 		}
+		if len(s.queue) > 0 {
+			// back to see whether the workers are stuck
+			if stall := int(stallTime / time.Millisecond); wait < 0 || wait > stall {
+				wait = stall
+			}
+			s.planned = 0
+		}
 		s.mu.Unlock()
 		n, err := syscall.EpollWait(s.epfd, events, wait)
 		if err != nil && err != syscall.EINTR {
@@ -274,6 +296,7 @@ func (s *Server) loop() {
 				ready = append(ready, c)
 			}
 		}
+		s.unstickLocked(time.Now().UnixNano())
 		s.mu.Unlock()
 		for _, c := range ready {
 			s.submit(c)
@@ -342,12 +365,29 @@ func (s *Server) submit(c *conn) {
 		case s.kick <- struct{}{}:
 		default:
 		}
-	case s.workers < s.opts.MaxWorkers:
+	case s.workers < s.opts.Workers:
+		s.workers++
+		s.wg.Add(1)
+		go s.worker()
+	default:
+		s.unstickLocked(time.Now().UnixNano())
+	}
+	s.mu.Unlock()
+}
+
+// unstickLocked starts a worker for each request waiting, up to
+// MaxWorkers, when none is idle and none has finished a request for
+// stallTime: the handlers running wait on something slow, and the
+// requests behind them need not. s.mu held.
+func (s *Server) unstickLocked(now int64) {
+	if len(s.queue) == 0 || s.idle > 0 || now-s.lastDone.Load() < int64(stallTime) {
+		return
+	}
+	for n := min(len(s.queue), s.opts.MaxWorkers-s.workers); n > 0; n-- {
 		s.workers++
 		s.wg.Add(1)
 		go s.worker()
 	}
-	s.mu.Unlock()
 }
 
 // take removes the first queued connection, nil if none; s.mu held.
@@ -379,6 +419,9 @@ func (s *Server) worker() {
 			} else {
 				c.run()
 			}
+			s.mu.Lock()
+			s.lastDone.Store(time.Now().UnixNano())
+			s.mu.Unlock()
 			continue
 		}
 		s.idle++

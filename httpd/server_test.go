@@ -248,7 +248,7 @@ func TestTimeouts(t *testing.T) {
 // TestWriteTimeout: an answer the client does not read ends the
 // connection once the write deadline passes; the worker goes on.
 func TestWriteTimeout(t *testing.T) {
-	ts := start(t, Options{WriteTimeout: 50 * time.Millisecond, MaxWorkers: 1}, smallBuffers)
+	ts := start(t, Options{WriteTimeout: 50 * time.Millisecond, Workers: 1, MaxWorkers: 1}, smallBuffers)
 	conn, _ := dial(t, ts.addr)
 	smallBuffers(conn)
 	io.WriteString(conn, "GET /big?n=10000000 HTTP/1.1\r\n\r\n")
@@ -265,7 +265,7 @@ func TestWriteTimeout(t *testing.T) {
 // to a writer of its own: another client is served meanwhile, and the
 // slow one gets all its answers once it reads.
 func TestSlowReaderHoldsNoWorker(t *testing.T) {
-	ts := start(t, Options{MaxWorkers: 1}, smallBuffers)
+	ts := start(t, Options{Workers: 1, MaxWorkers: 1}, smallBuffers)
 	slow, slowR := dial(t, ts.addr)
 	smallBuffers(slow)
 	const n = 20
@@ -449,7 +449,7 @@ func TestPipelinedTakesTurns(t *testing.T) {
 		return len(ts.queue)
 	}
 	first := true
-	ts = start(t, Options{MaxWorkers: 1, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts = start(t, Options{Workers: 1, MaxWorkers: 1, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		order = append(order, r.URL.Path)
 		wait := first
@@ -478,5 +478,18 @@ func TestPipelinedTakesTurns(t *testing.T) {
 	defer mu.Unlock()
 	if i := slices.Index(order, "/s"); i != maxPerTurn {
 		t.Errorf("the other connection's request answered %dth, want after %d of the pipelined", i, maxPerTurn)
+	}
+}
+
+// TestStuckWorkers: when the one worker is held by a handler that does
+// not finish, a request behind it gets a worker of its own.
+func TestStuckWorkers(t *testing.T) {
+	ts := start(t, Options{Workers: 1}, nil)
+	slow, _ := dial(t, ts.addr)
+	io.WriteString(slow, "GET /slow HTTP/1.1\r\n\r\n")
+	other, r := dial(t, ts.addr)
+	io.WriteString(other, "GET /x HTTP/1.1\r\n\r\n")
+	if resp, body := answer(t, r, "GET"); resp.StatusCode != 200 || body != "GET /x 0: " {
+		t.Errorf("answer behind a stuck handler: %d %q", resp.StatusCode, body)
 	}
 }
