@@ -6,7 +6,10 @@
 // buffer, parses it, and once a request is whole (headers and body) runs
 // the handler on it and writes the answer; whatever the socket does not
 // take at once is finished by a goroutine of its own, so a slow reader
-// holds no worker. An incomplete request keeps only its own bytes.
+// holds no worker. An incomplete request keeps only its own bytes. A
+// connection pipelining requests answers a few and then waits its turn;
+// when the workers are all held by handlers that do not finish, more are
+// started for the requests waiting behind them.
 //
 // Handlers are ordinary net/http handlers (http.Handler,
 // http.ResponseWriter, *http.Request): only net/http's server is
