@@ -497,17 +497,14 @@ func (c *conn) arm(state int, deadline int64) {
 	c.state, c.deadline = state, deadline
 	ev := syscall.EpollEvent{Events: armEvents, Fd: int32(c.fd)}
 	err := syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_MOD, c.fd, &ev)
-	wake := err == nil && s.noteLocked(deadline)
 	if err != nil {
 		c.state = busy
+	} else {
+		s.noteLocked(deadline)
 	}
 	s.mu.Unlock()
 	if err != nil {
 		c.close()
-		return
-	}
-	if wake {
-		s.wake()
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package httpd is an HTTP/1.1 server built for a daemon whose clients
 // are mostly idle: a kept-alive connection waiting for its next request
 // costs no goroutine and no buffer, only a small record in one event
-// loop (epoll) that owns the sockets. When a connection becomes readable
+// loop (an epoll set of its own, itself waited for in Go's poller, so
+// that no thread is held in epoll_wait) that owns the sockets. When a connection becomes readable
 // a worker goroutine from a small pool reads what arrived into a pooled
 // buffer, parses it, and once a request is whole (headers and body) runs
 // the handler on it and writes the answer; whatever the socket does not

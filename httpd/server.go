@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -102,8 +103,8 @@ const workerIdle = 5 * time.Second
 type Server struct {
 	opts   Options
 	epfd   int
-	wakeR  int // the loop's wake-up pipe
-	wakeW  int
+	ep     *os.File // epfd, in Go's poller
+	eprc   syscall.RawConn
 	ctx    context.Context // requests' contexts, ended by Close
 	cancel context.CancelFunc
 	kick   chan struct{} // wakes an idle worker
@@ -130,19 +131,24 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
+	// The loop waits for the epoll descriptor itself in Go's poller, so
+	// that it holds no thread in epoll_wait, and its waits end by the
+	// descriptor's read deadline.
+	if err := syscall.SetNonblock(epfd, true); err != nil {
 		syscall.Close(epfd)
 		return nil, err
 	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(p[0])}
-	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, p[0], &ev); err != nil {
-		syscall.Close(epfd)
-		syscall.Close(p[0])
-		syscall.Close(p[1])
+	ep := os.NewFile(uintptr(epfd), "httpd-epoll")
+	eprc, err := ep.SyscallConn()
+	if err == nil {
+		// fails unless the descriptor is in the poller
+		err = ep.SetReadDeadline(time.Time{})
+	}
+	if err != nil {
+		ep.Close()
 		return nil, err
 	}
-	s := &Server{opts: opts, epfd: epfd, wakeR: p[0], wakeW: p[1], conns: map[int32]*conn{},
+	s := &Server{opts: opts, epfd: epfd, ep: ep, eprc: eprc, conns: map[int32]*conn{},
 		kick: make(chan struct{}, opts.MaxWorkers), done: make(chan struct{})}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.lastDone.Store(time.Now().UnixNano())
@@ -183,15 +189,13 @@ func (s *Server) Add(nc net.Conn) error {
 	err = syscall.EpollCtl(s.epfd, syscall.EPOLL_CTL_ADD, fd, &ev)
 	if err != nil {
 		delete(s.conns, int32(fd))
+	} else {
+		s.noteLocked(deadline)
 	}
-	wake := s.noteLocked(deadline)
 	s.mu.Unlock()
 	if err != nil {
 		nc.Close()
 		return err
-	}
-	if wake {
-		s.wake()
 	}
 	return nil
 }
@@ -206,18 +210,16 @@ func remoteString(nc net.Conn) string {
 // armEvents: readable, or closed by the peer; one event per arming.
 const armEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
 
-// noteLocked records an armed connection's deadline and says whether
-// the loop sleeps past it and must be woken.
-func (s *Server) noteLocked(deadline int64) bool {
+// noteLocked records an armed connection's deadline, and when the loop
+// sleeps past it, brings its waking forward.
+func (s *Server) noteLocked(deadline int64) {
 	if s.next == 0 || deadline < s.next {
 		s.next = deadline
 	}
-	return s.planned < 0 || (s.planned > 0 && deadline < s.planned)
-}
-
-func (s *Server) wake() {
-	var b = [1]byte{1}
-	_, _ = syscall.Write(s.wakeW, b[:])
+	if s.planned < 0 || (s.planned > 0 && deadline < s.planned) {
+		s.planned = deadline
+		_ = s.ep.SetReadDeadline(time.Unix(0, deadline))
+	}
 }
 
 // Close closes every connection waiting for a request, stops the loop,
@@ -230,14 +232,12 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.closed = true
+	_ = s.ep.SetReadDeadline(time.Unix(0, 1))
 	s.mu.Unlock()
 	s.cancel()
-	s.wake()
 	close(s.done)
 	s.wg.Wait()
-	syscall.Close(s.epfd)
-	syscall.Close(s.wakeR)
-	syscall.Close(s.wakeW)
+	s.ep.Close()
 	return nil
 }
 
@@ -259,22 +259,37 @@ func (s *Server) loop() {
 			s.mu.Unlock()
 			break
 		}
-		wait := -1
 		s.planned = -1
 		if s.next > 0 {
 			s.planned = s.next
-			wait = int(max(0, (s.next-time.Now().UnixNano()+int64(time.Millisecond)-1)/int64(time.Millisecond)))
 		}
 		if len(s.queue) > 0 {
 			// back to see whether the workers are stuck
-			if stall := int(stallTime / time.Millisecond); wait < 0 || wait > stall {
-				wait = stall
+			if stall := time.Now().Add(stallTime).UnixNano(); s.planned < 0 || s.planned > stall {
+				s.planned = stall
 			}
-			s.planned = 0
+		}
+		if s.planned > 0 {
+			_ = s.ep.SetReadDeadline(time.Unix(0, s.planned))
+		} else {
+			_ = s.ep.SetReadDeadline(time.Time{})
 		}
 		s.mu.Unlock()
-		n, err := syscall.EpollWait(s.epfd, events, wait)
-		if err != nil && err != syscall.EINTR {
+		n := 0
+		var werr error
+		err := s.eprc.Read(func(fd uintptr) bool {
+			for {
+				n, werr = syscall.EpollWait(int(fd), events, 0)
+				if werr != syscall.EINTR {
+					break
+				}
+			}
+			return n > 0 || werr != nil
+		})
+		if err == nil {
+			err = werr
+		}
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 			s.logf("httpd: epoll: %v", err)
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -282,15 +297,6 @@ func (s *Server) loop() {
 		s.planned = 0
 		var ready []*conn
 		for _, ev := range events[:max(n, 0)] {
-			if int(ev.Fd) == s.wakeR {
-				var b [64]byte
-				for {
-					if k, _ := syscall.Read(s.wakeR, b[:]); k <= 0 {
-						break
-					}
-				}
-				continue
-			}
 			if c := s.conns[ev.Fd]; c != nil && c.state <= armedPartial {
 				c.waited, c.state = c.state, busy
 				ready = append(ready, c)
