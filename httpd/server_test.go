@@ -102,6 +102,7 @@ func TestRaw(t *testing.T) {
 		{"Expect", "POST /p HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nab", 200, "POST /p 2: ab", false},
 		{"unknown Expect", "POST /p HTTP/1.1\r\nExpect: magic\r\nContent-Length: 2\r\n\r\nab", 417, "", true},
 		{"body over the bound", "POST /p HTTP/1.1\r\nContent-Length: 101\r\n\r\n", 413, "", true},
+		{"chunk line over its bound", "POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;" + strings.Repeat("e", maxChunkLine), 400, "", true},
 		{"chunked body over the bound", "POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n65\r\n", 413, "", true},
 		{"head over the bound", "GET /a HTTP/1.1\r\nX: " + strings.Repeat("x", 1024) + "\r\n\r\n", 431, "", true},
 		{"head over the bound, incomplete", "GET /a HTTP/1.1\r\nX: " + strings.Repeat("x", 1024), 431, "", true},
