@@ -71,7 +71,7 @@ func (o *Options) setDefaults() {
 		o.MaxBodyBytes = 1 << 20
 	}
 	if o.IsHTTP == nil {
-		o.IsHTTP = methodInitial
+		o.IsHTTP = MethodInitial
 	}
 	if o.Workers <= 0 {
 		o.Workers = 4 * runtime.GOMAXPROCS(0)
@@ -82,8 +82,9 @@ func (o *Options) setDefaults() {
 	o.MaxWorkers = max(o.MaxWorkers, o.Workers)
 }
 
-// methodInitial reports whether b begins one of the methods of RFC 9110.
-func methodInitial(b byte) bool {
+// MethodInitial reports whether b begins one of the methods of RFC 9110
+// (in upper case, as clients send them), the default of Options.IsHTTP.
+func MethodInitial(b byte) bool {
 	switch b {
 	case 'G', 'H', 'P', 'D', 'T', 'O', 'C':
 		return true

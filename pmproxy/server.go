@@ -80,7 +80,7 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 	srv, err := httpd.New(httpd.Options{
 		Handler:          cfg.HTTP,
 		Other:            func(c net.Conn) { other(ctx, c, &cfg) },
-		IsHTTP:           func(b byte) bool { return cfg.HTTP != nil && httpMethodLetter(b) },
+		IsHTTP:           func(b byte) bool { return cfg.HTTP != nil && httpd.MethodInitial(b) },
 		FirstByteTimeout: cfg.FirstByteTimeout,
 		HeaderTimeout:    cfg.HeaderTimeout,
 		ReadTimeout:      cfg.ReadTimeout,
@@ -155,14 +155,6 @@ func other(ctx context.Context, c net.Conn, cfg *Config) {
 	if err != nil && cfg.Log != nil {
 		cfg.Log.Printf("pcp proxy client %s: %v", c.RemoteAddr(), err)
 	}
-}
-
-func httpMethodLetter(b byte) bool {
-	switch b {
-	case 'G', 'H', 'P', 'D', 'T', 'O', 'C':
-		return true
-	}
-	return false
 }
 
 // slotConn is an accepted connection holding one of MaxConns' slots,
