@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/httpd"
+	"github.com/gopcp/gopcp/internal/lograte"
 	"github.com/gopcp/gopcp/pcpproxy"
 )
 
@@ -75,11 +76,14 @@ func (c *Config) setDefaults() {
 // without a goroutine; the PCP proxy's connections each have their own.
 func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 	cfg.setDefaults()
+	// Clients of the PCP proxy can fail as often as they connect: their
+	// log lines are bounded as pmcd's are.
+	var proxyLog lograte.Limiter
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	srv, err := httpd.New(httpd.Options{
 		Handler:          cfg.HTTP,
-		Other:            func(c net.Conn) { other(ctx, c, &cfg) },
+		Other:            func(c net.Conn) { other(ctx, c, &cfg, &proxyLog) },
 		IsHTTP:           func(b byte) bool { return cfg.HTTP != nil && httpd.MethodInitial(b) },
 		FirstByteTimeout: cfg.FirstByteTimeout,
 		HeaderTimeout:    cfg.HeaderTimeout,
@@ -143,7 +147,7 @@ func acceptLoop(ctx context.Context, ln net.Listener, srv *httpd.Server, slots c
 // other serves a connection that does not speak HTTP: the PCP proxy's,
 // whose greeting starts with 'p', when it is on; anything else is closed
 // without a word, as pmproxy closes it.
-func other(ctx context.Context, c net.Conn, cfg *Config) {
+func other(ctx context.Context, c net.Conn, cfg *Config, logs *lograte.Limiter) {
 	_ = c.SetReadDeadline(time.Now().Add(cfg.FirstByteTimeout))
 	var first [1]byte
 	if _, err := io.ReadFull(c, first[:]); err != nil || first[0] != 'p' || !cfg.PCP {
@@ -152,7 +156,16 @@ func other(ctx context.Context, c net.Conn, cfg *Config) {
 	}
 	_ = c.SetReadDeadline(time.Time{})
 	err := pcpproxy.Handle(ctx, &firstConn{Conn: c, first: first[0], pending: true}, nil, cfg.Proxy)
-	if err != nil && cfg.Log != nil {
+	if err == nil || cfg.Log == nil {
+		return
+	}
+	ok, held := logs.Allow()
+	if !ok {
+		return
+	}
+	if held > 0 {
+		cfg.Log.Printf("pcp proxy client %s: %v (%d more such failures not logged)", c.RemoteAddr(), err, held)
+	} else {
 		cfg.Log.Printf("pcp proxy client %s: %v", c.RemoteAddr(), err)
 	}
 }
