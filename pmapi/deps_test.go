@@ -3,24 +3,17 @@ package pmapi
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/godeps"
 	"github.com/gopcp/gopcp/pcp"
 )
 
 // TestNoAgentFramework keeps a host or archive client from linking the
 // agent framework: local contexts live in pmapi/local.
 func TestNoAgentFramework(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to list the imports")
-	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, pkg := range strings.Fields(string(out)) {
+	for _, pkg := range godeps.Of(t, ".") {
 		if strings.HasPrefix(pkg, "github.com/gopcp/gopcp/pmda") || strings.HasPrefix(pkg, "github.com/gopcp/gopcp/agents") {
 			t.Errorf("pmapi depends on %s", pkg)
 		}

@@ -1,9 +1,10 @@
 package main
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/godeps"
 )
 
 // TestNoHTTP keeps pmseries from linking net/http and the TLS and
@@ -11,14 +12,7 @@ import (
 // packages link and initialise costs every run's start-up (pmproxy's
 // handlers are series/restapi's for that reason).
 func TestNoHTTP(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to list the imports")
-	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, pkg := range strings.Fields(string(out)) {
+	for _, pkg := range godeps.Of(t, ".") {
 		switch {
 		case pkg == "net/http", strings.HasPrefix(pkg, "net/http/"),
 			pkg == "crypto/tls", pkg == "crypto/x509", pkg == "github.com/gopcp/gopcp/series/restapi":
