@@ -26,7 +26,7 @@ func TestExpiryAgainstPCP(t *testing.T) {
 	ours := httptest.NewServer(srv)
 	defer ours.Close()
 	servers := []*replayer{
-		{base: px.URL(), hs: bed.Host(), client: newClient()},
+		{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true},
 		{base: ours.URL, hs: bed.Host(), client: newClient()},
 	}
 	for _, r := range servers {

@@ -92,7 +92,7 @@ func TestOpenMetricsAgainstPCP(t *testing.T) {
 		"/metrics?HS&names=nosuch.metric",
 		"/pmapi/_metrics?HS&names=sample.long",
 	} {
-		theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient()}
+		theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true}
 		mine := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
 		tc, tb := theirs.do(t, step{path, false, ""})
 		oc, ob := mine.do(t, step{path, false, ""})
@@ -115,7 +115,7 @@ func TestOpenMetricsAgainstPCP(t *testing.T) {
 	// The whole namespace, as Prometheus scrapes it: every metric's
 	// header and every sample's name and labels, values aside (many of
 	// the sample agent's change from one fetch to the next).
-	theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient()}
+	theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true}
 	mine := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
 	_, tb := theirs.do(t, step{"/metrics?HS", false, ""})
 	_, ob := mine.do(t, step{"/metrics?HS", false, ""})

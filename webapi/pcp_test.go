@@ -2,6 +2,7 @@ package webapi_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -138,7 +139,18 @@ type replayer struct {
 	hs     string
 	ctxid  string
 	client *http.Client
+	// reference marks PCP's pmproxy, whose answers are what ours are
+	// compared with: on a loaded machine it now and then closes a new
+	// connection without answering (EOF before any status line; seen
+	// once in eight runs of TestAgainstPCP beside two other test runs).
+	// No answer is no reference, so such a request is sent again on a
+	// new connection, at most refAttempts times, and logged. Ours gets
+	// no second chance.
+	reference bool
 }
+
+// refAttempts bounds the sends of one request to PCP's pmproxy.
+const refAttempts = 3
 
 var ctxRe = regexp.MustCompile(`^\{"context":(\d+)`)
 
@@ -146,21 +158,29 @@ func (r *replayer) do(t *testing.T, s step) (int, string) {
 	t.Helper()
 	path := strings.ReplaceAll(s.path, "HS", "hostspec="+r.hs)
 	path = strings.ReplaceAll(path, "CTX", r.ctxid)
-	method, post := http.MethodGet, io.Reader(nil)
-	if s.body != "" {
-		method, post = http.MethodPost, strings.NewReader(s.body)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, r.base+path, post)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A client of its own per request: a connection is never reused,
-	// not even one the transport took back before PCP's pmproxy sent
-	// its unsolicited second answer on it.
-	client := newClient()
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+	var resp *http.Response
+	var client *http.Client
+	for attempt := 1; ; attempt++ {
+		method, post := http.MethodGet, io.Reader(nil)
+		if s.body != "" {
+			method, post = http.MethodPost, strings.NewReader(s.body)
+		}
+		req, err := http.NewRequestWithContext(context.Background(), method, r.base+path, post)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A client of its own per request: a connection is never
+		// reused, not even one the transport took back before PCP's
+		// pmproxy sent its unsolicited second answer on it.
+		client = newClient()
+		resp, err = client.Do(req)
+		if err == nil {
+			break
+		}
+		if !r.reference || !errors.Is(err, io.EOF) || attempt >= refAttempts {
+			t.Fatalf("%s: %v", path, err)
+		}
+		t.Logf("%s: PCP's pmproxy closed the connection unanswered (%v); sending it again", path, err)
 	}
 	defer resp.Body.Close()
 	var b strings.Builder
@@ -212,7 +232,7 @@ func TestAgainstPCP(t *testing.T) {
 			defer ours.Close()
 			compared := 0
 			for _, list := range [][]step{grafanaSteps, moreSteps} {
-				theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient()}
+				theirs := &replayer{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true}
 				mine := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
 				for _, s := range list {
 					ts, tb := theirs.do(t, s)

@@ -1,0 +1,46 @@
+package webapi_test
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"testing"
+)
+
+// TestReplayerRetriesReference: a request PCP's pmproxy (the reference)
+// closes unanswered is sent again on a new connection, and the answer
+// then given is the one compared.
+func TestReplayerRetriesReference(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	conns := make(chan int, 8)
+	go func() {
+		for n := 1; ; n++ {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns <- n
+			// Odd connections are closed before any answer.
+			if n%2 == 1 {
+				c.Close()
+				continue
+			}
+			if _, err := http.ReadRequest(bufio.NewReader(c)); err == nil {
+				c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{\"ok\":true}"))
+			}
+			c.Close()
+		}
+	}()
+	r := &replayer{base: "http://" + ln.Addr().String(), client: newClient(), reference: true}
+	code, body := r.do(t, step{path: "/pmapi/_context"})
+	if code != 200 || body != `{"ok":true}` {
+		t.Errorf("answer %d %q", code, body)
+	}
+	if n := len(conns); n != 2 {
+		t.Errorf("%d connections, want 2", n)
+	}
+}
