@@ -258,7 +258,9 @@ func runOurPMProxy(t *testing.T, bin string, bed *testbed.PMCD) running {
 		}
 	}
 	cmd.Env = append(env, "PCP_TMP_DIR="+dir, "PCP_RUN_DIR="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Killed with the bench should it die without its cleanups (a go
+	// test timeout left one running for an hour).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		release()
 		t.Fatal(err)

@@ -145,7 +145,8 @@ func launch(bin, dir, conf string, bed *testbed.PMCD) (*Proxy, error) {
 	}
 	cmd.Env = append(env, "PCP_RUN_DIR="+filepath.Join(dir, "run"), "PCP_TMP_DIR="+filepath.Join(dir, "tmp"))
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Killed with the test binary should it die without its cleanups.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		release()
 		return nil, err

@@ -20,6 +20,12 @@ func startProc(cmd *exec.Cmd) (*proc, error) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	// A test binary that dies without its cleanups (go test's timeout
+	// panics and exits) must not leave its daemons running beside
+	// others: the kernel kills them when it goes. (A daemon that changes
+	// its user, as PCP's pmcd does when started as root, loses this,
+	// and is stopped by the cleanups alone.)
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
