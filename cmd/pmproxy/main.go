@@ -22,8 +22,9 @@ import (
 	"github.com/gopcp/gopcp/series/resp"
 	"github.com/gopcp/gopcp/series/restapi"
 
-	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/internal/pmapienv"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
 	"github.com/gopcp/gopcp/pmproxy/web"
@@ -61,7 +62,7 @@ func (e exitError) Error() string { return "exit status " + strconv.Itoa(int(e))
 func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	o := &options{}
 	cmd := command(o)
-	p := cli.Parse(cmd, append([]string{"pmproxy"}, args...))
+	p := getopt.Parse(cmd, append([]string{"pmproxy"}, args...))
 	if len(p.Args) > 0 && p.Errors == 0 {
 		p.Errors++
 		o.valueErrors++
@@ -74,9 +75,12 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		if o.usage {
 			return exitError(0)
 		}
-		fmt.Fprintln(os.Stderr, "NOTE: pmproxy not started due to errors!")
+		notStarted(o)
 		return exitError(1)
 	}
+	// What libpcp says as it starts ($PCP_DEBUG not valid) goes out
+	// before anything else.
+	fmt.Fprint(os.Stderr, p.Direct)
 	given := o.config != ""
 	o.defaults()
 	conf, err := pmproxy.ReadConf(o.config)
@@ -130,7 +134,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	// (PCP_CONSOLE, /dev/tty), leaving a request's goroutine and its
 	// context slot waiting on a read nobody answers, and emptying a
 	// PCP_CONSOLE that names a file
-	hostOpts := append(cli.HostEnv(), pmapi.WithConsole("none"))
+	hostOpts := append(pmapienv.HostEnv(), pmapi.WithConsole("none"))
 	api := webapi.New(webapi.Options{
 		OnSweep: onSweep,
 		Open: func(ctx context.Context, spec string) (pmapi.Source, error) {
@@ -174,6 +178,33 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	err = pmproxy.Serve(ctx, cfg, lns...)
 	logger.Printf("pmproxy Shutdown")
 	return err
+}
+
+// notStarted says, as PCP's pmproxy does when its options are wrong, that
+// it did not start: in its log's style on stderr, and with the log's
+// text (its -l file, else pmproxy.log here) in -x's file when given.
+func notStarted(o *options) {
+	fmt.Fprintf(os.Stderr, "[%s] pmproxy(%d) Error: pmproxy not started due to errors!\n",
+		time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid())
+	if o.fatalPath == "" {
+		return
+	}
+	f, err := os.OpenFile(o.fatalPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	logPath := o.logPath
+	if logPath == "" {
+		logPath = "pmproxy.log"
+	}
+	fmt.Fprint(f, "NOTE: pmproxy not started due to errors!  ")
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		fmt.Fprintf(f, "Log file \"%s\" has vanished!\n", logPath)
+		return
+	}
+	fmt.Fprintf(f, "Log file \"%s\" contains ...\n%s", logPath, data)
 }
 
 func confInt(c pmproxy.Conf, key string) int {

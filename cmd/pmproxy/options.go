@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -32,31 +32,38 @@ type options struct {
 	valueErrors int
 }
 
-func command(o *options) *cli.Command {
-	return &cli.Command{
+func command(o *options) *getopt.Command {
+	return &getopt.Command{
 		Name:  "pmproxy",
 		Usage: "[options]",
-		Options: []cli.Option{
-			cli.Header("General options"),
-			cli.OptDebug,
+		Options: []getopt.Option{
+			getopt.Header("General options"),
+			// -D is pmproxy's own, as in PCP's pmproxy (pmgetopt_r):
+			// a bad one is a bad value (pmproxy not started), not a
+			// request for usage.
+			{Long: "debug", Short: 'D', Arg: "DBG"},
 			{Long: "help", Short: '?', Help: "show this usage message and exit"},
-			cli.Header("Service options"),
+			getopt.Header("Service options"),
 			{Short: 'A', Help: "disable service advertisement"},
 			{Long: "deprecated", Short: 'd', Help: "backward-compatibility mode; no REST APIs"},
 			{Long: "foreground", Short: 'f', Help: "run in the foreground"},
 			{Long: "systemd", Short: 'F', Help: "run in systemd mode"},
 			{Long: "timeseries", Short: 't', Help: "automatic, scalable timeseries; REST APIs"},
 			{Long: "username", Short: 'U', Arg: "USER", Help: "in daemon mode, run as named user [default pcp]"},
-			cli.Header("Configuration options"),
+			getopt.Header("Configuration options"),
 			{Long: "config", Short: 'c', Arg: "PATH", Help: "path to configuration file (implies --timeseries)"},
-			{Short: 'L', Arg: "BYTES", Help: "maximum size for PDUs from clients [default 65536]"},
-			cli.Header("Connection options"),
+			// PCP's table lists -L without an argument while its
+			// getopt string takes one: shown as the table says,
+			// read as the string says.
+			{Short: 'L', LongOnly: true, Help: "maximum size for PDUs from clients [default 65536]"},
+			{Short: 'L', Arg: "BYTES"},
+			getopt.Header("Connection options"),
 			{Long: "interface", Short: 'i', Arg: "ADDR", Help: "accept connections on this IP address"},
 			{Long: "port", Short: 'p', Arg: "PORT", Help: "accept connections on this port"},
 			{Long: "socket", Short: 's', Arg: "PATH", Help: "Unix domain socket file [default $PCP_RUN_DIR/pmproxy.socket]"},
 			{Long: "redisport", Short: 'r', Arg: "PORT", Help: "Connect to Redis instance on this TCP/IP port (implies --timeseries)"},
 			{Long: "redishost", Short: 'h', Arg: "HOST", Help: "Connect to Redis instance on this host name (implies --timeseries)"},
-			cli.Header("Diagnostic options"),
+			getopt.Header("Diagnostic options"),
 			{Short: 'T', Arg: "TIME", Help: "terminate after an elapsed time interval"},
 			{Long: "log", Short: 'l', Arg: "PATH", Help: "redirect diagnostics and trace output"},
 			{Short: 'x', Arg: "PATH", Help: "fatal messages at startup sent to file [default /dev/tty]"},
@@ -65,24 +72,32 @@ func command(o *options) *cli.Command {
 	}
 }
 
-func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
+func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 	switch opt.Short {
 	case '?':
 		o.usage = true
 	case 'A', 'd', 't', 'h':
 		// No service advertisement here; the REST API is always on; the
 		// Redis host belongs to the series store.
-	case 'f':
-		o.foreground = true
-	case 'F':
+	case 'D':
+		if !getopt.ValidDebug(arg) {
+			o.valueErrors++
+			p.Errorf("unrecognized debug options specification (%s)", arg)
+		}
+	case 'f', 'F':
+		if o.foreground {
+			o.valueErrors++
+			p.Errorf("at most one of -f and -F allowed")
+			return
+		}
 		o.foreground = true
 	case 'U':
 		o.username = arg
 	case 'c':
 		o.config = arg
 	case 'L':
-		n, ok := cli.Strtol(arg)
-		if !ok || n <= 0 {
+		n := strtol0(arg)
+		if n <= 0 {
 			o.valueErrors++
 			p.Errorf("-L requires a positive value")
 			return
@@ -99,8 +114,7 @@ func (o *options) handle(opt cli.Option, arg string, p *cli.Parsed) {
 		}
 		o.ports = append(o.ports, ports...)
 	case 'r':
-		n, ok := cli.Strtol(arg)
-		if !ok || n <= 0 {
+		if strtol0(arg) <= 0 {
 			o.valueErrors++
 			p.Errorf("-r requires a positive value")
 		}
