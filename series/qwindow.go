@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/pcptz"
+	"github.com/gopcp/gopcp/internal/timewindow"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -85,10 +85,10 @@ func (p *eparser) second(key, text, what string, newFirst bool) error {
 }
 
 func (p *eparser) parseTime(text string) (time.Time, error) {
-	ts, err := cli.ParseTime(text, pcp.Timestamp{}, pcp.Timestamp{Sec: cli.MaxTime}, p.loc)
+	ts, err := timewindow.ParseTime(text, pcp.Timestamp{}, pcp.Timestamp{Sec: timewindow.MaxTime}, p.loc)
 	if err != nil {
 		msg := err.Error()
-		var te *cli.TimeError
+		var te *timewindow.TimeError
 		if errors.As(err, &te) {
 			msg = te.Report()
 		}

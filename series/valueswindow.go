@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/timewindow"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -87,10 +87,10 @@ func ValuesWindow(get func(names ...string) (string, bool)) (*Window, error) {
 // valuesTime is libpcp_web's parsetime for /series/values: from the
 // epoch, with no end.
 func valuesTime(v, name string) (time.Time, error) {
-	ts, err := cli.ParseTime(v, pcp.Timestamp{}, pcp.Timestamp{Sec: cli.MaxTime}, time.Local)
+	ts, err := timewindow.ParseTime(v, pcp.Timestamp{}, pcp.Timestamp{Sec: timewindow.MaxTime}, time.Local)
 	if err != nil {
 		msg := err.Error()
-		var te *cli.TimeError
+		var te *timewindow.TimeError
 		if errors.As(err, &te) {
 			msg = te.Report()
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"time"
 
+	"github.com/gopcp/gopcp/internal/timewindow"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -18,7 +19,7 @@ type WindowArgs struct {
 // present Now. A warning (an alignment that could not be applied)
 // leaves the window without it and says why in warn.
 func (a WindowArgs) Window(first, last pcp.Timestamp, loc *time.Location) (w Window, warn *TimeError, err error) {
-	return parseWindow(a, first, last, loc, Now)
+	return timewindow.ParseWindow(timewindow.Args(a), first, last, loc, Now)
 }
 
 // WindowArgs are the time window options as given, on the command line

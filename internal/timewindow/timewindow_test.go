@@ -1,4 +1,4 @@
-package cli
+package timewindow
 
 import (
 	"errors"
@@ -65,7 +65,7 @@ func TestParseTimeWindow(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			w, _, err := parseTimeWindow(tc.start, tc.end, tc.align, tc.origin, first, tc.last, utc, now)
+			w, _, err := ParseTimeWindowAt(tc.start, tc.end, tc.align, tc.origin, first, tc.last, utc, now)
 			if tc.err != "" {
 				var te *TimeError
 				if !errors.As(err, &te) {

@@ -1,4 +1,4 @@
-package cli
+package timewindow
 
 import (
 	"bufio"
@@ -162,8 +162,8 @@ func (c windowCase) describe() string {
 // warning, -1 an error), the window, and the message for an error.
 func (c windowCase) ours() string {
 	now := func() time.Time { return time.Unix(c.now, 0) }
-	args := WindowArgs{Start: c.args[0], Finish: c.args[1], Align: c.args[2], Origin: c.args[3]}
-	w, warn, err := parseWindow(args, c.first, c.last, pcptz.Load(c.zone), now)
+	args := Args{Start: c.args[0], Finish: c.args[1], Align: c.args[2], Origin: c.args[3]}
+	w, warn, err := ParseWindow(args, c.first, c.last, pcptz.Load(c.zone), now)
 	if err != nil {
 		msg := err.Error()
 		if te, ok := err.(*TimeError); ok {
