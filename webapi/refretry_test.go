@@ -44,3 +44,36 @@ func TestReplayerRetriesReference(t *testing.T) {
 		t.Errorf("%d connections, want 2", n)
 	}
 }
+
+// TestReplayerReferenceDied: a request the reference fails to answer
+// because its process ended is not sent again; the replayer says how it
+// died, for the caller to start over on a new one.
+func TestReplayerReferenceDied(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	conns := make(chan int, 8)
+	go func() {
+		for n := 1; ; n++ {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns <- n
+			c.Close()
+		}
+	}()
+	r := &replayer{base: "http://" + ln.Addr().String(), client: newClient(), reference: true,
+		died: func() string { return "signal: segmentation fault" }}
+	if code, body := r.do(t, step{path: "/pmapi/_context"}); code != 0 || body != "" {
+		t.Errorf("answer %d %q from a dead reference", code, body)
+	}
+	if r.dead != "signal: segmentation fault" {
+		t.Errorf("dead %q", r.dead)
+	}
+	if n := len(conns); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
+}
