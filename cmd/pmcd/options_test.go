@@ -3,55 +3,27 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
-
-// built is this command built once for the tests that run it as a
-// process; TestMain removes it.
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	testbed.RemoveBuilt()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
 	os.Exit(code)
 }
 
 // buildPMCD builds this command for tests that need it as a process.
-func buildPMCD(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "gopcp-cmd-pmcd-"); built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "pmcd")
-		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.bin
-}
+func buildPMCD(t *testing.T) string { return pcptest.GoCommand(t, ".") }
 
 // TestUsageLikePCP compares the usage message and status of -? and of a
 // bad option with PCP's pmcd.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,36 +9,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
-
 // buildPMProxy builds this command for tests that need it as a process.
-func buildPMProxy(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "gopcp-cmd-pmproxy-"); built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "pmproxy")
-		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.bin
-}
+func buildPMProxy(t *testing.T) string { return pcptest.GoCommand(t, ".") }
 
 // stamp is the time and process of a line pmNotifyErr writes.
 var stamp = regexp.MustCompile(`\[[^\]]*\] pmproxy\(\d+\)`)
