@@ -150,6 +150,30 @@ func waiters(t *testing.T, p *inProc, n int32) {
 	})
 }
 
+// holdWithWaiters dials n clients; after one fetch of the gated metric
+// (so that the watchdog's clock starts from a call that ended), the
+// first client's next fetch is held in the agent and the n-1 others wait
+// for the agent's lock behind it.
+func (g *gatedServer) holdWithWaiters(t *testing.T, n int) ([]*gatedClient, *fakeWatch, *inProc) {
+	t.Helper()
+	gated := pcp.NewPMID(251, 0, 0)
+	clients := make([]*gatedClient, n)
+	for i := range clients {
+		clients[i] = g.dial(t)
+	}
+	clients[0].send(t, gated)
+	wantSets(t, "first fetch", clients[0].result(t), 1)
+	w, p := g.watch(251)
+	g.hold.Store(true)
+	clients[0].send(t, gated)
+	<-g.entered
+	for _, c := range clients[1:] {
+		c.send(t, gated)
+	}
+	waiters(t, p, int32(n-1))
+	return clients, w, p
+}
+
 // TestInProcDirectHang: 32 clients fetch from one in-process agent, the
 // first fetch hangs in the agent and the 31 others wait for the agent's
 // lock. When the watchdog's clock reaches the timeout, all 32 are
@@ -164,21 +188,7 @@ func TestInProcDirectHang(t *testing.T) {
 	const timeout = time.Second
 	g := startGated(t, timeout, false)
 	gated, triv := pcp.NewPMID(251, 0, 0), trivial.PMID
-	clients := make([]*gatedClient, 32)
-	for i := range clients {
-		clients[i] = g.dial(t)
-	}
-	// One fetch first, so that the clock starts from a call that ended.
-	clients[0].send(t, gated)
-	wantSets(t, "first fetch", clients[0].result(t), 1)
-	w, p := g.watch(251)
-	g.hold.Store(true)
-	clients[0].send(t, gated)
-	<-g.entered
-	for _, c := range clients[1:] {
-		c.send(t, gated)
-	}
-	waiters(t, p, 31)
+	clients, w, p := g.holdWithWaiters(t, 32)
 	w.advance(timeout - 1)
 	if st := p.state.Load() & stateMask; st != callRunning {
 		t.Fatalf("call's state %d before its timeout, want running", st)
@@ -222,20 +232,7 @@ func TestInProcDirectSlow(t *testing.T) {
 	const timeout = time.Second
 	g := startGated(t, timeout, false)
 	gated := pcp.NewPMID(251, 0, 0)
-	clients := make([]*gatedClient, 4)
-	for i := range clients {
-		clients[i] = g.dial(t)
-	}
-	clients[0].send(t, gated)
-	wantSets(t, "first fetch", clients[0].result(t), 1)
-	w, p := g.watch(251)
-	g.hold.Store(true)
-	clients[0].send(t, gated)
-	<-g.entered
-	for _, c := range clients[1:] {
-		c.send(t, gated)
-	}
-	waiters(t, p, 3)
+	clients, w, _ := g.holdWithWaiters(t, 4)
 	w.advance(timeout - 1)
 	g.hold.Store(false)
 	g.gate <- struct{}{}
@@ -349,16 +346,7 @@ func TestInProcDirectShutdown(t *testing.T) {
 func TestInProcCloseWaitsForRunningCall(t *testing.T) {
 	t.Parallel()
 	g := startGated(t, time.Hour, false)
-	gated := pcp.NewPMID(251, 0, 0)
-	a, b := g.dial(t), g.dial(t)
-	a.send(t, gated)
-	wantSets(t, "first fetch", a.result(t), 1)
-	_, p := g.watch(251)
-	g.hold.Store(true)
-	a.send(t, gated)
-	<-g.entered
-	b.send(t, gated)
-	waiters(t, p, 1)
+	_, _, p := g.holdWithWaiters(t, 2)
 	p.close()
 	if !p.abandoned {
 		t.Error("agent closed (not abandoned) while a fetch was still running in its Handle")
