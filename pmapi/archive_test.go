@@ -52,20 +52,26 @@ func walk(t *testing.T, name, mode string, delta time.Duration, count int, metri
 			fmt.Fprintf(&b, "ERR %d\n", pcpCode(err))
 			break
 		}
-		fmt.Fprintf(&b, "T %d.%09d %d\n", r.Timestamp.Sec, r.Timestamp.Nsec, len(r.Sets))
-		for _, vs := range r.Sets {
-			fmt.Fprintf(&b, "  %s %d", vs.PMID, vs.NumVal)
-			for _, v := range vs.Values[:max(vs.NumVal, 0)] {
-				if vs.ValFmt == pcp.ValInSitu {
-					fmt.Fprintf(&b, " %d=%d", v.Inst, v.LVal)
-				} else {
-					fmt.Fprintf(&b, " %d=%x", v.Inst, v.Block.Data)
-				}
-			}
-			b.WriteByte('\n')
-		}
+		writeResult(&b, &r)
 	}
 	return b.String()
+}
+
+// writeResult writes r's timestamp and every value set's values to b,
+// one line a set, for comparing fetches as text.
+func writeResult(b *strings.Builder, r *pcp.Result) {
+	fmt.Fprintf(b, "T %d.%09d %d\n", r.Timestamp.Sec, r.Timestamp.Nsec, len(r.Sets))
+	for _, vs := range r.Sets {
+		fmt.Fprintf(b, "  %s %d", vs.PMID, vs.NumVal)
+		for _, v := range vs.Values[:max(vs.NumVal, 0)] {
+			if vs.ValFmt == pcp.ValInSitu {
+				fmt.Fprintf(b, " %d=%d", v.Inst, v.LVal)
+			} else {
+				fmt.Fprintf(b, " %d=%x", v.Inst, v.Block.Data)
+			}
+		}
+		b.WriteByte('\n')
+	}
 }
 
 func pcpCode(err error) int32 {

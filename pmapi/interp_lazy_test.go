@@ -105,18 +105,7 @@ func lazyWalk(t *testing.T, name string, metrics []string, from, step float64, c
 			}
 			continue
 		}
-		fmt.Fprintf(&b, "T %d.%09d %d\n", r.Timestamp.Sec, r.Timestamp.Nsec, len(r.Sets))
-		for _, vs := range r.Sets {
-			fmt.Fprintf(&b, "  %s %d", vs.PMID, vs.NumVal)
-			for _, v := range vs.Values[:max(vs.NumVal, 0)] {
-				if vs.ValFmt == pcp.ValInSitu {
-					fmt.Fprintf(&b, " %d=%d", v.Inst, v.LVal)
-				} else {
-					fmt.Fprintf(&b, " %d=%x", v.Inst, v.Block.Data)
-				}
-			}
-			b.WriteByte('\n')
-		}
+		writeResult(&b, &r)
 	}
 	return b.String()
 }
