@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
@@ -50,20 +47,7 @@ func TestCommandLineLikePCP(t *testing.T) {
 	for _, tt := range tests {
 		args := append([]string{"-v", "-x", fatal}, tt.args...)
 		args = append(args, "-c", conf)
-		run := func(bin string) string {
-			cmd := exec.Command(bin, args...)
-			cmd.Env = append(os.Environ(), tt.env...)
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
-			text := stamp.ReplaceAllString(strings.ReplaceAll(out.String(), bin, "pmcd"), "[TIME] pmcd(PID)")
-			return text + "status " + string(rune('0'+code))
-		}
-		if got, want := run(ours), run(in.PMCD); got != want {
+		if got, want := runMasked(ours, tt.env, args), runMasked(in.PMCD, tt.env, args); got != want {
 			t.Errorf("%v pmcd %v:\nours:\n%s\nPCP's:\n%s", tt.env, args, got, want)
 		}
 	}

@@ -25,6 +25,23 @@ func TestMain(m *testing.M) {
 // buildPMCD builds this command for tests that need it as a process.
 func buildPMCD(t *testing.T) string { return pcptest.GoCommand(t, ".") }
 
+// runMasked runs the pmcd program bin with args (and env added to this
+// process's), and gives what it printed, its path and pmNotifyErr's time
+// and process masked, and its exit status.
+func runMasked(bin string, env, args []string) string {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	text := stamp.ReplaceAllString(strings.ReplaceAll(out.String(), bin, "pmcd"), "[TIME] pmcd(PID)")
+	return text + "status " + string(rune('0'+code))
+}
+
 // TestUsageLikePCP compares the usage message and status of -? and of a
 // bad option with PCP's pmcd.
 func TestUsageLikePCP(t *testing.T) {
@@ -32,19 +49,7 @@ func TestUsageLikePCP(t *testing.T) {
 	in := testbed.Need(t)
 	ours := buildPMCD(t)
 	for _, args := range [][]string{{"-?"}, {"-Z"}, {"-L", "0"}, {"-t", "x"}, {"extra"}} {
-		run := func(bin string) string {
-			cmd := exec.Command(bin, args...)
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
-			text := stamp.ReplaceAllString(strings.ReplaceAll(out.String(), bin, "pmcd"), "[TIME] pmcd(PID)")
-			return text + "status " + string(rune('0'+code))
-		}
-		if got, want := run(ours), run(in.PMCD); got != want {
+		if got, want := runMasked(ours, nil, args), runMasked(in.PMCD, nil, args); got != want {
 			t.Errorf("pmcd %v:\nours:\n%s\nPCP's:\n%s", args, got, want)
 		}
 	}
