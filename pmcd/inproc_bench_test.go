@@ -45,12 +45,10 @@ func BenchmarkInProcCall(b *testing.B) {
 	}
 }
 
-// BenchmarkInProcFetchDirect is a fetch from an in-process agent (the
-// trivial agent) as pmcd makes it, on the caller's goroutine under the
-// agent's lock with the watchdog timing it (fetchDirect), its answer
-// copied into a client's storage: BenchmarkInProcCall's "guarded" without
-// the hand-off.
-func BenchmarkInProcFetchDirect(b *testing.B) {
+// directTrivial is the trivial agent (domain 250) in process, called
+// directly, on a server of its own; the caller closes p.
+func directTrivial(b *testing.B) (*Server, *agent, *inProc) {
+	b.Helper()
 	na, err := lookupDSO("trivial_init")(250)
 	if err != nil {
 		b.Fatal(err)
@@ -60,6 +58,16 @@ func BenchmarkInProcFetchDirect(b *testing.B) {
 	p := &inProc{a: na}
 	a.b = p
 	a.direct.Store(p)
+	return s, a, p
+}
+
+// BenchmarkInProcFetchDirect is a fetch from an in-process agent (the
+// trivial agent) as pmcd makes it, on the caller's goroutine under the
+// agent's lock with the watchdog timing it (fetchDirect), its answer
+// copied into a client's storage: BenchmarkInProcCall's "guarded" without
+// the hand-off.
+func BenchmarkInProcFetchDirect(b *testing.B) {
+	s, a, p := directTrivial(b)
 	defer p.close()
 	c := &client{s: s, num: 1, profiles: map[int32]*pdu.Profile{0: {State: pdu.ProfileInclude}},
 		gens: map[int32]uint64{}}
@@ -84,15 +92,7 @@ func BenchmarkInProcFetchDirect(b *testing.B) {
 func BenchmarkInProcParallel(b *testing.B) {
 	for _, mode := range []string{"handoff", "direct"} {
 		b.Run(mode, func(b *testing.B) {
-			na, err := lookupDSO("trivial_init")(250)
-			if err != nil {
-				b.Fatal(err)
-			}
-			s := &Server{}
-			a := &agent{conf: AgentConf{Kind: AgentDSO}, s: s}
-			p := &inProc{a: na}
-			a.b = p
-			a.direct.Store(p)
+			s, a, p := directTrivial(b)
 			defer p.close()
 			req := &pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(250, 0, 0)}}
 			var mu sync.Mutex
