@@ -89,6 +89,9 @@ func TestCommandLineLikePCP(t *testing.T) {
 			cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
 				return strings.HasPrefix(kv, "POSIXLY_CORRECT=")
 			}), tt.env...)
+			// Should either program get past its options, its run,
+			// log and temporary files are the test's own.
+			cmd.Env = append(cmd.Env, "PCP_RUN_DIR="+dir, "PCP_TMP_DIR="+dir, "PCP_LOG_DIR="+dir)
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			err := cmd.Run()
