@@ -6,12 +6,25 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
 
-// goCommands are the commands GoCommand built in this process, by
-// package.
+// Build says how GoCommandWith builds a command; the zero Build is how
+// GoCommand builds one.
+type Build struct {
+	// Env is added to the go tool's environment (CGO_ENABLED=0, for a
+	// program without libc).
+	Env []string
+	// Dir is the directory the go tool runs in, against which a relative
+	// package is read: another checkout of the module, to compare a
+	// change with. Empty is the test's own directory.
+	Dir string
+}
+
+// goCommands are the commands built in this process, by package and
+// Build.
 var goCommands struct {
 	sync.Mutex
 	by map[string]*goCommand
@@ -23,46 +36,93 @@ type goCommand struct {
 	err  error
 }
 
-// GoCommand builds the module's command pkg (an import path, or "." for
-// the package under test) once per test binary into a ProcessDir, for
-// tests that run it as a process, and gives the program's path. A failed
-// build fails the test. It is safe for concurrent use.
+// GoCommand builds the module's command pkg (an import path, or a path
+// relative to the test's directory: "." for the package under test) once
+// per test binary into a ProcessDir, for tests that run it as a process,
+// and gives the program's path. A failed build fails the test. It is safe
+// for concurrent use.
 func GoCommand(t testing.TB, pkg string) string {
 	t.Helper()
+	return GoCommandWith(t, pkg, Build{})
+}
+
+// GoCommandWith is GoCommand built as b says; each different b is a build
+// of its own.
+func GoCommandWith(t testing.TB, pkg string, b Build) string {
+	t.Helper()
+	bin, err := BuildGoCommand(pkg, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// BuildGoCommand is GoCommandWith for a helper that has no test at hand:
+// it returns the build's error.
+func BuildGoCommand(pkg string, b Build) (string, error) {
+	key := strings.Join(append([]string{pkg, b.Dir}, b.Env...), "\x00")
 	goCommands.Lock()
 	if goCommands.by == nil {
 		goCommands.by = map[string]*goCommand{}
 	}
-	c := goCommands.by[pkg]
+	c := goCommands.by[key]
 	if c == nil {
 		c = &goCommand{}
-		goCommands.by[pkg] = c
+		goCommands.by[key] = c
 	}
 	goCommands.Unlock()
-	c.once.Do(func() {
-		dir, err := ProcessDir("gopcp-cmd-")
-		if err != nil {
-			c.err = err
-			return
-		}
-		// The program's own name, as messages print it: the
-		// directory's for the package under test.
-		name := path.Base(pkg)
-		if pkg == "." {
-			wd, err := os.Getwd()
-			if err != nil {
-				c.err = err
-				return
-			}
-			name = filepath.Base(wd)
-		}
-		c.bin = filepath.Join(dir, name)
-		if out, err := exec.Command("go", "build", "-o", c.bin, pkg).CombinedOutput(); err != nil {
-			c.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-		}
-	})
-	if c.err != nil {
-		t.Fatal(c.err)
+	c.once.Do(func() { c.bin, c.err = buildGo(pkg, b) })
+	return c.bin, c.err
+}
+
+// buildGo runs the go tool for pkg into a new ProcessDir.
+func buildGo(pkg string, b Build) (string, error) {
+	name, err := commandName(pkg, b.Dir)
+	if err != nil {
+		return "", err
 	}
-	return c.bin
+	dir, err := ProcessDir("gopcp-cmd-")
+	if err != nil {
+		return "", err
+	}
+	// pmcd may start an agent built here as another user.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, name)
+	cmd := exec.Command(goTool(), "build", "-o", bin, pkg)
+	cmd.Dir = b.Dir
+	if len(b.Env) > 0 {
+		cmd.Env = append(os.Environ(), b.Env...)
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin, nil
+}
+
+// commandName is the program's own name, as its messages print it: the
+// last element of an import path, or of the directory a relative path
+// names.
+func commandName(pkg, dir string) (string, error) {
+	if !strings.HasPrefix(pkg, ".") {
+		return path.Base(pkg), nil
+	}
+	abs, err := filepath.Abs(filepath.Join(dir, pkg))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Base(abs), nil
+}
+
+// goTool is the go program: the one on PATH (go test puts its own
+// first), else the one under GOROOT.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	if root := os.Getenv("GOROOT"); root != "" {
+		return filepath.Join(root, "bin", "go")
+	}
+	return "go"
 }

@@ -53,6 +53,16 @@ func TestProcessDir(t *testing.T) {
 // TestRemoveProcessDirs: the directories ProcessDir made in this process
 // go, with what they hold, and a second call has nothing left to do.
 func TestRemoveProcessDirs(t *testing.T) {
+	// What other tests built (GoCommand's programs) stays for them.
+	made.Lock()
+	kept := made.dirs
+	made.dirs = nil
+	made.Unlock()
+	defer func() {
+		made.Lock()
+		made.dirs = append(made.dirs, kept...)
+		made.Unlock()
+	}()
 	prefix := "gopcp-pcptest-remove-test-"
 	var dirs []string
 	for range 2 {

@@ -26,3 +26,5 @@ func (f *fakeT) Fatalf(string, ...any) {
 	f.fatal = true
 	runtime.Goexit()
 }
+
+func (f *fakeT) Fatal(...any) { f.Fatalf("") }
