@@ -52,15 +52,6 @@ func mask(s string) string {
 	return clockRE.ReplaceAllString(s, "CLOCK\n")
 }
 
-func buildTool(t *testing.T, dir, pkg, name string) string {
-	t.Helper()
-	bin := filepath.Join(dir, name)
-	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-	}
-	return bin
-}
-
 // runDbpmda runs prog on script with -e, stdout and stderr merged in the
 // order written, from dir. The wait for an agent's credentials is 60 s,
 // not dbpmda's 3 (PCP's Python agent takes longer than that to start on
@@ -94,13 +85,9 @@ var shared struct {
 	dbp string
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if shared.w != nil {
-		os.RemoveAll(shared.w.dir)
-	}
-	os.Exit(code)
-}
+// TestMain removes the world and the commands built for the tests, also
+// when a test ended while building them.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // newWorld returns the shared world, building it the first time, and
 // our dbpmda.
@@ -110,7 +97,7 @@ func newWorld(t *testing.T) *world {
 	defer shared.Unlock()
 	if shared.w == nil {
 		shared.w = buildWorld(t)
-		shared.dbp = buildTool(t, shared.w.dir, ".", "dbpmda")
+		shared.dbp = pcptest.GoCommand(t, ".")
 	}
 	return shared.w
 }
@@ -124,7 +111,7 @@ func buildWorld(t *testing.T) *world {
 	t.Helper()
 	// Everyone may read it: PCP's agents drop to user pcp before they
 	// read their configuration and help.
-	dir, err := os.MkdirTemp("", "gopcp-dbpmda-")
+	dir, err := pcptest.ProcessDir("gopcp-dbpmda-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,8 +137,8 @@ func buildWorld(t *testing.T) *world {
 		Src: filepath.Join(pmdas, "simple", "simple.c"), Out: w.pcpSimple, CFlags: []string{"-O1", "-I", w.dir},
 		Libs: pcptest.PMDALibs, Headers: pcptest.PMDAHeaders,
 	})
-	w.ourSample = buildTool(t, w.dir, "../pmdasample", "pmdasample")
-	w.ourSimple = buildTool(t, w.dir, "../pmdasimple", "pmdasimple")
+	w.ourSample = pcptest.GoCommand(t, "../pmdasample")
+	w.ourSimple = pcptest.GoCommand(t, "../pmdasimple")
 	// A PCP_VAR_DIR of the world's own: PCP's Python agent saves its
 	// instance cache (config/pmda/253.1), which must not go into the
 	// system's directory.

@@ -8,44 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
-// ours is this command, built once for all the tests.
-var ours struct {
-	sync.Once
-	bin string
-	err error
-	out []byte
-}
-
-func buildOurs(t *testing.T) string {
-	t.Helper()
-	ours.Do(func() {
-		dir, err := os.MkdirTemp("", "gopcp-newhelp-")
-		if err != nil {
-			ours.err = err
-			return
-		}
-		ours.bin = filepath.Join(dir, "newhelp")
-		ours.out, ours.err = exec.Command("go", "build", "-o", ours.bin, ".").CombinedOutput()
-	})
-	if ours.err != nil {
-		t.Fatalf("go build: %v\n%s", ours.err, ours.out)
-	}
-	return ours.bin
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if ours.bin != "" {
-		os.RemoveAll(filepath.Dir(ours.bin))
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(pcptest.Main(m)) }
 
 // outcome is everything a newhelp run leaves: the two files, what it
 // said and its exit status.
@@ -128,7 +96,7 @@ func readTestdata(t *testing.T) map[string]string {
 // options.
 func TestAgainstPCP(t *testing.T) {
 	theirs := pcptest.NeedTool(t, "newhelp")
-	ourBin := buildOurs(t)
+	ourBin := pcptest.GoCommand(t, ".")
 	inputs := readTestdata(t)
 	cases := []struct {
 		name  string
@@ -164,7 +132,7 @@ func TestAgainstPCP(t *testing.T) {
 // runs, odd spacing and lines and entries around newhelp's limits.
 func TestGeneratedAgainstPCP(t *testing.T) {
 	theirs := pcptest.NeedTool(t, "newhelp")
-	ourBin := buildOurs(t)
+	ourBin := pcptest.GoCommand(t, ".")
 	inputs := readTestdata(t)
 	names := []string{"demo.count", "demo.rate", "demo.twin", "demo.disk.read", "demo.disk.write",
 		"demo.disk.busy", "demo.disk", "250.0.3", "250.7", "29.1", "251.2.3", "nosuch", "250.1.1.1", "1.2x"}
@@ -223,7 +191,7 @@ func TestPCPAgentsHelp(t *testing.T) {
 	if _, err := os.Stat(mirror); err != nil {
 		t.Skip("PCP's source is not at hand")
 	}
-	ourBin := buildOurs(t)
+	ourBin := pcptest.GoCommand(t, ".")
 	show := func(path string) string {
 		out, err := exec.Command("git", "-C", mirror, "show", "6.0.3:"+path).Output()
 		if err != nil {

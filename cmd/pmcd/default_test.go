@@ -30,10 +30,7 @@ func TestNoArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	ourInfo := filepath.Join(dir, "pminfo")
-	if out, err := exec.Command("go", "build", "-o", ourInfo, "github.com/gopcp/gopcp/cmd/pminfo").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/pminfo: %v\n%s", err, out)
-	}
+	ourInfo := pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/pminfo")
 	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)

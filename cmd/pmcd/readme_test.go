@@ -91,7 +91,6 @@ func TestReadmeOtherPort(t *testing.T) {
 	}()
 	waitListening(t, port, exited, &stderr)
 
-	built := map[string]string{}
 	for _, l := range lines {
 		l = strings.ReplaceAll(l, readmePort, strconv.Itoa(port))
 		if i := strings.Index(l, "#"); i >= 0 {
@@ -105,13 +104,7 @@ func TestReadmeOtherPort(t *testing.T) {
 		var prog string
 		if len(words) > 2 && goRun.MatchString(strings.Join(words[:3], " ")) {
 			name := goRun.FindStringSubmatch(strings.Join(words[:3], " "))[1]
-			if built[name] == "" {
-				built[name] = filepath.Join(dir, name)
-				if out, err := exec.Command("go", "build", "-o", built[name], "github.com/gopcp/gopcp/cmd/"+name).CombinedOutput(); err != nil {
-					t.Fatalf("go build ./cmd/%s: %v\n%s", name, err, out)
-				}
-			}
-			prog, words = built[name], words[3:]
+			prog, words = pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/"+name), words[3:]
 		} else {
 			prog, words = pcptest.NeedTool(t, words[0]), words[1:]
 		}

@@ -215,14 +215,9 @@ func TestInstallRemoveLive(t *testing.T) {
 	os.WriteFile(filepath.Join(pmdas, "simple", "simple.conf"), []byte("sec,min\n"), 0o644)
 	frag := filepath.Join(dir, "pmns")
 	os.WriteFile(frag, []byte(simpleFragment), 0o644)
-	agent := filepath.Join(dir, "pmdasimple")
-	trivial := filepath.Join(dir, "pmdatrivial")
-	tool := filepath.Join(dir, "pmdaconf")
-	for pkg, bin := range map[string]string{"../pmdasimple": agent, "../pmdatrivial": trivial, ".": tool} {
-		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
-	}
+	agent := pcptest.GoCommand(t, "../pmdasimple")
+	trivial := pcptest.GoCommand(t, "../pmdatrivial")
+	tool := pcptest.GoCommand(t, ".")
 	starts := map[string]func(testing.TB, testbed.Options) *testbed.PMCD{
 		"PCP's pmcd": testbed.StartPMCD,
 		"our pmcd":   testbed.StartGoPMCD,

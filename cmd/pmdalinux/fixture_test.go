@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/agents/linux"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -53,7 +54,7 @@ func fixtureAgainstPCP(t *testing.T, tree string) {
 		t.Fatal(err)
 	}
 	pmns := filepath.Join(in.Var("PCP_VAR_DIR"), "pmns", "root_linux")
-	bin := buildOurs(t)
+	bin := pcptest.GoCommand(t, ".")
 	// Without mdadm both agents report -1 for disk.md.status; PCP's would
 	// otherwise run it.
 	noMdadm := filepath.Join(t.TempDir(), "no-mdadm")

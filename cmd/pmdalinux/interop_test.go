@@ -4,55 +4,22 @@ import (
 	"context"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/agents/linux"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
-// ours is this command, built once for all the tests of the binary.
-var ours struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-	out  []byte
-}
-
-// TestMain removes the built command when the tests are done.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbed.RemoveBuilt()
-	if ours.dir != "" {
-		os.RemoveAll(ours.dir)
-	}
-	os.Exit(code)
-}
-
-// buildOurs builds this command (once) and returns its path.
-func buildOurs(t *testing.T) string {
-	t.Helper()
-	ours.once.Do(func() {
-		if ours.dir, ours.err = os.MkdirTemp("", "gopcp-pmdalinux-"); ours.err != nil {
-			return
-		}
-		ours.bin = filepath.Join(ours.dir, "pmdalinux")
-		ours.out, ours.err = exec.Command("go", "build", "-o", ours.bin, ".").CombinedOutput()
-	})
-	if ours.err != nil {
-		t.Fatalf("go build: %v\n%s", ours.err, ours.out)
-	}
-	return ours.bin
-}
+// TestMain removes the built commands when the tests are done.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // beds starts PCP's pmcd with PCP's pmdalinux, PCP's pmcd with ours as a
 // pipe agent, and gopcp's pmcd with ours in-process, all with PCP's
@@ -61,7 +28,7 @@ func beds(t *testing.T) (theirs, oursPipe, oursGo *testbed.PMCD) {
 	t.Helper()
 	theirs = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent()}})
 	pmns := filepath.Join(theirs.Install().Var("PCP_VAR_DIR"), "pmns", "root_linux")
-	bin := buildOurs(t)
+	bin := pcptest.GoCommand(t, ".")
 	oursPipe = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(), testbed.PipeAgent("linux", linux.Domain, pmns, bin, "-d", "60"),
 	}})

@@ -2,14 +2,17 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/mmv"
 )
+
+// TestMain removes the commands built for the tests.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // TestUnderPCP runs this daemon as a pipe agent of PCP's pmcd and reads a
 // Go program's metrics through it, control metrics included.
@@ -21,10 +24,7 @@ func TestUnderPCP(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "pmdammv")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pcptest.GoCommand(t, ".")
 	root := filepath.Join(dir, "root")
 	if err := os.WriteFile(root, []byte("root {\n\tmmv\t70:*:*\n}\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -2,11 +2,10 @@ package main
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -18,10 +17,7 @@ func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 // threads too (pmdaproc's own option letters).
 func TestOptionsAsPCP(t *testing.T) {
 	testbed.Need(t)
-	bin := filepath.Join(t.TempDir(), "pmdaproc")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pcptest.GoCommand(t, ".")
 	const root = "$PCP_VAR_DIR/pmns/root_proc"
 	for _, opts := range [][]string{{"-A"}, {"-A", "-L"}, {}} {
 		bed := func(argv ...string) *testbed.PMCD {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -17,10 +18,7 @@ import (
 // with status 0, as PCP's does.
 func TestControlStops(t *testing.T) {
 	dir := t.TempDir()
-	bin, err := buildOurs(t)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := pcptest.GoCommand(t, ".")
 	cmd := exec.Command(bin, "-l", filepath.Join(dir, "sample.log"))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

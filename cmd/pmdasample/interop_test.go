@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -41,41 +41,7 @@ func worldDir(t testing.TB) (string, error) {
 	return dir, os.Chmod(dir, 0o755)
 }
 
-// ourBinary is this command, built once per test binary into a
-// directory everyone can read.
-var ourBinary struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-func buildOurs(t testing.TB) (string, error) {
-	ourBinary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "gopcp-pmdasample-bin-")
-		if err == nil {
-			err = os.Chmod(dir, 0o755)
-		}
-		if err != nil {
-			ourBinary.err = err
-			return
-		}
-		bin := filepath.Join(dir, "pmdasample")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			ourBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		ourBinary.path = bin
-	})
-	return ourBinary.path, ourBinary.err
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if ourBinary.path != "" {
-		os.RemoveAll(filepath.Dir(ourBinary.path))
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // samplePMNS writes a namespace root holding PCP's sample namespace as
 // PCP installs it, for domain 29.
@@ -146,7 +112,7 @@ func startSetup(t testing.TB, in *testbed.Install, how setup) (pair, error) {
 	theirsOpts := testbed.Options{}
 	switch how {
 	case oursUnderPCP, oursUnderOurs:
-		bin, err := buildOurs(t)
+		bin, err := pcptest.BuildGoCommand(".", pcptest.Build{})
 		if err != nil {
 			return p, err
 		}

@@ -90,16 +90,6 @@ func (w *world) env(argv ...string) []string {
 	return append([]string{"/usr/bin/env", "PCP_PMDAS_DIR=" + w.pmdas}, argv...)
 }
 
-func buildOurs(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "pmdasimple")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	os.Chmod(bin, 0o755)
-	return bin
-}
-
 // buildPCPC compiles PCP's C simple agent, the one the guide describes.
 func buildPCPC(t *testing.T, in *testbed.Install, dir string) string {
 	t.Helper()
@@ -199,7 +189,7 @@ func compareRuns(t *testing.T, what string, got, want []string) {
 func TestAgainstPCPSimple(t *testing.T) {
 	in := testbed.Need(t)
 	w := newWorld(t, in)
-	ours := buildOurs(t, w.dir)
+	ours := pcptest.GoCommand(t, ".")
 	theirs := buildPCPC(t, in, w.dir)
 	pcpBed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(), testbed.PipeAgent("simple", 253, w.pmns, w.env(theirs, "-d", "253")...)}})

@@ -43,16 +43,8 @@ func writeFile(t *testing.T, path, text string) string {
 	return path
 }
 
-// buildOurs builds this command into dir.
-func buildOurs(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "pmdatrivial")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+// TestMain removes the commands built for the tests.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // pcpSource returns a file of PCP 6.0.3's trivial agent: from the PCP
 // source mirror when there is one, else the copy PCP installs.
@@ -139,7 +131,7 @@ func TestTrivialAgainstPCP(t *testing.T) {
 	in := testbed.Need(t)
 	dir := worldDir(t)
 	pmns := writeFile(t, filepath.Join(dir, "root_trivial"), staticPMNS)
-	ours := buildOurs(t, dir)
+	ours := pcptest.GoCommand(t, ".")
 	theirs := buildPCP(t, in, dir, pmns)
 
 	ourBed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
@@ -222,7 +214,7 @@ func TestTrivialAgainstPCP(t *testing.T) {
 func TestTrivialDynamicNames(t *testing.T) {
 	testbed.Need(t)
 	dir := worldDir(t)
-	ours := buildOurs(t, dir)
+	ours := pcptest.GoCommand(t, ".")
 	static := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(),
 		testbed.PipeAgent("trivial", 250, writeFile(t, filepath.Join(dir, "static"), staticPMNS), ours),

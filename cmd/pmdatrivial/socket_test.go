@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/agents/trivial"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -18,7 +19,7 @@ import (
 // daemon exits with status 0 once pmcd hangs up.
 func TestUnixSocket(t *testing.T) {
 	dir := t.TempDir()
-	bin := buildOurs(t, dir)
+	bin := pcptest.GoCommand(t, ".")
 	sock := filepath.Join(dir, "trivial.socket")
 	cmd := exec.Command(bin, "-u", sock, "-l", filepath.Join(dir, "trivial.log"))
 	if err := cmd.Start(); err != nil {

@@ -207,7 +207,7 @@ func TestGolden(t *testing.T) {
 func TestMatchesPCP(t *testing.T) {
 	needQA(t)
 	golden := readGolden(t)
-	prog := buildTool(t)
+	prog := pcptest.GoCommandWith(t, ".", pcptest.Build{Env: []string{"CGO_ENABLED=0"}})
 	all := cases(t)
 	type result struct {
 		c    caseKey
@@ -278,40 +278,8 @@ func firstDiff(what string, got, want []byte) string {
 	return ""
 }
 
-var (
-	buildOnce sync.Once
-	builtProg string
-	buildErr  error
-)
-
-// TestMain removes the command buildTool built once every test has run.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if builtProg != "" {
-		os.RemoveAll(filepath.Dir(builtProg))
-	}
-	os.Exit(code)
-}
-
-func buildTool(t *testing.T) string {
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "pmdumplog-test")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtProg = filepath.Join(dir, "pmdumplog")
-		cmd := exec.Command("go", "build", "-o", builtProg, ".")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtProg
-}
+// TestMain removes the command built for the tests.
+func TestMain(m *testing.M) { os.Exit(pcptest.Main(m)) }
 
 // TestInProcess runs the sample with -a through run itself, so that the
 // race detector and coverage see the code, comparing with the same

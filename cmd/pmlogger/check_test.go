@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -17,7 +18,7 @@ func TestCheckAgainstPCP(t *testing.T) {
 	// Waits on daemons, not CPUs: run beside the other comparisons.
 	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	start := regexp.MustCompile(`(?m)^\[[^]]*\] pmlogger\(\d+\) Info: Start\n`)
 	stamp := regexp.MustCompile(`(?m)^\[[^]]*\] pmlogger\(\d+\) `)
 	for i, cfg := range []string{

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -21,7 +22,7 @@ import (
 // sizes, process ids and archive names aside.
 func TestPMLCAgainstPCP(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	cfg := "log mandatory on 100 msec { sample.long.one sample.colour }\n"
 	pcpLogger := p.StartLogger(t, testbed.LoggerOptions{Config: cfg, Name: "pcp", Args: []string{"-m", "a note"}})
 

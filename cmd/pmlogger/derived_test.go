@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -21,7 +22,7 @@ import (
 // the same records once times and changing values are masked.
 func TestDerivedAgainstPCP(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	dir := t.TempDir()
 	defs := filepath.Join(dir, "derived")
 	if err := os.WriteFile(defs, []byte(

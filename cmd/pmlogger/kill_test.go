@@ -3,14 +3,12 @@ package main
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,40 +27,8 @@ log mandatory on 10 msec {
 log mandatory on 25 msec { sample.dynamic sample.many }
 `
 
-var (
-	buildOnce sync.Once
-	built     string
-	buildErr  error
-)
-
-// TestMain removes the command buildLogger built once every test has run.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built != "" {
-		os.RemoveAll(filepath.Dir(built))
-	}
-	os.Exit(code)
-}
-
-// buildLogger builds this command once per test binary.
-func buildLogger(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := pcptest.ProcessDir("gopcp-pmlogger-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		built = filepath.Join(dir, "pmlogger")
-		if b, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building pmlogger: %v\n%s", err, b)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return built
-}
+// TestMain removes the commands built for the tests.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // startOurs starts our pmlogger against p with killConfig.
 func startOurs(t *testing.T, bin string, p *testbed.PMCD, dir string, extra ...string) (*exec.Cmd, string) {
@@ -138,7 +104,7 @@ func readOurs(base string) (int, error) {
 // reads without error.
 func TestSIGKILL(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 5))
 	for i := 0; i < 8; i++ {
 		dir := t.TempDir()
@@ -182,7 +148,7 @@ func countVols(base string) int {
 // nothing wrong with it.
 func TestSIGTERM(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	for _, v := range []string{"2", "3"} {
 		dir := t.TempDir()
 		cmd, base := startOurs(t, bin, p, dir, "-V", v, "-v", "20")

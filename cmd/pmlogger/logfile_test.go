@@ -19,7 +19,7 @@ import (
 // as it was, the messages going to standard error. No pmcd answers here:
 // the failure to connect is the message logged.
 func TestLogFileBeside(t *testing.T) {
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -192,7 +193,7 @@ func TestPMLCRequestsAgainstPCP(t *testing.T) {
 	// Waits on daemons, not CPUs: run beside the other comparisons.
 	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	for _, c := range []struct {
 		name, config string
 		scripts      []pmlcScript

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -18,7 +19,7 @@ func TestPreprocessAgainstPCP(t *testing.T) {
 	// Waits on daemons, not CPUs: run beside the other comparisons.
 	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	start := regexp.MustCompile(`(?m)^\[[^]]*\] pmlogger\(\d+\) Info: Start\n`)
 	dir := t.TempDir()
 	inc := "%define freq \"2 sec\"\n%define M sample.long\n# a comment /* kept\nlog mandatory on 1 sec { sample.long.one }\n"

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -134,7 +135,7 @@ func TestOptionErrorsAgainstPCP(t *testing.T) {
 	// Waits on daemons, not CPUs: run beside the other comparisons.
 	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	usage := regexp.MustCompile(`(?s)\nUsage: .*`)
 	for _, args := range [][]string{
 		{"--help"},
@@ -529,7 +530,7 @@ func startPair(t *testing.T, config string) (p *testbed.PMCD, bin, dir, cfg stri
 	t.Helper()
 	t.Parallel()
 	p = testbed.StartPMCD(t, testbed.Options{})
-	bin = buildLogger(t)
+	bin = pcptest.GoCommand(t, ".")
 	dir = t.TempDir()
 	cfg = filepath.Join(dir, "config")
 	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -125,7 +126,7 @@ func maskSession(log string) string {
 // messages in the logs are the same.
 func TestSessionAgainstPCP(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	for _, tc := range []struct {
 		name, script string
 		eof, exits   bool
@@ -162,7 +163,7 @@ func TestSessionAgainstPCP(t *testing.T) {
 // TestSessionBadFD checks -x's argument as PCP's pmlogger does.
 func TestSessionBadFD(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := buildLogger(t)
+	bin := pcptest.GoCommand(t, ".")
 	for _, arg := range []string{"-1", "abc", "3x"} {
 		want := p.Run("pmlogger", "-x", arg, "archive")
 		ours := exec.Command(bin, "-x", arg, "archive")

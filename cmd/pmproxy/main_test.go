@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -141,10 +142,7 @@ func TestBadHandshake(t *testing.T) {
 // PMPROXY_PORT: all print what PCP's pminfo prints directly.
 func TestOurPMInfoThroughProxy(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
-	bin := filepath.Join(t.TempDir(), "pminfo")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/gopcp/gopcp/cmd/pminfo").CombinedOutput(); err != nil {
-		t.Fatalf("go build pminfo: %v\n%s", err, out)
-	}
+	bin := pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/pminfo")
 	ours := startOurs(t, proxybed.Conf)
 	pcps := proxybed.Start(t, bed).Addr()
 	args := []string{"-f", "-d", "sample.long", "sample.bin", "sample.string", "pmcd.agent.status"}

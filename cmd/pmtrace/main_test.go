@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,9 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/trace"
 )
+
+// TestMain removes the command built for the tests.
+func TestMain(m *testing.M) { os.Exit(pcptest.Main(m)) }
 
 // recorder stands in for the agent: it welcomes programs and keeps what
 // they send.
@@ -115,12 +117,7 @@ func TestAsPCPsPmtrace(t *testing.T) {
 	if err != nil {
 		theirs = "/usr/bin/pmtrace"
 	}
-	dir := t.TempDir()
-	os.Chmod(dir, 0o755)
-	ours := filepath.Join(dir, "pmtrace")
-	if out, err := exec.Command("go", "build", "-o", ours, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	ours := pcptest.GoCommand(t, ".")
 	cases := []struct {
 		args       []string
 		sameStderr bool
