@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -146,10 +147,7 @@ func clientBases() [][]byte {
 func TestProbeMalformedClients(t *testing.T) {
 	probeOnly(t)
 	dir := t.TempDir()
-	trivBin := filepath.Join(dir, "pmdatrivial")
-	if out, err := exec.Command("go", "build", "-o", trivBin, "github.com/gopcp/gopcp/cmd/pmdatrivial").CombinedOutput(); err != nil {
-		t.Fatalf("building pmdatrivial: %v\n%s", err, out)
-	}
+	trivBin := pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/pmdatrivial")
 	root := filepath.Join(dir, "root_trivial")
 	if err := os.WriteFile(root, []byte("root {\n\ttrivial\n}\ntrivial {\n\ttime\t250:0:0\n}\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/user"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -63,10 +63,7 @@ func TestEventQueueEndToEnd(t *testing.T) {
 	for _, d := range []string{filepath.Dir(dir), dir} {
 		os.Chmod(d, 0o755)
 	}
-	twin := filepath.Join(dir, "eventqueue_agent")
-	if out, err := exec.Command("go", "build", "-o", twin, "./testdata/eventqueue_agent").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	twin := pcptest.GoCommand(t, "./testdata/eventqueue_agent")
 	logFile := filepath.Join(dir, "app.log")
 	conf := filepath.Join(dir, "logger.conf")
 	pmns := filepath.Join(dir, "root_logger")

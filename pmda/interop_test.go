@@ -2,10 +2,10 @@ package pmda_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -50,10 +50,7 @@ sample.bad {
 func TestAgainstPCPSample(t *testing.T) {
 	testbed.Need(t)
 	dir := t.TempDir()
-	twin := filepath.Join(dir, "sampletwin")
-	if out, err := exec.Command("go", "build", "-o", twin, "./internal/sampletwin").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	twin := pcptest.GoCommand(t, "./internal/sampletwin")
 	pmns := filepath.Join(dir, "root_sample")
 	if err := os.WriteFile(pmns, []byte(twinPMNS), 0o644); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -36,27 +35,6 @@ log mandatory on once { sample.ulong }
 log advisory on 100 msec { sample.double.ten sample.long.one }
 log mandatory off { sample.double }
 `
-
-var buildOnce sync.Map
-
-// goTool builds one of our commands once per test binary.
-func goTool(t *testing.T, name string) string {
-	t.Helper()
-	if v, ok := buildOnce.Load(name); ok {
-		return v.(string)
-	}
-	dir, err := pcptest.ProcessDir("gopcp-pmlogger-tools-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, name)
-	cmd := exec.Command("go", "build", "-o", out, "github.com/gopcp/gopcp/cmd/"+name)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building %s: %v\n%s", name, err, b)
-	}
-	buildOnce.Store(name, out)
-	return out
-}
 
 // logWithOurs records cfg from p's pmcd for samples fetches with the
 // library, in this process.
@@ -97,7 +75,7 @@ func logWithOurs(t *testing.T, p *testbed.PMCD, base, cfgText string, opt Option
 // nothing wrong, and PCP's pmdumplog -a prints what ours prints.
 func TestArchiveAgainstPCP(t *testing.T) {
 	p := testbed.StartPMCD(t, testbed.Options{})
-	ourDump := goTool(t, "pmdumplog")
+	ourDump := pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/pmdumplog")
 	for _, v := range []int{3, 2} {
 		base := filepath.Join(t.TempDir(), "ours")
 		logWithOurs(t, p, base, liveConfig, Options{Version: v, Samples: 12})

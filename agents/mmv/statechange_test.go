@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,6 +141,9 @@ func TestNamesChangeLikePMDAMMV(t *testing.T) {
 	t.Logf("PCP's pmcd and pmda_mmv.so, and ours, %d fetches alike:\n%s", strings.Count(want, "\n"), want)
 }
 
+// TestMain removes the programs built for the tests.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
+
 // TestNamesChangeDaemons is TestNamesChangeLikePMDAMMV with the agent as
 // a daemon on pipes, where the change travels in the RESULT PDU: PCP's
 // pmdammv and cmd/pmdammv each under PCP's pmcd and under ours, all four
@@ -159,10 +161,7 @@ func TestNamesChangeDaemons(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755) // pmcd's agents may run as another user
-	ourDaemon := filepath.Join(dir, "pmdammv")
-	if out, err := exec.Command("go", "build", "-o", ourDaemon, "../../cmd/pmdammv").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	ourDaemon := pcptest.GoCommand(t, "../../cmd/pmdammv")
 	root := filepath.Join(dir, "root")
 	if err := os.WriteFile(root, []byte("root {\n\tmmv\t70:*:*\n}\n"), 0o644); err != nil {
 		t.Fatal(err)

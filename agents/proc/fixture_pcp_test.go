@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/agents/proc"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -23,7 +24,7 @@ func TestFixtureMatchesPCP(t *testing.T) {
 			testbed.PipeAgent("proc", 3, rootProc, argv...)}})
 	}
 	theirs := bed("$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")
-	ours := bed(buildDaemon(t), "-d", "3")
+	ours := bed(pcptest.GoCommand(t, "../../cmd/pmdaproc"), "-d", "3")
 	metrics := []string{"proc.psinfo", "proc.memory", "proc.id", "proc.io", "proc.schedstat", "proc.fd",
 		"proc.namespaces", "proc.nprocs", "proc.runq", "proc.autogroup", "proc.smaps"}
 	compared := 0
@@ -62,7 +63,7 @@ func TestFixtureMatchesPCP(t *testing.T) {
 	os.MkdirAll(cg, 0o755)
 	os.WriteFile(filepath.Join(cg, "cgroup.procs"), []byte("1007\n1003\n1031\n"), 0o644)
 	theirs = bed("$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3", "-r", "/sys/fs/cgroup/mine")
-	ours = bed(buildDaemon(t), "-d", "3", "-r", "/sys/fs/cgroup/mine")
+	ours = bed(pcptest.GoCommand(t, "../../cmd/pmdaproc"), "-d", "3", "-r", "/sys/fs/cgroup/mine")
 	wantI, gotI = instances(t, theirs), instances(t, ours)
 	if len(wantI) != 3 || len(gotI) != 3 {
 		t.Errorf("with -r: ours %v, PCP's %v", gotI, wantI)
@@ -146,7 +147,7 @@ func compareContainers(t *testing.T, env []string, id string, groups bool) {
 	}
 	theirs := bed(true, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")
 	ours := map[string]*testbed.PMCD{
-		"cmd/pmdaproc": bed(true, buildDaemon(t), "-d", "3"),
+		"cmd/pmdaproc": bed(true, pcptest.GoCommand(t, "../../cmd/pmdaproc"), "-d", "3"),
 		"in-process": testbed.StartGoPMCD(t, testbed.Options{Env: env, Agents: []testbed.Agent{rootAgent,
 			testbed.PMCDAgent(), testbed.GoDSOAgent("proc", 3, "proc_init", rootProc)}}),
 	}
@@ -176,7 +177,7 @@ func compareContainers(t *testing.T, env []string, id string, groups bool) {
 	if !strings.Contains(want, "Transport endpoint is not connected") {
 		t.Fatalf("PCP's answer without pmdaroot is not the one the test is built on:\n%s", want)
 	}
-	if got := ask(bed(false, buildDaemon(t), "-d", "3"), "web"); got != want {
+	if got := ask(bed(false, pcptest.GoCommand(t, "../../cmd/pmdaproc"), "-d", "3"), "web"); got != want {
 		t.Errorf("without pmdaroot:\n%s\nPCP's:\n%s", got, want)
 	}
 }

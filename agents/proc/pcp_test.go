@@ -6,27 +6,19 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
-func TestMain(m *testing.M) {
-	code := testbed.Main(m)
-	// The daemon built for the comparisons goes with the test binary
-	// (a fresh root's run found it left in /tmp).
-	if daemonBuild.dir != "" {
-		os.RemoveAll(daemonBuild.dir)
-	}
-	os.Exit(code)
-}
+// TestMain removes the programs built for the tests.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // beds are the three daemons the comparisons run against: PCP's pmcd
 // with PCP's pmdaproc, PCP's pmcd with our cmd/pmdaproc, and gopcp's
@@ -35,44 +27,13 @@ type beds struct{ pcp, daemon, inproc *testbed.PMCD }
 
 const rootProc = "$PCP_VAR_DIR/pmns/root_proc"
 
-var daemonBuild struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
-
-// buildDaemon builds cmd/pmdaproc once per test binary.
-func buildDaemon(t *testing.T) string {
-	daemonBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "gopcp-pmdaproc-")
-		if err != nil {
-			daemonBuild.err = err
-			return
-		}
-		daemonBuild.dir = dir
-		out := filepath.Join(dir, "pmdaproc")
-		b, err := exec.Command("go", "build", "-o", out, "github.com/gopcp/gopcp/cmd/pmdaproc").CombinedOutput()
-		if err != nil {
-			daemonBuild.err = err
-			t.Logf("%s", b)
-			return
-		}
-		daemonBuild.path = out
-	})
-	if daemonBuild.err != nil {
-		t.Fatalf("building cmd/pmdaproc: %v", daemonBuild.err)
-	}
-	return daemonBuild.path
-}
-
 func startBeds(t *testing.T) beds {
 	t.Helper()
 	var b beds
 	b.pcp = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
 		testbed.PipeAgent("proc", 3, rootProc, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")}})
 	b.daemon = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
-		testbed.PipeAgent("proc", 3, rootProc, buildDaemon(t), "-d", "3")}})
+		testbed.PipeAgent("proc", 3, rootProc, pcptest.GoCommand(t, "../../cmd/pmdaproc"), "-d", "3")}})
 	b.inproc = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
 		testbed.GoDSOAgent("proc", 3, "proc_init", rootProc)}})
 	return b

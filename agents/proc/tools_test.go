@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -21,7 +22,7 @@ func toolBeds(t *testing.T) beds {
 	b.pcp = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
 		testbed.PipeAgent("proc", 3, rootProc, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")}})
 	b.daemon = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
-		testbed.PipeAgent("proc", 3, rootProc, buildDaemon(t), "-d", "3")}})
+		testbed.PipeAgent("proc", 3, rootProc, pcptest.GoCommand(t, "../../cmd/pmdaproc"), "-d", "3")}})
 	b.inproc = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
 		testbed.GoDSOAgent("linux", 60, "linux_init", rootLinux),
 		testbed.GoDSOAgent("proc", 3, "proc_init", rootProc)}})

@@ -10,21 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/stepclock"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
-
-// tickAgent builds testdata/tickagent: our agent closing its intervals
-// on SIGALRM.
-func tickAgent(t *testing.T) string {
-	t.Helper()
-	programs(t)
-	bin := filepath.Join(built.dir, "tickagent")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/tickagent").CombinedOutput(); err != nil {
-		t.Fatalf("go build tickagent: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // TestSameAsPCPStepByStep runs PCP's pmdatrace with its clock and interval
 // timer in the test's hands (stepclock: clock_gettime reads a file,
@@ -36,7 +25,7 @@ func tickAgent(t *testing.T) string {
 // window once their interval closes and leave it -N intervals later.
 func TestSameAsPCPStepByStep(t *testing.T) {
 	feed, _, _ := programs(t)
-	tick := tickAgent(t)
+	tick := pcptest.GoCommand(t, "./testdata/tickagent")
 	in := testbed.Need(t)
 	root := pmnsRoot(t, in)
 	envBin, err := exec.LookPath("env")

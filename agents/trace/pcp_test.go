@@ -22,16 +22,15 @@ import (
 	"github.com/gopcp/gopcp/trace"
 )
 
-// built holds the programs built once for the package's tests.
+// built holds the C program built once for the package's tests.
 var built struct {
-	once              sync.Once
-	dir               string
-	feed, agent, ptrc string
-	err               error
+	once sync.Once
+	feed string
+	err  error
 }
 
-// programs builds testdata's C feed against libpcp_trace, our pmdatrace
-// and our pmtrace.
+// programs builds testdata's C feed against libpcp_trace (once), our
+// pmdatrace and our pmtrace.
 func programs(t testing.TB) (feed, agent, pmtrace string) {
 	t.Helper()
 	pcptest.NeedCompiler(t)
@@ -42,25 +41,15 @@ func programs(t testing.TB) (feed, agent, pmtrace string) {
 			return
 		}
 		os.Chmod(dir, 0o755)
-		built.dir = dir
 		built.feed = filepath.Join(dir, "tracefeed")
 		if out, err := exec.Command("gcc", "-o", built.feed, "../../trace/testdata/tracefeed.c", "-lpcp_trace").CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("gcc: %v\n%s", err, out)
-			return
-		}
-		built.agent = filepath.Join(dir, "pmdatrace")
-		built.ptrc = filepath.Join(dir, "pmtrace")
-		for bin, pkg := range map[string]string{built.agent: "../../cmd/pmdatrace", built.ptrc: "../../cmd/pmtrace"} {
-			if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-				built.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-				return
-			}
 		}
 	})
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
-	return built.feed, built.agent, built.ptrc
+	return built.feed, pcptest.GoCommand(t, "../../cmd/pmdatrace"), pcptest.GoCommand(t, "../../cmd/pmtrace")
 }
 
 // pmnsRoot writes a namespace for domain 10 from PCP's own trace pmns,

@@ -8,10 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -36,49 +34,8 @@ type toolCase struct {
 	mask   func(string) string
 }
 
-// ourTools are gopcp's tools, built once for the test binary.
-var ourTools struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-func buildTools(t *testing.T) string {
-	t.Helper()
-	ourTools.once.Do(func() {
-		dir, err := os.MkdirTemp("", "gopcp-derived-tools-")
-		if err != nil {
-			ourTools.err = err
-			return
-		}
-		ourTools.dir = dir
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
-		for _, tool := range []string{"pminfo", "pmval", "pmprobe", "pmstore"} {
-			cmd := exec.CommandContext(ctx, goTool, "build", "-o", filepath.Join(dir, tool), "github.com/gopcp/gopcp/cmd/"+tool)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				ourTools.err = fmt.Errorf("go build %s: %v: %s", tool, err, out)
-				return
-			}
-		}
-	})
-	if ourTools.err != nil {
-		t.Fatal(ourTools.err)
-	}
-	return ourTools.dir
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if ourTools.dir != "" {
-		os.RemoveAll(ourTools.dir)
-	}
-	os.Exit(code)
-}
+// TestMain removes the tools and the pmcd built for the tests.
+func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
 
 // result is what a tool run gives.
 type result struct {
@@ -298,7 +255,6 @@ func archiveCases() []toolCase {
 // stdout, stderr and exit status.
 func TestToolsAgainstPCP(t *testing.T) {
 	pcptest.NeedTool(t, "pminfo")
-	dir := buildTools(t)
 	testdata, err := filepath.Abs("testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -326,7 +282,7 @@ func TestToolsAgainstPCP(t *testing.T) {
 			}
 			env := setEnv(cmd.Env, tc, testdata)
 			want := runTool(t, cmd.Path, env, args)
-			got := runTool(t, filepath.Join(dir, tc.tool), env, args)
+			got := runTool(t, pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/"+tc.tool), env, args)
 			mask := func(s string) string {
 				s = anonMask(s)
 				if tc.mask != nil {

@@ -12,9 +12,13 @@ import (
 	"testing"
 
 	atrace "github.com/gopcp/gopcp/agents/trace"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmda"
 )
+
+// TestMain removes the programs built for the tests.
+func TestMain(m *testing.M) { os.Exit(pcptest.Main(m)) }
 
 // TestDemos runs the three demos against the trace agent in-process and
 // checks what each leaves in its metrics, as PCP's app1.c, app2.c and
@@ -33,19 +37,15 @@ func TestDemos(t *testing.T) {
 	wg.Go(func() { a.Serve(ctx, ln) })
 	defer func() { cancel(); wg.Wait() }()
 	env := append(os.Environ(), "PCP_TRACE_HOST=127.0.0.1", "PCP_TRACE_PORT="+strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
-	dir := t.TempDir()
 	for _, app := range []struct {
 		pkg  string
 		args []string
-	}{{"../app1", nil}, {"../app2", []string{"-n", "7", "-maxsleep", "20ms"}}, {"../app3", []string{"-maxsleep", "20ms"}}} {
-		bin := filepath.Join(dir, filepath.Base(app.pkg))
-		if out, err := exec.Command("go", "build", "-o", bin, app.pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", app.pkg, err, out)
-		}
+	}{{".", nil}, {"../app2", []string{"-n", "7", "-maxsleep", "20ms"}}, {"../app3", []string{"-maxsleep", "20ms"}}} {
+		bin := pcptest.GoCommand(t, app.pkg)
 		cmd := exec.Command(bin, app.args...)
 		cmd.Env = env
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", app.pkg, err, out)
+			t.Fatalf("%s: %v\n%s", filepath.Base(bin), err, out)
 		}
 	}
 	want := map[uint32]string{

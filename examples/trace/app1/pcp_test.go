@@ -94,10 +94,7 @@ func TestApp1AsPCPs(t *testing.T) {
 	dir := t.TempDir()
 	cbin := filepath.Join(dir, "app1c")
 	pcptest.Compile(t, pcptest.C{Src: src, Out: cbin, Libs: []string{"-lpcp_trace"}, Headers: []string{"trace.h"}})
-	gobin := filepath.Join(dir, "app1")
-	if out, err := exec.Command("go", "build", "-o", gobin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	gobin := pcptest.GoCommand(t, ".")
 	c, g := record(t, cbin), record(t, gobin)
 	if len(c) == 0 || string(c) != string(g) {
 		t.Errorf("PDUs differ\nPCP's app1.c % x\nours         % x", c, g)
