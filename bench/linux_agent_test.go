@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/agents/linux"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -109,10 +109,7 @@ func TestLinuxAgentSideBySide(t *testing.T) {
 	}
 	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent()}})
 	pmns := filepath.Join(theirs.Install().Var("PCP_VAR_DIR"), "pmns", "root_linux")
-	bin := filepath.Join(t.TempDir(), "pmdalinux")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/pmdalinux").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pcptest.GoCommand(t, "../cmd/pmdalinux")
 	ours := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(), testbed.PipeAgent("linux", linux.Domain, pmns, bin, "-d", "60"),
 	}})

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/agents/linux"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -202,10 +203,7 @@ func TestLinuxNodeExporter(t *testing.T) {
 	ne := startNodeExporter(t, bin, nodeCollectors)
 	theirs := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent()}})
 	pmns := filepath.Join(theirs.Install().Var("PCP_VAR_DIR"), "pmns", "root_linux")
-	agentBin := filepath.Join(t.TempDir(), "pmdalinux")
-	if out, err := exec.Command("go", "build", "-o", agentBin, "../cmd/pmdalinux").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	agentBin := pcptest.GoCommand(t, "../cmd/pmdalinux")
 	ours := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(), testbed.PipeAgent("linux", linux.Domain, pmns, agentBin, "-d", "60"),
 	}})

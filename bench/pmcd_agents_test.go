@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -203,10 +204,7 @@ func agentCases(t *testing.T) []agentCase {
 	// (another version, to compare with).
 	goAgent := os.Getenv("GOPCP_BENCH_AGENT")
 	if goAgent == "" {
-		goAgent = filepath.Join(t.TempDir(), "pmdasample")
-		if out, err := exec.Command("go", "build", "-o", goAgent, "../cmd/pmdasample").CombinedOutput(); err != nil {
-			t.Fatalf("go build pmdasample: %v\n%s", err, out)
-		}
+		goAgent = pcptest.GoCommand(t, "../cmd/pmdasample")
 	}
 	// GOPCP_BENCH_AGENT_ENV, NAME=value words, is the Go pipe agent's
 	// environment beyond pmcd's, to try runtime settings with.

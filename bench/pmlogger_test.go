@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -92,10 +93,7 @@ func TestPMLoggerSideBySide(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ours := filepath.Join(dir, "gopcp-pmlogger")
-	if b, err := exec.Command("go", "build", "-o", ours, "github.com/gopcp/gopcp/cmd/pmlogger").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, b)
-	}
+	ours := pcptest.GoCommand(t, "../cmd/pmlogger")
 	// Each side runs for a short and a long count of samples: the
 	// difference is the CPU of the samples alone, start-up (resolving
 	// 500 names, descriptors, labels and help text) and the epilogue

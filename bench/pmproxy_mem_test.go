@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -226,16 +227,11 @@ func buildOurPMProxy(t *testing.T, cgo bool) string {
 // buildPMProxyIn builds cmd/pmproxy of the checkout in dir (another
 // worktree, for a before-and-after run), with cgo or without.
 func buildPMProxyIn(t *testing.T, dir string, cgo bool) string {
-	bin := filepath.Join(t.TempDir(), "pmproxy")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/pmproxy")
-	build.Dir = dir
+	b := pcptest.Build{Dir: dir}
 	if !cgo {
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		b.Env = []string{"CGO_ENABLED=0"}
 	}
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return pcptest.GoCommandWith(t, "./cmd/pmproxy", b)
 }
 
 // runOurPMProxy starts a built pmproxy on a private port in the bed's

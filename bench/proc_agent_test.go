@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -93,10 +93,7 @@ func TestProcAgentSideBySide(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
-	bin := filepath.Join(t.TempDir(), "pmdaproc")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/pmdaproc").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pcptest.GoCommand(t, "../cmd/pmdaproc")
 	tree := t.TempDir()
 	procTree(t, tree, 10000)
 	const root = "$PCP_VAR_DIR/pmns/root_proc"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
@@ -123,10 +123,7 @@ func TestProcNodeExporter(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("GOPCP_BENCH_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
-	agentBin := filepath.Join(t.TempDir(), "pmdaproc")
-	if out, err := exec.Command("go", "build", "-o", agentBin, "../cmd/pmdaproc").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	agentBin := pcptest.GoCommand(t, "../cmd/pmdaproc")
 	tree := t.TempDir()
 	procTree(t, tree, 10000)
 	nodeTree(t, tree, 10000)

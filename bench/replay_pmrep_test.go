@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // percpuFixture is a /proc tree for PCP's Linux agent (LINUX_STATSPATH,
@@ -124,10 +126,7 @@ func TestPmrepSideBySide(t *testing.T) {
 		env:      []string{"LINUX_STATSPATH=" + fx.dir, "LINUX_NCPUS=" + strconv.Itoa(ncpu), "LINUX_NNODES=1"},
 		during:   func(tick int) { fx.write(t, tick+1) },
 	})
-	ours := filepath.Join(t.TempDir(), "pmrepfg")
-	if out, err := exec.Command("go", "build", "-o", ours, "./internal/pmrepfg").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	ours := pcptest.GoCommand(t, "./internal/pmrepfg")
 	c := replayCase{label: "pmrep -u -o csv kernel.percpu", pcp: pmrep, ours: ours,
 		args: []string{"-a", base, "kernel.percpu"}, env: []string{pyPath}}
 	// pmrep takes its options before the names; ours only -a.

@@ -179,24 +179,14 @@ func replayTable(results []replayResult) string {
 	return b.String()
 }
 
-// buildTools builds the named commands of this tree into a temporary
-// directory (or takes them from GOPCP_BENCH_REPLAY_BIN, to time another
-// build) and returns the directory.
-func buildTools(t *testing.T, names ...string) string {
+// ourTools gives this tree's replay tools, each built once (or taken
+// from GOPCP_BENCH_REPLAY_BIN, to time another build), by name.
+func ourTools(t *testing.T) func(name string) string {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
 		t.Skip("no /usr/bin/time (Debian's time package) for peak RSS:", err)
 	}
-	if d := os.Getenv("GOPCP_BENCH_REPLAY_BIN"); d != "" {
-		return d
-	}
-	dir := t.TempDir()
-	for _, n := range names {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, n), "../cmd/"+n).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", n, err, out)
-		}
-	}
-	return dir
+	return func(name string) string { return ourCommand(t, "GOPCP_BENCH_REPLAY_BIN", name) }
 }
 
 // pcpTool is PCP's program of that name, or skips the test.

@@ -10,10 +10,10 @@ import (
 // replayCases are the replay tools' command lines over one archive:
 // pmdumplog -a, pmval -a (at the archive's own interval and at -t), and
 // pminfo -a -f.
-func replayCases(pcpDir func(string) string, ours, base string, metric, dense string, step string) []replayCase {
+func replayCases(pcpDir, ours func(string) string, base string, metric, dense string, step string) []replayCase {
 	name := filepath.Base(base)
 	mk := func(label, tool string, args ...string) replayCase {
-		return replayCase{label: label, pcp: pcpDir(tool), ours: filepath.Join(ours, tool), args: args}
+		return replayCase{label: label, pcp: pcpDir(tool), ours: ours(tool), args: args}
 	}
 	return []replayCase{
 		mk("pmdumplog -a "+name, "pmdumplog", "-a", base),
@@ -47,7 +47,7 @@ func TestReplayLargeSideBySide(t *testing.T) {
 		roots:    linuxLogRoots,
 		minBytes: mb << 20,
 	})
-	ours := buildTools(t, "pmdumplog", "pmval", "pminfo")
+	ours := ourTools(t)
 	cases := replayCases(func(n string) string { return pcpTool(t, n) }, ours, base,
 		"kernel.all.load", "kernel.percpu.cpu.user", "0.01")
 	res := runSideBySide(t, benchRounds(), cases)
@@ -72,7 +72,7 @@ func TestReplayMemorySideBySide(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH") != "1" {
 		t.Skip("GOPCP_BENCH=1 runs the side-by-side benchmarks")
 	}
-	ours := buildTools(t, "pmdumplog", "pmval", "pminfo")
+	ours := ourTools(t)
 	var all []replayResult
 	for _, a := range replayQAArchives {
 		base := filepath.Join("/var/lib/pcp/testsuite/archives", a.name)

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // scalingArchives are QA archives of growing size, single volume and
@@ -61,10 +63,7 @@ func TestScalingReplay(t *testing.T) {
 	if err != nil {
 		t.Skip("no PCP pmdumplog:", err)
 	}
-	ours := filepath.Join(t.TempDir(), "pmdumplog")
-	if out, err := exec.Command("go", "build", "-o", ours, "../cmd/pmdumplog").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	ours := pcptest.GoCommand(t, "../cmd/pmdumplog")
 	rounds := benchRounds()
 	tab := &csvTable{name: "replay.csv"}
 	tab.add("archive", "bytes", "impl", "lines", "wall_s", "cpu_s", "load1")

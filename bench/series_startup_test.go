@@ -41,12 +41,7 @@ func TestSeriesStartupSideBySide(t *testing.T) {
 	if out, err := exec.Command(theirs, "-c", conf, "-p", port, "--load", clitest.QAArchive(t, "sample-labels")).CombinedOutput(); err != nil {
 		t.Fatalf("PCP's pmseries --load: %v\n%s", err, out)
 	}
-	ours := filepath.Join(dir, "pmseries")
-	if prebuilt := os.Getenv("GOPCP_BENCH_STARTUP_BIN"); prebuilt != "" {
-		ours = filepath.Join(prebuilt, "pmseries")
-	} else if out, err := exec.Command("go", "build", "-o", ours, "../cmd/pmseries").CombinedOutput(); err != nil {
-		t.Fatalf("go build pmseries: %v\n%s", err, out)
-	}
+	ours := ourCommand(t, "GOPCP_BENCH_STARTUP_BIN", "pmseries")
 	var table strings.Builder
 	fmt.Fprintf(&table, "%d runs of each, alternating; medians per run\n", runs)
 	fmt.Fprintf(&table, "| command | PCP wall ms | gopcp wall ms | PCP CPU ms | gopcp CPU ms | PCP RSS kB | gopcp RSS kB | wall PCP/gopcp | CPU PCP/gopcp |\n")

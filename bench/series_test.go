@@ -74,10 +74,7 @@ func loadSideBySide(t *testing.T, port int, nodes []*redistest.Server) {
 	}
 	pcpBin := pcptest.NeedTool(t, "pmseries")
 	dir := t.TempDir()
-	ours := filepath.Join(dir, "gopcp-pmseries")
-	if b, err := exec.Command("go", "build", "-o", ours, "github.com/gopcp/gopcp/cmd/pmseries").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, b)
-	}
+	ours := pcptest.GoCommand(t, "../cmd/pmseries")
 	conf := filepath.Join(dir, "pmseries.conf")
 	if err := os.WriteFile(conf, []byte("[pmseries]\nenabled = true\n"), 0o644); err != nil {
 		t.Fatal(err)

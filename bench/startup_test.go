@@ -105,21 +105,9 @@ func TestStartupSideBySide(t *testing.T) {
 	}
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	archive := clitest.QAArchive(t, startupArchive)
-	dir := t.TempDir()
 	ours := map[string]string{}
 	for _, c := range startupCases {
-		if ours[c.tool] != "" {
-			continue
-		}
-		bin := filepath.Join(dir, c.tool)
-		if prebuilt := os.Getenv("GOPCP_BENCH_STARTUP_BIN"); prebuilt != "" {
-			ours[c.tool] = filepath.Join(prebuilt, c.tool)
-			continue
-		}
-		if out, err := exec.Command("go", "build", "-o", bin, "../cmd/"+c.tool).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", c.tool, err, out)
-		}
-		ours[c.tool] = bin
+		ours[c.tool] = ourCommand(t, "GOPCP_BENCH_STARTUP_BIN", c.tool)
 	}
 
 	var table strings.Builder

@@ -86,11 +86,8 @@ func TestTraceSideBySide(t *testing.T) {
 // scheduler), its pmcd channel a pipe held open, and returns its port.
 func startTraceAgent(t *testing.T) int {
 	t.Helper()
+	agent := pcptest.GoCommand(t, "../cmd/pmdatrace")
 	dir := t.TempDir()
-	agent := filepath.Join(dir, "pmdatrace")
-	if out, err := exec.Command("go", "build", "-o", agent, "../cmd/pmdatrace").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
