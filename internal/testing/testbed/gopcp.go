@@ -1,17 +1,12 @@
 package testbed
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -63,18 +58,17 @@ func GoDSOAgent(name string, domain int, entry, pmnsRoot string) Agent {
 // IsGo reports whether the bed runs gopcp's pmcd rather than PCP's.
 func (p *PMCD) IsGo() bool { return p.goPMCD }
 
-// goBuild is the one build of ./cmd/pmcd a test binary makes.
+// goBuild is the pmcd a test binary runs: built once, or GoPMCDEnv's.
 var goBuild struct {
 	once sync.Once
 	path string
-	dir  string // the build directory, when built here
 	err  error
 }
 
 // Main runs a test binary's tests, then removes what GoPMCDPath built for
 // them (the program serves every test of the process, so no one test's
-// cleanup can remove it) and the directories pcptest.ProcessDir made. A
-// package whose tests start gopcp's pmcd calls it from TestMain:
+// cleanup can remove it), with the other directories pcptest.ProcessDir
+// made. A package whose tests start gopcp's pmcd calls it from TestMain:
 // os.Exit(testbed.Main(m)).
 func Main(m *testing.M) int {
 	code := m.Run()
@@ -85,12 +79,7 @@ func Main(m *testing.M) int {
 // RemoveBuilt removes the pmcd GoPMCDPath built and the directories
 // pcptest.ProcessDir made, for a TestMain that does more than Main; it
 // must run after every test has ended.
-func RemoveBuilt() {
-	if goBuild.dir != "" {
-		os.RemoveAll(goBuild.dir)
-	}
-	pcptest.RemoveProcessDirs()
-}
+func RemoveBuilt() { pcptest.RemoveProcessDirs() }
 
 // GoPMCDPath returns gopcp's pmcd program, building ./cmd/pmcd of the
 // module the test runs in on first use (or taking $GOPCP_PMCD). It is
@@ -101,62 +90,12 @@ func GoPMCDPath() (string, error) {
 			goBuild.path, goBuild.err = p, checkExec(p)
 			return
 		}
-		goBuild.path, goBuild.err = buildGoPMCD()
-		if goBuild.err == nil {
-			goBuild.dir = filepath.Dir(goBuild.path)
+		goBuild.path, goBuild.err = pcptest.BuildGoCommand("github.com/gopcp/gopcp/cmd/pmcd", pcptest.Build{})
+		if goBuild.err != nil {
+			goBuild.err = fmt.Errorf("testbed: %w", goBuild.err)
 		}
 	})
 	return goBuild.path, goBuild.err
-}
-
-// buildDirPrefix names the per-process directories that hold a built
-// pmcd; Main removes its own process's, and the process id in the name
-// lets a later process remove those of a process that was killed.
-const buildDirPrefix = "gopcp-gopmcd-"
-
-func buildGoPMCD() (string, error) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		if root := os.Getenv("GOROOT"); root != "" {
-			goTool, err = filepath.Join(root, "bin", "go"), nil
-		}
-	}
-	if err != nil {
-		return "", fmt.Errorf("testbed: building gopcp pmcd: no go tool: %w", err)
-	}
-	sweepBuildDirs()
-	dir, err := os.MkdirTemp("", buildDirPrefix+strconv.Itoa(os.Getpid())+"-")
-	if err != nil {
-		return "", err
-	}
-	out := filepath.Join(dir, "pmcd")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goTool, "build", "-o", out, "github.com/gopcp/gopcp/cmd/pmcd")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		os.RemoveAll(dir)
-		return "", fmt.Errorf("testbed: go build ./cmd/pmcd: %v: %s", err, stderr.Bytes())
-	}
-	return out, nil
-}
-
-// sweepBuildDirs removes build directories left by test processes that
-// have ended.
-func sweepBuildDirs() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), buildDirPrefix+"*"))
-	for _, d := range dirs {
-		rest := strings.TrimPrefix(filepath.Base(d), buildDirPrefix)
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || pid == os.Getpid() {
-			continue
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			os.RemoveAll(d)
-		}
-	}
 }
 
 // goArgs is the command line of gopcp's pmcd in a bed.
