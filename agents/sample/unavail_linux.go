@@ -5,23 +5,24 @@ import (
 	"unsafe"
 )
 
-// unavailPath is unavailFile as the system call takes it.
-var unavailPath = []byte(unavailFile + "\x00")
+// unavailWatch answers for unavailFile (see watchedFile).
+var unavailWatch = newWatchedFile(unavailFile)
 
 // unavailable says whether unavailFile exists, as PCP's agent asks
 // access(2) before every request. os.Stat would allocate its answer and
 // the path's copy, three allocations a request and most of what a
-// steady agent allocated.
-func unavailable() bool { return exists(unavailPath) }
+// steady agent allocated; the system call itself is made only when the
+// file's directory changed (watchedFile).
+func unavailable() bool { return unavailWatch.exists() }
 
 // exists says whether the file named by path, NUL-terminated, exists.
 // The call is entered the runtime's way (syscall.Syscall), not raw: a
 // path's lookup can block (a slow disk, FUSE, NFS), and during a raw call
 // the runtime can neither hand the P to another thread nor stop the world
 // for the collector. Entering it so wakes the runtime's monitor thread
-// when the agent had been idle, a cost the agent pays once a request.
-// A cache of the answer by the directory's modification time would still
-// need a stat(2) a request, so it is not kept.
+// when the agent had been idle, which is why watchedFile calls it only
+// when the directory changed; a cache by the directory's modification
+// time would still need a stat(2) a request.
 func exists(path []byte) bool {
 	const atFDCWD = -100
 	fd := atFDCWD
