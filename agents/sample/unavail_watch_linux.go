@@ -29,6 +29,9 @@ import (
 // moved, unmounted), a directory that is a symbolic link, or no inotify
 // at all. Only a file system mounted over the directory after the
 // watch began goes unseen.
+//
+// The inotify descriptor, one per process for unavailFile, stays open
+// for the life of the program, as the answers are wanted until it ends.
 type watchedFile struct {
 	mu   sync.Mutex
 	dir  string
