@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
@@ -53,14 +53,20 @@ type agent struct {
 	reload  int32 // mmv.control.reload: non-zero asks for a rescan
 	debug   int32 // mmv.control.debug
 	loaded  bool
-	dirTime int64 // the directory's mtime (ns) at the last check
-	dirErr  error // the error stat gave at the last check
+	dirTime int64  // the directory's mtime (ns) at the last check
+	dirErr  error  // the error stat gave at the last check
+	dirz    []byte // dir NUL-terminated, as statPath takes it
 	state   *state
 	skipped map[string]string // the last problem logged for each file
 	// notify is set by every rescan after the first, and told to pmcd
 	// (pmda's NoteChange) with the next fetch, as pmdammv does.
 	notify bool
 	pmda   *pmda.Agent
+	// oldFault is the fault setting enter or Refresh replaced, put back
+	// by leave; atom is the value being handed to pmda's add (a local
+	// would escape through add, an allocation per value). Both under mu.
+	oldFault bool
+	atom     pcp.Atom
 }
 
 // New returns the MMV agent for domain with o's directory and prefix.
@@ -75,7 +81,8 @@ func newAgent(domain uint32, o Options) (*agent, *pmda.Agent, error) {
 	if o.Prefix == "" {
 		return nil, nil, fmt.Errorf("mmv agent: no prefix")
 	}
-	a := &agent{dir: o.Dir, prefix: o.Prefix, domain: domain, log: o.Log, now: o.Now, alive: o.Alive}
+	a := &agent{dir: o.Dir, prefix: o.Prefix, domain: domain, log: o.Log, now: o.Now, alive: o.Alive,
+		dirz: append([]byte(o.Dir), 0)}
 	if a.log == nil {
 		a.log = log.New(io.Discard, "", 0)
 	}
@@ -148,15 +155,16 @@ func (a *agent) maybeReload() {
 			break
 		}
 	}
-	st, err := os.Stat(a.dir)
+	var st syscall.Stat_t
+	err := statPath(a.dirz, &st)
 	if err == nil {
-		if t := st.ModTime().UnixNano(); t != a.dirTime || a.dirErr != nil {
+		if t := st.Mtim.Sec*1e9 + st.Mtim.Nsec; t != a.dirTime || a.dirErr != nil {
 			need = true
 			a.dirTime, a.dirErr = t, nil
 		}
-	} else if a.dirErr == nil || a.dirErr.Error() != errCode(err).Error() {
+	} else if a.dirErr == nil || a.dirErr.Error() != err.Error() {
 		need = true
-		a.dirTime, a.dirErr = 0, errCode(err)
+		a.dirTime, a.dirErr = 0, err
 	}
 	if need {
 		// pmdammv's first scan builds its namespace; each later one
@@ -168,14 +176,6 @@ func (a *agent) maybeReload() {
 		a.state = a.emptyState()
 		a.scan(a.state)
 	}
-}
-
-// errCode is the errno of err, as pmdammv remembers only that.
-func errCode(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // guard turns a fault reading a mapping (a file truncated under the
@@ -196,19 +196,16 @@ func (a *agent) guard(err *error) {
 	}
 }
 
-// enter takes the lock, makes faults panics and rescans if needed; the
-// returned function undoes it.
-func (a *agent) enter() func() {
+// enter takes the lock, makes faults panics and rescans if needed; leave
+// undoes it. (Not a returned closure to defer: that was an allocation
+// every request.)
+func (a *agent) enter() {
 	a.mu.Lock()
-	old := debug.SetPanicOnFault(true)
-	undo := func() {
-		debug.SetPanicOnFault(old)
-		a.mu.Unlock()
-	}
+	a.oldFault = debug.SetPanicOnFault(true)
 	done := false
 	defer func() {
 		if !done { // a panic on its way out: let go of the lock
-			undo()
+			a.leave()
 		}
 	}()
 	func() {
@@ -216,7 +213,12 @@ func (a *agent) enter() func() {
 		a.maybeReload()
 	}()
 	done = true
-	return undo
+}
+
+// leave undoes enter, or Refresh.
+func (a *agent) leave() {
+	debug.SetPanicOnFault(a.oldFault)
+	a.mu.Unlock()
 }
 
 // BeginRequest rescans before fetch, descriptor, instance, text and store
@@ -226,7 +228,8 @@ func (a *agent) BeginRequest(ctx context.Context, c pmda.Client, t pdu.Type, ide
 	if t == pdu.TypeLabelReq {
 		return nil
 	}
-	defer a.enter()()
+	a.enter()
+	defer a.leave()
 	if t == pdu.TypeFetch && a.notify {
 		a.notify = false
 		a.pmda.NoteChange(pmda.NamesChanged)
@@ -264,7 +267,8 @@ func (a *agent) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) (
 // first as pmdammv does.
 
 func (a *agent) LookupName(ctx context.Context, c pmda.Client, name string) (pcp.PMID, error) {
-	defer a.enter()()
+	a.enter()
+	defer a.leave()
 	id, err := a.state.names.Lookup(name)
 	if err != nil {
 		return pcp.PMIDNull, pcpErr(err, pcp.ErrName)
@@ -273,7 +277,8 @@ func (a *agent) LookupName(ctx context.Context, c pmda.Client, name string) (pcp
 }
 
 func (a *agent) Names(ctx context.Context, c pmda.Client, pmid pcp.PMID) ([]string, error) {
-	defer a.enter()()
+	a.enter()
+	defer a.leave()
 	names, err := a.state.names.NameAll(pmid)
 	if err != nil {
 		return nil, pcpErr(err, pcp.ErrPMID)
@@ -282,7 +287,8 @@ func (a *agent) Names(ctx context.Context, c pmda.Client, pmid pcp.PMID) ([]stri
 }
 
 func (a *agent) Children(ctx context.Context, c pmda.Client, name string) ([]string, []int32, error) {
-	defer a.enter()()
+	a.enter()
+	defer a.leave()
 	kids, err := a.state.names.Children(name)
 	if err != nil {
 		return nil, nil, pcpErr(err, pcp.ErrName)
@@ -301,7 +307,8 @@ func (a *agent) Children(ctx context.Context, c pmda.Client, name string) ([]str
 }
 
 func (a *agent) Traverse(ctx context.Context, c pmda.Client, name string) ([]string, error) {
-	defer a.enter()()
+	a.enter()
+	defer a.leave()
 	names, err := a.state.names.Traverse(name)
 	if err != nil {
 		return nil, pcpErr(err, pcp.ErrName)
@@ -354,6 +361,8 @@ var _ interface {
 	pmda.InstanceLister
 	pmda.Namer
 	pmda.SetFetcher
+	pmda.Refresher
+	pmda.FetchEnder
 	pmda.Storer
 	pmda.Texter
 	pmda.Labeler

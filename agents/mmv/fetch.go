@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
+	"unsafe"
 
 	"github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/mmv/mmvfile"
@@ -50,14 +51,25 @@ func (s *state) lookup(pmid pcp.PMID, inst uint32) (*source, mmvfile.Metric, mmv
 	return nil, mmvfile.Metric{}, mmvfile.Value{}, err
 }
 
+// Refresh takes a.mu and makes faults reading a mapping panics for the
+// whole request, which FetchEnd undoes: a fetch's FetchSet calls run
+// under it without taking the lock and switching fault handling once per
+// metric.
+func (a *agent) Refresh(ctx context.Context, pmids []pcp.PMID) error {
+	a.mu.Lock()
+	a.oldFault = debug.SetPanicOnFault(true)
+	return nil
+}
+
+// FetchEnd undoes Refresh, as pmda.FetchEnder.
+func (a *agent) FetchEnd() { a.leave() }
+
 // FetchSet gives a metric's values: the control metrics' own, or for a
 // file's metric those of every instance the profile selects, read from
-// the mapping now.
+// the mapping now; under the a.mu Refresh took.
 func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pmda.ProfileView, add func(inst int32, t pcp.Type, atom *pcp.Atom) error) (err error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer a.guard(&err)
+	atom := &a.atom
 	if pmid.Cluster() == 0 {
 		var v int32
 		switch pmid.Item() {
@@ -70,7 +82,8 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 		default:
 			return pcp.ErrPMID
 		}
-		return add(pcp.InstNull, pcp.Type32, &pcp.Atom{L: v})
+		*atom = pcp.Atom{L: v}
+		return add(pcp.InstNull, pcp.Type32, atom)
 	}
 	m := a.state.metrics[pmid]
 	if m == nil {
@@ -83,13 +96,12 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 	var readBuf [2]*source
 	read := readBuf[:0]
 	one := func(inst int32) {
-		var atom pcp.Atom
-		src, ok, err := a.value(pmid, uint32(inst), &atom)
+		src, ok, err := a.value(pmid, uint32(inst), atom)
 		if src != nil && !slices.Contains(read, src) {
 			read = append(read, src)
 		}
 		if err == nil && ok {
-			err = add(inst, m.desc.Type, &atom)
+			err = add(inst, m.desc.Type, atom)
 			got = got || err == nil
 		}
 		if err != nil {
@@ -177,7 +189,9 @@ func (a *agent) value(pmid pcp.PMID, inst uint32, atom *pcp.Atom) (src *source, 
 		for n < len(slot) && slot[n] != 0 {
 			n++
 		}
-		atom.CP = string(slot[:n])
+		// The string points into the mapping: add copies it into the
+		// answer at once, under a.mu, before any unmapping could come.
+		atom.CP = unsafe.String(unsafe.SliceData(slot), n)
 	default:
 		return src, false, pcp.ErrAppVersion
 	}
@@ -190,7 +204,8 @@ func (a *agent) Text(ctx context.Context, c pmda.Client, ident uint32, typ int32
 	if typ&pdu.TextInDom != 0 {
 		return "", pcp.ErrText
 	}
-	defer a.enter()()
+	a.enter()
+	defer a.leave()
 	defer a.guard(&err)
 	pmid := pcp.PMID(ident)
 	if pmid.Cluster() == 0 {

@@ -71,8 +71,10 @@ type source struct {
 	values  []mmvfile.Value
 	labels  []mmvfile.Label
 	// path, dev and ino name the mapped file, so that a fetch can tell
-	// whether it was cut short under the mapping (see cut).
+	// whether it was cut short under the mapping (see cut); pathz is
+	// path NUL-terminated, as statPath takes it.
 	path     string
+	pathz    []byte
 	dev, ino uint64
 }
 
@@ -81,7 +83,7 @@ type source struct {
 // A file removed or replaced leaves the mapping whole.
 func (src *source) cut() bool {
 	var st syscall.Stat_t
-	if syscall.Stat(src.path, &st) != nil || st.Dev != src.dev || st.Ino != src.ino {
+	if statPath(src.pathz, &st) != nil || st.Dev != src.dev || st.Ino != src.ino {
 		return false
 	}
 	return st.Size < int64(len(src.f.B))
@@ -232,7 +234,8 @@ func (a *agent) open(s *state, name, path string, size int64) error {
 		_ = syscall.Munmap(b)
 		return err
 	}
-	src := &source{name: name, f: f, cluster: cluster, gen: f.G1, path: path, dev: st.Dev, ino: st.Ino}
+	src := &source{name: name, f: f, cluster: cluster, gen: f.G1, path: path,
+		pathz: append([]byte(path), 0), dev: st.Dev, ino: st.Ino}
 	if f.Flags&mmv.Process != 0 {
 		src.pid = f.Process
 	}
