@@ -102,6 +102,9 @@ type Proc struct {
 	creds    credSwitch
 	gathered bool
 	runq     [8]int32
+	atom     pcp.Atom // the value FetchSet hands to pmda's add
+	gather   gatherArgs
+	gatherFn func(ok bool) // p.gatherStep
 
 	names     nameCache
 	ttys      ttyTable
@@ -149,6 +152,7 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 		cgroups:   opts.Cgroups,
 		autogroup: -1,
 	}
+	p.gatherFn = p.gatherStep
 	p.r.root = opts.StatsPath
 	if p.hz == 0 {
 		p.hz = 100
@@ -228,7 +232,17 @@ func twin(cluster uint32) (uint32, bool) {
 // fetch's first FetchSet, which knows the client (pmcd may ask for
 // instances for another client in between, so nothing here may depend
 // on which client asked last).
+//
+// Refresh takes p.state and FetchEnd lets it go, so that the fetch's
+// FetchSet calls run under it without taking it once a metric.
 func (p *Proc) Refresh(ctx context.Context, pmids []pcp.PMID) error {
+	p.state.Lock()
+	held := false
+	defer func() {
+		if !held { // a panic: pmda calls FetchEnd only after a nil
+			p.state.Unlock()
+		}
+	}()
 	p.need = [maxClusters]bool{}
 	p.files = [2]uint32{}
 	for _, id := range pmids {
@@ -246,8 +260,12 @@ func (p *Proc) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	}
 	p.gathered = false
 	p.sourceRefresh(pmids)
+	held = true
 	return nil
 }
+
+// FetchEnd lets go of p.state, which Refresh took, as pmda.FetchEnder.
+func (p *Proc) FetchEnd() { p.state.Unlock() }
 
 // begin lists the processes for the fetch of client c, once, as its
 // credentials allow, and reads the files its metrics need. The caller
@@ -276,17 +294,34 @@ func (p *Proc) begin(ctx context.Context, c pmda.Client, pv pmda.ProfileView) {
 	if wantHot {
 		p.hotproc.maybeEval()
 	}
-	p.access = p.creds.run(cs, p.allAccess, func(ok bool) {
-		if wantAll {
-			p.refreshAll(cs, p.need[cRunq])
-		}
-		if wantHot {
-			p.hotproc.refresh(cs)
-		}
-		if ok {
-			p.gatherAs(cs, pv)
-		}
-	})
+	p.gather = gatherArgs{cs: cs, pv: pv, all: wantAll, hot: wantHot}
+	p.access = p.creds.run(cs, p.allAccess, p.gatherFn)
+	p.gather = gatherArgs{}
+}
+
+// gatherArgs are what gatherStep needs of begin: a closure over them would
+// escape (run may call it on a goroutine of its own), an allocation every
+// fetch.
+type gatherArgs struct {
+	cs       *clientState
+	pv       pmda.ProfileView
+	all, hot bool
+}
+
+// gatherStep is what begin has run with the client's credentials (as
+// p.gatherFn, made once): the listings and the files of the processes
+// the profile selects.
+func (p *Proc) gatherStep(ok bool) {
+	g := &p.gather
+	if g.all {
+		p.refreshAll(g.cs, p.need[cRunq])
+	}
+	if g.hot {
+		p.hotproc.refresh(g.cs)
+	}
+	if ok {
+		p.gatherAs(g.cs, g.pv)
+	}
 }
 
 func b2i(b bool) int {
@@ -412,9 +447,9 @@ func (p *Proc) gatherAs(cs *clientState, pv pmda.ProfileView) {
 // FetchSet answers one metric: the per-process ones from the gathered
 // files, instance by instance, as pmdaFetch answers (the set's count
 // is the last instance's answer when none has a value).
+//
+// It runs under the p.state Refresh took.
 func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView, add func(inst int32, t pcp.Type, a *pcp.Atom) error) error {
-	p.state.Lock()
-	defer p.state.Unlock()
 	p.begin(ctx, c, pv)
 	if p.fetchErr != nil {
 		return p.fetchErr
@@ -428,12 +463,14 @@ func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pm
 	if d == nil {
 		return pcp.ErrPMID
 	}
-	var a pcp.Atom
+	// The agent's own atom: a local would escape through add, an
+	// allocation per metric.
+	a := &p.atom
 	if d.indom < 0 {
-		a = pcp.Atom{}
-		sts := p.single(c, base, hot, cluster, item, &a)
+		*a = pcp.Atom{}
+		sts := p.single(c, base, hot, cluster, item, a)
 		if sts == haveValue {
-			return add(pcp.InstNull, d.typ, &a)
+			return add(pcp.InstNull, d.typ, a)
 		}
 		if sts == noValue {
 			return pmda.ErrNoValue
@@ -459,10 +496,10 @@ func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pm
 			last = int32(pcp.ErrPermission)
 			continue
 		}
-		a = pcp.Atom{}
-		last = p.value(t.byPID[pid], base, item, &a)
+		*a = pcp.Atom{}
+		last = p.value(t.byPID[pid], base, item, a)
 		if last == haveValue {
-			if err := add(pid, d.typ, &a); err != nil {
+			if err := add(pid, d.typ, a); err != nil {
 				return err
 			}
 			n++

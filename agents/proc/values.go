@@ -149,12 +149,15 @@ func (p *Proc) value(e *entry, cluster, item uint32, a *pcp.Atom) int32 {
 		case 1:
 			a.CP = s.cmd
 		case 2:
-			a.CP = string(rune(s.state))
-			if s.state == 0 {
+			switch {
+			case s.state == 0:
 				a.CP = ""
-			} else if s.state < 0x80 {
+			case s.state < 0x80:
 				// one byte's string is the runtime's own: no allocation
+				// (string(rune) makes a new one each time)
 				a.CP = string([]byte{byte(s.state)})
+			default:
+				a.CP = string(rune(s.state))
 			}
 		case 7:
 			if int32(s.v[sTTYPgrp]) < 0 {
