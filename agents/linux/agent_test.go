@@ -25,29 +25,29 @@ func TestTable(t *testing.T) {
 	n := 0
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		if _, ok := x.bindings[d.name]; !ok {
+		if _, ok := x.bindings[d.Name]; !ok {
 			continue
 		}
 		n++
 		m := a.Metric(d.desc(Domain).PMID)
 		if m == nil {
-			t.Errorf("%s: not in the agent", d.name)
+			t.Errorf("%s: not in the agent", d.Name)
 			continue
 		}
 		if m.Desc != d.desc(Domain) {
-			t.Errorf("%s: desc %+v, PCP's %+v", d.name, m.Desc, d.desc(Domain))
+			t.Errorf("%s: desc %+v, PCP's %+v", d.Name, m.Desc, d.desc(Domain))
 		}
 		if m.OneLine == "" || m.Help == "" {
-			t.Errorf("%s: no help", d.name)
+			t.Errorf("%s: no help", d.Name)
 		}
 		if one, full, _ := h.Text(m.Desc.PMID); m.OneLine != one || m.Help != full {
-			t.Errorf("%s: help %q %q, the help source's %q %q", d.name, m.OneLine, m.Help, one, full)
+			t.Errorf("%s: help %q %q, the help source's %q %q", d.Name, m.OneLine, m.Help, one, full)
 		}
 	}
 	t.Logf("%d of PCP's %d metrics", n, len(pcpDescs))
 	var pmids []pcp.PMID
 	for i := range pcpDescs {
-		if _, ok := x.bindings[pcpDescs[i].name]; ok {
+		if _, ok := x.bindings[pcpDescs[i].Name]; ok {
 			pmids = append(pmids, pcpDescs[i].desc(Domain).PMID)
 		}
 	}

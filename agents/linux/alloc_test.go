@@ -22,7 +22,7 @@ func allPMIDs(tb testing.TB) (*pmda.Agent, []pcp.PMID) {
 	}
 	var pmids []pcp.PMID
 	for i := range pcpDescs {
-		if _, ok := x.bindings[pcpDescs[i].name]; ok {
+		if _, ok := x.bindings[pcpDescs[i].Name]; ok {
 			pmids = append(pmids, pcpDescs[i].desc(Domain).PMID)
 		}
 	}

@@ -10,8 +10,8 @@ func Names() []string {
 	}
 	var names []string
 	for i := range pcpDescs {
-		if _, ok := x.bindings[pcpDescs[i].name]; ok {
-			names = append(names, pcpDescs[i].name)
+		if _, ok := x.bindings[pcpDescs[i].Name]; ok {
+			names = append(names, pcpDescs[i].Name)
 		}
 	}
 	return names
@@ -22,7 +22,7 @@ func Names() []string {
 func PCPNames() []string {
 	names := make([]string, len(pcpDescs))
 	for i := range pcpDescs {
-		names[i] = pcpDescs[i].name
+		names[i] = pcpDescs[i].Name
 	}
 	sort.Strings(names)
 	return names

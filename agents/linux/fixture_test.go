@@ -40,9 +40,9 @@ func (x *Linux) value(t *testing.T, name, inst string) (pcp.Atom, error) {
 		return pcp.Atom{}, err
 	}
 	id := pcp.InstNull
-	if d.indom >= 0 {
+	if d.InDom >= 0 {
 		id = -1
-		for _, in := range x.indoms[d.indom].list() {
+		for _, in := range x.indoms[d.InDom].list() {
 			if in.Name == inst {
 				id = in.ID
 			}
@@ -204,7 +204,7 @@ func TestFixtureValues(t *testing.T) {
 				t.Errorf("%s[%s] = %q, %v; want %q", c.name, c.inst, a.CP, err, want)
 			}
 		case float64:
-			got, cerr := pcp.Float64(d.typ, a)
+			got, cerr := pcp.Float64(d.Type, a)
 			if err != nil || cerr != nil || math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
 				t.Errorf("%s[%s] = %v, %v, %v; want %v", c.name, c.inst, got, err, cerr, want)
 			}

@@ -37,7 +37,7 @@ func readHelp() (*pmda.Help, error) {
 	pmids := make(map[string]pcp.PMID, len(pcpDescs))
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		pmids[d.name] = pcp.NewPMID(Domain, d.cluster, d.item)
+		pmids[d.Name] = pcp.NewPMID(Domain, d.Cluster, d.Item)
 	}
 	h, err := pmda.HelpFromSource(helpSource, "help", pmids, map[string]uint32{"LINUX": Domain})
 	if err != nil {

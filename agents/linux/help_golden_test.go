@@ -26,7 +26,7 @@ func TestHelpGolden(t *testing.T) {
 	var b strings.Builder
 	for _, d := range pcpDescs {
 		one, full, _ := h.Text(d.desc(Domain).PMID)
-		fmt.Fprintf(&b, "%s\t%q\t%q\n", d.name, one, full)
+		fmt.Fprintf(&b, "%s\t%q\t%q\n", d.Name, one, full)
 	}
 	for serial := range numInDoms {
 		one, full, _ := h.InDomText(pcp.NewInDom(Domain, uint32(serial)))

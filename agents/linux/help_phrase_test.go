@@ -15,7 +15,7 @@ func TestFamilyHelpSpecific(t *testing.T) {
 	}
 	seen := make(map[string]string)
 	for i := range pcpDescs {
-		n := pcpDescs[i].name
+		n := pcpDescs[i].Name
 		one, full, _ := h.Text(pcpDescs[i].desc(Domain).PMID)
 		if one == "" || full == "" {
 			t.Errorf("%s: no help", n)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/gopcp/gopcp/agents/internal/pcpdesc"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -65,29 +66,10 @@ type Options struct {
 }
 
 // pcpDesc is one row of pcpDescs.
-type pcpDesc struct {
-	name          string
-	cluster, item uint32
-	typ           pcp.Type
-	indom         int32
-	sem           pcp.Sem
-	units         uint32
-}
+type pcpDesc pcpdesc.Row
 
 // desc is the row's descriptor in domain.
-func (d *pcpDesc) desc(domain uint32) pcp.Desc {
-	in := pcp.InDomNull
-	if d.indom >= 0 {
-		in = pcp.NewInDom(domain, uint32(d.indom))
-	}
-	return pcp.Desc{
-		PMID:  pcp.NewPMID(domain, d.cluster, d.item),
-		Type:  d.typ,
-		InDom: in,
-		Sem:   d.sem,
-		Units: pcp.UnpackUnits(d.units),
-	}
-}
+func (d *pcpDesc) desc(domain uint32) pcp.Desc { return (*pcpdesc.Row)(d).Desc(domain) }
 
 // getter answers one metric for one instance (pcp.InstNull without an
 // instance domain) from the data the last refresh parsed.
@@ -267,15 +249,15 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 	x.byPMID = make(map[pcp.PMID]*binding, len(x.bindings))
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		b, ok := x.bindings[d.name]
+		b, ok := x.bindings[d.Name]
 		if !ok {
 			continue
 		}
-		m := pmda.Metric{Name: d.name, Desc: d.desc(domain), Labels: itemLabels(d.name)}
+		m := pmda.Metric{Name: d.Name, Desc: d.desc(domain), Labels: itemLabels(d.Name)}
 		metrics = append(metrics, m)
 		x.byPMID[m.Desc.PMID] = &b
-		if d.indom >= 0 {
-			x.declared[d.indom] = true
+		if d.InDom >= 0 {
+			x.declared[d.InDom] = true
 		}
 	}
 	var indoms []pmda.InDom
@@ -313,7 +295,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 // findDesc returns PCP's row for name, or nil.
 func findDesc(name string) *pcpDesc {
 	for i := range pcpDescs {
-		if pcpDescs[i].name == name {
+		if pcpDescs[i].Name == name {
 			return &pcpDescs[i]
 		}
 	}

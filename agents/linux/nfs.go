@@ -47,7 +47,7 @@ func (x *Linux) bindNFS() {
 	// Without its file, PCP's agent leaves most RPC figures without values
 	// but reports zero for the rest (items outside the ranges it checks).
 	field := func(name string, side *rpcSide, key string) {
-		item := findDesc(name).item
+		item := findDesc(name).Item
 		checked := (item >= 20 && item <= 27) || (item >= 30 && item <= 47) || (item >= 51 && item <= 57)
 		x.bind(name, srcNFS, func(int32) (pcpAtom, error) {
 			if !side.ok && checked {

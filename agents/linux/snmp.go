@@ -77,7 +77,7 @@ func (x *Linux) bindSnmp6() {
 	x.sources[srcSnmp6] = x.readSnmp6
 	for _, g := range snmp6Groups {
 		for i := range pcpDescs {
-			name := pcpDescs[i].name
+			name := pcpDescs[i].Name
 			if !strings.HasPrefix(name, g.group) || strings.Count(name, ".") != 2 {
 				continue
 			}
@@ -119,7 +119,7 @@ func (x *Linux) bindSockstat() {
 	x.sources[srcSockstat] = x.readSockstat
 	const group = "network.sockstat."
 	for i := range pcpDescs {
-		name := pcpDescs[i].name
+		name := pcpDescs[i].Name
 		if !strings.HasPrefix(name, group) {
 			continue
 		}

@@ -25,7 +25,7 @@ func (x *Linux) bindVmstat() {
 	x.sources[srcVmstat] = x.readVmstat
 	const prefix = "mem.vmstat."
 	for i := range pcpDescs {
-		name := pcpDescs[i].name
+		name := pcpDescs[i].Name
 		if !strings.HasPrefix(name, prefix) || vmstatTotal(name[len(prefix):]) {
 			continue
 		}

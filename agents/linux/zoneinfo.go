@@ -45,7 +45,7 @@ func (x *Linux) bindZoneinfo() {
 	x.sources[srcZoneinfo] = x.readZoneinfo
 	const prefix = "mem.zoneinfo."
 	for i := range pcpDescs {
-		name := pcpDescs[i].name
+		name := pcpDescs[i].Name
 		if !strings.HasPrefix(name, prefix) || name == prefix+"protection" {
 			continue
 		}

@@ -15,8 +15,8 @@ func BenchmarkFetchPsinfoMemory(b *testing.B) {
 	var ids []pcp.PMID
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		if strings.HasPrefix(d.name, "proc.psinfo.") || strings.HasPrefix(d.name, "proc.memory.") {
-			ids = append(ids, pcp.NewPMID(Domain, d.cluster, d.item))
+		if strings.HasPrefix(d.Name, "proc.psinfo.") || strings.HasPrefix(d.Name, "proc.memory.") {
+			ids = append(ids, pcp.NewPMID(Domain, d.Cluster, d.Item))
 		}
 	}
 	ctx := context.Background()

@@ -82,8 +82,8 @@ func testAgent(t testing.TB, root string) *pmda.Agent {
 // pmidOf is a metric's PMID by name.
 func pmidOf(t testing.TB, name string) pcp.PMID {
 	for i := range pcpDescs {
-		if d := &pcpDescs[i]; d.name == name {
-			return pcp.NewPMID(Domain, d.cluster, d.item)
+		if d := &pcpDescs[i]; d.Name == name {
+			return pcp.NewPMID(Domain, d.Cluster, d.Item)
 		}
 	}
 	t.Fatalf("no metric %s", name)
@@ -109,7 +109,7 @@ func fetchValues(t testing.TB, a *pmda.Agent, metrics ...string) []map[int32]pcp
 		}
 		d := findDesc(set.PMID.Cluster(), set.PMID.Item())
 		for j := range set.Values {
-			v, err := pcp.ExtractValue(set.ValFmt, &set.Values[j], d.typ, d.typ)
+			v, err := pcp.ExtractValue(set.ValFmt, &set.Values[j], d.Type, d.Type)
 			if err != nil {
 				t.Fatal(err)
 			}

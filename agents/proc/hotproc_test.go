@@ -95,7 +95,7 @@ func TestHotprocFixture(t *testing.T) {
 		d := findDesc(id.Cluster(), id.Item())
 		var set pcp.ValueSet
 		set.PMID = id
-		if d.typ == pcp.TypeString {
+		if d.Type == pcp.TypeString {
 			set.ValFmt = pcp.ValDPtr
 			set.Values = []pcp.Value{{Block: pcp.ValueBlock{Type: pcp.TypeString, Data: []byte(v)}}}
 		} else {

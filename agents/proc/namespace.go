@@ -36,7 +36,7 @@ func (n *namespace) build(domain uint32, cg, ac []pmda.Metric) {
 		add(m.Name, m.Desc.PMID.Cluster(), m.Desc.PMID.Item())
 	}
 	for i := range pcpDescs {
-		add(pcpDescs[i].name, pcpDescs[i].cluster, pcpDescs[i].item)
+		add(pcpDescs[i].Name, pcpDescs[i].Cluster, pcpDescs[i].Item)
 	}
 	for _, m := range ac {
 		add(m.Name, m.Desc.PMID.Cluster(), m.Desc.PMID.Item())

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/gopcp/gopcp/agents/internal/pcpdesc"
 	"github.com/gopcp/gopcp/agents/proc/acct"
 	"github.com/gopcp/gopcp/agents/proc/cgroup"
 	"github.com/gopcp/gopcp/pcp"
@@ -65,14 +66,7 @@ type Options struct {
 }
 
 // pcpDesc is one row of pcpDescs.
-type pcpDesc struct {
-	name          string
-	cluster, item uint32
-	typ           pcp.Type
-	indom         int32
-	sem           pcp.Sem
-	units         uint32
-}
+type pcpDesc pcpdesc.Row
 
 // Proc is the agent's Fetcher.
 type Proc struct {
@@ -177,15 +171,8 @@ func newAgent(domain uint32, opts Options) (*pmda.Agent, *Proc, error) {
 	metrics := make([]pmda.Metric, 0, len(pcpDescs))
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		in := pcp.InDomNull
-		if d.indom >= 0 {
-			in = pcp.NewInDom(domain, uint32(d.indom))
-		}
-		m := pmda.Metric{Name: d.name, Desc: pcp.Desc{
-			PMID: pcp.NewPMID(domain, d.cluster, d.item), Type: d.typ, InDom: in, Sem: d.sem,
-			Units: pcp.UnpackUnits(d.units),
-		}}
-		m.OneLine, m.Help = h.text(d.name)
+		m := pmda.Metric{Name: d.Name, Desc: (*pcpdesc.Row)(d).Desc(domain)}
+		m.OneLine, m.Help = h.text(d.Name)
 		metrics = append(metrics, m)
 	}
 	cgMetrics, acMetrics := p.cg.Metrics(), p.ac.Metrics()
@@ -466,11 +453,11 @@ func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pm
 	// The agent's own atom: a local would escape through add, an
 	// allocation per metric.
 	a := &p.atom
-	if d.indom < 0 {
+	if d.InDom < 0 {
 		*a = pcp.Atom{}
 		sts := p.single(c, base, hot, cluster, item, a)
 		if sts == haveValue {
-			return add(pcp.InstNull, d.typ, a)
+			return add(pcp.InstNull, d.Type, a)
 		}
 		if sts == noValue {
 			return pmda.ErrNoValue
@@ -478,7 +465,7 @@ func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pm
 		return pcp.Error(sts)
 	}
 	if cluster == cHotPred {
-		return p.hotproc.fetchPred(item, pv, pcp.NewInDom(p.domain, hotprocInDom), d.typ, add)
+		return p.hotproc.fetchPred(item, pv, pcp.NewInDom(p.domain, hotprocInDom), d.Type, add)
 	}
 	t := p.all
 	indom := pcp.NewInDom(p.domain, procInDom)
@@ -499,7 +486,7 @@ func (p *Proc) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, pv pm
 		*a = pcp.Atom{}
 		last = p.value(t.byPID[pid], base, item, a)
 		if last == haveValue {
-			if err := add(pid, d.typ, a); err != nil {
+			if err := add(pid, d.Type, a); err != nil {
 				return err
 			}
 			n++
@@ -564,7 +551,7 @@ func descIndex() map[uint32]*pcpDesc {
 		m := make(map[uint32]*pcpDesc, len(pcpDescs))
 		for i := range pcpDescs {
 			d := &pcpDescs[i]
-			m[d.cluster<<10|d.item] = d
+			m[d.Cluster<<10|d.Item] = d
 		}
 		descIndexOnce.m = m
 	})

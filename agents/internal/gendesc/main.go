@@ -11,6 +11,9 @@
 //
 // -pcporder keeps the order PCP's namespace lists the names in, for an
 // agent that answers names itself (pmdaproc's dynamic subtrees).
+//
+// The rows are unkeyed, in the field order of agents/internal/pcpdesc.Row,
+// over which each package declares its own pcpDesc.
 package main
 
 import (

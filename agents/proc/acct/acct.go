@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/agents/internal/pcpdesc"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmda"
 )
@@ -46,14 +47,8 @@ const (
 	itemEnable     = 28
 )
 
-type pcpDesc struct {
-	name          string
-	cluster, item uint32
-	typ           pcp.Type
-	indom         int32
-	sem           pcp.Sem
-	units         uint32
-}
+// pcpDesc is one row of pcpDescs.
+type pcpDesc pcpdesc.Row
 
 // Options configure a Source.
 type Options struct {
@@ -182,17 +177,12 @@ func New(opts Options) *Source {
 		ring: make([]ringEntry, ringSize), procs: map[int32]record{}}
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		in := pcp.InDomNull
-		if d.indom >= 0 {
-			in = pcp.NewInDom(Domain, uint32(d.indom))
-		}
-		s.byItem[d.item] = i
+		s.byItem[d.Item] = i
 		var h [2]string
-		if int(d.item) < len(helpText) {
-			h = helpText[d.item]
+		if int(d.Item) < len(helpText) {
+			h = helpText[d.Item]
 		}
-		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, OneLine: h[0], Help: h[1], Desc: pcp.Desc{
-			PMID: pcp.NewPMID(Domain, d.cluster, d.item), Type: d.typ, InDom: in, Sem: d.sem, Units: pcp.UnpackUnits(d.units)}})
+		s.metrics = append(s.metrics, pmda.Metric{Name: d.Name, OneLine: h[0], Help: h[1], Desc: (*pcpdesc.Row)(d).Desc(Domain)})
 	}
 	return s
 }

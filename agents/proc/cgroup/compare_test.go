@@ -81,7 +81,7 @@ func TestValuesMatchPCP(t *testing.T) {
 	same, moving, valued := 0, 0, 0
 	names := []string{}
 	for _, d := range pcpDescs {
-		names = append(names, d.name)
+		names = append(names, d.Name)
 	}
 	names = append(names, strings.Fields(pminfo(t, theirs, "acct"))...)
 	for _, name := range names {

@@ -215,20 +215,20 @@ func (s *Source) Fetch(m *pmda.Metric, inst int32) (pcp.Atom, error) {
 	defer s.mu.Unlock()
 	i, ok := s.byName[m.Name]
 	id := m.Desc.PMID
-	if !ok || pcpDescs[i].cluster != id.Cluster() || pcpDescs[i].item != id.Item() {
+	if !ok || pcpDescs[i].Cluster != id.Cluster() || pcpDescs[i].Item != id.Item() {
 		i, ok = s.byPMID(id)
 		if !ok {
 			return pcp.Atom{}, pcp.ErrPMID
 		}
 	}
 	d := &pcpDescs[i]
-	switch d.name {
+	switch d.Name {
 	case "cgroup.subsys.count":
 		return pcp.Atom{UL: uint32(s.caches[InDomSubsys].SizeActive())}, nil
 	case "cgroup.mounts.count":
 		return pcp.Atom{UL: uint32(s.caches[InDomMounts].SizeActive())}, nil
 	}
-	return s.valueOf(i, s.getters[i], s.caches[uint32(d.indom)], inst)
+	return s.valueOf(i, s.getters[i], s.caches[uint32(d.InDom)], inst)
 }
 
 // valueOf is the value of row i's metric for inst of cache c.
@@ -240,7 +240,7 @@ func (s *Source) valueOf(i int, g getter, c *pmda.Cache, inst int32) (pcp.Atom, 
 	if state != pmda.CacheActive || priv == nil {
 		return pcp.Atom{}, pmda.ErrNoValue
 	}
-	switch pcpDescs[i].name {
+	switch pcpDescs[i].Name {
 	case "cgroup.subsys.hierarchy":
 		return pcp.Atom{UL: priv.(*subsys).hierarchy}, nil
 	case "cgroup.subsys.num_cgroups":

@@ -3,6 +3,7 @@ package cgroup
 import (
 	"sync"
 
+	"github.com/gopcp/gopcp/agents/internal/pcpdesc"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmda"
 )
@@ -72,22 +73,10 @@ func HasInDom(serial uint32) bool {
 }
 
 // pcpDesc is one row of the generated table.
-type pcpDesc struct {
-	name          string
-	cluster, item uint32
-	typ           pcp.Type
-	indom         int32
-	sem           pcp.Sem
-	units         uint32
-}
+type pcpDesc pcpdesc.Row
 
-func (d *pcpDesc) desc() pcp.Desc {
-	in := pcp.InDomNull
-	if d.indom >= 0 {
-		in = pcp.NewInDom(Domain, uint32(d.indom))
-	}
-	return pcp.Desc{PMID: pcp.NewPMID(Domain, d.cluster, d.item), Type: d.typ, InDom: in, Sem: d.sem, Units: pcp.UnpackUnits(d.units)}
-}
+// desc is the row's descriptor in the package's domain.
+func (d *pcpDesc) desc() pcp.Desc { return (*pcpdesc.Row)(d).Desc(Domain) }
 
 // DefaultMaxCgroups bounds the cgroups one walk of one mount visits.
 const DefaultMaxCgroups = 1 << 16
@@ -145,11 +134,11 @@ func New(opts Options) *Source {
 	}
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		s.byName[d.name] = i
+		s.byName[d.Name] = i
 		s.rows[d.desc().PMID] = i
-		one, full := helpFor(d.name)
-		s.metrics = append(s.metrics, pmda.Metric{Name: d.name, Desc: d.desc(), OneLine: one, Help: full})
-		s.getters = append(s.getters, s.bind(d.name))
+		one, full := helpFor(d.Name)
+		s.metrics = append(s.metrics, pmda.Metric{Name: d.Name, Desc: d.desc(), OneLine: one, Help: full})
+		s.getters = append(s.getters, s.bind(d.Name))
 	}
 	return s
 }
