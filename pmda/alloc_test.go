@@ -25,3 +25,18 @@ func TestFetchSteadyStateAllocs(t *testing.T) {
 		t.Errorf("%v allocations per steady fetch, want 0", allocs)
 	}
 }
+
+// TestCacheAppendActiveAllocs: with room in dst, AppendActive allocates
+// nothing (agents list an instance domain every fetch).
+func TestCacheAppendActiveAllocs(t *testing.T) {
+	c := NewCache(pcp.NewInDom(1, 1))
+	for _, n := range []string{"a", "b", "c"} {
+		if _, err := c.Add(n, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	buf := make([]Instance, 0, 8)
+	if n := testing.AllocsPerRun(10, func() { buf = c.AppendActive(buf[:0]) }); n != 0 {
+		t.Errorf("%v allocations with room in dst", n)
+	}
+}

@@ -448,14 +448,23 @@ func (c *Cache) Reorg() {
 // cache (PMDA_CACHE_WALK_NEXT) visits them.
 func (c *Cache) Active() []Instance {
 	c.mu.Lock()
+	n := len(c.entries)
+	c.mu.Unlock()
+	return c.AppendActive(make([]Instance, 0, n))
+}
+
+// AppendActive appends what Active returns to dst and returns it: an
+// agent that keeps dst between fetches lists the members without
+// allocating once it is large enough.
+func (c *Cache) AppendActive(dst []Instance) []Instance {
+	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]Instance, 0, len(c.entries))
 	for _, e := range c.entries {
 		if e.state == CacheActive {
-			out = append(out, Instance{ID: e.inst, Name: e.name})
+			dst = append(dst, Instance{ID: e.inst, Name: e.name})
 		}
 	}
-	return out
+	return dst
 }
 
 // Purge culls the entries not active within the last recent (their

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -409,5 +410,24 @@ func TestCacheFileReadByLibpcpPMDA(t *testing.T) {
 	}
 	if !strings.Contains(string(want), "load: 4") {
 		t.Errorf("libpcp_pmda loaded:\n%s", want)
+	}
+}
+
+// TestCacheAppendActive: AppendActive lists what Active lists after what
+// dst holds, and with room in dst allocates nothing.
+func TestCacheAppendActive(t *testing.T) {
+	c := NewCache(pcp.NewInDom(1, 1))
+	for _, n := range []string{"a", "b", "c"} {
+		if _, err := c.Add(n, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Hide("b"); err != nil {
+		t.Fatal(err)
+	}
+	head := []Instance{{ID: -5, Name: "kept"}}
+	got := c.AppendActive(head)
+	if want := append([]Instance{{ID: -5, Name: "kept"}}, c.Active()...); !reflect.DeepEqual(got, want) || len(want) != 3 {
+		t.Fatalf("AppendActive %v, want %v", got, want)
 	}
 }
