@@ -21,3 +21,18 @@ func TestHandleFetchAllocs(t *testing.T) {
 		t.Errorf("%v allocations a fetch, want 0", n)
 	}
 }
+
+// TestHandleFetchCgroupAllocs: the cgroup benchmark's fetch (its walk,
+// files and values) over a cgroup2 tree whose cgroups neither come nor
+// go allocates nothing once steady.
+func TestHandleFetchCgroupAllocs(t *testing.T) {
+	a, msg := benchFetchOf(t, cgroupTree(t, 20), benchCgroupMetrics)
+	ctx := context.Background()
+	if n := testing.AllocsPerRun(50, func() {
+		if _, err := a.Handle(ctx, 1, msg); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations a fetch, want 0", n)
+	}
+}

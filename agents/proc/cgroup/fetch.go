@@ -213,6 +213,11 @@ func bindBlkio(key string, stats func(p any) *blkioStats) getter {
 func (s *Source) Fetch(m *pmda.Metric, inst int32) (pcp.Atom, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.fetch(m, inst)
+}
+
+// fetch is Fetch under s.mu.
+func (s *Source) fetch(m *pmda.Metric, inst int32) (pcp.Atom, error) {
 	i, ok := s.byName[m.Name]
 	id := m.Desc.PMID
 	if !ok || pcpDescs[i].Cluster != id.Cluster() || pcpDescs[i].Item != id.Item() {
@@ -331,27 +336,34 @@ func (s *Source) FetchSet(pmid pcp.PMID, pv pmda.ProfileView, add func(inst int3
 		return pcp.ErrPMID
 	}
 	m := &s.metrics[i]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The Source's own atom and list of members, kept under s.mu: a
+	// local atom would escape through add, and a new list be made, on
+	// every call.
+	a := &s.atom
 	if m.Desc.InDom == pcp.InDomNull {
-		a, err := s.Fetch(m, pcp.InstNull)
+		v, err := s.fetch(m, pcp.InstNull)
 		if err != nil {
 			return err
 		}
-		return add(pcp.InstNull, m.Desc.Type, &a)
+		*a = v
+		return add(pcp.InstNull, m.Desc.Type, a)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	c := s.caches[m.Desc.InDom.Serial()]
 	get := s.getters[i]
 	n := 0
-	for _, in := range c.Active() {
+	s.active = c.AppendActive(s.active[:0])
+	for _, in := range s.active {
 		if !pv.Selects(m.Desc.InDom, in.ID) {
 			continue
 		}
-		a, err := s.valueOf(i, get, c, in.ID)
+		v, err := s.valueOf(i, get, c, in.ID)
 		if err != nil {
 			continue
 		}
-		if err := add(in.ID, m.Desc.Type, &a); err != nil {
+		*a = v
+		if err := add(in.ID, m.Desc.Type, a); err != nil {
 			return err
 		}
 		n++

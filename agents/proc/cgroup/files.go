@@ -3,9 +3,9 @@ package cgroup
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // maxFile bounds what is read of any one file: cgroup and /proc files
@@ -26,16 +26,11 @@ func (s *Source) read(path string) ([]byte, error) { return s.readUpTo(path, fal
 func (s *Source) readUpTo(path string, firstLine bool) ([]byte, error) {
 	// Plain system calls: an os.File would register each of the many
 	// small files with the runtime's poller and allocate.
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	fd, errno := s.open(path, syscall.O_RDONLY|syscall.O_CLOEXEC)
+	if errno != 0 {
+		// The errno alone: only whether it failed is looked at, and a
+		// missing file is met every fetch (v1 files on a v2 host).
+		return nil, errno
 	}
 	defer syscall.Close(fd)
 	if cap(s.buf) < 4096 {
@@ -62,6 +57,47 @@ func (s *Source) readUpTo(path string, firstLine bool) ([]byte, error) {
 	return b, nil
 }
 
+// atFDCWD is AT_FDCWD (a variable: negative, it is no uintptr constant).
+var atFDCWD = -100
+
+// open opens path with flags through the Source's NUL-terminated copy of
+// it: syscall.Open copies every path it is given, an allocation per file
+// of every cgroup every fetch.
+func (s *Source) open(path string, flags int) (int, syscall.Errno) {
+	z := s.zpath(path)
+	for {
+		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&z[0])),
+			uintptr(flags), 0, 0, 0)
+		if e != syscall.EINTR {
+			return int(fd), e
+		}
+	}
+}
+
+// readable is access(path, R_OK) == 0, asked as open asks.
+func (s *Source) readable(path string) bool {
+	z := s.zpath(path)
+	_, _, e := syscall.Syscall(syscall.SYS_FACCESSAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&z[0])), rOK)
+	return e == 0
+}
+
+// zpath is path NUL-terminated in s.zbuf, until the next call.
+func (s *Source) zpath(path string) []byte {
+	s.zbuf = append(append(s.zbuf[:0], path...), 0)
+	return s.zbuf
+}
+
+// at is its parts joined in s.atBuf, a string valid until the next call
+// of at: the reader it is given to opens it at once. No part may itself
+// be a string at made.
+func (s *Source) at(parts ...string) string {
+	s.atBuf = s.atBuf[:0]
+	for _, p := range parts {
+		s.atBuf = append(s.atBuf, p...)
+	}
+	return unsafe.String(unsafe.SliceData(s.atBuf), len(s.atBuf))
+}
+
 // readLine is pmdaproc's read_oneline: the first line of a file, as fgets
 // gives it with a 4096-byte buffer (newline kept).
 func (s *Source) readLine(path string) (string, error) {
@@ -77,13 +113,17 @@ func (s *Source) readLine(path string) (string, error) {
 }
 
 // readString is read_oneline_string: the first line without its trailing
-// newlines; "" when the file cannot be read.
-func (s *Source) readString(path string) string {
+// newlines; "" when the file cannot be read. It is old when that is what
+// the file says, else a new string.
+func (s *Source) readString(path, old string) string {
 	l, err := s.readLine(path)
 	if err != nil {
 		return ""
 	}
-	return strings.TrimRight(l, "\n")
+	if l = strings.TrimRight(l, "\n"); l == old {
+		return old
+	}
+	return strings.Clone(l)
 }
 
 // none is the "no value" marker of the unsigned fields, as pmdaproc's

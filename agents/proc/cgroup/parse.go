@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // The scanners below read numbers as the C library calls pmdaproc uses
@@ -115,19 +116,23 @@ func scanU(s string, i int) (uint32, int, bool) {
 }
 
 // scanDevt is sscanf's "%u:%u" at the start of a blkio or io.stat line:
-// the device as the key of Source.devt ("MAJ:MIN"), and where the scan
+// the device as the key of Source.devt (devKey), and where the scan
 // stopped.
-func scanDevt(line string) (string, int, bool) {
+func scanDevt(line string) (uint64, int, bool) {
 	major, i, ok := scanU(line, 0)
 	if !ok || i >= len(line) || line[i] != ':' {
-		return "", i, false
+		return 0, i, false
 	}
 	minor, i, ok := scanU(line, i+1)
 	if !ok {
-		return "", i, false
+		return 0, i, false
 	}
-	return u32(major) + ":" + u32(minor), i, true
+	return devKey(major, minor), i, true
 }
+
+// devKey is a device's key in Source.devt: major and minor as numbers
+// ("MAJ:MIN" in pmdaproc's map, the same device whatever zeros lead).
+func devKey(major, minor uint32) uint64 { return uint64(major)<<32 | uint64(minor) }
 
 // scanWord is sscanf's %s: whitespace skipped, then the run of
 // non-space bytes (at least one).
@@ -198,8 +203,19 @@ func scanFloat(s string, i int) (float32, int, bool) {
 
 // pieces calls fn with the lines of b as C's fgets with a buffer of size n
 // returns them: each at most n-1 bytes, ending at a newline when one comes
-// within that. fn returning false stops.
+// within that. fn returning false stops. The lines are copies fn may keep.
 func pieces(b []byte, n int, fn func(line string) bool) {
+	piecesOf(b, n, fn, false)
+}
+
+// piecesView is pieces whose lines point into b: fn must not keep them
+// (nor anything cut from them) past its return. The readers of a
+// cgroup's files, run for every cgroup every fetch, only parse theirs.
+func piecesView(b []byte, n int, fn func(line string) bool) {
+	piecesOf(b, n, fn, true)
+}
+
+func piecesOf(b []byte, n int, fn func(line string) bool, view bool) {
 	for len(b) > 0 {
 		end := len(b)
 		if end > n-1 {
@@ -211,7 +227,14 @@ func pieces(b []byte, n int, fn func(line string) bool) {
 				break
 			}
 		}
-		if !fn(string(b[:end])) {
+		line := b[:end]
+		var l string
+		if view {
+			l = unsafe.String(unsafe.SliceData(line), len(line))
+		} else {
+			l = string(line)
+		}
+		if !fn(l) {
 			return
 		}
 		b = b[end:]
@@ -219,10 +242,10 @@ func pieces(b []byte, n int, fn func(line string) bool) {
 }
 
 // firstLine is fgets' first piece of b with a buffer of n bytes, or false
-// for an empty file (fgets returning NULL).
+// for an empty file (fgets returning NULL). It points into b.
 func firstLine(b []byte, n int) (string, bool) {
 	var out string
 	got := false
-	pieces(b, n, func(l string) bool { out, got = l, true; return false })
+	piecesView(b, n, func(l string) bool { out, got = l, true; return false })
 	return out, got
 }

@@ -2,6 +2,7 @@ package cgroup
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/gopcp/gopcp/pmda"
 )
@@ -14,6 +15,29 @@ func (s *Source) lookup(serial uint32, name string) (priv any, active bool) {
 		return nil, false
 	}
 	return priv, state == pmda.CacheActive
+}
+
+// instName is an instance name made of parts, as a string the caches can
+// keep: the one the cache of serial holds, when it holds that name, else
+// a new one (not a new one every fetch).
+func (s *Source) instName(serial uint32, parts ...string) string {
+	s.keyBuf = s.keyBuf[:0]
+	for _, p := range parts {
+		s.keyBuf = append(s.keyBuf, p...)
+	}
+	return s.keyName(serial)
+}
+
+// keyName is instName of what s.keyBuf holds.
+func (s *Source) keyName(serial uint32) string {
+	view := unsafe.String(unsafe.SliceData(s.keyBuf), len(s.keyBuf))
+	c := s.caches[serial]
+	if inst, _, _, err := c.LookupName(view); err == nil {
+		if name, _, _, err := c.Lookup(inst); err == nil && name == view {
+			return name
+		}
+	}
+	return string(s.keyBuf)
 }
 
 // record is the record of inst in the cache of serial for a refresh to
@@ -38,7 +62,7 @@ func (s *Source) keyed(path string, fn func(key string, v uint64)) bool {
 	if err != nil {
 		return false
 	}
-	pieces(b, 4096, func(line string) bool {
+	piecesView(b, 4096, func(line string) bool {
 		key, i, ok := scanWord(line, 0)
 		if !ok {
 			return true
@@ -61,8 +85,8 @@ func (s *Source) refreshCpuset(dir, name string) {
 	if g == nil {
 		return
 	}
-	g.cpus = s.readString(dir + "/cpuset.cpus")
-	g.mems = s.readString(dir + "/cpuset.mems")
+	g.cpus = s.readString(s.at(dir, "/cpuset.cpus"), g.cpus)
+	g.mems = s.readString(s.at(dir, "/cpuset.mems"), g.mems)
 	g.container = containerID(name)
 	s.add(InDomCpuset, esc, g)
 }
@@ -76,7 +100,7 @@ func (s *Source) refreshCpuacct(dir, name string) {
 	if g == nil {
 		return
 	}
-	if s.keyed(dir+"/cpuacct.stat", func(k string, v uint64) {
+	if s.keyed(s.at(dir, "/cpuacct.stat"), func(k string, v uint64) {
 		switch k {
 		case "user":
 			s.lastCpuacct.user = v
@@ -86,8 +110,8 @@ func (s *Source) refreshCpuacct(dir, name string) {
 	}) {
 		g.stat = s.lastCpuacct
 	}
-	g.usage = s.readULL(dir + "/cpuacct.usage")
-	s.readPercpu(dir+"/cpuacct.usage_percpu", esc)
+	g.usage = s.readULL(s.at(dir, "/cpuacct.usage"))
+	s.readPercpu(s.at(dir, "/cpuacct.usage_percpu"), esc)
 	g.container = containerID(name)
 	s.add(InDomCpuacct, esc, g)
 }
@@ -111,7 +135,8 @@ func (s *Source) readPercpu(path, esc string) {
 			break
 		}
 		p = skipSpace(line, end)
-		inst := esc + "::cpu" + strconv.Itoa(cpu)
+		s.keyBuf = strconv.AppendInt(append(append(s.keyBuf[:0], esc...), "::cpu"...), int64(cpu), 10)
+		inst := s.keyName(InDomPerCPU)
 		g := record[percpuGroup](s, InDomPerCPU, inst)
 		if g == nil {
 			continue
@@ -130,7 +155,7 @@ func (s *Source) refreshCpusched(dir, name string) {
 		return
 	}
 	g.periods, g.throttled, g.throttledTime = none, none, none
-	s.keyed(dir+"/cpu.stat", func(k string, v uint64) {
+	s.keyed(s.at(dir, "/cpu.stat"), func(k string, v uint64) {
 		switch k {
 		case "nr_periods":
 			g.periods = v
@@ -140,9 +165,9 @@ func (s *Source) refreshCpusched(dir, name string) {
 			g.throttledTime = v
 		}
 	})
-	g.shares = s.readULL(dir + "/cpu.shares")
-	g.cfsPeriod = s.readULL(dir + "/cpu.cfs_period_us")
-	g.cfsQuota = s.readLL(dir + "/cpu.cfs_quota_us")
+	g.shares = s.readULL(s.at(dir, "/cpu.shares"))
+	g.cfsPeriod = s.readULL(s.at(dir, "/cpu.cfs_period_us"))
+	g.cfsQuota = s.readLL(s.at(dir, "/cpu.cfs_quota_us"))
 	g.container = containerID(name)
 	s.add(InDomCpusched, esc, g)
 }
@@ -157,15 +182,15 @@ func (s *Source) refreshMemory(dir, name string) {
 	for i := range g.stat {
 		g.stat[i] = none
 	}
-	s.keyed(dir+"/memory.stat", func(k string, v uint64) {
+	s.keyed(s.at(dir, "/memory.stat"), func(k string, v uint64) {
 		if i := memField(k); i >= 0 {
 			g.stat[i] = v
 		}
 	})
-	g.current = s.readULL(dir + "/memory.current")
-	g.limit = s.readULL(dir + "/memory.limit_in_bytes")
-	g.usage = s.readULL(dir + "/memory.usage_in_bytes")
-	g.failcnt = s.readULL(dir + "/memory.failcnt")
+	g.current = s.readULL(s.at(dir, "/memory.current"))
+	g.limit = s.readULL(s.at(dir, "/memory.limit_in_bytes"))
+	g.usage = s.readULL(s.at(dir, "/memory.usage_in_bytes"))
+	g.failcnt = s.readULL(s.at(dir, "/memory.failcnt"))
 	g.container = containerID(name)
 	s.add(InDomMemory, esc, g)
 }
@@ -177,7 +202,7 @@ func (s *Source) refreshNetcls(dir, name string) {
 	if g == nil {
 		return
 	}
-	g.classid = s.readULL(dir + "/net_cls.classid")
+	g.classid = s.readULL(s.at(dir, "/net_cls.classid"))
 	g.container = containerID(name)
 	s.add(InDomNetcls, esc, g)
 }
@@ -190,7 +215,7 @@ var blkioFiles = [nBlkioOps]string{"blkio.io_merged", "blkio.io_queued", "blkio.
 // perdevBlkio is get_perdevblkio: the per-device record of a cgroup, reset
 // the first time a refresh touches it.
 func (s *Source) perdevBlkio(name, disk string) (string, *blkioDev) {
-	inst := unescape(name) + "::" + disk
+	inst := s.instName(InDomBlkioDev, unescape(name), "::", disk)
 	priv, active := s.lookup(InDomBlkioDev, inst)
 	d, _ := priv.(*blkioDev)
 	if d == nil {
@@ -212,7 +237,7 @@ func (s *Source) readBlkioStats(path, name string, stat int) blkiops {
 	}
 	dev := ""
 	var v uint64 // C's uninitialised value: the last line's, when a line has none
-	pieces(b, 4096, func(line string) bool {
+	piecesView(b, 4096, func(line string) bool {
 		devt, i, ok := scanDevt(line)
 		if !ok {
 			return true
@@ -224,7 +249,8 @@ func (s *Source) readBlkioStats(path, name string, stat int) blkiops {
 		if n, _, ok := scanULL(line, i); ok {
 			v = n
 		}
-		real, found := s.devt[devt]
+		dn, found := s.devt[devt]
+		real := dn.name
 		if !found {
 			return true
 		}
@@ -261,7 +287,7 @@ func (s *Source) readBlkioValue(path, name string, time bool) uint64 {
 	if err != nil {
 		return 0
 	}
-	pieces(b, 4096, func(line string) bool {
+	piecesView(b, 4096, func(line string) bool {
 		devt, i, ok := scanDevt(line)
 		if !ok {
 			return true
@@ -270,7 +296,8 @@ func (s *Source) readBlkioValue(path, name string, time bool) uint64 {
 		if !ok {
 			return true
 		}
-		dev, found := s.devt[devt]
+		dn, found := s.devt[devt]
+		dev := dn.name
 		if !found {
 			return true
 		}
@@ -295,12 +322,12 @@ func (s *Source) refreshBlkio(dir, name string) {
 		return
 	}
 	for k := range blkioFiles[:bioThrottleServiceBytes] {
-		g.total.ops[k] = s.readBlkioStats(dir+"/"+blkioFiles[k], name, k)
+		g.total.ops[k] = s.readBlkioStats(s.at(dir, "/", blkioFiles[k]), name, k)
 	}
-	g.total.sectors = s.readBlkioValue(dir+"/blkio.sectors", name, false)
-	g.total.time = s.readBlkioValue(dir+"/blkio.time", name, true)
+	g.total.sectors = s.readBlkioValue(s.at(dir, "/blkio.sectors"), name, false)
+	g.total.time = s.readBlkioValue(s.at(dir, "/blkio.time"), name, true)
 	for k := bioThrottleServiceBytes; k < nBlkioOps; k++ {
-		g.total.ops[k] = s.readBlkioStats(dir+"/"+blkioFiles[k], name, k)
+		g.total.ops[k] = s.readBlkioStats(s.at(dir, "/", blkioFiles[k]), name, k)
 	}
 	g.container = containerID(name)
 	s.add(InDomBlkio, esc, g)

@@ -1,5 +1,7 @@
 package cgroup
 
+import "unsafe"
+
 // psiField is what a pressure line is scanned with.
 type psiFlags int
 
@@ -8,11 +10,20 @@ const (
 	psiFull
 )
 
+// psiFormat is scanPressure's format for a line type: constants, not a
+// concatenation every call (nor a map, which package init would build).
+func psiFormat(typ string) string {
+	if typ == "full" {
+		return "full avg10=%f avg60=%f avg300=%f total=%llu\n"
+	}
+	return "some avg10=%f avg60=%f avg300=%f total=%llu\n"
+}
+
 // scanPressure is fscanf(fp, "TYPE avg10=%f avg60=%f avg300=%f total=%llu\n")
 // at b[*pos:], moving *pos as far as fscanf consumes: literal bytes must
 // match, a format space matches any run of white space.
 func scanPressure(b string, pos *int, typ string) (p pressure) {
-	format := typ + " avg10=%f avg60=%f avg300=%f total=%llu\n"
+	format := psiFormat(typ)
 	i := *pos
 	count := 0
 	defer func() { *pos = i; p.updated = count == 4 }()
@@ -69,7 +80,7 @@ func (s *Source) readPressures(path string, some, full *pressure, flags psiFlags
 	if err != nil {
 		return
 	}
-	text := string(b)
+	text := unsafe.String(unsafe.SliceData(b), len(b)) // only scanned
 	pos := 0
 	if flags&psiSome != 0 {
 		*some = scanPressure(text, &pos, "some")
@@ -103,7 +114,7 @@ func (s *Source) readIOStat(path, name string) {
 		return
 	}
 	keys := [6]string{"rbytes=", "wbytes=", "rios=", "wios=", "dbytes=", "dios="}
-	pieces(b, 4096, func(line string) bool {
+	piecesView(b, 4096, func(line string) bool {
 		devt, i, ok := scanDevt(line)
 		if !ok {
 			return true
@@ -118,11 +129,12 @@ func (s *Source) readIOStat(path, name string) {
 				return true
 			}
 		}
-		dev, found := s.devt[devt]
+		dn, found := s.devt[devt]
+		dev := dn.name
 		if !found {
 			return true
 		}
-		inst := unescape(name) + "::" + dev
+		inst := s.instName(InDomCgroup2Dev, unescape(name), "::", dev)
 		priv, _ := s.lookup(InDomCgroup2Dev, inst)
 		d, _ := priv.(*ioStat)
 		if d == nil {

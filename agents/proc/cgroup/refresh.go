@@ -156,7 +156,8 @@ func (s *Source) refreshV1(n *need) {
 // carries subsys (every cgroup2 mount; a cgroup mount whose options name
 // it), setup, then refresh for each cgroup below it.
 func (s *Source) eachMount(subsys string, setup func(), refresh func(dir, name string)) {
-	for _, inst := range s.caches[InDomMounts].Active() {
+	s.mountList = s.caches[InDomMounts].AppendActive(s.mountList[:0])
+	for _, inst := range s.mountList {
 		_, _, priv, err := s.caches[InDomMounts].Lookup(inst.ID)
 		fs, _ := priv.(*filesys)
 		if err != nil || fs == nil {
@@ -170,67 +171,135 @@ func (s *Source) eachMount(subsys string, setup func(), refresh func(dir, name s
 	}
 }
 
+// walkNode is a directory a walk visited, with the strings a refresh is
+// given: made when the cgroup is first seen and kept while it is there,
+// so that a steady walk makes none.
+type walkNode struct {
+	dir  string // its path, the root and mount before it
+	rel  string // its path below the mount ("" for the mount)
+	name string // its cgroup name ("/" for the mount, "/a/b" below it)
+	kids map[string]*walkNode
+	gen  uint64 // the walk that last visited it
+}
+
+// maxWalkTops bounds the mounts whose trees are kept between walks.
+const maxWalkTops = 256
+
 // walk visits the mount's directory and every directory below it, in
 // directory order, depth first, as cgroup_scan does: refresh is given the
 // directory and its cgroup name ("/" for the mount, "/a/b" below it). At
 // most MaxCgroups directories are visited; paths longer than PATH_MAX and
 // entries that are not directories (symbolic links included) are skipped.
 func (s *Source) walk(mnt string, refresh func(dir, name string)) {
-	budget := s.max
-	top := s.root + mnt
-	if len(top) >= maxPath {
-		return
-	}
-	var buf []byte
-	// each handles the entries of dir, which has the cgroup path rel.
-	var each func(dir, rel string, ents []dirent)
-	each = func(dir, rel string, ents []dirent) {
-		for _, e := range ents {
-			name := e.name
-			if name == "" || name[0] == '.' || e.typ == syscall.DT_REG {
-				continue
-			}
-			sub := dir + "/" + name
-			if len(sub) >= maxPath {
-				continue
-			}
-			if e.typ == syscall.DT_UNKNOWN {
-				// file systems without d_type: stat, as pmdaproc does
-				st, err := os.Stat(sub)
-				if err != nil || !st.IsDir() {
-					continue
-				}
-			} else if e.typ != syscall.DT_DIR {
-				continue
-			}
-			if budget <= 0 {
-				return
-			}
-			budget--
-			r := name
-			if rel != "" {
-				r = rel + "/" + name
-			}
-			if s.wanted(r) {
-				refresh(sub, cgroupName(r))
-			}
-			var sents []dirent
-			var ok bool
-			if sents, buf, ok = readDir(sub, buf, nil); ok {
-				each(sub, r, sents)
-			}
+	top := s.walkTops[mnt]
+	if top == nil {
+		dir := s.root + mnt
+		if len(dir) >= maxPath {
+			return
 		}
+		if s.walkTops == nil || len(s.walkTops) >= maxWalkTops {
+			s.walkTops, s.walkNodes = map[string]*walkNode{}, 0
+		}
+		top = &walkNode{dir: dir, name: "/"}
+		s.walkTops[mnt] = top
 	}
-	ents, b, ok := readDir(top, buf, nil)
-	buf = b
+	s.walkGen++
+	budget := s.max
+	ents, ok := s.readDirAt(top.dir, 0)
 	if !ok || budget <= 0 {
 		return // opendir fails: nothing from this mount
 	}
 	budget--
+	top.gen = s.walkGen
 	if s.wanted("") {
-		refresh(top, "/")
+		refresh(top.dir, "/")
 	}
-	each(top, "", ents)
+	s.walkEach(top, ents, 0, &budget, refresh)
+	// The kept trees are bounded by what walks visit; a walk cut short
+	// by its budget prunes nothing, so past twice the budget they go.
+	if s.walkNodes > 2*s.max {
+		s.walkTops, s.walkNodes = nil, 0
+	}
+}
+
+// walkEach handles the entries of n's directory, at depth, and below.
+func (s *Source) walkEach(n *walkNode, ents []dirent, depth int, budget *int, refresh func(dir, name string)) {
+	seen := 0
+	for _, e := range ents {
+		name := e.name // in the directory's buffer: cloned to be kept
+		if name == "" || name[0] == '.' || e.typ == syscall.DT_REG {
+			continue
+		}
+		kid := n.kids[name]
+		sub := ""
+		if kid != nil {
+			sub = kid.dir
+		} else {
+			sub = n.dir + "/" + name
+			if len(sub) >= maxPath {
+				continue
+			}
+		}
+		if e.typ == syscall.DT_UNKNOWN {
+			// file systems without d_type: stat, as pmdaproc does
+			st, err := os.Stat(sub)
+			if err != nil || !st.IsDir() {
+				continue
+			}
+		} else if e.typ != syscall.DT_DIR {
+			continue
+		}
+		if *budget <= 0 {
+			return
+		}
+		*budget--
+		if kid == nil {
+			name = strings.Clone(name)
+			rel := name
+			if n.rel != "" {
+				rel = n.rel + "/" + name
+			}
+			kid = &walkNode{dir: sub, rel: rel, name: cgroupName(rel)}
+			if n.kids == nil {
+				n.kids = map[string]*walkNode{}
+			}
+			n.kids[name] = kid
+			s.walkNodes++
+		}
+		kid.gen = s.walkGen
+		seen++
+		if s.wanted(kid.rel) {
+			refresh(kid.dir, kid.name)
+		}
+		if sents, ok := s.readDirAt(kid.dir, depth+1); ok {
+			s.walkEach(kid, sents, depth+1, budget, refresh)
+		}
+	}
+	if seen < len(n.kids) { // some went: forget them
+		for k, kid := range n.kids {
+			if kid.gen != s.walkGen {
+				delete(n.kids, k)
+				s.walkNodes--
+			}
+		}
+	}
+}
+
+// readDirAt lists dir into the buffers of depth, which the entries' names
+// share until the next listing at that depth.
+func (s *Source) readDirAt(dir string, depth int) ([]dirent, bool) {
+	for len(s.dirBufs) <= depth {
+		s.dirBufs = append(s.dirBufs, nil)
+		s.dirEnts = append(s.dirEnts, nil)
+	}
+	fd, errno := s.open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC)
+	if errno != 0 {
+		return nil, false
+	}
+	ents, buf := readDirFD(fd, s.dirBufs[depth], s.dirEnts[depth][:0])
+	syscall.Close(fd)
+	s.dirBufs[depth], s.dirEnts[depth] = buf, ents
+	return ents, true
 }
 
 // Version is pmdaproc's cgroup_version: 2 on a host with only cgroup2

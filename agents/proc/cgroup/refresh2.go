@@ -1,9 +1,5 @@
 package cgroup
 
-import (
-	"syscall"
-)
-
 // refreshV2 is refresh_cgroups2 on a cgroup2-only host: one walk of every
 // mount, each cgroup read for the v2 clusters asked for and then for the
 // v1 ones as pmdaproc's refresh_all reads them.
@@ -50,9 +46,6 @@ func (s *Source) setupAll(n *need, v2 bool) {
 // rOK is access(2)'s R_OK.
 const rOK = 4
 
-// readable is access(path, R_OK) == 0.
-func readable(path string) bool { return syscall.Access(path, rOK) == nil }
-
 // refreshAll is pmdaproc's refresh_all for one cgroup. Its cpuset and
 // cpuacct reads look for their files below "DIR/cpuset.cpus" and
 // "DIR/cpuacct.cpus", which are files, so on a cgroup2-only host those
@@ -62,42 +55,42 @@ func (s *Source) refreshAll(n *need, dir, name string) {
 	if g := record[cgroup2Group](s, InDomCgroup2, esc); g != nil {
 		var unused pressure
 		if n[ClusterCPUPressure] {
-			s.readPressures(dir+"/cpu.pressure", &g.cpuSome, &unused, psiSome)
+			s.readPressures(s.at(dir, "/cpu.pressure"), &g.cpuSome, &unused, psiSome)
 		}
 		if n[ClusterCPUStat] {
-			s.readCPUTime(dir+"/cpu.stat", g)
+			s.readCPUTime(s.at(dir, "/cpu.stat"), g)
 		}
 		if n[ClusterIOPressure] {
-			s.readPressures(dir+"/io.pressure", &g.ioSome, &g.ioFull, psiSome|psiFull)
+			s.readPressures(s.at(dir, "/io.pressure"), &g.ioSome, &g.ioFull, psiSome|psiFull)
 		}
 		if n[ClusterIOStat] {
-			s.readIOStat(dir+"/io.stat", name)
+			s.readIOStat(s.at(dir, "/io.stat"), name)
 		}
 		if n[ClusterMemPressure] {
-			s.readPressures(dir+"/memory.pressure", &g.memSome, &g.memFull, psiSome|psiFull)
+			s.readPressures(s.at(dir, "/memory.pressure"), &g.memSome, &g.memFull, psiSome|psiFull)
 		}
 		if n[ClusterIRQPressure] {
-			s.readPressures(dir+"/irq.pressure", &unused, &g.irqFull, psiFull)
+			s.readPressures(s.at(dir, "/irq.pressure"), &unused, &g.irqFull, psiFull)
 		}
 		g.container = containerID(name)
 		s.add(InDomCgroup2, esc, g)
 	}
-	if n[ClusterCpuset] && readable(dir) {
+	if n[ClusterCpuset] && s.readable(dir) {
 		s.refreshCpuset(dir+"/cpuset.cpus", name)
 	}
-	if n[ClusterCpuacct] && readable(dir) {
+	if n[ClusterCpuacct] && s.readable(dir) {
 		s.refreshCpuacct(dir+"/cpuacct.cpus", name)
 	}
-	if n[ClusterCpusched] && readable(dir+"/cpu.shares") {
+	if n[ClusterCpusched] && s.readable(s.at(dir, "/cpu.shares")) {
 		s.refreshCpusched(dir, name)
 	}
-	if n[ClusterMemory] && readable(dir+"/memory.stat") {
+	if n[ClusterMemory] && s.readable(s.at(dir, "/memory.stat")) {
 		s.refreshMemory(dir, name)
 	}
-	if n[ClusterNetcls] && readable(dir+"/net_cls.classid") {
+	if n[ClusterNetcls] && s.readable(s.at(dir, "/net_cls.classid")) {
 		s.refreshNetcls(dir, name)
 	}
-	if n[ClusterBlkio] && readable(dir+"/blkio.time") {
+	if n[ClusterBlkio] && s.readable(s.at(dir, "/blkio.time")) {
 		s.refreshBlkio(dir, name)
 	}
 }

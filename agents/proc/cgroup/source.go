@@ -108,7 +108,8 @@ type Source struct {
 	mu      sync.Mutex
 	version int // 0 before the first mount scan, then 1 or 2 (pmdaproc's cgroup_version)
 	caches  map[uint32]*pmda.Cache
-	devt    map[string]string // "major:minor" to disk name
+	devt    map[uint64]devName // devKey(major, minor) to disk name
+	devtGen uint32             // refreshDevices' count
 	// lastCpuacct is pmdaproc's static cpuacct.stat buffer, whose fields
 	// carry over from one cgroup's file to the next one's.
 	lastCpuacct cpuacctStat
@@ -116,6 +117,18 @@ type Source struct {
 	getters     []getter                       // by row of pcpDescs
 	seen        map[uint32]map[string]struct{} // names added, by domain (trim)
 	container   string                         // the cgroup RefreshContainer reads for, or ""
+	atom        pcp.Atom                       // the value FetchSet hands to add
+	zbuf, atBuf []byte                         // paths being opened (open, at)
+	keyBuf      []byte                         // instance names being made (instName)
+	mountList   []pmda.Instance                // the mounts eachMount walks
+	// What walks keep: the trees of cgroups seen, by mount, and their
+	// number; the walk's count; directory listings by depth.
+	walkTops  map[string]*walkNode
+	walkNodes int
+	walkGen   uint64
+	dirBufs   [][]byte
+	dirEnts   [][]dirent
+	active    []pmda.Instance // the members FetchSet lists
 }
 
 // New returns a Source reading under opts.Root.

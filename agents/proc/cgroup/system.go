@@ -1,7 +1,6 @@
 package cgroup
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/gopcp/gopcp/pmda"
@@ -143,15 +142,25 @@ func hasOption(options, option string) bool {
 // refreshDevices maps "major:minor" to disk names from /proc/diskstats,
 // leaving out loop and ram devices (refresh_cgroup_device_map).
 func (s *Source) refreshDevices() {
-	clear(s.devt)
 	if s.devt == nil {
-		s.devt = map[string]string{}
+		s.devt = map[uint64]devName{}
 	}
-	b, err := s.read(s.root + "/proc/diskstats")
+	// The map is kept, its names too while the same: a device's entry is
+	// marked with the refresh that saw it, the others removed after.
+	s.devtGen++
+	gen := s.devtGen
+	defer func() {
+		for k, d := range s.devt {
+			if d.gen != gen {
+				delete(s.devt, k)
+			}
+		}
+	}()
+	b, err := s.read(s.at(s.root, "/proc/diskstats"))
 	if err != nil {
 		return
 	}
-	pieces(b, 4096, func(line string) bool {
+	piecesView(b, 4096, func(line string) bool {
 		major, i, ok := scanU(line, 0)
 		if !ok {
 			return true
@@ -170,9 +179,18 @@ func (s *Source) refreshDevices() {
 		if strings.HasPrefix(name, "loop") || strings.HasPrefix(name, "ram") {
 			return true
 		}
-		s.devt[u32(major)+":"+u32(minor)] = name
+		k := devKey(major, minor)
+		if d, ok := s.devt[k]; ok && d.name == name {
+			s.devt[k] = devName{d.name, gen}
+		} else {
+			s.devt[k] = devName{strings.Clone(name), gen}
+		}
 		return true
 	})
 }
 
-func u32(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+// devName is a disk's name in Source.devt, with the refresh that saw it.
+type devName struct {
+	name string
+	gen  uint32
+}
