@@ -63,3 +63,20 @@ func TestFetchAllocs(t *testing.T) {
 	}
 	t.Logf("%.0f allocations per fetch of %d metrics", n, len(pmids))
 }
+
+// TestHandleFetchAllocs: the benchmark's typical fetch allocates nothing
+// once steady (while the host's disks and interfaces stay as they are).
+func TestHandleFetchAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates for itself")
+	}
+	a, msg := benchFetch(t)
+	ctx := context.Background()
+	if n := testing.AllocsPerRun(20, func() {
+		if _, err := a.Handle(ctx, 0, msg); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations a fetch of %d metrics, want 0", n, len(benchMetrics))
+	}
+}

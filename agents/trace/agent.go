@@ -28,6 +28,7 @@ type Agent struct {
 	st    *stats
 	debug int32         // trace.control.debug, as stored
 	rearm chan struct{} // a reset restarts the interval timer
+	atom  pcp.Atom      // the value FetchSet hands to add (a local escapes through it)
 
 	clients clientSet
 }
@@ -134,17 +135,29 @@ func (f fetcher) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) 
 	return out, nil
 }
 
-// FetchSet fills one metric's values by pmdatrace's rules.
+// Refresh takes a.mu for the whole fetch, which FetchEnd lets go
+// (pmda.FetchEnder): the request's FetchSet calls run under it without
+// taking it once a metric, and see the data of one moment, as pmdatrace's
+// single thread answers a fetch between two programs' messages.
+func (f fetcher) Refresh(ctx context.Context, pmids []pcp.PMID) error {
+	f.a.mu.Lock()
+	return nil
+}
+
+// FetchEnd lets go of the a.mu Refresh took.
+func (f fetcher) FetchEnd() { f.a.mu.Unlock() }
+
+// FetchSet fills one metric's values by pmdatrace's rules, under the a.mu
+// Refresh took.
 func (f fetcher) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pmda.ProfileView, add func(int32, pcp.Type, *pcp.Atom) error) error {
 	a := f.a
 	if pmid.Domain() != a.pm.Domain() || pmid.Cluster() != 0 || pmid.Item() >= uint32(len(metricDefs)) {
 		return pcp.ErrPMID
 	}
 	d := metricDefs[pmid.Item()]
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	atom := &a.atom
 	if d.of == 0 {
-		var atom pcp.Atom
+		*atom = pcp.Atom{}
 		switch d.item {
 		case itemPeriod:
 			atom.UL = a.opts.seconds()
@@ -159,7 +172,7 @@ func (f fetcher) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p p
 		case itemDebug:
 			atom.L = a.debug
 		}
-		return add(pcp.InstNull, d.typ, &atom)
+		return add(pcp.InstNull, d.typ, atom)
 	}
 	st := a.st
 	st.summarise()
@@ -180,7 +193,7 @@ func (f fetcher) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p p
 			continue
 		}
 		selected = true
-		var atom pcp.Atom
+		*atom = pcp.Atom{}
 		if windowed {
 			w, ok := st.win[e.key]
 			if !ok {
@@ -208,7 +221,7 @@ func (f fetcher) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p p
 				atom.D = e.value
 			}
 		}
-		if err := add(e.id, d.typ, &atom); err != nil {
+		if err := add(e.id, d.typ, atom); err != nil {
 			return err
 		}
 	}
