@@ -97,8 +97,10 @@ type Proc struct {
 	gathered bool
 	runq     [8]int32
 	atom     pcp.Atom // the value FetchSet hands to pmda's add
-	gather   gatherArgs
-	gatherFn func(ok bool) // p.gatherStep
+	// acctInsts lists acct's processes for a fetch, kept between fetches.
+	acctInsts []pmda.Instance
+	gather    gatherArgs
+	gatherFn  func(ok bool) // p.gatherStep
 
 	names     nameCache
 	ttys      ttyTable

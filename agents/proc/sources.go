@@ -48,17 +48,22 @@ func (p *Proc) sourceFetchSet(c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView,
 	if m == nil {
 		return true, pcp.ErrPMID
 	}
+	// The agent's atom and list, under the p.state Refresh took: a local
+	// atom escapes through add, an allocation per value.
+	a := &p.atom
 	if m.Desc.InDom == pcp.InDomNull {
 		v, err := p.ac.Fetch(m, pcp.InstNull)
 		if err != nil {
 			return true, err
 		}
-		return true, add(pcp.InstNull, m.Desc.Type, &v)
+		*a = v
+		return true, add(pcp.InstNull, m.Desc.Type, a)
 	}
 	indom := pcp.NewInDom(p.domain, acct.InDomSerial)
 	var last error
 	n := 0
-	for _, in := range p.ac.Instances() {
+	p.acctInsts = p.ac.AppendInstances(p.acctInsts[:0])
+	for _, in := range p.acctInsts {
 		if !pv.Selects(indom, in.ID) {
 			continue
 		}
@@ -67,7 +72,8 @@ func (p *Proc) sourceFetchSet(c pmda.Client, pmid pcp.PMID, pv pmda.ProfileView,
 		if err != nil {
 			continue
 		}
-		if err := add(in.ID, m.Desc.Type, &v); err != nil {
+		*a = v
+		if err := add(in.ID, m.Desc.Type, a); err != nil {
 			return true, err
 		}
 		n++

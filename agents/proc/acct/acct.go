@@ -147,6 +147,11 @@ type Source struct {
 	next  int
 	procs map[int32]record
 	insts []pmda.Instance
+	// rd and lim read new records, kept between refreshes: a reader
+	// made every refresh was most of what a steady fetch allocated.
+	rd     *bufio.Reader
+	lim    io.LimitedReader
+	recBuf [recordSize]byte
 }
 
 // New returns a Source; nothing is opened until the first Refresh.
@@ -331,21 +336,30 @@ func (s *Source) Refresh() {
 		s.lastChk = s.now
 	}
 	update := s.gc()
-	st, err := s.f.Stat()
-	if err != nil {
+	// fstat(2) into a kept buffer: File.Stat makes its answer anew.
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(s.f.Fd()), &st); err != nil {
 		s.reopen()
 		return
 	}
-	size := st.Size()
+	size := st.Size
 	n := (size - s.prevSize) / recordSize
 	if n > maxRecordsFetch {
 		n = maxRecordsFetch
 		size = s.prevSize + n*recordSize
 	}
-	var buf [recordSize]byte
+	buf := &s.recBuf // a local escapes through ReadFull
 	// Buffered, but never past the n records counted, so that the file's
 	// offset stays at a record's start.
-	rd := bufio.NewReaderSize(io.LimitReader(s.f, max(n, 0)*recordSize), 64<<10)
+	if n > 0 {
+		s.lim = io.LimitedReader{R: s.f, N: n * recordSize}
+		if s.rd == nil {
+			s.rd = bufio.NewReaderSize(&s.lim, 64<<10)
+		} else {
+			s.rd.Reset(&s.lim)
+		}
+	}
+	rd := s.rd
 	for i := int64(0); i < n; i++ {
 		if _, err := io.ReadFull(rd, buf[:]); err != nil {
 			s.reopen()
@@ -414,10 +428,14 @@ func (s *Source) gc() bool {
 }
 
 // Instances is the processes of the instance domain now, latest first.
-func (s *Source) Instances() []pmda.Instance {
+func (s *Source) Instances() []pmda.Instance { return s.AppendInstances(nil) }
+
+// AppendInstances appends what Instances returns to dst: an agent that
+// keeps dst between fetches lists them without allocating.
+func (s *Source) AppendInstances(dst []pmda.Instance) []pmda.Instance {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]pmda.Instance(nil), s.insts...)
+	return append(dst, s.insts...)
 }
 
 // Fetch is acct_fetchCallBack: the control values, and a process's values

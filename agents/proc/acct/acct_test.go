@@ -53,14 +53,14 @@ func (r rec) bytes() []byte {
 // bed is a Source over a pacct file the test appends to, with a clock it
 // sets and the kernel's accounting taken as on.
 type bed struct {
-	t    *testing.T
+	t    testing.TB
 	path string
 	now  time.Time
 	s    *Source
 	acct []string // what Acct was asked
 }
 
-func newBed(t *testing.T) *bed {
+func newBed(t testing.TB) *bed {
 	b := &bed{t: t, path: filepath.Join(t.TempDir(), "pacct"), now: time.Unix(1_700_000_000, 0)}
 	b.append(rec{pid: 1, comm: "init", btime: 1})
 	b.s = New(Options{SystemFile: b.path, PrivateFile: filepath.Join(t.TempDir(), "private"),
