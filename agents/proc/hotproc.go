@@ -333,6 +333,7 @@ func (h *hotproc) fetchPred(item uint32, pv pmda.ProfileView, indom pcp.InDom, t
 	}
 	var last error
 	n := 0
+	a := &h.p.atom // the agent's, under p.state: a local escapes through add
 	for _, pid := range h.p.hot.pids {
 		if !pv.Selects(indom, pid) {
 			continue
@@ -343,7 +344,7 @@ func (h *hotproc) fetchPred(item uint32, pv pmda.ProfileView, indom pcp.InDom, t
 			continue
 		}
 		last = nil
-		var a pcp.Atom
+		*a = pcp.Atom{}
 		v := &node.vars
 		switch item {
 		case 1:
@@ -361,7 +362,7 @@ func (h *hotproc) fetchPred(item uint32, pv pmda.ProfileView, indom pcp.InDom, t
 		case 7:
 			a.F = node.cpuburn
 		}
-		if err := add(pid, typ, &a); err != nil {
+		if err := add(pid, typ, a); err != nil {
 			return err
 		}
 		n++
