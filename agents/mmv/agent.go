@@ -183,6 +183,7 @@ func (a *agent) maybeReload() {
 // every method that reads mappings, with faults made panics first.
 func (a *agent) guard(err *error) {
 	if r := recover(); r != nil {
+		a.atom.CP = "" // it may point into the mapping (see FetchSet)
 		// Only a memory fault is the file's doing; anything else is a
 		// bug here and must not be hidden.
 		if _, fault := r.(interface{ Addr() uintptr }); !fault {

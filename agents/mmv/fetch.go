@@ -104,6 +104,10 @@ func (a *agent) FetchSet(ctx context.Context, c pmda.Client, pmid pcp.PMID, p pm
 			err = add(inst, m.desc.Type, atom)
 			got = got || err == nil
 		}
+		// A string points into the mapping: not kept past add, so
+		// that no pointer to it outlives an unmapping (the collector
+		// would find it in whatever takes the addresses next).
+		atom.CP = ""
 		if err != nil {
 			last = err
 		}
@@ -190,7 +194,8 @@ func (a *agent) value(pmid pcp.PMID, inst uint32, atom *pcp.Atom) (src *source, 
 			n++
 		}
 		// The string points into the mapping: add copies it into the
-		// answer at once, under a.mu, before any unmapping could come.
+		// answer at once, under a.mu, before any unmapping could come,
+		// and FetchSet clears it after.
 		atom.CP = unsafe.String(unsafe.SliceData(slot), n)
 	default:
 		return src, false, pcp.ErrAppVersion
