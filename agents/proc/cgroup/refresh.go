@@ -275,14 +275,23 @@ func (s *Source) walkEach(n *walkNode, ents []dirent, depth int, budget *int, re
 			s.walkEach(kid, sents, depth+1, budget, refresh)
 		}
 	}
-	if seen < len(n.kids) { // some went: forget them
+	if seen < len(n.kids) { // some went: forget them, and all below
 		for k, kid := range n.kids {
 			if kid.gen != s.walkGen {
 				delete(n.kids, k)
-				s.walkNodes--
+				s.walkNodes -= kid.count()
 			}
 		}
 	}
+}
+
+// count is the number of nodes at and below n.
+func (n *walkNode) count() int {
+	c := 1
+	for _, k := range n.kids {
+		c += k.count()
+	}
+	return c
 }
 
 // readDirAt lists dir into the buffers of depth, which the entries' names

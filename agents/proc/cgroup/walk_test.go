@@ -50,6 +50,21 @@ func TestWalkKeptTree(t *testing.T) {
 	if s.walkNodes != 4 {
 		t.Errorf("%d cgroups kept, want 4 (a, a/d, a/d/e, c)", s.walkNodes)
 	}
+	// A whole subtree going takes all it held.
+	if err := os.MkdirAll(filepath.Join(base, "f/g/h"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.Refresh([]pcp.PMID{cpuUsage})
+	if s.walkNodes != 7 {
+		t.Errorf("%d cgroups kept with f/g/h, want 7", s.walkNodes)
+	}
+	if err := os.RemoveAll(filepath.Join(base, "f")); err != nil {
+		t.Fatal(err)
+	}
+	s.Refresh([]pcp.PMID{cpuUsage})
+	if s.walkNodes != 4 {
+		t.Errorf("%d cgroups kept after f/g/h went, want 4", s.walkNodes)
+	}
 	for i := range 100 {
 		d := filepath.Join(base, "a", fmt.Sprintf("x%d", i))
 		if err := os.Mkdir(d, 0o755); err != nil {
