@@ -2,7 +2,6 @@ package httpd
 
 import (
 	"bytes"
-	"net/http"
 )
 
 // maxChunkLine bounds a chunk-size line (with its extensions) and each
@@ -46,10 +45,10 @@ func (d *dechunker) decode(b []byte, max int64) (bool, error) {
 			}
 			n, ok := parseHex(bytes.TrimRight(line, " \t"))
 			if !ok {
-				return false, refuse(http.StatusBadRequest, "bad chunk size")
+				return false, refuse(StatusBadRequest, "bad chunk size")
 			}
 			if n > max-int64(d.out) {
-				return false, refuse(http.StatusRequestEntityTooLarge, "")
+				return false, refuse(StatusRequestEntityTooLarge, "")
 			}
 			d.left = n
 			d.phase = chunkData
@@ -74,7 +73,7 @@ func (d *dechunker) decode(b []byte, max int64) (bool, error) {
 				return false, err
 			}
 			if len(line) != 0 {
-				return false, refuse(http.StatusBadRequest, "chunk data longer than its size")
+				return false, refuse(StatusBadRequest, "chunk data longer than its size")
 			}
 			d.phase = chunkSize
 		case chunkTrailer:
@@ -97,12 +96,12 @@ func (d *dechunker) line(b []byte) ([]byte, bool, error) {
 	i := bytes.IndexByte(rest, '\n')
 	if i < 0 {
 		if len(rest) > maxChunkLine {
-			return nil, false, refuse(http.StatusBadRequest, "chunk line too long")
+			return nil, false, refuse(StatusBadRequest, "chunk line too long")
 		}
 		return nil, false, nil
 	}
 	if i > maxChunkLine {
-		return nil, false, refuse(http.StatusBadRequest, "chunk line too long")
+		return nil, false, refuse(StatusBadRequest, "chunk line too long")
 	}
 	d.raw += i + 1
 	line := rest[:i]

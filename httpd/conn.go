@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net"
-	"net/http"
 	"sync"
 	"syscall"
 	"time"
@@ -142,9 +141,9 @@ func (c *conn) run() {
 				continue
 			}
 			if c.h != nil {
-				c.refuse(refuse(http.StatusRequestEntityTooLarge, ""))
+				c.refuse(refuse(StatusRequestEntityTooLarge, ""))
 			} else {
-				c.refuse(refuse(http.StatusRequestHeaderFieldsTooLarge, ""))
+				c.refuse(refuse(StatusRequestHeaderFieldsTooLarge, ""))
 			}
 			return
 		case eof:
@@ -235,7 +234,7 @@ func (c *conn) step(in []byte, eof bool) ([]byte, int) {
 			n := headEnd(in, c.scanned)
 			if n == 0 || n > o.MaxHeaderBytes {
 				if len(in) >= o.MaxHeaderBytes || n > o.MaxHeaderBytes {
-					c.refuse(refuse(http.StatusRequestHeaderFieldsTooLarge, ""))
+					c.refuse(refuse(StatusRequestHeaderFieldsTooLarge, ""))
 					return nil, stepClosed
 				}
 				c.scanned = len(in)
@@ -247,7 +246,7 @@ func (c *conn) step(in []byte, eof bool) ([]byte, int) {
 				return nil, stepClosed
 			}
 			if h.contentLength > o.MaxBodyBytes {
-				c.refuse(refuse(http.StatusRequestEntityTooLarge, ""))
+				c.refuse(refuse(StatusRequestEntityTooLarge, ""))
 				return nil, stepClosed
 			}
 			c.h, c.hn = h, n
@@ -369,10 +368,10 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	delete(h.header, "Host")
-	r := &http.Request{
+	r := &Request{
 		Method: h.method, URL: h.url, Proto: h.proto, ProtoMajor: h.major, ProtoMinor: h.minor,
 		Header: h.header, Host: h.host, RemoteAddr: c.remote, RequestURI: h.target,
-		ContentLength: int64(len(body)), Close: !h.keepAlive, Body: http.NoBody,
+		ContentLength: int64(len(body)), Close: !h.keepAlive, Body: NoBody, ctx: ctx,
 	}
 	if h.chunked {
 		r.ContentLength, r.TransferEncoding = -1, []string{"chunked"}
@@ -380,17 +379,16 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	if len(body) > 0 {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	r = r.WithContext(ctx)
 	bb, wb := getBuf(), getBuf()
 	defer putBuf(bb)
 	defer putBuf(wb)
-	w := &response{c: c, req: r, header: make(http.Header), isHEAD: h.method == http.MethodHead,
+	w := &response{c: c, req: r, header: make(Header), isHEAD: h.method == MethodHead,
 		minor: h.minor, keep: h.keepAlive, declared: -1, body: bb, wire: wb}
 	if !c.handle(w, r) {
 		return false, nil
 	}
 	if !w.started {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(StatusOK)
 	}
 	if w.failed != nil {
 		return false, nil
@@ -409,11 +407,11 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 
 // handle runs the handler, containing its panic as net/http does (the
 // connection is then closed).
-func (c *conn) handle(w *response, r *http.Request) (ok bool) {
+func (c *conn) handle(w *response, r *Request) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			ok = false
-			if p != http.ErrAbortHandler {
+			if p != ErrAbortHandler {
 				c.s.logf("httpd: panic serving %s %s: %v", c.remote, r.URL.Path, p)
 			}
 		}

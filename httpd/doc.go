@@ -12,11 +12,15 @@
 // when the workers are all held by handlers that do not finish, more are
 // started for the requests waiting behind them.
 //
-// Handlers are ordinary net/http handlers (http.Handler,
-// http.ResponseWriter, *http.Request): only net/http's server is
-// replaced. The protocol is HTTP/1.0 and 1.1 as llhttp (PCP's pmproxy)
-// and net/http accept it, with net/http's answers where a handler relies
-// on them (framing by Content-Length or chunks, HEAD, Date, sniffed
+// Handlers are net/http's shape on this package's own types (Handler,
+// ResponseWriter, *Request, Header, ServeMux, Error, Redirect,
+// DetectContentType...), so that a program serving through httpd links
+// none of net/http, whose package brings its client, TLS, X.509 and
+// HTTP/2 into the binary; package httpd/httpstd turns a Handler into a
+// net/http one for tests and for programs that have net/http anyway. The
+// protocol is HTTP/1.0 and 1.1 as llhttp (PCP's pmproxy) and net/http
+// accept it, with net/http's answers where a handler relies on them
+// (framing by Content-Length or chunks, HEAD, Date, sniffed
 // Content-Type) and its refusals (400, 413, 417, 431, 501, 505), and
 // request smuggling refused. Headers, bodies and every wait are bounded
 // (Options).

@@ -56,8 +56,8 @@ func start(t *testing.T, opts Options, tune func(net.Conn)) *testServer {
 
 // echoHandler answers "<method> <path> <body length>: <body>"; /big?n=N
 // answers N bytes; /panic panics; /slow waits for its context's end.
-func echoHandler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func echoHandler() Handler {
+	return HandlerFunc(func(w ResponseWriter, r *Request) {
 		switch r.URL.Path {
 		case "/big":
 			n := 0
@@ -74,7 +74,7 @@ func echoHandler() http.Handler {
 		}
 		b, err := io.ReadAll(r.Body)
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+			Error(w, err.Error(), StatusInternalServerError)
 			return
 		}
 		io.WriteString(w, r.Method+" "+r.URL.Path+" "+strconv.Itoa(len(b))+": "+string(b))

@@ -2,8 +2,6 @@ package httpd
 
 import (
 	"bytes"
-	"net/http"
-	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -17,7 +15,7 @@ type refusal struct {
 }
 
 func (r *refusal) Error() string {
-	s := strconv.Itoa(r.status) + " " + http.StatusText(r.status)
+	s := strconv.Itoa(r.status) + " " + StatusText(r.status)
 	if r.reason != "" {
 		s += ": " + r.reason
 	}
@@ -31,7 +29,7 @@ func refuse(status int, reason string) *refusal { return &refusal{status, reason
 type head struct {
 	method, target, proto string
 	major, minor          int
-	header                http.Header
+	header                Header
 	host                  string
 	url                   *url.URL
 	contentLength         int64 // -1: none given
@@ -89,34 +87,34 @@ func parseHead(b []byte) (*head, error) {
 	method, rest1, ok1 := strings.Cut(string(line), " ")
 	target, proto, ok2 := strings.Cut(rest1, " ")
 	if !ok1 || !ok2 || !isToken(method) || target == "" || !validTarget(target) {
-		return nil, refuse(http.StatusBadRequest, "malformed request line")
+		return nil, refuse(StatusBadRequest, "malformed request line")
 	}
-	major, minor, ok := http.ParseHTTPVersion(proto)
+	major, minor, ok := parseVersion(proto)
 	if !ok {
-		return nil, refuse(http.StatusBadRequest, "malformed HTTP version")
+		return nil, refuse(StatusBadRequest, "malformed HTTP version")
 	}
 	if major != 1 {
-		return nil, refuse(http.StatusHTTPVersionNotSupported, "unsupported protocol version")
+		return nil, refuse(StatusHTTPVersionNotSupported, "unsupported protocol version")
 	}
 	h := &head{method: method, target: target, proto: proto, major: major, minor: minor,
-		header: make(http.Header), contentLength: -1}
+		header: make(Header), contentLength: -1}
 	for {
 		line, rest = nextLine(rest)
 		if len(line) == 0 {
 			break
 		}
 		if line[0] == ' ' || line[0] == '\t' {
-			return nil, refuse(http.StatusBadRequest, "obsolete line folding")
+			return nil, refuse(StatusBadRequest, "obsolete line folding")
 		}
 		k, v, ok := bytes.Cut(line, []byte(":"))
 		if !ok || len(k) == 0 || !isToken(string(k)) {
-			return nil, refuse(http.StatusBadRequest, "malformed header line")
+			return nil, refuse(StatusBadRequest, "malformed header line")
 		}
 		v = bytes.Trim(v, " \t")
 		if !validValue(v) {
-			return nil, refuse(http.StatusBadRequest, "invalid header value")
+			return nil, refuse(StatusBadRequest, "invalid header value")
 		}
-		key := textproto.CanonicalMIMEHeaderKey(string(k))
+		key := CanonicalHeaderKey(string(k))
 		h.header[key] = append(h.header[key], string(v))
 	}
 	if err := h.framing(); err != nil {
@@ -144,18 +142,18 @@ func nextLine(b []byte) (line, rest []byte) {
 func (h *head) framing() error {
 	hd := h.header
 	if hosts := hd["Host"]; len(hosts) > 1 {
-		return refuse(http.StatusBadRequest, "too many Host headers")
+		return refuse(StatusBadRequest, "too many Host headers")
 	} else if len(hosts) == 1 {
 		h.host = hosts[0]
 	}
 	var err error
-	if h.method == http.MethodConnect || h.target == "*" {
+	if h.method == MethodConnect || h.target == "*" {
 		h.url = &url.URL{Path: h.target}
-		if h.method == http.MethodConnect {
+		if h.method == MethodConnect {
 			h.url = &url.URL{Host: h.target}
 		}
 	} else if h.url, err = url.ParseRequestURI(h.target); err != nil {
-		return refuse(http.StatusBadRequest, "malformed request URI")
+		return refuse(StatusBadRequest, "malformed request URI")
 	}
 	if h.host == "" {
 		h.host = h.url.Host
@@ -163,11 +161,11 @@ func (h *head) framing() error {
 	te, hasTE := hd["Transfer-Encoding"]
 	cls, hasCL := hd["Content-Length"]
 	if hasTE && hasCL {
-		return refuse(http.StatusBadRequest, "both Transfer-Encoding and Content-Length")
+		return refuse(StatusBadRequest, "both Transfer-Encoding and Content-Length")
 	}
 	if hasTE {
 		if len(te) != 1 || !strings.EqualFold(strings.TrimSpace(te[0]), "chunked") {
-			return refuse(http.StatusNotImplemented, "unsupported transfer encoding")
+			return refuse(StatusNotImplemented, "unsupported transfer encoding")
 		}
 		h.chunked = true
 	}
@@ -175,10 +173,10 @@ func (h *head) framing() error {
 		for _, one := range strings.Split(v, ",") {
 			n, ok := parseLength(strings.TrimSpace(one))
 			if !ok {
-				return refuse(http.StatusBadRequest, "bad Content-Length")
+				return refuse(StatusBadRequest, "bad Content-Length")
 			}
 			if h.contentLength >= 0 && n != h.contentLength {
-				return refuse(http.StatusBadRequest, "differing Content-Lengths")
+				return refuse(StatusBadRequest, "differing Content-Lengths")
 			}
 			h.contentLength = n
 		}
@@ -196,7 +194,7 @@ func (h *head) framing() error {
 	}
 	if ex, ok := hd["Expect"]; ok {
 		if len(ex) != 1 || !strings.EqualFold(strings.TrimSpace(ex[0]), "100-continue") {
-			return refuse(http.StatusExpectationFailed, "")
+			return refuse(StatusExpectationFailed, "")
 		}
 		h.expectContinue = h.minor >= 1
 	}
@@ -256,4 +254,16 @@ func validValue(v []byte) bool {
 		}
 	}
 	return true
+}
+
+// parseVersion reads "HTTP/x.y", one digit each.
+func parseVersion(v string) (major, minor int, ok bool) {
+	if len(v) != len("HTTP/x.y") || !strings.HasPrefix(v, "HTTP/") || v[6] != '.' {
+		return 0, 0, false
+	}
+	d1, d2 := v[5], v[7]
+	if d1 < '0' || d1 > '9' || d2 < '0' || d2 > '9' {
+		return 0, 0, false
+	}
+	return int(d1 - '0'), int(d2 - '0'), true
 }

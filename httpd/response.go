@@ -1,7 +1,6 @@
 package httpd
 
 import (
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,12 +13,12 @@ import (
 // out in pieces of this size, chunked unless its length was given).
 const bufSize = 4096
 
-// response is the http.ResponseWriter of one request. It is used by the
+// response is the ResponseWriter of one request. It is used by the
 // handler's goroutine only.
 type response struct {
 	c       *conn
-	req     *http.Request
-	header  http.Header
+	req     *Request
+	header  Header
 	status  int
 	isHEAD  bool
 	minor   int  // the request's HTTP/1.minor
@@ -35,7 +34,7 @@ type response struct {
 	wire     *[]byte // head and framing as they go out
 }
 
-func (w *response) Header() http.Header { return w.header }
+func (w *response) Header() Header { return w.header }
 
 // WriteHeader records the status; 1xx answers (but 101) are sent at
 // once, as net/http sends them.
@@ -46,7 +45,7 @@ func (w *response) WriteHeader(code int) {
 	if code < 100 || code > 999 {
 		panic("httpd: invalid WriteHeader code " + strconv.Itoa(code))
 	}
-	if code >= 100 && code < 200 && code != http.StatusSwitchingProtocols {
+	if code >= 100 && code < 200 && code != StatusSwitchingProtocols {
 		b := appendStatus((*w.wire)[:0], code)
 		b = appendHeader(b, w.header)
 		b = append(b, "\r\n"...)
@@ -74,16 +73,16 @@ func bodyAllowed(status int) bool {
 
 func (w *response) Write(p []byte) (int, error) {
 	if !w.started {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(StatusOK)
 	}
 	if w.failed != nil {
 		return 0, w.failed
 	}
 	if !bodyAllowed(w.status) {
-		return 0, http.ErrBodyNotAllowed
+		return 0, ErrBodyNotAllowed
 	}
 	if w.declared >= 0 && w.written+int64(len(p)) > w.declared {
-		return 0, http.ErrContentLength
+		return 0, ErrContentLength
 	}
 	w.written += int64(len(p))
 	if w.isHEAD {
@@ -116,23 +115,19 @@ func (w *response) WriteString(s string) (int, error) {
 	return w.Write([]byte(s))
 }
 
-// Flush sends what is buffered (http.Flusher).
+// Flush sends what is buffered (Flusher).
 func (w *response) Flush() {
 	if !w.started {
-		w.WriteHeader(http.StatusOK)
+		w.WriteHeader(StatusOK)
 	}
 	if w.failed == nil {
 		w.failed = w.flush(false)
 	}
 }
 
-// SetWriteDeadline moves the deadline of the answer's writes, for
-// http.ResponseController.
+// SetWriteDeadline moves the deadline of the answer's writes (the
+// package's SetWriteDeadline finds it).
 func (w *response) SetWriteDeadline(t time.Time) error { return w.c.nc.SetWriteDeadline(t) }
-
-// SetReadDeadline is accepted for http.ResponseController; the request
-// is read whole before the handler runs.
-func (w *response) SetReadDeadline(time.Time) error { return nil }
 
 // flush sends the head if it has not gone and the buffered body: at the
 // end (last) with a Content-Length when none was set, before it in
@@ -191,7 +186,7 @@ func (w *response) appendHead(b []byte, last bool) []byte {
 	}
 	if hasBody {
 		if _, typed := h["Content-Type"]; !typed && h.Get("Content-Encoding") == "" && len(*w.body) > 0 {
-			h.Set("Content-Type", http.DetectContentType(*w.body))
+			h.Set("Content-Type", DetectContentType(*w.body))
 		}
 	}
 	if hasToken(h["Connection"], "close") {
@@ -222,7 +217,7 @@ func appendStatus(b []byte, code int) []byte {
 	b = append(b, "HTTP/1.1 "...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, ' ')
-	if t := http.StatusText(code); t != "" {
+	if t := StatusText(code); t != "" {
 		return append(append(b, t...), "\r\n"...)
 	}
 	b = append(b, "status code "...)
@@ -232,7 +227,7 @@ func appendStatus(b []byte, code int) []byte {
 
 // appendHeader writes the handler's headers in key order, as net/http
 // does, with CR and LF in values turned to spaces.
-func appendHeader(b []byte, h http.Header) []byte {
+func appendHeader(b []byte, h Header) []byte {
 	keys := make([]string, 0, len(h))
 	for k := range h {
 		keys = append(keys, k)
@@ -280,7 +275,7 @@ func httpDate() string {
 	if d := dateCache.Load(); d != nil && d.sec == now.Unix() {
 		return d.text
 	}
-	d := &dateText{now.Unix(), now.UTC().Format(http.TimeFormat)}
+	d := &dateText{now.Unix(), now.UTC().Format(TimeFormat)}
 	dateCache.Store(d)
 	return d.text
 }
@@ -288,8 +283,8 @@ func httpDate() string {
 // refusalBytes is the answer to a request refused before any handler:
 // net/http's plain text, then the connection is closed.
 func refusalBytes(r *refusal) []byte {
-	msg := strconv.Itoa(r.status) + " " + http.StatusText(r.status)
-	if r.reason != "" && r.status == http.StatusBadRequest {
+	msg := strconv.Itoa(r.status) + " " + StatusText(r.status)
+	if r.reason != "" && r.status == StatusBadRequest {
 		msg += ": " + r.reason
 	}
 	b := appendStatus(nil, r.status)

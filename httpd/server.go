@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"runtime"
 	"sync"
@@ -20,7 +19,7 @@ import (
 // defaults given.
 type Options struct {
 	// Handler answers the requests.
-	Handler http.Handler
+	Handler Handler
 	// Other, when set, takes a connection whose first byte is no HTTP
 	// method's initial (another protocol on the same port): it is called
 	// in a goroutine of its own, which owns the connection from then on.
@@ -358,7 +357,7 @@ func (s *Server) expire(now int64) {
 }
 
 // timeoutAnswer ends a request not read whole in time.
-var timeoutAnswer = refusalBytes(refuse(http.StatusRequestTimeout, ""))
+var timeoutAnswer = refusalBytes(refuse(StatusRequestTimeout, ""))
 
 // submit queues a connection for a worker: an idle one is woken, else a
 // new one started while there are fewer than MaxWorkers; otherwise it

@@ -396,7 +396,7 @@ func TestManyConnections(t *testing.T) {
 // its handler, and closes idle connections.
 func TestCloseEndsRequests(t *testing.T) {
 	running := make(chan struct{})
-	s, err := New(Options{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s, err := New(Options{Handler: HandlerFunc(func(w ResponseWriter, r *Request) {
 		close(running)
 		<-r.Context().Done()
 	})})
@@ -450,7 +450,7 @@ func TestPipelinedTakesTurns(t *testing.T) {
 		return len(ts.queue)
 	}
 	first := true
-	ts = start(t, Options{Workers: 1, MaxWorkers: 1, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts = start(t, Options{Workers: 1, MaxWorkers: 1, Handler: HandlerFunc(func(w ResponseWriter, r *Request) {
 		mu.Lock()
 		order = append(order, r.URL.Path)
 		wait := first

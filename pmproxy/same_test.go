@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy/web"
@@ -57,6 +58,13 @@ var sameSteps = []struct{ method, path, body string }{
 	{"GET", "/nosuch.js", ""},
 	{"POST", "/", "x"},
 	{"GET", "/pmapi/../etc/passwd", ""},
+	{"GET", "/pmapi?x=1", ""},
+	{"HEAD", "/pmapi", ""},
+	{"GET", "/metrics/", ""},
+	{"GET", "//pmapi/nosuch?x=1", ""},
+	{"GET", "/pmapi/./nosuch", ""},
+	{"GET", "/static/app.js", ""},
+	{"GET", "/app.js/", ""},
 }
 
 // sameMasks hide what differs between two servers by nature: context
@@ -74,27 +82,31 @@ var sameMasks = []struct {
 }
 
 // TestSameAsNetHTTP serves pmproxy's handlers twice, through Serve (our
-// server) and through net/http's, in front of one pmcd, and checks every
-// answer is the same: status, headers (but Date, and the framing, which
-// our buffer's size settles differently) and body. The handlers'
-// answers are compared with PCP's pmproxy in webapi's tests through
-// net/http's server; this carries that over to ours.
+// server, NewMux's mux) and through net/http's server and ServeMux with
+// the same patterns, in front of one pmcd, and checks every answer is
+// the same: status, headers (but Date, and the framing, which our
+// buffer's size settles differently) and body. The handlers' answers are
+// compared with PCP's pmproxy in webapi's tests through net/http's
+// server; this carries that over to ours.
 func TestSameAsNetHTTP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
-	handler := func() (http.Handler, func()) {
-		api := webapi.New(webapi.Options{Open: func(ctx context.Context, spec string) (pmapi.Source, error) {
+	newAPI := func() *webapi.Server {
+		return webapi.New(webapi.Options{Open: func(ctx context.Context, spec string) (pmapi.Source, error) {
 			return pmapi.NewContext(ctx, pmapi.KindHost, spec)
 		}})
-		mux := NewMux(api)
-		mux.Handle("/", web.Handler())
-		return mux, api.Close
 	}
-	theirsH, closeTheirs := handler()
-	defer closeTheirs()
+	theirsAPI := newAPI()
+	defer theirsAPI.Close()
+	theirsH := http.NewServeMux()
+	theirsH.Handle("/pmapi/", httpstd.Handler(theirsAPI))
+	theirsH.Handle("/metrics", httpstd.Handler(theirsAPI))
+	theirsH.Handle("/", httpstd.Handler(web.Handler()))
 	theirs := httptest.NewServer(theirsH)
 	defer theirs.Close()
-	oursH, closeOurs := handler()
-	defer closeOurs()
+	oursAPI := newAPI()
+	defer oursAPI.Close()
+	oursH := NewMux(oursAPI)
+	oursH.Handle("/", web.Handler())
 	ours := serve(t, Config{HTTP: oursH, MaxBodyBytes: 1 << 20})
 	ask := func(addr string) []string {
 		c, err := net.Dial("tcp", addr)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"sync"
 	"syscall"
 	"time"
@@ -21,7 +20,7 @@ import (
 type Config struct {
 	// HTTP serves the HTTP requests (NewMux's mux, with whatever else is
 	// mounted on it). Nil turns HTTP off (pmproxy.conf http.enabled).
-	HTTP http.Handler
+	HTTP httpd.Handler
 	// PCP turns the PCP protocol proxy on (pmproxy.conf pcp.enabled).
 	PCP   bool
 	Proxy pcpproxy.Options

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopcp/gopcp/httpd"
 )
 
 // serve runs Serve on a loopback port until the test ends.
@@ -30,11 +32,11 @@ func serve(t *testing.T, cfg Config) string {
 	return ln.Addr().String()
 }
 
-func echo() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func echo() httpd.Handler {
+	return httpd.HandlerFunc(func(w httpd.ResponseWriter, r *httpd.Request) {
 		n, err := io.Copy(io.Discard, r.Body)
 		if err != nil {
-			http.Error(w, "body: "+err.Error(), http.StatusRequestEntityTooLarge)
+			httpd.Error(w, "body: "+err.Error(), httpd.StatusRequestEntityTooLarge)
 			return
 		}
 		io.WriteString(w, r.URL.Path+" "+strings.Repeat("x", int(n%10)))

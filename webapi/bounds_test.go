@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/webapi"
 )
@@ -18,7 +19,7 @@ func TestContextLimits(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	srv := webapi.New(webapi.Options{MaxContexts: 10, MaxClientContexts: 3, PollTimeout: time.Hour})
 	defer srv.Close()
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewServer(httpstd.Handler(srv))
 	defer ts.Close()
 	r := &replayer{base: ts.URL, hs: bed.Host(), client: newClient()}
 	for i := 0; i < 3; i++ {
@@ -49,7 +50,7 @@ func TestChurnBounded(t *testing.T) {
 	const limit = 256
 	srv := webapi.New(webapi.Options{MaxContexts: limit, MaxClientContexts: limit, Sweep: 20 * time.Millisecond})
 	defer srv.Close()
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewServer(httpstd.Handler(srv))
 	defer ts.Close()
 	heap := func() uint64 {
 		runtime.GC()

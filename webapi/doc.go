@@ -13,7 +13,9 @@
 // in all and per client address, as are the names in a request and the
 // metadata each context keeps (Options).
 //
-// Server.Handler is an http.Handler for /pmapi/ and /metrics only; a
-// caller mounts it on its own http.ServeMux beside other handlers (a web
-// view at "/", /series/*).
+// Server is an httpd.Handler (net/http's shape on package httpd's types,
+// so that pmproxy links no net/http) for /pmapi/ and /metrics only; a
+// caller mounts it on its own httpd.ServeMux beside other handlers (a web
+// view at "/", /series/*); package httpd/httpstd serves it through
+// net/http.
 package webapi

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/webapi"
@@ -23,7 +24,7 @@ func TestExpiryAgainstPCP(t *testing.T) {
 	px := proxybed.Start(t, bed)
 	srv := webapi.New(webapi.Options{Sweep: 200 * time.Millisecond})
 	defer srv.Close()
-	ours := httptest.NewServer(srv)
+	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
 	servers := []*replayer{
 		{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true},

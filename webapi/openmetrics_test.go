@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/webapi"
@@ -81,7 +82,7 @@ func TestOpenMetricsAgainstPCP(t *testing.T) {
 	px := proxybed.Start(t, bed)
 	srv := webapi.New(webapi.Options{})
 	defer srv.Close()
-	ours := httptest.NewServer(srv)
+	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
 	const names = "sample.long,sample.ulong,sample.longlong,sample.ulonglong.one,sample.ulonglong.ten,sample.ulonglong.hundred,sample.ulonglong.million,sample.float,sample.double,sample.bin,sample.string,pmcd.version"
 	compared := 0

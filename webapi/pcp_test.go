@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/webapi"
@@ -277,7 +278,7 @@ func replayAgainst(t *testing.T, px *proxybed.Proxy, hs string) (compared int, d
 	t.Helper()
 	srv := webapi.New(webapi.Options{})
 	defer srv.Close()
-	ours := httptest.NewServer(srv)
+	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
 	for _, list := range [][]step{grafanaSteps, moreSteps} {
 		theirs := &replayer{base: px.URL(), hs: hs, client: newClient(), reference: true, died: px.Exited}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/webapi"
@@ -36,7 +37,7 @@ func TestExpiredContextReleased(t *testing.T) {
 		return tr, nil
 	}})
 	defer srv.Close()
-	ours := httptest.NewServer(srv)
+	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
 	r := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
 	r.do(t, step{"/pmapi/context?HS&polltimeout=0.1", true, ""})

@@ -1,9 +1,9 @@
 package webapi
 
 import (
-	"net/http"
 	"strconv"
 
+	"github.com/gopcp/gopcp/httpd"
 	"github.com/gopcp/gopcp/internal/webid"
 )
 
@@ -40,9 +40,9 @@ type reply struct {
 
 // done finishes the answer as on_pmwebapi_done does and writes it.
 // id is the context identifier to report ("" for none).
-func (r *reply) done(w http.ResponseWriter, id string, status int, msg *string) {
+func (r *reply) done(w httpd.ResponseWriter, id string, status int, msg *string) {
 	h := w.Header()
-	code := http.StatusOK
+	code := httpd.StatusOK
 	var body []byte
 	if status == statusOK {
 		body = r.buf
@@ -65,11 +65,11 @@ func (r *reply) done(w http.ResponseWriter, id string, status int, msg *string) 
 	} else {
 		switch status {
 		case statusPerm:
-			code = http.StatusForbidden
+			code = httpd.StatusForbidden
 		case statusAgain:
-			code = http.StatusUnauthorized
+			code = httpd.StatusUnauthorized
 		default:
-			code = http.StatusBadRequest
+			code = httpd.StatusBadRequest
 		}
 		body = append(body, '{')
 		if id != "" {
@@ -93,7 +93,7 @@ func (r *reply) done(w http.ResponseWriter, id string, status int, msg *string) 
 }
 
 // limit answers a request refused by a bound.
-func (r *reply) limit(w http.ResponseWriter, e *limitError) {
+func (r *reply) limit(w httpd.ResponseWriter, e *limitError) {
 	body := webid.AppendUnicode([]byte(`{"message":`), e.msg)
 	body = append(body, ",\"success\":false}\r\n"...)
 	w.Header().Set("Content-Type", "application/json")
@@ -105,8 +105,8 @@ func (r *reply) limit(w http.ResponseWriter, e *limitError) {
 // htmlError is pmproxy's HTML error page, which it sends for a URL no
 // servlet takes ("unknown") or one missing a required parameter
 // ("webapi").
-func htmlError(w http.ResponseWriter, code int, servlet, what string) {
-	status := strconv.Itoa(code) + " " + http.StatusText(code)
+func htmlError(w httpd.ResponseWriter, code int, servlet, what string) {
+	status := strconv.Itoa(code) + " " + httpd.StatusText(code)
 	body := "<html>\r\n<head><title>" + status + "</title></head>\r\n<body>\r\n<h1>" + status +
 		"</h1>\r\n<p><b>" + servlet + " servlet</b>: " + what + "</p><hr>\r\n" +
 		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n"

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/webapi"
@@ -29,7 +30,7 @@ func TestBasicCredentialsToPMCDLikePCP(t *testing.T) {
 	px := proxybed.Start(t, bed)
 	srv := webapi.New(webapi.Options{})
 	defer srv.Close()
-	ours := httptest.NewServer(srv)
+	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
 	b64 := func(s string) string { return "Basic " + base64.StdEncoding.EncodeToString([]byte(s)) }
 	right, wrong := b64(s.User+":pw"), b64(s.User+":no")

@@ -4,13 +4,13 @@ import (
 	"context"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd"
 	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi/derived"
@@ -145,8 +145,8 @@ func route(path string) (cmd command, ctxid string, compat bool) {
 // request is one REST call being answered.
 type request struct {
 	s      *Server
-	w      http.ResponseWriter
-	r      *http.Request
+	w      httpd.ResponseWriter
+	r      *httpd.Request
 	ctx    context.Context
 	params url.Values
 	ctxid  string // from the URL or the context parameter
@@ -164,31 +164,31 @@ func (q *request) param(name string) (string, bool) {
 }
 
 // ServeHTTP answers one request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server) ServeHTTP(w httpd.ResponseWriter, r *httpd.Request) {
 	cmd, ctxid, compat := route(r.URL.Path)
 	if cmd == cmdNone {
-		htmlError(w, http.StatusBadRequest, "unknown", "no handler for URL")
+		htmlError(w, httpd.StatusBadRequest, "unknown", "no handler for URL")
 		return
 	}
 	params, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		htmlError(w, http.StatusBadRequest, "webapi", "failed to process URL")
+		htmlError(w, httpd.StatusBadRequest, "webapi", "failed to process URL")
 		return
 	}
 	basic, authOK := basicAuth(r.Header.Values("Authorization"))
 	if !authOK {
-		if r.Method == http.MethodOptions {
+		if r.Method == httpd.MethodOptions {
 			w.Header().Set("Content-Length", "0")
-			w.WriteHeader(http.StatusUnauthorized)
+			w.WriteHeader(httpd.StatusUnauthorized)
 			return
 		}
 		(&reply{}).done(w, "", statusAgain, nil)
 		return
 	}
-	if r.Method == http.MethodPost && (cmd == cmdDerive || cmd == cmdStore) {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if r.Method == httpd.MethodPost && (cmd == cmdDerive || cmd == cmdStore) {
+		body, err := io.ReadAll(httpd.MaxBytesReader(r.Body, maxBody))
 		if err != nil {
-			htmlError(w, http.StatusRequestEntityTooLarge, "webapi", "request body too large")
+			htmlError(w, httpd.StatusRequestEntityTooLarge, "webapi", "request body too large")
 			return
 		}
 		key := "value"
@@ -214,10 +214,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		q.ctxid = v
 	}
 	if !q.required(cmd, r.Method) {
-		htmlError(w, http.StatusBadRequest, "webapi", "failed to process URL")
+		htmlError(w, httpd.StatusBadRequest, "webapi", "failed to process URL")
 		return
 	}
-	if r.Method == http.MethodOptions || r.Method == http.MethodHead || r.Method == http.MethodTrace {
+	if r.Method == httpd.MethodOptions || r.Method == httpd.MethodHead || r.Method == httpd.MethodTrace {
 		q.rep.done(w, "", statusOK, nil)
 		return
 	}
@@ -254,7 +254,7 @@ func (q *request) required(cmd command, method string) bool {
 		}
 		return false
 	}
-	post := method == http.MethodPost
+	post := method == httpd.MethodPost
 	switch cmd {
 	case cmdFetch:
 		return has("name", "names", "pmid", "pmids")

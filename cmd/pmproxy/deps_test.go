@@ -25,3 +25,28 @@ func TestNoToolFramework(t *testing.T) {
 		}
 	}
 }
+
+// TestNoNetHTTP keeps net/http out of pmproxy: its handlers are on
+// package httpd's own types, served by httpd. net/http would bring its
+// client, crypto/tls, crypto/x509 and HTTP/2's tables, whose package
+// initialisation alone maps pages at every start (1.2 MB of file-backed
+// memory when they were linked). httpd/httpstd, the bridge to net/http
+// for tests, must not come in either.
+func TestNoNetHTTP(t *testing.T) {
+	deps := godeps.Of(t, ".")
+	served := false
+	for _, pkg := range deps {
+		served = served || pkg == "github.com/gopcp/gopcp/httpd"
+		switch {
+		case pkg == "net/http", strings.HasPrefix(pkg, "net/http/"),
+			pkg == "crypto/tls", strings.HasPrefix(pkg, "crypto/tls/"),
+			pkg == "crypto/x509", strings.HasPrefix(pkg, "crypto/x509/"),
+			strings.Contains(pkg, "golang.org/x/net/http"),
+			pkg == "github.com/gopcp/gopcp/httpd/httpstd":
+			t.Errorf("pmproxy depends on %s", pkg)
+		}
+	}
+	if !served {
+		t.Errorf("pmproxy does not depend on httpd (%d packages listed)", len(deps))
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/png"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gopcp/gopcp/httpd"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
@@ -71,7 +71,7 @@ func startView(t *testing.T) *view {
 	mux.Handle("/", Handler())
 	fetchRE := regexp.MustCompile(`^/pmapi/[0-9]+/fetch$`)
 	v.paths = map[string]int{}
-	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	handler := httpd.HandlerFunc(func(w httpd.ResponseWriter, r *httpd.Request) {
 		v.mu.Lock()
 		v.paths[ctxPathRE.ReplaceAllString(r.URL.Path, "/pmapi/CTX/")]++
 		v.mu.Unlock()

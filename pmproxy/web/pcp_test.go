@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 )
 
@@ -23,7 +24,7 @@ func TestBrowserPCPProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", Handler())
+	mux.Handle("/", httpstd.Handler(Handler()))
 	rp := httputil.NewSingleHostReverseProxy(target)
 	mux.Handle("/pmapi/", rp)
 	srv := httptest.NewServer(mux)

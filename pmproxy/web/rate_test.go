@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"testing"
+
+	"github.com/gopcp/gopcp/httpd/httpstd"
 )
 
 // big is a BigInt argument or result as testdata/run.js passes it.
@@ -122,7 +124,7 @@ func TestPageComputations(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", Handler())
+	mux.Handle("/", httpstd.Handler(Handler()))
 	mux.Handle("/testdata/", http.StripPrefix("/testdata/", http.FileServer(http.Dir("testdata"))))
 	mux.HandleFunc("/cases.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

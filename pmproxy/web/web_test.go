@@ -9,11 +9,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/gopcp/httpd/httpstd"
 )
 
 // TestHandler serves the page's files and nothing else.
 func TestHandler(t *testing.T) {
-	srv := httptest.NewServer(Handler())
+	srv := httptest.NewServer(httpstd.Handler(Handler()))
 	defer srv.Close()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	get := func(method, path string) (*http.Response, string) {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net/http"
 	"net/url"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd"
 	"github.com/gopcp/gopcp/series"
 )
 
@@ -18,57 +18,57 @@ import (
 // expression's faults are pmSeriesLoad's messages. One load runs at a
 // time; another asked meanwhile is refused with PCP's 409 "load
 // in-progress".
-func (h *handler) load(w http.ResponseWriter, r *http.Request, p url.Values, client string) {
+func (h *handler) load(w httpd.ResponseWriter, r *httpd.Request, p url.Values, client string) {
 	expr, given := p["expr"]
-	if given && expr[0] == "" || !given && r.Method != http.MethodPost {
+	if given && expr[0] == "" || !given && r.Method != httpd.MethodPost {
 		badURL(w)
 		return
 	}
 	if !given {
-		fixedReply(w, http.StatusBadRequest, `{"success":false,"message":"no load expression"}`)
+		fixedReply(w, httpd.StatusBadRequest, `{"success":false,"message":"no load expression"}`)
 		return
 	}
 	if h.st == nil {
-		fail(w, http.StatusServiceUnavailable, client, "no Redis servers configured for series")
+		fail(w, httpd.StatusServiceUnavailable, client, "no Redis servers configured for series")
 		return
 	}
 	select {
 	case h.loading <- struct{}{}:
 		defer func() { <-h.loading }()
 	default:
-		fixedReply(w, http.StatusConflict, `{"success":false,"message":"load in-progress"}`)
+		fixedReply(w, httpd.StatusConflict, `{"success":false,"message":"load in-progress"}`)
 		return
 	}
 	path, metrics, err := series.LoadSource(expr[0])
 	if err != nil {
 		var qe *series.QueryError
 		if errors.As(err, &qe) {
-			fail(w, http.StatusBadRequest, client, qe.Msg)
+			fail(w, httpd.StatusBadRequest, client, qe.Msg)
 		} else {
-			fail(w, http.StatusBadRequest, client, err.Error())
+			fail(w, httpd.StatusBadRequest, client, err.Error())
 		}
 		return
 	}
 	if msg := series.OpenFault(path); msg != "" {
-		fail(w, http.StatusBadRequest, client, msg)
+		fail(w, httpd.StatusBadRequest, client, msg)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.opt.LoadTimeout)
 	defer cancel()
 	// the answer comes when the load is done: the server's write
 	// deadline (made for ordinary answers) moves past the load's own
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(h.opt.LoadTimeout + time.Minute))
+	_ = httpd.SetWriteDeadline(w, time.Now().Add(h.opt.LoadTimeout+time.Minute))
 	opt := h.opt.Load
 	opt.Include = metrics
 	if _, err := h.st.Load(ctx, path, opt); err != nil {
-		fail(w, http.StatusBadRequest, client, err.Error())
+		fail(w, httpd.StatusBadRequest, client, err.Error())
 		return
 	}
 	reply(w, []byte("{"+client+`"success":true}`))
 }
 
 // fixedReply writes one of PCP's fixed load refusals.
-func fixedReply(w http.ResponseWriter, status int, body string) {
+func fixedReply(w httpd.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	io.WriteString(w, body+"\r\n")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 	"github.com/gopcp/gopcp/internal/testing/seriestest"
 	"github.com/gopcp/gopcp/series"
@@ -26,7 +27,7 @@ import (
 // the same archive writes, key for key but for the loader's departures.
 func TestHTTPLoadMatchesPCP(t *testing.T) {
 	srv := redistest.Start(t)
-	ours := httptest.NewServer(Handler(series.NewStore(client(t, srv))))
+	ours := httptest.NewServer(httpstd.Handler(Handler(series.NewStore(client(t, srv)))))
 	defer ours.Close()
 	archivePath := filepath.Join(qaArchives, "sample-labels")
 	expr := func(e string) string { return url.QueryEscape(e) }
@@ -79,7 +80,7 @@ func TestHTTPLoadMatchesPCP(t *testing.T) {
 		t.Errorf("PCP's pmproxy loaded the archive (%d %q): compare its keys now", st, b)
 	}
 	mine, pcps := redistest.Start(t), redistest.Start(t)
-	loader := httptest.NewServer(Handler(series.NewStore(client(t, mine))))
+	loader := httptest.NewServer(httpstd.Handler(Handler(series.NewStore(client(t, mine)))))
 	defer loader.Close()
 	if st, b := do(t, loader.URL, "GET", load+"&client=7", ""); st != http.StatusOK || b != "{\"client\":\"7\",\"success\":true}\r\n" {
 		t.Fatalf("our load: %d %q", st, b)
@@ -96,7 +97,7 @@ func TestHTTPLoadMatchesPCP(t *testing.T) {
 func TestHTTPLoadOneAtATime(t *testing.T) {
 	srv := redistest.Start(t)
 	h := NewHandler(series.NewStore(client(t, srv)), HandlerOptions{}).(*handler)
-	ours := httptest.NewServer(h)
+	ours := httptest.NewServer(httpstd.Handler(h))
 	defer ours.Close()
 	h.loading <- struct{}{} // a load under way
 	load := "/series/load?expr=" + url.QueryEscape(`{source.path:"`+filepath.Join(qaArchives, "sample-labels")+`"}`)
@@ -118,7 +119,7 @@ func TestHTTPLoadOneAtATime(t *testing.T) {
 // load's answer, which comes when the load is done.
 func TestHTTPLoadOutlastsWriteTimeout(t *testing.T) {
 	srv := redistest.Start(t)
-	s := httptest.NewUnstartedServer(Handler(series.NewStore(client(t, srv))))
+	s := httptest.NewUnstartedServer(httpstd.Handler(Handler(series.NewStore(client(t, srv)))))
 	s.Config.WriteTimeout = time.Nanosecond
 	s.Start()
 	defer s.Close()

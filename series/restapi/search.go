@@ -3,10 +3,10 @@ package restapi
 import (
 	"context"
 	"io"
-	"net/http"
 	"strings"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd"
 	"github.com/gopcp/gopcp/series"
 )
 
@@ -18,22 +18,22 @@ import (
 // what PCP's servlet refuses before asking Redis with PCP's page, and
 // answers the rest with a JSON refusal that says why: no Redis, no
 // search module, or (with one) full-text search not built here.
-func SearchHandler(st *series.Store) http.Handler { return &searchHandler{st: st} }
+func SearchHandler(st *series.Store) httpd.Handler { return &searchHandler{st: st} }
 
 type searchHandler struct{ st *series.Store }
 
 var searchCommands = []string{"text", "suggest", "indom", "info"}
 
 // searchPage is PCP's HTML refusal of a /search request.
-func searchPage(w http.ResponseWriter, servlet, msg string) {
+func searchPage(w httpd.ResponseWriter, servlet, msg string) {
 	w.Header().Set("Content-Type", "text/html")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(httpd.StatusBadRequest)
 	io.WriteString(w, "<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n"+
 		"<h1>400 Bad Request</h1>\r\n<p><b>"+servlet+" servlet</b>: "+msg+"</p><hr>\r\n"+
 		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n")
 }
 
-func (h *searchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *searchHandler) ServeHTTP(w httpd.ResponseWriter, r *httpd.Request) {
 	name, _ := strings.CutPrefix(r.URL.Path, "/search/")
 	cmd := ""
 	for _, c := range searchCommands {
@@ -61,7 +61,7 @@ func (h *searchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		client = `"client":` + repr(p[0]) + ","
 	}
 	if h.st == nil {
-		fail(w, http.StatusServiceUnavailable, client, "no Redis servers configured for search")
+		fail(w, httpd.StatusServiceUnavailable, client, "no Redis servers configured for search")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
@@ -69,10 +69,10 @@ func (h *searchHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	has, err := h.st.HasSearchModule(ctx)
 	switch {
 	case err != nil:
-		fail(w, http.StatusServiceUnavailable, client, err.Error())
+		fail(w, httpd.StatusServiceUnavailable, client, err.Error())
 	case !has:
-		fail(w, http.StatusServiceUnavailable, client, "Redis has no search module (RediSearch): /search/"+cmd+" is not available")
+		fail(w, httpd.StatusServiceUnavailable, client, "Redis has no search module (RediSearch): /search/"+cmd+" is not available")
 	default:
-		fail(w, http.StatusNotImplemented, client, "/search/"+cmd+" over RediSearch is not implemented by this pmproxy")
+		fail(w, httpd.StatusNotImplemented, client, "/search/"+cmd+" over RediSearch is not implemented by this pmproxy")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 	"github.com/gopcp/gopcp/series"
 )
@@ -14,7 +15,7 @@ import (
 func TestSearchRefusalsMatchPCP(t *testing.T) {
 	srv := redistest.Start(t)
 	pcpBase := startPCPProxy(t, srv.Port)
-	ours := httptest.NewServer(SearchHandler(series.NewStore(client(t, srv))))
+	ours := httptest.NewServer(httpstd.Handler(SearchHandler(series.NewStore(client(t, srv)))))
 	defer ours.Close()
 	reqs := []struct{ method, path, body string }{
 		{"GET", "/search/text", ""},
@@ -43,9 +44,9 @@ func TestSearchRefusalsMatchPCP(t *testing.T) {
 // stopped; the handler goes on answering after each.
 func TestSearchWithoutRediSearch(t *testing.T) {
 	srv := redistest.Start(t)
-	none := httptest.NewServer(SearchHandler(nil))
+	none := httptest.NewServer(httpstd.Handler(SearchHandler(nil)))
 	defer none.Close()
-	up := httptest.NewServer(SearchHandler(series.NewStore(client(t, srv))))
+	up := httptest.NewServer(httpstd.Handler(SearchHandler(series.NewStore(client(t, srv)))))
 	defer up.Close()
 	paths := []string{"/search/text?query=kernel", "/search/suggest?query=ker&limit=2",
 		"/search/indom?query=60.1&clientid=abc", "/search/info", "/search/information?x=1"}

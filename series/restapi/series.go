@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd"
 	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/series"
 )
@@ -20,7 +20,7 @@ import (
 // ending "\r\n"; a failed request 400 with {"success":false}. With st nil
 // (no Redis configured) ping still succeeds and every other request gets
 // a 503 and a JSON message instead of PCP's hang.
-func Handler(st *series.Store) http.Handler { return NewHandler(st, HandlerOptions{}) }
+func Handler(st *series.Store) httpd.Handler { return NewHandler(st, HandlerOptions{}) }
 
 // HandlerOptions are the settings of /series/load.
 type HandlerOptions struct {
@@ -32,7 +32,7 @@ type HandlerOptions struct {
 }
 
 // NewHandler is Handler with /series/load's settings.
-func NewHandler(st *series.Store, opt HandlerOptions) http.Handler {
+func NewHandler(st *series.Store, opt HandlerOptions) httpd.Handler {
 	if opt.LoadTimeout <= 0 {
 		opt.LoadTimeout = time.Hour
 	}
@@ -52,7 +52,7 @@ const maxBody = 1 << 20
 // matches them ("/series/valuesX" is values).
 var commands = []string{"query", "descs", "instances", "labels", "metrics", "sources", "values", "load", "ping"}
 
-func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *handler) ServeHTTP(w httpd.ResponseWriter, r *httpd.Request) {
 	name, ok := strings.CutPrefix(r.URL.Path, "/series/")
 	cmd := ""
 	for _, c := range commands {
@@ -62,12 +62,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if cmd == "" {
-		http.Error(w, "no handler for URL", http.StatusBadRequest)
+		httpd.Error(w, "no handler for URL", httpd.StatusBadRequest)
 		return
 	}
 	params, err := requestParams(r)
 	if err != nil {
-		fail(w, http.StatusBadRequest, "", "")
+		fail(w, httpd.StatusBadRequest, "", "")
 		return
 	}
 	// a client identifier wraps every answer, as PCP's
@@ -85,7 +85,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.st == nil {
-		fail(w, http.StatusServiceUnavailable, client, "no Redis servers configured for series")
+		fail(w, httpd.StatusServiceUnavailable, client, "no Redis servers configured for series")
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
@@ -96,7 +96,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err, isErr := v.(error); isErr && err == errNoSeries {
-		fail(w, http.StatusBadRequest, client, "")
+		fail(w, httpd.StatusBadRequest, client, "")
 		return
 	} else if isErr {
 		msg := err.Error()
@@ -104,12 +104,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if errors.As(err, &qe) {
 			msg = qe.Msg // the first of several, as PCP's pmproxy answers
 		}
-		fail(w, http.StatusBadRequest, client, msg)
+		fail(w, httpd.StatusBadRequest, client, msg)
 		return
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		fail(w, http.StatusInternalServerError, client, err.Error())
+		fail(w, httpd.StatusInternalServerError, client, err.Error())
 		return
 	}
 	if string(b) == "null" {
@@ -125,22 +125,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Redis (an expression or series missing or empty). PCP's pmproxy then
 // also sends a second, unsolicited {"success":false} response on the
 // connection, a fault not copied here.
-func badURL(w http.ResponseWriter) {
+func badURL(w httpd.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/html")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(httpd.StatusBadRequest)
 	io.WriteString(w, "<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n"+
 		"<h1>400 Bad Request</h1>\r\n<p><b>series servlet</b>: failed to process URL</p><hr>\r\n"+
 		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n")
 }
 
-func reply(w http.ResponseWriter, b []byte) {
+func reply(w httpd.ResponseWriter, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(httpd.StatusOK)
 	w.Write(append(b, "\r\n"...))
 }
 
 // fail is PCP's JSON refusal; client is "" or `"client":<id>,`.
-func fail(w http.ResponseWriter, status int, client, msg string) {
+func fail(w httpd.ResponseWriter, status int, client, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	if msg == "" {
@@ -177,13 +177,13 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 	}
 	sids, given, bad := list(p, "series")
 	if bad {
-		return nil, http.StatusBadRequest
+		return nil, httpd.StatusBadRequest
 	}
 	switch cmd {
 	case "query":
 		expr := p.Get("expr")
 		if expr == "" {
-			return nil, http.StatusBadRequest
+			return nil, httpd.StatusBadRequest
 		}
 		res, err := st.Query(ctx, expr)
 		if err != nil {
@@ -199,7 +199,7 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 		return res.Series, 0
 	case "descs":
 		if !given {
-			return nil, http.StatusBadRequest
+			return nil, httpd.StatusBadRequest
 		}
 		return wrap(st.Descs(ctx, sids))
 	case "metrics":
@@ -215,7 +215,7 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 	case "labels":
 		names, named, bad := list(p, "name", "names")
 		if bad {
-			return nil, http.StatusBadRequest
+			return nil, httpd.StatusBadRequest
 		}
 		if named {
 			return labelValues(ctx, st, names)
@@ -227,7 +227,7 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 	case "sources":
 		srcs, given, bad := list(p, "source")
 		if bad || (!given && !p.Has("match")) {
-			return nil, http.StatusBadRequest
+			return nil, httpd.StatusBadRequest
 		}
 		if !given {
 			return wrap(namesOf(ctx, st, "context.name", p))
@@ -243,7 +243,7 @@ func (h *handler) answer(ctx context.Context, cmd string, p url.Values) (any, in
 		}
 		return wrap(st.Values(ctx, sids, w))
 	}
-	return nil, http.StatusBadRequest
+	return nil, httpd.StatusBadRequest
 }
 
 // namesOf is every name of a kind, or with a match parameter those its
@@ -321,9 +321,9 @@ func labelValues(ctx context.Context, st *series.Store, names []string) (any, in
 // requestParams is a request's parameters as pmproxy reads them: the URL's
 // query, or for a POST without one the body (at most maxBody bytes) in the
 // same form.
-func requestParams(r *http.Request) (url.Values, error) {
+func requestParams(r *httpd.Request) (url.Values, error) {
 	params := r.URL.Query()
-	if r.Method == http.MethodPost && r.URL.RawQuery == "" {
+	if r.Method == httpd.MethodPost && r.URL.RawQuery == "" {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 		if err != nil {
 			return nil, err

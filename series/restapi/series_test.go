@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 	"github.com/gopcp/gopcp/internal/testing/seriestest"
@@ -97,7 +98,7 @@ func TestHTTPMatchesPCP(t *testing.T) {
 	srv := redistest.Start(t)
 	seriestest.PCPLoad(t, srv.Port, seriestest.WriteConf(t), filepath.Join(qaArchives, "sample-labels"))
 	pcpBase := startPCPProxy(t, srv.Port)
-	ours := httptest.NewServer(Handler(series.NewStore(client(t, srv))))
+	ours := httptest.NewServer(httpstd.Handler(Handler(series.NewStore(client(t, srv)))))
 	defer ours.Close()
 
 	_, q := do(t, pcpBase, "GET", "/series/query?expr=sample.colour", "")
@@ -220,7 +221,7 @@ func sortedElems(b string) string {
 // Without Redis the handler answers ping as PCP's pmproxy does and the
 // rest with a JSON refusal where PCP's hangs.
 func TestHTTPNoRedis(t *testing.T) {
-	srv := httptest.NewServer(Handler(nil))
+	srv := httptest.NewServer(httpstd.Handler(Handler(nil)))
 	defer srv.Close()
 	cases := []struct {
 		method, path, body string
@@ -263,7 +264,7 @@ func FuzzWindowOf(f *testing.F) {
 func TestHTTPWherePCPCrashes(t *testing.T) {
 	srv := redistest.Start(t)
 	seriestest.PCPLoad(t, srv.Port, seriestest.WriteConf(t), filepath.Join(qaArchives, "sample-labels"))
-	ours := httptest.NewServer(Handler(series.NewStore(client(t, srv))))
+	ours := httptest.NewServer(httpstd.Handler(Handler(series.NewStore(client(t, srv)))))
 	defer ours.Close()
 	for _, c := range []struct {
 		expr   string
@@ -297,7 +298,7 @@ func TestExprValuesWindow(t *testing.T) {
 	srv := redistest.Start(t)
 	seriestest.PCPLoad(t, srv.Port, seriestest.WriteConf(t), filepath.Join(qaArchives, "sample-labels"))
 	st := series.NewStore(client(t, srv))
-	ours := httptest.NewServer(Handler(st))
+	ours := httptest.NewServer(httpstd.Handler(Handler(st)))
 	defer ours.Close()
 	ctx := context.Background()
 	res, err := st.Query(ctx, "max_sample(sample.colour)")
