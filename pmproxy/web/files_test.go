@@ -47,26 +47,43 @@ func TestSameAsFileServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := []string{"/", "/?x=1", "/index.html", "/index.html?x=1", "/static", "/static/", "/static/app.js",
-		"/nosuch", "/nosuch/", "/a/b", "/app.js/", "/app.js/?q", "/style.css/x", "/../web.go", "/./app.js", "//app.js", ""}
+		"/nosuch", "/nosuch/", "/a/b", "/app.js/", "/app.js/?q", "/style.css/x", "/../web.go", "/./app.js", "//app.js", "",
+		"/..", "/../", "/../?q", "/./"}
 	for _, e := range entries {
 		paths = append(paths, "/"+e.Name(), "/"+e.Name()+"/")
 	}
 	n := 0
 	for _, p := range paths {
 		for _, m := range []string{"GET", "HEAD", "POST", "PUT"} {
-			req := httptest.NewRequest(m, "http://x/", nil)
-			req.URL.Path, req.URL.RawQuery, _ = strings.Cut(p, "?")
-			want, got := httptest.NewRecorder(), httptest.NewRecorder()
-			theirs.ServeHTTP(want, req)
-			ours.ServeHTTP(got, req)
-			want.Header().Del("Accept-Ranges")
-			if w, g := recorded(want), recorded(got); w != g {
-				t.Errorf("%s %q:\n net/http %s\n ours     %s", m, p, w, g)
-			}
+			compareFiles(t, ours, theirs, m, p)
 			n++
 		}
 	}
 	t.Logf("%d requests compared", n)
+}
+
+func FuzzSameAsFileServer(f *testing.F) {
+	for _, p := range []string{"/", "/app.js", "/index.html?x", "/app.js/", "/../x", "/static", ""} {
+		f.Add(p)
+	}
+	ours, theirs := httpstd.Handler(Handler()), netHTTPHandler()
+	f.Fuzz(func(t *testing.T, p string) {
+		compareFiles(t, ours, theirs, "GET", p)
+	})
+}
+
+// compareFiles asks both handlers for path p (with its query after '?').
+func compareFiles(t *testing.T, ours, theirs http.Handler, method, p string) {
+	t.Helper()
+	req := httptest.NewRequest(method, "http://x/", nil)
+	req.URL.Path, req.URL.RawQuery, _ = strings.Cut(p, "?")
+	want, got := httptest.NewRecorder(), httptest.NewRecorder()
+	theirs.ServeHTTP(want, req)
+	ours.ServeHTTP(got, req)
+	want.Header().Del("Accept-Ranges")
+	if w, g := recorded(want), recorded(got); w != g {
+		t.Errorf("%s %q:\n net/http %s\n ours     %s", method, p, w, g)
+	}
 }
 
 // recorded is an answer as compared: status, sorted headers, body.

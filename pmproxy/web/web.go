@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"io/fs"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -42,7 +43,8 @@ func Handler() httpd.Handler {
 // file server would (the handler used it until pmproxy stopped linking
 // net/http): ".../index.html" and a directory named without its slash
 // redirected (301, relative), a directory's index.html served for it, a
-// file named with a slash redirected to its name, whatever is missing
+// file named with a slash redirected to its name, a directory without an
+// index listed, whatever is missing
 // 404 with Cache-Control dropped, a file with its Content-Type and
 // Content-Length (no body for HEAD). The files carry no modification
 // time, so there is no Last-Modified and no conditional request to
@@ -57,6 +59,9 @@ func serveFile(w httpd.ResponseWriter, r *httpd.Request) {
 		return
 	}
 	name := path.Clean(p)[1:]
+	if name == "" {
+		name = "."
+	}
 	st, err := fs.Stat(static, name)
 	if err != nil {
 		notFound(w, err)
@@ -70,11 +75,14 @@ func serveFile(w httpd.ResponseWriter, r *httpd.Request) {
 		localRedirect(w, r, "../"+path.Base(p))
 		return
 	case st.IsDir():
+		if _, err := fs.Stat(static, path.Join(name, "index.html")); err != nil {
+			dirList(w, name)
+			return
+		}
 		name = path.Join(name, "index.html")
 	}
 	b, err := static.ReadFile(name)
 	if err != nil {
-		// a directory without an index: nothing of the page's
 		notFound(w, err)
 		return
 	}
@@ -88,6 +96,33 @@ func serveFile(w httpd.ResponseWriter, r *httpd.Request) {
 		_, _ = w.Write(b)
 	}
 }
+
+// dirList answers for a directory without an index.html (only the
+// embedded tree's root, named by a path that climbs out of static/,
+// which pmproxy's mux redirects before it gets here) with the file
+// server's listing of its entries.
+func dirList(w httpd.ResponseWriter, name string) {
+	entries, err := static.ReadDir(name)
+	if err != nil {
+		httpd.Error(w, "Error reading directory", httpd.StatusInternalServerError)
+		return
+	}
+	var b strings.Builder
+	b.WriteString("<!doctype html>\n<meta name=\"viewport\" content=\"width=device-width\">\n<pre>\n")
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() {
+			n += "/"
+		}
+		u := url.URL{Path: n}
+		b.WriteString("<a href=\"" + u.String() + "\">" + htmlEscaper.Replace(n) + "</a>\n")
+	}
+	b.WriteString("</pre>\n")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write([]byte(b.String()))
+}
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
 
 // localRedirect is the file server's 301 to a path relative to the
 // request's, its query kept.
