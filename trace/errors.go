@@ -29,20 +29,22 @@ const (
 // values.
 const errBase = 12000
 
-// The texts are pmtraceerrstr's, word for word, since programs print them.
-var errText = map[Error]string{
-	ErrTagName:    "Invalid tag name - tag names cannot be NULL",
-	ErrInProgress: "Transaction is already in progress - cannot begin",
-	ErrNoProgress: "Transaction is not currently in progress - cannot end",
-	ErrNoSuchTag:  "Transaction tag was not successfully initialised",
-	ErrTagType:    "Tag is already in use for a different type of tracing",
-	ErrTagLength:  "Tag name is too long (maximum 256 characters)",
-	ErrIPC:        "IPC protocol failure",
-	ErrEnvFormat:  "Unrecognised environment variable format",
-	ErrTimeout:    "Application timed out connecting to the PMDA",
-	ErrVersion:    "Incompatible versions between application and PMDA",
-	ErrPermission: "Cannot connect to PMDA - permission denied",
-	ErrConnLimit:  "Cannot connect to PMDA - connection limit reached",
+// errText is pmtraceerrstr's texts, word for word, since programs print
+// them, indexed by -code-errBase: an array, not a map, which package
+// initialisation would build in every program linking the trace agent.
+var errText = [...]string{
+	-errBase - ErrTagName:    "Invalid tag name - tag names cannot be NULL",
+	-errBase - ErrInProgress: "Transaction is already in progress - cannot begin",
+	-errBase - ErrNoProgress: "Transaction is not currently in progress - cannot end",
+	-errBase - ErrNoSuchTag:  "Transaction tag was not successfully initialised",
+	-errBase - ErrTagType:    "Tag is already in use for a different type of tracing",
+	-errBase - ErrTagLength:  "Tag name is too long (maximum 256 characters)",
+	-errBase - ErrIPC:        "IPC protocol failure",
+	-errBase - ErrEnvFormat:  "Unrecognised environment variable format",
+	-errBase - ErrTimeout:    "Application timed out connecting to the PMDA",
+	-errBase - ErrVersion:    "Incompatible versions between application and PMDA",
+	-errBase - ErrPermission: "Cannot connect to PMDA - permission denied",
+	-errBase - ErrConnLimit:  "Cannot connect to PMDA - connection limit reached",
 }
 
 func (e Error) Error() string { return ErrText(int(e)) }
@@ -60,8 +62,8 @@ func ErrText(code int) string {
 	case code < 0 && code > -errBase:
 		return capitalise(syscall.Errno(-code).Error())
 	}
-	if s, ok := errText[Error(code)]; ok {
-		return s
+	if i := -errBase - code; i >= 0 && i < len(errText) {
+		return errText[i]
 	}
 	return "Unknown error code."
 }

@@ -16,11 +16,22 @@ import (
 //go:embed help
 var helpSource []byte
 
-// help is helpSource read, the first time an agent is made rather than at
-// package init, which every tool linking the agent would pay. Its texts
-// are keyed in Domain and are applied with Domain whatever the agent's
-// domain.
-var help = sync.OnceValues(readHelp)
+// helpOnce holds helpSource read, the first time an agent is made. A
+// zero value rather than sync.OnceValues, whose closures package
+// initialisation would make in every tool that links the agent for local
+// contexts.
+var helpOnce struct {
+	sync.Once
+	h   *pmda.Help
+	err error
+}
+
+// help is helpSource read once. Its texts are keyed in Domain and are
+// applied with Domain whatever the agent's domain.
+func help() (*pmda.Help, error) {
+	helpOnce.Do(func() { helpOnce.h, helpOnce.err = readHelp() })
+	return helpOnce.h, helpOnce.err
+}
 
 // readHelp reads helpSource, resolving metric names by the metric table.
 func readHelp() (*pmda.Help, error) {

@@ -23,63 +23,71 @@ const (
 	someValues
 )
 
-var storeShapes = map[uint32]storeShape{
-	itemControl:                oneInSitu,
-	itemDrift:                  oneInSitu,
-	itemStep:                   oneInSitu,
-	itemLongWriteMe:            oneInSitu,
-	itemWriteMe:                oneInSitu,
-	itemRecvPDU:                oneInSitu,
-	itemXmitPDU:                oneInSitu,
-	itemNotReady:               oneInSitu,
-	itemDodgeyControl:          oneInSitu,
-	itemConstRateValue:         oneInSitu,
-	itemConstRateGradient:      oneInSitu,
-	itemErrorCode:              oneInSitu,
-	itemManyCount:              oneInSitu,
-	itemDynamicMetaPMDescType:  oneInSitu,
-	itemDynamicMetaPMDescInDom: oneInSitu,
-	itemDynamicMetaPMDescSem:   oneInSitu,
-	itemDynamicMetaPMDescUnits: oneInSitu,
-	itemUlongWriteMe:           oneInSitu,
-	itemEventReset:             oneInSitu,
-	itemEventResetHighRes:      oneInSitu,
-	itemNegativeCtrM32:         oneInSitu,
-	itemNegativeInstantM32:     oneInSitu,
-	itemNegativeDiscreteM32:    oneInSitu,
-	itemControllerMirage:       oneInSitu,
-	itemProcReset:              oneInSitu,
-	itemUpDownControlRepeat:    oneInSitu,
-	itemUpDownControlMin:       oneInSitu,
-	itemUpDownControlMax:       oneInSitu,
-	itemUpDownControlStep:      oneInSitu,
-	itemGhostsVisible:          oneInSitu,
-
-	itemLonglongWriteMe:         oneBlock,
-	itemDoubleWriteMe:           oneBlock,
-	itemStringWriteMe:           oneBlock,
-	itemAggregateWriteMe:        oneBlock,
-	itemUlonglongWriteMe:        oneBlock,
-	itemScrambleVersion:         oneBlock,
-	itemNegativeCtrM64:          oneBlock,
-	itemNegativeInstantM64:      oneBlock,
-	itemNegativeDiscreteM64:     oneBlock,
-	itemNegativeCtrMDouble:      oneBlock,
-	itemNegativeInstantMDouble:  oneBlock,
-	itemNegativeDiscreteMDouble: oneBlock,
-
-	itemColour: anyInSitu,
-	itemMirage: anyInSitu,
-
-	itemMirageLonglong: anyBlock,
-
-	itemFloatWriteMe:           oneAny,
-	itemNegativeCtrMFloat:      oneAny,
-	itemNegativeInstantMFloat:  oneAny,
-	itemNegativeDiscreteMFloat: oneAny,
-	itemPDU:                    oneAny,
-
-	itemBin: someValues,
+// storeShapeOf is the shape of a store into item (notStorable for the
+// metrics that cannot be changed): a switch rather than a map literal,
+// which package initialisation would build in every tool that links the
+// agent for local contexts.
+func storeShapeOf(item uint32) storeShape {
+	switch item {
+	case itemControl,
+		itemDrift,
+		itemStep,
+		itemLongWriteMe,
+		itemWriteMe,
+		itemRecvPDU,
+		itemXmitPDU,
+		itemNotReady,
+		itemDodgeyControl,
+		itemConstRateValue,
+		itemConstRateGradient,
+		itemErrorCode,
+		itemManyCount,
+		itemDynamicMetaPMDescType,
+		itemDynamicMetaPMDescInDom,
+		itemDynamicMetaPMDescSem,
+		itemDynamicMetaPMDescUnits,
+		itemUlongWriteMe,
+		itemEventReset,
+		itemEventResetHighRes,
+		itemNegativeCtrM32,
+		itemNegativeInstantM32,
+		itemNegativeDiscreteM32,
+		itemControllerMirage,
+		itemProcReset,
+		itemUpDownControlRepeat,
+		itemUpDownControlMin,
+		itemUpDownControlMax,
+		itemUpDownControlStep,
+		itemGhostsVisible:
+		return oneInSitu
+	case itemLonglongWriteMe,
+		itemDoubleWriteMe,
+		itemStringWriteMe,
+		itemAggregateWriteMe,
+		itemUlonglongWriteMe,
+		itemScrambleVersion,
+		itemNegativeCtrM64,
+		itemNegativeInstantM64,
+		itemNegativeDiscreteM64,
+		itemNegativeCtrMDouble,
+		itemNegativeInstantMDouble,
+		itemNegativeDiscreteMDouble:
+		return oneBlock
+	case itemColour,
+		itemMirage:
+		return anyInSitu
+	case itemMirageLonglong:
+		return anyBlock
+	case itemFloatWriteMe,
+		itemNegativeCtrMFloat,
+		itemNegativeInstantMFloat,
+		itemNegativeDiscreteMFloat,
+		itemPDU:
+		return oneAny
+	case itemBin:
+		return someValues
+	}
+	return notStorable
 }
 
 // Store changes the agent's state, as pmda.Storer. The answers are PCP's
@@ -95,7 +103,7 @@ func (s *agent) Store(ctx context.Context, c pmda.Client, set *pcp.ValueSet) err
 	}
 	insitu := set.ValFmt == pcp.ValInSitu
 	ok := true
-	switch storeShapes[d.item] {
+	switch storeShapeOf(d.item) {
 	case notStorable:
 		return pcp.ErrPermission
 	case oneInSitu:

@@ -475,7 +475,8 @@ func twinRandom(t *testing.T, seed uint64) {
 		}
 	}
 	var writable []uint32
-	for item, shape := range storeShapes {
+	for _, d := range defs {
+		item, shape := d.item, storeShapeOf(d.item)
 		switch item {
 		// stop, sleep, the clock, arbitrary types, an instance domain
 		// PCP's agent answers for with an uninitialised instance number
