@@ -1,19 +1,28 @@
 package sample
 
 import (
+	"sync"
 	"syscall"
 	"unsafe"
 )
 
-// unavailWatch answers for unavailFile (see watchedFile).
-var unavailWatch = newWatchedFile(unavailFile)
+// unavailWatch answers for unavailFile (see watchedFile), made on first
+// use: made at package init it would be made in every tool that links
+// the agent for local contexts.
+var unavailWatch struct {
+	once sync.Once
+	w    *watchedFile
+}
 
 // unavailable says whether unavailFile exists, as PCP's agent asks
 // access(2) before every request. os.Stat would allocate its answer and
 // the path's copy, three allocations a request and most of what a
 // steady agent allocated; the system call itself is made only when the
 // file's directory changed (watchedFile).
-func unavailable() bool { return unavailWatch.exists() }
+func unavailable() bool {
+	unavailWatch.once.Do(func() { unavailWatch.w = newWatchedFile(unavailFile) })
+	return unavailWatch.w.exists()
+}
 
 // exists says whether the file named by path, NUL-terminated, exists.
 // The call is entered the runtime's way (syscall.Syscall), not raw: a
