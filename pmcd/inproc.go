@@ -49,6 +49,10 @@ type inProc struct {
 	gone    chan struct{}
 	goneMu  sync.Once
 	waiting atomic.Int32
+	// gaveUp is set just before gone is closed: agents ask their
+	// context's Err once per value set, and a load is cheaper than a
+	// receive from gone.
+	gaveUp atomic.Bool
 	// owner is the agent slot p serves, which a rescue marks dead; prof
 	// is the client profile the agent last got; rescuer, set for a
 	// direct call, is who carries on with the caller's work if the call
@@ -201,14 +205,7 @@ func (p *inProc) init() {
 }
 
 // isGone says whether pmcd has given up on the agent.
-func (p *inProc) isGone() bool {
-	select {
-	case <-p.gone:
-		return true
-	default:
-		return false
-	}
-}
+func (p *inProc) isGone() bool { return p.gaveUp.Load() }
 
 // acquire takes the agent's lock, or fails once pmcd has given up on the
 // agent, whether before or while it waits.
@@ -433,7 +430,11 @@ func (p *inProc) abandon(err error) {
 // for the agent fail. It is done once.
 func (p *inProc) giveUp() {
 	p.init()
-	p.goneMu.Do(func() { close(p.gone) })
+	p.goneMu.Do(func() {
+		// Set first: whoever finds gone closed finds gaveUp set.
+		p.gaveUp.Store(true)
+		close(p.gone)
+	})
 }
 
 // callCtx is the context an in-process agent's call gets: the call's
@@ -455,12 +456,10 @@ func (c *callCtx) Done() <-chan struct{} { return c.done }
 func (c *callCtx) Value(any) any         { return nil }
 
 func (c *callCtx) Err() error {
-	select {
-	case <-c.done:
+	if c.p.gaveUp.Load() {
 		return context.DeadlineExceeded
-	default:
-		return nil
 	}
+	return nil
 }
 
 // kept turns a fetch's answer, which is the agent's own storage until its
