@@ -115,8 +115,15 @@ func (a *agent) SetFenced(on bool) {
 func (a *agent) Own() bool { return a.conf.Entry == pmcdEntry && a.conf.Kind == AgentDSO }
 
 // Type is pmcd.agent.type: 0 in-process, 2 socket, 4 pipe.
+// A switch: a map literal here was built on every fetch of it.
 func (a *agent) Type() uint32 {
-	return map[AgentKind]uint32{AgentDSO: 0, AgentSocket: 2, AgentPipe: 4}[a.conf.Kind]
+	switch a.conf.Kind {
+	case AgentSocket:
+		return 2
+	case AgentPipe:
+		return 4
+	}
+	return 0
 }
 
 // A client as pmcd.client.* report it (pmcdagent.Client).

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -420,20 +421,28 @@ func (p *pmcdAgent) hostname() string {
 }
 
 // hostCache keeps the host's name for a second: fetched often, it rarely
-// changes.
+// changes. The name and when it was read are swapped in together, so a
+// fetch reads them with one load, without a lock.
 type hostCache struct {
-	mu   sync.Mutex
+	cur atomic.Pointer[hostRead]
+}
+
+// hostRead is a name and when it was read.
+type hostRead struct {
 	name string
 	at   time.Time
 }
 
 func (h *hostCache) get() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if now := time.Now(); h.name == "" || now.Sub(h.at) > time.Second {
-		h.name, h.at = hostname(), now
+	// time.Since a time with a monotonic reading reads only the
+	// monotonic clock, where time.Now reads the wall clock too.
+	if r := h.cur.Load(); r != nil && time.Since(r.at) <= time.Second {
+		return r.name
 	}
-	return h.name
+	// Two fetches may both read it; either answer is the host's name.
+	r := &hostRead{name: hostname(), at: time.Now()}
+	h.cur.Store(r)
+	return r.name
 }
 
 // Store changes what pmcd lets clients change, with PCP's checks and
