@@ -33,9 +33,12 @@ type client struct {
 	w    *pdu.Writer
 	wmu  sync.Mutex // one writer at a time: the client's goroutine or Reload
 	out  []byte     // reused encoding buffer
-	num  int32      // the client's number, the "from" of its requests to agents
-	seq  int32      // the client's place in order of arrival, its pmcd.client.* instance
-	st   *state     // the state the current request works with
+	// notice is the reused buffer of the state-change notice sent
+	// before a fetch's answer (sendChanges).
+	notice []byte
+	num    int32  // the client's number, the "from" of its requests to agents
+	seq    int32  // the client's place in order of arrival, its pmcd.client.* instance
+	st     *state // the state the current request works with
 
 	id    access.ClientID
 	start time.Time // when it connected, for pmcd.client.start_date
@@ -386,7 +389,7 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 		if err = m.Decode(b); err == nil {
 			if status = c.checkFetch(m.Context); status == nil {
 				c.cur, c.curType = m, h.Type
-				return c.sendResult(ctx, h.Type, c.fetchAll(ctx, m))
+				return c.answerFetch(ctx, h.Type, m)
 			}
 		}
 	case pdu.TypeHighResFetch:
@@ -396,7 +399,7 @@ func (c *client) handle(ctx context.Context, b []byte) error {
 				// Agents are sent a FETCH whichever the client sent;
 				// the two decode to the same fields.
 				c.cur, c.curType = (*pdu.Fetch)(m), h.Type
-				return c.sendResult(ctx, h.Type, c.fetchAll(ctx, c.cur))
+				return c.answerFetch(ctx, h.Type, c.cur)
 			}
 		}
 	case pdu.TypeDescReq:

@@ -141,7 +141,9 @@ func benchFetch(b *testing.B, ctx context.Context, srv *Server, ids ...pcp.PMID)
 	roundTrip()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for range b.N {
 		roundTrip()
 	}
+	reportCPU(b, cpu0)
 }

@@ -28,6 +28,10 @@ type inProc struct {
 	// of the client being served, set under the agent slot's lock
 	// (agent.mu) for one call.
 	into *pdu.Result
+	// borrow, set like into for a call to pmcd's own agent, has call
+	// hand back the agent's own answer uncopied, for the caller to read
+	// before it lets the agent slot's lock go (see fetchEncoded).
+	borrow bool
 	// fetch is the FETCH the agent reads, a copy of the client's, under
 	// sem (see call and fetchDirect).
 	fetch pdu.Fetch
@@ -471,6 +475,9 @@ func (p *inProc) kept(reply pdu.Message, err error) (pdu.Message, error) {
 	r, ok := reply.(*pdu.Result)
 	if !ok || err != nil {
 		return reply, err
+	}
+	if p.borrow && p.own {
+		return r, nil
 	}
 	if p.into != nil {
 		copyResultInto(&p.into.Result, &r.Result)

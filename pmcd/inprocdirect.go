@@ -40,11 +40,33 @@ type rescuer interface {
 }
 
 // fetchDirect is fetch for in-process agent p, called on the caller's
-// goroutine; r carries on if the call hangs (see above). The client's
-// profile goes first when the agent has not got it, under the same hold
-// of the lock. The answer is copied into into when it is not nil, else
-// into new storage.
+// goroutine; r carries on if the call hangs (see above). The answer is
+// copied into into when it is not nil, else into new storage.
 func (a *agent) fetchDirect(c *client, req *pdu.Fetch, into *pdu.Result, p *inProc, r rescuer) (*pcp.Result, error) {
+	res, err := a.callDirect(c, req, p, r)
+	if err != nil {
+		return nil, err
+	}
+	// The agent's answer is its own storage until its next fetch.
+	var out *pcp.Result
+	if into != nil {
+		copyResultInto(&into.Result, res)
+		out = &into.Result
+	} else {
+		kept := copyResult(res)
+		out = &kept
+	}
+	p.release()
+	return out, nil
+}
+
+// callDirect asks in-process agent p for req on the caller's goroutine;
+// r carries on if the call hangs (see above). The client's profile goes
+// first when the agent has not got it, under the same hold of the lock.
+// The answer is the agent's own storage, and p's lock is still held for
+// the caller to read it: the caller gives it back (p.release). On an
+// error the lock has been given back.
+func (a *agent) callDirect(c *client, req *pdu.Fetch, p *inProc, r rescuer) (*pcp.Result, error) {
 	if a.fenced.Load() {
 		return nil, pcp.ErrPMDAFenced
 	}
@@ -82,17 +104,7 @@ func (a *agent) fetchDirect(c *client, req *pdu.Fetch, into *pdu.Result, p *inPr
 		p.release()
 		return nil, pcp.ErrPMID
 	}
-	// The agent's answer is its own storage until its next fetch.
-	var out *pcp.Result
-	if into != nil {
-		copyResultInto(&into.Result, &res.Result)
-		out = &into.Result
-	} else {
-		kept := copyResult(&res.Result)
-		out = &kept
-	}
-	p.release()
-	return out, nil
+	return &res.Result, nil
 }
 
 // ended ends direct call seq, or, when the watchdog has given up on it,

@@ -46,7 +46,9 @@ func (c *client) sendChanges(ctx context.Context) error {
 	if ch == 0 {
 		return nil
 	}
+	// Its own buffer: a fetch's answer may be in c.out already, encoded
+	// while the agent's lock was held (fetchEncoded).
 	m := pdu.Error{Code: int32(ch)}
-	c.out = m.Append(c.out[:0], 0)
-	return c.write(ctx, c.out)
+	c.notice = m.Append(c.notice[:0], 0)
+	return c.write(ctx, c.notice)
 }
