@@ -87,6 +87,9 @@ func (d *deadline) done() {
 		d.set(time.Time{})
 		*d.armed = time.Time{}
 	}
+	// The call's context (and the chain of its parents) is not kept alive
+	// by an idle Reader or Writer.
+	d.ctx = nil
 }
 
 // init readies d for a call under ctx, keeping what it has set up once

@@ -1,7 +1,6 @@
 package pmapi
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +29,7 @@ type HostContext struct {
 
 	mu       sync.Mutex
 	conn     *connection // nil when closed or after a connection failure
+	rb       *bufferedConn
 	r        *pdu.Reader
 	w        *pdu.Writer
 	closed   bool
@@ -161,11 +161,10 @@ func (c *HostContext) attach(conn *connection) {
 	if s, ok := conn.conn.(pdu.Stream); ok {
 		rw = pdu.Direct(s)
 	}
-	// A buffered reader takes a small reply's header and body in one
-	// read; a reply larger than the buffer is read past it, straight into
-	// the PDU's storage. 4 KiB, not more: a server holding thousands of
-	// contexts (pmproxy) keeps one per context.
-	c.r = pdu.NewReader(&bufferedConn{bufio.NewReaderSize(rw, 4<<10), rw}, c.opts.requestTimeout)
+	// Replies are read through a buffer the context holds only while it
+	// reads one (readbuf.go).
+	c.rb = &bufferedConn{conn: rw}
+	c.r = pdu.NewReader(c.rb, c.opts.requestTimeout)
 	c.w = pdu.NewWriter(rw)
 	c.w.Timeout = c.opts.requestTimeout
 	// Only c.r and c.w read and write the connection: deadlines may stay
@@ -297,6 +296,9 @@ func (c *HostContext) receive(ctx context.Context) ([]byte, pdu.Type, error) {
 		c.broken()
 		return nil, 0, transportError(err)
 	}
+	// The PDU is in the reader's own storage now: the buffer goes back
+	// unless pmcd sent more already.
+	c.rb.release()
 	h, err := pdu.ParseHeader(buf)
 	if err != nil {
 		c.broken()
@@ -340,15 +342,6 @@ func (c *HostContext) decodeReply(buf []byte, typ pdu.Type, resp pdu.Message) er
 	c.broken()
 	return fmt.Errorf("%w: pmcd answered %s with %s", pcp.ErrIPC, resp.PDUType(), typ)
 }
-
-// bufferedConn reads a connection through a buffer while keeping its read
-// deadline settable, which the PDU reader uses for timeouts.
-type bufferedConn struct {
-	*bufio.Reader
-	conn interface{ SetReadDeadline(time.Time) error }
-}
-
-func (b *bufferedConn) SetReadDeadline(t time.Time) error { return b.conn.SetReadDeadline(t) }
 
 // WithPorts gives the ports a host specification without ports means,
 // PCP's PMCD_PORT (ParsePorts); without it, DefaultPort.
