@@ -97,4 +97,7 @@ func (c *webContext) close() {
 	}
 	c.cache = cache{}
 	c.labelset = nil
+	// What only a live context answers with: an expired one answers
+	// with its identifier alone.
+	c.host, c.labels, c.source = "", "", ""
 }
