@@ -55,8 +55,9 @@ type Reader struct {
 
 	r     io.Reader
 	buf   []byte
-	armed time.Time // the read deadline on the stream
-	dl    deadline  // the current call's, kept here to save an allocation
+	box   *pooledBuf // what buf came in from the pool, for Release
+	armed time.Time  // the read deadline on the stream
+	dl    deadline   // the current call's, kept here to save an allocation
 }
 
 // NewReader returns a Reader on r that accepts any length and bounds each
@@ -95,7 +96,7 @@ type writeDeadliner interface {
 var longAgo = time.Unix(1, 0)
 
 // ReadPDU reads the next PDU, header included. The slice is the Reader's
-// buffer: it stays valid only until the next ReadPDU.
+// buffer: it stays valid only until the next ReadPDU or Release.
 //
 // At the end of the stream before a PDU begins it returns io.EOF; a
 // stream that ends inside a PDU gives an error wrapping both
@@ -130,7 +131,7 @@ func (r *Reader) ReadPDU(ctx context.Context) ([]byte, error) {
 	}
 
 	if cap(r.buf) < HeaderSize {
-		r.buf = make([]byte, 0, 1024)
+		r.takeBuf()
 	}
 	buf := r.buf[:HeaderSize]
 	have := 0

@@ -318,8 +318,14 @@ func (c *HostContext) call(ctx context.Context, req, resp pdu.Message) error {
 	if err != nil {
 		return err
 	}
+	defer c.releaseReply()
 	return c.decodeReply(buf, typ, resp)
 }
+
+// releaseReply lets go of the reader's storage once a reply has been
+// decoded (decoders copy what they keep), so that a context between
+// calls holds none (readbuf.go). The caller holds mu.
+func (c *HostContext) releaseReply() { c.r.Release() }
 
 func (c *HostContext) decodeReply(buf []byte, typ pdu.Type, resp pdu.Message) error {
 	switch typ {

@@ -69,6 +69,7 @@ func (c *HostContext) fetchLocked(ctx context.Context, pmids []pcp.PMID, r *pcp.
 	if err != nil {
 		return 0, err
 	}
+	defer c.releaseReply()
 	var changes StateChange
 	for {
 		buf, typ, err := c.receive(ctx)

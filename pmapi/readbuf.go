@@ -17,7 +17,9 @@ const readBufSize = 4 << 10
 // server holding many contexts that are mostly idle (pmproxy: a web
 // context lives for its poll timeout after each request) would otherwise
 // keep a buffer per context, most of its live heap under churn, for
-// bytes that are only there while a reply is read.
+// bytes that are only there while a reply is read. The PDU reader's own
+// storage goes back to pdu's pool the same way once a reply is decoded
+// (releaseReply).
 var readBufs = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufSize) }}
 
 // bufferedConn reads a connection through a pooled buffer while keeping

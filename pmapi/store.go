@@ -50,6 +50,7 @@ func (c *HostContext) store(ctx context.Context, r *pcp.Result) error {
 	if err != nil {
 		return err
 	}
+	defer c.releaseReply()
 	if typ != pdu.TypeError {
 		c.broken()
 		return fmt.Errorf("%w: pmcd answered a store with %s", pcp.ErrIPC, typ)
