@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/webapi"
@@ -42,7 +43,7 @@ func TestContextHeap(t *testing.T) {
 		return &closeCounted{src, &closed}, nil
 	}})
 	defer srv.Close()
-	ours := httptest.NewServer(srv)
+	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
 	client := &http.Client{Timeout: 30 * time.Second}
 	newContext := func(poll string) {
