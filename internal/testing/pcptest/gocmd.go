@@ -1,6 +1,7 @@
 package pcptest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Build says how GoCommandWith builds a command; the zero Build is how
@@ -60,7 +62,10 @@ func GoCommandWith(t testing.TB, pkg string, b Build) string {
 // BuildGoCommand is GoCommandWith for a helper that has no test at hand:
 // it returns the build's error.
 func BuildGoCommand(pkg string, b Build) (string, error) {
-	key := strings.Join(append([]string{pkg, b.Dir}, b.Env...), "\x00")
+	key, err := buildKey(pkg, b)
+	if err != nil {
+		return "", err
+	}
 	goCommands.Lock()
 	if goCommands.by == nil {
 		goCommands.by = map[string]*goCommand{}
@@ -71,12 +76,39 @@ func BuildGoCommand(pkg string, b Build) (string, error) {
 		goCommands.by[key] = c
 	}
 	goCommands.Unlock()
-	c.once.Do(func() { c.bin, c.err = buildGo(pkg, b) })
+	c.once.Do(func() { c.bin, c.err = buildGo(pkg, b, buildTimeout) })
 	return c.bin, c.err
 }
 
-// buildGo runs the go tool for pkg into a new ProcessDir.
-func buildGo(pkg string, b Build) (string, error) {
+// buildKey names a build for the cache: a package named by a path is
+// named by its absolute directory (the go tool then finds its module
+// from there whatever Dir is), so that one package named two ways is
+// built once; an import path is read in Dir's module.
+func buildKey(pkg string, b Build) (string, error) {
+	dir := b.Dir
+	switch {
+	case filepath.IsAbs(pkg):
+		pkg, dir = filepath.Clean(pkg), ""
+	case strings.HasPrefix(pkg, "."):
+		abs, err := filepath.Abs(filepath.Join(b.Dir, pkg))
+		if err != nil {
+			return "", err
+		}
+		pkg, dir = abs, ""
+	}
+	return strings.Join(append([]string{pkg, dir}, b.Env...), "\x00"), nil
+}
+
+// buildTimeout bounds one build: a go tool stuck (a lock held by a
+// killed build, a module fetch that hangs) fails the test that asked
+// with the reason, well before the test binary's own timeout, which
+// would report no more than that it was waiting here. A cold build of
+// the largest command takes under a minute on a loaded host.
+const buildTimeout = 5 * time.Minute
+
+// buildGo runs the go tool for pkg into a new ProcessDir, for at most
+// limit.
+func buildGo(pkg string, b Build, limit time.Duration) (string, error) {
 	name, err := commandName(pkg, b.Dir)
 	if err != nil {
 		return "", err
@@ -90,12 +122,18 @@ func buildGo(pkg string, b Build) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, name)
-	cmd := exec.Command(goTool(), "build", "-o", bin, pkg)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goTool(), "build", "-o", bin, pkg)
 	cmd.Dir = b.Dir
 	if len(b.Env) > 0 {
 		cmd.Env = append(os.Environ(), b.Env...)
 	}
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("go build %s: not done within its time limit of %v: %v\n%s", pkg, limit, err, out)
+	}
+	if err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 	}
 	return bin, nil

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestGoCommand builds a command once per Build: the same call gives the
 // same program, Env reaches the go tool, Dir is where a relative package
-// is read, and the program has its package's name in a directory other
-// users can enter.
+// is read (one package named relative to two directories, or by its
+// absolute path, is one build), and the program has its package's name
+// in a directory other users can enter.
 func TestGoCommand(t *testing.T) {
 	const pkg = "./testdata/gocmdprobe"
 	plain := GoCommand(t, pkg)
@@ -20,8 +22,18 @@ func TestGoCommand(t *testing.T) {
 	}
 	noCgo := GoCommandWith(t, pkg, Build{Env: []string{"CGO_ENABLED=0"}})
 	fromDir := GoCommandWith(t, "./gocmdprobe", Build{Dir: "testdata"})
-	if noCgo == plain || fromDir == plain || fromDir == noCgo {
-		t.Errorf("different builds share a program: %s, %s, %s", plain, noCgo, fromDir)
+	abs, err := filepath.Abs(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if noCgo == plain {
+		t.Errorf("different builds share a program: %s", plain)
+	}
+	if fromDir != plain {
+		t.Errorf("the package named from testdata was built again: %s, then %s", plain, fromDir)
+	}
+	if byAbs := GoCommand(t, abs); byAbs != plain {
+		t.Errorf("the package named by %s was built again: %s, then %s", abs, plain, byAbs)
 	}
 	for _, c := range []struct {
 		bin, want string
@@ -61,5 +73,15 @@ func TestGoCommandFailure(t *testing.T) {
 		if !ft.fatal {
 			t.Error("a package that does not build did not fail the test")
 		}
+	}
+}
+
+// TestGoCommandTimeout: a build that outlasts its time limit ends with
+// an error that says so, rather than holding the test binary until its
+// own timeout.
+func TestGoCommandTimeout(t *testing.T) {
+	_, err := buildGo("./testdata/gocmdprobe", Build{Env: []string{"GOPCP_PCPTEST_TIMEOUT_TEST=1"}}, time.Nanosecond)
+	if err == nil || !strings.Contains(err.Error(), "time limit") {
+		t.Errorf("a build past its time limit: %v, want an error naming the limit", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // made are the directories ProcessDir made in this process, for
@@ -25,7 +26,8 @@ var made struct {
 // crash, a timeout's kill) leaves it, so each call first removes the
 // directories of prefix whose process has gone.
 func ProcessDir(prefix string) (string, error) {
-	sweepProcessDirs(prefix)
+	legacy.Do(func() { sweepLegacyDirs(os.TempDir(), time.Now()) })
+	sweepProcessDirs(os.TempDir(), prefix)
 	dir, err := os.MkdirTemp("", prefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
@@ -59,8 +61,8 @@ func RemoveProcessDirs() {
 
 // sweepProcessDirs removes the directories of prefix left by processes
 // that have ended.
-func sweepProcessDirs(prefix string) {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), prefix+"*"))
+func sweepProcessDirs(tmp, prefix string) {
+	dirs, _ := filepath.Glob(filepath.Join(tmp, prefix+"*"))
 	for _, d := range dirs {
 		rest := strings.TrimPrefix(filepath.Base(d), prefix)
 		pidText, _, ok := strings.Cut(rest, "-")
@@ -71,5 +73,43 @@ func sweepProcessDirs(prefix string) {
 		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 			os.RemoveAll(d)
 		}
+	}
+}
+
+// legacy runs sweepLegacyDirs once a process.
+var legacy sync.Once
+
+// legacyPIDPrefixes are the names, followed by a process id, of
+// directories that earlier versions of the tests made and that nothing
+// makes now, so that no sweep of ProcessDir's would reach them.
+var legacyPIDPrefixes = []string{"gopcp-gopmcd-", "gopcp-pmlogger-test-"}
+
+// legacyTempPrefix is the name, followed by os.MkdirTemp's digits, of a
+// directory the pmdumplog tests once made; it names no process, so it is
+// taken as left over only when older than legacyAge.
+const (
+	legacyTempPrefix = "pmdumplog-test"
+	legacyAge        = 24 * time.Hour
+)
+
+// sweepLegacyDirs removes, under tmp, the directories earlier versions of
+// the tests left behind: those named by a process once that process has
+// ended, the others once older than legacyAge at now. Symbolic links are
+// left alone.
+func sweepLegacyDirs(tmp string, now time.Time) {
+	for _, p := range legacyPIDPrefixes {
+		sweepProcessDirs(tmp, p)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(tmp, legacyTempPrefix+"*"))
+	for _, d := range dirs {
+		rest := strings.TrimPrefix(filepath.Base(d), legacyTempPrefix)
+		if rest == "" || strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		st, err := os.Lstat(d)
+		if err != nil || !st.IsDir() || now.Sub(st.ModTime()) < legacyAge {
+			continue
+		}
+		os.RemoveAll(d)
 	}
 }
