@@ -22,7 +22,13 @@ var benchMetrics = []string{"kernel.all.load", "kernel.all.cpu.user", "kernel.al
 // benchMetrics, fetched once so that what follows is the steady state.
 func benchFetch(tb testing.TB) (*pmda.Agent, pdu.Message) {
 	tb.Helper()
-	x, err := newLinux(Options{CacheDir: tb.TempDir()})
+	return benchFetchWith(tb, Options{CacheDir: tb.TempDir()})
+}
+
+// benchFetchWith is benchFetch for an agent made with opts.
+func benchFetchWith(tb testing.TB, opts Options) (*pmda.Agent, pdu.Message) {
+	tb.Helper()
+	x, err := newLinux(opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -10,15 +10,18 @@ import (
 	"github.com/gopcp/gopcp/pmda"
 )
 
+// fixtureOptions read the agent's sources from testdata/fixture.
+var fixtureOptions = Options{
+	ProcRoot: "testdata/fixture/proc", SysRoot: "testdata/fixture/sys",
+	EtcRoot: "testdata/fixture/etc", UtmpPath: "testdata/fixture/utmp",
+	InterfacesConf: "testdata/fixture/nonexistent", NoCache: true,
+}
+
 // fixture builds the agent over testdata/fixture, a small /proc and /sys
 // with known contents.
 func fixture(t *testing.T) *Linux {
 	t.Helper()
-	x, err := newLinux(Options{
-		ProcRoot: "testdata/fixture/proc", SysRoot: "testdata/fixture/sys",
-		EtcRoot: "testdata/fixture/etc", UtmpPath: "testdata/fixture/utmp",
-		InterfacesConf: "testdata/fixture/nonexistent", NoCache: true,
-	})
+	x, err := newLinux(fixtureOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
