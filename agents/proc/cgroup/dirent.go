@@ -13,40 +13,35 @@ type dirent struct {
 	typ  uint8
 }
 
-// readDir lists a directory in the order the kernel gives, with plain
-// system calls (open, getdents64, close), as readdir(3) does; ok is false
-// when it cannot be opened. buf is the caller's, grown as needed; the
-// entries' names are in it.
-func readDir(path string, buf []byte, out []dirent) ([]dirent, []byte, bool) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	for err == syscall.EINTR {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	}
-	if err != nil {
-		return out, buf, false
-	}
-	out, buf = readDirFD(fd, buf, out)
-	syscall.Close(fd)
-	return out, buf, true
-}
-
 // maxDirBytes bounds what is read of one directory's entries (some
 // hundreds of thousands of them): the rest is left unlisted.
 const maxDirBytes = 16 << 20
 
-// readDirFD appends the entries of the open directory fd to out. Their
-// names point into buf, which is filled from its start and never written
-// over within the call: when it is full a larger one replaces it, the old
-// one left to the entries already made from it.
-func readDirFD(fd int, buf []byte, out []dirent) ([]dirent, []byte) {
-	used := 0
-	for used < maxDirBytes {
-		if cap(buf)-used < 4096 {
+// maxKeptDirBuf is the largest listing buffer (and table of entries, in
+// bytes) kept from one walk to the next: one large directory seen once
+// should not hold megabytes for the agent's life.
+const maxKeptDirBuf = 64 << 10
+
+// minDirRead is the smallest read asked of getdents64: more than one
+// record of the longest name (NAME_MAX), which a smaller read refuses.
+const minDirRead = 4096
+
+// readDirFD appends the entries of the open directory fd to out, reading
+// at most limit bytes of records in all (one read may finish past it by
+// less than minDirRead). Their names point into buf, which is filled from
+// its start and never written over within the call: when it is full a
+// larger one replaces it, the old one left to the entries already made
+// from it, and what was read into it still counts against limit.
+func readDirFD(fd int, buf []byte, out []dirent, limit int) ([]dirent, []byte) {
+	used, total := 0, 0
+	for total < limit {
+		if cap(buf)-used < minDirRead {
 			buf = make([]byte, max(8192, 2*cap(buf)))
 			used = 0
 		}
 		buf = buf[:cap(buf)]
-		n, err := syscall.ReadDirent(fd, buf[used:])
+		end := min(cap(buf), used+max(minDirRead, limit-total))
+		n, err := syscall.ReadDirent(fd, buf[used:end])
 		if err == syscall.EINTR {
 			continue
 		}
@@ -55,6 +50,7 @@ func readDirFD(fd int, buf []byte, out []dirent) ([]dirent, []byte) {
 		}
 		out = parseDirents(buf[used:used+n], out)
 		used += n
+		total += n
 	}
 	return out, buf
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -204,6 +205,7 @@ func (s *Source) walk(mnt string, refresh func(dir, name string)) {
 		s.walkTops[mnt] = top
 	}
 	s.walkGen++
+	defer s.trimDirBufs()
 	budget := s.max
 	ents, ok := s.readDirAt(top.dir, 0)
 	if !ok || budget <= 0 {
@@ -305,10 +307,28 @@ func (s *Source) readDirAt(dir string, depth int) ([]dirent, bool) {
 	if errno != 0 {
 		return nil, false
 	}
-	ents, buf := readDirFD(fd, s.dirBufs[depth], s.dirEnts[depth][:0])
+	ents, buf := readDirFD(fd, s.dirBufs[depth], s.dirEnts[depth][:0], maxDirBytes)
 	syscall.Close(fd)
 	s.dirBufs[depth], s.dirEnts[depth] = buf, ents
 	return ents, true
+}
+
+// trimDirBufs, after a walk, lets go of what its listings held: every
+// entry (their names point into the buffers) and the buffers and tables
+// larger than maxKeptDirBuf, so that a large directory listed once is not
+// held until the next walk, or for good at a depth no later walk reaches.
+func (s *Source) trimDirBufs() {
+	for d := range s.dirBufs {
+		if cap(s.dirBufs[d]) > maxKeptDirBuf {
+			s.dirBufs[d] = nil
+		}
+		ents := s.dirEnts[d]
+		if cap(ents)*int(unsafe.Sizeof(dirent{})) > maxKeptDirBuf {
+			s.dirEnts[d] = nil
+			continue
+		}
+		clear(ents[:cap(ents)])
+	}
 }
 
 // Version is pmdaproc's cgroup_version: 2 on a host with only cgroup2
