@@ -18,7 +18,8 @@ var unavailWatch struct {
 // access(2) before every request. os.Stat would allocate its answer and
 // the path's copy, three allocations a request and most of what a
 // steady agent allocated; the system call itself is made only when the
-// file's directory changed (watchedFile).
+// file's directory or the mount table changed, or when the directory
+// cannot be watched (watchedFile).
 func unavailable() bool {
 	unavailWatch.once.Do(func() { unavailWatch.w = newWatchedFile(unavailFile) })
 	return unavailWatch.w.exists()

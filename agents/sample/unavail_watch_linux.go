@@ -2,6 +2,8 @@ package sample
 
 import (
 	"encoding/binary"
+	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"syscall"
@@ -26,29 +28,45 @@ import (
 // request, as access(2) would see it. What the watch cannot see is
 // answered by access(2) each time: a file that is a symbolic link (its
 // target may change elsewhere), a directory the watch lost (removed,
-// moved, unmounted), a directory that is a symbolic link, or no inotify
-// at all. Only a file system mounted over the directory after the
-// watch began goes unseen.
+// moved, unmounted), a directory that is a symbolic link, a directory on
+// a file system that is not local (localFS: a network or FUSE file
+// system changes unseen), or no inotify or mount table at all (the
+// per-user limit of inotify instances reached, /proc not mounted).
 //
-// The inotify descriptor, one per process for unavailFile, stays open
-// for the life of the program, as the answers are wanted until it ends.
+// A file system mounted over the directory, or over one of its
+// ancestors, after the watch began would hide the watched directory
+// from the path: each request first polls the mount table (raw, without
+// waiting), and after any change the watch is made again on what the
+// path names then. What no event reports is an ancestor of the directory
+// renamed or replaced by another directory: the type is right for a
+// directory whose ancestors stay as they are, such as /tmp (whose only
+// ancestor is the root), not for one below a directory that others may
+// rename.
+//
+// The inotify and mount table descriptors, one each per process for
+// unavailFile, stay open for the life of the program, as the answers are
+// wanted until it ends.
 type watchedFile struct {
 	mu   sync.Mutex
 	dir  string
 	name string
 	path []byte // dir/name, NUL-terminated, for exists
 
-	started bool
-	fd      int  // the inotify descriptor, -1 when not watching
-	known   bool // there is the answer until an event says otherwise
-	there   bool
-	buf     [4096]byte // events; more than one name of NAME_MAX
+	started  bool
+	fd       int   // the inotify descriptor, -1 when not watching
+	mounts   int   // mountsFile's descriptor while watching
+	notWatch error // why the last start could not watch, for tests
+	known    bool  // there is the answer until an event says otherwise
+	there    bool
+	poll     [2]pollFD
+	noWait   syscall.Timespec
+	buf      [4096]byte // events; more than one name of NAME_MAX
 }
 
 // newWatchedFile watches path once first asked.
 func newWatchedFile(path string) *watchedFile {
 	dir, name := filepath.Split(path)
-	return &watchedFile{dir: filepath.Clean(dir), name: name, path: []byte(path + "\x00"), fd: -1}
+	return &watchedFile{dir: filepath.Clean(dir), name: name, path: []byte(path + "\x00"), fd: -1, mounts: -1}
 }
 
 // watchMask is what the directory's watch reports: a name coming or
@@ -65,33 +83,79 @@ func (w *watchedFile) exists() bool {
 		w.started = true
 		w.start()
 	}
+	if w.fd >= 0 {
+		switch mounts, events := pollWatch(w.fd, w.mounts, &w.poll, &w.noWait); {
+		case mounts:
+			// What the path names may be another directory now.
+			w.stop()
+			w.start()
+		case events && w.changed():
+			w.known = false
+		}
+	}
 	if w.fd < 0 {
 		return exists(w.path)
 	}
-	if w.changed() || !w.known {
+	if !w.known {
 		w.check()
 	}
 	return w.there
 }
 
-// start sets up the watch, leaving fd -1 if it cannot.
+// start sets up the watch, leaving fd -1 if it cannot (notWatch says
+// why). The mount table is opened first, so that a mount made while the
+// watch is set up is seen at the next poll; the directory is looked up
+// before and after the watch is added, so that the watch is known to be
+// on the directory the path named.
 func (w *watchedFile) start() {
-	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
-	if err != nil {
-		return
-	}
-	if _, err := syscall.InotifyAddWatch(fd, w.dir, watchMask); err != nil {
-		syscall.Close(fd)
-		return
-	}
-	// Watching before the first look: a change after it is queued.
-	w.fd = fd
+	w.notWatch = w.watch()
 }
 
-// stop gives up the watch: every answer is access(2)'s from now on.
+func (w *watchedFile) watch() error {
+	mounts, err := syscall.Open(mountsFile, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: mountsFile, Err: err}
+	}
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(w.dir, &fs); err != nil {
+		syscall.Close(mounts)
+		return &os.PathError{Op: "statfs", Path: w.dir, Err: err}
+	}
+	if !localFS(uint32(fs.Type)) {
+		syscall.Close(mounts)
+		return fmt.Errorf("%s: file system type %#x is not one whose changes inotify sees", w.dir, uint32(fs.Type))
+	}
+	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		syscall.Close(mounts)
+		return os.NewSyscallError("inotify_init1", err)
+	}
+	var before, after syscall.Stat_t
+	err = syscall.Lstat(w.dir, &before)
+	if err == nil {
+		_, err = syscall.InotifyAddWatch(fd, w.dir, watchMask)
+	}
+	if err == nil {
+		err = syscall.Lstat(w.dir, &after)
+	}
+	if err == nil && (before.Dev != after.Dev || before.Ino != after.Ino) {
+		err = syscall.EAGAIN // replaced meanwhile: asked for each time
+	}
+	if err != nil {
+		syscall.Close(fd)
+		syscall.Close(mounts)
+		return &os.PathError{Op: "watch", Path: w.dir, Err: err}
+	}
+	// Watching before the first look: a change after it is queued.
+	w.fd, w.mounts, w.known = fd, mounts, false
+	return nil
+}
+
+// stop gives up the watch: every answer is access(2)'s until a start.
 func (w *watchedFile) stop() {
 	syscall.Close(w.fd)
-	w.fd, w.known = -1, false
+	syscall.Close(w.mounts)
+	w.fd, w.mounts, w.known = -1, -1, false
 }
 
 // check asks the system, and notes whether the answer may be kept until
