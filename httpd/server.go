@@ -45,11 +45,18 @@ type Options struct {
 	// keep finishing requests (default 4 per CPU); more requests wait,
 	// read, in a queue. When requests wait and no worker has finished
 	// one for stallTime (handlers waiting on an unreachable host), more
-	// are started for them, up to MaxWorkers in all (default 256).
+	// are started for them, Workers at first and twice as many each
+	// further stallTime without a request finished, up to MaxWorkers in
+	// all (default 256); these extra workers end once the queue is
+	// empty.
 	Workers, MaxWorkers int
 	// Log receives handler panics and the event loop's errors, rate
 	// limited; nil discards them.
 	Log *log.Logger
+
+	// workerIdle is how long a worker waits for work before it ends
+	// (default workerIdle; tests lengthen it).
+	workerIdle time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -63,6 +70,7 @@ func (o *Options) setDefaults() {
 	dur(&o.ReadTimeout, 30*time.Second)
 	dur(&o.WriteTimeout, 120*time.Second)
 	dur(&o.IdleTimeout, 30*time.Second)
+	dur(&o.workerIdle, workerIdle)
 	if o.MaxHeaderBytes <= 0 {
 		o.MaxHeaderBytes = 64 << 10
 	}
@@ -92,8 +100,13 @@ func MethodInitial(b byte) bool {
 }
 
 // stallTime is how long the workers may all go without finishing a
-// request, with requests waiting, before more are started.
-const stallTime = 100 * time.Millisecond
+// request, with requests waiting, before more are started. Handlers
+// that wait their turn for one lock (pmproxy's fetches on one web
+// context) finish one at a time, each after the pmcd's answer: on a
+// loaded CPU one such answer took longer than 100 ms often enough that
+// extra workers were started by the hundred during a burst, none of
+// them any faster, each with its grown stack and buffers.
+const stallTime = 500 * time.Millisecond
 
 // workerIdle is how long a worker waits for work before it ends: a
 // server with nothing to do keeps no worker and no worker's stack.
@@ -119,6 +132,7 @@ type Server struct {
 	closed  bool
 	workers int     // running
 	idle    int     // of them, waiting for work
+	batch   int     // extra workers the next stall starts (0: Workers)
 	queue   []*conn // read and waiting for a worker
 	next    int64   // the earliest deadline of an armed conn noted since the loop's scan (0 none)
 	planned int64   // when the loop waits until (0 while it runs, -1 forever)
@@ -381,19 +395,27 @@ func (s *Server) submit(c *conn) {
 	s.mu.Unlock()
 }
 
-// unstickLocked starts a worker for each request waiting, up to
-// MaxWorkers, when none is idle and none has finished a request for
-// stallTime: the handlers running wait on something slow, and the
-// requests behind them need not. s.mu held.
+// unstickLocked starts more workers for the requests waiting, when none
+// is idle and none has finished a request for stallTime: the handlers
+// running wait on something slow, and the requests behind them need
+// not. The workers come in batches, one per stallTime while nothing
+// finishes, each twice the last (Workers at first), up to MaxWorkers:
+// all at once, handlers waiting on one lock took a worker each for
+// nothing (the lock's holder finishes no sooner); a batch that does not
+// unstick the queue is soon followed by a larger one. s.mu held.
 func (s *Server) unstickLocked(now int64) {
 	if len(s.queue) == 0 || s.idle > 0 || now-s.lastDone.Load() < int64(stallTime) {
 		return
 	}
-	for n := min(len(s.queue), s.opts.MaxWorkers-s.workers); n > 0; n-- {
+	batch := max(s.batch, s.opts.Workers)
+	for n := min(len(s.queue), s.opts.MaxWorkers-s.workers, batch); n > 0; n-- {
 		s.workers++
 		s.wg.Add(1)
 		go s.worker()
 	}
+	s.batch = 2 * batch
+	// the next batch only after another stallTime without progress
+	s.lastDone.Store(now)
 }
 
 // take removes the first queued connection, nil if none; s.mu held.
@@ -427,16 +449,24 @@ func (s *Server) worker() {
 			}
 			s.mu.Lock()
 			s.lastDone.Store(time.Now().UnixNano())
+			s.batch = 0
 			s.mu.Unlock()
 			continue
+		}
+		if s.workers > s.opts.Workers {
+			// an extra worker, started for a stall, is not kept
+			// waiting with its stack once the queue is served
+			s.workers--
+			s.mu.Unlock()
+			return
 		}
 		s.idle++
 		s.mu.Unlock()
 		if t == nil {
-			t = time.NewTimer(workerIdle)
+			t = time.NewTimer(s.opts.workerIdle)
 			defer t.Stop()
 		} else {
-			t.Reset(workerIdle)
+			t.Reset(s.opts.workerIdle)
 		}
 		var end bool
 		select {
