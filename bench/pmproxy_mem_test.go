@@ -237,6 +237,13 @@ func buildPMProxyIn(t *testing.T, dir string, cgo bool) string {
 // runOurPMProxy starts a built pmproxy on a private port in the bed's
 // environment (as proxybed starts PCP's), with its own PCP_TMP_DIR.
 func runOurPMProxy(t *testing.T, bin string, bed *testbed.PMCD) running {
+	return runOurPMProxyWith(t, bin, bed, nil, nil)
+}
+
+// runOurPMProxyWith is runOurPMProxy with more environment and its
+// standard error (a goroutine dump, the collector's trace) going to
+// stderr.
+func runOurPMProxyWith(t *testing.T, bin string, bed *testbed.PMCD, extraEnv []string, stderr io.Writer) running {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "pmproxy.conf")
 	if err := os.WriteFile(conf, []byte(proxybed.Conf), 0o644); err != nil {
@@ -253,7 +260,8 @@ func runOurPMProxy(t *testing.T, bin string, bed *testbed.PMCD) running {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, "PCP_TMP_DIR="+dir, "PCP_RUN_DIR="+dir)
+	cmd.Env = append(append(env, "PCP_TMP_DIR="+dir, "PCP_RUN_DIR="+dir), extraEnv...)
+	cmd.Stderr = stderr
 	// Killed with the bench should it die without its cleanups (a go
 	// test timeout left one running for an hour).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
