@@ -63,6 +63,22 @@ func putBuf(b *[]byte) {
 	}
 }
 
+// headerPool keeps requests' and answers' header maps, emptied, for the
+// next ones: a map's first entry allocates its table, a few hundred
+// bytes, for every request otherwise. A handler is done with its
+// ResponseWriter and Request, Headers included, when ServeHTTP returns.
+var headerPool = sync.Pool{New: func() any { return make(Header) }}
+
+func getHeader() Header { return headerPool.Get().(Header) }
+
+// putHeader keeps h unless it grew past what answers usually carry.
+func putHeader(h Header) {
+	if len(h) <= 16 {
+		clear(h)
+		headerPool.Put(h)
+	}
+}
+
 // Outcomes of looking at a new connection's first byte.
 const (
 	sniffHTTP = iota
@@ -382,11 +398,13 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	bb, wb := getBuf(), getBuf()
 	defer putBuf(bb)
 	defer putBuf(wb)
-	w := &response{c: c, req: r, header: make(Header), isHEAD: h.method == MethodHead,
+	w := &response{c: c, req: r, header: getHeader(), isHEAD: h.method == MethodHead,
 		minor: h.minor, keep: h.keepAlive, declared: -1, body: bb, wire: wb}
 	if !c.handle(w, r) {
 		return false, nil
 	}
+	defer putHeader(w.header)
+	defer putHeader(h.header)
 	if !w.started {
 		w.WriteHeader(StatusOK)
 	}

@@ -23,7 +23,8 @@ func (f HandlerFunc) ServeHTTP(w ResponseWriter, r *Request) { f(w, r) }
 
 // ResponseWriter is what a handler writes its answer through: headers,
 // then the status (WriteHeader, 200 by the first Write when not called),
-// then the body.
+// then the body. As with net/http, neither it nor its Header may be
+// used once ServeHTTP has returned (the server reuses the Header).
 type ResponseWriter interface {
 	Header() Header
 	Write([]byte) (int, error)
@@ -31,7 +32,9 @@ type ResponseWriter interface {
 }
 
 // Request is a request as the server read it, whole: its body is in
-// memory before the handler runs.
+// memory before the handler runs. Its Header is the server's again once
+// the handler has returned (it is reused): a handler keeps what it needs
+// of it, not the map.
 type Request struct {
 	Method string
 	// URL is the request target parsed; RequestURI the target as sent.

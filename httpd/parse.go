@@ -97,7 +97,7 @@ func parseHead(b []byte) (*head, error) {
 		return nil, refuse(StatusHTTPVersionNotSupported, "unsupported protocol version")
 	}
 	h := &head{method: method, target: target, proto: proto, major: major, minor: minor,
-		header: make(Header), contentLength: -1}
+		header: getHeader(), contentLength: -1}
 	for {
 		line, rest = nextLine(rest)
 		if len(line) == 0 {

@@ -228,7 +228,9 @@ func appendStatus(b []byte, code int) []byte {
 // appendHeader writes the handler's headers in key order, as net/http
 // does, with CR and LF in values turned to spaces.
 func appendHeader(b []byte, h Header) []byte {
-	keys := make([]string, 0, len(h))
+	// on the stack for the few headers an answer has
+	var few [16]string
+	keys := few[:0]
 	for k := range h {
 		keys = append(keys, k)
 	}

@@ -267,6 +267,20 @@ func (s *Server) Conns() int {
 func (s *Server) loop() {
 	defer s.wg.Done()
 	events := make([]syscall.EpollEvent, 64)
+	// made once: a closure or a slice made in each turn of the loop was
+	// garbage of every readable connection
+	n := 0
+	var werr error
+	wait := func(fd uintptr) bool {
+		for {
+			n, werr = syscall.EpollWait(int(fd), events, 0)
+			if werr != syscall.EINTR {
+				break
+			}
+		}
+		return n > 0 || werr != nil
+	}
+	var ready []*conn
 	for {
 		s.mu.Lock()
 		if s.closed {
@@ -289,17 +303,8 @@ func (s *Server) loop() {
 			_ = s.ep.SetReadDeadline(time.Time{})
 		}
 		s.mu.Unlock()
-		n := 0
-		var werr error
-		err := s.eprc.Read(func(fd uintptr) bool {
-			for {
-				n, werr = syscall.EpollWait(int(fd), events, 0)
-				if werr != syscall.EINTR {
-					break
-				}
-			}
-			return n > 0 || werr != nil
-		})
+		n, werr = 0, nil
+		err := s.eprc.Read(wait)
 		if err == nil {
 			err = werr
 		}
@@ -309,7 +314,7 @@ func (s *Server) loop() {
 		}
 		s.mu.Lock()
 		s.planned = 0
-		var ready []*conn
+		ready = ready[:0]
 		for _, ev := range events[:max(n, 0)] {
 			if c := s.conns[ev.Fd]; c != nil && c.state <= armedPartial {
 				c.waited, c.state = c.state, busy
@@ -318,7 +323,8 @@ func (s *Server) loop() {
 		}
 		s.unstickLocked(time.Now().UnixNano())
 		s.mu.Unlock()
-		for _, c := range ready {
+		for i, c := range ready {
+			ready[i] = nil
 			s.submit(c)
 		}
 		// next is a bound below every armed deadline: until it has
