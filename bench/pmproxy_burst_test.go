@@ -26,7 +26,8 @@ import (
 // (default none), GOPCP_BURST_DUMP=1 ends each of our servers right
 // after its burst with SIGQUIT and reports its goroutines by what they
 // wait on and the collector's last trace line (instead of the 6 s
-// figure).
+// figure); GOPCP_BURST_ENV adds settings to our servers' environment
+// ("GOGC=25").
 func TestPMProxyBurst(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH_BURST") != "1" {
 		t.Skip("GOPCP_BENCH_BURST=1 runs the pmproxy burst measurement")
@@ -67,6 +68,8 @@ func TestPMProxyBurst(t *testing.T) {
 				srv = runPCPPMProxy(t, bed)
 			case dump:
 				srv = runOurPMProxyWith(t, s.bin, bed, []string{"GODEBUG=gctrace=1"}, &errBuf)
+			case os.Getenv("GOPCP_BURST_ENV") != "":
+				srv = runOurPMProxyWith(t, s.bin, bed, strings.Fields(os.Getenv("GOPCP_BURST_ENV")), nil)
 			default:
 				srv = runOurPMProxy(t, s.bin, bed)
 			}
