@@ -3,8 +3,10 @@ package cgroup
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
@@ -73,6 +75,7 @@ func TestAcctValuesMatchPCP(t *testing.T) {
 		return ""
 	}
 	enable := func(p *testbed.PMCD) {
+		roomForAccounting(t, filepath.Dir(privateOf(p)))
 		if out := pmstoreOut(t, p, unixOf(p), "acct.control.enable_acct", "1"); !strings.Contains(out, "new value=1") {
 			t.Fatalf("enable_acct not taken: %s", out)
 		}
@@ -132,6 +135,28 @@ func TestAcctValuesMatchPCP(t *testing.T) {
 		}
 	}
 	t.Logf("%d acct values of %d processes equal to PCP's", compared, compared/23)
+}
+
+// roomForAccounting mounts a small tmpfs on dir, the directory that will
+// hold the private accounting file, within the test's own mount
+// namespace (unshare --mount-proc made it, private to this run). Why:
+// the kernel writes no accounting records while the file's file system
+// has less free space than kernel.acct's resume threshold (4% by
+// default; it starts paused and resumes only above it), so on a nearly
+// full disk neither agent would list a process and the comparison
+// would fail for the machine's sake. dir must still be empty.
+func roomForAccounting(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
+		t.Fatalf("%s is not an empty directory to mount on: %v %v", dir, ents, err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "size=16m,mode=0755"); err != nil {
+		t.Fatalf("tmpfs on %s for the accounting file: %v", dir, err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
 }
 
 var acctLine = regexp.MustCompile(`^\s+inst \[(\d+) or ("[^"]*")\] value (.*)$`)
