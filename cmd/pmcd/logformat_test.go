@@ -21,9 +21,18 @@ var (
 	logPID  = regexp.MustCompile(`(PID = |pmcd\()\d+`)
 	logRow  = regexp.MustCompile(`(?m)^(\S+ +\d+) +\d+ +\d+ +\d+ `)
 	logPort = regexp.MustCompile(`(?m)^  ok +\d+ +(\d+)? `)
-	logTmp  = regexp.MustCompile(`/tmp/[^ /]+`)
+	logTmp  = tempChild()
 	logAddr = regexp.MustCompile(` \[0x[0-9a-f]+\]`)
 )
+
+// tempChild matches a directory made in the temporary directory, the
+// testbeds' and t.TempDir's, wherever TMPDIR puts it: the two pmcds have
+// directories of their own, and the path they log is not the test's to
+// choose.
+func tempChild() *regexp.Regexp {
+	dir := strings.TrimSuffix(filepath.Clean(os.TempDir()), "/")
+	return regexp.MustCompile(regexp.QuoteMeta(dir) + `/[^ /]+`)
+}
 
 // startLog is the part of a pmcd log from the agent table to the end of
 // the request port table, masked.
