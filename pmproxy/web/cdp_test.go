@@ -39,14 +39,12 @@ type devtools struct {
 // choosing and connects to its first page, until the test ends.
 func startDevtools(t *testing.T, bin string) *devtools {
 	t.Helper()
-	dir := t.TempDir()
+	dir, tmp := t.TempDir(), chromiumTemp(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-extensions", "--disable-background-networking", "--window-size=1280,800",
 		"--user-data-dir="+dir, "--remote-debugging-port=0", "about:blank")
-	// Its singleton files go where its profile goes, not into the
-	// machine's /tmp, where a killed browser would leave them.
-	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 10 * time.Second

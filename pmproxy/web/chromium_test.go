@@ -53,9 +53,7 @@ func chromium(t *testing.T, bin, url string, budgetMS int, extra ...string) (str
 		"--virtual-time-budget=" + strconv.Itoa(budgetMS),
 	}, extra...)
 	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
-	// Its singleton files go into the test's directory, not the
-	// machine's /tmp, where a killed browser would leave them.
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	cmd.Env = append(os.Environ(), "TMPDIR="+chromiumTemp(t))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
 		// The browser's helpers are its process group, ours alone.
@@ -69,6 +67,31 @@ func chromium(t *testing.T, bin, url string, budgetMS int, extra ...string) (str
 		t.Logf("chromium: %v; its last words:\n%s", err, tail(errb.String(), 20))
 	}
 	return out.String(), err
+}
+
+// chromiumSocket is what chromium adds to its TMPDIR for its singleton
+// socket, and socketPathMax the longest path a Unix socket can have.
+const (
+	chromiumSocket = "/org.chromium.Chromium.XXXXXX/SingletonSocket"
+	socketPathMax  = 107
+)
+
+// chromiumTemp makes the directory chromium's TMPDIR names, removed when
+// the test ends: its singleton files go there, not where a killed browser
+// would leave them. t.TempDir's names carry the test's and subtest's, and
+// under a TMPDIR longer than /tmp the socket's path outgrew what a socket
+// can have (chromium aborts), so this one has a short name of its own.
+func chromiumTemp(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "cr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if n := len(dir + chromiumSocket); n > socketPathMax {
+		t.Fatalf("chromium's singleton socket in %s would have a path of %d bytes, more than a socket's %d: TMPDIR is too long", dir, n, socketPathMax)
+	}
+	return dir
 }
 
 func tail(s string, n int) string {
