@@ -20,10 +20,11 @@ const (
 	portHigh = 44999
 )
 
-// portLockDirName is the directory, under os.TempDir(), that holds one
-// lock file per private port. It is shared by every test run on the
-// machine, whoever runs it, so that a port one process has reserved but
-// whose daemon has not bound it yet is not handed out by another.
+// portLockDirName is the directory, under /tmp (os.TempDir() only where
+// there is no /tmp), that holds one lock file per private port. It is
+// shared by every test run on the machine, whoever runs it and whatever
+// its TMPDIR, so that a port one process has reserved but whose daemon
+// has not bound it yet is not handed out by another.
 const portLockDirName = "gopcp-testbed-ports"
 
 // ports remembers the lock file of each private port this process holds.
@@ -132,10 +133,21 @@ func lockPort(dir string, p int) (*os.File, error) {
 	return f, nil
 }
 
+// portLockBase is where the lock directory lives: /tmp, whatever TMPDIR
+// says, since two runs with different TMPDIRs would otherwise keep
+// separate reservations and only the moment's check that a port is free
+// would stand between them.
+func portLockBase() string {
+	if fi, err := os.Stat("/tmp"); err == nil && fi.IsDir() {
+		return "/tmp"
+	}
+	return os.TempDir()
+}
+
 // portLockDir returns the shared lock directory, creating it like /tmp
 // (world-writable, sticky) so that runs by any user share it.
 func portLockDir() (string, error) {
-	dir := filepath.Join(os.TempDir(), portLockDirName)
+	dir := filepath.Join(portLockBase(), portLockDirName)
 	const mode = os.ModeSticky | 0o777
 	err := os.Mkdir(dir, mode)
 	switch {

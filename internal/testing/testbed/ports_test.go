@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -239,5 +240,21 @@ func TestReleaseTwice(t *testing.T) {
 	ports.Unlock()
 	if got != f {
 		t.Errorf("second release of port %d gave back the reservation that took it after the first", p)
+	}
+}
+
+// TestPortLockDirIgnoresTMPDIR: a run with its own TMPDIR shares the
+// reservations of runs with another (each run's t.TempDir differs).
+func TestPortLockDirIgnoresTMPDIR(t *testing.T) {
+	if fi, err := os.Stat("/tmp"); err != nil || !fi.IsDir() {
+		t.Skip("no /tmp: the lock directory follows TMPDIR here")
+	}
+	t.Setenv("TMPDIR", t.TempDir())
+	dir, err := portLockDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join("/tmp", portLockDirName); dir != want {
+		t.Errorf("lock directory %s with TMPDIR=%s, want %s", dir, os.Getenv("TMPDIR"), want)
 	}
 }
