@@ -1,28 +1,35 @@
 // Command pmlogcheck is PCP's pmlogcheck(1): it reports damage in a PCP
 // archive in pmlogcheck's words (package pmlogger/logcheck does the
 // checking); -v says what it checks, -m skips the data volumes, -l prints
-// the label.
+// the label, -S/-T (and -O/-A) bound the records pass 3 reads, -z/-Z
+// choose the zone of the times.
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
-	"time"
 
+	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/pcptz"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmlogger/logcheck"
+	"github.com/gopcp/gopcp/pmns"
 )
 
 func main() {
-	os.Exit(run(os.Args, os.Stderr))
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-func run(argv []string, stderr io.Writer) int {
-	opt := logcheck.Options{}
-	cmd := &cli.Command{
+func command(opt *logcheck.Options) *cli.Command {
+	return &cli.Command{
 		Name:  "pmlogcheck",
 		Usage: "[options] archive",
+		// PM_OPTFLAG_DONE: the archive operand is the source, so the
+		// checks of -z and the time window wait for it
+		DeferEnd: true,
 		Options: []cli.Option{
 			cli.Header("Options"),
 			cli.OptDebug,
@@ -45,12 +52,21 @@ func run(argv []string, stderr io.Writer) int {
 				opt.MetadataOnly = true
 			case 'v':
 				opt.Verbose++
+			case 'w':
+				opt.NoWrap = true
 			}
 		},
 	}
+}
+
+func run(argv []string, stdout, stderr io.Writer) int {
+	opt := logcheck.Options{}
+	cmd := command(&opt)
 	p := cli.Parse(cmd, argv)
 	if p.Errors == 0 && !p.Exit && len(p.Args) < 1 {
-		p.Errorf("Error: no archive specified\n\n")
+		// pmlogcheck's own message, without the program's name
+		p.Messages = append(p.Messages, "Error: no archive specified\n\n")
+		p.Errors++
 	}
 	if p.Errors > 0 || p.Exit {
 		fmt.Fprint(stderr, p.Report(cmd))
@@ -59,11 +75,23 @@ func run(argv []string, stderr io.Writer) int {
 		}
 		return 1
 	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	// only the first operand is checked, as in PCP 6.0.3
+	p.AddArchive(p.Args[0])
+	p.End()
 	opt.Prog = p.Progname()
-	if p.Timezone != "" {
-		if loc, err := time.LoadLocation(p.Timezone); err == nil {
-			opt.Loc = loc
-		}
+	if p.Namespace != nil {
+		opt.Names = treeNames{p.Namespace}
+	}
+	opt.Loc = pcptz.Local(os.LookupEnv("TZ"))
+	opt.Context = func(a *archive.Archive) (logcheck.Window, bool) {
+		return contextOptions(p, a, out, stderr)
 	}
 	return logcheck.Check(p.Args[0], stderr, opt)
 }
+
+// treeNames names metrics from the name space -n loaded.
+type treeNames struct{ t *pmns.Tree }
+
+func (n treeNames) Names(pmid pcp.PMID) ([]string, error) { return n.t.NameAll(pmid) }

@@ -13,6 +13,7 @@ package logcheck
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,52 @@ type Options struct {
 	Label        bool // -l: print the label
 	Loc          *time.Location
 	Prog         string
+	// Context, when set, is called once the archive is open, where
+	// pmlogcheck calls pmGetContextOptions: it prints what that prints
+	// (a timezone note, a damaged end, a bad time window) and gives the
+	// window, or false to end the check with status 1. Without it the
+	// window is the archive's whole span.
+	Context func(a *archive.Archive) (Window, bool)
+	// NoWrap (-w) leaves counter wraps unreported.
+	NoWrap bool
+	// Names, when set, names the metrics instead of the archive's own
+	// name space, as a name space loaded with -n does in libpcp.
+	Names Names
+}
+
+// Names gives a metric's names.
+type Names interface {
+	Names(pmid pcp.PMID) ([]string, error)
+}
+
+// Window is the time window of pass 3 and the label's end.
+type Window struct {
+	// Start is where pass 3 starts reading when FromStart (a -S, -O or
+	// -A was given); otherwise it reads from the epoch, to see records
+	// stamped before the label. Start and Finish also choose the
+	// timestamp form: with a dates when they are over a day apart.
+	Start     pcp.Timestamp
+	FromStart bool
+	// Finish ends pass 3: the first record after it is counted and
+	// read no further. Its Sec is math.MaxInt64 when the archive's end
+	// is unknown (the label then ends UNKNOWN).
+	Finish pcp.Timestamp
+	// Loc, when set, is the zone for times (-z, -Z).
+	Loc *time.Location
+}
+
+// DefaultWindow is the archive's whole span, what pmGetContextOptions
+// finds without -S, -T, -O or -A; the end is open when the archive's
+// end cannot be found, as the error says.
+func DefaultWindow(a *archive.Archive) (Window, error) {
+	w := Window{Start: a.Label.Start}
+	end, err := a.End()
+	if err != nil {
+		w.Finish = pcp.Timestamp{Sec: math.MaxInt64}
+		return w, err
+	}
+	w.Finish = end
+	return w, nil
 }
 
 // Status values of a pass, as pmlogcheck's.
@@ -56,6 +103,8 @@ type checker struct {
 	results int
 	marks   int
 	dayflag bool
+	win     Window
+	ns      Names
 	// abandoned: a value could not be extracted, where pmlogcheck
 	// exits at once with status 1
 	abandoned bool
@@ -124,6 +173,23 @@ func Check(name string, w io.Writer, opt Options) int {
 		fmt.Fprintf(w, "Checking abandoned.\n")
 		return 1
 	}
+	var win Window
+	if opt.Context != nil {
+		var ok bool
+		if win, ok = opt.Context(a); !ok {
+			return 1
+		}
+		if win.Loc != nil {
+			c.opt.Loc = win.Loc
+		}
+	} else {
+		win, _ = DefaultWindow(a)
+	}
+	c.win = win
+	c.ns = opt.Names
+	if c.ns == nil {
+		c.ns = a.Meta
+	}
 	archName := base
 	if dir != "." {
 		archName = dir + "/" + base
@@ -154,28 +220,42 @@ func Check(name string, w io.Writer, opt Options) int {
 }
 
 // components lists the archive's files in dir, as pmlogcheck's filter
-// accepts them.
+// accepts them, saying why of each entry with -vvv.
 func (c *checker) components(dir, base string) []string {
-	// scandir without a sort: directory order, which Readdirnames keeps.
-	d, err := os.Open(dir)
+	// scandir without a sort: directory order
+	entries, err := dirNames(dir)
 	if err != nil {
 		return nil
 	}
-	entries, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil
+	debug := c.opt.Verbose > 2
+	say := func(format string, args ...any) {
+		if debug {
+			fmt.Fprintf(c.w, format, args...)
+		}
 	}
 	var out []string
-	for _, n := range entries {
+	for i, n := range entries {
+		if i == 0 {
+			say("archbasename=\"%s\" len=%d\n", base, len(base))
+		}
+		say("d_name=\"%s\"? ", n)
 		if len(n) <= len(base) || n[len(base)] != '.' {
+			say("no (not expected extension after basename)\n")
 			continue
 		}
 		b, kind, ok := archive.SplitName(n)
-		if !ok || b != base {
-			continue
-		}
-		if kind == "meta" || kind == "index" || (kind != "" && kind[0] >= '0' && kind[0] <= '9') {
+		switch {
+		case !ok:
+			say("no (not expected extension after basename)\n")
+		case b != base:
+			say("no (first %d chars not matched)\n", len(base))
+		case kind == "meta" || kind == "index":
+			say("yes\n")
+			out = append(out, n)
+		case kind == "" || kind[0] < '0' || kind[0] > '9':
+			say("no (non-digit after basename)\n")
+		default:
+			say("yes\n")
 			out = append(out, n)
 		}
 	}
@@ -188,11 +268,11 @@ func (c *checker) printLabel(a *archive.Archive) {
 	fmt.Fprintf(c.w, "Performance metrics from host %s\n", l.Hostname)
 	st := l.Start.Time().In(c.opt.Loc)
 	fmt.Fprintf(c.w, "  commencing %s %s %4d\n", st.Format("Mon Jan _2"), st.Format("15:04:05.000"), st.Year())
-	end, err := a.End()
-	if err != nil {
+	// the end shown is the window's, as pmlogcheck prints its -T
+	if c.win.Finish.Sec == math.MaxInt64 {
 		fmt.Fprintf(c.w, "  ending     UNKNOWN\n")
 		return
 	}
-	et := end.Time().In(c.opt.Loc)
+	et := c.win.Finish.Time().In(c.opt.Loc)
 	fmt.Fprintf(c.w, "  ending     %s %s %4d\n", et.Format("Mon Jan _2"), et.Format("15:04:05.000"), et.Year())
 }

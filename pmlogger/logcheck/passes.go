@@ -3,6 +3,7 @@ package logcheck
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/gopcp/gopcp/archive"
@@ -102,7 +103,7 @@ func (c *checker) pass2(a *archive.Archive, name string) {
 		fmt.Fprintf(w, "%s: start pass2\n", name)
 	}
 	a.Meta.EachDesc(func(d pcp.Desc) {
-		names, err := a.Meta.Names(d.PMID)
+		names, err := c.ns.Names(d.PMID)
 		mname := "unknown"
 		if err != nil || len(names) == 0 {
 			fmt.Fprintf(w, "%s.meta: PMID %s: no name in PMNS: %s\n", name, d.PMID, pcp.TextOf(err))
@@ -156,17 +157,29 @@ func (c *checker) pass3(a *archive.Archive, name string) {
 	if c.opt.Verbose > 0 {
 		fmt.Fprintf(w, "%s: start pass3\n", name)
 	}
-	if end, err := a.End(); err == nil && end.Sub(a.Label.Start) > 86400 {
+	if spanSeconds(c.win.Start, c.win.Finish) > 86400 {
 		c.dayflag = true
+	}
+	var from pcp.Timestamp
+	if c.win.FromStart {
+		from = c.win.Start
 	}
 	r := a.NewReader()
 	defer r.Close()
-	r.SetMode(archive.Forward, pcp.Timestamp{})
+	// placed by the index at once, as pmSetMode does, then read record
+	// by record with no skipping, as __pmLogRead_ctx reads
+	if err := r.Seek(archive.Forward, from); err != nil {
+		fmt.Fprintf(w, "%s: pmSetMode failed: %s\n", name, pcp.Error(archive.Code(err)).Error())
+		return
+	}
+	// libpcp's ac_vol, the volume every message names: where the
+	// placing left it, as reading on record by record does not move it
+	vol, _ := r.Position()
 	var res pcp.Result
-	var last pcp.Timestamp
+	last := from
 	data := map[pcp.PMID]*checkData{}
 	for {
-		err := r.Fetch(&res)
+		err := r.Next(&res)
 		if errors.Is(err, pcp.ErrEOL) {
 			return
 		}
@@ -175,7 +188,6 @@ func (c *checker) pass3(a *archive.Archive, name string) {
 			return
 		}
 		c.results++
-		vol, _ := r.Position()
 		if res.Timestamp.Sub(c.start) < 0 {
 			fmt.Fprintf(w, "%s.%d:[%s]: timestamp before label timestamp: %s\n", name, vol, c.stamp(res.Timestamp), c.stamp(c.start))
 		}
@@ -183,6 +195,9 @@ func (c *checker) pass3(a *archive.Archive, name string) {
 			fmt.Fprintf(w, "%s.%d:[%s]: timestamp went backwards, prior timestamp: %s\n", name, vol, c.stamp(res.Timestamp), c.stamp(last))
 		}
 		last = res.Timestamp
+		if afterFinish(res.Timestamp, c.win.Finish) {
+			return
+		}
 		if len(res.Sets) == 0 {
 			// a mark: no wrap check across the gap
 			for _, cd := range data {
@@ -211,9 +226,24 @@ func (c *checker) stamp(t pcp.Timestamp) string {
 	return hms
 }
 
-func metricName(a *archive.Archive, pmid pcp.PMID) string {
-	if names, err := a.Meta.Names(pmid); err == nil && len(names) > 0 {
-		return names[0]
+// spanSeconds is the whole seconds from start to finish, as the
+// seconds of a timeval difference (its microseconds kept positive).
+func spanSeconds(start, finish pcp.Timestamp) int64 {
+	if finish.Sec == math.MaxInt64 {
+		return math.MaxInt64
 	}
-	return pmid.String()
+	sec := finish.Sec - start.Sec
+	if finish.Nsec/1000 < start.Nsec/1000 {
+		sec--
+	}
+	return sec
+}
+
+// afterFinish says t is past the window's end, compared to the
+// microsecond as pmlogcheck compares them.
+func afterFinish(t, finish pcp.Timestamp) bool {
+	if finish.Sec != t.Sec {
+		return finish.Sec < t.Sec
+	}
+	return finish.Nsec/1000 < t.Nsec/1000
 }

@@ -47,8 +47,8 @@ func typeStr(t pcp.Type) string {
 }
 
 // metricNames is every name of pmid joined by " or ", or its identifier.
-func metricNames(a *archive.Archive, pmid pcp.PMID) string {
-	names, err := a.Meta.Names(pmid)
+func metricNames(ns Names, pmid pcp.PMID) string {
+	names, err := ns.Names(pmid)
 	if err != nil || len(names) == 0 {
 		return pmid.String()
 	}
@@ -94,7 +94,7 @@ func (c *checker) docheck(a *archive.Archive, name string, vol int, res *pcp.Res
 		if !seen {
 			desc, err := a.Meta.Desc(vs.PMID)
 			if err != nil {
-				fmt.Fprintf(w, "%s %s: pmLookupDesc failed: %s\n", where(), metricNames(a, vs.PMID), pcp.Error(archive.Code(err)).Error())
+				fmt.Fprintf(w, "%s %s: pmLookupDesc failed: %s\n", where(), metricNames(c.ns, vs.PMID), pcp.Error(archive.Code(err)).Error())
 				data[vs.PMID] = nil
 				continue
 			}
@@ -114,7 +114,7 @@ func (c *checker) docheck(a *archive.Archive, name string, vol int, res *pcp.Res
 			continue
 		}
 		if cd.valfmt != vs.ValFmt {
-			fmt.Fprintf(w, "%s %s: encoding botch valfmt=%d not %d as expected\n", where(), metricNames(a, vs.PMID), vs.ValFmt, cd.valfmt)
+			fmt.Fprintf(w, "%s %s: encoding botch valfmt=%d not %d as expected\n", where(), metricNames(c.ns, vs.PMID), vs.ValFmt, cd.valfmt)
 			continue
 		}
 		for j := range vs.Values[:vs.NumVal] {
@@ -150,14 +150,16 @@ func (c *checker) docheck(a *archive.Archive, name string, vol int, res *pcp.Res
 			diff := max(res.Timestamp.Sub(in.lastTime), 0)
 			atom, err := pcp.ExtractValue(vs.ValFmt, v, cd.desc.Type, pcp.TypeDouble)
 			if err != nil {
-				fmt.Fprintf(w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(a, vs.PMID), pcp.TextOf(err))
+				fmt.Fprintf(w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(c.ns, vs.PMID), pcp.TextOf(err))
 				continue
 			}
 			if cd.desc.Sem == pcp.SemCounter {
 				if diff == 0 {
 					continue
 				}
-				c.unwrap(a, name, vol, atom.D, res.Timestamp, cd, in)
+				if !c.opt.NoWrap {
+					c.unwrap(a, name, vol, atom.D, res.Timestamp, cd, in)
+				}
 			}
 			in.lastVal, in.lastTime = atom.D, res.Timestamp
 		}
@@ -170,7 +172,7 @@ func (c *checker) docheck(a *archive.Archive, name string, vol int, res *pcp.Res
 func (c *checker) newInst(a *archive.Archive, cd *checkData, vs *pcp.ValueSet, j int, t pcp.Timestamp, where func() string) bool {
 	atom, err := pcp.ExtractValue(vs.ValFmt, &vs.Values[j], cd.desc.Type, pcp.TypeDouble)
 	if err != nil {
-		fmt.Fprintf(c.w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(a, vs.PMID), pcp.TextOf(err))
+		fmt.Fprintf(c.w, "%s %s: pmExtractValue failed: %s\n", where(), metricNames(c.ns, vs.PMID), pcp.TextOf(err))
 		fmt.Fprintf(c.w, "%s: possibly corrupt archive?\n", c.opt.Prog)
 		return false
 	}
@@ -187,7 +189,7 @@ func (c *checker) unwrap(a *archive.Archive, name string, vol int, cur float64, 
 	default:
 		return
 	}
-	fmt.Fprintf(c.w, "%s.%d:[%s]: %s", name, vol, c.stamp(t), metricNames(a, cd.desc.PMID))
+	fmt.Fprintf(c.w, "%s.%d:[%s]: %s", name, vol, c.stamp(t), metricNames(c.ns, cd.desc.PMID))
 	if iname, ok := c.instName(a, cd.desc.InDom, in.inst); ok {
 		fmt.Fprintf(c.w, "[%s]: %s wrap", iname, typeStr(cd.desc.Type))
 	} else {
