@@ -506,10 +506,14 @@ func (c *Layer) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) erro
 			f.derived = append(f.derived, m)
 		}
 		if m.expr != nil {
+			f.bound = true
 			operands(m.expr, f.addReal)
 		}
 	}
-	if len(f.derived) == 0 {
+	if !f.bound {
+		// as libpcp, a fetch whose derived metrics all failed to bind
+		// goes to the source unchanged: it answers for their PMIDs
+		// (no values from an archive, PM_ERR_NOAGENT from pmcd)
 		return c.src.Fetch(ctx, pmids, r)
 	}
 	in := &c.scratch
@@ -565,6 +569,9 @@ type fetchState struct {
 	derived []*metric
 	sets    map[pcp.PMID]*pcp.ValueSet
 	results map[pcp.PMID]int32
+	// bound says a derived metric asked for has an expression
+	// (libpcp's fetch_has_dm)
+	bound bool
 }
 
 func (f *fetchState) reset() {
@@ -578,6 +585,7 @@ func (f *fetchState) reset() {
 	clear(f.results)
 	f.want = f.want[:0]
 	f.derived = f.derived[:0]
+	f.bound = false
 }
 
 func (f *fetchState) addReal(p pcp.PMID) {
