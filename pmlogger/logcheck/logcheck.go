@@ -3,11 +3,13 @@
 // raw records of every file of the archive (lengths, trailers, labels,
 // record types for the version), then the archive is opened as a reader
 // would, pass 1 checks the temporal index against the files, pass 2 the
-// metric descriptors, and pass 3 reads every data record in time order.
+// metric descriptors, and pass 3 reads the data records of the window.
 //
-// Files are taken in directory order, as pmlogcheck takes them. Pass 3 checks timestamps, read errors, unknown metrics, value
-// encodings and counter wraps; records out of time order are not seen,
-// as the reader skips them.
+// Files are taken in directory order, as pmlogcheck takes them. Pass 3
+// reads the records from where the index places the window's start
+// (the epoch without -S), with no skipping, as __pmLogRead_ctx does, and
+// checks timestamps (records out of time order are seen and reported),
+// read errors, unknown metrics, value encodings and counter wraps.
 package logcheck
 
 import (
