@@ -237,7 +237,7 @@ func flagString(fl mmv.Flags) string {
 	}
 	rest := fl &^ (mmv.NoPrefix | mmv.Process | mmv.Sentinel)
 	if rest != 0 {
-		return strings.Join(parts, ", ") + fmt.Sprintf(", unknown=%x", uint32(rest))
+		parts = append(parts, fmt.Sprintf("unknown=%x", uint32(rest)))
 	}
 	return strings.Join(parts, ", ")
 }

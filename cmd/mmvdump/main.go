@@ -2,8 +2,11 @@
 // then each table of contents entry with its records, every value with
 // its metric and instance. With no argument it reads $PCP_TMP_DIR/mmv/test.
 //
-// The file is read through package mmv/mmvfile, so a malformed file gets
-// one line saying what is wrong rather than a partial walk.
+// The header's faults are reported as PCP's mmvdump reports them (its
+// lines up to the fault, then PCP's message), and a file that cannot be
+// opened or mapped as perror reports it; past the header the file is
+// read through package mmv/mmvfile, so a malformed table gets one line
+// saying what is wrong rather than a partial walk.
 package main
 
 import (
@@ -11,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/mmv/mmvfile"
@@ -30,7 +34,7 @@ func main() {
 	}
 	b, err := readFile(path)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, perror(path, err))
 		os.Exit(1)
 	}
 	os.Exit(run(os.Stdout, path, b))
@@ -38,6 +42,9 @@ func main() {
 
 // run dumps b, read from path, to w and returns the exit status.
 func run(w io.Writer, path string, b []byte) int {
+	if badHeader(w, path, b) {
+		return 1
+	}
 	f, err := mmvfile.Parse(b, limits)
 	if err != nil {
 		fmt.Fprintf(w, "%s: %v\n", path, err)
@@ -67,6 +74,14 @@ func readFile(path string) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
+	}
+	// mmvdump maps the file: mmap refuses an empty one (EINVAL) and
+	// one that is not a regular file (ENODEV)
+	if st.Size() == 0 {
+		return nil, &os.PathError{Op: "mmap", Path: path, Err: syscall.EINVAL}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &os.PathError{Op: "mmap", Path: path, Err: syscall.ENODEV}
 	}
 	if st.Size() > maxSize {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d: %w", path, st.Size(), maxSize, mmvfile.ErrTooLarge)
