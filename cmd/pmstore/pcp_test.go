@@ -79,6 +79,24 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "local instances", Args: append(append([]string{}, local...), "-i", "red", "sample.colour", "21"), NoHost: true},
 		{Name: "local no agent", Args: []string{"-L", "-K", "clear", "-n", sampleRoot, "sample.long.write_me", "21"}, NoHost: true},
 		{Name: "local bad spec", Args: []string{"-L", "-K", "del", "sample.long.write_me", "21"}, NoHost: true},
+		// value forms strtol, strtoll, strtoul and strtod take or refuse
+		{Name: "long plus", Args: []string{"-F", "sample.long.write_me", "+5"}},
+		{Name: "long octal", Args: []string{"-F", "sample.long.write_me", "0777"}},
+		{Name: "long spaces", Args: []string{"-F", "sample.long.write_me", " 12"}},
+		{Name: "long trailing", Args: []string{"-F", "sample.long.write_me", "12 "}},
+		{Name: "long hex empty", Args: []string{"-F", "sample.long.write_me", "0x"}},
+		{Name: "long exponent", Args: []string{"-F", "sample.long.write_me", "1e3"}},
+		{Name: "long empty", Args: []string{"-F", "sample.long.write_me", ""}},
+		{Name: "ulong negative", Args: []string{"-F", "sample.ulong.write_me", "-1"}},
+		{Name: "ulonglong negative", Args: []string{"-F", "sample.ulonglong.write_me", "-1"}},
+		{Name: "longlong range", Args: []string{"-F", "sample.longlong.write_me", "9223372036854775808"}},
+		{Name: "float inf", Args: []string{"-F", "sample.float.write_me", "inf"}},
+		{Name: "float huge", Args: []string{"-F", "sample.float.write_me", "1e39"}},
+		{Name: "double nan", Args: []string{"-F", "sample.double.write_me", "nan"}},
+		{Name: "double hex", Args: []string{"-F", "sample.double.write_me", "0x1p4"}},
+		{Name: "instances empty", Args: []string{"-i", "", "sample.colour", "5"}},
+		{Name: "instances spaces", Args: []string{"-F", "-i", "red blue", "sample.colour", "6"}},
+		{Name: "instances repeated", Args: []string{"-F", "-i", "red,red", "sample.colour", "7"}},
 	}
 	for i := range cases {
 		if cases[i].NoHost {
