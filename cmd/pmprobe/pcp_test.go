@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,6 +22,10 @@ const (
 func TestAgainstPCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{Env: []string{"PCP_DERIVED_CONFIG="}})
 	t.Setenv("PCP_DERIVED_CONFIG", "")
+	unboundLive, err := filepath.Abs("testdata/unbound-live.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
 	local := []string{"-L", "-K", "clear", "-K", sampleDSO, "-n", sampleRoot}
 	with := func(extra ...string) []string { return append(append([]string{}, local...), extra...) }
 	values := func(s string) string { return clitest.Numbers(s) }
@@ -65,6 +70,12 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "spec errors", Args: []string{"-K", "add", "-K", "add,", "-K", "add,511,x,y", "-K", "add,29", "-K", "add,29,/p", "-K", "del,,", "-K", "clear,"}, NoHost: true},
 		{Name: "spec del unknown", Args: []string{"-K", "clear", "-K", "del,99", "sample"}, NoHost: true},
 		{Name: "derived missing", Args: []string{"--derived=/nonexistent/x", "sample.long.one"}},
+		// unbound alone goes to pmcd as it is; beside a bound one it is
+		// PM_ERR_PMID
+		{Name: "derived unbound", Args: []string{"--derived=" + unboundLive, "probe.unbound.a"}},
+		{Name: "derived unbound values", Args: []string{"-v", "--derived=" + unboundLive, "probe.unbound.a", "sample.long.one"}},
+		{Name: "derived unbound and bound", Args: []string{"--derived=" + unboundLive, "probe"}},
+		{Name: "derived unbound and bound batch 1", Args: []string{"-b", "1", "--derived=" + unboundLive, "probe"}},
 		{Name: "local values", Args: with("-v", "sample.long", "sample.colour", "sample.string.hullo"), NoHost: true},
 		{Name: "local instances", Args: with("-iI", "sample.bin", "sample.colour", "sample.long.one"), NoHost: true},
 		{Name: "local force", Args: with("-fiI", "sample.colour", "sample.mirage"), NoHost: true},
