@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/cli"
@@ -81,6 +82,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	p.AddArchive(p.Args[0])
 	p.End()
 	opt.Prog = p.Progname()
+	opt.DebugRecords, opt.DebugCounters = debugFlags(append([]string{os.Getenv("PCP_DEBUG")}, p.Debug...))
 	if p.Namespace != nil {
 		opt.Names = treeNames{p.Namespace}
 	}
@@ -95,3 +97,19 @@ func run(argv []string, stdout, stderr io.Writer) int {
 type treeNames struct{ t *pmns.Tree }
 
 func (n treeNames) Names(pmid pcp.PMID) ([]string, error) { return n.t.NameAll(pmid) }
+
+// debugFlags finds pmlogcheck's own debug flags, appl0 and appl2, in
+// -D specifications (names separated by commas).
+func debugFlags(specs []string) (appl0, appl2 bool) {
+	for _, spec := range specs {
+		for _, name := range strings.Split(spec, ",") {
+			switch name {
+			case "appl0":
+				appl0 = true
+			case "appl2":
+				appl2 = true
+			}
+		}
+	}
+	return appl0, appl2
+}

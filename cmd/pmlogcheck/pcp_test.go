@@ -18,7 +18,7 @@ func runMain(_ context.Context, argv []string, stdout, stderr io.Writer) int {
 // and on the options that need the open archive: the zone notes of -z
 // and -Z (stdout), the label's end after -T, pass 3 bounded by -S and -T
 // (placed by the index and read with no skipping, so a window can start
-// before -S), a bad time, -vvv's listing of the directory, -w and -n.
+// before -S), a bad time, -vvv's listing of the directory, -w, -n, and -D appl0 and appl2.
 func TestAgainstPCP(t *testing.T) {
 	foo := clitest.QAArchive(t, "ok-foo")
 	mv := clitest.QAArchive(t, "ok-mv-foo")
@@ -46,6 +46,9 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "wrap-volume", Args: []string{"-T", "+10700", clitest.QAArchive(t, "20180416.10.00")}},
 		{Name: "nowrap", Args: []string{"-w", clitest.QAArchive(t, "spotinstance")}},
 		{Name: "wrap", Args: []string{clitest.QAArchive(t, "spotinstance")}},
+		{Name: "debug-records", Args: []string{"-D", "appl0", "-S", "+2", mv}},
+		{Name: "debug-counters", Args: []string{"-D", "appl2,appl0", clitest.QAArchive(t, "spotinstance")}},
+		{Name: "debug-env", Args: []string{foo}, Env: []string{"PCP_DEBUG=appl0"}},
 	}
 	clitest.CompareLocal(t, "pmlogcheck", runMain, cases)
 }
@@ -56,7 +59,7 @@ func TestAgainstPCP(t *testing.T) {
 // repeats a run.
 func TestSweep(t *testing.T) {
 	s := clitest.NewSweep(t, 30)
-	flags := []string{"-v", "-m", "-l", "-w"}
+	flags := []string{"-v", "-m", "-l", "-w", "-Dappl0", "-Dappl2"}
 	cases := make([]clitest.Case, 0, s.N)
 	for i := range s.N {
 		arch := s.Archive()

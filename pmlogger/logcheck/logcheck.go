@@ -40,6 +40,9 @@ type Options struct {
 	Context func(a *archive.Archive) (Window, bool)
 	// NoWrap (-w) leaves counter wraps unreported.
 	NoWrap bool
+	// DebugRecords (-D appl0) prints a line for each record pass 3
+	// reads, DebugCounters (-D appl2) each counter value it checks.
+	DebugRecords, DebugCounters bool
 	// Names, when set, names the metrics instead of the archive's own
 	// name space, as a name space loaded with -n does in libpcp.
 	Names Names

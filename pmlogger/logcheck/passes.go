@@ -191,6 +191,9 @@ func (c *checker) pass3(a *archive.Archive, name string) {
 		if res.Timestamp.Sub(c.start) < 0 {
 			fmt.Fprintf(w, "%s.%d:[%s]: timestamp before label timestamp: %s\n", name, vol, c.stamp(res.Timestamp), c.stamp(c.start))
 		}
+		if c.opt.DebugRecords {
+			c.debugRecord(name, vol, &res, last)
+		}
 		if res.Timestamp.Sub(last) < 0 {
 			fmt.Fprintf(w, "%s.%d:[%s]: timestamp went backwards, prior timestamp: %s\n", name, vol, c.stamp(res.Timestamp), c.stamp(last))
 		}
@@ -246,4 +249,29 @@ func afterFinish(t, finish pcp.Timestamp) bool {
 		return finish.Sec < t.Sec
 	}
 	return finish.Nsec/1000 < t.Nsec/1000
+}
+
+// debugRecord is -D appl0's line for each record pass 3 reads: the
+// time since the one before and how many values it holds.
+func (c *checker) debugRecord(name string, vol int, res *pcp.Result, last pcp.Timestamp) {
+	sum, none, bad := 0, 0, 0
+	for i := range res.Sets {
+		switch n := res.Sets[i].NumVal; {
+		case n > 0:
+			sum += int(n)
+		case n == 0:
+			none++
+		default:
+			bad++
+		}
+	}
+	fmt.Fprintf(c.w, "%s.%d:[%s] delta(stamp)=%.3fsec numpmid=%d sum(numval)=%d", name, vol, c.stamp(res.Timestamp),
+		res.Timestamp.Sub(last), len(res.Sets), sum)
+	if none > 0 {
+		fmt.Fprintf(c.w, " count(numval=0)=%d", none)
+	}
+	if bad > 0 {
+		fmt.Fprintf(c.w, " count(numval<0)=%d", bad)
+	}
+	fmt.Fprintf(c.w, "\n")
 }

@@ -157,6 +157,9 @@ func (c *checker) docheck(a *archive.Archive, name string, vol int, res *pcp.Res
 				if diff == 0 {
 					continue
 				}
+				if c.opt.DebugCounters {
+					fmt.Fprintf(w, "%s.%d:[%s] %s: current counter value is %.0f\n", name, vol, c.stamp(res.Timestamp), metricNames(c.ns, cd.desc.PMID), atom.D)
+				}
 				if !c.opt.NoWrap {
 					c.unwrap(a, name, vol, atom.D, res.Timestamp, cd, in)
 				}
