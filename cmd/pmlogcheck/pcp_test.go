@@ -41,12 +41,12 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "debug-list", Args: []string{"-vvv", mv}},
 		{Name: "two-operands", Args: []string{"-v", foo, mv}},
 		{Name: "missing", Args: []string{"/nonexistent/archive"}},
-		// a wrap in volume 1 is named with the volume the placing
-		// chose (libpcp's ac_vol), not the record's
-		{Name: "wrap-volume", Args: []string{"-T", "+10700", clitest.QAArchive(t, "20180416.10.00")}},
 		{Name: "nowrap", Args: []string{"-w", clitest.QAArchive(t, "spotinstance")}},
 		{Name: "wrap", Args: []string{clitest.QAArchive(t, "spotinstance")}},
-		{Name: "debug-records", Args: []string{"-D", "appl0", "-S", "+2", mv}},
+		// each record of every volume is named with the volume the
+		// placing chose (libpcp's ac_vol), not its own
+		{Name: "debug-records", Args: []string{"-D", "appl0", mv}},
+		{Name: "debug-records-window", Args: []string{"-D", "appl0", "-S", "+2", mv}},
 		{Name: "debug-counters", Args: []string{"-D", "appl2,appl0", clitest.QAArchive(t, "spotinstance")}},
 		{Name: "debug-env", Args: []string{foo}, Env: []string{"PCP_DEBUG=appl0"}},
 	}
