@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // volume is one data volume being read. A plain file is read through a
@@ -83,7 +84,13 @@ func (v *volume) at(off, n int) []byte {
 		return v.slide(off, n)
 	}
 	size := max(windowSize, n)
-	start := off
+	// A fresh forward window starts a record prefix early: a record's
+	// length word is read first, then the record with the bytes before
+	// it (record), which a window starting at the length word lacks,
+	// so every record of a walk started mid-volume was read twice
+	// (156 MB of pread for a 49 MB stretch).
+	start := max(0, off-pdu.LogRecordPrefix)
+	size = max(size, off-start+n)
 	if off < v.winOff {
 		// Reading backwards: the window ends where the request does.
 		start = max(0, off+n-size)
