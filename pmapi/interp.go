@@ -71,6 +71,11 @@ type interpolator struct {
 	lazy       *lazyScan
 	pause      func(t float64, at spot) bool
 	lazyPlaced *placed
+	// from, when not nil, is where a windowed first walk started
+	// instead of the archive's start, windowed the metrics it read
+	// (interp_window.go)
+	from     *spot
+	windowed map[pcp.PMID]*imetric
 }
 
 // imetric is one metric's history.
@@ -144,6 +149,11 @@ func newInterpolator(c *ArchiveContext) *interpolator {
 // reposition forgets the previous fetch, as a SetMode does.
 func (ip *interpolator) reposition() {
 	ip.finish()
+	if ip.from != nil {
+		// a windowed walk that read to the end lacks the records
+		// before its start
+		ip.restart()
+	}
 	ip.lazyPlaced = nil
 	ip.hasPrev = false
 	ip.seg, ip.stuck, ip.backFrom, ip.atEnd = -1, false, math.NaN(), false
@@ -451,6 +461,12 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		}
 	}
 	switch {
+	case ip.lazy == nil && ip.from != nil && len(want) > 0:
+		// a metric new after a windowed walk read to the end
+		ip.restart()
+		if err := ip.load(want); err != nil {
+			return err
+		}
 	case ip.lazy != nil && len(want) > 0:
 		// a metric new to a lazy walk: read as before, after it
 		ip.finish()
@@ -459,6 +475,11 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		}
 	case ip.lazy != nil:
 	case !ip.scanned && len(want) > 0 && ip.lazyOK():
+		if ip.seg < 0 && ip.lazyPlaced == nil {
+			pl := ip.placing(c.origin, false)
+			ip.lazyPlaced = &pl
+			ip.from = ip.windowFrom(c.origin, &pl, 0)
+		}
 		ip.startLazy(want)
 	case len(want) > 0 || !ip.scanned:
 		if err := ip.load(want); err != nil {
@@ -466,6 +487,10 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		}
 	}
 	ip.cover(pmids, t)
+	for ip.from != nil && !ip.priorsRead(pmids, t) {
+		ip.widen()
+		ip.cover(pmids, t)
+	}
 	if ip.readsBadFmt(pmids, t) {
 		return pcp.ErrLogRec
 	}

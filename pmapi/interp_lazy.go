@@ -38,6 +38,9 @@ type lazyScan struct {
 	horizon   float64
 	horizonOK bool
 	pmids     []pcp.PMID
+	// passed says a windowed walk (interp_window.go) has read up to the
+	// place the index gives for the first fetch, at a record boundary
+	passed bool
 }
 
 // noLazy turns lazy reading off, for tests that compare with it.
@@ -52,9 +55,16 @@ func (ip *interpolator) lazyOK() bool {
 // nothing yet.
 func (ip *interpolator) startLazy(want map[pcp.PMID]*imetric) {
 	lz := &lazyScan{upTo: math.Inf(-1)}
+	if ip.from != nil && ip.lazyPlaced != nil {
+		lz.passed = *ip.from == ip.lazyPlaced.at
+		ip.windowed = want
+	}
 	seq := func(yield func(struct{}) bool) {
 		ip.pause = func(t float64, at spot) bool {
 			lz.upTo, lz.read, lz.at, lz.horizonOK = t, true, at, false
+			if !lz.passed && ip.lazyPlaced != nil && at == ip.lazyPlaced.at {
+				lz.passed = true
+			}
 			return yield(struct{}{})
 		}
 		_ = ip.load(want)
@@ -65,10 +75,15 @@ func (ip *interpolator) startLazy(want map[pcp.PMID]*imetric) {
 }
 
 // finish reads the rest of the first walk, ending lazy reading. The
-// placing noted while reading lazily stays for pastDamage.
+// placing noted while reading lazily stays for pastDamage. A windowed
+// walk starts again from the archive's start.
 func (ip *interpolator) finish() {
 	lz := ip.lazy
 	if lz == nil {
+		return
+	}
+	if ip.from != nil {
+		ip.restart()
 		return
 	}
 	for {
@@ -99,7 +114,14 @@ func (ip *interpolator) cover(pmids []pcp.PMID, t float64) {
 // more reads one more record, or finishes the walk at its end or at
 // damage.
 func (ip *interpolator) more() {
-	if _, ok := ip.lazy.next(); !ok || ip.damage != nil {
+	_, ok := ip.lazy.next()
+	switch {
+	case !ok && ip.damage == nil && ip.from != nil && ip.lazy.passed:
+		// a windowed walk read to the end: what it lacks is before
+		// its start, checked at each fetch (priorsRead)
+		ip.lazy.stop()
+		ip.lazy = nil
+	case !ok || ip.damage != nil:
 		ip.finish()
 	}
 }
@@ -123,6 +145,11 @@ func (ip *interpolator) placeLazy() {
 	}
 	for ip.lazy != nil && pl.at.after(ip.lazy.at) {
 		ip.more()
+	}
+	if ip.lazy != nil && ip.from != nil && !ip.lazy.passed {
+		// the index entry the walk started at is not a record
+		// boundary on the way to the placing: a damaged index
+		ip.finish()
 	}
 }
 

@@ -3,6 +3,7 @@ package pmapi
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,8 @@ var lazyArchives = []string{"interpmark", "gap", "gap2", "mark-bug", "20180102",
 // far as its fetches need gives, fetch by fetch, what it gives after
 // reading every record first (the walk the libpcp comparisons check),
 // for every metric of each archive at once and a few one by one, from
-// the start and a third of the way in, at steps shorter and longer than
+// the start, a third of the way in and near the end (where the walk
+// starts at an index entry before the first fetch: interp_window.go), at steps shorter and longer than
 // the records' spacing, stopping after 1, 4 or 600 fetches.
 func TestLazyInterpMatchesWhole(t *testing.T) {
 	t.Setenv("PCP_DERIVED_CONFIG", "")
@@ -56,7 +58,7 @@ func TestLazyInterpMatchesWhole(t *testing.T) {
 			}
 			compared := 0
 			for _, metrics := range spans {
-				for _, from := range []float64{0, span / 3} {
+				for _, from := range []float64{0, span / 3, span * 0.9} {
 					for _, step := range []float64{span / 500, span / 37, 1} {
 						for _, count := range []int{1, 4, 600} {
 							args := fmt.Sprintf("%s from %.3f step %.3f count %d", strings.Join(metrics[:min(len(metrics), 3)], ","), from, step, count)
@@ -162,5 +164,66 @@ func TestLazyReadsLess(t *testing.T) {
 	defer ign.Close()
 	if ign.interp = newInterpolator(ign); ign.interp.lazyOK() {
 		t.Error("lazy with PCP_IGNORE_MARK_RECORDS")
+	}
+}
+
+// TestWindowReadsLess: a first fetch near an archive's end reads from a
+// temporal index entry before it, not from the start, and a metric
+// whose values do not all lie after that entry (a wider instance
+// domain's) still gets every prior bound by a walk started further back.
+func TestWindowReadsLess(t *testing.T) {
+	ctx := context.Background()
+	base := clitest.QAArchive(t, "20180102")
+	for _, tc := range []struct {
+		metric string
+		from   float64 // share of the archive's span
+	}{
+		{"kernel.all.load", 0.9},
+		{"kernel.all.load", 0.5},
+		{"proc.memory.rss", 0.9},
+		{"proc.psinfo.maj_flt", 0.7},
+		{"disk.dev.read", 0.95},
+	} {
+		c, err := NewArchiveContext(ctx, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		pmids, err := c.LookupNames(ctx, []string{tc.metric})
+		if err != nil {
+			t.Fatal(err)
+		}
+		end, err := c.End()
+		if err != nil {
+			t.Fatal(err)
+		}
+		span := end.Sub(c.Start())
+		origin := addNsec(c.Start(), int64(tc.from*span*1e9))
+		if err := c.SetMode(ModeInterp, origin, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		var r pcp.Result
+		if _, err := c.Fetch(ctx, pmids, &r); err != nil {
+			t.Fatal(err)
+		}
+		ip := c.interp
+		m := ip.metrics[pmids[0]]
+		first := math.Inf(1)
+		for _, is := range m.insts {
+			if len(is.times) > 0 {
+				first = min(first, is.times[0])
+			}
+		}
+		if tc.metric == "kernel.all.load" && (ip.from == nil || first < tc.from*span/2) {
+			t.Errorf("%s from %.0f%%: the walk started at %v, its first value at %.1f of %.1f s", tc.metric, tc.from*100, ip.from, first, span)
+		}
+		if !ip.priorsRead(pmids, ip.rel(origin)) && ip.from != nil {
+			t.Errorf("%s from %.0f%%: answered from a window without every prior bound", tc.metric, tc.from*100)
+		}
+		t.Logf("%s from %.0f%%: first value read at %.1f of %.1f s (windowed %v)", tc.metric, tc.from*100, first, span, ip.from != nil)
+		whole := lazyWalk(t, base, []string{tc.metric}, tc.from*span, span/300, 40, false)
+		if lazy := lazyWalk(t, base, []string{tc.metric}, tc.from*span, span/300, 40, true); lazy != whole {
+			t.Errorf("%s from %.0f%%: read from a window differs\n%s", tc.metric, tc.from*100, clitest.Diff(whole, lazy))
+		}
 	}
 }

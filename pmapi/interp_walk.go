@@ -78,6 +78,10 @@ func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, m
 		// the reader.
 		rd.SelectPMIDs(ids)
 		vol, off := rd.Position()
+		if ip.from != nil && ip.from.arch == i {
+			// a windowed walk (interp_window.go)
+			vol, off = ip.from.vol, ip.from.off
+		}
 		if cur < 0 || segs[cur].damagedEnd {
 			start(spot{i, vol, off}, false)
 		}

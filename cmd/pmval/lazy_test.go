@@ -14,7 +14,8 @@ import (
 // with <mark>s, gaps, instances that come and go and counters near their
 // wrap, a few metrics of each, with sample counts that stop early, steps
 // shorter and longer than the records' spacing, -S/-T windows inside
-// the archive, -r, and the default interval to the end.
+// the archive and near its end (read from an index entry before their
+// start), -O, -r, and the default interval to the end.
 func TestReadLazilyAgainstPCP(t *testing.T) {
 	archives := []string{"interpmark", "gap", "gap2", "mark-bug", "20180102", "count-mark",
 		"changeinst", "dyninsts", "20041125", "omnibus_v3", "pmiostat_mark", "uwrap"}
@@ -40,6 +41,11 @@ func TestReadLazilyAgainstPCP(t *testing.T) {
 			{"-r", "-t", sec(span / 60)},
 			{"-S", "+" + sec(span/3), "-T", "+" + sec(span/2), "-t", sec(span / 90)},
 			{"-O", "+" + sec(span/4), "-s", "5", "-t", sec(span / 20)},
+			// windows near the end, read from an index entry before
+			// their start
+			{"-S", "-" + sec(span/10), "-t", sec(span / 100)},
+			{"-S", "+" + sec(span*0.7), "-T", "-" + sec(span/10), "-t", sec(span / 70)},
+			{"-O", "-" + sec(span/5), "-s", "4", "-t", sec(span / 30)},
 			{},
 		}
 		for i, m := range names {
