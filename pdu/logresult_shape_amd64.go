@@ -1,0 +1,23 @@
+package pdu
+
+import "unsafe"
+
+// maskedDiff is the OR over n words of (b's word ^ tmpl[i]) & mask[i]
+// (logresult_shape_amd64.s): b holds at least 8n bytes, tmpl and mask
+// n words each.
+//
+//go:noescape
+func maskedDiff(b *byte, tmpl, mask *uint64, n int) uint64
+
+// sameWords compares the first len(mask) words of b with tmpl under mask:
+// the SSE2 loop took a 41 KB record in about a fifth of the time the
+// four-sum Go loop took (BenchmarkShapeSame).
+func sameWords(b []byte, tmpl, mask []uint64) uint64 {
+	n := len(mask)
+	if n == 0 {
+		return 0
+	}
+	_ = b[n*8-1]
+	_ = tmpl[n-1]
+	return maskedDiff(unsafe.SliceData(b), unsafe.SliceData(tmpl), unsafe.SliceData(mask), n)
+}
