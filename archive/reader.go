@@ -154,6 +154,14 @@ func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	if r.cur == nil {
 		return pcp.ErrEOL
 	}
+	if m == Forward && r.cur.wantMap() {
+		return r.readMapped(m, res, paranoid)
+	}
+	return r.readRecord(m, res, paranoid)
+}
+
+// readRecord is read's work.
+func (r *Reader) readRecord(m Mode, res *pcp.Result, paranoid bool) error {
 	if m == Backward {
 		for r.pos <= r.cur.hdr {
 			vol := r.cur.num - 1

@@ -34,6 +34,14 @@ type volume struct {
 
 	pool *windowPool // the archive's, where win goes when closed
 	read int64       // bytes read into win, for tests
+
+	// m maps the file for forward reads (volume_map.go), used while
+	// inRead; mDrop is where its pages still held start; noMap says
+	// not to map it (again)
+	m      []byte
+	mDrop  int
+	inRead bool
+	noMap  bool
 }
 
 // windowSize is the size of each read of a plain volume. It is small
@@ -73,6 +81,9 @@ func (v *volume) at(off, n int) []byte {
 	}
 	if v.xz != nil {
 		return v.xzAt(off, n)
+	}
+	if v.inRead && v.m != nil {
+		return v.mapped(off, n)
 	}
 	if v.f == nil {
 		return v.mem[off : off+n]
@@ -117,6 +128,9 @@ func (v *volume) at(off, n int) []byte {
 }
 
 func (v *volume) close() {
+	if v != nil {
+		v.unmap()
+	}
 	if v != nil && v.xz != nil {
 		v.xz.unpin(v.xzBlock)
 		v.xzBlock = nil

@@ -2,7 +2,10 @@
 # CPU of PCP's replay tools and ours on one archive, by perf stat's
 # task-clock (ms), alternating PCP's and ours ROUNDS times with -r REPS
 # each: /usr/bin/time counts CPU in 10 ms steps, too coarse for runs of
-# 4-150 ms. Outputs are compared first and must be identical. The
+# 4-150 ms. The wall time of the same runs (perf stat's duration_time,
+# ms) follows each line: on a machine other work shares it measures
+# the queue for a CPU as much as the program. Outputs are compared
+# first and must be identical. The
 # archive is bench/replay.sh's (GOPCP_BENCH_REPLAY_DIR keeps it); ours
 # are built as installed (CGO_ENABLED=0) unless BIN names a directory
 # holding them (docs/bench.md, "Replay: fourth pass, pmval CPU").
@@ -34,22 +37,29 @@ while IFS='|' read -r tool args; do
 		echo "$tool $args: outputs differ" >&2
 		exit 1
 	fi
-	pcp="" ours=""
+	pcp="" ours="" pcpwall="" ourswall=""
 	for _ in $(seq "$rounds"); do
 		for side in pcp ours; do
 			if [ $side = pcp ]; then prog=$(pcpbin "$tool"); else prog=$bin/$tool; fi
 			# shellcheck disable=SC2086
-			perf stat -r "$reps" -x, -e task-clock -o "$out" "$prog" $args -a "$archive" </dev/null >/dev/null 2>&1 || true
+			perf stat -r "$reps" -x, -e task-clock,duration_time -o "$out" "$prog" $args -a "$archive" </dev/null >/dev/null 2>&1 || true
 			ms=$(grep task-clock "$out" | cut -d, -f1)
-			if [ $side = pcp ]; then pcp="$pcp $ms"; else ours="$ours $ms"; fi
+			wall=$(grep duration_time "$out" | cut -d, -f1 | awk '{printf "%.1f", $1 / 1e6}')
+			if [ $side = pcp ]; then
+				pcp="$pcp $ms" pcpwall="$pcpwall $wall"
+			else
+				ours="$ours $ms" ourswall="$ourswall $wall"
+			fi
 		done
 	done
-	printf '%s %s | PCP ms:%s | ours ms:%s\n' "$tool" "$args" "$pcp" "$ours"
+	printf '%s %s | PCP ms:%s | ours ms:%s | wall PCP:%s ours:%s\n' "$tool" "$args" "$pcp" "$ours" "$pcpwall" "$ourswall"
 done <<EOF
 pmval|kernel.all.load
 pmval|-t 0.01 kernel.percpu.cpu.user
 pmval|-s 1 kernel.all.load
 pmval|-S +60 -T +120 kernel.all.load
+pmval|-S -60 kernel.all.load
+pmval|-S -10 -t 0.01 kernel.percpu.cpu.user
 pminfo|-f
 pmdumplog|
 EOF

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package archive
+
+import "os"
+
+var pageSize = os.Getpagesize()
+
+func mapVolume(f *os.File, size int) []byte { return nil }
+func (v *volume) release(off, to int)       {}
+func (v *volume) unmap()                    {}
