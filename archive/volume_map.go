@@ -21,13 +21,15 @@ import (
 // a copy), so the mapping can go when the volume closes. The pages
 // behind the read are let go every mapDrop bytes (MADV_DONTNEED: still
 // in the page cache, out of the process's resident set), so the
-// resident memory a walk adds stays under about twice that.
+// resident memory a walk adds stays under about twice that: letting go
+// every megabyte raised pmval's peak over the 100 MB archive by 2 MB
+// (9.2 to 11.1), every 128 KB by none, for the same CPU.
 //
 // mapMin is the smallest volume mapped: a small one is read in a few
 // windows, and its mapping would cost more system calls than it saves.
 var mapMin = 4 << 20
 
-const mapDrop = 1 << 20
+const mapDrop = 128 << 10
 
 // readMapped is read for a volume being mapped: the mapping serves the
 // volume's bytes while the record is read, and a fault on it is the
