@@ -18,7 +18,7 @@ const qaDir = "/var/lib/pcp/testsuite/archives"
 // testArchive writes a small archive: one metric (PMID 60.0.1, 32-bit,
 // instance domain 60.1 with two instances) and n data records a second
 // apart, a <mark> record after the third. It returns the base name.
-func testArchive(t *testing.T, dir string, version, n int) string {
+func testArchive(t testing.TB, dir string, version, n int) string {
 	t.Helper()
 	base := filepath.Join(dir, "arch")
 	start := pcp.Timestamp{Sec: 1700000000, Nsec: 250000000}

@@ -177,3 +177,56 @@ func TestMappedVolumeCut(t *testing.T) {
 		t.Errorf("a reader opened after the cut read %d records, the one cut under %d", m, n)
 	}
 }
+
+// FuzzMappedVolume spoils a data volume (a byte changed, or the file cut
+// short) and reads it forwards, whole and selecting, through the window
+// and through a mapping: the records, places and errors are the same.
+func FuzzMappedVolume(f *testing.F) {
+	dir := f.TempDir()
+	base := testArchive(f, dir, Version3, 12)
+	vol, err := os.ReadFile(base + ".0")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint32(0), uint8(0), false)
+	f.Add(uint32(len(vol)-3), uint8(0), true)
+	f.Add(uint32(len(vol)/2), uint8(0x80), false)
+	f.Add(uint32(len(vol)/3), uint8(1), true)
+	defer func(n int) { mapMin = n }(mapMin)
+	f.Fuzz(func(t *testing.T, off uint32, x uint8, cut bool) {
+		b := append([]byte(nil), vol...)
+		at := int(off) % len(b)
+		if cut {
+			b = b[:at]
+		} else {
+			b[at] ^= x
+		}
+		d := t.TempDir()
+		for _, ext := range []string{".meta", ".index"} {
+			m, err := os.ReadFile(base + ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, "a"+ext), m, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(d, "a.0"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, err := Open(filepath.Join(d, "a"), Options{})
+		if err != nil {
+			return
+		}
+		defer a.Close()
+		for _, selecting := range []bool{false, true} {
+			mapMin = 1 << 62
+			window := transcript(t, a, selecting)
+			mapMin = 0
+			mapped := transcript(t, a, selecting)
+			if window != mapped {
+				t.Fatalf("selecting %v: read through a mapping differs\nwindow:\n%s\nmapped:\n%s", selecting, window, mapped)
+			}
+		}
+	})
+}
