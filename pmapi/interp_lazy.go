@@ -194,8 +194,8 @@ func (ip *interpolator) horizon(pmids []pcp.PMID) float64 {
 			continue
 		}
 		insts := math.Inf(1)
-		for _, inst := range m.order {
-			insts = min(insts, last(m.insts[inst].times))
+		for _, is := range m.series {
+			insts = min(insts, last(is.times))
 		}
 		h = min(h, last(m.valued), max(marked, insts))
 	}

@@ -2,6 +2,7 @@ package pmapi
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -57,6 +58,23 @@ func (ip *interpolator) windowFrom(t pcp.Timestamp, pl *placed, back float64) *s
 // value or a <mark> at or before t among the records the windowed walk
 // has read.
 func (ip *interpolator) priorsRead(pmids []pcp.PMID, t float64) bool {
+	// once true at t it stays true later for the same metrics: an
+	// instance's first value read does not move once read, nor does
+	// the first <mark>, so later fetches skip the look at every
+	// instance (hundreds of processes a fetch)
+	if ip.priorsOK && t >= ip.priorsT && slices.Equal(pmids, ip.priorsIDs) {
+		return true
+	}
+	ok := ip.priorsAll(pmids, t)
+	if ok {
+		ip.priorsOK, ip.priorsT = true, t
+		ip.priorsIDs = append(ip.priorsIDs[:0], pmids...)
+	}
+	return ok
+}
+
+// priorsAll is priorsRead's look at every instance.
+func (ip *interpolator) priorsAll(pmids []pcp.PMID, t float64) bool {
 	if len(ip.marks) > 0 && ip.marks[0] <= t {
 		return true
 	}
@@ -65,11 +83,11 @@ func (ip *interpolator) priorsRead(pmids []pcp.PMID, t float64) bool {
 		if id == pcp.PMIDNull || m == nil || m.err != 0 {
 			continue
 		}
-		for _, inst := range m.order {
+		for k, inst := range m.order {
 			if m.desc.InDom != pcp.InDomNull && !ip.c.profile.Admits(m.desc.InDom, inst) {
 				continue
 			}
-			times := m.insts[inst].times
+			times := m.series[k].times
 			if len(times) == 0 || times[0] > t {
 				return false
 			}
@@ -88,6 +106,7 @@ func (ip *interpolator) forget(want map[pcp.PMID]*imetric) {
 		m.valued, m.fmtSeen, m.badFmt, m.valfmt = nil, false, math.Inf(1), 0
 	}
 	ip.marks, ip.segments, ip.damage, ip.scanned = nil, nil, nil, false
+	ip.priorsOK = false
 }
 
 // widen starts the windowed walk again further back (see windowFrom),
