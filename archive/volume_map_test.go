@@ -71,7 +71,7 @@ func TestMappedReadsAsWindow(t *testing.T) {
 	if _, err := os.Stat(qaDir + "/20041125.0"); err != nil {
 		t.Skip("PCP's QA archives are not installed")
 	}
-	names := []string{"20041125", "20180127.08.40", "dm-io", "20180102", "bug-1044", "naslog", "multi/20170515.07.56-00"}
+	names := []string{"20041125", "20180127.08.40", "dm-io", "20180102", "bug-1044", "naslog", "20180415.09.16", "multi/20150508.11.44"}
 	bad, _ := filepath.Glob(qaBad + "/*.0")
 	for _, b := range bad {
 		names = append(names, "../badarchives/"+strings.TrimSuffix(filepath.Base(b), ".0"))
