@@ -1,10 +1,10 @@
 package logcheck
 
 import (
-	"bytes"
-	"encoding/binary"
 	"os"
 	"syscall"
+
+	"github.com/gopcp/gopcp/internal/dirent"
 )
 
 // dirNames lists dir's entries in the order the kernel gives them,
@@ -27,19 +27,12 @@ func dirNames(dir string) ([]string, error) {
 		if n <= 0 {
 			return names, nil
 		}
-		for b := buf[:n]; len(b) >= 19; {
-			// linux_dirent64: ino, off (8 bytes each), reclen (2),
-			// type (1), then the name, NUL-terminated
-			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-			if reclen < 19 || reclen > len(b) {
+		for b := buf[:n]; ; {
+			name, _, rest, ok := dirent.Next(b)
+			if !ok {
 				break
 			}
-			name := b[19:reclen]
-			if i := bytes.IndexByte(name, 0); i >= 0 {
-				name = name[:i]
-			}
-			names = append(names, string(name))
-			b = b[reclen:]
+			names, b = append(names, string(name)), rest
 		}
 	}
 }

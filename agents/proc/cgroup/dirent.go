@@ -1,10 +1,10 @@
 package cgroup
 
 import (
-	"bytes"
-	"encoding/binary"
 	"syscall"
 	"unsafe"
+
+	linuxdirent "github.com/gopcp/gopcp/internal/dirent"
 )
 
 // dirent is one directory entry: its name and d_type (syscall.DT_*).
@@ -55,21 +55,15 @@ func readDirFD(fd int, buf []byte, out []dirent, limit int) ([]dirent, []byte) {
 	return out, buf
 }
 
-// parseDirents appends the struct linux_dirent64 records of b (inode 8
-// bytes, offset 8, record length 2, type 1, NUL-terminated name) to out,
+// parseDirents appends the struct linux_dirent64 records of b to out,
 // stopping at a record whose length does not fit. The names point into b.
 func parseDirents(b []byte, out []dirent) []dirent {
-	for len(b) >= 19 {
-		reclen := int(binary.NativeEndian.Uint16(b[16:18]))
-		if reclen < 19 || reclen > len(b) {
-			break
+	for {
+		name, typ, rest, ok := linuxdirent.Next(b)
+		if !ok {
+			return out
 		}
-		name := b[19:reclen]
-		if k := bytes.IndexByte(name, 0); k >= 0 {
-			name = name[:k]
-		}
-		out = append(out, dirent{name: unsafe.String(unsafe.SliceData(name), len(name)), typ: b[18]})
-		b = b[reclen:]
+		out = append(out, dirent{name: unsafe.String(unsafe.SliceData(name), len(name)), typ: typ})
+		b = rest
 	}
-	return out
 }
