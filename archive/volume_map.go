@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // A large plain volume read forwards is read through a mapping of the
@@ -54,6 +55,8 @@ func (r *Reader) readMapped(m Mode, res *pcp.Result, paranoid bool) (err error) 
 		v.unmap()
 		v.noMap = true
 		r.pos = start
+		// nothing half-learnt under the fault is kept
+		r.shape = pdu.Shape{}
 		err = &Error{File: r.a.VolumePath(v.num), Offset: int64(start), Msg: "volume cut short while read", Code: pcp.ErrLogRec}
 	}()
 	return r.readRecord(m, res, paranoid)

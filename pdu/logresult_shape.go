@@ -141,6 +141,10 @@ func (s *Shape) decode(r *pcp.Result, buf []byte, v3 bool) (int32, error) {
 // learn makes s the layout of buf, a record the selecting decoder has
 // passed with n value sets.
 func (s *Shape) learn(buf []byte, v3 bool, ids []pcp.PMID, n int32) {
+	// not usable until learnt whole: a read of buf that faults part-way
+	// (a mapped volume cut short, recovered by the archive reader) must
+	// not leave a half-written template that later records match
+	s.ok = false
 	words := len(buf) / 8
 	s.tmpl = slices.Grow(s.tmpl[:0], words)[:words]
 	s.mask = slices.Grow(s.mask[:0], words)[:words]
