@@ -633,5 +633,11 @@ func (c *ArchiveContext) changeProfile(indom pcp.InDom, insts []int32, add bool)
 		return fmt.Errorf("pmapi: profile: %w", pcp.ErrNoContext)
 	}
 	c.profile.Change(indom, insts, add)
+	if c.interp != nil {
+		// which instances a fetch asks for changed: the windowed walk's
+		// note that every asked-for instance has a value before t no
+		// longer holds
+		c.interp.priorsOK = false
+	}
 	return nil
 }
