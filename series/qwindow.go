@@ -87,11 +87,7 @@ func (p *eparser) second(key, text, what string, newFirst bool) error {
 func (p *eparser) parseTime(text string) (time.Time, error) {
 	ts, err := timewindow.ParseTime(text, pcp.Timestamp{}, pcp.Timestamp{Sec: timewindow.MaxTime}, p.loc)
 	if err != nil {
-		msg := err.Error()
-		var te *timewindow.TimeError
-		if errors.As(err, &te) {
-			msg = te.Report()
-		}
+		msg := timewindow.Report(err)
 		return time.Time{}, &QueryError{Msg: "Cannot parse time with __pmParseHighResTime:\n" + msg}
 	}
 	if ts.Sec > 1e15 || ts.Sec < -1e15 {

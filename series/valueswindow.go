@@ -1,7 +1,6 @@
 package series
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -89,11 +88,7 @@ func ValuesWindow(get func(names ...string) (string, bool)) (*Window, error) {
 func valuesTime(v, name string) (time.Time, error) {
 	ts, err := timewindow.ParseTime(v, pcp.Timestamp{}, pcp.Timestamp{Sec: timewindow.MaxTime}, time.Local)
 	if err != nil {
-		msg := err.Error()
-		var te *timewindow.TimeError
-		if errors.As(err, &te) {
-			msg = te.Report()
-		}
+		msg := timewindow.Report(err)
 		return time.Time{}, &QueryError{Msg: "Cannot parse time " + name + " with __pmParseHighResTime:\n" + msg}
 	}
 	if ts.Sec > 1e15 || ts.Sec < -1e15 {

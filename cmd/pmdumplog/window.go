@@ -14,11 +14,7 @@ import (
 func parseWindow(prog string, startArg, finishArg *string, start, finish pcp.Timestamp, loc *time.Location) (pcp.Timestamp, pcp.Timestamp, []string) {
 	w, _, err := cli.WindowArgs{Start: startArg, Finish: finishArg}.Window(start, finish, loc)
 	if err != nil {
-		msg := err.Error()
-		if te, ok := err.(*cli.TimeError); ok {
-			msg = te.Report()
-		}
-		return start, finish, []string{prog + ": invalid time window.\n" + msg + "\n"}
+		return start, finish, []string{prog + ": invalid time window.\n" + cli.TimeReport(err) + "\n"}
 	}
 	return w.Start, w.End, nil
 }

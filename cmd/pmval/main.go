@@ -230,11 +230,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 			// rejects there (an offset back from the end) is its error
 			now := pcp.TimestampOf(cli.Now())
 			if _, _, werr := cli.ParseTimeWindow("", p.Finish, "", "", now, pcp.Timestamp{Sec: cli.MaxTime}, time.Local); werr != nil {
-				msg := werr.Error()
-				if te, ok := werr.(*cli.TimeError); ok {
-					msg = te.Report()
-				}
-				liveWindowErr = fmt.Sprintf("%s: invalid time window.\n%s\n", prog, msg)
+				liveWindowErr = fmt.Sprintf("%s: invalid time window.\n%s\n", prog, cli.TimeReport(werr))
 			} else {
 				fmt.Fprintf(stderr, "%s: -T %s: only an offset from now is supported for live sources\n", prog, p.Finish)
 				return 1

@@ -17,6 +17,9 @@ const MaxTime = timewindow.MaxTime
 // TimeError is a time or time window specification libpcp refuses.
 type TimeError = timewindow.TimeError
 
+// TimeReport is how libpcp words a time or window it refuses.
+func TimeReport(err error) string { return timewindow.Report(err) }
+
 // Window is a time window: where reporting starts and ends and the time
 // it begins at.
 type Window = timewindow.Window

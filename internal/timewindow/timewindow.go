@@ -30,6 +30,16 @@ func (e *TimeError) Report() string {
 	return (&pmapi.IntervalError{Spec: e.Spec, Point: e.Point, Msg: e.Msg}).Report()
 }
 
+// Report is how libpcp words a time that did not parse: a TimeError's
+// two lines, any other error's text.
+func Report(err error) string {
+	var te *TimeError
+	if errors.As(err, &te) {
+		return te.Report()
+	}
+	return err.Error()
+}
+
 // The offset kinds of a parsed time.
 const (
 	noOffset = iota
