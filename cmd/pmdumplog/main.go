@@ -117,9 +117,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	if endErr != nil {
 		finish = pcp.Timestamp{Sec: math.MaxInt64}
 		out.Flush()
-		fmt.Fprintf(stderr, "%s: Cannot locate end of archive %s: %s\n", prog, name, archive.Code(endErr).Error())
-		fmt.Fprintf(stderr, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
-		fmt.Fprintf(stderr, "         produce complete information.  Continuing and hoping for the best.\n\n")
+		cli.EndWarning(stderr, prog, name, archive.Code(endErr).Error())
 	}
 	args := p.WindowArgs()
 	window := args.Start != nil || args.Finish != nil

@@ -32,9 +32,7 @@ func contextOptions(p *cli.Parsed, a *archive.Archive, out *bufio.Writer, stderr
 
 	w, endErr := logcheck.DefaultWindow(a)
 	if endErr != nil {
-		fmt.Fprintf(stderr, "%s: Cannot locate end of archive %s: %s\n", prog, p.Archives[0], archive.Code(endErr).Error())
-		fmt.Fprintf(stderr, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
-		fmt.Fprintf(stderr, "         produce complete information.  Continuing and hoping for the best.\n\n")
+		cli.EndWarning(stderr, prog, p.Archives[0], archive.Code(endErr).Error())
 	}
 	w.Loc = loc
 	args := p.WindowArgs()
@@ -43,11 +41,7 @@ func contextOptions(p *cli.Parsed, a *archive.Archive, out *bufio.Writer, stderr
 	}
 	win, _, err := args.Window(w.Start, w.Finish, loc)
 	if err != nil {
-		msg := err.Error()
-		if te, ok := err.(*cli.TimeError); ok {
-			msg = te.Report()
-		}
-		fmt.Fprintf(stderr, "%s: invalid time window.\n%s\n", prog, msg)
+		fmt.Fprintf(stderr, "%s: invalid time window.\n%s\n", prog, cli.TimeReport(err))
 		return w, false
 	}
 	// pmlogcheck keeps the window in timevals

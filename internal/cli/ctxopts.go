@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -55,11 +56,7 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 		if ok {
 			w, _, err := p.WindowArgs().Window(first, last, t.Zone)
 			if err != nil {
-				msg := err.Error()
-				if te, ok := err.(*TimeError); ok {
-					msg = te.Report()
-				}
-				p.Errorf("invalid time window.\n%s", msg)
+				p.Errorf("invalid time window.\n%s", TimeReport(err))
 			} else {
 				t.Window, t.Windowed = w, true
 			}
@@ -110,10 +107,15 @@ func (p *Parsed) archiveBounds(a *pmapi.ArchiveContext, name string) (first, las
 	end, err := a.End()
 	if err != nil {
 		end = pcp.Timestamp{Sec: MaxTime}
-		w := p.stderrOut()
-		fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", p.Progname(), name, pcp.TextOf(err))
-		fmt.Fprintf(w, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
-		fmt.Fprintf(w, "         produce complete information.  Continuing and hoping for the best.\n\n")
+		EndWarning(p.stderrOut(), p.Progname(), name, pcp.TextOf(err))
 	}
 	return first, end
+}
+
+// EndWarning writes libpcp's warning for an archive whose end cannot be
+// found (__pmUpdateBounds), reason being the error's text.
+func EndWarning(w io.Writer, prog, name, reason string) {
+	fmt.Fprintf(w, "%s: Cannot locate end of archive %s: %s\n", prog, name, reason)
+	fmt.Fprintf(w, "\nWARNING: This archive is sufficiently damaged that it may not be possible to\n")
+	fmt.Fprintf(w, "         produce complete information.  Continuing and hoping for the best.\n\n")
 }
