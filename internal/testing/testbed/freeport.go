@@ -2,7 +2,7 @@ package testbed
 
 import "sync"
 
-// FreePort reserves a private port (44400-44999) that nothing listens on,
+// FreePort reserves a private port (see portRanges) that nothing listens on,
 // for a test that starts a daemon itself; release returns it. The
 // reservation holds across processes (see reservePort): keep it until the
 // daemon given the port has exited (t.Cleanup(release), registered before

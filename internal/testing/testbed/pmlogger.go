@@ -95,6 +95,22 @@ func (p *PMCD) NewLogger(opts LoggerOptions) (*Logger, error) {
 	if err := os.WriteFile(cfgPath, []byte(config), 0o644); err != nil {
 		return nil, err
 	}
+	// A pmlogger whose IPv4 control socket slipped to another port than
+	// the one it announces (see splitPort) is started again afresh.
+	for attempt := 1; ; attempt++ {
+		l, err := p.startLogger(path, cfgPath, name, opts)
+		if !errors.Is(err, errSplitPort) || attempt == 3 {
+			return l, err
+		}
+	}
+}
+
+// errSplitPort: pmlogger's IPv4 control socket is not on the port its
+// port map gives.
+var errSplitPort = errors.New("testbed: pmlogger's IPv4 control socket is not on its announced port")
+
+// startLogger runs one pmlogger on a newly reserved control port.
+func (p *PMCD) startLogger(path, cfgPath, name string, opts LoggerOptions) (*Logger, error) {
 	base, err := reservePort()
 	if err != nil {
 		return nil, err
@@ -125,6 +141,15 @@ func (p *PMCD) NewLogger(opts LoggerOptions) (*Logger, error) {
 		l.Close()
 		data, _ := os.ReadFile(l.LogPath)
 		return nil, fmt.Errorf("%w\n%s", err, data)
+	}
+	if split, err := splitPort(l.proc.pid(), l.Port); err == nil && split {
+		l.Close()
+		// Nothing of this attempt may stay for the next to trip over:
+		// pmlogger refuses to write over an existing archive.
+		for _, suffix := range []string{".0", ".meta", ".index"} {
+			os.Remove(l.Archive + suffix)
+		}
+		return nil, fmt.Errorf("%w (port %d)", errSplitPort, l.Port)
 	}
 	return l, nil
 }

@@ -12,14 +12,6 @@ import (
 	"syscall"
 )
 
-// Private ports come from a range kept away from PCP's registered ports
-// (pmcd 44321, pmproxy 44322, pmlogger 4330) so a system pmcd, if any,
-// is never disturbed.
-const (
-	portLow  = 44400
-	portHigh = 44999
-)
-
 // portLockDirName is the directory, under /tmp (os.TempDir() only where
 // there is no /tmp), that holds one lock file per private port. It is
 // shared by every test run on the machine, whoever runs it and whatever
@@ -36,8 +28,6 @@ var ports = struct {
 	held map[int]*os.File
 }{held: make(map[int]*os.File)}
 
-var errNoPort = errors.New("testbed: no free private port in 44400-44999")
-
 // reservePort finds a port in the private range that no other reservation,
 // in this process or any other, holds and that nothing is listening on,
 // and holds it until releasePort. Holding it until the daemon given it
@@ -47,11 +37,12 @@ func reservePort() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	span := portHigh - portLow + 1
+	r := privatePorts()
+	span := r[1] - r[0] + 1
 	start := rand.IntN(span)
 	candidates := make([]int, span)
 	for i := range candidates {
-		candidates[i] = portLow + (start+i)%span
+		candidates[i] = r[0] + (start+i)%span
 	}
 	return reserveFrom(dir, candidates)
 }
