@@ -45,7 +45,10 @@ var sampleNames = pmcdBenchSets[0].names
 // one round to the next, GOPCP_BENCH_ROUNDS rounds (5 by default) of
 // GOPCP_BENCH_SECONDS (2) each. It prints each round's ratios and their
 // median, ours against PCP's: above 1 means ours is better for rate and
-// CPU, memory is ours ÷ PCP's (read rssSettle after the load).
+// CPU, memory is ours ÷ PCP's (read rssSettle after the load). The
+// clients' CPU per fetch (the bench process's) and each round's time a
+// fetch spent waiting for a CPU, by the daemon and by the clients, say
+// how much of a rate is the client's and how much the machine's.
 // GOPCP_BENCH_CASES picks cases by name
 // (substrings separated by ";").
 func TestPMCDAgentsSideBySide(t *testing.T) {
@@ -69,7 +72,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 	// p50 comes last, after the columns earlier tables have: with one
 	// client the rate follows the slowest round trips, which the other
 	// work on the machine makes, and the median shows the daemon's own.
-	table.WriteString("| case | clients | rate ours/PCP | p99 ours/PCP | CPU/fetch PCP/ours | PCP CPU µs | ours CPU µs | RSS ours/PCP | PCP RSS KiB | ours RSS KiB | p50 ours/PCP |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	table.WriteString("| case | clients | rate ours/PCP | p99 ours/PCP | CPU/fetch PCP/ours | PCP CPU µs | ours CPU µs | RSS ours/PCP | PCP RSS KiB | ours RSS KiB | p50 ours/PCP | clients' CPU µs, PCP | clients' CPU µs, ours |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, c := range cases {
 		if len(pick) > 0 && !slicesContainsSub(pick, c.name) {
 			continue
@@ -92,7 +95,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			}
 		}
 		for _, clients := range []int{1, 32} {
-			var rate, p50, p99, cpu [2][]float64
+			var rate, p50, p99, cpu, ccpu, dwait, cwait [2][]float64
 			var rr, mr, pr, cr []float64
 			for r := 0; r < rounds; r++ {
 				order := []int{0, 1}
@@ -108,15 +111,20 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 					p50[i] = append(p50[i], float64(quantile(got[i].latencies, 0.5).Nanoseconds())/1e3)
 					p99[i] = append(p99[i], float64(quantile(got[i].latencies, 0.99).Microseconds()))
 					cpu[i] = append(cpu[i], float64(got[i].cpuPer.Nanoseconds())/1e3)
+					ccpu[i] = append(ccpu[i], float64(got[i].clientCPUPer.Nanoseconds())/1e3)
+					dwait[i] = append(dwait[i], got[i].daemonSched.wait.Seconds()*1e6/float64(got[i].fetches))
+					cwait[i] = append(cwait[i], got[i].clientSched.wait.Seconds()*1e6/float64(got[i].fetches))
 				}
 				rr = append(rr, got[1].perSecond/got[0].perSecond)
 				mr = append(mr, float64(quantile(got[1].latencies, 0.5))/float64(quantile(got[0].latencies, 0.5)))
 				pr = append(pr, float64(quantile(got[1].latencies, 0.99))/float64(quantile(got[0].latencies, 0.99)))
 				cr = append(cr, float64(got[0].cpuPer)/float64(got[1].cpuPer))
 			}
-			t.Logf("%s, %d clients: rate PCP %v ours %v; p50 µs PCP %v ours %v; p99 µs PCP %v ours %v; CPU µs PCP %v ours %v; ratios rate %v p50 %v p99 %v CPU %v",
+			t.Logf("%s, %d clients: µs a fetch waiting for a CPU, daemon PCP %v ours %v, clients with PCP %v with ours %v",
+				c.name, clients, rounded1(dwait[0]), rounded1(dwait[1]), rounded1(cwait[0]), rounded1(cwait[1]))
+			t.Logf("%s, %d clients: rate PCP %v ours %v; p50 µs PCP %v ours %v; p99 µs PCP %v ours %v; CPU µs PCP %v ours %v; clients' CPU µs with PCP %v with ours %v; ratios rate %v p50 %v p99 %v CPU %v",
 				c.name, clients, rounded(rate[0]), rounded(rate[1]), rounded1(p50[0]), rounded1(p50[1]), rounded(p99[0]), rounded(p99[1]),
-				rounded1(cpu[0]), rounded1(cpu[1]), rounded2(rr), rounded2(mr), rounded2(pr), rounded2(cr))
+				rounded1(cpu[0]), rounded1(cpu[1]), rounded1(ccpu[0]), rounded1(ccpu[1]), rounded2(rr), rounded2(mr), rounded2(pr), rounded2(cr))
 			// Resident memory once both have settled after the
 			// load (our pmcd hands back what its clients left when
 			// the last one has gone, within idleFreeEvery).
@@ -124,9 +132,9 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			pk, ok := treeRSS(t, theirs.PID()), treeRSS(t, ours.PID())
 			t.Logf("%s, %d clients, KiB \"RSS (anonymous+file) PSS\": PCP's %s; ours %s",
 				c.name, clients, treeMem(theirs.PID()), treeMem(ours.PID()))
-			fmt.Fprintf(&table, "| %s | %d | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %d | %d | %.2f |\n",
+			fmt.Fprintf(&table, "| %s | %d | %.2f | %.2f | %.2f | %.1f | %.1f | %.2f | %d | %d | %.2f | %.1f | %.1f |\n",
 				c.name, clients, median(rr), median(pr), median(cr), median(cpu[0]), median(cpu[1]),
-				float64(ok)/float64(pk), pk, ok, median(mr))
+				float64(ok)/float64(pk), pk, ok, median(mr), median(ccpu[0]), median(ccpu[1]))
 		}
 		theirs.Close()
 		ours.Close()
@@ -239,7 +247,12 @@ func agentCases(t *testing.T) []agentCase {
 // TestPMCDAgentsSideBySide under load, for a profiler to watch:
 // GOPCP_BENCH_LOAD="case;side;clients;seconds", side "pcp" or "ours".
 // It logs the daemon's process id and writes it to GOPCP_BENCH_PIDFILE
-// if that is set, then loads it and logs the figures.
+// if that is set, runs GOPCP_BENCH_BEFORE (a command, words separated by
+// spaces) with that id as its last argument if that is set (to change
+// the daemon's scheduling, say), then loads it and logs the figures,
+// among them what the scheduler counted: time on a CPU and waiting for
+// one, and turns on a CPU, per fetch, for the daemon and for the
+// clients (the bench process).
 func TestPMCDAgentsLoad(t *testing.T) {
 	spec := strings.Split(os.Getenv("GOPCP_BENCH_LOAD"), ";")
 	if os.Getenv("GOPCP_BENCH") != "1" || len(spec) != 4 {
@@ -277,6 +290,10 @@ func TestPMCDAgentsLoad(t *testing.T) {
 			if err := os.WriteFile(f, []byte(strconv.Itoa(bed.PID())+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if v := strings.Fields(os.Getenv("GOPCP_BENCH_BEFORE")); len(v) > 0 {
+			out, err := exec.Command(v[0], append(v[1:], strconv.Itoa(bed.PID()))...).CombinedOutput()
+			t.Logf("%v: %s %v", v, out, err)
 		}
 		// perf stat counts each process's events over the load alone,
 		// one perf per process so that pmcd and its agents are told
@@ -321,6 +338,10 @@ func TestPMCDAgentsLoad(t *testing.T) {
 		}
 		t.Logf("%s, %s, %d clients: %.0f fetches/s, p50 %v, p99 %v, CPU %v per fetch, RSS %d KiB", c.name, spec[1], clients,
 			run.perSecond, quantile(run.latencies, 0.5), quantile(run.latencies, 0.99), run.cpuPer, treeRSS(t, bed.PID()))
+		perFetch := func(d time.Duration) float64 { return d.Seconds() * 1e6 / float64(run.fetches) }
+		t.Logf("per fetch: daemon on a CPU %.1f µs, waiting for one %.1f µs, %.2f slices; clients on a CPU %.1f µs, waiting %.1f µs, %.2f slices",
+			perFetch(run.daemonSched.run), perFetch(run.daemonSched.wait), float64(run.daemonSched.slices)/float64(run.fetches),
+			perFetch(run.clientSched.run), perFetch(run.clientSched.wait), float64(run.clientSched.slices)/float64(run.fetches))
 		time.Sleep(3 * time.Second)
 		t.Logf("RSS 3 s after the load: %d KiB", treeRSS(t, bed.PID()))
 		return

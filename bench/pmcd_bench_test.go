@@ -38,6 +38,13 @@ type pmcdRun struct {
 	perSecond float64
 	latencies []time.Duration
 	cpuPer    time.Duration
+	// clientCPUPer is the bench process's own CPU per round trip over
+	// the load: the clients' share of the two CPUs, to tell whether the
+	// client or the daemon sets the rate.
+	clientCPUPer time.Duration
+	// daemonSched and clientSched are what the scheduler counted for
+	// the daemon's process tree and for the bench process over the load.
+	daemonSched, clientSched schedStat
 }
 
 // clockTick is the unit of /proc/PID/stat's CPU times, USER_HZ, which is
@@ -107,12 +114,15 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 			}
 		}()
 	}
-	cpu0 := cpuOf()
+	tree, self := processTree(bed.PID()), []int{os.Getpid()}
+	ds0, cs0 := treeSched(tree), treeSched(self)
+	cpu0, self0 := cpuOf(), cpuTime(t, os.Getpid())
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
 	took := time.Since(t0)
-	cpu := cpuOf() - cpu0
+	cpu, selfCPU := cpuOf()-cpu0, cpuTime(t, os.Getpid())-self0
+	ds, cs := treeSched(tree).sub(ds0), treeSched(self).sub(cs0)
 	if firstErr != nil {
 		t.Fatal(firstErr)
 	}
@@ -121,9 +131,11 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 		all = append(all, l...)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all}
+	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all,
+		daemonSched: ds, clientSched: cs}
 	if len(all) > 0 {
 		run.cpuPer = cpu / time.Duration(len(all))
+		run.clientCPUPer = selfCPU / time.Duration(len(all))
 	}
 	return run
 }
