@@ -45,7 +45,9 @@ var sampleNames = pmcdBenchSets[0].names
 // one round to the next, GOPCP_BENCH_ROUNDS rounds (5 by default) of
 // GOPCP_BENCH_SECONDS (2) each. It prints each round's ratios and their
 // median, ours against PCP's: above 1 means ours is better for rate and
-// CPU, memory is ours ÷ PCP's (read rssSettle after the load). The
+// CPU, memory is ours ÷ PCP's (read rssSettle after the load);
+// GOPCP_BENCH_BEFORE is run on our daemon as TestPMCDAgentsLoad runs
+// it. The
 // clients' CPU per fetch (the bench process's) and each round's time a
 // fetch spent waiting for a CPU, by the daemon and by the clients, say
 // how much of a rate is the client's and how much the machine's.
@@ -80,6 +82,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 		theirs := testbed.StartPMCD(t, c.theirs)
 		ours := testbed.StartGoPMCD(t, c.ours)
 		beds := []*testbed.PMCD{theirs, ours}
+		runBefore(t, ours.PID())
 		pids := [][]int{processTree(theirs.PID()), processTree(ours.PID())}
 		t.Logf("%s: PCP's processes %v, ours %v", c.name, pids[0], pids[1])
 		var ids [2][]pcp.PMID
@@ -144,6 +147,15 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 		if err := os.WriteFile(out, []byte(table.String()), 0o644); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// runBefore runs GOPCP_BENCH_BEFORE, if set, with pid as its last
+// argument, and logs what it said.
+func runBefore(t *testing.T, pid int) {
+	if v := strings.Fields(os.Getenv("GOPCP_BENCH_BEFORE")); len(v) > 0 {
+		out, err := exec.Command(v[0], append(v[1:], strconv.Itoa(pid))...).CombinedOutput()
+		t.Logf("%v: %s %v", v, out, err)
 	}
 }
 
@@ -291,10 +303,7 @@ func TestPMCDAgentsLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if v := strings.Fields(os.Getenv("GOPCP_BENCH_BEFORE")); len(v) > 0 {
-			out, err := exec.Command(v[0], append(v[1:], strconv.Itoa(bed.PID()))...).CombinedOutput()
-			t.Logf("%v: %s %v", v, out, err)
-		}
+		runBefore(t, bed.PID())
 		// perf stat counts each process's events over the load alone,
 		// one perf per process so that pmcd and its agents are told
 		// apart.

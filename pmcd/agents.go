@@ -152,6 +152,7 @@ func (s *Server) Close() error {
 	}
 	close(s.stopCh())
 	s.idleFree.stop()
+	s.procs.stop()
 	for _, a := range s.st().order {
 		a.stop(cleanupExit)
 	}

@@ -63,6 +63,11 @@ type client struct {
 	hrFetchReq pdu.HighResFetch
 	result     pcp.Result
 	agentReply pdu.Result
+	// reqs counts the requests answered, added to by the client's
+	// goroutine alone; reqsSeen is what the last count of busy clients
+	// read (under the Server's clientsMu). See procs.go.
+	reqs     atomic.Uint64
+	reqsSeen uint64
 	// waiter is the client's place in a daemon agent's queue of fetches
 	// (see agent.fetchQueued).
 	waiter fetchWaiter
@@ -215,6 +220,7 @@ func (c *client) loop(ctx context.Context) {
 			}
 			return
 		}
+		c.s.requestCame(c)
 		if err := c.handle(ctx, b); err != nil {
 			// A PDU we cannot parse, or a reply we cannot send, ends this
 			// client; the daemon and its other clients carry on.

@@ -70,6 +70,12 @@ type Server struct {
 	// forced collection, worth it to a daemon that idles between bursts
 	// of clients, not to every program that embeds a Server.
 	FreeIdleMemory bool
+	// MaxProcs, when above 1, has pmcd set runtime.GOMAXPROCS itself:
+	// one P while at most one client keeps it busy, up to MaxProcs
+	// while more do (procs.go). The process's GOMAXPROCS is the
+	// program's, so cmd/pmcd sets it (the CPUs) and a program that
+	// embeds a Server leaves it zero unless it wants the same.
+	MaxProcs int
 
 	wg     sync.WaitGroup
 	bg     sync.WaitGroup // agents being closed
@@ -95,6 +101,8 @@ type Server struct {
 	clients   map[*client]struct{}
 	// idleFree hands memory back once the clients have gone.
 	idleFree idleFree
+	// procs sets the Ps with the busy clients (MaxProcs).
+	procs procScaler
 
 	// clientLog bounds the lines clients' mistakes write to the log.
 	clientLog lograte.Limiter

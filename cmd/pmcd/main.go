@@ -55,14 +55,14 @@ func main() {
 		debug.SetGCPercent(gcPercent)
 	}
 	if os.Getenv("GOMAXPROCS") == "" {
-		// pmcd relays PDUs: with a second P the scheduler hands each
-		// goroutine woken by the network to another thread, and under
-		// 32 clients a third of its CPU went to those thread switches
-		// (perf: finish_task_switch). One P serves everything from one
-		// thread, as PCP's pmcd serves everything from its select loop;
-		// blocking calls still get threads of their own, and the
-		// runtime's preemption keeps agent timeouts working.
-		runtime.GOMAXPROCS(1)
+		// pmcd relays PDUs: with a second P and one client the
+		// scheduler hands each goroutine woken by the network to
+		// another thread. One P serves everything from one thread, as
+		// PCP's pmcd serves everything from its select loop; blocking
+		// calls still get threads of their own, and the runtime's
+		// preemption keeps agent timeouts working. The server takes
+		// more Ps while more clients than one keep it busy.
+		maxProcs = runtime.GOMAXPROCS(1)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -97,6 +97,12 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// maxProcs is what the server may raise GOMAXPROCS to while many clients
+// keep it busy (pmcd.Server.MaxProcs): the Ps the runtime chose, when
+// main took them down to one. It stays 0, which leaves GOMAXPROCS alone,
+// when the environment sets GOMAXPROCS and in tests that call run.
+var maxProcs int
 
 // caught names the signal that stopped pmcd and its sender, for its log.
 var caught atomic.Pointer[string]
@@ -268,6 +274,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		// A daemon idles between bursts of clients: what they left
 		// is handed back.
 		FreeIdleMemory: true,
+		MaxProcs:       maxProcs,
 	}
 	if o.timeout >= 0 {
 		srv.AgentTimeout = time.Duration(o.timeout) * time.Second
