@@ -19,6 +19,19 @@ func CodeOf(err error, fallback Error) Error {
 	if err == nil {
 		return 0
 	}
+	// The bare errors first: errors.As needs its targets on the heap,
+	// an allocation or two per call for agents that report a missing
+	// value at every fetch.
+	switch e := err.(type) {
+	case Error:
+		if e < 0 {
+			return e
+		}
+	case syscall.Errno:
+		if e != 0 {
+			return Error(-int32(e))
+		}
+	}
 	var pe Error
 	if errors.As(err, &pe) && pe < 0 {
 		return pe

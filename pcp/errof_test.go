@@ -39,6 +39,17 @@ func TestCodeOf(t *testing.T) {
 	}
 }
 
+// TestCodeOfAllocs: an agent's fetch reports each metric left without a
+// value by its error's code, so the common bare errors must cost no
+// allocation.
+func TestCodeOfAllocs(t *testing.T) {
+	for _, err := range []error{pcp.ErrAppVersion, syscall.ENOENT} {
+		if n := testing.AllocsPerRun(10, func() { pcp.CodeOf(err, pcp.ErrGeneric) }); n != 0 {
+			t.Errorf("CodeOf(%v): %v allocations, want 0", err, n)
+		}
+	}
+}
+
 func TestTextOf(t *testing.T) {
 	tests := []struct {
 		err  error
