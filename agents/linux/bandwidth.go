@@ -1,10 +1,13 @@
 package linux
 
 import (
-	"github.com/gopcp/gopcp/pmda"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
+	"unsafe"
+
+	"github.com/gopcp/gopcp/pmda"
 )
 
 // bandwidthConf reads the optional per-node memory bandwidth settings
@@ -17,18 +20,21 @@ type bandwidthConf struct {
 	mtime int64
 	read  bool
 	bw    map[string]float64
+	pc    pathCalls
 }
 
+// refresh re-reads the file if it changed; as PCP's agent does, it is
+// looked at once per refresh of the NUMA statistics.
 func (c *bandwidthConf) refresh() {
-	st, err := os.Stat(c.path)
-	if err != nil {
+	mtime, ok := c.modTime()
+	if !ok {
 		c.bw, c.read, c.mtime = nil, false, 0
 		return
 	}
-	if c.read && st.ModTime().UnixNano() == c.mtime {
+	if c.read && mtime == c.mtime {
 		return
 	}
-	c.read, c.mtime = true, st.ModTime().UnixNano()
+	c.read, c.mtime = true, mtime
 	c.bw = map[string]float64{}
 	b, err := os.ReadFile(c.path)
 	if err != nil {
@@ -60,10 +66,21 @@ func (c *bandwidthConf) refresh() {
 	}
 }
 
+// modTime is the file's modification time in nanoseconds, from a
+// stat(2) of a kept NUL-terminated path (os.Stat allocates a FileInfo and
+// a copy of the path each time).
+func (c *bandwidthConf) modTime() (int64, bool) {
+	var st syscall.Stat_t
+	_, _, errno := syscall.Syscall(syscall.SYS_STAT, c.pc.set(c.path), uintptr(unsafe.Pointer(&st)), 0)
+	if errno != 0 {
+		return 0, false
+	}
+	return st.Mtim.Nano(), true
+}
+
 func (x *Linux) bindBandwidth() {
 	c := &x.bandwidth
 	x.bind("mem.numa.max_bandwidth", srcNUMA, func(inst int32) (pcpAtom, error) {
-		c.refresh()
 		for _, in := range x.indoms[nodeInDom].list() {
 			if in.ID == inst {
 				if v := c.bw[in.Name]; v > 0 {

@@ -1,7 +1,6 @@
 package linux
 
 import (
-	"os"
 	"strings"
 )
 
@@ -129,27 +128,28 @@ func (x *Linux) readTape() error {
 	}
 	t.begin()
 	defer t.end()
-	dir := x.sys + "/class/scsi_tape"
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	if x.dir.read(true, x.sys, "/class/scsi_tape") != nil {
 		return nil
 	}
-	for _, e := range ents {
-		n := e.Name()
-		if !strings.HasPrefix(n, "st") || !isDigit(n[len(n)-1]) {
+	for e := range x.dir.len() {
+		n := x.dir.at(e)
+		if !hasPrefix(n, "st") || !isDigit(n[len(n)-1]) {
 			continue
 		}
-		if _, err := os.Stat(dir + "/" + n + "/stats"); err != nil {
+		// The drive's directory, to which each use below adds a name.
+		x.scratch = append(append(append(x.scratch[:0], x.sys...), "/class/scsi_tape/"...), n...)
+		x.scratch = append(x.scratch, "/stats"...)
+		if !x.pc.existsPath(x.scratch) {
 			continue
 		}
-		id := t.add([]byte(n))
+		id := t.add(n)
 		for int(id) >= len(x.tapes) {
 			x.tapes = append(x.tapes, tapeDev{})
 		}
 		d := &x.tapes[id]
 		d.present = true
 		for i, s := range tapeStats {
-			if b, err := x.fb.read(dir + "/" + n + "/stats/" + s); err == nil {
+			if b, err := x.fb.readBytes(append(append(x.scratch, '/'), s...)); err == nil {
 				d.stats[i] = parseU64(b)
 			}
 		}
@@ -188,8 +188,8 @@ func (x *Linux) readSCSI() error {
 			}
 		case hasPrefix(tl, "Type:") && name != nil:
 			typ, _ := nextField(tl[len("Type:"):])
-			dev := x.scsiBlock(string(name[len("scsi"):]))
-			if dev == "" {
+			dev := x.scsiBlock(name[len("scsi"):])
+			if dev == nil {
 				name = nil
 				continue
 			}
@@ -198,7 +198,7 @@ func (x *Linux) readSCSI() error {
 			for int(id) >= len(x.scsiDev) {
 				x.scsiDev = append(x.scsiDev, "")
 			}
-			x.scsiDev[id] = dev
+			x.scsiDev[id] = keepString(x.scsiDev[id], dev)
 			name = nil
 		}
 	}
@@ -214,16 +214,18 @@ func itoaTrim(b []byte) []byte {
 }
 
 // scsiBlock is the block device of SCSI address H:C:I:L, from
-// /sys/class/scsi_device/H:C:I:L/device/block, or "".
-func (x *Linux) scsiBlock(addr string) string {
-	ents, err := os.ReadDir(x.sys + "/class/scsi_device/" + addr + "/device/block")
-	if err != nil {
-		return ""
+// /sys/class/scsi_device/H:C:I:L/device/block (the first by name), or
+// nil. The name is valid until the next directory listing.
+func (x *Linux) scsiBlock(addr []byte) []byte {
+	x.scratch = append(append(append(x.scratch[:0], x.sys...), "/class/scsi_device/"...), addr...)
+	x.scratch = append(x.scratch, "/device/block"...)
+	if x.dir.readPath(true, x.scratch) != nil {
+		return nil
 	}
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), ".") {
-			return e.Name()
+	for i := range x.dir.len() {
+		if n := x.dir.at(i); n[0] != '.' {
+			return n
 		}
 	}
-	return ""
+	return nil
 }

@@ -2,7 +2,6 @@ package linux
 
 import (
 	"github.com/gopcp/gopcp/pmda"
-	"os"
 )
 
 // Fibre Channel hosts (/sys/class/fc_host/hostN/statistics) and the NFS
@@ -69,13 +68,12 @@ func (x *Linux) readFCHost() error {
 	}
 	t.begin()
 	defer t.end()
-	dir := x.sys + "/class/fc_host"
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	if x.dir.read(true, x.sys, "/class/fc_host") != nil {
 		return nil
 	}
-	for _, e := range ents {
-		id := t.add([]byte(e.Name()))
+	for e := range x.dir.len() {
+		name := x.dir.at(e)
+		id := t.add(name)
 		for int(id) >= len(x.fchosts) {
 			x.fchosts = append(x.fchosts, fcHost{})
 		}
@@ -83,7 +81,8 @@ func (x *Linux) readFCHost() error {
 		h.present = true
 		for i, f := range fchostFields {
 			h.counts[i] = 0
-			b, err := x.fb.read(dir + "/" + e.Name() + "/statistics/" + f.file)
+			x.scratch = append(append(append(x.scratch[:0], x.sys...), "/class/fc_host/"...), name...)
+			b, err := x.fb.readBytes(append(append(x.scratch, "/statistics/"...), f.file...))
 			if err != nil {
 				continue
 			}

@@ -18,7 +18,7 @@ type mount struct {
 
 type filesysData struct {
 	mounts   []mount           // by instance number
-	realpath map[string]string // device -> resolved device
+	realpath map[string][]byte // device -> resolved device
 }
 
 // skippedFS says whether a filesystem type is not storage. (A switch,
@@ -66,7 +66,7 @@ func (x *Linux) bindFilesys() {
 		return f64(100 * float64(used) / float64(used+s.Bavail))
 	})
 	stat("readonly", func(m *mount, _ *syscall.Statfs_t) pcpAtom {
-		for _, o := range strings.Split(m.options, ",") {
+		for o := range strings.SplitSeq(m.options, ",") {
 			if o == "ro" {
 				return u32(1)
 			}
@@ -126,7 +126,7 @@ func (x *Linux) readFilesys() error {
 		m.present = true
 		m.path = keepString(m.path, unescapeMount(path))
 		m.options = keepString(m.options, opts)
-		m.statOK = syscall.Statfs(m.path, &m.st) == nil
+		m.statOK = x.pc.statfs(m.path, &m.st) == nil
 	}
 	t.end()
 	return nil
@@ -141,16 +141,16 @@ func (x *Linux) resolveDevice(dev []byte) []byte {
 	}
 	fd := &x.filesys
 	if fd.realpath == nil {
-		fd.realpath = make(map[string]string)
+		fd.realpath = make(map[string][]byte)
 	}
 	if r, ok := fd.realpath[string(dev)]; ok {
-		return []byte(r)
+		return r // kept as bytes: callers only read it
 	}
 	r, err := filepath.EvalSymlinks(string(dev))
 	if err != nil {
 		r = string(dev)
 	}
-	fd.realpath[string(dev)] = r
+	fd.realpath[string(dev)] = []byte(r)
 	return []byte(r)
 }
 

@@ -2,7 +2,6 @@ package linux
 
 import (
 	"github.com/gopcp/gopcp/pmda"
-	"os"
 	"strconv"
 )
 
@@ -54,11 +53,11 @@ func (x *Linux) bindHardware() {
 // else the limits and current frequency.
 func (x *Linux) readHardware() error {
 	hw := &x.hw
-	hw.ntape = countDir(x.sys+"/class/scsi_tape", func(n string) bool {
+	hw.ntape = x.countDir(x.sys+"/class/scsi_tape", func(n []byte) bool {
 		// st0, not the st0a/nst0 variants of the same drive
-		return len(n) > 2 && n[:2] == "st" && isDigit(n[len(n)-1])
+		return len(n) > 2 && string(n[:2]) == "st" && isDigit(n[len(n)-1])
 	})
-	hw.nfchost = countDir(x.sys+"/class/fc_host", func(string) bool { return true })
+	hw.nfchost = x.countDir(x.sys+"/class/fc_host", func([]byte) bool { return true })
 	for _, in := range x.indoms[cpuInDom].list() {
 		n := int(in.ID)
 		for len(hw.freq) <= n {
@@ -109,14 +108,13 @@ func (x *Linux) cpufreqPath(cpu int, rel string) []byte {
 
 // countDir counts the entries of dir that keep accepts; a missing
 // directory counts none.
-func countDir(dir string, keep func(string) bool) uint64 {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+func (x *Linux) countDir(dir string, keep func([]byte) bool) uint64 {
+	if x.dir.read(false, dir) != nil {
 		return 0
 	}
 	var n uint64
-	for _, e := range ents {
-		if keep(e.Name()) {
+	for i := range x.dir.len() {
+		if keep(x.dir.at(i)) {
 			n++
 		}
 	}

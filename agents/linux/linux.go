@@ -92,6 +92,8 @@ type Linux struct {
 	pageSize  uint64
 
 	fb         fileBuf
+	dir        dirList   // directory listings
+	pc         pathCalls // stat-like calls on paths
 	fields     [][]byte
 	scratch    []byte
 	onlinePath []byte
@@ -408,13 +410,13 @@ func f64(v float64) pcp.Atom { return pcp.Atom{F: float32(v), D: v} }
 func str(s string) pcp.Atom  { return pcp.Atom{CP: s} }
 
 // noInst is the error for an instance the data does not have.
-var noInst = pcp.ErrInst
+var noInst error = pcp.ErrInst
 
 // pcpAtom shortens the getters' signatures.
 type pcpAtom = pcp.Atom
 
 // errAppVersion marks a metric this kernel cannot supply.
-var errAppVersion = pcp.ErrAppVersion
+var errAppVersion error = pcp.ErrAppVersion
 
 // userHZ is the tick rate of /proc/stat's times: the AT_CLKTCK entry of
 // this process's auxiliary vector, else Linux's constant 100.

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"os"
 	"regexp"
+
+	"github.com/gopcp/gopcp/pmda"
 )
 
 // netAllData says which interfaces network.all leaves out: those whose
@@ -12,6 +14,23 @@ import (
 // tunnels and the like).
 type netAllData struct {
 	skip *regexp.Regexp
+	// The pattern's verdict on each interface, by instance number, with
+	// the name it was given for: matched once per name, not at every sum.
+	names   []string
+	skipped []bool
+}
+
+// skips says whether network.all leaves out the interface in.
+func (d *netAllData) skips(in pmda.Instance) bool {
+	for int(in.ID) >= len(d.names) {
+		d.names = append(d.names, "")
+		d.skipped = append(d.skipped, false)
+	}
+	if n := &d.names[in.ID]; *n != in.Name || *n == "" {
+		*n = in.Name
+		d.skipped[in.ID] = d.skip.MatchString(in.Name)
+	}
+	return d.skipped[in.ID]
 }
 
 const defaultVirtualIfs = "^(lo|bond[0-9]+|team[0-9]+|face)$"
@@ -78,7 +97,7 @@ func (x *Linux) netAllSum(i int) uint64 {
 	col := []int{0, 1, 2, 3, 8, 9, 10, 11}[i]
 	var sum uint64
 	for _, in := range x.indoms[netDevInDom].list() {
-		if x.netAll.skip.MatchString(in.Name) {
+		if x.netAll.skips(in) {
 			continue
 		}
 		sum += x.netdev.ifs[in.ID].c[col]

@@ -2,7 +2,6 @@ package linux
 
 import (
 	"github.com/gopcp/gopcp/pmda"
-	"os"
 	"strconv"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -247,7 +246,7 @@ func (x *Linux) netSysfs() {
 			v, ok := x.netAttr(n.name, "duplex")
 			switch {
 			case !ok:
-				if _, err := os.Stat(x.sys + "/class/net/" + n.name); err != nil {
+				if !x.pc.exists(x.sys, "/class/net/", n.name) {
 					return
 				}
 				n.duplex = 0
@@ -261,7 +260,7 @@ func (x *Linux) netSysfs() {
 		}
 		if need&needWireless != 0 {
 			n.wireless = 0
-			if _, err := os.Stat(x.sys + "/class/net/" + n.name + "/wireless"); err == nil {
+			if x.pc.exists(x.sys, "/class/net/", n.name, "/wireless") {
 				n.wireless = 1
 			}
 		}
@@ -274,7 +273,7 @@ func (x *Linux) netSysfs() {
 		}
 		if need&needVirtual != 0 {
 			n.virtual = 0
-			if _, err := os.Stat(x.sys + "/devices/virtual/net/" + n.name); err == nil {
+			if x.pc.exists(x.sys, "/devices/virtual/net/", n.name) {
 				n.virtual = 1
 			}
 		}
@@ -315,10 +314,14 @@ func (x *Linux) netIoctl() {
 // netAddr is one entry of the address domain.
 type netAddr struct {
 	inet, ipv6, hw string
-	scope          uint32
-	hasInet        bool
-	hasIPv6        bool
-	hasHW          bool
+	// The addresses as this listing met them: an interface with several
+	// addresses of a family shows the last, and only that one becomes
+	// a string, and only when it differs from the last listing's.
+	inetText, ipv6Text []byte
+	scope              uint32
+	hasInet            bool
+	hasIPv6            bool
+	hasHW              bool
 }
 
 type netAddrData struct {
@@ -395,12 +398,11 @@ func (x *Linux) readNetAddr() error {
 	}
 	// Hardware addresses of the interfaces in /sys/class/net, in the
 	// directory's own order, which is the order PCP's agent meets them.
-	if dir, err := os.Open(x.sys + "/class/net"); err == nil {
-		ents, _ := dir.ReadDir(-1)
-		dir.Close()
-		for _, e := range ents {
+	if x.dir.read(false, x.sys, "/class/net") == nil {
+		for i := range x.dir.len() {
+			name := x.dir.at(i)
 			nd := &x.netdev
-			nd.path = append(append(append(append(nd.path[:0], x.sys...), "/class/net/"...), e.Name()...), "/address"...)
+			nd.path = append(append(append(append(nd.path[:0], x.sys...), "/class/net/"...), name...), "/address"...)
 			b, err := x.fb.readBytes(nd.path)
 			if err != nil {
 				continue
@@ -409,7 +411,7 @@ func (x *Linux) readNetAddr() error {
 			if len(b) == 0 {
 				continue
 			}
-			a := entry([]byte(e.Name()))
+			a := entry(name)
 			a.hw, a.hasHW = keepString(a.hw, b), true
 		}
 	}
@@ -422,7 +424,7 @@ func (x *Linux) readNetAddr() error {
 			}
 			na.buf = strconv.AppendUint(na.buf, uint64(o), 10)
 		}
-		a.inet, a.hasInet = keepString(a.inet, na.buf), true
+		a.inetText, a.hasInet = append(a.inetText[:0], na.buf...), true
 	})
 	if b, err := x.readProc("net/if_inet6"); err == nil {
 		for len(b) > 0 {
@@ -441,8 +443,17 @@ func (x *Linux) readNetAddr() error {
 			na.buf = appendIPv6(na.buf[:0], ip)
 			na.buf = append(na.buf, '/')
 			na.buf = strconv.AppendUint(na.buf, parseHex(f[2]), 10)
-			a.ipv6, a.hasIPv6 = keepString(a.ipv6, na.buf), true
+			a.ipv6Text, a.hasIPv6 = append(a.ipv6Text[:0], na.buf...), true
 			a.scope = uint32(parseHex(f[3]))
+		}
+	}
+	for _, in := range t.scratch {
+		a := &na.addrs[in.ID]
+		if a.hasInet {
+			a.inet = keepString(a.inet, a.inetText)
+		}
+		if a.hasIPv6 {
+			a.ipv6 = keepString(a.ipv6, a.ipv6Text)
 		}
 	}
 	t.end()

@@ -82,6 +82,7 @@ func (x *Linux) bindNUMA() {
 // /proc/meminfo first, for the huge page size).
 func (x *Linux) readNUMA() error {
 	nd := &x.numa
+	x.bandwidth.refresh()
 	for _, in := range x.indoms[nodeInDom].list() {
 		n := int(in.ID)
 		for len(nd.mem) <= n {

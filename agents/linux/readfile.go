@@ -43,14 +43,11 @@ func (b *fileBuf) readPath() ([]byte, error) {
 	if readHook != nil {
 		return readHook(string(b.path))
 	}
-	b.path = append(b.path, 0)
-	fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD),
-		uintptr(unsafe.Pointer(&b.path[0])), syscall.O_RDONLY|syscall.O_CLOEXEC, 0, 0, 0)
-	b.path = b.path[:len(b.path)-1]
-	if errno != 0 {
-		return nil, errno
+	fd, err := openPath(&b.path, syscall.O_RDONLY)
+	if err != nil {
+		return nil, err
 	}
-	defer syscall.Close(int(fd))
+	defer syscall.Close(fd)
 	if cap(b.buf) < 4096 {
 		b.buf = make([]byte, 0, 4096)
 	}
@@ -59,7 +56,7 @@ func (b *fileBuf) readPath() ([]byte, error) {
 		if len(b.buf) == cap(b.buf) {
 			b.buf = append(b.buf, 0)[:len(b.buf)]
 		}
-		n, err := syscall.Read(int(fd), b.buf[len(b.buf):cap(b.buf)])
+		n, err := syscall.Read(fd, b.buf[len(b.buf):cap(b.buf)])
 		if err == syscall.EINTR {
 			continue
 		}
@@ -71,4 +68,18 @@ func (b *fileBuf) readPath() ([]byte, error) {
 		}
 		b.buf = b.buf[:len(b.buf)+n]
 	}
+}
+
+// openPath opens the path held in *p with openat(2), NUL-terminating it
+// in place for the call: syscall.Open would copy the path into a new
+// NUL-terminated slice at every call.
+func openPath(p *[]byte, flags int) (int, error) {
+	*p = append(*p, 0)
+	fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD),
+		uintptr(unsafe.Pointer(&(*p)[0])), uintptr(flags|syscall.O_CLOEXEC), 0, 0, 0)
+	*p = (*p)[:len(*p)-1]
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(fd), nil
 }

@@ -66,7 +66,7 @@ func (x *Linux) readTmpfs() error {
 		m := &c.tmpfs[id]
 		m.present = true
 		m.path = keepString(m.path, path)
-		m.statOK = syscall.Statfs(m.path, &m.st) == nil
+		m.statOK = x.pc.statfs(m.path, &m.st) == nil
 	}
 	return nil
 }

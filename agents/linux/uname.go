@@ -11,6 +11,7 @@ import (
 type unameData struct {
 	sysname, nodename, release, version, machine, distro string
 	pmdaUname                                            string
+	buf                                                  []byte
 }
 
 func (x *Linux) bindUname() {
@@ -25,7 +26,14 @@ func (x *Linux) bindUname() {
 		u.release = keepString(u.release, utsString(un.Release[:]))
 		u.version = keepString(u.version, utsString(un.Version[:]))
 		u.machine = keepString(u.machine, utsString(un.Machine[:]))
-		u.pmdaUname = keepString(u.pmdaUname, []byte(u.sysname+" "+u.nodename+" "+u.release+" "+u.version+" "+u.machine))
+		u.buf = u.buf[:0]
+		for i, s := range [...]string{u.sysname, u.nodename, u.release, u.version, u.machine} {
+			if i > 0 {
+				u.buf = append(u.buf, ' ')
+			}
+			u.buf = append(u.buf, s...)
+		}
+		u.pmdaUname = keepString(u.pmdaUname, u.buf)
 		if u.distro == "" {
 			u.distro = x.distro()
 		}

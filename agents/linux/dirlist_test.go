@@ -1,0 +1,171 @@
+package linux
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// dirNames lists dir with os.ReadDir, sorted by name.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// dirListed is what the last read of d listed, in its order.
+func dirListed(d *dirList) []string {
+	var names []string
+	for i := range d.len() {
+		names = append(names, string(d.at(i)))
+	}
+	return names
+}
+
+// TestDirListMatchesReadDir: a listing has os.ReadDir's names (sorted
+// when asked, the same set when not), over directories that take several
+// getdents calls and over the host's sysfs and procfs.
+func TestDirListMatchesReadDir(t *testing.T) {
+	big := t.TempDir()
+	for i := range 700 { // 700 long names need several 8 KiB reads
+		name := filepath.Join(big, strings.Repeat("n", 40)+string(rune('a'+i%26))+strings.Repeat("x", i%7)+"-"+strconv.Itoa(i))
+		if err := os.WriteFile(name, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Mkdir(filepath.Join(big, "sub dir é"), 0o700)
+	dirs := []string{big, t.TempDir(), "/proc/self", "/sys/class/net", "/sys/devices/system/cpu"}
+	var d dirList
+	for _, dir := range dirs {
+		if _, err := os.Stat(dir); err != nil {
+			continue // sysfs is not everywhere
+		}
+		want := dirNames(t, dir)
+		if err := d.read(true, dir); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if got := dirListed(&d); !slices.Equal(got, want) {
+			t.Errorf("%s sorted: %d names %.5q..., want %d %.5q...", dir, len(got), got, len(want), want)
+		}
+		if err := d.readPath(false, []byte(dir)); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		got := dirListed(&d)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s unsorted: %d names, want %d", dir, len(got), len(want))
+		}
+	}
+}
+
+// TestDirListErrors: a missing directory and a file are the system's
+// errors, and leave an empty listing.
+func TestDirListErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o600)
+	var d dirList
+	d.read(true, dir) // not empty before: the tempdir has f
+	for _, tt := range []struct {
+		path string
+		want syscall.Errno
+	}{{filepath.Join(dir, "missing"), syscall.ENOENT}, {file, syscall.ENOTDIR}} {
+		if err := d.read(true, tt.path); !errors.Is(err, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.path, err, tt.want)
+		}
+		if d.len() != 0 {
+			t.Errorf("%s: %d names after a failure", tt.path, d.len())
+		}
+	}
+}
+
+// TestDirListAllocs: listing a directory again allocates nothing.
+func TestDirListAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates for itself")
+	}
+	dir := t.TempDir()
+	for _, n := range []string{"c", "a", "b"} {
+		os.WriteFile(filepath.Join(dir, n), nil, 0o600)
+	}
+	var d dirList
+	d.read(true, dir)
+	if n := testing.AllocsPerRun(20, func() { d.read(true, dir) }); n != 0 {
+		t.Errorf("%v allocations a listing, want 0", n)
+	}
+}
+
+// dirent is one linux_dirent64 record for name, padded to 8 bytes as
+// the kernel pads them.
+func dirent(name string) []byte {
+	n := (direntHeader + len(name) + 1 + 7) &^ 7
+	b := make([]byte, n)
+	binary.NativeEndian.PutUint16(b[16:18], uint16(n))
+	copy(b[direntHeader:], name)
+	return b
+}
+
+// TestDirentParse: records are split by their lengths, . and .. left
+// out, and a length that overruns or underruns the buffer is EIO.
+func TestDirentParse(t *testing.T) {
+	good := slices.Concat(dirent("."), dirent(".."), dirent("eth0"), dirent("a-much-longer-name"))
+	tests := []struct {
+		name string
+		in   []byte
+		want []string
+		err  error
+	}{
+		{"records", good, []string{"eth0", "a-much-longer-name"}, nil},
+		{"cut header", good[:10], nil, syscall.EIO},
+		{"cut record", good[:len(good)-3], []string{"eth0"}, syscall.EIO},
+		{"zero length", make([]byte, 24), nil, syscall.EIO},
+	}
+	for _, tt := range tests {
+		var d dirList
+		err := d.parse(tt.in)
+		var got []string
+		for i := range d.ends {
+			got = append(got, string(d.name(i)))
+		}
+		if !errors.Is(err, tt.err) && !(err == nil && tt.err == nil) || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %q, %v; want %q, %v", tt.name, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+// FuzzDirents: any bytes parse without panicking, into names without
+// NUL bytes that fit in what was given.
+func FuzzDirents(f *testing.F) {
+	f.Add(slices.Concat(dirent("."), dirent("eth0")))
+	f.Add([]byte{})
+	f.Add(make([]byte, 19))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d dirList
+		d.parse(b)
+		total := 0
+		for i := range d.ends {
+			n := d.name(i)
+			if len(n) == 0 || bytes.IndexByte(n, 0) >= 0 {
+				t.Fatalf("name %q", n)
+			}
+			total += len(n)
+		}
+		if total > len(b) {
+			t.Fatalf("%d bytes of names from %d", total, len(b))
+		}
+	})
+}
