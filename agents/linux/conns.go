@@ -2,6 +2,7 @@ package linux
 
 import (
 	"strconv"
+	"syscall"
 
 	"github.com/gopcp/gopcp/pmda"
 )
@@ -29,6 +30,11 @@ type connData struct {
 	uevent    uint64
 	ueventOK  bool
 	tmpfs     []mount
+	// diag counts TCP and UDP sockets when the agent reads this host's
+	// own /proc (useDiag), the files being the fallback.
+	diag    sockDiag
+	useDiag bool
+	counts  diagCounts
 }
 
 const (
@@ -159,56 +165,14 @@ func (c *connData) icmpmsg(name []byte, v uint64) {
 
 func (x *Linux) readConns() error {
 	c := &x.conns
-	count := func(file string, f func(fields [][]byte)) {
-		b, err := x.readProc(file)
-		c.ok[file] = err == nil
-		if err != nil {
-			return
-		}
-		_, b = nextLine(b)
-		for len(b) > 0 {
-			var line []byte
-			line, b = nextLine(b)
-			x.fields = fields(line, x.fields)
-			if len(x.fields) > 0 {
-				f(x.fields)
-			}
-		}
-	}
-	for _, t := range []struct {
-		file   string
-		states *[12]uint64
-	}{{"net/tcp", &c.tcp}, {"net/tcp6", &c.tcp6}} {
-		*t.states = [12]uint64{}
-		count(t.file, func(f [][]byte) {
-			if len(f) > 3 {
-				if s := parseHex(f[3]); s < 12 {
-					t.states[s]++
-				}
-			}
-		})
-	}
-	for _, u := range []struct {
-		file string
-		n    *[2]uint64
-	}{{"net/udp", &c.udp}, {"net/udp6", &c.udp6}} {
-		*u.n = [2]uint64{}
-		count(u.file, func(f [][]byte) {
-			if len(f) > 3 {
-				switch parseHex(f[3]) {
-				case 1:
-					u.n[0]++
-				case 7:
-					u.n[1]++
-				}
-			}
-		})
+	if !c.useDiag || !x.diagConns() {
+		x.fileConns()
 	}
 	c.raw, c.raw6 = 0, 0
-	count("net/raw", func([][]byte) { c.raw++ })
-	count("net/raw6", func([][]byte) { c.raw6++ })
+	x.countLines("net/raw", func([][]byte) { c.raw++ })
+	x.countLines("net/raw6", func([][]byte) { c.raw6++ })
 	c.unix = [4]uint64{}
-	count("net/unix", func(f [][]byte) {
+	x.countLines("net/unix", func(f [][]byte) {
 		if len(f) < 6 {
 			return
 		}
@@ -229,4 +193,89 @@ func (x *Linux) readConns() error {
 		}
 	})
 	return nil
+}
+
+// countLines calls f with the fields of each line of a /proc/net socket
+// table after its heading.
+func (x *Linux) countLines(file string, f func(fields [][]byte)) {
+	b, err := x.readProc(file)
+	x.conns.ok[file] = err == nil
+	if err != nil {
+		return
+	}
+	_, b = nextLine(b)
+	for len(b) > 0 {
+		var line []byte
+		line, b = nextLine(b)
+		x.fields = fields(line, x.fields)
+		if len(x.fields) > 0 {
+			f(x.fields)
+		}
+	}
+}
+
+// fileConns counts TCP and UDP sockets by state from /proc/net.
+func (x *Linux) fileConns() {
+	c := &x.conns
+	for _, t := range []struct {
+		file   string
+		states *[12]uint64
+	}{{"net/tcp", &c.tcp}, {"net/tcp6", &c.tcp6}} {
+		*t.states = [12]uint64{}
+		x.countLines(t.file, func(f [][]byte) {
+			if len(f) > 3 {
+				if s := parseHex(f[3]); s < 12 {
+					t.states[s]++
+				}
+			}
+		})
+	}
+	for _, u := range []struct {
+		file string
+		n    *[2]uint64
+	}{{"net/udp", &c.udp}, {"net/udp6", &c.udp6}} {
+		*u.n = [2]uint64{}
+		x.countLines(u.file, func(f [][]byte) {
+			if len(f) > 3 {
+				switch parseHex(f[3]) {
+				case 1:
+					u.n[0]++
+				case 7:
+					u.n[1]++
+				}
+			}
+		})
+	}
+}
+
+// diagConns counts TCP and UDP sockets by state through socket
+// diagnostics, and says whether it could; the first failure is logged
+// and leaves the counting to the files from then on.
+func (x *Linux) diagConns() bool {
+	c := &x.conns
+	d := &c.diag
+	if d.broken {
+		return false
+	}
+	cn := &c.counts
+	err := d.tcp(cn)
+	if err == nil {
+		copy(c.tcp[:], cn[0][:])
+		copy(c.tcp6[:], cn[1][:])
+		err = d.udp(syscall.AF_INET, cn)
+	}
+	if err == nil {
+		c.udp = [2]uint64{cn[0][1], cn[0][7]} // established, and unconnected ("listen")
+		err = d.udp(syscall.AF_INET6, cn)
+	}
+	if err != nil {
+		d.broken = true
+		x.log.Printf("linux: socket diagnostics failed (%v); counting sockets from %s/net instead", err, x.proc)
+		return false
+	}
+	c.udp6 = [2]uint64{cn[1][1], cn[1][7]}
+	for _, f := range [...]string{"net/tcp", "net/tcp6", "net/udp", "net/udp6"} {
+		c.ok[f] = true
+	}
+	return true
 }

@@ -194,6 +194,9 @@ func newLinux(opts Options) (*Linux, error) {
 	if x.proc == "" {
 		x.proc = filepath.Join(base, "/proc")
 	}
+	// Socket diagnostics see this process's network namespace, which is
+	// what this host's own /proc/net shows, and no other tree's.
+	x.conns.useDiag = x.proc == "/proc"
 	if x.sys == "" {
 		x.sys = filepath.Join(base, "/sys")
 	}

@@ -1,0 +1,270 @@
+package linux
+
+import (
+	"encoding/binary"
+	"errors"
+	"net"
+	"runtime"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// connCounts is what a count of sockets by state gives.
+type connCounts struct {
+	tcp, tcp6 [12]uint64
+	udp, udp6 [2]uint64
+}
+
+func (x *Linux) connCounts() connCounts {
+	c := &x.conns
+	return connCounts{c.tcp, c.tcp6, c.udp, c.udp6}
+}
+
+// inPrivateNet runs f on a thread of its own in a new network namespace,
+// whose /proc/net is /proc/thread-self/net; ok is false when this user
+// may not make one. The thread is left locked, so it ends with f.
+func inPrivateNet(t *testing.T, f func()) (ok bool) {
+	done := make(chan bool)
+	go func() {
+		runtime.LockOSThread()
+		if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
+			t.Logf("no private network namespace: %v", err)
+			done <- false
+			return
+		}
+		defer close(done)
+		f()
+	}()
+	ok = true
+	for v := range done {
+		ok = v
+	}
+	return ok
+}
+
+// loopbackUp brings up lo, which a new network namespace has down.
+func loopbackUp(t *testing.T) {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	var ifr ifreq
+	copy(ifr.name[:], "lo")
+	binary.NativeEndian.PutUint16(ifr.data[:], syscall.IFF_UP)
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&ifr))); e != 0 {
+		t.Fatal(e)
+	}
+}
+
+// fdCloser closes a descriptor.
+type fdCloser int
+
+func (fd fdCloser) Close() error { return syscall.Close(int(fd)) }
+
+// socketsInEveryState makes TCP and UDP sockets of both families in
+// several states: listening, connected both ways, half closed (FIN_WAIT2
+// and CLOSE_WAIT), closed (TIME_WAIT), bound only, bound UDP and
+// connected UDP.
+func socketsInEveryState(t *testing.T) (keep []any) {
+	for _, nw := range []struct{ tcp, udp, addr string }{{"tcp4", "udp4", "127.0.0.1:0"}, {"tcp6", "udp6", "[::1]:0"}} {
+		l, err := net.Listen(nw.tcp, nw.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keep = append(keep, l)
+		for i := range 3 {
+			c, err := net.Dial(nw.tcp, l.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := l.Accept()
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch i {
+			case 1: // the client closes: FIN_WAIT2 and CLOSE_WAIT
+				c.Close()
+				keep = append(keep, s)
+			case 2: // both close, the client first: TIME_WAIT
+				c.Close()
+				s.Close()
+			default:
+				keep = append(keep, c, s)
+			}
+		}
+		// A TCP socket bound and nothing more: not in the files, and
+		// newer kernels' diagnostics list it (as CLOSE) when asked for
+		// their state 13.
+		fam, sa := syscall.AF_INET, syscall.Sockaddr(&syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}})
+		if nw.tcp == "tcp6" {
+			fam, sa = syscall.AF_INET6, &syscall.SockaddrInet6{Addr: [16]byte{15: 1}}
+		}
+		fd, err := syscall.Socket(fam, syscall.SOCK_STREAM, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Bind(fd, sa); err != nil {
+			t.Fatal(err)
+		}
+		keep = append(keep, fdCloser(fd))
+		u, err := net.ListenPacket(nw.udp, nw.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cu, err := net.Dial(nw.udp, u.LocalAddr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		keep = append(keep, u, cu)
+	}
+	return keep
+}
+
+// bracketed counts sockets through socket diagnostics between two
+// readings of the files, until the two readings agree (the sockets did
+// not change meanwhile), at most tries times.
+func bracketed(t *testing.T, x *Linux, tries int) (got, want connCounts, ok bool) {
+	for range tries {
+		x.fileConns()
+		before := x.connCounts()
+		if !x.diagConns() {
+			t.Fatal("socket diagnostics failed")
+		}
+		got = x.connCounts()
+		x.fileConns()
+		if want = x.connCounts(); want == before {
+			return got, want, true
+		}
+	}
+	return got, want, false
+}
+
+// TestSockDiagMatchesFiles: socket diagnostics count the TCP and UDP
+// sockets, by state and family, that /proc/net's tables list, in a
+// network namespace holding sockets in several states and nothing else.
+// Without the privilege for one, the counts are compared on the host.
+func TestSockDiagMatchesFiles(t *testing.T) {
+	x, err := newLinux(Options{CacheDir: t.TempDir(), ProcRoot: "/proc/thread-self"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := inPrivateNet(t, func() {
+		loopbackUp(t)
+		keep := socketsInEveryState(t)
+		defer func() {
+			for _, k := range keep {
+				k.(interface{ Close() error }).Close()
+			}
+		}()
+		// Closing connections moves them through states on the
+		// kernel's time: compare once they have settled.
+		got, want, ok := bracketed(t, x, 1000)
+		if !ok {
+			t.Fatal("the namespace's sockets kept changing")
+		}
+		if got != want {
+			t.Errorf("socket diagnostics %+v\n/proc/net %+v", got, want)
+		}
+		c := &x.conns
+		const est, listen = 1, 10
+		for _, s := range []*[12]uint64{&c.tcp, &c.tcp6} {
+			var n uint64
+			for _, v := range s {
+				n += v
+			}
+			if s[est] < 2 || s[listen] != 1 || n < 6 {
+				t.Errorf("tcp states %v: want a listener, two established and the closing ones", s)
+			}
+		}
+		if c.udp != [2]uint64{1, 1} || c.udp6 != [2]uint64{1, 1} {
+			t.Errorf("udp %v udp6 %v, want one connected and one not in each", c.udp, c.udp6)
+		}
+	})
+	if compared {
+		return
+	}
+	x.proc = "/proc"
+	got, want, ok := bracketed(t, x, 100)
+	if !ok {
+		t.Skip("the host's sockets changed during each of 100 comparisons")
+	}
+	if got != want {
+		t.Errorf("socket diagnostics %+v\n/proc/net %+v", got, want)
+	}
+}
+
+// TestCountDiag: a batch's messages are counted by family and state;
+// others' sequence numbers, other families and no-ops are passed over;
+// DONE ends the dump, an error message is its errno, and a length that
+// overruns or underruns the batch is EIO.
+func TestCountDiag(t *testing.T) {
+	msg := func(typ uint16, seq uint32, body ...byte) []byte {
+		n := nlmHeader + len(body)
+		b := make([]byte, (n+3)&^3)
+		binary.NativeEndian.PutUint32(b, uint32(n))
+		binary.NativeEndian.PutUint16(b[4:], typ)
+		binary.NativeEndian.PutUint32(b[8:], seq)
+		copy(b[nlmHeader:], body)
+		return b
+	}
+	errMsg := func(seq uint32, errno syscall.Errno) []byte {
+		var e [4]byte
+		binary.NativeEndian.PutUint32(e[:], uint32(-int32(errno)))
+		return msg(nlmsgError, seq, e[:]...)
+	}
+	cat := func(bs ...[]byte) (out []byte) {
+		for _, b := range bs {
+			out = append(out, b...)
+		}
+		return out
+	}
+	sock := func(seq uint32, fam, state byte) []byte { return msg(tcpDiagGetSock, seq, fam, state, 0, 0, 9) }
+	var want diagCounts
+	want[0][1], want[0][10], want[1][6] = 2, 1, 1
+	tests := []struct {
+		name string
+		in   []byte
+		done bool
+		err  error
+		want diagCounts
+	}{
+		{"sockets", cat(sock(7, syscall.AF_INET, 1), sock(7, syscall.AF_INET, 1), sock(7, syscall.AF_INET, 10),
+			sock(7, syscall.AF_INET6, 6), sock(6, syscall.AF_INET, 2), sock(7, syscall.AF_UNIX, 1),
+			msg(nlmsgNoop, 7), sock(7, syscall.AF_INET, 200)), false, nil, want},
+		{"done", cat(sock(7, syscall.AF_INET, 1), msg(nlmsgDone, 7, 0, 0, 0, 0), sock(7, syscall.AF_INET, 1)), true, nil, diagCounts{0: {1: 1}}},
+		{"error", errMsg(7, syscall.EPERM), true, syscall.EPERM, diagCounts{}},
+		{"other's error", errMsg(6, syscall.EPERM), false, nil, diagCounts{}},
+		{"cut header", sock(7, syscall.AF_INET, 1)[:10], false, syscall.EIO, diagCounts{}},
+		{"overrun", sock(7, syscall.AF_INET, 1)[:nlmHeader+1], false, syscall.EIO, diagCounts{}},
+		{"short body", msg(tcpDiagGetSock, 7, 2), false, syscall.EIO, diagCounts{}},
+	}
+	for _, tt := range tests {
+		var c diagCounts
+		done, err := countDiag(tt.in, 7, &c)
+		if done != tt.done || !errors.Is(err, tt.err) && !(err == nil && tt.err == nil) || c != tt.want {
+			t.Errorf("%s: done %v, %v, %v; want %v, %v, %v", tt.name, done, err, c, tt.done, tt.err, tt.want)
+		}
+	}
+}
+
+// FuzzCountDiag: any batch is counted without panicking, and counts no
+// more sockets than it has room for.
+func FuzzCountDiag(f *testing.F) {
+	f.Add([]byte{20, 0, 0, 0, 18, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var c diagCounts
+		countDiag(b, 1, &c)
+		var n uint64
+		for _, fam := range c {
+			for _, v := range fam {
+				n += v
+			}
+		}
+		if n > uint64(len(b)/(nlmHeader+2)) {
+			t.Fatalf("%d sockets from %d bytes", n, len(b))
+		}
+	})
+}
