@@ -82,7 +82,7 @@ func (x *Linux) bindFilesys() {
 // (named by their resolved device, as PCP names them) and asks statfs of
 // each.
 func (x *Linux) readFilesys() error {
-	b, err := x.readProc("self/mounts")
+	b, err := x.readMounts()
 	if err != nil {
 		return err
 	}
@@ -171,4 +171,25 @@ func unescapeMount(p []byte) []byte {
 		}
 	}
 	return p
+}
+
+// mountsText is /proc/self/mounts as one refresh read it.
+type mountsText struct {
+	buf     []byte
+	err     error
+	read    bool
+	refresh uint64
+}
+
+// readMounts reads /proc/self/mounts once a refresh for the two sources
+// that list mounts, filesystems and tmpfs: the kernel writes the file
+// afresh at each read, which costs more than keeping a copy.
+func (x *Linux) readMounts() ([]byte, error) {
+	m := &x.mounts
+	if !m.read || m.refresh != x.refreshes {
+		b, err := x.readProc("self/mounts")
+		m.buf = append(m.buf[:0], b...)
+		m.err, m.read, m.refresh = err, true, x.refreshes
+	}
+	return m.buf, m.err
 }

@@ -92,7 +92,9 @@ type Linux struct {
 	pageSize  uint64
 
 	fb         fileBuf
-	dir        dirList   // directory listings
+	dir        dirList // directory listings
+	mounts     mountsText
+	refreshes  uint64    // refreshes begun, which tells one refresh's reads from the next's
 	pc         pathCalls // stat-like calls on paths
 	fields     [][]byte
 	scratch    []byte
@@ -106,7 +108,7 @@ type Linux struct {
 	denied   bool // this fetch's client may not see the root-only metrics
 
 	bindings map[string]binding
-	byPMID   map[pcp.PMID]*binding
+	byPMID   pmidTable
 	sources  [numSources]func() error
 	errs     [numSources]error
 	indoms   [numInDoms]indomTable
@@ -251,7 +253,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		return nil, err
 	}
 	var metrics []pmda.Metric
-	x.byPMID = make(map[pcp.PMID]*binding, len(x.bindings))
+	x.byPMID = pmidTable{domain: domain}
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
 		b, ok := x.bindings[d.Name]
@@ -260,7 +262,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		}
 		m := pmda.Metric{Name: d.Name, Desc: d.desc(domain), Labels: itemLabels(d.Name)}
 		metrics = append(metrics, m)
-		x.byPMID[m.Desc.PMID] = &b
+		x.byPMID.add(m.Desc.PMID, &b)
 		if d.InDom >= 0 {
 			x.declared[d.InDom] = true
 		}
@@ -336,6 +338,7 @@ func (x *Linux) refreshSource(s source) {
 // Refresh reads each source the requested metrics need, once.
 func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 	var need uint64
+	x.refreshes++
 	x.noteNetNeeds(pmids)
 	x.disks.needWWID = false
 	for _, id := range pmids {
@@ -344,7 +347,7 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 		}
 	}
 	for _, id := range pmids {
-		if b := x.byPMID[id]; b != nil {
+		if b := x.byPMID.get(id); b != nil {
 			need |= 1 << b.src
 		}
 	}
@@ -374,7 +377,7 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 // Fetch reads one value from what Refresh parsed. A source that could not
 // be read leaves its metrics without values.
 func (x *Linux) Fetch(_ context.Context, m *pmda.Metric, inst int32) (pcp.Atom, error) {
-	b := x.byPMID[m.Desc.PMID]
+	b := x.byPMID.get(m.Desc.PMID)
 	if b == nil {
 		return pcp.Atom{}, pcp.ErrPMID
 	}

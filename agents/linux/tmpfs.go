@@ -31,7 +31,7 @@ func (x *Linux) bindTmpfs() {
 // readTmpfs lists tmpfs mounts, named by mount point.
 func (x *Linux) readTmpfs() error {
 	c := &x.conns
-	b, err := x.readProc("self/mounts")
+	b, err := x.readMounts()
 	if err != nil {
 		return err
 	}
