@@ -27,13 +27,13 @@ func (x *Linux) connCounts() connCounts {
 func inPrivateNet(t *testing.T, f func()) (ok bool) {
 	done := make(chan bool)
 	go func() {
+		defer close(done)
 		runtime.LockOSThread()
 		if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
 			t.Logf("no private network namespace: %v", err)
 			done <- false
 			return
 		}
-		defer close(done)
 		f()
 	}()
 	ok = true
@@ -44,18 +44,19 @@ func inPrivateNet(t *testing.T, f func()) (ok bool) {
 }
 
 // loopbackUp brings up lo, which a new network namespace has down.
-func loopbackUp(t *testing.T) {
+func loopbackUp() error {
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM, 0)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer syscall.Close(fd)
 	var ifr ifreq
 	copy(ifr.name[:], "lo")
 	binary.NativeEndian.PutUint16(ifr.data[:], syscall.IFF_UP)
 	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.SIOCSIFFLAGS, uintptr(unsafe.Pointer(&ifr))); e != 0 {
-		t.Fatal(e)
+		return e
 	}
+	return nil
 }
 
 // fdCloser closes a descriptor.
@@ -67,21 +68,21 @@ func (fd fdCloser) Close() error { return syscall.Close(int(fd)) }
 // several states: listening, connected both ways, half closed (FIN_WAIT2
 // and CLOSE_WAIT), closed (TIME_WAIT), bound only, bound UDP and
 // connected UDP.
-func socketsInEveryState(t *testing.T) (keep []any) {
+func socketsInEveryState() (keep []any, err error) {
 	for _, nw := range []struct{ tcp, udp, addr string }{{"tcp4", "udp4", "127.0.0.1:0"}, {"tcp6", "udp6", "[::1]:0"}} {
 		l, err := net.Listen(nw.tcp, nw.addr)
 		if err != nil {
-			t.Fatal(err)
+			return keep, err
 		}
 		keep = append(keep, l)
 		for i := range 3 {
 			c, err := net.Dial(nw.tcp, l.Addr().String())
 			if err != nil {
-				t.Fatal(err)
+				return keep, err
 			}
 			s, err := l.Accept()
 			if err != nil {
-				t.Fatal(err)
+				return keep, err
 			}
 			switch i {
 			case 1: // the client closes: FIN_WAIT2 and CLOSE_WAIT
@@ -103,43 +104,46 @@ func socketsInEveryState(t *testing.T) (keep []any) {
 		}
 		fd, err := syscall.Socket(fam, syscall.SOCK_STREAM, 0)
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := syscall.Bind(fd, sa); err != nil {
-			t.Fatal(err)
+			return keep, err
 		}
 		keep = append(keep, fdCloser(fd))
+		if err := syscall.Bind(fd, sa); err != nil {
+			return keep, err
+		}
 		u, err := net.ListenPacket(nw.udp, nw.addr)
 		if err != nil {
-			t.Fatal(err)
+			return keep, err
 		}
+		keep = append(keep, u)
 		cu, err := net.Dial(nw.udp, u.LocalAddr().String())
 		if err != nil {
-			t.Fatal(err)
+			return keep, err
 		}
-		keep = append(keep, u, cu)
+		keep = append(keep, cu)
 	}
-	return keep
+	return keep, nil
 }
 
 // bracketed counts sockets through socket diagnostics between two
 // readings of the files, until the two readings agree (the sockets did
 // not change meanwhile), at most tries times.
-func bracketed(t *testing.T, x *Linux, tries int) (got, want connCounts, ok bool) {
+func bracketed(x *Linux, tries int) (got, want connCounts, err error) {
 	for range tries {
 		x.fileConns()
 		before := x.connCounts()
 		if !x.diagConns() {
-			t.Fatal("socket diagnostics failed")
+			return got, want, errors.New("socket diagnostics failed")
 		}
 		got = x.connCounts()
 		x.fileConns()
 		if want = x.connCounts(); want == before {
-			return got, want, true
+			return got, want, nil
 		}
 	}
-	return got, want, false
+	return got, want, errUnsettled
 }
+
+var errUnsettled = errors.New("the sockets kept changing")
 
 // TestSockDiagMatchesFiles: socket diagnostics count the TCP and UDP
 // sockets, by state and family, that /proc/net's tables list, in a
@@ -150,19 +154,29 @@ func TestSockDiagMatchesFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// f runs on a goroutine of its own: it reports with t.Error and
+	// returns.
 	compared := inPrivateNet(t, func() {
-		loopbackUp(t)
-		keep := socketsInEveryState(t)
+		if err := loopbackUp(); err != nil {
+			t.Error(err)
+			return
+		}
+		keep, err := socketsInEveryState()
 		defer func() {
 			for _, k := range keep {
 				k.(interface{ Close() error }).Close()
 			}
 		}()
+		if err != nil {
+			t.Error(err)
+			return
+		}
 		// Closing connections moves them through states on the
 		// kernel's time: compare once they have settled.
-		got, want, ok := bracketed(t, x, 1000)
-		if !ok {
-			t.Fatal("the namespace's sockets kept changing")
+		got, want, err := bracketed(x, 1000)
+		if err != nil {
+			t.Error(err)
+			return
 		}
 		if got != want {
 			t.Errorf("socket diagnostics %+v\n/proc/net %+v", got, want)
@@ -186,9 +200,12 @@ func TestSockDiagMatchesFiles(t *testing.T) {
 		return
 	}
 	x.proc = "/proc"
-	got, want, ok := bracketed(t, x, 100)
-	if !ok {
+	got, want, err := bracketed(x, 100)
+	if errors.Is(err, errUnsettled) {
 		t.Skip("the host's sockets changed during each of 100 comparisons")
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	if got != want {
 		t.Errorf("socket diagnostics %+v\n/proc/net %+v", got, want)
