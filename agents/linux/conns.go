@@ -45,7 +45,13 @@ const (
 func (x *Linux) bindConns() {
 	c := &x.conns
 	c.ok = map[string]bool{}
-	x.sources[srcConns] = x.readConns
+	// One source per kind of socket: a fetch of one kind reads only its
+	// tables, the TCP one costing the kernel a walk of its whole
+	// connection hash.
+	x.sources[srcConns] = x.readTCPConns
+	x.sources[srcUDPConns] = x.readUDPConns
+	x.sources[srcRawConns] = x.readRawConns
+	x.sources[srcUnixConns] = x.readUnixConns
 	// A missing socket table counts no sockets, as PCP's agent has it.
 	have := func(string) bool { return true }
 	for i, s := range tcpStates {
@@ -63,33 +69,33 @@ func (x *Linux) bindConns() {
 		})
 	}
 	for i, s := range []string{"established", "listen"} {
-		x.bind("network.udpconn."+s, srcConns, func(int32) (pcpAtom, error) {
+		x.bind("network.udpconn."+s, srcUDPConns, func(int32) (pcpAtom, error) {
 			if !have("net/udp") {
 				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(c.udp[i]), nil
 		})
-		x.bind("network.udpconn6."+s, srcConns, func(int32) (pcpAtom, error) {
+		x.bind("network.udpconn6."+s, srcUDPConns, func(int32) (pcpAtom, error) {
 			if !have("net/udp6") {
 				return pcpAtom{}, pmda.ErrNoValue
 			}
 			return u32(c.udp6[i]), nil
 		})
 	}
-	x.bind("network.rawconn.count", srcConns, func(int32) (pcpAtom, error) {
+	x.bind("network.rawconn.count", srcRawConns, func(int32) (pcpAtom, error) {
 		if !have("net/raw") {
 			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u32(c.raw), nil
 	})
-	x.bind("network.rawconn6.count", srcConns, func(int32) (pcpAtom, error) {
+	x.bind("network.rawconn6.count", srcRawConns, func(int32) (pcpAtom, error) {
 		if !have("net/raw6") {
 			return pcpAtom{}, pmda.ErrNoValue
 		}
 		return u32(c.raw6), nil
 	})
 	for i, s := range []string{"datagram.count", "stream.established", "stream.listen", "stream.count"} {
-		x.bind("network.unix."+s, srcConns, func(int32) (pcpAtom, error) {
+		x.bind("network.unix."+s, srcUnixConns, func(int32) (pcpAtom, error) {
 			if !have("net/unix") {
 				return pcpAtom{}, pmda.ErrNoValue
 			}
@@ -163,14 +169,34 @@ func (c *connData) icmpmsg(name []byte, v uint64) {
 	}
 }
 
-func (x *Linux) readConns() error {
-	c := &x.conns
-	if !c.useDiag || !x.diagConns() {
-		x.fileConns()
+// readTCPConns counts TCP sockets by state.
+func (x *Linux) readTCPConns() error {
+	if !x.conns.useDiag || !x.diagTCP() {
+		x.fileTCP()
 	}
+	return nil
+}
+
+// readUDPConns counts UDP sockets, connected and not.
+func (x *Linux) readUDPConns() error {
+	if !x.conns.useDiag || !x.diagUDP() {
+		x.fileUDP()
+	}
+	return nil
+}
+
+// readRawConns counts raw sockets.
+func (x *Linux) readRawConns() error {
+	c := &x.conns
 	c.raw, c.raw6 = 0, 0
 	x.countLines("net/raw", func([][]byte) { c.raw++ })
 	x.countLines("net/raw6", func([][]byte) { c.raw6++ })
+	return nil
+}
+
+// readUnixConns counts Unix domain sockets by type and state.
+func (x *Linux) readUnixConns() error {
+	c := &x.conns
 	c.unix = [4]uint64{}
 	x.countLines("net/unix", func(f [][]byte) {
 		if len(f) < 6 {
@@ -214,8 +240,8 @@ func (x *Linux) countLines(file string, f func(fields [][]byte)) {
 	}
 }
 
-// fileConns counts TCP and UDP sockets by state from /proc/net.
-func (x *Linux) fileConns() {
+// fileTCP counts TCP sockets by state from /proc/net.
+func (x *Linux) fileTCP() {
 	c := &x.conns
 	for _, t := range []struct {
 		file   string
@@ -230,6 +256,11 @@ func (x *Linux) fileConns() {
 			}
 		})
 	}
+}
+
+// fileUDP counts UDP sockets from /proc/net.
+func (x *Linux) fileUDP() {
+	c := &x.conns
 	for _, u := range []struct {
 		file string
 		n    *[2]uint64
@@ -248,34 +279,44 @@ func (x *Linux) fileConns() {
 	}
 }
 
-// diagConns counts TCP and UDP sockets by state through socket
-// diagnostics, and says whether it could; the first failure is logged
-// and leaves the counting to the files from then on.
-func (x *Linux) diagConns() bool {
+// diagTCP counts TCP sockets by state through socket diagnostics, and
+// says whether it could.
+func (x *Linux) diagTCP() bool {
 	c := &x.conns
-	d := &c.diag
-	if d.broken {
+	cn := &c.counts
+	if c.diag.broken || !x.diagDone(c.diag.tcp(cn)) {
 		return false
 	}
+	copy(c.tcp[:], cn[0][:])
+	copy(c.tcp6[:], cn[1][:])
+	c.ok["net/tcp"], c.ok["net/tcp6"] = true, true
+	return true
+}
+
+// diagUDP counts UDP sockets through socket diagnostics, and says
+// whether it could.
+func (x *Linux) diagUDP() bool {
+	c := &x.conns
 	cn := &c.counts
-	err := d.tcp(cn)
-	if err == nil {
-		copy(c.tcp[:], cn[0][:])
-		copy(c.tcp6[:], cn[1][:])
-		err = d.udp(syscall.AF_INET, cn)
+	if c.diag.broken || !x.diagDone(c.diag.udp(syscall.AF_INET, cn)) {
+		return false
 	}
-	if err == nil {
-		c.udp = [2]uint64{cn[0][1], cn[0][7]} // established, and unconnected ("listen")
-		err = d.udp(syscall.AF_INET6, cn)
-	}
-	if err != nil {
-		d.broken = true
-		x.log.Printf("linux: socket diagnostics failed (%v); counting sockets from %s/net instead", err, x.proc)
+	c.udp = [2]uint64{cn[0][1], cn[0][7]} // established, and unconnected ("listen")
+	if !x.diagDone(c.diag.udp(syscall.AF_INET6, cn)) {
 		return false
 	}
 	c.udp6 = [2]uint64{cn[1][1], cn[1][7]}
-	for _, f := range [...]string{"net/tcp", "net/tcp6", "net/udp", "net/udp6"} {
-		c.ok[f] = true
+	c.ok["net/udp"], c.ok["net/udp6"] = true, true
+	return true
+}
+
+// diagDone says whether a dump succeeded; a failure is logged and
+// leaves the counting to the files from then on.
+func (x *Linux) diagDone(err error) bool {
+	if err != nil {
+		x.conns.diag.broken = true
+		x.log.Printf("linux: socket diagnostics failed (%v); counting sockets from %s/net instead", err, x.proc)
+		return false
 	}
 	return true
 }

@@ -16,6 +16,11 @@ type connCounts struct {
 	udp, udp6 [2]uint64
 }
 
+// fileConns and diagConns count TCP and UDP sockets from the files and
+// through socket diagnostics.
+func (x *Linux) fileConns()      { x.fileTCP(); x.fileUDP() }
+func (x *Linux) diagConns() bool { return x.diagTCP() && x.diagUDP() }
+
 func (x *Linux) connCounts() connCounts {
 	c := &x.conns
 	return connCounts{c.tcp, c.tcp6, c.udp, c.udp6}

@@ -39,7 +39,10 @@ const (
 	srcSCSI
 	srcTTY
 	srcTape
-	srcConns
+	srcConns // TCP
+	srcUDPConns
+	srcRawConns
+	srcUnixConns
 	srcLocks
 	srcUevent
 	srcTmpfs
@@ -50,6 +53,9 @@ const (
 	srcStatic
 	numSources
 )
+
+// A refresh collects the sources it needs in a uint64's bits.
+var _ [64 - numSources]struct{}
 
 // bindAll binds every metric family.
 func (x *Linux) bindAll() {
