@@ -3,8 +3,10 @@ package linux
 import (
 	"encoding/binary"
 	"errors"
+	"log"
 	"net"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -289,4 +291,33 @@ func FuzzCountDiag(f *testing.F) {
 			t.Fatalf("%d sockets from %d bytes", n, len(b))
 		}
 	})
+}
+
+// TestSockDiagFallback: when a dump fails, the sockets are counted from
+// the files, at that fetch and the later ones, and the failure is logged
+// once.
+func TestSockDiagFallback(t *testing.T) {
+	var logged strings.Builder
+	x, err := newLinux(Options{CacheDir: t.TempDir(), Log: log.New(&logged, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !x.conns.useDiag {
+		t.Fatal("the agent over /proc does not use socket diagnostics")
+	}
+	d := &x.conns.diag
+	d.fd, d.opened = -1, true // every dump fails: EBADF
+	for range 2 {
+		x.readTCPConns()
+		x.readUDPConns()
+	}
+	if !d.broken {
+		t.Error("the failed dump did not hand the counting to the files")
+	}
+	if n := strings.Count(logged.String(), "socket diagnostics failed"); n != 1 {
+		t.Errorf("%d reports of the failure, want 1:\n%s", n, logged.String())
+	}
+	if !x.conns.ok["net/tcp"] {
+		t.Error("net/tcp not read from the files")
+	}
 }
