@@ -45,10 +45,14 @@ type diskData struct {
 	byKind [kindZram + 1][]diskStat
 	dmName []byte
 	id     []byte
-	// needWWID: the fetch asks for disk.wwid or hinv.map.scsi_id.
-	needWWID bool
-	sysBuf   fileBuf
-	path     []byte
+	// needWWID: the fetch asks for disk.wwid or hinv.map.scsi_id;
+	// needScheduler and needZramStats: for a metric made from a disk's
+	// queue/scheduler or a zram device's statistics files.
+	needWWID      bool
+	needScheduler bool
+	needZramStats bool
+	sysBuf        fileBuf
+	path          []byte
 }
 
 // diskFields are the per-device metrics: name suffix and value.
@@ -146,7 +150,7 @@ func (x *Linux) bindDisks() {
 		}
 		return u64(sum), nil
 	})
-	x.bind("disk.dev.scheduler", srcDiskstats, func(inst int32) (pcpAtom, error) {
+	x.bindNeeding("disk.dev.scheduler", srcDiskstats, needScheduler, func(inst int32) (pcpAtom, error) {
 		d := dd.get(kindDisk, inst)
 		if d == nil {
 			return pcpAtom{}, noInst
@@ -319,7 +323,9 @@ func (x *Linux) readDiskstats() error {
 		}
 		d.capacity = 0 // from /proc/partitions, when a capacity is asked for
 		if kind == kindDisk {
-			d.scheduler = x.scheduler(name, d.scheduler)
+			if dd.needScheduler {
+				d.scheduler = x.scheduler(name, d.scheduler)
+			}
 			// A disk with a WWID makes (or joins) a multipath instance.
 			if wwids {
 				if d.wwid = x.scsiID(d); d.wwid != "unknown" && !listed(w, d.wwid) {
@@ -327,7 +333,7 @@ func (x *Linux) readDiskstats() error {
 				}
 			}
 		}
-		if kind == kindZram {
+		if kind == kindZram && dd.needZramStats {
 			x.zramStats(name, d)
 		}
 	}
@@ -493,7 +499,7 @@ var zramFields = []struct {
 func (x *Linux) bindZram() {
 	dd := &x.disks
 	for _, f := range zramFields {
-		x.bind("zram."+f.name, srcDiskstats, func(inst int32) (pcpAtom, error) {
+		x.bindNeeding("zram."+f.name, srcDiskstats, needZramStats, func(inst int32) (pcpAtom, error) {
 			d := dd.get(kindZram, inst)
 			if d == nil {
 				return pcpAtom{}, noInst

@@ -80,6 +80,10 @@ type getter func(inst int32) (pcp.Atom, error)
 type binding struct {
 	src source
 	get getter
+	// needs are the parts of src's refresh only this metric's value
+	// needs (needScheduler, needZramStats): a refresh does them only
+	// when a requested metric does.
+	needs uint8
 }
 
 // Linux is the agent's Fetcher: the parsed state of every source and the
@@ -278,7 +282,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 	if !x.noCache {
 		x.seedInstanceNumbers(domain, x.cacheDir)
 	}
-	x.disks.needWWID = true
+	x.disks.needWWID, x.disks.needScheduler, x.disks.needZramStats = true, true, true
 	for s := range x.sources {
 		// The root-only metrics' instances appear with the first fetch
 		// that may see them, as with PCP's agent.
@@ -311,7 +315,19 @@ func findDesc(name string) *pcpDesc {
 
 // bind registers how the metric called name is served.
 func (x *Linux) bind(name string, src source, get getter) {
-	x.bindings[name] = binding{src, get}
+	x.bindings[name] = binding{src: src, get: get}
+}
+
+// Parts of a source's refresh that only some of its metrics need.
+const (
+	needScheduler uint8 = 1 << iota // each disk's queue/scheduler
+	needZramStats                   // each zram device's io_stat, mm_stat and bd_stat
+)
+
+// bindNeeding binds name to a value made from a part of src's refresh
+// that only such metrics need.
+func (x *Linux) bindNeeding(name string, src source, needs uint8, get getter) {
+	x.bindings[name] = binding{src: src, get: get, needs: needs}
 }
 
 // bindKnown binds name only if PCP has such a metric: for names made by
@@ -346,11 +362,15 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 			x.disks.needWWID = true
 		}
 	}
+	var parts uint8
 	for _, id := range pmids {
 		if b := x.byPMID.get(id); b != nil {
 			need |= 1 << b.src
+			parts |= b.needs
 		}
 	}
+	x.disks.needScheduler = parts&needScheduler != 0
+	x.disks.needZramStats = parts&needZramStats != 0
 	if need&(1<<srcNetAddr) != 0 {
 		need |= 1 << srcNetDev // addresses are looked up by interface
 	}

@@ -79,7 +79,7 @@ func (x *Linux) bindWWID() {
 		}
 		return u64(sum), nil
 	})
-	x.bind("disk.wwid.scheduler", srcDiskstats, func(inst int32) (pcpAtom, error) {
+	x.bindNeeding("disk.wwid.scheduler", srcDiskstats, needScheduler, func(inst int32) (pcpAtom, error) {
 		s, found := "", false
 		if !paths(inst, func(d *diskStat) { s, found = d.scheduler, true }) {
 			return pcpAtom{}, noInst
