@@ -27,6 +27,10 @@ type LoggerOptions struct {
 	Args []string
 	// StartTimeout bounds the wait for the control port; zero means 30s.
 	StartTimeout time.Duration
+
+	// beforeStart, when set, is called with each attempt's reserved
+	// control port before pmlogger starts: for tests.
+	beforeStart func(port int)
 }
 
 // DefaultLoggerConfig records pmcd's own metrics, which every bed serves.
@@ -43,6 +47,7 @@ type Logger struct {
 
 	proc      *proc
 	portBase  int
+	restarts  []error // why earlier attempts were started again
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -57,6 +62,9 @@ func (p *PMCD) StartLogger(t testing.TB, opts LoggerOptions) *Logger {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, err := range l.restarts {
+		t.Logf("testbed: pmlogger started again: %v", err)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -96,12 +104,19 @@ func (p *PMCD) NewLogger(opts LoggerOptions) (*Logger, error) {
 		return nil, err
 	}
 	// A pmlogger whose IPv4 control socket slipped to another port than
-	// the one it announces (see splitPort) is started again afresh.
+	// the one it announces (see splitPort) is started again afresh; what
+	// went wrong is kept for StartLogger to report.
+	var restarts []error
 	for attempt := 1; ; attempt++ {
 		l, err := p.startLogger(path, cfgPath, name, opts)
 		if !errors.Is(err, errSplitPort) || attempt == 3 {
-			return l, err
+			if err != nil {
+				return nil, errors.Join(append(restarts, err)...)
+			}
+			l.restarts = restarts
+			return l, nil
 		}
+		restarts = append(restarts, err)
 	}
 }
 
@@ -119,6 +134,9 @@ func (p *PMCD) startLogger(path, cfgPath, name string, opts LoggerOptions) (*Log
 		Archive:  filepath.Join(p.dir, name),
 		LogPath:  filepath.Join(p.dir, "log", name+".pmlogger.log"),
 		portBase: base,
+	}
+	if opts.beforeStart != nil {
+		opts.beforeStart(base)
 	}
 	args := []string{"-h", p.Host(), "-c", cfgPath, "-l", l.LogPath}
 	args = append(args, opts.Args...)
@@ -144,12 +162,14 @@ func (p *PMCD) startLogger(path, cfgPath, name string, opts LoggerOptions) (*Log
 	}
 	if split, err := splitPort(l.proc.pid(), l.Port); err == nil && split {
 		l.Close()
-		// Nothing of this attempt may stay for the next to trip over:
-		// pmlogger refuses to write over an existing archive.
+		// Nothing of this attempt may stay for the next to trip over
+		// (pmlogger refuses to write over an existing archive), but its
+		// log is kept aside: pmlogger recreates the file it is given.
 		for _, suffix := range []string{".0", ".meta", ".index"} {
 			os.Remove(l.Archive + suffix)
 		}
-		return nil, fmt.Errorf("%w (port %d)", errSplitPort, l.Port)
+		os.Rename(l.LogPath, l.LogPath+".prev")
+		return nil, fmt.Errorf("%w (port %d; its log is %s.prev)", errSplitPort, l.Port, l.LogPath)
 	}
 	return l, nil
 }

@@ -1,7 +1,10 @@
 package testbed
 
 import (
+	"errors"
 	"fmt"
+	"net"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -54,5 +57,66 @@ func TestStartLogger(t *testing.T) {
 		if v[1] != want {
 			t.Errorf("archived sample.long.one = %s, want %s", v[1], want)
 		}
+	}
+}
+
+// TestLoggerStartsAgainWhenIPv4Slips: when something takes the IPv4
+// control port between the reservation and pmlogger's bind, PCP's
+// pmlogger announces the IPv6 port it got, which 127.0.0.1 does not
+// answer on; the bed notices, starts it again on a fresh port, keeps the
+// first attempt's log aside, and the logger it returns answers on IPv4
+// and records a fresh archive.
+func TestLoggerStartsAgainWhenIPv4Slips(t *testing.T) {
+	t.Parallel()
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		if _, err := os.Stat(table); err != nil {
+			t.Skip("no socket table:", err)
+		}
+	}
+	if l, err := net.Listen("tcp6", "[::1]:0"); err != nil {
+		t.Skip("no IPv6 loopback:", err)
+	} else {
+		l.Close()
+	}
+	p := StartPMCD(t, Options{})
+	var held []net.Listener
+	t.Cleanup(func() {
+		for _, l := range held {
+			l.Close()
+		}
+	})
+	attempts := 0
+	l := p.StartLogger(t, LoggerOptions{
+		beforeStart: func(port int) {
+			attempts++
+			if attempts > 1 {
+				return
+			}
+			// IPv4 only, as an outgoing connection or another
+			// program's listener would hold it.
+			h, err := net.Listen("tcp4", fmt.Sprintf("0.0.0.0:%d", port))
+			if err != nil {
+				t.Errorf("holding %d: %v", port, err)
+				return
+			}
+			held = append(held, h)
+		},
+	})
+	if attempts != 2 || len(l.restarts) != 1 || !errors.Is(l.restarts[0], errSplitPort) {
+		t.Fatalf("%d attempts, restarts %v; want 2 and one split", attempts, l.restarts)
+	}
+	if len(held) == 1 && l.Port == held[0].Addr().(*net.TCPAddr).Port {
+		t.Fatalf("logger announces the held port %d", l.Port)
+	}
+	c, err := net.Dial("tcp4", fmt.Sprintf("127.0.0.1:%d", l.Port))
+	if err != nil {
+		t.Fatalf("127.0.0.1 on the announced port: %v", err)
+	}
+	c.Close()
+	if _, err := os.Stat(l.LogPath + ".prev"); err != nil {
+		t.Errorf("the first attempt's log: %v", err)
+	}
+	if _, err := os.Stat(l.LogPath); err != nil {
+		t.Errorf("the running logger's log: %v", err)
 	}
 }

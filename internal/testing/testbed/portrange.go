@@ -1,7 +1,7 @@
 package testbed
 
 import (
-	"fmt"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -20,7 +20,11 @@ import (
 // binds the next port for one address family only (it searches upwards
 // separately for IPv4 and IPv6 and writes the last one it bound to its
 // port map), so a test reads a port that 127.0.0.1 does not answer on.
-var portRanges = [][2]int{{44400, 44999}, {30400, 30999}, {20400, 20999}}
+//
+// 20400-20999 comes before 30400-30999 because the latter lies inside
+// Kubernetes' NodePort range (30000-32767), where kube-proxy on a node
+// may answer for ports nothing here listens on.
+var portRanges = [][2]int{{44400, 44999}, {20400, 20999}, {30400, 30999}}
 
 // ephemeralRangePath is where Linux says which ports it hands out on
 // its own.
@@ -67,5 +71,5 @@ func choosePortRange(candidates [][2]int, lo, hi int) [2]int {
 }
 
 // errNoPort says that every port of the private range is reserved or in
-// use.
-var errNoPort = fmt.Errorf("testbed: no free private port in %d-%d", privatePorts()[0], privatePorts()[1])
+// use; reservePort adds the range.
+var errNoPort = errors.New("testbed: no free private port")

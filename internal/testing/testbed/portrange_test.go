@@ -9,13 +9,17 @@ func TestChoosePortRange(t *testing.T) {
 		setting string
 		want    [2]int
 	}{
-		{"32768\t60999\n", [2]int{30400, 30999}}, // Linux's default
+		{"32768\t60999\n", [2]int{20400, 20999}}, // Linux's default
 		{"49152 65535", [2]int{44400, 44999}},    // IANA's dynamic ports
-		{"30500 60999", [2]int{20400, 20999}},
-		{"20000 45000", [2]int{44400, 44999}}, // all overlap: the first, checked port by port
+		{"20500 32000", [2]int{44400, 44999}},
+		{"20000 60999", [2]int{44400, 44999}}, // all overlap: the first, checked port by port
+		{"1024 20399", [2]int{44400, 44999}},
+		{"21000 60999", [2]int{20400, 20999}},
+		{"20000 45000", [2]int{44400, 44999}},
 		{"1024 65535", [2]int{44400, 44999}},
 		{"45000 45000", [2]int{44400, 44999}},
-		{"44999 50000", [2]int{30400, 30999}}, // touching the range's end is overlap
+		{"44999 50000", [2]int{20400, 20999}}, // touching the range's end is overlap
+		{"20999 30000", [2]int{44400, 44999}},
 	}
 	for _, tt := range tests {
 		lo, hi, ok := parsePortRange(tt.setting)

@@ -44,7 +44,11 @@ func reservePort() (int, error) {
 	for i := range candidates {
 		candidates[i] = r[0] + (start+i)%span
 	}
-	return reserveFrom(dir, candidates)
+	p, err := reserveFrom(dir, candidates)
+	if errors.Is(err, errNoPort) {
+		err = fmt.Errorf("%w in %d-%d", err, r[0], r[1])
+	}
+	return p, err
 }
 
 // reserveFrom reserves the first of candidates whose lock in dir it can
