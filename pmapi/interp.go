@@ -43,6 +43,9 @@ type interpolator struct {
 
 	metrics map[pcp.PMID]*imetric
 	scanned bool
+	// blocks is what is left of this fetch's result's storage for the
+	// values line computes (block)
+	blocks []byte
 
 	prevT   float64 // the time of the previous fetch
 	hasPrev bool
@@ -560,6 +563,7 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 
 	r.Timestamp = c.origin
 	r.Sets = growSets(r.Sets, len(pmids))
+	ip.blocks = r.Arena(ip.blockRoom(pmids))
 	for j, id := range pmids {
 		out := &r.Sets[j]
 		*out = pcp.ValueSet{PMID: id, Values: out.Values[:0]}
@@ -646,6 +650,36 @@ func (ip *interpolator) value(m *imetric, is *iseries, inst int32, t float64, se
 	return ip.line(m, lo, hi, t), true, false
 }
 
+// blockRoom is the most storage the values line computes for one fetch
+// of pmids can take: every instance of each metric whose values are in
+// blocks, at 8 bytes.
+func (ip *interpolator) blockRoom(pmids []pcp.PMID) int {
+	n := 0
+	for _, id := range pmids {
+		m := ip.metrics[id]
+		if m == nil || m.err != 0 {
+			continue
+		}
+		switch m.desc.Type {
+		case pcp.TypeFloat, pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
+			n += 8 * len(m.order)
+		}
+	}
+	return n
+}
+
+// block is n bytes of the fetch's result for a computed value's block:
+// the result's arena, which a fetch into the same result reuses, so that
+// interpolating allocates nothing a value.
+func (ip *interpolator) block(n int) []byte {
+	if len(ip.blocks) < n {
+		return make([]byte, n)
+	}
+	d := ip.blocks[:n:n]
+	ip.blocks = ip.blocks[n:]
+	return d
+}
+
 // line is a counter's value on the straight line between two values, as
 // libpcp computes it type by type.
 func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
@@ -683,7 +717,7 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		}
 		a, b := math.Float32frombits(binary.NativeEndian.Uint32(lo.v.Block.Data)), math.Float32frombits(binary.NativeEndian.Uint32(hi.v.Block.Data))
 		f := float32(float64(a) + dt*float64(b-a)/span)
-		d := make([]byte, 4)
+		d := ip.block(4)
 		binary.NativeEndian.PutUint32(d, math.Float32bits(f))
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeFloat, Data: d}}
 	case pcp.Type64:
@@ -693,7 +727,7 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 			diff = int64(pcp.WrapDistance64(uint64(a), uint64(b)))
 		}
 		x := pcp.CastInt64(0.5 + float64(a) + dt*float64(diff)/span)
-		d := make([]byte, 8)
+		d := ip.block(8)
 		binary.NativeEndian.PutUint64(d, uint64(x))
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.Type64, Data: d}}
 	case pcp.TypeU64:
@@ -711,13 +745,13 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		default:
 			x = pcp.CastUint64(0.5 + float64(a) - dt*float64(a-b)/span)
 		}
-		d := make([]byte, 8)
+		d := ip.block(8)
 		binary.NativeEndian.PutUint64(d, x)
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeU64, Data: d}}
 	case pcp.TypeDouble:
 		a, b := math.Float64frombits(binary.NativeEndian.Uint64(lo.v.Block.Data)), math.Float64frombits(binary.NativeEndian.Uint64(hi.v.Block.Data))
 		x := a + dt*(b-a)/span
-		d := make([]byte, 8)
+		d := ip.block(8)
 		binary.NativeEndian.PutUint64(d, math.Float64bits(x))
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeDouble, Data: d}}
 	}
