@@ -10,8 +10,13 @@
 # are built as installed (CGO_ENABLED=0) unless BIN names a directory
 # holding them (docs/bench.md, "Replay: fourth pass, pmval CPU").
 #
+# OLD names a directory of the same tools built from another commit
+# ("before"): they are measured in the same rounds, alternating with
+# PCP's and ours, so that a change is compared under one machine load.
+#
 #   bench/replay_cpu.sh /var/tmp/replay/linux-100ms-100mb
 #   ROUNDS=5 REPS=8 BIN=/tmp/old ONLY="pmval pminfo" bench/replay_cpu.sh ARCHIVE
+#   OLD=/tmp/before bench/replay_cpu.sh ARCHIVE
 set -e
 cd "$(dirname "$0")/.."
 archive=${1:?usage: bench/replay_cpu.sh ARCHIVE}
@@ -37,22 +42,32 @@ while IFS='|' read -r tool args; do
 		echo "$tool $args: outputs differ" >&2
 		exit 1
 	fi
-	pcp="" ours="" pcpwall="" ourswall=""
+	pcp="" ours="" old="" pcpwall="" ourswall="" oldwall=""
+	sides="pcp ours"
+	[ -z "${OLD:-}" ] || sides="pcp old ours"
 	for _ in $(seq "$rounds"); do
-		for side in pcp ours; do
-			if [ $side = pcp ]; then prog=$(pcpbin "$tool"); else prog=$bin/$tool; fi
+		for side in $sides; do
+			case $side in
+			pcp) prog=$(pcpbin "$tool") ;;
+			old) prog=$OLD/$tool ;;
+			*) prog=$bin/$tool ;;
+			esac
 			# shellcheck disable=SC2086
 			perf stat -r "$reps" -x, -e task-clock,duration_time -o "$out" "$prog" $args -a "$archive" </dev/null >/dev/null 2>&1 || true
 			ms=$(grep task-clock "$out" | cut -d, -f1)
 			wall=$(grep duration_time "$out" | cut -d, -f1 | awk '{printf "%.1f", $1 / 1e6}')
-			if [ $side = pcp ]; then
-				pcp="$pcp $ms" pcpwall="$pcpwall $wall"
-			else
-				ours="$ours $ms" ourswall="$ourswall $wall"
-			fi
+			case $side in
+			pcp) pcp="$pcp $ms" pcpwall="$pcpwall $wall" ;;
+			old) old="$old $ms" oldwall="$oldwall $wall" ;;
+			*) ours="$ours $ms" ourswall="$ourswall $wall" ;;
+			esac
 		done
 	done
-	printf '%s %s | PCP ms:%s | ours ms:%s | wall PCP:%s ours:%s\n' "$tool" "$args" "$pcp" "$ours" "$pcpwall" "$ourswall"
+	if [ -n "${OLD:-}" ]; then
+		printf '%s %s | PCP ms:%s | old ms:%s | ours ms:%s | wall PCP:%s old:%s ours:%s\n' "$tool" "$args" "$pcp" "$old" "$ours" "$pcpwall" "$oldwall" "$ourswall"
+	else
+		printf '%s %s | PCP ms:%s | ours ms:%s | wall PCP:%s ours:%s\n' "$tool" "$args" "$pcp" "$ours" "$pcpwall" "$ourswall"
+	fi
 done <<EOF
 pmval|kernel.all.load
 pmval|-t 0.01 kernel.percpu.cpu.user

@@ -52,33 +52,90 @@ func (v *valuer) archiveSetup() error {
 
 // stamp is pmval's mytimestamp: the time of a value in the reporting
 // zone, with the date and microseconds (-X) or nanoseconds (-XX).
+//
+// Every line of a replay starts so: the digits are made by hand, not
+// through fmt, and what belongs to the second (the zone's conversion
+// included) is made once a second, as a short step prints many lines in
+// each.
 func (v *valuer) stamp(t pcp.Timestamp) {
-	lt := time.Unix(t.Sec, 0).In(v.times.Zone)
-	switch {
-	case v.f.xflag == 0 && (t.Nsec < 0 || t.Nsec >= 1e9):
-		// a damaged stamp's nanoseconds print as they are
-		fmt.Fprintf(v.out, "%02d:%02d:%02d.%03d", lt.Hour(), lt.Minute(), lt.Second(), t.Nsec/1000000)
-	case v.f.xflag == 0:
-		// every line starts so: digits by hand, not through fmt
-		hh, mm, ss := lt.Clock()
-		ms := int(t.Nsec / 1000000)
-		// built in the valuer's own array: a local one passed to the
-		// writer (an interface) escaped, an allocation per line
-		v.stampBuf = [12]byte{
-			byte('0' + hh/10), byte('0' + hh%10), ':',
-			byte('0' + mm/10), byte('0' + mm%10), ':',
-			byte('0' + ss/10), byte('0' + ss%10), '.',
-			byte('0' + ms/100), byte('0' + ms/10%10), byte('0' + ms%10),
-		}
-		v.out.Write(v.stampBuf[:])
-	default:
-		ct := lt.Format("Mon Jan _2 15:04:05 2006")
-		frac := fmt.Sprintf("%06d", t.Nsec/1000)
-		if v.f.xflag > 1 {
-			frac = fmt.Sprintf("%09d", t.Nsec)
-		}
-		fmt.Fprintf(v.out, "%s %02d:%02d:%02d.%s %4.4s", ct[:10], lt.Hour(), lt.Minute(), lt.Second(), frac, ct[20:])
+	if t.Nsec < 0 || t.Nsec >= 1e9 {
+		v.damagedStamp(t)
+		return
 	}
+	if !v.stampOK || v.stampSec != t.Sec {
+		v.stampSecond(t.Sec)
+	}
+	b := append(v.stampBuf[:0], v.stampHead...)
+	switch v.f.xflag {
+	case 0:
+		b = appendDigits(b, int64(t.Nsec/1000000), 3)
+	case 1:
+		b = appendDigits(b, int64(t.Nsec/1000), 6)
+	default:
+		b = appendDigits(b, int64(t.Nsec), 9)
+	}
+	if v.f.xflag > 0 {
+		b = append(b, ' ')
+		b = append(b, v.stampYear...)
+	}
+	v.out.Write(b)
+	v.stampBuf = b
+}
+
+// stampSecond makes what stamp prints before the fraction of second
+// sec, and after it with -X.
+func (v *valuer) stampSecond(sec int64) {
+	lt := time.Unix(sec, 0).In(v.times.Zone)
+	h := v.stampHead[:0]
+	if v.f.xflag > 0 {
+		// pmCtime's day, then its year as %4.4s
+		ct := lt.AppendFormat(v.num[:0], "Mon Jan _2 15:04:05 2006")
+		v.num = ct
+		h = append(h, ct[:10]...)
+		h = append(h, ' ')
+		year := ct[20:]
+		if len(year) > 4 {
+			year = year[:4]
+		}
+		v.stampYear = append(append(v.stampYear[:0], "    "[:4-len(year)]...), year...)
+	}
+	hh, mm, ss := lt.Clock()
+	h = appendDigits(h, int64(hh), 2)
+	h = append(h, ':')
+	h = appendDigits(h, int64(mm), 2)
+	h = append(h, ':')
+	h = appendDigits(h, int64(ss), 2)
+	v.stampHead = append(h, '.')
+	v.stampSec, v.stampOK = sec, true
+}
+
+// appendDigits appends x (at least 0) in at least n digits, with leading
+// zeros, as %0*d.
+func appendDigits(b []byte, x int64, n int) []byte {
+	var d [20]byte
+	i := len(d)
+	for x > 0 || i > len(d)-n {
+		i--
+		d[i] = byte('0' + x%10)
+		x /= 10
+	}
+	return append(b, d[i:]...)
+}
+
+// damagedStamp is stamp for a time whose nanoseconds are out of range
+// (a damaged archive): they print as they are.
+func (v *valuer) damagedStamp(t pcp.Timestamp) {
+	lt := time.Unix(t.Sec, 0).In(v.times.Zone)
+	if v.f.xflag == 0 {
+		fmt.Fprintf(v.out, "%02d:%02d:%02d.%03d", lt.Hour(), lt.Minute(), lt.Second(), t.Nsec/1000000)
+		return
+	}
+	ct := lt.Format("Mon Jan _2 15:04:05 2006")
+	frac := fmt.Sprintf("%06d", t.Nsec/1000)
+	if v.f.xflag > 1 {
+		frac = fmt.Sprintf("%09d", t.Nsec)
+	}
+	fmt.Fprintf(v.out, "%s %02d:%02d:%02d.%s %4.4s", ct[:10], lt.Hour(), lt.Minute(), lt.Second(), frac, ct[20:])
 }
 
 // ctime is pmCtime in the reporting zone.

@@ -8,12 +8,16 @@
 //
 // For live sources -T takes an offset from now ("2sec", "+1min").
 //
+// An archive replayed without -d to anything but a terminal has its lines
+// written in blocks rather than one at a time as PCP's pmval writes them
+// (what reaches stdout and stderr, and in which order, is the same; a
+// live source, -d and a terminal see each sample as it is printed).
+//
 // Not done: -T as an absolute time for live sources, and the GUI time
 // control (-g, -p), which is refused.
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -239,9 +243,17 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		finish = d
 	}
 
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	errw := &flushFirst{out: out, w: stderr}
+	// an archive replayed without -d's pacing never waits: its lines
+	// may gather (output)
+	out := newOutput(stdout, kind == pmapi.KindArchive && !f.delay && blockable(stdout))
+	if _, ok := stdout.(*os.File); ok && out.block {
+		out.watchSignals()
+	}
+	defer func() {
+		out.Flush()
+		out.exitCheck()
+	}()
+	errw := &errWriter{out: out, w: stderr}
 	src, err := p.NewSource(ctx, kind, source)
 	if err != nil {
 		switch kind {
@@ -278,18 +290,6 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return v.main(ctx)
-}
-
-// flushFirst writes to stderr after flushing stdout, keeping the order a
-// terminal would show.
-type flushFirst struct {
-	out *bufio.Writer
-	w   io.Writer
-}
-
-func (f *flushFirst) Write(b []byte) (int, error) {
-	f.out.Flush()
-	return f.w.Write(b)
 }
 
 // exitStatus ends the run with a status after its message was written.

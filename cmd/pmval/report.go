@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -25,7 +24,7 @@ type valuer struct {
 	f    *flags
 	p    *cli.Parsed
 	src  pmapi.Source
-	out  *bufio.Writer
+	out  *output
 	errw io.Writer
 	prog string
 	kind pmapi.Kind
@@ -63,7 +62,15 @@ type valuer struct {
 
 	nameCache map[int32]string
 	descCache map[pcp.PMID]*paramDesc
-	stampBuf  [12]byte // a line's time, see stamp
+	// stamp's storage: a line's time, and the parts of it that belong
+	// to stampSec (valid if stampOK)
+	stampBuf  []byte
+	stampHead []byte
+	stampYear []byte
+	stampSec  int64
+	stampOK   bool
+	secsSeen  [2]secsEntry // see secs
+	secsNext  int
 	pmids     [1]pcp.PMID
 }
 
@@ -413,17 +420,14 @@ func (v *valuer) fetch(ctx context.Context, r *pcp.Result) (*pcp.ValueSet, int) 
 		fmt.Fprintf(v.errw, "\n%s: %s: %s\n", v.prog, call, pcp.ErrorText(vs.NumVal))
 		return nil, fetchNone
 	}
-	slices.SortStableFunc(vs.Values, func(a, b pcp.Value) int {
-		switch {
-		case a.Inst < b.Inst:
-			return -1
-		case a.Inst > b.Inst:
-			return 1
-		}
-		return 0
-	})
+	// mostly in order already, as a logger or an agent gives them
+	if !slices.IsSortedFunc(vs.Values, byInst) {
+		slices.SortStableFunc(vs.Values, byInst)
+	}
 	return vs, 0
 }
+
+func byInst(a, b pcp.Value) int { return cmp.Compare(a.Inst, b.Inst) }
 
 // loop is pmval's main loop: fetch, wait, fetch and print, with rates
 // from the previous fetch for counters. It returns the exit status.
@@ -452,7 +456,7 @@ func (v *valuer) loop(ctx context.Context) int {
 					}
 					v.printEvents(ctx, vs)
 					v.reporting = true
-					v.out.Flush()
+					v.out.sampleDone()
 					continue
 				case !v.rate():
 					if v.archive {
@@ -460,7 +464,7 @@ func (v *valuer) loop(ctx context.Context) int {
 					}
 					v.printValues(vs)
 					v.reporting = true
-					v.out.Flush()
+					v.out.sampleDone()
 					continue
 				case noValues || v.reporting:
 					if v.archive {
@@ -480,7 +484,7 @@ func (v *valuer) loop(ctx context.Context) int {
 				noValues = true
 			}
 		}
-		v.out.Flush()
+		v.out.sampleDone()
 		if v.f.delay || !v.archive {
 			sleep(ctx, v.p.IntervalDur)
 		}
@@ -516,7 +520,7 @@ func (v *valuer) loop(ctx context.Context) int {
 			v.printRates(vs, cur.Timestamp, prevSet, prev.Timestamp)
 		}
 		v.reporting = true
-		v.out.Flush()
+		v.out.sampleDone()
 		// this value becomes the previous one
 		prev, cur = cur, prev
 		prevSet = vs
@@ -638,9 +642,7 @@ func (v *valuer) float(x float64, f byte, prec, width int, tail string) {
 		return
 	}
 	b := strconv.AppendFloat(v.num[:0], x, f, prec, 64)
-	for i := len(b); i < width; i++ {
-		v.out.WriteByte(' ')
-	}
+	v.out.pad(width - len(b))
 	v.out.Write(b)
 	v.out.WriteString(tail)
 	v.num = b
@@ -777,10 +779,30 @@ func (v *valuer) printRate(valfmt pcp.ValFmt, cur, prev *pcp.Value, delta float6
 	v.real(x/delta, pcp.SemCounter, width)
 }
 
+// secs is stampReal remembered for the last two times: a rate's earlier
+// time is the later one of the rate before.
+func (v *valuer) secs(t pcp.Timestamp) float64 {
+	for _, c := range v.secsSeen {
+		if c.ok && c.t == t {
+			return c.secs
+		}
+	}
+	x := stampReal(t)
+	v.secsSeen[v.secsNext] = secsEntry{t, x, true}
+	v.secsNext ^= 1
+	return x
+}
+
+type secsEntry struct {
+	t    pcp.Timestamp
+	secs float64
+	ok   bool
+}
+
 // printRates is pmval's printrates.
 func (v *valuer) printRates(cur *pcp.ValueSet, curTime pcp.Timestamp, prev *pcp.ValueSet, prevTime pcp.Timestamp) {
 	w := v.out
-	delta := float64(float32(v.scale)) * (stampReal(curTime) - stampReal(prevTime))
+	delta := float64(float32(v.scale)) * (v.secs(curTime) - v.secs(prevTime))
 	if v.desc.InDom == pcp.InDomNull {
 		if cur.NumVal == 1 && prev.NumVal == 1 {
 			v.printRate(cur.ValFmt, &cur.Values[0], &prev.Values[0], delta, v.cols)

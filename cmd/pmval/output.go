@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// output is pmval's stdout. PCP's pmval line-buffers stdout, so each
+// line is one write(2): over a long archive at a short step that was a
+// fifth of our CPU. In block mode (an archive replayed as fast as it can
+// be read, to something other than a terminal) lines gather and are
+// written when enough are waiting; otherwise (a terminal, a live source,
+// -d's pacing) every sample is written before pmval waits or goes on,
+// as PCP's reader would see it.
+//
+// What PCP's ordering guarantees is kept in both modes: stdout's complete
+// lines are written before anything goes to stderr (errWriter), and a
+// line not yet ended stays behind as it does in a line buffer; writes
+// are at most pipeChunk bytes and end at a line's end, so a reader of a
+// pipe that kills pmval never sees part of a line, as with PCP's line
+// writes; SIGINT, SIGTERM and SIGHUP write the complete lines waiting
+// first (watchSignals).
+type output struct {
+	buf   []byte
+	w     io.Writer
+	fd    int  // w's descriptor for poll, -1 if w is not a file
+	block bool // see output
+	err   error
+
+	// inWrite and sig are the signal handshake (watchSignals): each side
+	// stores its own flag then reads the other's, so either the writer
+	// sees the signal before a write that could block, or the handler
+	// sees the writer inside one and ends the process itself.
+	inWrite atomic.Bool
+	sig     atomic.Int32
+}
+
+const (
+	// pipeChunk is PIPE_BUF: a write to a pipe of at most this many
+	// bytes is all or nothing.
+	pipeChunk = 4096
+	// blockFill is how much block mode gathers before writing.
+	blockFill = 32 << 10
+	// blockMax bounds the buffer whatever one sample prints (thousands of
+	// instances, event records): past it complete lines are written at
+	// once.
+	blockMax = 1 << 20
+)
+
+// newOutput is stdout for pmval; block is whether it may gather lines.
+func newOutput(w io.Writer, block bool) *output {
+	o := &output{w: w, fd: -1, block: block, buf: make([]byte, 0, blockFill+pipeChunk)}
+	if f, ok := w.(*os.File); ok {
+		o.fd = int(f.Fd())
+	}
+	return o
+}
+
+// blockable is whether w may gather lines: anything but a terminal.
+func blockable(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return !ok || !isTerminal(f)
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.buf = append(o.buf, p...)
+	o.bound()
+	return len(p), nil
+}
+
+func (o *output) WriteString(s string) (int, error) {
+	o.buf = append(o.buf, s...)
+	o.bound()
+	return len(s), nil
+}
+
+func (o *output) WriteByte(c byte) error {
+	o.buf = append(o.buf, c)
+	return nil
+}
+
+// pad writes n spaces (none for n <= 0).
+func (o *output) pad(n int) {
+	const spaces = "                                "
+	for n > 0 {
+		k := min(n, len(spaces))
+		o.buf = append(o.buf, spaces[:k]...)
+		n -= k
+	}
+	o.bound()
+}
+
+// bound writes complete lines out when one sample has printed more than
+// blockMax.
+func (o *output) bound() {
+	if len(o.buf) > blockMax {
+		o.writeOut(false)
+	}
+}
+
+// sampleDone is where pmval has printed a sample: every complete line
+// is written unless block mode has room for more. A signal noted since
+// the last write is acted on here.
+func (o *output) sampleDone() {
+	if s := o.sig.Load(); s != 0 {
+		o.signalled(syscall.Signal(s))
+	}
+	if !o.block || len(o.buf) >= blockFill {
+		o.writeOut(false)
+	}
+}
+
+// Flush writes everything, a line not yet ended too, as exit's flush of
+// stdio does.
+func (o *output) Flush() error {
+	o.writeOut(true)
+	return o.err
+}
+
+// writeOut writes the buffer through its last newline, or all of it, in
+// writes of at most pipeChunk bytes that each end a line where one fits.
+func (o *output) writeOut(all bool) {
+	end := len(o.buf)
+	if !all {
+		end = bytes.LastIndexByte(o.buf, '\n') + 1
+	}
+	done := 0
+	for done < end && o.err == nil {
+		n := min(end-done, pipeChunk)
+		if done+n < end {
+			if k := bytes.LastIndexByte(o.buf[done:done+n], '\n'); k >= 0 {
+				n = k + 1
+			}
+		}
+		o.inWrite.Store(true)
+		if s := o.sig.Load(); s != 0 {
+			o.inWrite.Store(false)
+			o.buf = o.buf[:copy(o.buf, o.buf[done:])]
+			o.signalled(syscall.Signal(s))
+		}
+		_, o.err = o.w.Write(o.buf[done : done+n])
+		o.inWrite.Store(false)
+		done += n
+	}
+	if o.err != nil {
+		o.buf = o.buf[:0]
+		return
+	}
+	o.buf = o.buf[:copy(o.buf, o.buf[done:])]
+}
+
+// errWriter is pmval's stderr: stdout's complete lines go first, so that
+// both to one place (2>&1) read in PCP's order.
+type errWriter struct {
+	out *output
+	w   io.Writer
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	e.out.writeOut(false)
+	o := e.out
+	o.inWrite.Store(true)
+	defer o.inWrite.Store(false)
+	if s := o.sig.Load(); s != 0 {
+		o.inWrite.Store(false)
+		o.signalled(syscall.Signal(s))
+	}
+	return e.w.Write(b)
+}
+
+// watchSignals is what keeps block mode's waiting lines on SIGINT,
+// SIGTERM and SIGHUP, which end PCP's pmval with every line it finished
+// written: the handler notes the signal, and the run writes the complete
+// lines and ends by the signal itself at its next write or sample
+// (signalled), unless it is inside a write that may be blocked on a
+// full pipe, where PCP's would be too: then the handler ends it at once.
+// Signals the process was started ignoring stay ignored.
+func (o *output) watchSignals() {
+	var sigs []os.Signal
+	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	if len(sigs) == 0 {
+		return
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	go func() {
+		s := (<-ch).(syscall.Signal)
+		o.sig.Store(int32(s))
+		if o.inWrite.Load() {
+			die(s)
+		}
+	}()
+}
+
+// exitCheck ends the process by a signal noted after the last write.
+func (o *output) exitCheck() {
+	if s := o.sig.Load(); s != 0 {
+		o.signalled(syscall.Signal(s))
+	}
+}
+
+// signalled writes the complete lines waiting, as long as stdout takes
+// them without blocking (PCP's pmval blocked on a full pipe dies where it
+// is), and ends the process by s.
+func (o *output) signalled(s syscall.Signal) {
+	end := bytes.LastIndexByte(o.buf, '\n') + 1
+	done := 0
+	for done < end && o.err == nil && (o.fd < 0 || writable(o.fd)) {
+		n := min(end-done, pipeChunk)
+		if done+n < end {
+			if k := bytes.LastIndexByte(o.buf[done:done+n], '\n'); k >= 0 {
+				n = k + 1
+			}
+		}
+		_, o.err = o.w.Write(o.buf[done : done+n])
+		done += n
+	}
+	die(s)
+}
+
+// die ends the process by s with its default action, as PCP's pmval
+// ends, so that its parent sees the same status.
+func die(s syscall.Signal) {
+	signal.Reset(s)
+	syscall.Kill(syscall.Getpid(), s)
+	// the signal is delivered to some thread of the process at once; if
+	// it could not be, the status a shell gives a process ended by it
+	time.Sleep(time.Second)
+	os.Exit(128 + int(s))
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// isTerminal is isatty: a terminal answers TCGETS (/dev/null, a
+// character device too, does not).
+func isTerminal(f *os.File) bool {
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	return errno == 0
+}
+
+// writable is whether a write of up to PIPE_BUF bytes to fd would not
+// block now: poll's POLLOUT, without waiting.
+func writable(fd int) bool {
+	const pollOut = 0x4
+	pfd := struct {
+		fd      int32
+		events  int16
+		revents int16
+	}{fd: int32(fd), events: pollOut}
+	var ts syscall.Timespec
+	n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	return errno == 0 && n == 1 && pfd.revents&pollOut != 0
+}
