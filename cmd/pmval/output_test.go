@@ -36,8 +36,9 @@ func damagedArchive(name string) string {
 // stderr on one pipe (2>&1) and compares what the pipe carried: messages
 // on stderr after many lines (more than block mode gathers before a
 // write, so some were written when full and the rest before the message),
-// a warning before the first line, and the same under -d's pacing and
-// with -z's note first.
+// a warning before the first line, the same under -d's pacing and with
+// -z's note first, and archives with <mark>s and missing values (which
+// pmval reports on stdout between the values).
 func TestOutputOrderAgainstPCP(t *testing.T) {
 	bins := both(t)
 	cases := [][]string{
@@ -50,6 +51,10 @@ func TestOutputOrderAgainstPCP(t *testing.T) {
 		{"-a", damagedArchive("short-len"), "-z", "-t", "10", "kernel.all.load"},
 		{"-a", damagedArchive("gap-cut"), "-d", "-t", "0.001", "pmcd.pdu_in.error"},
 		{"-a", clitest.QAArchive(t, "20180102"), "-t", "0.5", "-S", "+5", "-s", "3000", "kernel.all.load"},
+		// <mark>s and missing values: said on stdout, between values
+		{"-a", clitest.QAArchive(t, "interpmark"), "-t", "0.1", "disk.dev.total"},
+		{"-a", clitest.QAArchive(t, "interpmark"), "-U", clitest.QAArchive(t, "interpmark"), "disk.dev.total"},
+		{"-a", clitest.QAArchive(t, "gap2"), "-t", "0.05", "proc.nprocs"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args[2:], " "), func(t *testing.T) {

@@ -641,7 +641,12 @@ func (v *valuer) float(x float64, f byte, prec, width int, tail string) {
 		fmt.Fprintf(v.out, "%*.*"+string(f)+"%s", width, prec, x, tail)
 		return
 	}
-	b := strconv.AppendFloat(v.num[:0], x, f, prec, 64)
+	var b []byte
+	if f == 'f' {
+		b = appendFixed(v.num[:0], x, prec)
+	} else {
+		b = strconv.AppendFloat(v.num[:0], x, f, prec, 64)
+	}
 	v.out.pad(width - len(b))
 	v.out.Write(b)
 	v.out.WriteString(tail)
