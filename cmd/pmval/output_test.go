@@ -49,7 +49,7 @@ func TestOutputOrderAgainstPCP(t *testing.T) {
 		{"-a", damagedArchive("gap-trailer"), "-U", damagedArchive("gap-trailer"), "-r", "pmcd.pdu_in.error"},
 		{"-a", damagedArchive("short-len"), "-t", "10", "kernel.all.load"},
 		{"-a", damagedArchive("short-len"), "-z", "-t", "10", "kernel.all.load"},
-		{"-a", damagedArchive("gap-cut"), "-d", "-t", "0.001", "pmcd.pdu_in.error"},
+		{"-a", damagedArchive("okmv-len"), "-d", "-t", "0.01", "sampledso.bin"},
 		{"-a", clitest.QAArchive(t, "20180102"), "-t", "0.5", "-S", "+5", "-s", "3000", "kernel.all.load"},
 		// <mark>s and missing values: said on stdout, between values
 		{"-a", clitest.QAArchive(t, "interpmark"), "-t", "0.1", "disk.dev.total"},
