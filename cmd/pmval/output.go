@@ -38,6 +38,7 @@ type output struct {
 	// sees the writer inside one and ends the process itself.
 	inWrite atomic.Bool
 	sig     atomic.Int32
+	watched []os.Signal // the signals watchSignals took
 }
 
 const (
@@ -190,6 +191,7 @@ func (o *output) watchSignals() {
 	if len(sigs) == 0 {
 		return
 	}
+	o.watched = sigs
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, sigs...)
 	go func() {
@@ -201,8 +203,12 @@ func (o *output) watchSignals() {
 	}()
 }
 
-// exitCheck ends the process by a signal noted after the last write.
+// exitCheck ends the process by a signal noted after the last write;
+// one that comes later finds its default action again.
 func (o *output) exitCheck() {
+	if len(o.watched) > 0 {
+		signal.Reset(o.watched...)
+	}
 	if s := o.sig.Load(); s != 0 {
 		o.signalled(syscall.Signal(s))
 	}
