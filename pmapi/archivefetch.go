@@ -179,6 +179,10 @@ func (c *ArchiveContext) FetchArchive(ctx context.Context, r *pcp.Result) error 
 // record's. Metrics the archive does not describe have
 // pcp.ErrPMIDLog as their set's NumVal in ModeInterp. Past the end of the
 // archive (or before its start, backwards) the error is pcp.ErrEOL.
+//
+// As a host context's Fetch, it reuses r's storage: the blocks of values
+// it computes (an interpolated 64-bit or floating counter) are in r's
+// arena, so they hold until the next fetch into r.
 func (c *ArchiveContext) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (StateChange, error) {
 	if len(pmids) == 0 {
 		return 0, fmt.Errorf("pmapi: Fetch: %w", pcp.ErrTooSmall)
