@@ -3,7 +3,7 @@ package main
 import "strings"
 
 // getopt walks args as glibc's getopt(3) does for PCP's pmtrace, whose
-// options are short only ("c:e:h:qS:v:"): clusters such as -qv3, an
+// options are short only ("S:c:e:h:qv:?"): clusters such as -qv3, an
 // option's argument joined or in the next word, operands anywhere (GNU
 // permutes them after the options), "--" ending the options. Each option
 // found is handed to opt (with its argument, or "" when it takes none);

@@ -22,10 +22,11 @@ func TestGetopt(t *testing.T) {
 		{[]string{"--help"}, "h=elp;", "invalid option -- '-';", nil},
 		{[]string{"-c"}, "", "option requires an argument -- 'c';", nil},
 		{[]string{"-:"}, "", "invalid option -- ':';", nil},
+		{[]string{"-?"}, "?=;", "", nil},
 	}
 	for _, c := range cases {
 		var opts, bad strings.Builder
-		got := getopt(c.args, "c:e:h:qS:v:", func(o byte, arg string) {
+		got := getopt(c.args, "c:e:h:qS:v:?", func(o byte, arg string) {
 			opts.WriteString(string(o) + "=" + arg + ";")
 		}, func(msg string) { bad.WriteString(msg + ";") })
 		if opts.String() != c.opts || bad.String() != c.bad || !slices.Equal(got, c.operands) {
@@ -48,4 +49,24 @@ func FuzzGetopt(f *testing.F) {
 			t.Fatalf("%d operands from %d words", len(ops), len(args))
 		}
 	})
+}
+
+func TestStrtol(t *testing.T) {
+	cases := []struct {
+		s   string
+		n   int64
+		end int
+	}{
+		{"", 0, 0}, {" ", 0, 0}, {"-", 0, 0}, {"x", 0, 0},
+		{"5", 5, 1}, {" +5", 5, 3}, {"-1", -1, 2}, {"5 ", 5, 1},
+		{"010", 8, 3}, {"08", 0, 1}, {"0x", 0, 1}, {"0xg", 0, 1}, {"0x1F", 31, 4},
+		{"0b1", 0, 1}, {"1_0", 1, 1},
+		{"9223372036854775807", 1<<63 - 1, 19}, {"9223372036854775808", 1<<63 - 1, 19},
+		{"-9223372036854775808", -1 << 63, 20}, {"-99999999999999999999", -1 << 63, 21},
+	}
+	for _, c := range cases {
+		if n, end := strtol(c.s); n != c.n || end != c.end {
+			t.Errorf("strtol(%q) = %d, %d; want %d, %d", c.s, n, end, c.n, c.end)
+		}
+	}
 }

@@ -25,7 +25,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(filepath.Base(os.Args[0]), os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[0], os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr))
 }
 
 // kind is the datum the command line asks for.
@@ -59,7 +59,11 @@ Options:
 `, me, me)
 }
 
-func run(me string, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int {
+// run is pmtrace run as argv0: its own messages name the program by
+// argv0's base name (pmGetProgname), getopt's by argv0 whole, as glibc's
+// getopt writes argv[0] as it was given.
+func run(argv0 string, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int {
+	me := filepath.Base(argv0)
 	var (
 		errs    int
 		state   int
@@ -84,7 +88,9 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 		}
 		value = v
 	}
-	operands := getopt(args, "c:e:h:qS:v:", func(c byte, arg string) {
+	// PCP's option string has '?', so -? is an option of its own that
+	// asks for the usage text, without getopt's complaint.
+	operands := getopt(args, "S:c:e:h:qv:?", func(c byte, arg string) {
 		switch c {
 		case 'c':
 			one(counter)
@@ -97,19 +103,21 @@ func run(me string, args []string, lookup func(string) (string, bool), stdout, s
 		case 'q':
 			quiet = true
 		case 'S':
-			n, err := strconv.ParseInt(arg, 0, 32)
-			if err != nil {
+			n, end := strtol(arg)
+			if end == 0 || end != len(arg) {
 				fmt.Fprintf(stderr, "%s: -S requires a numeric argument\n", me)
 				errs++
 				return
 			}
-			state |= int(n)
+			state |= int(int32(n))
 		case 'v':
 			one(observe)
 			number(arg)
+		case '?':
+			errs++
 		}
 	}, func(msg string) {
-		fmt.Fprintf(stderr, "%s: %s\n", me, msg)
+		fmt.Fprintf(stderr, "%s: %s\n", argv0, msg)
 		errs++
 	})
 	if errs > 0 || len(operands) != 1 {

@@ -157,15 +157,28 @@ func TestAsPCPsPmtrace(t *testing.T) {
 		{[]string{"--", "-q"}, true},
 		{[]string{"-h127.0.0.1", "-", "p"}, true},
 		{[]string{"-:", "p"}, true},
+		{[]string{"-?"}, true},
+		{[]string{"-q?", "p"}, true},
+		// -S is read as strtol reads it, the whole word.
+		{[]string{"-S", " +0", "p"}, true},
+		{[]string{"-S", "0b1", "p"}, true},
+		{[]string{"-S", "1_0", "p"}, true},
+		{[]string{"-S", "0o7", "p"}, true},
+		{[]string{"-S", "08", "p"}, true},
+		{[]string{"-S", "0x", "p"}, true},
+		{[]string{"-S", "", "p"}, true},
+		{[]string{"-S", "-0x100000000000000000", "p"}, true},
 	}
 	for _, c := range cases {
 		want := runTool(t, theirs, c.args)
 		got := runTool(t, ours, c.args)
 		name := strings.Join(c.args, " ")
-		want.stdout = strings.ReplaceAll(want.stdout, theirs, "pmtrace")
-		want.stderr = strings.ReplaceAll(want.stderr, theirs, "pmtrace")
-		got.stdout = strings.ReplaceAll(got.stdout, ours, "pmtrace")
-		got.stderr = strings.ReplaceAll(got.stderr, ours, "pmtrace")
+		// getopt's messages name the program as it was run (argv[0]
+		// whole), pmtrace's own by its base name.
+		want.stdout = strings.ReplaceAll(want.stdout, theirs, "ARGV0")
+		want.stderr = strings.ReplaceAll(want.stderr, theirs, "ARGV0")
+		got.stdout = strings.ReplaceAll(got.stdout, ours, "ARGV0")
+		got.stderr = strings.ReplaceAll(got.stderr, ours, "ARGV0")
 		if got.stdout != want.stdout || got.code != want.code {
 			t.Errorf("pmtrace %s:\nPCP: %q exit %d\nours: %q exit %d", name, want.stdout, want.code, got.stdout, got.code)
 		}
