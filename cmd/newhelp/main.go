@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
@@ -32,6 +33,7 @@ func main() {
 type flags struct {
 	pmns    string
 	output  string
+	named   bool // -o was given, perhaps as "" (then the files are ".dir" and ".pag")
 	verbose bool
 }
 
@@ -54,7 +56,7 @@ func command(f *flags) *cli.Command {
 			case 'n':
 				f.pmns = arg
 			case 'o':
-				f.output = arg
+				f.output, f.named = arg, true
 			case 'V':
 				f.verbose = true
 			case 'v':
@@ -87,6 +89,11 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		tree, err = pmns.LoadDefault(os.Getenv("PMNS_DEFAULT"))
 	}
 	if err != nil {
+		// libpcp says why on its own before newhelp's message.
+		var pe *pmns.ParseError
+		if errors.As(err, &pe) {
+			fmt.Fprint(stderr, pe.Report())
+		}
 		name := f.pmns
 		if name == "" {
 			name = "(null)"
@@ -108,13 +115,13 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 
 	files := p.Args
 	if len(files) == 0 {
-		if f.output == "" {
+		if !f.named {
 			fmt.Fprintf(stderr, "%s: need either a -o option or a filename argument to name the output file\n", prog)
 			return 2
 		}
 		files = []string{""}
 	}
-	if f.output == "" {
+	if !f.named {
 		f.output = files[0]
 	}
 	status := 0
@@ -131,6 +138,11 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 			src, err = io.ReadAll(stdin)
 		} else {
 			src, err = os.ReadFile(name)
+			if errors.Is(err, syscall.EISDIR) {
+				// newhelp opens a directory without complaint and reads
+				// it as an empty file.
+				src, err = nil, nil
+			}
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s\n", name, pcp.TextOf(err))

@@ -29,6 +29,12 @@ func runNewhelp(t *testing.T, prog, stdin string, inputs map[string]string, args
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range inputs {
+		if strings.HasSuffix(name, "/") {
+			if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -98,11 +104,22 @@ func TestAgainstPCP(t *testing.T) {
 	theirs := pcptest.NeedTool(t, "newhelp")
 	ourBin := pcptest.GoCommand(t, ".")
 	inputs := readTestdata(t)
+	inputs["adir/"] = ""
+	inputs["empty.pmns"] = ""
+	inputs["garbage.pmns"] = "garbage\n"
 	cases := []struct {
 		name  string
 		stdin string
 		args  []string
 	}{
+		// A namespace PCP cannot load: libpcp's own message first.
+		{"missing namespace", "", []string{"-n", "nosuch", "basic.help"}},
+		{"empty namespace", "", []string{"-n", "empty.pmns", "basic.help"}},
+		{"garbage namespace", "", []string{"-n", "garbage.pmns", "basic.help"}},
+		{"namespace is a directory", "", []string{"-n", "adir", "basic.help"}},
+		// Input that is a directory reads as empty.
+		{"input is a directory", "", []string{"-n", "root", "adir"}},
+		{"empty output name", "", []string{"-n", "root", "-o", "", "basic.help"}},
 		{"basic", "", []string{"-n", "root", "-o", "out", "basic.help"}},
 		{"basic verbose", "", []string{"-V", "-n", "root", "-o", "out", "basic.help"}},
 		{"errors", "", []string{"-n", "root", "-o", "out", "errors.help"}},
