@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/identity"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 
@@ -38,6 +39,15 @@ type flags struct {
 	echo, norc, interactive bool
 	pmns                    string
 	credsTimeout            int
+	users                   []userSwitch
+}
+
+// userSwitch is one -U: PCP's dbpmda switches to the user as it meets
+// the option and exits on failure, so the switch remembers how much of
+// the parse's complaints came before it.
+type userSwitch struct {
+	name             string
+	direct, messages int
 }
 
 func command(f *flags) *cli.Command {
@@ -70,6 +80,8 @@ func command(f *flags) *cli.Command {
 				f.interactive = true
 			case 'n':
 				f.pmns = arg
+			case 'U':
+				f.users = append(f.users, userSwitch{arg, len(p.Direct), len(p.Messages)})
 			case 'q':
 				n, ok := cli.Strtol(arg)
 				if !ok || n <= 0 {
@@ -116,6 +128,13 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(p.Args) > 0 {
 		p.Errors++
 	}
+	for _, u := range f.users {
+		var crit strings.Builder
+		if !identity.Set(u.name, &crit, p.Progname()) {
+			fmt.Fprint(stderr, p.Direct[:u.direct]+strings.Join(p.Messages[:u.messages], "")+crit.String())
+			return 1
+		}
+	}
 	if done, _ := p.Done(); done || p.Errors > 0 {
 		fmt.Fprint(stderr, p.Report(cmd))
 		return 1
@@ -135,6 +154,10 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.pmns == "" {
 		s.nsName = "(default)"
 		if s.tree, err = pmns.LoadDefault(os.Getenv("PMNS_DEFAULT")); err != nil {
+			var pe *pmns.ParseError
+			if errors.As(err, &pe) {
+				s.errorf("%s", pe.Report())
+			}
 			s.errorf("%s: Cannot load default namespace: %s\n", s.prog, pcp.TextOf(err))
 			return 1
 		}

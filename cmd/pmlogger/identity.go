@@ -1,67 +1,15 @@
 package main
 
-import (
-	"fmt"
-	"io"
-	"os"
-	"os/user"
-	"strconv"
-	"strings"
-	"syscall"
-	"time"
+import "github.com/gopcp/gopcp/internal/pcpconf"
 
-	"github.com/gopcp/gopcp/internal/pcpconf"
-)
-
-// setIdentity makes the process run as name (-U, else $PCP_USER, else
-// "pcp"), as a daemon pmlogger does before it opens its log: the group,
-// supplementary groups when it has any, then the user. Complaints are
-// pmNotifyErr's critical ones; it reports whether the switch was made.
-func setIdentity(name string, w io.Writer, prog string) bool {
+// daemonUser is the account a daemon pmlogger runs as: -U, else
+// $PCP_USER, else "pcp".
+func daemonUser(name string) string {
 	if name == "" {
 		name, _ = pcpconf.Get("PCP_USER")
 		if name == "" {
 			name = "pcp"
 		}
 	}
-	crit := func(format string, args ...any) bool {
-		fmt.Fprintf(w, "[%s] %s(%d) Critical: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), fmt.Sprintf(format, args...))
-		return false
-	}
-	u, err := user.Lookup(name)
-	if err != nil {
-		return crit("cannot find the %s user to switch to", name)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	if err := syscall.Setgid(gid); err != nil {
-		return crit("setgid to gid of %s user (gid=%d): %s", name, gid, errnoText(err))
-	}
-	if groups, _ := syscall.Getgroups(); len(groups) > 0 {
-		var ids []int
-		if gs, err := u.GroupIds(); err == nil {
-			for _, g := range gs {
-				if n, err := strconv.Atoi(g); err == nil {
-					ids = append(ids, n)
-				}
-			}
-		}
-		if err := syscall.Setgroups(ids); err != nil && err != syscall.EPERM {
-			return crit("initgroups with gid of %s user (gid=%d): %s", name, gid, errnoText(err))
-		}
-	}
-	if err := syscall.Setuid(uid); err != nil {
-		return crit("setuid to uid of %s user (uid=%d): %s", name, uid, errnoText(err))
-	}
-	return true
-}
-
-// errnoText is strerror's text of a system call's error.
-func errnoText(err error) string {
-	if en, ok := err.(syscall.Errno); ok {
-		if s := en.Error(); s != "" {
-			return strings.ToUpper(s[:1]) + s[1:]
-		}
-	}
-	return err.Error()
+	return name
 }

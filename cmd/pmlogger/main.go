@@ -25,6 +25,7 @@ import (
 	"github.com/gopcp/gopcp/access"
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/identity"
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/internal/pcptz"
@@ -195,7 +196,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	sessionStart := time.Now()
 	// A daemon (-P, -U, or started by PCP's scripts) runs as the PCP
 	// user, or -U's, from here on.
-	if f.daemon && !setIdentity(f.username, stderr, prog) {
+	if f.daemon && !identity.Set(daemonUser(f.username), stderr, prog) {
 		return 1
 	}
 
