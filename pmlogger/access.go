@@ -46,7 +46,7 @@ func BuildAccess(rules []AccessRule, notify func(string)) (*access.Control, erro
 	acc := access.New(access.Options{Ops: opAllLogger})
 	for _, r := range rules {
 		spec, deny := r.masks()
-		for _, h := range r.Hosts {
+		for i, h := range r.Hosts {
 			err := acc.AddHost(h, spec, deny)
 			notes := acc.Notes()
 			if err != nil && len(notes) == 0 {
@@ -56,7 +56,11 @@ func BuildAccess(rules []AccessRule, notify func(string)) (*access.Control, erro
 				notify(n)
 			}
 			if err != nil {
-				return nil, &AccessError{Line: r.Line, Err: err}
+				line := r.Line
+				if i < len(r.HostLines) {
+					line = r.HostLines[i]
+				}
+				return nil, &AccessError{Line: line, Err: err}
 			}
 		}
 	}

@@ -35,6 +35,11 @@ func (s State) String() string {
 type MetricSpec struct {
 	Name  string
 	Insts []InstSpec
+	// Line and File are where pmlogger's parser stands when it takes
+	// the metric (its warnings' line): the token after the name, or the
+	// closing ']' of its instances.
+	Line int
+	File string
 }
 
 // InstSpec is one instance in a metric's [ ] list.
@@ -58,11 +63,13 @@ type Statement struct {
 
 // AccessRule is one line of the [access] section.
 type AccessRule struct {
-	Allow  bool
-	Hosts  []string
-	Ops    []string // all, enquire, advisory, mandatory
-	Except bool
-	Line   int
+	Allow bool
+	Hosts []string
+	// HostLines holds the line of each of Hosts.
+	HostLines []int
+	Ops       []string // all, enquire, advisory, mandatory
+	Except    bool
+	Line      int
 }
 
 // Config is a parsed pmlogger configuration.
@@ -84,7 +91,7 @@ func (e *ConfigError) Error() string {
 }
 
 // maxDelta is PMLC_MAX_DELTA in milliseconds.
-const maxDelta = 0x7ffffffe
+const maxDelta = 0x0fffffff
 
 // ParseConfig parses pmlogger's configuration language: "log" clauses
 // (mandatory on/off/maybe, advisory on/off; intervals as "[every] N
@@ -92,11 +99,7 @@ const maxDelta = 0x7ffffffe
 // with optional instance lists, "#" comments and an optional [access]
 // section. Errors name the file and line as pmlogger does.
 func ParseConfig(src, file string, defaultInterval time.Duration) (*Config, error) {
-	toks, err := scan(src, file)
-	if err != nil {
-		return nil, err
-	}
-	p := &parser{toks: toks, file: file, def: defaultInterval}
+	p := &parser{toks: scan(src, file), file: file, def: defaultInterval}
 	return p.config()
 }
 
@@ -105,83 +108,8 @@ type token struct {
 	quoted bool
 	line   int
 	file   string // as the last line marker named it
-}
-
-func scan(src, file string) ([]token, error) {
-	var out []token
-	line := 1
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '\n':
-			line++
-			i++
-		case c == ' ' || c == '\t' || c == '\r':
-			i++
-		case c == '#':
-			if i == 0 || src[i-1] == '\n' {
-				// pmcpp's line markers say where the next line came from.
-				if n, name, ok := lineMarker(src[i:]); ok {
-					line, file = n-1, name
-				}
-			}
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case strings.IndexByte("[],{}:;", c) >= 0 && !(c == ':' && i+1 < len(src) && src[i+1] == ':'):
-			out = append(out, token{text: string(c), line: line, file: file})
-			i++
-		case c == '"':
-			j := strings.IndexAny(src[i+1:], "\"\n")
-			if j <= 0 || src[i+1+j] != '"' {
-				return nil, &ConfigError{File: file, Line: line, Msg: "Unexpected character '\"'"}
-			}
-			out = append(out, token{text: src[i+1 : i+1+j], quoted: true, line: line, file: file})
-			i += j + 2
-		default:
-			j := i
-			for j < len(src) && wordChar(src[j]) {
-				// A colon ends a word unless it is part of an IPv6
-				// address or a unix:/local: URL.
-				if src[j] == ':' && !colonInWord(src, i, j) {
-					break
-				}
-				j++
-			}
-			if j == i {
-				return nil, &ConfigError{File: file, Line: line, Msg: fmt.Sprintf("Unexpected character '%c'", c)}
-			}
-			out = append(out, token{text: src[i:j], line: line, file: file})
-			i = j
-		}
-	}
-	return out, nil
-}
-
-// wordChar is a character of pmlogger's names, numbers, host names,
-// addresses and URLs; any other is unexpected.
-func wordChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.-*:/", c) >= 0
-}
-
-func colonInWord(src string, start, at int) bool {
-	word := src[start:at]
-	if word == "unix" || word == "local" {
-		return true
-	}
-	if at+1 < len(src) && (src[at+1] == ':' || isHex(src[at+1]) || src[at+1] == '*') {
-		for k := start; k < at; k++ {
-			if !isHex(src[k]) && src[k] != ':' {
-				return false
-			}
-		}
-		return true
-	}
-	return at == start && at+1 < len(src) && src[at+1] == ':'
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+	eof    bool   // the end of input
+	err    string // the lexer's complaint: an unexpected character here
 }
 
 type parser struct {
@@ -208,12 +136,18 @@ func (p *parser) isName(t *token) bool {
 	return !t.quoted && validName(t.text) && (p.inBraces || !keywords[t.text])
 }
 
+// peek is the token where the parser stands, nil at the end of input
+// or at an unexpected character.
 func (p *parser) peek() *token {
-	if p.pos < len(p.toks) {
+	if p.pos < len(p.toks)-1 {
 		return &p.toks[p.pos]
 	}
 	return nil
 }
+
+// at is the token where the parser stands, the end of input included:
+// what pmlogger's parser holds as its lookahead.
+func (p *parser) at() *token { return &p.toks[min(p.pos, len(p.toks)-1)] }
 
 func (p *parser) next() *token {
 	t := p.peek()
@@ -223,15 +157,20 @@ func (p *parser) next() *token {
 	return t
 }
 
+// errorf is a syntax error at the lookahead, on the line the lexer has
+// reached; when the lookahead is an unexpected character, the lexer's
+// complaint comes first and is the one reported.
 func (p *parser) errorf(format string, args ...any) error {
-	line, file := 0, p.file
-	if t := p.peek(); t != nil {
-		line, file = t.line, t.file
-	} else if len(p.toks) > 0 {
-		t := p.toks[len(p.toks)-1]
-		line, file = t.line, t.file
+	t := p.at()
+	if t.err != "" {
+		return &ConfigError{File: t.file, Line: t.line, Msg: t.err}
 	}
-	return &ConfigError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return errAt(t, format, args...)
+}
+
+// errAt is an error reported while the lexer stands at t.
+func errAt(t *token, format string, args ...any) error {
+	return &ConfigError{File: t.file, Line: t.line, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *parser) is(word string) bool {
@@ -239,20 +178,26 @@ func (p *parser) is(word string) bool {
 	return t != nil && !t.quoted && t.text == word
 }
 
+// config parses the whole configuration. After an error the Config
+// still holds what pmlogger's grammar had acted on before it (the
+// metrics read so far, statement by statement, and the access rules
+// completed), which pmlogger has already looked up and warned about.
 func (p *parser) config() (*Config, error) {
 	cfg := &Config{}
 	for p.peek() != nil {
 		if p.is("[") {
-			if err := p.access(cfg); err != nil {
-				return nil, err
-			}
-			break
+			return cfg, p.access(cfg)
 		}
 		st, err := p.statement()
-		if err != nil {
-			return nil, err
+		if len(st.Metrics) > 0 {
+			cfg.Statements = append(cfg.Statements, st)
 		}
-		cfg.Statements = append(cfg.Statements, st)
+		if err != nil {
+			return cfg, err
+		}
+	}
+	if p.at().err != "" {
+		return cfg, p.errorf("syntax error")
 	}
 	return cfg, nil
 }
@@ -304,7 +249,11 @@ func (p *parser) frequency(st *Statement) error {
 		p.next()
 	}
 	t := p.next()
-	if t == nil || t.quoted {
+	if t == nil {
+		return p.errorf("syntax error")
+	}
+	if t.quoted {
+		p.pos--
 		return p.errorf("syntax error")
 	}
 	n, err := strconv.ParseInt(t.text, 10, 64)
@@ -332,7 +281,7 @@ func (p *parser) frequency(st *Statement) error {
 	}
 	ms := n * unit
 	if ms > maxDelta || n > maxDelta {
-		return p.errorf("Logging delta (%d msec) cannot be bigger than %d msec", ms, maxDelta)
+		return errAt(u, "Logging delta (%d msec) cannot be bigger than %d msec", ms, maxDelta)
 	}
 	st.Interval = time.Duration(ms) * time.Millisecond
 	return nil
@@ -393,6 +342,14 @@ func (p *parser) metric() (MetricSpec, error) {
 	p.next()
 	m := MetricSpec{Name: t.text}
 	if !p.is("[") {
+		// Without instances pmlogger needs the next token to see
+		// that none follow: the metric is taken at that token's line,
+		// and not at all when that token is an unexpected character.
+		la := p.at()
+		if la.err != "" {
+			return m, p.errorf("syntax error")
+		}
+		m.Line, m.File = la.line, la.file
 		return m, nil
 	}
 	p.next()
@@ -406,6 +363,7 @@ func (p *parser) metric() (MetricSpec, error) {
 				p.pos--
 				return m, p.errorf("syntax error")
 			}
+			m.Line, m.File = t.line, t.file
 			return m, nil
 		}
 		if !t.quoted && t.text == "," && len(m.Insts) > 0 {
@@ -450,11 +408,17 @@ func (p *parser) access(cfg *Config) error {
 		p.next()
 		for {
 			t := p.next()
-			if t == nil || (!t.quoted && len(t.text) == 1 && strings.IndexByte(",:;[]{}", t.text[0]) >= 0) {
+			// A host is a name, host name, address or URL: not a
+			// string, a bare number or a keyword.
+			if t == nil {
+				return p.errorf("syntax error")
+			}
+			if t.quoted || t.isPunct() || keywords[t.text] || strings.Trim(t.text, "0123456789") == "" {
 				p.pos--
 				return p.errorf("syntax error")
 			}
 			r.Hosts = append(r.Hosts, t.text)
+			r.HostLines = append(r.HostLines, t.line)
 			if p.is(",") {
 				p.next()
 				continue
@@ -485,6 +449,11 @@ func (p *parser) access(cfg *Config) error {
 		}
 		p.next()
 		cfg.Access = append(cfg.Access, r)
+	}
+	if len(cfg.Access) == 0 || p.at().err != "" {
+		// The section needs a statement, and the lexer may have
+		// stopped at a character it does not know.
+		return p.errorf("syntax error")
 	}
 	return nil
 }

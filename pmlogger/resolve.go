@@ -82,8 +82,16 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 		if st.File != "" {
 			stFile = st.File
 		}
+		var m MetricSpec // the metric being taken: its line is the warnings'
 		warn := func(line int, format string, args ...any) {
-			fmt.Fprintf(log, "Warning [%s, line %d]\n%s\n", stFile, line, fmt.Sprintf(format, args...))
+			file := stFile
+			if m.File != "" {
+				file = m.File
+			}
+			if m.Line > 0 {
+				line = m.Line
+			}
+			fmt.Fprintf(log, "Warning [%s, line %d]\n%s\n", file, line, fmt.Sprintf(format, args...))
 		}
 		var t *task
 		for _, c := range tasks {
@@ -99,7 +107,7 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 			tasks = append(tasks, t)
 		}
 		advisory := !st.State.Mandatory && !st.State.Maybe
-		for _, m := range st.Metrics {
+		for _, m = range st.Metrics {
 			names, err := src.Traverse(ctx, m.Name)
 			if err == nil && len(names) == 0 {
 				err = pcp.ErrName

@@ -41,6 +41,27 @@ func TestCheckAgainstPCP(t *testing.T) {
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 1.2.3.4, localhost : advisory, mandatory;\ndisallow * : all;\n",
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 192.168.* : enquire;\nallow 10.* : all except advisory, mandatory;\n",
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow 10.1.2.3 : all;\nallow 10.1.2.3 : enquire;\n",
+		// Lines as pmlogger's parser counts them: a metric's warning
+		// at the token after it (or at its "]"), the end of input on
+		// the line after the last, a host at its own line; what came
+		// before a syntax error is acted on first.
+		"log mandatory on 1 sec {\n  sample.long.one\n  no.such.metric\n}\n",
+		"log mandatory on 1 sec {\n  no.such.metric\n\n\n  sample.colour [\n  \"nosuch\"\n  ]\n  sample.long.one\n}\n",
+		"log mandatory on 1 sec no.such.metric\n\nlog mandatory on 2 sec no.such.other\n",
+		"log mandatory on 1 sec {\n  sample.long.one\n",
+		"log mandatory on 1 sec { no.such.metric\n sample.long.one @ }\n",
+		"log mandatory on 1 sec { no.such.metric }\nlog bogus\n",
+		"log mandatory on -1 sec { sample.long.one }\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow\n  nosuch.host.invalid\n  : all;\ndisallow * : all\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow localhost : all;\nallow \"localhost\" : all;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow a-b.invalid, -x : all;\n",
+		"log mandatory on 100000 hours { sample.long.one }\n",
+		"log mandatory on 268436 sec { sample.long.one }\n",
+		// The first pass looks the names inside braces up at once.
+		"log mandatory on 1 sec { sample }\n",
+		"log mandatory on 1 sec { no.such.one no.such.two }\n",
+		"log mandatory on 1 sec { sample.colour [ \"no.such\" ] # no.such.three\n}\n",
 	} {
 		path := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {

@@ -32,6 +32,7 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmlogger"
+	"github.com/gopcp/gopcp/pmns"
 )
 
 func main() {
@@ -44,6 +45,7 @@ type flags struct {
 	removes []func()
 
 	config, logFile, labelHost, note, endTime string
+	pmns                                      string // -n, loaded once the log is open
 	check, report, localTZ, primary, linger   bool
 	daemon, localPMDA, notify                 bool
 	username                                  string
@@ -75,7 +77,9 @@ func command(f *flags) *cli.Command {
 			{Long: "note", Short: 'm', Arg: "MSG", Help: "descriptive note to be added to the port map file"},
 			cli.OptSpecLocal,
 			{Long: "local-PMDA", Short: 'o', Help: "metrics sourced without connecting to pmcd"},
-			cli.OptNamespace,
+			// Not cli.OptNamespace: the file is loaded after the log is
+			// open (run), the last -n winning.
+			{Long: "namespace", Short: 'n', Arg: "FILE", Help: "use an alternative PMNS"},
 			{Long: "notify", Short: 'N', Help: "notify service manager (if any) when started and ready"},
 			{Long: "PID", Short: 'p', Arg: "PID", Help: "Log specified metric for the lifetime of the pid"},
 			{Long: "primary", Short: 'P', Help: "execute as primary logger instance"},
@@ -136,6 +140,8 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		f.daemon = true
 	case 'l':
 		f.logFile = arg
+	case 'n':
+		f.pmns = arg
 	case 'm':
 		f.note = arg
 		// pmlogger_check, pmlogger_daily and re-executions start
@@ -211,31 +217,40 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		if name == "" {
 			name = "pmlogger.log"
 		}
-		// As PCP's pmOpenLog: the old log moved aside to .prev, never
-		// truncated. One another live process writes (another logger
-		// given the same -l) is left alone, and stderr serves.
-		lf, err := ownfile.OpenLog(name)
-		switch {
-		case errors.Is(err, ownfile.ErrInUse):
-			fmt.Fprintf(stderr, "%s: cannot start log file \"%s\": %v; logging to standard error\n", prog, name, err)
-		case err != nil:
-			fmt.Fprintf(stderr, "%s: cannot open log file \"%s\": %v\n", prog, name, err)
-			return 1
-		default:
+		lf, failed := openLog(name, stderr, prog)
+		if lf != nil {
 			defer lf.Close()
-			// Every exit after this ends the log with its footer, as PCP's.
-			defer func() {
-				fmt.Fprintf(lf, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
-			}()
 			logw = lf
 			if stderr == io.Writer(os.Stderr) {
 				syscall.Dup3(int(lf.Fd()), 2, 0)
 			}
-			hn, _ := os.Hostname()
-			fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+		}
+		// Every exit after this ends the log with its footer, as PCP's,
+		// on standard error too when that is the log.
+		defer func() {
+			fmt.Fprintf(logw, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+		}()
+		hn, _ := os.Hostname()
+		fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+		if failed {
+			fmt.Fprintf(logw, "%s: Warning: log file (%s) creation failed\n", prog, name)
 		}
 	}
 	fmt.Fprintf(logw, "[%s] %s(%d) Info: Start\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid())
+	// -n is loaded here, after the log is open, as PCP's pmlogger loads
+	// it, so that its complaints go to the log.
+	if f.pmns != "" {
+		tree, err := pmns.Load(f.pmns)
+		if err != nil {
+			var pe *pmns.ParseError
+			if errors.As(err, &pe) {
+				fmt.Fprint(logw, pe.Report())
+			}
+			fmt.Fprintf(logw, "%s: Cannot load namespace from \"%s\": %s\n", prog, f.pmns, pcp.TextOf(err))
+			return 1
+		}
+		p.Namespace = tree
+	}
 
 	host := p.Hosts0("local:")
 	// SIGINT and SIGTERM end the run; the log names the signal, as PCP's.
@@ -481,8 +496,9 @@ func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reade
 	} else {
 		text, err = os.ReadFile(f.config)
 	}
-	if err != nil {
-		fmt.Fprintf(logw, "%s: Cannot open config file \"%s\": %v\n", prog, f.config, err)
+	dir := errors.Is(err, syscall.EISDIR)
+	if err != nil && !dir {
+		fmt.Fprintf(logw, "%s: Cannot open config file \"%s\": %s\n", prog, f.config, pcp.TextOf(err))
 		return
 	}
 	// pmlogger runs its configuration through "pmcpp -rs -I
@@ -492,17 +508,36 @@ func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reade
 	binDir, _ := pcpconf.Get("PCP_BINADM_DIR")
 	varDir, _ := pcpconf.Get("PCP_VAR_DIR")
 	fmt.Fprintf(logw, "preprocessor cmd: %s/pmcpp -rs -I %s/config/pmlogger %s\n", binDir, varDir, f.config)
-	text, err = pmlogger.Preprocess(text, f.config)
-	if err != nil {
+	if dir {
+		// A directory opens; pmcpp cannot read it, says so, and
+		// writes nothing for the parser.
+		fmt.Fprint(logw, (&pmns.CPPError{File: f.config, Msg: "No such file or directory"}).Report())
+		text = nil
+	} else if text, err = pmlogger.Preprocess(text, f.config); err != nil {
 		fmt.Fprint(logw, err.(interface{ Report() string }).Report())
 	}
-	cfg, err = pmlogger.ParseConfig(string(text), cfgName, f.interval)
+	// pmlogger's first pass looks up the names it finds inside braces
+	// all at once; like pmLookupName, only a single name can fail it.
+	if names := pmlogger.Pass0Names(text); len(names) > 0 {
+		if _, err := src.LookupNames(ctx, names); err != nil && (len(names) > 1 || !errors.Is(err, pcp.ErrNonLeaf)) {
+			fmt.Fprintf(logw, "cache_bind(): pmLookupName(%d, ...): %s\n", len(names), pcp.TextOf(err))
+			if errors.Is(err, pcp.ErrIPC) {
+				fmt.Fprintf(logw, "cache_bind(): Arrgh: lost connection to pmcd, giving up!\n")
+				return
+			}
+		}
+	}
+	// pmlogger acts on its configuration as its grammar reduces it: the
+	// metrics are looked up (their warnings printed) and the [access]
+	// rules applied before a later syntax error is met, so what was
+	// parsed before an error is resolved first.
+	cfg, perr := pmlogger.ParseConfig(string(text), cfgName, f.interval)
+	plan, err = pmlogger.ResolvePlan(ctx, src, cfg, cfgName, logw)
 	if err != nil {
-		fmt.Fprintf(logw, "%s\n", err)
+		fmt.Fprintf(logw, "%s: %s\n", prog, pcp.TextOf(err))
 		return
 	}
-	// The [access] section is applied as it is read, as PCP's grammar
-	// does: a host it cannot add ends the run.
+	// A host an [access] rule cannot add ends the run there.
 	access, err = pmlogger.BuildAccess(cfg.Access, func(note string) {
 		fmt.Fprintf(logw, "[%s] %s(%d) Error: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), note)
 	})
@@ -510,11 +545,8 @@ func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reade
 		fmt.Fprintf(logw, "%s\n", err)
 		return
 	}
-	// The configuration's names and instances are looked up as it is
-	// read, so their warnings come before "Config parsed", as in PCP.
-	plan, err = pmlogger.ResolvePlan(ctx, src, cfg, cfgName, logw)
-	if err != nil {
-		fmt.Fprintf(logw, "%s: %s\n", prog, pcp.TextOf(err))
+	if perr != nil {
+		fmt.Fprintf(logw, "%s\n", perr)
 		return
 	}
 	return cfg, cfgName, access, plan, true

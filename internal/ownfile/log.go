@@ -22,6 +22,11 @@ func OpenLog(path string) (*os.File, error) {
 			return nil, &InUseError{Path: p, PID: pid, How: "holds it open"}
 		}
 	}
+	// A directory is not a log to move aside: libpcp leaves it where it
+	// is, and its open then fails with EISDIR.
+	if st, err := os.Lstat(path); err == nil && st.IsDir() {
+		return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EISDIR}
+	}
 	if err := os.Remove(prev); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}

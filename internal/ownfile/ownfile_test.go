@@ -335,3 +335,28 @@ func TestClearSocket(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenLogDirectory: a directory where the log should be is left as
+// it is (not moved to .prev) and the open fails with EISDIR, as
+// libpcp's does.
+func TestOpenLogDirectory(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pmcd.log")
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(path, "inside"), "kept\n")
+	f, err := OpenLog(path)
+	if err == nil {
+		f.Close()
+	}
+	if !errors.Is(err, syscall.EISDIR) {
+		t.Fatalf("OpenLog on a directory = %v, want EISDIR", err)
+	}
+	if _, err := os.Stat(filepath.Join(path, "inside")); err != nil {
+		t.Errorf("the directory was touched: %v", err)
+	}
+	if _, err := os.Lstat(path + ".prev"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a .prev was made: %v", err)
+	}
+}
