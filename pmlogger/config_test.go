@@ -89,7 +89,15 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		for _, n := range Pass0Names([]byte(src)) {
+			if n == "" || !strings.Contains(src, n) {
+				t.Fatalf("pass0 name %q from %q", n, src)
+			}
+		}
 		cfg, err := ParseConfig(src, "fuzz", time.Second)
+		if cfg == nil {
+			t.Fatalf("no configuration from %q", src)
+		}
 		if err != nil {
 			var ce *ConfigError
 			if !errors.As(err, &ce) {
