@@ -39,9 +39,21 @@ func TestLogOpenAgainstPCP(t *testing.T) {
 		{"-n", "nosuch", "-l", "-"},
 		{"-n", "nosuch", "-n", "empty.pmns"},
 	}
-	stamps := regexp.MustCompile(`(?m)([A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d( \d{4})?|pmlogger\(\d+\))`)
-	mask := func(s string) string { return stamps.ReplaceAllString(s, "STAMP") }
-	run := func(bin string, args []string) (stderr, log string, code int) {
+	for _, args := range cases {
+		compareRun(t, theirs, ours, nil, append(append([]string{"-h", host}, args...), "archive"))
+	}
+}
+
+var runStamps = regexp.MustCompile(`(?m)([A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d( \d{4})?|pmlogger\(\d+\))`)
+
+// compareRun runs PCP's pmlogger and ours with args in
+// fresh directories (holding "adir", a directory, and "empty.pmns", an
+// empty file), the configuration on standard input, and compares the
+// standard error, pmlogger.log and the exit status, times and process
+// ids masked.
+func compareRun(t *testing.T, theirs, ours string, env, args []string) {
+	t.Helper()
+	run := func(bin string) (stderr, log string, code int) {
 		dir := t.TempDir()
 		if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 			t.Fatal(err)
@@ -49,20 +61,51 @@ func TestLogOpenAgainstPCP(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "empty.pmns"), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(bin, append(append([]string{"-h", host}, args...), "archive")...)
+		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "PCP_DERIVED_CONFIG=")
+		cmd.Env = append(append(os.Environ(), env...), "PCP_DERIVED_CONFIG=")
 		cmd.Stdin = strings.NewReader("log mandatory on 1 sec { sample.long.one }\n")
 		_, errb, code := clitest.RunCmd(t, cmd)
 		b, _ := os.ReadFile(filepath.Join(dir, "pmlogger.log"))
-		return mask(strings.ReplaceAll(string(errb), dir, "DIR")), mask(strings.ReplaceAll(string(b), dir, "DIR")), code
+		mask := func(s string) string { return runStamps.ReplaceAllString(strings.ReplaceAll(s, dir, "DIR"), "STAMP") }
+		return mask(string(errb)), mask(string(b)), code
 	}
-	for _, args := range cases {
-		wantErr, wantLog, wantCode := run(theirs, args)
-		gotErr, gotLog, gotCode := run(ours, args)
-		if gotErr != wantErr || gotLog != wantLog || gotCode != wantCode {
-			t.Errorf("pmlogger %s:\nPCP: exit %d, stderr:\n%s\nlog:\n%s\nours: exit %d, stderr:\n%s\nlog:\n%s",
-				strings.Join(args, " "), wantCode, wantErr, wantLog, gotCode, gotErr, gotLog)
+	wantErr, wantLog, wantCode := run(theirs)
+	gotErr, gotLog, gotCode := run(ours)
+	if gotErr != wantErr || gotLog != wantLog || gotCode != wantCode {
+		t.Errorf("pmlogger %s:\nPCP: exit %d, stderr:\n%s\nlog:\n%s\nours: exit %d, stderr:\n%s\nlog:\n%s",
+			strings.Join(args, " "), wantCode, wantErr, wantLog, gotCode, gotErr, gotLog)
+	}
+}
+
+// TestRunAgainstPCP compares the two, each logging from the same pmcd,
+// on command lines that end early: -T ends that are already due (libpcp
+// compares times by a difference cut to an int, so one 2^31 seconds
+// away or more is due at once), a -T that does not parse (reported
+// after the archive is made), -t refused with libpcp's caret, an
+// archive that cannot be made, and an -x descriptor that is not open.
+func TestRunAgainstPCP(t *testing.T) {
+	t.Parallel()
+	theirs := pcptest.NeedTool(t, "pmlogger")
+	ours := pcptest.GoCommand(t, ".")
+	p := testbed.StartPMCD(t, testbed.Options{})
+	for _, args := range [][]string{
+		{"-T", "-1sec"},
+		{"-T", "+30000days"},
+		{"-T", "-4000000days"},
+		{"-T", "@ bogus"},
+		{"-T", "x"},
+		{"-t", "x"},
+		{"-t", "5 sec x"},
+		{"-t", ""},
+		{"-s", "1", "-c", "adir"},
+		{"-s", "1", "-x", "9"},
+		{"-s", "1", "nodir/a"},
+		{"-s", "1", "adir/a/b"},
+	} {
+		if !strings.Contains(args[len(args)-1], "/") {
+			args = append(args, "archive")
 		}
+		compareRun(t, theirs, ours, p.Env(), append([]string{"-h", p.Host()}, args...))
 	}
 }

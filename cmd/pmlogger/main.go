@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -162,7 +163,10 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		}
 	case 't':
 		d, err := pmapi.ParseInterval(arg)
-		if err != nil {
+		if ie := (*pmapi.IntervalError)(nil); errors.As(err, &ie) {
+			// libpcp's two lines: the text and a caret under the fault.
+			p.Errorf("illegal -t argument\n%s", strings.TrimSuffix(ie.Report(), "\n"))
+		} else if err != nil {
 			p.Errorf("illegal -t argument\n%v", err)
 		}
 		f.interval = d
@@ -194,7 +198,12 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	var rsc *os.File
 	if f.rscFD >= 0 {
 		// The launcher's session channel; its start is the session's.
-		rsc = os.NewFile(uintptr(f.rscFD), "recording session control")
+		// A descriptor the launcher did not leave open is never heard
+		// from: PCP's select on it fails and its session control with
+		// it, silently.
+		if inherited(f.rscFD) {
+			rsc = os.NewFile(uintptr(f.rscFD), "recording session control")
+		}
 		if f.note == "" {
 			f.note = "-x " + strconv.Itoa(f.rscFD)
 		}
@@ -296,11 +305,9 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 
-	opt, err := f.loggerOptions(ctx, ctxSrc, p.Args[0], cfgName, access, plan, logw)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: illegal -T argument\n%v\n", prog, err)
-		return 1
-	}
+	// PCP's pmlogger reads -T after creating the archive, so a bad one
+	// is reported (in libpcp's words) with the archive made.
+	opt, endErr := f.loggerOptions(ctx, ctxSrc, p.Args[0], cfgName, access, plan, logw)
 	// The control port pmlc talks to, recorded in the archive and in the
 	// port map file by which PCP's tools find this logger.
 	ln, port, err := pmlogger.ListenControl(controlEnv(), func(msg string) { fmt.Fprint(logw, msg) })
@@ -319,15 +326,25 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		return 1
 	}
 	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			label := f.labelHost
-			if label == "" {
-				label = name
-			}
+		label := f.labelHost
+		if label == "" {
+			label = name
+		}
+		var pe *os.PathError
+		switch {
+		case errors.Is(err, os.ErrExist):
 			fmt.Fprintf(logw, "__pmLogCreate(%s, %s, ...): File exists\n", label, opt.Archive)
-		} else {
+		case errors.As(err, &pe):
+			// A volume, metadata or index file that cannot be made.
+			fmt.Fprintf(logw, "__pmLogNewFile: failed to create \"%s\": %s\n", pe.Path, pcp.TextOf(pe.Err))
+			fmt.Fprintf(logw, "__pmLogCreate(%s, %s, ...): %s\n", label, opt.Archive, pcp.TextOf(pe.Err))
+		default:
 			fmt.Fprintf(logw, "%s: %v\n", prog, err)
 		}
+		return 1
+	}
+	if endErr != nil {
+		fmt.Fprintf(stderr, "%s: illegal -T argument\n%s", prog, cli.TimeReport(endErr))
 		return 1
 	}
 	lg.SetConnSpec(host)
@@ -382,8 +399,9 @@ func reexecArgs(argv []string) []string {
 
 func pcpNow() pcp.Timestamp { return pcp.TimestampOf(time.Now()) }
 
-// pcpFar is the open end of -T's window.
-func pcpFar() pcp.Timestamp { return pcp.Timestamp{Sec: 1<<31 - 1} }
+// pcpFar is the open end of -T's window: PM_MAX_TIME_T, a 64-bit
+// time_t's largest.
+func pcpFar() pcp.Timestamp { return pcp.Timestamp{Sec: math.MaxInt64} }
 
 // ports makes what lets pmlc and PCP's scripts find this logger, in
 // PCP's order: the pid file of a daemon, the Unix-domain control socket,
@@ -662,11 +680,19 @@ func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cf
 				zone = pcptz.Load(tz)
 			}
 		}
-		end, err := cli.ParseTime(f.endTime, pcpNow(), pcpFar(), zone)
+		now := pcpNow()
+		end, err := cli.ParseTime(f.endTime, now, pcpFar(), zone)
 		if err != nil {
 			return opt, err
 		}
 		opt.End = end.Time()
+		// libpcp's event queue compares times by the difference of
+		// their seconds cut to an int: an end 2^31 seconds or more
+		// away (as "-N", before the far end of time, always is) looks
+		// due already, and PCP's run ends at once.
+		if int32(now.Sec-end.Sec) >= 0 {
+			opt.End = time.Now()
+		}
 	}
 	return opt, nil
 }
