@@ -329,7 +329,7 @@ func (a *Control) addAccount(list *[]*acctEntry, kind, name string, s permSpec, 
 	}
 	id, ids, err := lookup()
 	if err != nil {
-		a.notes = append(a.notes, fmt.Sprintf("Failed to lookup %s \"%s\": %v", kind, name, err))
+		a.notes = append(a.notes, fmt.Sprintf("Failed to lookup %s \"%s\": %s", kind, name, accountErrorText(err)))
 		return errInval
 	}
 	for _, e := range (*list)[1:] {
@@ -347,4 +347,16 @@ func (a *Control) addAccount(list *[]*acctEntry, kind, name string, s permSpec, 
 	}
 	*list = append(*list, &acctEntry{name: name, id: id, ids: set, order: ids, specOps: s.spec, denyOps: s.spec & s.deny, maxCons: s.maxCons})
 	return nil
+}
+
+// accountErrorText is libpcp's words for a failed account lookup: the
+// errno getpwnam or getgrnam left, ENOENT's text for a name that is not
+// there.
+func accountErrorText(err error) string {
+	var uu user.UnknownUserError
+	var ug user.UnknownGroupError
+	if errors.As(err, &uu) || errors.As(err, &ug) {
+		return pcp.TextOf(syscall.ENOENT)
+	}
+	return err.Error()
 }

@@ -40,6 +40,12 @@ func HostAddrs(lookup func(name string) ([]net.IP, error)) func() []net.IP {
 	return onceAddrs(func() []net.IP { return myHostAddrs(lookup) })
 }
 
+// NotePrefix starts the messages Parse returns that libpcp gives through
+// pmNotifyErr at its Error level (a host or account it cannot add, a
+// clash with an earlier statement), which a caller writes with
+// pmNotifyErr's time and process; the others are written as they are.
+const NotePrefix = "Error: "
+
 // Parse adds the statements of an [access] section in pmcd.conf's
 // grammar: lines are its text a line at a time, comments removed, first
 // the number of the first line and last the line PCP's messages name at

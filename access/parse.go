@@ -195,7 +195,11 @@ func (p *accessParser) statement(allow bool, kind string) (int, bool) {
 		}
 		code := pcp.CodeOf(err, pcp.Error(-int32(syscall.EINVAL)))
 		ignored := code == pcp.Error(-int32(syscall.EHOSTUNREACH)) || code == pcp.Error(-int32(syscall.EHOSTDOWN))
-		p.msgs = append(p.msgs, p.acl.notes...)
+		// libpcp says these through pmNotifyErr, at its Error level: the
+		// "Error: " start tells them from the parser's bare lines.
+		for _, n := range p.acl.notes {
+			p.msgs = append(p.msgs, NotePrefix+n)
+		}
 		p.acl.notes = nil
 		if ignored {
 			p.msgs = append(p.msgs, "Warning: the following access control specification will be ignored")

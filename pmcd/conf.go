@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gopcp/gopcp/access"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // AgentKind is how pmcd reaches an agent, as pmcd.conf spells it.
@@ -109,7 +110,11 @@ func parseConf(r io.Reader, source string, accessFile []byte) (*Conf, error) {
 	}
 	all, stale, tooLong, err := confLines(r, source)
 	if err != nil {
-		return nil, fmt.Errorf("%s config: %w", source, err)
+		// PCP's reader stops at the line fgets failed on (a directory
+		// fails at once) and gives up on the file.
+		return nil, &ConfError{Lines: []string{
+			fmt.Sprintf("%s config[line %d]: Error: fgets failed: %s", source, len(all), pcp.TextOf(err)),
+			source + " config: Can't continue, giving up"}}
 	}
 	line := 0
 	// lastFailed is PCP's status: that of the last agent line read.
@@ -257,6 +262,12 @@ func statements(lines []string) []string {
 	}
 	return out
 }
+
+// IsNote reports whether a message of a Conf (Errors, Warnings) or of a
+// ConfError's Lines is one PCP's pmcd gives through pmNotifyErr, to be
+// written with its time and process (access.NotePrefix), rather than as
+// it is.
+func IsNote(msg string) bool { return strings.HasPrefix(msg, access.NotePrefix) }
 
 // ConfError lists what is wrong with a pmcd.conf, one message per line
 // at fault.

@@ -66,7 +66,7 @@ func confLines(r io.Reader, source string) (lines []string, stale []bool, proble
 		for {
 			chunk, err := fgets(toRead)
 			if err != nil {
-				return nil, nil, "", err
+				return lines, stale, "", err
 			}
 			put(len(buf), chunk)
 			buf = append(buf, chunk...)

@@ -39,10 +39,10 @@ func DefaultConf() *Conf {
 		// Only "local:*" can fail, on a host with no address of its
 		// own: then local clients are those of the Unix socket, and
 		// stores from any address are still refused.
-		c = &Conf{Warnings: []string{"built-in access control: " + err.Error() + "; only Unix socket clients may store"}}
+		c = &Conf{Warnings: []string{access.NotePrefix + "built-in access control: " + err.Error() + "; only Unix socket clients may store"}}
 		var uerr error
 		if c.ACL, uerr = unixOnlyStores(access.HostAddrs(lookupHost)); uerr != nil {
-			c.Warnings = append(c.Warnings, "built-in access control: "+uerr.Error())
+			c.Warnings = append(c.Warnings, access.NotePrefix+"built-in access control: "+uerr.Error())
 		}
 	}
 	c.Agents = []AgentConf{

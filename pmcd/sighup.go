@@ -147,7 +147,19 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 	conf, err := LoadConf(f.ConfPath)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		bare("%v\nConfiguration file '%s' has errors\nConfiguration left unchanged\n", err, f.ConfPath)
+		var ce *ConfError
+		if errors.As(err, &ce) {
+			for _, l := range ce.Lines {
+				if IsNote(l) {
+					s.logf("%s", l)
+				} else {
+					bare("%s\n", l)
+				}
+			}
+		} else {
+			bare("%v\n", err)
+		}
+		bare("Configuration file '%s' has errors\nConfiguration left unchanged\n", f.ConfPath)
 		conf = nil
 	case err != nil || len(conf.Agents) == 0:
 		bare("Configuration file '%s' has no valid agents\nConfiguration left unchanged\n", f.ConfPath)
@@ -158,7 +170,11 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 			bare("%v\n", e)
 		}
 		for _, w := range conf.Warnings {
-			s.logf("%s", w)
+			if IsNote(w) {
+				s.logf("%s", w)
+			} else {
+				bare("%s\n", w)
+			}
 		}
 	}
 	switch {

@@ -43,6 +43,7 @@ import (
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/sigfrom"
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmcd"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -191,10 +192,21 @@ func verify(path string) error {
 	conf, err := pmcd.LoadConf(path)
 	if conf != nil {
 		for _, w := range slices.Concat(conf.Errors, conf.Warnings) {
-			fmt.Fprintln(os.Stderr, w)
+			confMessage(os.Stderr, w)
 		}
 	}
-	if err != nil {
+	var ce *pmcd.ConfError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe) && pe.Op == "open":
+		fmt.Fprintf(os.Stderr, "pmcd verify %s: %s\n", path, pcp.TextOf(pe.Err))
+		return exitError(1)
+	case errors.As(err, &ce):
+		for _, l := range ce.Lines {
+			confMessage(os.Stderr, l)
+		}
+		return exitError(1)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, err)
 		return exitError(1)
 	}
@@ -202,6 +214,17 @@ func verify(path string) error {
 		fmt.Fprintln(os.Stderr, p)
 	}
 	return nil
+}
+
+// confMessage writes one of pmcd.LoadConf's messages as PCP's pmcd does:
+// pmNotifyErr's (pmcd.IsNote) with the time and process, the others as
+// they are.
+func confMessage(w io.Writer, msg string) {
+	if pmcd.IsNote(msg) {
+		fmt.Fprintf(w, "[%s] pmcd(%d) %s\n", logStamp(), os.Getpid(), msg)
+		return
+	}
+	fmt.Fprintln(w, msg)
 }
 
 // serve loads the namespace and pmcd.conf and serves on listeners until
@@ -218,10 +241,26 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		conf = pmcd.DefaultConf()
 		logger.Printf("Info: no -c: built-in configuration, in-process agents pmcd, proc, linux, sample and mmv; stores from local clients only")
 	} else if conf, err = pmcd.LoadConf(o.config); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
+		if ce := (*pmcd.ConfError)(nil); errors.As(err, &ce) {
+			// PCP's pmcd logs the configuration's complaints as they
+			// come and says no more of them.
+			for _, l := range ce.Lines {
+				confMessage(logw, l)
+			}
+			notStarted(o, logger)
+			return exitError(1)
 		}
-		return fmt.Errorf("%s: %w", o.config, err)
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Op == "open" {
+			fmt.Fprintf(logw, "ParseInitAgents: open %s: %s\n", o.config, pcp.TextOf(pe.Err))
+			notStarted(o, logger)
+			return exitError(1)
+		}
+		return err
+	}
+	if o.config != "" && len(conf.Agents) == 0 {
+		fmt.Fprintf(logw, "Error: No PMDAs found in the configuration file \"%s\"\n", o.config)
+		notStarted(o, logger)
+		return exitError(1)
 	}
 	var tree *pmns.Tree
 	switch {
@@ -246,7 +285,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		fmt.Fprintln(logw, e)
 	}
 	for _, w := range conf.Warnings {
-		logger.Print(w)
+		confMessage(logw, w)
 	}
 	files.Remember()
 

@@ -55,6 +55,9 @@ func TestUsageLikePCP(t *testing.T) {
 	}
 }
 
+// pmcdLine is pmcd.conf's line for pmcd's own agent.
+const pmcdLine = "pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"
+
 // TestVerifyLikePCP runs pmcd -v on good and bad configurations with
 // PCP's pmcd and ours: the same status, and the same messages.
 func TestVerifyLikePCP(t *testing.T) {
@@ -66,10 +69,29 @@ func TestVerifyLikePCP(t *testing.T) {
 		"pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n",
 		"pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n[access]\nallow localhost : fetch\n",
 		"a x dso e /p\n",
+		// libpcp's own complaints come through pmNotifyErr, stamped;
+		// the parser's lines are bare.
+		pmcdLine + "[access]\nallow nosuch.host.invalid : all;\n",
+		pmcdLine + "[access]\nallow localhost : all;\nallow group nosuchgroup : all;\n",
+		pmcdLine + "[access]\nallow users nosuchuser : all;\nallow localhost : all;\n",
+		pmcdLine + "[access]\nallow localhost : all;\nallow localhost : all except fetch;\n",
+		pmcdLine + "[access]\nallow 1.2.3.4/33 : all;\nallow 300.1.1.1 : all;\nallow localhost : all;\n",
+		"", "garbage\n",
+		// Files that cannot be read: a missing one, a directory.
+		"missing", "directory",
 	} {
 		conf := filepath.Join(dir, "pmcd.conf")
-		if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+		os.RemoveAll(conf)
+		switch text {
+		case "missing":
+		case "directory":
+			if err := os.Mkdir(conf, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		run := func(bin string) (string, int) {
 			out, err := exec.Command(bin, "-v", "-c", conf).CombinedOutput()
@@ -77,7 +99,7 @@ func TestVerifyLikePCP(t *testing.T) {
 			if ee, ok := err.(*exec.ExitError); ok {
 				code = ee.ExitCode()
 			}
-			return string(out), code
+			return stamp.ReplaceAllString(string(out), "[TIME] pmcd(PID)"), code
 		}
 		gotOut, gotCode := run(ours)
 		wantOut, wantCode := run(in.PMCD)
