@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -16,7 +19,24 @@ import (
 func TestErrorsAgainstPCP(t *testing.T) {
 	pmstat := pcptest.NeedTool(t, "pmstat")
 	bed := testbed.StartPMCD(t, testbed.Options{}) // pmcd and sample: none of pmstat's metrics
-	for _, args := range [][]string{
+	vmstat := clitest.QAArchive(t, "pcp-vmstat")
+	free, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	_, bedPort, _ := strings.Cut(bed.Host(), ":")
+	cases := [][]string{
+		// Time control: pmtime is not there to run, nothing answers on
+		// a port, or what answers is not pmtime (the bed's pmcd).
+		{"-p", strconv.Itoa(free), "-a", vmstat},
+		{"-p", bedPort, "-a", vmstat},
+		{"-p", strconv.Itoa(free), "-a", "/nonexistent/archive"},
+	}
+	if _, err := exec.LookPath("pmtime"); err != nil {
+		cases = append(cases, []string{"-g", "-a", vmstat}, []string{"-g", "-Z", "UTC", "-a", vmstat})
+	}
+	for _, args := range append(cases, [][]string{
 		{"--help"},
 		{"-V"},
 		{"-q"},
@@ -31,7 +51,7 @@ func TestErrorsAgainstPCP(t *testing.T) {
 		{"-H", "/nonexistent/hosts"},
 		{"-a", "/nonexistent/archive", "-H", "/nonexistent/hosts"},
 		{"-a", "/nonexistent/archive", "-h", bed.Host()},
-	} {
+	}...) {
 		t.Run(fmtArgs(args), func(t *testing.T) {
 			var wout, werr bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

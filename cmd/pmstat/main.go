@@ -123,10 +123,6 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 		}
 		return 1
 	}
-	if p.GuiMode || p.GuiPort != 0 {
-		fmt.Fprintf(stderr, "%s: time control (-g, -p) is not supported\n", prog)
-		return 1
-	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 
@@ -210,6 +206,12 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	}
 	if p.FinishSet {
 		samples = windowSamples(times.Window, r.interval, samples)
+	}
+	if p.GuiMode || p.GuiPort != 0 {
+		// PCP's pmstat turns to its time control once its sources and
+		// time window are settled.
+		out.Flush()
+		return timeControl(p.GuiPort, kind == pmapi.KindArchive, stderr, prog)
 	}
 	if kind == pmapi.KindArchive {
 		if err := r.replay(times.Window.Origin); err != nil {
