@@ -27,6 +27,10 @@ func TestAgainstPCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	local := []string{"-L", "-K", "clear", "-K", sampleDSO, "-n", sampleRoot}
+	stopRoot, err := filepath.Abs("testdata/stop.pmns")
+	if err != nil {
+		t.Fatal(err)
+	}
 	with := func(extra ...string) []string { return append(append([]string{}, local...), extra...) }
 	values := func(s string) string { return clitest.Numbers(s) }
 	clitest.Compare(t, "pmprobe", run, bed, []clitest.Case{
@@ -80,6 +84,13 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "local instances", Args: with("-iI", "sample.bin", "sample.colour", "sample.long.one"), NoHost: true},
 		{Name: "local force", Args: with("-fiI", "sample.colour", "sample.mirage"), NoHost: true},
 		{Name: "local unknown", Args: with("sample.long.one", "nosuch"), NoHost: true},
+		// A local traversal stops at a dynamic subtree whose agent is
+		// not loaded, keeping the names it found before: without names
+		// pmprobe lists those and says nothing of the stop; a name
+		// given reports it after them.
+		{Name: "local all, stopped", Args: []string{"-L", "-K", "clear", "-K", sampleDSO, "-n", stopRoot}, NoHost: true},
+		{Name: "local name, stopped", Args: []string{"-L", "-K", "clear", "-K", sampleDSO, "-n", stopRoot, "sample"}, NoHost: true},
+		{Name: "local all, no agents", Args: []string{"-L", "-K", "clear", "-n", stopRoot}, NoHost: true},
 	})
 }
 

@@ -42,19 +42,21 @@ type prober struct {
 func (p *prober) probe(ctx context.Context, args []string) {
 	switch {
 	case len(args) == 0:
-		if list, err := p.src.Traverse(ctx, ""); err == nil {
-			p.names = append(p.names, list...)
-		}
+		// libpcp's traversal hands pmprobe each name as it finds it;
+		// one that stops part way (a local context's dynamic subtree
+		// whose agent is not loaded) leaves the names found before,
+		// and pmprobe does not report the stop.
+		list, _ := p.src.Traverse(ctx, "")
+		p.names = append(p.names, list...)
 	case p.f.faster:
 		p.names = append(p.names, args...)
 	default:
 		for _, a := range args {
 			list, err := p.src.Traverse(ctx, a)
+			p.names = append(p.names, list...)
 			if err != nil {
 				fmt.Fprintf(p.out, "%s %d %s\n", a, pcp.CodeOf(err, pcp.ErrGeneric).Code(), pcp.TextOf(err))
-				continue
 			}
-			p.names = append(p.names, list...)
 		}
 	}
 	p.lookup(ctx)
