@@ -56,8 +56,10 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 	if len(ifaces) == 0 {
 		ifaces = []string{""}
 	}
-	open := func(network, host string, port int, family, addr string) net.Listener {
-		l, err := net.Listen(network, net.JoinHostPort(host, strconv.Itoa(port)))
+	open := func(network, host string, port, bind int, family, addr string) net.Listener {
+		// The port goes to bind through htons: only its low 16 bits
+		// count, while the table shows it as given.
+		l, err := net.Listen(network, net.JoinHostPort(host, strconv.Itoa(bind&0xffff)))
 		if err != nil {
 			if family == "ipv6" && host == "::" && !errors.Is(err, syscall.EADDRINUSE) {
 				return nil // no IPv6 here: PCP does not try it either
@@ -76,10 +78,11 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 	for _, iface := range ifaces {
 		for _, port := range o.ports {
 			if iface == "" {
-				if l := open("tcp4", "0.0.0.0", port, "inet", "INADDR_ANY"); l != nil && port == 0 {
-					port = l.Addr().(*net.TCPAddr).Port // one port for both
+				bind := port
+				if l := open("tcp4", "0.0.0.0", port, bind, "inet", "INADDR_ANY"); l != nil && port == 0 {
+					bind = l.Addr().(*net.TCPAddr).Port // one port for both
 				}
-				open("tcp6", "::", port, "ipv6", "INADDR_ANY")
+				open("tcp6", "::", port, bind, "ipv6", "INADDR_ANY")
 				continue
 			}
 			family := "inet"
@@ -88,7 +91,7 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 			}
 			if o.local && iface == "::1" {
 				// A host without IPv6 serves local clients on 127.0.0.1.
-				if l, err := net.Listen("tcp", net.JoinHostPort(iface, strconv.Itoa(port))); err != nil {
+				if l, err := net.Listen("tcp", net.JoinHostPort(iface, strconv.Itoa(port&0xffff))); err != nil {
 					warn(fmt.Sprintf("Warning: no IPv6 loopback: %v", err))
 				} else {
 					s.ports = append(s.ports, requestPort{l: l, port: port, family: family, addr: iface})
@@ -96,7 +99,7 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 				}
 				continue
 			}
-			open("tcp", iface, port, family, iface)
+			open("tcp", iface, port, port, family, iface)
 		}
 	}
 	if o.socket != "" {

@@ -125,8 +125,8 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 		o.ifaces = append(o.ifaces, arg)
 	case 'p':
 		for _, f := range strings.Split(arg, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil || n < 0 || n > 65535 {
+			n, ok := portNumber(f)
+			if !ok {
 				o.valueErrors++
 				p.Errorf("-p requires a positive numeric argument (%s)", arg)
 				return
@@ -203,4 +203,27 @@ func defaultPorts() []int {
 		out = []int{44321}
 	}
 	return out
+}
+
+// portNumber reads one of -p's comma-separated ports as libpcp's
+// __pmAddPorts does: strtol with base 0 over the whole element (an empty
+// one is 0), the long cut to an int, refused below zero. What binds is
+// the number's low 16 bits (htons); the log's table shows it whole.
+func portNumber(s string) (int, bool) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	if t == "" {
+		return 0, true
+	}
+	digits := strings.TrimLeft(t, "+-")
+	if len(t)-len(digits) > 1 || strings.Contains(digits, "_") ||
+		len(digits) > 1 && digits[0] == '0' && strings.ContainsRune("bBoO", rune(digits[1])) {
+		return 0, false // C has no 0b, 0o or digit separators
+	}
+	n, err := strconv.ParseInt(t, 0, 64)
+	if err != nil || int32(n) < 0 {
+		// Out of range saturates in C, and LONG_MAX or LONG_MIN cut to
+		// an int is negative.
+		return 0, false
+	}
+	return int(int32(n)), true
 }

@@ -48,7 +48,9 @@ func TestUsageLikePCP(t *testing.T) {
 	t.Parallel()
 	in := testbed.Need(t)
 	ours := buildPMCD(t)
-	for _, args := range [][]string{{"-?"}, {"-Z"}, {"-L", "0"}, {"-t", "x"}, {"extra"}} {
+	for _, args := range [][]string{{"-?"}, {"-Z"}, {"-L", "0"}, {"-t", "x"}, {"extra"},
+		// -p's ports are strtol's, base 0, cut to an int.
+		{"-p", "2147483648"}, {"-p", "0b1"}, {"-p", "1_0"}, {"-p", "x"}, {"-p", "1,-2"}, {"-p", "0x"}} {
 		if got, want := runMasked(ours, nil, args), runMasked(in.PMCD, nil, args); got != want {
 			t.Errorf("pmcd %v:\nours:\n%s\nPCP's:\n%s", args, got, want)
 		}
