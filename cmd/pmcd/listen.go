@@ -85,6 +85,29 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 				open("tcp6", "::", port, bind, "ipv6", "INADDR_ANY")
 				continue
 			}
+			if !o.local {
+				// PCP's pmcd tries each -i address in both families: the
+				// family it is not gets a failed row, and what is not a
+				// numeric address at all a failed row in each and one
+				// complaint.
+				ip := net.ParseIP(iface)
+				for _, family := range []string{"inet", "ipv6"} {
+					switch {
+					case ip == nil:
+						s.ports = append(s.ports, requestPort{port: port, family: family, addr: iface})
+						if family == "inet" {
+							notify("Error", fmt.Sprintf("OpenRequestSocket(%d, %s) invalid address", port, iface))
+						}
+					case (ip.To4() != nil) != (family == "inet"):
+						s.ports = append(s.ports, requestPort{port: port, family: family, addr: iface})
+					case family == "inet":
+						open("tcp4", iface, port, port, family, iface)
+					default:
+						open("tcp6", iface, port, port, family, iface)
+					}
+				}
+				continue
+			}
 			family := "inet"
 			if strings.Contains(iface, ":") {
 				family = "ipv6"

@@ -278,7 +278,19 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		tree, err = pmns.LoadDefault(os.Getenv("PMNS_DEFAULT"))
 	}
 	if err != nil {
-		return fmt.Errorf("cannot load namespace: %w", err)
+		var pe *pmns.ParseError
+		if o.nsPath == "" || !errors.As(err, &pe) {
+			return fmt.Errorf("cannot load namespace: %w", err)
+		}
+		// libpcp's own lines, then pmcd's, bare in the log as PCP's.
+		fmt.Fprint(logw, pe.Report())
+		dupOK := 1 // -N loads with duplicate names refused
+		if o.uniqNames {
+			dupOK = 0
+		}
+		fmt.Fprintf(logw, "Error: pmLoadASCIINameSpace(%s, %d): %s\n", o.nsPath, dupOK, pcp.TextOf(err))
+		notStarted(o, logger)
+		return exitError(1)
 	}
 	// PCP writes the errors of agent lines it skipped bare to its log.
 	for _, e := range conf.Errors {

@@ -31,12 +31,24 @@ func TestRefusedConfLogLikePCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(release)
+	type refusal struct {
+		conf string
+		args []string
+	}
+	cases := []refusal{}
 	for _, conf := range []string{
 		"missing", "directory", "", "# nothing\n\n",
 		pmcdLine + "[access]\nallow nosuch.host.invalid : all;\n",
 		pmcdLine + "[access]\nallow users nosuchuser : all;\n",
 		pmcdLine + "\"unterminated\n",
 	} {
+		cases = append(cases, refusal{conf: conf})
+	}
+	// Namespaces libpcp refuses: its lines, then pmcd's, bare.
+	cases = append(cases, refusal{pmcdLine, []string{"-n", "/nonexistent/root"}},
+		refusal{pmcdLine, []string{"-N", "/dev/null"}}, refusal{pmcdLine, []string{"-n", "/"}})
+	for _, c := range cases {
+		conf := c.conf
 		run := func(bin string) (string, int) {
 			dir := t.TempDir()
 			for _, d := range []string{"run", "tmp", "log"} {
@@ -61,8 +73,9 @@ func TestRefusedConfLogLikePCP(t *testing.T) {
 			// one starts after all.
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, bin, "-f", "-A", "-p", strconv.Itoa(port), "-s", filepath.Join(dir, "run", "pmcd.socket"),
-				"-l", logPath, "-x", filepath.Join(dir, "log", "fatal"), "-c", path)
+			args := append([]string{"-f", "-A", "-p", strconv.Itoa(port), "-s", filepath.Join(dir, "run", "pmcd.socket"),
+				"-l", logPath, "-x", filepath.Join(dir, "log", "fatal"), "-c", path}, c.args...)
+			cmd := exec.CommandContext(ctx, bin, args...)
 			cmd.Env = append(withoutPMCDVars(os.Environ()), "PCP_RUN_DIR="+filepath.Join(dir, "run"),
 				"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PMCD_ROOT_AGENT=0")
 			_, stderr, code := clitest.RunCmd(t, cmd)
@@ -75,7 +88,7 @@ func TestRefusedConfLogLikePCP(t *testing.T) {
 		want, wantCode := run(in.PMCD)
 		got, gotCode := run(ours)
 		if got != want || gotCode != wantCode {
-			t.Errorf("configuration %q:\nPCP's (exit %d):\n%s\nours (exit %d):\n%s", conf, wantCode, want, gotCode, got)
+			t.Errorf("configuration %q %q:\nPCP's (exit %d):\n%s\nours (exit %d):\n%s", conf, c.args, wantCode, want, gotCode, got)
 		}
 	}
 }
