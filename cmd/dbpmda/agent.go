@@ -150,9 +150,16 @@ func (s *session) openSocket(network, addr, label string) {
 // openDSO runs a Go agent from the registry, named by the entry point a
 // pmcd.conf dso line would give; the library path is only shown.
 func (s *session) openDSO(path, entry string, domain int32) {
+	// PCP's dbpmda checks that the library can be opened first.
+	if f, err := os.Open(path); err != nil {
+		s.errorf("opendso: %s: %s\n", path, errnoText(err))
+		return
+	} else {
+		f.Close()
+	}
 	newAgent, ok := pmda.Lookup(entry)
 	if !ok {
-		s.errorf("Error: couldn't find init function `%s' in %s\n", entry, path)
+		s.printf("Error: couldn't find init function \"%s\" in DSO \"%s\"\n", entry, path)
 		return
 	}
 	agent, err := newAgent(uint32(domain))
@@ -220,6 +227,7 @@ func (s *session) call(m pdu.Message) (reply pdu.Message, err error) {
 // error here: as with PCP's dbpmda, the failure shows when the answer
 // is read.
 func (s *session) send(m pdu.Message) error {
+	s.op = dsoOp(m)
 	err := s.conn.w.WriteMessage(context.Background(), m, 0)
 	if errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrClosedPipe) {
 		return nil
@@ -259,3 +267,31 @@ func errnoText(err error) string {
 }
 
 func itoa(n int32) string { return strconv.Itoa(int(n)) }
+
+// dsoOp is the callback of a DSO agent's dispatch table a request goes
+// to, as PCP's dbpmda names it in "Error: DSO op() failed".
+func dsoOp(m pdu.Message) string {
+	switch m.(type) {
+	case *pdu.DescReq:
+		return "desc"
+	case *pdu.InstanceReq:
+		return "instance"
+	case *pdu.Fetch:
+		return "fetch"
+	case *pdu.Profile:
+		return "profile"
+	case *pdu.TextReq:
+		return "text"
+	case *pdu.Result:
+		return "store"
+	case *pdu.LabelReq:
+		return "label"
+	case *pdu.PMNSIDs:
+		return "name"
+	case *pdu.PMNSNames:
+		return "pmid"
+	case *pdu.PMNSChild, *pdu.PMNSTraverse:
+		return "children"
+	}
+	return "attribute"
+}

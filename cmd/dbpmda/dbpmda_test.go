@@ -291,6 +291,20 @@ func TestDSOFetchLikePCP(t *testing.T) {
 		t.Fatalf("PCP's dbpmda did not fetch:\n%s", want)
 	}
 	compare(t, "a DSO's fetch", got, want)
+
+	// A DSO is called, not sent PDUs: PCP's dbpmda words its failures
+	// by the callback ("Error: DSO desc() failed"), notes callbacks
+	// that find nothing, and checks the library before the entry point.
+	script = "open dso /nonexistent/pmda.so sample_init 29\nopen dso " + dso + " nosuch_init 29\nopen dso " + dso + " sample_init 29\n" +
+		"desc 29.0.999\ndesc sample.nosuch\nfetch 29.0.5 sample.nosuch\ninstance 29.1 99\ninstance 29.99\n" +
+		"label indom 29.99\nlabel domain\nname 29.0.5\nname 29.0.9999\npmid sample.long\n" +
+		"children sample.long\nchildren sample.nosuch\ntraverse sample.nosuch\ntraverse sample.string\nclose\n"
+	want = clitest.DropNotices(runDbpmda(t, theirs, w.dir, script, w.env, "-n", root))
+	got = runDbpmda(t, ours, w.dir, script, w.env, "-n", root)
+	if !strings.Contains(want, "Error: DSO desc() failed") {
+		t.Fatalf("PCP's dbpmda did not refuse a descriptor:\n%s", want)
+	}
+	compare(t, "a DSO's failures", got, want)
 }
 
 // isCommand reports whether an echoed line starts a command of the

@@ -95,10 +95,31 @@ func (s *session) reply(m pdu.Message, err error) (pdu.Message, bool) {
 		return nil, false
 	}
 	if e, ok := m.(*pdu.Error); ok {
-		s.printf("Error PDU: %s\n", pcp.ErrorText(e.Code))
+		s.errorPDU(e.Code)
 		return nil, false
 	}
 	return m, true
+}
+
+// isDSO reports whether the open agent is a DSO (a Go agent run in this
+// process), which PCP's dbpmda calls directly and words apart.
+func (s *session) isDSO() bool { return s.conn != nil && s.conn.kind == "dso" }
+
+// dsoNone is PCP's dbpmda's note of a DSO callback that found nothing.
+func (s *session) dsoNone(op string, n int) {
+	if n == 0 && s.isDSO() {
+		s.printf("Warning: DSO %s() returns 0\n", op)
+	}
+}
+
+// errorPDU prints an agent's refusal as PCP's dbpmda does: an error PDU
+// from a daemon, the failed callback of a DSO.
+func (s *session) errorPDU(code int32) {
+	if s.isDSO() {
+		s.printf("Error: DSO %s() failed: %s\n", s.op, pcp.ErrorText(code))
+		return
+	}
+	s.printf("Error PDU: %s\n", pcp.ErrorText(code))
 }
 
 // request sends the statement's request to the agent and prints the
@@ -206,6 +227,7 @@ func (s *session) request(st stmt) bool {
 			for _, name := range n.Names {
 				s.printf("   %s\n", name)
 			}
+			s.dsoNone("name", len(n.Names))
 		}
 		return true
 	case "pmid":
@@ -232,6 +254,7 @@ func (s *session) request(st stmt) bool {
 				}
 				s.printf("   %8.8s %s\n", kind, name)
 			}
+			s.dsoNone("children", len(n.Names))
 		}
 		return true
 	case "traverse":
@@ -242,8 +265,15 @@ func (s *session) request(st stmt) bool {
 		}
 		if n, isNames := m.(*pdu.PMNSNames); isNames {
 			for _, name := range n.Names {
+				if s.isDSO() {
+					// A DSO's traversal is its children callback's,
+					// shown with each name's status (leaves all).
+					s.printf("   %8.8s %s\n", "leaf", name)
+					continue
+				}
 				s.printf("   %s\n", name)
 			}
+			s.dsoNone("children", len(n.Names))
 		}
 		return true
 	case "attr":
@@ -356,7 +386,7 @@ func (s *session) store(st stmt) bool {
 	}
 	if e, ok := m.(*pdu.Error); ok {
 		if e.Code < 0 {
-			s.printf("Error PDU: %s\n", pcp.ErrorText(e.Code))
+			s.errorPDU(e.Code)
 		}
 		return true
 	}
@@ -410,7 +440,11 @@ func (s *session) label(st stmt) bool {
 			s.printf("    %s=%s\n", set.LabelName(j), set.LabelValue(j))
 		}
 	}
-	if len(l.Sets) == 0 {
+	switch {
+	case len(l.Sets) > 0:
+	case s.isDSO():
+		s.printf("Info: DSO label() returns 0\n")
+	default:
 		s.printf("Info: __pmDecodeLabel() returns 0 label sets\n")
 	}
 	return true

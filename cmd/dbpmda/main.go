@@ -112,6 +112,9 @@ type session struct {
 	debug          []string
 	echo, prompt   bool
 	dead           bool // the last answer was the agent going away
+	// op is the agent callback the last request reaches, as PCP's
+	// dbpmda names it when a DSO agent refuses one ("desc", "fetch").
+	op string
 }
 
 func (s *session) printf(format string, args ...any) { fmt.Fprintf(s.stdout, format, args...) }
