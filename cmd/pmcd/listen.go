@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
@@ -75,8 +74,9 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 		s.ls = append(s.ls, l)
 		return l
 	}
+	ports := dedupPorts(o.ports)
 	for _, iface := range ifaces {
-		for _, port := range o.ports {
+		for _, port := range ports {
 			if iface == "" {
 				bind := port
 				if l := open("tcp4", "0.0.0.0", port, bind, "inet", "INADDR_ANY"); l != nil && port == 0 {
@@ -85,44 +85,39 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 				open("tcp6", "::", port, bind, "ipv6", "INADDR_ANY")
 				continue
 			}
-			if !o.local {
-				// PCP's pmcd tries each -i address in both families: the
-				// family it is not gets a failed row, and what is not a
-				// numeric address at all a failed row in each and one
-				// complaint.
-				ip := net.ParseIP(iface)
-				for _, family := range []string{"inet", "ipv6"} {
-					switch {
-					case ip == nil:
-						s.ports = append(s.ports, requestPort{port: port, family: family, addr: iface})
-						if family == "inet" {
-							notify("Error", fmt.Sprintf("OpenRequestSocket(%d, %s) invalid address", port, iface))
-						}
-					case (ip.To4() != nil) != (family == "inet"):
-						s.ports = append(s.ports, requestPort{port: port, family: family, addr: iface})
-					case family == "inet":
-						open("tcp4", iface, port, port, family, iface)
-					default:
-						open("tcp6", iface, port, port, family, iface)
-					}
-				}
-				continue
-			}
-			family := "inet"
-			if strings.Contains(iface, ":") {
-				family = "ipv6"
-			}
-			if o.local && iface == "::1" {
-				// A host without IPv6 serves local clients on 127.0.0.1.
-				if l, err := net.Listen("tcp", net.JoinHostPort(iface, strconv.Itoa(port&0xffff))); err != nil {
+			if iface == "INADDR_LOOPBACK" {
+				// PMCD_LOCAL's interface: the loopback address of each
+				// family, named so in the table. A host without IPv6
+				// serves local clients on 127.0.0.1 alone.
+				open("tcp4", "127.0.0.1", port, port, "inet", iface)
+				if l, err := net.Listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(port&0xffff))); err != nil {
 					warn(fmt.Sprintf("Warning: no IPv6 loopback: %v", err))
 				} else {
-					s.ports = append(s.ports, requestPort{l: l, port: port, family: family, addr: iface})
+					s.ports = append(s.ports, requestPort{l: l, port: port, family: "ipv6", addr: iface})
 					s.ls = append(s.ls, l)
 				}
 				continue
 			}
-			open("tcp", iface, port, port, family, iface)
+			// PCP's pmcd tries each -i address in both families: the
+			// family it is not gets a failed row, and what is not a
+			// numeric address at all a failed row in each and one
+			// complaint.
+			ip := net.ParseIP(iface)
+			for _, family := range []string{"inet", "ipv6"} {
+				switch {
+				case ip == nil:
+					s.ports = append(s.ports, requestPort{port: port, family: family, addr: iface})
+					if family == "inet" {
+						notify("Error", fmt.Sprintf("OpenRequestSocket(%d, %s) invalid address", port, iface))
+					}
+				case (ip.To4() != nil) != (family == "inet"):
+					s.ports = append(s.ports, requestPort{port: port, family: family, addr: iface})
+				case family == "inet":
+					open("tcp4", iface, port, port, family, iface)
+				default:
+					open("tcp6", iface, port, port, family, iface)
+				}
+			}
 		}
 	}
 	if o.socket != "" {
@@ -162,4 +157,27 @@ func listenUnix(path string) (*ownfile.Socket, error) {
 		return nil, err
 	}
 	return ownfile.ListenUnix(path, 0o777)
+}
+
+// dedupPorts drops repeated ports as libpcp's __pmServerSetupRequestPorts
+// does, warning of each: for each port, the first later copy only (a
+// third copy stays, and fails to bind).
+func dedupPorts(ports []int) []int {
+	list := append([]int(nil), ports...)
+	for i := range list {
+		for n := i + 1; n < len(list); n++ {
+			if list[i] == list[n] {
+				notify("Warning", fmt.Sprintf("pmcd: duplicate client request port (%d) will be ignored", list[n]))
+				list[n] = -1
+				break
+			}
+		}
+	}
+	var out []int
+	for _, p := range list {
+		if p != -1 {
+			out = append(out, p)
+		}
+	}
+	return out
 }

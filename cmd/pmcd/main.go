@@ -168,6 +168,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	logw, closeLog := openLog(o.logPath)
 	defer closeLog()
 	logger := log.New(pcpLine{logw}, "", 0)
+	for _, w := range o.envWarnings {
+		fmt.Fprintln(logw, w)
+	}
 	for _, m := range early {
 		logger.Print(m)
 	}

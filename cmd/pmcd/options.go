@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -11,26 +12,30 @@ import (
 
 // options are pmcd's command line settings, named as in PCP's pmcd(1).
 type options struct {
-	usage      bool
-	foreground bool
-	hostname   string
-	username   string
-	config     string
-	pduLimit   int
-	credsWait  int // -q, seconds
-	timeout    int // -t, seconds; -1 unset
-	verify     bool
-	ifaces     []string
-	ports      []int
-	socket     string
-	socketSet  bool
-	reqAuth    bool
-	logPath    string
-	fatalPath  string
-	nsPath     string
-	uniqNames  bool
-	trace      int
-	local      bool // PMCD_LOCAL: loopback only
+	// envWarnings are what PCP's pmcd logs of the PMCD_* variables it
+	// took, written bare once the log is open.
+	envWarnings []string
+	usage       bool
+	foreground  bool
+	hostname    string
+	username    string
+	config      string
+	pduLimit    int
+	credsWait   int // -q, seconds
+	timeout     int // -t, seconds; -1 unset
+	verify      bool
+	ifaces      []string
+	ports       []int
+	socket      string
+	socketSet   bool
+	reqAuth     bool
+	logPath     string
+	fatalPath   string
+	nsPath      string
+	uniqNames   bool
+	trace       int
+	local       bool // PMCD_LOCAL: loopback only
+	pOptions    int  // how many -p options were given
 	// valueErrors counts bad option values (as opposed to unknown
 	// options or missing arguments, which PCP's pmcd takes as -?).
 	valueErrors int
@@ -124,6 +129,7 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 	case 'i':
 		o.ifaces = append(o.ifaces, arg)
 	case 'p':
+		o.pOptions++
 		for _, f := range strings.Split(arg, ",") {
 			n, ok := portNumber(f)
 			if !ok {
@@ -162,15 +168,23 @@ func (o *options) defaults() {
 	if o.config == "" {
 		o.config = os.Getenv("PCP_PMCDCONF_PATH")
 	}
-	if len(o.ports) == 0 {
-		o.ports = defaultPorts()
+	// PCP's pmcd takes PMCD_PORT's ports first and -p's after them (a
+	// port in both is bound once), and says so in its log.
+	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
+		env := envPorts(v)
+		o.ports = append(env, o.ports...)
+		// PCP counts PMCD_PORT's ports and then one for each -p.
+		o.envWarnings = append(o.envWarnings, fmt.Sprintf("Warning: nports=%d from PMCD_PORT=%s in environment", len(env)+o.pOptions, v))
 	}
-	// PMCD_LOCAL, a non-zero number, keeps pmcd to this host's clients.
-	if n, err := strconv.Atoi(os.Getenv("PMCD_LOCAL")); err == nil && n != 0 {
+	if len(o.ports) == 0 {
+		o.ports = []int{44321}
+	}
+	// PMCD_LOCAL, a non-zero number (atoi's), keeps pmcd to this host's
+	// clients.
+	if v, ok := os.LookupEnv("PMCD_LOCAL"); ok && atoi(v) != 0 {
 		o.local = true
-		if len(o.ifaces) == 0 {
-			o.ifaces = []string{"127.0.0.1", "::1"}
-		}
+		o.ifaces = append(o.ifaces, "INADDR_LOOPBACK")
+		o.envWarnings = append(o.envWarnings, fmt.Sprintf("Warning: localhost only from PMCD_LOCAL=%s in environment", v))
 	}
 	if !o.socketSet {
 		o.socket = confVar("PCP_RUN_DIR", "/run/pcp") + "/pmcd.socket"
@@ -191,18 +205,35 @@ func confVar(name, def string) string {
 	return def
 }
 
-// defaultPorts follows PCP: the ports listed in PMCD_PORT, else 44321.
-func defaultPorts() []int {
+// envPorts are PMCD_PORT's ports, read as -p's are; a list with one
+// that does not read gives none (libpcp's own list is then undefined).
+func envPorts(v string) []int {
 	var out []int
-	for _, f := range strings.Split(os.Getenv("PMCD_PORT"), ",") {
-		if p, err := strconv.Atoi(strings.TrimSpace(f)); err == nil && p > 0 && p < 65536 {
-			out = append(out, p)
+	for _, f := range strings.Split(v, ",") {
+		n, ok := portNumber(f)
+		if !ok {
+			return nil
 		}
-	}
-	if len(out) == 0 {
-		out = []int{44321}
+		out = append(out, n)
 	}
 	return out
+}
+
+// atoi is C's atoi: leading blanks, a sign, the digits that follow.
+func atoi(s string) int {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<31; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
 }
 
 // portNumber reads one of -p's comma-separated ports as libpcp's
