@@ -1,0 +1,107 @@
+package archive
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// mappedRSS is the resident size in bytes of the mapping that starts at
+// b, from /proc/self/smaps.
+func mappedRSS(t *testing.T, b []byte) int {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	start := fmt.Sprintf("%x-", uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if fields := strings.Fields(line); len(fields) > 0 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
+			in = strings.HasPrefix(line, start)
+			continue
+		}
+		if in && strings.HasPrefix(line, "Rss:") {
+			kb, err := strconv.Atoi(strings.Fields(line)[1])
+			if err != nil {
+				t.Fatal(line)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatalf("no mapping at %s in /proc/self/smaps", start)
+	return 0
+}
+
+// TestMappedRewindLetsGo: a reader placed back at the volume's start
+// after reading most of it through the mapping (as pminfo -f places
+// every fetch at the archive's start, and some fetches read far into the
+// volume for a metric logged late) lets go of the pages behind it as it
+// reads forwards again, so the mapping's resident pages stay a few
+// mapDrop steps whatever the number of passes, not the volume read so
+// far.
+func TestMappedRewindLetsGo(t *testing.T) {
+	const name = "20180102"
+	if _, err := os.Stat(qaDir + "/" + name + ".0"); err != nil {
+		t.Skip("PCP's QA archives are not installed")
+	}
+	defer func(n int) { mapMin = n }(mapMin)
+	mapMin = 0
+	a, err := Open(qaDir+"/"+name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	rd := a.NewReader()
+	defer rd.Close()
+	var r pcp.Result
+	var start pcp.Timestamp
+	// the first pass reads nine tenths of the volume
+	for i := 0; ; i++ {
+		if err := rd.Fetch(&r); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			start = r.Timestamp
+		}
+		if _, off := rd.Position(); off > int64(rd.cur.size)*9/10 {
+			break
+		}
+	}
+	if rd.cur.m == nil {
+		t.Fatal("the volume was not mapped")
+	}
+	// a bound that holds for one forward pass: the pages within two
+	// steps behind the read, one step ahead and the kernel's
+	// fault-around on either side
+	bound := 4*mapDrop + 256<<10
+	if got := mappedRSS(t, rd.cur.m); got > bound {
+		t.Fatalf("after one pass %d bytes of the mapping are resident, want at most %d", got, bound)
+	}
+	for pass := 2; pass <= 3; pass++ {
+		rd.SetMode(Forward, start)
+		for {
+			if err := rd.Fetch(&r); err != nil {
+				t.Fatal(err)
+			}
+			if _, off := rd.Position(); off > int64(rd.cur.size)*8/10 {
+				break
+			}
+		}
+		if rd.cur.m == nil {
+			t.Fatal("the volume is no longer mapped")
+		}
+		if got := mappedRSS(t, rd.cur.m); got > bound {
+			t.Fatalf("after pass %d %d bytes of the mapping are resident, want at most %d", pass, got, bound)
+		}
+	}
+}
