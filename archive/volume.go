@@ -40,6 +40,7 @@ type volume struct {
 	// not to map it (again)
 	m      []byte
 	mDrop  int
+	mHigh  int // the end of the furthest bytes the mapping served since mDrop moved back
 	inRead bool
 	noMap  bool
 }

@@ -25,7 +25,8 @@ import (
 // resident memory a walk adds stays under about twice that: letting go
 // every megabyte raised pmval's peak over the 100 MB archive by 2 MB
 // (9.2 to 11.1), every 128 KB by none, for the same CPU. A read placed
-// back behind the pages let go lets go again from there on.
+// back behind the pages let go lets go of those it had read ahead of
+// them, and lets go again from its new place on.
 //
 // mapMin is the smallest volume mapped: a small one is read in a few
 // windows, and its mapping would cost more system calls than it saves.
@@ -71,10 +72,14 @@ func (v *volume) mapped(off, n int) []byte {
 	}
 	if off < v.mDrop {
 		// placed back behind the pages let go (a fetch placed at the
-		// archive's start again): let go from here as the read moves
-		// on, or every page up to the old place would stay
+		// archive's start again): the pages where the read stopped go
+		// now, and the read lets go from here as it moves on, or every
+		// page up to the old place would stay
+		v.release(v.mDrop, min(v.mHigh+pageSize-1, len(v.m))&^(pageSize-1))
 		v.mDrop = off &^ (pageSize - 1)
+		v.mHigh = 0
 	}
+	v.mHigh = max(v.mHigh, off+n)
 	if off-v.mDrop >= 2*mapDrop {
 		to := (off - mapDrop) &^ (pageSize - 1)
 		v.release(v.mDrop, to)
@@ -94,6 +99,6 @@ func (v *volume) wantMap() bool {
 	}
 	v.noMap = true // one try
 	v.m = mapVolume(v.f, v.size)
-	v.mDrop = 0
+	v.mDrop, v.mHigh = 0, 0
 	return v.m != nil
 }
