@@ -19,8 +19,9 @@ import (
 // TestPMProxyBurst measures the burst of measureMem alone, many times:
 // each run a fresh server, a first context and fetch, 1,000 concurrent
 // fetches on that context, resident memory at once and 6 s later; the
-// servers (PCP's pmproxy, ours built with CGO_ENABLED=0, and with
-// GOPCP_BENCH_BEFORE another checkout's) take turns run by run. It runs
+// servers (PCP's pmproxy, ours as go build makes it and built with
+// CGO_ENABLED=0, and with GOPCP_BENCH_BEFORE another checkout's both
+// ways) take turns run by run. It runs
 // with GOPCP_BENCH_BURST=1: GOPCP_BURST_RUNS runs of each (default 10),
 // GOPCP_BURST_LOAD busy-loop processes beside for the whole test
 // (default none), GOPCP_BURST_DUMP=1 ends each of our servers right
@@ -45,11 +46,14 @@ func TestPMProxyBurst(t *testing.T) {
 		bin  string // ours
 		conc []memKiB
 		sett []memKiB
+		cpu  []time.Duration // per fetch of each burst
 		fail int
 	}
-	sides := []*side{{name: "PCP pmproxy"}, {name: "gopcp pmproxy, CGO_ENABLED=0", bin: buildOurPMProxy(t, false)}}
+	sides := []*side{{name: "PCP pmproxy"}, {name: "gopcp pmproxy", bin: buildOurPMProxy(t, true, false)},
+		{name: "gopcp pmproxy, CGO_ENABLED=0", bin: buildOurPMProxy(t, false, false)}}
 	if before := os.Getenv("GOPCP_BENCH_BEFORE"); before != "" {
-		sides = append(sides, &side{name: "gopcp pmproxy before, CGO_ENABLED=0", bin: buildPMProxyIn(t, before, false)})
+		sides = append(sides, &side{name: "gopcp pmproxy before", bin: buildPMProxyIn(t, before, true, false)},
+			&side{name: "gopcp pmproxy before, CGO_ENABLED=0", bin: buildPMProxyIn(t, before, false, false)})
 	}
 	for i := 0; i < load; i++ {
 		busy := exec.Command("sh", "-c", "while :; do :; done")
@@ -79,6 +83,7 @@ func TestPMProxyBurst(t *testing.T) {
 			}
 			time.Sleep(time.Second)
 			before := anonMaps(srv.pid)
+			cpu0 := serverCPU(srv.pid)
 			s.fail += parallel(1000, 1000, func(int) bool {
 				resp, err := c.Get(srv.url + "/pmapi/" + ctxid + "/fetch?names=sample.long.one,sample.bin")
 				if err != nil {
@@ -89,6 +94,7 @@ func TestPMProxyBurst(t *testing.T) {
 			})
 			m := readMem(srv.pid)
 			s.conc = append(s.conc, m)
+			s.cpu = append(s.cpu, perOp(cpu0, serverCPU(srv.pid), 1000))
 			if os.Getenv("GOPCP_BURST_SMAPS") == "1" {
 				t.Logf("%s run %d: anonymous KiB by mapping, before -> after the burst: %s", s.name, i+1, mapsDiff(before, anonMaps(srv.pid)))
 			}
@@ -109,11 +115,16 @@ func TestPMProxyBurst(t *testing.T) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d runs each, %d busy loops beside; KiB min / median / max\n", runs, load)
-	b.WriteString("| server | RSS right after | anon right after | RSS 6 s later | anon 6 s later | failed |\n| --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| server | RSS right after | anon right after | RSS 6 s later | anon 6 s later | CPU µs per fetch | failed |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, s := range sides {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %d |\n", s.name,
+		cpu := make([]memKiB, len(s.cpu))
+		for i, d := range s.cpu {
+			cpu[i].rss = int(d.Microseconds())
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %d |\n", s.name,
 			spread(s.conc, func(m memKiB) int { return m.rss }), spread(s.conc, func(m memKiB) int { return m.anon }),
-			spread(s.sett, func(m memKiB) int { return m.rss }), spread(s.sett, func(m memKiB) int { return m.anon }), s.fail)
+			spread(s.sett, func(m memKiB) int { return m.rss }), spread(s.sett, func(m memKiB) int { return m.anon }),
+			spread(cpu, func(m memKiB) int { return m.rss }), s.fail)
 	}
 	t.Log("\n" + b.String())
 	if out := os.Getenv("GOPCP_BENCH_OUT"); out != "" {

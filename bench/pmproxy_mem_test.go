@@ -101,13 +101,46 @@ type memRun struct {
 	settled   memKiB // 6 s later
 	concFails int
 	hwm       int
+	// CPU (user+system) the server used per context made in the churn
+	// and per fetch of the burst.
+	churnCPU, burstCPU time.Duration
 }
 
 const (
-	memChurn = 10000 // contexts per churn round
-	memRate  = 150   // contexts a second
-	memEvery = 100   // contexts between samples
+	memRate  = 150 // contexts a second
+	memEvery = 100 // contexts between samples
 )
+
+// memChurn is the number of contexts per churn round: 10,000, or
+// GOPCP_BENCH_CHURN's (a multiple of memEvery) for a shorter run.
+var memChurn = envInt("GOPCP_BENCH_CHURN", 10000) / memEvery * memEvery
+
+// serverCPU is the user and system CPU a process has used, from
+// /proc/PID/stat (-1 once it is gone).
+func serverCPU(pid int) time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	// The fields after the command's name, which is in parentheses and
+	// may hold spaces: utime and stime are the 12th and 13th of them.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return -1
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+st) * time.Second / 100 // USER_HZ
+}
+
+// perOp is CPU from a to b spread over n operations, or -1.
+func perOp(a, b time.Duration, n int) time.Duration {
+	if a < 0 || b < 0 || n == 0 {
+		return -1
+	}
+	return (b - a) / time.Duration(n)
+}
 
 // measureMem runs the churn on a fresh server: a first context and fetch,
 // then the idle baseline 6 s later; rounds of 10,000 contexts (polltimeout 0.5 s,
@@ -143,6 +176,7 @@ func measureMem(t *testing.T, s memSide, rounds int, hs string, c *http.Client) 
 	time.Sleep(6 * time.Second) // settled: past our pmproxy's 5 s return of freed memory
 	r.idle = readMem(srv.pid)
 	pace := time.NewTicker(time.Second / memRate)
+	cpu0 := serverCPU(srv.pid)
 	for round := 0; round < rounds && r.died == ""; round++ {
 		var samples []memKiB
 		for i := 1; i <= memChurn; i++ {
@@ -165,15 +199,20 @@ func measureMem(t *testing.T, s memSide, rounds int, hs string, c *http.Client) 
 		}
 	}
 	pace.Stop()
+	if r.died == "" {
+		r.churnCPU = perOp(cpu0, serverCPU(srv.pid), r.served)
+	}
 	if r.died != "" {
 		srv.stop()
 		srv = s.start()
 	}
 	ctxid, _ := fetchOn(srv.url)
+	cpu0 = serverCPU(srv.pid)
 	r.concFails = parallel(1000, 1000, func(int) bool {
 		return get(srv.url+"/pmapi/"+ctxid+"/fetch?names=sample.long.one,sample.bin") == 200
 	})
 	r.conc = readMem(srv.pid)
+	r.burstCPU = perOp(cpu0, serverCPU(srv.pid), 1000)
 	time.Sleep(6 * time.Second)
 	r.settled = readMem(srv.pid)
 	r.hwm = r.settled.hwm
@@ -194,8 +233,8 @@ func memTable(runs []memRun) string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| server | idle | churn peak over contexts 1-%d | peak of each round | after expiry, each round | after 1,000 concurrent fetches | 6 s later | peak (VmHWM) | churn |\n", common)
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "| server | idle | churn peak over contexts 1-%d | peak of each round | after expiry, each round | after 1,000 concurrent fetches | 6 s later | peak (VmHWM) | churn | CPU per context, per burst fetch |\n", common)
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range runs {
 		var peaks, exp []string
 		for _, s := range r.rounds {
@@ -212,24 +251,35 @@ func memTable(runs []memRun) string {
 		if len(r.rounds) > 0 {
 			first = r.rounds[0]
 		}
-		fmt.Fprintf(&b, "| %s | %v | %v | %s | %s | %v (%d failed) | %v | %d | %s |\n", r.side, r.idle,
+		fmt.Fprintf(&b, "| %s | %v | %v | %s | %s | %v (%d failed) | %v | %d | %s | %s, %s |\n", r.side, r.idle,
 			peak(first, common/memEvery), strings.Join(peaks, ", "), strings.Join(exp, ", "),
-			r.conc, r.concFails, r.settled, r.hwm, status)
+			r.conc, r.concFails, r.settled, r.hwm, status, cpuString(r.churnCPU), cpuString(r.burstCPU))
 	}
 	return b.String()
 }
 
-// buildOurPMProxy builds cmd/pmproxy, with cgo or without.
-func buildOurPMProxy(t *testing.T, cgo bool) string {
-	return buildPMProxyIn(t, "..", cgo)
+func cpuString(d time.Duration) string {
+	if d < 0 {
+		return "—"
+	}
+	return d.Round(time.Microsecond).String()
+}
+
+// buildOurPMProxy builds cmd/pmproxy, with cgo or without, and with
+// the memtrace tag or without.
+func buildOurPMProxy(t *testing.T, cgo, memtrace bool) string {
+	return buildPMProxyIn(t, "..", cgo, memtrace)
 }
 
 // buildPMProxyIn builds cmd/pmproxy of the checkout in dir (another
 // worktree, for a before-and-after run), with cgo or without.
-func buildPMProxyIn(t *testing.T, dir string, cgo bool) string {
+func buildPMProxyIn(t *testing.T, dir string, cgo, memtrace bool) string {
 	b := pcptest.Build{Dir: dir}
 	if !cgo {
 		b.Env = []string{"CGO_ENABLED=0"}
+	}
+	if memtrace {
+		b.Env = append(b.Env, "GOFLAGS=-tags=memtrace")
 	}
 	return pcptest.GoCommandWith(t, "./cmd/pmproxy", b)
 }

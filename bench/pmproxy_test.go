@@ -5,6 +5,9 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,29 +41,55 @@ import (
 // GOPCP_BENCH_ROUNDS churn rounds a run, default 2); docs/pmproxy.md has
 // the figures of a run. GOPCP_BENCH_BEFORE names another checkout (a
 // worktree of main) whose pmproxy is measured beside, built both ways,
-// and timed too: a before-and-after in one run.
+// and timed too: a before-and-after in one run. For shorter or closer
+// looks: GOPCP_BENCH_CHURN contexts a round instead of 10,000;
+// GOPCP_BENCH_ONLY, a regular expression, keeps the servers whose names
+// it matches; GOPCP_BENCH_ENV adds settings to our servers' environment
+// ("GOGC=25"); GOPCP_BENCH_TRACE names a directory where our servers,
+// built with -tags memtrace, write the runtime's memory figures every
+// 100 ms, a file per server and run.
 func TestPMProxySideBySide(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH") != "1" {
 		t.Skip("GOPCP_BENCH=1 runs the pmproxy side-by-side measurement")
 	}
 	runs, rounds := envInt("GOPCP_BENCH_RUNS", 2), envInt("GOPCP_BENCH_ROUNDS", 2)
 	bed := testbed.StartPMCD(t, testbed.Options{})
-	ours, oursNoCgo := buildOurPMProxy(t, true), buildOurPMProxy(t, false)
+	trace := os.Getenv("GOPCP_BENCH_TRACE")
+	ours, oursNoCgo := buildOurPMProxy(t, true, trace != ""), buildOurPMProxy(t, false, trace != "")
+	started := 0
+	// runOurs starts one of our servers with the bench's settings.
+	runOurs := func(name, bin string) running {
+		started++
+		var w io.Writer
+		if trace != "" {
+			f, err := os.Create(filepath.Join(trace, fmt.Sprintf("%02d %s.log", started, name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			w = f
+		}
+		return runOurPMProxyWith(t, bin, bed, strings.Fields(os.Getenv("GOPCP_BENCH_ENV")), w)
+	}
 	c := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	hs := "hostspec=" + bed.Host()
 	mem := []memSide{
 		{"PCP pmproxy", func() running { return runPCPPMProxy(t, bed) }},
-		{"gopcp pmproxy", func() running { return runOurPMProxy(t, ours, bed) }},
-		{"gopcp pmproxy, CGO_ENABLED=0", func() running { return runOurPMProxy(t, oursNoCgo, bed) }},
+		{"gopcp pmproxy", func() running { return runOurs("gopcp pmproxy", ours) }},
+		{"gopcp pmproxy, CGO_ENABLED=0", func() running { return runOurs("gopcp pmproxy, CGO_ENABLED=0", oursNoCgo) }},
 	}
 	before := os.Getenv("GOPCP_BENCH_BEFORE")
 	var old string
 	if before != "" {
-		old = buildPMProxyIn(t, before, true)
-		oldNoCgo := buildPMProxyIn(t, before, false)
+		old = buildPMProxyIn(t, before, true, trace != "")
+		oldNoCgo := buildPMProxyIn(t, before, false, trace != "")
 		mem = append(mem,
-			memSide{"gopcp pmproxy before", func() running { return runOurPMProxy(t, old, bed) }},
-			memSide{"gopcp pmproxy before, CGO_ENABLED=0", func() running { return runOurPMProxy(t, oldNoCgo, bed) }})
+			memSide{"gopcp pmproxy before", func() running { return runOurs("gopcp pmproxy before", old) }},
+			memSide{"gopcp pmproxy before, CGO_ENABLED=0", func() running { return runOurs("gopcp pmproxy before, CGO_ENABLED=0", oldNoCgo) }})
+	}
+	if only := os.Getenv("GOPCP_BENCH_ONLY"); only != "" {
+		re := regexp.MustCompile(only)
+		mem = slices.DeleteFunc(mem, func(s memSide) bool { return !re.MatchString(s.name) })
 	}
 	var memRuns []memRun
 	for i := 0; i < runs; i++ {
@@ -72,7 +101,7 @@ func TestPMProxySideBySide(t *testing.T) {
 	}
 
 	pcpProxy := proxybed.Start(t, bed)
-	oursRun := runOurPMProxy(t, ours, bed)
+	oursRun := runOurs("gopcp pmproxy", ours)
 	type side struct {
 		name   string
 		url    string
@@ -87,7 +116,7 @@ func TestPMProxySideBySide(t *testing.T) {
 		{name: "gopcp pmproxy", url: oursRun.url, exited: oursRun.exited},
 	}
 	if old != "" {
-		oldRun := runOurPMProxy(t, old, bed)
+		oldRun := runOurs("gopcp pmproxy before", old)
 		sides = append(sides, &side{name: "gopcp pmproxy before", url: oldRun.url, exited: oldRun.exited})
 	}
 	get := func(url string) (int, string) {
