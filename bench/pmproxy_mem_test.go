@@ -167,7 +167,7 @@ func measureMem(t *testing.T, s memSide, rounds int, hs string, c *http.Client) 
 		ctxid := strings.TrimPrefix(strings.SplitN(string(b), ",", 2)[0], `{"context":`)
 		return ctxid, get(url+"/pmapi/"+ctxid+"/fetch?names=sample.long.one,sample.bin") == 200
 	}
-	r := memRun{side: s.name}
+	r := memRun{side: s.name, churnCPU: -1, burstCPU: -1}
 	srv := s.start()
 	defer func() { srv.stop() }()
 	if _, ok := fetchOn(srv.url); !ok {
