@@ -207,6 +207,10 @@ func (s *Server) ServeHTTP(w httpd.ResponseWriter, r *httpd.Request) {
 	defer cancel()
 	q := &request{s: s, w: w, r: r, ctx: ctx, params: params, ctxid: ctxid, client: host, basic: basic}
 	q.rep.compat = compat
+	q.rep.buf = getReplyBuf()
+	// The response writer has copied the answer by the time the
+	// handler returns.
+	defer func() { putReplyBuf(q.rep.buf) }()
 	if v, ok := q.param("client"); ok {
 		q.rep.clientID = webid.AppendUnicode(nil, v)
 	}
