@@ -106,18 +106,20 @@ func TestPMProxySideBySide(t *testing.T) {
 		name   string
 		url    string
 		exited func() string
+		pid    int
 		ctxid  string
 		lat    []time.Duration
 		rates  []float64
 		fails  int
+		cpu    time.Duration // the server's, over all the fetches
 	}
 	sides := []*side{
-		{name: "PCP pmproxy", url: pcpProxy.URL(), exited: pcpProxy.Exited},
-		{name: "gopcp pmproxy", url: oursRun.url, exited: oursRun.exited},
+		{name: "PCP pmproxy", url: pcpProxy.URL(), exited: pcpProxy.Exited, pid: pcpProxy.PID()},
+		{name: "gopcp pmproxy", url: oursRun.url, exited: oursRun.exited, pid: oursRun.pid},
 	}
 	if old != "" {
 		oldRun := runOurs("gopcp pmproxy before", old)
-		sides = append(sides, &side{name: "gopcp pmproxy before", url: oldRun.url, exited: oldRun.exited})
+		sides = append(sides, &side{name: "gopcp pmproxy before", url: oldRun.url, exited: oldRun.exited, pid: oldRun.pid})
 	}
 	get := func(url string) (int, string) {
 		resp, err := c.Get(url)
@@ -132,10 +134,12 @@ func TestPMProxySideBySide(t *testing.T) {
 		_, body := get(s.url + "/pmapi/context?" + hs + "&polltimeout=3600")
 		s.ctxid = strings.TrimPrefix(strings.SplitN(body, ",", 2)[0], `{"context":`)
 	}
-	const trounds, seq, tput = 4, 500, 2000
+	trounds := envInt("GOPCP_BENCH_TROUNDS", 4) / 2 * 2 // even, for the median
+	const seq, tput = 500, 2000
 	for r := 0; r < trounds; r++ {
 		for _, s := range sides {
 			path := s.url + "/pmapi/" + s.ctxid + "/fetch?names=sample.long.one,sample.bin"
+			cpu0 := serverCPU(s.pid)
 			for i := 0; i < seq; i++ {
 				t0 := time.Now()
 				if code, _ := get(path); code != 200 {
@@ -149,6 +153,7 @@ func TestPMProxySideBySide(t *testing.T) {
 				return code == 200
 			})
 			s.rates = append(s.rates, float64(tput)/time.Since(t0).Seconds())
+			s.cpu += serverCPU(s.pid) - cpu0
 		}
 	}
 	var timeRows []string
@@ -160,12 +165,12 @@ func TestPMProxySideBySide(t *testing.T) {
 		if e := s.exited(); e != "" {
 			status = " (" + e + ")"
 		}
-		timeRows = append(timeRows, fmt.Sprintf("| %s%s | %v | %v | %.0f | %d |", s.name, status,
+		timeRows = append(timeRows, fmt.Sprintf("| %s%s | %v | %v | %.0f | %v | %d |", s.name, status,
 			s.lat[n/2].Round(time.Microsecond), s.lat[n*99/100].Round(time.Microsecond),
-			(s.rates[trounds/2-1]+s.rates[trounds/2])/2, s.fails))
+			(s.rates[trounds/2-1]+s.rates[trounds/2])/2, (s.cpu/time.Duration(trounds*(seq+tput))).Round(time.Microsecond), s.fails))
 	}
 	table := memTable(memRuns) + "\n" +
-		"| server | /pmapi/fetch p50 | p99 | fetches/s, 8 clients (median of rounds) | failed |\n| --- | --- | --- | --- | --- |\n" +
+		"| server | /pmapi/fetch p50 | p99 | fetches/s, 8 clients (median of rounds) | server CPU per fetch | failed |\n| --- | --- | --- | --- | --- | --- |\n" +
 		strings.Join(timeRows, "\n")
 	t.Log("\n" + table)
 	if out := os.Getenv("GOPCP_BENCH_OUT"); out != "" {
