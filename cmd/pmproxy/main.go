@@ -32,6 +32,14 @@ import (
 	"github.com/gopcp/gopcp/webapi"
 )
 
+// heapMargin is the least the heap may grow past its live bytes between
+// collections, and heapWindow the time whose allocation it may always
+// grow by (pmproxy.FollowLiveHeap).
+const (
+	heapMargin = 512 << 10
+	heapWindow = 100 * time.Millisecond
+)
+
 func main() {
 	if os.Getenv("GOGC") == "" {
 		// What pmproxy allocates dies with its request or its context:
@@ -172,6 +180,14 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	fdone := make(chan struct{})
 	go func() { pmproxy.ReturnFreedMemory(fctx, 5*time.Second); close(fdone) }()
 	defer func() { fcancel(); <-fdone }()
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		// The heap's goal follows the live heap rather than resting
+		// at the runtime's 2 MiB minimum; an operator's GOGC or
+		// GOMEMLIMIT is left to rule.
+		ldone := make(chan struct{})
+		go func() { pmproxy.FollowLiveHeap(fctx, 50, heapMargin, heapWindow, nil); close(ldone) }()
+		defer func() { fcancel(); <-ldone }()
+	}
 	if ready != nil {
 		ready <- lns[0].Addr()
 	}
