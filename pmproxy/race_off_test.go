@@ -1,0 +1,5 @@
+//go:build !race
+
+package pmproxy
+
+const raceEnabled = false
