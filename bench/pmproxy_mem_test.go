@@ -175,6 +175,9 @@ func measureMem(t *testing.T, s memSide, rounds int, hs string, c *http.Client) 
 	}
 	time.Sleep(6 * time.Second) // settled: past our pmproxy's 5 s return of freed memory
 	r.idle = readMem(srv.pid)
+	if os.Getenv("GOPCP_BENCH_SMAPS") == "1" {
+		t.Logf("%s idle: anonymous KiB by mapping: %v", s.name, anonMaps(srv.pid))
+	}
 	pace := time.NewTicker(time.Second / memRate)
 	cpu0 := serverCPU(srv.pid)
 	for round := 0; round < rounds && r.died == ""; round++ {

@@ -74,18 +74,29 @@ func TestFollowLiveHeap(t *testing.T) {
 		FollowLiveHeap(ctx, 50, 512<<10, time.Nanosecond, func(l int64) { updates <- l })
 		close(done)
 	}()
-	<-updates // the first, at once
+	// collect collects until the follower has set the limit after a
+	// collection: it may not have armed its notice before the first.
+	collect := func() {
+		for i := 0; i < 1000; i++ {
+			runtime.GC()
+			select {
+			case <-updates:
+				return
+			default:
+				runtime.Gosched()
+			}
+		}
+		t.Fatal("no limit set after 1,000 collections")
+	}
 	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/live:bytes"}}
 	for i := 0; i < 2; i++ {
-		runtime.GC()
-		<-updates
+		collect()
 		if got := debug.SetMemoryLimit(-1); got == math.MaxInt64 {
 			t.Errorf("collection %d: no limit set", i+1)
 		}
 	}
 	// The next cycle's goal is computed with the limit in force.
-	runtime.GC()
-	<-updates
+	collect()
 	metrics.Read(goal)
 	g, live := goal[0].Value.Uint64(), goal[1].Value.Uint64()
 	t.Logf("live %d KiB, goal %d KiB", live>>10, g>>10)
