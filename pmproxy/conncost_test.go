@@ -65,8 +65,15 @@ func TestIdleConnectionHeap(t *testing.T) {
 	t.Logf("server heap and stacks per idle kept-alive connection: %d bytes", per)
 	// The socket's and httpd's records and the client side's: under
 	// 1 KiB. A goroutine (2 KiB of stack at least) or a read buffer
-	// (4 KiB) per connection would be over it.
-	if per > 1<<10 {
-		t.Errorf("server heap and stacks per idle connection %d bytes, want at most 1 KiB", per)
+	// (4 KiB) per connection would be over it. Under the race detector
+	// sync.Pool drops a share of what is put back, so pooled records are
+	// allocated again (441-1,085 bytes seen on a loaded machine); 2 KiB
+	// still leaves no room for a goroutine or a buffer beside them.
+	limit := uint64(1 << 10)
+	if raceEnabled {
+		limit = 2 << 10
+	}
+	if per > limit {
+		t.Errorf("server heap and stacks per idle connection %d bytes, want at most %d", per, limit)
 	}
 }
