@@ -19,27 +19,12 @@ import (
 // It returns the host specification of the proxy.
 func featureProxy(t *testing.T, bed *testbed.PMCD, remove pdu.Flags) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			client, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go relay(client, bed.Host(), remove)
-		}
-	}()
-	return ln.Addr().String()
+	return loopbackServer(t, func(client net.Conn) { relay(client, bed.Host(), remove) }).String()
 }
 
 // relay serves one client; failures just end the connection, which the
 // test then sees on its side.
 func relay(client net.Conn, host string, remove pdu.Flags) {
-	defer client.Close()
 	server, err := net.Dial("tcp", host)
 	if err != nil {
 		return
@@ -60,8 +45,7 @@ func relay(client net.Conn, host string, remove pdu.Flags) {
 	if err := pdu.NewWriter(client).WriteMessage(ctx, &greeting, 0); err != nil {
 		return
 	}
-	go io.Copy(server, client)
-	io.Copy(client, server)
+	splice(client, server, nil)
 }
 
 // TestOlderPMCD checks the requests for a pmcd without HIGHRES, DESCS and
@@ -129,28 +113,13 @@ func TestOlderPMCD(t *testing.T) {
 // answering.
 func silentPMCD(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				w := pdu.NewWriter(conn)
-				if err := pdu.GreetClient(context.Background(), w, 0, pdu.PMCDInfo(0)); err != nil {
-					return
-				}
-				io.Copy(io.Discard, conn)
-			}()
+	return loopbackServer(t, func(conn net.Conn) {
+		w := pdu.NewWriter(conn)
+		if err := pdu.GreetClient(context.Background(), w, 0, pdu.PMCDInfo(0)); err != nil {
+			return
 		}
-	}()
-	return ln.Addr().String()
+		io.Copy(io.Discard, conn)
+	}).String()
 }
 
 // TestTimeouts checks that a pmcd that does not answer makes calls fail
@@ -217,25 +186,9 @@ func TestConnectTimeoutEnv(t *testing.T) {
 // TestHandshakeTimeout connects to a server that accepts connections but
 // never greets: the handshake must give up within the request timeout.
 func TestHandshakeTimeout(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				io.Copy(io.Discard, conn)
-			}()
-		}
-	}()
+	host := loopbackServer(t, func(conn net.Conn) { io.Copy(io.Discard, conn) }).String()
 	ctx := testContext(t)
-	_, err = NewHostContext(ctx, ln.Addr().String(), WithRequestTimeout(50*time.Millisecond))
+	_, err := NewHostContext(ctx, host, WithRequestTimeout(50*time.Millisecond))
 	if !errors.Is(err, pcp.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("NewHostContext with a silent server: %v, want a timeout", err)
 	}

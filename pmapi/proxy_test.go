@@ -37,39 +37,25 @@ func TestParseProxyPort(t *testing.T) {
 // the lines the client sent (its greeting and its target) on lines.
 func fakeProxy(t *testing.T, greeting string) (int, chan string) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
 	lines := make(chan string, 16)
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				_ = c.SetDeadline(time.Now().Add(time.Minute))
-				r := bufio.NewReader(c)
-				hello, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				lines <- hello
-				if _, err := io.WriteString(c, greeting); err != nil {
-					return
-				}
-				target, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				lines <- target
-			}()
+	addr := loopbackServer(t, func(c net.Conn) {
+		_ = c.SetDeadline(time.Now().Add(time.Minute))
+		r := bufio.NewReader(c)
+		hello, err := r.ReadString('\n')
+		if err != nil {
+			return
 		}
-	}()
-	return l.Addr().(*net.TCPAddr).Port, lines
+		lines <- hello
+		if _, err := io.WriteString(c, greeting); err != nil {
+			return
+		}
+		target, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		lines <- target
+	})
+	return addr.Port, lines
 }
 
 // TestProxyHandshake checks what is sent to the proxy, that each of

@@ -17,17 +17,7 @@ import (
 // high-resolution fetch, so the client sends FETCH.
 func twoPDUPMCD(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer conn.Close()
+	return loopbackServer(t, func(conn net.Conn) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		r, w := pdu.NewReader(conn, time.Minute), pdu.NewWriter(conn)
@@ -57,8 +47,7 @@ func twoPDUPMCD(t *testing.T) string {
 				return
 			}
 		}
-	}()
-	return ln.Addr().String()
+	}).String()
 }
 
 // TestReadBufferBetweenReplies checks that a host context holds no read

@@ -54,32 +54,17 @@ func (r *recorder) pdus(t *testing.T, skip int) []string {
 	return out[skip:]
 }
 
-// recordingProxy relays one connection to the bed's pmcd, recording what
+// recordingProxy relays connections to the bed's pmcd, recording what
 // the client sends. It returns the proxy's host specification.
 func recordingProxy(t *testing.T, bed *testbed.PMCD, rec *recorder) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		client, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer client.Close()
+	return loopbackServer(t, func(client net.Conn) {
 		server, err := net.Dial("tcp", bed.Host())
 		if err != nil {
 			return
 		}
-		defer server.Close()
-		// Record before forwarding, so that a request is recorded
-		// before its reply can come back.
-		go io.Copy(io.MultiWriter(rec, server), client)
-		io.Copy(client, server)
-	}()
-	return ln.Addr().String()
+		splice(client, server, rec)
+	}).String()
 }
 
 // captured returns the PDUs a PCP client sent in a golden capture, in
