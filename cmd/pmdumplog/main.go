@@ -16,7 +16,6 @@ import (
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/cli"
-	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -101,15 +100,9 @@ func run(argv []string, stdout, stderr io.Writer) int {
 
 	defer a.Close()
 	d := &dumper{f: &f, out: out, errw: stderr, prog: prog, a: a, label: a.Label, version: a.Version()}
-	d.loc = pcptz.Local(os.LookupEnv("TZ"))
-	switch {
-	case p.HostZone:
-		d.loc = pcptz.Load(a.Label.Timezone)
-		fmt.Fprintf(out, "Note: timezone set to local timezone of host \"%s\" from archive\n\n", a.Label.Hostname)
-	case p.TimezoneSet:
-		d.loc = pcptz.Load(p.Timezone)
-		fmt.Fprintf(out, "Note: timezone set to \"TZ=%s\"\n\n", p.Timezone)
-	}
+	var note string
+	d.loc, note = p.ArchiveZone(a.Label.Timezone, a.Label.Hostname)
+	fmt.Fprint(out, note)
 
 	// The time window: the archive's bounds, narrowed by -S and -T.
 	start := a.Label.Start

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/cli"
-	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmlogger/logcheck"
 )
@@ -20,14 +18,8 @@ import (
 // bad window is reported and ends the check.
 func contextOptions(p *cli.Parsed, a *archive.Archive, out *bufio.Writer, stderr io.Writer) (logcheck.Window, bool) {
 	prog := p.Progname()
-	loc := pcptz.Local(os.LookupEnv("TZ"))
-	switch {
-	case p.HostZone:
-		loc = pcptz.Load(a.Label.Timezone)
-	case p.TimezoneSet:
-		loc = pcptz.Load(p.Timezone)
-	}
-	fmt.Fprint(out, p.TimezoneNote(a.Label.Hostname))
+	loc, note := p.ArchiveZone(a.Label.Timezone, a.Label.Hostname)
+	fmt.Fprint(out, note)
 	out.Flush()
 
 	w, endErr := logcheck.DefaultWindow(a)

@@ -68,6 +68,22 @@ func (p *Parsed) ContextOptions(ctx context.Context, src pmapi.Source, boundarie
 	return t
 }
 
+// ArchiveZone settles -z and -Z for a tool that reads an archive's label
+// itself rather than through a context (pmdumplog, pmlogcheck): the zone
+// its times are reported in (zone, the label's, with -z; -Z's; else the
+// local one) and the note it prints on stdout for either option, host
+// being the label's host name.
+func (p *Parsed) ArchiveZone(zone, host string) (*time.Location, string) {
+	loc := pcptz.Local(os.LookupEnv("TZ"))
+	switch {
+	case p.HostZone:
+		loc = pcptz.Load(zone)
+	case p.TimezoneSet:
+		loc = pcptz.Load(p.Timezone)
+	}
+	return loc, p.TimezoneNote(host)
+}
+
 // bounds is __pmBoundaryOptions for one context: an archive's label start
 // and end, or now and no end for a live source. With several archive
 // contexts (a Multi tool given several archives) every archive is opened

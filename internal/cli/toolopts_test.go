@@ -88,6 +88,29 @@ func TestToolOptions(t *testing.T) {
 	}
 }
 
+// TestArchiveZone: the zone and note of -z (the label's zone), -Z (the
+// one named) and neither (the local one, from $TZ).
+func TestArchiveZone(t *testing.T) {
+	t.Setenv("TZ", "EST-10")
+	for _, c := range []struct {
+		name string
+		p    Parsed
+		zone string // at the epoch, as "MST -0700"
+		note string
+	}{
+		{"neither", Parsed{Context: ContextArchive}, "EST +1000", ""},
+		{"-z", Parsed{Context: ContextArchive, HostZone: true}, "AEST +1100",
+			"Note: timezone set to local timezone of host \"vm\" from archive\n\n"},
+		{"-Z", Parsed{Context: ContextArchive, Timezone: "UTC", TimezoneSet: true}, "UTC +0000",
+			"Note: timezone set to \"TZ=UTC\"\n\n"},
+	} {
+		loc, note := c.p.ArchiveZone("AEST-11", "vm")
+		if got := time.Unix(0, 0).In(loc).Format("MST -0700"); got != c.zone || note != c.note {
+			t.Errorf("%s: zone %q note %q, want %q and %q", c.name, got, note, c.zone, c.note)
+		}
+	}
+}
+
 func TestTimezoneNote(t *testing.T) {
 	p := &Parsed{HostZone: true, Context: ContextHost}
 	if got := p.TimezoneNote("vm"); got != "Note: timezone set to local timezone of host \"vm\"\n\n" {
