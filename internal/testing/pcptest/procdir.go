@@ -2,6 +2,7 @@ package pcptest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,14 +22,19 @@ var made struct {
 
 // ProcessDir makes a temporary directory for what a test binary builds
 // once and keeps until it exits (a harness, a command), named with prefix
-// and the process id. The package's TestMain removes it when every test
+// and the process id, under SharedTemp so that PCP's pmcd may start what
+// is built there. The package's TestMain removes it when every test
 // has run (Main, or testbed.Main); a binary that ended before that (a
 // crash, a timeout's kill) leaves it, so each call first removes the
 // directories of prefix whose process has gone.
 func ProcessDir(prefix string) (string, error) {
-	legacy.Do(func() { sweepLegacyDirs(os.TempDir(), time.Now()) })
-	sweepProcessDirs(os.TempDir(), prefix)
-	dir, err := os.MkdirTemp("", prefix+strconv.Itoa(os.Getpid())+"-")
+	tmp, err := SharedTemp()
+	if err != nil {
+		return "", err
+	}
+	legacy.Do(func() { sweepLegacyDirs(tmp, time.Now()) })
+	sweepProcessDirs(tmp, prefix)
+	dir, err := os.MkdirTemp(tmp, prefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", err
 	}
@@ -40,8 +46,16 @@ func ProcessDir(prefix string) (string, error) {
 
 // Main runs a test binary's tests, then removes the directories
 // ProcessDir made for them. A package whose tests build harnesses or
-// commands calls it from TestMain: os.Exit(pcptest.Main(m)).
+// commands, or start PCP's daemons, calls it from TestMain:
+// os.Exit(pcptest.Main(m)). Where SharedTemp is not $TMPDIR, Main points
+// $TMPDIR there for the tests, so that the directories they make
+// (os.MkdirTemp, opened to all) are ones PCP's daemons can reach too.
 func Main(m *testing.M) int {
+	if dir, err := SharedTemp(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	} else if dir != os.TempDir() {
+		os.Setenv("TMPDIR", dir)
+	}
 	code := m.Run()
 	RemoveProcessDirs()
 	return code

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // Options configures a private pmcd.
@@ -114,8 +116,12 @@ func startWith(in *Install, bin string, goPMCD bool, opts Options) (*PMCD, error
 		return nil, err
 	}
 	// A short directory name keeps the unix socket path within the
-	// 108-byte sun_path limit.
-	dir, err := os.MkdirTemp("", "gopcp-pmcd-")
+	// 108-byte sun_path limit; the agents, as user pcp, must reach it.
+	tmp, err := pcptest.SharedTemp()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(tmp, "gopcp-pmcd-")
 	if err != nil {
 		return nil, err
 	}
