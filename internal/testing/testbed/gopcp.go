@@ -100,6 +100,7 @@ func (p *PMCD) goArgs(pmns string) []string {
 	return []string{
 		"-f",
 		"-A",
+		"-t", agentTimeout,
 		"-p", strconv.Itoa(p.port),
 		"-c", p.ConfPath(),
 		"-n", pmns,

@@ -261,6 +261,15 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 	return false, nil
 }
 
+// agentTimeout is how long a bed's pmcd waits for an agent's answer (-t,
+// in seconds): a minute rather than PCP's 5 seconds, since the tests
+// compare answers, not their speed, and on a loaded machine (two cores,
+// two test runs and a busy loop beside other work) a fetch of every
+// process from pmdaproc took longer than 5 seconds, so that pmcd (PCP's
+// and ours alike) declared the agent dead and the comparison failed. A
+// test's own -t in Options.Args comes later and wins.
+const agentTimeout = "60"
+
 // args is the command line of the bed's pmcd, before Options.Args.
 func (p *PMCD) args(pmns string) []string {
 	if p.goPMCD {
@@ -269,6 +278,7 @@ func (p *PMCD) args(pmns string) []string {
 	return []string{
 		"-f", // stay in the foreground: no pid file, no setuid
 		"-A", // no service advertisement on the network
+		"-t", agentTimeout,
 		"-p", strconv.Itoa(p.port),
 		"-c", p.ConfPath(),
 		"-n", pmns,
