@@ -2,7 +2,6 @@ package pcptest
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,16 +45,8 @@ func ProcessDir(prefix string) (string, error) {
 
 // Main runs a test binary's tests, then removes the directories
 // ProcessDir made for them. A package whose tests build harnesses or
-// commands, or start PCP's daemons, calls it from TestMain:
-// os.Exit(pcptest.Main(m)). Where SharedTemp is not $TMPDIR, Main points
-// $TMPDIR there for the tests, so that the directories they make
-// (os.MkdirTemp, opened to all) are ones PCP's daemons can reach too.
+// commands calls it from TestMain: os.Exit(pcptest.Main(m)).
 func Main(m *testing.M) int {
-	if dir, err := SharedTemp(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else if dir != os.TempDir() {
-		os.Setenv("TMPDIR", dir)
-	}
 	code := m.Run()
 	RemoveProcessDirs()
 	return code

@@ -19,6 +19,24 @@ var shared struct {
 	err  error
 }
 
+// init points $TMPDIR at SharedTemp for the whole test process when the
+// two differ, before TestMain and before the variables of the package
+// under test are set (some mask paths under os.TempDir()): then the
+// directories tests make (os.MkdirTemp, opened to all) are ones PCP's
+// daemons can reach too, and every test binary that links this package,
+// through testbed or the other helpers, gets it with no TestMain of its
+// own.
+func init() {
+	dir, err := SharedTemp()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	if dir != os.TempDir() {
+		os.Setenv("TMPDIR", dir)
+	}
+}
+
 // SharedTemp returns the directory under which a test makes what PCP's
 // daemons and agents must reach: test beds, commands built for pmcd to
 // start, agents' help and namespaces. Run as root, PCP's pmcd and agents

@@ -65,11 +65,10 @@ var goBuild struct {
 	err  error
 }
 
-// Main runs a test binary's tests as pcptest.Main does ($TMPDIR one that
-// PCP's agents can reach), then removes what GoPMCDPath built for them
-// (the program serves every test of the process, so no one test's
+// Main runs a test binary's tests, then removes what GoPMCDPath built for
+// them (the program serves every test of the process, so no one test's
 // cleanup can remove it), with the other directories pcptest.ProcessDir
-// made. A package whose tests start a bed calls it from TestMain:
+// made. A package whose tests start gopcp's pmcd calls it from TestMain:
 // os.Exit(testbed.Main(m)).
 func Main(m *testing.M) int { return pcptest.Main(m) }
 
