@@ -76,7 +76,9 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "longlong", Args: args("-s", "2", "sample.longlong.million")},
 		{Name: "u64 width", Args: args("-s", "2", "-w", "30", "sample.ulonglong.hundred")},
 		{Name: "aggregate", Args: args("-s", "2", "sample.sysinfo"), Mask: aggregate},
-		{Name: "counter rate", Args: args("-s", "3", "sample.pdu"), Mask: rates},
+		// sample.pdu counts every PDU the agent sees, so its rate, and with
+		// it printreal's layout, depends on the load (one column apart once).
+		{Name: "counter rate", Args: args("-s", "3", "sample.pdu"), Mask: anyRate},
 		{Name: "counter raw", Args: args("-s", "2", "-r", "sample.const_rate.value"), Mask: rates},
 		{Name: "counter time utilization", Args: args("-s", "2", "sample.seconds"), Mask: anyRate},
 		{Name: "counter indom rate", Args: args("-s", "2", "sample.bin_ctr"), Mask: rates},
