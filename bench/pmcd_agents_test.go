@@ -52,7 +52,8 @@ var sampleNames = pmcdBenchSets[0].names
 // fetch spent waiting for a CPU, by the daemon and by the clients, say
 // how much of a rate is the client's and how much the machine's.
 // GOPCP_BENCH_CASES picks cases by name
-// (substrings separated by ";").
+// (substrings separated by ";"), GOPCP_BENCH_CLIENTS the numbers of
+// clients ("1;32" by default).
 func TestPMCDAgentsSideBySide(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH") != "1" {
 		t.Skip("GOPCP_BENCH=1 runs the side-by-side benchmarks")
@@ -66,6 +67,17 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 		secs = f
 	}
 	cases := agentCases(t)
+	counts := []int{1, 32}
+	if v := os.Getenv("GOPCP_BENCH_CLIENTS"); v != "" {
+		counts = nil
+		for _, f := range strings.Split(v, ";") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 1 {
+				t.Fatalf("GOPCP_BENCH_CLIENTS: %q is not a number of clients", f)
+			}
+			counts = append(counts, n)
+		}
+	}
 	var pick []string
 	if v := os.Getenv("GOPCP_BENCH_CASES"); v != "" {
 		pick = strings.Split(v, ";")
@@ -97,7 +109,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, clients := range []int{1, 32} {
+		for _, clients := range counts {
 			var rate, p50, p99, cpu, ccpu, dwait, cwait [2][]float64
 			var rr, mr, pr, cr []float64
 			for r := 0; r < rounds; r++ {
