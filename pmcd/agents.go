@@ -152,7 +152,7 @@ func (s *Server) Close() error {
 	}
 	close(s.stopCh())
 	s.idleFree.stop()
-	s.procs.stop()
+	s.procs().leave(s)
 	for _, a := range s.st().order {
 		a.stop(cleanupExit)
 	}

@@ -1,7 +1,9 @@
 package pmcd
 
 import (
+	"maps"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,39 +11,50 @@ import (
 
 // pmcd runs on one P while at most one client keeps it busy, and on up
 // to Server.MaxProcs while more do. With one busy client a second P
-// costs CPU and gains nothing (in process, 1 client: 9.1-9.8 µs of CPU a
-// fetch on two Ps against 6.8-7.8 on one; the rate no better). With many, one P is one thread for
-// the kernel to schedule: every time it is preempted, by the client it
-// has just woken or by other work on the machine, all the clients wait,
-// which is where the 99th percentile's milliseconds came from (under 32
-// clients, pmcd waited for a CPU 2-4 times as long as it ran). On two Ps
-// the other thread carries on meanwhile, a thread's turn on the CPU serves
-// about three times as many requests (0.10-0.13 turns a fetch against
-// 0.33-0.36) and the clients' own CPU a fetch drops by a fifth, because
-// answers reach them in batches.
+// costs CPU and gains nothing (in process, 1 client: 9.1-9.8 µs of CPU
+// a fetch on two Ps against 6.8-7.8 on one; the rate no better). With
+// many, one P is one thread for the kernel to schedule: every time it
+// is preempted, by the client it has just woken or by other work on the
+// machine, all the clients wait, which is where the 99th percentile's
+// milliseconds came from (under 32 clients, pmcd waited for a CPU 2-4
+// times as long as it ran). On two Ps the other thread carries on
+// meanwhile, a thread's turn on the CPU serves about three times as
+// many requests (0.10-0.13 turns a fetch against 0.33-0.36) and the
+// clients' own CPU a fetch drops by a fifth, because answers reach them
+// in batches.
 //
-// Busy means at least procsBusyReqs requests in one procsWindow. The
-// count is a per-client atomic that only the client's goroutine adds to;
-// the window's timer runs only while requests come, so an idle pmcd (or
-// one whose clients fetch once a second) has no timer and never leaves
-// one P.
+// GOMAXPROCS belongs to the process, so one procScaler serves every
+// Server of it (processProcs), adding up their clients. The load of a
+// procsWindow is its requests counted in busy clients (procsBusyReqs
+// each), but no more than the clients that made them: 64 clients at
+// 150 requests a second each load pmcd as much as 48 at 200, while one
+// client alone stays one however fast it asks. The counts are atomics
+// that only each client's goroutine adds to; the window's timer runs
+// only while requests come or more Ps than the base are set, so an idle
+// pmcd (or one whose clients fetch once a second) has no timer.
+//
+// The scaler only ever adds Ps to what it found (the base: one for
+// cmd/pmcd, whatever a program that embeds a Server chose), and gives
+// them back; if GOMAXPROCS is not what it last set, someone else sets
+// it, and the scaler stops for good, saying so once.
 
 const (
-	// procsWindow is how often the busy clients are counted while
-	// requests come.
+	// procsWindow is how often the load is counted while requests
+	// come.
 	procsWindow = 100 * time.Millisecond
 	// procsBusyReqs is how many requests in a window make a client
 	// busy: 200 a second, far above any logger or monitoring tool.
 	procsBusyReqs = 20
-	// procsCalm is how many windows in a row with too few busy clients
-	// take pmcd back to one P, so that a burst that pauses for a moment
-	// does not pay a stop of the world to change the Ps each time.
+	// procsCalm is how many windows in a row wanting fewer Ps, whether
+	// requests came or not, give Ps back, so that clients busy in turn
+	// or a burst that pauses for a moment do not pay a stop of the
+	// world to change the Ps each window.
 	procsCalm = 3
 )
 
-// procsWant is the number of Ps for busy clients busy at once, with
-// limit the most: one, unless more clients are busy than one P serves
-// without queueing them (more than one).
+// procsWant is the number of Ps for a load of busy clients, with limit
+// the most: one, unless more clients are busy than one P serves without
+// queueing them (more than one).
 func procsWant(busy, limit int) int {
 	if limit <= 1 || busy <= 1 {
 		return 1
@@ -49,21 +62,41 @@ func procsWant(busy, limit int) int {
 	return min(busy, limit)
 }
 
-// procScaler changes runtime.GOMAXPROCS with the number of busy clients
-// (see above). Its zero value is idle.
+// procsLoad is a window's load in busy clients: its requests in units
+// of procsBusyReqs, at most the clients that made them.
+func procsLoad(reqs uint64, active int) int {
+	return int(min(reqs/procsBusyReqs, uint64(active)))
+}
+
+// processProcs is the process's procScaler, shared by every Server with
+// MaxProcs above 1.
+var processProcs procScaler
+
+// procScaler changes GOMAXPROCS with the load of its Servers' clients
+// (see above). Its zero value is idle, with no Server.
 type procScaler struct {
 	// armed says the window's timer is running; requests arm it.
 	armed atomic.Bool
 
 	mu      sync.Mutex
+	servers map[*Server]struct{}
 	timer   *time.Timer
-	cur     int // the Ps set last (0: not changed yet, which is one)
-	calm    int // windows in a row that wanted fewer Ps than cur
-	stopped bool
-	// window, when not zero, replaces procsWindow, and setProcs, when
-	// set, runtime.GOMAXPROCS: for tests.
-	window   time.Duration
-	setProcs func(int) int
+	base    int // GOMAXPROCS found at the raise from rest
+	last    int // what was set last; 0 at rest (the base)
+	calm    int // windows in a row that wanted fewer Ps than last
+	off     bool
+	// window, when not zero, replaces procsWindow, and gomaxprocs,
+	// when set, runtime.GOMAXPROCS: for tests.
+	window     time.Duration
+	gomaxprocs func(int) int
+}
+
+// procs is the scaler s belongs to: the process's, or a test's.
+func (s *Server) procs() *procScaler {
+	if s.scaler != nil {
+		return s.scaler
+	}
+	return &processProcs
 }
 
 func (p *procScaler) every() time.Duration {
@@ -73,41 +106,101 @@ func (p *procScaler) every() time.Duration {
 	return procsWindow
 }
 
+func (p *procScaler) procs(n int) int {
+	if p.gomaxprocs != nil {
+		return p.gomaxprocs(n)
+	}
+	return runtime.GOMAXPROCS(n)
+}
+
+// join adds s's clients to the scaler's load: Serve, with MaxProcs set.
+func (p *procScaler) join(s *Server) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.servers == nil {
+		p.servers = make(map[*Server]struct{})
+	}
+	p.servers[s] = struct{}{}
+}
+
+// leave takes s out of the scaler: Close. The last Server to leave
+// stops the timer and gives back the Ps added to the base.
+func (p *procScaler) leave(s *Server) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.servers[s]; !ok {
+		return
+	}
+	delete(p.servers, s)
+	if len(p.servers) > 0 {
+		return
+	}
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.armed.Store(false)
+	p.calm = 0
+	if p.last != 0 && !p.off && p.procs(0) == p.last {
+		p.procs(p.base)
+	}
+	p.last = 0
+}
+
 // requestCame counts one request of client c, arming the window's timer
 // if it is not running. It is counted when read, so that a client which
 // has its answer has been counted.
 func (s *Server) requestCame(c *client) {
 	c.reqs.Add(1)
-	if s.MaxProcs > 1 && !s.procs.armed.Load() {
-		s.procs.arm(s.procsTick)
+	if s.MaxProcs > 1 {
+		if p := s.procs(); !p.armed.Load() {
+			p.arm()
+		}
 	}
 }
 
 // arm starts the window's timer, calling tick at its end.
-func (p *procScaler) arm(tick func()) {
+func (p *procScaler) arm() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.stopped || p.armed.Load() {
+	if p.off || p.armed.Load() || len(p.servers) == 0 {
 		return
 	}
 	p.armed.Store(true)
 	if p.timer == nil {
-		p.timer = time.AfterFunc(p.every(), tick)
+		p.timer = time.AfterFunc(p.every(), p.tick)
 	} else {
 		p.timer.Reset(p.every())
 	}
 }
 
-// procsTick ends a window: counts the busy clients, sets the Ps, and
-// runs the timer again while any request came.
-func (s *Server) procsTick() {
-	busy, any := s.countBusy()
-	s.procs.decide(busy, any, s.MaxProcs)
+// tick ends a window: counts the load of every Server's clients and
+// sets the Ps for it.
+func (p *procScaler) tick() {
+	p.mu.Lock()
+	servers := slices.Collect(maps.Keys(p.servers))
+	p.mu.Unlock()
+	var reqs uint64
+	active := 0
+	for _, s := range servers {
+		r, a := s.countRequests()
+		reqs += r
+		active += a
+	}
+	load := procsLoad(reqs, active)
+	limit := 0
+	if load > 1 {
+		// Read only while the load wants more than one P: a limit
+		// may cost a few file reads.
+		for _, s := range servers {
+			limit = max(limit, s.procsLimit())
+		}
+	}
+	p.decide(load, active > 0, limit, servers)
 }
 
-// countBusy counts the clients with at least procsBusyReqs requests since
-// the last count, and says whether any client made a request.
-func (s *Server) countBusy() (busy int, any bool) {
+// countRequests counts the requests since the last count and the clients
+// that made any.
+func (s *Server) countRequests() (reqs uint64, active int) {
 	s.clientsMu.Lock()
 	defer s.clientsMu.Unlock()
 	for c := range s.clients {
@@ -115,68 +208,85 @@ func (s *Server) countBusy() (busy int, any bool) {
 		d := n - c.reqsSeen
 		c.reqsSeen = n
 		if d > 0 {
-			any = true
-		}
-		if d >= procsBusyReqs {
-			busy++
+			active++
+			reqs += d
 		}
 	}
-	return busy, any
+	return reqs, active
 }
 
-// decide sets the Ps for busy clients out of limit, any saying whether a
-// request came in the window, and re-arms the timer while one did or
-// while more than one P is in use.
-func (p *procScaler) decide(busy int, any bool, limit int) {
+// procsLimit is the most Ps s may take now: MaxProcs, or less if
+// ProcsLimit says so.
+func (s *Server) procsLimit() int {
+	if s.ProcsLimit != nil {
+		if n := s.ProcsLimit(); n > 0 {
+			return min(n, s.MaxProcs)
+		}
+	}
+	return s.MaxProcs
+}
+
+// decide sets the Ps for a window's load out of limit, came saying
+// whether a request came in it, and re-arms the timer while one did or
+// while Ps are added to the base. who are the Servers counted, for the
+// log.
+func (p *procScaler) decide(load int, came bool, limit int, who []*Server) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.stopped {
+	if p.off || len(p.servers) == 0 {
+		p.armed.Store(false)
 		return
 	}
-	cur := max(p.cur, 1)
-	want := procsWant(busy, limit)
-	switch {
-	case want > cur:
-		p.calm = 0
-		p.set(want)
-	case want < cur:
-		p.calm++
-		if p.calm >= procsCalm || !any {
-			p.calm = 0
-			p.set(want)
+	want := procsWant(load, limit)
+	if p.last == 0 {
+		// At rest: the base is whatever GOMAXPROCS is now.
+		if want > 1 {
+			if cur := p.procs(0); want > cur {
+				p.base, p.last, p.calm = cur, want, 0
+				p.procs(want)
+			}
 		}
-	default:
-		p.calm = 0
+	} else if cur := p.procs(0); cur != p.last {
+		p.stopScaling(cur, who)
+		return
+	} else {
+		want = max(want, p.base)
+		switch {
+		case want > p.last:
+			p.calm = 0
+			p.last = want
+			p.procs(want)
+		case want < p.last:
+			p.calm++
+			if p.calm >= procsCalm {
+				p.calm = 0
+				p.procs(want)
+				p.last = want
+				if want == p.base {
+					p.last = 0
+				}
+			}
+		default:
+			p.calm = 0
+		}
 	}
-	if (any || max(p.cur, 1) > 1) && p.timer != nil {
+	if (came || p.last != 0) && p.timer != nil {
 		p.timer.Reset(p.every())
 		return
 	}
-	// Idle at one P: the next request arms the timer again.
+	// Idle at rest: the next request arms the timer again.
 	p.armed.Store(false)
 }
 
-// set changes the Ps to n.
-func (p *procScaler) set(n int) {
-	if max(p.cur, 1) == n {
-		return
+// stopScaling leaves GOMAXPROCS to whoever set it to cur, for good, and
+// says so in the log of the first Server counted that has one.
+func (p *procScaler) stopScaling(cur int, who []*Server) {
+	p.off = true
+	p.armed.Store(false)
+	for _, s := range who {
+		if s.Log != nil {
+			s.logf("Warning: GOMAXPROCS is %d, not the %d pmcd set: it was changed elsewhere, and pmcd no longer changes it", cur, p.last)
+			break
+		}
 	}
-	p.cur = n
-	if p.setProcs != nil {
-		p.setProcs(n)
-		return
-	}
-	runtime.GOMAXPROCS(n)
-}
-
-// stop ends the scaling, going back to one P if more were set: the
-// Server's Close.
-func (p *procScaler) stop() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.stopped = true
-	if p.timer != nil {
-		p.timer.Stop()
-	}
-	p.set(1)
 }

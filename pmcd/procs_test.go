@@ -2,9 +2,11 @@ package pmcd
 
 import (
 	"context"
+	"log"
 	"net"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -29,81 +31,166 @@ func TestProcsWant(t *testing.T) {
 	}
 }
 
-// procsRecorder stands for runtime.GOMAXPROCS in a procScaler, keeping
-// what was set.
-type procsRecorder struct {
+func TestProcsLoad(t *testing.T) {
+	for _, c := range []struct {
+		reqs   uint64
+		active int
+		want   int
+	}{
+		{0, 0, 0},
+		{19, 1, 0},
+		{1000, 1, 1},                 // one client alone, however fast
+		{3 * 10, 3, 1},               // three clients at 100 a second
+		{64 * 15, 64, 48},            // 64 at 150 a second
+		{32 * procsBusyReqs, 32, 32}, // 32 busy clients
+		{2 * procsBusyReqs, 2, 2},
+	} {
+		if got := procsLoad(c.reqs, c.active); got != c.want {
+			t.Errorf("procsLoad(%d, %d) = %d, want %d", c.reqs, c.active, got, c.want)
+		}
+	}
+}
+
+// fakeProcs stands for runtime.GOMAXPROCS in a procScaler: it holds the
+// value, and keeps what the scaler set.
+type fakeProcs struct {
 	mu  sync.Mutex
+	cur int
 	set []int
 }
 
-func (r *procsRecorder) setProcs(n int) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.set = append(r.set, n)
-	return 0
+func (f *fakeProcs) gomaxprocs(n int) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	prev := f.cur
+	if n > 0 {
+		f.cur = n
+		f.set = append(f.set, n)
+	}
+	return prev
 }
 
-func (r *procsRecorder) got() []int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.set)
+// elsewhere sets the value as another part of the program would.
+func (f *fakeProcs) elsewhere(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cur = n
+}
+
+func (f *fakeProcs) got() []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.set)
+}
+
+func (f *fakeProcs) now() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cur
 }
 
 // TestProcScalerDecide feeds windows to a procScaler: more Ps at once when
-// more clients are busy, fewer only after procsCalm windows that want
-// fewer (at once when no request came), and the timer left unarmed once
-// idle at one P.
+// the load wants more, fewer only after procsCalm windows that want fewer
+// whether requests came or not, never below the GOMAXPROCS found at the
+// raise, the timer left unarmed once idle at rest, and nothing changed
+// once GOMAXPROCS was changed elsewhere.
 func TestProcScalerDecide(t *testing.T) {
 	type window struct {
-		busy  int
-		any   bool
+		load  int
+		came  bool
+		limit int
 		procs []int // everything set so far
 		armed bool
 	}
 	for _, c := range []struct {
-		name    string
-		limit   int
-		windows []window
+		name      string
+		base      int
+		elsewhere map[int]int // before window i, GOMAXPROCS set to
+		windows   []window
+		logged    int
 	}{
-		{"one busy client stays on one P", 2, []window{
-			{1, true, nil, true}, {1, true, nil, true}, {0, false, nil, false}}},
-		{"many busy clients, then a pause", 2, []window{
-			{32, true, []int{2}, true}, {32, true, []int{2}, true},
-			{0, false, []int{2, 1}, false}}},
-		{"fewer busy clients for procsCalm windows", 4, []window{
-			{32, true, []int{4}, true}, {2, true, []int{4}, true}, {2, true, []int{4}, true},
-			{2, true, []int{4, 2}, true}, {1, true, []int{4, 2}, true}, {3, true, []int{4, 2, 3}, true},
-			{1, true, []int{4, 2, 3}, true}, {1, true, []int{4, 2, 3}, true}, {1, true, []int{4, 2, 3, 1}, true},
-			{0, false, []int{4, 2, 3, 1}, false}}},
-		{"no limit", 1, []window{{32, true, nil, true}, {0, false, nil, false}}},
+		{name: "one busy client stays on one P", base: 1, windows: []window{
+			{1, true, 2, nil, true}, {1, true, 2, nil, true}, {0, false, 2, nil, false}}},
+		{name: "many busy clients, then a pause of procsCalm windows", base: 1, windows: []window{
+			{32, true, 2, []int{2}, true}, {32, true, 2, []int{2}, true},
+			{0, false, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
+			{0, false, 2, []int{2, 1}, false}}},
+		{name: "busy in alternate windows does not flip", base: 1, windows: []window{
+			{2, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
+			{2, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
+			{2, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true}}},
+		{name: "fewer busy clients for procsCalm windows", base: 1, windows: []window{
+			{32, true, 4, []int{4}, true}, {2, true, 4, []int{4}, true}, {2, true, 4, []int{4}, true},
+			{2, true, 4, []int{4, 2}, true}, {1, true, 4, []int{4, 2}, true}, {3, true, 4, []int{4, 2, 3}, true},
+			{1, true, 4, []int{4, 2, 3}, true}, {1, true, 4, []int{4, 2, 3}, true}, {1, true, 4, []int{4, 2, 3, 1}, true},
+			{0, false, 4, []int{4, 2, 3, 1}, false}}},
+		{name: "no limit", base: 1, windows: []window{{32, true, 1, nil, true}, {0, false, 1, nil, false}}},
+		{name: "a program's 8 above MaxProcs 4 is left alone", base: 8, windows: []window{
+			{32, true, 4, nil, true}, {0, false, 4, nil, false}}},
+		{name: "back to the program's 2, not 1", base: 2, windows: []window{
+			{32, true, 4, []int{4}, true}, {1, true, 4, []int{4}, true}, {1, true, 4, []int{4}, true},
+			{1, true, 4, []int{4, 2}, true}, {0, false, 4, []int{4, 2}, false}}},
+		{name: "a limit that shrinks", base: 1, windows: []window{
+			{32, true, 8, []int{8}, true}, {32, true, 2, []int{8}, true}, {32, true, 2, []int{8}, true},
+			{32, true, 2, []int{8, 2}, true}}},
+		{name: "changed elsewhere: scaling stops", base: 1, elsewhere: map[int]int{1: 3}, logged: 1, windows: []window{
+			{32, true, 4, []int{4}, true}, {0, false, 4, []int{4}, false}, {32, true, 4, []int{4}, false},
+			{0, false, 4, []int{4}, false}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var rec procsRecorder
-			p := &procScaler{window: time.Hour, setProcs: rec.setProcs}
-			p.arm(func() {})
-			defer p.stop()
+			fake := &fakeProcs{cur: c.base}
+			var logged strings.Builder
+			srv := &Server{Log: log.New(&logged, "", 0)}
+			p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
+			p.join(srv)
+			p.arm()
 			for i, w := range c.windows {
-				p.decide(w.busy, w.any, c.limit)
-				if got := rec.got(); !slices.Equal(got, w.procs) {
-					t.Fatalf("window %d (%d busy): Ps set %v, want %v", i, w.busy, got, w.procs)
+				if n, ok := c.elsewhere[i]; ok {
+					fake.elsewhere(n)
+				}
+				p.decide(w.load, w.came, w.limit, []*Server{srv})
+				if got := fake.got(); !slices.Equal(got, w.procs) {
+					t.Fatalf("window %d (load %d): Ps set %v, want %v", i, w.load, got, w.procs)
 				}
 				if p.armed.Load() != w.armed {
 					t.Fatalf("window %d: armed %v, want %v", i, p.armed.Load(), w.armed)
 				}
+				p.arm()
+			}
+			want := fake.got()
+			p.leave(srv)
+			if got := fake.got(); len(want) > 0 && want[len(want)-1] != c.base && len(c.elsewhere) == 0 {
+				want = append(want, c.base)
+				if !slices.Equal(got, want) {
+					t.Fatalf("after leave, Ps set %v, want %v", got, want)
+				}
+			} else if !slices.Equal(got, want) {
+				t.Fatalf("after leave, Ps set %v, want %v (nothing more)", got, want)
+			}
+			if n := strings.Count(logged.String(), "\n"); n != c.logged {
+				t.Fatalf("%d lines logged, want %d:\n%s", n, c.logged, logged.String())
 			}
 		})
 	}
 }
 
-// TestProcsFollowBusyClients serves clients with MaxProcs 2 and counts the
-// windows by hand (the timer's window is an hour): three clients that each
-// make procsBusyReqs requests raise the Ps to 2; one busy client alone
-// takes them back to 1 after procsCalm windows; Close leaves one P.
-func TestProcsFollowBusyClients(t *testing.T) {
-	t.Parallel()
-	var rec procsRecorder
-	srv := &Server{PMNS: testTree(t), MaxProcs: 2}
-	srv.procs.window, srv.procs.setProcs = time.Hour, rec.setProcs
+// procsConn is a client of a Server served for a procs test.
+type procsConn struct {
+	r *pdu.Reader
+	w *pdu.Writer
+}
+
+// ask makes n requests.
+func (c procsConn) ask(t *testing.T, n int) {
+	for range n {
+		roundTrip(t, c.r, c.w, &pdu.PMNSNames{Names: []string{"kernel.all.load"}})
+	}
+}
+
+// serveProcs serves a Server with maxProcs and scaler p, with n clients;
+// the returned function ends Serve and closes the Server.
+func serveProcs(t *testing.T, p *procScaler, maxProcs, n int) (*Server, []procsConn, func()) {
+	srv := &Server{PMNS: testTree(t), MaxProcs: maxProcs, scaler: p}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -112,54 +199,112 @@ func TestProcsFollowBusyClients(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, l) }()
 	host := "localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-
-	type conn struct {
-		r *pdu.Reader
-		w *pdu.Writer
-	}
-	var conns []conn
-	for range 3 {
+	var conns []procsConn
+	for range n {
 		_, r, w := dial(t, host)
-		conns = append(conns, conn{r, w})
+		conns = append(conns, procsConn{r, w})
 	}
-	ask := func(c conn, n int) {
-		for range n {
-			roundTrip(t, c.r, c.w, &pdu.PMNSNames{Names: []string{"kernel.all.load"}})
+	return srv, conns, func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		if err := srv.Close(); err != nil {
+			t.Error(err)
 		}
 	}
+}
+
+// busy has every client make procsBusyReqs requests at once.
+func busy(t *testing.T, conns []procsConn) {
 	var wg sync.WaitGroup
 	for _, c := range conns {
-		wg.Go(func() { ask(c, procsBusyReqs) })
+		wg.Go(func() { c.ask(t, procsBusyReqs) })
 	}
 	wg.Wait()
-	srv.procsTick()
-	if got := rec.got(); !slices.Equal(got, []int{2}) {
+}
+
+// TestProcsFollowBusyClients serves clients with MaxProcs 2 and ends the
+// windows by hand (the timer's window is an hour): three clients that
+// each make procsBusyReqs requests raise the Ps to 2; one busy client
+// alone takes them back to 1 after procsCalm windows; Close leaves one P.
+func TestProcsFollowBusyClients(t *testing.T) {
+	t.Parallel()
+	fake := &fakeProcs{cur: 1}
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
+	_, conns, end := serveProcs(t, p, 2, 3)
+	busy(t, conns)
+	p.tick()
+	if got := fake.got(); !slices.Equal(got, []int{2}) {
 		t.Fatalf("after three busy clients, Ps set %v, want [2]", got)
 	}
 	for i := range procsCalm {
-		ask(conns[0], procsBusyReqs)
-		srv.procsTick()
+		conns[0].ask(t, procsBusyReqs)
+		p.tick()
 		want := []int{2}
 		if i == procsCalm-1 {
 			want = []int{2, 1}
 		}
-		if got := rec.got(); !slices.Equal(got, want) {
+		if got := fake.got(); !slices.Equal(got, want) {
 			t.Fatalf("after %d windows of one busy client, Ps set %v, want %v", i+1, got, want)
 		}
 	}
-	for _, c := range conns {
-		wg.Go(func() { ask(c, procsBusyReqs) })
-	}
-	wg.Wait()
-	srv.procsTick()
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("Serve: %v", err)
-	}
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if got := rec.got(); !slices.Equal(got, []int{2, 1, 2, 1}) {
+	busy(t, conns)
+	p.tick()
+	end()
+	if got := fake.got(); !slices.Equal(got, []int{2, 1, 2, 1}) {
 		t.Fatalf("after Close, Ps set %v, want [2 1 2 1]", got)
+	}
+}
+
+// TestProcsSharedByServers runs two Servers with MaxProcs 2 on one
+// scaler, as two in one process share GOMAXPROCS: A's three busy clients
+// raise it, B's idle ones do not take it back, the first Close leaves it
+// to the Server still serving, and the last restores the Ps found.
+func TestProcsSharedByServers(t *testing.T) {
+	t.Parallel()
+	fake := &fakeProcs{cur: 1}
+	var limits int
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
+	a, aConns, endA := serveProcs(t, p, 2, 3)
+	a.ProcsLimit = func() int { limits++; return 8 }
+	_, bConns, endB := serveProcs(t, p, 2, 2)
+	bConns[0].ask(t, 1)
+	p.tick()
+	if limits != 0 {
+		t.Fatalf("ProcsLimit read %d times in a window of one client's request, want 0", limits)
+	}
+	for i := range 2 * procsCalm {
+		busy(t, aConns)
+		p.tick()
+		if got := fake.got(); !slices.Equal(got, []int{2}) {
+			t.Fatalf("window %d of A's three busy clients with B idle: Ps set %v, want [2]", i, got)
+		}
+	}
+	if limits != 2*procsCalm {
+		t.Fatalf("ProcsLimit read %d times in %d busy windows, want once each", limits, 2*procsCalm)
+	}
+	// One busy client on each Server: two, counted together, keep
+	// the Ps for longer than procsCalm windows.
+	for i := range 2 * procsCalm {
+		var wg sync.WaitGroup
+		for _, c := range []procsConn{aConns[0], bConns[0]} {
+			wg.Go(func() { c.ask(t, procsBusyReqs) })
+		}
+		wg.Wait()
+		p.tick()
+		if got := fake.got(); !slices.Equal(got, []int{2}) {
+			t.Fatalf("window %d of a busy client on each Server: Ps set %v, want [2]", i, got)
+		}
+	}
+	endB()
+	if got := fake.got(); !slices.Equal(got, []int{2}) {
+		t.Fatalf("after B's Close, Ps set %v, want [2]", got)
+	}
+	busy(t, aConns)
+	p.tick()
+	endA()
+	if got := fake.got(); !slices.Equal(got, []int{2, 1}) {
+		t.Fatalf("after A's Close, Ps set %v, want [2 1]", got)
 	}
 }

@@ -70,12 +70,19 @@ type Server struct {
 	// forced collection, worth it to a daemon that idles between bursts
 	// of clients, not to every program that embeds a Server.
 	FreeIdleMemory bool
-	// MaxProcs, when above 1, has pmcd set runtime.GOMAXPROCS itself:
-	// one P while at most one client keeps it busy, up to MaxProcs
-	// while more do (procs.go). The process's GOMAXPROCS is the
-	// program's, so cmd/pmcd sets it (the CPUs) and a program that
-	// embeds a Server leaves it zero unless it wants the same.
+	// MaxProcs, when above 1, has pmcd raise runtime.GOMAXPROCS while
+	// more than one client keeps it busy, up to MaxProcs, and give the
+	// Ps back after (procs.go). GOMAXPROCS is the process's: every
+	// Server with MaxProcs set shares one scaler, which adds to what it
+	// finds and stops if anything else changes it. cmd/pmcd sets it (the
+	// CPUs, from one P); a program that embeds a Server leaves it zero
+	// unless it wants the same.
 	MaxProcs int
+	// ProcsLimit, when set, is the most Ps the process should use now
+	// (CPULimit: the CPUs a container may be resized to), read at most
+	// once a window while the clients want more than one; MaxProcs
+	// still bounds it.
+	ProcsLimit func() int
 
 	wg     sync.WaitGroup
 	bg     sync.WaitGroup // agents being closed
@@ -101,8 +108,9 @@ type Server struct {
 	clients   map[*client]struct{}
 	// idleFree hands memory back once the clients have gone.
 	idleFree idleFree
-	// procs sets the Ps with the busy clients (MaxProcs).
-	procs procScaler
+	// scaler, when set, replaces the process's procScaler (MaxProcs),
+	// for tests.
+	scaler *procScaler
 
 	// clientLog bounds the lines clients' mistakes write to the log.
 	clientLog lograte.Limiter
@@ -186,6 +194,9 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		return errNoNamespace
 	}
 	s.once.Do(func() { s.startAgents(ctx) })
+	if s.MaxProcs > 1 {
+		s.procs().join(s)
+	}
 	// By the address, not the type: a listener may wrap a Unix one
 	// (ownfile.Socket).
 	if l.Addr().Network() == "unix" {

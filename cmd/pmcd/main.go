@@ -55,16 +55,7 @@ func main() {
 		// its resident memory near PCP's pmcd's for little CPU.
 		debug.SetGCPercent(gcPercent)
 	}
-	if os.Getenv("GOMAXPROCS") == "" {
-		// pmcd relays PDUs: with a second P and one client the
-		// scheduler hands each goroutine woken by the network to
-		// another thread. One P serves everything from one thread, as
-		// PCP's pmcd serves everything from its select loop; blocking
-		// calls still get threads of their own, and the runtime's
-		// preemption keeps agent timeouts working. The server takes
-		// more Ps while more clients than one keep it busy.
-		maxProcs = runtime.GOMAXPROCS(1)
-	}
+	procs = procsFromEnv(os.Getenv, runtime.GOMAXPROCS, runtime.NumCPU())
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	sigs := make(chan os.Signal, 1)
@@ -99,11 +90,36 @@ func main() {
 	}
 }
 
-// maxProcs is what the server may raise GOMAXPROCS to while many clients
-// keep it busy (pmcd.Server.MaxProcs): the Ps the runtime chose, when
-// main took them down to one. It stays 0, which leaves GOMAXPROCS alone,
-// when the environment sets GOMAXPROCS and in tests that call run.
-var maxProcs int
+// procs is the server's share of GOMAXPROCS (procsFromEnv); tests that
+// call run leave it zero, which leaves GOMAXPROCS alone.
+var procs procsConf
+
+// procsConf is what pmcd.Server may raise GOMAXPROCS to while many clients
+// keep it busy: max is MaxProcs, limit ProcsLimit.
+type procsConf struct {
+	max   int
+	limit func() int
+}
+
+// procsFromEnv takes pmcd down to one P through gomaxprocs and lets the
+// server raise it to at most ncpu, within the CPUs the process may use at
+// the time (pmcd.CPULimit), unless getenv has GOMAXPROCS, which is left
+// as it is.
+func procsFromEnv(getenv func(string) string, gomaxprocs func(int) int, ncpu int) procsConf {
+	if getenv("GOMAXPROCS") != "" {
+		return procsConf{}
+	}
+	// pmcd relays PDUs: with a second P and one client the scheduler
+	// hands each goroutine woken by the network to another thread. One
+	// P serves everything from one thread, as PCP's pmcd serves
+	// everything from its select loop; blocking calls still get threads
+	// of their own, and the runtime's preemption keeps agent timeouts
+	// working. The server takes more Ps while more clients than one
+	// keep it busy. Setting GOMAXPROCS ends the runtime's own following
+	// of a container's CPU limit, so the server reads it (CPULimit).
+	gomaxprocs(1)
+	return procsConf{max: ncpu, limit: pmcd.CPULimit}
+}
 
 // caught names the signal that stopped pmcd and its sender, for its log.
 var caught atomic.Pointer[string]
@@ -328,7 +344,8 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		// A daemon idles between bursts of clients: what they left
 		// is handed back.
 		FreeIdleMemory: true,
-		MaxProcs:       maxProcs,
+		MaxProcs:       procs.max,
+		ProcsLimit:     procs.limit,
 	}
 	if o.timeout >= 0 {
 		srv.AgentTimeout = time.Duration(o.timeout) * time.Second

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pmapi"
+)
+
+// TestProcsFromEnv: without GOMAXPROCS in the environment pmcd goes down
+// to one P and lets the server raise it to the CPUs, within the current
+// limit; with it, GOMAXPROCS is left alone and the server does not
+// change it.
+func TestProcsFromEnv(t *testing.T) {
+	for _, c := range []struct {
+		env     string
+		set     []int
+		max     int
+		limited bool
+	}{
+		{"", []int{1}, 6, true},
+		{"4", nil, 0, false},
+	} {
+		var set []int
+		got := procsFromEnv(func(name string) string {
+			if name == "GOMAXPROCS" {
+				return c.env
+			}
+			return ""
+		}, func(n int) int { set = append(set, n); return 6 }, 6)
+		if !slices.Equal(set, c.set) || got.max != c.max || (got.limit != nil) != c.limited {
+			t.Errorf("GOMAXPROCS=%q: set %v, MaxProcs %d, ProcsLimit set %v; want %v, %d, %v",
+				c.env, set, got.max, got.limit != nil, c.set, c.max, c.limited)
+		}
+	}
+}
+
+// TestRunPassesProcs runs pmcd with procs set and three clients fetching
+// at once until the server reads the limit, which it does only with
+// MaxProcs above 1 and more than one client busy: run hands both to
+// the server.
+func TestRunPassesProcs(t *testing.T) {
+	testbed.Need(t)
+	read := make(chan struct{})
+	var once sync.Once
+	procs = procsConf{max: 2, limit: func() int {
+		once.Do(func() { close(read) })
+		return 2
+	}}
+	defer func() { procs = procsConf{} }()
+	dir := t.TempDir()
+	ns := filepath.Join(dir, "root")
+	conf := filepath.Join(dir, "pmcd.conf")
+	if err := os.WriteFile(ns, []byte("root {\n\ttrivial\n}\ntrivial {\n\ttime\t250:0:0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte("trivial\t250\tdso\ttrivial_init\t/var/lib/pcp/pmdas/trivial/pmda_trivial.so\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf, "-s", "", "-l", filepath.Join(dir, "pmcd.log")}, ready)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("run: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("pmcd did not start")
+	}
+	host := "localhost:" + strings.TrimPrefix(addr.String(), "127.0.0.1:")
+	// Generous: the clients stop as soon as the limit is read.
+	fctx, stop := context.WithTimeout(ctx, 2*time.Minute)
+	defer stop()
+	var wg sync.WaitGroup
+	for range 3 {
+		cx, err := pmapi.NewHostContext(ctx, host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cx.Close()
+		ids, err := cx.LookupNames(ctx, []string{"trivial.time"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			var r pcp.Result
+			for {
+				select {
+				case <-read:
+					return
+				case <-fctx.Done():
+					return
+				default:
+				}
+				if _, err := cx.Fetch(ctx, ids, &r); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case <-read:
+	default:
+		t.Fatal("three clients fetching for two minutes: the server never read ProcsLimit")
+	}
+}
