@@ -233,7 +233,10 @@ func (s *Server) procsLimit() int {
 func (p *procScaler) decide(load int, came bool, limit int, who []*Server) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.off || len(p.servers) == 0 {
+	if p.off {
+		return
+	}
+	if len(p.servers) == 0 {
 		p.armed.Store(false)
 		return
 	}
@@ -282,7 +285,9 @@ func (p *procScaler) decide(load int, came bool, limit int, who []*Server) {
 // says so in the log of the first Server counted that has one.
 func (p *procScaler) stopScaling(cur int, who []*Server) {
 	p.off = true
-	p.armed.Store(false)
+	// Left armed with no timer, so that requests no longer take the
+	// lock to arm it.
+	p.armed.Store(true)
 	for _, s := range who {
 		if s.Log != nil {
 			s.logf("Warning: GOMAXPROCS is %d, not the %d pmcd set: it was changed elsewhere, and pmcd no longer changes it", cur, p.last)

@@ -100,7 +100,7 @@ func TestProcScalerDecide(t *testing.T) {
 		came  bool
 		limit int
 		procs []int // everything set so far
-		armed bool
+		armed bool // or, once scaling stopped, never to be armed again
 	}
 	for _, c := range []struct {
 		name      string
@@ -134,8 +134,8 @@ func TestProcScalerDecide(t *testing.T) {
 			{32, true, 8, []int{8}, true}, {32, true, 2, []int{8}, true}, {32, true, 2, []int{8}, true},
 			{32, true, 2, []int{8, 2}, true}}},
 		{name: "changed elsewhere: scaling stops", base: 1, elsewhere: map[int]int{1: 3}, logged: 1, windows: []window{
-			{32, true, 4, []int{4}, true}, {0, false, 4, []int{4}, false}, {32, true, 4, []int{4}, false},
-			{0, false, 4, []int{4}, false}}},
+			{32, true, 4, []int{4}, true}, {0, false, 4, []int{4}, true}, {32, true, 4, []int{4}, true},
+			{0, false, 4, []int{4}, true}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fake := &fakeProcs{cur: c.base}
