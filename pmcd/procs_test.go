@@ -100,7 +100,7 @@ func TestProcScalerDecide(t *testing.T) {
 		came  bool
 		limit int
 		procs []int // everything set so far
-		armed bool // or, once scaling stopped, never to be armed again
+		armed bool  // or, once scaling stopped, never to be armed again
 	}
 	for _, c := range []struct {
 		name      string
