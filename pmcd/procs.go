@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"maps"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -9,8 +10,8 @@ import (
 	"time"
 )
 
-// pmcd runs on one P while at most one client keeps it busy, and on up
-// to Server.MaxProcs while more do. With one busy client a second P
+// pmcd runs on one P while few clients keep it busy, and on up to
+// Server.MaxProcs while more do (procsClientsPerP each). With one busy client a second P
 // costs CPU and gains nothing (in process, 1 client: 9.1-9.8 µs of CPU
 // a fetch on two Ps against 6.8-7.8 on one; the rate no better). With
 // many, one P is one thread for the kernel to schedule: every time it
@@ -52,14 +53,18 @@ const (
 	procsCalm = 3
 )
 
+// procsClientsPerP is how many busy clients each P takes. With fewer than
+// two Ps' worth, a second P cost more than it gave: in process, 2 and 4
+// clients on two Ps spent 8.0 and 6.7 µs of CPU a fetch against 6.6 and
+// 6.2 on one, with p99 1.7 and 1.5 times PCP's against 0.95 and 0.76
+// (three runs each beside PCP's pmcd); 8 and 32 clients gained rate and
+// p99 on two (docs/bench.md).
+const procsClientsPerP = 4
+
 // procsWant is the number of Ps for a load of busy clients, with limit
-// the most: one, unless more clients are busy than one P serves without
-// queueing them (more than one).
+// the most: one per procsClientsPerP busy clients, at least one.
 func procsWant(busy, limit int) int {
-	if limit <= 1 || busy <= 1 {
-		return 1
-	}
-	return min(busy, limit)
+	return max(1, min(busy/procsClientsPerP, limit))
 }
 
 // procsLoad is a window's load in busy clients: its requests in units
@@ -188,7 +193,7 @@ func (p *procScaler) tick() {
 	}
 	load := procsLoad(reqs, active)
 	limit := 0
-	if load > 1 {
+	if procsWant(load, math.MaxInt) > 1 {
 		// Read only while the load wants more than one P: a limit
 		// may cost a few file reads.
 		for _, s := range servers {

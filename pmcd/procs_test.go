@@ -18,9 +18,11 @@ func TestProcsWant(t *testing.T) {
 	for _, c := range []struct{ busy, limit, want int }{
 		{0, 2, 1},
 		{1, 2, 1},
-		{2, 2, 2},
+		{procsClientsPerP, 2, 1},
+		{2*procsClientsPerP - 1, 2, 1},
+		{2 * procsClientsPerP, 2, 2},
 		{32, 2, 2},
-		{3, 8, 3},
+		{3 * procsClientsPerP, 8, 3},
 		{32, 8, 8},
 		{32, 1, 1},
 		{32, 0, 1},
@@ -115,14 +117,16 @@ func TestProcScalerDecide(t *testing.T) {
 			{32, true, 2, []int{2}, true}, {32, true, 2, []int{2}, true},
 			{0, false, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
 			{0, false, 2, []int{2, 1}, false}}},
+		{name: "a few busy clients stay on one P", base: 1, windows: []window{
+			{procsClientsPerP, true, 8, nil, true}, {2*procsClientsPerP - 1, true, 8, nil, true}, {0, false, 8, nil, false}}},
 		{name: "busy in alternate windows does not flip", base: 1, windows: []window{
-			{2, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
-			{2, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
-			{2, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true}}},
+			{8, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
+			{8, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true},
+			{8, true, 2, []int{2}, true}, {0, false, 2, []int{2}, true}}},
 		{name: "fewer busy clients for procsCalm windows", base: 1, windows: []window{
-			{32, true, 4, []int{4}, true}, {2, true, 4, []int{4}, true}, {2, true, 4, []int{4}, true},
-			{2, true, 4, []int{4, 2}, true}, {1, true, 4, []int{4, 2}, true}, {3, true, 4, []int{4, 2, 3}, true},
-			{1, true, 4, []int{4, 2, 3}, true}, {1, true, 4, []int{4, 2, 3}, true}, {1, true, 4, []int{4, 2, 3, 1}, true},
+			{32, true, 4, []int{4}, true}, {8, true, 4, []int{4}, true}, {8, true, 4, []int{4}, true},
+			{8, true, 4, []int{4, 2}, true}, {4, true, 4, []int{4, 2}, true}, {12, true, 4, []int{4, 2, 3}, true},
+			{4, true, 4, []int{4, 2, 3}, true}, {4, true, 4, []int{4, 2, 3}, true}, {4, true, 4, []int{4, 2, 3, 1}, true},
 			{0, false, 4, []int{4, 2, 3, 1}, false}}},
 		{name: "no limit", base: 1, windows: []window{{32, true, 1, nil, true}, {0, false, 1, nil, false}}},
 		{name: "a program's 8 above MaxProcs 4 is left alone", base: 8, windows: []window{
@@ -225,18 +229,19 @@ func busy(t *testing.T, conns []procsConn) {
 }
 
 // TestProcsFollowBusyClients serves clients with MaxProcs 2 and ends the
-// windows by hand (the timer's window is an hour): three clients that
-// each make procsBusyReqs requests raise the Ps to 2; one busy client
-// alone takes them back to 1 after procsCalm windows; Close leaves one P.
+// windows by hand (the timer's window is an hour): two Ps' worth of
+// clients that each make procsBusyReqs requests raise the Ps to 2; one
+// busy client alone takes them back to 1 after procsCalm windows; Close
+// leaves one P.
 func TestProcsFollowBusyClients(t *testing.T) {
 	t.Parallel()
 	fake := &fakeProcs{cur: 1}
 	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
-	_, conns, end := serveProcs(t, p, 2, 3)
+	_, conns, end := serveProcs(t, p, 2, 2*procsClientsPerP)
 	busy(t, conns)
 	p.tick()
 	if got := fake.got(); !slices.Equal(got, []int{2}) {
-		t.Fatalf("after three busy clients, Ps set %v, want [2]", got)
+		t.Fatalf("after %d busy clients, Ps set %v, want [2]", len(conns), got)
 	}
 	for i := range procsCalm {
 		conns[0].ask(t, procsBusyReqs)
@@ -258,7 +263,7 @@ func TestProcsFollowBusyClients(t *testing.T) {
 }
 
 // TestProcsSharedByServers runs two Servers with MaxProcs 2 on one
-// scaler, as two in one process share GOMAXPROCS: A's three busy clients
+// scaler, as two in one process share GOMAXPROCS: A's busy clients
 // raise it, B's idle ones do not take it back, the first Close leaves it
 // to the Server still serving, and the last restores the Ps found.
 func TestProcsSharedByServers(t *testing.T) {
@@ -266,9 +271,9 @@ func TestProcsSharedByServers(t *testing.T) {
 	fake := &fakeProcs{cur: 1}
 	var limits int
 	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
-	a, aConns, endA := serveProcs(t, p, 2, 3)
+	a, aConns, endA := serveProcs(t, p, 2, 2*procsClientsPerP)
 	a.ProcsLimit = func() int { limits++; return 8 }
-	_, bConns, endB := serveProcs(t, p, 2, 2)
+	_, bConns, endB := serveProcs(t, p, 2, procsClientsPerP)
 	bConns[0].ask(t, 1)
 	p.tick()
 	if limits != 0 {
@@ -278,23 +283,20 @@ func TestProcsSharedByServers(t *testing.T) {
 		busy(t, aConns)
 		p.tick()
 		if got := fake.got(); !slices.Equal(got, []int{2}) {
-			t.Fatalf("window %d of A's three busy clients with B idle: Ps set %v, want [2]", i, got)
+			t.Fatalf("window %d of A's busy clients with B idle: Ps set %v, want [2]", i, got)
 		}
 	}
 	if limits != 2*procsCalm {
 		t.Fatalf("ProcsLimit read %d times in %d busy windows, want once each", limits, 2*procsCalm)
 	}
-	// One busy client on each Server: two, counted together, keep
-	// the Ps for longer than procsCalm windows.
+	// Half of A's clients and all of B's busy: as many as A's alone,
+	// counted together, keep the Ps for longer than procsCalm windows.
+	both := append(slices.Clone(aConns[:procsClientsPerP]), bConns...)
 	for i := range 2 * procsCalm {
-		var wg sync.WaitGroup
-		for _, c := range []procsConn{aConns[0], bConns[0]} {
-			wg.Go(func() { c.ask(t, procsBusyReqs) })
-		}
-		wg.Wait()
+		busy(t, both)
 		p.tick()
 		if got := fake.got(); !slices.Equal(got, []int{2}) {
-			t.Fatalf("window %d of a busy client on each Server: Ps set %v, want [2]", i, got)
+			t.Fatalf("window %d of busy clients on both Servers: Ps set %v, want [2]", i, got)
 		}
 	}
 	endB()

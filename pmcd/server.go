@@ -71,8 +71,8 @@ type Server struct {
 	// of clients, not to every program that embeds a Server.
 	FreeIdleMemory bool
 	// MaxProcs, when above 1, has pmcd raise runtime.GOMAXPROCS while
-	// more than one client keeps it busy, up to MaxProcs, and give the
-	// Ps back after (procs.go). GOMAXPROCS is the process's: every
+	// many clients keep it busy (a P for each four), up to MaxProcs,
+	// and give the Ps back after (procs.go). GOMAXPROCS is the process's: every
 	// Server with MaxProcs set shares one scaler, which adds to what it
 	// finds and stops if anything else changes it. cmd/pmcd sets it (the
 	// CPUs, from one P); a program that embeds a Server leaves it zero

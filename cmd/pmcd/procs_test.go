@@ -44,9 +44,9 @@ func TestProcsFromEnv(t *testing.T) {
 	}
 }
 
-// TestRunPassesProcs runs pmcd with procs set and three clients fetching
+// TestRunPassesProcs runs pmcd with procs set and eight clients fetching
 // at once until the server reads the limit, which it does only with
-// MaxProcs above 1 and more than one client busy: run hands both to
+// MaxProcs above 1 and enough clients busy for two Ps: run hands both to
 // the server.
 func TestRunPassesProcs(t *testing.T) {
 	testbed.Need(t)
@@ -91,7 +91,7 @@ func TestRunPassesProcs(t *testing.T) {
 	fctx, stop := context.WithTimeout(ctx, 2*time.Minute)
 	defer stop()
 	var wg sync.WaitGroup
-	for range 3 {
+	for range 8 {
 		cx, err := pmapi.NewHostContext(ctx, host)
 		if err != nil {
 			t.Fatal(err)
@@ -122,6 +122,6 @@ func TestRunPassesProcs(t *testing.T) {
 	select {
 	case <-read:
 	default:
-		t.Fatal("three clients fetching for two minutes: the server never read ProcsLimit")
+		t.Fatal("eight clients fetching for two minutes: the server never read ProcsLimit")
 	}
 }
