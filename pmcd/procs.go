@@ -11,8 +11,8 @@ import (
 )
 
 // pmcd runs on one P while few clients keep it busy, and on up to
-// Server.MaxProcs while more do (procsClientsPerP each). With one busy client a second P
-// costs CPU and gains nothing (in process, 1 client: 9.1-9.8 µs of CPU
+// Server.MaxProcs while more do (procsClientsPerP each). With one busy
+// client a second P costs CPU and gains nothing (in process, 1 client: 9.1-9.8 µs of CPU
 // a fetch on two Ps against 6.8-7.8 on one; the rate no better). With
 // many, one P is one thread for the kernel to schedule: every time it
 // is preempted, by the client it has just woken or by other work on the
