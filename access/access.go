@@ -39,6 +39,9 @@ type Control struct {
 	// notes are the complaints PCP logs while building the lists, such
 	// as permission clashes, for the parser to report.
 	notes []string
+	// warnings are the lesser complaints PCP logs at its Warning
+	// level, such as a Unix socket pattern's ignored path.
+	warnings []string
 	// ops is every operation the server knows (Options.Ops); zero
 	// means pmcd's, OpAll.
 	ops int

@@ -102,8 +102,10 @@ func (a *Control) hostSpecs(name string) ([]hostSpec, error) {
 	var specs []hostSpec
 	switch {
 	case strings.HasPrefix(name, "unix:"):
+		a.unixPath(name[len("unix:"):])
 		return []hostSpec{{name: "unix:", unix: true, level: 1}}, nil
 	case strings.HasPrefix(name, "local:"):
+		a.unixPath(name[len("local:"):])
 		specs = append(specs, hostSpec{name: "unix:", unix: true, level: 1})
 		name = "localhost"
 	case strings.HasSuffix(name, "*"):
@@ -144,6 +146,17 @@ func (a *Control) hostSpecs(name string) ([]hostSpec, error) {
 		specs = append(specs, hostSpec{name: name, addr: ip, mask: net.CIDRMask(len(ip)*8, len(ip)*8)})
 	}
 	return specs, nil
+}
+
+// unixPath warns, as libpcp does, that a Unix socket pattern matches
+// every Unix socket client whatever path it names: only slashes and a
+// final "*" say nothing more.
+func (a *Control) unixPath(path string) {
+	rest := strings.TrimLeft(path, "/")
+	rest = strings.TrimSuffix(rest, "*")
+	if rest != "" {
+		a.warnings = append(a.warnings, fmt.Sprintf("Ignoring the path in host pattern \"%s\"", path))
+	}
 }
 
 // lookupErrorText is the resolver's complaint as libpcp prints it,

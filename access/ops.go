@@ -89,6 +89,15 @@ func (a *Control) Notes() []string {
 	return n
 }
 
+// Warnings returns and forgets the warnings made while adding
+// statements: libpcp gives them at its Warning level, where Notes are at
+// its Error level.
+func (a *Control) Warnings() []string {
+	w := a.warnings
+	a.warnings = nil
+	return w
+}
+
 func (a *Control) all() int {
 	if a.ops != 0 {
 		return a.ops

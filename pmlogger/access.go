@@ -36,10 +36,12 @@ func (e *AccessError) Unwrap() error { return e.Err }
 // most specific statements matching its address, a client denied every
 // operation is refused at connection, and one no statement matches may
 // do everything. It returns nil for a configuration without statements.
-// notify receives libpcp's complaints (a statement clashing with an
-// earlier one for some of its addresses is noted and the rest kept); a
-// statement that adds nothing is an *AccessError.
-func BuildAccess(rules []AccessRule, notify func(string)) (*access.Control, error) {
+// notify receives libpcp's complaints with the level pmNotifyErr gives
+// them, "Warning" (a Unix socket pattern's path, which is ignored) or
+// "Error" (a statement clashing with an earlier one for some of its
+// addresses is noted and the rest kept); a statement that adds nothing
+// is an *AccessError.
+func BuildAccess(rules []AccessRule, notify func(level, msg string)) (*access.Control, error) {
 	if len(rules) == 0 {
 		return nil, nil
 	}
@@ -48,12 +50,17 @@ func BuildAccess(rules []AccessRule, notify func(string)) (*access.Control, erro
 		spec, deny := r.masks()
 		for i, h := range r.Hosts {
 			err := acc.AddHost(h, spec, deny)
+			// libpcp warns of a path as it reads the pattern,
+			// before it adds (or refuses) the addresses.
+			for _, w := range acc.Warnings() {
+				notify("Warning", w)
+			}
 			notes := acc.Notes()
 			if err != nil && len(notes) == 0 {
 				notes = []string{hostErrorText(h, err)}
 			}
 			for _, n := range notes {
-				notify(n)
+				notify("Error", n)
 			}
 			if err != nil {
 				line := r.Line

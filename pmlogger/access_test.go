@@ -42,7 +42,7 @@ func TestBuildAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	var notes []string
-	acc, err := BuildAccess(cfg.Access, func(n string) { notes = append(notes, n) })
+	acc, err := BuildAccess(cfg.Access, func(level, n string) { notes = append(notes, level+": "+n) })
 	if err != nil || len(notes) > 0 {
 		t.Fatalf("BuildAccess: %v %q", err, notes)
 	}
@@ -71,7 +71,7 @@ func TestBuildAccess(t *testing.T) {
 	// configuration, with libpcp's note.
 	cfg, _ = ParseConfig("log mandatory on 1 sec { a.b }\n[access]\nallow 10.1.* : all;\ndisallow 10.1.* : enquire;\n", "cfg", 0)
 	notes = nil
-	_, err = BuildAccess(cfg.Access, func(n string) { notes = append(notes, n) })
+	_, err = BuildAccess(cfg.Access, func(level, n string) { notes = append(notes, level+": "+n) })
 	var ae *AccessError
 	if !errors.As(err, &ae) || ae.Line != 4 || len(notes) != 1 {
 		t.Errorf("clash: %v %q", err, notes)

@@ -49,6 +49,15 @@ type InstSpec struct {
 	ByNum  bool
 }
 
+// String is the instance as the configuration gave it: its number or
+// its name.
+func (is InstSpec) String() string {
+	if is.ByNum {
+		return strconv.Itoa(int(is.Number))
+	}
+	return is.Name
+}
+
 // Statement is one "log ..." clause of a configuration.
 type Statement struct {
 	State State

@@ -140,7 +140,7 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 				if !slices.Contains(t.names[pmid], name) {
 					t.names[pmid] = append(t.names[pmid], name)
 				}
-				if len(m.Insts) == 0 || desc.InDom == pcp.InDomNull {
+				if len(m.Insts) == 0 {
 					addAll(t, tasks, reqs, pmid, advisory, func() {
 						warn(st.Line, "Incompatible request for metric \"%s\"", name)
 					})
@@ -148,23 +148,21 @@ func resolve(ctx context.Context, src pmapi.Source, cfg *Config, file string, lo
 				}
 				var kept []int32
 				for _, is := range m.Insts {
-					var inst int32
-					if is.ByNum {
-						if _, err := src.NameInDom(ctx, desc.InDom, is.Number); err != nil {
-							warn(st.Line, "Instance \"%d\" is not defined for the metric \"%s\"", is.Number, name)
-							continue
-						}
-						inst = is.Number
-					} else {
-						n, err := src.LookupInDom(ctx, desc.InDom, is.Name)
-						if err != nil {
-							warn(st.Line, "Instance \"%s\" is not defined for the metric \"%s\"", is.Name, name)
-							continue
-						}
-						inst = n
+					inst, ok := lookupInst(ctx, src, desc.InDom, is)
+					if !ok {
+						warn(st.Line, "Instance \"%s\" is not defined for the metric \"%s\"", is, name)
+						continue
 					}
-					if addOne(t, tasks, reqs, pmid, inst, advisory, func() {
-						warn(st.Line, "Incompatible request for metric \"%s\" and instance \"%s\"", name, is.Name)
+					if addOne(t, tasks, reqs, pmid, inst, advisory, func(held *task) {
+						// PCP names the instance as it was given,
+						// and a number by its missing name, as C's
+						// printf shows a null string.
+						given := is.Name
+						if is.ByNum {
+							given = "(null)"
+						}
+						warn(st.Line, "Incompatible request for metric \"%s\" and instance \"%s\"", name, given)
+						fmt.Fprintln(log, conflictText(t.state, held.state))
 					}) {
 						kept = append(kept, inst)
 					}
@@ -240,8 +238,9 @@ func addAll(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, adviso
 }
 
 // addOne settles a request for one instance of pmid against earlier
-// requests, reporting whether t should take it.
-func addOne(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, inst int32, advisory bool, conflict func()) bool {
+// requests, reporting whether t should take it; conflict is given the
+// mandatory task that refuses an advisory request.
+func addOne(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, inst int32, advisory bool, conflict func(held *task)) bool {
 	for _, ot := range tasks {
 		for k, r := range reqs[ot] {
 			if r.pmid != pmid || (r.insts != nil && !slices.Contains(r.insts, inst)) {
@@ -251,7 +250,7 @@ func addOne(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, inst i
 				return false
 			}
 			if ot.state.Mandatory && advisory {
-				conflict()
+				conflict(ot)
 				return false
 			}
 			if r.insts != nil {
@@ -264,4 +263,32 @@ func addOne(t *task, tasks []*task, reqs map[*task][]*req, pmid pcp.PMID, inst i
 		}
 	}
 	return true
+}
+
+// lookupInst finds an instance the configuration names in indom, by name
+// or number. A singular metric has no instances to name: PCP's lookups
+// refuse its null domain, so any instance given for it is undefined.
+func lookupInst(ctx context.Context, src pmapi.Source, indom pcp.InDom, is InstSpec) (int32, bool) {
+	if indom == pcp.InDomNull {
+		return 0, false
+	}
+	if is.ByNum {
+		_, err := src.NameInDom(ctx, indom, is.Number)
+		return is.Number, err == nil
+	}
+	n, err := src.LookupInDom(ctx, indom, is.Name)
+	return n, err == nil
+}
+
+// conflictText is pmlogger's reason for refusing an advisory request
+// for an instance a mandatory task holds, from the two tasks' on/off
+// states.
+func conflictText(req, held State) string {
+	onOff := func(on bool) string {
+		if on {
+			return "ON"
+		}
+		return "OFF"
+	}
+	return fmt.Sprintf("Request for (advisory) %s conflicts with current (mandatory) %s state", onOff(req.On), onOff(held.On))
 }

@@ -62,6 +62,18 @@ func TestCheckAgainstPCP(t *testing.T) {
 		"log mandatory on 1 sec { sample }\n",
 		"log mandatory on 1 sec { no.such.one no.such.two }\n",
 		"log mandatory on 1 sec { sample.colour [ \"no.such\" ] # no.such.three\n}\n",
+		// Instances are looked up in the metric's instance domain,
+		// a singular metric's too (where none is defined).
+		"log mandatory on 1 sec { sample.long.one [ 1 ] }\n",
+		"log mandatory on 1 sec { sample.long.one [ \"one\" 2 ] sample.long.ten }\n",
+		"log mandatory on 1 sec { sample.colour [ 7 \"nosuch\" 1 ] }\n",
+		"log mandatory on 1 sec { sample.colour [ 99 ] }\n",
+		"log mandatory on 1 sec { sample.colour [ 1 ] }\nlog advisory on 1 sec { sample.colour [ 1 ] }\n",
+		// A Unix socket pattern's path is ignored, with a warning.
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow unix:/tmp/x* : all;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow local:/a/b : enquire;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow unix:* : all;\ndisallow local:/// : advisory;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow unix:/* : all;\nallow local:x : enquire;\n",
 	} {
 		path := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {

@@ -556,8 +556,8 @@ func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reade
 		return
 	}
 	// A host an [access] rule cannot add ends the run there.
-	access, err = pmlogger.BuildAccess(cfg.Access, func(note string) {
-		fmt.Fprintf(logw, "[%s] %s(%d) Error: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), note)
+	access, err = pmlogger.BuildAccess(cfg.Access, func(level, note string) {
+		fmt.Fprintf(logw, "[%s] %s(%d) %s: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), level, note)
 	})
 	if err != nil {
 		fmt.Fprintf(logw, "%s\n", err)
