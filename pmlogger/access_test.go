@@ -3,6 +3,7 @@ package pmlogger
 import (
 	"errors"
 	"net"
+	"slices"
 	"testing"
 
 	"github.com/gopcp/gopcp/access"
@@ -75,5 +76,14 @@ func TestBuildAccess(t *testing.T) {
 	var ae *AccessError
 	if !errors.As(err, &ae) || ae.Line != 4 || len(notes) != 1 {
 		t.Errorf("clash: %v %q", err, notes)
+	}
+	// A Unix socket pattern's path is ignored with libpcp's warning,
+	// before the clash the same statement meets.
+	cfg, _ = ParseConfig("log mandatory on 1 sec { a.b }\n[access]\nallow unix: : all;\ndisallow unix:/tmp/s : enquire;\n", "cfg", 0)
+	notes = nil
+	_, err = BuildAccess(cfg.Access, func(level, n string) { notes = append(notes, level+": "+n) })
+	want := []string{`Warning: Ignoring the path in host pattern "/tmp/s"`, "Error: Permission clash for unix: with earlier statement for unix:"}
+	if !errors.As(err, &ae) || ae.Line != 4 || !slices.Equal(notes, want) {
+		t.Errorf("unix path: %v %q, want %q", err, notes, want)
 	}
 }

@@ -69,11 +69,15 @@ func TestCheckAgainstPCP(t *testing.T) {
 		"log mandatory on 1 sec { sample.colour [ 7 \"nosuch\" 1 ] }\n",
 		"log mandatory on 1 sec { sample.colour [ 99 ] }\n",
 		"log mandatory on 1 sec { sample.colour [ 1 ] }\nlog advisory on 1 sec { sample.colour [ 1 ] }\n",
+		"log mandatory off { sample.colour [ \"red\" 2 ] }\nlog advisory on 1 sec { sample.colour [ 2 \"red\" 1 ] }\nlog advisory off { sample.colour [ 2 ] }\n",
+		"log mandatory on 1 sec { sample.long.one [ 1 ] sample.long.one }\nlog advisory off { sample.long.one [ \"x\" ] }\n",
+		"log mandatory on 1 sec { sample.colour [ 1 ] }\nlog mandatory maybe { sample.colour [ 1 ] }\nlog advisory on 2 sec { sample.colour [ 1 ] }\n",
 		// A Unix socket pattern's path is ignored, with a warning.
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow unix:/tmp/x* : all;\n",
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow local:/a/b : enquire;\n",
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow unix:* : all;\ndisallow local:/// : advisory;\n",
 		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow unix:/* : all;\nallow local:x : enquire;\n",
+		"log mandatory on 1 sec { sample.long.one }\n[access]\nallow unix: : all;\ndisallow unix:/tmp/s : enquire;\n",
 	} {
 		path := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
