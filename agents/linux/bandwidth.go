@@ -66,12 +66,14 @@ func (c *bandwidthConf) refresh() {
 	}
 }
 
-// modTime is the file's modification time in nanoseconds, from a
-// stat(2) of a kept NUL-terminated path (os.Stat allocates a FileInfo and
-// a copy of the path each time).
+// modTime is the file's modification time in nanoseconds, from an
+// fstatat(2) relative to the working directory of a kept NUL-terminated
+// path, which follows symbolic links as stat(2) does (os.Stat allocates
+// a FileInfo and a copy of the path each time).
 func (c *bandwidthConf) modTime() (int64, bool) {
 	var st syscall.Stat_t
-	_, _, errno := syscall.Syscall(syscall.SYS_STAT, c.pc.set(c.path), uintptr(unsafe.Pointer(&st)), 0)
+	p := c.pc.set(c.path)
+	_, _, errno := syscall.Syscall6(sysFstatat, uintptr(atFDCWD), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&st)), 0, 0, 0)
 	if errno != 0 {
 		return 0, false
 	}
