@@ -38,3 +38,20 @@ func TestPathCalls(t *testing.T) {
 		t.Errorf("%v allocations, want 0", n)
 	}
 }
+
+// TestBandwidthModTime: the bandwidth file's modification time is
+// os.Stat's, through a symbolic link too, and a missing file has none.
+func TestBandwidthModTime(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bandwidth.conf")
+	os.WriteFile(file, []byte("Version:1.0\n"), 0o600)
+	os.Symlink(file, filepath.Join(dir, "link"))
+	for _, p := range []string{file, filepath.Join(dir, "link"), filepath.Join(dir, "nope")} {
+		c := bandwidthConf{path: p}
+		got, ok := c.modTime()
+		fi, err := os.Stat(p)
+		if ok != (err == nil) || (ok && got != fi.ModTime().UnixNano()) {
+			t.Errorf("modTime(%s) = %d, %v; os.Stat: %v, %v", p, got, ok, fi, err)
+		}
+	}
+}
