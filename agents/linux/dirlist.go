@@ -3,6 +3,7 @@ package linux
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"slices"
 	"syscall"
 )
@@ -16,7 +17,13 @@ type dirList struct {
 	names []byte   // the names, back to back
 	ends  []int    // where each name ends in names
 	order []uint32 // the entries' indexes, sorted when asked
+	limit int      // the most entries a listing may have; 0 is maxDirEntries
 }
+
+// errTooManyEntries is a listing's error when its directory holds more
+// than the bound: the listing is refused rather than cut short, so that
+// no metric is answered from part of a directory.
+var errTooManyEntries = errors.New("directory has more entries than the agent lists")
 
 // direntHeader is the size of linux_dirent64's fixed part: inode, offset,
 // record length and type.
@@ -57,7 +64,7 @@ func (d *dirList) list(sorted bool) error {
 		d.buf = make([]byte, 8192)
 	}
 	d.buf = d.buf[:cap(d.buf)]
-	for len(d.ends) < maxDirEntries {
+	for {
 		n, err := syscall.Getdents(fd, d.buf)
 		if err == syscall.EINTR {
 			continue
@@ -69,6 +76,7 @@ func (d *dirList) list(sorted bool) error {
 			break
 		}
 		if err := d.parse(d.buf[:n]); err != nil {
+			d.names, d.ends = d.names[:0], d.ends[:0]
 			return err
 		}
 	}
@@ -98,6 +106,13 @@ func (d *dirList) parse(b []byte) error {
 		b = b[reclen:]
 		if string(name) == "." || string(name) == ".." || len(name) == 0 {
 			continue
+		}
+		limit := d.limit
+		if limit <= 0 {
+			limit = maxDirEntries
+		}
+		if len(d.ends) >= limit {
+			return errTooManyEntries
 		}
 		d.names = append(d.names, name...)
 		d.ends = append(d.ends, len(d.names))

@@ -169,3 +169,30 @@ func FuzzDirents(f *testing.F) {
 		}
 	})
 }
+
+// TestDirListBound: a directory with more entries than the bound is an
+// error and an empty listing, not its first entries; one at the bound is
+// listed whole.
+func TestDirListBound(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 600 { // more than one 8 KiB getdents buffer
+		if err := os.WriteFile(filepath.Join(dir, strings.Repeat("f", 20)+strconv.Itoa(i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		limit int
+		err   error
+		n     int
+	}{
+		{limit: 600, n: 600},
+		{limit: 599, err: errTooManyEntries},
+		{limit: 10, err: errTooManyEntries},
+	} {
+		d := dirList{limit: tc.limit}
+		err := d.read(true, dir)
+		if !errors.Is(err, tc.err) || d.len() != tc.n {
+			t.Errorf("limit %d: %d names, %v; want %d, %v", tc.limit, d.len(), err, tc.n, tc.err)
+		}
+	}
+}
