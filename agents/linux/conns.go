@@ -284,7 +284,7 @@ func (x *Linux) fileUDP() {
 func (x *Linux) diagTCP() bool {
 	c := &x.conns
 	cn := &c.counts
-	if c.diag.broken || !x.diagDone(c.diag.tcp(cn)) {
+	if !c.diag.usable() || !x.diagDone(c.diag.tcp(cn)) {
 		return false
 	}
 	copy(c.tcp[:], cn[0][:])
@@ -298,7 +298,7 @@ func (x *Linux) diagTCP() bool {
 func (x *Linux) diagUDP() bool {
 	c := &x.conns
 	cn := &c.counts
-	if c.diag.broken || !x.diagDone(c.diag.udp(syscall.AF_INET, cn)) {
+	if !c.diag.usable() || !x.diagDone(c.diag.udp(syscall.AF_INET, cn)) {
 		return false
 	}
 	c.udp = [2]uint64{cn[0][1], cn[0][7]} // established, and unconnected ("listen")
@@ -310,13 +310,22 @@ func (x *Linux) diagUDP() bool {
 	return true
 }
 
-// diagDone says whether a dump succeeded; a failure is logged and
-// leaves the counting to the files from then on.
+// diagDone says whether a dump succeeded. A failure leaves the counting
+// to the files for the next diagRetryAfter counts, and is logged when it
+// follows a success (a kernel that keeps refusing is reported once); a
+// success after failures is logged too.
 func (x *Linux) diagDone(err error) bool {
+	d := &x.conns.diag
 	if err != nil {
-		x.conns.diag.broken = true
-		x.log.Printf("linux: socket diagnostics failed (%v); counting sockets from %s/net instead", err, x.proc)
+		if !d.failing {
+			x.log.Printf("linux: socket diagnostics failed (%v); counting sockets from %s/net instead, trying again after %d counts", err, x.proc, diagRetryAfter)
+		}
+		d.failing, d.wait = true, diagRetryAfter
 		return false
+	}
+	if d.failing {
+		d.failing = false
+		x.log.Printf("linux: socket diagnostics work again; counting sockets through them")
 	}
 	return true
 }

@@ -21,10 +21,16 @@ import (
 type sockDiag struct {
 	fd     int
 	opened bool
-	broken bool // the kernel refused: the files serve from then on
-	seq    uint32
-	req    []byte
-	buf    []byte
+	// failing is set from a failed dump to the next that succeeds; the
+	// files serve meanwhile, and wait more counts the fetches left
+	// before the next try, so that one timeout on a loaded machine does
+	// not give up the cheaper path for good, nor a kernel without it
+	// cost a failed request at every fetch.
+	failing bool
+	wait    int
+	seq     uint32
+	req     []byte
+	buf     []byte
 }
 
 const (
@@ -39,6 +45,9 @@ const (
 	// diagBuf holds any message batch: the kernel builds a dump's
 	// batches no larger than 32 KiB.
 	diagBuf = 64 << 10
+	// diagRetryAfter is how many counts of sockets the files make after
+	// a failed dump before the next try.
+	diagRetryAfter = 100
 	// maxDiagReads bounds one dump (about two million sockets).
 	maxDiagReads = 1 << 13
 	// tcpDiagStates asks for TCP states 1 to 12 (12 being a pending
@@ -46,6 +55,16 @@ const (
 	// are bound and nothing more, which the files do not list.
 	tcpDiagStates = 1<<13 - 2
 )
+
+// usable says whether to try a dump now, counting down the fetches
+// after a failure.
+func (s *sockDiag) usable() bool {
+	if s.wait > 0 {
+		s.wait--
+		return false
+	}
+	return true
+}
 
 // counts are a dump's sockets by family (0 IPv4, 1 IPv6) and state.
 type diagCounts [2][16]uint64

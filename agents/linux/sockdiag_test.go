@@ -71,12 +71,27 @@ type fdCloser int
 
 func (fd fdCloser) Close() error { return syscall.Close(int(fd)) }
 
-// socketsInEveryState makes TCP and UDP sockets of both families in
-// several states: listening, connected both ways, half closed (FIN_WAIT2
-// and CLOSE_WAIT), closed (TIME_WAIT), bound only, bound UDP and
-// connected UDP.
-func socketsInEveryState() (keep []any, err error) {
-	for _, nw := range []struct{ tcp, udp, addr string }{{"tcp4", "udp4", "127.0.0.1:0"}, {"tcp6", "udp6", "[::1]:0"}} {
+// haveIPv6 says whether the kernel has IPv6 sockets (not so when booted
+// with ipv6.disable=1).
+func haveIPv6() bool {
+	fd, err := syscall.Socket(syscall.AF_INET6, syscall.SOCK_DGRAM, 0)
+	if err != nil {
+		return false
+	}
+	syscall.Close(fd)
+	return true
+}
+
+// socketsInEveryState makes TCP and UDP sockets of IPv4, and of IPv6 when
+// ipv6 is set, in several states: listening, connected both ways, half
+// closed (FIN_WAIT2 and CLOSE_WAIT), closed (TIME_WAIT), bound only,
+// bound UDP and connected UDP.
+func socketsInEveryState(ipv6 bool) (keep []any, err error) {
+	nws := []struct{ tcp, udp, addr string }{{"tcp4", "udp4", "127.0.0.1:0"}, {"tcp6", "udp6", "[::1]:0"}}
+	if !ipv6 {
+		nws = nws[:1]
+	}
+	for _, nw := range nws {
 		l, err := net.Listen(nw.tcp, nw.addr)
 		if err != nil {
 			return keep, err
@@ -156,7 +171,10 @@ var errUnsettled = errors.New("the sockets kept changing")
 // sockets, by state and family, that /proc/net's tables list, in a
 // network namespace holding sockets in several states and nothing else.
 // Without the privilege for one, the counts are compared on the host.
+// On a kernel without IPv6 only IPv4 sockets are made, and IPv6 counts
+// none.
 func TestSockDiagMatchesFiles(t *testing.T) {
+	ipv6 := haveIPv6()
 	x, err := newLinux(Options{CacheDir: t.TempDir(), ProcRoot: "/proc/thread-self"})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +186,7 @@ func TestSockDiagMatchesFiles(t *testing.T) {
 			t.Error(err)
 			return
 		}
-		keep, err := socketsInEveryState()
+		keep, err := socketsInEveryState(ipv6)
 		defer func() {
 			for _, k := range keep {
 				k.(interface{ Close() error }).Close()
@@ -190,17 +208,25 @@ func TestSockDiagMatchesFiles(t *testing.T) {
 		}
 		c := &x.conns
 		const est, listen = 1, 10
+		udp6 := [2]uint64{1, 1}
 		for _, s := range []*[12]uint64{&c.tcp, &c.tcp6} {
 			var n uint64
 			for _, v := range s {
 				n += v
 			}
+			if s == &c.tcp6 && !ipv6 {
+				if n != 0 {
+					t.Errorf("tcp6 states %v without IPv6, want none", s)
+				}
+				udp6 = [2]uint64{}
+				continue
+			}
 			if s[est] < 2 || s[listen] != 1 || n < 6 {
 				t.Errorf("tcp states %v: want a listener, two established and the closing ones", s)
 			}
 		}
-		if c.udp != [2]uint64{1, 1} || c.udp6 != [2]uint64{1, 1} {
-			t.Errorf("udp %v udp6 %v, want one connected and one not in each", c.udp, c.udp6)
+		if c.udp != [2]uint64{1, 1} || c.udp6 != udp6 {
+			t.Errorf("udp %v udp6 %v, want one connected and one not in udp, %v in udp6", c.udp, c.udp6, udp6)
 		}
 	})
 	if compared {
@@ -294,7 +320,9 @@ func FuzzCountDiag(f *testing.F) {
 }
 
 // TestSockDiagFallback: when a dump fails, the sockets are counted from
-// the files, at that fetch and the later ones, and the failure is logged
+// the files, at that fetch and the next diagRetryAfter counts without a
+// try; then socket diagnostics are tried again, and used again when they
+// work. A kernel that keeps refusing is reported once, and the recovery
 // once.
 func TestSockDiagFallback(t *testing.T) {
 	var logged strings.Builder
@@ -306,18 +334,39 @@ func TestSockDiagFallback(t *testing.T) {
 		t.Fatal("the agent over /proc does not use socket diagnostics")
 	}
 	d := &x.conns.diag
-	d.fd, d.opened = -1, true // every dump fails: EBADF
-	for range 2 {
+	// A socket that fails every dump (EBADF) stands for a kernel that
+	// refuses or a receive that timed out.
+	fail := func() { d.fd, d.opened = -1, true }
+	fail()
+	for round := range 2 {
+		x.conns.ok["net/tcp"] = false
 		x.readTCPConns()
-		x.readUDPConns()
-	}
-	if !d.broken {
-		t.Error("the failed dump did not hand the counting to the files")
+		if !d.failing || d.wait != diagRetryAfter {
+			t.Fatalf("round %d: after a failed dump failing %v, wait %d; want true, %d", round, d.failing, d.wait, diagRetryAfter)
+		}
+		if !x.conns.ok["net/tcp"] {
+			t.Errorf("round %d: net/tcp not read from the files", round)
+		}
+		for i := range diagRetryAfter {
+			x.readUDPConns() // the wait counts every kind's count
+			if d.wait != diagRetryAfter-1-i {
+				t.Fatalf("round %d: wait %d after %d counts", round, d.wait, i+1)
+			}
+		}
 	}
 	if n := strings.Count(logged.String(), "socket diagnostics failed"); n != 1 {
 		t.Errorf("%d reports of the failure, want 1:\n%s", n, logged.String())
 	}
-	if !x.conns.ok["net/tcp"] {
-		t.Error("net/tcp not read from the files")
+	// The socket works again (a fresh one is opened): the next count
+	// goes through it.
+	d.opened = false
+	if !x.diagTCP() || d.failing {
+		t.Fatalf("socket diagnostics not used again once they work: failing %v", d.failing)
+	}
+	if !x.diagUDP() {
+		t.Error("the UDP dump failed once the socket worked")
+	}
+	if n := strings.Count(logged.String(), "work again"); n != 1 {
+		t.Errorf("%d reports of the recovery, want 1:\n%s", n, logged.String())
 	}
 }
