@@ -128,11 +128,11 @@ func (x *Linux) readTape() error {
 	}
 	t.begin()
 	defer t.end()
-	if x.dir.read(true, x.sys, "/class/scsi_tape") != nil {
+	if x.dir.Read(true, x.sys, "/class/scsi_tape") != nil {
 		return nil
 	}
-	for e := range x.dir.len() {
-		n := x.dir.at(e)
+	for e := range x.dir.Len() {
+		n := x.dir.At(e)
 		if !hasPrefix(n, "st") || !isDigit(n[len(n)-1]) {
 			continue
 		}
@@ -219,11 +219,11 @@ func itoaTrim(b []byte) []byte {
 func (x *Linux) scsiBlock(addr []byte) []byte {
 	x.scratch = append(append(append(x.scratch[:0], x.sys...), "/class/scsi_device/"...), addr...)
 	x.scratch = append(x.scratch, "/device/block"...)
-	if x.dir.readPath(true, x.scratch) != nil {
+	if x.dir.ReadPath(true, x.scratch) != nil {
 		return nil
 	}
-	for i := range x.dir.len() {
-		if n := x.dir.at(i); n[0] != '.' {
+	for i := range x.dir.Len() {
+		if n := x.dir.At(i); n[0] != '.' {
 			return n
 		}
 	}

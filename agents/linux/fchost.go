@@ -68,11 +68,11 @@ func (x *Linux) readFCHost() error {
 	}
 	t.begin()
 	defer t.end()
-	if x.dir.read(true, x.sys, "/class/fc_host") != nil {
+	if x.dir.Read(true, x.sys, "/class/fc_host") != nil {
 		return nil
 	}
-	for e := range x.dir.len() {
-		name := x.dir.at(e)
+	for e := range x.dir.Len() {
+		name := x.dir.At(e)
 		id := t.add(name)
 		for int(id) >= len(x.fchosts) {
 			x.fchosts = append(x.fchosts, fcHost{})

@@ -109,12 +109,12 @@ func (x *Linux) cpufreqPath(cpu int, rel string) []byte {
 // countDir counts the entries of dir that keep accepts; a missing
 // directory counts none.
 func (x *Linux) countDir(dir string, keep func([]byte) bool) uint64 {
-	if x.dir.read(false, dir) != nil {
+	if x.dir.Read(false, dir) != nil {
 		return 0
 	}
 	var n uint64
-	for i := range x.dir.len() {
-		if keep(x.dir.at(i)) {
+	for i := range x.dir.Len() {
+		if keep(x.dir.At(i)) {
 			n++
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gopcp/gopcp/agents/internal/pcpdesc"
+	"github.com/gopcp/gopcp/internal/dirent"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -96,7 +97,7 @@ type Linux struct {
 	pageSize  uint64
 
 	fb         fileBuf
-	dir        dirList // directory listings
+	dir        dirent.List // directory listings
 	mounts     mountsText
 	refreshes  uint64    // refreshes begun, which tells one refresh's reads from the next's
 	pc         pathCalls // stat-like calls on paths

@@ -398,9 +398,9 @@ func (x *Linux) readNetAddr() error {
 	}
 	// Hardware addresses of the interfaces in /sys/class/net, in the
 	// directory's own order, which is the order PCP's agent meets them.
-	if x.dir.read(false, x.sys, "/class/net") == nil {
-		for i := range x.dir.len() {
-			name := x.dir.at(i)
+	if x.dir.Read(false, x.sys, "/class/net") == nil {
+		for i := range x.dir.Len() {
+			name := x.dir.At(i)
 			nd := &x.netdev
 			nd.path = append(append(append(append(nd.path[:0], x.sys...), "/class/net/"...), name...), "/address"...)
 			b, err := x.fb.readBytes(nd.path)

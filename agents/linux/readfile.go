@@ -2,7 +2,8 @@ package linux
 
 import (
 	"syscall"
-	"unsafe"
+
+	"github.com/gopcp/gopcp/internal/dirent"
 )
 
 // fileBuf reads whole files into a buffer kept between reads, and builds
@@ -17,7 +18,7 @@ type fileBuf struct {
 // readHook, when set (by tests), replaces the file system.
 var readHook func(path string) ([]byte, error)
 
-// atFDCWD is AT_FDCWD for openat(2).
+// atFDCWD is AT_FDCWD for the *at(2) calls made here.
 var atFDCWD = -100
 
 // read returns the contents of path, valid until the next read.
@@ -73,13 +74,4 @@ func (b *fileBuf) readPath() ([]byte, error) {
 // openPath opens the path held in *p with openat(2), NUL-terminating it
 // in place for the call: syscall.Open would copy the path into a new
 // NUL-terminated slice at every call.
-func openPath(p *[]byte, flags int) (int, error) {
-	*p = append(*p, 0)
-	fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD),
-		uintptr(unsafe.Pointer(&(*p)[0])), uintptr(flags|syscall.O_CLOEXEC), 0, 0, 0)
-	*p = (*p)[:len(*p)-1]
-	if errno != 0 {
-		return -1, errno
-	}
-	return int(fd), nil
-}
+func openPath(p *[]byte, flags int) (int, error) { return dirent.OpenTerminated(p, flags) }

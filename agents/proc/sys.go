@@ -3,6 +3,8 @@ package proc
 import (
 	"syscall"
 	"unsafe"
+
+	"github.com/gopcp/gopcp/internal/dirent"
 )
 
 // The agent reads tens of thousands of small files per fetch. These
@@ -18,12 +20,7 @@ const maxFile = 16 << 20
 
 // openPath opens the NUL-terminated path read-only.
 func openPath(path []byte, flags int) (int, syscall.Errno) {
-	fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(atFDCWD), uintptr(unsafe.Pointer(&path[0])),
-		uintptr(flags|syscall.O_RDONLY|syscall.O_CLOEXEC), 0, 0, 0)
-	if e != 0 {
-		return -1, e
-	}
-	return int(fd), 0
+	return dirent.Open(path, flags|syscall.O_RDONLY)
 }
 
 // readlinkPath reads the NUL-terminated symbolic link path into buf.
@@ -104,16 +101,18 @@ func countDir(fd int, buf []byte) (int, syscall.Errno) {
 	return count, 0
 }
 
-// walkDirents calls fn with the name (NUL-padded, never empty) of each
+// walkDirents calls fn with the name (never empty) of each
 // linux_dirent64 record of b, stopping at a malformed record.
 func walkDirents(b []byte, fn func(name []byte)) {
-	for len(b) >= 20 {
-		reclen := int(b[16]) | int(b[17])<<8
-		if reclen < 20 || reclen > len(b) {
+	for {
+		name, _, rest, ok := dirent.Next(b)
+		if !ok {
 			return
 		}
-		fn(b[19:reclen])
-		b = b[reclen:]
+		if len(name) > 0 {
+			fn(name)
+		}
+		b = rest
 	}
 }
 

@@ -1,8 +1,7 @@
-package linux
+package dirent
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -27,19 +26,19 @@ func dirNames(t *testing.T, dir string) []string {
 	return names
 }
 
-// dirListed is what the last read of d listed, in its order.
-func dirListed(d *dirList) []string {
+// listed is what the last read of d listed, in its order.
+func listed(d *List) []string {
 	var names []string
-	for i := range d.len() {
-		names = append(names, string(d.at(i)))
+	for i := range d.Len() {
+		names = append(names, string(d.At(i)))
 	}
 	return names
 }
 
-// TestDirListMatchesReadDir: a listing has os.ReadDir's names (sorted
+// TestListMatchesReadDir: a listing has os.ReadDir's names (sorted
 // when asked, the same set when not), over directories that take several
 // getdents calls and over the host's sysfs and procfs.
-func TestDirListMatchesReadDir(t *testing.T) {
+func TestListMatchesReadDir(t *testing.T) {
 	big := t.TempDir()
 	for i := range 700 { // 700 long names need several 8 KiB reads
 		name := filepath.Join(big, strings.Repeat("n", 40)+string(rune('a'+i%26))+strings.Repeat("x", i%7)+"-"+strconv.Itoa(i))
@@ -49,22 +48,22 @@ func TestDirListMatchesReadDir(t *testing.T) {
 	}
 	os.Mkdir(filepath.Join(big, "sub dir é"), 0o700)
 	dirs := []string{big, t.TempDir(), "/proc/self", "/sys/class/net", "/sys/devices/system/cpu"}
-	var d dirList
+	var d List
 	for _, dir := range dirs {
 		if _, err := os.Stat(dir); err != nil {
 			continue // sysfs is not everywhere
 		}
 		want := dirNames(t, dir)
-		if err := d.read(true, dir); err != nil {
+		if err := d.Read(true, dir); err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
-		if got := dirListed(&d); !slices.Equal(got, want) {
+		if got := listed(&d); !slices.Equal(got, want) {
 			t.Errorf("%s sorted: %d names %.5q..., want %d %.5q...", dir, len(got), got, len(want), want)
 		}
-		if err := d.readPath(false, []byte(dir)); err != nil {
+		if err := d.ReadPath(false, []byte(dir)); err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
-		got := dirListed(&d)
+		got := listed(&d)
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s unsorted: %d names, want %d", dir, len(got), len(want))
@@ -72,29 +71,29 @@ func TestDirListMatchesReadDir(t *testing.T) {
 	}
 }
 
-// TestDirListErrors: a missing directory and a file are the system's
+// TestListErrors: a missing directory and a file are the system's
 // errors, and leave an empty listing.
-func TestDirListErrors(t *testing.T) {
+func TestListErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
 	os.WriteFile(file, nil, 0o600)
-	var d dirList
-	d.read(true, dir) // not empty before: the tempdir has f
+	var d List
+	d.Read(true, dir) // not empty before: the tempdir has f
 	for _, tt := range []struct {
 		path string
 		want syscall.Errno
 	}{{filepath.Join(dir, "missing"), syscall.ENOENT}, {file, syscall.ENOTDIR}} {
-		if err := d.read(true, tt.path); !errors.Is(err, tt.want) {
+		if err := d.Read(true, tt.path); !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.path, err, tt.want)
 		}
-		if d.len() != 0 {
-			t.Errorf("%s: %d names after a failure", tt.path, d.len())
+		if d.Len() != 0 {
+			t.Errorf("%s: %d names after a failure", tt.path, d.Len())
 		}
 	}
 }
 
-// TestDirListAllocs: listing a directory again allocates nothing.
-func TestDirListAllocs(t *testing.T) {
+// TestListAllocs: listing a directory again allocates nothing.
+func TestListAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates for itself")
 	}
@@ -102,27 +101,17 @@ func TestDirListAllocs(t *testing.T) {
 	for _, n := range []string{"c", "a", "b"} {
 		os.WriteFile(filepath.Join(dir, n), nil, 0o600)
 	}
-	var d dirList
-	d.read(true, dir)
-	if n := testing.AllocsPerRun(20, func() { d.read(true, dir) }); n != 0 {
+	var d List
+	d.Read(true, dir)
+	if n := testing.AllocsPerRun(20, func() { d.Read(true, dir) }); n != 0 {
 		t.Errorf("%v allocations a listing, want 0", n)
 	}
 }
 
-// dirent is one linux_dirent64 record for name, padded to 8 bytes as
-// the kernel pads them.
-func dirent(name string) []byte {
-	n := (direntHeader + len(name) + 1 + 7) &^ 7
-	b := make([]byte, n)
-	binary.NativeEndian.PutUint16(b[16:18], uint16(n))
-	copy(b[direntHeader:], name)
-	return b
-}
-
-// TestDirentParse: records are split by their lengths, . and .. left
+// TestListParse: records are split by their lengths, . and .. left
 // out, and a length that overruns or underruns the buffer is EIO.
-func TestDirentParse(t *testing.T) {
-	good := slices.Concat(dirent("."), dirent(".."), dirent("eth0"), dirent("a-much-longer-name"))
+func TestListParse(t *testing.T) {
+	good := slices.Concat(record(".", 4), record("..", 4), record("eth0", 8), record("a-much-longer-name", 8))
 	tests := []struct {
 		name string
 		in   []byte
@@ -135,7 +124,7 @@ func TestDirentParse(t *testing.T) {
 		{"zero length", make([]byte, 24), nil, syscall.EIO},
 	}
 	for _, tt := range tests {
-		var d dirList
+		var d List
 		err := d.parse(tt.in)
 		var got []string
 		for i := range d.ends {
@@ -147,14 +136,14 @@ func TestDirentParse(t *testing.T) {
 	}
 }
 
-// FuzzDirents: any bytes parse without panicking, into names without
+// FuzzListParse: any bytes parse without panicking, into names without
 // NUL bytes that fit in what was given.
-func FuzzDirents(f *testing.F) {
-	f.Add(slices.Concat(dirent("."), dirent("eth0")))
+func FuzzListParse(f *testing.F) {
+	f.Add(slices.Concat(record(".", 4), record("eth0", 8)))
 	f.Add([]byte{})
 	f.Add(make([]byte, 19))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var d dirList
+		var d List
 		d.parse(b)
 		total := 0
 		for i := range d.ends {
@@ -170,10 +159,10 @@ func FuzzDirents(f *testing.F) {
 	})
 }
 
-// TestDirListBound: a directory with more entries than the bound is an
+// TestListBound: a directory with more entries than the bound is an
 // error and an empty listing, not its first entries; one at the bound is
 // listed whole.
-func TestDirListBound(t *testing.T) {
+func TestListBound(t *testing.T) {
 	dir := t.TempDir()
 	for i := range 600 { // more than one 8 KiB getdents buffer
 		if err := os.WriteFile(filepath.Join(dir, strings.Repeat("f", 20)+strconv.Itoa(i)), nil, 0o600); err != nil {
@@ -186,13 +175,13 @@ func TestDirListBound(t *testing.T) {
 		n     int
 	}{
 		{limit: 600, n: 600},
-		{limit: 599, err: errTooManyEntries},
-		{limit: 10, err: errTooManyEntries},
+		{limit: 599, err: ErrTooManyEntries},
+		{limit: 10, err: ErrTooManyEntries},
 	} {
-		d := dirList{limit: tc.limit}
-		err := d.read(true, dir)
-		if !errors.Is(err, tc.err) || d.len() != tc.n {
-			t.Errorf("limit %d: %d names, %v; want %d, %v", tc.limit, d.len(), err, tc.n, tc.err)
+		d := List{Limit: tc.limit}
+		err := d.Read(true, dir)
+		if !errors.Is(err, tc.err) || d.Len() != tc.n {
+			t.Errorf("limit %d: %d names, %v; want %d, %v", tc.limit, d.Len(), err, tc.n, tc.err)
 		}
 	}
 }
