@@ -37,8 +37,9 @@ type output struct {
 	// sees the signal before a write that could block, or the handler
 	// sees the writer inside one and ends the process itself.
 	inWrite atomic.Bool
+	writeFd atomic.Int32 // the descriptor inWrite's write is to, -1 if not a file
 	sig     atomic.Int32
-	watched []os.Signal // the signals watchSignals took
+	watch   *watcher // watchSignals's, nil without
 }
 
 const (
@@ -138,7 +139,7 @@ func (o *output) writeOut(all bool) {
 				n = k + 1
 			}
 		}
-		o.inWrite.Store(true)
+		o.startWrite(o.fd)
 		if s := o.sig.Load(); s != 0 {
 			o.inWrite.Store(false)
 			o.buf = o.buf[:copy(o.buf, o.buf[done:])]
@@ -165,7 +166,11 @@ type errWriter struct {
 func (e *errWriter) Write(b []byte) (int, error) {
 	e.out.writeOut(false)
 	o := e.out
-	o.inWrite.Store(true)
+	fd := -1
+	if f, ok := e.w.(*os.File); ok {
+		fd = int(f.Fd())
+	}
+	o.startWrite(fd)
 	defer o.inWrite.Store(false)
 	if s := o.sig.Load(); s != 0 {
 		o.inWrite.Store(false)
@@ -174,14 +179,41 @@ func (e *errWriter) Write(b []byte) (int, error) {
 	return e.w.Write(b)
 }
 
+// startWrite is the writer's half of the handshake, before a write to
+// fd (-1 for something not a file): the descriptor first, so that a
+// handler that sees inWrite polls the right one.
+func (o *output) startWrite(fd int) {
+	o.writeFd.Store(int32(fd))
+	o.inWrite.Store(true)
+}
+
 // watchSignals is what keeps block mode's waiting lines on SIGINT,
 // SIGTERM and SIGHUP, which end PCP's pmval with every line it finished
-// written: the handler notes the signal, and the run writes the complete
-// lines and ends by the signal itself at its next write or sample
-// (signalled), unless it is inside a write that may be blocked on a
-// full pipe, where PCP's would be too: then the handler ends it at once.
-// Signals the process was started ignoring stay ignored.
+// written (it writes line by line and catches none of them): the handler
+// notes the signal, and the run writes the complete lines and ends by the
+// signal itself at its next write or sample (signalled). Inside a write
+// the handler waits for it to return while the descriptor takes more,
+// and ends the process at once if it does not, blocked on a full pipe
+// as PCP's would be. Signals the process was started ignoring stay
+// ignored. exitCheck ends the watch.
 func (o *output) watchSignals() {
+	if w := o.notify(); w != nil {
+		go w.run()
+	}
+}
+
+// watcher is watchSignals's goroutine and what it listens on; exitCheck
+// owns its end.
+type watcher struct {
+	o     *output
+	ch    chan os.Signal
+	stop  chan struct{} // closed by exitCheck
+	ended chan struct{} // closed by run as it returns
+}
+
+// notify takes the signals for o, nil if all are ignored; the caller
+// starts run.
+func (o *output) notify() *watcher {
 	var sigs []os.Signal
 	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		if !signal.Ignored(s) {
@@ -189,25 +221,57 @@ func (o *output) watchSignals() {
 		}
 	}
 	if len(sigs) == 0 {
-		return
+		return nil
 	}
-	o.watched = sigs
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, sigs...)
-	go func() {
-		s := (<-ch).(syscall.Signal)
-		o.sig.Store(int32(s))
-		if o.inWrite.Load() {
-			die(s)
-		}
-	}()
+	w := &watcher{o: o, ch: make(chan os.Signal, 1), stop: make(chan struct{}), ended: make(chan struct{})}
+	o.watch = w
+	signal.Notify(w.ch, sigs...)
+	return w
 }
 
-// exitCheck ends the process by a signal noted after the last write;
-// one that comes later finds its default action again.
+// run handles the first signal, or returns when stopped; a signal
+// already taken by Notify when the stop came is handled too.
+func (w *watcher) run() {
+	defer close(w.ended)
+	select {
+	case s := <-w.ch:
+		w.o.noted(s.(syscall.Signal))
+	case <-w.stop:
+		select {
+		case s := <-w.ch:
+			w.o.noted(s.(syscall.Signal))
+		default:
+		}
+	}
+}
+
+// writeWait is how often a handler that finds the run inside a write
+// looks again at whether the write could block.
+const writeWait = time.Millisecond
+
+// noted is the handler's half of the handshake. A write under way to a
+// descriptor that takes PIPE_BUF bytes without blocking returns, and the
+// run sees the signal at its next write or sample; one that cannot go on
+// (a full pipe, or something that cannot be polled) is where PCP's
+// pmval would die, so the process ends now.
+func (o *output) noted(s syscall.Signal) {
+	o.sig.Store(int32(s))
+	for o.inWrite.Load() {
+		if fd := int(o.writeFd.Load()); fd < 0 || !canPoll || !writable(fd) {
+			die(s)
+		}
+		time.Sleep(writeWait)
+	}
+}
+
+// exitCheck ends the watch and then the process by a signal noted after
+// the last write; one that comes later finds its default action again.
 func (o *output) exitCheck() {
-	if len(o.watched) > 0 {
-		signal.Reset(o.watched...)
+	if w := o.watch; w != nil {
+		o.watch = nil
+		signal.Stop(w.ch)
+		close(w.stop)
+		<-w.ended
 	}
 	if s := o.sig.Load(); s != 0 {
 		o.signalled(syscall.Signal(s))

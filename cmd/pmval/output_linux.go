@@ -27,3 +27,7 @@ func writable(fd int) bool {
 	n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 	return errno == 0 && n == 1 && pfd.revents&pollOut != 0
 }
+
+// canPoll is whether writable answers: a handler may wait on a write
+// that poll says can go on.
+const canPoll = true
