@@ -24,9 +24,10 @@ import (
 // are at most pipeChunk bytes and end at a line's end, so a reader of a
 // pipe that kills pmval never sees part of a line, as with PCP's line
 // writes; SIGINT, SIGTERM and SIGHUP write the complete lines waiting
-// first (watchSignals). Other signals that end the process (SIGUSR1,
-// SIGALRM, SIGXFSZ, SIGKILL) lose the lines waiting, up to blockFill
-// and more, where PCP's pmval would have written them.
+// first (watchSignals). SIGKILL loses the lines waiting, about
+// blockFill, where PCP's pmval would have written them; SIGUSR1, SIGALRM
+// and SIGXFSZ, which end PCP's, do not end this process at all (the Go
+// runtime ignores them unless notified).
 type output struct {
 	buf   []byte
 	w     io.Writer
