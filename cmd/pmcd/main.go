@@ -136,8 +136,18 @@ func (e exitError) Error() string { return "exit status " + strconv.Itoa(int(e))
 // listening address once clients can connect.
 func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	o := &options{timeout: -1}
+	// PCP's pmcd reads PMCD_PORT before its options (see envPortsBad).
+	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
+		_, good := envPorts(v)
+		o.envPortsBad = !good
+	}
 	cmd := command(o)
 	p := getopt.Parse(cmd, append([]string{"pmcd"}, args...))
+	if o.noMem {
+		// libpcp's pmNoMem exits at once: no usage, no note in -x's file.
+		fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Error: %s\n", logStamp(), os.Getpid(), noMemMessage())
+		return exitError(1)
+	}
 	if len(p.Args) > 0 && p.Errors == 0 {
 		p.Errors++
 		o.valueErrors++
@@ -169,6 +179,12 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	o.defaults()
 	if o.verify {
 		return verify(o.config)
+	}
+	if o.envPortsBad {
+		// No ports to bind: PCP's pmcd stops here, before its log.
+		fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Error: pmcd not started due to errors!\n", logStamp(), os.Getpid())
+		writeFatal(o)
+		return exitError(1)
 	}
 
 	// Bind first, as PCP's pmcd does: a pmcd that cannot have its port

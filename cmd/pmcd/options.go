@@ -36,6 +36,12 @@ type options struct {
 	trace       int
 	local       bool // PMCD_LOCAL: loopback only
 	pOptions    int  // how many -p options were given
+	// envPortsBad: PMCD_PORT is set and an element of it does not read.
+	// libpcp then keeps -EINVAL as its count of ports, so PCP's pmcd
+	// binds nothing and does not start, and a -p after it asks for a
+	// port list of that negative size (noMem).
+	envPortsBad bool
+	noMem       bool
 	// valueErrors counts bad option values (as opposed to unknown
 	// options or missing arguments, which PCP's pmcd takes as -?).
 	valueErrors int
@@ -130,6 +136,13 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 		o.ifaces = append(o.ifaces, arg)
 	case 'p':
 		o.pOptions++
+		if o.envPortsBad {
+			// The first element reads, so libpcp grows its list from
+			// the negative count: the allocation fails and pmcd exits.
+			if _, ok := portNumber(strings.SplitN(arg, ",", 2)[0]); ok {
+				o.noMem = true
+			}
+		}
 		for _, f := range strings.Split(arg, ",") {
 			n, ok := portNumber(f)
 			if !ok {
@@ -170,8 +183,8 @@ func (o *options) defaults() {
 	}
 	// PCP's pmcd takes PMCD_PORT's ports first and -p's after them (a
 	// port in both is bound once), and says so in its log.
-	if v, ok := os.LookupEnv("PMCD_PORT"); ok {
-		env := envPorts(v)
+	if v, ok := os.LookupEnv("PMCD_PORT"); ok && !o.envPortsBad {
+		env, _ := envPorts(v)
 		o.ports = append(env, o.ports...)
 		// PCP counts PMCD_PORT's ports and then one for each -p.
 		o.envWarnings = append(o.envWarnings, fmt.Sprintf("Warning: nports=%d from PMCD_PORT=%s in environment", len(env)+o.pOptions, v))
@@ -205,18 +218,26 @@ func confVar(name, def string) string {
 	return def
 }
 
-// envPorts are PMCD_PORT's ports, read as -p's are; a list with one
-// that does not read gives none (libpcp's own list is then undefined).
-func envPorts(v string) []int {
+// envPorts are PMCD_PORT's ports, read as -p's are; false when one
+// does not read, which PCP's pmcd refuses (see envPortsBad).
+func envPorts(v string) ([]int, bool) {
 	var out []int
 	for _, f := range strings.Split(v, ",") {
 		n, ok := portNumber(f)
 		if !ok {
-			return nil
+			return nil, false
 		}
 		out = append(out, n)
 	}
-	return out
+	return out, true
+}
+
+// noMemMessage is what libpcp's pmNoMem says when a -p follows a
+// PMCD_PORT that did not read: the port count is -EINVAL (-22) and the
+// list is grown to (count+1) ints, a size_t of 2^64-84.
+func noMemMessage() string {
+	count := int64(-22)
+	return fmt.Sprintf("__pmAddPorts: cannot grow port list: malloc(%d) failed: Cannot allocate memory", uint64((count+1)*4))
 }
 
 // atoi is C's atoi: leading blanks, a sign, the digits that follow.
