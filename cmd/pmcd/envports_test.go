@@ -28,7 +28,10 @@ func TestEnvPortsLikePCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		release()
+		// Held to the test's end: each daemon given it has exited by
+		// then (run waits for it), and another run must not take it
+		// before the daemon binds.
+		t.Cleanup(release)
 		return p
 	}
 	keep := regexp.MustCompile(`(?m)^(Warning: .*|.*\) Warning: .*|  (ok|err) .* (inet|ipv6) .*)$`)

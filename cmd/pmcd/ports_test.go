@@ -22,7 +22,9 @@ func TestPortsLikePCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		release()
+		// Held until the daemon has exited (its cleanup, registered
+		// after this one, runs first), or another run may take it.
+		t.Cleanup(release)
 		spec := "0x" + strconv.FormatInt(int64(free)+3*65536, 16)
 		p := start(t, testbed.Options{Args: append([]string{"-p", spec}, extra...)})
 		var rows []string
