@@ -60,9 +60,6 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 		// count, while the table shows it as given.
 		l, err := net.Listen(network, net.JoinHostPort(host, strconv.Itoa(bind&0xffff)))
 		if err != nil {
-			if family == "ipv6" && host == "::" && !errors.Is(err, syscall.EADDRINUSE) {
-				return nil // no IPv6 here: PCP does not try it either
-			}
 			s.ports = append(s.ports, requestPort{port: port, family: family, addr: addr})
 			notify("Error", bindError(addr, family, port, err).Error())
 			if errors.Is(err, syscall.EADDRINUSE) {
@@ -75,6 +72,7 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 		return l
 	}
 	ports := dedupPorts(o.ports)
+	withIPv6 := ipv6Enabled("/proc")
 	for _, iface := range ifaces {
 		for _, port := range ports {
 			if iface == "" {
@@ -82,19 +80,18 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 				if l := open("tcp4", "0.0.0.0", port, bind, "inet", "INADDR_ANY"); l != nil && port == 0 {
 					bind = l.Addr().(*net.TCPAddr).Port // one port for both
 				}
-				open("tcp6", "::", port, bind, "ipv6", "INADDR_ANY")
+				if withIPv6 {
+					open("tcp6", "::", port, bind, "ipv6", "INADDR_ANY")
+				}
 				continue
 			}
 			if iface == "INADDR_LOOPBACK" {
 				// PMCD_LOCAL's interface: the loopback address of each
 				// family, named so in the table. A host without IPv6
-				// serves local clients on 127.0.0.1 alone.
+				// (as libpcp judges it) serves on 127.0.0.1 alone.
 				open("tcp4", "127.0.0.1", port, port, "inet", iface)
-				if l, err := net.Listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(port&0xffff))); err != nil {
-					warn(fmt.Sprintf("Warning: no IPv6 loopback: %v", err))
-				} else {
-					s.ports = append(s.ports, requestPort{l: l, port: port, family: "ipv6", addr: iface})
-					s.ls = append(s.ls, l)
+				if withIPv6 {
+					open("tcp6", "::1", port, port, "ipv6", iface)
 				}
 				continue
 			}
