@@ -47,7 +47,7 @@ func TestCommandLineLikePCP(t *testing.T) {
 	for _, tt := range tests {
 		args := append([]string{"-v", "-x", fatal}, tt.args...)
 		args = append(args, "-c", conf)
-		if got, want := runMasked(ours, tt.env, args), runMasked(in.PMCD, tt.env, args); got != want {
+		if got, want := runMasked(t, ours, tt.env, args), runMasked(t, in.PMCD, tt.env, args); got != want {
 			t.Errorf("%v pmcd %v:\nours:\n%s\nPCP's:\n%s", tt.env, args, got, want)
 		}
 	}

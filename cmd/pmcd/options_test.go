@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,21 +26,42 @@ func TestMain(m *testing.M) {
 // buildPMCD builds this command for tests that need it as a process.
 func buildPMCD(t *testing.T) string { return pcptest.GoCommand(t, ".") }
 
-// runMasked runs the pmcd program bin with args (and env added to this
-// process's), and gives what it printed, its path and pmNotifyErr's time
-// and process masked, and its exit status.
-func runMasked(bin string, env, args []string) string {
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+// runMasked runs the pmcd program bin with -f and args, in a private
+// environment (PCP_RUN_DIR, PCP_TMP_DIR and PCP_LOG_DIR of its own, no
+// PMCD_* from this process, env added), in a private network namespace
+// where one can be made, and stopped after a minute: a pmcd that starts
+// where it should have refused touches nothing of the system's. It gives
+// what was printed, its path, directory and pmNotifyErr's time and
+// process masked, and its exit status.
+func runMasked(t *testing.T, bin string, env, args []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"run", "tmp", "log"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	argv := append([]string{bin, "-f"}, args...)
+	if ns := privateNet(t); ns != nil {
+		argv = append(append([]string{}, ns...), argv...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(append(withoutPMCDVars(os.Environ()), "PCP_RUN_DIR="+filepath.Join(dir, "run"),
+		"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PCP_LOG_DIR="+filepath.Join(dir, "log")), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Errorf("pmcd %v ran until stopped", args)
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	}
-	text := stamp.ReplaceAllString(strings.ReplaceAll(out.String(), bin, "pmcd"), "[TIME] pmcd(PID)")
-	return text + "status " + string(rune('0'+code))
+	text := strings.ReplaceAll(strings.ReplaceAll(out.String(), bin, "pmcd"), dir, "DIR")
+	return stamp.ReplaceAllString(text, "[TIME] pmcd(PID)") + "status " + strconv.Itoa(code)
 }
 
 // TestUsageLikePCP compares the usage message and status of -? and of a
@@ -51,7 +73,7 @@ func TestUsageLikePCP(t *testing.T) {
 	for _, args := range [][]string{{"-?"}, {"-Z"}, {"-L", "0"}, {"-t", "x"}, {"extra"},
 		// -p's ports are strtol's, base 0, cut to an int.
 		{"-p", "2147483648"}, {"-p", "0b1"}, {"-p", "1_0"}, {"-p", "x"}, {"-p", "1,-2"}, {"-p", "0x"}} {
-		if got, want := runMasked(ours, nil, args), runMasked(in.PMCD, nil, args); got != want {
+		if got, want := runMasked(t, ours, nil, args), runMasked(t, in.PMCD, nil, args); got != want {
 			t.Errorf("pmcd %v:\nours:\n%s\nPCP's:\n%s", args, got, want)
 		}
 	}

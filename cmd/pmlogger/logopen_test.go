@@ -39,8 +39,19 @@ func TestLogOpenAgainstPCP(t *testing.T) {
 		{"-n", "nosuch", "-l", "-"},
 		{"-n", "nosuch", "-n", "empty.pmns"},
 	}
+	// Private run, tmp and log directories: what a pmlogger registers
+	// (PCP_TMP_DIR/pmlogger) or logs goes there, never to the system's.
+	priv := t.TempDir()
+	var env []string
+	for _, v := range []string{"PCP_RUN_DIR", "PCP_TMP_DIR", "PCP_LOG_DIR"} {
+		d := filepath.Join(priv, strings.ToLower(v))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, v+"="+d)
+	}
 	for _, args := range cases {
-		compareRun(t, theirs, ours, nil, append(append([]string{"-h", host}, args...), "archive"))
+		compareRun(t, theirs, ours, env, append(append([]string{"-h", host}, args...), "archive"))
 	}
 }
 
