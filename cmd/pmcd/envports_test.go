@@ -78,6 +78,9 @@ func TestEnvPortsLikePCP(t *testing.T) {
 	}{
 		{[]string{"PMCD_PORT=" + strconv.Itoa(a)}, []string{"-p", strconv.Itoa(b) + "," + strconv.Itoa(a)}},
 		{[]string{"PMCD_PORT=" + strconv.Itoa(a), "PMCD_LOCAL=1x"}, nil},
+		// atoi's int: 2^32 is 0 (not local), 2^32+1 is 1.
+		{[]string{"PMCD_PORT=" + strconv.Itoa(a), "PMCD_LOCAL=4294967296"}, nil},
+		{[]string{"PMCD_PORT=" + strconv.Itoa(a), "PMCD_LOCAL= 4294967297"}, nil},
 	} {
 		want := name.Replace(run(in.PMCD, c.env, c.args...))
 		got := name.Replace(run(ours, c.env, c.args...))

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/gopcp/gopcp/internal/getopt"
@@ -115,16 +114,16 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 		}
 		o.pduLimit = int(n)
 	case 'q':
-		n, err := strconv.Atoi(arg)
-		if err != nil || n <= 0 {
+		n, ok := cInt(arg)
+		if !ok || n <= 0 {
 			o.valueErrors++
 			p.Errorf("-q requires a positive numeric argument")
 			return
 		}
 		o.credsWait = n
 	case 't':
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 0 {
+		n, ok := cInt(arg)
+		if !ok || n < 0 {
 			o.valueErrors++
 			p.Errorf("-t requires a positive numeric argument")
 			return
@@ -157,8 +156,8 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 	case 'S':
 		o.reqAuth = true
 	case 'T':
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 0 {
+		n, ok := cInt(arg)
+		if !ok || n < 0 {
 			o.valueErrors++
 			p.Errorf("-T requires a positive numeric argument")
 			return
@@ -194,7 +193,7 @@ func (o *options) defaults() {
 	}
 	// PMCD_LOCAL, a non-zero number (atoi's), keeps pmcd to this host's
 	// clients.
-	if v, ok := os.LookupEnv("PMCD_LOCAL"); ok && atoi(v) != 0 {
+	if v, ok := os.LookupEnv("PMCD_LOCAL"); ok && getopt.CAtoi(v) != 0 {
 		o.local = true
 		o.ifaces = append(o.ifaces, "INADDR_LOOPBACK")
 		o.envWarnings = append(o.envWarnings, fmt.Sprintf("Warning: localhost only from PMCD_LOCAL=%s in environment", v))
@@ -240,21 +239,11 @@ func noMemMessage() string {
 	return fmt.Sprintf("__pmAddPorts: cannot grow port list: malloc(%d) failed: Cannot allocate memory", uint64((count+1)*4))
 }
 
-// atoi is C's atoi: leading blanks, a sign, the digits that follow.
-func atoi(s string) int {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := strings.HasPrefix(s, "-")
-	if neg || strings.HasPrefix(s, "+") {
-		s = s[1:]
-	}
-	n := 0
-	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<31; i++ {
-		n = n*10 + int(s[i]-'0')
-	}
-	if neg {
-		return -n
-	}
-	return n
+// cInt reads -q, -t and -T as PCP's pmcd does: (int)strtol(s, &end,
+// 10), refused unless end is the string's end.
+func cInt(s string) (int, bool) {
+	n, ok := getopt.Strtol(s)
+	return int(int32(n)), ok
 }
 
 // portNumber reads one of -p's comma-separated ports as libpcp's
@@ -262,19 +251,10 @@ func atoi(s string) int {
 // one is 0), the long cut to an int, refused below zero. What binds is
 // the number's low 16 bits (htons); the log's table shows it whole.
 func portNumber(s string) (int, bool) {
-	t := strings.TrimLeft(s, " \t\n\v\f\r")
-	if t == "" {
-		return 0, true
-	}
-	digits := strings.TrimLeft(t, "+-")
-	if len(t)-len(digits) > 1 || strings.Contains(digits, "_") ||
-		len(digits) > 1 && digits[0] == '0' && strings.ContainsRune("bBoO", rune(digits[1])) {
-		return 0, false // C has no 0b, 0o or digit separators
-	}
-	n, err := strconv.ParseInt(t, 0, 64)
-	if err != nil || int32(n) < 0 {
-		// Out of range saturates in C, and LONG_MAX or LONG_MIN cut to
-		// an int is negative.
+	n, end, _ := getopt.CStrtol(s, 0)
+	// Out of range saturates in C, and LONG_MAX or LONG_MIN cut to an
+	// int is negative.
+	if end != len(s) || int32(n) < 0 {
 		return 0, false
 	}
 	return int(int32(n)), true
