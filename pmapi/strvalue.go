@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -168,32 +169,10 @@ done:
 	return v, i, false
 }
 
-// cStrtoll is C's strtoll: as cStrtoull, with the value clamped to the
-// int64 range and overflow reported.
+// cStrtoll is C's strtoll (a long is 64 bits): getopt.CStrtol, the
+// value saturated at the int64 range and overflow reported.
 func cStrtoll(s string, base int) (int64, int, bool) {
-	t := skipSpace(s)
-	neg := strings.HasPrefix(t, "-")
-	u, n, over := cStrtoull(s, base)
-	if n == 0 {
-		return 0, 0, false
-	}
-	mag := u
-	if neg {
-		mag = -u
-	}
-	switch {
-	case over || (!neg && mag > math.MaxInt64):
-		if neg {
-			return math.MinInt64, n, true
-		}
-		return math.MaxInt64, n, true
-	case neg && mag > 1<<63:
-		return math.MinInt64, n, true
-	}
-	if neg {
-		return -int64(mag-1) - 1, n, false
-	}
-	return int64(mag), n, false
+	return getopt.CStrtol(s, base)
 }
 
 // StuffValue puts a value of type t into a pcp.Value as libpcp's
