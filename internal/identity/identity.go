@@ -32,6 +32,9 @@ func Set(name string, w io.Writer, prog string) bool {
 	if err := syscall.Setgid(gid); err != nil {
 		return crit("setgid to gid of %s user (gid=%d): %s", name, gid, errnoText(err))
 	}
+	// libpcp (6.0.3 too) calls initgroups only when the process has
+	// supplementary groups of its own, so a process with none switches
+	// to a user with none (TestSetGroupsLikePCP); EPERM is tolerated.
 	if groups, _ := syscall.Getgroups(); len(groups) > 0 {
 		var ids []int
 		if gs, err := u.GroupIds(); err == nil {
