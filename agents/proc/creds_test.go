@@ -115,6 +115,7 @@ func asNobody(t *testing.T, p *testbed.PMCD, pid int) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd.Env = append(cmd.Env, "PMCD_REQUEST_TIMEOUT="+toolTimeout) // as tool's: outwait the bed's pmcd
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr

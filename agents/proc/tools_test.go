@@ -29,6 +29,19 @@ func toolBeds(t *testing.T) beds {
 	return b
 }
 
+// toolTimeout is how long, in seconds, the tools tool runs wait for each
+// answer from the bed's pmcd (libpcp's PMCD_REQUEST_TIMEOUT; 10 s unless
+// set). A bed's pmcd waits a minute for an agent (testbed's -t 60), so on
+// a loaded host a tool could give up on a slow answer that pmcd was still
+// waiting for. libpcp leaves that late answer on the connection, the
+// tool's next request reads it in place of its own and fails with
+// PM_ERR_IPC, and pcp-atop, which ignores a failed pmLookupDesc and stops
+// on any failed fetch, prints "... query: IPC protocol failure". With
+// PCP's pmdaproc held still for 12 s, pcp-atop failed so on three of
+// three runs at the default and passed three of three at 120 s. Waiting
+// longer than pmcd leaves its agent timeout the only one.
+const toolTimeout = "120"
+
 // tool runs one of PCP's Python tools (by the pcp command) on the bed's
 // Unix socket, with Debian's python3.
 func tool(t *testing.T, p *testbed.PMCD, args ...string) string {
@@ -42,10 +55,10 @@ func tool(t *testing.T, p *testbed.PMCD, args ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Env = append(cmd.Env, "PCP_PYTHON_PROG=/usr/bin/python3")
+	cmd.Env = append(cmd.Env, "PCP_PYTHON_PROG=/usr/bin/python3", "PMCD_REQUEST_TIMEOUT="+toolTimeout)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("%v: %v\n%s", args, err, out)
+		t.Fatalf("%v: %v\n%s\nthe bed's logs:\n%s", args, err, out, p.Logs())
 	}
 	return string(out)
 }
