@@ -46,6 +46,18 @@ func asleep(t *testing.T) int {
 	}
 }
 
+// atopInterval is the interval, in seconds, of the one sample pcp-atop
+// takes. pcp-atop arms an interval timer before its first sample and
+// takes SIGALRM without SA_RESTART, so a sample that takes longer than
+// the interval (a loaded host, thousands of processes) has a read from
+// pmcd interrupted: libpcp turns the EINTR into PM_ERR_IPC and pcp-atop
+// stops with "task query: IPC protocol failure" (or "acct" or "gpu"),
+// no agent dead and nothing in pmcd's log. With PCP's pmdaproc held
+// still for 3 s during a sample, one second failed two runs of six and
+// an hour none of six. One sample is printed at once, whatever the
+// interval (its values are since boot), so an hour costs nothing.
+const atopInterval = "3600"
+
 // atopLine is one line of pcp-atop's parseable output: its label, the
 // pid, and the fields after the sample's host, time and interval.
 type atopLine struct {
@@ -98,7 +110,7 @@ func shapes(lines []atopLine) map[string]int {
 }
 
 // TestAtopMatchesPCP: PCP's pcp-atop, as PCP's QA runs it (output to a
-// file, so plain text, one sample since boot), prints the process the
+// file, so plain text, one sample since boot; see atopInterval), prints the process the
 // test starts from ours as from PCP's pmdaproc: in its parseable output
 // (general, CPU, memory, disk and network lines) the same fields with the
 // same values, each label's lines with PCP's number of fields, and on
@@ -106,8 +118,8 @@ func shapes(lines []atopLine) map[string]int {
 func TestAtopMatchesPCP(t *testing.T) {
 	b := toolBeds(t)
 	pid := asleep(t)
-	parse := []string{"pcp-atop", "-a", "-Z", "-P", "PRG,PRC,PRM,PRD,PRN", "1", "1"}
-	screen := []string{"pcp-atop", "-a", "1", "1"}
+	parse := []string{"pcp-atop", "-a", "-Z", "-P", "PRG,PRC,PRM,PRD,PRN", atopInterval, "1"}
+	screen := []string{"pcp-atop", "-a", atopInterval, "1"}
 
 	mine := func(lines []atopLine) map[string][]string {
 		m := map[string][]string{}
