@@ -22,36 +22,7 @@ func TestTrivialDSO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	ns := filepath.Join(dir, "root")
-	conf := filepath.Join(dir, "pmcd.conf")
-	if err := os.WriteFile(ns, []byte("root {\n\ttrivial\n}\ntrivial {\n\ttime\t250:0:0\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(conf, []byte("trivial\t250\tdso\ttrivial_init\t/var/lib/pcp/pmdas/trivial/pmda_trivial.so\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf, "-t", "2", "-s", "", "-l", filepath.Join(dir, "pmcd.log")}, ready)
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("pmcd did not start")
-	}
-	host := "localhost:" + strings.TrimPrefix(addr.String(), "127.0.0.1:")
+	host := startTrivial(t, "-t", "2")
 	out, err := exec.Command(pminfo, "-h", host, "-f", "trivial.time").CombinedOutput()
 	if err != nil || !regexp.MustCompile(`^\ntrivial.time\n    value \d+\n$`).Match(out) {
 		t.Errorf("pminfo -f trivial.time: %v\n%s", err, out)
@@ -81,4 +52,43 @@ func TestConfErrors(t *testing.T) {
 			t.Errorf("-c %s: %v, log:\n%s\nwant %q", c.conf, err, log, c.want)
 		}
 	}
+}
+
+// startTrivial runs pmcd's run in the background, with PCP's trivial
+// agent as a DSO on a free loopback port and extra options, until the
+// test ends (it then waits for run to return without error), and returns
+// the host:port clients reach it at.
+func startTrivial(t *testing.T, extra ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	ns := filepath.Join(dir, "root")
+	conf := filepath.Join(dir, "pmcd.conf")
+	if err := os.WriteFile(ns, []byte("root {\n\ttrivial\n}\ntrivial {\n\ttime\t250:0:0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte("trivial\t250\tdso\ttrivial_init\t/var/lib/pcp/pmdas/trivial/pmda_trivial.so\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf}
+	args = append(append(args, extra...), "-s", "", "-l", filepath.Join(dir, "pmcd.log"))
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, args, ready) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	select {
+	case addr := <-ready:
+		return "localhost:" + strings.TrimPrefix(addr.String(), "127.0.0.1:")
+	case err := <-done:
+		done <- err // for the cleanup
+		t.Fatalf("run: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("pmcd did not start")
+	}
+	return ""
 }

@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"net"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -56,37 +52,10 @@ func TestRunPassesProcs(t *testing.T) {
 		once.Do(func() { close(read) })
 		return 2
 	}}
-	defer func() { procs = procsConf{} }()
-	dir := t.TempDir()
-	ns := filepath.Join(dir, "root")
-	conf := filepath.Join(dir, "pmcd.conf")
-	if err := os.WriteFile(ns, []byte("root {\n\ttrivial\n}\ntrivial {\n\ttime\t250:0:0\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(conf, []byte("trivial\t250\tdso\ttrivial_init\t/var/lib/pcp/pmdas/trivial/pmda_trivial.so\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-p", "0", "-i", "127.0.0.1", "-n", ns, "-c", conf, "-s", "", "-l", filepath.Join(dir, "pmcd.log")}, ready)
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("run: %v", err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("pmcd did not start")
-	}
-	host := "localhost:" + strings.TrimPrefix(addr.String(), "127.0.0.1:")
+	// Registered before startTrivial's cleanup, so it runs after run ends.
+	t.Cleanup(func() { procs = procsConf{} })
+	host := startTrivial(t)
+	ctx := context.Background()
 	// Generous: the clients stop as soon as the limit is read.
 	fctx, stop := context.WithTimeout(ctx, 2*time.Minute)
 	defer stop()
