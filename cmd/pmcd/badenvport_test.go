@@ -31,12 +31,7 @@ func TestBadEnvPortRefused(t *testing.T) {
 	in := testbed.Need(t)
 	ours := buildPMCD(t)
 	run := func(bin, env string, args ...string) string {
-		dir := t.TempDir()
-		for _, d := range []string{"run", "tmp", "log"} {
-			if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := privateDirs(t)
 		conf := filepath.Join(dir, "pmcd.conf")
 		if err := os.WriteFile(conf, []byte(pmcdLine), 0o644); err != nil {
 			t.Fatal(err)

@@ -36,12 +36,7 @@ func TestEnvPortsLikePCP(t *testing.T) {
 	}
 	keep := regexp.MustCompile(`(?m)^(Warning: .*|.*\) Warning: .*|  (ok|err) .* (inet|ipv6) .*)$`)
 	run := func(bin string, env []string, args ...string) string {
-		dir := t.TempDir()
-		for _, d := range []string{"run", "tmp", "log"} {
-			if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := privateDirs(t)
 		conf := filepath.Join(dir, "pmcd.conf")
 		if err := os.WriteFile(conf, []byte(pmcdLine), 0o644); err != nil {
 			t.Fatal(err)

@@ -67,12 +67,7 @@ func TestNoIPv6LikePCP(t *testing.T) {
 	ours := buildPMCD(t)
 	keep := regexp.MustCompile(`(?m)^(.*Warning.*|.*Error.*|  (ok|err) .* (inet|ipv6) .*)$`)
 	run := func(bin, local, off string) string {
-		dir := t.TempDir()
-		for _, d := range []string{"run", "tmp", "log"} {
-			if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := privateDirs(t)
 		conf := filepath.Join(dir, "pmcd.conf")
 		if err := os.WriteFile(conf, []byte(pmcdLine), 0o644); err != nil {
 			t.Fatal(err)

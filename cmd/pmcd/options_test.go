@@ -26,6 +26,19 @@ func TestMain(m *testing.M) {
 // buildPMCD builds this command for tests that need it as a process.
 func buildPMCD(t *testing.T) string { return pcptest.GoCommand(t, ".") }
 
+// privateDirs makes a directory for one pmcd run with the run, tmp and
+// log directories its PCP_RUN_DIR, PCP_TMP_DIR and logs point into.
+func privateDirs(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"run", "tmp", "log"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // runMasked runs the pmcd program bin with -f and args, in a private
 // environment (PCP_RUN_DIR, PCP_TMP_DIR and PCP_LOG_DIR of its own, no
 // PMCD_* from this process, env added), in a private network namespace
@@ -35,12 +48,7 @@ func buildPMCD(t *testing.T) string { return pcptest.GoCommand(t, ".") }
 // process masked, and its exit status.
 func runMasked(t *testing.T, bin string, env, args []string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, d := range []string{"run", "tmp", "log"} {
-		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := privateDirs(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	argv := append([]string{bin, "-f"}, args...)

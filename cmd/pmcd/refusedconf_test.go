@@ -50,12 +50,7 @@ func TestRefusedConfLogLikePCP(t *testing.T) {
 	for _, c := range cases {
 		conf := c.conf
 		run := func(bin string) (string, int) {
-			dir := t.TempDir()
-			for _, d := range []string{"run", "tmp", "log"} {
-				if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
+			dir := privateDirs(t)
 			path := filepath.Join(dir, "pmcd.conf")
 			switch conf {
 			case "missing":
