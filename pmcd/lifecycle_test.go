@@ -17,6 +17,7 @@ import (
 	_ "github.com/gopcp/gopcp/agents/all" // trace_init
 	atrace "github.com/gopcp/gopcp/agents/trace"
 	"github.com/gopcp/gopcp/internal/testing/goroutines"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
@@ -88,15 +89,18 @@ func fetchAfterChanges(t *testing.T, r *pdu.Reader, w *pdu.Writer, pmids ...pcp.
 }
 
 // freeTracePort is a TCP port nothing listens on now, for the in-process
-// trace agent (never PCP's 4323, which a real pmdatrace may want).
+// trace agent (never PCP's 4323, which a real pmdatrace may want). It is
+// one of testbed's private ports, held until the test ends: a port the
+// kernel handed out for ":0" and closed again lies in the ephemeral range,
+// where any connection made on the machine may take it before the agent
+// binds it (a CI run failed so, "bind: address already in use").
 func freeTracePort(t *testing.T) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", ":0")
+	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	t.Cleanup(release)
 	return port
 }
 

@@ -92,15 +92,16 @@ func TestSampleUnderOurs(t *testing.T) {
 	}
 }
 
-// freePort finds a TCP port nobody listens on at the moment.
+// freePort is one of testbed's private ports, nothing listening on it,
+// held until the test ends (see freeTracePort for why not ":0").
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	t.Cleanup(release)
+	return strconv.Itoa(port)
 }
 
 // compareSample runs PCP's tools against PCP's pmcd and against ours.
