@@ -34,6 +34,21 @@ import (
 // only while requests come or more Ps than the base are set, so an idle
 // pmcd (or one whose clients fetch once a second) has no timer.
 //
+// The second P pays only where pmcd is short of CPU. On a quiet machine
+// whose CPUs pmcd shares with its own busy clients (2 CPUs, the bench's
+// 32 clients, in process), two Ps bought 8% of rate for a p99 five times
+// PCP's: every answer wakes a client, the client's thread preempts the
+// pmcd thread that woke it, and the request that thread was serving
+// waits out a slice while pmcd's other thread keeps the client busy. On
+// one P the client soon runs out of answers and gives the CPU back. On a
+// loaded machine (load 8-40) two Ps gave 1.6-2.7 times PCP's rate with a
+// p99 a quarter to a half of its. So the Ps are raised only while the
+// threads' counts (Server.ProcsSched) say one P is short: it waited for
+// a CPU as long as it ran, or ran nearly all the window (roomOf); and
+// every procsProbe windows the scaler goes back to the base for a window
+// to see whether it still is. Without the counts the load alone
+// decides, as before.
+//
 // The scaler only ever adds Ps to what it found (the base: one for
 // cmd/pmcd, whatever a program that embeds a Server chose), and gives
 // them back; if GOMAXPROCS is not what it last set, someone else sets
@@ -52,6 +67,92 @@ const (
 	// world to change the Ps each window.
 	procsCalm = 3
 )
+
+// procsProbe is how many windows the Ps stay raised before a window back
+// on the base, which tells whether the base's threads still want more
+// (see procsRoom): 3 s.
+const procsProbe = 30
+
+// procsRoom is what a busy window's counts of pmcd's threads say of more
+// Ps (roomOf).
+type procsRoom int
+
+const (
+	// roomUnmeasured: no counts (no Server has ProcsSched, or the
+	// kernel keeps none): the load alone decides, as it did before the
+	// counts were read.
+	roomUnmeasured procsRoom = iota
+	// roomUnknown: the first busy window's counts, with nothing to
+	// compare them with yet.
+	roomUnknown
+	// roomNotWanted: the threads ran less than procsSaturated and
+	// waited for a CPU less than they ran.
+	roomNotWanted
+	// roomWanted: the threads waited for a CPU at least as long as they
+	// ran, or ran procsSaturated of each P.
+	roomWanted
+)
+
+// procsSaturated is the share of a window each P's thread ran that counts
+// it as saturated.
+const procsSaturated = 0.8
+
+// roomOf says whether threads on procs Ps that ran for run and waited
+// for a CPU for wait over elapsed want more Ps. Waiting as long as they
+// ran means other work has the CPUs (at least two runnable threads to a
+// CPU), and a second thread keeps the clients served; running nearly
+// all the time means one P is all pmcd has. Otherwise a second P
+// competes for the CPUs with pmcd's own clients, and every time the
+// kernel preempts one of its threads, the request on it waits out the
+// preempting thread's slice.
+func roomOf(run, wait, elapsed time.Duration, procs int) procsRoom {
+	if elapsed <= 0 || procs < 1 {
+		return roomUnknown
+	}
+	if wait >= run && wait > elapsed/20 {
+		return roomWanted
+	}
+	if float64(run) >= procsSaturated*float64(elapsed)*float64(procs) {
+		return roomWanted
+	}
+	return roomNotWanted
+}
+
+// sample reads the threads' counts of the first of servers with
+// ProcsSched, and says what they make of the window since the last
+// sample.
+func (p *procScaler) sample(servers []*Server) procsRoom {
+	var read func() (time.Duration, time.Duration, bool)
+	for _, s := range servers {
+		if s.ProcsSched != nil {
+			read = s.ProcsSched
+			break
+		}
+	}
+	if read == nil {
+		return roomUnmeasured
+	}
+	run, wait, ok := read()
+	if !ok {
+		return roomUnmeasured
+	}
+	now := time.Now
+	if p.now != nil {
+		now = p.now
+	}
+	at := now()
+	procs := p.procs(0)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	prevRun, prevWait, prevAt, had := p.runAt, p.waitAt, p.sampledAt, p.sampled
+	p.runAt, p.waitAt, p.sampledAt, p.sampled = run, wait, at, true
+	if !had || run < prevRun || wait < prevWait {
+		// The first busy window, or a thread ended and took its
+		// counts with it.
+		return roomUnknown
+	}
+	return roomOf(run-prevRun, wait-prevWait, at.Sub(prevAt), procs)
+}
 
 // procsClientsPerP is how many busy clients each P takes. With fewer than
 // two Ps' worth, a second P cost more than it gave: in process, 2 and 4
@@ -89,11 +190,18 @@ type procScaler struct {
 	base    int // GOMAXPROCS found at the raise from rest
 	last    int // what was set last; 0 at rest (the base)
 	calm    int // windows in a row that wanted fewer Ps than last
+	raised  int // windows since the Ps were raised
 	off     bool
-	// window, when not zero, replaces procsWindow, and gomaxprocs,
-	// when set, runtime.GOMAXPROCS: for tests.
+	// The threads' counts at the end of the last busy window (see
+	// sample); sampled says they are there.
+	sampled       bool
+	runAt, waitAt time.Duration
+	sampledAt     time.Time
+	// window, when not zero, replaces procsWindow, gomaxprocs, when
+	// set, runtime.GOMAXPROCS, and now time.Now: for tests.
 	window     time.Duration
 	gomaxprocs func(int) int
+	now        func() time.Time
 }
 
 // procs is the scaler s belongs to: the process's, or a test's.
@@ -193,14 +301,20 @@ func (p *procScaler) tick() {
 	}
 	load := procsLoad(reqs, active)
 	limit := 0
+	room := roomUnmeasured
 	if procsWant(load, math.MaxInt) > 1 {
 		// Read only while the load wants more than one P: a limit
-		// may cost a few file reads.
+		// and the threads' counts cost a few file reads.
 		for _, s := range servers {
 			limit = max(limit, s.procsLimit())
 		}
+		room = p.sample(servers)
+	} else {
+		p.mu.Lock()
+		p.sampled = false
+		p.mu.Unlock()
 	}
-	p.decide(load, active > 0, limit, servers)
+	p.decide(load, active > 0, limit, room, servers)
 }
 
 // countRequests counts the requests since the last count and the clients
@@ -232,10 +346,10 @@ func (s *Server) procsLimit() int {
 }
 
 // decide sets the Ps for a window's load out of limit, came saying
-// whether a request came in it, and re-arms the timer while one did or
-// while Ps are added to the base. who are the Servers counted, for the
-// log.
-func (p *procScaler) decide(load int, came bool, limit int, who []*Server) {
+// whether a request came in it and room what the threads' counts said of
+// it, and re-arms the timer while one did or while Ps are added to the
+// base. who are the Servers counted, for the log.
+func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who []*Server) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.off {
@@ -247,10 +361,12 @@ func (p *procScaler) decide(load int, came bool, limit int, who []*Server) {
 	}
 	want := procsWant(load, limit)
 	if p.last == 0 {
-		// At rest: the base is whatever GOMAXPROCS is now.
-		if want > 1 {
+		// At rest: the base is whatever GOMAXPROCS is now. More
+		// Ps only where the base's threads were seen to want them,
+		// or where nothing can be seen.
+		if want > 1 && (room == roomUnmeasured || room == roomWanted) {
 			if cur := p.procs(0); want > cur {
-				p.base, p.last, p.calm = cur, want, 0
+				p.base, p.last, p.calm, p.raised = cur, want, 0, 0
 				p.procs(want)
 			}
 		}
@@ -259,7 +375,14 @@ func (p *procScaler) decide(load int, came bool, limit int, who []*Server) {
 		return
 	} else {
 		want = max(want, p.base)
+		p.raised++
 		switch {
+		case room != roomUnmeasured && p.raised >= procsProbe && want >= p.last:
+			// Back to the base for a window, to see whether its
+			// threads still want more (at rest, above).
+			p.calm = 0
+			p.procs(p.base)
+			p.last = 0
 		case want > p.last:
 			p.calm = 0
 			p.last = want

@@ -108,6 +108,7 @@ func TestProcScalerDecide(t *testing.T) {
 		name      string
 		base      int
 		elsewhere map[int]int // before window i, GOMAXPROCS set to
+		rooms     []procsRoom // what window i's counts said; unmeasured beyond
 		windows   []window
 		logged    int
 	}{
@@ -137,6 +138,30 @@ func TestProcScalerDecide(t *testing.T) {
 		{name: "a limit that shrinks", base: 1, windows: []window{
 			{32, true, 8, []int{8}, true}, {32, true, 2, []int{8}, true}, {32, true, 2, []int{8}, true},
 			{32, true, 2, []int{8, 2}, true}}},
+		{name: "threads that neither wait nor saturate stay on one P", base: 1,
+			rooms:   []procsRoom{roomUnknown, roomNotWanted, roomNotWanted},
+			windows: []window{{32, true, 2, nil, true}, {32, true, 2, nil, true}, {32, true, 2, nil, true}}},
+		{name: "starved threads take the Ps, after a first sample", base: 1,
+			rooms:   []procsRoom{roomUnknown, roomWanted, roomNotWanted},
+			windows: []window{{32, true, 2, nil, true}, {32, true, 2, []int{2}, true}, {32, true, 2, []int{2}, true}}},
+		{name: "a probe of the base every procsProbe windows", base: 1,
+			rooms: append(append([]procsRoom{roomWanted}, slices.Repeat([]procsRoom{roomNotWanted}, procsProbe)...),
+				roomWanted, roomNotWanted),
+			windows: append(append([]window{{32, true, 2, []int{2}, true}},
+				append(slices.Repeat([]window{{32, true, 2, []int{2}, true}}, procsProbe-1),
+					window{32, true, 2, []int{2, 1}, true})...),
+				// Still starved on the base: raised again; then the
+				// load alone keeps the Ps until the next probe.
+				window{32, true, 2, []int{2, 1, 2}, true}, window{32, true, 2, []int{2, 1, 2}, true})},
+		{name: "a probe that finds the base enough stays on it", base: 1,
+			rooms: append(append([]procsRoom{roomWanted}, slices.Repeat([]procsRoom{roomWanted}, procsProbe)...),
+				roomNotWanted, roomNotWanted),
+			windows: append(append([]window{{32, true, 2, []int{2}, true}},
+				append(slices.Repeat([]window{{32, true, 2, []int{2}, true}}, procsProbe-1),
+					window{32, true, 2, []int{2, 1}, true})...),
+				window{32, true, 2, []int{2, 1}, true}, window{32, true, 2, []int{2, 1}, true})},
+		{name: "no probe without counts", base: 1,
+			windows: slices.Repeat([]window{{32, true, 2, []int{2}, true}}, 2*procsProbe)},
 		{name: "changed elsewhere: scaling stops", base: 1, elsewhere: map[int]int{1: 3}, logged: 1, windows: []window{
 			{32, true, 4, []int{4}, true}, {0, false, 4, []int{4}, true}, {32, true, 4, []int{4}, true},
 			{0, false, 4, []int{4}, true}}},
@@ -152,7 +177,11 @@ func TestProcScalerDecide(t *testing.T) {
 				if n, ok := c.elsewhere[i]; ok {
 					fake.elsewhere(n)
 				}
-				p.decide(w.load, w.came, w.limit, []*Server{srv})
+				room := roomUnmeasured
+				if i < len(c.rooms) {
+					room = c.rooms[i]
+				}
+				p.decide(w.load, w.came, w.limit, room, []*Server{srv})
 				if got := fake.got(); !slices.Equal(got, w.procs) {
 					t.Fatalf("window %d (load %d): Ps set %v, want %v", i, w.load, got, w.procs)
 				}
@@ -194,7 +223,12 @@ func (c procsConn) ask(t *testing.T, n int) {
 // serveProcs serves a Server with maxProcs and scaler p, with n clients;
 // the returned function ends Serve and closes the Server.
 func serveProcs(t *testing.T, p *procScaler, maxProcs, n int) (*Server, []procsConn, func()) {
-	srv := &Server{PMNS: testTree(t), MaxProcs: maxProcs, scaler: p}
+	return serveProcsSched(t, p, maxProcs, n, nil)
+}
+
+// serveProcsSched is serveProcs with sched as the Server's ProcsSched.
+func serveProcsSched(t *testing.T, p *procScaler, maxProcs, n int, sched func() (time.Duration, time.Duration, bool)) (*Server, []procsConn, func()) {
+	srv := &Server{PMNS: testTree(t), MaxProcs: maxProcs, scaler: p, ProcsSched: sched}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -83,6 +83,12 @@ type Server struct {
 	// once a window while the clients want more than one; MaxProcs
 	// still bounds it.
 	ProcsLimit func() int
+	// ProcsSched, when set, is the time the process's threads have run
+	// and waited for a CPU (ThreadsSched), read once a window while
+	// the clients want more than one P: MaxProcs is then taken only
+	// while the threads on one P wait for a CPU as long as they run or
+	// run nearly all the time (procs.go).
+	ProcsSched func() (run, wait time.Duration, ok bool)
 
 	wg     sync.WaitGroup
 	bg     sync.WaitGroup // agents being closed

@@ -95,10 +95,11 @@ func main() {
 var procs procsConf
 
 // procsConf is what pmcd.Server may raise GOMAXPROCS to while many clients
-// keep it busy: max is MaxProcs, limit ProcsLimit.
+// keep it busy: max is MaxProcs, limit ProcsLimit, sched ProcsSched.
 type procsConf struct {
 	max   int
 	limit func() int
+	sched func() (run, wait time.Duration, ok bool)
 }
 
 // procsFromEnv takes pmcd down to one P through gomaxprocs and lets the
@@ -115,10 +116,12 @@ func procsFromEnv(getenv func(string) string, gomaxprocs func(int) int, ncpu int
 	// everything from its select loop; blocking calls still get threads
 	// of their own, and the runtime's preemption keeps agent timeouts
 	// working. The server takes more Ps while more clients than one
-	// keep it busy. Setting GOMAXPROCS ends the runtime's own following
-	// of a container's CPU limit, so the server reads it (CPULimit).
+	// keep it busy and its one thread is short of CPU (waits for one as
+	// long as it runs, or runs nearly all the time: ThreadsSched).
+	// Setting GOMAXPROCS ends the runtime's own following of a
+	// container's CPU limit, so the server reads it (CPULimit).
 	gomaxprocs(1)
-	return procsConf{max: ncpu, limit: pmcd.CPULimit}
+	return procsConf{max: ncpu, limit: pmcd.CPULimit, sched: pmcd.ThreadsSched}
 }
 
 // caught names the signal that stopped pmcd and its sender, for its log.
@@ -362,6 +365,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		FreeIdleMemory: true,
 		MaxProcs:       procs.max,
 		ProcsLimit:     procs.limit,
+		ProcsSched:     procs.sched,
 	}
 	if o.timeout >= 0 {
 		srv.AgentTimeout = time.Duration(o.timeout) * time.Second

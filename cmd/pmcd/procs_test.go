@@ -33,24 +33,27 @@ func TestProcsFromEnv(t *testing.T) {
 			}
 			return ""
 		}, func(n int) int { set = append(set, n); return 6 }, 6)
-		if !slices.Equal(set, c.set) || got.max != c.max || (got.limit != nil) != c.limited {
-			t.Errorf("GOMAXPROCS=%q: set %v, MaxProcs %d, ProcsLimit set %v; want %v, %d, %v",
-				c.env, set, got.max, got.limit != nil, c.set, c.max, c.limited)
+		if !slices.Equal(set, c.set) || got.max != c.max || (got.limit != nil) != c.limited || (got.sched != nil) != c.limited {
+			t.Errorf("GOMAXPROCS=%q: set %v, MaxProcs %d, ProcsLimit set %v, ProcsSched set %v; want %v, %d, %v",
+				c.env, set, got.max, got.limit != nil, got.sched != nil, c.set, c.max, c.limited)
 		}
 	}
 }
 
 // TestRunPassesProcs runs pmcd with procs set and eight clients fetching
-// at once until the server reads the limit, which it does only with
-// MaxProcs above 1 and enough clients busy for two Ps: run hands both to
-// the server.
+// at once until the server reads the limit and the threads' counts,
+// which it does only with MaxProcs above 1 and enough clients busy for
+// two Ps: run hands all three to the server.
 func TestRunPassesProcs(t *testing.T) {
 	testbed.Need(t)
-	read := make(chan struct{})
-	var once sync.Once
+	read, sampled := make(chan struct{}), make(chan struct{})
+	var once, sampledOnce sync.Once
 	procs = procsConf{max: 2, limit: func() int {
 		once.Do(func() { close(read) })
 		return 2
+	}, sched: func() (time.Duration, time.Duration, bool) {
+		sampledOnce.Do(func() { close(sampled) })
+		return 0, 0, false
 	}}
 	// Registered before startTrivial's cleanup, so it runs after run ends.
 	t.Cleanup(func() { procs = procsConf{} })
@@ -74,7 +77,7 @@ func TestRunPassesProcs(t *testing.T) {
 			var r pcp.Result
 			for {
 				select {
-				case <-read:
+				case <-sampled:
 					return
 				case <-fctx.Done():
 					return
@@ -88,9 +91,11 @@ func TestRunPassesProcs(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	select {
-	case <-read:
-	default:
-		t.Fatal("eight clients fetching for two minutes: the server never read ProcsLimit")
+	for name, ch := range map[string]chan struct{}{"ProcsLimit": read, "ProcsSched": sampled} {
+		select {
+		case <-ch:
+		default:
+			t.Fatalf("eight clients fetching for two minutes: the server never read %s", name)
+		}
 	}
 }

@@ -1,0 +1,178 @@
+package pmcd
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestParseSchedstat(t *testing.T) {
+	for _, c := range []struct {
+		in        string
+		run, wait time.Duration
+		ok        bool
+	}{
+		{"123456 7890 12\n", 123456, 7890, true},
+		{"0 0 0\n", 0, 0, true},
+		{"5 6", 5, 6, true},
+		{"", 0, 0, false},
+		{"5", 0, 0, false},
+		{"-1 2 3", 0, 0, false},
+		{"1 -2 3", 0, 0, false},
+		{"x 2 3", 0, 0, false},
+		{"99999999999999999999 1 1", 0, 0, false},
+	} {
+		run, wait, ok := parseSchedstat([]byte(c.in))
+		if run != c.run || wait != c.wait || ok != c.ok {
+			t.Errorf("parseSchedstat(%q) = %v, %v, %v; want %v, %v, %v", c.in, run, wait, ok, c.run, c.wait, c.ok)
+		}
+	}
+}
+
+func FuzzParseSchedstat(f *testing.F) {
+	for _, s := range []string{"123456 7890 12\n", "0 0 0", "1", "-1 2 3", "9223372036854775807 9223372036854775807 1"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		run, wait, ok := parseSchedstat(b)
+		if ok && (run < 0 || wait < 0) {
+			t.Fatalf("parseSchedstat(%q) = %v, %v", b, run, wait)
+		}
+		if !ok && (run != 0 || wait != 0) {
+			t.Fatalf("parseSchedstat(%q) failed with %v, %v", b, run, wait)
+		}
+	})
+}
+
+// TestThreadsSched sums a task directory laid out as /proc/self/task,
+// skipping a thread without schedstat (one that ended) and one whose
+// line is damaged.
+func TestThreadsSched(t *testing.T) {
+	dir := t.TempDir()
+	for tid, text := range map[string]string{"100": "1000 200 5\n", "101": "3000 50 9\n", "102": "", "103": "garbage\n"} {
+		if err := os.MkdirAll(filepath.Join(dir, tid), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if text != "" {
+			if err := os.WriteFile(filepath.Join(dir, tid, "schedstat"), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run, wait, ok := threadsSched(dir)
+	if run != 4000 || wait != 250 || !ok {
+		t.Fatalf("threadsSched = %v, %v, %v; want 4µs, 250ns, true", run, wait, ok)
+	}
+	if _, _, ok := threadsSched(filepath.Join(dir, "none")); ok {
+		t.Fatal("threadsSched of a missing directory says ok")
+	}
+}
+
+// TestThreadsSchedHere reads this process's threads: where the kernel
+// keeps the counts, a process that has run has run for some time.
+func TestThreadsSchedHere(t *testing.T) {
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("no /proc/self/task here")
+	}
+	run, wait, ok := ThreadsSched()
+	if !ok {
+		if _, err := os.Stat("/proc/self/schedstat"); err == nil {
+			t.Fatal("ThreadsSched not ok, yet /proc/self/schedstat is there")
+		}
+		t.Skip("the kernel keeps no schedstat")
+	}
+	if run <= 0 || wait < 0 {
+		t.Fatalf("ThreadsSched = %v, %v", run, wait)
+	}
+}
+
+func TestRoomOf(t *testing.T) {
+	const w = 100 * time.Millisecond
+	for _, c := range []struct {
+		name            string
+		run, wait, took time.Duration
+		procs           int
+		want            procsRoom
+	}{
+		{"waits as long as it runs", 30 * time.Millisecond, 30 * time.Millisecond, w, 1, roomWanted},
+		{"waits twice as long", 20 * time.Millisecond, 40 * time.Millisecond, w, 1, roomWanted},
+		{"runs nearly all the time", 85 * time.Millisecond, 5 * time.Millisecond, w, 1, roomWanted},
+		{"two Ps nearly all the time", 170 * time.Millisecond, 0, w, 2, roomWanted},
+		{"runs half the time, waits little", 50 * time.Millisecond, 10 * time.Millisecond, w, 1, roomNotWanted},
+		{"two Ps, half the time each", 100 * time.Millisecond, 20 * time.Millisecond, w, 2, roomNotWanted},
+		{"too little of either to tell", time.Millisecond, 2 * time.Millisecond, w, 1, roomNotWanted},
+		{"no time went by", time.Millisecond, time.Millisecond, 0, 1, roomUnknown},
+	} {
+		if got := roomOf(c.run, c.wait, c.took, c.procs); got != c.want {
+			t.Errorf("%s: roomOf(%v, %v, %v, %d) = %d, want %d", c.name, c.run, c.wait, c.took, c.procs, got, c.want)
+		}
+	}
+}
+
+// fakeSched stands for ThreadsSched and time.Now in a procScaler: the
+// test advances both by a window's run and wait.
+type fakeSched struct {
+	mu        sync.Mutex
+	run, wait time.Duration
+	at        time.Time
+}
+
+func (f *fakeSched) read() (time.Duration, time.Duration, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.run, f.wait, true
+}
+
+func (f *fakeSched) now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.at
+}
+
+// window is a window of procsWindow in which the threads ran and waited
+// as given.
+func (f *fakeSched) window(run, wait time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.run += run
+	f.wait += wait
+	f.at = f.at.Add(procsWindow)
+}
+
+// TestProcsFollowStarvedThreads serves busy clients with MaxProcs 2 and
+// the threads' counts read from a fake: enough busy clients for two Ps
+// do not raise them while the one P's thread runs half of each window
+// and waits little; once it waits as long as it runs, they do; and after
+// procsProbe windows the scaler goes back to one P for a window, which
+// stays if the thread no longer waits.
+func TestProcsFollowStarvedThreads(t *testing.T) {
+	t.Parallel()
+	fake := &fakeProcs{cur: 1}
+	sched := &fakeSched{at: time.Unix(1e9, 0)}
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs, now: sched.now}
+	_, conns, end := serveProcsSched(t, p, 2, 2*procsClientsPerP, sched.read)
+	defer end()
+	step := func(run, wait time.Duration, want []int, what string) {
+		t.Helper()
+		busy(t, conns)
+		sched.window(run, wait)
+		p.tick()
+		if got := fake.got(); !slices.Equal(got, want) {
+			t.Fatalf("%s: Ps set %v, want %v", what, got, want)
+		}
+	}
+	step(50*time.Millisecond, 5*time.Millisecond, nil, "first busy window")
+	for range 3 {
+		step(50*time.Millisecond, 5*time.Millisecond, nil, "thread running half the time, waiting little")
+	}
+	step(30*time.Millisecond, 60*time.Millisecond, []int{2}, "thread waiting twice as long as it runs")
+	for range procsProbe - 1 {
+		step(60*time.Millisecond, 120*time.Millisecond, []int{2}, "raised")
+	}
+	step(60*time.Millisecond, 120*time.Millisecond, []int{2, 1}, "the probe")
+	step(50*time.Millisecond, 5*time.Millisecond, []int{2, 1}, "the probe's window, the thread no longer short of CPU")
+	step(50*time.Millisecond, 5*time.Millisecond, []int{2, 1}, "after the probe")
+}
