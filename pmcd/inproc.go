@@ -43,16 +43,15 @@ type inProc struct {
 	abandoned bool
 
 	// The agent takes one call at a time, as a DSO in PCP's pmcd does:
-	// sem is its lock, held for a call, which a caller can give up
-	// waiting for: gone is closed once pmcd has given up on the agent
-	// (a call timed out, its caller went, or the agent was stopped),
-	// and whoever waits for sem then fails at once instead of waiting
-	// behind a call that may never end. waiting counts them.
-	setup   sync.Once
-	sem     chan struct{}
-	gone    chan struct{}
-	goneMu  sync.Once
-	waiting atomic.Int32
+	// lock is held for a call, and a caller can give up waiting for
+	// it: gone is closed once pmcd has given up on the agent (a call
+	// timed out, its caller went, or the agent was stopped), and
+	// whoever waits for the lock then fails at once instead of waiting
+	// behind a call that may never end.
+	setup  sync.Once
+	lock   agentLock
+	gone   chan struct{}
+	goneMu sync.Once
 	// gaveUp is set just before gone is closed: agents ask their
 	// context's Err once per value set, and a load is cheaper than a
 	// receive from gone.
@@ -169,13 +168,9 @@ func (p *inProc) close() {
 	p.giveUp()
 	t := time.NewTimer(stopGrace)
 	defer t.Stop()
-	if !hung {
-		select {
-		case p.sem <- struct{}{}:
-		case <-t.C:
-			p.abandoned = true
-			return
-		}
+	if !hung && !p.lock.lock(nil, t.C) {
+		p.abandoned = true
+		return
 	}
 	if p.calls != nil {
 		// No call comes after gone: the agent's goroutine ends once
@@ -198,7 +193,7 @@ func (p *inProc) close() {
 // init makes what calls share, once.
 func (p *inProc) init() {
 	p.setup.Do(func() {
-		p.sem, p.gone = make(chan struct{}, 1), make(chan struct{})
+		p.lock, p.gone = newAgentLock(), make(chan struct{})
 		p.cctx = callCtx{p: p, done: p.gone}
 		p.base = time.Now()
 		if p.watchdog == nil {
@@ -214,22 +209,10 @@ func (p *inProc) isGone() bool { return p.gaveUp.Load() }
 // acquire takes the agent's lock, or fails once pmcd has given up on the
 // agent, whether before or while it waits.
 func (p *inProc) acquire() bool {
-	took := true
-	select {
-	case p.sem <- struct{}{}:
-	default:
-		p.waiting.Add(1)
-		select {
-		case p.sem <- struct{}{}:
-		case <-p.gone:
-			took = false
-		}
-		p.waiting.Add(-1)
-	}
-	// Both may have been ready, and the select takes either. Only a
-	// caller that took the lock gives it back: the token in sem is
-	// otherwise the holder's, and close waits on it for a call still
-	// in the agent.
+	took := p.lock.lock(p.gone, nil)
+	// The lock may have been free as gone closed, and taken. Only a
+	// caller that took it gives it back: it is otherwise the holder's,
+	// and close waits for it for a call still in the agent.
 	if p.isGone() {
 		if took {
 			p.release()
@@ -239,15 +222,10 @@ func (p *inProc) acquire() bool {
 	return true
 }
 
-// release gives the agent's lock back. An empty sem is left so: a lock
-// given up on by its holder's rescue (see fetchDirect) is not taken
-// again, as gone is closed.
-func (p *inProc) release() {
-	select {
-	case <-p.sem:
-	default:
-	}
-}
+// release gives the agent's lock back. A lock given up on by its
+// holder's rescue (see fetchDirect) may be let go again, which does
+// nothing: it is not taken again, as gone is closed.
+func (p *inProc) release() { p.lock.unlock() }
 
 // callResult carries an in-process call's answer back.
 type callResult struct {

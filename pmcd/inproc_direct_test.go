@@ -145,7 +145,7 @@ func wantSets(t *testing.T, who string, r *pdu.Result, want ...int32) {
 func waiters(t *testing.T, p *inProc, n int32) {
 	t.Helper()
 	waitFor(t, "callers waiting for the agent", func() (bool, string) {
-		got := p.waiting.Load()
+		got := p.lock.waiters.Load()
 		return got == n, strconv.Itoa(int(got))
 	})
 }

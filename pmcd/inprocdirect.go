@@ -11,7 +11,7 @@ import (
 )
 
 // Fetches from in-process agents are made on the caller's goroutine,
-// with the agent's lock (inProc.sem) held for the call: a hand-off to a
+// with the agent's lock (inProc.lock) held for the call: a hand-off to a
 // goroutine of the agent's and back cost two goroutine switches a fetch
 // and, with more than one P, a thread woken to steal the work, about
 // 1.5 µs a fetch, and left clients waiting for the hand-off while a CPU
