@@ -1,6 +1,7 @@
 package pmcd
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -85,5 +86,38 @@ func TestAgentLockWakesWaiters(t *testing.T) {
 	wg.Wait()
 	if l.held.Load() {
 		t.Fatal("lock held after every waiter let it go")
+	}
+}
+
+// TestAgentLockNotHandedOver: a lock let go while a caller waits is free
+// for the goroutine that let it go to take again at once, before the
+// waiter it woke has run. On one P the waiter cannot run in between. The
+// one-slot channel it replaced handed the slot to the waiter as it was
+// let go, so a running caller found it held by a goroutine not yet
+// running: under 32 clients on two Ps, that goroutine's thread was often
+// the one the kernel had just preempted, and every fetch waited for it.
+func TestAgentLockNotHandedOver(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	l := newAgentLock()
+	l.lock(nil, nil)
+	done := make(chan bool)
+	go func() {
+		ok := l.lock(nil, nil)
+		if ok {
+			l.unlock()
+		}
+		done <- ok
+	}()
+	waitFor(t, "a waiter", func() (bool, string) { return l.waiters.Load() == 1, "" })
+	l.unlock()
+	gone := make(chan struct{})
+	close(gone)
+	// With gone closed, lock takes the lock only if it is free now.
+	if !l.lock(gone, nil) {
+		t.Fatal("a lock just let go was not free for a running caller: handed to the waiter")
+	}
+	l.unlock()
+	if !<-done {
+		t.Fatal("the waiter never took the lock")
 	}
 }
