@@ -2,7 +2,6 @@ package httpd
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net"
 	"sync"
@@ -381,13 +380,11 @@ func (c *conn) linger() {
 func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	s := c.s
 	_ = c.nc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
-	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
 	delete(h.header, "Host")
 	r := &Request{
 		Method: h.method, URL: h.url, Proto: h.proto, ProtoMajor: h.major, ProtoMinor: h.minor,
 		Header: h.header, Host: h.host, RemoteAddr: c.remote, RequestURI: h.target,
-		ContentLength: int64(len(body)), Close: !h.keepAlive, Body: NoBody, ctx: ctx,
+		ContentLength: int64(len(body)), Close: !h.keepAlive, Body: NoBody, ctx: s.ctx,
 	}
 	if h.chunked {
 		r.ContentLength, r.TransferEncoding = -1, []string{"chunked"}
