@@ -17,7 +17,8 @@ const scrapeBatch = 256
 // a timestamp in milliseconds on each sample with times=true.
 func (q *request) scrape() {
 	q.rep.text = true
-	q.rep.times = q.params.Get("times") == "true"
+	times, _ := q.param("times")
+	q.rep.times = times == "true"
 	list, ok := q.param("names")
 	if !ok {
 		if list, ok = q.param("name"); !ok {
@@ -73,8 +74,9 @@ func (q *request) scrapeNames(c *webContext, names []string) error {
 			pmids[i] = mlist[i].desc.PMID
 		}
 	}
-	var res pcp.Result
-	if _, err := c.src.Fetch(q.ctx, pmids, &res); err != nil {
+	res := getResult()
+	defer putResult(res)
+	if _, err := c.src.Fetch(q.ctx, pmids, res); err != nil {
 		return err
 	}
 	for i, m := range mlist {

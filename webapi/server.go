@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -148,7 +147,7 @@ type request struct {
 	w      httpd.ResponseWriter
 	r      *httpd.Request
 	ctx    context.Context
-	params url.Values
+	params *params
 	ctxid  string // from the URL or the context parameter
 	client string // the client's address, for the per-client bound
 	basic  credentials
@@ -156,11 +155,7 @@ type request struct {
 }
 
 func (q *request) param(name string) (string, bool) {
-	v, ok := q.params[name]
-	if !ok || len(v) == 0 {
-		return "", false
-	}
-	return v[0], true
+	return q.params.get(name)
 }
 
 // ServeHTTP answers one request.
@@ -170,7 +165,8 @@ func (s *Server) ServeHTTP(w httpd.ResponseWriter, r *httpd.Request) {
 		htmlError(w, httpd.StatusBadRequest, "unknown", "no handler for URL")
 		return
 	}
-	params, err := url.ParseQuery(r.URL.RawQuery)
+	params, err := parseParams(r.URL.RawQuery)
+	defer params.release()
 	if err != nil {
 		htmlError(w, httpd.StatusBadRequest, "webapi", "failed to process URL")
 		return
@@ -195,9 +191,7 @@ func (s *Server) ServeHTTP(w httpd.ResponseWriter, r *httpd.Request) {
 		if cmd == cmdDerive {
 			key = "expr"
 		}
-		if _, taken := params[key]; !taken {
-			params[key] = []string{string(body)}
-		}
+		params.setDefault(key, string(body))
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
@@ -252,7 +246,7 @@ func (s *Server) ServeHTTP(w httpd.ResponseWriter, r *httpd.Request) {
 func (q *request) required(cmd command, method string) bool {
 	has := func(names ...string) bool {
 		for _, n := range names {
-			if _, ok := q.params[n]; ok {
+			if _, ok := q.params.get(n); ok {
 				return true
 			}
 		}
