@@ -48,12 +48,13 @@ func (q *request) fetch() {
 			pmids[i] = m.desc.PMID
 		}
 	}
-	var res pcp.Result
+	res := getResult()
+	defer putResult(res)
 	if len(pmids) == 0 {
 		q.failure(c.origin, int(pcp.ErrTooSmall), pcp.TextOf(pcp.ErrTooSmall))
 		return
 	}
-	if _, err := c.src.Fetch(q.ctx, pmids, &res); err != nil {
+	if _, err := c.src.Fetch(q.ctx, pmids, res); err != nil {
 		q.failure(c.origin, statusInval, pcp.TextOf(err))
 		return
 	}
