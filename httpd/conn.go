@@ -255,12 +255,14 @@ func (c *conn) step(in []byte, eof bool) ([]byte, int) {
 				c.scanned = len(in)
 				return in, stepAwait
 			}
-			h, err := parseHead(in[:n])
-			if err != nil {
+			h := getHead()
+			if err := h.parse(in[:n]); err != nil {
+				putHead(h)
 				c.refuse(err.(*refusal))
 				return nil, stepClosed
 			}
 			if h.contentLength > o.MaxBodyBytes {
+				putHead(h)
 				c.refuse(refuse(StatusRequestEntityTooLarge, ""))
 				return nil, stepClosed
 			}
@@ -293,6 +295,7 @@ func (c *conn) step(in []byte, eof bool) ([]byte, int) {
 			body = in[c.hn:end]
 		}
 		keep, handed := c.serve(c.h, body)
+		putHead(c.h)
 		in = in[end:]
 		c.h, c.hn, c.scanned, c.dc, c.started, c.contSent = nil, 0, 0, dechunker{}, 0, false
 		switch {
@@ -381,7 +384,8 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	s := c.s
 	_ = c.nc.SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
 	delete(h.header, "Host")
-	r := &Request{
+	r := &h.req
+	*r = Request{
 		Method: h.method, URL: h.url, Proto: h.proto, ProtoMajor: h.major, ProtoMinor: h.minor,
 		Header: h.header, Host: h.host, RemoteAddr: c.remote, RequestURI: h.target,
 		ContentLength: int64(len(body)), Close: !h.keepAlive, Body: NoBody, ctx: s.ctx,
@@ -395,7 +399,8 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	bb, wb := getBuf(), getBuf()
 	defer putBuf(bb)
 	defer putBuf(wb)
-	w := &response{c: c, req: r, header: getHeader(), isHEAD: h.method == MethodHead,
+	w := &h.resp
+	*w = response{c: c, req: r, header: getHeader(), isHEAD: h.method == MethodHead,
 		minor: h.minor, keep: h.keepAlive, declared: -1, body: bb, wire: wb}
 	if !c.handle(w, r) {
 		return false, nil

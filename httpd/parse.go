@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // refusal is a request the server answers itself, with status and a
@@ -36,6 +37,24 @@ type head struct {
 	chunked               bool
 	keepAlive             bool // the connection may serve another request
 	expectContinue        bool
+
+	// The Request and response serve hands the handler, which are done
+	// with them when it returns: kept with the head, they come from
+	// headPool with it rather than being allocated for every request.
+	req  Request
+	resp response
+}
+
+var headPool = sync.Pool{New: func() any { return new(head) }}
+
+// getHead is an empty head from the pool, for parse.
+func getHead() *head { return headPool.Get().(*head) }
+
+// putHead gives h back once its request is answered, letting go of what
+// it points to.
+func putHead(h *head) {
+	*h = head{}
+	headPool.Put(h)
 }
 
 // headEnd returns the length of the head at the start of b (through the
@@ -83,44 +102,50 @@ func skipEmptyLines(b []byte) int {
 // parseHead parses a complete head (headEnd's length of it). Errors are
 // *refusal.
 func parseHead(b []byte) (*head, error) {
+	h := new(head)
+	if err := h.parse(b); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// parse is parseHead into h, an empty head.
+func (h *head) parse(b []byte) error {
 	line, rest := nextLine(b)
 	method, rest1, ok1 := strings.Cut(string(line), " ")
 	target, proto, ok2 := strings.Cut(rest1, " ")
 	if !ok1 || !ok2 || !isToken(method) || target == "" || !validTarget(target) {
-		return nil, refuse(StatusBadRequest, "malformed request line")
+		return refuse(StatusBadRequest, "malformed request line")
 	}
 	major, minor, ok := parseVersion(proto)
 	if !ok {
-		return nil, refuse(StatusBadRequest, "malformed HTTP version")
+		return refuse(StatusBadRequest, "malformed HTTP version")
 	}
 	if major != 1 {
-		return nil, refuse(StatusHTTPVersionNotSupported, "unsupported protocol version")
+		return refuse(StatusHTTPVersionNotSupported, "unsupported protocol version")
 	}
-	h := &head{method: method, target: target, proto: proto, major: major, minor: minor,
-		header: getHeader(), contentLength: -1}
+	h.method, h.target, h.proto, h.major, h.minor = method, target, proto, major, minor
+	h.header, h.contentLength = getHeader(), -1
 	for {
 		line, rest = nextLine(rest)
 		if len(line) == 0 {
 			break
 		}
 		if line[0] == ' ' || line[0] == '\t' {
-			return nil, refuse(StatusBadRequest, "obsolete line folding")
+			return refuse(StatusBadRequest, "obsolete line folding")
 		}
 		k, v, ok := bytes.Cut(line, []byte(":"))
 		if !ok || len(k) == 0 || !isToken(string(k)) {
-			return nil, refuse(StatusBadRequest, "malformed header line")
+			return refuse(StatusBadRequest, "malformed header line")
 		}
 		v = bytes.Trim(v, " \t")
 		if !validValue(v) {
-			return nil, refuse(StatusBadRequest, "invalid header value")
+			return refuse(StatusBadRequest, "invalid header value")
 		}
 		key := CanonicalHeaderKey(string(k))
 		h.header[key] = append(h.header[key], string(v))
 	}
-	if err := h.framing(); err != nil {
-		return nil, err
-	}
-	return h, nil
+	return h.framing()
 }
 
 // nextLine returns b's first line without its CRLF (or LF) and the rest.
