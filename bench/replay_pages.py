@@ -2,8 +2,10 @@
 """Which pages of a program's own binary are resident when it exits.
 
     bench/replay_pages.py BIN ARGS...
+    bench/replay_pages.py --pid PID BIN
 
-runs BIN under gdb, stops it at exit_group, reads /proc/PID/pagemap for
+runs BIN under gdb, stops it at exit_group (or, with --pid, looks at
+the running process PID of BIN as it is now), reads /proc/PID/pagemap for
 the mappings of BIN and prints, per ELF section, the resident KB against
 the section's size, then the bytes of each package's symbols that lie on
 resident pages (TOP=n packages, 40 by default). The kernel maps a file
@@ -18,7 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-binp = sys.argv[1]
+live = sys.argv[1] == "--pid"
+binp = sys.argv[3] if live else sys.argv[1]
 tmp = tempfile.mkdtemp()
 dump = tmp + "/dump.py"
 with open(dump, "w") as f:
@@ -42,7 +45,11 @@ gdb = ["gdb", "-q", "-batch", "-ex", "set pagination off",
        "-ex", "catch syscall exit_group", "-ex", "run",
        "-ex", f'python import gdb; pid = gdb.selected_inferior().pid; exec(open("{dump}").read())',
        "-ex", "kill", "--args"] + sys.argv[1:]
-subprocess.run(gdb, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+if live:
+    pid = int(sys.argv[2])
+    exec(open(dump).read())
+else:
+    subprocess.run(gdb, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 pages = set(int(l, 16) for l in open(tmp + "/pages"))
 
 for l in subprocess.run(["readelf", "-SW", binp], capture_output=True, text=True).stdout.splitlines():
