@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -48,5 +50,34 @@ func TestNoNetHTTP(t *testing.T) {
 	}
 	if !served {
 		t.Errorf("pmproxy does not depend on httpd (%d packages listed)", len(deps))
+	}
+}
+
+// TestCgoOnlyForHostNames: with cgo, the only packages of pmproxy that
+// call C are net (getaddrinfo, for host names the system's name service
+// answers beyond /etc/hosts and DNS) and runtime/cgo under it, and
+// pmproxy looks up no user or group (os/user is not linked: -U is
+// accepted and not acted on). So a build without cgo differs only in
+// how host names are resolved; docs/pmproxy.md ("Built without cgo")
+// says which names and why README installs pmproxy that way.
+func TestCgoOnlyForHostNames(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the imports")
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if .CgoFiles}}{{.ImportPath}}{{end}}", ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg != "net" && pkg != "runtime/cgo" {
+			t.Errorf("%s calls C in pmproxy's build with cgo", pkg)
+		}
+	}
+	for _, pkg := range godeps.Of(t, ".") {
+		if pkg == "os/user" {
+			t.Errorf("pmproxy depends on os/user")
+		}
 	}
 }
