@@ -82,9 +82,11 @@ type Agent struct {
 }
 
 // New checks cfg and builds an Agent. The tables are copied, with the
-// agent's domain put into every PMID and InDom.
+// agent's domain put into every PMID and InDom. Domain 0 is allowed, as
+// libpcp_pmda allows it: dbpmda's "open dso" without a domain and a
+// pmcd.conf line with domain 0 both run an agent there.
 func New(cfg Config) (*Agent, error) {
-	if cfg.Domain == 0 || cfg.Domain >= pcp.MaxDomain {
+	if cfg.Domain >= pcp.MaxDomain {
 		return nil, fmt.Errorf("pmda: %s: bad domain %d", cfg.Name, cfg.Domain)
 	}
 	if cfg.Fetcher == nil {

@@ -18,7 +18,6 @@ func TestNewRefuses(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"no domain", Config{Fetcher: f}},
 		{"domain too big", Config{Domain: 511, Fetcher: f}},
 		{"no fetcher", Config{Domain: 1}},
 		{"duplicate PMID", Config{Domain: 1, Fetcher: f, Metrics: []Metric{m[0], m[0]}}},
@@ -30,6 +29,15 @@ func TestNewRefuses(t *testing.T) {
 		if _, err := New(c.cfg); err == nil {
 			t.Errorf("%s: New accepted it", c.name)
 		}
+	}
+	// Domain 0 is an agent's domain as any other, as libpcp_pmda's
+	// pmdaInit takes it (dbpmda's "open dso" without a domain).
+	a, err := New(Config{Fetcher: f, Metrics: m[:1]})
+	if err != nil {
+		t.Fatalf("domain 0: %v", err)
+	}
+	if d, err := a.Desc(bg, 0, pcp.NewPMID(0, m[0].Desc.PMID.Cluster(), m[0].Desc.PMID.Item())); err != nil || d.PMID.Domain() != 0 {
+		t.Errorf("domain 0: Desc = %+v, %v", d, err)
 	}
 }
 

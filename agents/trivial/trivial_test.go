@@ -48,7 +48,7 @@ func TestAgent(t *testing.T) {
 	if err != nil || len(res.Sets) != 1 || res.Sets[0].NumVal != 1 {
 		t.Fatalf("Fetch = %+v, %v", res, err)
 	}
-	if _, err := New(0, nil); err == nil {
-		t.Error("New accepted domain 0")
+	if _, err := New(pcp.MaxDomain, nil); err == nil {
+		t.Error("New accepted domain 511")
 	}
 }

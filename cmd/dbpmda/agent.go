@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -163,10 +162,7 @@ func (s *session) openDSO(path, entry string, domain int32) {
 		return
 	}
 	agent, err := newAgent(uint32(domain))
-	if domain == 0 || err != nil {
-		if err == nil {
-			err = fmt.Errorf("domain 0")
-		}
+	if err != nil {
 		s.errorf("Error: %s: %v\n", entry, err)
 		return
 	}

@@ -57,6 +57,7 @@ func (s *session) exec(st stmt) bool {
 	case "wait":
 		time.Sleep(time.Duration(st.secs) * time.Second)
 	case "watch":
+		s.watch(st.path)
 	case "debug":
 		s.setDebug(st.flags)
 	case "namespace":

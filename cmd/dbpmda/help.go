@@ -62,7 +62,7 @@ var helpText = map[string]string{
 	"timer":     "With timer on, each request's round trip time is shown.",
 	"traverse":  "Ask the agent for every name below metric-name in its namespace.",
 	"wait":      "Pause for the given number of seconds.",
-	"watch":     "Accepted for compatibility; PCP's dbpmda opens a window following a log file.",
+	"watch":     "Open an xterm that follows the log file with tail -f; the window stays\nuntil it is closed.",
 }
 
 // help prints the command summary, one command's usage, or its usage

@@ -10,8 +10,8 @@
 //	dbpmda [-efi] [-n pmnsfile] [-q timeout] [-U user]
 //
 // Commands come from standard input; -e echoes them, -i prompts. Debug
-// flags (-D, debug) are accepted and shown by status; watch is accepted
-// and does nothing (it opens an xterm in PCP).
+// flags (-D, debug) are accepted and shown by status; watch opens an xterm
+// following a log file, as PCP's does.
 package main
 
 import (
