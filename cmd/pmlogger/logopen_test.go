@@ -79,21 +79,50 @@ func compareRun(t *testing.T, theirs, ours string, env, args []string) {
 		_, errb, code := clitest.RunCmd(t, cmd)
 		b, _ := os.ReadFile(filepath.Join(dir, "pmlogger.log"))
 		mask := func(s string) string { return runStamps.ReplaceAllString(strings.ReplaceAll(s, dir, "DIR"), "STAMP") }
-		return mask(string(errb)), mask(string(b)), code
+		return mask(string(errb)), mask(string(b)) + filesLeft(t, dir), code
 	}
 	wantErr, wantLog, wantCode := run(theirs)
 	gotErr, gotLog, gotCode := run(ours)
 	if gotErr != wantErr || gotLog != wantLog || gotCode != wantCode {
-		t.Errorf("pmlogger %s:\nPCP: exit %d, stderr:\n%s\nlog:\n%s\nours: exit %d, stderr:\n%s\nlog:\n%s",
+		t.Errorf("pmlogger %s:\nPCP: exit %d, stderr:\n%s\nlog and files:\n%s\nours: exit %d, stderr:\n%s\nlog and files:\n%s",
 			strings.Join(args, " "), wantCode, wantErr, wantLog, gotCode, gotErr, gotLog)
 	}
+}
+
+// filesLeft lists what a run left in dir besides the log and what
+// compareRun put there: each file's name and whether it is empty (the
+// sizes of archives written differ with the time and the values).
+func filesLeft(t *testing.T, dir string) string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("files:\n")
+	for _, e := range ents {
+		switch e.Name() {
+		case "adir", "empty.pmns", "pmlogger.log":
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := "empty"
+		if fi.Size() > 0 {
+			state = "written"
+		}
+		b.WriteString(e.Name() + " " + state + "\n")
+	}
+	return b.String()
 }
 
 // TestRunAgainstPCP compares the two, each logging from the same pmcd,
 // on command lines that end early: -T ends that are already due (libpcp
 // compares times by a difference cut to an int, so one 2^31 seconds
 // away or more is due at once), a -T that does not parse (reported
-// after the archive is made), -t refused with libpcp's caret, an
+// after the archive's three files are made, and left empty), -t refused with libpcp's caret, an
 // archive that cannot be made, and an -x descriptor that is not open.
 func TestRunAgainstPCP(t *testing.T) {
 	t.Parallel()
@@ -113,6 +142,21 @@ func TestRunAgainstPCP(t *testing.T) {
 		{"-s", "1", "-x", "9"},
 		{"-s", "1", "nodir/a"},
 		{"-s", "1", "adir/a/b"},
+		// -T given empty is given: the run ends at once.
+		{"-T", ""},
+		// pmlogger's own -D refusal, and its numbers read as C's
+		// (int)strtol reads them: white space and a sign taken, a
+		// number too big for an int cut to its low 32 bits.
+		{"-s", "1", "-D", "bogus"},
+		{"-s", "1", "-p", "99999999999"},
+		{"-s", "1", "-p", "4294967297"},
+		{"-s", "1", "-p", "x1"},
+		{"-s", "1", "-I", " 2"},
+		{"-s", "1", "-I", "2x"},
+		{"-s", "1", "-V", " 3"},
+		{"-s", "1", "-V", "3x"},
+		{"-s", "1", "-x", "3x"},
+		{"-s", "1", "-x", "-1"},
 	} {
 		if !strings.Contains(args[len(args)-1], "/") {
 			args = append(args, "archive")

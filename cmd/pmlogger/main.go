@@ -46,6 +46,7 @@ type flags struct {
 	removes []func()
 
 	config, logFile, labelHost, note, endTime string
+	endTimeSet                                bool
 	pmns                                      string // -n, loaded once the log is open
 	check, report, localTZ, primary, linger   bool
 	daemon, localPMDA, notify                 bool
@@ -69,7 +70,8 @@ func command(f *flags) *cli.Command {
 			cli.Header("Options"),
 			{Long: "config", Short: 'c', Arg: "FILE", Help: "file to load configuration from"},
 			{Long: "check", Short: 'C', Help: "parse configuration and exit"},
-			cli.OptDebug,
+			// pmlogger refuses a bad -D in its own words
+			cli.OptDebugFlag,
 			cli.OptHost,
 			{Long: "labelhost", Short: 'H', Arg: "LABELHOST", Help: "override the hostname written into the label"},
 			{Long: "pmlc-ipc-version", Short: 'I', Arg: "VERSION", Help: "set IPC version for pmlc port [defaily LOG_PDU_VERSION]"},
@@ -111,9 +113,9 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	case 'H':
 		f.labelHost = arg
 	case 'I':
-		n, err := strconv.Atoi(arg)
+		n, whole := cInt(arg)
 		switch {
-		case err != nil:
+		case !whole:
 			p.Errorf("non-numeric pmlc IPC version (%s)", arg)
 		case n < 2 || n > 3:
 			p.Errorf("unsupported pmlc IPC version (%d)", n)
@@ -127,9 +129,10 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	case 'N':
 		f.notify = true
 	case 'p':
-		n, err := strconv.Atoi(arg)
+		// the pid checked, and reported, is the int strtol's gives
+		n, whole := cInt(arg)
 		switch {
-		case err != nil:
+		case !whole:
 			p.Errorf("invalid process identifier (%s)", arg)
 		case !ownfile.Alive(n):
 			p.Errorf("PID error - no such process (%d)", n)
@@ -171,22 +174,32 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 		}
 		f.interval = d
 	case 'T':
-		f.endTime = arg
+		// PCP's tests that -T was given, not that it is non-empty
+		f.endTime, f.endTimeSet = arg, true
 	case 'V':
-		n, err := strconv.Atoi(arg)
-		if err != nil || (n != 2 && n != 3) {
+		n, whole := cInt(arg)
+		if !whole || (n != 2 && n != 3) {
 			p.Errorf("-V requires a version number of 2 or 3")
 		}
 		f.version = n
 	case 'x':
-		n, err := strconv.Atoi(arg)
-		if err != nil || n < 0 {
+		n, whole := cInt(arg)
+		if !whole || n < 0 {
 			p.Errorf("-x requires a non-negative numeric argument")
 		}
 		f.rscFD = n
 	case 'y':
 		f.localTZ = true
 	}
+}
+
+// cInt reads a number as PCP's pmlogger reads its numeric options,
+// (int)strtol(arg, &end, 10) with *end checked: white space, a sign and
+// "" are taken, and a number too big for an int keeps its low 32 bits.
+// whole reports that all of arg was read.
+func cInt(arg string) (n int, whole bool) {
+	v, whole := cli.Strtol(arg)
+	return int(int32(v)), whole
 }
 
 func run(argv []string, stdin io.Reader, stderr io.Writer) int {
@@ -308,18 +321,31 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	// PCP's pmlogger reads -T after creating the archive, so a bad one
 	// is reported (in libpcp's words) with the archive made.
 	opt, endErr := f.loggerOptions(ctx, ctxSrc, p.Args[0], cfgName, access, plan, logw)
-	// The control port pmlc talks to, recorded in the archive and in the
-	// port map file by which PCP's tools find this logger.
-	ln, port, err := pmlogger.ListenControl(controlEnv(), func(msg string) { fmt.Fprint(logw, msg) })
-	if err != nil {
-		fmt.Fprintf(logw, "%s: %v\n", prog, err)
-		return 1
+	var (
+		lg      *pmlogger.Logger
+		ln      net.Listener
+		archive string
+	)
+	if endErr == nil {
+		// The control port pmlc talks to, recorded in the archive and
+		// in the port map file by which PCP's tools find this logger.
+		var port int
+		ln, port, err = pmlogger.ListenControl(controlEnv(), func(msg string) { fmt.Fprint(logw, msg) })
+		if err != nil {
+			fmt.Fprintf(logw, "%s: %v\n", prog, err)
+			return 1
+		}
+		defer ln.Close()
+		opt.Port = port
+		// A name with strftime conversions is expanded, and made
+		// unique with a "-NN" suffix (a re-execution may come within
+		// the minute).
+		lg, archive, err = pmlogger.NewNamed(ctx, ctxSrc, cfg, opt, p.Args[0], time.Now())
+	} else {
+		// PCP's stops between creating the files and writing their
+		// labels: three empty files.
+		archive, err = pmlogger.CreateNamed(p.Args[0], time.Now(), opt.Log)
 	}
-	defer ln.Close()
-	opt.Port = port
-	// A name with strftime conversions is expanded, and made unique
-	// with a "-NN" suffix (a re-execution may come within the minute).
-	lg, archive, err := pmlogger.NewNamed(ctx, ctxSrc, cfg, opt, p.Args[0], time.Now())
 	opt.Archive = archive
 	if ne := (*pmlogger.NameError)(nil); errors.As(err, &ne) {
 		fmt.Fprintf(os.Stderr, "Error: %v\n", ne)
@@ -355,7 +381,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		notifyServiceManager("READY=1\nMAINPID=" + strconv.Itoa(os.Getpid()))
 	}
 	defer f.cleanup()
-	if code := f.ports(logw, prog, port, name, opt.Archive); code != 0 {
+	if code := f.ports(logw, prog, opt.Port, name, opt.Archive); code != 0 {
 		lg.Close(context.Background())
 		return code
 	}
@@ -670,7 +696,7 @@ func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cf
 	if f.exitTime > 0 {
 		opt.End = time.Now().Add(f.exitTime)
 	}
-	if f.endTime != "" {
+	if f.endTimeSet {
 		// -T's times are in pmcd's zone unless -y asks for the local one.
 		zone := pcptz.Local(os.LookupEnv("TZ"))
 		if z, ok := src.(interface {
