@@ -23,6 +23,7 @@ type Client struct {
 	state    State
 	fixed    bool // protocol chosen: the first connection was tried
 	conn     net.Conn
+	fd       int       // conn's descriptor, as StatePDU's lines show it
 	ever     bool      // a connection was made once
 	lastErr  error     // why the last attempt failed
 	next     time.Time // no attempt before this
@@ -125,7 +126,7 @@ func (c *Client) tracing(flag State) bool { return c.state&flag != 0 && c.opts.L
 
 func (c *Client) debugf(flag State, format string, args ...any) {
 	if c.state&flag != 0 && c.opts.Log != nil {
-		fmt.Fprintf(c.opts.Log, "trace: "+format+"\n", args...)
+		fmt.Fprintf(c.opts.Log, format+"\n", args...)
 	}
 }
 
@@ -141,7 +142,10 @@ func (c *Client) dropConn() error {
 // lost ends a connection that failed; the next call may try again at
 // once, as libpcp_trace does, and failures after that back off.
 func (c *Client) lost(why error) {
-	c.debugf(StateComms, "connection lost: %v", why)
+	var n syscall.Errno
+	if errors.As(why, &n) {
+		c.remapped(-int(n))
+	}
 	c.dropConn()
 	c.next = time.Time{}
 }
@@ -157,8 +161,11 @@ func (c *Client) ensure(ctx context.Context) error {
 	}
 	c.fixed = true
 	now := time.Now()
+	if c.ever {
+		c.debugf(StateComms, "_pmtracereconnect: attempting PMDA reconnection")
+	}
 	if now.Before(c.next) {
-		c.debugf(StateComms, "too soon to reconnect (%v left)", c.next.Sub(now).Round(time.Millisecond))
+		c.debugf(StateComms, "_pmtracereconnect: too soon to retry (%d seconds remain)", int(c.next.Sub(now).Seconds()))
 		if c.lastErr != nil && !c.ever {
 			return c.lastErr
 		}
@@ -166,8 +173,15 @@ func (c *Client) ensure(ctx context.Context) error {
 	}
 	err := c.connect(ctx)
 	if err == nil {
+		if c.ever {
+			c.debugf(StateComms, "_pmtracereconnect: reconnect succeeded!")
+		}
 		c.ever, c.step, c.lastErr = true, 0, nil
 		return nil
+	}
+	if c.ever {
+		c.debugf(StateComms, "_pmtracereconnect: failed to reconnect")
+		c.debugf(StateComms, "_pmtraceupdatewait: updating reconnect back-off")
 	}
 	c.lastErr = err
 	steps := c.opts.Reconnect
@@ -176,7 +190,9 @@ func (c *Client) ensure(ctx context.Context) error {
 		c.step++
 	}
 	c.next = time.Now().Add(d)
-	c.debugf(StateComms, "connect failed: %v; next attempt after %v", err, d)
+	if c.ever {
+		c.debugf(StateComms, "_pmtraceupdatewait: next attempt after %d seconds", int(d.Seconds()))
+	}
 	return err
 }
 
@@ -191,20 +207,47 @@ func (c *Client) connect(ctx context.Context) error {
 		}
 		host = h
 	}
-	addr := net.JoinHostPort(host, strconv.Itoa(c.opts.Port))
-	c.debugf(StateComms, "connecting to %s", addr)
-	dctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
-	defer cancel()
-	var d net.Dialer
-	conn, err := d.DialContext(dctx, "tcp", addr)
+	c.debugf(StateComms, "_pmtraceconnect: connecting to PMDA ...")
+	// Each address of the host is tried in turn, each within the
+	// connect timeout, as libpcp_trace tries them.
+	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
 	if err != nil {
-		return dialError(err)
+		c.debugf(StateComms, "_pmtraceconnect: __pmGetAddrInfo(hostname=%s): %v", host, err)
+		return syscall.EHOSTUNREACH
+	}
+	var conn net.Conn
+	for _, ip := range ips {
+		if c.tracing(StateComms) {
+			c.debugf(StateComms, "_pmtraceconnect: PMDA host=%s port=%d timeout=%dsecs", hostName(ctx, ip.IP), c.opts.Port, int(c.opts.ConnectTimeout.Seconds()))
+		}
+		dctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
+		var d net.Dialer
+		conn, err = d.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(c.opts.Port)))
+		cancel()
+		if err == nil {
+			break
+		}
+	}
+	if conn == nil {
+		if err == nil {
+			err = syscall.EHOSTUNREACH
+		}
+		err = dialError(err)
+		c.debugf(StateComms, "_pmtraceconnect(socket failed): %s", ErrText(CodeOf(err)))
+		return err
 	}
 	if tc, ok := conn.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
 	}
 	c.conn = conn
+	c.fd = connFD(conn)
 	c.readBy, c.writeBy = time.Time{}, time.Time{}
+	if c.async() {
+		c.debugf(StateComms, "_pmtraceconnect: async protocol setup complete")
+	} else {
+		c.debugf(StateComms, "_pmtraceconnect: sync protocol setup complete")
+	}
+	c.debugf(StateComms, "_pmtracegetack: awaiting ack ...")
 	v, err := c.readAck(ctx)
 	if err != nil {
 		c.dropConn()
@@ -214,7 +257,6 @@ func (c *Client) connect(ctx context.Context) error {
 		c.dropConn()
 		return Error(v)
 	}
-	c.debugf(StateComms, "connected, protocol version %d, %s", v, map[bool]string{true: "asynchronous", false: "synchronous"}[c.async()])
 	return nil
 }
 
@@ -242,22 +284,26 @@ func (c *Client) readAck(ctx context.Context) (int32, error) {
 		}
 		return 0, ErrIPC
 	}
+	if c.tracing(StatePDU) {
+		c.dumpPDU("__pmtracegetPDU", pdu)
+	}
 	if h.Type != PDUAck {
 		return 0, ErrIPC
 	}
 	v, err := DecodeAck(pdu)
 	if err == nil && c.tracing(StatePDU) {
-		c.debugf(StatePDU, "received ACK %d from %d", v, h.From)
+		c.debugf(StatePDU, "__pmtracedecodeack -> data=%d", v)
 	}
 	return v, err
 }
 
 // send delivers one datum (the lock held).
-func (c *Client) send(ctx context.Context, tag string, t Type, value float64) error {
+// connect says whether the call made a connection attempt before it, as
+// libpcp_trace's calls other than pmtraceend do (it matters only to the
+// lines StateNoAgent prints).
+func (c *Client) send(ctx context.Context, tag string, t Type, value float64, connect bool) error {
 	if c.state&StateNoAgent != 0 {
-		if c.tracing(StatePDU) {
-			c.debugf(StatePDU, "sending %s %q %g (skipped)", t, tag, value)
-		}
+		c.skipped(connect)
 		c.fixed = true
 		return nil
 	}
@@ -274,10 +320,8 @@ func (c *Client) send(ctx context.Context, tag string, t Type, value float64) er
 	}
 	c.buf = AppendData(c.buf[:0], c.pid, tag, t, !c.async(), value)
 	if c.tracing(StatePDU) {
-		c.debugf(StatePDU, "sending DATA %s %q %g", t, tag, value)
-	}
-	if c.tracing(StatePDUBuf) {
-		fmt.Fprintf(c.opts.Log, "trace: % x\n", c.buf)
+		c.debugf(StatePDU, "__pmtracesenddata(tag=\"%s\", data=%f)", tag, value)
+		c.dumpPDU("__pmtracexmitPDU", c.buf)
 	}
 	c.armDeadline(ctx, &c.writeBy, c.conn.SetWriteDeadline)
 	if _, err := c.conn.Write(c.buf); err != nil {
@@ -288,9 +332,11 @@ func (c *Client) send(ctx context.Context, tag string, t Type, value float64) er
 		}
 		return nil
 	}
+	c.remapped(len(c.buf))
 	if c.async() {
 		return nil
 	}
+	c.debugf(StateComms, "_pmtracegetack: awaiting ack ...")
 	v, err := c.readAck(ctx)
 	switch {
 	case err != nil:
@@ -316,9 +362,9 @@ func (c *Client) common(ctx context.Context, tag string, t Type, value float64) 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tracing(StateAPI) {
-		c.debugf(StateAPI, "%s tag %q value %g", t, tag, value)
+		c.debugf(StateAPI, "_pmtracecommon: trace tag '%s' (type=%d,value=%f)", tag, t, value)
 	}
-	return c.send(ctx, tag, t, value)
+	return c.send(ctx, tag, t, value, true)
 }
 
 // Point is pmtracepoint: the program passed the point tag.
@@ -351,4 +397,19 @@ func (c *Client) armDeadline(ctx context.Context, by *time.Time, set func(time.T
 	}
 	*by = now.Add(c.opts.RequestTimeout)
 	set(*by)
+}
+
+// connFD is the descriptor under conn, -1 when it has none.
+func connFD(conn net.Conn) int {
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return -1
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	rc.Control(func(f uintptr) { fd = int(f) })
+	return fd
 }

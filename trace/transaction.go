@@ -16,22 +16,24 @@ func (c *Client) Begin(ctx context.Context, tag string) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.debugf(StateAPI, "begin transaction %q", tag)
 	if c.state&StateNoAgent == 0 {
 		wasEver := c.ever
 		if err := c.ensure(ctx); err != nil && (!wasEver || c.async() || c.closed) {
 			return err
 		}
 	} else {
+		c.logf("_pmtraceconnect: connecting to PMDA (skipped)")
 		c.fixed = true
 	}
 	s := c.txns[tag]
 	switch {
 	case s == nil:
+		c.debugf(StateAPI, "pmtracebegin: new transaction '%s' (id=0x%x)", tag, c.traceID())
 		c.txns[tag] = &txnState{start: time.Now(), inProgress: true}
 	case s.inProgress:
 		return ErrInProgress
 	default:
+		c.debugf(StateAPI, "pmtracebegin: updating transaction '%s' (id=0x%x)", tag, c.traceID())
 		s.start, s.inProgress = time.Now(), true
 	}
 	return nil
@@ -51,9 +53,9 @@ func (c *Client) End(ctx context.Context, tag string) error {
 		return err
 	}
 	if c.tracing(StateAPI) {
-		c.debugf(StateAPI, "end transaction %q", tag)
+		c.debugf(StateAPI, "pmtraceend: sending transaction data '%s' (id=0x%x)", tag, c.traceID())
 	}
-	return c.send(ctx, tag, TypeTransact, now.Sub(s.start).Seconds())
+	return c.send(ctx, tag, TypeTransact, now.Sub(s.start).Seconds(), false)
 }
 
 // Abort is pmtraceabort: the transaction tag is abandoned and nothing is
@@ -67,7 +69,7 @@ func (c *Client) Abort(tag string) error {
 	if _, err := c.stop(tag); err != nil {
 		return err
 	}
-	c.debugf(StateAPI, "abort transaction %q", tag)
+	c.debugf(StateAPI, "pmtraceabort: aborting transaction '%s' (id=0x%x)", tag, c.traceID())
 	return nil
 }
 
