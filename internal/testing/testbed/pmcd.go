@@ -232,7 +232,13 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 	args = append(args, opts.Args...)
 	cmd := exec.Command(p.bin, args...)
 	cmd.Dir = filepath.Join(p.dir, "log")
-	cmd.Env = withoutVars(p.env, "PMCD_PORT", "PMCD_LOCAL", "PMCD_MAXPENDING")
+	// The tools' request timeout is theirs: pmcd and its agents run
+	// with libpcp's default unless the caller set one in Options.Env.
+	env := withoutVars(p.env, "PMCD_PORT", "PMCD_LOCAL", "PMCD_MAXPENDING")
+	if !hasVar(opts.Env, "PMCD_REQUEST_TIMEOUT") {
+		env = withoutVars(env, "PMCD_REQUEST_TIMEOUT")
+	}
+	cmd.Env = env
 	if p.goPMCD {
 		cmd.Env = append(cmd.Env, p.goEnv()...)
 	}
@@ -270,6 +276,16 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 // test's own -t in Options.Args comes later and wins.
 const agentTimeout = "60"
 
+// toolRequestTimeout is the PMCD_REQUEST_TIMEOUT (seconds) of the tools
+// run with the bed's environment: longer than the bed's pmcd waits for an
+// agent, so that pmcd's answer, an error included, always comes before a
+// tool gives up. At libpcp's default of 10 s a tool on a loaded machine
+// gave up on an answer pmcd was still waiting for, and libpcp then read
+// that late answer as the reply to the tool's next request (PM_ERR_IPC).
+// Shorter than RunTimeout, so that a tool that does time out says so
+// before Run kills it. Options.Env and a caller's own cmd.Env win.
+const toolRequestTimeout = "90"
+
 // args is the command line of the bed's pmcd, before Options.Args.
 func (p *PMCD) args(pmns string) []string {
 	if p.goPMCD {
@@ -306,6 +322,7 @@ func (p *PMCD) stderrPath() string {
 // system daemon's.
 func (p *PMCD) buildEnv(extra []string) []string {
 	set := []string{
+		"PMCD_REQUEST_TIMEOUT=" + toolRequestTimeout,
 		"PCP_RUN_DIR=" + filepath.Join(p.dir, "run"),
 		"PCP_TMP_DIR=" + filepath.Join(p.dir, "tmp"),
 		"PMCD_PORT=" + strconv.Itoa(p.port),
@@ -322,6 +339,16 @@ func (p *PMCD) buildEnv(extra []string) []string {
 		names = append(names, name)
 	}
 	return append(withoutVars(os.Environ(), names...), set...)
+}
+
+// hasVar reports whether env sets name.
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutVars returns env minus the named variables.
