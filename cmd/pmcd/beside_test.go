@@ -184,9 +184,9 @@ func TestBesideLiveDaemon(t *testing.T) {
 	t.Cleanup(release)
 	before := b.state(t)
 	cmd, stderr, exited := b.startPMCD(t, "-p", strconv.Itoa(port))
-	// With its log on stderr, pmcd says there when it serves, after
-	// deciding about the pid file.
-	if !waitFor(func() bool { return strings.Contains(stderr.String(), "Info: serving") }) {
+	// With its log on stderr, pmcd's request port table there says it
+	// serves, after deciding about the pid file.
+	if !waitFor(func() bool { return strings.Contains(stderr.String(), "pmcd request port(s):") }) {
 		t.Fatalf("pmcd not serving:\n%s", stderr)
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -206,7 +206,7 @@ func TestBesideLiveDaemon(t *testing.T) {
 		b.log + ": process " + strconv.Itoa(b.other) + " holds it open",
 		b.pid + ": process " + strconv.Itoa(b.other) + " is named in it",
 		b.socket + ": another process accepts connections on it",
-		"Info: serving",
+		"pmcd request port(s):",
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -295,7 +295,7 @@ func TestSecondStartTouchesNothing(t *testing.T) {
 	waitListening(t, port, exited, stderr)
 	if !waitFor(func() bool {
 		got, _ := os.ReadFile(b.log)
-		return strings.Contains(string(got), "Info: serving")
+		return strings.Contains(string(got), "pmcd request port(s):")
 	}) {
 		t.Fatalf("first pmcd not serving:\n%s", stderr)
 	}

@@ -75,13 +75,17 @@ func listen(o *options, warn func(string)) (*sockets, error) {
 	withIPv6 := ipv6Enabled("/proc")
 	for _, iface := range ifaces {
 		for _, port := range ports {
+			iface := iface
+			if iface == "" && port == 0 {
+				// libpcp's AddRequestPort: a port the system picks,
+				// with no -i, is for this host only; each family gets
+				// its own.
+				iface = "INADDR_LOOPBACK"
+			}
 			if iface == "" {
-				bind := port
-				if l := open("tcp4", "0.0.0.0", port, bind, "inet", "INADDR_ANY"); l != nil && port == 0 {
-					bind = l.Addr().(*net.TCPAddr).Port // one port for both
-				}
+				open("tcp4", "0.0.0.0", port, port, "inet", "INADDR_ANY")
 				if withIPv6 {
-					open("tcp6", "::", port, bind, "ipv6", "INADDR_ANY")
+					open("tcp6", "::", port, port, "ipv6", "INADDR_ANY")
 				}
 				continue
 			}

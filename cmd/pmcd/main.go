@@ -400,9 +400,9 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 	}
 	// The agents start before the first client; each that cannot is
 	// logged once and the others serve, as with PCP's pmcd.
-	live := srv.Start(ctx)
+	srv.Start(ctx)
+	// As PCP's, the port table is the last thing logged at start.
 	fmt.Fprint(logw, startTables(srv, conf, socks))
-	logger.Printf("Info: serving %d names and %d agents (of %d configured) on %d sockets", tree.Len(), live, len(conf.Agents), len(listeners))
 	if ready != nil {
 		ready <- listeners[0].Addr()
 	}
