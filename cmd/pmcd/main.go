@@ -42,6 +42,7 @@ import (
 	"github.com/gopcp/gopcp/agents/mmv"
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/internal/getopt"
+	"github.com/gopcp/gopcp/internal/sigdefault"
 	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmcd"
@@ -58,6 +59,9 @@ func main() {
 	procs = procsFromEnv(os.Getenv, runtime.GOMAXPROCS, runtime.NumCPU())
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	// PCP's pmcd sets no handler for these: SIGUSR1 and SIGALRM end it
+	// (nothing logged), SIGXFSZ dumps core. Not where it cannot be done.
+	_ = sigdefault.Restore(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// PCP's pmcd logs who sent the signal; where that cannot be known

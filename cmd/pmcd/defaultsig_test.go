@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// endedBy starts the pmcd program bin in private directories with only
+// pmcd's own agent, waits until it serves, sends it sig and says how it
+// ended and whether its log was finished.
+func endedBy(t *testing.T, bin string, sig syscall.Signal) string {
+	t.Helper()
+	port, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	dir := privateDirs(t)
+	conf := filepath.Join(dir, "pmcd.conf")
+	if err := os.WriteFile(conf, []byte("pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "log", "pmcd.log")
+	cmd := exec.Command(bin, "-f", "-A", "-p", strconv.Itoa(port), "-c", conf,
+		"-s", filepath.Join(dir, "run", "pmcd.socket"), "-l", logPath)
+	cmd.Env = append(os.Environ(), "PCP_RUN_DIR="+filepath.Join(dir, "run"),
+		"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PCP_LOG_DIR="+filepath.Join(dir, "log"))
+	cmd.Dir = dir // where a core would go
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	serving := false
+	for deadline := time.Now().Add(time.Minute); !serving && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(logPath)
+		serving = strings.Contains(string(b), "pmcd request port(s):")
+	}
+	if !serving {
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s never served", bin)
+	}
+	cmd.Process.Signal(sig)
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		<-done
+		return "still running"
+	}
+	b, _ := os.ReadFile(logPath)
+	finished := strings.Contains(string(b), "Log finished")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return fmt.Sprintf("exited: %v, log finished %v", err, finished)
+	}
+	ws := ee.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return fmt.Sprintf("killed by %v, log finished %v", ws.Signal(), finished)
+	}
+	return fmt.Sprintf("exit status %d, log finished %v", ws.ExitStatus(), finished)
+}
+
+// TestDefaultSignalsLikePCP sends PCP's pmcd and ours the signals PCP's
+// sets no handler for: SIGUSR1 and SIGALRM end both at once, their logs
+// unfinished, and SIGXFSZ too (with a core where the limit allows one).
+func TestDefaultSignalsLikePCP(t *testing.T) {
+	const theirs = "/usr/lib/pcp/bin/pmcd"
+	if _, err := os.Stat(theirs); err != nil {
+		pcptest.Missing(t, "PCP's pmcd: "+err.Error())
+	}
+	ours := buildPMCD(t)
+	sigs := []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM}
+	if noCores(t) {
+		sigs = append(sigs, syscall.SIGXFSZ)
+	}
+	for _, sig := range sigs {
+		want, got := endedBy(t, theirs, sig), endedBy(t, ours, sig)
+		if !strings.HasPrefix(want, "killed by "+sig.String()) {
+			t.Errorf("PCP's pmcd and %v: %s", sig, want)
+		}
+		if got != want {
+			t.Errorf("%v: ours %s, PCP's %s", sig, got, want)
+		}
+	}
+}
+
+// noCores keeps the programs a test kills with SIGXFSZ from writing a
+// core anywhere, a file or a pipe to the system's collector: a soft
+// RLIMIT_CORE of 1, inherited, is below any core's size and is the
+// value the kernel takes as "none" for a pipe. It reports whether that
+// could be set.
+func noCores(t *testing.T) bool {
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_CORE, &old); err != nil || old.Max < 1 {
+		// a hard limit of 0: no core file, but a pipe takes one
+		b, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
+		return err == nil && !strings.HasPrefix(string(b), "|")
+	}
+	lim := syscall.Rlimit{Cur: 1, Max: old.Max}
+	if err := syscall.Setrlimit(syscall.RLIMIT_CORE, &lim); err != nil {
+		return false
+	}
+	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_CORE, &old) })
+	return true
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package sigdefault
+
+import "syscall"
+
+func restore(syscall.Signal) error { return ErrUnsupported }

@@ -1,0 +1,115 @@
+package pmda_test
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// endBy starts an agent on pipes, as pmcd runs it, waits for its first
+// words (the credentials PDU: it is set up by then), sends it sig and
+// says how it ended.
+func endBy(t *testing.T, sig syscall.Signal, bin string, args ...string) string {
+	t.Helper()
+	port, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	dir := t.TempDir()
+	cmd := exec.Command(bin, append(args, "-l", filepath.Join(dir, "agent.log"), "-I", strconv.Itoa(port))...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PCP_TMP_DIR="+dir, "PCP_RUN_DIR="+dir)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var b [1]byte
+		io.ReadFull(out, b[:])
+		cmd.Process.Signal(sig)
+		io.Copy(io.Discard, out)
+		done <- cmd.Wait()
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		<-done
+		return "still running"
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return fmt.Sprintf("exited: %v", err)
+	}
+	ws := ee.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return "killed by " + ws.Signal().String()
+	}
+	return fmt.Sprintf("exit status %d", ws.ExitStatus())
+}
+
+// TestDaemonSignalsLikePCP sends PCP's pmdatrace and ours (DaemonOptions.
+// Main) the signals libpcp_pmda sets no handler for: SIGUSR1 and SIGALRM
+// end both, SIGXFSZ too (with a core where the limit allows one).
+func TestDaemonSignalsLikePCP(t *testing.T) {
+	const theirs = "/var/lib/pcp/pmdas/trace/pmdatrace"
+	if _, err := os.Stat(theirs); err != nil {
+		pcptest.Missing(t, "PCP's pmdatrace: "+err.Error())
+	}
+	ours := pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/pmdatrace")
+	sigs := []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM}
+	if noCores(t) {
+		sigs = append(sigs, syscall.SIGXFSZ)
+	}
+	for _, sig := range sigs {
+		want := endBy(t, sig, theirs, "-d", "30")
+		got := endBy(t, sig, ours, "-d", "30")
+		if want != "killed by "+sig.String() {
+			t.Errorf("PCP's pmdatrace and %v: %s", sig, want)
+		}
+		if got != want {
+			t.Errorf("%v: ours %s, PCP's %s", sig, got, want)
+		}
+	}
+}
+
+// noCores keeps the programs a test kills with SIGXFSZ from writing a
+// core anywhere, a file or a pipe to the system's collector: a soft
+// RLIMIT_CORE of 1, inherited, is below any core's size and is the
+// value the kernel takes as "none" for a pipe. It reports whether that
+// could be set.
+func noCores(t *testing.T) bool {
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_CORE, &old); err != nil || old.Max < 1 {
+		// a hard limit of 0: no core file, but a pipe takes one
+		b, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
+		return err == nil && !strings.HasPrefix(string(b), "|")
+	}
+	lim := syscall.Rlimit{Cur: 1, Max: old.Max}
+	if err := syscall.Setrlimit(syscall.RLIMIT_CORE, &lim); err != nil {
+		return false
+	}
+	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_CORE, &old) })
+	return true
+}
