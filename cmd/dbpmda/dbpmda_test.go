@@ -209,6 +209,9 @@ func TestAgainstPCP(t *testing.T) {
 		{"PCP's simple agent", "simple.script", w.simpleRoot, "", w.pcpSimple},
 		{"our simple agent", "simple.script", w.simpleRoot, "", w.ourSimple},
 		{"errors", "errors.script", w.sampleRoot, "", ""},
+		// a scanner error leaves the statement open into the next line
+		// (and at the end of input, a syntax error)
+		{"after a scanner error", "continue.script", w.sampleRoot, w.pcpSample, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

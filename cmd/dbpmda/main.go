@@ -215,7 +215,17 @@ func (s *session) loop(in *bufio.Reader, config string) bool {
 			return false
 		}
 		line = strings.ReplaceAll(line, "\r", "")
-		if s.runLine(line, config) {
+		more := func() (string, bool) {
+			if s.prompt {
+				s.printf("dbpmda> ")
+			}
+			l, err := in.ReadString('\n')
+			if l == "" && err != nil {
+				return "", false
+			}
+			return strings.ReplaceAll(l, "\r", ""), true
+		}
+		if s.runLine(line, config, more) {
 			return true
 		}
 	}
@@ -223,7 +233,22 @@ func (s *session) loop(in *bufio.Reader, config string) bool {
 
 // runLine parses and runs one line, echoing it as PCP's scanner does: as
 // far as it has read at each warning or error, and the rest at the end.
-func (s *session) runLine(line, config string) (quit bool) {
+// more, when not nil, gives the lines a statement left open by a scanner
+// error reads on into.
+func (s *session) runLine(line, config string, more func() (string, bool)) (quit bool) {
+	lx := &lexer{line: line}
+	ps := &parser{lx: lx, s: s, more: more, done: func(l string, probs []problem) { s.report(l, config, probs) }}
+	st, ok := ps.parse()
+	s.report(lx.line, config, ps.problems)
+	if !ok {
+		return false
+	}
+	return s.exec(st)
+}
+
+// report echoes a line as far as the scanner had read at each problem,
+// then prints the problem, and echoes the rest of the line at the end.
+func (s *session) report(line, config string, problems []problem) {
 	echoed := 0
 	echoTo := func(at int) {
 		if s.echo && at > echoed {
@@ -231,10 +256,7 @@ func (s *session) runLine(line, config string) (quit bool) {
 			echoed = at
 		}
 	}
-	lx := &lexer{line: line}
-	ps := &parser{lx: lx, s: s}
-	st, ok := ps.parse()
-	for _, pr := range ps.problems {
+	for _, pr := range problems {
 		echoTo(pr.at)
 		if !pr.fatal {
 			if config != "" {
@@ -253,10 +275,6 @@ func (s *session) runLine(line, config string) (quit bool) {
 		}
 	}
 	echoTo(len(line))
-	if !ok {
-		return false
-	}
-	return s.exec(st)
 }
 
 // mark points at where the scanner was when it found an error.

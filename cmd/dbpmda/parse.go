@@ -44,12 +44,35 @@ type parser struct {
 	s        *session
 	tok      token
 	problems []problem
+	// more gives the next input line, false at the end of input; done
+	// reports a line finished with, and its problems. A scanner error
+	// (an illegal character, an unclosed quote) does not end the
+	// statement in PCP's dbpmda: its yyerror skips the rest of the line
+	// and the parser, which never saw the error, reads on from the next
+	// line ("desc @" then "29.0.5" is "desc 29.0.5"). Without more, the
+	// error ends the statement.
+	more func() (string, bool)
+	done func(line string, problems []problem)
 }
 
 type syntaxError struct{}
 
 func (p *parser) advance() token {
 	p.tok = p.lx.next()
+	for p.tok.kind == tBad && p.more != nil {
+		p.problems = append(p.problems, problem{at: p.tok.end, msg: p.tok.text, fatal: true})
+		p.done(p.lx.line, p.problems)
+		p.problems = nil
+		line, ok := p.more()
+		if !ok {
+			// the statement is still open at the end of input
+			p.lx.line, p.lx.pos = "", 0
+			p.tok = token{kind: tEOL}
+			p.fail("syntax error")
+		}
+		p.lx.line, p.lx.pos = line, 0
+		p.tok = p.lx.next()
+	}
 	if p.tok.kind == tBad {
 		p.fail(p.tok.text)
 	}
