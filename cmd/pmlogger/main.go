@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -44,6 +45,9 @@ type flags struct {
 	// what ports made, for cleanup
 	local   net.Listener
 	removes []func()
+	// removesMu guards removes: a SIGXFSZ's exit runs them from another
+	// goroutine.
+	removesMu sync.Mutex
 
 	config, logFile, labelHost, note, endTime string
 	endTimeSet                                bool
@@ -278,6 +282,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	// SIGINT and SIGTERM end the run; the log names the signal, as PCP's.
 	ctx, caught, stopSignals := watchSignals()
 	defer stopSignals()
+	defer f.exitOnCoreSignals()()
 	kind := pmapi.KindHost
 	if f.localPMDA {
 		// -o: the agents pmcd.conf names run in this process.
@@ -444,17 +449,17 @@ func (f *flags) ports(logw io.Writer, prog string, port int, host, archive strin
 		// As PCP's, quietly without one when it cannot be written; and
 		// never over, nor removing, one naming another live logger.
 		if pf, err := ownfile.TakePID(filepath.Join(runDir, "pmlogger.pid"), pid); err == nil {
-			f.removes = append(f.removes, func() { pf.Release() })
+			f.onExit(func() { pf.Release() })
 		}
 	}
 	ln, sock := pmlogger.ListenLocal(runDir, pid, func(msg string) { fmt.Fprint(logw, msg) })
 	if ln != nil {
 		f.local = ln
-		f.removes = append(f.removes, func() { ln.Close() })
+		f.onExit(func() { ln.Close() })
 	}
 	pm, err := pmlogger.WritePortMap(filepath.Join(tmp, "pmlogger"), pid, port, host, archive, f.note, f.primary)
 	if pm != nil {
-		f.removes = append(f.removes, pm.Remove)
+		f.onExit(pm.Remove)
 	}
 	if err != nil {
 		fmt.Fprintf(logw, "%s: %v\n", prog, err)
@@ -471,7 +476,7 @@ func (f *flags) ports(logw io.Writer, prog string, port int, host, archive strin
 				return 1
 			}
 		} else {
-			f.removes = append(f.removes, func() { pmlogger.RemoveLink(link, sock) })
+			f.onExit(func() { pmlogger.RemoveLink(link, sock) })
 		}
 	}
 	return 0
@@ -479,8 +484,42 @@ func (f *flags) ports(logw io.Writer, prog string, port int, host, archive strin
 
 // cleanup removes what ports made, the map files first.
 func (f *flags) cleanup() {
-	for i := len(f.removes) - 1; i >= 0; i-- {
-		f.removes[i]()
+	f.removesMu.Lock()
+	removes := f.removes
+	f.removes = nil
+	f.removesMu.Unlock()
+	for i := len(removes) - 1; i >= 0; i-- {
+		removes[i]()
+	}
+}
+
+// onExit adds to what cleanup removes.
+func (f *flags) onExit(remove func()) {
+	f.removesMu.Lock()
+	f.removes = append(f.removes, remove)
+	f.removesMu.Unlock()
+}
+
+// exitOnCoreSignals ends the run as PCP's pmlogger does on SIGXFSZ and
+// SIGXCPU (its "core" signals that a Go program can receive): what ports
+// made is removed and the process exits at once with the signal's number
+// as its status, the archive left as it is. The returned function stops
+// watching.
+func (f *flags) exitOnCoreSignals() func() {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGXFSZ, syscall.SIGXCPU)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			f.cleanup()
+			os.Exit(int(s.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
 	}
 }
 

@@ -561,3 +561,58 @@ func mustLaunch(t *testing.T, p *testbed.PMCD, bin string, pcp bool, base string
 	}
 	return l
 }
+
+// TestCoreSignalsAgainstPCP sends PCP's pmlogger and ours SIGXFSZ and
+// SIGXCPU, which PCP's takes as its "core" signals: both remove their
+// port map file and exit at once with the signal's number as the status,
+// leaving the same log (no "Log finished") but for the C call traceback
+// PCP's writes (libpcp's __pmDumpStack: addresses in its own binary and
+// libraries, nothing a Go program has), which is cut from its log.
+func TestCoreSignalsAgainstPCP(t *testing.T) {
+	p, bin, dir, cfg := startPair(t, "log mandatory on 1 sec { sample.long.one }\n")
+	for _, sig := range []syscall.Signal{syscall.SIGXFSZ, syscall.SIGXCPU} {
+		logs, codes := map[string]string{}, map[string]int{}
+		names := []string{"pcp", "our"}
+		loggers := map[string]*runningLogger{}
+		for _, name := range names {
+			l, msg := launch(t, p, bin, name == "pcp", filepath.Join(dir, "core"+name+strconv.Itoa(int(sig))), "-h", p.Host(), "-c", cfg)
+			if l == nil {
+				t.Fatalf("%s pmlogger ended during start-up:\n%s", name, msg)
+			}
+			loggers[name] = l
+		}
+		for _, name := range names {
+			l := loggers[name]
+			waitRecords(t, l.base+".0", 2)
+			l.cmd.Process.Signal(sig)
+		}
+		for _, name := range names {
+			l := loggers[name]
+			select {
+			case <-l.done:
+				l.stopped = true
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%s pmlogger still running 30 s after signal %d", name, sig)
+			}
+			codes[name] = l.cmd.ProcessState.ExitCode()
+			data, _ := os.ReadFile(l.log)
+			logs[name] = maskLog(cTraceback.ReplaceAllString(string(data), ""))
+			if _, err := os.Stat(l.mapFile); err == nil {
+				t.Errorf("%s pmlogger left %s", name, l.mapFile)
+			}
+		}
+		if !strings.Contains(logs["pcp"], "Archive basename:") {
+			t.Fatalf("PCP's pmlogger log:\n%s", logs["pcp"])
+		}
+		if codes["pcp"] != int(sig) {
+			t.Errorf("signal %d: PCP's pmlogger exited with %d", sig, codes["pcp"])
+		}
+		if codes["our"] != codes["pcp"] || logs["pcp"] != logs["our"] {
+			t.Errorf("signal %d: PCP's exit %d, log:\n%s\nours: exit %d, log:\n%s", sig, codes["pcp"], logs["pcp"], codes["our"], logs["our"])
+		}
+	}
+}
+
+// cTraceback is libpcp's __pmDumpStack output: a heading, the text
+// segment's bounds and a line per frame.
+var cTraceback = regexp.MustCompile(`(?m)^Procedure call traceback \.\.\.\n(?:executable text segment:.*\n)?(?:  .*\n)*`)
