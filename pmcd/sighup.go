@@ -14,10 +14,12 @@ import (
 
 // Files names what a daemon reads at start and again on SIGHUP: its
 // pmcd.conf and its namespace. LoadPMNS reads the namespace (nil means
-// pmns.Load).
+// pmns.Load). PMNSName is how the log names the namespace, PMNSPath when
+// empty: PCP's pmcd says "DEFAULT" for the one it loads without -n.
 type Files struct {
 	ConfPath string
 	PMNSPath string
+	PMNSName string
 	LoadPMNS func(path string) (*pmns.Tree, error)
 
 	confTime, accessTime, pmnsTime time.Time
@@ -72,8 +74,12 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 	var tree *pmns.Tree
 	pmnsNote := ""
 	if f.PMNSPath != "" {
+		name := f.PMNSName
+		if name == "" {
+			name = f.PMNSPath
+		}
 		if t := modTime(f.PMNSPath); !t.Equal(f.pmnsTime) {
-			pmnsNote = fmt.Sprintf("Info: Reloading PMNS \"%s\"", f.PMNSPath)
+			pmnsNote = fmt.Sprintf("Info: Reloading PMNS \"%s\"", name)
 			load := f.LoadPMNS
 			if load == nil {
 				load = pmns.Load
@@ -86,7 +92,7 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 				f.pmnsTime = t
 			}
 		} else {
-			pmnsNote = fmt.Sprintf("Info: PMNS file \"%s\" is unchanged", f.PMNSPath)
+			pmnsNote = fmt.Sprintf("Info: PMNS file \"%s\" is unchanged", name)
 		}
 	}
 	defer func() {

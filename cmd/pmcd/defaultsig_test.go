@@ -16,23 +16,23 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
-// endedBy starts the pmcd program bin in private directories with only
-// pmcd's own agent, waits until it serves, sends it sig and says how it
-// ended and whether its log was finished.
-func endedBy(t *testing.T, bin string, sig syscall.Signal) string {
+// startPlain starts the pmcd program bin in private directories with
+// only pmcd's own agent and no -n, and waits until it serves; done gives
+// Wait's result.
+func startPlain(t *testing.T, bin string) (cmd *exec.Cmd, done chan error, logPath string) {
 	t.Helper()
 	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	t.Cleanup(release)
 	dir := privateDirs(t)
 	conf := filepath.Join(dir, "pmcd.conf")
 	if err := os.WriteFile(conf, []byte("pmcd\t2\tdso\tpmcd_init\t/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	logPath := filepath.Join(dir, "log", "pmcd.log")
-	cmd := exec.Command(bin, "-f", "-A", "-p", strconv.Itoa(port), "-c", conf,
+	logPath = filepath.Join(dir, "log", "pmcd.log")
+	cmd = exec.Command(bin, "-f", "-A", "-p", strconv.Itoa(port), "-c", conf,
 		"-s", filepath.Join(dir, "run", "pmcd.socket"), "-l", logPath)
 	cmd.Env = append(os.Environ(), "PCP_RUN_DIR="+filepath.Join(dir, "run"),
 		"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PCP_LOG_DIR="+filepath.Join(dir, "log"))
@@ -41,24 +41,39 @@ func endedBy(t *testing.T, bin string, sig syscall.Signal) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
+	done = make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	serving := false
-	for deadline := time.Now().Add(time.Minute); !serving && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		b, _ := os.ReadFile(logPath)
-		serving = strings.Contains(string(b), "pmcd request port(s):")
-	}
-	if !serving {
+	t.Cleanup(func() {
 		cmd.Process.Kill()
 		<-done
+	})
+	if !waitText(logPath, "pmcd request port(s):") {
 		t.Fatalf("%s never served", bin)
 	}
+	return cmd, done, logPath
+}
+
+// waitText waits up to a minute for what to be in the file at path.
+func waitText(path, what string) bool {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(path); strings.Contains(string(b), what) {
+			return true
+		}
+	}
+	return false
+}
+
+// endedBy starts bin as startPlain does, sends it sig and says how it
+// ended and whether its log was finished.
+func endedBy(t *testing.T, bin string, sig syscall.Signal) string {
+	t.Helper()
+	cmd, done, logPath := startPlain(t, bin)
+	var err error
 	cmd.Process.Signal(sig)
 	select {
 	case err = <-done:
+		done <- err // for the cleanup
 	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		<-done
 		return "still running"
 	}
 	b, _ := os.ReadFile(logPath)
@@ -116,4 +131,36 @@ func noCores(t *testing.T) bool {
 	}
 	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_CORE, &old) })
 	return true
+}
+
+// TestHUPDefaultNamespaceLikePCP sends SIGHUP to PCP's pmcd and ours run
+// without -n: both name the namespace they load then "DEFAULT" in the
+// log's line about it.
+func TestHUPDefaultNamespaceLikePCP(t *testing.T) {
+	t.Parallel()
+	const theirs = "/usr/lib/pcp/bin/pmcd"
+	if _, err := os.Stat(theirs); err != nil {
+		pcptest.Missing(t, "PCP's pmcd: "+err.Error())
+	}
+	line := func(bin string) string {
+		cmd, _, logPath := startPlain(t, bin)
+		cmd.Process.Signal(syscall.SIGHUP)
+		if !waitText(logPath, "PMNS") {
+			t.Fatalf("%s logged nothing about its namespace after SIGHUP", bin)
+		}
+		b, _ := os.ReadFile(logPath)
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "PMNS") {
+				return logStampRe.ReplaceAllString(l, "[DATE] pmcd(PID) ")
+			}
+		}
+		return ""
+	}
+	want, got := line(theirs), line(buildPMCD(t))
+	if !strings.Contains(want, `"DEFAULT"`) {
+		t.Fatalf("PCP's pmcd: %q", want)
+	}
+	if got != want {
+		t.Errorf("after SIGHUP: ours %q, PCP's %q", got, want)
+	}
 }

@@ -316,6 +316,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		tree, err = pmcd.AgentNamespace(ctx, conf, map[string]pmcd.NameSource{"sample_init": sample.Namespace, "mmv_init": mmv.Namespace(mmv.Prefix)})
 	default:
 		files.PMNSPath = pmns.DefaultPath(os.Getenv("PMNS_DEFAULT"))
+		files.PMNSName = "DEFAULT"
 		files.LoadPMNS = func(string) (*pmns.Tree, error) { return pmns.LoadDefault(os.Getenv("PMNS_DEFAULT")) }
 		tree, err = pmns.LoadDefault(os.Getenv("PMNS_DEFAULT"))
 	}
