@@ -106,8 +106,11 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 	case 'c':
 		o.config = arg
 	case 'L':
-		n, ok := getopt.Strtol(arg)
-		if !ok || n <= 0 {
+		// PCP's (int)strtol(arg, NULL, 0): base from the prefix,
+		// trailing text ignored, cut to an int.
+		v, _, _ := getopt.CStrtol(arg, 0)
+		n := int32(v)
+		if n <= 0 {
 			o.valueErrors++
 			p.Errorf("-L requires a positive value")
 			return

@@ -80,7 +80,12 @@ func TestUsageLikePCP(t *testing.T) {
 	ours := buildPMCD(t)
 	for _, args := range [][]string{{"-?"}, {"-Z"}, {"-L", "0"}, {"-t", "x"}, {"extra"},
 		// -p's ports are strtol's, base 0, cut to an int.
-		{"-p", "2147483648"}, {"-p", "0b1"}, {"-p", "1_0"}, {"-p", "x"}, {"-p", "1,-2"}, {"-p", "0x"}} {
+		{"-p", "2147483648"}, {"-p", "0b1"}, {"-p", "1_0"}, {"-p", "x"}, {"-p", "1,-2"}, {"-p", "0x"},
+		// -L is (int)strtol(arg, NULL, 0): trailing text ignored (so
+		// "1x" is taken, and -v ends the run at the missing file), the
+		// base from the prefix, cut to an int.
+		{"-L", "4294967296"}, {"-L", "0x"}, {"-L", "-0x10"}, {"-L", "1x", "-v", "-c", "/nonexistent"},
+		{"-L", "0x10zz", "-v", "-c", "/nonexistent"}} {
 		if got, want := runMasked(t, ours, nil, args), runMasked(t, in.PMCD, nil, args); got != want {
 			t.Errorf("pmcd %v:\nours:\n%s\nPCP's:\n%s", args, got, want)
 		}
