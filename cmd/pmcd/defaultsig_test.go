@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -162,5 +163,70 @@ func TestHUPDefaultNamespaceLikePCP(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("after SIGHUP: ours %q, PCP's %q", got, want)
+	}
+}
+
+// TestUnopenableLogLikePCP starts PCP's pmcd and ours with a log that
+// cannot be made: both say so in libpcp's words and log to standard
+// error, header, tables and footer included.
+func TestUnopenableLogLikePCP(t *testing.T) {
+	t.Parallel()
+	const theirs = "/usr/lib/pcp/bin/pmcd"
+	if _, err := os.Stat(theirs); err != nil {
+		pcptest.Missing(t, "PCP's pmcd: "+err.Error())
+	}
+	mask := func(s, dir string) string {
+		s = strings.ReplaceAll(s, dir, "DIR")
+		s = logStampRe.ReplaceAllString(s, "[DATE] pmcd(PID) ")
+		s = logPID.ReplaceAllString(s, "${1}PID")
+		s = logPort.ReplaceAllString(s, "  ok FD PORT ")
+		s = logAddr.ReplaceAllString(s, " [0xADDR]")
+		s = regexp.MustCompile(`from pid=\d+`).ReplaceAllString(s, "from pid=N")
+		return regexp.MustCompile(`(started|finished) [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d \d{4}`).ReplaceAllString(s, "$1 DATE")
+	}
+	run := func(bin string) string {
+		port, release, err := testbed.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		dir := privateDirs(t)
+		conf := filepath.Join(dir, "pmcd.conf")
+		if err := os.WriteFile(conf, []byte(pmcdLine), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		errPath := filepath.Join(dir, "stderr")
+		errFile, err := os.Create(errPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer errFile.Close()
+		cmd := exec.Command(bin, "-f", "-A", "-p", strconv.Itoa(port), "-c", conf,
+			"-s", filepath.Join(dir, "run", "pmcd.socket"), "-l", filepath.Join(dir, "nodir", "pmcd.log"))
+		cmd.Env = append(os.Environ(), "PCP_RUN_DIR="+filepath.Join(dir, "run"),
+			"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PCP_LOG_DIR="+filepath.Join(dir, "log"))
+		cmd.Dir = dir
+		cmd.Stdout, cmd.Stderr = errFile, errFile
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if !waitText(errPath, "pmcd request port(s):") {
+			cmd.Process.Kill()
+			cmd.Wait()
+			b, _ := os.ReadFile(errPath)
+			t.Fatalf("%s never served:\n%s", bin, b)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		b, _ := os.ReadFile(errPath)
+		return mask(string(b), dir)
+	}
+	want, got := run(theirs), run(buildPMCD(t))
+	if !strings.Contains(want, "cannot open log") {
+		t.Fatalf("PCP's pmcd:\n%s", want)
+	}
+	if got != want {
+		t.Errorf("standard error with a log that cannot be made:\nPCP's:\n%s\nours:\n%s", want, got)
 	}
 }

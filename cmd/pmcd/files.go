@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // logStamp is the time in the prefix of PCP's daemon messages.
@@ -14,20 +16,35 @@ func logStamp() string { return time.Now().Format("Mon Jan _2 15:04:05") }
 
 // openLog starts pmcd's log as PCP's pmcd does, with a header naming the
 // host and time, after moving the previous log aside to .prev. Standard
-// error serves when the log cannot be made, or belongs to another live
-// process (PCP's pmcd beside this one), whose log is left alone.
+// error serves when the log cannot be made (with PCP's complaint and the
+// log's header), or belongs to another live process (PCP's pmcd beside
+// this one), whose log is left alone.
 func openLog(path string) (w io.Writer, closeLog func()) {
+	host, _ := os.Hostname()
 	f, err := ownfile.OpenLog(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, ownfile.ErrInUse):
+		// Another pmcd's log (PCP's would take it over): ours says so
+		// and logs to standard error, without the log's header.
 		fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Warning: cannot start log %s: %v; logging to standard error\n",
 			logStamp(), os.Getpid(), path, err)
 		return os.Stderr, func() {}
+	case err != nil:
+		// As libpcp's __pmOpenLog: the complaint, then the log, header
+		// and footer included, on standard error.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		fmt.Fprintf(os.Stderr, "pmcd: cannot open log \"%s\" for writing : %s\n", path, pcp.TextOf(err))
+		f = os.Stderr
 	}
-	host, _ := os.Hostname()
 	fmt.Fprintf(f, "Log for pmcd on %s started %s\n\n", host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 	return f, func() {
 		fmt.Fprintf(f, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
-		f.Close()
+		if f != os.Stderr {
+			f.Close()
+		}
 	}
 }
 
