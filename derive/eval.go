@@ -203,8 +203,6 @@ func bitsOf(a pcp.Atom, t pcp.Type) uint64 {
 	return ofF64(a.D)
 }
 
-var native = binary.NativeEndian
-
 // evalName copies an operand's values out of the fetched result.
 func (e *evaluator) evalName(b *bound) int32 {
 	vs, ok := e.sets[b.pmid]
@@ -228,12 +226,12 @@ func (e *evaluator) evalName(b *bound) int32 {
 			if vs.ValFmt == pcp.ValInSitu || len(v.Block.Data) < 8 {
 				return b.setN(pcp.ErrLogRec.Code())
 			}
-			out.bits = native.Uint64(v.Block.Data)
+			out.bits = binary.NativeEndian.Uint64(v.Block.Data)
 		case pcp.TypeFloat:
 			if vs.ValFmt == pcp.ValInSitu {
 				out.bits = ofI32(v.LVal)
 			} else if len(v.Block.Data) >= 4 {
-				out.bits = uint64(native.Uint32(v.Block.Data))
+				out.bits = uint64(binary.NativeEndian.Uint32(v.Block.Data))
 			} else {
 				return b.setN(pcp.ErrLogRec.Code())
 			}

@@ -2,6 +2,7 @@ package derive
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -705,9 +706,9 @@ func derivedSet(vs *pcp.ValueSet, m *metric, pmid pcp.PMID, n int32, arena []byt
 			out.LVal = i32(v.bits)
 			continue
 		case pcp.TypeFloat:
-			arena = native.AppendUint32(arena, uint32(v.bits))
+			arena = binary.NativeEndian.AppendUint32(arena, uint32(v.bits))
 		case pcp.Type64, pcp.TypeU64, pcp.TypeDouble:
-			arena = native.AppendUint64(arena, v.bits)
+			arena = binary.NativeEndian.AppendUint64(arena, v.bits)
 		default:
 			arena = append(arena, v.block()...)
 		}

@@ -2,6 +2,7 @@ package mmv
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -41,7 +42,7 @@ func (r *Registry) rewrite() error {
 	r.settle()
 	img, lay := r.build(int32(os.Getpid()))
 	gen := generation(r.gen)
-	le.PutUint64(img[hdrG1:], gen)
+	binary.LittleEndian.PutUint64(img[hdrG1:], gen)
 
 	tmp, err := os.CreateTemp(r.dir, "."+r.name+".")
 	if err != nil {
@@ -180,10 +181,10 @@ func clustersInDir(dir, self string) (map[uint32]bool, error) {
 		if err != nil || !bytes.Equal(h[:4], []byte(Magic)) {
 			continue
 		}
-		if v := le.Uint32(h[hdrVersion:]); v < Version1 || v > Version3 {
+		if v := binary.LittleEndian.Uint32(h[hdrVersion:]); v < Version1 || v > Version3 {
 			continue
 		}
-		if c := le.Uint32(h[hdrCluster:]); c != 0 {
+		if c := binary.LittleEndian.Uint32(h[hdrCluster:]); c != 0 {
 			taken[c] = true
 		}
 	}

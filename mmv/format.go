@@ -109,8 +109,6 @@ const (
 // inNull is PM_IN_NULL, the instance of a label that is not an instance's.
 const inNull = 0xffffffff
 
-var le = binary.LittleEndian
-
 // header is the decoded fixed header.
 type header struct {
 	Version int32
@@ -123,19 +121,19 @@ type header struct {
 
 func putHeader(b []byte, h header) {
 	copy(b, Magic)
-	le.PutUint32(b[hdrVersion:], uint32(h.Version))
-	le.PutUint64(b[hdrG1:], h.G1)
-	le.PutUint64(b[hdrG2:], h.G2)
-	le.PutUint32(b[hdrTOCs:], uint32(h.TOCs))
-	le.PutUint32(b[hdrFlags:], uint32(h.Flags))
-	le.PutUint32(b[hdrProcess:], uint32(h.Process))
-	le.PutUint32(b[hdrCluster:], h.Cluster)
+	binary.LittleEndian.PutUint32(b[hdrVersion:], uint32(h.Version))
+	binary.LittleEndian.PutUint64(b[hdrG1:], h.G1)
+	binary.LittleEndian.PutUint64(b[hdrG2:], h.G2)
+	binary.LittleEndian.PutUint32(b[hdrTOCs:], uint32(h.TOCs))
+	binary.LittleEndian.PutUint32(b[hdrFlags:], uint32(h.Flags))
+	binary.LittleEndian.PutUint32(b[hdrProcess:], uint32(h.Process))
+	binary.LittleEndian.PutUint32(b[hdrCluster:], h.Cluster)
 }
 
 func putTOC(b []byte, typ, count int32, offset uint64) {
-	le.PutUint32(b[TOCType:], uint32(typ))
-	le.PutUint32(b[TOCCount:], uint32(count))
-	le.PutUint64(b[TOCOffset:], offset)
+	binary.LittleEndian.PutUint32(b[TOCType:], uint32(typ))
+	binary.LittleEndian.PutUint32(b[TOCCount:], uint32(count))
+	binary.LittleEndian.PutUint64(b[TOCOffset:], offset)
 }
 
 // putString copies s into a NUL-terminated slot of n bytes, cut to fit.

@@ -1,5 +1,7 @@
 package mmv
 
+import "encoding/binary"
+
 // layout is where everything of one file image lives: the image is built
 // by build, and the handles are pointed at values and string slots found
 // through valueOff and stringOff.
@@ -136,14 +138,14 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 	p := instOff
 	for k, in := range r.indoms {
 		d := b[indomsOff+k*InDomSize:]
-		le.PutUint32(d[InDomSerial:], in.serial)
-		le.PutUint32(d[InDomCount:], uint32(len(in.insts)))
-		le.PutUint64(d[InDomInstances:], uint64(p))
+		binary.LittleEndian.PutUint32(d[InDomSerial:], in.serial)
+		binary.LittleEndian.PutUint32(d[InDomCount:], uint32(len(in.insts)))
+		binary.LittleEndian.PutUint64(d[InDomInstances:], uint64(p))
 		firstInst[in] = p
 		for _, i := range in.insts {
 			e := b[p:]
-			le.PutUint64(e[InstanceInDom:], uint64(indomsOff+k*InDomSize))
-			le.PutUint32(e[InstanceInternal:], uint32(i.ID))
+			binary.LittleEndian.PutUint64(e[InstanceInDom:], uint64(indomsOff+k*InDomSize))
+			binary.LittleEndian.PutUint32(e[InstanceInternal:], uint32(i.ID))
 			if !long {
 				putString(e[InstanceExternal:], i.Name, NameMax)
 			}
@@ -153,7 +155,7 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 	if long {
 		for _, in := range r.indoms {
 			for j, i := range in.insts {
-				le.PutUint64(b[firstInst[in]+j*instSize+InstanceExternal:], str(i.Name))
+				binary.LittleEndian.PutUint64(b[firstInst[in]+j*instSize+InstanceExternal:], str(i.Name))
 			}
 		}
 	}
@@ -164,17 +166,17 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 		if !long {
 			putString(d[ml.Name:], m.name, NameMax)
 		}
-		le.PutUint32(d[ml.Item:], m.item)
-		le.PutUint32(d[ml.Type:], uint32(m.typ))
-		le.PutUint32(d[ml.Sem:], uint32(m.sem))
-		le.PutUint32(d[ml.Units:], m.units.Pack())
+		binary.LittleEndian.PutUint32(d[ml.Item:], m.item)
+		binary.LittleEndian.PutUint32(d[ml.Type:], uint32(m.typ))
+		binary.LittleEndian.PutUint32(d[ml.Sem:], uint32(m.sem))
+		binary.LittleEndian.PutUint32(d[ml.Units:], m.units.Pack())
 		if m.indom != nil {
-			le.PutUint32(d[ml.InDom:], m.indom.serial)
+			binary.LittleEndian.PutUint32(d[ml.InDom:], m.indom.serial)
 		}
 	}
 	if long {
 		for k, m := range r.metrics {
-			le.PutUint64(b[metricsOff+k*metricSize+ml.Name:], str(m.name))
+			binary.LittleEndian.PutUint64(b[metricsOff+k*metricSize+ml.Name:], str(m.name))
 		}
 	}
 
@@ -185,9 +187,9 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 		offs := make([]int, m.nvalues())
 		for j := range offs {
 			e := b[p:]
-			le.PutUint64(e[ValueMetric:], uint64(metricsOff+k*metricSize))
+			binary.LittleEndian.PutUint64(e[ValueMetric:], uint64(metricsOff+k*metricSize))
 			if m.indom != nil {
-				le.PutUint64(e[ValueInstance:], uint64(firstInst[m.indom]+j*instSize))
+				binary.LittleEndian.PutUint64(e[ValueInstance:], uint64(firstInst[m.indom]+j*instSize))
 			}
 			offs[j] = p
 			p += ValueSize
@@ -199,7 +201,7 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 		if m.typ == String {
 			for _, off := range lay.valueOff[k] {
 				s := str("")
-				le.PutUint64(b[off+ValueExtra:], s)
+				binary.LittleEndian.PutUint64(b[off+ValueExtra:], s)
 				soffs = append(soffs, int(s))
 			}
 		}
@@ -210,28 +212,28 @@ func (r *Registry) build(pid int32) ([]byte, *layout) {
 	for k, m := range r.metrics {
 		d := metricsOff + k*metricSize
 		if m.short != "" {
-			le.PutUint64(b[d+ml.ShortText:], str(m.short))
+			binary.LittleEndian.PutUint64(b[d+ml.ShortText:], str(m.short))
 		}
 		if m.help != "" {
-			le.PutUint64(b[d+ml.HelpText:], str(m.help))
+			binary.LittleEndian.PutUint64(b[d+ml.HelpText:], str(m.help))
 		}
 	}
 	for k, in := range r.indoms {
 		d := indomsOff + k*InDomSize
 		if in.short != "" {
-			le.PutUint64(b[d+InDomShortText:], str(in.short))
+			binary.LittleEndian.PutUint64(b[d+InDomShortText:], str(in.short))
 		}
 		if in.help != "" {
-			le.PutUint64(b[d+InDomHelpText:], str(in.help))
+			binary.LittleEndian.PutUint64(b[d+InDomHelpText:], str(in.help))
 		}
 	}
 
 	// Labels.
 	for k, l := range labels {
 		d := b[labelsOff+k*LabelSize:]
-		le.PutUint32(d[LabelFlags:], l.flags)
-		le.PutUint32(d[LabelIdentity:], l.identity)
-		le.PutUint32(d[LabelInternal:], l.internal)
+		binary.LittleEndian.PutUint32(d[LabelFlags:], l.flags)
+		binary.LittleEndian.PutUint32(d[LabelIdentity:], l.identity)
+		binary.LittleEndian.PutUint32(d[LabelInternal:], l.internal)
 		putString(d[LabelPayload:], l.payload, LabelMax)
 	}
 	return b, lay

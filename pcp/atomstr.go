@@ -1,6 +1,7 @@
 package pcp
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 )
@@ -86,7 +87,7 @@ func eventArrayStr(vb *ValueBlock) string {
 	// The record count is the first word after the block header.
 	var word [4]byte
 	copy(word[:], vb.Data)
-	n := int32(blockOrder.Uint32(word[:]))
+	n := int32(binary.NativeEndian.Uint32(word[:]))
 	if n == 1 {
 		return "[1 event record]"
 	}

@@ -231,7 +231,13 @@ func TestErrorOf(t *testing.T) {
 
 // Every named code must have its own text, not the unknown-code fallback.
 func TestErrorTextEveryConstant(t *testing.T) {
-	for code, text := range errTextPCP {
+	seen := map[Error]bool{}
+	for _, e := range errTextPCP {
+		code, text := e.code, e.text
+		if seen[code] {
+			t.Errorf("%d: listed twice", code)
+		}
+		seen[code] = true
 		if code.Error() != text || strings.HasPrefix(text, "No such PMAPI") {
 			t.Errorf("%d: %q", code, code.Error())
 		}

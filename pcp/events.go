@@ -17,9 +17,11 @@ type EventRecord struct {
 
 // The anonymous metrics libpcp defines in every context for the flags
 // and missed-record counts of event records, event.flags and event.missed.
-var (
-	PMIDEventFlags  = NewPMID(511, 0, 1)
-	PMIDEventMissed = NewPMID(511, 0, 2)
+// They are constants, not NewPMID's results, so that no program pays for
+// them at start-up.
+const (
+	PMIDEventFlags  PMID = 511<<(pmidClusterBits+pmidItemBits) | 0<<pmidItemBits | 1
+	PMIDEventMissed PMID = 511<<(pmidClusterBits+pmidItemBits) | 0<<pmidItemBits | 2
 )
 
 // errEventArray is an event array whose records run past its end, which
@@ -33,8 +35,6 @@ type eventArrayError struct{}
 func (eventArrayError) Error() string { return ErrTooSmall.Error() + ": event array is truncated" }
 func (eventArrayError) Unwrap() error { return ErrTooSmall }
 
-var hostOrder = binary.NativeEndian
-
 // eventHeader reads a record's timestamp, flags and parameter count.
 func eventHeader(d []byte, highres bool) (t time.Time, flags uint32, nparams int32, size int, err error) {
 	tsize := 8
@@ -45,11 +45,11 @@ func eventHeader(d []byte, highres bool) (t time.Time, flags uint32, nparams int
 		return t, 0, 0, 0, errEventArray
 	}
 	if highres {
-		t = time.Unix(int64(hostOrder.Uint64(d)), int64(hostOrder.Uint64(d[8:])))
+		t = time.Unix(int64(binary.NativeEndian.Uint64(d)), int64(binary.NativeEndian.Uint64(d[8:])))
 	} else {
-		t = time.Unix(int64(int32(hostOrder.Uint32(d))), int64(int32(hostOrder.Uint32(d[4:])))*1000)
+		t = time.Unix(int64(int32(binary.NativeEndian.Uint32(d))), int64(int32(binary.NativeEndian.Uint32(d[4:])))*1000)
 	}
-	return t, hostOrder.Uint32(d[tsize:]), int32(hostOrder.Uint32(d[tsize+4:])), tsize + 8, nil
+	return t, binary.NativeEndian.Uint32(d[tsize:]), int32(binary.NativeEndian.Uint32(d[tsize+4:])), tsize + 8, nil
 }
 
 // paramSize is the bytes a parameter takes: its PMID, its type and length
@@ -58,7 +58,7 @@ func paramSize(d []byte) (int, error) {
 	if len(d) < 8 {
 		return 0, errEventArray
 	}
-	n := int(hostOrder.Uint32(d[4:]) & 0xffffff)
+	n := int(binary.NativeEndian.Uint32(d[4:]) & 0xffffff)
 	size := 4 + (n+3)&^3
 	if n < 4 || size > len(d) {
 		return 0, errEventArray
@@ -73,7 +73,7 @@ func UnpackEvents(data []byte, highres bool) ([]EventRecord, error) {
 	if len(data) < 4 {
 		return nil, errEventArray
 	}
-	n := int32(hostOrder.Uint32(data))
+	n := int32(binary.NativeEndian.Uint32(data))
 	d := data[4:]
 	var out []EventRecord
 	for r := int32(0); r < n; r++ {
@@ -103,8 +103,8 @@ func UnpackEvents(data []byte, highres bool) ([]EventRecord, error) {
 			if err != nil {
 				return nil, err
 			}
-			pmid := PMID(hostOrder.Uint32(d))
-			word := hostOrder.Uint32(d[4:])
+			pmid := PMID(binary.NativeEndian.Uint32(d))
+			word := binary.NativeEndian.Uint32(d[4:])
 			t := Type(word >> 24)
 			val := d[8 : 4+int(word&0xffffff)]
 			switch t {
@@ -112,7 +112,7 @@ func UnpackEvents(data []byte, highres bool) ([]EventRecord, error) {
 				if len(val) < 4 {
 					return nil, errEventArray
 				}
-				rec.Params = append(rec.Params, inSitu(pmid, int32(hostOrder.Uint32(val))))
+				rec.Params = append(rec.Params, inSitu(pmid, int32(binary.NativeEndian.Uint32(val))))
 			case TypeEvent, TypeHighResEvent:
 				return nil, ErrType
 			default:
@@ -148,7 +148,7 @@ func EventSummary(data []byte, highres bool) string {
 	if len(data) < 4 {
 		return "[0 event records]"
 	}
-	n := int32(hostOrder.Uint32(data))
+	n := int32(binary.NativeEndian.Uint32(data))
 	d := data[4:]
 	var first, last time.Time
 	missed := 0

@@ -6,11 +6,13 @@ import (
 	"math"
 )
 
-// blockOrder is the byte order of numbers inside a ValueBlock's Data. It is
-// the host's, because that is how libpcp holds a value block once a PDU has
-// been decoded (the wire's big-endian numbers are swapped in place), and the
-// PDU decoder in this module produces the same layout.
-var blockOrder = binary.NativeEndian
+// Numbers inside a ValueBlock's Data are in the host's byte order
+// (binary.NativeEndian), because that is how libpcp holds a value block
+// once a PDU has been decoded (the wire's big-endian numbers are swapped in
+// place), and the PDU decoder in this module produces the same layout.
+// binary.NativeEndian is named at each use rather than copied into a
+// package variable: the copy, although empty, gives the package an
+// initialisation function that every program linking it runs at start.
 
 // ExtractValue converts one value of a ValueSet, whose values are held as
 // valfmt says and have type in, to type out, as pmExtractValue does.
@@ -129,22 +131,22 @@ func extractBlock(data []byte, in, out Type) (uint64, error) {
 		if len(data) != 8 {
 			return 0, ErrConv
 		}
-		return convertSigned(int64(blockOrder.Uint64(data)), out)
+		return convertSigned(int64(binary.NativeEndian.Uint64(data)), out)
 	case TypeU64:
 		if len(data) != 8 {
 			return 0, ErrConv
 		}
-		return convertUnsigned(blockOrder.Uint64(data), out)
+		return convertUnsigned(binary.NativeEndian.Uint64(data), out)
 	case TypeFloat:
 		if len(data) != 4 {
 			return 0, ErrConv
 		}
-		return convertFloat32(math.Float32frombits(blockOrder.Uint32(data)), out)
+		return convertFloat32(math.Float32frombits(binary.NativeEndian.Uint32(data)), out)
 	case TypeDouble:
 		if len(data) != 8 {
 			return 0, ErrConv
 		}
-		return convertFloat64(math.Float64frombits(blockOrder.Uint64(data)), out)
+		return convertFloat64(math.Float64frombits(binary.NativeEndian.Uint64(data)), out)
 	}
 	return 0, ErrConv
 }

@@ -1,6 +1,7 @@
 package pcp
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -125,13 +126,13 @@ func newExtractCase(valfmt ValFmt, in Type, lval int32, vtype Type, data []byte,
 
 func blockN4(u uint32) ([]byte, string) {
 	b := make([]byte, 4)
-	blockOrder.PutUint32(b, u)
+	binary.NativeEndian.PutUint32(b, u)
 	return b, fmt.Sprintf("n4:%08x", u)
 }
 
 func blockN8(u uint64) ([]byte, string) {
 	b := make([]byte, 8)
-	blockOrder.PutUint64(b, u)
+	binary.NativeEndian.PutUint64(b, u)
 	return b, fmt.Sprintf("n8:%016x", u)
 }
 

@@ -63,8 +63,8 @@ func (d *deadline) put(t time.Time) {
 	d.set(t)
 	*d.armed = t
 	if d.ctx.Done() != nil && d.ctx.Err() != nil {
-		d.set(longAgo)
-		*d.armed = longAgo
+		d.set(longAgo())
+		*d.armed = longAgo()
 	}
 }
 
@@ -110,7 +110,7 @@ func (d *deadline) watch() (stop func() bool) {
 }
 
 func (d *deadline) cancel() {
-	d.set(longAgo)
+	d.set(longAgo())
 	d.cancelling.Done()
 }
 
@@ -122,5 +122,5 @@ func (d *deadline) unwatch(stop func() bool) {
 		return
 	}
 	d.cancelling.Wait()
-	*d.armed = longAgo
+	*d.armed = longAgo()
 }

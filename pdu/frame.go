@@ -92,8 +92,9 @@ type writeDeadliner interface {
 }
 
 // longAgo is a deadline in the past, which interrupts a blocked read or
-// write at once.
-var longAgo = time.Unix(1, 0)
+// write at once. A function rather than a variable, which the package's
+// initialisation would have to compute in every program.
+func longAgo() time.Time { return time.Unix(1, 0) }
 
 // ReadPDU reads the next PDU, header included. The slice is the Reader's
 // buffer: it stays valid only until the next ReadPDU or Release.

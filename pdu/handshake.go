@@ -129,7 +129,7 @@ func ParseGreeting(m *Error) (Greeting, error) {
 }
 
 // eOpNotSupp is how PCP says a requested connection feature is missing.
-var eOpNotSupp = pcp.Error(-int32(syscall.EOPNOTSUPP))
+const eOpNotSupp = pcp.Error(-int32(syscall.EOPNOTSUPP))
 
 // ClientFlags works out the flags a client asks for in its CREDS, given
 // the features it wants (FlagSecure, FlagAuth, FlagContainer, FlagCompress)

@@ -19,36 +19,66 @@ type Message interface {
 	Decode(pdu []byte) error
 }
 
-// newMessage makes an empty Message for each type this package decodes.
-// Each PDU file adds its constructor here.
-var newMessage = map[Type]func() Message{
-	TypeDescReq:      func() Message { return new(DescReq) },
-	TypeDesc:         func() Message { return new(Desc) },
-	TypeDescIDs:      func() Message { return new(DescIDs) },
-	TypeDescs:        func() Message { return new(Descs) },
-	TypeInstanceReq:  func() Message { return new(InstanceReq) },
-	TypeInstance:     func() Message { return new(Instance) },
-	TypeTextReq:      func() Message { return new(TextReq) },
-	TypeText:         func() Message { return new(Text) },
-	TypePMNSIDs:      func() Message { return new(PMNSIDs) },
-	TypePMNSNames:    func() Message { return new(PMNSNames) },
-	TypePMNSChild:    func() Message { return new(PMNSChild) },
-	TypePMNSTraverse: func() Message { return new(PMNSTraverse) },
-	TypeLabelReq:     func() Message { return new(LabelReq) },
-	TypeLabel:        func() Message { return new(Label) },
-	TypeLogControl:   func() Message { return new(LogControl) },
-	TypeLogRequest:   func() Message { return new(LogRequest) },
-	TypeLogStatus:    func() Message { return new(LogStatus) },
-	TypeLogStatusV2:  func() Message { return new(LogStatusV2) },
-
-	TypeError:         func() Message { return new(Error) },
-	TypeCreds:         func() Message { return new(Creds) },
-	TypeAttr:          func() Message { return new(Attr) },
-	TypeProfile:       func() Message { return new(Profile) },
-	TypeFetch:         func() Message { return new(Fetch) },
-	TypeHighResFetch:  func() Message { return new(HighResFetch) },
-	TypeResult:        func() Message { return new(Result) },
-	TypeHighResResult: func() Message { return new(HighResResult) },
+// newMessage makes an empty Message for each type this package decodes,
+// nil for any other. Each PDU file adds its type here. It is a switch, not
+// a map of constructors, so that linking the package builds nothing at
+// start-up.
+func newMessage(t Type) Message {
+	switch t {
+	case TypeDescReq:
+		return new(DescReq)
+	case TypeDesc:
+		return new(Desc)
+	case TypeDescIDs:
+		return new(DescIDs)
+	case TypeDescs:
+		return new(Descs)
+	case TypeInstanceReq:
+		return new(InstanceReq)
+	case TypeInstance:
+		return new(Instance)
+	case TypeTextReq:
+		return new(TextReq)
+	case TypeText:
+		return new(Text)
+	case TypePMNSIDs:
+		return new(PMNSIDs)
+	case TypePMNSNames:
+		return new(PMNSNames)
+	case TypePMNSChild:
+		return new(PMNSChild)
+	case TypePMNSTraverse:
+		return new(PMNSTraverse)
+	case TypeLabelReq:
+		return new(LabelReq)
+	case TypeLabel:
+		return new(Label)
+	case TypeLogControl:
+		return new(LogControl)
+	case TypeLogRequest:
+		return new(LogRequest)
+	case TypeLogStatus:
+		return new(LogStatus)
+	case TypeLogStatusV2:
+		return new(LogStatusV2)
+	case TypeError:
+		return new(Error)
+	case TypeCreds:
+		return new(Creds)
+	case TypeAttr:
+		return new(Attr)
+	case TypeProfile:
+		return new(Profile)
+	case TypeFetch:
+		return new(Fetch)
+	case TypeHighResFetch:
+		return new(HighResFetch)
+	case TypeResult:
+		return new(Result)
+	case TypeHighResResult:
+		return new(HighResResult)
+	}
+	return nil
 }
 
 // Decode parses a whole PDU of any known type into a new Message.
@@ -57,11 +87,10 @@ func Decode(pdu []byte) (Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	mk, ok := newMessage[h.Type]
-	if !ok {
+	m := newMessage(h.Type)
+	if m == nil {
 		return nil, fmt.Errorf("pdu: unknown type %#x: %w", int32(h.Type), pcp.ErrIPC)
 	}
-	m := mk()
 	if err := m.Decode(pdu); err != nil {
 		return nil, err
 	}

@@ -94,8 +94,8 @@ func checkIPCError(t *testing.T, what string, b []byte) {
 	if len(b) < 8 {
 		return
 	}
-	if mk, ok := newMessage[Type(binary.BigEndian.Uint32(b[4:]))]; ok {
-		if err := mk().Decode(b); !errors.Is(err, pcp.ErrIPC) {
+	if m := newMessage(Type(binary.BigEndian.Uint32(b[4:]))); m != nil {
+		if err := m.Decode(b); !errors.Is(err, pcp.ErrIPC) {
 			t.Errorf("%s: type's Decode error %v, want pcp.ErrIPC", what, err)
 		}
 	}

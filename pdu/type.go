@@ -39,24 +39,73 @@ const (
 	TypeLogStatus   Type = 0x8003
 )
 
-var typeNames = map[Type]string{
-	TypeError: "ERROR", TypeResult: "RESULT", TypeProfile: "PROFILE",
-	TypeFetch: "FETCH", TypeDescReq: "DESC_REQ", TypeDesc: "DESC",
-	TypeInstanceReq: "INSTANCE_REQ", TypeInstance: "INSTANCE",
-	TypeTextReq: "TEXT_REQ", TypeText: "TEXT", TypeControlReq: "CONTROL_REQ",
-	TypeCreds: "CREDS", TypePMNSIDs: "PMNS_IDS", TypePMNSNames: "PMNS_NAMES",
-	TypePMNSChild: "PMNS_CHILD", TypePMNSTraverse: "PMNS_TRAVERSE",
-	TypeAttr: "ATTR", TypeLabelReq: "LABEL_REQ", TypeLabel: "LABEL",
-	TypeHighResFetch: "HIGHRES_FETCH", TypeHighResResult: "HIGHRES_RESULT",
-	TypeDescIDs: "DESC_IDS", TypeDescs: "DESCS",
-	TypeLogControl: "LOG_CONTROL", TypeLogStatusV2: "LOG_STATUS_V2",
-	TypeLogRequest: "LOG_REQUEST", TypeLogStatus: "LOG_STATUS",
+// typeName is PCP's name for each type it knows, "" for any other. It is
+// a switch, not a map, so that linking the package builds nothing at
+// start-up.
+func typeName(t Type) string {
+	switch t {
+	case TypeError:
+		return "ERROR"
+	case TypeResult:
+		return "RESULT"
+	case TypeProfile:
+		return "PROFILE"
+	case TypeFetch:
+		return "FETCH"
+	case TypeDescReq:
+		return "DESC_REQ"
+	case TypeDesc:
+		return "DESC"
+	case TypeInstanceReq:
+		return "INSTANCE_REQ"
+	case TypeInstance:
+		return "INSTANCE"
+	case TypeTextReq:
+		return "TEXT_REQ"
+	case TypeText:
+		return "TEXT"
+	case TypeControlReq:
+		return "CONTROL_REQ"
+	case TypeCreds:
+		return "CREDS"
+	case TypePMNSIDs:
+		return "PMNS_IDS"
+	case TypePMNSNames:
+		return "PMNS_NAMES"
+	case TypePMNSChild:
+		return "PMNS_CHILD"
+	case TypePMNSTraverse:
+		return "PMNS_TRAVERSE"
+	case TypeAttr:
+		return "ATTR"
+	case TypeLabelReq:
+		return "LABEL_REQ"
+	case TypeLabel:
+		return "LABEL"
+	case TypeHighResFetch:
+		return "HIGHRES_FETCH"
+	case TypeHighResResult:
+		return "HIGHRES_RESULT"
+	case TypeDescIDs:
+		return "DESC_IDS"
+	case TypeDescs:
+		return "DESCS"
+	case TypeLogControl:
+		return "LOG_CONTROL"
+	case TypeLogStatusV2:
+		return "LOG_STATUS_V2"
+	case TypeLogRequest:
+		return "LOG_REQUEST"
+	case TypeLogStatus:
+		return "LOG_STATUS"
+	}
+	return ""
 }
 
 // String gives PCP's name for the type, or the number in hex as PCP's
 // debug output shows an unknown one.
 func (t Type) String() string {
-	if s, ok := typeNames[t]; ok {
+	if s := typeName(t); s != "" {
 		return s
 	}
 	return "TYPE-" + strconv.FormatInt(int64(t), 16)

@@ -37,8 +37,6 @@ func NewHighResEventArray() *EventArray {
 	return &EventArray{highres: true, buf: make([]byte, 4), rec: -1}
 }
 
-var hostOrder = binary.NativeEndian
-
 // Reset empties the array, keeping its storage.
 func (e *EventArray) Reset() {
 	e.buf = e.buf[:4]
@@ -47,21 +45,21 @@ func (e *EventArray) Reset() {
 }
 
 // Records is the number of records in the array.
-func (e *EventArray) Records() int { return int(hostOrder.Uint32(e.buf)) }
+func (e *EventArray) Records() int { return int(binary.NativeEndian.Uint32(e.buf)) }
 
 func (e *EventArray) addHeader(t time.Time, flags uint32, nparams int32) {
 	e.rec = len(e.buf)
 	if e.highres {
-		e.buf = hostOrder.AppendUint64(e.buf, uint64(t.Unix()))
-		e.buf = hostOrder.AppendUint64(e.buf, uint64(t.Nanosecond()))
+		e.buf = binary.NativeEndian.AppendUint64(e.buf, uint64(t.Unix()))
+		e.buf = binary.NativeEndian.AppendUint64(e.buf, uint64(t.Nanosecond()))
 	} else {
 		// PCP keeps 32-bit seconds and microseconds here.
-		e.buf = hostOrder.AppendUint32(e.buf, uint32(int32(t.Unix())))
-		e.buf = hostOrder.AppendUint32(e.buf, uint32(t.Nanosecond()/1000))
+		e.buf = binary.NativeEndian.AppendUint32(e.buf, uint32(int32(t.Unix())))
+		e.buf = binary.NativeEndian.AppendUint32(e.buf, uint32(t.Nanosecond()/1000))
 	}
-	e.buf = hostOrder.AppendUint32(e.buf, flags)
-	e.buf = hostOrder.AppendUint32(e.buf, uint32(nparams))
-	hostOrder.PutUint32(e.buf, hostOrder.Uint32(e.buf)+1)
+	e.buf = binary.NativeEndian.AppendUint32(e.buf, flags)
+	e.buf = binary.NativeEndian.AppendUint32(e.buf, uint32(nparams))
+	binary.NativeEndian.PutUint32(e.buf, binary.NativeEndian.Uint32(e.buf)+1)
 }
 
 // AddRecord starts a record at t with flags (pcp.EventFlagPoint and so
@@ -96,24 +94,24 @@ func (e *EventArray) AddParam(pmid pcp.PMID, t pcp.Type, a *pcp.Atom) error {
 	if e.highres {
 		tsize = 16
 	}
-	if hostOrder.Uint32(e.buf[e.rec+tsize:])&pcp.EventFlagMissed != 0 {
+	if binary.NativeEndian.Uint32(e.buf[e.rec+tsize:])&pcp.EventFlagMissed != 0 {
 		return fmt.Errorf("pmda: event parameter in a record of missed events: %w", pcp.ErrConv)
 	}
 	var val []byte
 	var scratch [8]byte
 	switch t {
 	case pcp.Type32:
-		val = hostOrder.AppendUint32(scratch[:0], uint32(a.L))
+		val = binary.NativeEndian.AppendUint32(scratch[:0], uint32(a.L))
 	case pcp.TypeU32:
-		val = hostOrder.AppendUint32(scratch[:0], a.UL)
+		val = binary.NativeEndian.AppendUint32(scratch[:0], a.UL)
 	case pcp.Type64:
-		val = hostOrder.AppendUint64(scratch[:0], uint64(a.LL))
+		val = binary.NativeEndian.AppendUint64(scratch[:0], uint64(a.LL))
 	case pcp.TypeU64:
-		val = hostOrder.AppendUint64(scratch[:0], a.ULL)
+		val = binary.NativeEndian.AppendUint64(scratch[:0], a.ULL)
 	case pcp.TypeFloat:
-		val = hostOrder.AppendUint32(scratch[:0], math.Float32bits(a.F))
+		val = binary.NativeEndian.AppendUint32(scratch[:0], math.Float32bits(a.F))
 	case pcp.TypeDouble:
-		val = hostOrder.AppendUint64(scratch[:0], math.Float64bits(a.D))
+		val = binary.NativeEndian.AppendUint64(scratch[:0], math.Float64bits(a.D))
 	case pcp.TypeString:
 		val = []byte(a.CP)
 	case pcp.TypeAggregate:
@@ -128,14 +126,14 @@ func (e *EventArray) AddParam(pmid pcp.PMID, t pcp.Type, a *pcp.Atom) error {
 	if n >= 1<<24 {
 		return pcp.ErrTooBig
 	}
-	e.buf = hostOrder.AppendUint32(e.buf, uint32(pmid))
-	e.buf = hostOrder.AppendUint32(e.buf, uint32(t)<<24|uint32(n))
+	e.buf = binary.NativeEndian.AppendUint32(e.buf, uint32(pmid))
+	e.buf = binary.NativeEndian.AppendUint32(e.buf, uint32(t)<<24|uint32(n))
 	e.buf = append(e.buf, val...)
 	for len(e.buf)%4 != 0 {
 		e.buf = append(e.buf, 0)
 	}
 	np := e.rec + tsize + 4
-	hostOrder.PutUint32(e.buf[np:], hostOrder.Uint32(e.buf[np:])+1)
+	binary.NativeEndian.PutUint32(e.buf[np:], binary.NativeEndian.Uint32(e.buf[np:])+1)
 	return nil
 }
 

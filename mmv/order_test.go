@@ -1,0 +1,6 @@
+package mmv
+
+import "encoding/binary"
+
+// le is the byte order of an MMV file, for the tests.
+var le = binary.LittleEndian
