@@ -30,8 +30,6 @@ var errXZFilters = errors.New("xz check of a kind this reader does not compute")
 // errXZBlock is a block that does not decode.
 var errXZBlock = errors.New("damaged xz block")
 
-var crc64Table = crc64.MakeTable(crc64.ECMA)
-
 // xzCheckSize is the size of each check type's value.
 func xzCheckSize(check byte) (int64, bool) {
 	switch check {
@@ -52,7 +50,7 @@ func (x *xzFile) newHash() hash.Hash {
 	case 1:
 		return crc32.NewIEEE()
 	case 4:
-		return crc64.New(crc64Table)
+		return crc64.New(crc64.MakeTable(crc64.ECMA)) // built once, by hash/crc64
 	case 10:
 		return sha256.New()
 	}

@@ -33,17 +33,26 @@ type xzFilter struct {
 	start uint32 // a branch converter's start offset
 }
 
+// bcj is a branch converter's shape (bcjShape).
+type bcj struct{ align, tail uint32 }
+
 // bcjShape is what liblzma requires of each branch converter: the
 // alignment of its start offset, and how many bytes at the end of its
-// input it may leave as they are (an instruction cut short).
-var bcjShape = map[uint64]struct{ align, tail uint32 }{
-	xzFilterX86:      {1, 5},
-	xzFilterPowerPC:  {4, 4},
-	xzFilterIA64:     {16, 16},
-	xzFilterARM:      {4, 4},
-	xzFilterARMThumb: {2, 4},
-	xzFilterSPARC:    {4, 4},
-	xzFilterARM64:    {4, 4},
+// input it may leave as they are (an instruction cut short); known is
+// false for another filter. A switch, not a map the package's
+// initialisation would build in every program that links it.
+func bcjShape(id uint64) (shape bcj, known bool) {
+	switch id {
+	case xzFilterX86:
+		return bcj{1, 5}, true
+	case xzFilterPowerPC, xzFilterARM, xzFilterSPARC, xzFilterARM64:
+		return bcj{4, 4}, true
+	case xzFilterIA64:
+		return bcj{16, 16}, true
+	case xzFilterARMThumb:
+		return bcj{2, 4}, true
+	}
+	return shape, false
 }
 
 // parseXZFilter checks a filter that is not the chain's last, with its
@@ -57,7 +66,7 @@ func parseXZFilter(id uint64, props []byte) (f xzFilter, ok bool) {
 		f.dist = int(props[0]) + 1
 		return f, true
 	}
-	shape, known := bcjShape[id]
+	shape, known := bcjShape(id)
 	switch {
 	case !known:
 		return f, false

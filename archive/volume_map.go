@@ -75,13 +75,13 @@ func (v *volume) mapped(off, n int) []byte {
 		// archive's start again): the pages where the read stopped go
 		// now, and the read lets go from here as it moves on, or every
 		// page up to the old place would stay
-		v.release(v.mDrop, min(v.mHigh+pageSize-1, len(v.m))&^(pageSize-1))
-		v.mDrop = off &^ (pageSize - 1)
+		v.release(v.mDrop, min(v.mHigh+pageSize()-1, len(v.m))&^(pageSize()-1))
+		v.mDrop = off &^ (pageSize() - 1)
 		v.mHigh = 0
 	}
 	v.mHigh = max(v.mHigh, off+n)
 	if off-v.mDrop >= 2*mapDrop {
-		to := (off - mapDrop) &^ (pageSize - 1)
+		to := (off - mapDrop) &^ (pageSize() - 1)
 		v.release(v.mDrop, to)
 		v.mDrop = to
 	}

@@ -7,7 +7,9 @@ import (
 	"syscall"
 )
 
-var pageSize = os.Getpagesize()
+// pageSize is the system's page size; a function, not a variable the
+// package's initialisation would set in every program that links it.
+func pageSize() int { return os.Getpagesize() }
 
 // mapVolume maps the first size bytes of f read-only, nil when it
 // cannot.

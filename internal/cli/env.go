@@ -5,27 +5,45 @@ import (
 	"strings"
 )
 
-// envOptions maps the PCP_* environment variables pmGetOptions reads
-// before the command line to the standard options they stand for.
-var envOptions = map[string]Option{
-	"ALIGN_TIME":  OptAlign,
-	"ARCHIVE":     OptArchive,
-	"GUIMODE":     OptGuiMode,
-	"HOST":        OptHost,
-	"SPECLOCAL":   OptSpecLocal,
-	"LOCALMODE":   OptLocalPMDA,
-	"LOCALPMDA":   OptLocalPMDA,
-	"NAMESPACE":   OptNamespace,
-	"UNIQNAMES":   OptUniqNames,
-	"ORIGIN":      OptOrigin,
-	"ORIGIN_TIME": OptOrigin,
-	"GUIPORT":     OptGuiPort,
-	"START_TIME":  OptStart,
-	"SAMPLES":     OptSamples,
-	"FINISH_TIME": OptFinish,
-	"INTERVAL":    OptInterval,
-	"TIMEZONE":    OptTimezone,
-	"HOSTZONE":    OptHostZone,
+// envOption is the standard option a PCP_* environment variable that
+// pmGetOptions reads before the command line stands for (name without
+// "PCP_"). A switch, not a map the package's initialisation would build.
+func envOption(name string) (Option, bool) {
+	switch name {
+	case "ALIGN_TIME":
+		return OptAlign, true
+	case "ARCHIVE":
+		return OptArchive, true
+	case "GUIMODE":
+		return OptGuiMode, true
+	case "HOST":
+		return OptHost, true
+	case "SPECLOCAL":
+		return OptSpecLocal, true
+	case "LOCALMODE", "LOCALPMDA":
+		return OptLocalPMDA, true
+	case "NAMESPACE":
+		return OptNamespace, true
+	case "UNIQNAMES":
+		return OptUniqNames, true
+	case "ORIGIN", "ORIGIN_TIME":
+		return OptOrigin, true
+	case "GUIPORT":
+		return OptGuiPort, true
+	case "START_TIME":
+		return OptStart, true
+	case "SAMPLES":
+		return OptSamples, true
+	case "FINISH_TIME":
+		return OptFinish, true
+	case "INTERVAL":
+		return OptInterval, true
+	case "TIMEZONE":
+		return OptTimezone, true
+	case "HOSTZONE":
+		return OptHostZone, true
+	}
+	return Option{}, false
 }
 
 // fromEnv applies the PCP_* settings of environ, PCP_DEBUG first and the
@@ -51,7 +69,7 @@ func (p *Parsed) fromEnv(environ []string) {
 		case "FOLIO":
 			p.addArchiveFolio(value, hasValue)
 		default:
-			if o, ok := envOptions[name]; ok {
+			if o, ok := envOption(name); ok {
 				p.standard(o, value)
 			}
 		}

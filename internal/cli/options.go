@@ -46,10 +46,13 @@ func Header(title string) Option { return getopt.Header(title) }
 var (
 	OptAlign   = Option{Long: "align", Short: 'A', Arg: "TIME", Help: "align sample times on natural boundaries", Kind: stdAlign}
 	OptArchive = Option{Long: "archive", Short: 'a', Arg: "FILE", Help: "metrics source is a PCP log archive", Kind: stdArchive}
-	OptDebug   = getopt.OptDebug
+	// OptDebug, OptDebugFlag, OptVersion and OptHelp are getopt's, written
+	// out again: a copy of another package's variable would be made by
+	// this package's initialisation in every program (TestSameAsGetopt).
+	OptDebug = Option{Long: "debug", Short: 'D', Arg: "DBG", Kind: getopt.KindDebug}
 	// OptDebugFlag is -D as the tools that parse it themselves (pmlogger,
 	// dbpmda) take it: the same names, refused in their own words.
-	OptDebugFlag = getopt.OptDebugFlag
+	OptDebugFlag = Option{Long: "debug", Short: 'D', Arg: "DBG", Kind: getopt.KindDebugFlag}
 	OptHost      = Option{Long: "host", Short: 'h', Arg: "HOST", Help: "metrics source is PMCD on host", Kind: stdHost}
 	OptContainer = Option{Long: "container", Arg: "NAME", Help: "specify an individual container to be queried", Kind: stdContainer}
 	OptLocalPMDA = Option{Long: "local-PMDA", Short: 'L', Help: "metrics source is local connection to a PMDA", Kind: stdLocalPMDA}
@@ -63,8 +66,8 @@ var (
 	OptInterval  = Option{Long: "interval", Short: 't', Arg: "DELTA", Help: "sampling interval", Kind: stdInterval}
 	OptTimezone  = Option{Long: "timezone", Short: 'Z', Arg: "TZ", Help: "set reporting timezone", Kind: stdTimezone}
 	OptHostZone  = Option{Long: "hostzone", Short: 'z', Help: "set reporting timezone to local time of metrics source", Kind: stdHostZone}
-	OptVersion   = getopt.OptVersion
-	OptHelp      = getopt.OptHelp
+	OptVersion   = Option{Long: "version", Short: 'V', Help: "display version number and exit", Kind: getopt.KindVersion}
+	OptHelp      = Option{Long: "help", Short: '?', Help: "show this usage message and exit", Kind: getopt.KindHelp}
 	OptGuiMode   = Option{Long: "guimode", Short: 'g', Help: "start in GUI mode with new time control", Kind: stdGuiMode}
 	OptGuiPort   = Option{Long: "guiport", Short: 'p', Arg: "N", Help: "port for connection to existing time control", Kind: stdGuiPort}
 	OptDerived   = Option{Long: "derived", Arg: "FILE", Help: "load derived metric definitions from FILE(s)", Kind: stdDerived}

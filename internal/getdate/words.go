@@ -38,56 +38,82 @@ func west(h int64) int64 { return h * 60 }
 // The word tables are made at first use: most tool runs parse no date,
 // and package init would cost each of them.
 
+// onceMap is a word table built at its first use. Its zero value is
+// ready, so a package variable of this type costs nothing at start-up,
+// where one holding sync.OnceValue's function would be built by the
+// package's initialisation.
+type onceMap struct {
+	once sync.Once
+	m    map[string]entry
+}
+
+func (o *onceMap) get(build func() map[string]entry) map[string]entry {
+	o.once.Do(func() { o.m = build() })
+	return o.m
+}
+
 // zones are the zone abbreviations the grammar knows, with their offsets
 // west of UTC; the summer-time ones are kDayZone, given with their
 // standard offset.
-var zones = sync.OnceValue(func() map[string]entry {
-	return map[string]entry{
-		"gmt": {kZone, west(0)}, "ut": {kZone, west(0)}, "utc": {kZone, west(0)}, "wet": {kZone, west(0)},
-		"bst": {kDayZone, west(0)}, "wat": {kZone, west(1)}, "at": {kZone, west(2)},
-		"ast": {kZone, west(4)}, "adt": {kDayZone, west(4)},
-		"est": {kZone, west(5)}, "edt": {kDayZone, west(5)},
-		"cst": {kZone, west(6)}, "cdt": {kDayZone, west(6)},
-		"mst": {kZone, west(7)}, "mdt": {kDayZone, west(7)},
-		"pst": {kZone, west(8)}, "pdt": {kDayZone, west(8)},
-		"yst": {kZone, west(9)}, "ydt": {kDayZone, west(9)},
-		"hst": {kZone, west(10)}, "hdt": {kDayZone, west(10)}, "cat": {kZone, west(10)}, "ahst": {kZone, west(10)},
-		"nt": {kZone, west(11)}, "idlw": {kZone, west(12)},
-		"cet": {kZone, west(-1)}, "met": {kZone, west(-1)}, "mewt": {kZone, west(-1)}, "mest": {kDayZone, west(-1)},
-		"swt": {kZone, west(-1)}, "sst": {kDayZone, west(-1)}, "fwt": {kZone, west(-1)}, "fst": {kDayZone, west(-1)},
-		"eet": {kZone, west(-2)}, "bt": {kZone, west(-3)},
-		"zp4": {kZone, west(-4)}, "zp5": {kZone, west(-5)}, "zp6": {kZone, west(-6)},
-		"wast": {kZone, west(-7)}, "wadt": {kDayZone, west(-7)},
-		"cct": {kZone, west(-8)}, "jst": {kZone, west(-9)},
-		"east": {kZone, west(-10)}, "eadt": {kDayZone, west(-10)}, "gst": {kZone, west(-10)},
-		"nzt": {kZone, west(-12)}, "nzst": {kZone, west(-12)}, "nzdt": {kDayZone, west(-12)}, "idle": {kZone, west(-12)},
-	}
-})
+var zonesTable onceMap
+
+func zones() map[string]entry {
+	return zonesTable.get(func() map[string]entry {
+		return map[string]entry{
+			"gmt": {kZone, west(0)}, "ut": {kZone, west(0)}, "utc": {kZone, west(0)}, "wet": {kZone, west(0)},
+			"bst": {kDayZone, west(0)}, "wat": {kZone, west(1)}, "at": {kZone, west(2)},
+			"ast": {kZone, west(4)}, "adt": {kDayZone, west(4)},
+			"est": {kZone, west(5)}, "edt": {kDayZone, west(5)},
+			"cst": {kZone, west(6)}, "cdt": {kDayZone, west(6)},
+			"mst": {kZone, west(7)}, "mdt": {kDayZone, west(7)},
+			"pst": {kZone, west(8)}, "pdt": {kDayZone, west(8)},
+			"yst": {kZone, west(9)}, "ydt": {kDayZone, west(9)},
+			"hst": {kZone, west(10)}, "hdt": {kDayZone, west(10)}, "cat": {kZone, west(10)}, "ahst": {kZone, west(10)},
+			"nt": {kZone, west(11)}, "idlw": {kZone, west(12)},
+			"cet": {kZone, west(-1)}, "met": {kZone, west(-1)}, "mewt": {kZone, west(-1)}, "mest": {kDayZone, west(-1)},
+			"swt": {kZone, west(-1)}, "sst": {kDayZone, west(-1)}, "fwt": {kZone, west(-1)}, "fst": {kDayZone, west(-1)},
+			"eet": {kZone, west(-2)}, "bt": {kZone, west(-3)},
+			"zp4": {kZone, west(-4)}, "zp5": {kZone, west(-5)}, "zp6": {kZone, west(-6)},
+			"wast": {kZone, west(-7)}, "wadt": {kDayZone, west(-7)},
+			"cct": {kZone, west(-8)}, "jst": {kZone, west(-9)},
+			"east": {kZone, west(-10)}, "eadt": {kDayZone, west(-10)}, "gst": {kZone, west(-10)},
+			"nzt": {kZone, west(-12)}, "nzst": {kZone, west(-12)}, "nzdt": {kDayZone, west(-12)}, "idle": {kZone, west(-12)},
+		}
+	})
+}
 
 // units are the words of relative times.
-var units = sync.OnceValue(func() map[string]entry {
-	return map[string]entry{
-		"year": {kMonths, 12}, "month": {kMonths, 1},
-		"fortnight": {kMinutes, 14 * 24 * 60}, "week": {kMinutes, 7 * 24 * 60}, "day": {kMinutes, 24 * 60},
-		"hour": {kMinutes, 60}, "minute": {kMinutes, 1}, "min": {kMinutes, 1},
-		"second": {kSeconds, 1}, "sec": {kSeconds, 1},
-	}
-})
+var unitsTable onceMap
+
+func units() map[string]entry {
+	return unitsTable.get(func() map[string]entry {
+		return map[string]entry{
+			"year": {kMonths, 12}, "month": {kMonths, 1},
+			"fortnight": {kMinutes, 14 * 24 * 60}, "week": {kMinutes, 7 * 24 * 60}, "day": {kMinutes, 24 * 60},
+			"hour": {kMinutes, 60}, "minute": {kMinutes, 1}, "min": {kMinutes, 1},
+			"second": {kSeconds, 1}, "sec": {kSeconds, 1},
+		}
+	})
+}
 
 // others are the remaining words. "last" is the number -1 and "next" the
 // number 2, so "next Monday" is the Monday after the coming one, as in
 // PCP.
-var others = sync.OnceValue(func() map[string]entry {
-	return map[string]entry{
-		"tomorrow": {kDayAlign, 24 * 60}, "yesterday": {kDayAlign, -24 * 60}, "today": {kDayAlign, 0},
-		"now": {kMinutes, 0}, "this": {kMinutes, 0},
-		"last": {kUnsigned, -1}, "next": {kUnsigned, 2}, "first": {kUnsigned, 1},
-		"third": {kUnsigned, 3}, "fourth": {kUnsigned, 4}, "fifth": {kUnsigned, 5}, "sixth": {kUnsigned, 6},
-		"seventh": {kUnsigned, 7}, "eighth": {kUnsigned, 8}, "ninth": {kUnsigned, 9}, "tenth": {kUnsigned, 10},
-		"eleventh": {kUnsigned, 11}, "twelfth": {kUnsigned, 12},
-		"ago": {kAgo, 1},
-	}
-})
+var othersTable onceMap
+
+func others() map[string]entry {
+	return othersTable.get(func() map[string]entry {
+		return map[string]entry{
+			"tomorrow": {kDayAlign, 24 * 60}, "yesterday": {kDayAlign, -24 * 60}, "today": {kDayAlign, 0},
+			"now": {kMinutes, 0}, "this": {kMinutes, 0},
+			"last": {kUnsigned, -1}, "next": {kUnsigned, 2}, "first": {kUnsigned, 1},
+			"third": {kUnsigned, 3}, "fourth": {kUnsigned, 4}, "fifth": {kUnsigned, 5}, "sixth": {kUnsigned, 6},
+			"seventh": {kUnsigned, 7}, "eighth": {kUnsigned, 8}, "ninth": {kUnsigned, 9}, "tenth": {kUnsigned, 10},
+			"eleventh": {kUnsigned, 11}, "twelfth": {kUnsigned, 12},
+			"ago": {kAgo, 1},
+		}
+	})
+}
 
 // military zones are single letters: a..m (no j) west, n..y east, z UTC.
 func military(c byte) (entry, bool) {

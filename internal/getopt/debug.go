@@ -2,13 +2,17 @@ package getopt
 
 import "strings"
 
-// debugNames are the names pmSetDebug knows, as pmdbg -l lists them.
-var debugNames = strings.Fields(`pdu fetch profile value context indom pdubuf
-	log logmeta optfetch af appl0 appl1 appl2 pmns libpmda timecontrol pmc
-	derive lock interp config pmapi fault auth discovery attr http desperate
-	deprecated exec labels series libweb alloc services appl3 appl4 appl5
-	access qa search query compress dev0 dev1 dev2 pmlc appl6 appl7 appl8
-	appl9 tls`)
+// debugNames are the names pmSetDebug knows, as pmdbg -l lists them (an
+// array literal: static data, where strings.Fields would run at start-up).
+var debugNames = [...]string{
+	"pdu", "fetch", "profile", "value", "context", "indom", "pdubuf", "log",
+	"logmeta", "optfetch", "af", "appl0", "appl1", "appl2", "pmns", "libpmda",
+	"timecontrol", "pmc", "derive", "lock", "interp", "config", "pmapi",
+	"fault", "auth", "discovery", "attr", "http", "desperate", "deprecated",
+	"exec", "labels", "series", "libweb", "alloc", "services", "appl3",
+	"appl4", "appl5", "access", "qa", "search", "query", "compress", "dev0",
+	"dev1", "dev2", "pmlc", "appl6", "appl7", "appl8", "appl9", "tls",
+}
 
 // ValidDebug reports whether pmSetDebug accepts a -D specification: a
 // comma-separated list of option names (any case), "all", or numbers (old
@@ -63,4 +67,4 @@ func knownDebug(name string) bool {
 }
 
 // DebugNames are the -D names, in pmdbg -l's order.
-func DebugNames() []string { return append([]string(nil), debugNames...) }
+func DebugNames() []string { return append([]string(nil), debugNames[:]...) }
