@@ -72,14 +72,14 @@ type Node struct {
 	Paren bool
 }
 
-var opText = map[Op]string{
+var opText = [...]string{
 	OpPlus: "+", OpMinus: "-", OpStar: "*", OpSlash: "/", OpLT: "<",
 	OpLEQ: "<=", OpEQ: "==", OpGEQ: ">=", OpGT: ">", OpNEQ: "!=",
 	OpAnd: "&&", OpOr: "||", OpNot: "!", OpNeg: "-", OpQuest: "?", OpColon: ":",
 }
 
 // opName is libpcp's name for a node kind in its messages.
-var opName = map[Op]string{
+var opName = [...]string{
 	OpInteger: "INTEGER", OpDouble: "DOUBLE", OpName: "NAME", OpPlus: "PLUS",
 	OpMinus: "MINUS", OpStar: "STAR", OpSlash: "SLASH", OpQuest: "QUEST",
 	OpColon: "COLON", OpAvg: "AVG", OpCount: "COUNT", OpDelta: "DELTA",
@@ -90,10 +90,22 @@ var opName = map[Op]string{
 	OpNEQ: "NEQ", OpAnd: "AND", OpOr: "OR", OpNot: "NOT", OpNeg: "NEG",
 }
 
-var funcName = map[Op]string{
+var funcName = [...]string{
 	OpAvg: "avg", OpCount: "count", OpDefined: "defined", OpDelta: "delta",
 	OpInstant: "instant", OpMax: "max", OpMin: "min", OpRate: "rate",
 	OpSum: "sum", OpAnon: "anon", OpScalar: "scalar",
+}
+
+// The tables of Ops and of tokens are arrays indexed by them, not maps:
+// static data, where a map literal is built by the package's
+// initialisation in every program that links derive. entry reads one as
+// a map would, the zero value for an index the table does not reach.
+func entry[T any](table []T, i int) T {
+	if uint(i) < uint(len(table)) {
+		return table[i]
+	}
+	var zero T
+	return zero
 }
 
 func (o Op) binary() bool { return o >= OpPlus && o <= OpOr }
@@ -127,11 +139,11 @@ func (n *Node) write(b *strings.Builder) {
 	case n.Op.binary():
 		b.WriteByte('(')
 		n.Left.write(b)
-		b.WriteString(" " + opText[n.Op] + " ")
+		b.WriteString(" " + entry(opText[:], int(n.Op)) + " ")
 		n.Right.write(b)
 		b.WriteByte(')')
 	case n.Op == OpNot || n.Op == OpNeg:
-		b.WriteString("(" + opText[n.Op])
+		b.WriteString("(" + entry(opText[:], int(n.Op)))
 		n.Left.write(b)
 		b.WriteByte(')')
 	case n.Op == OpQuest:
@@ -170,7 +182,7 @@ func (n *Node) write(b *strings.Builder) {
 	case n.Op == OpAnon:
 		b.WriteString("anon(PM_TYPE_" + typeWord(n.Desc.Type) + ")")
 	default:
-		b.WriteString(funcName[n.Op] + "(" + n.Left.Value + ")")
+		b.WriteString(entry(funcName[:], int(n.Op)) + "(" + n.Left.Value + ")")
 	}
 }
 

@@ -144,9 +144,9 @@ func (b *bound) detail() string {
 	}
 	switch {
 	case b.op.binary():
-		return operand(b.left) + " " + opText[b.op] + " " + operand(b.right)
+		return operand(b.left) + " " + entry(opText[:], int(b.op)) + " " + operand(b.right)
 	case b.op == OpNot || b.op == OpNeg:
-		return opText[b.op] + " " + operand(b.left)
+		return entry(opText[:], int(b.op)) + " " + operand(b.left)
 	case b.op == OpQuest:
 		return operand(b.left) + " ? " + b.right.detail()
 	case b.op == OpColon:
@@ -160,7 +160,7 @@ func (b *bound) detail() string {
 	case b.op == OpInst || b.op == OpMatch:
 		return "FILTERINST "
 	}
-	return opName[b.op] + "(" + b.left.n.Value + ")"
+	return entry(opName[:], int(b.op)) + "(" + b.left.n.Value + ")"
 }
 
 func semErr(name string, b *bound, msg string) error {

@@ -55,11 +55,40 @@ const (
 	tokScalar
 )
 
-var funcTokens = map[string]tokKind{
-	"avg": tokAvg, "count": tokCount, "delta": tokDelta, "max": tokMax,
-	"min": tokMin, "sum": tokSum, "anon": tokAnon, "rate": tokRate,
-	"instant": tokInstant, "mkconst": tokMkconst, "rescale": tokRescale,
-	"defined": tokDefined, "matchinst": tokMatchinst, "scalar": tokScalar,
+// funcToken is the token of a function's name. A switch, not a map the
+// package's initialisation would build.
+func funcToken(name string) (tokKind, bool) {
+	switch name {
+	case "avg":
+		return tokAvg, true
+	case "count":
+		return tokCount, true
+	case "delta":
+		return tokDelta, true
+	case "max":
+		return tokMax, true
+	case "min":
+		return tokMin, true
+	case "sum":
+		return tokSum, true
+	case "anon":
+		return tokAnon, true
+	case "rate":
+		return tokRate, true
+	case "instant":
+		return tokInstant, true
+	case "mkconst":
+		return tokMkconst, true
+	case "rescale":
+		return tokRescale, true
+	case "defined":
+		return tokDefined, true
+	case "matchinst":
+		return tokMatchinst, true
+	case "scalar":
+		return tokScalar, true
+	}
+	return 0, false
 }
 
 // token is one lexeme: its kind, its text (without the brackets, quotes
@@ -208,7 +237,7 @@ func (l *lexer) name() token {
 	}
 	text := l.src[start:l.off]
 	if l.off < len(l.src) && l.src[l.off] == '(' {
-		if k, ok := funcTokens[text]; ok {
+		if k, ok := funcToken(text); ok {
 			if k == tokMatchinst {
 				l.inMatchinst = true
 			}

@@ -147,7 +147,9 @@ const (
 	precMul
 )
 
-var binOps = map[tokKind]struct {
+// binOps are the binary operators' tokens, their nodes and precedences
+// (prec 0 for a token that is not one).
+var binOps = [...]struct {
 	op   Op
 	prec int
 }{
@@ -161,7 +163,7 @@ var binOps = map[tokKind]struct {
 
 // initialOps are the tokens whose appearance first in an expression has
 // its own message.
-var initialOps = map[tokKind]bool{
+var initialOps = [...]bool{
 	tokPlus: true, tokStar: true, tokSlash: true, tokLParen: true, tokRParen: true,
 	tokLT: true, tokLEQ: true, tokEQ: true, tokGEQ: true, tokGT: true, tokNEQ: true,
 	tokAnd: true, tokOr: true, tokQuest: true, tokColon: true,
@@ -169,7 +171,7 @@ var initialOps = map[tokKind]bool{
 
 // nameFollow are the tokens after which a bare metric name is complete;
 // bison merges them over every context an expression can appear in.
-var nameFollow = map[tokKind]bool{
+var nameFollow = [...]bool{
 	tokEOS: true, tokPlus: true, tokMinus: true, tokStar: true, tokSlash: true,
 	tokLT: true, tokLEQ: true, tokEQ: true, tokGEQ: true, tokGT: true, tokNEQ: true,
 	tokAnd: true, tokOr: true, tokQuest: true, tokColon: true, tokRParen: true,
@@ -186,7 +188,7 @@ func (p *parser) parse() (n *Node) {
 		}
 	}()
 	t := p.peek()
-	if initialOps[t.kind] && t.kind != tokLParen {
+	if entry(initialOps[:], int(t.kind)) && t.kind != tokLParen {
 		p.take()
 		p.push(frame{what: fmt.Sprintf("Unexpected initial '%s'", t.text)})
 		p.fail(p.peek())
@@ -210,7 +212,8 @@ func (p *parser) expr(prec int, initial bool) *Node {
 	left := p.unary(prec, initial)
 	for {
 		t := p.peek()
-		b, ok := binOps[t.kind]
+		b := entry(binOps[:], int(t.kind))
+		ok := b.prec != 0
 		if !ok || b.prec < prec {
 			return left
 		}
@@ -233,7 +236,7 @@ func (p *parser) expr(prec int, initial bool) *Node {
 		if b.op.boolean() {
 			what = bexpr
 		}
-		p.push(follow(what, opName[b.op]))
+		p.push(follow(what, entry(opName[:], int(b.op))))
 		right := p.expr(b.prec+1, false)
 		p.pop()
 		left = &Node{Op: b.op, Left: left, Right: right}
@@ -288,7 +291,7 @@ func (p *parser) primary(initial bool) *Node {
 			p.take()
 			return &Node{Op: OpInst, Left: n, Value: next.text}
 		}
-		if !nameFollow[next.kind] {
+		if !entry(nameFollow[:], int(next.kind)) {
 			p.push(follow(opStr, "NAME"))
 			p.fail(next)
 		}
@@ -321,22 +324,37 @@ func (p *parser) expect(k tokKind) token {
 	return p.take()
 }
 
-var funcOps = map[tokKind]Op{
+var funcOps = [...]Op{
 	tokAvg: OpAvg, tokCount: OpCount, tokDefined: OpDefined, tokDelta: OpDelta,
 	tokInstant: OpInstant, tokMax: OpMax, tokMin: OpMin, tokRate: OpRate,
 	tokSum: OpSum, tokAnon: OpAnon,
 }
 
-var anonTypes = map[string]pcp.Type{
-	"PM_TYPE_32": pcp.Type32, "PM_TYPE_U32": pcp.TypeU32, "PM_TYPE_64": pcp.Type64,
-	"PM_TYPE_U64": pcp.TypeU64, "PM_TYPE_FLOAT": pcp.TypeFloat, "PM_TYPE_DOUBLE": pcp.TypeDouble,
+// anonType is the type anon() names. A switch, not a map the package's
+// initialisation would build.
+func anonType(name string) (pcp.Type, bool) {
+	switch name {
+	case "PM_TYPE_32":
+		return pcp.Type32, true
+	case "PM_TYPE_U32":
+		return pcp.TypeU32, true
+	case "PM_TYPE_64":
+		return pcp.Type64, true
+	case "PM_TYPE_U64":
+		return pcp.TypeU64, true
+	case "PM_TYPE_FLOAT":
+		return pcp.TypeFloat, true
+	case "PM_TYPE_DOUBLE":
+		return pcp.TypeDouble, true
+	}
+	return 0, false
 }
 
 // function parses f(name), the functions whose operand is a metric name.
 func (p *parser) function() *Node {
 	t := p.take()
 	p.take() // "("
-	op := funcOps[t.kind]
+	op := entry(funcOps[:], int(t.kind))
 	if op != OpDefined { // the grammar has no error rule for defined(
 		p.push(frame{what: "Metric name", after: t.text, tail: "("})
 		defer p.pop()
@@ -345,7 +363,7 @@ func (p *parser) function() *Node {
 	p.expect(tokRParen)
 	n := &Node{Op: op, Left: &Node{Op: OpName, Value: name.text}}
 	if op == OpAnon {
-		typ, ok := anonTypes[name.text]
+		typ, ok := anonType(name.text)
 		if !ok {
 			// libpcp goes on with a freed node here; refuse instead
 			p.stop(name.pos, fmt.Sprintf("type=%s not allowed for anon()", name.text))

@@ -269,30 +269,40 @@ func atoi(digits string) int {
 	return int(n)
 }
 
-var attrNames = map[string]pdu.AttrKey{
-	"compress":  pdu.AttrCompress,
-	"userauth":  pdu.AttrUserAuth,
-	"authorise": pdu.AttrUserAuth,
-	"authorize": pdu.AttrUserAuth,
-	"user":      pdu.AttrUsername,
-	"username":  pdu.AttrUsername,
-	"realm":     pdu.AttrRealm,
-	"authmeth":  pdu.AttrMethod,
-	"method":    pdu.AttrMethod,
-	"pass":      pdu.AttrPassword,
-	"password":  pdu.AttrPassword,
-	"unix":      pdu.AttrUnixSock,
-	"unixsock":  pdu.AttrUnixSock,
-	"local":     pdu.AttrLocal,
-	"uid":       pdu.AttrUserID,
-	"userid":    pdu.AttrUserID,
-	"gid":       pdu.AttrGroupID,
-	"groupid":   pdu.AttrGroupID,
-	"pid":       pdu.AttrProcessID,
-	"processid": pdu.AttrProcessID,
-	"secure":    pdu.AttrSecure,
-	"container": pdu.AttrContainer,
-	"exclusive": pdu.AttrExclusive,
+// attrName is the attribute a name in a host specification stands for.
+// A switch, not a map the package's initialisation would build.
+func attrName(name string) (pdu.AttrKey, bool) {
+	switch name {
+	case "compress":
+		return pdu.AttrCompress, true
+	case "userauth", "authorise", "authorize":
+		return pdu.AttrUserAuth, true
+	case "user", "username":
+		return pdu.AttrUsername, true
+	case "realm":
+		return pdu.AttrRealm, true
+	case "authmeth", "method":
+		return pdu.AttrMethod, true
+	case "pass", "password":
+		return pdu.AttrPassword, true
+	case "unix", "unixsock":
+		return pdu.AttrUnixSock, true
+	case "local":
+		return pdu.AttrLocal, true
+	case "uid", "userid":
+		return pdu.AttrUserID, true
+	case "gid", "groupid":
+		return pdu.AttrGroupID, true
+	case "pid", "processid":
+		return pdu.AttrProcessID, true
+	case "secure":
+		return pdu.AttrSecure, true
+	case "container":
+		return pdu.AttrContainer, true
+	case "exclusive":
+		return pdu.AttrExclusive, true
+	}
+	return 0, false
 }
 
 // attributes reads "name[=value]&..." up to '/' or the end. Unknown
@@ -310,7 +320,7 @@ func (p *specParser) attributes(attrs map[pdu.AttrKey]string) error {
 		if len(name) > 31 {
 			name = name[:31]
 		}
-		key, ok := attrNames[name]
+		key, ok := attrName(name)
 		if !ok {
 			continue
 		}
@@ -369,28 +379,45 @@ func urlEncode(s string) string {
 	return b.String()
 }
 
-// attrKeyNames are PCP's names for attributes when it prints them, and
-// whether the value is printed too.
-var attrKeyNames = map[pdu.AttrKey]struct {
-	name      string
-	withValue bool
-}{
-	pdu.AttrProtocol:  {"protocol", true},
-	pdu.AttrCompress:  {"compress", false},
-	pdu.AttrUserAuth:  {"userauth", false},
-	pdu.AttrUsername:  {"username", true},
-	pdu.AttrAuthname:  {"authname", false},
-	pdu.AttrPassword:  {"password", true},
-	pdu.AttrMethod:    {"method", true},
-	pdu.AttrRealm:     {"realm", true},
-	pdu.AttrSecure:    {"secure", true},
-	pdu.AttrUnixSock:  {"unixsock", false},
-	pdu.AttrLocal:     {"local", false},
-	pdu.AttrUserID:    {"userid", true},
-	pdu.AttrGroupID:   {"groupid", true},
-	pdu.AttrProcessID: {"processid", true},
-	pdu.AttrContainer: {"container", true},
-	pdu.AttrExclusive: {"exclusive", false},
+// attrKeyName is PCP's name for an attribute when it prints it, and
+// whether the value is printed too. A switch, not a map the package's
+// initialisation would build.
+func attrKeyName(k pdu.AttrKey) (name string, withValue bool) {
+	switch k {
+	case pdu.AttrProtocol:
+		return "protocol", true
+	case pdu.AttrCompress:
+		return "compress", false
+	case pdu.AttrUserAuth:
+		return "userauth", false
+	case pdu.AttrUsername:
+		return "username", true
+	case pdu.AttrAuthname:
+		return "authname", false
+	case pdu.AttrPassword:
+		return "password", true
+	case pdu.AttrMethod:
+		return "method", true
+	case pdu.AttrRealm:
+		return "realm", true
+	case pdu.AttrSecure:
+		return "secure", true
+	case pdu.AttrUnixSock:
+		return "unixsock", false
+	case pdu.AttrLocal:
+		return "local", false
+	case pdu.AttrUserID:
+		return "userid", true
+	case pdu.AttrGroupID:
+		return "groupid", true
+	case pdu.AttrProcessID:
+		return "processid", true
+	case pdu.AttrContainer:
+		return "container", true
+	case pdu.AttrExclusive:
+		return "exclusive", false
+	}
+	return "", false
 }
 
 // String renders the specification as PCP's __pmUnparseHostAttrsSpec
@@ -438,9 +465,9 @@ func (hs *HostSpec) String() string {
 		} else {
 			b.WriteByte('&')
 		}
-		kn := attrKeyNames[k]
-		b.WriteString(kn.name)
-		if kn.withValue {
+		name, withValue := attrKeyName(k)
+		b.WriteString(name)
+		if withValue {
 			b.WriteString("=" + urlEncode(hs.Attrs[k]))
 		}
 	}

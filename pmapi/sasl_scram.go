@@ -36,17 +36,18 @@ type scram struct {
 	salted, authMessage  []byte
 }
 
-func newSCRAM(h func() hash.Hash) func(saslCreds) mechanism {
-	return func(c saslCreds) mechanism { return &scram{c: c, hash: h, nonce: randomNonce()} }
+func newSCRAM(h func() hash.Hash, c saslCreds) mechanism {
+	return &scram{c: c, hash: h, nonce: randomNonce()}
 }
 
-var (
-	newSCRAM1   = newSCRAM(sha1.New)
-	newSCRAM224 = newSCRAM(sha256.New224)
-	newSCRAM256 = newSCRAM(sha256.New)
-	newSCRAM384 = newSCRAM(sha512.New384)
-	newSCRAM512 = newSCRAM(sha512.New)
-)
+// The SCRAM mechanisms by hash. They are functions, not closures made by
+// newSCRAM into package variables, which the package's initialisation
+// would build in every program.
+func newSCRAM1(c saslCreds) mechanism   { return newSCRAM(sha1.New, c) }
+func newSCRAM224(c saslCreds) mechanism { return newSCRAM(sha256.New224, c) }
+func newSCRAM256(c saslCreds) mechanism { return newSCRAM(sha256.New, c) }
+func newSCRAM384(c saslCreds) mechanism { return newSCRAM(sha512.New384, c) }
+func newSCRAM512(c saslCreds) mechanism { return newSCRAM(sha512.New, c) }
 
 // randomNonce is a client nonce of printable characters without ','.
 func randomNonce() string {
