@@ -1,12 +1,11 @@
 package local
 
 import (
-	"bytes"
-	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"syscall"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -32,8 +31,8 @@ func foreignDSO(w io.Writer, e Entry, pmdas string) {
 		fmt.Fprintf(w, "__pmConnectLocal: Warning: error attaching DSO \"%s\"\n%s: %s\n\n", path, path, msg)
 		return
 	}
-	defer f.Close()
-	if !exports(f, e.Entry) {
+	defer f.r.(io.Closer).Close()
+	if !f.definesDynamic(e.Entry) {
 		fmt.Fprintf(w, "__pmConnectLocal: Warning: couldn't find init function \"%s\" in DSO \"%s\"\n", e.Entry, path)
 	}
 }
@@ -55,7 +54,7 @@ func findDSO(name, pmdas string) (string, bool) {
 // before it maps it, giving dlerror's text where the loader would stop:
 // a file that cannot be opened or read, one shorter than an ELF header,
 // one that is not ELF or not of this machine's class.
-func openELF(path string) (*elf.File, string) {
+func openELF(path string) (*elfFile, string) {
 	fd, err := os.Open(path)
 	if err != nil {
 		return nil, "cannot open shared object file: " + errnoText(err)
@@ -69,34 +68,37 @@ func openELF(path string) (*elf.File, string) {
 	case n < len(hdr):
 		fd.Close()
 		return nil, "file too short"
-	case !bytes.Equal(hdr[:4], []byte(elf.ELFMAG)) || hdr[elf.EI_VERSION] != byte(elf.EV_CURRENT):
+	case string(hdr[:4]) != "\x7fELF" || hdr[6] != 1: // ELFMAG, EI_VERSION is EV_CURRENT
 		fd.Close()
 		return nil, "invalid ELF header"
-	case elf.Class(hdr[elf.EI_CLASS]) != elf.ELFCLASS64:
+	case hdr[4] != 2: // EI_CLASS is ELFCLASS64
 		fd.Close()
-		return nil, "wrong ELF class: " + elf.Class(hdr[elf.EI_CLASS]).String()
+		return nil, "wrong ELF class: " + elfClassName(hdr[4])
 	}
-	f, err := elf.NewFile(fd)
-	if err != nil {
+	var size int64
+	if st, err := fd.Stat(); err == nil {
+		size = st.Size()
+	}
+	f, ok := newELFFile(fd, &hdr, size)
+	if !ok {
 		fd.Close()
 		return nil, "invalid ELF header"
 	}
 	return f, ""
 }
 
-// exports reports whether f defines the function sym among its dynamic
-// symbols, those dlsym finds.
-func exports(f *elf.File, sym string) bool {
-	syms, err := f.DynamicSymbols()
-	if err != nil {
-		return false
+// elfClassName is debug/elf's name for an EI_CLASS value.
+func elfClassName(c byte) string {
+	switch c {
+	case 0:
+		return "ELFCLASSNONE"
+	case 1:
+		return "ELFCLASS32"
+	case 2:
+		return "ELFCLASS64"
 	}
-	for _, s := range syms {
-		if s.Name == sym && s.Section != elf.SHN_UNDEF {
-			return true
-		}
-	}
-	return false
+	// above the last it knows, debug/elf counts on from it
+	return "ELFCLASS64+" + strconv.Itoa(int(c)-2)
 }
 
 // errnoText is strerror's text of an operating system error.
