@@ -12,10 +12,29 @@ import (
 type NewFunc func(domain uint32) (*Agent, error)
 
 // registry maps PCP dso entry point names ("trivial_init", "sample_init",
-// ...) to the Go constructors that stand in for them.
+// ...) to the Go constructors that stand in for them. An entry whose
+// constructor is nil was removed: it hides a builtin one of that name.
 var registry struct {
 	sync.RWMutex
 	m map[string]NewFunc
+}
+
+// builtin is the table SetBuiltin installs, consulted after registry.
+var builtin struct {
+	lookup func(entry string) (NewFunc, bool)
+	names  []string
+}
+
+// SetBuiltin installs a fixed table of in-process agents beneath the
+// registry: lookup gives the constructor for each of names. Register's
+// entries take precedence, and removing one with Register hides the
+// builtin of that name. It is meant for one init function (package
+// agents/all's), before anything looks an agent up: it is two stores, so
+// that a program linking every agent pays nothing for them at start-up,
+// where Register would build its map whether the program ever runs an
+// agent or not.
+func SetBuiltin(lookup func(entry string) (NewFunc, bool), names []string) {
+	builtin.lookup, builtin.names = lookup, names
 }
 
 // Register makes an in-process agent available under a PCP dso entry point
@@ -28,36 +47,45 @@ var registry struct {
 func Register(entry string, newAgent NewFunc) {
 	registry.Lock()
 	defer registry.Unlock()
-	if newAgent == nil {
-		delete(registry.m, entry)
-		return
-	}
 	if registry.m == nil {
 		registry.m = make(map[string]NewFunc)
 	}
-	registry.m[entry] = newAgent
+	registry.m[entry] = newAgent // nil: removed, hiding a builtin too
 }
 
 // Lookup returns the constructor registered under entry, if any. It is
 // safe for concurrent use.
 func Lookup(entry string) (NewFunc, bool) {
 	registry.RLock()
-	defer registry.RUnlock()
 	f, ok := registry.m[entry]
-	return f, ok
+	registry.RUnlock()
+	if ok {
+		return f, f != nil
+	}
+	if builtin.lookup != nil {
+		return builtin.lookup(entry)
+	}
+	return nil, false
 }
 
 // Registered lists the registered entry point names in sorted order. It is
 // safe for concurrent use.
 func Registered() []string {
 	registry.RLock()
-	names := make([]string, 0, len(registry.m))
-	for name := range registry.m {
-		names = append(names, name)
+	names := make([]string, 0, len(registry.m)+len(builtin.names))
+	for name, f := range registry.m {
+		if f != nil {
+			names = append(names, name)
+		}
+	}
+	for _, name := range builtin.names {
+		if _, ok := registry.m[name]; !ok {
+			names = append(names, name)
+		}
 	}
 	registry.RUnlock()
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
 }
 
 // NewRegistered builds the agent registered under entry for domain. An

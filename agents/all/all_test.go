@@ -1,6 +1,7 @@
 package all
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,4 +44,23 @@ func agentGoroutines() string {
 		out.WriteString(g + "\n\n")
 	}
 	return out.String()
+}
+
+// TestTable checks that the entry list is sorted and that each entry,
+// and nothing else, has a constructor.
+func TestTable(t *testing.T) {
+	if !slices.IsSorted(entries[:]) {
+		t.Errorf("entries not sorted: %q", entries)
+	}
+	for _, e := range entries {
+		if f, ok := lookup(e); !ok || f == nil {
+			t.Errorf("%s: no constructor", e)
+		}
+	}
+	if _, ok := lookup("nosuch_init"); ok {
+		t.Error("nosuch_init has a constructor")
+	}
+	if got := pmda.Registered(); !slices.Equal(got, entries[:]) {
+		t.Errorf("pmda.Registered() = %q, want %q", got, entries)
+	}
 }

@@ -8,13 +8,12 @@ import (
 	"github.com/gopcp/gopcp/pmda"
 )
 
-func init() {
-	pmda.Register("proc_init", func(domain uint32) (*pmda.Agent, error) {
-		o := proc.OptionsFromEnv(func(name string) string {
-			v, _ := pcpconf.Get(name)
-			return v
-		})
-		o.Log = log.Default()
-		return proc.New(domain, o)
+// newProc builds the agent for proc_init.
+func newProc(domain uint32) (*pmda.Agent, error) {
+	o := proc.OptionsFromEnv(func(name string) string {
+		v, _ := pcpconf.Get(name)
+		return v
 	})
+	o.Log = log.Default()
+	return proc.New(domain, o)
 }

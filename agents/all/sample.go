@@ -7,8 +7,7 @@ import (
 	"github.com/gopcp/gopcp/pmda"
 )
 
-func init() {
-	pmda.Register("sample_init", func(domain uint32) (*pmda.Agent, error) {
-		return sample.New(domain, sample.Options{DSO: true, Log: log.Default()})
-	})
+// newSample builds the agent for sample_init.
+func newSample(domain uint32) (*pmda.Agent, error) {
+	return sample.New(domain, sample.Options{DSO: true, Log: log.Default()})
 }

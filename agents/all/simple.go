@@ -7,8 +7,7 @@ import (
 	"github.com/gopcp/gopcp/pmda"
 )
 
-func init() {
-	pmda.Register("simple_init", func(domain uint32) (*pmda.Agent, error) {
-		return simple.New(domain, simple.Options{Name: "simple DSO", Log: log.Default()})
-	})
+// newSimple builds the agent for simple_init.
+func newSimple(domain uint32) (*pmda.Agent, error) {
+	return simple.New(domain, simple.Options{Name: "simple DSO", Log: log.Default()})
 }

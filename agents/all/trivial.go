@@ -7,8 +7,7 @@ import (
 	"github.com/gopcp/gopcp/pmda"
 )
 
-func init() {
-	pmda.Register("trivial_init", func(domain uint32) (*pmda.Agent, error) {
-		return trivial.New(domain, log.Default())
-	})
+// newTrivial builds the agent for trivial_init.
+func newTrivial(domain uint32) (*pmda.Agent, error) {
+	return trivial.New(domain, log.Default())
 }
