@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // NewFunc builds an in-process agent for the given domain number. It is
@@ -19,22 +20,25 @@ var registry struct {
 	m map[string]NewFunc
 }
 
-// builtin is the table SetBuiltin installs, consulted after registry.
-var builtin struct {
+// builtinTable is the table SetBuiltin installs, consulted after
+// registry.
+type builtinTable struct {
 	lookup func(entry string) (NewFunc, bool)
 	names  []string
 }
+
+var builtin atomic.Pointer[builtinTable]
 
 // SetBuiltin installs a fixed table of in-process agents beneath the
 // registry: lookup gives the constructor for each of names. Register's
 // entries take precedence, and removing one with Register hides the
 // builtin of that name. It is meant for one init function (package
-// agents/all's), before anything looks an agent up: it is two stores, so
-// that a program linking every agent pays nothing for them at start-up,
-// where Register would build its map whether the program ever runs an
-// agent or not.
+// agents/all's): it is one small allocation and an atomic store, so that
+// a program linking every agent runs none of pmda's code for them at
+// start-up, where Register would build its map whether the program ever
+// runs an agent or not.
 func SetBuiltin(lookup func(entry string) (NewFunc, bool), names []string) {
-	builtin.lookup, builtin.names = lookup, names
+	builtin.Store(&builtinTable{lookup, names})
 }
 
 // Register makes an in-process agent available under a PCP dso entry point
@@ -62,8 +66,8 @@ func Lookup(entry string) (NewFunc, bool) {
 	if ok {
 		return f, f != nil
 	}
-	if builtin.lookup != nil {
-		return builtin.lookup(entry)
+	if b := builtin.Load(); b != nil {
+		return b.lookup(entry)
 	}
 	return nil, false
 }
@@ -71,14 +75,18 @@ func Lookup(entry string) (NewFunc, bool) {
 // Registered lists the registered entry point names in sorted order. It is
 // safe for concurrent use.
 func Registered() []string {
+	var builtinNames []string
+	if b := builtin.Load(); b != nil {
+		builtinNames = b.names
+	}
 	registry.RLock()
-	names := make([]string, 0, len(registry.m)+len(builtin.names))
+	names := make([]string, 0, len(registry.m)+len(builtinNames))
 	for name, f := range registry.m {
 		if f != nil {
 			names = append(names, name)
 		}
 	}
-	for _, name := range builtin.names {
+	for _, name := range builtinNames {
 		if _, ok := registry.m[name]; !ok {
 			names = append(names, name)
 		}

@@ -8,8 +8,8 @@ import (
 // TestBuiltin checks the table beneath the registry: found by Lookup and
 // listed by Registered, overridden by Register, hidden by removing it.
 func TestBuiltin(t *testing.T) {
-	saved := builtin
-	t.Cleanup(func() { builtin = saved })
+	saved := builtin.Load()
+	t.Cleanup(func() { builtin.Store(saved) })
 	mk := func(name string) NewFunc {
 		return func(domain uint32) (*Agent, error) {
 			return New(Config{Name: name, Domain: domain, Fetcher: noValues})
