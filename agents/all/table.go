@@ -10,8 +10,9 @@ var entries = [...]string{
 
 // lookup is the constructor of each entry point. A switch and a static
 // array rather than a Register call per agent: the one init function
-// below is then two stores, so a program that links the agents for -L
-// runs none of their code, nor the registry's, until it looks one up.
+// below then allocates the table's header and stores a pointer to it, so
+// a program that links the agents for -L runs none of their code, nor
+// the registry's, until it looks one up.
 func lookup(entry string) (pmda.NewFunc, bool) {
 	switch entry {
 	case "linux_init":
