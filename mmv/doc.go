@@ -12,7 +12,7 @@
 //	dir, _ := mmv.DefaultDir() // $PCP_TMP_DIR/mmv, at the program's edge
 //	reg, _ := mmv.New("myapp", mmv.Options{Dir: dir, Flags: mmv.Process})
 //	requests, _ := reg.Counter("requests", mmv.MetricOptions{ShortHelp: "requests served"})
-//	rt, _ := mmv.ExportRuntime(reg, "go") // the Go runtime's own metrics
+//	rt, _ := goruntime.Export(reg, "go") // the Go runtime's own metrics (package mmv/goruntime)
 //	reg.Start()
 //	go rt.Run(ctx, time.Second)
 //	requests.Inc() // one atomic add on the mapped file

@@ -161,33 +161,6 @@ func TestPMDAMMVNoticesRewrite(t *testing.T) {
 	}
 }
 
-// TestPMDAMMVServesRuntime: PCP's pmdammv serves every metric
-// ExportRuntime writes (no name refused, no item dropped as a duplicate).
-func TestPMDAMMVServesRuntime(t *testing.T) {
-	bed, dir := startMMVBed(t)
-	r, _ := New("gorun", Options{Dir: dir})
-	if _, err := ExportRuntime(r, "go"); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	res := bed.Run("pminfo", "mmv.gorun")
-	if res.Err != nil {
-		t.Fatalf("pminfo: %v\n%s", res.Err, res.Stderr)
-	}
-	served := strings.Fields(res.Stdout)
-	want := len(readDecoded(t, r.Path()).Metrics)
-	if len(served) != want {
-		t.Errorf("pmdammv serves %d names, the file holds %d metrics", len(served), want)
-	}
-	res = bed.Run("pminfo", "-f", "mmv.gorun.go.sched.goroutines.goroutines")
-	if res.Err != nil || !strings.Contains(res.Stdout, "value ") {
-		t.Errorf("goroutines: %v\n%s%s", res.Err, res.Stdout, res.Stderr)
-	}
-}
-
 // TestPMDAMMVElapsedInProgress: a timed section in progress is counted by
 // PCP's pmdammv from the start this package records. The section is made
 // to have started an hour ago, so the served value is at least an hour of

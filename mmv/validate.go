@@ -17,6 +17,11 @@ const (
 	maxLabels  = 1<<8 - 1
 )
 
+// CheckName reports whether name is a metric name pmdammv accepts, with
+// an error saying what (the name's role, for the message) is wrong: see
+// checkName.
+func CheckName(what, name string) error { return checkName(what, name) }
+
 // checkName applies pmdammv's grammar for metric names,
 // [A-Za-z][A-Za-z0-9_.]*, and refuses empty components ("a..b", "a.")
 // that the grammar lets through but a namespace cannot hold. Names must

@@ -1,4 +1,4 @@
-package mmv
+package goruntime
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -17,19 +18,19 @@ import (
 // Names are the runtime's with '/' as '.' and the unit last, under a
 // prefix: /gc/heap/allocs:bytes becomes <prefix>.gc.heap.allocs.bytes.
 //
-//	rt, err := mmv.ExportRuntime(reg, "go")
+//	rt, err := goruntime.Export(reg, "go")
 //	go rt.Run(ctx, time.Second)
 type Runtime struct {
 	samples []metrics.Sample
-	values  []*Value   // scalars: the value; nil for histograms
-	buckets [][]*Value // histograms: one value per bucket
+	values  []*mmv.Value   // scalars: the value; nil for histograms
+	buckets [][]*mmv.Value // histograms: one value per bucket
 }
 
-// ExportRuntime adds the runtime's metrics to r under prefix (a name of
+// Export adds the runtime's metrics to r under prefix (a name of
 // the metric grammar, e.g. "go"), with items derived from the names, and
 // reads them once. Call it before or after Start.
-func ExportRuntime(r *Registry, prefix string) (*Runtime, error) {
-	if err := checkName("runtime metrics prefix", prefix); err != nil {
+func Export(r *mmv.Registry, prefix string) (*Runtime, error) {
+	if err := mmv.CheckName("runtime metrics prefix", prefix); err != nil {
 		return nil, err
 	}
 	rt := &Runtime{}
@@ -41,16 +42,16 @@ func ExportRuntime(r *Registry, prefix string) (*Runtime, error) {
 	metrics.Read(probe)
 	for i, d := range descs {
 		name, units := runtimeName(prefix, d.Name)
-		sem := SemInstant
+		sem := mmv.SemInstant
 		if d.Cumulative {
-			sem = SemCounter
+			sem = mmv.SemCounter
 		}
-		o := MetricOptions{Units: units, ShortHelp: firstSentence(d.Description), LongHelp: cut(d.Description)}
+		o := mmv.MetricOptions{Units: units, ShortHelp: firstSentence(d.Description), LongHelp: cut(d.Description)}
 		switch d.Kind {
 		case metrics.KindUint64, metrics.KindFloat64:
-			t := Uint64
+			t := mmv.Uint64
 			if d.Kind == metrics.KindFloat64 {
-				t = Double
+				t = mmv.Double
 			}
 			m, err := r.AddMetric(name, t, sem, o)
 			if err != nil {
@@ -65,17 +66,17 @@ func ExportRuntime(r *Registry, prefix string) (*Runtime, error) {
 			if !ok {
 				continue
 			}
-			dom, err := r.AddInDom(insts, InDomOptions{ShortHelp: "buckets of " + d.Name})
+			dom, err := r.AddInDom(insts, mmv.InDomOptions{ShortHelp: "buckets of " + d.Name})
 			if err != nil {
 				return nil, err
 			}
 			o.InDom = dom
 			o.Units = pcp.Units{DimCount: 1}
-			m, err := r.AddMetric(name, Uint64, SemCounter, o)
+			m, err := r.AddMetric(name, mmv.Uint64, mmv.SemCounter, o)
 			if err != nil {
 				return nil, err
 			}
-			vals := make([]*Value, len(insts))
+			vals := make([]*mmv.Value, len(insts))
 			for k := range insts {
 				vals[k] = m.Instance(int32(k))
 			}
@@ -94,12 +95,12 @@ const maxBuckets = 512
 // bucketInstances names a histogram's buckets by their upper bounds, or
 // reports false when they cannot be instances (too many, or not distinct
 // once printed).
-func bucketInstances(h *metrics.Float64Histogram) ([]Instance, bool) {
+func bucketInstances(h *metrics.Float64Histogram) ([]mmv.Instance, bool) {
 	if h == nil || len(h.Counts) == 0 || len(h.Counts) > maxBuckets || len(h.Buckets) != len(h.Counts)+1 {
 		return nil, false
 	}
 	seen := map[string]bool{}
-	insts := make([]Instance, len(h.Counts))
+	insts := make([]mmv.Instance, len(h.Counts))
 	for k := range h.Counts {
 		name := "+Inf"
 		if up := h.Buckets[k+1]; !math.IsInf(up, 1) {
@@ -109,7 +110,7 @@ func bucketInstances(h *metrics.Float64Histogram) ([]Instance, bool) {
 			return nil, false
 		}
 		seen[name] = true
-		insts[k] = Instance{ID: int32(k), Name: name}
+		insts[k] = mmv.Instance{ID: int32(k), Name: name}
 	}
 	return insts, true
 }
@@ -193,8 +194,11 @@ func firstSentence(s string) string {
 
 // cut shortens help text to fit a string slot.
 func cut(s string) string {
-	if len(s) >= StringSize {
-		s = s[:StringSize-4] + "..."
+	if len(s) >= mmv.StringSize {
+		s = s[:mmv.StringSize-4] + "..."
 	}
 	return s
 }
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
