@@ -17,10 +17,13 @@ import (
 	"syscall"
 
 	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/mmv/mmvfile"
 )
 
 func main() {
+	// as PCP's, which installs no handlers: SIGUSR1, SIGPIPE and the rest end it
+	sigfrom.AsC()
 	if len(os.Args) > 2 {
 		fmt.Fprintf(os.Stderr, "Usage: %s <filename>\n", os.Args[0])
 		os.Exit(1)

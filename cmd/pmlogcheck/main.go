@@ -21,6 +21,7 @@ import (
 )
 
 func main() {
+	cli.Signals()
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 

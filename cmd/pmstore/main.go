@@ -23,6 +23,7 @@ import (
 )
 
 func main() {
+	cli.Signals()
 	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
 }
 

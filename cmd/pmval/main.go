@@ -38,6 +38,7 @@ import (
 )
 
 func main() {
+	cli.Signals()
 	os.Exit(run(context.Background(), os.Args, os.Stdout, os.Stderr))
 }
 
@@ -252,7 +253,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	// may gather (output)
 	out := newOutput(stdout, kind == pmapi.KindArchive && !f.delay && blockable(stdout))
 	if _, ok := stdout.(*os.File); ok && out.block {
-		out.watchSignals()
+		out.armSignals()
 	}
 	defer func() {
 		out.Flush()

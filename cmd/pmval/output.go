@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/sigfrom"
 )
 
 // output is pmval's stdout. PCP's pmval line-buffers stdout, so each
@@ -23,11 +25,10 @@ import (
 // line not yet ended stays behind as it does in a line buffer; writes
 // are at most pipeChunk bytes and end at a line's end, so a reader of a
 // pipe that kills pmval never sees part of a line, as with PCP's line
-// writes; SIGINT, SIGTERM and SIGHUP write the complete lines waiting
-// first (watchSignals). SIGKILL loses the lines waiting, about
-// blockFill, where PCP's pmval would have written them; SIGUSR1, SIGALRM
-// and SIGXFSZ, which end PCP's, do not end this process at all (the Go
-// runtime ignores them unless notified).
+// writes; SIGINT, SIGTERM, SIGHUP and the other signals that end PCP's
+// pmval (SIGUSR1, SIGALRM, SIGXFSZ, ...) write the complete lines
+// waiting first (watchSignals). SIGKILL loses the lines waiting, about
+// blockFill, where PCP's pmval would have written them.
 type output struct {
 	buf   []byte
 	w     io.Writer
@@ -43,6 +44,7 @@ type output struct {
 	writeFd atomic.Int32 // the descriptor inWrite's write is to, -1 if not a file
 	sig     atomic.Int32
 	watch   *watcher // watchSignals's, nil without
+	arm     bool     // watchSignals at the first output (armSignals)
 }
 
 const (
@@ -73,24 +75,36 @@ func blockable(w io.Writer) bool {
 }
 
 func (o *output) Write(p []byte) (int, error) {
+	if o.arm {
+		o.startWatch()
+	}
 	o.buf = append(o.buf, p...)
 	o.bound()
 	return len(p), nil
 }
 
 func (o *output) WriteString(s string) (int, error) {
+	if o.arm {
+		o.startWatch()
+	}
 	o.buf = append(o.buf, s...)
 	o.bound()
 	return len(s), nil
 }
 
 func (o *output) WriteByte(c byte) error {
+	if o.arm {
+		o.startWatch()
+	}
 	o.buf = append(o.buf, c)
 	return nil
 }
 
 // pad writes n spaces (none for n <= 0).
 func (o *output) pad(n int) {
+	if o.arm {
+		o.startWatch()
+	}
 	const spaces = "                                "
 	for n > 0 {
 		k := min(n, len(spaces))
@@ -205,6 +219,17 @@ func (o *output) watchSignals() {
 	}
 }
 
+// armSignals has watchSignals start with the first output: until there
+// are lines to keep, signals keep their default action, so that a run
+// blocked before it printed anything (opening an archive that is a FIFO)
+// dies at once, as PCP's pmval does, rather than when it gets to write.
+func (o *output) armSignals() { o.arm = true }
+
+func (o *output) startWatch() {
+	o.arm = false
+	o.watchSignals()
+}
+
 // watcher is watchSignals's goroutine and what it listens on; exitCheck
 // owns its end.
 type watcher struct {
@@ -212,23 +237,37 @@ type watcher struct {
 	ch    chan os.Signal
 	stop  chan struct{} // closed by exitCheck
 	ended chan struct{} // closed by run as it returns
+	// defaulted are the signals that had their default action before
+	// the watch, to have it again after
+	defaulted []syscall.Signal
 }
 
 // notify takes the signals for o, nil if all are ignored; the caller
-// starts run.
+// starts run. Besides SIGINT, SIGTERM and SIGHUP, the signals the
+// program gave their default action to end it as they end PCP's pmval
+// (sigfrom.Defaulted: none in a test binary) are taken too, and given
+// back their default action when the watch ends.
 func (o *output) notify() *watcher {
 	var sigs []os.Signal
-	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+	var defaulted []syscall.Signal
+	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		if !signal.Ignored(s) {
 			sigs = append(sigs, s)
+		}
+	}
+	for _, s := range sigfrom.Defaulted() {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+			defaulted = append(defaulted, s)
 		}
 	}
 	if len(sigs) == 0 {
 		return nil
 	}
-	w := &watcher{o: o, ch: make(chan os.Signal, 1), stop: make(chan struct{}), ended: make(chan struct{})}
+	w := &watcher{o: o, ch: make(chan os.Signal, 1), stop: make(chan struct{}), ended: make(chan struct{}), defaulted: defaulted}
 	o.watch = w
 	signal.Notify(w.ch, sigs...)
+	sigfrom.Catch(defaulted...)
 	return w
 }
 
@@ -272,6 +311,9 @@ func (o *output) noted(s syscall.Signal) {
 func (o *output) exitCheck() {
 	if w := o.watch; w != nil {
 		o.watch = nil
+		// default actions first, so that no signal finds the
+		// runtime's handler with nothing asking for it (ignored)
+		sigfrom.DefaultAction(w.defaulted...)
 		signal.Stop(w.ch)
 		close(w.stop)
 		<-w.ended
@@ -302,11 +344,4 @@ func (o *output) signalled(s syscall.Signal) {
 
 // die ends the process by s with its default action, as PCP's pmval
 // ends, so that its parent sees the same status.
-func die(s syscall.Signal) {
-	signal.Reset(s)
-	syscall.Kill(syscall.Getpid(), s)
-	// the signal is delivered to some thread of the process at once; if
-	// it could not be, the status a shell gives a process ended by it
-	time.Sleep(time.Second)
-	os.Exit(128 + int(s))
-}
+func die(s syscall.Signal) { sigfrom.Die(s) }

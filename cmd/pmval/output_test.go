@@ -143,13 +143,14 @@ func fullOutput(t *testing.T, bin string, args []string) []byte {
 	return out
 }
 
-// TestSignalMidReplay sends SIGTERM and SIGINT to a replay writing to a
-// pipe, as PCP's pmval and ours are being read: each ends by that signal,
+// TestSignalMidReplay sends SIGTERM, SIGINT and signals that the Go
+// runtime would ignore (SIGUSR1, SIGALRM, SIGXFSZ) to a replay writing to
+// a pipe, as PCP's pmval and ours are being read: each ends by that signal,
 // having written the start of its whole output up to the end of a line.
 func TestSignalMidReplay(t *testing.T) {
 	for side, bin := range both(t) {
 		full := fullOutput(t, bin, bigReplay())
-		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ} {
 			for _, after := range []int{1, 100 << 10, -1} {
 				p := start(t, bin, bigReplay()...)
 				head := make([]byte, max(after, 1))

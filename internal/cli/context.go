@@ -61,7 +61,11 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 	if kind == pmapi.KindArchive {
 		opts = append(opts, archiveEnv()...)
 	}
-	return pmapi.NewContext(ctx, kind, name, opts...)
+	src, err := pmapi.NewContext(ctx, kind, name, opts...)
+	if err == nil && kind == pmapi.KindHost {
+		hostConnected()
+	}
+	return src, err
 }
 
 // WithContainer adds --container's attribute to a host specification.

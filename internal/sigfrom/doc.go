@@ -1,7 +1,10 @@
-// Package sigfrom records which process sent this one a signal, as the
-// kernel's siginfo tells a C program's SA_SIGINFO handler: PCP's pmcd
+// Package sigfrom does with signals what a C program can and os/signal
+// cannot: it records which process sent this one a signal, as the
+// kernel's siginfo tells a C program's SA_SIGINFO handler (PCP's pmcd
 // logs "caught SIGTERM from pid=N uid=N", and Go's os/signal delivers
-// signals without their sender.
+// signals without their sender), and it gives signals their default
+// action again (AsC, DefaultAction, Die), so that a Go program dies of
+// the signals a C program without handlers dies of, as PCP's tools do.
 //
 // Watch puts a small handler of its own in front of the Go runtime's for
 // the signals named (after signal.Notify has made the runtime handle

@@ -1,0 +1,320 @@
+package clitest
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// SignalCase is a command line that leaves the program waiting (a paced
+// replay, a live run at a long interval, a source that never answers),
+// for CompareSignals to signal it there.
+type SignalCase struct {
+	Name string
+	Args []string
+	Env  []string
+	// Ignore are signals the program is started with ignored, as a
+	// shell's `trap "" INT QUIT` or a background command of a shell
+	// without job control leaves them.
+	Ignore []syscall.Signal
+	// Ready says whether the program waits now, given what it has
+	// written to stdout and its pid.
+	Ready func(stdout []byte, pid int) bool
+	// Stall, when set, is the server the program connects to: it is
+	// reset before each run, and the program waits once it connected.
+	Stall *Stall
+	// Mask rewrites both sides' stdout before comparing.
+	Mask func(string) string
+}
+
+// Lines is a Ready for a program that waits once it has written n lines.
+func Lines(n int) func([]byte, int) bool {
+	return func(out []byte, _ int) bool { return bytes.Count(out, []byte("\n")) >= n }
+}
+
+// Matches is a Ready for a program that waits once a line of its output
+// matches re.
+func Matches(re string) func([]byte, int) bool {
+	r := regexp.MustCompile("(?m)" + re)
+	return func(out []byte, _ int) bool { return r.Match(out) }
+}
+
+// InOpen is a Ready for a program blocked opening a FIFO no one writes:
+// one of its threads waits in openat(2).
+func InOpen(_ []byte, pid int) bool {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/syscall", pid))
+	prefix := []byte(strconv.Itoa(syscall.SYS_OPENAT) + " ")
+	for _, f := range tasks {
+		if b, err := os.ReadFile(f); err == nil && bytes.HasPrefix(b, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// FIFOArchive makes an archive's three files as FIFOs no one writes, in
+// a directory of t's, and returns its name: a program that opens it
+// waits in open(2) (InOpen) for as long as it is let.
+func FIFOArchive(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"a.meta", "a.index", "a.0"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, f), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "a")
+}
+
+// Stall is a server that accepts connections and never answers, as a
+// pmcd (or Redis) that hangs: a client waits for its greeting for as
+// long as its timeouts let it. Accepted is a Ready for a program
+// connected to it.
+type Stall struct {
+	Host  string // localhost:port
+	count atomic.Int64
+}
+
+// Accepted says whether a connection has come since the last Reset.
+func (s *Stall) Accepted(_ []byte, _ int) bool { return s.count.Load() > 0 }
+
+// Reset forgets the connections so far.
+func (s *Stall) Reset() { s.count.Store(0) }
+
+// NewStall starts a Stall for t's life.
+func NewStall(t testing.TB) *Stall {
+	t.Helper()
+	l, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Stall{Host: "localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)}
+	var mu sync.Mutex
+	var conns []net.Conn
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			s.count.Add(1)
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	return s
+}
+
+// Ended is how a signalled program ended: the signal that ended it (0
+// if none) or its exit status, and what it wrote.
+type Ended struct {
+	Signal         syscall.Signal
+	Code           int
+	Stdout, Stderr string
+}
+
+func (e Ended) String() string {
+	if e.Signal != 0 {
+		return "ended by " + e.Signal.String()
+	}
+	return "exit " + strconv.Itoa(e.Code)
+}
+
+// settle bounds every wait of RunSignalled: far more than any program
+// takes on a loaded machine, only so that a program that never gets
+// there fails the test rather than hanging it.
+const settle = 2 * time.Minute
+
+// RunSignalled starts bin with c's arguments and environment, waits
+// until c.Ready, sends sig and waits until the kernel has taken it off
+// the process's pending signals (acted on or ignored), then sends
+// SIGTERM, which ends a program that survived sig, and reports how it
+// ended. Ending by sig, by SIGTERM after it, or by an exit of its own
+// are told apart without timing: the second signal is sent only once
+// the first has been dealt with.
+func RunSignalled(t *testing.T, bin string, c SignalCase, sig syscall.Signal) Ended {
+	t.Helper()
+	args := c.Args
+	path := bin
+	if len(c.Ignore) > 0 {
+		var names []string
+		for _, s := range c.Ignore {
+			names = append(names, strconv.Itoa(int(s)))
+		}
+		path = "/bin/sh"
+		args = append([]string{"-c", `trap "" ` + strings.Join(names, " ") + `; exec "$@"`, "sh", bin}, args...)
+	}
+	ready := c.Ready
+	if c.Stall != nil {
+		c.Stall.Reset()
+		if ready == nil {
+			ready = c.Stall.Accepted
+		}
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Env = append(append(os.Environ(), ArchiveEnv...), c.Env...)
+	var out syncBuffer
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	defer func() {
+		select {
+		case <-exited:
+		default:
+			cmd.Process.Kill()
+			<-exited
+		}
+	}()
+	deadline := time.Now().Add(settle)
+	for ready != nil && !ready(out.Bytes(), pid) {
+		select {
+		case <-exited:
+			t.Fatalf("%s %v ended before it waited: %v\nstdout %q\nstderr %q", bin, c.Args, waitErr, out.Bytes(), errb.Bytes())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s %v: not waiting after %v; stdout %q", bin, c.Args, settle, out.Bytes())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	syscall.Kill(pid, sig)
+	for pending(pid, sig) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %v still pending after %v", bin, sig, settle)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if sig != syscall.SIGTERM {
+		syscall.Kill(pid, syscall.SIGTERM)
+	}
+	select {
+	case <-exited:
+	case <-time.After(settle):
+		t.Fatalf("%s %v: still running %v after %v and SIGTERM", bin, c.Args, settle, sig)
+	}
+	e := Ended{Stdout: string(out.Bytes()), Stderr: errb.String()}
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		e.Signal = ws.Signal()
+	} else {
+		e.Code = ws.ExitStatus()
+	}
+	return e
+}
+
+// pending is whether sig waits in pid's process-wide pending set (where
+// kill(2) puts it), false once the process is a zombie or gone.
+func pending(pid int, sig syscall.Signal) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return false
+	}
+	var mask uint64
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "State:"); ok && strings.Contains(v, "Z") {
+			return false
+		}
+		if v, ok := strings.CutPrefix(line, "ShdPnd:"); ok {
+			mask, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		}
+	}
+	return mask&(1<<(uint(sig)-1)) != 0
+}
+
+// syncBuffer is a bytes.Buffer written by exec's copying goroutine and
+// read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]byte(nil), s.b.Bytes()...)
+}
+
+// Signals are the signals CompareSignals sends: every one whose default
+// action ends a process, but SIGKILL and the signals of faults
+// (SIGSEGV, SIGBUS, SIGFPE, SIGILL), and three of the thirty real-time
+// ones, the first, one between and the last.
+var Signals = []syscall.Signal{
+	syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTRAP, syscall.SIGABRT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM, syscall.SIGTERM,
+	syscall.SIGSTKFLT, syscall.SIGXCPU, syscall.SIGXFSZ, syscall.SIGVTALRM, syscall.SIGPROF,
+	syscall.SIGIO, syscall.SIGPWR, syscall.SIGSYS, 35, 50, 64,
+}
+
+// CompareSignals runs each case with PCP's program (pcpBin) and ours,
+// sends each of sigs as RunSignalled does, and compares how they ended
+// and what they wrote; it logs how many runs were compared and how many
+// differed.
+func CompareSignals(t *testing.T, pcpBin, ourBin string, sigs []syscall.Signal, cases []SignalCase) {
+	t.Helper()
+	compared, differed := 0, 0
+	defer func() {
+		t.Logf("%d signalled runs compared with PCP's %s, %d differed", compared, filepath.Base(pcpBin), differed)
+	}()
+	for _, c := range cases {
+		for _, sig := range sigs {
+			want := RunSignalled(t, pcpBin, c, sig)
+			got := RunSignalled(t, ourBin, c, sig)
+			compared++
+			wantOut, gotOut := want.Stdout, got.Stdout
+			if c.Mask != nil {
+				wantOut, gotOut = c.Mask(wantOut), c.Mask(gotOut)
+			}
+			bad := false
+			if got.Signal != want.Signal || got.Code != want.Code {
+				t.Errorf("%s, %v: ours %v, PCP's %v", c.Name, sig, got, want)
+				bad = true
+			}
+			if gotOut != wantOut {
+				t.Errorf("%s, %v: stdout differs\n%s", c.Name, sig, Diff(wantOut, gotOut))
+				bad = true
+			}
+			if got.Stderr != want.Stderr {
+				t.Errorf("%s, %v: stderr differs\n%s", c.Name, sig, Diff(want.Stderr, got.Stderr))
+				bad = true
+			}
+			if bad {
+				differed++
+			}
+		}
+	}
+}
