@@ -30,4 +30,9 @@ func TestSignalsAgainstPCP(t *testing.T) {
 		{Name: "archive a FIFO", Args: []string{"-a", clitest.FIFOArchive(t), "kernel.all.load"}, Ready: clitest.InOpen},
 	}
 	clitest.CompareSignals(t, pcpBin, ours, clitest.Signals, cases)
+	// a live pmval writes on to a reader that has gone (libpcp ignores
+	// SIGPIPE once it talks to pmcd) and ends after its samples
+	clitest.CompareReaderGone(t, pcpBin, ours, []clitest.ReaderGoneCase{
+		{Name: "live", Args: []string{"-h", bed.Host(), "-t", "0.001", "-s", "2000", "sample.long.one"}},
+	})
 }

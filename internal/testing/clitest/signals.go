@@ -2,6 +2,7 @@ package clitest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -288,6 +289,7 @@ func CompareSignals(t *testing.T, pcpBin, ourBin string, sigs []syscall.Signal, 
 	t.Helper()
 	compared, differed := 0, 0
 	defer func() {
+		t.Helper()
 		t.Logf("%d signalled runs compared with PCP's %s, %d differed", compared, filepath.Base(pcpBin), differed)
 	}()
 	for _, c := range cases {
@@ -317,4 +319,67 @@ func CompareSignals(t *testing.T, pcpBin, ourBin string, sigs []syscall.Signal, 
 			}
 		}
 	}
+}
+
+// RunReaderGone runs bin with args, its stdout a pipe of one page whose
+// reader closes it after the first read, and reports how it ended: PCP's
+// tools die of the SIGPIPE that follows unless libpcp ignored it (as it
+// does once it sent a PDU to a pmcd), in which case they write on,
+// failing, and end as they would have.
+func RunReaderGone(t *testing.T, bin string, args, env []string) Ended {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const setPipeSize = 1031 // F_SETPIPE_SZ
+	syscall.Syscall(syscall.SYS_FCNTL, w.Fd(), setPipeSize, 4096)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), ArchiveEnv...), env...)
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = w, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	first := make([]byte, 1)
+	r.Read(first)
+	r.Close()
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	e := Ended{Stderr: errb.String()}
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		e.Signal = ws.Signal()
+	} else {
+		e.Code = ws.ExitStatus()
+	}
+	return e
+}
+
+// ReaderGoneCase is a command line whose output is far more than a
+// pipe's page, for CompareReaderGone.
+type ReaderGoneCase struct {
+	Name string
+	Args []string
+	Env  []string
+}
+
+// CompareReaderGone runs each case with PCP's program and ours as
+// RunReaderGone does and compares how they ended and their stderr.
+func CompareReaderGone(t *testing.T, pcpBin, ourBin string, cases []ReaderGoneCase) {
+	t.Helper()
+	differed := 0
+	for _, c := range cases {
+		want := RunReaderGone(t, pcpBin, c.Args, c.Env)
+		got := RunReaderGone(t, ourBin, c.Args, c.Env)
+		if got.Signal != want.Signal || got.Code != want.Code || got.Stderr != want.Stderr {
+			t.Errorf("%s, reader gone: ours %v, PCP's %v\n%s", c.Name, got, want, Diff(want.Stderr, got.Stderr))
+			differed++
+		}
+	}
+	t.Logf("%d runs whose reader went compared with PCP's %s, %d differed", len(cases), filepath.Base(pcpBin), differed)
 }
