@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
+	"io"
 	"math"
 	"sort"
 
@@ -66,6 +66,11 @@ type interpolator struct {
 	reach    [2]float64 // the times of the records libpcp can reach now
 	seenUpTo float64    // the latest time fetched at
 	hasSeen  bool
+	// markWarn is a bad PCP_IGNORE_MARK_RECORDS's warning waiting for
+	// the first <mark> to be read (warnAtMark); markWarned that it was
+	// taken, once for the context, as libpcp's once for the process
+	markWarn   string
+	markWarned bool
 
 	// lazy, when not nil, is the first walk, read only as far as the
 	// fetches have needed (interp_lazy.go); pause is its hook in the
@@ -266,7 +271,10 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 		}
 	})
 	if first && !lazy {
-		ignore, gap := ip.c.ignoreMarks()
+		ignore, gap, warn := ip.c.ignoreMarks()
+		if !ip.markWarned {
+			ip.markWarned, ip.markWarn = true, warn
+		}
 		for k, rc := range recs {
 			if !rc.mark {
 				continue
@@ -322,14 +330,15 @@ func (ip *interpolator) readsBadFmt(pmids []pcp.PMID, t float64) bool {
 // ignoreMarks reads the context's PCP_IGNORE_MARK_RECORDS setting
 // (WithIgnoreMarkRecords) as libpcp reads the variable: set and empty
 // ignores every <mark>, an interval those between records no further
-// apart; a bad value is a warning (WithWarnings) and ignored.
-func (c *ArchiveContext) ignoreMarks() (ignore bool, gap float64) {
+// apart; a bad value is ignored, and warn is the warning for it, which
+// libpcp gives when its reading first meets a <mark> (warnAtMark).
+func (c *ArchiveContext) ignoreMarks() (ignore bool, gap float64, warn string) {
 	if c.opts.ignoreMarks == nil {
-		return false, 0
+		return false, 0, ""
 	}
 	v := *c.opts.ignoreMarks
 	if v == "" {
-		return true, 0
+		return true, 0, ""
 	}
 	d, err := ParseInterval(v)
 	if err != nil {
@@ -338,12 +347,44 @@ func (c *ArchiveContext) ignoreMarks() (ignore bool, gap float64) {
 		if errors.As(err, &ie) {
 			report = ie.Report()
 		}
-		if c.opts.warn != nil {
-			fmt.Fprintf(c.opts.warn, "Warning: bad $PCP_IGNORE_MARK_RECORDS: not in pmParseInterval(3) format:\n%s\n", report)
-		}
-		return false, 0
+		return false, 0, "Warning: bad $PCP_IGNORE_MARK_RECORDS: not in pmParseInterval(3) format:\n" + report + "\n"
 	}
-	return true, d.Seconds()
+	return true, d.Seconds(), ""
+}
+
+// warnAtMark gives ignoreMarks's warning (WithWarnings) at the fetch at
+// t whose reading meets the first <mark>, as libpcp reads the setting
+// only then: the search for each instance's next value reads forwards
+// from t to the first record with one (to the end for an instance with
+// none after t), so a fetch meets the <mark> once it lies at or before
+// the furthest of those.
+func (ip *interpolator) warnAtMark(pmids []pcp.PMID, t float64) {
+	if ip.markWarn == "" || len(ip.marks) == 0 {
+		return
+	}
+	first := ip.marks[0]
+	reach := math.Inf(-1)
+	for _, id := range pmids {
+		m := ip.metrics[id]
+		if m == nil || m.err != 0 {
+			continue
+		}
+		for _, is := range m.series {
+			i := sort.SearchFloat64s(is.times, t)
+			if i == len(is.times) {
+				reach = math.Inf(1)
+				break
+			}
+			reach = max(reach, is.times[i])
+		}
+	}
+	if first > reach {
+		return
+	}
+	if ip.c.opts.warn != nil {
+		io.WriteString(ip.c.opts.warn, ip.markWarn)
+	}
+	ip.markWarn = ""
 }
 
 // metric sets up a metric's instances, not yet its history.
@@ -558,6 +599,7 @@ func (ip *interpolator) fetch(pmids []pcp.PMID, r *pcp.Result) error {
 		}
 		return ip.damage.err
 	}
+	ip.warnAtMark(pmids, t)
 	seenMark := ip.markBetween(t)
 	mb := ip.marksAround(t)
 

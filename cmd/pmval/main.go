@@ -260,6 +260,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		out.exitCheck()
 	}()
 	errw := &errWriter{out: out, w: stderr}
+	p.Stderr = errw
 	src, err := p.NewSource(ctx, kind, source)
 	if err != nil {
 		switch kind {

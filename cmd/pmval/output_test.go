@@ -37,10 +37,13 @@ func damagedArchive(name string) string {
 // on stderr after many lines (more than block mode gathers before a
 // write, so some were written when full and the rest before the message),
 // a warning before the first line, the same under -d's pacing and with
-// -z's note first, and archives with <mark>s and missing values (which
-// pmval reports on stdout between the values).
+// -z's note first, archives with <mark>s and missing values (which
+// pmval reports on stdout between the values), and a bad
+// PCP_IGNORE_MARK_RECORDS, which libpcp's interpolation reports when its
+// reading first meets a <mark> (never, when not interpolating).
 func TestOutputOrderAgainstPCP(t *testing.T) {
 	bins := both(t)
+	badMarks := map[string]bool{}
 	cases := [][]string{
 		{"-a", clitest.QAArchive(t, "multi-corrupted"), "-t", "0.5", "kernel.all.load"},
 		{"-a", clitest.QAArchive(t, "multi-corrupted"), "-t", "0.2", "disk.dev.read"},
@@ -56,13 +59,31 @@ func TestOutputOrderAgainstPCP(t *testing.T) {
 		{"-a", clitest.QAArchive(t, "interpmark"), "-U", clitest.QAArchive(t, "interpmark"), "disk.dev.total"},
 		{"-a", clitest.QAArchive(t, "gap2"), "-t", "0.05", "proc.nprocs"},
 	}
+	for _, args := range [][]string{
+		{"-a", clitest.QAArchive(t, "20180102"), "-t", "10m", "kernel.all.load"},
+		{"-a", clitest.QAArchive(t, "20180102"), "-t", "10m", "-S", "+1h", "-s", "3", "kernel.all.load"},
+		{"-a", clitest.QAArchive(t, "interpmark"), "-t", "5", "-s", "60", "network.tcpconn.close"},
+		{"-a", clitest.QAArchive(t, "interpmark"), "-t", "13", "-s", "30", "disk.dev.total"},
+		{"-a", clitest.QAArchive(t, "interpmark"), "-U", clitest.QAArchive(t, "interpmark"), "-s", "30", "mem.physmem"},
+		{"-a", clitest.QAArchive(t, "count-mark"), "-t", "2", "-s", "40", "kernel.all.pswitch"},
+	} {
+		badMarks[strings.Join(args, " ")] = true
+		cases = append(cases, args)
+	}
 	for _, args := range cases {
-		t.Run(strings.Join(args[2:], " "), func(t *testing.T) {
+		name := strings.Join(args[2:], " ")
+		if badMarks[strings.Join(args, " ")] {
+			name = "bad PCP_IGNORE_MARK_RECORDS " + name
+		}
+		t.Run(name, func(t *testing.T) {
 			var want, got string
 			var wantCode, gotCode int
 			for side, bin := range bins {
 				cmd := exec.Command(bin, args...)
 				cmd.Env = append(os.Environ(), clitest.ArchiveEnv...)
+				if badMarks[strings.Join(args, " ")] {
+					cmd.Env = append(cmd.Env, "PCP_IGNORE_MARK_RECORDS=5 fortnights")
+				}
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out // one pipe
 				code := 0

@@ -59,7 +59,7 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 		}
 	}
 	if kind == pmapi.KindArchive {
-		opts = append(opts, archiveEnv()...)
+		opts = append(opts, archiveEnv(p.Stderr)...)
 	}
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
 	if err == nil && kind == pmapi.KindHost {

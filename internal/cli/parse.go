@@ -63,6 +63,11 @@ type Command struct {
 type Parsed struct {
 	getopt.Parsed
 
+	// Stderr, when set, is where the contexts NewSource makes write
+	// their warnings (an archive's bad PCP_IGNORE_MARK_RECORDS), for a
+	// tool that orders its stdout and stderr; os.Stderr otherwise.
+	Stderr io.Writer
+
 	Context ContextKind
 	Hosts   []string
 	// Archives holds the archive source: one comma-separated list of

@@ -29,8 +29,11 @@ func RequestTimeout() time.Duration { return pmapienv.RequestTimeout() }
 // archiveEnv is the options $PCP_IGNORE_MARK_RECORDS and
 // $PCP_COUNTER_WRAP give an archive context, with its warnings on
 // stderr after the program's name, as libpcp prints them.
-func archiveEnv() []pmapi.Option {
-	opts := []pmapi.Option{pmapi.WithWarnings(progWriter{os.Stderr, filepath.Base(os.Args[0])})}
+func archiveEnv(stderr io.Writer) []pmapi.Option {
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	opts := []pmapi.Option{pmapi.WithWarnings(progWriter{stderr, filepath.Base(os.Args[0])})}
 	if v, ok := os.LookupEnv("PCP_IGNORE_MARK_RECORDS"); ok {
 		opts = append(opts, pmapi.WithIgnoreMarkRecords(v))
 	}
