@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -68,17 +68,7 @@ func TestHeaderFaultsAsPCP(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(dir, name)
-			cmd := exec.Command(pcpDump, p)
-			var wantOut, wantErr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-			wantCode := 0
-			if err := cmd.Run(); err != nil {
-				var ee *exec.ExitError
-				if !errors.As(err, &ee) {
-					t.Fatal(err)
-				}
-				wantCode = ee.ExitCode()
-			}
+			wantOut, wantErr, wantCode := clitest.RunCmd(t, exec.Command(pcpDump, p))
 			var gotOut, gotErr bytes.Buffer
 			code := 1
 			if b, err := readFile(p); err != nil {
@@ -86,9 +76,9 @@ func TestHeaderFaultsAsPCP(t *testing.T) {
 			} else {
 				code = run(&gotOut, p, b)
 			}
-			if gotOut.String() != wantOut.String() || gotErr.String() != wantErr.String() || code != wantCode {
+			if gotOut.String() != string(wantOut) || gotErr.String() != string(wantErr) || code != wantCode {
 				t.Errorf("PCP: status %d stdout %q stderr %q\nours: status %d stdout %q stderr %q",
-					wantCode, wantOut.String(), wantErr.String(), code, gotOut.String(), gotErr.String())
+					wantCode, string(wantOut), string(wantErr), code, gotOut.String(), gotErr.String())
 			}
 		})
 	}

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net/url"
-	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -88,18 +86,11 @@ func runBoth(t *testing.T, bed *testbed.PMCD, args []string) bothRuns {
 	}
 	cmd.Env = append(cmd.Env, "PCP_CONSOLE=none")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var wantOut, wantErr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
 	var r bothRuns
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) {
-			t.Fatal(err)
-		}
-		r.wantCode = exit.ExitCode()
-	}
+	wantOut, wantErr, wantCode := clitest.RunCmd(t, cmd)
+	r.wantCode = wantCode
 	var stdout, stderr bytes.Buffer
 	r.code = run(context.Background(), append([]string{"pminfo"}, args...), &stdout, &stderr)
-	r.wantOut, r.wantErr, r.stdout, r.stderr = wantOut.String(), wantErr.String(), stdout.String(), stderr.String()
+	r.wantOut, r.wantErr, r.stdout, r.stderr = string(wantOut), string(wantErr), stdout.String(), stderr.String()
 	return r
 }

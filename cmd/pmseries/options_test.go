@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
@@ -23,22 +23,12 @@ func TestOptionsAgainstPCP(t *testing.T) {
 	} {
 		name := strings.Join(args, " ")
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(bin, args...)
-			var wantOut, wantErr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-			wantCode := 0
-			if err := cmd.Run(); err != nil {
-				var ee *exec.ExitError
-				if !errors.As(err, &ee) {
-					t.Fatal(err)
-				}
-				wantCode = ee.ExitCode()
-			}
+			wantOut, wantErr, wantCode := clitest.RunCmd(t, exec.Command(bin, args...))
 			var out, errOut bytes.Buffer
 			code := run(context.Background(), append([]string{"pmseries"}, args...), &out, &errOut)
-			if code != wantCode || out.String() != wantOut.String() || errOut.String() != wantErr.String() {
+			if code != wantCode || out.String() != string(wantOut) || errOut.String() != string(wantErr) {
 				t.Errorf("pmseries %s: exit %d, stdout:\n%s\nstderr:\n%s\nPCP's: exit %d, stdout:\n%s\nstderr:\n%s",
-					name, code, out.String(), errOut.String(), wantCode, wantOut.String(), wantErr.String())
+					name, code, out.String(), errOut.String(), wantCode, string(wantOut), string(wantErr))
 			}
 		})
 	}

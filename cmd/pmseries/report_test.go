@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
 )
@@ -133,17 +133,8 @@ func pcpAnswer(t *testing.T, bin, conf string, port int, args ...string) string 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append([]string{"-c", conf, "-p", strconv.Itoa(port)}, args...)...)
 	cmd.Env = append(cmd.Environ(), "TZ=UTC")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	code := 0
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatal(err)
-		}
-		code = ee.ExitCode()
-	}
-	return fmt.Sprintf("exit %d\nstdout:\n%sstderr:\n%s", code, out.String(), errOut.String())
+	out, errOut, code := clitest.RunCmd(t, cmd)
+	return fmt.Sprintf("exit %d\nstdout:\n%sstderr:\n%s", code, out, errOut)
 }
 
 // ourAnswer is pcpAnswer for ours, run in this process.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
@@ -138,16 +139,6 @@ func TestArchivesAgainstPCP(t *testing.T) {
 func runPCP(t *testing.T, pmstat string, args []string) archiveRun {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var out, errw bytes.Buffer
-	cmd := exec.CommandContext(ctx, pmstat, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errw
-	code := 0
-	if err := cmd.Run(); err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
-			t.Fatal(err)
-		}
-		code = ee.ExitCode()
-	}
-	return normalize(archiveRun{out.String(), errw.String(), code})
+	out, errw, code := clitest.RunCmd(t, exec.CommandContext(ctx, pmstat, args...))
+	return normalize(archiveRun{string(out), string(errw), code})
 }

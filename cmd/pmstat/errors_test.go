@@ -53,23 +53,13 @@ func TestErrorsAgainstPCP(t *testing.T) {
 		{"-a", "/nonexistent/archive", "-h", bed.Host()},
 	}...) {
 		t.Run(fmtArgs(args), func(t *testing.T) {
-			var wout, werr bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, pmstat, args...)
-			cmd.Stdout, cmd.Stderr = &wout, &werr
-			wcode := 0
-			if err := cmd.Run(); err != nil {
-				ee, ok := err.(*exec.ExitError)
-				if !ok {
-					t.Fatal(err)
-				}
-				wcode = ee.ExitCode()
-			}
+			wout, werr, wcode := clitest.RunCmd(t, exec.CommandContext(ctx, pmstat, args...))
 			var gout, gerr bytes.Buffer
 			gcode := run(context.Background(), append([]string{"pmstat"}, args...), &gout, &gerr, func(time.Duration) {})
-			if wcode != gcode || wout.String() != gout.String() || werr.String() != gerr.String() {
-				t.Errorf("PCP: exit %d\n%s%s\ngopcp: exit %d\n%s%s", wcode, wout.String(), werr.String(), gcode, gout.String(), gerr.String())
+			if wcode != gcode || string(wout) != gout.String() || string(werr) != gerr.String() {
+				t.Errorf("PCP: exit %d\n%s%s\ngopcp: exit %d\n%s%s", wcode, wout, werr, gcode, gout.String(), gerr.String())
 			}
 		})
 	}

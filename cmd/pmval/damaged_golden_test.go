@@ -86,18 +86,8 @@ func TestDamagedGolden(t *testing.T) {
 			golden := filepath.Join("testdata", "damaged", strings.ReplaceAll(tc.name, " ", "-")+".out")
 			var live string
 			if bin != "" {
-				cmd := exec.Command(bin, args...)
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				code := 0
-				if err := cmd.Run(); err != nil {
-					ee, ok := err.(*exec.ExitError)
-					if !ok {
-						t.Fatal(err)
-					}
-					code = ee.ExitCode()
-				}
-				live = transcript(stdout.String(), stderr.String(), code)
+				stdout, stderr, code := clitest.RunCmd(t, exec.Command(bin, args...))
+				live = transcript(string(stdout), string(stderr), code)
 			}
 			if update {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {

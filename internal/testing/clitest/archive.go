@@ -118,17 +118,8 @@ func compareLocal(t *testing.T, tool string, main Main, cases []Case, bounded bo
 			}
 			cmd := exec.CommandContext(ctx, bin, tc.Args...)
 			cmd.Env = append(append(os.Environ(), ArchiveEnv...), tc.Env...)
-			var wantOut, wantErr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &wantOut, &wantErr
-			err := cmd.Run()
-			wantCode := 0
-			if err != nil {
-				ee, ok := err.(*exec.ExitError)
-				if !ok {
-					t.Fatalf("%s: %v", tool, err)
-				}
-				wantCode = ee.ExitCode()
-			}
+			wantOutB, wantErrB, wantCode := RunCmd(t, cmd)
+			wantOut, wantErr := bytes.NewBuffer(wantOutB), bytes.NewBuffer(wantErrB)
 			var stdout, stderr bytes.Buffer
 			// a fresh process's zone, should the last run have set its
 			// own (-z, -Z do, as libpcp's pmNewZone does); written only
