@@ -12,11 +12,11 @@
 // written in blocks rather than one at a time as PCP's pmval writes them
 // (what reaches stdout and stderr, and in which order, is the same; a
 // live source, -d and a terminal see each sample as it is printed).
-// SIGINT, SIGTERM and SIGHUP write the finished lines waiting before the
-// process ends by the signal, as PCP's has them written; SIGKILL (which
-// cannot be caught) loses up to 32 KB of finished lines that PCP's would
-// have written. SIGUSR1, SIGALRM and SIGXFSZ, which end PCP's pmval, are
-// ignored here (the Go runtime's default for them), in every mode.
+// SIGINT, SIGTERM, SIGHUP and the other signals that end PCP's pmval
+// (SIGUSR1, SIGALRM, SIGXFSZ, ...: internal/sigfrom) write the finished
+// lines waiting before the process ends by the signal, as PCP's has them
+// written; SIGKILL (which cannot be caught) loses up to 32 KB of finished
+// lines that PCP's would have written.
 //
 // Not done: -T as an absolute time for live sources, and the GUI time
 // control (-g, -p), which is refused.

@@ -127,6 +127,10 @@ func TestAgainstPCP(t *testing.T) {
 		// still lands inside (with 0.25 and 0.1 s, 50 ms late lost it).
 		{Name: "finish offset", Args: []string{"-T", "1.9", "-t", "1", "sample.long.one"}},
 		{Name: "finish plus offset", Args: []string{"-T", "+1.9sec", "-t", "1", "sample.long.ten"}},
+		// -T ends a run that -s would have made longer
+		{Name: "finish before samples", Args: []string{"-s", "100", "-T", "1.9", "-t", "1", "sample.long.one"}},
+		{Name: "empty instance list", Args: args("-s", "2", "-i", "", "sample.colour")},
+		{Name: "instance list of separators", Args: args("-s", "1", "-i", ", ,", "sample.colour")},
 		{Name: "delay live", Args: []string{"-d", "sample.long.one"}},
 		{Name: "time window live", Args: []string{"-S", "@10:00", "sample.long.one"}},
 		{Name: "version", Args: []string{"-V"}, NoHost: true},

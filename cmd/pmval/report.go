@@ -102,19 +102,22 @@ func (v *valuer) setup(ctx context.Context) error {
 		interval = time.Second
 	}
 	v.p.IntervalDur = interval
-	if v.finish > 0 && v.samples < 0 {
-		// as many fetches as fit in the window, and the one at its start,
-		// computed on absolute times in seconds as PCP does
+	if v.finish > 0 {
+		// a fetch past -T's end ends the run, with or without -s
 		origin := time.Now()
 		end := origin.Add(v.finish)
 		v.liveEnd = pcp.TimestampOf(end)
-		n := int(int32((timeReal(end) - timeReal(origin)) / interval.Seconds()))
-		if n < 0 {
-			n = 0
-		} else {
-			n++
+		if v.samples < 0 {
+			// as many fetches as fit in the window, and the one at its
+			// start, computed on absolute times in seconds as PCP does
+			n := int(int32((timeReal(end) - timeReal(origin)) / interval.Seconds()))
+			if n < 0 {
+				n = 0
+			} else {
+				n++
+			}
+			v.samples = n
 		}
-		v.samples = n
 	}
 	v.style = -1
 	v.wrap = -1
@@ -126,8 +129,10 @@ func (v *valuer) setup(ctx context.Context) error {
 		v.inames = v.spec.Insts
 		v.iall = false
 	} else if f.instsSet {
+		// any -i, even one that names nothing (-i '' or -i ,), turns
+		// the whole instance domain off, as pmval's context.iall = 0
 		v.inames = f.insts
-		v.iall = len(f.insts) == 0
+		v.iall = false
 	}
 	id, err := v.src.LookupName(ctx, v.metric)
 	if err != nil {
