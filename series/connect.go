@@ -34,5 +34,5 @@ func Connect(ctx context.Context, addrs []string, opt resp.Options) (resp.Client
 		}
 		return p, nil
 	}
-	return nil, fmt.Errorf("%w: cannot connect to %s: %v", ErrRedis, strings.Join(addrs, ","), lastErr)
+	return nil, fmt.Errorf("%w: cannot connect to %s: %w", ErrRedis, strings.Join(addrs, ","), lastErr)
 }
