@@ -18,6 +18,10 @@ import (
 func perror(path string, err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
+		if path == "" {
+			// perror("") prints the error's text alone
+			return pcp.ErrorText(-int32(errno))
+		}
 		return path + ": " + pcp.ErrorText(-int32(errno))
 	}
 	return err.Error()

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// TestArgumentsAgainstPCP runs PCP's mmvdump and ours on command lines
+// that name no MMV file: an empty name, one that does not exist, a
+// directory, a file that is not MMV, and too many arguments (whose usage
+// message names the program as it was run, so each side's own path is
+// masked).
+func TestArgumentsAgainstPCP(t *testing.T) {
+	pcpBin := filepath.Join(testbed.Need(t).Var("PCP_PMDAS_DIR"), "mmv", "mmvdump")
+	ours := pcptest.GoCommand(t, ".")
+	for _, args := range [][]string{
+		{""}, {"/nonexistent"}, {t.TempDir()}, {"/etc/hostname"}, {"a", "b"}, {"", ""},
+	} {
+		wantOut, wantErr, wantCode := clitest.RunCmd(t, exec.Command(pcpBin, args...))
+		gotOut, gotErr, gotCode := clitest.RunCmd(t, exec.Command(ours, args...))
+		wantErr = bytes.ReplaceAll(wantErr, []byte(pcpBin), []byte("mmvdump"))
+		gotErr = bytes.ReplaceAll(gotErr, []byte(ours), []byte("mmvdump"))
+		if gotCode != wantCode || !bytes.Equal(gotOut, wantOut) || !bytes.Equal(gotErr, wantErr) {
+			t.Errorf("mmvdump %q: exit %d, stdout %q, stderr %q\nPCP's: exit %d, stdout %q, stderr %q",
+				args, gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
+		}
+	}
+}
