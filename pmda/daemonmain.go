@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/gopcp/gopcp/internal/sigdefault"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 )
 
 // Main is the body of a daemon agent's main function. fs holds o's options
@@ -20,11 +20,11 @@ import (
 // arrives. It returns the exit status: 0 when pmcd closed the connection,
 // 1 on any error, which goes to the log once it is open and to standard
 // error before. SIGUSR1, SIGALRM and SIGXFSZ get the kernel's default
-// action (internal/sigdefault), as in PCP's agents.
+// action (internal/sigfrom.DefaultAction), as in PCP's agents.
 func (o *DaemonOptions) Main(fs *flag.FlagSet, args []string, build func(*log.Logger) (*Agent, error)) int {
 	// As libpcp_pmda's agents, which set no handler for them: SIGUSR1
 	// and SIGALRM end the agent, SIGXFSZ dumps core.
-	_ = sigdefault.Restore(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
+	_ = sigfrom.DefaultAction(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return o.main(ctx, fs, args, build, os.Stdin, os.Stdout, os.Stderr)

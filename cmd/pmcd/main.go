@@ -42,7 +42,6 @@ import (
 	"github.com/gopcp/gopcp/agents/mmv"
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/internal/getopt"
-	"github.com/gopcp/gopcp/internal/sigdefault"
 	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmcd"
@@ -61,7 +60,7 @@ func main() {
 	defer stop()
 	// PCP's pmcd sets no handler for these: SIGUSR1 and SIGALRM end it
 	// (nothing logged), SIGXFSZ dumps core. Not where it cannot be done.
-	_ = sigdefault.Restore(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
+	_ = sigfrom.DefaultAction(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// PCP's pmcd logs who sent the signal; where that cannot be known
