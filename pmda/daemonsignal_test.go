@@ -22,13 +22,8 @@ import (
 // says how it ended.
 func endBy(t *testing.T, sig syscall.Signal, bin string, args ...string) string {
 	t.Helper()
-	port, release, err := testbed.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
 	dir := t.TempDir()
-	cmd := exec.Command(bin, append(args, "-l", filepath.Join(dir, "agent.log"), "-I", strconv.Itoa(port))...)
+	cmd := exec.Command(bin, append(args, "-l", filepath.Join(dir, "agent.log"))...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PCP_TMP_DIR="+dir, "PCP_RUN_DIR="+dir)
 	in, err := cmd.StdinPipe()
@@ -70,26 +65,38 @@ func endBy(t *testing.T, sig syscall.Signal, bin string, args ...string) string 
 }
 
 // TestDaemonSignalsLikePCP sends PCP's pmdatrace and ours (DaemonOptions.
-// Main) the signals libpcp_pmda sets no handler for: SIGUSR1 and SIGALRM
-// end both, SIGXFSZ too (with a core where the limit allows one).
+// Main), and PCP's pmdasample and ours (a main of its own), the signals
+// libpcp_pmda sets no handler for: SIGUSR1 and SIGALRM end both, SIGXFSZ
+// too (with a core where the limit allows one).
 func TestDaemonSignalsLikePCP(t *testing.T) {
-	const theirs = "/var/lib/pcp/pmdas/trace/pmdatrace"
-	if _, err := os.Stat(theirs); err != nil {
-		pcptest.Missing(t, "PCP's pmdatrace: "+err.Error())
-	}
-	ours := pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/pmdatrace")
 	sigs := []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM}
 	if noCores(t) {
 		sigs = append(sigs, syscall.SIGXFSZ)
 	}
-	for _, sig := range sigs {
-		want := endBy(t, sig, theirs, "-d", "30")
-		got := endBy(t, sig, ours, "-d", "30")
-		if want != "killed by "+sig.String() {
-			t.Errorf("PCP's pmdatrace and %v: %s", sig, want)
+	// pmdatrace listens for programs: on a private port, not PCP's 4323.
+	port, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	for _, agent := range []struct {
+		name string
+		args []string
+	}{{"trace", []string{"-d", "30", "-I", strconv.Itoa(port)}}, {"sample", []string{"-d", "29"}}} {
+		theirs := "/var/lib/pcp/pmdas/" + agent.name + "/pmda" + agent.name
+		if _, err := os.Stat(theirs); err != nil {
+			pcptest.Missing(t, "PCP's pmda"+agent.name+": "+err.Error())
 		}
-		if got != want {
-			t.Errorf("%v: ours %s, PCP's %s", sig, got, want)
+		ours := pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/pmda"+agent.name)
+		for _, sig := range sigs {
+			want := endBy(t, sig, theirs, agent.args...)
+			got := endBy(t, sig, ours, agent.args...)
+			if want != "killed by "+sig.String() {
+				t.Errorf("PCP's pmda%s and %v: %s", agent.name, sig, want)
+			}
+			if got != want {
+				t.Errorf("pmda%s, %v: ours %s, PCP's %s", agent.name, sig, got, want)
+			}
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"syscall"
 
 	"github.com/gopcp/gopcp/agents/sample"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -60,6 +61,10 @@ func run(args []string) int {
 		return 1
 	}
 	defer closer.Close()
+	// As libpcp_pmda's agents, which set no handler for them (PCP's
+	// pmdasample too): SIGUSR1 and SIGALRM end the agent, SIGXFSZ dumps
+	// core, where the Go runtime would carry on.
+	_ = sigfrom.DefaultAction(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Gratuitous hangups, from a terminal say, are no reason to leave.
