@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/trace"
 )
 
@@ -99,11 +100,18 @@ func TestContext(t *testing.T) {
 // port: meanwhile synchronous calls succeed with their data dropped, and
 // once the back-off allows, data flow again.
 func TestReconnect(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// The port must still be ours when the agent comes back: a ":0" port
+	// closed again may be taken meanwhile by any connection on the
+	// machine, so it is one of testbed's private ports, held to the end.
+	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
+	t.Cleanup(release)
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
 	r1 := &recorderOn{ln: ln}
 	r1.start()
 	c, _ := trace.New(trace.Options{Host: "127.0.0.1", Port: port, Reconnect: []time.Duration{10 * time.Millisecond}})
@@ -123,7 +131,7 @@ func TestReconnect(t *testing.T) {
 	}
 	ln, err = net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
 	if err != nil {
-		t.Skipf("port taken meanwhile: %v", err)
+		t.Fatalf("the agent's port again: %v", err)
 	}
 	r2 := &recorderOn{ln: ln}
 	r2.start()

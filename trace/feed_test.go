@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/trace"
 )
 
@@ -306,12 +307,14 @@ func TestPDUsAsLibpcpTrace(t *testing.T) {
 // quiet (data dropped, reconnection later), as libpcp_trace's do.
 func TestNoAgent(t *testing.T) {
 	bin := buildFeed(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// Nothing may listen there for the whole test: a private port held
+	// to the end, not a ":0" port closed again, which any connection on
+	// the machine may take and a program may then listen on.
+	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	t.Cleanup(release)
 	script := "point p\nobs o 1\nbegin t\n"
 	cOut := runFeed(t, bin, port, script)
 	c, _ := trace.New(trace.Options{Host: "127.0.0.1", Port: port})
