@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/gopcp/gopcp/agents/all" // trace_init, mmv_init
 	"github.com/gopcp/gopcp/internal/testing/goroutines"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	gommv "github.com/gopcp/gopcp/mmv"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi/local"
@@ -55,12 +56,14 @@ func mappings(t *testing.T, path string) int {
 // the port is free, the file is no longer mapped, and the process has
 // no more descriptors than after the first context.
 func TestContextsLeaveNothing(t *testing.T) {
-	ln, err := net.Listen("tcp", ":0")
+	// The trace agent binds this port in every context: a private port
+	// held to the test's end, not a ":0" port closed again, which any
+	// connection on the machine may take before the agent binds it.
+	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	t.Cleanup(release)
 	tmp := t.TempDir()
 	t.Setenv(trace.EnvPort, strconv.Itoa(port))
 	t.Setenv("PCP_TMP_DIR", tmp)
