@@ -39,7 +39,9 @@ func TestPMLCAgainstPCP(t *testing.T) {
 	}
 	archive := filepath.Join(dir, "ours")
 	cmd := exec.Command(bin, "-h", p.Host(), "-c", cfgPath, "-l", filepath.Join(dir, "log"), "-m", "a note", archive)
-	cmd.Env = append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(pcpLogger.Port+1))
+	// A reserved private port, not the one after PCP's logger's: that
+	// may be reserved by another test run whose daemon has yet to bind it.
+	cmd.Env = append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

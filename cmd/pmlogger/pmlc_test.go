@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,14 +28,20 @@ type runningLogger struct {
 }
 
 // freePortBase is a port to start pmlogger's search for a control port
-// from; both loggers search upwards, so one base serves both.
+// from; both loggers search upwards, so one base serves both. It is one
+// of testbed's private ports, reserved until the test ends (the logger's
+// own cleanup, registered later, runs first): a ":0" port closed again
+// lies in the kernel's ephemeral range, where another program may take
+// it before the logger binds it, and PCP's pmlogger then binds the next
+// port for one address family only.
 func freePortBase(t *testing.T) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	t.Helper()
+	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	t.Cleanup(release)
+	return port
 }
 
 // bedDir is one of the bed's private PCP directories.
