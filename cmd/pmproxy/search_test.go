@@ -20,7 +20,10 @@ func TestSearchMounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release() // nothing listens there: Redis is off
+	// Nothing may listen there while the test runs ("Redis off"): the
+	// port stays reserved to the end, or another test run could be
+	// handed it and start a server there.
+	t.Cleanup(release)
 	srv := redistest.Start(t)
 	for _, c := range []struct {
 		what, servers, want string
