@@ -101,6 +101,15 @@ func TestPMLoggerSideBySide(t *testing.T) {
 	const short = 10
 	var pcpCPU, goCPU, pcpStart, goStart []time.Duration
 	var pcpSize, goSize int64
+	// Both loggers search upwards for a control port from this one, a
+	// private port reserved to the test's end (one at a time runs, each
+	// to completion); the fixed ports of the kernel's ephemeral range
+	// used before could be held by any program on the machine.
+	ctlPort, release, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
 	for r := 0; r < rounds; r++ {
 		for k, side := range []string{"pcp", "go", "pcp", "go"} {
 			n := short
@@ -115,11 +124,14 @@ func TestPMLoggerSideBySide(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c.Env = append(c.Env, "PMLOGGER_PORT="+strconv.Itoa(50000+4*r+k))
 				cmd = c
 			} else {
+				// the bed's environment too: its PCP_TMP_DIR takes the
+				// port map, never the system's
 				cmd = exec.Command(ours, args...)
+				cmd.Env = p.Env()
 			}
+			cmd.Env = append(cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(ctlPort))
 			cpu := cpuOf(t, cmd)
 			st, _ := os.Stat(base + ".0")
 			switch {

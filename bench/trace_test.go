@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/trace"
 )
 
@@ -88,12 +89,14 @@ func startTraceAgent(t *testing.T) int {
 	t.Helper()
 	agent := pcptest.GoCommand(t, "../cmd/pmdatrace")
 	dir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// A private port held until the agent is gone (the release runs
+	// after the cleanup below that kills it), not a ":0" port closed
+	// again, which another program may take before the agent binds it.
+	port, release, err := testbed.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	t.Cleanup(release)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
