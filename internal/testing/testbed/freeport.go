@@ -1,6 +1,9 @@
 package testbed
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 // FreePort reserves a private port (see portRanges) that nothing listens on,
 // for a test that starts a daemon itself; release returns it. The
@@ -16,4 +19,21 @@ func FreePort() (port int, release func(), err error) {
 		return 0, nil, err
 	}
 	return p, sync.OnceFunc(func() { releasePort(p) }), nil
+}
+
+// ReservedPort is FreePort for a test that holds the port to its end: the
+// release is registered with t.Cleanup now, so it runs after the cleanups
+// registered later (a daemon's stop). It also serves a test that wants a
+// connection refused, which a fixed or ":0" port cannot promise: another
+// test run given the port could start a daemon there, and a ":0" port
+// closed again lies in the kernel's ephemeral range, where anything on
+// the machine may take it.
+func ReservedPort(t testing.TB) int {
+	t.Helper()
+	p, release, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	return p
 }
