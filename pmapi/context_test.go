@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmns"
@@ -25,6 +26,8 @@ func TestConnectForms(t *testing.T) {
 	bed := startBed(t)
 	ctx := testContext(t)
 	port := strconv.Itoa(bed.Port())
+	// a port nothing listens on, reserved to the test's end
+	nowhere := strconv.Itoa(testbed.ReservedPort(t))
 	want := askLibpcp(t, bed, bed.Host(), "", []req{{"op": "hostname"}})[0]
 	if want.Name == nil {
 		t.Fatal("libpcp gave no host name")
@@ -33,7 +36,7 @@ func TestConnectForms(t *testing.T) {
 	t.Setenv("PMCD_SOCKET", "/nonexistent/pmcd.socket")
 	for _, spec := range []string{
 		bed.Host(),
-		"localhost:1," + port,
+		"localhost:" + nowhere + "," + port,
 		"127.0.0.1:" + port,
 		"[127.0.0.1]:" + port,
 		"pcp://localhost:" + port,
@@ -66,8 +69,11 @@ func TestConnectForms(t *testing.T) {
 func TestDefaultPorts(t *testing.T) {
 	bed := startBed(t)
 	ctx := testContext(t)
-	t.Setenv("PMCD_PORT", "1")
-	ports := WithPorts(ParsePorts("1," + strconv.Itoa(bed.Port())))
+	// The first port is a private one reserved to the test's end, so
+	// nothing can listen there meanwhile.
+	nowhere := testbed.ReservedPort(t)
+	t.Setenv("PMCD_PORT", strconv.Itoa(nowhere))
+	ports := WithPorts(ParsePorts(strconv.Itoa(nowhere) + "," + strconv.Itoa(bed.Port())))
 	c, err := NewHostContext(ctx, "localhost", ports)
 	if err != nil {
 		t.Fatalf("NewHostContext with WithPorts: %v", err)
@@ -79,8 +85,8 @@ func TestDefaultPorts(t *testing.T) {
 		t.Fatalf("NewHostContext(local:) without a socket: %v", err)
 	}
 	c.Close()
-	if _, err := NewHostContext(ctx, "localhost", WithPorts([]int{1})); !errors.Is(err, econnrefused) {
-		t.Errorf("NewHostContext with port 1: %v, want ECONNREFUSED", err)
+	if _, err := NewHostContext(ctx, "localhost", WithPorts([]int{nowhere})); !errors.Is(err, econnrefused) {
+		t.Errorf("NewHostContext with port %d: %v, want ECONNREFUSED", nowhere, err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,6 +68,9 @@ func mask(c compare, s string) string {
 // the exit status.
 func TestAgainstPCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
+	// "unreachable host": a private port reserved to the test's end, which
+	// nothing listens on (no other test run is handed it meanwhile).
+	nowhere := "localhost:" + strconv.Itoa(testbed.ReservedPort(t))
 	// PCP loads the system's derived metric definitions, which this
 	// pminfo does not implement; they show up where names are not checked
 	// against pmcd's (a -n namespace without a context), so such cases run
@@ -172,7 +176,7 @@ func TestAgainstPCP(t *testing.T) {
 		{name: "time window live", args: []string{"-h", "a", "-O", "@10:00"}, noHost: true},
 		{name: "Z and z", args: []string{"-Z", "UTC", "-z"}, noHost: true},
 		{name: "hostzone without source", args: []string{"-z"}, noHost: true},
-		{name: "unreachable host", args: []string{"-h", "localhost:1", "sample"}, noHost: true},
+		{name: "unreachable host", args: []string{"-h", nowhere, "sample"}, noHost: true},
 		{name: "bad host spec", args: []string{"-h", "foo:bar:", "sample"}, noHost: true},
 		{name: "bad host spec bracket", args: []string{"-h", "pcp://[::1", "sample"}, noHost: true},
 		{name: "local desc fetch", args: append(localSample(), "-dfm", "sample.long", "sample.colour", "sample.string.hullo"), noHost: true},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +22,9 @@ const (
 // agent, and on local contexts with PCP's sample DSO against ours.
 func TestAgainstPCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{Env: []string{"PCP_DERIVED_CONFIG="}})
+	// "unreachable host": a private port reserved to the test's end, which
+	// nothing listens on (no other test run is handed it meanwhile).
+	nowhere := "localhost:" + strconv.Itoa(testbed.ReservedPort(t))
 	t.Setenv("PCP_DERIVED_CONFIG", "")
 	unboundLive, err := filepath.Abs("testdata/unbound-live.conf")
 	if err != nil {
@@ -67,7 +71,7 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "help", Args: []string{"-?"}, NoHost: true},
 		{Name: "bad option", Args: []string{"-y", "sample"}, NoHost: true},
 		{Name: "bad batch", Args: []string{"-b", "x", "sample"}, NoHost: true},
-		{Name: "unreachable host", Args: []string{"-h", "localhost:1", "sample"}, NoHost: true},
+		{Name: "unreachable host", Args: []string{"-h", nowhere, "sample"}, NoHost: true},
 		{Name: "bad host spec", Args: []string{"-h", "foo:bar:", "sample"}, NoHost: true},
 		{Name: "no agent", Args: []string{"-L", "-K", "clear", "-n", sampleRoot, "sample.long.one", "event"}, NoHost: true},
 		{Name: "bad spec", Args: []string{"-L", "-K", "bogus", "sample"}, NoHost: true},

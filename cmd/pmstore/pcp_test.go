@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/clitest"
@@ -18,6 +19,9 @@ const (
 // metrics it touches back as they were.
 func TestAgainstPCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{Env: []string{"PCP_DERIVED_CONFIG="}})
+	// "unreachable host": a private port reserved to the test's end, which
+	// nothing listens on (no other test run is handed it meanwhile).
+	nowhere := "localhost:" + strconv.Itoa(testbed.ReservedPort(t))
 	t.Setenv("PCP_DERIVED_CONFIG", "")
 	refused := testbed.StartPMCD(t, testbed.Options{Access: `disallow ".*" : store;`})
 	reset := [][]string{
@@ -71,7 +75,7 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "version", Args: []string{"-V"}, NoHost: true},
 		{Name: "help", Args: []string{"-?"}, NoHost: true},
 		{Name: "bad option", Args: []string{"-y", "a", "b"}, NoHost: true},
-		{Name: "unreachable host", Args: []string{"-h", "localhost:1", "sample.long.write_me", "1"}, NoHost: true},
+		{Name: "unreachable host", Args: []string{"-h", nowhere, "sample.long.write_me", "1"}, NoHost: true},
 		{Name: "bad host spec", Args: []string{"-h", "foo:bar:", "sample.long.write_me", "1"}, NoHost: true},
 		{Name: "namespace", Args: []string{"-n", sampleRoot, "-F", "sample.long.write_me", "8"}},
 		{Name: "namespace unknown", Args: []string{"-n", sampleRoot, "sampledso.long.write_me", "8"}},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,6 +54,9 @@ func aggregate(s string) string { return hexBytes.ReplaceAllString(s, "[HEX]") }
 // agent, and on local contexts with PCP's sample DSO against ours.
 func TestAgainstPCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{Env: []string{"PCP_DERIVED_CONFIG="}})
+	// "unreachable host": a private port reserved to the test's end, which
+	// nothing listens on (no other test run is handed it meanwhile).
+	nowhere := "localhost:" + strconv.Itoa(testbed.ReservedPort(t))
 	t.Setenv("PCP_DERIVED_CONFIG", "")
 	local := []string{"-L", "-K", "clear", "-K", sampleDSO, "-n", sampleRoot}
 	with := func(extra ...string) []string { return append(append([]string{}, local...), extra...) }
@@ -136,8 +140,8 @@ func TestAgainstPCP(t *testing.T) {
 		{Name: "version", Args: []string{"-V"}, NoHost: true},
 		{Name: "help", Args: []string{"--help"}, NoHost: true},
 		{Name: "bad option", Args: []string{"-y", "x"}, NoHost: true},
-		{Name: "host in spec", Args: []string{"-s", "1", "localhost:1:sample.long.one"}, NoHost: true},
-		{Name: "unreachable host", Args: []string{"-h", "localhost:1", "sample.long.one"}, NoHost: true},
+		{Name: "host in spec", Args: []string{"-s", "1", nowhere + ":sample.long.one"}, NoHost: true},
+		{Name: "unreachable host", Args: []string{"-h", nowhere, "sample.long.one"}, NoHost: true},
 		{Name: "bad host spec", Args: []string{"-h", "foo:bar:", "sample.long.one"}, NoHost: true},
 		// No -h: both reach the bed through its environment.
 		{Name: "default source", Args: []string{"-s", "1", "-t", "0.01", "sample.long.one"}, NoHost: true},

@@ -25,7 +25,7 @@ func TestDebugSpecsAgainstPCP(t *testing.T) {
 	for _, spec := range specs {
 		args := []string{"-D", spec, "-V"}
 		cmd := exec.Command(pmval, args...)
-		cmd.Env = cleanEnv()
+		cmd.Env = cleanEnv(t)
 		var stderr, stdout bytes.Buffer
 		cmd.Stderr, cmd.Stdout = &stderr, &stdout
 		code := 0
@@ -36,7 +36,7 @@ func TestDebugSpecsAgainstPCP(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := pmvalLike()
-		p := ParseEnv(c, append([]string{"pmval"}, args...), cleanEnv())
+		p := ParseEnv(c, append([]string{"pmval"}, args...), cleanEnv(t))
 		_, status := p.Done()
 		if status != code {
 			t.Errorf("-D %q: status %d, PCP's %d (%s)", spec, status, code, stderr.String())
@@ -48,7 +48,7 @@ func TestDebugSpecsAgainstPCP(t *testing.T) {
 			}
 		}
 		// PCP_DEBUG takes the same specifications
-		env := append(cleanEnv(), "PCP_DEBUG="+spec)
+		env := append(cleanEnv(t), "PCP_DEBUG="+spec)
 		p = ParseEnv(c, []string{"pmval", "-V"}, env)
 		if _, envStatus := p.Done(); envStatus != code {
 			t.Errorf("PCP_DEBUG=%q: status %d, -D's %d", spec, envStatus, code)

@@ -38,7 +38,7 @@ func TestGeneralOptionsAgainstPCP(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(pmval, args...)
-			cmd.Env = cleanEnv()
+			cmd.Env = cleanEnv(t)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()
@@ -50,7 +50,7 @@ func TestGeneralOptionsAgainstPCP(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := pmvalLike()
-			p := ParseEnv(c, append([]string{"pmval"}, args...), cleanEnv())
+			p := ParseEnv(c, append([]string{"pmval"}, args...), cleanEnv(t))
 			done, status := p.Done()
 			if !done {
 				t.Fatalf("Parse accepted %q; PCP's pmval exited %d: %s", args, code, stderr.String())

@@ -6,11 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // pminfoLike is pminfo's option table, a tool whose parsing errors PCP's
@@ -123,7 +126,7 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(pminfo, args...)
-			cmd.Env = cleanEnv()
+			cmd.Env = cleanEnv(t)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()
@@ -136,7 +139,7 @@ func TestParseErrorsAgainstPCP(t *testing.T) {
 			}
 			var seen []string
 			c := pminfoLike(&seen)
-			p := ParseEnv(c, append([]string{"/usr/bin/pminfo"}, args...), cleanEnv())
+			p := ParseEnv(c, append([]string{"/usr/bin/pminfo"}, args...), cleanEnv(t))
 			done, status := p.Done()
 			if !done {
 				if code == 0 || !strings.Contains(stderr.String(), "Cannot connect") {
@@ -176,7 +179,7 @@ func TestEnvironmentAgainstPCP(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(append(tt.env, tt.args...), " "), func(t *testing.T) {
-			env := append(cleanEnv(), tt.env...)
+			env := append(cleanEnv(t), tt.env...)
 			cmd := exec.Command(pminfo, tt.args...)
 			cmd.Env = env
 			var stderr bytes.Buffer
@@ -205,17 +208,31 @@ func TestEnvironmentAgainstPCP(t *testing.T) {
 
 // cleanEnv keeps PCP_* settings, which pmGetOptions reads as options, out,
 // and points PCP's tools' default source, local:, nowhere: no Unix socket
-// (the system's pmcd listens on $PCP_RUN_DIR/pmcd.socket) and TCP port 1,
-// so a tool that gets past parsing cannot connect, whatever runs here.
-func cleanEnv() []string {
+// (the system's pmcd listens on $PCP_RUN_DIR/pmcd.socket) and a TCP port
+// nothing listens on, so a tool that gets past parsing cannot connect,
+// whatever runs here.
+func cleanEnv(t testing.TB) []string {
+	t.Helper()
+	port, err := nowherePort()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var env []string
 	for _, e := range os.Environ() {
 		if !strings.HasPrefix(e, "PCP_") || strings.HasPrefix(e, "PCP_CONF=") || strings.HasPrefix(e, "PCP_DIR=") {
 			env = append(env, e)
 		}
 	}
-	return append(env, "PMCD_CONNECT_TIMEOUT=0.5", "PMCD_PORT=1", "PMCD_SOCKET=/nonexistent/gopcp/pmcd.socket")
+	return append(env, "PMCD_CONNECT_TIMEOUT=0.5", "PMCD_PORT="+strconv.Itoa(port), "PMCD_SOCKET=/nonexistent/gopcp/pmcd.socket")
 }
+
+// nowherePort is one of testbed's private ports, reserved for the life
+// of the test binary (the kernel drops the reservation when it exits):
+// no other test run is handed it meanwhile, so nothing listens there.
+var nowherePort = sync.OnceValues(func() (int, error) {
+	port, _, err := testbed.FreePort()
+	return port, err
+})
 
 func TestParseAccepted(t *testing.T) {
 	tests := []struct {
