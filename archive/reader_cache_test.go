@@ -20,10 +20,12 @@ func TestReaderCachedRecords(t *testing.T) {
 	}
 	for _, name := range []string{"20041125", "20180127.08.40", "dm-io", "20180102", "naslog"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each reads an archive of its own
 			a, err := Open(qaDir+"/"+name, Options{})
 			if err != nil {
 				t.Skip(err)
 			}
+			defer a.Close()
 			var ids []pcp.PMID
 			a.Meta.EachDesc(func(d pcp.Desc) { ids = append(ids, d.PMID) })
 			every := func(k int) []pcp.PMID {
