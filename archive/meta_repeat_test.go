@@ -77,42 +77,46 @@ func TestInDomRecordsShare(t *testing.T) {
 // largest QA archives against its records decoded alone, sharing nothing.
 func TestInDomSharingSameAsDecoded(t *testing.T) {
 	for _, name := range []string{"20180102", "20180127.08.40", "dm-io", "20180416.10.00"} {
-		base := filepath.Join("/var/lib/pcp/testsuite/archives", name)
-		a, err := Open(base, Options{})
-		if err != nil {
-			t.Skipf("QA archive %s: %v", name, err)
-		}
-		type rec struct {
-			insts []int32
-			names []string
-		}
-		alone := map[pcp.InDom][]rec{}
-		err = a.EachDiskInDom(func(typ int, indom pcp.InDom, id *InDom, _ int32) {
-			if typ == TypeInDomDelta || len(id.Insts) == 0 {
-				return
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each reads an archive of its own
+			base := filepath.Join("/var/lib/pcp/testsuite/archives", name)
+			a, err := Open(base, Options{})
+			if err != nil {
+				t.Skipf("QA archive %s: %v", name, err)
 			}
-			sortInsts(id)
-			alone[indom] = append(alone[indom], rec{id.Insts, id.Names})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		a.Meta.EachInDom(func(indom pcp.InDom, h []*InDom) {
-			if len(h) != len(alone[indom]) {
-				t.Errorf("%s: %s has %d records, %d decoded alone", name, indom, len(h), len(alone[indom]))
-				return
+			defer a.Close()
+			type rec struct {
+				insts []int32
+				names []string
 			}
-			for i, id := range h {
-				r := alone[indom][i]
-				if !slices.Equal(id.Insts, r.insts) || !slices.Equal(id.Names, r.names) {
-					t.Errorf("%s: %s record %d differs from its record decoded alone", name, indom, i)
+			alone := map[pcp.InDom][]rec{}
+			err = a.EachDiskInDom(func(typ int, indom pcp.InDom, id *InDom, _ int32) {
+				if typ == TypeInDomDelta || len(id.Insts) == 0 {
+					return
 				}
-				n++
+				sortInsts(id)
+				alone[indom] = append(alone[indom], rec{id.Insts, id.Names})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			a.Meta.EachInDom(func(indom pcp.InDom, h []*InDom) {
+				if len(h) != len(alone[indom]) {
+					t.Errorf("%s: %s has %d records, %d decoded alone", name, indom, len(h), len(alone[indom]))
+					return
+				}
+				for i, id := range h {
+					r := alone[indom][i]
+					if !slices.Equal(id.Insts, r.insts) || !slices.Equal(id.Names, r.names) {
+						t.Errorf("%s: %s record %d differs from its record decoded alone", name, indom, i)
+					}
+					n++
+				}
+			})
+			if n == 0 {
+				t.Errorf("%s: no instance domain records", name)
 			}
 		})
-		if n == 0 {
-			t.Errorf("%s: no instance domain records", name)
-		}
 	}
 }
