@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,8 @@ import (
 
 // step is one request of a replay. CTX in the path becomes the context
 // identifier the server gave the last context step ("save"), HS the
-// hostspec parameter naming the bed's pmcd.
+// hostspec parameter naming the bed's pmcd, NOWHERE a host and port
+// nothing listens on (a private port reserved to the test's end).
 type step struct {
 	path string
 	save bool
@@ -109,8 +111,8 @@ var moreSteps = []step{
 	{"/pmapi/CTX/context", false, ""},
 	{"/pmapi/CTX/metric?names=sample.long.one,nosuch.one,sample.ulong", false, ""},
 	{"/pmapi/CTX/metric", false, ""},
-	{"/pmapi/context?hostspec=localhost:1", false, ""},
-	{"/pmapi/fetch?hostspec=localhost:1&names=sample.long.one", false, ""},
+	{"/pmapi/context?hostspec=NOWHERE", false, ""},
+	{"/pmapi/fetch?hostspec=NOWHERE&names=sample.long.one", false, ""},
 	{"/pmapi/context?HS&polltimeout=abc", false, ""},
 }
 
@@ -137,10 +139,11 @@ func mask(s string) string {
 
 // replayer runs steps against a server, keeping its context identifier.
 type replayer struct {
-	base   string
-	hs     string
-	ctxid  string
-	client *http.Client
+	base    string
+	hs      string
+	nowhere string // host:port for NOWHERE
+	ctxid   string
+	client  *http.Client
 	// reference marks PCP's pmproxy, whose answers are what ours are
 	// compared with: on a loaded machine it now and then closes a new
 	// connection without answering (no status line; seen
@@ -164,6 +167,7 @@ var ctxRe = regexp.MustCompile(`^\{"context":(\d+)`)
 func (r *replayer) do(t *testing.T, s step) (int, string) {
 	t.Helper()
 	path := strings.ReplaceAll(s.path, "HS", "hostspec="+r.hs)
+	path = strings.ReplaceAll(path, "NOWHERE", r.nowhere)
 	path = strings.ReplaceAll(path, "CTX", r.ctxid)
 	var resp *http.Response
 	var client *http.Client
@@ -276,13 +280,14 @@ func TestAgainstPCP(t *testing.T) {
 // or the lists end.
 func replayAgainst(t *testing.T, px *proxybed.Proxy, hs string) (compared int, dead string) {
 	t.Helper()
+	nowhere := "localhost:" + strconv.Itoa(testbed.ReservedPort(t))
 	srv := webapi.New(webapi.Options{})
 	defer srv.Close()
 	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
 	for _, list := range [][]step{grafanaSteps, moreSteps} {
-		theirs := &replayer{base: px.URL(), hs: hs, client: newClient(), reference: true, died: px.Exited}
-		mine := &replayer{base: ours.URL, hs: hs, client: newClient()}
+		theirs := &replayer{base: px.URL(), hs: hs, nowhere: nowhere, client: newClient(), reference: true, died: px.Exited}
+		mine := &replayer{base: ours.URL, hs: hs, nowhere: nowhere, client: newClient()}
 		for _, s := range list {
 			ts, tb := theirs.do(t, s)
 			if theirs.dead != "" {

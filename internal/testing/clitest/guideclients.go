@@ -3,8 +3,11 @@ package clitest
 import (
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // GuideClientCases are the command lines pmclient and pmclient_fg (the
@@ -24,13 +27,17 @@ func GuideClientCases(t *testing.T) []Case {
 		}
 	}
 	omen := QAArchive(t, "omen.client")
+	// a host nothing listens on: a private port reserved to the test's end
+	nowhere := "localhost:" + strconv.Itoa(testbed.ReservedPort(t))
 	for _, args := range [][]string{{"-?"}, {"-V"}, {"-x"}, {"-K", "foo"}, {"-L"}, {"-P"}, {"-P", "-a", omen, "-s", "2"},
 		{"-a", omen, "x", "y"}, {"-a", omen, "x", "-s", "1"}, {"-a", omen, "-h", "localhost"},
-		{"-a", "/nonexistent"}, {"-h", "localhost:1"}, {"-a", omen, "-t", "foo"}, {"-a", omen, "-S", "@bogus"},
+		{"-a", "/nonexistent"}, {"-h", nowhere}, {"-a", omen, "-t", "foo"}, {"-a", omen, "-S", "@bogus"},
 		{"-a", omen, "-n", "/nonexistent"}, {"-a", omen, "-T", "-1000000"}, {"-a", omen, "-D", "bogus", "-s", "1"},
 		{"-a", omen, "-Z", "", "-s", "1"}, {"-a", omen + "," + QAArchive(t, "bozo.client_v2"), "-s", "1"},
 		{"-a", omen, "-t", "60"}} {
-		cases = append(cases, Case{Name: strings.ReplaceAll(strings.Join(args, " "), filepath.Dir(omen)+"/", ""), Args: args})
+		// the name stays the same from run to run, whatever the port
+		name := strings.ReplaceAll(strings.Join(args, " "), filepath.Dir(omen)+"/", "")
+		cases = append(cases, Case{Name: strings.ReplaceAll(name, nowhere, "localhost:NOWHERE"), Args: args})
 	}
 	return cases
 }

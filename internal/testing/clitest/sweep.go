@@ -15,6 +15,7 @@ import (
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -32,6 +33,7 @@ type Sweep struct {
 	Seed     uint64
 	N        int
 	archives []string
+	nowhere  string // a host:port nothing listens on, for Extra's "-h"
 }
 
 // NewSweep seeds a sweep for t, with n cases unless GOPCP_SWEEP says.
@@ -58,7 +60,8 @@ func NewSweep(t *testing.T, n int) *Sweep {
 		n = v
 	}
 	t.Logf("seed %d (GOPCP_SWEEP_SEED=%d repeats this run), %d cases", seed, seed, n)
-	return &Sweep{Rand: rand.New(rand.NewPCG(seed, 0x5eed)), Seed: seed, N: n, archives: qaArchives(t)}
+	return &Sweep{Rand: rand.New(rand.NewPCG(seed, 0x5eed)), Seed: seed, N: n, archives: qaArchives(t),
+		nowhere: "localhost:" + strconv.Itoa(testbed.ReservedPort(t))}
 }
 
 // DefaultSweepSeed is the seed of a sweep run without GOPCP_SWEEP_SEED.
@@ -354,10 +357,12 @@ func (s *Sweep) Spell(groups [][]string, long map[string]string) [][]string {
 // Extra draws an option users add by mistake or rarely: a second source,
 // conflicting zones, the version or help, a namespace file, an unknown
 // option. (Not -L: in-process agents are ours, their help our words.)
+// The second source's host is a private port reserved to the test's end,
+// which nothing listens on.
 func (s *Sweep) Extra(archive string) []string {
 	switch s.IntN(8) {
 	case 0:
-		return []string{"-h", "localhost:1"}
+		return []string{"-h", s.nowhere}
 	case 1:
 		return []string{"-a", s.Archive()}
 	case 2:
