@@ -3,11 +3,12 @@
 # capture-golden.sh: record real PCP 6.0.3 protocol traffic as golden PDU
 # files for the pdu package's tests.
 #
-# It starts private pmcd instances (never the system one) on loopback ports
-# in 44400-44999, runs PCP's own tools against them while dumpcap records
-# the traffic, and turns each TCP connection into
-# pdu/testdata/captures/<scenario>.pdus with scripts/capture/pdus (which
-# reads the captures with tshark) and also writes the directory's
+# It starts private pmcd instances (never the system one) on private ports
+# (reserved as the Go tests' testbed reserves them, see pick_port), runs
+# PCP's own tools against them while dumpcap records the traffic, and
+# turns each TCP connection into pdu/testdata/captures/<scenario>.pdus
+# with scripts/capture/pdus (which reads the captures with tshark) and
+# also writes the directory's
 # README.md. Needs root (to capture on lo), PCP with its sample PMDA,
 # tshark/dumpcap, go, and PCP's python bindings for the system python3. Re-runnable: every process it starts is stopped and its
 # work directory removed on exit, and old .pdus files are replaced.
@@ -85,20 +86,49 @@ forget() {
     pids=("${keep[@]}")
 }
 
-# pick_port prints a free port in the private range not handed out yet.
-picked=" "
-pick_port() {
-    local p i
-    for i in $(seq 200); do
-        p=$((44400 + RANDOM % 600))
-        case "$picked" in *" $p "*) continue ;; esac
-        if [ -z "$(ss -Htan "( sport = :$p or dport = :$p )")" ]; then
-            picked="$picked$p "
-            echo "$p"
-            return 0
+# pick_port VAR sets VAR to a free private port and reserves it until the
+# script exits, as the Go tests' testbed does, so that neither a test run
+# nor this script takes a port the other has handed out but not yet
+# bound: the range is the first of testbed's that lies outside the
+# kernel's ephemeral range (where any connection on the machine may take
+# a port), and the reservation is a flock on the port's file in
+# /tmp/gopcp-testbed-ports, held on a descriptor of this shell.
+port_lock_dir=/tmp/gopcp-testbed-ports
+port_lo= port_hi=
+choose_port_range() {
+    local lo=0 hi=0 r
+    read -r lo hi </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+    for r in 44400-44999 20400-20999 30400-30999; do
+        if [ "${r#*-}" -lt "$lo" ] || [ "${r%-*}" -gt "$hi" ]; then
+            port_lo=${r%-*} port_hi=${r#*-}
+            return
         fi
     done
-    die "no free port in 44400-44999"
+    port_lo=44400 port_hi=44999
+}
+picked=" "
+pick_port() {
+    local var=$1 p i fd lock
+    [ -n "$port_lo" ] || choose_port_range
+    if [ ! -d "$port_lock_dir" ]; then
+        mkdir -p "$port_lock_dir" && chmod 1777 "$port_lock_dir"
+    fi
+    for i in $(seq 400); do
+        p=$((port_lo + RANDOM % (port_hi - port_lo + 1)))
+        case "$picked" in *" $p "*) continue ;; esac
+        lock=$port_lock_dir/$p
+        # an existing file is only opened, never created (a sticky
+        # directory may refuse O_CREAT on another user's file)
+        [ -e "$lock" ] || (set -C; : >"$lock") 2>/dev/null || true
+        exec {fd}<"$lock" || continue
+        if flock -n "$fd" && [ -z "$(ss -Htan "( sport = :$p or dport = :$p )")" ]; then
+            picked="$picked$p "
+            printf -v "$var" %s "$p"
+            return 0
+        fi
+        exec {fd}<&-
+    done
+    die "no free port in $port_lo-$port_hi"
 }
 
 # The private namespace: pmcd's own metrics plus the sample subtree, as
@@ -232,7 +262,7 @@ rm -f "$out"/*.pdus
 
 # --- client <-> pmcd --------------------------------------------------------
 
-port_a=$(pick_port)
+pick_port port_a
 host=localhost:$port_a
 cat >"$work/pmcd-a.conf" <<EOF
 pmcd	2	dso	pmcd_init	$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so
@@ -335,7 +365,7 @@ stop_pmlogger() {
 # both pmlogger and pmcd, as pmlc changes what pmlogger logs.
 pmlogger_scenario() {
     local log_base
-    log_base=$(pick_port)
+    pick_port log_base
     start_capture "tcp port $port_a or tcp port $log_base" pmlogger
     start_pmlogger pmlogger "$log_base"
     # Let it log a dozen samples before pmlc changes anything.
@@ -366,7 +396,7 @@ pmlogger_scenario() {
 # answering with LOG_STATUS_V2.
 pmlc_v2_scenario() {
     local log_base
-    log_base=$(pick_port)
+    pick_port log_base
     start_capture "tcp port $log_base" pmlc-pmlogger-v2
     start_pmlogger pmlogger-v2 "$log_base" -I 2
     run_cmd OK pmlc -n "$pmns" -h localhost -p "$logger_port" -e <<<"status"
@@ -383,7 +413,7 @@ retry pmlc_v2_scenario
 
 # --- store refused by pmcd's [access] section --------------------------------
 
-port_b=$(pick_port)
+pick_port port_b
 cat >"$work/pmcd-b.conf" <<EOF
 pmcd	2	dso	pmcd_init	$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so
 sample	29	pipe	binary	$sample_cmd -l $work/log/sample-b.log
@@ -419,8 +449,8 @@ agent_capture() { retry agent_capture_once "$@"; }
 agent_capture_once() {
     local name=pmcd-pmdasample-$1 desc=$2 port agent c
     shift 2
-    port=$(pick_port)
-    agent=$(pick_port)
+    pick_port port
+    pick_port agent
     cat >"$work/$name.conf" <<EOF
 pmcd	2	dso	pmcd_init	$PCP_PMDAS_DIR/pmcd/pmda_pmcd.so
 sample	29	socket	inet $agent	$sample_cmd -l $work/log/$name-sample.log -i $agent
