@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +37,8 @@ func TestDerivedAgainstPCP(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { qa.sum qa.colour2 sample.long.one qa.ratio }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := append(p.Env(), "PCP_DERIVED_CONFIG="+defs)
+	// the loggers' control ports from a private one, not PCP's 4330
+	env := append(p.Env(), "PCP_DERIVED_CONFIG="+defs, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	record := func(pcp bool, base string) {
 		args := []string{"-V", "3", "-h", p.Host(), "-c", cfg, "-s", "4", "-l", base + ".log", base}
 		var cmd *exec.Cmd

@@ -43,7 +43,7 @@ func startOurs(t *testing.T, bin string, p *testbed.PMCD, dir string, extra ...s
 	// The bed's private run and tmp directories: a pmlogger killed here
 	// leaves its socket and port map behind, which must not be in the
 	// system's.
-	cmd.Env = p.Env()
+	cmd.Env = append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,9 @@ func compareRun(t *testing.T, theirs, ours string, env, args []string) {
 		}
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
-		cmd.Env = append(append(os.Environ(), env...), "PCP_DERIVED_CONFIG=")
+		// a logger that gets as far as its control port binds a
+		// private one, not PCP's 4330
+		cmd.Env = append(append(os.Environ(), env...), "PCP_DERIVED_CONFIG=", "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 		cmd.Stdin = strings.NewReader("log mandatory on 1 sec { sample.long.one }\n")
 		_, errb, code := clitest.RunCmd(t, cmd)
 		b, _ := os.ReadFile(filepath.Join(dir, "pmlogger.log"))

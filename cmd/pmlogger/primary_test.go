@@ -98,6 +98,8 @@ func TestPrimaryAgainstPCP(t *testing.T) {
 			cmd = exec.Command(bin, c...)
 			cmd.Env = p.Env()
 		}
+		// should it bind before it is refused: a private port
+		cmd.Env = append(cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if err != nil {

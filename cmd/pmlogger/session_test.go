@@ -49,6 +49,8 @@ func runSession(t *testing.T, p *testbed.PMCD, bin string, pcp bool, script stri
 		cmd = exec.Command(bin, args...)
 		cmd.Env = p.Env()
 	}
+	// the control port from a private one, not PCP's 4330
+	cmd.Env = append(cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
