@@ -9,42 +9,92 @@ import (
 // finds it free takes it, and a caller waiting for it can give up when
 // pmcd gives up on the agent.
 //
-// It is not handed from one holder to the next. A lock that is (a
-// buffered channel of one, which it was) belongs, once let go, to a
-// waiter that is not running yet: under 32 clients on two Ps, 2.7% of
+// It is not, as a rule, handed from one holder to the next. A lock that
+// is (a buffered channel of one, which it was) belongs, once let go, to
+// a waiter that is not running yet: under 32 clients on two Ps, 2.7% of
 // fetches waited for it, 0.73 ms each on average (runtime/trace, 2 s at
 // load 12), because the waiter it went to was on a thread the kernel had
 // just preempted in favour of the client the releaser woke, and every
 // other fetch waited behind it for that thread's turn. Here a waiter is
 // only woken to try again, and a goroutine already running takes the
 // lock meanwhile.
+//
+// That alone lets running goroutines take it turn after turn while a
+// waiter loses every time (worst waits of 0.3-0.8 s were seen with four
+// goroutines in tight loops on two Ps), so, as sync.Mutex does, a waiter
+// that has waited longer than agentLockStarve says so (starving), and
+// unlock then hands the lock, still held, to a starving waiter parked
+// for it, if there is one, rather than letting it go.
 type agentLock struct {
 	held    atomic.Bool
 	waiters atomic.Int32
+	// starving counts the waiters that have waited longer than
+	// agentLockStarve.
+	starving atomic.Int32
 	// wake holds at most one wake-up for the waiters, sent by unlock
 	// while any wait.
 	wake chan struct{}
+	// handoff passes the lock, held, from unlock to a starving waiter
+	// parked on it. Unbuffered: a send succeeds only when one is
+	// parked, and then it has the lock.
+	handoff chan struct{}
+	// now, when set, replaces time.Now (for tests).
+	now func() time.Time
 }
 
+// agentLockStarve is how long a waiter loses to running goroutines before
+// unlock hands it the lock: sync.Mutex's 1 ms.
+const agentLockStarve = time.Millisecond
+
 // newAgentLock makes a free lock.
-func newAgentLock() agentLock { return agentLock{wake: make(chan struct{}, 1)} }
+func newAgentLock() agentLock {
+	return agentLock{wake: make(chan struct{}, 1), handoff: make(chan struct{})}
+}
+
+func (l *agentLock) clock() time.Time {
+	if l.now != nil {
+		return l.now()
+	}
+	return time.Now()
+}
 
 // lock takes l, or gives up, returning false, once gone is closed or
 // timeout fires (either may be nil).
 func (l *agentLock) lock(gone <-chan struct{}, timeout <-chan time.Time) bool {
+	// The fast path stays open while a waiter starves: a newcomer that
+	// passed a free lock by would wait for a wake-up that may not come.
 	if l.held.CompareAndSwap(false, true) {
 		return true
 	}
+	// Read before the waiter is counted, so that a test that sees the
+	// count knows when it started.
+	start := l.clock()
 	// Counted before the second try: an unlock that comes after that
 	// try fails sees the count and sends a wake-up.
 	l.waiters.Add(1)
 	defer l.waiters.Add(-1)
+	var handoff chan struct{} // nil, never ready, until starving
+	defer func() {
+		if handoff != nil {
+			l.starving.Add(-1)
+		}
+	}()
 	for {
 		if l.held.CompareAndSwap(false, true) {
 			return true
 		}
+		if handoff == nil && l.clock().Sub(start) > agentLockStarve {
+			// Counted before parking: an unlock that sees the count
+			// while this waiter is not parked yet finds no receiver,
+			// and lets the lock go as usual.
+			l.starving.Add(1)
+			handoff = l.handoff
+		}
 		select {
 		case <-l.wake:
+		case <-handoff:
+			// Handed over held: it is this waiter's.
+			return true
 		case <-gone:
 			return false
 		case <-timeout:
@@ -53,9 +103,21 @@ func (l *agentLock) lock(gone <-chan struct{}, timeout <-chan time.Time) bool {
 	}
 }
 
-// unlock lets l go and wakes a waiter, if any, to try again. Letting go
-// of a free lock does nothing more.
+// unlock hands l to a starving waiter parked for it, if there is one;
+// otherwise it lets l go and wakes a waiter, if any, to try again.
+// Letting go of a free lock does nothing more.
 func (l *agentLock) unlock() {
+	if l.starving.Load() > 0 {
+		select {
+		case l.handoff <- struct{}{}:
+			// Still held, now by the starving waiter: a waiter
+			// parked in select that took this cannot have taken gone
+			// or its timeout instead.
+			return
+		default:
+			// None parked at this moment.
+		}
+	}
 	l.held.Store(false)
 	if l.waiters.Load() > 0 {
 		select {

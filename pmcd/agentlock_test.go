@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -89,35 +90,104 @@ func TestAgentLockWakesWaiters(t *testing.T) {
 	}
 }
 
-// TestAgentLockNotHandedOver: a lock let go while a caller waits is free
-// for the goroutine that let it go to take again at once, before the
-// waiter it woke has run. On one P the waiter cannot run in between. The
-// one-slot channel it replaced handed the slot to the waiter as it was
-// let go, so a running caller found it held by a goroutine not yet
-// running: under 32 clients on two Ps, that goroutine's thread was often
-// the one the kernel had just preempted, and every fetch waited for it.
+// TestAgentLockNotHandedOver: a lock let go while a caller waits, not
+// starving, is free for a running goroutine to take at once, and the
+// waiter is only woken to try again. The one-slot channel it replaced
+// handed the slot to the waiter as it was let go, so a running caller
+// found it held by a goroutine not yet running: under 32 clients on two
+// Ps, that goroutine's thread was often the one the kernel had just
+// preempted, and every fetch waited for it. The waiter is counted with
+// no goroutine behind it, so that nothing can run in between.
 func TestAgentLockNotHandedOver(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	l := newAgentLock()
-	l.lock(nil, nil)
-	done := make(chan bool)
-	go func() {
-		ok := l.lock(nil, nil)
-		if ok {
-			l.unlock()
-		}
-		done <- ok
-	}()
-	waitFor(t, "a waiter", func() (bool, string) { return l.waiters.Load() == 1, "" })
+	l.waiters.Add(1)
+	if !l.lock(nil, nil) {
+		t.Fatal("a free lock was not taken")
+	}
 	l.unlock()
 	gone := make(chan struct{})
 	close(gone)
 	// With gone closed, lock takes the lock only if it is free now.
 	if !l.lock(gone, nil) {
-		t.Fatal("a lock just let go was not free for a running caller: handed to the waiter")
+		t.Fatal("a lock just let go was not free for a running caller")
+	}
+	if n := len(l.wake); n != 1 {
+		t.Fatalf("%d wake-ups for the waiter, want 1", n)
 	}
 	l.unlock()
-	if !<-done {
-		t.Fatal("the waiter never took the lock")
+}
+
+// TestAgentLockHandsToStarving: a waiter that has waited longer than
+// agentLockStarve (on a clock the test moves) marks itself starving, and
+// unlock then hands it the lock still held: a running caller finds it
+// taken, and the waiter has it. Once the waiter lets it go, a running
+// caller takes it again at once.
+func TestAgentLockHandsToStarving(t *testing.T) {
+	l := newAgentLock()
+	var mu sync.Mutex
+	at := time.Unix(1e9, 0)
+	l.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return at
 	}
+	if !l.lock(nil, nil) {
+		t.Fatal("a free lock was not taken")
+	}
+	got := make(chan bool)
+	release := make(chan struct{})
+	go func() {
+		ok := l.lock(nil, nil)
+		got <- ok
+		<-release
+		if ok {
+			l.unlock()
+		}
+	}()
+	waitFor(t, "a waiter", func() (bool, string) { return l.waiters.Load() == 1, "" })
+	if n := l.starving.Load(); n != 0 {
+		t.Fatalf("%d starving before any time went by", n)
+	}
+	mu.Lock()
+	at = at.Add(2 * agentLockStarve)
+	mu.Unlock()
+	// A wake-up with the lock still held: the waiter tries, fails, finds
+	// it has waited too long, and parks for the hand-off.
+	l.wake <- struct{}{}
+	waitFor(t, "the waiter starving", func() (bool, string) { return l.starving.Load() == 1, "" })
+	waitFor(t, "the waiter parked", waiterParked)
+	l.unlock()
+	if !l.held.Load() {
+		t.Fatal("the lock was let go with a starving waiter parked for it")
+	}
+	gone := make(chan struct{})
+	close(gone)
+	if l.lock(gone, nil) {
+		t.Fatal("a running caller took the lock handed to a starving waiter")
+	}
+	if !<-got {
+		t.Fatal("the starving waiter did not get the lock")
+	}
+	close(release)
+	waitFor(t, "the waiter gone", func() (bool, string) {
+		return l.waiters.Load() == 0 && l.starving.Load() == 0 && !l.held.Load(), ""
+	})
+	if !l.lock(gone, nil) {
+		t.Fatal("a free lock was not taken after the hand-off")
+	}
+	l.unlock()
+}
+
+// waiterParked says whether a goroutine is blocked in agentLock.lock's
+// select: a starving waiter not yet parked finds no hand-off, which is
+// right, but not what the test looks at.
+func waiterParked() (bool, string) {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for g := range strings.SplitSeq(string(buf), "\n\n") {
+		if strings.Contains(g, "[select") && strings.Contains(g, "(*agentLock).lock(") {
+			return true, ""
+		}
+	}
+	return false, "no goroutine parked in agentLock.lock"
 }

@@ -33,7 +33,7 @@ type inProc struct {
 	// before it lets the agent slot's lock go (see fetchEncoded).
 	borrow bool
 	// fetch is the FETCH the agent reads, a copy of the client's, under
-	// sem (see call and fetchDirect).
+	// the agent's lock (see call and fetchDirect).
 	fetch pdu.Fetch
 	// timeout is how long call waits for the agent, set under the agent
 	// slot's lock before each call; fetchDirect has its own.
@@ -59,7 +59,7 @@ type inProc struct {
 	// owner is the agent slot p serves, which a rescue marks dead; prof
 	// is the client profile the agent last got; rescuer, set for a
 	// direct call, is who carries on with the caller's work if the call
-	// is given up on (see fetchDirect). All three under sem.
+	// is given up on (see fetchDirect). All three under the agent's lock.
 	owner   *agent
 	prof    profileKey
 	rescuer rescuer
@@ -82,7 +82,7 @@ type inProc struct {
 	// the timeout changes from call to call (pmcd.control.timeout), and a
 	// shorter one must not wait for a longer one's round.
 	state    atomic.Uint64
-	seq      uint64 // the number of the last call, under sem
+	seq      uint64 // the number of the last call, under the agent's lock
 	started  atomic.Int64
 	limit    atomic.Int64
 	watchMu  sync.Mutex
@@ -309,7 +309,7 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 }
 
 // begin starts the watchdog on a call of the given timeout (the default
-// if none), made by a caller holding sem, and returns its number. With
+// if none), made by a caller holding the agent's lock, and returns its number. With
 // rescuer nil the call is call's: the watchdog answers it on answers; else
 // it hands rescuer the caller's work (see fetchDirect).
 func (p *inProc) begin(timeout time.Duration, r rescuer) uint64 {
