@@ -1,7 +1,6 @@
 package pmcd
 
 import (
-	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -45,7 +44,9 @@ import (
 // threads' counts (Server.ProcsSched) say one P is short: it waited for
 // a CPU as long as it ran, or ran nearly all the window (roomOf); and
 // every procsProbe windows the scaler goes back to the base for a window
-// to see whether it still is. Without the counts the load alone
+// to see whether it still is, waiting twice as long after each probe
+// that finds it is (up to procsProbeMax). While raised, the counts are
+// read only at the end of the window before a probe. Without the counts the load alone
 // decides, as before.
 //
 // The scaler only ever adds Ps to what it found (the base: one for
@@ -69,8 +70,32 @@ const (
 
 // procsProbe is how many windows the Ps stay raised before a window back
 // on the base, which tells whether the base's threads still want more
-// (see procsRoom): 3 s.
+// (see procsRoom): 3 s, doubled by each probe that finds they do
+// (nextProbe).
 const procsProbe = 30
+
+// procsProbeMax caps the windows between probes as probes that confirm
+// the Ps are wanted double them (nextProbe): 60 s. A probe costs a
+// window on the base, and two stops of the world to change GOMAXPROCS.
+const procsProbeMax = 600
+
+// nextProbe is the windows before the next probe after one made every
+// every windows: twice as many if it found more Ps wanted (up to
+// procsProbeMax), procsProbe if not.
+func nextProbe(every int, wanted bool) int {
+	if !wanted {
+		return procsProbe
+	}
+	return min(2*every, procsProbeMax)
+}
+
+// probeAfter is how many windows raised come before a probe.
+func (p *procScaler) probeAfter() int {
+	if p.probeEvery == 0 {
+		return procsProbe
+	}
+	return p.probeEvery
+}
 
 // procsRoom is what a busy window's counts of pmcd's threads say of more
 // Ps (roomOf).
@@ -118,8 +143,8 @@ func roomOf(run, wait, elapsed time.Duration, procs int) procsRoom {
 }
 
 // sample reads the threads' counts of the first of servers with
-// ProcsSched, and says what they make of the window since the last
-// sample.
+// ProcsSched (servers in the order they joined), and says what they make
+// of the window since the last sample.
 func (p *procScaler) sample(servers []*Server) procsRoom {
 	var read func() (time.Duration, time.Duration, bool)
 	for _, s := range servers {
@@ -145,6 +170,12 @@ func (p *procScaler) sample(servers []*Server) procsRoom {
 	defer p.mu.Unlock()
 	prevRun, prevWait, prevAt, had := p.runAt, p.waitAt, p.sampledAt, p.sampled
 	p.runAt, p.waitAt, p.sampledAt, p.sampled = run, wait, at, true
+	if run == 0 || had && run == prevRun {
+		// Threads that served a busy window ran for some of it: a
+		// kernel that counts nothing (sched_info off, "0 0 0" for
+		// every thread) says nothing, and the load alone decides.
+		return roomUnmeasured
+	}
 	if !had || run < prevRun || wait < prevWait {
 		// The first busy window, or a thread ended and took its
 		// counts with it.
@@ -184,12 +215,18 @@ type procScaler struct {
 	armed atomic.Bool
 
 	mu      sync.Mutex
-	servers map[*Server]struct{}
+	// servers in the order they joined: sample reads the first's
+	// threads' counts, the same Server every window.
+	servers []*Server
 	timer   *time.Timer
 	base    int // GOMAXPROCS found at the raise from rest
 	last    int // what was set last; 0 at rest (the base)
 	calm    int // windows in a row that wanted fewer Ps than last
 	raised  int // windows since the Ps were raised
+	// probeEvery is how many windows raised come before a probe of the
+	// base (0: procsProbe); probing says the window at rest is one.
+	probeEvery int
+	probing    bool
 	off     bool
 	// The threads' counts at the end of the last busy window (see
 	// sample); sampled says they are there.
@@ -229,10 +266,9 @@ func (p *procScaler) procs(n int) int {
 func (p *procScaler) join(s *Server) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.servers == nil {
-		p.servers = make(map[*Server]struct{})
+	if !slices.Contains(p.servers, s) {
+		p.servers = append(p.servers, s)
 	}
-	p.servers[s] = struct{}{}
 }
 
 // leave takes s out of the scaler: Close. The last Server to leave
@@ -240,10 +276,11 @@ func (p *procScaler) join(s *Server) {
 func (p *procScaler) leave(s *Server) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, ok := p.servers[s]; !ok {
+	i := slices.Index(p.servers, s)
+	if i < 0 {
 		return
 	}
-	delete(p.servers, s)
+	p.servers = slices.Delete(p.servers, i, i+1)
 	if len(p.servers) > 0 {
 		return
 	}
@@ -251,7 +288,7 @@ func (p *procScaler) leave(s *Server) {
 		p.timer.Stop()
 	}
 	p.armed.Store(false)
-	p.calm = 0
+	p.calm, p.probeEvery, p.probing = 0, 0, false
 	if p.last != 0 && !p.off && p.procs(0) == p.last {
 		p.procs(p.base)
 	}
@@ -289,7 +326,10 @@ func (p *procScaler) arm() {
 // sets the Ps for it.
 func (p *procScaler) tick() {
 	p.mu.Lock()
-	servers := slices.Collect(maps.Keys(p.servers))
+	servers := slices.Clone(p.servers)
+	// While raised, the counts matter only to the probe: read them at
+	// the end of the window before it, to compare the probe's with.
+	read := p.last == 0 || p.raised+1 >= p.probeAfter()
 	p.mu.Unlock()
 	var reqs uint64
 	active := 0
@@ -307,7 +347,13 @@ func (p *procScaler) tick() {
 		for _, s := range servers {
 			limit = max(limit, s.procsLimit())
 		}
-		room = p.sample(servers)
+		if read {
+			room = p.sample(servers)
+		} else {
+			// Not looked at before the window that ends in a
+			// probe.
+			room = roomUnknown
+		}
 	} else {
 		p.mu.Lock()
 		p.sampled = false
@@ -363,11 +409,20 @@ func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who 
 		// At rest: the base is whatever GOMAXPROCS is now. More
 		// Ps only where the base's threads were seen to want them,
 		// or where nothing can be seen.
+		probed := p.probing
+		p.probing = false
+		raise := false
 		if want > 1 && (room == roomUnmeasured || room == roomWanted) {
 			if cur := p.procs(0); want > cur {
 				p.base, p.last, p.calm, p.raised = cur, want, 0, 0
 				p.procs(want)
+				raise = true
 			}
+		}
+		if probed {
+			// A probe that confirms the Ps are wanted waits twice as
+			// long for the next; one that drops back starts over.
+			p.probeEvery = nextProbe(p.probeAfter(), raise)
 		}
 	} else if cur := p.procs(0); cur != p.last {
 		p.stopScaling(cur, who)
@@ -376,12 +431,13 @@ func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who 
 		want = max(want, p.base)
 		p.raised++
 		switch {
-		case room != roomUnmeasured && p.raised >= procsProbe && want >= p.last:
+		case room != roomUnmeasured && p.raised >= p.probeAfter() && want >= p.last:
 			// Back to the base for a window, to see whether its
 			// threads still want more (at rest, above).
 			p.calm = 0
 			p.procs(p.base)
 			p.last = 0
+			p.probing = true
 		case want > p.last:
 			p.calm = 0
 			p.last = want
@@ -394,6 +450,9 @@ func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who 
 				p.last = want
 				if want == p.base {
 					p.last = 0
+					// Raised again later, the load has changed:
+					// probe soon.
+					p.probeEvery = 0
 				}
 			}
 		default:

@@ -10,7 +10,9 @@ import (
 // ThreadsSched is what the kernel counted for the process's threads
 // alive now (/proc/self/task/*/schedstat): time on a CPU and time
 // runnable but waiting for one, summed; ok is false where the kernel
-// does not count them (no schedstat, or not Linux). A Server's
+// does not count them (no schedstat, or not Linux, or sched_info off,
+// where every thread's line is "0 0 0": a process that is running has
+// run for some time). A Server's
 // ProcsSched, for cmd/pmcd: the scaler reads it once a busy window.
 func ThreadsSched() (run, wait time.Duration, ok bool) {
 	return threadsSched("/proc/self/task")
@@ -40,6 +42,9 @@ func threadsSched(dir string) (run, wait time.Duration, ok bool) {
 		run += r
 		wait += w
 		ok = true
+	}
+	if run == 0 {
+		return 0, 0, false
 	}
 	return run, wait, ok
 }

@@ -69,6 +69,20 @@ func TestThreadsSched(t *testing.T) {
 	if _, _, ok := threadsSched(filepath.Join(dir, "none")); ok {
 		t.Fatal("threadsSched of a missing directory says ok")
 	}
+	// sched_info off: the kernel has a line for every thread, all
+	// noughts.
+	zeros := t.TempDir()
+	for _, tid := range []string{"200", "201", "202"} {
+		if err := os.MkdirAll(filepath.Join(zeros, tid), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(zeros, tid, "schedstat"), []byte("0 0 0\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if run, wait, ok := threadsSched(zeros); ok {
+		t.Fatalf("threadsSched of threads all \"0 0 0\" = %v, %v, true; want not ok", run, wait)
+	}
 }
 
 // TestThreadsSchedHere reads this process's threads: where the kernel
@@ -118,12 +132,20 @@ type fakeSched struct {
 	mu        sync.Mutex
 	run, wait time.Duration
 	at        time.Time
+	reads     int
 }
 
 func (f *fakeSched) read() (time.Duration, time.Duration, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.reads++
 	return f.run, f.wait, true
+}
+
+func (f *fakeSched) readCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.reads
 }
 
 func (f *fakeSched) now() time.Time {
@@ -169,10 +191,134 @@ func TestProcsFollowStarvedThreads(t *testing.T) {
 		step(50*time.Millisecond, 5*time.Millisecond, nil, "thread running half the time, waiting little")
 	}
 	step(30*time.Millisecond, 60*time.Millisecond, []int{2}, "thread waiting twice as long as it runs")
+	reads := sched.readCount()
 	for range procsProbe - 1 {
 		step(60*time.Millisecond, 120*time.Millisecond, []int{2}, "raised")
 	}
+	if n := sched.readCount() - reads; n != 0 {
+		t.Fatalf("counts read %d times in %d windows raised before the probe's, want 0", n, procsProbe-1)
+	}
 	step(60*time.Millisecond, 120*time.Millisecond, []int{2, 1}, "the probe")
+	if n := sched.readCount() - reads; n != 1 {
+		t.Fatalf("counts read %d times by the window before the probe, want 1", n)
+	}
 	step(50*time.Millisecond, 5*time.Millisecond, []int{2, 1}, "the probe's window, the thread no longer short of CPU")
 	step(50*time.Millisecond, 5*time.Millisecond, []int{2, 1}, "after the probe")
+}
+
+// TestProcsUnmeasuredByZeros: a kernel with sched_info off counts "0 0 0"
+// for every thread; a ProcsSched that reads that (ok, but nothing ran)
+// leaves the load alone to decide, as with no counts: two Ps' worth of
+// busy clients raise the Ps at the first window, and no probe comes.
+func TestProcsUnmeasuredByZeros(t *testing.T) {
+	t.Parallel()
+	fake := &fakeProcs{cur: 1}
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
+	zeros := func() (time.Duration, time.Duration, bool) { return 0, 0, true }
+	_, conns, end := serveProcsSched(t, p, 2, 2*procsClientsPerP, zeros)
+	defer end()
+	for i := range procsProbe + 2 {
+		busy(t, conns)
+		p.tick()
+		if got := fake.got(); !slices.Equal(got, []int{2}) {
+			t.Fatalf("busy window %d with counts all 0: Ps set %v, want [2] (the load alone)", i, got)
+		}
+	}
+}
+
+// TestProcsSampleFirstJoined: with two Servers that read counts, sample
+// reads the first to join's every time, whatever the order of a map.
+func TestProcsSampleFirstJoined(t *testing.T) {
+	p := &procScaler{gomaxprocs: (&fakeProcs{cur: 1}).gomaxprocs}
+	var a, b int
+	first := &Server{ProcsSched: func() (time.Duration, time.Duration, bool) { a++; return time.Second, 0, true }}
+	second := &Server{ProcsSched: func() (time.Duration, time.Duration, bool) { b++; return time.Second, 0, true }}
+	p.join(first)
+	p.join(second)
+	p.join(first) // again: still first
+	for range 32 {
+		p.mu.Lock()
+		servers := slices.Clone(p.servers)
+		p.mu.Unlock()
+		p.sample(servers)
+	}
+	if a != 32 || b != 0 {
+		t.Fatalf("first joined read %d times, second %d; want 32 and 0", a, b)
+	}
+	p.leave(first)
+	p.mu.Lock()
+	servers := slices.Clone(p.servers)
+	p.mu.Unlock()
+	p.sample(servers)
+	if b != 1 {
+		t.Fatalf("once the first left, the second read %d times, want 1", b)
+	}
+}
+
+func TestNextProbe(t *testing.T) {
+	for _, c := range []struct {
+		every  int
+		wanted bool
+		want   int
+	}{
+		{procsProbe, true, 2 * procsProbe},
+		{2 * procsProbe, true, 4 * procsProbe},
+		{procsProbeMax / 2, true, procsProbeMax},
+		{procsProbeMax - 1, true, procsProbeMax},
+		{procsProbeMax, true, procsProbeMax},
+		{procsProbe, false, procsProbe},
+		{procsProbeMax, false, procsProbe},
+	} {
+		if got := nextProbe(c.every, c.wanted); got != c.want {
+			t.Errorf("nextProbe(%d, %v) = %d, want %d", c.every, c.wanted, got, c.want)
+		}
+	}
+}
+
+// TestProcsProbesBackOff feeds busy windows to decide: while every probe
+// finds the base short of CPU, the windows raised between probes double
+// from procsProbe up to procsProbeMax; a probe that finds the base enough
+// stays on it, and the next raise probes after procsProbe again.
+func TestProcsProbesBackOff(t *testing.T) {
+	fake := &fakeProcs{cur: 1}
+	srv := &Server{}
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
+	p.join(srv)
+	defer p.leave(srv)
+	var probes []int // the windows that went back to the base
+	window := func(i int, room procsRoom) {
+		p.arm()
+		before := len(fake.got())
+		p.decide(32, true, 2, room, []*Server{srv})
+		if set := fake.got(); len(set) > before && set[len(set)-1] == 1 {
+			probes = append(probes, i)
+		}
+	}
+	i := 0
+	for ; len(probes) < 7; i++ {
+		window(i, roomWanted)
+	}
+	var gaps []int
+	for k := 1; k < len(probes); k++ {
+		gaps = append(gaps, probes[k]-probes[k-1]-1) // windows raised in between
+	}
+	want := []int{2 * procsProbe, 4 * procsProbe, 8 * procsProbe, 16 * procsProbe, procsProbeMax, procsProbeMax}
+	if !slices.Equal(gaps, want) {
+		t.Fatalf("windows raised between probes %v, want %v", gaps, want)
+	}
+	// The window after the last probe, on the base, finds it enough.
+	window(i, roomNotWanted)
+	i++
+	if p.last != 0 {
+		t.Fatalf("a probe that found the base enough left the Ps at %d", p.last)
+	}
+	window(i, roomWanted) // raised again
+	i++
+	from := i
+	for n := len(probes); len(probes) == n; i++ {
+		window(i, roomWanted)
+	}
+	if got := probes[len(probes)-1] - from; got != procsProbe-1 {
+		t.Fatalf("after a probe that dropped back, the next came %d windows after the raise, want %d", got+1, procsProbe)
+	}
 }
