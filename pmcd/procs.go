@@ -214,7 +214,7 @@ type procScaler struct {
 	// armed says the window's timer is running; requests arm it.
 	armed atomic.Bool
 
-	mu      sync.Mutex
+	mu sync.Mutex
 	// servers in the order they joined: sample reads the first's
 	// threads' counts, the same Server every window.
 	servers []*Server
@@ -227,7 +227,7 @@ type procScaler struct {
 	// base (0: procsProbe); probing says the window at rest is one.
 	probeEvery int
 	probing    bool
-	off     bool
+	off        bool
 	// The threads' counts at the end of the last busy window (see
 	// sample); sampled says they are there.
 	sampled       bool
