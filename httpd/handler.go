@@ -11,6 +11,16 @@ import (
 // Handler answers one request. It is net/http's Handler over this
 // package's types, so that a program serving through httpd links none
 // of net/http (its client, TLS and HTTP/2 come with it).
+//
+// Unlike net/http, the server reuses what it hands ServeHTTP once it
+// returns: the *Request, its Header and the ResponseWriter come
+// from a pool and serve later requests, of this client or another. A
+// handler that keeps anything past its return (a goroutine, a channel,
+// a cache) copies the values it needs first: a kept *Request reads
+// zeroed fields or another request's, and a late Write or Header may
+// reach another connection's answer. Nor does the Request's context end
+// when ServeHTTP returns (see Request.Context): a handler cancels what
+// it derives from it, with defer, before it returns.
 type Handler interface {
 	ServeHTTP(ResponseWriter, *Request)
 }
@@ -23,8 +33,9 @@ func (f HandlerFunc) ServeHTTP(w ResponseWriter, r *Request) { f(w, r) }
 
 // ResponseWriter is what a handler writes its answer through: headers,
 // then the status (WriteHeader, 200 by the first Write when not called),
-// then the body. As with net/http, neither it nor its Header may be
-// used once ServeHTTP has returned (the server reuses the Header).
+// then the body. Neither it nor its Header may be used once ServeHTTP
+// has returned: both are reused for a later request, perhaps on another
+// connection (see Handler).
 type ResponseWriter interface {
 	Header() Header
 	Write([]byte) (int, error)
@@ -32,9 +43,10 @@ type ResponseWriter interface {
 }
 
 // Request is a request as the server read it, whole: its body is in
-// memory before the handler runs. Its Header is the server's again once
-// the handler has returned (it is reused): a handler keeps what it needs
-// of it, not the map.
+// memory before the handler runs. The server reuses the Request and its
+// Header once the handler has returned (see Handler): a handler copies
+// what it keeps of them, never the pointer or the map.
+// Its context is not ended when the handler returns (see Context).
 type Request struct {
 	Method string
 	// URL is the request target parsed; RequestURI the target as sent.
