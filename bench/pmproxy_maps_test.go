@@ -18,7 +18,9 @@ import (
 // GOPCP_BENCH_BEFORE, another checkout's both ways). It runs with
 // GOPCP_BENCH_MAPS=1; GOPCP_MAPS_HOLD names a file the test writes the
 // servers' process ids into and then waits, the servers running, until
-// that file is removed (for pagemap and perf to look at them).
+// that file is removed (for pagemap and perf to look at them). What it
+// checks: PCP's pmproxy and ours built with cgo map the C library and
+// its loader; ours built with CGO_ENABLED=0 maps neither.
 func TestPMProxyMappings(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH_MAPS") != "1" {
 		t.Skip("GOPCP_BENCH_MAPS=1 runs the pmproxy mapping breakdown")
@@ -29,12 +31,13 @@ func TestPMProxyMappings(t *testing.T) {
 	type side struct {
 		name string
 		bin  string
+		libc bool // whether it maps the C library and loader
 	}
-	sides := []side{{name: "PCP pmproxy"}, {"gopcp pmproxy", buildOurPMProxy(t, true, false)},
-		{"gopcp pmproxy, CGO_ENABLED=0", buildOurPMProxy(t, false, false)}}
+	sides := []side{{name: "PCP pmproxy", libc: true}, {"gopcp pmproxy", buildOurPMProxy(t, true, false), true},
+		{"gopcp pmproxy, CGO_ENABLED=0", buildOurPMProxy(t, false, false), false}}
 	if before := os.Getenv("GOPCP_BENCH_BEFORE"); before != "" {
-		sides = append(sides, side{"gopcp pmproxy before", buildPMProxyIn(t, before, true, false)},
-			side{"gopcp pmproxy before, CGO_ENABLED=0", buildPMProxyIn(t, before, false, false)})
+		sides = append(sides, side{"gopcp pmproxy before", buildPMProxyIn(t, before, true, false), true},
+			side{"gopcp pmproxy before, CGO_ENABLED=0", buildPMProxyIn(t, before, false, false), false})
 	}
 	var pids []string
 	for _, s := range sides {
@@ -46,6 +49,13 @@ func TestPMProxyMappings(t *testing.T) {
 		}
 		if _, ok := burstContext(c, srv.url, hs); !ok {
 			t.Fatalf("%s: first fetch failed", s.name)
+		}
+		libc, loader, err := mapsLibc(srv.pid)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if libc != s.libc || loader != s.libc {
+			t.Errorf("%s maps the C library %v and its loader %v, want %v", s.name, libc, loader, s.libc)
 		}
 		pids = append(pids, fmt.Sprintf("%d %s %s", srv.pid, strings.ReplaceAll(s.name, " ", "_"), s.bin))
 		defer func(name string, pid int) {
@@ -64,6 +74,30 @@ func TestPMProxyMappings(t *testing.T) {
 			time.Sleep(time.Second)
 		}
 	}
+}
+
+// mapsLibc says whether process pid maps the C library (libc.so.N, or
+// libc-V.so of older glibcs) and a dynamic loader (ld-linux*.so*,
+// ld-musl*), from /proc/PID/maps.
+func mapsLibc(pid int) (libc, loader bool, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+	if err != nil {
+		return false, false, err
+	}
+	for l := range strings.Lines(string(b)) {
+		f := strings.Fields(l)
+		if len(f) < 6 {
+			continue
+		}
+		name := filepath.Base(f[5])
+		switch {
+		case strings.HasPrefix(name, "libc.so") || strings.HasPrefix(name, "libc-"):
+			libc = true
+		case strings.HasPrefix(name, "ld-linux") || strings.HasPrefix(name, "ld-musl"):
+			loader = true
+		}
+	}
+	return libc, loader, nil
 }
 
 // mapsTable is a process's resident KiB by mapped file (anonymous
