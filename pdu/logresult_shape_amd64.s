@@ -73,3 +73,99 @@ word:
 done:
 	MOVQ AX, ret+32(FP)
 	RET
+
+// func maskedDiffAVX2(b *byte, tmpl, mask *uint64, n int) uint64
+//
+// maskedDiff 128 bytes a round in AVX2, for CPUs that have it.
+TEXT ·maskedDiffAVX2(SB), NOSPLIT, $0-40
+	MOVQ b+0(FP), SI
+	MOVQ tmpl+8(FP), DI
+	MOVQ mask+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+
+vround:
+	CMPQ CX, $16
+	JB   vfold
+	PREFETCHT0 2048(SI)
+	PREFETCHT0 2112(SI)
+	VMOVDQU 0(SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+	VPXOR   0(DI), Y4, Y4
+	VPXOR   32(DI), Y5, Y5
+	VPXOR   64(DI), Y6, Y6
+	VPXOR   96(DI), Y7, Y7
+	VPAND   0(DX), Y4, Y4
+	VPAND   32(DX), Y5, Y5
+	VPAND   64(DX), Y6, Y6
+	VPAND   96(DX), Y7, Y7
+	VPOR    Y4, Y0, Y0
+	VPOR    Y5, Y1, Y1
+	VPOR    Y6, Y2, Y2
+	VPOR    Y7, Y3, Y3
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	ADDQ    $128, DX
+	SUBQ    $16, CX
+	JMP     vround
+
+vfold:
+	VPOR         Y1, Y0, Y0
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPOR         X1, X0, X0
+	VMOVQ        X0, AX
+	VPEXTRQ      $1, X0, BX
+	ORQ          BX, AX
+	VZEROUPPER
+
+vword:
+	TESTQ CX, CX
+	JZ    vdone
+	MOVQ  0(SI), BX
+	XORQ  0(DI), BX
+	ANDQ  0(DX), BX
+	ORQ   BX, AX
+	ADDQ  $8, SI
+	ADDQ  $8, DI
+	ADDQ  $8, DX
+	DECQ  CX
+	JMP   vword
+
+vdone:
+	MOVQ AX, ret+32(FP)
+	RET
+
+// func hasAVX2() bool
+//
+// CPUID and XGETBV: the CPU has AVX2 and the OS keeps the YMM state.
+TEXT ·hasAVX2(SB), NOSPLIT, $0-1
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	MOVL CX, R8
+	ANDL $0x18000000, R8
+	CMPL R8, $0x18000000
+	JNE  no
+	XORL CX, CX
+	XGETBV
+	ANDL $6, AX
+	CMPL AX, $6
+	JNE  no
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	BTL  $5, BX
+	JCC  no
+	MOVB $1, ret+0(FP)
+	RET
+
+no:
+	MOVB $0, ret+0(FP)
+	RET
