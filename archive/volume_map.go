@@ -19,12 +19,13 @@ import (
 // new end fault (SIGBUS), which must end that read, not the program.
 // Nothing read there keeps a slice of it (the decoders copy values and
 // blocks into the result's own storage, and the layout a Shape keeps is
-// a copy), so the mapping can go when the volume closes. The pages
-// behind the read are let go every mapDrop bytes (MADV_DONTNEED: still
-// in the page cache, out of the process's resident set), so the
-// resident memory a walk adds stays under about twice that: letting go
-// every megabyte raised pmval's peak over the 100 MB archive by 2 MB
-// (9.2 to 11.1), every 128 KB by none, for the same CPU. A read placed
+// a copy), so the mapping can go when the volume closes. The pages more
+// than mapDrop bytes behind the read are let go (MADV_DONTNEED: still
+// in the page cache, out of the process's resident set) in runs of at
+// least dropMin pages, so the resident memory a walk adds stays under
+// about mapDrop and a run: letting go every megabyte raised pmval's peak
+// over the 100 MB archive by 2 MB (9.2 to 11.1), every 128 KB by none,
+// for the same CPU. A read placed
 // back behind the pages let go lets go of those it had read ahead of
 // them, and lets go again from its new place on.
 //
@@ -33,6 +34,18 @@ import (
 var mapMin = 4 << 20
 
 const mapDrop = 128 << 10
+
+// dropMin is the fewest pages let go at once. x86 Linux flushes the TLB
+// entries of at most 33 pages (tlb_single_page_flush_ceiling) one page at
+// a time and of more pages all at once; one at a time cost about 8 us
+// more a call here (a virtual machine): letting go of 32-page runs took
+// 29-36 ms of CPU to read the 100 MB volume where 34-page runs took
+// 23-25, as 64-page runs did. Letting go once 256 KB lay behind the
+// read, as before, gave runs of just over 128 KB, 32 or 33 pages, as the
+// records fell: pmval -a 20180102 (7 MB, 845 records of about 8 KB)
+// made 18 of its 50 calls so; the 100 MB archive's records of 41 KB
+// fell in runs of 40 and 41 pages.
+const dropMin = 34
 
 // readMapped is read for a volume being mapped: the mapping serves the
 // volume's bytes while the record is read, and a fault on it is the
@@ -80,8 +93,7 @@ func (v *volume) mapped(off, n int) []byte {
 		v.mHigh = 0
 	}
 	v.mHigh = max(v.mHigh, off+n)
-	if off-v.mDrop >= 2*mapDrop {
-		to := (off - mapDrop) &^ (pageSize() - 1)
+	if to := (off - mapDrop) &^ (pageSize() - 1); to-v.mDrop >= dropMin*pageSize() {
 		v.release(v.mDrop, to)
 		v.mDrop = to
 	}

@@ -108,3 +108,51 @@ func TestMappedRewindLetsGo(t *testing.T) {
 		}
 	}
 }
+
+// TestMappedLetsGoInRuns reads a mapped file forwards in records of
+// several sizes and checks that the pages behind are let go in runs of
+// at least dropMin pages (runs of 33 pages or fewer are flushed from the
+// TLB a page at a time), and that what stays resident behind the read is
+// bounded all the same.
+func TestMappedLetsGoInRuns(t *testing.T) {
+	const size = 8 << 20
+	name := t.TempDir() + "/vol"
+	if err := os.WriteFile(name, make([]byte, size), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, rec := range []int{28, 1000, 8 << 10, 41528, 130 << 10, 600 << 10} {
+		v := &volume{f: f, size: size}
+		v.m = mapVolume(f, size)
+		if v.m == nil {
+			t.Skip("the file cannot be mapped")
+		}
+		runs := 0
+		for off := 0; off+rec <= size; off += rec {
+			before := v.mDrop
+			if v.mapped(off, rec) == nil {
+				t.Fatalf("records of %d: nothing at %d", rec, off)
+			}
+			if d := v.mDrop - before; d != 0 {
+				runs++
+				if d < dropMin*pageSize() {
+					t.Fatalf("records of %d: a run of %d pages let go at %d", rec, d/pageSize(), off)
+				}
+			}
+			if behind := off - v.mDrop; behind > mapDrop+dropMin*pageSize()+rec+pageSize() {
+				t.Fatalf("records of %d: %d bytes held behind the read at %d", rec, behind, off)
+			}
+		}
+		if runs == 0 {
+			t.Fatalf("records of %d: nothing let go over %d bytes", rec, size)
+		}
+		if got, bound := mappedRSS(t, v.m), mapDrop+dropMin*pageSize()+2*rec+512<<10; got > bound {
+			t.Fatalf("records of %d: %d bytes of the mapping resident, want at most %d", rec, got, bound)
+		}
+		v.unmap()
+	}
+}
