@@ -53,9 +53,11 @@ type Meta struct {
 	names  *nameTree
 	indoms htab[[]*InDom]              // newest first
 	labels htab[*htab[[]*LabelRecord]] // type, ident: newest first
-	texts  htab[*htab[string]]         // type, ident
-	nDesc  int
-	last   map[pcp.InDom]lastInDom // while loading: see repeatedInDom
+	texts  htab[*htab[string]]         // type, ident: see textTable
+	// pending holds the help text records until one is asked for
+	pending *pendingTexts
+	nDesc   int
+	last    map[pcp.InDom]lastInDom // while loading: see repeatedInDom
 }
 
 func (m *Meta) addDesc(d *pcp.Desc) error {

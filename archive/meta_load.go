@@ -147,13 +147,13 @@ func (m *Meta) record(s *metaStream, d *wire.Decoder, start int, hlen, htype int
 		if d.Err != nil {
 			return d.Err
 		}
-		ok, typ, ident, text := decodeText(&body)
+		ok, typ, ident, text := decodeTextBytes(&body)
 		if !ok {
 			// libpcp skips such a record without reading its
 			// trailer, which it then takes for the next header.
 			return nil
 		}
-		m.addText(typ, ident, text)
+		m.keepText(typ, ident, text)
 	default:
 		return &Error{Code: pcp.ErrRecType, Offset: int64(start), Msg: fmt.Sprintf("type %d", htype)}
 	}
@@ -336,19 +336,25 @@ func decodeLabelRecord(d *wire.Decoder, typ int) *LabelRecord {
 // decodeText reads a help text record (d over the body alone): its kind,
 // identifier and text. ok is false for a record libpcp skips.
 func decodeText(d *wire.Decoder) (ok bool, typ, ident uint32, text string) {
+	ok, typ, ident, t := decodeTextBytes(d)
+	return ok, typ, ident, string(t)
+}
+
+// decodeTextBytes is decodeText with the text left in d's bytes.
+func decodeTextBytes(d *wire.Decoder) (ok bool, typ, ident uint32, text []byte) {
 	if d.Remaining() < 8 {
-		return false, 0, 0, ""
+		return false, 0, 0, nil
 	}
 	typ = d.U32("help text kind")
 	if typ&(TextOneLine|TextHelp) == 0 || typ&(TextInDom|TextPMID) == 0 {
-		return false, 0, 0, ""
+		return false, 0, 0, nil
 	}
 	ident = d.U32("help text identifier")
 	t := d.Bytes(d.Remaining(), "help text")
 	if j := bytes.IndexByte(t, 0); j >= 0 {
 		t = t[:j]
 	}
-	return true, typ, ident, string(t)
+	return true, typ, ident, t
 }
 
 // inDomScratch is decodeInDomAfter's working storage, which a loader

@@ -284,7 +284,7 @@ func (m *Meta) HelpTexts() []HelpText {
 		for {
 			var this [2]*hnode[string]
 			for c, class := range []uint32{TextOneLine, TextHelp} {
-				tn := m.texts.search(kind | class)
+				tn := m.textTable().search(kind | class)
 				if tn == nil {
 					continue
 				}
@@ -317,7 +317,7 @@ func (m *Meta) HelpTexts() []HelpText {
 // Text returns the help text of an identifier; pcp.ErrText when there is
 // none.
 func (m *Meta) Text(kind, class, ident uint32) (string, error) {
-	if tn := m.texts.search(kind | class); tn != nil {
+	if tn := m.textTable().search(kind | class); tn != nil {
 		if n := tn.data.search(ident); n != nil {
 			return n.data, nil
 		}

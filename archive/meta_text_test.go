@@ -1,0 +1,113 @@
+package archive
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// textWalk lists a texts table in its walk order, which pmdumplog -h's
+// order follows.
+func textWalk(h *htab[*htab[string]]) []string {
+	var out []string
+	h.each(func(n *hnode[*htab[string]]) {
+		n.data.each(func(t *hnode[string]) {
+			out = append(out, fmt.Sprintf("%d/%d=%q", n.key, t.key, t.data))
+		})
+	})
+	return out
+}
+
+// TestTextsFiledLazily loads help text records (a replaced one, empty
+// ones, one larger than a chunk, one cut at a NUL, one libpcp skips)
+// and checks that the table filed at first use is the one filing each
+// record as it was read gives, in content and walk order, and that
+// readers asking at once all see it.
+func TestTextsFiledLazily(t *testing.T) {
+	desc := metaRec(TypeDesc, 1<<10|1, int(pcp.Type32), -1, int(pcp.SemInstant), 0, 1, 3, "a.b")
+	type text struct {
+		typ, ident int
+		body       string
+	}
+	var texts []text
+	for i := range 300 {
+		texts = append(texts, text{TextPMID | TextOneLine, 1<<10 | i, fmt.Sprintf("one line %d", i)})
+		texts = append(texts, text{TextPMID | TextHelp, 1<<10 | i, strings.Repeat("help ", i)})
+	}
+	texts = append(texts,
+		text{TextInDom | TextOneLine, 7, ""},
+		text{TextInDom | TextHelp, 7, strings.Repeat("x", 3*textChunk/2)},
+		text{TextPMID | TextOneLine, 1<<10 | 5, "replaced"},
+		text{TextInDom | TextOneLine, 8, "cut\x00here"},
+	)
+	recs := [][]byte{desc}
+	want := &Meta{}
+	for _, x := range texts {
+		recs = append(recs, metaRec(TypeText, x.typ, x.ident, x.body))
+		body, _, _ := strings.Cut(x.body, "\x00")
+		want.addText(uint32(x.typ), uint32(x.ident), body)
+	}
+	// a record libpcp skips (no kind bits), last: its trailer is left
+	// as a partial header, the end of the file
+	recs = append(recs, metaRec(TypeText, 0, 9, "skipped"))
+	for _, empty := range []bool{false, true} {
+		b := metaFile(recs...)
+		if empty {
+			// only empty texts: a table of empty strings
+			b = metaFile(desc, metaRec(TypeText, TextPMID|TextOneLine, 1, ""), metaRec(TypeText, TextInDom|TextHelp, 2, ""))
+		}
+		m, err := loadMeta(b, Version3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.pending == nil {
+			t.Fatal("no help text kept")
+		}
+		if len(m.texts.buckets) != 0 {
+			t.Fatal("help text filed at load")
+		}
+		exp := want
+		if empty {
+			exp = &Meta{}
+			exp.addText(TextPMID|TextOneLine, 1, "")
+			exp.addText(TextInDom|TextHelp, 2, "")
+		}
+		var wg sync.WaitGroup
+		got := make([][]HelpText, 8)
+		for g := range got {
+			wg.Go(func() {
+				if g%2 == 0 {
+					_, _ = m.Text(TextPMID, TextOneLine, 1<<10|5)
+				}
+				got[g] = m.HelpTexts()
+			})
+		}
+		wg.Wait()
+		for g := range got {
+			if !slices.Equal(got[g], exp.HelpTexts()) {
+				t.Fatalf("empty %v: reader %d: help texts differ from filing at load", empty, g)
+			}
+		}
+		if w, g := textWalk(&exp.texts), textWalk(m.textTable()); !slices.Equal(w, g) {
+			t.Fatalf("empty %v: walk order %v, want %v", empty, g[:min(4, len(g))], w[:min(4, len(w))])
+		}
+		for _, x := range texts {
+			if empty {
+				break
+			}
+			kind, class := uint32(x.typ)&(TextPMID|TextInDom), uint32(x.typ)&(TextOneLine|TextHelp)
+			g, err := m.Text(kind, class, uint32(x.ident))
+			w, werr := exp.Text(kind, class, uint32(x.ident))
+			if g != w || (err == nil) != (werr == nil) {
+				t.Fatalf("text %d/%d: %q %v, want %q %v", x.typ, x.ident, g, err, w, werr)
+			}
+		}
+		if _, err := m.Text(TextPMID, TextOneLine, 12345); err != pcp.ErrText {
+			t.Fatalf("a missing text: %v", err)
+		}
+	}
+}
