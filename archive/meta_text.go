@@ -1,6 +1,9 @@
 package archive
 
-import "sync"
+import (
+	"encoding/binary"
+	"sync"
+)
 
 // Help texts are kept as loaded, in a few large chunks, and filed into
 // the texts table the first time one is asked for: a replay tool never
@@ -9,24 +12,22 @@ import "sync"
 // of pmval's start-up (perf, pmval -s 1). They are filed in record
 // order, so the table (and pmdumplog -h's order, which follows it) is
 // the one filing them at load gave.
+//
+// Each record is kept in a chunk as its kind, identifier and the length
+// of its text (three native words), then the text: a list of places
+// beside the chunks cost as much again as they hold, in its growth.
 type pendingTexts struct {
 	once   sync.Once
 	chunks [][]byte
 	cur    []byte // the chunk being filled
-	recs   []pendingText
-}
-
-// pendingText is one text record: its kind, identifier and where its
-// text lies (chunk index, offsets).
-type pendingText struct {
-	typ, ident uint32
-	chunk      int32
-	from, to   uint32
 }
 
 // textChunk is the least a chunk holds: a text larger than that has a
 // chunk of its own.
 const textChunk = 32 << 10
+
+// textHead is the size of a kept record's header.
+const textHead = 12
 
 // keepText notes a help text record read at load, copying its text.
 func (m *Meta) keepText(typ, ident uint32, text []byte) {
@@ -35,13 +36,14 @@ func (m *Meta) keepText(typ, ident uint32, text []byte) {
 		p = &pendingTexts{}
 		m.pending = p
 	}
-	if p.cur == nil || len(p.cur)+len(text) > cap(p.cur) {
+	if p.cur == nil || len(p.cur)+textHead+len(text) > cap(p.cur) {
 		p.seal()
-		p.cur = make([]byte, 0, max(textChunk, len(text)))
+		p.cur = make([]byte, 0, max(textChunk, textHead+len(text)))
 	}
-	from := len(p.cur)
+	p.cur = binary.NativeEndian.AppendUint32(p.cur, typ)
+	p.cur = binary.NativeEndian.AppendUint32(p.cur, ident)
+	p.cur = binary.NativeEndian.AppendUint32(p.cur, uint32(len(text)))
 	p.cur = append(p.cur, text...)
-	p.recs = append(p.recs, pendingText{typ: typ, ident: ident, chunk: int32(len(p.chunks)), from: uint32(from), to: uint32(len(p.cur))})
 }
 
 // seal ends the chunk being filled.
@@ -58,15 +60,19 @@ func (m *Meta) textTable() *htab[*htab[string]] {
 	if p := m.pending; p != nil {
 		p.once.Do(func() {
 			p.seal()
-			// each chunk becomes one string the texts are cut from
-			strs := make([]string, len(p.chunks))
-			for i, c := range p.chunks {
-				strs[i] = string(c)
+			for _, c := range p.chunks {
+				// the chunk becomes one string its texts are cut from
+				s := string(c)
+				for off := 0; off < len(s); {
+					typ := binary.NativeEndian.Uint32(c[off:])
+					ident := binary.NativeEndian.Uint32(c[off+4:])
+					n := int(binary.NativeEndian.Uint32(c[off+8:]))
+					off += textHead
+					m.addText(typ, ident, s[off:off+n])
+					off += n
+				}
 			}
-			for _, r := range p.recs {
-				m.addText(r.typ, r.ident, strs[r.chunk][r.from:r.to])
-			}
-			p.recs, p.chunks = nil, nil
+			p.chunks = nil
 		})
 	}
 	return &m.texts
