@@ -80,7 +80,6 @@ func loadMetaFrom(s *metaStream, version int) (*Meta, error) {
 	if err == nil && m.nDesc == 0 {
 		err = errLogRec(int64(s.end(&d)), "no metric descriptors")
 	}
-	m.names.finish()
 	m.resolveDeltas()
 	m.last = nil
 	return m, err

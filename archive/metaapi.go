@@ -29,7 +29,7 @@ func (m *Meta) NumDescs() int { return m.descs.nodes }
 // Names returns the names of pmid in pmNameAll's order; pcp.ErrPMID when
 // it has none.
 func (m *Meta) Names(pmid pcp.PMID) ([]string, error) {
-	if l := m.names.names[pmid]; len(l) > 0 {
+	if l := m.names.namesOf(pmid); len(l) > 0 {
 		return l, nil
 	}
 	return nil, pcp.ErrPMID

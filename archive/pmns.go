@@ -2,6 +2,7 @@ package archive
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -27,9 +28,21 @@ type nameNode struct {
 func (n *nameNode) name() string { return n.path[n.nameAt:] }
 
 type nameTree struct {
-	root   nameNode
-	names  map[pcp.PMID][]string // in pmNameAll's order, built by finish
-	leaves int                   // how many, to size names
+	root nameNode
+	// names is each PMID's names in pmNameAll's order, indexed by
+	// finish the first time one is asked for: a slice a PMID was 1,316
+	// allocations of the 100 MB archive's loading, for a replay tool
+	// that asks for none
+	names  map[pcp.PMID][]string
+	once   sync.Once
+	leaves int // how many, to size names
+}
+
+// namesOf is pmid's names in pmNameAll's order; safe for concurrent use
+// once the tree is built.
+func (t *nameTree) namesOf(pmid pcp.PMID) []string {
+	t.once.Do(t.finish)
+	return t.names[pmid]
 }
 
 func newNameTree() *nameTree { return &nameTree{root: nameNode{pmid: pmIDNull}} }

@@ -111,3 +111,50 @@ func TestTextsFiledLazily(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesIndexedOnFirstUse: the names of each PMID are indexed when
+// first asked for, not at load, and readers asking at once all get the
+// order one reader alone gets.
+func TestNamesIndexedOnFirstUse(t *testing.T) {
+	var recs [][]byte
+	for i := range 50 {
+		// each PMID has two names, under two trees
+		recs = append(recs, metaRec(TypeDesc, 1<<10|i, int(pcp.Type32), -1, int(pcp.SemInstant), 0,
+			2, len(fmt.Sprintf("a.b%d", i)), fmt.Sprintf("a.b%d", i), len(fmt.Sprintf("c.d.e%d", i)), fmt.Sprintf("c.d.e%d", i)))
+	}
+	load := func() *Meta {
+		m, err := loadMeta(metaFile(recs...), Version3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	alone := load()
+	want := map[pcp.PMID][]string{}
+	for i := range 50 {
+		names, err := alone.Names(pcp.PMID(1<<10 | i))
+		if err != nil || len(names) != 2 {
+			t.Fatalf("PMID %d: %v %v", i, names, err)
+		}
+		want[pcp.PMID(1<<10|i)] = names
+	}
+	m := load()
+	if m.names.names != nil {
+		t.Fatal("names indexed at load")
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				id := pcp.PMID(1<<10 | (i+g)%50)
+				if got, err := m.Names(id); err != nil || !slices.Equal(got, want[id]) {
+					t.Errorf("reader %d: PMID %v: %v %v, want %v", g, id, got, err, want[id])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if _, err := m.Names(pcp.PMID(1<<10 | 99)); err != pcp.ErrPMID {
+		t.Fatalf("a PMID without names: %v", err)
+	}
+}
