@@ -72,3 +72,49 @@ func TestInterpFetchAllocs(t *testing.T) {
 		t.Errorf("%v allocations a fetch, want 0", allocs)
 	}
 }
+
+// TestKeepBlock: value blocks kept for the histories are copies, each
+// with no room after it (an append to one cannot reach the next), nil
+// when empty, unchanged by the blocks kept after them, and a run of
+// small blocks shares a few chunks instead of an allocation each.
+func TestKeepBlock(t *testing.T) {
+	ip := &interpolator{}
+	var kept, want [][]byte
+	for i, n := range []int{8, 0, 12, 1, keptChunk, 3 * keptChunk, 8, 4, keptChunk - 5, 16} {
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = byte(i*31 + j)
+		}
+		k := ip.keepBlock(b)
+		if n == 0 {
+			if k != nil {
+				t.Fatalf("block %d: an empty block kept as %v, want nil", i, k)
+			}
+			continue
+		}
+		if len(k) != n || cap(k) != n {
+			t.Fatalf("block %d: kept with length %d capacity %d, want %d", i, len(k), cap(k), n)
+		}
+		clear(b) // the reader's storage, reused
+		kept = append(kept, k)
+		w := make([]byte, n)
+		for j := range w {
+			w[j] = byte(i*31 + j)
+		}
+		want = append(want, w)
+	}
+	for i := range kept {
+		if string(kept[i]) != string(want[i]) {
+			t.Fatalf("kept block %d changed", i)
+		}
+	}
+	small := make([]byte, 8)
+	allocs := testing.AllocsPerRun(1, func() {
+		for range 1000 {
+			ip.keepBlock(small)
+		}
+	})
+	if allocs > 1+1000*8/keptChunk {
+		t.Errorf("%v allocations for 1,000 blocks of 8 bytes", allocs)
+	}
+}
