@@ -38,9 +38,9 @@ const mapDrop = 128 << 10
 // dropMin is the fewest pages let go at once. x86 Linux flushes the TLB
 // entries of at most 33 pages (tlb_single_page_flush_ceiling) one page at
 // a time and of more pages all at once; one at a time cost about 8 us
-// more a call here (a virtual machine): letting go of 32-page runs took
-// 29-36 ms of CPU to read the 100 MB volume where 34-page runs took
-// 23-25, as 64-page runs did. Letting go once 256 KB lay behind the
+// more a call here (a virtual machine): reading the 100 MB volume took a
+// median 30.5 ms of CPU letting go of 32-page runs, 24.3 of 34-page runs
+// and 23.0 of 64-page runs. Letting go once 256 KB lay behind the
 // read, as before, gave runs of just over 128 KB, 32 or 33 pages, as the
 // records fell: pmval -a 20180102 (7 MB, 845 records of about 8 KB)
 // made 18 of its 50 calls so; the 100 MB archive's records of 41 KB
