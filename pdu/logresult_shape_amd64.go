@@ -19,9 +19,20 @@ func maskedDiffAVX2(b *byte, tmpl, mask *uint64, n int) uint64
 
 func hasAVX2() bool
 
-// avx2 is asked on first use, not at start-up: CPUID leaves the
-// virtual machine, which every program linking pdu would pay for.
-var avx2 = sync.OnceValue(hasAVX2)
+// avx2Once holds the answer of hasAVX2, asked on first use, not at
+// start-up: CPUID leaves the virtual machine, which every program
+// linking pdu would pay for; a zero value, so that the package's
+// initialisation sets nothing.
+var avx2Once struct {
+	sync.Once
+	ok bool
+}
+
+// avx2 reports whether the CPU has AVX2.
+func avx2() bool {
+	avx2Once.Do(func() { avx2Once.ok = hasAVX2() })
+	return avx2Once.ok
+}
 
 // sameWords compares the first len(mask) words of b with tmpl under mask:
 // the SSE2 loop took a 41 KB record in about a fifth of the time the
