@@ -19,10 +19,15 @@ import (
 func toolBeds(t *testing.T) beds {
 	const rootLinux = "$PCP_VAR_DIR/pmns/root_linux"
 	var b beds
-	b.pcp = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
+	b.pcp = testbed.StartPMCD(t, testbed.Options{Args: pmcdTrace, Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
 		testbed.PipeAgent("proc", 3, rootProc, "$PCP_PMDAS_DIR/proc/pmdaproc", "-d", "3")}})
-	b.daemon = testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
+	b.daemon = testbed.StartPMCD(t, testbed.Options{Args: pmcdTrace, Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.LinuxAgent(),
 		testbed.PipeAgent("proc", 3, rootProc, pcptest.GoCommand(t, "../../cmd/pmdaproc"), "-d", "3")}})
+	for _, p := range []*testbed.PMCD{b.pcp, b.daemon} {
+		if r := p.Run("pmstore", "-h", "unix:"+p.SocketPath(), "pmcd.control.tracebufs", traceBufs); r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
 	b.inproc = testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{testbed.PMCDAgent(),
 		testbed.GoDSOAgent("linux", 60, "linux_init", rootLinux),
 		testbed.GoDSOAgent("proc", 3, "proc_init", rootProc)}})
@@ -58,9 +63,43 @@ func tool(t *testing.T, p *testbed.PMCD, args ...string) string {
 	cmd.Env = append(cmd.Env, "PCP_PYTHON_PROG=/usr/bin/python3", "PMCD_REQUEST_TIMEOUT="+toolTimeout)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
+		dumpTrace(p)
 		t.Fatalf("%v: %v\n%s\nthe bed's logs:\n%s", args, err, out, p.Logs())
 	}
 	return string(out)
+}
+
+// pmcdTrace has PCP's pmcd keep its event trace (-T: 1 client
+// connections, 2 PDUs) in a ring of traceBufs entries, written to its
+// log only when asked (dumpTrace): nothing is printed while the tools
+// pass. A tool failed once in a clean-clone CI run ("pmrep: IPC protocol
+// failure" on the second fetch of :proc-cpu from the cmd/pmdaproc bed,
+// after its first row) with nothing in pmcd's or the agents' logs, and
+// did not fail again here: 26 runs of this test and some 750 runs of
+// that pmrep (170 more against PCP's agent) at loads of 12 to 40, with
+// busy loops and a process-spawning loop (pids wrapping, as in that run)
+// added. An agent's wrong or late answer to a fetch makes pmcd log a
+// "Cleanup" of the agent, which the log does not have; pmcd ending the
+// client (a failed read of its request or send of the answer) logs
+// nothing, and libpcp reads the closed connection as PM_ERR_IPC, as it
+// does an answer of the wrong type left on it. The trace says, for the
+// next time, what pmcd last received and sent on each side, client and
+// agents, and why it ended a client ("End client" with an error).
+var pmcdTrace = []string{"-T", "3"}
+
+// traceBufs is the ring's length: the last few hundred PDUs, which
+// hold a pmrep run's fetches and the end of its connection besides
+// dumpTrace's own connection (about 16 entries), where PCP's default
+// of 20 would hold little more than that.
+const traceBufs = "400"
+
+// dumpTrace has the bed's pmcd, when it is PCP's, write its event trace
+// to its log (pmcd.control.dumptrace), for p.Logs().
+func dumpTrace(p *testbed.PMCD) {
+	if p.IsGo() {
+		return
+	}
+	p.Run("pmstore", "-h", "unix:"+p.SocketPath(), "pmcd.control.dumptrace", "1")
 }
 
 var clock = regexp.MustCompile(`^\d\d:\d\d:\d\d`)
