@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,16 +139,19 @@ func TestNewHostContextErrors(t *testing.T) {
 	bed := startBed(t)
 	t.Setenv("PMCD_CONNECT_TIMEOUT", "5")
 	ctx := testContext(t)
+	// Refused ports are private ones held to the test's end: port 1 or
+	// any other fixed one may have a listener on some machine.
+	p1, p2 := strconv.Itoa(testbed.ReservedPort(t)), strconv.Itoa(testbed.ReservedPort(t))
 	for _, spec := range []string{
-		"localhost:1",
-		"pcp://localhost:1,2",
+		"localhost:" + p1,
+		"pcp://localhost:" + p1 + "," + p2,
 		"no.such.host.invalid",
 		"unix:/nonexistent/pmcd.socket",
 		"",
 		"localhost:x",
 		"[::1",
 		":44321",
-		"localhost:1?compress",
+		"localhost:" + p1 + "?compress",
 	} {
 		c, err := NewHostContext(ctx, spec)
 		if err == nil {
