@@ -2,6 +2,7 @@ package pcp
 
 import (
 	"encoding/binary"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -12,8 +13,20 @@ import (
 // as %*.8g and doubles as %*.16g, strings in double quotes padded on the
 // left, event arrays as a summary of their records, and aggregates, or
 // values that cannot be extracted as t, as every reading PCP tries of
-// their bytes followed by the bytes in hex.
+// their bytes followed by the bytes in hex. A width given by a user
+// belongs to WriteValue, which does not hold the padding in memory.
 func FormatValue(valfmt ValFmt, t Type, v *Value, minwidth int) string {
+	var b strings.Builder
+	WriteValue(&b, valfmt, t, v, minwidth)
+	return b.String()
+}
+
+// WriteValue writes what FormatValue returns to w, the padding in pieces
+// as it goes: pmval -w 99999999999 pads each value to 1.2 GB (C's int
+// of the number), which PCP's printf streams and a string would hold
+// whole. It returns w's first error.
+func WriteValue(w io.Writer, valfmt ValFmt, t Type, v *Value, minwidth int) error {
+	o := valueOut{w: w}
 	var a Atom
 	if t != TypeUnknown && t != TypeEvent && t != TypeHighResEvent {
 		var err error
@@ -23,30 +36,64 @@ func FormatValue(valfmt ValFmt, t Type, v *Value, minwidth int) string {
 	}
 	switch t {
 	case Type32:
-		return padLeft(strconv.FormatInt(int64(a.L), 10), minwidth)
+		o.padLeft(strconv.FormatInt(int64(a.L), 10), minwidth)
 	case TypeU32:
-		return padLeft(strconv.FormatUint(uint64(a.UL), 10), minwidth)
+		o.padLeft(strconv.FormatUint(uint64(a.UL), 10), minwidth)
 	case Type64:
-		return padLeft(strconv.FormatInt(a.LL, 10), minwidth)
+		o.padLeft(strconv.FormatInt(a.LL, 10), minwidth)
 	case TypeU64:
-		return padLeft(strconv.FormatUint(a.ULL, 10), minwidth)
+		o.padLeft(strconv.FormatUint(a.ULL, 10), minwidth)
 	case TypeFloat:
-		return padLeft(FormatG(float64(a.F), 8), minwidth)
+		o.padLeft(FormatG(float64(a.F), 8), minwidth)
 	case TypeDouble:
-		return padLeft(FormatG(a.D, 16), minwidth)
+		o.padLeft(FormatG(a.D, 16), minwidth)
 	case TypeString:
-		return padLeft(`"`+a.CP+`"`, minwidth)
+		o.pad(minwidth - len(a.CP) - 2)
+		o.str(`"`)
+		o.str(a.CP)
+		o.str(`"`)
 	case TypeAggregate, TypeUnknown:
-		return rawValue(valfmt, v, minwidth)
+		rawValue(&o, valfmt, v, minwidth)
 	case TypeEvent, TypeHighResEvent:
 		if valfmt == ValInSitu {
-			return pmlcControl(uint32(v.LVal))
+			o.str(pmlcControl(uint32(v.LVal)))
+		} else {
+			o.str(EventSummary(v.Block.Data, t == TypeHighResEvent))
 		}
-		return EventSummary(v.Block.Data, t == TypeHighResEvent)
 	case TypeNoSupport:
-		return "pmPrintValue: bogus value, metric Not Supported\n"
+		o.str("pmPrintValue: bogus value, metric Not Supported\n")
+	default:
+		o.str("pmPrintValue: unknown value type=" + strconv.Itoa(int(int32(t))) + "\n")
 	}
-	return "pmPrintValue: unknown value type=" + strconv.Itoa(int(int32(t))) + "\n"
+	return o.err
+}
+
+// valueOut is WriteValue's writer: the first error stops it.
+type valueOut struct {
+	w   io.Writer
+	err error
+}
+
+func (o *valueOut) str(s string) {
+	if o.err == nil {
+		_, o.err = io.WriteString(o.w, s)
+	}
+}
+
+// pad writes n spaces (none for n <= 0), a bounded piece at a time.
+func (o *valueOut) pad(n int) {
+	const spaces = "                                                                "
+	for n > 0 && o.err == nil {
+		k := min(n, len(spaces))
+		o.str(spaces[:k])
+		n -= k
+	}
+}
+
+// padLeft is s right-aligned in width, as C's %*s.
+func (o *valueOut) padLeft(s string, width int) {
+	o.pad(width - len(s))
+	o.str(s)
 }
 
 // pmlcControl is how PCP prints the logging state pmlogger keeps in place
@@ -77,52 +124,47 @@ func pmlcControl(v uint32) string {
 	return b.String()
 }
 
-func padLeft(s string, width int) string {
-	if len(s) >= width {
-		return s
-	}
-	return strings.Repeat(" ", width-len(s)) + s
-}
-
 // rawValue is every reading pmPrintValue tries of a value it cannot
 // extract: as an integer and a float for a value in the value set, as a
 // 64-bit integer, a double, a float and a string for a value block of the
 // fitting size, then the block's bytes in hex.
-func rawValue(valfmt ValFmt, v *Value, minwidth int) string {
+func rawValue(o *valueOut, valfmt ValFmt, v *Value, minwidth int) {
 	if valfmt == ValInSitu {
 		u := uint32(v.LVal)
-		s := padLeft(strconv.FormatUint(uint64(u), 10), minwidth)
+		o.padLeft(strconv.FormatUint(uint64(u), 10), minwidth)
 		if f := math.Float32frombits(u); !math.IsNaN(float64(f)) {
-			s += " " + padLeft(FormatG(float64(f), 8), minwidth)
+			o.str(" ")
+			o.padLeft(FormatG(float64(f), 8), minwidth)
 		}
 		w := minwidth
 		if w > 2 {
 			w -= 2
 		}
-		return s + " 0x" + padLeft(strconv.FormatUint(uint64(u), 16), w)
+		o.str(" 0x")
+		o.padLeft(strconv.FormatUint(uint64(u), 16), w)
+		return
 	}
 	data := v.Block.Data
-	var b strings.Builder
 	done := false
 	sep := func() {
 		if done {
-			b.WriteByte(' ')
+			o.str(" ")
 		}
 		done = true
 	}
 	if len(data) == 8 {
 		u := binary.NativeEndian.Uint64(data)
 		sep()
-		b.WriteString(padLeft(strconv.FormatUint(u, 10), minwidth))
+		o.padLeft(strconv.FormatUint(u, 10), minwidth)
 		if d := math.Float64frombits(u); !math.IsNaN(d) {
 			sep()
-			b.WriteString(padLeft(FormatG(d, 16), minwidth))
+			o.padLeft(FormatG(d, 16), minwidth)
 		}
 	}
 	if len(data) == 4 {
 		if f := math.Float32frombits(binary.NativeEndian.Uint32(data)); !math.IsNaN(float64(f)) {
 			sep()
-			b.WriteString(padLeft(FormatG(float64(f), 8), minwidth))
+			o.padLeft(FormatG(float64(f), 8), minwidth)
 		}
 	}
 	printable := true
@@ -134,22 +176,22 @@ func rawValue(valfmt ValFmt, v *Value, minwidth int) string {
 	}
 	if printable {
 		sep()
-		b.WriteString(padLeft(`"`+string(data)+`"`, minwidth))
+		o.pad(minwidth - len(data) - 2)
+		o.str(`"`)
+		o.str(string(data))
+		o.str(`"`)
 	}
-	for n := 2*len(data) + 2; n < minwidth; n++ {
-		b.WriteByte(' ')
-	}
+	o.pad(minwidth - (2*len(data) + 2))
 	if done {
-		b.WriteByte(' ')
+		o.str(" ")
 	}
-	b.WriteByte('[')
+	o.str("[")
 	const hex = "0123456789abcdef"
+	digits := make([]byte, 0, 2*len(data)+1) // as long as the value itself
 	for _, c := range data {
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
+		digits = append(digits, hex[c>>4], hex[c&15])
 	}
-	b.WriteByte(']')
-	return b.String()
+	o.str(string(append(digits, ']')))
 }
 
 // FormatG formats x as C's printf("%.*g", prec, x) does, nan and inf

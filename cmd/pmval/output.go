@@ -110,15 +110,39 @@ func (o *output) pad(n int) {
 		k := min(n, len(spaces))
 		o.buf = append(o.buf, spaces[:k]...)
 		n -= k
+		if len(o.buf) > blockMax {
+			o.bound()
+		}
 	}
 	o.bound()
 }
 
+// column writes s as C's printf("%*.*s", width, prec, s) does, in bytes:
+// cut to prec unless prec is negative, padded on the left to width, or
+// on the right to -width when width is negative; the padding through pad,
+// never whole in memory.
+func (o *output) column(s string, width, prec int) {
+	if prec >= 0 && len(s) > prec {
+		s = s[:prec]
+	}
+	if width < 0 {
+		o.WriteString(s)
+		o.pad(-width - len(s))
+		return
+	}
+	o.pad(width - len(s))
+	o.WriteString(s)
+}
+
 // bound writes complete lines out when one sample has printed more than
-// blockMax.
+// blockMax, and a line longer than that as far as it goes, as a line
+// buffer that fills does (-w pads each value to up to 2^31 columns).
 func (o *output) bound() {
 	if len(o.buf) > blockMax {
 		o.writeOut(false)
+		if len(o.buf) > blockMax {
+			o.writeOut(true)
+		}
 	}
 }
 

@@ -593,10 +593,12 @@ func (v *valuer) labels() {
 			}
 		}
 		if !v.rate() || v.style != 0 || v.f.fixed != -1 {
-			fmt.Fprintf(w, "%*.*s ", cols, cols, p.Name)
+			w.column(p.Name, cols, cols)
+			w.WriteByte(' ')
 		} else {
 			// shifted left for the decimal places of a rate
-			fmt.Fprintf(w, "%*.*s    ", cols-3, cols-3, p.Name)
+			w.column(p.Name, cols-3, cols-3)
+			w.WriteString("    ")
 		}
 	}
 	if len(v.pairs) > 0 {
@@ -609,7 +611,8 @@ func (v *valuer) labels() {
 func (v *valuer) real(x float64, sem pcp.Sem, width int) {
 	w := v.out
 	if x < 0 && sem == pcp.SemCounter {
-		fmt.Fprintf(w, "%*s", width, "!")
+		w.pad(width - 1)
+		w.WriteByte('!')
 		return
 	}
 	if math.IsInf(x, 0) || math.IsNaN(x) {
@@ -670,13 +673,19 @@ func (v *valuer) special(x float64, width int) {
 	if math.Signbit(x) {
 		text = "-" + text
 	}
+	// (pad and WriteString, not fmt's %*s, which would build a -w of
+	// a billion columns in memory)
 	switch {
 	case v.f.fixed != -1:
-		fmt.Fprintf(v.out, "%*s", width, text)
+		v.out.pad(width - len(text))
+		v.out.WriteString(text)
 	case math.IsNaN(x):
-		fmt.Fprintf(v.out, "%*s.    ", width-5, text)
+		v.out.pad(width - 5 - len(text))
+		v.out.WriteString(text)
+		v.out.WriteString(".    ")
 	default:
-		fmt.Fprintf(v.out, "%*s", width, strings.ToUpper(text))
+		v.out.pad(width - len(text))
+		v.out.WriteString(strings.ToUpper(text))
 	}
 }
 
@@ -697,7 +706,7 @@ func (v *valuer) value(vs *pcp.ValueSet, val *pcp.Value, width int) {
 		v.real(a.D, v.desc.Sem, width)
 		return
 	}
-	v.out.WriteString(pcp.FormatValue(vs.ValFmt, v.desc.Type, val, width))
+	pcp.WriteValue(v.out, vs.ValFmt, v.desc.Type, val, width)
 }
 
 // printValues is pmval's printvals.
@@ -707,7 +716,7 @@ func (v *valuer) printValues(vs *pcp.ValueSet) {
 		if vs.NumVal == 1 {
 			v.value(vs, &vs.Values[0], v.cols)
 		} else {
-			fmt.Fprintf(w, "%*s", v.cols, "?")
+			w.column("?", v.cols, -1)
 		}
 		w.WriteByte('\n')
 		return
@@ -721,7 +730,7 @@ func (v *valuer) printValues(vs *pcp.ValueSet) {
 		if j := find(p.Inst); j >= 0 {
 			v.value(vs, &vs.Values[j], v.cols)
 		} else {
-			fmt.Fprintf(w, "%*s", v.cols, "?")
+			w.column("?", v.cols, -1)
 		}
 		w.WriteByte(' ')
 	}
@@ -817,7 +826,7 @@ func (v *valuer) printRates(cur *pcp.ValueSet, curTime pcp.Timestamp, prev *pcp.
 		if cur.NumVal == 1 && prev.NumVal == 1 {
 			v.printRate(cur.ValFmt, &cur.Values[0], &prev.Values[0], delta, v.cols)
 		} else {
-			fmt.Fprintf(w, "%*s", v.cols, "?")
+			w.column("?", v.cols, -1)
 		}
 		w.WriteByte('\n')
 		return
@@ -831,7 +840,7 @@ func (v *valuer) printRates(cur *pcp.ValueSet, curTime pcp.Timestamp, prev *pcp.
 		if j >= 0 && k >= 0 {
 			v.printRate(cur.ValFmt, &cur.Values[j], &prev.Values[k], delta, v.cols)
 		} else {
-			fmt.Fprintf(w, "%*s", v.cols, "?")
+			w.column("?", v.cols, -1)
 		}
 		w.WriteByte(' ')
 	}
