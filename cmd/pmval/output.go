@@ -44,7 +44,8 @@ type output struct {
 	writeFd atomic.Int32 // the descriptor inWrite's write is to, -1 if not a file
 	sig     atomic.Int32
 	watch   *watcher // watchSignals's, nil without
-	arm     bool     // watchSignals at the first output (armSignals)
+	arm     bool     // watchSignals once lines gather (armSignals)
+	early   int      // samples written as they ended while arm
 }
 
 const (
@@ -75,36 +76,24 @@ func blockable(w io.Writer) bool {
 }
 
 func (o *output) Write(p []byte) (int, error) {
-	if o.arm {
-		o.startWatch()
-	}
 	o.buf = append(o.buf, p...)
 	o.bound()
 	return len(p), nil
 }
 
 func (o *output) WriteString(s string) (int, error) {
-	if o.arm {
-		o.startWatch()
-	}
 	o.buf = append(o.buf, s...)
 	o.bound()
 	return len(s), nil
 }
 
 func (o *output) WriteByte(c byte) error {
-	if o.arm {
-		o.startWatch()
-	}
 	o.buf = append(o.buf, c)
 	return nil
 }
 
 // pad writes n spaces (none for n <= 0).
 func (o *output) pad(n int) {
-	if o.arm {
-		o.startWatch()
-	}
 	const spaces = "                                "
 	for n > 0 {
 		k := min(n, len(spaces))
@@ -152,6 +141,18 @@ func (o *output) bound() {
 func (o *output) sampleDone() {
 	if s := o.sig.Load(); s != 0 {
 		o.signalled(syscall.Signal(s))
+	}
+	if o.arm {
+		// The first samples are written as they end, as without
+		// block mode, and lines gather (under the watch) only once
+		// a run has gone on: taking the signals for the watch costs
+		// the runtime a round trip between threads for each of them
+		// (2 ms of CPU here for about thirty, half of pmval -s 1).
+		if o.early++; o.early < lineSamples {
+			o.writeOut(false)
+			return
+		}
+		o.startWatch()
 	}
 	if !o.block || len(o.buf) >= blockFill {
 		o.writeOut(false)
@@ -243,11 +244,18 @@ func (o *output) watchSignals() {
 	}
 }
 
-// armSignals has watchSignals start with the first output: until there
-// are lines to keep, signals keep their default action, so that a run
-// blocked before it printed anything (opening an archive that is a FIFO)
-// dies at once, as PCP's pmval does, rather than when it gets to write.
+// armSignals has watchSignals start when lines first gather, after
+// lineSamples samples written as they ended: until there are lines to
+// keep, signals keep their default action, so that a run blocked before
+// it printed anything (opening an archive that is a FIFO) dies at once,
+// as PCP's pmval does, and a short run never pays for the watch.
 func (o *output) armSignals() { o.arm = true }
+
+// lineSamples is how many samples an armed output writes as they end
+// before its lines gather: enough that a run of a few samples (-s 1)
+// never takes the signals, few enough that their writes cost less than
+// taking them.
+const lineSamples = 64
 
 func (o *output) startWatch() {
 	o.arm = false
