@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -70,7 +69,7 @@ func endBy(t *testing.T, sig syscall.Signal, bin string, args ...string) string 
 // too (with a core where the limit allows one).
 func TestDaemonSignalsLikePCP(t *testing.T) {
 	sigs := []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM}
-	if noCores(t) {
+	if pcptest.NoCores(t) {
 		sigs = append(sigs, syscall.SIGXFSZ)
 	}
 	// pmdatrace listens for programs: on a private port, not PCP's 4323.
@@ -99,24 +98,4 @@ func TestDaemonSignalsLikePCP(t *testing.T) {
 			}
 		}
 	}
-}
-
-// noCores keeps the programs a test kills with SIGXFSZ from writing a
-// core anywhere, a file or a pipe to the system's collector: a soft
-// RLIMIT_CORE of 1, inherited, is below any core's size and is the
-// value the kernel takes as "none" for a pipe. It reports whether that
-// could be set.
-func noCores(t *testing.T) bool {
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_CORE, &old); err != nil || old.Max < 1 {
-		// a hard limit of 0: no core file, but a pipe takes one
-		b, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
-		return err == nil && !strings.HasPrefix(string(b), "|")
-	}
-	lim := syscall.Rlimit{Cur: 1, Max: old.Max}
-	if err := syscall.Setrlimit(syscall.RLIMIT_CORE, &lim); err != nil {
-		return false
-	}
-	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_CORE, &old) })
-	return true
 }

@@ -100,7 +100,7 @@ func TestDefaultSignalsLikePCP(t *testing.T) {
 	}
 	ours := buildPMCD(t)
 	sigs := []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM}
-	if noCores(t) {
+	if pcptest.NoCores(t) {
 		sigs = append(sigs, syscall.SIGXFSZ)
 	}
 	for _, sig := range sigs {
@@ -112,26 +112,6 @@ func TestDefaultSignalsLikePCP(t *testing.T) {
 			t.Errorf("%v: ours %s, PCP's %s", sig, got, want)
 		}
 	}
-}
-
-// noCores keeps the programs a test kills with SIGXFSZ from writing a
-// core anywhere, a file or a pipe to the system's collector: a soft
-// RLIMIT_CORE of 1, inherited, is below any core's size and is the
-// value the kernel takes as "none" for a pipe. It reports whether that
-// could be set.
-func noCores(t *testing.T) bool {
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_CORE, &old); err != nil || old.Max < 1 {
-		// a hard limit of 0: no core file, but a pipe takes one
-		b, _ := os.ReadFile("/proc/sys/kernel/core_pattern")
-		return err == nil && !strings.HasPrefix(string(b), "|")
-	}
-	lim := syscall.Rlimit{Cur: 1, Max: old.Max}
-	if err := syscall.Setrlimit(syscall.RLIMIT_CORE, &lim); err != nil {
-		return false
-	}
-	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_CORE, &old) })
-	return true
 }
 
 // TestHUPDefaultNamespaceLikePCP sends SIGHUP to PCP's pmcd and ours run
