@@ -9,8 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/gopcp/gopcp/internal/sigfrom"
 )
 
 // Main is the body of a daemon agent's main function. fs holds o's options
@@ -19,12 +17,11 @@ import (
 // agent on the channel o names until pmcd goes away or SIGINT or SIGTERM
 // arrives. It returns the exit status: 0 when pmcd closed the connection,
 // 1 on any error, which goes to the log once it is open and to standard
-// error before. SIGUSR1, SIGALRM and SIGXFSZ get the kernel's default
-// action (internal/sigfrom.DefaultAction), as in PCP's agents.
+// error before. Main leaves every other signal as the program has it: our
+// agents' mains give SIGUSR1, SIGALRM and SIGXFSZ their default action
+// first, as in PCP's agents, which a library must not do to a program
+// that may want them (signal.Notify would no longer deliver them).
 func (o *DaemonOptions) Main(fs *flag.FlagSet, args []string, build func(*log.Logger) (*Agent, error)) int {
-	// As libpcp_pmda's agents, which set no handler for them: SIGUSR1
-	// and SIGALRM end the agent, SIGXFSZ dumps core.
-	_ = sigfrom.DefaultAction(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return o.main(ctx, fs, args, build, os.Stdin, os.Stdout, os.Stderr)

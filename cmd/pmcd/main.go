@@ -60,7 +60,7 @@ func main() {
 	defer stop()
 	// PCP's pmcd sets no handler for these: SIGUSR1 and SIGALRM end it
 	// (nothing logged), SIGXFSZ dumps core. Not where it cannot be done.
-	_ = sigfrom.DefaultAction(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
+	_ = sigfrom.AsPCPDaemon()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	// PCP's pmcd logs who sent the signal; where that cannot be known

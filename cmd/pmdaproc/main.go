@@ -17,10 +17,14 @@ import (
 
 	"github.com/gopcp/gopcp/agents/proc"
 	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pmda"
 )
 
 func main() {
+	// As PCP's agents, which set no handler for them: SIGUSR1 and
+	// SIGALRM end the agent, SIGXFSZ dumps core.
+	_ = sigfrom.AsPCPDaemon()
 	os.Exit(run(os.Args[1:]))
 }
 

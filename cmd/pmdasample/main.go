@@ -64,7 +64,7 @@ func run(args []string) int {
 	// As libpcp_pmda's agents, which set no handler for them (PCP's
 	// pmdasample too): SIGUSR1 and SIGALRM end the agent, SIGXFSZ dumps
 	// core, where the Go runtime would carry on.
-	_ = sigfrom.DefaultAction(syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ)
+	_ = sigfrom.AsPCPDaemon()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Gratuitous hangups, from a terminal say, are no reason to leave.

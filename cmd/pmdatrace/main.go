@@ -26,12 +26,16 @@ import (
 	"strconv"
 
 	atrace "github.com/gopcp/gopcp/agents/trace"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/trace"
 )
 
 func main() {
+	// As PCP's agents, which set no handler for them: SIGUSR1 and
+	// SIGALRM end the agent, SIGXFSZ dumps core.
+	_ = sigfrom.AsPCPDaemon()
 	os.Exit(run(filepath.Base(os.Args[0]), os.Args[1:], os.LookupEnv, os.Stderr))
 }
 

@@ -15,10 +15,14 @@ import (
 	"os"
 
 	"github.com/gopcp/gopcp/agents/trivial"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pmda"
 )
 
 func main() {
+	// As PCP's agents, which set no handler for them: SIGUSR1 and
+	// SIGALRM end the agent, SIGXFSZ dumps core.
+	_ = sigfrom.AsPCPDaemon()
 	os.Exit(run(os.Args[1:]))
 }
 

@@ -71,6 +71,11 @@ func without(sigs []syscall.Signal, drop syscall.Signal) []syscall.Signal {
 // program that wants one of them delivered calls Catch.
 func DefaultAction(sigs ...syscall.Signal) error { return setDefault(sigs) }
 
+// AsPCPDaemon gives DaemonEnding their default action: for the main of
+// pmcd and of our daemon agents, never a library, as a program that wants
+// one of them delivered would have to call Catch.
+func AsPCPDaemon() error { return DefaultAction(DaemonEnding...) }
+
 // Catch gives sigs back to the runtime's handler that DefaultAction
 // replaced, so that signal.Notify delivers them: call it after Notify,
 // so that a signal in between still ends the process rather than being

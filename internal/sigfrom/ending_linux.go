@@ -26,3 +26,8 @@ var Ending = []syscall.Signal{
 	syscall.SIGIO, syscall.SIGPWR, syscall.SIGSYS,
 	35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64,
 }
+
+// DaemonEnding are the signals PCP's pmcd and its agents set no handler
+// for, so that they end them (SIGXFSZ with a core), where a Go daemon
+// would carry on: the rest of Ending they handle or ignore themselves.
+var DaemonEnding = []syscall.Signal{syscall.SIGUSR1, syscall.SIGALRM, syscall.SIGXFSZ}
