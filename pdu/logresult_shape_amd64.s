@@ -145,7 +145,14 @@ vdone:
 // func hasAVX2() bool
 //
 // CPUID and XGETBV: the CPU has AVX2 and the OS keeps the YMM state.
+// Leaf 7 is asked only where leaf 0 says it exists: a CPU (or a virtual
+// one) without it answers a higher leaf with another leaf's words.
 TEXT ·hasAVX2(SB), NOSPLIT, $0-1
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	CMPL AX, $7
+	JB   no
 	MOVL $1, AX
 	XORL CX, CX
 	CPUID
