@@ -116,6 +116,7 @@ func (s *session) openPipe(path string, args []string) {
 	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out, cli.RequestTimeout()), w: pdu.NewWriter(in), c: in, fd: 5}
 	s.conn = c
 	s.resetProfile()
+	agentConnected()
 	s.handshake(c)
 }
 
@@ -143,6 +144,7 @@ func (s *session) openSocket(network, addr, label string) {
 	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc, cli.RequestTimeout()), w: pdu.NewWriter(nc), c: nc, fd: 3}
 	s.conn = c
 	s.resetProfile()
+	agentConnected()
 	s.handshake(c)
 }
 

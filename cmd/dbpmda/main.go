@@ -20,11 +20,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/identity"
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 
@@ -32,7 +36,24 @@ import (
 )
 
 func main() {
+	// As PCP's dbpmda, which sets no handler: SIGUSR1, SIGALRM, SIGXFSZ
+	// and the rest end it by their default action (sigfrom.Ending).
+	pipeOnAgent.Store(sigfrom.AsC() == nil)
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// pipeOnAgent is whether SIGPIPE is ignored once an agent is connected:
+// libpcp ignores it when it first sends a PDU, so a dbpmda that talks to
+// a daemon agent goes on (the write fails) where a broken pipe before
+// that ends it. Set by main only, never for tests run in process.
+var pipeOnAgent atomic.Bool
+
+// agentConnected is the note that a daemon agent is about to be sent
+// its first PDU.
+func agentConnected() {
+	if pipeOnAgent.Load() && !signal.Ignored(syscall.SIGPIPE) {
+		signal.Ignore(syscall.SIGPIPE)
+	}
 }
 
 type flags struct {

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+)
+
+// TestSignalsLikePCP sends PCP's dbpmda and ours, each waiting for its
+// next command on a pipe, the signals PCP's sets no handler for: each
+// ends both by its default action, where the Go runtime would have
+// ignored SIGUSR1, SIGALRM and SIGXFSZ and turned SIGQUIT into a dump.
+func TestSignalsLikePCP(t *testing.T) {
+	theirs, ours := pcptest.NeedTool(t, "dbpmda"), pcptest.GoCommand(t, ".")
+	sigs := []syscall.Signal{syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGQUIT, syscall.SIGVTALRM}
+	if pcptest.NoCores(t) {
+		sigs = append(sigs, syscall.SIGXFSZ, syscall.SIGABRT)
+	}
+	for _, sig := range sigs {
+		want, got := waitingEndedBy(t, theirs, sig), waitingEndedBy(t, ours, sig)
+		if want != "killed by "+sig.String() {
+			t.Errorf("PCP's dbpmda and %v: %s", sig, want)
+		}
+		if got != want {
+			t.Errorf("%v: ours %s, PCP's %s", sig, got, want)
+		}
+	}
+}
+
+// waitingEndedBy starts bin reading commands from a pipe, has it answer
+// one (status, whose answer ends with the instance profile's line) so
+// that it is waiting for the next, sends it sig and says how it ended.
+func waitingEndedBy(t *testing.T, bin string, sig syscall.Signal) string {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Dir = t.TempDir()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(in, "status\n")
+	r := bufio.NewReader(out)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return fmt.Sprintf("ended before its answer: %v", err)
+		}
+		if strings.HasPrefix(line, "Dump Instance Profile") {
+			break
+		}
+	}
+	cmd.Process.Signal(sig)
+	// The signal is pending before this end of input comes: a program
+	// that survives it reads the end and exits, never leaving the test
+	// waiting.
+	in.Close()
+	io.Copy(io.Discard, r)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return fmt.Sprintf("exited: %v", err)
+	}
+	ws := ee.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return "killed by " + ws.Signal().String()
+	}
+	return fmt.Sprintf("exit status %d", ws.ExitStatus())
+}
