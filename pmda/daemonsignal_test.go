@@ -1,8 +1,6 @@
 package pmda_test
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -46,21 +44,13 @@ func endBy(t *testing.T, sig syscall.Signal, bin string, args ...string) string 
 		done <- cmd.Wait()
 	}()
 	select {
-	case err = <-done:
+	case <-done:
 	case <-time.After(2 * time.Minute):
 		cmd.Process.Kill()
 		<-done
 		return "still running"
 	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return fmt.Sprintf("exited: %v", err)
-	}
-	ws := ee.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		return "killed by " + ws.Signal().String()
-	}
-	return fmt.Sprintf("exit status %d", ws.ExitStatus())
+	return pcptest.HowEnded(cmd.ProcessState)
 }
 
 // TestDaemonSignalsLikePCP sends PCP's pmdatrace and ours (DaemonOptions.

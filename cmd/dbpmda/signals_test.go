@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -72,14 +71,6 @@ func waitingEndedBy(t *testing.T, bin string, sig syscall.Signal) string {
 	// waiting.
 	in.Close()
 	io.Copy(io.Discard, r)
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return fmt.Sprintf("exited: %v", err)
-	}
-	ws := ee.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		return "killed by " + ws.Signal().String()
-	}
-	return fmt.Sprintf("exit status %d", ws.ExitStatus())
+	cmd.Wait()
+	return pcptest.HowEnded(cmd.ProcessState)
 }

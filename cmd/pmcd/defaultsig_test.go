@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -79,15 +78,7 @@ func endedBy(t *testing.T, bin string, sig syscall.Signal) string {
 	}
 	b, _ := os.ReadFile(logPath)
 	finished := strings.Contains(string(b), "Log finished")
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return fmt.Sprintf("exited: %v, log finished %v", err, finished)
-	}
-	ws := ee.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		return fmt.Sprintf("killed by %v, log finished %v", ws.Signal(), finished)
-	}
-	return fmt.Sprintf("exit status %d, log finished %v", ws.ExitStatus(), finished)
+	return fmt.Sprintf("%s, log finished %v", pcptest.HowEnded(cmd.ProcessState), finished)
 }
 
 // TestDefaultSignalsLikePCP sends PCP's pmcd and ours the signals PCP's
