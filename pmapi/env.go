@@ -1,10 +1,12 @@
 package pmapi
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 )
 
@@ -72,13 +74,17 @@ func strtol(s string) (int, bool) {
 // fractions allowed; a value that is not a non-negative number gives
 // DefaultConnectTimeout (PCP warns and ignores it). Zero, which is also
 // what C's strtod makes of an empty value, means no limit.
+//
+// A number too large for a Duration, an infinity or NaN is refused too:
+// libpcp takes them and its timeval conversion overflows, and as a
+// Duration they wrap to the most negative one, a connection that fails
+// at once.
 func ParseConnectTimeout(env string) time.Duration {
-	env = strings.TrimLeft(env, " \t\n\v\f\r")
 	if env == "" {
 		return 0
 	}
-	secs, err := strconv.ParseFloat(env, 64)
-	if err != nil || secs < 0 {
+	secs, err := strconv.ParseFloat(strings.TrimLeft(env, " \t\n\v\f\r"), 64)
+	if err != nil || !(secs >= 0) || secs >= float64(math.MaxInt64)/float64(time.Second) {
 		return DefaultConnectTimeout
 	}
 	return time.Duration(secs * float64(time.Second))
@@ -104,13 +110,21 @@ func ParseReconnectTimeout(env string) []time.Duration {
 	if env == "" {
 		return def
 	}
+	// libpcp's loop: each field (int)strtol(field, &end, 10), which
+	// must be positive and end at a comma or the end, a comma last
+	// ending the list.
 	var out []time.Duration
-	for _, field := range strings.Split(env, ",") {
-		n, err := strconv.Atoi(field)
-		if err != nil || n <= 0 {
+	for p := env; p != ""; {
+		n, end, _ := getopt.CStrtol(p, 10)
+		val := int32(n)
+		if val <= 0 || (end < len(p) && p[end] != ',') {
 			return def
 		}
-		out = append(out, time.Duration(n)*time.Second)
+		out = append(out, time.Duration(val)*time.Second)
+		if end == len(p) {
+			break
+		}
+		p = p[end+1:]
 	}
 	return out
 }
