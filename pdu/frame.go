@@ -77,7 +77,7 @@ func NewReader(r io.Reader, timeout time.Duration) *Reader {
 // (internal/cli).
 func ParseRequestTimeout(v string) time.Duration {
 	secs, err := strconv.ParseFloat(v, 64)
-	if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) || secs > math.MaxInt64/float64(time.Second) {
+	if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) || secs >= math.MaxInt64/float64(time.Second) {
 		return DefaultTimeout
 	}
 	return time.Duration(secs * float64(time.Second))
