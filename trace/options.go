@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +94,8 @@ func EnvOptions(lookup func(string) (string, bool)) (Options, error) {
 	}{{EnvTimeout, &o.ConnectTimeout}, {EnvReqTimeout, &o.RequestTimeout}} {
 		if v, ok := lookup(e.name); ok {
 			s, err := strconv.ParseFloat(v, 64)
-			if err != nil || s < 0 || s > 1e6 {
+			// NaN too: a NaN of seconds is no Duration
+			if err != nil || !(s >= 0 && s <= 1e6) {
 				bad(e.name, v)
 			} else {
 				*e.to = time.Duration(s * float64(time.Second))
@@ -119,7 +121,8 @@ func parseBackoff(v string) ([]time.Duration, error) {
 	var steps []time.Duration
 	for _, f := range strings.Split(v, ",") {
 		n, err := strconv.Atoi(f)
-		if err != nil || n <= 0 {
+		// more seconds than a Duration holds would wrap negative
+		if err != nil || n <= 0 || n > math.MaxInt64/int(time.Second) {
 			return nil, ErrEnvFormat
 		}
 		steps = append(steps, time.Duration(n)*time.Second)
