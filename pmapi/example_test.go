@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net"
 
+	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/fetchgroup"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmcd"
+	"github.com/gopcp/gopcp/pmda"
 )
 
 // The values of one metric, the short way: a context and
@@ -116,18 +120,51 @@ func ExampleParseMetricSpec() {
 	// archive "/var/log/pcp/20261127" disk.dev.read []
 }
 
-// A host context: a connection to a pmcd, here the local one. (No
-// output is shown, since the values are this host's.)
+// A host context: a connection to a pmcd. The pmcd here is gopcp's,
+// in this process on a loopback port with PCP's sample agent, so that
+// the example runs anywhere; pmapi.NewHostContext(ctx, "local:") asks
+// this host's pmcd. The values are those of a sample agent's first
+// fetch, as PCP's pmdasample gives them.
 func ExampleNewHostContext() {
-	ctx := context.Background()
-	c, err := pmapi.NewHostContext(ctx, "local:")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pmcd.RegisterDSO("example_sample_init", func(domain uint32) (*pmda.Agent, error) {
+		return sample.New(domain, sample.Options{DSO: true})
+	})
+	conf := &pmcd.Conf{Agents: []pmcd.AgentConf{{Name: "sample", Domain: sample.Domain, Kind: pmcd.AgentDSO, Entry: "example_sample_init"}}}
+	tree, err := pmcd.AgentNamespace(ctx, conf, map[string]pmcd.NameSource{"example_sample_init": sample.Namespace})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := &pmcd.Server{PMNS: tree, Conf: conf}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	defer func() { cancel(); <-served }()
+
+	c, err := pmapi.NewHostContext(ctx, ln.Addr().String())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	load, err := fetchgroup.Values[float64](ctx, c, "kernel.all.load")
+	hundred, err := fetchgroup.Values[int64](ctx, c, "sample.long.hundred")
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(load[0].Instances)
+	fmt.Println("sample.long.hundred", hundred[0].Instances[0].Value)
+	colour, err := fetchgroup.Values[int32](ctx, c, "sample.colour")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, in := range colour[0].Instances {
+		fmt.Printf("sample.colour[%s] %d\n", in.Name, in.Value)
+	}
+	// Output:
+	// sample.long.hundred 100
+	// sample.colour[red] 101
+	// sample.colour[green] 202
+	// sample.colour[blue] 303
 }
