@@ -70,6 +70,13 @@ func FuzzRequestedFiles(f *testing.F) {
 		"extfrag/unusable_index":      "Node 0, zone      DMA 0.000 0.000 0.000\nNode 0, zone   Normal 0.100 0.200\n",
 		"fs/nfsd/pool_threads":        "8\n",
 		"pressure/irq":                "full avg10=0.00 avg60=0.00 avg300=0.00 total=12\n",
+		// the fixture's System V IPC tables are empty
+		"sysvipc/shm": "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime                   rss                  swap\n" +
+			"         0          7  1600               524288  1234  1300      2  1000  1000  1000  1000 1700000000 1700000001 1700000002                  4096                     0\n",
+		"sysvipc/msg": "       key      msqid perms      cbytes       qnum lspid lrpid   uid   gid  cuid  cgid      stime      rtime      ctime\n" +
+			"1234567890          3   666          10          1    55    56     0     0     0     0 1700000000 1700000001 1700000002\n",
+		"sysvipc/sem": "       key      semid perms      nsems   uid   gid  cuid  cgid      otime      ctime\n" +
+			"         0          2   600          4     0     0     0     0          0 1700000000\n",
 	}
 	for i, p := range files {
 		if b, err := fixture(p); err == nil {
