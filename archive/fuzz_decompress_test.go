@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -48,6 +49,20 @@ func FuzzDecompressTo(f *testing.F) {
 	zw.Close()
 	f.Add(gz.Bytes(), uint8(3))
 	f.Add([]byte("BZh91AY&SY"), uint8(2))
+	// whole .bz2 and .lzma files, where the programs that make them are
+	// installed (Go has no writer for either)
+	for _, c := range []struct {
+		prog []string
+		sel  uint8
+	}{{[]string{"bzip2", "-c"}, 2}, {[]string{"xz", "--format=lzma", "-c"}, 1}, {[]string{"xz", "-c"}, 0}} {
+		if path, err := exec.LookPath(c.prog[0]); err == nil {
+			cmd := exec.Command(path, c.prog[1:]...)
+			cmd.Stdin = bytes.NewReader(bytes.Repeat([]byte("pcp archive volume "), 300))
+			if out, err := cmd.Output(); err == nil {
+				f.Add(out, c.sel)
+			}
+		}
+	}
 	// an .lzma header claiming a dictionary past the bound
 	f.Add([]byte{0x5d, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0}, uint8(1))
 	f.Add(append(append([]byte{}, xzMagic...), make([]byte, 30)...), uint8(0))
