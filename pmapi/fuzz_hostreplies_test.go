@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"net"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -120,7 +121,7 @@ func FuzzHostReplies(f *testing.F) {
 	f.Add([]byte{7, 0, 4, 0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, script []byte) {
 		s := &replyScript{rest: script}
-		addr := loopbackServer(t, func(conn net.Conn) {
+		sock := unixServer(t, func(conn net.Conn) {
 			ctx := context.Background()
 			w := pdu.NewWriter(conn)
 			if pdu.GreetClient(ctx, w, 0, pdu.PMCDInfo(0)) != nil {
@@ -160,7 +161,7 @@ func FuzzHostReplies(f *testing.F) {
 		// fuzzer; no property depends on it.
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		c, err := NewHostContext(ctx, addr.String(), WithReconnectBackoff([]time.Duration{time.Hour}))
+		c, err := NewHostContext(ctx, "unix:"+sock, WithReconnectBackoff([]time.Duration{time.Hour}))
 		if err != nil {
 			t.Fatalf("connecting to the fake pmcd: %v", err)
 		}
@@ -195,4 +196,58 @@ func FuzzHostReplies(f *testing.F) {
 			check("Close", err)
 		}
 	})
+}
+
+// unixServer is loopbackServer on a Unix socket of the test's own: tens
+// of thousands of fuzzed connections over TCP leave the loopback's
+// ephemeral ports in TIME_WAIT until a listen fails.
+func unixServer(t *testing.T, serve func(net.Conn)) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pmcd.socket")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		open  = make(map[net.Conn]bool)
+		ended bool
+		wg    sync.WaitGroup
+	)
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			if ended {
+				mu.Unlock()
+				c.Close()
+				return
+			}
+			open[c] = true
+			wg.Go(func() {
+				defer func() {
+					mu.Lock()
+					delete(open, c)
+					mu.Unlock()
+					c.Close()
+				}()
+				serve(c)
+			})
+			mu.Unlock()
+		}
+	})
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		ended = true
+		for c := range open {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return path
 }
