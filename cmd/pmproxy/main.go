@@ -23,6 +23,7 @@ import (
 	"github.com/gopcp/gopcp/series/restapi"
 
 	"github.com/gopcp/gopcp/internal/getopt"
+	"github.com/gopcp/gopcp/internal/identity"
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/pmapienv"
 	"github.com/gopcp/gopcp/pmapi"
@@ -120,7 +121,6 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		fmt.Fprintf(os.Stderr, "pmproxy: log %s: %v; logging to standard error\n", o.logPath, err)
 	}
 	logger := log.New(logw, fmt.Sprintf("pmproxy(%d) ", os.Getpid()), log.LstdFlags)
-	logger.Printf("pmproxy: PID = %d, ports %v", os.Getpid(), o.ports)
 
 	// pmproxy's own metrics, served as pmproxy.* by pmcd's pmproxy agent
 	// from PCP_TMP_DIR/pmproxy, as PCP's pmproxy writes them; without
@@ -137,6 +137,18 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		go func() { stats.Run(sctx, time.Second); close(done) }()
 		defer func() { scancel(); <-done; stats.Close() }()
 	}
+
+	// As PCP's pmproxy: a daemon (no -f; -F too) runs as the service's
+	// user from here on, the ports bound and the log and statistics
+	// files opened as whoever started it; an unknown user or a refused
+	// switch (not started as root) ends it with libpcp's message.
+	user := serviceUser(o.username)
+	if !o.foreground || o.managed {
+		if !identity.Set(user, logw, "pmproxy") {
+			return exitError(1)
+		}
+	}
+	logger.Printf("pmproxy: PID = %d, PDU version = 2, user = %s (%d), ports %v", os.Getpid(), user, os.Getuid(), o.ports)
 
 	// a daemon never asks for credentials on a console: libpcp would
 	// (PCP_CONSOLE, /dev/tty), leaving a request's goroutine and its

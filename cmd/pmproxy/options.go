@@ -15,7 +15,8 @@ import (
 // pmproxy(1).
 type options struct {
 	usage      bool
-	foreground bool
+	foreground bool // -f or -F
+	managed    bool // -F: in the foreground, yet switching user as a daemon
 	config     string
 	ifaces     []string
 	ports      []int
@@ -91,6 +92,7 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 			return
 		}
 		o.foreground = true
+		o.managed = opt.Short == 'F'
 	case 'U':
 		o.username = arg
 	case 'c':
