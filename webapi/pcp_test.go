@@ -113,6 +113,19 @@ var moreSteps = []step{
 	{"/pmapi/CTX/metric", false, ""},
 	{"/pmapi/context?hostspec=NOWHERE", false, ""},
 	{"/pmapi/fetch?hostspec=NOWHERE&names=sample.long.one", false, ""},
+	// host names no resolver knows (.invalid is reserved for that), and
+	// an address that is none: libpcp's "No route to host"
+	{"/pmapi/context?hostspec=no.such.host.invalid", false, ""},
+	{"/pmapi/context?hostspec=no.such.host.invalid:44321&polltimeout=5", false, ""},
+	{"/pmapi/context?hostspec=pcp://no.such.host.invalid", false, ""},
+	{"/pmapi/context?hostspec=256.1.1.1", false, ""},
+	{"/pmapi/fetch?hostspec=no.such.host.invalid&names=sample.long.one", false, ""},
+	{"/pmapi/metric?hostspec=no.such.host.invalid&names=sample.long.one", false, ""},
+	{"/pmapi/indom?hostspec=no.such.host.invalid&name=sample.bin", false, ""},
+	{"/pmapi/children?hostspec=no.such.host.invalid&prefix=sample", false, ""},
+	{"/pmapi/metrics?hostspec=no.such.host.invalid&names=sample.long.one", false, ""},
+	{"/metrics?hostspec=no.such.host.invalid&names=sample.long.one", false, ""},
+	{"/pmapi/context?hostspec=nosuch.invalid@localhost", false, ""},
 	{"/pmapi/context?HS&polltimeout=abc", false, ""},
 }
 
