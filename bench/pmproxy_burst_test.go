@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,7 +30,9 @@ import (
 // after its burst with SIGQUIT and reports its goroutines by what they
 // wait on and the collector's last trace line (instead of the 6 s
 // figure); GOPCP_BURST_ENV adds settings to our servers' environment
-// ("GOGC=25").
+// ("GOGC=25"); GOPCP_BURST_TRACE=1 builds ours with -tags memtrace and
+// logs the runtime's memory figures before the burst, at its largest
+// anonymous memory and at its end.
 func TestPMProxyBurst(t *testing.T) {
 	if os.Getenv("GOPCP_BENCH_BURST") != "1" {
 		t.Skip("GOPCP_BENCH_BURST=1 runs the pmproxy burst measurement")
@@ -38,6 +42,7 @@ func TestPMProxyBurst(t *testing.T) {
 		load = 0
 	}
 	dump := os.Getenv("GOPCP_BURST_DUMP") == "1"
+	trace := os.Getenv("GOPCP_BURST_TRACE") == "1"
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	c := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	hs := "hostspec=" + bed.Host()
@@ -49,8 +54,8 @@ func TestPMProxyBurst(t *testing.T) {
 		cpu  []time.Duration // per fetch of each burst
 		fail int
 	}
-	sides := []*side{{name: "PCP pmproxy"}, {name: "gopcp pmproxy", bin: buildOurPMProxy(t, true, false)},
-		{name: "gopcp pmproxy, CGO_ENABLED=0", bin: buildOurPMProxy(t, false, false)}}
+	sides := []*side{{name: "PCP pmproxy"}, {name: "gopcp pmproxy", bin: buildOurPMProxy(t, true, trace)},
+		{name: "gopcp pmproxy, CGO_ENABLED=0", bin: buildOurPMProxy(t, false, trace)}}
 	if before := os.Getenv("GOPCP_BENCH_BEFORE"); before != "" {
 		sides = append(sides, &side{name: "gopcp pmproxy before", bin: buildPMProxyIn(t, before, true, false)},
 			&side{name: "gopcp pmproxy before, CGO_ENABLED=0", bin: buildPMProxyIn(t, before, false, false)})
@@ -67,11 +72,14 @@ func TestPMProxyBurst(t *testing.T) {
 		for _, s := range sides {
 			var srv running
 			var errBuf bytes.Buffer
+			sb := &syncBuffer{b: &errBuf}
 			switch {
 			case s.bin == "":
 				srv = runPCPPMProxy(t, bed)
 			case dump:
 				srv = runOurPMProxyWith(t, s.bin, bed, []string{"GODEBUG=gctrace=1"}, &errBuf)
+			case trace:
+				srv = runOurPMProxyWith(t, s.bin, bed, strings.Fields(os.Getenv("GOPCP_BURST_ENV")), sb)
 			case os.Getenv("GOPCP_BURST_ENV") != "":
 				srv = runOurPMProxyWith(t, s.bin, bed, strings.Fields(os.Getenv("GOPCP_BURST_ENV")), nil)
 			default:
@@ -82,6 +90,7 @@ func TestPMProxyBurst(t *testing.T) {
 				t.Fatalf("%s: first fetch failed", s.name)
 			}
 			time.Sleep(time.Second)
+			traced := len(traceLines(sb.String()))
 			before := anonMaps(srv.pid)
 			cpu0 := serverCPU(srv.pid)
 			s.fail += parallel(1000, 1000, func(int) bool {
@@ -95,6 +104,20 @@ func TestPMProxyBurst(t *testing.T) {
 			m := readMem(srv.pid)
 			s.conc = append(s.conc, m)
 			s.cpu = append(s.cpu, perOp(cpu0, serverCPU(srv.pid), 1000))
+			if trace && s.bin != "" {
+				time.Sleep(150 * time.Millisecond) // the tracer's next line
+				lines := traceLines(sb.String())
+				if traced > 0 && len(lines) > traced {
+					during := lines[traced:]
+					top := during[0]
+					for _, l := range during {
+						if traceAnon(l) > traceAnon(top) {
+							top = l
+						}
+					}
+					t.Logf("%s run %d: memtrace before %s\nlargest %s\nlast %s", s.name, i+1, lines[traced-1], top, during[len(during)-1])
+				}
+			}
 			if os.Getenv("GOPCP_BURST_SMAPS") == "1" {
 				t.Logf("%s run %d: anonymous KiB by mapping, before -> after the burst: %s", s.name, i+1, mapsDiff(before, anonMaps(srv.pid)))
 			}
@@ -256,4 +279,44 @@ func mapsDiff(a, b map[string]int) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// syncBuffer is a bytes.Buffer a process's output and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// traceLines are the memtrace lines of a server's standard error.
+func traceLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "memtrace ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// traceAnon is a memtrace line's anonymous resident KiB.
+func traceAnon(l string) int {
+	for _, f := range strings.Fields(l) {
+		if v, ok := strings.CutPrefix(f, "rssanon="); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	return 0
 }

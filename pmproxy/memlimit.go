@@ -23,11 +23,13 @@ import (
 //
 // Each collection costs CPU whatever the heap's size (measured on 2
 // CPUs: 1.4 ms a cycle for a 1 MiB heap, most of it the other
-// processor's idle mark worker), so the margin is never less than what
-// the program allocates in a window (100 ms in pmproxy): collections
-// come at most about every window while the limit holds, and when
+// processor's idle mark worker), so a caller may ask for the margin to
+// be never less than what the program allocates in a window: collections
+// then come at most about every window while the limit holds, and when
 // requests come fast the margin outgrows GOGC's minimum and the limit
-// has no effect, so throughput is not traded for memory.
+// has no effect, so throughput is not traded for memory. cmd/pmproxy
+// asks for no window: the heap a burst of requests grew to was resident
+// when the burst ended, and it takes the collections' CPU instead.
 
 // Runtime figures FollowLiveHeap reads (runtime/metrics names).
 var limitMetrics = []string{

@@ -35,10 +35,18 @@ import (
 
 // heapMargin is the least the heap may grow past its live bytes between
 // collections, and heapWindow the time whose allocation it may always
-// grow by (pmproxy.FollowLiveHeap).
+// grow by (pmproxy.FollowLiveHeap). A window of 100 ms with a 512 KiB
+// margin let a burst of requests (1,000 concurrent fetches allocate
+// 2-3 MB in half a second) grow the heap to the runtime's 2 MiB floor,
+// and those pages were resident when the burst ended: 0.3-1 MiB above
+// PCP's pmproxy right after it. With no window and 256 KiB a burst is
+// collected every hundred fetches or so, at some 10 µs of CPU a fetch
+// while requests come that fast (bench's TestPMProxyBurst and the timing
+// of TestPMProxySideBySide, docs/pmproxy.md); a heap with more live
+// (many contexts) grows by GOGC's half of it as before.
 const (
-	heapMargin = 512 << 10
-	heapWindow = 100 * time.Millisecond
+	heapMargin = 256 << 10
+	heapWindow = 0
 )
 
 func main() {
