@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/gopcp/gopcp/internal/startpages"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmapi/local"
 )
@@ -60,10 +61,18 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 	}
 	if kind == pmapi.KindArchive {
 		opts = append(opts, archiveEnv(p.Stderr)...)
+		// A replay runs long after start, and opening an archive can
+		// take megabytes of heap: the binary's pages that only start
+		// touched are given back before that, those only opening
+		// touched after it (a failure costs only the pages).
+		_, _ = startpages.Release()
 	}
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
 	if err == nil && kind == pmapi.KindHost {
 		hostConnected()
+	}
+	if err == nil && kind == pmapi.KindArchive {
+		_, _ = startpages.Release()
 	}
 	return src, err
 }
