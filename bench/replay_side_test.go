@@ -107,6 +107,7 @@ type replayResult struct {
 	lines            int
 	pcp, ours        toolRun // medians (each field its own median)
 	pcpRuns, ourRuns []toolRun
+	before           *toolRun // the other build's medians, if run
 	outputsIdentical bool
 }
 
@@ -133,12 +134,27 @@ func runSideBySide(t *testing.T, rounds int, cases []replayCase) []replayResult 
 	t.Helper()
 	var out []replayResult
 	for _, c := range cases {
-		var pr, or []toolRun
+		// another build of ours, run in the same rounds
+		before := ""
+		if dir := os.Getenv("GOPCP_BENCH_REPLAY_BEFORE"); dir != "" {
+			before = filepath.Join(dir, filepath.Base(c.ours))
+		}
+		var pr, or, br []toolRun
 		for range rounds {
 			pr = append(pr, timeTool(t, c.pcp, c.env, c.args...))
 			or = append(or, timeTool(t, c.ours, c.env, c.args...))
+			if before != "" {
+				br = append(br, timeTool(t, before, c.env, c.args...))
+			}
 		}
 		r := replayResult{c: c, pcp: medianRuns(pr), ours: medianRuns(or), pcpRuns: pr, ourRuns: or}
+		if br != nil {
+			m := medianRuns(br)
+			r.before = &m
+			if br[0].sum != or[0].sum || br[0].errText != or[0].errText {
+				t.Errorf("%s: the build before prints another output than this one", c.label)
+			}
+		}
 		r.lines = pr[0].lines
 		r.outputsIdentical = pr[0].sum == or[0].sum && pr[0].errText == or[0].errText
 		if !r.outputsIdentical {
@@ -148,6 +164,9 @@ func runSideBySide(t *testing.T, rounds int, cases []replayCase) []replayResult 
 		t.Logf("%s: %d lines; PCP wall %.2f s, CPU %.2f s, peak RSS %.1f MiB; ours wall %.2f s, CPU %.2f s, peak RSS %.1f MiB; PCP/ours CPU %.2f, RSS %.2f",
 			c.label, r.lines, r.pcp.wall, r.pcp.cpu, r.pcp.rssKB/1024, r.ours.wall, r.ours.cpu, r.ours.rssKB/1024,
 			ratio(r.pcp.cpu, r.ours.cpu), ratio(r.pcp.rssKB, r.ours.rssKB))
+		if r.before != nil {
+			t.Logf("%s: before CPU %.2f s, peak RSS %.1f MiB", c.label, r.before.cpu, r.before.rssKB/1024)
+		}
 		out = append(out, r)
 	}
 	return out
@@ -176,11 +195,34 @@ func replayTable(results []replayResult) string {
 			r.c.label, r.lines, r.pcp.wall, r.ours.wall, r.pcp.cpu, r.ours.cpu, ratio(r.pcp.cpu, r.ours.cpu),
 			r.pcp.rssKB/1024, r.ours.rssKB/1024, ratio(r.pcp.rssKB, r.ours.rssKB))
 	}
+	if len(results) > 0 && results[0].before != nil {
+		b.WriteString("\nPeak MiB, medians (max), with the build before (GOPCP_BENCH_REPLAY_BEFORE):\n\n")
+		b.WriteString("| command | PCP | before | this build | CPU s PCP / before / this |\n|---|---:|---:|---:|---:|\n")
+		for _, r := range results {
+			if r.before == nil {
+				continue
+			}
+			fmt.Fprintf(&b, "| `%s` | %.2f (%.2f) | %.2f | %.2f (%.2f) | %.2f / %.2f / %.2f |\n", r.c.label,
+				r.pcp.rssKB/1024, maxRSS(r.pcpRuns)/1024, r.before.rssKB/1024, r.ours.rssKB/1024, maxRSS(r.ourRuns)/1024,
+				r.pcp.cpu, r.before.cpu, r.ours.cpu)
+		}
+	}
 	return b.String()
 }
 
+// maxRSS is the largest peak RSS of runs, KiB.
+func maxRSS(runs []toolRun) float64 {
+	m := 0.0
+	for _, r := range runs {
+		m = max(m, r.rssKB)
+	}
+	return m
+}
+
 // ourTools gives this tree's replay tools, each built once (or taken
-// from GOPCP_BENCH_REPLAY_BIN, to time another build), by name.
+// from GOPCP_BENCH_REPLAY_BIN, to time another build), by name. With
+// GOPCP_BENCH_REPLAY_BEFORE at a directory of another build's tools,
+// runSideBySide runs those too in each round and the table adds them.
 func ourTools(t *testing.T) func(name string) string {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
