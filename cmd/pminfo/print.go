@@ -254,7 +254,9 @@ func (r *reporter) dumpValues(ctx context.Context, d pcp.Desc, vs *pcp.ValueSet,
 			r.out.WriteString("   ")
 		}
 		r.out.WriteString(" value ")
-		r.out.WriteString(pcp.FormatValue(vs.ValFmt, d.Type, v, 1))
+		// written in place: a string a value would be garbage the
+		// replay never collects (a heap under 4 MB)
+		_ = pcp.WriteValue(r.out, vs.ValFmt, d.Type, v, 1)
 		r.out.WriteByte('\n')
 		if events && vs.ValFmt != pcp.ValInSitu && (d.Type == pcp.TypeEvent || d.Type == pcp.TypeHighResEvent) {
 			r.eventDump(ctx, v, d.Type == pcp.TypeHighResEvent)
