@@ -32,12 +32,21 @@ func Release() (int64, error) {
 	}
 	defer pm.Close()
 	var dropped int64
+	var buf [512 * 8]byte // pagemap entries, read a chunk at a time
 	for _, m := range readOnlyMappings(maps, exe) {
-		flags, err := pageFlags(pm, m)
-		if err != nil {
-			return dropped, err
+		var rs runs
+		for at := m.lo; at < m.hi; {
+			n := min((m.hi-at)/pageSize, uint64(len(buf)/8))
+			if _, err := pm.ReadAt(buf[:n*8], int64(at/pageSize*8)); err != nil {
+				return dropped, err
+			}
+			for i := range n {
+				rs.page(at, binary.LittleEndian.Uint64(buf[i*8:]))
+				at += pageSize
+			}
 		}
-		for _, r := range fileRuns(m, flags) {
+		rs.end(m.hi)
+		for _, r := range rs.out {
 			if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, uintptr(r.lo), uintptr(r.hi-r.lo), syscall.MADV_DONTNEED); e != 0 {
 				return dropped, e
 			}
@@ -100,41 +109,36 @@ func hex(s []byte) (uint64, bool) {
 	return v, true
 }
 
-// pageFlags reads the pagemap entries of m's pages.
-func pageFlags(pm *os.File, m span) ([]uint64, error) {
-	n := (m.hi - m.lo) / pageSize
-	buf := make([]byte, n*8)
-	if _, err := pm.ReadAt(buf, int64(m.lo/pageSize*8)); err != nil {
-		return nil, err
-	}
-	flags := make([]uint64, n)
-	for i := range flags {
-		flags[i] = binary.LittleEndian.Uint64(buf[i*8:])
-	}
-	return flags, nil
-}
-
 // Bits of a pagemap entry (Documentation/admin-guide/mm/pagemap.rst).
 const (
 	pmPresent = 1 << 63
 	pmFile    = 1 << 61 // a file page or shared anonymous
 )
 
-// fileRuns are the runs of m's pages that are the file's own or not
-// mapped at all, from their pagemap entries: the runs between the
-// private copies (present pages without pmFile).
-func fileRuns(m span, flags []uint64) []span {
-	var out []span
-	start := -1
-	for i := 0; i <= len(flags); i++ {
-		private := i == len(flags) || flags[i]&pmPresent != 0 && flags[i]&pmFile == 0
-		switch {
-		case !private && start < 0:
-			start = i
-		case private && start >= 0:
-			out = append(out, span{m.lo + uint64(start)*pageSize, m.lo + uint64(i)*pageSize})
-			start = -1
-		}
+// runs gathers, page by page from their pagemap entries, the runs of a
+// mapping's pages that are the file's own or not mapped at all: the runs
+// between the private copies (present pages without pmFile).
+type runs struct {
+	start uint64 // the open run's first page, if open
+	open  bool
+	out   []span
+}
+
+func (r *runs) page(addr, flags uint64) {
+	private := flags&pmPresent != 0 && flags&pmFile == 0
+	switch {
+	case !private && !r.open:
+		r.start, r.open = addr, true
+	case private && r.open:
+		r.out = append(r.out, span{r.start, addr})
+		r.open = false
 	}
-	return out
+}
+
+// end closes the open run at the mapping's end.
+func (r *runs) end(addr uint64) {
+	if r.open {
+		r.out = append(r.out, span{r.start, addr})
+		r.open = false
+	}
 }

@@ -1,6 +1,7 @@
 package startpages
 
 import (
+	"encoding/binary"
 	"os"
 	"slices"
 	"syscall"
@@ -8,7 +9,7 @@ import (
 	"unsafe"
 )
 
-func TestFileRuns(t *testing.T) {
+func TestRuns(t *testing.T) {
 	const (
 		absent  = 0
 		file    = pmPresent | pmFile
@@ -28,8 +29,13 @@ func TestFileRuns(t *testing.T) {
 		{"two private copies together", []uint64{file, private, private, file, file, file}, []span{{page(0), page(1)}, {page(3), page(6)}}},
 		{"all private", []uint64{private, private, private, private, private, private}, nil},
 	} {
-		if got := fileRuns(m, c.flags); !slices.Equal(got, c.want) {
-			t.Errorf("%s: fileRuns = %x, want %x", c.name, got, c.want)
+		var rs runs
+		for i, f := range c.flags {
+			rs.page(page(uint64(i)), f)
+		}
+		rs.end(m.hi)
+		if !slices.Equal(rs.out, c.want) {
+			t.Errorf("%s: runs = %x, want %x", c.name, rs.out, c.want)
 		}
 	}
 }
@@ -87,12 +93,12 @@ func exeFlags(t *testing.T) map[uint64]uint64 {
 	defer pm.Close()
 	out := map[uint64]uint64{}
 	for _, m := range readOnlyMappings(maps, exe) {
-		flags, err := pageFlags(pm, m)
-		if err != nil {
+		buf := make([]byte, (m.hi-m.lo)/pageSize*8)
+		if _, err := pm.ReadAt(buf, int64(m.lo/pageSize*8)); err != nil {
 			t.Fatal(err)
 		}
-		for i, f := range flags {
-			out[m.lo+uint64(i)*pageSize] = f
+		for i := range len(buf) / 8 {
+			out[m.lo+uint64(i)*pageSize] = binary.LittleEndian.Uint64(buf[i*8:])
 		}
 	}
 	if len(out) == 0 {
