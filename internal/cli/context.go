@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os"
+	"sync"
 
 	"github.com/gopcp/gopcp/internal/startpages"
 	"github.com/gopcp/gopcp/pmapi"
@@ -34,6 +35,10 @@ func (p *Parsed) Source(def string) string {
 	return p.Hosts0(def)
 }
 
+// releaseBeforeOpen and releaseAfterOpen give the binary's start-up pages
+// back around the first archive a process opens (NewSource).
+var releaseBeforeOpen, releaseAfterOpen sync.Once
+
 // NewSource makes the context of the given kind and name with what the
 // options say about it: the -n/-N namespace, the -K agent table for local
 // contexts (package pmapi/local) and --container for hosts. A local
@@ -64,15 +69,16 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 		// A replay runs long after start, and opening an archive can
 		// take megabytes of heap: the binary's pages that only start
 		// touched are given back before that, those only opening
-		// touched after it (a failure costs only the pages).
-		_, _ = startpages.Release()
+		// touched after it (a failure costs only the pages); once each
+		// in a process, however many archives a tool opens.
+		releaseBeforeOpen.Do(func() { _, _ = startpages.Release() })
 	}
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
 	if err == nil && kind == pmapi.KindHost {
 		hostConnected()
 	}
 	if err == nil && kind == pmapi.KindArchive {
-		_, _ = startpages.Release()
+		releaseAfterOpen.Do(func() { _, _ = startpages.Release() })
 	}
 	return src, err
 }
