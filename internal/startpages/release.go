@@ -14,8 +14,8 @@ const pageSize = 4096
 // segment (.rodata, .gopclntab) that are the file's own: a page a
 // debugger or uprobe has written (a private copy) is kept. The text is
 // kept too: a replay runs most of what start ran, and mapping it again
-// cost 60 faults for 170 KB in pmval, where the data segment gives back
-// 700 KB for about as many (docs/bench.md). It reports how many bytes
+// cost pmval about 60 more faults for 170 KB, where the data segment
+// gives back 700 KB for about 50 (docs/bench.md). It reports how many bytes
 // of mappings it dropped. It does nothing where /proc/self is not
 // readable; the pages dropped are read again from the page cache when
 // touched, so nothing but a later fault changes.
@@ -76,7 +76,7 @@ func readOnlyMappings(maps []byte, path string) []span {
 		f := bytes.Fields(line)
 		// address perms offset dev inode path (a path with spaces, or
 		// " (deleted)" after it, is not the executable's)
-		if len(f) != 6 || string(f[5]) != path || len(f[1]) < 2 || f[1][0] != 'r' || f[1][1] != '-' || f[1][2] != '-' {
+		if len(f) != 6 || string(f[5]) != path || len(f[1]) < 3 || f[1][0] != 'r' || f[1][1] != '-' || f[1][2] != '-' {
 			continue
 		}
 		lo, hi, ok := bytes.Cut(f[0], []byte("-"))

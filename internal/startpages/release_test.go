@@ -53,6 +53,7 @@ func TestReadOnlyMappings(t *testing.T) {
 0100g000-01007000 r--p 00000000 08:01 1234 /usr/bin/pmval
 01008000 r--p 00000000 08:01 1234 /usr/bin/pmval
 01009000-0100a000 ---p 00000000 08:01 1234 /usr/bin/pmval
+0100a000-0100b000 r- 00000000 08:01 1234 /usr/bin/pmval
 10000000-90000000 r--p 00000000 08:01 1234 /usr/bin/pmval
 7ffd1000-7ffd3000 r-xp 00000000 00:00 0 [vdso]
 0100b000-0100c000 r--p 00000000 08:01 1234 /usr/bin/pmval`
@@ -65,6 +66,7 @@ func TestReadOnlyMappings(t *testing.T) {
 func FuzzReadOnlyMappings(f *testing.F) {
 	f.Add([]byte("00400000-0074a000 r-xp 00000000 08:01 1234 /x\n"), "/x")
 	f.Add([]byte("0074a000-00aca000 r--p 0034a000 08:01 1234 /x\n00aca000-00b69000 rw-p 006ca000 08:01 1234 /x"), "/x")
+	f.Add([]byte("0074a000-00aca000 r- 0034a000 08:01 1234 /x\n"), "/x")
 	f.Fuzz(func(t *testing.T, maps []byte, path string) {
 		for _, m := range readOnlyMappings(maps, path) {
 			if m.lo >= m.hi || m.lo%pageSize != 0 || m.hi%pageSize != 0 || m.hi-m.lo > maxMapping {
