@@ -63,7 +63,7 @@ func (ip *interpolator) startLazy(want map[pcp.PMID]*imetric) {
 	seq := func(yield func(struct{}) bool) {
 		// grown once here, shallow, rather than copied deep in the walk
 		// (a copy reads every frame's entries in the function table)
-		startpages.GrowStack()
+		startpages.GrowStack(true)
 		ip.pause = func(t float64, at spot) bool {
 			lz.upTo, lz.read, lz.at, lz.horizonOK = t, true, at, false
 			if !lz.passed && ip.lazyPlaced != nil && at == ip.lazyPlaced.at {

@@ -20,7 +20,7 @@ const pageSize = 4096
 // readable; the pages dropped are read again from the page cache when
 // touched, so nothing but a later fault changes.
 func Release() (int64, error) {
-	GrowStack()
+	GrowStack(false)
 	exe, err := os.Readlink("/proc/self/exe")
 	if err != nil {
 		return 0, err

@@ -177,3 +177,31 @@ func BenchmarkRelease(b *testing.B) {
 		}
 	}
 }
+
+// TestGrowStack checks that GrowStack returns having grown nothing but
+// the stack, in either size, and from a goroutine already deep.
+func TestGrowStack(t *testing.T) {
+	for _, small := range []bool{false, true} {
+		done := make(chan int)
+		go func() {
+			GrowStack(small)
+			done <- deep(40, small)
+		}()
+		if got := <-done; got != 40 {
+			t.Errorf("GrowStack(%v): deep = %d, want 40", small, got)
+		}
+	}
+	// the frames written: each byte its index's low byte
+	if a, b := grow32(true), grow8(true); a != 0xff || b != 0xff {
+		t.Errorf("the frames' last bytes read back %#x and %#x, want 0xff", a, b)
+	}
+}
+
+// deep recurses n frames, growing the stack again from there.
+func deep(n int, small bool) int {
+	if n == 0 {
+		GrowStack(small)
+		return 0
+	}
+	return 1 + deep(n-1, small)
+}
