@@ -238,10 +238,11 @@ func slicesContainsSub(subs []string, s string) bool {
 // agent built for them.
 func agentCases(t *testing.T) []agentCase {
 	// GOPCP_BENCH_AGENT, when set, is a Go sample agent already built
-	// (another version, to compare with).
+	// (another version or build, to compare with); else it is built
+	// as README installs it, without cgo.
 	goAgent := os.Getenv("GOPCP_BENCH_AGENT")
 	if goAgent == "" {
-		goAgent = pcptest.GoCommand(t, "../cmd/pmdasample")
+		goAgent = pcptest.GoCommandWith(t, "../cmd/pmdasample", pcptest.Build{Env: []string{"CGO_ENABLED=0"}})
 	}
 	// GOPCP_BENCH_AGENT_ENV, NAME=value words, is the Go pipe agent's
 	// environment beyond pmcd's, to try runtime settings with.
