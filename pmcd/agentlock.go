@@ -25,8 +25,17 @@ import (
 // that has waited longer than agentLockStarve says so (starving), and
 // unlock then hands the lock, still held, to a starving waiter parked
 // for it, if there is one, rather than letting it go.
+//
+// Each hold has a number, which lock returns and unlock takes: a release
+// that is not the hold in force (a second one by the same caller, or one
+// that comes after the hold was passed on) does nothing, so that it
+// cannot free, or hand to a starving waiter, a hold another caller has.
 type agentLock struct {
-	held    atomic.Bool
+	// held is the number of the hold in force, 0 while the lock is
+	// free.
+	held atomic.Uint64
+	// holds numbers the holds.
+	holds   atomic.Uint64
 	waiters atomic.Int32
 	// starving counts the waiters that have waited longer than
 	// agentLockStarve.
@@ -34,10 +43,10 @@ type agentLock struct {
 	// wake holds at most one wake-up for the waiters, sent by unlock
 	// while any wait.
 	wake chan struct{}
-	// handoff passes the lock, held, from unlock to a starving waiter
-	// parked on it. Unbuffered: a send succeeds only when one is
-	// parked, and then it has the lock.
-	handoff chan struct{}
+	// handoff passes the lock, held under the number sent, from unlock
+	// to a starving waiter parked on it. Unbuffered: a send succeeds
+	// only when one is parked, and then it has the lock.
+	handoff chan uint64
 	// now, when set, replaces time.Now (for tests).
 	now func() time.Time
 }
@@ -48,7 +57,16 @@ const agentLockStarve = time.Millisecond
 
 // newAgentLock makes a free lock.
 func newAgentLock() agentLock {
-	return agentLock{wake: make(chan struct{}, 1), handoff: make(chan struct{})}
+	return agentLock{wake: make(chan struct{}, 1), handoff: make(chan uint64)}
+}
+
+// newHold numbers a hold; never 0 (it would take 2^64 holds to wrap).
+func (l *agentLock) newHold() uint64 {
+	for {
+		if h := l.holds.Add(1); h != 0 {
+			return h
+		}
+	}
 }
 
 func (l *agentLock) clock() time.Time {
@@ -58,13 +76,14 @@ func (l *agentLock) clock() time.Time {
 	return time.Now()
 }
 
-// lock takes l, or gives up, returning false, once gone is closed or
-// timeout fires (either may be nil).
-func (l *agentLock) lock(gone <-chan struct{}, timeout <-chan time.Time) bool {
+// lock takes l and returns the hold's number, or gives up, returning 0,
+// once gone is closed or timeout fires (either may be nil).
+func (l *agentLock) lock(gone <-chan struct{}, timeout <-chan time.Time) uint64 {
+	h := l.newHold()
 	// The fast path stays open while a waiter starves: a newcomer that
 	// passed a free lock by would wait for a wake-up that may not come.
-	if l.held.CompareAndSwap(false, true) {
-		return true
+	if l.held.CompareAndSwap(0, h) {
+		return h
 	}
 	// Read before the waiter is counted, so that a test that sees the
 	// count knows when it started.
@@ -73,15 +92,15 @@ func (l *agentLock) lock(gone <-chan struct{}, timeout <-chan time.Time) bool {
 	// try fails sees the count and sends a wake-up.
 	l.waiters.Add(1)
 	defer l.waiters.Add(-1)
-	var handoff chan struct{} // nil, never ready, until starving
+	var handoff chan uint64 // nil, never ready, until starving
 	defer func() {
 		if handoff != nil {
 			l.starving.Add(-1)
 		}
 	}()
 	for {
-		if l.held.CompareAndSwap(false, true) {
-			return true
+		if l.held.CompareAndSwap(0, h) {
+			return h
 		}
 		if handoff == nil && l.clock().Sub(start) > agentLockStarve {
 			// Counted before parking: an unlock that sees the count
@@ -92,24 +111,35 @@ func (l *agentLock) lock(gone <-chan struct{}, timeout <-chan time.Time) bool {
 		}
 		select {
 		case <-l.wake:
-		case <-handoff:
-			// Handed over held: it is this waiter's.
-			return true
+		case handed := <-handoff:
+			// Handed over held, under a number of its own: it is this
+			// waiter's.
+			return handed
 		case <-gone:
-			return false
+			return 0
 		case <-timeout:
-			return false
+			return 0
 		}
 	}
 }
 
-// unlock hands l to a starving waiter parked for it, if there is one;
-// otherwise it lets l go and wakes a waiter, if any, to try again.
-// Letting go of a free lock does nothing more.
-func (l *agentLock) unlock() {
+// unlock ends hold h of l: it hands l to a starving waiter parked for
+// it, if there is one, under a new number; otherwise it lets l go and
+// wakes a waiter, if any, to try again. A release of a hold not in force
+// (0, one already ended, one l was passed on from) does nothing.
+func (l *agentLock) unlock(h uint64) {
+	if h == 0 {
+		return
+	}
 	if l.starving.Load() > 0 {
+		// Renumbered first, so that h, ended here, cannot end the
+		// waiter's hold.
+		next := l.newHold()
+		if !l.held.CompareAndSwap(h, next) {
+			return
+		}
 		select {
-		case l.handoff <- struct{}{}:
+		case l.handoff <- next:
 			// Still held, now by the starving waiter: a waiter
 			// parked in select that took this cannot have taken gone
 			// or its timeout instead.
@@ -117,8 +147,11 @@ func (l *agentLock) unlock() {
 		default:
 			// None parked at this moment.
 		}
+		h = next
 	}
-	l.held.Store(false)
+	if !l.held.CompareAndSwap(h, 0) {
+		return
+	}
 	if l.waiters.Load() > 0 {
 		select {
 		case l.wake <- struct{}{}:

@@ -17,12 +17,13 @@ func TestAgentLockExcludes(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 2000 {
-				if !l.lock(nil, nil) {
+				h := l.lock(nil, nil)
+				if h == 0 {
 					t.Error("lock failed with nothing to give up on")
 					return
 				}
 				n++
-				l.unlock()
+				l.unlock(h)
 			}
 		})
 	}
@@ -37,33 +38,35 @@ func TestAgentLockExcludes(t *testing.T) {
 // it for the next caller.
 func TestAgentLockGivesUp(t *testing.T) {
 	l := newAgentLock()
-	if !l.lock(nil, nil) {
+	h := l.lock(nil, nil)
+	if h == 0 {
 		t.Fatal("a free lock was not taken")
 	}
 	gone := make(chan struct{})
-	got := make(chan bool)
+	got := make(chan uint64)
 	go func() { got <- l.lock(gone, nil) }()
 	waitFor(t, "a waiter", func() (bool, string) { return l.waiters.Load() == 1, "" })
 	close(gone)
-	if <-got {
+	if <-got != 0 {
 		t.Fatal("a waiter took a held lock once gone closed")
 	}
 	timer := time.NewTimer(time.Millisecond)
 	defer timer.Stop()
-	if l.lock(nil, timer.C) {
+	if l.lock(nil, timer.C) != 0 {
 		t.Fatal("a held lock was taken after the timeout")
 	}
 	if n := l.waiters.Load(); n != 0 {
 		t.Fatalf("%d waiters left counted", n)
 	}
-	l.unlock()
-	if !l.lock(gone, nil) {
+	l.unlock(h)
+	h = l.lock(gone, nil)
+	if h == 0 {
 		t.Fatal("a free lock was not taken, gone closed or not")
 	}
-	l.unlock()
+	l.unlock(h)
 	// Letting go of a free lock does nothing more.
-	l.unlock()
-	if !l.lock(nil, nil) {
+	l.unlock(h)
+	if l.lock(nil, nil) == 0 {
 		t.Fatal("a lock let go twice was not taken")
 	}
 }
@@ -72,20 +75,18 @@ func TestAgentLockGivesUp(t *testing.T) {
 // lock in turn once it is let go, whoever takes it first.
 func TestAgentLockWakesWaiters(t *testing.T) {
 	l := newAgentLock()
-	l.lock(nil, nil)
+	h := l.lock(nil, nil)
 	const n = 16
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
-			if l.lock(nil, nil) {
-				l.unlock()
-			}
+			l.unlock(l.lock(nil, nil))
 		})
 	}
 	waitFor(t, "the waiters", func() (bool, string) { return l.waiters.Load() == n, "" })
-	l.unlock()
+	l.unlock(h)
 	wg.Wait()
-	if l.held.Load() {
+	if l.held.Load() != 0 {
 		t.Fatal("lock held after every waiter let it go")
 	}
 }
@@ -101,20 +102,22 @@ func TestAgentLockWakesWaiters(t *testing.T) {
 func TestAgentLockNotHandedOver(t *testing.T) {
 	l := newAgentLock()
 	l.waiters.Add(1)
-	if !l.lock(nil, nil) {
+	h := l.lock(nil, nil)
+	if h == 0 {
 		t.Fatal("a free lock was not taken")
 	}
-	l.unlock()
+	l.unlock(h)
 	gone := make(chan struct{})
 	close(gone)
 	// With gone closed, lock takes the lock only if it is free now.
-	if !l.lock(gone, nil) {
+	h = l.lock(gone, nil)
+	if h == 0 {
 		t.Fatal("a lock just let go was not free for a running caller")
 	}
 	if n := len(l.wake); n != 1 {
 		t.Fatalf("%d wake-ups for the waiter, want 1", n)
 	}
-	l.unlock()
+	l.unlock(h)
 }
 
 // TestAgentLockHandsToStarving: a waiter that has waited longer than
@@ -131,18 +134,17 @@ func TestAgentLockHandsToStarving(t *testing.T) {
 		defer mu.Unlock()
 		return at
 	}
-	if !l.lock(nil, nil) {
+	first := l.lock(nil, nil)
+	if first == 0 {
 		t.Fatal("a free lock was not taken")
 	}
-	got := make(chan bool)
+	got := make(chan uint64)
 	release := make(chan struct{})
 	go func() {
-		ok := l.lock(nil, nil)
-		got <- ok
+		h := l.lock(nil, nil)
+		got <- h
 		<-release
-		if ok {
-			l.unlock()
-		}
+		l.unlock(h)
 	}()
 	waitFor(t, "a waiter", func() (bool, string) { return l.waiters.Load() == 1, "" })
 	if n := l.starving.Load(); n != 0 {
@@ -156,26 +158,33 @@ func TestAgentLockHandsToStarving(t *testing.T) {
 	l.wake <- struct{}{}
 	waitFor(t, "the waiter starving", func() (bool, string) { return l.starving.Load() == 1, "" })
 	waitFor(t, "the waiter parked", waiterParked)
-	l.unlock()
-	if !l.held.Load() {
+	l.unlock(first)
+	if l.held.Load() == 0 {
 		t.Fatal("the lock was let go with a starving waiter parked for it")
 	}
 	gone := make(chan struct{})
 	close(gone)
-	if l.lock(gone, nil) {
+	if l.lock(gone, nil) != 0 {
 		t.Fatal("a running caller took the lock handed to a starving waiter")
 	}
-	if !<-got {
+	if <-got == 0 {
 		t.Fatal("the starving waiter did not get the lock")
+	}
+	// The first holder's hold has ended: a late release of it leaves the
+	// waiter's alone.
+	l.unlock(first)
+	if l.lock(gone, nil) != 0 {
+		t.Fatal("a late release of the handed-over hold freed the waiter's")
 	}
 	close(release)
 	waitFor(t, "the waiter gone", func() (bool, string) {
-		return l.waiters.Load() == 0 && l.starving.Load() == 0 && !l.held.Load(), ""
+		return l.waiters.Load() == 0 && l.starving.Load() == 0 && l.held.Load() == 0, ""
 	})
-	if !l.lock(gone, nil) {
+	h := l.lock(gone, nil)
+	if h == 0 {
 		t.Fatal("a free lock was not taken after the hand-off")
 	}
-	l.unlock()
+	l.unlock(h)
 }
 
 // waiterParked says whether a goroutine is blocked in agentLock.lock's
@@ -190,4 +199,32 @@ func waiterParked() (bool, string) {
 		}
 	}
 	return false, "no goroutine parked in agentLock.lock"
+}
+
+// TestAgentLockStaleUnlock: a holder that lets go of the lock a second
+// time, after another caller has taken it (a release that comes late,
+// as after the holder's call was given up on and the lock passed on),
+// must not free the other's hold: a third caller would then run in the
+// agent beside the second.
+func TestAgentLockStaleUnlock(t *testing.T) {
+	l := newAgentLock()
+	first := l.lock(nil, nil)
+	if first == 0 {
+		t.Fatal("a free lock was not taken")
+	}
+	l.unlock(first)
+	second := l.lock(nil, nil)
+	if second == 0 {
+		t.Fatal("a free lock was not taken")
+	}
+	l.unlock(first) // the first holder's late, second release
+	gone := make(chan struct{})
+	close(gone)
+	if l.lock(gone, nil) != 0 {
+		t.Fatal("a third caller took the lock the second still holds")
+	}
+	l.unlock(second)
+	if l.lock(gone, nil) == 0 {
+		t.Fatal("the lock was not free once its holder let it go")
+	}
 }

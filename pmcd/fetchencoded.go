@@ -53,12 +53,12 @@ func (c *client) answerFetch(ctx context.Context, t pdu.Type, req *pdu.Fetch) er
 // back; it returns the state changes the agent announced.
 func (a *agent) fetchEncoded(ctx context.Context, c *client, req *pdu.Fetch) (uint32, error) {
 	if p := a.direct.Load(); p != nil {
-		r, err := a.callDirect(c, req, p, c)
+		r, h, err := a.callDirect(c, req, p, c)
 		if err != nil {
 			return 0, err
 		}
 		changes := c.encodeAnswer(r, req.PMIDs)
-		p.release()
+		p.release(h)
 		return changes, nil
 	}
 	// pmcd's own agent, called under the slot's lock (or an agent no

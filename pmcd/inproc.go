@@ -168,7 +168,7 @@ func (p *inProc) close() {
 	p.giveUp()
 	t := time.NewTimer(stopGrace)
 	defer t.Stop()
-	if !hung && !p.lock.lock(nil, t.C) {
+	if !hung && p.lock.lock(nil, t.C) == 0 {
 		p.abandoned = true
 		return
 	}
@@ -206,26 +206,25 @@ func (p *inProc) init() {
 // isGone says whether pmcd has given up on the agent.
 func (p *inProc) isGone() bool { return p.gaveUp.Load() }
 
-// acquire takes the agent's lock, or fails once pmcd has given up on the
-// agent, whether before or while it waits.
-func (p *inProc) acquire() bool {
-	took := p.lock.lock(p.gone, nil)
+// acquire takes the agent's lock and returns the hold's number for
+// release, or fails, returning 0, once pmcd has given up on the agent,
+// whether before or while it waits.
+func (p *inProc) acquire() uint64 {
+	h := p.lock.lock(p.gone, nil)
 	// The lock may have been free as gone closed, and taken. Only a
 	// caller that took it gives it back: it is otherwise the holder's,
 	// and close waits for it for a call still in the agent.
 	if p.isGone() {
-		if took {
-			p.release()
-		}
-		return false
+		p.release(h)
+		return 0
 	}
-	return true
+	return h
 }
 
-// release gives the agent's lock back. A lock given up on by its
-// holder's rescue (see fetchDirect) may be let go again, which does
-// nothing: it is not taken again, as gone is closed.
-func (p *inProc) release() { p.lock.unlock() }
+// release ends hold h of the agent's lock. A hold that is no longer in
+// force (0, or given back already) is left alone: whoever has the lock
+// now keeps it.
+func (p *inProc) release(h uint64) { p.lock.unlock(h) }
 
 // callResult carries an in-process call's answer back.
 type callResult struct {
@@ -264,10 +263,11 @@ func (p *inProc) call(ctx context.Context, from int32, req pdu.Message) (pdu.Mes
 		return p.kept(p.a.Handle(ctx, c, req))
 	}
 	p.init()
-	if !p.acquire() {
+	h := p.acquire()
+	if h == 0 {
 		return nil, p.errGone()
 	}
-	defer p.release()
+	defer p.release(h)
 	if f, ok := req.(*pdu.Fetch); ok {
 		// A goroutine left behind by a timeout may still be reading
 		// the request when the client decodes its next one into the

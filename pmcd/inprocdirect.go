@@ -43,7 +43,7 @@ type rescuer interface {
 // goroutine; r carries on if the call hangs (see above). The answer is
 // copied into into when it is not nil, else into new storage.
 func (a *agent) fetchDirect(c *client, req *pdu.Fetch, into *pdu.Result, p *inProc, r rescuer) (*pcp.Result, error) {
-	res, err := a.callDirect(c, req, p, r)
+	res, h, err := a.callDirect(c, req, p, r)
 	if err != nil {
 		return nil, err
 	}
@@ -56,23 +56,23 @@ func (a *agent) fetchDirect(c *client, req *pdu.Fetch, into *pdu.Result, p *inPr
 		kept := copyResult(res)
 		out = &kept
 	}
-	p.release()
+	p.release(h)
 	return out, nil
 }
 
 // callDirect asks in-process agent p for req on the caller's goroutine;
 // r carries on if the call hangs (see above). The client's profile goes
 // first when the agent has not got it, under the same hold of the lock.
-// The answer is the agent's own storage, and p's lock is still held for
-// the caller to read it: the caller gives it back (p.release). On an
-// error the lock has been given back.
-func (a *agent) callDirect(c *client, req *pdu.Fetch, p *inProc, r rescuer) (*pcp.Result, error) {
+// The answer is the agent's own storage, and p's lock is still held, as
+// hold h, for the caller to read it: the caller gives it back
+// (p.release(h)). On an error the lock has been given back.
+func (a *agent) callDirect(c *client, req *pdu.Fetch, p *inProc, r rescuer) (_ *pcp.Result, h uint64, _ error) {
 	if a.fenced.Load() {
-		return nil, pcp.ErrPMDAFenced
+		return nil, 0, pcp.ErrPMDAFenced
 	}
 	p.init()
-	if !p.acquire() {
-		return nil, pcp.ErrNoAgent
+	if h = p.acquire(); h == 0 {
+		return nil, 0, pcp.ErrNoAgent
 	}
 	p.owner = a
 	timeout := a.s.agentTimeout()
@@ -84,7 +84,7 @@ func (a *agent) callDirect(c *client, req *pdu.Fetch, p *inProc, r rescuer) (*pc
 		_, err := p.a.Handle(&p.cctx, from, c.profileFor(req.Context))
 		p.ended(seq)
 		if err != nil {
-			return nil, a.directFailed(p, pdu.TypeProfile, err)
+			return nil, 0, a.directFailed(p, h, pdu.TypeProfile, err)
 		}
 	}
 	// The agent reads a copy of the request, which a goroutine left in
@@ -96,15 +96,15 @@ func (a *agent) callDirect(c *client, req *pdu.Fetch, p *inProc, r rescuer) (*pc
 	reply, err := p.a.Handle(&p.cctx, from, &p.fetch)
 	p.ended(seq)
 	if err != nil {
-		return nil, a.directFailed(p, pdu.TypeFetch, err)
+		return nil, 0, a.directFailed(p, h, pdu.TypeFetch, err)
 	}
 	res, ok := reply.(*pdu.Result)
 	if !ok || len(res.Sets) != len(req.PMIDs) {
 		// An in-process agent's slip is only this fetch's PM_ERR_PMID.
-		p.release()
-		return nil, pcp.ErrPMID
+		p.release(h)
+		return nil, 0, pcp.ErrPMID
 	}
-	return &res.Result, nil
+	return &res.Result, h, nil
 }
 
 // ended ends direct call seq, or, when the watchdog has given up on it,
@@ -123,23 +123,23 @@ func (p *inProc) ended(seq uint64) {
 
 // directFailed is the error of a direct call that failed with err, as
 // doLocked has it for an in-process agent; a panic in the agent's code
-// (pcp.ErrIPC) marks the agent dead. The agent's lock is held, and given
-// back.
-func (a *agent) directFailed(p *inProc, t pdu.Type, err error) error {
+// (pcp.ErrIPC) marks the agent dead. The agent's lock is held, as hold h,
+// and given back.
+func (a *agent) directFailed(p *inProc, h uint64, t pdu.Type, err error) error {
 	var code pcp.Error
 	switch {
 	case !errors.Is(err, pcp.ErrIPC) && errors.As(err, &code):
-		p.release()
+		p.release(h)
 		return code
 	case !errors.Is(err, pcp.ErrIPC):
 		// A Go agent's own error that is not a PCP code.
-		p.release()
+		p.release(h)
 		return pcp.ErrGeneric
 	}
 	// No one calls it again: those waiting for the lock fail, and so
 	// does whoever takes it after (but close, which waits for it).
 	p.giveUp()
-	p.release()
+	p.release(h)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.b != p {
