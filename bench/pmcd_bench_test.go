@@ -45,6 +45,33 @@ type pmcdRun struct {
 	// daemonSched and clientSched are what the scheduler counted for
 	// the daemon's process tree and for the bench process over the load.
 	daemonSched, clientSched schedStat
+	// idleCPUs is how many of the machine's CPUs were idle over the
+	// load, on average (/proc/stat): near 0, the CPUs bound the rate;
+	// well above, something other than CPU time does.
+	idleCPUs float64
+}
+
+// idleTime is the machine's idle time so far, all CPUs together, from
+// /proc/stat's "cpu" line (idle and iowait), or 0 if it cannot be read.
+func idleTime() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 6 || f[0] != "cpu" {
+		return 0
+	}
+	var ticks int64
+	for _, v := range f[4:6] {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * clockTick
 }
 
 // clockTick is the unit of /proc/PID/stat's CPU times, USER_HZ, which is
@@ -117,10 +144,12 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 	tree, self := processTree(bed.PID()), []int{os.Getpid()}
 	ds0, cs0 := treeSched(tree), treeSched(self)
 	cpu0, self0 := cpuOf(), cpuTime(t, os.Getpid())
+	idle0 := idleTime()
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
 	took := time.Since(t0)
+	idle := idleTime() - idle0
 	cpu, selfCPU := cpuOf()-cpu0, cpuTime(t, os.Getpid())-self0
 	ds, cs := treeSched(tree).sub(ds0), treeSched(self).sub(cs0)
 	if firstErr != nil {
@@ -132,7 +161,7 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all,
-		daemonSched: ds, clientSched: cs}
+		daemonSched: ds, clientSched: cs, idleCPUs: idle.Seconds() / took.Seconds()}
 	if len(all) > 0 {
 		run.cpuPer = cpu / time.Duration(len(all))
 		run.clientCPUPer = selfCPU / time.Duration(len(all))
