@@ -110,7 +110,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			}
 		}
 		for _, clients := range counts {
-			var rate, p50, p99, cpu, ccpu, dwait, cwait, idle [2][]float64
+			var rate, p50, p99, cpu, ccpu, dwait, cwait, idle, runq [2][]float64
 			var rr, mr, pr, cr []float64
 			for r := 0; r < rounds; r++ {
 				order := []int{0, 1}
@@ -130,6 +130,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 					dwait[i] = append(dwait[i], got[i].daemonSched.wait.Seconds()*1e6/float64(got[i].fetches))
 					cwait[i] = append(cwait[i], got[i].clientSched.wait.Seconds()*1e6/float64(got[i].fetches))
 					idle[i] = append(idle[i], got[i].idleCPUs)
+					runq[i] = append(runq[i], got[i].runnable)
 				}
 				rr = append(rr, got[1].perSecond/got[0].perSecond)
 				mr = append(mr, float64(quantile(got[1].latencies, 0.5))/float64(quantile(got[0].latencies, 0.5)))
@@ -138,8 +139,8 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			}
 			t.Logf("%s, %d clients: µs a fetch waiting for a CPU, daemon PCP %v ours %v, clients with PCP %v with ours %v",
 				c.name, clients, rounded1(dwait[0]), rounded1(dwait[1]), rounded1(cwait[0]), rounded1(cwait[1]))
-			t.Logf("%s, %d clients: the machine's idle CPUs over the load, with PCP %v with ours %v",
-				c.name, clients, rounded2(idle[0]), rounded2(idle[1]))
+			t.Logf("%s, %d clients: the machine's idle CPUs over the load, with PCP %v with ours %v; its runnable tasks, with PCP %v with ours %v",
+				c.name, clients, rounded2(idle[0]), rounded2(idle[1]), rounded1(runq[0]), rounded1(runq[1]))
 			t.Logf("%s, %d clients: rate PCP %v ours %v; p50 µs PCP %v ours %v; p99 µs PCP %v ours %v; CPU µs PCP %v ours %v; clients' CPU µs with PCP %v with ours %v; ratios rate %v p50 %v p99 %v CPU %v",
 				c.name, clients, rounded(rate[0]), rounded(rate[1]), rounded1(p50[0]), rounded1(p50[1]), rounded(p99[0]), rounded(p99[1]),
 				rounded1(cpu[0]), rounded1(cpu[1]), rounded1(ccpu[0]), rounded1(ccpu[1]), rounded2(rr), rounded2(mr), rounded2(pr), rounded2(cr))

@@ -49,6 +49,52 @@ type pmcdRun struct {
 	// load, on average (/proc/stat): near 0, the CPUs bound the rate;
 	// well above, something other than CPU time does.
 	idleCPUs float64
+	// runnable is the machine's runnable tasks (procs_running) over
+	// the load, the mean of samples every 20 ms, the bench's own
+	// included: what a daemon shares the CPUs with.
+	runnable float64
+}
+
+// procsRunning is /proc/stat's procs_running, or -1.
+func procsRunning() int {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return -1
+	}
+	_, rest, ok := strings.Cut(string(b), "\nprocs_running ")
+	if !ok {
+		return -1
+	}
+	v, _, _ := strings.Cut(rest, "\n")
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// sampleRunnable samples procsRunning every 20 ms until stop is closed,
+// then sends the mean.
+func sampleRunnable(stop <-chan struct{}, mean chan<- float64) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	sum, n := 0, 0
+	for {
+		select {
+		case <-stop:
+			if n == 0 {
+				mean <- 0
+			} else {
+				mean <- float64(sum) / float64(n)
+			}
+			return
+		case <-tick.C:
+			if r := procsRunning(); r >= 0 {
+				sum += r
+				n++
+			}
+		}
+	}
 }
 
 // idleTime is the machine's idle time so far, all CPUs together, from
@@ -145,11 +191,15 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 	ds0, cs0 := treeSched(tree), treeSched(self)
 	cpu0, self0 := cpuOf(), cpuTime(t, os.Getpid())
 	idle0 := idleTime()
+	stopSampling, runnable := make(chan struct{}), make(chan float64)
+	go sampleRunnable(stopSampling, runnable)
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
 	took := time.Since(t0)
 	idle := idleTime() - idle0
+	close(stopSampling)
+	meanRunnable := <-runnable
 	cpu, selfCPU := cpuOf()-cpu0, cpuTime(t, os.Getpid())-self0
 	ds, cs := treeSched(tree).sub(ds0), treeSched(self).sub(cs0)
 	if firstErr != nil {
@@ -161,7 +211,7 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all,
-		daemonSched: ds, clientSched: cs, idleCPUs: idle.Seconds() / took.Seconds()}
+		daemonSched: ds, clientSched: cs, idleCPUs: idle.Seconds() / took.Seconds(), runnable: meanRunnable}
 	if len(all) > 0 {
 		run.cpuPer = cpu / time.Duration(len(all))
 		run.clientCPUPer = selfCPU / time.Duration(len(all))
