@@ -26,6 +26,7 @@ var nssCall = regexp.MustCompile(`_Cfunc_(getaddrinfo|getnameinfo|res_search|myg
 // loader, 1.5 MiB resident, buys something). Each daemon is built with
 // cgo and its symbols read.
 func TestDaemonsCgoOnlyForNSS(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command to build the daemons")
 	}
