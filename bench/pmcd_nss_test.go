@@ -30,6 +30,14 @@ func TestDaemonsCgoOnlyForNSS(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command to build the daemons")
 	}
+	// The cgo builds need the C compiler the go tool would use.
+	cc, err := exec.Command("go", "env", "CC").Output()
+	if err != nil {
+		t.Fatalf("go env CC: %v", err)
+	}
+	if _, err := exec.LookPath(strings.TrimSpace(string(cc))); err != nil {
+		pcptest.Missing(t, "no C compiler ("+strings.TrimSpace(string(cc))+") to build the daemons with cgo")
+	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
