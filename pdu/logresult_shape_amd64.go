@@ -19,6 +19,16 @@ func maskedDiffAVX2(b *byte, tmpl, mask *uint64, n int) uint64
 
 func hasAVX2() bool
 
+// expandDiff reports whether any of n 64-byte chunks at b differs from
+// its template under its mask (logresult_shape_amd64.s, AVX-512): km
+// holds n masks, a bit per 4-byte word, and ct the template's words
+// under them, chunk after chunk.
+//
+//go:noescape
+func expandDiff(b *byte, ct *uint32, km *uint16, n int) bool
+
+func hasAVX512() bool
+
 // avx2Once holds the answer of hasAVX2, asked on first use, not at
 // start-up: CPUID leaves the virtual machine, which every program
 // linking pdu would pay for; a zero value, so that the package's
@@ -32,6 +42,34 @@ var avx2Once struct {
 func avx2() bool {
 	avx2Once.Do(func() { avx2Once.ok = hasAVX2() })
 	return avx2Once.ok
+}
+
+// avx512Once holds the answer of hasAVX512, asked on first use as
+// avx2Once's is.
+var avx512Once struct {
+	sync.Once
+	ok bool
+}
+
+// chunked reports whether a Shape keeps its layout in 64-byte chunks
+// (chunksDiffer): where the CPU has AVX-512, unless a test turned it
+// off.
+func chunked() bool {
+	avx512Once.Do(func() { avx512Once.ok = hasAVX512() })
+	return avx512Once.ok && !noChunks
+}
+
+// chunksDiffer reports whether any of the len(km) 64-byte chunks of b
+// differs from the template words ct under the masks km (Shape.learn's
+// layout): b holds at least 64 bytes a chunk, and ct one word for every
+// bit set in km.
+func chunksDiffer(b []byte, ct []uint32, km []uint16) bool {
+	n := len(km)
+	if n == 0 {
+		return false
+	}
+	_ = b[n*64-1]
+	return expandDiff(unsafe.SliceData(b), unsafe.SliceData(ct), unsafe.SliceData(km), n)
 }
 
 // sameWords compares the first len(mask) words of b with tmpl under mask:

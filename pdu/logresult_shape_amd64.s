@@ -176,3 +176,75 @@ TEXT ·hasAVX2(SB), NOSPLIT, $0-1
 no:
 	MOVB $0, ret+0(FP)
 	RET
+
+// func expandDiff(b *byte, ct *uint32, km *uint16, n int) bool
+//
+// Whether any of n 64-byte chunks of b differs from its template under
+// its mask, in AVX-512: km holds a chunk's mask, a bit per 4-byte word;
+// ct holds, chunk after chunk, the template's words under the masks
+// only, which VPEXPANDD spreads to their places (it reads no word
+// outside the mask, so ct ends where the last chunk's words do). The
+// template and mask read per chunk are about a third of the 128 bytes
+// maskedDiff reads beside the record's 64.
+TEXT ·expandDiff(SB), NOSPLIT, $0-33
+	MOVQ     b+0(FP), SI
+	MOVQ     ct+8(FP), DI
+	MOVQ     km+16(FP), DX
+	MOVQ     n+24(FP), CX
+	KXORW    K3, K3, K3
+
+xround:
+	TESTQ       CX, CX
+	JZ          xdone
+	PREFETCHT0  2048(SI)
+	MOVWLZX     (DX), AX
+	KMOVW       AX, K1
+	POPCNTL     AX, BX
+	VPEXPANDD.Z (DI), K1, Z0
+	VPCMPD      $4, (SI), Z0, K1, K2
+	KORW        K2, K3, K3
+	LEAQ        (DI)(BX*4), DI
+	ADDQ        $64, SI
+	ADDQ        $2, DX
+	DECQ        CX
+	JMP         xround
+
+xdone:
+	KORTESTW K3, K3
+	SETNE    ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hasAVX512() bool
+//
+// CPUID and XGETBV: the CPU has AVX-512 F and POPCNT, and the OS keeps
+// the opmask and ZMM state (XCR0 bits 1, 2 and 5-7).
+TEXT ·hasAVX512(SB), NOSPLIT, $0-1
+	XORL AX, AX
+	XORL CX, CX
+	CPUID
+	CMPL AX, $7
+	JB   no512
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	MOVL CX, R8
+	ANDL $0x08800000, R8
+	CMPL R8, $0x08800000
+	JNE  no512
+	XORL CX, CX
+	XGETBV
+	ANDL $0xe6, AX
+	CMPL AX, $0xe6
+	JNE  no512
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	BTL  $16, BX
+	JCC  no512
+	MOVB $1, ret+0(FP)
+	RET
+
+no512:
+	MOVB $0, ret+0(FP)
+	RET

@@ -16,6 +16,19 @@ var shapeIDs = []pcp.PMID{2, 5}
 // layout, or a damaged one, is decoded (and refused) by the decoder.
 func TestShapeRepeats(t *testing.T) {
 	for _, v3 := range []bool{false, true} {
+		for _, words := range []bool{false, true} {
+			t.Run(fmt.Sprintf("v3=%v,words=%v", v3, words), func(t *testing.T) {
+				defer func(old bool) { noChunks = old }(noChunks)
+				noChunks = words
+				shapeRepeats(t, v3)
+			})
+		}
+	}
+}
+
+// shapeRepeats is TestShapeRepeats for one format.
+func shapeRepeats(t *testing.T, v3 bool) {
+	{
 		rec := selectRecord()
 		first := AppendLogRecord(make([]byte, LogRecordPrefix), 0, rec, v3)
 		// the same layout: other values, instances and time
@@ -52,6 +65,10 @@ func TestShapeRepeats(t *testing.T) {
 				if hit != wantHit {
 					t.Errorf("answered from the shape: %v, want %v", hit, wantHit)
 				}
+				// the shape is kept in chunks exactly where they are used
+				if want := len(b) / 64 * 64; s.ok && (s.from == want) != (chunked() && want > 0) {
+					t.Errorf("%d bytes of %d kept in chunks, chunked %v", s.from, len(b), chunked())
+				}
 			})
 		}
 	}
@@ -78,14 +95,20 @@ func FuzzDecodeLogRecordShape(f *testing.F) {
 				ids = append(ids, pcp.PMID(i))
 			}
 		}
-		var s Shape
-		var r pcp.Result
-		DecodeLogRecordSelectShapeInto(&r, append([]byte(nil), a...), v3, ids, &s)
-		var got, want pcp.Result
-		n, err := DecodeLogRecordSelectShapeInto(&got, append([]byte(nil), b...), v3, ids, &s)
-		wn, werr := DecodeLogRecordSelectPMIDsInto(&want, append([]byte(nil), b...), v3, ids)
-		if fmt.Sprint(err) != fmt.Sprint(werr) || n != wn || (werr == nil && (got.Timestamp != want.Timestamp || !sameSets(got.Sets, want.Sets))) {
-			t.Fatalf("after a shape: %d %v %+v\ndecoder: %d %v %+v", n, err, got.Sets, wn, werr, want.Sets)
+		// the shape kept in chunks (where the CPU has AVX-512) and in
+		// words
+		defer func(old bool) { noChunks = old }(noChunks)
+		for _, words := range []bool{false, true} {
+			noChunks = words
+			var s Shape
+			var r pcp.Result
+			DecodeLogRecordSelectShapeInto(&r, append([]byte(nil), a...), v3, ids, &s)
+			var got, want pcp.Result
+			n, err := DecodeLogRecordSelectShapeInto(&got, append([]byte(nil), b...), v3, ids, &s)
+			wn, werr := DecodeLogRecordSelectPMIDsInto(&want, append([]byte(nil), b...), v3, ids)
+			if fmt.Sprint(err) != fmt.Sprint(werr) || n != wn || (werr == nil && (got.Timestamp != want.Timestamp || !sameSets(got.Sets, want.Sets))) {
+				t.Fatalf("words %v: after a shape: %d %v %+v\ndecoder: %d %v %+v", words, n, err, got.Sets, wn, werr, want.Sets)
+			}
 		}
 	})
 }
