@@ -36,17 +36,15 @@ type Shape struct {
 	ids     []pcp.PMID // the selection it was made for
 	size    int        // the record's length, with its prefix
 	numpmid int32
-	// the record's first from bytes are kept in 64-byte chunks
-	// (chunked: where the CPU has AVX-512), cmask a chunk's mask (a bit
-	// per 4-byte word of its layout) and ctmpl the words under the masks
-	// alone, about a third of the template and mask below: comparing a
-	// 41 KB record from memory waited on the 82 KB of those as much as
-	// on the record
+	tmpl    []uint64 // the record's bytes, 8 at a time, little-endian
+	// the masks of the record's first from bytes are kept a bit per
+	// 4-byte word, 16 bits per 64-byte chunk (chunked: where the CPU has
+	// AVX-512, whose compare takes them as its write mask), and mask
+	// holds those of the words after them: comparing a 41 KB record from
+	// memory waited on the 41 KB mask read beside it
 	from     int
 	cmask    []uint16
-	ctmpl    []uint32
-	tmpl     []uint64 // the record's bytes after from, 8 at a time, little-endian
-	mask     []uint64 // all ones over the words of its layout
+	mask     []uint64 // all ones over the words of its layout after from
 	tail     uint32   // the last 4 bytes of a record of 8n+4 bytes
 	tailMask uint32
 	kept     []shapeSet
@@ -89,12 +87,12 @@ var slowShape, noChunks = false, false
 
 // same compares buf with the template under the mask.
 func (s *Shape) same(buf []byte) bool {
-	if chunksDiffer(buf[:s.from], s.ctmpl, s.cmask) {
+	if chunksDiffer(buf[:s.from], s.tmpl[:s.from/8], s.cmask) {
 		return false
 	}
 	n := len(s.mask)
 	end := s.from + n*8
-	a := sameWords(buf[s.from:end], s.tmpl[:n], s.mask)
+	a := sameWords(buf[s.from:end], s.tmpl[s.from/8:end/8], s.mask)
 	if s.tailMask != 0 {
 		a |= uint64((binary.LittleEndian.Uint32(buf[end:]) ^ s.tail) & s.tailMask)
 	}
@@ -103,14 +101,12 @@ func (s *Shape) same(buf []byte) bool {
 
 // chunksDifferGo is chunksDiffer's answer in Go, for platforms without
 // the vector loop and for tests.
-func chunksDifferGo(b []byte, ct []uint32, km []uint16) bool {
+func chunksDifferGo(b []byte, tmpl []uint64, km []uint16) bool {
 	for c, m := range km {
 		for i := range 16 {
-			if m&(1<<i) != 0 {
-				if binary.LittleEndian.Uint32(b[c*64+i*4:]) != ct[0] {
-					return true
-				}
-				ct = ct[1:]
+			w := tmpl[c*8+i/2] >> (32 * (i % 2))
+			if m&(1<<i) != 0 && binary.LittleEndian.Uint32(b[c*64+i*4:]) != uint32(w) {
+				return true
 			}
 		}
 	}
@@ -227,7 +223,7 @@ func (s *Shape) learn(buf []byte, v3 bool, ids []pcp.PMID, n int32) {
 		}
 	}
 	s.from = 0
-	s.cmask, s.ctmpl = s.cmask[:0], s.ctmpl[:0]
+	s.cmask = s.cmask[:0]
 	if chunked() {
 		s.chunk()
 	}
@@ -236,24 +232,19 @@ func (s *Shape) learn(buf []byte, v3 bool, ids []pcp.PMID, n int32) {
 	s.ids = append(s.ids[:0], ids...)
 }
 
-// chunk moves the template's whole 64-byte chunks into cmask and ctmpl,
-// leaving tmpl and mask the words after them.
+// chunk moves the masks of the template's whole 64-byte chunks into
+// cmask, leaving mask those of the words after them.
 func (s *Shape) chunk() {
 	chunks := len(s.mask) / 8
 	for c := range chunks {
 		var m uint16
 		for i := range 16 {
-			w := c*8 + i/2
-			shift := 32 * (i % 2)
-			if uint32(s.mask[w]>>shift) != 0 {
+			if uint32(s.mask[c*8+i/2]>>(32*(i%2))) != 0 {
 				m |= 1 << i
-				s.ctmpl = append(s.ctmpl, uint32(s.tmpl[w]>>shift))
 			}
 		}
 		s.cmask = append(s.cmask, m)
 	}
 	s.from = chunks * 64
-	left := copy(s.tmpl, s.tmpl[chunks*8:])
-	copy(s.mask, s.mask[chunks*8:])
-	s.tmpl, s.mask = s.tmpl[:left], s.mask[:left]
+	s.mask = s.mask[:copy(s.mask, s.mask[chunks*8:])]
 }

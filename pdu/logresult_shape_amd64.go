@@ -19,13 +19,12 @@ func maskedDiffAVX2(b *byte, tmpl, mask *uint64, n int) uint64
 
 func hasAVX2() bool
 
-// expandDiff reports whether any of n 64-byte chunks at b differs from
-// its template under its mask (logresult_shape_amd64.s, AVX-512): km
-// holds n masks, a bit per 4-byte word, and ct the template's words
-// under them, chunk after chunk.
+// maskDiff reports whether any of n 64-byte chunks at b differs from
+// tmpl's under its mask (logresult_shape_amd64.s, AVX-512): km holds n
+// masks, a bit per 4-byte word.
 //
 //go:noescape
-func expandDiff(b *byte, ct *uint32, km *uint16, n int) bool
+func maskDiff(b *byte, tmpl *uint64, km *uint16, n int) bool
 
 func hasAVX512() bool
 
@@ -60,16 +59,16 @@ func chunked() bool {
 }
 
 // chunksDiffer reports whether any of the len(km) 64-byte chunks of b
-// differs from the template words ct under the masks km (Shape.learn's
-// layout): b holds at least 64 bytes a chunk, and ct one word for every
-// bit set in km.
-func chunksDiffer(b []byte, ct []uint32, km []uint16) bool {
+// differs from tmpl's under the masks km, a bit per 4-byte word: b and
+// tmpl hold at least 64 bytes a chunk.
+func chunksDiffer(b []byte, tmpl []uint64, km []uint16) bool {
 	n := len(km)
 	if n == 0 {
 		return false
 	}
 	_ = b[n*64-1]
-	return expandDiff(unsafe.SliceData(b), unsafe.SliceData(ct), unsafe.SliceData(km), n)
+	_ = tmpl[n*8-1]
+	return maskDiff(unsafe.SliceData(b), unsafe.SliceData(tmpl), unsafe.SliceData(km), n)
 }
 
 // sameWords compares the first len(mask) words of b with tmpl under mask:

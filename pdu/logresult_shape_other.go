@@ -11,4 +11,4 @@ func sameWords(b []byte, tmpl, mask []uint64) uint64 { return sameWordsGo(b, tmp
 func chunked() bool { return false }
 
 // chunksDiffer is chunksDifferGo.
-func chunksDiffer(b []byte, ct []uint32, km []uint16) bool { return chunksDifferGo(b, ct, km) }
+func chunksDiffer(b []byte, tmpl []uint64, km []uint16) bool { return chunksDifferGo(b, tmpl, km) }

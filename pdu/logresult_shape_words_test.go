@@ -83,7 +83,7 @@ func BenchmarkShapeSame(b *testing.B) {
 // addresses, and one differing bit different exactly when its 4-byte
 // word is under the chunk's mask.
 func TestChunksDiffer(t *testing.T) {
-	loops := map[string]func(b []byte, ct []uint32, km []uint16) bool{"go": chunksDifferGo}
+	loops := map[string]func(b []byte, tmpl []uint64, km []uint16) bool{"go": chunksDifferGo}
 	if chunked() {
 		loops["platform"] = chunksDiffer
 	}
@@ -97,7 +97,6 @@ func TestChunksDiffer(t *testing.T) {
 					b[i] = byte(rng.Uint32())
 				}
 				km := make([]uint16, n)
-				var ct []uint32
 				for c := range km {
 					switch c % 3 {
 					case 0:
@@ -105,20 +104,19 @@ func TestChunksDiffer(t *testing.T) {
 					case 1:
 						km[c] = 0xffff
 					}
-					for i := range 16 {
-						if km[c]&(1<<i) != 0 {
-							ct = append(ct, binary.LittleEndian.Uint32(b[c*64+i*4:]))
-						}
-					}
 				}
-				if differ(b, ct, km) {
+				tmpl := make([]uint64, n*8)
+				for i := range tmpl {
+					tmpl[i] = binary.LittleEndian.Uint64(b[i*8:])
+				}
+				if differ(b, tmpl, km) {
 					t.Fatalf("%s: n %d shift %d: equal chunks differ", name, n, shift)
 				}
 				for i := range n * 64 {
 					for _, bit := range []byte{1, 0x80} {
 						b[i] ^= bit
 						masked := km[i/64]&(1<<(i%64/4)) != 0
-						if got := differ(b, ct, km); got != masked {
+						if got := differ(b, tmpl, km); got != masked {
 							t.Fatalf("%s: n %d shift %d byte %d bit %#x: masked %v, differs %v", name, n, shift, i, bit, masked, got)
 						}
 						b[i] ^= bit
@@ -134,17 +132,12 @@ func TestChunksDiffer(t *testing.T) {
 func BenchmarkShapeChunks(b *testing.B) {
 	const n = 41528 / 64
 	buf := make([]byte, n*64)
+	tmpl := make([]uint64, n*8)
 	km := make([]uint16, n)
-	var ct []uint32
 	for c := range km {
 		km[c] = 0x5ff5
-		for i := range 16 {
-			if km[c]&(1<<i) != 0 {
-				ct = append(ct, 0)
-			}
-		}
 	}
-	loops := map[string]func(b []byte, ct []uint32, km []uint16) bool{"go": chunksDifferGo}
+	loops := map[string]func(b []byte, tmpl []uint64, km []uint16) bool{"go": chunksDifferGo}
 	if chunked() {
 		loops["platform"] = chunksDiffer
 	}
@@ -152,7 +145,7 @@ func BenchmarkShapeChunks(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(n * 64)
 			for b.Loop() {
-				if f(buf, ct, km) {
+				if f(buf, tmpl, km) {
 					b.Fatal("differs")
 				}
 			}
