@@ -31,6 +31,12 @@ fi
 pcpbin() { echo "/usr/bin/$1"; }
 out=$(mktemp)
 trap 'rm -f "$out" "$out.a" "$out.b"; [ -n "${BIN:-}" ] || rm -rf "$bin"' EXIT
+# How the page cache holds the volume, before and after the runs: as a
+# logger wrote it (small pages) or read back from disk (large folios,
+# where reading costs about half: docs/bench.md, "Replay: the cost of
+# reading 100 MB"). Printed for root only.
+folios() { python3 bench/replay_folios.py "$archive.0" 2>/dev/null || true; }
+folios
 while IFS='|' read -r tool args; do
 	[ -n "$tool" ] || continue
 	case " ${ONLY:-$tool} " in *" $tool "*) ;; *) continue ;; esac
@@ -78,3 +84,4 @@ pmval|-S -10 -t 0.01 kernel.percpu.cpu.user
 pminfo|-f
 pmdumplog|
 EOF
+folios
