@@ -254,12 +254,12 @@ func (o *output) armSignals() { o.arm = true }
 // lineSamples is how many samples an armed output writes as they end
 // before its lines gather: enough that a run of a few hundred samples
 // (a replay of a few minutes at pmval's 1 s) never takes the signals,
-// few enough that their writes cost less than taking them. Taking them
-// cost 0.4-0.6 ms of CPU here (for about thirty signals: 366 futex calls
-// and 9 more threads, strace -f -c of pmval -S +60 -T +120 over the
-// 100 MB archive), a write of a line 0.13-0.35 us (to /dev/null, a pipe,
-// a file), so 448 more writes than at 64 cost a run that goes on to
-// take them about 0.15 ms.
+// few enough that their writes cost about what taking them does. Taking
+// them cost 0.4-0.6 ms of CPU here (for about thirty signals: 366 futex
+// calls and 9 more threads, strace -f -c of pmval -S +60 -T +120 over
+// the 100 MB archive), a line's write about 0.8 us, so a run that goes
+// on to take them pays about 0.35 ms more than at 64 (-S -10 -t 0.01,
+// 1,000 samples: 8.07 against 7.70 ms, median of 25 interleaved runs).
 const lineSamples = 512
 
 func (o *output) startWatch() {
