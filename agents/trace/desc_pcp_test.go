@@ -21,6 +21,8 @@ func TestDescriptorsAsPCP(t *testing.T) {
 		{"-T", "90", "-N", "7", "-U", "1,-1,0,2,3,0", "-V", "0,0,1,0,0,3"},
 		{"-T", "2min", "-N", "1"},
 		{"-T", "10.5", "-N", "4"},
+		// Out of range and odd fields, as PCP's agent cuts and splits them.
+		{"-U", "8,16,-1,-1,17,-9", "-V", ",,1,0,,0,0,0,7"},
 	} {
 		var outs [2]string
 		for i, bin := range []string{theirs, ours} {

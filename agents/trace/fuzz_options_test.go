@@ -9,6 +9,7 @@ import (
 // FuzzParseUnits reads fuzzed -U and -V arguments: units accepted fit
 // a descriptor's fields (dimensions -8..7, scales of space and time
 // 0..15, of count -8..7) and, written back as six integers, read the same.
+// TestUnitsParseAsPCP compares the answers with PCP's.
 func FuzzParseUnits(f *testing.F) {
 	for _, s := range []string{"0,0,1,0,0,0", "1,-1,0,1,3,0", " 1, 0,0 ,2,0,0", "1,2,3", "a,b,c,d,e,f",
 		"8,0,0,0,0,0", "0,0,0,16,0,0", "0,0,0,-1,0,0", "1,,2,3,4,5", "1,2,3,4,5,6,7", "+1,-0,0,0,0,0"} {
@@ -41,10 +42,11 @@ func FuzzParseUnits(f *testing.F) {
 // a host without a colon or leading blank that the specification holds,
 // after an allow or disallow keyword in any case; a connection limit only
 // on allow, never negative; and the same specification with the keyword
-// in other case reads the same.
+// in other ASCII case reads the same. TestAccessParseAsPCP compares the
+// answers with PCP's.
 func FuzzParseAccess(f *testing.F) {
 	for _, s := range []string{"allow:localhost:5", "disallow:*", "ALLOW: 10.0.0.*", "allow:h:", "allow:h:-1",
-		"allow:h:x", "deny:h", "allow:", "disallow: ", "allow", "Allow:h:2:3", "allow:h: 5", "allow:h:4294967297"} {
+		"allow:h:x", "deny:h", "allow:", "disallow: ", "allow", "Allow:h:2:3", "allow:h: 5", "allow:h:4294967297", "diſallow:h", "allow:h\x00:5"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
@@ -56,10 +58,10 @@ func FuzzParseAccess(f *testing.F) {
 			return
 		}
 		kw, rest, _ := strings.Cut(spec, ":")
-		if !strings.EqualFold(kw, "allow") && !strings.EqualFold(kw, "disallow") {
+		if strings.ToLower(kw) != "allow" && strings.ToLower(kw) != "disallow" {
 			t.Fatalf("parseAccess(%q) took keyword %q", spec, kw)
 		}
-		if r.deny != strings.EqualFold(kw, "disallow") || (r.deny && r.maxConn != 0) || r.maxConn < 0 {
+		if r.deny != (strings.ToLower(kw) == "disallow") || (r.deny && r.maxConn != 0) || r.maxConn < 0 {
 			t.Fatalf("parseAccess(%q) = %+v", spec, r)
 		}
 		if r.host == "" || strings.Contains(r.host, ":") || strings.TrimLeft(r.host, " \t\n\v\f\r") != r.host || !strings.Contains(rest, r.host) {

@@ -3,11 +3,11 @@ package trace
 import (
 	"fmt"
 	"log"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gopcp/gopcp/access"
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/trace"
 )
@@ -104,27 +104,30 @@ func (o *Options) interval() time.Duration {
 	return time.Duration(s/o.Buckets+s%o.Buckets) * time.Second
 }
 
-// ParseUnits reads pmdatrace's -U and -V argument: six comma-separated
-// integers, dimension of space, time and count, then scale of space,
-// time and count.
+// ParseUnits reads pmdatrace's -U and -V argument as PCP's agent does:
+// the first six comma-separated fields (empty ones skipped, any after
+// the sixth ignored), each a whole C strtol in base 10, are the
+// dimensions of space, time and count, then the scales of space, time
+// and count. Like PCP's, no range is checked: each number, cut to a C
+// int, keeps the low four bits a descriptor's field holds (signed for
+// the dimensions and the count scale).
 func ParseUnits(s string) (pcp.Units, error) {
-	f := strings.Split(s, ",")
-	if len(f) != 6 {
-		return pcp.Units{}, fmt.Errorf("units %q: want six comma-separated integers", s)
+	s, _, _ = strings.Cut(s, "\x00") // a C string ends at its first NUL
+	var n [6]int32
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' })
+	if len(fields) < 6 {
+		return pcp.Units{}, fmt.Errorf("units %q: token parse error: want six comma-separated integers", s)
 	}
-	var n [6]int
-	for i, x := range f {
-		v, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil || v < -8 || v > 15 {
-			return pcp.Units{}, fmt.Errorf("units %q: bad number %q", s, x)
+	for i, x := range fields[:6] {
+		v, end, _ := getopt.CStrtol(x, 10)
+		if end != len(x) {
+			return pcp.Units{}, fmt.Errorf("units %q: integer parse error for %q", s, x)
 		}
-		n[i] = v
+		n[i] = int32(v)
 	}
-	if n[0] > 7 || n[1] > 7 || n[2] > 7 || n[3] < 0 || n[4] < 0 || n[5] > 7 {
-		return pcp.Units{}, fmt.Errorf("units %q: out of range", s)
-	}
-	return pcp.Units{DimSpace: int8(n[0]), DimTime: int8(n[1]), DimCount: int8(n[2]),
-		ScaleSpace: uint8(n[3]), ScaleTime: uint8(n[4]), ScaleCount: int8(n[5])}, nil
+	signed := func(v int32) int8 { return int8(v << 28 >> 28) }
+	return pcp.Units{DimSpace: signed(n[0]), DimTime: signed(n[1]), DimCount: signed(n[2]),
+		ScaleSpace: uint8(n[3] & 15), ScaleTime: uint8(n[4] & 15), ScaleCount: signed(n[5])}, nil
 }
 
 // opSend is pmdatrace's one operation, sending data.
@@ -138,35 +141,60 @@ type accessRule struct {
 }
 
 // parseAccess reads an -A specification as pmdatrace's parseAuth does:
-// "disallow:HOST" or "allow:HOST[:MAXCONN]", the keyword in any case,
-// leading blanks before the host ignored.
+// "disallow:HOST" or "allow:HOST[:MAXCONN]", the keyword in any ASCII
+// case (C's strncasecmp), blanks before the host skipped, the host up
+// to the next colon, anything after a disallowed host ignored. The
+// connection limit is a whole C strtol in base 10 (leading blanks and a
+// sign taken, empty is 0) cut to a C int, refused when that is negative.
+// Where PCP's agent finds no colon after an allowed host it reads past
+// the end of the argument; ours takes that as no limit.
 func parseAccess(spec string) (accessRule, error) {
-	kw, rest, ok := strings.Cut(spec, ":")
-	if !ok {
+	spec, _, _ = strings.Cut(spec, "\x00") // a C string ends at its first NUL
+	var rest string
+	var deny bool
+	switch {
+	case hasPrefixASCIIFold(spec, "disallow:"):
+		rest, deny = spec[len("disallow:"):], true
+	case hasPrefixASCIIFold(spec, "allow:"):
+		rest = spec[len("allow:"):]
+	default:
 		return accessRule{}, fmt.Errorf("access spec is invalid (%s)", spec)
 	}
-	host, num, hasNum := strings.Cut(strings.TrimLeft(rest, " \t\n\v\f\r"), ":")
+	host, num, _ := strings.Cut(strings.TrimLeft(rest, " \t\n\v\f\r"), ":")
 	switch {
-	case strings.EqualFold(kw, "disallow"):
-		if host == "" {
-			return accessRule{}, fmt.Errorf("invalid disallow (%s)", spec)
-		}
+	case host == "" && deny:
+		return accessRule{}, fmt.Errorf("invalid disallow (%s)", spec)
+	case host == "":
+		return accessRule{}, fmt.Errorf("invalid allow (%s)", spec)
+	case deny:
 		return accessRule{host: host, deny: true}, nil
-	case strings.EqualFold(kw, "allow"):
-		if host == "" {
-			return accessRule{}, fmt.Errorf("invalid allow (%s)", spec)
-		}
-		r := accessRule{host: host}
-		if hasNum && num != "" {
-			n, err := strconv.Atoi(num)
-			if err != nil || n < 0 {
-				return accessRule{}, fmt.Errorf("bogus max connection in '%s'", num)
-			}
-			r.maxConn = n
-		}
-		return r, nil
 	}
-	return accessRule{}, fmt.Errorf("access spec is invalid (%s)", spec)
+	n, end, _ := getopt.CStrtol(num, 10)
+	if end != len(num) || int32(n) < 0 {
+		return accessRule{}, fmt.Errorf("bogus max connection in '%s'", num)
+	}
+	return accessRule{host: host, maxConn: int(int32(n))}, nil
+}
+
+// hasPrefixASCIIFold is C's strncasecmp(s, prefix, len(prefix)) == 0 in
+// the C locale: only ASCII letters match across case.
+func hasPrefixASCIIFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := range len(prefix) {
+		a, b := s[i], prefix[i]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
 }
 
 // CheckAccess reports whether an -A specification is well formed.
