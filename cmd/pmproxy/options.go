@@ -137,14 +137,21 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 	}
 }
 
+// parsePorts reads a -p or PMPROXY_PORT list as libpcp's __pmAddPorts
+// does: each comma-separated element a whole C strtol in base 0 (0x16
+// hexadecimal, 010 octal, blanks only before it, an empty one 0), the
+// long cut to a C int, refused below zero. The ports are what PCP's
+// pmproxy then binds, the numbers' low 16 bits (htons); 0 is a port the
+// system picks.
 func parsePorts(s string) ([]int, bool) {
+	s, _, _ = strings.Cut(s, "\x00") // a C string ends at its first NUL
 	var out []int
 	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 || n > 65535 {
+		n, end, _ := getopt.CStrtol(f, 0)
+		if end != len(f) || int32(n) < 0 {
 			return nil, false
 		}
-		out = append(out, n)
+		out = append(out, int(uint16(n)))
 	}
 	return out, true
 }

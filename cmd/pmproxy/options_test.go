@@ -18,10 +18,13 @@ func TestParsePorts(t *testing.T) {
 	}{
 		{"44322", []int{44322}, true},
 		{"1,2, 3", []int{1, 2, 3}, true},
-		{"0", nil, false},
-		{"70000", nil, false},
+		{"0", []int{0}, true},
+		{"70000", []int{70000 - 65536}, true},
+		{" 0x10,010", []int{16, 8}, true},
+		{"1 ", nil, false},
+		{"-1", nil, false},
 		{"x", nil, false},
-		{"", nil, false},
+		{"", []int{0}, true},
 	} {
 		got, ok := parsePorts(c.in)
 		if ok != c.ok || !slices.Equal(got, c.want) {
