@@ -52,8 +52,12 @@ func myHostAddrs(lookup func(string) ([]net.IP, error)) []net.IP {
 }
 
 // resolve looks a statement's host name up with the resolver a was made
-// with.
+// with, after reading it as getaddrinfo reads a numeric IPv4 host
+// (inetAton): PCP's pmcd never looks "127.1" up as a name.
 func (a *Control) resolve(name string) ([]net.IP, error) {
+	if ip, ok := inetAton(name); ok {
+		return []net.IP{ip}, nil
+	}
 	if a.lookup != nil {
 		return a.lookup(name)
 	}

@@ -1,0 +1,4 @@
+package access
+
+// InetAton exposes inetAton to the tests that compare it with glibc's.
+var InetAton = inetAton
