@@ -33,6 +33,9 @@ func TestAccessAsPCP(t *testing.T) {
 		{[]string{"-A", "allow:127.0.0.*:0", "-A", "disallow:127.0.0.1"}, 1},
 		{[]string{"-A", "disallow:10.9.8.7"}, 1},
 		{[]string{"-A", "DISALLOW:*"}, 1},
+		// A host that does not resolve is logged and left out.
+		{[]string{"-A", "disallow:nosuchhost.invalid"}, 1},
+		{[]string{"-A", "disallow:nosuchhost.invalid", "-A", "disallow:127.0.0.1"}, 1},
 	}
 	for _, c := range cases {
 		var got [2][]int

@@ -38,13 +38,13 @@ func New(domain uint32, o Options) (*Agent, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	acl, err := newAccess(o.Access)
-	if err != nil {
-		return nil, err
-	}
 	lg := o.Log
 	if lg == nil {
 		lg = log.New(io.Discard, "", 0)
+	}
+	acl, err := newAccess(o.Access, lg)
+	if err != nil {
+		return nil, err
 	}
 	a := &Agent{
 		opts:  o,

@@ -203,8 +203,11 @@ func CheckAccess(spec string) error {
 	return err
 }
 
-// newAccess builds the access controls of the specifications.
-func newAccess(specs []string) (*access.Control, error) {
+// newAccess builds the access controls of the specifications. As in
+// PCP's pmdatrace, a host that cannot be added (a name that does not
+// resolve) is reported to lg and left out; only a malformed
+// specification stops the agent.
+func newAccess(specs []string, lg *log.Logger) (*access.Control, error) {
 	if len(specs) == 0 {
 		return nil, nil
 	}
@@ -218,8 +221,12 @@ func newAccess(specs []string) (*access.Control, error) {
 		if r.deny {
 			deny = opSend
 		}
-		if err := acl.AddHostLimit(r.host, opSend, deny, r.maxConn); err != nil {
-			return nil, fmt.Errorf("failed to add authorisation (%s): %w", r.host, err)
+		err = acl.AddHostLimit(r.host, opSend, deny, r.maxConn)
+		for _, n := range acl.Notes() {
+			lg.Printf("Error: %s", n)
+		}
+		if err != nil {
+			lg.Printf("Error: failed to add authorisation (%s)", r.host)
 		}
 	}
 	return acl, nil
