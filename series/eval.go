@@ -74,10 +74,7 @@ func (s *Store) samplesOf(ctx context.Context, sid string, w, g *Window) ([][]iv
 	}
 	times := make([]pcp.Timestamp, len(msgs))
 	for i, m := range msgs {
-		t, ok := parseStreamID(m.ID)
-		if !ok {
-			return nil, fmt.Errorf("series %s: bad stream entry ID %q", sid, m.ID)
-		}
+		t := parseStreamID(m.ID)
 		times[i] = t
 	}
 	nanos := func(t pcp.Timestamp) int64 { return t.Sec*1e9 + int64(t.Nsec) }
@@ -88,7 +85,7 @@ func (s *Store) samplesOf(ctx context.Context, sid string, w, g *Window) ([][]iv
 		if g.Interval > 0 {
 			if n == 0 {
 				goal = nanos(times[0])
-				if !g.Start.IsZero() {
+				if startSet(g.Start) {
 					goal = g.Start.UnixNano()
 				}
 			}

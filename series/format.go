@@ -3,6 +3,8 @@ package series
 import (
 	"math"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
@@ -22,20 +24,79 @@ func streamID(t pcp.Timestamp) string {
 	return string(strconv.AppendUint(b, frac, 10))
 }
 
-// parseStreamID reads a stream entry ID back into a time.
-func parseStreamID(s string) (pcp.Timestamp, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] != '-' {
-			continue
-		}
-		ms, err1 := strconv.ParseUint(s[:i], 10, 64)
-		us, err2 := strconv.ParseUint(s[i+1:], 10, 64)
-		if err1 != nil || err2 != nil {
-			return pcp.Timestamp{}, false
-		}
-		return pcp.Timestamp{Sec: int64(ms / 1000), Nsec: int32(ms%1000*1000000 + us%1000000*1000)}, true
+// parseStreamID reads a stream entry ID back into a time as libpcp_web
+// does (extract_time): the milliseconds and, after a '-', the fraction
+// are C strtoull in base 0, nothing refused (no digits read as 0), and
+// the fraction counts microseconds added to the milliseconds, so that
+// one of a million or more carries into the seconds rather than being
+// cut (libpcp_web leaves it in the nanoseconds, which its sampling
+// compares as a difference of times).
+func parseStreamID(s string) pcp.Timestamp {
+	ms, end := strtoull0(s)
+	var frac uint64
+	if end < len(s) && s[end] == '-' {
+		frac, _ = strtoull0(s[end+1:])
 	}
-	return pcp.Timestamp{}, false
+	// C's unsigned arithmetic, then the sum as a signed long.
+	nsec := int64(frac*1000 + ms%1000*1000000)
+	sec := int64(ms/1000) + nsec/1e9
+	nsec %= 1e9
+	if nsec < 0 {
+		sec, nsec = sec-1, nsec+1e9
+	}
+	return pcp.Timestamp{Sec: sec, Nsec: int32(nsec)}
+}
+
+// startSet says whether a window's start sets the sampling's first goal:
+// libpcp_web takes a start of 0 seconds and 0 nanoseconds, the epoch, for
+// none, and starts from the first sample.
+func startSet(t time.Time) bool { return !t.IsZero() && (t.Unix() != 0 || t.Nanosecond() != 0) }
+
+// strtoull0 is C's strtoull(s, &end, 0) as glibc has it: blanks, a sign,
+// 0x for hexadecimal (with a digit after it) or 0 for octal, the longest
+// run of digits; too large is the largest value, a '-' negates in
+// unsigned arithmetic. end is the offset after the digits, 0 for none.
+func strtoull0(s string) (n uint64, end int) {
+	i := len(s) - len(strings.TrimLeft(s, " \t\n\v\f\r"))
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg, i = s[i] == '-', i+1
+	}
+	base := uint64(10)
+	switch {
+	case i+2 < len(s) && s[i] == '0' && s[i+1]|0x20 == 'x' && hexDigit(s[i+2]) < 16:
+		base, i = 16, i+2
+	case i < len(s) && s[i] == '0':
+		base = 8
+	}
+	start, over := i, false
+	for ; i < len(s) && hexDigit(s[i]) < base; i++ {
+		d := hexDigit(s[i])
+		if n > (math.MaxUint64-d)/base {
+			over = true
+		}
+		n = n*base + d
+	}
+	switch {
+	case i == start:
+		return 0, 0
+	case over:
+		return math.MaxUint64, i
+	case neg:
+		return -n, i
+	}
+	return n, i
+}
+
+// hexDigit is c's value as a digit up to base 16, else 99.
+func hexDigit(c byte) uint64 {
+	switch {
+	case c >= '0' && c <= '9':
+		return uint64(c - '0')
+	case c|0x20 >= 'a' && c|0x20 <= 'f':
+		return uint64(c|0x20-'a') + 10
+	}
+	return 99
 }
 
 // formatValue is a value as a stream field holds it: C's %d/%u forms for

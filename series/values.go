@@ -54,10 +54,7 @@ func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, err
 	}
 	times := make([]int64, len(msgs)) // nanoseconds
 	for i, m := range msgs {
-		t, ok := parseStreamID(m.ID)
-		if !ok {
-			return nil, fmt.Errorf("series %s: bad stream entry ID %q", sid, m.ID)
-		}
+		t := parseStreamID(m.ID)
 		times[i] = t.Sec*1e9 + int64(t.Nsec)
 	}
 	var out []Value
@@ -68,7 +65,7 @@ func (s *Store) values(ctx context.Context, sid string, w *Window) ([]Value, err
 		if w.Interval > 0 {
 			if n == 0 {
 				goal = times[0]
-				if !w.Start.IsZero() {
+				if startSet(w.Start) {
 					goal = w.Start.UnixNano()
 				}
 				goal++
