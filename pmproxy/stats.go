@@ -34,7 +34,8 @@ const (
 // Stats is pmproxy's instrumentation: the server file, refreshed by Run,
 // and the webgroup file, set by Sweep.
 type Stats struct {
-	server, webgroup *mmv.Registry
+	dir              string
+	server, webgroup *mmv.Registry // webgroup nil until StartWebgroup
 
 	cpuUser, cpuSys, cpuTotal *mmv.Value
 	maxRSS, dataSize          *mmv.Value
@@ -49,17 +50,18 @@ type Stats struct {
 // pmproxy on the same PCP_TMP_DIR): it is left alone.
 var ErrStatsOwned = errors.New("pmproxy: statistics file belongs to another live process")
 
-// StartStats writes pmproxy's statistics files in dir
+// StartStats writes pmproxy's server statistics file in dir
 // ($PCP_TMP_DIR/pmproxy), which must exist, as PCP's pmproxy needs it to
-// (its packaging makes it). A file there that another live process
-// writes is not touched: ErrStatsOwned. Close removes the files.
+// (its packaging makes it); StartWebgroup adds the webgroup file. A file
+// there that another live process writes is not touched: ErrStatsOwned.
+// Close removes the files.
 func StartStats(dir string) (*Stats, error) {
 	for _, name := range []string{statsServer, statsWebgroup} {
 		if err := checkOwner(filepath.Join(dir, name)); err != nil {
 			return nil, err
 		}
 	}
-	s := &Stats{}
+	s := &Stats{dir: dir}
 	var err error
 	s.server, err = mmv.New(statsServer, mmv.Options{Dir: dir, Cluster: 1, Flags: mmv.Process | mmv.NoPrefix})
 	if err != nil {
@@ -69,34 +71,11 @@ func StartStats(dir string) (*Stats, error) {
 	none := pcp.Units{}
 	msec := pcp.Units{DimTime: 1, ScaleTime: pcp.TimeMSec}
 	kbyte := pcp.Units{DimSpace: 1, ScaleSpace: pcp.SpaceKByte}
-	type def struct {
-		item   uint32
-		name   string
-		typ    mmv.Type
-		sem    mmv.Semantics
-		units  pcp.Units
-		short  string
-		help   string
-		labels []mmv.Label
-		dst    **mmv.Value
-	}
 	var pidValue *mmv.Value
 	var discard [4]*mmv.Value
-	add := func(r *mmv.Registry, defs []def) error {
-		for _, d := range defs {
-			m, err := r.AddMetric(d.name, d.typ, d.sem, mmv.MetricOptions{
-				Item: d.item, ZeroItem: d.item == 0, Units: d.units, ShortHelp: d.short, LongHelp: d.help, Labels: d.labels,
-			})
-			if err != nil {
-				return err
-			}
-			*d.dst = m.Value()
-		}
-		return nil
-	}
 	// PCP's help texts are facts about each metric; ours say the same in
 	// our words, and where ours are computed differently.
-	err = add(s.server, []def{
+	err = addStats(s.server, []statDef{
 		{0, "pid", mmv.Uint32, mmv.SemDiscrete, none, "pmproxy's process identifier",
 			"The process identifier of this pmproxy", []mmv.Label{{Name: "pid", Value: strconv.Itoa(pid)}}, &pidValue},
 		{1, "cpu.user", mmv.Uint64, mmv.SemCounter, msec, "user CPU time",
@@ -121,30 +100,70 @@ func StartStats(dir string) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.webgroup, err = mmv.New(statsWebgroup, mmv.Options{Dir: dir, Cluster: 7, Flags: mmv.Process})
-	if err != nil {
-		return nil, err
-	}
-	err = add(s.webgroup, []def{
-		{1, "gc.context.scans", mmv.Uint32, mmv.SemInstant, none, "contexts looked at by the last sweep",
-			"Web contexts the most recent sweep of expired contexts looked at", nil, &s.gcScans},
-		{2, "gc.context.drops", mmv.Uint32, mmv.SemInstant, none, "contexts forgotten by the last sweep",
-			"Web contexts the most recent sweep of expired contexts forgot", nil, &s.gcDrops},
-	})
-	if err != nil {
-		return nil, err
-	}
 	if err := s.server.Start(); err != nil {
-		return nil, err
-	}
-	if err := s.webgroup.Start(); err != nil {
-		s.server.Close()
 		return nil, err
 	}
 	pidValue.SetUint(uint64(pid))
 	s.sample = []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
 	s.Refresh()
 	return s, nil
+}
+
+// StartWebgroup writes the webgroup statistics file beside the server
+// file. PCP's pmproxy makes it once it has switched user (the server file
+// before), so a daemon's is its service user's.
+func (s *Stats) StartWebgroup() error {
+	if err := checkOwner(filepath.Join(s.dir, statsWebgroup)); err != nil {
+		return err
+	}
+	r, err := mmv.New(statsWebgroup, mmv.Options{Dir: s.dir, Cluster: 7, Flags: mmv.Process})
+	if err != nil {
+		return err
+	}
+	none := pcp.Units{}
+	var scans, drops *mmv.Value
+	err = addStats(r, []statDef{
+		{1, "gc.context.scans", mmv.Uint32, mmv.SemInstant, none, "contexts looked at by the last sweep",
+			"Web contexts the most recent sweep of expired contexts looked at", nil, &scans},
+		{2, "gc.context.drops", mmv.Uint32, mmv.SemInstant, none, "contexts forgotten by the last sweep",
+			"Web contexts the most recent sweep of expired contexts forgot", nil, &drops},
+	})
+	if err == nil {
+		err = r.Start()
+	}
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.webgroup, s.gcScans, s.gcDrops = r, scans, drops
+	s.mu.Unlock()
+	return nil
+}
+
+// statDef is one metric of a statistics file.
+type statDef struct {
+	item   uint32
+	name   string
+	typ    mmv.Type
+	sem    mmv.Semantics
+	units  pcp.Units
+	short  string
+	help   string
+	labels []mmv.Label
+	dst    **mmv.Value
+}
+
+func addStats(r *mmv.Registry, defs []statDef) error {
+	for _, d := range defs {
+		m, err := r.AddMetric(d.name, d.typ, d.sem, mmv.MetricOptions{
+			Item: d.item, ZeroItem: d.item == 0, Units: d.units, ShortHelp: d.short, LongHelp: d.help, Labels: d.labels,
+		})
+		if err != nil {
+			return err
+		}
+		*d.dst = m.Value()
+	}
+	return nil
 }
 
 // checkOwner refuses a file whose header names another process that is
@@ -209,13 +228,25 @@ func (s *Stats) Run(ctx context.Context, every time.Duration) {
 	}
 }
 
-// Sweep records a sweep of expired web contexts (webapi.Options.OnSweep).
+// Sweep records a sweep of expired web contexts (webapi.Options.OnSweep)
+// in the webgroup file, once StartWebgroup has made it.
 func (s *Stats) Sweep(scanned, dropped int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.webgroup == nil {
+		return
+	}
 	s.gcScans.SetUint(uint64(min(scanned, 1<<32-1)))
 	s.gcDrops.SetUint(uint64(min(dropped, 1<<32-1)))
 }
 
-// Close removes both files.
+// Close removes the files.
 func (s *Stats) Close() error {
-	return errors.Join(s.server.Close(), s.webgroup.Close())
+	err := s.server.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.webgroup != nil {
+		err = errors.Join(err, s.webgroup.Close())
+	}
+	return err
 }

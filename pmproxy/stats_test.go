@@ -33,9 +33,10 @@ func readStat(t *testing.T, path, metric string) uint64 {
 	return 0
 }
 
-// TestStats: the files are written with the process's figures, a sweep
-// shows, Close removes them, and a file another live process writes is
-// left alone.
+// TestStats: the server file is written with the process's figures, the
+// webgroup file only by StartWebgroup (a sweep before it is dropped), a
+// sweep shows, Close removes them, and a file another live process writes
+// is left alone.
 func TestStats(t *testing.T) {
 	dir := t.TempDir()
 	s, err := StartStats(dir)
@@ -51,6 +52,13 @@ func TestStats(t *testing.T) {
 	}
 	if u, sy, tot := readStat(t, server, "cpu.user"), readStat(t, server, "cpu.sys"), readStat(t, server, "cpu.total"); tot != u+sy {
 		t.Errorf("cpu.total %d is not cpu.user %d + cpu.sys %d", tot, u, sy)
+	}
+	s.Sweep(1, 1)
+	if _, err := os.Stat(webgroup); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("webgroup before StartWebgroup: %v", err)
+	}
+	if err := s.StartWebgroup(); err != nil {
+		t.Fatal(err)
 	}
 	s.Sweep(5, 2)
 	if sc, dr := readStat(t, webgroup, "gc.context.scans"), readStat(t, webgroup, "gc.context.drops"); sc != 5 || dr != 2 {

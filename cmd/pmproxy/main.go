@@ -26,6 +26,7 @@ import (
 	"github.com/gopcp/gopcp/internal/identity"
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/pmapienv"
+	"github.com/gopcp/gopcp/internal/sdnotify"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
 	"github.com/gopcp/gopcp/pmproxy/web"
@@ -150,10 +151,24 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	// user from here on, the ports bound and the log and statistics
 	// files opened as whoever started it; an unknown user or a refused
 	// switch (not started as root) ends it with libpcp's message.
-	user := serviceUser(o.username)
+	// Before the switch, as PCP's: the service manager hears it is
+	// ready (systemd's Type=notify, pmproxy.service's -F) and the pid
+	// file is written as root, unless another live process's.
+	user := serviceUser(o.username, o.userGiven)
 	if !o.foreground || o.managed {
+		notify := os.Getenv("NOTIFY_SOCKET")
+		sdnotify.Notify(notify, "READY=1\nMAINPID="+strconv.Itoa(os.Getpid()))
+		defer sdnotify.Notify(notify, "STOPPING=1")
+		defer takePIDFile(o.pidPath, logger)()
 		if !identity.Set(user, logw, "pmproxy") {
 			return exitError(1)
+		}
+	}
+	// PCP's pmproxy makes its webgroup file after the switch (its
+	// server file before), so a daemon's is the service user's.
+	if stats != nil {
+		if err := stats.StartWebgroup(); err != nil {
+			logger.Printf("pmproxy: no webgroup statistics in %s: %v", o.statsDir, err)
 		}
 	}
 	logger.Printf("pmproxy: PID = %d, PDU version = 2, user = %s (%d), ports %v", os.Getpid(), user, os.Getuid(), o.ports)
@@ -243,6 +258,24 @@ func notStarted(o *options) {
 	fmt.Fprintf(f, "Log file \"%s\" contains ...\n%s", logPath, data)
 }
 
+// takePIDFile writes pmproxy's pid to path, as PCP's pmproxy does in
+// daemon and systemd modes, unless the file names another live process
+// (a system pmproxy beside this one): then it is left alone and this
+// pmproxy has none. The returned function removes the file only while it
+// is still this pmproxy's.
+func takePIDFile(path string, logger *log.Logger) func() {
+	p, err := ownfile.TakePID(path, os.Getpid())
+	if err != nil {
+		logger.Printf("pmproxy: no pid file: %v", err)
+		return func() {}
+	}
+	return func() {
+		if err := p.Release(); err != nil {
+			logger.Printf("pmproxy: pid file: %v", err)
+		}
+	}
+}
+
 func confInt(c pmproxy.Conf, key string) int {
 	n, _ := strconv.Atoi(c[key])
 	return n
@@ -274,7 +307,9 @@ func listen(o *options) ([]net.Listener, error) {
 	if o.socket != "" {
 		// As pmcd's: a stale socket cleared, a live one left alone, and
 		// at exit the file removed only while it is still ours.
-		if ln, err := ownfile.ListenUnix(o.socket, 0); err == nil {
+		// Every user may connect, as to PCP's (uv_pipe_chmod): the
+		// file is root's when a daemon switches user after the bind.
+		if ln, err := ownfile.ListenUnix(o.socket, 0o777); err == nil {
 			lns = append(lns, ln)
 		}
 	}

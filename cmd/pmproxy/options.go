@@ -23,9 +23,11 @@ type options struct {
 	socket     string
 	logPath    string
 	statsDir   string // PCP_TMP_DIR/pmproxy, for pmproxy_init's agent
+	pidPath    string // PCP_RUN_DIR/pmproxy.pid, in daemon and systemd modes
 	archiveDir string // PCP_ARCHIVE_DIR: where [discover] looks without a path
 	fatalPath  string
 	username   string
+	userGiven  bool // -U given, even as "": PCP's pmproxy then switches to exactly that
 	finish     time.Duration
 	pduLimit   int
 	local      bool
@@ -95,6 +97,7 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 		o.managed = opt.Short == 'F'
 	case 'U':
 		o.username = arg
+		o.userGiven = true
 	case 'c':
 		o.config = arg
 	case 'L':
@@ -187,6 +190,7 @@ func (o *options) defaults() {
 	if o.config == "" {
 		o.config = confVar("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmproxy/pmproxy.conf"
 	}
+	o.pidPath = confVar("PCP_RUN_DIR", "/run/pcp") + "/pmproxy.pid"
 	o.statsDir = confVar("PCP_TMP_DIR", "/var/lib/pcp/tmp") + "/pmproxy"
 	o.archiveDir = confVar("PCP_ARCHIVE_DIR", "/var/log/pcp/pmlogger")
 }

@@ -178,6 +178,8 @@ func TestUserLikePCP(t *testing.T) {
 	checks = append(checks,
 		check{"-f -U nobody", nil, []string{"-f", "-U", "nobody"}, "Uid: 0 0 0 0; Gid: 0 0 0 0"},
 		check{"-F -U unknown", nil, []string{"-F", "-U", "no-such-user-gopcp"}, ""},
+		// an empty -U is a user named "", not the default
+		check{"-F -U ''", nil, []string{"-F", "-U", ""}, ""},
 		check{"-F -U nobody, started as nobody", nobody, []string{"-F", "-U", "nobody"}, idsOf("nobody")},
 	)
 	if len(users) > 1 {
