@@ -258,3 +258,63 @@ func TestDaemonLikePCP(t *testing.T) {
 		t.Errorf("PCP's pmproxy's socket refused another user: %s", want.connect)
 	}
 }
+
+// TestDaemonLeavesOthersPIDFile: a pid file naming another live process
+// (pid 1 here; a system pmproxy beside ours in use) is neither written
+// over nor removed by ours in systemd's mode: it serves without one and
+// says so in its log.
+func TestDaemonLeavesOthersPIDFile(t *testing.T) {
+	t.Parallel()
+	me, err := user.Current()
+	if err != nil {
+		t.Skip(err)
+	}
+	ours := buildPMProxy(t)
+	dir := t.TempDir()
+	run, tmp := filepath.Join(dir, "run"), filepath.Join(dir, "tmp")
+	for _, d := range []string{run, filepath.Join(tmp, "pmproxy")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pidPath := filepath.Join(run, "pmproxy.pid")
+	if err := os.WriteFile(pidPath, []byte("1"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(pidPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "pmproxy.conf")
+	if err := os.WriteFile(conf, []byte("[redis]\nenabled = false\n[discover]\nenabled = false\n[pmseries]\nenabled = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "pmproxy.log")
+	port := testbed.ReservedPort(t)
+	// -T 1 ends it once it has served; the switch is to the user it
+	// already is, so any user may run this.
+	cmd := exec.Command(ours, "-F", "-U", me.Username, "-A", "-T", "1", "-p", strconv.Itoa(port), "-c", conf, "-l", logPath, "-s", filepath.Join(run, "pmproxy.socket"))
+	var env []string
+	for _, kv := range os.Environ() {
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
+			continue
+		}
+		env = append(env, kv)
+	}
+	cmd.Env = append(env, "PCP_RUN_DIR="+run, "PCP_TMP_DIR="+tmp)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	after, err := os.Stat(pidPath)
+	if err != nil {
+		t.Fatalf("another's pid file removed: %v", err)
+	}
+	if b, _ := os.ReadFile(pidPath); string(b) != "1" || !os.SameFile(before, after) {
+		t.Errorf("another's pid file replaced or rewritten: %q", b)
+	}
+	log, _ := os.ReadFile(logPath)
+	if !strings.Contains(string(log), "no pid file") || !strings.Contains(string(log), "user = "+me.Username) {
+		t.Errorf("log says neither that it has no pid file nor that it served:\n%s", log)
+	}
+}
