@@ -106,6 +106,11 @@ func run(argv []string, stdout, stderr io.Writer) int {
 
 	defer a.Close()
 	_, _ = startpages.Release()
+	// libpcp reads the derived metric definitions once a context opens,
+	// reporting the bad ones then
+	reg := p.DerivedRegistry()
+	out.Flush()
+	fmt.Fprint(stderr, p.DerivedMessages())
 	d := &dumper{f: &f, out: out, errw: stderr, prog: prog, a: a, label: a.Label, version: a.Version()}
 	var note string
 	d.loc, note = p.ArchiveZone(a.Label.Timezone, a.Label.Hostname)
@@ -133,7 +138,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	ns := namesFor(a, p.Namespace)
+	ns := namesFor(a, p.Namespace, reg)
 	d.ns = ns
 	var pmids []pcp.PMID
 	if len(names) > 0 {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+
 	"github.com/gopcp/gopcp/archive"
+	"github.com/gopcp/gopcp/derive"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmns"
 )
@@ -21,9 +24,33 @@ func (f fileNames) Names(pmid pcp.PMID) ([]string, error)    { return f.t.NameAl
 func (f fileNames) LookupName(name string) (pcp.PMID, error) { return f.t.Lookup(name) }
 func (f fileNames) Traverse(name string) ([]string, error)   { return f.t.Traverse(name) }
 
-func namesFor(a *archive.Archive, t *pmns.Tree) nameSpace {
-	if t != nil {
-		return fileNames{t}
+// withDerived answers a leaf name the name space does not know with a
+// derived metric's PMID, as libpcp's pmLookupName does in any context:
+// the anonymous event.flags and event.missed and the definitions of
+// PCP_DERIVED_CONFIG, whether or not the archive has their operands.
+// No record holds a derived PMID, so such a name prints no values.
+type withDerived struct {
+	nameSpace
+	reg *derive.Registry
+}
+
+func (w withDerived) LookupName(name string) (pcp.PMID, error) {
+	id, err := w.nameSpace.LookupName(name)
+	if err == nil || !errors.Is(err, pcp.ErrName) {
+		return id, err
 	}
-	return a.Meta
+	for _, d := range w.reg.Defs() {
+		if d.Name == name {
+			return d.PMID, nil
+		}
+	}
+	return id, err
+}
+
+func namesFor(a *archive.Archive, t *pmns.Tree, reg *derive.Registry) nameSpace {
+	var ns nameSpace = a.Meta
+	if t != nil {
+		ns = fileNames{t}
+	}
+	return withDerived{ns, reg}
 }
