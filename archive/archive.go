@@ -40,6 +40,9 @@ type Archive struct {
 	end    pcp.Timestamp
 	endErr error
 	endSet bool
+	// endSawLast: End opened the last volume with a good label, which
+	// libpcp's look marks as seen (a label that fails its check is not)
+	endSawLast bool
 }
 
 // Options change how Open checks an archive.

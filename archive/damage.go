@@ -74,15 +74,16 @@ func afterBadBody(m Mode, start, rlen int) int {
 	return start + 8 + rlen
 }
 
-// endPeeked reports whether End has looked at the last volume. libpcp's
-// look marks the volume seen, and for a seen last volume __pmLogSetTime
-// takes the size of whichever volume is open as the last one's when it
-// checks the index against a truncated last volume.
+// endPeeked reports whether End has looked at the last volume and found
+// its label good. libpcp's look marks such a volume seen, and for a seen
+// last volume __pmLogSetTime takes the size of whichever volume is open
+// as the last one's when it checks the index against a truncated last
+// volume; a last volume whose label fails is peeked at again, and
+// counts as empty.
 func (a *Archive) endPeeked() bool {
 	a.mu.Lock()
-	set := a.endSet
-	a.mu.Unlock()
-	return set && a.vols[a.MaxVol]
+	defer a.mu.Unlock()
+	return a.endSet && a.endSawLast
 }
 
 // PastEnd reports whether index entry e names a place beyond the end of

@@ -31,6 +31,9 @@ func (a *Archive) findEnd() (pcp.Timestamp, error) {
 		if err != nil {
 			continue
 		}
+		if vol == a.MaxVol {
+			a.endSawLast = true
+		}
 		if v.size <= hdr {
 			v.close()
 			continue
