@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"syscall"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
@@ -66,7 +65,10 @@ func (c *checker) pass0(path string) int {
 	if err != nil {
 		fmt.Fprintf(w, "%s: cannot open file: %s\n", path, osText(err))
 		sts = statusFatal
-		return c.pass0Done(kind, sts, labelOK, nrec, 0, path)
+		// pmlogcheck learns the file's kind only once it is open, so a
+		// file that does not open counts as a data volume (and a
+		// metadata file that does not open is then missing)
+		return c.pass0Done(0, sts, labelOK, nrec, 0, path)
 	}
 	if c.opt.Verbose > 0 {
 		fmt.Fprintf(w, "%s: start pass0 ... ", path)
@@ -253,11 +255,17 @@ func (c *checker) checkLabel(b []byte, path string) int {
 	return statusOK
 }
 
-// osText is strerror's text for a file error.
+// osText is strerror's text for the errno a failed open leaves:
+// pmlogcheck prints errno, so a PCP code libpcp's decompression sets
+// there (PM_ERR_LOGREC for a damaged .xz file) comes out as glibc's
+// text for an unknown errno.
 func osText(err error) string {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return pcp.Error(-int32(errno)).Error()
+	code := pcp.CodeOf(err, 0)
+	switch {
+	case code <= pcp.ErrGeneric:
+		return fmt.Sprintf("Unknown error %d", -int32(code))
+	case code < 0:
+		return code.Error()
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return "No such file or directory"
