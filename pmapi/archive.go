@@ -294,6 +294,11 @@ func (c *ArchiveContext) ChildrenStatus(ctx context.Context, name string) ([]pmn
 				kept = append(kept, k)
 			}
 		}
+		if len(kept) == 0 && len(kids) > 0 && name != "" {
+			// a node with no metric of the archive below it is trimmed
+			// away with its leaves
+			return nil, fmt.Errorf("pmapi: Children %q: %w", name, pcp.ErrName)
+		}
 		kids = kept
 	}
 	return kids, nil
@@ -323,6 +328,11 @@ func (c *ArchiveContext) Traverse(ctx context.Context, name string) ([]string, e
 			}
 		}
 		names = kept
+		if len(names) == 0 {
+			// libpcp's trim hides every node with no metric of the
+			// archive below it, so such a name is not there at all
+			return nil, fmt.Errorf("pmapi: Traverse %q: %w", name, pcp.ErrName)
+		}
 	}
 	return names, nil
 }
