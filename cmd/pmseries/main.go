@@ -64,7 +64,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	}
 	c, err := series.Connect(ctx, servers, cfg.RedisOptions())
 	if err != nil {
-		if unreachable(stderr, err) {
+		if unreachable(stderr, err, resp.DefaultTimeout) {
 			return 0
 		}
 		fmt.Fprintf(stderr, "pmseries: [Error] %v\n", err)

@@ -19,7 +19,7 @@ type Options struct {
 	// libpcp_web's connection timeout).
 	DialTimeout time.Duration
 	// Timeout bounds a call when its context has no sooner deadline
-	// (default 60 s, libpcp_web's command timeout).
+	// (default DefaultTimeout).
 	Timeout time.Duration
 	// MaxConns bounds a Pool's connections at once, each node's in a
 	// Cluster (default 16); a call beyond it waits for one, within its
@@ -35,12 +35,16 @@ type Options struct {
 	Limits Limits
 }
 
+// DefaultTimeout is a call's bound when Options give none: libpcp_web's
+// command timeout (PCP 6.0.3's pmseries sets none and waits for ever).
+const DefaultTimeout = 60 * time.Second
+
 func (o Options) withDefaults() Options {
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = 5 * time.Second
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = 60 * time.Second
+		o.Timeout = DefaultTimeout
 	}
 	if o.MaxConns <= 0 {
 		o.MaxConns = 16
