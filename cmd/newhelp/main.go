@@ -27,6 +27,9 @@ import (
 )
 
 func main() {
+	// as PCP's, which installs no handlers: SIGUSR1, SIGPIPE and the
+	// rest end it
+	cli.Signals()
 	os.Exit(run(os.Args, os.Stdin, os.Stderr))
 }
 
