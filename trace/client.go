@@ -220,10 +220,17 @@ func (c *Client) connect(ctx context.Context) error {
 		if c.tracing(StateComms) {
 			c.debugf(StateComms, "_pmtraceconnect: PMDA host=%s port=%d timeout=%dsecs", hostName(ctx, ip.IP), c.opts.Port, int(c.opts.ConnectTimeout.Seconds()))
 		}
-		dctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
-		var d net.Dialer
-		conn, err = d.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(c.opts.Port)))
-		cancel()
+		dial := func() {
+			dctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
+			defer cancel()
+			var d net.Dialer
+			conn, err = d.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(c.opts.Port)))
+		}
+		if c.opts.Dialling != nil {
+			c.opts.Dialling(dial)
+		} else {
+			dial()
+		}
 		if err == nil {
 			break
 		}
@@ -324,6 +331,9 @@ func (c *Client) send(ctx context.Context, tag string, t Type, value float64, co
 		c.dumpPDU("__pmtracexmitPDU", c.buf)
 	}
 	c.armDeadline(ctx, &c.writeBy, c.conn.SetWriteDeadline)
+	if c.opts.Sending != nil {
+		c.opts.Sending()
+	}
 	if _, err := c.conn.Write(c.buf); err != nil {
 		c.lost(err)
 		c.dropped++

@@ -41,6 +41,14 @@ type Options struct {
 	// PID is the sender's process id written into each PDU; 0 is this
 	// process's.
 	PID int32
+	// Dialling, when set, is called with each connection attempt's dial
+	// and must call it: a program that handles the process's signals as
+	// libpcp_trace does (pmtrace) holds SIGALRM off around it, as
+	// libpcp_trace's connect catches SIGALRM while it waits. Nil dials.
+	Dialling func(dial func())
+	// Sending, when set, is called before each PDU is written: such a
+	// program ignores SIGPIPE from the first on, as libpcp_trace does.
+	Sending func()
 }
 
 // Defaults of libpcp_trace.

@@ -20,11 +20,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/trace"
 )
 
 func main() {
+	asC = sigfrom.AsC() == nil
 	os.Exit(run(os.Args[0], os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr))
 }
 
@@ -136,6 +138,9 @@ func run(argv0 string, args []string, lookup func(string) (string, bool), stdout
 	opts.Async = true
 	opts.State = trace.State(state)
 	opts.Log = stderr
+	if asC {
+		withSignals(&opts)
+	}
 	c, err := trace.New(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", me, err)
@@ -199,7 +204,13 @@ func run(argv0 string, args []string, lookup func(string) (string, bool), stdout
 func system(command string, stdout, stderr io.Writer) int {
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		if asC {
+			defer whileSystem()()
+		}
+		err = cmd.Wait()
+	}
 	if cmd.ProcessState == nil {
 		if err != nil {
 			return -1
