@@ -59,6 +59,7 @@ type options struct {
 	socket         *string         // pmcd's Unix socket (PMCD_SOCKET); nil: DefaultSocketPath
 	proxy          *Host           // every connection through this pmproxy (PMPROXY_HOST); nil: direct
 	console        string          // where SASL asks for missing credentials (PCP_CONSOLE); "": never
+	firstSend      func()          // before the first PDU sent (WithFirstSend); nil: nothing
 	// archive contexts' settings (archiveopts.go)
 	ignoreMarks *string // PCP_IGNORE_MARK_RECORDS's value, nil when unset
 	counterWrap bool

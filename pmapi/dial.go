@@ -118,14 +118,17 @@ func greet(ctx context.Context, conn net.Conn, addr string, o options, hs *HostS
 		hctx, cancel = context.WithTimeout(ctx, o.requestTimeout)
 		defer cancel()
 	}
-	hello, err := pdu.ClientHandshake(hctx, conn, want, o.requestTimeout)
+	// The handshake's own writes go through hconn; the connection kept
+	// is conn, as the first of them has been by then.
+	hconn := o.handshakeConn(conn)
+	hello, err := pdu.ClientHandshake(hctx, hconn, want, o.requestTimeout)
 	// the greeting in, CREDS out, the SASL exchange's ATTR PDUs, and
 	// ATTR for a container
 	hsIn := []pdu.Type{pdu.TypeError}
 	hsOut := []pdu.Type{pdu.TypeCreds}
 	if err == nil && needsAuth(hello.Sent, hs) {
 		var in, out int
-		in, out, err = authenticate(hctx, conn, o.requestTimeout, hs, saslHost(conn.RemoteAddr().Network(), addr), o.console)
+		in, out, err = authenticate(hctx, hconn, o.requestTimeout, hs, saslHost(conn.RemoteAddr().Network(), addr), o.console)
 		for range in {
 			hsIn = append(hsIn, pdu.TypeAttr)
 		}
@@ -134,7 +137,7 @@ func greet(ctx context.Context, conn net.Conn, addr string, o options, hs *HostS
 		}
 	}
 	if err == nil && hello.Sent&pdu.FlagContainer != 0 {
-		w := pdu.NewWriter(conn)
+		w := pdu.NewWriter(hconn)
 		err = w.WriteMessage(hctx, &pdu.Attr{Key: pdu.AttrContainer, Value: []byte(hs.Attrs[pdu.AttrContainer])}, 0)
 		hsOut = append(hsOut, pdu.TypeAttr)
 	}

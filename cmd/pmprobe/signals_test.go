@@ -1,11 +1,13 @@
 package main
 
 import (
+	"syscall"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // TestSignalsAgainstPCP sends every signal that ends a process to PCP's
@@ -28,4 +30,19 @@ func TestSignalsAgainstPCP(t *testing.T) {
 		{Name: "host", Args: []string{"-h", bed.Host(), "-v", "sample"}},
 		{Name: "archive", Args: []string{"-a", archive, "-v"}},
 	})
+}
+
+// TestHandshakeSignalsLikePCP: a pmcd that asks for credentials (CREDS_REQD, so SASL over TCP) in its
+// greeting and then never answers leaves the client waiting past the
+// first PDU it sent (its CREDS): libpcp ignores SIGPIPE from that PDU on,
+// so PCP's pmprobe survives SIGPIPE there, where it dies of it waiting
+// for the greeting.
+func TestHandshakeSignalsLikePCP(t *testing.T) {
+	pcpBin, ours := pcptest.NeedTool(t, "pmprobe"), pcptest.GoCommand(t, ".")
+	g := clitest.NewGreeter(t, pdu.FlagCredsReqd)
+	clitest.CompareSignals(t, pcpBin, ours, []syscall.Signal{syscall.SIGPIPE, syscall.SIGUSR1, syscall.SIGINT},
+		[]clitest.SignalCase{
+			{Name: "authentication never answered", Args: []string{"-h", g.Host, "-v", "sample.long.one"},
+				Env: []string{"PMCD_REQUEST_TIMEOUT=3600"}, Ready: g.Sent, Reset: g.Reset},
+		})
 }

@@ -60,6 +60,9 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 	}
 	if kind == pmapi.KindHost {
 		opts = append(opts, HostEnv()...)
+		if pipeOnHost.Load() {
+			opts = append(opts, pmapi.WithFirstSend(ignorePipe))
+		}
 		if p.Container != "" {
 			name = WithContainer(name, p.Container)
 		}
@@ -74,9 +77,6 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 		releaseBeforeOpen.Do(func() { _, _ = startpages.Release() })
 	}
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
-	if err == nil && kind == pmapi.KindHost {
-		hostConnected()
-	}
 	if err == nil && kind == pmapi.KindArchive {
 		releaseAfterOpen.Do(func() { _, _ = startpages.Release() })
 	}

@@ -18,7 +18,8 @@ var pipeOnHost atomic.Bool
 // SIGXFSZ and the rest of sigfrom.Ending end it by their default
 // action, so its parent sees the signal (a shell's 128+N), with nothing
 // buffered written. And, as libpcp ignores SIGPIPE before the first PDU
-// it sends, a host context that NewSource makes ignores it from then on:
+// it sends, a host context that NewSource makes ignores it from its
+// first PDU (its handshake's CREDS) on:
 // a write to a reader that has gone (pminfo -f | head) fails, the tool
 // goes on, and it ends as it would have. Archives and local contexts
 // send no PDU, so SIGPIPE ends those tools. Called first thing in a
@@ -29,9 +30,11 @@ func Signals() {
 	}
 }
 
-// hostConnected is NewSource's note that a host context exists.
-func hostConnected() {
-	if pipeOnHost.Load() && !signal.Ignored(syscall.SIGPIPE) {
+// ignorePipe is a host context's first send (pmapi.WithFirstSend): the
+// CREDS PDU of its handshake, once pmcd's greeting came, as libpcp
+// ignores SIGPIPE at its first PDU.
+func ignorePipe() {
+	if !signal.Ignored(syscall.SIGPIPE) {
 		signal.Ignore(syscall.SIGPIPE)
 	}
 }

@@ -38,6 +38,8 @@ type SignalCase struct {
 	// Stall, when set, is the server the program connects to: it is
 	// reset before each run, and the program waits once it connected.
 	Stall *Stall
+	// Reset, when set, is called before each run (a Greeter's Reset).
+	Reset func()
 	// Mask rewrites both sides' stdout before comparing.
 	Mask func(string) string
 }
@@ -176,6 +178,9 @@ func RunSignalled(t *testing.T, bin string, c SignalCase, sig syscall.Signal) En
 		args = append([]string{"-c", `trap "" ` + strings.Join(names, " ") + `; exec "$@"`, "sh", bin}, args...)
 	}
 	ready := c.Ready
+	if c.Reset != nil {
+		c.Reset()
+	}
 	if c.Stall != nil {
 		c.Stall.Reset()
 		if ready == nil {
