@@ -28,6 +28,11 @@ type Session struct {
 	Host  string    // pmcd's host name, for the dialog text
 	Log   io.Writer // where complaints and failed dialogs go
 	Start time.Time // when the session started (defaults to Serve's call)
+	// ExecFailed, when set, is called when the dialog program cannot be
+	// run, before the failure is logged: PCP 6.0.3's pmlogger forks for
+	// it, and the child, its exec failed, leaves by exit(3), whose
+	// handlers write the log's footer ("Log finished") once more.
+	ExecFailed func()
 
 	folio, prog string
 	replay      bool
@@ -197,7 +202,11 @@ func (s *Session) confirm(prog string, cmd byte, text string) (string, error) {
 		args = append(args, "-icon", "info", "-b", "Close")
 	}
 	c := exec.Command(filepath.Clean(prog), args...)
-	out, _ := c.Output()
+	out, err := c.Output()
+	var exited *exec.ExitError
+	if err != nil && !errors.As(err, &exited) && s.ExecFailed != nil {
+		s.ExecFailed()
+	}
 	line, _, _ := strings.Cut(string(out), "\n")
 	if len(out) == 0 {
 		return "", errors.New("no answer")

@@ -237,6 +237,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	// re-execution after SIGUSR2 (PMLOGGER_REEXEC set) goes on writing
 	// to it, headerless, as PCP's does; with -C they go to stderr.
 	logw := stderr
+	var footer func() // the log's last line, nil without a log of our making
 	reexec := os.Getenv("PMLOGGER_REEXEC") != ""
 	if !f.check && !reexec {
 		name := f.logFile
@@ -253,9 +254,10 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		}
 		// Every exit after this ends the log with its footer, as PCP's,
 		// on standard error too when that is the log.
-		defer func() {
+		footer = func() {
 			fmt.Fprintf(logw, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
-		}()
+		}
+		defer footer()
 		hn, _ := os.Hostname()
 		fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
 		if failed {
@@ -397,7 +399,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	defer signal.Stop(hup)
 	serve := pmlogger.ServeOptions{Control: []net.Listener{ln, f.local}, NewVolume: hup}
 	if rsc != nil {
-		serve.Session = &pmlogger.Session{Host: name, Log: logw, Start: sessionStart}
+		serve.Session = &pmlogger.Session{Host: name, Log: logw, Start: sessionStart, ExecFailed: footer}
 		serve.SessionControl = rsc
 	}
 	res := lg.Serve(ctx, serve)

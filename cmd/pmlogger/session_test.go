@@ -109,11 +109,11 @@ func runSession(t *testing.T, p *testbed.PMCD, bin string, pcp bool, script stri
 // maskSession keeps the session's messages of a log: the dialogs and the
 // reason for exiting, with times, sizes and process ids masked.
 func maskSession(log string) string {
-	keep := regexp.MustCompile(`(?s)\n(Error|Warning): pmconfirm.*?(\n\n\[|\n\[|$)|Error: [a-z]+ recording session[^\n]*\n|Info: pmlogger: [^\n]*`)
-	// PCP's child for the failed pmconfirm exits through pmlogger's exit
-	// handlers, which write a stray "Log finished" line: not a message.
-	log = regexp.MustCompile(`\nLog finished [^\n]*\n`).ReplaceAllString(log, "")
-	mask := regexp.MustCompile(`\d+ (seconds|minutes)|[\d.]+ [KM]?bytes|TERM \d+|\[[^]\n]*\] \S+\(\d+\)`)
+	// PCP 6.0.3's child for the failed pmconfirm exits through
+	// pmlogger's exit handlers, which write a "Log finished" line before
+	// the failure is said: kept, as ours writes it too.
+	keep := regexp.MustCompile(`(?s)(\nLog finished [^\n]*\n)?\n(Error|Warning): pmconfirm.*?(\n\n\[|\n\[|$)|Error: [a-z]+ recording session[^\n]*\n|Info: pmlogger: [^\n]*`)
+	mask := regexp.MustCompile(`\d+ (seconds|minutes)|[\d.]+ [KM]?bytes|TERM \d+|\[[^]\n]*\] \S+\(\d+\)|Log finished [^\n]*`)
 	var b strings.Builder
 	for _, m := range keep.FindAllString(log, -1) {
 		b.WriteString(mask.ReplaceAllString(m, "X"))
@@ -173,6 +173,57 @@ func TestSessionBadFD(t *testing.T) {
 		first := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 		if first(string(out)) != first(want.Stderr) || ours.ProcessState.ExitCode() != want.ExitCode {
 			t.Errorf("-x %s: ours (exit %d):\n%s\nPCP's (exit %d):\n%s", arg, ours.ProcessState.ExitCode(), out, want.ExitCode, want.Stderr)
+		}
+	}
+}
+
+// TestSessionDevNullAgainstPCP: -x naming standard input (in strtol's
+// forms: " 0", "+0", "00") when that is /dev/null is a launcher gone at
+// once: PCP's pmlogger and ours log the same dialog failure, end the same
+// way, and both leave a complete archive; "0x0" and " 0 " are refused
+// alike.
+func TestSessionDevNullAgainstPCP(t *testing.T) {
+	p := testbed.StartPMCD(t, testbed.Options{})
+	bin := pcptest.GoCommand(t, ".")
+	run := func(pcp bool, arg string) (log string, code int, base string) {
+		dir := t.TempDir()
+		cfg := filepath.Join(dir, "config")
+		if err := os.WriteFile(cfg, []byte("log mandatory on 50 msec { sample.long.one }\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		base = filepath.Join(dir, "archive")
+		logPath := filepath.Join(dir, "log")
+		args := []string{"-x", arg, "-h", p.Host(), "-c", cfg, "-l", logPath, base}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd, err := p.Command(ctx, "pmlogger", args...)
+		if err != nil {
+			t.Skip(err)
+		}
+		if !pcp {
+			cmd.Path, cmd.Args[0] = bin, bin
+		}
+		cmd.Env = append(cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
+		devNull, err := os.Open(os.DevNull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer devNull.Close()
+		cmd.Stdin = devNull
+		out, _ := cmd.CombinedOutput()
+		b, _ := os.ReadFile(logPath)
+		return maskSession(string(b)) + string(out), cmd.ProcessState.ExitCode(), base
+	}
+	for _, arg := range []string{" 0", "0", "+0", "00", " 0 ", "0x0"} {
+		wantLog, wantCode, _ := run(true, arg)
+		gotLog, gotCode, base := run(false, arg)
+		if gotLog != wantLog || gotCode != wantCode {
+			t.Errorf("-x %q: ours (exit %d):\n%s\nPCP's (exit %d):\n%s", arg, gotCode, gotLog, wantCode, wantLog)
+		}
+		if gotCode == 0 {
+			if res := p.Run("pmlogcheck", base); res.Err != nil || res.Stdout != "" || res.Stderr != "" {
+				t.Errorf("-x %q: PCP's pmlogcheck: %v\n%s%s", arg, res.Err, res.Stdout, res.Stderr)
+			}
 		}
 	}
 }
