@@ -219,9 +219,8 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	p.End()
 	if p.Context != cli.ContextArchive && f.delay {
 		p.Errorf("delay can only be used with archives")
-	}
-	if p.GuiMode || p.GuiPort != 0 {
-		p.Errorf("GUI time control (-g, -p) is not supported")
+	} else if p.GuiMode && f.delay {
+		p.Errorf("guiflag cannot be used with delay")
 	}
 	if p.Errors > 0 {
 		fmt.Fprint(stderr, p.Report(cmd))

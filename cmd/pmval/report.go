@@ -176,6 +176,9 @@ func (v *valuer) setup(ctx context.Context) error {
 	if !p.TimezoneSet && !p.HostZone && !v.events {
 		v.out.WriteByte('\n')
 	}
+	if p.GuiMode || p.GuiPort != 0 {
+		return v.timeControl()
+	}
 	v.cols = f.cols
 	if v.cols <= 0 {
 		w, ok := howide(v.desc.Type)
