@@ -152,5 +152,10 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		}
 		pr.pduCounts(out, in)
 	}
+	if pr.stuck != "" {
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: cannot look up %s: no batch of at most %d names holds it\n", prog, pr.stuck, f.batch)
+		return 1
+	}
 	return 0
 }

@@ -34,6 +34,10 @@ type prober struct {
 
 	// the instances of the last instance domain asked for, pmprobe's
 	// lookup cache
+	// stuck is the name no batch could hold (-b 0 or less, or a name
+	// longer than a lookup takes), where lookup stopped
+	stuck string
+
 	lastInDom pcp.InDom
 	insts     []pmapi.Instance
 	instErr   error
@@ -79,7 +83,9 @@ func (p *prober) lookup(ctx context.Context) {
 			bytes += n
 		}
 		if b <= 0 {
-			// PCP makes no progress here either; stop rather than spin
+			// PCP's pmprobe makes no progress here and loops for ever
+			// (-b 0 or less, or a name of 64 KB): ours stops and says so
+			p.stuck = p.names[idx]
 			break
 		}
 		batch := p.names[idx : idx+b]
