@@ -212,7 +212,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 		// PCP's pmstat turns to its time control once its sources and
 		// time window are settled.
 		out.Flush()
-		return timeControl(p.GuiPort, kind == pmapi.KindArchive, stderr, prog)
+		return cli.TimeControl(p.GuiPort, kind == pmapi.KindArchive, stderr, prog)
 	}
 	if kind == pmapi.KindArchive {
 		if err := r.replay(times.Window.Origin); err != nil {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/binary"
@@ -23,16 +23,18 @@ const (
 	pmtimeHeader  = 24 + 4*16 // six ints, four 64-bit timevals
 )
 
-// timeControl is what pmstat's -g and -p come to: PCP's pmstat hands its
-// time to pmtime, the GUI time control, which gopcp does not have. With
+// TimeControl is what -g and -p come to in the tools that take them
+// (pmstat, pmval): PCP's tools hand their time to pmtime, the GUI time
+// control of pcp-gui, which gopcp does not have. With
 // -g, PCP runs pmtime from the PATH; where there is none, the child's
 // exec fails (it says so) and pmTimeConnect returns -2, which pmstat
 // words as an errno, ENOENT. With -p, PCP connects to a pmtime on
 // 127.0.0.1:port and hands it a SET; any failure there, including a peer
 // that is not pmtime, returns -4, worded as EINTR. A pmtime that is
-// there and answers is refused in our own words. It returns pmstat's
-// exit status.
-func timeControl(port int, archive bool, stderr io.Writer, prog string) int {
+// there and answers is refused in our own words. It returns the tool's
+// exit status. port is -p's (0 for -g), given to htons as libpcp_gui
+// gives it, so cut to 16 bits.
+func TimeControl(port int, archive bool, stderr io.Writer, prog string) int {
 	if port == 0 {
 		if _, err := exec.LookPath("pmtime"); err != nil {
 			fmt.Fprintf(stderr, "execvp: %s\n", pcp.TextOf(pcp.Error(-2)))
@@ -51,7 +53,7 @@ func timeControl(port int, archive bool, stderr io.Writer, prog string) int {
 // a SET as pmTimeConnect's handshake expects: an ACK of the length it
 // says, for the same source.
 func pmtimeAnswers(port int, archive bool) bool {
-	c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), 5*time.Second)
+	c, err := net.DialTimeout("tcp4", net.JoinHostPort("127.0.0.1", strconv.Itoa(int(uint16(port)))), 5*time.Second)
 	if err != nil {
 		return false
 	}
