@@ -24,6 +24,7 @@ type reporter struct {
 	rows     int // lines between headers
 	interval time.Duration
 	loc      *time.Location
+	forever  bool // no end to the samples (no -s, and -T's window none)
 	// swapOp names the swap columns: 'p' (pages), or 's' once any
 	// source tried, even one then dropped, had only swap.in/out, as
 	// PCP's pmstat keeps it in a global
@@ -46,6 +47,7 @@ func (r *reporter) report(ctx context.Context, samples int, sleep func(time.Dura
 		s.g.Fetch(ctx)
 	}
 	n := len(r.stats)
+	r.forever = samples == 0
 	for it := 0; samples == 0 || it < samples; it++ {
 		if it*n%r.rows < n {
 			r.header()
@@ -93,9 +95,15 @@ func (r *reporter) fetchFailed(ctx context.Context, s *stat, err error) bool {
 		return true
 	case r.kind == pmapi.KindArchive && errors.Is(err, pcp.ErrEOL) && !s.fetched:
 		r.out.WriteString(" No data in the archive\n")
-		return true
+		if !r.forever {
+			return true
+		}
+		// With no end to the samples PCP's pmstat says this for ever,
+		// as nothing more will come: ours says it once and drops the
+		// archive, ending (exit 1) when it was the last source.
+	default:
+		fmt.Fprintf(r.out, " pmFetchGroup: %s\n", pcp.TextOf(err))
 	}
-	fmt.Fprintf(r.out, " pmFetchGroup: %s\n", pcp.TextOf(err))
 	s.hostName(ctx)
 	s.close()
 	for _, o := range r.stats {
