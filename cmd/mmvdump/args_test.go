@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/clitest"
@@ -19,8 +21,20 @@ import (
 func TestArgumentsAgainstPCP(t *testing.T) {
 	pcpBin := filepath.Join(testbed.Need(t).Var("PCP_PMDAS_DIR"), "mmv", "mmvdump")
 	ours := pcptest.GoCommand(t, ".")
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	short := filepath.Join(dir, "short")
+	badVersion := filepath.Join(dir, "version")
+	for name, body := range map[string]string{empty: "", short: "MMV\x00", badVersion: "MMV\x00\x09\x00\x00\x00" + strings.Repeat("\x00", 34)} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, args := range [][]string{
 		{""}, {"/nonexistent"}, {t.TempDir()}, {"/etc/hostname"}, {"a", "b"}, {"", ""},
+		// options it has none of, the end of options, and files too
+		// short to be MMV or of a version it does not know
+		{"-"}, {"--"}, {"-x"}, {"--help"}, {"-?"}, {"--", "/nonexistent"}, {empty}, {short}, {badVersion},
 	} {
 		wantOut, wantErr, wantCode := clitest.RunCmd(t, exec.Command(pcpBin, args...))
 		gotOut, gotErr, gotCode := clitest.RunCmd(t, exec.Command(ours, args...))
