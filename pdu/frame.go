@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -69,18 +68,32 @@ func NewReader(r io.Reader, timeout time.Duration) *Reader {
 	return &Reader{r: r, Timeout: timeout}
 }
 
-// ParseRequestTimeout reads $PMCD_REQUEST_TIMEOUT's value as PCP does:
-// seconds, fractions allowed; what is not a number of seconds gives
-// DefaultTimeout (PCP warns and ignores it). Zero means no limit here,
-// where PCP would give up at once. Clients take it as an option
+// ParseRequestTimeout reads $PMCD_REQUEST_TIMEOUT's value as libpcp
+// does (getopt.EnvTimeout): seconds as C's strtod reads the whole value
+// (white space before it, hex, exponents; the empty value is zero),
+// rounded to the microsecond. A value strtod does not take whole, a
+// negative number or a NaN gives DefaultTimeout, where libpcp warns
+// (RequestTimeoutWarning) and ignores it. Zero, or more than a Duration
+// holds, means no limit here (libpcp's own zero gives up at once, its
+// huge waits are effectively forever). Clients take it as an option
 // (pmapi.WithRequestTimeout) from the edge that reads the environment
-// (internal/cli).
+// (internal/pmapienv).
 func ParseRequestTimeout(v string) time.Duration {
-	secs, err := strconv.ParseFloat(v, 64)
-	if err != nil || secs < 0 || math.IsInf(secs, 0) || math.IsNaN(secs) || secs >= math.MaxInt64/float64(time.Second) {
-		return DefaultTimeout
+	if d, ok := getopt.EnvTimeout(v); ok {
+		return d
 	}
-	return time.Duration(secs * float64(time.Second))
+	return DefaultTimeout
+}
+
+// RequestTimeoutWarning is the warning libpcp writes (pmNotifyErr,
+// LOG_WARNING) the first time it looks for the request timeout, when
+// ParseRequestTimeout ignores $PMCD_REQUEST_TIMEOUT's value; "" when the
+// value is taken.
+func RequestTimeoutWarning(v string) string {
+	if _, ok := getopt.EnvTimeout(v); ok {
+		return ""
+	}
+	return "ignored bad PMCD_REQUEST_TIMEOUT = '" + v + "'"
 }
 
 type readDeadliner interface {

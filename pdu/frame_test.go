@@ -323,12 +323,18 @@ func FuzzReadPDU(f *testing.F) {
 // its timeout from its caller whatever the environment says.
 func TestParseRequestTimeout(t *testing.T) {
 	for v, want := range map[string]time.Duration{
-		"2.5":  2500 * time.Millisecond,
-		"0":    0,
-		"-1":   DefaultTimeout,
-		"abc":  DefaultTimeout,
-		"1e30": DefaultTimeout,
-		"":     DefaultTimeout,
+		"2.5":     2500 * time.Millisecond,
+		"0":       0,
+		"-1":      DefaultTimeout,
+		"abc":     DefaultTimeout,
+		"1e30":    0, // past a Duration: no limit, libpcp's effectively forever
+		"":        0, // strtod's zero, as libpcp reads it
+		"0x10":    16 * time.Second,
+		" 5":      5 * time.Second,
+		"5 ":      DefaultTimeout,
+		"1e10":    0,
+		"0x1_0p0": DefaultTimeout,
+		"5e-7":    0, // under half a microsecond: libpcp's timeval rounds it away
 	} {
 		if got := ParseRequestTimeout(v); got != want {
 			t.Errorf("PMCD_REQUEST_TIMEOUT=%q: %v, want %v", v, got, want)

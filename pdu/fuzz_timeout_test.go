@@ -2,44 +2,134 @@ package pdu
 
 import (
 	"math"
+	"os"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/getopt"
 )
 
-// FuzzParseRequestTimeout reads fuzzed PMCD_REQUEST_TIMEOUT values: the
-// wait is never negative, a number of seconds a Duration holds is that
-// many seconds to within rounding, and anything else is DefaultTimeout.
+// FuzzParseRequestTimeout reads fuzzed PMCD_REQUEST_TIMEOUT values
+// against C's strtod (getopt.CStrtod, itself compared with glibc's): a
+// value strtod does not read whole, a negative number or a NaN is the
+// default, with libpcp's warning; anything else is taken, without one,
+// as strtod's number of seconds to the nearest microsecond, or no limit
+// when a Duration cannot hold it.
 func FuzzParseRequestTimeout(f *testing.F) {
-	for _, s := range []string{"", "10", "2.5", "0", "-1", "abc", "1e30", "inf", "nan", "0x10", " 5", "9223372036", "9223372037", "9223372036.854776"} {
+	for _, s := range []string{"", "10", "2.5", "0", "-1", "abc", "1e30", "inf", "nan", "0x10", " 5", "5 ", "0x1_0p0", "5e-7",
+		"9223372036", "9223372037", "9223372036.854776"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		got := ParseRequestTimeout(v)
-		if got < 0 {
-			t.Fatalf("ParseRequestTimeout(%q) = %v", v, got)
-		}
-		secs, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(secs >= 0) || secs >= math.MaxInt64/float64(time.Second) {
-			if got != DefaultTimeout {
-				t.Fatalf("ParseRequestTimeout(%q) = %v, want the default", v, got)
+		got, warning := ParseRequestTimeout(v), RequestTimeoutWarning(v)
+		secs, end := getopt.CStrtod(v)
+		if end != len(v) || !(secs >= 0) {
+			if got != DefaultTimeout || warning != "ignored bad PMCD_REQUEST_TIMEOUT = '"+v+"'" {
+				t.Fatalf("ParseRequestTimeout(%q) = %v, %q; want the default and libpcp's warning", v, got, warning)
 			}
 			return
 		}
-		if math.Abs(got.Seconds()-secs) > 1e-9*max(1, secs) {
-			t.Fatalf("ParseRequestTimeout(%q) = %v, not %g s", v, got, secs)
+		if warning != "" || got < 0 || got%time.Microsecond != 0 {
+			t.Fatalf("ParseRequestTimeout(%q) = %v, %q", v, got, warning)
+		}
+		if secs >= float64(math.MaxInt64)/1e9 {
+			if got != 0 && math.Abs(got.Seconds()-secs) > 1e-6 {
+				t.Fatalf("ParseRequestTimeout(%q) = %v for %g s", v, got, secs)
+			}
+			return
+		}
+		if math.Abs(got.Seconds()-secs) > 0.5e-6+1e-15*secs {
+			t.Fatalf("ParseRequestTimeout(%q) = %v, not %g s to the microsecond", v, got, secs)
 		}
 	})
 }
 
+// TestRequestTimeoutLikeLibpcp reads each value of
+// internal/getopt/testdata/envtimeout.golden, libpcp's
+// __pmRequestTimeout for it (built and compared with libpcp there): a
+// value libpcp ignores gives the default and libpcp's warning word for
+// word; one it takes gives no warning and the same microseconds, or no
+// limit where libpcp's wait is past a Duration or went negative (an
+// infinity, a huge number); a NaN, which libpcp takes silently into a
+// negative wait, is the default here, with the warning of a value
+// ignored.
+func TestRequestTimeoutLikeLibpcp(t *testing.T) {
+	golden, err := os.ReadFile("../internal/getopt/testdata/envtimeout.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`^connect=\S+ request=(\S+)\t\[(.*)\]$`)
+	var warned []string
+	results := 0
+	for _, text := range strings.Split(strings.TrimSuffix(string(golden), "\n"), "\n") {
+		if w, ok := strings.CutPrefix(text, "Warning: "); ok {
+			if !strings.Contains(w, "PMCD_CONNECT_TIMEOUT") {
+				warned = append(warned, w)
+			}
+			continue
+		}
+		m := line.FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("bad golden line %q", text)
+		}
+		results++
+		in, pcpSecs := m[2], m[1]
+		got, warning := ParseRequestTimeout(in), RequestTimeoutWarning(in)
+		want := "" // libpcp's warnings, at most one
+		if len(warned) > 0 {
+			want = warned[0]
+		}
+		warned = nil
+		secs, _ := getopt.CStrtod(in)
+		switch {
+		case want != "" || math.IsNaN(secs):
+			if want == "" { // libpcp says nothing as it takes a NaN; ignoring it, we say so
+				want = "ignored bad PMCD_REQUEST_TIMEOUT = '" + in + "'"
+			}
+			if got != DefaultTimeout || warning != want {
+				t.Errorf("%q: %v, %q; libpcp %s s, %q", in, got, warning, pcpSecs, want)
+			}
+		case strings.HasPrefix(pcpSecs, "-") || secs >= float64(math.MaxInt64)/1e9:
+			if got != 0 || warning != "" {
+				t.Errorf("%q: %v, %q; libpcp %s s: want no limit", in, got, warning, pcpSecs)
+			}
+		default:
+			if d, _ := getopt.EnvTimeout(in); got != d || warning != "" || math.Abs(got.Seconds()-mustFloat(t, pcpSecs)) > 2e-6 {
+				t.Errorf("%q: %v, %q; libpcp %s s", in, got, warning, pcpSecs)
+			}
+		}
+	}
+	if results < 40 {
+		t.Fatalf("only %d golden results", results)
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // TestRequestTimeoutAtTheLimit: the largest float64 of seconds below
 // math.MaxInt64 nanoseconds rounds up to 2^63 ns when multiplied, which
-// wrapped to the most negative Duration (a request that times out at
-// once); it is refused as the larger values are.
+// once wrapped to the most negative Duration (a request that times out
+// at once); past a Duration's reach the wait is no limit, as libpcp's
+// own is effectively forever, and just below it the microseconds
+// libpcp's timeval holds.
 func TestRequestTimeoutAtTheLimit(t *testing.T) {
-	for _, v := range []string{"9223372036.854776", "9223372036.854775807"} {
-		if got := ParseRequestTimeout(v); got != DefaultTimeout {
-			t.Errorf("ParseRequestTimeout(%q) = %v, want %v", v, got, DefaultTimeout)
+	for v, want := range map[string]time.Duration{
+		"9223372036.854776":    0,
+		"9223372036.854775807": 0,
+		"9223372036.8547":      9223372036854700 * time.Microsecond,
+	} {
+		if got := ParseRequestTimeout(v); got != want {
+			t.Errorf("ParseRequestTimeout(%q) = %v, want %v", v, got, want)
 		}
 	}
 }

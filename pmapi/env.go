@@ -1,7 +1,6 @@
 package pmapi
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -69,25 +68,30 @@ func strtol(s string) (int, bool) {
 	return int(int32(v)), true
 }
 
-// ParseConnectTimeout reads $PMCD_CONNECT_TIMEOUT's value as PCP does,
-// how long to wait for a connection (WithConnectTimeout): seconds,
-// fractions allowed; a value that is not a non-negative number gives
-// DefaultConnectTimeout (PCP warns and ignores it). Zero, which is also
-// what C's strtod makes of an empty value, means no limit.
-//
-// A number too large for a Duration, an infinity or NaN is refused too:
-// libpcp takes them and its timeval conversion overflows, and as a
-// Duration they wrap to the most negative one, a connection that fails
-// at once.
+// ParseConnectTimeout reads $PMCD_CONNECT_TIMEOUT's value as libpcp
+// does (getopt.EnvTimeout), how long to wait for a connection
+// (WithConnectTimeout): seconds as C's strtod reads the whole value
+// (white space before it, hex, exponents; the empty value is zero),
+// rounded to the microsecond; zero, or more than a Duration holds, means
+// no limit. A value strtod does not take whole, a negative number or a
+// NaN gives DefaultConnectTimeout, where libpcp warns
+// (ConnectTimeoutWarning) and ignores it.
 func ParseConnectTimeout(env string) time.Duration {
-	if env == "" {
-		return 0
+	if d, ok := getopt.EnvTimeout(env); ok {
+		return d
 	}
-	secs, err := strconv.ParseFloat(strings.TrimLeft(env, " \t\n\v\f\r"), 64)
-	if err != nil || !(secs >= 0) || secs >= float64(math.MaxInt64)/float64(time.Second) {
-		return DefaultConnectTimeout
+	return DefaultConnectTimeout
+}
+
+// ConnectTimeoutWarning is the warning libpcp writes (pmNotifyErr,
+// LOG_WARNING) the first time it looks for the connection timeout, when
+// ParseConnectTimeout ignores $PMCD_CONNECT_TIMEOUT's value; "" when
+// the value is taken.
+func ConnectTimeoutWarning(env string) string {
+	if _, ok := getopt.EnvTimeout(env); ok {
+		return ""
 	}
-	return time.Duration(secs * float64(time.Second))
+	return "auxconnect.c:__pmAuxConnectPMCDPort: ignored bad PMCD_CONNECT_TIMEOUT = '" + env + "'"
 }
 
 // DefaultSocketPath is pmcd's Unix domain socket when $PMCD_SOCKET does
