@@ -2,52 +2,56 @@ package pmapi
 
 import (
 	"math"
+	"os"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/internal/getopt"
 )
 
-// pcpReconnect is libpcp 6.0.3's reading of PMCD_RECONNECT_TIMEOUT
-// (pmReconnectContext in context.c), written out from its loop: each
-// field (int)strtol(field, &end, 10), which must be positive and end at
-// a comma or the end (a comma last ends the list); anything else, or no
-// field, is the default.
-func pcpReconnect(env string) []time.Duration {
-	var out []time.Duration
-	for p := env; p != ""; {
-		n, end, _ := getopt.CStrtol(p, 10)
-		val := int32(n)
-		if val <= 0 || (end < len(p) && p[end] != ',') {
-			return DefaultReconnectBackoff
-		}
-		out = append(out, time.Duration(val)*time.Second)
-		if end == len(p) {
-			break
-		}
-		p = p[end+1:]
+// splitReconnect reads a PMCD_RECONNECT_TIMEOUT value another way than
+// ParseReconnectTimeout's scan, from libpcp's rules as they read: the
+// value split at commas, one empty field last dropped (a comma ending
+// the list), every field all of it read by strtol in base 10 with a
+// positive int (C's (int) of the long) as the result. ok is false when
+// libpcp keeps its default.
+func splitReconnect(env string) (out []time.Duration, ok bool) {
+	fields := strings.Split(env, ",")
+	if len(fields) > 1 && fields[len(fields)-1] == "" {
+		fields = fields[:len(fields)-1]
 	}
-	if len(out) == 0 {
-		return DefaultReconnectBackoff
+	for _, f := range fields {
+		n, end, _ := getopt.CStrtol(f, 10)
+		if end != len(f) || int32(n) <= 0 {
+			return nil, false
+		}
+		out = append(out, time.Duration(int32(n))*time.Second)
 	}
-	return out
+	return out, true
 }
 
 // FuzzReconnectTimeout reads fuzzed PMCD_RECONNECT_TIMEOUT values: the
-// waits are libpcp's for the same value, and every wait is positive (a
-// wait of a negative duration, or one cut short by overflow, would make
-// the next reconnection attempt at once or never).
+// waits are splitReconnect's, or the default where it refuses the value,
+// and every wait is positive (a wait of a negative duration, or one cut
+// short by overflow, would make the next reconnection attempt at once or
+// never).
 func FuzzReconnectTimeout(f *testing.F) {
-	for _, s := range []string{"", "5", "1,2,3", "5,", " 7", "+8,9", "0", "-1", "1,,2", "1 ,2", "x",
+	for _, s := range []string{"", "5", "1,2,3", "5,", "5,,", ",", " 7", "7 ", "+8,9", "0", "-1", "1,,2", "1 ,2", "x",
 		"99999999999999999", "9999999999999", "4294967297", "2147483648", "99999999999999999999"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, env string) {
 		got := ParseReconnectTimeout(env)
-		if want := pcpReconnect(env); !slices.Equal(got, want) {
-			t.Fatalf("ParseReconnectTimeout(%q) = %v, libpcp's rule gives %v", env, got, want)
+		want, ok := splitReconnect(env)
+		if !ok {
+			want = DefaultReconnectBackoff
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("ParseReconnectTimeout(%q) = %v, libpcp's rules give %v", env, got, want)
 		}
 		for _, d := range got {
 			if d <= 0 || d > math.MaxInt32*time.Second {
@@ -57,49 +61,113 @@ func FuzzReconnectTimeout(f *testing.F) {
 	})
 }
 
-// FuzzConnectTimeout reads fuzzed PMCD_CONNECT_TIMEOUT values: the wait
-// is never negative (a negative one fails every connection at once), an
-// accepted number of seconds is that many seconds to within rounding,
-// and what libpcp's strtod would not take whole is the default.
+// FuzzConnectTimeout reads fuzzed PMCD_CONNECT_TIMEOUT values against
+// C's strtod (getopt.CStrtod, itself compared with glibc's): a value
+// strtod does not read whole, a negative number or a NaN is the default,
+// with libpcp's warning; anything else is taken, without one, as
+// strtod's number of seconds to the nearest microsecond, or no limit
+// when a Duration cannot hold it.
 func FuzzConnectTimeout(f *testing.F) {
 	for _, s := range []string{"", "5", "0.25", " 1.5", "1.5 ", "-1", "-0", "abc", "1e10", "1e300", "inf",
-		"nan", "9223372036", "9223372037", "0x10", "   "} {
+		"nan", "9223372036", "9223372037", "0x10", "   ", "0x1_0p0", "5e-7"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, env string) {
-		got := ParseConnectTimeout(env)
-		if got < 0 {
-			t.Fatalf("ParseConnectTimeout(%q) = %v", env, got)
-		}
-		if got == DefaultConnectTimeout || env == "" {
+		got, warning := ParseConnectTimeout(env), ConnectTimeoutWarning(env)
+		secs, end := getopt.CStrtod(env)
+		if end != len(env) || !(secs >= 0) {
+			if got != DefaultConnectTimeout || warning != "auxconnect.c:__pmAuxConnectPMCDPort: ignored bad PMCD_CONNECT_TIMEOUT = '"+env+"'" {
+				t.Fatalf("ParseConnectTimeout(%q) = %v, %q; want the default and libpcp's warning", env, got, warning)
+			}
 			return
 		}
-		secs, err := strconv.ParseFloat(env[len(env)-len(trimSpaceLeft(env)):], 64)
-		if err != nil {
-			t.Fatalf("ParseConnectTimeout(%q) = %v from a value that is not a number", env, got)
+		if warning != "" || got < 0 || got%time.Microsecond != 0 {
+			t.Fatalf("ParseConnectTimeout(%q) = %v, %q", env, got, warning)
 		}
-		if math.Abs(got.Seconds()-secs) > 1e-9*max(1, secs) {
-			t.Fatalf("ParseConnectTimeout(%q) = %v, not %g s", env, got, secs)
+		if secs >= float64(math.MaxInt64)/1e9 {
+			if got != 0 && math.Abs(got.Seconds()-secs) > 1e-6 {
+				t.Fatalf("ParseConnectTimeout(%q) = %v for %g s", env, got, secs)
+			}
+			return
+		}
+		if math.Abs(got.Seconds()-secs) > 0.5e-6+1e-15*secs {
+			t.Fatalf("ParseConnectTimeout(%q) = %v, not %g s to the microsecond", env, got, secs)
 		}
 	})
 }
 
-func trimSpaceLeft(s string) string {
-	for s != "" && (s[0] == ' ' || (s[0] >= '\t' && s[0] <= '\r')) {
-		s = s[1:]
+// TestConnectTimeoutLikeLibpcp reads each value of
+// internal/getopt/testdata/envtimeout.golden, libpcp's
+// __pmConnectTimeout for it (built and compared with libpcp there): a
+// value libpcp ignores gives the default and libpcp's warning word for
+// word; one it takes gives no warning and the same microseconds, or no
+// limit where libpcp's wait is past a Duration or went negative (an
+// infinity, a huge number); a NaN, which libpcp takes silently into a
+// negative wait, is the default here, with the warning of a value
+// ignored.
+func TestConnectTimeoutLikeLibpcp(t *testing.T) {
+	golden, err := os.ReadFile("../internal/getopt/testdata/envtimeout.golden")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return s
+	line := regexp.MustCompile(`^connect=(\S+) request=\S+\t\[(.*)\]$`)
+	var warned []string
+	results := 0
+	for _, text := range strings.Split(strings.TrimSuffix(string(golden), "\n"), "\n") {
+		if w, ok := strings.CutPrefix(text, "Warning: "); ok {
+			if strings.Contains(w, "PMCD_CONNECT_TIMEOUT") {
+				warned = append(warned, w)
+			}
+			continue
+		}
+		m := line.FindStringSubmatch(text)
+		if m == nil {
+			t.Fatalf("bad golden line %q", text)
+		}
+		results++
+		in, pcpSecs := m[2], m[1]
+		got, warning := ParseConnectTimeout(in), ConnectTimeoutWarning(in)
+		want := "" // libpcp's warnings, at most one
+		if len(warned) > 0 {
+			want = warned[0]
+		}
+		warned = nil
+		secs, _ := getopt.CStrtod(in)
+		switch {
+		case want != "" || math.IsNaN(secs):
+			if want == "" { // libpcp says nothing as it takes a NaN; ignoring it, we say so
+				want = "auxconnect.c:__pmAuxConnectPMCDPort: ignored bad PMCD_CONNECT_TIMEOUT = '" + in + "'"
+			}
+			if got != DefaultConnectTimeout || warning != want {
+				t.Errorf("%q: %v, %q; libpcp %s s, %q", in, got, warning, pcpSecs, want)
+			}
+		case strings.HasPrefix(pcpSecs, "-") || secs >= float64(math.MaxInt64)/1e9:
+			if got != 0 || warning != "" {
+				t.Errorf("%q: %v, %q; libpcp %s s: want no limit", in, got, warning, pcpSecs)
+			}
+		default:
+			lib, err := strconv.ParseFloat(pcpSecs, 64)
+			if d, _ := getopt.EnvTimeout(in); err != nil || got != d || warning != "" || math.Abs(got.Seconds()-lib) > 2e-6 {
+				t.Errorf("%q: %v, %q; libpcp %s s", in, got, warning, pcpSecs)
+			}
+		}
+	}
+	if results < 40 {
+		t.Fatalf("only %d golden results", results)
+	}
 }
 
-// TestConnectTimeoutOutOfRange: waits a Duration cannot hold, and the
-// infinities and NaN strtod reads, are refused as PCP refuses what is
-// not a number (the default); before, they wrapped to the most negative
-// Duration, a connection that failed at once. White space alone is not
-// a number to strtod either, where the empty value is its zero.
+// TestConnectTimeoutOutOfRange: waits past a Duration's reach, which once
+// wrapped to the most negative Duration (a connection that failed at
+// once), are no limit: libpcp keeps 1e10 s as it is, effectively
+// forever, and its conversion of an infinity or of 1e300 goes negative.
+// -inf is negative and a NaN not a number: both ignored, as libpcp
+// ignores -inf. White space alone is not a number to strtod either,
+// where the empty value is its zero.
 func TestConnectTimeoutOutOfRange(t *testing.T) {
 	for env, want := range map[string]time.Duration{
-		"1e10": DefaultConnectTimeout, "1e300": DefaultConnectTimeout, "inf": DefaultConnectTimeout,
-		"-inf": DefaultConnectTimeout, "nan": DefaultConnectTimeout, "9223372037": DefaultConnectTimeout,
+		"1e10": 0, "1e300": 0, "inf": 0,
+		"-inf": DefaultConnectTimeout, "nan": DefaultConnectTimeout, "9223372037": 0,
 		"   ": DefaultConnectTimeout, "": 0, "9223372036": 9223372036 * time.Second, " 2.5": 2500 * time.Millisecond,
 	} {
 		if got := ParseConnectTimeout(env); got != want {
