@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"net"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -200,10 +201,18 @@ func FuzzHostReplies(f *testing.F) {
 
 // unixServer is loopbackServer on a Unix socket of the test's own: tens
 // of thousands of fuzzed connections over TCP leave the loopback's
-// ephemeral ports in TIME_WAIT until a listen fails.
+// ephemeral ports in TIME_WAIT until a listen fails. The socket's
+// directory is a short one of its own: t.TempDir's path, named after the
+// fuzz target and input, takes about 62 bytes of sun_path's 108 under
+// /tmp, so a $TMPDIR of 46 bytes or more made every bind fail.
 func unixServer(t *testing.T, serve func(net.Conn)) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "pmcd.socket")
+	dir, err := os.MkdirTemp("", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path := filepath.Join(dir, "pmcd.socket")
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
