@@ -22,8 +22,8 @@ func TestRequestTimeout(t *testing.T) {
 		"0":    0,
 		"-1":   pdu.DefaultTimeout,
 		"abc":  pdu.DefaultTimeout,
-		"1e30": pdu.DefaultTimeout,
-		"":     pdu.DefaultTimeout,
+		"1e30": 0, // past a Duration: no limit, libpcp's effectively forever
+		"":     0, // strtod's zero, as libpcp reads it (internal/getopt's golden)
 	} {
 		if got := requestTimeout(lookup(map[string]string{"PMCD_REQUEST_TIMEOUT": v})); got != want {
 			t.Errorf("PMCD_REQUEST_TIMEOUT=%q: %v, want %v", v, got, want)
