@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -100,10 +101,7 @@ func TestQueriesMatchPCP(t *testing.T) {
 	for _, name := range archives {
 		path := filepath.Join(qaArchives, name)
 		pcpSrv, ourSrv := redistest.Start(t), redistest.Start(t)
-		out := runPCP(t, bin, conf, pcpSrv.Port, "--load", path)
-		if !strings.Contains(out, "processed") {
-			t.Fatalf("PCP's load of %s: %s", name, out)
-		}
+		loadPCP(t, bin, conf, pcpSrv.Port, path)
 		if out := runOurs(conf, ourSrv.Port, "--load", path); !strings.Contains(out, "processed") {
 			t.Fatalf("our load of %s: %s", name, out)
 		}
@@ -167,4 +165,34 @@ func sameLines(a, b string) bool {
 	slices.Sort(x)
 	slices.Sort(y)
 	return slices.Equal(x, y)
+}
+
+// loadPCP loads an archive into the server at port with PCP's pmseries
+// and ends the test if it did not ("processed" is its last line).
+// PCP 6.0.3's pmseries once printed nothing at all on a loaded machine
+// (CI, load 40), too rare to reproduce here; how it ended is reported,
+// and a load that died of a signal (the reference crashing, not ours)
+// is run once more, so that the comparisons after it still run.
+func loadPCP(t *testing.T, bin, conf string, port int, path string) {
+	t.Helper()
+	for try := 1; ; try++ {
+		cmd := exec.Command(bin, "-c", conf, "-p", strconv.Itoa(port), "--load", path)
+		cmd.Env = append(cmd.Environ(), "TZ=UTC")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		if strings.Contains(out.String(), "processed") {
+			return
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) && err != nil {
+			t.Fatalf("PCP's load of %s: %v", path, err)
+		}
+		how := pcptest.HowEnded(cmd.ProcessState)
+		if try == 1 && strings.HasPrefix(how, "killed by") {
+			t.Logf("PCP's pmseries --load %s was %s, output %q: loading again", path, how, out.String())
+			continue
+		}
+		t.Fatalf("PCP's load of %s: %s, output %q", path, how, out.String())
+	}
 }

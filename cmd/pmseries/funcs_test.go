@@ -188,9 +188,7 @@ func TestFunctionsMatchPCP(t *testing.T) {
 	for _, name := range archives {
 		path := filepath.Join(qaArchives, name)
 		srv := redistest.Start(t)
-		if out := runPCP(t, bin, conf, srv.Port, "--load", path); !strings.Contains(out, "processed") {
-			t.Fatalf("PCP's load of %s: %s", name, out)
-		}
+		loadPCP(t, bin, conf, srv.Port, path)
 		k, label := pickMetrics(t, path)
 		var asks [][]string
 		for _, q := range functionQueries(k, label) {
@@ -270,9 +268,7 @@ func TestSyntaxMatchesPCP(t *testing.T) {
 	bin := pcptest.NeedTool(t, "pmseries")
 	conf := writeConf(t)
 	srv := redistest.Start(t)
-	if out := runPCP(t, bin, conf, srv.Port, "--load", filepath.Join(qaArchives, "20041125")); !strings.Contains(out, "processed") {
-		t.Fatalf("PCP's load: %s", out)
-	}
+	loadPCP(t, bin, conf, srv.Port, filepath.Join(qaArchives, "20041125"))
 	whole := []string{
 		`rate(kernel.all.cpu.user{hostname:"mortenb.oslo.sgi.com"}[samples:3,interval:60])`,
 		`rescale(rate(kernel.all.cpu.sys[count:2]), "sec / min") * 2.5`,
@@ -322,9 +318,7 @@ func TestWindowsMatchPCP(t *testing.T) {
 	bin := pcptest.NeedTool(t, "pmseries")
 	conf := writeConf(t)
 	srv := redistest.Start(t)
-	if out := runPCP(t, bin, conf, srv.Port, "--load", filepath.Join(qaArchives, "20041125")); !strings.Contains(out, "processed") {
-		t.Fatalf("PCP's load: %s", out)
-	}
+	loadPCP(t, bin, conf, srv.Port, filepath.Join(qaArchives, "20041125"))
 	windows := []string{
 		`[start:"2004-11-24 23:50:00",samples:2]`,
 		`[start:"@Wed Nov 24 23:50:00 2004",finish:"@Wed Nov 24 23:53:00 2004"]`,

@@ -29,9 +29,7 @@ func TestReportOptionsMatchPCP(t *testing.T) {
 	conf := writeConf(t)
 	srv := redistest.Start(t)
 	for _, a := range []string{"sample-labels", "20041125"} {
-		if out := runPCP(t, bin, conf, srv.Port, "--load", filepath.Join(qaArchives, a)); !strings.Contains(out, "processed") {
-			t.Fatalf("PCP's load of %s: %s", a, out)
-		}
+		loadPCP(t, bin, conf, srv.Port, filepath.Join(qaArchives, a))
 	}
 	first := func(args ...string) string {
 		f := strings.Fields(runPCP(t, bin, conf, srv.Port, args...))
@@ -109,9 +107,7 @@ func TestReportOptionsMatchPCP(t *testing.T) {
 	// listings of maps too large for Redis's compact encoding, whose
 	// own order (libpcp_web's HVALS) is not their HSCAN order
 	big := redistest.Start(t)
-	if out := runPCP(t, bin, conf, big.Port, "--load", filepath.Join(qaArchives, "20180102")); !strings.Contains(out, "processed") {
-		t.Fatalf("PCP's load of 20180102: %s", out)
-	}
+	loadPCP(t, bin, conf, big.Port, filepath.Join(qaArchives, "20180102"))
 	for _, args := range [][]string{{"-i"}, {"-i", "-g", "*[0-9]"}, {"-m"}, {"-l", "-i", "-m"}} {
 		if want, got := pcpAnswer(t, bin, conf, big.Port, args...), ourAnswer(conf, big.Port, args...); got != want {
 			t.Errorf("pmseries %q over 20180102:\nPCP's:\n%s\nours:\n%s", args, clipText(want), clipText(got))
