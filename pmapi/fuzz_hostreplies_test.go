@@ -217,46 +217,6 @@ func unixServer(t *testing.T, serve func(net.Conn)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var (
-		mu    sync.Mutex
-		open  = make(map[net.Conn]bool)
-		ended bool
-		wg    sync.WaitGroup
-	)
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			if ended {
-				mu.Unlock()
-				c.Close()
-				return
-			}
-			open[c] = true
-			wg.Go(func() {
-				defer func() {
-					mu.Lock()
-					delete(open, c)
-					mu.Unlock()
-					c.Close()
-				}()
-				serve(c)
-			})
-			mu.Unlock()
-		}
-	})
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		ended = true
-		for c := range open {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
+	serveEach(t, ln, serve)
 	return path
 }

@@ -21,6 +21,34 @@ func loopbackServer(t *testing.T, serve func(net.Conn)) *net.TCPAddr {
 	if err != nil {
 		t.Fatal(err)
 	}
+	serveEach(t, ln, serve)
+	return ln.Addr().(*net.TCPAddr)
+}
+
+// splice relays between a client and a server until either side ends,
+// then closes both and returns once both directions have stopped. What
+// the client sends goes to tee first (when not nil), then to the server,
+// so that a request is seen before its reply can come back.
+func splice(client, server net.Conn, tee io.Writer) {
+	up := io.Writer(server)
+	if tee != nil {
+		up = io.MultiWriter(tee, server)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		io.Copy(up, client)
+		server.Close()
+	}()
+	io.Copy(client, server)
+	client.Close()
+	server.Close()
+	<-done
+}
+
+// serveEach accepts on ln for the test's life and serves each connection
+// with serve, as loopbackServer says; ln is closed when the test ends.
+func serveEach(t *testing.T, ln net.Listener, serve func(net.Conn)) {
 	var (
 		mu    sync.Mutex
 		open  = make(map[net.Conn]bool)
@@ -62,26 +90,4 @@ func loopbackServer(t *testing.T, serve func(net.Conn)) *net.TCPAddr {
 		mu.Unlock()
 		wg.Wait()
 	})
-	return ln.Addr().(*net.TCPAddr)
-}
-
-// splice relays between a client and a server until either side ends,
-// then closes both and returns once both directions have stopped. What
-// the client sends goes to tee first (when not nil), then to the server,
-// so that a request is seen before its reply can come back.
-func splice(client, server net.Conn, tee io.Writer) {
-	up := io.Writer(server)
-	if tee != nil {
-		up = io.MultiWriter(tee, server)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		io.Copy(up, client)
-		server.Close()
-	}()
-	io.Copy(client, server)
-	client.Close()
-	server.Close()
-	<-done
 }
