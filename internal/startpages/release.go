@@ -115,12 +115,13 @@ func hex(s []byte) (uint64, bool) {
 // Bits of a pagemap entry (Documentation/admin-guide/mm/pagemap.rst).
 const (
 	pmPresent = 1 << 63
+	pmSwap    = 1 << 62 // in swap: not present, and never the file's
 	pmFile    = 1 << 61 // a file page or shared anonymous
 )
 
 // runs gathers, page by page from their pagemap entries, the runs of a
 // mapping's pages that are the file's own or not mapped at all: the runs
-// between the private copies (present pages without pmFile).
+// between the private copies (present or swapped pages without pmFile).
 type runs struct {
 	start uint64 // the open run's first page, if open
 	open  bool
@@ -128,7 +129,11 @@ type runs struct {
 }
 
 func (r *runs) page(addr, flags uint64) {
-	private := flags&pmPresent != 0 && flags&pmFile == 0
+	// A private copy may be in swap (present clear, swapped set): it is
+	// still the only copy of what was written (a PIE build's relocated
+	// RELRO, a debugger's poke), and dropping it would bring back the
+	// file's bytes.
+	private := flags&(pmPresent|pmSwap) != 0 && flags&pmFile == 0
 	switch {
 	case !private && !r.open:
 		r.start, r.open = addr, true

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -14,6 +15,7 @@ func TestRuns(t *testing.T) {
 		absent  = 0
 		file    = pmPresent | pmFile
 		private = pmPresent // present without pmFile: a private copy
+		swapped = pmSwap    // a private copy in swap
 	)
 	m := span{0x400000, 0x400000 + 6*pageSize}
 	page := func(i uint64) uint64 { return m.lo + i*pageSize }
@@ -28,6 +30,7 @@ func TestRuns(t *testing.T) {
 		{"private copies at both ends", []uint64{private, file, file, file, file, private}, []span{{page(1), page(5)}}},
 		{"two private copies together", []uint64{file, private, private, file, file, file}, []span{{page(0), page(1)}, {page(3), page(6)}}},
 		{"all private", []uint64{private, private, private, private, private, private}, nil},
+		{"private copy in swap", []uint64{file, swapped, file, absent, private, file}, []span{{page(0), page(1)}, {page(2), page(4)}, {page(5), page(6)}}},
 	} {
 		var rs runs
 		for i, f := range c.flags {
@@ -90,7 +93,9 @@ func exeFlags(t *testing.T) map[uint64]uint64 {
 	}
 	pm, err := os.Open("/proc/self/pagemap")
 	if err != nil {
-		t.Fatal(err)
+		// gVisor, kernels without pagemap: Release returns this error
+		// and its callers go on without it
+		t.Skip("no pagemap:", err)
 	}
 	defer pm.Close()
 	out := map[uint64]uint64{}
@@ -104,6 +109,11 @@ func exeFlags(t *testing.T) map[uint64]uint64 {
 		}
 	}
 	if len(out) == 0 {
+		if strings.ContainsAny(exe, " \t\n") {
+			// /proc/self/maps cannot tell such a path from its fields,
+			// so readOnlyMappings leaves it alone, as it should
+			t.Skipf("the test binary's path %q has white space", exe)
+		}
 		t.Fatal("no read-only mapping of the test binary found")
 	}
 	return out
