@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -63,7 +64,7 @@ func TestPMProxyBurst(t *testing.T) {
 	for i := 0; i < load; i++ {
 		busy := exec.Command("sh", "-c", "while :; do :; done")
 		busy.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		if err := busy.Start(); err != nil {
+		if err := pcptest.StartKept(busy); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { busy.Process.Kill(); busy.Wait() })

@@ -318,7 +318,7 @@ func runOurPMProxyWith(t *testing.T, bin string, bed *testbed.PMCD, extraEnv []s
 	// Killed with the bench should it die without its cleanups (a go
 	// test timeout left one running for an hour).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := pcptest.StartKept(cmd); err != nil {
 		release()
 		t.Fatal(err)
 	}

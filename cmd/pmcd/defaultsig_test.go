@@ -38,7 +38,7 @@ func startPlain(t *testing.T, bin string) (cmd *exec.Cmd, done chan error, logPa
 		"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PCP_LOG_DIR="+filepath.Join(dir, "log"))
 	cmd.Dir = dir // where a core would go
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)
 	}
 	done = make(chan error, 1)
@@ -179,7 +179,7 @@ func TestUnopenableLogLikePCP(t *testing.T) {
 		cmd.Dir = dir
 		cmd.Stdout, cmd.Stderr = errFile, errFile
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		if err := cmd.Start(); err != nil {
+		if err := pcptest.StartKept(cmd); err != nil {
 			t.Fatal(err)
 		}
 		if !waitText(errPath, "pmcd request port(s):") {

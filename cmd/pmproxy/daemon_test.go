@@ -84,7 +84,7 @@ func runDaemon(t *testing.T, bin, shared string) daemonRun {
 	}
 	cmd.Env = append(env, "PCP_RUN_DIR="+run, "PCP_TMP_DIR="+tmp, "NOTIFY_SOCKET="+notifyPath)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})

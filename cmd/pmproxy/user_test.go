@@ -52,7 +52,7 @@ func runAsUser(t *testing.T, bin, dir string, cred *syscall.Credential, args ...
 	}
 	cmd.Env = append(env, "PCP_RUN_DIR="+filepath.Join(dir, "run"), "PCP_TMP_DIR="+filepath.Join(dir, "tmp"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -147,7 +148,7 @@ func launch(bin, dir, conf string, bed *testbed.PMCD) (*Proxy, error) {
 	cmd.Dir = dir
 	// Killed with the test binary should it die without its cleanups.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := pcptest.StartKept(cmd); err != nil {
 		release()
 		return nil, err
 	}

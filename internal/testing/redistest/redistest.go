@@ -72,7 +72,7 @@ func (s *Server) start(bin string) {
 	cmd := exec.Command(bin, s.args...)
 	cmd.Dir = s.Dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := pcptest.StartKept(cmd); err != nil {
 		s.t.Fatalf("redistest: start: %v", err)
 	}
 	s.cmd = cmd

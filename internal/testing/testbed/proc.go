@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // proc is a daemon the test bed started in a process group of its own, so
@@ -26,7 +28,7 @@ func startProc(cmd *exec.Cmd) (*proc, error) {
 	// its user, as PCP's pmcd does when started as root, loses this,
 	// and is stopped by the cleanups alone.)
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-	if err := cmd.Start(); err != nil {
+	if err := pcptest.StartKept(cmd); err != nil {
 		return nil, err
 	}
 	p := &proc{cmd: cmd, done: make(chan struct{})}
