@@ -59,6 +59,7 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 		opts = append(opts, pmapi.WithNamespace(p.Namespace))
 	}
 	if kind == pmapi.KindHost {
+		warnTimeouts(p.Stderr, os.LookupEnv)
 		opts = append(opts, HostEnv()...)
 		if pipeOnHost.Load() {
 			opts = append(opts, pmapi.WithFirstSend(ignorePipe))
