@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pcp"
 )
 
 // logStamp is the time in the prefix of PCP's daemon messages.
-func logStamp() string { return time.Now().Format("Mon Jan _2 15:04:05") }
+func logStamp() string { return ownfile.Stamp() }
 
 // openLog starts pmcd's log as PCP's pmcd does, with a header naming the
 // host and time, after moving the previous log aside to .prev. Standard
@@ -20,7 +19,6 @@ func logStamp() string { return time.Now().Format("Mon Jan _2 15:04:05") }
 // log's header), or belongs to another live process (PCP's pmcd beside
 // this one), whose log is left alone.
 func openLog(path string) (w io.Writer, closeLog func()) {
-	host, _ := os.Hostname()
 	f, err := ownfile.OpenLog(path)
 	switch {
 	case errors.Is(err, ownfile.ErrInUse):
@@ -39,9 +37,9 @@ func openLog(path string) (w io.Writer, closeLog func()) {
 		fmt.Fprintf(os.Stderr, "pmcd: cannot open log \"%s\" for writing : %s\n", path, pcp.TextOf(err))
 		f = os.Stderr
 	}
-	fmt.Fprintf(f, "Log for pmcd on %s started %s\n\n", host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+	ownfile.WriteLogHeader(f, "pmcd")
 	return f, func() {
-		fmt.Fprintf(f, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+		ownfile.WriteLogFooter(f)
 		if f != os.Stderr {
 			f.Close()
 		}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"os"
@@ -57,8 +56,7 @@ func main() {
 		// memory close to its live heap under churn.
 		debug.SetGCPercent(50)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, stop := notifyContext()
 	err := run(ctx, os.Args[1:], nil)
 	stop()
 	var ex exitError
@@ -72,6 +70,42 @@ func main() {
 }
 
 type exitError int
+
+// caughtSignal is the cause of run's context ending on SIGTERM or
+// SIGINT, which PCP's pmproxy logs ("pmproxy caught SIGTERM").
+type caughtSignal struct{ sig os.Signal }
+
+func (c caughtSignal) Error() string {
+	if c.sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "SIGINT"
+}
+
+// notifyContext is a context cancelled, with the signal as its cause,
+// on SIGTERM or SIGINT; stop releases the signals and ends its goroutine.
+func notifyContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(caughtSignal{sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		select {
+		case <-done:
+		default:
+			close(done)
+		}
+		cancel(nil)
+	}
+}
 
 func (e exitError) Error() string { return "exit status " + strconv.Itoa(int(e)) }
 
@@ -100,7 +134,14 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	// before anything else.
 	fmt.Fprint(os.Stderr, p.Direct)
 	given := o.config != ""
-	o.defaults()
+	portErr := o.defaults()
+	if portErr {
+		// As PCP's: the log opened, the note in it, exit 1.
+		w, closeLog := openLog(o.logPath)
+		log.New(&stampWriter{w: w}, "", 0).Printf("Error: pmproxy not started due to errors!")
+		closeLog()
+		return exitError(1)
+	}
 	conf, err := pmproxy.ReadConf(o.config)
 	if err != nil {
 		if given || !errors.Is(err, os.ErrNotExist) {
@@ -122,14 +163,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 			ln.Close()
 		}
 	}()
-	logw := io.Writer(os.Stderr)
-	if f, err := ownfile.OpenLog(o.logPath); err == nil {
-		defer f.Close()
-		logw = f
-	} else {
-		fmt.Fprintf(os.Stderr, "pmproxy: log %s: %v; logging to standard error\n", o.logPath, err)
-	}
-	logger := log.New(logw, fmt.Sprintf("pmproxy(%d) ", os.Getpid()), log.LstdFlags)
+	logw, closeLog := openLog(o.logPath)
+	defer closeLog()
+	logger := log.New(&stampWriter{w: logw}, "", 0)
 
 	// pmproxy's own metrics, served as pmproxy.* by pmcd's pmproxy agent
 	// from PCP_TMP_DIR/pmproxy, as PCP's pmproxy writes them; without
@@ -138,7 +174,8 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	stats, err := pmproxy.StartStats(o.statsDir)
 	var onSweep func(int, int)
 	if err != nil {
-		logger.Printf("pmproxy: no statistics in %s: %v", o.statsDir, err)
+		// PCP's words for the same (its instrumentation is off)
+		logger.Printf("Error: pmWebTimerSetMetricRegistry: server instrumentation disabled")
 	} else {
 		onSweep = stats.Sweep
 		sctx, scancel := context.WithCancel(ctx)
@@ -168,10 +205,18 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	// server file before), so a daemon's is the service user's.
 	if stats != nil {
 		if err := stats.StartWebgroup(); err != nil {
-			logger.Printf("pmproxy: no webgroup statistics in %s: %v", o.statsDir, err)
+			logger.Printf("Error: pmproxy: no webgroup statistics in %s: %v", o.statsDir, err)
 		}
 	}
-	logger.Printf("pmproxy: PID = %d, PDU version = 2, user = %s (%d), ports %v", os.Getpid(), user, os.Getuid(), o.ports)
+	// As PCP's: the environment's say on ports and interfaces noted
+	if v, ok := os.LookupEnv("PMPROXY_PORT"); ok {
+		fmt.Fprintf(logw, "Warning: nports=%d from PMPROXY_PORT=%s in environment\n", len(o.ports), v)
+	}
+	if o.local {
+		fmt.Fprintf(logw, "Warning: localhost only from PMPROXY_LOCAL=%s in environment\n", os.Getenv("PMPROXY_LOCAL"))
+	}
+	fmt.Fprintf(logw, "pmproxy: PID = %d, PDU version = 2, user = %s (%d)\n", os.Getpid(), user, os.Getuid())
+	writePortTable(logw, lns)
 
 	// a daemon never asks for credentials on a console: libpcp would
 	// (PCP_CONSOLE, /dev/tty), leaving a request's goroutine and its
@@ -227,7 +272,11 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		ready <- lns[0].Addr()
 	}
 	err = pmproxy.Serve(ctx, cfg, lns...)
-	logger.Printf("pmproxy Shutdown")
+	var sig caughtSignal
+	if errors.As(context.Cause(ctx), &sig) {
+		logger.Printf("Info: pmproxy caught %v", sig)
+	}
+	logger.Printf("Info: pmproxy Shutdown")
 	return err
 }
 
@@ -266,12 +315,12 @@ func notStarted(o *options) {
 func takePIDFile(path string, logger *log.Logger) func() {
 	p, err := ownfile.TakePID(path, os.Getpid())
 	if err != nil {
-		logger.Printf("pmproxy: no pid file: %v", err)
+		logger.Printf("Warning: pmproxy: no pid file: %v", err)
 		return func() {}
 	}
 	return func() {
 		if err := p.Release(); err != nil {
-			logger.Printf("pmproxy: pid file: %v", err)
+			logger.Printf("Warning: pmproxy: pid file: %v", err)
 		}
 	}
 }
@@ -291,12 +340,27 @@ func listen(o *options) ([]net.Listener, error) {
 		}
 		return nil, err
 	}
-	ifaces := o.ifaces
-	if len(ifaces) == 0 {
-		ifaces = []string{""}
-	}
 	for _, port := range o.ports {
-		for _, ifc := range ifaces {
+		if len(o.ifaces) == 0 {
+			// As PCP's: an IPv4 and an IPv6 (v6 only) socket on
+			// every interface, each a row of the log's port table;
+			// a host without IPv6 has the IPv4 one alone.
+			ln, err := net.Listen("tcp4", net.JoinHostPort("0.0.0.0", strconv.Itoa(port)))
+			if err != nil {
+				return fail(err)
+			}
+			lns = append(lns, ln)
+			ln, err = net.Listen("tcp6", net.JoinHostPort("::", strconv.Itoa(port)))
+			if err != nil {
+				if errors.Is(err, syscall.EAFNOSUPPORT) || errors.Is(err, syscall.EADDRNOTAVAIL) {
+					continue
+				}
+				return fail(err)
+			}
+			lns = append(lns, ln)
+			continue
+		}
+		for _, ifc := range o.ifaces {
 			ln, err := net.Listen("tcp", net.JoinHostPort(ifc, strconv.Itoa(port)))
 			if err != nil {
 				return fail(err)
@@ -330,7 +394,7 @@ func seriesStore(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) *se
 	defer cancel()
 	c, err := series.Connect(cctx, servers, sc.RedisOptions())
 	if err != nil {
-		logger.Printf("pmproxy: series: %v", err)
+		logger.Printf("Info: Cannot connect to Redis: %v", err)
 		return nil
 	}
 	return series.NewStore(c)
@@ -355,7 +419,7 @@ func discover(ctx context.Context, conf pmproxy.Conf, archiveDir string, logger 
 		dir = p
 	}
 	if _, err := os.Stat(dir); err != nil {
-		logger.Printf("pmproxy: discover: %v", err)
+		logger.Printf("Error: pmproxy: discover: %v", err)
 		return nil
 	}
 	d := series.NewDiscoverer(series.DiscoverOptions{
@@ -376,7 +440,7 @@ func discover(ctx context.Context, conf pmproxy.Conf, archiveDir string, logger 
 			c, err = series.Connect(cctx, servers, sc.RedisOptions())
 			cancel()
 			if err != nil && !said {
-				logger.Printf("pmproxy: discover: %v; trying again", err)
+				logger.Printf("Info: Cannot connect to Redis: %v", err)
 				said = true
 			}
 			if c == nil {
@@ -390,6 +454,6 @@ func discover(ctx context.Context, conf pmproxy.Conf, archiveDir string, logger 
 		defer c.Close()
 		d.Run(dctx, c)
 	}()
-	logger.Printf("pmproxy: discover: following archives under %s", dir)
+	logger.Printf("Info: pmproxy: discover: following archives under %s", dir)
 	return func() { dcancel(); <-done }
 }

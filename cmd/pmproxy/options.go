@@ -162,10 +162,13 @@ func parsePorts(s string) ([]int, bool) {
 // defaults fills in what the options left unset, as PCP's pmproxy does:
 // PMPROXY_PORT, else 44322 and 44323 (both serving both protocols);
 // PMPROXY_LOCAL for loopback only; the log under PCP_LOG_DIR/pmproxy.
-func (o *options) defaults() {
+// It says whether PMPROXY_PORT was needed and is not a list of ports,
+// which PCP's pmproxy refuses to start with.
+func (o *options) defaults() (badPort bool) {
 	if len(o.ports) == 0 {
-		if ps, ok := parsePorts(os.Getenv("PMPROXY_PORT")); ok {
-			o.ports = ps
+		if v, set := os.LookupEnv("PMPROXY_PORT"); set {
+			ps, ok := parsePorts(v)
+			o.ports, badPort = ps, !ok
 		}
 	}
 	if len(o.ports) == 0 {
@@ -193,6 +196,7 @@ func (o *options) defaults() {
 	o.pidPath = confVar("PCP_RUN_DIR", "/run/pcp") + "/pmproxy.pid"
 	o.statsDir = confVar("PCP_TMP_DIR", "/var/lib/pcp/tmp") + "/pmproxy"
 	o.archiveDir = confVar("PCP_ARCHIVE_DIR", "/var/log/pcp/pmlogger")
+	return badPort
 }
 
 func confVar(name, def string) string {

@@ -2,8 +2,11 @@ package ownfile
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"syscall"
+	"time"
 )
 
 // OpenLog starts a daemon's log at path as libpcp's pmOpenLog does: the
@@ -36,4 +39,20 @@ func OpenLog(path string) (*os.File, error) {
 	// O_EXCL: a file that appeared since (another daemon starting at
 	// the same moment) is its log, not to be truncated.
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+}
+
+// Stamp is the time in the prefix of PCP's daemon log lines
+// ("[Sat Nov 28 17:50:18] pmcd(123) Info: ...").
+func Stamp() string { return time.Now().Format("Mon Jan _2 15:04:05") }
+
+// WriteLogHeader starts a daemon's log as libpcp's pmOpenLog does: the
+// program, the host and the time, then a blank line.
+func WriteLogHeader(w io.Writer, prog string) {
+	host, _ := os.Hostname()
+	fmt.Fprintf(w, "Log for %s on %s started %s\n\n", prog, host, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+}
+
+// WriteLogFooter ends a daemon's log as libpcp does at exit.
+func WriteLogFooter(w io.Writer) {
+	fmt.Fprintf(w, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
 }

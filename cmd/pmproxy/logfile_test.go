@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// logMasks hide what differs between two runs of a pmproxy: times, pids,
+// host, descriptors, the private port and directory.
+var logMasks = []struct {
+	re  *regexp.Regexp
+	out string
+}{
+	{regexp.MustCompile(`(started|finished) \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}`), "$1 DATE"},
+	{regexp.MustCompile(`^Log for pmproxy on \S+ `), "Log for pmproxy on HOST "},
+	{regexp.MustCompile(`^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d\] pmproxy\(\d+\)`), "[STAMP] pmproxy(PID)"},
+	{regexp.MustCompile(`PID = \d+`), "PID = PID"},
+	{regexp.MustCompile(`^  (ok |err)  +-?\d+ `), "  $1 FD "},
+}
+
+// maskLog is a log with logMasks applied, the private directory and
+// port named, and PCP's line on Redis left out: PCP 6.0.3's pmproxy
+// tries localhost:6379 whatever pmproxy.conf's [redis] says, and
+// whether something answers there depends on the machine.
+func maskLog(log, dir string, port int) string {
+	var out []string
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "Cannot connect to Redis") {
+			continue
+		}
+		line = strings.ReplaceAll(line, dir, "DIR")
+		if port > 0 {
+			line = strings.ReplaceAll(line, " "+strconv.Itoa(port)+" ", " PORT ")
+		}
+		for _, m := range logMasks {
+			line = m.re.ReplaceAllString(line, m.out)
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// logRun is what a pmproxy run left: its masked log ("" when it wrote
+// none) and its exit status.
+type logRun struct {
+	log    string
+	status int
+}
+
+// runForLog starts bin in foreground with args, PCP_RUN_DIR, PCP_TMP_DIR
+// and PCP_LOG_DIR in a fresh directory and env added; one that serves
+// (its log has the port table) is stopped with SIGTERM.
+func runForLog(t *testing.T, bin string, port int, env []string, args ...string) logRun {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"run", "tmp", "log"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := filepath.Join(dir, "pmproxy.conf")
+	if err := os.WriteFile(conf, []byte("[pmproxy]\nhttp.enabled = true\n[redis]\nenabled = false\n[discover]\nenabled = false\n[pmseries]\nenabled = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "pmproxy.log")
+	// -T bounds a run the test fails to stop.
+	cmd := exec.Command(bin, append([]string{"-f", "-A", "-T", "60", "-c", conf, "-l", logPath}, args...)...)
+	cmd.Dir = dir
+	var keep []string
+	for _, kv := range os.Environ() {
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PCP_LOG_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
+			continue
+		}
+		keep = append(keep, kv)
+	}
+	cmd.Env = append(append(keep, "PCP_RUN_DIR="+filepath.Join(dir, "run"), "PCP_TMP_DIR="+filepath.Join(dir, "tmp"),
+		"PCP_LOG_DIR="+filepath.Join(dir, "log")), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := pcptest.StartKept(cmd); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	// Polled; the deadline only bounds a broken run.
+wait:
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		select {
+		case err = <-done:
+			break wait
+		default:
+		}
+		if b, _ := os.ReadFile(logPath); strings.Contains(string(b), "request port(s)") {
+			cmd.Process.Signal(syscall.SIGTERM)
+			err = <-done
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("%s %q: neither served nor ended", bin, args)
+		}
+	}
+	var r logRun
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.status = ee.ExitCode()
+	}
+	if b, err := os.ReadFile(logPath); err == nil {
+		r.log = maskLog(string(b), dir, port)
+	}
+	return r
+}
+
+// TestLogLikePCP runs PCP's pmproxy and ours as a user would from a
+// terminal (-f) and compares the logs they write, masked: a start on a
+// free port stopped with SIGTERM, PMPROXY_PORT values PCP refuses
+// (pmproxy not started, exit 1) and a bad option (no log).
+func TestLogLikePCP(t *testing.T) {
+	t.Parallel()
+	in := testbed.Need(t)
+	theirs, err := in.Tool("pmproxy")
+	if err != nil {
+		t.Skip(err)
+	}
+	ours := buildPMProxy(t)
+	port := testbed.ReservedPort(t)
+	p := strconv.Itoa(port)
+	for _, c := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"start and SIGTERM", nil, []string{"-p", p}},
+		{"PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, nil},
+		{"PMPROXY_PORT=x", []string{"PMPROXY_PORT=x"}, nil},
+		{"PMPROXY_PORT=44322x", []string{"PMPROXY_PORT=44322x"}, nil},
+		{"PMPROXY_PORT=-1", []string{"PMPROXY_PORT=-1"}, nil},
+		{"bad option", nil, []string{"-p", p, "-Z"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			want := runForLog(t, theirs, port, c.env, c.args...)
+			got := runForLog(t, ours, port, c.env, c.args...)
+			if got != want {
+				t.Errorf("ours: exit %d, log:\n%s\nPCP's: exit %d, log:\n%s", got.status, got.log, want.status, want.log)
+			}
+		})
+	}
+}
