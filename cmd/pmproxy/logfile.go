@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
 
@@ -53,31 +54,59 @@ func (s *stampWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// portRow is a line of the port table: a socket pmproxy bound (ok) or
+// failed to bind, its descriptor (-1 without one), port (0 for the Unix
+// socket), family and address.
+type portRow struct {
+	ok              bool
+	fd, port        int
+	family, address string
+}
+
 // writePortTable writes the table of request ports PCP's pmproxy logs
-// as it starts: the Unix socket first, then each TCP listener with its
-// descriptor, port, family and address (INADDR_ANY for a wildcard).
-func writePortTable(w io.Writer, lns []net.Listener) {
+// as it starts.
+func writePortTable(w io.Writer, rows []portRow) {
 	fmt.Fprintf(w, "pmproxy request port(s):\n  sts fd   port  family address\n  === ==== ===== ====== =======\n")
-	var rows []string
-	for _, ln := range lns {
-		fd := listenerFD(ln)
-		switch a := ln.Addr().(type) {
-		case *net.UnixAddr:
-			rows = append([]string{fmt.Sprintf("  ok  %4d       unix   %s\n", fd, a.Name)}, rows...)
-		case *net.TCPAddr:
-			family, addr := "ipv6", a.IP.String()
-			if a.IP.To4() != nil {
-				family = "inet"
-			}
-			if a.IP.IsUnspecified() {
-				addr = "INADDR_ANY"
-			}
-			rows = append(rows, fmt.Sprintf("  ok  %4d %5d %-6s %s\n", fd, a.Port, family, addr))
-		}
-	}
 	for _, r := range rows {
-		io.WriteString(w, r)
+		sts, port := "err", ""
+		if r.ok {
+			sts = "ok "
+		}
+		if r.family != "unix" {
+			port = strconv.Itoa(r.port)
+		}
+		fmt.Fprintf(w, "  %s %4d %5s %-6s %s\n", sts, r.fd, port, r.family, r.address)
 	}
+}
+
+// uvNames are libuv's names of the errors a bind meets.
+var uvNames = map[syscall.Errno]string{
+	syscall.EADDRINUSE:    "EADDRINUSE",
+	syscall.EADDRNOTAVAIL: "EADDRNOTAVAIL",
+	syscall.EACCES:        "EACCES",
+	syscall.EPERM:         "EPERM",
+	syscall.EINVAL:        "EINVAL",
+	syscall.ENOTDIR:       "ENOTDIR",
+	syscall.ENAMETOOLONG:  "ENAMETOOLONG",
+	syscall.EAFNOSUPPORT:  "EAFNOSUPPORT",
+}
+
+// uvError is a bind's failure as PCP's pmproxy words it, libuv's name
+// and text ("[EADDRINUSE]: address already in use"); for a Unix socket
+// libuv reports a missing directory as EACCES.
+func uvError(err error, unix bool) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return "[UNKNOWN]: " + err.Error()
+	}
+	if unix && errno == syscall.ENOENT {
+		errno = syscall.EACCES
+	}
+	name, ok := uvNames[errno]
+	if !ok {
+		name = "E" + strconv.Itoa(int(errno))
+	}
+	return "[" + name + "]: " + errno.Error()
 }
 
 // listenerFD is a listener's descriptor number, -1 when it has none.

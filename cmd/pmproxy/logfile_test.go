@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,15 +34,15 @@ var logMasks = []struct {
 // port named, and PCP's line on Redis left out: PCP 6.0.3's pmproxy
 // tries localhost:6379 whatever pmproxy.conf's [redis] says, and
 // whether something answers there depends on the machine.
-func maskLog(log, dir string, port int) string {
+func maskLog(log, dir string, ports []int) string {
 	var out []string
 	for _, line := range strings.Split(log, "\n") {
 		if strings.Contains(line, "Cannot connect to Redis") {
 			continue
 		}
 		line = strings.ReplaceAll(line, dir, "DIR")
-		if port > 0 {
-			line = strings.ReplaceAll(line, " "+strconv.Itoa(port)+" ", " PORT ")
+		for _, p := range ports {
+			line = strings.ReplaceAll(line, " "+strconv.Itoa(p)+" ", " PORT ")
 		}
 		for _, m := range logMasks {
 			line = m.re.ReplaceAllString(line, m.out)
@@ -61,7 +62,7 @@ type logRun struct {
 // runForLog starts bin in foreground with args, PCP_RUN_DIR, PCP_TMP_DIR
 // and PCP_LOG_DIR in a fresh directory and env added; one that serves
 // (its log has the port table) is stopped with SIGTERM.
-func runForLog(t *testing.T, bin string, port int, env []string, args ...string) logRun {
+func runForLog(t *testing.T, bin string, ports []int, env []string, args ...string) logRun {
 	t.Helper()
 	dir := t.TempDir()
 	for _, d := range []string{"run", "tmp", "log"} {
@@ -119,15 +120,18 @@ wait:
 		r.status = ee.ExitCode()
 	}
 	if b, err := os.ReadFile(logPath); err == nil {
-		r.log = maskLog(string(b), dir, port)
+		r.log = maskLog(string(b), dir, ports)
 	}
 	return r
 }
 
 // TestLogLikePCP runs PCP's pmproxy and ours as a user would from a
 // terminal (-f) and compares the logs they write, masked: a start on a
-// free port stopped with SIGTERM, PMPROXY_PORT values PCP refuses
-// (pmproxy not started, exit 1) and a bad option (no log).
+// free port stopped with SIGTERM, with and without its Unix socket (a
+// directory that is not there), the port in use (with the socket
+// PCP's serves on that alone; without, neither starts), PMPROXY_PORT
+// values PCP refuses (pmproxy not started, exit 1) and a bad option
+// (no log).
 func TestLogLikePCP(t *testing.T) {
 	t.Parallel()
 	in := testbed.Need(t)
@@ -138,12 +142,24 @@ func TestLogLikePCP(t *testing.T) {
 	ours := buildPMProxy(t)
 	port := testbed.ReservedPort(t)
 	p := strconv.Itoa(port)
+	nosock := filepath.Join(t.TempDir(), "missing", "pmproxy.socket")
+	busy := testbed.ReservedPort(t)
+	// every family on busy taken
+	ln, err := net.Listen("tcp", ":"+strconv.Itoa(busy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	b := strconv.Itoa(busy)
 	for _, c := range []struct {
 		name string
 		env  []string
 		args []string
 	}{
 		{"start and SIGTERM", nil, []string{"-p", p}},
+		{"no Unix socket", nil, []string{"-p", p, "-s", nosock}},
+		{"port in use", nil, []string{"-p", b}},
+		{"port in use, no Unix socket", nil, []string{"-p", b, "-s", nosock}},
 		{"PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, nil},
 		{"PMPROXY_PORT=x", []string{"PMPROXY_PORT=x"}, nil},
 		{"PMPROXY_PORT=44322x", []string{"PMPROXY_PORT=44322x"}, nil},
@@ -151,8 +167,8 @@ func TestLogLikePCP(t *testing.T) {
 		{"bad option", nil, []string{"-p", p, "-Z"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			want := runForLog(t, theirs, port, c.env, c.args...)
-			got := runForLog(t, ours, port, c.env, c.args...)
+			want := runForLog(t, theirs, []int{port, busy}, c.env, c.args...)
+			got := runForLog(t, ours, []int{port, busy}, c.env, c.args...)
 			if got != want {
 				t.Errorf("ours: exit %d, log:\n%s\nPCP's: exit %d, log:\n%s", got.status, got.log, want.status, want.log)
 			}

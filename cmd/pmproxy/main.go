@@ -153,11 +153,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 
 	// Bind before touching any file, so that a pmproxy that cannot have
 	// its ports leaves another's log alone.
-	lns, err := listen(o)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pmproxy: %v\nNOTE: pmproxy not started due to errors!\n", err)
-		return exitError(1)
-	}
+	lns, rows, bindErrs := listen(o)
 	defer func() {
 		for _, ln := range lns {
 			ln.Close()
@@ -182,6 +178,14 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		done := make(chan struct{})
 		go func() { stats.Run(sctx, time.Second); close(done) }()
 		defer func() { scancel(); <-done; stats.Close() }()
+	}
+	for _, e := range bindErrs {
+		logger.Printf("Error: pmproxy: %s", e)
+	}
+	if len(lns) == 0 {
+		logger.Printf("Error: pmproxy: can't open any request ports, exiting")
+		logger.Printf("Error: pmproxy not started due to errors!")
+		return exitError(1)
 	}
 
 	// As PCP's pmproxy: a daemon (no -f; -F too) runs as the service's
@@ -216,7 +220,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		fmt.Fprintf(logw, "Warning: localhost only from PMPROXY_LOCAL=%s in environment\n", os.Getenv("PMPROXY_LOCAL"))
 	}
 	fmt.Fprintf(logw, "pmproxy: PID = %d, PDU version = 2, user = %s (%d)\n", os.Getpid(), user, os.Getuid())
-	writePortTable(logw, lns)
+	writePortTable(logw, rows)
 
 	// a daemon never asks for credentials on a console: libpcp would
 	// (PCP_CONSOLE, /dev/tty), leaving a request's goroutine and its
@@ -330,54 +334,66 @@ func confInt(c pmproxy.Conf, key string) int {
 	return n
 }
 
-// listen binds every port on every interface (all of them by default)
-// and the Unix socket when its directory allows.
-func listen(o *options) ([]net.Listener, error) {
+// listen binds, as PCP's pmproxy does, the Unix socket (when its
+// directory allows) and every port on every interface: an IPv4 and an
+// IPv6 (v6 only) socket each by default. A bind that fails is a row
+// marked err in the log's port table and an error line; pmproxy starts
+// with whatever it could bind.
+func listen(o *options) ([]net.Listener, []portRow, []string) {
 	var lns []net.Listener
-	fail := func(err error) ([]net.Listener, error) {
-		for _, ln := range lns {
-			ln.Close()
-		}
-		return nil, err
-	}
-	for _, port := range o.ports {
-		if len(o.ifaces) == 0 {
-			// As PCP's: an IPv4 and an IPv6 (v6 only) socket on
-			// every interface, each a row of the log's port table;
-			// a host without IPv6 has the IPv4 one alone.
-			ln, err := net.Listen("tcp4", net.JoinHostPort("0.0.0.0", strconv.Itoa(port)))
-			if err != nil {
-				return fail(err)
-			}
-			lns = append(lns, ln)
-			ln, err = net.Listen("tcp6", net.JoinHostPort("::", strconv.Itoa(port)))
-			if err != nil {
-				if errors.Is(err, syscall.EAFNOSUPPORT) || errors.Is(err, syscall.EADDRNOTAVAIL) {
-					continue
-				}
-				return fail(err)
-			}
-			lns = append(lns, ln)
-			continue
-		}
-		for _, ifc := range o.ifaces {
-			ln, err := net.Listen("tcp", net.JoinHostPort(ifc, strconv.Itoa(port)))
-			if err != nil {
-				return fail(err)
-			}
-			lns = append(lns, ln)
-		}
-	}
+	var rows []portRow
+	var errs []string
 	if o.socket != "" {
 		// As pmcd's: a stale socket cleared, a live one left alone, and
 		// at exit the file removed only while it is still ours.
 		// Every user may connect, as to PCP's (uv_pipe_chmod): the
 		// file is root's when a daemon switches user after the bind.
+		row := portRow{family: "unix", address: o.socket, fd: -1}
 		if ln, err := ownfile.ListenUnix(o.socket, 0o777); err == nil {
 			lns = append(lns, ln)
+			row.fd, row.ok = listenerFD(ln), true
+		} else {
+			errs = append(errs, "open_request_local - uv_pipe_bind "+o.socket+" failed "+uvError(err, true))
+		}
+		rows = append(rows, row)
+	}
+	add := func(network, host string, port int, family, address string) error {
+		row := portRow{family: family, address: address, port: port, fd: -1}
+		ln, err := net.Listen(network, net.JoinHostPort(host, strconv.Itoa(port)))
+		if err == nil {
+			lns = append(lns, ln)
+			row.fd, row.ok = listenerFD(ln), true
+		}
+		rows = append(rows, row)
+		return err
+	}
+	for _, port := range o.ports {
+		if len(o.ifaces) == 0 {
+			if err := add("tcp4", "0.0.0.0", port, "inet", "INADDR_ANY"); err != nil {
+				errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
+			}
+			if err := add("tcp6", "::", port, "ipv6", "INADDR_ANY"); err != nil {
+				if errors.Is(err, syscall.EAFNOSUPPORT) {
+					// a host without IPv6: PCP's asks libpcp
+					// and binds IPv4 alone
+					rows = rows[:len(rows)-1]
+					continue
+				}
+				errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
+			}
+			continue
+		}
+		for _, ifc := range o.ifaces {
+			family := "ipv6"
+			if ip := net.ParseIP(ifc); ip == nil || ip.To4() != nil {
+				family = "inet"
+			}
+			if err := add("tcp", ifc, port, family, ifc); err != nil {
+				errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
+			}
 		}
 	}
-	return lns, nil
+	return lns, rows, errs
 }
 
 // seriesStore is the Redis servers pmproxy.conf names ([redis] servers,
