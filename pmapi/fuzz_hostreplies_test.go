@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -217,6 +218,6 @@ func unixServer(t *testing.T, serve func(net.Conn)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serveEach(t, ln, serve)
+	clitest.ServeEach(t, ln, serve)
 	return path
 }

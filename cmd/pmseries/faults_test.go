@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
@@ -20,46 +21,20 @@ import (
 // or with nothing, holding the connection, when reply is "".
 func faultyRedis(t *testing.T, reply string, closeAfter bool) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	wg.Go(func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Go(func() {
-				buf := make([]byte, 4096)
-				if _, err := c.Read(buf); err != nil {
-					return
-				}
-				if reply != "" {
-					c.Write([]byte(reply))
-				}
-				if closeAfter {
-					c.Close()
-				}
-			})
+	addr := clitest.ServeLoopback(t, func(c net.Conn) {
+		buf := make([]byte, 4096)
+		if _, err := c.Read(buf); err != nil {
+			return
+		}
+		if reply != "" {
+			c.Write([]byte(reply))
+		}
+		if !closeAfter {
+			// held open, unanswered, until the test ends
+			io.Copy(io.Discard, c)
 		}
 	})
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	return strconv.Itoa(addr.Port)
 }
 
 // TestRedisFaultsLikePCP: a server that answers pmseries' first command

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -30,47 +29,21 @@ func (g *Greeter) Reset() { g.got.Store(0) }
 // NewGreeter starts a Greeter for t's life.
 func NewGreeter(t testing.TB, features pdu.Flags) *Greeter {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Greeter{Host: "127.0.0.1:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)}
+	g := &Greeter{}
 	hello := pdu.Greeting{Info: pdu.PDUInfo{Version: pdu.PDUVersion2, Features: features}}.Message()
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	wg.Go(func() {
+	addr := ServeLoopback(t, func(c net.Conn) {
+		if pdu.NewWriter(c).WriteMessage(context.Background(), hello, 0) != nil {
+			return
+		}
+		buf := make([]byte, 4096)
 		for {
-			c, err := l.Accept()
+			n, err := c.Read(buf)
+			g.got.Add(int64(n))
 			if err != nil {
 				return
 			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Go(func() {
-				if pdu.NewWriter(c).WriteMessage(context.Background(), hello, 0) != nil {
-					return
-				}
-				buf := make([]byte, 4096)
-				for {
-					n, err := c.Read(buf)
-					g.got.Add(int64(n))
-					if err != nil {
-						return
-					}
-				}
-			})
 		}
 	})
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
+	g.Host = "127.0.0.1:" + strconv.Itoa(addr.Port)
 	return g
 }
