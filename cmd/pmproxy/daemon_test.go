@@ -237,12 +237,7 @@ func TestDaemonLikePCP(t *testing.T) {
 	if _, err := user.LookupId(strconv.Itoa(nobodyIDs)); err != nil {
 		t.Skip("no user nobody")
 	}
-	in := testbed.Need(t)
-	theirs, err := in.Tool("pmproxy")
-	if err != nil {
-		t.Skip(err)
-	}
-	ours := buildPMProxy(t)
+	theirs, ours := pmproxyPair(t)
 	shared, err := pcptest.SharedTemp()
 	if err != nil {
 		t.Fatal(err)

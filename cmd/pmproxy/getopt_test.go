@@ -18,6 +18,17 @@ import (
 // buildPMProxy builds this command for tests that need it as a process.
 func buildPMProxy(t *testing.T) string { return pcptest.GoCommand(t, ".") }
 
+// pmproxyPair is PCP's pmproxy (the test skipped without it) and ours
+// built, for the tests that run both as processes.
+func pmproxyPair(t *testing.T) (theirs, ours string) {
+	t.Helper()
+	theirs, err := testbed.Need(t).Tool("pmproxy")
+	if err != nil {
+		t.Skip(err)
+	}
+	return theirs, buildPMProxy(t)
+}
+
 // stamp is the time and process of a line pmNotifyErr writes.
 var stamp = regexp.MustCompile(`\[[^\]]*\] pmproxy\(\d+\)`)
 
@@ -34,12 +45,7 @@ var stamp = regexp.MustCompile(`\[[^\]]*\] pmproxy\(\d+\)`)
 // file.
 func TestCommandLineLikePCP(t *testing.T) {
 	t.Parallel()
-	in := testbed.Need(t)
-	theirs, err := in.Tool("pmproxy")
-	if err != nil {
-		t.Skip(err)
-	}
-	ours := buildPMProxy(t)
+	theirs, ours := pmproxyPair(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "pmproxy.conf")
 	if err := os.WriteFile(conf, []byte("[pmproxy]\nhttp.enabled = true\n[redis]\nenabled = false\n"), 0o644); err != nil {

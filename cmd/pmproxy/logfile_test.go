@@ -129,12 +129,7 @@ wait:
 // (no log).
 func TestLogLikePCP(t *testing.T) {
 	t.Parallel()
-	in := testbed.Need(t)
-	theirs, err := in.Tool("pmproxy")
-	if err != nil {
-		t.Skip(err)
-	}
-	ours := buildPMProxy(t)
+	theirs, ours := pmproxyPair(t)
 	port := testbed.ReservedPort(t)
 	p := strconv.Itoa(port)
 	nosock := filepath.Join(t.TempDir(), "missing", "pmproxy.socket")

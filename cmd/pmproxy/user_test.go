@@ -120,12 +120,7 @@ func TestUserLikePCP(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to switch users")
 	}
-	in := testbed.Need(t)
-	theirs, err := in.Tool("pmproxy")
-	if err != nil {
-		t.Skip(err)
-	}
-	ours := buildPMProxy(t)
+	theirs, ours := pmproxyPair(t)
 	shared, err := pcptest.SharedTemp()
 	if err != nil {
 		t.Fatal(err)
