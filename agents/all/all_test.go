@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/agents/all/entries"
 	"github.com/gopcp/gopcp/internal/testing/goroutines"
 	"github.com/gopcp/gopcp/pmda"
 )
@@ -49,10 +50,14 @@ func agentGoroutines() string {
 // TestTable checks that the entry list is sorted and that each entry,
 // and nothing else, has a constructor.
 func TestTable(t *testing.T) {
-	if !slices.IsSorted(entries[:]) {
-		t.Errorf("entries not sorted: %q", entries)
+	names := entries.Names()
+	if !slices.IsSorted(names) {
+		t.Errorf("entries not sorted: %q", names)
 	}
-	for _, e := range entries {
+	for _, e := range names {
+		if !entries.Has(e) {
+			t.Errorf("entries.Has(%q) is false", e)
+		}
 		if f, ok := lookup(e); !ok || f == nil {
 			t.Errorf("%s: no constructor", e)
 		}
@@ -60,7 +65,10 @@ func TestTable(t *testing.T) {
 	if _, ok := lookup("nosuch_init"); ok {
 		t.Error("nosuch_init has a constructor")
 	}
-	if got := pmda.Registered(); !slices.Equal(got, entries[:]) {
-		t.Errorf("pmda.Registered() = %q, want %q", got, entries)
+	if entries.Has("nosuch_init") {
+		t.Error("entries.Has(nosuch_init)")
+	}
+	if got := pmda.Registered(); !slices.Equal(got, names) {
+		t.Errorf("pmda.Registered() = %q, want %q", got, names)
 	}
 }

@@ -1,12 +1,9 @@
 package all
 
-import "github.com/gopcp/gopcp/pmda"
-
-// entries are the entry points of the agents here, sorted.
-var entries = [...]string{
-	"linux_init", "mmv_init", "pmproxy_init", "proc_init",
-	"sample_init", "simple_init", "trace_init", "trivial_init",
-}
+import (
+	"github.com/gopcp/gopcp/agents/all/entries"
+	"github.com/gopcp/gopcp/pmda"
+)
 
 // lookup is the constructor of each entry point. A switch and a static
 // array rather than a Register call per agent: the one init function
@@ -35,4 +32,4 @@ func lookup(entry string) (pmda.NewFunc, bool) {
 	return nil, false
 }
 
-func init() { pmda.SetBuiltin(lookup, entries[:]) }
+func init() { pmda.SetBuiltin(lookup, entries.Names()) }

@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 
-	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"

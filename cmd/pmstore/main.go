@@ -16,7 +16,6 @@ import (
 	"strings"
 	"syscall"
 
-	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"

@@ -31,7 +31,6 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"

@@ -45,7 +45,8 @@ var releaseBeforeOpen, releaseAfterOpen sync.Once
 // context's warnings go to stderr, as PCP's tools print them.
 func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (pmapi.Source, error) {
 	if kind == pmapi.KindLocal {
-		opts := []local.Option{local.WithWarnings(os.Stderr), local.WithTZ(os.Getenv("TZ")), local.WithPMNSDefault(os.Getenv("PMNS_DEFAULT"))}
+		opts := []local.Option{local.WithWarnings(os.Stderr), local.WithTZ(os.Getenv("TZ")), local.WithPMNSDefault(os.Getenv("PMNS_DEFAULT")),
+			local.WithCompanion(findCompanion)}
 		if p.Namespace != nil {
 			opts = append(opts, local.WithNamespace(p.Namespace))
 		}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gopcp/gopcp/agents/all/entries"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
@@ -29,9 +30,10 @@ const localClient pmda.Client = 0
 const contextSlot = 0
 
 // Context is PCP's PM_CONTEXT_LOCAL: agents running in this process,
-// called directly with no pmcd, and names from the local namespace. The
-// agents are the pmda registry's constructors named by the entry points
-// of a Table. Like pmapi's contexts it is safe for concurrent use;
+// called directly with no pmcd (or, for those the program does not
+// link, each in a Companion process), and names from the local
+// namespace. The agents are the pmda registry's constructors named by
+// the entry points of a Table. Like pmapi's contexts it is safe for concurrent use;
 // calls are served one after the other.
 type Context struct {
 	ns    *pmns.Tree
@@ -39,9 +41,11 @@ type Context struct {
 	warn  io.Writer
 	tz    string // $TZ as the caller read it, for TimeZone
 
+	companion func() (string, error) // for Dup
+
 	mu       sync.Mutex
 	closed   bool
-	agents   map[uint32]*pmda.Agent
+	agents   map[uint32]agent
 	profile  profile.Profile
 	fetchReq pdu.Fetch // an agent's part of a fetch, under mu
 }
@@ -58,6 +62,7 @@ type options struct {
 	tz    string
 
 	pmnsDefault string
+	companion   func() (string, error)
 }
 
 // WithTable gives NewContext the agent table to run, as -K
@@ -95,12 +100,24 @@ func WithPMNSDefault(path string) Option {
 	return func(o *options) { o.pmnsDefault = path }
 }
 
+// WithCompanion tells the context where Companion is, for the agents of
+// package agents/all that the program does not link: find gives its
+// path, or an error saying why there is none, which the warning for the
+// agent then gives. It is called only when such an agent is in the
+// table. Without it those agents are left out with that warning.
+func WithCompanion(find func() (string, error)) Option {
+	return func(o *options) { o.companion = find }
+}
+
 // NewContext starts the agents of the table (WithTable, else
 // pmcd.conf's "dso" lines) in-process, as pmNewContext(PM_CONTEXT_LOCAL)
-// does, with libpcp's warnings. An entry whose agent fails to start is
-// skipped with libpcp's warning for a failed initialization routine. An
-// entry whose entry point the pmda registry does not know names one of
-// PCP's C shared objects, which this package cannot load: it is skipped,
+// does, with libpcp's warnings; an agent of package agents/all that this
+// program does not link is started in a Companion process
+// (WithCompanion), and one that cannot be is skipped with the warning
+// for an agent that failed to start, saying why. An entry whose agent
+// fails to start is skipped with libpcp's warning for a failed
+// initialization routine. An entry whose entry point neither the pmda
+// registry nor agents/all knows names one of PCP's C shared objects, which this package cannot load: it is skipped,
 // with libpcp's warning where libpcp would not load it either (no such
 // file, a file that is not a shared object of this machine, no such
 // entry point in it) and silently where libpcp would have run it. A Go
@@ -129,31 +146,24 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 			return nil, fmt.Errorf("pmapi: local context: %w", err)
 		}
 	}
-	c := &Context{ns: ns, table: table, warn: o.warn, tz: o.tz, agents: make(map[uint32]*pmda.Agent)}
+	c := &Context{ns: ns, table: table, warn: o.warn, tz: o.tz, companion: o.companion, agents: make(map[uint32]agent)}
 	c.profile.Reset(pdu.ProfileInclude)
-	for _, la := range list {
-		if err := ctx.Err(); err != nil {
-			for _, a := range c.agents {
-				_ = a.Close()
-			}
-			return nil, err
-		}
-		newAgent, ok := pmda.Lookup(la.Entry)
-		if !ok {
+	started, err := startAgents(ctx, list, &o)
+	if err != nil {
+		return nil, err
+	}
+	for i, la := range list {
+		switch s := started[i]; {
+		case s.failed != "":
+			fmt.Fprintf(o.warn, "__pmConnectLocal: Warning: initialization routine \"%s\" failed in DSO \"%s\": %s\n", la.Entry, la.Path, s.failed)
+		case s.a == nil:
 			foreignDSO(o.warn, la, pmdasDir())
-			continue
-		}
-		a, err := newAgent(uint32(la.Domain))
-		if err != nil {
-			fmt.Fprintf(o.warn, "__pmConnectLocal: Warning: initialization routine \"%s\" failed in DSO \"%s\": %s\n", la.Entry, la.Path, initErrText(err))
-			continue
-		}
-		if _, dup := c.agents[uint32(la.Domain)]; dup {
+		case c.agents[uint32(la.Domain)] != nil:
 			// The first of a domain serves it; this one ends here.
-			_ = a.Close()
-			continue
+			_ = s.a.Close()
+		default:
+			c.agents[uint32(la.Domain)] = s.a
 		}
-		c.agents[uint32(la.Domain)] = a
 	}
 	return c, nil
 }
@@ -173,8 +183,70 @@ func (c *Context) Domains() []uint32 {
 	return out
 }
 
+// startedAgent is an entry's agent, or the text of its failure to
+// start; neither is an entry no Go agent answers (one of PCP's C shared
+// objects).
+type startedAgent struct {
+	a      agent
+	failed string
+}
+
+// startAgents starts the agents of the entries: the registry's
+// in-process, in order, then those of agents/all this program does not
+// link in one Companion process. Only ctx's end fails it, every agent
+// started then closed again.
+func startAgents(ctx context.Context, list []Entry, o *options) ([]startedAgent, error) {
+	out := make([]startedAgent, len(list))
+	closeAll := func() {
+		for _, s := range out {
+			if s.a != nil {
+				_ = s.a.Close()
+			}
+		}
+	}
+	var apart []int // the entries for the companion
+	for i, e := range list {
+		if err := ctx.Err(); err != nil {
+			closeAll()
+			return nil, err
+		}
+		if newAgent, ok := pmda.Lookup(e.Entry); ok {
+			if a, err := newAgent(uint32(e.Domain)); err != nil {
+				out[i].failed = initErrText(err)
+			} else {
+				out[i].a = a
+			}
+		} else if entries.Has(e.Entry) {
+			apart = append(apart, i)
+		}
+	}
+	if len(apart) == 0 {
+		return out, nil
+	}
+	es := make([]Entry, len(apart))
+	for j, i := range apart {
+		es[j] = list[i]
+	}
+	agents, failed, err := startCompanion(ctx, es, o)
+	if err != nil && ctx.Err() != nil {
+		closeAll()
+		return nil, ctx.Err()
+	}
+	for j, i := range apart {
+		switch {
+		case err != nil:
+			out[i].failed = pcp.ErrNoAgent.Error() + ": " + err.Error()
+		case agents[j] != nil:
+			out[i].a = agents[j]
+		default:
+			out[i].failed = failed[j]
+		}
+	}
+	return out, nil
+}
+
 // agent returns the agent of a domain; the caller holds mu.
-func (c *Context) agent(domain uint32) (*pmda.Agent, error) {
+func (c *Context) agent(domain uint32) (agent, error) {
 	if c.closed {
 		return nil, pcp.ErrNoContext
 	}
@@ -552,7 +624,7 @@ func (c *Context) Fetch(ctx context.Context, pmids []pcp.PMID, r *pcp.Result) (p
 
 // fetchAgent gives an agent the profile and asks it for ids; c.mu is
 // held. The answer is the agent's until its next fetch.
-func (c *Context) fetchAgent(ctx context.Context, a *pmda.Agent, ids []pcp.PMID) (*pcp.Result, error) {
+func (c *Context) fetchAgent(ctx context.Context, a agent, ids []pcp.PMID) (*pcp.Result, error) {
 	a.Profile(c.profile.Message(contextSlot))
 	c.fetchReq = pdu.Fetch{Context: contextSlot, PMIDs: ids}
 	m, err := a.Handle(ctx, localClient, &c.fetchReq)

@@ -20,7 +20,7 @@ func (c *Context) Dup(ctx context.Context) (*Context, error) {
 	prof := c.profile.Clone()
 	table := c.table
 	c.mu.Unlock()
-	d, err := NewContext(ctx, WithTable(table), WithNamespace(c.ns), WithWarnings(c.warn), WithTZ(c.tz))
+	d, err := NewContext(ctx, WithTable(table), WithNamespace(c.ns), WithWarnings(c.warn), WithTZ(c.tz), WithCompanion(c.companion))
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: Dup: %w", err)
 	}
