@@ -88,10 +88,13 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	// The binary's pages that only start touched are given back before
-	// the archive's metadata takes its heap, those only opening touched
-	// after (a failure costs only the pages).
-	_, _ = startpages.Release()
+	// For a long replay, the binary's pages that only start touched are
+	// given back before the archive's metadata takes its heap, those
+	// only opening touched after (a failure costs only the pages).
+	long := cli.LongReplay(name)
+	if long {
+		_, _ = startpages.Release()
+	}
 	a, err := archive.Open(name, archive.Options{})
 	if err != nil && errors.Is(err, pcp.ErrFeature) {
 		out.Flush()
@@ -105,7 +108,9 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	}
 
 	defer a.Close()
-	_, _ = startpages.Release()
+	if long {
+		_, _ = startpages.Release()
+	}
 	// libpcp reads the derived metric definitions once a context opens,
 	// reporting the bad ones then
 	reg := p.DerivedRegistry()

@@ -56,6 +56,7 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 		return local.NewContext(ctx, opts...)
 	}
 	var opts []pmapi.Option
+	long := false // an archive worth startpages.Release
 	if p.Namespace != nil {
 		opts = append(opts, pmapi.WithNamespace(p.Namespace))
 	}
@@ -71,15 +72,18 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 	}
 	if kind == pmapi.KindArchive {
 		opts = append(opts, archiveEnv(p.Stderr)...)
-		// A replay runs long after start, and opening an archive can
-		// take megabytes of heap: the binary's pages that only start
-		// touched are given back before that, those only opening
+		// A long replay runs long after start, and opening its archive
+		// can take megabytes of heap: the binary's pages that only
+		// start touched are given back before that, those only opening
 		// touched after it (a failure costs only the pages); once each
 		// in a process, however many archives a tool opens.
-		releaseBeforeOpen.Do(func() { _, _ = startpages.Release() })
+		long = LongReplay(name)
+		if long {
+			releaseBeforeOpen.Do(func() { _, _ = startpages.Release() })
+		}
 	}
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
-	if err == nil && kind == pmapi.KindArchive {
+	if err == nil && long {
 		releaseAfterOpen.Do(func() { _, _ = startpages.Release() })
 	}
 	return src, err
