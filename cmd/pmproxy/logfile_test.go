@@ -48,10 +48,10 @@ func maskLog(log, dir string, ports []int) string {
 }
 
 // logRun is what a pmproxy run left: its masked log ("" when it wrote
-// none) and its exit status.
+// none), its masked standard error and its exit status.
 type logRun struct {
-	log    string
-	status int
+	log, stderr string
+	status      int
 }
 
 // runForLog starts bin in foreground with args, PCP_RUN_DIR, PCP_TMP_DIR
@@ -84,6 +84,8 @@ func runForLog(t *testing.T, bin string, ports []int, env []string, args ...stri
 	cmd.Env = append(append(keep, "PCP_RUN_DIR="+filepath.Join(dir, "run"), "PCP_TMP_DIR="+filepath.Join(dir, "tmp"),
 		"PCP_LOG_DIR="+filepath.Join(dir, "log")), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +119,7 @@ wait:
 	if b, err := os.ReadFile(logPath); err == nil {
 		r.log = maskLog(string(b), dir, ports)
 	}
+	r.stderr = maskLog(stderr.String(), dir, ports)
 	return r
 }
 
@@ -126,7 +129,11 @@ wait:
 // directory that is not there), the port in use (with the socket
 // PCP's serves on that alone; without, neither starts), PMPROXY_PORT
 // values PCP refuses (pmproxy not started, exit 1) and a bad option
-// (no log).
+// (no log); then the sockets a port list and interfaces ask for:
+// PMPROXY_PORT with -p (both lists, the environment's first), port 0
+// (loopback), ports repeated (dropped with a warning, then tried again),
+// two interfaces for one port, PMPROXY_LOCAL beside -i, and -p after a
+// bad PMPROXY_PORT (libpcp's fatal allocation, on standard error).
 func TestLogLikePCP(t *testing.T) {
 	t.Parallel()
 	theirs, ours := pmproxyPair(t)
@@ -141,6 +148,8 @@ func TestLogLikePCP(t *testing.T) {
 	}
 	defer ln.Close()
 	b := strconv.Itoa(busy)
+	other := testbed.ReservedPort(t)
+	q := strconv.Itoa(other)
 	for _, c := range []struct {
 		name string
 		env  []string
@@ -155,12 +164,21 @@ func TestLogLikePCP(t *testing.T) {
 		{"PMPROXY_PORT=44322x", []string{"PMPROXY_PORT=44322x"}, nil},
 		{"PMPROXY_PORT=-1", []string{"PMPROXY_PORT=-1"}, nil},
 		{"bad option", nil, []string{"-p", p, "-Z"}},
+		{"-p and PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, []string{"-p", q}},
+		{"-p 0", nil, []string{"-p", "0"}},
+		{"repeated ports", []string{"PMPROXY_PORT=" + q}, []string{"-p", p + "," + q + "," + p}},
+		{"two interfaces", nil, []string{"-i", "127.0.0.1", "-i", "::1", "-p", p}},
+		{"interface and port repeated", nil, []string{"-i", "127.0.0.1", "-p", p + "," + p}},
+		{"PMPROXY_LOCAL and -i", []string{"PMPROXY_LOCAL=1"}, []string{"-i", "::1", "-p", p}},
+		{"-p after PMPROXY_PORT=x", []string{"PMPROXY_PORT=x"}, []string{"-p", p}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			want := runForLog(t, theirs, []int{port, busy}, c.env, c.args...)
-			got := runForLog(t, ours, []int{port, busy}, c.env, c.args...)
+			ports := []int{port, busy, other}
+			want := runForLog(t, theirs, ports, c.env, c.args...)
+			got := runForLog(t, ours, ports, c.env, c.args...)
 			if got != want {
-				t.Errorf("ours: exit %d, log:\n%s\nPCP's: exit %d, log:\n%s", got.status, got.log, want.status, want.log)
+				t.Errorf("ours: exit %d, stderr:\n%s\nlog:\n%s\nPCP's: exit %d, stderr:\n%s\nlog:\n%s",
+					got.status, got.stderr, got.log, want.status, want.stderr, want.log)
 			}
 		})
 	}

@@ -113,8 +113,17 @@ func (e exitError) Error() string { return "exit status " + strconv.Itoa(int(e))
 // listening address once clients can connect.
 func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	o := &options{}
+	o.envPorts()
 	cmd := command(o)
 	p := getopt.Parse(cmd, append([]string{"pmproxy"}, args...))
+	if o.noMem {
+		// PCP's pmproxy ends at that -p, on libpcp's allocation of a
+		// list of -EINVAL+1 ports, the size taken as unsigned
+		size := int64(-22+1) * 4
+		fmt.Fprintf(os.Stderr, "[%s] pmproxy(%d) Error: __pmAddPorts: cannot grow port list: malloc(%d) failed: %s\n",
+			time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid(), uint64(size), "Cannot allocate memory")
+		return exitError(1)
+	}
 	if len(p.Args) > 0 && p.Errors == 0 {
 		p.Errors++
 		o.valueErrors++
@@ -153,7 +162,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 
 	// Bind before touching any file, so that a pmproxy that cannot have
 	// its ports leaves another's log alone.
-	lns, rows, bindErrs := listen(o)
+	lns, rows, bindWarns, bindErrs := listen(o)
 	defer func() {
 		for _, ln := range lns {
 			ln.Close()
@@ -162,6 +171,9 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	logw, closeLog := openLog(o.logPath)
 	defer closeLog()
 	logger := log.New(&stampWriter{w: logw}, "", 0)
+	for _, w := range bindWarns {
+		logger.Printf("Warning: pmproxy: %s", w)
+	}
 
 	// pmproxy's own metrics, served as pmproxy.* by pmcd's pmproxy agent
 	// from PCP_TMP_DIR/pmproxy, as PCP's pmproxy writes them; without
@@ -214,7 +226,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	}
 	// As PCP's: the environment's say on ports and interfaces noted
 	if v, ok := os.LookupEnv("PMPROXY_PORT"); ok {
-		fmt.Fprintf(logw, "Warning: nports=%d from PMPROXY_PORT=%s in environment\n", len(o.ports), v)
+		fmt.Fprintf(logw, "Warning: nports=%d from PMPROXY_PORT=%s in environment\n", o.portCount, v)
 	}
 	if o.local {
 		fmt.Fprintf(logw, "Warning: localhost only from PMPROXY_LOCAL=%s in environment\n", os.Getenv("PMPROXY_LOCAL"))
@@ -338,11 +350,9 @@ func confInt(c pmproxy.Conf, key string) int {
 // directory allows) and every port on every interface: an IPv4 and an
 // IPv6 (v6 only) socket each by default. A bind that fails is a row
 // marked err in the log's port table and an error line; pmproxy starts
-// with whatever it could bind.
-func listen(o *options) ([]net.Listener, []portRow, []string) {
-	var lns []net.Listener
-	var rows []portRow
-	var errs []string
+// with whatever it could bind. Which sockets those are is requestPlan's
+// rule; the ports it drops are warnings.
+func listen(o *options) (lns []net.Listener, rows []portRow, warns, errs []string) {
 	if o.socket != "" {
 		// As pmcd's: a stale socket cleared, a live one left alone, and
 		// at exit the file removed only while it is still ours.
@@ -367,33 +377,22 @@ func listen(o *options) ([]net.Listener, []portRow, []string) {
 		rows = append(rows, row)
 		return err
 	}
-	for _, port := range o.ports {
-		if len(o.ifaces) == 0 {
-			if err := add("tcp4", "0.0.0.0", port, "inet", "INADDR_ANY"); err != nil {
-				errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
+	specs, dropped := requestPlan(o.ports, o.ifaces)
+	for _, p := range dropped {
+		warns = append(warns, fmt.Sprintf("duplicate client request port (%d) will be ignored", p))
+	}
+	for _, sp := range specs {
+		if err := add(sp.network, sp.host, sp.port, sp.family, sp.label); err != nil {
+			if sp.network == "tcp6" && errors.Is(err, syscall.EAFNOSUPPORT) {
+				// a host without IPv6: PCP's asks libpcp and
+				// binds IPv4 alone
+				rows = rows[:len(rows)-1]
+				continue
 			}
-			if err := add("tcp6", "::", port, "ipv6", "INADDR_ANY"); err != nil {
-				if errors.Is(err, syscall.EAFNOSUPPORT) {
-					// a host without IPv6: PCP's asks libpcp
-					// and binds IPv4 alone
-					rows = rows[:len(rows)-1]
-					continue
-				}
-				errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
-			}
-			continue
-		}
-		for _, ifc := range o.ifaces {
-			family := "ipv6"
-			if ip := net.ParseIP(ifc); ip == nil || ip.To4() != nil {
-				family = "inet"
-			}
-			if err := add("tcp", ifc, port, family, ifc); err != nil {
-				errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
-			}
+			errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
 		}
 	}
-	return lns, rows, errs
+	return lns, rows, warns, errs
 }
 
 // seriesStore is the Redis servers pmproxy.conf names ([redis] servers,

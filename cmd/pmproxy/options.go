@@ -19,7 +19,10 @@ type options struct {
 	managed    bool // -F: in the foreground, yet switching user as a daemon
 	config     string
 	ifaces     []string
-	ports      []int
+	ports      []int // PMPROXY_PORT's, then each -p's, in order
+	portCount  int   // PMPROXY_PORT's ports and one for each -p, as PCP's log counts them
+	envPortBad bool  // PMPROXY_PORT set and not a list of ports
+	noMem      bool  // a -p after a bad PMPROXY_PORT: libpcp's fatal allocation
 	socket     string
 	logPath    string
 	statsDir   string // PCP_TMP_DIR/pmproxy, for pmproxy_init's agent
@@ -112,12 +115,22 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 		o.ifaces = append(o.ifaces, arg)
 	case 'p':
 		ports, ok := parsePorts(arg)
+		if o.envPortBad && !o.noMem {
+			// libpcp's list then has a negative length, and the
+			// first port it adds asks for an impossible size
+			first, _, _ := strings.Cut(arg, ",")
+			if _, ok := parsePorts(first); ok {
+				o.noMem = true
+				return
+			}
+		}
 		if !ok {
 			o.valueErrors++
 			p.Errorf("-p requires a positive numeric argument (%s)", arg)
 			return
 		}
 		o.ports = append(o.ports, ports...)
+		o.portCount++
 	case 'r':
 		if strtol0(arg) <= 0 {
 			o.valueErrors++
@@ -159,26 +172,31 @@ func parsePorts(s string) ([]int, bool) {
 	return out, true
 }
 
-// defaults fills in what the options left unset, as PCP's pmproxy does:
-// PMPROXY_PORT, else 44322 and 44323 (both serving both protocols);
-// PMPROXY_LOCAL for loopback only; the log under PCP_LOG_DIR/pmproxy.
-// It says whether PMPROXY_PORT was needed and is not a list of ports,
-// which PCP's pmproxy refuses to start with.
-func (o *options) defaults() (badPort bool) {
-	if len(o.ports) == 0 {
-		if v, set := os.LookupEnv("PMPROXY_PORT"); set {
-			ps, ok := parsePorts(v)
-			o.ports, badPort = ps, !ok
-		}
+// envPorts reads PMPROXY_PORT as PCP's pmproxy does, before its
+// options: its ports come first in the list -p's are added to.
+func (o *options) envPorts() {
+	if v, set := os.LookupEnv("PMPROXY_PORT"); set {
+		ps, ok := parsePorts(v)
+		o.ports, o.portCount, o.envPortBad = ps, len(ps), !ok
 	}
-	if len(o.ports) == 0 {
+}
+
+// defaults fills in what the options left unset, as PCP's pmproxy does:
+// 44322 and 44323 (both serving both protocols) when neither
+// PMPROXY_PORT nor -p gave a port; PMPROXY_LOCAL's loopback interface
+// after -i's; the log under PCP_LOG_DIR/pmproxy. It says whether
+// PMPROXY_PORT is not a list of ports, which PCP's pmproxy refuses to
+// start with.
+func (o *options) defaults() (badPort bool) {
+	if o.envPortBad {
+		return true
+	}
+	if o.portCount == 0 {
 		o.ports = []int{44322, 44323}
 	}
 	if n, err := strconv.Atoi(os.Getenv("PMPROXY_LOCAL")); err == nil && n != 0 {
 		o.local = true
-		if len(o.ifaces) == 0 {
-			o.ifaces = []string{"127.0.0.1", "::1"}
-		}
+		o.ifaces = append(o.ifaces, "INADDR_LOOPBACK")
 	}
 	if o.socket == "" {
 		if v := os.Getenv("PMPROXY_SOCKET"); v != "" {
