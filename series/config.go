@@ -3,6 +3,7 @@ package series
 import (
 	"bufio"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,50 @@ func ParseConfig(r io.Reader) (Config, error) {
 		c[sec+"."+strings.TrimSpace(k)] = strings.TrimSpace(v)
 	}
 	return c, sc.Err()
+}
+
+// IniFiles are the files libpcp_web's pmIniFileSetup reads for name, in
+// order, a later one's settings replacing an earlier one's: an absolute
+// name is that file alone; any other is a program's name, whose files
+// are sysconfDir/NAME/NAME.conf (when sysconfDir is not ""), then
+// home/.NAME.conf and home/.pcp/NAME.conf (when home is not ""), then
+// ./NAME.conf. So "-c pmproxy.conf" is not a file in the current
+// directory but the settings of a program called "pmproxy.conf".
+func IniFiles(name, sysconfDir, home string) []string {
+	if strings.HasPrefix(name, "/") {
+		return []string{name}
+	}
+	var out []string
+	if sysconfDir != "" {
+		out = append(out, sysconfDir+"/"+name+"/"+name+".conf")
+	}
+	if home != "" {
+		out = append(out, home+"/."+name+".conf", home+"/.pcp/"+name+".conf")
+	}
+	return append(out, "./"+name+".conf")
+}
+
+// maxIniBytes bounds what ReadIniFiles reads of each file.
+const maxIniBytes = 1 << 20
+
+// ReadIniFiles reads the files in turn into one Config, as
+// pmIniFileSetup does: a file that cannot be read is no settings, and
+// a file's settings up to a fault in it are kept. Nothing here is an
+// error; at most maxIniBytes of a file are read.
+func ReadIniFiles(paths []string) Config {
+	c := Config{}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		got, _ := ParseConfig(io.LimitReader(f, maxIniBytes))
+		f.Close()
+		for k, v := range got {
+			c[k] = v
+		}
+	}
+	return c
 }
 
 // LoadOptions are the load settings the configuration gives.

@@ -55,9 +55,10 @@ type logRun struct {
 }
 
 // runForLog starts bin in foreground with args, PCP_RUN_DIR, PCP_TMP_DIR
-// and PCP_LOG_DIR in a fresh directory and env added; one that serves
-// (its log has the port table) is stopped with SIGTERM.
-func runForLog(t *testing.T, bin string, ports []int, env []string, args ...string) logRun {
+// and PCP_LOG_DIR in a fresh directory (its working directory, holding
+// pmproxy.conf) and env added; one that serves (its log has the port
+// table, and until when not "") is stopped with SIGTERM.
+func runForLog(t *testing.T, bin string, ports []int, env []string, until string, args ...string) logRun {
 	t.Helper()
 	dir := t.TempDir()
 	for _, d := range []string{"run", "tmp", "log"} {
@@ -100,7 +101,7 @@ wait:
 			break wait
 		default:
 		}
-		if b, _ := os.ReadFile(logPath); strings.Contains(string(b), "request port(s)") {
+		if b, _ := os.ReadFile(logPath); strings.Contains(string(b), "request port(s)") && strings.Contains(string(b), until) {
 			cmd.Process.Signal(syscall.SIGTERM)
 			err = <-done
 			break
@@ -150,32 +151,44 @@ func TestLogLikePCP(t *testing.T) {
 	b := strconv.Itoa(busy)
 	other := testbed.ReservedPort(t)
 	q := strconv.Itoa(other)
+	// Redis where nothing listens: the configuration's say on whether
+	// it is tried shows in the log
+	redis := []string{"-h", "127.0.0.1", "-r", strconv.Itoa(testbed.ReservedPort(t))}
+	const tried = "Cannot connect to Redis"
+	home := "HOME=" + t.TempDir()
 	for _, c := range []struct {
-		name string
-		env  []string
-		args []string
+		name  string
+		env   []string
+		args  []string
+		until string
 	}{
-		{"start and SIGTERM", nil, []string{"-p", p}},
-		{"no Unix socket", nil, []string{"-p", p, "-s", nosock}},
-		{"port in use", nil, []string{"-p", b}},
-		{"port in use, no Unix socket", nil, []string{"-p", b, "-s", nosock}},
-		{"PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, nil},
-		{"PMPROXY_PORT=x", []string{"PMPROXY_PORT=x"}, nil},
-		{"PMPROXY_PORT=44322x", []string{"PMPROXY_PORT=44322x"}, nil},
-		{"PMPROXY_PORT=-1", []string{"PMPROXY_PORT=-1"}, nil},
-		{"bad option", nil, []string{"-p", p, "-Z"}},
-		{"-p and PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, []string{"-p", q}},
-		{"-p 0", nil, []string{"-p", "0"}},
-		{"repeated ports", []string{"PMPROXY_PORT=" + q}, []string{"-p", p + "," + q + "," + p}},
-		{"two interfaces", nil, []string{"-i", "127.0.0.1", "-i", "::1", "-p", p}},
-		{"interface and port repeated", nil, []string{"-i", "127.0.0.1", "-p", p + "," + p}},
-		{"PMPROXY_LOCAL and -i", []string{"PMPROXY_LOCAL=1"}, []string{"-i", "::1", "-p", p}},
-		{"-p after PMPROXY_PORT=x", []string{"PMPROXY_PORT=x"}, []string{"-p", p}},
+		{"start and SIGTERM", nil, []string{"-p", p}, ""},
+		{"no Unix socket", nil, []string{"-p", p, "-s", nosock}, ""},
+		{"port in use", nil, []string{"-p", b}, ""},
+		{"port in use, no Unix socket", nil, []string{"-p", b, "-s", nosock}, ""},
+		{"PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, nil, ""},
+		{"PMPROXY_PORT=x", []string{"PMPROXY_PORT=x"}, nil, ""},
+		{"PMPROXY_PORT=44322x", []string{"PMPROXY_PORT=44322x"}, nil, ""},
+		{"PMPROXY_PORT=-1", []string{"PMPROXY_PORT=-1"}, nil, ""},
+		{"bad option", nil, []string{"-p", p, "-Z"}, ""},
+		{"-p and PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, []string{"-p", q}, ""},
+		{"-p 0", nil, []string{"-p", "0"}, ""},
+		{"repeated ports", []string{"PMPROXY_PORT=" + q}, []string{"-p", p + "," + q + "," + p}, ""},
+		{"two interfaces", nil, []string{"-i", "127.0.0.1", "-i", "::1", "-p", p}, ""},
+		{"interface and port repeated", nil, []string{"-i", "127.0.0.1", "-p", p + "," + p}, ""},
+		{"PMPROXY_LOCAL and -i", []string{"PMPROXY_LOCAL=1"}, []string{"-i", "::1", "-p", p}, ""},
+		{"-p after PMPROXY_PORT=x", []string{"PMPROXY_PORT=x"}, []string{"-p", p}, ""},
+		// -c after runForLog's absolute one: a relative name is a
+		// program's, pmproxy.conf's files not there, Redis tried
+		{"relative -c", []string{home}, append([]string{"-p", p, "-c", "pmproxy.conf"}, redis...), tried},
+		{"-c of a missing file", []string{home}, append([]string{"-p", p, "-c", "/nonexistent/pmproxy.conf"}, redis...), tried},
+		// ./pmproxy.conf, Redis disabled there
+		{"-c of a program", []string{home}, append([]string{"-p", p, "-c", "pmproxy"}, redis...), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ports := []int{port, busy, other}
-			want := runForLog(t, theirs, ports, c.env, c.args...)
-			got := runForLog(t, ours, ports, c.env, c.args...)
+			want := runForLog(t, theirs, ports, c.env, c.until, c.args...)
+			got := runForLog(t, ours, ports, c.env, c.until, c.args...)
 			if got != want {
 				t.Errorf("ours: exit %d, stderr:\n%s\nlog:\n%s\nPCP's: exit %d, stderr:\n%s\nlog:\n%s",
 					got.status, got.stderr, got.log, want.status, want.stderr, want.log)

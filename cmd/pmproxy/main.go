@@ -142,7 +142,6 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	// What libpcp says as it starts ($PCP_DEBUG not valid) goes out
 	// before anything else.
 	fmt.Fprint(os.Stderr, p.Direct)
-	given := o.config != ""
 	portErr := o.defaults()
 	if portErr {
 		// As PCP's: the log opened, the note in it, exit 1.
@@ -151,14 +150,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		closeLog()
 		return exitError(1)
 	}
-	conf, err := pmproxy.ReadConf(o.config)
-	if err != nil {
-		if given || !errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(os.Stderr, "pmproxy: cannot setup from configuration file %s: %v\n", o.config, err)
-			return exitError(1)
-		}
-		conf = pmproxy.Conf{}
-	}
+	conf := o.readConf()
 
 	// Bind before touching any file, so that a pmproxy that cannot have
 	// its ports leaves another's log alone.
@@ -409,10 +401,19 @@ func seriesStore(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) *se
 	defer cancel()
 	c, err := series.Connect(cctx, servers, sc.RedisOptions())
 	if err != nil {
-		logger.Printf("Info: Cannot connect to Redis: %v", err)
+		logger.Printf("Info: Cannot connect to Redis: %s", redisWhy(err))
 		return nil
 	}
 	return series.NewStore(c)
+}
+
+// redisWhy is a failed connection to Redis in libpcp_web's words where
+// it has them, else ours.
+func redisWhy(err error) string {
+	if why, ok := series.Unreachable(err, resp.DefaultTimeout); ok {
+		return why
+	}
+	return err.Error()
 }
 
 // discover follows the pmlogger archives under [discover] path (else
@@ -455,7 +456,7 @@ func discover(ctx context.Context, conf pmproxy.Conf, archiveDir string, logger 
 			c, err = series.Connect(cctx, servers, sc.RedisOptions())
 			cancel()
 			if err != nil && !said {
-				logger.Printf("Info: Cannot connect to Redis: %v", err)
+				logger.Printf("Info: Cannot connect to Redis: %s", redisWhy(err))
 				said = true
 			}
 			if c == nil {

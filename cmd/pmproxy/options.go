@@ -9,6 +9,8 @@ import (
 	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmproxy"
+	"github.com/gopcp/gopcp/series"
 )
 
 // options are pmproxy's command line settings, named as in PCP's
@@ -34,6 +36,8 @@ type options struct {
 	finish     time.Duration
 	pduLimit   int
 	local      bool
+	redisHost  string // -h
+	redisPort  int    // -r; 0 is not given (6379)
 
 	valueErrors int
 }
@@ -82,9 +86,10 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 	switch opt.Short {
 	case '?':
 		o.usage = true
-	case 'A', 'd', 't', 'h':
-		// No service advertisement here; the REST API is always on; the
-		// Redis host belongs to the series store.
+	case 'A', 'd', 't':
+		// No service advertisement here; the REST API is always on.
+	case 'h':
+		o.redisHost = arg
 	case 'D':
 		if !getopt.ValidDebug(arg) {
 			o.valueErrors++
@@ -132,10 +137,13 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 		o.ports = append(o.ports, ports...)
 		o.portCount++
 	case 'r':
-		if strtol0(arg) <= 0 {
+		n := strtol0(arg)
+		if n <= 0 {
 			o.valueErrors++
 			p.Errorf("-r requires a positive value")
+			return
 		}
+		o.redisPort = int(n)
 	case 's':
 		o.socket = arg
 	case 'T':
@@ -208,13 +216,44 @@ func (o *options) defaults() (badPort bool) {
 	if o.logPath == "" {
 		o.logPath = confVar("PCP_LOG_DIR", "/var/log/pcp") + "/pmproxy/pmproxy.log"
 	}
-	if o.config == "" {
-		o.config = confVar("PCP_SYSCONF_DIR", "/etc/pcp") + "/pmproxy/pmproxy.conf"
-	}
 	o.pidPath = confVar("PCP_RUN_DIR", "/run/pcp") + "/pmproxy.pid"
 	o.statsDir = confVar("PCP_TMP_DIR", "/var/lib/pcp/tmp") + "/pmproxy"
 	o.archiveDir = confVar("PCP_ARCHIVE_DIR", "/var/log/pcp/pmlogger")
 	return badPort
+}
+
+// readConf is pmproxy's configuration as PCP's pmproxy reads it:
+// libpcp_web's files for -c's name (series.IniFiles: an absolute path,
+// else a program's name, "pmproxy" without -c), none of them required;
+// then the Redis servers -h and -r say, or localhost:6379 when the files
+// name none, put where PCP's puts them ([redis] servers, or [pmseries]
+// servers when only that one was set).
+func (o *options) readConf() pmproxy.Conf {
+	name := o.config
+	if name == "" {
+		name = "pmproxy"
+	}
+	dir, _ := pcpconf.Get("PCP_SYSCONF_DIR")
+	conf := pmproxy.Conf(series.ReadIniFiles(series.IniFiles(name, dir, os.Getenv("HOME"))))
+	key := "redis.servers"
+	_, set := conf[key]
+	if !set {
+		if _, ok := conf["pmseries.servers"]; ok {
+			key, set = "pmseries.servers", true
+		}
+	}
+	port := o.redisPort
+	if port == 0 {
+		port = 6379
+	}
+	if !set || o.redisHost != "" || port != 6379 {
+		host := o.redisHost
+		if host == "" {
+			host = "localhost"
+		}
+		conf[key] = host + ":" + strconv.Itoa(port)
+	}
+	return conf
 }
 
 func confVar(name, def string) string {

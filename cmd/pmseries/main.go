@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -77,24 +76,17 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 	return query(ctx, c, &o, &m, joined(&o, p.Args), stdout, stderr)
 }
 
-// readConfig reads the configuration file given, or PCP's default
-// ($PCP_SYSCONF_DIR/pmseries/pmseries.conf). A file that cannot be read
-// is no settings, as PCP's pmIniFileSetup takes it.
+// readConfig reads the configuration as PCP's pmseries does
+// (pmIniFileSetup): the file -c names when absolute, else the files of
+// the program -c names, else pmseries' ($PCP_SYSCONF_DIR/pmseries/
+// pmseries.conf, ~/.pmseries.conf, ~/.pcp/pmseries.conf,
+// ./pmseries.conf). A file that cannot be read is no settings.
 func readConfig(name string) series.Config {
 	if name == "" {
-		dir, ok := pcpconf.Get("PCP_SYSCONF_DIR")
-		if !ok {
-			dir = "/etc/pcp"
-		}
-		name = filepath.Join(dir, "pmseries", "pmseries.conf")
+		name = "pmseries"
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return series.Config{}
-	}
-	defer f.Close()
-	cfg, _ := series.ParseConfig(f) // what was read before a fault
-	return cfg
+	dir, _ := pcpconf.Get("PCP_SYSCONF_DIR")
+	return series.ReadIniFiles(series.IniFiles(name, dir, os.Getenv("HOME")))
 }
 
 // loadPaths turns --load's arguments into archive paths: the source of a
