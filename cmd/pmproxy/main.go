@@ -140,8 +140,21 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		return exitError(1)
 	}
 	// What libpcp says as it starts ($PCP_DEBUG not valid) goes out
-	// before anything else.
-	fmt.Fprint(os.Stderr, p.Direct)
+	// before anything else, once: from the parent of a daemon.
+	if isDaemonChild() {
+		o.daemonChild = true
+	} else {
+		fmt.Fprint(os.Stderr, p.Direct)
+	}
+	if !o.foreground && !o.daemonChild && ready == nil { // in-process callers (tests) stay
+		// PCP's pmproxy forks here, its log already opened; the
+		// child opens ours
+		if err := daemonize(); err != nil {
+			log.New(&stampWriter{w: os.Stderr}, "", 0).Printf("Error: __pmServerStart: fork")
+		} else {
+			return nil
+		}
+	}
 	portErr := o.defaults()
 	if portErr {
 		// As PCP's: the log opened, the note in it, exit 1.
@@ -161,6 +174,13 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		}
 	}()
 	logw, closeLog := openLog(o.logPath)
+	if f, ok := logw.(*os.File); ok && f != os.Stderr && ready == nil {
+		// As libpcp's pmOpenLog: standard output and error are the
+		// log from here on (what the runtime says, a panic, goes
+		// there too); not for in-process callers, whose they are.
+		syscall.Dup3(int(f.Fd()), 1, 0)
+		syscall.Dup3(int(f.Fd()), 2, 0)
+	}
 	defer closeLog()
 	logger := log.New(&stampWriter{w: logw}, "", 0)
 	for _, w := range bindWarns {
@@ -200,10 +220,15 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	// ready (systemd's Type=notify, pmproxy.service's -F) and the pid
 	// file is written as root, unless another live process's.
 	user := serviceUser(o.username, o.userGiven)
+	finished := false // by -T
 	if !o.foreground || o.managed {
 		notify := os.Getenv("NOTIFY_SOCKET")
 		sdnotify.Notify(notify, "READY=1\nMAINPID="+strconv.Itoa(os.Getpid()))
-		defer sdnotify.Notify(notify, "STOPPING=1")
+		defer func() {
+			if !finished {
+				sdnotify.Notify(notify, "STOPPING=1")
+			}
+		}()
 		defer takePIDFile(o.pidPath, logger)()
 		if !identity.Set(user, logw, "pmproxy") {
 			return exitError(1)
@@ -280,6 +305,13 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		ready <- lns[0].Addr()
 	}
 	err = pmproxy.Serve(ctx, cfg, lns...)
+	if o.finish > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// PCP's pmproxy ends at -T's time by exit(0), its ports
+		// closed: no Shutdown line, no STOPPING for the service
+		// manager
+		finished = true
+		return err
+	}
 	var sig caughtSignal
 	if errors.As(context.Cause(ctx), &sig) {
 		logger.Printf("Info: pmproxy caught %v", sig)

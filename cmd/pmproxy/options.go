@@ -16,28 +16,29 @@ import (
 // options are pmproxy's command line settings, named as in PCP's
 // pmproxy(1).
 type options struct {
-	usage      bool
-	foreground bool // -f or -F
-	managed    bool // -F: in the foreground, yet switching user as a daemon
-	config     string
-	ifaces     []string
-	ports      []int // PMPROXY_PORT's, then each -p's, in order
-	portCount  int   // PMPROXY_PORT's ports and one for each -p, as PCP's log counts them
-	envPortBad bool  // PMPROXY_PORT set and not a list of ports
-	noMem      bool  // a -p after a bad PMPROXY_PORT: libpcp's fatal allocation
-	socket     string
-	logPath    string
-	statsDir   string // PCP_TMP_DIR/pmproxy, for pmproxy_init's agent
-	pidPath    string // PCP_RUN_DIR/pmproxy.pid, in daemon and systemd modes
-	archiveDir string // PCP_ARCHIVE_DIR: where [discover] looks without a path
-	fatalPath  string
-	username   string
-	userGiven  bool // -U given, even as "": PCP's pmproxy then switches to exactly that
-	finish     time.Duration
-	pduLimit   int
-	local      bool
-	redisHost  string // -h
-	redisPort  int    // -r; 0 is not given (6379)
+	usage       bool
+	foreground  bool // -f or -F
+	managed     bool // -F: in the foreground, yet switching user as a daemon
+	daemonChild bool // the copy daemonize started, in the background
+	config      string
+	ifaces      []string
+	ports       []int // PMPROXY_PORT's, then each -p's, in order
+	portCount   int   // PMPROXY_PORT's ports and one for each -p, as PCP's log counts them
+	envPortBad  bool  // PMPROXY_PORT set and not a list of ports
+	noMem       bool  // a -p after a bad PMPROXY_PORT: libpcp's fatal allocation
+	socket      string
+	logPath     string
+	statsDir    string // PCP_TMP_DIR/pmproxy, for pmproxy_init's agent
+	pidPath     string // PCP_RUN_DIR/pmproxy.pid, in daemon and systemd modes
+	archiveDir  string // PCP_ARCHIVE_DIR: where [discover] looks without a path
+	fatalPath   string
+	username    string
+	userGiven   bool // -U given, even as "": PCP's pmproxy then switches to exactly that
+	finish      time.Duration
+	pduLimit    int
+	local       bool
+	redisHost   string // -h
+	redisPort   int    // -r; 0 is not given (6379)
 
 	valueErrors int
 }
