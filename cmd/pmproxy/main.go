@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/pmapienv"
 	"github.com/gopcp/gopcp/internal/sdnotify"
+	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
 	"github.com/gopcp/gopcp/pmproxy/web"
@@ -259,7 +261,12 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	api := webapi.New(webapi.Options{
 		OnSweep: onSweep,
 		Open: func(ctx context.Context, spec string) (pmapi.Source, error) {
-			return pmapi.NewContext(ctx, pmapi.KindHost, spec, hostOpts...)
+			warnTimeouts.connect.Do(func() { warnTimeout(logger, "PMCD_CONNECT_TIMEOUT", pmapi.ConnectTimeoutWarning) })
+			src, err := pmapi.NewContext(ctx, pmapi.KindHost, spec, hostOpts...)
+			if err == nil {
+				warnTimeouts.request.Do(func() { warnTimeout(logger, "PMCD_REQUEST_TIMEOUT", pdu.RequestTimeoutWarning) })
+			}
+			return src, err
 		},
 		MaxContexts:       confInt(conf, "pmwebapi.maxcontexts"),
 		MaxClientContexts: confInt(conf, "pmwebapi.maxclientcontexts"),
@@ -318,6 +325,22 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	}
 	logger.Printf("Info: pmproxy Shutdown")
 	return err
+}
+
+// warnTimeouts keeps libpcp's warnings about the timeout variables to
+// one each a process: libpcp reads PMCD_CONNECT_TIMEOUT when it first
+// connects to a pmcd, PMCD_REQUEST_TIMEOUT when it first waits for one's
+// answer (so not while no pmcd could be reached), and keeps the values.
+var warnTimeouts struct{ connect, request sync.Once }
+
+// warnTimeout logs, as libpcp's pmNotifyErr warning, the text warning
+// gives for the environment variable name, if it is set and warned of.
+func warnTimeout(logger *log.Logger, name string, warning func(string) string) {
+	if v, ok := os.LookupEnv(name); ok {
+		if text := warning(v); text != "" {
+			logger.Printf("Warning: %s", text)
+		}
+	}
 }
 
 // notStarted says, as PCP's pmproxy does when its options are wrong, that
