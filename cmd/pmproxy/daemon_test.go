@@ -23,12 +23,14 @@ import (
 // its files under its private directory while it served and after it
 // ended ("owner:group mode path"), whether a user other than root could
 // connect to its Unix socket, whether its pid file held its pid, and what
-// it told the service manager ($NOTIFY_SOCKET), its pid as PID.
+// it told the service manager ($NOTIFY_SOCKET), its pid as PID, and its
+// log, masked.
 type daemonRun struct {
 	serving, after []string
 	connect        string
 	pidFile        string
 	notices        []string
+	log            string
 }
 
 // nobodyIDs are the user and group a client other than root connects as.
@@ -132,6 +134,9 @@ func runDaemon(t *testing.T, bin, shared string) daemonRun {
 	}
 	stopped = true
 	r.after = listFiles(t, dir, pid)
+	if b, err := os.ReadFile(logPath); err == nil {
+		r.log = maskLog(string(b), dir, []int{port})
+	}
 	// what was sent is queued on the socket: read until none is left
 	// (a read that would wait ends the loop; Go's deadlines would not
 	// read at all once passed)
@@ -228,7 +233,7 @@ func connectAs(path string, id int) string {
 // pid file with its pid (mode 444, root's: written before the switch) and
 // the server statistics file root's, the webgroup file the new user's;
 // they tell the service manager READY=1 and MAINPID, then STOPPING=1 at
-// SIGTERM, and leave the same files behind.
+// SIGTERM, leave the same files behind and write the same log.
 func TestDaemonLikePCP(t *testing.T) {
 	t.Parallel()
 	if os.Geteuid() != 0 {
