@@ -108,20 +108,23 @@ func (o *Options) interval() time.Duration {
 // the first six comma-separated fields (empty ones skipped, any after
 // the sixth ignored), each a whole C strtol in base 10, are the
 // dimensions of space, time and count, then the scales of space, time
-// and count. Like PCP's, no range is checked: each number, cut to a C
+// and count; the errors are PCP's words. Like PCP's, no range is checked: each number, cut to a C
 // int, keeps the low four bits a descriptor's field holds (signed for
 // the dimensions and the count scale).
 func ParseUnits(s string) (pcp.Units, error) {
 	s, _, _ = strings.Cut(s, "\x00") // a C string ends at its first NUL
 	var n [6]int32
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' })
-	if len(fields) < 6 {
-		return pcp.Units{}, fmt.Errorf("units %q: token parse error: want six comma-separated integers", s)
-	}
-	for i, x := range fields[:6] {
+	// field by field, as PCP's: a bad number ahead of a missing field
+	// is the error said
+	for i := range n {
+		if i >= len(fields) {
+			return pcp.Units{}, fmt.Errorf("token parse error in string \"%s\"", s)
+		}
+		x := fields[i]
 		v, end, _ := getopt.CStrtol(x, 10)
 		if end != len(x) {
-			return pcp.Units{}, fmt.Errorf("units %q: integer parse error for %q", s, x)
+			return pcp.Units{}, fmt.Errorf("integer parse error for substring \"%s\"", x)
 		}
 		n[i] = int32(v)
 	}
@@ -146,8 +149,8 @@ type accessRule struct {
 // to the next colon, anything after a disallowed host ignored. The
 // connection limit is a whole C strtol in base 10 (leading blanks and a
 // sign taken, empty is 0) cut to a C int, refused when that is negative.
-// Where PCP's agent finds no colon after an allowed host it reads past
-// the end of the argument; ours takes that as no limit.
+// An allowed host without a colon after it is completed first by
+// AccessFollowing, as PCP's agent reads it.
 func parseAccess(spec string) (accessRule, error) {
 	spec, _, _ = strings.Cut(spec, "\x00") // a C string ends at its first NUL
 	var rest string
@@ -195,6 +198,27 @@ func hasPrefixASCIIFold(s, prefix string) bool {
 		}
 	}
 	return true
+}
+
+// AccessFollowing is an -A specification as PCP's pmdatrace reads it
+// when next is the string that follows it in the process's memory (the
+// next argument; after the last one, the first environment string; with
+// no environment, the program's path): an allowed host with no colon
+// after it has its connection limit read from there, past the end of
+// the argument, so "allow:HOST" followed by "7" allows 7 connections
+// and followed by "-l" is a bogus limit. Any other specification is
+// returned as it is.
+func AccessFollowing(spec, next string) string {
+	spec, _, _ = strings.Cut(spec, "\x00") // a C string ends at its first NUL
+	if !hasPrefixASCIIFold(spec, "allow:") {
+		return spec
+	}
+	host := strings.TrimLeft(spec[len("allow:"):], " \t\n\v\f\r")
+	if host == "" || strings.Contains(host, ":") {
+		return spec
+	}
+	next, _, _ = strings.Cut(next, "\x00")
+	return spec + ":" + next
 }
 
 // CheckAccess reports whether an -A specification is well formed.

@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -36,7 +37,8 @@ var (
 
 // TestAccessParseAsPCP gives PCP's pmdatrace and ours the same -A
 // specification: both refuse it or both read the same host and limit
-// (PCP's as its appl0 debugging reports them).
+// (PCP's as its appl0 debugging reports them), an allowed host without a
+// colon completed from what follows it (AccessFollowing).
 func TestAccessParseAsPCP(t *testing.T) {
 	for _, spec := range []string{
 		"allow:h:5", "allow:h: 5", "allow:h:\t+7", "allow:h:4294967297", "allow:h:-4294967295",
@@ -44,9 +46,16 @@ func TestAccessParseAsPCP(t *testing.T) {
 		"allow:h:5 ", "allow:h: ", "allow:h:5:6", "ALLOW:  h:3", "Allow:\th:0x10", "allow:h:010",
 		"disallow:h", "DisAllow: h:anything", "diſallow:h", "ALLOW:h:1", "allow:", "allow: ",
 		"disallow:", "deny:h", "allow", "allow :h:1", "allow::1", "disallow:*", "allow:10.0.0.*:2",
+		"allow:h", "allow: h",
 	} {
 		pcpSays := pcpTraceAgentSays(t, "-A", spec)
-		host, deny, maxConn, err := atrace.ParseAccess(spec)
+		// the last argument: PCP's reads a missing limit from the
+		// first environment string, which the agent inherits
+		next := os.Args[0]
+		if env := os.Environ(); len(env) > 0 {
+			next = env[0]
+		}
+		host, deny, maxConn, err := atrace.ParseAccess(atrace.AccessFollowing(spec, next))
 		var want, got string
 		switch m, d := pcpAllow.FindStringSubmatch(pcpSays), pcpDeny.FindStringSubmatch(pcpSays); {
 		case m != nil:

@@ -9,13 +9,13 @@
 // reads it; 60 seconds), -N buckets (5), -U and -V units of
 // trace.observe.value and trace.counter.value (six comma-separated
 // integers), -d domain, -l logfile (trace.log), -D debug and -M user
-// (accepted, not acted on). The programs' port is bound before the log is
-// touched, so a second copy leaves the first one's log alone.
+// (accepted, not acted on), read as PCP's pmdatrace reads them, with its
+// messages and usage (options.go). The programs' port is bound before
+// the log is touched, so a second copy leaves the first one's log alone.
 package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,7 +27,6 @@ import (
 
 	atrace "github.com/gopcp/gopcp/agents/trace"
 	"github.com/gopcp/gopcp/internal/sigfrom"
-	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/trace"
 )
@@ -36,7 +35,7 @@ func main() {
 	// As PCP's agents, which set no handler for them: SIGUSR1 and
 	// SIGALRM end the agent, SIGXFSZ dumps core.
 	_ = sigfrom.AsPCPDaemon()
-	os.Exit(run(filepath.Base(os.Args[0]), os.Args[1:], os.LookupEnv, os.Stderr))
+	os.Exit(run(filepath.Base(os.Args[0]), os.Args, os.Environ(), os.LookupEnv, os.Stderr))
 }
 
 // config is what the command line says.
@@ -46,84 +45,15 @@ type config struct {
 	port   int // -1: not given
 }
 
-// flags registers pmdatrace's options on a new flag set filling cfg.
-func flags(name string, cfg *config) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.Func("d", "use domain `number` for the metrics (default 10)", func(s string) error {
-		n, err := strconv.ParseUint(s, 10, 32)
-		if err != nil || n == 0 || n >= 511 {
-			return fmt.Errorf("bad domain %q", s)
-		}
-		cfg.daemon.Domain = uint32(n)
-		return nil
-	})
-	fs.StringVar(&cfg.daemon.LogFile, "l", cfg.daemon.LogFile, "write the log into `logfile`")
-	fs.StringVar(&cfg.daemon.Debug, "D", "", "debug `options` (accepted, not acted on)")
-	fs.StringVar(&cfg.daemon.Username, "M", "", "run as `username` (accepted, not acted on)")
-	fs.Func("A", "host based `access` control: allow:HOST[:MAXCONN] or disallow:HOST", func(s string) error {
-		if err := atrace.CheckAccess(s); err != nil {
-			return err
-		}
-		cfg.agent.Access = append(cfg.agent.Access, s)
-		return nil
-	})
-	fs.Func("I", "expect programs to connect on inet `port`", func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > 65535 {
-			return fmt.Errorf("bad port %q", s)
-		}
-		cfg.port = n
-		return nil
-	})
-	fs.Func("N", "number of historical data `buckets` kept (default 5)", func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return errors.New("-N requires a positive number")
-		}
-		cfg.agent.Buckets = n
-		return nil
-	})
-	fs.Func("T", "time `period` over which samples are considered (default 60 seconds)", func(s string) error {
-		d, err := pmapi.ParseInterval(s)
-		if err != nil {
-			return fmt.Errorf("-T requires a time interval: %v", err)
-		}
-		cfg.agent.Period = d
-		return nil
-	})
-	fs.Func("U", "export observation values in `units` (six integers)", func(s string) error {
-		u, err := atrace.ParseUnits(s)
-		cfg.agent.ObserveUnits = u
-		return err
-	})
-	fs.Func("V", "export counter values in `units` (six integers)", func(s string) error {
-		u, err := atrace.ParseUnits(s)
-		cfg.agent.CounterUnits = u
-		return err
-	})
-	return fs
-}
-
 func newConfig() *config {
 	return &config{daemon: pmda.DaemonOptions{Domain: atrace.Domain, LogFile: "trace.log"}, port: -1}
 }
 
-func run(name string, args []string, lookup func(string) (string, bool), stderr io.Writer) int {
-	// A first reading of the options finds the programs' port, bound
-	// before DaemonOptions.Main opens the log.
-	pre := newConfig()
-	pfs := flags(name, pre)
-	pfs.SetOutput(io.Discard)
-	if err := pfs.Parse(args); err != nil {
-		fs := flags(name, newConfig())
-		fs.SetOutput(stderr)
-		fs.Parse(args) // says what is wrong, as the real reading would
-		return 1
-	}
-	if pfs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", name, pfs.Arg(0))
-		pfs.SetOutput(stderr)
-		pfs.Usage()
+// run is pmdatrace with its command line (argv[0] the program's path),
+// name its name, env the environment in its order and lookup reading it.
+func run(name string, argv, env []string, lookup func(string) (string, bool), stderr io.Writer) int {
+	pre, ok := parseArgs(name, argv, env, stderr)
+	if !ok {
 		return 1
 	}
 	port := pre.port
@@ -144,13 +74,14 @@ func run(name string, args []string, lookup func(string) (string, bool), stderr 
 	}
 	defer ln.Close()
 
-	cfg := newConfig()
-	fs := flags(name, cfg)
+	// the options are read: DaemonOptions.Main is given none
+	cfg := pre
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan struct{})
 	started := false
-	status := cfg.daemon.Main(fs, args, func(logger *log.Logger) (*pmda.Agent, error) {
+	status := cfg.daemon.Main(fs, nil, func(logger *log.Logger) (*pmda.Agent, error) {
 		cfg.agent.Port = port
 		cfg.agent.Log = logger
 		cfg.agent.PID = int32(os.Getpid())

@@ -17,10 +17,10 @@ func noEnv(string) (string, bool) { return "", false }
 func TestBadOptions(t *testing.T) {
 	for _, args := range [][]string{
 		{"-N", "0"}, {"-N", "x"}, {"-T", "soon"}, {"-A", "permit:host"}, {"-A", "allow:h:x"},
-		{"-U", "1,2,3"}, {"-V", "a,b,c,d,e,f"}, {"-I", "-3"}, {"-d", "0"}, {"extra"},
+		{"-U", "1,2,3"}, {"-V", "a,b,c,d,e,f"}, {"-d", "0"}, {"-Z"}, {"-?"},
 	} {
 		var stderr bytes.Buffer
-		if st := run("pmdatrace", append(args, "-l", filepath.Join(t.TempDir(), "log")), noEnv, &stderr); st != 1 {
+		if st := run("pmdatrace", append([]string{"pmdatrace", "-l", filepath.Join(t.TempDir(), "log")}, args...), nil, noEnv, &stderr); st != 1 {
 			t.Errorf("%v: status %d", args, st)
 		}
 		if stderr.Len() == 0 {
@@ -43,7 +43,7 @@ func TestPortTakenLeavesLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	if st := run("pmdatrace", []string{"-I", strconv.Itoa(port), "-l", logf}, noEnv, &stderr); st != 1 {
+	if st := run("pmdatrace", []string{"pmdatrace", "-I", strconv.Itoa(port), "-l", logf}, nil, noEnv, &stderr); st != 1 {
 		t.Fatalf("status %d", st)
 	}
 	if b, _ := os.ReadFile(logf); string(b) != "the first agent's log\n" {
