@@ -34,38 +34,13 @@ type backgroundRun struct {
 // directory, and follows the pmproxy that serves until it ends.
 func runBackground(t *testing.T, bin, shared string) backgroundRun {
 	t.Helper()
-	dir, err := os.MkdirTemp(shared, "pmproxy-background-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	run, tmp := filepath.Join(dir, "run"), filepath.Join(dir, "tmp")
-	for _, d := range []string{dir, run, tmp, filepath.Join(tmp, "pmproxy")} {
-		if err := os.MkdirAll(d, 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(d, 0o777); err != nil {
-			t.Fatal(err)
-		}
-	}
-	conf := filepath.Join(dir, "pmproxy.conf")
-	if err := os.WriteFile(conf, []byte("[redis]\nenabled = false\n[discover]\nenabled = false\n[pmseries]\nenabled = false\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, run, tmp, conf := daemonDirs(t, shared, "pmproxy-background-")
 	logPath := filepath.Join(dir, "pmproxy.log")
 	port := testbed.ReservedPort(t)
 	// -T ends the daemon, which the test cannot otherwise bound: it
 	// is no child of the test's.
 	cmd := exec.Command(bin, "-U", "nobody", "-A", "-T", "3", "-p", strconv.Itoa(port), "-c", conf, "-l", logPath, "-s", filepath.Join(run, "pmproxy.socket"))
-	var env []string
-	for _, kv := range os.Environ() {
-		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
-			continue
-		}
-		env = append(env, kv)
-	}
-	cmd.Env = append(env, "PCP_RUN_DIR="+run, "PCP_TMP_DIR="+tmp)
+	cmd.Env = daemonEnv(run, tmp)
 	var r backgroundRun
 	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)

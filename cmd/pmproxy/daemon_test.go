@@ -42,25 +42,7 @@ const nobodyIDs = 65534
 // it with SIGTERM.
 func runDaemon(t *testing.T, bin, shared string) daemonRun {
 	t.Helper()
-	dir, err := os.MkdirTemp(shared, "pmproxy-daemon-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	run, tmp := filepath.Join(dir, "run"), filepath.Join(dir, "tmp")
-	// the service user writes here, as in PCP's packaging
-	for _, d := range []string{dir, run, tmp, filepath.Join(tmp, "pmproxy")} {
-		if err := os.MkdirAll(d, 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(d, 0o777); err != nil {
-			t.Fatal(err)
-		}
-	}
-	conf := filepath.Join(dir, "pmproxy.conf")
-	if err := os.WriteFile(conf, []byte("[pmproxy]\nhttp.enabled = true\n[redis]\nenabled = false\n[discover]\nenabled = false\n[pmseries]\nenabled = false\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, run, tmp, conf := daemonDirs(t, shared, "pmproxy-daemon-")
 	notifyPath := filepath.Join(dir, "notify")
 	notify, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: notifyPath, Net: "unixgram"})
 	if err != nil {
@@ -76,15 +58,7 @@ func runDaemon(t *testing.T, bin, shared string) daemonRun {
 	port := testbed.ReservedPort(t)
 	// -T bounds a run the test fails to stop.
 	cmd := exec.Command(bin, "-F", "-U", "nobody", "-A", "-T", "60", "-p", strconv.Itoa(port), "-c", conf, "-l", logPath, "-s", socket)
-	var env []string
-	for _, kv := range os.Environ() {
-		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
-			continue
-		}
-		env = append(env, kv)
-	}
-	cmd.Env = append(env, "PCP_RUN_DIR="+run, "PCP_TMP_DIR="+tmp, "NOTIFY_SOCKET="+notifyPath)
+	cmd.Env = daemonEnv(run, tmp, "NOTIFY_SOCKET="+notifyPath)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)
@@ -157,6 +131,48 @@ func runDaemon(t *testing.T, bin, shared string) daemonRun {
 		})
 	}
 	return r
+}
+
+// daemonDirs makes a fresh directory under shared for a daemon's files,
+// with run and tmp (PCP_RUN_DIR and PCP_TMP_DIR, tmp/pmproxy made) and
+// a pmproxy.conf with Redis and discovery off; the service user may
+// write in them all, as in PCP's packaging. They go at the test's end.
+func daemonDirs(t *testing.T, shared, pattern string) (dir, run, tmp, conf string) {
+	t.Helper()
+	dir, err := os.MkdirTemp(shared, pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	run, tmp = filepath.Join(dir, "run"), filepath.Join(dir, "tmp")
+	for _, d := range []string{dir, run, tmp, filepath.Join(tmp, "pmproxy")} {
+		if err := os.MkdirAll(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf = filepath.Join(dir, "pmproxy.conf")
+	if err := os.WriteFile(conf, []byte("[pmproxy]\nhttp.enabled = true\n[redis]\nenabled = false\n[discover]\nenabled = false\n[pmseries]\nenabled = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, run, tmp, conf
+}
+
+// daemonEnv is the test's environment without what says where a pmproxy
+// runs and listens, with PCP_RUN_DIR and PCP_TMP_DIR set to run and tmp
+// and extra added.
+func daemonEnv(run, tmp string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(append(env, "PCP_RUN_DIR="+run, "PCP_TMP_DIR="+tmp), extra...)
 }
 
 // listFiles is the files and sockets under dir but the test's own (log,
