@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -94,17 +93,7 @@ func runBackground(t *testing.T, bin, shared string) backgroundRun {
 // log; at -T's end the logs are the same (no Shutdown line at -T).
 func TestBackgroundLikePCP(t *testing.T) {
 	t.Parallel()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch users")
-	}
-	if _, err := user.LookupId(strconv.Itoa(nobodyIDs)); err != nil {
-		t.Skip("no user nobody")
-	}
-	theirs, ours := pmproxyPair(t)
-	shared, err := pcptest.SharedTemp()
-	if err != nil {
-		t.Fatal(err)
-	}
+	theirs, ours, shared := rootPair(t)
 	want := runBackground(t, theirs, shared)
 	got := runBackground(t, ours, shared)
 	if got != want {

@@ -133,6 +133,26 @@ func runDaemon(t *testing.T, bin, shared string) daemonRun {
 	return r
 }
 
+// rootPair is the pmproxies for a test that starts them as root
+// and switches to nobody: PCP's and ours, and a directory others may
+// reach (pcptest.SharedTemp); it skips the test when not root or without
+// the user nobody.
+func rootPair(t *testing.T) (theirs, ours, shared string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to switch users")
+	}
+	if _, err := user.LookupId(strconv.Itoa(nobodyIDs)); err != nil {
+		t.Skip("no user nobody")
+	}
+	theirs, ours = pmproxyPair(t)
+	shared, err := pcptest.SharedTemp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return theirs, ours, shared
+}
+
 // daemonDirs makes a fresh directory under shared for a daemon's files,
 // with run and tmp (PCP_RUN_DIR and PCP_TMP_DIR, tmp/pmproxy made) and
 // a pmproxy.conf with Redis and discovery off; the service user may
@@ -252,17 +272,7 @@ func connectAs(path string, id int) string {
 // SIGTERM, leave the same files behind and write the same log.
 func TestDaemonLikePCP(t *testing.T) {
 	t.Parallel()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch users")
-	}
-	if _, err := user.LookupId(strconv.Itoa(nobodyIDs)); err != nil {
-		t.Skip("no user nobody")
-	}
-	theirs, ours := pmproxyPair(t)
-	shared, err := pcptest.SharedTemp()
-	if err != nil {
-		t.Fatal(err)
-	}
+	theirs, ours, shared := rootPair(t)
 	want := runDaemon(t, theirs, shared)
 	got := runDaemon(t, ours, shared)
 	t.Logf("PCP's: %+v", want)
@@ -310,15 +320,7 @@ func TestDaemonLeavesOthersPIDFile(t *testing.T) {
 	// -T 1 ends it once it has served; the switch is to the user it
 	// already is, so any user may run this.
 	cmd := exec.Command(ours, "-F", "-U", me.Username, "-A", "-T", "1", "-p", strconv.Itoa(port), "-c", conf, "-l", logPath, "-s", filepath.Join(run, "pmproxy.socket"))
-	var env []string
-	for _, kv := range os.Environ() {
-		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
-			continue
-		}
-		env = append(env, kv)
-	}
-	cmd.Env = append(env, "PCP_RUN_DIR="+run, "PCP_TMP_DIR="+tmp)
+	cmd.Env = daemonEnv(run, tmp)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

@@ -42,15 +42,7 @@ func runAsUser(t *testing.T, bin, dir string, cred *syscall.Credential, args ...
 	cmd := exec.Command(bin, append([]string{"-A", "-T", "60", "-p", strconv.Itoa(port), "-c", conf, "-l", logPath,
 		"-s", filepath.Join(dir, "run", "pmproxy.socket")}, args...)...)
 	cmd.Dir = dir
-	var env []string
-	for _, kv := range os.Environ() {
-		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
-			continue
-		}
-		env = append(env, kv)
-	}
-	cmd.Env = append(env, "PCP_RUN_DIR="+filepath.Join(dir, "run"), "PCP_TMP_DIR="+filepath.Join(dir, "tmp"))
+	cmd.Env = daemonEnv(filepath.Join(dir, "run"), filepath.Join(dir, "tmp"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
 	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)
