@@ -77,7 +77,7 @@ func runForLog(t *testing.T, bin string, ports []int, env []string, until string
 	var keep []string
 	for _, kv := range os.Environ() {
 		switch name, _, _ := strings.Cut(kv, "="); name {
-		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PCP_LOG_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "NOTIFY_SOCKET":
+		case "PCP_USER", "PCP_RUN_DIR", "PCP_TMP_DIR", "PCP_LOG_DIR", "PMPROXY_PORT", "PMPROXY_LOCAL", "PMPROXY_SOCKET", "PMPROXY_MAXPENDING", "NOTIFY_SOCKET":
 			continue
 		}
 		keep = append(keep, kv)
@@ -184,6 +184,7 @@ func TestLogLikePCP(t *testing.T) {
 		{"-c of a missing file", []string{home}, append([]string{"-p", p, "-c", "/nonexistent/pmproxy.conf"}, redis...), tried},
 		// ./pmproxy.conf, Redis disabled there
 		{"-c of a program", []string{home}, append([]string{"-p", p, "-c", "pmproxy"}, redis...), ""},
+		{"PMPROXY_MAXPENDING", []string{"PMPROXY_MAXPENDING= 12x", "PMPROXY_LOCAL=1"}, []string{"-p", p}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ports := []int{port, busy, other}

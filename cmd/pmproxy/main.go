@@ -250,6 +250,17 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	if o.local {
 		fmt.Fprintf(logw, "Warning: localhost only from PMPROXY_LOCAL=%s in environment\n", os.Getenv("PMPROXY_LOCAL"))
 	}
+	if v, ok := os.LookupEnv("PMPROXY_MAXPENDING"); ok {
+		// said as PCP's says it, pmproxy.conf's [pmproxy] maxpending
+		// winning; the listen backlog itself is the system's here
+		n, _, _ := getopt.CStrtol(v, 10) // C's atoi
+		pending := int32(n)
+		if c, ok := conf["pmproxy.maxpending"]; ok {
+			m, _, _ := getopt.CStrtol(c, 10)
+			pending = int32(m)
+		}
+		fmt.Fprintf(logw, "Warning: maxpending=%d from PMPROXY_MAXPENDING=%s in environment\n", pending, v)
+	}
 	fmt.Fprintf(logw, "pmproxy: PID = %d, PDU version = 2, user = %s (%d)\n", os.Getpid(), user, os.Getuid())
 	writePortTable(logw, rows)
 
