@@ -3,7 +3,9 @@
 // with Redis, discovery, search and series off, so that only its REST API
 // (/pmapi/*, /metrics) and its PCP protocol proxy answer. It is the
 // reference the webapi, pcpproxy and bench tests compare gopcp's pmproxy
-// with.
+// with. PCP 6.0.3's pmproxy now and then dies under them (TimerRace);
+// Ended says how, in which of the requests Forward passed on, and what
+// its log said last.
 package proxybed
 
 import (
@@ -17,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -54,6 +57,15 @@ type Proxy struct {
 	done chan struct{}
 	// release gives back the port's reservation, once pmproxy has exited.
 	release func()
+	// started and ended bound its life; ended is set before done is
+	// closed.
+	started, ended time.Time
+	// closed is set once Close has been called: an end it brings is
+	// not the proxy's own.
+	closed atomic.Bool
+	// seen is what Forward passed on, for Ended to say in which
+	// request the proxy died.
+	seen requests
 }
 
 // URL is the base URL of the proxy's REST API.
@@ -66,7 +78,7 @@ func (p *Proxy) Addr() string { return "localhost:" + strconv.Itoa(p.Port) }
 func (p *Proxy) PID() int { return p.cmd.Process.Pid }
 
 // Exited says how the proxy ended ("signal: segmentation fault", ...),
-// or "" while it runs.
+// or "" while it runs; Ended says more.
 func (p *Proxy) Exited() string {
 	select {
 	case <-p.done:
@@ -115,7 +127,9 @@ func Start(t testing.TB, bed *testbed.PMCD) *Proxy {
 		p, err := launch(bin, dir, conf, bed)
 		if err == nil {
 			t.Cleanup(func() {
-				if t.Failed() {
+				if ended := p.Ended(); ended != "" && !p.closed.Load() {
+					t.Logf("proxybed: PCP's pmproxy ended before its test: %s", ended)
+				} else if t.Failed() {
 					t.Logf("proxybed: PCP pmproxy log:\n%s", p.Log())
 				}
 				p.Close()
@@ -154,8 +168,12 @@ func launch(bin, dir, conf string, bed *testbed.PMCD) (*Proxy, error) {
 	}
 	// The port stays reserved until pmproxy has exited (Close), so that
 	// no other test run is given it before pmproxy binds it.
-	p := &Proxy{Port: port, Dir: dir, cmd: cmd, done: make(chan struct{}), release: release}
-	go func() { cmd.Wait(); close(p.done) }()
+	p := &Proxy{Port: port, Dir: dir, cmd: cmd, done: make(chan struct{}), release: release, started: time.Now()}
+	go func() {
+		cmd.Wait()
+		p.ended = time.Now()
+		close(p.done)
+	}()
 	if err := p.waitReady(30 * time.Second); err != nil {
 		p.Close()
 		return nil, fmt.Errorf("%w; log:\n%s", err, p.Log())
@@ -170,7 +188,7 @@ func (p *Proxy) waitReady(limit time.Duration) error {
 	for time.Now().Before(deadline) {
 		select {
 		case <-p.done:
-			return errors.New("pmproxy exited")
+			return errors.New("pmproxy " + pcptest.HowEnded(p.cmd.ProcessState))
 		default:
 		}
 		c, err := net.DialTimeout("tcp", p.Addr(), time.Second)
@@ -189,6 +207,7 @@ func (p *Proxy) waitReady(limit time.Duration) error {
 
 // Close stops the proxy (SIGTERM, then SIGKILL of its group).
 func (p *Proxy) Close() {
+	p.closed.Store(true)
 	defer p.release()
 	select {
 	case <-p.done:
