@@ -106,8 +106,18 @@ func (v *view) page(q url.Values) string { return v.base + "/?" + q.Encode() }
 // complaint ("" when accepted).
 func load(t *testing.T, bin, page string, done func(dom string) string) (string, string) {
 	t.Helper()
+	return loadWhile(t, bin, page, nil, done)
+}
+
+// loadWhile is load that gives up early once gone, when given, says the
+// server behind the page has ended: no later load could be accepted.
+func loadWhile(t *testing.T, bin, page string, gone func() string, done func(dom string) string) (string, string) {
+	t.Helper()
 	var dom, why string
 	for i := 1; i <= attempts; i++ {
+		if gone != nil && gone() != "" {
+			return dom, why
+		}
 		out, err := chromium(t, bin, page, 5000*i, "--dump-dom")
 		dom = out
 		if err != nil {

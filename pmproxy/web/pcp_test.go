@@ -3,9 +3,9 @@ package web
 import (
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/httpd/httpstd"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
@@ -15,24 +15,46 @@ import (
 // own pmproxy, unchanged: the page must draw from PCP's answers as from
 // ours (it uses nothing PCP's pmproxy lacks), timestamps with their
 // nanoseconds' leading zeros dropped included.
+//
+// PCP 6.0.3's pmproxy now and then dies of a segmentation fault under
+// the page's requests, whichever they are: its libpcp_web restarts a
+// context's libuv timer from a worker thread on every /pmapi request,
+// racing the event loop (proxybed.TimerRace; docs/pmproxy.md). A real
+// browser's requests race it as much, so the page is not changed for
+// it: a reference that died under the page is logged, with how and in
+// which requests, and started again once; only a second death fails.
 func TestBrowserPCPProxy(t *testing.T) {
 	bin := needChromium(t)
 	v := startView(t)
-	pcp := proxybed.Start(t, v.bed)
-	target, err := url.Parse(pcp.URL())
-	if err != nil {
-		t.Fatal(err)
+	q := url.Values{"host": {v.bed.Host()}, "metric": {"kernel.all.load,kernel.all.cpu.user"}, "search": {"kernel.all.l"}}
+	for try := 1; ; try++ {
+		pcp := proxybed.Start(t, v.bed)
+		dom, why := loadOnPCP(t, bin, pcp, q)
+		if why == "" {
+			return
+		}
+		ended := pcp.EndedWithin(time.Second)
+		switch {
+		case ended == "":
+			t.Fatalf("%s\nDOM:\n%s", why, dom)
+		case try == 1:
+			t.Logf("PCP's pmproxy ended under the page (%s): starting another and loading again", ended)
+		default:
+			t.Fatalf("PCP's pmproxy ended under the page again: %s\nthe page: %s\nDOM:\n%s", ended, why, dom)
+		}
 	}
+}
+
+// loadOnPCP loads the page, served with its /pmapi/* forwarded to pcp,
+// until it has drawn both charts and found the search's metric, or pcp
+// has ended; it returns the last DOM and what it lacked ("" when none).
+func loadOnPCP(t *testing.T, bin string, pcp *proxybed.Proxy, q url.Values) (string, string) {
 	mux := http.NewServeMux()
 	mux.Handle("/", httpstd.Handler(Handler()))
-	rp := httputil.NewSingleHostReverseProxy(target)
-	mux.Handle("/pmapi/", rp)
+	mux.Handle("/pmapi/", pcp.Forward())
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-
-	q := url.Values{"host": {v.bed.Host()}, "metric": {"kernel.all.load,kernel.all.cpu.user"}, "search": {"kernel.all.l"}}
-	page := srv.URL + "/?" + q.Encode()
-	dom, why := load(t, bin, page, func(dom string) string {
+	return loadWhile(t, bin, srv.URL+"/?"+q.Encode(), pcp.Ended, func(dom string) string {
 		if why := loadDrawn(dom, "kernel.all.load", []string{"1 minute", "5 minute", "15 minute"}, 2); why != "" {
 			return why
 		}
@@ -47,9 +69,6 @@ func TestBrowserPCPProxy(t *testing.T) {
 		}
 		return ""
 	})
-	if why != "" {
-		t.Fatalf("%s\nDOM:\n%s", why, dom)
-	}
 }
 
 func join(s []string) string {
