@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -363,7 +364,17 @@ func runOurPMProxyWith(t *testing.T, bin string, bed *testbed.PMCD, extraEnv []s
 	return running{}
 }
 
+// runPCPPMProxy starts PCP's pmproxy; the first time it is found dead,
+// how and the end of its log are logged (proxybed.TimerRace).
 func runPCPPMProxy(t *testing.T, bed *testbed.PMCD) running {
 	p := proxybed.Start(t, bed)
-	return running{url: p.URL(), pid: p.PID(), exited: p.Exited, stop: p.Close}
+	var told sync.Once
+	exited := func() string {
+		e := p.Exited()
+		if e != "" {
+			told.Do(func() { t.Logf("PCP's pmproxy on port %d ended: %s", p.Port, p.Ended()) })
+		}
+		return e
+	}
+	return running{url: p.URL(), pid: p.PID(), exited: exited, stop: p.Close}
 }
