@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
@@ -40,6 +41,13 @@ func TestEndedSaysHowAndWhere(t *testing.T) {
 	first := "/pmapi/metric?hostspec=" + bed.Host() + "&names=sample.long.one"
 	if code := get(first); code != 200 {
 		t.Fatalf("first request: %d", code)
+	}
+	// The client has the answer's end before Forward's handler returns.
+	for idle := false; !idle; {
+		p.seen.mu.Lock()
+		idle = len(p.seen.inFlight) == 0
+		p.seen.mu.Unlock()
+		time.Sleep(time.Millisecond)
 	}
 	mute, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
