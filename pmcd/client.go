@@ -130,15 +130,20 @@ func (c *client) profileFor(ctxnum int32) *pdu.Profile {
 // on (see resume).
 func (s *Server) serveClient(ctx context.Context, conn net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
+	// Past the access checks, which want the connection's own type, the
+	// client's connection is the one in the server's set of clients
+	// (clientpoll_linux.go), whose Close also ends a wait for the
+	// client's event.
+	id := access.ClientOf(conn)
+	conn, rw := s.pollClient(conn, direct(conn))
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 
-	rw := direct(conn)
 	// Whether the client sent anything tells a port probe from a client
 	// that failed its handshake.
 	heard := &heardFrom{stream: rw}
 	c := &client{s: s, conn: conn, r: pdu.NewReader(newBufferedReader(heard, clientReadBuffer), s.timeout()), w: pdu.NewWriter(rw),
 		num: s.clientNum(), profiles: map[int32]*pdu.Profile{}, gens: map[int32]uint64{}, profileSize: map[int32]int{},
-		id: access.ClientOf(conn), start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx),
+		id: id, start: timeNow(), seq: s.clientSeq.Add(1) - 1, quiet: context.WithoutCancel(ctx),
 		ctx: ctx, cancel: cancel, stopClose: stop}
 	defer c.finishIfOwner(c.owner.Load())
 	c.r.MaxLen = s.maxPDU()

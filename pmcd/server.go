@@ -117,6 +117,9 @@ type Server struct {
 	// scaler, when set, replaces the process's procScaler (MaxProcs),
 	// for tests.
 	scaler *procScaler
+	// polls is the set of clients whose readiness one goroutine
+	// watches (clientpoll_linux.go).
+	polls clientPolls
 
 	// clientLog bounds the lines clients' mistakes write to the log.
 	clientLog lograte.Limiter

@@ -1,0 +1,349 @@
+package pmcd
+
+import (
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// Clients' readiness, told by one epoll set of pmcd's own while several
+// clients are connected.
+//
+// A client's goroutine answers a request and reads the next one. Its
+// client has not sent it yet (the answer was written a moment ago), so
+// the read finds nothing, and only then does Go's poller wait: under 32
+// clients that empty read was half of pmcd's reads, one system call of
+// three a fetch. Go's poller cannot be asked to wait without that read:
+// it clears what it knows of the descriptor's readiness before every
+// attempt, so waiting first could sleep through a request already there.
+//
+// Here every client's socket is also in an epoll set of pmcd's own,
+// edge-triggered: every arrival of bytes queues an event. A goroutine
+// whose last read drained its socket (it read less than it asked for)
+// waits for its client's event instead of reading, and one goroutine
+// (run) collects the events of all clients, in the order they came, and
+// wakes the clients' goroutines in that order. It reads the set without
+// waiting, as many events at a time as there are, and waits for the set
+// itself through Go's poller (the set is readable while it holds events).
+// So the empty read a fetch becomes a read of the set per batch of ready
+// clients, and the clients are served in turn, as PCP's select loop
+// serves them.
+//
+// With few clients a batch is one client, and the set's read and the
+// goroutine's turn cost more than the one empty read: below pollMinClients the set is
+// off, its goroutine parked, and the clients read as before (their
+// sockets stay in the set, whose events wait there until it is on).
+//
+// An event can come for bytes a read took already (they came before the
+// read): the goroutine then reads nothing and waits in Go's poller as
+// before, so a wake-up that finds nothing costs what every fetch cost
+// before.
+
+// pollMinClients is the number of connected clients from which the set
+// is on.
+const pollMinClients = 4
+
+// pollBatch is the most events one read of the set takes.
+const pollBatch = 128
+
+// clientPolls is a Server's set of clients, made for the first client
+// and closed when the last goes.
+type clientPolls struct {
+	mu  sync.Mutex
+	cur *clientPoller
+	// off, when set, keeps the set from being made: every client reads
+	// as if it were off (for tests and comparisons).
+	off bool
+}
+
+// clientPoller is one epoll set and the goroutine reading it.
+type clientPoller struct {
+	file *os.File // the set, through Go's poller
+	rc   syscall.RawConn
+	epfd int
+
+	// on says the set is on (at least pollMinClients clients); wake
+	// unparks run when it goes on; done ends run.
+	on   atomic.Bool
+	wake chan struct{}
+	done chan struct{}
+
+	mu      sync.Mutex
+	waiters map[uint64]*pollWaiter
+	next    uint64
+
+	// Read by run alone.
+	events [pollBatch]syscall.EpollEvent
+	errno  syscall.Errno
+	readFn func(uintptr) bool
+}
+
+// pollWaiter is one client's place in the set.
+type pollWaiter struct {
+	ps *clientPolls
+	p  *clientPoller
+	id uint64
+	// ready holds a wake-up for the client's goroutine; closed ends its
+	// waits when the connection closes.
+	ready     chan struct{}
+	closed    chan struct{}
+	closeOnce sync.Once
+	rc        syscall.RawConn
+}
+
+// polledStream is a client's stream that waits for its client's event
+// when the set is on and its last read drained the socket.
+type polledStream struct {
+	stream
+	w       *pollWaiter
+	drained bool
+	// timed says a read deadline is set: a read that may wait under
+	// one waits in Go's poller, which keeps it. It is set from other
+	// goroutines too (a cancelled context's past deadline).
+	timed atomic.Bool
+}
+
+// polledConn closes its client's place in the set with the connection.
+type polledConn struct {
+	net.Conn
+	w *pollWaiter
+}
+
+// pollClient puts conn, read and written through rw, into s's set, and
+// returns what the client should use instead: conn and rw as they are
+// when the set cannot take the connection.
+func (s *Server) pollClient(conn net.Conn, rw stream) (net.Conn, stream) {
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return conn, rw
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return conn, rw
+	}
+	w := s.polls.add(rc)
+	if w == nil {
+		return conn, rw
+	}
+	return &polledConn{Conn: conn, w: w}, &polledStream{stream: rw, w: w}
+}
+
+// add registers the connection behind rc, making the set if there is
+// none; nil if it cannot.
+func (ps *clientPolls) add(rc syscall.RawConn) *pollWaiter {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.off {
+		return nil
+	}
+	if ps.cur == nil {
+		p, err := newClientPoller()
+		if err != nil {
+			return nil
+		}
+		ps.cur = p
+	}
+	p := ps.cur
+	p.mu.Lock()
+	p.next++
+	w := &pollWaiter{ps: ps, p: p, id: p.next, ready: make(chan struct{}, 1), closed: make(chan struct{}), rc: rc}
+	p.mu.Unlock()
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | -syscall.EPOLLET,
+		Fd: int32(uint32(w.id)), Pad: int32(uint32(w.id >> 32))}
+	var addErr error
+	if err := rc.Control(func(fd uintptr) {
+		addErr = syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_ADD, int(fd), &ev)
+	}); err != nil || addErr != nil {
+		ps.closeIfUnused(p)
+		return nil
+	}
+	p.mu.Lock()
+	p.waiters[w.id] = w
+	n := len(p.waiters)
+	p.mu.Unlock()
+	if n >= pollMinClients && !p.on.Load() {
+		p.on.Store(true)
+		select {
+		case p.wake <- struct{}{}:
+		default:
+		}
+	}
+	return w
+}
+
+// remove takes w out of its set, closing the set when it was the last.
+func (ps *clientPolls) remove(w *pollWaiter) {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	p := w.p
+	// Through Control, so that the descriptor is still this
+	// connection's: once closed, it left the set with its socket, and
+	// its number may be another's.
+	_ = w.rc.Control(func(fd uintptr) {
+		_ = syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil)
+	})
+	p.mu.Lock()
+	delete(p.waiters, w.id)
+	n := len(p.waiters)
+	var all []*pollWaiter
+	if n < pollMinClients && p.on.Load() {
+		// Off: every goroutine waiting for an event is woken, to read
+		// (and wait in Go's poller) as before. A goroutine that saw
+		// the set on but waits only after this finds its wake-up
+		// there.
+		p.on.Store(false)
+		all = make([]*pollWaiter, 0, n)
+		for _, o := range p.waiters {
+			all = append(all, o)
+		}
+	}
+	p.mu.Unlock()
+	for _, o := range all {
+		o.notify()
+	}
+	ps.closeIfUnused(p)
+}
+
+// closeIfUnused closes p if it is the set and has no clients; under
+// ps.mu.
+func (ps *clientPolls) closeIfUnused(p *clientPoller) {
+	p.mu.Lock()
+	n := len(p.waiters)
+	p.mu.Unlock()
+	if n > 0 || ps.cur != p {
+		return
+	}
+	ps.cur = nil
+	close(p.done)
+	// Closing the file ends run's wait in Go's poller.
+	p.file.Close()
+}
+
+// newClientPoller makes a set and starts its goroutine.
+func newClientPoller() (*clientPoller, error) {
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("epoll_create1", err)
+	}
+	// Non-blocking, so that os.NewFile gives it to Go's poller (the set's
+	// reads never block: they are asked not to wait).
+	if err := syscall.SetNonblock(epfd, true); err != nil {
+		syscall.Close(epfd)
+		return nil, os.NewSyscallError("fcntl", err)
+	}
+	f := os.NewFile(uintptr(epfd), "pmcd-clients")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	p := &clientPoller{file: f, rc: rc, epfd: epfd, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		waiters: map[uint64]*pollWaiter{}}
+	p.readFn = p.read
+	go p.run()
+	return p, nil
+}
+
+// read wakes the goroutines of the clients whose events have come, and
+// says to wait for more (false) until the set goes off or fails. Go's
+// poller clears what it knows of the set's readiness once, when run
+// hands it this function, not between its calls: so an event that comes
+// while this delivers others makes the wait that follows return at once,
+// and a batch costs one read of the set, not a read and an empty one.
+func (p *clientPoller) read(fd uintptr) bool {
+	for {
+		if !p.on.Load() {
+			return true
+		}
+		n, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&p.events[0])),
+			uintptr(len(p.events)), 0, 0, 0)
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			p.errno = errno
+			return true
+		case n == 0:
+			return false
+		}
+		p.mu.Lock()
+		for i := range p.events[:n] {
+			ev := &p.events[i]
+			if w := p.waiters[uint64(uint32(ev.Fd))|uint64(uint32(ev.Pad))<<32]; w != nil {
+				w.notify()
+			}
+		}
+		p.mu.Unlock()
+		if int(n) < len(p.events) {
+			// The set was emptied: whatever comes next makes it
+			// readable again.
+			return false
+		}
+	}
+}
+
+// run wakes the clients' goroutines as their events come, while the set
+// is on, until the set is closed.
+func (p *clientPoller) run() {
+	for {
+		if !p.on.Load() {
+			select {
+			case <-p.wake:
+				continue
+			case <-p.done:
+				return
+			}
+		}
+		if err := p.rc.Read(p.readFn); err != nil || p.errno != 0 {
+			return
+		}
+	}
+}
+
+// notify leaves a wake-up for w's goroutine, unless one is there.
+func (w *pollWaiter) notify() {
+	select {
+	case w.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Read reads, first waiting for the client's event when the set is on,
+// no deadline is set and the last read drained the socket.
+func (s *polledStream) Read(b []byte) (int, error) {
+	if s.drained && !s.timed.Load() && s.w.p.on.Load() {
+		select {
+		case <-s.w.ready:
+		case <-s.w.closed:
+		}
+	}
+	n, err := s.stream.Read(b)
+	s.drained = err == nil && n < len(b)
+	return n, err
+}
+
+// SetReadDeadline sets the deadline on the connection, then wakes a
+// wait for the client's event, so that the read waits in Go's poller
+// under the deadline instead (a past one interrupts it).
+func (s *polledStream) SetReadDeadline(t time.Time) error {
+	err := s.stream.SetReadDeadline(t)
+	s.timed.Store(!t.IsZero())
+	if !t.IsZero() {
+		s.w.notify()
+	}
+	return err
+}
+
+// Close closes the connection after taking it out of the set; a second
+// Close closes again, as net.Conn's does.
+func (c *polledConn) Close() error {
+	c.w.closeOnce.Do(func() {
+		close(c.w.closed)
+		c.w.ps.remove(c.w)
+	})
+	return c.Conn.Close()
+}

@@ -1,0 +1,167 @@
+//go:build linux
+
+package pmcd
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/pdu"
+)
+
+// pollClients serves srv and connects n clients to it; the returned
+// function ends Serve and waits for it.
+func pollClients(t *testing.T, srv *Server, n int) ([]net.Conn, []procsConn, func()) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, l) }()
+	host := "localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	var raw []net.Conn
+	var conns []procsConn
+	for range n {
+		c, r, w := dial(t, host)
+		raw = append(raw, c)
+		conns = append(conns, procsConn{r, w})
+	}
+	var once sync.Once
+	end := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Serve: %v", err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("Serve did not return a minute after its context ended")
+			}
+			srv.Close()
+		})
+	}
+	t.Cleanup(end)
+	return raw, conns, end
+}
+
+// setOn says whether srv's set of clients is made and on.
+func setOn(srv *Server) bool {
+	srv.polls.mu.Lock()
+	defer srv.polls.mu.Unlock()
+	return srv.polls.cur != nil && srv.polls.cur.on.Load()
+}
+
+// pollWaitFor polls cond for up to a minute.
+func pollWaitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("a minute went by without %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestClientPollServes: with pollMinClients clients and more the set is
+// on and every client's requests are answered, all of them asking at
+// once; clients that go take it back off, and the goroutines of those
+// still there, waiting for their events, are woken to read as before and
+// answer what their clients ask next; the last client gone closes it.
+func TestClientPollServes(t *testing.T) {
+	t.Parallel()
+	srv := &Server{PMNS: testTree(t)}
+	raw, conns, _ := pollClients(t, srv, pollMinClients+2)
+	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(func() { c.ask(t, 50) })
+	}
+	wg.Wait()
+	// Every goroutine now waits for its client's event. Below
+	// pollMinClients the set goes off.
+	for _, c := range raw[:3] {
+		c.Close()
+	}
+	pollWaitFor(t, "the set off", func() bool { return !setOn(srv) })
+	for _, c := range conns[3:] {
+		wg.Go(func() { c.ask(t, 20) })
+	}
+	wg.Wait()
+	for _, c := range raw[3:] {
+		c.Close()
+	}
+	pollWaitFor(t, "the set closed", func() bool {
+		srv.polls.mu.Lock()
+		defer srv.polls.mu.Unlock()
+		return srv.polls.cur == nil
+	})
+}
+
+// TestClientPollShutdown: Serve returns when its context ends while every
+// client's goroutine waits for its client's event.
+func TestClientPollShutdown(t *testing.T) {
+	t.Parallel()
+	srv := &Server{PMNS: testTree(t)}
+	raw, conns, end := pollClients(t, srv, pollMinClients)
+	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	for _, c := range conns {
+		c.ask(t, 2)
+	}
+	end()
+	for _, c := range raw {
+		c.SetReadDeadline(time.Now().Add(time.Minute))
+		if _, err := c.Read(make([]byte, 1)); !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+			var op *net.OpError
+			if !errors.As(err, &op) {
+				t.Fatalf("client after shutdown: read %v, want the connection closed", err)
+			}
+		}
+	}
+}
+
+// TestClientPollPartialPDU: with the set on, a client that sends part of a
+// PDU and stops is still cut off after the server's Timeout (the read
+// under a deadline waits in Go's poller), and the others are answered
+// meanwhile.
+func TestClientPollPartialPDU(t *testing.T) {
+	t.Parallel()
+	srv := &Server{PMNS: testTree(t), Timeout: 300 * time.Millisecond}
+	raw, conns, _ := pollClients(t, srv, pollMinClients+1)
+	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	for _, c := range conns {
+		c.ask(t, 2)
+	}
+	// A header's first 6 bytes.
+	if _, err := raw[0].Write([]byte{0, 0, 0, 24, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for _, c := range conns[1:] {
+		wg.Go(func() { c.ask(t, 20) })
+	}
+	wg.Wait()
+	raw[0].SetReadDeadline(time.Now().Add(time.Minute))
+	b := make([]byte, 64)
+	for {
+		n, err := raw[0].Read(b)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("client with part of a PDU sent: %v, want the server to close the connection", err)
+			}
+			break
+		}
+		// An ERROR PDU for the timeout may come first.
+		if h, herr := pdu.ParseHeader(b[:n]); herr == nil && h.Type != pdu.TypeError {
+			t.Fatalf("client with part of a PDU sent got a %v", h.Type)
+		}
+	}
+}
