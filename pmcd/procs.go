@@ -121,17 +121,33 @@ const (
 // it as saturated.
 const procsSaturated = 0.8
 
+// procsIdleMin is the CPUs' worth of idle time over a window below which
+// the CPUs count as full (roomOf).
+const procsIdleMin = 0.5
+
 // roomOf says whether threads on procs Ps that ran for run and waited
-// for a CPU for wait over elapsed want more Ps. Waiting as long as they
+// for a CPU for wait over elapsed want more Ps, the machine's CPUs having
+// been idle for idle (negative: unknown) meanwhile. Waiting as long as they
 // ran means other work has the CPUs (at least two runnable threads to a
 // CPU), and a second thread keeps the clients served; running nearly
 // all the time means one P is all pmcd has. Otherwise a second P
 // competes for the CPUs with pmcd's own clients, and every time the
 // kernel preempts one of its threads, the request on it waits out the
 // preempting thread's slice.
-func roomOf(run, wait, elapsed time.Duration, procs int) procsRoom {
+//
+// Neither says whether a second thread would find a CPU to run on. With
+// less than procsIdleMin of a CPU idle it would not: it could only take
+// CPU from other work, and on a quiet machine that work is pmcd's own
+// clients (2 CPUs, 32 bench clients in process: the CPUs were full on
+// one P, and two Ps gave 1.35 times PCP's rate with a p99 three times
+// its, one P for pmcd and the clients alike 1.43 and 1.37), while each
+// preemption of one of pmcd's two threads stalls the requests on it.
+func roomOf(run, wait, elapsed time.Duration, procs int, idle time.Duration) procsRoom {
 	if elapsed <= 0 || procs < 1 {
 		return roomUnknown
+	}
+	if idle >= 0 && float64(idle) < procsIdleMin*float64(elapsed) {
+		return roomNotWanted
 	}
 	if wait >= run && wait > elapsed/20 {
 		return roomWanted
@@ -147,9 +163,10 @@ func roomOf(run, wait, elapsed time.Duration, procs int) procsRoom {
 // of the window since the last sample.
 func (p *procScaler) sample(servers []*Server) procsRoom {
 	var read func() (time.Duration, time.Duration, bool)
+	var readIdle func() (time.Duration, bool)
 	for _, s := range servers {
 		if s.ProcsSched != nil {
-			read = s.ProcsSched
+			read, readIdle = s.ProcsSched, s.ProcsIdle
 			break
 		}
 	}
@@ -160,6 +177,10 @@ func (p *procScaler) sample(servers []*Server) procsRoom {
 	if !ok {
 		return roomUnmeasured
 	}
+	idle, idleOK := time.Duration(-1), false
+	if readIdle != nil {
+		idle, idleOK = readIdle()
+	}
 	now := time.Now
 	if p.now != nil {
 		now = p.now
@@ -169,7 +190,9 @@ func (p *procScaler) sample(servers []*Server) procsRoom {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	prevRun, prevWait, prevAt, had := p.runAt, p.waitAt, p.sampledAt, p.sampled
+	prevIdle, hadIdle := p.idleAt, p.idleSampled
 	p.runAt, p.waitAt, p.sampledAt, p.sampled = run, wait, at, true
+	p.idleAt, p.idleSampled = idle, idleOK
 	if run == 0 || had && run == prevRun {
 		// Threads that served a busy window ran for some of it: a
 		// kernel that counts nothing (sched_info off, "0 0 0" for
@@ -181,7 +204,11 @@ func (p *procScaler) sample(servers []*Server) procsRoom {
 		// counts with it.
 		return roomUnknown
 	}
-	return roomOf(run-prevRun, wait-prevWait, at.Sub(prevAt), procs)
+	idleWindow := time.Duration(-1)
+	if idleOK && hadIdle && idle >= prevIdle {
+		idleWindow = idle - prevIdle
+	}
+	return roomOf(run-prevRun, wait-prevWait, at.Sub(prevAt), procs, idleWindow)
 }
 
 // procsClientsPerP is how many busy clients each P takes. With fewer than
@@ -233,6 +260,9 @@ type procScaler struct {
 	sampled       bool
 	runAt, waitAt time.Duration
 	sampledAt     time.Time
+	// The machine's idle time at the same moment, when it was read.
+	idleSampled bool
+	idleAt      time.Duration
 	// window, when not zero, replaces procsWindow, gomaxprocs, when
 	// set, runtime.GOMAXPROCS, and now time.Now: for tests.
 	window     time.Duration

@@ -2,6 +2,7 @@ package pmcd
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"strconv"
 	"time"
@@ -65,4 +66,45 @@ func parseSchedstat(b []byte) (run, wait time.Duration, ok bool) {
 		return 0, 0, false
 	}
 	return time.Duration(r), time.Duration(w), true
+}
+
+// MachineIdle is the time the machine's CPUs have been idle, all
+// together (/proc/stat's first line, idle and iowait); ok is false where
+// it cannot be read. A Server's ProcsIdle, for cmd/pmcd.
+func MachineIdle() (idle time.Duration, ok bool) {
+	f, err := os.Open("/proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	// The first line, "cpu" and ten numbers, fits: the rest is not read.
+	var buf [256]byte
+	n, _ := f.Read(buf[:])
+	return parseStatIdle(buf[:n])
+}
+
+// userHZ is the unit of /proc/stat's times, USER_HZ: 100 on every Linux
+// (the kernel reports in it whatever its own tick).
+const userHZ = 100
+
+// parseStatIdle reads the idle and iowait times from the start of
+// /proc/stat.
+func parseStatIdle(b []byte) (time.Duration, bool) {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	f := bytes.Fields(line)
+	if len(f) < 6 || string(f[0]) != "cpu" {
+		return 0, false
+	}
+	// Beyond what a Duration holds (292 years of one CPU's idle time)
+	// the count is not used.
+	const most = math.MaxInt64 / int64(time.Second/userHZ)
+	var ticks int64
+	for _, v := range f[4:6] {
+		t, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil || t < 0 || t > most-ticks {
+			return 0, false
+		}
+		ticks += t
+	}
+	return time.Duration(ticks) * (time.Second / userHZ), true
 }

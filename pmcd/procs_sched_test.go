@@ -105,24 +105,82 @@ func TestThreadsSchedHere(t *testing.T) {
 
 func TestRoomOf(t *testing.T) {
 	const w = 100 * time.Millisecond
+	const unknown = -1
 	for _, c := range []struct {
 		name            string
 		run, wait, took time.Duration
 		procs           int
+		idle            time.Duration
 		want            procsRoom
 	}{
-		{"waits as long as it runs", 30 * time.Millisecond, 30 * time.Millisecond, w, 1, roomWanted},
-		{"waits twice as long", 20 * time.Millisecond, 40 * time.Millisecond, w, 1, roomWanted},
-		{"runs nearly all the time", 85 * time.Millisecond, 5 * time.Millisecond, w, 1, roomWanted},
-		{"two Ps nearly all the time", 170 * time.Millisecond, 0, w, 2, roomWanted},
-		{"runs half the time, waits little", 50 * time.Millisecond, 10 * time.Millisecond, w, 1, roomNotWanted},
-		{"two Ps, half the time each", 100 * time.Millisecond, 20 * time.Millisecond, w, 2, roomNotWanted},
-		{"too little of either to tell", time.Millisecond, 2 * time.Millisecond, w, 1, roomNotWanted},
-		{"no time went by", time.Millisecond, time.Millisecond, 0, 1, roomUnknown},
+		{"waits as long as it runs", 30 * time.Millisecond, 30 * time.Millisecond, w, 1, unknown, roomWanted},
+		{"waits twice as long", 20 * time.Millisecond, 40 * time.Millisecond, w, 1, unknown, roomWanted},
+		{"runs nearly all the time", 85 * time.Millisecond, 5 * time.Millisecond, w, 1, unknown, roomWanted},
+		{"two Ps nearly all the time", 170 * time.Millisecond, 0, w, 2, unknown, roomWanted},
+		{"runs half the time, waits little", 50 * time.Millisecond, 10 * time.Millisecond, w, 1, unknown, roomNotWanted},
+		{"two Ps, half the time each", 100 * time.Millisecond, 20 * time.Millisecond, w, 2, unknown, roomNotWanted},
+		{"too little of either to tell", time.Millisecond, 2 * time.Millisecond, w, 1, unknown, roomNotWanted},
+		{"no time went by", time.Millisecond, time.Millisecond, 0, 1, unknown, roomUnknown},
+		{"waits as long as it runs, a CPU idle", 30 * time.Millisecond, 30 * time.Millisecond, w, 1, w, roomWanted},
+		{"runs nearly all the time, half a CPU idle", 85 * time.Millisecond, 5 * time.Millisecond, w, 1, w / 2, roomWanted},
+		{"waits as long as it runs, the CPUs full", 30 * time.Millisecond, 30 * time.Millisecond, w, 1, 0, roomNotWanted},
+		{"runs nearly all the time, a tenth of a CPU idle", 85 * time.Millisecond, 5 * time.Millisecond, w, 1, w / 10, roomNotWanted},
+		{"runs half the time, CPUs idle", 50 * time.Millisecond, 10 * time.Millisecond, w, 1, 2 * w, roomNotWanted},
 	} {
-		if got := roomOf(c.run, c.wait, c.took, c.procs); got != c.want {
-			t.Errorf("%s: roomOf(%v, %v, %v, %d) = %d, want %d", c.name, c.run, c.wait, c.took, c.procs, got, c.want)
+		if got := roomOf(c.run, c.wait, c.took, c.procs, c.idle); got != c.want {
+			t.Errorf("%s: roomOf(%v, %v, %v, %d, %v) = %d, want %d", c.name, c.run, c.wait, c.took, c.procs, c.idle, got, c.want)
 		}
+	}
+}
+
+func TestParseStatIdle(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"cpu  4705 356 584 3699 23 23 0 0 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n", 3722 * 10 * time.Millisecond, true},
+		{"cpu 1 2 3 4 5\n", 9 * 10 * time.Millisecond, true},
+		{"cpu 1 2 3 4\n", 0, false},
+		{"cpu0 1 2 3 4 5 6\n", 0, false},
+		{"cpu 1 2 3 x 5 6\n", 0, false},
+		{"cpu 1 2 3 -4 5 6\n", 0, false},
+		{"", 0, false},
+		{"cpu 0 0 0 9223372036854775807 1 0\n", 0, false},
+		{"cpu 0 0 0 922337203685 0 0\n", 922337203685 * 10 * time.Millisecond, true},
+		{"cpu 0 0 0 922337203685 1 0\n", 0, false},
+	} {
+		got, ok := parseStatIdle([]byte(c.in))
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseStatIdle(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func FuzzParseStatIdle(f *testing.F) {
+	for _, s := range []string{"cpu  4705 356 584 3699 23 23 0 0 0 0\n", "cpu 1 2 3 4 5", "cpu", "",
+		"cpu 0 0 0 9223372036854775807 1 0", "cpu 0 0 0 922337203685 0 0"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		idle, ok := parseStatIdle(b)
+		if ok && idle < 0 || !ok && idle != 0 {
+			t.Fatalf("parseStatIdle(%q) = %v, %v", b, idle, ok)
+		}
+	})
+}
+
+func TestMachineIdle(t *testing.T) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		t.Skip("no /proc/stat")
+	}
+	a, ok := MachineIdle()
+	if !ok {
+		t.Fatal("MachineIdle: not ok with /proc/stat there")
+	}
+	b, ok := MachineIdle()
+	if !ok || b < a {
+		t.Fatalf("MachineIdle went from %v to %v (ok %v)", a, b, ok)
 	}
 }
 
@@ -320,5 +378,40 @@ func TestProcsProbesBackOff(t *testing.T) {
 	}
 	if got := probes[len(probes)-1] - from; got != procsProbe-1 {
 		t.Fatalf("after a probe that dropped back, the next came %d windows after the raise, want %d", got+1, procsProbe)
+	}
+}
+
+// TestProcsSampleIdle: sample reads the machine's idle time with the
+// threads' counts, from the same Server; a window whose one P waited as
+// long as it ran wants more Ps only while half a CPU or more was idle,
+// and says so from the counts alone where the idle time cannot be read.
+func TestProcsSampleIdle(t *testing.T) {
+	sched := &fakeSched{at: time.Unix(1e9, 0)}
+	var idle time.Duration
+	idleOK := true
+	srv := &Server{ProcsSched: sched.read, ProcsIdle: func() (time.Duration, bool) { return idle, idleOK }}
+	p := &procScaler{gomaxprocs: (&fakeProcs{cur: 1}).gomaxprocs, now: sched.now}
+	servers := []*Server{srv}
+	for _, c := range []struct {
+		name string
+		idle time.Duration
+		ok   bool
+		want procsRoom
+	}{
+		{"first window", 0, true, roomUnknown},
+		{"the CPUs full", procsWindow / 20, true, roomNotWanted},
+		{"a CPU idle", procsWindow, true, roomWanted},
+		{"just under half a CPU idle", procsWindow/2 - time.Millisecond, true, roomNotWanted},
+		{"half a CPU idle", procsWindow / 2, true, roomWanted},
+		{"idle time unreadable", 0, false, roomWanted},
+		{"readable again: nothing to compare with", 0, true, roomWanted},
+		{"the CPUs full again", 0, true, roomNotWanted},
+	} {
+		sched.window(30*time.Millisecond, 30*time.Millisecond)
+		idle += c.idle
+		idleOK = c.ok
+		if got := p.sample(servers); got != c.want {
+			t.Errorf("%s: sample = %d, want %d", c.name, got, c.want)
+		}
 	}
 }

@@ -89,6 +89,11 @@ type Server struct {
 	// while the threads on one P wait for a CPU as long as they run or
 	// run nearly all the time (procs.go).
 	ProcsSched func() (run, wait time.Duration, ok bool)
+	// ProcsIdle, when set, is the time the machine's CPUs have been idle
+	// (MachineIdle), read with ProcsSched: a window in which less than
+	// half a CPU was idle keeps pmcd on one P whatever its threads'
+	// counts say (procs.go).
+	ProcsIdle func() (idle time.Duration, ok bool)
 
 	wg     sync.WaitGroup
 	bg     sync.WaitGroup // agents being closed

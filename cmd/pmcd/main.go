@@ -103,6 +103,7 @@ type procsConf struct {
 	max   int
 	limit func() int
 	sched func() (run, wait time.Duration, ok bool)
+	idle  func() (time.Duration, bool)
 }
 
 // procsFromEnv takes pmcd down to one P through gomaxprocs and lets the
@@ -124,7 +125,7 @@ func procsFromEnv(getenv func(string) string, gomaxprocs func(int) int, ncpu int
 	// Setting GOMAXPROCS ends the runtime's own following of a
 	// container's CPU limit, so the server reads it (CPULimit).
 	gomaxprocs(1)
-	return procsConf{max: ncpu, limit: pmcd.CPULimit, sched: pmcd.ThreadsSched}
+	return procsConf{max: ncpu, limit: pmcd.CPULimit, sched: pmcd.ThreadsSched, idle: pmcd.MachineIdle}
 }
 
 // caught names the signal that stopped pmcd and its sender, for its log.
@@ -370,6 +371,7 @@ func serve(ctx context.Context, o *options, logger *log.Logger, logw io.Writer, 
 		MaxProcs:       procs.max,
 		ProcsLimit:     procs.limit,
 		ProcsSched:     procs.sched,
+		ProcsIdle:      procs.idle,
 	}
 	if o.timeout >= 0 {
 		srv.AgentTimeout = time.Duration(o.timeout) * time.Second
