@@ -347,3 +347,7 @@ func (c *polledConn) Close() error {
 	})
 	return c.Conn.Close()
 }
+
+// SyscallConn is the connection's own, so that its descriptor can still
+// be asked for (the client table's fd).
+func (c *polledConn) SyscallConn() (syscall.RawConn, error) { return c.w.rc, nil }

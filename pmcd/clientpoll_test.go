@@ -165,3 +165,22 @@ func TestClientPollPartialPDU(t *testing.T) {
 		}
 	}
 }
+
+// TestClientPollDescriptor: a client in the set still shows its
+// descriptor in the client table (fdOf), as before it was.
+func TestClientPollDescriptor(t *testing.T) {
+	t.Parallel()
+	srv := &Server{PMNS: testTree(t)}
+	pollClients(t, srv, pollMinClients)
+	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	srv.clientsMu.Lock()
+	defer srv.clientsMu.Unlock()
+	for c := range srv.clients {
+		if _, ok := c.conn.(*polledConn); !ok {
+			t.Fatalf("client's connection is a %T, not in the set", c.conn)
+		}
+		if fd := fdOf(c.conn); fd < 0 {
+			t.Fatalf("fdOf(client's connection) = %d", fd)
+		}
+	}
+}
