@@ -36,7 +36,8 @@ import (
 // With few clients a batch is one client, and the set's read and the
 // goroutine's turn cost more than the one empty read: below pollMinClients the set is
 // off, its goroutine parked, and the clients read as before (their
-// sockets stay in the set, whose events wait there until it is on).
+// sockets are put in the kernel's set when it goes on, and taken out
+// when it goes off).
 //
 // An event can come for bytes a read took already (they came before the
 // read): the goroutine then reads nothing and waits in Go's poller as
@@ -93,6 +94,9 @@ type pollWaiter struct {
 	closed    chan struct{}
 	closeOnce sync.Once
 	rc        syscall.RawConn
+	// in says the socket is in the kernel's set (enter, leave): only
+	// then does its goroutine wait for its events.
+	in atomic.Bool
 }
 
 // polledStream is a client's stream that waits for its client's event
@@ -151,21 +155,16 @@ func (ps *clientPolls) add(rc syscall.RawConn) *pollWaiter {
 	p.mu.Lock()
 	p.next++
 	w := &pollWaiter{ps: ps, p: p, id: p.next, ready: make(chan struct{}, 1), closed: make(chan struct{}), rc: rc}
-	p.mu.Unlock()
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | -syscall.EPOLLET,
-		Fd: int32(uint32(w.id)), Pad: int32(uint32(w.id >> 32))}
-	var addErr error
-	if err := rc.Control(func(fd uintptr) {
-		addErr = syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_ADD, int(fd), &ev)
-	}); err != nil || addErr != nil {
-		ps.closeIfUnused(p)
-		return nil
-	}
-	p.mu.Lock()
 	p.waiters[w.id] = w
 	n := len(p.waiters)
 	p.mu.Unlock()
-	if n >= pollMinClients && !p.on.Load() {
+	switch {
+	case p.on.Load():
+		w.enter()
+	case n >= pollMinClients:
+		for _, o := range p.all() {
+			o.enter()
+		}
 		p.on.Store(true)
 		select {
 		case p.wake <- struct{}{}:
@@ -175,35 +174,70 @@ func (ps *clientPolls) add(rc syscall.RawConn) *pollWaiter {
 	return w
 }
 
+// all is every client of p, in the set or not.
+func (p *clientPoller) all() []*pollWaiter {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	all := make([]*pollWaiter, 0, len(p.waiters))
+	for _, w := range p.waiters {
+		all = append(all, w)
+	}
+	return all
+}
+
+// enter puts w's socket into the kernel's set; under ps.mu. A socket
+// that cannot be put there (closed meanwhile, or the kernel's limit on
+// watches reached) is read as if the set were off.
+func (w *pollWaiter) enter() {
+	if w.in.Load() {
+		return
+	}
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | -syscall.EPOLLET,
+		Fd: int32(uint32(w.id)), Pad: int32(uint32(w.id >> 32))}
+	var err error
+	// Through Control, so that the descriptor is still this
+	// connection's (here and in leave): once closed, its number may be
+	// another's.
+	if w.rc.Control(func(fd uintptr) {
+		err = syscall.EpollCtl(w.p.epfd, syscall.EPOLL_CTL_ADD, int(fd), &ev)
+	}) == nil && err == nil {
+		w.in.Store(true)
+	}
+}
+
+// leave takes w's socket out of the kernel's set and wakes its goroutine
+// if it waits for an event, to read (and wait in Go's poller) as when
+// the set is off; under ps.mu. A goroutine that saw its socket in the set
+// but waits only after this finds its wake-up there.
+func (w *pollWaiter) leave() {
+	if !w.in.Load() {
+		return
+	}
+	w.in.Store(false)
+	w.notify()
+	_ = w.rc.Control(func(fd uintptr) {
+		_ = syscall.EpollCtl(w.p.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil)
+	})
+}
+
 // remove takes w out of its set, closing the set when it was the last.
+// Below pollMinClients the set goes off: every socket leaves the
+// kernel's set, so that while it is off the clients' bytes cost the
+// kernel nothing more than before.
 func (ps *clientPolls) remove(w *pollWaiter) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	p := w.p
-	// Through Control, so that the descriptor is still this
-	// connection's: once closed, it left the set with its socket, and
-	// its number may be another's.
-	_ = w.rc.Control(func(fd uintptr) {
-		_ = syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil)
-	})
+	w.leave()
 	p.mu.Lock()
 	delete(p.waiters, w.id)
 	n := len(p.waiters)
-	var all []*pollWaiter
-	if n < pollMinClients && p.on.Load() {
-		// Off: every goroutine waiting for an event is woken, to read
-		// (and wait in Go's poller) as before. A goroutine that saw
-		// the set on but waits only after this finds its wake-up
-		// there.
-		p.on.Store(false)
-		all = make([]*pollWaiter, 0, n)
-		for _, o := range p.waiters {
-			all = append(all, o)
-		}
-	}
 	p.mu.Unlock()
-	for _, o := range all {
-		o.notify()
+	if n < pollMinClients && p.on.Load() {
+		p.on.Store(false)
+		for _, o := range p.all() {
+			o.leave()
+		}
 	}
 	ps.closeIfUnused(p)
 }
@@ -312,10 +346,10 @@ func (w *pollWaiter) notify() {
 	}
 }
 
-// Read reads, first waiting for the client's event when the set is on,
-// no deadline is set and the last read drained the socket.
+// Read reads, first waiting for the client's event when its socket is in
+// the set, no deadline is set and the last read drained the socket.
 func (s *polledStream) Read(b []byte) (int, error) {
-	if s.drained && !s.timed.Load() && s.w.p.on.Load() {
+	if s.drained && !s.timed.Load() && s.w.in.Load() {
 		select {
 		case <-s.w.ready:
 		case <-s.w.closed:

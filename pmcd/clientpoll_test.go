@@ -60,6 +60,23 @@ func setOn(srv *Server) bool {
 	return srv.polls.cur != nil && srv.polls.cur.on.Load()
 }
 
+// inKernelSet counts the clients of srv whose sockets are in the
+// kernel's set.
+func inKernelSet(srv *Server) int {
+	srv.polls.mu.Lock()
+	defer srv.polls.mu.Unlock()
+	if srv.polls.cur == nil {
+		return 0
+	}
+	n := 0
+	for _, w := range srv.polls.cur.all() {
+		if w.in.Load() {
+			n++
+		}
+	}
+	return n
+}
+
 // pollWaitFor polls cond for up to a minute.
 func pollWaitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -81,6 +98,9 @@ func TestClientPollServes(t *testing.T) {
 	srv := &Server{PMNS: testTree(t)}
 	raw, conns, _ := pollClients(t, srv, pollMinClients+2)
 	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	if n := inKernelSet(srv); n != len(conns) {
+		t.Fatalf("set on with %d of %d sockets in the kernel's set", n, len(conns))
+	}
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Go(func() { c.ask(t, 50) })
@@ -92,6 +112,9 @@ func TestClientPollServes(t *testing.T) {
 		c.Close()
 	}
 	pollWaitFor(t, "the set off", func() bool { return !setOn(srv) })
+	if n := inKernelSet(srv); n != 0 {
+		t.Fatalf("set off with %d sockets still in the kernel's set", n)
+	}
 	for _, c := range conns[3:] {
 		wg.Go(func() { c.ask(t, 20) })
 	}
