@@ -3,55 +3,15 @@
 package pmcd
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/pdu"
 )
-
-// pollClients serves srv and connects n clients to it; the returned
-// function ends Serve and waits for it.
-func pollClients(t *testing.T, srv *Server, n int) ([]net.Conn, []procsConn, func()) {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, l) }()
-	host := "localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	var raw []net.Conn
-	var conns []procsConn
-	for range n {
-		c, r, w := dial(t, host)
-		raw = append(raw, c)
-		conns = append(conns, procsConn{r, w})
-	}
-	var once sync.Once
-	end := func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("Serve: %v", err)
-				}
-			case <-time.After(time.Minute):
-				t.Fatal("Serve did not return a minute after its context ended")
-			}
-			srv.Close()
-		})
-	}
-	t.Cleanup(end)
-	return raw, conns, end
-}
 
 // setOn says whether srv's set of clients is made and on.
 func setOn(srv *Server) bool {
@@ -96,7 +56,7 @@ func pollWaitFor(t *testing.T, what string, cond func() bool) {
 func TestClientPollServes(t *testing.T) {
 	t.Parallel()
 	srv := &Server{PMNS: testTree(t)}
-	raw, conns, _ := pollClients(t, srv, pollMinClients+2)
+	raw, conns, _ := serveClients(t, srv, pollMinClients+2)
 	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
 	if n := inKernelSet(srv); n != len(conns) {
 		t.Fatalf("set on with %d of %d sockets in the kernel's set", n, len(conns))
@@ -134,7 +94,7 @@ func TestClientPollServes(t *testing.T) {
 func TestClientPollShutdown(t *testing.T) {
 	t.Parallel()
 	srv := &Server{PMNS: testTree(t)}
-	raw, conns, end := pollClients(t, srv, pollMinClients)
+	raw, conns, end := serveClients(t, srv, pollMinClients)
 	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
 	for _, c := range conns {
 		c.ask(t, 2)
@@ -158,7 +118,7 @@ func TestClientPollShutdown(t *testing.T) {
 func TestClientPollPartialPDU(t *testing.T) {
 	t.Parallel()
 	srv := &Server{PMNS: testTree(t), Timeout: 300 * time.Millisecond}
-	raw, conns, _ := pollClients(t, srv, pollMinClients+1)
+	raw, conns, _ := serveClients(t, srv, pollMinClients+1)
 	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
 	for _, c := range conns {
 		c.ask(t, 2)
@@ -194,7 +154,7 @@ func TestClientPollPartialPDU(t *testing.T) {
 func TestClientPollDescriptor(t *testing.T) {
 	t.Parallel()
 	srv := &Server{PMNS: testTree(t)}
-	pollClients(t, srv, pollMinClients)
+	serveClients(t, srv, pollMinClients)
 	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
 	srv.clientsMu.Lock()
 	defer srv.clientsMu.Unlock()

@@ -229,6 +229,16 @@ func serveProcs(t *testing.T, p *procScaler, maxProcs, n int) (*Server, []procsC
 // serveProcsSched is serveProcs with sched as the Server's ProcsSched.
 func serveProcsSched(t *testing.T, p *procScaler, maxProcs, n int, sched func() (time.Duration, time.Duration, bool)) (*Server, []procsConn, func()) {
 	srv := &Server{PMNS: testTree(t), MaxProcs: maxProcs, scaler: p, ProcsSched: sched}
+	_, conns, end := serveClients(t, srv, n)
+	return srv, conns, end
+}
+
+// serveClients serves srv and connects n clients to it, returned as
+// connections and as PDU readers and writers; the returned function
+// (also run at the test's cleanup) ends Serve, waits for it and closes
+// srv.
+func serveClients(t *testing.T, srv *Server, n int) ([]net.Conn, []procsConn, func()) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -237,20 +247,32 @@ func serveProcsSched(t *testing.T, p *procScaler, maxProcs, n int, sched func() 
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, l) }()
 	host := "localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	var raw []net.Conn
 	var conns []procsConn
 	for range n {
-		_, r, w := dial(t, host)
+		c, r, w := dial(t, host)
+		raw = append(raw, c)
 		conns = append(conns, procsConn{r, w})
 	}
-	return srv, conns, func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-		if err := srv.Close(); err != nil {
-			t.Error(err)
-		}
+	var once sync.Once
+	end := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Serve: %v", err)
+				}
+			case <-time.After(time.Minute):
+				t.Error("Serve did not return a minute after its context ended")
+			}
+			if err := srv.Close(); err != nil {
+				t.Error(err)
+			}
+		})
 	}
+	t.Cleanup(end)
+	return raw, conns, end
 }
 
 // busy has every client make procsBusyReqs requests at once.
