@@ -41,10 +41,12 @@ func TestBasicCredentialsToPMCDLikePCP(t *testing.T) {
 		code, _, body := request(t, http.MethodGet, base+path, auth)
 		return code, mask(body)
 	}
-	// a context each, made with the right credentials
+	// a context each, made with the right credentials; it must outlive
+	// the cases that use it, which on a loaded machine take longer than
+	// pmproxy's default poll timeout of 5 s
 	ctx := map[string]string{}
 	for _, base := range []string{px.URL(), ours.URL} {
-		code, _, raw := request(t, http.MethodGet, base+"/pmapi/context?"+hs, right)
+		code, _, raw := request(t, http.MethodGet, base+"/pmapi/context?"+hs+"&polltimeout=600", right)
 		m := ctxRe.FindStringSubmatch(raw)
 		if code != 200 || m == nil {
 			t.Fatalf("%s: context with credentials: %d %s", base, code, raw)
