@@ -168,6 +168,14 @@ func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
 	}
 	sets := r.Sets[:0]
 	blocks := 0
+	// every set's values are cut from one store of r's (pcp.Result's
+	// ValueArena says why); a layout that does not add up leaves it
+	// empty, and the loop below reports the fault
+	var rest []byte
+	if d.Off <= len(d.B) {
+		rest = d.B[d.Off:]
+	}
+	pool := r.ValueArena(countValues(rest, n))
 	for i := int32(0); i < n && d.Err == nil; i++ {
 		if len(sets) < cap(sets) {
 			sets = sets[:len(sets)+1]
@@ -215,7 +223,11 @@ func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
 		nv := int(s.NumVal)
 		pairs := d.B[d.Off : d.Off+nv*valueSize]
 		d.Off += len(pairs)
-		s.Values = slices.Grow(s.Values, nv)[:nv]
+		if nv <= len(pool) {
+			s.Values, pool = pool[:nv:nv], pool[nv:]
+		} else {
+			s.Values = slices.Grow(s.Values, nv)[:nv]
+		}
 		decodePairs(s.Values, pairs)
 		if s.ValFmt != pcp.ValInSitu {
 			blocks += int(s.NumVal)
@@ -230,6 +242,28 @@ func decodeValueSetsN(d *decoder, r *pcp.Result, at int, n int32) {
 		return
 	}
 	decodeBlocks(d, r)
+}
+
+// countValues is the number of values in the n value sets at the start
+// of b, 0 when they do not fit in it (the decoder then finds the fault).
+func countValues(b []byte, n int32) int {
+	off, total := 0, 0
+	for range n {
+		if len(b)-off < setHeader {
+			return 0
+		}
+		nv := int32(binary.BigEndian.Uint32(b[off+4:]))
+		off += setHeader
+		if nv <= 0 {
+			continue
+		}
+		if int64(nv)*valueSize > int64(len(b)-off-valFmtSize) {
+			return 0
+		}
+		off += valFmtSize + int(nv)*valueSize
+		total += int(nv)
+	}
+	return total
 }
 
 // decodePairs fills vals from the (instance, value) pairs of a value set,
