@@ -110,35 +110,7 @@ type imetric struct {
 	// metadata or data): badFmt is the first such record's time
 	fmtSeen bool
 	badFmt  float64
-	valued  []float64 // the times of the records with values of it
-}
-
-// iseries is one instance's values by time.
-type iseries struct {
-	times []float64
-	vals  valueList
-	// hint is where the last search for a time ended (after): a
-	// replay's fetches move on a little at a time, so the next one
-	// looks there first, instead of a binary search per instance and
-	// fetch (a third of pmval's CPU over hundreds of processes)
-	hint int
-}
-
-// after is the index of the first of is's times after t.
-func (is *iseries) after(t float64) int {
-	times := is.times
-	h := min(is.hint, len(times))
-	// on from the hint, a few steps
-	for k := 0; k < 4 && h < len(times) && times[h] <= t; k++ {
-		h++
-	}
-	if (h == len(times) || times[h] > t) && (h == 0 || times[h-1] <= t) {
-		is.hint = h
-		return h
-	}
-	h = sort.Search(len(times), func(i int) bool { return times[i] > t })
-	is.hint = h
-	return h
+	valued  timeList // the times of the records with values of it
 }
 
 // markBounds are the <mark>s nearest a fetch's time t, found once a
@@ -158,34 +130,6 @@ func (ip *interpolator) marksAround(t float64) (mb markBounds) {
 	}
 	return mb
 }
-
-// valueList is a list of values built by appending one at a time, in
-// chunks of at most valueChunk (the first grows as a slice does): a
-// slice grown over a whole archive allocated about five times its final
-// size, as append grows large slices by a quarter (pmval -a over 2,527
-// records of the Linux agent: 1.05 MB for 300 KB of values, a third of
-// what the run allocated).
-type valueList struct {
-	chunks [][]pcp.Value
-}
-
-const valueChunk = 256
-
-func (l *valueList) add(v pcp.Value) {
-	n := len(l.chunks)
-	if n == 0 || len(l.chunks[n-1]) == valueChunk {
-		var c []pcp.Value
-		if n > 0 {
-			c = make([]pcp.Value, 0, valueChunk)
-		}
-		l.chunks = append(l.chunks, c)
-		n++
-	}
-	l.chunks[n-1] = append(l.chunks[n-1], v)
-}
-
-// at is the i'th value added.
-func (l *valueList) at(i int) *pcp.Value { return &l.chunks[i/valueChunk][i%valueChunk] }
 
 func newInterpolator(c *ArchiveContext) *interpolator {
 	ip := &interpolator{c: c, start: c.logs[0].Label.Start, metrics: map[pcp.PMID]*imetric{}, wrap: c.opts.counterWrap, seg: -1,
@@ -230,7 +174,7 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 		ids = append(ids, id)
 	}
 	lazy := ip.pause != nil
-	recs := ip.walk(ids, func(t float64, r *pcp.Result, mark bool) {
+	marks := ip.walk(ids, func(t float64, r *pcp.Result, mark bool) {
 		if lazy && mark {
 			// read lazily, a fetch needs the <mark>s read so far
 			ip.marks = append(ip.marks, t)
@@ -244,7 +188,7 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 			if m == nil || vs.NumVal <= 0 {
 				continue
 			}
-			m.valued = append(m.valued, t)
+			m.valued.add(t)
 			if !m.fmtSeen {
 				m.fmtSeen = true
 				if !valfmtSuits(m.desc.Type, vs.ValFmt) {
@@ -268,8 +212,7 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 					}
 				}
 				v.Block.Data = ip.keepBlock(v.Block.Data)
-				is.times = append(is.times, t)
-				is.vals.add(v)
+				is.add(t, v)
 			}
 		}
 	})
@@ -278,20 +221,17 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 		if !ip.markWarned {
 			ip.markWarned, ip.markWarn = true, warn
 		}
-		for k, rc := range recs {
-			if !rc.mark {
-				continue
-			}
+		for _, mk := range marks {
 			if ignore {
 				if gap == 0 {
 					continue
 				}
 				// a <mark> between records at most gap apart is ignored
-				if k > 0 && k+1 < len(recs) && recs[k+1].t-recs[k-1].t <= gap {
+				if mk.hasBefore && mk.hasAfter && mk.after-mk.before <= gap {
 					continue
 				}
 			}
-			ip.marks = append(ip.marks, rc.t)
+			ip.marks = append(ip.marks, mk.t)
 		}
 		sort.Float64s(ip.marks)
 	}
@@ -343,8 +283,8 @@ func (ip *interpolator) readsBadFmt(pmids []pcp.PMID, t float64) bool {
 		if m == nil || m.err != 0 || math.IsInf(m.badFmt, 1) {
 			continue
 		}
-		i := sort.SearchFloat64s(m.valued, t)
-		if i == len(m.valued) || m.badFmt <= m.valued[i] {
+		i := m.valued.atOrAfter(t)
+		if i == m.valued.n || m.badFmt <= *m.valued.at(i) {
 			return true
 		}
 	}
@@ -394,12 +334,12 @@ func (ip *interpolator) warnAtMark(pmids []pcp.PMID, t float64) {
 			continue
 		}
 		for _, is := range m.series {
-			i := sort.SearchFloat64s(is.times, t)
-			if i == len(is.times) {
+			i := is.atOrAfter(t)
+			if i == is.len() {
 				reach = math.Inf(1)
 				break
 			}
-			reach = max(reach, is.times[i])
+			reach = max(reach, is.time(i))
 		}
 	}
 	if first > reach {
@@ -502,13 +442,13 @@ type bound struct {
 	t    float64
 	mark bool
 	ok   bool
-	v    *pcp.Value
+	v    pcp.Value
 }
 
 func (ip *interpolator) prior(is *iseries, t float64, mb *markBounds) bound {
 	var b bound
-	if i := is.after(t) - 1; i >= 0 && is.times[i] >= ip.reach[0] {
-		b = bound{t: is.times[i], ok: true, v: is.vals.at(i)}
+	if i := is.after(t) - 1; i >= 0 && is.time(i) >= ip.reach[0] {
+		b = bound{t: is.time(i), ok: true, v: is.value(i)}
 	}
 	if mb.priorOK && mb.prior >= ip.reach[0] {
 		if !b.ok || mb.prior >= b.t {
@@ -529,11 +469,11 @@ func (ip *interpolator) next(is *iseries, t float64, mb *markBounds) bound {
 		limit = t
 	}
 	i := is.after(t)
-	for i > 0 && is.times[i-1] >= t {
+	for i > 0 && is.time(i-1) >= t {
 		i-- // the first at or after t
 	}
-	if i < len(is.times) && is.times[i] <= limit {
-		b = bound{t: is.times[i], ok: true, v: is.vals.at(i)}
+	if i < is.len() && is.time(i) <= limit {
+		b = bound{t: is.time(i), ok: true, v: is.value(i)}
 	}
 	if mb.nextOK && mb.next <= limit {
 		if !b.ok || mb.next <= b.t {
@@ -687,7 +627,7 @@ func (ip *interpolator) value(m *imetric, is *iseries, inst int32, t float64, se
 				return v, false, false
 			}
 		}
-		return *lo.v, true, false
+		return lo.v, true, false
 	}
 	if !lo.ok || lo.mark || !hi.ok || hi.mark {
 		return v, false, false
@@ -703,13 +643,13 @@ func (ip *interpolator) value(m *imetric, is *iseries, inst int32, t float64, se
 		}
 	}
 	if lo.t == t {
-		return *lo.v, true, false
+		return lo.v, true, false
 	}
 	if hi.t == t {
-		return *hi.v, true, false
+		return hi.v, true, false
 	}
 	if sem == pcp.SemInstant {
-		return *lo.v, true, false
+		return lo.v, true, false
 	}
 	// a counter, or semantics no metric has (damaged metadata), which
 	// libpcp interpolates as a counter's without a counter's checks
@@ -821,5 +761,5 @@ func (ip *interpolator) line(m *imetric, lo, hi bound, t float64) pcp.Value {
 		binary.NativeEndian.PutUint64(d, math.Float64bits(x))
 		return pcp.Value{Block: pcp.ValueBlock{Type: pcp.TypeDouble, Data: d}}
 	}
-	return *lo.v
+	return lo.v
 }

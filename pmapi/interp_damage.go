@@ -178,19 +178,19 @@ func (ip *interpolator) pastDamage(pmids []pcp.PMID, t float64) bool {
 			if stuck {
 				return true // the first read for any instance fails
 			}
-			times := m.insts[inst].times
-			if roll && (!ip.hasSeen || len(times) == 0 || times[0] > ip.seenUpTo) {
+			is := m.insts[inst]
+			if roll && (!ip.hasSeen || is.len() == 0 || is.time(0) > ip.seenUpTo) {
 				return true
 			}
 			if fwd {
-				i := sort.SearchFloat64s(times, t)
-				if i == len(times) || times[i] > s.last {
+				i := is.atOrAfter(t)
+				if i == is.len() || is.time(i) > s.last {
 					return true
 				}
 			}
 			if bwd {
-				i := sort.SearchFloat64s(times, s.first)
-				if i == len(times) || times[i] > t {
+				i := is.atOrAfter(s.first)
+				if i == is.len() || is.time(i) > t {
 					return true
 				}
 			}

@@ -182,16 +182,14 @@ func (ip *interpolator) covered(pmids []pcp.PMID, t float64) bool {
 // record with values of each metric at or after t.
 func (ip *interpolator) horizon(pmids []pcp.PMID) float64 {
 	upTo := ip.lazy.upTo
-	last := func(times []float64) float64 {
-		for k := len(times) - 1; k >= 0; k-- {
-			if times[k] < upTo {
-				return times[k]
-			}
-		}
-		return math.Inf(-1)
-	}
 	h := math.Inf(1)
-	marked := last(ip.marks)
+	marked := math.Inf(-1)
+	for k := len(ip.marks) - 1; k >= 0; k-- {
+		if ip.marks[k] < upTo {
+			marked = ip.marks[k]
+			break
+		}
+	}
 	for _, id := range pmids {
 		m := ip.metrics[id]
 		if id == pcp.PMIDNull || m == nil || m.err != 0 {
@@ -199,9 +197,9 @@ func (ip *interpolator) horizon(pmids []pcp.PMID) float64 {
 		}
 		insts := math.Inf(1)
 		for _, is := range m.series {
-			insts = min(insts, last(is.times))
+			insts = min(insts, is.lastBefore(upTo))
 		}
-		h = min(h, last(m.valued), max(marked, insts))
+		h = min(h, m.valued.lastBefore(upTo), max(marked, insts))
 	}
 	return h
 }

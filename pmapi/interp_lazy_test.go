@@ -228,8 +228,8 @@ func TestWindowReadsLess(t *testing.T) {
 		m := ip.metrics[pmids[0]]
 		first := math.Inf(1)
 		for _, is := range m.insts {
-			if len(is.times) > 0 {
-				first = min(first, is.times[0])
+			if is.len() > 0 {
+				first = min(first, is.time(0))
 			}
 		}
 		if tc.metric == "kernel.all.load" && (ip.from == nil || first < tc.from*span/2) {

@@ -38,17 +38,46 @@ type segment struct {
 	damagedStart, damagedEnd bool
 }
 
-// rec is a record's time and whether it is a <mark>.
-type rec struct {
-	t    float64
-	mark bool
+// markRec is a <mark> record's time and those of the records either side
+// of it, for PCP_IGNORE_MARK_RECORDS's gap (load).
+type markRec struct {
+	t, before, after float64
+	// hasBefore and hasAfter say there is a record before and after
+	hasBefore, hasAfter bool
+}
+
+// markNotes gathers the <mark>s of a walk with their neighbours' times:
+// every record's time was kept for that (16 bytes a record, 40 KB of a
+// 2,527-record replay grown to 117 KB by append), where only the
+// <mark>s' neighbours are looked at.
+type markNotes struct {
+	marks   []markRec
+	prev    float64
+	hasPrev bool
+	waiting bool // the last record was the last of marks
+}
+
+// note takes the next record in walk order.
+func (n *markNotes) note(t float64, mark bool) {
+	if n.waiting {
+		m := &n.marks[len(n.marks)-1]
+		m.after, m.hasAfter = t, true
+		n.waiting = false
+	}
+	if mark {
+		n.marks = append(n.marks, markRec{t: t, before: n.prev, hasBefore: n.hasPrev})
+		n.waiting = true
+	}
+	n.prev, n.hasPrev = t, true
 }
 
 // walk reads every record libpcp can reach, in time order, giving each
 // to fn. The first walk also notes the segments, the first damage and
-// the records' times (recs, <mark>s between archives included).
-func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, mark bool)) (recs []rec) {
+// the <mark>s (those between archives included) with the times of the
+// records either side.
+func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, mark bool)) []markRec {
 	first := !ip.scanned
+	var notes markNotes
 	var segs []segment
 	var r pcp.Result
 	cur := -1
@@ -61,7 +90,7 @@ func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, m
 		s := &segs[cur]
 		s.first, s.last = math.Min(s.first, t), math.Max(s.last, t)
 		if first {
-			recs = append(recs, rec{t, mark})
+			notes.note(t, mark)
 		}
 		fn(t, res, mark)
 	}
@@ -101,7 +130,7 @@ func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, m
 				if ip.pause != nil && !ip.pause(ip.rel(r.Timestamp), segs[cur].to) {
 					// abandoned (the context closed)
 					rd.Close()
-					return recs
+					return notes.marks
 				}
 				err = rd.Fetch(&r)
 			}
@@ -144,7 +173,7 @@ func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, m
 		if first && !segs[cur].damagedEnd && i < len(ip.c.logs)-1 {
 			if end, err := a.End(); err == nil {
 				t := ip.rel(addNsec(end, 1000000))
-				recs = append(recs, rec{t, true})
+				notes.note(t, true)
 				segs[cur].last = math.Max(segs[cur].last, t)
 			}
 		}
@@ -152,7 +181,7 @@ func (ip *interpolator) walk(ids []pcp.PMID, fn func(t float64, r *pcp.Result, m
 	if first {
 		ip.segments = segs
 	}
-	return recs
+	return notes.marks
 }
 
 // indexAfter is the first temporal index entry of a, from entry from on,

@@ -87,8 +87,7 @@ func (ip *interpolator) priorsAll(pmids []pcp.PMID, t float64) bool {
 			if m.desc.InDom != pcp.InDomNull && !ip.c.profile.Admits(m.desc.InDom, inst) {
 				continue
 			}
-			times := m.series[k].times
-			if len(times) == 0 || times[0] > t {
+			if is := m.series[k]; is.len() == 0 || is.time(0) > t {
 				return false
 			}
 		}
@@ -103,7 +102,7 @@ func (ip *interpolator) forget(want map[pcp.PMID]*imetric) {
 		for _, is := range m.insts {
 			*is = iseries{}
 		}
-		m.valued, m.fmtSeen, m.badFmt, m.valfmt = nil, false, math.Inf(1), 0
+		m.valued, m.fmtSeen, m.badFmt, m.valfmt = timeList{}, false, math.Inf(1), 0
 	}
 	ip.marks, ip.segments, ip.damage, ip.scanned = nil, nil, nil, false
 	ip.priorsOK = false
