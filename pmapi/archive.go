@@ -63,7 +63,9 @@ type ArchiveContext struct {
 	// sets the reader picks from each record; mark says whether the last
 	// record read was a <mark>
 	want []pcp.PMID
-	mark bool
+	// picks is fetchRecord's scratch
+	picks []setPick
+	mark  bool
 }
 
 var _ Source = (*ArchiveContext)(nil)
