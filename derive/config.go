@@ -1,7 +1,6 @@
 package derive
 
 import (
-	"bufio"
 	"embed"
 	"errors"
 	"fmt"
@@ -27,18 +26,22 @@ var defaultConfigs embed.FS
 // default metrics. Missing or unreadable parts are skipped. It returns
 // the number of metrics registered.
 func (r *Registry) LoadDefaults(config string, set bool) int {
-	path := config
 	if !set {
 		if dir, ok := pcpconf.Get("PCP_VAR_DIR"); ok {
-			if _, err := os.Stat(dir + "/config/derived"); err == nil {
-				path = dir + "/config/derived"
+			path := dir + "/config/derived"
+			if st, err := os.Stat(path); err == nil {
+				if strings.Contains(path, ":") {
+					// a list, as libpcp reads it
+					n, _ := r.loadPath(path, true)
+					return n
+				}
+				n, _ := r.loadStat(path, st, true, nil) // stat once
+				return n
 			}
 		}
-		if path == "" {
-			return r.loadEmbedded()
-		}
+		return r.loadEmbedded()
 	}
-	n, _ := r.loadPath(path, true)
+	n, _ := r.loadPath(config, true)
 	return n
 }
 
@@ -50,7 +53,7 @@ func (r *Registry) loadEmbedded() int {
 		if err != nil {
 			continue
 		}
-		n += r.loadConfig("gopcp:"+name, strings.NewReader(string(data)))
+		n += r.loadConfig("gopcp:"+name, string(data))
 	}
 	return n
 }
@@ -99,18 +102,22 @@ func (r *Registry) loadComponent(name string, recover bool, above []os.FileInfo)
 	if err != nil {
 		return 0, configErr(err)
 	}
+	return r.loadStat(name, st, recover, above)
+}
+
+// loadStat is loadComponent of a file or directory already looked at.
+func (r *Registry) loadStat(name string, st os.FileInfo, recover bool, above []os.FileInfo) (int, error) {
 	for _, a := range above {
 		if os.SameFile(a, st) {
 			return 0, configErr(&os.PathError{Op: "stat", Path: name, Err: syscall.ELOOP})
 		}
 	}
 	if st.Mode().IsRegular() {
-		f, err := os.Open(name)
+		text, err := readConfig(name, st.Size())
 		if err != nil {
 			return 0, configErr(err)
 		}
-		defer f.Close()
-		return r.loadConfig(name, f), nil
+		return r.loadConfig(name, text), nil
 	}
 	if !st.IsDir() {
 		return 0, nil
@@ -137,25 +144,56 @@ func (r *Registry) loadComponent(name string, recover bool, above []os.FileInfo)
 	return total, nil
 }
 
+// maxConfigFile bounds a configuration file read: libpcp's has no
+// bound, and a file larger than this is refused as too large (EFBIG).
+const maxConfigFile = 16 << 20
+
+// readConfig reads a configuration file whole: its lines, names,
+// expressions and texts are then cut from one string, where a string a
+// line and a value was half of loading PCP's defaults' allocations. A
+// read that fails part way keeps what it read, as libpcp's reading
+// stops at the failure. size is the file's size as found, a hint.
+func readConfig(name string, size int64) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	// room for the size the file had, and to see its end
+	b := make([]byte, 0, min(max(size, 0), maxConfigFile)+512)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if len(b) > maxConfigFile {
+			return "", &os.PathError{Op: "read", Path: name, Err: syscall.EFBIG}
+		}
+		if err != nil {
+			return string(b), nil
+		}
+	}
+}
+
 // loadConfig reads one configuration file: "name = expr" lines,
 // "name(oneline) = text" and "name(helptext) = text" attributes (text
 // may be quoted with " or ', span lines and use backslash escapes),
 // comments starting with '#' and empty lines. As in libpcp, a last line
 // without a newline is ignored.
-func (r *Registry) loadConfig(fname string, in io.Reader) int {
+func (r *Registry) loadConfig(fname, text string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	br := bufio.NewReader(in)
+	in := &cursor{s: text}
 	count := 0
 	lineno := 1
 	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			break // EOF, with or without a partial last line
+		line, ok := in.line()
+		if !ok {
+			break // the end, with or without a partial last line
 		}
-		line = strings.TrimSuffix(line, "\n")
 		if line != "" && line[0] != '#' {
-			extra, ok := r.configLine(fname, lineno, line, br)
+			extra, ok := r.configLine(fname, lineno, line, in)
 			lineno += extra
 			if ok {
 				count++
@@ -166,9 +204,38 @@ func (r *Registry) loadConfig(fname string, in io.Reader) int {
 	return count
 }
 
+// cursor reads a configuration file's text.
+type cursor struct {
+	s   string
+	off int
+}
+
+// line returns the next line without its newline; false at the end or
+// for a last line without one (which is then read).
+func (c *cursor) line() (string, bool) {
+	rest := c.s[c.off:]
+	i := strings.IndexByte(rest, '\n')
+	if i < 0 {
+		c.off = len(c.s)
+		return "", false
+	}
+	c.off += i + 1
+	return rest[:i], true
+}
+
+// rest reads to the end of the line, its newline included.
+func (c *cursor) rest() string {
+	rest := c.s[c.off:]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i+1]
+	}
+	c.off += len(rest)
+	return rest
+}
+
 // configLine handles one line; extra counts the further lines a quoted
 // attribute value took.
-func (r *Registry) configLine(fname string, lineno int, line string, br *bufio.Reader) (extra int, registered bool) {
+func (r *Registry) configLine(fname string, lineno int, line string, in *cursor) (extra int, registered bool) {
 	where := loc{fname, lineno}
 	eq := strings.IndexByte(line, '=')
 	if eq < 0 {
@@ -236,7 +303,7 @@ func (r *Registry) configLine(fname string, lineno int, line string, br *bufio.R
 	}
 	if delim != 0 {
 		var ok bool
-		value, extra, ok = r.quoted(where, value, delim, br, lineno)
+		value, extra, ok = r.quoted(where, value, delim, in, lineno)
 		if !ok {
 			return extra, false
 		}
@@ -253,61 +320,71 @@ func (r *Registry) configLine(fname string, lineno int, line string, br *bufio.R
 	return extra, false
 }
 
-// quoted reads a delimited attribute value that starts in text and may
-// continue on the following lines; a backslash takes the next character
-// literally, and a backslash before a newline joins the lines.
-func (r *Registry) quoted(where loc, text string, delim byte, br *bufio.Reader, lineno int) (string, int, bool) {
-	v := make([]byte, 0, len(text)+32) // most values end on their first line
-	esc := false
+// quoted reads a delimited attribute value that starts in text, the end
+// of the line just read from in, and may continue on the following
+// lines; a backslash takes the next character literally, and a
+// backslash before a newline joins the lines. A value without escapes
+// after its first is cut from the file's text, not copied.
+func (r *Registry) quoted(where loc, text string, delim byte, in *cursor, lineno int) (string, int, bool) {
+	// text ends just before the newline in.off follows, so the value's
+	// bytes are all in.s from start on
+	start := in.off - 1 - len(text)
+	s := in.s
+	var v []byte // the value when it is not one run of s
+	run := start // where the run of the value's bytes being read begins
 	lines := 0
-	i := 0
+	i := start
 	for {
-		var c byte
-		switch {
-		case i < len(text):
-			c = text[i]
-			i++
-		case lines == 0:
-			c = '\n'
-		default:
-			b, err := br.ReadByte()
-			if err != nil {
-				r.warn("%sError: pmLoadDerivedConfig: missing termination (%c) for value\n", loc{where.file, lineno + max(lines-1, 0)}, delim)
-				return "", max(lines-1, 0), false
-			}
-			c = b
+		if i >= len(s) {
+			in.off = len(s)
+			r.warn("%sError: pmLoadDerivedConfig: missing termination (%c) for value\n", loc{where.file, lineno + max(lines-1, 0)}, delim)
+			return "", max(lines-1, 0), false
 		}
+		c := s[i]
 		if c == '\n' {
 			lines++
-		}
-		if esc {
-			esc = false
-			if c != '\n' {
-				v = append(v, c)
-			}
-			continue
-		}
-		if c == '\\' {
-			esc = true
-			continue
 		}
 		if c == delim {
 			break
 		}
-		v = append(v, c)
+		if c != '\\' {
+			i++
+			continue
+		}
+		// an escape: the run ends before the backslash and the next one
+		// starts at the byte it escapes, or after an escaped newline
+		if v != nil || i > run {
+			v = append(v, s[run:i]...)
+		}
+		i++
+		if i < len(s) && s[i] == '\n' {
+			lines++
+			i++
+			run = i
+			continue
+		}
+		run = i
+		if i < len(s) {
+			i++
+		}
 	}
+	value := s[run:i]
+	if v != nil {
+		value = string(append(v, value...))
+	}
+	i++ // the delimiter
 	extra := max(lines-1, 0)
-	if i < len(text) {
-		if tail := strings.TrimLeftFunc(text[i:], isSpaceRune); tail != "" {
+	if lines == 0 {
+		if tail := strings.TrimLeftFunc(s[i:in.off-1], isSpaceRune); tail != "" {
 			r.warn("%sWarning: pmLoadDerivedConfig: extra text (%s) after attribute value will be ignored\n", loc{where.file, lineno + extra}, tail)
 		}
-	} else if lines > 0 {
-		tail, _ := br.ReadString('\n')
-		if t := strings.TrimSpace(tail); t != "" {
+	} else {
+		in.off = i
+		if t := strings.TrimSpace(in.rest()); t != "" {
 			r.warn("%sWarning: pmLoadDerivedConfig: extra text (%s) after attribute value will be ignored\n", loc{where.file, lineno + extra}, t)
 		}
 	}
-	return string(v), extra, true
+	return value, extra, true
 }
 
 // loc is a message's "[file:line] " prefix, formatted only when a

@@ -51,7 +51,7 @@ func FuzzConfig(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		reg := NewRegistry()
-		n := reg.loadConfig("fuzz.conf", strings.NewReader(text))
+		n := reg.loadConfig("fuzz.conf", text)
 		if got := len(reg.Defs()) - 2; got != n {
 			t.Fatalf("%d metrics registered, %d reported", got, n)
 		}

@@ -50,16 +50,46 @@ func (e *SyntaxError) Unwrap() error { return pcp.ErrBadDerive }
 // Parse parses a derived metric expression, reporting errors as
 // pmRegisterDerived would for a metric called name.
 func Parse(name, expr string) (*Node, error) {
+	var p parser
+	return p.run(name, expr)
+}
+
+// run parses expr with p, which may have parsed others before: its
+// nodes come from its slab, which every tree it parses shares.
+func (p *parser) run(name, expr string) (*Node, error) {
 	if i := strings.IndexByte(expr, 0); i >= 0 {
 		expr = expr[:i]
 	}
-	p := &parser{lex: lexer{src: expr}, name: name}
+	*p = parser{lex: lexer{src: expr}, name: name, slab: p.slab}
 	p.frames = p.framesBuf[:0]
 	n := p.parse()
 	if p.err != nil {
 		return nil, p.err
 	}
 	return n, nil
+}
+
+// nodeSlab hands out nodes cut from shared blocks: loading PCP's default
+// definitions made 670 nodes an allocation each, half of the loading's
+// allocations. Blocks double from slabFirst to slabMax nodes, so that a
+// single small expression takes little.
+type nodeSlab struct {
+	block []Node
+}
+
+const (
+	slabFirst = 8
+	slabMax   = 128
+)
+
+// node returns a copy of n from the slab.
+func (p *parser) node(n Node) *Node {
+	s := &p.slab
+	if len(s.block) == cap(s.block) {
+		s.block = make([]Node, 0, min(max(2*cap(s.block), slabFirst), slabMax))
+	}
+	s.block = append(s.block, n)
+	return &s.block[len(s.block)-1]
 }
 
 // parser is a precedence-climbing parser that reproduces the behaviour
@@ -76,6 +106,7 @@ type parser struct {
 	// framesBuf holds the frames of most expressions without a further
 	// allocation.
 	framesBuf [4]frame
+	slab      nodeSlab
 }
 
 // frame is one construct's error message, kept in parts and joined only
@@ -229,7 +260,7 @@ func (p *parser) expr(prec int, initial bool) *Node {
 			p.push(follow(aexpr, "COLON"))
 			right := p.expr(precQuest+1, false)
 			p.pop()
-			left = &Node{Op: OpQuest, Left: left, Right: &Node{Op: OpColon, Left: mid, Right: right}}
+			left = p.node(Node{Op: OpQuest, Left: left, Right: p.node(Node{Op: OpColon, Left: mid, Right: right})})
 			continue
 		}
 		what := aexpr
@@ -239,7 +270,7 @@ func (p *parser) expr(prec int, initial bool) *Node {
 		p.push(follow(what, entry(opName[:], int(b.op))))
 		right := p.expr(b.prec+1, false)
 		p.pop()
-		left = &Node{Op: b.op, Left: left, Right: right}
+		left = p.node(Node{Op: b.op, Left: left, Right: right})
 	}
 }
 
@@ -249,13 +280,13 @@ func (p *parser) unary(prec int, initial bool) *Node {
 		p.take()
 		p.push(follow(aexpr, "NEG"))
 		// unary minus binds as tightly as binary minus
-		n := &Node{Op: OpNeg, Left: p.expr(precAdd+1, false)}
+		n := p.node(Node{Op: OpNeg, Left: p.expr(precAdd+1, false)})
 		p.pop()
 		return n
 	case tokNot:
 		p.take()
 		p.push(follow(bexpr, "NOT"))
-		n := &Node{Op: OpNot, Left: p.expr(precNot+1, false)}
+		n := p.node(Node{Op: OpNot, Left: p.expr(precNot+1, false)})
 		p.pop()
 		return n
 	}
@@ -277,19 +308,19 @@ func (p *parser) primary(initial bool) *Node {
 		}
 		p.take()
 		if p.peek().kind == tokInstName {
-			return &Node{Op: OpInst, Left: n, Value: p.take().text, Paren: true}
+			return p.node(Node{Op: OpInst, Left: n, Value: p.take().text, Paren: true})
 		}
 		return n
 	case tokInteger, tokDouble:
 		p.take()
-		return constant(t)
+		return p.constant(t)
 	case tokName:
 		p.take()
-		n := &Node{Op: OpName, Value: t.text}
+		n := p.node(Node{Op: OpName, Value: t.text})
 		next := p.peek()
 		if next.kind == tokInstName {
 			p.take()
-			return &Node{Op: OpInst, Left: n, Value: next.text}
+			return p.node(Node{Op: OpInst, Left: n, Value: next.text})
 		}
 		if !entry(nameFollow[:], int(next.kind)) {
 			p.push(follow(opStr, "NAME"))
@@ -306,7 +337,7 @@ func (p *parser) primary(initial bool) *Node {
 		p.take()
 		p.take() // "("
 		p.push(follow("<expr>", "scalar("))
-		n := &Node{Op: OpScalar, Left: p.expr(precQuest, false)}
+		n := p.node(Node{Op: OpScalar, Left: p.expr(precQuest, false)})
 		p.expect(tokRParen)
 		p.pop()
 		return n
@@ -361,7 +392,7 @@ func (p *parser) function() *Node {
 	}
 	name := p.expect(tokName)
 	p.expect(tokRParen)
-	n := &Node{Op: op, Left: &Node{Op: OpName, Value: name.text}}
+	n := p.node(Node{Op: op, Left: p.node(Node{Op: OpName, Value: name.text})})
 	if op == OpAnon {
 		typ, ok := anonType(name.text)
 		if !ok {
@@ -369,14 +400,14 @@ func (p *parser) function() *Node {
 			p.stop(name.pos, fmt.Sprintf("type=%s not allowed for anon()", name.text))
 		}
 		n.Desc = pcp.Desc{PMID: pcp.PMIDNull, Type: typ, InDom: pcp.InDomNull, Sem: pcp.SemDiscrete}
-		n.Left = &Node{Op: OpInteger, Value: "0", Desc: n.Desc}
+		n.Left = p.node(Node{Op: OpInteger, Value: "0", Desc: n.Desc})
 	}
 	return n
 }
 
-func constant(t token) *Node {
-	n := &Node{Op: OpInteger, Value: t.text,
-		Desc: pcp.Desc{PMID: pcp.PMIDNull, Type: pcp.TypeU32, InDom: pcp.InDomNull, Sem: pcp.SemDiscrete}}
+func (p *parser) constant(t token) *Node {
+	n := p.node(Node{Op: OpInteger, Value: t.text,
+		Desc: pcp.Desc{PMID: pcp.PMIDNull, Type: pcp.TypeU32, InDom: pcp.InDomNull, Sem: pcp.SemDiscrete}})
 	if t.kind == tokDouble {
 		n.Op = OpDouble
 		n.Desc.Type = pcp.TypeDouble
@@ -392,7 +423,7 @@ func (p *parser) mkconst() *Node {
 		p.fail(t)
 	}
 	p.take()
-	n := constant(t)
+	n := p.constant(t)
 	p.expect(tokComma)
 	for {
 		p.spec(n)
@@ -459,13 +490,13 @@ func (p *parser) rescale() *Node {
 	if err != nil {
 		p.stop(end.pos, fmt.Sprintf("Illegal units: '%s'", err))
 	}
-	return &Node{Op: OpRescale, Left: arg, Units: u}
+	return p.node(Node{Op: OpRescale, Left: arg, Units: u})
 }
 
 func (p *parser) matchinst() *Node {
 	p.take()
 	p.take() // "("
-	n := &Node{Op: OpMatch}
+	n := p.node(Node{Op: OpMatch})
 	p.push(follow("<filter>, <expr>)", "matchinst("))
 	if p.peek().kind == tokNot {
 		p.take()

@@ -57,6 +57,9 @@ type Registry struct {
 	// Warn receives the messages libpcp prints while loading
 	// configuration files and binding definitions; nil discards them.
 	Warn func(msg string)
+	// parser parses every definition registered (under mu), so that
+	// their trees share its node slab
+	parser parser
 }
 
 // NewRegistry returns a registry holding only the anonymous metrics
@@ -73,7 +76,7 @@ func NewRegistry() *Registry {
 
 func (r *Registry) registerAnon(name string, t pcp.Type, oneline, help string) {
 	expr := "anon(PM_TYPE_" + typeWord(t) + ")"
-	tree, err := Parse(name, expr)
+	tree, err := r.parser.run(name, expr)
 	if err != nil {
 		panic("derive: anonymous metric: " + err.Error())
 	}
@@ -136,7 +139,7 @@ func (r *Registry) register(name, expr string) error {
 	if _, dup := r.named[name]; dup {
 		return r.refuse(name, expr, "Duplicate global derived metric name")
 	}
-	tree, err := Parse(name, expr)
+	tree, err := r.parser.run(name, expr)
 	if err != nil {
 		return err
 	}
