@@ -142,21 +142,11 @@ func (a *Archive) MetaPath() string { return a.metaFile }
 // find locates an archive's files as __pmLogFindOpen does.
 func find(name string) (*Archive, error) {
 	dir, base := filepath.Dir(name), filepath.Base(name)
-	exists := false
-	if _, err := os.Stat(name); err == nil {
-		exists = true
-	} else {
-		for _, c := range compressed {
-			if _, err := os.Stat(name + c); err == nil {
-				exists = true
-				break
-			}
-		}
-	}
-	if exists {
-		if b, _, ok := baseName(base); ok {
-			base = b
-		}
+	// A name with an archive file's suffix is that file's archive when
+	// the file exists; a base name is asked of the file system only
+	// through the directory (eight stats for every open before).
+	if b, _, ok := baseName(base); ok && fileExists(name) {
+		base = b
 	}
 	a := &Archive{Base: dir + string(filepath.Separator) + base, MinVol: -1, MaxVol: -1, vols: map[int]bool{}}
 	// Names alone, and only this archive's sorted: a directory such as
@@ -219,6 +209,19 @@ func find(name string) (*Archive, error) {
 		return nil, &os.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
 	}
 	return a, nil
+}
+
+// fileExists reports whether name, or a compressed copy of it, exists.
+func fileExists(name string) bool {
+	if _, err := os.Stat(name); err == nil {
+		return true
+	}
+	for _, c := range compressed {
+		if _, err := os.Stat(name + c); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // checkLabel is __pmLogChkLabel on a file's content.

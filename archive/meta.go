@@ -49,7 +49,7 @@ type LabelRecord struct {
 
 // Meta is an archive's metadata, loaded as __pmLogLoadMeta loads it.
 type Meta struct {
-	descs  htab[*pcp.Desc]
+	descs  htab[pcp.Desc]
 	names  *nameTree
 	indoms htab[[]*InDom]              // newest first
 	labels htab[*htab[[]*LabelRecord]] // type, ident: newest first
@@ -62,7 +62,7 @@ type Meta struct {
 
 func (m *Meta) addDesc(d *pcp.Desc) error {
 	if n := m.descs.search(uint32(d.PMID)); n != nil {
-		old := n.data
+		old := &n.data
 		switch {
 		case d.Type != old.Type:
 			return &Error{Code: pcp.ErrLogChangeType}
@@ -75,7 +75,7 @@ func (m *Meta) addDesc(d *pcp.Desc) error {
 		}
 		return nil
 	}
-	m.descs.add(uint32(d.PMID), d)
+	m.descs.add(uint32(d.PMID), *d)
 	return nil
 }
 

@@ -223,7 +223,7 @@ func (m *Meta) loadDesc(s *metaStream, d *wire.Decoder, start int) error {
 		if j := bytes.IndexByte(name, 0); j >= 0 {
 			name = name[:j]
 		}
-		m.names.add(desc.PMID, string(name))
+		m.names.add(desc.PMID, s.names.str(name))
 	}
 	return d.Err
 }

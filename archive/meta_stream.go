@@ -25,6 +25,7 @@ type metaStream struct {
 	err   error // a read error other than the end of the file
 
 	inDom inDomScratch // reused by the instance domain records
+	names strArena     // the descriptors' names
 }
 
 // metaChunk is the least the window reads at a time.

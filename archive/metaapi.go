@@ -12,7 +12,7 @@ import (
 // has none.
 func (m *Meta) Desc(pmid pcp.PMID) (pcp.Desc, error) {
 	if n := m.descs.search(uint32(pmid)); n != nil {
-		return *n.data, nil
+		return n.data, nil
 	}
 	return pcp.Desc{}, pcp.ErrPMIDLog
 }
@@ -20,7 +20,7 @@ func (m *Meta) Desc(pmid pcp.PMID) (pcp.Desc, error) {
 // EachDesc calls f for every descriptor in libpcp's order (the order
 // pmdumplog -d prints them in).
 func (m *Meta) EachDesc(f func(d pcp.Desc)) {
-	m.descs.each(func(n *hnode[*pcp.Desc]) { f(*n.data) })
+	m.descs.each(func(n *hnode[pcp.Desc]) { f(n.data) })
 }
 
 // NumDescs is the number of distinct metrics described.
