@@ -67,6 +67,9 @@ func (r *Reader) backPastEnd(res *pcp.Result, offset int) error {
 			return bad(trail, "record length does not match the trailer, read backwards past a volume's end")
 		}
 		r.pos = trail
+		if res == nil {
+			return nil // a step over it, which decoding does not move
+		}
 		r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
 		r.buf = append(r.buf, b...)
 		if err := r.decode(res, r.buf); err != nil {

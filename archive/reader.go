@@ -149,7 +149,8 @@ func (r *Reader) Fetch(res *pcp.Result) error {
 
 // read is __pmLogRead: the next record from the current position in
 // direction m, moving to the next (or previous) volume at the end of one.
-// paranoid adds the checks libpcp makes when it looks for the end.
+// paranoid adds the checks libpcp makes when it looks for the end. A nil
+// res (backwards: setTime's step) steps over the record undecoded.
 func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
 	if r.cur == nil {
 		return pcp.ErrEOL
@@ -256,6 +257,12 @@ func (r *Reader) readRecord(m Mode, res *pcp.Result, paranoid bool) error {
 	if paranoid && !paranoidOK(body, r.a.Version()) {
 		r.pos = afterBadTrailer(m, start, rlen)
 		return bad(start, "record fails the end-of-archive checks")
+	}
+	if res == nil {
+		// a step over the record: decoding leaves the reader at the
+		// same place whether the body decodes or not
+		r.pos = afterBadBody(m, start, rlen)
+		return nil
 	}
 	if frame == nil {
 		r.buf = append(r.buf[:0], make([]byte, pdu.LogRecordPrefix)...)
