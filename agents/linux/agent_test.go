@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // TestTable checks every exported metric has PCP's descriptor, help text
@@ -37,11 +38,15 @@ func TestTable(t *testing.T) {
 		if m.Desc != d.desc(Domain) {
 			t.Errorf("%s: desc %+v, PCP's %+v", d.Name, m.Desc, d.desc(Domain))
 		}
-		if m.OneLine == "" || m.Help == "" {
-			t.Errorf("%s: no help", d.Name)
+		// Help is read at the first text request, not put in the table.
+		ctx := context.Background()
+		got1, err1 := a.Text(ctx, 0, uint32(m.Desc.PMID), pdu.TextPMID|pdu.TextOneLine)
+		gotH, errH := a.Text(ctx, 0, uint32(m.Desc.PMID), pdu.TextPMID|pdu.TextHelp)
+		if err1 != nil || errH != nil {
+			t.Errorf("%s: no help: %v %v", d.Name, err1, errH)
 		}
-		if one, full, _ := h.Text(m.Desc.PMID); m.OneLine != one || m.Help != full {
-			t.Errorf("%s: help %q %q, the help source's %q %q", d.Name, m.OneLine, m.Help, one, full)
+		if one, full, _ := h.Text(m.Desc.PMID); got1 != one || gotH != full {
+			t.Errorf("%s: help %q %q, the help source's %q %q", d.Name, got1, gotH, one, full)
 		}
 	}
 	t.Logf("%d of PCP's %d metrics", n, len(pcpDescs))

@@ -220,6 +220,7 @@ func TestFixtureInstances(t *testing.T) {
 	x := fixture(t)
 	names := func(serial int) []string {
 		var out []string
+		x.firstUse(serial) // as an instance request does
 		for _, in := range x.indoms[serial].list() {
 			out = append(out, in.Name)
 		}

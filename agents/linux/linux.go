@@ -85,6 +85,8 @@ type binding struct {
 	// needs (needScheduler, needZramStats): a refresh does them only
 	// when a requested metric does.
 	needs uint8
+	// indom is the serial of the metric's instance domain, or -1.
+	indom int32
 }
 
 // Linux is the agent's Fetcher: the parsed state of every source and the
@@ -116,8 +118,14 @@ type Linux struct {
 	byPMID   pmidTable
 	sources  [numSources]func() error
 	errs     [numSources]error
-	indoms   [numInDoms]indomTable
-	declared [numInDoms]bool
+	// refreshed has a bit for each source read at least once; indomSrcs
+	// the sources whose metrics use each instance domain. An instance
+	// request reads what its domain needs if no fetch has yet, as PCP's
+	// agent reads its tables at first use, not at start-up.
+	refreshed uint64
+	indomSrcs [numInDoms]uint64
+	indoms    [numInDoms]indomTable
+	declared  [numInDoms]bool
 
 	stat       statData
 	mem        kvData
@@ -250,13 +258,9 @@ func newLinux(opts Options) (*Linux, error) {
 	return x, nil
 }
 
-// agent builds the pmda.Agent over x, refreshing every source once so
-// that instance requests made before the first fetch have answers.
+// agent builds the pmda.Agent over x. It reads no source: a fetch reads
+// what it needs and an instance request what its domain needs (firstUse).
 func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
-	h, err := help()
-	if err != nil {
-		return nil, err
-	}
 	var metrics []pmda.Metric
 	x.byPMID = pmidTable{domain: domain}
 	for i := range pcpDescs {
@@ -265,11 +269,13 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		if !ok {
 			continue
 		}
+		b.indom = d.InDom
 		m := pmda.Metric{Name: d.Name, Desc: d.desc(domain), Labels: itemLabels(d.Name)}
 		metrics = append(metrics, m)
 		x.byPMID.add(m.Desc.PMID, &b)
 		if d.InDom >= 0 {
 			x.declared[d.InDom] = true
+			x.indomSrcs[d.InDom] |= 1 << b.src
 		}
 	}
 	var indoms []pmda.InDom
@@ -279,17 +285,8 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 			indoms = append(indoms, pmda.InDom{InDom: pcp.NewInDom(domain, uint32(serial)), Labels: labels[serial]})
 		}
 	}
-	h.Apply(Domain, metrics, indoms)
 	if !x.noCache {
 		x.seedInstanceNumbers(domain, x.cacheDir)
-	}
-	x.disks.needWWID, x.disks.needScheduler, x.disks.needZramStats = true, true, true
-	for s := range x.sources {
-		// The root-only metrics' instances appear with the first fetch
-		// that may see them, as with PCP's agent.
-		if s != int(srcSlabinfo) && s != int(srcTTY) {
-			x.refreshSource(source(s))
-		}
 	}
 	return pmda.New(pmda.Config{
 		Name:    Name,
@@ -343,6 +340,7 @@ func (x *Linux) bindKnown(name string, src source, get getter) {
 // depend on it.
 func (x *Linux) refreshSource(s source) {
 	if f := x.sources[s]; f != nil {
+		x.refreshed |= 1 << s
 		prev := x.errs[s]
 		x.errs[s] = f()
 		// Report a source's failure once, not at every fetch.
@@ -368,6 +366,11 @@ func (x *Linux) Refresh(ctx context.Context, pmids []pcp.PMID) error {
 		if b := x.byPMID.get(id); b != nil {
 			need |= 1 << b.src
 			parts |= b.needs
+			if b.indom >= 0 {
+				// The sources listing the metric's domain are read
+				// once, as an instance request would have.
+				need |= x.indomSrcs[b.indom] &^ x.refreshed &^ rootOnly
+			}
 		}
 	}
 	x.disks.needScheduler = parts&needScheduler != 0
@@ -415,7 +418,27 @@ func (x *Linux) Instances(_ context.Context, _ pmda.Client, indom pcp.InDom) ([]
 	if s >= numInDoms || !x.declared[s] {
 		return nil, pcp.ErrInDom
 	}
+	x.firstUse(int(s))
 	return x.indoms[s].list(), nil
+}
+
+// rootOnly are the sources whose instances appear only with a fetch
+// that may see them, as with PCP's agent.
+const rootOnly uint64 = 1<<srcSlabinfo | 1<<srcTTY
+
+// firstUse reads the sources instance domain serial needs that no
+// request has read yet, with every optional part of their refresh.
+func (x *Linux) firstUse(serial int) {
+	miss := x.indomSrcs[serial] &^ x.refreshed &^ rootOnly
+	if miss == 0 {
+		return
+	}
+	x.disks.needWWID, x.disks.needScheduler, x.disks.needZramStats = true, true, true
+	for s := source(0); s < numSources; s++ {
+		if miss&(1<<s) != 0 {
+			x.refreshSource(s)
+		}
+	}
 }
 
 // readProc and readSys read a file under /proc or /sys into the shared
