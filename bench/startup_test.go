@@ -35,6 +35,10 @@ var startupCases = []startupCase{
 		"sample.string.hullo", "sample.ulonglong.million"}},
 	{tool: "pmdumplog", args: []string{"-l", "{archive}"}},
 	{tool: "pmval", args: []string{"-s", "1", "-a", "{archive}", "kernel.all.load"}},
+	// A local context: PCP's tool loads the agents of pmcd.conf's dso
+	// lines in-process, ours starts pmdalocal (found on $PATH) for them,
+	// and both processes' CPU counts (the tool waits for its companion).
+	{tool: "pminfo", args: []string{"-L", "-f", "hinv.ncpu"}},
 }
 
 // startupRun is one timed run of a program.
@@ -109,6 +113,8 @@ func TestStartupSideBySide(t *testing.T) {
 	for _, c := range startupCases {
 		ours[c.tool] = ourCommand(t, "GOPCP_BENCH_STARTUP_BIN", c.tool)
 	}
+	companion := ourCommand(t, "GOPCP_BENCH_STARTUP_BIN", "pmdalocal")
+	t.Setenv("PATH", filepath.Dir(companion)+string(os.PathListSeparator)+os.Getenv("PATH"))
 
 	var table strings.Builder
 	fmt.Fprintf(&table, "%d runs of each, alternating; medians per run\n", runs)
