@@ -254,6 +254,7 @@ func (a *Archive) Close() error {
 		delete(a.temps, v)
 	}
 	for v, z := range a.xzs {
+		z.release()
 		z.f.Close()
 		delete(a.xzs, v)
 	}
