@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
 
@@ -212,24 +211,14 @@ func (a *Archive) decompressed(vol int, path string) (*os.File, int, []span, err
 		return nil, 0, nil, err
 	}
 	defer src.Close()
-	tmp, err := os.CreateTemp("", "gopcp-archive-")
+	tmp, n, holes, err := decompressTemp(src, suffix, maxDecompressedVolume)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	os.Remove(tmp.Name())
-	n, holes, err := decompressTo(&limitWriter{w: tmp, max: maxDecompressedVolume}, src, suffix)
-	switch {
-	case err != nil:
-		tmp.Close()
-		return nil, 0, nil, errLogRec(0, "cannot decompress "+name+": "+err.Error())
-	case len(holes) > 0 && holes[0].off == 0:
+	if len(holes) > 0 && holes[0].off == 0 {
 		// the first .xz block is damaged: libpcp's read of the label fails
 		tmp.Close()
-		return nil, 0, nil, &Error{File: name, Code: pcp.ErrLabel, Msg: "damaged xz block"}
-	}
-	if err := tmp.Truncate(n); err != nil {
-		tmp.Close()
-		return nil, 0, nil, err
+		return nil, 0, nil, errXZLabel(name)
 	}
 	if a.temps == nil {
 		a.temps = map[int]tempVolume{}
