@@ -1,10 +1,13 @@
 package logcheck
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math"
 
 	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/pcp"
@@ -53,7 +56,7 @@ func (c *checker) pass0(path string) int {
 	}
 	sts, labelOK := statusOK, statusOK
 	nrec := 0
-	offset := 0
+	offset := int64(0)
 	eol := true
 	newline := func() {
 		if c.opt.Verbose > 0 && !eol {
@@ -61,7 +64,7 @@ func (c *checker) pass0(path string) int {
 			eol = true
 		}
 	}
-	b, err := archive.FileBytes(path)
+	content, err := archive.OpenContent(path)
 	if err != nil {
 		fmt.Fprintf(w, "%s: cannot open file: %s\n", path, osText(err))
 		sts = statusFatal
@@ -70,25 +73,30 @@ func (c *checker) pass0(path string) int {
 		// metadata file that does not open is then missing)
 		return c.pass0Done(0, sts, labelOK, nrec, 0, path)
 	}
+	defer content.Close()
 	if c.opt.Verbose > 0 {
 		fmt.Fprintf(w, "%s: start pass0 ... ", path)
 		eol = false
 	}
-	pos := 0
+	// The records are read as they come, as pmlogcheck reads them, not
+	// the file held whole: a volume may be hundreds of megabytes.
+	// Only the label record and a metadata record's type are kept.
+	r := recordReader{r: bufio.NewReaderSize(content, 64<<10)}
 	fatal := func(format string, args ...any) int {
 		newline()
 		fmt.Fprintf(w, format, args...)
 		return statusFatal
 	}
+	var word [4]byte
+	var label []byte
 	for {
-		if len(b)-pos < 4 {
-			if got := len(b) - pos; got != 0 {
+		if got := r.read(word[:]); got < 4 {
+			if got != 0 {
 				sts = fatal("%s[record %d]: unexpected EOF in record header, wanted %d, got %d bytes\n", path, nrec, 4, got)
 			}
 			break
 		}
-		hlen := int32(binary.BigEndian.Uint32(b[pos:]))
-		pos += 4
+		hlen := int32(binary.BigEndian.Uint32(word[:]))
 		// pmlogcheck compares lengths as unsigned: a negative one
 		// passes here and fails against its trailer.
 		if uint32(hlen) < 8 {
@@ -99,9 +107,32 @@ func (c *checker) pass0(path string) int {
 			}
 			break
 		}
-		body := max(int(hlen)-8, 0)
-		if len(b)-pos < body {
-			got := len(b) - pos
+		body := int64(max(int(hlen)-8, 0))
+		keep := int64(0)
+		switch {
+		case nrec == 0:
+			// all of a label; of a record too long to be one, its
+			// length and magic words are all checkLabel reads
+			keep = body
+			if body > maxLabelRecord {
+				keep = 4
+			}
+			label = append(append(label[:0], word[:]...), make([]byte, keep)...)
+		case kind == isMeta:
+			keep = min(body, 4)
+		}
+		var head [4]byte
+		got := int64(0)
+		if nrec == 0 {
+			got = int64(r.read(label[4:]))
+			label = label[:4+got]
+		} else {
+			got = int64(r.read(head[:keep]))
+		}
+		if got == keep {
+			got += r.skip(body - keep)
+		}
+		if got < body {
 			if nrec == 0 {
 				sts = fatal("%s: unexpected EOF in label record body, wanted %d, got %d bytes\n", path, body, got)
 			} else {
@@ -110,14 +141,12 @@ func (c *checker) pass0(path string) int {
 			break
 		}
 		var typ uint32
-		if kind == isMeta && nrec > 0 {
-			for i := 0; i < 4 && i < body; i++ {
-				typ = typ<<8 | uint32(b[pos+i])
+		if nrec > 0 {
+			for _, b := range head[:keep] {
+				typ = typ<<8 | uint32(b)
 			}
 		}
-		pos += body
-		if len(b)-pos < 4 {
-			got := len(b) - pos
+		if got := r.read(word[:]); got < 4 {
 			if nrec == 0 {
 				sts = fatal("%s: unexpected EOF in label record trailer, wanted %d, got %d bytes\n", path, 4, got)
 			} else {
@@ -125,8 +154,7 @@ func (c *checker) pass0(path string) int {
 			}
 			break
 		}
-		check := int32(binary.BigEndian.Uint32(b[pos:]))
-		pos += 4
+		check := int32(binary.BigEndian.Uint32(word[:]))
 		if uint32(check) < 8 {
 			if nrec == 0 {
 				sts = fatal("%s: illegal trailer record length (%d) in label record\n", path, check)
@@ -144,21 +172,21 @@ func (c *checker) pass0(path string) int {
 			break
 		}
 		if nrec == 0 {
-			if x := c.checkLabel(b[:pos], path); labelOK == statusOK {
+			if keep == body {
+				label = append(label, word[:]...)
+			}
+			if x := c.checkLabel(label, path); labelOK == statusOK {
 				labelOK = x
 			}
 		}
 		if kind == isIndex {
-			size := 20
+			size := int64(20)
 			if c.golden&0xff >= archive.Version3 {
 				size = 32
 			}
-			nrec++
-			for len(b)-pos >= size {
-				pos += size
-				nrec++
-			}
-			if got := len(b) - pos; got != 0 {
+			rest := r.skip(math.MaxInt64)
+			nrec += 1 + int(rest/size)
+			if got := rest % size; got != 0 {
 				newline()
 				fmt.Fprintf(w, "%s[record %d]: unexpected EOF in index entry, wanted %d, got %d bytes\n", path, nrec, size, got)
 				c.index = stateBad
@@ -183,7 +211,7 @@ func (c *checker) pass0(path string) int {
 			}
 		}
 		nrec++
-		offset = pos
+		offset = r.pos
 	}
 	if sts != statusFatal && nrec < 2 {
 		newline()
@@ -193,7 +221,7 @@ func (c *checker) pass0(path string) int {
 	return c.pass0Done(kind, sts, labelOK, nrec, offset, path)
 }
 
-func (c *checker) pass0Done(kind, sts, labelOK, nrec, offset int, path string) int {
+func (c *checker) pass0Done(kind, sts, labelOK, nrec int, offset int64, path string) int {
 	if sts == statusFatal && offset > 0 {
 		fmt.Fprintf(c.w, "%s: last valid record ends at offset %d\n", path, offset)
 	}
@@ -271,4 +299,36 @@ func osText(err error) string {
 		return "No such file or directory"
 	}
 	return err.Error()
+}
+
+// maxLabelRecord bounds the label record pass 0 keeps: the labels of
+// both versions are far smaller.
+const maxLabelRecord = 4 << 10
+
+// recordReader reads a file's records in order, counting the bytes.
+type recordReader struct {
+	r   *bufio.Reader
+	pos int64
+}
+
+// read fills b as far as the file goes and returns how much it read.
+func (r *recordReader) read(b []byte) int {
+	n, _ := io.ReadFull(r.r, b)
+	r.pos += int64(n)
+	return n
+}
+
+// skip passes over n bytes, or to the end of the file, and returns how
+// many it passed.
+func (r *recordReader) skip(n int64) int64 {
+	got := int64(0)
+	for got < n {
+		k, err := r.r.Discard(int(min(n-got, 1<<30)))
+		got += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	r.pos += got
+	return got
 }

@@ -33,8 +33,8 @@ func (c *checker) pass1(a *archive.Archive, name string) {
 		return
 	}
 	var metaSize int64 = -1
-	if b, err := archive.FileBytes(name + ".meta"); err == nil {
-		metaSize = int64(len(b))
+	if n, err := archive.FileSize(name + ".meta"); err == nil {
+		metaSize = n
 	}
 	var logSize int64 = -1
 	lsize := labelBytes(a.Version())
@@ -51,8 +51,8 @@ func (c *checker) pass1(a *archive.Archive, name string) {
 		} else if last == nil || e.Vol != last.Vol {
 			logSize = -1
 			path := name + "." + strconv.Itoa(int(e.Vol))
-			if b, err := archive.FileBytes(path); err == nil {
-				logSize = int64(len(b))
+			if n, err := archive.FileSize(path); err == nil {
+				logSize = n
 			} else {
 				fmt.Fprintf(w, "%s: file missing for log volume %d\n", path, e.Vol)
 			}
@@ -205,8 +205,8 @@ func (c *checker) pass3(a *archive.Archive, name string) {
 			// a mark: no wrap check across the gap
 			for _, cd := range data {
 				if cd != nil {
-					for _, in := range cd.insts {
-						in.lastTime.Sec = 0
+					for i := range cd.insts {
+						cd.insts[i].lastSec = 0
 					}
 				}
 			}
