@@ -29,14 +29,11 @@ type Content struct {
 // cannot open (a damaged stream, a lost .xz index) fails here, with
 // PM_ERR_LOGREC.
 func OpenContent(path string) (*Content, error) {
-	name, suffix, err := compressedName(path)
+	f, suffix, err := openCompressed(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
+	name := f.Name()
 	if suffix == "" {
 		return &Content{f: f, left: -1}, nil
 	}
@@ -121,15 +118,12 @@ func (c *Content) Close() error {
 // decompressed copy of any other compressed file, which is decompressed
 // (and counted, not kept) to find it. A file libpcp cannot open fails.
 func FileSize(path string) (int64, error) {
-	name, suffix, err := compressedName(path)
-	if err != nil {
-		return 0, err
-	}
-	f, err := os.Open(name)
+	f, suffix, err := openCompressed(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
+	name := f.Name()
 	switch suffix {
 	case "":
 		st, err := f.Stat()

@@ -42,11 +42,7 @@ func (f *fileData) close() {
 // (compress.go): a damaged stream is an unreadable file, except that an
 // .xz file keeps its whole blocks before the damage.
 func openFile(path string) (*fileData, error) {
-	name, suffix, err := compressedName(path)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(name)
+	f, suffix, err := openCompressed(path)
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +51,17 @@ func openFile(path string) (*fileData, error) {
 		return mapFile(f)
 	}
 	return decompress(f, suffix)
+}
+
+// openCompressed opens the file to read for path (compressedName) and
+// gives its compression suffix.
+func openCompressed(path string) (*os.File, string, error) {
+	name, suffix, err := compressedName(path)
+	if err != nil {
+		return nil, "", err
+	}
+	f, err := os.Open(name)
+	return f, suffix, err
 }
 
 // compressedName is the file to read for path: path itself, or failing
