@@ -27,7 +27,7 @@ func newTrace(domain uint32) (*pmda.Agent, error) {
 			port = int(n)
 		}
 	}
-	a, err := atrace.New(domain, atrace.Options{Port: port, Log: log.Default(), PID: int32(os.Getpid())})
+	a, err := atrace.New(domain, atrace.Options{Port: port, Log: log.Default(), PID: int32(pmda.HostPID())})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package sample
 
 import (
-	"os"
 	"syscall"
 	"unsafe"
 )
@@ -21,5 +20,3 @@ func dataSize() uint64 {
 	brk, _, _ := syscall.RawSyscall(syscall.SYS_BRK, 0, 0, 0)
 	return uint64(brk / 1024)
 }
-
-func pid() int { return os.Getpid() }

@@ -2,8 +2,6 @@
 
 package sample
 
-import "os"
-
 // sysinfo is sample.sysinfo's value where there is no sysinfo(2): the
 // 64 bytes PCP's agent sends on such systems.
 func sysinfo() []byte {
@@ -12,5 +10,3 @@ func sysinfo() []byte {
 
 // dataSize is not known here.
 func dataSize() uint64 { return 0 }
-
-func pid() int { return os.Getpid() }

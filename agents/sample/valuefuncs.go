@@ -15,7 +15,7 @@ import (
 
 func (s *agent) daemonPIDValue(_ valueReq, a *pcp.Atom) error {
 	if s.pid == 0 {
-		s.pid = uint32(pid())
+		s.pid = uint32(pmda.HostPID())
 	}
 	return setUL(a, s.pid)
 }

@@ -21,9 +21,13 @@ import (
 
 	_ "github.com/gopcp/gopcp/agents/all"
 	"github.com/gopcp/gopcp/pmapi/local"
+	"github.com/gopcp/gopcp/pmda"
 )
 
 func main() {
+	// What an agent says is its own pid is the tool's, whose process
+	// PCP's DSO would have been loaded into; the tool started this one.
+	pmda.SetHostPID(os.Getppid())
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
