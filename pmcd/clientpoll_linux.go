@@ -97,6 +97,11 @@ type pollWaiter struct {
 	// in says the socket is in the kernel's set (enter, leave): only
 	// then does its goroutine wait for its events.
 	in atomic.Bool
+	// ended says the client has shut its side down, or the socket
+	// failed: a read that takes the last bytes does not see the end,
+	// and no further event will tell it (the set is edge-triggered),
+	// so from then on its goroutine reads without waiting.
+	ended atomic.Bool
 }
 
 // polledStream is a client's stream that waits for its client's event
@@ -308,6 +313,9 @@ func (p *clientPoller) read(fd uintptr) bool {
 		for i := range p.events[:n] {
 			ev := &p.events[i]
 			if w := p.waiters[uint64(uint32(ev.Fd))|uint64(uint32(ev.Pad))<<32]; w != nil {
+				if ev.Events&(syscall.EPOLLRDHUP|syscall.EPOLLHUP|syscall.EPOLLERR) != 0 {
+					w.ended.Store(true)
+				}
 				w.notify()
 			}
 		}
@@ -347,9 +355,10 @@ func (w *pollWaiter) notify() {
 }
 
 // Read reads, first waiting for the client's event when its socket is in
-// the set, no deadline is set and the last read drained the socket.
+// the set, no deadline is set, the last read drained the socket and the
+// client has not ended its side.
 func (s *polledStream) Read(b []byte) (int, error) {
-	if s.drained && !s.timed.Load() && s.w.in.Load() {
+	if s.drained && !s.timed.Load() && s.w.in.Load() && !s.w.ended.Load() {
 		select {
 		case <-s.w.ready:
 		case <-s.w.closed:
