@@ -149,3 +149,34 @@ func TestClientPollUnix(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestClientPollEndsWithServe: by the time Serve has returned the set is
+// closed, its goroutine told to end and no client left in it, while the
+// clients' goroutines were waiting for their events.
+func TestClientPollEndsWithServe(t *testing.T) {
+	t.Parallel()
+	srv := &Server{PMNS: testTree(t)}
+	_, conns, end := serveClients(t, srv, pollMinClients+1)
+	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	for _, c := range conns {
+		c.ask(t, 2)
+	}
+	srv.polls.mu.Lock()
+	p := srv.polls.cur
+	srv.polls.mu.Unlock()
+	end()
+	srv.polls.mu.Lock()
+	cur := srv.polls.cur
+	srv.polls.mu.Unlock()
+	if cur != nil {
+		t.Fatal("a set is left after Serve returned")
+	}
+	select {
+	case <-p.done:
+	default:
+		t.Fatal("the set's goroutine was not told to end")
+	}
+	if n := len(p.all()); n != 0 {
+		t.Fatalf("%d clients left in the closed set", n)
+	}
+}
