@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"path/filepath"
@@ -15,6 +16,20 @@ import (
 
 	"github.com/gopcp/gopcp/pdu"
 )
+
+// serveSetOn serves n clients (serveClients), waits for the set to be
+// on and has each client ask twice, so that every client's goroutine has
+// read with the set on.
+func serveSetOn(t *testing.T, n int) (*Server, []net.Conn, []procsConn, func()) {
+	t.Helper()
+	srv := &Server{PMNS: testTree(t)}
+	raw, conns, end := serveClients(t, srv, n)
+	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	for _, c := range conns {
+		c.ask(t, 2)
+	}
+	return srv, raw, conns, end
+}
 
 // namesPDUs is n PMNS_NAMES requests, back to back, as one client would
 // pipeline them.
@@ -30,17 +45,16 @@ func namesPDUs(t *testing.T, n int) []byte {
 	return buf.Bytes()
 }
 
-// readAnswers reads n answers from c, failing the test if any is not
-// there within a minute.
-func readAnswers(t *testing.T, c procsConn, n int) {
-	t.Helper()
+// readAnswers reads n answers from c, each within a minute.
+func readAnswers(c procsConn, n int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for i := range n {
 		if _, err := c.r.ReadPDU(ctx); err != nil {
-			t.Fatalf("answer %d of %d: %v", i+1, n, err)
+			return fmt.Errorf("answer %d of %d: %w", i+1, n, err)
 		}
 	}
+	return nil
 }
 
 // TestClientPollPipelined: with the set on, requests sent in one write
@@ -49,21 +63,20 @@ func readAnswers(t *testing.T, c procsConn, n int) {
 // holds a request.
 func TestClientPollPipelined(t *testing.T) {
 	t.Parallel()
-	srv := &Server{PMNS: testTree(t)}
-	raw, conns, _ := serveClients(t, srv, pollMinClients)
-	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
-	for _, c := range conns {
-		c.ask(t, 2)
-	}
+	_, raw, conns, _ := serveSetOn(t, pollMinClients)
+	five := namesPDUs(t, 5)
 	var wg sync.WaitGroup
 	for i, c := range conns {
 		wg.Go(func() {
 			for range 20 {
-				if _, err := raw[i].Write(namesPDUs(t, 5)); err != nil {
+				if _, err := raw[i].Write(five); err != nil {
 					t.Error(err)
 					return
 				}
-				readAnswers(t, c, 5)
+				if err := readAnswers(c, 5); err != nil {
+					t.Error(err)
+					return
+				}
 			}
 		})
 	}
@@ -75,12 +88,7 @@ func TestClientPollPipelined(t *testing.T) {
 // connection, as it does with the set off; its place in the set goes.
 func TestClientPollHalfClose(t *testing.T) {
 	t.Parallel()
-	srv := &Server{PMNS: testTree(t)}
-	raw, conns, _ := serveClients(t, srv, pollMinClients+1)
-	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
-	for _, c := range conns {
-		c.ask(t, 2)
-	}
+	srv, raw, conns, _ := serveSetOn(t, pollMinClients+1)
 	// The server's goroutine for raw[0] waits for its event now.
 	if _, err := raw[0].Write(namesPDUs(t, 1)); err != nil {
 		t.Fatal(err)
@@ -88,7 +96,9 @@ func TestClientPollHalfClose(t *testing.T) {
 	if err := raw[0].(*net.TCPConn).CloseWrite(); err != nil {
 		t.Fatal(err)
 	}
-	readAnswers(t, conns[0], 1)
+	if err := readAnswers(conns[0], 1); err != nil {
+		t.Fatal(err)
+	}
 	raw[0].SetReadDeadline(time.Now().Add(time.Minute))
 	if _, err := raw[0].Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Fatalf("half-closed client read %v after its answer, want EOF", err)
@@ -155,12 +165,7 @@ func TestClientPollUnix(t *testing.T) {
 // clients' goroutines were waiting for their events.
 func TestClientPollEndsWithServe(t *testing.T) {
 	t.Parallel()
-	srv := &Server{PMNS: testTree(t)}
-	_, conns, end := serveClients(t, srv, pollMinClients+1)
-	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
-	for _, c := range conns {
-		c.ask(t, 2)
-	}
+	srv, _, _, end := serveSetOn(t, pollMinClients+1)
 	srv.polls.mu.Lock()
 	p := srv.polls.cur
 	srv.polls.mu.Unlock()
