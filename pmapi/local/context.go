@@ -82,6 +82,9 @@ func WithNamespace(t *pmns.Tree) Option {
 // started) to w, in the words libpcp prints on stderr; without it they
 // are dropped, since a library does not write to its program's stderr
 // (PCP's tools pass os.Stderr). Domains tells which agents did start.
+// Agents run in a companion (see WithCompanion) write their own log
+// lines to w too, from another goroutine, until Close: a w that is not a
+// file is written one write at a time, and is safe to read after Close.
 func WithWarnings(w io.Writer) Option {
 	return func(o *options) { o.warn = w }
 }
@@ -129,8 +132,20 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.warn == nil {
+	switch o.warn.(type) {
+	case nil:
 		o.warn = io.Discard
+	case *os.File:
+		// A companion writes to the file itself.
+	default:
+		// A companion's standard error is copied into it from
+		// os/exec's goroutine while the context writes its own
+		// warnings: one writer at a time, and without ReadFrom, which
+		// a bytes.Buffer would run on that goroutine before any byte
+		// came.
+		if o.warn != io.Discard {
+			o.warn = &lockedWriter{w: o.warn}
+		}
 	}
 	table := o.table
 	if table == nil {
