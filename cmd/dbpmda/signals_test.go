@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
@@ -66,11 +67,27 @@ func waitingEndedBy(t *testing.T, bin string, sig syscall.Signal) string {
 		}
 	}
 	cmd.Process.Signal(sig)
-	// The signal is pending before this end of input comes: a program
-	// that survives it reads the end and exits, never leaving the test
-	// waiting.
-	in.Close()
-	io.Copy(io.Discard, r)
-	cmd.Wait()
+	// Ours takes the signal on a goroutine of its own before it acts on
+	// it, so the end of input is held back until the program has ended
+	// or plainly survived: given at once, it could be read first and the
+	// program exit 0 on a loaded machine. A survivor gets it after
+	// survivorWait and then ends, never leaving the test waiting.
+	ended := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, r)
+		cmd.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(survivorWait):
+		in.Close()
+		<-ended
+	}
 	return pcptest.HowEnded(cmd.ProcessState)
 }
+
+// survivorWait is how long a program sent a signal is given to end by it
+// before its input is closed: far longer than a loaded machine takes to
+// act on a signal, and spent only on a program that survives one.
+const survivorWait = 30 * time.Second
