@@ -29,6 +29,9 @@ const (
 	testAgentEnv  = "GOPCP_PMCD_TEST_AGENT"
 	testDomainEnv = "GOPCP_PMCD_TEST_DOMAIN"
 	testReplyEnv  = "GOPCP_PMCD_TEST_REPLY" // the file a "replies" agent answers a fetch with
+	// The file whose creation tells a "notready" or "startsbusy" agent
+	// to say it is ready: the test decides when, not a timer.
+	testReleaseEnv = "GOPCP_PMCD_TEST_RELEASE"
 )
 
 func TestMain(m *testing.M) {
@@ -81,10 +84,8 @@ func runTestAgent(mode string) int {
 		return 1
 	}
 	if mode == "startsbusy" {
-		// Started with "notready" in pmcd.conf: ready after a while.
-		time.AfterFunc(busyFor, func() {
-			os.Stdout.Write((&pdu.Error{Code: int32(pcp.ErrPMDAReady)}).Append(nil, 0))
-		})
+		// Started with "notready" in pmcd.conf: ready once released.
+		go sayReadyWhenReleased()
 	}
 	if err := a.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 		log.Print(err)
@@ -168,6 +169,13 @@ broken {
 // when mode is set, the misbehaving pipe agent.
 func startAgents(t *testing.T, mode string, timeout time.Duration) string {
 	t.Helper()
+	return startBusyAgents(t, mode, timeout, "")
+}
+
+// startBusyAgents is startAgents with the file whose creation releases
+// a "notready" or "startsbusy" agent (see sayReadyWhenReleased).
+func startBusyAgents(t *testing.T, mode string, timeout time.Duration, release string) string {
+	t.Helper()
 	tree, err := pmns.Parse(strings.NewReader(agentsPMNS), pmns.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +192,10 @@ func startAgents(t *testing.T, mode string, timeout time.Duration) string {
 		if mode == "startsbusy" {
 			notready = "notready "
 		}
-		conf += fmt.Sprintf("broken 251 pipe binary %s%s %s=%s %s\n", notready, env, testAgentEnv, mode, os.Args[0])
+		if release != "" {
+			release = fmt.Sprintf(" %s=%s", testReleaseEnv, release)
+		}
+		conf += fmt.Sprintf("broken 251 pipe binary %s%s %s=%s%s %s\n", notready, env, testAgentEnv, mode, release, os.Args[0])
 	}
 	return startWithConf(t, tree, conf, timeout)
 }
@@ -232,21 +243,39 @@ func meet(name string) error {
 }
 
 // busyFetcher answers its first fetch with PM_ERR_PMDANOTREADY, as a
-// PCP agent does when busy, and tells pmcd it is ready again after
-// busyFor; later fetches are answered.
+// PCP agent does when busy, and tells pmcd it is ready again once the
+// test releases it (sayReadyWhenReleased); later fetches are answered.
 type busyFetcher struct{ fetches int }
-
-const busyFor = time.Second
 
 func (f *busyFetcher) Refresh(context.Context, []pcp.PMID) error {
 	f.fetches++
 	if f.fetches > 1 {
 		return nil
 	}
-	time.AfterFunc(busyFor, func() {
-		os.Stdout.Write((&pdu.Error{Code: int32(pcp.ErrPMDAReady)}).Append(nil, 0))
-	})
+	go sayReadyWhenReleased()
 	return pcp.ErrPMDANotReady
+}
+
+// releaseWait bounds how long a busy agent waits for its release: far
+// longer than any test, so that only a test that never releases it
+// (and fails for that) meets the bound.
+const releaseWait = 10 * time.Minute
+
+// sayReadyWhenReleased sends PM_ERR_PMDAREADY once the file testReleaseEnv
+// names exists. Polling a file keeps the agent a plain child of pmcd,
+// which has no other way to hear from the test.
+func sayReadyWhenReleased() {
+	path := os.Getenv(testReleaseEnv)
+	if path == "" {
+		log.Printf("busy agent without %s", testReleaseEnv)
+		return
+	}
+	for deadline := time.Now().Add(releaseWait); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			os.Stdout.Write((&pdu.Error{Code: int32(pcp.ErrPMDAReady)}).Append(nil, 0))
+			return
+		}
+	}
 }
 
 func (f *busyFetcher) Fetch(context.Context, *pmda.Metric, int32) (pcp.Atom, error) {
