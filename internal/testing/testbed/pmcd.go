@@ -30,7 +30,10 @@ type Options struct {
 	// Env holds extra NAME=value settings for pmcd and for tools run
 	// with Run and Command.
 	Env []string
-	// StartTimeout bounds the wait for pmcd to answer; zero means 30s.
+	// StartTimeout bounds the wait for pmcd to answer; zero means 30s
+	// for Start, and for StartPMCD and StartGoPMCD the test's own
+	// deadline less a margin for its cleanup (at least 30s): on a loaded
+	// machine a pmcd and its agents can take longer than any fixed wait.
 	StartTimeout time.Duration
 	// ReadyHost is the host specification the start-up probe uses, for
 	// an Access that refuses the default (Host(), over TCP); "unix:"
@@ -77,6 +80,9 @@ func StartPMCD(t testing.TB, opts Options) *PMCD {
 // the test failed, and the bed is stopped when it ends.
 func startForTest(t testing.TB, what string, start func(Options) (*PMCD, error), opts Options) *PMCD {
 	t.Helper()
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = startTimeoutFor(t)
+	}
 	p, err := start(opts)
 	if errors.Is(err, ErrNotInstalled) {
 		missing(t, err)
@@ -93,6 +99,30 @@ func startForTest(t testing.TB, what string, start func(Options) (*PMCD, error),
 		}
 	})
 	return p
+}
+
+// Start-up bounds: the default without a test, the least a test gets,
+// what is left of a test's deadline for its cleanups and report, and the
+// bound under go test -timeout 0, where the test has no deadline.
+const (
+	defaultStartTimeout = 30 * time.Second
+	cleanupMargin       = 30 * time.Second
+	noDeadlineTimeout   = 10 * time.Minute
+)
+
+// startTimeoutFor is how long a bed started for t waits for pmcd: the
+// readiness probes run until pmcd answers, so a long bound costs nothing
+// when it is quick and only lets a slow start finish.
+func startTimeoutFor(t testing.TB) time.Duration {
+	dt, ok := t.(interface{ Deadline() (time.Time, bool) })
+	if !ok {
+		return defaultStartTimeout
+	}
+	d, ok := dt.Deadline()
+	if !ok {
+		return noDeadlineTimeout
+	}
+	return max(time.Until(d)-cleanupMargin, defaultStartTimeout)
 }
 
 // Start starts a private pmcd without a testing.TB, for programs such as
@@ -172,7 +202,7 @@ func (p *PMCD) start(agents []Agent, opts Options) (err error) {
 	}
 	timeout := opts.StartTimeout
 	if timeout <= 0 {
-		timeout = 30 * time.Second
+		timeout = defaultStartTimeout
 	}
 	var lastErr error
 	for range startAttempts {
