@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,10 @@ func TestRestartDead(t *testing.T) {
 // pmcd and under ours, with and without automatic restarts
 // (PMCD_RESTART_AGENTS), and wants PCP's pminfo to print the same before,
 // during and after its deaths.
+// agentStartWait is how long both pmcds of TestDyingAgentLikePCP wait
+// for the agent to answer its first PDU.
+const agentStartWait = 60 * time.Second
+
 func TestDyingAgentLikePCP(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -130,11 +135,16 @@ func TestDyingAgentLikePCP(t *testing.T) {
 			if restart {
 				setting = "PMCD_RESTART_AGENTS=1"
 			}
+			// Both wait as long for the agent's (re)start (pmcd -q): at
+			// load 40 a -race test binary took more than PCP's default
+			// 3 s to answer, and one pmcd restarted it while the other
+			// gave up.
 			bed := testbed.StartPMCD(t, testbed.Options{
 				Agents: []testbed.Agent{testbed.PMCDAgent(), testbed.PipeAgent("broken", 251, root, argv...)},
 				Env:    []string{setting},
+				Args:   []string{"-q", strconv.Itoa(int(agentStartWait / time.Second))},
 			})
-			ours := serveOn(t, &Server{PMNS: tree, Conf: conf, AutoRestart: restart})
+			ours := serveOn(t, &Server{PMNS: tree, Conf: conf, AutoRestart: restart, StartTimeout: agentStartWait})
 			pminfo, err := bed.Install().Tool("pminfo")
 			if err != nil {
 				t.Fatal(err)
