@@ -282,7 +282,7 @@ func TestToolsAgainstPCP(t *testing.T) {
 			}
 			env := setEnv(cmd.Env, tc, testdata)
 			want := runTool(t, cmd.Path, env, args)
-			got := runTool(t, pcptest.GoCommand(t, "github.com/gopcp/gopcp/cmd/"+tc.tool), env, args)
+			got := runTool(t, pcptest.GoCommandWith(t, "github.com/gopcp/gopcp/cmd/"+tc.tool, pcptest.Build{Companion: true}), env, args)
 			mask := func(s string) string {
 				s = anonMask(s)
 				if tc.mask != nil {

@@ -23,6 +23,10 @@ type Build struct {
 	// package is read: another checkout of the module, to compare a
 	// change with. Empty is the test's own directory.
 	Dir string
+	// Companion puts pmdalocal, built the same way, beside the command,
+	// as an install does: a tool run with local contexts (-L, -K) finds
+	// its agents there, and without it says it has none.
+	Companion bool
 }
 
 // goCommands are the commands built in this process, by package and
@@ -96,7 +100,8 @@ func buildKey(pkg string, b Build) (string, error) {
 		}
 		pkg, dir = abs, ""
 	}
-	return strings.Join(append([]string{pkg, dir}, b.Env...), "\x00"), nil
+	key := append([]string{pkg, dir, fmt.Sprint(b.Companion)}, b.Env...)
+	return strings.Join(key, "\x00"), nil
 }
 
 // buildTimeout bounds one build: a go tool stuck (a lock held by a
@@ -136,7 +141,27 @@ func buildGo(pkg string, b Build, limit time.Duration) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 	}
+	if b.Companion {
+		if err := addCompanion(dir, b); err != nil {
+			return "", err
+		}
+	}
 	return bin, nil
+}
+
+// companionPkg is the program a tool's local contexts run their agents
+// in, looked for beside the tool first.
+const companionPkg = "github.com/gopcp/gopcp/cmd/pmdalocal"
+
+// addCompanion links pmdalocal, built once per test binary as b says,
+// into dir.
+func addCompanion(dir string, b Build) error {
+	b.Companion = false
+	companion, err := BuildGoCommand(companionPkg, b)
+	if err != nil {
+		return err
+	}
+	return os.Symlink(companion, filepath.Join(dir, path.Base(companionPkg)))
 }
 
 // commandName is the program's own name, as its messages print it: the
