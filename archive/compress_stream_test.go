@@ -6,10 +6,10 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -35,25 +35,12 @@ func TestContentLikeFileBytes(t *testing.T) {
 		}
 		return p
 	}
-	run := func(in []byte, prog string, args ...string) []byte {
-		path, err := exec.LookPath(prog)
-		if err != nil {
-			t.Skip(prog, "is not installed")
-		}
-		cmd := exec.Command(path, args...)
-		cmd.Stdin = bytes.NewReader(in)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	zw.Write(plain)
 	zw.Close()
 
-	blocks := run(plain, "xz", "-c", "--block-size=4000")
+	blocks := pcptest.Filter(t, plain, "xz", "-c", "--block-size=4000")
 	damaged := bytes.Clone(blocks)
 	x, err := xzIndex(bytes.NewReader(damaged), int64(len(damaged)))
 	if err != nil || len(x.blocks) < 3 {
@@ -71,10 +58,10 @@ func TestContentLikeFileBytes(t *testing.T) {
 	}{
 		{"plain", vol, plain, int64(len(plain)), false},
 		{"xz blocks", write("blocks.0.xz", blocks), plain, int64(len(plain)), false},
-		{"xz one large block", write("big.0.xz", run(big, "xz", "-0", "-c")), big, int64(len(big)), false},
+		{"xz one large block", write("big.0.xz", pcptest.Filter(t, big, "xz", "-0", "-c")), big, int64(len(big)), false},
 		{"xz damaged block", write("damaged.0.xz", damaged), plain[:x.blocks[0].end], int64(len(plain)), false},
 		{"gzip", write("gz.0.gz", gz.Bytes()), plain, int64(len(plain)), false},
-		{"bzip2", write("bz.0.bz2", run(plain, "bzip2", "-c")), plain, int64(len(plain)), false},
+		{"bzip2", write("bz.0.bz2", pcptest.Filter(t, plain, "bzip2", "-c")), plain, int64(len(plain)), false},
 		{"gzip cut", write("cut.0.gz", gz.Bytes()[:gz.Len()/2]), nil, 0, true},
 		{"xz cut", write("cut.0.xz", blocks[:len(blocks)-8]), nil, 0, true},
 	} {

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
 // TestCompressedAgainstPCP compares pmlogcheck with PCP's on copies of a
@@ -39,16 +38,7 @@ func TestCompressedAgainstPCP(t *testing.T) {
 		}
 	}
 	compress := func(dst string, in []byte, prog string, args ...string) []byte {
-		path, err := exec.LookPath(prog)
-		if err != nil {
-			t.Skip(prog, "is not installed")
-		}
-		cmd := exec.Command(path, args...)
-		cmd.Stdin = bytes.NewReader(in)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
+		out := pcptest.Filter(t, in, prog, args...)
 		if err := os.WriteFile(dst, out, 0o644); err != nil {
 			t.Fatal(err)
 		}

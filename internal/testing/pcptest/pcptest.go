@@ -5,6 +5,8 @@
 package pcptest
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -67,13 +69,33 @@ func Harness(t testing.TB, src string) string {
 // standard output; a non-zero exit fails t with its standard error.
 func Run(t testing.TB, stdin string, prog string, args ...string) string {
 	t.Helper()
+	return string(output(t, strings.NewReader(stdin), prog, args...))
+}
+
+// Filter runs prog, found in $PATH, on in as Run does and returns its
+// standard output: for the compressors (xz, gzip, bzip2) tests put
+// archive files through. A program that is not installed skips t; they
+// are not PCP's, so GOPCP_REQUIRE_PCP does not require them.
+func Filter(t testing.TB, in []byte, prog string, args ...string) []byte {
+	t.Helper()
+	path, err := exec.LookPath(prog)
+	if err != nil {
+		t.Skip(prog, "is not installed")
+	}
+	return output(t, bytes.NewReader(in), path, args...)
+}
+
+// output runs prog with stdin and returns its standard output, failing
+// t with its standard error when it does not exit 0.
+func output(t testing.TB, stdin io.Reader, prog string, args ...string) []byte {
+	t.Helper()
 	cmd := exec.Command(prog, args...)
-	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Stdin = stdin
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%s %v: %v\n%s", prog, args, err, stderr.String())
 	}
-	return string(out)
+	return out
 }
