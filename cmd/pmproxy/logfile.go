@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // openLog starts pmproxy's log as PCP's pmproxy does (libpcp's
@@ -25,7 +26,8 @@ func openLog(path string) (io.Writer, func()) {
 		if errors.As(err, &pe) && !errors.Is(err, ownfile.ErrInUse) {
 			err = pe.Err
 		}
-		fmt.Fprintf(os.Stderr, "pmproxy: cannot open log \"%s\" for writing : %v\n", path, err)
+		// strerror's words, as libpcp's pmOpenLog says it
+		fmt.Fprintf(os.Stderr, "pmproxy: cannot open log \"%s\" for writing : %s\n", path, pcp.TextOf(err))
 		f = os.Stderr
 	}
 	ownfile.WriteLogHeader(f, "pmproxy")

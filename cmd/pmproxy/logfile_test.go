@@ -56,8 +56,9 @@ type logRun struct {
 
 // runForLog starts bin in foreground with args, PCP_RUN_DIR, PCP_TMP_DIR
 // and PCP_LOG_DIR in a fresh directory (its working directory, holding
-// pmproxy.conf) and env added; one that serves (its log has the port
-// table, and until when not "") is stopped with SIGTERM.
+// pmproxy.conf) and env added; one that serves (its log, or its standard
+// error when the log cannot be made, has the port table, and until when
+// not "") is stopped with SIGTERM.
 func runForLog(t *testing.T, bin string, ports []int, env []string, until string, args ...string) logRun {
 	t.Helper()
 	dir := t.TempDir()
@@ -85,14 +86,19 @@ func runForLog(t *testing.T, bin string, ports []int, env []string, until string
 	cmd.Env = append(append(keep, "PCP_RUN_DIR="+filepath.Join(dir, "run"), "PCP_TMP_DIR="+filepath.Join(dir, "tmp"),
 		"PCP_LOG_DIR="+filepath.Join(dir, "log")), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	// a file, which the wait below reads while the program writes it
+	errPath := filepath.Join(dir, "stderr")
+	errFile, err := os.Create(errPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	cmd.Stderr = errFile
 	if err := pcptest.StartKept(cmd); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var err error
 	// Polled; the deadline only bounds a broken run.
 wait:
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -101,7 +107,11 @@ wait:
 			break wait
 		default:
 		}
-		if b, _ := os.ReadFile(logPath); strings.Contains(string(b), "request port(s)") && strings.Contains(string(b), until) {
+		b, _ := os.ReadFile(logPath)
+		if !strings.Contains(string(b), "request port(s)") {
+			b, _ = os.ReadFile(errPath)
+		}
+		if strings.Contains(string(b), "request port(s)") && strings.Contains(string(b), until) {
 			cmd.Process.Signal(syscall.SIGTERM)
 			err = <-done
 			break
@@ -120,7 +130,8 @@ wait:
 	if b, err := os.ReadFile(logPath); err == nil {
 		r.log = maskLog(string(b), dir, ports)
 	}
-	r.stderr = maskLog(stderr.String(), dir, ports)
+	b, _ := os.ReadFile(errPath)
+	r.stderr = maskLog(string(b), dir, ports)
 	return r
 }
 
@@ -130,7 +141,8 @@ wait:
 // directory that is not there), the port in use (with the socket
 // PCP's serves on that alone; without, neither starts), PMPROXY_PORT
 // values PCP refuses (pmproxy not started, exit 1) and a bad option
-// (no log); then the sockets a port list and interfaces ask for:
+// (no log), a log that cannot be made (the log on standard error); then
+// the sockets a port list and interfaces ask for:
 // PMPROXY_PORT with -p (both lists, the environment's first), port 0
 // (loopback), ports repeated (dropped with a warning, then tried again),
 // two interfaces for one port, PMPROXY_LOCAL beside -i, and -p after a
@@ -171,6 +183,9 @@ func TestLogLikePCP(t *testing.T) {
 		{"PMPROXY_PORT=44322x", []string{"PMPROXY_PORT=44322x"}, nil, ""},
 		{"PMPROXY_PORT=-1", []string{"PMPROXY_PORT=-1"}, nil, ""},
 		{"bad option", nil, []string{"-p", p, "-Z"}, ""},
+		// the log on standard error, after libpcp's complaint in
+		// strerror's words
+		{"log in a missing directory", nil, []string{"-p", p, "-l", filepath.Join(filepath.Dir(nosock), "pmproxy.log")}, ""},
 		{"-p and PMPROXY_PORT", []string{"PMPROXY_PORT=" + p}, []string{"-p", q}, ""},
 		{"-p 0", nil, []string{"-p", "0"}, ""},
 		{"repeated ports", []string{"PMPROXY_PORT=" + q}, []string{"-p", p + "," + q + "," + p}, ""},
