@@ -101,14 +101,14 @@ func TestRestartDead(t *testing.T) {
 	}
 }
 
-// TestDyingAgentLikePCP runs the agent that dies on a fetch under PCP's
-// pmcd and under ours, with and without automatic restarts
-// (PMCD_RESTART_AGENTS), and wants PCP's pminfo to print the same before,
-// during and after its deaths.
 // agentStartWait is how long both pmcds of TestDyingAgentLikePCP wait
 // for the agent to answer its first PDU.
 const agentStartWait = 60 * time.Second
 
+// TestDyingAgentLikePCP runs the agent that dies on a fetch under PCP's
+// pmcd and under ours, with and without automatic restarts
+// (PMCD_RESTART_AGENTS), and wants PCP's pminfo to print the same before,
+// during and after its deaths.
 func TestDyingAgentLikePCP(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
