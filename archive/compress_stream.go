@@ -113,7 +113,8 @@ func (c *Content) Close() error {
 }
 
 // FileSize is the size of an archive file as libpcp's __pmFstat gives
-// it for the file __pmFopen opens: a plain file's size; an .xz file's
+// it for the file __pmFopen opens: a plain file's size as fstat gives it
+// (a device's or a pipe's is not read: /dev/zero has no end); an .xz file's
 // content size as its index gives it, nothing decoded; the size of the
 // decompressed copy of any other compressed file, which is decompressed
 // (and counted, not kept) to find it. A file libpcp cannot open fails.
@@ -130,10 +131,7 @@ func FileSize(path string) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if st.Mode().IsRegular() {
-			return st.Size(), nil
-		}
-		return io.Copy(io.Discard, f)
+		return st.Size(), nil
 	case ".xz":
 		if !readsMagic(f, xzMagic) {
 			return 0, errLogRec(0, "cannot decompress "+name+": not in xz format")

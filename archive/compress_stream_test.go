@@ -143,3 +143,19 @@ func FuzzContent(f *testing.F) {
 		}
 	})
 }
+
+// TestFileSizeOfDevice: a plain file that is not a regular one has the
+// size fstat gives it, as libpcp's __pmFstat, and is not read: FileSize
+// read a volume linked to /dev/zero for ever.
+func TestFileSizeOfDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip(err)
+	}
+	p := filepath.Join(t.TempDir(), "a.0")
+	if err := os.Symlink("/dev/zero", p); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := FileSize(p); n != 0 || err != nil {
+		t.Errorf("FileSize of /dev/zero: %d, %v; want 0, as fstat gives it", n, err)
+	}
+}
