@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"os"
 	"strconv"
@@ -55,6 +56,10 @@ func (s *stampWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// stderrLog is a logger of lines in the daemon messages' form on
+// standard error, for what pmproxy says before its log is open.
+func stderrLog() *log.Logger { return log.New(&stampWriter{w: os.Stderr}, "", 0) }
 
 // portRow is a line of the port table: a socket pmproxy bound (ok) or
 // failed to bind, its descriptor (-1 without one), port (0 for the Unix

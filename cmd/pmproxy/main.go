@@ -122,8 +122,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		// PCP's pmproxy ends at that -p, on libpcp's allocation of a
 		// list of -EINVAL+1 ports, the size taken as unsigned
 		size := int64(-22+1) * 4
-		fmt.Fprintf(os.Stderr, "[%s] pmproxy(%d) Error: __pmAddPorts: cannot grow port list: malloc(%d) failed: %s\n",
-			time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid(), uint64(size), "Cannot allocate memory")
+		stderrLog().Printf("Error: __pmAddPorts: cannot grow port list: malloc(%d) failed: %s", uint64(size), "Cannot allocate memory")
 		return exitError(1)
 	}
 	if len(p.Args) > 0 && p.Errors == 0 {
@@ -152,7 +151,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		// PCP's pmproxy forks here, its log already opened; the
 		// child opens ours
 		if err := daemonize(); err != nil {
-			log.New(&stampWriter{w: os.Stderr}, "", 0).Printf("Error: __pmServerStart: fork")
+			stderrLog().Printf("Error: __pmServerStart: fork")
 		} else {
 			return nil
 		}
@@ -358,8 +357,7 @@ func warnTimeout(logger *log.Logger, name string, warning func(string) string) {
 // it did not start: in its log's style on stderr, and with the log's
 // text (its -l file, else pmproxy.log here) in -x's file when given.
 func notStarted(o *options) {
-	fmt.Fprintf(os.Stderr, "[%s] pmproxy(%d) Error: pmproxy not started due to errors!\n",
-		time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid())
+	stderrLog().Printf("Error: pmproxy not started due to errors!")
 	if o.fatalPath == "" {
 		return
 	}
