@@ -358,7 +358,7 @@ func (w *pollWaiter) notify() {
 // the set, no deadline is set, the last read drained the socket and the
 // client has not ended its side.
 func (s *polledStream) Read(b []byte) (int, error) {
-	if s.drained && !s.timed.Load() && s.w.in.Load() && !s.w.ended.Load() {
+	if s.waitsForEvent() {
 		select {
 		case <-s.w.ready:
 		case <-s.w.closed:
@@ -367,6 +367,12 @@ func (s *polledStream) Read(b []byte) (int, error) {
 	n, err := s.stream.Read(b)
 	s.drained = err == nil && n < len(b)
 	return n, err
+}
+
+// waitsForEvent says the next Read waits for the client's event before
+// reading (see Read).
+func (s *polledStream) waitsForEvent() bool {
+	return s.drained && !s.timed.Load() && s.w.in.Load() && !s.w.ended.Load()
 }
 
 // SetReadDeadline sets the deadline on the connection, then wakes a
