@@ -146,7 +146,7 @@ func roomOf(run, wait, elapsed time.Duration, procs int, idle time.Duration) pro
 	if elapsed <= 0 || procs < 1 {
 		return roomUnknown
 	}
-	if idle >= 0 && float64(idle) < procsIdleMin*float64(elapsed) {
+	if idle >= 0 && full(idle, elapsed) {
 		return roomNotWanted
 	}
 	if wait >= run && wait > elapsed/20 {
@@ -161,6 +161,15 @@ func roomOf(run, wait, elapsed time.Duration, procs int, idle time.Duration) pro
 // sample reads the threads' counts of the first of servers with
 // ProcsSched (servers in the order they joined), and says what they make
 // of the window since the last sample.
+//
+// The machine's idle time is read first: over a window in which the
+// CPUs were full, a second P has no CPU to run on whatever the threads
+// did (roomOf), and reading their counts (a file for each of pmcd's
+// threads, on the P the clients wait for) would only delay the clients.
+// So once the threads' counts are known to be kept, such a window is
+// not wanted without them, and the next window's counts have nothing to
+// compare with (roomUnknown): a machine that frees CPUs raises the Ps a
+// window later.
 func (p *procScaler) sample(servers []*Server) procsRoom {
 	var read func() (time.Duration, time.Duration, bool)
 	var readIdle func() (time.Duration, bool)
@@ -173,42 +182,58 @@ func (p *procScaler) sample(servers []*Server) procsRoom {
 	if read == nil {
 		return roomUnmeasured
 	}
-	run, wait, ok := read()
-	if !ok {
-		return roomUnmeasured
+	now := time.Now
+	if p.now != nil {
+		now = p.now
 	}
 	idle, idleOK := time.Duration(-1), false
 	if readIdle != nil {
 		idle, idleOK = readIdle()
 	}
-	now := time.Now
-	if p.now != nil {
-		now = p.now
-	}
 	at := now()
+	p.mu.Lock()
+	prevIdle, prevIdleAt, hadIdle := p.idleAt, p.idleSampledAt, p.idleSampled
+	p.idleAt, p.idleSampledAt, p.idleSampled = idle, at, idleOK
+	idleWindow := time.Duration(-1)
+	if idleOK && hadIdle && idle >= prevIdle {
+		idleWindow = idle - prevIdle
+	}
+	if p.counted && idleWindow >= 0 && full(idleWindow, at.Sub(prevIdleAt)) {
+		p.sampled = false
+		p.mu.Unlock()
+		return roomNotWanted
+	}
+	p.mu.Unlock()
+	run, wait, ok := read()
+	if !ok {
+		return roomUnmeasured
+	}
+	at = now()
 	procs := p.procs(0)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	prevRun, prevWait, prevAt, had := p.runAt, p.waitAt, p.sampledAt, p.sampled
-	prevIdle, hadIdle := p.idleAt, p.idleSampled
 	p.runAt, p.waitAt, p.sampledAt, p.sampled = run, wait, at, true
-	p.idleAt, p.idleSampled = idle, idleOK
 	if run == 0 || had && run == prevRun {
 		// Threads that served a busy window ran for some of it: a
 		// kernel that counts nothing (sched_info off, "0 0 0" for
 		// every thread) says nothing, and the load alone decides.
+		p.counted = false
 		return roomUnmeasured
 	}
+	p.counted = true
 	if !had || run < prevRun || wait < prevWait {
 		// The first busy window, or a thread ended and took its
 		// counts with it.
 		return roomUnknown
 	}
-	idleWindow := time.Duration(-1)
-	if idleOK && hadIdle && idle >= prevIdle {
-		idleWindow = idle - prevIdle
-	}
 	return roomOf(run-prevRun, wait-prevWait, at.Sub(prevAt), procs, idleWindow)
+}
+
+// full says whether the CPUs, idle for idle over elapsed, were full:
+// less than procsIdleMin of a CPU idle.
+func full(idle, elapsed time.Duration) bool {
+	return float64(idle) < procsIdleMin*float64(elapsed)
 }
 
 // procsClientsPerP is how many busy clients each P takes. With fewer than
@@ -260,9 +285,14 @@ type procScaler struct {
 	sampled       bool
 	runAt, waitAt time.Duration
 	sampledAt     time.Time
-	// The machine's idle time at the same moment, when it was read.
-	idleSampled bool
-	idleAt      time.Duration
+	// counted says the last counts read were kept by the kernel (it
+	// counted some time).
+	counted bool
+	// The machine's idle time at the end of the last busy window, when
+	// it was read, and when it was read.
+	idleSampled   bool
+	idleAt        time.Duration
+	idleSampledAt time.Time
 	// window, when not zero, replaces procsWindow, gomaxprocs, when
 	// set, runtime.GOMAXPROCS, and now time.Now: for tests.
 	window     time.Duration
@@ -360,6 +390,7 @@ func (p *procScaler) tick() {
 	// While raised, the counts matter only to the probe: read them at
 	// the end of the window before it, to compare the probe's with.
 	read := p.last == 0 || p.raised+1 >= p.probeAfter()
+	raised := p.last != 0
 	p.mu.Unlock()
 	var reqs uint64
 	active := 0
@@ -372,11 +403,9 @@ func (p *procScaler) tick() {
 	limit := 0
 	room := roomUnmeasured
 	if procsWant(load, math.MaxInt) > 1 {
-		// Read only while the load wants more than one P: a limit
-		// and the threads' counts cost a few file reads.
-		for _, s := range servers {
-			limit = max(limit, s.procsLimit())
-		}
+		// Read only while the load wants more than one P: the
+		// threads' counts and a limit cost a few file reads, on the
+		// P the clients wait for.
 		if read {
 			room = p.sample(servers)
 		} else {
@@ -384,9 +413,15 @@ func (p *procScaler) tick() {
 			// probe.
 			room = roomUnknown
 		}
+		// The limit only matters to Ps raised or to be raised.
+		if raised || room == roomUnmeasured || room == roomWanted {
+			for _, s := range servers {
+				limit = max(limit, s.procsLimit())
+			}
+		}
 	} else {
 		p.mu.Lock()
-		p.sampled = false
+		p.sampled, p.idleSampled = false, false
 		p.mu.Unlock()
 	}
 	p.decide(load, active > 0, limit, room, servers)

@@ -385,6 +385,9 @@ func TestProcsProbesBackOff(t *testing.T) {
 // threads' counts, from the same Server; a window whose one P waited as
 // long as it ran wants more Ps only while half a CPU or more was idle,
 // and says so from the counts alone where the idle time cannot be read.
+// A window with the CPUs full is not wanted without reading the
+// threads' counts, once they are known to be kept, so the next window's
+// have nothing to compare with.
 func TestProcsSampleIdle(t *testing.T) {
 	sched := &fakeSched{at: time.Unix(1e9, 0)}
 	var idle time.Duration
@@ -393,25 +396,89 @@ func TestProcsSampleIdle(t *testing.T) {
 	p := &procScaler{gomaxprocs: (&fakeProcs{cur: 1}).gomaxprocs, now: sched.now}
 	servers := []*Server{srv}
 	for _, c := range []struct {
-		name string
-		idle time.Duration
-		ok   bool
-		want procsRoom
+		name    string
+		idle    time.Duration
+		ok      bool
+		want    procsRoom
+		threads bool // the threads' counts are read
 	}{
-		{"first window", 0, true, roomUnknown},
-		{"the CPUs full", procsWindow / 20, true, roomNotWanted},
-		{"a CPU idle", procsWindow, true, roomWanted},
-		{"just under half a CPU idle", procsWindow/2 - time.Millisecond, true, roomNotWanted},
-		{"half a CPU idle", procsWindow / 2, true, roomWanted},
-		{"idle time unreadable", 0, false, roomWanted},
-		{"readable again: nothing to compare with", 0, true, roomWanted},
-		{"the CPUs full again", 0, true, roomNotWanted},
+		{"first window", 0, true, roomUnknown, true},
+		{"the CPUs full", procsWindow / 20, true, roomNotWanted, false},
+		{"a CPU idle: nothing to compare with", procsWindow, true, roomUnknown, true},
+		{"a CPU idle", procsWindow, true, roomWanted, true},
+		{"just under half a CPU idle", procsWindow/2 - time.Millisecond, true, roomNotWanted, false},
+		{"half a CPU idle: nothing to compare with", procsWindow / 2, true, roomUnknown, true},
+		{"half a CPU idle", procsWindow / 2, true, roomWanted, true},
+		{"idle time unreadable", 0, false, roomWanted, true},
+		{"readable again: nothing to compare with", 0, true, roomWanted, true},
+		{"the CPUs full again", 0, true, roomNotWanted, false},
 	} {
 		sched.window(30*time.Millisecond, 30*time.Millisecond)
 		idle += c.idle
 		idleOK = c.ok
+		reads := sched.readCount()
 		if got := p.sample(servers); got != c.want {
 			t.Errorf("%s: sample = %d, want %d", c.name, got, c.want)
 		}
+		if read := sched.readCount() > reads; read != c.threads {
+			t.Errorf("%s: threads' counts read %v, want %v", c.name, read, c.threads)
+		}
 	}
+}
+
+// TestProcsLimitOnlyToRaise: at rest, while the CPUs are full, a busy
+// window reads neither the threads' counts nor the limit (files read on
+// the P the clients wait for), and the Ps stay; once a CPU is idle and
+// the thread waits as long as it runs, the limit is read and the Ps
+// raised.
+func TestProcsLimitOnlyToRaise(t *testing.T) {
+	t.Parallel()
+	fake := &fakeProcs{cur: 1}
+	sched := &fakeSched{at: time.Unix(1e9, 0)}
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs, now: sched.now}
+	var mu sync.Mutex
+	var idle time.Duration
+	limits := 0
+	srv := &Server{PMNS: testTree(t), MaxProcs: 2, scaler: p, ProcsSched: sched.read,
+		ProcsIdle: func() (time.Duration, bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			return idle, true
+		},
+		ProcsLimit: func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			limits++
+			return 2
+		}}
+	_, conns, end := serveClients(t, srv, 2*procsClientsPerP)
+	defer end()
+	step := func(idleFor time.Duration, wantLimits int, want []int, what string) {
+		t.Helper()
+		busy(t, conns)
+		sched.window(30*time.Millisecond, 60*time.Millisecond)
+		mu.Lock()
+		idle += idleFor
+		mu.Unlock()
+		reads := sched.readCount()
+		p.tick()
+		mu.Lock()
+		got := limits
+		mu.Unlock()
+		if got != wantLimits {
+			t.Fatalf("%s: limit read %d times, want %d", what, got, wantLimits)
+		}
+		if set := fake.got(); !slices.Equal(set, want) {
+			t.Fatalf("%s: Ps set %v, want %v", what, set, want)
+		}
+		if what == "CPUs full" && sched.readCount() != reads {
+			t.Fatalf("%s: threads' counts read", what)
+		}
+	}
+	step(0, 0, nil, "first busy window")
+	for range 3 {
+		step(0, 0, nil, "CPUs full")
+	}
+	step(procsWindow, 0, nil, "a CPU idle, nothing to compare with")
+	step(procsWindow, 1, []int{2}, "a CPU idle, the thread waiting twice as long as it runs")
 }
