@@ -47,7 +47,9 @@ import (
 // to see whether it still is, waiting twice as long after each probe
 // that finds it is (up to procsProbeMax). While raised, the counts are
 // read only at the end of the window before a probe. Without the counts the load alone
-// decides, as before.
+// decides, as before. Raised on the counts, the Ps must also serve more
+// requests than the base did (gained), or the scaler goes back and holds
+// the base for a while (holdAfter).
 //
 // The scaler only ever adds Ps to what it found (the base: one for
 // cmd/pmcd, whatever a program that embeds a Server chose), and gives
@@ -279,7 +281,16 @@ type procScaler struct {
 	// base (0: procsProbe); probing says the window at rest is one.
 	probeEvery int
 	probing    bool
-	off        bool
+	// A raise on the threads' counts is kept only if the Ps serve more
+	// (gained): gainBase is the requests of the window before, gainSum
+	// those of the windows raised so far, gainLeft the windows raised
+	// still to count. hold is the busy windows left on the base after
+	// one that did not, holdEvery the next hold's length (0:
+	// procsProbe).
+	gainBase, gainSum uint64
+	gainLeft          int
+	hold, holdEvery   int
+	off               bool
 	// The threads' counts at the end of the last busy window (see
 	// sample); sampled says they are there.
 	sampled       bool
@@ -349,6 +360,7 @@ func (p *procScaler) leave(s *Server) {
 	}
 	p.armed.Store(false)
 	p.calm, p.probeEvery, p.probing = 0, 0, false
+	p.gainLeft, p.hold, p.holdEvery = 0, 0, 0
 	if p.last != 0 && !p.off && p.procs(0) == p.last {
 		p.procs(p.base)
 	}
@@ -424,7 +436,7 @@ func (p *procScaler) tick() {
 		p.sampled, p.idleSampled = false, false
 		p.mu.Unlock()
 	}
-	p.decide(load, active > 0, limit, room, servers)
+	p.decide(load, reqs, active > 0, limit, room, servers)
 }
 
 // countRequests counts the requests since the last count and the clients
@@ -455,11 +467,12 @@ func (s *Server) procsLimit() int {
 	return s.MaxProcs
 }
 
-// decide sets the Ps for a window's load out of limit, came saying
-// whether a request came in it and room what the threads' counts said of
-// it, and re-arms the timer while one did or while Ps are added to the
-// base. who are the Servers counted, for the log.
-func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who []*Server) {
+// decide sets the Ps for a window's load out of limit, reqs its
+// requests, came saying whether a request came in it and room what the
+// threads' counts said of it, and re-arms the timer while one did or
+// while Ps are added to the base. who are the Servers counted, for the
+// log.
+func (p *procScaler) decide(load int, reqs uint64, came bool, limit int, room procsRoom, who []*Server) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.off {
@@ -477,11 +490,20 @@ func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who 
 		probed := p.probing
 		p.probing = false
 		raise := false
-		if want > 1 && (room == roomUnmeasured || room == roomWanted) {
+		if p.hold > 0 {
+			// The last raise served no more: the base stays a while.
+			p.hold--
+		} else if want > 1 && (room == roomUnmeasured || room == roomWanted) {
 			if cur := p.procs(0); want > cur {
 				p.base, p.last, p.calm, p.raised = cur, want, 0, 0
 				p.procs(want)
 				raise = true
+				// Raised on the counts, the Ps must also serve more
+				// (see gained).
+				p.gainBase, p.gainSum, p.gainLeft = reqs, 0, 0
+				if room == roomWanted {
+					p.gainLeft = procsGainWindows + 1
+				}
 			}
 		}
 		if probed {
@@ -495,7 +517,26 @@ func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who 
 	} else {
 		want = max(want, p.base)
 		p.raised++
+		if p.gainLeft > 0 {
+			// The first window raised is left out: it began on the
+			// base, and with the change of Ps' stop of the world.
+			p.gainLeft--
+			if p.gainLeft < procsGainWindows {
+				p.gainSum += reqs
+			}
+			if p.gainLeft == 0 && gained(p.gainBase, p.gainSum) {
+				p.holdEvery = 0
+			} else if p.gainLeft == 0 {
+				p.hold = p.holdAfter()
+				p.holdEvery = min(2*p.hold, procsProbeMax)
+			}
+		}
 		switch {
+		case p.hold > 0:
+			// Back to the base, held there (at rest, above).
+			p.calm = 0
+			p.procs(p.base)
+			p.last = 0
 		case room != roomUnmeasured && p.raised >= p.probeAfter() && want >= p.last:
 			// Back to the base for a window, to see whether its
 			// threads still want more (at rest, above).
@@ -530,6 +571,39 @@ func (p *procScaler) decide(load int, came bool, limit int, room procsRoom, who 
 	}
 	// Idle at rest: the next request arms the timer again.
 	p.armed.Store(false)
+}
+
+// procsGainWindows is how many windows raised on the threads' counts are
+// compared with the window before (gained), after the first.
+const procsGainWindows = 3
+
+// procsGainPercent is what the raised windows must serve, in percent of
+// the window before on the base, for the Ps to stay raised.
+const procsGainPercent = 115
+
+// gained says whether procsGainWindows windows raised that served sum
+// requests served procsGainPercent of base, the window before on the
+// base, each. Clients that wait for each answer before asking again ask
+// faster when answered faster, so more Ps that do not make them ask
+// more have only spread the requests over threads the kernel preempts
+// in turn: on a quiet 2-CPU machine, pmcd on two Ps beside its 32 bench
+// clients served 0.95-1.08 times the requests of one P with a p99 three
+// to five times longer, while on a loaded machine two Ps served 1.3-1.5
+// times as many (docs/bench.md, session 13). Clients that ask at their
+// own pace (loggers, monitors) make as many requests either way, and the
+// base serves them.
+func gained(base, sum uint64) bool {
+	return sum*100 >= base*procsGainWindows*procsGainPercent
+}
+
+// holdAfter is how many busy windows the base is kept after a raise that
+// served no more (gained): procsProbe, doubled by each such raise in a
+// row up to procsProbeMax.
+func (p *procScaler) holdAfter() int {
+	if p.holdEvery == 0 {
+		return procsProbe
+	}
+	return p.holdEvery
 }
 
 // stopScaling leaves GOMAXPROCS to whoever set it to cur, for good, and

@@ -227,7 +227,9 @@ func (f *fakeSched) window(run, wait time.Duration) {
 // do not raise them while the one P's thread runs half of each window
 // and waits little; once it waits as long as it runs, they do; and after
 // procsProbe windows the scaler goes back to one P for a window, which
-// stays if the thread no longer waits.
+// stays if the thread no longer waits. Raised, the clients make twice
+// the requests, as clients that wait for their answers do when answered
+// faster (gained).
 func TestProcsFollowStarvedThreads(t *testing.T) {
 	t.Parallel()
 	fake := &fakeProcs{cur: 1}
@@ -235,9 +237,12 @@ func TestProcsFollowStarvedThreads(t *testing.T) {
 	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs, now: sched.now}
 	_, conns, end := serveProcsSched(t, p, 2, 2*procsClientsPerP, sched.read)
 	defer end()
+	rounds := 1
 	step := func(run, wait time.Duration, want []int, what string) {
 		t.Helper()
-		busy(t, conns)
+		for range rounds {
+			busy(t, conns)
+		}
 		sched.window(run, wait)
 		p.tick()
 		if got := fake.got(); !slices.Equal(got, want) {
@@ -250,6 +255,7 @@ func TestProcsFollowStarvedThreads(t *testing.T) {
 	}
 	step(30*time.Millisecond, 60*time.Millisecond, []int{2}, "thread waiting twice as long as it runs")
 	reads := sched.readCount()
+	rounds = 2
 	for range procsProbe - 1 {
 		step(60*time.Millisecond, 120*time.Millisecond, []int{2}, "raised")
 	}
@@ -347,7 +353,7 @@ func TestProcsProbesBackOff(t *testing.T) {
 	window := func(i int, room procsRoom) {
 		p.arm()
 		before := len(fake.got())
-		p.decide(32, true, 2, room, []*Server{srv})
+		p.decide(32, 0, true, 2, room, []*Server{srv})
 		if set := fake.got(); len(set) > before && set[len(set)-1] == 1 {
 			probes = append(probes, i)
 		}
@@ -481,4 +487,56 @@ func TestProcsLimitOnlyToRaise(t *testing.T) {
 	}
 	step(procsWindow, 0, nil, "a CPU idle, nothing to compare with")
 	step(procsWindow, 1, []int{2}, "a CPU idle, the thread waiting twice as long as it runs")
+}
+
+// TestProcsRaiseWithoutGain feeds busy windows to decide with the
+// threads' counts wanting more Ps throughout: raised Ps that serve no
+// more requests than the base go back to it after procsGainWindows
+// windows past the first, and stay there procsProbe busy windows, then
+// twice as many after the next such raise; a raise that serves more
+// stays, and the hold after the next that does not starts over.
+func TestProcsRaiseWithoutGain(t *testing.T) {
+	fake := &fakeProcs{cur: 1}
+	srv := &Server{}
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
+	p.join(srv)
+	defer p.leave(srv)
+	const base = 1000
+	// run gives windows of reqs requests until the Ps change, and says
+	// how many windows that took and what they were set to.
+	run := func(reqs uint64, most int) (int, []int) {
+		t.Helper()
+		before := len(fake.got())
+		for i := 1; i <= most; i++ {
+			p.arm()
+			p.decide(32, reqs, true, 2, roomWanted, []*Server{srv})
+			if set := fake.got(); len(set) > before {
+				return i, set[before:]
+			}
+		}
+		return most, nil
+	}
+	if n, set := run(base, 1); n != 1 || !slices.Equal(set, []int{2}) {
+		t.Fatalf("first window: %d windows, Ps set %v, want 1 and [2]", n, set)
+	}
+	if n, set := run(base, 100); n != procsGainWindows+1 || !slices.Equal(set, []int{1}) {
+		t.Fatalf("raised serving as many: %d windows, then Ps set %v; want %d and [1]", n, set, procsGainWindows+1)
+	}
+	if n, set := run(base, 10*procsProbe); n != procsProbe+1 || !slices.Equal(set, []int{2}) {
+		t.Fatalf("held: raised after %d windows (Ps %v), want %d", n, set, procsProbe+1)
+	}
+	if n, set := run(base, 100); n != procsGainWindows+1 || !slices.Equal(set, []int{1}) {
+		t.Fatalf("raised again serving as many: %d windows, then Ps set %v", n, set)
+	}
+	if n, _ := run(base, 10*procsProbe); n != 2*procsProbe+1 {
+		t.Fatalf("second hold: raised after %d windows, want %d", n, 2*procsProbe+1)
+	}
+	// Serving more (a fifth more than the window before), the Ps stay
+	// until the probe.
+	if n, set := run(base*6/5, procsProbe-1); set != nil {
+		t.Fatalf("raised serving more: Ps set %v after %d windows, want none", set, n)
+	}
+	if p.holdEvery != 0 {
+		t.Fatalf("after a raise that served more, the next hold is %d windows, want procsProbe", p.holdEvery)
+	}
 }

@@ -181,7 +181,7 @@ func TestProcScalerDecide(t *testing.T) {
 				if i < len(c.rooms) {
 					room = c.rooms[i]
 				}
-				p.decide(w.load, w.came, w.limit, room, []*Server{srv})
+				p.decide(w.load, 0, w.came, w.limit, room, []*Server{srv})
 				if got := fake.got(); !slices.Equal(got, w.procs) {
 					t.Fatalf("window %d (load %d): Ps set %v, want %v", i, w.load, got, w.procs)
 				}
