@@ -339,16 +339,23 @@ func TestNextProbe(t *testing.T) {
 	}
 }
 
+// decidingScaler is a scaler on one fake P with one Server joined (left at
+// the test's end), for tests that feed windows to decide.
+func decidingScaler(t *testing.T) (*fakeProcs, *procScaler, *Server) {
+	fake := &fakeProcs{cur: 1}
+	srv := &Server{}
+	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
+	p.join(srv)
+	t.Cleanup(func() { p.leave(srv) })
+	return fake, p, srv
+}
+
 // TestProcsProbesBackOff feeds busy windows to decide: while every probe
 // finds the base short of CPU, the windows raised between probes double
 // from procsProbe up to procsProbeMax; a probe that finds the base enough
 // stays on it, and the next raise probes after procsProbe again.
 func TestProcsProbesBackOff(t *testing.T) {
-	fake := &fakeProcs{cur: 1}
-	srv := &Server{}
-	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
-	p.join(srv)
-	defer p.leave(srv)
+	fake, p, srv := decidingScaler(t)
 	var probes []int // the windows that went back to the base
 	window := func(i int, room procsRoom) {
 		p.arm()
@@ -496,11 +503,7 @@ func TestProcsLimitOnlyToRaise(t *testing.T) {
 // twice as many after the next such raise; a raise that serves more
 // stays, and the hold after the next that does not starts over.
 func TestProcsRaiseWithoutGain(t *testing.T) {
-	fake := &fakeProcs{cur: 1}
-	srv := &Server{}
-	p := &procScaler{window: time.Hour, gomaxprocs: fake.gomaxprocs}
-	p.join(srv)
-	defer p.leave(srv)
+	fake, p, srv := decidingScaler(t)
 	const base = 1000
 	// run gives windows of reqs requests until the Ps change, and says
 	// how many windows that took and what they were set to.
