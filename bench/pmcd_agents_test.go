@@ -112,6 +112,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 		for _, clients := range counts {
 			var rate, p50, p99, cpu, ccpu, dwait, cwait, idle, runq [2][]float64
 			var rr, mr, pr, cr []float64
+			var tails [2][]string
 			for r := 0; r < rounds; r++ {
 				order := []int{0, 1}
 				if r%2 == 1 {
@@ -130,6 +131,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 					dwait[i] = append(dwait[i], got[i].daemonSched.wait.Seconds()*1e6/float64(got[i].fetches))
 					cwait[i] = append(cwait[i], got[i].clientSched.wait.Seconds()*1e6/float64(got[i].fetches))
 					idle[i] = append(idle[i], got[i].idleCPUs)
+					tails[i] = append(tails[i], tailOf(got[i].latencies))
 					runq[i] = append(runq[i], got[i].runnable)
 				}
 				rr = append(rr, got[1].perSecond/got[0].perSecond)
@@ -139,6 +141,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			}
 			t.Logf("%s, %d clients: µs a fetch waiting for a CPU, daemon PCP %v ours %v, clients with PCP %v with ours %v",
 				c.name, clients, rounded1(dwait[0]), rounded1(dwait[1]), rounded1(cwait[0]), rounded1(cwait[1]))
+			t.Logf("%s, %d clients: the tail, µs by round, PCP %v ours %v", c.name, clients, tails[0], tails[1])
 			t.Logf("%s, %d clients: the machine's idle CPUs over the load, with PCP %v with ours %v; its runnable tasks, with PCP %v with ours %v",
 				c.name, clients, rounded2(idle[0]), rounded2(idle[1]), rounded1(runq[0]), rounded1(runq[1]))
 			t.Logf("%s, %d clients: rate PCP %v ours %v; p50 µs PCP %v ours %v; p99 µs PCP %v ours %v; CPU µs PCP %v ours %v; clients' CPU µs with PCP %v with ours %v; ratios rate %v p50 %v p99 %v CPU %v",
@@ -211,6 +214,16 @@ func processName(pid int) string {
 		return "?"
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// tailOf is the tail of sorted latencies, in µs: "p90/p99/p99.9/max".
+func tailOf(l []time.Duration) string {
+	us := func(d time.Duration) int64 { return d.Microseconds() }
+	last := time.Duration(0)
+	if len(l) > 0 {
+		last = l[len(l)-1]
+	}
+	return fmt.Sprintf("%d/%d/%d/%d", us(quantile(l, 0.9)), us(quantile(l, 0.99)), us(quantile(l, 0.999)), us(last))
 }
 
 func rounded1(v []float64) []string {
