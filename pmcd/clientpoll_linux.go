@@ -48,6 +48,12 @@ import (
 // is on.
 const pollMinClients = 4
 
+// epollET is EPOLLET, the kernel's bit 31, as the event's uint32:
+// package syscall has it negative on some architectures (amd64) and
+// positive on others (arm64), so that neither it nor its negation is a
+// uint32 constant on both.
+const epollET = 1 << 31
+
 // pollBatch is the most events one read of the set takes.
 const pollBatch = 128
 
@@ -197,7 +203,7 @@ func (w *pollWaiter) enter() {
 	if w.in.Load() {
 		return
 	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | -syscall.EPOLLET,
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | epollET,
 		Fd: int32(uint32(w.id)), Pad: int32(uint32(w.id >> 32))}
 	var err error
 	// Through Control, so that the descriptor is still this
