@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/gopcp/gopcp/pcp"
@@ -139,6 +138,12 @@ func (a *Archive) VolumePath(vol int) string { return a.Base + "." + itoa(vol) }
 // MetaPath is the metadata file's name as found.
 func (a *Archive) MetaPath() string { return a.metaFile }
 
+// maxArchiveFiles bounds the files of one archive's name that find
+// takes from its directory (a volume each, at most, beside the metadata
+// and index): libpcp has no bound, and a directory of more is refused
+// (EFBIG) rather than read into memory without end.
+const maxArchiveFiles = 1 << 20
+
 // find locates an archive's files as __pmLogFindOpen does.
 func find(name string) (*Archive, error) {
 	dir, base := filepath.Dir(name), filepath.Base(name)
@@ -152,20 +157,9 @@ func find(name string) (*Archive, error) {
 	// Names alone, and only this archive's sorted: a directory such as
 	// PCP's QA archives holds hundreds of files, and os.ReadDir's entries
 	// and sort cost more than the rest of opening a small archive.
-	d, err := os.Open(dir)
+	names, err := archiveNames(dir, base)
 	if err != nil {
 		return nil, err
-	}
-	all, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return nil, err
-	}
-	names := all[:0]
-	for _, n := range all {
-		if strings.HasPrefix(n, base) {
-			names = append(names, n)
-		}
 	}
 	sort.Strings(names)
 	found := false
