@@ -6,12 +6,13 @@ package pcpconf
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // DefaultPath is where libpcp looks for its configuration when neither
@@ -52,12 +53,7 @@ func Parse(r io.Reader, lookup func(string) (string, bool)) (map[string]string, 
 		if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
 			return nil, err
 		}
-		line := chunk
-		if i := bytes.IndexByte(line, 0); i >= 0 {
-			line = line[:i]
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		if name, value, ok := bytes.Cut(line, []byte("=")); ok && line[0] != '#' && len(name) > 0 {
+		if name, value, ok := assignment(chunk); ok {
 			if _, seen := vars[string(name)]; !seen {
 				if env, ok := lookup(string(name)); ok {
 					vars[string(name)] = env
@@ -70,6 +66,66 @@ func Parse(r io.Reader, lookup func(string) (string, bool)) (map[string]string, 
 			return vars, nil
 		}
 	}
+}
+
+// assignment is the variable a line read as Parse reads it (its
+// newline, if any, included) sets, and the value before unquoting.
+func assignment[T []byte | string](chunk T) (name, value T, ok bool) {
+	line := chunk
+	for i := 0; i < len(line); i++ {
+		if line[i] == 0 {
+			line = line[:i]
+			break
+		}
+	}
+	if len(line) > 0 && line[len(line)-1] == '\n' {
+		line = line[:len(line)-1]
+	}
+	if len(line) == 0 || line[0] == '#' {
+		return name, value, false
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] == '=' {
+			return line[:i], line[i+1:], i > 0
+		}
+	}
+	return name, value, false
+}
+
+// parseText is Parse of the whole text of a file, without the
+// environment: names and values are cut from text (one string, not two
+// a variable) into a map made once at its size. pcp.conf's 7 KB parsed
+// so were 12 of the first context's page faults in every tool.
+func parseText(text string) map[string]string {
+	n := 0
+	for rest := text; rest != ""; {
+		var chunk string
+		chunk, rest = nextLine(rest)
+		if _, _, ok := assignment(chunk); ok {
+			n++
+		}
+	}
+	vars := make(map[string]string, n)
+	for rest := text; rest != ""; {
+		var chunk string
+		chunk, rest = nextLine(rest)
+		if name, value, ok := assignment(chunk); ok {
+			if _, seen := vars[name]; !seen {
+				vars[name] = unquote(value)
+			}
+		}
+	}
+	return vars
+}
+
+// nextLine cuts the first line of text as Parse reads one: up to and
+// with its newline, or lineMax bytes of a longer line.
+func nextLine(text string) (chunk, rest string) {
+	end := min(len(text), lineMax)
+	if i := strings.IndexByte(text[:end], '\n'); i >= 0 {
+		end = i + 1
+	}
+	return text[:end], text[end:]
 }
 
 // Load finds and parses pcp.conf using the process environment, and
@@ -142,17 +198,50 @@ func cached() (map[string]string, error) {
 	if cache.vars != nil && cache.path == path && cache.size == st.Size() && cache.mod.Equal(st.ModTime()) {
 		return cache.vars, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	// The file's own values: Get looks in the environment first, and
 	// the environment may change after this parse.
-	vars, err := Parse(f, func(string) (string, bool) { return "", false })
+	vars, err := parseFile(path, st.Size())
 	if err != nil {
 		return nil, err
 	}
 	cache.path, cache.size, cache.mod, cache.vars = path, st.Size(), st.ModTime(), vars
 	return vars, nil
+}
+
+// maxWhole is the largest pcp.conf read whole for parseText (PCP's is 7
+// KB); a larger one is read a line at a time by Parse.
+const maxWhole = 64 << 10
+
+// parseFile parses the pcp.conf at path, of the size found, without the
+// environment.
+func parseFile(path string, size int64) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > maxWhole {
+		return Parse(f, func(string) (string, bool) { return "", false })
+	}
+	// one byte more than the size, to see the end in one read
+	b := make([]byte, 0, size+1)
+	for len(b) <= maxWhole {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			// the bytes are not written again: the string is them
+			return parseText(unsafe.String(unsafe.SliceData(b), len(b))), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+	// grown past the bound since the stat: read again as a stream
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return Parse(f, func(string) (string, bool) { return "", false })
 }
