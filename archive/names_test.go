@@ -9,27 +9,6 @@ import (
 	"testing"
 )
 
-// readdirNames is what find read before archiveNames: every name by
-// os.File.Readdirnames, then those starting with base.
-func readdirNames(dir, base string) ([]string, error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	all, err := d.Readdirnames(-1)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, n := range all {
-		if strings.HasPrefix(n, base) {
-			names = append(names, n)
-		}
-	}
-	return names, nil
-}
-
 func TestArchiveNamesAsReaddir(t *testing.T) {
 	dir := t.TempDir()
 	files := []string{"a.0", "a.1", "a.meta", "a.index", "ab.0", "b.0", ".hidden", "a.0.xz"}
