@@ -17,14 +17,7 @@ import (
 // Parse must never fail on text, and what it takes from the text is no
 // larger than the text.
 func FuzzParse(f *testing.F) {
-	for _, p := range []string{"/etc/pcp.conf", "testdata/quoting.conf"} {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(string(b))
-		}
-	}
-	f.Add("PCP_A=1\nPCP_A=2\n")
-	f.Add("PCP_L=" + strings.Repeat("x", 5000) + "=y\n")
-	f.Add("PCP_Q='a b'\nPCP_S=\"\nPCP_E=\n=x=y\n#PCP_C=1\nNOEQ\n")
+	addSeeds(f)
 	f.Add("PCP_ENV=file\n")
 	pmconfig := pcptest.NeedTool(f, "pmconfig")
 	dir := f.TempDir()
