@@ -63,13 +63,22 @@ type Node struct {
 	Desc pcp.Desc
 	// Units is rescale()'s target.
 	Units pcp.Units
-	// Pattern, Re and Invert are matchinst()'s filter.
-	Pattern string
-	Re      *regexp.Regexp
-	Invert  bool
 	// Paren records an instance selection written on a parenthesised
 	// expression, which libpcp checks differently from name[inst].
 	Paren bool
+	// Match is matchinst()'s filter. It is apart, and Units and Paren
+	// sit in Desc's padding, so that a node is 80 bytes, not 104: PCP's
+	// default derived metrics, parsed by every tool at its start, are
+	// 646 nodes.
+	Match *Match
+}
+
+// Match is matchinst()'s filter: the pattern as written, compiled, and
+// whether it was negated.
+type Match struct {
+	Pattern string
+	Re      *regexp.Regexp
+	Invert  bool
 }
 
 var opText = [...]string{
@@ -173,10 +182,10 @@ func (n *Node) write(b *strings.Builder) {
 		b.WriteString("[" + escapeDelim(n.Value, ']') + "]")
 	case n.Op == OpMatch:
 		b.WriteString("matchinst(")
-		if n.Invert {
+		if n.Match.Invert {
 			b.WriteByte('!')
 		}
-		b.WriteString("/" + escapeDelim(n.Pattern, '/') + "/, ")
+		b.WriteString("/" + escapeDelim(n.Match.Pattern, '/') + "/, ")
 		n.Left.write(b)
 		b.WriteByte(')')
 	case n.Op == OpAnon:

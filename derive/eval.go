@@ -490,7 +490,7 @@ func (e *evaluator) evalFilter(b *bound) int32 {
 			if err == nil {
 				// external names match up to their first space
 				name, _, _ = strings.Cut(name, " ")
-				m = b.n.Re.MatchString(name) != b.n.Invert
+				m = b.n.Match.Re.MatchString(name) != b.n.Match.Invert
 			}
 			b.matches[v.inst] = m
 		}

@@ -496,18 +496,18 @@ func (p *parser) rescale() *Node {
 func (p *parser) matchinst() *Node {
 	p.take()
 	p.take() // "("
-	n := p.node(Node{Op: OpMatch})
+	n := p.node(Node{Op: OpMatch, Match: &Match{}})
 	p.push(follow("<filter>, <expr>)", "matchinst("))
 	if p.peek().kind == tokNot {
 		p.take()
-		n.Invert = true
+		n.Match.Invert = true
 	}
 	pat := p.expect(tokPattern)
 	re, err := compileERE(pat.text)
 	if err != nil {
 		p.stop(pat.pos, fmt.Sprintf("bad regular expression: '%s'", err))
 	}
-	n.Pattern, n.Re = pat.text, re
+	n.Match.Pattern, n.Match.Re = pat.text, re
 	p.pop()
 	p.push(follow(", <expr>)", "matchinst(<filter>"))
 	p.expect(tokComma)
