@@ -155,15 +155,19 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: local context: %w", err)
 	}
+	// The companion starts first: its start-up and its agents'
+	// overlap the namespace's loading and the in-process agents.
+	apart := launchApart(list, &o)
 	ns := o.ns
 	if ns == nil {
 		if ns, err = pmns.LoadDefault(o.pmnsDefault); err != nil {
+			apart.abandon()
 			return nil, fmt.Errorf("pmapi: local context: %w", err)
 		}
 	}
 	c := &Context{ns: ns, table: table, warn: o.warn, tz: o.tz, companion: o.companion, agents: make(map[uint32]agent)}
 	c.profile.Reset(pdu.ProfileInclude)
-	started, err := startAgents(ctx, list, &o)
+	started, err := startAgents(ctx, list, apart)
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +210,44 @@ type startedAgent struct {
 	failed string
 }
 
+// apartAgents is the entries of a table that run in a Companion
+// process (those of agents/all this program does not link) and that
+// companion, started, or why it could not be.
+type apartAgents struct {
+	idx []int   // the entries' places in the table
+	es  []Entry // the entries
+	c   *companion
+	err error
+}
+
+// launchApart starts the Companion for the entries of list that need
+// one, if any, without waiting for it.
+func launchApart(list []Entry, o *options) *apartAgents {
+	p := &apartAgents{}
+	for i, e := range list {
+		if _, ok := pmda.Lookup(e.Entry); !ok && entries.Has(e.Entry) {
+			p.idx = append(p.idx, i)
+			p.es = append(p.es, e)
+		}
+	}
+	if len(p.es) > 0 {
+		p.c, p.err = launchCompanion(p.es, o)
+	}
+	return p
+}
+
+// abandon ends a companion whose context was not made.
+func (p *apartAgents) abandon() {
+	if p.c != nil {
+		p.c.stop()
+	}
+}
+
 // startAgents starts the agents of the entries: the registry's
-// in-process, in order, then those of agents/all this program does not
-// link in one Companion process. Only ctx's end fails it, every agent
-// started then closed again.
-func startAgents(ctx context.Context, list []Entry, o *options) ([]startedAgent, error) {
+// in-process, in order, then reads which of those in the companion
+// started. Only ctx's end fails it, every agent started then closed
+// again.
+func startAgents(ctx context.Context, list []Entry, apart *apartAgents) ([]startedAgent, error) {
 	out := make([]startedAgent, len(list))
 	closeAll := func() {
 		for _, s := range out {
@@ -219,10 +256,10 @@ func startAgents(ctx context.Context, list []Entry, o *options) ([]startedAgent,
 			}
 		}
 	}
-	var apart []int // the entries for the companion
 	for i, e := range list {
 		if err := ctx.Err(); err != nil {
 			closeAll()
+			apart.abandon()
 			return nil, err
 		}
 		if newAgent, ok := pmda.Lookup(e.Entry); ok {
@@ -231,23 +268,22 @@ func startAgents(ctx context.Context, list []Entry, o *options) ([]startedAgent,
 			} else {
 				out[i].a = a
 			}
-		} else if entries.Has(e.Entry) {
-			apart = append(apart, i)
 		}
 	}
-	if len(apart) == 0 {
+	if len(apart.idx) == 0 {
 		return out, nil
 	}
-	es := make([]Entry, len(apart))
-	for j, i := range apart {
-		es[j] = list[i]
+	var agents []*pipeAgent
+	var failed []string
+	err := apart.err
+	if err == nil {
+		agents, failed, err = apart.c.handshake(ctx, apart.es)
 	}
-	agents, failed, err := startCompanion(ctx, es, o)
 	if err != nil && ctx.Err() != nil {
 		closeAll()
 		return nil, ctx.Err()
 	}
-	for j, i := range apart {
+	for j, i := range apart.idx {
 		switch {
 		case err != nil:
 			out[i].failed = pcp.ErrNoAgent.Error() + ": " + err.Error()

@@ -61,17 +61,17 @@ type pipeAgent struct {
 	closed bool
 }
 
-// startCompanion starts Companion for the entries and reads, for each in
-// order, whether its agent started: agents[i] is nil where it did not,
-// failed[i] then the text of its failure for libpcp's warning. err is a
-// failure to run the companion at all.
-func startCompanion(ctx context.Context, list []Entry, o *options) (agents []*pipeAgent, failed []string, err error) {
+// launchCompanion starts Companion for the entries and returns at once:
+// the companion builds its agents while the context does its own work
+// (the namespace, the in-process agents), and handshake then reads what
+// it says of them. err is a failure to run the companion at all.
+func launchCompanion(list []Entry, o *options) (*companion, error) {
 	if o.companion == nil {
-		return nil, nil, errNoCompanion
+		return nil, errNoCompanion
 	}
 	path, err := o.companion()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	args := make([]string, 0, 2*len(list))
 	for _, e := range list {
@@ -86,13 +86,13 @@ func startCompanion(ctx context.Context, list []Entry, o *options) (agents []*pi
 	cmd.SysProcAttr = companionAttr()
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
 	err = cmd.Start()
@@ -101,7 +101,7 @@ func startCompanion(ctx context.Context, list []Entry, o *options) (agents []*pi
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	c := &companion{cmd: cmd, in: inW, out: outR, done: make(chan struct{}),
 		r: pdu.NewReader(pdu.Direct(outR), pdu.DefaultTimeout), w: pdu.NewWriter(pdu.Direct(inW))}
@@ -109,6 +109,14 @@ func startCompanion(ctx context.Context, list []Entry, o *options) (agents []*pi
 		_ = cmd.Wait()
 		close(c.done)
 	}()
+	return c, nil
+}
+
+// handshake reads, for each entry the companion was started for, in
+// order, whether its agent started: agents[i] is nil where it did not,
+// failed[i] then the text of its failure for libpcp's warning. err is a
+// companion that did not say, which is stopped.
+func (c *companion) handshake(ctx context.Context, list []Entry) (agents []*pipeAgent, failed []string, err error) {
 	agents, failed = make([]*pipeAgent, len(list)), make([]string, len(list))
 	for i, e := range list {
 		var ok bool
