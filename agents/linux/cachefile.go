@@ -27,29 +27,36 @@ var savedInDoms = [...]int{
 // under this agent too: an archive or a client that switches agents sees
 // the same instance numbers. For the domains in savedInDoms the agent
 // keeps the cache: new instances are numbered by it, as PCP's agent
-// numbers them, and the file is rewritten when one is added.
+// numbers them, and the file is rewritten when one is added. A domain's
+// file is read when its table is first used (indomTable.use), not at
+// start: a local context's companion builds the agent at every start of
+// a tool and most of them list none of the 43 domains.
 func (x *Linux) seedInstanceNumbers(domain uint32, dir string) {
 	for serial := range x.indoms {
-		c := pmda.NewCache(pcp.NewInDom(domain, uint32(serial)))
-		if dir != "" {
-			c.SetDir(dir)
-		}
-		t := &x.indoms[serial]
-		n, err := c.Load()
-		if err == nil && n > 0 {
-			c.ActivateAll()
-			for _, in := range c.Active() {
-				if t.ids == nil {
-					t.ids = make(map[string]idName)
-				}
-				t.ids[in.Name] = idName{in.ID, in.Name}
-				t.next = max(t.next, in.ID+1)
+		x.indoms[serial].seed = func(t *indomTable) { x.seedInDom(t, domain, dir, serial) }
+	}
+}
+
+// seedInDom reads the cache file of one instance domain into its table.
+func (x *Linux) seedInDom(t *indomTable, domain uint32, dir string, serial int) {
+	c := pmda.NewCache(pcp.NewInDom(domain, uint32(serial)))
+	if dir != "" {
+		c.SetDir(dir)
+	}
+	n, err := c.Load()
+	if err == nil && n > 0 {
+		c.ActivateAll()
+		for _, in := range c.Active() {
+			if t.ids == nil {
+				t.ids = make(map[string]idName)
 			}
+			t.ids[in.Name] = idName{in.ID, in.Name}
+			t.next = max(t.next, in.ID+1)
 		}
-		for _, s := range savedInDoms {
-			if s == serial {
-				t.cache = &instanceCache{Cache: c, log: x.log}
-			}
+	}
+	for _, s := range savedInDoms {
+		if s == serial {
+			t.cache = &instanceCache{Cache: c, log: x.log}
 		}
 	}
 }

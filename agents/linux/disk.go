@@ -417,7 +417,9 @@ var kindInDom = [...]int{kindDisk: diskInDom, kindPartition: partitionsInDom, ki
 
 // byName finds the device of kind called name.
 func (dd *diskData) byName(x *Linux, kind diskKind, name []byte) *diskStat {
-	e, ok := x.indoms[kindInDom[kind]].ids[string(name)]
+	t := &x.indoms[kindInDom[kind]]
+	t.use()
+	e, ok := t.ids[string(name)]
 	if !ok {
 		return nil
 	}

@@ -49,6 +49,18 @@ type indomTable struct {
 	labels func(pmda.Instance) []pmda.Label
 	// cache, when set, numbers new instances and keeps PCP's cache file.
 	cache *instanceCache
+	// seed, until the table is first used, reads the numbers PCP's
+	// agent saved for the domain's instances (seedInstanceNumbers).
+	seed func(*indomTable)
+}
+
+// use reads the domain's saved instance numbers the first time the
+// table is used.
+func (t *indomTable) use() {
+	if s := t.seed; s != nil {
+		t.seed = nil
+		s(t)
+	}
 }
 
 type idName struct {
@@ -57,10 +69,14 @@ type idName struct {
 }
 
 // begin starts a listing.
-func (t *indomTable) begin() { t.scratch = t.scratch[:0] }
+func (t *indomTable) begin() {
+	t.use()
+	t.scratch = t.scratch[:0]
+}
 
 // add lists the instance called name, numbering it if it is new.
 func (t *indomTable) add(name []byte) int32 {
+	t.use()
 	if t.ids == nil {
 		t.ids = make(map[string]idName)
 	}
@@ -81,6 +97,7 @@ func (t *indomTable) add(name []byte) int32 {
 
 // addID lists an instance whose number is fixed (a CPU's number).
 func (t *indomTable) addID(name []byte, id int32) {
+	t.use()
 	if t.ids == nil {
 		t.ids = make(map[string]idName)
 	}
