@@ -7,7 +7,9 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gopcp/gopcp/agents/internal/pcpdesc"
 	"github.com/gopcp/gopcp/internal/dirent"
@@ -204,7 +206,7 @@ func newLinux(opts Options) (*Linux, error) {
 		access:   clientAccess{all: opts.AllAccess},
 		noCache:  opts.NoCache,
 		log:      opts.Log,
-		bindings: make(map[string]binding),
+		bindings: make(map[string]binding, len(pcpDescs)), // no growth at each start
 	}
 	if x.proc == "" {
 		x.proc = filepath.Join(base, "/proc")
@@ -261,7 +263,10 @@ func newLinux(opts Options) (*Linux, error) {
 // agent builds the pmda.Agent over x. It reads no source: a fetch reads
 // what it needs and an instance request what its domain needs (firstUse).
 func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
-	var metrics []pmda.Metric
+	// One allocation each for the metrics and the bindings the PMID
+	// table points into: the agent is built at every -L start.
+	metrics := make([]pmda.Metric, 0, len(x.bindings))
+	bs := make([]binding, 0, len(x.bindings))
 	x.byPMID = pmidTable{domain: domain}
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
@@ -272,7 +277,8 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		b.indom = d.InDom
 		m := pmda.Metric{Name: d.Name, Desc: d.desc(domain), Labels: itemLabels(d.Name)}
 		metrics = append(metrics, m)
-		x.byPMID.add(m.Desc.PMID, &b)
+		bs = append(bs, b)
+		x.byPMID.add(m.Desc.PMID, &bs[len(bs)-1])
 		if d.InDom >= 0 {
 			x.declared[d.InDom] = true
 			x.indomSrcs[d.InDom] |= 1 << b.src
@@ -301,14 +307,15 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 	})
 }
 
-// findDesc returns PCP's row for name, or nil.
+// findDesc returns PCP's row for name, or nil. The rows are sorted by
+// name (TestDescsSorted): the agent looks up each of its bindings at
+// every start.
 func findDesc(name string) *pcpDesc {
-	for i := range pcpDescs {
-		if pcpDescs[i].Name == name {
-			return &pcpDescs[i]
-		}
+	i, ok := slices.BinarySearchFunc(pcpDescs, name, func(d pcpDesc, name string) int { return strings.Compare(d.Name, name) })
+	if !ok {
+		return nil
 	}
-	return nil
+	return &pcpDescs[i]
 }
 
 // bind registers how the metric called name is served.
