@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,7 +68,12 @@ type Agent struct {
 	metrics map[pcp.PMID]*Metric
 	order   []pcp.PMID // metric table order
 	indoms  map[pcp.InDom]*InDom
-	names   *pmns.Tree // nil when no metric has a name
+	// names is the tree of the metrics' names, built when a name is
+	// first asked (namesTree): most agents are never asked, and an
+	// agent with a large table (linux's) is built at every start of a
+	// tool with a local context. New checks the names as the tree would.
+	namesOnce sync.Once
+	names     *pmns.Tree // nil when no metric has a name
 
 	mu      sync.Mutex
 	profile profile
@@ -116,8 +122,11 @@ func New(cfg Config) (*Agent, error) {
 		}
 		a.indoms[d.InDom] = &d
 	}
-	for i := range cfg.Metrics {
-		m := cfg.Metrics[i]
+	// One copy of the table, which the map points into.
+	ms := slices.Clone(cfg.Metrics)
+	a.order = make([]pcp.PMID, 0, len(ms))
+	for i := range ms {
+		m := &ms[i]
 		id := m.Desc.PMID
 		m.Desc.PMID = pcp.NewPMID(cfg.Domain, id.Cluster(), id.Item())
 		if m.Desc.InDom != pcp.InDomNull {
@@ -129,18 +138,28 @@ func New(cfg Config) (*Agent, error) {
 		if _, dup := a.metrics[m.Desc.PMID]; dup {
 			return nil, fmt.Errorf("pmda: %s: metric %v twice", cfg.Name, m.Desc.PMID)
 		}
-		a.metrics[m.Desc.PMID] = &m
+		a.metrics[m.Desc.PMID] = m
 		a.order = append(a.order, m.Desc.PMID)
-		if m.Name != "" {
-			if a.names == nil {
-				a.names = pmns.New()
-			}
-			if err := a.names.Add(m.Name, m.Desc.PMID); err != nil {
-				return nil, fmt.Errorf("pmda: %s: %w", cfg.Name, err)
-			}
-		}
+	}
+	if err := checkNames(ms); err != nil {
+		return nil, fmt.Errorf("pmda: %s: %w", cfg.Name, err)
 	}
 	return a, nil
+}
+
+// namesTree is the tree of the metrics' names, nil when none has one.
+func (a *Agent) namesTree() *pmns.Tree {
+	a.namesOnce.Do(func() {
+		for _, id := range a.order {
+			if m := a.metrics[id]; m.Name != "" {
+				if a.names == nil {
+					a.names = pmns.New()
+				}
+				_ = a.names.Add(m.Name, id) // checked by New
+			}
+		}
+	})
+	return a.names
 }
 
 // Name is the agent's name.

@@ -18,10 +18,11 @@ func (a *Agent) LookupName(ctx context.Context, c Client, name string) (pcp.PMID
 	if n, ok := a.fetcher.(Namer); ok {
 		return n.LookupName(ctx, c, name)
 	}
-	if a.names == nil {
+	tree := a.namesTree()
+	if tree == nil {
 		return pcp.PMIDNull, pcp.ErrName
 	}
-	id, err := a.names.Lookup(name)
+	id, err := tree.Lookup(name)
 	if err != nil {
 		return pcp.PMIDNull, pcp.CodeOf(err, pcp.ErrName)
 	}
@@ -33,10 +34,11 @@ func (a *Agent) Names(ctx context.Context, c Client, pmid pcp.PMID) ([]string, e
 	if n, ok := a.fetcher.(Namer); ok {
 		return n.Names(ctx, c, pmid)
 	}
-	if a.names == nil {
+	tree := a.namesTree()
+	if tree == nil {
 		return nil, pcp.ErrPMID
 	}
-	names, err := a.names.NameAll(pmid)
+	names, err := tree.NameAll(pmid)
 	if err != nil {
 		return nil, pcp.CodeOf(err, pcp.ErrPMID)
 	}
@@ -49,10 +51,11 @@ func (a *Agent) Children(ctx context.Context, c Client, name string) (names []st
 	if n, ok := a.fetcher.(Namer); ok {
 		return n.Children(ctx, c, name)
 	}
-	if a.names == nil {
+	tree := a.namesTree()
+	if tree == nil {
 		return nil, nil, pcp.ErrName
 	}
-	kids, err := a.names.Children(name)
+	kids, err := tree.Children(name)
 	if err != nil {
 		return nil, nil, pcp.CodeOf(err, pcp.ErrName)
 	}
@@ -72,10 +75,11 @@ func (a *Agent) Traverse(ctx context.Context, c Client, name string) ([]string, 
 	if n, ok := a.fetcher.(Namer); ok {
 		return n.Traverse(ctx, c, name)
 	}
-	if a.names == nil {
+	tree := a.namesTree()
+	if tree == nil {
 		return nil, pcp.ErrName
 	}
-	names, err := a.names.Traverse(name)
+	names, err := tree.Traverse(name)
 	if err != nil {
 		return nil, pcp.CodeOf(err, pcp.ErrName)
 	}
