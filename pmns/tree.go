@@ -48,10 +48,26 @@ func New() *Tree {
 
 // newTree indexes a tree the parser built.
 func newTree(root *node) *Tree {
-	t := New()
-	t.root = root
+	// The maps sized once: grown from empty, a system namespace's
+	// thousands of names left half a megabyte of outgrown tables behind,
+	// fresh pages in a short-lived tool (pminfo -L).
+	nodes, leaves := count(root)
+	t := &Tree{root: root, names: make(map[string]*node, nodes), ids: make(map[pcp.PMID]*node, leaves)}
 	t.index(root)
 	return t
+}
+
+// count is the number of nodes below n and how many are leaves.
+func count(n *node) (nodes, leaves int) {
+	for _, k := range n.kids {
+		kn, kl := count(k)
+		nodes += 1 + kn
+		leaves += kl
+		if k.pmid != pcp.PMIDNull {
+			leaves++
+		}
+	}
+	return nodes, leaves
 }
 
 // index records the nodes below n in preorder, each leaf in front of its
