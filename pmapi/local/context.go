@@ -16,6 +16,7 @@ import (
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmapi/internal/profile"
+	"github.com/gopcp/gopcp/pmapi/local/agentserver"
 	"github.com/gopcp/gopcp/pmda"
 	"github.com/gopcp/gopcp/pmns"
 	"github.com/gopcp/gopcp/pmns/dynamic"
@@ -264,7 +265,7 @@ func startAgents(ctx context.Context, list []Entry, apart *apartAgents) ([]start
 		}
 		if newAgent, ok := pmda.Lookup(e.Entry); ok {
 			if a, err := newAgent(uint32(e.Domain)); err != nil {
-				out[i].failed = initErrText(err)
+				out[i].failed = agentserver.InitErrText(err)
 			} else {
 				out[i].a = a
 			}
@@ -746,14 +747,4 @@ func asPCPError(err error) (pcp.Error, bool) {
 	var pe pcp.Error
 	ok := errors.As(err, &pe)
 	return pe, ok
-}
-
-// initErrText is pmErrStr's text of an agent's failure to start: a PCP
-// error's own text, else the error's.
-func initErrText(err error) string {
-	var pe pcp.Error
-	if errors.As(err, &pe) {
-		return pe.Error()
-	}
-	return err.Error()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
+	"github.com/gopcp/gopcp/pmapi/local/agentserver"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -20,9 +21,9 @@ import (
 // linked agents are resident pages of every archive replay,
 // docs/bench.md). The program says where it is (WithCompanion). One
 // process serves all such agents of a context on its standard input and
-// output (Serve), each request a PDU of pmcd's agent protocol whose
+// output (agentserver.Serve), each request a PDU of pmcd's agent protocol whose
 // header's "from" field names the agent's domain.
-const Companion = "pmdalocal"
+const Companion = agentserver.Program
 
 // companionStopGrace is how long a companion has to end its agents and
 // exit once its input is closed before it is killed.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -20,6 +19,7 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmapi/local/agentserver"
 	"github.com/gopcp/gopcp/pmda"
 )
 
@@ -173,7 +173,7 @@ func TestCompanionMissing(t *testing.T) {
 	}
 }
 
-// TestServe runs Companion's side over a pipe in this process: each
+// TestServe runs Companion's side (agentserver.Serve) over a pipe in this process: each
 // agent's start or failure is told in order, with the text of the
 // failure as the in-process warning has it, and requests reach the
 // agent of their domain until the pipe is closed.
@@ -189,9 +189,9 @@ func TestServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	served := make(chan error, 1)
-	list := []Entry{{Domain: 77, Entry: "failing_pipe_test_init"}, {Domain: 29, Entry: "sample_init"}, {Domain: 44, Entry: "nosuch_init"}}
+	list := []agentserver.Entry{{Domain: 77, Entry: "failing_pipe_test_init"}, {Domain: 29, Entry: "sample_init"}, {Domain: 44, Entry: "nosuch_init"}}
 	go func() {
-		served <- Serve(context.Background(), list, inR, outW)
+		served <- agentserver.Serve(context.Background(), list, inR, outW)
 		outW.Close()
 	}()
 	c := &companion{in: inW, out: outR, r: pdu.NewReader(outR, 0), w: pdu.NewWriter(inW), open: 1}
@@ -303,17 +303,4 @@ func TestCompanionEndsWithProgram(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// FuzzServe hands Companion's side whatever bytes come: it must end
-// with an error or at their end, never panic or hang.
-func FuzzServe(f *testing.F) {
-	req := (&pdu.DescReq{PMID: pcp.NewPMID(250, 0, 0)}).Append(nil, 250)
-	f.Add(req)
-	f.Add(append(req, (&pdu.Fetch{PMIDs: []pcp.PMID{pcp.NewPMID(250, 0, 0)}}).Append(nil, 250)...))
-	f.Add((&pdu.DescReq{PMID: pcp.NewPMID(250, 0, 0)}).Append(nil, 7))
-	f.Add([]byte{0, 0, 0, 12, 0, 0, 0x70, 0, 0, 0, 0, 0xfa})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		_ = Serve(context.Background(), []Entry{{Domain: 250, Entry: "trivial_init"}}, bytes.NewReader(b), io.Discard)
-	})
 }

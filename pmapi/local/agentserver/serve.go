@@ -1,4 +1,12 @@
-package local
+// Package agentserver is the companion's side of a local context
+// (package pmapi/local): the agents of agents/all that a tool does not
+// link, built and served in a process of their own (cmd/pmdalocal) on
+// its standard input and output with pmcd's agent PDUs. It is apart from
+// pmapi/local so that the companion, started at every -L, links neither
+// the client library nor what only it needs (archives, their
+// decompressors, authentication), whose initialisation and pages each
+// start would pay.
+package agentserver
 
 import (
 	"context"
@@ -7,11 +15,22 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmda"
 )
 
-// Serve is Companion's side of a local context (its main): it builds the
+// Program is the companion's name, the program a local context starts.
+const Program = "pmdalocal"
+
+// Entry is an agent the companion serves: its entry point in the pmda
+// registry and its domain.
+type Entry struct {
+	Domain int
+	Entry  string
+}
+
+// Serve is the companion's side of a local context (its main): it builds the
 // registry agent of each entry for its domain, in order, telling the
 // context of each that it started (an ERROR PDU of 0) or why not (a TEXT
 // PDU, the text libpcp's warning gives), then answers the context's
@@ -43,7 +62,7 @@ func Serve(ctx context.Context, list []Entry, r io.Reader, w io.Writer) error {
 		}
 		switch {
 		case err != nil:
-			status = &pdu.Text{Text: initErrText(err)}
+			status = &pdu.Text{Text: InitErrText(err)}
 		case served[uint32(e.Domain)] != nil:
 			agents = append(agents, a) // closed at the end, never asked
 		default:
@@ -78,4 +97,14 @@ func Serve(ctx context.Context, list []Entry, r io.Reader, w io.Writer) error {
 		// conversation at the next read.
 		_ = d.Dispatch(ctx, b)
 	}
+}
+
+// InitErrText is pmErrStr's text of an agent's failure to start: a PCP
+// error's own text, else the error's.
+func InitErrText(err error) string {
+	var pe pcp.Error
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	return err.Error()
 }
