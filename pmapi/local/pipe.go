@@ -104,8 +104,12 @@ func launchCompanion(list []Entry, o *options) (*companion, error) {
 		outR.Close()
 		return nil, err
 	}
+	// No time limit on the reads, the start reports included: an agent
+	// takes as long to start and answer as it would in-process, where
+	// nothing limits it (a -race build on a loaded machine takes seconds
+	// to start the companion), and a companion that ends gives EOF.
 	c := &companion{cmd: cmd, in: inW, out: outR, done: make(chan struct{}),
-		r: pdu.NewReader(pdu.Direct(outR), pdu.DefaultTimeout), w: pdu.NewWriter(pdu.Direct(inW))}
+		r: pdu.NewReader(pdu.Direct(outR), 0), w: pdu.NewWriter(pdu.Direct(inW))}
 	go func() {
 		_ = cmd.Wait()
 		close(c.done)
@@ -133,7 +137,6 @@ func (c *companion) handshake(ctx context.Context, list []Entry) (agents []*pipe
 	if c.open == 0 {
 		c.stop()
 	}
-	c.r.Timeout = 0 // an agent may take as long as it would in-process
 	return agents, failed, nil
 }
 
