@@ -2,6 +2,7 @@ package pmapi
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -60,18 +61,50 @@ func walk(t *testing.T, name, mode string, delta time.Duration, count int, metri
 // writeResult writes r's timestamp and every value set's values to b,
 // one line a set, for comparing fetches as text.
 func writeResult(b *strings.Builder, r *pcp.Result) {
-	fmt.Fprintf(b, "T %d.%09d %d\n", r.Timestamp.Sec, r.Timestamp.Nsec, len(r.Sets))
+	// Appended by hand, not with fmt: the lazy and libpcp walks write
+	// hundreds of thousands of results, and under -race fmt's printer
+	// was most of their time. The text is fmt's (writeresult_test.go).
+	var buf [64]byte
+	s := append(buf[:0], "T "...)
+	s = strconv.AppendInt(s, r.Timestamp.Sec, 10)
+	s = append(s, '.')
+	s = appendNsec(s, r.Timestamp.Nsec)
+	s = append(s, ' ')
+	s = strconv.AppendInt(s, int64(len(r.Sets)), 10)
+	s = append(s, '\n')
+	b.Write(s)
 	for _, vs := range r.Sets {
-		fmt.Fprintf(b, "  %s %d", vs.PMID, vs.NumVal)
+		s = append(buf[:0], "  "...)
+		s = append(s, vs.PMID.String()...)
+		s = append(s, ' ')
+		s = strconv.AppendInt(s, int64(vs.NumVal), 10)
+		b.Write(s)
 		for _, v := range vs.Values[:max(vs.NumVal, 0)] {
+			s = append(buf[:0], ' ')
+			s = strconv.AppendInt(s, int64(v.Inst), 10)
+			s = append(s, '=')
 			if vs.ValFmt == pcp.ValInSitu {
-				fmt.Fprintf(b, " %d=%d", v.Inst, v.LVal)
+				s = strconv.AppendInt(s, int64(v.LVal), 10)
 			} else {
-				fmt.Fprintf(b, " %d=%x", v.Inst, v.Block.Data)
+				s = hex.AppendEncode(s, v.Block.Data)
 			}
+			b.Write(s)
 		}
 		b.WriteByte('\n')
 	}
+}
+
+// appendNsec appends n as fmt's %09d does.
+func appendNsec(s []byte, n int32) []byte {
+	if n < 0 || n > 999999999 {
+		return fmt.Appendf(s, "%09d", n)
+	}
+	var d [9]byte
+	for i := 8; i >= 0; i-- {
+		d[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(s, d[:]...)
 }
 
 func pcpCode(err error) int32 {
