@@ -16,9 +16,20 @@ import (
 // (pminfo, series, webapi) made its own.
 func TestArchiveContextLabelsAsLibpcp(t *testing.T) {
 	const dir = "/var/lib/pcp/testsuite/archives"
-	for _, name := range []string{"20041125", "20071023-08-06-36", "20180102", "bozo-20170904", "omnibus_v3", "sample-labels"} {
+	names := []string{"20041125", "20071023-08-06-36", "20180102", "bozo-20170904", "omnibus_v3", "sample-labels"}
+	// one harness for every archive, each opened in turn
+	var reqs []req
+	for _, name := range names {
+		reqs = append(reqs, req{"op": "open", "spec": "archive:" + filepath.Join(dir, name)},
+			req{"op": "labels", "level": "context", "ident": uint32(pcp.PMIDNull)})
+	}
+	answers := askLibpcp(t, nil, "archive:"+filepath.Join(dir, names[0]), "", reqs)
+	for i, name := range names {
 		path := filepath.Join(dir, name)
-		want := askLibpcp(t, nil, "archive:"+path, "", []req{{"op": "labels", "level": "context", "ident": uint32(pcp.PMIDNull)}})[0]
+		if opened := answers[2*i]; opened.Sts < 0 {
+			t.Fatalf("libpcp harness: %s: pmNewContext %d", name, opened.Sts)
+		}
+		want := answers[2*i+1]
 		ctx := testContext(t)
 		c, err := NewArchiveContext(ctx, path)
 		if err != nil {

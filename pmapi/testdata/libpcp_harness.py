@@ -2,7 +2,8 @@
 # Answers PMAPI questions with PCP's own libpcp (through ctypes), for the
 # pmapi package's interop tests: argv[1] is a host specification, stdin a
 # JSON list of requests, stdout a JSON list of answers in the same order.
-# An optional argv[2] is a namespace file to load (as -n does).
+# An optional argv[2] is a namespace file to load (as -n does). An
+# "open" request moves the rest to another context.
 import ctypes as C
 import json
 import sys
@@ -199,22 +200,38 @@ def hostname(req):
     return {"sts": 0, "name": pcp.pmGetContextHostName(ctx).decode()}
 
 
+def open_context(req):
+    # Later requests go to the new context (pmNewContext makes it
+    # current): one harness answers for several archives, each process
+    # loading libpcp costing the tests more than their questions.
+    global ctx
+    kind, spec = context_kind(req["spec"])
+    sts = pcp.pmNewContext(kind, spec.encode())
+    if sts >= 0:
+        ctx = sts
+    return {"sts": sts}
+
+
+def context_kind(spec):
+    # "archive:PATH" is an archive context (PM_CONTEXT_ARCHIVE), anything
+    # else a host context.
+    if spec.startswith("archive:"):
+        return 2, spec[len("archive:"):]
+    return 1, spec
+
+
 OPS = {"lookup": lookup, "nameid": nameid, "nameall": nameall,
        "children": children, "traverse": traverse, "desc": desc,
        "descs": descs, "getindom": getindom, "lookupindom": lookupindom,
        "nameindom": nameindom, "text": text, "labels": labels,
        "addprofile": profile, "delprofile": profile, "fetch": fetch,
-       "hostname": hostname}
+       "hostname": hostname, "open": open_context}
 
 if len(sys.argv) > 2:
     sts = pcp.pmLoadASCIINameSpace(sys.argv[2].encode(), 1)
     if sts < 0:
         sys.exit("pmLoadASCIINameSpace: " + pcp.pmErrStr(sts).decode())
-# "archive:PATH" opens an archive context (PM_CONTEXT_ARCHIVE), anything
-# else a host context.
-kind, spec = 1, sys.argv[1]
-if spec.startswith("archive:"):
-    kind, spec = 2, spec[len("archive:"):]
+kind, spec = context_kind(sys.argv[1])
 ctx = pcp.pmNewContext(kind, spec.encode())
 if ctx < 0:
     print(json.dumps({"context": ctx}))
