@@ -34,12 +34,11 @@ type volume struct {
 	pool *windowPool // the archive's, where win goes when closed
 	read int64       // bytes read into win, for tests
 
-	// m maps the file for forward reads (volume_map.go), used while
-	// inRead; mDrop is where its pages still held start; noMap says
-	// not to map it (again)
+	// m maps a window of the file for forward reads (volume_map.go),
+	// used while inRead; mOff is the file offset it maps from; noMap
+	// says not to map it (again)
 	m      []byte
-	mDrop  int
-	mHigh  int // the end of the furthest bytes the mapping served since mDrop moved back
+	mOff   int
 	inRead bool
 	noMap  bool
 }

@@ -19,33 +19,29 @@ import (
 // new end fault (SIGBUS), which must end that read, not the program.
 // Nothing read there keeps a slice of it (the decoders copy values and
 // blocks into the result's own storage, and the layout a Shape keeps is
-// a copy), so the mapping can go when the volume closes. The pages more
-// than mapDrop bytes behind the read are let go (MADV_DONTNEED: still
-// in the page cache, out of the process's resident set) in runs of at
-// least dropMin pages, so the resident memory a walk adds stays under
-// about mapDrop and a run: letting go every megabyte raised pmval's peak
-// over the 100 MB archive by 2 MB (9.2 to 11.1), every 128 KB by none,
-// for the same CPU. A read placed
-// back behind the pages let go lets go of those it had read ahead of
-// them, and lets go again from its new place on.
+// a copy), so the mapping can move and go.
+//
+// It maps a window of mapWindow bytes of the file, not the whole file,
+// and moves it (one mmap over the same addresses) when a read runs past
+// its end or starts before it. The window bounds the pages of the
+// volume the process holds, whatever the page cache does: a fault maps
+// the page cache folio it lands in as far as the mapping goes, and a
+// volume read back from disk sits in folios of up to megabytes, so a
+// mapping of the whole file held 2-4 MB of the 100 MB volume at pmval's
+// peak where pages let go behind the read were meant to keep 0.3.
+// Moving it also lets go of the pages behind, so there is nothing else
+// to release.
 //
 // mapMin is the smallest volume mapped: a small one is read in a few
 // windows, and its mapping would cost more system calls than it saves.
 var mapMin = 4 << 20
 
-const mapDrop = 128 << 10
-
-// dropMin is the fewest pages let go at once. x86 Linux flushes the TLB
-// entries of at most 33 pages (tlb_single_page_flush_ceiling) one page at
-// a time and of more pages all at once; one at a time cost about 8 us
-// more a call here (a virtual machine): reading the 100 MB volume took a
-// median 30.5 ms of CPU letting go of 32-page runs, 24.3 of 34-page runs
-// and 23.0 of 64-page runs. Letting go once 256 KB lay behind the
-// read, as before, gave runs of just over 128 KB, 32 or 33 pages, as the
-// records fell: pmval -a 20180102 (7 MB, 845 records of about 8 KB)
-// made 18 of its 50 calls so; the 100 MB archive's records of 41 KB
-// fell in runs of 40 and 41 pages.
-const dropMin = 34
+// mapWindow is the size of the mapped window. Each move costs an mmap
+// (the kernel unmapping the old pages and flushing them from the TLB)
+// and a fault or two on the record it moved for: 256 KB makes 428 moves
+// over the 100 MB volume's 41 KB records, where letting go of pages
+// behind a mapping of the whole file made 633 madvise calls.
+var mapWindow = 256 << 10
 
 // readMapped is read for a volume being mapped: the mapping serves the
 // volume's bytes while the record is read, and a fault on it is the
@@ -77,27 +73,24 @@ func (r *Reader) readMapped(m Mode, res *pcp.Result, paranoid bool) (err error) 
 	return r.readRecord(m, res, paranoid)
 }
 
-// mapped returns n bytes at off from the mapping, letting go of the
-// pages behind them, or nil when they are not all in it.
+// mapped returns n bytes at off from the mapped window, moving it there
+// when they are not all in it, or nil when it cannot.
 func (v *volume) mapped(off, n int) []byte {
-	if off < 0 || n < 0 || off > len(v.m)-n {
+	if off < 0 || n < 0 || off > v.size-n {
 		return nil
 	}
-	if off < v.mDrop {
-		// placed back behind the pages let go (a fetch placed at the
-		// archive's start again): the pages where the read stopped go
-		// now, and the read lets go from here as it moves on, or every
-		// page up to the old place would stay
-		v.release(v.mDrop, min(v.mHigh+pageSize()-1, len(v.m))&^(pageSize()-1))
-		v.mDrop = off &^ (pageSize() - 1)
-		v.mHigh = 0
+	if off < v.mOff || off-v.mOff > len(v.m)-n {
+		// the window starts a record prefix early: a record's length
+		// word is read first, then the record with the bytes before it
+		// (volume.record)
+		at := max(0, off-pdu.LogRecordPrefix) &^ (pageSize() - 1)
+		if !v.moveMap(at, max(mapWindow, off+n-at)) {
+			// no mapping: read on through the window
+			v.noMap = true
+			return v.at(off, n)
+		}
 	}
-	v.mHigh = max(v.mHigh, off+n)
-	if to := (off - mapDrop) &^ (pageSize() - 1); to-v.mDrop >= dropMin*pageSize() {
-		v.release(v.mDrop, to)
-		v.mDrop = to
-	}
-	return v.m[off : off+n]
+	return v.m[off-v.mOff : off-v.mOff+n]
 }
 
 // wantMap reports whether a forward read of v should go through a
@@ -110,7 +103,5 @@ func (v *volume) wantMap() bool {
 		return false
 	}
 	v.noMap = true // one try
-	v.m = mapVolume(v.f, v.size)
-	v.mDrop, v.mHigh = 0, 0
-	return v.m != nil
+	return v.moveMap(0, mapWindow)
 }

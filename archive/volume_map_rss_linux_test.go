@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // mappedRSS is the resident size in bytes of the mapping that starts at
@@ -80,8 +81,8 @@ func smallPageCopy(t *testing.T, base string) string {
 // every fetch at the archive's start, and some fetches read far into the
 // volume for a metric logged late) lets go of the pages behind it as it
 // reads forwards again, and of those where it stopped, so the mapping's
-// resident pages stay a few mapDrop steps whatever the number and depth
-// of the passes, not the volume read so far.
+// resident pages stay within the mapped window whatever the number and
+// depth of the passes, not the volume read so far.
 func TestMappedRewindLetsGo(t *testing.T) {
 	const name = "20180102"
 	if _, err := os.Stat(qaDir + "/" + name + ".0"); err != nil {
@@ -113,10 +114,8 @@ func TestMappedRewindLetsGo(t *testing.T) {
 	if rd.cur.m == nil {
 		t.Fatal("the volume was not mapped")
 	}
-	// a bound that holds for one forward pass: the pages within two
-	// steps behind the read, one step ahead and the kernel's
-	// fault-around on either side
-	bound := 4*mapDrop + 256<<10
+	// the window, and the kernel's fault-around may not pass its ends
+	bound := mapWindow
 	if got := mappedRSS(t, rd.cur.m); got > bound {
 		t.Fatalf("after one pass %d bytes of the mapping are resident, want at most %d", got, bound)
 	}
@@ -142,12 +141,11 @@ func TestMappedRewindLetsGo(t *testing.T) {
 	}
 }
 
-// TestMappedLetsGoInRuns reads a mapped file forwards in records of
-// several sizes and checks that the pages behind are let go in runs of
-// at least dropMin pages (runs of 33 pages or fewer are flushed from the
-// TLB a page at a time), and that what stays resident behind the read is
-// bounded all the same.
-func TestMappedLetsGoInRuns(t *testing.T) {
+// TestMappedWindowBounded reads a mapped file forwards in records of
+// several sizes, from its start and from the middle, and checks that
+// the window moves no more often than its size asks and that no more of
+// the file than the window (or a record larger than it) is resident.
+func TestMappedWindowBounded(t *testing.T) {
 	const size = 8 << 20
 	name := t.TempDir() + "/vol"
 	if err := os.WriteFile(name, make([]byte, size), 0o600); err != nil {
@@ -159,33 +157,29 @@ func TestMappedLetsGoInRuns(t *testing.T) {
 	}
 	defer f.Close()
 	for _, rec := range []int{28, 1000, 8 << 10, 41528, 130 << 10, 600 << 10} {
-		v := &volume{f: f, size: size}
-		v.m = mapVolume(f, size)
-		if v.m == nil {
-			t.Skip("the file cannot be mapped")
-		}
-		runs := 0
-		for off := 0; off+rec <= size; off += rec {
-			before := v.mDrop
-			if v.mapped(off, rec) == nil {
-				t.Fatalf("records of %d: nothing at %d", rec, off)
+		for _, from := range []int{0, size/2 + 12} {
+			v := &volume{f: f, size: size}
+			if !v.moveMap(0, mapWindow) {
+				t.Skip("the file cannot be mapped")
 			}
-			if d := v.mDrop - before; d != 0 {
-				runs++
-				if d < dropMin*pageSize() {
-					t.Fatalf("records of %d: a run of %d pages let go at %d", rec, d/pageSize(), off)
+			moves, at := 0, v.mOff
+			for off := from; off+rec <= size; off += rec {
+				if v.mapped(off, rec) == nil {
+					t.Fatalf("records of %d: nothing at %d", rec, off)
+				}
+				if v.mOff != at {
+					moves++
+					at = v.mOff
 				}
 			}
-			if behind := off - v.mDrop; behind > mapDrop+dropMin*pageSize()+rec+pageSize() {
-				t.Fatalf("records of %d: %d bytes held behind the read at %d", rec, behind, off)
+			window := max(mapWindow, rec+pdu.LogRecordPrefix+pageSize())
+			if most := (size-from)/max(window-rec-pdu.LogRecordPrefix-pageSize(), rec) + 2; moves > most {
+				t.Errorf("records of %d from %d: %d moves of the window, want at most %d", rec, from, moves, most)
 			}
+			if got := mappedRSS(t, v.m); got > window {
+				t.Errorf("records of %d from %d: %d bytes of the mapping resident, want at most %d", rec, from, got, window)
+			}
+			v.unmap()
 		}
-		if runs == 0 {
-			t.Fatalf("records of %d: nothing let go over %d bytes", rec, size)
-		}
-		if got, bound := mappedRSS(t, v.m), mapDrop+dropMin*pageSize()+2*rec+512<<10; got > bound {
-			t.Fatalf("records of %d: %d bytes of the mapping resident, want at most %d", rec, got, bound)
-		}
-		v.unmap()
 	}
 }
