@@ -1,14 +1,16 @@
 package archive
 
 import (
+	"math"
 	"runtime/debug"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
 
-// A large plain volume read forwards is read through a mapping of the
-// file instead of pread into the window: the kernel's copy of every
+// A large plain volume read forwards can be read through a mapping of
+// the file instead of pread into the window (mapMin says which, none by
+// default): on a quiet machine the kernel's copy of every
 // page into the window and its page cache lookups were half the CPU of
 // pmval over a 100 MB archive (perf: _copy_to_iter 31-37%,
 // filemap_get_read_batch 10-15%).
@@ -32,9 +34,22 @@ import (
 // Moving it also lets go of the pages behind, so there is nothing else
 // to release.
 //
-// mapMin is the smallest volume mapped: a small one is read in a few
-// windows, and its mapping would cost more system calls than it saves.
-var mapMin = 4 << 20
+// mapMin is the smallest volume mapped, and no volume is by default:
+// pread into the window is as cheap or cheaper where it counts and
+// holds less. On this 2-core virtual machine at load 80-100 (other
+// sessions' tests), pmval -a over the 100 MB volume took 78-97 ms of
+// CPU through pread, 185-273 mapped (PCP's 142-151): every page fault
+// costs a trip through the hypervisor there, and a mapped read takes
+// 2,458 faults where pread takes 771. At load 2-20 the mapping was
+// faster (docs/bench.md, "the cost of reading 100 MB": 16-19 ms
+// against 20-27 to bring the volume in). And a mapped read's peak RSS
+// is 0.3-0.6 MiB higher: the window's pages, and the function table
+// pages the runtime's preemption signals read (a goroutine that makes
+// no system call for 10 ms is preempted by a signal whose handler
+// looks up the interrupted function: 192 KB more of .gopclntab
+// resident, none with GODEBUG=asyncpreemptoff=1). The tests set it to
+// 0 to read through the mapping.
+var mapMin = math.MaxInt
 
 // mapWindow is the size of the mapped window. Each move costs an mmap
 // (the kernel unmapping the old pages and flushing them from the TLB)
