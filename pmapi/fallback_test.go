@@ -122,13 +122,18 @@ func silentPMCD(t *testing.T) string {
 	}).String()
 }
 
+// silentLimit is the request timeout TestTimeouts gives its contexts: the
+// handshake, which silentPMCD does answer, is bound by it too, and under
+// -race at load 100 that answer took more than 50 ms.
+const silentLimit = 2500 * time.Millisecond
+
 // TestTimeouts checks that a pmcd that does not answer makes calls fail
 // with PM_ERR_TIMEOUT (the request timeout) or the caller's context error,
 // and that the connection is then given up.
 func TestTimeouts(t *testing.T) {
 	host := silentPMCD(t)
 	ctx := testContext(t)
-	c, err := NewHostContext(ctx, host, WithRequestTimeout(50*time.Millisecond))
+	c, err := NewHostContext(ctx, host, WithRequestTimeout(silentLimit))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,14 +159,14 @@ func TestTimeouts(t *testing.T) {
 		t.Errorf("LookupDesc cancelled: %v, want %v", err, context.Canceled)
 	}
 
-	c3, err := NewHostContext(ctx, host, WithRequestTimeout(pdu.ParseRequestTimeout("0.05")))
+	c3, err := NewHostContext(ctx, host, WithRequestTimeout(pdu.ParseRequestTimeout("2.5")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c3.Close()
 	var r pcp.Result
 	if _, err := c3.Fetch(ctx, []pcp.PMID{pcp.NewPMID(29, 0, 10)}, &r); !errors.Is(err, pcp.ErrTimeout) {
-		t.Errorf("Fetch with PMCD_REQUEST_TIMEOUT=0.05: %v, want %v", err, pcp.ErrTimeout)
+		t.Errorf("Fetch with PMCD_REQUEST_TIMEOUT=2.5: %v, want %v", err, pcp.ErrTimeout)
 	}
 }
 
