@@ -347,8 +347,33 @@ func (p *clientPoller) run() {
 			}
 		}
 		if err := p.rc.Read(p.readFn); err != nil || p.errno != 0 {
+			select {
+			case <-p.done: // closed: no client is left
+			default:
+				p.failed()
+			}
 			return
 		}
+	}
+}
+
+// failed turns the clients' sets off for good when this one's wait fails
+// (epoll_pwait's EBADF or EFAULT, never expected): each client leaves the
+// set and is woken to read as without it, so that none waits for an
+// event nobody will deliver, and clients that come later are not put in
+// a set.
+func (p *clientPoller) failed() {
+	all := p.all()
+	if len(all) == 0 {
+		return
+	}
+	ps := all[0].ps
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.off = true
+	p.on.Store(false)
+	for _, w := range p.all() {
+		w.leave()
 	}
 }
 

@@ -89,6 +89,37 @@ func TestClientPollServes(t *testing.T) {
 	})
 }
 
+// TestClientPollFailed: when the set's wait fails, every client whose
+// goroutine waits for its event is woken and served without the set, and
+// no set is made again.
+func TestClientPollFailed(t *testing.T) {
+	t.Parallel()
+	srv := &Server{PMNS: testTree(t)}
+	_, conns, _ := serveClients(t, srv, pollMinClients+1)
+	pollWaitFor(t, "the set on", func() bool { return setOn(srv) })
+	for _, c := range conns {
+		c.ask(t, 2)
+	}
+	srv.polls.mu.Lock()
+	p := srv.polls.cur
+	srv.polls.mu.Unlock()
+	p.failed()
+	if n := inKernelSet(srv); n != 0 {
+		t.Fatalf("set failed with %d sockets still in the kernel's set", n)
+	}
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(func() { c.ask(t, 5) })
+	}
+	wg.Wait()
+	srv.polls.mu.Lock()
+	off := srv.polls.off
+	srv.polls.mu.Unlock()
+	if !off {
+		t.Fatal("set failed but not off: a later client would be put in a set again")
+	}
+}
+
 // TestClientPollShutdown: Serve returns when its context ends while every
 // client's goroutine waits for its client's event.
 func TestClientPollShutdown(t *testing.T) {
