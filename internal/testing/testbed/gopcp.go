@@ -100,6 +100,7 @@ func (p *PMCD) goArgs(pmns string) []string {
 		"-f",
 		"-A",
 		"-t", agentTimeout,
+		"-q", agentStartTimeout,
 		"-p", strconv.Itoa(p.port),
 		"-c", p.ConfPath(),
 		"-n", pmns,

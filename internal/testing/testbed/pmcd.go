@@ -306,6 +306,15 @@ func (p *PMCD) launch(agents []Agent, opts Options, pmns string, timeout time.Du
 // test's own -t in Options.Args comes later and wins.
 const agentTimeout = "60"
 
+// agentStartTimeout is how long a bed's pmcd waits for an agent's first
+// PDU after starting it (-q, in seconds), for the same reason: at load
+// 70 the sample agent sent its credentials more than PCP's default 3
+// seconds after it was started, PCP's pmcd dropped it for good, and the
+// bed's readiness probe waited for it until the test's deadline. Ours
+// waits the agent timeout already; it gets the same -q so that both
+// command lines say it. A test's own -q in Options.Args wins.
+const agentStartTimeout = "60"
+
 // toolRequestTimeout is the PMCD_REQUEST_TIMEOUT (seconds) of the tools
 // run with the bed's environment: longer than the bed's pmcd waits for an
 // agent, so that pmcd's answer, an error included, always comes before a
@@ -325,6 +334,7 @@ func (p *PMCD) args(pmns string) []string {
 		"-f", // stay in the foreground: no pid file, no setuid
 		"-A", // no service advertisement on the network
 		"-t", agentTimeout,
+		"-q", agentStartTimeout,
 		"-p", strconv.Itoa(p.port),
 		"-c", p.ConfPath(),
 		"-n", pmns,
