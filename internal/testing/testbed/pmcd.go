@@ -81,7 +81,7 @@ func StartPMCD(t testing.TB, opts Options) *PMCD {
 func startForTest(t testing.TB, what string, start func(Options) (*PMCD, error), opts Options) *PMCD {
 	t.Helper()
 	if opts.StartTimeout <= 0 {
-		opts.StartTimeout = startTimeoutFor(t)
+		opts.StartTimeout = WaitBound(t)
 	}
 	p, err := start(opts)
 	if errors.Is(err, ErrNotInstalled) {
@@ -110,10 +110,13 @@ const (
 	noDeadlineTimeout   = 10 * time.Minute
 )
 
-// startTimeoutFor is how long a bed started for t waits for pmcd: the
-// readiness probes run until pmcd answers, so a long bound costs nothing
-// when it is quick and only lets a slow start finish.
-func startTimeoutFor(t testing.TB) time.Duration {
+// WaitBound is how long t may wait for something that is taken as soon
+// as it is ready (pmcd's readiness, an answer, a process's end): a long
+// bound costs nothing when it is quick and only lets a slow one finish
+// on a loaded machine, where fixed bounds of 30 and 60 s were passed.
+// It is what is left of t's deadline less a margin for its cleanups and
+// report, 10 minutes under -timeout 0, and never less than 30 s.
+func WaitBound(t testing.TB) time.Duration {
 	dt, ok := t.(interface{ Deadline() (time.Time, bool) })
 	if !ok {
 		return defaultStartTimeout
