@@ -88,7 +88,7 @@ func TestOpenMetricsAgainstPCP(t *testing.T) {
 	// -race scrape of the whole namespace passed 60 s, and the metrics
 	// whose help and instances were asked for after it went out without
 	// them.
-	srv := webapi.New(webapi.Options{RequestTimeout: requestBound(t)})
+	srv := webapi.New(webapi.Options{RequestTimeout: testbed.WaitBound(t)})
 	defer srv.Close()
 	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()

@@ -199,7 +199,10 @@ func (r *replayer) do(t *testing.T, s step) (int, string) {
 		// reused, not even one the transport took back before PCP's
 		// pmproxy sent its unsolicited second answer on it.
 		client = newClient()
-		client.Timeout = requestBound(t)
+		// As long as the test may wait: at load 60, scraping the
+		// sample agent's whole namespace (/metrics) took PCP's pmproxy
+		// up to 35 s and ours (-race) up to 61 s, past a fixed 30 s.
+		client.Timeout = testbed.WaitBound(t)
 		resp, err = client.Do(req)
 		if err == nil {
 			break
@@ -256,21 +259,6 @@ func (r *replayer) do(t *testing.T, s step) (int, string) {
 // reuses connections nor asks for that (docs/pmproxy.md).
 func newClient() *http.Client {
 	return &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{}}
-}
-
-// requestBound is how long one request of t may take. An answer is read
-// as soon as it comes, so the bound only decides when a request that
-// hangs is reported: what is left of t's deadline less 30 s for its
-// cleanups and report, 10 minutes under -timeout 0, never less than
-// 30 s. A fixed 30 s was too short under load: at load 60, scraping the
-// sample agent's whole namespace (/metrics) took PCP's pmproxy up to
-// 35 s and ours (-race) up to 61 s.
-func requestBound(t *testing.T) time.Duration {
-	d, ok := t.Deadline()
-	if !ok {
-		return 10 * time.Minute
-	}
-	return max(time.Until(d)-30*time.Second, 30*time.Second)
 }
 
 // TestAgainstPCP replays the request lists against PCP's pmproxy and ours
