@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -88,15 +87,37 @@ func FIFOArchive(t testing.TB) string {
 // long as its timeouts let it. Accepted is a Ready for a program
 // connected to it.
 type Stall struct {
-	Host  string // localhost:port
-	count atomic.Int64
+	Host string // localhost:port
+	port int
+	mu   sync.Mutex
+	// from are the client ports of the connections accepted since the
+	// last Reset.
+	from map[int]bool
 }
 
-// Accepted says whether a connection has come since the last Reset.
-func (s *Stall) Accepted(_ []byte, _ int) bool { return s.count.Load() > 0 }
+// Accepted says whether the program pid holds a connection the stall
+// has accepted since the last Reset. It asks for the program's own
+// connection, not any: one a program of an earlier run left in the
+// listener's queue may be accepted after the Reset, before this run's
+// program has even connected.
+func (s *Stall) Accepted(_ []byte, pid int) bool {
+	ports := connections(pid, s.port)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range ports {
+		if s.from[p] {
+			return true
+		}
+	}
+	return false
+}
 
 // Reset forgets the connections so far.
-func (s *Stall) Reset() { s.count.Store(0) }
+func (s *Stall) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.from)
+}
 
 // NewStall starts a Stall for t's life.
 func NewStall(t testing.TB) *Stall {
@@ -105,8 +126,8 @@ func NewStall(t testing.TB) *Stall {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Stall{Host: "localhost:" + strconv.Itoa(l.Addr().(*net.TCPAddr).Port)}
-	var mu sync.Mutex
+	s := &Stall{port: l.Addr().(*net.TCPAddr).Port, from: make(map[int]bool)}
+	s.Host = "localhost:" + strconv.Itoa(s.port)
 	var conns []net.Conn
 	done := make(chan struct{})
 	go func() {
@@ -116,20 +137,22 @@ func NewStall(t testing.TB) *Stall {
 			if err != nil {
 				return
 			}
-			mu.Lock()
+			s.mu.Lock()
 			conns = append(conns, c)
-			mu.Unlock()
-			s.count.Add(1)
+			if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+				s.from[a.Port] = true
+			}
+			s.mu.Unlock()
 		}
 	}()
 	t.Cleanup(func() {
 		l.Close()
 		<-done
-		mu.Lock()
+		s.mu.Lock()
 		for _, c := range conns {
 			c.Close()
 		}
-		mu.Unlock()
+		s.mu.Unlock()
 	})
 	return s
 }
@@ -252,25 +275,6 @@ func RunSignalled(t *testing.T, bin string, c SignalCase, sig syscall.Signal) En
 		e.Code = ws.ExitStatus()
 	}
 	return e
-}
-
-// pending is whether sig waits in pid's process-wide pending set (where
-// kill(2) puts it), false once the process is a zombie or gone.
-func pending(pid int, sig syscall.Signal) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return false
-	}
-	var mask uint64
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "State:"); ok && strings.Contains(v, "Z") {
-			return false
-		}
-		if v, ok := strings.CutPrefix(line, "ShdPnd:"); ok {
-			mask, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-		}
-	}
-	return mask&(1<<(uint(sig)-1)) != 0
 }
 
 // syncBuffer is a bytes.Buffer written by exec's copying goroutine and
