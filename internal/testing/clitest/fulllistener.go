@@ -96,17 +96,8 @@ func HasChild(_ []byte, pid int) bool {
 
 // Ignores says whether pid ignores sig (its SigIgn in /proc).
 func Ignores(pid int, sig syscall.Signal) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
-			mask, _ := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-			return mask&(1<<(uint(sig)-1)) != 0
-		}
-	}
-	return false
+	m, _, ok := statusMasks(pid)
+	return ok && m["SigIgn"]&sigBit(sig) != 0
 }
 
 // InSystem is a Ready for a program waiting in system(3): it has a child
