@@ -59,9 +59,15 @@ func DefaultAction(pid int, sig syscall.Signal) bool {
 	return ok && !zombie && (m["SigCgt"]|m["SigIgn"])&sigBit(sig) == 0
 }
 
-// maxSockets bounds the descriptors and /proc/net rows read per look: a
-// program under test holds a few.
+// maxSockets bounds the descriptors read per look: a program under test
+// holds a few.
 const maxSockets = 4096
+
+// maxNetRows bounds the /proc/net/tcp rows read per look. The table is the
+// whole network namespace's, not the program's: beside a system pmcd and
+// parallel test runs it holds far more than the program's few sockets, so
+// its bound is the kernel's own scale, not maxSockets.
+const maxNetRows = 1 << 20
 
 // socketInodes gives the inodes of the sockets pid holds open.
 func socketInodes(pid int) map[string]bool {
@@ -104,7 +110,7 @@ func connections(pid, remote int) []int {
 			continue
 		}
 		s := bufio.NewScanner(f)
-		for rows := 0; rows < maxSockets && s.Scan(); rows++ {
+		for rows := 0; rows < maxNetRows && s.Scan(); rows++ {
 			// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
 			fields := strings.Fields(s.Text())
 			if len(fields) < 10 || fields[3] != tcpEstablished || !strings.HasSuffix(fields[2], want) || !inodes[fields[9]] {
