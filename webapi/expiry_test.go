@@ -53,3 +53,52 @@ func TestExpiryAgainstPCP(t *testing.T) {
 		t.Logf("%s: %v", r.base, seen)
 	}
 }
+
+// TestDefaultPollTimeoutAgainstPCP checks the life of a context made
+// without polltimeout on PCP's pmproxy and ours: still there when used
+// again 2.5 s later, gone when left 6 s. The first check is asserted only
+// when the server cannot have seen more than 4.5 s between the two uses
+// (from the first request's send to the second's answer), so a loaded
+// machine makes it inconclusive, never failing; the second holds however
+// slow the machine, since the server saw at least the 6 s the client
+// waited.
+func TestDefaultPollTimeoutAgainstPCP(t *testing.T) {
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	px := proxybed.Start(t, bed)
+	srv := webapi.New(webapi.Options{Sweep: 200 * time.Millisecond})
+	defer srv.Close()
+	ours := httptest.NewServer(httpstd.Handler(srv))
+	defer ours.Close()
+	servers := []*replayer{
+		{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true},
+		{base: ours.URL, hs: bed.Host(), client: newClient()},
+	}
+	fetch := step{"/pmapi/CTX/fetch?names=sample.long.one", false, ""}
+	sent := make([]time.Time, len(servers))
+	answered := make([]time.Time, len(servers))
+	for i, r := range servers {
+		sent[i] = time.Now()
+		r.do(t, step{"/pmapi/context?HS", true, ""})
+		answered[i] = time.Now()
+	}
+	time.Sleep(2500 * time.Millisecond)
+	for i, r := range servers {
+		start := time.Now()
+		code, body := r.do(t, fetch)
+		if code == 200 {
+			answered[i] = time.Now()
+			continue
+		}
+		if gap := time.Since(sent[i]); gap < 4500*time.Millisecond {
+			t.Fatalf("%s: context gone %v after it was made: %d %q", r.base, gap, code, body)
+		}
+		t.Skipf("%s: %v between uses on a loaded machine, the default's lower bound is not seen (%v idle)", r.base, time.Since(sent[i]), start.Sub(answered[i]))
+	}
+	time.Sleep(6 * time.Second)
+	for i, r := range servers {
+		code, body := r.do(t, fetch)
+		if code != 400 || !goneRe.MatchString(body) {
+			t.Errorf("%s: context still there %v after its last use: %d %q", r.base, time.Since(answered[i]), code, body)
+		}
+	}
+}

@@ -68,8 +68,14 @@ var grafanaSteps = []step{
 // moreSteps cover the rest of the API: requests without a context, the
 // compatibility forms, PMIDs, instance filters, profiles, the client
 // parameter, and errors.
+//
+// Its context asks for a long polltimeout: the default (5 s on both) is
+// shorter than the time one server's context sits unused while the
+// other answers the whole-namespace /pmapi/CTX/metric on a loaded
+// machine (CI saw ours expire after PCP's took over 5 s), and the
+// default is checked by TestDefaultPollTimeoutAgainstPCP.
 var moreSteps = []step{
-	{"/pmapi/context?HS&client=abc", true, ""},
+	{"/pmapi/context?HS&client=abc&polltimeout=3600", true, ""},
 	{"/pmapi/_context?HS", false, ""},
 	{"/pmapi/fetch?HS&names=sample.long.one,sample.bin", false, ""},
 	{"/pmapi/metric?HS&prefix=sample.long", false, ""},
