@@ -36,10 +36,11 @@ func TestAuthAgainstPCP(t *testing.T) {
 		status, www, body := request(t, method, base+path, auth)
 		return answer{status, www, body}
 	}
-	// a context each, made without credentials
+	// a context each, made without credentials, with a life longer than
+	// the cases take on a loaded machine (the default 5 s is not)
 	ctx := map[string]string{}
 	for _, base := range []string{px.URL(), ours.URL} {
-		a := send(base, http.MethodGet, "/pmapi/context?hostspec="+bed.Host(), "")
+		a := send(base, http.MethodGet, "/pmapi/context?hostspec="+bed.Host()+"&polltimeout=3600", "")
 		m := ctxRe.FindStringSubmatch(a.body)
 		if a.status != 200 || m == nil {
 			t.Fatalf("%s: context: %v", base, a)
