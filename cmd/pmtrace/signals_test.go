@@ -12,6 +12,15 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
+// whileParent is the loop of an -e command that lasts as long as the
+// pmtrace that ran it. It asks whether its parent is still a pmtrace,
+// not only whether a process of that number lives: a signal that ends
+// pmtrace between system(3)'s fork and the shell's start leaves the
+// shell's $PPID that of init or a subreaper, which never goes (such
+// shells were seen looping, forking a sleep 20 times a second, for
+// minutes after their test ended).
+const whileParent = `while read c </proc/$PPID/comm && [ "$c" = pmtrace ]; do sleep 0.05; done`
+
 // TestSignalsLikePCP sends every signal that ends a process to PCP's
 // pmtrace and ours where each waits: connecting to an agent whose
 // listener never takes the connection (libpcp_trace catches SIGALRM
@@ -39,7 +48,7 @@ func TestSignalsLikePCP(t *testing.T) {
 	}
 	// The command stays until pmtrace has gone, its output elsewhere so
 	// that it holds no pipe of the test's open.
-	waitParent := `exec >/dev/null 2>&1; while kill -0 $PPID; do sleep 0.05; done`
+	waitParent := `exec >/dev/null 2>&1; ` + whileParent
 	clitest.CompareSignals(t, theirs, ours, clitest.Signals, []clitest.SignalCase{
 		{Name: "connecting", Args: []string{"p"}, Env: env(strconv.Itoa(full.Port)), Ready: full.Connecting},
 		{Name: "no welcome", Args: []string{"p"}, Env: env(stallPort), Stall: stall, Ready: connected},
@@ -57,7 +66,7 @@ func TestSignalsIgnoredLikePCP(t *testing.T) {
 	env := []string{"PCP_TRACE_HOST=127.0.0.1", "PCP_TRACE_PORT=" + strconv.Itoa(agent.ln.Addr().(*net.TCPAddr).Port)}
 	// The command prints its own ignored signals (SigIgn, bits 2 and 3
 	// for SIGINT and SIGQUIT) before it waits.
-	cmd := `grep SigIgn /proc/self/status; exec >/dev/null 2>&1; while kill -0 $PPID; do sleep 0.05; done`
+	cmd := `grep SigIgn /proc/self/status; exec >/dev/null 2>&1; ` + whileParent
 	printed := func(out []byte, pid int) bool { return clitest.Lines(1)(out, pid) && clitest.InSystem(out, pid) }
 	// glibc's system(3) spawns the command with its own internal
 	// signals (32 and 33) ignored, which a Go program cannot pass on.
