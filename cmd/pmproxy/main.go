@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gopcp/gopcp/series/resp"
 	"github.com/gopcp/gopcp/series/restapi"
 
 	"github.com/gopcp/gopcp/internal/getopt"
@@ -168,7 +167,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 
 	// Bind before touching any file, so that a pmproxy that cannot have
 	// its ports leaves another's log alone.
-	lns, rows, bindWarns, bindErrs := listen(o)
+	lns, rows, bindWarns, bindErrs := pmproxy.Listen(o.socket, o.ports, o.ifaces)
 	defer func() {
 		for _, ln := range lns {
 			ln.Close()
@@ -261,7 +260,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		fmt.Fprintf(logw, "Warning: maxpending=%d from PMPROXY_MAXPENDING=%s in environment\n", pending, v)
 	}
 	fmt.Fprintf(logw, "pmproxy: PID = %d, PDU version = 2, user = %s (%d)\n", os.Getpid(), user, os.Getuid())
-	writePortTable(logw, rows)
+	pmproxy.WritePortTable(logw, rows)
 
 	// a daemon never asks for credentials on a console: libpcp would
 	// (PCP_CONSOLE, /dev/tty), leaving a request's goroutine and its
@@ -291,12 +290,12 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	if conf.Bool("pmproxy.http.enabled", true) {
 		mux := pmproxy.NewMux(api)
 		mux.Handle("/", web.Handler())
-		st := seriesStore(ctx, conf, logger)
+		st := pmproxy.SeriesStore(ctx, conf, logger)
 		mux.Handle("/series/", restapi.NewHandler(st, restapi.HandlerOptions{Load: series.Config(conf).LoadOptions()}))
 		mux.Handle("/search/", restapi.SearchHandler(st))
 		cfg.HTTP = mux
 	}
-	if stop := discover(ctx, conf, o.archiveDir, logger); stop != nil {
+	if stop := pmproxy.Discover(ctx, conf, o.archiveDir, logger); stop != nil {
 		defer stop()
 	}
 	if o.finish > 0 {
@@ -400,140 +399,4 @@ func takePIDFile(path string, logger *log.Logger) func() {
 func confInt(c pmproxy.Conf, key string) int {
 	n, _ := strconv.Atoi(c[key])
 	return n
-}
-
-// listen binds, as PCP's pmproxy does, the Unix socket (when its
-// directory allows) and every port on every interface: an IPv4 and an
-// IPv6 (v6 only) socket each by default. A bind that fails is a row
-// marked err in the log's port table and an error line; pmproxy starts
-// with whatever it could bind. Which sockets those are is requestPlan's
-// rule; the ports it drops are warnings.
-func listen(o *options) (lns []net.Listener, rows []portRow, warns, errs []string) {
-	if o.socket != "" {
-		// As pmcd's: a stale socket cleared, a live one left alone, and
-		// at exit the file removed only while it is still ours.
-		// Every user may connect, as to PCP's (uv_pipe_chmod): the
-		// file is root's when a daemon switches user after the bind.
-		row := portRow{family: "unix", address: o.socket, fd: -1}
-		if ln, err := ownfile.ListenUnix(o.socket, 0o777); err == nil {
-			lns = append(lns, ln)
-			row.fd, row.ok = listenerFD(ln), true
-		} else {
-			errs = append(errs, "open_request_local - uv_pipe_bind "+o.socket+" failed "+uvError(err, true))
-		}
-		rows = append(rows, row)
-	}
-	add := func(network, host string, port int, family, address string) error {
-		row := portRow{family: family, address: address, port: port, fd: -1}
-		ln, err := net.Listen(network, net.JoinHostPort(host, strconv.Itoa(port)))
-		if err == nil {
-			lns = append(lns, ln)
-			row.fd, row.ok = listenerFD(ln), true
-		}
-		rows = append(rows, row)
-		return err
-	}
-	specs, dropped := requestPlan(o.ports, o.ifaces)
-	for _, p := range dropped {
-		warns = append(warns, fmt.Sprintf("duplicate client request port (%d) will be ignored", p))
-	}
-	for _, sp := range specs {
-		if err := add(sp.network, sp.host, sp.port, sp.family, sp.label); err != nil {
-			if sp.network == "tcp6" && errors.Is(err, syscall.EAFNOSUPPORT) {
-				// a host without IPv6: PCP's asks libpcp and
-				// binds IPv4 alone
-				rows = rows[:len(rows)-1]
-				continue
-			}
-			errs = append(errs, "open_request_port - uv_listen failed "+uvError(err, false))
-		}
-	}
-	return lns, rows, warns, errs
-}
-
-// seriesStore is the Redis servers pmproxy.conf names ([redis] servers,
-// else [pmseries] servers) when [redis] and [pmseries] are enabled; nil
-// otherwise, or when none answers: /series/ then answers ping and refuses
-// the rest with a JSON message, and /search/ refuses with one.
-func seriesStore(ctx context.Context, conf pmproxy.Conf, logger *log.Logger) *series.Store {
-	sc := series.Config(conf)
-	servers := sc.Servers()
-	if !conf.Bool("redis.enabled", true) || !conf.Bool("pmseries.enabled", true) || len(servers) == 0 {
-		return nil
-	}
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	c, err := series.Connect(cctx, servers, sc.RedisOptions())
-	if err != nil {
-		logger.Printf("Info: Cannot connect to Redis: %s", redisWhy(err))
-		return nil
-	}
-	return series.NewStore(c)
-}
-
-// redisWhy is a failed connection to Redis in libpcp_web's words where
-// it has them, else ours.
-func redisWhy(err error) string {
-	if why, ok := series.Unreachable(err, resp.DefaultTimeout); ok {
-		return why
-	}
-	return err.Error()
-}
-
-// discover follows the pmlogger archives under [discover] path (else
-// PCP_ARCHIVE_DIR) into Redis, as PCP's pmproxy does when pmproxy.conf
-// says "enabled = true" in both [discover] and [pmseries] and [redis] is
-// not disabled (PCP's switches: exactly "true", unset is off). The
-// returned function stops it and waits; nil when discovery is off.
-func discover(ctx context.Context, conf pmproxy.Conf, archiveDir string, logger *log.Logger) func() {
-	if conf["discover.enabled"] != "true" || conf["pmseries.enabled"] != "true" || conf["redis.enabled"] == "false" {
-		return nil
-	}
-	sc := series.Config(conf)
-	servers := sc.Servers()
-	if len(servers) == 0 {
-		servers = []string{"localhost:6379"}
-	}
-	dir := archiveDir
-	if p := conf["discover.path"]; p != "" {
-		dir = p
-	}
-	if _, err := os.Stat(dir); err != nil {
-		logger.Printf("Error: pmproxy: discover: %v", err)
-		return nil
-	}
-	d := series.NewDiscoverer(series.DiscoverOptions{
-		Dir:  dir,
-		Load: sc.LoadOptions(),
-		Logf: logger.Printf,
-	})
-	dctx, dcancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		// Redis may come up after pmproxy: asked again every few
-		// seconds, as PCP's pmproxy reconnects, the failure said once
-		var c resp.Client
-		for said := false; c == nil; {
-			cctx, cancel := context.WithTimeout(dctx, 10*time.Second)
-			var err error
-			c, err = series.Connect(cctx, servers, sc.RedisOptions())
-			cancel()
-			if err != nil && !said {
-				logger.Printf("Info: Cannot connect to Redis: %s", redisWhy(err))
-				said = true
-			}
-			if c == nil {
-				select {
-				case <-dctx.Done():
-					return
-				case <-time.After(5 * time.Second):
-				}
-			}
-		}
-		defer c.Close()
-		d.Run(dctx, c)
-	}()
-	logger.Printf("Info: pmproxy: discover: following archives under %s", dir)
-	return func() { dcancel(); <-done }
 }

@@ -1,0 +1,98 @@
+package pmproxy
+
+import (
+	"context"
+	"log"
+	"os"
+	"time"
+
+	"github.com/gopcp/gopcp/series"
+	"github.com/gopcp/gopcp/series/resp"
+)
+
+// SeriesStore is the Redis servers pmproxy.conf names ([redis] servers,
+// else [pmseries] servers) when [redis] and [pmseries] are enabled; nil
+// otherwise, or when none answers: /series/ then answers ping and refuses
+// the rest with a JSON message, and /search/ refuses with one.
+func SeriesStore(ctx context.Context, conf Conf, logger *log.Logger) *series.Store {
+	sc := series.Config(conf)
+	servers := sc.Servers()
+	if !conf.Bool("redis.enabled", true) || !conf.Bool("pmseries.enabled", true) || len(servers) == 0 {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c, err := series.Connect(cctx, servers, sc.RedisOptions())
+	if err != nil {
+		logger.Printf("Info: Cannot connect to Redis: %s", redisWhy(err))
+		return nil
+	}
+	return series.NewStore(c)
+}
+
+// redisWhy is a failed connection to Redis in libpcp_web's words where
+// it has them, else ours.
+func redisWhy(err error) string {
+	if why, ok := series.Unreachable(err, resp.DefaultTimeout); ok {
+		return why
+	}
+	return err.Error()
+}
+
+// Discover follows the pmlogger archives under [discover] path (else
+// PCP_ARCHIVE_DIR) into Redis, as PCP's pmproxy does when pmproxy.conf
+// says "enabled = true" in both [discover] and [pmseries] and [redis] is
+// not disabled (PCP's switches: exactly "true", unset is off). The
+// returned function stops it and waits; nil when discovery is off.
+func Discover(ctx context.Context, conf Conf, archiveDir string, logger *log.Logger) func() {
+	if conf["discover.enabled"] != "true" || conf["pmseries.enabled"] != "true" || conf["redis.enabled"] == "false" {
+		return nil
+	}
+	sc := series.Config(conf)
+	servers := sc.Servers()
+	if len(servers) == 0 {
+		servers = []string{"localhost:6379"}
+	}
+	dir := archiveDir
+	if p := conf["discover.path"]; p != "" {
+		dir = p
+	}
+	if _, err := os.Stat(dir); err != nil {
+		logger.Printf("Error: pmproxy: discover: %v", err)
+		return nil
+	}
+	d := series.NewDiscoverer(series.DiscoverOptions{
+		Dir:  dir,
+		Load: sc.LoadOptions(),
+		Logf: logger.Printf,
+	})
+	dctx, dcancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Redis may come up after pmproxy: asked again every few
+		// seconds, as PCP's pmproxy reconnects, the failure said once
+		var c resp.Client
+		for said := false; c == nil; {
+			cctx, cancel := context.WithTimeout(dctx, 10*time.Second)
+			var err error
+			c, err = series.Connect(cctx, servers, sc.RedisOptions())
+			cancel()
+			if err != nil && !said {
+				logger.Printf("Info: Cannot connect to Redis: %s", redisWhy(err))
+				said = true
+			}
+			if c == nil {
+				select {
+				case <-dctx.Done():
+					return
+				case <-time.After(5 * time.Second):
+				}
+			}
+		}
+		defer c.Close()
+		d.Run(dctx, c)
+	}()
+	logger.Printf("Info: pmproxy: discover: following archives under %s", dir)
+	return func() { dcancel(); <-done }
+}
