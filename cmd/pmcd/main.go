@@ -42,6 +42,7 @@ import (
 	"github.com/gopcp/gopcp/agents/mmv"
 	"github.com/gopcp/gopcp/agents/sample"
 	"github.com/gopcp/gopcp/internal/getopt"
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/sigfrom"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmcd"
@@ -170,8 +171,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 			return exitError(0)
 		}
 		// As PCP's pmcd, say so in its log style, and in -x's file.
-		fmt.Fprintf(os.Stderr, "[%s] pmcd(%d) Error: pmcd not started due to errors!\n",
-			time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid())
+		ownfile.Notify(os.Stderr, "pmcd", "Error", "pmcd not started due to errors!")
 		if o.fatalPath != "" {
 			if f, err := os.OpenFile(o.fatalPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
 				fmt.Fprintf(f, "NOTE: pmcd not started due to errors!  Log file \"%s\" has vanished!\n", o.logPath)

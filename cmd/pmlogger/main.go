@@ -255,16 +255,15 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		// Every exit after this ends the log with its footer, as PCP's,
 		// on standard error too when that is the log.
 		footer = func() {
-			fmt.Fprintf(logw, "\nLog finished %s\n", time.Now().Format("Mon Jan _2 15:04:05 2006"))
+			ownfile.WriteLogFooter(logw)
 		}
 		defer footer()
-		hn, _ := os.Hostname()
-		fmt.Fprintf(logw, "Log for pmlogger on %s started %s\n\n", hn, time.Now().Format("Mon Jan _2 15:04:05 2006"))
+		ownfile.WriteLogHeader(logw, "pmlogger")
 		if failed {
 			fmt.Fprintf(logw, "%s: Warning: log file (%s) creation failed\n", prog, name)
 		}
 	}
-	fmt.Fprintf(logw, "[%s] %s(%d) Info: Start\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid())
+	ownfile.Notify(logw, prog, "Info", "Start")
 	// -n is loaded here, after the log is open, as PCP's pmlogger loads
 	// it, so that its complaints go to the log.
 	if f.pmns != "" {
@@ -624,7 +623,7 @@ func (f *flags) loadConfig(ctx context.Context, src pmapi.Source, stdin io.Reade
 	}
 	// A host an [access] rule cannot add ends the run there.
 	access, err = pmlogger.BuildAccess(cfg.Access, func(level, note string) {
-		fmt.Fprintf(logw, "[%s] %s(%d) %s: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), level, note)
+		ownfile.Notify(logw, prog, level, note)
 	})
 	if err != nil {
 		fmt.Fprintf(logw, "%s\n", err)
@@ -651,7 +650,7 @@ func (f *flags) finish(runErr error, msg string, caught int32, argv []string, ln
 		// SIGUSR2: start again with the same arguments (and "-m
 		// reexec"), as PCP's log rotation asks; the archive name's
 		// conversions give the new archive.
-		fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, reexec\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
+		ownfile.Notify(logw, prog, "Info", "pmlogger: "+msg+", reexec")
 		args := reexecArgs(argv)
 		fmt.Fprintf(logw, "\n=== pmlogger: reexec cmdlne: %s\n", strings.Join(args, " "))
 		f.cleanup()
@@ -665,7 +664,7 @@ func (f *flags) finish(runErr error, msg string, caught int32, argv []string, ln
 		fmt.Fprintf(logw, "Error: execvp returned unexpectedly: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(logw, "[%s] %s(%d) Info: pmlogger: %s, exiting\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), msg)
+	ownfile.Notify(logw, prog, "Info", "pmlogger: "+msg+", exiting")
 	if f.notify {
 		notifyServiceManager("STOPPING=1")
 	}

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/series"
 )
 
@@ -24,7 +23,6 @@ func unreachable(stderr io.Writer, err error, timeout time.Duration) bool {
 	if !ok {
 		return false
 	}
-	fmt.Fprintf(stderr, "[%s] pmseries(%d) Info: Cannot connect to Redis: %s\n",
-		time.Now().Format("Mon Jan _2 15:04:05"), os.Getpid(), why)
+	ownfile.Notify(stderr, "pmseries", "Info", "Cannot connect to Redis: "+why)
 	return true
 }

@@ -6,12 +6,12 @@ package identity
 import (
 	"fmt"
 	"io"
-	"os"
 	"os/user"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
 )
 
 // Set makes the process run as the user name: the group, supplementary
@@ -20,7 +20,7 @@ import (
 // 1); it reports whether the switch was made.
 func Set(name string, w io.Writer, prog string) bool {
 	crit := func(format string, args ...any) bool {
-		fmt.Fprintf(w, "[%s] %s(%d) Critical: %s\n", time.Now().Format("Mon Jan _2 15:04:05"), prog, os.Getpid(), fmt.Sprintf(format, args...))
+		ownfile.Notify(w, prog, "Critical", fmt.Sprintf(format, args...))
 		return false
 	}
 	u, err := user.Lookup(name)

@@ -45,6 +45,13 @@ func OpenLog(path string) (*os.File, error) {
 // ("[Sat Nov 28 17:50:18] pmcd(123) Info: ...").
 func Stamp() string { return time.Now().Format("Mon Jan _2 15:04:05") }
 
+// Notify writes one line as libpcp's pmNotifyErr does to a daemon's log
+// or standard error: the stamp, the program and its process id, the
+// level ("Info", "Warning", "Error", "Critical") and the message.
+func Notify(w io.Writer, prog, level, msg string) {
+	fmt.Fprintf(w, "[%s] %s(%d) %s: %s\n", Stamp(), prog, os.Getpid(), level, msg)
+}
+
 // WriteLogHeader starts a daemon's log as libpcp's pmOpenLog does: the
 // program, the host and the time, then a blank line.
 func WriteLogHeader(w io.Writer, prog string) {
