@@ -2,11 +2,13 @@ package proc_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,6 +53,16 @@ const toolTimeout = "120"
 // Unix socket, with Debian's python3.
 func tool(t *testing.T, p *testbed.PMCD, args ...string) string {
 	t.Helper()
+	out, err := runTool(p, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// runTool is tool's run, its failure an error (with the bed's logs) for a
+// caller that runs tools side by side.
+func runTool(p *testbed.PMCD, args ...string) (string, error) {
 	name, rest := args[0], append([]string{"-h", "unix:" + p.SocketPath()}, args[1:]...)
 	if sub, ok := strings.CutPrefix(name, "pcp-"); ok {
 		// pcp-ps and pcp-pidstat take their host from the pcp command.
@@ -58,15 +70,15 @@ func tool(t *testing.T, p *testbed.PMCD, args ...string) string {
 	}
 	cmd, err := p.Command(context.Background(), name, rest...)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	cmd.Env = append(cmd.Env, "PCP_PYTHON_PROG=/usr/bin/python3", "PMCD_REQUEST_TIMEOUT="+toolTimeout)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		dumpTrace(p)
-		t.Fatalf("%v: %v\n%s\nthe bed's logs:\n%s", args, err, out, p.Logs())
+		return "", fmt.Errorf("%v: %v\n%s\nthe bed's logs:\n%s", args, err, out, p.Logs())
 	}
-	return string(out)
+	return string(out), nil
 }
 
 // pmcdTrace has PCP's pmcd keep its event trace (-T: 1 client
@@ -157,11 +169,38 @@ func TestToolsMatchPCP(t *testing.T) {
 			exact bool
 		}{[]string{"pmrep", "-s", "2", "-t", "1", "-i", name, ":" + c}, c != "proc-os-stats"})
 	}
+	// The three beds' runs of a case go side by side: each pmrep and
+	// pcp-pidstat run waits out its samples' interval (51 runs one after
+	// another took this test 223 s of a CI run), and side by side they
+	// see the process at the same moment.
+	beds := map[string]*testbed.PMCD{"PCP": b.pcp}
+	for bed, p := range b.ours() {
+		beds[bed] = p
+	}
 	for _, c := range cases {
 		start := time.Now()
-		want := tool(t, b.pcp, c.args...)
-		for bed, p := range b.ours() {
-			got := tool(t, p, c.args...)
+		outs := map[string]string{}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		var failed []error
+		for bed, p := range beds {
+			wg.Go(func() {
+				out, err := runTool(p, c.args...)
+				mu.Lock()
+				defer mu.Unlock()
+				outs[bed] = out
+				if err != nil {
+					failed = append(failed, fmt.Errorf("%s: %w", bed, err))
+				}
+			})
+		}
+		wg.Wait()
+		if len(failed) > 0 {
+			t.Fatal(errors.Join(failed...))
+		}
+		want := outs["PCP"]
+		for bed := range b.ours() {
+			got := outs[bed]
 			var err error
 			if c.exact {
 				// A process's age moves by the seconds between the runs.
