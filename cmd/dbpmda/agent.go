@@ -113,7 +113,7 @@ func (s *session) openPipe(path string, args []string) {
 		s.errorf("openpmda: create process failed: %s\n", errnoText(err))
 		return
 	}
-	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out, cli.RequestTimeout()), w: pdu.NewWriter(in), c: in, fd: 5}
+	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out, cli.RequestTimeout()), w: pdu.NewWriter(in), c: in, fd: freeFD(2)}
 	s.conn = c
 	s.resetProfile()
 	agentConnected()
@@ -141,7 +141,7 @@ func (s *session) openSocket(network, addr, label string) {
 		s.printf("Connect to PMDA on %s\n", label)
 		addr = label
 	}
-	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc, cli.RequestTimeout()), w: pdu.NewWriter(nc), c: nc, fd: 3}
+	c := &conn{name: addr, kind: "daemon", r: pdu.NewReader(nc, cli.RequestTimeout()), w: pdu.NewWriter(nc), c: nc, fd: freeFD(0)}
 	s.conn = c
 	s.resetProfile()
 	agentConnected()

@@ -39,6 +39,7 @@ func main() {
 	// As PCP's dbpmda, which sets no handler: SIGUSR1, SIGALRM, SIGXFSZ
 	// and the rest end it by their default action (sigfrom.Ending).
 	pipeOnAgent.Store(sigfrom.AsC() == nil)
+	readTakenFDs()
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
