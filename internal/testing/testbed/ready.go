@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -30,6 +31,13 @@ func (p *PMCD) waitReady(agents []Agent, timeout time.Duration) error {
 				return nil
 			}
 			last = "agents not running: " + strings.Join(bad, ", ") + "\n" + res.Stdout
+			if gone := given(res.Stdout, agents); len(gone) > 0 {
+				// pmcd tries an agent once: one that exited, failed its
+				// start or was dropped stays so, and waiting on would
+				// only hold the test to its deadline (a CI run waited
+				// 35 minutes on an agent pmcd had given up on).
+				return fmt.Errorf("testbed: pmcd on %s gave up on agents %s: %s", p.Host(), strings.Join(gone, ", "), last)
+			}
 		} else {
 			last = res.Stderr
 		}
@@ -77,4 +85,24 @@ func notRunning(pminfo string, agents []Agent) []string {
 		}
 	}
 	return bad
+}
+
+// given lists the agents (not those expected to fail) whose
+// pmcd.agent.status says pmcd has given up on them: exited (2), failed
+// to start (4) or stopped after a protocol error or timeout (8), PCP's
+// bits; 1 (connected, not yet ready) is still on its way.
+func given(pminfo string, agents []Agent) []string {
+	status := make(map[string]int)
+	for _, m := range agentStatusLine.FindAllStringSubmatch(pminfo, -1) {
+		if v, err := strconv.Atoi(m[2]); err == nil {
+			status[m[1]] = v
+		}
+	}
+	var gone []string
+	for _, a := range agents {
+		if v, ok := status[a.Name]; ok && !a.failing && v&(2|4|8) != 0 {
+			gone = append(gone, a.Name)
+		}
+	}
+	return gone
 }
