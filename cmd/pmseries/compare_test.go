@@ -97,7 +97,7 @@ func TestQueriesMatchPCP(t *testing.T) {
 	bin := pcptest.NeedTool(t, "pmseries")
 	conf := writeConf(t)
 	archives := []string{"omnibus_v3", "sample-labels", "daily_report", "20041125", "mirage-3", "20071023-08-06-36"}
-	total, fromOurs, moreInsts, listings := 0, 0, 0, 0
+	total, fromOurs, moreInsts, listings, repeats := 0, 0, 0, 0, 0
 	for _, name := range archives {
 		path := filepath.Join(qaArchives, name)
 		pcpSrv, ourSrv := redistest.Start(t), redistest.Start(t)
@@ -105,9 +105,31 @@ func TestQueriesMatchPCP(t *testing.T) {
 		if out := runOurs(conf, ourSrv.Port, "--load", path); !strings.Contains(out, "processed") {
 			t.Fatalf("our load of %s: %s", name, out)
 		}
-		qs := queriesFor(t, path, func(args ...string) string { return runPCP(t, bin, conf, pcpSrv.Port, args...) })
+		// PCP's answers on its load, each asked once: queriesFor asks
+		// some of the same (a metric's name, for its series) and the
+		// server's content is not changed until the archive's end
+		asked := map[string]string{}
+		pcpOnItsLoad := func(args ...string) string {
+			k := strings.Join(args, "\x00")
+			if out, ok := asked[k]; ok {
+				return out
+			}
+			out := runPCP(t, bin, conf, pcpSrv.Port, args...)
+			asked[k] = out
+			return out
+		}
+		qs := queriesFor(t, path, pcpOnItsLoad)
+		compared := map[string]bool{}
 		for _, q := range qs {
-			want := runPCP(t, bin, conf, pcpSrv.Port, q...)
+			// a query made twice (the glob of two sampled names'
+			// parent, say) is compared once
+			k := strings.Join(q, "\x00")
+			if compared[k] {
+				repeats++
+				continue
+			}
+			compared[k] = true
+			want := pcpOnItsLoad(q...)
 			got := runOurs(conf, pcpSrv.Port, q...)
 			total++
 			if got != want {
@@ -132,8 +154,9 @@ func TestQueriesMatchPCP(t *testing.T) {
 		}
 	}
 	t.Logf("%d queries answered alike by PCP's pmseries and ours over %d archives loaded by PCP; "+
-		"%d asked of PCP's pmseries over both loads alike, %d of them but for instances PCP's loader leaves out, %d listings in another order",
-		total, len(archives), fromOurs, moreInsts, listings)
+		"%d asked of PCP's pmseries over both loads alike, %d of them but for instances PCP's loader leaves out, %d listings in another order; "+
+		"%d repeated queries asked once",
+		total, len(archives), fromOurs, moreInsts, listings, repeats)
 }
 
 // moreInstances accepts a report on our load that is the report on PCP's
