@@ -45,7 +45,8 @@ func TestContextHeap(t *testing.T) {
 	defer srv.Close()
 	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
-	client := &http.Client{Timeout: 30 * time.Second}
+	// as long as the test may wait: a fixed 30 s is passed at load
+	client := &http.Client{Timeout: testbed.WaitBound(t)}
 	newContext := func(poll string) {
 		resp, err := client.Get(ours.URL + "/pmapi/context?hostspec=" + bed.Host() + "&polltimeout=" + poll)
 		if err != nil {

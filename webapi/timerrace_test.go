@@ -36,7 +36,7 @@ func TestWherePCPCrashes(t *testing.T) {
 	defer srv.Close()
 	ours := httptest.NewServer(httpstd.Handler(srv))
 	defer ours.Close()
-	if why := raceSequences(ours.URL, bed.Host(), 500, 1500); why != "" {
+	if why := raceSequences(ours.URL, bed.Host(), 500, 1500, testbed.WaitBound(t)); why != "" {
 		t.Fatal(why)
 	}
 	r := &replayer{base: ours.URL, hs: bed.Host(), client: newClient()}
@@ -48,7 +48,7 @@ func TestWherePCPCrashes(t *testing.T) {
 		return
 	}
 	px := proxybed.Start(t, bed)
-	why := raceSequences(px.URL(), bed.Host(), 5000, 10000)
+	why := raceSequences(px.URL(), bed.Host(), 5000, 10000, testbed.WaitBound(t))
 	if ended := px.EndedWithin(time.Second); ended != "" {
 		t.Logf("PCP's pmproxy died: %s\n%s", why, ended)
 	} else {
@@ -59,9 +59,10 @@ func TestWherePCPCrashes(t *testing.T) {
 // raceSequences runs the two sequences against base, perClient requests
 // from each of four clients on one context, then contexts made one at a
 // time beside a fetching client, and says what first went unanswered
-// ("" when nothing did).
-func raceSequences(base, hs string, perClient, contexts int) string {
-	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+// ("" when nothing did). A request waits at most wait: as long as the
+// test may (testbed.WaitBound), since a fixed 30 s is passed at load.
+func raceSequences(base, hs string, perClient, contexts int, wait time.Duration) string {
+	c := &http.Client{Timeout: wait, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	// get returns the body of a 200 ("" for a refusal at a context
 	// bound, 429 or 503), or why there was none.
 	get := func(path string) (string, string) {
