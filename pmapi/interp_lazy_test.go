@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/archive"
 	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/pcp"
+	"github.com/gopcp/gopcp/pdu"
 )
 
 // lazyArchives are QA archives with what a reader that stops early could
@@ -37,6 +40,7 @@ func TestLazyInterpMatchesWhole(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			open := sharedMeta(t, c)
 			names, err := c.Traverse(ctx, "")
 			end, endErr := c.End()
 			start := c.Start()
@@ -75,10 +79,10 @@ func TestLazyInterpMatchesWhole(t *testing.T) {
 							}
 							args := fmt.Sprintf("%s from %.3f step %.3f count %d", strings.Join(metrics[:min(len(metrics), 3)], ","), from, step, count)
 							if whole == nil {
-								whole = lazyWalk(t, base, metrics, from, step, 600, false)
+								whole = lazyWalk(t, open, metrics, from, step, 600, false)
 							}
 							want := strings.Join(whole[:min(count, len(whole))], "")
-							lazy := strings.Join(lazyWalk(t, base, metrics, from, step, count, true), "")
+							lazy := strings.Join(lazyWalk(t, open, metrics, from, step, count, true), "")
 							if want != lazy {
 								t.Fatalf("%s: read lazily differs\n%s", args, clitest.Diff(want, lazy))
 							}
@@ -92,17 +96,47 @@ func TestLazyInterpMatchesWhole(t *testing.T) {
 	}
 }
 
+// sharedMeta gives contexts on the archive of c, which NewArchiveContext
+// opened, as NewArchiveContext opens them but with c's metadata, loaded
+// once rather than for each walk: loading 20180102's thousands of
+// metrics again for each of the ~210 walks was over half of
+// TestLazyInterpMatchesWhole's CPU under -race. The first context is
+// checked equal to a fresh NewArchiveContext's, so a field that
+// NewArchiveContext comes to set fails here rather than being left out.
+func sharedMeta(t *testing.T, c *ArchiveContext) func() *ArchiveContext {
+	t.Helper()
+	if len(c.logs) != 1 {
+		t.Fatalf("%s: %d archives, not one", c.name, len(c.logs))
+	}
+	open := func() *ArchiveContext {
+		t.Helper()
+		a, err := archive.Open(c.name, archive.Options{Meta: c.logs[0].Meta})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &ArchiveContext{name: c.name, mode: ModeForw, logs: []*archive.Archive{a}, origin: a.Label.Start}
+		s.profile.Reset(pdu.ProfileInclude)
+		return s
+	}
+	fresh, err := NewArchiveContext(context.Background(), c.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if s := open(); !reflect.DeepEqual(s, fresh) {
+		t.Fatalf("%s: a context on shared metadata is not NewArchiveContext's:\n%+v\n%+v", c.name, s, fresh)
+	}
+	return open
+}
+
 // lazyWalk is walk in ModeInterp from from seconds after the archive's
 // start, with lazy reading on or off: what each fetch gave, in order.
-func lazyWalk(t *testing.T, name string, metrics []string, from, step float64, count int, lazy bool) []string {
+func lazyWalk(t *testing.T, open func() *ArchiveContext, metrics []string, from, step float64, count int, lazy bool) []string {
 	t.Helper()
 	noLazy = !lazy
 	defer func() { noLazy = false }()
 	ctx := context.Background()
-	c, err := NewArchiveContext(ctx, name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := open()
 	defer c.Close()
 	pmids, err := c.LookupNames(ctx, metrics)
 	if err != nil {
@@ -192,6 +226,12 @@ func TestLazyReadsLess(t *testing.T) {
 func TestWindowReadsLess(t *testing.T) {
 	ctx := context.Background()
 	base := clitest.QAArchive(t, "20180102")
+	first, err := NewArchiveContext(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	open := sharedMeta(t, first)
 	for _, tc := range []struct {
 		metric string
 		from   float64 // share of the archive's span
@@ -202,10 +242,7 @@ func TestWindowReadsLess(t *testing.T) {
 		{"proc.psinfo.maj_flt", 0.7},
 		{"disk.dev.read", 0.95},
 	} {
-		c, err := NewArchiveContext(ctx, base)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := open()
 		defer c.Close()
 		pmids, err := c.LookupNames(ctx, []string{tc.metric})
 		if err != nil {
@@ -239,8 +276,8 @@ func TestWindowReadsLess(t *testing.T) {
 			t.Errorf("%s from %.0f%%: answered from a window without every prior bound", tc.metric, tc.from*100)
 		}
 		t.Logf("%s from %.0f%%: first value read at %.1f of %.1f s (windowed %v)", tc.metric, tc.from*100, first, span, ip.from != nil)
-		whole := strings.Join(lazyWalk(t, base, []string{tc.metric}, tc.from*span, span/300, 40, false), "")
-		if lazy := strings.Join(lazyWalk(t, base, []string{tc.metric}, tc.from*span, span/300, 40, true), ""); lazy != whole {
+		whole := strings.Join(lazyWalk(t, open, []string{tc.metric}, tc.from*span, span/300, 40, false), "")
+		if lazy := strings.Join(lazyWalk(t, open, []string{tc.metric}, tc.from*span, span/300, 40, true), ""); lazy != whole {
 			t.Errorf("%s from %.0f%%: read from a window differs\n%s", tc.metric, tc.from*100, clitest.Diff(whole, lazy))
 		}
 	}
