@@ -50,6 +50,13 @@ func pending(pid int, sig syscall.Signal) bool {
 	return ok && !zombie && m["ShdPnd"]&sigBit(sig) != 0
 }
 
+// ignored is whether pid ignores sig (SigIgn), false once the process is
+// a zombie or gone.
+func ignored(pid int, sig syscall.Signal) bool {
+	m, zombie, ok := statusMasks(pid)
+	return ok && !zombie && m["SigIgn"]&sigBit(sig) != 0
+}
+
 // DefaultAction says whether pid's action for sig is the default one in
 // the kernel: neither caught (SigCgt) nor ignored (SigIgn). A program
 // that takes a signal over for a while (libpcp_trace catches SIGALRM
