@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -156,12 +157,31 @@ func bigReplay() []string {
 	return []string{"-a", damagedArchive("dyninsts-roll"), "-t", "0.001", "disk.dev.write"}
 }
 
+// fullOutput is what bin writes to stdout run with args to its end. The
+// replay is the same whenever it is run, so it is run once per program
+// and arguments for the test binary: three tests compare with the same
+// bigReplay of each program.
 func fullOutput(t *testing.T, bin string, args []string) []byte {
 	t.Helper()
+	key := strings.Join(append([]string{bin}, args...), "\x00")
+	fullOutputs.Lock()
+	defer fullOutputs.Unlock()
+	if out, ok := fullOutputs.by[key]; ok {
+		return out
+	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), clitest.ArchiveEnv...)
 	out, _ := cmd.Output()
+	if fullOutputs.by == nil {
+		fullOutputs.by = map[string][]byte{}
+	}
+	fullOutputs.by[key] = out
 	return out
+}
+
+var fullOutputs struct {
+	sync.Mutex
+	by map[string][]byte
 }
 
 // TestSignalMidReplay sends SIGTERM, SIGINT and signals that the Go
