@@ -11,6 +11,7 @@ import "github.com/gopcp/gopcp/pcp"
 // after pmSetMode to the time of the last indexed record finds nothing.
 func (r *Reader) Seek(m Mode, t pcp.Timestamp) error {
 	r.mode, r.origin, r.serial = m, t, false
+	r.shapeRun = 0
 	return r.setTime()
 }
 

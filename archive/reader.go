@@ -50,8 +50,12 @@ type Reader struct {
 	keepID     func(pcp.PMID) bool
 	// cache holds records read more than once with a Select
 	cache recordCache
-	// shape is the layout of the last record decoded with SelectPMIDs
-	shape pdu.Shape
+	// shape is the layout of the last record decoded with SelectPMIDs;
+	// shapeRun counts the records decoded in a row, since the last
+	// placing, for the list in shapeIDs (decode)
+	shape    pdu.Shape
+	shapeIDs []pcp.PMID
+	shapeRun int
 }
 
 // NewReader starts a reader at the archive's start, going forwards.
@@ -71,6 +75,7 @@ func (a *Archive) NewReader() *Reader {
 // after t (Forward) or at or before t (Backward).
 func (r *Reader) SetMode(m Mode, t pcp.Timestamp) {
 	r.mode, r.origin, r.serial = m, t, false
+	r.shapeRun = 0
 }
 
 // Origin is the time of the last record fetched, or the time SetMode set.
