@@ -46,9 +46,8 @@ type interpolator struct {
 	// blocks is what is left of this fetch's result's storage for the
 	// values line computes (block)
 	blocks []byte
-	// kept is the chunk the histories' value blocks are copied into
-	// (keepBlock)
-	kept []byte
+	// kept is where the histories' value blocks are copied (keepBlock)
+	kept keptBlocks
 
 	prevT   float64 // the time of the previous fetch
 	hasPrev bool
@@ -211,7 +210,10 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 						continue
 					}
 				}
-				v.Block.Data = ip.keepBlock(v.Block.Data)
+				if len(v.Block.Data) > inlineMax || v.LVal != 0 {
+					// not held in the sample itself
+					v.Block.Data = ip.keepBlock(v.Block.Data)
+				}
 				is.add(t, v)
 			}
 		}
@@ -239,26 +241,11 @@ func (ip *interpolator) load(want map[pcp.PMID]*imetric) error {
 	return nil
 }
 
-// keptChunk is the size of the chunks value blocks are kept in.
-const keptChunk = 8 << 10
-
 // keepBlock copies a value's block out of the reader's storage into the
-// histories' chunk: a block each was an allocation of every value kept
-// (7,581 of a whole pmval -a over the 100 MB archive, three floats a
-// record), each rounded up to its size class. A block is nil if empty,
-// as a copy of its own was; each has its own capacity, so that nothing
-// appends into its neighbour.
-func (ip *interpolator) keepBlock(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
-	}
-	if len(b) > cap(ip.kept)-len(ip.kept) {
-		ip.kept = make([]byte, 0, max(keptChunk, len(b)))
-	}
-	n := len(ip.kept)
-	ip.kept = append(ip.kept, b...)
-	return ip.kept[n:len(ip.kept):len(ip.kept)]
-}
+// histories' chunks (keptBlocks): a block each was an allocation of
+// every value kept (7,581 of a whole pmval -a over the 100 MB archive,
+// three floats a record), each rounded up to its size class.
+func (ip *interpolator) keepBlock(b []byte) []byte { return ip.kept.keep(b) }
 
 // valfmtSuits is libpcp's check of a record's value encoding against the
 // metric's type: 32-bit integers in the value set, floats there or in a
@@ -361,7 +348,7 @@ func (ip *interpolator) metric(id pcp.PMID) *imetric {
 	}
 	m.desc = d
 	if d.InDom == pcp.InDomNull {
-		m.insts[pcp.InstNull] = &iseries{}
+		m.insts[pcp.InstNull] = &iseries{kept: &ip.kept}
 		m.order = []int32{pcp.InstNull}
 		m.series = []*iseries{m.insts[pcp.InstNull]}
 		return m
@@ -374,7 +361,7 @@ func (ip *interpolator) metric(id pcp.PMID) *imetric {
 	ids := make([]int32, len(insts))
 	for i, in := range insts {
 		ids[i] = in.Inst
-		m.insts[in.Inst] = &iseries{}
+		m.insts[in.Inst] = &iseries{kept: &ip.kept}
 	}
 	// libpcp's hash table of n buckets, each chain newest first
 	pos := make(map[int32]int, len(ids))

@@ -77,27 +77,36 @@ func (l *timeList) lastBefore(u float64) float64 {
 	return math.Inf(-1)
 }
 
-// sample is one value of an instance's history and its time, 24 bytes
-// where a pcp.Value and a time took 48: the value's block is a pointer
-// to its copy in the histories' chunks (keepBlock) with its type and
-// length packed in one word, as the wire has them (8 and 24 bits). The
-// instance is the series'.
+// sample is one value of an instance's history and its time, 16 bytes
+// where a pcp.Value and a time took 48 (and a pointer to the block 24:
+// three quarters of pmval -a's history over the 100 MB archive went on
+// floats of 4 bytes and their pointers). blk packs the value's block
+// type and length as the wire has them (8 and 24 bits); x is the value
+// itself when the block is empty (an insitu value, with the type 0), the
+// bytes of a block of at most 4, or where a longer one is in the
+// series' kept blocks (keptRef). The instance is the series'.
 type sample struct {
-	t    float64
-	data *byte
-	lval int32
-	blk  uint32
+	t   float64
+	x   uint32
+	blk uint32
 }
 
-// wideBlock marks a sample whose value's block does not pack (a type
-// or length the wire cannot carry, so none read from an archive): the
+// wideBlock marks a sample whose value does not pack (a type or length
+// the wire cannot carry, a block with a non-zero LVal beside it, or a
+// long block not in the kept blocks, so none read from an archive): the
 // value is in the series' wide map.
 const wideBlock = ^uint32(0)
+
+// inlineMax is the longest block a sample holds in x.
+const inlineMax = 4
 
 // iseries is one instance's values by time.
 type iseries struct {
 	s    chunked[sample]
 	wide map[int]pcp.Value
+	// kept is the interpolator's store of blocks longer than inlineMax
+	// (nil: such blocks are wide)
+	kept *keptBlocks
 	// hint is where the last search for a time ended (after): a
 	// replay's fetches move on a little at a time, so the next one
 	// looks there first, instead of a binary search per instance and
@@ -105,22 +114,31 @@ type iseries struct {
 	hint int
 }
 
-// add appends v at time t; its block must already be the histories'
-// own copy.
+// add appends v at time t; a block longer than inlineMax must be the
+// one last kept in the series' kept blocks, or its own copy.
 func (is *iseries) add(t float64, v pcp.Value) {
-	s := sample{t: t, lval: v.LVal}
+	s := sample{t: t, blk: wideBlock}
 	n, typ := len(v.Block.Data), v.Block.Type
 	if typ >= 0 && typ <= 0xff && n <= pcp.MaxValueLen-pcp.ValueHeaderSize {
-		s.blk = uint32(typ)<<24 | uint32(n)
-		if n > 0 {
-			s.data = unsafe.SliceData(v.Block.Data)
+		blk := uint32(typ)<<24 | uint32(n)
+		switch {
+		case n == 0:
+			s.x, s.blk = uint32(v.LVal), blk
+		case v.LVal != 0:
+		case n <= inlineMax:
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(&s.x)), inlineMax), v.Block.Data)
+			s.blk = blk
+		default:
+			if ref, ok := is.kept.refOf(v.Block.Data); ok {
+				s.x, s.blk = ref, blk
+			}
 		}
-	} else {
+	}
+	if s.blk == wideBlock {
 		if is.wide == nil {
 			is.wide = map[int]pcp.Value{}
 		}
 		is.wide[is.s.n] = v
-		s.blk = wideBlock
 	}
 	is.s.add(s)
 }
@@ -137,10 +155,15 @@ func (is *iseries) value(i int) pcp.Value {
 	if s.blk == wideBlock {
 		return is.wide[i]
 	}
-	v := pcp.Value{LVal: s.lval}
+	var v pcp.Value
 	v.Block.Type = pcp.Type(s.blk >> 24)
-	if n := int(s.blk & pcp.MaxValueLen); n > 0 {
-		v.Block.Data = unsafe.Slice(s.data, n)
+	switch n := int(s.blk & pcp.MaxValueLen); {
+	case n == 0:
+		v.LVal = int32(s.x)
+	case n <= inlineMax:
+		v.Block.Data = unsafe.Slice((*byte)(unsafe.Pointer(&s.x)), n)
+	default:
+		v.Block.Data = is.kept.at(s.x, n)
 	}
 	return v
 }

@@ -100,7 +100,7 @@ func (ip *interpolator) priorsAll(pmids []pcp.PMID, t float64) bool {
 func (ip *interpolator) forget(want map[pcp.PMID]*imetric) {
 	for _, m := range want {
 		for _, is := range m.insts {
-			*is = iseries{}
+			*is = iseries{kept: is.kept}
 		}
 		m.valued, m.fmtSeen, m.badFmt, m.valfmt = timeList{}, false, math.Inf(1), 0
 	}
