@@ -52,7 +52,7 @@ func New(o Options) (*Client, error) {
 	if o.Port < 0 || o.Port > 65535 {
 		return nil, fmt.Errorf("trace: bad port %d", o.Port)
 	}
-	if o.ConnectTimeout < 0 || o.RequestTimeout < 0 {
+	if o.RequestTimeout < 0 {
 		return nil, fmt.Errorf("trace: negative timeout")
 	}
 	for _, s := range o.Reconnect {
@@ -208,28 +208,47 @@ func (c *Client) connect(ctx context.Context) error {
 		host = h
 	}
 	c.debugf(StateComms, "_pmtraceconnect: connecting to PMDA ...")
-	// Each address of the host is tried in turn, each within the
-	// connect timeout, as libpcp_trace tries them.
+	c.envWarnings()
 	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
 	if err != nil {
 		c.debugf(StateComms, "_pmtraceconnect: __pmGetAddrInfo(hostname=%s): %v", host, err)
 		return syscall.EHOSTUNREACH
 	}
+	// An attempt ends at the alarm (EINTR) or at ConnectWait
+	// (ETIMEDOUT), whichever comes first, as libpcp_trace's do.
+	wait, late := ConnectWait, error(syscall.ETIMEDOUT)
+	alarm := max(c.opts.ConnectTimeout, 0)
+	if alarm > 0 && alarm <= wait {
+		wait, late = alarm, syscall.EINTR
+	}
 	var conn net.Conn
 	for _, ip := range ips {
-		if c.tracing(StateComms) {
-			c.debugf(StateComms, "_pmtraceconnect: PMDA host=%s port=%d timeout=%dsecs", hostName(ctx, ip.IP), c.opts.Port, int(c.opts.ConnectTimeout.Seconds()))
-		}
-		dial := func() {
-			dctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
-			defer cancel()
-			var d net.Dialer
-			conn, err = d.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(c.opts.Port)))
-		}
-		if c.opts.Dialling != nil {
-			c.opts.Dialling(dial)
-		} else {
-			dial()
+		// libpcp_trace asks getaddrinfo for no socket type, so each
+		// address comes three times (stream, datagram, raw) and it
+		// tries a TCP connection to each of them.
+		for range addrTries {
+			if c.tracing(StateComms) {
+				c.debugf(StateComms, "_pmtraceconnect: PMDA host=%s port=%d timeout=%dsecs", hostName(ctx, ip.IP), c.opts.Port, int(alarm.Seconds()))
+			}
+			dial := func() {
+				dctx, cancel := context.WithTimeout(ctx, wait)
+				defer cancel()
+				var d net.Dialer
+				conn, err = d.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(c.opts.Port)))
+				// the dial's own deadline can fire before dctx's
+				var ne net.Error
+				if err != nil && ctx.Err() == nil && (dctx.Err() != nil || errors.As(err, &ne) && ne.Timeout()) {
+					err = late
+				}
+			}
+			if c.opts.Dialling != nil {
+				c.opts.Dialling(dial)
+			} else {
+				dial()
+			}
+			if err == nil {
+				break
+			}
 		}
 		if err == nil {
 			break
@@ -255,6 +274,9 @@ func (c *Client) connect(ctx context.Context) error {
 		c.debugf(StateComms, "_pmtraceconnect: sync protocol setup complete")
 	}
 	c.debugf(StateComms, "_pmtracegetack: awaiting ack ...")
+	if c.ackUnread() {
+		return nil
+	}
 	v, err := c.readAck(ctx)
 	if err != nil {
 		c.dropConn()
@@ -278,6 +300,40 @@ func dialError(err error) error {
 		return syscall.ETIMEDOUT
 	}
 	return syscall.EHOSTUNREACH
+}
+
+// addrTries is how many times libpcp_trace tries each of a host's
+// addresses.
+const addrTries = 3
+
+// envWarnings writes libpcp_trace's warnings about a malformed port or
+// connect timeout, which it gives at each connection attempt (without
+// a newline, as it writes them).
+func (c *Client) envWarnings() {
+	if c.opts.Warn == nil {
+		return
+	}
+	if c.opts.badEnv(EnvPort) {
+		fmt.Fprint(c.opts.Warn, "trace warning: bad PCP_TRACE_PORT ignored.")
+	}
+	if c.opts.badEnv(EnvTimeout) {
+		fmt.Fprint(c.opts.Warn, "trace warning: bogus PCP_TRACE_TIMEOUT.")
+	}
+}
+
+// ackUnread is libpcp_trace's wait for an acknowledgement when
+// PCP_TRACE_REQTIMEOUT is malformed: its read fails at once, that is
+// reported, and the failure is taken as a protocol error it hides, so the
+// caller goes on as if acknowledged. It says whether that happened.
+func (c *Client) ackUnread() bool {
+	if !c.opts.badEnv(EnvReqTimeout) {
+		return false
+	}
+	if c.opts.Warn != nil {
+		fmt.Fprintf(c.opts.Warn, "__pmtracegetPDU: fd=%d hdr: %s", c.fd, ErrText(int(ErrEnvFormat)))
+	}
+	c.remapped(int(ErrIPC))
+	return true
 }
 
 // readAck waits for one ACK PDU.
@@ -347,6 +403,9 @@ func (c *Client) send(ctx context.Context, tag string, t Type, value float64, co
 		return nil
 	}
 	c.debugf(StateComms, "_pmtracegetack: awaiting ack ...")
+	if c.ackUnread() {
+		return nil
+	}
 	v, err := c.readAck(ctx)
 	switch {
 	case err != nil:

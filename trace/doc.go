@@ -20,7 +20,8 @@
 // Point, Observe, Counter, and SetState for pmtracestate's flags.
 //
 // As libpcp_trace, the client never stops the application for want of an
-// agent: the first call connects (at most Options.ConnectTimeout) and
+// agent: the first call connects (each attempt at most Options.ConnectTimeout
+// or ConnectWait, whichever is less) and
 // reports a failure; after that a lost agent is tried again at most once per
 // back-off step (Options.Reconnect, 5, 10, 20, 40 then 80 seconds), data
 // meanwhile dropped. In the synchronous protocol (the default) each datum

@@ -8,8 +8,9 @@ import (
 )
 
 // FuzzEnvOptions reads fuzzed PCP_TRACE_* values. Whatever they are,
-// the Options are usable: a port a socket can have, waits that are not
-// negative, back-off steps that are positive; a value refused is
+// the Options are usable: a port a socket can have, a request wait that
+// is not negative, back-off steps that are positive, New taking them (a
+// negative connect timeout is PCP_TRACE_TIMEOUT=0's); a value refused is
 // reported as ErrEnvFormat naming its variable, and one accepted leaves
 // no error behind.
 func FuzzEnvOptions(f *testing.F) {
@@ -31,8 +32,11 @@ func FuzzEnvOptions(f *testing.F) {
 		if o.Port < 0 || o.Port > 65535 {
 			t.Fatalf("port %q gave %d", port, o.Port)
 		}
-		if o.ConnectTimeout < 0 || o.RequestTimeout < 0 {
+		if o.RequestTimeout < 0 {
 			t.Fatalf("timeouts %q %q gave %v %v", timeout, reqTimeout, o.ConnectTimeout, o.RequestTimeout)
+		}
+		if _, err := trace.New(o); err != nil {
+			t.Fatalf("New(%+v): %v", o, err)
 		}
 		for _, d := range o.Reconnect {
 			if d <= 0 {

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/getopt"
 )
 
 // Options configure a Client. The zero value is libpcp_trace's defaults:
@@ -19,7 +22,11 @@ type Options struct {
 	Host string
 	// Port is the agent's TCP port; 0 is DefaultPort.
 	Port int
-	// ConnectTimeout bounds each connection attempt; 0 is 3 seconds.
+	// ConnectTimeout is libpcp_trace's alarm on each connection attempt:
+	// an attempt still waiting after it fails with EINTR; 0 is 3 seconds,
+	// a negative value (PCP_TRACE_TIMEOUT=0) arms none. Whatever it is,
+	// an attempt fails with ETIMEDOUT after ConnectWait, so values past
+	// ConnectWait change nothing.
 	ConnectTimeout time.Duration
 	// RequestTimeout bounds the wait for an acknowledgement and for a
 	// write; 0 is 10 seconds.
@@ -49,12 +56,25 @@ type Options struct {
 	// Sending, when set, is called before each PDU is written: such a
 	// program ignores SIGPIPE from the first on, as libpcp_trace does.
 	Sending func()
+	// Warn receives the messages libpcp_trace writes to stderr whatever
+	// the State (about BadEnv's variables); nil discards them.
+	Warn io.Writer
+	// BadEnv names the PCP_TRACE_* variables EnvOptions found malformed.
+	// The client treats them as libpcp_trace does: PCP_TRACE_PORT and
+	// PCP_TRACE_TIMEOUT get a warning on Warn at each connection
+	// attempt, the default used; with PCP_TRACE_REQTIMEOUT no
+	// acknowledgement is ever read, each wait for one reported on Warn
+	// and then passed over as if it had come.
+	BadEnv []string
 }
 
 // Defaults of libpcp_trace.
 const (
 	DefaultConnectTimeout = 3 * time.Second
 	DefaultRequestTimeout = 10 * time.Second
+	// ConnectWait bounds every connection attempt, whatever
+	// ConnectTimeout: libpcp_trace's wait for the socket to be writable.
+	ConnectWait = 5 * time.Second
 )
 
 // DefaultReconnect is libpcp_trace's back-off.
@@ -73,39 +93,49 @@ const (
 )
 
 // EnvOptions reads the PCP_TRACE_* variables through lookup (os.LookupEnv
-// at a program's edge) into Options, by libpcp_trace's rules: a port in
-// C's strtol forms (decimal, 0x hex, 0 octal), timeouts as seconds with
-// fractions, the reconnect back-off as a comma-separated list of positive
-// whole seconds, NOAGENT by its presence. A malformed value is left at
-// its default and reported in the error (wrapping ErrEnvFormat); the
-// Options returned are usable either way.
+// at a program's edge) into Options, by libpcp_trace's rules: the port as
+// C's strtol reads it (decimal, 0x hex, 0 octal; negative or trailing
+// text malformed; more than 16 bits truncated, as the socket address
+// holds them), timeouts as C's strtod reads seconds (negative or trailing
+// text malformed; a connect timeout of 0 arms no alarm), the reconnect
+// back-off as a comma-separated list of positive whole seconds, NOAGENT
+// by its presence. A malformed value is left at its default, named in
+// Options.BadEnv, whose warnings the client gives as libpcp_trace does,
+// and reported in the error (wrapping ErrEnvFormat) for programs that say
+// it their own way; the Options returned are usable either way.
 func EnvOptions(lookup func(string) (string, bool)) (Options, error) {
 	var o Options
 	var errs []error
 	bad := func(name, v string) {
 		errs = append(errs, fmt.Errorf("%w: %s=%q", ErrEnvFormat, name, v))
+		o.BadEnv = append(o.BadEnv, name)
 	}
 	if v, ok := lookup(EnvHost); ok {
 		o.Host = v
 	}
 	if v, ok := lookup(EnvPort); ok {
-		p, err := strconv.ParseInt(v, 0, 32)
-		if err != nil || p < 0 || p > 65535 {
+		n, end, _ := getopt.CStrtol(v, 0)
+		// libpcp_trace keeps strtol's long in an int before its check
+		if p := int32(n); end != len(v) || p < 0 {
 			bad(EnvPort, v)
-		} else {
-			o.Port = int(p)
+		} else if p&0xffff != 0 {
+			o.Port = int(p & 0xffff)
 		}
 	}
 	for _, e := range []struct {
 		name string
 		to   *time.Duration
-	}{{EnvTimeout, &o.ConnectTimeout}, {EnvReqTimeout, &o.RequestTimeout}} {
+		zero time.Duration // what 0 seconds means
+	}{{EnvTimeout, &o.ConnectTimeout, -1}, {EnvReqTimeout, &o.RequestTimeout, time.Nanosecond}} {
 		if v, ok := lookup(e.name); ok {
-			s, err := strconv.ParseFloat(v, 64)
+			s, end := getopt.CStrtod(v)
 			// NaN too: a NaN of seconds is no Duration
-			if err != nil || !(s >= 0 && s <= 1e6) {
+			switch {
+			case end != len(v) || !(s >= 0 && s <= 1e6):
 				bad(e.name, v)
-			} else {
+			case s == 0:
+				*e.to = e.zero
+			default:
 				*e.to = time.Duration(s * float64(time.Second))
 			}
 		}
@@ -123,6 +153,9 @@ func EnvOptions(lookup func(string) (string, bool)) (Options, error) {
 	}
 	return o, errors.Join(errs...)
 }
+
+// badEnv says whether EnvOptions found the variable name malformed.
+func (o *Options) badEnv(name string) bool { return slices.Contains(o.BadEnv, name) }
 
 // parseBackoff reads "5,10,20": positive whole seconds.
 func parseBackoff(v string) ([]time.Duration, error) {

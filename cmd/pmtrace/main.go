@@ -128,10 +128,9 @@ func run(argv0 string, args []string, lookup func(string) (string, bool), stdout
 	}
 	tag := operands[0]
 
-	opts, err := trace.EnvOptions(lookup)
-	if err != nil {
-		fmt.Fprintf(stderr, "trace warning: %v\n", err)
-	}
+	// libpcp_trace warns of bad values itself, when it connects
+	opts, _ := trace.EnvOptions(lookup)
+	opts.Warn = stderr
 	if host != "" {
 		opts.Host = host
 	}
