@@ -17,6 +17,9 @@ import (
 // fails growing its port list); it must never fall back to 44321. Ours
 // is run beside PCP's in a private network namespace, so that a fault
 // binds no port of the host's; where none can be made, only the parse.
+// PMCD_CREDS_TIMEOUT is left alone by both: PCP 6.0.3's pmcd does not
+// read it (later PCP warns of a bad one before it stops here), so none
+// of its values changes what is said.
 func TestBadEnvPortRefused(t *testing.T) {
 	t.Parallel()
 	for _, v := range []string{"xyz", "31780,xyz", "31780,", "-1", "0x"} {
@@ -43,7 +46,8 @@ func TestBadEnvPortRefused(t *testing.T) {
 			"-l", filepath.Join(dir, "log", "pmcd.log"), "-x", fatal, "-c", conf), args...)
 		cmd := exec.CommandContext(ctx, ns[0], argv...)
 		cmd.Env = append(withoutPMCDVars(os.Environ()), "PCP_RUN_DIR="+filepath.Join(dir, "run"),
-			"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PMCD_ROOT_AGENT=0", env)
+			"PCP_TMP_DIR="+filepath.Join(dir, "tmp"), "PMCD_ROOT_AGENT=0")
+		cmd.Env = append(cmd.Env, strings.Fields(env)...)
 		out, err := cmd.CombinedOutput()
 		status := "exit 0"
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -66,6 +70,13 @@ func TestBadEnvPortRefused(t *testing.T) {
 		{"PMCD_PORT=31780,xyz", []string{"-p", "31781"}},
 		{"PMCD_PORT=xyz", []string{"-p", "x"}},
 		{"PMCD_PORT=xyz", []string{"-p", "31781,x"}},
+		{"PMCD_PORT=xyz PMCD_CREDS_TIMEOUT=bogus", nil},
+		{"PMCD_PORT=xyz PMCD_CREDS_TIMEOUT=0", nil},
+		{"PMCD_PORT=xyz PMCD_CREDS_TIMEOUT=", nil},
+		{"PMCD_PORT=xyz PMCD_CREDS_TIMEOUT=-2", []string{"-p", "31781"}},
+		{"PMCD_PORT=xyz PMCD_CREDS_TIMEOUT=4294967296", nil},
+		{"PMCD_PORT=xyz PMCD_CREDS_TIMEOUT=+7", nil},
+		{"PMCD_PORT=xyz PMCD_CREDS_TIMEOUT=x", []string{"-q", "5"}},
 	} {
 		want := run(in.PMCD, c.env, c.args...)
 		got := run(ours, c.env, c.args...)
