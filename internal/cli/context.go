@@ -61,7 +61,6 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 		opts = append(opts, pmapi.WithNamespace(p.Namespace))
 	}
 	if kind == pmapi.KindHost {
-		warnTimeouts(p.Stderr, os.LookupEnv)
 		opts = append(opts, HostEnv()...)
 		if pipeOnHost.Load() {
 			opts = append(opts, pmapi.WithFirstSend(ignorePipe))
@@ -83,6 +82,11 @@ func (p *Parsed) NewSource(ctx context.Context, kind pmapi.Kind, name string) (p
 		}
 	}
 	src, err := pmapi.NewContext(ctx, kind, name, opts...)
+	if kind == pmapi.KindHost {
+		// libpcp warns of the timeouts as it connects: before the
+		// tool reports how the connection went
+		warnTimeouts(p.Stderr, os.LookupEnv, err)
+	}
 	if err == nil && long {
 		releaseAfterOpen.Do(func() { _, _ = startpages.Release() })
 	}
