@@ -129,7 +129,13 @@ func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string
 func (d *daemon) handshake(ctx context.Context) error {
 	// Only d.r and d.w read and write the agent: deadlines may stay set.
 	d.r.KeepDeadline, d.w.KeepDeadline = true, true
+	// The first PDU is waited for as long as ctx allows (pmcd -q), not
+	// the reader's per-PDU timeout: PCP's pmcd times the initial
+	// exchange by -q alone, so that -q 60 waits a minute.
+	perPDU := d.r.Timeout
+	d.r.Timeout = 0
 	v, err := pdu.AcceptAgent(ctx, d.r, d.w, int32(os.Getpid()))
+	d.r.Timeout = perPDU
 	if err != nil {
 		return fmt.Errorf("handshake: %w", err)
 	}
