@@ -32,11 +32,13 @@ const maxLine = 255
 // output or from the raw file, and keeps libpcp's view of its line buffer so
 // its diagnostics come out the same.
 type lexer struct {
-	src   []byte
-	pos   int
-	file  string
-	line  int32 // a C int: line markers can set any value
-	buf   []byte
+	src  []byte
+	pos  int
+	file string
+	line int32 // a C int: line markers can set any value
+	buf  []byte
+	// sq is the squeezed line's storage, reused from line to line.
+	sq    []byte
 	cur   int // next unread byte of buf
 	tok   int // where the last token began in buf; -1 before the first
 	diags []Diagnostic
@@ -99,7 +101,7 @@ func (l *lexer) next() (token, bool) {
 	// buffer contents; the token ends at the line's end here.
 	text := l.buf[l.cur:end]
 	l.cur = end
-	return l.classify(string(text)), true
+	return l.classify(text), true
 }
 
 // readLine loads the next line into buf. At the end of the input it sets
@@ -126,7 +128,8 @@ func (l *lexer) readLine() bool {
 		if i := bytes.IndexByte(raw, 0); i >= 0 {
 			raw = raw[:i] // the C string ends there
 		}
-		sq := squeeze(raw)
+		sq := squeeze(l.sq[:0], raw)
+		l.sq = sq
 		if len(raw) == 0 || raw[len(raw)-1] != '\n' {
 			// libpcp squeezes in place and complains before ending the
 			// string, so the rest of the raw line is still in the buffer.
@@ -160,9 +163,9 @@ func (l *lexer) readLine() bool {
 // squeeze is libpcp's clean-up of a line: no leading white space, each run
 // of white space cut to its first byte, and none on either side of a colon,
 // so "KERNEL : 3 : 4" after macro substitution is one token. A colon after
-// leading white space is lost: libpcp writes it before its buffer.
-func squeeze(raw []byte) []byte {
-	out := make([]byte, 0, len(raw))
+// leading white space is lost: libpcp writes it before its buffer. The
+// line is appended to out, whose storage the caller reuses.
+func squeeze(out, raw []byte) []byte {
 	inSpace := false
 	for _, c := range raw {
 		switch {

@@ -1,7 +1,7 @@
 package pmns
 
 import (
-	"strings"
+	"bytes"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -10,12 +10,12 @@ import (
 // goes on with letters, digits and underscores; a dot anywhere after the
 // first byte makes it a path. Anything else must be a PMID, and a bad PMID
 // is reported here before the parser complains of the unexpected token.
-func (l *lexer) classify(text string) token {
-	switch text {
+func (l *lexer) classify(text []byte) token {
+	switch string(text) {
 	case "{":
-		return token{kind: tokLBrace, text: text}
+		return token{kind: tokLBrace}
 	case "}":
-		return token{kind: tokRBrace, text: text}
+		return token{kind: tokRBrace}
 	}
 	if isAlpha(text[0]) {
 		kind := tokName
@@ -28,7 +28,10 @@ func (l *lexer) classify(text string) token {
 			}
 		}
 		if i == len(text) {
-			return token{kind: kind, text: text}
+			// Only names are kept, so only they become strings: a
+			// system namespace has thousands of PMIDs, each a small
+			// allocation in a short-lived tool (pminfo -L).
+			return token{kind: kind, text: string(text)}
 		}
 	}
 	colons := 0
@@ -36,26 +39,25 @@ func (l *lexer) classify(text string) token {
 		switch c := text[i]; {
 		case c == ':':
 			if colons++; colons > 3 {
-				return token{kind: tokBogus, text: text}
+				return token{kind: tokBogus}
 			}
 		case !isDigit(c) && c != '*':
-			return token{kind: tokBogus, text: text}
+			return token{kind: tokBogus}
 		}
 	}
 	pmid, msg := parsePMID(text)
 	if msg != "" {
 		l.diag(msg)
-		return token{kind: tokBogus, text: text}
+		return token{kind: tokBogus}
 	}
-	return token{kind: tokPMID, text: text, pmid: pmid}
+	return token{kind: tokPMID, pmid: pmid}
 }
 
 // parsePMID reads domain:cluster:item, or domain:*:* for the root of a
 // dynamic subtree, with libpcp's scanf-based leniency: anything after the
 // item is ignored, and a bare number is a dynamic root. Fields are cut to
 // their width as C bit-fields cut them. msg is libpcp's complaint, if any.
-func parsePMID(text string) (pcp.PMID, string) {
-	b := []byte(text)
+func parsePMID(b []byte) (pcp.PMID, string) {
 	d, n := cInt(b)
 	if n > 0 && n < len(b) && b[n] == ':' {
 		rest := b[n+1:]
@@ -73,7 +75,7 @@ func parsePMID(text string) (pcp.PMID, string) {
 			}
 		}
 	}
-	if k := strings.IndexByte(text, ':'); k >= 0 && text[k+1:] != "*:*" {
+	if k := bytes.IndexByte(b, ':'); k >= 0 && string(b[k+1:]) != "*:*" {
 		return 0, "Illegal PMID"
 	}
 	if n == 0 {
