@@ -12,17 +12,18 @@ import (
 // the last block named by its path, and every block must be used once.
 func assemble(l *lexer, blocks []*subtree, noDups bool) (*node, bool) {
 	l.line = -1
-	byName := make(map[string][]*subtree)
+	// The latest block of each name, the earlier ones chained behind it:
+	// one map sized once, not a slice a name in a map grown from empty.
+	byName := make(map[string]*subtree, len(blocks))
 	for _, b := range blocks {
-		byName[b.name] = append(byName[b.name], b)
+		b.earlier = byName[b.name]
+		byName[b.name] = b
 	}
 	take := func(name string) *subtree {
-		defs := byName[name]
-		if len(defs) == 0 {
-			return nil
+		b := byName[name]
+		if b != nil {
+			byName[name] = b.earlier
 		}
-		b := defs[len(defs)-1]
-		byName[name] = defs[:len(defs)-1]
 		return b
 	}
 
@@ -41,8 +42,10 @@ func assemble(l *lexer, blocks []*subtree, noDups bool) (*node, bool) {
 	}
 
 	var left []*subtree
-	for _, defs := range byName {
-		left = append(left, defs...)
+	for _, b := range byName {
+		for ; b != nil; b = b.earlier {
+			left = append(left, b)
+		}
 	}
 	if len(left) > 0 {
 		// libpcp lists them newest first.

@@ -12,6 +12,8 @@ type subtree struct {
 	name string
 	kids []*node
 	seq  int // definition order
+	// earlier is the previous block of the same name, if any.
+	earlier *subtree
 }
 
 // parseBlocks runs libpcp's parser over the token stream: blocks of names,
@@ -72,6 +74,18 @@ func parseBlocks(l *lexer) ([]*subtree, bool) {
 // firstRepeated returns the first name in kids that appears again later, or
 // "" when the names are distinct.
 func firstRepeated(kids []*node) string {
+	if len(kids) <= smallBlock {
+		// Most blocks are this small; a map for each was a
+		// tenth of the pages a system namespace's load touched.
+		for i, k := range kids {
+			for _, later := range kids[i+1:] {
+				if later.name == k.name {
+					return k.name
+				}
+			}
+		}
+		return ""
+	}
 	count := make(map[string]int, len(kids))
 	for _, k := range kids {
 		count[k.name]++
@@ -83,3 +97,6 @@ func firstRepeated(kids []*node) string {
 	}
 	return ""
 }
+
+// smallBlock is the most children firstRepeated compares pairwise.
+const smallBlock = 32
