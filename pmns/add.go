@@ -33,7 +33,7 @@ func (t *Tree) Add(name string, pmid pcp.PMID) error {
 		comp, tail, more := strings.Cut(rest, ".")
 		k := firstKid(n, comp)
 		if k == nil {
-			t.graft(n, name, rest, pmid)
+			t.graft(n, rest, pmid)
 			return nil
 		}
 		if !more {
@@ -43,7 +43,7 @@ func (t *Tree) Add(name string, pmid pcp.PMID) error {
 			return nil
 		}
 		if len(k.kids) == 0 {
-			return fmt.Errorf("pmns: cannot add %q below metric %q: %w", name, k.path, pcp.ErrPMID)
+			return fmt.Errorf("pmns: cannot add %q below metric %q: %w", name, k.fullName(), pcp.ErrPMID)
 		}
 		n, rest = k, tail
 	}
@@ -65,35 +65,33 @@ func firstKid(n *node, name string) *node {
 	return nil
 }
 
-// graft creates the dotted names of name from rest (a suffix of name)
-// below n, the first in front of n's children, and indexes them. No child
-// of n has rest's first name, so every new path is new to the index too.
-// Each new node's name and path are cut from name, which they share
-// rather than each holding a copy, and a child goes in front of its
-// siblings in place, so that building a name space of N names under one
-// parent allocates about N pointers, not N*N/2 in N new lists.
-func (t *Tree) graft(n *node, name, rest string, pmid pcp.PMID) {
+// graft creates the dotted names of rest below n, the first in front of
+// n's children, and puts the leaf in the index of PMIDs if that is built
+// (else its build will find it). Each new node's name is cut from rest,
+// which they share rather than each holding a copy, and a child goes in
+// front of its siblings in place, so that building a name space of N
+// names under one parent allocates about N pointers, not N*N/2 in N new
+// lists.
+func (t *Tree) graft(n *node, rest string, pmid pcp.PMID) {
 	parent := n
-	end := len(name) - len(rest)
 	for first := true; ; first = false {
 		comp, tail, more := strings.Cut(rest, ".")
-		end += len(comp)
-		k := &node{name: comp, path: name[:end], parent: parent, pmid: pcp.PMIDNull}
+		k := &node{name: comp, parent: parent, pmid: pcp.PMIDNull}
 		if first {
 			parent.kids = slices.Insert(parent.kids, 0, k)
 		} else {
 			parent.kids = []*node{k}
 		}
-		t.names[k.path] = k
 		parent = k
 		if !more {
 			break
 		}
 		rest = tail
-		end++ // the dot
 	}
 	parent.pmid = pmid
-	t.insertLeaf(parent)
+	if t.ids != nil {
+		t.insertLeaf(parent)
+	}
 }
 
 // insertLeaf adds a leaf to its PMID's chain, keeping the chain latest in

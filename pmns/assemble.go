@@ -37,7 +37,7 @@ func assemble(l *lexer, blocks []*subtree, noDups bool) (*node, bool) {
 		return nil, false
 	}
 	root := &node{name: "root", pmid: pcp.PMIDNull, kids: top.kids}
-	if !attach(l, root, take) {
+	if !attach(l, root, "", take) {
 		return nil, false
 	}
 
@@ -63,22 +63,22 @@ func assemble(l *lexer, blocks []*subtree, noDups bool) (*node, bool) {
 	return root, true
 }
 
-// attach gives each non-terminal below n its block's children, depth
-// first, and sets parents and full paths on the way.
-func attach(l *lexer, n *node, take func(string) *subtree) bool {
+// attach gives each non-terminal below n (whose full name is path) its
+// block's children, depth first, and sets parents on the way.
+func attach(l *lexer, n *node, path string, take func(string) *subtree) bool {
 	for _, k := range n.kids {
 		k.parent = n
-		k.path = joinPath(n.path, k.name)
 		if k.pmid != pcp.PMIDNull {
 			continue
 		}
-		b := take(k.path)
+		kpath := joinPath(path, k.name)
+		b := take(kpath)
 		if b == nil {
-			l.diagBuf(fmt.Sprintf("Cannot find definition for non-terminal node \"%s\" in name space", k.path))
+			l.diagBuf(fmt.Sprintf("Cannot find definition for non-terminal node \"%s\" in name space", kpath))
 			return false
 		}
 		k.kids = b.kids
-		if !attach(l, k, take) {
+		if !attach(l, k, kpath, take) {
 			return false
 		}
 	}
@@ -93,7 +93,7 @@ func checkDups(l *lexer, root *node) bool {
 	walkLeaves(root, func(n *node) bool {
 		if prev := last[n.pmid]; prev != nil && !IsDynamicRoot(n.pmid) {
 			l.diagBuf(fmt.Sprintf("Duplicate metric id (%s) in name space for metrics \"%s\" and \"%s\"\n",
-				n.pmid.String(), n.path, prev.path))
+				n.pmid.String(), n.fullName(), prev.fullName()))
 			ok = false
 			return false
 		}

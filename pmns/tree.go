@@ -9,10 +9,12 @@ import (
 )
 
 // node is one name in the tree. A leaf has a PMID; a non-terminal has
-// pcp.PMIDNull and at least one child (the root may have none).
+// pcp.PMIDNull and at least one child (the root may have none). A node
+// holds no full name: a system namespace's thousands of them, each a
+// string, were a tenth of the pages a short-lived tool's load touched
+// (pminfo -L); fullName builds one when asked.
 type node struct {
 	name   string // the last component
-	path   string // the full name; "" for the root
 	parent *node
 	kids   []*node // in PCP's order
 	pmid   pcp.PMID
@@ -22,63 +24,82 @@ type node struct {
 	same *node
 }
 
+// fullName is n's dotted name from the root; "" for the root.
+func (n *node) fullName() string {
+	if n.parent == nil {
+		return ""
+	}
+	size := -1
+	for m := n; m.parent != nil; m = m.parent {
+		size += len(m.name) + 1
+	}
+	b := make([]byte, size)
+	at := size
+	for m := n; m.parent != nil; m = m.parent {
+		at -= len(m.name)
+		copy(b[at:], m.name)
+		if at > 0 {
+			at--
+			b[at] = '.'
+		}
+	}
+	return string(b)
+}
+
 // Tree is a PMNS. It is safe for concurrent use: queries share a read lock
 // and Add takes the write lock, so lookups from many goroutines proceed in
 // parallel.
+//
+// Names are found by walking down from the root, as libpcp does, and not
+// through an index: a map of every full name cost a short-lived tool more
+// pages than a walk costs time. The index of PMIDs is built at the first
+// question by PMID, which many runs never ask.
 type Tree struct {
 	mu   sync.RWMutex
 	root *node
-	// names finds a node by full name as libpcp's walk from the root does:
-	// at each level the first child of that name.
-	names map[string]*node
 	// ids is the first of the leaves of each PMID, chained through
 	// node.same in the order libpcp's hash chain yields them: latest in
-	// preorder first.
-	ids map[pcp.PMID]*node
+	// preorder first. It is nil until idsOnce builds it; Add keeps it
+	// once it is built.
+	ids     map[pcp.PMID]*node
+	idsOnce sync.Once
 }
 
 // New returns an empty name space, ready for Add.
 func New() *Tree {
-	return &Tree{
-		root:  &node{name: "root", pmid: pcp.PMIDNull},
-		names: make(map[string]*node),
-		ids:   make(map[pcp.PMID]*node),
-	}
+	return &Tree{root: &node{name: "root", pmid: pcp.PMIDNull}}
 }
 
-// newTree indexes a tree the parser built.
-func newTree(root *node) *Tree {
-	// The maps sized once: grown from empty, a system namespace's
-	// thousands of names left half a megabyte of outgrown tables behind,
-	// fresh pages in a short-lived tool (pminfo -L).
-	nodes, leaves := count(root)
-	t := &Tree{root: root, names: make(map[string]*node, nodes), ids: make(map[pcp.PMID]*node, leaves)}
-	t.index(root)
-	return t
+// newTree wraps a tree the parser built.
+func newTree(root *node) *Tree { return &Tree{root: root} }
+
+// byID is the index of PMIDs, built at its first use. Callers hold the
+// lock, shared or not: the build writes only the index and the leaves'
+// chains, which no reader looks at before it is done.
+func (t *Tree) byID() map[pcp.PMID]*node {
+	t.idsOnce.Do(func() {
+		t.ids = make(map[pcp.PMID]*node, countLeaves(t.root))
+		t.index(t.root)
+	})
+	return t.ids
 }
 
-// count is the number of nodes below n and how many are leaves.
-func count(n *node) (nodes, leaves int) {
+// countLeaves is the number of leaves below n.
+func countLeaves(n *node) int {
+	leaves := 0
 	for _, k := range n.kids {
-		kn, kl := count(k)
-		nodes += 1 + kn
-		leaves += kl
+		leaves += countLeaves(k)
 		if k.pmid != pcp.PMIDNull {
 			leaves++
 		}
 	}
-	return nodes, leaves
+	return leaves
 }
 
-// index records the nodes below n in preorder, each leaf in front of its
-// PMID's chain, so that the chain ends latest in preorder first. A node is
-// reachable by name only if its parent is and no earlier sibling has its
-// name.
+// index records the leaves below n in preorder, each in front of its
+// PMID's chain, so that the chain ends latest in preorder first.
 func (t *Tree) index(n *node) {
 	for _, k := range n.kids {
-		if _, dup := t.names[k.path]; !dup && (n == t.root || t.names[n.path] == n) {
-			t.names[k.path] = k
-		}
 		if k.pmid != pcp.PMIDNull {
 			k.same = t.ids[k.pmid]
 			t.ids[k.pmid] = k
@@ -92,7 +113,29 @@ func (t *Tree) locate(name string) *node {
 	if name == "" {
 		return t.root
 	}
-	return t.names[name]
+	n, found := t.walk(name)
+	if !found {
+		return nil
+	}
+	return n
+}
+
+// walk follows name down from the root as libpcp does, taking at each
+// level the first child of the component's name. It returns the deepest
+// node reached, which is name's own when found.
+func (t *Tree) walk(name string) (n *node, found bool) {
+	n, rest := t.root, name
+	for {
+		comp, tail, more := strings.Cut(rest, ".")
+		k := firstKid(n, comp)
+		if k == nil {
+			return n, false
+		}
+		if !more {
+			return k, true
+		}
+		n, rest = k, tail
+	}
 }
 
 // Lookup returns the PMID of a metric name, as pmLookupName does with a
@@ -103,21 +146,18 @@ func (t *Tree) locate(name string) *node {
 func (t *Tree) Lookup(name string) (pcp.PMID, error) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	if n := t.names[name]; n != nil {
+	n, found := t.walk(name)
+	switch {
+	case name == "":
+	case found:
 		if len(n.kids) > 0 {
 			return pcp.PMIDNull, fmt.Errorf("pmns: %q is not a metric: %w", name, pcp.ErrNonLeaf)
 		}
 		return n.pmid, nil
-	}
-	for prefix := name; ; {
-		i := strings.LastIndexByte(prefix, '.')
-		if i < 0 {
-			break
-		}
-		prefix = prefix[:i]
-		if n := t.names[prefix]; n != nil && len(n.kids) == 0 && IsDynamicRoot(n.pmid) {
-			return n.pmid, nil
-		}
+	case n != t.root && len(n.kids) == 0 && IsDynamicRoot(n.pmid):
+		// Only the deepest name found can be a leaf: the names
+		// above it have children.
+		return n.pmid, nil
 	}
 	return pcp.PMIDNull, fmt.Errorf("pmns: unknown metric name %q: %w", name, pcp.ErrName)
 }
@@ -132,7 +172,7 @@ func (t *Tree) NameID(pmid pcp.PMID) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return leaf.path, nil
+	return leaf.fullName(), nil
 }
 
 // NameAll returns every name of a PMID in the order pmNameAll gives them:
@@ -146,14 +186,14 @@ func (t *Tree) NameAll(pmid pcp.PMID) ([]string, error) {
 	}
 	var names []string
 	for ; leaf != nil; leaf = leaf.same {
-		names = append(names, leaf.path)
+		names = append(names, leaf.fullName())
 	}
 	return names, nil
 }
 
 // leavesOf is the first of pmid's leaves, the others chained from it.
 func (t *Tree) leavesOf(pmid pcp.PMID) (*node, error) {
-	leaf := t.ids[pmid]
+	leaf := t.byID()[pmid]
 	if leaf == nil || IsDynamicRoot(pmid) {
 		return nil, fmt.Errorf("pmns: unknown PMID %s: %w", pmid.String(), pcp.ErrPMID)
 	}
@@ -212,9 +252,10 @@ func (t *Tree) traverse(n *node, name string, out *[]string) {
 		return
 	}
 	for _, k := range n.kids {
-		full := joinPath(name, k.name)
-		if m := t.locate(full); m != nil {
-			t.traverse(m, full, out)
+		// n was itself found by name, so the child found by full name
+		// is the first of n's children with k's name.
+		if m := firstKid(n, k.name); m != nil {
+			t.traverse(m, joinPath(name, k.name), out)
 		}
 	}
 }
@@ -225,7 +266,7 @@ func (t *Tree) Len() int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	n := 0
-	for _, leaf := range t.ids {
+	for _, leaf := range t.byID() {
 		for ; leaf != nil; leaf = leaf.same {
 			n++
 		}

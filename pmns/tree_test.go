@@ -25,7 +25,12 @@ var addLists = []struct{ name, list string }{
 // as the harness does.
 func buildOurs(t *testing.T, list string) (*Tree, string) {
 	t.Helper()
-	tree := New()
+	return addTo(t, New(), list)
+}
+
+// addTo adds a list's names to tree.
+func addTo(t *testing.T, tree *Tree, list string) (*Tree, string) {
+	t.Helper()
 	var b strings.Builder
 	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
 		name, id, _ := strings.Cut(line, " ")
@@ -170,6 +175,27 @@ func TestDynamicPMID(t *testing.T) {
 	}
 	if DynamicRoot(70) != pcp.PMID(0x7fc11800) {
 		t.Errorf("DynamicRoot(70) = %#x, want pmID_build(511, 70, 0)", uint32(DynamicRoot(70)))
+	}
+}
+
+// TestAddIndexedFirst builds each list into a tree whose index of PMIDs
+// was built before the first Add, which Add then keeps, and into one
+// whose index is built at the first question, after every Add: the
+// answers must be the same.
+func TestAddIndexedFirst(t *testing.T) {
+	for _, l := range addLists {
+		t.Run(l.name, func(t *testing.T) {
+			early := New()
+			if n := early.Len(); n != 0 {
+				t.Fatalf("empty tree: Len %d", n)
+			}
+			early, refusedEarly := addTo(t, early, l.list)
+			late, refusedLate := buildOurs(t, l.list)
+			want := refusedLate + answersOf(late, nil)
+			if got := refusedEarly + answersOf(early, nil); got != want {
+				t.Errorf("index kept by Add differs from one built later:\n%s", diff(want, got))
+			}
+		})
 	}
 }
 
