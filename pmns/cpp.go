@@ -240,25 +240,37 @@ func (p *preprocessor) openFile(path string) io.Reader {
 // readInput reads a file pmcpp would accept as input: a regular file or a
 // character device (like /dev/null), nothing else.
 func readInput(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, st, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if m := st.Mode(); !m.IsRegular() && m&os.ModeCharDevice == 0 {
-		// pmcpp reports ENOENT for an input that is not a file.
-		return nil, &os.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
-	}
 	// Read at the file's size, not grown from 512 bytes: a 50 kB
 	// namespace left 200 kB of outgrown buffers behind.
 	var b bytes.Buffer
 	b.Grow(int(min(st.Size(), maxPreallocate)) + bytes.MinRead)
 	_, err = b.ReadFrom(f)
 	return b.Bytes(), err
+}
+
+// openInput opens a file to read as a namespace: a regular file or a
+// character device.
+func openInput(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if m := st.Mode(); !m.IsRegular() && m&os.ModeCharDevice == 0 {
+		f.Close()
+		// pmcpp reports ENOENT for an input that is not a file.
+		return nil, nil, &os.PathError{Op: "open", Path: path, Err: syscall.ENOENT}
+	}
+	return f, st, nil
 }
 
 // maxPreallocate bounds what readInput sets aside from the file's size

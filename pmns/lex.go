@@ -1,7 +1,9 @@
 package pmns
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -32,11 +34,14 @@ const maxLine = 255
 // output or from the raw file, and keeps libpcp's view of its line buffer so
 // its diagnostics come out the same.
 type lexer struct {
-	src  []byte
-	pos  int
-	file string
-	line int32 // a C int: line markers can set any value
-	buf  []byte
+	// in is the input, read a line at a time: a namespace file is
+	// not held whole, whose pages a short-lived tool would touch once
+	// (pminfo -L reads the system's, 50 kB).
+	in    *bufio.Reader
+	ended bool
+	file  string
+	line  int32 // a C int: line markers can set any value
+	buf   []byte
 	// sq is the squeezed line's storage, reused from line to line.
 	sq    []byte
 	cur   int // next unread byte of buf
@@ -47,11 +52,15 @@ type lexer struct {
 	cppErr *CPPError
 }
 
-func newLexer(src []byte, file string, cppErr *CPPError) *lexer {
+func newLexer(in io.Reader, file string, cppErr *CPPError) *lexer {
 	// Before any line marker libpcp's count starts at 1, so without pmcpp
 	// the first line is line 2; with pmcpp the first marker resets it.
-	return &lexer{src: src, file: file, line: 1, tok: -1, cppErr: cppErr}
+	return &lexer{in: bufio.NewReaderSize(in, inputBuffer), file: file, line: 1, tok: -1, cppErr: cppErr}
 }
+
+// inputBuffer is how much of the input the lexer holds; a line it takes
+// is at most maxLine bytes.
+const inputBuffer = 4096
 
 // diag records a message as libpcp's err() prints it. Like err(), it
 // overwrites the line buffer with the caret line, which is what a second
@@ -88,7 +97,7 @@ func (l *lexer) next() (token, bool) {
 		if !l.readLine() {
 			return token{}, false
 		}
-		if l.pos < 0 {
+		if l.ended {
 			return token{kind: tokEOF}, true
 		}
 	}
@@ -104,12 +113,17 @@ func (l *lexer) next() (token, bool) {
 	return l.classify(text), true
 }
 
-// readLine loads the next line into buf. At the end of the input it sets
-// pos to -1; it returns false when libpcp refuses what it read.
+// readLine loads the next line into buf. At the end of the input (or at
+// a read error, where libpcp's fgets stops too) it sets ended; it returns
+// false when libpcp refuses what it read.
 func (l *lexer) readLine() bool {
 	for {
-		if l.pos < 0 || l.pos >= len(l.src) {
-			l.pos = -1
+		var raw []byte
+		if !l.ended {
+			raw, _ = l.in.Peek(maxLine)
+		}
+		if len(raw) == 0 {
+			l.ended = true
 			l.line = -1
 			if l.cppErr != nil {
 				l.diag(cppExit)
@@ -117,14 +131,10 @@ func (l *lexer) readLine() bool {
 			}
 			return true
 		}
-		raw := l.src[l.pos:]
 		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
 			raw = raw[:i+1]
 		}
-		if len(raw) > maxLine {
-			raw = raw[:maxLine]
-		}
-		l.pos += len(raw)
+		taken := len(raw)
 		if i := bytes.IndexByte(raw, 0); i >= 0 {
 			raw = raw[:i] // the C string ends there
 		}
@@ -137,6 +147,8 @@ func (l *lexer) readLine() bool {
 			l.diag("Absurdly long line, cannot recover")
 			return false
 		}
+		// raw was valid only until the next read; the line is in sq.
+		l.in.Discard(taken)
 		l.buf = sq
 		l.cur = 0
 		if len(sq) > 0 && sq[0] == '#' {

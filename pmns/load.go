@@ -1,6 +1,7 @@
 package pmns
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -74,19 +75,24 @@ func LoadWith(path string, opts Options) (*Tree, error) {
 	}
 	f.Close()
 	opts.Name = path
+	if opts.NoCPP {
+		// Read as it is parsed, as libpcp reads it.
+		in, _, err := openInput(path)
+		if err != nil {
+			// libpcp reads a directory as an empty file.
+			return parse(bytes.NewReader(nil), opts, true, nil)
+		}
+		defer in.Close()
+		return parse(in, opts, true, nil)
+	}
 	data, err := readInput(path)
 	if err != nil {
-		if opts.NoCPP {
-			// libpcp reads a directory as an empty file.
-			data = nil
-		} else {
-			// pmcpp cannot read it, and says so.
-			return nil, &ParseError{
-				Code:  pcp.ErrPMNS,
-				CPP:   &CPPError{File: path, Msg: "No such file or directory", Err: err},
-				Diags: []Diagnostic{{Line: -1, Msg: cppExit, Col: -1}},
-				Err:   err,
-			}
+		// pmcpp cannot read it, and says so.
+		return nil, &ParseError{
+			Code:  pcp.ErrPMNS,
+			CPP:   &CPPError{File: path, Msg: "No such file or directory", Err: err},
+			Diags: []Diagnostic{{Line: -1, Msg: cppExit, Col: -1}},
+			Err:   err,
 		}
 	}
 	return parseBytes(data, opts, true)
@@ -106,26 +112,35 @@ func parseBytes(data []byte, opts Options, named bool) (*Tree, error) {
 	if !named {
 		name = "<stdin>"
 	}
-	src := data
-	var cppErr *CPPError
-	if !opts.NoCPP {
-		cfg := &cppConfig{
-			top:        name,
-			incDirs:    opts.IncludeDirs,
-			sysDir:     opts.SystemDir,
-			defines:    opts.Defines,
-			allowShell: opts.AllowShell,
-			open:       opts.open,
-		}
-		if named {
-			cfg.topDir = dirname(name)
-		}
-		if cfg.sysDir == "" {
-			cfg.sysDir = SystemDir()
-		}
-		src, cppErr = preprocess(data, cfg)
+	if opts.NoCPP {
+		return parse(bytes.NewReader(data), opts, named, nil)
 	}
-	l := newLexer(src, name, cppErr)
+	cfg := &cppConfig{
+		top:        name,
+		incDirs:    opts.IncludeDirs,
+		sysDir:     opts.SystemDir,
+		defines:    opts.Defines,
+		allowShell: opts.AllowShell,
+		open:       opts.open,
+	}
+	if named {
+		cfg.topDir = dirname(name)
+	}
+	if cfg.sysDir == "" {
+		cfg.sysDir = SystemDir()
+	}
+	src, cppErr := preprocess(data, cfg)
+	return parse(bytes.NewReader(src), opts, named, cppErr)
+}
+
+// parse reads a PMNS, pmcpp's output or a file read without it; cppErr
+// is pmcpp's failure, if it failed.
+func parse(in io.Reader, opts Options, named bool, cppErr *CPPError) (*Tree, error) {
+	name := opts.Name
+	if !named {
+		name = "<stdin>"
+	}
+	l := newLexer(in, name, cppErr)
 	blocks, ok := parseBlocks(l)
 	if ok {
 		var root *node

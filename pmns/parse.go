@@ -2,6 +2,7 @@ package pmns
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -22,6 +23,27 @@ type subtree struct {
 func parseBlocks(l *lexer) ([]*subtree, bool) {
 	var blocks []*subtree
 	var cur *subtree
+	// kids gathers the open block's children, reused from block to
+	// block; each block keeps a copy of its size, cut from a shared
+	// chunk, not the slices outgrown on the way in as many size classes.
+	var kids, chunk []*node
+	closeBlock := func() {
+		switch n := len(kids); {
+		case n == 0:
+		case n > kidChunk/4:
+			cur.kids = slices.Clone(kids)
+		default:
+			if cap(chunk)-len(chunk) < n {
+				chunk = make([]*node, 0, kidChunk)
+			}
+			start := len(chunk)
+			chunk = append(chunk, kids...)
+			// Capped, so that Add's insertion copies rather than
+			// write over the next block's.
+			cur.kids = chunk[start:len(chunk):len(chunk)]
+		}
+		kids = kids[:0]
+	}
 	state := 0
 	for {
 		tok, ok := l.next()
@@ -29,6 +51,9 @@ func parseBlocks(l *lexer) ([]*subtree, bool) {
 			return nil, false
 		}
 		if tok.kind == tokEOF {
+			if state >= 2 {
+				closeBlock()
+			}
 			return blocks, true
 		}
 		switch state {
@@ -49,16 +74,17 @@ func parseBlocks(l *lexer) ([]*subtree, bool) {
 		case 2, 3:
 			switch {
 			case tok.kind == tokName:
-				cur.kids = append(cur.kids, &node{name: tok.text, pmid: pcp.PMIDNull})
+				kids = append(kids, &node{name: tok.text, pmid: pcp.PMIDNull})
 				state = 3
 			case tok.kind == tokPMID && state == 3:
-				cur.kids[len(cur.kids)-1].pmid = tok.pmid
+				kids[len(kids)-1].pmid = tok.pmid
 				state = 2
 			case tok.kind == tokRBrace:
-				if name := firstRepeated(cur.kids); name != "" {
+				if name := firstRepeated(kids); name != "" {
 					l.diagBuf(fmt.Sprintf("Duplicate name \"%s\" in subtree for \"%s\"\n", name, cur.name))
 					return nil, false
 				}
+				closeBlock()
 				state = 0
 			case state == 2:
 				l.diag("Expected NAME or }")
@@ -98,5 +124,9 @@ func firstRepeated(kids []*node) string {
 	return ""
 }
 
+// kidChunk is how many children's pointers parseBlocks allocates at a
+// time for the blocks' lists.
+const kidChunk = 512
+
 // smallBlock is the most children firstRepeated compares pairwise.
-const smallBlock = 32
+const smallBlock = 256
