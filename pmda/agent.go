@@ -24,6 +24,10 @@ type Config struct {
 	Domain uint32
 	// Metrics is the metric table; PMIDs must be unique.
 	Metrics []Metric
+	// MetricsOwned gives Metrics to the agent: New keeps it, and
+	// rewrites its entries, rather than copying it. An agent with a
+	// large table built at every start (linux's, for -L) saves the copy.
+	MetricsOwned bool
 	// InDoms is the instance domain table.
 	InDoms []InDom
 	// Labels are the agent's domain labels, besides "agent".
@@ -123,7 +127,10 @@ func New(cfg Config) (*Agent, error) {
 		a.indoms[d.InDom] = &d
 	}
 	// One copy of the table, which the map points into.
-	ms := slices.Clone(cfg.Metrics)
+	ms := cfg.Metrics
+	if !cfg.MetricsOwned {
+		ms = slices.Clone(ms)
+	}
 	a.order = make([]pcp.PMID, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]

@@ -370,3 +370,27 @@ func TestNames(t *testing.T) {
 		t.Errorf("no names, Traverse: %v", err)
 	}
 }
+
+// TestMetricsOwned: New copies the table it is given unless told it
+// owns it, and answers the same either way.
+func TestMetricsOwned(t *testing.T) {
+	f := FetchFunc(func(context.Context, *Metric, int32) (pcp.Atom, error) { return pcp.Atom{}, nil })
+	for _, owned := range []bool{false, true} {
+		m := testMetrics()
+		m0 := m[0]
+		a, err := New(Config{Domain: 7, Fetcher: f, Metrics: m, InDoms: testInDoms(), MetricsOwned: owned})
+		if err != nil {
+			t.Fatalf("owned %v: %v", owned, err)
+		}
+		want := pcp.NewPMID(7, m0.Desc.PMID.Cluster(), m0.Desc.PMID.Item())
+		if d, err := a.Desc(bg, 0, want); err != nil || d.PMID != want {
+			t.Errorf("owned %v: Desc = %+v, %v", owned, d, err)
+		}
+		if kept := a.Metric(want) == &m[0]; kept != owned {
+			t.Errorf("owned %v: the agent's entry is the caller's: %v", owned, kept)
+		}
+		if !owned && m[0].Desc.PMID != m0.Desc.PMID {
+			t.Errorf("a copied table was written: %v", m[0].Desc.PMID)
+		}
+	}
+}

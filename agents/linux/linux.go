@@ -298,8 +298,10 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		Name:    Name,
 		Domain:  domain,
 		Metrics: metrics,
-		InDoms:  indoms,
-		Fetcher: x,
+		// Made for this agent alone.
+		MetricsOwned: true,
+		InDoms:       indoms,
+		Fetcher:      x,
 		// Client user ids (for the root-only metrics) and containers, as
 		// PCP's agent asks them of pmcd.
 		Flags: pdu.FlagAuth | pdu.FlagContainer,
