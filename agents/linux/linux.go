@@ -237,7 +237,7 @@ func newLinux(opts Options) (*Linux, error) {
 		}
 		ifconf = filepath.Join(dir, "linux", "interfaces.conf")
 	}
-	x.netAll.skip = loadInterfacesConf(ifconf)
+	x.netAll.conf = ifconf
 	x.mdadm = opts.MdadmPath
 	if x.mdadm == "" {
 		x.mdadm = "/sbin/mdadm"
