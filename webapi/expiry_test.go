@@ -20,16 +20,7 @@ var goneRe = regexp.MustCompile(`^\{"context":\d+,"message":"(expired|unknown) c
 // (which one depends on whether the sweep has run), and that both come
 // to "unknown" once swept. Nothing asserts how long either takes.
 func TestExpiryAgainstPCP(t *testing.T) {
-	bed := testbed.StartPMCD(t, testbed.Options{})
-	px := proxybed.Start(t, bed)
-	srv := webapi.New(webapi.Options{Sweep: 200 * time.Millisecond})
-	defer srv.Close()
-	ours := httptest.NewServer(httpstd.Handler(srv))
-	defer ours.Close()
-	servers := []*replayer{
-		{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true},
-		{base: ours.URL, hs: bed.Host(), client: newClient()},
-	}
+	servers := expiryServers(t)
 	for _, r := range servers {
 		r.do(t, step{"/pmapi/context?HS&polltimeout=1", true, ""})
 	}
@@ -63,16 +54,7 @@ func TestExpiryAgainstPCP(t *testing.T) {
 // slow the machine, since the server saw at least the 6 s the client
 // waited.
 func TestDefaultPollTimeoutAgainstPCP(t *testing.T) {
-	bed := testbed.StartPMCD(t, testbed.Options{})
-	px := proxybed.Start(t, bed)
-	srv := webapi.New(webapi.Options{Sweep: 200 * time.Millisecond})
-	defer srv.Close()
-	ours := httptest.NewServer(httpstd.Handler(srv))
-	defer ours.Close()
-	servers := []*replayer{
-		{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true},
-		{base: ours.URL, hs: bed.Host(), client: newClient()},
-	}
+	servers := expiryServers(t)
 	fetch := step{"/pmapi/CTX/fetch?names=sample.long.one", false, ""}
 	sent := make([]time.Time, len(servers))
 	answered := make([]time.Time, len(servers))
@@ -100,5 +82,20 @@ func TestDefaultPollTimeoutAgainstPCP(t *testing.T) {
 		if code != 400 || !goneRe.MatchString(body) {
 			t.Errorf("%s: context still there %v after its last use: %d %q", r.base, time.Since(answered[i]), code, body)
 		}
+	}
+}
+
+// expiryServers are PCP's pmproxy and a server of ours (swept every
+// 200 ms) over one PCP pmcd, for t's life.
+func expiryServers(t *testing.T) []*replayer {
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	px := proxybed.Start(t, bed)
+	srv := webapi.New(webapi.Options{Sweep: 200 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	ours := httptest.NewServer(httpstd.Handler(srv))
+	t.Cleanup(ours.Close)
+	return []*replayer{
+		{base: px.URL(), hs: bed.Host(), client: newClient(), reference: true},
+		{base: ours.URL, hs: bed.Host(), client: newClient()},
 	}
 }
