@@ -3,7 +3,8 @@ package main
 import (
 	"os"
 	"strconv"
-	"strings"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
 )
 
 // takenFDs are the descriptors dbpmda was started with (0, 1, 2 and any
@@ -11,21 +12,17 @@ import (
 // agent on the lowest descriptors free after them, and its messages name
 // that number: a pipe agent's answers come on the third free one (two
 // pipes made in turn, the second's read end kept), a socket's on the
-// first. Read once by main (readTakenFDs); tests that run dbpmda in
-// process keep the three standard ones.
+// first. Read once by main (readTakenFDs, by ownfile.Inherited); tests
+// that run dbpmda in process keep the three standard ones.
 var takenFDs = map[int]bool{0: true, 1: true, 2: true}
 
-// maxTakenFDs bounds how many inherited descriptors are looked at.
+// maxTakenFDs bounds how many open descriptors are looked at.
 const maxTakenFDs = 4096
 
-// closeOnExec is O_CLOEXEC in /proc/PID/fdinfo's octal flags: the Go
-// runtime's own descriptors have it, inherited ones do not.
-const closeOnExec = 0o2000000
-
-// readTakenFDs records the descriptors this process inherited, from
-// /proc/self/fdinfo; without /proc, the standard three stay.
+// readTakenFDs records the descriptors this process inherited; without
+// /proc, the standard three stay.
 func readTakenFDs() {
-	ents, err := os.ReadDir("/proc/self/fdinfo")
+	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return
 	}
@@ -33,21 +30,8 @@ func readTakenFDs() {
 		if i >= maxTakenFDs {
 			break
 		}
-		fd, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/self/fdinfo/" + e.Name())
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(line, "flags:"); ok {
-				if flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64); err == nil && flags&closeOnExec == 0 {
-					takenFDs[fd] = true
-				}
-				break
-			}
+		if fd, err := strconv.Atoi(e.Name()); err == nil && ownfile.Inherited(fd) {
+			takenFDs[fd] = true
 		}
 	}
 }

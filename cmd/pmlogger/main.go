@@ -218,7 +218,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 		// A descriptor the launcher did not leave open is never heard
 		// from: PCP's select on it fails and its session control with
 		// it, silently.
-		if inherited(f.rscFD) {
+		if ownfile.Inherited(f.rscFD) {
 			rsc = os.NewFile(uintptr(f.rscFD), "recording session control")
 		}
 		if f.note == "" {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // holder is a live process other than this one that has path open for
@@ -42,21 +43,46 @@ func holder(path string) int {
 }
 
 // writing reports whether a process's descriptor is open for writing, by
-// the flags line of its fdinfo (octal open flags); when that cannot be
-// read the descriptor is taken to write.
+// its open flags; when those cannot be read the descriptor is taken to
+// write.
 func writing(pid, fd string) bool {
+	flags, ok := fdFlags(pid, fd)
+	return !ok || flags&uint64(os.O_WRONLY|os.O_RDWR) != 0
+}
+
+// fdFlags is the flags line of a process's descriptor's fdinfo (octal
+// open flags); false when it cannot be read.
+func fdFlags(pid, fd string) (uint64, bool) {
 	info, err := os.ReadFile(filepath.Join("/proc", pid, "fdinfo", fd))
 	if err != nil {
-		return true
+		return 0, false
 	}
 	for _, line := range bytes.Split(info, []byte("\n")) {
 		if v, ok := bytes.CutPrefix(line, []byte("flags:")); ok {
 			flags, err := strconv.ParseUint(string(bytes.TrimSpace(v)), 8, 64)
-			if err != nil {
-				return true
-			}
-			return flags&uint64(os.O_WRONLY|os.O_RDWR) != 0
+			return flags, err == nil
 		}
 	}
-	return true
+	return 0, false
+}
+
+// closeOnExec is O_CLOEXEC in fdinfo's flags.
+const closeOnExec = 0o2000000
+
+// Inherited reports whether fd is open and was left open by this
+// process's parent: every descriptor the Go runtime and the standard
+// library open has close-on-exec, so one without it came through exec.
+// Programs that name descriptors as PCP's C programs would (pmlogger's
+// -x, dbpmda's messages) ask this to tell the launcher's from the
+// runtime's. Without /proc an open descriptor is taken as inherited.
+func Inherited(fd int) bool {
+	if fd < 0 {
+		return false
+	}
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil {
+		return false
+	}
+	flags, ok := fdFlags("self", strconv.Itoa(fd))
+	return !ok || flags&closeOnExec == 0
 }
