@@ -67,10 +67,7 @@ var agentStatusLine = regexp.MustCompile(`inst \[\d+ or "([^"]+)"\] value (-?\d+
 // zero (zero meaning "connected and alive"), and the failing ones that
 // are missing.
 func notRunning(pminfo string, agents []Agent) []string {
-	status := make(map[string]string)
-	for _, m := range agentStatusLine.FindAllStringSubmatch(pminfo, -1) {
-		status[m[1]] = m[2]
-	}
+	status := agentStatuses(pminfo)
 	var bad []string
 	for _, a := range agents {
 		if a.failing {
@@ -92,17 +89,21 @@ func notRunning(pminfo string, agents []Agent) []string {
 // to start (4) or stopped after a protocol error or timeout (8), PCP's
 // bits; 1 (connected, not yet ready) is still on its way.
 func given(pminfo string, agents []Agent) []string {
-	status := make(map[string]int)
-	for _, m := range agentStatusLine.FindAllStringSubmatch(pminfo, -1) {
-		if v, err := strconv.Atoi(m[2]); err == nil {
-			status[m[1]] = v
-		}
-	}
+	status := agentStatuses(pminfo)
 	var gone []string
 	for _, a := range agents {
-		if v, ok := status[a.Name]; ok && !a.failing && v&(2|4|8) != 0 {
+		if v, err := strconv.Atoi(status[a.Name]); err == nil && !a.failing && v&(2|4|8) != 0 {
 			gone = append(gone, a.Name)
 		}
 	}
 	return gone
+}
+
+// agentStatuses is pminfo -f pmcd.agent.status's values by agent name.
+func agentStatuses(pminfo string) map[string]string {
+	status := make(map[string]string)
+	for _, m := range agentStatusLine.FindAllStringSubmatch(pminfo, -1) {
+		status[m[1]] = m[2]
+	}
+	return status
 }
