@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
+	"github.com/gopcp/gopcp/pmcd"
 )
 
 // pmcdBenchSets are the metric sets fetched: sample metrics, answered by
@@ -46,7 +48,7 @@ type pmcdRun struct {
 	// the daemon's process tree and for the bench process over the load.
 	daemonSched, clientSched schedStat
 	// idleCPUs is how many of the machine's CPUs were idle over the
-	// load, on average (/proc/stat): near 0, the CPUs bound the rate;
+	// load, on average (/proc/stat; NaN if unknown): near 0, the CPUs bound the rate;
 	// well above, something other than CPU time does.
 	idleCPUs float64
 	// runnable is the machine's runnable tasks (procs_running) over
@@ -95,29 +97,6 @@ func sampleRunnable(stop <-chan struct{}, mean chan<- float64) {
 			}
 		}
 	}
-}
-
-// idleTime is the machine's idle time so far, all CPUs together, from
-// /proc/stat's "cpu" line (idle and iowait), or 0 if it cannot be read.
-func idleTime() time.Duration {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return 0
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	f := strings.Fields(line)
-	if len(f) < 6 || f[0] != "cpu" {
-		return 0
-	}
-	var ticks int64
-	for _, v := range f[4:6] {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return 0
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * clockTick
 }
 
 // clockTick is the unit of /proc/PID/stat's CPU times, USER_HZ, which is
@@ -190,14 +169,20 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 	tree, self := processTree(bed.PID()), []int{os.Getpid()}
 	ds0, cs0 := treeSched(tree), treeSched(self)
 	cpu0, self0 := cpuOf(), cpuTime(t, os.Getpid())
-	idle0 := idleTime()
+	idle0, idle0OK := pmcd.MachineIdle()
 	stopSampling, runnable := make(chan struct{}), make(chan float64)
 	go sampleRunnable(stopSampling, runnable)
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
 	took := time.Since(t0)
-	idle := idleTime() - idle0
+	idle1, idle1OK := pmcd.MachineIdle()
+	// Unknown (NaN) where /proc/stat cannot be read or its idle time
+	// went back (pmcd.MachineIdle).
+	idleCPUs := math.NaN()
+	if idle, ok := pmcd.IdleWindow(idle0, idle1); ok && idle0OK && idle1OK {
+		idleCPUs = idle.Seconds() / took.Seconds()
+	}
 	close(stopSampling)
 	meanRunnable := <-runnable
 	cpu, selfCPU := cpuOf()-cpu0, cpuTime(t, os.Getpid())-self0
@@ -211,7 +196,7 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all,
-		daemonSched: ds, clientSched: cs, idleCPUs: idle.Seconds() / took.Seconds(), runnable: meanRunnable}
+		daemonSched: ds, clientSched: cs, idleCPUs: idleCPUs, runnable: meanRunnable}
 	if len(all) > 0 {
 		run.cpuPer = cpu / time.Duration(len(all))
 		run.clientCPUPer = selfCPU / time.Duration(len(all))

@@ -197,8 +197,8 @@ func (p *procScaler) sample(servers []*Server) procsRoom {
 	prevIdle, prevIdleAt, hadIdle := p.idleAt, p.idleSampledAt, p.idleSampled
 	p.idleAt, p.idleSampledAt, p.idleSampled = idle, at, idleOK
 	idleWindow := time.Duration(-1)
-	if idleOK && hadIdle && idle >= prevIdle {
-		idleWindow = idle - prevIdle
+	if w, ok := IdleWindow(prevIdle, idle); idleOK && hadIdle && ok {
+		idleWindow = w
 	}
 	if p.counted && idleWindow >= 0 && full(idleWindow, at.Sub(prevIdleAt)) {
 		p.sampled = false

@@ -71,6 +71,11 @@ func parseSchedstat(b []byte) (run, wait time.Duration, ok bool) {
 // MachineIdle is the time the machine's CPUs have been idle, all
 // together (/proc/stat's first line, idle and iowait); ok is false where
 // it cannot be read. A Server's ProcsIdle, for cmd/pmcd.
+//
+// It is not monotonic: the kernel documents that iowait can go back
+// (the time a CPU spent idle is moved between iowait and idle as tasks
+// waiting for I/O come and go), so a later reading can be smaller than
+// an earlier one. A reader takes such a window as unknown (IdleWindow).
 func MachineIdle() (idle time.Duration, ok bool) {
 	f, err := os.Open("/proc/stat")
 	if err != nil {
@@ -107,4 +112,15 @@ func parseStatIdle(b []byte) (time.Duration, bool) {
 		ticks += t
 	}
 	return time.Duration(ticks) * (time.Second / userHZ), true
+}
+
+// IdleWindow is the idle time between two readings of MachineIdle,
+// from then to now; ok is false where now is smaller, which the kernel
+// allows (see MachineIdle): that window's idle time is unknown, not
+// negative.
+func IdleWindow(then, now time.Duration) (time.Duration, bool) {
+	if now < then {
+		return 0, false
+	}
+	return now - then, true
 }
