@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/childproc"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 	"github.com/gopcp/gopcp/pmapi/local/agentserver"
@@ -96,7 +97,10 @@ func launchCompanion(list []Entry, o *options) (*companion, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
+	// From a thread that lives as long as the program: the kernel's
+	// parent-death signal follows the thread that forked, and the
+	// context may be opened on a thread that ends before it.
+	err = childproc.Start(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {

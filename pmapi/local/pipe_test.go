@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -302,5 +303,30 @@ func TestCompanionEndsWithProgram(t *testing.T) {
 			t.Fatalf("%s (pid %d) still running after its program was killed: %s", Companion, pid, b)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestCompanionOutlivesOpeningThread opens a context whose agent is in
+// Companion from a goroutine that locks its thread and returns, which
+// ends the thread: the companion, whose parent-death signal Linux sends
+// when the thread that forked it ends, still answers after.
+func TestCompanionOutlivesOpeningThread(t *testing.T) {
+	find := companionFinder(t)
+	hideInProcess(t, "sample_init")
+	opened := make(chan *Context)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends here
+		opened <- sampleContext(t, &bytes.Buffer{}, WithCompanion(find))
+	}()
+	c := <-opened
+	defer c.Close()
+	if _, ok := c.agents[29].(*pipeAgent); !ok {
+		t.Fatalf("the sample agent is a %T, not in %s", c.agents[29], Companion)
+	}
+	// The kernel's signal comes a little after the thread has gone.
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := c.LookupDesc(context.Background(), pcp.NewPMID(29, 0, 10)); err != nil {
+			t.Fatalf("sample.long.one's descriptor after the opening thread ended: %v", err)
+		}
 	}
 }

@@ -2,40 +2,17 @@ package pcptest
 
 import (
 	"os/exec"
-	"runtime"
-	"sync"
+
+	"github.com/gopcp/gopcp/internal/childproc"
 )
 
-// StartKept starts cmd from one thread that lives as long as the test
-// binary. A child with Pdeathsig set gets its signal when the thread
-// that forked it ends, not the process (Linux's prctl(PR_SET_PDEATHSIG),
-// Go issue 27505), and a goroutine that locks its thread and returns
-// ends that thread: the proc agent's credential switch does so, as do
-// tests that connect with another user's file system ids. A daemon
-// forked on such a thread was killed at a random moment of its test.
-// Children started here outlive every such thread; the signal still
-// comes when the test binary dies, which is what the tests set it for.
+// StartKept starts cmd, whose SysProcAttr sets Pdeathsig, from one
+// thread that lives as long as the test binary (childproc.Start): a
+// daemon forked on a thread that a test's goroutine locks and ends (the
+// proc agent's credential switch, tests that connect with another
+// user's file system ids) was killed at a random moment of its test.
+// The signal still comes when the test binary dies, which is what the
+// tests set it for.
 func StartKept(cmd *exec.Cmd) error {
-	keptOnce.Do(func() {
-		keptStarts = make(chan keptStart)
-		go func() {
-			runtime.LockOSThread() // never unlocked: this thread forks
-			for s := range keptStarts {
-				s.done <- s.cmd.Start()
-			}
-		}()
-	})
-	done := make(chan error, 1)
-	keptStarts <- keptStart{cmd, done}
-	return <-done
+	return childproc.Start(cmd)
 }
-
-type keptStart struct {
-	cmd  *exec.Cmd
-	done chan error
-}
-
-var (
-	keptOnce   sync.Once
-	keptStarts chan keptStart
-)

@@ -1,4 +1,4 @@
-package pcptest
+package childproc
 
 import (
 	"os/exec"
@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// TestStartKeptOutlivesEndedThreads: children started with Pdeathsig
-// through StartKept live on when the threads of the goroutines that
+// TestStartOutlivesEndedThreads: children with a parent-death signal
+// started through Start live on when the threads of the goroutines that
 // asked for them end (goroutines that lock their threads and return).
-// With cmd.Start in their place the kernel killed 9 children of 10.
-func TestStartKeptOutlivesEndedThreads(t *testing.T) {
+// With cmd.Start in its place the kernel killed 9 children of 10.
+func TestStartOutlivesEndedThreads(t *testing.T) {
 	var cmds []*exec.Cmd
 	t.Cleanup(func() {
 		for _, cmd := range cmds {
@@ -26,7 +26,7 @@ func TestStartKeptOutlivesEndedThreads(t *testing.T) {
 		started := make(chan error)
 		go func() {
 			runtime.LockOSThread() // never unlocked: this thread ends here
-			started <- StartKept(cmd)
+			started <- Start(cmd)
 		}()
 		if err := <-started; err != nil {
 			t.Skip("no sleep:", err)
