@@ -42,6 +42,12 @@ type agent interface {
 	Close() error
 }
 
+// companionDrainWait is how long after a cancelled request its answer
+// may still come: the next request waits for it that long at most (as
+// its own context allows), and takes a companion that has not answered
+// by then as lost.
+const companionDrainWait = 10 * time.Second
+
 // companion is a context's Companion process and the pipe to it. The
 // Context's lock keeps one request at a time on the pipe.
 type companion struct {
@@ -54,6 +60,24 @@ type companion struct {
 	lost   bool          // the conversation failed: its agents are gone
 	open   int           // agents not yet closed
 	result pdu.Result    // fetch answers, reused
+	send   []byte        // a request's PDUs, encoded, reused
+
+	// pending, when not nil, is the exchange of a request whose caller
+	// gave up (its context was done): it goes on, so that the pipe stays
+	// in step, and the next request first waits for it, until
+	// pendingBy at most (drainWait after the cancel; zero:
+	// companionDrainWait).
+	pending   chan exchanged
+	pendingBy time.Time
+	drainWait time.Duration
+}
+
+// exchanged is what an exchange with the companion came to: the answer,
+// or the agent's error, or (lost) a failure of the conversation itself.
+type exchanged struct {
+	m    pdu.Message
+	err  error
+	lost bool
 }
 
 // pipeAgent is one agent of a companion, by its domain.
@@ -61,6 +85,8 @@ type pipeAgent struct {
 	c      *companion
 	domain uint32
 	closed bool
+	// profile is the instance profile to send before the next request.
+	profile *pdu.Profile
 }
 
 // launchCompanion starts Companion for the entries and returns at once:
@@ -172,21 +198,112 @@ func (c *companion) started(ctx context.Context) (ok bool, failed string, err er
 // ERROR of 0 is success. A conversation that fails loses the companion:
 // that request fails with PM_ERR_IPC and the ones after it with
 // PM_ERR_NOAGENT, as pmcd fails a lost daemon agent's.
+//
+// When ctx is done before the answer has come, Handle returns ctx's
+// error at once and the exchange goes on without it; the next request
+// waits for that answer and drops it (settle), so a cancel costs the
+// context nothing.
 func (p *pipeAgent) Handle(ctx context.Context, _ pmda.Client, req pdu.Message) (pdu.Message, error) {
 	c := p.c
+	if err := c.settle(ctx); err != nil {
+		return nil, err
+	}
 	if c.lost || p.closed {
 		return nil, pcp.ErrNoAgent
 	}
-	if err := c.w.WriteMessage(ctx, req, int32(p.domain)); err != nil {
-		return nil, c.lose(err)
+	if err := ctx.Err(); err != nil {
+		return nil, ctxError(err)
 	}
-	switch req.(type) {
-	case *pdu.Profile, *pdu.Attr, *pdu.Error:
-		return nil, nil // notices: no answer
+	// Encoded here, under the context's lock: the exchange may go on
+	// after the caller has changed req or the profile.
+	c.send = c.send[:0]
+	if p.profile != nil {
+		c.send = p.profile.Append(c.send, int32(p.domain))
+		p.profile = nil
+	}
+	reqAt := len(c.send)
+	c.send = req.Append(c.send, int32(p.domain))
+	t := req.PDUType()
+	if ctx.Done() == nil {
+		return c.outcome(c.exchange(reqAt, t))
+	}
+	done := make(chan exchanged, 1)
+	go func() { done <- c.exchange(reqAt, t) }()
+	select {
+	case x := <-done:
+		return c.outcome(x)
+	case <-ctx.Done():
+		wait := c.drainWait
+		if wait == 0 {
+			wait = companionDrainWait
+		}
+		c.pending, c.pendingBy = done, time.Now().Add(wait)
+		return nil, ctxError(ctx.Err())
+	}
+}
+
+// ctxError is the error of a request whose context is done: a deadline
+// passed is also PCP's timeout.
+func ctxError(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("pmapi: local agent: %w: %w", err, pcp.ErrTimeout)
+	}
+	return fmt.Errorf("pmapi: local agent: %w", err)
+}
+
+// settle waits for the answer of a request given up, within ctx and
+// until pendingBy, and drops it; a conversation that failed meanwhile,
+// or an answer not come by pendingBy, loses the companion.
+func (c *companion) settle(ctx context.Context) error {
+	if c.pending == nil {
+		return nil
+	}
+	left := time.Until(c.pendingBy)
+	if left <= 0 {
+		left = 0
+	}
+	t := time.NewTimer(left)
+	defer t.Stop()
+	select {
+	case x := <-c.pending:
+		c.pending = nil
+		if x.lost {
+			_ = c.lose(x.err)
+		}
+		return nil
+	case <-t.C:
+		// The companion still owes an answer: the pipe cannot be used
+		// again until it comes, and it has not come in time.
+		_ = c.lose(pcp.ErrIPC)
+		return nil
+	case <-ctx.Done():
+		return ctxError(ctx.Err())
+	}
+}
+
+// exchange sends the PDUs encoded in c.send, a profile before reqAt if
+// the agent has a new one and then a request of type t, and reads the
+// answer; it changes nothing of c but the pipe's place and the kept
+// result, so that it can finish after its caller has gone.
+func (c *companion) exchange(reqAt int, t pdu.Type) exchanged {
+	// Not the caller's context: a write or read cut short would leave
+	// the pipe out of step.
+	ctx := context.Background()
+	if reqAt > 0 {
+		if err := c.w.WritePDU(ctx, c.send[:reqAt]); err != nil {
+			return exchanged{err: err, lost: true}
+		}
+	}
+	if err := c.w.WritePDU(ctx, c.send[reqAt:]); err != nil {
+		return exchanged{err: err, lost: true}
+	}
+	switch t {
+	case pdu.TypeProfile, pdu.TypeAttr, pdu.TypeError:
+		return exchanged{} // notices: no answer
 	}
 	b, err := c.r.ReadPDU(ctx)
 	if err != nil {
-		return nil, c.lose(err)
+		return exchanged{err: err, lost: true}
 	}
 	var m pdu.Message
 	if h, _ := pdu.ParseHeader(b); h.Type == pdu.TypeResult {
@@ -196,21 +313,30 @@ func (p *pipeAgent) Handle(ctx context.Context, _ pmda.Client, req pdu.Message) 
 		m, err = pdu.Decode(b)
 	}
 	if err != nil {
-		return nil, c.lose(err)
+		return exchanged{err: err, lost: true}
 	}
 	if e, ok := m.(*pdu.Error); ok {
 		switch {
 		case e.Code < 0:
-			return nil, pcp.Error(e.Code)
-		case req.PDUType() == pdu.TypeResult:
-			return m, nil // a store done
+			return exchanged{err: pcp.Error(e.Code)}
+		case t == pdu.TypeResult:
+			return exchanged{m: m} // a store done
 		}
-		return nil, pcp.ErrGeneric
+		return exchanged{err: pcp.ErrGeneric}
 	}
-	if m.PDUType() != replyType(req.PDUType()) {
-		return nil, c.lose(fmt.Errorf("%v answered with a %v PDU: %w", req.PDUType(), m.PDUType(), pcp.ErrIPC))
+	if m.PDUType() != replyType(t) {
+		return exchanged{err: fmt.Errorf("%v answered with a %v PDU: %w", t, m.PDUType(), pcp.ErrIPC), lost: true}
 	}
-	return m, nil
+	return exchanged{m: m}
+}
+
+// outcome gives the caller what an exchange came to, losing the
+// companion after a failed conversation.
+func (c *companion) outcome(x exchanged) (pdu.Message, error) {
+	if x.lost {
+		return nil, c.lose(x.err)
+	}
+	return x.m, x.err
 }
 
 // replyType is the PDU type that answers a request of type t.
@@ -234,14 +360,11 @@ func replyType(t pdu.Type) pdu.Type {
 	return pdu.TypeError
 }
 
-// Profile sends the instance profile; a failure is found by the next
-// request.
+// Profile keeps the instance profile, sent before the next request
+// (the context gives it right before the request it is for): a failure
+// is that request's.
 func (p *pipeAgent) Profile(m *pdu.Profile) {
-	if !p.c.lost && !p.closed {
-		if err := p.c.w.WriteMessage(context.Background(), m, int32(p.domain)); err != nil {
-			_ = p.c.lose(err)
-		}
-	}
+	p.profile = m
 }
 
 // Close ends the agent. The last of a companion's agents closed closes
@@ -282,10 +405,15 @@ func (c *companion) lose(err error) error {
 }
 
 // stop closes the pipe and waits for the companion, killing it after
-// companionStopGrace; it says whether it had to.
+// companionStopGrace; it says whether it had to. An exchange given up
+// ends with the pipe.
 func (c *companion) stop() (killed bool) {
 	c.in.Close()
 	c.out.Close()
+	if c.pending != nil {
+		<-c.pending
+		c.pending = nil
+	}
 	if c.cmd == nil {
 		return false
 	}
