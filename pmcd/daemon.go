@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/childproc"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
 )
@@ -21,10 +22,10 @@ type daemon struct {
 	name       string
 	r          *pdu.Reader
 	w          *pdu.Writer
-	conn       io.Closer     // the agent's stdin, or the socket
-	cmd        *exec.Cmd     // nil for a socket agent pmcd did not start
-	done       chan struct{} // closed when cmd has been waited for
-	killed     bool          // close had to kill the process
+	conn       io.Closer       // the agent's stdin, or the socket
+	cmd        *exec.Cmd       // nil for a socket agent pmcd did not start
+	done       <-chan struct{} // closed when cmd has been waited for
+	killed     bool            // close had to kill the process
 	agentFlags pdu.Flags
 	// into, when not nil, is where a fetch's RESULT is decoded: storage
 	// of the client being served, set under the agent's lock for one
@@ -46,30 +47,11 @@ func startPipe(ctx context.Context, ac AgentConf, stderr io.Writer, dir string, 
 	cmd.Stderr = stderr
 	cmd.Dir = dir
 	// os.Pipe ends support deadlines, which the PDU reader and writer use.
-	inR, inW, err := os.Pipe()
+	in, out, done, err := childproc.StartPiped(cmd)
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, err
-	}
-	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(pdu.Direct(outR), agentReadBuffer), timeout), w: pdu.NewWriter(pdu.Direct(inW)), conn: multiCloser{inW, outR}, cmd: cmd, done: make(chan struct{})}
-	go func() {
-		_ = cmd.Wait()
-		close(d.done)
-	}()
+	d := &daemon{name: ac.Name, r: pdu.NewReader(newBufferedReader(pdu.Direct(out), agentReadBuffer), timeout), w: pdu.NewWriter(pdu.Direct(in)), conn: multiCloser{in, out}, cmd: cmd, done: done}
 	if err := d.handshake(ctx); err != nil {
 		d.close()
 		return nil, err
@@ -86,14 +68,10 @@ func startSocket(ctx context.Context, ac AgentConf, stderr io.Writer, dir string
 		d.cmd = exec.Command(ac.Argv[0], ac.Argv[1:]...)
 		d.cmd.Stderr = stderr
 		d.cmd.Dir = dir
-		if err := d.cmd.Start(); err != nil {
+		if err := childproc.Start(d.cmd); err != nil {
 			return nil, err
 		}
-		d.done = make(chan struct{})
-		go func() {
-			_ = d.cmd.Wait()
-			close(d.done)
-		}()
+		d.done = childproc.Watch(d.cmd)
 	}
 	network, addr := "tcp4", net.JoinHostPort("127.0.0.1", ac.Addr)
 	switch ac.Family {
@@ -227,13 +205,7 @@ func (d *daemon) close() {
 	if d.cmd == nil || d.done == nil {
 		return
 	}
-	select {
-	case <-d.done:
-	case <-time.After(stopGrace):
-		_ = d.cmd.Process.Kill()
-		d.killed = true
-		<-d.done
-	}
+	d.killed = childproc.Stop(d.cmd, d.done, stopGrace)
 }
 
 // errAgentLost marks failures of the conversation with an agent.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"time"
@@ -56,11 +55,11 @@ type companion struct {
 	out    io.Closer // its standard output, read here
 	r      *pdu.Reader
 	w      *pdu.Writer
-	done   chan struct{} // closed once cmd has been waited for
-	lost   bool          // the conversation failed: its agents are gone
-	open   int           // agents not yet closed
-	result pdu.Result    // fetch answers, reused
-	send   []byte        // a request's PDUs, encoded, reused
+	done   <-chan struct{} // closed once cmd has been waited for
+	lost   bool            // the conversation failed: its agents are gone
+	open   int             // agents not yet closed
+	result pdu.Result      // fetch answers, reused
+	send   []byte          // a request's PDUs, encoded, reused
 
 	// pending, when not nil, is the exchange of a request whose caller
 	// gave up (its context was done): it goes on, so that the pipe stays
@@ -112,38 +111,19 @@ func launchCompanion(list []Entry, o *options) (*companion, error) {
 		cmd.Stderr = o.warn
 	}
 	cmd.SysProcAttr = companionAttr()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout = inR, outW
 	// From a thread that lives as long as the program: the kernel's
 	// parent-death signal follows the thread that forked, and the
 	// context may be opened on a thread that ends before it.
-	err = childproc.Start(cmd)
-	inR.Close()
-	outW.Close()
+	in, out, done, err := childproc.StartPiped(cmd)
 	if err != nil {
-		inW.Close()
-		outR.Close()
 		return nil, err
 	}
 	// No time limit on the reads, the start reports included: an agent
 	// takes as long to start and answer as it would in-process, where
 	// nothing limits it (a -race build on a loaded machine takes seconds
 	// to start the companion), and a companion that ends gives EOF.
-	c := &companion{cmd: cmd, in: inW, out: outR, done: make(chan struct{}),
-		r: pdu.NewReader(pdu.Direct(outR), 0), w: pdu.NewWriter(pdu.Direct(inW))}
-	go func() {
-		_ = cmd.Wait()
-		close(c.done)
-	}()
+	c := &companion{cmd: cmd, in: in, out: out, done: done,
+		r: pdu.NewReader(pdu.Direct(out), 0), w: pdu.NewWriter(pdu.Direct(in))}
 	return c, nil
 }
 
@@ -417,12 +397,5 @@ func (c *companion) stop() (killed bool) {
 	if c.cmd == nil {
 		return false
 	}
-	select {
-	case <-c.done:
-	case <-time.After(companionStopGrace):
-		_ = c.cmd.Process.Kill()
-		<-c.done
-		killed = true
-	}
-	return killed
+	return childproc.Stop(c.cmd, c.done, companionStopGrace)
 }

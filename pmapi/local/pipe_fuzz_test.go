@@ -36,9 +36,8 @@ func FuzzCompanionReplies(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ctx := context.Background()
-		c := &companion{in: nopCloser{}, out: nopCloser{}, done: make(chan struct{}),
+		c := &companion{in: nopCloser{}, out: nopCloser{},
 			r: pdu.NewReader(bytes.NewReader(b), 0), w: pdu.NewWriter(io.Discard)}
-		close(c.done)
 		ok, _, err := c.started(ctx)
 		if err != nil || !ok {
 			return
