@@ -21,34 +21,21 @@ func archiveNames(dir, base string) ([]string, error) {
 		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
 	}
 	defer syscall.Close(fd)
-	buf := make([]byte, 8192)
 	var names []string
-	for {
-		n, err := syscall.Getdents(fd, buf)
-		if err == syscall.EINTR {
-			continue
+	err = dirent.Each(fd, make([]byte, 8192), func(name []byte, _ byte) error {
+		if len(name) < len(base) || string(name[:len(base)]) != base || string(name) == "." || string(name) == ".." {
+			return nil
 		}
-		if err != nil {
-			return nil, &os.PathError{Op: "readdirent", Path: dir, Err: err}
+		if len(names) >= maxArchiveFiles {
+			return syscall.EFBIG
 		}
-		if n <= 0 {
-			return names, nil
-		}
-		for b := buf[:n]; len(b) > 0; {
-			name, _, rest, ok := dirent.Next(b)
-			if !ok {
-				return nil, &os.PathError{Op: "readdirent", Path: dir, Err: syscall.EIO}
-			}
-			b = rest
-			if len(name) < len(base) || string(name[:len(base)]) != base || string(name) == "." || string(name) == ".." {
-				continue
-			}
-			if len(names) >= maxArchiveFiles {
-				return nil, &os.PathError{Op: "readdirent", Path: dir, Err: syscall.EFBIG}
-			}
-			names = append(names, string(name))
-		}
+		names = append(names, string(name))
+		return nil
+	})
+	if err != nil {
+		return nil, &os.PathError{Op: "readdirent", Path: dir, Err: err}
 	}
+	return names, nil
 }
 
 // openDir opens dir for reading as os.Open does (no O_DIRECTORY: a file

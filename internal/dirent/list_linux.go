@@ -60,23 +60,9 @@ func (d *List) list(sorted bool) error {
 	if cap(d.buf) < 8192 {
 		d.buf = make([]byte, 8192)
 	}
-	d.buf = d.buf[:cap(d.buf)]
-	for {
-		n, err := syscall.Getdents(fd, d.buf)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			d.names, d.ends = d.names[:0], d.ends[:0]
-			return err
-		}
-		if n <= 0 {
-			break
-		}
-		if err := d.parse(d.buf[:n]); err != nil {
-			d.names, d.ends = d.names[:0], d.ends[:0]
-			return err
-		}
+	if err := Each(fd, d.buf[:cap(d.buf)], d.add); err != nil {
+		d.names, d.ends = d.names[:0], d.ends[:0]
+		return err
 	}
 	for i := range d.ends {
 		d.order = append(d.order, uint32(i))
@@ -90,25 +76,23 @@ func (d *List) list(sorted bool) error {
 // parse appends the names of the getdents64 records in b, all of which
 // must be whole (EIO otherwise: the kernel never writes a part).
 func (d *List) parse(b []byte) error {
+	return records(b, d.add)
+}
+
+// add appends an entry's name, leaving out . and .., within the bound.
+func (d *List) add(name []byte, _ byte) error {
 	limit := d.Limit
 	if limit <= 0 {
 		limit = MaxEntries
 	}
-	for len(b) > 0 {
-		name, _, rest, ok := Next(b)
-		if !ok {
-			return syscall.EIO
-		}
-		b = rest
-		if len(name) == 0 || string(name) == "." || string(name) == ".." {
-			continue
-		}
-		if len(d.ends) >= limit {
-			return ErrTooManyEntries
-		}
-		d.names = append(d.names, name...)
-		d.ends = append(d.ends, len(d.names))
+	if len(name) == 0 || string(name) == "." || string(name) == ".." {
+		return nil
 	}
+	if len(d.ends) >= limit {
+		return ErrTooManyEntries
+	}
+	d.names = append(d.names, name...)
+	d.ends = append(d.ends, len(d.names))
 	return nil
 }
 
