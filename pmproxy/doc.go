@@ -6,9 +6,10 @@
 // and its requests go to a mux holding the REST API
 // (package webapi) at /pmapi/ and /metrics, where others mount their own
 // handlers (a web view at "/", /series/). Connections, header and body
-// sizes and times are bounded (Config), and the pmproxy.conf file is read
-// here (ReadConf). StartStats writes pmproxy's own metrics, the MMV files
-// pmcd's pmproxy agent serves as pmproxy.*. Listen binds the request
+// sizes and times are bounded (Config), and pmproxy.conf's settings, as
+// cmd/pmproxy reads them, are acted on here (Conf). StartStats writes
+// pmproxy's own metrics, the MMV files pmcd's pmproxy agent serves as
+// pmproxy.*. Listen binds the request
 // ports as PCP's pmproxy does and WritePortTable logs them; SeriesStore
 // and Discover are the Redis series store and the archives followed into
 // it, as pmproxy.conf asks.
