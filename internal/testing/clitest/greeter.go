@@ -4,7 +4,7 @@ import (
 	"context"
 	"net"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"testing"
 
 	"github.com/gopcp/gopcp/pdu"
@@ -17,33 +17,63 @@ import (
 // Sent is a Ready for a program that has sent it something.
 type Greeter struct {
 	Host string // 127.0.0.1:port
-	got  atomic.Int64
+	port int
+	mu   sync.Mutex
+	// sent are the client ports of the connections that sent bytes
+	// since the last Reset.
+	sent map[int]bool
 }
 
-// Sent says whether a client has sent bytes since the last Reset.
-func (g *Greeter) Sent(_ []byte, _ int) bool { return g.got.Load() > 0 }
+// Sent says whether the program pid has sent bytes on a connection of
+// its own since the last Reset. It asks for the program's connections,
+// not any: a program of an earlier run (PCP's, say, before ours) may
+// still be sending when the next one starts.
+func (g *Greeter) Sent(_ []byte, pid int) bool {
+	ports := connections(pid, g.port)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, p := range ports {
+		if g.sent[p] {
+			return true
+		}
+	}
+	return false
+}
 
 // Reset forgets what came so far.
-func (g *Greeter) Reset() { g.got.Store(0) }
+func (g *Greeter) Reset() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	clear(g.sent)
+}
 
 // NewGreeter starts a Greeter for t's life.
 func NewGreeter(t testing.TB, features pdu.Flags) *Greeter {
 	t.Helper()
-	g := &Greeter{}
+	g := &Greeter{sent: make(map[int]bool)}
 	hello := pdu.Greeting{Info: pdu.PDUInfo{Version: pdu.PDUVersion2, Features: features}}.Message()
 	addr := ServeLoopback(t, func(c net.Conn) {
 		if pdu.NewWriter(c).WriteMessage(context.Background(), hello, 0) != nil {
 			return
 		}
+		from := -1
+		if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+			from = a.Port
+		}
 		buf := make([]byte, 4096)
 		for {
 			n, err := c.Read(buf)
-			g.got.Add(int64(n))
+			if n > 0 {
+				g.mu.Lock()
+				g.sent[from] = true
+				g.mu.Unlock()
+			}
 			if err != nil {
 				return
 			}
 		}
 	})
+	g.port = addr.Port
 	g.Host = "127.0.0.1:" + strconv.Itoa(addr.Port)
 	return g
 }
