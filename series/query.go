@@ -100,8 +100,15 @@ func (s *Store) query(ctx context.Context, expr string, metaOnly bool) (*QueryRe
 	return res, nil
 }
 
-func (s *Store) smembers(ctx context.Context, key string) ([]ID, error) {
+// smembers reads the set of series at key. set, when given, is what the
+// query names (a metric's name): a reply that is no array is then said
+// as libpcp_web says it for that set.
+func (s *Store) smembers(ctx context.Context, key string, set *querySet) ([]ID, error) {
 	r, err := s.c.Do(ctx, "SMEMBERS", key)
+	if set != nil && (err != nil || r.Kind != resp.KindArray) {
+		return nil, &ReplyError{Level: "Corrupt TSDB",
+			Msg: fmt.Sprintf("expected array for %s set %q (type=%s)", set.kind, set.value, replyType(r, err))}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: SMEMBERS %s: %v", ErrRedis, key, err)
 	}
@@ -156,11 +163,16 @@ func (s *Store) mapMatching(ctx context.Context, mapName string, keep func(strin
 	}
 }
 
-// union is the series of every key's set, united in key order.
-func (s *Store) union(ctx context.Context, keys []string) ([]ID, error) {
+// querySet is a set of series a query names by a value: kind is
+// libpcp_web's word for what the value is ("metric").
+type querySet struct{ kind, value string }
+
+// union is the series of every key's set, united in key order; set, when
+// given, is what the one key stands for (smembers).
+func (s *Store) union(ctx context.Context, keys []string, set *querySet) ([]ID, error) {
 	var out []ID
 	for _, k := range keys {
-		m, err := s.smembers(ctx, k)
+		m, err := s.smembers(ctx, k, set)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +206,11 @@ func (s *Store) match(ctx context.Context, q *Query) ([]string, error) {
 		for _, n := range names {
 			keys = append(keys, "pcp:series:metric.name:"+StringID(n).String())
 		}
-		m, err := s.union(ctx, keys)
+		var set *querySet
+		if !strings.ContainsAny(q.Name, "*?[") {
+			set = &querySet{"metric", q.Name}
+		}
+		m, err := s.union(ctx, keys, set)
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +273,7 @@ func (s *Store) filter(ctx context.Context, f Filter) ([]ID, error) {
 	nid := StringID(strings.TrimPrefix(f.Name, "label.")).String()
 	prefix := "pcp:series:label." + nid + ".value:"
 	if keep == nil {
-		return s.union(ctx, []string{prefix + StringID(f.JSON()).String()})
+		return s.union(ctx, []string{prefix + StringID(f.JSON()).String()}, nil)
 	}
 	vals, err := s.mapMatching(ctx, "label."+nid+".value", func(v string) bool {
 		return keep(strings.Trim(v, `"`))
@@ -269,7 +285,7 @@ func (s *Store) filter(ctx context.Context, f Filter) ([]ID, error) {
 	for _, v := range vals {
 		keys = append(keys, prefix+StringID(v).String())
 	}
-	return s.union(ctx, keys)
+	return s.union(ctx, keys, nil)
 }
 
 func (s *Store) byName(ctx context.Context, mapName, prefix, value string, keep func(string) bool) ([]ID, error) {
@@ -284,7 +300,7 @@ func (s *Store) byName(ctx context.Context, mapName, prefix, value string, keep 
 	for _, n := range names {
 		keys = append(keys, prefix+StringID(n).String())
 	}
-	return s.union(ctx, keys)
+	return s.union(ctx, keys, nil)
 }
 
 // relational is a numeric comparison of a label's values (pmseries(1)'s
@@ -324,5 +340,5 @@ func (s *Store) relational(ctx context.Context, f Filter) ([]ID, error) {
 	for _, v := range vals {
 		keys = append(keys, "pcp:series:label."+nid+".value:"+StringID(v).String())
 	}
-	return s.union(ctx, keys)
+	return s.union(ctx, keys, nil)
 }
