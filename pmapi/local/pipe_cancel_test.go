@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"errors"
-	"os"
 	"testing"
 	"time"
 
@@ -23,14 +22,7 @@ type fakeCompanion struct {
 
 func newFakeCompanion(t *testing.T) *fakeCompanion {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW, outR, outW := companionPipes(t)
 	f := &fakeCompanion{
 		c:      &companion{in: inW, out: outR, r: pdu.NewReader(pdu.Direct(outR), 0), w: pdu.NewWriter(pdu.Direct(inW)), open: 1},
 		half:   make(chan struct{}, 1),

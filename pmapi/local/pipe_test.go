@@ -174,6 +174,21 @@ func TestCompanionMissing(t *testing.T) {
 	}
 }
 
+// companionPipes are the two pipes of a companion served in the test:
+// its standard input (inR read by it, inW written here) and output.
+func companionPipes(t *testing.T) (inR, inW, outR, outW *os.File) {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err = os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inR, inW, outR, outW
+}
+
 // TestServe runs Companion's side (agentserver.Serve) over a pipe in this process: each
 // agent's start or failure is told in order, with the text of the
 // failure as the in-process warning has it, and requests reach the
@@ -181,14 +196,7 @@ func TestCompanionMissing(t *testing.T) {
 func TestServe(t *testing.T) {
 	pmda.Register("failing_pipe_test_init", func(uint32) (*pmda.Agent, error) { return nil, pcp.ErrPMID })
 	t.Cleanup(func() { pmda.Register("failing_pipe_test_init", nil) })
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW, outR, outW := companionPipes(t)
 	served := make(chan error, 1)
 	list := []agentserver.Entry{{Domain: 77, Entry: "failing_pipe_test_init"}, {Domain: 29, Entry: "sample_init"}, {Domain: 44, Entry: "nosuch_init"}}
 	go func() {
