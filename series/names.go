@@ -27,16 +27,18 @@ const maxListed = 1 << 20
 // globs read it in).
 func (s *Store) listNames(ctx context.Context, mapName string, keep func(string) bool) ([]string, error) {
 	key := "pcp:map:" + mapName
+	// libpcp_web lists with HVALS alone: a failure of the HLEN before
+	// it is said as a failure of the listing.
 	r, err := s.c.Do(ctx, "HLEN", key)
 	if err != nil {
-		return nil, fmt.Errorf("%w: HLEN %s: %v", ErrRedis, key, err)
+		return nil, stringMapError(r, err)
 	}
 	if n, _ := r.Integer(); n > maxListed {
 		return s.mapMatching(ctx, mapName, keep)
 	}
 	r, err = s.c.Do(ctx, "HVALS", key)
-	if err != nil {
-		return nil, fmt.Errorf("%w: HVALS %s: %v", ErrRedis, key, err)
+	if err != nil || r.Kind != resp.KindArray {
+		return nil, stringMapError(r, err)
 	}
 	vals := r.Strings()
 	out := vals[:0]
@@ -46,6 +48,12 @@ func (s *Store) listNames(ctx context.Context, mapName string, keep func(string)
 		}
 	}
 	return out, nil
+}
+
+// stringMapError is a listing of a pcp:map:* hash that Redis answered
+// with other than an array (v, read with err), as libpcp_web says it.
+func stringMapError(v resp.Value, err error) error {
+	return &ReplyError{Level: "Bad response", Msg: "expected array from string map HVALS (reply=" + replyType(v, err) + ")"}
 }
 
 // LabelsInOrder is a series' labels (of a metric or of an instance) in the
