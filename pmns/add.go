@@ -89,6 +89,7 @@ func (t *Tree) graft(n *node, rest string, pmid pcp.PMID) {
 		rest = tail
 	}
 	parent.pmid = pmid
+	delete(t.named, pmid)
 	if t.ids != nil {
 		t.insertLeaf(parent)
 	}

@@ -63,6 +63,9 @@ type Tree struct {
 	// once it is built.
 	ids     map[pcp.PMID]*node
 	idsOnce sync.Once
+	// found and named answer again what was asked before (cache.go).
+	found map[string]*node
+	named map[pcp.PMID]string
 }
 
 // New returns an empty name space, ready for Add.
@@ -145,8 +148,22 @@ func (t *Tree) walk(name string) (n *node, found bool) {
 // not in the tree.
 func (t *Tree) Lookup(name string) (pcp.PMID, error) {
 	t.mu.RLock()
-	defer t.mu.RUnlock()
-	n, found := t.walk(name)
+	n, known := t.found[name]
+	found := known
+	if !known {
+		n, found = t.walk(name)
+	}
+	pmid, err := t.lookedUp(name, n, found)
+	t.mu.RUnlock()
+	if found && !known {
+		t.rememberNode(name, n)
+	}
+	return pmid, err
+}
+
+// lookedUp is Lookup's answer once name has been followed down to n,
+// which is name's own node if found.
+func (t *Tree) lookedUp(name string, n *node, found bool) (pcp.PMID, error) {
 	switch {
 	case name == "":
 	case found:
@@ -167,12 +184,19 @@ func (t *Tree) Lookup(name string) (pcp.PMID, error) {
 // dynamic subtree's root, which a local PMNS cannot name.
 func (t *Tree) NameID(pmid pcp.PMID) (string, error) {
 	t.mu.RLock()
-	defer t.mu.RUnlock()
+	if name, ok := t.named[pmid]; ok {
+		t.mu.RUnlock()
+		return name, nil
+	}
 	leaf, err := t.leavesOf(pmid)
 	if err != nil {
+		t.mu.RUnlock()
 		return "", err
 	}
-	return leaf.fullName(), nil
+	name := leaf.fullName()
+	t.mu.RUnlock()
+	t.rememberName(pmid, leaf, name)
+	return name, nil
 }
 
 // NameAll returns every name of a PMID in the order pmNameAll gives them:

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -219,6 +220,7 @@ func TestConcurrent(t *testing.T) {
 				}
 				if i%50 == 0 {
 					tree.NameAll(pmid)
+					tree.NameID(pmid)
 					tree.Children("kernel.all")
 					tree.Traverse("kernel.all.cpu")
 				}
@@ -261,5 +263,36 @@ func TestLoadMissing(t *testing.T) {
 	_, err = Load("testdata/golden/cases/bad-domain.golden")
 	if !errors.Is(err, pcp.ErrPMNS) {
 		t.Errorf("Load of a malformed file: %v", err)
+	}
+}
+
+// TestAnswersKeptByAdd asks every name and PMID after each Add, so that
+// remembered answers meet later additions, and compares them with a tree
+// built from the same names without being asked.
+func TestAnswersKeptByAdd(t *testing.T) {
+	asked := func(tree *Tree) string {
+		var b strings.Builder
+		for _, name := range leafNames(tree) {
+			pmid, err := tree.Lookup(name)
+			id, idErr := tree.NameID(pmid)
+			fmt.Fprintf(&b, "%s %s %d %s %d\n", name, pmid.String(), errCode(err), id, errCode(idErr))
+		}
+		return b.String()
+	}
+	// In "later", a.z comes after b.y in the tree's order (its parent
+	// came first), so it becomes 1.0.1's name.
+	lists := append(slices.Clone(addLists), struct{ name, list string }{"later", "a.x 1.0.9\nb.y 1.0.1\na.z 1.0.1\n"})
+	for _, l := range lists {
+		t.Run(l.name, func(t *testing.T) {
+			lines := strings.SplitAfter(strings.TrimSpace(l.list), "\n")
+			tree := New()
+			for i, line := range lines {
+				addTo(t, tree, line)
+				fresh, _ := buildOurs(t, strings.Join(lines[:i+1], ""))
+				if got, want := asked(tree), asked(fresh); got != want {
+					t.Errorf("after %q:\n%s", line, diff(want, got))
+				}
+			}
+		})
 	}
 }
