@@ -26,7 +26,7 @@ func TestTable(t *testing.T) {
 	n := 0
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		if _, ok := x.bindings[d.Name]; !ok {
+		if _, ok := x.boundAt(i); !ok {
 			continue
 		}
 		n++
@@ -52,7 +52,7 @@ func TestTable(t *testing.T) {
 	t.Logf("%d of PCP's %d metrics", n, len(pcpDescs))
 	var pmids []pcp.PMID
 	for i := range pcpDescs {
-		if _, ok := x.bindings[pcpDescs[i].Name]; ok {
+		if _, ok := x.boundAt(i); ok {
 			pmids = append(pmids, pcpDescs[i].desc(Domain).PMID)
 		}
 	}

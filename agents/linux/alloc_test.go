@@ -24,7 +24,7 @@ func allPMIDs(tb testing.TB) (*pmda.Agent, []pcp.PMID) {
 	}
 	var pmids []pcp.PMID
 	for i := range pcpDescs {
-		if _, ok := x.bindings[pcpDescs[i].Name]; ok {
+		if _, ok := x.boundAt(i); ok {
 			pmids = append(pmids, pcpDescs[i].desc(Domain).PMID)
 		}
 	}

@@ -10,7 +10,7 @@ func Names() []string {
 	}
 	var names []string
 	for i := range pcpDescs {
-		if _, ok := x.bindings[pcpDescs[i].Name]; ok {
+		if _, ok := x.boundAt(i); ok {
 			names = append(names, pcpDescs[i].Name)
 		}
 	}

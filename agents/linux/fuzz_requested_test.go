@@ -33,7 +33,7 @@ func FuzzRequestedFiles(f *testing.F) {
 	}
 	var pmids []pcp.PMID
 	for i := range pcpDescs {
-		if _, ok := x.bindings[pcpDescs[i].Name]; ok {
+		if _, ok := x.boundAt(i); ok {
 			pmids = append(pmids, pcpDescs[i].desc(Domain).PMID)
 		}
 	}

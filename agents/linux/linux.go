@@ -116,10 +116,16 @@ type Linux struct {
 	access   clientAccess
 	denied   bool // this fetch's client may not see the root-only metrics
 
-	bindings map[string]binding
-	byPMID   pmidTable
-	sources  [numSources]func() error
-	errs     [numSources]error
+	// bindings are the metrics' bindings, in pcpDescs' order: a row
+	// without a getter is not served. A slice the table's length, not
+	// a map by name, as the agent is built at every -L start.
+	bindings []binding
+	// unknownBind is a name bound that PCP has no metric of, refused
+	// when the agent is made.
+	unknownBind string
+	byPMID      pmidTable
+	sources     [numSources]func() error
+	errs        [numSources]error
 	// refreshed has a bit for each source read at least once; indomSrcs
 	// the sources whose metrics use each instance domain. An instance
 	// request reads what its domain needs if no fetch has yet, as PCP's
@@ -206,7 +212,7 @@ func newLinux(opts Options) (*Linux, error) {
 		access:   clientAccess{all: opts.AllAccess},
 		noCache:  opts.NoCache,
 		log:      opts.Log,
-		bindings: make(map[string]binding, len(pcpDescs)), // no growth at each start
+		bindings: make([]binding, len(pcpDescs)),
 	}
 	if x.proc == "" {
 		x.proc = filepath.Join(base, "/proc")
@@ -252,10 +258,8 @@ func newLinux(opts Options) (*Linux, error) {
 	x.pageSize = uint64(os.Getpagesize())
 	x.bindAll()
 	x.setInstanceLabels()
-	for name := range x.bindings {
-		if findDesc(name) == nil {
-			return nil, fmt.Errorf("linux: %s is bound but PCP has no such metric", name)
-		}
+	if x.unknownBind != "" {
+		return nil, fmt.Errorf("linux: %s is bound but PCP has no such metric", x.unknownBind)
 	}
 	return x, nil
 }
@@ -263,22 +267,26 @@ func newLinux(opts Options) (*Linux, error) {
 // agent builds the pmda.Agent over x. It reads no source: a fetch reads
 // what it needs and an instance request what its domain needs (firstUse).
 func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
-	// One allocation each for the metrics and the bindings the PMID
-	// table points into: the agent is built at every -L start.
-	metrics := make([]pmda.Metric, 0, len(x.bindings))
-	bs := make([]binding, 0, len(x.bindings))
+	// One allocation for the metrics: the agent is built at every -L
+	// start. The PMID table points into x.bindings.
+	served := 0
+	for i := range x.bindings {
+		if x.bindings[i].get != nil {
+			served++
+		}
+	}
+	metrics := make([]pmda.Metric, 0, served)
 	x.byPMID = pmidTable{domain: domain}
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
-		b, ok := x.bindings[d.Name]
-		if !ok {
+		b := &x.bindings[i]
+		if b.get == nil {
 			continue
 		}
 		b.indom = d.InDom
 		m := pmda.Metric{Name: d.Name, Desc: d.desc(domain), Labels: itemLabels(d.Name)}
 		metrics = append(metrics, m)
-		bs = append(bs, b)
-		x.byPMID.add(m.Desc.PMID, &bs[len(bs)-1])
+		x.byPMID.add(m.Desc.PMID, b)
 		if d.InDom >= 0 {
 			x.declared[d.InDom] = true
 			x.indomSrcs[d.InDom] |= 1 << b.src
@@ -309,20 +317,46 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 	})
 }
 
-// findDesc returns PCP's row for name, or nil. The rows are sorted by
-// name (TestDescsSorted): the agent looks up each of its bindings at
-// every start.
+// findDesc returns PCP's row for name, or nil.
 func findDesc(name string) *pcpDesc {
+	if i := descIndex(name); i >= 0 {
+		return &pcpDescs[i]
+	}
+	return nil
+}
+
+// descIndex is the index of PCP's row for name, or -1. The rows are
+// sorted by name (TestDescsSorted): the agent looks up each of its
+// bindings at every start.
+func descIndex(name string) int {
 	i, ok := slices.BinarySearchFunc(pcpDescs, name, func(d pcpDesc, name string) int { return strings.Compare(d.Name, name) })
 	if !ok {
-		return nil
+		return -1
 	}
-	return &pcpDescs[i]
+	return i
 }
 
 // bind registers how the metric called name is served.
 func (x *Linux) bind(name string, src source, get getter) {
-	x.bindings[name] = binding{src: src, get: get}
+	x.setBinding(name, binding{src: src, get: get})
+}
+
+// setBinding files b as name's binding, or notes name as unknown.
+func (x *Linux) setBinding(name string, b binding) {
+	i := descIndex(name)
+	if i < 0 {
+		if x.unknownBind == "" {
+			x.unknownBind = name
+		}
+		return
+	}
+	x.bindings[i] = b
+}
+
+// boundAt is the binding of pcpDescs[i], and whether the metric is
+// served.
+func (x *Linux) boundAt(i int) (binding, bool) {
+	return x.bindings[i], x.bindings[i].get != nil
 }
 
 // Parts of a source's refresh that only some of its metrics need.
@@ -334,7 +368,7 @@ const (
 // bindNeeding binds name to a value made from a part of src's refresh
 // that only such metrics need.
 func (x *Linux) bindNeeding(name string, src source, needs uint8, get getter) {
-	x.bindings[name] = binding{src: src, get: get, needs: needs}
+	x.setBinding(name, binding{src: src, get: get, needs: needs})
 }
 
 // bindKnown binds name only if PCP has such a metric: for names made by

@@ -21,7 +21,7 @@ func TestPMIDTable(t *testing.T) {
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
 		id := d.desc(Domain).PMID
-		b, bound := x.bindings[d.Name]
+		b, bound := x.boundAt(i)
 		got := x.byPMID.get(id)
 		if !bound {
 			if got != nil {
