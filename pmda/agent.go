@@ -69,8 +69,7 @@ type Agent struct {
 	log     *log.Logger
 	iface   int
 
-	metrics map[pcp.PMID]*Metric
-	order   []pcp.PMID // metric table order
+	metrics metricIndex // the table, in its order, by PMID
 	indoms  map[pcp.InDom]*InDom
 	// names is the tree of the metrics' names, built when a name is
 	// first asked (namesTree): most agents are never asked, and an
@@ -112,7 +111,6 @@ func New(cfg Config) (*Agent, error) {
 		cluster: cfg.ClusterLabels,
 		log:     cfg.Log,
 		iface:   cfg.Interface,
-		metrics: make(map[pcp.PMID]*Metric, len(cfg.Metrics)),
 		indoms:  make(map[pcp.InDom]*InDom, len(cfg.InDoms)),
 	}
 	if a.log == nil {
@@ -131,7 +129,6 @@ func New(cfg Config) (*Agent, error) {
 	if !cfg.MetricsOwned {
 		ms = slices.Clone(ms)
 	}
-	a.order = make([]pcp.PMID, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		id := m.Desc.PMID
@@ -142,11 +139,9 @@ func New(cfg Config) (*Agent, error) {
 				return nil, fmt.Errorf("pmda: %s: metric %v: unknown instance domain %v", cfg.Name, m.Desc.PMID, m.Desc.InDom)
 			}
 		}
-		if _, dup := a.metrics[m.Desc.PMID]; dup {
-			return nil, fmt.Errorf("pmda: %s: metric %v twice", cfg.Name, m.Desc.PMID)
-		}
-		a.metrics[m.Desc.PMID] = m
-		a.order = append(a.order, m.Desc.PMID)
+	}
+	if id, ok := a.metrics.build(cfg.Domain, ms); !ok {
+		return nil, fmt.Errorf("pmda: %s: metric %v twice", cfg.Name, id)
 	}
 	if err := checkNames(ms); err != nil {
 		return nil, fmt.Errorf("pmda: %s: %w", cfg.Name, err)
@@ -157,12 +152,12 @@ func New(cfg Config) (*Agent, error) {
 // namesTree is the tree of the metrics' names, nil when none has one.
 func (a *Agent) namesTree() *pmns.Tree {
 	a.namesOnce.Do(func() {
-		for _, id := range a.order {
-			if m := a.metrics[id]; m.Name != "" {
+		for i := range a.metrics.ms {
+			if m := &a.metrics.ms[i]; m.Name != "" {
 				if a.names == nil {
 					a.names = pmns.New()
 				}
-				_ = a.names.Add(m.Name, id) // checked by New
+				_ = a.names.Add(m.Name, m.Desc.PMID) // checked by New
 			}
 		}
 	})
@@ -191,7 +186,7 @@ const latestInterface = 7
 func (a *Agent) Flags() pdu.Flags { return a.flags }
 
 // Metric returns the table entry of pmid, or nil.
-func (a *Agent) Metric(pmid pcp.PMID) *Metric { return a.metrics[pmid] }
+func (a *Agent) Metric(pmid pcp.PMID) *Metric { return a.metrics.get(pmid) }
 
 // labelName is the agent's name as PCP shows it in the "agent" label.
 func labelName(name string) string {

@@ -146,7 +146,7 @@ func (a *Agent) fetchBySet(ctx context.Context, c Client, sf SetFetcher, sa *set
 func (a *Agent) fetchSet(ctx context.Context, c Client, set *pcp.ValueSet) error {
 	set.Values = set.Values[:0]
 	set.ValFmt = pcp.ValInSitu
-	m := a.metrics[set.PMID]
+	m := a.metrics.get(set.PMID)
 	if m == nil {
 		set.NumVal = int32(pcp.ErrPMID)
 		return nil

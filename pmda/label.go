@@ -101,7 +101,7 @@ func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) 
 		}
 		return nil, nil
 	case pcp.LabelItem:
-		if m := a.metrics[pcp.PMID(ident)]; m != nil {
+		if m := a.metrics.get(pcp.PMID(ident)); m != nil {
 			return one(m.Labels)
 		}
 		return nil, nil

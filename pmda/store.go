@@ -22,7 +22,7 @@ func (a *Agent) Store(ctx context.Context, c Client, r *pcp.Result) error {
 	}
 	_, dynamic := a.fetcher.(Describer)
 	for i := range r.Sets {
-		if !dynamic && a.metrics[r.Sets[i].PMID] == nil {
+		if !dynamic && a.metrics.get(r.Sets[i].PMID) == nil {
 			return pcp.ErrPMID
 		}
 		if err := s.Store(ctx, c, &r.Sets[i]); err != nil {

@@ -20,7 +20,7 @@ func (a *Agent) Text(ctx context.Context, c Client, ident uint32, typ int32) (st
 	}
 	var one, help string
 	if typ&pdu.TextPMID != 0 {
-		m := a.metrics[pcp.PMID(ident)]
+		m := a.metrics.get(pcp.PMID(ident))
 		if m == nil {
 			return "", pcp.ErrText
 		}
@@ -57,7 +57,7 @@ func (a *Agent) Desc(ctx context.Context, c Client, pmid pcp.PMID) (pcp.Desc, er
 	if d, ok := a.fetcher.(Describer); ok {
 		return d.Desc(ctx, c, pmid)
 	}
-	if m := a.metrics[pmid]; m != nil {
+	if m := a.metrics.get(pmid); m != nil {
 		return m.Desc, nil
 	}
 	return pcp.Desc{}, pcp.ErrPMID
