@@ -27,6 +27,9 @@ type Config struct {
 	// MetricsOwned gives Metrics to the agent: New keeps it, and
 	// rewrites its entries, rather than copying it. An agent with a
 	// large table built at every start (linux's, for -L) saves the copy.
+	// New writes only the PMIDs and InDoms not yet in Domain, so a
+	// table already in Domain is only read and may be shared by agents
+	// of that domain (linux's is data laid out by the compiler).
 	MetricsOwned bool
 	// InDoms is the instance domain table.
 	InDoms []InDom
@@ -131,10 +134,16 @@ func New(cfg Config) (*Agent, error) {
 	}
 	for i := range ms {
 		m := &ms[i]
+		// Written only where the domain differs: a table already in
+		// the agent's domain is only read, and may be shared.
 		id := m.Desc.PMID
-		m.Desc.PMID = pcp.NewPMID(cfg.Domain, id.Cluster(), id.Item())
+		if in := pcp.NewPMID(cfg.Domain, id.Cluster(), id.Item()); in != id {
+			m.Desc.PMID = in
+		}
 		if m.Desc.InDom != pcp.InDomNull {
-			m.Desc.InDom = pcp.NewInDom(cfg.Domain, m.Desc.InDom.Serial())
+			if in := pcp.NewInDom(cfg.Domain, m.Desc.InDom.Serial()); in != m.Desc.InDom {
+				m.Desc.InDom = in
+			}
 			if _, ok := a.indoms[m.Desc.InDom]; !ok {
 				return nil, fmt.Errorf("pmda: %s: metric %v: unknown instance domain %v", cfg.Name, m.Desc.PMID, m.Desc.InDom)
 			}
