@@ -267,15 +267,10 @@ func newLinux(opts Options) (*Linux, error) {
 // agent builds the pmda.Agent over x. It reads no source: a fetch reads
 // what it needs and an instance request what its domain needs (firstUse).
 func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
-	// One allocation for the metrics: the agent is built at every -L
-	// start. The PMID table points into x.bindings.
-	served := 0
-	for i := range x.bindings {
-		if x.bindings[i].get != nil {
-			served++
-		}
+	metrics := x.servedTable(domain)
+	if metrics == nil {
+		metrics = x.buildMetrics(domain)
 	}
-	metrics := make([]pmda.Metric, 0, served)
 	x.byPMID = pmidTable{domain: domain}
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
@@ -284,9 +279,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 			continue
 		}
 		b.indom = d.InDom
-		m := pmda.Metric{Name: d.Name, Desc: d.desc(domain), Labels: itemLabels(d.Name)}
-		metrics = append(metrics, m)
-		x.byPMID.add(m.Desc.PMID, b)
+		x.byPMID.add(d.desc(domain).PMID, b)
 		if d.InDom >= 0 {
 			x.declared[d.InDom] = true
 			x.indomSrcs[d.InDom] |= 1 << b.src
@@ -315,6 +308,50 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		Flags: pdu.FlagAuth | pdu.FlagContainer,
 		Log:   x.log,
 	})
+}
+
+// buildMetrics is the metric table of an agent of domain: PCP's rows
+// that have a binding, in pcpDescs' order. One allocation: the agent is
+// built at every -L start.
+func (x *Linux) buildMetrics(domain uint32) []pmda.Metric {
+	served := 0
+	for i := range x.bindings {
+		if x.bindings[i].get != nil {
+			served++
+		}
+	}
+	metrics := make([]pmda.Metric, 0, served)
+	for i := range pcpDescs {
+		if d := &pcpDescs[i]; x.bindings[i].get != nil {
+			metrics = append(metrics, pmda.Metric{Name: d.Name, Desc: d.desc(domain), Labels: itemLabels(d.Name)})
+		}
+	}
+	return metrics
+}
+
+// servedTable is servedMetrics when domain is Domain and the table holds
+// the bound rows, which TestServedMetricsTable checks as a whole; nil
+// otherwise. The table is shared by every agent of Domain in the
+// process, so nothing may write to it: pmda.New leaves a table already
+// in its domain as it is.
+func (x *Linux) servedTable(domain uint32) []pmda.Metric {
+	if domain != Domain {
+		return nil
+	}
+	j := 0
+	for i := range pcpDescs {
+		if x.bindings[i].get == nil {
+			continue
+		}
+		if j >= len(servedMetrics) || servedMetrics[j].Name != pcpDescs[i].Name {
+			return nil
+		}
+		j++
+	}
+	if j != len(servedMetrics) {
+		return nil
+	}
+	return servedMetrics
 }
 
 // findDesc returns PCP's row for name, or nil.
