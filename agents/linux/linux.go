@@ -272,6 +272,18 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 		metrics = x.buildMetrics(domain)
 	}
 	x.byPMID = pmidTable{domain: domain}
+	// The table's rows are made in one allocation, not grown item by
+	// item: the agent is built at every -L start.
+	var rows []int
+	for i := range pcpDescs {
+		if d := &pcpDescs[i]; x.bindings[i].get != nil {
+			for len(rows) <= int(d.Cluster) {
+				rows = append(rows, 0)
+			}
+			rows[d.Cluster] = max(rows[d.Cluster], int(d.Item)+1)
+		}
+	}
+	x.byPMID.reserve(rows)
 	for i := range pcpDescs {
 		d := &pcpDescs[i]
 		b := &x.bindings[i]
@@ -279,7 +291,7 @@ func (x *Linux) agent(domain uint32) (*pmda.Agent, error) {
 			continue
 		}
 		b.indom = d.InDom
-		x.byPMID.add(d.desc(domain).PMID, b)
+		x.byPMID.add(pcp.NewPMID(domain, d.Cluster, d.Item), b)
 		if d.InDom >= 0 {
 			x.declared[d.InDom] = true
 			x.indomSrcs[d.InDom] |= 1 << b.src

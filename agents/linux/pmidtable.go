@@ -12,6 +12,19 @@ type pmidTable struct {
 	clusters [][]*binding
 }
 
+// reserve makes room for rows[c] items in cluster c, in one allocation.
+func (t *pmidTable) reserve(rows []int) {
+	total := 0
+	for _, n := range rows {
+		total += n
+	}
+	all := make([]*binding, total)
+	t.clusters = make([][]*binding, len(rows))
+	for c, n := range rows {
+		t.clusters[c], all = all[:n:n], all[n:]
+	}
+}
+
 // add files b under id.
 func (t *pmidTable) add(id pcp.PMID, b *binding) {
 	c, i := int(id.Cluster()), int(id.Item())
