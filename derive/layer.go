@@ -249,7 +249,11 @@ func (c *Layer) bind(ctx context.Context, m *metric) {
 			return
 		}
 	}
-	b, err := bind(m.def.Name, m.def.Tree, ctxResolver{c, ctx})
+	tree, err := m.def.tree()
+	var b *bound
+	if err == nil {
+		b, err = bind(m.def.Name, tree, ctxResolver{c, ctx})
+	}
 	if err != nil {
 		if m.err == nil {
 			m.err = err
