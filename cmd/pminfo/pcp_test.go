@@ -192,6 +192,11 @@ func TestAgainstPCP(t *testing.T) {
 		{name: "local dynamic children", args: append(localSample(), "-M", "sample.secret.foo"), noHost: true},
 		{name: "local no agent", args: []string{"-L", "-K", "clear", "-n", "/var/lib/pcp/pmdas/sample/root", "-f", "sample.long.one"}, noHost: true},
 		{name: "local bad spec", args: []string{"-L", "-K", "add,29", "sample"}, noHost: true},
+		// a traversal stopped by a dynamic subtree without its agent:
+		// the names found before it are still reported
+		{name: "local traversal stopped", args: append(localDynamicNoAgent(), "-f"), noHost: true},
+		{name: "local traversal stopped names", args: localDynamicNoAgent(), noHost: true},
+		{name: "local traversal stopped operands", args: append(localDynamicNoAgent(), "b", "dyn", "a"), noHost: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -288,4 +293,21 @@ func fmtInt(i int) string {
 func localSample() []string {
 	return []string{"-L", "-K", "clear", "-K", "add,29,/var/lib/pcp/pmdas/sample/pmda_sample.so,sample_init",
 		"-n", "/var/lib/pcp/pmdas/sample/root"}
+}
+
+// localDynamicNoAgent is a local context with PCP's sample DSO over a
+// namespace whose second subtree is dynamic, of a domain without an agent.
+func localDynamicNoAgent() []string {
+	return []string{"-L", "-K", "clear", "-K", "add,29,/var/lib/pcp/pmdas/sample/pmda_sample.so,sample_init",
+		"-n", testdataPath("dynamic-noagent.pmns")}
+}
+
+// testdataPath is a file of testdata by its absolute name, for PCP's
+// tools, which run in the bed's directory.
+func testdataPath(name string) string {
+	p, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return p
 }

@@ -101,15 +101,16 @@ func (r *reporter) main(ctx context.Context, args []string) int {
 	return status
 }
 
+// traverse reports the names at or below name. A traversal that fails
+// part way (a local context's dynamic subtree without its agent) still
+// reports the names found before it, as libpcp's walk has handed them to
+// pminfo one at a time by then.
 func (r *reporter) traverse(ctx context.Context, name string) error {
 	list, err := r.names.Traverse(ctx, name)
-	if err != nil {
-		return err
-	}
 	for _, n := range list {
 		r.metric(ctx, n)
 	}
-	return nil
+	return err
 }
 
 // metric queues a name for the next batch, as pminfo's dometric does,
