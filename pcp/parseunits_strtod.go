@@ -47,6 +47,12 @@ func unitsStrtod(s string) (v float64, n int, erange bool) {
 	return math.Copysign(v, strtodSign(neg)), i + n, erange
 }
 
+// Strtod is glibc's strtod in the C locale, as unitsStrtod has it: the
+// value, the bytes taken (0: none) and whether errno would be ERANGE.
+// pmapi's readers of values and intervals share it, so that "-nan",
+// "nan(chars)" and hexadecimal floats are read as libpcp reads them.
+func Strtod(s string) (v float64, n int, erange bool) { return unitsStrtod(s) }
+
 func strtodSign(neg bool) float64 {
 	if neg {
 		return -1

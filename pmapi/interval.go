@@ -1,12 +1,13 @@
 package pmapi
 
 import (
-	"errors"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // intervalUnits are the scale words pmParseInterval knows, with their
@@ -160,99 +161,10 @@ func ParseIntervalSeconds(spec string) (float64, error) {
 func isSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 func isAlpha(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 
-// strtodPrefix reads the longest floating-point number (decimal,
-// hexadecimal as in 0x1.8p3, or inf, infinity, nan) at the start of s as
-// strtod does, returning the bytes it took; 0 bytes means there was none.
+// strtodPrefix reads the longest floating-point number at the start of s
+// as glibc's strtod does (pcp.Strtod), returning the bytes it took; 0
+// bytes means there was none.
 func strtodPrefix(s string) (float64, int) {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	for _, word := range []string{"infinity", "inf", "nan"} {
-		if len(s) >= i+len(word) && strings.EqualFold(s[i:i+len(word)], word) {
-			v, _ := strconv.ParseFloat(s[:i+len(word)], 64)
-			return v, i + len(word)
-		}
-	}
-	if v, n := hexFloatPrefix(s, i); n > 0 {
-		return v, n
-	}
-	digits := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			digits++
-		}
-	}
-	if digits == 0 {
-		return 0, 0
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			i = j
-		}
-	}
-	v, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil && !strings.Contains(err.Error(), "range") {
-		return 0, 0
-	}
-	return v, i
-}
-
-// hexFloatPrefix reads a hexadecimal floating-point number, strtod's
-// "0x" form, from s[i:] (i is past any sign): hex digits with an
-// optional point, then an optional binary exponent. It returns 0 bytes
-// when there is no hex digit after the "0x".
-func hexFloatPrefix(s string, i int) (float64, int) {
-	isHex := func(c byte) bool { return c >= '0' && c <= '9' || (c|0x20) >= 'a' && (c|0x20) <= 'f' }
-	if i+1 >= len(s) || s[i] != '0' || (s[i+1]|0x20) != 'x' {
-		return 0, 0
-	}
-	j := i + 2
-	digits := 0
-	for j < len(s) && isHex(s[j]) {
-		j++
-		digits++
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		for j < len(s) && isHex(s[j]) {
-			j++
-			digits++
-		}
-	}
-	if digits == 0 {
-		return 0, 0
-	}
-	mant := s[:j]
-	exp := "p0"
-	if j < len(s) && (s[j]|0x20) == 'p' {
-		k := j + 1
-		if k < len(s) && (s[k] == '+' || s[k] == '-') {
-			k++
-		}
-		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
-			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-				k++
-			}
-			exp, j = s[j:k], k
-		}
-	}
-	v, err := strconv.ParseFloat(mant+exp, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, 0
-	}
-	return v, j
+	v, n, _ := pcp.Strtod(s)
+	return v, n
 }

@@ -19,7 +19,7 @@ var stringValueInputs = []string{
 	"9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
 	"18446744073709551615", "18446744073709551616", "abc", "12abc", "1e3", "1e-3", "1e40", "1e-40",
 	"1e400", "1e-400", "inf", "-inf", "nan", "3.", ".5", "1.2.3", "0.0", "  -0x7fffffff", "077", "1,2",
-	"hello world",
+	"hello world", "-nan", " -NaN", "nan(123)", "NAN(0x7)", "nan(", "nan()", "-infinity", "infinit", "-0x1.8p1",
 }
 
 // TestStringValueMatchesLibpcp converts each input to every type and
