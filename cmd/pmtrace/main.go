@@ -13,7 +13,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -219,35 +218,15 @@ func system(command string, stdout, stderr io.Writer) int {
 	return rawStatus(cmd.ProcessState) & 0xff
 }
 
-// strtod reads a number as C's strtod does for a whole argument: leading
-// blanks, decimal or hexadecimal (with or without a binary exponent),
-// infinities and NaN; out of range is infinity or zero, not an error.
+// strtod reads a whole argument as pmtrace's strtod(optarg, &end) with
+// *end checked: glibc's strtod (pcp.Strtod) after leading white space,
+// nothing left over. An empty argument is 0, as strtod leaves end at its
+// terminating NUL; white space alone is not a number.
 func strtod(s string) (float64, error) {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := strings.HasPrefix(s, "-")
-	body := s
-	if neg || strings.HasPrefix(s, "+") {
-		body = s[1:]
-	}
-	if len(body) > 2 && (body[:2] == "0x" || body[:2] == "0X") && !strings.ContainsAny(body, "pP") {
-		body += "p0"
-	}
-	if body == "" || body[0] == '+' || body[0] == '-' {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	v, n, _ := pcp.Strtod(t)
+	if (n == 0 && s != "") || n < len(t) {
 		return 0, strconv.ErrSyntax
-	}
-	v, err := strconv.ParseFloat(body, 64)
-	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		err = nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(v) {
-		// C's NaN is the quiet one with an empty payload.
-		v = math.Float64frombits(0x7ff8000000000000)
-	}
-	if neg {
-		v = math.Copysign(v, -1)
 	}
 	return v, nil
 }

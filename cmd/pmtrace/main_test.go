@@ -130,6 +130,18 @@ func TestAsPCPsPmtrace(t *testing.T) {
 		{[]string{"-v", "nan", "o"}, true},
 		{[]string{"-v", "-nan", "o"}, true},
 		{[]string{"-c", "inf", "c"}, true},
+		// -v and -c are read by glibc's strtod, the whole word: an
+		// empty word is 0, a NaN's payload is kept.
+		{[]string{"-v", "", "o"}, true},
+		{[]string{"-v", " ", "o"}, true},
+		{[]string{"-v", "nan(123)", "o"}, true},
+		{[]string{"-c", "-NAN(0x7)", "c"}, true},
+		{[]string{"-v", "nan(", "o"}, true},
+		{[]string{"-v", "0x1_0", "o"}, true},
+		{[]string{"-v", "0x1.8", "o"}, true},
+		{[]string{"-v", "1e", "o"}, true},
+		{[]string{"-v", "infinit", "o"}, true},
+		{[]string{"-c", "1e-320", "c"}, true},
 		{[]string{"-e", "true", "tx"}, true},
 		{[]string{"-e", "exit 3", "tx"}, true},
 		{[]string{"-e", "kill -TERM $$", "tx"}, true},
