@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strconv"
@@ -49,19 +50,19 @@ type txnState struct {
 // New makes a client; it connects on its first call. The options are
 // checked but nothing is dialled yet.
 func New(o Options) (*Client, error) {
-	if o.Port < 0 || o.Port > 65535 {
+	if o.Port < PortZero {
 		return nil, fmt.Errorf("trace: bad port %d", o.Port)
-	}
-	if o.RequestTimeout < 0 {
-		return nil, fmt.Errorf("trace: negative timeout")
 	}
 	for _, s := range o.Reconnect {
 		if s <= 0 {
 			return nil, fmt.Errorf("trace: reconnect steps must be positive")
 		}
 	}
-	if o.Port == 0 {
+	switch o.Port {
+	case 0:
 		o.Port = DefaultPort
+	case PortZero:
+		o.Port = 0
 	}
 	if o.ConnectTimeout == 0 {
 		o.ConnectTimeout = DefaultConnectTimeout
@@ -234,7 +235,7 @@ func (c *Client) connect(ctx context.Context) error {
 				dctx, cancel := context.WithTimeout(ctx, wait)
 				defer cancel()
 				var d net.Dialer
-				conn, err = d.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(c.opts.Port)))
+				conn, err = d.DialContext(dctx, "tcp", net.JoinHostPort(ip.String(), strconv.Itoa(c.opts.Port&0xffff)))
 				// the dial's own deadline can fire before dctx's
 				var ne net.Error
 				if err != nil && ctx.Err() == nil && (dctx.Err() != nil || errors.As(err, &ne) && ne.Timeout()) {
@@ -338,11 +339,17 @@ func (c *Client) ackUnread() bool {
 
 // readAck waits for one ACK PDU.
 func (c *Client) readAck(ctx context.Context) (int32, error) {
-	c.armDeadline(ctx, &c.readBy, c.conn.SetReadDeadline)
-	h, pdu, err := ReadPDU(c.conn, c.rbuf[:])
+	var r io.Reader = c.conn
+	if p, ok := c.arrived(); ok {
+		r = p
+	} else {
+		c.armDeadline(ctx, &c.readBy, c.conn.SetReadDeadline)
+	}
+	h, pdu, err := ReadPDU(r, c.rbuf[:])
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
+			c.remapped(int(ErrTimeout))
 			return 0, ErrTimeout
 		}
 		return 0, ErrIPC
@@ -354,8 +361,16 @@ func (c *Client) readAck(ctx context.Context) (int32, error) {
 		return 0, ErrIPC
 	}
 	v, err := DecodeAck(pdu)
-	if err == nil && c.tracing(StatePDU) {
+	switch {
+	case err != nil:
+		c.remapped(CodeOf(err))
+	case c.tracing(StatePDU):
 		c.debugf(StatePDU, "__pmtracedecodeack -> data=%d", v)
+	}
+	if v < 0 {
+		// a refusal, remapped as libpcp_trace remaps every error
+		// it reads
+		c.remapped(int(v))
 	}
 	return v, err
 }
@@ -456,16 +471,63 @@ func (c *Client) Counter(ctx context.Context, tag string, value float64) error {
 // deadline, touching the connection only when the deadline must move.
 func (c *Client) armDeadline(ctx context.Context, by *time.Time, set func(time.Time) error) {
 	now := time.Now()
-	if d, ok := ctx.Deadline(); ok && d.Before(now.Add(c.opts.RequestTimeout)) {
+	bound := c.opts.RequestTimeout
+	if bound < 0 {
+		bound = DefaultRequestTimeout
+	}
+	if d, ok := ctx.Deadline(); ok && d.Before(now.Add(bound)) {
 		*by = d
 		set(d)
 		return
 	}
-	if !by.IsZero() && by.Sub(now) >= c.opts.RequestTimeout/2 {
+	if !by.IsZero() && by.Sub(now) >= bound/2 {
 		return
 	}
-	*by = now.Add(c.opts.RequestTimeout)
+	*by = now.Add(bound)
 	set(*by)
+}
+
+// arrived is the reader of an acknowledgement when RequestTimeout is
+// negative: what has already arrived and no more. A deadline cannot say
+// it, as Go's poller fails a read whose deadline has passed without
+// trying it.
+func (c *Client) arrived() (io.Reader, bool) {
+	if c.opts.RequestTimeout >= 0 {
+		return nil, false
+	}
+	sc, ok := c.conn.(syscall.Conn)
+	if !ok {
+		return nil, false
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil, false
+	}
+	return arrivedReader{rc}, true
+}
+
+// arrivedReader makes one nonblocking read of the socket at each Read;
+// nothing there is a timeout.
+type arrivedReader struct{ rc syscall.RawConn }
+
+func (a arrivedReader) Read(b []byte) (int, error) {
+	var n int
+	var err error
+	if cerr := a.rc.Read(func(fd uintptr) bool {
+		n, err = syscall.Read(int(fd), b)
+		return true // one attempt, ready or not
+	}); cerr != nil {
+		return 0, cerr
+	}
+	switch {
+	case err == syscall.EAGAIN:
+		return 0, os.ErrDeadlineExceeded
+	case err != nil:
+		return 0, err
+	case n == 0 && len(b) > 0:
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // connFD is the descriptor under conn, -1 when it has none.

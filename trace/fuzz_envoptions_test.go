@@ -8,9 +8,9 @@ import (
 )
 
 // FuzzEnvOptions reads fuzzed PCP_TRACE_* values. Whatever they are,
-// the Options are usable: a port a socket can have, a request wait that
-// is not negative, back-off steps that are positive, New taking them (a
-// negative connect timeout is PCP_TRACE_TIMEOUT=0's); a value refused is
+// the Options are usable: a port as C's int holds it (PortZero for 0),
+// waits not below -1 (PCP_TRACE_TIMEOUT=0's no alarm, REQTIMEOUT=0's no
+// wait), back-off steps that are positive, New taking them; a value refused is
 // reported as ErrEnvFormat naming its variable, and one accepted leaves
 // no error behind.
 func FuzzEnvOptions(f *testing.F) {
@@ -29,10 +29,10 @@ func FuzzEnvOptions(f *testing.F) {
 		if err != nil && !errors.Is(err, trace.ErrEnvFormat) {
 			t.Fatalf("error %v is not ErrEnvFormat", err)
 		}
-		if o.Port < 0 || o.Port > 65535 {
+		if o.Port < trace.PortZero || o.Port > 1<<31-1 {
 			t.Fatalf("port %q gave %d", port, o.Port)
 		}
-		if o.RequestTimeout < 0 {
+		if o.RequestTimeout < -1 || o.ConnectTimeout < -1 {
 			t.Fatalf("timeouts %q %q gave %v %v", timeout, reqTimeout, o.ConnectTimeout, o.RequestTimeout)
 		}
 		if _, err := trace.New(o); err != nil {

@@ -20,7 +20,11 @@ import (
 type Options struct {
 	// Host runs the agent; "" is this host's name, as libpcp_trace uses.
 	Host string
-	// Port is the agent's TCP port; 0 is DefaultPort.
+	// Port is the agent's TCP port; 0 is DefaultPort, PortZero port 0
+	// itself (PCP_TRACE_PORT "" or "0", which libpcp_trace dials and is
+	// refused). Bits above the 16 of a port are dropped when dialling,
+	// as libpcp_trace's socket address drops them, but kept for
+	// StateComms's lines, which name the port as given.
 	Port int
 	// ConnectTimeout is libpcp_trace's alarm on each connection attempt:
 	// an attempt still waiting after it fails with EINTR; 0 is 3 seconds,
@@ -29,7 +33,10 @@ type Options struct {
 	// ConnectWait change nothing.
 	ConnectTimeout time.Duration
 	// RequestTimeout bounds the wait for an acknowledgement and for a
-	// write; 0 is 10 seconds.
+	// write; 0 is 10 seconds. A negative value (PCP_TRACE_REQTIMEOUT=0)
+	// waits for no acknowledgement: one not already arrived has timed
+	// out, as libpcp_trace's select with a zero wait has it; writes are
+	// then bounded by the default.
 	RequestTimeout time.Duration
 	// Reconnect is the back-off between attempts to reach a lost agent,
 	// the last step repeating; nil is 5, 10, 20, 40 and 80 seconds.
@@ -68,6 +75,9 @@ type Options struct {
 	BadEnv []string
 }
 
+// PortZero is Options.Port for port 0 itself, 0 being the default's.
+const PortZero = -1
+
 // Defaults of libpcp_trace.
 const (
 	DefaultConnectTimeout = 3 * time.Second
@@ -95,9 +105,10 @@ const (
 // EnvOptions reads the PCP_TRACE_* variables through lookup (os.LookupEnv
 // at a program's edge) into Options, by libpcp_trace's rules: the port as
 // C's strtol reads it (decimal, 0x hex, 0 octal; negative or trailing
-// text malformed; more than 16 bits truncated, as the socket address
-// holds them), timeouts as C's strtod reads seconds (negative or trailing
-// text malformed; a connect timeout of 0 arms no alarm), the reconnect
+// text malformed; 0 is PortZero; more than 16 bits dropped when
+// dialling), timeouts as C's strtod reads seconds (negative or trailing
+// text malformed; 0 arms no alarm for a connect, waits not at all for an
+// acknowledgement), the reconnect
 // back-off as a comma-separated list of positive whole seconds, NOAGENT
 // by its presence. A malformed value is left at its default, named in
 // Options.BadEnv, whose warnings the client gives as libpcp_trace does,
@@ -118,15 +129,17 @@ func EnvOptions(lookup func(string) (string, bool)) (Options, error) {
 		// libpcp_trace keeps strtol's long in an int before its check
 		if p := int32(n); end != len(v) || p < 0 {
 			bad(EnvPort, v)
-		} else if p&0xffff != 0 {
-			o.Port = int(p & 0xffff)
+		} else if p != 0 {
+			o.Port = int(p)
+		} else {
+			o.Port = PortZero
 		}
 	}
 	for _, e := range []struct {
 		name string
 		to   *time.Duration
 		zero time.Duration // what 0 seconds means
-	}{{EnvTimeout, &o.ConnectTimeout, -1}, {EnvReqTimeout, &o.RequestTimeout, time.Nanosecond}} {
+	}{{EnvTimeout, &o.ConnectTimeout, -1}, {EnvReqTimeout, &o.RequestTimeout, -1}} {
 		if v, ok := lookup(e.name); ok {
 			s, end := getopt.CStrtod(v)
 			// NaN too: a NaN of seconds is no Duration

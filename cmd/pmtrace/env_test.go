@@ -44,6 +44,13 @@ func TestEnvLikePCP(t *testing.T) {
 		{"no welcome", []string{"p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT=0.5"}},
 		{"bogus reqtimeout, no welcome", []string{"p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT=1s"}},
 		{"bogus reqtimeout, -S 2", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT=-2"}},
+		{"no welcome, -S 2", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT=0.5"}},
+		{"zero reqtimeout, no welcome", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT=0"}},
+		{"empty reqtimeout, no welcome", []string{"p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT="}},
+		// port 0 itself, dialled and refused, which -S 2's lines name
+		{"empty port", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT="}},
+		{"port 0", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=0"}},
+		{"port 65536", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=65536"}},
 	}
 	if agentOnDefaultPort() {
 		t.Log("something listens on 127.0.0.1:4323: the bad ports' cases are left out")
