@@ -169,7 +169,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, spec := range append([]string{envDebug}, p.Debug...) {
 		s.setDebug(debugSpec(spec))
 	}
-	if file, ok := stdin.(*os.File); ok && isTerminal(file) {
+	if file, ok := stdin.(*os.File); ok && cli.IsTerminal(file) {
 		s.prompt = true
 	}
 	if f.interactive {
@@ -214,12 +214,6 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	s.loop(bufio.NewReader(stdin), "")
 	return 0
-}
-
-// isTerminal reports whether f is a terminal, as isatty does.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // loop reads and runs commands until the input ends or quit; it reports

@@ -89,3 +89,31 @@ func TestOptionsAgainstPCP(t *testing.T) {
 		})
 	}
 }
+
+// TestNullInputAgainstPCP runs PCP's dbpmda and ours with standard input
+// on /dev/null: a character device but not a terminal, so no prompt
+// unless -i asks for one (ours prompted, reading the device's mode).
+func TestNullInputAgainstPCP(t *testing.T) {
+	theirs := pcptest.NeedTool(t, "dbpmda")
+	for _, args := range [][]string{{"-f"}, {"-f", "-e"}, {"-f", "-i"}, {"-f", "-D", "appl0"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			null := func() *os.File {
+				f, err := os.Open(os.DevNull)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { f.Close() })
+				return f
+			}
+			cmd := exec.Command(theirs, args...)
+			cmd.Stdin = null()
+			wantOut, wantErr, wantCode := clitest.RunCmd(t, cmd)
+			var gotOut, gotErr bytes.Buffer
+			gotCode := run(append([]string{"dbpmda"}, args...), null(), &gotOut, &gotErr)
+			if gotCode != wantCode || gotOut.String() != string(wantOut) || gotErr.String() != string(wantErr) {
+				t.Errorf("PCP's dbpmda: exit %d\n%q %q\nours: exit %d\n%q %q", wantCode, wantOut, wantErr,
+					gotCode, gotOut.String(), gotErr.String())
+			}
+		})
+	}
+}

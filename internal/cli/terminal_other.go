@@ -1,0 +1,11 @@
+//go:build !linux
+
+package cli
+
+import "os"
+
+// IsTerminal is isatty(3) as far as a file's mode tells it.
+func IsTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
