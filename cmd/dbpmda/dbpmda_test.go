@@ -212,6 +212,9 @@ func TestAgainstPCP(t *testing.T) {
 		// a scanner error leaves the statement open into the next line
 		// (and at the end of input, a syntax error)
 		{"after a scanner error", "continue.script", w.sampleRoot, w.pcpSample, ""},
+		// values as strtod and strtof read them: NaNs with a sign or
+		// payload, hex floats, ERANGE told before text left over
+		{"float stores", "floatstores.script", w.sampleRoot, w.pcpSample, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

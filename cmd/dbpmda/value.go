@@ -96,21 +96,25 @@ func parseValue(text string, t pcp.Type) (pcp.Atom, error) {
 		}
 		a.ULL = u
 	case pcp.TypeFloat, pcp.TypeDouble:
+		// strtod or strtof: errno's ERANGE is told before any text
+		// left over; nothing read leaves the end at the start, so
+		// only an empty text is a number (0)
 		s := strings.TrimLeft(text, " \t\n\v\f\r")
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return a, erange
-			}
+		f, n, outOfRange := pcp.Strtod(s)
+		if n == 0 && text != "" {
 			return a, incompatible
 		}
 		if t == pcp.TypeFloat {
-			if math.Abs(f) > math.MaxFloat32 {
-				return a, erange
-			}
 			a.F = float32(f)
+			outOfRange = outOfRange || strtofRange(f, a.F)
 		} else {
 			a.D = f
+		}
+		if outOfRange {
+			return pcp.Atom{}, erange
+		}
+		if n < len(s) {
+			return pcp.Atom{}, incompatible
 		}
 	case pcp.TypeString:
 		a.CP = text
@@ -118,6 +122,22 @@ func parseValue(text string, t pcp.Type) (pcp.Atom, error) {
 		return a, fmt.Errorf("Error: dbpmda does not support storing into %s metrics\n", t)
 	}
 	return a, nil
+}
+
+// strtofRange says whether strtof sets ERANGE where strtod did not, for a
+// double d read from the text and its float f: a finite number beyond
+// the floats, or one below their normal range that a float does not hold
+// exactly.
+func strtofRange(d float64, f float32) bool {
+	const minNormal = 0x1p-126
+	af := math.Abs(float64(f))
+	switch {
+	case math.IsInf(float64(f), 0):
+		return !math.IsInf(d, 0)
+	case math.IsNaN(d) || d == 0:
+		return false
+	}
+	return af < minNormal && float64(f) != d
 }
 
 // stuffValue packs a value for a RESULT as __pmStuffValue does.
