@@ -201,7 +201,7 @@ func (c *Client) ensure(ctx context.Context) error {
 // or a refusal (ErrPermission, ErrConnLimit).
 func (c *Client) connect(ctx context.Context) error {
 	host := c.opts.Host
-	if host == "" {
+	if host == "" && !c.opts.EmptyHost {
 		h, err := os.Hostname()
 		if err != nil {
 			return err
@@ -210,9 +210,16 @@ func (c *Client) connect(ctx context.Context) error {
 	}
 	c.debugf(StateComms, "_pmtraceconnect: connecting to PMDA ...")
 	c.envWarnings()
-	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	var ips []net.IPAddr
+	err := errNoName
+	if host != "" {
+		ips, err = net.DefaultResolver.LookupIPAddr(ctx, host)
+	}
 	if err != nil {
-		c.debugf(StateComms, "_pmtraceconnect: __pmGetAddrInfo(hostname=%s): %v", host, err)
+		if c.tracing(StateComms) {
+			n := hostError(err)
+			c.debugf(StateComms, "_pmtraceconnect(__pmGetAddrInfo(hostname=%s): hosterror=%d, ``%s''", host, n, hostErrorText[n])
+		}
 		return syscall.EHOSTUNREACH
 	}
 	// An attempt ends at the alarm (EINTR) or at ConnectWait
@@ -289,6 +296,27 @@ func (c *Client) connect(ctx context.Context) error {
 	}
 	return nil
 }
+
+// errNoName is the lookup of an empty host name, which getaddrinfo
+// refuses with no answer from any server.
+var errNoName = errors.New("no host name")
+
+// hostError is the h_errno libpcp_trace reports of a failed lookup:
+// HOST_NOT_FOUND for a name no server knows, TRY_AGAIN for one not
+// answered in time, NO_RECOVERY otherwise (an empty name among them).
+func hostError(err error) int {
+	var de *net.DNSError
+	switch {
+	case errors.As(err, &de) && de.IsNotFound:
+		return 1
+	case errors.As(err, &de) && (de.IsTimeout || de.IsTemporary):
+		return 2
+	}
+	return 3
+}
+
+// hostErrorText is hstrerror's text of each h_errno hostError gives.
+var hostErrorText = [...]string{1: "Unknown host", 2: "Host name lookup failure", 3: "Unknown server error"}
 
 // dialError gives the errno of a failed dial when there is one, as
 // libpcp_trace returns -errno from its connect.

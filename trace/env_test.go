@@ -25,6 +25,7 @@ func TestEnvOptions(t *testing.T) {
 		{map[string]string{"PCP_TRACE_PORT": "4294967295"}, trace.Options{BadEnv: []string{"PCP_TRACE_PORT"}}, true},
 		{map[string]string{"PCP_TRACE_TIMEOUT": "-1"}, trace.Options{BadEnv: []string{"PCP_TRACE_TIMEOUT"}}, true},
 		{map[string]string{"PCP_TRACE_TIMEOUT": "0", "PCP_TRACE_REQTIMEOUT": ""}, trace.Options{ConnectTimeout: -1, RequestTimeout: -1}, false},
+		{map[string]string{"PCP_TRACE_HOST": ""}, trace.Options{EmptyHost: true}, false},
 		// port 0 itself, which libpcp_trace dials (refused)
 		{map[string]string{"PCP_TRACE_PORT": ""}, trace.Options{Port: trace.PortZero}, false},
 		{map[string]string{"PCP_TRACE_PORT": "0"}, trace.Options{Port: trace.PortZero}, false},

@@ -18,8 +18,12 @@ import (
 // acknowledgement, reconnection after 5, 10, 20, 40 then 80 seconds, the
 // synchronous protocol.
 type Options struct {
-	// Host runs the agent; "" is this host's name, as libpcp_trace uses.
+	// Host runs the agent; "" is this host's name, as libpcp_trace uses,
+	// unless EmptyHost.
 	Host string
+	// EmptyHost looks up an empty Host itself, which finds no address
+	// (PCP_TRACE_HOST="", pmtrace -h ''), as libpcp_trace's lookup does.
+	EmptyHost bool
 	// Port is the agent's TCP port; 0 is DefaultPort, PortZero port 0
 	// itself (PCP_TRACE_PORT "" or "0", which libpcp_trace dials and is
 	// refused). Bits above the 16 of a port are dropped when dialling,
@@ -122,7 +126,7 @@ func EnvOptions(lookup func(string) (string, bool)) (Options, error) {
 		o.BadEnv = append(o.BadEnv, name)
 	}
 	if v, ok := lookup(EnvHost); ok {
-		o.Host = v
+		o.Host, o.EmptyHost = v, v == ""
 	}
 	if v, ok := lookup(EnvPort); ok {
 		n, end, _ := getopt.CStrtol(v, 0)

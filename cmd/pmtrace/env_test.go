@@ -47,6 +47,11 @@ func TestEnvLikePCP(t *testing.T) {
 		{"no welcome, -S 2", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT=0.5"}},
 		{"zero reqtimeout, no welcome", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT=0"}},
 		{"empty reqtimeout, no welcome", []string{"p"}, []string{"PCP_TRACE_PORT=" + stalled, "PCP_TRACE_REQTIMEOUT="}},
+		// an empty host name is looked up as it is, and not found
+		{"empty host", []string{"-S", "2", "p"}, []string{"PCP_TRACE_HOST="}},
+		{"empty -h", []string{"-h", "", "-S", "2", "p"}, nil},
+		{"empty -h over a host", []string{"-h", "", "p"}, []string{"PCP_TRACE_HOST=localhost"}},
+		{"-h over an empty host", []string{"-h", "127.0.0.1", "-S", "2", "p"}, []string{"PCP_TRACE_HOST=", "PCP_TRACE_PORT=" + refused}},
 		// port 0 itself, dialled and refused, which -S 2's lines name
 		{"empty port", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT="}},
 		{"port 0", []string{"-S", "2", "p"}, []string{"PCP_TRACE_PORT=0"}},

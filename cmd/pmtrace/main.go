@@ -69,7 +69,7 @@ func run(argv0 string, args []string, lookup func(string) (string, bool), stdout
 		errs    int
 		state   int
 		quiet   bool
-		host    string
+		host    *string
 		k       = point
 		value   float64
 		command string
@@ -100,7 +100,7 @@ func run(argv0 string, args []string, lookup func(string) (string, bool), stdout
 			one(transact)
 			command = arg
 		case 'h':
-			host = arg
+			host = &arg
 		case 'q':
 			quiet = true
 		case 'S':
@@ -130,8 +130,9 @@ func run(argv0 string, args []string, lookup func(string) (string, bool), stdout
 	// libpcp_trace warns of bad values itself, when it connects
 	opts, _ := trace.EnvOptions(lookup)
 	opts.Warn = stderr
-	if host != "" {
-		opts.Host = host
+	if host != nil {
+		// pmtrace puts -h in PCP_TRACE_HOST, an empty one too
+		opts.Host, opts.EmptyHost = *host, *host == ""
 	}
 	opts.Async = true
 	opts.State = trace.State(state)
