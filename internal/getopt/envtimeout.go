@@ -39,6 +39,15 @@ func EnvTimeout(v string) (d time.Duration, ok bool) {
 	return time.Duration(whole)*time.Second + time.Duration(usec)*time.Microsecond, true
 }
 
+// TimevalFromReal is libpcp's pmtimevalFromReal as a Duration: whole
+// seconds cut, the fraction rounded to the nearest microsecond in
+// x86-64's long double (5e-7 is zero). secs is not negative and below a
+// Duration's reach.
+func TimevalFromReal(secs float64) time.Duration {
+	whole := int64(secs)
+	return time.Duration(whole)*time.Second + time.Duration(fractionMicros(secs-float64(whole)))*time.Microsecond
+}
+
 // fractionMicros is pmtimevalFromReal's tv_usec for a fraction of a
 // second: (long)(frac * 1e6 + 0.5) with each step rounded to the 64-bit
 // significand of x86-64's long double, as gcc computes it there.
