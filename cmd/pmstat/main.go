@@ -128,8 +128,10 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer, sleep fun
 	defer out.Flush()
 
 	r := &reporter{out: out, xcpu: f.xcpu, tail: f.tail, rows: 21, interval: 5 * time.Second, swapOp: 'p'}
-	if p.IntervalDur > 0 {
-		r.interval = p.IntervalDur
+	// pmstat keeps -t as a timeval: one that rounds to none leaves the
+	// default
+	if d := p.IntervalTimeval(); d > 0 {
+		r.interval = d
 	}
 	kind := p.Kind()
 	warn := func(format string, args ...any) {

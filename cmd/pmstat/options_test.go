@@ -45,6 +45,12 @@ func TestOptionMixesAgainstPCP(t *testing.T) {
 		{"-a", a, "-t", "0", "-s", "2"},
 		{"-a", a, "-t", "-1", "-s", "2"},
 		{"-a", a, "-t", "2 minutes", "-s", "2"},
+		// -t kept as a timeval: under half a microsecond (in long
+		// double's rounding: 5e-7 too) is none, and 5 seconds stand
+		{"-a", a, "-t", "1e-7", "-s", "2"},
+		{"-a", a, "-t", "5e-7", "-s", "2"},
+		{"-a", a, "-t", "5.000001e-7", "-s", "2"},
+		{"-a", a, "-t", "2.0000004", "-s", "2"},
 		{"-a", a, "-s", "0"},
 		{"-a", a, "-s", "-1"},
 		{"-a", a, "-s", "2x"},

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -322,4 +323,19 @@ func (p *Parsed) Hosts0(def string) string {
 		return p.Hosts[0]
 	}
 	return def
+}
+
+// IntervalTimeval is -t's interval as pmParseInterval gives it, a
+// timeval, for the tools that keep it so (pmstat): rounded to the
+// microsecond as pmtimevalFromReal rounds, so that one below half a
+// microsecond is none. Zero without -t.
+func (p *Parsed) IntervalTimeval() time.Duration {
+	if p.IntervalDur <= 0 {
+		return 0
+	}
+	secs, err := pmapi.ParseIntervalSeconds(p.Interval)
+	if err != nil || secs >= float64(math.MaxInt64/int64(time.Second)) {
+		return p.IntervalDur.Truncate(time.Microsecond)
+	}
+	return getopt.TimevalFromReal(secs)
 }
