@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/sigfrom"
 )
 
@@ -72,7 +73,7 @@ func newOutput(w io.Writer, block bool) *output {
 // blockable is whether w may gather lines: anything but a terminal.
 func blockable(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return !ok || !isTerminal(f)
+	return !ok || !cli.IsTerminal(f)
 }
 
 func (o *output) Write(p []byte) (int, error) {

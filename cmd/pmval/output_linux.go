@@ -1,18 +1,9 @@
 package main
 
 import (
-	"os"
 	"syscall"
 	"unsafe"
 )
-
-// isTerminal is isatty: a terminal answers TCGETS (/dev/null, a
-// character device too, does not).
-func isTerminal(f *os.File) bool {
-	var t syscall.Termios
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
-	return errno == 0
-}
 
 // writable is whether a write of up to PIPE_BUF bytes to fd would not
 // block now: poll's POLLOUT, without waiting.

@@ -2,14 +2,6 @@
 
 package main
 
-import "os"
-
-// isTerminal is isatty as far as a file's mode tells it.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
 // writable cannot poll here: the waiting lines are written, and a full
 // pipe holds the process until it drains.
 func writable(int) bool { return true }

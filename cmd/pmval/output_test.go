@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
@@ -352,7 +353,7 @@ func TestIsTerminal(t *testing.T) {
 	}
 	defer file.Close()
 	for name, f := range map[string]*os.File{"pipe": w, "null": null, "file": file} {
-		if isTerminal(f) || !blockable(f) {
+		if cli.IsTerminal(f) || !blockable(f) {
 			t.Errorf("%s taken for a terminal", name)
 		}
 	}
@@ -364,7 +365,7 @@ func TestIsTerminal(t *testing.T) {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	defer ptmx.Close()
-	if !isTerminal(ptmx) || blockable(ptmx) {
+	if !cli.IsTerminal(ptmx) || blockable(ptmx) {
 		t.Error("a pseudo-terminal is not taken for a terminal")
 	}
 }
