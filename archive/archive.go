@@ -116,6 +116,7 @@ func Open(name string, opt Options) (*Archive, error) {
 	} else if a.Meta, err = loadMetaFrom(ms, version); err != nil {
 		return nil, withFile(err, a.metaFile)
 	}
+	ms.handOn(&a.windows)
 	if idx != nil {
 		a.Index = decodeIndex(idx.b, version)
 	}

@@ -2,6 +2,8 @@ package archive
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -54,18 +56,27 @@ func TestTextsFiledLazily(t *testing.T) {
 	// a record libpcp skips (no kind bits), last: its trailer is left
 	// as a partial header, the end of the file
 	recs = append(recs, metaRec(TypeText, 0, 9, "skipped"))
-	for _, empty := range []bool{false, true} {
+	for _, c := range []struct{ empty, fromFile bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		empty := c.empty
 		b := metaFile(recs...)
 		if empty {
 			// only empty texts: a table of empty strings
 			b = metaFile(desc, metaRec(TypeText, TextPMID|TextOneLine, 1, ""), metaRec(TypeText, TextInDom|TextHelp, 2, ""))
 		}
-		m, err := loadMeta(b, Version3)
-		if err != nil {
-			t.Fatal(err)
+		var m *Meta
+		if c.fromFile {
+			m, _ = loadMetaFile(t, b)
+		} else {
+			var err error
+			if m, err = loadMeta(b, Version3); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if m.pending == nil {
 			t.Fatal("no help text kept")
+		}
+		if c.fromFile && (m.pending.cur != nil || m.pending.src == nil) {
+			t.Fatal("help text from a file copied at load")
 		}
 		if len(m.texts.buckets) != 0 {
 			t.Fatal("help text filed at load")
@@ -156,5 +167,83 @@ func TestNamesIndexedOnFirstUse(t *testing.T) {
 	wg.Wait()
 	if _, err := m.Names(pcp.PMID(1<<10 | 99)); err != pcp.ErrPMID {
 		t.Fatalf("a PMID without names: %v", err)
+	}
+}
+
+// loadMetaFile writes b as a metadata file and loads it as Open does,
+// streamed from the file; it returns the file's name.
+func loadMetaFile(t *testing.T, b []byte) (*Meta, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "a.meta")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _, _, done, err := openMeta(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	m, err := loadMetaFrom(s, Version3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, path
+}
+
+// TestTextsFromChangedFile: help texts read again from the metadata file
+// are those loaded, or not found: a record changed in place is left
+// out, and a file put in the place of the one loaded, or none, gives no
+// texts.
+func TestTextsFromChangedFile(t *testing.T) {
+	desc := metaRec(TypeDesc, 1<<10|1, int(pcp.Type32), -1, int(pcp.SemInstant), 0, 1, 3, "a.b")
+	one := metaRec(TypeText, TextPMID|TextOneLine, 1, "one")
+	two := metaRec(TypeText, TextPMID|TextHelp, 1, "two")
+	b := metaFile(desc, one, two)
+	for _, c := range []struct {
+		name          string
+		change        func(t *testing.T, path string)
+		wantOne, want string
+	}{
+		{"unchanged", func(*testing.T, string) {}, "one", "two"},
+		{"one's length word changed", func(t *testing.T, path string) {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.WriteAt([]byte{0, 0, 0, 99}, int64(len(b)-len(two)-len(one))); err != nil {
+				t.Fatal(err)
+			}
+		}, "", "two"},
+		{"truncated", func(t *testing.T, path string) {
+			if err := os.Truncate(path, int64(len(b)-4)); err != nil {
+				t.Fatal(err)
+			}
+		}, "one", ""},
+		{"replaced", func(t *testing.T, path string) {
+			if err := os.WriteFile(path+".new", b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(path+".new", path); err != nil {
+				t.Fatal(err)
+			}
+		}, "", ""},
+		{"removed", func(t *testing.T, path string) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+		}, "", ""},
+	} {
+		m, path := loadMetaFile(t, b)
+		c.change(t, path)
+		for _, x := range []struct {
+			class uint32
+			want  string
+		}{{TextOneLine, c.wantOne}, {TextHelp, c.want}} {
+			got, err := m.Text(TextPMID, x.class, 1)
+			if x.want == "" && err != pcp.ErrText || x.want != "" && (err != nil || got != x.want) {
+				t.Errorf("%s: class %d: %q %v, want %q", c.name, x.class, got, err, x.want)
+			}
+		}
 	}
 }

@@ -146,13 +146,18 @@ func (m *Meta) record(s *metaStream, d *wire.Decoder, start int, hlen, htype int
 		if d.Err != nil {
 			return d.Err
 		}
+		at := s.at(body.Off)
 		ok, typ, ident, text := decodeTextBytes(&body)
 		if !ok {
 			// libpcp skips such a record without reading its
 			// trailer, which it then takes for the next header.
 			return nil
 		}
-		m.keepText(typ, ident, text)
+		if s.texts != nil {
+			m.placeText(s.texts, int64(at), int(hlen)-12)
+		} else {
+			m.keepText(typ, ident, text)
+		}
 	default:
 		return &Error{Code: pcp.ErrRecType, Offset: int64(start), Msg: fmt.Sprintf("type %d", htype)}
 	}

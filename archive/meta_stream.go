@@ -26,6 +26,9 @@ type metaStream struct {
 
 	inDom inDomScratch // reused by the instance domain records
 	names strArena     // the descriptors' names
+	// texts, when not nil, is the file being read, whose help text
+	// records are read again when asked for rather than copied
+	texts *textSource
 }
 
 // metaChunk is the least the window reads at a time.
@@ -85,6 +88,15 @@ func (s *metaStream) need(d *wire.Decoder, n int) {
 	}
 }
 
+// handOn gives the window to p, for the first data volume read: what
+// the loader keeps of the metadata it copies out of the window, which a
+// replay that never collects would otherwise hold to its end beside the
+// volume's (64 KB each).
+func (s *metaStream) handOn(p *windowPool) {
+	p.put(s.buf)
+	s.buf = nil
+}
+
 // end is the file's length once need has met its end.
 func (s *metaStream) end(d *wire.Decoder) int { return s.base + len(d.B) }
 
@@ -101,7 +113,9 @@ func openMeta(path string) (s *metaStream, head []byte, size int, done func(), e
 				head := make([]byte, min(size, labelV3Size+8))
 				n, err := f.ReadAt(head, 0)
 				if err == nil || errors.Is(err, io.EOF) {
-					return newMetaStream(f, size), head[:n], size, func() { f.Close() }, nil
+					s := newMetaStream(f, size)
+					s.texts = &textSource{path: name, info: st}
+					return s, head[:n], size, func() { f.Close() }, nil
 				}
 			}
 			f.Close()

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // TestVolumeWindowSlides reads a plain volume through its window as a
@@ -61,5 +63,25 @@ func TestVolumeWindowSlides(t *testing.T) {
 	}
 	for range 2000 {
 		check(rng.IntN(len(content)), rng.IntN(100<<10))
+	}
+}
+
+// TestMetaWindowHandedOn: Open gives the metadata loader's window to the
+// archive's pool, and the first data volume read takes it instead of a
+// window of its own.
+func TestMetaWindowHandedOn(t *testing.T) {
+	a, err := Open(testArchive(t, t.TempDir(), Version3, 6), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cap(a.windows.spare) < metaChunk {
+		t.Fatalf("pool holds %d bytes after Open, want the loader's window", cap(a.windows.spare))
+	}
+	var res pcp.Result
+	if err := a.NewReader().Fetch(&res); err != nil {
+		t.Fatal(err)
+	}
+	if a.windows.spare != nil {
+		t.Fatal("the volume read took a new window, not the loader's")
 	}
 }
