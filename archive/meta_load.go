@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/gopcp/gopcp/internal/wire"
 	"github.com/gopcp/gopcp/pcp"
@@ -82,6 +83,9 @@ func loadMetaFrom(s *metaStream, version int) (*Meta, error) {
 	}
 	m.resolveDeltas()
 	m.last = nil
+	// what the caller does next starts the monitor's 10 ms afresh
+	// (reader_yield.go)
+	runtime.Gosched()
 	return m, err
 }
 
@@ -94,7 +98,9 @@ func (m *Meta) load(s *metaStream, d *wire.Decoder, version int) error {
 	}
 	d.Off += labelSize(version)
 	// A partial header at the end of the file is its end.
+	var y yielder
 	for s.need(d, 8); d.Remaining() >= 8; s.need(d, 8) {
+		y.tick()
 		start := s.at(d.Off)
 		hlen := d.I32("record length")
 		htype := d.I32("record type")

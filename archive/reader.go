@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/gopcp/gopcp/internal/wire"
 	"github.com/gopcp/gopcp/pcp"
@@ -57,10 +56,9 @@ type Reader struct {
 	shape    pdu.Shape
 	shapeIDs []pcp.PMID
 	shapeRun int
-	// yieldAt is when the reader last yielded, reads the records it has
-	// read (reader_yield.go)
-	yieldAt time.Time
-	reads   uint32
+	// yield has the reading goroutine yield now and then
+	// (reader_yield.go)
+	yield yielder
 }
 
 // NewReader starts a reader at the archive's start, going forwards.
@@ -162,7 +160,7 @@ func (r *Reader) Fetch(res *pcp.Result) error {
 // paranoid adds the checks libpcp makes when it looks for the end. A nil
 // res (backwards: setTime's step) steps over the record undecoded.
 func (r *Reader) read(m Mode, res *pcp.Result, paranoid bool) error {
-	r.yield()
+	r.yield.tick()
 	if r.cur == nil {
 		return pcp.ErrEOL
 	}

@@ -14,37 +14,46 @@ import (
 // on one goroutine for 85-130 ms of CPU at load 8 (the monitor counts
 // time off CPU too), ended with 0.97-1.67 MB of its read-only data
 // resident, 0.74 MB with GODEBUG=asyncpreemptoff=1, and its peak went
-// with it. A reader yields instead, well inside those 10 ms: the
-// scheduler's pass restarts the monitor's count and no signal is sent
-// (0.74-1.23 MB: a thread kept off CPU for 10 ms by the load is still
-// preempted).
+// with it. Readers and the metadata loader yield instead, well inside
+// those 10 ms: the scheduler's pass restarts the monitor's count and no
+// signal is sent (0.74-1.23 MB: a thread kept off CPU for 10 ms by the
+// load is still preempted). The loader yields as it ends too, so that
+// what a tool does between opening and reading has the 10 ms to itself:
+// pmval's preemptions (perf record of its page faults) fell in the
+// metadata load and in the derived metrics' set-up after it.
 //
 // On this machine's guest a yield with nothing else to run costs about
 // 0.23 us and a read of the clock 0.15-0.23 us, as much as decoding a
 // small record, so the clock is read every yieldReads records.
 
 const (
-	// yieldEvery is how long a reader's goroutine reads before it
-	// yields.
+	// yieldEvery is how long a reading goroutine goes before it yields.
 	yieldEvery = 2 * time.Millisecond
 	// yieldReads is how many records are read between looks at the
 	// clock: 16 records of the 100 MB archive's 41 KB take about 0.3 ms.
 	yieldReads = 16
 )
 
-// yield counts a record read and gives way to the scheduler when
-// yieldEvery has passed since the reader last did (or first looked).
-func (r *Reader) yield() {
-	if r.reads++; r.reads%yieldReads != 0 {
+// yielder counts the records a goroutine reads and has it yield every
+// yieldEvery or so.
+type yielder struct {
+	at    time.Time // when it last yielded, or first looked
+	count uint32    // the records counted
+}
+
+// tick counts a record read and gives way to the scheduler when
+// yieldEvery has passed since the last yield (or the first look).
+func (y *yielder) tick() {
+	if y.count++; y.count%yieldReads != 0 {
 		return
 	}
 	now := time.Now()
-	if r.yieldAt.IsZero() {
-		r.yieldAt = now
+	if y.at.IsZero() {
+		y.at = now
 		return
 	}
-	if now.Sub(r.yieldAt) >= yieldEvery {
-		r.yieldAt = now
+	if now.Sub(y.at) >= yieldEvery {
+		y.at = now
 		runtime.Gosched()
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// TestReaderYields: a reader counts the records it reads, looks at the
-// clock every yieldReads of them, and yields (noting when) once
-// yieldEvery has passed since it last did.
-func TestReaderYields(t *testing.T) {
+// TestYielder: a yielder counts the records read, looks at the clock
+// every yieldReads of them, and yields (noting when) once yieldEvery has
+// passed since it last did; a Reader counts the records it reads.
+func TestYielder(t *testing.T) {
 	past := time.Now().Add(-time.Hour)
 	for _, c := range []struct {
 		name   string
@@ -24,15 +24,15 @@ func TestReaderYields(t *testing.T) {
 		{"yields after yieldEvery", yieldReads, past, true, true},
 		{"not again at once", yieldReads, time.Now().Add(time.Hour), false, false},
 	} {
-		r := &Reader{yieldAt: c.since}
+		y := yielder{at: c.since}
 		for range c.reads {
-			r.yield()
+			y.tick()
 		}
-		if moved := !r.yieldAt.Equal(c.since); moved != c.moved {
-			t.Errorf("%s: yieldAt moved %v, want %v", c.name, moved, c.moved)
+		if moved := !y.at.Equal(c.since); moved != c.moved {
+			t.Errorf("%s: the time moved %v, want %v", c.name, moved, c.moved)
 		}
-		if c.nowish && time.Since(r.yieldAt) > time.Minute {
-			t.Errorf("%s: yieldAt %v, want about now", c.name, r.yieldAt)
+		if c.nowish && time.Since(y.at) > time.Minute {
+			t.Errorf("%s: the time is %v, want about now", c.name, y.at)
 		}
 	}
 	// reading counts records
@@ -44,7 +44,7 @@ func TestReaderYields(t *testing.T) {
 	var res pcp.Result
 	for r.Fetch(&res) == nil {
 	}
-	if r.reads < 6 {
-		t.Fatalf("%d records counted for 6 read", r.reads)
+	if r.yield.count < 6 {
+		t.Fatalf("%d records counted for 6 read", r.yield.count)
 	}
 }
