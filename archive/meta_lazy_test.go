@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -75,7 +76,7 @@ func TestTextsFiledLazily(t *testing.T) {
 		if m.pending == nil {
 			t.Fatal("no help text kept")
 		}
-		if c.fromFile && (m.pending.cur != nil || m.pending.src == nil) {
+		if c.fromFile && runtime.GOOS == "linux" && (m.pending.cur != nil || m.pending.src == nil) {
 			t.Fatal("help text from a file copied at load")
 		}
 		if len(m.texts.buckets) != 0 {
@@ -195,6 +196,9 @@ func loadMetaFile(t *testing.T, b []byte) (*Meta, string) {
 // out, and a file put in the place of the one loaded, or none, gives no
 // texts.
 func TestTextsFromChangedFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("help texts are read again only where a file's identity is known")
+	}
 	desc := metaRec(TypeDesc, 1<<10|1, int(pcp.Type32), -1, int(pcp.SemInstant), 0, 1, 3, "a.b")
 	one := metaRec(TypeText, TextPMID|TextOneLine, 1, "one")
 	two := metaRec(TypeText, TextPMID|TextHelp, 1, "two")

@@ -114,7 +114,7 @@ func openMeta(path string) (s *metaStream, head []byte, size int, done func(), e
 				n, err := f.ReadAt(head, 0)
 				if err == nil || errors.Is(err, io.EOF) {
 					s := newMetaStream(f, size)
-					s.texts = &textSource{path: name, info: st}
+					s.texts = newTextSource(name, st)
 					return s, head[:n], size, func() { f.Close() }, nil
 				}
 			}

@@ -35,11 +35,22 @@ type pendingTexts struct {
 }
 
 // textSource is the metadata file whose help text records are read
-// again when asked for: its name and what it was when loaded, so that
-// another file put in its place is not read for it.
+// again when asked for: its name and which file it was when loaded, so
+// that another file put in its place is not read for it.
 type textSource struct {
 	path string
-	info os.FileInfo
+	id   fileID
+}
+
+// newTextSource is the source of the help texts of the metadata file
+// at path, which st describes; nil where the file cannot be told from
+// another, and its texts are copied.
+func newTextSource(path string, st os.FileInfo) *textSource {
+	id, ok := idOf(st)
+	if !ok {
+		return nil
+	}
+	return &textSource{path: path, id: id}
 }
 
 // textChunk is the least a chunk holds: a text larger than that has a
@@ -117,7 +128,9 @@ func (p *pendingTexts) reread() {
 		return
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !os.SameFile(st, p.src.info) {
+	if st, err := f.Stat(); err != nil {
+		return
+	} else if id, ok := idOf(st); !ok || id != p.src.id {
 		return
 	}
 	var w textWindow

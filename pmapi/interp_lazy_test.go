@@ -123,8 +123,23 @@ func sharedMeta(t *testing.T, c *ArchiveContext) func() *ArchiveContext {
 		t.Fatal(err)
 	}
 	defer fresh.Close()
-	if s := open(); !reflect.DeepEqual(s, fresh) {
+	s := open()
+	// The archives are compared by what they hold: a fresh one keeps
+	// its metadata loader's read window for its first volume, which one
+	// on shared metadata never had.
+	sl, fl := s.logs, fresh.logs
+	s.logs, fresh.logs = nil, nil
+	same := reflect.DeepEqual(s, fresh)
+	s.logs, fresh.logs = sl, fl
+	if !same || len(sl) != len(fl) {
 		t.Fatalf("%s: a context on shared metadata is not NewArchiveContext's:\n%+v\n%+v", c.name, s, fresh)
+	}
+	for i, a := range sl {
+		f := fl[i]
+		if a.Base != f.Base || a.Label != f.Label || !reflect.DeepEqual(a.Index, f.Index) || a.MinVol != f.MinVol || a.MaxVol != f.MaxVol ||
+			a.MetaPath() != f.MetaPath() || !reflect.DeepEqual(a.Meta, f.Meta) {
+			t.Fatalf("%s: an archive on shared metadata is not NewArchiveContext's:\n%+v\n%+v", c.name, a, f)
+		}
 	}
 	return open
 }
