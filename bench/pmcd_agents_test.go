@@ -112,7 +112,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 		for _, clients := range counts {
 			var rate, p50, p99, cpu, ccpu, dwait, cwait, idle, runq [2][]float64
 			var rr, mr, pr, cr []float64
-			var tails [2][]string
+			var tails, orders [2][]string
 			for r := 0; r < rounds; r++ {
 				order := []int{0, 1}
 				if r%2 == 1 {
@@ -132,6 +132,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 					cwait[i] = append(cwait[i], got[i].clientSched.wait.Seconds()*1e6/float64(got[i].fetches))
 					idle[i] = append(idle[i], got[i].idleCPUs)
 					tails[i] = append(tails[i], tailOf(got[i].latencies))
+					orders[i] = append(orders[i], got[i].order.String())
 					runq[i] = append(runq[i], got[i].runnable)
 				}
 				rr = append(rr, got[1].perSecond/got[0].perSecond)
@@ -142,6 +143,8 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			t.Logf("%s, %d clients: µs a fetch waiting for a CPU, daemon PCP %v ours %v, clients with PCP %v with ours %v",
 				c.name, clients, rounded1(dwait[0]), rounded1(dwait[1]), rounded1(cwait[0]), rounded1(cwait[1]))
 			t.Logf("%s, %d clients: the tail, µs by round, PCP %v ours %v", c.name, clients, tails[0], tails[1])
+			t.Logf("%s, %d clients: the service order by round, others' answers while a request waited p50/p99/p99.9/max and a client's fetches min-max of the mean, PCP %v ours %v",
+				c.name, clients, orders[0], orders[1])
 			t.Logf("%s, %d clients: the machine's idle CPUs over the load, with PCP %v with ours %v; its runnable tasks, with PCP %v with ours %v",
 				c.name, clients, rounded2(idle[0]), rounded2(idle[1]), rounded1(runq[0]), rounded1(runq[1]))
 			t.Logf("%s, %d clients: rate PCP %v ours %v; p50 µs PCP %v ours %v; p99 µs PCP %v ours %v; CPU µs PCP %v ours %v; clients' CPU µs with PCP %v with ours %v; ratios rate %v p50 %v p99 %v CPU %v",
@@ -377,6 +380,7 @@ func TestPMCDAgentsLoad(t *testing.T) {
 		}
 		t.Logf("%s, %s, %d clients: %.0f fetches/s, p50 %v, p99 %v, CPU %v per fetch, RSS %d KiB", c.name, spec[1], clients,
 			run.perSecond, quantile(run.latencies, 0.5), quantile(run.latencies, 0.99), run.cpuPer, treeRSS(t, bed.PID()))
+		t.Logf("service order: others' answers while a request waited p50/p99/p99.9/max, a client's fetches min-max of the mean: %v", run.order)
 		perFetch := func(d time.Duration) float64 { return d.Seconds() * 1e6 / float64(run.fetches) }
 		t.Logf("per fetch: daemon on a CPU %.1f µs, waiting for one %.1f µs, %.2f slices; clients on a CPU %.1f µs, waiting %.1f µs, %.2f slices",
 			perFetch(run.daemonSched.run), perFetch(run.daemonSched.wait), float64(run.daemonSched.slices)/float64(run.fetches),

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,6 +56,9 @@ type pmcdRun struct {
 	// the load, the mean of samples every 20 ms, the bench's own
 	// included: what a daemon shares the CPUs with.
 	runnable float64
+	// order is the order in which the daemon served its clients (see
+	// serviceOrder).
+	order serviceOrder
 }
 
 // procsRunning is /proc/stat's procs_running, or -1.
@@ -142,6 +146,8 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 		ctxs[i] = c
 	}
 	lats := make([][]time.Duration, n)
+	others := make([][]int32, n)
+	var answered atomic.Int64
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	var errOnce sync.Once
@@ -158,11 +164,13 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 				if t0.After(end) {
 					return
 				}
+				a0 := answered.Load()
 				if _, err := c.Fetch(ctx, pmids, &r); err != nil {
 					errOnce.Do(func() { firstErr = err })
 					return
 				}
 				lats[i] = append(lats[i], time.Since(t0))
+				others[i] = append(others[i], int32(answered.Add(1)-1-a0))
 			}
 		}()
 	}
@@ -196,7 +204,8 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all,
-		daemonSched: ds, clientSched: cs, idleCPUs: idleCPUs, runnable: meanRunnable}
+		daemonSched: ds, clientSched: cs, idleCPUs: idleCPUs, runnable: meanRunnable,
+		order: orderOf(others)}
 	if len(all) > 0 {
 		run.cpuPer = cpu / time.Duration(len(all))
 		run.clientCPUPer = selfCPU / time.Duration(len(all))
