@@ -11,13 +11,15 @@ import (
 )
 
 // SeriesStore is the Redis servers pmproxy.conf names ([redis] servers,
-// else [pmseries] servers) when [redis] and [pmseries] are enabled; nil
-// otherwise, or when none answers: /series/ then answers ping and refuses
-// the rest with a JSON message, and /search/ refuses with one.
+// else [pmseries] servers) unless [redis] says "enabled = false"; nil
+// then, or when none answers: /series/ then answers ping and refuses the
+// rest with a JSON message, and /search/ refuses with one. As in PCP
+// 6.0.3, whose series module connects to Redis by itself when nothing
+// else did, [pmseries] enabled does not matter here.
 func SeriesStore(ctx context.Context, conf Conf, logger *log.Logger) *series.Store {
 	sc := series.Config(conf)
 	servers := sc.Servers()
-	if !conf.Bool("redis.enabled", true) || !conf.Bool("pmseries.enabled", true) || len(servers) == 0 {
+	if conf.Off("redis.enabled") || len(servers) == 0 {
 		return nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -45,7 +47,7 @@ func redisWhy(err error) string {
 // not disabled (PCP's switches: exactly "true", unset is off). The
 // returned function stops it and waits; nil when discovery is off.
 func Discover(ctx context.Context, conf Conf, archiveDir string, logger *log.Logger) func() {
-	if conf["discover.enabled"] != "true" || conf["pmseries.enabled"] != "true" || conf["redis.enabled"] == "false" {
+	if !conf.On("discover.enabled") || !conf.On("pmseries.enabled") || conf.Off("redis.enabled") {
 		return nil
 	}
 	sc := series.Config(conf)

@@ -19,9 +19,9 @@ import (
 // defaults below.
 type Config struct {
 	// HTTP serves the HTTP requests (NewMux's mux, with whatever else is
-	// mounted on it). Nil turns HTTP off (pmproxy.conf http.enabled).
+	// mounted on it). Nil turns HTTP off (cmd/pmproxy never does).
 	HTTP httpd.Handler
-	// PCP turns the PCP protocol proxy on (pmproxy.conf pcp.enabled).
+	// PCP turns the PCP protocol proxy on (cmd/pmproxy always does).
 	PCP   bool
 	Proxy pcpproxy.Options
 	// MaxConns bounds the connections served at once (default 256);

@@ -267,6 +267,18 @@ func namedValues(t *testing.T, c resp.Client) map[string]string {
 // discovery tracks the directory (its -Ddiscovery log says so).
 func startPCPDiscover(t *testing.T, redisPort int, dir string) {
 	t.Helper()
+	_, logPath := startPCPConf(t, "[pmproxy]\npcp.enabled = false\nhttp.enabled = true\n"+
+		"[redis]\nenabled = true\nservers = 127.0.0.1:"+strconv.Itoa(redisPort)+"\n"+
+		"[discover]\nenabled = true\npath = "+dir+"\n[pmsearch]\nenabled = false\n[pmseries]\nenabled = true\n",
+		[]string{"PCP_ARCHIVE_DIR=" + dir}, "-Ddiscovery", "-h", "127.0.0.1", "-r", strconv.Itoa(redisPort))
+	waitLog(t, logPath, "Now tracking")
+}
+
+// startPCPConf starts PCP's pmproxy in the foreground on a free port with
+// conf as its pmproxy.conf, private PCP_RUN_DIR and PCP_TMP_DIR and env
+// added, stopped at the test's end; it returns its address and log.
+func startPCPConf(t *testing.T, conf string, env []string, args ...string) (addr, logPath string) {
+	t.Helper()
 	bin := pcptest.NeedTool(t, "pmproxy")
 	own := t.TempDir()
 	for _, d := range []string{"run", "tmp"} {
@@ -274,10 +286,8 @@ func startPCPDiscover(t *testing.T, redisPort int, dir string) {
 			t.Fatal(err)
 		}
 	}
-	conf := filepath.Join(own, "pmproxy.conf")
-	if err := os.WriteFile(conf, []byte("[pmproxy]\npcp.enabled = false\nhttp.enabled = true\n"+
-		"[redis]\nenabled = true\nservers = 127.0.0.1:"+strconv.Itoa(redisPort)+"\n"+
-		"[discover]\nenabled = true\npath = "+dir+"\n[pmsearch]\nenabled = false\n[pmseries]\nenabled = true\n"), 0o644); err != nil {
+	cpath := filepath.Join(own, "pmproxy.conf")
+	if err := os.WriteFile(cpath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	port, release, err := testbed.FreePort()
@@ -285,15 +295,14 @@ func startPCPDiscover(t *testing.T, redisPort int, dir string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(release)
-	logPath := filepath.Join(own, "pmproxy.log")
-	cmd := exec.Command(bin, "-f", "-A", "-Ddiscovery", "-p", strconv.Itoa(port), "-h", "127.0.0.1", "-r", strconv.Itoa(redisPort),
-		"-c", conf, "-l", logPath, "-s", filepath.Join(own, "run", "sock"))
-	cmd.Env = append(os.Environ(), "PCP_RUN_DIR="+filepath.Join(own, "run"), "PCP_TMP_DIR="+filepath.Join(own, "tmp"),
-		"PCP_ARCHIVE_DIR="+dir)
+	logPath = filepath.Join(own, "pmproxy.log")
+	cmd := exec.Command(bin, append([]string{"-f", "-A", "-p", strconv.Itoa(port), "-c", cpath, "-l", logPath,
+		"-s", filepath.Join(own, "run", "sock")}, args...)...)
+	cmd.Env = append(append(os.Environ(), "PCP_RUN_DIR="+filepath.Join(own, "run"), "PCP_TMP_DIR="+filepath.Join(own, "tmp")), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	waitLog(t, logPath, "Now tracking")
+	return "localhost:" + strconv.Itoa(port), logPath
 }

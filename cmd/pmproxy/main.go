@@ -281,19 +281,19 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		MaxClientContexts: confInt(conf, "pmwebapi.maxclientcontexts"),
 	})
 	defer api.Close()
+	// Both servers always, as PCP 6.0.3's pmproxy: it never reads the
+	// [pmproxy] pcp.enabled and http.enabled its pmproxy.conf carries.
+	mux := pmproxy.NewMux(api)
+	mux.Handle("/", web.Handler())
+	st := pmproxy.SeriesStore(ctx, conf, logger)
+	mux.Handle("/series/", restapi.NewHandler(st, restapi.HandlerOptions{Load: series.Config(conf).LoadOptions()}))
+	mux.Handle("/search/", restapi.SearchHandler(st))
 	cfg := pmproxy.Config{
-		PCP:            conf.Bool("pmproxy.pcp.enabled", true),
+		HTTP:           mux,
+		PCP:            true,
 		MaxConns:       confInt(conf, "pmproxy.maxconns"),
 		MaxHeaderBytes: confInt(conf, "pmproxy.maxheaderbytes"),
 		Log:            logger,
-	}
-	if conf.Bool("pmproxy.http.enabled", true) {
-		mux := pmproxy.NewMux(api)
-		mux.Handle("/", web.Handler())
-		st := pmproxy.SeriesStore(ctx, conf, logger)
-		mux.Handle("/series/", restapi.NewHandler(st, restapi.HandlerOptions{Load: series.Config(conf).LoadOptions()}))
-		mux.Handle("/search/", restapi.SearchHandler(st))
-		cfg.HTTP = mux
 	}
 	if stop := pmproxy.Discover(ctx, conf, o.archiveDir, logger); stop != nil {
 		defer stop()
