@@ -33,3 +33,22 @@ func TestConfSwitchWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSlotsLine: the line about Redis follows PCP 6.0.3's switches.
+func TestSlotsLine(t *testing.T) {
+	for _, c := range []struct {
+		conf Conf
+		want string
+	}{
+		{Conf{}, ""},
+		{Conf{"pmseries.enabled": "yes"}, ""},
+		{Conf{"pmseries.enabled": "true"}, "Redis slots, schema version setup"},
+		{Conf{"discover.enabled": "true"}, "Redis slots setup"},
+		{Conf{"pmsearch.enabled": "true"}, "Redis slots setup"},
+		{Conf{"pmproxy.redis.enabled": "true", "pmseries.enabled": "true"}, "Redis slots, schema version setup"},
+	} {
+		if got := slotsLine(c.conf); got != c.want {
+			t.Errorf("%v: %q, want %q", c.conf, got, c.want)
+		}
+	}
+}

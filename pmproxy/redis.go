@@ -29,7 +29,27 @@ func SeriesStore(ctx context.Context, conf Conf, logger *log.Logger) *series.Sto
 		logger.Printf("Info: Cannot connect to Redis: %s", redisWhy(err))
 		return nil
 	}
+	if line := slotsLine(conf); line != "" {
+		logger.Printf("Info: %s", line)
+	}
 	return series.NewStore(c)
+}
+
+// slotsLine is the line PCP's pmproxy logs once its own connection to
+// Redis is up, "" when it makes none: it makes one when one of its
+// switches is on ([pmproxy] redis.enabled, [pmseries], [pmsearch] or
+// [discover] enabled), else only its series module connects, silently.
+// Ours proxies no Redis commands and indexes no text, so it never adds
+// PCP's ", command keys" or ", RediSearch".
+func slotsLine(conf Conf) string {
+	if !conf.On("pmproxy.redis.enabled") && !conf.On("pmseries.enabled") &&
+		!conf.On("pmsearch.enabled") && !conf.On("discover.enabled") {
+		return ""
+	}
+	if conf.On("pmseries.enabled") {
+		return "Redis slots, schema version setup"
+	}
+	return "Redis slots setup"
 }
 
 // redisWhy is a failed connection to Redis in libpcp_web's words where

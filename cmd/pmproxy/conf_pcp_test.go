@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +19,8 @@ import (
 // the same answers: [pmseries] enabled does not decide whether /series/
 // reaches Redis, [redis] enabled stops it only by the word "false", and
 // [pmproxy] pcp.enabled and http.enabled, which PCP's pmproxy never reads,
-// turn neither server off. With "[redis] enabled = false" PCP's pmproxy
+// turn neither server off; both log the same line about Redis ("Redis
+// slots, schema version setup" when [pmseries] says "true"). With "[redis] enabled = false" PCP's pmproxy
 // dies of a segmentation fault on /series/metrics, so only ping is
 // compared there.
 func TestConfSwitchesLikePCP(t *testing.T) {
@@ -34,19 +37,32 @@ func TestConfSwitchesLikePCP(t *testing.T) {
 		{"pmseries false", redis + "[pmseries]\nenabled = false\n", metrics, false},
 		{"pmseries yes", redis + "[pmseries]\nenabled = yes\n", metrics, false},
 		{"pmseries true", redis + "[pmseries]\nenabled = true\n", metrics, false},
+		{"discover true", redis + "[discover]\nenabled = true\npath = /nonexistent\n", metrics, false},
 		{"redis no", "[redis]\nenabled = no\nservers = " + srv.Addr() + "\n[pmseries]\nenabled = true\n", metrics, false},
 		{"redis false", "[redis]\nenabled = false\nservers = " + srv.Addr() + "\n", []string{"/series/ping"}, false},
 		{"pcp and http false", "[pmproxy]\npcp.enabled = false\nhttp.enabled = false\n[redis]\nenabled = false\n", []string{"/series/ping"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			pcps, _ := startPCPConf(t, c.conf, nil)
-			ours := startOurs(t, c.conf)
+			pcps, pcpLog := startPCPConf(t, c.conf, nil)
+			dir := t.TempDir()
+			ours := startOursAt(t, c.conf, t.TempDir(), dir)
 			for _, p := range c.paths {
 				ws, wb := getSettled(t, pcps, p)
 				gs, gb := getSettled(t, ours, p)
 				if ws != gs || wb != gb {
 					t.Errorf("GET %s: ours %d %q, PCP's %d %q", p, gs, gb, ws, wb)
 				}
+			}
+			// PCP's logs its line once its connection is set up, which
+			// may come after its answers: wait for it a while
+			got, want := slotsLines(t, filepath.Join(dir, "pmproxy.log")), ""
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+				if want = slotsLines(t, pcpLog); want == got || time.Now().After(deadline) {
+					break
+				}
+			}
+			if got != want {
+				t.Errorf("Redis lines logged: ours %q, PCP's %q", got, want)
 			}
 			if c.proto {
 				bed := testbed.StartPMCD(t, testbed.Options{})
@@ -57,6 +73,26 @@ func TestConfSwitchesLikePCP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// slotsLines is the log's lines about Redis connections, without their
+// time and process.
+func slotsLines(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "Redis") {
+			if _, rest, ok := strings.Cut(l, ") "); ok {
+				l = rest
+			}
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // getSettled is a GET's status and body once the server answers 200, or
