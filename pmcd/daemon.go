@@ -164,36 +164,10 @@ func (d *daemon) receive(ctx context.Context, req pdu.Message) (pdu.Message, err
 	if e, ok := m.(*pdu.Error); ok && e.Code < 0 {
 		return nil, pcp.Error(e.Code)
 	}
-	if !replyFits(req, m) {
+	if !pdu.Answers(req.PDUType(), m.PDUType()) {
 		return nil, fmt.Errorf("%w: %v answered with a %T PDU: %w", errAgentLost, req.PDUType(), m, pcp.ErrIPC)
 	}
 	return m, nil
-}
-
-// replyFits says whether m is a reply of the kind req asks for.
-func replyFits(req, m pdu.Message) bool {
-	var want pdu.Type
-	switch req.PDUType() {
-	case pdu.TypeFetch:
-		want = pdu.TypeResult
-	case pdu.TypeDescReq:
-		want = pdu.TypeDesc
-	case pdu.TypeInstanceReq:
-		want = pdu.TypeInstance
-	case pdu.TypeTextReq:
-		want = pdu.TypeText
-	case pdu.TypeLabelReq:
-		want = pdu.TypeLabel
-	case pdu.TypeResult:
-		want = pdu.TypeError
-	case pdu.TypePMNSNames:
-		want = pdu.TypePMNSIDs
-	case pdu.TypePMNSIDs, pdu.TypePMNSChild, pdu.TypePMNSTraverse:
-		want = pdu.TypePMNSNames
-	default:
-		return false
-	}
-	return m.PDUType() == want
 }
 
 // close ends the conversation and the agent's process: closing its input

@@ -304,7 +304,7 @@ func (c *companion) exchange(reqAt int, t pdu.Type) exchanged {
 		}
 		return exchanged{err: pcp.ErrGeneric}
 	}
-	if m.PDUType() != replyType(t) {
+	if !pdu.Answers(t, m.PDUType()) {
 		return exchanged{err: fmt.Errorf("%v answered with a %v PDU: %w", t, m.PDUType(), pcp.ErrIPC), lost: true}
 	}
 	return exchanged{m: m}
@@ -317,27 +317,6 @@ func (c *companion) outcome(x exchanged) (pdu.Message, error) {
 		return nil, c.lose(x.err)
 	}
 	return x.m, x.err
-}
-
-// replyType is the PDU type that answers a request of type t.
-func replyType(t pdu.Type) pdu.Type {
-	switch t {
-	case pdu.TypeFetch:
-		return pdu.TypeResult
-	case pdu.TypeDescReq:
-		return pdu.TypeDesc
-	case pdu.TypeInstanceReq:
-		return pdu.TypeInstance
-	case pdu.TypeTextReq:
-		return pdu.TypeText
-	case pdu.TypeLabelReq:
-		return pdu.TypeLabel
-	case pdu.TypePMNSNames:
-		return pdu.TypePMNSIDs
-	case pdu.TypePMNSIDs, pdu.TypePMNSChild, pdu.TypePMNSTraverse:
-		return pdu.TypePMNSNames
-	}
-	return pdu.TypeError
 }
 
 // Profile keeps the instance profile, sent before the next request
