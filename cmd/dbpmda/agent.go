@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/childproc"
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pdu"
@@ -26,9 +27,10 @@ type conn struct {
 	r    *pdu.Reader
 	w    *pdu.Writer
 	c    io.Closer
-	done chan struct{} // an in-process agent's Serve has returned
-	ver  int           // the agent's protocol version; 0 unknown
-	fd   int           // the descriptor PCP's dbpmda would read from, for messages
+	out  io.Closer       // a daemon's output, closed once it has ended
+	done <-chan struct{} // the agent has ended: an in-process one's Serve has returned, a daemon been waited for
+	ver  int             // the agent's protocol version; 0 unknown
+	fd   int             // the descriptor PCP's dbpmda would read from, for messages
 }
 
 // handshake waits for the agent's credentials and answers them with
@@ -99,21 +101,12 @@ func (s *session) openPipe(path string, args []string) {
 	s.printf("%s\n", line)
 	cmd := exec.Command(path, args...)
 	cmd.Stderr = s.stderr
-	in, err := cmd.StdinPipe()
+	in, out, done, err := childproc.StartPiped(cmd)
 	if err != nil {
-		s.errorf("openpmda: create process failed: %v\n", err)
-		return
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		s.errorf("openpmda: create process failed: %v\n", err)
-		return
-	}
-	if err := cmd.Start(); err != nil {
 		s.errorf("openpmda: create process failed: %s\n", errnoText(err))
 		return
 	}
-	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out, cli.RequestTimeout()), w: pdu.NewWriter(in), c: in, fd: freeFD(2)}
+	c := &conn{name: path, kind: "daemon", cmd: cmd, r: pdu.NewReader(out, cli.RequestTimeout()), w: pdu.NewWriter(in), c: in, out: out, done: done, fd: freeFD(2)}
 	s.conn = c
 	s.resetProfile()
 	agentConnected()
@@ -182,6 +175,10 @@ func (s *session) openDSO(path, entry string, domain int32) {
 	s.handshake(c)
 }
 
+// stopGrace is how long a daemon agent has to exit once its input is
+// closed before it is killed.
+const stopGrace = 2 * time.Second
+
 // close ends the connection as pmcd ends one: an error PDU saying the
 // client is gone, then the pipe closed.
 func (s *session) close() {
@@ -195,17 +192,10 @@ func (s *session) close() {
 	cancel()
 	c.c.Close()
 	if c.cmd != nil {
-		if rc, ok := c.cmd.Stdout.(io.Closer); ok {
-			rc.Close()
-		}
-		waited := make(chan struct{})
-		go func() { c.cmd.Wait(); close(waited) }()
-		select {
-		case <-waited:
-		case <-time.After(2 * time.Second):
-			c.cmd.Process.Kill()
-			<-waited
-		}
+		// Its output stays open until it has ended, so that an answer it
+		// writes on its way out does not meet a closed pipe (SIGPIPE).
+		childproc.Stop(c.cmd, c.done, stopGrace)
+		c.out.Close()
 	}
 	if c.done != nil {
 		<-c.done
