@@ -2,7 +2,6 @@ package logcheck
 
 import (
 	"os"
-	"syscall"
 
 	"github.com/gopcp/gopcp/internal/dirent"
 )
@@ -18,21 +17,12 @@ func dirNames(dir string) ([]string, error) {
 	}
 	defer f.Close()
 	var names []string
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := syscall.Getdents(int(f.Fd()), buf)
-		if err != nil {
-			return nil, err
-		}
-		if n <= 0 {
-			return names, nil
-		}
-		for b := buf[:n]; ; {
-			name, _, rest, ok := dirent.Next(b)
-			if !ok {
-				break
-			}
-			names, b = append(names, string(name)), rest
-		}
+	err = dirent.Each(int(f.Fd()), make([]byte, 32<<10), func(name []byte, _ byte) error {
+		names = append(names, string(name))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return names, nil
 }
