@@ -76,16 +76,16 @@ func FuzzAutogroup(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { parseAutogroup(b) })
 }
 
-func FuzzDirents(f *testing.F) {
-	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 24, 0, 4, '1', '2', 0, 0, 0})
-	f.Add([]byte{1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 20, 0, 4, '.'})
+// FuzzPIDName: a name is a pid only when it is all digits and fits one.
+func FuzzPIDName(f *testing.F) {
+	f.Add([]byte("12"))
+	f.Add([]byte("."))
+	f.Add([]byte("99999999999"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		walkDirents(b, func(name []byte) {
-			if len(name) == 0 {
-				t.Fatal("empty name")
-			}
-			pidName(name)
-		})
+		pid, ok := pidName(b)
+		if ok && (pid < 0 || len(b) == 0) {
+			t.Fatalf("%q is pid %d", b, pid)
+		}
 	})
 }
 

@@ -81,62 +81,32 @@ func readAll(fd int, buf *[]byte, shortEOF bool) ([]byte, syscall.Errno) {
 // and "..", using buf for the raw records.
 func countDir(fd int, buf []byte) (int, syscall.Errno) {
 	count := 0
-	for {
-		n, err := syscall.ReadDirent(fd, buf)
-		if err != nil {
-			if err == syscall.EINTR {
-				continue
-			}
-			return 0, err.(syscall.Errno)
+	err := dirent.Each(fd, buf, func(name []byte, _ byte) error {
+		if string(name) != "." && string(name) != ".." {
+			count++
 		}
-		if n <= 0 {
-			break
-		}
-		walkDirents(buf[:n], func(name []byte) {
-			if !(name[0] == '.' && (len(name) == 1 || name[1] == 0 || name[1] == '.' && (len(name) == 2 || name[2] == 0))) {
-				count++
-			}
-		})
+		return nil
+	})
+	if err != nil {
+		return 0, err.(syscall.Errno)
 	}
 	return count, 0
-}
-
-// walkDirents calls fn with the name (never empty) of each
-// linux_dirent64 record of b, stopping at a malformed record.
-func walkDirents(b []byte, fn func(name []byte)) {
-	for {
-		name, _, rest, ok := dirent.Next(b)
-		if !ok {
-			return
-		}
-		if len(name) > 0 {
-			fn(name)
-		}
-		b = rest
-	}
 }
 
 // eachPID calls fn with every all-digit name of the open directory fd as
 // a number: the processes of a /proc directory, or the threads of a task
 // directory. Names too long for a pid are skipped.
 func eachPID(fd int, buf []byte, fn func(pid int32)) syscall.Errno {
-	for {
-		n, err := syscall.ReadDirent(fd, buf)
-		if err != nil {
-			if err == syscall.EINTR {
-				continue
-			}
-			return err.(syscall.Errno)
+	err := dirent.Each(fd, buf, func(name []byte, _ byte) error {
+		if pid, ok := pidName(name); ok {
+			fn(pid)
 		}
-		if n <= 0 {
-			return 0
-		}
-		walkDirents(buf[:n], func(name []byte) {
-			if pid, ok := pidName(name); ok {
-				fn(pid)
-			}
-		})
+		return nil
+	})
+	if err != nil {
+		return err.(syscall.Errno)
 	}
+	return 0
 }
 
 // pidName parses a NUL-terminated directory entry name made of digits.

@@ -32,6 +32,11 @@ const minDirRead = 4096
 // its start and never written over within the call: when it is full a
 // larger one replaces it, the old one left to the entries already made
 // from it, and what was read into it still counts against limit.
+//
+// It is not internal/dirent's Each, which reads every batch into the same
+// buffer: the walk keeps the names after the read that found them
+// without a string made for each at every fetch, so no buffer may be
+// read into twice.
 func readDirFD(fd int, buf []byte, out []dirent, limit int) ([]dirent, []byte) {
 	used, total := 0, 0
 	for total < limit {
