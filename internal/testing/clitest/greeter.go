@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/gopcp/gopcp/pdu"
@@ -18,39 +17,24 @@ import (
 type Greeter struct {
 	Host string // 127.0.0.1:port
 	port int
-	mu   sync.Mutex
 	// sent are the client ports of the connections that sent bytes
 	// since the last Reset.
-	sent map[int]bool
+	sent clientPorts
 }
 
 // Sent says whether the program pid has sent bytes on a connection of
 // its own since the last Reset. It asks for the program's connections,
 // not any: a program of an earlier run (PCP's, say, before ours) may
 // still be sending when the next one starts.
-func (g *Greeter) Sent(_ []byte, pid int) bool {
-	ports := connections(pid, g.port)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, p := range ports {
-		if g.sent[p] {
-			return true
-		}
-	}
-	return false
-}
+func (g *Greeter) Sent(_ []byte, pid int) bool { return g.sent.heldBy(pid, g.port) }
 
 // Reset forgets what came so far.
-func (g *Greeter) Reset() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	clear(g.sent)
-}
+func (g *Greeter) Reset() { g.sent.reset() }
 
 // NewGreeter starts a Greeter for t's life.
 func NewGreeter(t testing.TB, features pdu.Flags) *Greeter {
 	t.Helper()
-	g := &Greeter{sent: make(map[int]bool)}
+	g := &Greeter{}
 	hello := pdu.Greeting{Info: pdu.PDUInfo{Version: pdu.PDUVersion2, Features: features}}.Message()
 	addr := ServeLoopback(t, func(c net.Conn) {
 		if pdu.NewWriter(c).WriteMessage(context.Background(), hello, 0) != nil {
@@ -64,9 +48,7 @@ func NewGreeter(t testing.TB, features pdu.Flags) *Greeter {
 		for {
 			n, err := c.Read(buf)
 			if n > 0 {
-				g.mu.Lock()
-				g.sent[from] = true
-				g.mu.Unlock()
+				g.sent.add(from)
 			}
 			if err != nil {
 				return

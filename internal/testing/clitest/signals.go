@@ -89,10 +89,9 @@ func FIFOArchive(t testing.TB) string {
 type Stall struct {
 	Host string // localhost:port
 	port int
-	mu   sync.Mutex
 	// from are the client ports of the connections accepted since the
 	// last Reset.
-	from map[int]bool
+	from clientPorts
 }
 
 // Accepted says whether the program pid holds a connection the stall
@@ -100,24 +99,10 @@ type Stall struct {
 // connection, not any: one a program of an earlier run left in the
 // listener's queue may be accepted after the Reset, before this run's
 // program has even connected.
-func (s *Stall) Accepted(_ []byte, pid int) bool {
-	ports := connections(pid, s.port)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range ports {
-		if s.from[p] {
-			return true
-		}
-	}
-	return false
-}
+func (s *Stall) Accepted(_ []byte, pid int) bool { return s.from.heldBy(pid, s.port) }
 
 // Reset forgets the connections so far.
-func (s *Stall) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	clear(s.from)
-}
+func (s *Stall) Reset() { s.from.reset() }
 
 // NewStall starts a Stall for t's life.
 func NewStall(t testing.TB) *Stall {
@@ -126,7 +111,7 @@ func NewStall(t testing.TB) *Stall {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Stall{port: l.Addr().(*net.TCPAddr).Port, from: make(map[int]bool)}
+	s := &Stall{port: l.Addr().(*net.TCPAddr).Port}
 	s.Host = "localhost:" + strconv.Itoa(s.port)
 	var conns []net.Conn
 	done := make(chan struct{})
@@ -137,22 +122,18 @@ func NewStall(t testing.TB) *Stall {
 			if err != nil {
 				return
 			}
-			s.mu.Lock()
 			conns = append(conns, c)
 			if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
-				s.from[a.Port] = true
+				s.from.add(a.Port)
 			}
-			s.mu.Unlock()
 		}
 	}()
 	t.Cleanup(func() {
 		l.Close()
-		<-done
-		s.mu.Lock()
+		<-done // the accepting goroutine has ended: conns is ours
 		for _, c := range conns {
 			c.Close()
 		}
-		s.mu.Unlock()
 	})
 	return s
 }
