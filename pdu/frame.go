@@ -74,8 +74,8 @@ func NewReader(r io.Reader, timeout time.Duration) *Reader {
 // rounded to the microsecond. A value strtod does not take whole, a
 // negative number or a NaN gives DefaultTimeout, where libpcp warns
 // (RequestTimeoutWarning) and ignores it. Zero, or more than a Duration
-// holds, means no limit here (libpcp's own zero gives up at once, its
-// huge waits are effectively forever). Clients take it as an option
+// holds, means no limit here (libpcp's own zero gives up at once where
+// it waits the exact value: ParseRequestWaits). Clients take it as an option
 // (pmapi.WithRequestTimeout) from the edge that reads the environment
 // (internal/pmapienv).
 func ParseRequestTimeout(v string) time.Duration {
@@ -83,6 +83,26 @@ func ParseRequestTimeout(v string) time.Duration {
 		return d
 	}
 	return DefaultTimeout
+}
+
+// ParseRequestWaits reads $PMCD_REQUEST_TIMEOUT's value as libpcp's
+// host contexts use it, as two waits. request, for the reply to each
+// request, is the value's whole seconds, zero meaning no limit: libpcp
+// keeps the wait as an int of seconds once connected, and its zero is
+// no timeout. traverse, for the reply to a namespace traversal, is the
+// exact value (ParseRequestTimeout), which libpcp reads that reply with;
+// zero there is a zero wait, failing at once. exact is false when
+// traverse is not a wait of its own: a value past a Duration's reach (no
+// limit for both) or one libpcp ignores (DefaultTimeout for both).
+func ParseRequestWaits(v string) (request, traverse time.Duration, exact bool) {
+	d, ok := getopt.EnvTimeout(v)
+	if !ok {
+		return DefaultTimeout, DefaultTimeout, false
+	}
+	if secs, _ := getopt.CStrtod(v); d == 0 && secs >= 1 {
+		return 0, 0, false
+	}
+	return d.Truncate(time.Second), d, true
 }
 
 // RequestTimeoutWarning is the warning libpcp writes (pmNotifyErr,

@@ -41,6 +41,7 @@ type HostContext struct {
 
 	counts pduCounters
 
+	unread   int       // replies to zero-wait traversals not read yet (traversewait.go)
 	failures int       // failed reconnection attempts in a row
 	retryAt  time.Time // no reconnection attempt before this
 }
@@ -52,6 +53,7 @@ type options struct {
 	ns             *pmns.Tree
 	connectTimeout time.Duration
 	requestTimeout time.Duration
+	traverseWait   *time.Duration  // nil: requestTimeout (WithTraverseTimeout)
 	ports          []int           // nil: DefaultPort
 	backoff        []time.Duration // nil: DefaultReconnectBackoff
 	container      *string         // for specifications naming none
@@ -172,6 +174,7 @@ func (c *HostContext) attach(conn *connection) {
 	// set between requests.
 	c.r.KeepDeadline, c.w.KeepDeadline = true, true
 	c.profSent = false
+	c.unread = 0
 }
 
 // Spec returns the context's parsed host specification, which the caller
@@ -258,6 +261,7 @@ func (c *HostContext) broken() {
 		c.conn = nil
 	}
 	c.profSent = false
+	c.unread = 0
 }
 
 // transportError gives a failed read or write the PCP code libpcp would
@@ -290,6 +294,9 @@ func (c *HostContext) send(ctx context.Context, req pdu.Message) error {
 // caller holds mu.
 func (c *HostContext) receive(ctx context.Context) ([]byte, pdu.Type, error) {
 	if err := c.ready(); err != nil {
+		return nil, 0, err
+	}
+	if err := c.skipUnread(ctx); err != nil {
 		return nil, 0, err
 	}
 	buf, err := c.r.ReadPDU(ctx)

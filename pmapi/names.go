@@ -212,7 +212,7 @@ func (c *HostContext) traverseRemote(ctx context.Context, name string) ([]string
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var reply pdu.PMNSNames
-	if err := c.call(ctx, &pdu.PMNSTraverse{Name: name}, &reply); err != nil {
+	if err := c.traverseCall(ctx, &pdu.PMNSTraverse{Name: name}, &reply); err != nil {
 		return nil, err
 	}
 	return reply.Names, nil

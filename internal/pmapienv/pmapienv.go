@@ -38,8 +38,8 @@ func HostOptions(env Lookup) []pmapi.Option {
 	if v, ok := env("PMCD_CONNECT_TIMEOUT"); ok {
 		opts = append(opts, pmapi.WithConnectTimeout(pmapi.ParseConnectTimeout(v)))
 	}
-	if _, ok := env("PMCD_REQUEST_TIMEOUT"); ok {
-		opts = append(opts, pmapi.WithRequestTimeout(requestTimeout(env)))
+	if v, ok := env("PMCD_REQUEST_TIMEOUT"); ok {
+		opts = append(opts, requestWaits(v)...)
 	}
 	if v, ok := env("PMCD_RECONNECT_TIMEOUT"); ok {
 		opts = append(opts, pmapi.WithReconnectBackoff(pmapi.ParseReconnectTimeout(v)))
@@ -79,4 +79,16 @@ func requestTimeout(env Lookup) time.Duration {
 		return pdu.DefaultTimeout
 	}
 	return pdu.ParseRequestTimeout(v)
+}
+
+// requestWaits is PMCD_REQUEST_TIMEOUT's value as libpcp's host
+// contexts use it (pdu.ParseRequestWaits): one wait for requests, and
+// the exact one for namespace traversals when it is a wait of its own.
+func requestWaits(v string) []pmapi.Option {
+	request, traverse, exact := pdu.ParseRequestWaits(v)
+	opts := []pmapi.Option{pmapi.WithRequestTimeout(request)}
+	if exact {
+		opts = append(opts, pmapi.WithTraverseTimeout(traverse))
+	}
+	return opts
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/clitest"
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/testbed"
+)
+
+// TestZeroTimeoutsLikePCP: PMCD_REQUEST_TIMEOUT values that round to no
+// microseconds are libpcp's zero wait, under which a namespace traversal
+// (pminfo -f, pmprobe -v) times out while the requests that wait whole
+// seconds (pmval's lookup and fetch) wait without limit; a tiny wait that
+// is not zero does the same, as does one under a second for requests.
+// PMCD_CONNECT_TIMEOUT's zero is no limit. Each of PCP's programs and
+// ours run with the same setting against one private pmcd and must agree
+// on stdout, stderr and the exit status.
+func TestZeroTimeoutsLikePCP(t *testing.T) {
+	// a microsecond: too short for any reply, but not zero
+	const tinyWait = "PMCD_REQUEST_TIMEOUT=0.000001"
+	bed := testbed.StartPMCD(t, testbed.Options{})
+	host := "localhost:" + strconv.Itoa(bed.Port())
+	tools := []struct {
+		name, pkg string
+		args      []string
+		// several traversals: a wait that is not zero is left out, after
+		// whose timeout libpcp keeps the connection and ours drops it
+		several bool
+	}{
+		{"pminfo", ".", []string{"-f", "sample.long.one"}, false},
+		{"pmval", "../pmval", []string{"-s", "1", "sample.long.one"}, false},
+		{"pmprobe", "../pmprobe", []string{"-v", "sample.long.one"}, false},
+		// after a zero wait's timeout the next traversal times out too
+		{"pmprobe", "../pmprobe", []string{"-v", "sample.long.one", "sample.long.ten"}, true},
+	}
+	settings := []string{
+		"PMCD_REQUEST_TIMEOUT=0",
+		"PMCD_REQUEST_TIMEOUT=1e-7",
+		"PMCD_REQUEST_TIMEOUT=0.0000001",
+		"PMCD_REQUEST_TIMEOUT=-0",
+		"PMCD_REQUEST_TIMEOUT=",
+		"PMCD_REQUEST_TIMEOUT=0.0000004",
+		tinyWait,
+		"PMCD_REQUEST_TIMEOUT=0.4",
+		"PMCD_REQUEST_TIMEOUT=2",
+		"PMCD_CONNECT_TIMEOUT=0",
+		"PMCD_CONNECT_TIMEOUT=1e-7",
+		"PMCD_CONNECT_TIMEOUT=-0",
+	}
+	for _, tool := range tools {
+		theirs, ours := pcptest.NeedTool(t, tool.name), pcptest.GoCommand(t, tool.pkg)
+		for _, env := range settings {
+			if tool.several && env == tinyWait {
+				continue
+			}
+			run := func(bin string) string {
+				cmd := exec.Command(bin, append([]string{"-h", host}, tool.args...)...)
+				cmd.Env = append(os.Environ(), env)
+				out, errOut, code := clitest.RunCmd(t, cmd)
+				return "exit " + strconv.Itoa(code) + "\n" + string(out) + "stderr:\n" + string(errOut)
+			}
+			if want, got := run(theirs), run(ours); got != want {
+				t.Errorf("%s %s %v:\nPCP's:\n%s\nours:\n%s", env, tool.name, tool.args, want, got)
+			}
+		}
+	}
+}
