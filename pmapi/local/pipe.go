@@ -238,6 +238,17 @@ func (c *companion) settle(ctx context.Context) error {
 	if c.pending == nil {
 		return nil
 	}
+	// An answer already come is taken first: with pendingBy past, the
+	// timer below is ready too and select would pick either at random.
+	select {
+	case x := <-c.pending:
+		c.pending = nil
+		if x.lost {
+			_ = c.lose(x.err)
+		}
+		return nil
+	default:
+	}
 	left := time.Until(c.pendingBy)
 	if left <= 0 {
 		left = 0

@@ -161,3 +161,34 @@ func TestCompanionCancelAnswerNeverComes(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 }
+
+// TestCompanionCancelAnswerCameLate: an answer that has come, though
+// the next request asks only after the drain bound, is dropped and the
+// companion kept, every time (the bound's timer is then ready too).
+func TestCompanionCancelAnswerCameLate(t *testing.T) {
+	f := newFakeCompanion(t)
+	f.c.drainWait = time.Nanosecond
+	p := &pipeAgent{c: f.c, domain: 29}
+	for i := range 20 {
+		ctx, cancel := context.WithCancel(context.Background())
+		failed := make(chan error, 1)
+		go func() {
+			_, err := p.Handle(ctx, 0, &pdu.DescReq{PMID: pcp.NewPMID(29, 0, 1)})
+			failed <- err
+		}()
+		<-f.half
+		cancel()
+		if err := <-failed; !errors.Is(err, context.Canceled) {
+			t.Fatalf("the cancelled request: %v, want %v", err, context.Canceled)
+		}
+		f.halves <- true
+		for len(f.c.pending) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		next := pcp.NewPMID(29, 0, 2)
+		m, err := f.ask(context.Background(), p, next)
+		if d, ok := m.(*pdu.Desc); err != nil || !ok || d.Desc.PMID != next || f.c.lost {
+			t.Fatalf("round %d, the next request: %+v, %v (lost %v); want the descriptor of %v", i, m, err, f.c.lost, next)
+		}
+	}
+}
