@@ -242,10 +242,7 @@ func (c *companion) settle(ctx context.Context) error {
 	// timer below is ready too and select would pick either at random.
 	select {
 	case x := <-c.pending:
-		c.pending = nil
-		if x.lost {
-			_ = c.lose(x.err)
-		}
+		c.drop(x)
 		return nil
 	default:
 	}
@@ -257,10 +254,7 @@ func (c *companion) settle(ctx context.Context) error {
 	defer t.Stop()
 	select {
 	case x := <-c.pending:
-		c.pending = nil
-		if x.lost {
-			_ = c.lose(x.err)
-		}
+		c.drop(x)
 		return nil
 	case <-t.C:
 		// The companion still owes an answer: the pipe cannot be used
@@ -269,6 +263,15 @@ func (c *companion) settle(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return ctxError(ctx.Err())
+	}
+}
+
+// drop ends the wait for a request given up with what its exchange
+// came to, losing the companion if the conversation failed.
+func (c *companion) drop(x exchanged) {
+	c.pending = nil
+	if x.lost {
+		_ = c.lose(x.err)
 	}
 }
 

@@ -143,17 +143,7 @@ func TestCompanionCancelAnswerNeverComes(t *testing.T) {
 	f := newFakeCompanion(t)
 	f.c.drainWait = 50 * time.Millisecond
 	p := &pipeAgent{c: f.c, domain: 29}
-	ctx, cancel := context.WithCancel(context.Background())
-	failed := make(chan error, 1)
-	go func() {
-		_, err := p.Handle(ctx, 0, &pdu.DescReq{PMID: pcp.NewPMID(29, 0, 1)})
-		failed <- err
-	}()
-	<-f.half
-	cancel()
-	if err := <-failed; !errors.Is(err, context.Canceled) {
-		t.Fatalf("the cancelled request: %v, want %v", err, context.Canceled)
-	}
+	f.cancelMidAnswer(t, p)
 	if _, err := p.Handle(context.Background(), 0, &pdu.DescReq{PMID: pcp.NewPMID(29, 0, 2)}); err != pcp.ErrNoAgent || !f.c.lost {
 		t.Fatalf("the next request: %v (lost %v), want %v", err, f.c.lost, pcp.ErrNoAgent)
 	}
@@ -170,17 +160,7 @@ func TestCompanionCancelAnswerCameLate(t *testing.T) {
 	f.c.drainWait = time.Nanosecond
 	p := &pipeAgent{c: f.c, domain: 29}
 	for i := range 20 {
-		ctx, cancel := context.WithCancel(context.Background())
-		failed := make(chan error, 1)
-		go func() {
-			_, err := p.Handle(ctx, 0, &pdu.DescReq{PMID: pcp.NewPMID(29, 0, 1)})
-			failed <- err
-		}()
-		<-f.half
-		cancel()
-		if err := <-failed; !errors.Is(err, context.Canceled) {
-			t.Fatalf("the cancelled request: %v, want %v", err, context.Canceled)
-		}
+		f.cancelMidAnswer(t, p)
 		f.halves <- true
 		for len(f.c.pending) == 0 {
 			time.Sleep(time.Millisecond)
@@ -190,5 +170,23 @@ func TestCompanionCancelAnswerCameLate(t *testing.T) {
 		if d, ok := m.(*pdu.Desc); err != nil || !ok || d.Desc.PMID != next || f.c.lost {
 			t.Fatalf("round %d, the next request: %+v, %v (lost %v); want the descriptor of %v", i, m, err, f.c.lost, next)
 		}
+	}
+}
+
+// cancelMidAnswer asks p for a descriptor and cancels the request once
+// the companion has written half its answer: the request must fail with
+// the context's error.
+func (f *fakeCompanion) cancelMidAnswer(t *testing.T, p *pipeAgent) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	failed := make(chan error, 1)
+	go func() {
+		_, err := p.Handle(ctx, 0, &pdu.DescReq{PMID: pcp.NewPMID(29, 0, 1)})
+		failed <- err
+	}()
+	<-f.half
+	cancel()
+	if err := <-failed; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled request: %v, want %v", err, context.Canceled)
 	}
 }
