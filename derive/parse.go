@@ -69,6 +69,14 @@ func (p *parser) run(name, expr string) (*Node, error) {
 	return n, nil
 }
 
+// check parses expr only to report its error: the tree is dropped and
+// the slab's last block is taken back for the next check.
+func (p *parser) check(name, expr string) error {
+	_, err := p.run(name, expr)
+	p.slab.block = p.slab.block[:0]
+	return err
+}
+
 // nodeSlab hands out nodes cut from shared blocks: loading PCP's default
 // definitions made 670 nodes an allocation each, half of the loading's
 // allocations. Blocks double from slabFirst to slabMax nodes, so that a

@@ -156,9 +156,7 @@ func (r *Registry) register(name, expr string) error {
 	if _, dup := r.named[name]; dup {
 		return r.refuse(name, expr, "Duplicate global derived metric name")
 	}
-	_, err := r.check.run(name, expr)
-	r.check.slab.block = r.check.slab.block[:0]
-	if err != nil {
+	if err := r.check.check(name, expr); err != nil {
 		return err
 	}
 	if r.nextPMID() == pcp.PMIDNull {
