@@ -1,0 +1,223 @@
+package jbd2
+
+import (
+	"bytes"
+	"math"
+	"strings"
+)
+
+// journal is what one journal's info file said, kept from scan to scan:
+// as in PCP's agent, a field the file no longer has keeps the value an
+// earlier read gave it.
+type journal struct {
+	// version is the header's format: 3 for "N transactions (M
+	// requested), ...", 2 for the older "N transaction, ..." without
+	// the requested count and the request delay.
+	version    uint32
+	maxBuffers uint32
+
+	tid       uint64 // transactions committed
+	requested uint64
+
+	// Averages per transaction, as the kernel prints them.
+	waiting, requestDelay, running, locked, flushing, logging uint64 // ms
+	commitTime                                                uint64 // µs
+	handles, blocks, blocksLogged                             uint64
+}
+
+// lineMax is the longest piece of a line the parser looks at alone: PCP's
+// agent reads the file with fgets into a buffer of 4096 bytes, so a longer
+// line is taken as several, and the parser takes it the same way.
+const lineMax = 4096 - 1
+
+// The parser's states, in the order a well-formed file passes them.
+const (
+	wantHeader = iota
+	wantAverage
+	inAverages
+)
+
+// averageFields are the lines of the averages section: the text that
+// follows the number, newline included, and the field it sets.
+var averageFields = [...]struct {
+	text  string
+	field func(*journal) *uint64
+}{
+	{"ms waiting for transaction\n", func(j *journal) *uint64 { return &j.waiting }},
+	{"ms request delay\n", func(j *journal) *uint64 { return &j.requestDelay }},
+	{"ms running transaction\n", func(j *journal) *uint64 { return &j.running }},
+	{"ms transaction was being locked\n", func(j *journal) *uint64 { return &j.locked }},
+	{"ms flushing data (in ordered mode)\n", func(j *journal) *uint64 { return &j.flushing }},
+	{"ms logging transaction\n", func(j *journal) *uint64 { return &j.logging }},
+	{"us average transaction commit time\n", func(j *journal) *uint64 { return &j.commitTime }},
+	{" handles per transaction\n", func(j *journal) *uint64 { return &j.handles }},
+	{" blocks per transaction\n", func(j *journal) *uint64 { return &j.blocks }},
+	{" logged blocks per transaction\n", func(j *journal) *uint64 { return &j.blocksLogged }},
+}
+
+// The two header formats, in scanf's terms.
+const (
+	headerV3 = "%llu transactions (%llu requested), each up to %u blocks\n"
+	headerV2 = "%llu transaction, each up to %u blocks\n"
+)
+
+// parseInfo reads the text of a journal's info file into j and reports
+// whether it had both a header and the line that opens the averages
+// section, which is what makes the journal an instance. Lines are taken
+// as PCP's agent takes them: at most lineMax bytes at a time, each ending
+// at its first NUL byte. Fields are set as they are read, so j may be
+// changed even when the text is refused, as PCP's journal record is.
+func parseInfo(j *journal, text []byte) bool {
+	state := wantHeader
+	for len(text) > 0 {
+		n := min(len(text), lineMax)
+		if i := bytes.IndexByte(text[:n], '\n'); i >= 0 {
+			n = i + 1
+		}
+		piece := text[:n]
+		text = text[n:]
+		if i := bytes.IndexByte(piece, 0); i >= 0 {
+			piece = piece[:i]
+		}
+		line := string(piece)
+		switch state {
+		case wantHeader:
+			if header(j, line) {
+				state = wantAverage
+			}
+		case wantAverage:
+			// Only the first eight bytes are looked at, as PCP does.
+			if strings.HasPrefix(line, "average:") {
+				state = inAverages
+			}
+		case inAverages:
+			average(j, line)
+		}
+	}
+	return state == inAverages
+}
+
+// header reads line as either header format, storing each number it
+// converts (scanf stores those it reads before a mismatch too), and
+// reports whether one format converted all its numbers.
+func header(j *journal, line string) bool {
+	var v [3]uint64
+	n := scan(line, headerV3, v[:])
+	if n > 0 {
+		j.tid = v[0]
+	}
+	if n > 1 {
+		j.requested = v[1]
+	}
+	if n > 2 {
+		j.maxBuffers = uint32(v[2])
+		j.version = 3
+		return true
+	}
+	n = scan(line, headerV2, v[:])
+	if n > 0 {
+		j.tid = v[0]
+	}
+	if n > 1 {
+		j.maxBuffers = uint32(v[1])
+		j.version = 2
+		return true
+	}
+	return false
+}
+
+// average reads one line of the averages section: a number as strtoull
+// reads it, then one of averageFields' texts exactly. Other lines are
+// ignored.
+func average(j *journal, line string) {
+	v, n := strtoull(line)
+	if n == 0 {
+		return
+	}
+	rest := line[n:]
+	for _, f := range averageFields {
+		if rest == f.text {
+			*f.field(j) = v
+			return
+		}
+	}
+}
+
+// isSpace is C's isspace in the C locale.
+func isSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
+
+// scan is sscanf(line, format, ...) for formats of literal text, white
+// space and the conversions %llu and %u, which both store a 64-bit value
+// here (the caller truncates %u's). It returns how many numbers it
+// converted: a literal that does not match, or the end of line, stops it.
+func scan(line, format string, out []uint64) int {
+	n, p := 0, 0
+	for f := 0; f < len(format); {
+		c := format[f]
+		switch {
+		case isSpace(c):
+			for p < len(line) && isSpace(line[p]) {
+				p++
+			}
+			f++
+		case c == '%':
+			f++
+			for f < len(format) && format[f] == 'l' {
+				f++
+			}
+			f++ // the 'u'
+			// scanf's conversion skips white space and takes a sign and
+			// digits, valued as strtoull values them.
+			v, used := strtoull(line[p:])
+			if used == 0 || n >= len(out) {
+				return n
+			}
+			out[n] = v
+			n++
+			p += used
+		default:
+			if p >= len(line) || line[p] != c {
+				return n
+			}
+			p++
+			f++
+		}
+	}
+	return n
+}
+
+// strtoull is C's strtoull(s, &end, 10): leading white space and a sign
+// are skipped, a minus negates the value modulo 2^64, and a value too big
+// is the largest uint64. It returns the value and how many bytes it took,
+// 0 when there is no digit (strtoull's end is then s itself).
+func strtoull(s string) (uint64, int) {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	start := i
+	var v uint64
+	over := false
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		d := uint64(s[i] - '0')
+		if v > (math.MaxUint64-d)/10 {
+			over = true
+		}
+		v = v*10 + d
+	}
+	if i == start {
+		return 0, 0
+	}
+	switch {
+	case over:
+		v = math.MaxUint64
+	case neg:
+		v = -v
+	}
+	return v, i
+}
