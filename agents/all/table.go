@@ -12,6 +12,8 @@ import (
 // the registry's, until it looks one up.
 func lookup(entry string) (pmda.NewFunc, bool) {
 	switch entry {
+	case "jbd2_init":
+		return newJBD2, true
 	case "linux_init":
 		return newLinux, true
 	case "mmv_init":

@@ -10,7 +10,7 @@ import "slices"
 // names are agents/all's entry points, sorted; agents/all's tests hold
 // the two lists equal.
 var names = [...]string{
-	"linux_init", "mmv_init", "pmproxy_init", "proc_init",
+	"jbd2_init", "linux_init", "mmv_init", "pmproxy_init", "proc_init",
 	"sample_init", "simple_init", "trace_init", "trivial_init",
 }
 
