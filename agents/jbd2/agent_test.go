@@ -169,13 +169,13 @@ func TestJournals(t *testing.T) {
 		{14, "sdb1-8", ""},
 		{5, "sda2-8", "61251"}, // 3ms times 20417 requests
 		{3, "sdb1-8", "2048"},
-		{4, "sdb1-8", "62"},        // 2ms times 31
-		{6, "sda2-8", "23022160"},  // 3920ms times 5873
-		{12, "sdb1-8", "6355"},     // 205 handles times 31
-		{19, "sda2-8", "21873"},    // microseconds, as given
-		{20, "sde1-8", "0"},        // cut short before it
-		{13, "sde1-8", "6"},        // read before the cut
-		{3, "sdf1-8", "5"},         // 4294967301 cut to 32 bits
+		{4, "sdb1-8", "62"},       // 2ms times 31
+		{6, "sda2-8", "23022160"}, // 3920ms times 5873
+		{12, "sdb1-8", "6355"},    // 205 handles times 31
+		{19, "sda2-8", "21873"},   // microseconds, as given
+		{20, "sde1-8", "0"},       // cut short before it
+		{13, "sde1-8", "6"},       // read before the cut
+		{3, "sdf1-8", "5"},        // 4294967301 cut to 32 bits
 		{1, "sdf1-8", "18446744073709551615"},
 		{2, "sdf1-8", "18446744073709551613"}, // -3, as strtoull gives it
 		{4, "sdf1-8", "7"},                    // (2^64-7)(2^64-1) wraps to 7

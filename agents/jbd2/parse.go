@@ -55,11 +55,19 @@ var averageFields = [...]struct {
 	{" logged blocks per transaction\n", func(j *journal) *uint64 { return &j.blocksLogged }},
 }
 
-// The two header formats, in scanf's terms.
-const (
-	headerV3 = "%llu transactions (%llu requested), each up to %u blocks\n"
-	headerV2 = "%llu transaction, each up to %u blocks\n"
-)
+// headers are the two header formats, newest first, in scanf's terms:
+// the numbers before the last are stored in fields, the last is the
+// block limit.
+var headers = [...]struct {
+	format  string
+	version uint32
+	fields  func(*journal) []*uint64
+}{
+	{"%llu transactions (%llu requested), each up to %u blocks\n", 3,
+		func(j *journal) []*uint64 { return []*uint64{&j.tid, &j.requested} }},
+	{"%llu transaction, each up to %u blocks\n", 2,
+		func(j *journal) []*uint64 { return []*uint64{&j.tid} }},
+}
 
 // parseInfo reads the text of a journal's info file into j and reports
 // whether it had both a header and the line that opens the averages
@@ -102,26 +110,17 @@ func parseInfo(j *journal, text []byte) bool {
 // reports whether one format converted all its numbers.
 func header(j *journal, line string) bool {
 	var v [3]uint64
-	n := scan(line, headerV3, v[:])
-	if n > 0 {
-		j.tid = v[0]
-	}
-	if n > 1 {
-		j.requested = v[1]
-	}
-	if n > 2 {
-		j.maxBuffers = uint32(v[2])
-		j.version = 3
-		return true
-	}
-	n = scan(line, headerV2, v[:])
-	if n > 0 {
-		j.tid = v[0]
-	}
-	if n > 1 {
-		j.maxBuffers = uint32(v[1])
-		j.version = 2
-		return true
+	for _, h := range headers {
+		n := scan(line, h.format, v[:])
+		fields := h.fields(j)
+		for i := range min(n, len(fields)) {
+			*fields[i] = v[i]
+		}
+		if n > len(fields) {
+			j.maxBuffers = uint32(v[n-1])
+			j.version = h.version
+			return true
+		}
 	}
 	return false
 }
