@@ -12,7 +12,7 @@ import (
 func TestCheckAgents(t *testing.T) {
 	c, err := ParseConf(strings.NewReader(`pmcd 2 dso pmcd_init /var/lib/pcp/pmdas/pmcd/pmda_pmcd.so
 trivial 250 dso trivial_init /var/lib/pcp/pmdas/trivial/pmda_trivial.so
-jbd2 122 dso jbd2_init /var/lib/pcp/pmdas/jbd2/pmda_jbd2.so
+xfs 11 dso xfs_init /var/lib/pcp/pmdas/xfs/pmda_xfs.so
 ok 124 pipe binary /bin/sh -c true
 gone 125 pipe binary /nonexistent/pmdagone -d 125
 sock 126 socket inet 4000
@@ -22,7 +22,7 @@ sockgone 127 socket unix /tmp/x.socket /nonexistent/pmdasock
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"jbd2":     `pmcd config[line 3]: Warning: agent "jbd2" (domain 122) cannot be started: no Go agent has the DSO entry point "jbd2_init" (/var/lib/pcp/pmdas/jbd2/pmda_jbd2.so is not loaded)`,
+		"xfs":      `pmcd config[line 3]: Warning: agent "xfs" (domain 11) cannot be started: no Go agent has the DSO entry point "xfs_init" (/var/lib/pcp/pmdas/xfs/pmda_xfs.so is not loaded)`,
 		"gone":     `pmcd config[line 5]: Warning: agent "gone" (domain 125) cannot be started: exec: "/nonexistent/pmdagone": stat /nonexistent/pmdagone: no such file or directory`,
 		"sockgone": `pmcd config[line 7]: Warning: agent "sockgone" (domain 127) cannot be started: exec: "/nonexistent/pmdasock": stat /nonexistent/pmdasock: no such file or directory`,
 	}

@@ -18,10 +18,10 @@ import (
 
 // unservableConf is a pmcd.conf like PCP's stock one: pmcd's own agent,
 // which runs, and lines this pmcd cannot start: DSOs with no Go agent
-// (as jbd2 and kvm in PCP's pmcd.conf) and a pipe agent whose
+// (as xfs and kvm have in PCP's agents) and a pipe agent whose
 // program is not there.
 const unservableConf = `pmcd	2	dso	pmcd_init	/var/lib/pcp/pmdas/pmcd/pmda_pmcd.so
-jbd2	122	dso	jbd2_init	/var/lib/pcp/pmdas/jbd2/pmda_jbd2.so
+xfs	11	dso	xfs_init	/var/lib/pcp/pmdas/xfs/pmda_xfs.so
 kvm	95	dso	kvm_init	/var/lib/pcp/pmdas/kvm/pmda_kvm.so
 nopipe	124	pipe	binary	/nonexistent/pmdanopipe -d 124
 `
@@ -29,7 +29,7 @@ nopipe	124	pipe	binary	/nonexistent/pmdanopipe -d 124
 // unservable are the agent lines above that cannot be started, each with
 // what names it in a message.
 var unservable = map[string]string{
-	"jbd2":   "jbd2_init",
+	"xfs":    "xfs_init",
 	"kvm":    "kvm_init",
 	"nopipe": "/nonexistent/pmdanopipe",
 }
