@@ -36,10 +36,24 @@ func copyJournal(t *testing.T, src, dir, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+	mkdir(t, filepath.Join(dir, name))
+	info := filepath.Join(dir, name, "info")
+	if err := os.WriteFile(info, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name, "info"), b, 0o644); err != nil {
+	if err := os.Chmod(info, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mkdir makes a directory PCP's agent, as user pcp, can read whatever
+// the umask.
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -51,11 +65,7 @@ var steps = []struct {
 	do   func(t *testing.T, dir string)
 }{
 	{"no directory", func(t *testing.T, dir string) {}},
-	{"empty directory", func(t *testing.T, dir string) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}},
+	{"empty directory", func(t *testing.T, dir string) { mkdir(t, dir) }},
 	{"older format", func(t *testing.T, dir string) { copyJournal(t, "v2/sda1-8", dir, "sda1-8") }},
 	{"newer format", func(t *testing.T, dir string) {
 		os.RemoveAll(filepath.Join(dir, "sda1-8"))
