@@ -10,8 +10,8 @@
 // The directory is read again at every fetch and instance request, as
 // PCP's agent reads it. A missing directory, a journal whose info file
 // cannot be opened, is not a regular file, or lacks the header or the
-// averages line, is no instance; files and directory listings are read
-// within bounds (maxInfo, maxJournals).
+// averages line, is no instance; files are read within a bound and a
+// directory of too many entries is not read (maxInfo, maxJournals).
 //
 // The agent returned by New is safe for concurrent use.
 package jbd2
@@ -125,6 +125,11 @@ type agent struct {
 	cache  *pmda.Cache // private values are *journal
 	loaded bool        // the cache file has been read
 	saveOK bool        // the last save worked; a failure is said once
+	rd     reader
+	// active are the journals the last refresh found, a new slice at
+	// each refresh (never changed after), so that a fetch's calls of
+	// Instances, one per metric, share one.
+	active []pmda.Instance
 }
 
 // New returns the jbd2 agent for domain (normally Domain).
@@ -196,7 +201,9 @@ func (a *agent) Instances(ctx context.Context, c pmda.Client, indom pcp.InDom) (
 	if indom != a.indom {
 		return nil, pcp.ErrInDom
 	}
-	return a.cache.Active(), nil
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.active, nil
 }
 
 // Fetch answers one value, as PCP's agent computes it: the totals are

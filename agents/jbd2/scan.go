@@ -2,20 +2,31 @@ package jbd2
 
 import (
 	"errors"
-	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"syscall"
+
+	"github.com/gopcp/gopcp/internal/dirent"
 )
 
 // Bounds on what one reading takes in. A kernel's info file is under a
-// kilobyte and a host has a journal per mounted filesystem; past these
-// the rest is left unread.
+// kilobyte and a host has a journal per mounted filesystem: past
+// maxInfo the rest of a file is left unread, and a directory of more
+// than maxJournals entries is not read at all.
 const (
-	maxInfo     = 1 << 20 // bytes of one info file
-	maxJournals = 1 << 14 // directory entries looked at
+	maxInfo     = 1 << 20
+	maxJournals = 1 << 14
 )
+
+// reader holds the buffers the directory and files are read into, kept
+// from one refresh to the next so that a steady reading allocates little:
+// the directory is listed with getdents64 and each info file read with
+// raw system calls (an os.File costs a poller registration and a
+// finalizer per open).
+type reader struct {
+	list dirent.List
+	path []byte // DIR/NAME/info, NUL-terminated for the open
+	text []byte // the info file being parsed
+}
 
 // refresh reads the journals' directory: every journal is made inactive,
 // then each entry whose info file parses is made active again, a new one
@@ -28,26 +39,19 @@ func (a *agent) refresh() {
 		if _, err := a.cache.Load(); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			a.log.Printf("jbd2: instance cache: %v", err)
 		}
+		a.rd.list.Limit = maxJournals
 	}
 	a.cache.DeactivateAll()
-	d, err := os.Open(a.dir)
-	if err != nil {
+	// In directory order, unsorted, so that new journals are numbered in
+	// the order PCP's readdir loop numbers them.
+	if err := a.rd.list.Read(false, a.dir); err != nil {
+		a.active = nil
 		return
 	}
-	defer d.Close()
-	seen := 0
-	for seen < maxJournals {
-		// Read in directory order, unsorted, so that new journals are
-		// numbered in the order PCP's readdir loop numbers them.
-		ents, err := d.ReadDir(min(256, maxJournals-seen))
-		for _, e := range ents {
-			a.journal(e.Name())
-		}
-		seen += len(ents)
-		if err != nil || len(ents) == 0 {
-			break
-		}
+	for i := range a.rd.list.Len() {
+		a.journal(a.rd.list.At(i))
 	}
+	a.active = a.cache.AppendActive(nil)
 	if _, err := a.cache.Save(); err != nil {
 		if a.saveOK {
 			a.log.Printf("jbd2: instance cache: %v", err)
@@ -59,43 +63,60 @@ func (a *agent) refresh() {
 }
 
 // journal reads one entry of the directory into the cache.
-func (a *agent) journal(name string) {
-	if name == "" || name[0] == '.' {
+func (a *agent) journal(name []byte) {
+	if len(name) == 0 || name[0] == '.' {
 		return
 	}
-	text, ok := readInfo(filepath.Join(a.dir, name, "info"))
-	if !ok {
+	if !a.readInfo(name) {
 		return
 	}
-	_, _, private, err := a.cache.LookupName(name)
+	key := string(name)
+	_, _, private, err := a.cache.LookupName(key)
 	j, _ := private.(*journal)
 	if err != nil || j == nil {
 		j = new(journal)
 	}
-	if !parseInfo(j, text) {
+	if !parseInfo(j, a.rd.text) {
 		return
 	}
 	// A name the cache refuses (one that clashes with another up to
 	// its first space) stays out, as in PCP, and silently: it would be
 	// refused again at every request.
-	_, _ = a.cache.Add(name, j)
+	_, _ = a.cache.Add(key, j)
 }
 
-// readInfo reads up to maxInfo bytes of a regular file. It opens without
-// blocking and refuses anything else, so a FIFO put where an info file
-// belongs cannot hold the agent. A read error ends the text where it
-// happened.
-func readInfo(path string) ([]byte, bool) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, false
+// readInfo reads up to maxInfo bytes of the journal's info file into
+// a.rd.text, if it is a regular file. It opens without blocking, so a
+// FIFO put where an info file belongs cannot hold the agent. A read
+// error ends the text where it happened.
+func (a *agent) readInfo(name []byte) bool {
+	rd := &a.rd
+	rd.path = append(append(append(append(rd.path[:0], a.dir...), '/'), name...), "/info\x00"...)
+	fd, errno := dirent.Open(rd.path, syscall.O_RDONLY|syscall.O_NONBLOCK)
+	if errno != 0 {
+		return false
 	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, false
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return false
 	}
-	text, _ := io.ReadAll(io.LimitReader(f, maxInfo))
-	return text, true
+	if cap(rd.text) < 4096 {
+		rd.text = make([]byte, 0, 4096)
+	}
+	rd.text = rd.text[:0]
+	for len(rd.text) < maxInfo {
+		if len(rd.text) == cap(rd.text) {
+			rd.text = append(rd.text, 0)[:len(rd.text)]
+		}
+		n, err := syscall.Read(fd, rd.text[len(rd.text):min(cap(rd.text), maxInfo)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
+		rd.text = rd.text[:len(rd.text)+n]
+	}
+	return true
 }
