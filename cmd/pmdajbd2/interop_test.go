@@ -133,15 +133,7 @@ func ask(t *testing.T, bed *testbed.PMCD) []string {
 // and return), values, the metrics without values for the older format,
 // and the journals left out.
 func TestAgainstPCPDaemon(t *testing.T) {
-	in := testbed.Need(t)
-	theirs := filepath.Join(in.Var("PCP_PMDAS_DIR"), "jbd2", "pmdajbd2")
-	if _, err := os.Stat(theirs); err != nil {
-		pcptest.Missing(t, "PCP's pmdajbd2: "+err.Error())
-	}
-	pmns := filepath.Join(in.Var("PCP_VAR_DIR"), "pmns", "root_jbd2")
-	if _, err := os.Stat(pmns); err != nil {
-		pcptest.Missing(t, "PCP's jbd2 namespace: "+err.Error())
-	}
+	theirs, pmns := pcpJBD2(t, testbed.Need(t), "pmdajbd2")
 	ours := pcptest.GoCommand(t, ".")
 	dir := journalsDir(t)
 	bed := func(argv ...string) *testbed.PMCD {

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,11 +20,7 @@ import (
 // private PCP_VAR_DIR.
 func TestLocalAgainstPCP(t *testing.T) {
 	in := testbed.Need(t)
-	so := filepath.Join(in.Var("PCP_PMDAS_DIR"), "jbd2", "pmda_jbd2.so")
-	if _, err := os.Stat(so); err != nil {
-		pcptest.Missing(t, "PCP's jbd2 shared object: "+err.Error())
-	}
-	pmns := filepath.Join(in.Var("PCP_VAR_DIR"), "pmns", "root_jbd2")
+	so, pmns := pcpJBD2(t, in, "pmda_jbd2.so")
 	varDir, err := testbed.VarDirEnv(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

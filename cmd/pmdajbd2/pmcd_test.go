@@ -1,12 +1,9 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
@@ -16,12 +13,7 @@ import (
 // instance names and the domain label both pmcds give an agent of
 // interface 4.
 func TestDSOUnderPMCD(t *testing.T) {
-	in := testbed.Need(t)
-	so := filepath.Join(in.Var("PCP_PMDAS_DIR"), "jbd2", "pmda_jbd2.so")
-	if _, err := os.Stat(so); err != nil {
-		pcptest.Missing(t, "PCP's jbd2 shared object: "+err.Error())
-	}
-	pmns := filepath.Join(in.Var("PCP_VAR_DIR"), "pmns", "root_jbd2")
+	so, pmns := pcpJBD2(t, testbed.Need(t), "pmda_jbd2.so")
 	pcpBed := testbed.StartPMCD(t, testbed.Options{Agents: []testbed.Agent{
 		testbed.PMCDAgent(), testbed.DSOAgent("jbd2", 122, so, "jbd2_init", pmns)}})
 	ourBed := testbed.StartGoPMCD(t, testbed.Options{Agents: []testbed.Agent{
