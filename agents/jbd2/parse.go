@@ -3,7 +3,6 @@ package jbd2
 import (
 	"bytes"
 	"math"
-	"strings"
 )
 
 // journal is what one journal's info file said, kept from scan to scan:
@@ -56,17 +55,15 @@ var averageFields = [...]struct {
 }
 
 // headers are the two header formats, newest first, in scanf's terms:
-// the numbers before the last are stored in fields, the last is the
-// block limit.
+// the first number is the transaction count, then for the newer the
+// requests, and the last is the block limit.
 var headers = [...]struct {
-	format  string
-	version uint32
-	fields  func(*journal) []*uint64
+	format    string
+	version   uint32
+	requested bool
 }{
-	{"%llu transactions (%llu requested), each up to %u blocks\n", 3,
-		func(j *journal) []*uint64 { return []*uint64{&j.tid, &j.requested} }},
-	{"%llu transaction, each up to %u blocks\n", 2,
-		func(j *journal) []*uint64 { return []*uint64{&j.tid} }},
+	{"%llu transactions (%llu requested), each up to %u blocks\n", 3, true},
+	{"%llu transaction, each up to %u blocks\n", 2, false},
 }
 
 // parseInfo reads the text of a journal's info file into j and reports
@@ -82,12 +79,11 @@ func parseInfo(j *journal, text []byte) bool {
 		if i := bytes.IndexByte(text[:n], '\n'); i >= 0 {
 			n = i + 1
 		}
-		piece := text[:n]
+		line := text[:n]
 		text = text[n:]
-		if i := bytes.IndexByte(piece, 0); i >= 0 {
-			piece = piece[:i]
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			line = line[:i]
 		}
-		line := string(piece)
 		switch state {
 		case wantHeader:
 			if header(j, line) {
@@ -95,7 +91,7 @@ func parseInfo(j *journal, text []byte) bool {
 			}
 		case wantAverage:
 			// Only the first eight bytes are looked at, as PCP does.
-			if strings.HasPrefix(line, "average:") {
+			if bytes.HasPrefix(line, []byte("average:")) {
 				state = inAverages
 			}
 		case inAverages:
@@ -108,15 +104,21 @@ func parseInfo(j *journal, text []byte) bool {
 // header reads line as either header format, storing each number it
 // converts (scanf stores those it reads before a mismatch too), and
 // reports whether one format converted all its numbers.
-func header(j *journal, line string) bool {
+func header(j *journal, line []byte) bool {
 	var v [3]uint64
 	for _, h := range headers {
 		n := scan(line, h.format, v[:])
-		fields := h.fields(j)
-		for i := range min(n, len(fields)) {
-			*fields[i] = v[i]
+		all := 2
+		if n > 0 {
+			j.tid = v[0]
 		}
-		if n > len(fields) {
+		if h.requested {
+			all = 3
+			if n > 1 {
+				j.requested = v[1]
+			}
+		}
+		if n == all {
 			j.maxBuffers = uint32(v[n-1])
 			j.version = h.version
 			return true
@@ -128,14 +130,14 @@ func header(j *journal, line string) bool {
 // average reads one line of the averages section: a number as strtoull
 // reads it, then one of averageFields' texts exactly. Other lines are
 // ignored.
-func average(j *journal, line string) {
+func average(j *journal, line []byte) {
 	v, n := strtoull(line)
 	if n == 0 {
 		return
 	}
 	rest := line[n:]
 	for _, f := range averageFields {
-		if rest == f.text {
+		if string(rest) == f.text {
 			*f.field(j) = v
 			return
 		}
@@ -149,7 +151,7 @@ func isSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 // space and the conversions %llu and %u, which both store a 64-bit value
 // here (the caller truncates %u's). It returns how many numbers it
 // converted: a literal that does not match, or the end of line, stops it.
-func scan(line, format string, out []uint64) int {
+func scan(line []byte, format string, out []uint64) int {
 	n, p := 0, 0
 	for f := 0; f < len(format); {
 		c := format[f]
@@ -189,7 +191,7 @@ func scan(line, format string, out []uint64) int {
 // are skipped, a minus negates the value modulo 2^64, and a value too big
 // is the largest uint64. It returns the value and how many bytes it took,
 // 0 when there is no digit (strtoull's end is then s itself).
-func strtoull(s string) (uint64, int) {
+func strtoull(s []byte) (uint64, int) {
 	i := 0
 	for i < len(s) && isSpace(s[i]) {
 		i++
