@@ -80,6 +80,11 @@ func (l *Logger) work(ctx context.Context, t *task) (stop bool, err error) {
 			l.manageLabels(ctx, desc, res.Timestamp, false)
 			l.manageText(ctx, desc)
 		}
+		if desc.Type == pcp.TypeEvent {
+			if err := l.eventParams(ctx, vs); err != nil {
+				return false, err
+			}
+		}
 		if desc.InDom == pcp.InDomNull || vs.NumVal <= 0 {
 			continue
 		}

@@ -40,22 +40,7 @@ func TestDerivedAgainstPCP(t *testing.T) {
 	// the loggers' control ports from a private one, not PCP's 4330
 	env := append(p.Env(), "PCP_DERIVED_CONFIG="+defs, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	record := func(pcp bool, base string) {
-		args := []string{"-V", "3", "-h", p.Host(), "-c", cfg, "-s", "4", "-l", base + ".log", base}
-		var cmd *exec.Cmd
-		if pcp {
-			c, err := p.Command(context.Background(), "pmlogger", args...)
-			if err != nil {
-				t.Skip(err)
-			}
-			cmd = c
-		} else {
-			cmd = exec.Command(bin, args...)
-		}
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			log, _ := os.ReadFile(base + ".log")
-			t.Fatalf("pmlogger (PCP's: %v): %v\n%s%s", pcp, err, out, log)
-		}
+		recordArchive(t, p, bin, env, pcp, base, "-V", "3", "-h", p.Host(), "-c", cfg, "-s", "4", "-l", base+".log", base)
 	}
 	// Names of one length, so that the prologue records are the same size.
 	ours, theirs := filepath.Join(dir, "our"), filepath.Join(dir, "pcp")
@@ -110,6 +95,27 @@ func TestDerivedAgainstPCP(t *testing.T) {
 	}
 	if want, got := check(theirs), check(ours); want != got {
 		t.Errorf("PCP's pmlogcheck:\non PCP's archive:\n%s\non ours:\n%s", want, got)
+	}
+}
+
+// recordArchive runs PCP's pmlogger or ours (bin) to its end with args in
+// env; base's log file is shown when it fails.
+func recordArchive(t *testing.T, p *testbed.PMCD, bin string, env []string, pcp bool, base string, args ...string) {
+	t.Helper()
+	var cmd *exec.Cmd
+	if pcp {
+		c, err := p.Command(context.Background(), "pmlogger", args...)
+		if err != nil {
+			t.Skip(err)
+		}
+		cmd = c
+	} else {
+		cmd = exec.Command(bin, args...)
+	}
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		log, _ := os.ReadFile(base + ".log")
+		t.Fatalf("pmlogger (PCP's: %v): %v\n%s%s", pcp, err, out, log)
 	}
 }
 
