@@ -38,9 +38,10 @@ type Options struct {
 	VolSamples int
 	VolBytes   int64
 	VolTime    time.Duration
-	// Hostname, when set, is the host the label names instead of
-	// pmcd's answer.
-	Hostname string
+	// Hostname, when set or when HostnameSet (pmlogger -H ""), is the
+	// host the label names instead of pmcd's answer.
+	Hostname    string
+	HostnameSet bool
 	// Port is the control port recorded as pmcd.pmlogger.port.
 	Port int
 	// Log receives pmlogger's messages; nil discards them.
@@ -136,7 +137,7 @@ func New(ctx context.Context, src pmapi.Source, cfg *Config, opt Options) (*Logg
 		l.tasks = tasks
 	}
 	host := opt.Hostname
-	if host == "" {
+	if host == "" && !opt.HostnameSet {
 		host, _ = src.HostName(ctx)
 	}
 	epoch, tz := l.remoteZone(ctx)
