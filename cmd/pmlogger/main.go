@@ -50,7 +50,7 @@ type flags struct {
 	removesMu sync.Mutex
 
 	config, logFile, labelHost, note, endTime string
-	endTimeSet                                bool
+	endTimeSet, labelHostSet                  bool
 	pmns                                      string // -n, loaded once the log is open
 	check, report, localTZ, primary, linger   bool
 	daemon, localPMDA, notify                 bool
@@ -65,6 +65,10 @@ type flags struct {
 	exitTime, volTime                         time.Duration
 	errs                                      []string
 }
+
+// maxLabelHost is the most of -H's host name that pmlogger keeps, the
+// bytes before PM_LOG_MAXHOSTLEN's terminating zero.
+const maxLabelHost = 63
 
 func command(f *flags) *cli.Command {
 	return &cli.Command{
@@ -115,7 +119,9 @@ func (f *flags) handle(o cli.Option, arg string, p *cli.Parsed) {
 	case 'C':
 		f.check = true
 	case 'H':
-		f.labelHost = arg
+		// PCP's keeps what a version 2 label holds, whatever the
+		// archive's version.
+		f.labelHost, f.labelHostSet = arg[:min(len(arg), maxLabelHost)], true
 	case 'I':
 		n, whole := cInt(arg)
 		switch {
@@ -359,7 +365,7 @@ func run(argv []string, stdin io.Reader, stderr io.Writer) int {
 	}
 	if err != nil {
 		label := f.labelHost
-		if label == "" {
+		if !f.labelHostSet {
 			label = name
 		}
 		var pe *os.PathError
@@ -718,6 +724,7 @@ func (f *flags) loggerOptions(ctx context.Context, src pmapi.Source, archive, cf
 		VolBytes:    f.volBytes,
 		VolTime:     f.volTime,
 		Hostname:    f.labelHost,
+		HostnameSet: f.labelHostSet,
 		Log:         logw,
 		Access:      access,
 		PMLCVersion: f.pmlcVersion,
