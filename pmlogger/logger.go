@@ -166,20 +166,22 @@ func (l *Logger) Writer() *archive.Writer { return l.w }
 func (l *Logger) Tasks() int { return len(l.tasks) }
 
 // remoteZone asks pmcd for its time zone and the time, which becomes the
-// archive's start, as pmlogger prefers pmcd's clock to its own.
+// archive's start, as pmlogger prefers pmcd's clock to its own. Without
+// pmcd's answer (a local context has no pmcd agent) the label keeps the
+// local zone, as libpcp's new labels have it.
 func (l *Logger) remoteZone(ctx context.Context) (pcp.Timestamp, string) {
-	now := pcp.TimestampOf(time.Now())
+	now, local := pcp.TimestampOf(time.Now()), l.localZone()
 	pmids, err := l.src.LookupNames(ctx, []string{"pmcd.timezone"})
 	if err != nil || len(pmids) != 1 {
-		return now, ""
+		return now, local
 	}
 	var r pcp.Result
 	if _, err := l.src.Fetch(ctx, pmids, &r); err != nil || len(r.Sets) != 1 || r.Sets[0].NumVal < 1 {
-		return now, ""
+		return now, local
 	}
 	a, err := pcp.ExtractValue(r.Sets[0].ValFmt, &r.Sets[0].Values[0], pcp.TypeString, pcp.TypeString)
 	if err != nil {
-		return now, ""
+		return now, local
 	}
 	return r.Timestamp, a.CP
 }
