@@ -27,7 +27,8 @@ type task struct {
 	last     map[pcp.PMID][]int32 // instances of the last fetch
 	next     time.Time
 	done     bool
-	reported bool // -r's report printed
+	reported bool         // -r's report printed
+	profile  []indomInsts // the instance profile of its fetches, once worked out
 }
 
 // req is one logging request inside a task: a metric and the instances

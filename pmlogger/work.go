@@ -26,6 +26,9 @@ const (
 // limit was reached.
 func (l *Logger) work(ctx context.Context, t *task) (stop bool, err error) {
 	res := &l.res
+	if err := l.setProfile(t); err != nil {
+		return false, err
+	}
 	changed, err := l.src.Fetch(ctx, t.pmids, res)
 	if err != nil {
 		if errors.Is(err, pcp.ErrIPC) || errors.Is(err, context.DeadlineExceeded) {
