@@ -102,21 +102,39 @@ func TestDerivedAgainstPCP(t *testing.T) {
 // env; base's log file is shown when it fails.
 func recordArchive(t *testing.T, p *testbed.PMCD, bin string, env []string, pcp bool, base string, args ...string) {
 	t.Helper()
-	var cmd *exec.Cmd
-	if pcp {
-		c, err := p.Command(context.Background(), "pmlogger", args...)
-		if err != nil {
-			t.Skip(err)
-		}
-		cmd = c
-	} else {
-		cmd = exec.Command(bin, args...)
-	}
+	cmd := loggerCommand(t, p, bin, pcp, args...)
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(base + ".log")
 		t.Fatalf("pmlogger (PCP's: %v): %v\n%s%s", pcp, err, out, log)
 	}
+}
+
+// loggerCommand is PCP's pmlogger (the test skipped when it cannot be
+// run) or ours (bin), with args in p's environment.
+func loggerCommand(t *testing.T, p *testbed.PMCD, bin string, pcp bool, args ...string) *exec.Cmd {
+	t.Helper()
+	if pcp {
+		c, err := p.Command(context.Background(), "pmlogger", args...)
+		if err != nil {
+			t.Skip(err)
+		}
+		return c
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = p.Env()
+	return cmd
+}
+
+// recordBed starts a private pmcd for the tests that record with both
+// loggers, and gives it, our pmlogger (pmdalocal beside it, for local
+// contexts), a directory for the archives and the loggers' environment,
+// their control ports from a private base rather than PCP's 4330.
+func recordBed(t *testing.T) (p *testbed.PMCD, bin, dir string, env []string) {
+	t.Helper()
+	p = testbed.StartPMCD(t, testbed.Options{})
+	bin = pcptest.GoCommandWith(t, ".", pcptest.Build{Companion: true})
+	return p, bin, t.TempDir(), append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 }
 
 // firstDiff shows the first line where a and b differ.

@@ -4,12 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/gopcp/gopcp/internal/testing/pcptest"
-	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestEventParamsAgainstPCP logs the sample agent's event metrics with
@@ -20,14 +16,11 @@ import (
 // first instance without records), so PCP's pmdumplog prints the same.
 func TestEventParamsAgainstPCP(t *testing.T) {
 	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := pcptest.GoCommand(t, ".")
-	dir := t.TempDir()
+	p, bin, dir, env := recordBed(t)
 	cfg := filepath.Join(dir, "config")
 	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { sample.event.records sample.event.highres_records sample.event.no_indom_records }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	record := func(pcp bool, base string) {
 		for _, m := range []string{"sample.event.reset", "sample.event.reset_highres"} {
 			if r := p.Run("pmstore", m, "0"); r.Err != nil {

@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/gopcp/gopcp/internal/testing/pcptest"
-	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestLabelAgainstPCP compares the labels PCP's pmdumplog -L prints of
@@ -19,16 +16,13 @@ import (
 // local one as pmcd has none to give.
 func TestLabelAgainstPCP(t *testing.T) {
 	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := pcptest.GoCommandWith(t, ".", pcptest.Build{Companion: true})
-	dir := t.TempDir()
+	p, bin, dir, env := recordBed(t)
 	cfg, local := filepath.Join(dir, "config"), filepath.Join(dir, "local")
 	for name, text := range map[string]string{cfg: "sample.long.one", local: "kernel.all.load"} {
 		if err := os.WriteFile(name, []byte("log mandatory on 100 msec { "+text+" }\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	env := append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	long := strings.Repeat("h", 70)
 	times := regexp.MustCompile(`(?m)^(\s+(commencing|ending)|PID for pmlogger:).*$`)
 	for i, args := range [][]string{

@@ -8,9 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/gopcp/gopcp/internal/testing/pcptest"
-	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
 
 // TestInstanceProfileAgainstPCP logs sample.colour, whose values count
@@ -21,10 +18,7 @@ import (
 // other against one agent), so the steps are compared.
 func TestInstanceProfileAgainstPCP(t *testing.T) {
 	t.Parallel()
-	p := testbed.StartPMCD(t, testbed.Options{})
-	bin := pcptest.GoCommand(t, ".")
-	dir := t.TempDir()
-	env := append(p.Env(), "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
+	p, bin, dir, env := recordBed(t)
 	value := regexp.MustCompile(`(?m)inst \[(\d+) or "[^"]*"\] value (\d+)$`)
 	for i, cfg := range []string{
 		`sample.colour [ "red" ]`,

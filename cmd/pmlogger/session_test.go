@@ -38,17 +38,7 @@ func runSession(t *testing.T, p *testbed.PMCD, bin string, pcp bool, script stri
 	base := filepath.Join(dir, "archive")
 	logPath := filepath.Join(dir, "log")
 	args := []string{"-x", "3", "-h", p.Host(), "-c", cfg, "-l", logPath, base}
-	var cmd *exec.Cmd
-	if pcp {
-		c, err := p.Command(context.Background(), "pmlogger", args...)
-		if err != nil {
-			t.Skip(err)
-		}
-		cmd = c
-	} else {
-		cmd = exec.Command(bin, args...)
-		cmd.Env = p.Env()
-	}
+	cmd := loggerCommand(t, p, bin, pcp, args...)
 	// the control port from a private one, not PCP's 4330
 	cmd.Env = append(cmd.Env, "PMLOGGER_PORT="+strconv.Itoa(freePortBase(t)))
 	r, w, err := os.Pipe()
