@@ -3,6 +3,8 @@ package pcp
 import (
 	"math"
 	"strings"
+
+	"github.com/gopcp/gopcp/internal/cstrtod"
 )
 
 // ParseUnitsError is pmParseUnitsStr's failure: Msg is the errmsg libpcp
@@ -202,6 +204,14 @@ var (
 // cIsSpace is C's isspace in the C locale.
 func cIsSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
+func cIsDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// cHasPrefixFold is strncasecmp's prefix test; the words are ASCII, so
+// EqualFold's Unicode folds cannot match a text of their byte length.
+func cHasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
 // unitsMatchWord returns the first word of ws that s starts with (ignoring
 // ASCII case) and that is followed by a space, "^" or the end of s.
 func unitsMatchWord(s string, ws []unitsWord) (unitsWord, bool) {
@@ -225,7 +235,7 @@ func parseUnitsPart(s string) (p unitsPart, mult float64, msg string) {
 			continue
 		}
 		if c == '-' || c == '.' || cIsDigit(c) {
-			m, n, erange := unitsStrtod(s)
+			m, n, erange := cstrtod.Parse(s)
 			if erange || n == 0 {
 				return unitsPart{}, 1, "invalid floating point literal"
 			}

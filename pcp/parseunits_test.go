@@ -354,14 +354,14 @@ func TestStrtod(t *testing.T) {
 		{"-infinity!", math.Inf(-1), 9, false},
 		{"-infin", math.Inf(-1), 4, false},
 	} {
-		v, n, erange := unitsStrtod(tc.in)
+		v, n, erange := Strtod(tc.in)
 		if v != tc.v || n != tc.n || erange != tc.erange {
-			t.Errorf("unitsStrtod(%q) = %v, %d, %v; want %v, %d, %v", tc.in, v, n, erange, tc.v, tc.n, tc.erange)
+			t.Errorf("Strtod(%q) = %v, %d, %v; want %v, %d, %v", tc.in, v, n, erange, tc.v, tc.n, tc.erange)
 		}
 	}
-	v, n, erange := unitsStrtod("-nan(0x123)")
+	v, n, erange := Strtod("-nan(0x123)")
 	if bits := math.Float64bits(v); bits != 0xfff8000000000123 || n != 11 || erange {
-		t.Errorf("unitsStrtod(-nan(0x123)) = %#x, %d, %v", bits, n, erange)
+		t.Errorf("Strtod(-nan(0x123)) = %#x, %d, %v", bits, n, erange)
 	}
 }
 

@@ -99,7 +99,7 @@ func ParseRequestWaits(v string) (request, traverse time.Duration, exact bool) {
 	if !ok {
 		return DefaultTimeout, DefaultTimeout, false
 	}
-	if secs, _ := getopt.CStrtod(v); d == 0 && secs >= 1 {
+	if secs, _, _ := pcp.Strtod(v); d == 0 && secs >= 1 {
 		return 0, 0, false
 	}
 	return d.Truncate(time.Second), d, true

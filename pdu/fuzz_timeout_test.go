@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/getopt"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // FuzzParseRequestTimeout reads fuzzed values through libpcp's reading of the timeout
@@ -69,7 +70,7 @@ func TestRequestTimeoutLikeLibpcp(t *testing.T) {
 			want = warned[0]
 		}
 		warned = nil
-		secs, _ := getopt.CStrtod(in)
+		secs, _, _ := pcp.Strtod(in)
 		switch {
 		case want != "" || math.IsNaN(secs):
 			if want == "" { // libpcp says nothing as it takes a NaN; ignoring it, we say so

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/internal/getopt"
+	"github.com/gopcp/gopcp/pcp"
 )
 
 // splitReconnect reads a PMCD_RECONNECT_TIMEOUT value another way than
@@ -118,7 +119,7 @@ func TestConnectTimeoutLikeLibpcp(t *testing.T) {
 			want = warned[0]
 		}
 		warned = nil
-		secs, _ := getopt.CStrtod(in)
+		secs, _, _ := pcp.Strtod(in)
 		switch {
 		case want != "" || math.IsNaN(secs):
 			if want == "" { // libpcp says nothing as it takes a NaN; ignoring it, we say so

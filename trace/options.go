@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/internal/getopt"
 )
 
@@ -145,7 +146,7 @@ func EnvOptions(lookup func(string) (string, bool)) (Options, error) {
 		zero time.Duration // what 0 seconds means
 	}{{EnvTimeout, &o.ConnectTimeout, -1}, {EnvReqTimeout, &o.RequestTimeout, -1}} {
 		if v, ok := lookup(e.name); ok {
-			s, end := getopt.CStrtod(v)
+			s, end, _ := cstrtod.Parse(v)
 			// NaN too: a NaN of seconds is no Duration
 			switch {
 			case end != len(v) || !(s >= 0 && s <= 1e6):

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"time"
+
+	"github.com/gopcp/gopcp/internal/cstrtod"
 )
 
 // EnvTimeout reads a timeout variable's value as libpcp reads
@@ -23,7 +25,7 @@ import (
 // libpcp takes without a warning and turns into the same negative
 // wait, is refused here (ok false) so that the default stays.
 func EnvTimeout(v string) (d time.Duration, ok bool) {
-	secs, end := CStrtod(v)
+	secs, end, _ := cstrtod.Parse(v)
 	if end != len(v) || secs < 0 || math.IsNaN(secs) {
 		return 0, false
 	}

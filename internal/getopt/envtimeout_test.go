@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 )
 
@@ -101,7 +102,7 @@ func TestEnvTimeoutLikeLibpcp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, _ := CStrtod(in)
+		v, _, _ := cstrtod.Parse(in)
 		switch maxSecs := big.NewFloat(float64(math.MaxInt64) / 1e9); {
 		case math.IsNaN(v):
 			if ok {
@@ -135,9 +136,9 @@ func timevalToReal(d time.Duration) string {
 	return strconv.FormatFloat(v, 'g', 17, 64)
 }
 
-// FuzzEnvTimeout: a value is refused exactly when CStrtod does not take
+// FuzzEnvTimeout: a value is refused exactly when cstrtod.Parse (strtod) does not take
 // all of it, reads a negative number or a NaN; an accepted wait is never
-// negative, is whole microseconds, and is CStrtod's number rounded to the
+// negative, is whole microseconds, and is strtod's number rounded to the
 // nearest microsecond, or no limit for more seconds than a Duration
 // holds.
 func FuzzEnvTimeout(f *testing.F) {
@@ -146,7 +147,7 @@ func FuzzEnvTimeout(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got, ok := EnvTimeout(s)
-		v, end := CStrtod(s)
+		v, end, _ := cstrtod.Parse(s)
 		if wantOK := end == len(s) && v >= 0; ok != wantOK {
 			t.Fatalf("EnvTimeout(%q) = %v, %v; strtod reads %v to %d", s, got, ok, v, end)
 		}

@@ -1,4 +1,4 @@
-package pcp
+package cstrtod
 
 import (
 	"math"
@@ -6,151 +6,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// unitsStrtod reads a number from the start of s as glibc's strtod does in
-// the C locale, because pmParseUnitsStr hands its numeric factors to
-// strtod and its accepted syntax and failures are therefore part of the
-// units grammar: an optional sign; decimal digits with an optional point
-// and "e" exponent; "0x" hex digits with an optional point and "p"
-// exponent; "inf", "infinity", "nan" or "nan(chars)", in any case. Only
-// the longest well-formed prefix is taken.
-//
-// It returns the value, how many bytes were taken (0: none, strtod's "no
-// conversion"), and whether strtod would set errno: on overflow, on a tiny
-// result that is inexact, and on a NaN payload too big for strtoull.
-func unitsStrtod(s string) (v float64, n int, erange bool) {
-	i := 0
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	rest := s[i:]
-	switch {
-	case cHasPrefixFold(rest, "inf"):
-		n = i + 3
-		if cHasPrefixFold(rest, "infinity") {
-			n = i + 8
-		}
-		return math.Copysign(math.Inf(1), strtodSign(neg)), n, false
-	case cHasPrefixFold(rest, "nan"):
-		v, n, erange = strtodNaN(rest)
-		return math.Copysign(v, strtodSign(neg)), i + n, erange
-	case len(rest) >= 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') && strtodHexFollows(rest[2:]):
-		v, n, erange = strtodHex(rest[2:])
-		return math.Copysign(v, strtodSign(neg)), i + 2 + n, erange
-	}
-	v, n, erange = strtodDec(rest)
-	if n == 0 {
-		return 0, 0, false
-	}
-	return math.Copysign(v, strtodSign(neg)), i + n, erange
-}
-
-// Strtod is glibc's strtod in the C locale, as unitsStrtod has it: the
-// value, the bytes taken (0: none) and whether errno would be ERANGE.
-// pmapi's readers of values and intervals share it, so that "-nan",
-// "nan(chars)" and hexadecimal floats are read as libpcp reads them.
-func Strtod(s string) (v float64, n int, erange bool) { return unitsStrtod(s) }
-
-func strtodSign(neg bool) float64 {
-	if neg {
-		return -1
-	}
-	return 1
-}
-
-func cHasPrefixFold(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		if cToLower(s[i]) != cToLower(prefix[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func cToLower(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-func cIsDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func cHexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
-
-func strtodHexFollows(s string) bool {
-	if len(s) > 0 && cHexVal(s[0]) >= 0 {
-		return true
-	}
-	return len(s) > 1 && s[0] == '.' && cHexVal(s[1]) >= 0
-}
-
-// strtodNaN reads "nan" and an optional "(chars)" from s. glibc puts the
-// chars, when strtoull (base 0) takes all of them, into the mantissa.
-func strtodNaN(s string) (float64, int, bool) {
-	n := 3
-	bits := uint64(0x7ff8000000000000)
-	erange := false
-	if n < len(s) && s[n] == '(' {
-		j := n + 1
-		for j < len(s) && (cIsDigit(s[j]) || (cToLower(s[j]) >= 'a' && cToLower(s[j]) <= 'z') || s[j] == '_') {
-			j++
-		}
-		if j < len(s) && s[j] == ')' {
-			mant, all, overflow := strtoullBase0(s[n+1 : j])
-			erange = overflow
-			if all {
-				bits |= mant & (1<<51 - 1)
-			}
-			n = j + 1
-		}
-	}
-	return math.Float64frombits(bits), n, erange
-}
-
-// strtoullBase0 reads s as strtoull(s, &end, 0) would, s holding only
-// letters, digits and underscores: it reports the value, whether all of s
-// was taken, and whether the value overflowed.
-func strtoullBase0(s string) (v uint64, all, overflow bool) {
-	base := uint64(10)
-	digits := s
-	switch {
-	case len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
-		if len(s) == 2 || cHexVal(s[2]) < 0 {
-			return 0, len(s) == 1, false // just the "0"
-		}
-		base, digits = 16, s[2:]
-	case len(s) >= 1 && s[0] == '0':
-		base = 8
-	}
-	i := 0
-	for ; i < len(digits); i++ {
-		d := uint64(cHexVal(digits[i]))
-		if cHexVal(digits[i]) < 0 || d >= base {
-			break
-		}
-		if v > (math.MaxUint64-d)/base {
-			overflow = true
-		}
-		v = v*base + d
-	}
-	return v, i == len(digits), overflow
-}
 
 // strtodExpLimit caps exponents as they are read: far beyond any double, and
 // far from overflowing the arithmetic done on them.
@@ -285,14 +140,28 @@ func strtodHex(s string) (float64, int, bool) {
 	}
 	cut := len(sig) > strtodMaxHexDigits
 	if cut {
-		sig = sig[:strtodMaxHexDigits]
+		// the digits dropped count only as a non-zero tail
+		sig = sig[:strtodMaxHexDigits] + "1"
 	}
 	m, _ := new(big.Int).SetString(sig, 16)
-	r := new(big.Rat).SetInt(m)
-	shift := e2 - 4*int64(len(sig)) // small: e2 >= -1076, len(sig) <= 300
-	pow := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(-shift)))
-	r.Quo(r, pow)
-	return v, n, strtodTinyInexact(r, v, cut)
+	shift := e2 - 4*int64(len(sig)) // small: e2 >= -1076, len(sig) <= 301
+	r := hexRat(m, shift)
+	tiny := r.Cmp(strtodTinyBound()) < 0
+	if l := m.BitLen(); l > 53 && r.Cmp(new(big.Rat).SetFloat64(strtodMinNormal)) < 0 {
+		// glibc reads a hex mantissa to 53 bits, the next bit and
+		// whether any after it are set; when the value is subnormal it
+		// shifts those 53 bits right and loses that next bit, rounding
+		// (and telling ERANGE) as if it were zero.
+		m.SetBit(m, l-54, 0)
+		r = hexRat(m, shift)
+		v, _ = strconv.ParseFloat("0x"+m.Text(16)+"p"+strconv.FormatInt(shift, 10), 64)
+	}
+	return v, n, tiny && r.Cmp(new(big.Rat).SetFloat64(v)) != 0
+}
+
+// hexRat is m times 2^shift, shift negative.
+func hexRat(m *big.Int, shift int64) *big.Rat {
+	return new(big.Rat).SetFrac(m, new(big.Int).Lsh(big.NewInt(1), uint(-shift)))
 }
 
 // strtodMinNormal is the smallest normal double, 2^-1022.
