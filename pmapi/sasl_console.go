@@ -3,6 +3,8 @@ package pmapi
 import (
 	"io"
 	"os"
+
+	"github.com/gopcp/gopcp/internal/tty"
 )
 
 // WithConsole lets authentication ask for a user name or password the
@@ -39,11 +41,11 @@ func askConsole(path, prompt string, secret bool) (string, bool) {
 		return "", false
 	}
 	defer out.Close()
-	tty := isTerminal(in)
-	if tty {
+	terminal := tty.IsTerminal(in)
+	if terminal {
 		io.WriteString(out, prompt)
 		if secret {
-			restore := echoOff(in)
+			restore := tty.EchoOff(in)
 			defer func() {
 				io.WriteString(out, "\n")
 				restore()

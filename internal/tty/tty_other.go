@@ -1,6 +1,6 @@
 //go:build !linux
 
-package cli
+package tty
 
 import "os"
 
@@ -9,3 +9,6 @@ func IsTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
+
+// EchoOff does nothing where the terminal's modes are not known here.
+func EchoOff(*os.File) func() { return func() {} }
