@@ -239,11 +239,18 @@ func (c *cursor) rest() string {
 
 // configLine handles one line; extra counts the further lines a quoted
 // attribute value took.
+//
+// libpcp finds the line's '=', '(' and ')' in all its bytes but reads
+// its parts as C strings, so a NUL byte ends each part it falls in: the
+// line its messages show, the name (then not trimmed at its end, as
+// libpcp trims from where the name would have ended), the attribute, the
+// expression or value (a quoted one then continuing on the next line).
 func (r *Registry) configLine(fname string, lineno int, line string, in *cursor) (extra int, registered bool) {
 	where := loc{fname, lineno}
+	shown := cString(line) // the line as libpcp's messages show it
 	eq := strings.IndexByte(line, '=')
 	if eq < 0 {
-		r.warn("%sError: pmLoadDerivedConfig: missing ``='' after derived metric name\n%s\n", where, line)
+		r.warn("%sError: pmLoadDerivedConfig: missing ``='' after derived metric name\n%s\n", where, shown)
 		return 0, false
 	}
 	head := line[:eq]
@@ -253,26 +260,32 @@ func (r *Registry) configLine(fname string, lineno int, line string, in *cursor)
 	if lp >= 0 {
 		nameEnd = lp
 	}
-	name := strings.TrimFunc(line[:nameEnd], isSpaceRune)
+	named := cString(head) // libpcp's copy of the name and attribute
+	var name string
+	if len(named) < nameEnd {
+		name = strings.TrimLeftFunc(named, isSpaceRune)
+	} else {
+		name = strings.TrimFunc(named[:nameEnd], isSpaceRune)
+	}
 	switch {
 	case name == "":
-		r.warn("%sError: pmLoadDerivedConfig: derived metric name missing\n%s\n", where, line)
+		r.warn("%sError: pmLoadDerivedConfig: derived metric name missing\n%s\n", where, shown)
 		return 0, false
 	case !checkName(name):
 		r.warn("%sError: pmLoadDerivedConfig: illegal derived metric name (%s)\n", where, name)
 		return 0, false
 	case lp >= 0 && rp < 0:
-		r.warn("%sError: pmLoadDerivedConfig: missing ')' after attribute\n%s\n", where, line)
+		r.warn("%sError: pmLoadDerivedConfig: missing ')' after attribute\n%s\n", where, shown)
 		return 0, false
 	case rp >= 0 && lp < 0:
-		r.warn("%sError: pmLoadDerivedConfig: missing '(' before attribute\n%s\n", where, line)
+		r.warn("%sError: pmLoadDerivedConfig: missing '(' before attribute\n%s\n", where, shown)
 		return 0, false
 	}
-	rest := line[eq+1:]
+	rest := cString(line[eq+1:])
 	if lp < 0 {
 		expr := strings.TrimLeftFunc(rest, isSpaceRune)
 		if expr == "" {
-			r.warn("%sError: pmLoadDerivedConfig: expression missing\n%s\n", where, line)
+			r.warn("%sError: pmLoadDerivedConfig: expression missing\n%s\n", where, shown)
 			return 0, false
 		}
 		err := r.register(name, expr)
@@ -287,12 +300,9 @@ func (r *Registry) configLine(fname string, lineno int, line string, in *cursor)
 		}
 		return 0, false
 	}
-	attr := strings.TrimFunc(head[lp+1:max(rp, lp+1)], isSpaceRune)
-	if rp < lp {
-		attr = ""
-	}
+	attr := attrName(named, lp, rp)
 	if attr == "" {
-		r.warn("%sError: pmLoadDerivedConfig: attribute name missing\n%s\n", where, line)
+		r.warn("%sError: pmLoadDerivedConfig: attribute name missing\n%s\n", where, shown)
 		return 0, false
 	}
 	value := strings.TrimLeftFunc(rest, isSpaceRune)
@@ -302,12 +312,12 @@ func (r *Registry) configLine(fname string, lineno int, line string, in *cursor)
 		value = value[1:]
 	}
 	if value == "" {
-		r.warn("%sError: pmLoadDerivedConfig: attribute value missing\n%s\n", where, line)
+		r.warn("%sError: pmLoadDerivedConfig: attribute value missing\n%s\n", where, shown)
 		return 0, false
 	}
 	if delim != 0 {
 		var ok bool
-		value, extra, ok = r.quoted(where, value, delim, in, lineno)
+		value, extra, ok = r.quotedCut(where, value, delim, in, lineno, len(rest) < len(line)-eq-1)
 		if !ok {
 			return extra, false
 		}
@@ -315,13 +325,51 @@ func (r *Registry) configLine(fname string, lineno int, line string, in *cursor)
 	switch err := r.setAttr(name, attr, value); err {
 	case nil:
 	case errAttrMetric:
-		r.warn("%sError: pmLoadDerivedConfig: cannot set attribute, derived metric (%s) not defined\n%s\n", where, name, line)
+		r.warn("%sError: pmLoadDerivedConfig: cannot set attribute, derived metric (%s) not defined\n%s\n", where, name, shown)
 	case errAttrName:
-		r.warn("%sError: pmLoadDerivedConfig: attribute (%s) is unknown for metric (%s)\n%s\n", where, attr, name, line)
+		r.warn("%sError: pmLoadDerivedConfig: attribute (%s) is unknown for metric (%s)\n%s\n", where, attr, name, shown)
 	case errAttrDup:
-		r.warn("%sError: pmLoadDerivedConfig: duplicate value for attribute (%s) of metric (%s)\n%s\n", where, attr, name, line)
+		r.warn("%sError: pmLoadDerivedConfig: duplicate value for attribute (%s) of metric (%s)\n%s\n", where, attr, name, shown)
 	}
 	return extra, false
+}
+
+// cString is s as C reads it, up to its first NUL.
+func cString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// attrName is the attribute between lp and rp of named, the part before
+// '=' up to its first NUL: libpcp trims it from rp back, and a NUL
+// before that leaves it untrimmed at its end (and none after '(' at all,
+// where libpcp reads the unset bytes past its copy, zeros when fresh).
+func attrName(named string, lp, rp int) string {
+	switch {
+	case rp < lp, len(named) <= lp:
+		return ""
+	case len(named) < rp:
+		return strings.TrimLeftFunc(named[lp+1:], isSpaceRune)
+	}
+	return strings.TrimFunc(named[lp+1:rp], isSpaceRune)
+}
+
+// quotedCut is quoted for a value whose line had a NUL after '=' (cut):
+// libpcp reads the line's value up to the NUL, then a newline, then
+// goes on with the next line. The value is a C string too, so a NUL in
+// a following line ends it.
+func (r *Registry) quotedCut(where loc, text string, delim byte, in *cursor, lineno int, cut bool) (string, int, bool) {
+	if !cut {
+		v, extra, ok := r.quoted(where, text, delim, in, lineno)
+		return cString(v), extra, ok
+	}
+	// the line as libpcp goes on reading it, then the file after it
+	tmp := &cursor{s: text + "\n" + in.s[in.off:], off: len(text) + 1}
+	v, extra, ok := r.quoted(where, text, delim, tmp, lineno)
+	in.off += tmp.off - (len(text) + 1)
+	return cString(v), extra, ok
 }
 
 // quoted reads a delimited attribute value that starts in text, the end

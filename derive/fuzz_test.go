@@ -49,6 +49,7 @@ func FuzzConfig(f *testing.F) {
 		}
 		f.Add(string(data))
 	}
+	f.Add("n.a\x00 = 1\nn.a(one\x00line) = 2\nn.a(oneline) = \"x\x00y\nz\" \nn.b = 3\x00+\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		reg := NewRegistry()
 		n := reg.loadConfig("fuzz.conf", text)
