@@ -69,16 +69,39 @@ func strtodSignificant(digits string) (sig string, lead int) {
 // digits), and cutting there cannot move it across the tininess bound.
 const strtodMaxDigits = 800
 
-func strtodDec(s string) (float64, int, bool) {
-	intPart, fracPart, n := strtodMantissa(s, cIsDigit)
-	if n == 0 {
-		return 0, 0, false
-	}
-	exp := int64(0)
-	if n < len(s) && (s[n] == 'e' || s[n] == 'E') {
+// strtodNumber reads the mantissa (digits as digit accepts) and the
+// exponent after its letter, n being 0 when there are no digits.
+func strtodNumber(s string, digit func(byte) bool, letter byte) (intPart, fracPart string, exp int64, n int) {
+	intPart, fracPart, n = strtodMantissa(s, digit)
+	if n > 0 && n < len(s) && s[n]|0x20 == letter {
 		if e, m := strtodExp(s[n+1:]); m > 0 {
 			exp, n = e, n+1+m
 		}
+	}
+	return intPart, fracPart, exp, n
+}
+
+// strtodRound is the value of prefix+sig with the exponent e (its letter
+// given), rounded, when e is within [lo, hi]; done unless the value is
+// tiny, and so needs the exactness check for ERANGE.
+func strtodRound(prefix, sig, letter string, e, lo, hi int64) (v float64, done, erange bool) {
+	switch {
+	case e > hi:
+		return math.Inf(1), true, true
+	case e < lo:
+		return 0, true, true
+	}
+	v, _ = strconv.ParseFloat(prefix+sig+letter+strconv.FormatInt(e, 10), 64)
+	if math.IsInf(v, 0) {
+		return v, true, true
+	}
+	return v, v > strtodMinNormal, false
+}
+
+func strtodDec(s string) (float64, int, bool) {
+	intPart, fracPart, exp, n := strtodNumber(s, cIsDigit, 'e')
+	if n == 0 {
+		return 0, 0, false
 	}
 	sig, lead := strtodSignificant(intPart + fracPart)
 	if sig == "" {
@@ -86,18 +109,9 @@ func strtodDec(s string) (float64, int, bool) {
 	}
 	// The value is 0.sig times 10^e10.
 	e10 := exp + int64(len(intPart)) - int64(lead)
-	switch {
-	case e10 > 310:
-		return math.Inf(1), n, true
-	case e10 < -324:
-		return 0, n, true
-	}
-	v, _ := strconv.ParseFloat("0."+sig+"e"+strconv.FormatInt(e10, 10), 64)
-	if math.IsInf(v, 0) {
-		return v, n, true
-	}
-	if v > strtodMinNormal {
-		return v, n, false
+	v, done, erange := strtodRound("0.", sig, "e", e10, -324, 310)
+	if done {
+		return v, n, erange
 	}
 	cut := len(sig) > strtodMaxDigits
 	if cut {
@@ -112,31 +126,16 @@ const strtodMaxHexDigits = 300
 
 func strtodHex(s string) (float64, int, bool) {
 	isHex := func(c byte) bool { return cHexVal(c) >= 0 }
-	intPart, fracPart, n := strtodMantissa(s, isHex)
-	exp := int64(0)
-	if n < len(s) && (s[n] == 'p' || s[n] == 'P') {
-		if e, m := strtodExp(s[n+1:]); m > 0 {
-			exp, n = e, n+1+m
-		}
-	}
+	intPart, fracPart, exp, n := strtodNumber(s, isHex, 'p')
 	sig, lead := strtodSignificant(intPart + fracPart)
 	if sig == "" {
 		return 0, n, false
 	}
 	// The value is 0x0.sig times 2^e2.
 	e2 := exp + 4*(int64(len(intPart))-int64(lead))
-	switch {
-	case e2 > 1028:
-		return math.Inf(1), n, true
-	case e2 < -1076:
-		return 0, n, true
-	}
-	v, _ := strconv.ParseFloat("0x0."+sig+"p"+strconv.FormatInt(e2, 10), 64)
-	if math.IsInf(v, 0) {
-		return v, n, true
-	}
-	if v > strtodMinNormal {
-		return v, n, false
+	v, done, erange := strtodRound("0x0.", sig, "p", e2, -1076, 1028)
+	if done {
+		return v, n, erange
 	}
 	cut := len(sig) > strtodMaxHexDigits
 	if cut {
