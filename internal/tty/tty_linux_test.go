@@ -21,27 +21,27 @@ func echoing(t *testing.T, f *os.File) bool {
 // not terminals and EchoOff leaves them be; a pseudo-terminal is one, and
 // EchoOff turns its echo off and back on.
 func TestIsTerminal(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	defer w.Close()
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer null.Close()
-	file, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	for name, f := range map[string]*os.File{"pipe": w, "null": null, "file": file} {
+	dir := t.TempDir()
+	for _, open := range []func() (*os.File, error){
+		func() (*os.File, error) {
+			r, w, err := os.Pipe()
+			if err == nil {
+				r.Close()
+			}
+			return w, err
+		},
+		func() (*os.File, error) { return os.OpenFile(os.DevNull, os.O_WRONLY, 0) },
+		func() (*os.File, error) { return os.Create(filepath.Join(dir, "f")) },
+	} {
+		f, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if IsTerminal(f) {
-			t.Errorf("%s taken for a terminal", name)
+			t.Errorf("%s taken for a terminal", f.Name())
 		}
 		EchoOff(f)()
+		f.Close()
 	}
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
