@@ -48,10 +48,11 @@ var sampleNames = pmcdBenchSets[0].names
 // CPU, memory is ours ÷ PCP's (read rssSettle after the load);
 // GOPCP_BENCH_BEFORE is run on our daemon as TestPMCDAgentsLoad runs
 // it. The
-// clients' CPU per fetch (the bench process's) and each round's time a
-// fetch spent waiting for a CPU, by the daemon and by the clients, say
-// how much of a rate is the client's and how much the machine's.
-// GOPCP_BENCH_CASES picks cases by name
+// clients' CPU per fetch and each round's time a fetch spent waiting for
+// a CPU, by the daemon and by the clients, say how much of a rate is the
+// client's and how much the machine's. GOPCP_BENCH_CLIENT=libpcp has the
+// clients be processes on PCP's libpcp in place of the bench's
+// goroutines (pmcdClients). GOPCP_BENCH_CASES picks cases by name
 // (substrings separated by ";"), GOPCP_BENCH_CLIENTS the numbers of
 // clients ("1;32" by default).
 func TestPMCDAgentsSideBySide(t *testing.T) {
@@ -67,6 +68,8 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 		secs = f
 	}
 	cases := agentCases(t)
+	fetchers := newPMCDClients(t)
+	t.Logf("clients: %v", fetchers)
 	counts := []int{1, 32}
 	if v := os.Getenv("GOPCP_BENCH_CLIENTS"); v != "" {
 		counts = nil
@@ -110,7 +113,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			}
 		}
 		for _, clients := range counts {
-			var rate, p50, p99, cpu, ccpu, dwait, cwait, idle, runq [2][]float64
+			var rate, p50, p99, cpu, ccpu, dwait, cwait, idle, runq, vcsw, ivcsw [2][]float64
 			var rr, mr, pr, cr []float64
 			var tails, orders [2][]string
 			for r := 0; r < rounds; r++ {
@@ -120,7 +123,7 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 				}
 				var got [2]pmcdRun
 				for _, i := range order {
-					got[i] = loadTree(t, beds[i], ids[i], clients, time.Duration(secs*float64(time.Second)))
+					got[i] = fetchers.loadTree(t, beds[i], ids[i], c.names, clients, time.Duration(secs*float64(time.Second)))
 				}
 				for i := range 2 {
 					rate[i] = append(rate[i], got[i].perSecond)
@@ -134,6 +137,8 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 					tails[i] = append(tails[i], tailOf(got[i].latencies))
 					orders[i] = append(orders[i], got[i].order.String())
 					runq[i] = append(runq[i], got[i].runnable)
+					vcsw[i] = append(vcsw[i], float64(got[i].clientUsage.nvcsw)/float64(got[i].fetches))
+					ivcsw[i] = append(ivcsw[i], float64(got[i].clientUsage.nivcsw)/float64(got[i].fetches))
 				}
 				rr = append(rr, got[1].perSecond/got[0].perSecond)
 				mr = append(mr, float64(quantile(got[1].latencies, 0.5))/float64(quantile(got[0].latencies, 0.5)))
@@ -142,6 +147,8 @@ func TestPMCDAgentsSideBySide(t *testing.T) {
 			}
 			t.Logf("%s, %d clients: µs a fetch waiting for a CPU, daemon PCP %v ours %v, clients with PCP %v with ours %v",
 				c.name, clients, rounded1(dwait[0]), rounded1(dwait[1]), rounded1(cwait[0]), rounded1(cwait[1]))
+			t.Logf("%s, %d clients: the clients' context switches a fetch, voluntary/involuntary, with PCP %v/%v with ours %v/%v",
+				c.name, clients, rounded2(vcsw[0]), rounded2(ivcsw[0]), rounded2(vcsw[1]), rounded2(ivcsw[1]))
 			t.Logf("%s, %d clients: the tail, µs by round, PCP %v ours %v", c.name, clients, tails[0], tails[1])
 			t.Logf("%s, %d clients: the service order by round, others' answers while a request waited p50/p99/p99.9/max and a client's fetches min-max of the mean, PCP %v ours %v",
 				c.name, clients, orders[0], orders[1])
@@ -297,7 +304,8 @@ func agentCases(t *testing.T) []agentCase {
 // the daemon's scheduling, say), then loads it and logs the figures,
 // among them what the scheduler counted: time on a CPU and waiting for
 // one, and turns on a CPU, per fetch, for the daemon and for the
-// clients (the bench process).
+// clients (the bench process, or with GOPCP_BENCH_CLIENT=libpcp its
+// client processes).
 func TestPMCDAgentsLoad(t *testing.T) {
 	spec := strings.Split(os.Getenv("GOPCP_BENCH_LOAD"), ";")
 	if os.Getenv("GOPCP_BENCH") != "1" || len(spec) != 4 {
@@ -311,6 +319,7 @@ func TestPMCDAgentsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fetchers := newPMCDClients(t)
 	for _, c := range agentCases(t) {
 		if c.name != spec[0] {
 			continue
@@ -358,7 +367,7 @@ func TestPMCDAgentsLoad(t *testing.T) {
 			}
 			time.Sleep(200 * time.Millisecond)
 		}
-		run := loadTree(t, bed, ids, clients, time.Duration(secs*float64(time.Second)))
+		run := fetchers.loadTree(t, bed, ids, c.names, clients, time.Duration(secs*float64(time.Second)))
 		for _, pr := range perfs {
 			_ = pr.cmd.Process.Signal(os.Interrupt)
 			_ = pr.cmd.Wait()
@@ -385,6 +394,8 @@ func TestPMCDAgentsLoad(t *testing.T) {
 		t.Logf("per fetch: daemon on a CPU %.1f µs, waiting for one %.1f µs, %.2f slices; clients on a CPU %.1f µs, waiting %.1f µs, %.2f slices",
 			perFetch(run.daemonSched.run), perFetch(run.daemonSched.wait), float64(run.daemonSched.slices)/float64(run.fetches),
 			perFetch(run.clientSched.run), perFetch(run.clientSched.wait), float64(run.clientSched.slices)/float64(run.fetches))
+		t.Logf("%v: CPU %.1f µs a fetch, context switches a fetch voluntary %.2f involuntary %.2f", fetchers,
+			run.clientCPUPer.Seconds()*1e6, float64(run.clientUsage.nvcsw)/float64(run.fetches), float64(run.clientUsage.nivcsw)/float64(run.fetches))
 		time.Sleep(3 * time.Second)
 		t.Logf("RSS 3 s after the load: %d KiB", treeRSS(t, bed.PID()))
 		return

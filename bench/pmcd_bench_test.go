@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,12 +42,16 @@ type pmcdRun struct {
 	perSecond float64
 	latencies []time.Duration
 	cpuPer    time.Duration
-	// clientCPUPer is the bench process's own CPU per round trip over
-	// the load: the clients' share of the two CPUs, to tell whether the
-	// client or the daemon sets the rate.
+	// clientCPUPer is the clients' CPU per round trip over the load
+	// (getrusage: the bench process's, or its client processes'): the
+	// clients' share of the two CPUs, to tell whether the client or the
+	// daemon sets the rate.
 	clientCPUPer time.Duration
+	// clientUsage is the clients' CPU and context switches over the load.
+	clientUsage clientUsage
 	// daemonSched and clientSched are what the scheduler counted for
-	// the daemon's process tree and for the bench process over the load.
+	// the daemon's process tree and for the clients' processes (the
+	// bench's own, or its client processes) over the load.
 	daemonSched, clientSched schedStat
 	// idleCPUs is how many of the machine's CPUs were idle over the
 	// load, on average (/proc/stat; NaN if unknown): near 0, the CPUs bound the rate;
@@ -145,13 +150,11 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 		}
 		ctxs[i] = c
 	}
-	lats := make([][]time.Duration, n)
-	others := make([][]int32, n)
+	load := clientsLoad{lats: make([][]time.Duration, n), others: make([][]int32, n)}
 	var answered atomic.Int64
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	var errOnce sync.Once
-	var firstErr error
 	for i, c := range ctxs {
 		wg.Add(1)
 		go func() {
@@ -166,49 +169,96 @@ func loadPMCDCPU(t testing.TB, bed *testbed.PMCD, pmids []pcp.PMID, n int, d tim
 				}
 				a0 := answered.Load()
 				if _, err := c.Fetch(ctx, pmids, &r); err != nil {
-					errOnce.Do(func() { firstErr = err })
+					errOnce.Do(func() { load.err = err })
 					return
 				}
-				lats[i] = append(lats[i], time.Since(t0))
-				others[i] = append(others[i], int32(answered.Add(1)-1-a0))
+				load.lats[i] = append(load.lats[i], time.Since(t0))
+				load.others[i] = append(load.others[i], int32(answered.Add(1)-1-a0))
 			}
 		}()
 	}
-	tree, self := processTree(bed.PID()), []int{os.Getpid()}
-	ds0, cs0 := treeSched(tree), treeSched(self)
-	cpu0, self0 := cpuOf(), cpuTime(t, os.Getpid())
+	return measureLoad(t, bed, cpuOf, []int{os.Getpid()}, func() clientsLoad {
+		u0 := selfUsage()
+		t0 := time.Now()
+		close(start)
+		wg.Wait()
+		load.took = time.Since(t0)
+		load.usage = selfUsage().sub(u0)
+		return load
+	})
+}
+
+// clientsLoad is what a load's clients did: how long they fetched, each
+// client's round trips' latencies and the answers others received
+// during each, their CPU and context switches over the load, and the
+// first error that stopped one.
+type clientsLoad struct {
+	took   time.Duration
+	lats   [][]time.Duration
+	others [][]int32
+	usage  clientUsage
+	err    error
+}
+
+// clientUsage is what getrusage(2) counts for the clients: CPU time and
+// context switches, voluntary (a wait for an answer) and involuntary
+// (preempted while runnable).
+type clientUsage struct {
+	cpu           time.Duration
+	nvcsw, nivcsw int64
+}
+
+func (u clientUsage) sub(o clientUsage) clientUsage {
+	return clientUsage{cpu: u.cpu - o.cpu, nvcsw: u.nvcsw - o.nvcsw, nivcsw: u.nivcsw - o.nivcsw}
+}
+
+// selfUsage is the bench process's own clientUsage, its threads' summed.
+func selfUsage() clientUsage {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return clientUsage{}
+	}
+	return clientUsage{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nvcsw: ru.Nvcsw, nivcsw: ru.Nivcsw}
+}
+
+// measureLoad counts, around release, what the daemon (cpuOf, the
+// scheduler's counts of bed's process tree), the clients (the scheduler's
+// counts of the processes clients) and the machine (idle CPUs, runnable
+// tasks) did; release starts the clients, which are ready to fetch, and
+// returns what they did once they have all stopped.
+func measureLoad(t testing.TB, bed *testbed.PMCD, cpuOf func() time.Duration, clients []int, release func() clientsLoad) pmcdRun {
+	tree := processTree(bed.PID())
+	ds0, cs0 := treeSched(tree), treeSched(clients)
+	cpu0 := cpuOf()
 	idle0, idle0OK := pmcd.MachineIdle()
 	stopSampling, runnable := make(chan struct{}), make(chan float64)
 	go sampleRunnable(stopSampling, runnable)
-	t0 := time.Now()
-	close(start)
-	wg.Wait()
-	took := time.Since(t0)
+	load := release()
 	idle1, idle1OK := pmcd.MachineIdle()
 	// Unknown (NaN) where /proc/stat cannot be read or its idle time
 	// went back (pmcd.MachineIdle).
 	idleCPUs := math.NaN()
 	if idle, ok := pmcd.IdleWindow(idle0, idle1); ok && idle0OK && idle1OK {
-		idleCPUs = idle.Seconds() / took.Seconds()
+		idleCPUs = idle.Seconds() / load.took.Seconds()
 	}
 	close(stopSampling)
 	meanRunnable := <-runnable
-	cpu, selfCPU := cpuOf()-cpu0, cpuTime(t, os.Getpid())-self0
-	ds, cs := treeSched(tree).sub(ds0), treeSched(self).sub(cs0)
-	if firstErr != nil {
-		t.Fatal(firstErr)
+	cpu := cpuOf() - cpu0
+	ds, cs := treeSched(tree).sub(ds0), treeSched(clients).sub(cs0)
+	if load.err != nil {
+		t.Fatal(load.err)
 	}
 	var all []time.Duration
-	for _, l := range lats {
+	for _, l := range load.lats {
 		all = append(all, l...)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / took.Seconds(), latencies: all,
+	run := pmcdRun{fetches: len(all), perSecond: float64(len(all)) / load.took.Seconds(), latencies: all,
 		daemonSched: ds, clientSched: cs, idleCPUs: idleCPUs, runnable: meanRunnable,
-		order: orderOf(others)}
+		order: orderOf(load.others), clientUsage: load.usage}
 	if len(all) > 0 {
 		run.cpuPer = cpu / time.Duration(len(all))
-		run.clientCPUPer = selfCPU / time.Duration(len(all))
+		run.clientCPUPer = load.usage.cpu / time.Duration(len(all))
 	}
 	return run
 }
