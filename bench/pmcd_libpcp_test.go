@@ -96,15 +96,21 @@ func loadLibpcp(t testing.TB, bin string, bed *testbed.PMCD, names []string, n i
 	}
 	clients := make([]*fetchloopClient, n)
 	var pids []int
-	// Closing the write ends starts the clients and lets them go (again,
-	// if a failure came first: they then fetch for d and end).
+	// Closing the write ends lets the clients go once their reports are
+	// read; after a failure they are killed instead, as a report nobody
+	// reads could block them.
+	reported := false
 	defer func() {
 		goW.Close()
 		exitW.Close()
 		for _, c := range clients {
-			if c != nil {
-				_ = c.cmd.Wait()
+			if c == nil {
+				continue
 			}
+			if !reported {
+				_ = c.cmd.Process.Kill()
+			}
+			_ = c.cmd.Wait()
 		}
 	}()
 	args := append([]string{bed.Host(), strconv.FormatFloat(d.Seconds(), 'f', -1, 64), counter}, names...)
@@ -131,7 +137,7 @@ func loadLibpcp(t testing.TB, bin string, bed *testbed.PMCD, names []string, n i
 			t.Fatalf("fetchloop did not start: %q %v: %s", l, err, c.stderr.String())
 		}
 	}
-	return measureLoad(t, bed, cpuOf, pids, func() clientsLoad {
+	run := measureLoad(t, bed, cpuOf, pids, func() clientsLoad {
 		var wg sync.WaitGroup
 		t0 := time.Now()
 		goW.Close()
@@ -156,6 +162,8 @@ func loadLibpcp(t testing.TB, bin string, bed *testbed.PMCD, names []string, n i
 		}
 		return load
 	})
+	reported = true
+	return run
 }
 
 // fetchloopReport is what one fetchloop process reports after its load.
