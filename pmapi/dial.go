@@ -93,12 +93,12 @@ func wantFlags(hs *HostSpec, secure bool) (pdu.Flags, error) {
 	return want, nil
 }
 
-// dialOne connects to one address within the connect timeout and does the
-// handshake within the request timeout, sending the container name when
-// one was asked for; a non-nil featureErr is returned once connected.
+// dialOne connects to one address within the connect timeout (as libpcp
+// does: dialwait.go) and does the handshake within the request timeout,
+// sending the container name when one was asked for; a non-nil
+// featureErr is returned once connected.
 func dialOne(ctx context.Context, network, addr string, o options, hs *HostSpec, want pdu.Flags, featureErr error) (*connection, error) {
-	d := net.Dialer{Timeout: o.connectTimeout}
-	conn, err := d.DialContext(ctx, network, addr)
+	conn, err := dialPMCD(ctx, network, addr, o.connectTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: connecting to %s: %w", addr, dialError(ctx, err))
 	}

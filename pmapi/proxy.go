@@ -80,8 +80,7 @@ func connectProxy(ctx context.Context, hs *HostSpec, o options, want pdu.Flags, 
 	}
 	var last error
 	for _, port := range ports {
-		d := net.Dialer{Timeout: o.connectTimeout}
-		conn, err := d.DialContext(ctx, "tcp", addr)
+		conn, err := dialPMCD(ctx, "tcp", addr, o.connectTimeout)
 		if err != nil {
 			return nil, fmt.Errorf("pmapi: connecting to pmproxy at %s: %w", addr, dialError(ctx, err))
 		}

@@ -52,20 +52,28 @@ func TestZeroTimeoutsLikePCP(t *testing.T) {
 		"PMCD_CONNECT_TIMEOUT=-0",
 	}
 	for _, tool := range tools {
-		theirs, ours := pcptest.NeedTool(t, tool.name), pcptest.GoCommand(t, tool.pkg)
 		for _, env := range settings {
 			if tool.several && env == tinyWait {
 				continue
 			}
-			run := func(bin string) string {
-				cmd := exec.Command(bin, append([]string{"-h", host}, tool.args...)...)
-				cmd.Env = append(os.Environ(), env)
-				out, errOut, code := clitest.RunCmd(t, cmd)
-				return "exit " + strconv.Itoa(code) + "\n" + string(out) + "stderr:\n" + string(errOut)
-			}
-			if want, got := run(theirs), run(ours); got != want {
-				t.Errorf("%s %s %v:\nPCP's:\n%s\nours:\n%s", env, tool.name, tool.args, want, got)
-			}
+			sameAsPCP(t, tool.name, tool.pkg, append([]string{"-h", host}, tool.args...), env)
 		}
+	}
+}
+
+// sameAsPCP runs PCP's tool and ours (built from pkg) with args and the
+// environment setting env, failing t unless stdout, stderr and the exit
+// status agree.
+func sameAsPCP(t *testing.T, tool, pkg string, args []string, env string) {
+	t.Helper()
+	theirs, ours := pcptest.NeedTool(t, tool), pcptest.GoCommand(t, pkg)
+	run := func(bin string) string {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), env)
+		out, errOut, code := clitest.RunCmd(t, cmd)
+		return "exit " + strconv.Itoa(code) + "\n" + string(out) + "stderr:\n" + string(errOut)
+	}
+	if want, got := run(theirs), run(ours); got != want {
+		t.Errorf("%s %s %v:\nPCP's:\n%s\nours:\n%s", env, tool, args, want, got)
 	}
 }

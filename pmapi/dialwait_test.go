@@ -1,0 +1,118 @@
+//go:build linux
+
+package pmapi
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// TestDialPMCDFinishedConnect: a connect that has finished when first
+// looked at is taken whatever the timeout, as libpcp's is (TCP loopback
+// and a Unix socket finish inside connect(2)); a refused one fails with
+// ECONNREFUSED at once.
+func TestDialPMCDFinishedConnect(t *testing.T) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tcp.Close()
+	sock := filepath.Join(t.TempDir(), "pmcd.socket")
+	unix, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close()
+	for _, tc := range []struct{ network, addr string }{
+		{"tcp", tcp.Addr().String()},
+		{"tcp", "localhost:" + strconv.Itoa(tcp.Addr().(*net.TCPAddr).Port)},
+		{"unix", sock},
+	} {
+		for _, wait := range []time.Duration{0, time.Nanosecond, time.Microsecond, time.Minute} {
+			c, err := dialPMCD(context.Background(), tc.network, tc.addr, wait)
+			if err != nil {
+				t.Errorf("%s %s wait %v: %v", tc.network, tc.addr, wait, err)
+				continue
+			}
+			if c.RemoteAddr() == nil || c.RemoteAddr().Network() != tc.network {
+				t.Errorf("%s %s: remote address %v", tc.network, tc.addr, c.RemoteAddr())
+			}
+			c.Close()
+		}
+	}
+	// a port with no listener: tcp's closed, a released port on loopback
+	addr := tcp.Addr().String()
+	tcp.Close()
+	_, err = dialPMCD(context.Background(), "tcp", addr, time.Nanosecond)
+	if !errors.Is(dialError(context.Background(), err), pcp.Error(-int32(syscall.ECONNREFUSED))) {
+		t.Errorf("closed port: %v; want ECONNREFUSED", err)
+	}
+	_, err = dialPMCD(context.Background(), "unix", sock+".none", time.Minute)
+	if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("missing socket: %v; want ECONNREFUSED", err)
+	}
+}
+
+// TestDialPMCDWaits: a connect that cannot finish (a listener whose
+// queue is full drops further SYNs) ends at the timeout with ETIMEDOUT,
+// or when ctx is cancelled with ctx's error; neither depends on how long
+// the machine takes, only on the connect never finishing.
+func TestDialPMCDWaits(t *testing.T) {
+	addr := fullListener(t)
+	_, err := dialPMCD(context.Background(), "tcp", addr, 50*time.Millisecond)
+	if !errors.Is(dialError(context.Background(), err), pcp.Error(-int32(syscall.ETIMEDOUT))) {
+		t.Errorf("timeout: %v; want ETIMEDOUT", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err = dialPMCD(ctx, "tcp", addr, 0)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v; want %v", err, context.Canceled)
+	}
+}
+
+// fullListener listens on loopback with the smallest queue and fills it,
+// so that a further connect stays unanswered; it skips t if the kernel
+// answers one anyway.
+func fullListener(t *testing.T) string {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := os.NewFile(uintptr(fd), "listener")
+	t.Cleanup(func() { f.Close() })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*syscall.SockaddrInet4).Port))
+	// With backlog 0 Linux queues one connection; a few more make sure
+	// the queue is full whatever the kernel's rounding.
+	for range 4 {
+		c, err := dialPMCD(context.Background(), "tcp", addr, 20*time.Millisecond)
+		if err != nil {
+			break
+		}
+		t.Cleanup(func() { c.Close() })
+	}
+	if c, err := dialPMCD(context.Background(), "tcp", addr, 20*time.Millisecond); err == nil {
+		c.Close()
+		t.Skip("the kernel accepted connections beyond a full queue")
+	}
+	return addr
+}
