@@ -297,11 +297,27 @@ func (c *HostContext) receive(ctx context.Context) ([]byte, pdu.Type, error) {
 		return nil, 0, err
 	}
 	if err := c.skipUnread(ctx); err != nil {
+		if c.conn != nil {
+			c.unread++ // this request's reply is owed too
+		}
 		return nil, 0, err
 	}
+	return c.receiveOwn(ctx)
+}
+
+// receiveOwn reads the reply to the request sent last, once no earlier
+// reply is owed. A wait that ran out before any of the reply came leaves
+// the connection up, as libpcp's does, with the reply owed (skipUnread).
+// The caller holds mu.
+func (c *HostContext) receiveOwn(ctx context.Context) ([]byte, pdu.Type, error) {
+	before := c.rb.taken
 	buf, err := c.r.ReadPDU(ctx)
 	if err != nil {
-		c.broken()
+		if c.missedWait(err, before) {
+			c.unread++
+		} else {
+			c.broken()
+		}
 		return nil, 0, transportError(err)
 	}
 	// The PDU is in the reader's own storage now: the buffer goes back

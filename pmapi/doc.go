@@ -50,8 +50,14 @@
 // on the connection never interleave; calls from different goroutines are
 // served one after the other. Every call that may talk to pmcd takes a
 // context.Context whose deadline and cancellation are honoured besides
-// the request timeout (PMCD_REQUEST_TIMEOUT). A failure of a host connection itself
-// (a timeout, a cancelled exchange, pmcd going away) closes it, since the
-// reply stream can no longer be trusted; later calls fail with pcp.ErrIPC
-// until Reconnect succeeds.
+// the request timeout (PMCD_REQUEST_TIMEOUT). A request whose wait runs
+// out before any of its reply has come fails with pcp.ErrTimeout and
+// leaves the connection up, as libpcp's does; the late reply is read and
+// dropped before the next one, so each request still gets its own. Any
+// other failure of a host connection (a reply cut short, a cancelled
+// exchange, pmcd going away) closes it, since the reply stream can no
+// longer be trusted; later calls fail with pcp.ErrIPC until Reconnect
+// succeeds. Connecting waits as libpcp's connect does
+// (PMCD_CONNECT_TIMEOUT): a connect that has finished when first looked
+// at, as on loopback, is taken however short the wait.
 package pmapi

@@ -27,8 +27,9 @@ var readBufs = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readB
 // takes a buffer on the first read after release and gives it back at
 // release when the buffer holds nothing of a next reply.
 type bufferedConn struct {
-	br   *bufio.Reader // nil between replies
-	conn interface {
+	br    *bufio.Reader // nil between replies
+	taken int64         // bytes handed out, to tell a reply not begun (missedWait)
+	conn  interface {
 		io.Reader
 		SetReadDeadline(time.Time) error
 	}
@@ -39,7 +40,9 @@ func (b *bufferedConn) Read(p []byte) (int, error) {
 		b.br = readBufs.Get().(*bufio.Reader)
 		b.br.Reset(b.conn)
 	}
-	return b.br.Read(p)
+	n, err := b.br.Read(p)
+	b.taken += int64(n)
+	return n, err
 }
 
 // Buffered is what has been read from the connection and not yet taken,
