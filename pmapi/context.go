@@ -41,7 +41,7 @@ type HostContext struct {
 
 	counts pduCounters
 
-	unread   int       // replies to zero-wait traversals not read yet (traversewait.go)
+	unread   int       // replies owed: waits missed, zero-wait traversals (traversewait.go)
 	failures int       // failed reconnection attempts in a row
 	retryAt  time.Time // no reconnection attempt before this
 }
@@ -54,6 +54,7 @@ type options struct {
 	connectTimeout time.Duration
 	requestTimeout time.Duration
 	traverseWait   *time.Duration  // nil: requestTimeout (WithTraverseTimeout)
+	handshakeWait  *time.Duration  // nil: requestTimeout (WithHandshakeWait)
 	ports          []int           // nil: DefaultPort
 	backoff        []time.Duration // nil: DefaultReconnectBackoff
 	container      *string         // for specifications naming none
@@ -145,6 +146,7 @@ func NewHostContext(ctx context.Context, spec string, opts ...Option) (*HostCont
 		return nil, err
 	}
 	c.attach(conn)
+	hostContextMade.Store(true)
 	return c, nil
 }
 
@@ -211,7 +213,10 @@ func (c *HostContext) Close() error {
 // same pmcd, as pmReconnectContext does; pmcd gets the instance profile
 // again before the next fetch. After a failed attempt, further attempts
 // within PCP's back-off time (PMCD_RECONNECT_TIMEOUT: 5, 10, 20, 40, then
-// 80 s) fail at once. Failures wrap ETIMEDOUT as in PCP, and the cause.
+// 80 s, counted from the whole second of the failure as libpcp counts)
+// fail at once. The connect waits PMCD_CONNECT_TIMEOUT as libpcp's does,
+// the handshake WithHandshakeWait's wait. Failures wrap ETIMEDOUT as in
+// PCP, and the cause.
 func (c *HostContext) Reconnect(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -235,7 +240,9 @@ func (c *HostContext) Reconnect(ctx context.Context) error {
 		if c.failures < len(backoff) {
 			c.failures++
 		}
-		c.retryAt = time.Now().Add(backoff[c.failures-1])
+		// from the whole second, as libpcp counts with time(2): the
+		// next attempt may come up to a second early
+		c.retryAt = time.Now().Truncate(time.Second).Add(backoff[c.failures-1])
 		return fmt.Errorf("pmapi: Reconnect: %w (%w)", etimedout, err)
 	}
 	c.failures = 0

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 	"github.com/gopcp/gopcp/pcp"
@@ -173,15 +174,22 @@ func TestReconnect(t *testing.T) {
 }
 
 // TestReconnectBackoff checks that a failed reconnection makes the next
-// attempt fail at once with ETIMEDOUT, as libpcp does.
+// attempt fail at once with ETIMEDOUT, as libpcp does, until the back-off
+// counted from the whole second of the failure (libpcp's time(2)) ends.
 func TestReconnectBackoff(t *testing.T) {
 	bed := startBed(t)
 	ctx := testContext(t)
 	c := dial(t, bed)
 	c.spec = &HostSpec{Kind: HostTCP, Hosts: []Host{{Name: "localhost", Ports: []int{1}}}, Attrs: c.spec.Attrs}
 	etimedout := pcp.Error(-int32(syscall.ETIMEDOUT))
+	before := time.Now()
 	if err := c.Reconnect(ctx); !errors.Is(err, etimedout) || !errors.Is(err, econnrefused) {
 		t.Errorf("Reconnect to a closed port: %v, want ETIMEDOUT and ECONNREFUSED", err)
+	}
+	after := time.Now()
+	first := DefaultReconnectBackoff[0]
+	if c.retryAt.Nanosecond() != 0 || c.retryAt.Before(before.Truncate(time.Second).Add(first)) || c.retryAt.After(after.Add(first)) {
+		t.Errorf("next attempt at %v after a failure between %v and %v; want a whole second, %v after the failure's", c.retryAt, before, after, first)
 	}
 	if err := c.Reconnect(ctx); !errors.Is(err, etimedout) || errors.Is(err, econnrefused) {
 		t.Errorf("second Reconnect: %v, want ETIMEDOUT without trying", err)

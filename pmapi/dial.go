@@ -112,23 +112,24 @@ func greet(ctx context.Context, conn net.Conn, addr string, o options, hs *HostS
 		conn.Close()
 		return nil, featureErr
 	}
+	wait, zero := o.handshakeTimeout()
 	hctx := ctx
-	if o.requestTimeout > 0 {
+	if wait > 0 || zero {
 		var cancel context.CancelFunc
-		hctx, cancel = context.WithTimeout(ctx, o.requestTimeout)
+		hctx, cancel = context.WithTimeout(ctx, wait)
 		defer cancel()
 	}
 	// The handshake's own writes go through hconn; the connection kept
 	// is conn, as the first of them has been by then.
 	hconn := o.handshakeConn(conn)
-	hello, err := pdu.ClientHandshake(hctx, hconn, want, o.requestTimeout)
+	hello, err := pdu.ClientHandshake(hctx, hconn, want, wait)
 	// the greeting in, CREDS out, the SASL exchange's ATTR PDUs, and
 	// ATTR for a container
 	hsIn := []pdu.Type{pdu.TypeError}
 	hsOut := []pdu.Type{pdu.TypeCreds}
 	if err == nil && needsAuth(hello.Sent, hs) {
 		var in, out int
-		in, out, err = authenticate(hctx, hconn, o.requestTimeout, hs, saslHost(conn.RemoteAddr().Network(), addr), o.console)
+		in, out, err = authenticate(hctx, hconn, wait, hs, saslHost(conn.RemoteAddr().Network(), addr), o.console)
 		for range in {
 			hsIn = append(hsIn, pdu.TypeAttr)
 		}

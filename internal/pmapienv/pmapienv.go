@@ -83,12 +83,13 @@ func requestTimeout(env Lookup) time.Duration {
 
 // requestWaits is PMCD_REQUEST_TIMEOUT's value as libpcp's host
 // contexts use it (pdu.ParseRequestWaits): one wait for requests, and
-// the exact one for namespace traversals when it is a wait of its own.
+// the exact one for namespace traversals and the handshake when it is a
+// wait of its own.
 func requestWaits(v string) []pmapi.Option {
-	request, traverse, exact := pdu.ParseRequestWaits(v)
+	request, exactWait, exact := pdu.ParseRequestWaits(v)
 	opts := []pmapi.Option{pmapi.WithRequestTimeout(request)}
 	if exact {
-		opts = append(opts, pmapi.WithTraverseTimeout(traverse))
+		opts = append(opts, pmapi.WithTraverseTimeout(exactWait), pmapi.WithHandshakeWait(exactWait))
 	}
 	return opts
 }
