@@ -42,6 +42,7 @@ type HostContext struct {
 	counts pduCounters
 
 	unread   int       // replies owed: waits missed, zero-wait traversals (traversewait.go)
+	sentAt   time.Time // when the last request was sent, which its reply's wait counts from
 	failures int       // failed reconnection attempts in a row
 	retryAt  time.Time // no reconnection attempt before this
 }
@@ -289,6 +290,7 @@ func (c *HostContext) send(ctx context.Context, req pdu.Message) error {
 	if err := c.ready(); err != nil {
 		return err
 	}
+	c.sentAt = time.Now()
 	if err := c.w.WriteMessage(ctx, req, 0); err != nil {
 		c.broken()
 		return transportError(err)
@@ -336,6 +338,14 @@ func (c *HostContext) receiveOwn(ctx context.Context) ([]byte, pdu.Type, error) 
 		return nil, 0, err
 	}
 	countPDU(&c.counts.in, h.Type)
+	if w := c.r.Timeout; w > 0 && time.Since(c.sentAt) > w {
+		// libpcp looks at the clock once the reply is there and gives
+		// up if its wait has passed; so do we, counting from the
+		// request (a reply already read ahead would otherwise meet a
+		// wait shorter than any reply takes, which libpcp's never do).
+		c.releaseReply()
+		return nil, 0, fmt.Errorf("pmapi: %v PDU came after the %v wait: %w", h.Type, w, pcp.ErrTimeout)
+	}
 	return buf, h.Type, nil
 }
 

@@ -125,3 +125,21 @@ func TestZeroWaitTraversalsBounded(t *testing.T) {
 		t.Errorf("%d replies still owed after a request", c.unread)
 	}
 }
+
+// TestTinyWaitAlwaysRunsOut: a wait shorter than any reply can take runs
+// out every time, as libpcp's does (it looks at the clock once the reply
+// is there), also when the runtime's timer has not ended it before the
+// reply came; the connection stays and the next request gets its own.
+func TestTinyWaitAlwaysRunsOut(t *testing.T) {
+	bed := startBed(t)
+	ctx := testContext(t)
+	c := dial(t, bed, WithTraverseTimeout(time.Nanosecond))
+	for i := range 2 * maxUnread {
+		if names, err := c.Traverse(ctx, "sample.long.one"); !errors.Is(err, pcp.ErrTimeout) || c.Features() == 0 {
+			t.Fatalf("Traverse %d: %v, %v (features %v); want %v on the same connection", i, names, err, c.Features(), pcp.ErrTimeout)
+		}
+	}
+	if kids, err := c.Children(ctx, "sample.long"); err != nil || !slices.Contains(kids, "ten") {
+		t.Errorf("Children after the traversals: %v, %v", kids, err)
+	}
+}
