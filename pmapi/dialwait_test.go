@@ -6,13 +6,13 @@ import (
 	"context"
 	"errors"
 	"net"
-	"os"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -67,7 +67,7 @@ func TestDialPMCDFinishedConnect(t *testing.T) {
 // or when ctx is cancelled with ctx's error; neither depends on how long
 // the machine takes, only on the connect never finishing.
 func TestDialPMCDWaits(t *testing.T) {
-	addr := fullListener(t)
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(clitest.NewFullListener(t).Port))
 	_, err := dialPMCD(context.Background(), "tcp", addr, 50*time.Millisecond)
 	if !errors.Is(dialError(context.Background(), err), pcp.Error(-int32(syscall.ETIMEDOUT))) {
 		t.Errorf("timeout: %v; want ETIMEDOUT", err)
@@ -78,41 +78,4 @@ func TestDialPMCDWaits(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v; want %v", err, context.Canceled)
 	}
-}
-
-// fullListener listens on loopback with the smallest queue and fills it,
-// so that a further connect stays unanswered; it skips t if the kernel
-// answers one anyway.
-func fullListener(t *testing.T) string {
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := os.NewFile(uintptr(fd), "listener")
-	t.Cleanup(func() { f.Close() })
-	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Listen(fd, 0); err != nil {
-		t.Fatal(err)
-	}
-	sa, err := syscall.Getsockname(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*syscall.SockaddrInet4).Port))
-	// With backlog 0 Linux queues one connection; a few more make sure
-	// the queue is full whatever the kernel's rounding.
-	for range 4 {
-		c, err := dialPMCD(context.Background(), "tcp", addr, 20*time.Millisecond)
-		if err != nil {
-			break
-		}
-		t.Cleanup(func() { c.Close() })
-	}
-	if c, err := dialPMCD(context.Background(), "tcp", addr, 20*time.Millisecond); err == nil {
-		c.Close()
-		t.Skip("the kernel accepted connections beyond a full queue")
-	}
-	return addr
 }
