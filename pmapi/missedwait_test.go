@@ -1,6 +1,7 @@
 package pmapi
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -47,7 +48,7 @@ func gatedProxy(t *testing.T, bed *testbed.PMCD, gate *sync.Mutex) string {
 // any of it came leaves the connection up, as libpcp's does (which then
 // takes the late reply for the next request's); ours drops the late
 // replies and the next request gets its own, for traversals (their own
-// wait) and fetches (the request wait) alike.
+// wait) and fetches (here the caller's deadline) alike.
 func TestMissedWaitKeepsConnection(t *testing.T) {
 	bed := startBed(t)
 	ctx := testContext(t)
@@ -74,23 +75,27 @@ func TestMissedWaitKeepsConnection(t *testing.T) {
 		t.Errorf("after the missed waits: features %v, %d replies owed; want a connection, 2", c.Features(), c.unread)
 	}
 	gate.Unlock()
-	if names, err := c.Traverse(ctx, "sample.long.hundred"); err != nil || !slices.Equal(names, []string{"sample.long.hundred"}) {
-		t.Errorf("Traverse after the replies came: %v, %v", names, err)
-	}
+	// (asked with the usual wait: a short one met depends on the load)
 	if kids, err := c.Children(ctx, "sample.long"); err != nil || !slices.Contains(kids, "ten") {
-		t.Errorf("Children: %v, %v", kids, err)
+		t.Errorf("Children after the replies came: %v, %v", kids, err)
+	}
+	if c.unread != 0 {
+		t.Errorf("%d replies still owed", c.unread)
 	}
 
-	// a fetch whose request wait runs out
-	f, err := NewHostContext(ctx, spec, WithRequestTimeout(wait))
+	// a fetch whose wait (its ctx's deadline) runs out
+	f, err := NewHostContext(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var r pcp.Result
 	gate.Lock()
-	if _, err := f.Fetch(ctx, ids[:1], &r); !errors.Is(err, pcp.ErrTimeout) {
-		t.Errorf("Fetch with the reply held back: %v; want %v", err, pcp.ErrTimeout)
+	short, cancel := context.WithTimeout(ctx, wait)
+	_, err = f.Fetch(short, ids[:1], &r)
+	cancel()
+	if !errors.Is(err, pcp.ErrTimeout) || f.Features() == 0 {
+		t.Errorf("Fetch with the reply held back: %v (features %v); want %v on the same connection", err, f.Features(), pcp.ErrTimeout)
 	}
 	gate.Unlock()
 	// the late reply must not pass for this one's: ask for the other metric
