@@ -18,13 +18,17 @@ import (
 // be made (strerror's or getaddrinfo's words), a server that took it
 // and answered the first command with no reply (garbage, or closing
 // part way: hiredis-cluster's words for CLUSTER NODES), or one that
-// answered nothing within timeout (where PCP 6.0.3 waits for ever). ok
-// is false for other failures (a refused password).
+// answered nothing within timeout (where PCP 6.0.3 waits for ever), or
+// one whose answer to CLUSTER NODES was no Redis to libpcp_web
+// (*NoRedisError). ok is false for other failures (a refused password).
 func Unreachable(err error, timeout time.Duration) (why string, ok bool) {
 	var op *net.OpError
 	var dns *net.DNSError
 	var ne net.Error
+	var nr *NoRedisError
 	switch {
+	case errors.As(err, &nr):
+		return nr.Why, true
 	case errors.As(err, &op) && op.Op == "dial":
 		switch {
 		case errors.As(err, &dns) && dns.IsNotFound:
