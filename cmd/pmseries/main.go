@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/gopcp/gopcp/series/resp"
 
 	"github.com/gopcp/gopcp/internal/cli"
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/series"
@@ -62,7 +64,13 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		defer func() { time.Local = local }()
 	}
 	c, err := series.Connect(ctx, servers, cfg.RedisOptions())
-	if err != nil {
+	var se *series.SlotsError
+	switch {
+	case errors.As(err, &se):
+		// a set of servers libpcp_web will not use: noted, nothing done
+		ownfile.Notify(stderr, "pmseries", "Error", se.Msg)
+		return 0
+	case err != nil:
 		if unreachable(stderr, err, resp.DefaultTimeout) {
 			return 0
 		}
@@ -70,10 +78,19 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer c.Close()
-	if m.load {
-		return load(ctx, c, cfg, &o, p.Args, stdout, stderr)
+	ok, failed := setup(ctx, c, stderr)
+	code := 0
+	switch {
+	case !ok:
+	case m.load:
+		code = load(ctx, c, cfg, &o, p.Args, stdout, stderr)
+	default:
+		code = query(ctx, c, &o, &m, joined(&o, p.Args), stdout, stderr)
 	}
-	return query(ctx, c, &o, &m, joined(&o, p.Args), stdout, stderr)
+	if failed {
+		return 1
+	}
+	return code
 }
 
 // readConfig reads the configuration as PCP's pmseries does

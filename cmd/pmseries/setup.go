@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gopcp/gopcp/internal/ownfile"
+	"github.com/gopcp/gopcp/series"
+	"github.com/gopcp/gopcp/series/resp"
+)
+
+// setup is libpcp_web's set-up of the connection as PCP's pmseries
+// reports it: each message on standard error as "pmseries: [Level]
+// Msg", which makes the exit status 1 (failed) while the run goes on,
+// unless the set-up cannot go on (ok false): a server too old, after
+// which PCP's pmseries does nothing more (and never ends: ours exits
+// 1), or the connection lost, noted as libpcp_web notes its failure to
+// send the next command, the run then ending with the status so far.
+func setup(ctx context.Context, c resp.Client, stderr io.Writer) (ok, failed bool) {
+	err := series.SetupSchema(ctx, c, func(n series.Note) {
+		fmt.Fprintf(stderr, "pmseries: [%s] %s\n", n.Level, n.Msg)
+		failed = true
+	})
+	var se *series.SlotsError
+	switch {
+	case errors.As(err, &se):
+		ownfile.Notify(stderr, "pmseries", "Error", se.Msg)
+		return false, failed
+	case err != nil:
+		return false, true
+	}
+	return true, failed
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/redistest"
+)
+
+// setupTalk is the conversation up to the first command after the
+// set-up (CLUSTER NODES, INFO SERVER, GET and SET pcp:version:schema):
+// which set-up commands went on which connection, and whether the run
+// went on past them.
+func setupTalk(tk *talk) []string {
+	var out []string
+	for _, c := range tk.lines(func(string) bool { return true }) {
+		out = append(out, c)
+		_, cmd, _ := strings.Cut(c, " ")
+		if !strings.HasPrefix(cmd, "CLUSTER NODES") && !strings.HasPrefix(cmd, "INFO SERVER") &&
+			!strings.HasPrefix(cmd, "GET pcp:version:schema") && !strings.HasPrefix(cmd, "SET pcp:version:schema") {
+			break
+		}
+	}
+	return out
+}
+
+// TestSetupLikePCP: libpcp_web's set-up of its Redis connection
+// (CLUSTER NODES on a connection of its own, then INFO SERVER, GET
+// pcp:version:schema and, when there is none, SET pcp:version:schema 2),
+// each answered as a script says: PCP's pmseries and ours ask the same,
+// in the same order on the same connections, print the same and exit
+// alike. The GET and SET are scripted in every row, so that no row's
+// SET changes what the next finds.
+func TestSetupLikePCP(t *testing.T) {
+	redistest.Need(t)
+	bin := pcptest.NeedTool(t, "pmseries")
+	conf := writeConf(t)
+	srv := redistest.Start(t)
+	nodes := "07c37dfeb235213a872192d90877d0cd55635b91 127.0.0.1:30004@31004 slave e7d1eecce10fd6bb5eb35b9f99a514335d9ba9ca 0 1426238317239 4 connected"
+	for _, c := range []struct {
+		name   string
+		script []scripted
+		// lost: the connection closes where PCP's run ends noting it
+		// could not send the next command. Ours sends the command
+		// that found it closed once more, on a new connection, and
+		// cannot name a query's first command: only the
+		// "pmseries:" lines and the exit status are compared.
+		lost bool
+	}{
+		{"as Redis answers", nil, false},
+		{"CLUSTER NODES refused", []scripted{{"CLUSTER NODES", "-ERR unknown command 'CLUSTER'\r\n"}}, false},
+		{"CLUSTER NODES status", []scripted{{"CLUSTER NODES", "+OK\r\n"}}, false},
+		{"CLUSTER NODES integer", []scripted{{"CLUSTER NODES", ":5\r\n"}}, false},
+		{"CLUSTER NODES nil", []scripted{{"CLUSTER NODES", "$-1\r\n"}}, false},
+		{"CLUSTER NODES array", []scripted{{"CLUSTER NODES", "*0\r\n"}}, false},
+		{"CLUSTER NODES no line", []scripted{{"CLUSTER NODES", bulk("hello")}}, false},
+		{"CLUSTER NODES short line", []scripted{{"CLUSTER NODES", bulk("a b c\n")}}, false},
+		{"CLUSTER NODES short second line", []scripted{{"CLUSTER NODES", bulk(nodes + "\nx y\n")}}, false},
+		{"INFO SERVER refused", []scripted{{"INFO SERVER", "-ERR nope\r\n"}}, false},
+		{"INFO SERVER status", []scripted{{"INFO SERVER", "+OK\r\n"}}, false},
+		{"INFO SERVER integer", []scripted{{"INFO SERVER", ":5\r\n"}}, false},
+		{"INFO SERVER nil", []scripted{{"INFO SERVER", "$-1\r\n"}}, false},
+		{"INFO SERVER array", []scripted{{"INFO SERVER", "*1\r\n$1\r\na\r\n"}}, false},
+		{"INFO SERVER no version", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_mode:standalone\r\n")}}, false},
+		{"INFO SERVER empty", []scripted{{"INFO SERVER", bulk("")}}, false},
+		{"INFO SERVER version not a number", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_version:abc\r\n")}}, false},
+		{"INFO SERVER version without a dot", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_version:7\r\n")}}, false},
+		{"INFO SERVER version 5", []scripted{{"INFO SERVER", bulk("redis_version:5.0.0\r\n")}}, false},
+		{"INFO SERVER version spaced", []scripted{{"INFO SERVER", bulk("redis_version: 6.2\r\n")}}, false},
+		{"INFO SERVER version mid-line", []scripted{{"INFO SERVER", bulk("xredis_version:4.0\r\n")}}, false},
+		{"INFO SERVER second version line", []scripted{{"INFO SERVER", bulk("redis_version:7.0\nredis_version:4.0\n")}}, false},
+		{"INFO SERVER closed", []scripted{{"INFO SERVER", ""}}, false},
+		{"GET refused", []scripted{{"GET pcp:version:schema", "-ERR nope\r\n"}}, false},
+		{"GET status", []scripted{{"GET pcp:version:schema", "+OK\r\n"}}, false},
+		{"GET integer", []scripted{{"GET pcp:version:schema", ":2\r\n"}}, false},
+		{"GET array", []scripted{{"GET pcp:version:schema", "*0\r\n"}}, false},
+		{"GET version 2", []scripted{{"GET pcp:version:schema", bulk("2")}}, false},
+		{"GET version 0", []scripted{{"GET pcp:version:schema", bulk("0")}}, false},
+		{"GET version 1", []scripted{{"GET pcp:version:schema", bulk("1")}}, false},
+		{"GET version 3x", []scripted{{"GET pcp:version:schema", bulk("3x")}}, false},
+		{"GET version -1", []scripted{{"GET pcp:version:schema", bulk("-1")}}, false},
+		{"GET version spaced", []scripted{{"GET pcp:version:schema", bulk(" 2")}}, false},
+		{"GET version not a number", []scripted{{"GET pcp:version:schema", bulk("abc")}}, false},
+		{"GET closed", []scripted{{"GET pcp:version:schema", ""}}, true},
+		{"SET refused", []scripted{{"SET pcp:version:schema", "-ERR nope\r\n"}}, false},
+		{"SET queued", []scripted{{"SET pcp:version:schema", "+QUEUED\r\n"}}, false},
+		{"SET other status", []scripted{{"SET pcp:version:schema", "+NO\r\n"}}, false},
+		{"SET integer", []scripted{{"SET pcp:version:schema", ":1\r\n"}}, false},
+		{"SET string OK", []scripted{{"SET pcp:version:schema", bulk("OK")}}, false},
+		{"SET closed", []scripted{{"SET pcp:version:schema", ""}}, true},
+	} {
+		script := append(c.script, scripted{"GET pcp:version:schema", "$-1\r\n"}, scripted{"SET pcp:version:schema", "+OK\r\n"})
+		port, pcpTalk := scriptedRedis(t, srv.Addr(), script...)
+		argv := []string{"-c", conf, "-h", "127.0.0.1", "-p", port, "kernel.all.load"}
+		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
+		port, ourTalk := scriptedRedis(t, srv.Addr(), script...)
+		argv[len(argv)-2] = port
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
+		want, got := outcome(wantOut, wantErr, wantCode), outcome(out.Bytes(), errOut.Bytes(), code)
+		if c.lost {
+			want = outcome(wantOut, []byte(ownLines(string(wantErr))), wantCode)
+			got = outcome(out.Bytes(), []byte(ownLines(errOut.String())), code)
+		}
+		if got != want {
+			t.Errorf("%s: ours:\n%s\nPCP's:\n%s", c.name, got, want)
+		}
+		if wt, gt := setupTalk(pcpTalk), setupTalk(ourTalk); !c.lost && strings.Join(gt, "\n") != strings.Join(wt, "\n") {
+			t.Errorf("%s: ours asked %q, PCP's %q", c.name, gt, wt)
+		}
+	}
+}
+
+// TestOldRedisLikePCP: a server older than Redis 5. PCP's pmseries says
+// so and then waits for ever; ours says the same and exits 1.
+func TestOldRedisLikePCP(t *testing.T) {
+	redistest.Need(t)
+	bin := pcptest.NeedTool(t, "pmseries")
+	conf := writeConf(t)
+	srv := redistest.Start(t)
+	for _, info := range []string{"# Server\r\nredis_version:4.0.9\r\n", "a\nredis_version:.5\n"} {
+		script := []scripted{{"INFO SERVER", bulk(info)}}
+		port, _ := scriptedRedis(t, srv.Addr(), script...)
+		argv := []string{"-c", conf, "-h", "127.0.0.1", "-p", port, "kernel.all.load"}
+		wantOut, wantErr := runPCPUntilErrorLine(t, bin, argv)
+		port, ourTalk := scriptedRedis(t, srv.Addr(), script...)
+		argv[len(argv)-2] = port
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
+		if got, want := outcome(out.Bytes(), errOut.Bytes(), code), outcome(wantOut, wantErr, 1); got != want {
+			t.Errorf("INFO %q: ours:\n%s\nPCP's (and exit 1 where it waits):\n%s", info, got, want)
+		}
+		if asked := ourTalk.lines(func(string) bool { return true }); len(asked) != 2 {
+			t.Errorf("INFO %q: ours asked %q, want CLUSTER NODES and INFO SERVER alone", info, asked)
+		}
+	}
+}
+
+// lockedBuffer is a buffer a process writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]byte(nil), l.b.Bytes()...)
+}
+
+// runPCPUntilErrorLine runs PCP's pmseries where it never ends, until it
+// has written a line to standard error (a minute at most) and half a
+// second more, and kills it; it gives what it wrote.
+func runPCPUntilErrorLine(t *testing.T, bin string, argv []string) ([]byte, []byte) {
+	t.Helper()
+	cmd := exec.Command(bin, argv...)
+	var out, errb lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	deadline := time.After(time.Minute)
+	for !bytes.Contains(errb.Bytes(), []byte("\n")) {
+		select {
+		case <-done:
+			t.Fatalf("PCP's pmseries %v ended", argv)
+		case <-deadline:
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("PCP's pmseries %v wrote nothing in a minute", argv)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	select {
+	case <-done:
+		t.Fatalf("PCP's pmseries %v ended", argv)
+	case <-time.After(500 * time.Millisecond):
+	}
+	cmd.Process.Kill()
+	<-done
+	return out.Bytes(), errb.Bytes()
+}
+
+// TestManyServersNoClusterLikePCP: several servers configured, the
+// first answering that it has no cluster support: PCP's pmseries notes
+// that it will not go on, asks nothing more and exits 0.
+func TestManyServersNoClusterLikePCP(t *testing.T) {
+	redistest.Need(t)
+	bin := pcptest.NeedTool(t, "pmseries")
+	srv := redistest.Start(t)
+	for _, who := range []string{"PCP", "ours"} {
+		port, tk := scriptedRedis(t, srv.Addr())
+		conf := filepath.Join(t.TempDir(), "pmseries.conf")
+		if err := writeFile(conf, "[pmseries]\nenabled = true\n[redis]\nservers = 127.0.0.1:"+port+","+srv.Addr()+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		argv := []string{"-c", conf, "kernel.all.load"}
+		var got string
+		if who == "PCP" {
+			o, e, code := runPCPBounded(t, bin, argv)
+			got = outcome(o, e, code)
+		} else {
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
+			got = outcome(out.Bytes(), errOut.Bytes(), code)
+		}
+		want := "exit 0\nstdout:\nstderr:\n[TIME] pmseries(PID) Error: redisSlotsReconnect: more than one node is configured, but cluster mode is disabled\n"
+		if got != want {
+			t.Errorf("%s's pmseries:\n%s\nwant:\n%s", who, got, want)
+		}
+		if asked := tk.lines(func(string) bool { return true }); strings.Join(asked, ",") != "1 CLUSTER NODES" {
+			t.Errorf("%s's pmseries asked %q", who, asked)
+		}
+	}
+}
