@@ -53,7 +53,8 @@ func (s *Store) listNames(ctx context.Context, mapName string, keep func(string)
 // stringMapError is a listing of a pcp:map:* hash that Redis answered
 // with other than an array (v, read with err), as libpcp_web says it.
 func stringMapError(v resp.Value, err error) error {
-	return &ReplyError{Level: "Bad response", Msg: "expected array from string map HVALS (reply=" + replyType(v, err) + ")"}
+	return &ReplyError{Level: "Bad response", Msg: "expected array from string map HVALS (reply=" + replyType(v, err) + ")",
+		Err: replyFailure(err)}
 }
 
 // LabelsInOrder is a series' labels (of a metric or of an instance) in the

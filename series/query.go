@@ -107,7 +107,7 @@ func (s *Store) smembers(ctx context.Context, key string, set *querySet) ([]ID, 
 	r, err := s.c.Do(ctx, "SMEMBERS", key)
 	if set != nil && (err != nil || r.Kind != resp.KindArray) {
 		return nil, &ReplyError{Level: "Corrupt TSDB",
-			Msg: fmt.Sprintf("expected array for %s set %q (type=%s)", set.kind, set.value, replyType(r, err))}
+			Msg: fmt.Sprintf("expected array for %s set %q (type=%s)", set.kind, set.value, replyType(r, err)), Err: replyFailure(err)}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: SMEMBERS %s: %v", ErrRedis, key, err)

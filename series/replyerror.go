@@ -11,14 +11,32 @@ import (
 // came was no reply), said as libpcp_web says it: Level is its log
 // level's word ("Corrupt TSDB", "Bad response"), Msg the message.
 // PCP's pmseries prints it as "pmseries: [Level] Msg" and exits 1.
+// Err is the failure that left no reply, if that was it (a context
+// ended, the connection broken): kept for errors.Is, not said.
 type ReplyError struct {
 	Level, Msg string
+	Err        error
 }
 
 func (e *ReplyError) Error() string { return "[" + e.Level + "] " + e.Msg }
 
-// Unwrap makes a ReplyError a failure talking to Redis.
-func (e *ReplyError) Unwrap() error { return ErrRedis }
+// Unwrap makes a ReplyError a failure talking to Redis, and the
+// failure that left no reply.
+func (e *ReplyError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrRedis}
+	}
+	return []error{ErrRedis, e.Err}
+}
+
+// replyFailure is err when it is no error reply: a failure that left
+// no reply, for ReplyError's Err.
+func replyFailure(err error) error {
+	if _, ok := resp.ReplyError(err); ok {
+		return nil
+	}
+	return err
+}
 
 // replyType is libpcp_web's word for the type of reply v, read with
 // err: "none" where there was no reply (hiredis' NULL: an I/O failure,
