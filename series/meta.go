@@ -2,9 +2,12 @@ package series
 
 import (
 	"context"
+	"crypto/sha1"
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 // Desc is a series' descriptor as /series/descs gives it.
@@ -20,29 +23,54 @@ type Desc struct {
 
 // Descs reads the descriptors of series. A series without one (an
 // instance's, a source's, an unknown identifier) gets libpcp_web's
-// descriptor of "unknown" words and a PMID of PM_ID_NULL.
+// descriptor of "unknown" words and a PMID of PM_ID_NULL. A reply other
+// than PCP's schema gives is a *ReplyError in libpcp_web's words.
 func (s *Store) Descs(ctx context.Context, sids []string) ([]Desc, error) {
 	var out []Desc
 	for _, sid := range sids {
 		key := "pcp:desc:series:" + sid
 		r, err := s.c.Do(ctx, "HMGET", key, "indom", "pmid", "semantics", "source", "type", "units")
+		if err != nil || r.Kind != resp.KindArray {
+			return nil, &ReplyError{Level: "Bad response", Err: replyFailure(err),
+				Msg: fmt.Sprintf("expected array type from series %s HMGET (type=%s)", sid, replyType(r, err))}
+		}
+		d, err := descOf(sid, r.Elems)
 		if err != nil {
-			return nil, fmt.Errorf("%w: HMGET %s: %v", ErrRedis, key, err)
+			return nil, err
 		}
-		if len(r.Elems) != 6 {
-			return nil, fmt.Errorf("%w: HMGET %s: unexpected reply", ErrRedis, key)
-		}
-		v := r.Strings()
-		str := func(i int) string { return v[i] }
-		if r.Elems[0].IsNil() {
-			out = append(out, Desc{Series: sid, Source: "unknown", PMID: "PM_ID_NULL", InDom: "unknown",
-				Semantics: "unknown", Type: "unknown", Units: "unknown"})
-			continue
-		}
-		out = append(out, Desc{Series: sid, Source: hexOf(str(3)), PMID: str(1),
-			InDom: str(0), Semantics: str(2), Type: str(4), Units: str(5)})
+		out = append(out, d)
 	}
 	return out, nil
+}
+
+// descOf is a series' descriptor from HMGET's fields (indom, pmid,
+// semantics, source, type, units), checked as libpcp_web checks them:
+// six at least, each a string, the source a SHA-1 hash; the first nil is
+// no descriptor.
+func descOf(sid string, f []resp.Value) (Desc, error) {
+	bad := func(format string, args ...any) (Desc, error) {
+		return Desc{}, &ReplyError{Level: "Bad response", Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(f) < 6 {
+		return bad("bad reply from %s HMGET (%d)", sid, len(f))
+	}
+	if f[0].IsNil() {
+		return Desc{Series: sid, Source: "unknown", PMID: "PM_ID_NULL", InDom: "unknown",
+			Semantics: "unknown", Type: "unknown", Units: "unknown"}, nil
+	}
+	for i, name := range []string{"indom", "pmid", "semantics", "source", "type", "units"} {
+		switch {
+		case f[i].Kind == resp.KindBulk && (i != 3 || len(f[i].Str) == sha1.Size):
+		case i != 3:
+			return bad("expected string result for %s of series %s (got %s)", name, sid, replyType(f[i], nil))
+		case f[i].Kind != resp.KindBulk:
+			return bad("expected string result for \"%s\" of series %s got %s", name, sid, replyType(f[i], nil))
+		default:
+			return bad("expected sha1 for \"%s\" of series %s, got %d bytes", name, sid, len(f[i].Str))
+		}
+	}
+	return Desc{Series: sid, Source: hexOf(f[3].Str), PMID: f[1].Str,
+		InDom: f[0].Str, Semantics: f[2].Str, Type: f[4].Str, Units: f[5].Str}, nil
 }
 
 // Name is a series and one name of it (a metric, or a source's context).
