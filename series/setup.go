@@ -146,69 +146,60 @@ func serverVersion(info string) *Note {
 	return nil
 }
 
-// isSpace is C's isspace.
-func isSpace(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
-
-// strtoul is C's strtoul(s, &end, 10) cut to an unsigned int, and the
-// text after the number (all of s when there is none).
-func strtoul(s string) (uint32, string) {
+// cNumber reads a number in base 10 as glibc's strtol and strtoul read
+// it: white space, a sign, digits. It gives the digits' value (over when
+// it passed 64 bits), the sign, and the text after the digits (all of s
+// when there are none, ok false).
+func cNumber(s string) (v uint64, over, neg bool, rest string, ok bool) {
 	i := 0
-	for i < len(s) && isSpace(s[i]) {
+	for i < len(s) && (s[i] == ' ' || '\t' <= s[i] && s[i] <= '\r') {
 		i++
 	}
-	neg := false
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		neg = s[i] == '-'
 		i++
 	}
 	start := i
-	var n uint64
-	over := false
 	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
 		d := uint64(s[i] - '0')
-		if n > (math.MaxUint64-d)/10 {
+		if v > (math.MaxUint64-d)/10 {
 			over = true
 		}
-		n = n*10 + d
+		v = v*10 + d
 	}
 	if i == start {
-		return 0, s
+		return 0, false, false, s, false
 	}
-	switch {
-	case over:
-		n = math.MaxUint64
-	case neg:
-		n = -n
-	}
-	return uint32(n), s[i:]
+	return v, over, neg, s[i:], true
 }
 
-// atoiUnsigned is C's atoi of s, as an unsigned int.
+// strtoul is C's strtoul(s, &end, 10) cut to an unsigned int, and the
+// text after the number (all of s when there is none).
+func strtoul(s string) (uint32, string) {
+	v, over, neg, rest, _ := cNumber(s)
+	switch {
+	case over:
+		v = math.MaxUint64
+	case neg:
+		v = -v
+	}
+	return uint32(v), rest
+}
+
+// atoiUnsigned is C's atoi of s (strtol's value, clamped to a long, cut
+// to an int) as an unsigned int.
 func atoiUnsigned(s string) uint32 {
-	i := 0
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
+	v, over, neg, _, _ := cNumber(s)
 	var n int64
-	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		d := int64(s[i] - '0')
-		if n > (math.MaxInt64-d)/10 {
-			// strtol's saturation, which atoi's int then cuts
-			n = math.MaxInt64
-			if neg {
-				n = math.MinInt64
-			}
-			return uint32(n)
-		}
-		n = n*10 + d
-	}
-	if neg {
-		n = -n
+	switch {
+	case neg && (over || v > 1<<63):
+		n = math.MinInt64
+	case neg:
+		n = -int64(v)
+	case over || v > math.MaxInt64:
+		n = math.MaxInt64
+	default:
+		n = int64(v)
 	}
 	return uint32(n)
 }

@@ -1,20 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"io"
-	"net"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/redistest"
-	"github.com/gopcp/gopcp/series/resp"
 )
 
 // garblingRedis starts, for t's life, a proxy in front of the Redis at
@@ -23,40 +17,8 @@ import (
 // that connection; it gives the proxy's port.
 func garblingRedis(t *testing.T, target, garble, reply string) string {
 	t.Helper()
-	addr := clitest.ServeLoopback(t, func(c net.Conn) {
-		up, err := net.Dial("tcp", target)
-		if err != nil {
-			return
-		}
-		defer up.Close()
-		var raw bytes.Buffer
-		upReplies := resp.NewReader(bufio.NewReader(io.TeeReader(up, &raw)), resp.Limits{})
-		commands := resp.NewReader(bufio.NewReader(c), resp.Limits{})
-		for {
-			v, err := commands.Read()
-			if err != nil {
-				return
-			}
-			args := v.Strings()
-			if strings.HasPrefix(strings.Join(args, " "), garble) {
-				c.Write([]byte(reply))
-				return
-			}
-			// One command at a time, so what the reader takes in is
-			// this command's reply alone.
-			raw.Reset()
-			if _, err := up.Write(resp.AppendCommand(nil, args...)); err != nil {
-				return
-			}
-			if _, err := upReplies.Read(); err != nil {
-				return
-			}
-			if _, err := c.Write(raw.Bytes()); err != nil {
-				return
-			}
-		}
-	})
-	return strconv.Itoa(addr.Port)
+	port, _ := serveScripted(t, target, true, []scripted{{garble, reply}})
+	return port
 }
 
 // TestRedisGarbageLaterLikePCP: a Redis that answers the set a query

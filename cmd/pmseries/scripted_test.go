@@ -55,6 +55,13 @@ func (tk *talk) lines(keep func(string) bool) []string {
 // reply back. It gives the port and the record of what it was asked.
 func scriptedRedis(t *testing.T, target string, script ...scripted) (string, *talk) {
 	t.Helper()
+	return serveScripted(t, target, false, script)
+}
+
+// serveScripted is scriptedRedis, closing a connection after a scripted
+// reply when closeAfter.
+func serveScripted(t *testing.T, target string, closeAfter bool, script []scripted) (string, *talk) {
+	t.Helper()
 	tk := &talk{}
 	var mu sync.Mutex
 	conns := 0
@@ -83,7 +90,7 @@ func scriptedRedis(t *testing.T, target string, script ...scripted) (string, *ta
 				if reply == "" {
 					return
 				}
-				if _, err := c.Write([]byte(reply)); err != nil {
+				if _, err := c.Write([]byte(reply)); err != nil || closeAfter {
 					return
 				}
 				continue

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -143,57 +144,45 @@ func TestOldRedisLikePCP(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a buffer a process writes while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Bytes() []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]byte(nil), l.b.Bytes()...)
-}
-
 // runPCPUntilErrorLine runs PCP's pmseries where it never ends, until it
 // has written a line to standard error (a minute at most) and half a
 // second more, and kills it; it gives what it wrote.
 func runPCPUntilErrorLine(t *testing.T, bin string, argv []string) ([]byte, []byte) {
 	t.Helper()
 	cmd := exec.Command(bin, argv...)
-	var out, errb lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	deadline := time.After(time.Minute)
-	for !bytes.Contains(errb.Bytes(), []byte("\n")) {
-		select {
-		case <-done:
-			t.Fatalf("PCP's pmseries %v ended", argv)
-		case <-deadline:
-			cmd.Process.Kill()
-			<-done
-			t.Fatalf("PCP's pmseries %v wrote nothing in a minute", argv)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	stderr := bufio.NewReader(errPipe)
+	line := make(chan string, 1)
+	go func() {
+		l, _ := stderr.ReadString('\n')
+		line <- l
+	}()
+	var first string
 	select {
-	case <-done:
-		t.Fatalf("PCP's pmseries %v ended", argv)
-	case <-time.After(500 * time.Millisecond):
+	case first = <-line:
+		time.Sleep(500 * time.Millisecond)
+	case <-time.After(time.Minute):
 	}
 	cmd.Process.Kill()
-	<-done
-	return out.Bytes(), errb.Bytes()
+	rest, _ := io.ReadAll(stderr)
+	if first == "" {
+		<-line
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("PCP's pmseries %v ended", argv)
+	}
+	if first == "" {
+		t.Fatalf("PCP's pmseries %v wrote no line in a minute", argv)
+	}
+	return out.Bytes(), append([]byte(first), rest...)
 }
 
 // TestManyServersNoClusterLikePCP: several servers configured, the
