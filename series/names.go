@@ -24,7 +24,8 @@ const maxListed = 1 << 20
 // listNames is the strings of a pcp:map:* hash that keep accepts, in the
 // order libpcp_web lists them (series_map_keys' HVALS: the hash's own
 // order, which for a large hash is not its HSCAN order, the order query
-// globs read it in).
+// globs read it in). An element not a string ends the listing with a
+// *ReplyError, the names before it returned.
 func (s *Store) listNames(ctx context.Context, mapName string, keep func(string) bool) ([]string, error) {
 	key := "pcp:map:" + mapName
 	// libpcp_web lists with HVALS alone: a failure of the HLEN before
@@ -40,11 +41,15 @@ func (s *Store) listNames(ctx context.Context, mapName string, keep func(string)
 	if err != nil || r.Kind != resp.KindArray {
 		return nil, stringMapError(r, err)
 	}
-	vals := r.Strings()
-	out := vals[:0]
-	for _, v := range vals {
-		if keep(v) {
-			out = append(out, v)
+	var out []string
+	for _, v := range r.Elems {
+		if v.Kind != resp.KindBulk {
+			// libpcp_web's words; PCP's pmseries crashes after them,
+			// the names before listed (ours returns them)
+			return out, &ReplyError{Level: "Bad response", Msg: "bad response for string map HVALS (" + replyType(v, nil) + ")"}
+		}
+		if keep(v.Str) {
+			out = append(out, v.Str)
 		}
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
@@ -56,4 +57,61 @@ func TestDescRepliesLikePCP(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestListingRepliesLikePCP: the first listing of -l (and of -l -g),
+// its HVALS answered other than with an array of strings. An answer not
+// an array: PCP's pmseries and ours print the same and exit alike. An
+// element not a string: PCP's prints libpcp_web's message and aborts (a
+// double free, its piped standard output lost; by then it has at times
+// gone on to the next element, using memory freed); ours prints the
+// same message, once, and the names before the element (what a
+// terminal shows of PCP's) and exits 1.
+func TestListingRepliesLikePCP(t *testing.T) {
+	redistest.Need(t)
+	bin := pcptest.NeedTool(t, "pmseries")
+	conf := writeConf(t)
+	srv := redistest.Start(t)
+	for _, c := range []struct {
+		reply, names string
+		crash        bool
+	}{
+		{"-ERR nope\r\n", "", false},
+		{"+OK\r\n", "", false},
+		{":3\r\n", "", false},
+		{"$-1\r\n", "", false},
+		{bulk("a"), "", false},
+		{"*0\r\n", "", false},
+		{"*2\r\n" + bulk("b") + bulk("a"), "b\na\n", false},
+		{"*3\r\n:1\r\n" + bulk("a") + "$-1\r\n", "", true},
+		{"*3\r\n" + bulk("b") + "$-1\r\n" + bulk("a"), "b\n", true},
+		{"*2\r\n" + bulk("b") + "*0\r\n", "b\n", true},
+	} {
+		for _, glob := range [][]string{nil, {"-g", "*"}} {
+			script := []scripted{{"HVALS pcp:map:label.name", c.reply}, {"GET pcp:version:schema", bulk("2")}}
+			port, _ := scriptedRedis(t, srv.Addr(), script...)
+			argv := append([]string{"-c", conf, "-h", "127.0.0.1", "-p", port, "-l"}, glob...)
+			wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
+			port, _ = scriptedRedis(t, srv.Addr(), script...)
+			argv[5] = port
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
+			switch {
+			case !c.crash && outcome(out.Bytes(), errOut.Bytes(), code) != outcome(wantOut, wantErr, wantCode):
+				t.Errorf("%q %v: ours:\n%s\nPCP's:\n%s", c.reply, glob, outcome(out.Bytes(), errOut.Bytes(), code), outcome(wantOut, wantErr, wantCode))
+			case c.crash && (wantCode == 0 || wantCode == 1):
+				t.Errorf("%q %v: PCP's pmseries exited %d, not by a crash: has its behaviour changed?", c.reply, glob, wantCode)
+			case c.crash && (code != 1 || out.String() != c.names || errOut.String() != firstLine(ownLines(string(wantErr)))):
+				t.Errorf("%q %v: ours exit %d, stdout %q, stderr %q\nPCP's stderr %q", c.reply, glob, code, out.String(), errOut.String(), wantErr)
+			}
+		}
+	}
+}
+
+// firstLine is s's first line.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }

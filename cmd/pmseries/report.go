@@ -54,13 +54,13 @@ func (r *reporter) list(ctx context.Context, mapName string, show bool) error {
 	if r.o.globSet {
 		names, err = r.st.NamesMatching(ctx, mapName, r.o.glob)
 	}
-	if err != nil || !show {
-		return err
+	if show {
+		// a listing that failed part way lists the names before
+		for _, n := range names {
+			fmt.Fprintln(r.out, n)
+		}
 	}
-	for _, n := range names {
-		fmt.Fprintln(r.out, n)
-	}
-	return nil
+	return err
 }
 
 // name adds a name to the open list line ("    Metric: a, b").
