@@ -64,11 +64,19 @@ func redisWhy(err error) string {
 // Discover follows the pmlogger archives under [discover] path (else
 // PCP_ARCHIVE_DIR) into Redis, as PCP's pmproxy does when pmproxy.conf
 // says "enabled = true" in both [discover] and [pmseries] and [redis] is
-// not disabled (PCP's switches: exactly "true", unset is off). The
-// returned function stops it and waits; nil when discovery is off.
-func Discover(ctx context.Context, conf Conf, archiveDir string, logger *log.Logger) func() {
+// not disabled (PCP's switches: exactly "true", unset is off). PCP's also
+// follows archives with [pmsearch] enabled and RediSearch in Redis, but
+// then only to index their help text for /search/, which this pmproxy
+// does not do: without [pmseries] it follows nothing. trace, when not
+// nil, hears what discovery does (PCP's pmproxy says it with -D
+// discovery only); the log has only what fails, as PCP's. The returned
+// function stops it and waits; nil when discovery is off.
+func Discover(ctx context.Context, conf Conf, archiveDir string, logger *log.Logger, trace func(string, ...any)) func() {
 	if !conf.On("discover.enabled") || !conf.On("pmseries.enabled") || conf.Off("redis.enabled") {
 		return nil
+	}
+	if trace == nil {
+		trace = func(string, ...any) {}
 	}
 	sc := series.Config(conf)
 	servers := sc.Servers()
@@ -80,13 +88,15 @@ func Discover(ctx context.Context, conf Conf, archiveDir string, logger *log.Log
 		dir = p
 	}
 	if _, err := os.Stat(dir); err != nil {
-		logger.Printf("Error: pmproxy: discover: %v", err)
+		// PCP's discovery gives up on such a directory without a word
+		trace("pmproxy: discover: %v", err)
 		return nil
 	}
 	d := series.NewDiscoverer(series.DiscoverOptions{
-		Dir:  dir,
-		Load: sc.LoadOptions(),
-		Logf: logger.Printf,
+		Dir:    dir,
+		Load:   LoadOptions(conf, logger),
+		Logf:   logger.Printf,
+		Tracef: trace,
 	})
 	dctx, dcancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -115,6 +125,21 @@ func Discover(ctx context.Context, conf Conf, archiveDir string, logger *log.Log
 		defer c.Close()
 		d.Run(dctx, c)
 	}()
-	logger.Printf("Info: pmproxy: discover: following archives under %s", dir)
+	trace("pmproxy: discover: following archives under %s", dir)
 	return func() { dcancel(); <-done }
+}
+
+// LoadOptions are the settings of what pmproxy loads into Redis (the
+// archives it follows, /series/load), [pmseries] stream.maxlen and
+// stream.expire taken as PCP's pmproxy takes them
+// (series.Config.ProxyLoadOptions): each stream entry Redis would refuse
+// logged in libpcp_web's words.
+func LoadOptions(conf Conf, logger *log.Logger) series.LoadOptions {
+	o := series.Config(conf).ProxyLoadOptions(time.Now())
+	if why := o.StreamsRefused; why != "" {
+		o.Refused = func(sid, id string) {
+			logger.Printf("Error: stream %s status mismatch at time %s\nRedis reply error: %s", sid, id, why)
+		}
+	}
+	return o
 }

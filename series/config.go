@@ -3,9 +3,11 @@ package series
 import (
 	"bufio"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/series/resp"
@@ -159,4 +161,62 @@ func (c Config) Servers() []string {
 		}
 	}
 	return out
+}
+
+// ProxyLoadOptions are LoadOptions as PCP's pmproxy takes [pmseries]
+// stream.maxlen and stream.expire: libpcp_web passes their text to Redis
+// unread (XADD key MAXLEN ~ <maxlen> ..., then EXPIRE key <expire>), so
+// what Redis makes of it rules. A maxlen Redis reads as no length makes
+// every XADD fail (StreamsRefused, with Redis's words); an expire Redis
+// reads as no number, or as a time past its range, leaves the streams
+// without a time to live; one at or below zero deletes each stream as it
+// is written (StreamsDeleted). now is the time Redis adds expire to.
+func (c Config) ProxyLoadOptions(now time.Time) LoadOptions {
+	o := c.LoadOptions()
+	o.MaxStreamLen, o.StreamExpire = 0, 0
+	if v, ok := c["pmseries.stream.maxlen"]; ok {
+		n, ok := redisInt(v)
+		switch {
+		case !ok:
+			o.StreamsRefused = "ERR value is not an integer or out of range"
+		case n < 0:
+			o.StreamsRefused = "ERR The MAXLEN argument must be >= 0."
+		case n == 0:
+			o.MaxStreamLen = -1 // none kept
+		default:
+			o.MaxStreamLen = n
+		}
+	}
+	if v, ok := c["pmseries.stream.expire"]; ok {
+		n, ok := redisInt(v)
+		switch {
+		case ok && n <= 0:
+			o.StreamsDeleted = true
+		case !ok || n > (math.MaxInt64-now.UnixMilli())/1000:
+			o.StreamExpire = -1 // refused: no time to live
+		default:
+			o.StreamExpire = n
+		}
+	}
+	return o
+}
+
+// redisInt reads s as Redis reads an integer argument: decimal digits
+// with an optional minus sign, no other sign, space or leading zero,
+// within 64 bits.
+func redisInt(s string) (int64, bool) {
+	if s == "0" {
+		return 0, true
+	}
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || d[0] < '1' || d[0] > '9' {
+		return 0, false
+	}
+	for i := 1; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }

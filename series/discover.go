@@ -31,8 +31,12 @@ type DiscoverOptions struct {
 	FromStart bool
 	// MaxArchives bounds the archives followed at once (4096 when zero).
 	MaxArchives int
-	// Logf reports what happens to an archive (nil: nothing).
+	// Logf reports an archive that cannot be followed (nil: nothing).
 	Logf func(format string, args ...any)
+	// Tracef reports what discovery does (the first scan, an archive
+	// followed or dropped; nil: nothing): PCP's pmproxy says such
+	// things only when asked (-D discovery), so pmproxy gives it then.
+	Tracef func(format string, args ...any)
 }
 
 // Discoverer follows the archives under a directory into Redis, as PCP's
@@ -91,6 +95,12 @@ func (d *Discoverer) logf(format string, args ...any) {
 	}
 }
 
+func (d *Discoverer) tracef(format string, args ...any) {
+	if d.opt.Tracef != nil {
+		d.opt.Tracef(format, args...)
+	}
+}
+
 // Scan looks for archives once and loads what the followed ones gained.
 // It returns the stats of the archives that changed.
 func (d *Discoverer) Scan(ctx context.Context, c resp.Client) []LoadStats {
@@ -99,7 +109,7 @@ func (d *Discoverer) Scan(ctx context.Context, c resp.Client) []LoadStats {
 	d.scanned = true
 	for base := range d.followed {
 		if _, ok := found[base]; !ok {
-			d.logf("discover: %s: no longer followed (removed or compressed)", base)
+			d.tracef("discover: %s: no longer followed (removed or compressed)", base)
 			delete(d.followed, base)
 		}
 	}
@@ -113,7 +123,7 @@ func (d *Discoverer) Scan(ctx context.Context, c resp.Client) []LoadStats {
 		if d.opt.FromStart {
 			how = "loaded from their start"
 		}
-		d.logf("discover: first scan: %d archives under %s, %s; new ones from their start", len(found), d.opt.Dir, how)
+		d.tracef("discover: first scan: %d archives under %s, %s; new ones from their start", len(found), d.opt.Dir, how)
 	}
 	var out []LoadStats
 	for _, base := range bases {
@@ -131,7 +141,7 @@ func (d *Discoverer) Scan(ctx context.Context, c resp.Client) []LoadStats {
 			}
 			fw = &followed{f: NewFollower(base, base, d.opt.Load, first && !d.opt.FromStart)}
 			d.followed[base] = fw
-			d.logf("discover: following %s", base)
+			d.tracef("discover: following %s", base)
 		}
 		if _, err := os.Stat(filepath.Join(filepath.Dir(base), "lock")); err == nil {
 			continue // pmlogger_daily is at work in the directory

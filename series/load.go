@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gopcp/gopcp/series/resp"
@@ -21,7 +22,7 @@ import (
 // [discover] keys among them.
 type LoadOptions struct {
 	// MaxStreamLen trims each value stream to about this many entries
-	// (stream.maxlen; 8640 when zero).
+	// (stream.maxlen; 8640 when zero, none kept when negative).
 	MaxStreamLen int64
 	// StreamExpire is each value stream's time to live in seconds after
 	// its last write (stream.expire; 86400 when zero, none when negative).
@@ -38,6 +39,18 @@ type LoadOptions struct {
 	Include []string
 	// MetadataOnly loads metadata without values (pmseries -F).
 	MetadataOnly bool
+	// StreamsRefused, when not "", is Redis's refusal of every XADD
+	// libpcp_web sends with the configured stream.maxlen, a text Redis
+	// takes for no length (ProxyLoadOptions): no value is written, and
+	// Refused hears of each entry.
+	StreamsRefused string
+	// Refused hears of each stream entry StreamsRefused keeps out: the
+	// series (hex) and the entry's ID.
+	Refused func(series, id string)
+	// StreamsDeleted: stream.expire is seconds Redis takes and not above
+	// zero, so the EXPIRE libpcp_web sends after each XADD deletes the
+	// stream at once: no value is written.
+	StreamsDeleted bool
 	// BatchCommands is the number of commands sent in one pipelined round
 	// trip (4096 when zero): the bound on what a load holds in memory
 	// beyond the archive's metadata.
@@ -259,7 +272,7 @@ func newLoader(a *archive.Archive, name string, opt LoadOptions) *loader {
 		written:  map[string]instWritten{},
 		labelled: map[string]*annotation{},
 		members:  map[memberKey]bool{},
-		maxl:     strconv.FormatInt(opt.MaxStreamLen, 10),
+		maxl:     strconv.FormatInt(max(0, opt.MaxStreamLen), 10),
 		ttl:      strconv.FormatInt(opt.StreamExpire, 10),
 		trimAt:   int(max(1, min(trimAfter, opt.MaxStreamLen))),
 	}
@@ -882,6 +895,14 @@ func (l *loader) writeValues(m *metricState, vs *pcp.ValueSet, t pcp.Timestamp, 
 		}
 	}
 	l.body = body
+	if l.opt.StreamsRefused != "" || l.opt.StreamsDeleted {
+		if l.opt.Refused != nil && l.opt.StreamsRefused != "" {
+			for _, k := range m.streams {
+				l.opt.Refused(strings.TrimPrefix(k.key, "pcp:values:series:"), stamp)
+			}
+		}
+		return
+	}
 	for _, k := range m.streams {
 		e := l.txt.room(len(body) + len(k.key) + 48)
 		e = append(e, '*')

@@ -20,27 +20,35 @@ import (
 // reaches Redis, [redis] enabled stops it only by the word "false", and
 // [pmproxy] pcp.enabled and http.enabled, which PCP's pmproxy never reads,
 // turn neither server off; both log the same line about Redis ("Redis
-// slots, schema version setup" when [pmseries] says "true"). With "[redis] enabled = false" PCP's pmproxy
+// slots, schema version setup" when [pmseries] says "true"), the line
+// PCP's logs waited for as the case expects it. With "[redis] enabled = false" PCP's pmproxy
 // dies of a segmentation fault on /series/metrics, so only ping is
 // compared there.
 func TestConfSwitchesLikePCP(t *testing.T) {
 	srv := redistest.Start(t)
 	redis := "[redis]\nservers = " + srv.Addr() + "\n"
 	metrics := []string{"/series/ping", "/series/metrics?match=*"}
+	const slots, schema = "Info: Redis slots setup", "Info: Redis slots, schema version setup"
 	for _, c := range []struct {
 		name, conf string
 		paths      []string
 		// proto: PCP's pminfo through the proxy as well
 		proto bool
+		// line: what PCP's pmproxy logs about Redis ("" none), which
+		// the test waits for in its log: PCP's may log it after its
+		// answers, so an empty log proves nothing until then
+		line string
 	}{
-		{"pmseries unset", redis, metrics, false},
-		{"pmseries false", redis + "[pmseries]\nenabled = false\n", metrics, false},
-		{"pmseries yes", redis + "[pmseries]\nenabled = yes\n", metrics, false},
-		{"pmseries true", redis + "[pmseries]\nenabled = true\n", metrics, false},
-		{"discover true", redis + "[discover]\nenabled = true\npath = /nonexistent\n", metrics, false},
-		{"redis no", "[redis]\nenabled = no\nservers = " + srv.Addr() + "\n[pmseries]\nenabled = true\n", metrics, false},
-		{"redis false", "[redis]\nenabled = false\nservers = " + srv.Addr() + "\n", []string{"/series/ping"}, false},
-		{"pcp and http false", "[pmproxy]\npcp.enabled = false\nhttp.enabled = false\n[redis]\nenabled = false\n", []string{"/series/ping"}, true},
+		{"pmseries unset", redis, metrics, false, ""},
+		{"pmseries false", redis + "[pmseries]\nenabled = false\n", metrics, false, ""},
+		{"pmseries yes", redis + "[pmseries]\nenabled = yes\n", metrics, false, ""},
+		{"pmseries true", redis + "[pmseries]\nenabled = true\n", metrics, false, schema},
+		{"discover true", redis + "[discover]\nenabled = true\npath = /nonexistent\n", metrics, false, slots},
+		// RediSearch absent (Debian's Redis): no ", RediSearch"
+		{"pmsearch true", redis + "[pmsearch]\nenabled = true\n[discover]\nenabled = true\npath = /nonexistent\n", metrics, false, slots},
+		{"redis no", "[redis]\nenabled = no\nservers = " + srv.Addr() + "\n[pmseries]\nenabled = true\n", metrics, false, schema},
+		{"redis false", "[redis]\nenabled = false\nservers = " + srv.Addr() + "\n", []string{"/series/ping"}, false, ""},
+		{"pcp and http false", "[pmproxy]\npcp.enabled = false\nhttp.enabled = false\n[redis]\nenabled = false\n", []string{"/series/ping"}, true, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pcps, pcpLog := startPCPConf(t, c.conf, nil)
@@ -53,15 +61,15 @@ func TestConfSwitchesLikePCP(t *testing.T) {
 					t.Errorf("GET %s: ours %d %q, PCP's %d %q", p, gs, gb, ws, wb)
 				}
 			}
-			// PCP's logs its line once its connection is set up, which
-			// may come after its answers: wait for it a while
-			got, want := slotsLines(t, filepath.Join(dir, "pmproxy.log")), ""
-			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-				if want = slotsLines(t, pcpLog); want == got || time.Now().After(deadline) {
-					break
-				}
+			want := slotsLines(t, pcpLog)
+			for deadline := time.Now().Add(time.Minute); want != c.line && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+				want = slotsLines(t, pcpLog)
 			}
-			if got != want {
+			if want != c.line {
+				t.Fatalf("PCP's pmproxy logged %q about Redis, the test expects %q", want, c.line)
+			}
+			// ours logs its line before it serves: no wait
+			if got := slotsLines(t, filepath.Join(dir, "pmproxy.log")); got != want {
 				t.Errorf("Redis lines logged: ours %q, PCP's %q", got, want)
 			}
 			if c.proto {

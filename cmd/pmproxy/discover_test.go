@@ -120,7 +120,9 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 	conf := "[pmproxy]\npcp.enabled = false\nhttp.enabled = true\n" +
 		"[redis]\nenabled = true\nservers = " + ours.Addr() + "\n" +
 		"[pmseries]\nenabled = true\n[discover]\nenabled = true\npath = " + archDir + "\n"
-	startOursAt(t, conf, t.TempDir(), dir)
+	// -D discovery: ours says its first scan then, as PCP's says with
+	// it what it tracks
+	startOursAt(t, conf, t.TempDir(), dir, "-Ddiscovery")
 	waitLog(t, filepath.Join(dir, "pmproxy.log"), "discover: first scan")
 	followedByPCP := redistest.Start(t)
 	startPCPDiscover(t, followedByPCP.Port, archDir)

@@ -30,7 +30,6 @@ import (
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmproxy"
 	"github.com/gopcp/gopcp/pmproxy/web"
-	"github.com/gopcp/gopcp/series"
 	"github.com/gopcp/gopcp/webapi"
 )
 
@@ -286,7 +285,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	mux := pmproxy.NewMux(api)
 	mux.Handle("/", web.Handler())
 	st := pmproxy.SeriesStore(ctx, conf, logger)
-	mux.Handle("/series/", restapi.NewHandler(st, restapi.HandlerOptions{Load: series.Config(conf).LoadOptions()}))
+	mux.Handle("/series/", restapi.NewHandler(st, restapi.HandlerOptions{Load: pmproxy.LoadOptions(conf, logger)}))
 	mux.Handle("/search/", restapi.SearchHandler(st))
 	cfg := pmproxy.Config{
 		HTTP:           mux,
@@ -295,7 +294,11 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		MaxHeaderBytes: confInt(conf, "pmproxy.maxheaderbytes"),
 		Log:            logger,
 	}
-	if stop := pmproxy.Discover(ctx, conf, o.archiveDir, logger); stop != nil {
+	var trace func(string, ...any)
+	if o.traceDisc {
+		trace = func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
+	}
+	if stop := pmproxy.Discover(ctx, conf, o.archiveDir, logger, trace); stop != nil {
 		defer stop()
 	}
 	if o.finish > 0 {

@@ -36,8 +36,8 @@ func startOursIn(t *testing.T, conf, tmp string) string {
 }
 
 // startOursAt is startOursIn with the configuration, log (pmproxy.log)
-// and socket in dir.
-func startOursAt(t *testing.T, conf, tmp, dir string) string {
+// and socket in dir, and more arguments.
+func startOursAt(t *testing.T, conf, tmp, dir string, args ...string) string {
 	t.Helper()
 	t.Setenv("PCP_TMP_DIR", tmp)
 	cpath := filepath.Join(dir, "pmproxy.conf")
@@ -53,8 +53,8 @@ func startOursAt(t *testing.T, conf, tmp, dir string) string {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-f", "-p", strconv.Itoa(port), "-c", cpath,
-			"-l", filepath.Join(dir, "pmproxy.log"), "-s", filepath.Join(dir, "pmproxy.socket")}, ready)
+		done <- run(ctx, append([]string{"-f", "-p", strconv.Itoa(port), "-c", cpath,
+			"-l", filepath.Join(dir, "pmproxy.log"), "-s", filepath.Join(dir, "pmproxy.socket")}, args...), ready)
 	}()
 	select {
 	case <-ready:

@@ -39,6 +39,7 @@ type options struct {
 	local       bool
 	redisHost   string // -h
 	redisPort   int    // -r; 0 is not given (6379)
+	traceDisc   bool   // -D discovery (or all): discovery says what it does
 
 	valueErrors int
 }
@@ -95,6 +96,11 @@ func (o *options) handle(opt getopt.Option, arg string, p *getopt.Parsed) {
 		if !getopt.ValidDebug(arg) {
 			o.valueErrors++
 			p.Errorf("unrecognized debug options specification (%s)", arg)
+		}
+		for _, tok := range strings.Split(arg, ",") {
+			if strings.EqualFold(tok, "discovery") || strings.EqualFold(tok, "all") {
+				o.traceDisc = true
+			}
 		}
 	case 'f', 'F':
 		if o.foreground {
