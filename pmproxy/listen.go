@@ -1,6 +1,7 @@
 package pmproxy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,8 +18,9 @@ import (
 // IPv6 (v6 only) socket each by default. A bind that fails is a row
 // marked err in the log's port table and an error line; pmproxy starts
 // with whatever it could bind. Which sockets those are is requestPlan's
-// rule; the ports it drops are warnings.
-func Listen(socket string, ports []int, ifaces []string) (lns []net.Listener, rows []PortRow, warns, errs []string) {
+// rule; the ports it drops are warnings. keepalive is [pmproxy]
+// keepalive's seconds (keepAlive).
+func Listen(socket string, ports []int, ifaces []string, keepalive int) (lns []net.Listener, rows []PortRow, warns, errs []string) {
 	if socket != "" {
 		// As pmcd's: a stale socket cleared, a live one left alone, and
 		// at exit the file removed only while it is still ours.
@@ -35,7 +37,15 @@ func Listen(socket string, ports []int, ifaces []string) (lns []net.Listener, ro
 	}
 	add := func(network, host string, port int, family, address string) error {
 		row := PortRow{Family: family, Address: address, Port: port, FD: -1}
-		ln, err := net.Listen(network, net.JoinHostPort(host, strconv.Itoa(port)))
+		lc := net.ListenConfig{
+			// the connections keep what the socket has (the kernel
+			// copies it to each), not Go's 15 s
+			KeepAlive: -1,
+			Control: func(_, _ string, c syscall.RawConn) error {
+				return c.Control(func(fd uintptr) { keepAlive(int(fd), keepalive) })
+			},
+		}
+		ln, err := lc.Listen(context.Background(), network, net.JoinHostPort(host, strconv.Itoa(port)))
 		if err == nil {
 			lns = append(lns, ln)
 			row.FD, row.OK = listenerFD(ln), true
@@ -212,4 +222,19 @@ func requestPlan(ports []int, ifaces []string) (specs []bindSpec, dropped []int)
 		}
 	}
 	return specs, dropped
+}
+
+// keepAlive sets TCP keep-alive on a listening socket as PCP's pmproxy
+// does through libuv, whose accepted connections inherit it: on after
+// secs idle seconds when secs is above zero (the system's interval and
+// count), else off. An idle time the system refuses (above 32767) leaves
+// keep-alive on with the system's idle time, as libuv's order of calls
+// does; nothing here fails the bind.
+func keepAlive(fd, secs int) {
+	if secs <= 0 {
+		_ = syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_KEEPALIVE, 0)
+		return
+	}
+	_ = syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_KEEPALIVE, 1)
+	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_KEEPIDLE, secs)
 }

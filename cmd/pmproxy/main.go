@@ -166,7 +166,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 
 	// Bind before touching any file, so that a pmproxy that cannot have
 	// its ports leaves another's log alone.
-	lns, rows, bindWarns, bindErrs := pmproxy.Listen(o.socket, o.ports, o.ifaces)
+	lns, rows, bindWarns, bindErrs := pmproxy.Listen(o.socket, o.ports, o.ifaces, keepAlive(conf))
 	defer func() {
 		for _, ln := range lns {
 			ln.Close()
@@ -397,6 +397,17 @@ func takePIDFile(path string, logger *log.Logger) func() {
 			logger.Printf("Warning: pmproxy: pid file: %v", err)
 		}
 	}
+}
+
+// keepAlive is [pmproxy] keepalive as PCP's pmproxy reads it: C's atoi
+// of the text, 45 when unset.
+func keepAlive(conf pmproxy.Conf) int {
+	v, ok := conf["pmproxy.keepalive"]
+	if !ok {
+		return 45
+	}
+	n, _, _ := getopt.CStrtol(v, 10)
+	return int(int32(n))
 }
 
 func confInt(c pmproxy.Conf, key string) int {
