@@ -402,6 +402,9 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	w := &h.resp
 	*w = response{c: c, req: r, header: getHeader(), isHEAD: h.method == MethodHead,
 		minor: h.minor, keep: h.keepAlive, declared: -1, body: bb, wire: wb}
+	if h.minor >= 1 && !w.isHEAD {
+		w.chunk = s.opts.ChunkSize
+	}
 	if !c.handle(w, r) {
 		return false, nil
 	}

@@ -13,6 +13,9 @@ import (
 // out in pieces of this size, chunked unless its length was given).
 const bufSize = 4096
 
+// MaxChunkSize bounds Options.ChunkSize.
+const MaxChunkSize = 1 << 20
+
 // response is the ResponseWriter of one request. It is used by the
 // handler's goroutine only.
 type response struct {
@@ -26,6 +29,7 @@ type response struct {
 	started bool // WriteHeader was called (or Write)
 	sent    bool // the head is on its way
 	chunked bool // the body goes out in chunks
+	chunk   int  // Options.ChunkSize for this answer (HTTP/1.1), else 0
 	failed  error
 
 	declared int64 // the handler's Content-Length, -1 none
@@ -95,7 +99,7 @@ func (w *response) Write(p []byte) (int, error) {
 	for len(p) > 0 {
 		// flushed only when more is to come than fits: an answer
 		// of exactly the buffer's size still gets its length
-		if b := *w.body; len(b) == cap(b) {
+		if b := *w.body; len(b) == w.room() {
 			if err := w.flush(false); err != nil {
 				// the answer is cut short: the connection ends with it
 				w.failed = err
@@ -103,11 +107,26 @@ func (w *response) Write(p []byte) (int, error) {
 			}
 		}
 		b := *w.body
-		k := min(len(p), cap(b)-len(b))
+		k := min(len(p), w.room()-len(b))
 		*w.body = append(b, p[:k]...)
 		p = p[k:]
 	}
 	return n, nil
+}
+
+// room is what the body buffer holds before it is sent: a chunk's size
+// when answers are chunked by size (the buffer grown to it, and then not
+// pooled again), else the buffer's.
+func (w *response) room() int {
+	if w.chunk > 0 {
+		if b := *w.body; cap(b) < w.chunk {
+			nb := make([]byte, len(b), w.chunk)
+			copy(nb, b)
+			*w.body = nb
+		}
+		return w.chunk
+	}
+	return cap(*w.body)
 }
 
 // WriteString saves io.WriteString a conversion.
@@ -168,6 +187,11 @@ func (w *response) appendHead(b []byte, last bool) []byte {
 	hasBody := bodyAllowed(w.status)
 	switch {
 	case !hasBody:
+		h.Del("Content-Length")
+		h.Del("Transfer-Encoding")
+	case w.chunk > 0 && !last && !w.isHEAD:
+		// a chunk's worth and more to come: chunked, as PCP's
+		w.chunked = true
 		h.Del("Content-Length")
 		h.Del("Transfer-Encoding")
 	case w.declared >= 0:

@@ -50,6 +50,14 @@ type Options struct {
 	// all (default 256); these extra workers end once the queue is
 	// empty.
 	Workers, MaxWorkers int
+	// ChunkSize, when above zero, sends an answer to an HTTP/1.1
+	// request whose body reaches it in chunks of that size, whatever
+	// Content-Length the handler set, as PCP's pmproxy frames its
+	// answers ([pmproxy] chunksize); a smaller answer keeps its length.
+	// It is at most MaxChunkSize (a chunk is held whole before it goes).
+	// Zero: only answers longer than a buffer, with no length set, are
+	// chunked.
+	ChunkSize int
 	// Log receives handler panics and the event loop's errors, rate
 	// limited; nil discards them.
 	Log *log.Logger
@@ -77,6 +85,7 @@ func (o *Options) setDefaults() {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 1 << 20
 	}
+	o.ChunkSize = min(max(o.ChunkSize, 0), MaxChunkSize)
 	if o.IsHTTP == nil {
 		o.IsHTTP = MethodInitial
 	}

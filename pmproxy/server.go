@@ -43,6 +43,11 @@ type Config struct {
 	// 64 KiB); MaxBodyBytes a request body (default 1 MiB).
 	MaxHeaderBytes int
 	MaxBodyBytes   int64
+	// ChunkSize frames answers to HTTP/1.1 requests as PCP's pmproxy
+	// does ([pmproxy] chunksize, httpd.Options.ChunkSize): one that
+	// reaches it goes out in chunks of that size, a shorter one with its
+	// length. Zero leaves it to httpd.
+	ChunkSize int
 	// Log receives the server's own errors; nil discards them.
 	Log *log.Logger
 }
@@ -91,6 +96,7 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 		IdleTimeout:      cfg.IdleTimeout,
 		MaxHeaderBytes:   cfg.MaxHeaderBytes,
 		MaxBodyBytes:     cfg.MaxBodyBytes,
+		ChunkSize:        cfg.ChunkSize,
 		Log:              cfg.Log,
 	})
 	if err != nil {

@@ -292,6 +292,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		PCP:            true,
 		MaxConns:       confInt(conf, "pmproxy.maxconns"),
 		MaxHeaderBytes: confInt(conf, "pmproxy.maxheaderbytes"),
+		ChunkSize:      chunkSize(conf),
 		Log:            logger,
 	}
 	var trace func(string, ...any)
@@ -408,6 +409,18 @@ func keepAlive(conf pmproxy.Conf) int {
 	}
 	n, _, _ := getopt.CStrtol(v, 10)
 	return int(int32(n))
+}
+
+// chunkSize is [pmproxy] chunksize as PCP's pmproxy reads it: C's atoi
+// of the text, the page size when unset, at least 128 (and here at most
+// httpd.MaxChunkSize).
+func chunkSize(conf pmproxy.Conf) int {
+	n := int32(os.Getpagesize())
+	if v, ok := conf["pmproxy.chunksize"]; ok {
+		m, _, _ := getopt.CStrtol(v, 10)
+		n = int32(m)
+	}
+	return int(max(n, 128))
 }
 
 func confInt(c pmproxy.Conf, key string) int {
