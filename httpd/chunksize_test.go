@@ -2,6 +2,7 @@ package httpd
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -83,6 +84,50 @@ func TestChunkSize(t *testing.T) {
 		}
 		if got != c.wantChunks {
 			t.Errorf("%s: chunks %q, want %q", name, got, c.wantChunks)
+		}
+	}
+}
+
+// TestChunkRefusal: with ChunkRefusal an HTTP/1.0 answer whose body
+// reaches ChunkSize is replaced by a 413 with the refusal's body and
+// headers; a shorter one, and HTTP/1.1 ones, are sent.
+func TestChunkRefusal(t *testing.T) {
+	h := HandlerFunc(func(w ResponseWriter, r *Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		w.Header().Set("X-Handler", "1")
+		if r.URL.Query().Get("len") != "" {
+			w.Header().Set("Content-Length", strconv.Itoa(n))
+		}
+		for i := 0; i < n; i += 100 {
+			w.Write([]byte(strings.Repeat("x", min(100, n-i))))
+		}
+	})
+	refusal := func(r *Request, h Header) []byte {
+		h.Set("Content-Type", "text/html")
+		return []byte("too large: " + r.URL.Path)
+	}
+	srv := start(t, Options{Handler: h, ChunkSize: 500, ChunkRefusal: refusal}, nil)
+	for _, c := range []struct {
+		minor  int
+		query  string
+		status int
+		body   string
+	}{
+		{0, "n=499", 200, strings.Repeat("x", 499)},
+		{0, "n=500", 413, "too large: /a"},
+		{0, "n=1200&len=1", 413, "too large: /a"},
+		{1, "n=1200&len=1", 200, strings.Repeat("x", 1200)},
+	} {
+		conn, r := dial(t, srv.addr)
+		fmt.Fprintf(conn, "GET /a?%s HTTP/1.%d\r\nHost: x\r\n\r\n", c.query, c.minor)
+		resp, err := http.ReadResponse(r, nil)
+		if err != nil {
+			t.Fatalf("1.%d %s: %v", c.minor, c.query, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || string(b) != c.body || (c.status == 413) != (resp.Header.Get("X-Handler") == "") {
+			t.Errorf("1.%d %s: %d %q %v, want %d %q", c.minor, c.query, resp.StatusCode, b, resp.Header, c.status, c.body)
 		}
 	}
 }

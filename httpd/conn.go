@@ -402,8 +402,12 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	w := &h.resp
 	*w = response{c: c, req: r, header: getHeader(), isHEAD: h.method == MethodHead,
 		minor: h.minor, keep: h.keepAlive, declared: -1, body: bb, wire: wb}
-	if h.minor >= 1 && !w.isHEAD {
+	switch {
+	case w.isHEAD:
+	case h.minor >= 1:
 		w.chunk = s.opts.ChunkSize
+	case s.opts.ChunkRefusal != nil:
+		w.refuseAt = s.opts.ChunkSize
 	}
 	if !c.handle(w, r) {
 		return false, nil

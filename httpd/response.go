@@ -30,7 +30,11 @@ type response struct {
 	sent    bool // the head is on its way
 	chunked bool // the body goes out in chunks
 	chunk   int  // Options.ChunkSize for this answer (HTTP/1.1), else 0
-	failed  error
+	// Options.ChunkSize for an HTTP/1.0 answer refused past it, else 0;
+	// refused once it was
+	refuseAt int
+	refused  bool
+	failed   error
 
 	declared int64 // the handler's Content-Length, -1 none
 	written  int64 // body bytes the handler wrote
@@ -85,6 +89,13 @@ func (w *response) Write(p []byte) (int, error) {
 	if !bodyAllowed(w.status) {
 		return 0, ErrBodyNotAllowed
 	}
+	if w.refused {
+		return len(p), nil
+	}
+	if w.refuseAt > 0 && !w.sent && w.written+int64(len(p)) >= int64(w.refuseAt) {
+		w.refuse()
+		return len(p), nil
+	}
 	if w.declared >= 0 && w.written+int64(len(p)) > w.declared {
 		return 0, ErrContentLength
 	}
@@ -114,17 +125,28 @@ func (w *response) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// refuse replaces the answer, not yet sent, by Options.ChunkRefusal's.
+func (w *response) refuse() {
+	w.refused = true
+	for k := range w.header {
+		delete(w.header, k)
+	}
+	page := w.c.s.opts.ChunkRefusal(w.req, w.header)
+	w.status, w.declared, w.written = StatusRequestEntityTooLarge, -1, int64(len(page))
+	*w.body = append((*w.body)[:0], page...)
+}
+
 // room is what the body buffer holds before it is sent: a chunk's size
 // when answers are chunked by size (the buffer grown to it, and then not
 // pooled again), else the buffer's.
 func (w *response) room() int {
-	if w.chunk > 0 {
-		if b := *w.body; cap(b) < w.chunk {
-			nb := make([]byte, len(b), w.chunk)
+	if n := max(w.chunk, w.refuseAt); n > 0 {
+		if b := *w.body; cap(b) < n {
+			nb := make([]byte, len(b), n)
 			copy(nb, b)
 			*w.body = nb
 		}
-		return w.chunk
+		return n
 	}
 	return cap(*w.body)
 }

@@ -58,6 +58,12 @@ type Options struct {
 	// Zero: only answers longer than a buffer, with no length set, are
 	// chunked.
 	ChunkSize int
+	// ChunkRefusal, with ChunkSize, refuses an answer to an HTTP/1.0
+	// request (which cannot be chunked) once its body reaches ChunkSize,
+	// as PCP's pmproxy does: what the handler wrote is dropped and the
+	// answer is 413 with the body ChunkRefusal returns and the headers it
+	// sets in h. Nil sends such answers whole.
+	ChunkRefusal func(r *Request, h Header) []byte
 	// Log receives handler panics and the event loop's errors, rate
 	// limited; nil discards them.
 	Log *log.Logger

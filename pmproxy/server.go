@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -46,7 +47,8 @@ type Config struct {
 	// ChunkSize frames answers to HTTP/1.1 requests as PCP's pmproxy
 	// does ([pmproxy] chunksize, httpd.Options.ChunkSize): one that
 	// reaches it goes out in chunks of that size, a shorter one with its
-	// length. Zero leaves it to httpd.
+	// length; an HTTP/1.0 one that reaches it is refused with PCP's 413
+	// page. Zero leaves it to httpd.
 	ChunkSize int
 	// Log receives the server's own errors; nil discards them.
 	Log *log.Logger
@@ -97,6 +99,7 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 		MaxHeaderBytes:   cfg.MaxHeaderBytes,
 		MaxBodyBytes:     cfg.MaxBodyBytes,
 		ChunkSize:        cfg.ChunkSize,
+		ChunkRefusal:     chunkRefusal,
 		Log:              cfg.Log,
 	})
 	if err != nil {
@@ -213,4 +216,23 @@ func (b *firstConn) Read(p []byte) (int, error) {
 		return 1, nil
 	}
 	return b.Conn.Read(p)
+}
+
+// chunkRefusal is PCP's pmproxy's answer to an HTTP/1.0 request whose
+// answer passed its chunk size: its 413 page, naming the servlet the
+// path belongs to.
+func chunkRefusal(r *httpd.Request, h httpd.Header) []byte {
+	servlet := "webapi"
+	switch p := r.URL.Path; {
+	case strings.HasPrefix(p, "/series/"):
+		servlet = "series"
+	case strings.HasPrefix(p, "/search/"):
+		servlet = "search"
+	}
+	const status = "413 Payload Too Large" // PCP's http-parser's words
+	h.Set("Content-Type", "text/html")
+	h.Set("Access-Control-Allow-Origin", "*")
+	return []byte("<html>\r\n<head><title>" + status + "</title></head>\r\n<body>\r\n<h1>" + status +
+		"</h1>\r\n<p><b>" + servlet + " servlet</b>: HTTP 1.0 request result exceeds server limits</p><hr>\r\n" +
+		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n")
 }

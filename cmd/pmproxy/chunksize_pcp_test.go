@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/http"
 	"net/textproto"
 	"strconv"
 	"strings"
@@ -20,7 +21,9 @@ import (
 // servlets had appended when the buffer passed the size, ours exactly
 // the size, so what is compared is the framing and that every chunk but
 // the last holds at least the size, for two answers of PCP's REST API
-// (3 KB and 100 KB) on a private pmcd.
+// (3 KB and 100 KB) on a private pmcd. An HTTP/1.0 request's answer
+// that reaches the size is refused, 413 and PCP's page: its status,
+// Content-Type and body are compared, and a shorter one's status.
 func TestChunkSizeLikePCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	for _, c := range []struct {
@@ -39,6 +42,10 @@ func TestChunkSizeLikePCP(t *testing.T) {
 				want, got := framing(t, pcps, path, c.size), framing(t, ours, path, c.size)
 				if want != got {
 					t.Errorf("GET %s: ours %s, PCP's %s", path, got, want)
+				}
+				want, got = answer10(t, pcps, path), answer10(t, ours, path)
+				if want != got {
+					t.Errorf("GET %s HTTP/1.0: ours\n%s\nPCP's\n%s", path, got, want)
 				}
 			}
 		})
@@ -92,4 +99,23 @@ func framing(t *testing.T, addr, path string, size int) string {
 		}
 	}
 	return "chunked"
+}
+
+// answer10 GETs path over HTTP/1.0: the status code, then for a refusal
+// its Content-Type and body.
+func answer10(t *testing.T, addr, path string) string {
+	t.Helper()
+	c := dialV4(t, addr)
+	_ = c.SetDeadline(time.Now().Add(time.Minute))
+	fmt.Fprintf(c, "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n", path)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("GET %s HTTP/1.0: %v", path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusOK {
+		return "200"
+	}
+	b, _ := io.ReadAll(resp.Body)
+	return fmt.Sprintf("%d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
 }
