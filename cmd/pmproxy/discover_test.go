@@ -130,25 +130,8 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 	// pmlogger writes into a directory of its own: the bed's holds links
 	// to the system's QA archives, which PCP's pmproxy would follow
 	const samples = 30
-	cfg := filepath.Join(archDir, "config")
-	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { sample.long.one sample.colour sample.string.hullo sample.double.one sample.ulonglong.one sample.bin }\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	lport, lrelease, err := testbed.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(lrelease)
 	base := filepath.Join(archDir, "archive")
-	logger, err := bed.Command(context.Background(), "pmlogger", "-h", bed.Host(), "-c", cfg,
-		"-l", filepath.Join(t.TempDir(), "pmlogger.log"), "-s", strconv.Itoa(samples), base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logger.Env = append(logger.Env, "PMLOGGER_PORT="+strconv.Itoa(lport))
-	if out, err := logger.CombinedOutput(); err != nil {
-		t.Fatalf("PCP's pmlogger: %v\n%s", err, out)
-	}
+	runPMLogger(t, bed, archDir, base, "sample.long.one sample.colour sample.string.hullo sample.double.one sample.ulonglong.one sample.bin", samples)
 	// PCP's pmseries --load stops at the current wall-clock second
 	// (nanoseconds zero), passing over records of this very second
 	a, err := archive.Open(base, archive.Options{})
@@ -232,6 +215,31 @@ func TestDiscoverFollowsPMLogger(t *testing.T) {
 		t.Errorf("PCP's pmproxy following the archive wrote no values: nothing compared")
 	}
 	t.Logf("PCP's pmproxy following the same archive wrote %d values (of the %d ours has), all alike in ours", same, len(oursFollowed))
+}
+
+// runPMLogger runs PCP's pmlogger against the bed's pmcd for samples
+// records of metrics every 100 ms into the archive base, its
+// configuration written in cfgDir, and waits for it to end.
+func runPMLogger(t *testing.T, bed *testbed.PMCD, cfgDir, base, metrics string, samples int) {
+	t.Helper()
+	cfg := filepath.Join(cfgDir, "config")
+	if err := os.WriteFile(cfg, []byte("log mandatory on 100 msec { "+metrics+" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lport, lrelease, err := testbed.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(lrelease)
+	logger, err := bed.Command(context.Background(), "pmlogger", "-h", bed.Host(), "-c", cfg,
+		"-l", filepath.Join(t.TempDir(), "pmlogger.log"), "-s", strconv.Itoa(samples), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger.Env = append(logger.Env, "PMLOGGER_PORT="+strconv.Itoa(lport))
+	if out, err := logger.CombinedOutput(); err != nil {
+		t.Fatalf("PCP's pmlogger: %v\n%s", err, out)
+	}
 }
 
 // namedValues reads every value of a Redis in PCP's schema as
