@@ -68,7 +68,8 @@ func TestDiscoverConfLikePCP(t *testing.T) {
 			t.Cleanup(func() { s.c.Close() })
 			if ours {
 				dir := t.TempDir()
-				startOursAt(t, conf, t.TempDir(), dir)
+				// -D discovery: its first scan said, and waited for
+				startOursAt(t, conf, t.TempDir(), dir, "-Ddiscovery")
 				s.log = filepath.Join(dir, "pmproxy.log")
 				r.ours = s
 			} else {
@@ -83,6 +84,11 @@ func TestDiscoverConfLikePCP(t *testing.T) {
 	// line about it is the sign
 	for _, r := range runs {
 		waitLog(t, r.pcp.log, "Info: Redis slots")
+		if strings.Contains(r.conf, "[pmseries]") { // ours discovers
+			// ours must have scanned before the archive comes, or it
+			// follows it from its end too, and may find none left
+			waitLog(t, r.ours.log, "discover: first scan")
+		}
 	}
 	start := time.Now()
 	runPMLogger(t, bed, t.TempDir(), filepath.Join(archDir, "archive"), "sample.long.one sample.colour", 20)
@@ -182,6 +188,10 @@ func logShape(t *testing.T, path string) string {
 	for _, l := range strings.Split(rest, "\n") {
 		if strings.HasPrefix(l, "  ") || l == "" {
 			continue // the table
+		}
+		if strings.HasPrefix(l, "discover: first scan") || strings.HasPrefix(l, "discover: following ") ||
+			strings.HasPrefix(l, "pmproxy: discover: ") {
+			continue // ours' -D discovery notes
 		}
 		if strings.Contains(l, "pmNewContext failed") || strings.HasPrefix(l, "discover: cannot open archive") {
 			// PCP's opened the archive between pmlogger's creating
