@@ -8,183 +8,388 @@ import (
 	"time"
 
 	"github.com/gopcp/gopcp/mmv"
-	"github.com/gopcp/gopcp/mmv/mmvfile"
 	"github.com/gopcp/gopcp/pcp"
 )
 
-// dump prints f in mmvdump's layout.
-func dump(w io.Writer, path string, f *mmvfile.File) error {
-	fmt.Fprintf(w, "MMV file   = %s\n", path)
-	fmt.Fprintf(w, "Version    = %d\n", f.Version)
-	fmt.Fprintf(w, "Generated  = %d\n", f.G1)
-	fmt.Fprintf(w, "TOC count  = %d\n", len(f.TOC))
-	fmt.Fprintf(w, "Cluster    = %d\n", f.Cluster)
-	if f.Cluster > 1<<12-1 {
-		return fmt.Errorf("Bad cluster: %d is not a valid cluster ID", int32(f.Cluster))
+// walker walks the table of contents as PCP's mmvdump does, straight
+// from the file's bytes: each entry's records in turn, each checked
+// against the file's size before it is printed, so a damaged file gets
+// everything up to the fault and a line naming it, and the walk goes
+// on with the next entry. Where PCP's checks wrap or it reads past
+// what it checked, the read is bounded here and the same kind of line
+// printed instead.
+type walker struct {
+	w       io.Writer
+	m       *image
+	version int32
+}
+
+// printf writes to the dump; like PCP's, its write errors are not looked at.
+func (d *walker) printf(format string, args ...any) { fmt.Fprintf(d.w, format, args...) }
+
+// fail prints a fault and reports a bad section.
+func (d *walker) fail(format string, args ...any) bool {
+	d.printf(format+"\n", args...)
+	return true
+}
+
+// str is the %s text at off, and whether it ended within the mapping.
+func (d *walker) str(off uint64) (string, bool) {
+	s, ok := d.m.cstr(off)
+	if !ok {
+		d.printf("%s\nBad file: string at offset %d runs past the end of the file\n", s, off)
 	}
-	fmt.Fprintf(w, "Process    = %d\n", f.Process)
-	fmt.Fprintf(w, "Flags      = 0x%x (%s)\n", uint32(f.Flags), flagString(f.Flags))
-	metrics := map[uint64]mmvfile.Metric{}
-	for _, m := range f.Metrics {
-		metrics[uint64(m.Offset)] = m
-	}
-	next := map[int32]int{}
-	bad := false
-	for i, toc := range f.TOC {
-		base := mmv.HeaderSize + i*mmv.TOCSize
-		at := next[toc.Type]
-		n := int(toc.Count)
-		next[toc.Type] = at + n
-		if toc.Count < 1 {
-			fmt.Fprintf(w, "Bad TOC[%d]: invalid entry count %d\n", i, uint32(toc.Count))
+	return s, ok
+}
+
+// walk dumps every table of contents entry of a file whose header
+// passed badHeader, and returns the exit status.
+func (d *walker) walk(tocs int32) int {
+	status := 0
+	for i := range int(tocs) {
+		base := uint64(mmv.HeaderSize + i*mmv.TOCSize)
+		typ, _ := d.m.u32(base)
+		c, _ := d.m.u32(base + 4)
+		off, _ := d.m.u64(base + 8)
+		// PCP 6.0.3 refuses only an empty entry; a negative count
+		// prints the entry's line and no records
+		if c == 0 {
+			d.printf("Bad TOC[%d]: invalid entry count 0\n", i)
 			continue
 		}
-		var err error
-		switch toc.Type {
+		count := int32(c)
+		var bad bool
+		switch typ {
 		case mmv.TOCInDoms:
-			fmt.Fprintf(w, "\nTOC[%d]: offset %d, indoms offset %d (%d entries)\n", i, base, toc.Offset, n)
-			for _, d := range f.InDoms[at : at+n] {
-				fmt.Fprintf(w, "  [%d/%d] %d instances, starting at offset %d\n", d.Serial, d.Offset, int32(d.Count), int64(d.First))
-				if err = text(w, f, d.ShortText, "shorttext"); err == nil {
-					err = text(w, f, d.HelpText, "helptext")
-				}
-			}
+			bad = d.indoms(i, base, off, count)
 		case mmv.TOCInstances:
-			fmt.Fprintf(w, "\nTOC[%d]: offset %d, instances offset %d (%d entries)\n", i, base, int64(toc.Offset), n)
-			size := mmv.Instance1Size // mmvdump steps by the version 1 size here
-			for k, in := range f.Instances[at : at+n] {
-				fmt.Fprintf(w, "  [%d/%d] instance = [%d or \"%s\"]\n", serialAt(f, in.InDom), int(toc.Offset)+k*size, in.Internal, in.External)
-			}
+			bad = d.instances(i, base, off, count)
 		case mmv.TOCMetrics:
-			fmt.Fprintf(w, "\nTOC[%d]: toc offset %d, metrics offset %d (%d entries)\n", i, base, int64(toc.Offset), n)
-			for _, m := range f.Metrics[at : at+n] {
-				fmt.Fprintf(w, "  [%d/%d] %s\n", m.Item, m.Offset, m.Name)
-				fmt.Fprintf(w, "       type=%s (0x%x), sem=%s (0x%x), pad=0x%x\n", typeName(m.Type), uint32(m.Type), semName(m.Sem), uint32(m.Sem), m.Pad)
-				fmt.Fprintf(w, "       units=%s\n", pcp.UnpackUnits(m.Units).String())
-				if m.InDom != 0 && m.InDom != 0xffffffff {
-					fmt.Fprintf(w, "       indom=%d\n", int32(m.InDom))
-				} else {
-					fmt.Fprintf(w, "       (no indom)\n")
-				}
-				if err = text(w, f, m.ShortText, "shorttext"); err == nil {
-					err = text(w, f, m.HelpText, "helptext")
-				}
-			}
+			bad = d.metrics(i, base, off, count)
 		case mmv.TOCValues:
-			fmt.Fprintf(w, "\nTOC[%d]: offset %d, values offset %d (%d entries)\n", i, base, toc.Offset, n)
-			for k, v := range f.Values[at : at+n] {
-				if err = value(w, f, metrics, v, i, at+k); err != nil {
-					break
-				}
-			}
+			bad = d.values(i, base, off, count)
 		case mmv.TOCStrings:
-			fmt.Fprintf(w, "\nTOC[%d]: offset %d, string offset %d (%d entries)\n", i, base, toc.Offset, n)
-			for k, s := range f.Strings[at : at+n] {
-				fmt.Fprintf(w, "  [%d/%d] %s\n", k+1, s.Offset, s.Payload)
-			}
+			bad = d.strings(i, base, off, count)
 		case mmv.TOCLabels:
-			fmt.Fprintf(w, "\nTOC[%d]: offset %d, labels offset %d (%d entries)\n", i, base, int64(toc.Offset), n)
-			for k, l := range f.Labels[at : at+n] {
-				fmt.Fprintf(w, "  [%d/%d] %s\n", k+1, l.Offset, l.Payload)
-				fmt.Fprintf(w, "        flags=0x%x, identity=0x%x\n", l.Flags, l.Identity)
-				fmt.Fprintf(w, "        internal=0x%x\n", uint32(l.Internal))
-			}
+			bad = d.labels(i, base, off, count)
 		default:
-			fmt.Fprintf(w, "Unrecognised TOC[%d] type: 0x%x\n", i, uint32(toc.Type))
-			bad = true
+			bad = d.fail("Unrecognised TOC[%d] type: 0x%x", i, typ)
 		}
-		if err != nil {
-			fmt.Fprintln(w, err)
-			bad = true
+		if bad {
+			status = 1
 		}
 	}
-	if bad {
-		return fmt.Errorf("")
-	}
-	return nil
+	return status
 }
 
-// text prints a help string's line, or that there is none.
-func text(w io.Writer, f *mmvfile.File, off uint64, what string) error {
+// record is the offset of the k'th record of size n from off, wrapping
+// as PCP's does, and whether it passes PCP's check.
+func (d *walker) record(off uint64, k int, n uint64) (uint64, bool) {
+	at := off + uint64(k)*n
+	return at, d.m.fits(at, n)
+}
+
+// text prints an indom's or metric's help text line at off.
+func (d *walker) text(off uint64, what, fault string, i, k int, kind string) bool {
 	if off == 0 {
-		fmt.Fprintf(w, "       (no %s)\n", what)
-		return nil
+		d.printf("       (no %s)\n", what)
+		return false
 	}
-	s, err := f.String(off)
-	if err != nil {
-		return err
+	if !d.m.fits(off, mmv.StringSize) {
+		return d.fail("Bad file size: too small for toc[%d] %s[%d] %s", i, kind, k, fault)
 	}
-	fmt.Fprintf(w, "       %s=%s\n", what, s)
-	return nil
+	d.printf("       %s=%s\n", what, d.m.field(off, mmv.StringSize))
+	return false
 }
 
-// serialAt is the serial of the instance domain record at off.
-func serialAt(f *mmvfile.File, off uint64) uint32 {
-	for _, d := range f.InDoms {
-		if uint64(d.Offset) == off {
-			return d.Serial
+func (d *walker) indoms(i int, base, off uint64, count int32) bool {
+	d.printf("\nTOC[%d]: offset %d, indoms offset %d (%d entries)\n", i, base, off, count)
+	for k := range int(count) {
+		at, ok := d.record(off, k, mmv.InDomSize)
+		if !ok {
+			return d.fail("Bad file size: too small for toc[%d] indom[%d]", i, k)
+		}
+		serial, _ := d.m.u32(at)
+		n, _ := d.m.u32(at + 4)
+		first, _ := d.m.u64(at + 8)
+		short, _ := d.m.u64(at + 16)
+		help, _ := d.m.u64(at + 24)
+		d.printf("  [%d/%d] %d instances, starting at offset %d\n", serial, int64(at), int32(n), int64(first))
+		if d.text(short, "shorttext", "oneline", i, k, "indom") || d.text(help, "helptext", "help", i, k, "indom") {
+			return true
 		}
 	}
-	// off comes from the file: compare without adding to it, which could
-	// wrap past the end of uint64.
-	if off <= uint64(len(f.B)) && uint64(len(f.B))-off >= 4 {
-		b := f.B[off:]
-		return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-	}
-	return 0
+	return false
 }
 
-// value prints one value with its metric and instance.
-func value(w io.Writer, f *mmvfile.File, metrics map[uint64]mmvfile.Metric, v mmvfile.Value, toc, i int) error {
-	m, ok := metrics[v.Metric]
+func (d *walker) instances(i int, base, off uint64, count int32) bool {
+	d.printf("\nTOC[%d]: offset %d, instances offset %d (%d entries)\n", i, base, int64(off), count)
+	size := uint64(mmv.Instance2Size)
+	if d.version == mmv.Version1 {
+		size = mmv.Instance1Size
+	}
+	for k := range int(count) {
+		at, ok := d.record(off, k, size)
+		if !ok {
+			return d.fail("\nBad file size: too small for toc[%d] inst[%d]", i, k)
+		}
+		indom, _ := d.m.u64(at)
+		internal, _ := d.m.u32(at + 12)
+		if !d.m.fits(indom, mmv.InDomSize) {
+			if d.version == mmv.Version1 {
+				return d.fail("\nBad file size: too small for toc[%d] indom[%d]", i, k)
+			}
+			return d.fail("\nBad file size: too small for toc[%d] inst[%d] indom", i, k)
+		}
+		serial, _ := d.m.u32(indom)
+		var name string
+		if d.version == mmv.Version1 {
+			var ok bool
+			if name, ok = d.str(at + 16); !ok {
+				return true
+			}
+		} else {
+			ext, _ := d.m.u64(at + 16)
+			if !d.m.fits(ext, mmv.StringSize) {
+				return d.fail("\nBad file size: too small for toc[%d] inst[%d] name", i, k)
+			}
+			if ext == 0 {
+				return d.fail("\nBad file: invalid offset for toc[%d] inst[%d] name", i, k)
+			}
+			name = d.m.field(ext, mmv.StringSize)
+		}
+		// PCP prints the offset stepped by the version 1 record's size
+		d.printf("  [%d/%d] instance = [%d or \"%s\"]\n", serial, int64(off+uint64(k)*mmv.Instance1Size), int32(internal), name)
+	}
+	return false
+}
+
+// metric is a metric record's fields as mmvdump prints them.
+type metric struct {
+	name                         string
+	item, typ, sem, units, indom uint32
+	pad                          uint32
+	short, help                  uint64
+}
+
+// readMetric reads the metric record at at, whose fixed part has been
+// checked to lie within the file, with its name (a version 2 name's
+// fault called what names says); false when the name is not there.
+func (d *walker) readMetric(at uint64, names string) (metric, bool) {
+	var mt metric
+	var ok bool
+	fixed := at + 8
+	if d.version == mmv.Version1 {
+		mt.name, ok = d.str(at)
+		fixed = at + 64
+	} else {
+		mt.name, ok = d.name2(at, names)
+	}
 	if !ok {
-		return fmt.Errorf("Bad file size: toc[%d] value[%d] metric offset", toc, i)
+		return mt, false
 	}
-	fmt.Fprintf(w, "  [%d/%d] %s", m.Item, v.Offset, m.Name)
-	if m.InDom != 0 && m.InDom != 0xffffffff {
-		ins, err := f.InstancesAt(v.Instance, 1)
-		if err != nil {
-			fmt.Fprintln(w)
-			return fmt.Errorf("Bad file size: toc[%d] value[%d] inst offset", toc, i)
+	mt.item, _ = d.m.u32(fixed)
+	mt.typ, _ = d.m.u32(fixed + 4)
+	mt.sem, _ = d.m.u32(fixed + 8)
+	mt.units, _ = d.m.u32(fixed + 12)
+	mt.indom, _ = d.m.u32(fixed + 16)
+	mt.pad, _ = d.m.u32(fixed + 20)
+	mt.short, _ = d.m.u64(fixed + 24)
+	mt.help, _ = d.m.u64(fixed + 32)
+	return mt, true
+}
+
+// name2 is a version 2 record's name read from the string at its
+// first word; false when it is not there, fault saying what it is.
+func (d *walker) name2(at uint64, fault string) (string, bool) {
+	off, _ := d.m.u64(at)
+	if !d.m.fits(off, mmv.StringSize) {
+		return "", !d.fail("Bad file size: too small for %s", fault)
+	}
+	if off == 0 {
+		return "", !d.fail("Bad file: invalid offset for %s", fault)
+	}
+	return d.m.field(off, mmv.StringSize), true
+}
+
+func (d *walker) metricSize() uint64 {
+	if d.version == mmv.Version1 {
+		return mmv.Metric1Size
+	}
+	return mmv.Metric2Size
+}
+
+func (d *walker) metrics(i int, base, off uint64, count int32) bool {
+	d.printf("\nTOC[%d]: toc offset %d, metrics offset %d (%d entries)\n", i, base, int64(off), count)
+	for k := range int(count) {
+		at, ok := d.record(off, k, d.metricSize())
+		if !ok {
+			return d.fail("Bad file size: too small for toc[%d] metric[%d]", i, k)
 		}
-		fmt.Fprintf(w, "[%d or \"%s\"]", ins[0].Internal, ins[0].External)
+		mt, ok := d.readMetric(at, fmt.Sprintf("toc[%d] metric[%d] name", i, k))
+		if !ok {
+			return true
+		}
+		d.printf("  [%d/%d] %s\n", mt.item, int64(at), mt.name)
+		d.printf("       type=%s (0x%x), sem=%s (0x%x), pad=0x%x\n", typeName(mmv.Type(mt.typ)), mt.typ, semName(mmv.Semantics(mt.sem)), mt.sem, mt.pad)
+		d.printf("       units=%s\n", pcp.UnpackUnits(mt.units).String())
+		if mt.indom != 0 && mt.indom != 0xffffffff {
+			d.printf("       indom=%d\n", int32(mt.indom))
+		} else {
+			d.printf("       (no indom)\n")
+		}
+		if d.text(mt.short, "shorttext", "oneline", i, k, "metric") || d.text(mt.help, "helptext", "help", i, k, "metric") {
+			return true
+		}
 	}
-	bits, extra := f.Value(v)
-	switch m.Type {
+	return false
+}
+
+func (d *walker) values(i int, base, off uint64, count int32) bool {
+	d.printf("\nTOC[%d]: offset %d, values offset %d (%d entries)\n", i, base, off, count)
+	for k := range int(count) {
+		at, ok := d.record(off, k, mmv.ValueSize)
+		if !ok {
+			return d.fail("Bad file size: too small for toc[%d] value[%d]", i, k)
+		}
+		moff, _ := d.m.u64(at + 16)
+		if !d.m.fits(moff, d.metricSize()) {
+			return d.fail("Bad file size: toc[%d] value[%d] metric offset", i, k)
+		}
+		mt, ok := d.readMetric(moff, fmt.Sprintf("toc[%d] value[%d] mname", i, k))
+		if !ok {
+			return true
+		}
+		d.printf("  [%d/%d] %s", mt.item, at, mt.name)
+		if mt.indom != 0 && mt.indom != 0xffffffff {
+			if d.instance(at, i, k) {
+				return true
+			}
+		}
+		d.value(at, i, k, mmv.Type(mt.typ))
+	}
+	return false
+}
+
+// instance prints the instance of the value at at.
+func (d *walker) instance(at uint64, i, k int) bool {
+	ioff, _ := d.m.u64(at + 24)
+	size := uint64(mmv.Instance2Size)
+	if d.version == mmv.Version1 {
+		size = mmv.Instance1Size
+	}
+	if !d.m.fits(ioff, size) {
+		return d.fail("\nBad file size: toc[%d] value[%d] inst offset", i, k)
+	}
+	internal, _ := d.m.u32(ioff + 12)
+	nameAt := ioff + 16
+	if d.version != mmv.Version1 {
+		nameAt, _ = d.m.u64(ioff + 16)
+		if !d.m.fits(nameAt, mmv.StringSize) {
+			return d.fail("Bad file size: too small for toc[%d] value[%d] iname", i, k)
+		}
+		if nameAt == 0 {
+			// sic: PCP calls the value a metric here
+			return d.fail("Bad file: invalid offset for toc[%d] metric[%d] iname", i, k)
+		}
+	}
+	var name string
+	if d.version == mmv.Version1 {
+		var ok bool
+		if name, ok = d.str(nameAt); !ok {
+			return true
+		}
+	} else {
+		name = d.m.field(nameAt, mmv.StringSize)
+	}
+	d.printf("[%d or \"%s\"]", int32(internal), name)
+	return false
+}
+
+// value prints the value record at at as metric type typ. A string
+// that is not there is reported, but as in PCP does not fail the entry.
+func (d *walker) value(at uint64, i, k int, typ mmv.Type) {
+	bits, _ := d.m.u64(at)
+	e, _ := d.m.u64(at + 8)
+	extra := int64(e)
+	switch typ {
 	case mmv.Int32:
-		fmt.Fprintf(w, " = %d", int32(bits))
+		d.printf(" = %d", int32(bits))
 	case mmv.Uint32:
-		fmt.Fprintf(w, " = %d", uint32(bits))
+		d.printf(" = %d", uint32(bits))
 	case mmv.Int64:
-		fmt.Fprintf(w, " = %d", int64(bits))
+		d.printf(" = %d", int64(bits))
 	case mmv.Uint64:
-		fmt.Fprintf(w, " = %d", bits)
+		d.printf(" = %d", bits)
 	case mmv.Float:
-		fmt.Fprintf(w, " = %s", cFloat(float64(math.Float32frombits(uint32(bits)))))
+		d.printf(" = %s", cFloat(float64(math.Float32frombits(uint32(bits)))))
 	case mmv.Double:
-		fmt.Fprintf(w, " = %s", cFloat(math.Float64frombits(bits)))
+		d.printf(" = %s", cFloat(math.Float64frombits(bits)))
 	case mmv.String:
-		s, err := f.String(uint64(extra))
-		if err != nil {
-			fmt.Fprintf(w, " = ?\n")
-			return fmt.Errorf("Bad file size: toc[%d] str value[%d] extra", toc, i)
+		if !d.m.fits(uint64(extra), mmv.StringSize) {
+			d.printf(" = ?\nBad file size: toc[%d] str value[%d] extra\n", i, k)
+			return
 		}
-		fmt.Fprintf(w, " = \"%s\"", s)
+		s, ok := d.str(uint64(extra))
+		if !ok {
+			return
+		}
+		d.printf(" = \"%s\"", s)
 	case mmv.Elapsed:
 		t := int64(bits)
 		if extra < 0 {
 			now := time.Now()
 			t += now.Unix()*1e6 + int64(now.Nanosecond()/1000) + extra
 		}
-		fmt.Fprintf(w, " = %d (value=%d/extra=%d)", t, int64(bits), extra)
+		d.printf(" = %d (value=%d/extra=%d)", t, int64(bits), extra)
 		if extra > 0 {
-			fmt.Fprintf(w, "\nBad (positive) ELAPSED 'extra' value found!")
+			d.printf("\nBad (positive) ELAPSED 'extra' value found!")
 		}
 	default:
-		fmt.Fprintf(w, "Unknown type %d", m.Type)
+		d.printf("Unknown type %d", int32(typ))
 	}
-	fmt.Fprintln(w)
-	return nil
+	d.printf("\n")
+}
+
+func (d *walker) strings(i int, base, off uint64, count int32) bool {
+	d.printf("\nTOC[%d]: offset %d, string offset %d (%d entries)\n", i, base, off, count)
+	for k := range int(count) {
+		// PCP checks each string's room stepping by a value record's
+		// size but reads it stepping by a string's
+		checked, ok := d.record(off, k, mmv.ValueSize)
+		if !ok || !d.m.fits(checked, mmv.StringSize) {
+			return d.fail("Bad file size: toc[%d] string[%d]", i, k)
+		}
+		at := off + uint64(k)*mmv.StringSize
+		s, ok := d.str(at)
+		if !ok {
+			return true
+		}
+		d.printf("  [%d/%d] %s\n", k+1, at, s)
+	}
+	return false
+}
+
+func (d *walker) labels(i int, base, off uint64, count int32) bool {
+	d.printf("\nTOC[%d]: offset %d, labels offset %d (%d entries)\n", i, base, int64(off), count)
+	for k := range int(count) {
+		at, ok := d.record(off, k, mmv.LabelSize)
+		if !ok {
+			// sic: PCP calls a label a metric here
+			return d.fail("Bad file size: too small for toc[%d] metric[%d]", i, k)
+		}
+		flags, _ := d.m.u32(at)
+		identity, _ := d.m.u32(at + 4)
+		internal, _ := d.m.u32(at + 8)
+		s, ok := d.str(at + 12)
+		if !ok {
+			return true
+		}
+		d.printf("  [%d/%d] %s\n", k+1, at, s)
+		d.printf("        flags=0x%x, identity=0x%x\n", flags, identity)
+		d.printf("        internal=0x%x\n", internal)
+	}
+	return false
 }
 
 func typeName(t mmv.Type) string {

@@ -30,7 +30,7 @@ func perror(path string, err error) string {
 // badHeader checks the header as mmvdump does before anything else,
 // printing what it prints up to the first fault (the header's lines
 // come first for the later ones); it reports whether there was one.
-// A sound header prints nothing here: dump prints it.
+// A sound header's lines are printed too, ahead of the walk.
 func badHeader(w io.Writer, path string, b []byte) bool {
 	var out bytes.Buffer
 	bad := func(format string, args ...any) bool {
@@ -74,5 +74,6 @@ func badHeader(w io.Writer, path string, b []byte) bool {
 	if int64(len(b)) < int64(mmv.HeaderSize)+int64(tocs)*int64(mmv.TOCSize) {
 		return bad("Bad file size: too small for %d TOC entries\n", tocs)
 	}
+	w.Write(out.Bytes())
 	return false
 }

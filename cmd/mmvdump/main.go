@@ -2,14 +2,19 @@
 // then each table of contents entry with its records, every value with
 // its metric and instance. With no argument it reads $PCP_TMP_DIR/mmv/test.
 //
-// The header's faults are reported as PCP's mmvdump reports them (its
-// lines up to the fault, then PCP's message), and a file that cannot be
-// opened or mapped as perror reports it; past the header the file is
-// read through package mmv/mmvfile, so a malformed table gets one line
-// saying what is wrong rather than a partial walk.
+// A damaged file is reported as PCP's mmvdump reports it: everything up
+// to the fault, then PCP's line naming it; a fault in the header ends
+// the dump, one in a table of contents entry ends that entry and the
+// walk goes on with the next, and the exit status is 1. A file that
+// cannot be opened or mapped is reported as perror does. Where PCP's
+// own checks wrap or it reads past the end of its mapping (and crashes
+// or prints stray memory), every read here is bounded and the fault
+// gets a line of the same kind instead.
 package main
 
 import (
+	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -40,32 +45,33 @@ func main() {
 		fmt.Fprintln(os.Stderr, perror(path, err))
 		os.Exit(1)
 	}
-	os.Exit(run(os.Stdout, path, b))
+	// stdout is buffered as C's is when it is not a terminal
+	out := bufio.NewWriterSize(os.Stdout, 1<<16)
+	st := run(out, path, b)
+	out.Flush()
+	os.Exit(st)
 }
 
 // run dumps b, read from path, to w and returns the exit status.
 func run(w io.Writer, path string, b []byte) int {
-	if badHeader(w, path, b) {
-		return 1
-	}
-	f, err := mmvfile.Parse(b, limits)
-	if err != nil {
-		fmt.Fprintf(w, "%s: %v\n", path, err)
-		return 1
-	}
-	if err := dump(w, path, f); err != nil {
-		fmt.Fprintln(w, err)
-		return 1
-	}
-	return 0
+	status, _ := dumpFile(w, path, b)
+	return status
 }
 
-// maxSize and limits bound what mmvdump reads and decodes: a sparse file
-// may claim far more than it holds. They are larger than the agent's,
-// as mmvdump prints what the agent would skip.
-const maxSize = 1 << 28
+// dumpFile is run, also saying whether the walk refused a read PCP's
+// mmvdump makes outside its mapping (where its output is not PCP's).
+func dumpFile(w io.Writer, path string, b []byte) (status int, strayed bool) {
+	if badHeader(w, path, b) {
+		return 1, false
+	}
+	d := walker{w: w, m: newImage(b), version: int32(binary.LittleEndian.Uint32(b[4:]))}
+	status = d.walk(int32(binary.LittleEndian.Uint32(b[24:])))
+	return status, d.m.strayed
+}
 
-var limits = mmvfile.Limits{TOC: 1 << 10, Section: 1 << 20, Total: 1 << 20}
+// maxSize bounds the file mmvdump reads: a sparse file may claim far
+// more than it holds.
+const maxSize = 1 << 28
 
 // readFile reads path, refusing one longer than maxSize before reading.
 func readFile(path string) ([]byte, error) {
