@@ -65,8 +65,9 @@ var fields = map[[2]int32][]int{
 
 // damages are the cuts and changes made to b: every few bytes through
 // the header and table of contents, then sparser; each entry's type,
-// count and offset set to what PCP refuses, skips or cannot bound; and
-// each word of each section's first record pointed past the end and
+// count and offset set to what PCP refuses, skips or cannot bound, the
+// offset also to the previous entry's (sections laid over each other,
+// the first entry's left sound); and each word of each section's first record pointed past the end and
 // at an offset that wraps.
 func damages(b []byte, words bool) []damage {
 	le := binary.LittleEndian
@@ -93,7 +94,9 @@ func damages(b []byte, words bool) []damage {
 			set(e+".count", base+4, 4, 0xffffffff),
 			set(e+".count", base+4, 4, 0x7fffffff),
 			set(e+".offset", base+8, 8, size-8),
-			set(e+".offset", base+8, 8, wrap))
+			set(e+".offset", base+8, 8, wrap),
+			// the section laid over the previous entry's
+			set(e+".offset", base+8, 8, le.Uint64(b[max(base-8, 48):])))
 		if !words {
 			continue
 		}
