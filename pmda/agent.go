@@ -54,8 +54,9 @@ type Config struct {
 	Log *log.Logger
 	// Interface is the PMDA interface version (PCP's PMDA_INTERFACE_N)
 	// the agent's PCP counterpart declares, which pmcd shows in its
-	// agent table; zero means 7, the latest. It changes nothing else:
-	// gopcp agents answer the requests of every interface.
+	// agent table; zero means 7, the latest. Below 7 the agent has no
+	// labels of its own, as PCP's has no label callback (see Label);
+	// gopcp agents answer the other requests of every interface.
 	Interface int
 }
 

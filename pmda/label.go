@@ -62,9 +62,17 @@ func labelSet(inst int32, level uint8, labels []Label) (pcp.LabelSet, error) {
 // level has the agent's name besides Config.Labels, or, with
 // Config.OwnDomainLabels, only when Config.Labels is empty. pcp.LabelContext gives none: pmcd
 // supplies the context's labels itself. An unknown level is pcp.ErrType.
+//
+// An agent of an interface below 7 (Config.Interface) has no label
+// callback in PCP: libpcp_pmda answers every level with no sets, and so
+// does Label. Whoever loads such an agent into its own process names its
+// domain instead (LoaderDomainLabels).
 func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) ([]pcp.LabelSet, error) {
 	if err := a.begin(ctx, c, pdu.TypeLabelReq, ident); err != nil {
 		return nil, err
+	}
+	if a.Interface() < labelInterface {
+		return nil, nil
 	}
 	if l, ok := a.fetcher.(Labeler); ok {
 		if sets, handled, err := l.LabelSets(ctx, c, ident, level); handled || err != nil {
@@ -134,3 +142,25 @@ func (a *Agent) instanceLabels(ctx context.Context, c Client, indom pcp.InDom) (
 	}
 	return sets, nil
 }
+
+// labelInterface is the first PMDA interface with a label callback.
+const labelInterface = 7
+
+// LoaderDomainLabels is the domain label PCP's loaders give an agent they
+// run in their own process that has no label callback (an interface below
+// 7, see Label): pmcd, for a "dso" line, names it after the line's agent
+// name; libpcp's local context after the shared object's path as the
+// table has it. The name is cleaned as an agent's own is ({"agent":NAME},
+// without a leading "pmda" or a trailing " DSO").
+func LoaderDomainLabels(name string) ([]pcp.LabelSet, error) {
+	s, err := labelSet(pcp.InstNull, pcp.LabelDomain, []Label{{Name: "agent", Value: labelName(name)}})
+	if err != nil {
+		return nil, err
+	}
+	return []pcp.LabelSet{s}, nil
+}
+
+// HasLabelCallback says whether PCP's counterpart of the agent has a
+// label callback (interface 7): a loader gives an agent without one its
+// domain label itself (LoaderDomainLabels).
+func (a *Agent) HasLabelCallback() bool { return a.Interface() >= labelInterface }
