@@ -70,8 +70,12 @@ func (c *client) labels(ctx context.Context, m *pdu.LabelReq) (pdu.Message, erro
 	default:
 		return nil, pcp.ErrType
 	}
-	if c.agentOf(domain) == nil || m.Type>>8 != 0 {
+	a := c.agentOf(domain)
+	if a == nil || m.Type>>8 != 0 {
 		return nil, labelsWithoutAgents(m.Type)
+	}
+	if reply, ok, err := a.loaderLabels(m); ok {
+		return reply, err
 	}
 	return c.ask(ctx, domain, m, pcp.ErrNoAgent)
 }

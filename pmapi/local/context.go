@@ -47,6 +47,7 @@ type Context struct {
 	mu       sync.Mutex
 	closed   bool
 	agents   map[uint32]agent
+	paths    map[uint32]string // each agent's shared object path, as the table has it
 	profile  profile.Profile
 	fetchReq pdu.Fetch // an agent's part of a fetch, under mu
 }
@@ -166,7 +167,7 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 			return nil, fmt.Errorf("pmapi: local context: %w", err)
 		}
 	}
-	c := &Context{ns: ns, table: table, warn: o.warn, tz: o.tz, companion: o.companion, agents: make(map[uint32]agent)}
+	c := &Context{ns: ns, table: table, warn: o.warn, tz: o.tz, companion: o.companion, agents: make(map[uint32]agent), paths: make(map[uint32]string)}
 	c.profile.Reset(pdu.ProfileInclude)
 	started, err := startAgents(ctx, list, apart)
 	if err != nil {
@@ -183,6 +184,7 @@ func NewContext(ctx context.Context, opts ...Option) (*Context, error) {
 			_ = s.a.Close()
 		default:
 			c.agents[uint32(la.Domain)] = s.a
+			c.paths[uint32(la.Domain)] = la.Path
 		}
 	}
 	return c, nil
@@ -556,11 +558,24 @@ func (c *Context) ContextLabels(context.Context) ([]pcp.LabelSet, error) {
 }
 
 func (c *Context) labels(ctx context.Context, call string, domain, ident uint32, level uint8) ([]pcp.LabelSet, error) {
+	if sets, ok, err := c.loaderLabels(domain, level); ok {
+		if err != nil {
+			return nil, fmt.Errorf("pmapi: %s: %w", call, err)
+		}
+		return sets, nil
+	}
 	m, err := c.call(ctx, domain, &pdu.LabelReq{Ident: ident, Type: int32(level)})
 	if err != nil {
 		return nil, fmt.Errorf("pmapi: %s: %w", call, err)
 	}
-	return m.(*pdu.Label).Sets, nil
+	sets := m.(*pdu.Label).Sets
+	if level == pcp.LabelDomain && len(sets) == 0 {
+		// Only an agent without a label callback has no domain
+		// labels (pmda.Agent.Label): one in the companion, whose
+		// interface the context does not know, is named here.
+		return c.loaderDomainLabels(call, domain)
+	}
+	return sets, nil
 }
 
 // DomainLabels returns an agent's labels.
