@@ -55,7 +55,9 @@ func New(domain uint32, o Options) (*Agent, error) {
 	}
 	a.clients.max = o.MaxClients
 	ms, ds := table(o.ObserveUnits, o.CounterUnits)
-	pm, err := pmda.New(pmda.Config{Name: Name, Domain: domain, Metrics: ms, InDoms: ds, Fetcher: fetcher{a}, Log: o.Log})
+	pm, err := pmda.New(pmda.Config{Name: Name, Domain: domain, Metrics: ms, InDoms: ds, Fetcher: fetcher{a}, Log: o.Log,
+		// as PCP's trace agent, which has no label callback
+		Interface: 2})
 	if err != nil {
 		return nil, err
 	}
