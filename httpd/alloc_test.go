@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -15,12 +16,19 @@ import (
 // server and a raw client together. The head, the Request and the
 // response come from a pool and the request's context is the server's;
 // a context, a Request, a response and a head for each request made it
-// 1.3 KiB.
+// 1.3 KiB. So it does with a ChunkSize of MaxChunkSize: a short answer's
+// buffer is not grown to a chunk's size (it was, 1 MiB a request).
 func TestKeptAliveRequestAllocates(t *testing.T) {
 	if raceEnabled {
 		t.Skip("under the race detector sync.Pool drops what is put back at random")
 	}
-	srv := start(t, Options{Handler: HandlerFunc(func(w ResponseWriter, r *Request) {
+	for _, chunk := range []int{0, MaxChunkSize} {
+		t.Run(strconv.Itoa(chunk), func(t *testing.T) { keptAliveAllocates(t, chunk) })
+	}
+}
+
+func keptAliveAllocates(t *testing.T, chunk int) {
+	srv := start(t, Options{ChunkSize: chunk, Handler: HandlerFunc(func(w ResponseWriter, r *Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
 		defer cancel()
 		_ = ctx

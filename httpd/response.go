@@ -137,15 +137,11 @@ func (w *response) refuse() {
 }
 
 // room is what the body buffer holds before it is sent: a chunk's size
-// when answers are chunked by size (the buffer grown to it, and then not
-// pooled again), else the buffer's.
+// when answers are chunked by size, else the buffer's. A chunk larger
+// than the buffer is grown by append as the answer comes (and is then not
+// pooled again), so that a short answer costs no chunk's worth.
 func (w *response) room() int {
 	if n := max(w.chunk, w.refuseAt); n > 0 {
-		if b := *w.body; cap(b) < n {
-			nb := make([]byte, len(b), n)
-			copy(nb, b)
-			*w.body = nb
-		}
 		return n
 	}
 	return cap(*w.body)
