@@ -407,20 +407,18 @@ func keepAlive(conf pmproxy.Conf) int {
 	if !ok {
 		return 45
 	}
-	n, _, _ := getopt.CStrtol(v, 10)
-	return int(int32(n))
+	return getopt.CAtoi(v)
 }
 
 // chunkSize is [pmproxy] chunksize as PCP's pmproxy reads it: C's atoi
 // of the text, the page size when unset, at least 128 (and here at most
 // httpd.MaxChunkSize).
 func chunkSize(conf pmproxy.Conf) int {
-	n := int32(os.Getpagesize())
+	n := os.Getpagesize()
 	if v, ok := conf["pmproxy.chunksize"]; ok {
-		m, _, _ := getopt.CStrtol(v, 10)
-		n = int32(m)
+		n = getopt.CAtoi(v)
 	}
-	return int(max(n, 128))
+	return max(n, 128)
 }
 
 func confInt(c pmproxy.Conf, key string) int {
