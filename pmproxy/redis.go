@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/lograte"
 	"github.com/gopcp/gopcp/series"
 	"github.com/gopcp/gopcp/series/resp"
 )
@@ -137,8 +138,19 @@ func Discover(ctx context.Context, conf Conf, archiveDir string, logger *log.Log
 func LoadOptions(conf Conf, logger *log.Logger) series.LoadOptions {
 	o := series.Config(conf).ProxyLoadOptions(time.Now())
 	if why := o.StreamsRefused; why != "" {
+		// One refusal a stream entry, for as long as the setting stays:
+		// bounded as other lines a source can drive are, so that a bad
+		// setting cannot fill the disk.
+		lim := new(lograte.Limiter)
 		o.Refused = func(sid, id string) {
+			ok, held := lim.Allow()
+			if !ok {
+				return
+			}
 			logger.Printf("Error: stream %s status mismatch at time %s\nRedis reply error: %s", sid, id, why)
+			if held > 0 {
+				logger.Printf("(%d more such stream errors not logged)", held)
+			}
 		}
 	}
 	return o
