@@ -217,11 +217,14 @@ func (a *agent) Fetch(ctx context.Context, m *pmda.Metric, inst int32) (pcp.Atom
 		return pcp.Atom{}, pcp.ErrPMID
 	}
 	item := id.Item()
-	if item == 0 {
-		return pcp.Atom{UL: uint32(a.cache.SizeActive())}, nil
-	}
+	// Under a.mu, as the other items: an instance request's refresh may
+	// run beside a fetch, and between its DeactivateAll and its last Add
+	// the cache counts fewer journals than either reading found.
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if item == 0 {
+		return pcp.Atom{UL: uint32(len(a.active))}, nil
+	}
 	_, state, private, err := a.cache.Lookup(inst)
 	if err != nil {
 		return pcp.Atom{}, err
