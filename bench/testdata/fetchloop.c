@@ -127,10 +127,10 @@ int main(int argc, char **argv) {
 		int64_t t1 = now_ns();
 		uint64_t a1 = __atomic_fetch_add(answered, 1, __ATOMIC_RELAXED);
 		pmFreeResult(rp);
+		if (n == maxFetches)
+			fail("fetches", "more than the bound a client keeps");
 		if (n == cap) {
-			if (cap >= maxFetches)
-				fail("fetches", "more than the bound a client keeps");
-			cap *= 2;
+			cap = cap * 2 < maxFetches ? cap * 2 : maxFetches;
 			lat = realloc(lat, cap * sizeof(int64_t));
 			others = realloc(others, cap * sizeof(uint32_t));
 			if (lat == NULL || others == NULL)
