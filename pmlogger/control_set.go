@@ -73,6 +73,10 @@ func (l *Logger) setLogging(ctx context.Context, m *pdu.LogControl) pcp.Result {
 	}
 	for _, t := range l.tasks {
 		slices.SortFunc(t.pmids, func(a, b pcp.PMID) int { return cmp.Compare(b, a) })
+		// The request may have moved metrics and instances between
+		// tasks: each works its instance profile out again at its next
+		// fetch, as PCP's pmlogger does at every fetch.
+		t.profile = nil
 		if len(t.pmids) == 0 {
 			t.done = true
 		}

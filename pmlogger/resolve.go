@@ -28,7 +28,7 @@ type task struct {
 	next     time.Time
 	done     bool
 	reported bool         // -r's report printed
-	profile  []indomInsts // the instance profile of its fetches, once worked out
+	profile  []indomInsts // the instance profile of its fetches; nil: to be worked out
 }
 
 // req is one logging request inside a task: a metric and the instances
