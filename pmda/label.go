@@ -66,7 +66,11 @@ func labelSet(inst int32, level uint8, labels []Label) (pcp.LabelSet, error) {
 // An agent of an interface below 7 (Config.Interface) has no label
 // callback in PCP: libpcp_pmda answers every level with no sets, and so
 // does Label. Whoever loads such an agent into its own process names its
-// domain instead (LoaderDomainLabels).
+// domain instead (LoaderDomainLabels). A local context cannot tell the
+// interface of an agent in its companion process and takes an empty
+// domain level for one below 7, so a Labeler of an interface 7 agent
+// leaves that level to the tables, whose answer always names the agent:
+// an empty one would get the loader's label where PCP gives none.
 func (a *Agent) Label(ctx context.Context, c Client, ident uint32, level uint8) ([]pcp.LabelSet, error) {
 	if err := a.begin(ctx, c, pdu.TypeLabelReq, ident); err != nil {
 		return nil, err
