@@ -124,12 +124,8 @@ func (d *walker) indoms(i int, base, off uint64, count int32) bool {
 
 func (d *walker) instances(i int, base, off uint64, count int32) bool {
 	d.printf("\nTOC[%d]: offset %d, instances offset %d (%d entries)\n", i, base, int64(off), count)
-	size := uint64(mmv.Instance2Size)
-	if d.version == mmv.Version1 {
-		size = mmv.Instance1Size
-	}
 	for k := range int(count) {
-		at, ok := d.record(off, k, size)
+		at, ok := d.record(off, k, d.instanceSize())
 		if !ok {
 			return d.fail("\nBad file size: too small for toc[%d] inst[%d]", i, k)
 		}
@@ -219,6 +215,13 @@ func (d *walker) metricSize() uint64 {
 	return mmv.Metric2Size
 }
 
+func (d *walker) instanceSize() uint64 {
+	if d.version == mmv.Version1 {
+		return mmv.Instance1Size
+	}
+	return mmv.Instance2Size
+}
+
 func (d *walker) metrics(i int, base, off uint64, count int32) bool {
 	d.printf("\nTOC[%d]: toc offset %d, metrics offset %d (%d entries)\n", i, base, int64(off), count)
 	for k := range int(count) {
@@ -274,11 +277,7 @@ func (d *walker) values(i int, base, off uint64, count int32) bool {
 // instance prints the instance of the value at at.
 func (d *walker) instance(at uint64, i, k int) bool {
 	ioff, _ := d.m.u64(at + 24)
-	size := uint64(mmv.Instance2Size)
-	if d.version == mmv.Version1 {
-		size = mmv.Instance1Size
-	}
-	if !d.m.fits(ioff, size) {
+	if !d.m.fits(ioff, d.instanceSize()) {
 		return d.fail("\nBad file size: toc[%d] value[%d] inst offset", i, k)
 	}
 	internal, _ := d.m.u32(ioff + 12)
