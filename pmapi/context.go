@@ -343,6 +343,9 @@ func (c *HostContext) receiveOwn(ctx context.Context) ([]byte, pdu.Type, error) 
 		// up if its wait has passed; so do we, counting from the
 		// request (a reply already read ahead would otherwise meet a
 		// wait shorter than any reply takes, which libpcp's never do).
+		if stateNotice(buf) {
+			c.unread++ // a fetch's result is still to come
+		}
 		c.releaseReply()
 		return nil, 0, fmt.Errorf("pmapi: %v PDU came after the %v wait: %w", h.Type, w, pcp.ErrTimeout)
 	}
