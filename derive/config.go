@@ -365,11 +365,33 @@ func (r *Registry) quotedCut(where loc, text string, delim byte, in *cursor, lin
 		v, extra, ok := r.quoted(where, text, delim, in, lineno)
 		return cString(v), extra, ok
 	}
-	// the line as libpcp goes on reading it, then the file after it
-	tmp := &cursor{s: text + "\n" + in.s[in.off:], off: len(text) + 1}
+	// the line as libpcp goes on reading it, then the file after it up
+	// to the end of the line the value ends on: copying no further keeps
+	// a file of such lines read in linear time
+	tmp := &cursor{s: text + "\n" + in.s[in.off:quotedEnd(in.s, in.off, delim)], off: len(text) + 1}
 	v, extra, ok := r.quoted(where, text, delim, tmp, lineno)
 	in.off += tmp.off - (len(text) + 1)
 	return cString(v), extra, ok
+}
+
+// quotedEnd is where quoted, reading s from off, stops: past the newline
+// of the line with the closing delimiter (a backslash takes the byte
+// after it), or the end of s.
+func quotedEnd(s string, off int, delim byte) int {
+	i := off
+	for i < len(s) && s[i] != delim {
+		if s[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i >= len(s) {
+		return len(s)
+	}
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(s)
 }
 
 // quoted reads a delimited attribute value that starts in text, the end

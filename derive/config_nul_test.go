@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,23 @@ func TestConfigNUL(t *testing.T) {
 				t.Errorf("%q:\nwarned %q\nwant   %q\ndefined %q\nwant    %q", tc.text, warn.String(), tc.warn, got, tc.defs)
 			}
 		})
+	}
+}
+
+// TestConfigNULQuotedLinear: a file of quoted values each cut by a NUL is
+// read in memory proportional to its size (each value copies only the
+// lines it spans, not the rest of the file).
+func TestConfigNULQuotedLinear(t *testing.T) {
+	text := "n.a = 1\n" + strings.Repeat("n.a(oneline) = \"x\x00y\"\n", 20000)
+	reg := NewRegistry()
+	reg.Warn = func(string) {}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	reg.loadConfig("f", text)
+	runtime.ReadMemStats(&after)
+	got := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d bytes read, %d allocated", len(text), got)
+	if got > 64*uint64(len(text)) {
+		t.Errorf("reading %d bytes allocated %d", len(text), got)
 	}
 }
