@@ -94,8 +94,11 @@ func sockaddrs(ctx context.Context, network, addr string) ([]syscall.Sockaddr, e
 		} else {
 			sa := &syscall.SockaddrInet6{Port: port, Addr: ip.As16()}
 			if z := ip.Zone(); z != "" {
+				// an interface's name or, as getaddrinfo takes it, its index
 				if ifi, err := net.InterfaceByName(z); err == nil {
 					sa.ZoneId = uint32(ifi.Index)
+				} else if n, err := strconv.ParseUint(z, 10, 32); err == nil {
+					sa.ZoneId = uint32(n)
 				}
 			}
 			sas = append(sas, sa)

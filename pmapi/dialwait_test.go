@@ -79,3 +79,30 @@ func TestDialPMCDWaits(t *testing.T) {
 		t.Errorf("cancelled: %v; want %v", err, context.Canceled)
 	}
 }
+
+// TestSockaddrsZone: an IPv6 address's zone names the interface or gives
+// its index, as getaddrinfo (and Go's dialer) take it.
+func TestSockaddrsZone(t *testing.T) {
+	lo, err := net.InterfaceByName("lo")
+	if err != nil {
+		t.Skipf("no loopback interface named lo: %v", err)
+	}
+	for _, tc := range []struct {
+		addr string
+		zone uint32
+	}{
+		{"[fe80::1%lo]:44321", uint32(lo.Index)},
+		{"[fe80::1%" + strconv.Itoa(lo.Index) + "]:44321", uint32(lo.Index)},
+		{"[fe80::1%7]:44321", 7},
+		{"[fe80::1]:44321", 0},
+	} {
+		sas, err := sockaddrs(context.Background(), "tcp", tc.addr)
+		if err != nil || len(sas) != 1 {
+			t.Errorf("%s: %v, %v", tc.addr, sas, err)
+			continue
+		}
+		if sa, ok := sas[0].(*syscall.SockaddrInet6); !ok || sa.ZoneId != tc.zone || sa.Port != 44321 {
+			t.Errorf("%s: %+v; want zone %d, port 44321", tc.addr, sas[0], tc.zone)
+		}
+	}
+}
