@@ -10,9 +10,9 @@ import (
 // WithHandshakeWait sets the wait for pmcd's side of the handshake (its
 // greeting, and the authentication exchange) apart from
 // WithRequestTimeout's, as libpcp waits PMCD_REQUEST_TIMEOUT's exact
-// value there (internal/pmapienv gives it), where zero is a zero wait
-// (the handshake fails with pcp.ErrTimeout unless pmcd has answered
-// already). libpcp reads that variable only once its first host context
+// value there (internal/pmapienv gives it), where zero is a zero wait:
+// the handshake fails with pcp.ErrTimeout (libpcp's would only take a
+// greeting already there, which on connecting it seldom is). libpcp reads that variable only once its first host context
 // has been made, so until a host context of this process has connected,
 // the handshake waits pdu.DefaultTimeout instead. Without this option
 // the handshake waits as every request does.
