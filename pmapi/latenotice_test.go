@@ -1,7 +1,6 @@
 package pmapi
 
 import (
-	"context"
 	"errors"
 	"net"
 	"testing"
@@ -16,44 +15,18 @@ import (
 // by a state change notice sent apart from its result.
 func slowNoticePMCD(t *testing.T, delays []time.Duration) string {
 	t.Helper()
-	return loopbackServer(t, func(conn net.Conn) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		r, w := pdu.NewReader(conn, time.Minute), pdu.NewWriter(conn)
-		info := pdu.PDUInfo{Version: pdu.PDUVersion2, Licensed: 1}
-		if pdu.GreetClient(ctx, w, 0, info) != nil {
-			return
+	return fetchPMCD(t, func(conn net.Conn, n int, req *pdu.Fetch) error {
+		if n <= len(delays) {
+			time.Sleep(delays[n-1])
 		}
-		if _, err := pdu.AcceptClient(ctx, r); err != nil {
-			return
+		if n == 2 {
+			if _, err := conn.Write((&pdu.Error{Code: 1}).Append(nil, 0)); err != nil {
+				return err
+			}
 		}
-		for n := 1; ; {
-			buf, err := r.ReadPDU(ctx)
-			if err != nil {
-				return
-			}
-			var req pdu.Fetch
-			if h, _ := pdu.ParseHeader(buf); h.Type != pdu.TypeFetch || req.Decode(buf) != nil {
-				continue // the profile has no answer
-			}
-			if n <= len(delays) {
-				time.Sleep(delays[n-1])
-			}
-			if n == 2 {
-				if _, err := conn.Write((&pdu.Error{Code: 1}).Append(nil, 0)); err != nil {
-					return
-				}
-			}
-			res := pcp.Result{Timestamp: pcp.Timestamp{Sec: 1}}
-			for _, id := range req.PMIDs {
-				res.Sets = append(res.Sets, pcp.ValueSet{PMID: id, NumVal: 1, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: int32(n)}}})
-			}
-			if _, err := conn.Write(pdu.AppendResult(nil, 0, &res)); err != nil {
-				return
-			}
-			n++
-		}
-	}).String()
+		_, err := conn.Write(pdu.AppendResult(nil, 0, fetchAnswer(req, int32(n))))
+		return err
+	})
 }
 
 // TestLateNoticeOwesResult: a state change notice read after the wait

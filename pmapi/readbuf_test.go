@@ -13,9 +13,21 @@ import (
 
 // twoPDUPMCD is a pmcd that answers every FETCH with a state change
 // (an ERROR PDU with PMCD_ADD_AGENT) and the RESULT in one write, so that
-// both arrive in the client's read buffer at once; it offers no
-// high-resolution fetch, so the client sends FETCH.
+// both arrive in the client's read buffer at once.
 func twoPDUPMCD(t *testing.T) string {
+	t.Helper()
+	return fetchPMCD(t, func(conn net.Conn, _ int, req *pdu.Fetch) error {
+		out := (&pdu.Error{Code: 1}).Append(nil, 0)
+		out = pdu.AppendResult(out, 0, fetchAnswer(req, 42))
+		_, err := conn.Write(out)
+		return err
+	})
+}
+
+// fetchPMCD is a pmcd that answers the n-th FETCH (from 1) with answer,
+// until that fails; it offers no high-resolution fetch, so the client
+// sends FETCH.
+func fetchPMCD(t *testing.T, answer func(conn net.Conn, n int, req *pdu.Fetch) error) string {
 	t.Helper()
 	return loopbackServer(t, func(conn net.Conn) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -28,26 +40,32 @@ func twoPDUPMCD(t *testing.T) string {
 		if _, err := pdu.AcceptClient(ctx, r); err != nil {
 			return
 		}
-		for {
-			buf, err := r.ReadPDU(ctx)
-			if err != nil {
-				return
-			}
+		for n := 1; ; n++ {
 			var req pdu.Fetch
-			if h, _ := pdu.ParseHeader(buf); h.Type != pdu.TypeFetch || req.Decode(buf) != nil {
-				continue // the profile has no answer
+			for {
+				buf, err := r.ReadPDU(ctx)
+				if err != nil {
+					return
+				}
+				if h, _ := pdu.ParseHeader(buf); h.Type == pdu.TypeFetch && req.Decode(buf) == nil {
+					break
+				}
+				// the profile has no answer
 			}
-			res := pcp.Result{Timestamp: pcp.Timestamp{Sec: 1}}
-			for _, id := range req.PMIDs {
-				res.Sets = append(res.Sets, pcp.ValueSet{PMID: id, NumVal: 1, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: 42}}})
-			}
-			out := (&pdu.Error{Code: 1}).Append(nil, 0)
-			out = pdu.AppendResult(out, 0, &res)
-			if _, err := conn.Write(out); err != nil {
+			if answer(conn, n, &req) != nil {
 				return
 			}
 		}
 	}).String()
+}
+
+// fetchAnswer is a result giving each metric req asks for the value v.
+func fetchAnswer(req *pdu.Fetch, v int32) *pcp.Result {
+	res := pcp.Result{Timestamp: pcp.Timestamp{Sec: 1}}
+	for _, id := range req.PMIDs {
+		res.Sets = append(res.Sets, pcp.ValueSet{PMID: id, NumVal: 1, Values: []pcp.Value{{Inst: pcp.InstNull, LVal: v}}})
+	}
+	return &res
 }
 
 // TestReadBufferBetweenReplies checks that a host context holds no read
