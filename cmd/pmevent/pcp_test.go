@@ -13,7 +13,7 @@ import (
 // each side on a pmcd of its own so that both see the agent's records
 // from the start of its cycle: legacy and high-resolution records, with
 // and without an instance domain, -i, a filter stored first (-x), the
-// zones, -r, usage and errors.
+// zones, -r, a window's end, usage and errors.
 func TestLiveAgainstPCP(t *testing.T) {
 	t.Setenv("PCP_DERIVED_CONFIG", "")
 	bed := testbed.StartPMCD(t, testbed.Options{Env: []string{"PCP_DERIVED_CONFIG="}})
@@ -26,6 +26,7 @@ func TestLiveAgainstPCP(t *testing.T) {
 		{Name: "filter", Fresh: true, Args: args("-s", "2", "-x", "fungus", "sample.event.records"), Mask: clitest.Times},
 		{Name: "raw zone", Fresh: true, Args: args("-s", "2", "-r", "-z", "sample.event.records"), Mask: clitest.Times},
 		{Name: "timezone", Fresh: true, Args: args("-s", "2", "-Z", "UTC", "-X", "sample.event.highres_records"), Mask: clitest.Times},
+		{Name: "window end", Fresh: true, Args: []string{"-t", "1", "-T", "1.9", "sample.event.records"}, Mask: clitest.Times},
 		{Name: "help", NoHost: true, Args: []string{"--help"}},
 		{Name: "bad option", NoHost: true, Args: []string{"-y", "x"}},
 		{Name: "no metric", Args: nil},

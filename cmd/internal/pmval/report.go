@@ -102,22 +102,12 @@ func (v *valuer) setup(ctx context.Context) error {
 		interval = time.Second
 	}
 	v.p.IntervalDur = interval
+	var origin, end time.Time
 	if v.finish > 0 {
 		// a fetch past -T's end ends the run, with or without -s
-		origin := time.Now()
-		end := origin.Add(v.finish)
+		origin = time.Now()
+		end = origin.Add(v.finish)
 		v.liveEnd = pcp.TimestampOf(end)
-		if v.samples < 0 {
-			// as many fetches as fit in the window, and the one at its
-			// start, computed on absolute times in seconds as PCP does
-			n := int(int32((timeReal(end) - timeReal(origin)) / interval.Seconds()))
-			if n < 0 {
-				n = 0
-			} else {
-				n++
-			}
-			v.samples = n
-		}
 	}
 	v.style = -1
 	v.wrap = -1
@@ -147,6 +137,19 @@ func (v *valuer) setup(ctx context.Context) error {
 	}
 	if v.desc.Type == pcp.TypeEvent || v.desc.Type == pcp.TypeHighResEvent {
 		v.events = true
+	}
+	if v.finish > 0 && v.samples < 0 && !v.events {
+		// as many fetches as fit in the window, and the one at its
+		// start, computed on absolute times in seconds as PCP does;
+		// not for events, which PCP's pmval fetches in its forward
+		// mode, live too, until the window's end
+		n := int(int32((timeReal(end) - timeReal(origin)) / interval.Seconds()))
+		if n < 0 {
+			n = 0
+		} else {
+			n++
+		}
+		v.samples = n
 	}
 	if v.desc.Sem == pcp.SemCounter {
 		u := v.desc.Units
