@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/series/resp"
 )
 
@@ -146,60 +146,17 @@ func serverVersion(info string) *Note {
 	return nil
 }
 
-// cNumber reads a number in base 10 as glibc's strtol and strtoul read
-// it: white space, a sign, digits. It gives the digits' value (over when
-// it passed 64 bits), the sign, and the text after the digits (all of s
-// when there are none, ok false).
-func cNumber(s string) (v uint64, over, neg bool, rest string, ok bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || '\t' <= s[i] && s[i] <= '\r') {
-		i++
-	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
-		if v > (math.MaxUint64-d)/10 {
-			over = true
-		}
-		v = v*10 + d
-	}
-	if i == start {
-		return 0, false, false, s, false
-	}
-	return v, over, neg, s[i:], true
-}
-
-// strtoul is C's strtoul(s, &end, 10) cut to an unsigned int, and the
-// text after the number (all of s when there is none).
+// strtoul is C's strtoul(s, &end, 10) (cstrtod.ParseUint) cut to an
+// unsigned int, and the text after the number (all of s when there is
+// none).
 func strtoul(s string) (uint32, string) {
-	v, over, neg, rest, _ := cNumber(s)
-	switch {
-	case over:
-		v = math.MaxUint64
-	case neg:
-		v = -v
-	}
-	return uint32(v), rest
+	v, n, _ := cstrtod.ParseUint(s, 10)
+	return uint32(v), s[n:]
 }
 
 // atoiUnsigned is C's atoi of s (strtol's value, clamped to a long, cut
 // to an int) as an unsigned int.
 func atoiUnsigned(s string) uint32 {
-	v, over, neg, _, _ := cNumber(s)
-	var n int64
-	switch {
-	case neg && (over || v > 1<<63):
-		n = math.MinInt64
-	case neg:
-		n = -int64(v)
-	case over || v > math.MaxInt64:
-		n = math.MaxInt64
-	default:
-		n = int64(v)
-	}
-	return uint32(n)
+	v, _, _ := cstrtod.ParseInt(s, 10)
+	return uint32(v)
 }
