@@ -9,14 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-	return c - '0';
-    if (c >= 'a' && c <= 'f')
-	return c - 'a' + 10;
-    return -1;
-}
+#include "hexline.h"
 
 int main(void)
 {
@@ -25,14 +18,8 @@ int main(void)
 	int base, off = 0;
 	if (sscanf(line, "%d %n", &base, &off) != 1 || off == 0)
 	    return 2;
-	size_t n = strcspn(line, "\n"), k = 0;
-	for (size_t i = off; i + 1 < n && k < sizeof text - 1; i += 2) {
-	    int hi = hexval(line[i]), lo = hexval(line[i + 1]);
-	    if (hi < 0 || lo < 0)
-		return 2;
-	    text[k++] = (char)(hi * 16 + lo);
-	}
-	text[k] = '\0';
+	if (unhex(line + off, text, sizeof text) < 0)
+	    return 2;
 	char *uend = text, *send = text;
 	errno = 0;
 	unsigned long long u = strtoull(text, &uend, base);
