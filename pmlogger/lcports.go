@@ -1,0 +1,176 @@
+package pmlogger
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/gopcp/gopcp/pcp"
+)
+
+// LoggerPort is one running logger as its port map file describes it.
+type LoggerPort struct {
+	PID      int // PrimaryPID for the "primary" link
+	Port     int
+	PMCDHost string
+	Archive  string
+	Note     string
+}
+
+// maxPortMapLine bounds each line read from a port map file (libpcp
+// reads MAXPATHLEN).
+const maxPortMapLine = 4096
+
+// maxPortMaps bounds the files one search reads.
+const maxPortMaps = 100000
+
+// FindLocalLoggers reads the port map files under tmpDir/pmlogger as
+// libpcp's __pmLogFindLocalPorts does: pid is a process id (its file,
+// if the process exists), PrimaryPID (the "primary" link) or AllPIDs
+// (every file named by a live pid, and the link), in name order. Files
+// that cannot be read or have no port are left out.
+func FindLocalLoggers(tmpDir string, pid int) ([]LoggerPort, error) {
+	if tmpDir == "" {
+		return nil, pcp.ErrGeneric
+	}
+	dir := filepath.Join(tmpDir, "pmlogger")
+	var names []string
+	switch pid {
+	case PrimaryPID:
+		names = []string{"primary"}
+	case AllPIDs:
+		f, err := os.Open(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, pcp.CodeOf(err, pcp.ErrGeneric)
+		}
+		all, err := f.Readdirnames(maxPortMaps)
+		f.Close()
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, pcp.CodeOf(err, pcp.ErrGeneric)
+		}
+		for _, n := range all {
+			if v, ok := leadingPID(n); ok && v > 1 {
+				if processExists(v) {
+					names = append(names, n)
+				}
+			} else if n == "primary" {
+				names = append(names, n)
+			}
+		}
+		slices.Sort(names)
+	default:
+		if !processExists(pid) {
+			return nil, nil
+		}
+		names = []string{strconv.Itoa(pid)}
+	}
+	var out []LoggerPort
+	for _, n := range names {
+		lp, ok := readPortMap(filepath.Join(dir, n), n)
+		if ok {
+			out = append(out, lp)
+		}
+	}
+	return out, nil
+}
+
+// leadingPID reads a file name as strtol does: leading digits.
+func leadingPID(name string) (int, bool) {
+	i := 0
+	for i < len(name) && name[i] >= '0' && name[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 9 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[:i])
+	return n, err == nil
+}
+
+// processExists reports whether pid names a live process.
+func processExists(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+func readPortMap(path, name string) (LoggerPort, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return LoggerPort{}, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 256), maxPortMapLine)
+	var lines []string
+	for len(lines) < 4 && sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if len(lines) == 0 {
+		return LoggerPort{}, false
+	}
+	port, err := strconv.Atoi(lines[0])
+	if err != nil {
+		return LoggerPort{}, false
+	}
+	lp := LoggerPort{Port: port}
+	if v, err := strconv.Atoi(name); err == nil {
+		lp.PID = v
+	} else if name == "primary" {
+		lp.PID = PrimaryPID
+	} else {
+		return LoggerPort{}, false
+	}
+	if len(lines) > 1 {
+		lp.PMCDHost = lines[1]
+	}
+	if len(lines) > 2 {
+		lp.Archive = lines[2]
+	}
+	if len(lines) > 3 {
+		lp.Note = lines[3]
+	}
+	return lp, true
+}
+
+// IsLocalHost reports whether host names this host as libpcp's
+// __pmIsLocalhost decides it: "localhost", a "local:" or "unix:" spec,
+// or a name with an address of this host's name.
+func IsLocalHost(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasPrefix(host, "local:") || strings.HasPrefix(host, "unix:") {
+		return true
+	}
+	me, err := os.Hostname()
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(me, host) {
+		return true
+	}
+	mine, err1 := lookupAddrs(me)
+	theirs, err2 := lookupAddrs(host)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	for _, a := range mine {
+		if slices.Contains(theirs, a) {
+			return true
+		}
+	}
+	return false
+}
+
+func lookupAddrs(host string) ([]string, error) { return net.LookupHost(host) }
