@@ -80,8 +80,9 @@ type Session struct {
 
 	ml metricList
 
-	lx  *lexer
-	ctx context.Context
+	lx    *lexer
+	ctx   context.Context
+	sleep func(time.Duration) // time.Sleep; tests replace it
 }
 
 // Options are the connection settings of pmlc's command line.
@@ -139,6 +140,9 @@ func (s *Session) yywarn(msg string) {
 // until its end or quit, and returns pmlc's exit status.
 func (s *Session) Run(ctx context.Context, o Options, in io.Reader) int {
 	s.ctx = ctx
+	if s.sleep == nil {
+		s.sleep = time.Sleep
+	}
 	s.lx = newLexer(in)
 	s.lx.errf = s.yyerror
 	if s.Echo {
@@ -263,7 +267,7 @@ func (s *Session) do(kind stmt) bool {
 		}
 	case stDisconnect:
 		s.disconnect()
-		time.Sleep(100 * time.Microsecond)
+		s.sleep(100 * time.Microsecond)
 	case stHelp:
 		s.outf("%s\n", menu)
 	case stLog:
@@ -300,7 +304,7 @@ func (s *Session) do(kind stmt) bool {
 		// pmlc's nanosleep takes the milliseconds past the second
 		// as microseconds
 		if s.sleepMsec > 0 {
-			time.Sleep(time.Duration(s.sleepMsec/1000)*time.Second + time.Duration(s.sleepMsec%1000)*time.Microsecond)
+			s.sleep(time.Duration(s.sleepMsec/1000)*time.Second + time.Duration(s.sleepMsec%1000)*time.Microsecond)
 		}
 	case stQA:
 		if s.qaCase == 0 {
