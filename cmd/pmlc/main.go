@@ -17,6 +17,7 @@ import (
 	"github.com/gopcp/gopcp/internal/cli"
 	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/pcpconf"
+	"github.com/gopcp/gopcp/internal/pcptz"
 	"github.com/gopcp/gopcp/internal/tty"
 	"github.com/gopcp/gopcp/pmapi"
 	"github.com/gopcp/gopcp/pmlogger"
@@ -121,6 +122,7 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		Interactive: f.interactive || isTerminal(stdin),
 		Dirs:        clientDirs(),
 		Version:     getopt.Version,
+		Local:       pcptz.Local(os.LookupEnv("TZ")),
 		OpenPMCD: func(ctx context.Context, host string) (pmlc.Source, error) {
 			return p.NewSource(ctx, pmapi.KindHost, host)
 		},

@@ -2,7 +2,6 @@ package pmlc
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -567,12 +566,6 @@ func (s *Session) logCtl(control, state int32, delta int) {
 			b.WriteString("\n")
 		}
 	}
-}
-
-// localZone is the zone pmlc reports local times in.
-func localZone() *time.Location {
-	tz, set := os.LookupEnv("TZ")
-	return pcptz.Local(tz, set)
 }
 
 // loadZone is pmNewZone's zone for a TZ string.

@@ -51,6 +51,9 @@ type Session struct {
 	OpenPMCD func(ctx context.Context, host string) (Source, error)
 	// Version is printed in the interactive banner.
 	Version string
+	// Local is the local time zone (as $TZ makes it), nil for
+	// time.Local.
+	Local *time.Location
 
 	// the connection and what it was made with
 	host                       string // -h, default "local:"
@@ -537,7 +540,7 @@ func (s *Session) status() {
 	if s.tzChange {
 		switch s.tzType {
 		case tzLocal:
-			s.loc = localZone()
+			s.loc = s.localZone()
 			s.zoneName = "local"
 		case tzLogger:
 			s.loc = loadZone(st.LoggerTimezone)
@@ -549,7 +552,7 @@ func (s *Session) status() {
 	}
 	loc := s.loc
 	if loc == nil {
-		loc = localZone()
+		loc = s.localZone()
 	}
 	var b strings.Builder
 	b.WriteString("pmlogger ")
@@ -601,3 +604,10 @@ const menu = "pmlc commands\n\n" +
 	"  _logger_id   is  primary | <pid> | port <n>\n" +
 	"  _metric-list is  _metric-spec | { _metric-spec ... }\n" +
 	"  _metric-spec is  <metric-name> | <metric-name> [ <instance> ... ]\n"
+
+func (s *Session) localZone() *time.Location {
+	if s.Local != nil {
+		return s.Local
+	}
+	return time.Local
+}
