@@ -100,7 +100,12 @@ func connectOnce(ctx context.Context, spec string, pid, port int, dirs ClientDir
 			return nil, pcp.Error(-int32(syscall.ECONNREFUSED))
 		}
 		if port == NoPort {
-			if !IsLocalHost(spec) {
+			local, err := localHost(spec)
+			if err != nil {
+				return nil, err
+			}
+			if !local {
+				// PCP asks that host's pmcd (pmcd.pmlogger.port): not done
 				return nil, pcp.Error(-int32(syscall.ECONNREFUSED))
 			}
 			ports, ferr := FindLocalLoggers(dirs.TmpDir, pid)

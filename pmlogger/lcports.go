@@ -150,27 +150,34 @@ func readPortMap(path, name string) (LoggerPort, bool) {
 // __pmIsLocalhost decides it: "localhost", a "local:" or "unix:" spec,
 // or a name with an address of this host's name.
 func IsLocalHost(host string) bool {
+	local, _ := localHost(host)
+	return local
+}
+
+// localHost is IsLocalHost, failing with EHOSTUNREACH for a name that
+// does not resolve.
+func localHost(host string) (bool, error) {
 	if strings.EqualFold(host, "localhost") || strings.HasPrefix(host, "local:") || strings.HasPrefix(host, "unix:") {
-		return true
+		return true, nil
 	}
 	me, err := os.Hostname()
 	if err != nil {
-		return false
+		return false, pcp.CodeOf(err, pcp.ErrGeneric)
 	}
-	if strings.EqualFold(me, host) {
-		return true
+	mine, err := lookupAddrs(me)
+	if err != nil {
+		return false, nil
 	}
-	mine, err1 := lookupAddrs(me)
-	theirs, err2 := lookupAddrs(host)
-	if err1 != nil || err2 != nil {
-		return false
+	theirs, err := lookupAddrs(host)
+	if err != nil {
+		return false, pcp.Error(-int32(syscall.EHOSTUNREACH))
 	}
 	for _, a := range mine {
 		if slices.Contains(theirs, a) {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 func lookupAddrs(host string) ([]string, error) { return net.LookupHost(host) }

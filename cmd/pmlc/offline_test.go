@@ -72,6 +72,8 @@ func TestOfflineAgainstPCP(t *testing.T) {
 		{nil, "status"},
 		{nil, "quit"},
 		{nil, "connect 12 @ 34\nconnect 99999999999\nconnect port 99999999999\n"},
+		{nil, "show loggers @nosuchhost.invalid\nconnect 123 @nosuchhost.invalid\nconnect port 5 @nosuchhost.invalid\n" +
+			"show loggers @127.0.0.1\nconnect 1 @localhost\nconnect primary @localhost\nconnect 5 @local:/nonexistent\n"},
 		{[]string{"-i"}, "status\nquery { a\nb }\n"},
 		{[]string{"-e"}, "status\nhelp\n"},
 		{[]string{"-?"}, ""},
