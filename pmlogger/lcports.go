@@ -170,6 +170,10 @@ func localHost(host string) (bool, error) {
 	}
 	theirs, err := lookupAddrs(host)
 	if err != nil {
+		if inetAtonForm(host) {
+			// getaddrinfo reads "34" as 0.0.0.34: an address, not this host's
+			return false, nil
+		}
 		return false, pcp.Error(-int32(syscall.EHOSTUNREACH))
 	}
 	for _, a := range mine {
@@ -181,3 +185,24 @@ func localHost(host string) (bool, error) {
 }
 
 func lookupAddrs(host string) ([]string, error) { return net.LookupHost(host) }
+
+// inetAtonForm reports whether host is one of inet_aton's shorthand
+// addresses (one to four numbers separated by dots), which getaddrinfo
+// takes and Go's resolver does not.
+func inetAtonForm(host string) bool {
+	parts := strings.Split(host, ".")
+	if len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
