@@ -223,6 +223,10 @@ func TestAgainstPCP(t *testing.T) {
 		{"bad options", []string{"-p", "x", "abc"}, ""},
 		{"bad pid", []string{"12z"}, ""},
 		{"primary", []string{"-P"}, "status\n"},
+		{"subtree", tcp, "query sample.long\nquery sample.dynamic\nquery { sample.long.one sample.long.one }\nquery sample.bin[bin-100]\n" +
+			"query { sample.long.one\n!\nsample.colour }\nquery { sample.colour[red] sample.colour[blue] }\nlog advisory on 1 sec { sample.long }\n"},
+		{"zones", append([]string{"-z"}, tcp...), "status\ntimezone local\nstatus\n"},
+		{"zone named", append([]string{"-Z", "EST-10"}, tcp...), "status\ntimezone \":Europe/Berlin\"\nstatus\n"},
 	}
 	for _, kind := range []struct {
 		name string
