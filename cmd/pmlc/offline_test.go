@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -26,17 +27,8 @@ func runTool(t *testing.T, bin string, env []string, input string, args ...strin
 	c := exec.CommandContext(ctx, bin, args...)
 	c.Env = env
 	c.Stdin = strings.NewReader(input)
-	var stdout, stderr bytes.Buffer
-	c.Stdout, c.Stderr = &stdout, &stderr
-	err := c.Run()
-	o := outcome{stdout.String(), stderr.String(), 0}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		o.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	stdout, stderr, code := clitest.RunCmd(t, c)
+	return outcome{string(stdout), string(stderr), code}
 }
 
 // TestOfflineAgainstPCP gives PCP's pmlc and ours option sets and

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,21 +120,7 @@ func runPCP(p *testbed.PMCD, input string, args ...string) outcome {
 func runOurs(t *testing.T, p *testbed.PMCD, bin, input string, args ...string) outcome {
 	var o outcome
 	for try := 0; try < 100; try++ {
-		ctx, cancel := context.WithTimeout(context.Background(), testbed.RunTimeout)
-		c := exec.CommandContext(ctx, bin, args...)
-		c.Env = p.Env()
-		c.Stdin = strings.NewReader(input)
-		var stdout, stderr bytes.Buffer
-		c.Stdout, c.Stderr = &stdout, &stderr
-		err := c.Run()
-		cancel()
-		o = outcome{stdout.String(), stderr.String(), 0}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			o.code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		o = runTool(t, bin, p.Env(), input, args...)
 		if !strings.Contains(o.stdout+o.stderr, "Address already in use") {
 			break
 		}

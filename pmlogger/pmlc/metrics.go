@@ -416,13 +416,10 @@ func (s *Session) query() {
 	defer func() { s.outf("%s", b.String()) }()
 	for i := range s.ml.metrics {
 		mp := &s.ml.metrics[i]
-		if i >= len(res.Sets) || res.Sets[i].PMID != mp.pmid {
-			s.outf("%s", b.String())
-			b.Reset()
-			s.errf("GAK! %s not found in returned result\n", mp.name)
+		vs := s.answerFor(res, i, &b)
+		if vs == nil {
 			return
 		}
-		vs := &res.Sets[i]
 		b.WriteString(mp.name + "\n")
 		switch {
 		case vs.NumVal < 0:
@@ -455,6 +452,20 @@ func (s *Session) query() {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// answerFor is the logger's answer for the statement's i'th metric, or
+// nil (after pmlc's complaint, what was printed so far written first)
+// when the answer does not hold it there.
+func (s *Session) answerFor(res *pcp.Result, i int, b *strings.Builder) *pcp.ValueSet {
+	mp := &s.ml.metrics[i]
+	if i >= len(res.Sets) || res.Sets[i].PMID != mp.pmid {
+		s.outf("%s", b.String())
+		b.Reset()
+		s.errf("GAK! %s not found in returned result\n", mp.name)
+		return nil
+	}
+	return &res.Sets[i]
 }
 
 func valueIndex(vs *pcp.ValueSet, inst int32) int {
@@ -513,13 +524,10 @@ func (s *Session) logCtl(control, state int32, delta int) {
 	differs := func(v int32) bool { return v&(lcOn|lcMand)&mask != exp || lcDelta(v) != expDelta }
 	for i := range s.ml.metrics {
 		mp := &s.ml.metrics[i]
-		if i >= len(res.Sets) || res.Sets[i].PMID != mp.pmid {
-			s.outf("%s", b.String())
-			b.Reset()
-			s.errf("GAK! %s not found in returned result\n", mp.name)
+		vs := s.answerFor(res, i, &b)
+		if vs == nil {
 			return
 		}
-		vs := &res.Sets[i]
 		if vs.NumVal < 0 {
 			head()
 			fmt.Fprintf(&b, "%s:%s\n", mp.name, pcp.ErrorText(vs.NumVal))

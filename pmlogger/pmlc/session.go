@@ -387,11 +387,25 @@ func (s *Session) request(req int32, what string) {
 		return
 	}
 	n, err := s.conn.Request(s.ctx, req)
+	if err != nil {
+		s.reportErr(err, what+" ")
+		return
+	}
+	if req == pdu.LogRequestNewVolume {
+		s.errf("New log volume %d\n", n)
+	}
+}
+
+// reportErr prints a failed request's error as pmlc does; sendWhat names
+// the request when it could not be sent.
+func (s *Session) reportErr(err error, sendWhat string) {
 	var se *pmlogger.SendError
+	var de *pmlogger.DecodeError
 	var re *pmlogger.RefusedError
+	var ue *pmlogger.UnexpectedPDUError
 	switch {
 	case errors.As(err, &se):
-		s.errf("Error sending %s request to pmlogger: ", what)
+		s.errf("Error sending %srequest to pmlogger: ", sendWhat)
 		if s.stillConnected(se.Err) {
 			s.errf("%s\n", errText(se.Err))
 		}
@@ -400,13 +414,19 @@ func (s *Session) request(req int32, what string) {
 		if s.stillConnected(pcp.Error(re.Code)) {
 			s.errf("%s\n", pcp.ErrorText(re.Code))
 		}
-	case err != nil:
+	case errors.As(err, &ue):
+		s.errf("Error PDU response from pmlogger %s not %s or %s as expected\n",
+			pduName(ue.Type), pduName(pdu.TypeLogStatus), pduName(pdu.TypeLogStatusV2))
+	case errors.As(err, &de):
+		s.errf("Error decoding response from pmlogger: ")
+		if s.stillConnected(de.Err) {
+			s.errf("%s\n", errText(de.Err))
+		}
+	default:
 		s.errf("Error receiving response from pmlogger: ")
 		if s.stillConnected(err) {
 			s.errf("%s\n", errText(err))
 		}
-	case req == pdu.LogRequestNewVolume:
-		s.errf("New log volume %d\n", n)
 	}
 }
 
@@ -461,38 +481,11 @@ func (s *Session) showLoggers(host string) {
 // sendWhat names the request in a send failure.
 func (s *Session) loggerStatus(sendWhat string) (*pdu.LoggerStatus, bool) {
 	st, err := s.conn.Status(s.ctx)
-	var se *pmlogger.SendError
-	var de *pmlogger.DecodeError
-	var re *pmlogger.RefusedError
-	var ue *pmlogger.UnexpectedPDUError
-	switch {
-	case err == nil:
-		return st, true
-	case errors.As(err, &se):
-		s.errf("Error sending %srequest to pmlogger: ", sendWhat)
-		if s.stillConnected(se.Err) {
-			s.errf("%s\n", errText(se.Err))
-		}
-	case errors.As(err, &re):
-		s.errf("Error: ")
-		if s.stillConnected(pcp.Error(re.Code)) {
-			s.errf("%s\n", pcp.ErrorText(re.Code))
-		}
-	case errors.As(err, &ue):
-		s.errf("Error PDU response from pmlogger %s not %s or %s as expected\n",
-			pduName(ue.Type), pduName(pdu.TypeLogStatus), pduName(pdu.TypeLogStatusV2))
-	case errors.As(err, &de):
-		s.errf("Error decoding response from pmlogger: ")
-		if s.stillConnected(de.Err) {
-			s.errf("%s\n", errText(de.Err))
-		}
-	default:
-		s.errf("Error receiving response from pmlogger: ")
-		if s.stillConnected(err) {
-			s.errf("%s\n", errText(err))
-		}
+	if err != nil {
+		s.reportErr(err, sendWhat)
+		return nil, false
 	}
-	return nil, false
+	return st, true
 }
 
 func pduName(t pdu.Type) string { return t.String() }
