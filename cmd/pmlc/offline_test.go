@@ -119,6 +119,7 @@ func (s *syncBuffer) String() string {
 // are connected to it, between two statements: what they print about
 // the lost connection and afterwards is the same.
 func TestLoggerGoneAgainstPCP(t *testing.T) {
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	ours := pcptest.GoCommand(t, ".")
 	ourLogger := pcptest.GoCommand(t, "../pmlogger")

@@ -175,6 +175,8 @@ var tcp = []string{"-h", "localhost", "-p", "PORT"}
 // same configuration and pmcd, and compares stdout, stderr and exit
 // status (masked), then the two loggers' logs.
 func TestAgainstPCP(t *testing.T) {
+	// Waits on daemons, not CPUs: run beside the other comparisons.
+	t.Parallel()
 	p := testbed.StartPMCD(t, testbed.Options{})
 	ours := pcptest.GoCommand(t, ".")
 	ourLogger := pcptest.GoCommand(t, "../pmlogger")
@@ -218,12 +220,17 @@ func TestAgainstPCP(t *testing.T) {
 		bin  string
 	}{{"PCP's pmlogger", ""}, {"our pmlogger", ourLogger}} {
 		t.Run(kind.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			theirs := startLogger(t, p, kind.bin, dir, "pcp", config)
 			mine := startLogger(t, p, kind.bin, dir, "ours", config)
 			for _, s := range scripts {
-				want := runPCP(p, s.input, s.argv(theirs)...)
+				// each against its own logger: both at once
+				var want outcome
+				done := make(chan struct{})
+				go func() { defer close(done); want = runPCP(p, s.input, s.argv(theirs)...) }()
 				got := runOurs(t, p, ours, s.input, s.argv(mine)...)
+				<-done
 				if strings.Contains(want.stderr, "Lost connection") || want.code < 0 {
 					t.Skipf("PCP's pmlc at %s: %q", s.name, want.stderr)
 				}
