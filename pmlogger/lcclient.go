@@ -206,7 +206,7 @@ func (c *LoggerConn) handshake(ctx context.Context, pid int) error {
 	c.PID = from
 	c.Version = int(min(e.Code, logPDUVersion))
 	creds := &pdu.Creds{Creds: []pdu.Cred{pdu.VersionCred{Version: uint8(c.Version)}.Cred()}}
-	return c.send(ctx, creds)
+	return c.send(ctx, creds, int32(os.Getpid()))
 }
 
 // read takes the next PDU, mapping end of file and a timeout to the
@@ -226,8 +226,10 @@ func (c *LoggerConn) read(ctx context.Context) ([]byte, error) {
 	return nil, pcp.CodeOf(err, pcp.ErrIPC)
 }
 
-func (c *LoggerConn) send(ctx context.Context, m pdu.Message) error {
-	err := c.w.WriteMessage(ctx, m, int32(os.Getpid()))
+// send writes m from from: pmlc's own pid in CREDS, 0 (libpcp's
+// FROM_ANON) in its requests.
+func (c *LoggerConn) send(ctx context.Context, m pdu.Message, from int32) error {
+	err := c.w.WriteMessage(ctx, m, from)
 	if err == nil {
 		return nil
 	}
@@ -243,7 +245,7 @@ func (c *LoggerConn) Close() error { return c.conn.Close() }
 // Status asks for the logger's LOG_STATUS. A refusal (an ERROR PDU) is
 // returned as *RefusedError; any other PDU as *UnexpectedPDUError.
 func (c *LoggerConn) Status(ctx context.Context) (*pdu.LoggerStatus, error) {
-	if err := c.send(ctx, &pdu.LogRequest{Request: pdu.LogRequestStatus}); err != nil {
+	if err := c.send(ctx, &pdu.LogRequest{Request: pdu.LogRequestStatus}, 0); err != nil {
 		return nil, &SendError{Err: err}
 	}
 	b, err := c.read(ctx)
@@ -269,7 +271,7 @@ func (c *LoggerConn) Status(ctx context.Context) (*pdu.LoggerStatus, error) {
 // returns the code of the ERROR PDU that answers it: the new volume for
 // new volume, 0 for sync. A negative code is *RefusedError.
 func (c *LoggerConn) Request(ctx context.Context, req int32) (int32, error) {
-	if err := c.send(ctx, &pdu.LogRequest{Request: req}); err != nil {
+	if err := c.send(ctx, &pdu.LogRequest{Request: req}, 0); err != nil {
 		return 0, &SendError{Err: err}
 	}
 	b, err := c.read(ctx)
@@ -299,7 +301,7 @@ func (c *LoggerConn) Control(ctx context.Context, control, state, delta int32, s
 	if delta < 0 || (control == pdu.LogAdvisory && state == pdu.LogMaybe) {
 		return nil, pcp.Error(-int32(syscall.EINVAL))
 	}
-	if err := c.send(ctx, &pdu.LogControl{Control: control, State: state, Delta: delta, Sets: sets}); err != nil {
+	if err := c.send(ctx, &pdu.LogControl{Control: control, State: state, Delta: delta, Sets: sets}, 0); err != nil {
 		return nil, pcp.CodeOf(errors.Unwrap(err), pcp.ErrIPC)
 	}
 	b, err := c.read(ctx)
