@@ -144,10 +144,10 @@ func clientDirs() pmlogger.ClientDirs {
 	d.TmpDir, _ = pcpconf.Get("PCP_TMP_DIR")
 	d.Home, _ = os.UserHomeDir()
 	if v, ok := os.LookupEnv("PMLOGGER_REQUEST_TIMEOUT"); ok {
+		// a bad value is no timeout (PCP's warning goes through
+		// pmNotifyErr only once a wait starts; not printed here)
 		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
 			d.Timeout = time.Duration(n) * time.Second
-		} else {
-			fmt.Fprintf(os.Stderr, "ignored bad PMLOGGER_REQUEST_TIMEOUT = '%s'\n", v)
 		}
 	}
 	return d

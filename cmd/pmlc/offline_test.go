@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,5 +170,47 @@ func TestLoggerGoneAgainstPCP(t *testing.T) {
 	if mask(want.stdout) != mask(got.stdout) || want.stderr != got.stderr || want.code != got.code {
 		t.Errorf("PCP's (status %d):\n%s%s\nours (status %d):\n%s%s", want.code, mask(want.stdout), want.stderr,
 			got.code, mask(got.stdout), got.stderr)
+	}
+}
+
+// TestTimeoutAgainstPCP: a logger that accepts and never answers, with
+// PMLOGGER_REQUEST_TIMEOUT=1: PCP's pmlc and ours give up the same way.
+func TestTimeoutAgainstPCP(t *testing.T) {
+	t.Parallel()
+	in := testbed.Need(t)
+	theirs, err := in.Tool("pmlc")
+	if err != nil {
+		t.Skip(err)
+	}
+	ours := pcptest.GoCommand(t, ".")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	env := append(os.Environ(), "PMLOGGER_REQUEST_TIMEOUT=1")
+	want := runTool(t, theirs, env, "status\n", "-h", "127.0.0.1", "-p", port)
+	got := runTool(t, ours, env, "status\n", "-h", "127.0.0.1", "-p", port)
+	if !strings.Contains(want.stderr, "Timeout") {
+		t.Skipf("PCP's pmlc did not time out: %q", want.stderr)
+	}
+	if want != got {
+		t.Errorf("PCP's (status %d):\n%s%s\nours (status %d):\n%s%s", want.code, want.stdout, want.stderr, got.code, got.stdout, got.stderr)
 	}
 }
