@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,9 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
@@ -98,24 +97,6 @@ func TestOfflineAgainstPCP(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer for one writer and a poller.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestLoggerGoneAgainstPCP stops the logger while PCP's pmlc and ours
 // are connected to it, between two statements: what they print about
 // the lost connection and afterwards is the same.
@@ -140,20 +121,31 @@ func TestLoggerGoneAgainstPCP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var stdout, stderr syncBuffer
-		c.Stdout, c.Stderr = &stdout, &stderr
+		pipe, err := c.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
 		io.WriteString(stdin, "query sample.long.one\n")
-		for deadline := time.Now().Add(testbed.WaitBound(t)); !strings.Contains(stdout.String(), "mand on"); time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
+		// the answer to the first query, then the logger goes
+		out := bufio.NewReader(pipe)
+		var stdout strings.Builder
+		for !strings.Contains(stdout.String(), "mand on") {
+			line, err := out.ReadString('\n')
+			stdout.WriteString(line)
+			if err != nil {
 				t.Fatalf("no answer to query:\n%s%s", stdout.String(), stderr.String())
 			}
 		}
 		l.stop()
 		io.WriteString(stdin, "query sample.long.one\nstatus\nnew volume\nquery sample.long.one\n")
 		stdin.Close()
+		rest, _ := io.ReadAll(out)
+		stdout.Write(rest)
 		err = c.Wait()
 		o := outcome{stdout.String(), stderr.String(), 0}
 		var ee *exec.ExitError
