@@ -67,7 +67,8 @@ def main(kind, src):
             n = r.contents.get_numval(0)
             if name in VARYING:
                 n = n > 0
-            out.append("numval %s valfmt %s" % (n, r.contents.get_valfmt(0) if n else "-"))
+            # valfmt means nothing without values.
+            out.append("numval %s valfmt %s" % (n, r.contents.get_valfmt(0) if n > 0 else "-"))
             ctx.pmFreeResult(r)
         except pmapi.pmErr as e:
             out.append("fetch " + err(e))
