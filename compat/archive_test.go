@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -74,7 +75,7 @@ func compareArchives(t *testing.T, p *testbed.PMCD, py, dir, theirs, ours string
 			out[i] = strings.ReplaceAll(text, a, "ARCHIVE")
 		}
 		if out[0] != out[1] {
-			t.Errorf("%s: %s", strings.Join(s.args, " "), firstDiff(out[0], out[1]))
+			t.Errorf("%s: %s", strings.Join(s.args, " "), clitest.Diff(out[0], out[1]))
 		}
 	}
 }
@@ -154,8 +155,11 @@ func TestToolsOnOurArchive(t *testing.T) {
 		{args: []string{"pmlogsummary", "-x", "-I", archiveArg}, mask: maskSummary},
 		{args: []string{"pmlogsize", "-r", archiveArg}},
 		{args: []string{"pmlogsize", "-d", archiveArg}},
-		{args: []string{"pmval", "-a", archiveArg, "-i", "bin-200,bin-700", "sample.bin"}},
-		{args: []string{"pmval", "-a", archiveArg, "-r", "sample.long.bin_ctr"}},
+		// A count of samples, not the archive's span, which follows the
+		// machine's load.
+		{args: []string{"pmval", "-a", archiveArg, "-t", "0.1", "-s", "3", "-i", "bin-200,bin-700", "sample.bin"}},
+		{args: []string{"pmval", "-a", archiveArg, "-t", "0.1", "-s", "3", "-r", "sample.long.bin_ctr"}},
+		{args: []string{"pmrep", "-a", archiveArg, "-t", "0.1", "-s", "3", "-o", "csv", "sample.long", "sample.string.hullo", "sample.bin"}},
 		{args: []string{"pmrep", "-a", archiveArg, "-u", "-o", "csv", "sample.long", "sample.string.hullo", "sample.bin"}},
 		// PCP's pmdiff has awk divide by zero on every archive here.
 		{args: []string{"pmdiff", "-q", "0", archiveArg, archiveArg}, mask: maskDiff},
@@ -172,7 +176,7 @@ func TestToolsOnOurArchive(t *testing.T) {
 			t.Fatalf("%s: %v %v\n%s", name, want.Err, err, out)
 		}
 		if got := string(out); got != want.Stdout {
-			t.Errorf("pmdumplog -a %s: %s", name, firstDiff(want.Stdout, got))
+			t.Errorf("pmdumplog -a %s: %s", name, clitest.Diff(want.Stdout, got))
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -172,19 +173,7 @@ func converse(t *testing.T, b beds, py string, steps []step) {
 			t.Logf("%v %s", time.Since(start).Round(time.Millisecond), strings.Join(s.args, " "))
 		}
 		if got != want {
-			t.Errorf("%s: %s", strings.Join(s.args, " "), firstDiff(want, got))
+			t.Errorf("%s: %s", strings.Join(s.args, " "), clitest.Diff(want, got))
 		}
 	}
-}
-
-// firstDiff shows where two outputs part, a few lines either side.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	i := 0
-	for i < len(w) && i < len(g) && w[i] == g[i] {
-		i++
-	}
-	lo := max(0, i-3)
-	return fmt.Sprintf("from line %d\n--- against PCP's ---\n%s\n--- against ours ---\n%s",
-		i+1, strings.Join(w[lo:min(len(w), i+8)], "\n"), strings.Join(g[lo:min(len(g), i+8)], "\n"))
 }
