@@ -110,27 +110,25 @@ var suites13 = map[string]bool{
 	"TLS_AES_128_CCM_8_SHA256":     false,
 }
 
-// cipherSuites reads a TLS 1.3 suite list as OpenSSL's set_ciphersuites:
-// names separated by ':', any unknown one refusing the list. named is
-// how many of crypto/tls's suites it names, all whether it names all
-// three.
+// cipherSuites reads a TLS 1.3 suite list as OpenSSL's set_ciphersuites
+// does: names separated by ':', unknown ones passed over, the list
+// refused (ok false) when it names no suite at all. named is how many
+// of crypto/tls's suites it names, all whether it names all three.
 func cipherSuites(s string) (named int, all, ok bool) {
 	seen := make(map[string]bool)
 	for i, n := range strings.Split(s, ":") {
 		if i == maxCipherWords {
 			break
 		}
-		if n == "" {
-			continue
-		}
 		has, known := suites13[n]
-		if !known {
-			return 0, false, false
-		}
+		ok = ok || known
 		if has && !seen[n] {
 			seen[n] = true
 			named++
 		}
+	}
+	if !ok {
+		return 0, false, false
 	}
 	return named, named == 3, true
 }

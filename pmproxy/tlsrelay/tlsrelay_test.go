@@ -35,14 +35,14 @@ func TestLoadFailures(t *testing.T) {
 		{tlsrelay.Files{CertFile: f.Cert, KeyFile: f.OtherKey}, "Error: Cannot load private key from " + f.OtherKey},
 		{tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CAFile: f.Key}, "Error: Cannot load the client CA list from " + f.Key},
 		{tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, Ciphers: "NOSUCH:MEDIUM"}, "Error: Cannot set the cipher list from NOSUCH:MEDIUM"},
-		{tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CipherSuites: "TLS_AES_128_GCM_SHA256:NOSUCH"}, "Error: Cannot set the cipher suites from TLS_AES_128_GCM_SHA256:NOSUCH"},
+		{tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CipherSuites: "NOSUCH:TLS_AES_128_GCM_SHA25"}, "Error: Cannot set the cipher suites from NOSUCH:TLS_AES_128_GCM_SHA25"},
 	} {
 		_, _, err := tlsrelay.Load(c.files)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%+v: %v, want %q", c.files, err, c.want)
 		}
 	}
-	if _, _, err := tlsrelay.Load(tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CAFile: f.CA, Ciphers: "HIGH:!aNULL", CipherSuites: "TLS_AES_256_GCM_SHA384"}); err != nil {
+	if _, _, err := tlsrelay.Load(tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CAFile: f.CA, Ciphers: "HIGH:!aNULL", CipherSuites: "TLS_AES_256_GCM_SHA384:NOSUCH"}); err != nil {
 		t.Errorf("good files: %v", err)
 	}
 }
