@@ -78,12 +78,19 @@ func StartTLSRelay(path string, s *TLSSettings, logger *log.Logger) (*TLSRelay, 
 	cmd.Stderr = os.Stderr
 	// the companion ends with pmproxy, however pmproxy ends
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	out, err := cmd.StdoutPipe()
+	// a pipe of our own, not StdoutPipe's, which Wait (in Watch) may
+	// close before the companion's last line is read
+	out, w, err := os.Pipe()
 	if err == nil {
+		cmd.Stdout = w
 		err = childproc.Start(cmd)
+		w.Close()
 	}
 	child.Close()
 	if err != nil {
+		if out != nil {
+			out.Close()
+		}
 		ctrl.Close()
 		logger.Printf("Error: pmproxy: %s: %v", TLSCompanion, err)
 		return nil, err
@@ -99,7 +106,10 @@ func StartTLSRelay(path string, s *TLSSettings, logger *log.Logger) (*TLSRelay, 
 	}
 	if !ready {
 		ctrl.Close()
+		// ended, or said something no line holds: not to be waited for
+		_ = cmd.Process.Kill()
 		<-r.exited
+		out.Close()
 		err := fmt.Errorf("%s ended before it was ready (%v)", TLSCompanion, cmd.ProcessState)
 		if !said {
 			logger.Printf("Error: pmproxy: %v", err)
@@ -108,6 +118,7 @@ func StartTLSRelay(path string, s *TLSSettings, logger *log.Logger) (*TLSRelay, 
 	}
 	go func() {
 		defer close(r.logged)
+		defer out.Close()
 		for lines.Scan() {
 			logger.Print(lines.Text())
 		}
