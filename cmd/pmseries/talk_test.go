@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopcp/gopcp/internal/testing/pcptest"
+	"github.com/gopcp/gopcp/internal/testing/redistest"
+)
+
+// TestReportTalkLikePCP: the reports of series identifiers (-d, -s, -m,
+// -S, -i, -l, -n, -a) and the listings of every name, over an archive
+// loaded by PCP's pmseries: PCP's pmseries and ours print the same,
+// exit alike, and ask Redis the same commands in the same order on the
+// same connections (each seen by a proxy in front of a private
+// redis-server). An expression's series (its instances found by
+// evaluating it again) is compared in output only: the evaluation asks
+// what this module's query evaluation asks.
+func TestReportTalkLikePCP(t *testing.T) {
+	redistest.Need(t)
+	bin := pcptest.NeedTool(t, "pmseries")
+	conf := writeConf(t)
+	srv := redistest.Start(t)
+	loadPCP(t, bin, conf, srv.Port, filepath.Join(qaArchives, "sample-labels"))
+	sidOf := func(args ...string) string {
+		for _, f := range strings.Fields(runPCP(t, bin, conf, srv.Port, args...)) {
+			if isSID(f) {
+				return f
+			}
+		}
+		t.Fatalf("PCP's pmseries %q named no series", args)
+		return ""
+	}
+	colour, rapid := sidOf("sample.colour"), sidOf("sample.rapid")
+	inst := sidOf("-i", colour)
+	src := strings.Fields(runPCP(t, bin, conf, srv.Port, "-s", colour))[2]
+	expr := sidOf("max_inst(sample.colour[samples:2])")
+	for _, c := range []struct {
+		args       string
+		outputOnly bool
+	}{
+		{"-d " + colour, false}, {"-s " + colour, false}, {"-m " + colour, false},
+		{"-i " + colour, false}, {"-l " + colour, false}, {"-n " + colour, false},
+		{"-a " + colour, false}, {"-a " + rapid, false}, {"-a " + inst, false},
+		{"-m -l " + colour + " " + rapid, false}, {"-n -i " + rapid, false},
+		{"-S " + src, false}, {"-S " + src + " " + src, false}, {"-S " + colour, false},
+		{"-m -g sample.c* " + colour, false},
+		{"-m", false}, {"-i", false}, {"-l", false}, {"-S", false}, {"-m -i -l -S", false},
+		{"-l -g h*", false}, {"-v hostname", false},
+		{"-m " + expr, false}, {"-S " + expr, false}, {"-d " + expr, false},
+		{"-i " + expr, true}, {"-a " + expr, true}, {"-n " + expr, true},
+	} {
+		args := strings.Fields(c.args)
+		port, pcpTalk := scriptedRedis(t, srv.Addr())
+		argv := append([]string{"-c", conf, "-h", "127.0.0.1", "-p", port}, args...)
+		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
+		port, ourTalk := scriptedRedis(t, srv.Addr())
+		argv[5] = port
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
+		if got, want := outcome(out.Bytes(), errOut.Bytes(), code), outcome(wantOut, wantErr, wantCode); got != want {
+			t.Errorf("pmseries %s: ours:\n%s\nPCP's:\n%s", c.args, got, want)
+		}
+		all := func(string) bool { return true }
+		want, got := pcpTalk.lines(all), ourTalk.lines(all)
+		if c.outputOnly {
+			want, got = untilExpr(want), untilExpr(got)
+		}
+		if w, g := strings.Join(want, "\n"), strings.Join(got, "\n"); g != w {
+			t.Errorf("pmseries %s: ours asked\n%q\nPCP's\n%q", c.args, g, w)
+		}
+	}
+}
+
+// untilExpr is a conversation up to its first look at an expression.
+func untilExpr(cmds []string) []string {
+	for i, c := range cmds {
+		if strings.Contains(c, "HMGET pcp:expr:series:") {
+			return cmds[:i+1]
+		}
+	}
+	return cmds
+}
