@@ -78,7 +78,7 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer c.Close()
-	ok, failed := setup(ctx, c, stderr)
+	ok, failed := setup(ctx, c, cfg.SearchEnabled(), stderr)
 	code := 0
 	switch {
 	case !ok:

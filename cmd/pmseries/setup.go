@@ -18,7 +18,9 @@ import (
 // which PCP's pmseries does nothing more (and never ends: ours exits
 // 1), or the connection lost, noted as libpcp_web notes its failure to
 // send the next command, the run then ending with the status so far.
-func setup(ctx context.Context, c resp.Client, stderr io.Writer) (ok, failed bool) {
+// With search (the configuration's [pmsearch] enabled) the text index
+// is asked for last, whatever the answer passed over in silence.
+func setup(ctx context.Context, c resp.Client, search bool, stderr io.Writer) (ok, failed bool) {
 	err := series.SetupSchema(ctx, c, func(n series.Note) {
 		fmt.Fprintf(stderr, "pmseries: [%s] %s\n", n.Level, n.Msg)
 		failed = true
@@ -30,6 +32,9 @@ func setup(ctx context.Context, c resp.Client, stderr io.Writer) (ok, failed boo
 		return false, failed
 	case err != nil:
 		return false, true
+	}
+	if search {
+		series.SetupSearch(ctx, c)
 	}
 	return true, failed
 }

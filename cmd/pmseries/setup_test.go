@@ -16,7 +16,8 @@ import (
 )
 
 // setupTalk is the conversation up to the first command after the
-// set-up (CLUSTER NODES, INFO SERVER, GET and SET pcp:version:schema):
+// set-up (CLUSTER NODES, INFO SERVER, GET and SET pcp:version:schema,
+// FT.CREATE):
 // which set-up commands went on which connection, and whether the run
 // went on past them.
 func setupTalk(tk *talk) []string {
@@ -25,7 +26,8 @@ func setupTalk(tk *talk) []string {
 		out = append(out, c)
 		_, cmd, _ := strings.Cut(c, " ")
 		if !strings.HasPrefix(cmd, "CLUSTER NODES") && !strings.HasPrefix(cmd, "INFO SERVER") &&
-			!strings.HasPrefix(cmd, "GET pcp:version:schema") && !strings.HasPrefix(cmd, "SET pcp:version:schema") {
+			!strings.HasPrefix(cmd, "GET pcp:version:schema") && !strings.HasPrefix(cmd, "SET pcp:version:schema") &&
+			!strings.HasPrefix(cmd, "FT.CREATE") {
 			break
 		}
 	}
