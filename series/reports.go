@@ -1,8 +1,8 @@
 package series
 
 import (
-	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -16,42 +16,85 @@ import (
 // it, every set asked before any reply is looked at (libpcp_web sends
 // them together), then what the replies call for (a set with no members
 // is an expression's: its text is asked of pcp:expr:series). Messages
-// are libpcp_web's; the first of them is returned.
+// are libpcp_web's, all of a step returned (ReplyErrors when several).
 
 // reverseMap reads the pcp:map hash mapName whole: identifier → name.
 // A reply not an array is said naming the hash as what (libpcp_web
 // names a names map pcp:map:context.name whichever it read).
-func (s *Store) reverseMap(ctx context.Context, mapName, what string) (map[string]string, error) {
-	r, err := s.c.Do(ctx, "HGETALL", "pcp:map:"+mapName)
+func (s *Store) reverseMap(ctx context.Context, lost *error, mapName, what string) (map[string]string, error) {
+	if lost == nil {
+		lost = new(error)
+	}
+	r, err := s.batchDo(ctx, lost, "HGETALL", "pcp:map:"+mapName)
 	if err != nil || r.Kind != resp.KindArray {
 		return nil, &ReplyError{Level: "Bad response", Err: replyFailure(err),
 			Msg: fmt.Sprintf("expected array from HGETALL %s (type=%s)", what, replyType(r, err))}
 	}
 	m := make(map[string]string, len(r.Elems)/2)
-	var first error
+	var ns notes
 	for i := 0; i+1 < len(r.Elems); i += 2 {
 		id, name := r.Elems[i], r.Elems[i+1]
 		switch {
 		case name.Kind != resp.KindBulk:
-			first = firstError(first, "Bad response", "expected string name for hashmap (type=%s)", replyType(name, nil))
+			ns.addf("Bad response", "expected string name for hashmap (type=%s)", replyType(name, nil))
 		case id.Kind != resp.KindBulk:
-			first = firstError(first, "Bad response", "expected string key for hashmap (type=%s)", replyType(id, nil))
+			ns.addf("Bad response", "expected string key for hashmap (type=%s)", replyType(id, nil))
 		default:
 			m[id.Str] = name.Str
 		}
 	}
-	return m, first
+	return m, ns.err()
 }
 
 // contextMap is how libpcp_web names a names map it could not read.
 const contextMap = "pcp:map:context.name"
 
-// firstError is first, or when nil a ReplyError of level and message.
-func firstError(first error, level, format string, args ...any) error {
-	if first != nil {
-		return first
+// notes are a report's messages, in libpcp_web's order.
+type notes []error
+
+func (ns *notes) add(err error) {
+	if err != nil {
+		*ns = append(*ns, err)
 	}
-	return &ReplyError{Level: level, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (ns *notes) addf(level, format string, args ...any) {
+	*ns = append(*ns, &ReplyError{Level: level, Msg: fmt.Sprintf(format, args...)})
+}
+
+// err is the one message, several as ReplyErrors, or nil.
+func (ns notes) err() error {
+	switch len(ns) {
+	case 0:
+		return nil
+	case 1:
+		return ns[0]
+	}
+	return ReplyErrors(ns)
+}
+
+// ReplyErrors are the messages of one step of a report, each said.
+type ReplyErrors []error
+
+func (e ReplyErrors) Error() string { return errors.Join(e...).Error() }
+
+// Unwrap gives each message.
+func (e ReplyErrors) Unwrap() []error { return e }
+
+// batchDo sends one command of a batch libpcp_web pipelines: once one
+// of the batch had no reply (*lost set), the rest, which libpcp_web had
+// sent with it, have none either and are not sent. A command not sent
+// at all (the connection lost before the batch) is no such loss.
+func (s *Store) batchDo(ctx context.Context, lost *error, args ...string) (resp.Value, error) {
+	if *lost != nil {
+		return resp.Value{}, *lost
+	}
+	v, err := s.c.Do(ctx, args...)
+	var se *SlotsError
+	if noReply(err) != "" && !errors.As(err, &se) {
+		*lost = err
+	}
+	return v, err
 }
 
 // sets asks SMEMBERS of the set prefix+sid of each series, all before
@@ -60,8 +103,9 @@ func firstError(first error, level, format string, args ...any) error {
 func (s *Store) sets(ctx context.Context, prefix string, sids []string) ([]resp.Value, []error) {
 	replies := make([]resp.Value, len(sids))
 	errs := make([]error, len(sids))
+	var lost error
 	for i, sid := range sids {
-		replies[i], errs[i] = s.c.Do(ctx, "SMEMBERS", prefix+sid)
+		replies[i], errs[i] = s.batchDo(ctx, &lost, "SMEMBERS", prefix+sid)
 	}
 	return replies, errs
 }
@@ -88,21 +132,19 @@ func (s *Store) mappedSets(ctx context.Context, mapName, prefix string, sids []s
 	if len(sids) == 0 {
 		return nil, nil
 	}
-	m, err := s.reverseMap(ctx, mapName, contextMap)
+	m, err := s.reverseMap(ctx, nil, mapName, contextMap)
 	if err != nil {
 		return nil, err
 	}
 	replies, errs := s.sets(ctx, prefix, sids)
 	var out []Name
 	var exprs []string
-	var first error
+	var ns notes
 	for i, sid := range sids {
 		r, err := replies[i], errs[i]
 		if err != nil || r.Kind != resp.KindArray {
-			if first == nil {
-				first = &ReplyError{Level: "Bad response", Err: replyFailure(err),
-					Msg: fmt.Sprintf("expected array from SMEMBERS %s (type=%s)", sid, replyType(r, err))}
-			}
+			ns.add(&ReplyError{Level: "Bad response", Err: replyFailure(err),
+				Msg: fmt.Sprintf("expected array from SMEMBERS %s (type=%s)", sid, replyType(r, err))})
 			continue
 		}
 		if len(r.Elems) == 0 {
@@ -112,9 +154,9 @@ func (s *Store) mappedSets(ctx context.Context, mapName, prefix string, sids []s
 		for _, e := range r.Elems {
 			switch name, ok := m[e.Str]; {
 			case e.Kind != resp.KindBulk:
-				first = firstError(first, "Bad response", "expected string in %s set (type=%s)", sid, replyType(e, nil))
+				ns.addf("Bad response", "expected string in %s set (type=%s)", sid, replyType(e, nil))
 			case !ok:
-				first = firstError(first, "Corrupt TSDB", "%s - timeseries string map", sid)
+				ns.addf("Corrupt TSDB", "%s - timeseries string map", sid)
 			default:
 				out = append(out, Name{sid, name})
 			}
@@ -122,14 +164,12 @@ func (s *Store) mappedSets(ctx context.Context, mapName, prefix string, sids []s
 	}
 	for _, sid := range exprs {
 		text, ok, err := s.exprQuery(ctx, sid)
-		if err != nil && first == nil {
-			first = err
-		}
+		ns.add(err)
 		if ok {
 			out = append(out, Name{sid, text})
 		}
 	}
-	return out, first
+	return out, ns.err()
 }
 
 // instances is the instances of each series (HMGET of each member's
@@ -139,7 +179,7 @@ func (s *Store) instances(ctx context.Context, sids []string) ([]Instance, error
 	if len(sids) == 0 {
 		return nil, nil
 	}
-	m, err := s.reverseMap(ctx, "inst.name", contextMap)
+	m, err := s.reverseMap(ctx, nil, "inst.name", contextMap)
 	if err != nil {
 		return nil, err
 	}
@@ -147,14 +187,12 @@ func (s *Store) instances(ctx context.Context, sids []string) ([]Instance, error
 	type member struct{ sid, inst string }
 	var members []member
 	var exprs []string
-	var first error
+	var ns notes
 	for i, sid := range sids {
 		r, err := replies[i], errs[i]
 		if err != nil || r.Kind != resp.KindArray {
-			if first == nil {
-				first = &ReplyError{Level: "Bad response", Err: replyFailure(err),
-					Msg: fmt.Sprintf("expected array from series SMEMBERS %s (type=%s)", sid, replyType(r, err))}
-			}
+			ns.add(&ReplyError{Level: "Bad response", Err: replyFailure(err),
+				Msg: fmt.Sprintf("expected array from series SMEMBERS %s (type=%s)", sid, replyType(r, err))})
 			continue
 		}
 		if len(r.Elems) == 0 {
@@ -163,31 +201,30 @@ func (s *Store) instances(ctx context.Context, sids []string) ([]Instance, error
 		}
 		for _, e := range r.Elems {
 			if e.Kind != resp.KindBulk {
-				first = firstError(first, "Bad response", "expected string result for \"series\" of series %s got %s", sid, replyType(e, nil))
+				ns.addf("Bad response", "expected string result for \"series\" of series %s got %s", sid, replyType(e, nil))
 			} else if len(e.Str) != len(ID{}) {
-				first = firstError(first, "Bad response", "expected sha1 for \"series\" of series %s, got %d bytes", sid, len(e.Str))
+				ns.addf("Bad response", "expected sha1 for \"series\" of series %s, got %d bytes", sid, len(e.Str))
 			} else {
 				members = append(members, member{sid, hexOf(e.Str)})
 			}
 		}
 	}
 	var out []Instance
+	var lost error
 	for _, mb := range members {
-		in, err := s.instance(ctx, m, mb.sid, mb.inst)
+		in, err := s.instance(ctx, &lost, m, mb.sid, mb.inst)
 		if err != nil {
-			if first == nil {
-				first = err
-			}
+			ns.add(err)
 			continue
 		}
 		out = append(out, in)
 	}
 	for _, sid := range exprs {
 		ins, err := s.exprInstances(ctx, m, sid)
-		first = cmp.Or(first, err)
+		ns.add(err)
 		out = append(out, ins...)
 	}
-	return out, first
+	return out, ns.err()
 }
 
 // exprInstances is the instances of an expression's series: those of
@@ -209,7 +246,7 @@ func (s *Store) exprInstances(ctx context.Context, m map[string]string, sid stri
 			continue
 		}
 		seen[v.Instance] = true
-		in, err := s.instance(ctx, m, sid, v.Instance)
+		in, err := s.instance(ctx, new(error), m, sid, v.Instance)
 		if err != nil {
 			return out, err
 		}
@@ -220,8 +257,8 @@ func (s *Store) exprInstances(ctx context.Context, m map[string]string, sid stri
 
 // instance reads an instance's pcp:inst:series hash, its name mapped
 // through m, checked as libpcp_web checks it.
-func (s *Store) instance(ctx context.Context, m map[string]string, sid, inst string) (Instance, error) {
-	r, err := s.c.Do(ctx, "HMGET", "pcp:inst:series:"+inst, "inst", "name", "source")
+func (s *Store) instance(ctx context.Context, lost *error, m map[string]string, sid, inst string) (Instance, error) {
+	r, err := s.batchDo(ctx, lost, "HMGET", "pcp:inst:series:"+inst, "inst", "name", "source")
 	bad := func(level, format string, args ...any) (Instance, error) {
 		return Instance{}, &ReplyError{Level: level, Err: replyFailure(err), Msg: fmt.Sprintf(format, args...)}
 	}
@@ -261,14 +298,15 @@ func (s *Store) labelSets(ctx context.Context, sids []string) ([][]Label, error)
 	if len(sids) == 0 {
 		return nil, nil
 	}
-	names, err := s.reverseMap(ctx, "label.name", contextMap)
+	names, err := s.reverseMap(ctx, nil, "label.name", contextMap)
 	if err != nil {
 		return nil, err
 	}
 	replies := make([]resp.Value, len(sids))
 	errs := make([]error, len(sids))
+	var lost error
 	for i, sid := range sids {
-		replies[i], errs[i] = s.c.Do(ctx, "HGETALL", "pcp:labelvalue:series:"+sid)
+		replies[i], errs[i] = s.batchDo(ctx, &lost, "HGETALL", "pcp:labelvalue:series:"+sid)
 	}
 	type pending struct {
 		set       int
@@ -276,27 +314,23 @@ func (s *Store) labelSets(ctx context.Context, sids []string) ([][]Label, error)
 		nid       string
 	}
 	var asks []pending
-	var first error
+	var ns notes
 	for i, sid := range sids {
 		r, err := replies[i], errs[i]
 		if err != nil || r.Kind != resp.KindArray {
-			if first == nil {
-				first = &ReplyError{Level: "Bad response", Err: replyFailure(err),
-					Msg: fmt.Sprintf("expected array from HGETALL pcp:labelvalue:series:%s (type=%s)", sid, replyType(r, err))}
-			}
+			ns.add(&ReplyError{Level: "Bad response", Err: replyFailure(err),
+				Msg: fmt.Sprintf("expected array from HGETALL pcp:labelvalue:series:%s (type=%s)", sid, replyType(r, err))})
 			continue
 		}
 		if err := labelPairs(r.Elems); err != nil {
-			if first == nil {
-				first = err
-			}
+			ns.add(err)
 			continue
 		}
 		for j := 0; j+1 < len(r.Elems); j += 2 {
 			nid := r.Elems[j].Str
 			name, ok := names[nid]
 			if !ok {
-				first = firstError(first, "Corrupt TSDB", "%s - timeseries label map", sid)
+				ns.addf("Corrupt TSDB", "%s - timeseries label map", sid)
 				continue
 			}
 			asks = append(asks, pending{i, name, r.Elems[j+1].Str, nid})
@@ -305,19 +339,19 @@ func (s *Store) labelSets(ctx context.Context, sids []string) ([][]Label, error)
 	out := make([][]Label, len(sids))
 	for _, a := range asks {
 		// libpcp_web names the map by the value's identifier, raw
-		values, err := s.reverseMap(ctx, "label."+hexOf(a.nid)+".value", "pcp:map:label."+a.vid+".value")
+		values, err := s.reverseMap(ctx, &lost, "label."+hexOf(a.nid)+".value", "pcp:map:label."+a.vid+".value")
 		if err != nil && values == nil {
-			first = cmp.Or(first, err)
+			ns.add(err)
 			continue
 		}
-		first = cmp.Or(first, err)
+		ns.add(err)
 		v, ok := values[a.vid]
 		if !ok {
 			v = "null"
 		}
 		out[a.set] = append(out[a.set], Label{a.name, v})
 	}
-	return out, first
+	return out, ns.err()
 }
 
 // labelPairs checks a pcp:labelvalue hash's HGETALL elements as

@@ -31,7 +31,8 @@ type Note struct{ Level, Msg string }
 // (SET pcp:version:schema 2). What it finds amiss is passed to note and
 // the set-up goes on, as PCP's does, except for a server too old
 // (ErrOldRedis), and a connection lost on the way: a *SlotsError, the
-// failure to send the command after it in libpcp_web's words.
+// failure to send the command after it in libpcp_web's words, or after
+// the last command a *LostError.
 func SetupSchema(ctx context.Context, c resp.Client, note func(Note)) error {
 	r, err := c.Do(ctx, "INFO", "SERVER")
 	lost := noReply(err)
@@ -90,10 +91,17 @@ func SetupSchema(ctx context.Context, c resp.Client, note func(Note)) error {
 	note(Note{"Bad response", msg})
 	if lost != "" {
 		// the next command, the run's first, cannot be sent
-		return &SlotsError{"redisSlotsRequestFirstNode: " + lost}
+		return &LostError{Why: lost}
 	}
 	return nil
 }
+
+// LostError is a connection lost at the end of the set-up (the SET of
+// the schema's version had no reply): the run's first command cannot be
+// sent. Why is hiredis' words for the loss.
+type LostError struct{ Why string }
+
+func (e *LostError) Error() string { return "redisSlotsRequestFirstNode: " + e.Why }
 
 // SearchSchema is the text index libpcp_web asks RediSearch for at
 // set-up when [pmsearch] enabled is true.

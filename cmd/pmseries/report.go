@@ -36,7 +36,8 @@ func (r *reporter) done(err error) {
 		r.needEOL = false
 		r.out.WriteByte('\n')
 	}
-	if err != nil && !r.failed {
+	var se *series.SlotsError
+	if err != nil && (!r.failed || !r.lostSaid && errors.As(err, &se)) {
 		r.fail(err)
 	}
 }

@@ -84,3 +84,52 @@ func untilExpr(cmds []string) []string {
 	}
 	return cmds
 }
+
+// TestLostConnectionLikePCP: the connection closed in place of a reply
+// part way through a query or report. PCP's pmseries says the reply is
+// missing, then sends nothing more: each command after it is noted as
+// not sent (the first said), and it often crashes there, its piped
+// standard output lost. Ours says the same, asks the same commands on
+// the same connections (it sent them again on a new one) and exits 1;
+// standard output and exit status are compared where PCP's ended
+// normally.
+func TestLostConnectionLikePCP(t *testing.T) {
+	redistest.Need(t)
+	bin := pcptest.NeedTool(t, "pmseries")
+	conf := writeConf(t)
+	srv := redistest.Start(t)
+	loadPCP(t, bin, conf, srv.Port, filepath.Join(qaArchives, "sample-labels"))
+	colour := strings.Fields(runPCP(t, bin, conf, srv.Port, "sample.colour"))[0]
+	for _, c := range []struct{ closeAt, args string }{
+		{"SMEMBERS pcp:metric.name:series:", "-m " + colour},
+		{"SMEMBERS pcp:metric.name:series:", "-a " + colour},
+		{"SMEMBERS pcp:metric.name:series:", "-m -i " + colour},
+		{"HGETALL pcp:map:label.name", "-l " + colour},
+		{"HMGET pcp:desc:series:", "-a " + colour},
+		{"HMGET pcp:inst:series:", "-i -l " + colour},
+		{"HVALS pcp:map:metric.name", "-m -i"},
+		{"SMEMBERS pcp:series:metric.name:", "sample.colour"},
+	} {
+		name := c.closeAt + " " + c.args
+		script := []scripted{{c.closeAt, ""}}
+		port, pcpTalk := scriptedRedis(t, srv.Addr(), script...)
+		argv := append([]string{"-c", conf, "-h", "127.0.0.1", "-p", port}, strings.Fields(c.args)...)
+		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
+		port, ourTalk := scriptedRedis(t, srv.Addr(), script...)
+		argv[5] = port
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
+		want, got := outcome(wantOut, wantErr, wantCode), outcome(out.Bytes(), errOut.Bytes(), code)
+		if wantCode < 0 {
+			// PCP's crashed after its messages
+			want, got = outcome(nil, wantErr, 1), outcome(nil, errOut.Bytes(), code)
+		}
+		if got != want {
+			t.Errorf("%s: ours:\n%s\nPCP's:\n%s", name, got, want)
+		}
+		all := func(string) bool { return true }
+		if w, g := strings.Join(pcpTalk.lines(all), "\n"), strings.Join(ourTalk.lines(all), "\n"); g != w {
+			t.Errorf("%s: ours asked\n%s\nPCP's\n%s", name, g, w)
+		}
+	}
+}
