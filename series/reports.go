@@ -98,8 +98,8 @@ func (s *Store) batchDo(ctx context.Context, lost *error, args ...string) (resp.
 }
 
 // sets asks SMEMBERS of the set prefix+sid of each series, all before
-// looking at a reply, as libpcp_web pipelines them; err is a failure
-// before Redis was asked.
+// looking at a reply, as libpcp_web pipelines them: each reply and its
+// error.
 func (s *Store) sets(ctx context.Context, prefix string, sids []string) ([]resp.Value, []error) {
 	replies := make([]resp.Value, len(sids))
 	errs := make([]error, len(sids))
