@@ -98,16 +98,30 @@ func (s *Store) batchDo(ctx context.Context, lost *error, args ...string) (resp.
 }
 
 // sets asks SMEMBERS of the set prefix+sid of each series, all before
-// looking at a reply, as libpcp_web pipelines them: each reply and its
-// error.
-func (s *Store) sets(ctx context.Context, prefix string, sids []string) ([]resp.Value, []error) {
+// looking at a reply, as libpcp_web pipelines them: each series' members
+// (none for a series whose reply was not an array, said naming the
+// command as what), and the series whose set is empty, an expression's.
+func (s *Store) sets(ctx context.Context, prefix, what string, sids []string, ns *notes) (members [][]resp.Value, exprs []string) {
 	replies := make([]resp.Value, len(sids))
 	errs := make([]error, len(sids))
 	var lost error
 	for i, sid := range sids {
 		replies[i], errs[i] = s.batchDo(ctx, &lost, "SMEMBERS", prefix+sid)
 	}
-	return replies, errs
+	members = make([][]resp.Value, len(sids))
+	for i, sid := range sids {
+		r, err := replies[i], errs[i]
+		switch {
+		case err != nil || r.Kind != resp.KindArray:
+			ns.add(&ReplyError{Level: "Bad response", Err: replyFailure(err),
+				Msg: fmt.Sprintf("expected array from %s %s (type=%s)", what, sid, replyType(r, err))})
+		case len(r.Elems) == 0:
+			exprs = append(exprs, sid)
+		default:
+			members[i] = r.Elems
+		}
+	}
+	return members, exprs
 }
 
 // exprQuery is the expression text pcp:expr:series holds for sid: ok
@@ -136,22 +150,11 @@ func (s *Store) mappedSets(ctx context.Context, mapName, prefix string, sids []s
 	if err != nil {
 		return nil, err
 	}
-	replies, errs := s.sets(ctx, prefix, sids)
 	var out []Name
-	var exprs []string
 	var ns notes
+	members, exprs := s.sets(ctx, prefix, "SMEMBERS", sids, &ns)
 	for i, sid := range sids {
-		r, err := replies[i], errs[i]
-		if err != nil || r.Kind != resp.KindArray {
-			ns.add(&ReplyError{Level: "Bad response", Err: replyFailure(err),
-				Msg: fmt.Sprintf("expected array from SMEMBERS %s (type=%s)", sid, replyType(r, err))})
-			continue
-		}
-		if len(r.Elems) == 0 {
-			exprs = append(exprs, sid)
-			continue
-		}
-		for _, e := range r.Elems {
+		for _, e := range members[i] {
 			switch name, ok := m[e.Str]; {
 			case e.Kind != resp.KindBulk:
 				ns.addf("Bad response", "expected string in %s set (type=%s)", sid, replyType(e, nil))
@@ -183,23 +186,12 @@ func (s *Store) instances(ctx context.Context, sids []string) ([]Instance, error
 	if err != nil {
 		return nil, err
 	}
-	replies, errs := s.sets(ctx, "pcp:instances:series:", sids)
 	type member struct{ sid, inst string }
 	var members []member
-	var exprs []string
 	var ns notes
+	sets, exprs := s.sets(ctx, "pcp:instances:series:", "series SMEMBERS", sids, &ns)
 	for i, sid := range sids {
-		r, err := replies[i], errs[i]
-		if err != nil || r.Kind != resp.KindArray {
-			ns.add(&ReplyError{Level: "Bad response", Err: replyFailure(err),
-				Msg: fmt.Sprintf("expected array from series SMEMBERS %s (type=%s)", sid, replyType(r, err))})
-			continue
-		}
-		if len(r.Elems) == 0 {
-			exprs = append(exprs, sid)
-			continue
-		}
-		for _, e := range r.Elems {
+		for _, e := range sets[i] {
 			if e.Kind != resp.KindBulk {
 				ns.addf("Bad response", "expected string result for \"series\" of series %s got %s", sid, replyType(e, nil))
 			} else if len(e.Str) != len(ID{}) {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,17 +46,11 @@ func TestSearchSetupLikePCP(t *testing.T) {
 		if c.reply != "" {
 			script = append(script, scripted{"FT.CREATE", c.reply})
 		}
-		port, pcpTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv := append([]string{"-c", conf, "-h", "127.0.0.1", "-p", port}, strings.Fields(c.args)...)
-		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
-		port, ourTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv[5] = port
-		var out, errOut bytes.Buffer
-		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
-		if got, want := outcome(out.Bytes(), errOut.Bytes(), code), outcome(wantOut, wantErr, wantCode); got != want {
+		pcps, ours := throughScript(t, bin, srv.Addr(), conf, script, strings.Fields(c.args)...)
+		if got, want := ours.outcome(), pcps.outcome(); got != want {
 			t.Errorf("%s: ours:\n%s\nPCP's:\n%s", name, got, want)
 		}
-		if w, g := strings.Join(setupTalk(pcpTalk), "\n"), strings.Join(setupTalk(ourTalk), "\n"); g != w {
+		if w, g := strings.Join(setupTalk(pcps.talk), "\n"), strings.Join(setupTalk(ours.talk), "\n"); g != w {
 			t.Errorf("%s: ours asked\n%s\nPCP's\n%s", name, g, w)
 		}
 	}

@@ -94,18 +94,11 @@ func TestSetupLikePCP(t *testing.T) {
 		{"SET closed", []scripted{{"SET pcp:version:schema", ""}}},
 	} {
 		script := append(c.script, scripted{"GET pcp:version:schema", "$-1\r\n"}, scripted{"SET pcp:version:schema", "+OK\r\n"})
-		port, pcpTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv := []string{"-c", conf, "-h", "127.0.0.1", "-p", port, "kernel.all.load"}
-		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
-		port, ourTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv[len(argv)-2] = port
-		var out, errOut bytes.Buffer
-		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
-		want, got := outcome(wantOut, wantErr, wantCode), outcome(out.Bytes(), errOut.Bytes(), code)
-		if got != want {
+		pcps, ours := throughScript(t, bin, srv.Addr(), conf, script, "kernel.all.load")
+		if got, want := ours.outcome(), pcps.outcome(); got != want {
 			t.Errorf("%s: ours:\n%s\nPCP's:\n%s", c.name, got, want)
 		}
-		if wt, gt := setupTalk(pcpTalk), setupTalk(ourTalk); strings.Join(gt, "\n") != strings.Join(wt, "\n") {
+		if wt, gt := setupTalk(pcps.talk), setupTalk(ours.talk); strings.Join(gt, "\n") != strings.Join(wt, "\n") {
 			t.Errorf("%s: ours asked %q, PCP's %q", c.name, gt, wt)
 		}
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,19 +51,12 @@ func TestReportTalkLikePCP(t *testing.T) {
 		{"-m " + expr, false}, {"-S " + expr, false}, {"-d " + expr, false},
 		{"-i " + expr, true}, {"-a " + expr, true}, {"-n " + expr, true},
 	} {
-		args := strings.Fields(c.args)
-		port, pcpTalk := scriptedRedis(t, srv.Addr())
-		argv := append([]string{"-c", conf, "-h", "127.0.0.1", "-p", port}, args...)
-		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
-		port, ourTalk := scriptedRedis(t, srv.Addr())
-		argv[5] = port
-		var out, errOut bytes.Buffer
-		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
-		if got, want := outcome(out.Bytes(), errOut.Bytes(), code), outcome(wantOut, wantErr, wantCode); got != want {
+		pcps, ours := throughScript(t, bin, srv.Addr(), conf, nil, strings.Fields(c.args)...)
+		if got, want := ours.outcome(), pcps.outcome(); got != want {
 			t.Errorf("pmseries %s: ours:\n%s\nPCP's:\n%s", c.args, got, want)
 		}
 		all := func(string) bool { return true }
-		want, got := pcpTalk.lines(all), ourTalk.lines(all)
+		want, got := pcps.talk.lines(all), ours.talk.lines(all)
 		if c.outputOnly {
 			want, got = untilExpr(want), untilExpr(got)
 		}
@@ -111,24 +102,17 @@ func TestLostConnectionLikePCP(t *testing.T) {
 		{"SMEMBERS pcp:series:metric.name:", "sample.colour"},
 	} {
 		name := c.closeAt + " " + c.args
-		script := []scripted{{c.closeAt, ""}}
-		port, pcpTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv := append([]string{"-c", conf, "-h", "127.0.0.1", "-p", port}, strings.Fields(c.args)...)
-		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
-		port, ourTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv[5] = port
-		var out, errOut bytes.Buffer
-		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
-		want, got := outcome(wantOut, wantErr, wantCode), outcome(out.Bytes(), errOut.Bytes(), code)
-		if wantCode < 0 {
+		pcps, ours := throughScript(t, bin, srv.Addr(), conf, []scripted{{c.closeAt, ""}}, strings.Fields(c.args)...)
+		want, got := pcps.outcome(), ours.outcome()
+		if pcps.code < 0 {
 			// PCP's crashed after its messages
-			want, got = outcome(nil, wantErr, 1), outcome(nil, errOut.Bytes(), code)
+			want, got = outcome(nil, pcps.errOut, 1), outcome(nil, ours.errOut, ours.code)
 		}
 		if got != want {
 			t.Errorf("%s: ours:\n%s\nPCP's:\n%s", name, got, want)
 		}
 		all := func(string) bool { return true }
-		if w, g := strings.Join(pcpTalk.lines(all), "\n"), strings.Join(ourTalk.lines(all), "\n"); g != w {
+		if w, g := strings.Join(pcps.talk.lines(all), "\n"), strings.Join(ours.talk.lines(all), "\n"); g != w {
 			t.Errorf("%s: ours asked\n%s\nPCP's\n%s", name, g, w)
 		}
 	}
