@@ -168,16 +168,21 @@ func (s *Store) Labels(ctx context.Context, sid string) ([]Label, error) {
 }
 
 // SeriesLabelsOf reads the labels of several series, as /series/labels
-// answers (series without labels left out).
+// answers (series without labels left out), asked together as
+// libpcp_web asks them.
 func (s *Store) SeriesLabelsOf(ctx context.Context, sids []string) ([]SeriesLabels, error) {
+	if len(sids) == 0 {
+		return nil, nil
+	}
+	sets, err := s.labelSets(ctx, sids)
+	if err != nil {
+		return nil, err
+	}
 	var out []SeriesLabels
-	for _, sid := range sids {
-		ls, err := s.Labels(ctx, sid)
-		if err != nil {
-			return nil, err
-		}
+	for i, ls := range sets {
 		if len(ls) > 0 {
-			out = append(out, SeriesLabels{sid, ls})
+			SortLabels(ls)
+			out = append(out, SeriesLabels{sids[i], ls})
 		}
 	}
 	return out, nil
