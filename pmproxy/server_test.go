@@ -14,7 +14,7 @@ import (
 )
 
 // serve runs Serve on a loopback port until the test ends.
-func serve(t *testing.T, cfg Config) string {
+func serve(t testing.TB, cfg Config) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
