@@ -57,7 +57,10 @@ func FuzzLoadMeta(f *testing.F) {
 			if m == nil {
 				t.Fatal("no metadata returned")
 			}
-			_ = err
+			var code pcp.Error
+			if err != nil && !errors.As(err, &code) {
+				t.Fatalf("error %v carries no PCP code", err)
+			}
 			m.EachDesc(func(d pcp.Desc) { _, _ = m.Names(d.PMID) })
 			m.EachInDom(func(pcp.InDom, []*InDom) {})
 			_ = m.LabelHistory()
