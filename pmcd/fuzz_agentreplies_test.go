@@ -52,6 +52,17 @@ func fuzzAgentRequests() []pdu.Message {
 	}
 }
 
+// answerType is the PDU that answers each request other than with an
+// ERROR (a store is answered with an ERROR of code 0).
+var answerType = map[pdu.Type]pdu.Type{
+	pdu.TypeFetch: pdu.TypeResult, pdu.TypeHighResFetch: pdu.TypeHighResResult,
+	pdu.TypeDescReq: pdu.TypeDesc, pdu.TypeDescIDs: pdu.TypeDescs,
+	pdu.TypeInstanceReq: pdu.TypeInstance, pdu.TypeTextReq: pdu.TypeText, pdu.TypeLabelReq: pdu.TypeLabel,
+	pdu.TypePMNSNames: pdu.TypePMNSIDs, pdu.TypePMNSIDs: pdu.TypePMNSNames,
+	pdu.TypePMNSChild: pdu.TypePMNSNames, pdu.TypePMNSTraverse: pdu.TypePMNSNames,
+	pdu.TypeResult: pdu.TypeError,
+}
+
 // FuzzAgentReplies has a socket agent answer a client's request with any
 // bytes and then end its connection. pmcd must give the client a reply
 // that decodes (an ERROR or a well formed answer), and afterwards bring
@@ -109,8 +120,13 @@ func FuzzAgentReplies(f *testing.F) {
 			t.Fatal("the fake agent did not come back")
 		}
 		_, r, w := dial(t, host)
-		// roundTrip fails the test unless pmcd's answer decodes.
-		roundTrip(t, r, w, reqs[int(data[0])%len(reqs)])
+		// roundTrip fails the test unless pmcd's answer decodes; it
+		// must also be what the client asked for, or an ERROR.
+		req := reqs[int(data[0])%len(reqs)]
+		got := roundTrip(t, r, w, req).PDUType()
+		if got != pdu.TypeError && got != answerType[req.PDUType()] {
+			t.Fatalf("%v answered with %v", req.PDUType(), got)
+		}
 		res, ok := roundTrip(t, r, w, &pdu.Fetch{PMIDs: []pcp.PMID{trivial.PMID}}).(*pdu.Result)
 		if !ok || len(res.Sets) != 1 || res.Sets[0].NumVal != 1 {
 			t.Fatalf("after the reply, the in-process agent gave %+v", res)
