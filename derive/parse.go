@@ -115,7 +115,17 @@ type parser struct {
 	// allocation.
 	framesBuf [4]frame
 	slab      nodeSlab
+	// held counts the symbols on bison's stack: each token taken is
+	// shifted onto it, and a construct parsed leaves one symbol for its
+	// tokens. libpcp's parser gives up past bisonMaxDepth states; so
+	// does this one, which also bounds its recursion (a million nested
+	// parentheses overflowed Go's stack and ended the process).
+	held int
 }
+
+// bisonMaxDepth is bison's default YYMAXDEPTH: its stack of states,
+// the initial one included, never reaches it.
+const bisonMaxDepth = 10000
 
 // frame is one construct's error message, kept in parts and joined only
 // when a parse fails: every parse pushes frames, few fail.
@@ -144,6 +154,9 @@ func (p *parser) peek() token {
 func (p *parser) take() token {
 	t := p.peek()
 	p.have = false
+	if p.held++; p.held+1 >= bisonMaxDepth {
+		p.stop(t.pos, "") // bison's "memory exhausted", which libpcp does not print
+	}
 	return t
 }
 
@@ -248,6 +261,7 @@ func (p *parser) parse() (n *Node) {
 // expr parses an expression whose operators bind at least as tightly as
 // prec. initial says the expression starts the input.
 func (p *parser) expr(prec int, initial bool) *Node {
+	start := p.held
 	left := p.unary(prec, initial)
 	for {
 		t := p.peek()
@@ -269,6 +283,7 @@ func (p *parser) expr(prec int, initial bool) *Node {
 			right := p.expr(precQuest+1, false)
 			p.pop()
 			left = p.node(Node{Op: OpQuest, Left: left, Right: p.node(Node{Op: OpColon, Left: mid, Right: right})})
+			p.held = start + 1
 			continue
 		}
 		what := aexpr
@@ -279,10 +294,14 @@ func (p *parser) expr(prec int, initial bool) *Node {
 		right := p.expr(b.prec+1, false)
 		p.pop()
 		left = p.node(Node{Op: b.op, Left: left, Right: right})
+		p.held = start + 1
 	}
 }
 
 func (p *parser) unary(prec int, initial bool) *Node {
+	start := p.held
+	// the operator and its operand, or a primary's tokens, reduce to one
+	defer func() { p.held = start + 1 }()
 	switch p.peek().kind {
 	case tokMinus:
 		p.take()
