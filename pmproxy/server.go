@@ -100,6 +100,7 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 		MaxBodyBytes:     cfg.MaxBodyBytes,
 		ChunkSize:        cfg.ChunkSize,
 		ChunkRefusal:     chunkRefusal,
+		Head:             pcpHead,
 		Log:              cfg.Log,
 	})
 	if err != nil {
