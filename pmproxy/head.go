@@ -16,24 +16,36 @@ import (
 // CORS headers, the framing, Content-Type and Date, in that order.
 // OPTIONS and TRACE are answered by their own heads with no body.
 // Headers of ours that PCP's never sends (the web view's, Retry-After)
-// come after Content-Type.
+// come after Content-Type. PCP's HTML error pages are written, but for
+// its 413, while http-parser has read the URL and not yet the version:
+// they say HTTP/1.1 whatever the request's, and go with their body
+// whatever the method.
 func pcpHead(b []byte, a *httpd.Answer) []byte {
 	r := a.Request
-	switch r.Method {
-	case httpd.MethodOptions:
-		a.NoBody = true
-		return accessHead(b, a)
-	case httpd.MethodTrace:
-		a.NoBody = true
-		return traceHead(b, a)
+	minor := r.ProtoMinor
+	page := a.Status >= 400 && a.Status != httpd.StatusRequestEntityTooLarge && a.Header.Get("Content-Type") == "text/html"
+	if page {
+		minor = 1
+	} else {
+		switch r.Method {
+		case httpd.MethodOptions:
+			a.NoBody = true
+			return accessHead(b, a)
+		case httpd.MethodTrace:
+			a.NoBody = true
+			return traceHead(b, a)
+		}
 	}
-	b = statusLine(b, r.ProtoMinor, a.Status)
+	b = statusLine(b, minor, a.Status)
 	b = append(b, "Connection: Keep-Alive\r\n"+
 		"Access-Control-Allow-Origin: *\r\n"+
 		"Access-Control-Allow-Headers: "+allowedHeaders+"\r\n"+
 		"Access-Control-Max-Age: 86400\r\n"...)
-	if a.Chunked || r.Method == httpd.MethodHead {
-		// PCP's HEAD answer says chunked and sends no chunk at all
+	if a.Chunked || r.Method == httpd.MethodHead && !page {
+		// PCP's HEAD answer says chunked and sends no chunk at all (its
+		// error page's says its length, and PCP sends the page after it
+		// too, which the client would read as the next answer: httpd
+		// sends no body to HEAD)
 		b = append(b, "Transfer-encoding: chunked\r\n"...)
 	} else {
 		b = append(b, "Content-Length: "...)
