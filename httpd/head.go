@@ -15,7 +15,8 @@ type Answer struct {
 	// Chunked, or an HTTP/1.0 answer ended by the connection's close.
 	Length  int64
 	Chunked bool
-	// Close says the connection is closed after this answer.
+	// Close says the connection is closed after this answer; Head may
+	// change it.
 	Close bool
 	// NoBody, set by Head, sends the head alone: what the handler
 	// wrote, or writes later, is dropped.

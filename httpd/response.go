@@ -273,6 +273,7 @@ func (w *response) customHead(b []byte, head func([]byte, *Answer) []byte) []byt
 		a.Length = int64(len(*w.body))
 	}
 	b = head(b, a)
+	w.keep = !a.Close
 	if a.NoBody {
 		w.noBody = true
 		*w.body = (*w.body)[:0]

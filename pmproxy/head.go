@@ -14,7 +14,9 @@ import (
 // "Connection: Keep-Alive" (even where the connection is then closed:
 // an HTTP/1.0 request's, a "Connection: close" one's), the same three
 // CORS headers, the framing, Content-Type and Date, in that order.
-// OPTIONS and TRACE are answered by their own heads with no body.
+// OPTIONS and TRACE are answered by their own heads with no body, as
+// HTTP/1.1 (PCP sets its parser's version to 1.1 to write them, so an
+// HTTP/1.0 connection then stays open too).
 // Headers of ours that PCP's never sends (the web view's, Retry-After)
 // come after Content-Type. PCP's HTML error pages are written, but for
 // its 413, while http-parser has read the URL and not yet the version:
@@ -29,10 +31,10 @@ func pcpHead(b []byte, a *httpd.Answer) []byte {
 	} else {
 		switch r.Method {
 		case httpd.MethodOptions:
-			a.NoBody = true
+			a.NoBody, a.Close = true, asksClose(r)
 			return accessHead(b, a)
 		case httpd.MethodTrace:
-			a.NoBody = true
+			a.NoBody, a.Close = true, asksClose(r)
 			return traceHead(b, a)
 		}
 	}
@@ -144,6 +146,18 @@ func traceHead(b []byte, a *httpd.Answer) []byte {
 	}
 	b = appendSorted(b, r.Header, func(string) bool { return true })
 	return dateLine(b)
+}
+
+// asksClose says whether r's Connection header says close.
+func asksClose(r *httpd.Request) bool {
+	for _, v := range r.Header["Connection"] {
+		for tok := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(tok), "close") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func statusLine(b []byte, minor, status int) []byte {
