@@ -310,12 +310,21 @@ func appendStatus(b []byte, code int) []byte {
 
 // appendHeader writes the handler's headers in key order, as net/http
 // does, with CR and LF in values turned to spaces.
-func appendHeader(b []byte, h Header) []byte {
+func appendHeader(b []byte, h Header) []byte { return AppendHeader(b, h, nil) }
+
+// AppendHeader writes h's headers as lines of a head ("Key: value\r\n"),
+// in key order as net/http does, with CR and LF in values turned to
+// spaces and keys that are not tokens left out; keep, when not nil,
+// says which keys are written. It allocates nothing for an answer's few
+// headers (Options.Head's use).
+func AppendHeader(b []byte, h Header, keep func(key string) bool) []byte {
 	// on the stack for the few headers an answer has
 	var few [16]string
 	keys := few[:0]
 	for k := range h {
-		keys = append(keys, k)
+		if keep == nil || keep(k) {
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {

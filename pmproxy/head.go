@@ -144,7 +144,7 @@ func traceHead(b []byte, a *httpd.Answer) []byte {
 		b = append(b, r.Host...)
 		b = append(b, "\r\n"...)
 	}
-	b = appendSorted(b, r.Header, func(string) bool { return true })
+	b = httpd.AppendHeader(b, r.Header, nil)
 	return dateLine(b)
 }
 
@@ -195,7 +195,7 @@ func dateLine(b []byte) []byte {
 
 // otherHeaders writes the handler's headers PCP's head has no place for.
 func otherHeaders(b []byte, h httpd.Header) []byte {
-	return appendSorted(b, h, func(k string) bool {
+	return httpd.AppendHeader(b, h, func(k string) bool {
 		switch k {
 		case "Content-Type", "Content-Length", "Transfer-Encoding", "Connection", "Date",
 			"Access-Control-Allow-Origin", "Access-Control-Allow-Headers", "Access-Control-Max-Age":
@@ -203,28 +203,4 @@ func otherHeaders(b []byte, h httpd.Header) []byte {
 		}
 		return true
 	})
-}
-
-// appendSorted writes h's headers that keep allows, in name order.
-func appendSorted(b []byte, h httpd.Header, keep func(string) bool) []byte {
-	var few [16]string // on the stack for the few headers an answer has
-	keys := few[:0]
-	for k := range h {
-		if keep(k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		for _, v := range h[k] {
-			b = append(b, k...)
-			b = append(b, ": "...)
-			if strings.ContainsAny(v, "\r\n") {
-				v = strings.NewReplacer("\r", " ", "\n", " ").Replace(v)
-			}
-			b = append(b, strings.TrimSpace(v)...)
-			b = append(b, "\r\n"...)
-		}
-	}
-	return b
 }
