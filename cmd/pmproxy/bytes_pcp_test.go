@@ -81,10 +81,10 @@ var dateLine = regexp.MustCompile(`(?m)^Date: [A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} 
 // compared by their digits' case and the bytes they carry (PCP's chunk
 // sizes are where its servlets' pieces passed the chunk size, ours are
 // the size). Left out, where PCP's pmproxy is at fault (docs/pmproxy.md):
-// pipelined requests (its first answer lost, then it dies), /metrics/
-// (it dies), /series/ without Redis (no answer), malformed requests and
-// heads never finished (no answer), a failed request's sticky status
-// (a second answer).
+// pipelined requests (its first answer lost, then it dies), /series/
+// with Redis unreachable (no answer), malformed requests and heads never
+// finished (no answer), a failed request's sticky status (a second
+// answer, or none to the next request).
 func TestHTTPBytesLikePCP(t *testing.T) {
 	bed := testbed.StartPMCD(t, testbed.Options{})
 	pcps, _ := startPCPConf(t, proxybed.Conf, nil)
