@@ -233,13 +233,16 @@ func TestErrorOf(t *testing.T) {
 func TestErrorTextEveryConstant(t *testing.T) {
 	seen := map[Error]bool{}
 	for _, e := range errTextPCP {
-		code, text := e.code, e.text
+		code, text := e.Code, e.Text
 		if seen[code] {
 			t.Errorf("%d: listed twice", code)
 		}
 		seen[code] = true
 		if code.Error() != text || strings.HasPrefix(text, "No such PMAPI") {
 			t.Errorf("%d: %q", code, code.Error())
+		}
+		if !strings.HasPrefix(e.Symbol, "PM_ERR_") || len(e.Symbol) > 22 {
+			t.Errorf("%d: symbol %q", code, e.Symbol)
 		}
 	}
 }

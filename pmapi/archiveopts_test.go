@@ -13,7 +13,7 @@ import (
 // TestIgnoreMarkRecordsWarning: a bad PCP_IGNORE_MARK_RECORDS setting,
 // given as an option, is a warning to the writer the caller gives, once,
 // at the fetch whose reading meets the first <mark> (interpmark's
-// sixth at 5s steps, where PCP's pmval prints it: cmd/pmval's
+// sixth at 5s steps, where PCP's pmval prints it: cmd/internal/pmval's
 // TestOutputOrderAgainstPCP), not a line on the program's stderr; the
 // variable itself is not read here.
 func TestIgnoreMarkRecordsWarning(t *testing.T) {

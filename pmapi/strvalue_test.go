@@ -20,6 +20,10 @@ var stringValueInputs = []string{
 	"18446744073709551615", "18446744073709551616", "abc", "12abc", "1e3", "1e-3", "1e40", "1e-40",
 	"1e400", "1e-400", "inf", "-inf", "nan", "3.", ".5", "1.2.3", "0.0", "  -0x7fffffff", "077", "1,2",
 	"hello world", "-nan", " -NaN", "nan(123)", "NAN(0x7)", "nan(", "nan()", "-infinity", "infinit", "-0x1.8p1",
+	// strtod's ERANGE where the value does not tell it: an exact
+	// subnormal sets none, a NaN payload beyond strtoull's range does
+	"0x1p-1074", "-0x1.8p-1070", "0x1p-1022", "4.9406564584124654e-324", "nan(99999999999999999999)",
+	"-nan(0x10000000000000000)", "nan(0xffffffffffffffff)",
 }
 
 // TestStringValueMatchesLibpcp converts each input to every type and

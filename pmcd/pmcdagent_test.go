@@ -39,7 +39,9 @@ func TestPMCDAgentLikePCP(t *testing.T) {
 		"pmcd.feature.secure", "pmcd.feature.compress", "pmcd.feature.ipv6",
 		"pmcd.feature.authentication", "pmcd.feature.creds_required",
 		"pmcd.feature.unix_domain_sockets", "pmcd.feature.containers",
-		"pmcd.feature.local", "pmcd.feature.client_cert_required", "pmcd.numclients", "pmcd.labels"}
+		"pmcd.feature.local", "pmcd.feature.client_cert_required", "pmcd.numclients", "pmcd.labels",
+		// Agents started, counted from PCP's 1.
+		"pmcd.seqnum"}
 	fetch := func(bed *testbed.PMCD) string {
 		res := bed.Run("pminfo", append([]string{"-h", bed.Host(), "-f"}, same...)...)
 		if res.Err != nil {

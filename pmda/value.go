@@ -10,7 +10,9 @@ import (
 // stuff turns the Atom of a value of type t into v, as PCP packs a value
 // for a result: 32-bit integers in place, everything else in a value block
 // whose bytes (numbers in host order) are carved from *arena. It returns
-// the value's format, or pcp.ErrType for a type that has no value (such as
+// the value's format: PM_VAL_SPTR for static aggregates and event records,
+// which libpcp_pmda sends from the agent's own block and PCP's pmcd and
+// pmlogger pass on as such, else PM_VAL_DPTR; or pcp.ErrType for a type that has no value (such as
 // pcp.TypeNoSupport) and pcp.ErrValue for an aggregate or event value
 // without a block.
 func stuff(arena *[]byte, v *pcp.Value, t pcp.Type, a *pcp.Atom) (pcp.ValFmt, error) {
@@ -59,5 +61,9 @@ func stuff(arena *[]byte, v *pcp.Value, t pcp.Type, a *pcp.Atom) (pcp.ValFmt, er
 		bt = a.VBP.Type // the agent's own, as PCP keeps it
 	}
 	v.Block = pcp.ValueBlock{Type: bt, Data: b}
+	switch t {
+	case pcp.TypeAggregateStatic, pcp.TypeEvent, pcp.TypeHighResEvent:
+		return pcp.ValSPtr, nil
+	}
 	return pcp.ValDPtr, nil
 }

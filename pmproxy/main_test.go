@@ -5,6 +5,10 @@ import (
 	"testing"
 
 	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/internal/testing/tlstest"
 )
 
-func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
+func TestMain(m *testing.M) {
+	tlstest.MainIfCompanion()
+	os.Exit(testbed.Main(m))
+}

@@ -28,7 +28,7 @@ func TestProxyClientLogBounded(t *testing.T) {
 			cl.Write([]byte("p"))
 			cl.Close()
 		}()
-		other(context.Background(), srv, cfg, lim)
+		other(context.Background(), srv, cfg, lim, nil)
 	}
 	for range lograte.DefaultBurst + 10 {
 		fail()

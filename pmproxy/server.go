@@ -56,6 +56,9 @@ type Config struct {
 	// length; an HTTP/1.0 one that reaches it is refused with PCP's 413
 	// page. Zero leaves it to httpd.
 	ChunkSize int
+	// TLS, when set, takes the connections that start with a TLS
+	// record (StartTLSRelay); without it they are closed.
+	TLS *TLSRelay
 	// Log receives the server's own errors; nil discards them.
 	Log *log.Logger
 }
@@ -93,9 +96,10 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 	var proxyLog lograte.Limiter
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var srv *httpd.Server
 	srv, err := httpd.New(httpd.Options{
 		Handler:          front{next: cfg.HTTP, others: cfg.Others},
-		Other:            func(c net.Conn) { other(ctx, c, &cfg, &proxyLog) },
+		Other:            func(c net.Conn) { other(ctx, c, &cfg, &proxyLog, srv) },
 		IsHTTP:           func(b byte) bool { return cfg.HTTP != nil && httpd.MethodInitial(b) },
 		FirstByteTimeout: cfg.FirstByteTimeout,
 		HeaderTimeout:    cfg.HeaderTimeout,
@@ -160,17 +164,23 @@ func acceptLoop(ctx context.Context, ln net.Listener, srv *httpd.Server, slots c
 }
 
 // other serves a connection that does not speak HTTP: the PCP proxy's,
-// whose greeting starts with 'p', when it is on; anything else is closed
-// without a word, as pmproxy closes it.
-func other(ctx context.Context, c net.Conn, cfg *Config, logs *lograte.Limiter) {
+// whose greeting starts with 'p', when it is on; TLS's, through the TLS
+// companion (handTLS); anything else is closed without a word, as
+// pmproxy closes it.
+func other(ctx context.Context, c net.Conn, cfg *Config, logs *lograte.Limiter, srv *httpd.Server) {
 	_ = c.SetReadDeadline(time.Now().Add(cfg.FirstByteTimeout))
 	var first [1]byte
-	if _, err := io.ReadFull(c, first[:]); err != nil || first[0] != 'p' || !cfg.PCP {
+	_, err := io.ReadFull(c, first[:])
+	if err == nil && isTLSRecord(first[0]) {
+		handTLS(c, first[0], cfg.TLS, srv)
+		return
+	}
+	if err != nil || first[0] != 'p' || !cfg.PCP {
 		c.Close()
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	err := pcpproxy.Handle(ctx, &firstConn{Conn: c, first: first[0], pending: true}, nil, cfg.Proxy)
+	err = pcpproxy.Handle(ctx, &firstConn{Conn: c, first: first[0], pending: true}, nil, cfg.Proxy)
 	if err == nil || cfg.Log == nil {
 		return
 	}
@@ -187,11 +197,29 @@ func other(ctx context.Context, c net.Conn, cfg *Config, logs *lograte.Limiter) 
 
 // slotConn is an accepted connection holding one of MaxConns' slots,
 // given back once when it is closed. Its file descriptor is the
-// connection's, for httpd's event loop.
+// connection's, for httpd's event loop. A TLS connection's plaintext
+// (secure) has its client's address as its own.
 type slotConn struct {
 	net.Conn
 	once    sync.Once
 	release func()
+	remote  net.Addr
+	secure  bool
+}
+
+func (s *slotConn) RemoteAddr() net.Addr {
+	if s.remote != nil {
+		return s.remote
+	}
+	return s.Conn.RemoteAddr()
+}
+
+// handOver takes the slot from s, for a connection that serves on in
+// its place: s's Close no longer gives it back.
+func (s *slotConn) handOver() func() {
+	release := func() {}
+	s.once.Do(func() { release = s.release })
+	return release
 }
 
 func (s *slotConn) Close() error {

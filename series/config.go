@@ -88,6 +88,10 @@ func ReadIniFiles(paths []string) Config {
 	return c
 }
 
+// SearchEnabled is [pmsearch] enabled as libpcp_web reads it: the
+// text "true" alone turns the search index on.
+func (c Config) SearchEnabled() bool { return c["pmsearch.enabled"] == "true" }
+
 // LoadOptions are the load settings the configuration gives.
 func (c Config) LoadOptions() LoadOptions {
 	var o LoadOptions

@@ -3,9 +3,9 @@ package series
 import (
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/internal/webid"
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -32,10 +32,10 @@ func streamID(t pcp.Timestamp) string {
 // cut (libpcp_web leaves it in the nanoseconds, which its sampling
 // compares as a difference of times).
 func parseStreamID(s string) pcp.Timestamp {
-	ms, end := strtoull0(s)
+	ms, end, _ := cstrtod.ParseUint(s, 0)
 	var frac uint64
 	if end < len(s) && s[end] == '-' {
-		frac, _ = strtoull0(s[end+1:])
+		frac, _, _ = cstrtod.ParseUint(s[end+1:], 0)
 	}
 	// C's unsigned arithmetic, then the sum as a signed long.
 	nsec := int64(frac*1000 + ms%1000*1000000)
@@ -51,53 +51,6 @@ func parseStreamID(s string) pcp.Timestamp {
 // libpcp_web takes a start of 0 seconds and 0 nanoseconds, the epoch, for
 // none, and starts from the first sample.
 func startSet(t time.Time) bool { return !t.IsZero() && (t.Unix() != 0 || t.Nanosecond() != 0) }
-
-// strtoull0 is C's strtoull(s, &end, 0) as glibc has it: blanks, a sign,
-// 0x for hexadecimal (with a digit after it) or 0 for octal, the longest
-// run of digits; too large is the largest value, a '-' negates in
-// unsigned arithmetic. end is the offset after the digits, 0 for none.
-func strtoull0(s string) (n uint64, end int) {
-	i := len(s) - len(strings.TrimLeft(s, " \t\n\v\f\r"))
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg, i = s[i] == '-', i+1
-	}
-	base := uint64(10)
-	switch {
-	case i+2 < len(s) && s[i] == '0' && s[i+1]|0x20 == 'x' && hexDigit(s[i+2]) < 16:
-		base, i = 16, i+2
-	case i < len(s) && s[i] == '0':
-		base = 8
-	}
-	start, over := i, false
-	for ; i < len(s) && hexDigit(s[i]) < base; i++ {
-		d := hexDigit(s[i])
-		if n > (math.MaxUint64-d)/base {
-			over = true
-		}
-		n = n*base + d
-	}
-	switch {
-	case i == start:
-		return 0, 0
-	case over:
-		return math.MaxUint64, i
-	case neg:
-		return -n, i
-	}
-	return n, i
-}
-
-// hexDigit is c's value as a digit up to base 16, else 99.
-func hexDigit(c byte) uint64 {
-	switch {
-	case c >= '0' && c <= '9':
-		return uint64(c - '0')
-	case c|0x20 >= 'a' && c|0x20 <= 'f':
-		return uint64(c|0x20-'a') + 10
-	}
-	return 99
-}
 
 // formatValue is a value as a stream field holds it: C's %d/%u forms for
 // integers, %e for floating point, and strings and aggregates JSON-quoted

@@ -88,7 +88,7 @@ func FuzzStoreReplies(f *testing.F) {
 		st.QueryMetadata(ctx, "kernel.*")
 		st.Descs(ctx, sids)
 		st.Labels(ctx, sid)
-		st.LabelsInOrder(ctx, sid)
+		st.LabelSets(ctx, sids)
 		st.Instances(ctx, sids)
 		st.Metrics(ctx, sids)
 		st.Sources(ctx, sids)

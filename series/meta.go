@@ -1,11 +1,12 @@
 package series
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha1"
 	"fmt"
 	"slices"
-	"strconv"
+	"strings"
 
 	"github.com/gopcp/gopcp/series/resp"
 )
@@ -79,6 +80,8 @@ type Name struct {
 	Name   string `json:"name"`
 }
 
+// mapped is the names of ids in the pcp:map hash mapName (HMGET), as
+// an expression's evaluation looks up its operands' metric names.
 func (s *Store) mapped(ctx context.Context, mapName string, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
@@ -107,44 +110,17 @@ func (s *Store) members(ctx context.Context, key string) ([]string, error) {
 }
 
 // Metrics reads the metric names of series, per series in the order
-// Redis gives its set's members, as libpcp_web reports them.
+// Redis gives its set's members, as libpcp_web reports them: an
+// expression's series (no names) named by its text, after the others.
 func (s *Store) Metrics(ctx context.Context, sids []string) ([]Name, error) {
-	var out []Name
-	for _, sid := range sids {
-		ids, err := s.members(ctx, "pcp:metric.name:series:"+sid)
-		if err != nil {
-			return nil, err
-		}
-		names, err := s.mapped(ctx, "metric.name", ids)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			out = append(out, Name{sid, n})
-		}
-	}
-	return out, nil
+	return s.mappedSets(ctx, "metric.name", "pcp:metric.name:series:", sids)
 }
 
 // Sources reads the context names (host names and archive paths) of
 // sources, per source in the order Redis gives its set's members, as
 // libpcp_web reports them.
 func (s *Store) Sources(ctx context.Context, sources []string) ([]Name, error) {
-	var out []Name
-	for _, src := range sources {
-		ids, err := s.members(ctx, "pcp:context.name:source:"+src)
-		if err != nil {
-			return nil, err
-		}
-		names, err := s.mapped(ctx, "context.name", ids)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			out = append(out, Name{src, n})
-		}
-	}
-	return out, nil
+	return s.mappedSets(ctx, "context.name", "pcp:context.name:source:", sources)
 }
 
 // Instance is an instance of a series as /series/instances gives it.
@@ -156,51 +132,22 @@ type Instance struct {
 	Name     string `json:"name"`
 }
 
-// Instances reads the instances of series, by instance number per series.
+// Instances reads the instances of series, by instance number per
+// series (then name, as pmseries sorts them).
 func (s *Store) Instances(ctx context.Context, sids []string) ([]Instance, error) {
-	var out []Instance
-	for _, sid := range sids {
-		ids, err := s.members(ctx, "pcp:instances:series:"+sid)
-		if err != nil {
-			return nil, err
+	out, err := s.instances(ctx, sids)
+	// each series' instances come together, in the order of sids
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].Series == out[i].Series {
+			j++
 		}
-		var part []Instance
-		for _, ih := range ids {
-			if len(ih) != len(ID{}) {
-				continue
-			}
-			h := hexOf(ih)
-			r, err := s.c.Do(ctx, "HGETALL", "pcp:inst:series:"+h)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrRedis, err)
-			}
-			m := r.StringMap()
-			names, err := s.mapped(ctx, "inst.name", []string{m["name"]})
-			if err != nil {
-				return nil, err
-			}
-			in := Instance{Series: sid, Source: hexOf(m["source"]), Instance: h}
-			in.ID, _ = strconv.Atoi(m["inst"])
-			if len(names) > 0 {
-				in.Name = names[0]
-			}
-			part = append(part, in)
-		}
-		slices.SortFunc(part, func(a, b Instance) int {
-			if a.ID != b.ID {
-				return a.ID - b.ID
-			}
-			if a.Name < b.Name {
-				return -1
-			}
-			if a.Name > b.Name {
-				return 1
-			}
-			return 0
+		slices.SortStableFunc(out[i:j], func(a, b Instance) int {
+			return cmp.Or(cmp.Compare(a.ID, b.ID), strings.Compare(a.Name, b.Name))
 		})
-		out = append(out, part...)
+		i = j
 	}
-	return out, nil
+	return out, err
 }
 
 // Label is one label of a series: its name and JSON value.
@@ -212,38 +159,30 @@ type Label struct {
 // Labels reads the labels of a series (of a metric or of an instance),
 // sorted by name.
 func (s *Store) Labels(ctx context.Context, sid string) ([]Label, error) {
-	r, err := s.c.Do(ctx, "HGETALL", "pcp:labelvalue:series:"+sid)
+	sets, err := s.labelSets(ctx, []string{sid})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrRedis, err)
+		return nil, err
 	}
-	m := r.StringMap()
-	var out []Label
-	for nid, vid := range m {
-		names, err := s.mapped(ctx, "label.name", []string{nid})
-		if err != nil || len(names) == 0 {
-			continue
-		}
-		vals, err := s.mapped(ctx, "label."+hexOf(nid)+".value", []string{vid})
-		if err != nil || len(vals) == 0 {
-			continue
-		}
-		out = append(out, Label{names[0], vals[0]})
-	}
-	SortLabels(out)
-	return out, nil
+	SortLabels(sets[0])
+	return sets[0], nil
 }
 
 // SeriesLabelsOf reads the labels of several series, as /series/labels
-// answers (series without labels left out).
+// answers (series without labels left out), asked together as
+// libpcp_web asks them.
 func (s *Store) SeriesLabelsOf(ctx context.Context, sids []string) ([]SeriesLabels, error) {
+	if len(sids) == 0 {
+		return nil, nil
+	}
+	sets, err := s.labelSets(ctx, sids)
+	if err != nil {
+		return nil, err
+	}
 	var out []SeriesLabels
-	for _, sid := range sids {
-		ls, err := s.Labels(ctx, sid)
-		if err != nil {
-			return nil, err
-		}
+	for i, ls := range sets {
 		if len(ls) > 0 {
-			out = append(out, SeriesLabels{sid, ls})
+			SortLabels(ls)
+			out = append(out, SeriesLabels{sids[i], ls})
 		}
 	}
 	return out, nil

@@ -20,12 +20,20 @@ func (s *Store) exprValues(ctx context.Context, sid string, w *Window) (vals []V
 	if !ok {
 		return nil, false, nil
 	}
+	vals, err = s.evalText(ctx, text, w)
+	return vals, true, err
+}
+
+// evalText evaluates an expression's text as written to pcp:expr:series
+// with the window w; nothing when it is no expression this package
+// wrote.
+func (s *Store) evalText(ctx context.Context, text string, w *Window) ([]Value, error) {
 	p, err := ParseExpr(text)
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	if p.Root == nil || p.Window != nil || !p.HasFunction() {
-		return nil, true, nil // not an expression this package wrote
+		return nil, nil // not an expression this package wrote
 	}
 	for _, v := range vectors(p.Root) {
 		v.Window = w
@@ -33,9 +41,9 @@ func (s *Store) exprValues(ctx context.Context, sid string, w *Window) (vals []V
 	p.Window = w
 	res, err := s.evalQuery(ctx, p)
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
-	return res.Values, true, nil
+	return res.Values, nil
 }
 
 // vectors are the vectors of an expression.

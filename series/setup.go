@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/series/resp"
 )
 
@@ -31,7 +31,8 @@ type Note struct{ Level, Msg string }
 // (SET pcp:version:schema 2). What it finds amiss is passed to note and
 // the set-up goes on, as PCP's does, except for a server too old
 // (ErrOldRedis), and a connection lost on the way: a *SlotsError, the
-// failure to send the command after it in libpcp_web's words.
+// failure to send the command after it in libpcp_web's words, or after
+// the last command a *LostError.
 func SetupSchema(ctx context.Context, c resp.Client, note func(Note)) error {
 	r, err := c.Do(ctx, "INFO", "SERVER")
 	lost := noReply(err)
@@ -90,9 +91,38 @@ func SetupSchema(ctx context.Context, c resp.Client, note func(Note)) error {
 	note(Note{"Bad response", msg})
 	if lost != "" {
 		// the next command, the run's first, cannot be sent
-		return &SlotsError{"redisSlotsRequestFirstNode: " + lost}
+		return &LostError{Why: lost}
 	}
 	return nil
+}
+
+// LostError is a connection lost at the end of the set-up (the SET of
+// the schema's version had no reply): the run's first command cannot be
+// sent. Why is hiredis' words for the loss.
+type LostError struct{ Why string }
+
+func (e *LostError) Error() string { return "redisSlotsRequestFirstNode: " + e.Why }
+
+// SearchSchema is the text index libpcp_web asks RediSearch for at
+// set-up when [pmsearch] enabled is true.
+var SearchSchema = []string{"FT.CREATE", "pcp:text", "SCHEMA",
+	"TYPE", "TAG", "SORTABLE",
+	"NAME", "TEXT", "WEIGHT", "9", "SORTABLE",
+	"INDOM", "TAG",
+	"ONELINE", "TEXT", "WEIGHT", "4",
+	"HELPTEXT", "TEXT", "WEIGHT", "2"}
+
+// SetupSearch is the last step of libpcp_web's set-up when [pmsearch]
+// enabled is true: the text index created (FT.CREATE). It says whether
+// the index is there (created, or there already); any other answer,
+// such as a Redis without the search module refusing the command, is
+// passed over without a word, as libpcp_web passes it over.
+func SetupSearch(ctx context.Context, c resp.Client) bool {
+	r, err := c.Do(ctx, SearchSchema...)
+	if re, ok := resp.ReplyError(err); ok {
+		return re.Msg == "Index already exists. Drop it first!"
+	}
+	return err == nil && r.Kind == resp.KindSimple && (r.Str == "OK" || r.Str == "QUEUED")
 }
 
 // noReply is "" when err is nil or an error reply, else hiredis' words
@@ -146,60 +176,17 @@ func serverVersion(info string) *Note {
 	return nil
 }
 
-// cNumber reads a number in base 10 as glibc's strtol and strtoul read
-// it: white space, a sign, digits. It gives the digits' value (over when
-// it passed 64 bits), the sign, and the text after the digits (all of s
-// when there are none, ok false).
-func cNumber(s string) (v uint64, over, neg bool, rest string, ok bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || '\t' <= s[i] && s[i] <= '\r') {
-		i++
-	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	for ; i < len(s) && '0' <= s[i] && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
-		if v > (math.MaxUint64-d)/10 {
-			over = true
-		}
-		v = v*10 + d
-	}
-	if i == start {
-		return 0, false, false, s, false
-	}
-	return v, over, neg, s[i:], true
-}
-
-// strtoul is C's strtoul(s, &end, 10) cut to an unsigned int, and the
-// text after the number (all of s when there is none).
+// strtoul is C's strtoul(s, &end, 10) (cstrtod.ParseUint) cut to an
+// unsigned int, and the text after the number (all of s when there is
+// none).
 func strtoul(s string) (uint32, string) {
-	v, over, neg, rest, _ := cNumber(s)
-	switch {
-	case over:
-		v = math.MaxUint64
-	case neg:
-		v = -v
-	}
-	return uint32(v), rest
+	v, n, _ := cstrtod.ParseUint(s, 10)
+	return uint32(v), s[n:]
 }
 
 // atoiUnsigned is C's atoi of s (strtol's value, clamped to a long, cut
 // to an int) as an unsigned int.
 func atoiUnsigned(s string) uint32 {
-	v, over, neg, _, _ := cNumber(s)
-	var n int64
-	switch {
-	case neg && (over || v > 1<<63):
-		n = math.MinInt64
-	case neg:
-		n = -int64(v)
-	case over || v > math.MaxInt64:
-		n = math.MaxInt64
-	default:
-		n = int64(v)
-	}
-	return uint32(n)
+	v, _, _ := cstrtod.ParseInt(s, 10)
+	return uint32(v)
 }

@@ -2,7 +2,8 @@ package jbd2
 
 import (
 	"bytes"
-	"math"
+
+	"github.com/gopcp/gopcp/internal/cstrtod"
 )
 
 // journal is what one journal's info file said, kept from scan to scan:
@@ -131,7 +132,7 @@ func header(j *journal, line []byte) bool {
 // reads it, then one of averageFields' texts exactly. Other lines are
 // ignored.
 func average(j *journal, line []byte) {
-	v, n := strtoull(line)
+	v, n, _ := cstrtod.ParseUint(line, 10)
 	if n == 0 {
 		return
 	}
@@ -169,7 +170,7 @@ func scan(line []byte, format string, out []uint64) int {
 			f++ // the 'u'
 			// scanf's conversion skips white space and takes a sign and
 			// digits, valued as strtoull values them.
-			v, used := strtoull(line[p:])
+			v, used, _ := cstrtod.ParseUint(line[p:], 10)
 			if used == 0 || n >= len(out) {
 				return n
 			}
@@ -185,40 +186,4 @@ func scan(line []byte, format string, out []uint64) int {
 		}
 	}
 	return n
-}
-
-// strtoull is C's strtoull(s, &end, 10): leading white space and a sign
-// are skipped, a minus negates the value modulo 2^64, and a value too big
-// is the largest uint64. It returns the value and how many bytes it took,
-// 0 when there is no digit (strtoull's end is then s itself).
-func strtoull(s []byte) (uint64, int) {
-	i := 0
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var v uint64
-	over := false
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
-		if v > (math.MaxUint64-d)/10 {
-			over = true
-		}
-		v = v*10 + d
-	}
-	if i == start {
-		return 0, 0
-	}
-	switch {
-	case over:
-		v = math.MaxUint64
-	case neg:
-		v = -v
-	}
-	return v, i
 }

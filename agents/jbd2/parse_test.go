@@ -88,3 +88,18 @@ func TestParseKeeps(t *testing.T) {
 		t.Errorf("journal\n got %+v\nwant %+v", j, want)
 	}
 }
+
+// TestParseInfoAllocs: the agent parses every journal's file at every
+// fetch, reading its numbers from the file's bytes without copies.
+func TestParseInfoAllocs(t *testing.T) {
+	text := []byte("5873 transactions (20417 requested), each up to 8192 blocks\naverage: \n" +
+		"  1ms waiting for transaction\n  -3ms request delay\n  18446744073709551616us average transaction commit time\n" +
+		"  69 handles per transaction\n")
+	var j journal
+	if n := testing.AllocsPerRun(100, func() { parseInfo(&j, text) }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+	if j.tid != 5873 || j.requestDelay != 1<<64-3 || j.commitTime != 1<<64-1 || j.handles != 69 {
+		t.Errorf("parsed %+v", j)
+	}
+}

@@ -299,7 +299,7 @@ func (p *pmcdAgent) fetchGlobal(_ pmda.Client, pmid pcp.PMID, pv pmda.ProfileVie
 	case 23:
 		return one(pcp.TypeU64, pcp.Atom{ULL: uint64(os.Getpid())})
 	case 24:
-		return u32(uint32(ctl.Seqnum.Load()))
+		return u32(ctl.Seqnum.Load() + 1)
 	case 25:
 		// As PCP's: the configured labels pmcd last saw, else as they
 		// are now; the host's names are not among them.

@@ -35,7 +35,8 @@ type Controls struct {
 	PDUIn, PDUOut [PDUTypes]atomic.Uint64
 	// Sighups counts re-reads of the configuration, for pmcd.sighups.
 	Sighups atomic.Uint64
-	// Seqnum is bumped whenever agents or names change.
+	// Seqnum is bumped whenever agents or names change. It counts the
+	// bumps: pmcd.seqnum is one more, as PCP's pmcd counts from 1.
 	Seqnum atomic.Uint32
 	// Debug is pmcd.control.debug, Trace pmcd -T's mask.
 	Debug, Trace atomic.Int32

@@ -2,9 +2,9 @@ package main
 
 import (
 	"errors"
-	"math"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/pmapi"
 )
 
@@ -31,7 +31,8 @@ var sizeUnits = map[string]int64{
 // positive is refused, intervals such as "0.5sec" included, as PCP
 // refuses them.
 func parseSize(arg string, samples *int, bytes *int64, d *time.Duration) error {
-	x, rest := strtol(arg)
+	x, n, _ := cstrtod.ParseInt(arg, 10)
+	rest := arg[n:] // all of arg when there are no digits
 	if x <= 0 {
 		return errSize
 	}
@@ -58,42 +59,4 @@ func parseSize(arg string, samples *int, bytes *int64, d *time.Duration) error {
 	}
 	*d = v
 	return nil
-}
-
-// strtol reads a base 10 long as strtol(3) does in the C locale: white
-// space, a sign, digits; it clamps to the long range on overflow and
-// returns 0 and all of s when there are no digits.
-func strtol(s string) (int64, string) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r') {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var v uint64
-	over := false
-	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-		d := uint64(s[i] - '0')
-		if v > (math.MaxUint64-d)/10 {
-			over = true
-		} else {
-			v = v*10 + d
-		}
-	}
-	if i == start {
-		return 0, s
-	}
-	switch {
-	case neg && (over || v > 1<<63):
-		return math.MinInt64, s[i:]
-	case neg:
-		return -int64(v), s[i:]
-	case over || v > math.MaxInt64:
-		return math.MaxInt64, s[i:]
-	}
-	return int64(v), s[i:]
 }

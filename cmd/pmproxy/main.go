@@ -260,6 +260,15 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	}
 	fmt.Fprintf(logw, "pmproxy: PID = %d, PDU version = 2, user = %s (%d)\n", os.Getpid(), user, os.Getuid())
 	pmproxy.WritePortTable(logw, rows)
+	// TLS, as PCP's sets it up once it serves: its files read as the
+	// service's user, a misconfiguration the end of pmproxy
+	relay, err := startTLS(conf, logger)
+	if err != nil {
+		return err
+	}
+	if relay != nil {
+		defer relay.Close()
+	}
 
 	// a daemon never asks for credentials on a console: libpcp would
 	// (PCP_CONSOLE, /dev/tty), leaving a request's goroutine and its
@@ -294,6 +303,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 		MaxConns:       confInt(conf, "pmproxy.maxconns"),
 		MaxHeaderBytes: confInt(conf, "pmproxy.maxheaderbytes"),
 		ChunkSize:      chunkSize(conf),
+		TLS:            relay,
 		Log:            logger,
 	}
 	var trace func(string, ...any)

@@ -17,9 +17,13 @@ import (
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/proxybed"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
+	"github.com/gopcp/gopcp/internal/testing/tlstest"
 )
 
-func TestMain(m *testing.M) { os.Exit(testbed.Main(m)) }
+func TestMain(m *testing.M) {
+	tlstest.MainIfCompanion()
+	os.Exit(testbed.Main(m))
+}
 
 // startOurs runs our pmproxy in this process on a private port, with a
 // private log, socket, configuration and PCP_TMP_DIR (so its statistics

@@ -63,7 +63,11 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		time.Local = pcptz.Load(o.timezone)
 		defer func() { time.Local = local }()
 	}
-	c, err := series.Connect(ctx, servers, cfg.RedisOptions())
+	// libpcp_web sends nothing more on a connection once a command
+	// had no reply
+	ropt := cfg.RedisOptions()
+	ropt.NoResend = true
+	c, err := series.Connect(ctx, servers, ropt)
 	var se *series.SlotsError
 	switch {
 	case errors.As(err, &se):
@@ -78,7 +82,11 @@ func run(ctx context.Context, argv []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer c.Close()
-	ok, failed := setup(ctx, c, stderr)
+	if !m.load {
+		// the loader writes to the server's own connections itself
+		c = series.StopWhenLost(c)
+	}
+	ok, failed := setup(ctx, c, cfg.SearchEnabled(), m.load, stderr)
 	code := 0
 	switch {
 	case !ok:

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gopcp/gopcp/series/resp"
-
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/series"
+	"github.com/gopcp/gopcp/series/resp"
 )
 
 func query(ctx context.Context, c resp.Client, o *options, m *mode, q string, stdout, stderr io.Writer) int {
@@ -42,11 +42,13 @@ func query(ctx context.Context, c resp.Client, o *options, m *mode, q string, st
 type reporter struct {
 	stderr io.Writer
 	failed bool // an error was reported: the exit status is 1
-	o      *options
-	m      *mode
-	out    *bufio.Writer
-	st     *series.Store
-	loc    *time.Location // the local zone (-Z's)
+	// a command could not be sent, the connection lost, and that was said
+	lostSaid bool
+	o        *options
+	m        *mode
+	out      *bufio.Writer
+	st       *series.Store
+	loc      *time.Location // the local zone (-Z's)
 
 	// PCP's pmseries' report state: the series being reported, the
 	// instances of it looked up, its labels, and whether the line is
@@ -62,9 +64,24 @@ type reporter struct {
 // fail reports an error as PCP's pmseries does: a query's messages each
 // as [Error], anything else (Redis's) once.
 func (r *reporter) fail(err error) {
+	var all series.ReplyErrors
+	if errors.As(err, &all) {
+		for _, e := range all {
+			r.fail(e)
+		}
+		return
+	}
 	r.out.Flush()
 	var qe *series.QueryError
-	if errors.As(err, &qe) {
+	var se *series.SlotsError
+	if errors.As(err, &se) {
+		// a command not sent on a connection lost: libpcp_web's
+		// note, said once (PCP's pmseries then crashes)
+		if !r.lostSaid {
+			ownfile.Notify(r.stderr, "pmseries", "Error", se.Msg)
+		}
+		r.lostSaid = true
+	} else if errors.As(err, &qe) {
 		for _, m := range append([]string{qe.Msg}, qe.More...) {
 			fmt.Fprintf(r.stderr, "pmseries: [Error] %s\n", m)
 		}

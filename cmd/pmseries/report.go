@@ -36,7 +36,8 @@ func (r *reporter) done(err error) {
 		r.needEOL = false
 		r.out.WriteByte('\n')
 	}
-	if err != nil && !r.failed {
+	var se *series.SlotsError
+	if err != nil && (!r.failed || !r.lostSaid && errors.As(err, &se)) {
 		r.fail(err)
 	}
 }
@@ -50,9 +51,11 @@ func (r *reporter) endStep() {
 // list names each on a line: a listing of every name of a kind, those
 // -g matches.
 func (r *reporter) list(ctx context.Context, mapName string, show bool) error {
-	names, err := r.st.AllNames(ctx, mapName)
+	names, err := []string(nil), error(nil)
 	if r.o.globSet {
 		names, err = r.st.NamesMatching(ctx, mapName, r.o.glob)
+	} else {
+		names, err = r.st.AllNames(ctx, mapName)
 	}
 	if show {
 		// a listing that failed part way lists the names before
@@ -208,10 +211,11 @@ func (r *reporter) labelStep(ctx context.Context, sid string, one bool) error {
 	if !one {
 		return r.list(ctx, "label.name", true)
 	}
-	ls, err := r.st.LabelsInOrder(ctx, sid)
+	sets, err := r.st.LabelSets(ctx, []string{sid})
 	if err != nil {
 		return err
 	}
+	ls := sets[0]
 	for _, l := range ls {
 		r.labelName(sid, l.Name)
 	}
@@ -245,14 +249,16 @@ func (r *reporter) instLabelStep(ctx context.Context) error {
 	}
 	insts := append([]series.Instance(nil), r.insts...)
 	r.instLabel = map[string][]series.Label{}
-	all := make([][]series.Label, len(insts))
+	sids := make([]string, len(insts))
 	for i, in := range insts {
-		ls, err := r.st.LabelsInOrder(ctx, in.Instance)
-		if err != nil {
-			return err
-		}
-		all[i] = ls
-		for _, l := range ls {
+		sids[i] = in.Instance
+	}
+	all, err := r.st.LabelSets(ctx, sids)
+	if err != nil {
+		return err
+	}
+	for i, in := range insts {
+		for _, l := range all[i] {
 			r.labelName(in.Instance, l.Name)
 		}
 	}

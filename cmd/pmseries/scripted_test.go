@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -131,4 +132,32 @@ func scriptFor(script []scripted, args []string) (string, bool) {
 func outcome(stdout, stderr []byte, code int) string {
 	return fmt.Sprintf("exit %d\nstdout:\n%sstderr:\n%s", code, stdout,
 		notifyStamp.ReplaceAllString(string(stderr), "[TIME] pmseries(PID) "))
+}
+
+// answer is how one pmseries ran: its output, exit status and what it
+// asked a scriptedRedis.
+type answer struct {
+	out, errOut []byte
+	code        int
+	talk        *talk
+}
+
+// outcome is the answer for comparison, as outcome formats it.
+func (a answer) outcome() string { return outcome(a.out, a.errOut, a.code) }
+
+// throughScript runs PCP's pmseries and then ours with the
+// configuration conf and args, each through a scriptedRedis of its own
+// in front of target answering as script says.
+func throughScript(t *testing.T, bin, target, conf string, script []scripted, args ...string) (pcps, ours answer) {
+	t.Helper()
+	port, tk := scriptedRedis(t, target, script...)
+	argv := append([]string{"-c", conf, "-h", "127.0.0.1", "-p", port}, args...)
+	pcps.out, pcps.errOut, pcps.code = runPCPBounded(t, bin, argv)
+	pcps.talk = tk
+	port, ours.talk = scriptedRedis(t, target, script...)
+	argv[5] = port
+	var out, errOut bytes.Buffer
+	ours.code = run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
+	ours.out, ours.errOut = out.Bytes(), errOut.Bytes()
+	return pcps, ours
 }

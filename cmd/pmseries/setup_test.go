@@ -16,7 +16,8 @@ import (
 )
 
 // setupTalk is the conversation up to the first command after the
-// set-up (CLUSTER NODES, INFO SERVER, GET and SET pcp:version:schema):
+// set-up (CLUSTER NODES, INFO SERVER, GET and SET pcp:version:schema,
+// FT.CREATE):
 // which set-up commands went on which connection, and whether the run
 // went on past them.
 func setupTalk(tk *talk) []string {
@@ -25,7 +26,8 @@ func setupTalk(tk *talk) []string {
 		out = append(out, c)
 		_, cmd, _ := strings.Cut(c, " ")
 		if !strings.HasPrefix(cmd, "CLUSTER NODES") && !strings.HasPrefix(cmd, "INFO SERVER") &&
-			!strings.HasPrefix(cmd, "GET pcp:version:schema") && !strings.HasPrefix(cmd, "SET pcp:version:schema") {
+			!strings.HasPrefix(cmd, "GET pcp:version:schema") && !strings.HasPrefix(cmd, "SET pcp:version:schema") &&
+			!strings.HasPrefix(cmd, "FT.CREATE") {
 			break
 		}
 	}
@@ -48,72 +50,55 @@ func TestSetupLikePCP(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		script []scripted
-		// lost: the connection closes where PCP's run ends noting it
-		// could not send the next command. Ours sends the command
-		// that found it closed once more, on a new connection, and
-		// cannot name a query's first command: only the
-		// "pmseries:" lines and the exit status are compared.
-		lost bool
 	}{
-		{"as Redis answers", nil, false},
-		{"CLUSTER NODES refused", []scripted{{"CLUSTER NODES", "-ERR unknown command 'CLUSTER'\r\n"}}, false},
-		{"CLUSTER NODES status", []scripted{{"CLUSTER NODES", "+OK\r\n"}}, false},
-		{"CLUSTER NODES integer", []scripted{{"CLUSTER NODES", ":5\r\n"}}, false},
-		{"CLUSTER NODES nil", []scripted{{"CLUSTER NODES", "$-1\r\n"}}, false},
-		{"CLUSTER NODES array", []scripted{{"CLUSTER NODES", "*0\r\n"}}, false},
-		{"CLUSTER NODES no line", []scripted{{"CLUSTER NODES", bulk("hello")}}, false},
-		{"CLUSTER NODES short line", []scripted{{"CLUSTER NODES", bulk("a b c\n")}}, false},
-		{"CLUSTER NODES short second line", []scripted{{"CLUSTER NODES", bulk(nodes + "\nx y\n")}}, false},
-		{"INFO SERVER refused", []scripted{{"INFO SERVER", "-ERR nope\r\n"}}, false},
-		{"INFO SERVER status", []scripted{{"INFO SERVER", "+OK\r\n"}}, false},
-		{"INFO SERVER integer", []scripted{{"INFO SERVER", ":5\r\n"}}, false},
-		{"INFO SERVER nil", []scripted{{"INFO SERVER", "$-1\r\n"}}, false},
-		{"INFO SERVER array", []scripted{{"INFO SERVER", "*1\r\n$1\r\na\r\n"}}, false},
-		{"INFO SERVER no version", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_mode:standalone\r\n")}}, false},
-		{"INFO SERVER empty", []scripted{{"INFO SERVER", bulk("")}}, false},
-		{"INFO SERVER version not a number", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_version:abc\r\n")}}, false},
-		{"INFO SERVER version without a dot", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_version:7\r\n")}}, false},
-		{"INFO SERVER version 5", []scripted{{"INFO SERVER", bulk("redis_version:5.0.0\r\n")}}, false},
-		{"INFO SERVER version spaced", []scripted{{"INFO SERVER", bulk("redis_version: 6.2\r\n")}}, false},
-		{"INFO SERVER version mid-line", []scripted{{"INFO SERVER", bulk("xredis_version:4.0\r\n")}}, false},
-		{"INFO SERVER second version line", []scripted{{"INFO SERVER", bulk("redis_version:7.0\nredis_version:4.0\n")}}, false},
-		{"INFO SERVER closed", []scripted{{"INFO SERVER", ""}}, false},
-		{"GET refused", []scripted{{"GET pcp:version:schema", "-ERR nope\r\n"}}, false},
-		{"GET status", []scripted{{"GET pcp:version:schema", "+OK\r\n"}}, false},
-		{"GET integer", []scripted{{"GET pcp:version:schema", ":2\r\n"}}, false},
-		{"GET array", []scripted{{"GET pcp:version:schema", "*0\r\n"}}, false},
-		{"GET version 2", []scripted{{"GET pcp:version:schema", bulk("2")}}, false},
-		{"GET version 0", []scripted{{"GET pcp:version:schema", bulk("0")}}, false},
-		{"GET version 1", []scripted{{"GET pcp:version:schema", bulk("1")}}, false},
-		{"GET version 3x", []scripted{{"GET pcp:version:schema", bulk("3x")}}, false},
-		{"GET version -1", []scripted{{"GET pcp:version:schema", bulk("-1")}}, false},
-		{"GET version spaced", []scripted{{"GET pcp:version:schema", bulk(" 2")}}, false},
-		{"GET version not a number", []scripted{{"GET pcp:version:schema", bulk("abc")}}, false},
-		{"GET closed", []scripted{{"GET pcp:version:schema", ""}}, true},
-		{"SET refused", []scripted{{"SET pcp:version:schema", "-ERR nope\r\n"}}, false},
-		{"SET queued", []scripted{{"SET pcp:version:schema", "+QUEUED\r\n"}}, false},
-		{"SET other status", []scripted{{"SET pcp:version:schema", "+NO\r\n"}}, false},
-		{"SET integer", []scripted{{"SET pcp:version:schema", ":1\r\n"}}, false},
-		{"SET string OK", []scripted{{"SET pcp:version:schema", bulk("OK")}}, false},
-		{"SET closed", []scripted{{"SET pcp:version:schema", ""}}, true},
+		{"as Redis answers", nil},
+		{"CLUSTER NODES refused", []scripted{{"CLUSTER NODES", "-ERR unknown command 'CLUSTER'\r\n"}}},
+		{"CLUSTER NODES status", []scripted{{"CLUSTER NODES", "+OK\r\n"}}},
+		{"CLUSTER NODES integer", []scripted{{"CLUSTER NODES", ":5\r\n"}}},
+		{"CLUSTER NODES nil", []scripted{{"CLUSTER NODES", "$-1\r\n"}}},
+		{"CLUSTER NODES array", []scripted{{"CLUSTER NODES", "*0\r\n"}}},
+		{"CLUSTER NODES no line", []scripted{{"CLUSTER NODES", bulk("hello")}}},
+		{"CLUSTER NODES short line", []scripted{{"CLUSTER NODES", bulk("a b c\n")}}},
+		{"CLUSTER NODES short second line", []scripted{{"CLUSTER NODES", bulk(nodes + "\nx y\n")}}},
+		{"INFO SERVER refused", []scripted{{"INFO SERVER", "-ERR nope\r\n"}}},
+		{"INFO SERVER status", []scripted{{"INFO SERVER", "+OK\r\n"}}},
+		{"INFO SERVER integer", []scripted{{"INFO SERVER", ":5\r\n"}}},
+		{"INFO SERVER nil", []scripted{{"INFO SERVER", "$-1\r\n"}}},
+		{"INFO SERVER array", []scripted{{"INFO SERVER", "*1\r\n$1\r\na\r\n"}}},
+		{"INFO SERVER no version", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_mode:standalone\r\n")}}},
+		{"INFO SERVER empty", []scripted{{"INFO SERVER", bulk("")}}},
+		{"INFO SERVER version not a number", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_version:abc\r\n")}}},
+		{"INFO SERVER version without a dot", []scripted{{"INFO SERVER", bulk("# Server\r\nredis_version:7\r\n")}}},
+		{"INFO SERVER version 5", []scripted{{"INFO SERVER", bulk("redis_version:5.0.0\r\n")}}},
+		{"INFO SERVER version spaced", []scripted{{"INFO SERVER", bulk("redis_version: 6.2\r\n")}}},
+		{"INFO SERVER version mid-line", []scripted{{"INFO SERVER", bulk("xredis_version:4.0\r\n")}}},
+		{"INFO SERVER second version line", []scripted{{"INFO SERVER", bulk("redis_version:7.0\nredis_version:4.0\n")}}},
+		{"INFO SERVER closed", []scripted{{"INFO SERVER", ""}}},
+		{"GET refused", []scripted{{"GET pcp:version:schema", "-ERR nope\r\n"}}},
+		{"GET status", []scripted{{"GET pcp:version:schema", "+OK\r\n"}}},
+		{"GET integer", []scripted{{"GET pcp:version:schema", ":2\r\n"}}},
+		{"GET array", []scripted{{"GET pcp:version:schema", "*0\r\n"}}},
+		{"GET version 2", []scripted{{"GET pcp:version:schema", bulk("2")}}},
+		{"GET version 0", []scripted{{"GET pcp:version:schema", bulk("0")}}},
+		{"GET version 1", []scripted{{"GET pcp:version:schema", bulk("1")}}},
+		{"GET version 3x", []scripted{{"GET pcp:version:schema", bulk("3x")}}},
+		{"GET version -1", []scripted{{"GET pcp:version:schema", bulk("-1")}}},
+		{"GET version spaced", []scripted{{"GET pcp:version:schema", bulk(" 2")}}},
+		{"GET version not a number", []scripted{{"GET pcp:version:schema", bulk("abc")}}},
+		{"GET closed", []scripted{{"GET pcp:version:schema", ""}}},
+		{"SET refused", []scripted{{"SET pcp:version:schema", "-ERR nope\r\n"}}},
+		{"SET queued", []scripted{{"SET pcp:version:schema", "+QUEUED\r\n"}}},
+		{"SET other status", []scripted{{"SET pcp:version:schema", "+NO\r\n"}}},
+		{"SET integer", []scripted{{"SET pcp:version:schema", ":1\r\n"}}},
+		{"SET string OK", []scripted{{"SET pcp:version:schema", bulk("OK")}}},
+		{"SET closed", []scripted{{"SET pcp:version:schema", ""}}},
 	} {
 		script := append(c.script, scripted{"GET pcp:version:schema", "$-1\r\n"}, scripted{"SET pcp:version:schema", "+OK\r\n"})
-		port, pcpTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv := []string{"-c", conf, "-h", "127.0.0.1", "-p", port, "kernel.all.load"}
-		wantOut, wantErr, wantCode := runPCPBounded(t, bin, argv)
-		port, ourTalk := scriptedRedis(t, srv.Addr(), script...)
-		argv[len(argv)-2] = port
-		var out, errOut bytes.Buffer
-		code := run(context.Background(), append([]string{"pmseries"}, argv...), &out, &errOut)
-		want, got := outcome(wantOut, wantErr, wantCode), outcome(out.Bytes(), errOut.Bytes(), code)
-		if c.lost {
-			want = outcome(wantOut, []byte(ownLines(string(wantErr))), wantCode)
-			got = outcome(out.Bytes(), []byte(ownLines(errOut.String())), code)
-		}
-		if got != want {
+		pcps, ours := throughScript(t, bin, srv.Addr(), conf, script, "kernel.all.load")
+		if got, want := ours.outcome(), pcps.outcome(); got != want {
 			t.Errorf("%s: ours:\n%s\nPCP's:\n%s", c.name, got, want)
 		}
-		if wt, gt := setupTalk(pcpTalk), setupTalk(ourTalk); !c.lost && strings.Join(gt, "\n") != strings.Join(wt, "\n") {
+		if wt, gt := setupTalk(pcps.talk), setupTalk(ours.talk); strings.Join(gt, "\n") != strings.Join(wt, "\n") {
 			t.Errorf("%s: ours asked %q, PCP's %q", c.name, gt, wt)
 		}
 	}

@@ -1,8 +1,9 @@
-// Package cstrtod is glibc's strtod in the C locale, the one reader of
-// C's floating-point text for the module: libpcp and the PCP tools hand
-// numbers to strtod, so what it accepts, where it stops, the NaN it makes
-// and when it sets ERANGE are part of what they accept. It imports the
-// standard library only, so that both pcp and internal/getopt can use it.
+// Package cstrtod is glibc's strtod and strtol family in the C locale,
+// the one reader of C's numeric text for the module: libpcp, the PCP
+// tools and agents hand numbers to strtod and strtoull, so what these
+// accept, where they stop, the NaN strtod makes and when they set ERANGE
+// are part of what PCP accepts. It imports the standard library only, so
+// that both pcp and internal/getopt can use it.
 package cstrtod
 
 import (

@@ -15,71 +15,82 @@ import (
 	"testing"
 )
 
-// glibcStrtod is testdata/strtod.c built and running, asked one input at a
-// time; nil where there is no C compiler.
-type glibcStrtod struct {
+// cProgram is a C program of testdata, built and started once for the
+// test binary when cc is present, asked one line at a time.
+type cProgram struct {
+	src  string
+	once sync.Once
+	run  *cRunning
+	err  error
+}
+
+// cRunning is a started cProgram.
+type cRunning struct {
 	mu  sync.Mutex
 	in  io.WriteCloser
 	out *bufio.Reader
 }
 
 var (
-	glibcOnce sync.Once
-	glibc     *glibcStrtod
-	glibcErr  error
+	strtodC = &cProgram{src: "testdata/strtod.c"}
+	strtolC = &cProgram{src: "testdata/strtol.c"}
 )
 
-// startGlibc builds and starts testdata/strtod.c once for the test binary;
-// it reports nil, nil when cc is absent. The program ends when the test
-// binary does, its standard input closing.
-func startGlibc(t testing.TB) *glibcStrtod {
-	glibcOnce.Do(func() {
+// start builds and starts the program; it reports nil when cc is absent.
+// The program ends when the test binary does, its standard input closing.
+func (p *cProgram) start(t testing.TB) *cRunning {
+	p.once.Do(func() {
 		cc, err := exec.LookPath("cc")
 		if err != nil {
 			return
 		}
 		dir, err := os.MkdirTemp("", "cstrtod")
 		if err != nil {
-			glibcErr = err
+			p.err = err
 			return
 		}
-		bin := filepath.Join(dir, "strtod")
-		if out, err := exec.Command(cc, "-o", bin, "testdata/strtod.c").CombinedOutput(); err != nil {
-			glibcErr = fmt.Errorf("%v\n%s", err, out)
+		defer os.RemoveAll(dir) // the running program keeps its file
+		bin := filepath.Join(dir, "prog")
+		if out, err := exec.Command(cc, "-o", bin, p.src).CombinedOutput(); err != nil {
+			p.err = fmt.Errorf("%s: %v\n%s", p.src, err, out)
 			return
 		}
 		cmd := exec.Command(bin)
 		in, err := cmd.StdinPipe()
 		if err != nil {
-			glibcErr = err
+			p.err = err
 			return
 		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
-			glibcErr = err
+			p.err = err
 			return
 		}
-		if glibcErr = cmd.Start(); glibcErr != nil {
+		if p.err = cmd.Start(); p.err != nil {
 			return
 		}
-		os.RemoveAll(dir) // the running program keeps its file
-		glibc = &glibcStrtod{in: in, out: bufio.NewReader(out)}
+		p.run = &cRunning{in: in, out: bufio.NewReader(out)}
 	})
-	if glibcErr != nil {
-		t.Fatal(glibcErr)
+	if p.err != nil {
+		t.Fatal(p.err)
 	}
-	return glibc
+	return p.run
+}
+
+// ask sends one line and returns the program's line of answer.
+func (r *cRunning) ask(line string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := fmt.Fprintf(r.in, "%s\n", line); err != nil {
+		return "", err
+	}
+	answer, err := r.out.ReadString('\n')
+	return strings.TrimSuffix(answer, "\n"), err
 }
 
 // strtod is glibc's answer for s as the line strtod.c prints.
-func (g *glibcStrtod) strtod(s string) (string, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if _, err := fmt.Fprintf(g.in, "%s\n", hex.EncodeToString([]byte(s))); err != nil {
-		return "", err
-	}
-	line, err := g.out.ReadString('\n')
-	return strings.TrimSuffix(line, "\n"), err
+func (r *cRunning) strtod(s string) (string, error) {
+	return r.ask(hex.EncodeToString([]byte(s)))
 }
 
 // answer is Parse's result as strtod.c prints glibc's.
@@ -102,7 +113,7 @@ func TestParseLikeGlibc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := startGlibc(t)
+	g := strtodC.start(t)
 	lines := 0
 	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		f := strings.SplitN(line, "\t", 4)
@@ -145,7 +156,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := answer(s)
-		if g := startGlibc(t); g != nil && len(s) < 1<<15 {
+		if g := strtodC.start(t); g != nil && len(s) < 1<<15 {
 			want, err := g.strtod(s)
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/ctime"
 	"github.com/gopcp/gopcp/pcp"
 	"github.com/gopcp/gopcp/pmapi"
 )
@@ -285,7 +286,7 @@ func convertTime(tm ctm, origin pcp.Timestamp, mk *mktime) pcp.Timestamp {
 		year, mon, mday, hour, min, sec = tm.year+1900, tm.mon, tm.mday, tm.hour, tm.min, tm.sec
 		nsec = int32(tm.yday)
 	} else {
-		lt := time.Unix(t.Sec, 0).In(mk.loc)
+		lt := time.Unix(t.Sec, 0).In(mk.Loc)
 		year, mon, mday, hour, min, sec = lt.Year(), int(lt.Month())-1, lt.Day(), lt.Hour(), lt.Minute(), lt.Second()
 		switch {
 		case tm.mon != -1:
@@ -342,7 +343,7 @@ func ParseTime(spec string, start, end pcp.Timestamp, loc *time.Location) (pcp.T
 
 // ParseTimeAt is ParseTime with the present read from now.
 func ParseTimeAt(spec string, start, end pcp.Timestamp, loc *time.Location, now func() time.Time) (pcp.Timestamp, error) {
-	return parseTime(spec, start, end, &mktime{loc: loc}, now)
+	return parseTime(spec, start, end, &mktime{ctime.Mktime{Loc: loc}}, now)
 }
 
 func parseTime(spec string, start, end pcp.Timestamp, mk *mktime, now func() time.Time) (pcp.Timestamp, error) {
@@ -373,7 +374,7 @@ func parseTime(spec string, start, end pcp.Timestamp, mk *mktime, now func() tim
 		err = e
 	}
 	sc.char('@')
-	if t, ok := freeDate(spec[sc.i:], start, end, mk.loc, now); ok {
+	if t, ok := freeDate(spec[sc.i:], start, end, mk.Loc, now); ok {
 		return t, nil
 	}
 	return pcp.Timestamp{}, err
@@ -464,7 +465,7 @@ type Args struct {
 // ParseWindow is pmParseHighResTimeWindow with each argument nil when
 // its option was not given, the present read from now.
 func ParseWindow(args Args, first, last pcp.Timestamp, loc *time.Location, now func() time.Time) (w Window, warn *TimeError, err error) {
-	mk := &mktime{loc: loc} // one process's mktime state for the window's times
+	mk := &mktime{ctime.Mktime{Loc: loc}} // one process's mktime state for the window's times
 	start, end := first, last
 	if end.Sec == MaxTime {
 		end.Nsec = 999999999

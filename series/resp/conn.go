@@ -33,6 +33,10 @@ type Options struct {
 	MaxRedirects int
 	// Limits bound each reply.
 	Limits Limits
+	// NoResend keeps a Pool from sending a call again on a new
+	// connection when the kept one it used turns out closed: the call
+	// fails, as libpcp_web's does.
+	NoResend bool
 }
 
 // DefaultTimeout is a call's bound when Options give none: libpcp_web's

@@ -97,7 +97,8 @@ func (p *Pool) Do(ctx context.Context, args ...string) (Value, error) {
 
 // Pipeline sends cmds on one connection and reads their replies. A
 // connection kept from before that turns out closed (the server
-// restarted meanwhile) is replaced by a new one once.
+// restarted meanwhile) is replaced by a new one once, unless
+// Options.NoResend.
 func (p *Pool) Pipeline(ctx context.Context, cmds [][]string) ([]Value, error) {
 	for try := 0; ; try++ {
 		c, reused, err := p.get(ctx)
@@ -106,7 +107,7 @@ func (p *Pool) Pipeline(ctx context.Context, cmds [][]string) ([]Value, error) {
 		}
 		vs, err := c.Pipeline(ctx, cmds)
 		p.put(c)
-		if err != nil && reused && try == 0 && ctx.Err() == nil && stale(err) {
+		if err != nil && reused && try == 0 && ctx.Err() == nil && stale(err) && !p.opt.NoResend {
 			continue
 		}
 		return vs, err

@@ -188,3 +188,23 @@ func TestPoolServerRestarted(t *testing.T) {
 		t.Errorf("closed pool: %v", err)
 	}
 }
+
+// TestPoolNoResend: with NoResend a kept connection the server closed
+// fails the call that found it so (libpcp_web's rule: nothing sent
+// again); the broken connection is dropped, so a later call dials anew.
+func TestPoolNoResend(t *testing.T) {
+	srv := redistest.Start(t)
+	p := NewPool(srv.Addr(), Options{NoResend: true})
+	defer p.Close()
+	ctx := context.Background()
+	if _, err := p.Do(ctx, "PING"); err != nil {
+		t.Fatal(err)
+	}
+	srv.Restart()
+	if v, err := p.Do(ctx, "PING"); err == nil {
+		t.Fatalf("after a restart: %+v, want the closed connection's failure", v)
+	}
+	if v, err := p.Do(ctx, "PING"); err != nil || v.Str != "PONG" {
+		t.Errorf("the call after: %+v %v", v, err)
+	}
+}

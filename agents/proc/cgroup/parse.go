@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/gopcp/gopcp/internal/cstrtod"
 )
 
 // The scanners below read numbers as the C library calls pmdaproc uses
@@ -23,87 +25,25 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
-func digitVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'z':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'Z':
-		return int(c-'A') + 10
-	}
-	return 99
-}
-
-// strtoull is C's strtoull(s+i, &end, base) with base 0 or 10: the value,
-// the index after it, and whether any digit was read (end == i if not).
+// strtoull is C's strtoull(s+i, &end, base) (cstrtod.ParseUint): the
+// value, the index after it, and whether any digit was read (end == i if
+// not).
 func strtoull(s string, i, base int) (v uint64, end int, ok bool) {
-	start := i
-	i = skipSpace(s, i)
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	if base == 0 {
-		switch {
-		case i+1 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') && i+2 < len(s) && digitVal(s[i+2]) < 16:
-			base = 16
-			i += 2
-		case i < len(s) && s[i] == '0':
-			base = 8
-		default:
-			base = 10
-		}
-	}
-	over := false
-	j := i
-	for ; j < len(s); j++ {
-		d := digitVal(s[j])
-		if d >= base {
-			break
-		}
-		if v > (math.MaxUint64-uint64(d))/uint64(base) {
-			over = true
-		}
-		v = v*uint64(base) + uint64(d)
-	}
-	if j == i {
-		return 0, start, false
-	}
-	if over {
-		return math.MaxUint64, j, true
-	}
-	if neg {
-		v = -v
-	}
-	return v, j, true
-}
-
-// strtoll is C's strtoll with base 0: saturating at the int64 range.
-func strtoll(s string, i int) (int64, int, bool) {
-	k := skipSpace(s, i)
-	neg := false
-	if k < len(s) && (s[k] == '+' || s[k] == '-') {
-		neg = s[k] == '-'
-		k++
-	}
-	if k < len(s) && (s[k] == '+' || s[k] == '-' || isSpace(s[k])) {
-		return 0, i, false // no digits right after the sign: no number
-	}
-	m, end, ok := strtoull(s, k, 0)
-	if !ok {
+	v, n, _ := cstrtod.ParseUint(s[i:], base)
+	if n == 0 {
 		return 0, i, false
 	}
-	switch {
-	case neg && m >= 1<<63:
-		return math.MinInt64, end, true
-	case neg:
-		return -int64(m), end, true
-	case m > math.MaxInt64:
-		return math.MaxInt64, end, true
+	return v, i + n, true
+}
+
+// strtoll is C's strtoll(s+i, &end, 0) (cstrtod.ParseInt): saturating at
+// the int64 range.
+func strtoll(s string, i int) (int64, int, bool) {
+	v, n, _ := cstrtod.ParseInt(s[i:], 0)
+	if n == 0 {
+		return 0, i, false
 	}
-	return int64(m), end, true
+	return v, i + n, true
 }
 
 // scanULL is sscanf's %llu at s[i:].

@@ -140,3 +140,18 @@ func TestPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestScannersAllocs: the number scanners, run over every cgroup's files
+// at every fetch, allocate nothing.
+func TestScannersAllocs(t *testing.T) {
+	line := "8:16 Read 18446744073709551616 -0x10 077\n"
+	if n := testing.AllocsPerRun(100, func() {
+		_, i, _ := scanDevt(line)
+		_, i, _ = scanWord(line, i)
+		_, i, _ = scanULL(line, i)
+		_, i, _ = strtoll(line, i)
+		strtoull(line, i, 0)
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}

@@ -8,27 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-	return c - '0';
-    if (c >= 'a' && c <= 'f')
-	return c - 'a' + 10;
-    return -1;
-}
+#include "hexline.h"
 
 int main(void)
 {
     static char line[1 << 17], text[1 << 16];
     while (fgets(line, sizeof line, stdin) != NULL) {
-	size_t n = strcspn(line, "\n"), k = 0;
-	for (size_t i = 0; i + 1 < n && k < sizeof text - 1; i += 2) {
-	    int hi = hexval(line[i]), lo = hexval(line[i + 1]);
-	    if (hi < 0 || lo < 0)
-		return 2;
-	    text[k++] = (char)(hi * 16 + lo);
-	}
-	text[k] = '\0';
+	if (unhex(line, text, sizeof text) < 0)
+	    return 2;
 	char *end;
 	errno = 0;
 	double v = strtod(text, &end);
