@@ -17,18 +17,28 @@ import (
 // response come from a pool and the request's context is the server's;
 // a context, a Request, a response and a head for each request made it
 // 1.3 KiB. So it does with a ChunkSize of MaxChunkSize: a short answer's
-// buffer is not grown to a chunk's size (it was, 1 MiB a request).
+// buffer is not grown to a chunk's size (it was, 1 MiB a request), and
+// with a Head of its own (pmproxy's writes PCP's).
 func TestKeptAliveRequestAllocates(t *testing.T) {
 	if raceEnabled {
 		t.Skip("under the race detector sync.Pool drops what is put back at random")
 	}
 	for _, chunk := range []int{0, MaxChunkSize} {
-		t.Run(strconv.Itoa(chunk), func(t *testing.T) { keptAliveAllocates(t, chunk) })
+		t.Run(strconv.Itoa(chunk), func(t *testing.T) { keptAliveAllocates(t, chunk, nil) })
 	}
+	t.Run("head", func(t *testing.T) {
+		keptAliveAllocates(t, 4096, func(b []byte, a *Answer) []byte {
+			b = append(b, "HTTP/1.1 200 OK\r\nContent-Length: "...)
+			b = strconv.AppendInt(b, a.Length, 10)
+			b = append(b, "\r\n"...)
+			b = AppendHeader(b, a.Header, func(k string) bool { return k != "Content-Length" })
+			return append(append(append(b, "Date: "...), Date()...), "\r\n\r\n"...)
+		})
+	})
 }
 
-func keptAliveAllocates(t *testing.T, chunk int) {
-	srv := start(t, Options{ChunkSize: chunk, Handler: HandlerFunc(func(w ResponseWriter, r *Request) {
+func keptAliveAllocates(t *testing.T, chunk int, head func([]byte, *Answer) []byte) {
+	srv := start(t, Options{ChunkSize: chunk, Head: head, Handler: HandlerFunc(func(w ResponseWriter, r *Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), time.Minute)
 		defer cancel()
 		_ = ctx

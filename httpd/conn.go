@@ -420,7 +420,7 @@ func (c *conn) serve(h *head, body []byte) (keep bool, handed []byte) {
 	if w.failed != nil {
 		return false, nil
 	}
-	if w.declared >= 0 && w.written < w.declared && !w.isHEAD {
+	if w.declared >= 0 && w.written < w.declared && !w.isHEAD && !w.noBody {
 		// the handler wrote less than it said: the client cannot
 		// find the next answer's start
 		w.keep = false

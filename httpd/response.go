@@ -35,6 +35,8 @@ type response struct {
 	refuseAt int
 	refused  bool
 	failed   error
+	noBody   bool   // Options.Head asked for the head alone
+	answer   Answer // Options.Head's
 
 	declared int64 // the handler's Content-Length, -1 none
 	written  int64 // body bytes the handler wrote
@@ -89,7 +91,7 @@ func (w *response) Write(p []byte) (int, error) {
 	if !bodyAllowed(w.status) {
 		return 0, ErrBodyNotAllowed
 	}
-	if w.refused {
+	if w.refused || w.noBody {
 		return len(p), nil
 	}
 	if w.refuseAt > 0 && !w.sent && w.written+int64(len(p)) >= int64(w.refuseAt) {
@@ -177,10 +179,11 @@ func (w *response) flush(last bool) error {
 		w.sent = true
 	}
 	switch {
-	case w.isHEAD || !bodyAllowed(w.status):
+	case w.isHEAD || w.noBody || !bodyAllowed(w.status):
 	case w.chunked:
 		if len(body) > 0 {
-			wire = strconv.AppendInt(wire, int64(len(body)), 16)
+			// upper-case digits, as PCP's pmproxy writes them
+			wire = appendHexUpper(wire, uint64(len(body)))
 			wire = append(wire, "\r\n"...)
 			wire = append(wire, body...)
 			wire = append(wire, "\r\n"...)
@@ -234,6 +237,9 @@ func (w *response) appendHead(b []byte, last bool) []byte {
 	if hasToken(h["Connection"], "close") {
 		w.keep = false
 	}
+	if head := w.c.s.opts.Head; head != nil {
+		return w.customHead(b, head)
+	}
 	b = appendStatus(b, w.status)
 	b = appendHeader(b, h)
 	if _, ok := h["Date"]; !ok {
@@ -255,6 +261,41 @@ func (w *response) appendHead(b []byte, last bool) []byte {
 	return append(b, "\r\n"...)
 }
 
+// customHead writes the head by Options.Head.
+func (w *response) customHead(b []byte, head func([]byte, *Answer) []byte) []byte {
+	a := &w.answer
+	*a = Answer{Request: w.req, Status: w.status, Header: w.header, Length: -1, Chunked: w.chunked, Close: !w.keep}
+	switch v := w.header["Content-Length"]; {
+	case w.chunked:
+	case len(v) > 0:
+		a.Length, _ = parseLength(v[0])
+	case w.minor >= 1 || w.keep:
+		a.Length = int64(len(*w.body))
+	}
+	b = head(b, a)
+	w.keep = !a.Close
+	if a.NoBody {
+		w.noBody = true
+		*w.body = (*w.body)[:0]
+	}
+	return b
+}
+
+// appendHexUpper writes n in hexadecimal with upper-case digits.
+func appendHexUpper(b []byte, n uint64) []byte {
+	const digits = "0123456789ABCDEF"
+	var tmp [16]byte
+	i := len(tmp)
+	for {
+		i--
+		tmp[i] = digits[n&15]
+		if n >>= 4; n == 0 {
+			break
+		}
+	}
+	return append(b, tmp[i:]...)
+}
+
 func appendStatus(b []byte, code int) []byte {
 	b = append(b, "HTTP/1.1 "...)
 	b = strconv.AppendInt(b, int64(code), 10)
@@ -269,12 +310,21 @@ func appendStatus(b []byte, code int) []byte {
 
 // appendHeader writes the handler's headers in key order, as net/http
 // does, with CR and LF in values turned to spaces.
-func appendHeader(b []byte, h Header) []byte {
+func appendHeader(b []byte, h Header) []byte { return AppendHeader(b, h, nil) }
+
+// AppendHeader writes h's headers as lines of a head ("Key: value\r\n"),
+// in key order as net/http does, with CR and LF in values turned to
+// spaces and keys that are not tokens left out; keep, when not nil,
+// says which keys are written. It allocates nothing for an answer's few
+// headers (Options.Head's use).
+func AppendHeader(b []byte, h Header, keep func(key string) bool) []byte {
 	// on the stack for the few headers an answer has
 	var few [16]string
 	keys := few[:0]
 	for k := range h {
-		keys = append(keys, k)
+		if keep == nil || keep(k) {
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {

@@ -64,6 +64,14 @@ type Options struct {
 	// answer is 413 with the body ChunkRefusal returns and the headers it
 	// sets in h. Nil sends such answers whole.
 	ChunkRefusal func(r *Request, h Header) []byte
+	// Head, when set, writes an answer's status line and headers, up to
+	// and with the blank line that ends them, in place of httpd's own
+	// (net/http's, with Date and Connection), once the framing is
+	// settled: pmproxy writes PCP's. It appends to b and returns it,
+	// and must not allocate on a kept-alive request's path. The 100
+	// Continue interim answer and the refusals of requests no handler
+	// saw are httpd's own.
+	Head func(b []byte, a *Answer) []byte
 	// Log receives handler panics and the event loop's errors, rate
 	// limited; nil discards them.
 	Log *log.Logger

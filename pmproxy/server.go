@@ -22,6 +22,12 @@ type Config struct {
 	// HTTP serves the HTTP requests (NewMux's mux, with whatever else is
 	// mounted on it). Nil turns HTTP off (cmd/pmproxy never does).
 	HTTP httpd.Handler
+	// Others, when set, are the paths HTTP serves besides those of PCP's
+	// servlets (/pmapi/, /metrics, /series/, /search/): the web view's.
+	// Other paths get PCP's pmproxy's answer to a URL no servlet takes
+	// (400 and its page; OPTIONS * and TRACE their heads). Nil gives HTTP
+	// every path.
+	Others func(path string) bool
 	// PCP turns the PCP protocol proxy on (cmd/pmproxy always does).
 	PCP   bool
 	Proxy pcpproxy.Options
@@ -92,7 +98,7 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 	defer cancel()
 	var srv *httpd.Server
 	srv, err := httpd.New(httpd.Options{
-		Handler:          cfg.HTTP,
+		Handler:          front{next: cfg.HTTP, others: cfg.Others},
 		Other:            func(c net.Conn) { other(ctx, c, &cfg, &proxyLog, srv) },
 		IsHTTP:           func(b byte) bool { return cfg.HTTP != nil && httpd.MethodInitial(b) },
 		FirstByteTimeout: cfg.FirstByteTimeout,
@@ -104,6 +110,7 @@ func Serve(ctx context.Context, cfg Config, lns ...net.Listener) error {
 		MaxBodyBytes:     cfg.MaxBodyBytes,
 		ChunkSize:        cfg.ChunkSize,
 		ChunkRefusal:     chunkRefusal,
+		Head:             pcpHead,
 		Log:              cfg.Log,
 	})
 	if err != nil {
@@ -257,10 +264,6 @@ func chunkRefusal(r *httpd.Request, h httpd.Header) []byte {
 	case strings.HasPrefix(p, "/search/"):
 		servlet = "search"
 	}
-	const status = "413 Payload Too Large" // PCP's http-parser's words
 	h.Set("Content-Type", "text/html")
-	h.Set("Access-Control-Allow-Origin", "*")
-	return []byte("<html>\r\n<head><title>" + status + "</title></head>\r\n<body>\r\n<h1>" + status +
-		"</h1>\r\n<p><b>" + servlet + " servlet</b>: HTTP 1.0 request result exceeds server limits</p><hr>\r\n" +
-		"<p><small><i>pmproxy/6.0.3</i></small></p>\r\n</body>\r\n</html>\r\n")
+	return errorPage(httpd.StatusRequestEntityTooLarge, servlet, "HTTP 1.0 request result exceeds server limits")
 }

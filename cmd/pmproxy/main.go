@@ -298,6 +298,7 @@ func run(ctx context.Context, args []string, ready chan<- net.Addr) error {
 	mux.Handle("/search/", restapi.SearchHandler(st))
 	cfg := pmproxy.Config{
 		HTTP:           mux,
+		Others:         web.Has,
 		PCP:            true,
 		MaxConns:       confInt(conf, "pmproxy.maxconns"),
 		MaxHeaderBytes: confInt(conf, "pmproxy.maxheaderbytes"),

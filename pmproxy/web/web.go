@@ -39,6 +39,21 @@ func Handler() httpd.Handler {
 	})
 }
 
+// Has says whether path is one the web view serves: "/", index.html or
+// a file beside it. pmproxy answers other paths as PCP's pmproxy does
+// (pmproxy.Config.Others).
+func Has(path string) bool {
+	if path == "/" || path == "/index.html" {
+		return true
+	}
+	name := strings.TrimPrefix(path, "/")
+	if name == "" || strings.Contains(name, "/") {
+		return false
+	}
+	f, err := fs.Stat(static, "static/"+name)
+	return err == nil && !f.IsDir()
+}
+
 // serveFile answers with the embedded file a path names as net/http's
 // file server would (the handler used it until pmproxy stopped linking
 // net/http): ".../index.html" and a directory named without its slash
