@@ -302,7 +302,7 @@ func (c *LoggerConn) Control(ctx context.Context, control, state, delta int32, s
 		return nil, pcp.Error(-int32(syscall.EINVAL))
 	}
 	if err := c.send(ctx, &pdu.LogControl{Control: control, State: state, Delta: delta, Sets: sets}, 0); err != nil {
-		return nil, pcp.CodeOf(errors.Unwrap(err), pcp.ErrIPC)
+		return nil, err
 	}
 	b, err := c.read(ctx)
 	if err != nil {
