@@ -86,7 +86,7 @@ func connectOnce(ctx context.Context, spec string, pid, port int, dirs ClientDir
 		case pid != NoPID:
 			conn, err = dialUnix(ctx, LoggerSocket(dirs.RunDir, pid), dirs.Timeout)
 			if err != nil && dirs.Home != "" {
-				conn, err = dialUnix(ctx, filepath.Join(dirs.Home, ".pcp", "run", "pmlogger."+strconv.Itoa(pid)+".socket"), dirs.Timeout)
+				conn, err = dialUnix(ctx, userSocketPath(dirs.Home, pid), dirs.Timeout)
 			}
 		default:
 			// libpcp's status here is what its socket creation left: none.
@@ -136,7 +136,7 @@ func LoggerSocket(runDir string, pid int) string {
 	if pid == PrimaryPID {
 		return filepath.Join(runDir, "pmlogger.primary.socket")
 	}
-	return filepath.Join(runDir, "pmlogger."+strconv.Itoa(pid)+".socket")
+	return LocalSocketPath(runDir, pid)
 }
 
 func dialUnix(ctx context.Context, path string, timeout time.Duration) (net.Conn, error) {

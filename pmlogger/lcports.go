@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/gopcp/internal/ownfile"
 	"github.com/gopcp/gopcp/pcp"
 )
 
@@ -61,7 +62,7 @@ func FindLocalLoggers(tmpDir string, pid int) ([]LoggerPort, error) {
 		}
 		for _, n := range all {
 			if v, ok := leadingPID(n); ok && v > 1 {
-				if processExists(v) {
+				if ownfile.Alive(v) {
 					names = append(names, n)
 				}
 			} else if n == "primary" {
@@ -70,7 +71,7 @@ func FindLocalLoggers(tmpDir string, pid int) ([]LoggerPort, error) {
 		}
 		slices.Sort(names)
 	default:
-		if !processExists(pid) {
+		if !ownfile.Alive(pid) {
 			return nil, nil
 		}
 		names = []string{strconv.Itoa(pid)}
@@ -96,15 +97,6 @@ func leadingPID(name string) (int, bool) {
 	}
 	n, err := strconv.Atoi(name[:i])
 	return n, err == nil
-}
-
-// processExists reports whether pid names a live process.
-func processExists(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 func readPortMap(path, name string) (LoggerPort, bool) {

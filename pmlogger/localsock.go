@@ -19,6 +19,12 @@ func LocalSocketPath(runDir string, pid int) string {
 	return filepath.Join(runDir, "pmlogger."+strconv.Itoa(pid)+".socket")
 }
 
+// userSocketPath is the control socket of a logger that could not bind
+// LocalSocketPath: ~/.pcp/run/pmlogger.<pid>.socket under home.
+func userSocketPath(home string, pid int) string {
+	return LocalSocketPath(filepath.Join(home, ".pcp", "run"), pid)
+}
+
 // ListenLocal opens the Unix-domain control socket as PCP's pmlogger
 // does: at LocalSocketPath, or when that cannot be bound at
 // ~/.pcp/run/pmlogger.<pid>.socket, readable and writable by all (the
@@ -39,7 +45,7 @@ func ListenLocal(runDir string, pid int, warn func(string)) (*ownfile.Socket, st
 			warn(first + "\n" + fmt.Sprintf("__pmLogLocalSocketUser(): %v\n", herr))
 			return nil, ""
 		}
-		path = filepath.Join(home, ".pcp", "run", "pmlogger."+strconv.Itoa(pid)+".socket")
+		path = userSocketPath(home, pid)
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		ln, err = ownfile.ListenUnix(path, 0o666)
 		if err != nil && !isChmod(err) {
