@@ -90,11 +90,10 @@ type Session struct {
 
 // Options are the connection settings of pmlc's command line.
 type Options struct {
-	Host          string // -h, "" for "local:"
-	PID, Port     int    // pmlogger.NoPID, pmlogger.NoPort when not given
-	TZ            string // -Z
-	LoggerZone    bool   // -z
-	hasSocketPath bool
+	Host       string // -h, "" for "local:"
+	PID, Port  int    // pmlogger.NoPID, pmlogger.NoPort when not given
+	TZ         string // -Z
+	LoggerZone bool   // -z
 }
 
 // SocketPath reports whether host is a "local:" or "unix:" spec with a
@@ -178,7 +177,13 @@ func (s *Session) Run(ctx context.Context, o Options, in io.Reader) int {
 	if want {
 		s.reportConnect(err, s.host, sockPath, true)
 	}
-	defer s.disconnect()
+	defer func() {
+		s.disconnect()
+		if s.src != nil {
+			s.src.Close()
+			s.src = nil
+		}
+	}()
 	for {
 		s.isLocal, s.isUnix, s.isSockets = false, false, false
 		s.metricCnt = 0

@@ -202,3 +202,28 @@ func FuzzSession(f *testing.F) {
 		runScript(t, sock, input)
 	})
 }
+
+// closeCounting is fakeSource counting its closes.
+type closeCounting struct {
+	fakeSource
+	closed *int
+}
+
+func (c closeCounting) Close() error { *c.closed++; return nil }
+
+// TestRunClosesSource: the pmcd context a statement opened is closed
+// when Run ends, as the logger's connection is.
+func TestRunClosesSource(t *testing.T) {
+	sock := startFake(t)
+	opened, closed := 0, 0
+	var out bytes.Buffer
+	s := &Session{Stdout: &out, Stderr: &out, sleep: func(time.Duration) {},
+		OpenPMCD: func(context.Context, string) (Source, error) {
+			opened++
+			return closeCounting{closed: &closed}, nil
+		}}
+	s.Run(context.Background(), Options{Host: "local:" + sock, PID: pmlogger.NoPID, Port: pmlogger.NoPort}, strings.NewReader("query a.one\n"))
+	if opened != 1 || closed != 1 {
+		t.Fatalf("opened %d, closed %d:\n%s", opened, closed, out.String())
+	}
+}
