@@ -13,6 +13,8 @@ package pcptz
 
 import (
 	"encoding/binary"
+	"errors"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -48,7 +50,7 @@ func resolve(tz string) *time.Location {
 		return time.UTC
 	}
 	if strings.HasPrefix(name, "/") {
-		if b, err := os.ReadFile(name); err == nil {
+		if b, err := readZoneFile(name); err == nil {
 			if l, err := time.LoadLocationFromTZData(tz, b); err == nil {
 				return l
 			}
@@ -63,6 +65,36 @@ func resolve(tz string) *time.Location {
 	}
 	return posix(tz)
 }
+
+// maxZoneFile bounds what a TZ naming a file may make us read: the
+// largest zone files are a few kilobytes, and Go's own zoneinfo reader
+// refuses files over the same 10 MB, so a TZ of /dev/zero or a huge file
+// falls back as an unreadable zone instead of filling memory.
+const maxZoneFile = 10 << 20
+
+func readZoneFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// Every zone file starts with TZif's magic; looking at it first, as
+	// glibc's reader does, turns away other files before reading them.
+	var magic [4]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil || string(magic[:]) != "TZif" {
+		return nil, errZoneFile
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxZoneFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxZoneFile {
+		return nil, errZoneFile
+	}
+	return append(magic[:], b...), nil
+}
+
+var errZoneFile = errors.New("pcptz: not a readable zone file")
 
 // Local is the zone localtime uses given $TZ as the caller read it
 // (os.LookupEnv("TZ")): the value when set (empty meaning UTC), else the

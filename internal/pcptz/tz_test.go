@@ -1,6 +1,8 @@
 package pcptz
 
 import (
+	"os"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -48,5 +50,27 @@ func TestRules(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q at %s: got %s, want %s", c.tz, c.when, got, c.want)
 		}
+	}
+}
+
+// TestEndlessZoneFile: a TZ naming a file with no end that is not a zone
+// file is turned away by its first bytes and taken as a zone that cannot
+// be read, as a missing file is, instead of growing
+// memory until the process dies.
+func TestEndlessZoneFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	missing := resolve("/nonexistent/zone/file")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := resolve("/dev/zero")
+	runtime.ReadMemStats(&after)
+	at := time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)
+	if g, w := at.In(got).Format(time.RFC3339), at.In(missing).Format(time.RFC3339); g != w {
+		t.Errorf("TZ=/dev/zero reads %s, a missing zone file %s", g, w)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("TZ=/dev/zero allocated %d bytes, want at most 1 MiB", grew)
 	}
 }
