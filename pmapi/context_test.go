@@ -104,6 +104,19 @@ func TestPortList(t *testing.T) {
 		{"44321x", []int{DefaultPort}},
 		{"-1", []int{DefaultPort}},
 		{"08", []int{DefaultPort}},
+		// As libpcp's __pmServerAddPorts took them: no digits is a
+		// port only in an empty field, a second sign is refused, and
+		// LONG_MIN cut to an int is port 0.
+		{"-", []int{DefaultPort}},
+		{" ", []int{DefaultPort}},
+		{"1,-", []int{DefaultPort}},
+		{"1,", []int{1, 0}},
+		{"+-5", []int{DefaultPort}},
+		{"0x+5", []int{DefaultPort}},
+		{"5 ", []int{DefaultPort}},
+		{"99999999999999999999", []int{DefaultPort}},
+		{"-99999999999999999999", []int{0}},
+		{"4294967296", []int{0}},
 	} {
 		if got := ParsePorts(tc.env); !slices.Equal(got, tc.want) {
 			t.Errorf("PMCD_PORT=%q: %v, want %v", tc.env, got, tc.want)

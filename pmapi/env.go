@@ -1,10 +1,10 @@
 package pmapi
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/internal/getopt"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 )
@@ -39,33 +39,14 @@ func parsePortList(s string) ([]int, bool) {
 	return ports, true
 }
 
-// strtol parses a whole string as C's strtol with base 0 does, accepting
-// leading white space and a sign; the empty string (or only a sign) is 0.
+// strtol reads one field as libpcp's __pmAddPorts does:
+// (int)strtol(field, &end, 0) with end at the field's end. A field of
+// no digits is taken only when empty (C's end is then the field's
+// start), so "-" or white space alone is refused; a long out of range
+// saturates and is then cut to an int (LONG_MIN to 0).
 func strtol(s string) (int, bool) {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	if s == "" {
-		return 0, true
-	}
-	base := 10
-	switch {
-	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
-		base, s = 16, s[2:]
-	case len(s) > 1 && s[0] == '0':
-		base, s = 8, s[1:]
-	}
-	v, err := strconv.ParseInt(s, base, 64)
-	if err != nil {
-		return 0, false
-	}
-	if neg {
-		v = -v
-	}
-	return int(int32(v)), true
+	n, end, _ := cstrtod.ParseInt(s, 0)
+	return int(int32(n)), end == len(s)
 }
 
 // ParseConnectTimeout reads $PMCD_CONNECT_TIMEOUT's value as libpcp
