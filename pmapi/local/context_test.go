@@ -191,6 +191,14 @@ func TestLocalAgentsSpec(t *testing.T) {
 		{specs: []string{"add,,x"}, wantErr: "missing domain in spec"},
 		{specs: []string{"add,511,x,y"}, wantErr: "bad domain in spec"},
 		{specs: []string{"add,1x,x,y"}, wantErr: "bad domain in spec"},
+		// the domain as libpcp 6.0.3's (int)strtol took it (checked
+		// with __pmSpecLocalPMDA): white space before it, a long cut
+		// to an int, LONG_MAX's cut -1 refused, nothing after it
+		{specs: []string{"clear", "add, 29,/p/s.so,sample_init"}, want: []Entry{{29, "/p/s.so", "sample_init"}}},
+		{specs: []string{"clear", "add,4294967325,/p/s.so,s_init"}, want: []Entry{{29, "/p/s.so", "s_init"}}},
+		{specs: []string{"clear", "add,-9223372036854775809,/p,s"}, want: []Entry{{0, "/p", "s"}}},
+		{specs: []string{"add,99999999999999999999,x,y"}, wantErr: "bad domain in spec"},
+		{specs: []string{"add,5 ,x,y"}, wantErr: "bad domain in spec"},
 		{specs: []string{"add,29"}, wantErr: "missing dso-path in spec"},
 		{specs: []string{"add,29,/p"}, wantErr: "missing init-routine in spec"},
 		{specs: []string{"add,29,/p,"}, wantErr: "missing init-routine in spec"},

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 
+	"github.com/gopcp/gopcp/internal/cstrtod"
 	"github.com/gopcp/gopcp/internal/pcpconf"
 	"github.com/gopcp/gopcp/pcp"
 )
@@ -94,7 +93,7 @@ func confAgents(b []byte, pmdas string) []Entry {
 			agents = append(agents, Entry{60, filepath.Join(pmdas, "linux", "pmda_linux.so"), "linux_init"})
 		default:
 			p = skip(skip(p, false), true)
-			domain, n := strtol10(b[p:])
+			domain, n, _ := cstrtod.ParseInt(b[p:], 10) // strtol(p, &q, 10)
 			p = skip(p+n, true)
 			if !bytes.HasPrefix(b[p:], []byte("dso")) {
 				break
@@ -119,42 +118,6 @@ func confAgents(b []byte, pmdas string) []Entry {
 		}
 	}
 	return agents
-}
-
-// strtol10 reads a base 10 long at the start of b as strtol(3) does
-// (white space, newlines too, and a sign first; clamped on overflow) and
-// returns it and the bytes it took, none when there is no digit.
-func strtol10(b []byte) (int64, int) {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] >= '\t' && b[i] <= '\r') {
-		i++
-	}
-	neg := i < len(b) && b[i] == '-'
-	if i < len(b) && (b[i] == '+' || b[i] == '-') {
-		i++
-	}
-	start := i
-	var v uint64
-	over := false
-	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
-		d := uint64(b[i] - '0')
-		if v > (math.MaxUint64-d)/10 {
-			over = true
-		} else {
-			v = v*10 + d
-		}
-	}
-	switch {
-	case i == start:
-		return 0, 0
-	case neg && (over || v > 1<<63):
-		return math.MinInt64, i
-	case neg:
-		return int64(-v), i
-	case over || v > math.MaxInt64:
-		return math.MaxInt64, i
-	}
-	return int64(v), i
 }
 
 // errnoOf is an operating system error as the PCP code libpcp returns
@@ -270,7 +233,10 @@ func (t *Table) Spec(spec string) error {
 	case rest == "":
 		return bad("missing domain in spec")
 	case rest[0] != ',':
-		n, tail := strtolPrefix(rest)
+		// libpcp's (int)strtol(arg, &ap, 10): white space before it
+		// taken, a long out of range saturated and cut to an int.
+		v, end, _ := cstrtod.ParseInt(rest, 10)
+		tail, n := rest[end:], int32(v)
 		if (tail != "" && tail[0] != ',') || n < 0 || n > 510 {
 			return bad("bad domain in spec")
 		}
@@ -310,25 +276,4 @@ func (t *Table) Spec(spec string) error {
 		return &SpecError{Spec: spec, Msg: "__pmLocalPMDA: " + pcp.TextOf(err), Err: err}
 	}
 	return nil
-}
-
-// strtolPrefix reads a decimal number from the start of s as strtol does
-// (sign allowed, no digits giving 0 and s unchanged) and returns the rest.
-func strtolPrefix(s string) (int64, string) {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	j := i
-	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-		j++
-	}
-	if j == i {
-		return 0, s
-	}
-	n, err := strconv.ParseInt(s[:j], 10, 64)
-	if err != nil {
-		n = 1 << 40 // out of any domain's range
-	}
-	return n, s[j:]
 }
