@@ -154,15 +154,32 @@ func loadAuthorities(pool *x509.CertPool, file, dir string) bool {
 		}
 	}
 	if dir != "" {
-		names, _ := filepath.Glob(filepath.Join(dir, "*"))
-		for i, n := range names {
-			if i == 4096 { // a bound on what a directory adds
-				break
-			}
-			if data, err := readBounded(n); err == nil {
-				pool.AppendCertsFromPEM(data)
-			}
-		}
+		addDirectory(pool, dir)
 	}
 	return true
+}
+
+// maxCAFiles bounds the files of a directory of authorities read.
+const maxCAFiles = 4096
+
+// addDirectory adds the certificates of dir's regular files (symbolic
+// links followed, as /etc/ssl/certs' are): the name is a directory's,
+// not a pattern, and a FIFO or device there is not opened, where
+// reading it could block pmproxy's start.
+func addDirectory(pool *x509.CertPool, dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	entries, _ := d.ReadDir(maxCAFiles)
+	d.Close()
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if data, err := readBounded(p); err == nil {
+			pool.AppendCertsFromPEM(data)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"syscall"
@@ -194,4 +195,28 @@ func fileConn(t *testing.T, fd int) net.Conn {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestLoadCADir: a directory of authorities (tls-ca-cert-dir) is read
+// by its name, even one a pattern would misread, for its regular files,
+// symbolic links followed; a FIFO there is passed over, not waited on.
+func TestLoadCADir(t *testing.T) {
+	f := tlstest.Certs(t)
+	dir := filepath.Join(t.TempDir(), "ca[1]")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(f.CA, filepath.Join(dir, "ca.pem")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := tlsrelay.Load(tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CADir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.ClientCAs.Equal(f.Pool) {
+		t.Errorf("the directory's authority was not taken")
+	}
 }
