@@ -70,8 +70,15 @@ func TestTLSLikePCP(t *testing.T) {
 		{"client certificate required", keys + "authority = " + f.CA + "\n", []tls.Certificate{f.Client}, true, verify},
 		{"client certificate required, none", keys + "authority = " + f.CA + "\n", nil, false, verify},
 		{"secure.enabled false", keys + "secure.enabled = false\n", nil, false, ""},
+		// OpenSSL looks a directory's authorities up by the names
+		// c_rehash gives them (subject hash, '.', a number) only
+		{"authority directory, hashed names", keys, []tls.Certificate{f.Client}, true, caDir(t, f.CA, true)},
+		{"authority directory, other names", keys, []tls.Certificate{f.Client}, false, caDir(t, f.CA, false)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.tlsconf == "-" {
+				t.Skip("no openssl to name the authority by its hash")
+			}
 			conf := c.conf + "[redis]\nenabled = false\n"
 			env := env
 			if c.tlsconf != "" {
@@ -235,4 +242,28 @@ func TestTLSFailuresLikePCP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// caDir is a tls.conf naming a directory of authorities (tls-ca-cert-dir)
+// holding ca: named by its subject hash as OpenSSL's c_rehash names it
+// (openssl x509 -hash; "-" when there is no openssl), or ca.pem.
+func caDir(t *testing.T, ca string, hashed bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	name := "ca.pem"
+	if hashed {
+		out, err := exec.Command("openssl", "x509", "-hash", "-noout", "-in", ca).Output()
+		if err != nil {
+			return "-"
+		}
+		name = strings.TrimSpace(string(out)) + ".0"
+	}
+	if err := os.Symlink(ca, filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, "tls.conf")
+	if err := os.WriteFile(conf, []byte("tls-ca-cert-dir = "+dir+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return conf
 }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Files are the settings Load reads, as pmproxy passes them (empty: not
@@ -163,9 +164,12 @@ func loadAuthorities(pool *x509.CertPool, file, dir string) bool {
 const maxCAFiles = 4096
 
 // addDirectory adds the certificates of dir's regular files (symbolic
-// links followed, as /etc/ssl/certs' are): the name is a directory's,
-// not a pattern, and a FIFO or device there is not opened, where
-// reading it could block pmproxy's start.
+// links followed, as /etc/ssl/certs' are) named as OpenSSL's c_rehash
+// names them: OpenSSL looks an issuer up by its subject's hash there,
+// and never reads a file of another name (a hash that is not its
+// certificate's is not checked here). The name is a directory's, not a
+// pattern, and a FIFO or device there is not opened, where reading it
+// could block pmproxy's start.
 func addDirectory(pool *x509.CertPool, dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -174,6 +178,9 @@ func addDirectory(pool *x509.CertPool, dir string) {
 	entries, _ := d.ReadDir(maxCAFiles)
 	d.Close()
 	for _, e := range entries {
+		if !hashName(e.Name()) {
+			continue
+		}
 		p := filepath.Join(dir, e.Name())
 		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
 			continue
@@ -182,4 +189,25 @@ func addDirectory(pool *x509.CertPool, dir string) {
 			pool.AppendCertsFromPEM(data)
 		}
 	}
+}
+
+// hashName says whether name is c_rehash's for a certificate: a
+// subject hash of eight lower-case hexadecimal digits, '.', and a
+// number.
+func hashName(name string) bool {
+	hash, n, ok := strings.Cut(name, ".")
+	if !ok || len(hash) != 8 || n == "" {
+		return false
+	}
+	for _, c := range []byte(hash) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	for _, c := range []byte(n) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

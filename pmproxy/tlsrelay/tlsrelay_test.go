@@ -3,6 +3,7 @@ package tlsrelay_test
 import (
 	"bufio"
 	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"net"
 	"net/http"
@@ -198,25 +199,40 @@ func fileConn(t *testing.T, fd int) net.Conn {
 }
 
 // TestLoadCADir: a directory of authorities (tls-ca-cert-dir) is read
-// by its name, even one a pattern would misread, for its regular files,
-// symbolic links followed; a FIFO there is passed over, not waited on.
+// by its name, even one a pattern would misread, for its regular files
+// (symbolic links followed) named as c_rehash names them, the only ones
+// OpenSSL reads there (cmd/pmproxy's TestTLSLikePCP compares PCP's); a
+// FIFO is passed over, not waited on.
 func TestLoadCADir(t *testing.T) {
 	f := tlstest.Certs(t)
-	dir := filepath.Join(t.TempDir(), "ca[1]")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(f.CA, filepath.Join(dir, "ca.pem")); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, err := tlsrelay.Load(tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CADir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !cfg.ClientCAs.Equal(f.Pool) {
-		t.Errorf("the directory's authority was not taken")
+	for _, c := range []struct {
+		name string
+		fifo bool
+		want *x509.CertPool
+	}{
+		{"0123abcd.0", true, f.Pool},
+		{"ca.pem", false, x509.NewCertPool()},
+		{"0123ABCD.0", false, x509.NewCertPool()},
+		{"0123abcd.r0", false, x509.NewCertPool()},
+	} {
+		dir := filepath.Join(t.TempDir(), "ca[1]")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(f.CA, filepath.Join(dir, c.name)); err != nil {
+			t.Fatal(err)
+		}
+		if c.fifo {
+			if err := syscall.Mkfifo(filepath.Join(dir, "89abcdef.0"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cfg, _, err := tlsrelay.Load(tlsrelay.Files{CertFile: f.Cert, KeyFile: f.Key, CADir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cfg.ClientCAs.Equal(c.want) {
+			t.Errorf("%s: the authorities taken are not the expected", c.name)
+		}
 	}
 }
