@@ -20,7 +20,7 @@
 # the tests start private daemons of their own and never the system pmcd.
 set -euo pipefail
 
-packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils zip gcc libc6-dev libsasl2-modules sasl2-bin chromium redis-server time)
+packages=(pcp pcp-testsuite libpcp3-dev libpcp-pmda3-dev libpcp-mmv1-dev libpcp-trace2-dev python3-pcp tshark ncompress bzip2 xz-utils zip gcc libc6-dev libsasl2-modules sasl2-bin chromium redis-server time openssl)
 
 installed() {
 	local p
