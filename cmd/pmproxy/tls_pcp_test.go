@@ -77,7 +77,7 @@ func TestTLSLikePCP(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.tlsconf == "-" {
-				t.Skip("no openssl to name the authority by its hash")
+				pcptest.Missing(t, "openssl, to name the authority by its hash, is not installed")
 			}
 			conf := c.conf + "[redis]\nenabled = false\n"
 			env := env
