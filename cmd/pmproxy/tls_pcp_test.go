@@ -70,6 +70,7 @@ func TestTLSLikePCP(t *testing.T) {
 		{"client certificate required", keys + "authority = " + f.CA + "\n", []tls.Certificate{f.Client}, true, verify},
 		{"client certificate required, none", keys + "authority = " + f.CA + "\n", nil, false, verify},
 		{"secure.enabled false", keys + "secure.enabled = false\n", nil, false, ""},
+		{"cipher list and suites", keys + "cipher_list = ECDHE+AESGCM;!aRSA\ncipher_suites = TLS_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256\n", nil, true, ""},
 		// OpenSSL looks a directory's authorities up by the names
 		// c_rehash gives them (subject hash, '.', a number) only
 		{"authority directory, hashed names", keys, []tls.Certificate{f.Client}, true, caDir(t, f.CA, true)},
