@@ -35,13 +35,15 @@ func record(p *testbed.PMCD, bin, dir, name string) error {
 		return err
 	}
 	args := []string{"-h", p.Host(), "-c", conf, "-s", samples, "-l", filepath.Join(dir, name+".log"), filepath.Join(dir, name)}
+	ctx, cancel := context.WithTimeout(context.Background(), testbed.RunTimeout)
+	defer cancel()
 	var cmd *exec.Cmd
 	if bin == "" {
-		if cmd, err = p.Command(context.Background(), "pmlogger", args...); err != nil {
+		if cmd, err = p.Command(ctx, "pmlogger", args...); err != nil {
 			return err
 		}
 	} else {
-		cmd = exec.Command(bin, args...)
+		cmd = exec.CommandContext(ctx, bin, args...)
 		cmd.Env = p.Env()
 	}
 	cmd.Dir = dir

@@ -92,12 +92,16 @@ func run(p *testbed.PMCD, py, dir string, s step) (string, error) {
 			args[i] = abs
 		}
 	}
+	// A client that hangs is killed and said so, rather than holding
+	// the package until go test's own timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), testbed.RunTimeout)
+	defer cancel()
 	var cmd *exec.Cmd
 	var err error
 	if strings.HasSuffix(args[0], ".py") {
-		cmd = exec.CommandContext(context.Background(), py, args...)
+		cmd = exec.CommandContext(ctx, py, args...)
 		cmd.Env = p.Env()
-	} else if cmd, err = p.Command(context.Background(), args[0], args[1:]...); err != nil {
+	} else if cmd, err = p.Command(ctx, args[0], args[1:]...); err != nil {
 		return "", err
 	}
 	cmd.Env = append(cmd.Env, "PCP_PYTHON_PROG="+py, "TZ=UTC")
@@ -106,6 +110,9 @@ func run(p *testbed.PMCD, py, dir string, s step) (string, error) {
 	}
 	cmd.WaitDelay = testbed.RunTimeout
 	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("%v: killed after %v\n%s", args, testbed.RunTimeout, out)
+	}
 	code := 0
 	if cmd.ProcessState != nil {
 		code = cmd.ProcessState.ExitCode()
@@ -120,14 +127,12 @@ func run(p *testbed.PMCD, py, dir string, s step) (string, error) {
 	return text, nil
 }
 
-// The masks every output gets: times of day and dates, and the process
-// ids of the pmcd, agent and client processes, which differ from run to
-// run of the same program.
+// The masks every output gets: times of day and dates. Process ids are
+// masked by the steps that print them.
 var (
 	clockRE = regexp.MustCompile(`\d\d:\d\d:\d\d(\.\d+)?`)
 	dateRE  = regexp.MustCompile(`(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d TIME \d{4}`)
 	isoRE   = regexp.MustCompile(`\d{4}-\d\d-\d\d[ T]TIME`)
-	pidRE   = regexp.MustCompile(`\((\d+)\)|pmie\(\d+\)`)
 )
 
 func commonMask(s string) string {
