@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
@@ -70,7 +71,11 @@ func compareArchives(t *testing.T, p *testbed.PMCD, py, dir, theirs, ours string
 			for j, arg := range s.args {
 				s.args[j] = strings.ReplaceAll(arg, archiveArg, a)
 			}
+			start := time.Now()
 			text, err := run(p, py, dir, s)
+			if testing.Verbose() {
+				t.Logf("%v %s", time.Since(start).Round(time.Millisecond), strings.Join(s.args, " "))
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
