@@ -10,9 +10,10 @@ import (
 // stuff turns the Atom of a value of type t into v, as PCP packs a value
 // for a result: 32-bit integers in place, everything else in a value block
 // whose bytes (numbers in host order) are carved from *arena. It returns
-// the value's format: PM_VAL_SPTR for static aggregates and event records,
-// which libpcp_pmda sends from the agent's own block and PCP's pmcd and
-// pmlogger pass on as such, else PM_VAL_DPTR; or pcp.ErrType for a type that has no value (such as
+// the value's format: PM_VAL_INSITU in place, PM_VAL_SPTR for static
+// aggregates and event records (libpcp_pmda sends them from the agent's
+// own block, and PCP's pmcd and pmlogger pass that format on), else
+// PM_VAL_DPTR; or pcp.ErrType for a type that has no value (such as
 // pcp.TypeNoSupport) and pcp.ErrValue for an aggregate or event value
 // without a block.
 func stuff(arena *[]byte, v *pcp.Value, t pcp.Type, a *pcp.Atom) (pcp.ValFmt, error) {
