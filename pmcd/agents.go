@@ -188,8 +188,10 @@ func (s *Server) RestartDead(ctx context.Context) int {
 		}
 	}
 	if dead > 0 {
-		// Said whether or not they came back, as PCP's pmcd says it.
+		// Said whether or not they came back, as PCP's pmcd says it,
+		// and counted once more in pmcd.seqnum as PCP's counts it.
 		s.markChanges(changeRestartAgent)
+		s.ctl.Seqnum.Add(1)
 	}
 	return live
 }

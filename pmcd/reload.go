@@ -51,8 +51,9 @@ func (s *Server) Reload(ctx context.Context, conf *Conf, tree *pmns.Tree) {
 			s.bringUp(ctx, a)
 		}
 	}
+	// pmcd.seqnum moved on for each agent started (bringUp), and no
+	// more: PCP's pmcd counts agents' starts, not reloads.
 	s.cur.Store(next.publish())
-	s.ctl.Seqnum.Add(1)
 	// Agents new to this state hear of the clients' attributes.
 	for _, c := range s.clientList() {
 		c.mu.Lock()

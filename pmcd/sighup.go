@@ -119,6 +119,9 @@ func (s *Server) Rescan(ctx context.Context, f *Files) {
 		}
 		if tree != nil {
 			s.Reload(ctx, nil, tree)
+			if len(dead) > 0 {
+				s.ctl.Seqnum.Add(1) // as RestartDead counts a restart
+			}
 		} else {
 			s.RestartDead(ctx)
 		}

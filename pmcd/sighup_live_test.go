@@ -111,7 +111,7 @@ func TestKilledAgentBackAfterSIGHUP(t *testing.T) {
 				res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one")
 				return res.Err == nil && strings.Contains(res.Stdout, "value 1\n"), res.Stdout + res.Stderr
 			})
-			res = bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.agent.status", "pmcd.sighups")
+			res = bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.agent.status", "pmcd.sighups", "pmcd.seqnum")
 			outs.record(b.name, "back", res.Stdout+res.Stderr)
 		})
 	}
@@ -198,7 +198,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 				res := bed.Run("pminfo", "-h", bed.Host(), "-f", "sampletwo.one", "sample.long.one")
 				return res.Err == nil && strings.Contains(res.Stdout, "sampletwo.one\n    value 1\n"), res.Stdout + res.Stderr
 			})
-			res := bed.Run("pminfo", "-h", bed.Host(), "-d", "-f", "pmcd.agent.name", "pmcd.agent.type", "sampletwo")
+			res := bed.Run("pminfo", "-h", bed.Host(), "-d", "-f", "pmcd.agent.name", "pmcd.agent.type", "sampletwo", "pmcd.seqnum")
 			outs.record(b.name, "installed", res.Stdout+res.Stderr)
 			// Ours runs the new agent in $PCP_LOG_DIR/pmcd (the bed's
 			// log/pmcd), where its default log, sample.log, appears.
@@ -227,7 +227,7 @@ func TestSIGHUPReconfigures(t *testing.T) {
 				gone := !strings.Contains(res.Stdout, `"sample"`) && processGone(sample)
 				return gone, res.Stdout + res.Stderr
 			})
-			res = bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.sighups", "pmcd.numagents", "pmcd.agent.name")
+			res = bed.Run("pminfo", "-h", bed.Host(), "-f", "sample.long.one", "pmcd.sighups", "pmcd.numagents", "pmcd.agent.name", "pmcd.seqnum")
 			outs.record(b.name, "removed", res.Stdout+res.Stderr)
 		})
 	}

@@ -35,8 +35,10 @@ type Controls struct {
 	PDUIn, PDUOut [PDUTypes]atomic.Uint64
 	// Sighups counts re-reads of the configuration, for pmcd.sighups.
 	Sighups atomic.Uint64
-	// Seqnum is bumped whenever agents or names change. It counts the
-	// bumps: pmcd.seqnum is one more, as PCP's pmcd counts from 1.
+	// Seqnum counts as PCP's pmcd_seqnum does: one for each agent
+	// started, one more for a rescan that found agents dead, one for
+	// each store into pmcd.seqnum. pmcd.seqnum is one more, as PCP's
+	// pmcd counts from 1.
 	Seqnum atomic.Uint32
 	// Debug is pmcd.control.debug, Trace pmcd -T's mask.
 	Debug, Trace atomic.Int32
