@@ -87,7 +87,6 @@ func FuzzStoreReplies(f *testing.F) {
 		st.Query(ctx, `kernel.all.load{hostname=="web1"}[samples:2]`)
 		st.QueryMetadata(ctx, "kernel.*")
 		st.Descs(ctx, sids)
-		st.Labels(ctx, sid)
 		st.LabelSets(ctx, sids)
 		st.Instances(ctx, sids)
 		st.Metrics(ctx, sids)

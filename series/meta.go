@@ -156,25 +156,11 @@ type Label struct {
 	Value string
 }
 
-// Labels reads the labels of a series (of a metric or of an instance),
-// sorted by name.
-func (s *Store) Labels(ctx context.Context, sid string) ([]Label, error) {
-	sets, err := s.labelSets(ctx, []string{sid})
-	if err != nil {
-		return nil, err
-	}
-	SortLabels(sets[0])
-	return sets[0], nil
-}
-
 // SeriesLabelsOf reads the labels of several series, as /series/labels
 // answers (series without labels left out), asked together as
 // libpcp_web asks them.
 func (s *Store) SeriesLabelsOf(ctx context.Context, sids []string) ([]SeriesLabels, error) {
-	if len(sids) == 0 {
-		return nil, nil
-	}
-	sets, err := s.labelSets(ctx, sids)
+	sets, err := s.LabelSets(ctx, sids)
 	if err != nil {
 		return nil, err
 	}

@@ -48,15 +48,6 @@ func stringMapError(v resp.Value, err error) error {
 		Err: replyFailure(err)}
 }
 
-// LabelSets is the labels of each series (of a metric or of an
-// instance) in the order Redis keeps its pcp:labelvalue hash, which is
-// the order libpcp_web reports their names in (pmseries -n), read as
-// libpcp_web reads them (labelSets); a label whose name the map lacks
-// is left out, one whose value its map lacks has the value null.
-func (s *Store) LabelSets(ctx context.Context, sids []string) ([][]Label, error) {
-	return s.labelSets(ctx, sids)
-}
-
 // SortLabels orders labels by name, as pmseries prints a label set.
 func SortLabels(ls []Label) {
 	slices.SortStableFunc(ls, func(a, b Label) int {

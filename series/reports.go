@@ -280,13 +280,14 @@ func (s *Store) instance(ctx context.Context, lost *error, m map[string]string, 
 	return in, nil
 }
 
-// labelSets is the labels of each series in the order Redis keeps its
-// pcp:labelvalue hash (the order libpcp_web reports their names in):
-// the label names map read whole, each series' hash (HGETALL), then for
-// each label of each the whole map of that label's values, as
-// libpcp_web reads them. A label whose name the map lacks is left out,
-// one whose value its map lacks has the value null.
-func (s *Store) labelSets(ctx context.Context, sids []string) ([][]Label, error) {
+// LabelSets is the labels of each series (of a metric or of an
+// instance) in the order Redis keeps its pcp:labelvalue hash, the order
+// libpcp_web reports their names in (pmseries -n): the label names map
+// read whole, each series' hash (HGETALL), then for each label of each
+// the whole map of that label's values, as libpcp_web reads them. A
+// label whose name the map lacks is left out, one whose value its map
+// lacks has the value null.
+func (s *Store) LabelSets(ctx context.Context, sids []string) ([][]Label, error) {
 	if len(sids) == 0 {
 		return nil, nil
 	}
