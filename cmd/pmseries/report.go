@@ -51,7 +51,8 @@ func (r *reporter) endStep() {
 // list names each on a line: a listing of every name of a kind, those
 // -g matches.
 func (r *reporter) list(ctx context.Context, mapName string, show bool) error {
-	names, err := []string(nil), error(nil)
+	var names []string
+	var err error
 	if r.o.globSet {
 		names, err = r.st.NamesMatching(ctx, mapName, r.o.glob)
 	} else {

@@ -81,7 +81,7 @@ func untilExpr(cmds []string) []string {
 // missing, then sends nothing more: each command after it is noted as
 // not sent (the first said), and it often crashes there, its piped
 // standard output lost. Ours says the same, asks the same commands on
-// the same connections (it sent them again on a new one) and exits 1;
+// the same connections (nothing sent again on a new one) and exits 1;
 // standard output and exit status are compared where PCP's ended
 // normally.
 func TestLostConnectionLikePCP(t *testing.T) {
