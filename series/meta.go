@@ -150,7 +150,8 @@ func (s *Store) Instances(ctx context.Context, sids []string) ([]Instance, error
 	return out, err
 }
 
-// Label is one label of a series: its name and JSON value.
+// Label is one label of a series: its name and JSON value ("" when
+// the value could not be read, see LabelSets).
 type Label struct {
 	Name  string
 	Value string

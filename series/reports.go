@@ -286,7 +286,10 @@ func (s *Store) instance(ctx context.Context, lost *error, m map[string]string, 
 // read whole, each series' hash (HGETALL), then for each label of each
 // the whole map of that label's values, as libpcp_web reads them. A
 // label whose name the map lacks is left out, one whose value its map
-// lacks has the value null.
+// lacks has the value null. Once a reply of the step was amiss, the
+// labels whose values are read after it have no Value (""): their
+// names are known, and each is said as a corrupt map, as libpcp_web
+// says it. The labels read are returned with the step's messages.
 func (s *Store) LabelSets(ctx context.Context, sids []string) ([][]Label, error) {
 	if len(sids) == 0 {
 		return nil, nil
@@ -330,14 +333,18 @@ func (s *Store) LabelSets(ctx context.Context, sids []string) ([][]Label, error)
 		}
 	}
 	out := make([][]Label, len(sids))
+	// libpcp_web's step fails as a whole once one reply was amiss: each
+	// value read after that is said as a corrupt map, not given
+	failed := len(ns) > 0
 	for _, a := range asks {
 		// libpcp_web names the map by the value's identifier, raw
 		values, err := s.reverseMap(ctx, &lost, "label."+hexOf(a.nid)+".value", "pcp:map:label."+a.vid+".value")
-		if err != nil && values == nil {
-			ns.add(err)
+		ns.add(err)
+		if failed = failed || err != nil; failed {
+			ns.addf("Corrupt TSDB", "%s - timeseries name map", sids[a.set])
+			out[a.set] = append(out[a.set], Label{Name: a.name})
 			continue
 		}
-		ns.add(err)
 		v, ok := values[a.vid]
 		if !ok {
 			v = "null"

@@ -212,8 +212,9 @@ func (r *reporter) labelStep(ctx context.Context, sid string, one bool) error {
 	if !one {
 		return r.list(ctx, "label.name", true)
 	}
+	// the labels read are reported with the messages, as PCP's are
 	sets, err := r.st.LabelSets(ctx, []string{sid})
-	if err != nil {
+	if sets == nil {
 		return err
 	}
 	ls := sets[0]
@@ -221,13 +222,16 @@ func (r *reporter) labelStep(ctx context.Context, sid string, one bool) error {
 		r.labelName(sid, l.Name)
 	}
 	for _, l := range ls {
+		if l.Value == "" {
+			continue // its value not read
+		}
 		// on_series_labelmap: the series is already the one reported
 		if r.next(sid) && !r.m.seriesID {
 			fmt.Fprintf(r.out, "\n%s\n", sid)
 		}
 		r.labels = append(r.labels, l)
 	}
-	return nil
+	return err
 }
 
 // labelName is on_series_label: with -n each series' label names on a
@@ -255,7 +259,7 @@ func (r *reporter) instLabelStep(ctx context.Context) error {
 		sids[i] = in.Instance
 	}
 	all, err := r.st.LabelSets(ctx, sids)
-	if err != nil {
+	if all == nil {
 		return err
 	}
 	for i, in := range insts {
@@ -267,9 +271,13 @@ func (r *reporter) instLabelStep(ctx context.Context) error {
 		if r.inst(in.Instance) == nil {
 			continue // forgotten by a label name's heading
 		}
-		r.instLabel[in.Instance] = append(r.instLabel[in.Instance], all[i]...)
+		for _, l := range all[i] {
+			if l.Value != "" {
+				r.instLabel[in.Instance] = append(r.instLabel[in.Instance], l)
+			}
+		}
 	}
-	return nil
+	return err
 }
 
 // sources is -S alone: the context names of sources, one list, or every

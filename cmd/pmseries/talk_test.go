@@ -91,6 +91,17 @@ func TestLostConnectionLikePCP(t *testing.T) {
 	srv := redistest.Start(t)
 	loadPCP(t, bin, conf, srv.Port, filepath.Join(qaArchives, "sample-labels"))
 	colour := strings.Fields(runPCP(t, bin, conf, srv.Port, "sample.colour"))[0]
+	// the label value maps PCP's pmseries reads for colour's labels
+	port, tk := scriptedRedis(t, srv.Addr())
+	runPCPBounded(t, bin, []string{"-c", conf, "-h", "127.0.0.1", "-p", port, "-l", colour})
+	var valueMaps []string
+	for _, l := range tk.lines(func(c string) bool { return strings.HasSuffix(c, ".value") }) {
+		_, cmd, _ := strings.Cut(l, " ")
+		valueMaps = append(valueMaps, cmd)
+	}
+	if len(valueMaps) < 2 {
+		t.Fatalf("PCP's pmseries -l read %q", valueMaps)
+	}
 	for _, c := range []struct{ closeAt, args string }{
 		{"SMEMBERS pcp:metric.name:series:", "-m " + colour},
 		{"SMEMBERS pcp:metric.name:series:", "-a " + colour},
@@ -100,6 +111,14 @@ func TestLostConnectionLikePCP(t *testing.T) {
 		{"HMGET pcp:inst:series:", "-i -l " + colour},
 		{"HVALS pcp:map:metric.name", "-m -i"},
 		{"SMEMBERS pcp:series:metric.name:", "sample.colour"},
+		{"HGETALL pcp:labelvalue:series:", "-l " + colour},
+		{"HGETALL pcp:labelvalue:series:", "-n -i " + colour},
+		{valueMaps[0], "-l " + colour},
+		{valueMaps[len(valueMaps)-1], "-l " + colour},
+		{valueMaps[0], "-n -i " + colour},
+		{"HGETALL pcp:map:inst.name", "-i " + colour},
+		{"SMEMBERS pcp:instances:series:", "-i " + colour},
+		{"HGETALL pcp:map:context.name", "-S " + colour},
 	} {
 		name := c.closeAt + " " + c.args
 		pcps, ours := throughScript(t, bin, srv.Addr(), conf, []scripted{{c.closeAt, ""}}, strings.Fields(c.args)...)
