@@ -2,39 +2,20 @@ package pmproxy
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/tls"
 	"io"
 	"log"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gopcp/gopcp/httpd"
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/goroutines"
 	"github.com/gopcp/gopcp/internal/testing/tlstest"
 )
-
-// syncBuffer is a log's text, written and read by several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // startRelay starts the companion (the test binary standing in) with the
 // files' certificate and key.
@@ -59,7 +40,7 @@ func startRelay(t *testing.T, f tlstest.Files, logs io.Writer) *TLSRelay {
 // no goroutine behind.
 func TestTLSRelay(t *testing.T) {
 	f := tlstest.Certs(t)
-	var logs syncBuffer
+	var logs clitest.SyncBuffer
 	r := startRelay(t, f, &logs)
 	if !strings.Contains(logs.String(), "Info: Go crypto/tls") {
 		t.Errorf("start-up logged %q", logs.String())

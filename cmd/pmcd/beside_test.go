@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"net"
 	"os"
@@ -9,11 +8,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gopcp/gopcp/internal/testing/clitest"
 	"github.com/gopcp/gopcp/internal/testing/pcptest"
 	"github.com/gopcp/gopcp/internal/testing/testbed"
 )
@@ -105,7 +104,7 @@ func (b *beside) state(t *testing.T) map[string]string {
 }
 
 // startPMCD runs gopcp's pmcd (built) in b with args.
-func (b *beside) startPMCD(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer, <-chan error) {
+func (b *beside) startPMCD(t *testing.T, args ...string) (*exec.Cmd, *clitest.SyncBuffer, <-chan error) {
 	t.Helper()
 	path, err := testbed.GoPMCDPath()
 	if err != nil {
@@ -114,7 +113,7 @@ func (b *beside) startPMCD(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer
 	cmd := exec.Command(path, append(args, "-x", filepath.Join(b.dir, "fatal"))...)
 	cmd.Env = b.env
 	cmd.Dir = b.dir
-	stderr := &syncBuffer{}
+	stderr := &clitest.SyncBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -122,24 +121,6 @@ func (b *beside) startPMCD(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	return cmd, stderr, exited
-}
-
-// syncBuffer is a buffer a test may read while a process writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestPortTakenTouchesNothing: a pmcd whose port is taken fails before

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -193,7 +192,7 @@ func RunSignalled(t *testing.T, bin string, c SignalCase, sig syscall.Signal) En
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Env = append(append(os.Environ(), ArchiveEnv...), c.Env...)
-	var out syncBuffer
+	var out SyncBuffer
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
@@ -265,25 +264,6 @@ func RunSignalled(t *testing.T, bin string, c SignalCase, sig syscall.Signal) En
 		e.Code = ws.ExitStatus()
 	}
 	return e
-}
-
-// syncBuffer is a bytes.Buffer written by exec's copying goroutine and
-// read by the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) Bytes() []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]byte(nil), s.b.Bytes()...)
 }
 
 // Signals are the signals CompareSignals sends: every one whose default
